@@ -1,0 +1,51 @@
+/** GET /v1/compare: services side by side with a shared-attribute table. */
+import type { Catalogue } from "./load.ts";
+import type { CompareResultT } from "./schema.ts";
+
+type Value = string | boolean | string[] | null;
+
+export function compareServices(catalogue: Catalogue, slugs: readonly string[]): CompareResultT {
+  const records = slugs.map((slug) => catalogue.bySlug.get(slug)!);
+  const providerOf = (providerId: string) => catalogue.providerById.get(providerId)!;
+  const row = (attribute: string, label: string, pick: (index: number) => Value) => {
+    const values = Object.fromEntries(records.map((record, index) => [record.service.slug, pick(index)]));
+    const serialised = new Set(Object.values(values).map((value) => JSON.stringify(value)));
+    return { attribute, label, values, shared: serialised.size === 1 };
+  };
+  const services = records.map((record) => record.service);
+  const attributes = [
+    row("provider", "Provider", (i) => providerOf(services[i]!.providerId).provider.name),
+    row(
+      "category",
+      "Category",
+      (i) => catalogue.categoryById.get(services[i]!.category)?.name ?? services[i]!.category,
+    ),
+    row("pricingModel", "Pricing model", (i) => services[i]!.pricingModel ?? null),
+    row("hasFreeTier", "Free tier", (i) => services[i]!.hasFreeTier ?? null),
+    row("lifecycle", "Lifecycle", (i) => services[i]!.lifecycle?.status ?? "active"),
+    row("headOfficeCountry", "Head office", (i) => providerOf(services[i]!.providerId).file.headOffice.country),
+    row("jurisdiction", "Jurisdiction", (i) => providerOf(services[i]!.providerId).file.jurisdiction),
+    row("regionCountries", "Region countries", (i) => [...providerOf(services[i]!.providerId).regionCountries]),
+    row("sovereignOption", "Sovereign option", (i) => providerOf(services[i]!.providerId).sovereignOption),
+    row("euResidentOnly", "EU-resident-only", (i) => providerOf(services[i]!.providerId).euResidentOnly),
+    row("compliance", "Compliance", (i) => [...(services[i]!.compliance ?? [])]),
+  ];
+  const complianceSets = services.map((service) => new Set(service.compliance ?? []));
+  const common = [...(complianceSets[0] ?? [])].filter((id) => complianceSets.every((set) => set.has(id))).sort();
+  const bySlug = Object.fromEntries(
+    services.map((service, i) => [service.slug, [...complianceSets[i]!].filter((id) => !common.includes(id)).sort()]),
+  );
+  const sharedGroup = records[0]!.groupIds.some((groupId) =>
+    records.every((record) => record.groupIds.includes(groupId)),
+  );
+  return {
+    services: records.map((record) => ({
+      ...record.service,
+      subServices: [...record.subServices],
+      policyIdentifiers: record.policyIdentifiers,
+    })),
+    attributes,
+    compliance: { common, bySlug },
+    equivalent: records.length > 1 && sharedGroup,
+  };
+}

@@ -1,0 +1,364 @@
+/**
+ * Reads catalogue/data, validates every file against catalogue/schema.ts, cross-checks the files
+ * against each other and returns an immutable, indexed Catalogue. Any problem stops the load with
+ * one line per problem naming file, entry, field and what is wrong.
+ */
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import type { z } from "zod";
+import {
+  CategoryFile,
+  ComplianceFile,
+  EquivalentsFile,
+  EU_EEA_COUNTRIES,
+  EUROPEAN_SOVEREIGN_COUNTRIES,
+  ProviderFile,
+  ServicesFile,
+  type CategoryT,
+  type PolicyIdentifiersT,
+  type ProviderFileT,
+  type ProviderT,
+  type ServiceEntryT,
+  type ServiceT,
+  type SubServiceT,
+} from "./schema.ts";
+
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL("./data/", import.meta.url));
+
+export interface EquivalenceGroup {
+  readonly id: string;
+  readonly name: string;
+  readonly services: readonly string[];
+}
+
+/** What the catalogue knows about one service beyond its public Service fields. */
+export interface ServiceRecord {
+  readonly service: ServiceT;
+  readonly subServices: readonly SubServiceT[];
+  readonly policyIdentifiers: PolicyIdentifiersT;
+  /** Slugs of equivalent services on other providers, ordered by provider then name. */
+  readonly equivalentSlugs: readonly string[];
+  readonly groupIds: readonly string[];
+}
+
+export interface ProviderRecord {
+  readonly provider: ProviderT;
+  readonly file: ProviderFileT;
+  readonly regionCountries: readonly string[];
+  readonly sovereignOption: boolean;
+  readonly euResidentOnly: boolean;
+}
+
+export interface Catalogue {
+  readonly providers: readonly ProviderT[];
+  readonly categories: readonly CategoryT[];
+  /** All services, ordered by provider id then name. */
+  readonly services: readonly ServiceT[];
+  readonly groups: readonly EquivalenceGroup[];
+  readonly compliance: ReadonlyMap<string, string>;
+  readonly providerById: ReadonlyMap<string, ProviderRecord>;
+  readonly categoryById: ReadonlyMap<string, CategoryT>;
+  readonly bySlug: ReadonlyMap<string, ServiceRecord>;
+  /** Newest modification time of the data files, ISO 8601. */
+  readonly lastUpdated: string;
+}
+
+export class CatalogueError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(
+      `catalogue data is invalid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`,
+    );
+    this.name = "CatalogueError";
+    this.problems = problems;
+  }
+}
+
+/** Whether a provider is a sovereign option: head office and controlling parent in the EU/EEA or CH. */
+export function isSovereignOption(file: ProviderFileT): boolean {
+  return (
+    EUROPEAN_SOVEREIGN_COUNTRIES.has(file.headOffice.country) &&
+    EUROPEAN_SOVEREIGN_COUNTRIES.has(file.controllingCountry)
+  );
+}
+
+/** Whether a provider is EU-resident-only: head office and every region in the EU/EEA. */
+export function isEuResidentOnly(file: ProviderFileT): boolean {
+  return (
+    EU_EEA_COUNTRIES.has(file.headOffice.country) &&
+    file.regions.every((region) => EU_EEA_COUNTRIES.has(region.country))
+  );
+}
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
+
+function hostAllowed(url: string, domains: readonly string[]): boolean {
+  const host = new URL(url).hostname;
+  return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+}
+
+export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
+  const problems: string[] = [];
+  let newestMtime = 0;
+
+  const readYaml = (path: string): unknown => {
+    const name = relative(process.cwd(), path);
+    try {
+      newestMtime = Math.max(newestMtime, statSync(path).mtimeMs);
+      return parseYaml(readFileSync(path, "utf8"), { uniqueKeys: true });
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message.split("\n")[0]}`);
+      return undefined;
+    }
+  };
+
+  /** Validates one file; entry names come from each element's id/slug so messages point at it. */
+  const validate = <S extends z.ZodType>(path: string, schema: S, value: unknown): z.infer<S> | undefined => {
+    if (value === undefined) return undefined;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    const name = relative(process.cwd(), path);
+    for (const issue of result.error.issues) {
+      const [first, ...rest] = issue.path;
+      let where: string;
+      if (typeof first === "number" && Array.isArray(value)) {
+        const entry = value[first] as { slug?: unknown; id?: unknown } | undefined;
+        const label = entry?.slug ?? entry?.id;
+        where = `entry ${first + 1}${typeof label === "string" ? ` (${label})` : ""}: field ${rest.join(".") || "(entry)"}`;
+      } else {
+        where = `field ${issue.path.join(".") || "(file)"}`;
+      }
+      problems.push(`${name}: ${where}: ${issue.message}`);
+    }
+    return undefined;
+  };
+
+  const listYaml = (dir: string) => {
+    try {
+      return readdirSync(join(dataDir, dir))
+        .filter((file) => file.endsWith(".yaml"))
+        .sort()
+        .map((file) => join(dataDir, dir, file));
+    } catch {
+      problems.push(`${relative(process.cwd(), join(dataDir, dir))}: folder is missing`);
+      return [];
+    }
+  };
+
+  const categoriesPath = join(dataDir, "categories.yaml");
+  const categories = validate(categoriesPath, CategoryFile, readYaml(categoriesPath)) ?? [];
+  const compliancePath = join(dataDir, "compliance.yaml");
+  const complianceList = validate(compliancePath, ComplianceFile, readYaml(compliancePath)) ?? [];
+  const compliance = new Map(complianceList.map((entry) => [entry.id, entry.name]));
+  const categoryById = new Map(categories.map((category) => [category.id, category]));
+
+  // Providers
+  const providerFiles = new Map<string, { path: string; file: ProviderFileT }>();
+  for (const path of listYaml("providers")) {
+    const file = validate(path, ProviderFile, readYaml(path));
+    if (!file) continue;
+    const name = relative(process.cwd(), path);
+    if (`${file.id}.yaml` !== path.split("/").pop())
+      problems.push(`${name}: field id: "${file.id}" does not match the file name`);
+    if (providerFiles.has(file.id)) problems.push(`${name}: field id: duplicate provider id "${file.id}"`);
+    const expectedJurisdiction = EU_EEA_COUNTRIES.has(file.headOffice.country) ? "EU" : file.headOffice.country;
+    if (file.jurisdiction !== expectedJurisdiction) {
+      problems.push(
+        `${name}: field jurisdiction: is "${file.jurisdiction}" but a head office in ${file.headOffice.country} means "${expectedJurisdiction}"`,
+      );
+    }
+    file.defaultCompliance.forEach((id, index) => {
+      if (!compliance.has(id))
+        problems.push(`${name}: field defaultCompliance.${index}: unknown compliance id "${id}" (see compliance.yaml)`);
+    });
+    const regionIds = new Set<string>();
+    file.regions.forEach((region, index) => {
+      if (regionIds.has(region.id))
+        problems.push(`${name}: field regions.${index}.id: duplicate region id "${region.id}"`);
+      regionIds.add(region.id);
+    });
+    if (!hostAllowed(file.documentationBaseUrl, file.officialDomains)) {
+      problems.push(`${name}: field documentationBaseUrl: host is not one of officialDomains`);
+    }
+    providerFiles.set(file.id, { path, file });
+  }
+
+  // Services
+  const entries = new Map<string, { path: string; index: number; providerId: string; entry: ServiceEntryT }>();
+  for (const path of listYaml("services")) {
+    const providerId = path
+      .split("/")
+      .pop()!
+      .replace(/\.yaml$/, "");
+    const name = relative(process.cwd(), path);
+    const provider = providerFiles.get(providerId);
+    if (!provider) problems.push(`${name}: no provider file providers/${providerId}.yaml for this services file`);
+    const list = validate(path, ServicesFile, readYaml(path));
+    if (!list) continue;
+    list.forEach((entry, index) => {
+      const at = `${name}: entry ${index + 1} (${entry.slug})`;
+      if (!entry.slug.startsWith(`${providerId}-`))
+        problems.push(`${at}: field slug: must start with "${providerId}-"`);
+      const clash = entries.get(entry.slug);
+      if (clash)
+        problems.push(
+          `${at}: field slug: duplicate of ${relative(process.cwd(), clash.path)} entry ${clash.index + 1}`,
+        );
+      if (!categoryById.has(entry.category))
+        problems.push(`${at}: field category: unknown category "${entry.category}" (see categories.yaml)`);
+      entry.compliance?.forEach((id, i) => {
+        if (!compliance.has(id)) problems.push(`${at}: field compliance.${i}: unknown compliance id "${id}"`);
+      });
+      if (provider) {
+        const urls: [string, string | undefined][] = [
+          ["documentationUrl", entry.documentationUrl],
+          ["pricingUrl", entry.pricingUrl],
+          ["lifecycle.announcementUrl", entry.lifecycle?.announcementUrl],
+        ];
+        for (const [field, url] of urls) {
+          if (url && !hostAllowed(url, provider.file.officialDomains)) {
+            problems.push(
+              `${at}: field ${field}: host ${new URL(url).hostname} is not one of ${providerId}'s officialDomains`,
+            );
+          }
+        }
+      }
+      if (new Set(entry.tags ?? []).size !== (entry.tags ?? []).length)
+        problems.push(`${at}: field tags: duplicate tag`);
+      entries.set(entry.slug, { path, index, providerId, entry });
+    });
+  }
+  for (const { path, index, entry } of entries.values()) {
+    const successor = entry.lifecycle?.successorSlug;
+    if (successor && !entries.has(successor)) {
+      problems.push(
+        `${relative(process.cwd(), path)}: entry ${index + 1} (${entry.slug}): field lifecycle.successorSlug: "${successor}" is not a service in the catalogue`,
+      );
+    }
+    if (successor === entry.slug)
+      problems.push(
+        `${relative(process.cwd(), path)}: entry ${index + 1} (${entry.slug}): field lifecycle.successorSlug: a service cannot succeed itself`,
+      );
+  }
+
+  // Equivalents
+  const equivalentsPath = join(dataDir, "equivalents.yaml");
+  const groups = validate(equivalentsPath, EquivalentsFile, readYaml(equivalentsPath)) ?? [];
+  const groupIds = new Set<string>();
+  const groupsBySlug = new Map<string, string[]>();
+  groups.forEach((group, index) => {
+    const at = `${relative(process.cwd(), equivalentsPath)}: entry ${index + 1} (${group.id})`;
+    if (groupIds.has(group.id)) problems.push(`${at}: field id: duplicate group id`);
+    groupIds.add(group.id);
+    const seen = new Set<string>();
+    group.services.forEach((slug, i) => {
+      if (!entries.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is not a service in the catalogue`);
+      if (seen.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is listed twice`);
+      seen.add(slug);
+      groupsBySlug.set(slug, [...(groupsBySlug.get(slug) ?? []), group.id]);
+    });
+    const providers = new Set(group.services.map((slug) => entries.get(slug)?.providerId));
+    if (providers.size < 2)
+      problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
+  });
+
+  if (problems.length > 0) throw new CatalogueError(problems);
+
+  // Build the public shapes.
+  const providerById = new Map<string, ProviderRecord>();
+  for (const { file } of [...providerFiles.values()].sort((a, b) => a.file.id.localeCompare(b.file.id))) {
+    const sovereignOption = isSovereignOption(file);
+    const euResidentOnly = isEuResidentOnly(file);
+    const provider: ProviderT = {
+      id: file.id,
+      name: file.name,
+      shortName: file.shortName,
+      ...(file.logo ? { logo: file.logo } : {}),
+      documentationBaseUrl: file.documentationBaseUrl,
+      defaultCompliance: file.defaultCompliance,
+      headOffice: file.headOffice,
+      jurisdiction: file.jurisdiction,
+      controllingCountry: file.controllingCountry,
+      sovereignOption,
+      euResidentOnly,
+      regions: file.regions,
+    };
+    const regionCountries = [...new Set(file.regions.map((region) => region.country))].sort();
+    providerById.set(file.id, deepFreeze({ provider, file, regionCountries, sovereignOption, euResidentOnly }));
+  }
+
+  const services = [...entries.values()]
+    .map(({ providerId, entry }) => toService(providerId, entry, providerById.get(providerId)!.file.defaultCompliance))
+    .sort((a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug));
+  const order = new Map(services.map((service, index) => [service.slug, index]));
+
+  const bySlug = new Map<string, ServiceRecord>();
+  for (const service of services) {
+    const { entry } = entries.get(service.slug)!;
+    const memberships = groupsBySlug.get(service.slug) ?? [];
+    const equivalents = new Set<string>();
+    for (const groupId of memberships) {
+      for (const other of groups.find((group) => group.id === groupId)!.services) {
+        if (entries.get(other)!.providerId !== service.providerId) equivalents.add(other);
+      }
+    }
+    bySlug.set(
+      service.slug,
+      deepFreeze({
+        service,
+        subServices: entry.subServices ?? [],
+        policyIdentifiers: entry.policyIdentifiers ?? {},
+        equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
+        groupIds: memberships,
+      }),
+    );
+  }
+
+  return deepFreeze({
+    providers: [...providerById.values()].map((record) => record.provider),
+    categories,
+    services,
+    groups,
+    compliance,
+    providerById,
+    categoryById,
+    bySlug,
+    lastUpdated: new Date(Math.floor(newestMtime / 1000) * 1000).toISOString(),
+  });
+}
+
+/** The public Service shape: id = slug, compliance resolved (see data/README.md, "Compliance rule"). */
+function toService(providerId: string, entry: ServiceEntryT, defaultCompliance: readonly string[]): ServiceT {
+  const compliance = entry.compliance ?? (entry.lifecycle?.status === "preview" ? [] : [...defaultCompliance]);
+  const service: ServiceT = {
+    id: entry.slug,
+    slug: entry.slug,
+    providerId,
+    name: entry.name,
+    shortName: entry.shortName,
+    category: entry.category,
+    description: entry.description,
+    logo: entry.logo,
+    documentationUrl: entry.documentationUrl,
+    pricingUrl: entry.pricingUrl,
+    pricingModel: entry.pricingModel,
+    hasFreeTier: entry.hasFreeTier,
+    tags: entry.tags,
+    compliance,
+    lifecycle: entry.lifecycle,
+  };
+  // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.
+  for (const key of Object.keys(service) as (keyof ServiceT)[]) if (service[key] === undefined) delete service[key];
+  return service;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    if (value instanceof Map) for (const item of value.values()) deepFreeze(item);
+    else for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}

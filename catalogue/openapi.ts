@@ -1,0 +1,209 @@
+/**
+ * The OpenAPI 3.1 document and the discovery document (GET /), both generated from the contract
+ * table in contract.ts and the zod schemas in schema.ts.
+ */
+import { z } from "zod";
+import { API_MAJOR, API_VERSION, BUCKETS, ENDPOINTS, ERROR_REASONS, type Endpoint } from "./contract.ts";
+import { ApiError } from "./schema.ts";
+
+export interface PublicUrls {
+  readonly apiUrl: string;
+  readonly textUrl: string;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** A registered schema (or an array of one) as a component reference; anything else inline. */
+function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id) return ref(id);
+  if (schema instanceof z.ZodArray) return { type: "array", items: toJsonSchema(schema.element as z.ZodType, io) };
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** A self-contained schema (no component references), for the discovery document. */
+function inlineJsonSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function componentSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: "any",
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function parameters(endpoint: Endpoint): JsonSchema[] {
+  const result: JsonSchema[] = [];
+  for (const [where, schema] of [
+    ["path", endpoint.params],
+    ["query", endpoint.query],
+  ] as const) {
+    if (!schema) continue;
+    const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+      properties: Record<string, JsonSchema>;
+      required?: string[];
+    };
+    for (const [name, property] of Object.entries(json.properties)) {
+      const { description, example, ...rest } = property;
+      result.push({
+        name,
+        in: where,
+        required: where === "path" || (json.required ?? []).includes(name),
+        description,
+        schema: rest,
+        ...(example === undefined ? {} : { example }),
+      });
+    }
+  }
+  return result;
+}
+
+function operation(endpoint: Endpoint): JsonSchema {
+  const responses: Record<string, JsonSchema> = {
+    [endpoint.response.status]: {
+      description: endpoint.summary,
+      ...(endpoint.bucket
+        ? {
+            headers: {
+              "X-RateLimit-Limit": {
+                description: `The limit of this endpoint's ${endpoint.bucket} bucket (${BUCKETS[endpoint.bucket].max} per minute per IP)`,
+                schema: { type: "integer" },
+              },
+            },
+          }
+        : {}),
+      content: {
+        [endpoint.response.contentType.split(";")[0]!]: {
+          schema: endpoint.response.schema
+            ? toJsonSchema(endpoint.response.schema, "output")
+            : endpoint.response.contentType.startsWith("text/")
+              ? { type: "string" }
+              : { type: "object" },
+        },
+      },
+    },
+  };
+  for (const status of endpoint.errors) {
+    responses[status] = {
+      description: ERROR_REASONS[status],
+      ...(status === 429
+        ? {
+            headers: {
+              "Retry-After": { description: "Seconds until the bucket has room again", schema: { type: "integer" } },
+            },
+          }
+        : {}),
+      content: { "application/json": { schema: ref("Error") } },
+    };
+  }
+  return {
+    operationId: endpoint.operationId,
+    summary: endpoint.summary,
+    description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : " Not rate-limited; cached for 5 minutes."}`,
+    tags: [endpoint.tag],
+    security: [],
+    ...(endpoint.params || endpoint.query ? { parameters: parameters(endpoint) } : {}),
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: toJsonSchema(endpoint.body, "input"),
+                ...(endpoint.example.body ? { example: endpoint.example.body } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export function openApiDocument(urls: PublicUrls): JsonSchema {
+  void ApiError; // registered as the "Error" component by importing schema.ts
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const endpoint of ENDPOINTS) {
+    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Cloud Services Catalogue API",
+      version: API_VERSION,
+      summary: "A read-mostly catalogue of cloud services across 31 providers.",
+      description:
+        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: urls.apiUrl }],
+    tags: [
+      { name: "Discovery", description: "What this API offers" },
+      { name: "Catalogue", description: "Providers, categories, services, compare and exposure" },
+      { name: "Policies", description: "Policy scaffolds and Markdown export from an approved list" },
+      { name: "Lists", description: "Saved approved-services lists (90-day lifetime)" },
+      { name: "Operations", description: "Status, health, feedback and telemetry" },
+    ],
+    paths,
+    components: { schemas: componentSchemas() },
+  };
+}
+
+/** GET / — the discovery document. */
+export function discoveryDocument(urls: PublicUrls): JsonSchema {
+  return {
+    name: "Cloud Services Catalogue API",
+    description:
+      "A read-mostly catalogue of cloud services across 31 providers: equivalents, compliance, lifecycle, jurisdictional exposure, policy scaffolds, Markdown export and shareable lists.",
+    latestVersion: API_MAJOR,
+    apiVersion: API_VERSION,
+    documentation: {
+      openapi: `${urls.apiUrl}/openapi.json`,
+      textHost: urls.textUrl,
+      site: urls.textUrl,
+    },
+    auth: { scheme: "open", description: "No authentication. An X-API-Key header is accepted and ignored." },
+    rateLimits: {
+      reads: "GET endpoints are not rate-limited; responses are cached for 5 minutes.",
+      strict: `${BUCKETS.strict.max} requests per minute per IP: POST /v1/lists, POST /v1/policies/*, POST /v1/export/markdown.`,
+      relaxed: `${BUCKETS.relaxed.max} requests per minute per IP: POST /v1/feedback, POST /v1/analytics/outbound.`,
+      textHost: "60 requests per minute per IP on the text host.",
+      headers: "X-RateLimit-Limit reports the endpoint's bucket limit; a 429 carries Retry-After in seconds.",
+    },
+    versions: [
+      {
+        version: API_MAJOR,
+        status: "stable",
+        contractVersion: API_VERSION,
+        baseUrl: `${urls.apiUrl}/${API_MAJOR}`,
+        endpoints: ENDPOINTS.filter((endpoint) => endpoint.path.startsWith(`/${API_MAJOR}/`)).map((endpoint) => ({
+          method: endpoint.method,
+          path: endpoint.path,
+          auth: "open",
+          description: endpoint.description,
+          params: parameters(endpoint).map((parameter) => ({
+            name: parameter.name,
+            in: parameter.in,
+            required: parameter.required,
+            description: parameter.description,
+          })),
+          body: endpoint.body ? inlineJsonSchema(endpoint.body) : null,
+          rateLimit: endpoint.bucket ? { bucket: endpoint.bucket, perMinute: BUCKETS[endpoint.bucket].max } : null,
+          example: endpoint.example,
+        })),
+      },
+    ],
+  };
+}

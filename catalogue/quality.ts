@@ -1,0 +1,138 @@
+/**
+ * Quality gates over a loaded Catalogue (beyond what loading checks): coverage minimums, identifier
+ * formats and references, equivalents coverage. `npm run check` prints the report and fails on any
+ * problem.
+ */
+import { readFileSync } from "node:fs";
+import type { Catalogue } from "./load.ts";
+import { LIFECYCLE_STATUSES } from "./schema.ts";
+
+export const MINIMUMS = {
+  services: 600,
+  perProvider: 5,
+  providers: 31,
+  byProvider: { aws: 150, azure: 120, gcp: 100, oci: 20, ibm: 20, alibaba: 20, huawei: 20, tencent: 20 } as Record<
+    string,
+    number
+  >,
+  equivalentsShare: 0.7,
+  lifecycleEntries: 25,
+  /** Groups that must span at least 10 providers. */
+  wideGroups: [
+    "object-storage",
+    "virtual-machines",
+    "managed-kubernetes",
+    "serverless-functions",
+    "managed-postgresql",
+    "dns",
+    "cdn",
+    "key-management",
+    "container-registry",
+  ],
+  wideGroupProviders: 10,
+};
+
+const AWS_PREFIXES_FILE = new URL("./reference/aws-iam-prefixes.txt", import.meta.url);
+
+export function awsIamPrefixes(): Set<string> {
+  return new Set(
+    readFileSync(AWS_PREFIXES_FILE, "utf8")
+      .split("\n")
+      .filter((line) => line && !line.startsWith("#")),
+  );
+}
+
+export interface CoverageReport {
+  services: number;
+  providers: number;
+  perProvider: Record<string, number>;
+  perCategory: Record<string, number>;
+  withEquivalentsShare: number;
+  withPolicyIdentifiersShare: number;
+  lifecycle: Record<string, number>;
+  groupProviderSpan: Record<string, number>;
+}
+
+export function coverage(catalogue: Catalogue): CoverageReport {
+  const perProvider: Record<string, number> = Object.fromEntries(catalogue.providers.map((p) => [p.id, 0]));
+  const perCategory: Record<string, number> = Object.fromEntries(catalogue.categories.map((c) => [c.id, 0]));
+  const lifecycle: Record<string, number> = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, 0]));
+  let withEquivalents = 0;
+  let withIdentifiers = 0;
+  for (const service of catalogue.services) {
+    perProvider[service.providerId]!++;
+    perCategory[service.category]!++;
+    if (service.lifecycle) lifecycle[service.lifecycle.status]!++;
+    const record = catalogue.bySlug.get(service.slug)!;
+    if (record.equivalentSlugs.length > 0) withEquivalents++;
+    const ids = record.policyIdentifiers;
+    if (ids.iamPrefixes || ids.resourceTypes || ids.apiServices || ids.other) withIdentifiers++;
+  }
+  const groupProviderSpan = Object.fromEntries(
+    catalogue.groups.map((group) => [
+      group.id,
+      new Set(group.services.map((slug) => catalogue.bySlug.get(slug)!.service.providerId)).size,
+    ]),
+  );
+  const total = catalogue.services.length || 1;
+  return {
+    services: catalogue.services.length,
+    providers: catalogue.providers.length,
+    perProvider,
+    perCategory,
+    withEquivalentsShare: withEquivalents / total,
+    withPolicyIdentifiersShare: withIdentifiers / total,
+    lifecycle,
+    groupProviderSpan,
+  };
+}
+
+/** Problems that fail `npm run check`, one line each. */
+export function qualityProblems(catalogue: Catalogue, report = coverage(catalogue)): string[] {
+  const problems: string[] = [];
+  if (report.services < MINIMUMS.services)
+    problems.push(`coverage: ${report.services} services; at least ${MINIMUMS.services} required`);
+  if (report.providers < MINIMUMS.providers)
+    problems.push(`coverage: ${report.providers} providers; ${MINIMUMS.providers} required`);
+  for (const [providerId, count] of Object.entries(report.perProvider)) {
+    const minimum = MINIMUMS.byProvider[providerId] ?? MINIMUMS.perProvider;
+    if (count < minimum)
+      problems.push(`coverage: provider ${providerId} has ${count} services; at least ${minimum} required`);
+  }
+  if (report.withEquivalentsShare < MINIMUMS.equivalentsShare) {
+    problems.push(
+      `equivalents: ${(report.withEquivalentsShare * 100).toFixed(1)} % of services have an equivalent; at least ${MINIMUMS.equivalentsShare * 100} % required`,
+    );
+  }
+  const lifecycleTotal = Object.values(report.lifecycle).reduce((a, b) => a + b, 0);
+  if (lifecycleTotal < MINIMUMS.lifecycleEntries)
+    problems.push(`lifecycle: ${lifecycleTotal} entries; at least ${MINIMUMS.lifecycleEntries} required`);
+  for (const [status, count] of Object.entries(report.lifecycle))
+    if (count === 0) problems.push(`lifecycle: no service is ${status}`);
+  for (const group of MINIMUMS.wideGroups) {
+    const span = report.groupProviderSpan[group] ?? 0;
+    if (span < MINIMUMS.wideGroupProviders)
+      problems.push(
+        `equivalents: group ${group} spans ${span} providers; at least ${MINIMUMS.wideGroupProviders} required`,
+      );
+  }
+  const prefixes = awsIamPrefixes();
+  for (const service of catalogue.services) {
+    const ids = catalogue.bySlug.get(service.slug)!.policyIdentifiers;
+    const at = `services/${service.providerId}.yaml: ${service.slug}: field policyIdentifiers`;
+    const hasAny = Boolean(ids.iamPrefixes || ids.resourceTypes || ids.apiServices || ids.other);
+    if (["aws", "azure", "gcp"].includes(service.providerId) && !hasAny && !ids.noneReason) {
+      problems.push(`${at}: an ${service.providerId} service needs identifiers or a noneReason`);
+    }
+    for (const prefix of ids.iamPrefixes ?? [])
+      if (!prefixes.has(prefix))
+        problems.push(`${at}.iamPrefixes: "${prefix}" is not in the AWS Service Authorization Reference`);
+    if (ids.iamPrefixes && service.providerId !== "aws")
+      problems.push(`${at}.iamPrefixes: only AWS services carry IAM prefixes`);
+    if (ids.resourceTypes && service.providerId !== "azure")
+      problems.push(`${at}.resourceTypes: only Azure services carry resource types`);
+    if (ids.apiServices && !["gcp", "s3ns"].includes(service.providerId))
+      problems.push(`${at}.apiServices: only Google Cloud technology carries API service names`);
+  }
+  return problems;
+}

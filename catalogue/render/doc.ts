@@ -1,0 +1,34 @@
+/**
+ * A small document model that the text host's pages and the Markdown export are written in, so that
+ * one page description renders to Markdown, ANSI and plain text alike.
+ */
+export type Inline = string | { readonly text: string; readonly href: string } | { readonly strong: string };
+
+export type Block =
+  | { readonly kind: "heading"; readonly level: 1 | 2 | 3; readonly text: string }
+  | { readonly kind: "paragraph"; readonly parts: readonly Inline[] }
+  | { readonly kind: "list"; readonly items: readonly (readonly Inline[])[] }
+  | { readonly kind: "fields"; readonly rows: readonly (readonly [string, readonly Inline[]])[] }
+  | { readonly kind: "table"; readonly head: readonly string[]; readonly rows: readonly (readonly Inline[])[] }
+  | { readonly kind: "note"; readonly tone: "info" | "warning"; readonly parts: readonly Inline[] };
+
+export interface Doc {
+  readonly title: string;
+  readonly blocks: readonly Block[];
+}
+
+export const heading = (level: 1 | 2 | 3, text: string): Block => ({ kind: "heading", level, text });
+export const paragraph = (...parts: Inline[]): Block => ({ kind: "paragraph", parts });
+export const link = (text: string, href: string): Inline => ({ text, href });
+export const strong = (text: string): Inline => ({ strong: text });
+
+export function inlineText(part: Inline): string {
+  if (typeof part === "string") return part;
+  return "strong" in part ? part.strong : part.text;
+}
+
+/** Removes C0/C1 control characters (escape sequences included) from untrusted text. */
+export function stripControl(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+}

@@ -1,0 +1,325 @@
+/**
+ * The text host's pages as Docs: home, provider, service, category, lifecycle and compare; and the
+ * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
+ * service slug's provider prefix left off.
+ */
+import type { Catalogue } from "../load.ts";
+import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
+import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
+
+/** Text host path of a service: /aws/s3 for aws-s3. */
+export function servicePath(service: Pick<ServiceT, "providerId" | "slug">): string {
+  return `/${service.providerId}/${service.slug.slice(service.providerId.length + 1)}`;
+}
+export const providerPath = (providerId: string) => `/${providerId}`;
+export const categoryPath = (categoryId: string) => `/category/${categoryId}`;
+
+export function lifecycleLabel(lifecycle: ServiceLifecycleT | undefined): string {
+  if (!lifecycle) return "active";
+  return lifecycle.sunsetDate ? `${lifecycle.status} ${lifecycle.sunsetDate}` : lifecycle.status;
+}
+
+function lifecycleNote(catalogue: Catalogue, lifecycle: ServiceLifecycleT): Block {
+  const successor = lifecycle.successorSlug ? catalogue.bySlug.get(lifecycle.successorSlug)?.service : undefined;
+  const parts: Inline[] = [strong(lifecycle.status.toUpperCase())];
+  if (lifecycle.status === "sunset") parts.push(` — retires on ${lifecycle.sunsetDate}.`);
+  else if (lifecycle.status === "retired") parts.push(` — retired on ${lifecycle.sunsetDate}.`);
+  else if (lifecycle.status === "preview")
+    parts.push(` — public preview${lifecycle.gaTarget ? `, GA target ${lifecycle.gaTarget}` : ""}.`);
+  else parts.push(" — the vendor recommends migrating away.");
+  if (lifecycle.note) parts.push(` ${lifecycle.note}`);
+  if (successor) parts.push(" Successor: ", link(successor.name, servicePath(successor)), ".");
+  if (lifecycle.announcementUrl) parts.push(" ", link("Announcement", lifecycle.announcementUrl));
+  return { kind: "note", tone: lifecycle.status === "preview" ? "info" : "warning", parts };
+}
+
+const serviceRow = (service: ServiceT, extra: Inline[] = []): Inline[] => [
+  link(service.name, servicePath(service)),
+  service.providerId,
+  lifecycleLabel(service.lifecycle),
+  ...extra,
+];
+
+export function homePage(catalogue: Catalogue): Doc {
+  const counts = new Map<string, number>();
+  for (const service of catalogue.services) counts.set(service.providerId, (counts.get(service.providerId) ?? 0) + 1);
+  const categoryCounts = new Map<string, number>();
+  for (const service of catalogue.services)
+    categoryCounts.set(service.category, (categoryCounts.get(service.category) ?? 0) + 1);
+  const upcoming = catalogue.services
+    .filter((service) => service.lifecycle?.status === "sunset")
+    .sort((a, b) => a.lifecycle!.sunsetDate!.localeCompare(b.lifecycle!.sunsetDate!));
+  return {
+    title: "Cloud Services Catalogue",
+    blocks: [
+      heading(1, "Cloud Services Catalogue"),
+      paragraph(
+        `${catalogue.services.length} cloud services across ${catalogue.providers.length} providers, with equivalents, compliance, lifecycle and jurisdiction. Try /aws, /gcp/cloud-storage, /category/databases, /compare/aws-s3,gcp-cloud-storage or /lifecycle.`,
+      ),
+      heading(2, "Providers"),
+      {
+        kind: "table",
+        head: ["Provider", "Id", "Head office", "Services"],
+        rows: catalogue.providers.map((provider) => [
+          link(provider.name, providerPath(provider.id)),
+          provider.id,
+          provider.headOffice?.country ?? "",
+          String(counts.get(provider.id) ?? 0),
+        ]),
+      },
+      heading(2, "Categories"),
+      {
+        kind: "table",
+        head: ["Category", "Id", "Services"],
+        rows: catalogue.categories.map((category) => [
+          link(category.name, categoryPath(category.id)),
+          category.id,
+          String(categoryCounts.get(category.id) ?? 0),
+        ]),
+      },
+      heading(2, "Upcoming sunsets"),
+      upcoming.length > 0
+        ? {
+            kind: "table",
+            head: ["Service", "Provider", "Retires"],
+            rows: upcoming.map((service) => [
+              link(service.name, servicePath(service)),
+              service.providerId,
+              service.lifecycle!.sunsetDate!,
+            ]),
+          }
+        : paragraph("No announced sunsets."),
+    ],
+  };
+}
+
+export function providerPage(catalogue: Catalogue, providerId: string): Doc {
+  const record = catalogue.providerById.get(providerId)!;
+  const { provider, file } = record;
+  const services = catalogue.services.filter((service) => service.providerId === providerId);
+  const blocks: Block[] = [
+    heading(1, provider.name),
+    {
+      kind: "fields",
+      rows: [
+        ["Head office", [`${file.headOffice.city}, ${file.headOffice.country} (${file.headOffice.company})`]],
+        ["Jurisdiction", [file.jurisdiction]],
+        ["Controlled from", [file.controllingCountry]],
+        ["Sovereign option", [record.sovereignOption ? "yes" : "no"]],
+        ["EU-resident-only", [record.euResidentOnly ? "yes" : "no"]],
+        ["Documentation", [link(file.documentationBaseUrl, file.documentationBaseUrl)]],
+        ["Compliance", [file.defaultCompliance.join(", ") || "none listed"]],
+        ["Services", [String(services.length)]],
+      ],
+    },
+  ];
+  for (const category of catalogue.categories) {
+    const inCategory = services.filter((service) => service.category === category.id);
+    if (inCategory.length === 0) continue;
+    blocks.push(heading(2, category.name), {
+      kind: "table",
+      head: ["Service", "Slug", "Lifecycle"],
+      rows: inCategory.map((service) => [
+        link(service.name, servicePath(service)),
+        service.slug,
+        lifecycleLabel(service.lifecycle),
+      ]),
+    });
+  }
+  blocks.push(heading(2, `Regions (${file.regions.length})`), {
+    kind: "table",
+    head: ["Region", "Name", "City", "Country"],
+    rows: file.regions.map((region) => [region.id, region.name, region.city ?? "", region.country]),
+  });
+  return { title: provider.name, blocks };
+}
+
+export function servicePage(catalogue: Catalogue, slug: string): Doc {
+  const record = catalogue.bySlug.get(slug)!;
+  const { service, policyIdentifiers: ids } = record;
+  const provider = catalogue.providerById.get(service.providerId)!.provider;
+  const fields: [string, Inline[]][] = [
+    ["Provider", [link(provider.name, providerPath(provider.id))]],
+    ["Slug", [service.slug]],
+    ["Category", [link(catalogue.categoryById.get(service.category)!.name, categoryPath(service.category))]],
+    ["Lifecycle", [lifecycleLabel(service.lifecycle)]],
+  ];
+  if (service.shortName) fields.push(["Short name", [service.shortName]]);
+  if (service.pricingModel) fields.push(["Pricing model", [service.pricingModel]]);
+  if (service.hasFreeTier) fields.push(["Free tier", ["yes"]]);
+  if (service.documentationUrl)
+    fields.push(["Documentation", [link(service.documentationUrl, service.documentationUrl)]]);
+  if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
+  if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
+  if (service.compliance?.length) fields.push(["Compliance", [service.compliance.join(", ")]]);
+  const blocks: Block[] = [heading(1, service.name)];
+  if (service.description) blocks.push(paragraph(service.description));
+  if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));
+  blocks.push({ kind: "fields", rows: fields });
+  if (record.subServices.length > 0) {
+    blocks.push(heading(2, "Sub-services"), {
+      kind: "table",
+      head: ["Name", "Kind", "Description"],
+      rows: record.subServices.map((sub) => [sub.name, sub.kind, sub.description ?? ""]),
+    });
+  }
+  const identifierRows: [string, Inline[]][] = [];
+  if (ids.iamPrefixes) identifierRows.push(["AWS IAM prefixes", [ids.iamPrefixes.join(", ")]]);
+  if (ids.resourceTypes) identifierRows.push(["Azure resource types", [ids.resourceTypes.join(", ")]]);
+  if (ids.apiServices) {
+    identifierRows.push([
+      "Google APIs",
+      [ids.apiServices.map((api) => `${api.name}${api.restrictServiceUsage ? "" : " (not restrictable)"}`).join(", ")],
+    ]);
+  }
+  for (const other of ids.other ?? []) identifierRows.push([other.scheme, [other.values.join(", ")]]);
+  if (ids.noneReason) identifierRows.push(["None", [ids.noneReason]]);
+  if (identifierRows.length > 0)
+    blocks.push(heading(2, "Policy identifiers"), { kind: "fields", rows: identifierRows });
+  blocks.push(heading(2, "Equivalents"));
+  const equivalents = record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service);
+  blocks.push(
+    equivalents.length > 0
+      ? {
+          kind: "table",
+          head: ["Service", "Provider", "Lifecycle"],
+          rows: equivalents.map((other) => serviceRow(other)),
+        }
+      : paragraph("No equivalent on another provider is recorded."),
+  );
+  return { title: `${service.name} — ${provider.shortName}`, blocks };
+}
+
+export function categoryPage(catalogue: Catalogue, categoryId: string): Doc {
+  const category = catalogue.categoryById.get(categoryId)!;
+  const services = catalogue.services.filter((service) => service.category === categoryId);
+  const blocks: Block[] = [heading(1, category.name)];
+  if (category.description) blocks.push(paragraph(category.description));
+  const placed = new Set<string>();
+  for (const group of catalogue.groups) {
+    const members = group.services
+      .map((slug) => catalogue.bySlug.get(slug)!.service)
+      .filter((service) => service.category === categoryId);
+    if (members.length === 0) continue;
+    members.forEach((service) => placed.add(service.slug));
+    blocks.push(heading(2, group.name), {
+      kind: "table",
+      head: ["Service", "Provider", "Lifecycle"],
+      rows: members.map((service) => serviceRow(service)),
+    });
+  }
+  const rest = services.filter((service) => !placed.has(service.slug));
+  if (rest.length > 0) {
+    blocks.push(heading(2, "Other services"), {
+      kind: "table",
+      head: ["Service", "Provider", "Lifecycle"],
+      rows: rest.map((service) => serviceRow(service)),
+    });
+  }
+  return { title: category.name, blocks };
+}
+
+/** Every service with a lifecycle status, soonest date first within each status. */
+export function lifecyclePage(catalogue: Catalogue): Doc {
+  const blocks: Block[] = [
+    heading(1, "Lifecycle"),
+    paragraph("Services in preview, deprecated, sunsetting or retired, as the vendors announced them."),
+  ];
+  for (const [status, title] of [
+    ["sunset", "Sunsetting"],
+    ["retired", "Retired"],
+    ["deprecated", "Deprecated"],
+    ["preview", "Preview"],
+  ] as const) {
+    const services = catalogue.services
+      .filter((service) => service.lifecycle?.status === status)
+      .sort(
+        (a, b) =>
+          (a.lifecycle!.sunsetDate ?? "").localeCompare(b.lifecycle!.sunsetDate ?? "") || a.name.localeCompare(b.name),
+      );
+    if (services.length === 0) continue;
+    blocks.push(heading(2, `${title} (${services.length})`), {
+      kind: "table",
+      head: ["Service", "Provider", "Date", "Successor"],
+      rows: services.map((service) => {
+        const successor = service.lifecycle!.successorSlug
+          ? catalogue.bySlug.get(service.lifecycle!.successorSlug)?.service
+          : undefined;
+        return [
+          link(service.name, servicePath(service)),
+          service.providerId,
+          service.lifecycle!.sunsetDate ?? service.lifecycle!.gaTarget ?? "",
+          successor ? link(successor.name, servicePath(successor)) : "",
+        ];
+      }),
+    });
+  }
+  return { title: "Lifecycle", blocks };
+}
+
+export const TEXT_COMPARE_MAX = 8;
+
+export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc {
+  const shown = slugs.slice(0, TEXT_COMPARE_MAX).map((slug) => catalogue.bySlug.get(slug)!.service);
+  const blocks: Block[] = [heading(1, "Compare")];
+  if (slugs.length > TEXT_COMPARE_MAX) {
+    blocks.push({
+      kind: "note",
+      tone: "info",
+      parts: [
+        `Showing the first ${TEXT_COMPARE_MAX} of ${slugs.length} services; the text host compares at most ${TEXT_COMPARE_MAX}.`,
+      ],
+    });
+  }
+  for (const service of shown) {
+    const provider = catalogue.providerById.get(service.providerId)!;
+    blocks.push(heading(2, service.name), {
+      kind: "fields",
+      rows: [
+        ["Provider", [link(provider.provider.name, providerPath(provider.provider.id))]],
+        ["Category", [service.category]],
+        ["Lifecycle", [lifecycleLabel(service.lifecycle)]],
+        ["Pricing model", [service.pricingModel ?? "unknown"]],
+        ["Free tier", [service.hasFreeTier ? "yes" : "not listed"]],
+        ["Head office", [provider.file.headOffice.country]],
+        ["Region countries", [provider.regionCountries.join(", ")]],
+        ["Compliance", [(service.compliance ?? []).join(", ") || "none listed"]],
+        ["Details", [link(servicePath(service), servicePath(service))]],
+      ],
+    });
+  }
+  return { title: "Compare", blocks };
+}
+
+/** POST /v1/export/markdown: the approved list for runbooks, grouped by provider, lifecycle shown. */
+export function approvedListDoc(catalogue: Catalogue, ids: readonly string[], title = "Approved cloud services"): Doc {
+  const services = [...new Set(ids)].map((id) => catalogue.bySlug.get(id)!.service);
+  const blocks: Block[] = [heading(1, title), paragraph(`${services.length} approved services.`)];
+  const flagged = services.filter((service) => service.lifecycle);
+  if (flagged.length > 0) {
+    blocks.push({
+      kind: "note",
+      tone: "warning",
+      parts: [
+        `${flagged.length} approved service${flagged.length === 1 ? " is" : "s are"} not generally available: ${flagged.map((s) => `${s.name} (${lifecycleLabel(s.lifecycle)})`).join(", ")}.`,
+      ],
+    });
+  }
+  for (const provider of catalogue.providers) {
+    const own = services.filter((service) => service.providerId === provider.id);
+    if (own.length === 0) continue;
+    blocks.push(heading(2, provider.name), {
+      kind: "table",
+      head: ["Service", "Id", "Category", "Lifecycle", "Documentation"],
+      rows: own.map((service) => [
+        service.name,
+        service.slug,
+        service.category,
+        lifecycleLabel(service.lifecycle) +
+          (service.lifecycle?.successorSlug ? ` → ${service.lifecycle.successorSlug}` : ""),
+        service.documentationUrl ? link("docs", service.documentationUrl) : "",
+      ]),
+    });
+  }
+  return { title, blocks };
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run check:data`: loads and validates catalogue/data, applies the quality gates and prints
+ * the coverage report. Exits 1 with one line per problem when anything is wrong.
+ */
+import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
+import { coverage, qualityProblems } from "../catalogue/quality.ts";
+
+const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+try {
+  const catalogue = loadCatalogue(process.env.CATALOGUE_DATA_DIR);
+  const report = coverage(catalogue);
+  const byCount = (record: Record<string, number>) => Object.entries(record).sort(([, a], [, b]) => b - a);
+  console.log(
+    `Coverage: ${report.services} services, ${report.providers} providers, ${catalogue.groups.length} equivalence groups`,
+  );
+  console.log(
+    `  per provider: ${byCount(report.perProvider)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `  per category: ${byCount(report.perCategory)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `  with equivalents: ${pct(report.withEquivalentsShare)}; with policy identifiers: ${pct(report.withPolicyIdentifiersShare)}`,
+  );
+  console.log(
+    `  lifecycle: ${Object.entries(report.lifecycle)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `  widest groups: ${byCount(report.groupProviderSpan)
+      .slice(0, 12)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  const problems = qualityProblems(catalogue, report);
+  if (problems.length > 0) {
+    console.error(
+      `\n${problems.length} quality problem${problems.length === 1 ? "" : "s"}:\n  ${problems.join("\n  ")}`,
+    );
+    process.exit(1);
+  }
+  console.log("Catalogue data: OK");
+} catch (error) {
+  if (error instanceof CatalogueError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,37 @@
+/**
+ * What a build depends on, hashed: the catalogue (data and code), the site, the build scripts, the
+ * lockfile and the public URLs baked into the files. `npm start` rebuilds when the hash differs
+ * from the one dist/build-info.json recorded (content, not mtimes: a fresh clone has new mtimes).
+ */
+import { createHash } from "node:crypto";
+import { readFile, readdir } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PublicUrls } from "../catalogue/openapi.ts";
+
+export const ROOT_DIR = fileURLToPath(new URL("../", import.meta.url));
+export const DIST_DIR = join(ROOT_DIR, "dist");
+const INPUTS = ["catalogue", "site", "scripts/build.ts", "scripts/inputs.ts", "package-lock.json", "astro.config.mjs"];
+const SKIP = /(^|\/)(node_modules|\.astro)(\/|$)/;
+
+async function filesUnder(path: string): Promise<string[]> {
+  try {
+    const entries = await readdir(path, { recursive: true, withFileTypes: true });
+    return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return [path];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+export async function buildInputsHash(urls: PublicUrls, dataDir?: string): Promise<string> {
+  const hash = createHash("sha256").update(JSON.stringify(urls));
+  const roots = [...INPUTS.map((input) => join(ROOT_DIR, input)), ...(dataDir ? [dataDir] : [])];
+  const files = (await Promise.all(roots.map(filesUnder)))
+    .flat()
+    .filter((file) => !SKIP.test(relative(ROOT_DIR, file)))
+    .sort();
+  for (const file of files) hash.update(`${relative(ROOT_DIR, file)}\0`).update(await readFile(file));
+  return hash.digest("hex");
+}

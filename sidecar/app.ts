@@ -1,0 +1,93 @@
+/**
+ * buildApp(options) builds the API host's Fastify app and never listens (server.ts does). It
+ * serves dist/api files when given the build, and computes everything else — or everything, when
+ * given no build — from the catalogue through the routes registered from the contract table.
+ */
+import compress from "@fastify/compress";
+import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
+import Fastify, { type FastifyInstance } from "fastify";
+import { MAX_BODY_BYTES } from "../catalogue/contract.ts";
+import type { Catalogue } from "../catalogue/load.ts";
+import type { PublicUrls } from "../catalogue/openapi.ts";
+import { apiFileFor } from "../catalogue/static.ts";
+import type { ConfigT } from "./config.ts";
+import type { BuiltFiles } from "./files.ts";
+import errors from "./plugins/errors.ts";
+import rateLimit from "./plugins/rate-limit.ts";
+import apiRoutes from "./routes/api.ts";
+import { StatusSampler } from "./status.ts";
+import type { Store } from "./store/store.ts";
+
+export interface AppOptions {
+  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL">;
+  readonly catalogue: Catalogue;
+  readonly store: Store;
+  readonly urls: PublicUrls;
+  /** The build in dist/; without it every read is computed. */
+  readonly files?: BuiltFiles;
+  readonly now?: () => Date;
+  /** Start the 5-minute status sampler (off in most tests). */
+  readonly sampleStatus?: boolean;
+}
+
+export function fastifyOptions(config: AppOptions["config"]) {
+  return {
+    logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
+    bodyLimit: MAX_BODY_BYTES,
+    // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
+    trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    onProtoPoisoning: "error" as const,
+    onConstructorPoisoning: "error" as const,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  };
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions(options.config));
+  const status = new StatusSampler(options.catalogue, options.store, options.now);
+  if (options.sampleStatus) status.start();
+  app.addHook("onClose", async () => status.stop());
+
+  await app.register(errors);
+  await app.register(helmet, {
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  });
+  await app.register(cors, {
+    origin: "*",
+    methods: ["GET", "HEAD", "POST", "OPTIONS"],
+    allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match"],
+    maxAge: 86400,
+  });
+  await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
+  await app.register(rateLimit, { store: options.store });
+
+  const files = options.files;
+  if (files) {
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.method !== "GET" && request.method !== "HEAD") return;
+      const url = new URL(request.url, "http://local");
+      const file = apiFileFor(url.pathname, url.searchParams);
+      if (file && (await files.send(request, reply, `api/${file}`))) return reply;
+      // The whole build, for `cloud-catalogue mirror`: /mirror/<path in dist>.
+      if (url.pathname.startsWith("/mirror/")) {
+        const path = decodeURIComponent(url.pathname.slice("/mirror/".length));
+        if (!path.split("/").includes("..") && (await files.send(request, reply, path))) return reply;
+      }
+      return undefined;
+    });
+  }
+
+  await app.register(apiRoutes, {
+    catalogue: options.catalogue,
+    store: options.store,
+    urls: options.urls,
+    status,
+    now: options.now ?? (() => new Date()),
+    startedAt: Date.now(),
+  });
+  return app;
+}

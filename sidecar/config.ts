@@ -1,0 +1,57 @@
+/**
+ * The runtime configuration, parsed once from the environment (DESIGN "Runtime interface").
+ * buildApp(config) takes the result, so tests pass their own.
+ */
+import { isIP } from "node:net";
+import { z } from "zod";
+import type { PublicUrls } from "../catalogue/openapi.ts";
+
+const Port = z.coerce.number().int().min(0).max(65535);
+const TrustProxy = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (entries) => entries.every((entry) => isIP(entry.split("/")[0]!) !== 0),
+    "TRUST_PROXY must list IP addresses or CIDR ranges",
+  );
+
+export const Config = z.object({
+  PORT: Port.default(8080),
+  TEXT_PORT: Port.default(8081),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  PUBLIC_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PUBLIC_TEXT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TRUST_PROXY: TrustProxy.optional(),
+  NO_COLOR: z.string().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+export type ConfigT = z.infer<typeof Config>;
+
+export function loadConfig(env: NodeJS.ProcessEnv): ConfigT {
+  const result = Config.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")));
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
+
+/** URLs that appear in responses: PUBLIC_* when set, else the local listen addresses. */
+export function publicUrls(config: ConfigT): PublicUrls {
+  const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;
+  return {
+    apiUrl: trimSlash(config.PUBLIC_API_URL ?? `http://${host === "0.0.0.0" ? "localhost" : host}:${config.PORT}`),
+    textUrl: trimSlash(
+      config.PUBLIC_TEXT_URL ?? `http://${host === "0.0.0.0" ? "localhost" : host}:${config.TEXT_PORT}`,
+    ),
+  };
+}

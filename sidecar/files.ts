@@ -1,0 +1,115 @@
+/**
+ * Serves built files from dist/ the way a CDN would: strong ETag from the build manifest's sha256
+ * (304 on If-None-Match), Cache-Control, the precompressed .br/.gz chosen from Accept-Encoding,
+ * CORS, HEAD. Files are read once and kept in memory: dist/ is a few tens of MB at most.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { READ_CACHE_SECONDS } from "../catalogue/contract.ts";
+import { contentTypeOf } from "../catalogue/static.ts";
+
+export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
+
+interface Variant {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
+export class BuiltFiles {
+  private readonly cache = new Map<string, Variant | null>();
+
+  readonly distDir: string;
+  /** Paths relative to dist/ → sha256, from dist/api/manifest.json. */
+  private readonly hashes: ReadonlyMap<string, string>;
+
+  constructor(distDir: string, hashes: ReadonlyMap<string, string>) {
+    this.distDir = distDir;
+    this.hashes = hashes;
+  }
+
+  static async open(distDir: string): Promise<BuiltFiles> {
+    const raw = await readFile(join(distDir, "api", "manifest.json"));
+    const manifest = JSON.parse(raw.toString("utf8")) as { files: { path: string; sha256: string }[] };
+    const hashes = new Map(manifest.files.map((file) => [file.path, file.sha256]));
+    hashes.set("api/manifest.json", createHash("sha256").update(raw).digest("hex"));
+    return new BuiltFiles(distDir, hashes);
+  }
+
+  has(path: string): boolean {
+    return this.hashes.has(path);
+  }
+
+  private async variant(path: string): Promise<Variant | null> {
+    if (this.cache.has(path)) return this.cache.get(path)!;
+    const hash = this.hashes.get(path);
+    let variant: Variant | null = null;
+    if (hash) {
+      try {
+        variant = { body: await readFile(join(this.distDir, path)), etag: `"${hash.slice(0, 32)}"` };
+      } catch {
+        variant = null;
+      }
+    }
+    this.cache.set(path, variant);
+    return variant;
+  }
+
+  /** Sends dist/<path>; false when the build has no such file. */
+  async send(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<boolean> {
+    const identity = await this.variant(path);
+    if (!identity) return false;
+    const accepted = parseAcceptEncoding(request.headers["accept-encoding"]);
+    let chosen = identity;
+    let encoding: string | undefined;
+    for (const [name, suffix] of [
+      ["br", ".br"],
+      ["gzip", ".gz"],
+    ] as const) {
+      if (!accepted.has(name)) continue;
+      const encoded = await this.variant(`${path}${suffix}`);
+      if (encoded) {
+        chosen = { body: encoded.body, etag: `${identity.etag.slice(0, -1)}-${suffix.slice(1)}"` };
+        encoding = name;
+        break;
+      }
+    }
+    reply
+      .header("content-type", contentTypeOf(path))
+      .header("cache-control", READ_CACHE_CONTROL)
+      .header("etag", chosen.etag)
+      .header("vary", "Accept-Encoding")
+      .headers(extraHeaders);
+    if (encoding) reply.header("content-encoding", encoding);
+    if (etagMatches(request.headers["if-none-match"], chosen.etag)) {
+      await reply.code(304).send();
+      return true;
+    }
+    reply.header("content-length", String(chosen.body.length));
+    await reply.code(200).send(request.method === "HEAD" ? undefined : chosen.body);
+    return true;
+  }
+}
+
+/** Encodings the client accepts (q > 0). */
+export function parseAcceptEncoding(header: string | string[] | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of String(header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  return accepted;
+}
+
+export function etagMatches(header: string | string[] | undefined, etag: string): boolean {
+  if (!header) return false;
+  const value = Array.isArray(header) ? header.join(",") : header;
+  return value.trim() === "*" || value.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
+}

@@ -1,0 +1,65 @@
+/**
+ * The strict and relaxed buckets of the contract, per client IP, through @fastify/rate-limit with
+ * its counters in our Store (Redis when shared, so every instance sees one count). Routes opt in
+ * with `config.rateLimit` built by bucketConfig(). The client IP is request.ip, which follows
+ * TRUST_PROXY, so X-Forwarded-For cannot choose the key.
+ */
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { BUCKETS, type BucketName } from "../../catalogue/contract.ts";
+import type { Store } from "../store/store.ts";
+import { HttpError } from "./errors.ts";
+
+function storeAdapter(store: Store) {
+  return class StoreAdapter {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ) {
+      store.hit("rl", key, timeWindow).then(
+        (hit) => callback(null, { current: hit.count, ttl: hit.resetMs }),
+        (error: Error) => callback(error),
+      );
+    }
+    child() {
+      return new StoreAdapter();
+    }
+  };
+}
+
+export function bucketConfig(bucket: BucketName) {
+  return { rateLimit: { max: BUCKETS[bucket].max, timeWindow: BUCKETS[bucket].windowMs, groupId: bucket } };
+}
+
+export default fp(
+  async (app: FastifyInstance, options: { store: Store }) => {
+    await app.register(rateLimit, {
+      global: false,
+      store: storeAdapter(options.store) as never,
+      // When the store is down the request goes on; the write itself then answers 503.
+      skipOnError: true,
+      keyGenerator: (request) => request.ip,
+      addHeaders: {
+        "x-ratelimit-limit": true,
+        "x-ratelimit-remaining": false,
+        "x-ratelimit-reset": false,
+        "retry-after": true,
+      },
+      addHeadersOnExceeding: { "x-ratelimit-limit": true, "x-ratelimit-remaining": false, "x-ratelimit-reset": false },
+      errorResponseBuilder: (_request, context) =>
+        Object.assign(
+          new HttpError(
+            429,
+            "Too many requests",
+            `Limit is ${context.max} requests per minute per IP for this endpoint; retry after ${context.after}.`,
+          ),
+          {
+            retryAfter: Math.ceil(context.ttl / 1000),
+          },
+        ),
+    });
+  },
+  { name: "rate-limit", dependencies: ["errors"] },
+);

@@ -1,0 +1,70 @@
+/**
+ * Starts the API host (PORT) and the text host (TEXT_PORT) in one process: the built files from
+ * dist/ when present, the sidecar routes for everything else, one store (Redis when REDIS_URL is
+ * set, else the embedded store in DATA_DIR). Handles SIGINT/SIGTERM by closing both and the store.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { loadCatalogue } from "../catalogue/load.ts";
+import { buildApp } from "./app.ts";
+import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
+import { BuiltFiles } from "./files.ts";
+import { EmbeddedStore } from "./store/embedded.ts";
+import { RedisStore } from "./store/redis.ts";
+import type { Store } from "./store/store.ts";
+import { buildTextApp } from "./text.ts";
+
+export interface RunningServer {
+  readonly api: FastifyInstance;
+  readonly text: FastifyInstance;
+  readonly store: Store;
+  close(): Promise<void>;
+}
+
+export async function openStore(config: ConfigT, log: (message: string) => void): Promise<Store> {
+  if (!config.REDIS_URL) return EmbeddedStore.open(config.DATA_DIR);
+  const store = await RedisStore.connect(config.REDIS_URL, (error) => log(`redis: ${error.message}`));
+  if (store.durabilityWarning) log(`redis: ${store.durabilityWarning}`);
+  return store;
+}
+
+export async function startServer(
+  config: ConfigT,
+  options: { distDir?: string; dataDir?: string } = {},
+): Promise<RunningServer> {
+  const catalogue = loadCatalogue(options.dataDir);
+  const urls = publicUrls(config);
+  const store = await openStore(config, (message) => console.error(message));
+  const distDir = options.distDir;
+  const files =
+    distDir && existsSync(join(distDir, "api", "manifest.json")) ? await BuiltFiles.open(distDir) : undefined;
+  const api = await buildApp({ config, catalogue, store, urls, files, sampleStatus: true });
+  const text = await buildTextApp({ config, catalogue, store, files });
+  await api.listen({ port: config.PORT, host: config.HOST });
+  await text.listen({ port: config.TEXT_PORT, host: config.HOST });
+  let closing: Promise<void> | undefined;
+  return {
+    api,
+    text,
+    store,
+    close: () => (closing ??= Promise.all([api.close(), text.close()]).then(() => store.close())),
+  };
+}
+
+export function handleSignals(server: RunningServer): void {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+if (import.meta.main) {
+  const config = loadConfig(process.env);
+  const server = await startServer(config, { distDir: process.env.DIST_DIR });
+  handleSignals(server);
+}

@@ -1,0 +1,161 @@
+/**
+ * The embedded store: state in memory, every acknowledged write appended to a JSON-lines log in
+ * DATA_DIR and fsynced before the promise resolves, so it survives kill -9. The log is replayed at
+ * start; expired lists are skipped. Writes are serialised through one queue, which also makes slug
+ * allocation atomic within the process.
+ */
+import { mkdirSync, readFileSync, existsSync } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { join } from "node:path";
+import type { StatusRecordT } from "../../catalogue/schema.ts";
+import {
+  SlugTakenError,
+  slugCandidates,
+  type BucketHit,
+  type Feedback,
+  type NewList,
+  type OutboundClick,
+  type Store,
+  type StoredList,
+} from "./store.ts";
+
+type LogRecord =
+  { t: "list"; list: StoredList } | { t: "feedback"; feedback: Feedback } | { t: "click"; click: OutboundClick };
+
+const STATUS_KEEP = 1000;
+
+export class EmbeddedStore implements Store {
+  readonly kind = "embedded";
+  private readonly lists = new Map<string, StoredList>();
+  private readonly slugs = new Map<string, string>();
+  private readonly buckets = new Map<string, { count: number; resetAt: number }>();
+  private status: StatusRecordT[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private readonly log: FileHandle;
+
+  private constructor(log: FileHandle) {
+    this.log = log;
+  }
+
+  static async open(dataDir: string, now = new Date()): Promise<EmbeddedStore> {
+    mkdirSync(dataDir, { recursive: true });
+    const path = join(dataDir, "store.jsonl");
+    const records: LogRecord[] = [];
+    if (existsSync(path)) {
+      for (const line of readFileSync(path, "utf8").split("\n")) {
+        if (!line) continue;
+        try {
+          records.push(JSON.parse(line) as LogRecord);
+        } catch {
+          // A torn last line from a crash mid-write was never acknowledged; skip it.
+        }
+      }
+    }
+    const store = new EmbeddedStore(await open(path, "a"));
+    for (const record of records)
+      if (record.t === "list" && new Date(record.list.expiresAt) > now) store.index(record.list);
+    return store;
+  }
+
+  private index(list: StoredList) {
+    this.lists.set(list.id, list);
+    if (list.slug) this.slugs.set(list.slug, list.id);
+  }
+
+  /** Appends the record `make` returns and fsyncs, one write at a time. */
+  private append(make: () => LogRecord): Promise<void> {
+    const run = this.queue.then(async () => {
+      await this.log.write(`${JSON.stringify(make())}\n`);
+      await this.log.datasync();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private slugFree(slug: string, now: Date): boolean {
+    const id = this.slugs.get(slug);
+    return !id || new Date(this.lists.get(id)!.expiresAt) <= now;
+  }
+
+  async createList(input: NewList): Promise<StoredList> {
+    let list: StoredList | undefined;
+    const allocate = (): LogRecord => {
+      let slug: string | null = null;
+      if (input.slug) {
+        if (!this.slugFree(input.slug, input.createdAt)) throw new SlugTakenError(input.slug);
+        slug = input.slug;
+      } else if (input.derivedSlug) {
+        for (const candidate of slugCandidates(input.derivedSlug)) {
+          if (this.slugFree(candidate, input.createdAt)) {
+            slug = candidate;
+            break;
+          }
+        }
+      }
+      list = {
+        id: input.id,
+        slug,
+        name: input.name,
+        approvedServiceIds: input.approvedServiceIds,
+        createdAt: input.createdAt.toISOString(),
+        expiresAt: input.expiresAt.toISOString(),
+      };
+      // Reserve before the fsync so a concurrent request sees the slug taken.
+      this.index(list);
+      return { t: "list", list };
+    };
+    try {
+      await this.append(allocate);
+    } catch (error) {
+      if (list && !(error instanceof SlugTakenError)) {
+        this.lists.delete(list.id);
+        if (list.slug) this.slugs.delete(list.slug);
+      }
+      throw error;
+    }
+    return list!;
+  }
+
+  async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {
+    const id = this.slugs.get(slugOrId);
+    const list = (id && this.lists.get(id)) || this.lists.get(slugOrId);
+    return list && new Date(list.expiresAt) > now ? list : undefined;
+  }
+
+  recordFeedback(feedback: Feedback): Promise<void> {
+    return this.append(() => ({ t: "feedback", feedback }));
+  }
+
+  recordOutboundClick(click: OutboundClick): Promise<void> {
+    return this.append(() => ({ t: "click", click }));
+  }
+
+  async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
+    const now = Date.now();
+    const id = `${bucket}\0${key}`;
+    let entry = this.buckets.get(id);
+    if (!entry || entry.resetAt <= now) {
+      entry = { count: 0, resetAt: now + windowMs };
+      this.buckets.set(id, entry);
+      if (this.buckets.size > 100_000) for (const [k, v] of this.buckets) if (v.resetAt <= now) this.buckets.delete(k);
+    }
+    entry.count++;
+    return { count: entry.count, resetMs: entry.resetAt - now };
+  }
+
+  async appendStatus(records: readonly StatusRecordT[]): Promise<void> {
+    this.status = [...records, ...this.status].slice(0, STATUS_KEEP);
+  }
+
+  async statusHistory(since: Date, limit: number): Promise<StatusRecordT[]> {
+    return this.status.filter((record) => new Date(record.timestamp) > since).slice(0, limit);
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.log.close();
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The text host: the same catalogue at short paths (/, /{provider}, /{provider}/{service},
+ * /category/{id}, /lifecycle, /compare/{a,b,…}), negotiated per request (DESIGN "Hosts"):
+ * ?format=ansi|md|html wins; else Accept: text/markdown → Markdown; Accept: text/html → HTML (the
+ * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the same
+ * format. 60 requests a minute per IP.
+ */
+import rateLimit from "@fastify/rate-limit";
+import helmet from "@fastify/helmet";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
+import type { Catalogue } from "../catalogue/load.ts";
+import { parseSlugList } from "../catalogue/query.ts";
+import { heading, paragraph, type Doc } from "../catalogue/render/doc.ts";
+import { comparePage } from "../catalogue/render/pages.ts";
+import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
+import { fastifyOptions, type AppOptions } from "./app.ts";
+import { READ_CACHE_CONTROL } from "./files.ts";
+import type { BuiltFiles } from "./files.ts";
+import type { Store } from "./store/store.ts";
+
+export type Rendering = TextFormat | "html";
+
+export interface TextAppOptions {
+  readonly config: AppOptions["config"] & { NO_COLOR?: string | undefined };
+  readonly catalogue: Catalogue;
+  readonly store: Store;
+  readonly files?: BuiltFiles;
+}
+
+const CONTENT_TYPE: Record<Rendering, string> = {
+  md: "text/markdown; charset=utf-8",
+  ansi: "text/plain; charset=utf-8",
+  txt: "text/plain; charset=utf-8",
+  html: "text/html; charset=utf-8",
+};
+
+/** The rendering a request asks for. */
+export function negotiate(request: FastifyRequest, noColor: boolean): Rendering {
+  const query = request.query as Record<string, unknown>;
+  const plain = noColor || query.color === "never";
+  const format = typeof query.format === "string" ? query.format.toLowerCase() : undefined;
+  if (format === "md" || format === "markdown") return "md";
+  if (format === "html") return "html";
+  if (format === "ansi" || format === "text" || format === "txt") return plain || format === "txt" ? "txt" : "ansi";
+  const accept = String(request.headers.accept ?? "").toLowerCase();
+  if (accept.includes("text/markdown")) return "md";
+  if (accept.includes("text/html")) return "html";
+  return plain ? "txt" : "ansi";
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A page in the requested rendering; HTML here is only for errors and pages the site lacks. */
+function render(doc: Doc, rendering: Rendering): string {
+  if (rendering !== "html") return renderDoc(doc, rendering);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(doc.title)}</title></head><body><main><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre></main></body></html>\n`;
+}
+
+function errorDoc(status: number, title: string, detail: string): Doc {
+  return { title, blocks: [heading(1, `${status} ${title}`), paragraph(detail)] };
+}
+
+export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions(options.config));
+  const noColor = options.config.NO_COLOR !== undefined;
+  const { catalogue, files } = options;
+  const pageDocs = new Map([...textPages(catalogue)].map(({ page, doc }) => [page, doc]));
+
+  const sendText = (request: FastifyRequest, reply: FastifyReply, status: number, rendering: Rendering, body: string) =>
+    reply
+      .code(status)
+      .header("content-type", CONTENT_TYPE[rendering])
+      .header("vary", "Accept, User-Agent")
+      .header("cache-control", status === 200 ? READ_CACHE_CONTROL : "no-store")
+      .send(request.method === "HEAD" ? undefined : body);
+
+  const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) =>
+    sendText(
+      request,
+      reply,
+      status,
+      negotiate(request, noColor),
+      render(errorDoc(status, title, detail), negotiate(request, noColor)),
+    );
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'", "*"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  await app.register(rateLimit, {
+    max: TEXT_HOST_PER_MINUTE,
+    timeWindow: 60_000,
+    skipOnError: true,
+    keyGenerator: (request) => request.ip,
+    store: class {
+      incr(
+        key: string,
+        callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+        timeWindow: number,
+      ) {
+        options.store
+          .hit("text", key, timeWindow)
+          .then((hit) => callback(null, { current: hit.count, ttl: hit.resetMs }), callback);
+      }
+      child() {
+        return this;
+      }
+    } as never,
+    addHeaders: {
+      "x-ratelimit-limit": true,
+      "x-ratelimit-remaining": false,
+      "x-ratelimit-reset": false,
+      "retry-after": true,
+    },
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      retryAfter: Math.ceil(context.ttl / 1000),
+      message: `Limit is ${context.max} requests per minute per IP.`,
+    }),
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const e = error as { statusCode?: number; retryAfter?: number; message?: string };
+    if (e.statusCode === 429) {
+      reply.header("retry-after", String(e.retryAfter ?? 60));
+      return sendError(
+        request,
+        reply,
+        429,
+        "Too many requests",
+        `${e.message ?? ""} Try again in ${e.retryAfter ?? 60} seconds.`,
+      );
+    }
+    const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, "text request failed");
+    return sendError(
+      request,
+      reply,
+      status,
+      status === 500 ? "Internal error" : "Bad request",
+      status === 500 ? "Something went wrong." : "The request could not be understood.",
+    );
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, 404, "Not found", "No page here. Try / for the list of providers."),
+  );
+
+  app.get("/compare/:ids", async (request, reply) => {
+    const rendering = negotiate(request, noColor);
+    const parsed = parseSlugList(catalogue, (request.params as { ids: string }).ids, Number.MAX_SAFE_INTEGER);
+    if (!parsed.ok)
+      return sendError(
+        request,
+        reply,
+        parsed.error === "Unknown service ids" ? 404 : 400,
+        parsed.error,
+        parsed.details,
+      );
+    if (rendering === "html" && files?.has("site/compare/index.html"))
+      return files.send(request, reply, "site/compare/index.html", { vary: "Accept, User-Agent" });
+    return sendText(request, reply, 200, rendering, render(comparePage(catalogue, parsed.slugs), rendering));
+  });
+
+  app.get("/*", async (request, reply) => {
+    const rendering = negotiate(request, noColor);
+    const pathname = new URL(request.url, "http://local").pathname;
+    const page = textPageFor(catalogue, pathname);
+    const asset = `site${decodeURIComponent(pathname)}`;
+    // Site assets (CSS, JS, the search index) whatever the Accept header says.
+    if (files && /\.[a-z0-9_]+$/i.test(pathname) && !asset.split("/").includes("..") && files.has(asset))
+      return files.send(request, reply, asset);
+    if (rendering === "html" && files) {
+      // The site: a page's HTML, or any other file of the site (assets, search index, extra pages).
+      const sitePath = page
+        ? `site/${page === "index" ? "" : `${page.replace(/\/index$/, "")}/`}index.html`
+        : `site${decodeURIComponent(pathname)}`;
+      if (!sitePath.split("/").includes("..") && files.has(sitePath))
+        return files.send(request, reply, sitePath, { vary: "Accept, User-Agent" });
+      const asDir = `site${decodeURIComponent(pathname).replace(/\/?$/, "/")}index.html`;
+      if (!asDir.split("/").includes("..") && files.has(asDir))
+        return files.send(request, reply, asDir, { vary: "Accept, User-Agent" });
+    }
+    if (!page)
+      return sendError(
+        request,
+        reply,
+        404,
+        "Not found",
+        `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`,
+      );
+    if (
+      rendering !== "html" &&
+      files &&
+      (await files.send(request, reply, `text/${page}.${rendering}`, { vary: "Accept, User-Agent" }))
+    )
+      return reply;
+    return sendText(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering));
+  });
+  return app;
+}
