@@ -15,7 +15,7 @@ import {
   EU_EEA_COUNTRIES,
   EUROPEAN_SOVEREIGN_COUNTRIES,
   ProviderFile,
-  ServicesFile,
+  ServiceEntry,
   type CategoryT,
   type PolicyIdentifiersT,
   type ProviderFileT,
@@ -195,9 +195,25 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
     const name = relative(process.cwd(), path);
     const provider = providerFiles.get(providerId);
     if (!provider) problems.push(`${name}: no provider file providers/${providerId}.yaml for this services file`);
-    const list = validate(path, ServicesFile, readYaml(path));
-    if (!list) continue;
-    list.forEach((entry, index) => {
+    const raw = readYaml(path);
+    if (raw === undefined) continue;
+    if (!Array.isArray(raw)) {
+      problems.push(`${name}: must be a YAML list of services`);
+      continue;
+    }
+    // Entry by entry, so that one bad entry does not hide the rest of the file.
+    raw.forEach((value: unknown, index) => {
+      const result = ServiceEntry.safeParse(value);
+      if (!result.success) {
+        const label = (value as { slug?: unknown } | null)?.slug;
+        for (const issue of result.error.issues) {
+          problems.push(
+            `${name}: entry ${index + 1}${typeof label === "string" ? ` (${label})` : ""}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`,
+          );
+        }
+        return;
+      }
+      const entry = result.data;
       const at = `${name}: entry ${index + 1} (${entry.slug})`;
       if (!entry.slug.startsWith(`${providerId}-`))
         problems.push(`${at}: field slug: must start with "${providerId}-"`);

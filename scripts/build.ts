@@ -3,7 +3,7 @@
  *   dist/api/   discovery document, openapi.json, providers, categories, every page of the services
  *               listing at the default limit, every service detail, catalogue.json (full dump)
  *   dist/text/  Markdown (.md), coloured ANSI (.ansi) and plain (.txt) renderings of every text page
- *   dist/site/  the site's HTML (Astro) with its Pagefind index, when the site exists
+ *   dist/site/  the site: client/ (HTML, assets, Pagefind index) and server/ (the on-demand list page)
  *   .br and .gz beside every text file worth compressing; dist/api/manifest.json listing every file
  *   under dist/ with sha256 and size; dist/build-info.json with the hash of the build's inputs.
  * Each step logs what it wrote and how long it took.
@@ -17,7 +17,7 @@ import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import type { PublicUrls } from "../catalogue/openapi.ts";
 import { apiFiles, textFiles, type StaticFile } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
-import { buildInputsHash, DIST_DIR } from "./inputs.ts";
+import { buildInputsHash, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -36,6 +36,27 @@ export interface BuildOptions {
 }
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** The site (Astro) with its Pagefind index, into <outDir>/site; its pages read the same data. */
+async function buildSite(outDir: string, urls: PublicUrls, dataDir: string | undefined): Promise<{ pages: number }> {
+  const { build: astroBuild } = await import("astro");
+  const previous = { data: process.env.CATALOGUE_DATA_DIR, api: process.env.SITE_API_URL };
+  process.env.CATALOGUE_DATA_DIR = dataDir ?? join(ROOT_DIR, "catalogue", "data");
+  process.env.SITE_API_URL = urls.apiUrl;
+  try {
+    await astroBuild({ root: ROOT_DIR, outDir: join(outDir, "site"), logLevel: "warn", site: urls.textUrl });
+  } finally {
+    for (const [key, value] of [
+      ["CATALOGUE_DATA_DIR", previous.data],
+      ["SITE_API_URL", previous.api],
+    ] as const) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+  const pages = (await listFiles(join(outDir, "site", "client"))).filter((file) => file.endsWith(".html")).length;
+  return { pages };
+}
 
 async function writeAll(root: string, files: Iterable<StaticFile>): Promise<{ count: number; bytes: number }> {
   let count = 0;
@@ -74,7 +95,8 @@ async function eachLimit<T>(items: readonly T[], limit: number, job: (item: T) =
 }
 
 async function compressAll(outDir: string): Promise<{ count: number; saved: number }> {
-  const files = (await listFiles(outDir)).filter((file) => COMPRESSIBLE.test(file));
+  // The site's server chunks are imported, never served: nothing to compress.
+  const files = (await listFiles(outDir)).filter((file) => COMPRESSIBLE.test(file) && !file.startsWith("site/server/"));
   let count = 0;
   let saved = 0;
   await eachLimit(files, 8, async (file) => {

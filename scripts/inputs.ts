@@ -35,3 +35,13 @@ export async function buildInputsHash(urls: PublicUrls, dataDir?: string): Promi
   for (const file of files) hash.update(`${relative(ROOT_DIR, file)}\0`).update(await readFile(file));
   return hash.digest("hex");
 }
+
+/** Whether dist/ was built from exactly these inputs. */
+export async function buildIsFresh(distDir: string, expected: string): Promise<boolean> {
+  try {
+    const info = JSON.parse(await readFile(join(distDir, "build-info.json"), "utf8")) as { inputs?: string };
+    return info.inputs === expected;
+  } catch {
+    return false;
+  }
+}

@@ -2,21 +2,10 @@
  * `npm start`: builds first when dist/ is missing or stale (its recorded input hash differs from
  * the sources'), then serves the API on PORT and the text host on TEXT_PORT from one process.
  */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, startServer } from "../sidecar/server.ts";
 import { build } from "./build.ts";
-import { buildInputsHash, DIST_DIR } from "./inputs.ts";
-
-export async function buildIsFresh(distDir: string, expected: string): Promise<boolean> {
-  try {
-    const info = JSON.parse(await readFile(join(distDir, "build-info.json"), "utf8")) as { inputs?: string };
-    return info.inputs === expected;
-  } catch {
-    return false;
-  }
-}
+import { buildInputsHash, buildIsFresh, DIST_DIR } from "./inputs.ts";
 
 const config = loadConfig(process.env);
 const urls = publicUrls(config);

@@ -62,6 +62,7 @@ export class BuiltFiles {
     reply: FastifyReply,
     path: string,
     extraHeaders: Record<string, string> = {},
+    status = 200,
   ): Promise<boolean> {
     const identity = await this.variant(path);
     if (!identity) return false;
@@ -87,12 +88,13 @@ export class BuiltFiles {
       .header("vary", "Accept-Encoding")
       .headers(extraHeaders);
     if (encoding) reply.header("content-encoding", encoding);
-    if (etagMatches(request.headers["if-none-match"], chosen.etag)) {
+    if (status === 200 && etagMatches(request.headers["if-none-match"], chosen.etag)) {
       await reply.code(304).send();
       return true;
     }
     reply.header("content-length", String(chosen.body.length));
-    await reply.code(200).send(request.method === "HEAD" ? undefined : chosen.body);
+    if (status !== 200) reply.header("cache-control", "no-store");
+    await reply.code(status).send(request.method === "HEAD" ? undefined : chosen.body);
     return true;
   }
 }

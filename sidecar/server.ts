@@ -13,7 +13,7 @@ import { BuiltFiles } from "./files.ts";
 import { EmbeddedStore } from "./store/embedded.ts";
 import { RedisStore } from "./store/redis.ts";
 import type { Store } from "./store/store.ts";
-import { buildTextApp } from "./text.ts";
+import { buildTextApp, loadSiteHandler } from "./text.ts";
 
 export interface RunningServer {
   readonly api: FastifyInstance;
@@ -40,7 +40,14 @@ export async function startServer(
   const files =
     distDir && existsSync(join(distDir, "api", "manifest.json")) ? await BuiltFiles.open(distDir) : undefined;
   const api = await buildApp({ config, catalogue, store, urls, files, sampleStatus: true });
-  const text = await buildTextApp({ config, catalogue, store, files });
+  const siteHandler = distDir && files ? await loadSiteHandler(distDir) : undefined;
+  const text = await buildTextApp({
+    config,
+    catalogue,
+    store,
+    ...(files ? { files } : {}),
+    ...(siteHandler ? { siteHandler } : {}),
+  });
   await api.listen({ port: config.PORT, host: config.HOST });
   await text.listen({ port: config.TEXT_PORT, host: config.HOST });
   let closing: Promise<void> | undefined;

@@ -5,6 +5,10 @@
  * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the same
  * format. 60 requests a minute per IP.
  */
+import { existsSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import rateLimit from "@fastify/rate-limit";
 import helmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -12,7 +16,7 @@ import { TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { parseSlugList } from "../catalogue/query.ts";
 import { heading, paragraph, type Doc } from "../catalogue/render/doc.ts";
-import { comparePage } from "../catalogue/render/pages.ts";
+import { comparePage, savedListPage } from "../catalogue/render/pages.ts";
 import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL } from "./files.ts";
@@ -26,6 +30,25 @@ export interface TextAppOptions {
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly files?: BuiltFiles;
+  /** Requests per minute per IP; the contract's 60 unless a test needs more. */
+  readonly perMinute?: number;
+  /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
+  readonly siteHandler?: SiteHandler;
+}
+
+export type SiteHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+  locals: object,
+) => void | Promise<void>;
+
+/** Loads the built site's on-demand handler, if the build has one. */
+export async function loadSiteHandler(distDir: string): Promise<SiteHandler | undefined> {
+  const entry = join(distDir, "site", "server", "entry.mjs");
+  if (!existsSync(entry)) return undefined;
+  const module = (await import(pathToFileURL(entry).href)) as { handler?: SiteHandler };
+  return module.handler;
 }
 
 const CONTENT_TYPE: Record<Rendering, string> = {
@@ -99,10 +122,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     },
   });
   await app.register(rateLimit, {
-    max: TEXT_HOST_PER_MINUTE,
+    max: options.perMinute ?? TEXT_HOST_PER_MINUTE,
     timeWindow: 60_000,
     skipOnError: true,
     keyGenerator: (request) => request.ip,
+    // The site's assets come with every page view (a CDN serves them in production): not counted.
+    allowList: (request) => /^\/(_astro|pagefind)\/|^\/favicon\.svg$/.test(request.url),
     store: class {
       incr(
         key: string,
@@ -156,6 +181,22 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     sendError(request, reply, 404, "Not found", "No page here. Try / for the list of providers."),
   );
 
+  /** Sends a file of the built site; false when there is none. */
+  const sendSite = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    status = 200,
+  ): Promise<boolean> => {
+    if (!files || path.split("/").includes("..") || !files.has(`site/client/${path}`)) return false;
+    if (status !== 200) reply.code(status);
+    return files.send(request, reply, `site/client/${path}`, { vary: "Accept, User-Agent" }, status);
+  };
+  const notFound = async (request: FastifyRequest, reply: FastifyReply, detail: string) => {
+    if (negotiate(request, noColor) === "html" && (await sendSite(request, reply, "404.html", 404))) return reply;
+    return sendError(request, reply, 404, "Not found", detail);
+  };
+
   app.get("/compare/:ids", async (request, reply) => {
     const rendering = negotiate(request, noColor);
     const parsed = parseSlugList(catalogue, (request.params as { ids: string }).ids, Number.MAX_SAFE_INTEGER);
@@ -167,38 +208,51 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
         parsed.error,
         parsed.details,
       );
-    if (rendering === "html" && files?.has("site/compare/index.html"))
-      return files.send(request, reply, "site/compare/index.html", { vary: "Accept, User-Agent" });
+    if (rendering === "html" && (await sendSite(request, reply, "compare/index.html"))) return reply;
     return sendText(request, reply, 200, rendering, render(comparePage(catalogue, parsed.slugs), rendering));
+  });
+
+  app.get("/lists/:id", async (request, reply) => {
+    const rendering = negotiate(request, noColor);
+    if (rendering === "html" && options.siteHandler) {
+      // The site's on-demand page, given the same catalogue and store as the API.
+      reply.hijack();
+      reply.raw.setHeader("vary", "Accept, User-Agent");
+      reply.raw.setHeader("cache-control", "no-store");
+      await options.siteHandler(request.raw, reply.raw, () => undefined, { catalogue, store: options.store });
+      return reply;
+    }
+    let list;
+    try {
+      list = await options.store.getList((request.params as { id: string }).id, new Date());
+    } catch {
+      return sendError(request, reply, 503, "Service unavailable", "Storage is unreachable; try again shortly.");
+    }
+    if (!list)
+      return notFound(request, reply, "No saved list has this address; lists expire 90 days after they are saved.");
+    reply.header("cache-control", "no-store");
+    return sendText(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering));
   });
 
   app.get("/*", async (request, reply) => {
     const rendering = negotiate(request, noColor);
     const pathname = new URL(request.url, "http://local").pathname;
-    const page = textPageFor(catalogue, pathname);
-    const asset = `site${decodeURIComponent(pathname)}`;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return sendError(request, reply, 400, "Bad request", "The path is not valid percent-encoding.");
+    }
     // Site assets (CSS, JS, the search index) whatever the Accept header says.
-    if (files && /\.[a-z0-9_]+$/i.test(pathname) && !asset.split("/").includes("..") && files.has(asset))
-      return files.send(request, reply, asset);
-    if (rendering === "html" && files) {
-      // The site: a page's HTML, or any other file of the site (assets, search index, extra pages).
-      const sitePath = page
-        ? `site/${page === "index" ? "" : `${page.replace(/\/index$/, "")}/`}index.html`
-        : `site${decodeURIComponent(pathname)}`;
-      if (!sitePath.split("/").includes("..") && files.has(sitePath))
-        return files.send(request, reply, sitePath, { vary: "Accept, User-Agent" });
-      const asDir = `site${decodeURIComponent(pathname).replace(/\/?$/, "/")}index.html`;
-      if (!asDir.split("/").includes("..") && files.has(asDir))
-        return files.send(request, reply, asDir, { vary: "Accept, User-Agent" });
+    if (/\.[a-z0-9_]+$/i.test(decoded) && (await sendSite(request, reply, decoded.slice(1)))) return reply;
+    const page = textPageFor(catalogue, pathname);
+    if (rendering === "html") {
+      const dir = decoded.replace(/^\/+|\/+$/g, "");
+      if (await sendSite(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;
+      if (!page) return notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}.`);
     }
     if (!page)
-      return sendError(
-        request,
-        reply,
-        404,
-        "Not found",
-        `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`,
-      );
+      return notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`);
     if (
       rendering !== "html" &&
       files &&

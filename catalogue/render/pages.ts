@@ -291,6 +291,33 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
   return { title: "Compare", blocks };
 }
 
+/** A saved list on the text host (/lists/{id}): its services with lifecycle warnings. */
+export function savedListPage(
+  catalogue: Catalogue,
+  list: {
+    name: string | null;
+    slug: string | null;
+    id: string;
+    approvedServiceIds: readonly string[];
+    expiresAt: string;
+  },
+): Doc {
+  const doc = approvedListDoc(
+    catalogue,
+    list.approvedServiceIds.filter((id) => catalogue.bySlug.has(id)),
+    list.name ?? "Saved list",
+  );
+  const missing = list.approvedServiceIds.filter((id) => !catalogue.bySlug.has(id));
+  return {
+    title: doc.title,
+    blocks: [
+      ...doc.blocks,
+      paragraph(`Address /lists/${list.slug ?? list.id}; expires ${list.expiresAt.slice(0, 10)}.`),
+      ...(missing.length > 0 ? [paragraph(`No longer in the catalogue: ${missing.join(", ")}.`)] : []),
+    ],
+  };
+}
+
 /** POST /v1/export/markdown: the approved list for runbooks, grouped by provider, lifecycle shown. */
 export function approvedListDoc(catalogue: Catalogue, ids: readonly string[], title = "Approved cloud services"): Doc {
   const services = [...new Set(ids)].map((id) => catalogue.bySlug.get(id)!.service);

@@ -53,8 +53,10 @@ export class RedisStore implements Store {
     });
     client.on("error", onError);
     const store = new RedisStore(client);
-    // Start even when Redis is down: the client keeps reconnecting and status reports the store down.
-    client.connect().catch(onError);
+    // Wait for the first connection a short while, but start even when Redis is down: the client
+    // keeps reconnecting, writes answer 503 meanwhile and status reports the store down.
+    const connecting = client.connect().catch(onError);
+    await Promise.race([connecting, new Promise((resolve) => setTimeout(resolve, COMMAND_TIMEOUT_MS).unref())]);
     await store.checkDurability().catch(() => undefined);
     return store;
   }

@@ -1,0 +1,113 @@
+/** /exposure/?ids=…: the picker, GET /v1/exposure, figures and accessible bar charts. */
+import { API_URL, readList } from "./common.ts";
+import { picker } from "./picker.ts";
+
+interface Count {
+  key: string;
+  count: number;
+  percentage: number;
+}
+interface Report {
+  totalServices: number;
+  totalProviders: number;
+  byJurisdiction: Count[];
+  byRegionCountry: Count[];
+  usHeadquarteredProviderPercentage: number;
+  sovereignOptionCount: number;
+  euResidentOnlyCount: number;
+  services: {
+    slug: string;
+    name: string;
+    providerId: string;
+    jurisdiction: string;
+    sovereignOption: boolean;
+    euResidentOnly: boolean;
+  }[];
+  disclaimer: string;
+}
+
+const section = document.querySelector<HTMLElement>("[data-exposure-result]")!;
+const figure = (name: string, value: string) =>
+  (document.querySelector(`[data-figure="${name}"]`)!.textContent = value);
+
+function chart(container: Element, counts: Count[], label: string) {
+  const list = document.createElement("div");
+  list.setAttribute("role", "list");
+  list.setAttribute("aria-label", label);
+  for (const count of counts.slice(0, 25)) {
+    const row = document.createElement("div");
+    row.className = "bar-row";
+    row.setAttribute("role", "listitem");
+    const key = document.createElement("span");
+    key.textContent = count.key;
+    const track = document.createElement("span");
+    const bar = document.createElement("span");
+    bar.className = "bar";
+    bar.style.display = "block";
+    bar.style.width = `${count.percentage}%`;
+    track.append(bar);
+    const value = document.createElement("span");
+    value.textContent = `${count.count} (${count.percentage} %)`;
+    row.append(key, track, value);
+    list.append(row);
+  }
+  container.replaceChildren(list);
+}
+
+async function show(slugs: string[]) {
+  const url = new URL(location.href);
+  if (slugs.length) url.searchParams.set("ids", slugs.join(","));
+  else url.searchParams.delete("ids");
+  history.replaceState(null, "", url);
+  if (slugs.length === 0) return (section.hidden = true);
+  const response = await fetch(`${API_URL}/v1/exposure?ids=${slugs.map(encodeURIComponent).join(",")}`);
+  if (!response.ok) return;
+  const report = (await response.json()) as Report;
+  section.hidden = false;
+  figure("services", String(report.totalServices));
+  figure("providers", String(report.totalProviders));
+  figure("us", `${report.usHeadquarteredProviderPercentage} %`);
+  figure("sovereign", String(report.sovereignOptionCount));
+  figure("eu", String(report.euResidentOnlyCount));
+  document.querySelector("[data-disclaimer]")!.textContent = report.disclaimer;
+  chart(
+    document.querySelector('[data-chart="jurisdiction"]')!,
+    report.byJurisdiction,
+    "Services by head-office jurisdiction",
+  );
+  chart(document.querySelector('[data-chart="regions"]')!, report.byRegionCountry, "Services by region country");
+  const table = document.createElement("table");
+  const head = table.createTHead().insertRow();
+  for (const title of ["Service", "Provider", "Jurisdiction", "Sovereign option", "EU-resident-only"]) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = title;
+    head.append(th);
+  }
+  const tbody = table.createTBody();
+  for (const row of report.services) {
+    const tr = tbody.insertRow();
+    for (const value of [
+      row.name,
+      row.providerId,
+      row.jurisdiction,
+      row.sovereignOption ? "Yes" : "No",
+      row.euResidentOnly ? "Yes" : "No",
+    ])
+      tr.insertCell().textContent = value;
+  }
+  document.querySelector("[data-exposure-rows]")!.replaceChildren(table);
+}
+
+const initial = (new URLSearchParams(location.search).get("ids") ?? "")
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean)
+  .slice(0, 50);
+const control = picker(
+  document.querySelector<HTMLElement>('[data-picker="exposure"]')!,
+  initial,
+  (slugs) => void show(slugs),
+);
+document.querySelector("[data-use-list]")!.addEventListener("click", () => control.set(readList().slice(0, 50)));
+void show(initial);

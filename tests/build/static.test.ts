@@ -1,0 +1,197 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCatalogue } from "../../catalogue/load.ts";
+import { apiFiles, textFiles } from "../../catalogue/static.ts";
+import { build as buildDist, listFiles } from "../../scripts/build.ts";
+import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
+import { buildApp } from "../../sidecar/app.ts";
+import { BuiltFiles } from "../../sidecar/files.ts";
+import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { buildTextApp } from "../../sidecar/text.ts";
+import { build, FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
+
+let dist: string;
+beforeAll(async () => {
+  dist = mkdtempSync(join(tmpdir(), "csc-dist-"));
+  await buildDist({ dataDir: FIXTURE_DIR, outDir: dist, urls: URLS, log: () => undefined });
+});
+afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+/** The request that a dist/api file answers. */
+function apiUrlOf(file: string): string {
+  if (file === "index.json") return "/";
+  if (file === "openapi.json") return "/openapi.json";
+  const page = /^v1\/services\/pages\/(\d+)\.json$/.exec(file);
+  if (page) return `/v1/services?page=${page[1]}`;
+  return `/${file.replace(/\.json$/, "")}`;
+}
+
+describe("the static build", () => {
+  it("writes every kind of file byte-identical to what the servers compute on the fly", async () => {
+    const catalogue = fixtureCatalogue();
+    const api = await build({ catalogue });
+    for (const { file, body } of apiFiles(catalogue, URLS)) {
+      if (file === "catalogue.json") continue; // the dump has no dynamic route; checked below
+      const response = await api.inject({ url: apiUrlOf(file), headers: { "accept-encoding": "identity" } });
+      expect(response.statusCode, file).toBe(200);
+      expect(response.body, file).toBe(body);
+      expect(readFileSync(join(dist, "api", file), "utf8"), file).toBe(body);
+    }
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue,
+      store: await tempStore(),
+      perMinute: 10_000,
+    });
+    for (const { file, body } of textFiles(catalogue)) {
+      const [page, format] = [file.slice(0, file.lastIndexOf(".")), file.slice(file.lastIndexOf(".") + 1)];
+      const url = `/${page.replace(/(^|\/)index$/, "")}?format=${format}`;
+      const response = await text.inject({ url, headers: { "accept-encoding": "identity" } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(body);
+      expect(readFileSync(join(dist, "text", file), "utf8"), file).toBe(body);
+    }
+    await text.close();
+    const dump = JSON.parse(readFileSync(join(dist, "api", "catalogue.json"), "utf8"));
+    expect(dump.services).toHaveLength(catalogue.services.length);
+    expect(dump.services[0]).toEqual(JSON.parse((await api.inject(`/v1/services/${dump.services[0].slug}`)).body));
+  });
+
+  it("lists every file under dist/ in the manifest with sha256 and size", async () => {
+    const manifest = JSON.parse(readFileSync(join(dist, "api", "manifest.json"), "utf8")) as {
+      files: { path: string; sha256: string; size: number }[];
+    };
+    const onDisk = (await listFiles(dist)).filter((path) => path !== "api/manifest.json" && path !== "build-info.json");
+    expect(manifest.files.map((file) => file.path)).toEqual(onDisk);
+    const { createHash } = await import("node:crypto");
+    for (const file of manifest.files.slice(0, 50)) {
+      const body = readFileSync(join(dist, file.path));
+      expect(file.size).toBe(body.length);
+      expect(file.sha256).toBe(createHash("sha256").update(body).digest("hex"));
+    }
+    expect(onDisk.some((path) => path.endsWith(".br"))).toBe(true);
+    expect(onDisk.some((path) => path.endsWith(".gz"))).toBe(true);
+  });
+
+  it("detects a stale build when data changes", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "csc-data-"));
+    cpSync(FIXTURE_DIR, copy, { recursive: true });
+    const before = await buildInputsHash(URLS, copy);
+    expect(await buildIsFresh(dist, await buildInputsHash(URLS, FIXTURE_DIR))).toBe(true);
+    writeFileSync(
+      join(copy, "services", "stackit.yaml"),
+      readFileSync(join(copy, "services", "stackit.yaml"), "utf8").replace("German", "German-run"),
+    );
+    expect(await buildInputsHash(URLS, copy)).not.toBe(before);
+    expect(await buildInputsHash({ ...URLS, apiUrl: "https://elsewhere" }, FIXTURE_DIR)).not.toBe(
+      await buildInputsHash(URLS, FIXTURE_DIR),
+    );
+    expect(await buildIsFresh(join(copy, "nowhere"), before)).toBe(false);
+    rmSync(copy, { recursive: true, force: true });
+  });
+});
+
+describe("serving the build", () => {
+  let api: FastifyInstance;
+  let text: FastifyInstance;
+  beforeAll(async () => {
+    const files = await BuiltFiles.open(dist);
+    const catalogue = loadCatalogue(FIXTURE_DIR);
+    const store = await EmbeddedStore.open(mkdtempSync(join(tmpdir(), "csc-store-")));
+    api = await buildApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue,
+      store,
+      urls: URLS,
+      files,
+    });
+    text = await buildTextApp({ config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined }, catalogue, store, files });
+  });
+  afterAll(async () => {
+    await Promise.all([api?.close(), text?.close()]);
+  });
+
+  it("serves JSON with a strong ETag, cache header and CORS, and 304 on If-None-Match", async () => {
+    const response = await api.inject({ url: "/v1/providers", headers: { "accept-encoding": "identity" } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(response.headers["cache-control"]).toBe("public, max-age=300");
+    expect(response.headers["access-control-allow-origin"]).toBe("*");
+    expect(response.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await api.inject({
+      url: "/v1/providers",
+      headers: { "accept-encoding": "identity", "if-none-match": response.headers.etag as string },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe("");
+  });
+
+  it("chooses brotli or gzip from Accept-Encoding using the precompressed files", async () => {
+    const plain = (await api.inject({ url: "/openapi.json", headers: { "accept-encoding": "identity" } })).body;
+    const br = await api.inject({ url: "/openapi.json", headers: { "accept-encoding": "gzip, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain);
+    const gz = await api.inject({ url: "/openapi.json", headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain);
+    expect(br.headers.etag).not.toBe(gz.headers.etag);
+    expect(br.headers.vary).toContain("Accept-Encoding");
+  });
+
+  it("answers HEAD with headers and no body", async () => {
+    const head = await api.inject({
+      method: "HEAD",
+      url: "/v1/services/aws-s3",
+      headers: { "accept-encoding": "identity" },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(head.body).toBe("");
+  });
+
+  it("answers unknown paths and traversal attempts with 404 in the Error shape", async () => {
+    for (const url of [
+      "/v1/nothing",
+      "/v1/services/..%2f..%2fpackage.json",
+      "/mirror/../package.json",
+      "/mirror/%2e%2e/package.json",
+      "/v1/services/%2e%2e",
+    ]) {
+      const response = await api.inject(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json(), url).toMatchObject({ status: 404, error: expect.any(String) });
+    }
+  });
+
+  it("negotiates the text host: ANSI for curl, Markdown on Accept, format and color overrides", async () => {
+    const curl = await text.inject({ url: "/aws", headers: { "user-agent": "curl/8.5.0", accept: "*/*" } });
+    expect(curl.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(curl.body).toContain("\u001b[");
+    expect(curl.headers.vary).toContain("Accept");
+    const md = await text.inject({ url: "/aws", headers: { accept: "text/markdown" } });
+    expect(md.headers["content-type"]).toBe("text/markdown; charset=utf-8");
+    expect(md.body.startsWith("# Amazon Web Services")).toBe(true);
+    const plain = await text.inject({ url: "/aws/s3?color=never" });
+    expect(plain.body).not.toContain("\u001b[");
+    expect((await text.inject({ url: "/aws/aws-s3?format=md", headers: { accept: "text/html" } })).body).toBe(
+      (await text.inject("/aws/s3?format=md")).body,
+    );
+    const missing = await text.inject({ url: "/aws/nothing", headers: { "user-agent": "curl/8" } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(missing.body).not.toContain("<");
+  });
+
+  it("shows at most 8 services on the text host's compare page and says so", async () => {
+    const catalogue = fixtureCatalogue();
+    const ids = catalogue.services.map((s) => s.slug).join(",");
+    const response = await text.inject(`/compare/${ids}?format=md`);
+    expect(response.statusCode).toBe(200);
+    expect(catalogue.services.length).toBeLessThanOrEqual(8);
+    expect(response.body.match(/^## /gm)).toHaveLength(catalogue.services.length);
+  });
+});

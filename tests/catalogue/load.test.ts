@@ -1,0 +1,141 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CatalogueError, loadCatalogue } from "../../catalogue/load.ts";
+import { FIXTURE_DIR } from "../helpers/app.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of the fixture catalogue with one file edited. */
+function brokenFixture(file: string, edit: (text: string) => string): string {
+  const dir = mkdtempSync(join(tmpdir(), "csc-fixture-"));
+  dirs.push(dir);
+  cpSync(FIXTURE_DIR, dir, { recursive: true });
+  writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), "utf8")));
+  return dir;
+}
+
+function problemsOf(dir: string): string[] {
+  try {
+    loadCatalogue(dir);
+  } catch (error) {
+    expect(error).toBeInstanceOf(CatalogueError);
+    return [...(error as CatalogueError).problems];
+  }
+  throw new Error("the broken fixture loaded");
+}
+
+describe("loadCatalogue", () => {
+  it("loads the fixture with ids equal to slugs, resolved compliance and derived flags", () => {
+    const catalogue = loadCatalogue(FIXTURE_DIR);
+    expect(catalogue.services).toHaveLength(7);
+    const s3 = catalogue.bySlug.get("aws-s3")!;
+    expect(s3.service.id).toBe("aws-s3");
+    expect(s3.service.compliance).toEqual(["iso-27001", "soc-2", "pci-dss"]);
+    expect(s3.equivalentSlugs).toEqual(["ovhcloud-object-storage", "stackit-object-storage"]);
+    expect(catalogue.bySlug.get("ovhcloud-managed-kubernetes")!.service.compliance).toEqual([]);
+    expect(catalogue.providerById.get("stackit")).toMatchObject({ sovereignOption: true, euResidentOnly: true });
+    expect(catalogue.providerById.get("ovhcloud")).toMatchObject({ sovereignOption: true, euResidentOnly: false });
+    expect(catalogue.providerById.get("aws")).toMatchObject({ sovereignOption: false, euResidentOnly: false });
+    expect(Object.isFrozen(catalogue.services)).toBe(true);
+  });
+
+  const cases: [string, string, (text: string) => string, RegExp][] = [
+    [
+      "a duplicate slug",
+      "services/stackit.yaml",
+      (t) => t.replace("stackit-object-storage", "aws-s3"),
+      /services\/stackit\.yaml: entry 1 \(aws-s3\): field slug: (must start with "stackit-"|duplicate)/,
+    ],
+    [
+      "a slug without its provider prefix",
+      "services/stackit.yaml",
+      (t) => t.replace("stackit-object-storage", "object-storage"),
+      /services\/stackit\.yaml: entry 1 \(object-storage\): field slug: must start with "stackit-"/,
+    ],
+    [
+      "an unknown category",
+      "services/aws.yaml",
+      (t) => t.replace("category: serverless", "category: nonsense"),
+      /services\/aws\.yaml: entry 2 \(aws-lambda\): field category: unknown category "nonsense"/,
+    ],
+    [
+      "a successor that does not exist",
+      "services/aws.yaml",
+      (t) => t.replace("successorSlug: aws-s3", "successorSlug: aws-s4"),
+      /services\/aws\.yaml: entry 4 \(aws-old-thing\): field lifecycle\.successorSlug: "aws-s4" is not a service/,
+    ],
+    [
+      "a retired service without sunsetDate",
+      "services/aws.yaml",
+      (t) => t.replace("sunsetDate: 2024-01-31, ", ""),
+      /services\/aws\.yaml: entry 4 \(aws-old-thing\): field lifecycle\.sunsetDate: is required when status is retired/,
+    ],
+    [
+      "an http URL",
+      "services/aws.yaml",
+      (t) => t.replace("https://docs.aws.amazon.com/s3/", "http://docs.aws.amazon.com/s3/"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field documentationUrl: must be an https:\/\/ URL/,
+    ],
+    [
+      "a URL off the provider's domains",
+      "services/aws.yaml",
+      (t) => t.replace("https://aws.amazon.com/s3/pricing/", "https://example.org/s3/"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field pricingUrl: host example\.org is not one of aws's officialDomains/,
+    ],
+    [
+      "equivalents on one provider only",
+      "equivalents.yaml",
+      (t) =>
+        t.replace(
+          "services: [aws-s3, ovhcloud-object-storage, stackit-object-storage]",
+          "services: [aws-s3, aws-old-thing]",
+        ),
+      /equivalents\.yaml: entry 1 \(object-storage\): field services: every service is on one provider/,
+    ],
+    [
+      "an unknown service in equivalents",
+      "equivalents.yaml",
+      (t) => t.replace("stackit-object-storage]", "stackit-nothing]"),
+      /equivalents\.yaml: entry 1 \(object-storage\): field services\.2: "stackit-nothing" is not a service/,
+    ],
+    [
+      "a jurisdiction that contradicts the head office",
+      "providers/stackit.yaml",
+      (t) => t.replace("jurisdiction: EU", "jurisdiction: DE"),
+      /providers\/stackit\.yaml: field jurisdiction: is "DE" but a head office in DE means "EU"/,
+    ],
+    [
+      "an unknown field",
+      "services/aws.yaml",
+      (t) => t.replace("  hasFreeTier: true", "  hasFreeTier: true\n  freeTier: true"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field \(entry\): Unrecognized key: "freeTier"/,
+    ],
+    [
+      "an unknown compliance id",
+      "providers/aws.yaml",
+      (t) => t.replace("pci-dss", "pci"),
+      /providers\/aws\.yaml: field defaultCompliance\.2: unknown compliance id "pci"/,
+    ],
+    ["broken YAML", "services/ovhcloud.yaml", (t) => `${t}\n  : [`, /services\/ovhcloud\.yaml: /],
+  ];
+  for (const [what, file, edit, expected] of cases) {
+    it(`rejects ${what}, naming file, entry and field`, () => {
+      const problems = problemsOf(brokenFixture(file, edit));
+      expect(
+        problems.some((problem) => expected.test(problem)),
+        problems.join("\n"),
+      ).toBe(true);
+    });
+  }
+
+  it("rejects a services file whose provider has no file", () => {
+    const dir = brokenFixture("services/stackit.yaml", (t) => t);
+    rmSync(join(dir, "providers/stackit.yaml"));
+    expect(problemsOf(dir).join("\n")).toMatch(/services\/stackit\.yaml: no provider file providers\/stackit\.yaml/);
+  });
+});

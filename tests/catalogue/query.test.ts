@@ -1,0 +1,98 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { listServices, parseSlugList, search, tokenize } from "../../catalogue/query.ts";
+import { slugify } from "../../sidecar/routes/api.ts";
+import { fixtureCatalogue } from "../helpers/app.ts";
+
+const all = { page: 1, limit: 50 };
+
+describe("search", () => {
+  it("normalises case, accents and punctuation", () => {
+    expect(tokenize("Ôbject-STORAGE, s3/compatible!")).toEqual(["object", "storage", "s3", "compatible"]);
+  });
+
+  it("requires every word to match, by whole token or prefix", () => {
+    const catalogue = fixtureCatalogue();
+    expect(
+      listServices(catalogue, { ...all, q: "OBJECT Störage" })
+        .data.map((s) => s.slug)
+        .sort(),
+    ).toEqual(["aws-s3", "ovhcloud-object-storage", "stackit-object-storage"]);
+    expect(listServices(catalogue, { ...all, q: "object lambda" }).pagination.total).toBe(0);
+    expect(listServices(catalogue, { ...all, q: "kube" }).data.map((s) => s.slug)).toEqual([
+      "ovhcloud-managed-kubernetes",
+    ]);
+  });
+
+  it("orders by relevance: a name match before a description match", () => {
+    const slugs = listServices(fixtureCatalogue(), { ...all, q: "object storage" }).data.map((s) => s.slug);
+    expect(slugs.slice(0, 2).sort()).toEqual(["ovhcloud-object-storage", "stackit-object-storage"]);
+    expect(slugs[2]).toBe("aws-s3");
+  });
+
+  it("never throws and stays within the catalogue for any query", () => {
+    const catalogue = fixtureCatalogue();
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (q) => {
+        const scores = search(catalogue, q);
+        for (const position of scores.keys()) expect(position).toBeLessThan(catalogue.services.length);
+      }),
+    );
+  });
+});
+
+describe("listServices", () => {
+  it("filters by provider, category, free tier and lifecycle, and pages", () => {
+    const catalogue = fixtureCatalogue();
+    expect(listServices(catalogue, { ...all, provider: "aws" }).pagination.total).toBe(4);
+    expect(listServices(catalogue, { ...all, category: "storage" }).pagination.total).toBe(4);
+    expect(listServices(catalogue, { ...all, freeTier: "true" }).data.map((s) => s.slug)).toEqual(["aws-s3"]);
+    expect(listServices(catalogue, { ...all, lifecycle: "retired" }).data.map((s) => s.slug)).toEqual([
+      "aws-old-thing",
+    ]);
+    const page2 = listServices(catalogue, { page: 2, limit: 3 });
+    expect(page2.pagination).toEqual({ page: 2, limit: 3, total: 7, totalPages: 3 });
+    expect(page2.data).toHaveLength(3);
+    expect(listServices(catalogue, { page: 9, limit: 3 }).data).toEqual([]);
+  });
+
+  it("orders by provider then name without q", () => {
+    const services = listServices(fixtureCatalogue(), all).data;
+    const keys = services.map((s) => `${s.providerId}\u0000${s.name}`);
+    expect(keys).toEqual([...keys].sort((a, b) => a.localeCompare(b, "en")));
+  });
+});
+
+describe("parseSlugList", () => {
+  it("trims, drops duplicates and names unknown slugs", () => {
+    const catalogue = fixtureCatalogue();
+    expect(parseSlugList(catalogue, " aws-s3 ,aws-s3,stackit-object-storage,", 10)).toEqual({
+      ok: true,
+      slugs: ["aws-s3", "stackit-object-storage"],
+    });
+    expect(parseSlugList(catalogue, "", 10)).toMatchObject({ ok: false, error: "ids is required" });
+    expect(parseSlugList(catalogue, "aws-s3,nope", 10)).toMatchObject({
+      ok: false,
+      details: "Not in the catalogue: nope",
+    });
+    expect(parseSlugList(catalogue, "aws-s3,aws-lambda", 1)).toMatchObject({ ok: false, error: "Too many ids" });
+  });
+});
+
+describe("slugify", () => {
+  it("follows DESIGN: NFKD, marks stripped, lowercase, other runs to -, trimmed, cut to 64", () => {
+    expect(slugify("  Équipe Plateforme: Base-line 2026! ")).toBe("equipe-plateforme-base-line-2026");
+    expect(slugify("x")).toBeNull();
+    expect(slugify("!!!")).toBeNull();
+    expect(slugify("a".repeat(70))).toHaveLength(64);
+  });
+
+  it("always yields a valid list slug or null", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (name) => {
+        const slug = slugify(name);
+        if (slug !== null) expect(slug).toMatch(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/);
+      }),
+    );
+  });
+});

@@ -1,0 +1,52 @@
+/** One build() helper: an API app (and its store) over a catalogue, closed after the test. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { afterEach } from "vitest";
+import { loadCatalogue, type Catalogue } from "../../catalogue/load.ts";
+import { buildApp, type AppOptions } from "../../sidecar/app.ts";
+import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import type { Store } from "../../sidecar/store/store.ts";
+
+export const FIXTURE_DIR = new URL("../fixtures/catalogue/", import.meta.url).pathname;
+export const URLS = { apiUrl: "http://api.test", textUrl: "http://text.test" };
+
+let real: Catalogue | undefined;
+/** The real catalogue, loaded once per test file. */
+export function realCatalogue(): Catalogue {
+  return (real ??= loadCatalogue());
+}
+
+let fixture: Catalogue | undefined;
+export function fixtureCatalogue(): Catalogue {
+  return (fixture ??= loadCatalogue(FIXTURE_DIR));
+}
+
+const open: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (open.length > 0) await open.pop()!();
+});
+
+export async function tempStore(): Promise<Store> {
+  const dir = mkdtempSync(join(tmpdir(), "csc-store-"));
+  const store = await EmbeddedStore.open(dir);
+  open.push(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return store;
+}
+
+export async function build(options: Partial<AppOptions> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({
+    config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined, ...options.config },
+    catalogue: options.catalogue ?? realCatalogue(),
+    store: options.store ?? (await tempStore()),
+    urls: URLS,
+    ...(options.files ? { files: options.files } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  open.push(() => app.close());
+  return app;
+}

@@ -1,0 +1,48 @@
+/** Runs the real server (sidecar/server.ts) as a child process on free ports, for fault tests. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { freePort, waitFor } from "./components.ts";
+
+const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url));
+
+export interface ServerProcess {
+  readonly api: string;
+  readonly text: string;
+  readonly child: ChildProcess;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const [port, textPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [SERVER], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      TEXT_PORT: String(textPort),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  const api = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 20_000, "the server to start");
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error });
+  }
+  return {
+    api,
+    text: `http://127.0.0.1:${textPort}`,
+    child,
+    async kill(signal = "SIGKILL") {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,357 @@
+import { describe, expect, it } from "vitest";
+import { build, fixtureCatalogue, realCatalogue, tempStore } from "../helpers/app.ts";
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST" as const,
+  url,
+  headers: { "content-type": "application/json", ...headers },
+  payload: typeof body === "string" ? body : JSON.stringify(body),
+});
+
+function expectError(response: { statusCode: number; json(): unknown }, status: number) {
+  expect(response.statusCode).toBe(status);
+  const body = response.json() as { error: unknown; status: unknown };
+  expect(typeof body.error).toBe("string");
+  expect(body.status).toBe(status);
+  return body as { error: string; status: number; details?: string };
+}
+
+describe("GET /v1/services", () => {
+  it("answers a filtered search with data and pagination", async () => {
+    const app = await build();
+    const response = await app.inject("/v1/services?q=object%20storage&limit=5");
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.pagination).toMatchObject({ page: 1, limit: 5 });
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(body.data.length).toBeLessThanOrEqual(5);
+  });
+
+  it("refuses a page or limit that is not a whole number in range", async () => {
+    const app = await build();
+    for (const query of ["page=0", "page=1.5", "page=x", "limit=0", "limit=201", "limit=-1", "freeTier=maybe"])
+      expectError(await app.inject(`/v1/services?${query}`), 400);
+    expect((await app.inject("/v1/services?limit=200&unknown=1")).statusCode).toBe(200);
+  });
+
+  it("answers 404 in the Error shape for an unknown slug and an unknown path", async () => {
+    const app = await build();
+    expectError(await app.inject("/v1/services/nope-nothing"), 404);
+    expectError(await app.inject("/v2/anything"), 404);
+  });
+});
+
+describe("GET /v1/compare and /v1/exposure", () => {
+  const slugs = (n: number) =>
+    realCatalogue()
+      .services.slice(0, n)
+      .map((s) => s.slug)
+      .join(",");
+
+  it("compares 10 services and refuses 11", async () => {
+    const app = await build();
+    const ok = await app.inject(`/v1/compare?ids=${slugs(10)}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().services).toHaveLength(10);
+    expect(ok.json().attributes.map((a: { attribute: string }) => a.attribute)).toContain("headOfficeCountry");
+    expect(expectError(await app.inject(`/v1/compare?ids=${slugs(11)}`), 400).details).toMatch(/At most 10/);
+  });
+
+  it("scores 50 services and refuses 51, missing ids and unknown slugs", async () => {
+    const app = await build();
+    const ok = await app.inject(`/v1/exposure?ids=${slugs(50)}`);
+    expect(ok.statusCode).toBe(200);
+    const report = ok.json();
+    expect(report.totalServices).toBe(50);
+    expect(report.disclaimer).toMatch(/not legal advice/);
+    expect(report.services).toHaveLength(50);
+    expectError(await app.inject(`/v1/exposure?ids=${slugs(51)}`), 400);
+    expectError(await app.inject("/v1/exposure"), 400);
+    expectError(await app.inject("/v1/exposure?ids="), 400);
+    expect(expectError(await app.inject("/v1/exposure?ids=aws-s3,nope-x"), 400).details).toContain("nope-x");
+  });
+
+  it("counts the US share over distinct providers", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const report = (await app.inject("/v1/exposure?ids=aws-s3,aws-lambda,stackit-object-storage")).json();
+    expect(report.totalProviders).toBe(2);
+    expect(report.usHeadquarteredProviderPercentage).toBe(50);
+    expect(report.sovereignOptionCount).toBe(1);
+    expect(report.euResidentOnlyCount).toBe(1);
+  });
+});
+
+describe("policies and export", () => {
+  it("builds an SCP from IAM prefixes, skipping other providers", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const response = await app.inject(
+      post("/v1/policies/alpha-scp", {
+        approvedServiceIds: ["aws-s3", "aws-lambda", "stackit-object-storage", "aws-old-thing"],
+      }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["x-ratelimit-limit"]).toBe("10");
+    const body = response.json();
+    expect(body.policy).toEqual({
+      Version: "2012-10-17",
+      Statement: [
+        { Sid: "DenyAllButApprovedServices", Effect: "Deny", NotAction: ["lambda:*", "s3:*"], Resource: "*" },
+      ],
+    });
+    expect(body.characters).toBe(JSON.stringify(body.policy).length);
+    expect(body.skipped.map((s: { id: string }) => s.id)).toEqual(["stackit-object-storage", "aws-old-thing"]);
+  });
+
+  it("keeps every SCP within AWS's 5,120 characters for the whole AWS catalogue, or refuses", async () => {
+    const app = await build();
+    const ids = realCatalogue()
+      .services.filter((s) => s.providerId === "aws")
+      .map((s) => s.slug);
+    const response = await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ids }));
+    if (response.statusCode === 200) expect(JSON.stringify(response.json().policy).length).toBeLessThanOrEqual(5120);
+    else expect(expectError(response, 400).details).toMatch(/5120/);
+  });
+
+  it("builds the Azure initiative on the built-in Allowed resource types policy", async () => {
+    const app = await build();
+    const azure = realCatalogue()
+      .services.filter((s) => s.providerId === "azure")
+      .slice(0, 3)
+      .map((s) => s.slug);
+    const body = (
+      await app.inject(post("/v1/policies/beta-policy", { approvedServiceIds: [...azure, "aws-s3"] }))
+    ).json();
+    expect(body.policy.properties.policyDefinitions[0].policyDefinitionId).toBe(
+      "/providers/Microsoft.Authorization/policyDefinitions/a08ec900-254a-4555-9bf5-e42af04b5c5c",
+    );
+    expect(body.policy.properties.parameters.allowedResourceTypes.defaultValue).toEqual(body.resourceTypes);
+    expect(body.resourceTypes.every((t: string) => t.startsWith("Microsoft."))).toBe(true);
+    expect(body.skipped.map((s: { id: string }) => s.id)).toContain("aws-s3");
+  });
+
+  it("builds the GCP organisation policy from restrictable APIs", async () => {
+    const app = await build();
+    const gcp = realCatalogue()
+      .services.filter((s) => s.providerId === "gcp")
+      .slice(0, 5)
+      .map((s) => s.slug);
+    const body = (await app.inject(post("/v1/policies/gamma-org-policy", { approvedServiceIds: gcp }))).json();
+    expect(body.policy.name).toBe("organizations/ORGANIZATION_ID/policies/gcp.restrictServiceUsage");
+    expect(body.policy.spec.rules[0].values.allowedValues).toEqual(body.services);
+    expect(body.services.every((s: string) => s.endsWith(".googleapis.com"))).toBe(true);
+  });
+
+  it("exports Markdown with lifecycle shown", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const response = await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3", "aws-old-thing"] }));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/markdown; charset=utf-8");
+    expect(response.body).toContain("retired 2024-01-31 → aws-s3");
+  });
+
+  it("refuses bad bodies in the Error shape", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    expect(
+      expectError(await app.inject(post("/v1/policies/alpha-scp", { serviceIds: ["aws-s3"] })), 400).details,
+    ).toMatch(/approvedServiceIds/);
+    expect(
+      expectError(await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3", "nope-1"] })), 400)
+        .details,
+    ).toContain("nope-1");
+    expectError(await app.inject(post("/v1/policies/beta-policy", { approvedServiceIds: [] })), 400);
+    expectError(await app.inject(post("/v1/policies/beta-policy", {})), 400);
+    expectError(await app.inject(post("/v1/policies/beta-policy", "[1,2]")), 400);
+    expectError(await app.inject(post("/v1/policies/beta-policy", "{not json")), 400);
+    expectError(
+      await app.inject(post("/v1/policies/beta-policy", '{"__proto__":{"a":1},"approvedServiceIds":["aws-s3"]}')),
+      400,
+    );
+    expectError(
+      await app.inject(
+        post("/v1/policies/beta-policy", '{"constructor":{"prototype":{"a":1}},"approvedServiceIds":["aws-s3"]}'),
+      ),
+      400,
+    );
+    expectError(
+      await app.inject({
+        ...post("/v1/policies/beta-policy", "approvedServiceIds=aws-s3"),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
+      415,
+    );
+    expectError(
+      await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "x".repeat(70 * 1024) })),
+      413,
+    );
+  });
+});
+
+describe("saved lists", () => {
+  it("saves with an explicit slug, answers 409 when it is taken, and reads by slug or id", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const created = await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "team-a" }));
+    expect(created.statusCode).toBe(200);
+    const list = created.json();
+    expect(list).toMatchObject({
+      slug: "team-a",
+      name: null,
+      url: "http://text.test/lists/team-a",
+      approvedServiceIds: ["aws-s3"],
+    });
+    expect(list.id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    expectError(await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "team-a" })), 409);
+    expect((await app.inject(`/v1/lists/team-a`)).json().id).toBe(list.id);
+    const byId = (await app.inject(`/v1/lists/${list.id}`)).json();
+    expect(byId.services[0].slug).toBe("aws-s3");
+    expectError(await app.inject("/v1/lists/nothing-here"), 404);
+  });
+
+  it("enforces each slug rule", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    for (const slug of ["a", "-ab", "ab-", "AB", "a b", "x".repeat(65)])
+      expectError(await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug })), 400);
+    for (const slug of ["ab", "x".repeat(64), "a-1-b"])
+      expect((await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug }))).statusCode).toBe(200);
+  });
+
+  it("derives slugs from names with -2 and -3 on collision, and null for short names", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const slugs = [];
+    for (let i = 0; i < 3; i++)
+      slugs.push(
+        (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "Platform Baseline" }))).json()
+          .slug,
+      );
+    expect(slugs).toEqual(["platform-baseline", "platform-baseline-2", "platform-baseline-3"]);
+    const unnamed = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "!" }))).json();
+    expect(unnamed.slug).toBeNull();
+    expect(unnamed.url).toBe(`http://text.test/lists/${unnamed.id}`);
+  });
+
+  it("expires exactly 90 days after creation, freeing the slug", async () => {
+    let now = new Date("2026-01-01T00:00:00.000Z");
+    const app = await build({ catalogue: fixtureCatalogue(), store: await tempStore(), now: () => now });
+    const list = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).json();
+    expect(list.expiresAt).toBe("2026-04-01T00:00:00.000Z");
+    now = new Date("2026-03-31T23:59:59.999Z");
+    expect((await app.inject("/v1/lists/expiring")).statusCode).toBe(200);
+    now = new Date("2026-04-01T00:00:00.000Z");
+    expectError(await app.inject("/v1/lists/expiring"), 404);
+    expectError(await app.inject(`/v1/lists/${list.id}`), 404);
+    expect((await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe("feedback and outbound clicks", () => {
+  it("accepts 5 and 5000 characters and refuses 4 and 5001", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    for (const [length, status] of [
+      [4, 400],
+      [5, 201],
+      [5000, 201],
+      [5001, 400],
+    ] as const) {
+      const response = await app.inject(post("/v1/feedback", { message: "x".repeat(length) }));
+      expect(response.statusCode, String(length)).toBe(status);
+    }
+    const ok = await app.inject(post("/v1/feedback", { message: "hello there", type: "nonsense" }));
+    expect(ok.json()).toEqual({ success: true, message: expect.any(String) });
+    expect(ok.headers["x-ratelimit-limit"]).toBe("30");
+    expectError(await app.inject(post("/v1/feedback", { message: "hello there", email: "nope" })), 400);
+  });
+
+  it("records outbound clicks", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const response = await app.inject(
+      post("/v1/analytics/outbound", {
+        url: "https://aws.amazon.com/s3/pricing/",
+        serviceId: "aws-s3",
+        kind: "pricing",
+      }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ recorded: true });
+    expectError(await app.inject(post("/v1/analytics/outbound", { url: "javascript:alert(1)" })), 400);
+  });
+});
+
+describe("rate limits", () => {
+  it("allows 10 strict requests a minute per IP and answers the 11th with 429 and Retry-After", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    for (let i = 1; i <= 10; i++)
+      expect(
+        (await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }))).statusCode,
+        `request ${i}`,
+      ).toBe(200);
+    const limited = await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"] }));
+    expectError(limited, 429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited.headers["x-ratelimit-limit"]).toBe("10");
+    // The relaxed bucket is independent: 30 more pass, the 31st does not.
+    for (let i = 1; i <= 30; i++)
+      expect((await app.inject(post("/v1/feedback", { message: "hello there" }))).statusCode, `feedback ${i}`).toBe(
+        201,
+      );
+    expectError(await app.inject(post("/v1/feedback", { message: "hello there" })), 429);
+    // Reads are never limited.
+    expect((await app.inject("/v1/providers")).statusCode).toBe(200);
+  });
+
+  it("keys on the socket address: X-Forwarded-For cannot choose the bucket without TRUST_PROXY", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    for (let i = 1; i <= 10; i++)
+      await app.inject(
+        post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": `10.0.0.${i}` }),
+      );
+    expectError(
+      await app.inject(
+        post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "10.9.9.9" }),
+      ),
+      429,
+    );
+  });
+
+  it("honours X-Forwarded-For from a proxy named in TRUST_PROXY", async () => {
+    const app = await build({
+      catalogue: fixtureCatalogue(),
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: ["127.0.0.1"] },
+    });
+    for (let i = 1; i <= 10; i++)
+      await app.inject(
+        post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "203.0.113.1" }),
+      );
+    expect(
+      (
+        await app.inject(
+          post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "203.0.113.2" }),
+        )
+      ).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe("operations", () => {
+  it("reports status with counts and components, history newest first, and a cheap health", async () => {
+    const app = await build();
+    const status = (await app.inject("/v1/status")).json();
+    expect(status.counts.services).toBe(realCatalogue().services.length);
+    expect(status.components.map((c: { component: string }) => c.component)).toEqual(["catalogue", "store", "sidecar"]);
+    expect((await app.inject("/v1/status/history")).json()).toEqual({ data: expect.any(Array) });
+    expect((await app.inject("/v1/health")).json()).toMatchObject({ status: "ok", store: "embedded" });
+  });
+
+  it("ignores X-API-Key and answers CORS preflight", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    expect((await app.inject({ url: "/v1/providers", headers: { "x-api-key": "anything" } })).statusCode).toBe(200);
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: "/v1/lists",
+      headers: { origin: "https://example.org", "access-control-request-method": "POST" },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers["access-control-allow-origin"]).toBe("*");
+    expect((await app.inject("/v1/providers")).headers["cross-origin-resource-policy"]).toBe("cross-origin");
+  });
+});

@@ -1,0 +1,68 @@
+/** Two app instances on one Redis share the rate-limit buckets and the lists. */
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../sidecar/app.ts";
+import { RedisStore } from "../../sidecar/store/redis.ts";
+import { fixtureCatalogue, URLS } from "../helpers/app.ts";
+import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
+
+const redisBinary = requireComponent("redis-server");
+
+describe.skipIf(!redisBinary)("two instances on one Redis", () => {
+  let redis: RedisServer;
+  const apps: FastifyInstance[] = [];
+  const stores: RedisStore[] = [];
+  beforeAll(async () => {
+    redis = await startRedis(redisBinary!);
+    for (let i = 0; i < 2; i++) {
+      const store = await RedisStore.connect(redis.url);
+      stores.push(store);
+      apps.push(
+        await buildApp({
+          config: { LOG_LEVEL: "silent", TRUST_PROXY: ["127.0.0.1"] },
+          catalogue: fixtureCatalogue(),
+          store,
+          urls: URLS,
+        }),
+      );
+    }
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    for (const store of stores) await store.close();
+    if (redis) await cleanup(redis);
+  });
+
+  // inject() comes from 127.0.0.1, the trusted proxy, so X-Forwarded-For names the client.
+  const post = (url: string, body: unknown, client: string) => ({
+    method: "POST" as const,
+    url,
+    headers: { "content-type": "application/json", "x-forwarded-for": client },
+    payload: JSON.stringify(body),
+  });
+
+  it("counts the strict bucket across both: 10 pass, the 11th is refused whichever answers", async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 11 }, (_, i) =>
+        apps[i % 2]!.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, "203.0.113.10")).then(
+          (r) => r.statusCode,
+        ),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+  });
+
+  it("reads a list through one instance that was created through the other", async () => {
+    const [a, b] = apps as [FastifyInstance, FastifyInstance];
+    const created = await a.inject(
+      post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "shared-list" }, "203.0.113.20"),
+    );
+    expect(created.statusCode).toBe(200);
+    expect((await b.inject("/v1/lists/shared-list")).json().id).toBe(created.json().id);
+    expect(
+      (await b.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "shared-list" }, "203.0.113.20")))
+        .statusCode,
+    ).toBe(409);
+  });
+});

@@ -1,0 +1,81 @@
+/** The one contract suite every Store implementation passes (embedded and Redis). */
+import { describe, expect, it } from "vitest";
+import { SlugTakenError, type Store } from "../../sidecar/store/store.ts";
+
+const day = 86_400_000;
+
+export function storeContract(name: string, open: () => Promise<Store>) {
+  describe(`${name} store`, () => {
+    const newList = (id: string, extra: object = {}, createdAt = new Date("2026-01-01T00:00:00Z")) => ({
+      id,
+      name: "Team",
+      approvedServiceIds: ["aws-s3"],
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 90 * day),
+      ...extra,
+    });
+
+    it("creates and reads a list by id and by slug", async () => {
+      const store = await open();
+      const list = await store.createList(newList(`id-${Math.random()}`, { slug: `s-${Date.now()}` }));
+      const now = new Date("2026-01-02T00:00:00Z");
+      expect(await store.getList(list.id, now)).toEqual(list);
+      expect(await store.getList(list.slug!, now)).toEqual(list);
+      expect(await store.getList("missing", now)).toBeUndefined();
+    });
+
+    it("refuses a taken explicit slug and suffixes derived ones", async () => {
+      const store = await open();
+      const base = `team-${Date.now()}`;
+      await store.createList(newList(`a-${base}`, { slug: base }));
+      await expect(store.createList(newList(`b-${base}`, { slug: base }))).rejects.toBeInstanceOf(SlugTakenError);
+      const derived = await store.createList(newList(`c-${base}`, { derivedSlug: base }));
+      const derived3 = await store.createList(newList(`d-${base}`, { derivedSlug: base }));
+      expect([derived.slug, derived3.slug]).toEqual([`${base}-2`, `${base}-3`]);
+    });
+
+    it("allocates distinct slugs to concurrent creates", async () => {
+      const store = await open();
+      const base = `race-${Date.now()}`;
+      const lists = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => store.createList(newList(`r${i}-${base}`, { derivedSlug: base }))),
+      );
+      expect(new Set(lists.map((list) => list.slug)).size).toBe(8);
+    });
+
+    it("hides expired lists", async () => {
+      const store = await open();
+      const list = await store.createList(newList(`e-${Date.now()}`, {}, new Date()));
+      expect(await store.getList(list.id, new Date(Date.now() + 89 * day))).toBeDefined();
+      expect(await store.getList(list.id, new Date(Date.now() + 91 * day))).toBeUndefined();
+    });
+
+    it("counts bucket hits atomically and independently per bucket and key", async () => {
+      const store = await open();
+      const key = `k-${Math.random()}`;
+      const hits = await Promise.all(Array.from({ length: 20 }, () => store.hit("strict", key, 60_000)));
+      expect(hits.map((hit) => hit.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect((await store.hit("relaxed", key, 60_000)).count).toBe(1);
+      expect((await store.hit("strict", `${key}-other`, 60_000)).count).toBe(1);
+      const hit = await store.hit("strict", key, 60_000);
+      expect(hit.resetMs).toBeGreaterThan(0);
+      expect(hit.resetMs).toBeLessThanOrEqual(60_000);
+    });
+
+    it("keeps feedback, clicks and status samples", async () => {
+      const store = await open();
+      await store.recordFeedback({ type: "bug", message: "hello there", receivedAt: new Date().toISOString() });
+      await store.recordOutboundClick({ url: "https://aws.amazon.com/", at: new Date().toISOString() });
+      const t = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+      await store.appendStatus([
+        { component: "store", status: "ok", latencyMs: 1, message: null, timestamp: t(30 * 60) },
+      ]);
+      await store.appendStatus([{ component: "store", status: "ok", latencyMs: 1, message: null, timestamp: t(10) }]);
+      await store.appendStatus([{ component: "store", status: "down", latencyMs: 1, message: "x", timestamp: t(5) }]);
+      const history = await store.statusHistory(new Date(Date.now() - 24 * 3_600_000), 200);
+      expect(history.map((record) => record.status).slice(0, 2)).toEqual(["down", "ok"]);
+      expect(history.every((record) => new Date(record.timestamp).getTime() > Date.now() - 24 * 3_600_000)).toBe(true);
+      await store.ping();
+    });
+  });
+}

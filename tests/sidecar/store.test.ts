@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { RedisStore } from "../../sidecar/store/redis.ts";
+import type { Store } from "../../sidecar/store/store.ts";
+import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
+import { storeContract } from "./store.contract.ts";
+
+const dirs: string[] = [];
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+storeContract("embedded", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+  dirs.push(dir);
+  const store = await EmbeddedStore.open(dir);
+  stores.push(store);
+  return store;
+});
+
+describe("embedded store durability", () => {
+  it("replays acknowledged lists after reopening, and skips a torn last line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const first = await EmbeddedStore.open(dir);
+    const createdAt = new Date();
+    const list = await first.createList({
+      id: "abc",
+      name: null,
+      approvedServiceIds: ["aws-s3"],
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 1000 * 86_400_000),
+      slug: "kept",
+    });
+    await first.close();
+    const { appendFileSync } = await import("node:fs");
+    appendFileSync(join(dir, "store.jsonl"), '{"t":"list","list":{"id":"torn"');
+    const second = await EmbeddedStore.open(dir);
+    stores.push(second);
+    expect(await second.getList("kept", new Date())).toEqual(list);
+  });
+});
+
+const redisBinary = requireComponent("redis-server");
+describe.skipIf(!redisBinary)("redis", () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis(redisBinary!);
+  });
+  afterAll(async () => {
+    if (redis) await cleanup(redis);
+  });
+  storeContract("redis", async () => {
+    const store = await RedisStore.connect(redis.url);
+    stores.push(store);
+    return store;
+  });
+
+  it("reports Redis running with appendfsync always as durable", async () => {
+    const store = await RedisStore.connect(redis.url);
+    stores.push(store);
+    await store.checkDurability();
+    expect(store.durabilityWarning).toBeNull();
+  });
+});
