@@ -169,6 +169,11 @@ export async function build(options: BuildOptions): Promise<void> {
     (r) => `${r.count} files, ${kib(r.bytes)} → dist/text`,
   );
   await step(
+    "site",
+    () => buildSite(outDir, options.urls, options.dataDir),
+    (r) => `${r.pages} HTML pages and the Pagefind index → dist/site`,
+  );
+  await step(
     "compress",
     () => compressAll(outDir),
     (r) => `${r.count} .br/.gz files, brotli saved ${kib(r.saved)}`,
