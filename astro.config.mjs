@@ -17,5 +17,9 @@ export default defineConfig({
   integrations: [pagefind()],
   devToolbar: { enabled: false },
   telemetry: false,
-  vite: { build: { assetsInlineLimit: 0 } },
+  // Bundle every dependency into the server output so it runs wherever dist/ is copied (tests, mirrors).
+  vite: {
+    build: { assetsInlineLimit: 0 },
+    environments: { ssr: { resolve: { noExternal: true } }, prerender: { resolve: { noExternal: true } } },
+  },
 });

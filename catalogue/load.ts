@@ -63,6 +63,18 @@ export interface Catalogue {
   readonly bySlug: ReadonlyMap<string, ServiceRecord>;
   /** Newest modification time of the data files, ISO 8601. */
   readonly lastUpdated: string;
+  /** The validated data it was assembled from (JSON-serialisable; mirrors ship it). */
+  readonly source: CatalogueSource;
+}
+
+/** Validated data files: what assembleCatalogue() indexes. */
+export interface CatalogueSource {
+  readonly providers: readonly ProviderFileT[];
+  readonly categories: readonly CategoryT[];
+  readonly compliance: readonly { id: string; name: string }[];
+  readonly services: readonly { providerId: string; entry: ServiceEntryT }[];
+  readonly groups: readonly EquivalenceGroup[];
+  readonly lastUpdated: string;
 }
 
 export class CatalogueError extends Error {
@@ -99,7 +111,8 @@ function hostAllowed(url: string, domains: readonly string[]): boolean {
   return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }
 
-export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
+/** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
+export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
   const problems: string[] = [];
   let newestMtime = 0;
 
@@ -281,10 +294,25 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
   });
 
   if (problems.length > 0) throw new CatalogueError(problems);
+  return {
+    providers: [...providerFiles.values()].map(({ file }) => file),
+    categories,
+    compliance: complianceList,
+    services: [...entries.values()].map(({ providerId, entry }) => ({ providerId, entry })),
+    groups,
+    lastUpdated: new Date(Math.floor(newestMtime / 1000) * 1000).toISOString(),
+  };
+}
 
-  // Build the public shapes.
+/** Reads, validates and indexes catalogue/data (or another data folder). */
+export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
+  return assembleCatalogue(readCatalogueSource(dataDir));
+}
+
+/** Indexes validated data into the immutable Catalogue every face uses. */
+export function assembleCatalogue(source: CatalogueSource): Catalogue {
   const providerById = new Map<string, ProviderRecord>();
-  for (const { file } of [...providerFiles.values()].sort((a, b) => a.file.id.localeCompare(b.file.id))) {
+  for (const file of [...source.providers].sort((a, b) => a.id.localeCompare(b.id))) {
     const sovereignOption = isSovereignOption(file);
     const euResidentOnly = isEuResidentOnly(file);
     const provider: ProviderT = {
@@ -305,10 +333,15 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
     providerById.set(file.id, deepFreeze({ provider, file, regionCountries, sovereignOption, euResidentOnly }));
   }
 
-  const services = [...entries.values()]
+  const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
+  const services = source.services
     .map(({ providerId, entry }) => toService(providerId, entry, providerById.get(providerId)!.file.defaultCompliance))
     .sort((a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug));
   const order = new Map(services.map((service, index) => [service.slug, index]));
+  const groupById = new Map(source.groups.map((group) => [group.id, group]));
+  const groupsBySlug = new Map<string, string[]>();
+  for (const group of source.groups)
+    for (const slug of group.services) groupsBySlug.set(slug, [...(groupsBySlug.get(slug) ?? []), group.id]);
 
   const bySlug = new Map<string, ServiceRecord>();
   for (const service of services) {
@@ -316,7 +349,7 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
     const memberships = groupsBySlug.get(service.slug) ?? [];
     const equivalents = new Set<string>();
     for (const groupId of memberships) {
-      for (const other of groups.find((group) => group.id === groupId)!.services) {
+      for (const other of groupById.get(groupId)!.services) {
         if (entries.get(other)!.providerId !== service.providerId) equivalents.add(other);
       }
     }
@@ -334,14 +367,15 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
 
   return deepFreeze({
     providers: [...providerById.values()].map((record) => record.provider),
-    categories,
+    categories: source.categories,
     services,
-    groups,
-    compliance,
+    groups: source.groups,
+    compliance: new Map(source.compliance.map((entry) => [entry.id, entry.name])),
     providerById,
-    categoryById,
+    categoryById: new Map(source.categories.map((category) => [category.id, category])),
     bySlug,
-    lastUpdated: new Date(Math.floor(newestMtime / 1000) * 1000).toISOString(),
+    lastUpdated: source.lastUpdated,
+    source,
   });
 }
 

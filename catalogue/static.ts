@@ -83,6 +83,8 @@ export function* apiFiles(catalogue: Catalogue, urls: PublicUrls): Generator<Sta
     yield { file: `v1/services/${service.slug}.json`, body: apiBodies.serviceDetail(catalogue, service.slug) };
   }
   yield { file: "catalogue.json", body: apiBodies.dump(catalogue) };
+  // The validated data itself, from which a mirror re-assembles the Catalogue (`cloud-catalogue serve`).
+  yield { file: "catalogue-source.json", body: serializeJson(catalogue.source) };
 }
 
 const SLUG_SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadCatalogue } from "../catalogue/load.ts";
+import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import { buildApp } from "./app.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
@@ -31,9 +31,9 @@ export async function openStore(config: ConfigT, log: (message: string) => void)
 
 export async function startServer(
   config: ConfigT,
-  options: { distDir?: string; dataDir?: string } = {},
+  options: { distDir?: string; catalogue?: Catalogue } = {},
 ): Promise<RunningServer> {
-  const catalogue = loadCatalogue(options.dataDir);
+  const catalogue = options.catalogue ?? loadCatalogue();
   const urls = publicUrls(config);
   const store = await openStore(config, (message) => console.error(message));
   const distDir = options.distDir;
@@ -45,6 +45,7 @@ export async function startServer(
     config,
     catalogue,
     store,
+    api,
     ...(files ? { files } : {}),
     ...(siteHandler ? { siteHandler } : {}),
   });

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import rateLimit from "@fastify/rate-limit";
 import helmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
+import { MAX_BODY_BYTES, TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { parseSlugList } from "../catalogue/query.ts";
 import { heading, paragraph, type Doc } from "../catalogue/render/doc.ts";
@@ -32,6 +32,8 @@ export interface TextAppOptions {
   readonly files?: BuiltFiles;
   /** Requests per minute per IP; the contract's 60 unless a test needs more. */
   readonly perMinute?: number;
+  /** The API app: the text host answers /v1/* through it, so the site calls its API same-origin. */
+  readonly api?: FastifyInstance;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
 }
@@ -116,7 +118,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
-        connectSrc: ["'self'", "*"],
+        connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
       },
     },
@@ -127,7 +129,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     skipOnError: true,
     keyGenerator: (request) => request.ip,
     // The site's assets come with every page view (a CDN serves them in production): not counted.
-    allowList: (request) => /^\/(_astro|pagefind)\/|^\/favicon\.svg$/.test(request.url),
+    // /v1/* is the API's, limited by its own buckets.
+    allowList: (request) => /^\/(_astro|pagefind|v1)\/|^\/favicon\.svg$/.test(request.url),
     store: class {
       incr(
         key: string,
@@ -196,6 +199,33 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     if (negotiate(request, noColor) === "html" && (await sendSite(request, reply, "404.html", 404))) return reply;
     return sendError(request, reply, 404, "Not found", detail);
   };
+
+  const api = options.api;
+  if (api) {
+    // Same-origin API for the site's interactive parts (and for mirrors served under one host).
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES + 1 }, (_request, body, done) =>
+        done(null, body),
+      );
+      scope.all("/v1/*", { config: { rateLimit: false } }, async (request, reply) => {
+        const headers = { ...request.headers };
+        delete headers["content-length"];
+        const response = await api.inject({
+          method: request.method as "GET",
+          url: request.url,
+          headers,
+          remoteAddress: request.ip,
+          ...(request.body ? { payload: request.body as Buffer } : {}),
+        });
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined && !["content-length", "transfer-encoding", "connection"].includes(name))
+            reply.header(name, value);
+        }
+        return reply.code(response.statusCode).send(response.rawPayload);
+      });
+    });
+  }
 
   app.get("/compare/:ids", async (request, reply) => {
     const rendering = negotiate(request, noColor);

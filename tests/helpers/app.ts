@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { loadCatalogue, type Catalogue } from "../../catalogue/load.ts";
 import { buildApp, type AppOptions } from "../../sidecar/app.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { contractProblems } from "./contract.ts";
 import type { Store } from "../../sidecar/store/store.ts";
 
 export const FIXTURE_DIR = new URL("../fixtures/catalogue/", import.meta.url).pathname;
@@ -24,8 +25,10 @@ export function fixtureCatalogue(): Catalogue {
 }
 
 const open: (() => Promise<void>)[] = [];
+const violations: string[] = [];
 afterEach(async () => {
   while (open.length > 0) await open.pop()!();
+  expect(violations.splice(0), "responses that break the OpenAPI contract").toEqual([]);
 });
 
 export async function tempStore(): Promise<Store> {
@@ -46,6 +49,20 @@ export async function build(options: Partial<AppOptions> = {}): Promise<FastifyI
     urls: URLS,
     ...(options.files ? { files: options.files } : {}),
     ...(options.now ? { now: options.now } : {}),
+  });
+  // Every response a test sees is checked against the OpenAPI document.
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (typeof payload === "string" || payload === null || payload === undefined) {
+      const problems = contractProblems(
+        request.method,
+        request.url,
+        reply.statusCode,
+        reply.getHeader("content-type") as string | undefined,
+        payload ?? "",
+      );
+      violations.push(...problems);
+    }
+    return payload;
   });
   open.push(() => app.close());
   return app;

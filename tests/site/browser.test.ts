@@ -70,6 +70,28 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     return results.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
   }
 
+  it("keeps a service page's HTML, CSS and JS under 100 KB uncompressed (Pagefind aside)", async () => {
+    const { readFileSync: read } = await import("node:fs");
+    const { join } = await import("node:path");
+    const client = join(stack.distDir, "site", "client");
+    const html = read(join(client, "aws", "s3", "index.html"), "utf8");
+    const assets = [...html.matchAll(/(?:href|src)="(\/_astro\/[^"]+)"/g)].map((m) => m[1]!);
+    // Scripts import shared chunks; count those too.
+    const seen = new Set<string>();
+    const queue = [...assets];
+    while (queue.length > 0) {
+      const asset = queue.pop()!;
+      if (seen.has(asset)) continue;
+      seen.add(asset);
+      if (asset.endsWith(".js"))
+        for (const m of read(join(client, asset), "utf8").matchAll(/from"\.\/([^"]+)"|import"\.\/([^"]+)"/g))
+          queue.push(`/_astro/${m[1] ?? m[2]}`);
+    }
+    const total = Buffer.byteLength(html) + [...seen].reduce((sum, asset) => sum + read(join(client, asset)).length, 0);
+    console.log(`site: /aws/s3 is ${(total / 1024).toFixed(1)} KiB of HTML, CSS and JS (${seen.size} assets)`);
+    expect(total).toBeLessThan(100 * 1024);
+  });
+
   it("finds Cloud Storage through search", async () => {
     const page = await open("/search/?q=cloud%20storage");
     await page.locator("[data-search-results] li").first().waitFor();

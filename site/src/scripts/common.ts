@@ -3,7 +3,8 @@
  * buttons (the list lives in localStorage), and outbound-click reporting for documentation and
  * pricing links. Everything degrades to plain links without JavaScript.
  */
-export const API_URL = document.querySelector<HTMLMetaElement>('meta[name="api-url"]')?.content ?? "";
+/** The API, same-origin: the text host answers /v1/* (sidecar/text.ts; nginx routes it likewise). */
+export const API_URL = "";
 const LIST_KEY = "csc-approved-list";
 
 export function readList(): string[] {
