@@ -1,7 +1,7 @@
 /**
  * Samples each component (catalogue, store, sidecar) at start and every 5 minutes into the store,
- * for GET /v1/status/history; answers GET /v1/status with a live check. The last store check also
- * feeds /v1/health, which stays cheap by never touching the network itself.
+ * for GET /v1/status/history; answers GET /v1/status with a live check. (/v1/health stays cheap:
+ * it reads the store's connection state and never touches the network.)
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Catalogue } from "../catalogue/load.ts";
@@ -13,7 +13,6 @@ export const HISTORY_WINDOW_MS = 24 * 3_600_000;
 export const HISTORY_LIMIT = 200;
 
 export class StatusSampler {
-  storeReachable = true;
   private timer: NodeJS.Timeout | undefined;
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
 
@@ -60,11 +59,9 @@ export class StatusSampler {
         status = "degraded";
         message = warning;
       }
-      this.storeReachable = true;
     } catch (error) {
       status = "down";
       message = (error as Error).message;
-      this.storeReachable = false;
     }
     return { component: "store", status, latencyMs: Math.round((performance.now() - started) * 10) / 10, message };
   }

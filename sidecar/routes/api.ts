@@ -226,7 +226,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
   getStatusHistory: async (c) => ({ body: { data: await storeCall(() => c.status.history()) } }),
   getHealth: (c) => ({
     body: {
-      status: c.status.storeReachable ? "ok" : "degraded",
+      status: c.store.available ? "ok" : "degraded",
       uptimeSeconds: Math.round((Date.now() - c.startedAt) / 1000),
       store: c.store.kind,
     },

@@ -26,6 +26,7 @@ const STATUS_KEEP = 1000;
 
 export class EmbeddedStore implements Store {
   readonly kind = "embedded";
+  readonly available = true;
   private readonly lists = new Map<string, StoredList>();
   private readonly slugs = new Map<string, string>();
   private readonly buckets = new Map<string, { count: number; resetAt: number }>();

@@ -33,6 +33,10 @@ return {count, ttl}`;
 
 export class RedisStore implements Store {
   readonly kind = "redis";
+
+  get available(): boolean {
+    return this.client.isReady;
+  }
   /** Why durability is not guaranteed, when it is not; null when Redis fsyncs every write. */
   durabilityWarning: string | null = null;
 

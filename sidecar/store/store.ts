@@ -62,6 +62,8 @@ export class StoreUnavailableError extends Error {}
 
 export interface Store {
   readonly kind: "embedded" | "redis";
+  /** Whether the store is connected now, known without a round trip (for the health probe). */
+  readonly available: boolean;
   /** Saves a list; resolves only once the write is durable. */
   createList(list: NewList): Promise<StoredList>;
   /** By slug first, then by id; undefined when neither matches or the list expired. */

@@ -32,13 +32,15 @@ export async function startStack(options: { textPerMinute?: number } = {}): Prom
   const files = await BuiltFiles.open(distDir);
   const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
   const siteHandler = await loadSiteHandler(distDir);
+  const api = await buildApp({ config, catalogue, store, urls, files });
   const apps: FastifyInstance[] = [
-    await buildApp({ config, catalogue, store, urls, files }),
+    api,
     await buildTextApp({
       config,
       catalogue,
       store,
       files,
+      api,
       ...(siteHandler ? { siteHandler } : {}),
       ...(options.textPerMinute ? { perMinute: options.textPerMinute } : {}),
     }),
