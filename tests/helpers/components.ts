@@ -8,13 +8,16 @@ import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** nginx prints its version with -v and rejects --version. */
+const VERSION_FLAG: Record<string, string> = { nginx: "-v" };
+
 export function findBinary(
   name: string,
   candidates: string[] = [`/usr/bin/${name}`, `/usr/sbin/${name}`],
 ): string | undefined {
   for (const candidate of candidates) {
     try {
-      execFileSync(candidate, ["--version"], { stdio: "ignore" });
+      execFileSync(candidate, [VERSION_FLAG[name] ?? "--version"], { stdio: "ignore" });
       return candidate;
     } catch {
       // try the next

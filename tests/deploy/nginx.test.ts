@@ -1,0 +1,149 @@
+/**
+ * The production topology on loopback: Debian's nginx in front of two sidecar processes sharing
+ * one redis-server. Static reads are nginx's alone; the strict bucket holds across instances; a
+ * list made through one instance reads through the other; the text host limit holds.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build as buildDist } from "../../scripts/build.ts";
+import { renderNginxConfig } from "../../scripts/deploy-config.ts";
+import { cleanup, freePort, requireComponent, startRedis, waitFor, type RedisServer } from "../helpers/components.ts";
+import { spawnServer, type ServerProcess } from "../helpers/process.ts";
+
+const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
+const redisBinary = requireComponent("redis-server");
+
+describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", () => {
+  let redis: RedisServer;
+  let nginx: ChildProcess;
+  const sidecars: ServerProcess[] = [];
+  let api: string;
+  let text: string;
+  let prefix: string;
+  let dist: string;
+
+  beforeAll(async () => {
+    redis = await startRedis(redisBinary!);
+    const [apiPort, textPort] = [await freePort(), await freePort()];
+    api = `http://127.0.0.1:${apiPort}`;
+    text = `http://127.0.0.1:${textPort}`;
+    const env = { REDIS_URL: redis.url, TRUST_PROXY: "127.0.0.1", PUBLIC_API_URL: api, PUBLIC_TEXT_URL: text };
+    dist = mkdtempSync(join(tmpdir(), "csc-deploy-dist-"));
+    await buildDist({ outDir: dist, urls: { apiUrl: api, textUrl: text }, log: () => undefined });
+    for (let i = 0; i < 2; i++) sidecars.push(await spawnServer(env));
+    prefix = mkdtempSync(join(tmpdir(), "csc-nginx-"));
+    for (const dir of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(prefix, dir));
+    const config = renderNginxConfig({
+      dist,
+      prefix,
+      apiPort,
+      textPort,
+      sidecars: sidecars.map((s) => ({
+        host: "127.0.0.1",
+        apiPort: Number(new URL(s.api).port),
+        textPort: Number(new URL(s.text).port),
+      })),
+      ...(process.getuid?.() === 0 ? { user: "root" } : {}),
+    });
+    writeFileSync(join(prefix, "nginx.conf"), config);
+    nginx = spawn(nginxBinary!, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", "daemon off;"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    nginx.stderr!.on("data", (chunk) => (stderr += chunk));
+    await waitFor(async () => (await fetch(`${api}/v1/providers`)).ok, 15_000, `nginx to start: ${stderr}`);
+  }, 240_000);
+
+  afterAll(async () => {
+    nginx?.kill("SIGTERM");
+    for (const sidecar of sidecars) await sidecar.kill();
+    if (redis) await cleanup(redis);
+    rmSync(dist, { recursive: true, force: true });
+    rmSync(prefix, { recursive: true, force: true });
+  });
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${api}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it("serves static reads with content type, ETag, cache header, CORS and precompressed bodies", async () => {
+    const response = await fetch(`${api}/v1/providers`, { headers: { "accept-encoding": "br" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const etag = response.headers.get("etag")!;
+    expect(
+      (await fetch(`${api}/v1/providers`, { headers: { "if-none-match": etag, "accept-encoding": "br" } })).status,
+    ).toBe(304);
+  });
+
+  it("allows exactly 10 strict POSTs a minute per IP whichever instance answers, whatever X-Forwarded-For says", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (await post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": `203.0.113.${i}` }))
+          .status,
+      );
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses[10]).toBe(429);
+  });
+
+  it("reads through one instance a list created through the other", async () => {
+    const [a, b] = sidecars as [ServerProcess, ServerProcess];
+    const created = await fetch(`${a.api}/v1/lists`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.7" },
+      body: JSON.stringify({ approvedServiceIds: ["aws-s3"], slug: "across-instances" }),
+    });
+    expect(created.status).toBe(200);
+    const id = ((await created.json()) as { id: string }).id;
+    expect(((await (await fetch(`${b.api}/v1/lists/across-instances`)).json()) as { id: string }).id).toBe(id);
+    expect((await fetch(`${api}/v1/lists/${id}`)).status).toBe(200);
+  });
+
+  it("holds the text host to 60 requests a minute per IP, answering 429 in the request's format", async () => {
+    const md = await fetch(`${text}/aws`, { headers: { accept: "text/markdown" } });
+    expect(md.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await md.text()).toMatch(/^# Amazon Web Services/);
+    const statuses: number[] = [];
+    for (let i = 1; i < 60; i++)
+      statuses.push((await fetch(`${text}/aws/s3`, { headers: { "user-agent": "curl/8" } })).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const limited = await fetch(`${text}/aws/s3`, {
+      headers: { "user-agent": "curl/8", "x-forwarded-for": "10.1.1.1" },
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await limited.text()).toContain("429 Too many requests");
+    const html = await fetch(`${text}/aws/s3`, { headers: { accept: "text/html" } });
+    expect(html.status).toBe(429);
+    expect(html.headers.get("content-type")).toMatch(/^text\/html/);
+  });
+
+  it("keeps serving static reads with both sidecars stopped, and answers dynamic requests with 503 in the Error shape", async () => {
+    for (const sidecar of sidecars) await sidecar.kill();
+    for (const path of [
+      "/",
+      "/openapi.json",
+      "/v1/providers",
+      "/v1/categories",
+      "/v1/services",
+      "/v1/services?page=2",
+      "/v1/services/aws-s3",
+      "/manifest.json",
+    ]) {
+      expect((await fetch(`${api}${path}`)).status, path).toBe(200);
+    }
+    const dynamic = await fetch(`${api}/v1/services?q=storage`);
+    expect(dynamic.status).toBe(503);
+    expect(await dynamic.json()).toMatchObject({ status: 503, error: "Service unavailable" });
+  });
+});
