@@ -15,7 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { MAX_BODY_BYTES, TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { parseSlugList } from "../catalogue/query.ts";
-import { heading, paragraph, type Doc } from "../catalogue/render/doc.ts";
+import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/doc.ts";
 import { comparePage, savedListPage } from "../catalogue/render/pages.ts";
 import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
@@ -81,7 +81,7 @@ function escapeHtml(text: string): string {
 /** A page in the requested rendering; HTML here is only for errors and pages the site lacks. */
 function render(doc: Doc, rendering: Rendering): string {
   if (rendering !== "html") return renderDoc(doc, rendering);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(doc.title)}</title></head><body><main><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre></main></body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(stripControl(doc.title))}</title></head><body><main><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre></main></body></html>\n`;
 }
 
 function errorDoc(status: number, title: string, detail: string): Doc {

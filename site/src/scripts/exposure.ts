@@ -59,7 +59,10 @@ async function show(slugs: string[]) {
   if (slugs.length) url.searchParams.set("ids", slugs.join(","));
   else url.searchParams.delete("ids");
   history.replaceState(null, "", url);
-  if (slugs.length === 0) return (section.hidden = true);
+  if (slugs.length === 0) {
+    section.hidden = true;
+    return;
+  }
   const response = await fetch(`${API_URL}/v1/exposure?ids=${slugs.map(encodeURIComponent).join(",")}`);
   if (!response.ok) return;
   const report = (await response.json()) as Report;

@@ -8,7 +8,7 @@ interface Pagefind {
 
 const form = document.querySelector<HTMLFormElement>("[data-search-form]")!;
 const input = form.querySelector<HTMLInputElement>("input")!;
-const status = document.querySelector<HTMLElement>("[data-search-status]")!;
+const statusLine = document.querySelector<HTMLElement>("[data-search-status]")!;
 const list = document.querySelector<HTMLElement>("[data-search-results]")!;
 let pagefind: Pagefind | undefined;
 
@@ -20,7 +20,7 @@ async function run(query: string) {
   pagefind ??= (await import(/* @vite-ignore */ path)) as Pagefind;
   const { results } = await pagefind.search(query);
   const data = await Promise.all(results.slice(0, 20).map((result) => result.data()));
-  status.textContent = `${results.length} results${results.length > 20 ? ", showing 20" : ""}.`;
+  statusLine.textContent = `${results.length} results${results.length > 20 ? ", showing 20" : ""}.`;
   list.replaceChildren(
     ...data.map((item) => {
       const li = document.createElement("li");

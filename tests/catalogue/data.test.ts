@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { coverage, MINIMUMS, qualityProblems } from "../../catalogue/quality.ts";
+import { EU_EEA_COUNTRIES, EUROPEAN_SOVEREIGN_COUNTRIES } from "../../catalogue/schema.ts";
+import { realCatalogue } from "../helpers/app.ts";
+
+const FIXED = [
+  "aws",
+  "azure",
+  "gcp",
+  "oci",
+  "ibm",
+  "alibaba",
+  "tencent",
+  "huawei",
+  "digitalocean",
+  "akamai",
+  "vultr",
+  "cloudflare",
+  "ovhcloud",
+  "scaleway",
+  "hetzner",
+  "ionos",
+  "stackit",
+  "exoscale",
+  "upcloud",
+  "infomaniak",
+];
+const APAC_OUTSIDE_CHINA = new Set(["JP", "KR", "SG", "AU", "NZ", "IN", "TW", "MY", "ID", "TH", "VN", "PH"]);
+
+describe("the catalogue data", () => {
+  const catalogue = realCatalogue();
+
+  it("passes every quality gate", () => {
+    expect(qualityProblems(catalogue)).toEqual([]);
+  });
+
+  it("meets the coverage numbers", () => {
+    const report = coverage(catalogue);
+    expect(report.services).toBeGreaterThanOrEqual(MINIMUMS.services);
+    expect(report.withEquivalentsShare).toBeGreaterThanOrEqual(0.7);
+    for (const status of ["preview", "deprecated", "sunset", "retired"])
+      expect(report.lifecycle[status], status).toBeGreaterThan(0);
+  });
+
+  it("holds the 20 fixed providers and 11 chosen ones as the issue asks", () => {
+    const ids = catalogue.providers.map((p) => p.id);
+    expect(ids).toHaveLength(31);
+    for (const id of FIXED) expect(ids).toContain(id);
+    const chosen = catalogue.providers.filter((p) => !FIXED.includes(p.id));
+    expect(chosen.filter((p) => EUROPEAN_SOVEREIGN_COUNTRIES.has(p.headOffice!.country)).length).toBeGreaterThanOrEqual(
+      5,
+    );
+    expect(chosen.filter((p) => APAC_OUTSIDE_CHINA.has(p.headOffice!.country)).length).toBeGreaterThanOrEqual(2);
+    // S3NS: Google Cloud technology run by a French, Thales-controlled operator.
+    expect(catalogue.providerById.get("s3ns")).toMatchObject({ sovereignOption: true });
+  });
+
+  it("gives every provider a head office, jurisdiction and regions consistent with the rules", () => {
+    for (const { provider, file, euResidentOnly, sovereignOption } of catalogue.providerById.values()) {
+      expect(file.regions.length, provider.id).toBeGreaterThan(0);
+      expect(file.jurisdiction, provider.id).toBe(
+        EU_EEA_COUNTRIES.has(file.headOffice.country) ? "EU" : file.headOffice.country,
+      );
+      expect(euResidentOnly, provider.id).toBe(
+        EU_EEA_COUNTRIES.has(file.headOffice.country) && file.regions.every((r) => EU_EEA_COUNTRIES.has(r.country)),
+      );
+      expect(sovereignOption, provider.id).toBe(
+        EUROPEAN_SOVEREIGN_COUNTRIES.has(file.headOffice.country) &&
+          EUROPEAN_SOVEREIGN_COUNTRIES.has(file.controllingCountry),
+      );
+    }
+    expect(catalogue.providerById.get("aws")!.file.headOffice.country).toBe("US");
+    expect(catalogue.providerById.get("ovhcloud")!.file.headOffice.country).toBe("FR");
+  });
+
+  it("never lists an equivalent on the same provider", () => {
+    for (const record of catalogue.bySlug.values()) {
+      for (const slug of record.equivalentSlugs)
+        expect(catalogue.bySlug.get(slug)!.service.providerId).not.toBe(record.service.providerId);
+    }
+  });
+});

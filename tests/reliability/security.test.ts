@@ -1,0 +1,148 @@
+/**
+ * Security properties: hardening headers and a CSP on HTML, CORS/CORP on the API, user text never
+ * rendered raw (HTML, Markdown) nor with control characters (ANSI), path traversal answered 404,
+ * an oversized q answered promptly, unguessable list ids.
+ */
+import { describe, expect, it } from "vitest";
+import { renderAnsi } from "../../catalogue/render/ansi.ts";
+import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { savedListPage } from "../../catalogue/render/pages.ts";
+import { newListId } from "../../sidecar/routes/api.ts";
+import { buildTextApp } from "../../sidecar/text.ts";
+import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
+
+const XSS = `<script>alert(1)</script><img src=x onerror=alert(2)>[x](javascript:alert(3))`;
+const CONTROL = "\u001b[31mred\u001b[0m\u0007\u009b2J";
+
+describe("security", () => {
+  it("sends hardening headers on the API, usable cross-origin", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const response = await app.inject("/v1/providers");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    expect(response.headers["access-control-allow-origin"]).toBe("*");
+    expect(response.headers["strict-transport-security"]).toBeDefined();
+  });
+
+  it("sends a CSP and hardening headers on the text host's HTML", async () => {
+    const store = await tempStore();
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store,
+    });
+    const response = await text.inject({ url: "/aws", headers: { accept: "text/html" } });
+    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(response.headers["content-security-policy"]).toMatch(/default-src 'self'/);
+    expect(response.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+    expect(response.headers["x-frame-options"]).toBeDefined();
+    await text.close();
+  });
+
+  it("never renders a list name raw in Markdown or HTML, nor its control characters in ANSI", async () => {
+    const catalogue = fixtureCatalogue();
+    const list = {
+      id: "x",
+      slug: null,
+      name: `${XSS}${CONTROL}`,
+      approvedServiceIds: ["aws-s3"],
+      expiresAt: "2027-01-01T00:00:00.000Z",
+    };
+    const doc = savedListPage(catalogue, list);
+    const markdown = renderMarkdown(doc);
+    expect(markdown).not.toContain("<script>");
+    expect(markdown).not.toContain("<img");
+    // Brackets arrive escaped (\[x\]), so no link can form.
+    expect(markdown).not.toMatch(/(?<!\\)\]\(javascript:/);
+    expect(markdown).toContain("&lt;script&gt;");
+    for (const color of [true, false]) {
+      const ansi = renderAnsi(doc, color);
+      // Our own colour codes are SGR sequences we emit; none of the name's may survive.
+      expect(ansi).not.toContain("\u001b[31mred");
+      expect(ansi).not.toContain("\u0007");
+      expect(ansi).not.toContain("\u009b");
+    }
+  });
+
+  it("escapes a hostile list name on the text host in every rendering", async () => {
+    const store = await tempStore();
+    const app = await build({ catalogue: fixtureCatalogue(), store });
+    const created = await app.inject({
+      method: "POST",
+      url: "/v1/lists",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ name: `${XSS}${CONTROL}`, approvedServiceIds: ["aws-s3"] }),
+    });
+    const { id } = created.json() as { id: string };
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store,
+    });
+    for (const accept of ["text/html", "text/markdown", "*/*"]) {
+      const response = await text.inject({ url: `/lists/${id}`, headers: { accept } });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).not.toContain("<script>alert(1)");
+      expect(response.body).not.toContain("<img src=x");
+      expect(response.body).not.toContain("\u001b[31mred");
+    }
+    await text.close();
+  });
+
+  it("answers path traversal on API and text paths with 404", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store: await tempStore(),
+    });
+    for (const url of [
+      "/../package.json",
+      "/%2e%2e/package.json",
+      "/v1/services/..%2f..%2fpackage.json",
+      "/v1/services/%2e%2e%2fetc%2fpasswd",
+      "/mirror/..%2fpackage.json",
+    ]) {
+      const response = await app.inject(url);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ status: 404 });
+    }
+    for (const url of [
+      "/../package.json",
+      "/%2e%2e/package.json",
+      "/aws/..%2f..%2fpackage.json",
+      "/_astro/..%2f..%2fpackage.json",
+      "/aws%2fs3",
+    ]) {
+      const response = await text.inject({ url, headers: { "user-agent": "curl/8" } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers["content-type"], url).toBe("text/plain; charset=utf-8");
+    }
+    await text.close();
+  });
+
+  it("answers a 5,000-character q without doing unbounded work", async () => {
+    const app = await build();
+    const q = "storage ".repeat(625);
+    const timings: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      const response = await app.inject(`/v1/services?q=${encodeURIComponent(q)}`);
+      timings.push(performance.now() - started);
+      expect(response.statusCode).toBe(200);
+    }
+    const random = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join("");
+    expect((await app.inject(`/v1/services?q=${random}`)).json().pagination.total).toBe(0);
+    console.log(
+      `security: 5,000-character q median ${timings.sort((a, b) => a - b)[5]!.toFixed(1)} ms (measured, see RELIABILITY.md)`,
+    );
+  });
+
+  it("issues list ids with at least 120 bits of randomness", () => {
+    const ids = new Set(Array.from({ length: 10_000 }, () => newListId()));
+    expect(ids.size).toBe(10_000);
+    for (const id of [...ids].slice(0, 100)) expect(id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    // 21 symbols of a 64-symbol alphabet: 21 × 6 = 126 bits.
+    expect(21 * Math.log2(64)).toBeGreaterThanOrEqual(120);
+  });
+});
