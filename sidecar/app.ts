@@ -6,14 +6,14 @@
 import compress from "@fastify/compress";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import type { PublicUrls } from "../catalogue/openapi.ts";
 import { apiFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import type { BuiltFiles } from "./files.ts";
-import errors from "./plugins/errors.ts";
+import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import apiRoutes from "./routes/api.ts";
 import { StatusSampler } from "./status.ts";
@@ -31,7 +31,10 @@ export interface AppOptions {
   readonly sampleStatus?: boolean;
 }
 
-export function fastifyOptions(config: AppOptions["config"]) {
+type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
+
+/** Options both hosts share; `onFrameworkError` answers malformed URLs and over-long path parameters. */
+export function fastifyOptions(config: AppOptions["config"], onFrameworkError: FrameworkErrorHandler) {
   return {
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
     bodyLimit: MAX_BODY_BYTES,
@@ -42,11 +45,15 @@ export function fastifyOptions(config: AppOptions["config"]) {
     onConstructorPoisoning: "error" as const,
     return503OnClosing: true,
     forceCloseConnections: true,
+    // Fastify answers these before routing, outside the app's error handler.
+    frameworkErrors: onFrameworkError,
   };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify(fastifyOptions(options.config));
+  const app = Fastify(
+    fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
+  );
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());

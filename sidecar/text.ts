@@ -89,7 +89,18 @@ function errorDoc(status: number, title: string, detail: string): Doc {
 }
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
-  const app = Fastify(fastifyOptions(options.config));
+  const app = Fastify(
+    fastifyOptions(options.config, (error, request, reply) => {
+      const status = error.statusCode === 414 ? 414 : 400;
+      void sendError(
+        request,
+        reply,
+        status,
+        status === 414 ? "URI too long" : "Bad request",
+        "The address is malformed or too long.",
+      );
+    }),
+  );
   const noColor = options.config.NO_COLOR !== undefined;
   const { catalogue, files } = options;
   const pageDocs = new Map([...textPages(catalogue)].map(({ page, doc }) => [page, doc]));

@@ -33,6 +33,7 @@ const FASTIFY_ERRORS: Record<string, [number, string, string?]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, "Invalid JSON", "The body is not valid JSON"],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "Bad request", "Content-Length does not match the body"],
   FST_ERR_BAD_URL: [400, "Bad request", "The URL is malformed"],
+  FST_ERR_MAX_PARAM_LENGTH: [414, "URI too long", "Path parameters are limited to 200 characters"],
   FST_ERR_ASYNC_CONSTRAINT: [400, "Bad request"],
 };
 

@@ -79,12 +79,18 @@ describe("security", () => {
       catalogue: fixtureCatalogue(),
       store,
     });
-    for (const accept of ["text/html", "text/markdown", "*/*"]) {
+    for (const accept of ["text/html", "text/markdown"]) {
       const response = await text.inject({ url: `/lists/${id}`, headers: { accept } });
       expect(response.statusCode).toBe(200);
       expect(response.body).not.toContain("<script>alert(1)");
       expect(response.body).not.toContain("<img src=x");
-      expect(response.body).not.toContain("\u001b[31mred");
+    }
+    // ANSI is plain text (no markup to inject); what matters is that no control character survives.
+    for (const url of [`/lists/${id}`, `/lists/${id}?color=never`]) {
+      const ansi = (await text.inject({ url, headers: { "user-agent": "curl/8" } })).body;
+      expect(ansi).not.toContain("\u001b[31mred");
+      expect(ansi).not.toContain("\u0007");
+      expect(ansi).not.toContain("\u009b");
     }
     await text.close();
   });
