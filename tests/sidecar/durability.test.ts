@@ -43,7 +43,7 @@ async function createUnderLoad(server: ServerProcess, killAfterMs: number, worke
   return acknowledged;
 }
 
-async function expectAllReadable(server: ServerProcess, lists: { id: string; slug: string }[]) {
+async function expectAllReadable(server: ServerProcess, lists: { id: string; slug: string }[], label: string) {
   const missing: string[] = [];
   for (const list of lists) {
     const [byId, bySlug] = await Promise.all([
@@ -54,6 +54,9 @@ async function expectAllReadable(server: ServerProcess, lists: { id: string; slu
       missing.push(list.id);
   }
   expect(missing).toEqual([]);
+  console.log(
+    `durability (${label}): ${lists.length} lists acknowledged before kill -9, ${lists.length - missing.length} readable after restart`,
+  );
 }
 
 describe("kill -9 under load", () => {
@@ -61,12 +64,13 @@ describe("kill -9 under load", () => {
     const dataDir = mkdtempSync(join(tmpdir(), "csc-kill-"));
     dirs.push(dataDir);
     const env = { DATA_DIR: dataDir, TRUST_PROXY: "127.0.0.1" };
+    const LABEL = "embedded store";
     const first = await spawnServer(env);
     const acknowledged = await createUnderLoad(first, 1500);
     expect(acknowledged.length).toBeGreaterThan(20);
     const second = await spawnServer(env);
     try {
-      await expectAllReadable(second, acknowledged);
+      await expectAllReadable(second, acknowledged, LABEL);
     } finally {
       await second.kill();
     }
@@ -79,6 +83,7 @@ describe("kill -9 under load", () => {
       const redis: RedisServer = await startRedis(redisBinary!);
       try {
         const env = { REDIS_URL: redis.url, TRUST_PROXY: "127.0.0.1" };
+        const LABEL = "Redis, server and Redis killed";
         const first = await spawnServer(env);
         const acknowledged = await createUnderLoad(first, 1500);
         expect(acknowledged.length).toBeGreaterThan(20);
@@ -86,7 +91,7 @@ describe("kill -9 under load", () => {
         await redis.start();
         const second = await spawnServer(env);
         try {
-          await expectAllReadable(second, acknowledged);
+          await expectAllReadable(second, acknowledged, LABEL);
         } finally {
           await second.kill();
         }
