@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { LRUCache } from "lru-cache";
 import { customAlphabet } from "nanoid";
 import type { z } from "zod";
 import { compareServices } from "../../catalogue/compare.ts";
@@ -261,24 +262,63 @@ function fastifyPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
-function sendResult(request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, result: Result) {
+/** A response ready to send: computed once, then possibly served again from the cache. */
+interface Prepared {
+  readonly status: number;
+  readonly contentType: string;
+  readonly text: string;
+  readonly etag: string | undefined;
+}
+
+function prepare(endpoint: Endpoint, result: Result): Prepared {
   const text = "text" in result ? result.text : serializeJson(result.body);
-  const contentType = result.contentType ?? "application/json; charset=utf-8";
-  reply.code(result.status ?? endpoint.response.status).type(contentType);
-  if (endpoint.method === "GET") {
-    const etag = `"${createHash("sha256").update(text).digest("hex").slice(0, 32)}"`;
+  return {
+    status: result.status ?? endpoint.response.status,
+    contentType: result.contentType ?? "application/json; charset=utf-8",
+    text,
+    etag: endpoint.method === "GET" ? `"${createHash("sha256").update(text).digest("hex").slice(0, 32)}"` : undefined,
+  };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, prepared: Prepared) {
+  reply.code(prepared.status).type(prepared.contentType);
+  if (prepared.etag) {
     reply
-      .header("etag", etag)
+      .header("etag", prepared.etag)
       .header("cache-control", NO_STORE.has(endpoint.operationId) ? "no-store" : READ_CACHE_CONTROL);
-    if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
+    if (etagMatches(request.headers["if-none-match"], prepared.etag)) return reply.code(304).send();
   } else {
     reply.header("cache-control", "no-store");
   }
-  return reply.send(text);
+  return reply.send(prepared.text);
 }
+
+/**
+ * Operations whose answer depends only on the (immutable) catalogue and the validated input:
+ * their prepared responses are kept in an LRU, so repeated queries cost a lookup.
+ */
+const PURE_OPERATIONS = new Set([
+  "getDiscovery",
+  "getOpenApi",
+  "listProviders",
+  "listCategories",
+  "listServices",
+  "getService",
+  "compareServices",
+  "getExposure",
+  "generateScp",
+  "generateAzurePolicy",
+  "generateGcpOrgPolicy",
+  "exportMarkdown",
+]);
+const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
 
 export default fp(
   async (app: FastifyInstance, context: ApiContext) => {
+    const cache = new LRUCache<string, Prepared>({
+      maxSize: RESPONSE_CACHE_BYTES,
+      sizeCalculation: (value, key) => value.text.length + key.length + 64,
+    });
     for (const endpoint of ENDPOINTS) {
       const handler = handlers[endpoint.operationId];
       if (!handler) throw new Error(`no handler for ${endpoint.operationId}`);
@@ -304,7 +344,15 @@ export default fp(
             }
             input.body = parse(endpoint.body, raw, "body");
           }
-          return sendResult(request, reply, endpoint, await handler(context, input));
+          const key = PURE_OPERATIONS.has(endpoint.operationId)
+            ? `${endpoint.operationId}\0${JSON.stringify(input)}`
+            : undefined;
+          let prepared = key ? cache.get(key) : undefined;
+          if (!prepared) {
+            prepared = prepare(endpoint, await handler(context, input));
+            if (key) cache.set(key, prepared);
+          }
+          return send(request, reply, endpoint, prepared);
         },
       });
     }

@@ -1,8 +1,8 @@
 /**
  * The embedded store: state in memory, every acknowledged write appended to a JSON-lines log in
  * DATA_DIR and fsynced before the promise resolves, so it survives kill -9. The log is replayed at
- * start; expired lists are skipped. Writes are serialised through one queue, which also makes slug
- * allocation atomic within the process.
+ * start; expired lists are skipped. Writes go through one queue with group commit, which also makes
+ * slug allocation atomic within the process.
  */
 import { mkdirSync, readFileSync, existsSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
@@ -19,6 +19,15 @@ import {
   type StoredList,
 } from "./store.ts";
 
+interface PendingWrite {
+  make: () => LogRecord;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Rate-limit counters kept; past this the oldest windows are dropped first. */
+const MAX_BUCKETS = 100_000;
+
 type LogRecord =
   { t: "list"; list: StoredList } | { t: "feedback"; feedback: Feedback } | { t: "click"; click: OutboundClick };
 
@@ -31,7 +40,8 @@ export class EmbeddedStore implements Store {
   private readonly slugs = new Map<string, string>();
   private readonly buckets = new Map<string, { count: number; resetAt: number }>();
   private status: StatusRecordT[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
+  private pending: PendingWrite[] = [];
+  private flushing: Promise<void> | undefined;
 
   private readonly log: FileHandle;
 
@@ -64,14 +74,44 @@ export class EmbeddedStore implements Store {
     if (list.slug) this.slugs.set(list.slug, list.id);
   }
 
-  /** Appends the record `make` returns and fsyncs, one write at a time. */
+  /**
+   * Appends the record `make` returns and resolves once it is fsynced. Concurrent writes share one
+   * write and one fsync (group commit); `make` runs in arrival order, one at a time, so what it
+   * decides (a free slug) holds for the record it returns.
+   */
   private append(make: () => LogRecord): Promise<void> {
-    const run = this.queue.then(async () => {
-      await this.log.write(`${JSON.stringify(make())}\n`);
-      await this.log.datasync();
+    return new Promise((resolve, reject) => {
+      this.pending.push({ make, resolve, reject });
+      this.flushing ??= this.flush();
     });
-    this.queue = run.catch(() => undefined);
-    return run;
+  }
+
+  private async flush(): Promise<void> {
+    // Yield first, so `this.flushing` is assigned before this can finish and clear it.
+    await null;
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0);
+      const lines: string[] = [];
+      const written: PendingWrite[] = [];
+      for (const item of batch) {
+        try {
+          lines.push(JSON.stringify(item.make()));
+          written.push(item);
+        } catch (error) {
+          item.reject(error);
+        }
+      }
+      if (written.length === 0) continue;
+      try {
+        await this.log.write(`${lines.join("\n")}\n`);
+        await this.log.datasync();
+        for (const item of written) item.resolve();
+      } catch (error) {
+        for (const item of written) item.reject(error);
+      }
+    }
+    // Cleared in the same tick as the empty-queue check above, so no write is left waiting.
+    this.flushing = undefined;
   }
 
   private slugFree(slug: string, now: Date): boolean {
@@ -137,9 +177,16 @@ export class EmbeddedStore implements Store {
     const id = `${bucket}\0${key}`;
     let entry = this.buckets.get(id);
     if (!entry || entry.resetAt <= now) {
+      // Re-inserted at the end, so the Map stays ordered by window start.
+      this.buckets.delete(id);
       entry = { count: 0, resetAt: now + windowMs };
       this.buckets.set(id, entry);
-      if (this.buckets.size > 100_000) for (const [k, v] of this.buckets) if (v.resetAt <= now) this.buckets.delete(k);
+      if (this.buckets.size > MAX_BUCKETS) {
+        for (const old of this.buckets.keys()) {
+          if (this.buckets.size <= MAX_BUCKETS * 0.9) break;
+          this.buckets.delete(old);
+        }
+      }
     }
     entry.count++;
     return { count: entry.count, resetMs: entry.resetAt - now };
@@ -156,7 +203,7 @@ export class EmbeddedStore implements Store {
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.flushing;
     await this.log.close();
   }
 }
