@@ -372,9 +372,3 @@ export const ERROR_REASONS: Readonly<Record<number, string>> = {
   429: "Too many requests",
   503: "Service unavailable",
 };
-
-export function endpoint(operationId: string): Endpoint {
-  const found = ENDPOINTS.find((candidate) => candidate.operationId === operationId);
-  if (!found) throw new Error(`no endpoint ${operationId}`);
-  return found;
-}

@@ -192,6 +192,7 @@ export function discoveryDocument(urls: PublicUrls): JsonSchema {
           method: endpoint.method,
           path: endpoint.path,
           auth: "open",
+          served: endpoint.serving,
           description: endpoint.description,
           params: parameters(endpoint).map((parameter) => ({
             name: parameter.name,

@@ -4,7 +4,7 @@
  */
 import type { ServicesQueryT } from "./contract.ts";
 import type { Catalogue } from "./load.ts";
-import type { ServiceDetailT, ServiceListT, ServiceT } from "./schema.ts";
+import type { ServiceDetailT, ServiceListT } from "./schema.ts";
 
 /** Case-, accent- and punctuation-insensitive tokens: NFKD, marks stripped, lowercase, split on non-alphanumerics. */
 export function tokenize(text: string): string[] {
@@ -180,8 +180,4 @@ export function unknownIds(catalogue: Catalogue, ids: readonly string[]): string
   return [...new Set(ids.filter((id) => !catalogue.bySlug.has(id)))].map((id) =>
     id.length > 80 ? `${id.slice(0, 80)}…` : id,
   );
-}
-
-export function servicesOf(catalogue: Catalogue, ids: readonly string[]): ServiceT[] {
-  return [...new Set(ids)].map((id) => catalogue.bySlug.get(id)!.service);
 }

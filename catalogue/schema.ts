@@ -196,7 +196,6 @@ export const ServiceEntry = z
     lifecycle: ServiceLifecycle.optional(),
   })
   .strict();
-export const ServicesFile = z.array(ServiceEntry);
 
 export const EquivalentsFile = z.array(
   z
