@@ -369,6 +369,7 @@ export const ERROR_REASONS: Readonly<Record<number, string>> = {
   409: "Conflict",
   413: "Payload too large",
   415: "Unsupported media type",
+  414: "URI too long",
   429: "Too many requests",
   503: "Service unavailable",
 };
