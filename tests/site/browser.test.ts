@@ -47,7 +47,10 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     await stack?.close();
   });
 
-  async function open(path: string, options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}): Promise<Page> {
+  async function open(
+    path: string,
+    options: { javaScriptEnabled?: boolean; bypassCSP?: boolean; colorScheme?: "light" | "dark" } = {},
+  ): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
     const page = await context.newPage();
     const errors: string[] = [];
@@ -151,6 +154,15 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     expect(await page.locator("h2", { hasText: "Equivalents" }).count()).toBe(1);
     await page.locator("a", { hasText: "Google Cloud" }).first().click();
     expect(await page.locator("h1").innerText()).toBe("Google Cloud");
+  });
+
+  it("has no serious or critical accessibility violations in the dark theme", async () => {
+    for (const path of ["/", "/gcp/cloud-storage", "/lifecycle/"]) {
+      const page = await open(path, { bypassCSP: true, colorScheme: "dark" });
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(20, 22, 27)");
+      expect(await axe(page), path).toEqual([]);
+      await page.screenshot({ path: `${ARTIFACTS}/dark${path.replaceAll("/", "_")}.png` });
+    }
   });
 
   for (const path of [

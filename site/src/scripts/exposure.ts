@@ -36,13 +36,13 @@ function chart(container: Element, counts: Count[], label: string) {
   list.setAttribute("aria-label", label);
   for (const count of counts.slice(0, 25)) {
     const row = document.createElement("div");
-    row.className = "bar-row";
+    row.className = "chart-row";
     row.setAttribute("role", "listitem");
     const key = document.createElement("span");
     key.textContent = count.key;
     const track = document.createElement("span");
     const bar = document.createElement("span");
-    bar.className = "bar";
+    bar.className = "chart-bar";
     bar.style.display = "block";
     bar.style.width = `${count.percentage}%`;
     track.append(bar);
