@@ -276,7 +276,6 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const equivalentsPath = join(dataDir, "equivalents.yaml");
   const groups = validate(equivalentsPath, EquivalentsFile, readYaml(equivalentsPath)) ?? [];
   const groupIds = new Set<string>();
-  const groupsBySlug = new Map<string, string[]>();
   groups.forEach((group, index) => {
     const at = `${relative(process.cwd(), equivalentsPath)}: entry ${index + 1} (${group.id})`;
     if (groupIds.has(group.id)) problems.push(`${at}: field id: duplicate group id`);
@@ -286,7 +285,6 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
       if (!entries.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is not a service in the catalogue`);
       if (seen.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is listed twice`);
       seen.add(slug);
-      groupsBySlug.set(slug, [...(groupsBySlug.get(slug) ?? []), group.id]);
     });
     const providers = new Set(group.services.map((slug) => entries.get(slug)?.providerId));
     if (providers.size < 2)
