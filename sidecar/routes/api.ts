@@ -58,8 +58,10 @@ interface Input {
   body: unknown;
 }
 
-type Result =
-  { body: unknown; status?: number; contentType?: string } | { text: string; status?: number; contentType: string };
+/** `cacheUntil`: the answer may be served again from the cache until then (immutable saved lists). */
+type Result = (
+  { body: unknown; status?: number; contentType?: string } | { text: string; status?: number; contentType: string }
+) & { cacheUntil?: Date };
 
 /** DESIGN: slugify = NFKD, strip marks, lowercase, runs of other characters → "-", trim "-", cut to 64. */
 export function slugify(name: string): string | null {
@@ -196,7 +198,8 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
         .map((id) => c.catalogue.bySlug.get(id)!.service),
       missingServiceIds: list.approvedServiceIds.filter((id) => !c.catalogue.bySlug.has(id)),
     };
-    return { body: detail };
+    // A saved list never changes; its answer can be reused until it expires.
+    return { body: detail, cacheUntil: new Date(list.expiresAt) };
   },
   getStatus: async (c) => {
     const components = await c.status.current();
@@ -264,6 +267,8 @@ function fastifyPath(path: string): string {
 
 /** A response ready to send: computed once, then possibly served again from the cache. */
 interface Prepared {
+  /** Epoch ms after which a cached copy must not be served. */
+  readonly until: number;
   readonly status: number;
   readonly contentType: string;
   readonly text: string;
@@ -273,6 +278,7 @@ interface Prepared {
 function prepare(endpoint: Endpoint, result: Result): Prepared {
   const text = "text" in result ? result.text : serializeJson(result.body);
   return {
+    until: result.cacheUntil?.getTime() ?? Number.POSITIVE_INFINITY,
     status: result.status ?? endpoint.response.status,
     contentType: result.contentType ?? "application/json; charset=utf-8",
     text,
@@ -344,13 +350,13 @@ export default fp(
             }
             input.body = parse(endpoint.body, raw, "body");
           }
-          const key = PURE_OPERATIONS.has(endpoint.operationId)
-            ? `${endpoint.operationId}\0${JSON.stringify(input)}`
-            : undefined;
-          let prepared = key ? cache.get(key) : undefined;
-          if (!prepared) {
-            prepared = prepare(endpoint, await handler(context, input));
-            if (key) cache.set(key, prepared);
+          const key = `${endpoint.operationId}\0${JSON.stringify(input)}`;
+          let prepared = cache.get(key);
+          if (!prepared || prepared.until <= context.now().getTime()) {
+            const result = await handler(context, input);
+            prepared = prepare(endpoint, result);
+            if (PURE_OPERATIONS.has(endpoint.operationId) || result.cacheUntil) cache.set(key, prepared);
+            else cache.delete(key);
           }
           return send(request, reply, endpoint, prepared);
         },
