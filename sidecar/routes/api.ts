@@ -327,6 +327,7 @@ export default fp(
     });
     for (const endpoint of ENDPOINTS) {
       const handler = handlers[endpoint.operationId];
+      const cacheable = PURE_OPERATIONS.has(endpoint.operationId) || endpoint.operationId === "getList";
       if (!handler) throw new Error(`no handler for ${endpoint.operationId}`);
       app.route({
         method: endpoint.method,
@@ -350,13 +351,12 @@ export default fp(
             }
             input.body = parse(endpoint.body, raw, "body");
           }
-          const key = `${endpoint.operationId}\0${JSON.stringify(input)}`;
-          let prepared = cache.get(key);
+          const key = cacheable ? `${endpoint.operationId}\0${JSON.stringify(input)}` : undefined;
+          let prepared = key ? cache.get(key) : undefined;
           if (!prepared || prepared.until <= context.now().getTime()) {
             const result = await handler(context, input);
             prepared = prepare(endpoint, result);
-            if (PURE_OPERATIONS.has(endpoint.operationId) || result.cacheUntil) cache.set(key, prepared);
-            else cache.delete(key);
+            if (key && (PURE_OPERATIONS.has(endpoint.operationId) || result.cacheUntil)) cache.set(key, prepared);
           }
           return send(request, reply, endpoint, prepared);
         },

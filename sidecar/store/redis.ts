@@ -5,6 +5,7 @@
  * Redis 7.2 and Debian 12 ships 7.0. Every command fails within COMMAND_TIMEOUT_MS when Redis is
  * unreachable (no offline queue), so requests never hang; the client reconnects by itself.
  */
+import { createHash } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import {
@@ -30,6 +31,7 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
+const HIT_SCRIPT_SHA1 = createHash("sha1").update(HIT_SCRIPT).digest("hex");
 
 export class RedisStore implements Store {
   readonly kind = "redis";
@@ -146,8 +148,14 @@ export class RedisStore implements Store {
   }
 
   async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
+    const options = { keys: [`${PREFIX}rl:${bucket}:${key}`], arguments: [String(windowMs)] };
+    // EVALSHA spares Redis hashing the script on every call; NOSCRIPT (a restarted Redis) loads it again.
     const [count, ttl] = (await this.run(() =>
-      this.client.eval(HIT_SCRIPT, { keys: [`${PREFIX}rl:${bucket}:${key}`], arguments: [String(windowMs)] }),
+      this.client
+        .evalSha(HIT_SCRIPT_SHA1, options)
+        .catch((error: Error) =>
+          /NOSCRIPT/.test(error.message) ? this.client.eval(HIT_SCRIPT, options) : Promise.reject(error),
+        ),
     )) as [number, number];
     return { count, resetMs: ttl };
   }
