@@ -108,6 +108,11 @@ function operation(endpoint: Endpoint): JsonSchema {
       content: { "application/json": { schema: ref("Error") } },
     };
   }
+  // Any request can also be malformed (bad percent-encoding, over-long path): the Error shape still holds.
+  responses["4XX"] = {
+    description: "Any other client error",
+    content: { "application/json": { schema: ref("Error") } },
+  };
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
