@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
-import { customAlphabet } from "nanoid";
+import { nanoid } from "nanoid";
 import type { z } from "zod";
 import { compareServices } from "../../catalogue/compare.ts";
 import {
@@ -40,8 +40,8 @@ import { bucketConfig } from "../plugins/rate-limit.ts";
 import type { StatusSampler } from "../status.ts";
 import { SlugTakenError, StoreUnavailableError, type Store, type StoredList } from "../store/store.ts";
 
-/** 21 characters of a 64-symbol alphabet: 126 bits, unguessable. */
-export const newListId = customAlphabet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-", 21);
+/** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */
+export const newListId = (): string => nanoid();
 
 export interface ApiContext {
   readonly catalogue: Catalogue;
