@@ -10,9 +10,10 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { MAX_BODY_BYTES } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import type { PublicUrls } from "../catalogue/openapi.ts";
+import { searchIndex } from "../catalogue/query.ts";
 import { apiFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import type { BuiltFiles } from "./files.ts";
+import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import apiRoutes from "./routes/api.ts";
@@ -54,6 +55,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify(
     fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
   );
+  // Build the search index now rather than on the first query.
+  searchIndex(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());
@@ -76,13 +79,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (files) {
     app.addHook("onRequest", async (request, reply) => {
       if (request.method !== "GET" && request.method !== "HEAD") return;
-      const url = new URL(request.url, "http://local");
-      const file = apiFileFor(url.pathname, url.searchParams);
+      const { pathname, search } = splitRequestUrl(request.url);
+      const file = apiFileFor(pathname, search);
       if (file && (await files.send(request, reply, `api/${file}`))) return reply;
       // The whole build, for `cloud-catalogue mirror`: /mirror/<path in dist>.
-      if (url.pathname.startsWith("/mirror/")) {
-        const path = decodeURIComponent(url.pathname.slice("/mirror/".length));
-        if (!path.split("/").includes("..") && (await files.send(request, reply, path))) return reply;
+      if (pathname.startsWith("/mirror/")) {
+        const path = safeRelativePath(pathname.slice("/mirror/".length));
+        if (path && (await files.send(request, reply, path))) return reply;
       }
       return undefined;
     });

@@ -115,3 +115,26 @@ export function etagMatches(header: string | string[] | undefined, etag: string)
   const value = Array.isArray(header) ? header.join(",") : header;
   return value.trim() === "*" || value.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === etag);
 }
+
+/**
+ * A request URL's path and query, taken apart without `new URL()`, which rejects a path such as
+ * "//" and silently resolves dot segments. The path stays percent-encoded.
+ */
+export function splitRequestUrl(url: string): { pathname: string; search: URLSearchParams } {
+  const mark = url.indexOf("?");
+  return mark < 0
+    ? { pathname: url, search: new URLSearchParams() }
+    : { pathname: url.slice(0, mark), search: new URLSearchParams(url.slice(mark + 1)) };
+}
+
+/** The decoded path inside a served folder, or undefined when it is malformed or climbs out (".."). */
+export function safeRelativePath(encoded: string): string | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+  const segments = path.split("/");
+  return segments.includes("..") || segments.includes(".") || path.includes("\0") ? undefined : path;
+}

@@ -19,7 +19,7 @@ import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/
 import { comparePage, savedListPage } from "../catalogue/render/pages.ts";
 import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
-import { READ_CACHE_CONTROL } from "./files.ts";
+import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
 import type { Store } from "./store/store.ts";
 
@@ -62,7 +62,8 @@ const CONTENT_TYPE: Record<Rendering, string> = {
 
 /** The rendering a request asks for. */
 export function negotiate(request: FastifyRequest, noColor: boolean): Rendering {
-  const query = request.query as Record<string, unknown>;
+  // Fastify answers malformed URLs before parsing the query: there is none then.
+  const query = (request.query ?? {}) as Record<string, unknown>;
   const plain = noColor || query.color === "never";
   const format = typeof query.format === "string" ? query.format.toLowerCase() : undefined;
   if (format === "md" || format === "markdown") return "md";
@@ -105,12 +106,19 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   const { catalogue, files } = options;
   const pageDocs = new Map([...textPages(catalogue)].map(({ page, doc }) => [page, doc]));
 
-  const sendText = (request: FastifyRequest, reply: FastifyReply, status: number, rendering: Rendering, body: string) =>
+  const sendText = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    rendering: Rendering,
+    body: string,
+    cacheable = true,
+  ) =>
     reply
       .code(status)
       .header("content-type", CONTENT_TYPE[rendering])
       .header("vary", "Accept, User-Agent")
-      .header("cache-control", status === 200 ? READ_CACHE_CONTROL : "no-store")
+      .header("cache-control", status === 200 && cacheable ? READ_CACHE_CONTROL : "no-store")
       .send(request.method === "HEAD" ? undefined : body);
 
   const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) =>
@@ -202,7 +210,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     path: string,
     status = 200,
   ): Promise<boolean> => {
-    if (!files || path.split("/").includes("..") || !files.has(`site/client/${path}`)) return false;
+    if (!files || !files.has(`site/client/${path}`)) return false;
     if (status !== 200) reply.code(status);
     return files.send(request, reply, `site/client/${path}`, { vary: "Accept, User-Agent" }, status);
   };
@@ -271,19 +279,15 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     }
     if (!list)
       return notFound(request, reply, "No saved list has this address; lists expire 90 days after they are saved.");
-    reply.header("cache-control", "no-store");
-    return sendText(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering));
+    // Saved lists expire: not for shared caches.
+    return sendText(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering), false);
   });
 
   app.get("/*", async (request, reply) => {
     const rendering = negotiate(request, noColor);
-    const pathname = new URL(request.url, "http://local").pathname;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(pathname);
-    } catch {
-      return sendError(request, reply, 400, "Bad request", "The path is not valid percent-encoding.");
-    }
+    const { pathname } = splitRequestUrl(request.url);
+    const decoded = safeRelativePath(pathname);
+    if (decoded === undefined) return notFound(request, reply, "No page here. Try / for the list of providers.");
     // Site assets (CSS, JS, the search index) whatever the Accept header says.
     if (/\.[a-z0-9_]+$/i.test(decoded) && (await sendSite(request, reply, decoded.slice(1)))) return reply;
     const page = textPageFor(catalogue, pathname);

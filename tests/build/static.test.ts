@@ -153,6 +153,30 @@ describe("serving the build", () => {
     expect(head.body).toBe("");
   });
 
+  it("answers malformed paths on both hosts with a 4xx in the host's format, never a 5xx", async () => {
+    for (const url of [
+      "//",
+      "///etc/passwd",
+      "/mirror/%ZZ",
+      "/mirror/%E0%A4%A",
+      "/%",
+      "/_astro/%2e%2e/x",
+      "/aws//s3",
+      "/?format[]=x",
+    ]) {
+      const fromApi = await api.inject(url);
+      expect(fromApi.statusCode, `api ${url}`).toBeLessThan(500);
+      if (fromApi.statusCode >= 400) expect(fromApi.json(), `api ${url}`).toMatchObject({ status: fromApi.statusCode });
+      for (const accept of ["*/*", "text/html"]) {
+        const fromText = await text.inject({ url, headers: { accept } });
+        expect(fromText.statusCode, `text ${url} ${accept}`).toBeLessThan(500);
+        expect(fromText.headers["content-type"], `text ${url} ${accept}`).toBe(
+          accept === "text/html" ? "text/html; charset=utf-8" : "text/plain; charset=utf-8",
+        );
+      }
+    }
+  });
+
   it("answers unknown paths and traversal attempts with 404 in the Error shape", async () => {
     for (const url of [
       "/v1/nothing",
