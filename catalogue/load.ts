@@ -104,6 +104,13 @@ export function isEuResidentOnly(file: ProviderFileT): boolean {
   );
 }
 
+/** "entry 3 (aws-s3)": how a problem points at an element of a YAML list. */
+function entryName(index: number, value: unknown): string {
+  const entry = value as { slug?: unknown; id?: unknown } | null | undefined;
+  const label = entry?.slug ?? entry?.id;
+  return `entry ${index + 1}${typeof label === "string" ? ` (${label})` : ""}`;
+}
+
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
 
 function hostAllowed(url: string, domains: readonly string[]): boolean {
@@ -137,9 +144,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
       const [first, ...rest] = issue.path;
       let where: string;
       if (typeof first === "number" && Array.isArray(value)) {
-        const entry = value[first] as { slug?: unknown; id?: unknown } | undefined;
-        const label = entry?.slug ?? entry?.id;
-        where = `entry ${first + 1}${typeof label === "string" ? ` (${label})` : ""}: field ${rest.join(".") || "(entry)"}`;
+        where = `${entryName(first, value[first])}: field ${rest.join(".") || "(entry)"}`;
       } else {
         where = `field ${issue.path.join(".") || "(file)"}`;
       }
@@ -218,10 +223,9 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     raw.forEach((value: unknown, index) => {
       const result = ServiceEntry.safeParse(value);
       if (!result.success) {
-        const label = (value as { slug?: unknown } | null)?.slug;
         for (const issue of result.error.issues) {
           problems.push(
-            `${name}: entry ${index + 1}${typeof label === "string" ? ` (${label})` : ""}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`,
+            `${name}: ${entryName(index, value)}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`,
           );
         }
         return;
