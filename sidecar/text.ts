@@ -268,7 +268,14 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       reply.hijack();
       reply.raw.setHeader("vary", "Accept, User-Agent");
       reply.raw.setHeader("cache-control", "no-store");
-      await options.siteHandler(request.raw, reply.raw, () => undefined, { catalogue, store: options.store });
+      try {
+        await options.siteHandler(request.raw, reply.raw, () => undefined, { catalogue, store: options.store });
+      } catch (error) {
+        // The reply is hijacked: answer here, or the client would wait forever.
+        request.log.error({ err: error }, "list page failed");
+        if (!reply.raw.headersSent) reply.raw.writeHead(500, { "content-type": "text/html; charset=utf-8" });
+        reply.raw.end();
+      }
       return reply;
     }
     let list;

@@ -11,7 +11,8 @@ import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { StoreUnavailableError } from "../../sidecar/store/store.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text.ts";
 import { build, FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 let dist: string;
@@ -151,6 +152,39 @@ describe("serving the build", () => {
     expect(head.statusCode).toBe(200);
     expect(head.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(head.body).toBe("");
+  });
+
+  it("renders a saved list on demand, and answers 503 on the list page when storage is down", async () => {
+    const siteHandler = (await loadSiteHandler(dist))!;
+    const catalogue = fixtureCatalogue();
+    const store = await tempStore();
+    const list = await store.createList({
+      id: "abcdefghijklmnopqrstu",
+      name: "Team <b>",
+      approvedServiceIds: ["aws-s3", "aws-old-thing"],
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 86_400_000),
+      slug: "team",
+    });
+    const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
+    const healthy = await buildTextApp({ config, catalogue, store, siteHandler });
+    const page = await healthy.inject({ url: `/lists/${list.slug}`, headers: { accept: "text/html" } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("Team &lt;b&gt;");
+    expect(page.body).toContain("Lifecycle warnings");
+    expect((await healthy.inject({ url: "/lists/nothing-here", headers: { accept: "text/html" } })).statusCode).toBe(
+      404,
+    );
+    await healthy.close();
+    const broken = Object.create(store, {
+      getList: { value: () => Promise.reject(new StoreUnavailableError("down")) },
+    }) as typeof store;
+    const down = await buildTextApp({ config, catalogue, store: broken, siteHandler });
+    const unavailable = await down.inject({ url: "/lists/team", headers: { accept: "text/html" } });
+    expect(unavailable.statusCode).toBe(503);
+    expect(unavailable.body).toContain("cannot be read right now");
+    expect((await down.inject({ url: "/lists/team", headers: { "user-agent": "curl/8" } })).statusCode).toBe(503);
+    await down.close();
   });
 
   it("answers malformed paths on both hosts with a 4xx in the host's format, never a 5xx", async () => {
