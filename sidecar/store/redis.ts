@@ -2,8 +2,10 @@
  * The Redis store, for many sidecar instances sharing one Redis. Durability: Redis must run with
  * `appendonly yes` and `appendfsync always` (checked at connect and reported by status), so that a
  * write Redis acknowledged is on disk before we reply. WAITAOF would allow `everysec`, but needs
- * Redis 7.2 and Debian 12 ships 7.0. Every command fails within COMMAND_TIMEOUT_MS when Redis is
- * unreachable (no offline queue), so requests never hang; the client reconnects by itself.
+ * Redis 7.2 and Debian 12 ships 7.0. Rate-limit counters are kept out of the AOF (and replicas), so
+ * counting a request never waits for an fsync; a Redis restart at worst resets a one-minute window.
+ * Every command fails within COMMAND_TIMEOUT_MS when Redis is unreachable (no offline queue), so
+ * requests never hang; the client reconnects by itself.
  */
 import { createHash } from "node:crypto";
 import { createClient, type RedisClientType } from "redis";
@@ -23,15 +25,59 @@ import {
 export const COMMAND_TIMEOUT_MS = 1500;
 const PREFIX = "csc:";
 const STATUS_KEEP = 1000;
+/** Derived-slug candidates tried per round trip. */
+const SLUG_BATCH = 16;
+/** Stands for the slug in a list's JSON until the create script knows which slug it claimed. */
+const SLUG_MARK = "\u0000slug\u0000";
 
-/** INCR with the window set on first hit; returns count and remaining ms. Atomic in Redis. */
-const HIT_SCRIPT = `
+/**
+ * A Lua script run by EVALSHA, so Redis does not hash its text on every call; NOSCRIPT (a restarted
+ * Redis) loads it again.
+ */
+class Script {
+  readonly source: string;
+  private readonly sha1: string;
+  constructor(source: string) {
+    this.source = source;
+    this.sha1 = createHash("sha1").update(source).digest("hex");
+  }
+  run(client: RedisClientType, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
+    return client
+      .evalSha(this.sha1, options)
+      .catch((error: Error) =>
+        /NOSCRIPT/.test(error.message) ? client.eval(this.source, options) : Promise.reject(error),
+      );
+  }
+}
+
+/**
+ * INCR with the window set on first hit; returns count and remaining ms. Atomic in Redis.
+ * REPL_NONE keeps the counter out of the AOF, so with `appendfsync always` it costs no fsync.
+ */
+const HIT_SCRIPT = new Script(`
+redis.set_repl(redis.REPL_NONE)
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}`;
-const HIT_SCRIPT_SHA1 = createHash("sha1").update(HIT_SCRIPT).digest("hex");
+return {count, ttl}`);
+
+/**
+ * Claims the first free slug key among KEYS[2..] (SET NX) and saves the list under KEYS[1], in one
+ * round trip and one fsync. ARGV: list id, TTL in ms, the list's JSON split where the slug goes,
+ * then the slugs of KEYS[2..]. Returns the index (1-based) of the slug claimed, 0 when no slug was
+ * asked for, or -1 when every candidate is taken (nothing is written then).
+ */
+const CREATE_LIST_SCRIPT = new Script(`
+local claimed = 0
+for i = 2, #KEYS do
+  if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then claimed = i - 1; break end
+end
+if #KEYS > 1 and claimed == 0 then return -1 end
+-- Slugs are [a-z0-9-] only, so they need no JSON escaping.
+local slug = claimed > 0 and ('"' .. ARGV[4 + claimed] .. '"') or 'null'
+redis.call('SET', KEYS[1], ARGV[3] .. slug .. ARGV[4], 'PX', ARGV[2])
+return claimed`);
 
 export class RedisStore implements Store {
   readonly kind = "redis";
@@ -52,6 +98,9 @@ export class RedisStore implements Store {
     const client: RedisClientType = createClient({
       url,
       disableOfflineQueue: true,
+      // No per-command AbortSignal.timeout: it cannot be cancelled, so each command would leave a
+      // timer that fires seconds later. `run` keeps its own, cleared on the answer.
+      commandOptions: { timeout: 0 },
       socket: {
         connectTimeout: COMMAND_TIMEOUT_MS,
         reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000),
@@ -81,7 +130,7 @@ export class RedisStore implements Store {
         }),
       ]);
     } catch (error) {
-      if (error instanceof StoreUnavailableError || error instanceof SlugTakenError) throw error;
+      if (error instanceof StoreUnavailableError) throw error;
       throw new StoreUnavailableError(`Redis error: ${(error as Error).message}`);
     } finally {
       clearTimeout(timer);
@@ -97,37 +146,43 @@ export class RedisStore implements Store {
   }
 
   async createList(input: NewList): Promise<StoredList> {
-    const ttl = input.expiresAt.getTime() - input.createdAt.getTime();
-    let slug: string | null = null;
-    const claim = (candidate: string) =>
-      this.run(() =>
-        this.client.set(`${PREFIX}slug:${candidate}`, input.id, {
-          condition: "NX",
-          expiration: { type: "PX", value: ttl },
-        }),
-      );
-    if (input.slug) {
-      if ((await claim(input.slug)) !== "OK") throw new SlugTakenError(input.slug);
-      slug = input.slug;
-    } else if (input.derivedSlug) {
-      for (const candidate of slugCandidates(input.derivedSlug)) {
-        if ((await claim(candidate)) === "OK") {
-          slug = candidate;
-          break;
-        }
-      }
-    }
-    const list: StoredList = {
+    const ttl = String(input.expiresAt.getTime() - input.createdAt.getTime());
+    const list = {
       id: input.id,
-      slug,
+      slug: null as string | null,
       name: input.name,
       approvedServiceIds: input.approvedServiceIds,
       createdAt: input.createdAt.toISOString(),
       expiresAt: input.expiresAt.toISOString(),
     };
-    await this.run(() =>
-      this.client.set(`${PREFIX}list:${list.id}`, JSON.stringify(list), { expiration: { type: "PX", value: ttl } }),
-    );
+    // The slug follows the id (a nanoid), so the first mark is the slug's even if the name held one.
+    const json = JSON.stringify({ ...list, slug: SLUG_MARK });
+    const at = json.indexOf(JSON.stringify(SLUG_MARK));
+    const [head, tail] = [json.slice(0, at), json.slice(at + JSON.stringify(SLUG_MARK).length)];
+    const save = async (candidates: string[]): Promise<string | null | undefined> => {
+      const claimed = (await this.run(() =>
+        CREATE_LIST_SCRIPT.run(this.client, {
+          keys: [`${PREFIX}list:${list.id}`, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
+          arguments: [list.id, ttl, head, tail, ...candidates],
+        }),
+      )) as number;
+      return claimed > 0 ? candidates[claimed - 1] : claimed === 0 ? null : undefined;
+    };
+    if (input.slug) {
+      const slug = await save([input.slug]);
+      if (slug === undefined) throw new SlugTakenError(input.slug);
+      return { ...list, slug };
+    }
+    if (input.derivedSlug) {
+      // Candidates go in batches, so even a crowded base slug takes few round trips.
+      const candidates = slugCandidates(input.derivedSlug);
+      for (;;) {
+        const batch = Array.from({ length: SLUG_BATCH }, () => candidates.next().value as string);
+        const slug = await save(batch);
+        if (slug !== undefined) return { ...list, slug };
+      }
+    }
+    await save([]);
     return list;
   }
 
@@ -148,14 +203,8 @@ export class RedisStore implements Store {
   }
 
   async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
-    const options = { keys: [`${PREFIX}rl:${bucket}:${key}`], arguments: [String(windowMs)] };
-    // EVALSHA spares Redis hashing the script on every call; NOSCRIPT (a restarted Redis) loads it again.
     const [count, ttl] = (await this.run(() =>
-      this.client
-        .evalSha(HIT_SCRIPT_SHA1, options)
-        .catch((error: Error) =>
-          /NOSCRIPT/.test(error.message) ? this.client.eval(HIT_SCRIPT, options) : Promise.reject(error),
-        ),
+      HIT_SCRIPT.run(this.client, { keys: [`${PREFIX}rl:${bucket}:${key}`], arguments: [String(windowMs)] }),
     )) as [number, number];
     return { count, resetMs: ttl };
   }

@@ -34,6 +34,18 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       expect([derived.slug, derived3.slug]).toEqual([`${base}-2`, `${base}-3`]);
     });
 
+    it("keeps suffixing past -17 and stores any name as given", async () => {
+      const store = await open();
+      const base = `crowd-${Date.now()}`;
+      const slugs: (string | null)[] = [];
+      for (let i = 0; i < 20; i++)
+        slugs.push((await store.createList(newList(`m${i}-${base}`, { derivedSlug: base }))).slug);
+      expect(slugs).toEqual([base, ...Array.from({ length: 19 }, (_, i) => `${base}-${i + 2}`)]);
+      const odd = await store.createList(newList(`n-${base}`, { name: 'Team "\u0000slug\u0000" \\ é 🙂' }));
+      expect(odd.slug).toBeNull();
+      expect(await store.getList(odd.id, new Date("2026-01-02T00:00:00Z"))).toEqual(odd);
+    });
+
     it("allocates distinct slugs to concurrent creates", async () => {
       const store = await open();
       const base = `race-${Date.now()}`;

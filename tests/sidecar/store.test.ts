@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +59,25 @@ describe.skipIf(!redisBinary)("redis", () => {
     const store = await RedisStore.connect(redis.url);
     stores.push(store);
     return store;
+  });
+
+  it("writes lists to the AOF but keeps rate-limit counters out of it", async () => {
+    const store = await RedisStore.connect(redis.url);
+    stores.push(store);
+    const marker = `aof-${Date.now()}`;
+    await store.hit("strict", marker, 60_000);
+    await store.createList({
+      id: `list-${marker}`,
+      name: null,
+      approvedServiceIds: ["aws-s3"],
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const aof = readdirSync(join(redis.dir, "appendonlydir"))
+      .map((file) => readFileSync(join(redis.dir, "appendonlydir", file), "latin1"))
+      .join("");
+    expect(aof).toContain(`list-${marker}`);
+    expect(aof).not.toContain(`rl:strict:${marker}`);
   });
 
   it("reports Redis running with appendfsync always as durable", async () => {
