@@ -5,7 +5,6 @@
  */
 import compress from "@fastify/compress";
 import cors from "@fastify/cors";
-import helmet from "@fastify/helmet";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
@@ -16,6 +15,7 @@ import type { ConfigT } from "./config.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
+import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes from "./routes/api.ts";
 import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
@@ -62,7 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => status.stop());
 
   await app.register(errors);
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: "cross-origin" },
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   });

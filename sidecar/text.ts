@@ -10,7 +10,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import rateLimit from "@fastify/rate-limit";
-import helmet from "@fastify/helmet";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES, TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
@@ -21,6 +20,7 @@ import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
+import securityHeaders from "./plugins/security-headers.ts";
 import type { Store } from "./store/store.ts";
 
 export type Rendering = TextFormat | "html";
@@ -130,7 +130,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       render(errorDoc(status, title, detail), negotiate(request, noColor)),
     );
 
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -271,18 +271,19 @@ interface Prepared {
   readonly until: number;
   readonly status: number;
   readonly contentType: string;
-  readonly text: string;
+  /** Encoded once, so a cached answer is not re-encoded to UTF-8 on every send. */
+  readonly body: Buffer;
   readonly etag: string | undefined;
 }
 
 function prepare(endpoint: Endpoint, result: Result): Prepared {
-  const text = "text" in result ? result.text : serializeJson(result.body);
+  const body = Buffer.from("text" in result ? result.text : serializeJson(result.body));
   return {
     until: result.cacheUntil?.getTime() ?? Number.POSITIVE_INFINITY,
     status: result.status ?? endpoint.response.status,
     contentType: result.contentType ?? "application/json; charset=utf-8",
-    text,
-    etag: endpoint.method === "GET" ? `"${createHash("sha256").update(text).digest("hex").slice(0, 32)}"` : undefined,
+    body,
+    etag: endpoint.method === "GET" ? `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"` : undefined,
   };
 }
 
@@ -296,7 +297,7 @@ function send(request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, 
   } else {
     reply.header("cache-control", "no-store");
   }
-  return reply.send(prepared.text);
+  return reply.send(prepared.body);
 }
 
 /**
@@ -323,7 +324,7 @@ export default fp(
   async (app: FastifyInstance, context: ApiContext) => {
     const cache = new LRUCache<string, Prepared>({
       maxSize: RESPONSE_CACHE_BYTES,
-      sizeCalculation: (value, key) => value.text.length + key.length + 64,
+      sizeCalculation: (value, key) => value.body.length + key.length + 64,
     });
     for (const endpoint of ENDPOINTS) {
       const handler = handlers[endpoint.operationId];

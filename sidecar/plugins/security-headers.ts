@@ -1,0 +1,32 @@
+/**
+ * Helmet's security headers, computed once per app. @fastify/helmet runs helmet(options) — parsing
+ * the CSP again — on every request; with fixed options the headers never change, so this asks helmet
+ * for them at start and adds the same set to every reply (errors and 404s included).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import helmet, { type HelmetOptions } from "helmet";
+
+export function securityHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => void delete headers[name.toLowerCase()],
+  };
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return Object.freeze(headers);
+}
+
+export default fp(
+  async (app: FastifyInstance, options: HelmetOptions) => {
+    const headers = securityHeaders(options);
+    app.addHook("onRequest", (_request, reply, done) => {
+      reply.headers(headers);
+      done();
+    });
+  },
+  { name: "security-headers" },
+);
