@@ -266,6 +266,9 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     if (rendering === "html" && options.siteHandler) {
       // The site's on-demand page, given the same catalogue and store as the API.
       reply.hijack();
+      // Hijacked, Fastify writes none of the reply's headers (security, CORS): copy them over.
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) reply.raw.setHeader(name, value);
       reply.raw.setHeader("vary", "Accept, User-Agent");
       reply.raw.setHeader("cache-control", "no-store");
       try {

@@ -39,6 +39,25 @@ describe("security", () => {
     await text.close();
   });
 
+  it("sends the same headers on the site's on-demand list page", async () => {
+    const store = await tempStore();
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store,
+      siteHandler: async (_request, response) => {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        response.end("<p>list</p>");
+      },
+    });
+    const response = await text.inject({ url: "/lists/some-list", headers: { accept: "text/html" } });
+    expect(response.body).toBe("<p>list</p>");
+    expect(response.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+    expect(response.headers["x-frame-options"]).toBeDefined();
+    expect(response.headers["cache-control"]).toBe("no-store");
+    await text.close();
+  });
+
   it("never renders a list name raw in Markdown or HTML, nor its control characters in ANSI", async () => {
     const catalogue = fixtureCatalogue();
     const list = {
