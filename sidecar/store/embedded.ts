@@ -1,7 +1,7 @@
 /**
  * The embedded store: state in memory, every acknowledged write appended to a JSON-lines log in
- * DATA_DIR and synced (O_DSYNC) before the promise resolves, so it survives kill -9. The log is replayed at
- * start; expired lists are skipped. Writes go through one queue with group commit, which also makes
+ * DATA_DIR and synced (O_DSYNC) before the promise resolves, so it survives kill -9. The log is
+ * replayed at start; expired lists are skipped. Writes go through one queue with group commit, which also makes
  * slug allocation atomic within the process.
  */
 import { constants, mkdirSync, readFileSync, existsSync } from "node:fs";

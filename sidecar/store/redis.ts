@@ -29,6 +29,7 @@ const STATUS_KEEP = 1000;
 const SLUG_BATCH = 16;
 /** Stands for the slug in a list's JSON until the create script knows which slug it claimed. */
 const SLUG_MARK = "\u0000slug\u0000";
+const SLUG_MARK_JSON = JSON.stringify(SLUG_MARK);
 
 /**
  * A Lua script run by EVALSHA, so Redis does not hash its text on every call; NOSCRIPT (a restarted
@@ -157,8 +158,8 @@ export class RedisStore implements Store {
     };
     // The slug follows the id (a nanoid), so the first mark is the slug's even if the name held one.
     const json = JSON.stringify({ ...list, slug: SLUG_MARK });
-    const at = json.indexOf(JSON.stringify(SLUG_MARK));
-    const [head, tail] = [json.slice(0, at), json.slice(at + JSON.stringify(SLUG_MARK).length)];
+    const at = json.indexOf(SLUG_MARK_JSON);
+    const [head, tail] = [json.slice(0, at), json.slice(at + SLUG_MARK_JSON.length)];
     const save = async (candidates: string[]): Promise<string | null | undefined> => {
       const claimed = (await this.run(() =>
         CREATE_LIST_SCRIPT.run(this.client, {

@@ -8,11 +8,20 @@ import { renderAnsi } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
 import { savedListPage } from "../../catalogue/render/pages.ts";
 import { newListId } from "../../sidecar/routes/api.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp, type TextAppOptions } from "../../sidecar/text.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 
 const XSS = `<script>alert(1)</script><img src=x onerror=alert(2)>[x](javascript:alert(3))`;
 const CONTROL = "\u001b[31mred\u001b[0m\u0007\u009b2J";
+
+async function textApp(options: Partial<Pick<TextAppOptions, "store" | "siteHandler">> = {}) {
+  return buildTextApp({
+    config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    catalogue: fixtureCatalogue(),
+    ...options,
+    store: options.store ?? (await tempStore()),
+  });
+}
 
 describe("security", () => {
   it("sends hardening headers on the API, usable cross-origin", async () => {
@@ -25,12 +34,7 @@ describe("security", () => {
   });
 
   it("sends a CSP and hardening headers on the text host's HTML", async () => {
-    const store = await tempStore();
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: fixtureCatalogue(),
-      store,
-    });
+    const text = await textApp();
     const response = await text.inject({ url: "/aws", headers: { accept: "text/html" } });
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(response.headers["content-security-policy"]).toMatch(/default-src 'self'/);
@@ -40,11 +44,7 @@ describe("security", () => {
   });
 
   it("sends the same headers on the site's on-demand list page", async () => {
-    const store = await tempStore();
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: fixtureCatalogue(),
-      store,
+    const text = await textApp({
       siteHandler: async (_request, response) => {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
         response.end("<p>list</p>");
@@ -93,11 +93,7 @@ describe("security", () => {
       payload: JSON.stringify({ name: `${XSS}${CONTROL}`, approvedServiceIds: ["aws-s3"] }),
     });
     const { id } = created.json() as { id: string };
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: fixtureCatalogue(),
-      store,
-    });
+    const text = await textApp({ store });
     for (const accept of ["text/html", "text/markdown"]) {
       const response = await text.inject({ url: `/lists/${id}`, headers: { accept } });
       expect(response.statusCode).toBe(200);
@@ -116,11 +112,7 @@ describe("security", () => {
 
   it("answers path traversal on API and text paths with 404", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: fixtureCatalogue(),
-      store: await tempStore(),
-    });
+    const text = await textApp();
     for (const url of [
       "/../package.json",
       "/%2e%2e/package.json",
