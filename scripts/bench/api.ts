@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: autocannon against a bare Fastify hello-world (the baseline) and then the
- * dynamic endpoints of the real server (embedded store, and Redis when redis-server is installed),
- * each server in its own process. Prints a Markdown table of req/s, p50, p99 and the ratio to the
- * baseline, and writes it to .cache/bench-api.md. Targets: GETs ≥ 50 %, POSTs ≥ 30 % of baseline.
+ * `npm run bench`: autocannon against the dynamic endpoints of the real server (embedded store, and
+ * Redis when redis-server is installed), each row right after a run of a bare Fastify hello-world
+ * (the baseline), each server in its own process. Prints a Markdown table of req/s, p50, p99 and
+ * the ratio to the row's baseline, and writes it to .cache/bench-api.md. Targets: GETs ≥ 50 %,
+ * POSTs ≥ 30 % of baseline.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +33,8 @@ async function startProcess(script: string, env: Record<string, string>, ready: 
 interface Row {
   name: string;
   method: string;
+  /** The hello-world baseline measured just before this row. */
+  baselineRps: number;
   rps: number;
   p50: number;
   p99: number;
@@ -40,12 +43,22 @@ interface Row {
 }
 
 let counter = 0;
-async function run(name: string, url: string, options: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<Row> {
+let baselineUrl = "";
+async function measure(name: string, url: string, options: { method?: "GET" | "POST"; body?: unknown } = {}) {
   await load(name, url, options, WARMUP_SECONDS);
-  const result = await load(name, url, options, DURATION);
+  return load(name, url, options, DURATION);
+}
+/**
+ * Each row is paired with a baseline run just before it: this machine's speed drifts by tens of
+ * percent within minutes, so a baseline measured once would flatter or penalise rows by when they ran.
+ */
+async function run(name: string, url: string, options: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<Row> {
+  const baseline = await measure("baseline", baselineUrl);
+  const result = await measure(name, url, options);
   const row = {
     name,
     method: options.method ?? "GET",
+    baselineRps: baseline.requests.average,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -53,7 +66,7 @@ async function run(name: string, url: string, options: { method?: "GET" | "POST"
     non2xx: result.non2xx,
   };
   console.log(
-    `bench: ${name.padEnd(32)} ${row.rps.toFixed(0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${row.non2xx ? `  non-2xx ${row.non2xx}` : ""}`,
+    `bench: ${name.padEnd(32)} ${row.rps.toFixed(0).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  baseline ${row.baselineRps.toFixed(0)} req/s${row.non2xx ? `  non-2xx ${row.non2xx}` : ""}`,
   );
   return row;
 }
@@ -131,18 +144,9 @@ const ids = {
 const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 try {
-  // The baseline runs first and last; the ratios use the faster of the two, so drift on a shared
-  // machine during the run cannot flatter the endpoints.
-  const runBaseline = async (when: string) => {
-    const helloPort = await freePort();
-    children.push(
-      await startProcess("scripts/bench/hello.ts", { PORT: String(helloPort) }, `http://127.0.0.1:${helloPort}/`),
-    );
-    const row = await run(`baseline (${when}): hello world`, `http://127.0.0.1:${helloPort}/`);
-    children.pop()!.kill();
-    return row;
-  };
-  const baselines = [await runBaseline("first")];
+  const helloPort = await freePort();
+  baselineUrl = `http://127.0.0.1:${helloPort}/`;
+  children.push(await startProcess("scripts/bench/hello.ts", { PORT: String(helloPort) }, baselineUrl));
 
   const rows: Row[] = [];
   const configs: [string, Record<string, string>][] = [];
@@ -176,17 +180,16 @@ try {
     child.kill();
   }
 
-  baselines.push(await runBaseline("last"));
-  const baseline = baselines.reduce((best, row) => (row.rps > best.rps ? row : best));
+  const baselines = rows.map((row) => row.baselineRps);
   const table = [
-    `Baseline (bare Fastify hello world, the faster of the first and last runs: ${baselines.map((row) => row.rps.toFixed(0)).join(" and ")} req/s): ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms. ${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP_SECONDS} s of warm-up.`,
+    `Baseline: a bare Fastify hello world, run just before each row: ${Math.min(...baselines).toFixed(0)}–${Math.max(...baselines).toFixed(0)} req/s. ${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP_SECONDS} s of warm-up.`,
     "",
-    "| endpoint | req/s | p50 ms | p99 ms | ratio to baseline | target | non-2xx |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "| endpoint | req/s | p50 ms | p99 ms | baseline req/s | ratio to baseline | target | non-2xx |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map((row) => {
-      const ratio = row.rps / baseline.rps;
+      const ratio = row.rps / row.baselineRps;
       const target = row.method === "GET" ? 0.5 : 0.3;
-      return `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${(ratio * 100).toFixed(0)} % | ${target * 100} % ${ratio >= target ? "✓" : "✗"} | ${row.non2xx} |`;
+      return `| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.baselineRps.toFixed(0)} | ${(ratio * 100).toFixed(0)} % | ${target * 100} % ${ratio >= target ? "✓" : "✗"} | ${row.non2xx} |`;
     }),
   ].join("\n");
   mkdirSync(join(root, ".cache"), { recursive: true });
