@@ -25,7 +25,7 @@ import {
 export const COMMAND_TIMEOUT_MS = 1500;
 const PREFIX = "csc:";
 const STATUS_KEEP = 1000;
-/** Derived-slug candidates tried per round trip. */
+/** Derived-slug candidates tried per round trip once the base slug is taken. */
 const SLUG_BATCH = 16;
 /** Stands for the slug in a list's JSON until the create script knows which slug it claimed. */
 const SLUG_MARK = "\u0000slug\u0000";
@@ -175,10 +175,11 @@ export class RedisStore implements Store {
       return { ...list, slug };
     }
     if (input.derivedSlug) {
-      // Candidates go in batches, so even a crowded base slug takes few round trips.
+      // The base slug is usually free, so it goes alone (16 candidates cost both sides about a
+      // fifth more CPU per list); after it, batches keep even a crowded base to few round trips.
       const candidates = slugCandidates(input.derivedSlug);
-      for (;;) {
-        const batch = Array.from({ length: SLUG_BATCH }, () => candidates.next().value as string);
+      for (let size = 1; ; size = SLUG_BATCH) {
+        const batch = Array.from({ length: size }, () => candidates.next().value as string);
         const slug = await save(batch);
         if (slug !== undefined) return { ...list, slug };
       }
