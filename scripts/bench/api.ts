@@ -50,7 +50,8 @@ async function measure(name: string, url: string, options: { method?: "GET" | "P
 }
 /**
  * Each row is paired with a baseline run just before it: this machine's speed drifts by tens of
- * percent within minutes, so a baseline measured once would flatter or penalise rows by when they ran.
+ * percent within minutes, so one baseline for all rows would favour or penalise them by when they
+ * ran.
  */
 async function run(name: string, url: string, options: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<Row> {
   const baseline = await measure("baseline", baselineUrl);
