@@ -1,12 +1,14 @@
 /**
  * The embedded store: state in memory, every acknowledged write appended to a JSON-lines log in
  * DATA_DIR and synced (O_DSYNC) before the promise resolves, so it survives kill -9. The log is
- * replayed at start; expired lists are skipped. Writes go through one queue with group commit, which also makes
- * slug allocation atomic within the process.
+ * replayed at start; expired lists are skipped at replay and forgotten hourly while running. Writes
+ * go through one queue with group commit, which also makes slug allocation atomic within the
+ * process.
  */
-import { constants, mkdirSync, readFileSync, existsSync } from "node:fs";
+import { constants, createReadStream, mkdirSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import {
   SlugTakenError,
@@ -32,6 +34,8 @@ type LogRecord =
   { t: "list"; list: StoredList } | { t: "feedback"; feedback: Feedback } | { t: "click"; click: OutboundClick };
 
 const STATUS_KEEP = 1000;
+/** How often createList drops expired lists from memory (they are already invisible to reads). */
+const SWEEP_INTERVAL_MS = 3_600_000;
 
 /** O_DSYNC: an append returns once its data is on disk, one thread-pool call instead of two. */
 const LOG_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
@@ -45,6 +49,7 @@ export class EmbeddedStore implements Store {
   private status: StatusRecordT[] = [];
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
+  private sweptAt = 0;
 
   private readonly log: FileHandle;
 
@@ -55,20 +60,31 @@ export class EmbeddedStore implements Store {
   static async open(dataDir: string, now = new Date()): Promise<EmbeddedStore> {
     mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, "store.jsonl");
-    const records: LogRecord[] = [];
-    if (existsSync(path)) {
-      for (const line of readFileSync(path, "utf8").split("\n")) {
-        if (!line) continue;
-        try {
-          records.push(JSON.parse(line) as LogRecord);
-        } catch {
-          // A torn last line from a crash mid-write was never acknowledged; skip it.
-        }
-      }
+    const log = await open(path, LOG_FLAGS);
+    // A crash mid-append can leave a torn last line: end it, or the next record would be glued to
+    // it and lost at the following replay.
+    const reader = await open(path, "r");
+    try {
+      const { size } = await reader.stat();
+      if (size > 0 && (await reader.read(Buffer.alloc(1), 0, 1, size - 1)).buffer[0] !== 0x0a) await log.write("\n");
+    } finally {
+      await reader.close();
     }
-    const store = new EmbeddedStore(await open(path, LOG_FLAGS));
-    for (const record of records)
+    const store = new EmbeddedStore(log);
+    // Streamed line by line: the log also holds every feedback and click, so it may outgrow the
+    // largest string V8 can read at once; only live lists stay in memory.
+    for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+      if (!line) continue;
+      let record: LogRecord;
+      try {
+        record = JSON.parse(line) as LogRecord;
+      } catch {
+        // A line torn by a crash mid-write was never acknowledged; skip it.
+        continue;
+      }
       if (record.t === "list" && new Date(record.list.expiresAt) > now) store.index(record.list);
+    }
+    store.sweptAt = now.getTime();
     return store;
   }
 
@@ -121,7 +137,20 @@ export class EmbeddedStore implements Store {
     return !id || new Date(this.lists.get(id)!.expiresAt) <= now;
   }
 
+  /** Forgets expired lists, so a long-running process does not keep every list ever made. */
+  private sweep(now: Date) {
+    if (now.getTime() - this.sweptAt < SWEEP_INTERVAL_MS) return;
+    this.sweptAt = now.getTime();
+    for (const list of this.lists.values()) {
+      if (new Date(list.expiresAt) > now) continue;
+      this.lists.delete(list.id);
+      // The slug may belong to a newer list by now.
+      if (list.slug && this.slugs.get(list.slug) === list.id) this.slugs.delete(list.slug);
+    }
+  }
+
   async createList(input: NewList): Promise<StoredList> {
+    this.sweep(input.createdAt);
     let list: StoredList | undefined;
     const allocate = (): LogRecord => {
       let slug: string | null = null;

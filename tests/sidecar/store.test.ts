@@ -23,26 +23,49 @@ storeContract("embedded", async () => {
   return store;
 });
 
-describe("embedded store durability", () => {
-  it("replays acknowledged lists after reopening, and skips a torn last line", async () => {
+describe("embedded store log and memory", () => {
+  const createdAt = new Date();
+  const input = {
+    name: null,
+    approvedServiceIds: ["aws-s3"],
+    createdAt,
+    expiresAt: new Date(createdAt.getTime() + 1000 * 86_400_000),
+  };
+  it("replays acknowledged lists, skips a torn last line and keeps the next write apart from it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
     dirs.push(dir);
     const first = await EmbeddedStore.open(dir);
-    const createdAt = new Date();
-    const list = await first.createList({
-      id: "abc",
-      name: null,
-      approvedServiceIds: ["aws-s3"],
-      createdAt,
-      expiresAt: new Date(createdAt.getTime() + 1000 * 86_400_000),
-      slug: "kept",
-    });
+    const list = await first.createList({ ...input, id: "abc", slug: "kept" });
     await first.close();
     const { appendFileSync } = await import("node:fs");
     appendFileSync(join(dir, "store.jsonl"), '{"t":"list","list":{"id":"torn"');
     const second = await EmbeddedStore.open(dir);
-    stores.push(second);
     expect(await second.getList("kept", new Date())).toEqual(list);
+    // The next write must not be glued to the torn line.
+    const after = await second.createList({ ...input, id: "after", slug: "after-crash" });
+    await second.close();
+    const third = await EmbeddedStore.open(dir);
+    stores.push(third);
+    expect(await third.getList("after-crash", new Date())).toEqual(after);
+  });
+
+  it("forgets expired lists once they are past their expiry", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const store = await EmbeddedStore.open(dir, createdAt);
+    stores.push(store);
+    await store.createList({
+      ...input,
+      id: "short",
+      slug: "short",
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 60_000),
+    });
+    const later = new Date(createdAt.getTime() + 2 * 3_600_000);
+    await store.createList({ ...input, id: "later", slug: "later", createdAt: later });
+    const memory = store as unknown as { lists: Map<string, unknown>; slugs: Map<string, string> };
+    expect([...memory.lists.keys()]).toEqual(["later"]);
+    expect([...memory.slugs.keys()]).toEqual(["later"]);
   });
 });
 
