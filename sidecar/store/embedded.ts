@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import {
   SlugTakenError,
+  StoreUnavailableError,
   slugCandidates,
   type BucketHit,
   type Feedback,
@@ -52,9 +53,15 @@ export class EmbeddedStore implements Store {
   private sweptAt = 0;
 
   private readonly log: FileHandle;
+  /**
+   * The log's length in bytes, so a failed append can be cut back off; undefined after a cut that
+   * failed, when the log may end in a torn line.
+   */
+  private logSize: number | undefined;
 
-  private constructor(log: FileHandle) {
+  private constructor(log: FileHandle, logSize: number) {
     this.log = log;
+    this.logSize = logSize;
   }
 
   static async open(dataDir: string, now = new Date()): Promise<EmbeddedStore> {
@@ -64,13 +71,14 @@ export class EmbeddedStore implements Store {
     // A crash mid-append can leave a torn last line: end it, or the next record would be glued to
     // it and lost at the following replay.
     const reader = await open(path, "r");
+    let { size } = await reader.stat();
     try {
-      const { size } = await reader.stat();
-      if (size > 0 && (await reader.read(Buffer.alloc(1), 0, 1, size - 1)).buffer[0] !== 0x0a) await log.write("\n");
+      if (size > 0 && (await reader.read(Buffer.alloc(1), 0, 1, size - 1)).buffer[0] !== 0x0a)
+        size += (await log.write("\n")).bytesWritten;
     } finally {
       await reader.close();
     }
-    const store = new EmbeddedStore(log);
+    const store = new EmbeddedStore(log, size);
     // Streamed line by line: the log also holds every feedback and click, so it may outgrow the
     // largest string V8 can read at once; only live lists stay in memory.
     for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
@@ -122,7 +130,7 @@ export class EmbeddedStore implements Store {
       }
       if (written.length === 0) continue;
       try {
-        await this.log.write(`${lines.join("\n")}\n`);
+        await this.write(`${lines.join("\n")}\n`);
         for (const item of written) item.resolve();
       } catch (error) {
         for (const item of written) item.reject(error);
@@ -130,6 +138,35 @@ export class EmbeddedStore implements Store {
     }
     // Cleared in the same tick as the empty-queue check above, so no write is left waiting.
     this.flushing = undefined;
+  }
+
+  /**
+   * Appends `text` whole (a short write is continued). On failure (a full disk, an I/O error) the
+   * partial append is cut off, so no part of an unacknowledged batch comes back at replay.
+   */
+  private async write(text: string): Promise<void> {
+    const size = this.logSize;
+    // After a failed cut the log may end mid-line: start a new one.
+    const data = Buffer.from(size === undefined ? `\n${text}` : text);
+    try {
+      for (let offset = 0; offset < data.length;) offset += (await this.log.write(data, offset)).bytesWritten;
+    } catch (error) {
+      this.logSize = undefined;
+      if (size !== undefined)
+        await this.log
+          .truncate(size)
+          .then(() => this.log.datasync())
+          .then(() => (this.logSize = size))
+          .catch(() => undefined);
+      throw new StoreUnavailableError(`Could not append to the store's log: ${(error as Error).message}`);
+    }
+    this.logSize =
+      size === undefined
+        ? await this.log.stat().then(
+            (stat) => stat.size,
+            () => undefined,
+          )
+        : size + data.length;
   }
 
   private slugFree(slug: string, now: Date): boolean {

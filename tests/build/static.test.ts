@@ -99,10 +99,12 @@ describe("the static build", () => {
 describe("serving the build", () => {
   let api: FastifyInstance;
   let text: FastifyInstance;
+  let store: EmbeddedStore;
+  const storeDir = mkdtempSync(join(tmpdir(), "csc-store-"));
   beforeAll(async () => {
     const files = await BuiltFiles.open(dist);
     const catalogue = loadCatalogue(FIXTURE_DIR);
-    const store = await EmbeddedStore.open(mkdtempSync(join(tmpdir(), "csc-store-")));
+    store = await EmbeddedStore.open(storeDir);
     api = await buildApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
       catalogue,
@@ -114,6 +116,8 @@ describe("serving the build", () => {
   });
   afterAll(async () => {
     await Promise.all([api?.close(), text?.close()]);
+    await store?.close();
+    rmSync(storeDir, { recursive: true, force: true });
   });
 
   it("serves JSON with a strong ETag, cache header and CORS, and 304 on If-None-Match", async () => {

@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
-import type { Store } from "../../sidecar/store/store.ts";
+import { StoreUnavailableError, type Store } from "../../sidecar/store/store.ts";
 import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
 import { storeContract } from "./store.contract.ts";
 
@@ -47,6 +48,35 @@ describe("embedded store log and memory", () => {
     const third = await EmbeddedStore.open(dir);
     stores.push(third);
     expect(await third.getList("after-crash", new Date())).toEqual(after);
+  });
+
+  it("answers a failed append as unavailable and leaves no part of it in the log", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const store = await EmbeddedStore.open(dir);
+    await store.createList({ ...input, id: "before", slug: "before" });
+    const path = join(dir, "store.jsonl");
+    const logBefore = readFileSync(path, "utf8");
+    // A disk that fills up mid-append: the first call writes half, the next fails.
+    const log = (store as unknown as { log: FileHandle }).log;
+    const write = log.write.bind(log);
+    let calls = 0;
+    log.write = (async (data: Buffer, offset: number) => {
+      if (calls++ > 0) throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+      return write(data, offset, Math.floor((data.length - offset) / 2));
+    }) as typeof log.write;
+    await expect(store.createList({ ...input, id: "failed", slug: "failed" })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    expect(readFileSync(path, "utf8")).toBe(logBefore);
+    expect(await store.getList("failed", new Date())).toBeUndefined();
+    log.write = write;
+    const after = await store.createList({ ...input, id: "after", slug: "failed" });
+    await store.close();
+    const reopened = await EmbeddedStore.open(dir);
+    stores.push(reopened);
+    expect(await reopened.getList("failed", new Date())).toEqual(after);
+    expect(await reopened.getList("before", new Date())).toMatchObject({ id: "before" });
   });
 
   it("forgets expired lists once they are past their expiry", async () => {
