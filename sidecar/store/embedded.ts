@@ -70,8 +70,8 @@ export class EmbeddedStore implements Store {
     const log = await open(path, LOG_FLAGS);
     // A crash mid-append can leave a torn last line: end it, or the next record would be glued to
     // it and lost at the following replay.
+    let { size } = await log.stat();
     const reader = await open(path, "r");
-    let { size } = await reader.stat();
     try {
       if (size > 0 && (await reader.read(Buffer.alloc(1), 0, 1, size - 1)).buffer[0] !== 0x0a)
         size += (await log.write("\n")).bytesWritten;
