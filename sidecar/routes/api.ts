@@ -165,6 +165,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     const ids = approvedIds(c, input);
     const createdAt = c.now();
     const name = input.name?.trim() || null;
+    const derivedSlug = !input.slug && name ? slugify(name) : null;
     try {
       const list = await storeCall(() =>
         c.store.createList({
@@ -173,7 +174,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
           approvedServiceIds: [...new Set(ids)],
           createdAt,
           expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_DAYS * 86_400_000),
-          ...(input.slug ? { slug: input.slug } : name && slugify(name) ? { derivedSlug: slugify(name)! } : {}),
+          ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
         }),
       );
       return { body: listResponse(c, list) };
