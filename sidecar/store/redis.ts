@@ -3,7 +3,7 @@
  * `appendonly yes` and `appendfsync always` (checked at connect and reported by status), so that a
  * write Redis acknowledged is on disk before we reply. WAITAOF would allow `everysec`, but needs
  * Redis 7.2 and Debian 12 ships 7.0. Rate-limit counters are kept out of the AOF (and replicas), so
- * counting a request never waits for an fsync; a Redis restart at worst resets a one-minute window.
+ * counting a request adds no fsync of its own; a Redis restart at worst resets a one-minute window.
  * Every command fails within COMMAND_TIMEOUT_MS when Redis is unreachable (no offline queue), so
  * requests never hang; the client reconnects by itself.
  */
@@ -36,7 +36,7 @@ const SLUG_MARK_JSON = JSON.stringify(SLUG_MARK);
  * Redis) loads it again.
  */
 class Script {
-  readonly source: string;
+  private readonly source: string;
   private readonly sha1: string;
   constructor(source: string) {
     this.source = source;
@@ -53,7 +53,8 @@ class Script {
 
 /**
  * INCR with the window set on first hit; returns count and remaining ms. Atomic in Redis.
- * REPL_NONE keeps the counter out of the AOF, so with `appendfsync always` it costs no fsync.
+ * REPL_NONE keeps the counter out of the AOF, so with `appendfsync always` it adds no fsync (its
+ * reply still leaves after the fsync of any write Redis handled in the same event-loop turn).
  */
 const HIT_SCRIPT = new Script(`
 redis.set_repl(redis.REPL_NONE)
