@@ -1,13 +1,19 @@
 /**
- * The embedded store: state in memory, every acknowledged write appended to a JSON-lines log in
+ * The embedded store: state in memory, every acknowledged write added to a JSON-lines log in
  * DATA_DIR and synced (O_DSYNC) before the promise resolves, so it survives kill -9. The log is
  * replayed at start; expired lists are skipped at replay and forgotten hourly while running. Writes
  * go through one queue with group commit, which also makes slug allocation atomic within the
  * process.
+ *
+ * The log ends in newline padding, written and synced ahead of use, and records overwrite it in
+ * place: a synced write that changes no file metadata costs one device write, where an append also
+ * waits for the file system to commit the file's new size (233 µs against 143 µs on the project's
+ * machine). Replay skips blank lines. Records go to explicit offsets, so two processes must never
+ * share the log: a lock file in DATA_DIR holds it for one.
  */
-import { constants, createReadStream, mkdirSync } from "node:fs";
+import { constants, createReadStream, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import {
@@ -38,8 +44,74 @@ const STATUS_KEEP = 1000;
 /** How often createList drops expired lists from memory (they are already invisible to reads). */
 const SWEEP_INTERVAL_MS = 3_600_000;
 
-/** O_DSYNC: an append returns once its data is on disk, one thread-pool call instead of two. */
-const LOG_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_DSYNC;
+/** O_DSYNC: a write returns once its data is on disk, one thread-pool call instead of two. */
+const LOG_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_DSYNC;
+const NEWLINE = 0x0a;
+/** The log grows by its own size (so a busy log grows rarely), between these bounds. */
+const MIN_GROWTH = 64 * 1024;
+const MAX_GROWTH = 4 * 1024 * 1024;
+const padding = (length: number) => Buffer.alloc(length, NEWLINE);
+
+/** Folders this process holds, so a second store on one folder is refused here too. */
+const heldDataDirs = new Set<string>();
+
+/**
+ * Holds DATA_DIR for this process (`store.lock` names its pid), or throws when a live process holds
+ * it. A lock left by a killed process is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const path = resolve(dataDir, "store.lock");
+  if (heldDataDirs.has(path)) throw new Error(`${dataDir} is already open in this process`);
+  for (;;) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = Number(readFileSync(path, "utf8").trim());
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder))
+      throw new Error(
+        `${dataDir} is in use by process ${holder}: one process at a time may use an embedded store (set DATA_DIR, or REDIS_URL to share one store)`,
+      );
+    unlinkSync(path);
+  }
+  heldDataDirs.add(path);
+  return () => {
+    heldDataDirs.delete(path);
+    try {
+      if (readFileSync(path, "utf8").trim() === String(process.pid)) unlinkSync(path);
+    } catch {
+      // Already gone.
+    }
+  };
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The offset of the log's last byte that is not a newline, or -1; read backwards over the padding. */
+async function lastRecordByte(path: string, size: number): Promise<number> {
+  const reader = await open(path, "r");
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let to = size; to > 0;) {
+      const from = Math.max(0, to - chunk.length);
+      const { bytesRead } = await reader.read(chunk, 0, to - from, from);
+      for (let i = bytesRead - 1; i >= 0; i--) if (chunk[i] !== NEWLINE) return from + i;
+      to = from;
+    }
+    return -1;
+  } finally {
+    await reader.close();
+  }
+}
 
 export class EmbeddedStore implements Store {
   readonly kind = "embedded";
@@ -53,47 +125,59 @@ export class EmbeddedStore implements Store {
   private sweptAt = 0;
 
   private readonly log: FileHandle;
-  /**
-   * The log's length in bytes, so a failed append can be cut back off; undefined after a cut that
-   * failed, when the log may end in a torn line.
-   */
-  private logSize: number | undefined;
+  private readonly unlock: () => void;
+  /** Where the next record goes: just past the last one, at the start of the padding. */
+  private end: number;
+  /** The log's length in bytes: records, then padding. */
+  private size: number;
 
-  private constructor(log: FileHandle, logSize: number) {
+  private constructor(log: FileHandle, unlock: () => void, end: number, size: number) {
     this.log = log;
-    this.logSize = logSize;
+    this.unlock = unlock;
+    this.end = end;
+    this.size = size;
   }
 
   static async open(dataDir: string, now = new Date()): Promise<EmbeddedStore> {
     mkdirSync(dataDir, { recursive: true });
+    const unlock = lockDataDir(dataDir);
     const path = join(dataDir, "store.jsonl");
-    const log = await open(path, LOG_FLAGS);
-    // A crash mid-append can leave a torn last line: end it, or the next record would be glued to
-    // it and lost at the following replay.
-    let { size } = await log.stat();
-    const reader = await open(path, "r");
+    let log: FileHandle | undefined;
     try {
-      if (size > 0 && (await reader.read(Buffer.alloc(1), 0, 1, size - 1)).buffer[0] !== 0x0a)
-        size += (await log.write("\n")).bytesWritten;
-    } finally {
-      await reader.close();
+      log = await open(path, LOG_FLAGS);
+      let { size } = await log.stat();
+      // A crash mid-write can leave a torn last record. Padding after it ends its line; at the very
+      // end of the file, a newline must, or the next record would be glued to it and lost at the
+      // following replay.
+      const last = await lastRecordByte(path, size);
+      if (last >= 0 && last === size - 1) size += (await log.write("\n", size)).bytesWritten;
+      const store = new EmbeddedStore(log, unlock, last < 0 ? 0 : last + 2, size);
+      if (store.end > 0) await store.replay(path, now);
+      store.sweptAt = now.getTime();
+      return store;
+    } catch (error) {
+      await log?.close().catch(() => undefined);
+      unlock();
+      throw error;
     }
-    const store = new EmbeddedStore(log, size);
+  }
+
+  /** Loads the unexpired lists of the log's records. */
+  private async replay(path: string, now: Date): Promise<void> {
     // Streamed line by line: the log also holds every feedback and click, so it may outgrow the
     // largest string V8 can read at once; only live lists stay in memory.
-    for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    const input = createReadStream(path, { end: this.end - 1 });
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       if (!line) continue;
-      let record: LogRecord;
+      let record: LogRecord | null;
       try {
-        record = JSON.parse(line) as LogRecord;
+        record = JSON.parse(line) as LogRecord | null;
       } catch {
         // A line torn by a crash mid-write was never acknowledged; skip it.
         continue;
       }
-      if (record.t === "list" && new Date(record.list.expiresAt) > now) store.index(record.list);
+      if (record?.t === "list" && new Date(record.list.expiresAt) > now) this.index(record.list);
     }
-    store.sweptAt = now.getTime();
-    return store;
   }
 
   private index(list: StoredList) {
@@ -102,8 +186,8 @@ export class EmbeddedStore implements Store {
   }
 
   /**
-   * Appends the record `make` returns and resolves once it is on disk. Concurrent writes share one
-   * synchronous append (group commit); `make` runs in arrival order, one at a time, so what it
+   * Adds the record `make` returns to the log and resolves once it is on disk. Concurrent writes
+   * share one synchronous write (group commit); `make` runs in arrival order, one at a time, so what it
    * decides (a free slug) holds for the record it returns.
    */
   private append(make: () => LogRecord): Promise<void> {
@@ -114,9 +198,12 @@ export class EmbeddedStore implements Store {
   }
 
   private async flush(): Promise<void> {
-    // Yield first, so `this.flushing` is assigned before this can finish and clear it.
-    await null;
-    while (this.pending.length > 0) {
+    for (;;) {
+      // A batch starts at the end of an event-loop turn, so every request read in that turn shares
+      // its write (starting on the first request's microtask wrote that request alone, and the rest
+      // of the turn waited a whole write).
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.pending.length === 0) break;
       const batch = this.pending.splice(0);
       const lines: string[] = [];
       const written: PendingWrite[] = [];
@@ -140,33 +227,46 @@ export class EmbeddedStore implements Store {
     this.flushing = undefined;
   }
 
+  /** Writes `data` whole at `position` (a short write is continued). */
+  private async writeAt(data: Buffer, position: number): Promise<void> {
+    for (let offset = 0; offset < data.length;)
+      offset += (await this.log.write(data, offset, data.length - offset, position + offset)).bytesWritten;
+  }
+
+  /** Grows the padding so that `end` bytes fit, writing (and so syncing) it before any record uses it. */
+  private async reserve(end: number): Promise<void> {
+    if (end <= this.size) return;
+    const growth = Math.max(end - this.size, Math.min(Math.max(this.size, MIN_GROWTH), MAX_GROWTH));
+    try {
+      await this.writeAt(padding(growth), this.size);
+      this.size += growth;
+    } catch (error) {
+      // Part of the padding may be there; what is there is padding too.
+      this.size = await this.log.stat().then(
+        (stat) => stat.size,
+        () => this.size,
+      );
+      throw new StoreUnavailableError(`Could not grow the store's log: ${(error as Error).message}`);
+    }
+  }
+
   /**
-   * Appends `text` whole (a short write is continued). On failure (a full disk, an I/O error) the
-   * partial append is cut off, so no part of an unacknowledged batch comes back at replay.
+   * Writes `text` after the last record. On failure (an I/O error) the batch's place is padded
+   * again, so no part of an unacknowledged batch comes back at replay.
    */
   private async write(text: string): Promise<void> {
-    const size = this.logSize;
-    // After a failed cut the log may end mid-line: start a new one.
-    const data = Buffer.from(size === undefined ? `\n${text}` : text);
+    const data = Buffer.from(text);
+    const start = this.end;
+    await this.reserve(start + data.length);
     try {
-      for (let offset = 0; offset < data.length;) offset += (await this.log.write(data, offset)).bytesWritten;
+      await this.writeAt(data, start);
     } catch (error) {
-      this.logSize = undefined;
-      if (size !== undefined)
-        await this.log
-          .truncate(size)
-          .then(() => this.log.datasync())
-          .then(() => (this.logSize = size))
-          .catch(() => undefined);
-      throw new StoreUnavailableError(`Could not append to the store's log: ${(error as Error).message}`);
+      // If even that fails, its place may keep part of the batch, ended by its own newline or the
+      // padding's: the next record goes after it.
+      await this.writeAt(padding(data.length), start).catch(() => (this.end = start + data.length));
+      throw new StoreUnavailableError(`Could not write to the store's log: ${(error as Error).message}`);
     }
-    this.logSize =
-      size === undefined
-        ? await this.log.stat().then(
-            (stat) => stat.size,
-            () => undefined,
-          )
-        : size + data.length;
+    this.end = start + data.length;
   }
 
   private slugFree(slug: string, now: Date): boolean {
@@ -272,6 +372,10 @@ export class EmbeddedStore implements Store {
 
   async close(): Promise<void> {
     await this.flushing;
-    await this.log.close();
+    try {
+      await this.log.close();
+    } finally {
+      this.unlock();
+    }
   }
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,33 +51,146 @@ describe("embedded store log and memory", () => {
     expect(await third.getList("after-crash", new Date())).toEqual(after);
   });
 
-  it("answers a failed append as unavailable and leaves no part of it in the log", async () => {
+  /**
+   * Makes the log's writes fail as a failing disk would: `fail(call)` says which calls (counted
+   * from 0) throw; the first call writes only half its data.
+   */
+  function failWrites(store: EmbeddedStore, fail: (call: number) => boolean) {
+    const log = (store as unknown as { log: FileHandle }).log;
+    const write = log.write.bind(log);
+    let calls = 0;
+    log.write = (async (data: Buffer, offset: number, length: number, position: number) => {
+      const call = calls++;
+      if (fail(call)) throw Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" });
+      return write(data, offset, call === 0 ? Math.floor(length / 2) : length, position);
+    }) as typeof log.write;
+    return () => (log.write = write);
+  }
+
+  it("answers a failed write as unavailable and leaves no part of it in the log", async () => {
     const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
     dirs.push(dir);
     const store = await EmbeddedStore.open(dir);
     await store.createList({ ...input, id: "before", slug: "before" });
     const path = join(dir, "store.jsonl");
     const logBefore = readFileSync(path, "utf8");
-    // A disk that fills up mid-append: the first call writes half, the next fails.
-    const log = (store as unknown as { log: FileHandle }).log;
-    const write = log.write.bind(log);
-    let calls = 0;
-    log.write = (async (data: Buffer, offset: number) => {
-      if (calls++ > 0) throw Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
-      return write(data, offset, Math.floor((data.length - offset) / 2));
-    }) as typeof log.write;
+    // Half the batch is written, the rest fails; padding is then written over its place.
+    const restore = failWrites(store, (call) => call === 1);
     await expect(store.createList({ ...input, id: "failed", slug: "failed" })).rejects.toBeInstanceOf(
       StoreUnavailableError,
     );
     expect(readFileSync(path, "utf8")).toBe(logBefore);
     expect(await store.getList("failed", new Date())).toBeUndefined();
-    log.write = write;
+    restore();
     const after = await store.createList({ ...input, id: "after", slug: "failed" });
     await store.close();
     const reopened = await EmbeddedStore.open(dir);
     stores.push(reopened);
     expect(await reopened.getList("failed", new Date())).toEqual(after);
     expect(await reopened.getList("before", new Date())).toMatchObject({ id: "before" });
+  });
+
+  it("keeps working after a failed write whose place could not be padded again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const store = await EmbeddedStore.open(dir);
+    // The first record grows the log, so the failing write below lands in padding.
+    const before = await store.createList({ ...input, id: "before", slug: "before" });
+    const restore = failWrites(store, (call) => call > 0);
+    await expect(store.createList({ ...input, id: "failed", slug: "failed" })).rejects.toBeInstanceOf(
+      StoreUnavailableError,
+    );
+    expect(await store.getList("failed", new Date())).toBeUndefined();
+    restore();
+    const after = await store.createList({ ...input, id: "after", slug: "after" });
+    await store.close();
+    const reopened = await EmbeddedStore.open(dir);
+    stores.push(reopened);
+    expect(await reopened.getList("before", new Date())).toEqual(before);
+    expect(await reopened.getList("after", new Date())).toEqual(after);
+  });
+
+  it("skips a record torn inside the padding and writes the next one after it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const first = await EmbeddedStore.open(dir);
+    const kept = await first.createList({ ...input, id: "kept", slug: "kept" });
+    await first.close();
+    const path = join(dir, "store.jsonl");
+    const log = readFileSync(path);
+    const end = log.lastIndexOf("}") + 2;
+    expect(log.length).toBeGreaterThan(end); // padding follows the records
+    // A crash mid-write: the start of a record overwrote the start of the padding.
+    log.write('{"t":"list","list":{"id":"torn","slug":"to', end);
+    writeFileSync(path, log);
+    const second = await EmbeddedStore.open(dir);
+    expect(await second.getList("kept", new Date())).toEqual(kept);
+    expect(await second.getList("torn", new Date())).toBeUndefined();
+    const after = await second.createList({ ...input, id: "after", slug: "after-crash" });
+    await second.close();
+    const third = await EmbeddedStore.open(dir);
+    stores.push(third);
+    expect(await third.getList("after-crash", new Date())).toEqual(after);
+    expect(await third.getList("kept", new Date())).toEqual(kept);
+  });
+
+  it("grows the log ahead of use and replays every record", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const store = await EmbeddedStore.open(dir);
+    // About 300 KiB of records: the log grows several times past its first 64 KiB.
+    const ids = Array.from({ length: 1500 }, (_, n) => `grow-${n}`);
+    await Promise.all(ids.map((id) => store.createList({ ...input, id, derivedSlug: "grown" })));
+    await store.close();
+    const log = readFileSync(join(dir, "store.jsonl"), "utf8");
+    const records = log.split("\n").filter(Boolean);
+    expect(records).toHaveLength(ids.length);
+    expect(log.length).toBeGreaterThan(log.trimEnd().length);
+    const reopened = await EmbeddedStore.open(dir);
+    stores.push(reopened);
+    expect(await reopened.getList("grown", new Date())).toMatchObject({ id: "grow-0" });
+    expect(await reopened.getList("grown-1500", new Date())).toMatchObject({ id: "grow-1499" });
+  });
+
+  it("reads and extends a log written without padding", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const list = {
+      id: "old",
+      slug: "old",
+      name: null,
+      approvedServiceIds: ["aws-s3"],
+      createdAt: createdAt.toISOString(),
+      expiresAt: input.expiresAt.toISOString(),
+    };
+    writeFileSync(join(dir, "store.jsonl"), `${JSON.stringify({ t: "list", list })}\n`);
+    const store = await EmbeddedStore.open(dir);
+    const added = await store.createList({ ...input, id: "new", slug: "new" });
+    await store.close();
+    const reopened = await EmbeddedStore.open(dir);
+    stores.push(reopened);
+    expect(await reopened.getList("old", new Date())).toEqual(list);
+    expect(await reopened.getList("new", new Date())).toEqual(added);
+  });
+
+  it("holds DATA_DIR for one process and takes over the lock of a dead one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
+    dirs.push(dir);
+    const lock = join(dir, "store.lock");
+    const store = await EmbeddedStore.open(dir);
+    expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
+    await expect(EmbeddedStore.open(dir)).rejects.toThrow(/already open in this process/);
+    await store.close();
+    expect(existsSync(lock)).toBe(false);
+    // A live process (this one's parent) holds it.
+    writeFileSync(lock, String(process.ppid));
+    await expect(EmbeddedStore.open(dir)).rejects.toThrow(new RegExp(`in use by process ${process.ppid}`));
+    // A killed process left it behind.
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
+    writeFileSync(lock, dead);
+    const taken = await EmbeddedStore.open(dir);
+    stores.push(taken);
+    expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
   });
 
   it("forgets expired lists once they are past their expiry", async () => {
