@@ -19,6 +19,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
 // 20 keeps the hello-world baseline server-bound on two cores; more connections make autocannon the limit.
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+// A regular expression on row names, to re-measure some rows only (e.g. BENCH_ONLY="list create").
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? "");
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 async function startProcess(script: string, env: Record<string, string>, ready: string): Promise<ChildProcess> {
@@ -53,7 +55,12 @@ async function measure(name: string, url: string, options: { method?: "GET" | "P
  * percent within minutes, so one baseline for all rows would favour or penalise them by when they
  * ran.
  */
-async function run(name: string, url: string, options: { method?: "GET" | "POST"; body?: unknown } = {}): Promise<Row> {
+async function run(
+  name: string,
+  url: string,
+  options: { method?: "GET" | "POST"; body?: unknown } = {},
+): Promise<Row | undefined> {
+  if (!ONLY.test(name)) return undefined;
   const baseline = await measure("baseline", baselineUrl);
   const result = await measure(name, url, options);
   const row = {
@@ -104,7 +111,7 @@ async function endpoints(
   label: string,
   ids: { aws: string[]; mixed: string[]; azure: string[]; gcp: string[] },
   list: string,
-): Promise<Row[]> {
+): Promise<(Row | undefined)[]> {
   const approved = { approvedServiceIds: ids.mixed };
   return [
     await run(`search q+filter (${label})`, `${api}/v1/services?q=object%20storage&category=storage&limit=20`),
@@ -177,7 +184,7 @@ try {
         body: JSON.stringify({ approvedServiceIds: ids.aws }),
       })
     ).json()) as { id: string };
-    rows.push(...(await endpoints(api, label, ids, created.id)));
+    rows.push(...(await endpoints(api, label, ids, created.id)).filter((row) => row !== undefined));
     child.kill();
   }
 
