@@ -3,7 +3,7 @@
  * the sources'), then serves the API on PORT and the text host on TEXT_PORT from one process.
  */
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
-import { handleSignals, startServer } from "../sidecar/server.ts";
+import { handleSignals, startOrExit } from "../sidecar/server.ts";
 import { build } from "./build.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR } from "./inputs.ts";
 
@@ -15,6 +15,6 @@ if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
   console.log("start: dist/ is missing or older than the sources; building");
   await build({ urls });
 }
-const server = await startServer(config, { distDir: DIST_DIR });
+const server = await startOrExit(config, { distDir: DIST_DIR });
 handleSignals(server);
 console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);

@@ -10,7 +10,7 @@ import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import { buildApp } from "./app.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
-import { EmbeddedStore } from "./store/embedded.ts";
+import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { RedisStore } from "./store/redis.ts";
 import type { Store } from "./store/store.ts";
 import { buildTextApp, loadSiteHandler } from "./text.ts";
@@ -60,6 +60,22 @@ export async function startServer(
   };
 }
 
+/**
+ * Starts the server, or exits with one line when another instance holds the port or DATA_DIR:
+ * an operator's mistake, not a bug worth a stack trace.
+ */
+export async function startOrExit(config: ConfigT, options: Parameters<typeof startServer>[1]): Promise<RunningServer> {
+  try {
+    return await startServer(config, options);
+  } catch (error) {
+    if (error instanceof DataDirInUseError || (error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      console.error(`start: ${(error as Error).message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 export function handleSignals(server: RunningServer): void {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
@@ -73,6 +89,6 @@ export function handleSignals(server: RunningServer): void {
 
 if (import.meta.main) {
   const config = loadConfig(process.env);
-  const server = await startServer(config, { distDir: process.env.DIST_DIR });
+  const server = await startOrExit(config, { distDir: process.env.DIST_DIR });
   handleSignals(server);
 }

@@ -52,6 +52,9 @@ const MIN_GROWTH = 64 * 1024;
 const MAX_GROWTH = 4 * 1024 * 1024;
 const padding = (length: number) => Buffer.alloc(length, NEWLINE);
 
+/** Another process, or another store in this one, holds DATA_DIR. */
+export class DataDirInUseError extends Error {}
+
 /** Folders this process holds, so a second store on one folder is refused here too. */
 const heldDataDirs = new Set<string>();
 
@@ -61,7 +64,7 @@ const heldDataDirs = new Set<string>();
  */
 function lockDataDir(dataDir: string): () => void {
   const path = resolve(dataDir, "store.lock");
-  if (heldDataDirs.has(path)) throw new Error(`${dataDir} is already open in this process`);
+  if (heldDataDirs.has(path)) throw new DataDirInUseError(`${dataDir} is already open in this process`);
   for (;;) {
     try {
       writeFileSync(path, String(process.pid), { flag: "wx" });
@@ -71,7 +74,7 @@ function lockDataDir(dataDir: string): () => void {
     }
     const holder = Number(readFileSync(path, "utf8").trim());
     if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder))
-      throw new Error(
+      throw new DataDirInUseError(
         `${dataDir} is in use by process ${holder}: one process at a time may use an embedded store (set DATA_DIR, or REDIS_URL to share one store)`,
       );
     unlinkSync(path);

@@ -1,5 +1,5 @@
 /** Runs the real server (sidecar/server.ts) as a child process on free ports, for fault tests. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freePort, waitFor } from "./components.ts";
 
@@ -45,4 +45,15 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       await exited;
     },
   };
+}
+
+/** Runs a server that should refuse to start: its exit code and what it wrote to stderr. */
+export async function refusedServer(env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+  const [port, textPort] = [await freePort(), await freePort()];
+  const result = spawnSync(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: String(port), TEXT_PORT: String(textPort), LOG_LEVEL: "silent", ...env },
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  return { status: result.status, stderr: result.stderr };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
-import { spawnServer, type ServerProcess } from "../helpers/process.ts";
+import { refusedServer, spawnServer, type ServerProcess } from "../helpers/process.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -75,6 +75,12 @@ describe("kill -9 under load", () => {
     const third = await spawnServer(env);
     try {
       await expectAllReadable(third, [...acknowledged, ...afterRestart], LABEL);
+      // The killed processes' locks were taken over; a live one's is not.
+      const refused = await refusedServer(env);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toBe(
+        `start: ${dataDir} is in use by process ${third.child.pid}: one process at a time may use an embedded store (set DATA_DIR, or REDIS_URL to share one store)\n`,
+      );
     } finally {
       await third.kill();
     }

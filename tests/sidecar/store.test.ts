@@ -4,7 +4,7 @@ import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { DataDirInUseError, EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
 import { StoreUnavailableError, type Store } from "../../sidecar/store/store.ts";
 import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
@@ -179,7 +179,7 @@ describe("embedded store log and memory", () => {
     const lock = join(dir, "store.lock");
     const store = await EmbeddedStore.open(dir);
     expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
-    await expect(EmbeddedStore.open(dir)).rejects.toThrow(/already open in this process/);
+    await expect(EmbeddedStore.open(dir)).rejects.toThrow(DataDirInUseError);
     await store.close();
     expect(existsSync(lock)).toBe(false);
     // A live process (this one's parent) holds it.
