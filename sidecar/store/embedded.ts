@@ -190,8 +190,8 @@ export class EmbeddedStore implements Store {
 
   /**
    * Adds the record `make` returns to the log and resolves once it is on disk. Concurrent writes
-   * share one synchronous write (group commit); `make` runs in arrival order, one at a time, so what it
-   * decides (a free slug) holds for the record it returns.
+   * share one synchronous write (group commit); `make` runs in arrival order, one at a time, so
+   * what it decides (a free slug) holds for the record it returns.
    */
   private append(make: () => LogRecord): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -264,8 +264,8 @@ export class EmbeddedStore implements Store {
     try {
       await this.writeAt(data, start);
     } catch (error) {
-      // If even that fails, its place may keep part of the batch, ended by its own newline or the
-      // padding's: the next record goes after it.
+      // Pad its place again. If even that fails, it may keep part of the batch, ended by the
+      // batch's own newline or the padding's, so the next record goes after it.
       await this.writeAt(padding(data.length), start).catch(() => (this.end = start + data.length));
       throw new StoreUnavailableError(`Could not write to the store's log: ${(error as Error).message}`);
     }

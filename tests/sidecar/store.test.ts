@@ -17,13 +17,21 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-storeContract("embedded", async () => {
+/** A new empty folder, removed after the file's tests. */
+function newDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
   dirs.push(dir);
+  return dir;
+}
+
+/** Opens a store that is closed after the file's tests. */
+async function openKept(dir: string): Promise<EmbeddedStore> {
   const store = await EmbeddedStore.open(dir);
   stores.push(store);
   return store;
-});
+}
+
+storeContract("embedded", () => openKept(newDir()));
 
 describe("embedded store log and memory", () => {
   const createdAt = new Date();
@@ -34,8 +42,7 @@ describe("embedded store log and memory", () => {
     expiresAt: new Date(createdAt.getTime() + 1000 * 86_400_000),
   };
   it("replays acknowledged lists, skips a torn last line and keeps the next write apart from it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const first = await EmbeddedStore.open(dir);
     const list = await first.createList({ ...input, id: "abc", slug: "kept" });
     await first.close();
@@ -46,8 +53,7 @@ describe("embedded store log and memory", () => {
     // The next write must not be glued to the torn line.
     const after = await second.createList({ ...input, id: "after", slug: "after-crash" });
     await second.close();
-    const third = await EmbeddedStore.open(dir);
-    stores.push(third);
+    const third = await openKept(dir);
     expect(await third.getList("after-crash", new Date())).toEqual(after);
   });
 
@@ -68,8 +74,7 @@ describe("embedded store log and memory", () => {
   }
 
   it("answers a failed write as unavailable and leaves no part of it in the log", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const store = await EmbeddedStore.open(dir);
     await store.createList({ ...input, id: "before", slug: "before" });
     const path = join(dir, "store.jsonl");
@@ -84,15 +89,13 @@ describe("embedded store log and memory", () => {
     restore();
     const after = await store.createList({ ...input, id: "after", slug: "failed" });
     await store.close();
-    const reopened = await EmbeddedStore.open(dir);
-    stores.push(reopened);
+    const reopened = await openKept(dir);
     expect(await reopened.getList("failed", new Date())).toEqual(after);
     expect(await reopened.getList("before", new Date())).toMatchObject({ id: "before" });
   });
 
   it("keeps working after a failed write whose place could not be padded again", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const store = await EmbeddedStore.open(dir);
     // The first record grows the log, so the failing write below lands in padding.
     const before = await store.createList({ ...input, id: "before", slug: "before" });
@@ -104,15 +107,13 @@ describe("embedded store log and memory", () => {
     restore();
     const after = await store.createList({ ...input, id: "after", slug: "after" });
     await store.close();
-    const reopened = await EmbeddedStore.open(dir);
-    stores.push(reopened);
+    const reopened = await openKept(dir);
     expect(await reopened.getList("before", new Date())).toEqual(before);
     expect(await reopened.getList("after", new Date())).toEqual(after);
   });
 
   it("skips a record torn inside the padding and writes the next one after it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const first = await EmbeddedStore.open(dir);
     const kept = await first.createList({ ...input, id: "kept", slug: "kept" });
     await first.close();
@@ -128,15 +129,13 @@ describe("embedded store log and memory", () => {
     expect(await second.getList("torn", new Date())).toBeUndefined();
     const after = await second.createList({ ...input, id: "after", slug: "after-crash" });
     await second.close();
-    const third = await EmbeddedStore.open(dir);
-    stores.push(third);
+    const third = await openKept(dir);
     expect(await third.getList("after-crash", new Date())).toEqual(after);
     expect(await third.getList("kept", new Date())).toEqual(kept);
   });
 
   it("grows the log ahead of use and replays every record", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const store = await EmbeddedStore.open(dir);
     // About 300 KiB of records: the log grows several times past its first 64 KiB.
     const ids = Array.from({ length: 1500 }, (_, n) => `grow-${n}`);
@@ -146,15 +145,13 @@ describe("embedded store log and memory", () => {
     const records = log.split("\n").filter(Boolean);
     expect(records).toHaveLength(ids.length);
     expect(log.length).toBeGreaterThan(log.trimEnd().length);
-    const reopened = await EmbeddedStore.open(dir);
-    stores.push(reopened);
+    const reopened = await openKept(dir);
     expect(await reopened.getList("grown", new Date())).toMatchObject({ id: "grow-0" });
     expect(await reopened.getList("grown-1500", new Date())).toMatchObject({ id: "grow-1499" });
   });
 
   it("reads and extends a log written without padding", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const list = {
       id: "old",
       slug: "old",
@@ -167,15 +164,13 @@ describe("embedded store log and memory", () => {
     const store = await EmbeddedStore.open(dir);
     const added = await store.createList({ ...input, id: "new", slug: "new" });
     await store.close();
-    const reopened = await EmbeddedStore.open(dir);
-    stores.push(reopened);
+    const reopened = await openKept(dir);
     expect(await reopened.getList("old", new Date())).toEqual(list);
     expect(await reopened.getList("new", new Date())).toEqual(added);
   });
 
   it("holds DATA_DIR for one process and takes over the lock of a dead one", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const lock = join(dir, "store.lock");
     const store = await EmbeddedStore.open(dir);
     expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
@@ -188,14 +183,12 @@ describe("embedded store log and memory", () => {
     // A killed process left it behind.
     const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
     writeFileSync(lock, dead);
-    const taken = await EmbeddedStore.open(dir);
-    stores.push(taken);
+    await openKept(dir);
     expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
   });
 
   it("forgets expired lists once they are past their expiry", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-embedded-"));
-    dirs.push(dir);
+    const dir = newDir();
     const store = await EmbeddedStore.open(dir, createdAt);
     stores.push(store);
     await store.createList({
