@@ -68,7 +68,7 @@ export async function startOrExit(config: ConfigT, options: Parameters<typeof st
   try {
     return await startServer(config, options);
   } catch (error) {
-    if (error instanceof DataDirInUseError || (error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    if (error instanceof DataDirInUseError || (error as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE") {
       console.error(`start: ${(error as Error).message}`);
       process.exit(1);
     }

@@ -12,9 +12,12 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/** The server's environment on free loopback ports, with `env` on top. */
+async function serverEnv(env: Record<string, string>) {
   const [port, textPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [SERVER], {
+  return {
+    port,
+    textPort,
     env: {
       ...process.env,
       PORT: String(port),
@@ -23,8 +26,12 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       LOG_LEVEL: "silent",
       ...env,
     },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  };
+}
+
+export async function spawnServer(overrides: Record<string, string>): Promise<ServerProcess> {
+  const { port, textPort, env } = await serverEnv(overrides);
+  const child = spawn(process.execPath, [SERVER], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const api = `http://127.0.0.1:${port}`;
@@ -48,12 +55,10 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
 }
 
 /** Runs a server that should refuse to start: its exit code and what it wrote to stderr. */
-export async function refusedServer(env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
-  const [port, textPort] = [await freePort(), await freePort()];
-  const result = spawnSync(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: String(port), TEXT_PORT: String(textPort), LOG_LEVEL: "silent", ...env },
-    encoding: "utf8",
-    timeout: 20_000,
-  });
+export async function refusedServer(
+  overrides: Record<string, string>,
+): Promise<{ status: number | null; stderr: string }> {
+  const { env } = await serverEnv(overrides);
+  const result = spawnSync(process.execPath, [SERVER], { env, encoding: "utf8", timeout: 20_000 });
   return { status: result.status, stderr: result.stderr };
 }
