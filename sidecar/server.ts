@@ -31,11 +31,11 @@ export async function openStore(config: ConfigT, log: (message: string) => void)
 
 export async function startServer(
   config: ConfigT,
-  options: { distDir?: string; catalogue?: Catalogue } = {},
+  options: { distDir?: string; catalogue?: Catalogue; store?: Store } = {},
 ): Promise<RunningServer> {
   const catalogue = options.catalogue ?? loadCatalogue();
   const urls = publicUrls(config);
-  const store = await openStore(config, (message) => console.error(message));
+  const store = options.store ?? (await openStore(config, (message) => console.error(message)));
   const distDir = options.distDir;
   const files =
     distDir && existsSync(join(distDir, "api", "manifest.json")) ? await BuiltFiles.open(distDir) : undefined;
@@ -61,12 +61,12 @@ export async function startServer(
 }
 
 /**
- * Starts the server, or exits with one line when another instance holds the port or DATA_DIR:
- * an operator's mistake, not a bug worth a stack trace.
+ * Waits for `starting` (opening the store, or starting the server), or exits with one line when
+ * another instance holds the port or DATA_DIR: an operator's mistake, not a bug worth a stack trace.
  */
-export async function startOrExit(config: ConfigT, options: Parameters<typeof startServer>[1]): Promise<RunningServer> {
+export async function orExitIfInUse<T>(starting: Promise<T>): Promise<T> {
   try {
-    return await startServer(config, options);
+    return await starting;
   } catch (error) {
     if (error instanceof DataDirInUseError || (error as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE") {
       console.error(`start: ${(error as Error).message}`);
@@ -89,6 +89,6 @@ export function handleSignals(server: RunningServer): void {
 
 if (import.meta.main) {
   const config = loadConfig(process.env);
-  const server = await startOrExit(config, { distDir: process.env.DIST_DIR });
+  const server = await orExitIfInUse(startServer(config, { distDir: process.env.DIST_DIR }));
   handleSignals(server);
 }

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { freePort, waitFor } from "./components.ts";
 
 const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url));
+/** `npm start`'s script: builds dist/ when stale, then runs the server. */
+export const START = fileURLToPath(new URL("../../scripts/start.ts", import.meta.url));
 
 export interface ServerProcess {
   readonly api: string;
@@ -54,11 +56,12 @@ export async function spawnServer(overrides: Record<string, string>): Promise<Se
   };
 }
 
-/** Runs a server that should refuse to start: its exit code and what it wrote to stderr. */
+/** Runs a server (or `script`) that should refuse to start: its exit code and what it wrote. */
 export async function refusedServer(
   overrides: Record<string, string>,
-): Promise<{ status: number | null; stderr: string }> {
+  script = SERVER,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const { env } = await serverEnv(overrides);
-  const result = spawnSync(process.execPath, [SERVER], { env, encoding: "utf8", timeout: 20_000 });
-  return { status: result.status, stderr: result.stderr };
+  const result = spawnSync(process.execPath, [script], { env, encoding: "utf8", timeout: 20_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

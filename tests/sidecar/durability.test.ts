@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
-import { refusedServer, spawnServer, type ServerProcess } from "../helpers/process.ts";
+import { refusedServer, START, spawnServer, type ServerProcess } from "../helpers/process.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -76,11 +76,13 @@ describe("kill -9 under load", () => {
     try {
       await expectAllReadable(third, [...acknowledged, ...afterRestart], LABEL);
       // The killed processes' locks were taken over; a live one's is not.
+      const inUse = `start: ${dataDir} is in use by process ${third.child.pid}: one process at a time may use an embedded store (set DATA_DIR, or REDIS_URL to share one store)\n`;
       const refused = await refusedServer(env);
       expect(refused.status).toBe(1);
-      expect(refused.stderr).toBe(
-        `start: ${dataDir} is in use by process ${third.child.pid}: one process at a time may use an embedded store (set DATA_DIR, or REDIS_URL to share one store)\n`,
-      );
+      expect(refused.stderr).toBe(inUse);
+      // `npm start` on other ports (so other public URLs) stops before rebuilding the dist/ in use.
+      const refusedStart = await refusedServer(env, START);
+      expect(refusedStart).toEqual({ status: 1, stdout: "", stderr: inUse });
     } finally {
       await third.kill();
     }
