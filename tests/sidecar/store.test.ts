@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataDirInUseError, EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
-import { StoreUnavailableError, type Store } from "../../sidecar/store/store.ts";
+import { StoreUnavailableError, type Store, type StoredList } from "../../sidecar/store/store.ts";
 import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
 import { storeContract } from "./store.contract.ts";
 
@@ -31,6 +31,12 @@ async function openKept(dir: string): Promise<EmbeddedStore> {
   return store;
 }
 
+/** Reopens `dir` and expects each list back, read by its slug. */
+async function expectReplayed(dir: string, ...lists: StoredList[]): Promise<void> {
+  const store = await openKept(dir);
+  for (const list of lists) expect(await store.getList(list.slug!, new Date())).toEqual(list);
+}
+
 storeContract("embedded", () => openKept(newDir()));
 
 describe("embedded store log and memory", () => {
@@ -46,15 +52,13 @@ describe("embedded store log and memory", () => {
     const first = await EmbeddedStore.open(dir);
     const list = await first.createList({ ...input, id: "abc", slug: "kept" });
     await first.close();
-    const { appendFileSync } = await import("node:fs");
     appendFileSync(join(dir, "store.jsonl"), '{"t":"list","list":{"id":"torn"');
     const second = await EmbeddedStore.open(dir);
     expect(await second.getList("kept", new Date())).toEqual(list);
     // The next write must not be glued to the torn line.
     const after = await second.createList({ ...input, id: "after", slug: "after-crash" });
     await second.close();
-    const third = await openKept(dir);
-    expect(await third.getList("after-crash", new Date())).toEqual(after);
+    await expectReplayed(dir, after);
   });
 
   /**
@@ -107,9 +111,7 @@ describe("embedded store log and memory", () => {
     restore();
     const after = await store.createList({ ...input, id: "after", slug: "after" });
     await store.close();
-    const reopened = await openKept(dir);
-    expect(await reopened.getList("before", new Date())).toEqual(before);
-    expect(await reopened.getList("after", new Date())).toEqual(after);
+    await expectReplayed(dir, before, after);
   });
 
   it("skips a record torn inside the padding and writes the next one after it", async () => {
@@ -129,9 +131,7 @@ describe("embedded store log and memory", () => {
     expect(await second.getList("torn", new Date())).toBeUndefined();
     const after = await second.createList({ ...input, id: "after", slug: "after-crash" });
     await second.close();
-    const third = await openKept(dir);
-    expect(await third.getList("after-crash", new Date())).toEqual(after);
-    expect(await third.getList("kept", new Date())).toEqual(kept);
+    await expectReplayed(dir, after, kept);
   });
 
   it("grows the log ahead of use and replays every record", async () => {
@@ -164,9 +164,7 @@ describe("embedded store log and memory", () => {
     const store = await EmbeddedStore.open(dir);
     const added = await store.createList({ ...input, id: "new", slug: "new" });
     await store.close();
-    const reopened = await openKept(dir);
-    expect(await reopened.getList("old", new Date())).toEqual(list);
-    expect(await reopened.getList("new", new Date())).toEqual(added);
+    await expectReplayed(dir, list, added);
   });
 
   it("holds DATA_DIR for one process and takes over the lock of a dead one", async () => {
