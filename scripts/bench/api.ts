@@ -188,6 +188,7 @@ try {
     child.kill();
   }
 
+  if (rows.length === 0) throw new Error(`bench: BENCH_ONLY=${process.env.BENCH_ONLY} names no row`);
   const baselines = rows.map((row) => row.baselineRps);
   const table = [
     `Baseline: a bare Fastify hello world, run just before each row: ${Math.min(...baselines).toFixed(0)}–${Math.max(...baselines).toFixed(0)} req/s. ${CONNECTIONS} connections, ${DURATION} s each after ${WARMUP_SECONDS} s of warm-up.`,
