@@ -1,22 +1,49 @@
 /**
- * The one contract table: every endpoint of API v1 (contract 1.5.1), declared once. The sidecar
- * registers its routes from it, the build writes the static files of the `static` ones, and the
- * OpenAPI and discovery documents are generated from it.
+ * The one contract table: every endpoint of the API, declared once with everything about it (see
+ * endpoint.ts for a row's fields). The sidecar registers its routes from these rows
+ * (sidecar/routes/api.ts), the build writes their files (scripts/build.ts), the servers map a URL
+ * to its file (static.ts), nginx's locations are generated from them (scripts/deploy-config.ts),
+ * and so are OpenAPI and discovery (openapi.ts). Contract: ../shared/spec/catalogue-api-v1.md.
  */
 import { z } from "zod";
+import { compareServices } from "./compare.ts";
+import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
+import { exposureReport } from "./exposure.ts";
+import { parseIdList, requireKnownIds } from "./ids.ts";
+import {
+  DEFAULT_PAGE_SIZE,
+  FEEDBACK_MESSAGE,
+  LIST_LIFETIME_DAYS,
+  MAX_COMPARE_IDS,
+  MAX_EXPOSURE_IDS,
+  MAX_PAGE_SIZE,
+  SCP_MAX_CHARACTERS,
+  STATUS_HISTORY_HOURS,
+  STATUS_HISTORY_LIMIT,
+  STATUS_SAMPLE_MINUTES,
+} from "./limits.ts";
+import { listPath, newList, resolveList, type StoredList } from "./lists.ts";
+import type { Catalogue } from "./load.ts";
+import { discoveryDocument, openApiDocument } from "./openapi.ts";
+import { azurePolicySet, gcpOrgPolicy, PolicyTooLargeError, scpPolicy } from "./policies.ts";
+import { SlugTakenError, StoreUnavailableError } from "./ports.ts";
+import { HttpError } from "./problem.ts";
+import { listServices, pageCount, serviceDetail } from "./query.ts";
+import { renderMarkdown } from "./render/markdown.ts";
+import { approvedListDoc } from "./render/pages.ts";
 import {
   ApprovedServicesBody,
   AzurePolicySet,
+  BuildManifest,
   Category,
   CompareResult,
   ExposureReport,
+  FEEDBACK_TYPES,
   FeedbackBody,
   FeedbackResult,
   GcpOrgPolicy,
   Health,
   LIFECYCLE_STATUSES,
-  MAX_COMPARE_IDS,
-  MAX_EXPOSURE_IDS,
   OutboundClickBody,
   OutboundClickResult,
   Provider,
@@ -28,48 +55,11 @@ import {
   ServiceList,
   StatusHistory,
   StatusReport,
+  type SavedListT,
 } from "./schema.ts";
+import { statusReport } from "./status.ts";
 
-export const API_VERSION = "1.5.1";
-export const API_MAJOR = "v1";
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
-export const MAX_BODY_BYTES = 64 * 1024;
-export const READ_CACHE_SECONDS = 300;
-export const TEXT_HOST_PER_MINUTE = 60;
-export const LIST_LIFETIME_DAYS = 90;
-
-/** Rate-limit buckets (contract "Limits"): per client IP per minute, independent of each other. */
-export const BUCKETS = {
-  strict: { max: 10, windowMs: 60_000 },
-  relaxed: { max: 30, windowMs: 60_000 },
-} as const;
-export type BucketName = keyof typeof BUCKETS;
-
-/**
- * `static`: a file in dist/api answers it (CDN or nginx in production, the Node server locally).
- * `static+sidecar`: a file answers the plain request; the sidecar answers when a query is present.
- * `sidecar`: always computed by the sidecar.
- */
-export type Serving = "static" | "static+sidecar" | "sidecar";
-
-export interface Endpoint {
-  readonly operationId: string;
-  readonly method: "GET" | "POST";
-  /** OpenAPI path template, e.g. /v1/services/{slug}. */
-  readonly path: string;
-  readonly summary: string;
-  readonly description: string;
-  readonly tag: "Catalogue" | "Policies" | "Lists" | "Operations" | "Discovery";
-  readonly serving: Serving;
-  readonly bucket?: BucketName;
-  readonly query?: z.ZodObject;
-  readonly params?: z.ZodObject;
-  readonly body?: z.ZodType;
-  readonly response: { readonly status: 200 | 201; readonly schema?: z.ZodType; readonly contentType: string };
-  readonly errors: readonly number[];
-  readonly example: { readonly request: string; readonly body?: unknown };
-}
+export { API_MAJOR, API_VERSION, ERROR_REASONS, type Endpoint } from "./endpoint.ts";
 
 const slugList = (max: number) =>
   z.string().meta({
@@ -99,56 +89,106 @@ export const ServicesQuery = z.object({
 });
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
+const json = (body: unknown): Result => ({ text: serializeJson(body), contentType: "application/json; charset=utf-8" });
+const file = (path: string, body: unknown): StaticFile => ({ file: path, body: serializeJson(body) });
+
+/** A store failure as the client should read it: nothing was saved, try again. */
+async function storeCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof StoreUnavailableError)
+      throw new HttpError(503, "Service unavailable", "Storage is unreachable; try again shortly. Nothing was saved.");
+    throw error;
+  }
+}
+
+function savedList(urls: PublicUrls, list: StoredList): SavedListT {
+  return { ...list, approvedServiceIds: [...list.approvedServiceIds], url: `${urls.textUrl}${listPath(list)}` };
+}
+
+/** Everything in one file, for mirrors and scripts. */
+export function catalogueDump(catalogue: Catalogue) {
+  return {
+    providers: catalogue.providers,
+    categories: catalogue.categories,
+    services: catalogue.services.map((service) => serviceDetail(catalogue, service.slug)),
+    equivalenceGroups: catalogue.groups,
+  };
+}
+
+const noBuild = () =>
+  new HttpError(
+    404,
+    "No build here",
+    "This server computes every answer and has no build to mirror; mirror a server started with npm start.",
+  );
+
+const approvedIds = (catalogue: Catalogue, body: { approvedServiceIds: string[] }) =>
+  requireKnownIds(catalogue, body.approvedServiceIds);
+
 export const ENDPOINTS: readonly Endpoint[] = [
-  {
+  endpoint({
     operationId: "getDiscovery",
     method: "GET",
     path: "/",
     summary: "Discovery document",
     description: "Name, description, versions and the endpoint list of this API.",
     tag: "Discovery",
-    serving: "static",
     response: { status: 200, contentType: "application/json" },
     errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "index.json", files: (_c, urls, table) => [file("index.json", discoveryDocument(urls, table))] },
     example: { request: "GET /" },
-  },
-  {
+    handler: (c) => json(discoveryDocument(c.urls, c.table)),
+  }),
+  endpoint({
     operationId: "getOpenApi",
     method: "GET",
     path: "/openapi.json",
     summary: "OpenAPI 3.1 description",
     description: "This API described in OpenAPI 3.1.",
     tag: "Discovery",
-    serving: "static",
     response: { status: 200, contentType: "application/json" },
     errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "openapi.json", files: (_c, urls, table) => [file("openapi.json", openApiDocument(urls, table))] },
     example: { request: "GET /openapi.json" },
-  },
-  {
+    handler: (c) => json(openApiDocument(c.urls, c.table)),
+  }),
+  endpoint({
     operationId: "listProviders",
     method: "GET",
     path: "/v1/providers",
     summary: "List providers",
     description: "Every provider, with head office, jurisdiction, regions and the sovereignty flags.",
     tag: "Catalogue",
-    serving: "static",
     response: { status: 200, schema: z.array(Provider), contentType: "application/json" },
     errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/providers.json", files: (c) => [file("v1/providers.json", c.providers)] },
     example: { request: "GET /v1/providers" },
-  },
-  {
+    handler: (c) => json(c.catalogue.providers),
+  }),
+  endpoint({
     operationId: "listCategories",
     method: "GET",
     path: "/v1/categories",
     summary: "List categories",
     description: "Every service category.",
     tag: "Catalogue",
-    serving: "static",
     response: { status: 200, schema: z.array(Category), contentType: "application/json" },
     errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/categories.json", files: (c) => [file("v1/categories.json", c.categories)] },
     example: { request: "GET /v1/categories" },
-  },
-  {
+    handler: (c) => json(c.catalogue.categories),
+  }),
+  endpoint({
     operationId: "listServices",
     method: "GET",
     path: "/v1/services",
@@ -156,67 +196,114 @@ export const ENDPOINTS: readonly Endpoint[] = [
     description:
       "Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit is a 400.",
     tag: "Catalogue",
-    serving: "static+sidecar",
     query: ServicesQuery,
     response: { status: 200, schema: ServiceList, contentType: "application/json" },
     errors: [400],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/services.json",
+      pages: { file: "v1/services/pages/{page}.json", limit: DEFAULT_PAGE_SIZE },
+      files: function* (c) {
+        for (let page = 1; page <= pageCount(c, DEFAULT_PAGE_SIZE); page++)
+          yield file(
+            page === 1 ? "v1/services.json" : `v1/services/pages/${page}.json`,
+            listServices(c, { page, limit: DEFAULT_PAGE_SIZE }),
+          );
+      },
+    },
     example: { request: "GET /v1/services?q=object%20storage&provider=aws&limit=10" },
-  },
-  {
+    handler: (c, { query }) => ({ body: listServices(c.catalogue, query) }),
+  }),
+  endpoint({
     operationId: "getService",
     method: "GET",
     path: "/v1/services/{slug}",
     summary: "Get one service",
     description: "A service with sub-services, equivalents on other providers and policy identifiers.",
     tag: "Catalogue",
-    serving: "static",
     params: z.object({ slug: z.string().meta({ description: "Service slug", example: "aws-s3" }) }),
     response: { status: 200, schema: ServiceDetail, contentType: "application/json" },
     errors: [404],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/services/{slug}.json",
+      files: function* (c) {
+        for (const service of c.services)
+          yield file(`v1/services/${service.slug}.json`, serviceDetail(c, service.slug));
+      },
+    },
     example: { request: "GET /v1/services/aws-s3" },
-  },
-  {
+    handler: (c, { params }) => {
+      const detail = serviceDetail(c.catalogue, params.slug);
+      if (!detail)
+        throw new HttpError(
+          404,
+          "Service not found",
+          `No service with slug "${params.slug.slice(0, 100)}"; search with GET /v1/services?q=…`,
+        );
+      return json(detail);
+    },
+  }),
+  endpoint({
     operationId: "compareServices",
     method: "GET",
     path: "/v1/compare",
     summary: "Compare services",
     description: `Up to ${MAX_COMPARE_IDS} services side by side, with a shared-attribute table and compliance in common and apart.`,
     tag: "Catalogue",
-    serving: "sidecar",
     query: z.object({ ids: slugList(MAX_COMPARE_IDS) }),
     response: { status: 200, schema: CompareResult, contentType: "application/json" },
     errors: [400],
+    cache: "public",
+    pure: true,
     example: { request: "GET /v1/compare?ids=aws-s3,azure-blob-storage,gcp-cloud-storage" },
-  },
-  {
+    handler: (c, { query }) => ({
+      body: compareServices(c.catalogue, parseIdList(c.catalogue, query.ids, MAX_COMPARE_IDS)),
+    }),
+  }),
+  endpoint({
     operationId: "getExposure",
     method: "GET",
     path: "/v1/exposure",
     summary: "Jurisdictional exposure scorecard",
     description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services. Procurement triage, not legal advice.`,
     tag: "Catalogue",
-    serving: "sidecar",
     query: z.object({ ids: slugList(MAX_EXPOSURE_IDS) }),
     response: { status: 200, schema: ExposureReport, contentType: "application/json" },
     errors: [400],
+    cache: "public",
+    pure: true,
     example: { request: "GET /v1/exposure?ids=aws-s3,ovhcloud-object-storage" },
-  },
-  {
+    handler: (c, { query }) => ({
+      body: exposureReport(c.catalogue, parseIdList(c.catalogue, query.ids, MAX_EXPOSURE_IDS)),
+    }),
+  }),
+  endpoint({
     operationId: "generateScp",
     method: "POST",
     path: "/v1/policies/alpha-scp",
     summary: "AWS service control policy",
-    description:
-      "A deny-all-but SCP allowing only the approved services' IAM prefixes, within AWS's 5,120-character limit. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use.",
+    description: `A deny-all-but SCP allowing only the approved services' IAM prefixes, within AWS's ${SCP_MAX_CHARACTERS.toLocaleString("en")}-character limit. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use.`,
     tag: "Policies",
-    serving: "sidecar",
     bucket: "strict",
     body: ApprovedServicesBody,
     response: { status: 200, schema: ScpPolicy, contentType: "application/json" },
     errors: [400, 413, 415, 429],
+    cache: "no-store",
+    pure: true,
     example: { request: "POST /v1/policies/alpha-scp", body: { approvedServiceIds: ["aws-s3", "aws-lambda"] } },
-  },
-  {
+    handler: (c, { body }) => {
+      try {
+        return { body: scpPolicy(c.catalogue, approvedIds(c.catalogue, body)) };
+      } catch (error) {
+        if (error instanceof PolicyTooLargeError) throw new HttpError(400, "Policy too large", error.message);
+        throw error;
+      }
+    },
+  }),
+  endpoint({
     operationId: "generateAzurePolicy",
     method: "POST",
     path: "/v1/policies/beta-policy",
@@ -224,14 +311,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     description:
       "A policy set definition built on the built-in 'Allowed resource types' policy, listing the approved services' resource types.",
     tag: "Policies",
-    serving: "sidecar",
     bucket: "strict",
     body: ApprovedServicesBody,
     response: { status: 200, schema: AzurePolicySet, contentType: "application/json" },
     errors: [400, 413, 415, 429],
+    cache: "no-store",
+    pure: true,
     example: { request: "POST /v1/policies/beta-policy", body: { approvedServiceIds: ["azure-blob-storage"] } },
-  },
-  {
+    handler: (c, { body }) => ({ body: azurePolicySet(c.catalogue, approvedIds(c.catalogue, body)) }),
+  }),
+  endpoint({
     operationId: "generateGcpOrgPolicy",
     method: "POST",
     path: "/v1/policies/gamma-org-policy",
@@ -239,137 +328,245 @@ export const ENDPOINTS: readonly Endpoint[] = [
     description:
       "An organisation policy restricting constraints/gcp.restrictServiceUsage to the approved API services.",
     tag: "Policies",
-    serving: "sidecar",
     bucket: "strict",
     body: ApprovedServicesBody,
     response: { status: 200, schema: GcpOrgPolicy, contentType: "application/json" },
     errors: [400, 413, 415, 429],
+    cache: "no-store",
+    pure: true,
     example: { request: "POST /v1/policies/gamma-org-policy", body: { approvedServiceIds: ["gcp-cloud-storage"] } },
-  },
-  {
+    handler: (c, { body }) => ({ body: gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body)) }),
+  }),
+  endpoint({
     operationId: "exportMarkdown",
     method: "POST",
     path: "/v1/export/markdown",
     summary: "Markdown export",
     description: "The approved list as Markdown for runbooks, lifecycle shown.",
     tag: "Policies",
-    serving: "sidecar",
     bucket: "strict",
     body: ApprovedServicesBody,
     response: { status: 200, contentType: "text/markdown; charset=utf-8" },
     errors: [400, 413, 415, 429],
+    cache: "no-store",
+    pure: true,
     example: { request: "POST /v1/export/markdown", body: { approvedServiceIds: ["aws-s3", "gcp-bigquery"] } },
-  },
-  {
+    handler: (c, { body }) => ({
+      text: renderMarkdown(approvedListDoc(c.catalogue, approvedIds(c.catalogue, body))),
+      contentType: "text/markdown; charset=utf-8",
+    }),
+  }),
+  endpoint({
     operationId: "createList",
     method: "POST",
     path: "/v1/lists",
     summary: "Save an approved-services list",
     description: `Saves a list for ${LIST_LIFETIME_DAYS} days and returns its shareable id, slug and URL. 409 when an explicit slug is taken.`,
     tag: "Lists",
-    serving: "sidecar",
     bucket: "strict",
     body: SavedListCreate,
     response: { status: 200, schema: SavedList, contentType: "application/json" },
     errors: [400, 409, 413, 415, 429, 503],
+    cache: "no-store",
     example: {
       request: "POST /v1/lists",
       body: { name: "Platform baseline", approvedServiceIds: ["aws-s3", "aws-ec2"] },
     },
-  },
-  {
+    handler: async (c, { body }) => {
+      const ids = approvedIds(c.catalogue, body);
+      try {
+        const list = await storeCall(() =>
+          c.store.createList(newList({ name: body.name, slug: body.slug, ids }, c.now())),
+        );
+        return { body: savedList(c.urls, list) };
+      } catch (error) {
+        if (error instanceof SlugTakenError)
+          throw new HttpError(
+            409,
+            "Slug taken",
+            `The slug "${error.slug}" is already used by another list; choose another or omit it.`,
+          );
+        throw error;
+      }
+    },
+  }),
+  endpoint({
     operationId: "getList",
     method: "GET",
     path: "/v1/lists/{id}",
     summary: "Get a saved list",
     description: "By slug first, then by id. Expired lists answer 404.",
     tag: "Lists",
-    serving: "sidecar",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
     }),
     response: { status: 200, schema: SavedListDetail, contentType: "application/json" },
     errors: [404, 503],
+    cache: "until-expiry",
     example: { request: "GET /v1/lists/platform-baseline" },
-  },
-  {
+    handler: async (c, { params }) => {
+      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      if (!list)
+        throw new HttpError(
+          404,
+          "List not found",
+          `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
+        );
+      // A saved list never changes; its answer can be reused until it expires.
+      return {
+        body: { ...savedList(c.urls, list), ...resolveList(c.catalogue, list) },
+        expiresAt: new Date(list.expiresAt),
+      };
+    },
+  }),
+  endpoint({
     operationId: "getStatus",
     method: "GET",
     path: "/v1/status",
     summary: "Catalogue status",
     description: "Catalogue counts, last-updated time and each component's state.",
     tag: "Operations",
-    serving: "sidecar",
     response: { status: 200, schema: StatusReport, contentType: "application/json" },
     errors: [],
+    cache: "no-store",
     example: { request: "GET /v1/status" },
-  },
-  {
+    handler: async (c) => ({ body: statusReport(c.catalogue, await c.status.current()) }),
+  }),
+  endpoint({
     operationId: "getStatusHistory",
     method: "GET",
     path: "/v1/status/history",
     summary: "Status history",
-    description:
-      "Component samples of the last 24 hours (one per component every 5 minutes), newest first, at most 200.",
+    description: `Component samples of the last ${STATUS_HISTORY_HOURS} hours (one per component every ${STATUS_SAMPLE_MINUTES} minutes), newest first, at most ${STATUS_HISTORY_LIMIT}.`,
     tag: "Operations",
-    serving: "sidecar",
     response: { status: 200, schema: StatusHistory, contentType: "application/json" },
     errors: [503],
+    cache: "no-store",
     example: { request: "GET /v1/status/history" },
-  },
-  {
+    handler: async (c) => ({ body: { data: await storeCall(() => c.status.history()) } }),
+  }),
+  endpoint({
     operationId: "getHealth",
     method: "GET",
     path: "/v1/health",
     summary: "Health probe",
     description: "Cheap liveness probe; never touches the network.",
     tag: "Operations",
-    serving: "sidecar",
     response: { status: 200, schema: Health, contentType: "application/json" },
     errors: [],
+    cache: "no-store",
     example: { request: "GET /v1/health" },
-  },
-  {
+    handler: (c) => ({
+      body: {
+        status: c.store.available ? "ok" : "degraded",
+        uptimeSeconds: Math.round((Date.now() - c.startedAt) / 1000),
+        store: c.store.kind,
+      },
+    }),
+  }),
+  endpoint({
     operationId: "sendFeedback",
     method: "POST",
     path: "/v1/feedback",
     summary: "Send feedback",
-    description:
-      "Stores feedback durably. type defaults to general when omitted or unrecognised; message 5 to 5000 characters.",
+    description: `Stores feedback durably. type defaults to general when omitted or unrecognised; message ${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters.`,
     tag: "Operations",
-    serving: "sidecar",
     bucket: "relaxed",
     body: FeedbackBody,
     response: { status: 201, schema: FeedbackResult, contentType: "application/json" },
     errors: [400, 413, 415, 429, 503],
+    cache: "no-store",
     example: { request: "POST /v1/feedback", body: { type: "bug", message: "The S3 pricing link is outdated." } },
-  },
-  {
+    handler: async (c, { body }) => {
+      const type = (FEEDBACK_TYPES as readonly string[]).includes(body.type ?? "") ? body.type! : "general";
+      await storeCall(() =>
+        c.store.recordFeedback({
+          type,
+          message: body.message,
+          ...(body.email ? { email: body.email } : {}),
+          ...(body.page ? { page: body.page } : {}),
+          receivedAt: c.now().toISOString(),
+        }),
+      );
+      return { status: 201, body: { success: true, message: "Thank you: your feedback was recorded." } };
+    },
+  }),
+  endpoint({
     operationId: "recordOutboundClick",
     method: "POST",
     path: "/v1/analytics/outbound",
     summary: "Outbound-click telemetry",
     description: "Records that a documentation or pricing link was followed. No personal data is stored.",
     tag: "Operations",
-    serving: "sidecar",
     bucket: "relaxed",
     body: OutboundClickBody,
     response: { status: 200, schema: OutboundClickResult, contentType: "application/json" },
     errors: [400, 413, 415, 429, 503],
+    cache: "no-store",
     example: {
       request: "POST /v1/analytics/outbound",
       body: { url: "https://aws.amazon.com/s3/pricing/", serviceId: "aws-s3", kind: "pricing" },
     },
-  },
+    handler: async (c, { body }) => {
+      await storeCall(() => c.store.recordOutboundClick({ ...body, at: c.now().toISOString() }));
+      return { body: { recorded: true } };
+    },
+  }),
+  endpoint({
+    operationId: "getCatalogueDump",
+    method: "GET",
+    path: "/catalogue.json",
+    summary: "The whole catalogue in one file",
+    description:
+      "Every provider, category, service (as GET /v1/services/{slug} answers it) and equivalence group, for scripts and mirrors.",
+    tag: "Mirror",
+    response: { status: 200, contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "catalogue.json", files: (c) => [file("catalogue.json", catalogueDump(c))] },
+    example: { request: "GET /catalogue.json" },
+    handler: (c) => json(catalogueDump(c.catalogue)),
+  }),
+  endpoint({
+    operationId: "getBuildManifest",
+    method: "GET",
+    path: "/manifest.json",
+    summary: "Build manifest",
+    description:
+      "Every file of the build with its SHA-256 and size: what `cloud-catalogue mirror` fetches (from /mirror/{path}) and checks. Revalidate before reuse: it changes with every build.",
+    tag: "Mirror",
+    response: { status: 200, schema: BuildManifest, contentType: "application/json" },
+    errors: [404],
+    cache: "revalidate",
+    // Written by the build's last step, which hashes every other file.
+    static: { file: "manifest.json" },
+    example: { request: "GET /manifest.json" },
+    handler: () => {
+      throw noBuild();
+    },
+  }),
+  endpoint({
+    operationId: "getBuildFile",
+    method: "GET",
+    path: "/mirror/{path}",
+    restParam: true,
+    summary: "One file of the build",
+    description: "A file listed in /manifest.json, byte for byte (its precompressed .br/.gz sibling when accepted).",
+    tag: "Mirror",
+    params: z.object({
+      path: z
+        .string()
+        .meta({ description: "Path inside the build, as the manifest lists it", example: "api/v1/providers.json" }),
+    }),
+    response: { status: 200, contentType: "application/octet-stream" },
+    errors: [404],
+    cache: "public",
+    // The mirror's own input: the validated data, from which `cloud-catalogue serve` re-assembles the catalogue.
+    static: { file: "{path}", root: "dist", files: (c) => [file("catalogue-source.json", c.source)] },
+    example: { request: "GET /mirror/api/v1/providers.json" },
+    handler: () => {
+      throw noBuild();
+    },
+  }),
 ];
-
-export const ERROR_REASONS: Readonly<Record<number, string>> = {
-  400: "Bad request",
-  404: "Not found",
-  409: "Conflict",
-  413: "Payload too large",
-  415: "Unsupported media type",
-  414: "URI too long",
-  429: "Too many requests",
-  503: "Service unavailable",
-};

@@ -1,15 +1,33 @@
 /**
- * The OpenAPI 3.1 document and the discovery document (GET /), both generated from the contract
- * table in contract.ts and the zod schemas in schema.ts.
+ * The OpenAPI 3.1 document and the discovery document (GET /), both generated from the rows of a
+ * contract table (contract.ts) and the zod schemas in schema.ts.
  */
 import { z } from "zod";
-import { API_MAJOR, API_VERSION, BUCKETS, ENDPOINTS, ERROR_REASONS, type Endpoint } from "./contract.ts";
+import {
+  API_MAJOR,
+  API_VERSION,
+  ERROR_REASONS,
+  servingOf,
+  type CachePolicy,
+  type Endpoint,
+  type PublicUrls,
+} from "./endpoint.ts";
+import { BUCKETS, LIST_LIFETIME_DAYS, READ_CACHE_SECONDS, TEXT_HOST_LIMIT } from "./limits.ts";
 import { ApiError } from "./schema.ts";
 
-export interface PublicUrls {
-  readonly apiUrl: string;
-  readonly textUrl: string;
-}
+export type { PublicUrls } from "./endpoint.ts";
+
+/** How each cache policy reads in prose. */
+const CACHE_PROSE: Record<CachePolicy, string> = {
+  public: `Cached for ${READ_CACHE_SECONDS / 60} minutes.`,
+  revalidate: "Revalidate (ETag) before reusing a stored copy.",
+  "until-expiry": `Cached for ${READ_CACHE_SECONDS / 60} minutes at most, never past the list's expiry.`,
+  "no-store": "Not cached.",
+};
+
+/** The operations that share a bucket, for the prose of the discovery document. */
+const bucketMembers = (table: readonly Endpoint[], bucket: keyof typeof BUCKETS) =>
+  [...new Set(table.filter((row) => row.bucket === bucket).map((row) => `${row.method} ${row.path}`))].join(", ");
 
 type JsonSchema = Record<string, unknown>;
 
@@ -116,7 +134,7 @@ function operation(endpoint: Endpoint): JsonSchema {
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : " Not rate-limited; cached for 5 minutes."}`,
+    description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
     tags: [endpoint.tag],
     security: [],
     ...(endpoint.params || endpoint.query ? { parameters: parameters(endpoint) } : {}),
@@ -137,10 +155,10 @@ function operation(endpoint: Endpoint): JsonSchema {
   };
 }
 
-export function openApiDocument(urls: PublicUrls): JsonSchema {
+export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): JsonSchema {
   void ApiError; // registered as the "Error" component by importing schema.ts
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of table) {
     (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
   }
   return {
@@ -158,8 +176,9 @@ export function openApiDocument(urls: PublicUrls): JsonSchema {
       { name: "Discovery", description: "What this API offers" },
       { name: "Catalogue", description: "Providers, categories, services, compare and exposure" },
       { name: "Policies", description: "Policy scaffolds and Markdown export from an approved list" },
-      { name: "Lists", description: "Saved approved-services lists (90-day lifetime)" },
+      { name: "Lists", description: `Saved approved-services lists (${LIST_LIFETIME_DAYS}-day lifetime)` },
       { name: "Operations", description: "Status, health, feedback and telemetry" },
+      { name: "Mirror", description: "The whole catalogue and the build, for scripts and offline mirrors" },
     ],
     paths,
     components: { schemas: componentSchemas() },
@@ -167,7 +186,25 @@ export function openApiDocument(urls: PublicUrls): JsonSchema {
 }
 
 /** GET / — the discovery document. */
-export function discoveryDocument(urls: PublicUrls): JsonSchema {
+export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]): JsonSchema {
+  const describe = (endpoint: Endpoint) => ({
+    method: endpoint.method,
+    path: endpoint.path,
+    auth: "open",
+    served: servingOf(endpoint),
+    cache: endpoint.cache,
+    description: endpoint.description,
+    params: parameters(endpoint).map((parameter) => ({
+      name: parameter.name,
+      in: parameter.in,
+      required: parameter.required,
+      description: parameter.description,
+    })),
+    body: endpoint.body ? inlineJsonSchema(endpoint.body) : null,
+    rateLimit: endpoint.bucket ? { bucket: endpoint.bucket, perMinute: BUCKETS[endpoint.bucket].max } : null,
+    example: endpoint.example,
+  });
+  const versioned = (endpoint: Endpoint) => endpoint.path.startsWith(`/${API_MAJOR}/`);
   return {
     name: "Cloud Services Catalogue API",
     description:
@@ -181,10 +218,10 @@ export function discoveryDocument(urls: PublicUrls): JsonSchema {
     },
     auth: { scheme: "open", description: "No authentication. An X-API-Key header is accepted and ignored." },
     rateLimits: {
-      reads: "GET endpoints are not rate-limited; responses are cached for 5 minutes.",
-      strict: `${BUCKETS.strict.max} requests per minute per IP: POST /v1/lists, POST /v1/policies/*, POST /v1/export/markdown.`,
-      relaxed: `${BUCKETS.relaxed.max} requests per minute per IP: POST /v1/feedback, POST /v1/analytics/outbound.`,
-      textHost: "60 requests per minute per IP on the text host.",
+      reads: `GET endpoints are not rate-limited; responses are cached for ${READ_CACHE_SECONDS / 60} minutes unless an endpoint says otherwise.`,
+      strict: `${BUCKETS.strict.max} requests per minute per IP: ${bucketMembers(table, "strict")}.`,
+      relaxed: `${BUCKETS.relaxed.max} requests per minute per IP: ${bucketMembers(table, "relaxed")}.`,
+      textHost: `${TEXT_HOST_LIMIT.max} requests per minute per IP on the text host.`,
       headers: "X-RateLimit-Limit reports the endpoint's bucket limit; a 429 carries Retry-After in seconds.",
     },
     versions: [
@@ -193,23 +230,10 @@ export function discoveryDocument(urls: PublicUrls): JsonSchema {
         status: "stable",
         contractVersion: API_VERSION,
         baseUrl: `${urls.apiUrl}/${API_MAJOR}`,
-        endpoints: ENDPOINTS.filter((endpoint) => endpoint.path.startsWith(`/${API_MAJOR}/`)).map((endpoint) => ({
-          method: endpoint.method,
-          path: endpoint.path,
-          auth: "open",
-          served: endpoint.serving,
-          description: endpoint.description,
-          params: parameters(endpoint).map((parameter) => ({
-            name: parameter.name,
-            in: parameter.in,
-            required: parameter.required,
-            description: parameter.description,
-          })),
-          body: endpoint.body ? inlineJsonSchema(endpoint.body) : null,
-          rateLimit: endpoint.bucket ? { bucket: endpoint.bucket, perMinute: BUCKETS[endpoint.bucket].max } : null,
-          example: endpoint.example,
-        })),
+        endpoints: table.filter(versioned).map(describe),
       },
     ],
+    /** Outside the versioned API: the whole catalogue and the build, for scripts and mirrors. */
+    downloads: table.filter((endpoint) => !versioned(endpoint) && endpoint.tag === "Mirror").map(describe),
   };
 }

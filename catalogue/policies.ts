@@ -3,11 +3,10 @@
  * definition (initiative) and a Google Cloud organisation policy. Approved services of other
  * providers, or without identifiers, are skipped and reported.
  */
+import { SCP_MAX_CHARACTERS } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import type { AzurePolicySetT, GcpOrgPolicyT, ScpPolicyT, ServiceT } from "./schema.ts";
 
-/** AWS Organizations' maximum SCP size in characters. */
-export const SCP_MAX_CHARACTERS = 5120;
 /** Built-in Azure Policy "Allowed resource types". */
 export const AZURE_ALLOWED_RESOURCE_TYPES_DEFINITION =
   "/providers/Microsoft.Authorization/policyDefinitions/a08ec900-254a-4555-9bf5-e42af04b5c5c";

@@ -1,6 +1,6 @@
 /**
- * Reads over a Catalogue: the services listing (filters, search, pages), service detail and the
- * parsing of slug lists. Pure functions; the build and the sidecar call the same ones.
+ * Reads over a Catalogue: the services listing (filters, search, pages) and service detail. Pure
+ * functions; the build and the sidecar call the same ones.
  */
 import type { ServicesQueryT } from "./contract.ts";
 import type { Catalogue } from "./load.ts";
@@ -146,38 +146,4 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     equivalents: record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service),
     policyIdentifiers: record.policyIdentifiers,
   };
-}
-
-export type SlugListResult = { ok: true; slugs: string[] } | { ok: false; error: string; details: string };
-
-/** Parses a comma-separated slug list (compare, exposure): trimmed, duplicates dropped, 1..max, all known. */
-export function parseSlugList(catalogue: Catalogue, raw: string | undefined, max: number): SlugListResult {
-  const slugs = [
-    ...new Set(
-      (raw ?? "")
-        .split(",")
-        .map((slug) => slug.trim())
-        .filter(Boolean),
-    ),
-  ];
-  if (slugs.length === 0) {
-    return {
-      ok: false,
-      error: "ids is required",
-      details: "Pass ids as comma-separated service slugs, e.g. ids=aws-s3,gcp-cloud-storage",
-    };
-  }
-  if (slugs.length > max)
-    return { ok: false, error: `Too many ids`, details: `At most ${max} ids are allowed; ${slugs.length} were given.` };
-  const unknown = unknownIds(catalogue, slugs);
-  if (unknown.length > 0)
-    return { ok: false, error: "Unknown service ids", details: `Not in the catalogue: ${unknown.join(", ")}` };
-  return { ok: true, slugs };
-}
-
-/** Ids not in the catalogue, each at most once, truncated for display. */
-export function unknownIds(catalogue: Catalogue, ids: readonly string[]): string[] {
-  return [...new Set(ids.filter((id) => !catalogue.bySlug.has(id)))].map((id) =>
-    id.length > 80 ? `${id.slice(0, 80)}…` : id,
-  );
 }

@@ -1,26 +1,17 @@
 /**
- * What the static build writes and the servers answer for read requests: one function per kind of
- * resource returns the exact bytes, and one mapping turns a request URL into its file. The build
- * writes these bodies; the sidecar answers the same requests by calling the same functions, so a
- * static file and a computed response cannot differ.
+ * What the static build writes and how a request URL maps to a built file. API files come from the
+ * static rows of the contract table: the build writes each row's files and the sidecar computes
+ * the same answers through the same rows' handlers, from the same functions, so a static file and
+ * a computed response cannot differ. Text-host pages: one Doc per page, in three renderings.
  */
-import { DEFAULT_PAGE_SIZE } from "./contract.ts";
+import { ENDPOINTS } from "./contract.ts";
+import { FILE_SEGMENT, type Endpoint, type PublicUrls, type StaticFile, type StaticSpec } from "./endpoint.ts";
 import type { Catalogue } from "./load.ts";
-import { discoveryDocument, openApiDocument, type PublicUrls } from "./openapi.ts";
-import { listServices, pageCount, serviceDetail } from "./query.ts";
 import { renderAnsi } from "./render/ansi.ts";
 import type { Doc } from "./render/doc.ts";
 import { renderMarkdown } from "./render/markdown.ts";
 import { categoryPage, homePage, lifecyclePage, providerPage, servicePage, servicePath } from "./render/pages.ts";
-
-/** JSON as every API response serialises it. */
-export const serializeJson = (value: unknown): string => JSON.stringify(value);
-
-export interface StaticFile {
-  /** Path relative to dist/api or dist/text. */
-  readonly file: string;
-  readonly body: string;
-}
+import { BUILD_PATH_PATTERN } from "./schema.ts";
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".json": "application/json; charset=utf-8",
@@ -49,80 +40,99 @@ export function contentTypeOf(file: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The API host
+// The API host: the static rows of a contract table
 
-export const apiBodies = {
-  discovery: (urls: PublicUrls) => serializeJson(discoveryDocument(urls)),
-  openapi: (urls: PublicUrls) => serializeJson(openApiDocument(urls)),
-  providers: (catalogue: Catalogue) => serializeJson(catalogue.providers),
-  categories: (catalogue: Catalogue) => serializeJson(catalogue.categories),
-  servicesPage: (catalogue: Catalogue, page: number) =>
-    serializeJson(listServices(catalogue, { page, limit: DEFAULT_PAGE_SIZE })),
-  serviceDetail: (catalogue: Catalogue, slug: string) => serializeJson(serviceDetail(catalogue, slug)),
-  /** Everything in one file, for mirrors and scripts. */
-  dump: (catalogue: Catalogue) =>
-    serializeJson({
-      providers: catalogue.providers,
-      categories: catalogue.categories,
-      services: catalogue.services.map((service) => serviceDetail(catalogue, service.slug)),
-      equivalenceGroups: catalogue.groups,
-    }),
-};
-
-const servicesPageFile = (page: number) => (page === 1 ? "v1/services.json" : `v1/services/pages/${page}.json`);
-
-export function* apiFiles(catalogue: Catalogue, urls: PublicUrls): Generator<StaticFile> {
-  yield { file: "index.json", body: apiBodies.discovery(urls) };
-  yield { file: "openapi.json", body: apiBodies.openapi(urls) };
-  yield { file: "v1/providers.json", body: apiBodies.providers(catalogue) };
-  yield { file: "v1/categories.json", body: apiBodies.categories(catalogue) };
-  for (let page = 1; page <= pageCount(catalogue, DEFAULT_PAGE_SIZE); page++) {
-    yield { file: servicesPageFile(page), body: apiBodies.servicesPage(catalogue, page) };
-  }
-  for (const service of catalogue.services) {
-    yield { file: `v1/services/${service.slug}.json`, body: apiBodies.serviceDetail(catalogue, service.slug) };
-  }
-  yield { file: "catalogue.json", body: apiBodies.dump(catalogue) };
-  // The validated data itself, from which a mirror re-assembles the Catalogue (`cloud-catalogue serve`).
-  yield { file: "catalogue-source.json", body: serializeJson(catalogue.source) };
+/** Every file the build writes into dist/api: each static row's own. */
+export function* apiFiles(
+  catalogue: Catalogue,
+  urls: PublicUrls,
+  table: readonly Endpoint[] = ENDPOINTS,
+): Generator<StaticFile> {
+  for (const row of table) if (row.static?.files) yield* row.static.files(catalogue, urls, table);
 }
 
-const SLUG_SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+interface StaticRoute {
+  readonly row: Endpoint;
+  readonly spec: StaticSpec;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+}
+
+const routesByTable = new WeakMap<readonly Endpoint[], readonly StaticRoute[]>();
+
+function staticRoutes(table: readonly Endpoint[]): readonly StaticRoute[] {
+  let routes = routesByTable.get(table);
+  if (!routes) {
+    routes = table.flatMap((row) => {
+      if (!row.static || row.method !== "GET") return [];
+      const names: string[] = [];
+      const source = row.path
+        .split(/(\{\w+\})/)
+        .map((part) => {
+          const name = /^\{(\w+)\}$/.exec(part)?.[1];
+          if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          names.push(name);
+          return row.restParam && names.length === (row.path.match(/\{/g) ?? []).length ? "(.+)" : "([^/]+)";
+        })
+        .join("");
+      return [{ row, spec: row.static, pattern: new RegExp(`^${source}$`), names }];
+    });
+    routesByTable.set(table, routes);
+  }
+  return routes;
+}
+
+const PAGE = /^[1-9]\d{0,5}$/;
+
+/** The file a static row's spec names for a page (1 is the plain file), or undefined for other queries. */
+function fileForQuery(spec: StaticSpec, search: URLSearchParams): string | undefined {
+  const keys = new Set(search.keys());
+  if (keys.size === 0) return spec.file;
+  if (!spec.pages) return undefined;
+  const limit = search.get("limit");
+  const page = search.get("page");
+  keys.delete("limit");
+  keys.delete("page");
+  if (keys.size > 0 || (limit !== null && limit !== String(spec.pages.limit))) return undefined;
+  if (page === null || page === "1") return spec.file;
+  return PAGE.test(page) ? spec.pages.file.replace("{page}", page) : undefined;
+}
 
 /**
- * The dist/api file that answers a GET for this URL, or undefined when the sidecar must compute
- * it. `/v1/services` is static with no query, or with only `page` (and `limit` at its default).
+ * The built file (a path inside dist/) that answers a GET for this URL, with the row it belongs
+ * to; undefined when the sidecar must compute the answer. A row without query parameters ignores
+ * the query; a row with them is static only without one (or with a page it has a file for).
  */
-export function apiFileFor(pathname: string, search: URLSearchParams): string | undefined {
-  const plain = [...search.keys()].length === 0;
-  switch (pathname) {
-    case "/":
-      return plain ? "index.json" : undefined;
-    case "/openapi.json":
-      return "openapi.json";
-    case "/catalogue.json":
-      return "catalogue.json";
-    case "/manifest.json":
-      return "manifest.json";
-    case "/v1/providers":
-      return "v1/providers.json";
-    case "/v1/categories":
-      return "v1/categories.json";
-    case "/v1/services": {
-      const keys = new Set(search.keys());
-      const limit = search.get("limit");
-      if (limit !== null && limit !== String(DEFAULT_PAGE_SIZE)) return undefined;
-      keys.delete("limit");
-      const page = search.get("page");
-      keys.delete("page");
-      if (keys.size > 0) return undefined;
-      if (page === null) return servicesPageFile(1);
-      return /^[1-9]\d{0,5}$/.test(page) ? servicesPageFile(Number(page)) : undefined;
+export function staticFileFor(
+  table: readonly Endpoint[],
+  pathname: string,
+  search: URLSearchParams,
+): { row: Endpoint; path: string } | undefined {
+  for (const { row, spec, pattern, names } of staticRoutes(table)) {
+    const match = pattern.exec(pathname);
+    if (!match) continue;
+    let file = row.query ? fileForQuery(spec, search) : spec.file;
+    if (file === undefined) return undefined;
+    for (const [index, name] of names.entries()) {
+      const raw = match[index + 1]!;
+      const value = row.restParam && index === names.length - 1 ? decodedBuildPath(raw) : raw;
+      if (value === undefined || (!(row.restParam && index === names.length - 1) && !FILE_SEGMENT.test(value)))
+        return undefined;
+      file = file.replace(`{${name}}`, value);
     }
+    return { row, path: spec.root === "dist" ? file : `api/${file}` };
   }
-  const match = /^\/v1\/services\/([^/]+)$/.exec(pathname);
-  if (match && SLUG_SEGMENT.test(match[1]!)) return `v1/services/${match[1]}.json`;
   return undefined;
+}
+
+/** A percent-encoded rest of a path, decoded, when it is a path a build can hold (no "..", "." or empty segments). */
+function decodedBuildPath(encoded: string): string | undefined {
+  try {
+    const path = decodeURIComponent(encoded);
+    return BUILD_PATH_PATTERN.test(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,7 +172,7 @@ export function* textFiles(catalogue: Catalogue): Generator<StaticFile> {
 export function textPageFor(catalogue: Catalogue, pathname: string): string | undefined {
   const segments = pathname.replace(/\/+$/, "").split("/").slice(1);
   if (segments.length === 0 || (segments.length === 1 && segments[0] === "")) return "index";
-  if (segments.some((segment) => !SLUG_SEGMENT.test(segment))) return undefined;
+  if (segments.some((segment) => !FILE_SEGMENT.test(segment))) return undefined;
   const [first, second] = segments;
   if (segments.length === 1) {
     if (first === "lifecycle") return "lifecycle";

@@ -14,8 +14,10 @@ import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
-import type { PublicUrls } from "../catalogue/openapi.ts";
-import { apiFiles, textFiles, type StaticFile } from "../catalogue/static.ts";
+import type { PublicUrls } from "../catalogue/endpoint.ts";
+import type { StaticFile } from "../catalogue/endpoint.ts";
+import type { BuildManifestT } from "../catalogue/schema.ts";
+import { apiFiles, textFiles } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { buildInputsHash, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
@@ -120,20 +122,14 @@ async function compressAll(outDir: string): Promise<{ count: number; saved: numb
   return { count, saved };
 }
 
-export interface Manifest {
-  readonly version: 1;
-  readonly lastUpdated: string;
-  readonly files: readonly { path: string; sha256: string; size: number }[];
-}
-
-async function writeManifest(outDir: string, catalogue: Catalogue): Promise<Manifest> {
+async function writeManifest(outDir: string, catalogue: Catalogue): Promise<BuildManifestT> {
   const files = [];
   for (const path of await listFiles(outDir)) {
     if (path === "api/manifest.json" || path.startsWith("api/manifest.json.") || path === "build-info.json") continue;
     const body = await readFile(join(outDir, path));
     files.push({ path, sha256: createHash("sha256").update(body).digest("hex"), size: body.length });
   }
-  const manifest: Manifest = { version: 1, lastUpdated: catalogue.lastUpdated, files };
+  const manifest: BuildManifestT = { version: 1, lastUpdated: catalogue.lastUpdated, files };
   await writeFile(join(outDir, "api", "manifest.json"), JSON.stringify(manifest));
   return manifest;
 }

@@ -1,11 +1,16 @@
 /**
- * Renders deploy/nginx.conf.template for a deployment:
+ * Renders deploy/nginx.conf.template for a deployment, with the API's static locations generated
+ * from the contract table's static rows:
  *   node scripts/deploy-config.ts --dist /srv/catalogue/dist --prefix /var/lib/catalogue-nginx \
  *     --api-port 80 --text-port 8081 --sidecar 10.0.0.5:8080/8081 --sidecar 10.0.0.6:8080/8081 > nginx.conf
  * Each --sidecar is host:apiPort/textPort of one `node sidecar/server.ts`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { ENDPOINTS } from "../catalogue/contract.ts";
+import type { CachePolicy, Endpoint } from "../catalogue/endpoint.ts";
+import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
+import { cacheControl, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 
 export interface NginxOptions {
   dist: string;
@@ -15,6 +20,80 @@ export interface NginxOptions {
   listen?: string;
   sidecars: { host: string; apiPort: number; textPort: number }[];
   user?: string;
+  /** The contract table whose static rows nginx serves itself. */
+  table?: readonly Endpoint[];
+}
+
+/** nginx's regex for a path parameter: a file-safe segment (FILE_SEGMENT), captured by name. */
+const paramRegex = (name: string) => `(?<${name}>[a-z0-9]+(?:-[a-z0-9]+)*)`;
+const variable = (row: Endpoint) => `$static_${row.operationId.replace(/[^A-Za-z0-9]/g, "_")}`;
+
+/**
+ * A location's own add_header lines replace the server's, so a row whose cache policy is not the
+ * server's default repeats the API headers with its own Cache-Control.
+ */
+function headers(cache: CachePolicy): string {
+  if (cache === "public") return "";
+  return [
+    `add_header Cache-Control "${cacheControl(cache)}";`,
+    'add_header Access-Control-Allow-Origin "*" always;',
+    'add_header Cross-Origin-Resource-Policy "cross-origin" always;',
+    'add_header X-Content-Type-Options "nosniff" always;',
+    'add_header Vary "Accept-Encoding";',
+  ].join(" ");
+}
+
+/** `map` blocks: for each paged static row, the file of the plain request and of ?page=N. */
+export function staticMaps(table: readonly Endpoint[]): string {
+  return table
+    .filter((row) => row.method === "GET" && row.static?.pages)
+    .map((row) => {
+      const { file, pages } = row.static!;
+      return [
+        `  map $args ${variable(row)} {`,
+        `    "" /${file};`,
+        `    "page=1" /${file};`,
+        `    "~^page=(?<page>[2-9]|[1-9][0-9]{1,5})(&limit=${pages!.limit})?$" /${pages!.file.replace("{page}", "$page")};`,
+        `    default "";`,
+        `  }`,
+      ].join("\n");
+    })
+    .join("\n");
+}
+
+/**
+ * One location per static row: exact paths answer their file; parameterised paths capture each
+ * parameter and answer the named file, falling back to a sidecar (which answers 404 in the Error
+ * shape); a row with a query answers its file only for the plain request or a page it has a file
+ * for; a rest-parameter row serves the build as it is.
+ */
+export function staticLocations(table: readonly Endpoint[], dist: string): string {
+  const lines: string[] = [];
+  for (const row of table) {
+    const spec = row.static;
+    if (!spec || row.method !== "GET") continue;
+    const own = headers(row.cache);
+    const onlyReads = "if ($request_method !~ ^(GET|HEAD)$) { return 418; }";
+    if (row.restParam) {
+      const prefix = row.path.replace(/\{\w+\}$/, "");
+      lines.push(`    location ${prefix} { alias ${dist}/${spec.root === "dist" ? "" : "api/"}; ${own} }`);
+    } else if (/\{\w+\}/.test(row.path)) {
+      const regex = row.path.replace(/\{(\w+)\}/g, (_, name: string) => paramRegex(name));
+      const file = spec.file.replace(/\{(\w+)\}/g, "$$$1");
+      lines.push(`    location ~ ^${regex}$ { ${onlyReads} ${own} try_files /${file} @sidecar; }`);
+    } else if (spec.pages) {
+      lines.push(
+        `    location = ${row.path} { ${onlyReads} if (${variable(row)} = "") { return 418; } ${own} try_files ${variable(row)} @sidecar; }`,
+      );
+    } else if (row.query) {
+      lines.push(
+        `    location = ${row.path} { ${onlyReads} if ($args != "") { return 418; } ${own} try_files /${spec.file} @sidecar; }`,
+      );
+    } else {
+      lines.push(`    location = ${row.path} { ${onlyReads} ${own} try_files /${spec.file} @sidecar; }`);
+    }
+  }
+  return lines.join("\n");
 }
 
 const TEMPLATE = new URL("../deploy/nginx.conf.template", import.meta.url);
@@ -22,6 +101,7 @@ const BROTLI_MODULE = "/usr/share/nginx/modules-available/mod-http-brotli-static
 const BROTLI_SO = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
 
 export function renderNginxConfig(options: NginxOptions): string {
+  const table = options.table ?? ENDPOINTS;
   const upstream = (port: "apiPort" | "textPort") =>
     options.sidecars.map((s) => `    server ${s.host}:${s[port]} max_fails=1 fail_timeout=5s;`).join("\n");
   // Debian's packaged modules load through modules-enabled; a config run with -c loads it itself.
@@ -40,6 +120,13 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@LISTEN@": options.listen ?? "127.0.0.1",
     "@API_UPSTREAMS@": upstream("apiPort"),
     "@TEXT_UPSTREAMS@": upstream("textPort"),
+    "@API_STATIC_MAPS@": staticMaps(table),
+    "@API_STATIC_LOCATIONS@": staticLocations(table, options.dist),
+    "@READ_CACHE_CONTROL@": READ_CACHE_CONTROL,
+    "@MAX_BODY_KIB@": String(MAX_BODY_BYTES / 1024),
+    "@TEXT_LIMIT@": String(TEXT_HOST_LIMIT.max),
+    "@TEXT_BURST@": String(TEXT_HOST_LIMIT.max - 1),
+    "@TEXT_WINDOW_SECONDS@": String(TEXT_HOST_LIMIT.windowMs / 1000),
   };
   let config = readFileSync(TEMPLATE, "utf8");
   if (!loadModules) config = config.replace(/^\s*brotli_static on;\n/m, "");

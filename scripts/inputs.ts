@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PublicUrls } from "../catalogue/openapi.ts";
+import type { PublicUrls } from "../catalogue/endpoint.ts";
 
 export const ROOT_DIR = fileURLToPath(new URL("../", import.meta.url));
 export const DIST_DIR = join(ROOT_DIR, "dist");

@@ -10,12 +10,10 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, link, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { z } from "zod";
+import { BuildManifest, type BuildManifestT } from "../catalogue/schema.ts";
 
-export interface ManifestFile {
-  readonly path: string;
-  readonly sha256: string;
-  readonly size: number;
-}
+type ManifestFile = BuildManifestT["files"][number];
 
 export interface MirrorResult {
   readonly fetched: number;
@@ -27,7 +25,6 @@ export interface MirrorResult {
 export class MirrorError extends Error {}
 
 const sha256 = (body: Uint8Array) => createHash("sha256").update(body).digest("hex");
-const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._@+\-/]+$/;
 
 async function fetchBytes(url: string, timeoutMs = 30_000): Promise<Uint8Array> {
   let response: Response;
@@ -47,7 +44,7 @@ export function currentDir(dir: string): string {
 
 function readManifest(path: string): ManifestFile[] | undefined {
   try {
-    return (JSON.parse(readFileSync(path, "utf8")) as { files: ManifestFile[] }).files;
+    return BuildManifest.parse(JSON.parse(readFileSync(path, "utf8"))).files;
   } catch {
     return undefined;
   }
@@ -68,17 +65,12 @@ export async function mirror(
 ): Promise<MirrorResult> {
   const base = apiUrl.replace(/\/+$/, "");
   const manifestBytes = await fetchBytes(`${base}/manifest.json`);
-  let files: ManifestFile[];
+  let files: readonly ManifestFile[];
   try {
-    files = (JSON.parse(Buffer.from(manifestBytes).toString("utf8")) as { files: ManifestFile[] }).files;
-    if (!Array.isArray(files)) throw new Error("no files list");
+    files = BuildManifest.parse(JSON.parse(Buffer.from(manifestBytes).toString("utf8"))).files;
   } catch (error) {
-    throw new MirrorError(`${base}/manifest.json is not a catalogue manifest: ${(error as Error).message}`);
-  }
-  for (const file of files) {
-    if (typeof file.path !== "string" || !SAFE_PATH.test(file.path) || !/^[0-9a-f]{64}$/.test(file.sha256)) {
-      throw new MirrorError(`the manifest lists an unsafe or malformed entry: ${JSON.stringify(file).slice(0, 200)}`);
-    }
+    const problem = error instanceof z.ZodError ? z.prettifyError(error).slice(0, 300) : (error as Error).message;
+    throw new MirrorError(`${base}/manifest.json is not a catalogue manifest: ${problem}`);
   }
   const version = sha256(manifestBytes).slice(0, 16);
   await mkdir(join(dir, "versions"), { recursive: true });

@@ -6,13 +6,14 @@
 import compress from "@fastify/compress";
 import cors from "@fastify/cors";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { MAX_BODY_BYTES } from "../catalogue/contract.ts";
+import { ENDPOINTS } from "../catalogue/contract.ts";
+import type { Endpoint, PublicUrls } from "../catalogue/endpoint.ts";
+import { MAX_BODY_BYTES } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
-import type { PublicUrls } from "../catalogue/openapi.ts";
 import { searchIndex } from "../catalogue/query.ts";
-import { apiFileFor } from "../catalogue/static.ts";
+import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "./files.ts";
+import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
@@ -28,8 +29,10 @@ export interface AppOptions {
   /** The build in dist/; without it every read is computed. */
   readonly files?: BuiltFiles;
   readonly now?: () => Date;
-  /** Start the 5-minute status sampler (off in most tests). */
+  /** Start the status sampler (off in most tests). */
   readonly sampleStatus?: boolean;
+  /** The contract table to serve; tests add rows to it. */
+  readonly table?: readonly Endpoint[];
 }
 
 type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
@@ -75,18 +78,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(rateLimit, { store: options.store });
 
+  const table = options.table ?? ENDPOINTS;
   const files = options.files;
   if (files) {
+    // A static row's built file answers before routing, as a CDN or nginx would in production.
     app.addHook("onRequest", async (request, reply) => {
       if (request.method !== "GET" && request.method !== "HEAD") return;
       const { pathname, search } = splitRequestUrl(request.url);
-      const file = apiFileFor(pathname, search);
-      if (file && (await files.send(request, reply, `api/${file}`))) return reply;
-      // The whole build, for `cloud-catalogue mirror`: /mirror/<path in dist>.
-      if (pathname.startsWith("/mirror/")) {
-        const path = safeRelativePath(pathname.slice("/mirror/".length));
-        if (path && (await files.send(request, reply, path))) return reply;
-      }
+      const found = staticFileFor(table, pathname, search);
+      if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
+        return reply;
       return undefined;
     });
   }
@@ -96,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store: options.store,
     urls: options.urls,
     status,
+    table,
     now: options.now ?? (() => new Date()),
     startedAt: Date.now(),
   });

@@ -7,10 +7,28 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { READ_CACHE_SECONDS } from "../catalogue/contract.ts";
+import type { CachePolicy } from "../catalogue/endpoint.ts";
+import { READ_CACHE_SECONDS } from "../catalogue/limits.ts";
 import { contentTypeOf } from "../catalogue/static.ts";
+import { BuildManifest } from "../catalogue/schema.ts";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
+
+/** The Cache-Control header of a row's cache policy; `until` (epoch ms) bounds `until-expiry`. */
+export function cacheControl(policy: CachePolicy, until = Number.POSITIVE_INFINITY, now = Date.now()): string {
+  switch (policy) {
+    case "public":
+      return READ_CACHE_CONTROL;
+    case "revalidate":
+      return "no-cache";
+    case "until-expiry": {
+      const seconds = Math.min(READ_CACHE_SECONDS, Math.floor((until - now) / 1000));
+      return seconds > 0 ? `public, max-age=${seconds}` : "no-store";
+    }
+    case "no-store":
+      return "no-store";
+  }
+}
 
 interface Variant {
   readonly body: Buffer;
@@ -31,7 +49,7 @@ export class BuiltFiles {
 
   static async open(distDir: string): Promise<BuiltFiles> {
     const raw = await readFile(join(distDir, "api", "manifest.json"));
-    const manifest = JSON.parse(raw.toString("utf8")) as { files: { path: string; sha256: string }[] };
+    const manifest = BuildManifest.parse(JSON.parse(raw.toString("utf8")));
     const hashes = new Map(manifest.files.map((file) => [file.path, file.sha256]));
     hashes.set("api/manifest.json", createHash("sha256").update(raw).digest("hex"));
     return new BuiltFiles(distDir, hashes);

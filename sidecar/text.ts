@@ -3,7 +3,7 @@
  * /category/{id}, /lifecycle, /compare/{a,b,…}), negotiated per request (DESIGN "Hosts"):
  * ?format=ansi|md|html wins; else Accept: text/markdown → Markdown; Accept: text/html → HTML (the
  * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the same
- * format. 60 requests a minute per IP.
+ * format. TEXT_HOST_LIMIT requests a minute per IP.
  */
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { MAX_BODY_BYTES, TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
+import { LIST_LIFETIME_DAYS, MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
-import { parseSlugList } from "../catalogue/query.ts";
+import { parseIdList, UnknownIdsError } from "../catalogue/ids.ts";
+import { HttpError } from "../catalogue/problem.ts";
 import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/doc.ts";
 import { comparePage, savedListPage } from "../catalogue/render/pages.ts";
 import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
@@ -143,8 +144,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     },
   });
   await app.register(rateLimit, {
-    max: options.perMinute ?? TEXT_HOST_PER_MINUTE,
-    timeWindow: 60_000,
+    max: options.perMinute ?? TEXT_HOST_LIMIT.max,
+    timeWindow: TEXT_HOST_LIMIT.windowMs,
     skipOnError: true,
     keyGenerator: (request) => request.ip,
     // The site's assets come with every page view (a CDN serves them in production): not counted.
@@ -246,22 +247,22 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     });
   }
 
-  app.get("/compare/:ids", async (request, reply) => {
+  app.get<{ Params: { ids: string } }>("/compare/:ids", async (request, reply) => {
     const rendering = negotiate(request, noColor);
-    const parsed = parseSlugList(catalogue, (request.params as { ids: string }).ids, Number.MAX_SAFE_INTEGER);
-    if (!parsed.ok)
-      return sendError(
-        request,
-        reply,
-        parsed.error === "Unknown service ids" ? 404 : 400,
-        parsed.error,
-        parsed.details,
-      );
+    let ids: string[];
+    try {
+      ids = parseIdList(catalogue, request.params.ids, Number.MAX_SAFE_INTEGER);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      // The ids are the path here: unknown ones name no page.
+      const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
+      return sendError(request, reply, status, error.message, error.details ?? "");
+    }
     if (rendering === "html" && (await sendSite(request, reply, "compare/index.html"))) return reply;
-    return sendText(request, reply, 200, rendering, render(comparePage(catalogue, parsed.slugs), rendering));
+    return sendText(request, reply, 200, rendering, render(comparePage(catalogue, ids), rendering));
   });
 
-  app.get("/lists/:id", async (request, reply) => {
+  app.get<{ Params: { id: string } }>("/lists/:id", async (request, reply) => {
     const rendering = negotiate(request, noColor);
     if (rendering === "html" && options.siteHandler) {
       // The site's on-demand page, given the same catalogue and store as the API.
@@ -283,12 +284,16 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     }
     let list;
     try {
-      list = await options.store.getList((request.params as { id: string }).id, new Date());
+      list = await options.store.getList(request.params.id, new Date());
     } catch {
       return sendError(request, reply, 503, "Service unavailable", "Storage is unreachable; try again shortly.");
     }
     if (!list)
-      return notFound(request, reply, "No saved list has this address; lists expire 90 days after they are saved.");
+      return notFound(
+        request,
+        reply,
+        `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
+      );
     // Saved lists expire: not for shared caches.
     return sendText(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering), false);
   });

@@ -3,6 +3,7 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
+import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { Catalogue } from "../load.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
@@ -294,25 +295,19 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
 /** A saved list on the text host (/lists/{id}): its services with lifecycle warnings. */
 export function savedListPage(
   catalogue: Catalogue,
-  list: {
-    name: string | null;
-    slug: string | null;
-    id: string;
-    approvedServiceIds: readonly string[];
-    expiresAt: string;
-  },
+  list: Pick<StoredList, "name" | "slug" | "id" | "approvedServiceIds" | "expiresAt">,
 ): Doc {
+  const { services, missingServiceIds: missing } = resolveList(catalogue, list);
   const doc = approvedListDoc(
     catalogue,
-    list.approvedServiceIds.filter((id) => catalogue.bySlug.has(id)),
+    services.map((service) => service.slug),
     list.name ?? "Saved list",
   );
-  const missing = list.approvedServiceIds.filter((id) => !catalogue.bySlug.has(id));
   return {
     title: doc.title,
     blocks: [
       ...doc.blocks,
-      paragraph(`Address /lists/${list.slug ?? list.id}; expires ${list.expiresAt.slice(0, 10)}.`),
+      paragraph(`Address ${listPath(list)}; expires ${list.expiresAt.slice(0, 10)}.`),
       ...(missing.length > 0 ? [paragraph(`No longer in the catalogue: ${missing.join(", ")}.`)] : []),
     ],
   };

@@ -4,18 +4,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { ERROR_REASONS } from "../../catalogue/contract.ts";
+import { ERROR_REASONS } from "../../catalogue/endpoint.ts";
+import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
+import { HttpError } from "../../catalogue/problem.ts";
 import type { ApiErrorT } from "../../catalogue/schema.ts";
 
-export class HttpError extends Error {
-  readonly statusCode: number;
-  readonly details: string | undefined;
-  constructor(statusCode: number, message: string, details?: string) {
-    super(message);
-    this.statusCode = statusCode;
-    this.details = details;
-  }
-}
+export { HttpError };
 
 export function errorBody(status: number, error: string, details?: string): ApiErrorT {
   return details ? { error, status, details } : { error, status };
@@ -28,7 +22,7 @@ const FASTIFY_ERRORS: Record<string, [number, string, string?]> = {
     "Unsupported media type",
     "Send the body as JSON with Content-Type: application/json",
   ],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, "Payload too large", "Request bodies are limited to 64 KiB"],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, "Payload too large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, "Empty body", "Send a JSON object"],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, "Invalid JSON", "The body is not valid JSON"],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "Bad request", "Content-Length does not match the body"],

@@ -3,44 +3,11 @@
  * one contract suite (tests/sidecar/store.contract.ts): the embedded store (single process,
  * durable by fsync) and Redis (many instances).
  */
+import type { RecordStore } from "../../catalogue/ports.ts";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 
-export interface StoredList {
-  readonly id: string;
-  readonly slug: string | null;
-  readonly name: string | null;
-  readonly approvedServiceIds: readonly string[];
-  readonly createdAt: string;
-  readonly expiresAt: string;
-}
-
-export interface NewList {
-  readonly id: string;
-  readonly name: string | null;
-  readonly approvedServiceIds: readonly string[];
-  readonly createdAt: Date;
-  readonly expiresAt: Date;
-  /** An explicit slug: taken → SlugTakenError. */
-  readonly slug?: string;
-  /** A derived slug: on collision -2, -3, … is appended until unique. */
-  readonly derivedSlug?: string;
-}
-
-export interface Feedback {
-  readonly type: string;
-  readonly message: string;
-  readonly email?: string;
-  readonly page?: string;
-  readonly receivedAt: string;
-}
-
-export interface OutboundClick {
-  readonly url: string;
-  readonly serviceId?: string;
-  readonly kind?: string;
-  readonly page?: string;
-  readonly at: string;
-}
+export { slugCandidates, type NewList, type StoredList } from "../../catalogue/lists.ts";
+export { SlugTakenError, StoreUnavailableError, type Feedback, type OutboundClick } from "../../catalogue/ports.ts";
 
 export interface BucketHit {
   /** Requests counted in the current window, this one included. */
@@ -49,27 +16,7 @@ export interface BucketHit {
   readonly resetMs: number;
 }
 
-export class SlugTakenError extends Error {
-  readonly slug: string;
-  constructor(slug: string) {
-    super(`slug "${slug}" is taken`);
-    this.slug = slug;
-  }
-}
-
-/** The store cannot be reached or did not answer in time. */
-export class StoreUnavailableError extends Error {}
-
-export interface Store {
-  readonly kind: "embedded" | "redis";
-  /** Whether the store is connected now, known without a round trip (for the health probe). */
-  readonly available: boolean;
-  /** Saves a list; resolves only once the write is durable. */
-  createList(list: NewList): Promise<StoredList>;
-  /** By slug first, then by id; undefined when neither matches or the list expired. */
-  getList(slugOrId: string, now: Date): Promise<StoredList | undefined>;
-  recordFeedback(feedback: Feedback): Promise<void>;
-  recordOutboundClick(click: OutboundClick): Promise<void>;
+export interface Store extends RecordStore {
   /** Counts a request against a bucket for a key, atomically across every instance sharing the store. */
   hit(bucket: string, key: string, windowMs: number): Promise<BucketHit>;
   appendStatus(records: readonly StatusRecordT[]): Promise<void>;
@@ -79,11 +26,3 @@ export interface Store {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
-
-export const slugCandidates = function* (base: string): Generator<string> {
-  yield base;
-  for (let n = 2; ; n++) {
-    const suffix = `-${n}`;
-    yield `${base.slice(0, 64 - suffix.length).replace(/-+$/, "")}${suffix}`;
-  }
-};

@@ -25,7 +25,7 @@ const CONTRACT_ENDPOINTS = [
 ];
 
 describe("the OpenAPI document", () => {
-  const doc = openApiDocument(URLS) as {
+  const doc = openApiDocument(URLS, ENDPOINTS) as {
     openapi: string;
     info: { version: string };
     paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
@@ -61,7 +61,7 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the discovery document", () => {
-  const doc = discoveryDocument(URLS) as {
+  const doc = discoveryDocument(URLS, ENDPOINTS) as {
     latestVersion: string;
     auth: { scheme: string };
     versions: {

@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { listServices, parseSlugList, search, tokenize } from "../../catalogue/query.ts";
-import { slugify } from "../../sidecar/routes/api.ts";
+import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
+import { slugify } from "../../catalogue/lists.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import { listServices, search, tokenize } from "../../catalogue/query.ts";
 import { fixtureCatalogue } from "../helpers/app.ts";
 
 const all = { page: 1, limit: 50 };
@@ -63,19 +65,24 @@ describe("listServices", () => {
   });
 });
 
-describe("parseSlugList", () => {
+describe("parseIdList", () => {
   it("trims, drops duplicates and names unknown slugs", () => {
     const catalogue = fixtureCatalogue();
-    expect(parseSlugList(catalogue, " aws-s3 ,aws-s3,stackit-object-storage,", 10)).toEqual({
-      ok: true,
-      slugs: ["aws-s3", "stackit-object-storage"],
-    });
-    expect(parseSlugList(catalogue, "", 10)).toMatchObject({ ok: false, error: "ids is required" });
-    expect(parseSlugList(catalogue, "aws-s3,nope", 10)).toMatchObject({
-      ok: false,
-      details: "Not in the catalogue: nope",
-    });
-    expect(parseSlugList(catalogue, "aws-s3,aws-lambda", 1)).toMatchObject({ ok: false, error: "Too many ids" });
+    expect(parseIdList(catalogue, " aws-s3 ,aws-s3,stackit-object-storage,", 10)).toEqual([
+      "aws-s3",
+      "stackit-object-storage",
+    ]);
+    expect(() => parseIdList(catalogue, "", 10)).toThrow(HttpError);
+    expect(() => parseIdList(catalogue, "", 10)).toThrow("ids is required");
+    expect(() => parseIdList(catalogue, "aws-s3,aws-lambda", 1)).toThrow("Too many ids");
+    let unknown: unknown;
+    try {
+      parseIdList(catalogue, "aws-s3,nope", 10);
+    } catch (error) {
+      unknown = error;
+    }
+    expect(unknown).toBeInstanceOf(UnknownIdsError);
+    expect(unknown).toMatchObject({ statusCode: 400, ids: ["nope"], details: "Not in the catalogue: nope" });
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { ENDPOINTS } from "../../catalogue/contract.ts";
 import { openApiDocument } from "../../catalogue/openapi.ts";
 import { URLS } from "./app.ts";
 
@@ -16,7 +17,7 @@ let compiled: { ajv: Ajv2020; doc: Doc; matchers: { method: string; pattern: Reg
 function setup() {
   if (compiled) return compiled;
   // The document the API serves at /openapi.json is this function's output (tests/build checks it byte for byte).
-  const doc = JSON.parse(JSON.stringify(openApiDocument(URLS))) as Doc;
+  const doc = JSON.parse(JSON.stringify(openApiDocument(URLS, ENDPOINTS))) as Doc;
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
   ajv.addSchema({ $id: "openapi.json", components: doc.components } as object);

@@ -1,0 +1,142 @@
+/**
+ * What a row of the contract table (contract.ts) is: method, path, schemas, bucket, cache policy,
+ * handler and, for static endpoints, the files the build writes. Everything that serves or
+ * describes the API reads rows of this shape, and is handed the table it serves, so a test can
+ * add a row and see every face pick it up.
+ */
+import type { z } from "zod";
+import type { BucketName } from "./limits.ts";
+import type { Catalogue } from "./load.ts";
+import type { RecordStore, StatusSource } from "./ports.ts";
+
+export const API_VERSION = "1.5.1";
+export const API_MAJOR = "v1";
+
+export interface PublicUrls {
+  readonly apiUrl: string;
+  readonly textUrl: string;
+}
+
+export const ERROR_REASONS: Readonly<Record<number, string>> = {
+  400: "Bad request",
+  404: "Not found",
+  409: "Conflict",
+  413: "Payload too large",
+  414: "URI too long",
+  415: "Unsupported media type",
+  429: "Too many requests",
+  503: "Service unavailable",
+};
+
+/**
+ * How caches may keep an answer:
+ * `public` — `public, max-age=READ_CACHE_SECONDS` with a strong ETag;
+ * `revalidate` — `no-cache`: kept, but checked (ETag) before every reuse;
+ * `until-expiry` — like public, but never past the `expiresAt` the handler returns;
+ * `no-store` — never kept (POSTs, status, health).
+ */
+export type CachePolicy = "public" | "revalidate" | "until-expiry" | "no-store";
+
+/** A path parameter that can name a file: lowercase kebab-case, as service slugs are. */
+export const FILE_SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export interface StaticFile {
+  /** Path relative to the build's api/ (or text/) folder. */
+  readonly file: string;
+  readonly body: string;
+}
+
+/** A static endpoint: the build writes its answers as files, served by a CDN or nginx in production. */
+export interface StaticSpec {
+  /**
+   * The file (relative to `root`) that answers the request without a query; `{name}` stands for
+   * the path parameter of that name, which must match FILE_SEGMENT (a rest parameter: be a safe
+   * relative path).
+   */
+  readonly file: string;
+  /** Where `file` is: `api` (dist/api, the default) or `dist` (the whole build, for mirrors). */
+  readonly root?: "api" | "dist";
+  /**
+   * Every file the build writes for this row, relative to dist/api. Absent where a later build step writes it (the
+   * manifest hashes every other file) or where the row serves what other rows wrote (the mirror).
+   */
+  readonly files?: (catalogue: Catalogue, urls: PublicUrls, table: readonly Endpoint[]) => Iterable<StaticFile>;
+  /** `?page=N` (with `limit` absent or equal to `limit`) has a file of its own; other queries go to the sidecar. */
+  readonly pages?: { readonly file: string; readonly limit: number };
+}
+
+/** Where a request is answered: from a file, from a file unless a query asks for more, or always computed. */
+export type Serving = "static" | "static+sidecar" | "sidecar";
+
+/** What a handler needs. */
+export interface OperationContext {
+  readonly catalogue: Catalogue;
+  readonly store: RecordStore;
+  readonly status: StatusSource;
+  readonly urls: PublicUrls;
+  /** The table being served (discovery and OpenAPI describe it). */
+  readonly table: readonly Endpoint[];
+  readonly now: () => Date;
+  /** Epoch ms when the process started. */
+  readonly startedAt: number;
+}
+
+/** A handler's answer: JSON (`body`) or text of a content type; `expiresAt` bounds `until-expiry` caching. */
+export type Result = (
+  | { readonly body: unknown; readonly status?: number }
+  | { readonly text: string; readonly contentType: string; readonly status?: number }
+) & { readonly expiresAt?: Date };
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface Endpoint<
+  Q extends z.ZodObject | undefined = z.ZodObject | undefined,
+  P extends z.ZodObject | undefined = z.ZodObject | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  readonly operationId: string;
+  readonly method: "GET" | "POST";
+  /** OpenAPI path template, e.g. /v1/services/{slug}. */
+  readonly path: string;
+  /** The last path parameter takes the rest of the path, slashes included (/mirror/{path}). */
+  readonly restParam?: boolean;
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: "Catalogue" | "Policies" | "Lists" | "Operations" | "Discovery" | "Mirror";
+  readonly bucket?: BucketName;
+  readonly query?: Q;
+  readonly params?: P;
+  readonly body?: B;
+  readonly response: { readonly status: 200 | 201; readonly schema?: z.ZodType; readonly contentType: string };
+  readonly errors: readonly number[];
+  readonly cache: CachePolicy;
+  /** The answer depends only on the catalogue and the validated input: the sidecar keeps it once computed. */
+  readonly pure?: boolean;
+  readonly static?: StaticSpec;
+  readonly example: { readonly request: string; readonly body?: unknown };
+  /** Answers a validated request. */
+  readonly handler: (
+    context: OperationContext,
+    input: { readonly query: Parsed<Q>; readonly params: Parsed<P>; readonly body: Parsed<B> },
+  ) => Result | Promise<Result>;
+}
+
+/**
+ * A row, its handler's input typed from the row's own schemas. The table holds rows of different
+ * input types; the router validates each request against the row's schemas before calling it.
+ */
+export const endpoint = <
+  Q extends z.ZodObject | undefined = undefined,
+  P extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  row: Endpoint<Q, P, B>,
+): Endpoint => row as unknown as Endpoint;
+
+export function servingOf(row: Endpoint): Serving {
+  if (!row.static) return "sidecar";
+  return row.query ? "static+sidecar" : "static";
+}
+
+/** JSON as every API response serialises it. */
+export const serializeJson = (value: unknown): string => JSON.stringify(value);

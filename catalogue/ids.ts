@@ -1,0 +1,58 @@
+/**
+ * "These ids must be known services": one rule for every id list the product takes — the `ids`
+ * query of compare and exposure, `approvedServiceIds` of policies, export and lists, the text
+ * host's /compare/{a,b,…} and the site's links.
+ */
+import type { Catalogue } from "./load.ts";
+import { HttpError } from "./problem.ts";
+
+/** Some ids name no service. The API answers 400; the text host, whose ids are in the path, 404. */
+export class UnknownIdsError extends HttpError {
+  readonly ids: readonly string[];
+  constructor(ids: readonly string[]) {
+    super(
+      400,
+      "Unknown service ids",
+      `Not in the catalogue: ${ids.slice(0, 20).join(", ")}${ids.length > 20 ? ` and ${ids.length - 20} more` : ""}`,
+    );
+    this.ids = ids;
+  }
+}
+
+/** Ids not in the catalogue, each at most once, truncated for display. */
+export function unknownIds(catalogue: Catalogue, ids: readonly string[]): string[] {
+  return [...new Set(ids.filter((id) => !catalogue.bySlug.has(id)))].map((id) =>
+    id.length > 80 ? `${id.slice(0, 80)}…` : id,
+  );
+}
+
+/** The ids, de-duplicated in order; throws UnknownIdsError naming those not in the catalogue. */
+export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): string[] {
+  const unknown = unknownIds(catalogue, ids);
+  if (unknown.length > 0) throw new UnknownIdsError(unknown);
+  return [...new Set(ids)];
+}
+
+/**
+ * A comma-separated id list (compare, exposure, the text host's compare path): trimmed,
+ * duplicates dropped, 1 to `max` ids, every one known. Throws HttpError (400) or UnknownIdsError.
+ */
+export function parseIdList(catalogue: Catalogue, raw: string | undefined, max: number): string[] {
+  const ids = [
+    ...new Set(
+      (raw ?? "")
+        .split(",")
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (ids.length === 0)
+    throw new HttpError(
+      400,
+      "ids is required",
+      "Pass ids as comma-separated service slugs, e.g. ids=aws-s3,gcp-cloud-storage",
+    );
+  if (ids.length > max)
+    throw new HttpError(400, "Too many ids", `At most ${max} ids are allowed; ${ids.length} were given.`);
+  return requireKnownIds(catalogue, ids);
+}

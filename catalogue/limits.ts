@@ -1,0 +1,52 @@
+/**
+ * Every limit and duration of the API, named once. Code, schema descriptions, OpenAPI, discovery,
+ * the nginx template and the site read these; prose elsewhere is generated from them.
+ */
+
+export const DAY_MS = 86_400_000;
+export const MINUTE_MS = 60_000;
+
+/** Saved lists live this long, then answer 404 and free their slug (DESIGN "Lists"). */
+export const LIST_LIFETIME_DAYS = 90;
+export const LIST_LIFETIME_MS = LIST_LIFETIME_DAYS * DAY_MS;
+
+/** Rate-limit buckets (contract "Limits"): per client IP per minute, independent of each other. */
+export const BUCKETS = {
+  strict: { max: 10, windowMs: MINUTE_MS },
+  relaxed: { max: 30, windowMs: MINUTE_MS },
+} as const;
+export type BucketName = keyof typeof BUCKETS;
+
+/** The text host's own limit, per client IP. */
+export const TEXT_HOST_LIMIT = { max: 60, windowMs: MINUTE_MS } as const;
+
+/** Read responses may be cached this long (Cache-Control max-age). */
+export const READ_CACHE_SECONDS = 300;
+
+/** Request bodies over this answer 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** Ids per request: compare, exposure, and approved lists (policies, export, saved lists). */
+export const MAX_COMPARE_IDS = 10;
+export const MAX_EXPOSURE_IDS = 50;
+export const MAX_APPROVED_IDS = 500;
+/** The text host shows at most this many services side by side. */
+export const MAX_TEXT_COMPARE_SHOWN = 8;
+
+/** Feedback message length, in characters (code points). */
+export const FEEDBACK_MESSAGE = { min: 5, max: 5000 } as const;
+
+/** Saved-list slugs and names. */
+export const LIST_SLUG_LENGTH = { min: 2, max: 64 } as const;
+export const LIST_NAME_MAX = 200;
+
+/** AWS counts an SCP's characters with white space removed; this is its limit per policy. */
+export const SCP_MAX_CHARACTERS = 5120;
+
+/** Status history: one sample per component this often, kept this long, at most this many rows. */
+export const STATUS_SAMPLE_MINUTES = 5;
+export const STATUS_HISTORY_HOURS = 24;
+export const STATUS_HISTORY_LIMIT = 200;

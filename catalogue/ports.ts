@@ -1,0 +1,52 @@
+/**
+ * What the product's operations need from the outside world, named in its own terms; the sidecar's
+ * stores (sidecar/store) and status sampler provide them.
+ */
+import type { NewList, StoredList } from "./lists.ts";
+import type { ComponentStateT, StatusRecordT } from "./schema.ts";
+
+export interface Feedback {
+  readonly type: string;
+  readonly message: string;
+  readonly email?: string;
+  readonly page?: string;
+  readonly receivedAt: string;
+}
+
+export interface OutboundClick {
+  readonly url: string;
+  readonly serviceId?: string;
+  readonly kind?: string;
+  readonly page?: string;
+  readonly at: string;
+}
+
+export class SlugTakenError extends Error {
+  readonly slug: string;
+  constructor(slug: string) {
+    super(`slug "${slug}" is taken`);
+    this.slug = slug;
+  }
+}
+
+/** The store cannot be reached or did not answer in time. */
+export class StoreUnavailableError extends Error {}
+
+/** Lists, feedback and telemetry, durable before they resolve. */
+export interface RecordStore {
+  readonly kind: "embedded" | "redis";
+  /** Whether the store is connected now, known without a round trip (for the health probe). */
+  readonly available: boolean;
+  /** Saves a list; resolves only once the write is durable. */
+  createList(list: NewList): Promise<StoredList>;
+  /** By slug first, then by id; undefined when neither matches or the list expired. */
+  getList(slugOrId: string, now: Date): Promise<StoredList | undefined>;
+  recordFeedback(feedback: Feedback): Promise<void>;
+  recordOutboundClick(click: OutboundClick): Promise<void>;
+}
+
+/** Each component's state now, and the sampled history. */
+export interface StatusSource {
+  current(): Promise<ComponentStateT[]>;
+  history(): Promise<StatusRecordT[]>;
+}

@@ -1,0 +1,65 @@
+/** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
+import { z } from "zod";
+import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, SubService } from "./resources.ts";
+import { CountryCode, HttpsUrl, PRICING_MODELS, Slug } from "./vocabulary.ts";
+export const CategoryFile = z.array(
+  z
+    .object({
+      id: Slug,
+      name: z.string().min(1),
+      icon: z.string().min(1).optional(),
+      description: z.string().min(1).optional(),
+    })
+    .strict(),
+);
+
+export const ComplianceFile = z.array(z.object({ id: Slug, name: z.string().min(1) }).strict());
+
+export const ProviderFile = z
+  .object({
+    id: z.string().regex(/^[a-z0-9]+$/, "must be lowercase letters and digits"),
+    name: z.string().min(1),
+    shortName: z.string().min(1),
+    logo: z.string().min(1).optional(),
+    documentationBaseUrl: HttpsUrl,
+    officialDomains: z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "must be a host name")).min(1),
+    defaultCompliance: z.array(Slug).default([]),
+    headOffice: HeadOffice,
+    jurisdiction: z.string().regex(/^(?:[A-Z]{2})$/, "must be an ISO 3166-1 alpha-2 code, or EU"),
+    controllingCountry: CountryCode,
+    regions: z.array(Region).min(1),
+  })
+  .strict();
+
+export const ServiceEntry = z
+  .object({
+    slug: Slug,
+    name: z.string().min(1),
+    shortName: z.string().min(1).optional(),
+    category: Slug,
+    description: z.string().min(1).optional(),
+    logo: z.string().min(1).optional(),
+    documentationUrl: HttpsUrl.optional(),
+    pricingUrl: HttpsUrl.optional(),
+    pricingModel: z.enum(PRICING_MODELS).optional(),
+    hasFreeTier: z.boolean().optional(),
+    tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9 .+#/&-]*$/, "must be a lowercase keyword")).optional(),
+    compliance: z.array(Slug).optional(),
+    policyIdentifiers: PolicyIdentifiers.optional(),
+    subServices: z.array(SubService).optional(),
+    lifecycle: ServiceLifecycle.optional(),
+  })
+  .strict();
+
+export const EquivalentsFile = z.array(
+  z
+    .object({
+      id: Slug,
+      name: z.string().min(1),
+      services: z.array(Slug).min(2, "a group needs at least two services"),
+    })
+    .strict(),
+);
+
+export type ProviderFileT = z.infer<typeof ProviderFile>;
+export type ServiceEntryT = z.infer<typeof ServiceEntry>;

@@ -1,0 +1,71 @@
+/** Request bodies of the POST endpoints. */
+import { z } from "zod";
+import { FEEDBACK_MESSAGE, LIST_NAME_MAX, LIST_SLUG_LENGTH, MAX_APPROVED_IDS } from "../limits.ts";
+import { d } from "./vocabulary.ts";
+export const ApprovedServicesBody = z
+  .object({
+    approvedServiceIds: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(MAX_APPROVED_IDS)
+      .meta(d(`Service ids as in the services listing (1 to ${MAX_APPROVED_IDS})`)),
+  })
+  .meta({ id: "ApprovedServicesBody", description: "Request body of the policy and export endpoints" });
+
+export const LIST_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+export const SavedListCreate = z
+  .object({
+    name: z
+      .string()
+      .max(LIST_NAME_MAX)
+      .optional()
+      .meta(d("Display name; when slug is omitted the slug is derived from it")),
+    approvedServiceIds: ApprovedServicesBody.shape.approvedServiceIds,
+    slug: z
+      .string()
+      .min(LIST_SLUG_LENGTH.min)
+      .max(LIST_SLUG_LENGTH.max)
+      .regex(LIST_SLUG_PATTERN, "must be lowercase letters, digits and hyphens, with no leading or trailing hyphen")
+      .optional()
+      .meta(
+        d(
+          `${LIST_SLUG_LENGTH.min} to ${LIST_SLUG_LENGTH.max} characters, [a-z0-9-], no leading or trailing hyphen; 409 when taken`,
+        ),
+      ),
+  })
+  .meta({ id: "SavedListCreate", description: "Request body of POST /v1/lists" });
+
+export const FeedbackBody = z
+  .object({
+    type: z
+      .string()
+      .optional()
+      .meta(d("One of bug, feature, question, general; defaults to general when omitted or unrecognised")),
+    message: z
+      .string()
+      .superRefine((message, ctx) => {
+        // Characters as people count them: code points, not UTF-16 units.
+        const length = [...message].length;
+        if (length < FEEDBACK_MESSAGE.min || length > FEEDBACK_MESSAGE.max)
+          ctx.addIssue({
+            code: "custom",
+            message: `must be ${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters; it has ${length}`,
+          });
+      })
+      .meta(d(`${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters`)),
+    email: z.email().optional().meta(d("Optional reply-to address")),
+    page: z.string().max(2000).optional().meta(d("Where the feedback was submitted from")),
+  })
+  .meta({ id: "FeedbackBody", description: "Request body of POST /v1/feedback" });
+
+export const OutboundClickBody = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .meta(d("The outbound URL that was followed")),
+    serviceId: z.string().max(200).optional().meta(d("The service whose link was followed")),
+    kind: z.enum(["documentation", "pricing", "announcement", "other"]).optional().meta(d("Which link it was")),
+    page: z.string().max(2000).optional().meta(d("Where the click happened")),
+  })
+  .meta({ id: "OutboundClickBody", description: "Request body of POST /v1/analytics/outbound" });

@@ -1,0 +1,348 @@
+/**
+ * API resources (contract "Resources and their fields") and the pieces they share with the data
+ * files. Each field's description lands in OpenAPI verbatim.
+ */
+import { z } from "zod";
+import { LIST_LIFETIME_DAYS } from "../limits.ts";
+import { CountryCode, d, HttpsUrl, IsoDate, LIFECYCLE_STATUSES, Slug, SUB_SERVICE_KINDS } from "./vocabulary.ts";
+export const HeadOffice = z
+  .object({
+    country: CountryCode.meta(d("Country of the operating company's head office (ISO 3166-1 alpha-2)")),
+    city: z.string().min(1).meta(d("City of the head office")),
+    company: z.string().min(1).meta(d("The operating legal entity")),
+  })
+  .strict()
+  .meta({ id: "HeadOffice", description: "Where the provider's operating company is headquartered" });
+
+export const Region = z
+  .object({
+    id: z.string().min(1).meta(d("The provider's own region identifier, e.g. eu-central-1")),
+    name: z.string().min(1).meta(d("Display name of the region")),
+    city: z.string().min(1).optional().meta(d("City or metro area the region is in")),
+    country: CountryCode.meta(d("Country the region is located in (ISO 3166-1 alpha-2)")),
+  })
+  .strict()
+  .meta({ id: "Region", description: "A public region of a provider" });
+
+export const SubService = z
+  .object({
+    name: z.string().min(1).meta(d("Name of the tier, edition, storage class, engine, feature or plan")),
+    kind: z.enum(SUB_SERVICE_KINDS).meta(d("What sort of sub-service this is")),
+    description: z.string().min(1).optional().meta(d("One sentence on what distinguishes it")),
+  })
+  .strict()
+  .meta({
+    id: "SubService",
+    description: "An item of ServiceDetail.subServices: a tier, edition, storage class, engine, feature or plan",
+  });
+
+export const GoogleApiService = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[a-z0-9-]+\.googleapis\.com$/, "must be a Google API service name like storage.googleapis.com")
+      .meta(d("Google API service name, e.g. storage.googleapis.com")),
+    restrictServiceUsage: z
+      .boolean()
+      .meta(d("Whether the organisation-policy constraint gcp.restrictServiceUsage supports this API")),
+  })
+  .strict()
+  .meta({ id: "GoogleApiService", description: "A Google Cloud API service name" });
+
+export const OtherIdentifier = z
+  .object({
+    scheme: Slug.meta(d("Identifier scheme, e.g. alibaba-ram-service or oci-iam-resource-type")),
+    values: z.array(z.string().min(1)).min(1).meta(d("The identifiers in that scheme")),
+  })
+  .strict()
+  .meta({ id: "OtherIdentifier", description: "Identifiers a non-hyperscaler provider uses in its own policies" });
+
+export const PolicyIdentifiers = z
+  .object({
+    iamPrefixes: z
+      .array(z.string().regex(/^[a-z0-9-]+$/, "must be an AWS IAM service prefix like s3"))
+      .min(1)
+      .optional()
+      .meta(d("AWS IAM service prefixes (the part before ':' in an action), used by the SCP generator")),
+    resourceTypes: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^Microsoft\.[A-Za-z0-9.]+\/[A-Za-z0-9/]+$/,
+            "must be an Azure resource type like Microsoft.Storage/storageAccounts",
+          ),
+      )
+      .min(1)
+      .optional()
+      .meta(d("Azure resource types, used by the Azure policy generator")),
+    apiServices: z
+      .array(GoogleApiService)
+      .min(1)
+      .optional()
+      .meta(d("Google API service names, used by the GCP organisation-policy generator")),
+    other: z.array(OtherIdentifier).min(1).optional().meta(d("Identifiers of other providers' own policy languages")),
+    noneReason: z.string().min(1).optional().meta(d("Why the service has no policy identifier, where it has none")),
+  })
+  .strict()
+  .meta({
+    id: "PolicyIdentifiers",
+    description: "The identifiers that name this service in its provider's policy languages",
+  });
+
+export const ServiceLifecycle = z
+  .object({
+    status: z.enum(LIFECYCLE_STATUSES).meta(d("One of preview, deprecated, sunset, retired")),
+    sunsetDate: IsoDate.optional().meta(
+      d("Retirement date (YYYY-MM-DD): the published date for sunset, the date it happened for retired"),
+    ),
+    gaTarget: z.string().min(1).optional().meta(d("Announced target window for general availability (preview only)")),
+    successorSlug: Slug.optional().meta(d("Slug of the successor service the vendor recommends")),
+    note: z.string().min(1).optional().meta(d("Vendor's rationale or migration guidance")),
+    announcementUrl: HttpsUrl.optional().meta(d("URL of the vendor's announcement")),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if ((value.status === "sunset" || value.status === "retired") && !value.sunsetDate) {
+      ctx.addIssue({ code: "custom", path: ["sunsetDate"], message: `is required when status is ${value.status}` });
+    }
+  })
+  .meta({
+    id: "ServiceLifecycle",
+    description:
+      "Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired.",
+  });
+
+export const Provider = z
+  .object({
+    id: z.string().meta(d("Provider id")),
+    name: z.string().meta(d("Display name")),
+    shortName: z.string().meta(d("Short display name")),
+    logo: z.string().optional().meta(d("URL path to the provider logo")),
+    documentationBaseUrl: z.string().optional().meta(d("Root of the provider's documentation")),
+    defaultCompliance: z
+      .array(z.string())
+      .optional()
+      .meta(d("Compliance programmes the provider holds platform-wide (ids of the compliance vocabulary)")),
+    headOffice: HeadOffice.optional().meta(
+      d("Head office of the operating company (added in 1.5.1 of this implementation)"),
+    ),
+    jurisdiction: z
+      .string()
+      .optional()
+      .meta(d("Legal regime of the head office: the ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state")),
+    controllingCountry: z.string().optional().meta(d("Country of the ultimate controlling parent's head office")),
+    sovereignOption: z
+      .boolean()
+      .optional()
+      .meta(
+        d(
+          "Sovereign option: head office and ultimate controlling parent both in the EU/EEA or Switzerland, so no non-European government can compel the operator under extraterritorial law",
+        ),
+      ),
+    euResidentOnly: z
+      .boolean()
+      .optional()
+      .meta(d("EU-resident-only: head office in the EU/EEA and every public region in the EU/EEA")),
+    regions: z.array(Region).optional().meta(d("Public regions in general availability")),
+  })
+  .meta({ id: "Provider", description: "A cloud provider" });
+
+export const Category = z
+  .object({
+    id: z.string().meta(d("Category id")),
+    name: z.string().meta(d("Display name")),
+    icon: z.string().optional().meta(d("Icon name")),
+    description: z.string().optional().meta(d("What the category holds")),
+  })
+  .meta({ id: "Category", description: "A service category" });
+
+export const Service = z
+  .object({
+    id: z.string().meta(d("Service id; equal to the slug")),
+    slug: z.string().meta(d("Used in the path of the single-service endpoint and in ids parameters")),
+    providerId: z.string().meta(d("Id of the provider")),
+    name: z.string().meta(d("The vendor's current official name")),
+    shortName: z.string().optional().meta(d("Short name, where the vendor uses one")),
+    category: z.string().meta(d("Id of the category")),
+    description: z.string().optional().meta(d("One or two sentences on what it does")),
+    logo: z.string().optional().meta(d("URL path to a logo")),
+    documentationUrl: z.string().optional().meta(d("Official documentation")),
+    pricingUrl: z.string().optional().meta(d("Official pricing page")),
+    pricingModel: z.string().optional().meta(d("One of pay-as-you-go, subscription, free, included, quote")),
+    hasFreeTier: z.boolean().optional().meta(d("True when the vendor offers a free tier; absent when not known to")),
+    tags: z.array(z.string()).optional().meta(d("Lowercase search keywords")),
+    compliance: z
+      .array(z.string())
+      .optional()
+      .meta(d("Compliance programmes: the vendor's per-service scope where published, else the provider default")),
+    lifecycle: ServiceLifecycle.optional().meta(d("Present only for preview, deprecated, sunset or retired services")),
+  })
+  .meta({ id: "Service", description: "A cloud service" });
+
+export const ServiceDetail = Service.extend({
+  subServices: z.array(SubService).meta(d("Tiers, editions, storage classes, engines, features or plans")),
+  equivalents: z.array(Service).meta(d("Equivalent services on other providers")),
+  policyIdentifiers: PolicyIdentifiers.meta(d("Identifiers that name the service in its provider's policies")),
+}).meta({ id: "ServiceDetail", description: "A service with sub-services, equivalents and policy identifiers" });
+
+export const Pagination = z
+  .object({
+    page: z.number().int().meta(d("1-based page index")),
+    limit: z.number().int().meta(d("Page size")),
+    total: z.number().int().meta(d("Number of matching services")),
+    totalPages: z.number().int().meta(d("Number of pages at this limit")),
+  })
+  .meta({ id: "Pagination", description: "Position within a paged result" });
+
+export const ServiceList = z
+  .object({
+    data: z.array(Service).meta(d("The services on this page")),
+    pagination: Pagination,
+  })
+  .meta({ id: "ServiceList", description: "A page of services" });
+
+export const ApiError = z
+  .object({
+    error: z.string().meta(d("Short, human-readable reason")),
+    status: z.number().int().meta(d("The HTTP status code, repeated")),
+    details: z.string().optional().meta(d("What to change to make the request succeed")),
+  })
+  .meta({ id: "Error", description: "Every 4xx and 5xx body" });
+
+export const SavedList = z
+  .object({
+    id: z.string().meta(d("Generated id (nanoid, 126 bits of randomness)")),
+    url: z.string().meta(d("Shareable URL on the text host; uses the slug when there is one")),
+    slug: z.string().nullable().meta(d("Human-readable slug, or null")),
+    name: z.string().nullable().meta(d("Display name, or null")),
+    approvedServiceIds: z.array(z.string()).meta(d("The approved service ids, in the order given")),
+    createdAt: z.iso.datetime().meta(d("When the list was created")),
+    expiresAt: z.iso
+      .datetime()
+      .meta(d(`Exactly ${LIST_LIFETIME_DAYS} days after createdAt; the list answers 404 afterwards`)),
+  })
+  .meta({ id: "SavedList", description: "A saved approved-services list" });
+
+export const SavedListDetail = SavedList.extend({
+  services: z
+    .array(Service)
+    .meta(
+      d(
+        "The listed services as they are in the catalogue now, with lifecycle; ids no longer in the catalogue are left out",
+      ),
+    ),
+  missingServiceIds: z.array(z.string()).meta(d("Stored ids the catalogue no longer holds")),
+}).meta({ id: "SavedListDetail", description: "GET /v1/lists/{id}: the saved list with its services resolved" });
+
+/** A path inside the build: no empty, "." or ".." segments, a conservative character set. */
+export const BUILD_PATH_PATTERN = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9._@+\-/]+$/;
+
+export const BuildManifest = z
+  .object({
+    version: z.literal(1).meta(d("Manifest format version")),
+    lastUpdated: z.iso.datetime().meta(d("When the catalogue data last changed")),
+    files: z
+      .array(
+        z
+          .object({
+            path: z.string().regex(BUILD_PATH_PATTERN).meta(d("Path inside the build; fetch it at /mirror/{path}")),
+            sha256: z
+              .string()
+              .regex(/^[0-9a-f]{64}$/)
+              .meta(d("SHA-256 of the file, hex")),
+            size: z.number().int().min(0).meta(d("Size in bytes")),
+          })
+          .meta({ id: "BuildFile", description: "One file of the build" }),
+      )
+      .meta(d("Every file of the build but the manifest itself, sorted by path")),
+  })
+  .meta({ id: "BuildManifest", description: "GET /manifest.json: what a mirror fetches and checks" });
+
+// Shapes the contract leaves open
+
+export const CompareAttribute = z
+  .object({
+    attribute: z.string().meta(d("Attribute name, e.g. category, pricingModel, headOfficeCountry")),
+    label: z.string().meta(d("Human-readable attribute name")),
+    values: z
+      .record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string()), z.null()]))
+      .meta(d("Value per service slug (null when unknown)")),
+    shared: z.boolean().meta(d("True when every service has the same value")),
+  })
+  .meta({ id: "CompareAttribute", description: "One row of the compare table" });
+
+export const CompareResult = z
+  .object({
+    services: z
+      .array(ServiceDetail.omit({ equivalents: true }))
+      .meta(d("The compared services, in request order, with lifecycle")),
+    attributes: z.array(CompareAttribute).meta(d("Compare-friendly attributes, one row each")),
+    compliance: z
+      .object({
+        common: z.array(z.string()).meta(d("Programmes every compared service holds")),
+        bySlug: z
+          .record(z.string(), z.array(z.string()))
+          .meta(d("Per service, the programmes not held by all the others")),
+      })
+      .meta(d("Compliance in common and apart")),
+    equivalent: z.boolean().meta(d("True when all compared services belong to one equivalence group")),
+  })
+  .meta({ id: "CompareResult", description: "GET /v1/compare" });
+
+const Count = z
+  .object({
+    key: z.string().meta(d("Jurisdiction or country code")),
+    count: z.number().int().meta(d("Number of selected services")),
+    percentage: z.number().meta(d("Share of selected services, 0-100, one decimal")),
+  })
+  .meta({ id: "ExposureCount", description: "A bucket of the exposure breakdown" });
+
+export const ExposureRow = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name")),
+    providerId: z.string().meta(d("Provider id")),
+    headOfficeCountry: z.string().meta(d("Provider head-office country")),
+    jurisdiction: z.string().meta(d("Provider head-office jurisdiction (ISO code, or EU)")),
+    controllingCountry: z.string().meta(d("Country of the ultimate controlling parent")),
+    regionCountries: z.array(z.string()).meta(d("Countries the provider's public regions are in")),
+    usHeadquartered: z.boolean().meta(d("True when the head office is in the United States")),
+    sovereignOption: z.boolean().meta(d("Provider is a sovereign option (see Provider.sovereignOption)")),
+    euResidentOnly: z.boolean().meta(d("Provider is EU-resident-only (see Provider.euResidentOnly)")),
+    lifecycle: ServiceLifecycle.optional().meta(d("Lifecycle, when not generally available")),
+  })
+  .meta({ id: "ExposureRow", description: "One selected service in the exposure report" });
+
+export const ExposureReport = z
+  .object({
+    totalServices: z.number().int().meta(d("Number of distinct selected services")),
+    totalProviders: z.number().int().meta(d("Number of distinct providers among them")),
+    byJurisdiction: z.array(Count).meta(d("Selected services by provider head-office jurisdiction, largest first")),
+    byRegionCountry: z
+      .array(Count)
+      .meta(d("Selected services by the countries their provider has regions in (a service counts once per country)")),
+    usHeadquarteredProviderPercentage: z
+      .number()
+      .meta(d("Percentage (0-100, one decimal) of distinct providers whose head office is in the United States")),
+    sovereignOptionCount: z.number().int().meta(d("Number of selected services that are sovereign options")),
+    euResidentOnlyCount: z.number().int().meta(d("Number of selected services that are EU-resident-only options")),
+    services: z.array(ExposureRow).meta(d("Per-service rows, in request order")),
+    disclaimer: z.string().meta(d("States that the report is procurement triage, not legal advice")),
+  })
+  .meta({ id: "ExposureReport", description: "GET /v1/exposure: the jurisdictional exposure scorecard" });
+
+export type ProviderT = z.infer<typeof Provider>;
+export type CategoryT = z.infer<typeof Category>;
+export type ServiceT = z.infer<typeof Service>;
+export type ServiceDetailT = z.infer<typeof ServiceDetail>;
+export type ServiceLifecycleT = z.infer<typeof ServiceLifecycle>;
+export type PolicyIdentifiersT = z.infer<typeof PolicyIdentifiers>;
+export type SubServiceT = z.infer<typeof SubService>;
+export type ServiceListT = z.infer<typeof ServiceList>;
+export type ApiErrorT = z.infer<typeof ApiError>;
+export type SavedListT = z.infer<typeof SavedList>;
+export type SavedListDetailT = z.infer<typeof SavedListDetail>;
+export type CompareResultT = z.infer<typeof CompareResult>;
+export type ExposureReportT = z.infer<typeof ExposureReport>;
+export type BuildManifestT = z.infer<typeof BuildManifest>;

@@ -1,0 +1,28 @@
+/** Vocabularies and the primitive field shapes every other schema file builds on. */
+import { z } from "zod";
+
+/** A field description, the same text in validation errors and OpenAPI. */
+export const d = (description: string) => ({ description });
+
+export const LIFECYCLE_STATUSES = ["preview", "deprecated", "sunset", "retired"] as const;
+export const PRICING_MODELS = ["pay-as-you-go", "subscription", "free", "included", "quote"] as const;
+export const SUB_SERVICE_KINDS = ["tier", "edition", "storage-class", "engine", "feature", "plan"] as const;
+export const FEEDBACK_TYPES = ["bug", "feature", "question", "general"] as const;
+export const COMPONENT_STATUSES = ["ok", "degraded", "down"] as const;
+
+/** EU member states plus the EEA's Iceland, Liechtenstein and Norway (ISO 3166-1 alpha-2). */
+export const EU_EEA_COUNTRIES: ReadonlySet<string> = new Set(
+  ("AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE " + "IS LI NO").split(" "),
+);
+/** Countries whose operators count as European for the sovereign-option rule: EU/EEA plus Switzerland. */
+export const EUROPEAN_SOVEREIGN_COUNTRIES: ReadonlySet<string> = new Set([...EU_EEA_COUNTRIES, "CH"]);
+
+export const CountryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code such as DE")
+  .meta(d("ISO 3166-1 alpha-2 country code"));
+export const HttpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" });
+export const Slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lowercase kebab-case ([a-z0-9] and single hyphens)");
+export const IsoDate = z.iso.date({ error: "must be a date in YYYY-MM-DD form" });
