@@ -1,16 +1,16 @@
 /**
- * Samples each component (catalogue, store, sidecar) at start and every 5 minutes into the store,
+ * Samples each component (catalogue, store, sidecar) at start and every STATUS_SAMPLE_MINUTES into the store,
  * for GET /v1/status/history; answers GET /v1/status with a live check. (/v1/health stays cheap:
  * it reads the store's connection state and never touches the network.)
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { MINUTE_MS, STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import type { ComponentStateT, StatusRecordT } from "../catalogue/schema.ts";
 import type { Store } from "./store/store.ts";
 
-export const SAMPLE_INTERVAL_MS = 5 * 60_000;
-export const HISTORY_WINDOW_MS = 24 * 3_600_000;
-export const HISTORY_LIMIT = 200;
+export const SAMPLE_INTERVAL_MS = STATUS_SAMPLE_MINUTES * MINUTE_MS;
+const HISTORY_WINDOW_MS = STATUS_HISTORY_HOURS * 60 * MINUTE_MS;
 
 export class StatusSampler {
   private timer: NodeJS.Timeout | undefined;
@@ -79,7 +79,7 @@ export class StatusSampler {
   }
 
   history(): Promise<StatusRecordT[]> {
-    return this.store.statusHistory(new Date(this.now().getTime() - HISTORY_WINDOW_MS), HISTORY_LIMIT);
+    return this.store.statusHistory(new Date(this.now().getTime() - HISTORY_WINDOW_MS), STATUS_HISTORY_LIMIT);
   }
 
   stop(): void {

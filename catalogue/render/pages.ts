@@ -3,6 +3,7 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
+import { MAX_TEXT_COMPARE_SHOWN } from "../limits.ts";
 import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { Catalogue } from "../load.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
@@ -258,17 +259,15 @@ export function lifecyclePage(catalogue: Catalogue): Doc {
   return { title: "Lifecycle", blocks };
 }
 
-export const TEXT_COMPARE_MAX = 8;
-
 export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc {
-  const shown = slugs.slice(0, TEXT_COMPARE_MAX).map((slug) => catalogue.bySlug.get(slug)!.service);
+  const shown = slugs.slice(0, MAX_TEXT_COMPARE_SHOWN).map((slug) => catalogue.bySlug.get(slug)!.service);
   const blocks: Block[] = [heading(1, "Compare")];
-  if (slugs.length > TEXT_COMPARE_MAX) {
+  if (slugs.length > MAX_TEXT_COMPARE_SHOWN) {
     blocks.push({
       kind: "note",
       tone: "info",
       parts: [
-        `Showing the first ${TEXT_COMPARE_MAX} of ${slugs.length} services; the text host compares at most ${TEXT_COMPARE_MAX}.`,
+        `Showing the first ${MAX_TEXT_COMPARE_SHOWN} of ${slugs.length} services; the text host compares at most ${MAX_TEXT_COMPARE_SHOWN}.`,
       ],
     });
   }

@@ -138,21 +138,16 @@ describe("security", () => {
     await text.close();
   });
 
-  it("answers a 5,000-character q without doing unbounded work", async () => {
+  it("answers a 5,000-character q by its distinct words: repeats cost nothing, a word that matches nothing ends the search", async () => {
     const app = await build();
-    const q = "storage ".repeat(625);
-    const timings: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const started = performance.now();
-      const response = await app.inject(`/v1/services?q=${encodeURIComponent(q)}`);
-      timings.push(performance.now() - started);
-      expect(response.statusCode).toBe(200);
-    }
+    const query = async (q: string) => (await app.inject(`/v1/services?q=${encodeURIComponent(q)}`)).json();
+    const once = await query("storage");
+    expect(once.pagination.total).toBeGreaterThan(0);
+    expect(await query("storage ".repeat(625))).toEqual(once);
     const random = Array.from({ length: 5000 }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join("");
-    expect((await app.inject(`/v1/services?q=${random}`)).json().pagination.total).toBe(0);
-    console.log(
-      `security: 5,000-character q median ${timings.sort((a, b) => a - b)[5]!.toFixed(1)} ms (measured, see RELIABILITY.md)`,
-    );
+    expect((await query(random)).pagination.total).toBe(0);
+    const manyWords = Array.from({ length: 1000 }, (_, i) => `zz${i.toString(36)}`).join(" ");
+    expect((await query(manyWords)).pagination.total).toBe(0);
   });
 
   it("issues list ids with at least 120 bits of randomness", () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { HISTORY_LIMIT, SAMPLE_INTERVAL_MS, StatusSampler } from "../../sidecar/status.ts";
+import { STATUS_HISTORY_LIMIT } from "../../catalogue/limits.ts";
+import { SAMPLE_INTERVAL_MS, StatusSampler } from "../../sidecar/status.ts";
 import { fixtureCatalogue, tempStore } from "../helpers/app.ts";
 
 afterEach(() => vi.useRealTimers());
@@ -19,7 +20,7 @@ describe("the status sampler", () => {
       await vi.advanceTimersByTimeAsync(SAMPLE_INTERVAL_MS);
     }
     const history = await sampler.history();
-    expect(history).toHaveLength(HISTORY_LIMIT);
+    expect(history).toHaveLength(STATUS_HISTORY_LIMIT);
     const times = history.map((r) => Date.parse(r.timestamp));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(Date.now() - times.at(-1)!).toBeLessThanOrEqual(24 * 3_600_000);

@@ -1,4 +1,5 @@
 /** /exposure/?ids=…: the picker, GET /v1/exposure, figures and accessible bar charts. */
+import { MAX_EXPOSURE_IDS } from "../../../catalogue/limits.ts";
 import { API_URL, readList } from "./common.ts";
 import { picker } from "./picker.ts";
 
@@ -106,11 +107,13 @@ const initial = (new URLSearchParams(location.search).get("ids") ?? "")
   .split(",")
   .map((s) => s.trim())
   .filter(Boolean)
-  .slice(0, 50);
+  .slice(0, MAX_EXPOSURE_IDS);
 const control = picker(
   document.querySelector<HTMLElement>('[data-picker="exposure"]')!,
   initial,
   (slugs) => void show(slugs),
 );
-document.querySelector("[data-use-list]")!.addEventListener("click", () => control.set(readList().slice(0, 50)));
+document
+  .querySelector("[data-use-list]")!
+  .addEventListener("click", () => control.set(readList().slice(0, MAX_EXPOSURE_IDS)));
 void show(initial);
