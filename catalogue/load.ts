@@ -397,6 +397,7 @@ function toService(providerId: string, entry: ServiceEntryT, defaultCompliance: 
     pricingUrl: entry.pricingUrl,
     pricingModel: entry.pricingModel,
     hasFreeTier: entry.hasFreeTier,
+    aliases: entry.aliases,
     tags: entry.tags,
     compliance,
     lifecycle: entry.lifecycle,

@@ -43,6 +43,7 @@ export const ServiceEntry = z
     pricingUrl: HttpsUrl.optional(),
     pricingModel: z.enum(PRICING_MODELS).optional(),
     hasFreeTier: z.boolean().optional(),
+    aliases: z.array(z.string().min(1)).min(1).optional(),
     tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9 .+#/&-]*$/, "must be a lowercase keyword")).optional(),
     compliance: z.array(Slug).optional(),
     policyIdentifiers: PolicyIdentifiers.optional(),

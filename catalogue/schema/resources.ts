@@ -171,6 +171,10 @@ export const Service = z
     pricingUrl: z.string().optional().meta(d("Official pricing page")),
     pricingModel: z.string().optional().meta(d("One of pay-as-you-go, subscription, free, included, quote")),
     hasFreeTier: z.boolean().optional().meta(d("True when the vendor offers a free tier; absent when not known to")),
+    aliases: z
+      .array(z.string())
+      .optional()
+      .meta(d("Other names people search for: the vendor's abbreviations and former names (e.g. EKS, GCS)")),
     tags: z.array(z.string()).optional().meta(d("Lowercase search keywords")),
     compliance: z
       .array(z.string())

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
 import { slugify } from "../../catalogue/lists.ts";
 import { HttpError } from "../../catalogue/problem.ts";
-import { listServices, search, tokenize } from "../../catalogue/query.ts";
+import { EXACT_NAME_BONUS, listServices, search, tokenize } from "../../catalogue/query.ts";
 import { fixtureCatalogue } from "../helpers/app.ts";
 
 const all = { page: 1, limit: 50 };
@@ -26,10 +26,19 @@ describe("search", () => {
     ]);
   });
 
-  it("orders by relevance: a name match before a description match", () => {
+  it("treats a query naming a kind (an equivalence group) as naming its members, the most prominent provider first", () => {
     const slugs = listServices(fixtureCatalogue(), { ...all, q: "object storage" }).data.map((s) => s.slug);
-    expect(slugs.slice(0, 2).sort()).toEqual(["ovhcloud-object-storage", "stackit-object-storage"]);
-    expect(slugs[2]).toBe("aws-s3");
+    expect(slugs).toEqual(["aws-s3", "ovhcloud-object-storage", "stackit-object-storage"]);
+  });
+
+  it("orders by relevance: a name match before a match elsewhere", () => {
+    // "archive" is only in S3's sub-services and description: found, but after any name match.
+    const catalogue = fixtureCatalogue();
+    const scores = search(catalogue, "amazon s3");
+    const s3 = catalogue.services.findIndex((s) => s.slug === "aws-s3");
+    expect(scores.get(s3)).toBeGreaterThanOrEqual(EXACT_NAME_BONUS);
+    const onlyDescribed = search(catalogue, "frequent");
+    expect(onlyDescribed.get(s3)).toBeLessThan(EXACT_NAME_BONUS);
   });
 
   it("never throws and stays within the catalogue for any query", () => {
