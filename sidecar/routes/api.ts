@@ -38,7 +38,13 @@ import { READ_CACHE_CONTROL, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 import type { StatusSampler } from "../status.ts";
-import { SlugTakenError, StoreUnavailableError, type Store, type StoredList } from "../store/store.ts";
+import {
+  SlugTakenError,
+  StoreOutcomeUnknownError,
+  StoreUnavailableError,
+  type Store,
+  type StoredList,
+} from "../store/store.ts";
 
 /** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */
 export const newListId = (): string => nanoid();
@@ -109,10 +115,13 @@ function slugListOf(context: ApiContext, raw: unknown, max: number): string[] {
   return parsed.slugs;
 }
 
-async function storeCall<T>(call: () => Promise<T>): Promise<T> {
+/** `unknownOutcome`: what to tell the caller when a write may have been saved (Sentinel or a timeout). */
+async function storeCall<T>(call: () => Promise<T>, unknownOutcome?: string): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    if (error instanceof StoreOutcomeUnknownError && unknownOutcome)
+      throw new HttpError(503, "Service unavailable", unknownOutcome);
     if (error instanceof StoreUnavailableError)
       throw new HttpError(503, "Service unavailable", "Storage is unreachable; try again shortly. Nothing was saved.");
     throw error;
@@ -166,16 +175,20 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     const createdAt = c.now();
     const name = input.name?.trim() || null;
     const derivedSlug = !input.slug && name ? slugify(name) : null;
+    const id = newListId();
+    const check = input.slug ? `/v1/lists/${input.slug} (or /v1/lists/${id})` : `/v1/lists/${id}`;
     try {
-      const list = await storeCall(() =>
-        c.store.createList({
-          id: newListId(),
-          name,
-          approvedServiceIds: [...new Set(ids)],
-          createdAt,
-          expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_DAYS * 86_400_000),
-          ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
-        }),
+      const list = await storeCall(
+        () =>
+          c.store.createList({
+            id,
+            name,
+            approvedServiceIds: [...new Set(ids)],
+            createdAt,
+            expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_DAYS * 86_400_000),
+            ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
+          }),
+        `The outcome is unknown: the list may have been saved. GET ${check} to check before retrying.`,
       );
       return { body: listResponse(c, list) };
     } catch (error) {
@@ -203,7 +216,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     return { body: detail, cacheUntil: new Date(list.expiresAt) };
   },
   getStatus: async (c) => {
-    const components = await c.status.current();
+    const [components, replication] = await Promise.all([c.status.current(), c.store.replication?.()]);
     const lifecycle: Record<string, number> = {};
     for (const service of c.catalogue.services)
       if (service.lifecycle) lifecycle[service.lifecycle.status] = (lifecycle[service.lifecycle.status] ?? 0) + 1;
@@ -225,6 +238,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
         },
         lastUpdated: c.catalogue.lastUpdated,
         components,
+        ...(replication ? { replication } : {}),
       },
     };
   },
@@ -242,20 +256,25 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     if (length < 5 || length > 5000)
       throw new HttpError(400, "Invalid message", `message must be 5 to 5000 characters; it has ${length}.`);
     const type = (FEEDBACK_TYPES as readonly string[]).includes(input.type ?? "") ? input.type! : "general";
-    await storeCall(() =>
-      c.store.recordFeedback({
-        type,
-        message: input.message,
-        ...(input.email ? { email: input.email } : {}),
-        ...(input.page ? { page: input.page } : {}),
-        receivedAt: c.now().toISOString(),
-      }),
+    await storeCall(
+      () =>
+        c.store.recordFeedback({
+          type,
+          message: input.message,
+          ...(input.email ? { email: input.email } : {}),
+          ...(input.page ? { page: input.page } : {}),
+          receivedAt: c.now().toISOString(),
+        }),
+      "The outcome is unknown: the feedback may have been recorded; sending it again may record it twice.",
     );
     return { status: 201, body: { success: true, message: "Thank you: your feedback was recorded." } };
   },
   recordOutboundClick: async (c, { body }) => {
     const input = body as { url: string; serviceId?: string; kind?: string; page?: string };
-    await storeCall(() => c.store.recordOutboundClick({ ...input, at: c.now().toISOString() }));
+    await storeCall(
+      () => c.store.recordOutboundClick({ ...input, at: c.now().toISOString() }),
+      "The outcome is unknown: the click may have been recorded.",
+    );
     return { body: { recorded: true } };
   },
 };

@@ -3,7 +3,7 @@
  * one contract suite (tests/sidecar/store.contract.ts): the embedded store (single process,
  * durable by fsync) and Redis (many instances).
  */
-import type { StatusRecordT } from "../../catalogue/schema.ts";
+import type { ReplicationT, StatusRecordT } from "../../catalogue/schema.ts";
 
 export interface StoredList {
   readonly id: string;
@@ -60,6 +60,12 @@ export class SlugTakenError extends Error {
 /** The store cannot be reached or did not answer in time. */
 export class StoreUnavailableError extends Error {}
 
+/**
+ * A write may have been saved, or not: it reached the store, but its confirmation (or, with
+ * Sentinel, a replica's) never came. The caller should check before retrying.
+ */
+export class StoreOutcomeUnknownError extends StoreUnavailableError {}
+
 export interface Store {
   readonly kind: "embedded" | "redis";
   /** Whether the store is connected now, known without a round trip (for the health probe). */
@@ -75,6 +81,8 @@ export interface Store {
   appendStatus(records: readonly StatusRecordT[]): Promise<void>;
   /** Samples newer than `since`, newest first, at most `limit`. */
   statusHistory(since: Date, limit: number): Promise<StatusRecordT[]>;
+  /** Redis with Sentinel only: the primary, its replicas and the last failover, for /v1/status. */
+  replication?(): Promise<ReplicationT | undefined>;
   /** A cheap round trip; throws StoreUnavailableError when the store is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
