@@ -141,6 +141,7 @@ export class RedisStore implements Store {
   private readonly writers: Awaited<ReturnType<RedisSentinelType["acquire"]>>[] = [];
   private nextWriter = 0;
   private lastFailover: ReplicationT["lastFailover"] = null;
+  private closed = false;
 
   private constructor(client: Client | undefined, sentinel?: RedisSentinelType) {
     this.client = client;
@@ -171,8 +172,8 @@ export class RedisStore implements Store {
 
   /**
    * Asks the Sentinels for the primary and follows its failovers. Starts even when no Sentinel
-   * answers: node-redis gives up its first connection after `maxCommandRediscovers` tries, so a
-   * fresh attempt starts every few seconds until one succeeds; writes answer 503 meanwhile.
+   * answers: node-redis gives up its first connection after `maxCommandRediscovers` tries, so
+   * another starts 2 s later, until one succeeds; writes answer 503 meanwhile.
    */
   static async connectSentinel(
     target: SentinelTarget,
@@ -219,7 +220,7 @@ export class RedisStore implements Store {
         await store.checkDurability().catch(() => undefined);
       } catch (error) {
         onError(error as Error);
-        setTimeout(() => void attempt(), 2000).unref();
+        if (!store.closed) setTimeout(() => void attempt(), 2000).unref();
       }
     };
     const connecting = attempt();
@@ -426,6 +427,7 @@ export class RedisStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const client = this.sentinel ?? this.client;
     await Promise.all(this.writers.map((writer) => writer.release()));
     try {
