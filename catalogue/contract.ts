@@ -26,7 +26,7 @@ import { listPath, newList, resolveList, type StoredList } from "./lists.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
 import { azurePolicySet, gcpOrgPolicy, PolicyTooLargeError, scpPolicy } from "./policies.ts";
-import { SlugTakenError, StoreUnavailableError } from "./ports.ts";
+import { SlugTakenError, StoreOutcomeUnknownError, StoreUnavailableError } from "./ports.ts";
 import { HttpError } from "./problem.ts";
 import { listServices, pageCount, serviceDetail } from "./query.ts";
 import { renderMarkdown } from "./render/markdown.ts";
@@ -92,11 +92,17 @@ export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 const json = (body: unknown): Result => ({ text: serializeJson(body), contentType: "application/json; charset=utf-8" });
 const file = (path: string, body: unknown): StaticFile => ({ file: path, body: serializeJson(body) });
 
-/** A store failure as the client should read it: nothing was saved, try again. */
-async function storeCall<T>(call: () => Promise<T>): Promise<T> {
+/**
+ * A store failure as the client should read it: nothing was saved, try again; or, for a write that
+ * reached the store unconfirmed (a timeout, a lost connection, no replica's acknowledgement),
+ * `unknownOutcome`: it may have been saved, and how to check.
+ */
+async function storeCall<T>(call: () => Promise<T>, unknownOutcome?: string): Promise<T> {
   try {
     return await call();
   } catch (error) {
+    if (error instanceof StoreOutcomeUnknownError && unknownOutcome)
+      throw new HttpError(503, "Service unavailable", unknownOutcome);
     if (error instanceof StoreUnavailableError)
       throw new HttpError(503, "Service unavailable", "Storage is unreachable; try again shortly. Nothing was saved.");
     throw error;
@@ -374,9 +380,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
     },
     handler: async (c, { body }) => {
       const ids = approvedIds(c.catalogue, body);
+      const candidate = newList({ name: body.name, slug: body.slug, ids }, c.now());
+      const check = body.slug ? `/v1/lists/${body.slug} (or /v1/lists/${candidate.id})` : `/v1/lists/${candidate.id}`;
       try {
-        const list = await storeCall(() =>
-          c.store.createList(newList({ name: body.name, slug: body.slug, ids }, c.now())),
+        const list = await storeCall(
+          () => c.store.createList(candidate),
+          `The outcome is unknown: the list may have been saved. GET ${check} to check before retrying.`,
         );
         return { body: savedList(c.urls, list) };
       } catch (error) {
@@ -430,7 +439,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
     errors: [],
     cache: "no-store",
     example: { request: "GET /v1/status" },
-    handler: async (c) => ({ body: statusReport(c.catalogue, await c.status.current()) }),
+    handler: async (c) => {
+      const [components, replication] = await Promise.all([c.status.current(), c.status.replication()]);
+      return { body: statusReport(c.catalogue, components, replication) };
+    },
   }),
   endpoint({
     operationId: "getStatusHistory",
@@ -479,14 +491,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     example: { request: "POST /v1/feedback", body: { type: "bug", message: "The S3 pricing link is outdated." } },
     handler: async (c, { body }) => {
       const type = (FEEDBACK_TYPES as readonly string[]).includes(body.type ?? "") ? body.type! : "general";
-      await storeCall(() =>
-        c.store.recordFeedback({
-          type,
-          message: body.message,
-          ...(body.email ? { email: body.email } : {}),
-          ...(body.page ? { page: body.page } : {}),
-          receivedAt: c.now().toISOString(),
-        }),
+      await storeCall(
+        () =>
+          c.store.recordFeedback({
+            type,
+            message: body.message,
+            ...(body.email ? { email: body.email } : {}),
+            ...(body.page ? { page: body.page } : {}),
+            receivedAt: c.now().toISOString(),
+          }),
+        "The outcome is unknown: the feedback may have been recorded; sending it again may record it twice.",
       );
       return { status: 201, body: { success: true, message: "Thank you: your feedback was recorded." } };
     },
@@ -508,7 +522,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
       body: { url: "https://aws.amazon.com/s3/pricing/", serviceId: "aws-s3", kind: "pricing" },
     },
     handler: async (c, { body }) => {
-      await storeCall(() => c.store.recordOutboundClick({ ...body, at: c.now().toISOString() }));
+      await storeCall(
+        () => c.store.recordOutboundClick({ ...body, at: c.now().toISOString() }),
+        "The outcome is unknown: the click may have been recorded.",
+      );
       return { body: { recorded: true } };
     },
   }),

@@ -3,7 +3,7 @@
  * stores (sidecar/store) and status sampler provide them.
  */
 import type { NewList, StoredList } from "./lists.ts";
-import type { ComponentStateT, StatusRecordT } from "./schema.ts";
+import type { ComponentStateT, ReplicationT, StatusRecordT } from "./schema.ts";
 
 export interface Feedback {
   readonly type: string;
@@ -32,6 +32,12 @@ export class SlugTakenError extends Error {
 /** The store cannot be reached or did not answer in time. */
 export class StoreUnavailableError extends Error {}
 
+/**
+ * A write may have been saved, or not: it reached the store, but its confirmation (or, with
+ * Sentinel, a replica's) never came. The caller should check before retrying.
+ */
+export class StoreOutcomeUnknownError extends StoreUnavailableError {}
+
 /** Lists, feedback and telemetry, durable before they resolve. */
 export interface RecordStore {
   readonly kind: "embedded" | "redis";
@@ -45,8 +51,9 @@ export interface RecordStore {
   recordOutboundClick(click: OutboundClick): Promise<void>;
 }
 
-/** Each component's state now, and the sampled history. */
+/** Each component's state now, the sampled history, and replication where the store has it. */
 export interface StatusSource {
   current(): Promise<ComponentStateT[]>;
   history(): Promise<StatusRecordT[]>;
+  replication(): Promise<ReplicationT | undefined>;
 }

@@ -1,7 +1,7 @@
 /** GET /v1/status: the catalogue's counts and the components' states rolled up into one status. */
 import { API_VERSION } from "./contract.ts";
 import type { Catalogue } from "./load.ts";
-import type { ComponentStateT, StatusReportT } from "./schema.ts";
+import type { ComponentStateT, ReplicationT, StatusReportT } from "./schema.ts";
 
 /** The worst of the components' states: down, then degraded, else ok. */
 export function rollUp(components: readonly ComponentStateT[]): ComponentStateT["status"] {
@@ -18,7 +18,11 @@ export function lifecycleCounts(catalogue: Catalogue): Record<string, number> {
   return counts;
 }
 
-export function statusReport(catalogue: Catalogue, components: ComponentStateT[]): StatusReportT {
+export function statusReport(
+  catalogue: Catalogue,
+  components: ComponentStateT[],
+  replication?: ReplicationT,
+): StatusReportT {
   return {
     status: rollUp(components),
     apiVersion: API_VERSION,
@@ -31,5 +35,6 @@ export function statusReport(catalogue: Catalogue, components: ComponentStateT[]
     },
     lastUpdated: catalogue.lastUpdated,
     components,
+    ...(replication ? { replication } : {}),
   };
 }

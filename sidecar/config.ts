@@ -20,18 +20,49 @@ const TrustProxy = z
     "TRUST_PROXY must list IP addresses or CIDR ranges",
   );
 
-export const Config = z.object({
-  PORT: Port.default(8080),
-  TEXT_PORT: Port.default(8081),
-  HOST: z.string().min(1).default("127.0.0.1"),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  DATA_DIR: z.string().min(1).default(".data"),
-  PUBLIC_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-  PUBLIC_TEXT_URL: z.url({ protocol: /^https?$/ }).optional(),
-  TRUST_PROXY: TrustProxy.optional(),
-  NO_COLOR: z.string().optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-});
+/** `host:port,host:port,…` (an IPv6 host in brackets) → the Sentinels to ask for the Redis primary. */
+const Sentinels = z
+  .string()
+  .transform((value, context) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map((entry) => {
+        const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(entry);
+        const port = Number(match?.[3]);
+        if (!match || port < 1 || port > 65535) {
+          context.addIssue({ code: "custom", message: `"${entry}" is not host:port` });
+          return z.NEVER;
+        }
+        return { host: (match[1] ?? match[2])!, port };
+      }),
+  )
+  .refine((nodes) => nodes.length > 0, "REDIS_SENTINELS must name at least one host:port");
+
+export const Config = z
+  .object({
+    PORT: Port.default(8080),
+    TEXT_PORT: Port.default(8081),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    REDIS_SENTINELS: Sentinels.optional(),
+    REDIS_SENTINEL_NAME: z.string().min(1).optional(),
+    DATA_DIR: z.string().min(1).default(".data"),
+    PUBLIC_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+    PUBLIC_TEXT_URL: z.url({ protocol: /^https?$/ }).optional(),
+    TRUST_PROXY: TrustProxy.optional(),
+    NO_COLOR: z.string().optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .refine((config) => !(config.REDIS_URL && config.REDIS_SENTINELS), {
+    message: "set REDIS_URL (one Redis) or REDIS_SENTINELS (Sentinel), not both",
+    path: ["REDIS_SENTINELS"],
+  })
+  .refine((config) => !config.REDIS_SENTINELS || config.REDIS_SENTINEL_NAME, {
+    message: "REDIS_SENTINELS needs REDIS_SENTINEL_NAME, the name the Sentinels monitor the primary under",
+    path: ["REDIS_SENTINEL_NAME"],
+  });
 export type ConfigT = z.infer<typeof Config>;
 
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigT {

@@ -1,7 +1,7 @@
 /**
  * Starts the API host (PORT) and the text host (TEXT_PORT) in one process: the built files from
- * dist/ when present, the sidecar routes for everything else, one store (Redis when REDIS_URL is
- * set, else the embedded store in DATA_DIR). Handles SIGINT/SIGTERM by closing both and the store.
+ * dist/ when present, the sidecar routes for everything else, one store (Redis when REDIS_URL or
+ * REDIS_SENTINELS is set, else the embedded store in DATA_DIR). Handles SIGINT/SIGTERM by closing both and the store.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -23,8 +23,15 @@ export interface RunningServer {
 }
 
 export async function openStore(config: ConfigT, log: (message: string) => void): Promise<Store> {
-  if (!config.REDIS_URL) return EmbeddedStore.open(config.DATA_DIR);
-  const store = await RedisStore.connect(config.REDIS_URL, (error) => log(`redis: ${error.message}`));
+  const onError = (error: Error) => log(`redis: ${error.message}`);
+  let store: RedisStore;
+  if (config.REDIS_SENTINELS)
+    store = await RedisStore.connectSentinel(
+      { sentinels: config.REDIS_SENTINELS, name: config.REDIS_SENTINEL_NAME! },
+      onError,
+    );
+  else if (config.REDIS_URL) store = await RedisStore.connect(config.REDIS_URL, onError);
+  else return EmbeddedStore.open(config.DATA_DIR);
   if (store.durabilityWarning) log(`redis: ${store.durabilityWarning}`);
   return store;
 }

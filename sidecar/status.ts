@@ -6,7 +6,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { MINUTE_MS, STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
-import type { ComponentStateT, StatusRecordT } from "../catalogue/schema.ts";
+import type { ComponentStateT, ReplicationT, StatusRecordT } from "../catalogue/schema.ts";
 import type { Store } from "./store/store.ts";
 
 export const SAMPLE_INTERVAL_MS = STATUS_SAMPLE_MINUTES * MINUTE_MS;
@@ -76,6 +76,10 @@ export class StatusSampler {
     void this.sample();
     this.timer = setInterval(() => void this.sample(), SAMPLE_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  async replication(): Promise<ReplicationT | undefined> {
+    return this.store.replication?.();
   }
 
   history(): Promise<StatusRecordT[]> {

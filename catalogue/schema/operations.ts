@@ -26,6 +26,29 @@ export const StatusRecord = ComponentState.extend({
   timestamp: z.iso.datetime().meta(d("When the sample was taken")),
 }).meta({ id: "StatusRecord", description: "A point-in-time observation of a component" });
 
+export const Replication = z
+  .object({
+    primary: z.string().nullable().meta(d("The Redis primary Sentinel names (host:port), or null while none is known")),
+    replicas: z
+      .array(
+        z.object({
+          address: z.string().meta(d("The replica's host:port, as the primary sees it")),
+          state: z.string().meta(d("Its replication state as the primary reports it (online when in sync)")),
+          lagSeconds: z.number().meta(d("Seconds since its last acknowledgement")),
+        }),
+      )
+      .meta(d("The replicas connected to the primary")),
+    lastFailover: z
+      .object({
+        at: z.iso.datetime().meta(d("When this instance followed the failover")),
+        from: z.string().meta(d("The former primary (host:port)")),
+        to: z.string().meta(d("The promoted replica (host:port)")),
+      })
+      .nullable()
+      .meta(d("The last primary change this instance followed since it started, or null")),
+  })
+  .meta({ id: "Replication", description: "Redis replication under Sentinel, as one sidecar instance sees it" });
+
 export const StatusReport = z
   .object({
     status: z.enum(COMPONENT_STATUSES).meta(d("Worst status of the components")),
@@ -41,6 +64,7 @@ export const StatusReport = z
       .meta(d("Catalogue counts")),
     lastUpdated: z.iso.datetime().meta(d("When the catalogue data last changed")),
     components: z.array(ComponentState).meta(d("Each component's current state")),
+    replication: Replication.optional().meta(d("Redis replication, present when the store is Redis with Sentinel")),
   })
   .meta({ id: "StatusReport", description: "GET /v1/status" });
 
@@ -66,3 +90,4 @@ export type StatusRecordT = z.infer<typeof StatusRecord>;
 export type StatusReportT = z.infer<typeof StatusReport>;
 export type ComponentStateT = z.infer<typeof ComponentState>;
 export type HealthT = z.infer<typeof Health>;
+export type ReplicationT = z.infer<typeof Replication>;

@@ -6,12 +6,20 @@
  * counting a request adds no fsync of its own; a Redis restart at worst resets a one-minute window.
  * Every command fails within COMMAND_TIMEOUT_MS when Redis is unreachable (no offline queue), so
  * requests never hang; the client reconnects by itself.
+ *
+ * With Sentinel (REDIS_SENTINELS), the client asks the Sentinels for the primary and follows a
+ * failover by itself (node-redis `createSentinel`). A list or feedback write is then acknowledged
+ * only once the primary has it on disk and a replica has it too: the write and `WAIT 1` go in one
+ * pipeline on one connection, so a reconnect can never answer the WAIT for a write it did not see.
+ * Sentinel promotes the replica with the largest replication offset, so a failover keeps every
+ * acknowledged write (https://redis.io/docs/latest/commands/wait/).
  */
 import { createHash } from "node:crypto";
-import { createClient, type RedisClientType } from "redis";
-import type { StatusRecordT } from "../../catalogue/schema.ts";
+import { createClient, createSentinel, type RedisClientType, type RedisSentinelType } from "redis";
+import type { ReplicationT, StatusRecordT } from "../../catalogue/schema.ts";
 import {
   SlugTakenError,
+  StoreOutcomeUnknownError,
   StoreUnavailableError,
   slugCandidates,
   type BucketHit,
@@ -23,6 +31,10 @@ import {
 } from "./store.ts";
 
 export const COMMAND_TIMEOUT_MS = 1500;
+/** How long a write waits for a replica's acknowledgement; leaves the write itself time to answer. */
+export const WAIT_TIMEOUT_MS = 1000;
+/** Primary connections for replicated writes (with Sentinel). */
+const WRITERS = 4;
 const PREFIX = "csc:";
 const STATUS_KEEP = 1000;
 /** Derived-slug candidates tried per round trip once the base slug is taken. */
@@ -42,12 +54,22 @@ class Script {
     this.source = source;
     this.sha1 = createHash("sha1").update(source).digest("hex");
   }
-  run(client: RedisClientType, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
+  run(client: Client, options: { keys: string[]; arguments: string[] }): Promise<unknown> {
     return client
       .evalSha(this.sha1, options)
       .catch((error: Error) =>
         /NOSCRIPT/.test(error.message) ? client.eval(this.source, options) : Promise.reject(error),
       );
+  }
+  /** EVALSHA's arguments, or EVAL's when `loaded` is false, for a pipeline. */
+  args(options: { keys: string[]; arguments: string[] }, loaded = true): string[] {
+    return [
+      loaded ? "EVALSHA" : "EVAL",
+      loaded ? this.sha1 : this.source,
+      String(options.keys.length),
+      ...options.keys,
+      ...options.arguments,
+    ];
   }
 }
 
@@ -73,7 +95,11 @@ return {count, ttl}`);
 const CREATE_LIST_SCRIPT = new Script(`
 local claimed = 0
 for i = 2, #KEYS do
-  if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then claimed = i - 1; break end
+  -- A slug this list already holds counts as claimed: a pipeline sent again after a failover
+  -- must not lose its own slug to itself.
+  if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) or redis.call('GET', KEYS[i]) == ARGV[1] then
+    claimed = i - 1; break
+  end
 end
 if #KEYS > 1 and claimed == 0 then return -1 end
 -- Slugs are [a-z0-9-] only, so they need no JSON escaping.
@@ -81,19 +107,45 @@ local slug = claimed > 0 and ('"' .. ARGV[4 + claimed] .. '"') or 'null'
 redis.call('SET', KEYS[1], ARGV[3] .. slug .. ARGV[4], 'PX', ARGV[2])
 return claimed`);
 
+/** A plain client (REDIS_URL) or a Sentinel-managed one (REDIS_SENTINELS): the same commands. */
+type Client = RedisClientType | RedisSentinelType;
+
+export interface SentinelTarget {
+  /** The Sentinels to ask for the primary (any one that answers will do). */
+  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  /** The name the Sentinels monitor the primary under (`sentinel monitor <name> …`). */
+  readonly name: string;
+}
+
+/** Redis refused the write outright: nothing was saved. */
+const REFUSED = /^(NOREPLICAS|READONLY|OOM|MISCONF|NOSCRIPT|ERR|WRONGTYPE)/;
+
+const nodeName = (node: { host: string; port: number } | undefined) => (node ? `${node.host}:${node.port}` : null);
+
 export class RedisStore implements Store {
   readonly kind = "redis";
 
   get available(): boolean {
-    return this.client.isReady;
+    return this.client?.isReady ?? false;
   }
   /** Why durability is not guaranteed, when it is not; null when Redis fsyncs every write. */
   durabilityWarning: string | null = null;
 
-  private readonly client: RedisClientType;
+  /** Undefined only while a Sentinel client has not connected yet. */
+  private client: Client | undefined;
+  private readonly sentinel: RedisSentinelType | undefined;
+  /**
+   * With Sentinel: the primary connections replicated writes take in turn. A connection blocked in
+   * WAIT holds the commands behind it, so writes spread over a few of them.
+   */
+  private readonly writers: Awaited<ReturnType<RedisSentinelType["acquire"]>>[] = [];
+  private nextWriter = 0;
+  private lastFailover: ReplicationT["lastFailover"] = null;
+  private closed = false;
 
-  private constructor(client: RedisClientType) {
+  private constructor(client: Client | undefined, sentinel?: RedisSentinelType) {
     this.client = client;
+    this.sentinel = sentinel;
   }
 
   static async connect(url: string, onError: (error: Error) => void = () => undefined): Promise<RedisStore> {
@@ -118,33 +170,146 @@ export class RedisStore implements Store {
     return store;
   }
 
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    if (!this.client.isReady) throw new StoreUnavailableError("Redis is not connected");
+  /**
+   * Asks the Sentinels for the primary and follows its failovers. Starts even when no Sentinel
+   * answers: node-redis gives up its first connection after `maxCommandRediscovers` tries, so
+   * another starts 2 s later, until one succeeds; writes answer 503 meanwhile.
+   */
+  static async connectSentinel(
+    target: SentinelTarget,
+    onError: (error: Error) => void = () => undefined,
+  ): Promise<RedisStore> {
+    const socket = {
+      connectTimeout: COMMAND_TIMEOUT_MS,
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
+    };
+    const sentinel: RedisSentinelType = createSentinel({
+      name: target.name,
+      sentinelRootNodes: target.sentinels.map((node) => ({ ...node })),
+      nodeClientOptions: { disableOfflineQueue: true, socket },
+      sentinelClientOptions: { disableOfflineQueue: true, socket },
+      commandOptions: { timeout: 0 },
+      // Replicated writes hold WRITERS connections of their own (see `writers`), so a WAIT never
+      // holds up reads and rate-limit counts, which share the last one.
+      masterPoolSize: WRITERS + 1,
+      // Each rediscovery waits 1 s; a command gives up (and `run` has answered long before).
+      maxCommandRediscovers: 5,
+      // Besides the Sentinels' +switch-master messages, look again every 5 s.
+      scanInterval: 5000,
+    });
+    const store = new RedisStore(undefined, sentinel);
+    sentinel.on("error", (error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
+    let primary: string | null = null;
+    sentinel.on("topology-change", (event: { type: string; node?: { host: string; port: number } }) => {
+      if (event.type !== "MASTER_CHANGE") return;
+      const next = nodeName(event.node);
+      if (primary && next && next !== primary) {
+        store.lastFailover = { at: new Date().toISOString(), from: primary, to: next };
+        onError(new Error(`Sentinel failover: the primary is now ${next} (was ${primary})`));
+      }
+      primary = next;
+      // The new primary's settings decide durability now.
+      void store.checkDurability().catch(() => undefined);
+    });
+    const attempt = async (): Promise<void> => {
+      try {
+        await sentinel.connect();
+        // Leased for good: node-redis's per-call lease (`use`) costs about 30 ms a call.
+        for (let i = 0; i < WRITERS; i++) store.writers.push(await sentinel.acquire());
+        store.client = sentinel;
+        await store.checkDurability().catch(() => undefined);
+      } catch (error) {
+        onError(error as Error);
+        if (!store.closed) setTimeout(() => void attempt(), 2000).unref();
+      }
+    };
+    const connecting = attempt();
+    await Promise.race([connecting, new Promise((resolve) => setTimeout(resolve, 3 * COMMAND_TIMEOUT_MS).unref())]);
+    return store;
+  }
+
+  /**
+   * Runs `command` on the client within COMMAND_TIMEOUT_MS. `write` marks a command that changes
+   * what users were promised: once it may have reached Redis, a timeout or a lost connection
+   * leaves its outcome unknown (StoreOutcomeUnknownError), while a refusal means nothing was saved.
+   */
+  private async run<T>(command: (client: Client) => Promise<T>, write = false): Promise<T> {
+    const client = this.client;
+    if (!client?.isReady) throw new StoreUnavailableError("Redis is not connected");
     let timer: NodeJS.Timeout | undefined;
     try {
       return await Promise.race([
-        command(),
+        command(client),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new StoreUnavailableError("Redis did not answer in time")),
+            () =>
+              reject(
+                write
+                  ? new StoreOutcomeUnknownError("Redis did not confirm the write in time")
+                  : new StoreUnavailableError("Redis did not answer in time"),
+              ),
             COMMAND_TIMEOUT_MS,
           );
         }),
       ]);
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
-      throw new StoreUnavailableError(`Redis error: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      if (write && !REFUSED.test(message) && !/offline/i.test(message))
+        throw new StoreOutcomeUnknownError(`Redis error: ${message}`);
+      throw new StoreUnavailableError(`Redis error: ${message}`);
     } finally {
       clearTimeout(timer);
     }
   }
 
+  /**
+   * A write that must survive a failover. With Sentinel: the command, then `WAIT 1`, in one
+   * pipeline on one leased connection; acknowledged only when a replica has it. Without: the
+   * command alone (one Redis, `appendfsync always`).
+   */
+  private async replicated(
+    alone: (client: Client) => Promise<unknown>,
+    args: string[],
+    retryArgs?: string[],
+  ): Promise<unknown> {
+    if (!this.sentinel) return this.run(alone, true);
+    const writer = this.writers[this.nextWriter++ % Math.max(this.writers.length, 1)];
+    if (!writer) throw new StoreUnavailableError("Redis Sentinel has not named a primary yet");
+    return this.run(async () => {
+      const pipeline = (commandArgs: string[]) =>
+        writer
+          .multi()
+          .addCommand(false, commandArgs)
+          .addCommand(false, ["WAIT", "1", String(WAIT_TIMEOUT_MS)])
+          .execAsPipeline();
+      let replies: unknown[];
+      try {
+        replies = await pipeline(args);
+      } catch (error) {
+        // A failed command rejects the pipeline with its own error reply (NOSCRIPT: a restarted
+        // or newly promoted Redis that has not seen the script yet).
+        if (!retryArgs || !/^NOSCRIPT/.test(reason(error).message)) throw reason(error);
+        replies = await pipeline(retryArgs).catch((again: unknown) => Promise.reject(reason(again)));
+      }
+      if (Number(replies[1]) < 1)
+        throw new StoreOutcomeUnknownError(`no replica confirmed the write within ${WAIT_TIMEOUT_MS} ms`);
+      return replies[0];
+    }, true);
+  }
+
   async checkDurability(): Promise<void> {
-    const config = await this.run(() => this.client.configGet("append*"));
-    this.durabilityWarning =
-      config.appendonly === "yes" && config.appendfsync === "always"
-        ? null
-        : `Redis runs with appendonly=${config.appendonly} appendfsync=${config.appendfsync}; set appendonly yes and appendfsync always so acknowledged writes survive a crash`;
+    const config = await this.run((client) => client.configGet(["append*", "min-replicas-to-write"]));
+    const problems: string[] = [];
+    if (config.appendonly !== "yes" || config.appendfsync !== "always")
+      problems.push(
+        `Redis runs with appendonly=${config.appendonly} appendfsync=${config.appendfsync}; set appendonly yes and appendfsync always so acknowledged writes survive a crash`,
+      );
+    if (this.sentinel && Number(config["min-replicas-to-write"] ?? 0) < 1)
+      problems.push(
+        "the Redis primary runs with min-replicas-to-write 0; set it to 1 so a primary cut off from its replicas refuses writes",
+      );
+    this.durabilityWarning = problems.length > 0 ? problems.join("; ") : null;
   }
 
   async createList(input: NewList): Promise<StoredList> {
@@ -162,12 +327,17 @@ export class RedisStore implements Store {
     const at = json.indexOf(SLUG_MARK_JSON);
     const [head, tail] = [json.slice(0, at), json.slice(at + SLUG_MARK_JSON.length)];
     const save = async (candidates: string[]): Promise<string | null | undefined> => {
-      const claimed = (await this.run(() =>
-        CREATE_LIST_SCRIPT.run(this.client, {
-          keys: [`${PREFIX}list:${list.id}`, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
-          arguments: [list.id, ttl, head, tail, ...candidates],
-        }),
-      )) as number;
+      const options = {
+        keys: [`${PREFIX}list:${list.id}`, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
+        arguments: [list.id, ttl, head, tail, ...candidates],
+      };
+      const claimed = Number(
+        await this.replicated(
+          (client) => CREATE_LIST_SCRIPT.run(client, options),
+          CREATE_LIST_SCRIPT.args(options),
+          CREATE_LIST_SCRIPT.args(options, false),
+        ),
+      );
       return claimed > 0 ? candidates[claimed - 1] : claimed === 0 ? null : undefined;
     };
     if (input.slug) {
@@ -190,32 +360,34 @@ export class RedisStore implements Store {
   }
 
   async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {
-    const id = (await this.run(() => this.client.get(`${PREFIX}slug:${slugOrId}`))) ?? slugOrId;
-    const raw = await this.run(() => this.client.get(`${PREFIX}list:${id}`));
+    const id = (await this.run((client) => client.get(`${PREFIX}slug:${slugOrId}`))) ?? slugOrId;
+    const raw = await this.run((client) => client.get(`${PREFIX}list:${id}`));
     if (!raw) return undefined;
     const list = JSON.parse(raw) as StoredList;
     return new Date(list.expiresAt) > now ? list : undefined;
   }
 
   async recordFeedback(feedback: Feedback): Promise<void> {
-    await this.run(() => this.client.rPush(`${PREFIX}feedback`, JSON.stringify(feedback)));
+    const entry = JSON.stringify(feedback);
+    await this.replicated((client) => client.rPush(`${PREFIX}feedback`, entry), ["RPUSH", `${PREFIX}feedback`, entry]);
   }
 
+  /** Telemetry: saved like any write, but not held up waiting for a replica. */
   async recordOutboundClick(click: OutboundClick): Promise<void> {
-    await this.run(() => this.client.rPush(`${PREFIX}outbound`, JSON.stringify(click)));
+    await this.run((client) => client.rPush(`${PREFIX}outbound`, JSON.stringify(click)), true);
   }
 
   async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
-    const [count, ttl] = (await this.run(() =>
-      HIT_SCRIPT.run(this.client, { keys: [`${PREFIX}rl:${bucket}:${key}`], arguments: [String(windowMs)] }),
+    const [count, ttl] = (await this.run((client) =>
+      HIT_SCRIPT.run(client, { keys: [`${PREFIX}rl:${bucket}:${key}`], arguments: [String(windowMs)] }),
     )) as [number, number];
     return { count, resetMs: ttl };
   }
 
   async appendStatus(records: readonly StatusRecordT[]): Promise<void> {
     if (records.length === 0) return;
-    await this.run(() =>
-      this.client
+    await this.run((client) =>
+      client
         .multi()
         .lPush(
           `${PREFIX}status`,
@@ -227,22 +399,48 @@ export class RedisStore implements Store {
   }
 
   async statusHistory(since: Date, limit: number): Promise<StatusRecordT[]> {
-    const raw = await this.run(() => this.client.lRange(`${PREFIX}status`, 0, STATUS_KEEP - 1));
+    const raw = await this.run((client) => client.lRange(`${PREFIX}status`, 0, STATUS_KEEP - 1));
     return raw
       .map((line) => JSON.parse(line) as StatusRecordT)
       .filter((record) => new Date(record.timestamp) > since)
       .slice(0, limit);
   }
 
+  /** With Sentinel: the primary, the replicas it reports, and the last failover this instance followed. */
+  async replication(): Promise<ReplicationT | undefined> {
+    const sentinel = this.sentinel;
+    if (!sentinel) return undefined;
+    const info = await this.run((client) => client.info("replication")).catch(() => "");
+    const replicas = [...info.matchAll(/^slave\d+:(.*)$/gm)].map((match) => {
+      const fields = Object.fromEntries(match[1]!.split(",").map((pair) => pair.split("=") as [string, string]));
+      return {
+        address: `${fields.ip}:${fields.port}`,
+        state: fields.state ?? "unknown",
+        lagSeconds: Number(fields.lag ?? 0),
+      };
+    });
+    return { primary: nodeName(sentinel.getMasterNode()), replicas, lastFailover: this.lastFailover };
+  }
+
   async ping(): Promise<void> {
-    await this.run(() => this.client.ping());
+    await this.run((client) => client.ping());
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    const client = this.sentinel ?? this.client;
+    await Promise.all(this.writers.map((writer) => writer.release()));
     try {
-      await this.client.close();
+      await client?.close();
     } catch {
-      this.client.destroy();
+      await client?.destroy();
     }
   }
+}
+
+/** An error out of a replicated pipeline, as `run` classifies it: the failed reply's message. */
+function reason(error: unknown): Error {
+  const replies = (error as { replies?: unknown[] }).replies;
+  const failed = replies?.find((reply) => reply instanceof Error) as Error | undefined;
+  return failed ?? (error as Error);
 }

@@ -4,10 +4,16 @@
  * durable by fsync) and Redis (many instances).
  */
 import type { RecordStore } from "../../catalogue/ports.ts";
-import type { StatusRecordT } from "../../catalogue/schema.ts";
+import type { ReplicationT, StatusRecordT } from "../../catalogue/schema.ts";
 
 export { slugCandidates, type NewList, type StoredList } from "../../catalogue/lists.ts";
-export { SlugTakenError, StoreUnavailableError, type Feedback, type OutboundClick } from "../../catalogue/ports.ts";
+export {
+  SlugTakenError,
+  StoreOutcomeUnknownError,
+  StoreUnavailableError,
+  type Feedback,
+  type OutboundClick,
+} from "../../catalogue/ports.ts";
 
 export interface BucketHit {
   /** Requests counted in the current window, this one included. */
@@ -22,6 +28,8 @@ export interface Store extends RecordStore {
   appendStatus(records: readonly StatusRecordT[]): Promise<void>;
   /** Samples newer than `since`, newest first, at most `limit`. */
   statusHistory(since: Date, limit: number): Promise<StatusRecordT[]>;
+  /** Redis with Sentinel only: the primary, its replicas and the last failover, for /v1/status. */
+  replication?(): Promise<ReplicationT | undefined>;
   /** A cheap round trip; throws StoreUnavailableError when the store is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
