@@ -147,6 +147,10 @@ describe("policies and export", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(response.body).toContain("retired 2024-01-31 → aws-s3");
+    expect(response.body).toContain("2 approved services.");
+    const one = await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }));
+    expect(one.body).toContain("1 approved service.");
+    expect(one.body).not.toContain("1 approved services");
   });
 
   it("refuses bad bodies in the Error shape", async () => {
