@@ -22,7 +22,15 @@ import {
 import { exposureReport } from "../../catalogue/exposure.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { PublicUrls } from "../../catalogue/openapi.ts";
-import { azurePolicySet, gcpOrgPolicy, PolicyTooLargeError, scpPolicy } from "../../catalogue/policies.ts";
+import {
+  azurePolicySet,
+  gcpOrgPolicy,
+  policyAnswer,
+  PolicyRequestError,
+  scpAnswer,
+  scpPolicy,
+} from "../../catalogue/policies.ts";
+import type { GcpPolicyQueryT, PolicyQueryT, ScpQueryT } from "../../catalogue/policy-documents.ts";
 import { listServices, parseSlugList, serviceDetail, unknownIds } from "../../catalogue/query.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
@@ -127,6 +135,20 @@ function listResponse(context: ApiContext, list: StoredList): SavedListT {
   };
 }
 
+/** A policy generator's refusal (nothing to allow, too large, bad part) as a 400 in the Error shape. */
+function policyCall(call: () => Result): Result {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof PolicyRequestError) throw new HttpError(400, error.title, error.message);
+    throw error;
+  }
+}
+
+function policyOptions<T extends object>(query: PolicyQueryT, extra: T): T & { essentials?: boolean } {
+  return { ...extra, ...(query.essentials === false ? { essentials: false } : {}) };
+}
+
 const handlers: Record<string, (context: ApiContext, input: Input) => Result | Promise<Result>> = {
   getDiscovery: (c) => ({ text: apiBodies.discovery(c.urls), contentType: "application/json; charset=utf-8" }),
   getOpenApi: (c) => ({ text: apiBodies.openapi(c.urls), contentType: "application/json; charset=utf-8" }),
@@ -146,16 +168,26 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     body: compareServices(c.catalogue, slugListOf(c, query.ids, MAX_COMPARE_IDS)),
   }),
   getExposure: (c, { query }) => ({ body: exposureReport(c.catalogue, slugListOf(c, query.ids, MAX_EXPOSURE_IDS)) }),
-  generateScp: (c, { body }) => {
-    try {
-      return { body: scpPolicy(c.catalogue, approvedIds(c, body)) };
-    } catch (error) {
-      if (error instanceof PolicyTooLargeError) throw new HttpError(400, "Policy too large", error.message);
-      throw error;
-    }
-  },
-  generateAzurePolicy: (c, { body }) => ({ body: azurePolicySet(c.catalogue, approvedIds(c, body)) }),
-  generateGcpOrgPolicy: (c, { body }) => ({ body: gcpOrgPolicy(c.catalogue, approvedIds(c, body)) }),
+  // Policy handlers (contract 1.6.0): the body is the document unless explain=true.
+  generateScp: (c, { body, query }) =>
+    policyCall(() => {
+      const q = query as ScpQueryT;
+      const result = scpPolicy(c.catalogue, approvedIds(c, body), policyOptions(q, { strategy: q.strategy }));
+      return {
+        body: scpAnswer(result, { ...(q.explain ? { explain: true } : {}), ...(q.part ? { part: q.part } : {}) }),
+      };
+    }),
+  generateAzurePolicy: (c, { body, query }) =>
+    policyCall(() => {
+      const q = query as PolicyQueryT;
+      return { body: policyAnswer(azurePolicySet(c.catalogue, approvedIds(c, body), policyOptions(q, {})), q) };
+    }),
+  generateGcpOrgPolicy: (c, { body, query }) =>
+    policyCall(() => {
+      const q = query as GcpPolicyQueryT;
+      const options = policyOptions(q, q.organizationId ? { organizationId: q.organizationId } : {});
+      return { body: policyAnswer(gcpOrgPolicy(c.catalogue, approvedIds(c, body), options), q) };
+    }),
   exportMarkdown: (c, { body }) => ({
     text: renderMarkdown(approvedListDoc(c.catalogue, approvedIds(c, body))),
     contentType: "text/markdown; charset=utf-8",

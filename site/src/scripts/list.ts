@@ -33,7 +33,8 @@ document.querySelectorAll<HTMLButtonElement>("[data-download]").forEach((button)
       return say(`${error.error}: ${error.details ?? ""}`);
     }
     const isMarkdown = button.dataset.file!.endsWith(".md");
-    const body = isMarkdown ? await response.text() : JSON.stringify((await response.json()).policy, null, 2);
+    // The policy endpoints answer the vendor document itself (contract 1.6.0): saved as it comes, indented.
+    const body = isMarkdown ? await response.text() : JSON.stringify(await response.json(), null, 2);
     const url = URL.createObjectURL(new Blob([body], { type: isMarkdown ? "text/markdown" : "application/json" }));
     const a = document.createElement("a");
     a.href = url;
