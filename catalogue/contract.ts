@@ -1,9 +1,10 @@
 /**
- * The one contract table: every endpoint of API v1 (contract 1.5.1), declared once. The sidecar
+ * The one contract table: every endpoint of API v1 (contract 1.6.0), declared once. The sidecar
  * registers its routes from it, the build writes the static files of the `static` ones, and the
  * OpenAPI and discovery documents are generated from it.
  */
 import { z } from "zod";
+import { Changelog } from "./changelog.ts";
 import {
   AzurePolicySetResponse,
   GcpOrgPolicyResponse,
@@ -35,7 +36,7 @@ import {
   StatusReport,
 } from "./schema.ts";
 
-export const API_VERSION = "1.5.1";
+export const API_VERSION = "1.6.0";
 export const API_MAJOR = "v1";
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -152,6 +153,19 @@ export const ENDPOINTS: readonly Endpoint[] = [
     response: { status: 200, schema: z.array(Category), contentType: "application/json" },
     errors: [],
     example: { request: "GET /v1/categories" },
+  },
+  // Contract 1.6.0: the published changelog, a static file like /v1/providers.
+  {
+    operationId: "getChangelog",
+    method: "GET",
+    path: "/v1/changelog",
+    summary: "Contract changelog",
+    description: "Every version of the API contract, newest first, with its date and changes.",
+    tag: "Discovery",
+    serving: "static",
+    response: { status: 200, schema: Changelog, contentType: "application/json" },
+    errors: [],
+    example: { request: "GET /v1/changelog" },
   },
   {
     operationId: "listServices",

@@ -4,7 +4,8 @@
  * writes these bodies; the sidecar answers the same requests by calling the same functions, so a
  * static file and a computed response cannot differ.
  */
-import { DEFAULT_PAGE_SIZE } from "./contract.ts";
+import { changelog } from "./changelog.ts";
+import { API_VERSION, DEFAULT_PAGE_SIZE } from "./contract.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument, type PublicUrls } from "./openapi.ts";
 import { listServices, pageCount, serviceDetail } from "./query.ts";
@@ -56,6 +57,7 @@ export const apiBodies = {
   openapi: (urls: PublicUrls) => serializeJson(openApiDocument(urls)),
   providers: (catalogue: Catalogue) => serializeJson(catalogue.providers),
   categories: (catalogue: Catalogue) => serializeJson(catalogue.categories),
+  changelog: () => serializeJson(changelog(API_VERSION)),
   servicesPage: (catalogue: Catalogue, page: number) =>
     serializeJson(listServices(catalogue, { page, limit: DEFAULT_PAGE_SIZE })),
   serviceDetail: (catalogue: Catalogue, slug: string) => serializeJson(serviceDetail(catalogue, slug)),
@@ -76,6 +78,7 @@ export function* apiFiles(catalogue: Catalogue, urls: PublicUrls): Generator<Sta
   yield { file: "openapi.json", body: apiBodies.openapi(urls) };
   yield { file: "v1/providers.json", body: apiBodies.providers(catalogue) };
   yield { file: "v1/categories.json", body: apiBodies.categories(catalogue) };
+  yield { file: "v1/changelog.json", body: apiBodies.changelog() };
   for (let page = 1; page <= pageCount(catalogue, DEFAULT_PAGE_SIZE); page++) {
     yield { file: servicesPageFile(page), body: apiBodies.servicesPage(catalogue, page) };
   }
@@ -108,6 +111,8 @@ export function apiFileFor(pathname: string, search: URLSearchParams): string | 
       return "v1/providers.json";
     case "/v1/categories":
       return "v1/categories.json";
+    case "/v1/changelog":
+      return "v1/changelog.json";
     case "/v1/services": {
       const keys = new Set(search.keys());
       const limit = search.get("limit");

@@ -154,6 +154,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
   getOpenApi: (c) => ({ text: apiBodies.openapi(c.urls), contentType: "application/json; charset=utf-8" }),
   listProviders: (c) => ({ text: apiBodies.providers(c.catalogue), contentType: "application/json; charset=utf-8" }),
   listCategories: (c) => ({ text: apiBodies.categories(c.catalogue), contentType: "application/json; charset=utf-8" }),
+  getChangelog: () => ({ text: apiBodies.changelog(), contentType: "application/json; charset=utf-8" }),
   listServices: (c, { query }) => ({ body: listServices(c.catalogue, query as ServicesQueryT) }),
   getService: (c, { params }) => {
     if (!serviceDetail(c.catalogue, params.slug!))
@@ -342,6 +343,7 @@ const PURE_OPERATIONS = new Set([
   "getOpenApi",
   "listProviders",
   "listCategories",
+  "getChangelog",
   "listServices",
   "getService",
   "compareServices",

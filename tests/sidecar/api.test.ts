@@ -214,6 +214,25 @@ describe("policies and export", () => {
     );
   });
 
+  it("publishes the changelog, 1.0.0 to the current version, linked from discovery", async () => {
+    const app = await build();
+    const response = await app.inject("/v1/changelog");
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.current).toBe("1.6.0");
+    expect(body.versions.map((v: { version: string }) => v.version)).toEqual([
+      "1.6.0",
+      "1.5.1",
+      "1.5.0",
+      "1.4.0",
+      "1.3.0",
+      "1.2.0",
+      "1.1.0",
+      "1.0.0",
+    ]);
+    expect((await app.inject("/")).json().documentation.changelog).toBe("http://api.test/v1/changelog");
+  });
+
   it("exports Markdown with lifecycle shown", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     const response = await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3", "aws-old-thing"] }));
