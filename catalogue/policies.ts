@@ -293,7 +293,7 @@ export function scpPolicy(catalogue: Catalogue, ids: readonly string[], options:
       essentials: [...selection.essentials],
       unconfirmed: [],
       notes: [
-        "Deny-list: attach beside FullAWSAccess (aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --content file://scp.json, then aws organizations attach-policy --policy-id <id> --target-id <ou-or-account>). Everything not listed in NotAction is denied.",
+        'Deny-list: attach beside FullAWSAccess (aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json, then aws organizations attach-policy --policy-id <id> --target-id <ou-or-account>). Everything not listed in NotAction is denied.',
         ...notes,
       ],
     };

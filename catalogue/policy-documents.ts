@@ -99,7 +99,7 @@ export const ScpDocument = z
   })
   .meta({
     id: "ScpDocument",
-    description: `An AWS service control policy, at most ${SCP_MAX_CHARACTERS} characters minified: aws organizations create-policy --type SERVICE_CONTROL_POLICY --content file://scp.json`,
+    description: `An AWS service control policy, at most ${SCP_MAX_CHARACTERS} characters minified: aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json`,
   });
 
 export const AzurePolicyDefinitionReference = z
