@@ -37,7 +37,7 @@ import {
   GCP_ESSENTIAL_SERVICES,
 } from "../../catalogue/policies/essentials.ts";
 import type { AzurePolicySetDocumentT, GcpOrgPolicyDocumentT, ScpDocumentT } from "../../catalogue/policy-documents.ts";
-import { realCatalogue } from "../helpers/app.ts";
+import { build, realCatalogue } from "../helpers/app.ts";
 
 const RUNS = Number(process.env.POLICY_RUNS ?? 50);
 
@@ -180,6 +180,21 @@ describe("AWS SCPs, checked with @cloud-copilot/iam-policy, iam-data and iam-sim
       }),
       { numRuns: RUNS },
     );
+  });
+
+  it("answers curl with a file iam-policy accepts and that keeps iam:* and sts:* usable (the issue's new user)", async () => {
+    const app = await build();
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/policies/alpha-scp",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ approvedServiceIds: ["aws-s3", "aws-lambda"] }),
+    });
+    expect(response.statusCode).toBe(200);
+    const scp = JSON.parse(response.body) as ScpDocumentT;
+    expect(validateServiceControlPolicy(scp)).toEqual([]);
+    for (const action of ["iam:CreateRole", "sts:AssumeRole"])
+      expect(await decide(action, [scp], "FullAWSAccess"), action).toBe("Allowed");
   });
 
   it("keeps iam:* and sts:* usable for a new user's list of S3 and Lambda (the issue's example)", async () => {
