@@ -17,7 +17,6 @@ import {
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
   MAX_PAGE_SIZE,
-  SCP_MAX_CHARACTERS,
   STATUS_HISTORY_HOURS,
   STATUS_HISTORY_LIMIT,
   STATUS_SAMPLE_MINUTES,
@@ -25,7 +24,8 @@ import {
 import { listPath, newList, resolveList, type StoredList } from "./lists.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
-import { azurePolicySet, gcpOrgPolicy, PolicyTooLargeError, scpPolicy } from "./policies.ts";
+import { azurePolicySet, gcpOrgPolicy, policyAnswer, PolicyRequestError, scpAnswer, scpPolicy } from "./policies.ts";
+import { changelog } from "./changelog.ts";
 import { SlugTakenError, StoreOutcomeUnknownError, StoreUnavailableError } from "./ports.ts";
 import { HttpError } from "./problem.ts";
 import { listServices, pageCount, serviceDetail } from "./query.ts";
@@ -33,24 +33,28 @@ import { renderMarkdown } from "./render/markdown.ts";
 import { approvedListDoc } from "./render/pages.ts";
 import {
   ApprovedServicesBody,
-  AzurePolicySet,
+  AzurePolicySetResponse,
   BuildManifest,
   Category,
+  Changelog,
   CompareResult,
   ExposureReport,
   FEEDBACK_TYPES,
   FeedbackBody,
   FeedbackResult,
-  GcpOrgPolicy,
+  GcpOrgPolicyResponse,
+  GcpPolicyQuery,
   Health,
   LIFECYCLE_STATUSES,
   OutboundClickBody,
   OutboundClickResult,
+  PolicyQuery,
   Provider,
   SavedList,
   SavedListCreate,
   SavedListDetail,
-  ScpPolicy,
+  ScpQuery,
+  ScpResponse,
   ServiceDetail,
   ServiceList,
   StatusHistory,
@@ -130,6 +134,20 @@ const noBuild = () =>
     "This server computes every answer and has no build to mirror; mirror a server started with npm start.",
   );
 
+/** A policy generator's answer, or its refusal (nothing to allow, too large, bad part) as a 400. */
+function policyCall(call: () => unknown): Result {
+  try {
+    return { body: call() };
+  } catch (error) {
+    if (error instanceof PolicyRequestError) throw new HttpError(400, error.title, error.message);
+    throw error;
+  }
+}
+
+/** essentials=false opts out of keeping the vendor's account-operation essentials usable. */
+const essentials = (query: { essentials?: boolean | undefined }) =>
+  query.essentials === false ? { essentials: false } : {};
+
 const approvedIds = (catalogue: Catalogue, body: { approvedServiceIds: string[] }) =>
   requireKnownIds(catalogue, body.approvedServiceIds);
 
@@ -193,6 +211,21 @@ export const ENDPOINTS: readonly Endpoint[] = [
     static: { file: "v1/categories.json", files: (c) => [file("v1/categories.json", c.categories)] },
     example: { request: "GET /v1/categories" },
     handler: (c) => json(c.catalogue.categories),
+  }),
+  endpoint({
+    operationId: "getChangelog",
+    method: "GET",
+    path: "/v1/changelog",
+    summary: "Contract changelog",
+    description: "Every version of the API contract, newest first, with its date and changes.",
+    tag: "Discovery",
+    response: { status: 200, schema: Changelog, contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/changelog.json", files: () => [file("v1/changelog.json", changelog())] },
+    example: { request: "GET /v1/changelog" },
+    handler: () => json(changelog()),
   }),
   endpoint({
     operationId: "listServices",
@@ -291,23 +324,28 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: "POST",
     path: "/v1/policies/alpha-scp",
     summary: "AWS service control policy",
-    description: `A deny-all-but SCP allowing only the approved services' IAM prefixes, within AWS's ${SCP_MAX_CHARACTERS.toLocaleString("en")}-character limit. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use.`,
+    description:
+      "The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description \"Approved services\" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, essentials, unconfirmed, notes}. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use.",
     tag: "Policies",
     bucket: "strict",
+    query: ScpQuery,
     body: ApprovedServicesBody,
-    response: { status: 200, schema: ScpPolicy, contentType: "application/json" },
+    response: { status: 200, schema: ScpResponse, contentType: "application/json" },
     errors: [400, 413, 415, 429],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/alpha-scp", body: { approvedServiceIds: ["aws-s3", "aws-lambda"] } },
-    handler: (c, { body }) => {
-      try {
-        return { body: scpPolicy(c.catalogue, approvedIds(c.catalogue, body)) };
-      } catch (error) {
-        if (error instanceof PolicyTooLargeError) throw new HttpError(400, "Policy too large", error.message);
-        throw error;
-      }
-    },
+    handler: (c, { body, query }) =>
+      policyCall(() => {
+        const result = scpPolicy(c.catalogue, approvedIds(c.catalogue, body), {
+          strategy: query.strategy,
+          ...essentials(query),
+        });
+        return scpAnswer(result, {
+          ...(query.explain ? { explain: true } : {}),
+          ...(query.part ? { part: query.part } : {}),
+        });
+      }),
   }),
   endpoint({
     operationId: "generateAzurePolicy",
@@ -315,16 +353,20 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/beta-policy",
     summary: "Azure policy initiative",
     description:
-      "A policy set definition built on the built-in 'Allowed resource types' policy, listing the approved services' resource types.",
+      "The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, essentials, unconfirmed, notes}. No approved Azure service with a resource type: 400.",
     tag: "Policies",
     bucket: "strict",
+    query: PolicyQuery,
     body: ApprovedServicesBody,
-    response: { status: 200, schema: AzurePolicySet, contentType: "application/json" },
+    response: { status: 200, schema: AzurePolicySetResponse, contentType: "application/json" },
     errors: [400, 413, 415, 429],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/beta-policy", body: { approvedServiceIds: ["azure-blob-storage"] } },
-    handler: (c, { body }) => ({ body: azurePolicySet(c.catalogue, approvedIds(c.catalogue, body)) }),
+    handler: (c, { body, query }) =>
+      policyCall(() =>
+        policyAnswer(azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), essentials(query)), query),
+      ),
   }),
   endpoint({
     operationId: "generateGcpOrgPolicy",
@@ -332,16 +374,24 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/gamma-org-policy",
     summary: "GCP organisation policy",
     description:
-      "An organisation policy restricting constraints/gcp.restrictServiceUsage to the approved API services.",
+      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. No approved Google Cloud service with an API name: 400.",
     tag: "Policies",
     bucket: "strict",
+    query: GcpPolicyQuery,
     body: ApprovedServicesBody,
-    response: { status: 200, schema: GcpOrgPolicy, contentType: "application/json" },
+    response: { status: 200, schema: GcpOrgPolicyResponse, contentType: "application/json" },
     errors: [400, 413, 415, 429],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/gamma-org-policy", body: { approvedServiceIds: ["gcp-cloud-storage"] } },
-    handler: (c, { body }) => ({ body: gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body)) }),
+    handler: (c, { body, query }) =>
+      policyCall(() => {
+        const options = {
+          ...essentials(query),
+          ...(query.organizationId ? { organizationId: query.organizationId } : {}),
+        };
+        return policyAnswer(gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options), query);
+      }),
   }),
   endpoint({
     operationId: "exportMarkdown",

@@ -43,8 +43,13 @@ export const FEEDBACK_MESSAGE = { min: 5, max: 5000 } as const;
 export const LIST_SLUG_LENGTH = { min: 2, max: 64 } as const;
 export const LIST_NAME_MAX = 200;
 
-/** AWS counts an SCP's characters with white space removed; this is its limit per policy. */
+/**
+ * AWS Organizations quotas the SCP generator respects: a policy's characters, white space not
+ * counted, and SCPs attached to one root, OU or account.
+ * https://docs.aws.amazon.com/organizations/latest/userguide/orgs_reference_limits.html
+ */
 export const SCP_MAX_CHARACTERS = 5120;
+export const SCP_MAX_PER_TARGET = 5;
 
 /** Status history: one sample per component this often, kept this long, at most this many rows. */
 export const STATUS_SAMPLE_MINUTES = 5;

@@ -213,6 +213,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]):
     apiVersion: API_VERSION,
     documentation: {
       openapi: `${urls.apiUrl}/openapi.json`,
+      changelog: `${urls.apiUrl}/${API_MAJOR}/changelog`,
       textHost: urls.textUrl,
       site: urls.textUrl,
     },

@@ -315,7 +315,10 @@ export function savedListPage(
 /** POST /v1/export/markdown: the approved list for runbooks, grouped by provider, lifecycle shown. */
 export function approvedListDoc(catalogue: Catalogue, ids: readonly string[], title = "Approved cloud services"): Doc {
   const services = [...new Set(ids)].map((id) => catalogue.bySlug.get(id)!.service);
-  const blocks: Block[] = [heading(1, title), paragraph(`${services.length} approved services.`)];
+  const blocks: Block[] = [
+    heading(1, title),
+    paragraph(`${services.length} approved service${services.length === 1 ? "" : "s"}.`),
+  ];
   const flagged = services.filter((service) => service.lifecycle);
   if (flagged.length > 0) {
     blocks.push({

@@ -1,8 +1,173 @@
-/** The policy documents the three generators answer with. */
+/**
+ * Schemas of the three policy endpoints (contract 1.6.0): their query parameters, the vendor
+ * documents they answer with (the body *is* the document, nothing else, so it can be saved and
+ * applied unchanged), and the `?explain=true` answer that wraps the document with what was
+ * skipped, implied and kept. The pure functions that build these live in policies.ts.
+ */
 import { z } from "zod";
-import { SCP_MAX_CHARACTERS } from "../limits.ts";
+import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
 import { d } from "./vocabulary.ts";
-const SkippedService = z
+
+// ---------------------------------------------------------------------------------------------
+// Query parameters
+
+const booleanFlag = (description: string) =>
+  z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === "true"))
+    .meta(d(description));
+
+const policyQueryShape = {
+  explain: booleanFlag(
+    "true: answer {policy, characters, skipped, implied, essentials, unconfirmed, notes} instead of the bare document",
+  ),
+  essentials: booleanFlag(
+    "false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable",
+  ),
+};
+
+export const PolicyQuery = z.object(policyQueryShape);
+
+export const SCP_STRATEGIES = ["deny-list", "allow-list"] as const;
+export const ScpQuery = z.object({
+  ...policyQueryShape,
+  strategy: z
+    .enum(SCP_STRATEGIES)
+    .default("deny-list")
+    .meta(
+      d(
+        "deny-list (default): one Deny/NotAction SCP attached beside FullAWSAccess; allow-list: Allow SCPs attached in place of FullAWSAccess",
+      ),
+    ),
+  part: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(SCP_MAX_PER_TARGET)
+    .optional()
+    .meta(
+      d(
+        `allow-list only: which of the SCPs to answer with (1 to ${SCP_MAX_PER_TARGET}) when the approved list needs more than one`,
+      ),
+    ),
+});
+
+export const GcpPolicyQuery = z.object({
+  ...policyQueryShape,
+  organizationId: z
+    .string()
+    .regex(/^[0-9]{1,20}$/, "must be a numeric Google Cloud organization id")
+    .optional()
+    .meta(d("Numeric organization id to put in the policy name; ORGANIZATION_ID is left to replace when omitted")),
+});
+
+export type PolicyQueryT = z.output<typeof PolicyQuery>;
+export type ScpQueryT = z.output<typeof ScpQuery>;
+export type GcpPolicyQueryT = z.output<typeof GcpPolicyQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// The vendor documents
+
+export const ScpStatement = z
+  .strictObject({
+    Sid: z.string().meta(d("Statement id")),
+    Effect: z.enum(["Deny", "Allow"]).meta(d("Deny (deny-list strategy) or Allow (allow-list strategy)")),
+    NotAction: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .meta(d("deny-list: actions exempted from the deny, as prefix:*: the approved services and the essentials")),
+    Action: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .meta(d("allow-list: actions allowed, as prefix:*: the approved services and the essentials")),
+    Resource: z.literal("*").meta(d("All resources")),
+  })
+  .meta({
+    id: "ScpStatement",
+    description: "The one statement of an SCP: NotAction when it denies, Action when it allows",
+  });
+
+export const ScpDocument = z
+  .strictObject({
+    Version: z.literal("2012-10-17").meta(d("IAM policy language version")),
+    Statement: z.array(ScpStatement).length(1).meta(d("One deny-all-but or allow statement")),
+  })
+  .meta({
+    id: "ScpDocument",
+    description: `An AWS service control policy, at most ${SCP_MAX_CHARACTERS} characters minified: aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json`,
+  });
+
+export const AzurePolicyDefinitionReference = z
+  .strictObject({
+    policyDefinitionReferenceId: z.string().meta(d("Reference id within the initiative")),
+    policyDefinitionId: z.string().meta(d("The built-in 'Allowed resource types' definition")),
+    parameters: z
+      .record(z.string(), z.object({ value: z.unknown().meta(d("The value")) }))
+      .meta(d("listOfResourceTypesAllowed, bound to the initiative's parameter")),
+  })
+  .meta({ id: "AzurePolicyDefinitionReference", description: "A policy definition referenced by the initiative" });
+
+export const AzurePolicySetDocument = z
+  .strictObject({
+    properties: z
+      .strictObject({
+        displayName: z.string().meta(d("Display name of the initiative")),
+        description: z.string().meta(d("What the initiative enforces")),
+        policyType: z.literal("Custom").meta(d("Custom")),
+        metadata: z.record(z.string(), z.unknown()).meta(d("Category and generator")),
+        parameters: z
+          .record(
+            z.string(),
+            z.object({
+              type: z.literal("Array").meta(d("Array")),
+              metadata: z.record(z.string(), z.unknown()).meta(d("Display name and description")),
+              defaultValue: z.array(z.string()).meta(d("The allowed resource types, sorted")),
+            }),
+          )
+          .meta(d("Initiative parameters: allowedResourceTypes")),
+        policyDefinitions: z.array(AzurePolicyDefinitionReference).min(1).meta(d("The referenced policy definitions")),
+      })
+      .meta(d("Policy set definition properties")),
+  })
+  .meta({
+    id: "AzurePolicySetDocument",
+    description:
+      "An Azure policy set definition (initiative) in the ARM shape: PUT it with az rest, or pass properties.policyDefinitions and properties.parameters to az policy set-definition create",
+  });
+
+export const GcpOrgPolicyDocument = z
+  .strictObject({
+    name: z.string().meta(d("organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage")),
+    spec: z
+      .strictObject({
+        rules: z
+          .array(
+            z.strictObject({
+              values: z
+                .strictObject({
+                  allowedValues: z.array(z.string()).min(1).meta(d("The allowed API services, sorted")),
+                })
+                .meta(d("Allowed values of the list constraint")),
+            }),
+          )
+          .length(1)
+          .meta(d("One rule allowing the approved API services and the essentials")),
+      })
+      .meta(d("The policy spec")),
+  })
+  .meta({
+    id: "GcpOrgPolicyDocument",
+    description:
+      "A Google Cloud organization policy (Organization Policy API v2): gcloud org-policies set-policy policy.json",
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Explain mode
+
+export const SkippedService = z
   .object({
     id: z.string().meta(d("Service id")),
     providerId: z.string().meta(d("Its provider")),
@@ -10,86 +175,74 @@ const SkippedService = z
   })
   .meta({ id: "SkippedService", description: "An approved service left out of a policy document" });
 
-const PolicyMeta = {
+export const ImpliedService = z
+  .object({
+    id: z.string().meta(d("Catalogue service id, not in the approved list")),
+    identifiers: z.array(z.string()).meta(d("The identifiers in the document that also name this service")),
+    linkedTo: z
+      .array(z.string())
+      .meta(d("The approved services carrying those identifiers; empty when only the essentials carry them")),
+    complete: z
+      .boolean()
+      .meta(d("true when every identifier of this service is in the document, so it is wholly usable")),
+  })
+  .meta({
+    id: "ImpliedService",
+    description: "A catalogue service the document also allows, because it shares an identifier",
+  });
+
+const explainShape = {
+  characters: z
+    .number()
+    .int()
+    .meta(d(`Length of the minified document, as AWS counts an SCP (limit ${SCP_MAX_CHARACTERS})`)),
   skipped: z.array(SkippedService).meta(d("Approved services not in the document, and why")),
+  implied: z.array(ImpliedService).meta(d("Catalogue services the document also allows through shared identifiers")),
+  essentials: z.array(z.string()).meta(d("The account-operation essentials kept usable; empty with essentials=false")),
+  unconfirmed: z
+    .array(z.string())
+    .meta(d("GCP: allowed API services not confirmed as supported by gcp.restrictServiceUsage; empty elsewhere")),
   notes: z.array(z.string()).meta(d("What to review before applying the document")),
 };
 
-export const ScpStatement = z
+export const ScpExplained = z
   .object({
-    Sid: z.string().meta(d("Statement id")),
-    Effect: z.literal("Deny").meta(d("Deny")),
-    NotAction: z
-      .array(z.string())
-      .meta(d("Actions exempted from the deny: the approved services' prefixes, as prefix:*")),
-    Resource: z.literal("*").meta(d("All resources")),
+    policy: ScpDocument,
+    policies: z
+      .array(ScpDocument)
+      .optional()
+      .meta(d("allow-list: every SCP needed, when more than one; attach them all to the same target")),
+    strategy: z.enum(SCP_STRATEGIES).meta(d("The strategy used")),
+    ...explainShape,
   })
-  .meta({ id: "ScpStatement", description: "The SCP statement" });
+  .meta({ id: "ScpExplained", description: "POST /v1/policies/alpha-scp?explain=true" });
 
-export const ScpPolicy = z
-  .object({
-    policy: z
-      .object({
-        Version: z.literal("2012-10-17").meta(d("IAM policy language version")),
-        Statement: z.array(ScpStatement).meta(d("One deny-all-but statement")),
-      })
-      .meta(d("The service control policy, ready to paste into AWS Organizations")),
-    characters: z
-      .number()
-      .int()
-      .meta(d(`Length of the policy with white space removed, as AWS counts it (limit ${SCP_MAX_CHARACTERS})`)),
-    ...PolicyMeta,
-  })
-  .meta({ id: "ScpPolicyResult", description: "POST /v1/policies/alpha-scp: an AWS service control policy" });
+export const AzurePolicySetExplained = z
+  .object({ policy: AzurePolicySetDocument, ...explainShape })
+  .meta({ id: "AzurePolicySetExplained", description: "POST /v1/policies/beta-policy?explain=true" });
 
-export const AzurePolicySet = z
-  .object({
-    policy: z
-      .object({
-        properties: z
-          .object({
-            displayName: z.string().meta(d("Display name of the initiative")),
-            description: z.string().meta(d("What the initiative enforces")),
-            policyType: z.literal("Custom").meta(d("Custom")),
-            metadata: z.record(z.string(), z.unknown()).meta(d("Category and generator version")),
-            parameters: z.record(z.string(), z.unknown()).meta(d("Initiative parameters: the allowed resource types")),
-            policyDefinitions: z
-              .array(
-                z.object({
-                  policyDefinitionReferenceId: z.string().meta(d("Reference id within the initiative")),
-                  policyDefinitionId: z.string().meta(d("The built-in 'Allowed resource types' definition")),
-                  parameters: z.record(z.string(), z.unknown()).meta(d("listOfResourceTypesAllowed")),
-                }),
-              )
-              .meta(d("The referenced policy definitions")),
-          })
-          .meta(d("Policy set definition properties")),
-      })
-      .meta(d("An Azure policy set definition (initiative), ready for az policy set-definition create")),
-    resourceTypes: z.array(z.string()).meta(d("The allowed resource types, sorted")),
-    ...PolicyMeta,
-  })
-  .meta({ id: "AzurePolicySetResult", description: "POST /v1/policies/beta-policy: an Azure policy initiative" });
+export const GcpOrgPolicyExplained = z
+  .object({ policy: GcpOrgPolicyDocument, ...explainShape })
+  .meta({ id: "GcpOrgPolicyExplained", description: "POST /v1/policies/gamma-org-policy?explain=true" });
 
-export const GcpOrgPolicy = z
-  .object({
-    policy: z
-      .object({
-        name: z.string().meta(d("organizations/ORGANIZATION_ID/policies/gcp.restrictServiceUsage; replace the id")),
-        spec: z
-          .object({
-            rules: z
-              .array(z.object({ values: z.object({ allowedValues: z.array(z.string()) }) }))
-              .meta(d("One rule allowing the approved API services")),
-          })
-          .meta(d("The policy spec")),
-      })
-      .meta(d("A Google Cloud organisation policy, ready for gcloud org-policies set-policy")),
-    services: z.array(z.string()).meta(d("The allowed API services, sorted")),
-    ...PolicyMeta,
-  })
-  .meta({ id: "GcpOrgPolicyResult", description: "POST /v1/policies/gamma-org-policy: a GCP organisation policy" });
+// The responses: the bare document, or the explained one with ?explain=true.
+export const ScpResponse = z
+  .union([ScpDocument, ScpExplained])
+  .meta({ id: "ScpResponse", description: "The SCP, or with explain=true the SCP explained" });
+export const AzurePolicySetResponse = z.union([AzurePolicySetDocument, AzurePolicySetExplained]).meta({
+  id: "AzurePolicySetResponse",
+  description: "The policy set definition, or with explain=true the definition explained",
+});
+export const GcpOrgPolicyResponse = z.union([GcpOrgPolicyDocument, GcpOrgPolicyExplained]).meta({
+  id: "GcpOrgPolicyResponse",
+  description: "The organization policy, or with explain=true the policy explained",
+});
 
-export type ScpPolicyT = z.infer<typeof ScpPolicy>;
-export type AzurePolicySetT = z.infer<typeof AzurePolicySet>;
-export type GcpOrgPolicyT = z.infer<typeof GcpOrgPolicy>;
+export type ScpDocumentT = z.infer<typeof ScpDocument>;
+export type AzurePolicySetDocumentT = z.infer<typeof AzurePolicySetDocument>;
+export type GcpOrgPolicyDocumentT = z.infer<typeof GcpOrgPolicyDocument>;
+export type SkippedServiceT = z.infer<typeof SkippedService>;
+export type ImpliedServiceT = z.infer<typeof ImpliedService>;
+export type ScpExplainedT = z.infer<typeof ScpExplained>;
+export type AzurePolicySetExplainedT = z.infer<typeof AzurePolicySetExplained>;
+export type GcpOrgPolicyExplainedT = z.infer<typeof GcpOrgPolicyExplained>;

@@ -263,6 +263,27 @@ export const BuildManifest = z
   })
   .meta({ id: "BuildManifest", description: "GET /manifest.json: what a mirror fetches and checks" });
 
+export const ChangelogEntry = z
+  .object({
+    version: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/)
+      .meta(d("Contract version (semantic versioning: minor for compatible additions)")),
+    date: z.iso
+      .date()
+      .nullable()
+      .meta(d("Release date (YYYY-MM-DD); null where the contract's published history records none")),
+    changes: z.array(z.string()).min(1).meta(d("What changed, one sentence each")),
+  })
+  .meta({ id: "ChangelogEntry", description: "One version of the API contract" });
+
+export const Changelog = z
+  .object({
+    current: z.string().meta(d("The contract version this API implements")),
+    versions: z.array(ChangelogEntry).meta(d("Every version, newest first")),
+  })
+  .meta({ id: "Changelog", description: "GET /v1/changelog: the contract's history" });
+
 // Shapes the contract leaves open
 
 export const CompareAttribute = z
@@ -350,3 +371,5 @@ export type SavedListDetailT = z.infer<typeof SavedListDetail>;
 export type CompareResultT = z.infer<typeof CompareResult>;
 export type ExposureReportT = z.infer<typeof ExposureReport>;
 export type BuildManifestT = z.infer<typeof BuildManifest>;
+export type ChangelogT = z.infer<typeof Changelog>;
+export type ChangelogEntryT = z.infer<typeof ChangelogEntry>;

@@ -7,6 +7,7 @@ import { URLS } from "../helpers/app.ts";
 const CONTRACT_ENDPOINTS = [
   "GET /v1/providers",
   "GET /v1/categories",
+  "GET /v1/changelog",
   "GET /v1/services",
   "GET /v1/services/{slug}",
   "GET /v1/compare",
@@ -32,9 +33,9 @@ describe("the OpenAPI document", () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string; $ref?: string }> }> };
   };
 
-  it("is OpenAPI 3.1 at contract version 1.5.1", () => {
+  it("is OpenAPI 3.1 at contract version 1.6.0", () => {
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.5.1");
+    expect(doc.info.version).toBe("1.6.0");
   });
 
   it("holds every path of the contract, with its Error responses", () => {

@@ -135,6 +135,7 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
       "/openapi.json",
       "/v1/providers",
       "/v1/categories",
+      "/v1/changelog",
       "/v1/services",
       "/v1/services?page=2",
       "/v1/services/aws-s3",

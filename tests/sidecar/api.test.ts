@@ -82,37 +82,96 @@ describe("GET /v1/compare and /v1/exposure", () => {
 });
 
 describe("policies and export", () => {
-  it("builds an SCP from IAM prefixes, skipping other providers", async () => {
+  it("answers the SCP document itself, keeping the essentials, and explains it on request", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
-    const response = await app.inject(
-      post("/v1/policies/alpha-scp", {
-        approvedServiceIds: ["aws-s3", "aws-lambda", "stackit-object-storage", "aws-old-thing"],
-      }),
-    );
+    const ids = ["aws-s3", "aws-lambda", "stackit-object-storage", "aws-old-thing"];
+    const response = await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ids }));
     expect(response.statusCode).toBe(200);
     expect(response.headers["x-ratelimit-limit"]).toBe("10");
     const body = response.json();
-    expect(body.policy).toEqual({
-      Version: "2012-10-17",
-      Statement: [
-        { Sid: "DenyAllButApprovedServices", Effect: "Deny", NotAction: ["lambda:*", "s3:*"], Resource: "*" },
-      ],
-    });
-    expect(body.characters).toBe(JSON.stringify(body.policy).length);
-    expect(body.skipped.map((s: { id: string }) => s.id)).toEqual(["stackit-object-storage", "aws-old-thing"]);
+    expect(Object.keys(body)).toEqual(["Version", "Statement"]);
+    expect(body.Statement).toHaveLength(1);
+    expect(body.Statement[0]).toMatchObject({ Sid: "DenyAllButApprovedServices", Effect: "Deny", Resource: "*" });
+    expect(body.Statement[0].NotAction).toEqual(expect.arrayContaining(["lambda:*", "s3:*", "iam:*", "sts:*"]));
+    expect(body.Statement[0].NotAction).not.toContain("cloud9:*");
+
+    const explained = (
+      await app.inject(post("/v1/policies/alpha-scp?explain=true", { approvedServiceIds: ids }))
+    ).json();
+    expect(explained.policy).toEqual(body);
+    expect(explained.characters).toBe(JSON.stringify(body).length);
+    expect(explained.strategy).toBe("deny-list");
+    expect(explained.skipped.map((s: { id: string }) => s.id)).toEqual(["stackit-object-storage", "aws-old-thing"]);
+    expect(explained.essentials).toEqual(expect.arrayContaining(["iam", "sts", "organizations", "account"]));
+    expect(explained.unconfirmed).toEqual([]);
   });
 
-  it("keeps every SCP within AWS's 5,120 characters for the whole AWS catalogue, or refuses", async () => {
+  it("leaves the essentials out only when asked to", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const body = (
+      await app.inject(post("/v1/policies/alpha-scp?essentials=false", { approvedServiceIds: ["aws-s3"] }))
+    ).json();
+    expect(body.Statement[0].NotAction).toEqual(["s3:*"]);
+    expectError(
+      await app.inject(post("/v1/policies/alpha-scp?essentials=maybe", { approvedServiceIds: ["aws-s3"] })),
+      400,
+    );
+  });
+
+  it("answers 400 naming why when there is nothing to allow, never a deny-everything document", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    for (const path of ["alpha-scp", "beta-policy", "gamma-org-policy"]) {
+      const error = expectError(
+        await app.inject(post(`/v1/policies/${path}`, { approvedServiceIds: ["stackit-object-storage"] })),
+        400,
+      );
+      expect(error.error).toBe("Nothing to allow");
+      expect(error.details).toMatch(/^The approved service is not an? (AWS|Azure|Google Cloud) service/);
+    }
+    expect(
+      expectError(await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-old-thing"] })), 400)
+        .details,
+    ).toMatch(/^The approved AWS service has no IAM service prefix \(aws-old-thing\)/);
+  });
+
+  it("refuses a deny-list SCP over 5,120 characters truthfully and splits an allow-list into parts", async () => {
     const app = await build();
     const ids = realCatalogue()
       .services.filter((s) => s.providerId === "aws")
       .map((s) => s.slug);
-    const response = await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ids }));
-    if (response.statusCode === 200) expect(JSON.stringify(response.json().policy).length).toBeLessThanOrEqual(5120);
-    else expect(expectError(response, 400).details).toMatch(/5120/);
+    const refused = expectError(await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ids })), 400);
+    expect(refused.details).toMatch(/cannot be split/);
+    expect(refused.details).toMatch(/strategy=allow-list/);
+    expect(refused.details).not.toMatch(/Split the approved services/);
+
+    const several = expectError(
+      await app.inject(post("/v1/policies/alpha-scp?strategy=allow-list", { approvedServiceIds: ids })),
+      400,
+    );
+    expect(several.details).toMatch(/part=1/);
+    const explained = (
+      await app.inject(post("/v1/policies/alpha-scp?strategy=allow-list&explain=true", { approvedServiceIds: ids }))
+    ).json();
+    expect(explained.policies.length).toBeGreaterThan(1);
+    expect(explained.policies.length).toBeLessThanOrEqual(5);
+    for (const [index, policy] of explained.policies.entries()) {
+      expect(JSON.stringify(policy).length).toBeLessThanOrEqual(5120);
+      expect(policy.Statement[0].Effect).toBe("Allow");
+      const part = await app.inject(
+        post(`/v1/policies/alpha-scp?strategy=allow-list&part=${index + 1}`, { approvedServiceIds: ids }),
+      );
+      expect(part.statusCode).toBe(200);
+      expect(part.json()).toEqual(policy);
+    }
+    const last = explained.policies.length + 1;
+    expectError(
+      await app.inject(post(`/v1/policies/alpha-scp?strategy=allow-list&part=${last}`, { approvedServiceIds: ids })),
+      400,
+    );
+    expectError(await app.inject(post("/v1/policies/alpha-scp?part=1", { approvedServiceIds: ["aws-s3"] })), 400);
   });
 
-  it("builds the Azure initiative on the built-in Allowed resource types policy", async () => {
+  it("answers the Azure policy set definition itself, on the built-in Allowed resource types policy", async () => {
     const app = await build();
     const azure = realCatalogue()
       .services.filter((s) => s.providerId === "azure")
@@ -121,24 +180,57 @@ describe("policies and export", () => {
     const body = (
       await app.inject(post("/v1/policies/beta-policy", { approvedServiceIds: [...azure, "aws-s3"] }))
     ).json();
-    expect(body.policy.properties.policyDefinitions[0].policyDefinitionId).toBe(
+    expect(Object.keys(body)).toEqual(["properties"]);
+    expect(body.properties.policyDefinitions[0].policyDefinitionId).toBe(
       "/providers/Microsoft.Authorization/policyDefinitions/a08ec900-254a-4555-9bf5-e42af04b5c5c",
     );
-    expect(body.policy.properties.parameters.allowedResourceTypes.defaultValue).toEqual(body.resourceTypes);
-    expect(body.resourceTypes.every((t: string) => t.startsWith("Microsoft."))).toBe(true);
-    expect(body.skipped.map((s: { id: string }) => s.id)).toContain("aws-s3");
+    const types = body.properties.parameters.allowedResourceTypes.defaultValue;
+    expect(types).toContain("Microsoft.Resources/deployments");
+    expect(types.every((t: string) => t.startsWith("Microsoft."))).toBe(true);
+    const explained = (
+      await app.inject(post("/v1/policies/beta-policy?explain=true", { approvedServiceIds: [...azure, "aws-s3"] }))
+    ).json();
+    expect(explained.policy).toEqual(body);
+    expect(explained.skipped.map((s: { id: string }) => s.id)).toContain("aws-s3");
   });
 
-  it("builds the GCP organisation policy from restrictable APIs", async () => {
+  it("answers the GCP organization policy itself with every approved API name", async () => {
     const app = await build();
     const gcp = realCatalogue()
       .services.filter((s) => s.providerId === "gcp")
       .slice(0, 5)
       .map((s) => s.slug);
-    const body = (await app.inject(post("/v1/policies/gamma-org-policy", { approvedServiceIds: gcp }))).json();
-    expect(body.policy.name).toBe("organizations/ORGANIZATION_ID/policies/gcp.restrictServiceUsage");
-    expect(body.policy.spec.rules[0].values.allowedValues).toEqual(body.services);
-    expect(body.services.every((s: string) => s.endsWith(".googleapis.com"))).toBe(true);
+    const body = (
+      await app.inject(post("/v1/policies/gamma-org-policy?organizationId=123456789", { approvedServiceIds: gcp }))
+    ).json();
+    expect(Object.keys(body)).toEqual(["name", "spec"]);
+    expect(body.name).toBe("organizations/123456789/policies/gcp.restrictServiceUsage");
+    const allowed = body.spec.rules[0].values.allowedValues;
+    expect(allowed.every((s: string) => s.endsWith(".googleapis.com"))).toBe(true);
+    expect(allowed).toContain("serviceusage.googleapis.com");
+    expectError(
+      await app.inject(post("/v1/policies/gamma-org-policy?organizationId=abc", { approvedServiceIds: gcp })),
+      400,
+    );
+  });
+
+  it("publishes the changelog, 1.0.0 to the current version, linked from discovery", async () => {
+    const app = await build();
+    const response = await app.inject("/v1/changelog");
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.current).toBe("1.6.0");
+    expect(body.versions.map((v: { version: string }) => v.version)).toEqual([
+      "1.6.0",
+      "1.5.1",
+      "1.5.0",
+      "1.4.0",
+      "1.3.0",
+      "1.2.0",
+      "1.1.0",
+      "1.0.0",
+    ]);
+    expect((await app.inject("/")).json().documentation.changelog).toBe("http://api.test/v1/changelog");
   });
 
   it("exports Markdown with lifecycle shown", async () => {
@@ -147,6 +239,10 @@ describe("policies and export", () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(response.body).toContain("retired 2024-01-31 → aws-s3");
+    expect(response.body).toContain("2 approved services.");
+    const one = await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }));
+    expect(one.body).toContain("1 approved service.");
+    expect(one.body).not.toContain("1 approved services");
   });
 
   it("refuses bad bodies in the Error shape", async () => {

@@ -1,0 +1,71 @@
+/**
+ * The published changelog of the API contract (GET /v1/changelog), newest first: the history of
+ * ../shared/spec/catalogue-api-v1.md ("Versioning"), then this implementation's additions. The
+ * newest entry's version is API_VERSION (endpoint.ts), checked by tests/catalogue/changelog.test.ts.
+ */
+import { API_VERSION } from "./endpoint.ts";
+import type { ChangelogEntryT, ChangelogT } from "./schema.ts";
+
+export const CHANGELOG: readonly ChangelogEntryT[] = [
+  {
+    version: "1.6.0",
+    date: "2026-11-23",
+    changes: [
+      "Policy endpoints answer the vendor document itself (an SCP {Version, Statement}, an Azure policy set definition, a GCP organization policy) so it can be saved and applied unchanged; the explanation moved to ?explain=true.",
+      "?explain=true on the policy endpoints: {policy, characters, skipped, implied, essentials, unconfirmed, notes}.",
+      "Policy documents keep the vendor's account-operation essentials usable by default; essentials=false leaves them out.",
+      "Nothing to allow (no approved service of the provider, or none with identifiers) is a 400 naming why, not a deny-everything document.",
+      "GCP organization policy lists every approved service's API names; explain mode reports those not confirmed as supported by gcp.restrictServiceUsage (unconfirmed).",
+      "alpha-scp: strategy=allow-list returns Allow SCPs attached in place of FullAWSAccess (several add up, up to five per target; part selects one); a deny-list SCP over 5,120 characters is a 400 that says it cannot be split.",
+      "gamma-org-policy: optional organizationId fills in the policy name.",
+      "GET /v1/changelog publishes this history; the discovery document links it.",
+    ],
+  },
+  {
+    version: "1.5.1",
+    date: null,
+    changes: [
+      "Two rate-limit buckets: strict 10/min/IP and relaxed 30/min/IP (feedback, outbound telemetry); X-RateLimit-Limit reflects the endpoint's tier.",
+    ],
+  },
+  {
+    version: "1.5.0",
+    date: null,
+    changes: ["Optional slug on POST /v1/lists; slug in list responses; GET /v1/lists/{id} accepts id or slug."],
+  },
+  {
+    version: "1.4.0",
+    date: null,
+    changes: ["Optional lifecycle block on service responses (also shown in compare, export and lists)."],
+  },
+  {
+    version: "1.3.0",
+    date: null,
+    changes: [
+      "Breaking: authentication removed entirely; POST endpoints limited to 10 requests per minute per IP; admin list endpoints for feedback and usage removed.",
+    ],
+  },
+  {
+    version: "1.2.0",
+    date: null,
+    changes: ["Website export gating behind sign-in (reverted in 1.3.0)."],
+  },
+  {
+    version: "1.1.0",
+    date: null,
+    changes: [
+      "OAuth sign-in, API keys, rate limiting with X-RateLimit-* headers, keys required on POST endpoints (anonymous 30/min, keyed 120/min).",
+    ],
+  },
+  {
+    version: "1.0.0",
+    date: null,
+    changes: [
+      "Initial release: providers, categories, services, service detail, compare (up to 10), three policy generators, Markdown export, shareable lists with 90-day expiry, health, status, status history.",
+    ],
+  },
+];
+
+export function changelog(): ChangelogT {
+  return { current: API_VERSION, versions: CHANGELOG.map((entry) => ({ ...entry, changes: [...entry.changes] })) };
+}
