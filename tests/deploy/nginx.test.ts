@@ -3,14 +3,13 @@
  * one redis-server. Static reads are nginx's alone; the strict bucket holds across instances; a
  * list made through one instance reads through the other; the text host limit holds.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
-import { renderNginxConfig } from "../../scripts/deploy-config.ts";
-import { cleanup, freePort, requireComponent, startRedis, waitFor, type RedisServer } from "../helpers/components.ts";
+import { cleanup, freePort, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
+import { startNginx, type Nginx } from "../helpers/nginx.ts";
 import { spawnServer, type ServerProcess } from "../helpers/process.ts";
 
 const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
@@ -18,11 +17,10 @@ const redisBinary = requireComponent("redis-server");
 
 describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", () => {
   let redis: RedisServer;
-  let nginx: ChildProcess;
+  let nginx: Nginx | undefined;
   const sidecars: ServerProcess[] = [];
   let api: string;
   let text: string;
-  let prefix: string;
   let dist: string;
 
   beforeAll(async () => {
@@ -34,35 +32,21 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     dist = mkdtempSync(join(tmpdir(), "csc-deploy-dist-"));
     await buildDist({ outDir: dist, urls: { apiUrl: api, textUrl: text }, log: () => undefined });
     for (let i = 0; i < 2; i++) sidecars.push(await spawnServer(env));
-    prefix = mkdtempSync(join(tmpdir(), "csc-nginx-"));
-    for (const dir of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(prefix, dir));
-    const config = renderNginxConfig({
+    nginx = await startNginx({
+      binary: nginxBinary!,
       dist,
-      prefix,
       apiPort,
       textPort,
-      sidecars: sidecars.map((s) => ({
-        host: "127.0.0.1",
-        apiPort: Number(new URL(s.api).port),
-        textPort: Number(new URL(s.text).port),
-      })),
-      ...(process.getuid?.() === 0 ? { user: "root" } : {}),
+      sidecars,
+      readyUrl: `${api}/v1/providers`,
     });
-    writeFileSync(join(prefix, "nginx.conf"), config);
-    nginx = spawn(nginxBinary!, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", "daemon off;"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    nginx.stderr!.on("data", (chunk) => (stderr += chunk));
-    await waitFor(async () => (await fetch(`${api}/v1/providers`)).ok, 15_000, `nginx to start: ${stderr}`);
   }, 240_000);
 
   afterAll(async () => {
-    nginx?.kill("SIGTERM");
+    nginx?.stop();
     for (const sidecar of sidecars) await sidecar.kill();
     if (redis) await cleanup(redis);
     rmSync(dist, { recursive: true, force: true });
-    rmSync(prefix, { recursive: true, force: true });
   });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

@@ -6,14 +6,13 @@
  * read through both sidecars, writes must resume within RESUME_LIMIT_MS, the strict bucket must
  * still hold across both instances, and /v1/status must name the new primary and the failover.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderNginxConfig } from "../../scripts/deploy-config.ts";
 import { freePort, requireComponent, waitFor } from "../helpers/components.ts";
+import { startNginx, type Nginx } from "../helpers/nginx.ts";
 import { spawnServer, type ServerProcess } from "../helpers/process.ts";
 import { startSentinelGroup, type SentinelGroup } from "../helpers/sentinel.ts";
 
@@ -72,10 +71,9 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
   "Sentinel failover under load: nginx + two sidecars + 3 Sentinels, a primary and two replicas",
   () => {
     let group: SentinelGroup;
-    let nginx: ChildProcess;
+    let nginx: Nginx | undefined;
     const sidecars: ServerProcess[] = [];
     let api: string;
-    let prefix: string;
     let dist: string;
 
     beforeAll(async () => {
@@ -92,35 +90,21 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
       for (let i = 0; i < 2; i++) sidecars.push(await spawnServer(env));
       // Lists and every POST go to the sidecars, so nginx needs no build here: an empty dist/.
       dist = mkdtempSync(join(tmpdir(), "csc-sentinel-dist-"));
-      prefix = mkdtempSync(join(tmpdir(), "csc-sentinel-nginx-"));
-      for (const dir of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(prefix, dir));
-      const config = renderNginxConfig({
+      nginx = await startNginx({
+        binary: nginxBinary!,
         dist,
-        prefix,
         apiPort,
         textPort,
-        sidecars: sidecars.map((s) => ({
-          host: "127.0.0.1",
-          apiPort: Number(new URL(s.api).port),
-          textPort: Number(new URL(s.text).port),
-        })),
-        ...(process.getuid?.() === 0 ? { user: "root" } : {}),
+        sidecars,
+        readyUrl: `${api}/v1/health`,
       });
-      writeFileSync(join(prefix, "nginx.conf"), config);
-      nginx = spawn(nginxBinary!, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", "daemon off;"], {
-        stdio: ["ignore", "ignore", "pipe"],
-      });
-      let stderr = "";
-      nginx.stderr!.on("data", (chunk) => (stderr += chunk));
-      await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 15_000, `nginx to start: ${stderr}`);
     }, 120_000);
 
     afterAll(async () => {
-      nginx?.kill("SIGTERM");
+      nginx?.stop();
       for (const sidecar of sidecars) await sidecar.kill();
       await group?.stop();
       if (dist) rmSync(dist, { recursive: true, force: true });
-      if (prefix) rmSync(prefix, { recursive: true, force: true });
     });
 
     it("keeps every acknowledged list through kill -9 of the primary, resumes writes within 10 s, and still limits across instances", async () => {

@@ -1,0 +1,55 @@
+/** Debian's nginx in front of sidecar processes, with the configuration the deployment uses (scripts/deploy-config.ts). */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { renderNginxConfig } from "../../scripts/deploy-config.ts";
+import { waitFor } from "./components.ts";
+import type { ServerProcess } from "./process.ts";
+
+export interface Nginx {
+  /** Stops nginx and removes its prefix folder. */
+  stop(): void;
+}
+
+/** Starts nginx serving `dist` on the two ports in front of the sidecars; resolves once `readyUrl` answers 2xx. */
+export async function startNginx(options: {
+  binary: string;
+  dist: string;
+  apiPort: number;
+  textPort: number;
+  sidecars: readonly ServerProcess[];
+  readyUrl: string;
+}): Promise<Nginx> {
+  const prefix = mkdtempSync(join(tmpdir(), "csc-nginx-"));
+  for (const dir of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(prefix, dir));
+  const config = renderNginxConfig({
+    dist: options.dist,
+    prefix,
+    apiPort: options.apiPort,
+    textPort: options.textPort,
+    sidecars: options.sidecars.map((s) => ({
+      host: "127.0.0.1",
+      apiPort: Number(new URL(s.api).port),
+      textPort: Number(new URL(s.text).port),
+    })),
+    ...(process.getuid?.() === 0 ? { user: "root" } : {}),
+  });
+  writeFileSync(join(prefix, "nginx.conf"), config);
+  const nginx = spawn(options.binary, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", "daemon off;"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  nginx.stderr!.on("data", (chunk) => (stderr += chunk));
+  const stop = () => {
+    nginx.kill("SIGTERM");
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(async () => (await fetch(options.readyUrl)).ok, 15_000, `nginx to start: ${stderr}`);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { stop };
+}
