@@ -154,6 +154,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
   if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
   if (service.compliance?.length) fields.push(["Compliance", [service.compliance.join(", ")]]);
+  if (service.lastVerified) fields.push(["Last verified", [service.lastVerified]]);
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));
   if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));
