@@ -8,6 +8,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import type { PublicUrls } from "./endpoint.ts";
+import { atomInstant, renderAtom, tagUri } from "./render/feeds.ts";
 import { IsoDate, LIFECYCLE_STATUSES, type CatalogueReleaseT, type ServiceT } from "./schema.ts";
 
 export const SnapshotEntry = z
@@ -126,4 +128,52 @@ export function releaseHistory(
       history.push({ release: today, previousRelease: newest.release, released: false, ...pending });
   }
   return history.reverse();
+}
+
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/** One line per change, for the Atom summary and the mirror's report. */
+export function changeLines(changes: Changes): string[] {
+  const lifecycleText = (value: { status: string; sunsetDate?: string | undefined } | null) =>
+    value ? `${value.status}${value.sunsetDate ? ` ${value.sunsetDate}` : ""}` : "active";
+  return [
+    ...changes.added.map((s) => `added ${s.slug} (${s.name})`),
+    ...changes.removed.map((s) => `removed ${s.slug} (${s.name})`),
+    ...changes.renamed.map((s) => `renamed ${s.slug}: ${s.from} → ${s.to}`),
+    ...changes.lifecycle.map((s) => `lifecycle ${s.slug}: ${lifecycleText(s.from)} → ${lifecycleText(s.to)}`),
+  ];
+}
+
+/** "2 added, 6 lifecycle moves". */
+export function changeSummary(changes: Changes): string {
+  const parts = [
+    changes.added.length > 0 ? `${changes.added.length} added` : "",
+    changes.removed.length > 0 ? `${changes.removed.length} removed` : "",
+    changes.renamed.length > 0 ? `${changes.renamed.length} renamed` : "",
+    changes.lifecycle.length > 0 ? count(changes.lifecycle.length, "lifecycle move") : "",
+  ].filter(Boolean);
+  return parts.join(", ") || "no changes";
+}
+
+/**
+ * GET /v1/changes.atom: one entry per release. The id names the release it counts from, so the
+ * entry of changes not yet released keeps its id once `npm run release` records them.
+ */
+export function changesAtom(changes: readonly CatalogueReleaseT[], lastUpdated: string, urls: PublicUrls): string {
+  return renderAtom({
+    id: tagUri(urls, "changes"),
+    title: "Cloud Services Catalogue: changes",
+    subtitle: "What each catalogue release added, removed, renamed or moved in lifecycle.",
+    self: `${urls.apiUrl}/v1/changes.atom`,
+    alternate: `${urls.apiUrl}/v1/changes`,
+    author: { name: "Cloud Services Catalogue", uri: urls.textUrl },
+    fallbackUpdated: lastUpdated.replace(/\.\d+Z$/, "Z"),
+    entries: changes.map((release) => ({
+      id: tagUri(urls, `changes/since/${release.previousRelease}`),
+      title: `${release.released ? "Release" : "Unreleased changes"} ${release.release}: ${changeSummary(release)}`,
+      updated: atomInstant(release.release),
+      link: `${urls.apiUrl}/v1/changes`,
+      summary: `Since ${release.previousRelease}: ${changeLines(release).join("; ")}.`,
+    })),
+  });
 }
