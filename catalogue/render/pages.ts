@@ -14,6 +14,9 @@ import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { Catalogue } from "../load.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
+import { relativeDays } from "./relative.ts";
+
+export { relativeDays } from "./relative.ts";
 
 /** Text host path of a service: /aws/s3 for aws-s3. */
 export function servicePath(service: Pick<ServiceT, "providerId" | "slug">): string {
@@ -299,22 +302,6 @@ export function lifecyclePage(
   }
   if (entries.length === 0) blocks.push(paragraph("Nothing matches."));
   return { title: "Lifecycle", blocks };
-}
-
-/** "in 3 months", "2 days ago", "today": how far a date is, in words. */
-export function relativeDays(days: number): string {
-  if (days === 0) return "today";
-  const size = Math.abs(days);
-  const [amount, unit] =
-    size < 14
-      ? [size, "day"]
-      : size < 60
-        ? [Math.round(size / 7), "week"]
-        : size < 730
-          ? [Math.round(size / 30.44), "month"]
-          : [Math.round(size / 365.25), "year"];
-  const phrase = `${amount} ${unit}${amount === 1 ? "" : "s"}`;
-  return days > 0 ? `in ${phrase}` : `${phrase} ago`;
 }
 
 /** Services of a list that need attention: deprecated, or with a date within the warning window (past included). */
