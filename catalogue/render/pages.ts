@@ -371,7 +371,7 @@ export function savedListPage(
               kind: "note",
               tone: "warning",
               parts: [
-                `Deprecated or sunset within ${LIST_LIFECYCLE_WARNING_DAYS} days: ${warnings.map((s) => `${s.name} (${lifecycleLabel(s.lifecycle)})`).join(", ")}.`,
+                `Lifecycle warnings (deprecated, retired or sunset within ${LIST_LIFECYCLE_WARNING_DAYS} days): ${warnings.map((s) => `${s.name} (${lifecycleLabel(s.lifecycle)})`).join(", ")}.`,
               ],
             } satisfies Block,
           ]
