@@ -13,6 +13,7 @@ import { parseIdList, requireKnownIds } from "./ids.ts";
 import {
   DEFAULT_PAGE_SIZE,
   FEEDBACK_MESSAGE,
+  LIFECYCLE_WITHIN_MAX_DAYS,
   LIST_LIFETIME_DAYS,
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
@@ -21,6 +22,8 @@ import {
   STATUS_HISTORY_LIMIT,
   STATUS_SAMPLE_MINUTES,
 } from "./limits.ts";
+import { changesAtom } from "./changes.ts";
+import { catalogueDay, dayOf, lifecycleAtom, lifecycleCalendar, lifecycleList } from "./lifecycle.ts";
 import { listPath, newList, resolveList, type StoredList } from "./lists.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
@@ -37,6 +40,7 @@ import {
   BuildManifest,
   Category,
   Changelog,
+  ChangeHistory,
   CompareResult,
   ExposureReport,
   FEEDBACK_TYPES,
@@ -46,6 +50,7 @@ import {
   GcpPolicyQuery,
   Health,
   LIFECYCLE_STATUSES,
+  LifecycleList,
   OutboundClickBody,
   OutboundClickResult,
   PolicyQuery,
@@ -93,6 +98,26 @@ export const ServicesQuery = z.object({
 });
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
+export const LifecycleQuery = z.object({
+  within: z
+    .string()
+    .regex(/^\d{1,5}d$/, `must be a whole number of days followed by d, from 0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d`)
+    .refine((value) => Number(value.slice(0, -1)) <= LIFECYCLE_WITHIN_MAX_DAYS, {
+      message: `must be at most ${LIFECYCLE_WITHIN_MAX_DAYS}d`,
+    })
+    .optional()
+    .meta({
+      description: `"<n>d", n a whole number from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out`,
+      example: "90d",
+    }),
+  status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
+  provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
+});
+
+const ATOM = "application/atom+xml";
+const CALENDAR = "text/calendar; charset=utf-8";
+
+const text = (body: string, contentType: string): Result => ({ text: body, contentType });
 const json = (body: unknown): Result => ({ text: serializeJson(body), contentType: "application/json; charset=utf-8" });
 const file = (path: string, body: unknown): StaticFile => ({ file: path, body: serializeJson(body) });
 
@@ -117,6 +142,12 @@ function savedList(urls: PublicUrls, list: StoredList): SavedListT {
   return { ...list, approvedServiceIds: [...list.approvedServiceIds], url: `${urls.textUrl}${listPath(list)}` };
 }
 
+const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls) =>
+  lifecycleCalendar(catalogue, urls, {
+    name: "Cloud service sunsets",
+    description: "Sunset and retirement dates of cloud services, from the Cloud Services Catalogue.",
+  });
+
 /** Everything in one file, for mirrors and scripts. */
 export function catalogueDump(catalogue: Catalogue) {
   return {
@@ -126,6 +157,13 @@ export function catalogueDump(catalogue: Catalogue) {
     equivalenceGroups: catalogue.groups,
   };
 }
+
+const listNotFound = () =>
+  new HttpError(
+    404,
+    "List not found",
+    `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
+  );
 
 const noBuild = () =>
   new HttpError(
@@ -284,6 +322,113 @@ export const ENDPOINTS: readonly Endpoint[] = [
         );
       return json(detail);
     },
+  }),
+  endpoint({
+    operationId: "listLifecycle",
+    method: "GET",
+    path: "/v1/lifecycle",
+    summary: "Lifecycle watch",
+    description:
+      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `status` and `provider` filter too. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown provider, a bad status or a bad within is a 400.",
+    tag: "Catalogue",
+    query: LifecycleQuery,
+    response: { status: 200, schema: LifecycleList, contentType: "application/json" },
+    errors: [400],
+    cache: "public",
+    static: {
+      file: "v1/lifecycle.json",
+      files: (c, urls) => [file("v1/lifecycle.json", lifecycleList(c, urls, catalogueDay(c)))],
+    },
+    example: { request: "GET /v1/lifecycle?within=90d&provider=gcp" },
+    handler: (c, { query }) => {
+      if (query.provider !== undefined && !c.catalogue.providerById.has(query.provider))
+        throw new HttpError(
+          400,
+          "Unknown provider",
+          `No provider has the id "${query.provider.slice(0, 100)}"; see GET /v1/providers.`,
+        );
+      const filtered = query.within !== undefined || query.status !== undefined || query.provider !== undefined;
+      const asOf = filtered ? dayOf(c.now()) : catalogueDay(c.catalogue);
+      return json(
+        lifecycleList(c.catalogue, c.urls, asOf, {
+          withinDays: query.within === undefined ? undefined : Number(query.within.slice(0, -1)),
+          status: query.status,
+          providerId: query.provider,
+        }),
+      );
+    },
+  }),
+  endpoint({
+    operationId: "getLifecycleAtom",
+    method: "GET",
+    path: "/v1/lifecycle.atom",
+    summary: "Lifecycle feed (Atom)",
+    description:
+      "An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes.",
+    tag: "Catalogue",
+    response: { status: 200, contentType: ATOM },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/lifecycle.atom",
+      files: (c, urls) => [{ file: "v1/lifecycle.atom", body: lifecycleAtom(c, urls) }],
+    },
+    example: { request: "GET /v1/lifecycle.atom" },
+    handler: (c) => text(lifecycleAtom(c.catalogue, c.urls), ATOM),
+  }),
+  endpoint({
+    operationId: "getLifecycleCalendar",
+    method: "GET",
+    path: "/v1/lifecycle.ics",
+    summary: "Lifecycle calendar (iCalendar)",
+    description:
+      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them.",
+    tag: "Catalogue",
+    response: { status: 200, contentType: CALENDAR },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/lifecycle.ics",
+      files: (c, urls) => [{ file: "v1/lifecycle.ics", body: catalogueCalendar(c, urls) }],
+    },
+    example: { request: "GET /v1/lifecycle.ics" },
+    handler: (c) => text(catalogueCalendar(c.catalogue, c.urls), CALENDAR),
+  }),
+  endpoint({
+    operationId: "getChanges",
+    method: "GET",
+    path: "/v1/changes",
+    summary: "Catalogue changes by release",
+    description:
+      "What each catalogue release added, removed, renamed or moved in lifecycle, newest first, each counted from the release before it; changes not yet recorded as a release come first with released: false.",
+    tag: "Catalogue",
+    response: { status: 200, schema: ChangeHistory, contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/changes.json", files: (c) => [file("v1/changes.json", { data: c.changes })] },
+    example: { request: "GET /v1/changes" },
+    handler: (c) => json({ data: c.catalogue.changes }),
+  }),
+  endpoint({
+    operationId: "getChangesAtom",
+    method: "GET",
+    path: "/v1/changes.atom",
+    summary: "Catalogue changes feed (Atom)",
+    description: "GET /v1/changes as an Atom 1.0 feed: one entry per release.",
+    tag: "Catalogue",
+    response: { status: 200, contentType: ATOM },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/changes.atom",
+      files: (c, urls) => [{ file: "v1/changes.atom", body: changesAtom(c.changes, c.lastUpdated, urls) }],
+    },
+    example: { request: "GET /v1/changes.atom" },
+    handler: (c) => text(changesAtom(c.catalogue.changes, c.catalogue.lastUpdated, c.urls), ATOM),
   }),
   endpoint({
     operationId: "compareServices",
@@ -465,15 +610,41 @@ export const ENDPOINTS: readonly Endpoint[] = [
     example: { request: "GET /v1/lists/platform-baseline" },
     handler: async (c, { params }) => {
       const list = await storeCall(() => c.store.getList(params.id, c.now()));
-      if (!list)
-        throw new HttpError(
-          404,
-          "List not found",
-          `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
-        );
+      if (!list) throw listNotFound();
       // A saved list never changes; its answer can be reused until it expires.
       return {
         body: { ...savedList(c.urls, list), ...resolveList(c.catalogue, list) },
+        expiresAt: new Date(list.expiresAt),
+      };
+    },
+  }),
+  endpoint({
+    operationId: "getListLifecycleCalendar",
+    method: "GET",
+    path: "/v1/lists/{id}/lifecycle.ics",
+    summary: "A saved list's lifecycle calendar",
+    description:
+      "GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404.",
+    tag: "Lists",
+    params: z.object({
+      id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
+    }),
+    response: { status: 200, contentType: CALENDAR },
+    errors: [404, 503],
+    cache: "until-expiry",
+    example: { request: "GET /v1/lists/platform-baseline/lifecycle.ics" },
+    handler: async (c, { params }) => {
+      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      if (!list) throw listNotFound();
+      const { services } = resolveList(c.catalogue, list);
+      const name = list.name ?? list.slug ?? list.id;
+      return {
+        text: lifecycleCalendar(c.catalogue, c.urls, {
+          name: `Lifecycle: ${name}`,
+          description: `Sunset and retirement dates of the ${services.length} services of the saved list ${c.urls.textUrl}${listPath(list)}.`,
+          slugs: new Set(services.map((service) => service.slug)),
+        }),
+        contentType: CALENDAR,
         expiresAt: new Date(list.expiresAt),
       };
     },

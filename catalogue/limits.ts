@@ -55,3 +55,12 @@ export const SCP_MAX_PER_TARGET = 5;
 export const STATUS_SAMPLE_MINUTES = 5;
 export const STATUS_HISTORY_HOURS = 24;
 export const STATUS_HISTORY_LIMIT = 200;
+
+/** `GET /v1/lifecycle?within=<n>d`: n is a whole number of days from 0 to this. */
+export const LIFECYCLE_WITHIN_MAX_DAYS = 3650;
+/** The lifecycle page's first group: dates within this many days. */
+export const LIFECYCLE_SOON_DAYS = 90;
+/** The lifecycle page's second group: dates within this many days (after the first group). */
+export const LIFECYCLE_YEAR_DAYS = 365;
+/** A saved list's page warns about services that are deprecated or sunset within this many days. */
+export const LIST_LIFECYCLE_WARNING_DAYS = 180;

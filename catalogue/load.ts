@@ -7,6 +7,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
+import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
 import type { z } from "zod";
 import {
   CategoryFile,
@@ -16,6 +17,7 @@ import {
   EUROPEAN_SOVEREIGN_COUNTRIES,
   ProviderFile,
   ServiceEntry,
+  type CatalogueReleaseT,
   type CategoryT,
   type PolicyIdentifiersT,
   type ProviderFileT,
@@ -26,6 +28,8 @@ import {
 } from "./schema.ts";
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("./data/", import.meta.url));
+/** Release snapshots are kept beside a data folder: catalogue/releases for catalogue/data. */
+export const releasesDirOf = (dataDir: string): string => join(dataDir, "..", "releases");
 
 export interface EquivalenceGroup {
   readonly id: string;
@@ -63,6 +67,8 @@ export interface Catalogue {
   readonly bySlug: ReadonlyMap<string, ServiceRecord>;
   /** Newest modification time of the data files, ISO 8601. */
   readonly lastUpdated: string;
+  /** What each release changed, newest first (changes.ts). */
+  readonly changes: readonly CatalogueReleaseT[];
   /** The validated data it was assembled from (JSON-serialisable; mirrors ship it). */
   readonly source: CatalogueSource;
 }
@@ -75,6 +81,8 @@ export interface CatalogueSource {
   readonly services: readonly { providerId: string; entry: ServiceEntryT }[];
   readonly groups: readonly EquivalenceGroup[];
   readonly lastUpdated: string;
+  /** What each release changed, from the release snapshots beside the data folder (absent in older builds). */
+  readonly changes?: readonly CatalogueReleaseT[];
 }
 
 export class CatalogueError extends Error {
@@ -258,6 +266,10 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
           }
         }
       }
+      if (provider && entry.lastVerified && entry.lastVerified <= provider.file.lastVerified)
+        problems.push(
+          `${at}: field lastVerified: ${entry.lastVerified} is not later than the provider file's ${provider.file.lastVerified}; remove it (the file's date applies)`,
+        );
       if (new Set(entry.tags ?? []).size !== (entry.tags ?? []).length)
         problems.push(`${at}: field tags: duplicate tag`);
       entries.set(entry.slug, { path, index, providerId, entry });
@@ -295,14 +307,24 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
       problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
   });
 
+  let snapshots: ReturnType<typeof readSnapshots> = [];
+  try {
+    snapshots = readSnapshots(releasesDirOf(dataDir));
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
   if (problems.length > 0) throw new CatalogueError(problems);
+  const lastUpdated = new Date(Math.floor(newestMtime / 1000) * 1000).toISOString();
+  const current = snapshotServices([...entries.values()].map(({ providerId, entry }) => ({ ...entry, providerId })));
   return {
     providers: [...providerFiles.values()].map(({ file }) => file),
     categories,
     compliance: complianceList,
     services: [...entries.values()].map(({ providerId, entry }) => ({ providerId, entry })),
     groups,
-    lastUpdated: new Date(Math.floor(newestMtime / 1000) * 1000).toISOString(),
+    lastUpdated,
+    changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
   };
 }
 
@@ -337,7 +359,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
 
   const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
   const services = source.services
-    .map(({ providerId, entry }) => toService(providerId, entry, providerById.get(providerId)!.file.defaultCompliance))
+    .map(({ providerId, entry }) => toService(providerId, entry, providerById.get(providerId)!.file))
     .sort((a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug));
   const order = new Map(services.map((service, index) => [service.slug, index]));
   const groupById = new Map(source.groups.map((group) => [group.id, group]));
@@ -377,13 +399,14 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
     categoryById: new Map(source.categories.map((category) => [category.id, category])),
     bySlug,
     lastUpdated: source.lastUpdated,
+    changes: source.changes ?? [],
     source,
   });
 }
 
-/** The public Service shape: id = slug, compliance resolved (see data/README.md, "Compliance rule"). */
-function toService(providerId: string, entry: ServiceEntryT, defaultCompliance: readonly string[]): ServiceT {
-  const compliance = entry.compliance ?? (entry.lifecycle?.status === "preview" ? [] : [...defaultCompliance]);
+/** The public Service shape: id = slug, compliance and lastVerified resolved (see data/README.md). */
+function toService(providerId: string, entry: ServiceEntryT, file: ProviderFileT): ServiceT {
+  const compliance = entry.compliance ?? (entry.lifecycle?.status === "preview" ? [] : [...file.defaultCompliance]);
   const service: ServiceT = {
     id: entry.slug,
     slug: entry.slug,
@@ -401,6 +424,7 @@ function toService(providerId: string, entry: ServiceEntryT, defaultCompliance: 
     tags: entry.tags,
     compliance,
     lifecycle: entry.lifecycle,
+    lastVerified: entry.lastVerified ?? file.lastVerified,
   };
   // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.
   for (const key of Object.keys(service) as (keyof ServiceT)[]) if (service[key] === undefined) delete service[key];

@@ -106,7 +106,7 @@ function operation(endpoint: Endpoint): JsonSchema {
         [endpoint.response.contentType.split(";")[0]!]: {
           schema: endpoint.response.schema
             ? toJsonSchema(endpoint.response.schema, "output")
-            : endpoint.response.contentType.startsWith("text/")
+            : /^text\/|\+xml/.test(endpoint.response.contentType)
               ? { type: "string" }
               : { type: "object" },
         },

@@ -50,6 +50,8 @@ export interface CoverageReport {
   withEquivalentsShare: number;
   withPolicyIdentifiersShare: number;
   lifecycle: Record<string, number>;
+  /** The oldest lastVerified date and how many services carry it. */
+  oldestVerified: { date: string; services: number } | undefined;
   groupProviderSpan: Record<string, number>;
 }
 
@@ -59,7 +61,12 @@ export function coverage(catalogue: Catalogue): CoverageReport {
   const lifecycle: Record<string, number> = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, 0]));
   let withEquivalents = 0;
   let withIdentifiers = 0;
+  let oldestVerified: CoverageReport["oldestVerified"];
   for (const service of catalogue.services) {
+    const verified = service.lastVerified;
+    if (verified && (!oldestVerified || verified < oldestVerified.date))
+      oldestVerified = { date: verified, services: 0 };
+    if (verified && verified === oldestVerified?.date) oldestVerified.services++;
     perProvider[service.providerId]!++;
     perCategory[service.category]!++;
     if (service.lifecycle) lifecycle[service.lifecycle.status]!++;
@@ -83,6 +90,7 @@ export function coverage(catalogue: Catalogue): CoverageReport {
     withEquivalentsShare: withEquivalents / total,
     withPolicyIdentifiersShare: withIdentifiers / total,
     lifecycle,
+    oldestVerified,
     groupProviderSpan,
   };
 }

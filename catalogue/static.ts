@@ -32,6 +32,8 @@ export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".pf_fragment": "application/octet-stream",
   ".pagefind": "application/octet-stream",
   ".xml": "application/xml; charset=utf-8",
+  ".atom": "application/atom+xml",
+  ".ics": "text/calendar; charset=utf-8",
 };
 
 export function contentTypeOf(file: string): string {

@@ -1,7 +1,8 @@
 /**
  * `npm run build` writes dist/:
  *   dist/api/   discovery document, openapi.json, providers, categories, every page of the services
- *               listing at the default limit, every service detail, catalogue.json (full dump)
+ *               listing at the default limit, every service detail, the lifecycle list, feed and
+ *               calendar, the changes list and feed, catalogue.json (full dump)
  *   dist/text/  Markdown (.md), coloured ANSI (.ansi) and plain (.txt) renderings of every text page
  *   dist/site/  the site: client/ (HTML, assets, Pagefind index) and server/ (the on-demand list page)
  *   .br and .gz beside every text file worth compressing; dist/api/manifest.json listing every file
@@ -26,7 +27,7 @@ const gz = promisify(gzip);
 
 /** Files smaller than this are not worth compressing. */
 const COMPRESS_MIN_BYTES = 1024;
-const COMPRESSIBLE = /\.(json|md|ansi|txt|html|css|js|mjs|svg|xml|webmanifest)$/;
+const COMPRESSIBLE = /\.(json|md|ansi|txt|html|css|js|mjs|svg|xml|atom|ics|webmanifest)$/;
 
 export interface BuildOptions {
   readonly dataDir?: string;

@@ -32,6 +32,10 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );
+  const verified = report.oldestVerified;
+  console.log(
+    `  oldest lastVerified: ${verified ? `${verified.date} (${verified.services} service${verified.services === 1 ? "" : "s"})` : "none"}`,
+  );
   console.log(
     `  widest groups: ${byCount(report.groupProviderSpan)
       .slice(0, 12)

@@ -4,14 +4,16 @@
  * each sha256, and only then swaps the new copy in: <dir>/current is a symlink replaced by one
  * rename, so a failed or interrupted run leaves the previous complete mirror as it was. A re-run
  * reuses unchanged files from the current copy and fetches only what changed; an interrupted run
- * resumes from its staging folder.
+ * resumes from its staging folder. When it replaces an earlier mirror, it prints what the pulled
+ * catalogue changed: services added, removed, renamed or moved in lifecycle (catalogue/changes.ts).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, link, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { BuildManifest, type BuildManifestT } from "../catalogue/schema.ts";
+import { changeLines, changeSummary, diffServices, snapshotServices } from "../catalogue/changes.ts";
+import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema.ts";
 
 type ManifestFile = BuildManifestT["files"][number];
 
@@ -20,6 +22,18 @@ export interface MirrorResult {
   readonly reused: number;
   readonly bytesFetched: number;
   readonly version: string;
+  /** What the pulled catalogue changed from the mirror it replaced, one line each (empty on a first mirror). */
+  readonly changes: readonly string[];
+}
+
+/** The services of a build's catalogue.json, as a release snapshot records them; undefined when unreadable. */
+function dumpServices(path: string) {
+  try {
+    const dump = JSON.parse(readFileSync(path, "utf8")) as { services: ServiceT[] };
+    return snapshotServices(dump.services);
+  } catch {
+    return undefined;
+  }
 }
 
 export class MirrorError extends Error {}
@@ -124,6 +138,11 @@ export async function mirror(
   await Promise.all(Array.from({ length: 8 }, worker));
   await writeFile(join(staging, "api", "manifest.json"), manifestBytes);
 
+  const before = previous ? dumpServices(join(current, "api", "catalogue.json")) : undefined;
+  const after = dumpServices(join(staging, "api", "catalogue.json"));
+  const diff = before && after ? diffServices(before, after) : undefined;
+  const changes = diff ? changeLines(diff) : [];
+
   // Swap: finish the version folder, then point `current` at it with one atomic rename.
   await rm(target, { recursive: true, force: true });
   await rename(staging, target);
@@ -135,5 +154,9 @@ export async function mirror(
   // Keep only the version in use; interrupted runs of other versions stay for a resume.
   if (old && old !== join("versions", version)) await rm(join(dir, old), { recursive: true, force: true });
   log(`mirror: done — ${total} files, ${fetched} fetched, ${reused} reused; ${current} → versions/${version}`);
-  return { fetched, reused, bytesFetched, version };
+  if (diff) {
+    log(`mirror: catalogue changes pulled: ${changeSummary(diff)}`);
+    for (const line of changes) log(`  ${line}`);
+  }
+  return { fetched, reused, bytesFetched, version, changes };
 }

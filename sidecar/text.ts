@@ -11,12 +11,14 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { LIST_LIFETIME_DAYS, MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, LIST_LIFETIME_DAYS, MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { parseIdList, UnknownIdsError } from "../catalogue/ids.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/doc.ts";
-import { comparePage, savedListPage } from "../catalogue/render/pages.ts";
+import { dayOf, type LifecycleFilter } from "../catalogue/lifecycle.ts";
+import { comparePage, lifecyclePage, savedListPage } from "../catalogue/render/pages.ts";
+import { LIFECYCLE_STATUSES } from "../catalogue/schema.ts";
 import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
@@ -84,6 +86,27 @@ function escapeHtml(text: string): string {
 function render(doc: Doc, rendering: Rendering): string {
   if (rendering !== "html") return renderDoc(doc, rendering);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(stripControl(doc.title))}</title></head><body><main><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre></main></body></html>\n`;
+}
+
+/** The text host's lifecycle filter: within=<n> or <n>d days, status, provider; a message when one is bad. */
+export function lifecycleFilter(catalogue: Catalogue, query: Record<string, unknown>): LifecycleFilter | string {
+  const { within, status, provider } = query;
+  let withinDays: number | undefined;
+  if (within !== undefined) {
+    const match = typeof within === "string" ? /^(\d{1,5})d?$/.exec(within) : null;
+    if (!match || Number(match[1]) > LIFECYCLE_WITHIN_MAX_DAYS)
+      return `within must be a whole number of days from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}, e.g. ?within=90.`;
+    withinDays = Number(match[1]);
+  }
+  if (status !== undefined && !(LIFECYCLE_STATUSES as readonly unknown[]).includes(status))
+    return `status must be one of ${LIFECYCLE_STATUSES.join(", ")}.`;
+  if (provider !== undefined && (typeof provider !== "string" || !catalogue.providerById.has(provider)))
+    return "provider must be a provider id, e.g. ?provider=gcp.";
+  return {
+    withinDays,
+    status: status as string | undefined,
+    providerId: provider as string | undefined,
+  };
 }
 
 function errorDoc(status: number, title: string, detail: string): Doc {
@@ -306,6 +329,16 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     // Site assets (CSS, JS, the search index) whatever the Accept header says.
     if (/\.[a-z0-9_]+$/i.test(decoded) && (await sendSite(request, reply, decoded.slice(1)))) return reply;
     const page = textPageFor(catalogue, pathname);
+    if (page === "lifecycle" && rendering !== "html") {
+      // /lifecycle?within=90&status=…&provider=…: the page filtered, as of today (the site's page filters in the browser).
+      const query = request.query as Record<string, unknown>;
+      if (["within", "status", "provider"].some((key) => query[key] !== undefined)) {
+        const filter = lifecycleFilter(catalogue, query);
+        if (typeof filter === "string") return sendError(request, reply, 400, "Bad request", filter);
+        const doc = lifecyclePage(catalogue, dayOf(new Date()), filter);
+        return sendText(request, reply, 200, rendering, render(doc, rendering));
+      }
+    }
     if (rendering === "html") {
       const dir = decoded.replace(/^\/+|\/+$/g, "");
       if (await sendSite(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;

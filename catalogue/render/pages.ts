@@ -3,11 +3,20 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
-import { MAX_TEXT_COMPARE_SHOWN } from "../limits.ts";
+import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle.ts";
+import {
+  LIFECYCLE_SOON_DAYS,
+  LIFECYCLE_YEAR_DAYS,
+  LIST_LIFECYCLE_WARNING_DAYS,
+  MAX_TEXT_COMPARE_SHOWN,
+} from "../limits.ts";
 import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { Catalogue } from "../load.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
+import { relativeDays } from "./relative.ts";
+
+export { relativeDays } from "./relative.ts";
 
 /** Text host path of a service: /aws/s3 for aws-s3. */
 export function servicePath(service: Pick<ServiceT, "providerId" | "slug">): string {
@@ -154,6 +163,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
   if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
   if (service.compliance?.length) fields.push(["Compliance", [service.compliance.join(", ")]]);
+  if (service.lastVerified) fields.push(["Last verified", [service.lastVerified]]);
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));
   if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));
@@ -221,42 +231,88 @@ export function categoryPage(catalogue: Catalogue, categoryId: string): Doc {
   return { title: category.name, blocks };
 }
 
-/** Every service with a lifecycle status, soonest date first within each status. */
-export function lifecyclePage(catalogue: Catalogue): Doc {
+/** The lifecycle page's groups, by how far a date is from today. */
+export const LIFECYCLE_GROUPS = [
+  { id: "soon", title: `Next ${LIFECYCLE_SOON_DAYS} days` },
+  { id: "year", title: "Within a year" },
+  { id: "later", title: "Later" },
+  { id: "undated", title: "Deprecated or in preview, no date announced" },
+  { id: "past", title: "Past: retired or past their date" },
+] as const;
+export type LifecycleGroupId = (typeof LIFECYCLE_GROUPS)[number]["id"];
+
+/** Which group of the lifecycle page an entry falls in, as of a day. */
+export function lifecycleGroup(sunsetDate: string | undefined, today: string): LifecycleGroupId {
+  if (!sunsetDate) return "undated";
+  const days = daysBetween(today, sunsetDate);
+  if (days < 0) return "past";
+  if (days <= LIFECYCLE_SOON_DAYS) return "soon";
+  return days <= LIFECYCLE_YEAR_DAYS ? "year" : "later";
+}
+
+/**
+ * The lifecycle page: entries grouped by upcoming date (next 90 days, within a year, later,
+ * undated, then past), as of a day; `withinDays` keeps only dates between today and today + n.
+ */
+export function lifecyclePage(
+  catalogue: Catalogue,
+  today: string = catalogue.lastUpdated.slice(0, 10),
+  filter: LifecycleFilter = {},
+): Doc {
+  const urls = { apiUrl: "", textUrl: "" };
+  const entries = lifecycleList(catalogue, urls, today, filter).data;
+  const filtered = filter.withinDays !== undefined || filter.status !== undefined || filter.providerId !== undefined;
   const blocks: Block[] = [
     heading(1, "Lifecycle"),
-    paragraph("Services in preview, deprecated, sunsetting or retired, as the vendors announced them."),
+    paragraph(
+      filtered
+        ? `${entries.length} entries${filter.withinDays !== undefined ? ` with a date from ${today} to ${addDays(today, filter.withinDays)}` : ""}${filter.status ? `, status ${filter.status}` : ""}${filter.providerId ? `, provider ${filter.providerId}` : ""}.`
+        : `Services in preview, deprecated, sunsetting or retired, as the vendors announced them, by upcoming date as of ${today}. Filter with ?within=90 (days), ?status= or ?provider=.`,
+    ),
+    paragraph(
+      "Subscribe: ",
+      link("Atom feed", "/v1/lifecycle.atom"),
+      ", ",
+      link("calendar (iCalendar)", "/v1/lifecycle.ics"),
+      ", ",
+      link("JSON", "/v1/lifecycle"),
+      ".",
+    ),
   ];
-  for (const [status, title] of [
-    ["sunset", "Sunsetting"],
-    ["retired", "Retired"],
-    ["deprecated", "Deprecated"],
-    ["preview", "Preview"],
-  ] as const) {
-    const services = catalogue.services
-      .filter((service) => service.lifecycle?.status === status)
-      .sort(
-        (a, b) =>
-          (a.lifecycle!.sunsetDate ?? "").localeCompare(b.lifecycle!.sunsetDate ?? "") || a.name.localeCompare(b.name),
-      );
-    if (services.length === 0) continue;
-    blocks.push(heading(2, `${title} (${services.length})`), {
+  for (const group of LIFECYCLE_GROUPS) {
+    const members = entries.filter((entry) => lifecycleGroup(entry.sunsetDate, today) === group.id);
+    if (members.length === 0) continue;
+    blocks.push(heading(2, `${group.title} (${members.length})`), {
       kind: "table",
-      head: ["Service", "Provider", "Date", "Successor"],
-      rows: services.map((service) => {
-        const successor = service.lifecycle!.successorSlug
-          ? catalogue.bySlug.get(service.lifecycle!.successorSlug)?.service
-          : undefined;
+      head: ["Service", "Provider", "Status", "Date", "Successor"],
+      rows: members.map((entry) => {
+        const service = catalogue.bySlug.get(entry.slug)!.service;
+        const successor = entry.successorSlug ? catalogue.bySlug.get(entry.successorSlug)?.service : undefined;
         return [
-          link(service.name, servicePath(service)),
-          service.providerId,
-          service.lifecycle!.sunsetDate ?? service.lifecycle!.gaTarget ?? "",
+          link(entry.name, servicePath(service)),
+          entry.providerId,
+          entry.status,
+          entry.sunsetDate
+            ? `${entry.sunsetDate} (${relativeDays(daysBetween(today, entry.sunsetDate))})`
+            : (entry.gaTarget ?? ""),
           successor ? link(successor.name, servicePath(successor)) : "",
         ];
       }),
     });
   }
+  if (entries.length === 0) blocks.push(paragraph("Nothing matches."));
   return { title: "Lifecycle", blocks };
+}
+
+/** Services of a list that need attention: deprecated, or with a date within the warning window (past included). */
+export function listLifecycleWarnings(services: readonly ServiceT[], today: string): ServiceT[] {
+  const horizon = addDays(today, LIST_LIFECYCLE_WARNING_DAYS);
+  return services.filter((service) => {
+    const lifecycle = service.lifecycle;
+    if (!lifecycle || lifecycle.status === "preview") return false;
+    if (lifecycle.status === "deprecated") return true;
+    return lifecycle.sunsetDate !== undefined && lifecycle.sunsetDate <= horizon;
+  });
 }
 
 export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc {
@@ -295,17 +351,36 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
 export function savedListPage(
   catalogue: Catalogue,
   list: Pick<StoredList, "name" | "slug" | "id" | "approvedServiceIds" | "expiresAt">,
+  today: string = new Date().toISOString().slice(0, 10),
 ): Doc {
   const { services, missingServiceIds: missing } = resolveList(catalogue, list);
+  const warnings = listLifecycleWarnings(services, today);
   const doc = approvedListDoc(
     catalogue,
     services.map((service) => service.slug),
     list.name ?? "Saved list",
   );
+  const [title, ...rest] = doc.blocks;
   return {
     title: doc.title,
     blocks: [
-      ...doc.blocks,
+      title!,
+      ...(warnings.length > 0
+        ? [
+            {
+              kind: "note",
+              tone: "warning",
+              parts: [
+                `Lifecycle warnings (deprecated, retired or sunset within ${LIST_LIFECYCLE_WARNING_DAYS} days): ${warnings.map((s) => `${s.name} (${lifecycleLabel(s.lifecycle)})`).join(", ")}.`,
+              ],
+            } satisfies Block,
+          ]
+        : []),
+      ...rest,
+      paragraph(
+        "Calendar of this list's sunset dates: ",
+        link(`/v1${listPath(list)}/lifecycle.ics`, `/v1${listPath(list)}/lifecycle.ics`),
+      ),
       paragraph(`Address ${listPath(list)}; expires ${list.expiresAt.slice(0, 10)}.`),
       ...(missing.length > 0 ? [paragraph(`No longer in the catalogue: ${missing.join(", ")}.`)] : []),
     ],

@@ -1,7 +1,7 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
 import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, SubService } from "./resources.ts";
-import { CountryCode, HttpsUrl, PRICING_MODELS, Slug } from "./vocabulary.ts";
+import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
   z
     .object({
@@ -20,6 +20,8 @@ export const ProviderFile = z
     id: z.string().regex(/^[a-z0-9]+$/, "must be lowercase letters and digits"),
     name: z.string().min(1),
     shortName: z.string().min(1),
+    /** The day this file and services/<id>.yaml were last reviewed in full: every service's lastVerified unless it has its own. */
+    lastVerified: IsoDate,
     logo: z.string().min(1).optional(),
     documentationBaseUrl: HttpsUrl,
     officialDomains: z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "must be a host name")).min(1),
@@ -37,6 +39,8 @@ export const ServiceEntry = z
     name: z.string().min(1),
     shortName: z.string().min(1).optional(),
     category: Slug,
+    /** The day this entry was last checked against the vendor's pages, when later than its provider file's lastVerified. */
+    lastVerified: IsoDate.optional(),
     description: z.string().min(1).optional(),
     logo: z.string().min(1).optional(),
     documentationUrl: HttpsUrl.optional(),

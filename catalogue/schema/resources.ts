@@ -181,6 +181,11 @@ export const Service = z
       .optional()
       .meta(d("Compliance programmes: the vendor's per-service scope where published, else the provider default")),
     lifecycle: ServiceLifecycle.optional().meta(d("Present only for preview, deprecated, sunset or retired services")),
+    lastVerified: IsoDate.optional().meta(
+      d(
+        "The day (YYYY-MM-DD) this entry was last checked against the vendor's own pages: the provider's last full review, or a later check of this service alone (added in 1.6.0)",
+      ),
+    ),
   })
   .meta({ id: "Service", description: "A cloud service" });
 
@@ -357,6 +362,105 @@ export const ExposureReport = z
   })
   .meta({ id: "ExposureReport", description: "GET /v1/exposure: the jurisdictional exposure scorecard" });
 
+// Lifecycle watch and release changes (added in 1.6.0)
+
+export const LifecycleEntry = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name")),
+    providerId: z.string().meta(d("Provider id")),
+    providerName: z.string().meta(d("Provider display name")),
+    status: z.enum(LIFECYCLE_STATUSES).meta(d("One of preview, deprecated, sunset, retired")),
+    sunsetDate: IsoDate.optional().meta(
+      d("Retirement date (YYYY-MM-DD): the published date for sunset, the date it happened for retired"),
+    ),
+    gaTarget: z.string().optional().meta(d("Announced target window for general availability (preview only)")),
+    successorSlug: z.string().optional().meta(d("Slug of the successor service the vendor recommends")),
+    successorName: z.string().optional().meta(d("Name of that successor service")),
+    note: z.string().optional().meta(d("Vendor's rationale or migration guidance")),
+    announcementUrl: z.string().optional().meta(d("URL of the vendor's announcement")),
+    lastVerified: IsoDate.optional().meta(
+      d("The day the catalogue last checked this service (see Service.lastVerified)"),
+    ),
+    url: z.string().meta(d("The service's page on the text host")),
+  })
+  .meta({ id: "LifecycleEntry", description: "One service's lifecycle announcement" });
+
+export const LifecycleList = z
+  .object({
+    asOf: IsoDate.meta(
+      d(
+        "The day (UTC) the order and the within filter are reckoned from: the request's day for a filtered request, the catalogue's last update for the unfiltered list (so the static file and a computed answer agree)",
+      ),
+    ),
+    data: z
+      .array(LifecycleEntry)
+      .meta(
+        d(
+          "Matching entries by next relevant date: dated entries on or after asOf (soonest first), then undated ones (deprecated, then preview, by name), then past dates (most recent first)",
+        ),
+      ),
+  })
+  .meta({ id: "LifecycleList", description: "GET /v1/lifecycle: lifecycle entries by next relevant date" });
+
+const LifecycleState = z
+  .object({
+    status: z.enum(LIFECYCLE_STATUSES).meta(d("Lifecycle status")),
+    sunsetDate: IsoDate.optional().meta(d("Its date, when it has one")),
+  })
+  .meta({ id: "LifecycleState", description: "A lifecycle status with its date" });
+
+const ChangedService = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name (for a removed service, its last name)")),
+    providerId: z.string().meta(d("Provider id")),
+  })
+  .meta({ id: "ChangedService", description: "A service added to or removed from the catalogue" });
+
+export const CatalogueRelease = z
+  .object({
+    release: IsoDate.meta(
+      d("Day of the release; for changes not yet released, the day the catalogue data last changed"),
+    ),
+    previousRelease: IsoDate.meta(d("Day of the release these changes are counted from")),
+    released: z.boolean().meta(d("False for changes in the current catalogue that no release snapshot holds yet")),
+    added: z.array(ChangedService).meta(d("Services that are new, by slug")),
+    removed: z.array(ChangedService).meta(d("Services no longer in the catalogue")),
+    renamed: z
+      .array(
+        z
+          .object({
+            slug: z.string().meta(d("Service slug (unchanged)")),
+            providerId: z.string().meta(d("Provider id")),
+            from: z.string().meta(d("Previous name")),
+            to: z.string().meta(d("New name")),
+          })
+          .meta({ id: "RenamedService", description: "A service whose name changed" }),
+      )
+      .meta(d("Services whose name changed")),
+    lifecycle: z
+      .array(
+        z
+          .object({
+            slug: z.string().meta(d("Service slug")),
+            name: z.string().meta(d("Service name")),
+            providerId: z.string().meta(d("Provider id")),
+            from: LifecycleState.nullable().meta(d("Lifecycle before; null when it was generally available")),
+            to: LifecycleState.nullable().meta(d("Lifecycle now; null when it is generally available again")),
+          })
+          .meta({ id: "LifecycleMove", description: "A service whose lifecycle status or date changed" }),
+      )
+      .meta(d("Services whose lifecycle status or date changed (services added or removed are not repeated here)")),
+  })
+  .meta({ id: "CatalogueRelease", description: "What one catalogue release changed" });
+
+export const ChangeHistory = z
+  .object({
+    data: z.array(CatalogueRelease).meta(d("Releases, newest first")),
+  })
+  .meta({ id: "ChangeHistory", description: "GET /v1/changes: what each catalogue release changed" });
+
 export type ProviderT = z.infer<typeof Provider>;
 export type CategoryT = z.infer<typeof Category>;
 export type ServiceT = z.infer<typeof Service>;
@@ -373,3 +477,6 @@ export type ExposureReportT = z.infer<typeof ExposureReport>;
 export type BuildManifestT = z.infer<typeof BuildManifest>;
 export type ChangelogT = z.infer<typeof Changelog>;
 export type ChangelogEntryT = z.infer<typeof ChangelogEntry>;
+export type LifecycleEntryT = z.infer<typeof LifecycleEntry>;
+export type LifecycleListT = z.infer<typeof LifecycleList>;
+export type CatalogueReleaseT = z.infer<typeof CatalogueRelease>;

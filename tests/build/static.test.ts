@@ -176,6 +176,10 @@ describe("serving the build", () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain("Team &lt;b&gt;");
     expect(page.body).toContain("Lifecycle warnings");
+    expect(page.body).toContain("/v1/lists/team/lifecycle.ics");
+    const plain = await healthy.inject({ url: `/lists/${list.slug}?format=md` });
+    expect(plain.body).toContain("Lifecycle warnings (deprecated, retired or sunset within 180 days): ");
+    expect(plain.body).toContain("/v1/lists/team/lifecycle.ics");
     expect((await healthy.inject({ url: "/lists/nothing-here", headers: { accept: "text/html" } })).statusCode).toBe(
       404,
     );

@@ -132,10 +132,9 @@ describe("cloud-catalogue mirror", () => {
     const path = join(data, "services", "stackit.yaml");
     writeFileSync(
       path,
-      readFileSync(path, "utf8").replace(
-        "Object storage in German data centres.",
-        "Object storage in German data centres, S3-compatible.",
-      ),
+      readFileSync(path, "utf8")
+        .replace("Object storage in German data centres.", "Object storage in German data centres, S3-compatible.")
+        .replace("name: STACKIT Object Storage\n", "name: STACKIT Object Storage (S3)\n"),
     );
     const server = await origin(data, port);
     try {
@@ -173,6 +172,10 @@ describe("cloud-catalogue mirror", () => {
       expect(resumed.fetched).toBeGreaterThanOrEqual(1);
       expect(resumed.fetched).toBeLessThanOrEqual(changed.length);
       expect(resumed.fetched + resumed.reused).toBe(manifest.files.length);
+      // The run reports what the pulled catalogue changed.
+      expect(resumed.changes).toEqual([
+        "renamed stackit-object-storage: STACKIT Object Storage → STACKIT Object Storage (S3)",
+      ]);
       expect(readlinkSync(currentDir(mirrorDir))).not.toBe(before);
       expect(JSON.parse(readFileSync(join(currentDir(mirrorDir), victim), "utf8")).description).toContain(
         "S3-compatible",

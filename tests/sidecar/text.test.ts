@@ -42,4 +42,35 @@ describe("the text host", () => {
     expect((await text.inject(`/compare/${nine[0]},nope-x?format=md`)).statusCode).toBe(404);
     await text.close();
   });
+
+  it("answers /lifecycle?within=90 with only the dates of the next 90 days, and 400 for a bad within", async () => {
+    const catalogue = realCatalogue();
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue,
+      store: await tempStore(),
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const horizon = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
+    const page = await text.inject("/lifecycle?within=90&format=md");
+    expect(page.statusCode).toBe(200);
+    const dates = [...page.body.matchAll(/\| (\d{4}-\d{2}-\d{2}) \(/g)].map((match) => match[1]!);
+    expect(dates.every((date) => date >= today && date <= horizon)).toBe(true);
+    expect(page.body).toContain(`with a date from ${today} to ${horizon}`);
+    const bad = await text.inject("/lifecycle?within=soon&format=md");
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain("within must be a whole number of days");
+    await text.close();
+  });
+
+  it("shows lastVerified on a service page", async () => {
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+    });
+    const page = await text.inject("/gcp/pubsub-lite?format=md");
+    expect(page.body).toMatch(/Last verified.*2026-11-23/);
+    await text.close();
+  });
 });

@@ -1,0 +1,102 @@
+/**
+ * The two feed formats, as small serializers: Atom 1.0 (RFC 4287) and the pieces of iCalendar
+ * (RFC 5545) the calendars need. Tests read their output with maintained parsers (ical.js,
+ * @rowanmanning/feed-parser).
+ */
+import type { PublicUrls } from "../endpoint.ts";
+import { stripControl } from "./doc.ts";
+
+export const xml = (text: string) =>
+  stripControl(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+
+/** The authority of our tag: URIs (RFC 4151): the text host's name, which the deployment controls. */
+export const tagAuthority = (urls: PublicUrls): string => new URL(urls.textUrl).hostname;
+/** The year the feeds began; part of every tag: URI, so ids never change. */
+const TAG_YEAR = "2026";
+export const tagUri = (urls: PublicUrls, specific: string) => `tag:${tagAuthority(urls)},${TAG_YEAR}:${specific}`;
+
+export interface AtomEntry {
+  readonly id: string;
+  readonly title: string;
+  /** ISO 8601 instant. */
+  readonly updated: string;
+  readonly link: string;
+  readonly related?: string | undefined;
+  readonly category?: string | undefined;
+  readonly summary: string;
+}
+
+export interface AtomFeed {
+  readonly id: string;
+  readonly title: string;
+  readonly subtitle: string;
+  readonly self: string;
+  readonly alternate: string;
+  readonly author: { readonly name: string; readonly uri: string };
+  readonly entries: readonly AtomEntry[];
+  /** When no entry carries a date. */
+  readonly fallbackUpdated: string;
+}
+
+/** An Atom 1.0 document; `updated` is the newest entry's, so the same entries give the same bytes. */
+export function renderAtom(feed: AtomFeed): string {
+  const updated = feed.entries.reduce((newest, entry) => (entry.updated > newest ? entry.updated : newest), "");
+  const lines = [
+    `<?xml version="1.0" encoding="utf-8"?>`,
+    `<feed xmlns="http://www.w3.org/2005/Atom">`,
+    `  <id>${xml(feed.id)}</id>`,
+    `  <title>${xml(feed.title)}</title>`,
+    `  <subtitle>${xml(feed.subtitle)}</subtitle>`,
+    `  <updated>${updated || feed.fallbackUpdated}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${xml(feed.self)}"/>`,
+    `  <link rel="alternate" href="${xml(feed.alternate)}"/>`,
+    `  <author><name>${xml(feed.author.name)}</name><uri>${xml(feed.author.uri)}</uri></author>`,
+  ];
+  for (const entry of feed.entries) {
+    lines.push(
+      `  <entry>`,
+      `    <id>${xml(entry.id)}</id>`,
+      `    <title>${xml(entry.title)}</title>`,
+      `    <updated>${entry.updated}</updated>`,
+      `    <link rel="alternate" href="${xml(entry.link)}"/>`,
+      ...(entry.related ? [`    <link rel="related" href="${xml(entry.related)}"/>`] : []),
+      ...(entry.category ? [`    <category term="${xml(entry.category)}"/>`] : []),
+      `    <summary type="text">${xml(entry.summary)}</summary>`,
+      `  </entry>`,
+    );
+  }
+  lines.push(`</feed>`, ``);
+  return lines.join("\n");
+}
+
+/** TEXT value escaping (RFC 5545 §3.3.11). */
+export const icsText = (text: string) =>
+  stripControl(text).replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
+
+/**
+ * Folds a content line at 75 octets (RFC 5545 §3.1): continuation lines start with one space, and
+ * a UTF-8 sequence is never split.
+ */
+export function foldLine(line: string): string {
+  const parts: string[] = [];
+  let current = "";
+  let octets = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char);
+    if (octets + size > 75) {
+      parts.push(current);
+      current = " ";
+      octets = 1;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join("\r\n");
+}
+
+/** A UTC date-time in the iCalendar basic form: 20261123T134649Z. */
+export const icsInstant = (iso: string) => iso.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+
+/** Midnight UTC of a day, as Atom dates it. */
+export const atomInstant = (day: string) => `${day}T00:00:00Z`;

@@ -1,0 +1,126 @@
+/**
+ * The lifecycle endpoints through the API app: `within` reckoned from the request's day (the app's
+ * `now`), 400 for bad parameters, and a saved list's calendar holding exactly its services' dates.
+ */
+import ICAL from "ical.js";
+import { describe, expect, it } from "vitest";
+import { addDays } from "../../catalogue/lifecycle.ts";
+import { build, realCatalogue } from "../helpers/app.ts";
+
+const post = (url: string, body: unknown) => ({
+  method: "POST" as const,
+  url,
+  headers: { "content-type": "application/json" },
+  payload: JSON.stringify(body),
+});
+
+function expectError(response: { statusCode: number; json(): unknown }, status: number) {
+  expect(response.statusCode).toBe(status);
+  const body = response.json() as { status: number; error: string };
+  expect(body.status).toBe(status);
+  return body;
+}
+
+const catalogue = realCatalogue();
+const sunset = catalogue.services.find((service) => service.lifecycle?.status === "sunset")!;
+const date = sunset.lifecycle!.sunsetDate!;
+const at = (day: string) => () => new Date(`${day}T12:00:00Z`);
+
+describe("GET /v1/lifecycle", () => {
+  it("answers every entry without a query, ordered as of the catalogue's last update", async () => {
+    const app = await build();
+    const response = await app.inject("/v1/lifecycle");
+    expect(response.statusCode).toBe(200);
+    const body = response.json() as { asOf: string; data: { slug: string }[] };
+    expect(body.asOf).toBe(catalogue.lastUpdated.slice(0, 10));
+    expect(body.data).toHaveLength(catalogue.services.filter((service) => service.lifecycle).length);
+  });
+
+  it("within=Nd includes a date N days after today and today itself, not N + 1 days and not past dates", async () => {
+    const slugsOn = async (today: string, within: string) => {
+      const app = await build({ now: at(today) });
+      const response = await app.inject(`/v1/lifecycle?within=${within}`);
+      expect(response.statusCode).toBe(200);
+      const body = response.json() as { asOf: string; data: { slug: string }[] };
+      expect(body.asOf).toBe(today);
+      return body.data.map((entry) => entry.slug);
+    };
+    expect(await slugsOn(date, "0d")).toContain(sunset.slug);
+    expect(await slugsOn(addDays(date, -90), "90d")).toContain(sunset.slug);
+    expect(await slugsOn(addDays(date, -91), "90d")).not.toContain(sunset.slug);
+    expect(await slugsOn(addDays(date, 1), "3650d")).not.toContain(sunset.slug);
+  });
+
+  it("filters by status and provider", async () => {
+    const app = await build({ now: at("2026-11-23") });
+    const response = await app.inject("/v1/lifecycle?status=retired&provider=aws");
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json() as { data: { status: string; providerId: string }[] };
+    expect(data.length).toBeGreaterThan(0);
+    expect(data.every((entry) => entry.status === "retired" && entry.providerId === "aws")).toBe(true);
+  });
+
+  it("answers 400 for a bad within, a bad status or an unknown provider", async () => {
+    const app = await build();
+    for (const within of ["90", "d", "-1d", "1.5d", "3651d", "99999d", "90days", "9 0d"])
+      expectError(await app.inject(`/v1/lifecycle?within=${encodeURIComponent(within)}`), 400);
+    expectError(await app.inject("/v1/lifecycle?status=gone"), 400);
+    expect(expectError(await app.inject("/v1/lifecycle?provider=nope"), 400).error).toBe("Unknown provider");
+    expect((await app.inject("/v1/lifecycle?within=3650d")).statusCode).toBe(200);
+  });
+});
+
+describe("feeds", () => {
+  it("serves the Atom feeds and the calendar with their content types, cacheable", async () => {
+    const app = await build();
+    for (const [url, type] of [
+      ["/v1/lifecycle.atom", "application/atom+xml"],
+      ["/v1/changes.atom", "application/atom+xml"],
+      ["/v1/lifecycle.ics", "text/calendar; charset=utf-8"],
+    ] as const) {
+      const response = await app.inject(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toBe(type);
+      expect(response.headers["cache-control"]).toMatch(/^public, max-age=\d+$/);
+    }
+  });
+
+  it("lists the changes since the previous release snapshot", async () => {
+    const app = await build();
+    const response = await app.inject("/v1/changes");
+    expect(response.statusCode).toBe(200);
+    const { data } = response.json() as { data: { previousRelease: string; added: { slug: string }[] }[] };
+    expect(data[0]!.previousRelease).toBe("2026-11-22");
+    expect(data[0]!.added.map((service) => service.slug)).toContain("aws-nimble-studio");
+  });
+});
+
+describe("GET /v1/lists/{id}/lifecycle.ics", () => {
+  it("holds exactly the sunset and retirement dates of the list's services", async () => {
+    const app = await build();
+    const withDates = catalogue.services.filter((service) => service.lifecycle?.sunsetDate).slice(0, 3);
+    const undated = catalogue.services.filter((service) => !service.lifecycle?.sunsetDate).slice(0, 2);
+    const ids = [...withDates, ...undated].map((service) => service.slug);
+    const created = await app.inject(post("/v1/lists", { name: "Team, baseline", approvedServiceIds: ids }));
+    expect(created.statusCode).toBe(200);
+    const { id, slug } = created.json() as { id: string; slug: string };
+    for (const key of [id, slug]) {
+      const response = await app.inject(`/v1/lists/${key}/lifecycle.ics`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toBe("text/calendar; charset=utf-8");
+      const events = new ICAL.Component(ICAL.parse(response.body))
+        .getAllSubcomponents("vevent")
+        .map((vevent) => new ICAL.Event(vevent));
+      const got = events.map((event) => `${event.uid.split(".")[0]} ${event.startDate.toString()}`).sort();
+      const expected = withDates.map((service) => `${service.slug} ${service.lifecycle!.sunsetDate}`).sort();
+      expect(got).toEqual(expected);
+    }
+    // The list's own route still answers beside the calendar's.
+    expect((await app.inject(`/v1/lists/${id}`)).statusCode).toBe(200);
+  });
+
+  it("answers 404 for a list that does not exist", async () => {
+    const app = await build();
+    expectError(await app.inject("/v1/lists/no-such-list/lifecycle.ics"), 404);
+  });
+});
