@@ -12,6 +12,7 @@ import type { PublicUrls } from "../catalogue/openapi.ts";
 import { searchIndex } from "../catalogue/query.ts";
 import { apiFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
+import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
@@ -21,7 +22,7 @@ import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
 export interface AppOptions {
-  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL">;
+  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL"> & { readonly timeouts?: Partial<HttpTimeouts> };
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly urls: PublicUrls;
@@ -37,6 +38,7 @@ type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, repl
 /** Options both hosts share; `onFrameworkError` answers malformed URLs and over-long path parameters. */
 export function fastifyOptions(config: AppOptions["config"], onFrameworkError: FrameworkErrorHandler) {
   return {
+    ...timeoutOptions(config.timeouts),
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.

@@ -21,6 +21,7 @@ import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
 import securityHeaders from "./plugins/security-headers.ts";
+import { isDotSegment, serveSitePage } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
 
 export type Rendering = TextFormat | "html";
@@ -263,24 +264,17 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
 
   app.get("/lists/:id", async (request, reply) => {
     const rendering = negotiate(request, noColor);
-    if (rendering === "html" && options.siteHandler) {
+    if (isDotSegment((request.params as { id: string }).id)) return notFound(request, reply, "No page here.");
+    if (rendering === "html" && options.siteHandler)
       // The site's on-demand page, given the same catalogue and store as the API.
-      reply.hijack();
-      // Hijacked, Fastify writes none of the reply's headers (security, CORS): copy them over.
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined) reply.raw.setHeader(name, value);
-      reply.raw.setHeader("vary", "Accept, User-Agent");
-      reply.raw.setHeader("cache-control", "no-store");
-      try {
-        await options.siteHandler(request.raw, reply.raw, () => undefined, { catalogue, store: options.store });
-      } catch (error) {
-        // The reply is hijacked: answer here, or the client would wait forever.
-        request.log.error({ err: error }, "list page failed");
-        if (!reply.raw.headersSent) reply.raw.writeHead(500, { "content-type": "text/html; charset=utf-8" });
-        reply.raw.end();
-      }
-      return reply;
-    }
+      return serveSitePage(
+        request,
+        reply,
+        options.siteHandler,
+        { catalogue, store: options.store },
+        { vary: "Accept, User-Agent", "cache-control": "no-store" },
+        (status) => render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html"),
+      );
     let list;
     try {
       list = await options.store.getList((request.params as { id: string }).id, new Date());
