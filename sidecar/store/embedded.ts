@@ -9,13 +9,15 @@
  * place: a synced write that changes no file metadata costs one device write, where an append also
  * waits for the file system to commit the file's new size (233 µs against 143 µs on the project's
  * machine). Replay skips blank lines. Records go to explicit offsets, so two processes must never
- * share the log: a lock file in DATA_DIR holds it for one.
+ * share the log: a lock on DATA_DIR (./lock.ts) holds it for one.
  */
-import { constants, createReadStream, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+export { DataDirInUseError } from "./lock.ts";
+import { constants, createReadStream, mkdirSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
+import { lockDataDir } from "./lock.ts";
 import {
   SlugTakenError,
   StoreUnavailableError,
@@ -51,53 +53,6 @@ const NEWLINE = 0x0a;
 const MIN_GROWTH = 64 * 1024;
 const MAX_GROWTH = 4 * 1024 * 1024;
 const padding = (length: number) => Buffer.alloc(length, NEWLINE);
-
-/** Another process, or another store in this one, holds DATA_DIR. */
-export class DataDirInUseError extends Error {}
-
-/** Folders this process holds, so a second store on one folder is refused here too. */
-const heldDataDirs = new Set<string>();
-
-/**
- * Holds DATA_DIR for this process (`store.lock` names its pid), or throws when a live process holds
- * it. A lock left by a killed process is taken over.
- */
-function lockDataDir(dataDir: string): () => void {
-  const path = resolve(dataDir, "store.lock");
-  if (heldDataDirs.has(path)) throw new DataDirInUseError(`${dataDir} is already open in this process`);
-  for (;;) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: "wx" });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const holder = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder))
-      throw new DataDirInUseError(
-        `${dataDir} is in use by process ${holder}: one process at a time may use an embedded store (set DATA_DIR, or REDIS_URL to share one store)`,
-      );
-    unlinkSync(path);
-  }
-  heldDataDirs.add(path);
-  return () => {
-    heldDataDirs.delete(path);
-    try {
-      if (readFileSync(path, "utf8").trim() === String(process.pid)) unlinkSync(path);
-    } catch {
-      // Already gone.
-    }
-  };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** The offset of the log's last byte that is not a newline, or -1; read backwards over the padding. */
 async function lastRecordByte(path: string, size: number): Promise<number> {
@@ -143,7 +98,7 @@ export class EmbeddedStore implements Store {
 
   static async open(dataDir: string, now = new Date()): Promise<EmbeddedStore> {
     mkdirSync(dataDir, { recursive: true });
-    const unlock = lockDataDir(dataDir);
+    const unlock = await lockDataDir(dataDir);
     const path = join(dataDir, "store.jsonl");
     let log: FileHandle | undefined;
     try {
