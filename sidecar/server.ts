@@ -11,6 +11,7 @@ import { buildApp } from "./app.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
+import { describeSkipped } from "./store/records.ts";
 import { RedisStore } from "./store/redis.ts";
 import type { Store } from "./store/store.ts";
 import { buildTextApp, loadSiteHandler } from "./text.ts";
@@ -23,7 +24,12 @@ export interface RunningServer {
 }
 
 export async function openStore(config: ConfigT, log: (message: string) => void): Promise<Store> {
-  if (!config.REDIS_URL) return EmbeddedStore.open(config.DATA_DIR);
+  if (!config.REDIS_URL) {
+    const store = await EmbeddedStore.open(config.DATA_DIR);
+    const skipped = describeSkipped(store.skipped);
+    if (skipped) log(`store: ${config.DATA_DIR}/store.jsonl: ${skipped}`);
+    return store;
+  }
   const store = await RedisStore.connect(config.REDIS_URL, (error) => log(`redis: ${error.message}`));
   if (store.durabilityWarning) log(`redis: ${store.durabilityWarning}`);
   return store;

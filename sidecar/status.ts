@@ -6,6 +6,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Catalogue } from "../catalogue/load.ts";
 import type { ComponentStateT, StatusRecordT } from "../catalogue/schema.ts";
+import { describeSkipped } from "./store/records.ts";
 import type { Store } from "./store/store.ts";
 
 export const SAMPLE_INTERVAL_MS = 5 * 60_000;
@@ -63,7 +64,14 @@ export class StatusSampler {
       status = "down";
       message = (error as Error).message;
     }
-    return { component: "store", status, latencyMs: Math.round((performance.now() - started) * 10) / 10, message };
+    const skipped = this.store.skipped;
+    return {
+      component: "store",
+      status,
+      latencyMs: Math.round((performance.now() - started) * 10) / 10,
+      message: message ?? describeSkipped(skipped ?? { count: 0, first: null }),
+      ...(skipped && skipped.count > 0 ? { skippedRecords: skipped.count } : {}),
+    };
   }
 
   async sample(): Promise<void> {

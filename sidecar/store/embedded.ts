@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import { lockDataDir } from "./lock.ts";
+import { parseLogLine, type SkippedRecords } from "./records.ts";
 import {
   SlugTakenError,
   StoreUnavailableError,
@@ -81,6 +82,8 @@ export class EmbeddedStore implements Store {
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
   private sweptAt = 0;
+  /** Log records replay could not use (reported by /v1/status and the start log). */
+  readonly skipped: SkippedRecords = { count: 0, first: null };
 
   private readonly log: FileHandle;
   private readonly unlock: () => void;
@@ -125,16 +128,17 @@ export class EmbeddedStore implements Store {
     // Streamed line by line: the log also holds every feedback and click, so it may outgrow the
     // largest string V8 can read at once; only live lists stay in memory.
     const input = createReadStream(path, { end: this.end - 1 });
+    let number = 0;
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      number++;
       if (!line) continue;
-      let record: LogRecord | null;
-      try {
-        record = JSON.parse(line) as LogRecord | null;
-      } catch {
-        // A line torn by a crash mid-write was never acknowledged; skip it.
+      const record = parseLogLine(line);
+      if ("problem" in record) {
+        this.skipped.count++;
+        this.skipped.first ??= `line ${number}: ${record.problem}`;
         continue;
       }
-      if (record?.t === "list" && new Date(record.list.expiresAt) > now) this.index(record.list);
+      if (record.t === "list" && new Date(record.list.expiresAt) > now) this.index(record.list);
     }
   }
 

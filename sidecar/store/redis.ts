@@ -21,6 +21,7 @@ import {
   type Store,
   type StoredList,
 } from "./store.ts";
+import { parseStoredList } from "./records.ts";
 
 export const COMMAND_TIMEOUT_MS = 1500;
 const PREFIX = "csc:";
@@ -193,8 +194,8 @@ export class RedisStore implements Store {
     const id = (await this.run(() => this.client.get(`${PREFIX}slug:${slugOrId}`))) ?? slugOrId;
     const raw = await this.run(() => this.client.get(`${PREFIX}list:${id}`));
     if (!raw) return undefined;
-    const list = JSON.parse(raw) as StoredList;
-    return new Date(list.expiresAt) > now ? list : undefined;
+    const list = parseStoredList(parseJson(raw));
+    return list && new Date(list.expiresAt) > now ? list : undefined;
   }
 
   async recordFeedback(feedback: Feedback): Promise<void> {
@@ -244,5 +245,14 @@ export class RedisStore implements Store {
     } catch {
       this.client.destroy();
     }
+  }
+}
+
+/** A value read back from Redis, or undefined when it is not JSON (then not ours to trust). */
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
   }
 }

@@ -75,6 +75,8 @@ export interface Store {
   appendStatus(records: readonly StatusRecordT[]): Promise<void>;
   /** Samples newer than `since`, newest first, at most `limit`. */
   statusHistory(since: Date, limit: number): Promise<StatusRecordT[]>;
+  /** Records read back that did not match their schema and were skipped (the embedded store's replay). */
+  readonly skipped?: { readonly count: number; readonly first: string | null };
   /** A cheap round trip; throws StoreUnavailableError when the store is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
