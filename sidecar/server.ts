@@ -13,6 +13,7 @@ import { BuiltFiles } from "./files.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { RedisStore } from "./store/redis.ts";
+import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
 import type { Store } from "./store/store.ts";
 import { buildTextApp, loadSiteHandler } from "./text.ts";
 
@@ -25,7 +26,14 @@ export interface RunningServer {
 
 export async function openStore(config: ConfigT, log: (message: string) => void): Promise<Store> {
   if (!config.REDIS_URL) {
-    const store = await EmbeddedStore.open(config.DATA_DIR);
+    let store: EmbeddedStore;
+    try {
+      store = await EmbeddedStore.open(config.DATA_DIR);
+    } catch (error) {
+      if (error instanceof DataDirInUseError) throw error;
+      log(cannotOpenLine(config.DATA_DIR, error));
+      return new UnavailableStore(cannotOpenLine(config.DATA_DIR, error).replace(/^store: /, ""));
+    }
     const skipped = describeSkipped(store.skipped);
     if (skipped) log(`store: ${config.DATA_DIR}/store.jsonl: ${skipped}`);
     return store;
