@@ -14,6 +14,7 @@ import {
   FeedbackResult,
   GcpOrgPolicy,
   Health,
+  IdempotencyHeaders,
   LIFECYCLE_STATUSES,
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
@@ -65,6 +66,8 @@ export interface Endpoint {
   readonly bucket?: BucketName;
   readonly query?: z.ZodObject;
   readonly params?: z.ZodObject;
+  /** Request headers the endpoint reads (lower-case names). */
+  readonly headers?: z.ZodObject;
   readonly body?: z.ZodType;
   readonly response: { readonly status: 200 | 201; readonly schema?: z.ZodType; readonly contentType: string };
   readonly errors: readonly number[];
@@ -269,6 +272,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     tag: "Lists",
     serving: "sidecar",
     bucket: "strict",
+    headers: IdempotencyHeaders,
     body: SavedListCreate,
     response: { status: 200, schema: SavedList, contentType: "application/json" },
     errors: [400, 409, 413, 415, 429, 503],

@@ -325,6 +325,22 @@ export const ApprovedServicesBody = z
   .meta({ id: "ApprovedServicesBody", description: "Request body of the policy and export endpoints" });
 
 export const LIST_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/** Idempotency-Key: letters, digits and ._:- only, at most 128 characters (a UUID fits). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Request headers of POST /v1/lists. */
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN, "must be 1 to 128 letters, digits, '.', '_', ':' or '-'")
+    .optional()
+    .meta(
+      d(
+        "Idempotency-Key: a retry with the same key returns the list the first request saved (200) instead of saving another or answering 409; kept with the list for its lifetime. 1 to 128 characters of [A-Za-z0-9._:-], e.g. a UUID",
+      ),
+    ),
+});
+
 export const SavedListCreate = z
   .object({
     name: z.string().max(200).optional().meta(d("Display name; when slug is omitted the slug is derived from it")),

@@ -38,7 +38,8 @@ import { READ_CACHE_CONTROL, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 import type { StatusSampler } from "../status.ts";
-import { SlugTakenError, StoreUnavailableError, type Store, type StoredList } from "../store/store.ts";
+import { FEEDBACK_OUTCOME_UNKNOWN, LIST_OUTCOME_UNKNOWN, storeFailure, type StoreCallKind } from "../store/failures.ts";
+import { SlugTakenError, type Store, type StoredList } from "../store/store.ts";
 
 /** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */
 export const newListId = (): string => nanoid();
@@ -55,6 +56,7 @@ export interface ApiContext {
 interface Input {
   query: Record<string, unknown>;
   params: Record<string, string>;
+  headers: Record<string, string | undefined>;
   body: unknown;
 }
 
@@ -109,17 +111,15 @@ function slugListOf(context: ApiContext, raw: unknown, max: number): string[] {
   return parsed.slugs;
 }
 
-async function storeCall<T>(call: () => Promise<T>): Promise<T> {
+async function storeCall<T>(call: () => Promise<T>, kind?: StoreCallKind): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof StoreUnavailableError)
-      throw new HttpError(503, "Service unavailable", "Storage is unreachable; try again shortly. Nothing was saved.");
-    throw error;
+    throw storeFailure(error, kind);
   }
 }
 
-function listResponse(context: ApiContext, list: StoredList): SavedListT {
+function listResponse(context: ApiContext, { idempotencyKey: _, ...list }: StoredList): SavedListT {
   return {
     ...list,
     approvedServiceIds: [...list.approvedServiceIds],
@@ -160,22 +160,27 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     text: renderMarkdown(approvedListDoc(c.catalogue, approvedIds(c, body))),
     contentType: "text/markdown; charset=utf-8",
   }),
-  createList: async (c, { body }) => {
+  createList: async (c, { body, headers }) => {
     const input = body as { name?: string; slug?: string; approvedServiceIds: string[] };
     const ids = approvedIds(c, input);
     const createdAt = c.now();
     const name = input.name?.trim() || null;
     const derivedSlug = !input.slug && name ? slugify(name) : null;
+    const id = newListId();
+    const idempotencyKey = headers["idempotency-key"];
     try {
-      const list = await storeCall(() =>
-        c.store.createList({
-          id: newListId(),
-          name,
-          approvedServiceIds: [...new Set(ids)],
-          createdAt,
-          expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_DAYS * 86_400_000),
-          ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
-        }),
+      const list = await storeCall(
+        () =>
+          c.store.createList({
+            id,
+            ...(idempotencyKey ? { idempotencyKey } : {}),
+            name,
+            approvedServiceIds: [...new Set(ids)],
+            createdAt,
+            expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_DAYS * 86_400_000),
+            ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
+          }),
+        { unknownOutcome: LIST_OUTCOME_UNKNOWN(id) },
       );
       return { body: listResponse(c, list) };
     } catch (error) {
@@ -229,9 +234,9 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     };
   },
   getStatusHistory: async (c) => ({ body: { data: await storeCall(() => c.status.history()) } }),
-  getHealth: (c) => ({
+  getHealth: async (c) => ({
     body: {
-      status: c.store.available ? "ok" : "degraded",
+      status: (await c.status.storeResponds()) ? "ok" : "degraded",
       uptimeSeconds: Math.round((Date.now() - c.startedAt) / 1000),
       store: c.store.kind,
     },
@@ -242,20 +247,24 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     if (length < 5 || length > 5000)
       throw new HttpError(400, "Invalid message", `message must be 5 to 5000 characters; it has ${length}.`);
     const type = (FEEDBACK_TYPES as readonly string[]).includes(input.type ?? "") ? input.type! : "general";
-    await storeCall(() =>
-      c.store.recordFeedback({
-        type,
-        message: input.message,
-        ...(input.email ? { email: input.email } : {}),
-        ...(input.page ? { page: input.page } : {}),
-        receivedAt: c.now().toISOString(),
-      }),
+    await storeCall(
+      () =>
+        c.store.recordFeedback({
+          type,
+          message: input.message,
+          ...(input.email ? { email: input.email } : {}),
+          ...(input.page ? { page: input.page } : {}),
+          receivedAt: c.now().toISOString(),
+        }),
+      { unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN },
     );
     return { status: 201, body: { success: true, message: "Thank you: your feedback was recorded." } };
   },
   recordOutboundClick: async (c, { body }) => {
     const input = body as { url: string; serviceId?: string; kind?: string; page?: string };
-    await storeCall(() => c.store.recordOutboundClick({ ...input, at: c.now().toISOString() }));
+    await storeCall(() => c.store.recordOutboundClick({ ...input, at: c.now().toISOString() }), {
+      unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN,
+    });
     return { body: { recorded: true } };
   },
 };
@@ -337,7 +346,8 @@ export default fp(
         bodyLimit: MAX_BODY_BYTES,
         ...(endpoint.bucket ? { config: bucketConfig(endpoint.bucket) } : {}),
         handler: async (request, reply) => {
-          const input: Input = { query: {}, params: {}, body: undefined };
+          const input: Input = { query: {}, params: {}, headers: {}, body: undefined };
+          if (endpoint.headers) input.headers = parse(endpoint.headers, request.headers, "headers") as Input["headers"];
           if (endpoint.query) input.query = parse(endpoint.query, request.query, "query") as Record<string, unknown>;
           if (endpoint.params) input.params = parse(endpoint.params, request.params, "path") as Record<string, string>;
           if (endpoint.body) {

@@ -21,6 +21,7 @@ import { lockDataDir } from "./lock.ts";
 import { parseLogLine, type SkippedRecords } from "./records.ts";
 import {
   SlugTakenError,
+  StoreOutcomeUnknownError,
   StoreUnavailableError,
   slugCandidates,
   type BucketHit,
@@ -35,6 +36,15 @@ interface PendingWrite {
   make: () => LogRecord;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** Thrown inside the write queue when a live list already holds the request's Idempotency-Key. */
+class AlreadySaved extends Error {
+  readonly list: StoredList;
+  constructor(list: StoredList) {
+    super("already saved");
+    this.list = list;
+  }
 }
 
 /** Rate-limit counters kept; past this the oldest windows are dropped first. */
@@ -77,6 +87,8 @@ export class EmbeddedStore implements Store {
   readonly available = true;
   private readonly lists = new Map<string, StoredList>();
   private readonly slugs = new Map<string, string>();
+  /** Idempotency-Key → list id, for lists alive. */
+  private readonly idempotencyKeys = new Map<string, string>();
   private readonly buckets = new Map<string, { count: number; resetAt: number }>();
   private status: StatusRecordT[] = [];
   private pending: PendingWrite[] = [];
@@ -145,6 +157,15 @@ export class EmbeddedStore implements Store {
   private index(list: StoredList) {
     this.lists.set(list.id, list);
     if (list.slug) this.slugs.set(list.slug, list.id);
+    if (list.idempotencyKey) this.idempotencyKeys.set(list.idempotencyKey, list.id);
+  }
+
+  private unindex(list: StoredList) {
+    this.lists.delete(list.id);
+    // The slug or key may belong to a newer list by now.
+    if (list.slug && this.slugs.get(list.slug) === list.id) this.slugs.delete(list.slug);
+    if (list.idempotencyKey && this.idempotencyKeys.get(list.idempotencyKey) === list.id)
+      this.idempotencyKeys.delete(list.idempotencyKey);
   }
 
   /**
@@ -225,8 +246,16 @@ export class EmbeddedStore implements Store {
     } catch (error) {
       // Pad its place again. If even that fails, it may keep part of the batch, ended by the
       // batch's own newline or the padding's, so the next record goes after it.
-      await this.writeAt(padding(data.length), start).catch(() => (this.end = start + data.length));
-      throw new StoreUnavailableError(`Could not write to the store's log: ${(error as Error).message}`);
+      const padded = await this.writeAt(padding(data.length), start).then(
+        () => true,
+        () => {
+          this.end = start + data.length;
+          return false;
+        },
+      );
+      const message = `Could not write to the store's log: ${(error as Error).message}`;
+      // Not padded again, the record may come back at the next replay.
+      throw padded ? new StoreUnavailableError(message) : new StoreOutcomeUnknownError(message);
     }
     this.end = start + data.length;
   }
@@ -242,9 +271,7 @@ export class EmbeddedStore implements Store {
     this.sweptAt = now.getTime();
     for (const list of this.lists.values()) {
       if (new Date(list.expiresAt) > now) continue;
-      this.lists.delete(list.id);
-      // The slug may belong to a newer list by now.
-      if (list.slug && this.slugs.get(list.slug) === list.id) this.slugs.delete(list.slug);
+      this.unindex(list);
     }
   }
 
@@ -252,6 +279,9 @@ export class EmbeddedStore implements Store {
     this.sweep(input.createdAt);
     let list: StoredList | undefined;
     const allocate = (): LogRecord => {
+      const earlier =
+        input.idempotencyKey && this.getListNow(this.idempotencyKeys.get(input.idempotencyKey), input.createdAt);
+      if (earlier) throw new AlreadySaved(earlier);
       let slug: string | null = null;
       if (input.slug) {
         if (!this.slugFree(input.slug, input.createdAt)) throw new SlugTakenError(input.slug);
@@ -271,6 +301,7 @@ export class EmbeddedStore implements Store {
         approvedServiceIds: input.approvedServiceIds,
         createdAt: input.createdAt.toISOString(),
         expiresAt: input.expiresAt.toISOString(),
+        ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
       };
       // Reserve before the fsync so a concurrent request sees the slug taken.
       this.index(list);
@@ -279,18 +310,19 @@ export class EmbeddedStore implements Store {
     try {
       await this.append(allocate);
     } catch (error) {
-      if (list && !(error instanceof SlugTakenError)) {
-        this.lists.delete(list.id);
-        if (list.slug) this.slugs.delete(list.slug);
-      }
+      if (error instanceof AlreadySaved) return error.list;
+      if (list && !(error instanceof SlugTakenError)) this.unindex(list);
       throw error;
     }
     return list!;
   }
 
   async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {
-    const id = this.slugs.get(slugOrId);
-    const list = (id && this.lists.get(id)) || this.lists.get(slugOrId);
+    return this.getListNow(this.slugs.get(slugOrId) ?? slugOrId, now) ?? this.getListNow(slugOrId, now);
+  }
+
+  private getListNow(id: string | undefined, now: Date): StoredList | undefined {
+    const list = id === undefined ? undefined : this.lists.get(id);
     return list && new Date(list.expiresAt) > now ? list : undefined;
   }
 

@@ -8,10 +8,11 @@
  * requests never hang; the client reconnects by itself.
  */
 import { createHash } from "node:crypto";
-import { createClient, type RedisClientType } from "redis";
+import { createClient, ErrorReply, type RedisClientType } from "redis";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import {
   SlugTakenError,
+  StoreOutcomeUnknownError,
   StoreUnavailableError,
   slugCandidates,
   type BucketHit,
@@ -66,20 +67,24 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}`);
 
 /**
- * Claims the first free slug key among KEYS[2..] (SET NX) and saves the list under KEYS[1], in one
- * round trip and one fsync. ARGV: list id, TTL in ms, the list's JSON split where the slug goes,
- * then the slugs of KEYS[2..]. Returns the index (1-based) of the slug claimed, 0 when no slug was
- * asked for, or -1 when every candidate is taken (nothing is written then).
+ * Claims the first free slug key among KEYS[3..] (SET NX) and saves the list under KEYS[1], in one
+ * round trip and one fsync. KEYS[2] is the Idempotency-Key's key when ARGV[5] is "1": a live list
+ * saved with it is answered (-2, its id then read from KEYS[2]) and nothing is written. ARGV: list
+ * id, TTL in ms, the list's JSON split where the slug goes, the key flag, then the slugs of
+ * KEYS[3..]. Returns the index (1-based) of the slug claimed, 0 when no slug was asked for, -1 when
+ * every candidate is taken (nothing is written then), or -2.
  */
 const CREATE_LIST_SCRIPT = new Script(`
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
 local claimed = 0
-for i = 2, #KEYS do
-  if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then claimed = i - 1; break end
+for i = 3, #KEYS do
+  if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then claimed = i - 2; break end
 end
-if #KEYS > 1 and claimed == 0 then return -1 end
+if #KEYS > 2 and claimed == 0 then return -1 end
 -- Slugs are [a-z0-9-] only, so they need no JSON escaping.
-local slug = claimed > 0 and ('"' .. ARGV[4 + claimed] .. '"') or 'null'
+local slug = claimed > 0 and ('"' .. ARGV[5 + claimed] .. '"') or 'null'
 redis.call('SET', KEYS[1], ARGV[3] .. slug .. ARGV[4], 'PX', ARGV[2])
+if ARGV[5] == '1' then redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end
 return claimed`);
 
 export class RedisStore implements Store {
@@ -119,6 +124,21 @@ export class RedisStore implements Store {
     return store;
   }
 
+  /**
+   * Runs a command that changes data: once sent, a timeout or a lost connection leaves its outcome
+   * unknown (StoreOutcomeUnknownError); an error reply means Redis refused it.
+   */
+  private async write<T>(command: () => Promise<T>): Promise<T> {
+    if (!this.client.isReady) throw new StoreUnavailableError("Redis is not connected");
+    try {
+      return await this.run(command);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError && !(error.cause instanceof ErrorReply))
+        throw new StoreOutcomeUnknownError(error.message, { cause: error.cause });
+      throw error;
+    }
+  }
+
   private async run<T>(command: () => Promise<T>): Promise<T> {
     if (!this.client.isReady) throw new StoreUnavailableError("Redis is not connected");
     let timer: NodeJS.Timeout | undefined;
@@ -134,7 +154,7 @@ export class RedisStore implements Store {
       ]);
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
-      throw new StoreUnavailableError(`Redis error: ${(error as Error).message}`);
+      throw new StoreUnavailableError(`Redis error: ${(error as Error).message}`, { cause: error });
     } finally {
       clearTimeout(timer);
     }
@@ -157,22 +177,33 @@ export class RedisStore implements Store {
       approvedServiceIds: input.approvedServiceIds,
       createdAt: input.createdAt.toISOString(),
       expiresAt: input.expiresAt.toISOString(),
+      ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
     };
+    const idempotencyKey = `${PREFIX}idempotency:${input.idempotencyKey ?? ""}`;
+    /** Set when the Idempotency-Key names a list saved earlier: that list is the answer. */
+    let earlier: StoredList | undefined;
     // The slug follows the id (a nanoid), so the first mark is the slug's even if the name held one.
     const json = JSON.stringify({ ...list, slug: SLUG_MARK });
     const at = json.indexOf(SLUG_MARK_JSON);
     const [head, tail] = [json.slice(0, at), json.slice(at + SLUG_MARK_JSON.length)];
     const save = async (candidates: string[]): Promise<string | null | undefined> => {
-      const claimed = (await this.run(() =>
+      const claimed = (await this.write(() =>
         CREATE_LIST_SCRIPT.run(this.client, {
-          keys: [`${PREFIX}list:${list.id}`, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
-          arguments: [list.id, ttl, head, tail, ...candidates],
+          keys: [`${PREFIX}list:${list.id}`, idempotencyKey, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
+          arguments: [list.id, ttl, head, tail, input.idempotencyKey ? "1" : "0", ...candidates],
         }),
       )) as number;
+      if (claimed === -2) {
+        const id = await this.run(() => this.client.get(idempotencyKey));
+        earlier = id ? await this.getList(id, input.createdAt) : undefined;
+        // Expired between the two calls (a matter of milliseconds): the client may retry.
+        if (!earlier) throw new StoreUnavailableError("the list saved with this Idempotency-Key just expired");
+      }
       return claimed > 0 ? candidates[claimed - 1] : claimed === 0 ? null : undefined;
     };
     if (input.slug) {
       const slug = await save([input.slug]);
+      if (earlier) return earlier;
       if (slug === undefined) throw new SlugTakenError(input.slug);
       return { ...list, slug };
     }
@@ -183,11 +214,12 @@ export class RedisStore implements Store {
       for (let size = 1; ; size = SLUG_BATCH) {
         const batch = Array.from({ length: size }, () => candidates.next().value as string);
         const slug = await save(batch);
+        if (earlier) return earlier;
         if (slug !== undefined) return { ...list, slug };
       }
     }
     await save([]);
-    return list;
+    return earlier ?? list;
   }
 
   async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {
@@ -199,11 +231,11 @@ export class RedisStore implements Store {
   }
 
   async recordFeedback(feedback: Feedback): Promise<void> {
-    await this.run(() => this.client.rPush(`${PREFIX}feedback`, JSON.stringify(feedback)));
+    await this.write(() => this.client.rPush(`${PREFIX}feedback`, JSON.stringify(feedback)));
   }
 
   async recordOutboundClick(click: OutboundClick): Promise<void> {
-    await this.run(() => this.client.rPush(`${PREFIX}outbound`, JSON.stringify(click)));
+    await this.write(() => this.client.rPush(`${PREFIX}outbound`, JSON.stringify(click)));
   }
 
   async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {

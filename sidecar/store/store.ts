@@ -12,6 +12,8 @@ export interface StoredList {
   readonly approvedServiceIds: readonly string[];
   readonly createdAt: string;
   readonly expiresAt: string;
+  /** The Idempotency-Key of the request that saved it, kept for the list's lifetime. */
+  readonly idempotencyKey?: string;
 }
 
 export interface NewList {
@@ -24,6 +26,8 @@ export interface NewList {
   readonly slug?: string;
   /** A derived slug: on collision -2, -3, … is appended until unique. */
   readonly derivedSlug?: string;
+  /** When a live list was saved with this key, createList returns it and saves nothing. */
+  readonly idempotencyKey?: string;
 }
 
 export interface Feedback {
@@ -59,6 +63,12 @@ export class SlugTakenError extends Error {
 
 /** The store cannot be reached or did not answer in time. */
 export class StoreUnavailableError extends Error {}
+
+/**
+ * A write was sent but its answer never came (a timeout, a connection lost mid-command): it may
+ * or may not have been applied.
+ */
+export class StoreOutcomeUnknownError extends StoreUnavailableError {}
 
 export interface Store {
   readonly kind: "embedded" | "redis";
