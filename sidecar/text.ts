@@ -20,6 +20,7 @@ import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
+import { clientKey, limitStore } from "./plugins/limit-store.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import { isDotSegment, serveSitePage } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
@@ -147,24 +148,11 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     max: options.perMinute ?? TEXT_HOST_PER_MINUTE,
     timeWindow: 60_000,
     skipOnError: true,
-    keyGenerator: (request) => request.ip,
+    keyGenerator: (request) => clientKey(request.ip),
     // The site's assets come with every page view (a CDN serves them in production): not counted.
     // /v1/* is the API's, limited by its own buckets.
     allowList: (request) => /^\/(_astro|pagefind|v1)\/|^\/favicon\.svg$/.test(request.url),
-    store: class {
-      incr(
-        key: string,
-        callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-        timeWindow: number,
-      ) {
-        options.store
-          .hit("text", key, timeWindow)
-          .then((hit) => callback(null, { current: hit.count, ttl: hit.resetMs }), callback);
-      }
-      child() {
-        return this;
-      }
-    } as never,
+    store: limitStore(options.store, "text") as never,
     addHeaders: {
       "x-ratelimit-limit": true,
       "x-ratelimit-remaining": false,
