@@ -12,6 +12,7 @@ import type { PublicUrls } from "../catalogue/openapi.ts";
 import { searchIndex } from "../catalogue/query.ts";
 import { apiFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
+import { clientErrorHandler } from "./client-errors.ts";
 import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
@@ -36,9 +37,14 @@ export interface AppOptions {
 type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
 
 /** Options both hosts share; `onFrameworkError` answers malformed URLs and over-long path parameters. */
-export function fastifyOptions(config: AppOptions["config"], onFrameworkError: FrameworkErrorHandler) {
+export function fastifyOptions(
+  config: AppOptions["config"],
+  onFrameworkError: FrameworkErrorHandler,
+  host: "api" | "text" = "api",
+) {
   return {
     ...timeoutOptions(config.timeouts),
+    clientErrorHandler: clientErrorHandler(host),
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
@@ -64,6 +70,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => status.stop());
 
   await app.register(errors);
+  // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
+  app.removeContentTypeParser("text/plain");
   await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: "cross-origin" },
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -73,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
     allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match", "Idempotency-Key"],
     maxAge: 86400,
+    // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
+    strictPreflight: false,
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(rateLimit, { store: options.store });

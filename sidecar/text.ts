@@ -20,6 +20,7 @@ import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
+import { errorBody, isApiPath, sendError as sendApiError } from "./plugins/errors.ts";
 import { clientKey, limitStore } from "./plugins/limit-store.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import { isDotSegment, serveSitePage } from "./site-page.ts";
@@ -93,16 +94,20 @@ function errorDoc(status: number, title: string, detail: string): Doc {
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const app = Fastify(
-    fastifyOptions(options.config, (error, request, reply) => {
-      const status = error.statusCode === 414 ? 414 : 400;
-      void sendError(
-        request,
-        reply,
-        status,
-        status === 414 ? "URI too long" : "Bad request",
-        "The address is malformed or too long.",
-      );
-    }),
+    fastifyOptions(
+      options.config,
+      (error, request, reply) => {
+        const status = error.statusCode === 414 ? 414 : 400;
+        void sendError(
+          request,
+          reply,
+          status,
+          status === 414 ? "URI too long" : "Bad request",
+          "The address is malformed or too long.",
+        );
+      },
+      "text",
+    ),
   );
   const noColor = options.config.NO_COLOR !== undefined;
   const { catalogue, files } = options;
@@ -124,13 +129,15 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       .send(request.method === "HEAD" ? undefined : body);
 
   const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) =>
-    sendText(
-      request,
-      reply,
-      status,
-      negotiate(request, noColor),
-      render(errorDoc(status, title, detail), negotiate(request, noColor)),
-    );
+    isApiPath(request.url)
+      ? sendApiError(reply, errorBody(status, title, detail))
+      : sendText(
+          request,
+          reply,
+          status,
+          negotiate(request, noColor),
+          render(errorDoc(status, title, detail), negotiate(request, noColor)),
+        );
 
   await app.register(securityHeaders, {
     contentSecurityPolicy: {
