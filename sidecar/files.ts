@@ -11,6 +11,16 @@ import { READ_CACHE_SECONDS } from "../catalogue/contract.ts";
 import { contentTypeOf } from "../catalogue/static.ts";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
+/** The site's hashed assets never change under one name. */
+export const IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+/** DESIGN "Hosts": Accept alone picks the rendering; User-Agent would split caches per browser. */
+export const TEXT_VARY = "Accept, Accept-Encoding";
+
+/** Cache-Control for an answer that must not be served after `until` (epoch ms): never past it. */
+export function cacheControlUntil(until: number, now: number): string {
+  const seconds = Math.min(READ_CACHE_SECONDS, Math.floor((until - now) / 1000));
+  return seconds > 0 ? `public, max-age=${seconds}` : "no-store";
+}
 
 interface Variant {
   readonly body: Buffer;
@@ -83,7 +93,7 @@ export class BuiltFiles {
     }
     reply
       .header("content-type", contentTypeOf(path))
-      .header("cache-control", READ_CACHE_CONTROL)
+      .header("cache-control", /^site\/client\/_astro\//.test(path) ? IMMUTABLE_CACHE_CONTROL : READ_CACHE_CONTROL)
       .header("etag", chosen.etag)
       .header("vary", "Accept-Encoding")
       .headers(extraHeaders);
@@ -94,7 +104,8 @@ export class BuiltFiles {
     }
     reply.header("content-length", String(chosen.body.length));
     if (status !== 200) reply.header("cache-control", "no-store");
-    await reply.code(status).send(request.method === "HEAD" ? undefined : chosen.body);
+    // Node writes no body for HEAD; sending it keeps Content-Length the GET's.
+    await reply.code(status).send(chosen.body);
     return true;
   }
 }

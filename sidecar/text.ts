@@ -18,7 +18,7 @@ import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/
 import { comparePage, savedListPage } from "../catalogue/render/pages.ts";
 import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
-import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
+import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl, TEXT_VARY } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "./plugins/errors.ts";
 import { clientKey, limitStore } from "./plugins/limit-store.ts";
@@ -124,7 +124,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     reply
       .code(status)
       .header("content-type", CONTENT_TYPE[rendering])
-      .header("vary", "Accept, User-Agent")
+      .header("vary", TEXT_VARY)
       .header("cache-control", status === 200 && cacheable ? READ_CACHE_CONTROL : "no-store")
       .send(request.method === "HEAD" ? undefined : body);
 
@@ -208,7 +208,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   ): Promise<boolean> => {
     if (!files || !files.has(`site/client/${path}`)) return false;
     if (status !== 200) reply.code(status);
-    return files.send(request, reply, `site/client/${path}`, { vary: "Accept, User-Agent" }, status);
+    return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);
   };
   const notFound = async (request: FastifyRequest, reply: FastifyReply, detail: string) => {
     if (negotiate(request, noColor) === "html" && (await sendSite(request, reply, "404.html", 404))) return reply;
@@ -267,7 +267,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
         reply,
         options.siteHandler,
         { catalogue, store: options.store },
-        { vary: "Accept, User-Agent", "cache-control": "no-store" },
+        { vary: TEXT_VARY, "cache-control": "no-store" },
         (status) => render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html"),
       );
     let list;
@@ -300,7 +300,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     if (
       rendering !== "html" &&
       files &&
-      (await files.send(request, reply, `text/${page}.${rendering}`, { vary: "Accept, User-Agent" }))
+      (await files.send(request, reply, `text/${page}.${rendering}`, { vary: TEXT_VARY }))
     )
       return reply;
     return sendText(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering));

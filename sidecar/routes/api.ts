@@ -34,7 +34,7 @@ import {
   type SavedListT,
 } from "../../catalogue/schema.ts";
 import { apiBodies, serializeJson } from "../../catalogue/static.ts";
-import { READ_CACHE_CONTROL, etagMatches } from "../files.ts";
+import { cacheControlUntil, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 import type { StatusSampler } from "../status.ts";
@@ -297,12 +297,15 @@ function prepare(endpoint: Endpoint, result: Result): Prepared {
   };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, prepared: Prepared) {
+function send(request: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, prepared: Prepared, now: number) {
   reply.code(prepared.status).type(prepared.contentType);
   if (prepared.etag) {
     reply
       .header("etag", prepared.etag)
-      .header("cache-control", NO_STORE.has(endpoint.operationId) ? "no-store" : READ_CACHE_CONTROL);
+      .header(
+        "cache-control",
+        NO_STORE.has(endpoint.operationId) ? "no-store" : cacheControlUntil(prepared.until, now),
+      );
     if (etagMatches(request.headers["if-none-match"], prepared.etag)) return reply.code(304).send();
   } else {
     reply.header("cache-control", "no-store");
@@ -370,7 +373,7 @@ export default fp(
             prepared = prepare(endpoint, result);
             if (key && (PURE_OPERATIONS.has(endpoint.operationId) || result.cacheUntil)) cache.set(key, prepared);
           }
-          return send(request, reply, endpoint, prepared);
+          return send(request, reply, endpoint, prepared, context.now().getTime());
         },
       });
     }
