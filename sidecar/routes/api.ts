@@ -25,6 +25,7 @@ import type { PublicUrls } from "../../catalogue/openapi.ts";
 import { azurePolicySet, gcpOrgPolicy, PolicyTooLargeError, scpPolicy } from "../../catalogue/policies.ts";
 import { listServices, parseSlugList, serviceDetail, unknownIds } from "../../catalogue/query.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { stripControl } from "../../catalogue/render/doc.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import {
   FEEDBACK_TYPES,
@@ -164,7 +165,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     const input = body as { name?: string; slug?: string; approvedServiceIds: string[] };
     const ids = approvedIds(c, input);
     const createdAt = c.now();
-    const name = input.name?.trim() || null;
+    const name = stripControl(input.name ?? "").trim() || null;
     const derivedSlug = !input.slug && name ? slugify(name) : null;
     const id = newListId();
     const idempotencyKey = headers["idempotency-key"];
@@ -243,7 +244,8 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
   }),
   sendFeedback: async (c, { body }) => {
     const input = body as { type?: string; message: string; email?: string; page?: string };
-    const length = [...input.message].length;
+    const message = stripControl(input.message);
+    const length = [...message].length;
     if (length < 5 || length > 5000)
       throw new HttpError(400, "Invalid message", `message must be 5 to 5000 characters; it has ${length}.`);
     const type = (FEEDBACK_TYPES as readonly string[]).includes(input.type ?? "") ? input.type! : "general";
@@ -251,7 +253,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
       () =>
         c.store.recordFeedback({
           type,
-          message: input.message,
+          message,
           ...(input.email ? { email: input.email } : {}),
           ...(input.page ? { page: input.page } : {}),
           receivedAt: c.now().toISOString(),
