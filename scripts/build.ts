@@ -17,6 +17,7 @@ import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import type { PublicUrls } from "../catalogue/openapi.ts";
 import { apiFiles, textFiles, type StaticFile } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
+import { mirrorable } from "../sidecar/files.ts";
 import { buildInputsHash, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
 const brotli = promisify(brotliCompress);
@@ -130,6 +131,8 @@ async function writeManifest(outDir: string, catalogue: Catalogue): Promise<Mani
   const files = [];
   for (const path of await listFiles(outDir)) {
     if (path === "api/manifest.json" || path.startsWith("api/manifest.json.") || path === "build-info.json") continue;
+    // The site's server bundles are not published to mirrors (sidecar/files.ts mirrorable).
+    if (!mirrorable(path)) continue;
     const body = await readFile(join(outDir, path));
     files.push({ path, sha256: createHash("sha256").update(body).digest("hex"), size: body.length });
   }

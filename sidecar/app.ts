@@ -14,7 +14,7 @@ import { apiFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { clientErrorHandler } from "./client-errors.ts";
 import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
-import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "./files.ts";
+import { mirrorable, safeRelativePath, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
@@ -75,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: "cross-origin" },
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    https: options.urls.apiUrl.startsWith("https:"),
   });
   await app.register(cors, {
     origin: "*",
@@ -97,7 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // The whole build, for `cloud-catalogue mirror`: /mirror/<path in dist>.
       if (pathname.startsWith("/mirror/")) {
         const path = safeRelativePath(pathname.slice("/mirror/".length));
-        if (path && (await files.send(request, reply, path))) return reply;
+        if (path && mirrorable(path) && (await files.send(request, reply, path))) return reply;
       }
       return undefined;
     });

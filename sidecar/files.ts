@@ -110,6 +110,14 @@ export class BuiltFiles {
   }
 }
 
+/**
+ * Whether a build file is published under /mirror/: not the site's server bundles (they carry the
+ * build machine's absolute paths, and `serve` renders saved lists without them).
+ */
+export function mirrorable(path: string): boolean {
+  return !/^\/?site\/server\//.test(path);
+}
+
 /** Encodings the client accepts (q > 0). */
 export function parseAcceptEncoding(header: string | string[] | undefined): Set<string> {
   const accepted = new Set<string>();

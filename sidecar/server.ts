@@ -60,6 +60,7 @@ export async function startServer(
     catalogue,
     store,
     api,
+    urls,
     ...(files ? { files } : {}),
     ...(siteHandler ? { siteHandler } : {}),
   });

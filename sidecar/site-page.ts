@@ -4,6 +4,7 @@
  * or it failed) ends the request with a 404 or 500 page, and a handler that throws gets a 500 —
  * a hijacked request nobody answers would hold its socket until the client gives up.
  */
+import { STATUS_CODES } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SiteHandler } from "./text.ts";
 
@@ -25,6 +26,13 @@ export async function serveSitePage(
   // Hijacked, Fastify writes none of the reply's headers (security, CORS): copy them over.
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
   for (const [name, value] of Object.entries(headers)) raw.setHeader(name, value);
+  // The standard reason phrase whatever the handler passes (Astro's 404 page came as "404 OK").
+  const writeHead = raw.writeHead.bind(raw) as (status: number, ...rest: unknown[]) => typeof raw;
+  raw.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (typeof rest[0] === "string") rest.shift();
+    raw.statusMessage = STATUS_CODES[status] ?? "";
+    return writeHead(status, ...rest);
+  }) as typeof raw.writeHead;
   const answer = (status: 404 | 500) => {
     if (raw.writableEnded) return;
     if (!raw.headersSent) {

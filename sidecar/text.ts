@@ -13,6 +13,7 @@ import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { MAX_BODY_BYTES, TEXT_HOST_PER_MINUTE } from "../catalogue/contract.ts";
 import type { Catalogue } from "../catalogue/load.ts";
+import type { PublicUrls } from "../catalogue/openapi.ts";
 import { parseSlugList } from "../catalogue/query.ts";
 import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/doc.ts";
 import { comparePage, savedListPage } from "../catalogue/render/pages.ts";
@@ -37,6 +38,8 @@ export interface TextAppOptions {
   readonly perMinute?: number;
   /** The API app: the text host answers /v1/* through it, so the site calls its API same-origin. */
   readonly api?: FastifyInstance;
+  /** The public URLs: https turns on HSTS; the site's on-demand pages link the API's. */
+  readonly urls?: PublicUrls;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
 }
@@ -150,6 +153,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
         frameAncestors: ["'none'"],
       },
     },
+    https: options.urls?.textUrl.startsWith("https:") ?? false,
   });
   await app.register(rateLimit, {
     max: options.perMinute ?? TEXT_HOST_PER_MINUTE,
@@ -266,7 +270,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
         request,
         reply,
         options.siteHandler,
-        { catalogue, store: options.store },
+        { catalogue, store: options.store, ...(options.urls ? { apiUrl: options.urls.apiUrl } : {}) },
         { vary: TEXT_VARY, "cache-control": "no-store" },
         (status) => render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html"),
       );

@@ -9,7 +9,7 @@ import { apiFiles, textFiles } from "../../catalogue/static.ts";
 import { build as buildDist, listFiles } from "../../scripts/build.ts";
 import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
-import { BuiltFiles } from "../../sidecar/files.ts";
+import { BuiltFiles, mirrorable } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { StoreUnavailableError } from "../../sidecar/store/store.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text.ts";
@@ -62,11 +62,14 @@ describe("the static build", () => {
     expect(dump.services[0]).toEqual(JSON.parse((await api.inject(`/v1/services/${dump.services[0].slug}`)).body));
   });
 
-  it("lists every file under dist/ in the manifest with sha256 and size", async () => {
+  it("lists every file under dist/ but the server bundles in the manifest with sha256 and size", async () => {
     const manifest = JSON.parse(readFileSync(join(dist, "api", "manifest.json"), "utf8")) as {
       files: { path: string; sha256: string; size: number }[];
     };
-    const onDisk = (await listFiles(dist)).filter((path) => path !== "api/manifest.json" && path !== "build-info.json");
+    // The site's server bundles stay out: mirrors do not get them (sidecar/files.ts mirrorable).
+    const onDisk = (await listFiles(dist)).filter(
+      (path) => path !== "api/manifest.json" && path !== "build-info.json" && mirrorable(path),
+    );
     expect(manifest.files.map((file) => file.path)).toEqual(onDisk);
     const { createHash } = await import("node:crypto");
     for (const file of manifest.files.slice(0, 50)) {

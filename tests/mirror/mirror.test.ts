@@ -78,6 +78,8 @@ describe("cloud-catalogue mirror", () => {
     expect(first.fetched).toBe(totalFiles);
     expect(existsSync(join(currentDir(mirrorDir), "api", "v1", "services", "aws-s3.json"))).toBe(true);
     expect(existsSync(join(currentDir(mirrorDir), "site", "client", "aws", "s3", "index.html"))).toBe(true);
+    // The site's server bundles (with the build machine's paths) are not published.
+    expect(existsSync(join(currentDir(mirrorDir), "site", "server"))).toBe(false);
   });
 
   it("serves the mirror with the origin gone: reads, text host, site, compare, exposure and an SCP", async () => {
