@@ -382,8 +382,8 @@ export const FeedbackBody = z
   .object({
     type: z
       .string()
-      .optional()
-      .meta(d("One of bug, feature, question, general; defaults to general when omitted or unrecognised")),
+      .nullish()
+      .meta(d("One of bug, feature, question, general; defaults to general when omitted, null or unrecognised")),
     message: z.string().meta(d("5 to 5000 characters")),
     email: z.email().optional().meta(d("Optional reply-to address")),
     page: z.string().max(2000).optional().meta(d("Where the feedback was submitted from")),

@@ -49,7 +49,8 @@ export function fastifyOptions(
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
     trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // The text host's /compare/{a,b,…} takes up to ten slugs in one parameter.
+    routerOptions: { maxParamLength: host === "text" ? 2000 : 200, ignoreTrailingSlash: true },
     onProtoPoisoning: "error" as const,
     onConstructorPoisoning: "error" as const,
     return503OnClosing: true,

@@ -243,7 +243,7 @@ const handlers: Record<string, (context: ApiContext, input: Input) => Result | P
     },
   }),
   sendFeedback: async (c, { body }) => {
-    const input = body as { type?: string; message: string; email?: string; page?: string };
+    const input = body as { type?: string | null; message: string; email?: string; page?: string };
     const message = stripControl(input.message);
     const length = [...message].length;
     if (length < 5 || length > 5000)
