@@ -215,7 +215,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);
   };
   const notFound = async (request: FastifyRequest, reply: FastifyReply, detail: string) => {
-    if (negotiate(request, noColor) === "html" && (await sendSite(request, reply, "404.html", 404))) return reply;
+    if (
+      !isApiPath(request.url) &&
+      negotiate(request, noColor) === "html" &&
+      (await sendSite(request, reply, "404.html", 404))
+    )
+      return reply;
     return sendError(request, reply, 404, "Not found", detail);
   };
 
