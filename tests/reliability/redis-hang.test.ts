@@ -66,6 +66,9 @@ describe.skipIf(!redisBinary)("Redis hung", () => {
       }
       expect(Math.max(...pages)).toBeLessThan(500);
       console.log(`redis-hang: 10 text pages with Redis stopped, slowest ${Math.round(Math.max(...pages))} ms`);
+      console.log(
+        `redis-hang: ambiguous write answered in ${Math.round(write.ms)} ms, health degraded in ${Math.round(health.ms)} ms`,
+      );
       const history = await call(`${server.api}/v1/status/history`);
       expect(history.status).toBe(503);
       expect(history.body.details).not.toMatch(/saved/);

@@ -109,5 +109,8 @@ describe("no request hangs", () => {
     expect(slowBody.closedAfterMs).not.toBe("open");
     expect(slowBody.closedAfterMs as number).toBeLessThan(3000);
     expect(slowBody.answer).toMatch(/^HTTP\/1\.1 408/);
+    console.log(
+      `edges: slow headers closed after ${Math.round(slowHeaders.closedAfterMs as number)} ms (limit 500), slow body 408 after ${Math.round(slowBody.closedAfterMs as number)} ms (limit 1000)`,
+    );
   });
 });
