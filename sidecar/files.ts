@@ -34,17 +34,44 @@ export class BuiltFiles {
   /** Paths relative to dist/ → sha256, from dist/api/manifest.json. */
   private readonly hashes: ReadonlyMap<string, string>;
 
-  constructor(distDir: string, hashes: ReadonlyMap<string, string>) {
+  /** URLs the build baked in → the ones this server answers on (a mirror, a moved deployment). */
+  private readonly rewrite: readonly (readonly [RegExp, string])[];
+  /** Files whose text was rewritten: their precompressed variants are stale. */
+  private readonly rewritten = new Set<string>();
+
+  constructor(
+    distDir: string,
+    hashes: ReadonlyMap<string, string>,
+    rewrite: readonly (readonly [string, string])[] = [],
+  ) {
     this.distDir = distDir;
     this.hashes = hashes;
+    // A URL is replaced only where it ends (not "…:8080" inside "…:80801" or a longer host name).
+    this.rewrite = rewrite
+      .filter(([from, to]) => from !== to)
+      .map(
+        ([from, to]) => [new RegExp(`${from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?![\\w.:-])`, "g"), to] as const,
+      );
   }
 
-  static async open(distDir: string): Promise<BuiltFiles> {
+  static async open(
+    distDir: string,
+    options: { rewrite?: readonly (readonly [string, string])[] } = {},
+  ): Promise<BuiltFiles> {
     const raw = await readFile(join(distDir, "api", "manifest.json"));
     const manifest = JSON.parse(raw.toString("utf8")) as { files: { path: string; sha256: string }[] };
     const hashes = new Map(manifest.files.map((file) => [file.path, file.sha256]));
     hashes.set("api/manifest.json", createHash("sha256").update(raw).digest("hex"));
-    return new BuiltFiles(distDir, hashes);
+    return new BuiltFiles(distDir, hashes, options.rewrite);
+  }
+
+  /** The body with the build's URLs replaced by this server's, in text files; else as it is. */
+  private rewriteBody(path: string, body: Buffer): Buffer | undefined {
+    if (this.rewrite.length === 0 || !/\.(json|html|md|ansi|txt|xml|webmanifest)$/.test(path)) return undefined;
+    const text = body.toString("utf8");
+    let changed = text;
+    for (const [from, to] of this.rewrite) changed = changed.replace(from, to);
+    return changed === text ? undefined : Buffer.from(changed);
   }
 
   has(path: string): boolean {
@@ -57,7 +84,12 @@ export class BuiltFiles {
     let variant: Variant | null = null;
     if (hash) {
       try {
-        variant = { body: await readFile(join(this.distDir, path)), etag: `"${hash.slice(0, 32)}"` };
+        const body = await readFile(join(this.distDir, path));
+        const changed = this.rewriteBody(path, body);
+        if (changed) this.rewritten.add(path);
+        variant = changed
+          ? { body: changed, etag: `"${createHash("sha256").update(changed).digest("hex").slice(0, 32)}"` }
+          : { body, etag: `"${hash.slice(0, 32)}"` };
       } catch {
         variant = null;
       }
@@ -83,7 +115,7 @@ export class BuiltFiles {
       ["br", ".br"],
       ["gzip", ".gz"],
     ] as const) {
-      if (!accepted.has(name)) continue;
+      if (!accepted.has(name) || this.rewritten.has(path)) continue;
       const encoded = await this.variant(`${path}${suffix}`);
       if (encoded) {
         chosen = { body: encoded.body, etag: `${identity.etag.slice(0, -1)}-${suffix.slice(1)}"` };

@@ -3,11 +3,12 @@
  * dist/ when present, the sidecar routes for everything else, one store (Redis when REDIS_URL is
  * set, else the embedded store in DATA_DIR). Handles SIGINT/SIGTERM by closing both and the store.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import { buildApp } from "./app.ts";
+import type { PublicUrls } from "../catalogue/openapi.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
@@ -52,7 +53,9 @@ export async function startServer(
   const store = options.store ?? (await openStore(config, (message) => console.error(message)));
   const distDir = options.distDir;
   const files =
-    distDir && existsSync(join(distDir, "api", "manifest.json")) ? await BuiltFiles.open(distDir) : undefined;
+    distDir && existsSync(join(distDir, "api", "manifest.json"))
+      ? await BuiltFiles.open(distDir, { rewrite: urlRewrites(distDir, urls) })
+      : undefined;
   const api = await buildApp({ config, catalogue, store, urls, files, sampleStatus: true });
   const siteHandler = distDir && files ? await loadSiteHandler(distDir) : undefined;
   const text = await buildTextApp({
@@ -73,6 +76,26 @@ export async function startServer(
     store,
     close: () => (closing ??= Promise.all([api.close(), text.close()]).then(() => store.close())),
   };
+}
+
+/**
+ * The build's public URLs → this server's, when they differ (a mirror served elsewhere, a build
+ * moved to another address): read from the build's discovery document.
+ */
+function urlRewrites(distDir: string, urls: PublicUrls): [string, string][] {
+  try {
+    const discovery = JSON.parse(readFileSync(join(distDir, "api", "index.json"), "utf8")) as {
+      documentation?: { openapi?: string; textHost?: string };
+    };
+    const builtApi = discovery.documentation?.openapi?.replace(/\/openapi\.json$/, "");
+    const builtText = discovery.documentation?.textHost;
+    const pairs: [string, string][] = [];
+    if (builtApi && builtApi !== urls.apiUrl) pairs.push([builtApi, urls.apiUrl]);
+    if (builtText && builtText !== urls.textUrl) pairs.push([builtText, urls.textUrl]);
+    return pairs;
+  } catch {
+    return [];
+  }
 }
 
 /**
