@@ -33,6 +33,7 @@ import { SlugTakenError, StoreOutcomeUnknownError, StoreUnavailableError } from 
 import { HttpError } from "./problem.ts";
 import { listServices, pageCount, serviceDetail } from "./query.ts";
 import { renderMarkdown } from "./render/markdown.ts";
+import { stripControl } from "./render/doc.ts";
 import { approvedListDoc } from "./render/pages.ts";
 import {
   ApprovedServicesBody,
@@ -49,6 +50,7 @@ import {
   GcpOrgPolicyResponse,
   GcpPolicyQuery,
   Health,
+  IdempotencyHeaders,
   LIFECYCLE_STATUSES,
   LifecycleList,
   OutboundClickBody,
@@ -122,23 +124,31 @@ const json = (body: unknown): Result => ({ text: serializeJson(body), contentTyp
 const file = (path: string, body: unknown): StaticFile => ({ file: path, body: serializeJson(body) });
 
 /**
- * A store failure as the client should read it: nothing was saved, try again; or, for a write that
- * reached the store unconfirmed (a timeout, a lost connection, no replica's acknowledgement),
- * `unknownOutcome`: it may have been saved, and how to check.
+ * A store failure as the client should read it: a read "try again"; a write that certainly did not
+ * happen "nothing was saved"; a write that reached the store unconfirmed (a timeout, a lost
+ * connection, no replica's acknowledgement) `unknownOutcome`: it may have been saved, and how to
+ * check — never "nothing was saved", which would invite a duplicate or a 409 on retry.
  */
-async function storeCall<T>(call: () => Promise<T>, unknownOutcome?: string): Promise<T> {
+async function storeCall<T>(call: () => Promise<T>, write?: { unknownOutcome: string }): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof StoreOutcomeUnknownError && unknownOutcome)
-      throw new HttpError(503, "Service unavailable", unknownOutcome);
-    if (error instanceof StoreUnavailableError)
-      throw new HttpError(503, "Service unavailable", "Storage is unreachable; try again shortly. Nothing was saved.");
-    throw error;
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    if (error instanceof StoreOutcomeUnknownError && write)
+      throw new HttpError(503, "Service unavailable", write.unknownOutcome);
+    throw new HttpError(
+      503,
+      "Service unavailable",
+      write
+        ? "Storage is unreachable; try again shortly. Nothing was saved."
+        : "Storage is unreachable; try again shortly.",
+    );
   }
 }
 
-function savedList(urls: PublicUrls, list: StoredList): SavedListT {
+const FEEDBACK_OUTCOME_UNKNOWN = "The outcome is unknown: it may have been recorded. Retrying may record it twice.";
+
+function savedList(urls: PublicUrls, { idempotencyKey: _, ...list }: StoredList): SavedListT {
   return { ...list, approvedServiceIds: [...list.approvedServiceIds], url: `${urls.textUrl}${listPath(list)}` };
 }
 
@@ -565,6 +575,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     description: `Saves a list for ${LIST_LIFETIME_DAYS} days and returns its shareable id, slug and URL. 409 when an explicit slug is taken.`,
     tag: "Lists",
     bucket: "strict",
+    headers: IdempotencyHeaders,
     body: SavedListCreate,
     response: { status: 200, schema: SavedList, contentType: "application/json" },
     errors: [400, 409, 413, 415, 429, 503],
@@ -573,15 +584,15 @@ export const ENDPOINTS: readonly Endpoint[] = [
       request: "POST /v1/lists",
       body: { name: "Platform baseline", approvedServiceIds: ["aws-s3", "aws-ec2"] },
     },
-    handler: async (c, { body }) => {
+    handler: async (c, { body, headers }) => {
       const ids = approvedIds(c.catalogue, body);
-      const candidate = newList({ name: body.name, slug: body.slug, ids }, c.now());
+      const idempotencyKey = headers["idempotency-key"];
+      const candidate = newList({ name: body.name, slug: body.slug, ids, idempotencyKey }, c.now());
       const check = body.slug ? `/v1/lists/${body.slug} (or /v1/lists/${candidate.id})` : `/v1/lists/${candidate.id}`;
       try {
-        const list = await storeCall(
-          () => c.store.createList(candidate),
-          `The outcome is unknown: the list may have been saved. GET ${check} to check before retrying.`,
-        );
+        const list = await storeCall(() => c.store.createList(candidate), {
+          unknownOutcome: `The outcome is unknown: the list may have been saved. GET ${check} to check before retrying${idempotencyKey ? ", or retry with the same Idempotency-Key" : ""}.`,
+        });
         return { body: savedList(c.urls, list) };
       } catch (error) {
         if (error instanceof SlugTakenError)
@@ -689,9 +700,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
     errors: [],
     cache: "no-store",
     example: { request: "GET /v1/health" },
-    handler: (c) => ({
+    handler: async (c) => ({
       body: {
-        status: c.store.available ? "ok" : "degraded",
+        status: (await c.status.storeResponds()) ? "ok" : "degraded",
         uptimeSeconds: Math.round((Date.now() - c.startedAt) / 1000),
         store: c.store.kind,
       },
@@ -712,16 +723,17 @@ export const ENDPOINTS: readonly Endpoint[] = [
     example: { request: "POST /v1/feedback", body: { type: "bug", message: "The S3 pricing link is outdated." } },
     handler: async (c, { body }) => {
       const type = (FEEDBACK_TYPES as readonly string[]).includes(body.type ?? "") ? body.type! : "general";
+      const message = stripControl(body.message);
       await storeCall(
         () =>
           c.store.recordFeedback({
             type,
-            message: body.message,
+            message,
             ...(body.email ? { email: body.email } : {}),
             ...(body.page ? { page: body.page } : {}),
             receivedAt: c.now().toISOString(),
           }),
-        "The outcome is unknown: the feedback may have been recorded; sending it again may record it twice.",
+        { unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN },
       );
       return { status: 201, body: { success: true, message: "Thank you: your feedback was recorded." } };
     },
@@ -743,10 +755,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
       body: { url: "https://aws.amazon.com/s3/pricing/", serviceId: "aws-s3", kind: "pricing" },
     },
     handler: async (c, { body }) => {
-      await storeCall(
-        () => c.store.recordOutboundClick({ ...body, at: c.now().toISOString() }),
-        "The outcome is unknown: the click may have been recorded.",
-      );
+      await storeCall(() => c.store.recordOutboundClick({ ...body, at: c.now().toISOString() }), {
+        unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN,
+      });
       return { body: { recorded: true } };
     },
   }),
@@ -801,10 +812,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     errors: [404],
     cache: "public",
     // The mirror's own input: the validated data, from which `cloud-catalogue serve` re-assembles the catalogue.
-    static: { file: "{path}", root: "dist", files: (c) => [file("catalogue-source.json", c.source)] },
+    static: {
+      file: "{path}",
+      root: "dist",
+      // The site's server bundles: `serve` renders saved lists without them, and they hold build paths.
+      withheld: ["site/server/"],
+      files: (c) => [file("catalogue-source.json", c.source)],
+    },
     example: { request: "GET /mirror/api/v1/providers.json" },
     handler: () => {
-      throw noBuild();
+      throw new HttpError(404, "Not found", "No such file in the build: /manifest.json lists what a mirror fetches.");
     },
   }),
 ];

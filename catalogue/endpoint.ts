@@ -61,6 +61,8 @@ export interface StaticSpec {
    * manifest hashes every other file) or where the row serves what other rows wrote (the mirror).
    */
   readonly files?: (catalogue: Catalogue, urls: PublicUrls, table: readonly Endpoint[]) => Iterable<StaticFile>;
+  /** Prefixes inside `root` never served (the site's server bundles: they hold the build machine's paths). */
+  readonly withheld?: readonly string[];
   /** `?page=N` (with `limit` absent or equal to `limit`) has a file of its own; other queries go to the sidecar. */
   readonly pages?: { readonly file: string; readonly limit: number };
 }
@@ -93,6 +95,7 @@ export interface Endpoint<
   Q extends z.ZodObject | undefined = z.ZodObject | undefined,
   P extends z.ZodObject | undefined = z.ZodObject | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
+  H extends z.ZodObject | undefined = z.ZodObject | undefined,
 > {
   readonly operationId: string;
   readonly method: "GET" | "POST";
@@ -107,6 +110,8 @@ export interface Endpoint<
   readonly query?: Q;
   readonly params?: P;
   readonly body?: B;
+  /** Request headers the endpoint reads (lower-case names). */
+  readonly headers?: H;
   readonly response: { readonly status: 200 | 201; readonly schema?: z.ZodType; readonly contentType: string };
   readonly errors: readonly number[];
   readonly cache: CachePolicy;
@@ -117,7 +122,12 @@ export interface Endpoint<
   /** Answers a validated request. */
   readonly handler: (
     context: OperationContext,
-    input: { readonly query: Parsed<Q>; readonly params: Parsed<P>; readonly body: Parsed<B> },
+    input: {
+      readonly query: Parsed<Q>;
+      readonly params: Parsed<P>;
+      readonly body: Parsed<B>;
+      readonly headers: Parsed<H>;
+    },
   ) => Result | Promise<Result>;
 }
 
@@ -129,8 +139,9 @@ export const endpoint = <
   Q extends z.ZodObject | undefined = undefined,
   P extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
+  H extends z.ZodObject | undefined = undefined,
 >(
-  row: Endpoint<Q, P, B>,
+  row: Endpoint<Q, P, B, H>,
 ): Endpoint => row as unknown as Endpoint;
 
 export function servingOf(row: Endpoint): Serving {

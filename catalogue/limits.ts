@@ -23,6 +23,9 @@ export const TEXT_HOST_LIMIT = { max: 60, windowMs: MINUTE_MS } as const;
 /** Read responses may be cached this long (Cache-Control max-age). */
 export const READ_CACHE_SECONDS = 300;
 
+/** The site's hashed assets (/_astro/*) never change under one name: cached a year, immutable. */
+export const ASSET_CACHE_SECONDS = 31_536_000;
+
 /** Request bodies over this answer 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -42,6 +45,8 @@ export const FEEDBACK_MESSAGE = { min: 5, max: 5000 } as const;
 /** Saved-list slugs and names. */
 export const LIST_SLUG_LENGTH = { min: 2, max: 64 } as const;
 export const LIST_NAME_MAX = 200;
+/** Idempotency-Key header of POST /v1/lists: at most this many characters. */
+export const IDEMPOTENCY_KEY_MAX = 128;
 
 /**
  * AWS Organizations quotas the SCP generator respects: a policy's characters, white space not

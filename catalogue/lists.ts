@@ -6,6 +6,7 @@
 import { nanoid } from "nanoid";
 import { LIST_LIFETIME_MS, LIST_SLUG_LENGTH } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
+import { stripControl } from "./render/doc.ts";
 import type { ServiceT } from "./schema.ts";
 
 /** A list as a store keeps it. */
@@ -16,6 +17,8 @@ export interface StoredList {
   readonly approvedServiceIds: readonly string[];
   readonly createdAt: string;
   readonly expiresAt: string;
+  /** The Idempotency-Key of the request that saved it, kept for the list's lifetime (never shown). */
+  readonly idempotencyKey?: string;
 }
 
 /** What a store is asked to save. */
@@ -29,6 +32,8 @@ export interface NewList {
   readonly slug?: string;
   /** A derived slug: on collision -2, -3, … is appended until unique. */
   readonly derivedSlug?: string;
+  /** The client's Idempotency-Key: a second create with it returns the first list. */
+  readonly idempotencyKey?: string;
 }
 
 /** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */
@@ -58,10 +63,16 @@ export const slugCandidates = function* (base: string): Generator<string> {
 
 /** A new list from a validated request: generated id, exact expiry, the slug given or derived. */
 export function newList(
-  input: { readonly name?: string | undefined; readonly slug?: string | undefined; readonly ids: readonly string[] },
+  input: {
+    readonly name?: string | undefined;
+    readonly slug?: string | undefined;
+    readonly ids: readonly string[];
+    readonly idempotencyKey?: string | undefined;
+  },
   createdAt: Date,
 ): NewList {
-  const name = input.name?.trim() || null;
+  // Control and bidi characters never reach the store or a rendering (DESIGN "Security").
+  const name = stripControl(input.name ?? "").trim() || null;
   const derivedSlug = !input.slug && name ? slugify(name) : null;
   return {
     id: newListId(),
@@ -70,6 +81,7 @@ export function newList(
     createdAt,
     expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_MS),
     ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
+    ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
   };
 }
 

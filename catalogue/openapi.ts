@@ -67,6 +67,7 @@ function parameters(endpoint: Endpoint): JsonSchema[] {
   for (const [where, schema] of [
     ["path", endpoint.params],
     ["query", endpoint.query],
+    ["header", endpoint.headers],
   ] as const) {
     if (!schema) continue;
     const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
@@ -137,7 +138,7 @@ function operation(endpoint: Endpoint): JsonSchema {
     description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
     tags: [endpoint.tag],
     security: [],
-    ...(endpoint.params || endpoint.query ? { parameters: parameters(endpoint) } : {}),
+    ...(endpoint.params || endpoint.query || endpoint.headers ? { parameters: parameters(endpoint) } : {}),
     ...(endpoint.body
       ? {
           requestBody: {

@@ -54,6 +54,8 @@ export interface RecordStore {
 /** Each component's state now, the sampled history, and replication where the store has it. */
 export interface StatusSource {
   current(): Promise<ComponentStateT[]>;
+  /** Connected, and answering a ping in time (the health probe). */
+  storeResponds(): Promise<boolean>;
   history(): Promise<StatusRecordT[]>;
   replication(): Promise<ReplicationT | undefined>;
 }

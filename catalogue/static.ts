@@ -122,9 +122,15 @@ export function staticFileFor(
         return undefined;
       file = file.replace(`{${name}}`, value);
     }
+    if (spec.withheld?.some((prefix) => file.startsWith(prefix))) return undefined;
     return { row, path: spec.root === "dist" ? file : `api/${file}` };
   }
   return undefined;
+}
+
+/** Whether a file of the build is published to mirrors (the manifest lists it, /mirror/ serves it). */
+export function mirrored(path: string, table: readonly Endpoint[] = ENDPOINTS): boolean {
+  return !table.some((row) => row.static?.root === "dist" && row.static.withheld?.some((p) => path.startsWith(p)));
 }
 
 /** A percent-encoded rest of a path, decoded, when it is a path a build can hold (no "..", "." or empty segments). */

@@ -15,10 +15,9 @@ import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
-import type { PublicUrls } from "../catalogue/endpoint.ts";
-import type { StaticFile } from "../catalogue/endpoint.ts";
+import type { PublicUrls, StaticFile } from "../catalogue/endpoint.ts";
 import type { BuildManifestT } from "../catalogue/schema.ts";
-import { apiFiles, textFiles } from "../catalogue/static.ts";
+import { apiFiles, mirrored, textFiles } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { buildInputsHash, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
@@ -127,6 +126,8 @@ async function writeManifest(outDir: string, catalogue: Catalogue): Promise<Buil
   const files = [];
   for (const path of await listFiles(outDir)) {
     if (path === "api/manifest.json" || path.startsWith("api/manifest.json.") || path === "build-info.json") continue;
+    // What the mirror row withholds (the site's server bundles) is not published.
+    if (!mirrored(path)) continue;
     const body = await readFile(join(outDir, path));
     files.push({ path, sha256: createHash("sha256").update(body).digest("hex"), size: body.length });
   }

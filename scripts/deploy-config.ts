@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract.ts";
 import type { CachePolicy, Endpoint } from "../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
-import { cacheControl, READ_CACHE_CONTROL } from "../sidecar/files.ts";
+import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 
 export interface NginxOptions {
   dist: string;
@@ -76,6 +76,8 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
     const onlyReads = "if ($request_method !~ ^(GET|HEAD)$) { return 418; }";
     if (row.restParam) {
       const prefix = row.path.replace(/\{\w+\}$/, "");
+      // Withheld folders go to a sidecar, which answers 404 in the Error shape.
+      for (const withheld of spec.withheld ?? []) lines.push(`    location ^~ ${prefix}${withheld} { return 418; }`);
       lines.push(`    location ${prefix} { alias ${dist}/${spec.root === "dist" ? "" : "api/"}; ${own} }`);
     } else if (/\{\w+\}/.test(row.path)) {
       const regex = row.path.replace(/\{(\w+)\}/g, (_, name: string) => paramRegex(name));
@@ -123,6 +125,7 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@API_STATIC_MAPS@": staticMaps(table),
     "@API_STATIC_LOCATIONS@": staticLocations(table, options.dist),
     "@READ_CACHE_CONTROL@": READ_CACHE_CONTROL,
+    "@IMMUTABLE_CACHE_CONTROL@": IMMUTABLE_CACHE_CONTROL,
     "@MAX_BODY_KIB@": String(MAX_BODY_BYTES / 1024),
     "@TEXT_LIMIT@": String(TEXT_HOST_LIMIT.max),
     "@TEXT_BURST@": String(TEXT_HOST_LIMIT.max - 1),

@@ -13,7 +13,9 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { searchIndex } from "../catalogue/query.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
+import { clientErrorHandler } from "./client-errors.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
+import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
@@ -22,7 +24,7 @@ import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
 export interface AppOptions {
-  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL">;
+  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL"> & { readonly timeouts?: Partial<HttpTimeouts> };
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly urls: PublicUrls;
@@ -38,13 +40,20 @@ export interface AppOptions {
 type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
 
 /** Options both hosts share; `onFrameworkError` answers malformed URLs and over-long path parameters. */
-export function fastifyOptions(config: AppOptions["config"], onFrameworkError: FrameworkErrorHandler) {
+export function fastifyOptions(
+  config: AppOptions["config"],
+  onFrameworkError: FrameworkErrorHandler,
+  host: "api" | "text" = "api",
+) {
   return {
+    ...timeoutOptions(config.timeouts),
+    clientErrorHandler: clientErrorHandler(host),
     logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
     trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // The text host's /compare/{a,b,…} takes up to ten slugs in one parameter.
+    routerOptions: { maxParamLength: host === "text" ? 2000 : 200, ignoreTrailingSlash: true },
     onProtoPoisoning: "error" as const,
     onConstructorPoisoning: "error" as const,
     return503OnClosing: true,
@@ -65,15 +74,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => status.stop());
 
   await app.register(errors);
+  // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
+  app.removeContentTypeParser("text/plain");
   await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: "cross-origin" },
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    https: options.urls.apiUrl.startsWith("https:"),
   });
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match"],
+    allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match", "Idempotency-Key"],
     maxAge: 86400,
+    // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
+    strictPreflight: false,
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(rateLimit, { store: options.store });

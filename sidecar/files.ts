@@ -8,11 +8,16 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CachePolicy } from "../catalogue/endpoint.ts";
-import { READ_CACHE_SECONDS } from "../catalogue/limits.ts";
+import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
 import { contentTypeOf } from "../catalogue/static.ts";
 import { BuildManifest } from "../catalogue/schema.ts";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
+/** The site's hashed assets never change under one name. */
+export const IMMUTABLE_CACHE_CONTROL = `public, max-age=${ASSET_CACHE_SECONDS}, immutable`;
+/** DESIGN "Hosts": Accept alone picks the rendering; User-Agent would split caches per browser. */
+export const TEXT_VARY = "Accept, Accept-Encoding";
+
 
 /** The Cache-Control header of a row's cache policy; `until` (epoch ms) bounds `until-expiry`. */
 export function cacheControl(policy: CachePolicy, until = Number.POSITIVE_INFINITY, now = Date.now()): string {
@@ -42,17 +47,44 @@ export class BuiltFiles {
   /** Paths relative to dist/ → sha256, from dist/api/manifest.json. */
   private readonly hashes: ReadonlyMap<string, string>;
 
-  constructor(distDir: string, hashes: ReadonlyMap<string, string>) {
+  /** URLs the build baked in → the ones this server answers on (a mirror, a moved deployment). */
+  private readonly rewrite: readonly (readonly [RegExp, string])[];
+  /** Files whose text was rewritten: their precompressed variants are stale. */
+  private readonly rewritten = new Set<string>();
+
+  constructor(
+    distDir: string,
+    hashes: ReadonlyMap<string, string>,
+    rewrite: readonly (readonly [string, string])[] = [],
+  ) {
     this.distDir = distDir;
     this.hashes = hashes;
+    // A URL is replaced only where it ends (not "…:8080" inside "…:80801" or a longer host name).
+    this.rewrite = rewrite
+      .filter(([from, to]) => from !== to)
+      .map(
+        ([from, to]) => [new RegExp(`${from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}(?![\\w.:-])`, "g"), to] as const,
+      );
   }
 
-  static async open(distDir: string): Promise<BuiltFiles> {
+  static async open(
+    distDir: string,
+    options: { rewrite?: readonly (readonly [string, string])[] } = {},
+  ): Promise<BuiltFiles> {
     const raw = await readFile(join(distDir, "api", "manifest.json"));
     const manifest = BuildManifest.parse(JSON.parse(raw.toString("utf8")));
     const hashes = new Map(manifest.files.map((file) => [file.path, file.sha256]));
     hashes.set("api/manifest.json", createHash("sha256").update(raw).digest("hex"));
-    return new BuiltFiles(distDir, hashes);
+    return new BuiltFiles(distDir, hashes, options.rewrite);
+  }
+
+  /** The body with the build's URLs replaced by this server's, in text files; else as it is. */
+  private rewriteBody(path: string, body: Buffer): Buffer | undefined {
+    if (this.rewrite.length === 0 || !/\.(json|html|md|ansi|txt|xml|webmanifest)$/.test(path)) return undefined;
+    const text = body.toString("utf8");
+    let changed = text;
+    for (const [from, to] of this.rewrite) changed = changed.replace(from, to);
+    return changed === text ? undefined : Buffer.from(changed);
   }
 
   has(path: string): boolean {
@@ -65,7 +97,12 @@ export class BuiltFiles {
     let variant: Variant | null = null;
     if (hash) {
       try {
-        variant = { body: await readFile(join(this.distDir, path)), etag: `"${hash.slice(0, 32)}"` };
+        const body = await readFile(join(this.distDir, path));
+        const changed = this.rewriteBody(path, body);
+        if (changed) this.rewritten.add(path);
+        variant = changed
+          ? { body: changed, etag: `"${createHash("sha256").update(changed).digest("hex").slice(0, 32)}"` }
+          : { body, etag: `"${hash.slice(0, 32)}"` };
       } catch {
         variant = null;
       }
@@ -91,7 +128,7 @@ export class BuiltFiles {
       ["br", ".br"],
       ["gzip", ".gz"],
     ] as const) {
-      if (!accepted.has(name)) continue;
+      if (!accepted.has(name) || this.rewritten.has(path)) continue;
       const encoded = await this.variant(`${path}${suffix}`);
       if (encoded) {
         chosen = { body: encoded.body, etag: `${identity.etag.slice(0, -1)}-${suffix.slice(1)}"` };
@@ -101,7 +138,7 @@ export class BuiltFiles {
     }
     reply
       .header("content-type", contentTypeOf(path))
-      .header("cache-control", READ_CACHE_CONTROL)
+      .header("cache-control", /^site\/client\/_astro\//.test(path) ? IMMUTABLE_CACHE_CONTROL : READ_CACHE_CONTROL)
       .header("etag", chosen.etag)
       .header("vary", "Accept-Encoding")
       .headers(extraHeaders);
@@ -112,7 +149,8 @@ export class BuiltFiles {
     }
     reply.header("content-length", String(chosen.body.length));
     if (status !== 200) reply.header("cache-control", "no-store");
-    await reply.code(status).send(request.method === "HEAD" ? undefined : chosen.body);
+    // Node writes no body for HEAD; sending it keeps Content-Length the GET's.
+    await reply.code(status).send(chosen.body);
     return true;
   }
 }

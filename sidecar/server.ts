@@ -3,15 +3,18 @@
  * dist/ when present, the sidecar routes for everything else, one store (Redis when REDIS_URL or
  * REDIS_SENTINELS is set, else the embedded store in DATA_DIR). Handles SIGINT/SIGTERM by closing both and the store.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import { buildApp } from "./app.ts";
+import type { PublicUrls } from "../catalogue/endpoint.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
+import { describeSkipped } from "./store/records.ts";
 import { RedisStore } from "./store/redis.ts";
+import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
 import type { Store } from "./store/store.ts";
 import { buildTextApp, loadSiteHandler } from "./text.ts";
 
@@ -20,6 +23,21 @@ export interface RunningServer {
   readonly text: FastifyInstance;
   readonly store: Store;
   close(): Promise<void>;
+}
+
+/** The embedded store; a DATA_DIR it cannot open leaves the catalogue served and writes answering 503. */
+async function openEmbedded(dataDir: string, log: (message: string) => void): Promise<Store> {
+  let store: EmbeddedStore;
+  try {
+    store = await EmbeddedStore.open(dataDir);
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw error;
+    log(cannotOpenLine(dataDir, error));
+    return new UnavailableStore(cannotOpenLine(dataDir, error).replace(/^store: /, ""));
+  }
+  const skipped = describeSkipped(store.skipped);
+  if (skipped) log(`store: ${dataDir}/store.jsonl: ${skipped}`);
+  return store;
 }
 
 export async function openStore(config: ConfigT, log: (message: string) => void): Promise<Store> {
@@ -31,7 +49,7 @@ export async function openStore(config: ConfigT, log: (message: string) => void)
       onError,
     );
   else if (config.REDIS_URL) store = await RedisStore.connect(config.REDIS_URL, onError);
-  else return EmbeddedStore.open(config.DATA_DIR);
+  else return openEmbedded(config.DATA_DIR, log);
   if (store.durabilityWarning) log(`redis: ${store.durabilityWarning}`);
   return store;
 }
@@ -45,7 +63,9 @@ export async function startServer(
   const store = options.store ?? (await openStore(config, (message) => console.error(message)));
   const distDir = options.distDir;
   const files =
-    distDir && existsSync(join(distDir, "api", "manifest.json")) ? await BuiltFiles.open(distDir) : undefined;
+    distDir && existsSync(join(distDir, "api", "manifest.json"))
+      ? await BuiltFiles.open(distDir, { rewrite: urlRewrites(distDir, urls) })
+      : undefined;
   const api = await buildApp({ config, catalogue, store, urls, files, sampleStatus: true });
   const siteHandler = distDir && files ? await loadSiteHandler(distDir) : undefined;
   const text = await buildTextApp({
@@ -53,6 +73,7 @@ export async function startServer(
     catalogue,
     store,
     api,
+    urls,
     ...(files ? { files } : {}),
     ...(siteHandler ? { siteHandler } : {}),
   });
@@ -65,6 +86,26 @@ export async function startServer(
     store,
     close: () => (closing ??= Promise.all([api.close(), text.close()]).then(() => store.close())),
   };
+}
+
+/**
+ * The build's public URLs → this server's, when they differ (a mirror served elsewhere, a build
+ * moved to another address): read from the build's discovery document.
+ */
+function urlRewrites(distDir: string, urls: PublicUrls): [string, string][] {
+  try {
+    const discovery = JSON.parse(readFileSync(join(distDir, "api", "index.json"), "utf8")) as {
+      documentation?: { openapi?: string; textHost?: string };
+    };
+    const builtApi = discovery.documentation?.openapi?.replace(/\/openapi\.json$/, "");
+    const builtText = discovery.documentation?.textHost;
+    const pairs: [string, string][] = [];
+    if (builtApi && builtApi !== urls.apiUrl) pairs.push([builtApi, urls.apiUrl]);
+    if (builtText && builtText !== urls.textUrl) pairs.push([builtText, urls.textUrl]);
+    return pairs;
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -15,15 +15,19 @@ import { LIFECYCLE_WITHIN_MAX_DAYS, LIST_LIFETIME_DAYS, MAX_BODY_BYTES, TEXT_HOS
 import type { Catalogue } from "../catalogue/load.ts";
 import { parseIdList, UnknownIdsError } from "../catalogue/ids.ts";
 import { HttpError } from "../catalogue/problem.ts";
+import type { PublicUrls } from "../catalogue/endpoint.ts";
 import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/doc.ts";
 import { dayOf, type LifecycleFilter } from "../catalogue/lifecycle.ts";
 import { comparePage, lifecyclePage, savedListPage } from "../catalogue/render/pages.ts";
 import { LIFECYCLE_STATUSES } from "../catalogue/schema.ts";
 import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
-import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
+import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl, TEXT_VARY } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
+import { errorBody, isApiPath, sendError as sendApiError } from "./plugins/errors.ts";
+import { clientKey, limitStore } from "./plugins/limit-store.ts";
 import securityHeaders from "./plugins/security-headers.ts";
+import { isDotSegment, serveSitePage } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
 
 export type Rendering = TextFormat | "html";
@@ -37,6 +41,8 @@ export interface TextAppOptions {
   readonly perMinute?: number;
   /** The API app: the text host answers /v1/* through it, so the site calls its API same-origin. */
   readonly api?: FastifyInstance;
+  /** The public URLs: https turns on HSTS; the site's on-demand pages link the API's. */
+  readonly urls?: PublicUrls;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
 }
@@ -115,16 +121,20 @@ function errorDoc(status: number, title: string, detail: string): Doc {
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const app = Fastify(
-    fastifyOptions(options.config, (error, request, reply) => {
-      const status = error.statusCode === 414 ? 414 : 400;
-      void sendError(
-        request,
-        reply,
-        status,
-        status === 414 ? "URI too long" : "Bad request",
-        "The address is malformed or too long.",
-      );
-    }),
+    fastifyOptions(
+      options.config,
+      (error, request, reply) => {
+        const status = error.statusCode === 414 ? 414 : 400;
+        void sendError(
+          request,
+          reply,
+          status,
+          status === 414 ? "URI too long" : "Bad request",
+          "The address is malformed or too long.",
+        );
+      },
+      "text",
+    ),
   );
   const noColor = options.config.NO_COLOR !== undefined;
   const { catalogue, files } = options;
@@ -141,18 +151,20 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     reply
       .code(status)
       .header("content-type", CONTENT_TYPE[rendering])
-      .header("vary", "Accept, User-Agent")
+      .header("vary", TEXT_VARY)
       .header("cache-control", status === 200 && cacheable ? READ_CACHE_CONTROL : "no-store")
       .send(request.method === "HEAD" ? undefined : body);
 
   const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) =>
-    sendText(
-      request,
-      reply,
-      status,
-      negotiate(request, noColor),
-      render(errorDoc(status, title, detail), negotiate(request, noColor)),
-    );
+    isApiPath(request.url)
+      ? sendApiError(reply, errorBody(status, title, detail))
+      : sendText(
+          request,
+          reply,
+          status,
+          negotiate(request, noColor),
+          render(errorDoc(status, title, detail), negotiate(request, noColor)),
+        );
 
   await app.register(securityHeaders, {
     contentSecurityPolicy: {
@@ -165,29 +177,17 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
         frameAncestors: ["'none'"],
       },
     },
+    https: options.urls?.textUrl.startsWith("https:") ?? false,
   });
   await app.register(rateLimit, {
     max: options.perMinute ?? TEXT_HOST_LIMIT.max,
     timeWindow: TEXT_HOST_LIMIT.windowMs,
     skipOnError: true,
-    keyGenerator: (request) => request.ip,
+    keyGenerator: (request) => clientKey(request.ip),
     // The site's assets come with every page view (a CDN serves them in production): not counted.
     // /v1/* is the API's, limited by its own buckets.
     allowList: (request) => /^\/(_astro|pagefind|v1)\/|^\/favicon\.svg$/.test(request.url),
-    store: class {
-      incr(
-        key: string,
-        callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-        timeWindow: number,
-      ) {
-        options.store
-          .hit("text", key, timeWindow)
-          .then((hit) => callback(null, { current: hit.count, ttl: hit.resetMs }), callback);
-      }
-      child() {
-        return this;
-      }
-    } as never,
+    store: limitStore(options.store, "text") as never,
     addHeaders: {
       "x-ratelimit-limit": true,
       "x-ratelimit-remaining": false,
@@ -236,10 +236,15 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   ): Promise<boolean> => {
     if (!files || !files.has(`site/client/${path}`)) return false;
     if (status !== 200) reply.code(status);
-    return files.send(request, reply, `site/client/${path}`, { vary: "Accept, User-Agent" }, status);
+    return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);
   };
   const notFound = async (request: FastifyRequest, reply: FastifyReply, detail: string) => {
-    if (negotiate(request, noColor) === "html" && (await sendSite(request, reply, "404.html", 404))) return reply;
+    if (
+      !isApiPath(request.url) &&
+      negotiate(request, noColor) === "html" &&
+      (await sendSite(request, reply, "404.html", 404))
+    )
+      return reply;
     return sendError(request, reply, 404, "Not found", detail);
   };
 
@@ -287,24 +292,17 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
 
   app.get<{ Params: { id: string } }>("/lists/:id", async (request, reply) => {
     const rendering = negotiate(request, noColor);
-    if (rendering === "html" && options.siteHandler) {
+    if (isDotSegment((request.params as { id: string }).id)) return notFound(request, reply, "No page here.");
+    if (rendering === "html" && options.siteHandler)
       // The site's on-demand page, given the same catalogue and store as the API.
-      reply.hijack();
-      // Hijacked, Fastify writes none of the reply's headers (security, CORS): copy them over.
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined) reply.raw.setHeader(name, value);
-      reply.raw.setHeader("vary", "Accept, User-Agent");
-      reply.raw.setHeader("cache-control", "no-store");
-      try {
-        await options.siteHandler(request.raw, reply.raw, () => undefined, { catalogue, store: options.store });
-      } catch (error) {
-        // The reply is hijacked: answer here, or the client would wait forever.
-        request.log.error({ err: error }, "list page failed");
-        if (!reply.raw.headersSent) reply.raw.writeHead(500, { "content-type": "text/html; charset=utf-8" });
-        reply.raw.end();
-      }
-      return reply;
-    }
+      return serveSitePage(
+        request,
+        reply,
+        options.siteHandler,
+        { catalogue, store: options.store, ...(options.urls ? { apiUrl: options.urls.apiUrl } : {}) },
+        { vary: TEXT_VARY, "cache-control": "no-store" },
+        (status) => render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html"),
+      );
     let list;
     try {
       list = await options.store.getList(request.params.id, new Date());
@@ -349,7 +347,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     if (
       rendering !== "html" &&
       files &&
-      (await files.send(request, reply, `text/${page}.${rendering}`, { vary: "Accept, User-Agent" }))
+      (await files.send(request, reply, `text/${page}.${rendering}`, { vary: TEXT_VARY }))
     )
       return reply;
     return sendText(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering));

@@ -27,8 +27,13 @@ export function inlineText(part: Inline): string {
   return "strong" in part ? part.strong : part.text;
 }
 
-/** Removes C0/C1 control characters (escape sequences included) from untrusted text. */
+/**
+ * Removes C0 controls but tab and newline, DEL and C1 controls, and the bidirectional formatting
+ * characters that reorder what follows them (embeddings and overrides U+202A–202E, isolates
+ * U+2066–2069, marks U+200E/200F and U+061C): user text can then neither drive a terminal nor
+ * disguise itself (DESIGN "Decisions": stripped in every rendering, and at input).
+ */
 export function stripControl(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
 }

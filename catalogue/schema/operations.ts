@@ -19,6 +19,11 @@ export const ComponentState = z
     status: z.enum(COMPONENT_STATUSES).meta(d("One of ok, degraded, down")),
     latencyMs: z.number().meta(d("How long the check took")),
     message: z.string().nullable().meta(d("What is wrong, or null")),
+    skippedRecords: z
+      .number()
+      .int()
+      .optional()
+      .meta(d("store only: records read back at start that did not match their schema and were skipped")),
   })
   .meta({ id: "ComponentState", description: "Current state of one component" });
 

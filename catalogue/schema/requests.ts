@@ -1,6 +1,6 @@
 /** Request bodies of the POST endpoints. */
 import { z } from "zod";
-import { FEEDBACK_MESSAGE, LIST_NAME_MAX, LIST_SLUG_LENGTH, MAX_APPROVED_IDS } from "../limits.ts";
+import { FEEDBACK_MESSAGE, IDEMPOTENCY_KEY_MAX, LIST_NAME_MAX, LIST_SLUG_LENGTH, MAX_APPROVED_IDS } from "../limits.ts";
 import { d } from "./vocabulary.ts";
 export const ApprovedServicesBody = z
   .object({
@@ -13,6 +13,22 @@ export const ApprovedServicesBody = z
   .meta({ id: "ApprovedServicesBody", description: "Request body of the policy and export endpoints" });
 
 export const LIST_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+/** Idempotency-Key: letters, digits and ._:- only, at most IDEMPOTENCY_KEY_MAX characters (a UUID fits). */
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[A-Za-z0-9._:-]{1,${IDEMPOTENCY_KEY_MAX}}$`);
+
+/** Request headers of POST /v1/lists. */
+export const IdempotencyHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN, `must be 1 to ${IDEMPOTENCY_KEY_MAX} letters, digits, '.', '_', ':' or '-'`)
+    .optional()
+    .meta(
+      d(
+        `Idempotency-Key: a retry with the same key returns the list the first request saved (200) instead of saving another or answering 409; kept with the list for its lifetime. 1 to ${IDEMPOTENCY_KEY_MAX} characters of [A-Za-z0-9._:-], e.g. a UUID`,
+      ),
+    ),
+});
+
 export const SavedListCreate = z
   .object({
     name: z
@@ -39,8 +55,8 @@ export const FeedbackBody = z
   .object({
     type: z
       .string()
-      .optional()
-      .meta(d("One of bug, feature, question, general; defaults to general when omitted or unrecognised")),
+      .nullish()
+      .meta(d("One of bug, feature, question, general; defaults to general when omitted, null or unrecognised")),
     message: z
       .string()
       .superRefine((message, ctx) => {

@@ -42,6 +42,11 @@ export function toErrorBody(error: unknown): ApiErrorT {
   return errorBody(status, ERROR_REASONS[status] ?? "Bad request", e.message);
 }
 
+/** The API's paths (also answered by the text host): their errors come in the Error shape. */
+export function isApiPath(url: string): boolean {
+  return /^\/v1(?:[/?]|$)/.test(url);
+}
+
 export function sendError(reply: FastifyReply, body: ApiErrorT): FastifyReply {
   return reply
     .code(body.status)

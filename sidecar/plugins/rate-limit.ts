@@ -1,8 +1,9 @@
 /**
  * The strict and relaxed buckets of the contract, per client IP, through @fastify/rate-limit with
- * its counters in our Store (Redis when shared, so every instance sees one count). Routes opt in
- * with `config.rateLimit` built by bucketConfig(). The client IP is request.ip, which follows
- * TRUST_PROXY, so X-Forwarded-For cannot choose the key.
+ * its counters in our Store (Redis when shared, so every instance sees one count; in memory while
+ * the store is unreachable, see ./limit-store.ts). Routes opt in
+ * with `config.rateLimit` built by bucketConfig(). The key is request.ip (IPv6: its /64), which
+ * follows TRUST_PROXY, so X-Forwarded-For cannot choose the key.
  */
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
@@ -10,24 +11,7 @@ import fp from "fastify-plugin";
 import { BUCKETS, type BucketName } from "../../catalogue/limits.ts";
 import type { Store } from "../store/store.ts";
 import { HttpError } from "./errors.ts";
-
-function storeAdapter(store: Store) {
-  return class StoreAdapter {
-    incr(
-      key: string,
-      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
-      timeWindow: number,
-    ) {
-      store.hit("rl", key, timeWindow).then(
-        (hit) => callback(null, { current: hit.count, ttl: hit.resetMs }),
-        (error: Error) => callback(error),
-      );
-    }
-    child() {
-      return new StoreAdapter();
-    }
-  };
-}
+import { clientKey, limitStore } from "./limit-store.ts";
 
 export function bucketConfig(bucket: BucketName) {
   return { rateLimit: { max: BUCKETS[bucket].max, timeWindow: BUCKETS[bucket].windowMs, groupId: bucket } };
@@ -37,10 +21,10 @@ export default fp(
   async (app: FastifyInstance, options: { store: Store }) => {
     await app.register(rateLimit, {
       global: false,
-      store: storeAdapter(options.store) as never,
-      // When the store is down the request goes on; the write itself then answers 503.
+      // Counted in memory when the store is unreachable or slow (./limit-store.ts): never open.
+      store: limitStore(options.store, "rl") as never,
       skipOnError: true,
-      keyGenerator: (request) => request.ip,
+      keyGenerator: (request) => clientKey(request.ip),
       addHeaders: {
         "x-ratelimit-limit": true,
         "x-ratelimit-remaining": false,

@@ -20,9 +20,27 @@ export function securityHeaders(options: HelmetOptions): Readonly<Record<string,
   return Object.freeze(headers);
 }
 
+/**
+ * Over plain http, HSTS and `upgrade-insecure-requests` break a deployment without TLS (a LAN, a
+ * mirror): sent only when the public URL is https.
+ */
+export function forScheme(options: HelmetOptions, https: boolean): HelmetOptions {
+  if (https) return options;
+  const csp = options.contentSecurityPolicy;
+  return {
+    ...options,
+    strictTransportSecurity: false,
+    contentSecurityPolicy:
+      csp && typeof csp === "object"
+        ? { ...csp, directives: { ...csp.directives, upgradeInsecureRequests: null } }
+        : { directives: { upgradeInsecureRequests: null } },
+  } as HelmetOptions;
+}
+
 export default fp(
-  async (app: FastifyInstance, options: HelmetOptions) => {
-    const headers = securityHeaders(options);
+  async (app: FastifyInstance, options: HelmetOptions & { https?: boolean }) => {
+    const { https = false, ...helmetOptions } = options;
+    const headers = securityHeaders(forScheme(helmetOptions, https));
     app.addHook("onRequest", (_request, reply, done) => {
       reply.headers(headers);
       done();

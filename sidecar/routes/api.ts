@@ -100,6 +100,7 @@ export default fp(
             query: row.query ? parse(row.query, request.query, "query") : undefined,
             params: row.params ? parse(row.params, params, "path") : undefined,
             body: row.body ? parseBody(row.body, request.body) : undefined,
+            headers: row.headers ? parse(row.headers, request.headers, "headers") : undefined,
           };
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;

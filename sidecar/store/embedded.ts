@@ -9,15 +9,19 @@
  * place: a synced write that changes no file metadata costs one device write, where an append also
  * waits for the file system to commit the file's new size (233 µs against 143 µs on the project's
  * machine). Replay skips blank lines. Records go to explicit offsets, so two processes must never
- * share the log: a lock file in DATA_DIR holds it for one.
+ * share the log: a lock on DATA_DIR (./lock.ts) holds it for one.
  */
-import { constants, createReadStream, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+export { DataDirInUseError } from "./lock.ts";
+import { constants, createReadStream, mkdirSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
+import { lockDataDir } from "./lock.ts";
+import { parseLogLine, type SkippedRecords } from "./records.ts";
 import {
   SlugTakenError,
+  StoreOutcomeUnknownError,
   StoreUnavailableError,
   slugCandidates,
   type BucketHit,
@@ -32,6 +36,15 @@ interface PendingWrite {
   make: () => LogRecord;
   resolve: () => void;
   reject: (error: unknown) => void;
+}
+
+/** Thrown inside the write queue when a live list already holds the request's Idempotency-Key. */
+class AlreadySaved extends Error {
+  readonly list: StoredList;
+  constructor(list: StoredList) {
+    super("already saved");
+    this.list = list;
+  }
 }
 
 /** Rate-limit counters kept; past this the oldest windows are dropped first. */
@@ -51,53 +64,6 @@ const NEWLINE = 0x0a;
 const MIN_GROWTH = 64 * 1024;
 const MAX_GROWTH = 4 * 1024 * 1024;
 const padding = (length: number) => Buffer.alloc(length, NEWLINE);
-
-/** Another process, or another store in this one, holds DATA_DIR. */
-export class DataDirInUseError extends Error {}
-
-/** Folders this process holds, so a second store on one folder is refused here too. */
-const heldDataDirs = new Set<string>();
-
-/**
- * Holds DATA_DIR for this process (`store.lock` names its pid), or throws when a live process holds
- * it. A lock left by a killed process is taken over.
- */
-function lockDataDir(dataDir: string): () => void {
-  const path = resolve(dataDir, "store.lock");
-  if (heldDataDirs.has(path)) throw new DataDirInUseError(`${dataDir} is already open in this process`);
-  for (;;) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: "wx" });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const holder = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder))
-      throw new DataDirInUseError(
-        `${dataDir} is in use by process ${holder}: one process at a time may use an embedded store (set DATA_DIR, or REDIS_URL to share one store)`,
-      );
-    unlinkSync(path);
-  }
-  heldDataDirs.add(path);
-  return () => {
-    heldDataDirs.delete(path);
-    try {
-      if (readFileSync(path, "utf8").trim() === String(process.pid)) unlinkSync(path);
-    } catch {
-      // Already gone.
-    }
-  };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** The offset of the log's last byte that is not a newline, or -1; read backwards over the padding. */
 async function lastRecordByte(path: string, size: number): Promise<number> {
@@ -121,11 +87,15 @@ export class EmbeddedStore implements Store {
   readonly available = true;
   private readonly lists = new Map<string, StoredList>();
   private readonly slugs = new Map<string, string>();
+  /** Idempotency-Key → list id, for lists alive. */
+  private readonly idempotencyKeys = new Map<string, string>();
   private readonly buckets = new Map<string, { count: number; resetAt: number }>();
   private status: StatusRecordT[] = [];
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
   private sweptAt = 0;
+  /** Log records replay could not use (reported by /v1/status and the start log). */
+  readonly skipped: SkippedRecords = { count: 0, first: null };
 
   private readonly log: FileHandle;
   private readonly unlock: () => void;
@@ -143,7 +113,7 @@ export class EmbeddedStore implements Store {
 
   static async open(dataDir: string, now = new Date()): Promise<EmbeddedStore> {
     mkdirSync(dataDir, { recursive: true });
-    const unlock = lockDataDir(dataDir);
+    const unlock = await lockDataDir(dataDir);
     const path = join(dataDir, "store.jsonl");
     let log: FileHandle | undefined;
     try {
@@ -170,22 +140,32 @@ export class EmbeddedStore implements Store {
     // Streamed line by line: the log also holds every feedback and click, so it may outgrow the
     // largest string V8 can read at once; only live lists stay in memory.
     const input = createReadStream(path, { end: this.end - 1 });
+    let number = 0;
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      number++;
       if (!line) continue;
-      let record: LogRecord | null;
-      try {
-        record = JSON.parse(line) as LogRecord | null;
-      } catch {
-        // A line torn by a crash mid-write was never acknowledged; skip it.
+      const record = parseLogLine(line);
+      if ("problem" in record) {
+        this.skipped.count++;
+        this.skipped.first ??= `line ${number}: ${record.problem}`;
         continue;
       }
-      if (record?.t === "list" && new Date(record.list.expiresAt) > now) this.index(record.list);
+      if (record.t === "list" && new Date(record.list.expiresAt) > now) this.index(record.list);
     }
   }
 
   private index(list: StoredList) {
     this.lists.set(list.id, list);
     if (list.slug) this.slugs.set(list.slug, list.id);
+    if (list.idempotencyKey) this.idempotencyKeys.set(list.idempotencyKey, list.id);
+  }
+
+  private unindex(list: StoredList) {
+    this.lists.delete(list.id);
+    // The slug or key may belong to a newer list by now.
+    if (list.slug && this.slugs.get(list.slug) === list.id) this.slugs.delete(list.slug);
+    if (list.idempotencyKey && this.idempotencyKeys.get(list.idempotencyKey) === list.id)
+      this.idempotencyKeys.delete(list.idempotencyKey);
   }
 
   /**
@@ -266,8 +246,16 @@ export class EmbeddedStore implements Store {
     } catch (error) {
       // Pad its place again. If even that fails, it may keep part of the batch, ended by the
       // batch's own newline or the padding's, so the next record goes after it.
-      await this.writeAt(padding(data.length), start).catch(() => (this.end = start + data.length));
-      throw new StoreUnavailableError(`Could not write to the store's log: ${(error as Error).message}`);
+      const padded = await this.writeAt(padding(data.length), start).then(
+        () => true,
+        () => {
+          this.end = start + data.length;
+          return false;
+        },
+      );
+      const message = `Could not write to the store's log: ${(error as Error).message}`;
+      // Not padded again, the record may come back at the next replay.
+      throw padded ? new StoreUnavailableError(message) : new StoreOutcomeUnknownError(message);
     }
     this.end = start + data.length;
   }
@@ -283,9 +271,7 @@ export class EmbeddedStore implements Store {
     this.sweptAt = now.getTime();
     for (const list of this.lists.values()) {
       if (new Date(list.expiresAt) > now) continue;
-      this.lists.delete(list.id);
-      // The slug may belong to a newer list by now.
-      if (list.slug && this.slugs.get(list.slug) === list.id) this.slugs.delete(list.slug);
+      this.unindex(list);
     }
   }
 
@@ -293,6 +279,9 @@ export class EmbeddedStore implements Store {
     this.sweep(input.createdAt);
     let list: StoredList | undefined;
     const allocate = (): LogRecord => {
+      const earlier =
+        input.idempotencyKey && this.getListNow(this.idempotencyKeys.get(input.idempotencyKey), input.createdAt);
+      if (earlier) throw new AlreadySaved(earlier);
       let slug: string | null = null;
       if (input.slug) {
         if (!this.slugFree(input.slug, input.createdAt)) throw new SlugTakenError(input.slug);
@@ -312,6 +301,7 @@ export class EmbeddedStore implements Store {
         approvedServiceIds: input.approvedServiceIds,
         createdAt: input.createdAt.toISOString(),
         expiresAt: input.expiresAt.toISOString(),
+        ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
       };
       // Reserve before the fsync so a concurrent request sees the slug taken.
       this.index(list);
@@ -320,18 +310,19 @@ export class EmbeddedStore implements Store {
     try {
       await this.append(allocate);
     } catch (error) {
-      if (list && !(error instanceof SlugTakenError)) {
-        this.lists.delete(list.id);
-        if (list.slug) this.slugs.delete(list.slug);
-      }
+      if (error instanceof AlreadySaved) return error.list;
+      if (list && !(error instanceof SlugTakenError)) this.unindex(list);
       throw error;
     }
     return list!;
   }
 
   async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {
-    const id = this.slugs.get(slugOrId);
-    const list = (id && this.lists.get(id)) || this.lists.get(slugOrId);
+    return this.getListNow(this.slugs.get(slugOrId) ?? slugOrId, now) ?? this.getListNow(slugOrId, now);
+  }
+
+  private getListNow(id: string | undefined, now: Date): StoredList | undefined {
+    const list = id === undefined ? undefined : this.lists.get(id);
     return list && new Date(list.expiresAt) > now ? list : undefined;
   }
 

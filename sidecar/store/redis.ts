@@ -29,6 +29,7 @@ import {
   type Store,
   type StoredList,
 } from "./store.ts";
+import { parseStoredList } from "./records.ts";
 
 export const COMMAND_TIMEOUT_MS = 1500;
 /** How long a write waits for a replica's acknowledgement; leaves the write itself time to answer. */
@@ -87,24 +88,28 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {count, ttl}`);
 
 /**
- * Claims the first free slug key among KEYS[2..] (SET NX) and saves the list under KEYS[1], in one
- * round trip and one fsync. ARGV: list id, TTL in ms, the list's JSON split where the slug goes,
- * then the slugs of KEYS[2..]. Returns the index (1-based) of the slug claimed, 0 when no slug was
- * asked for, or -1 when every candidate is taken (nothing is written then).
+ * Claims the first free slug key among KEYS[3..] (SET NX) and saves the list under KEYS[1], in one
+ * round trip and one fsync. KEYS[2] is the Idempotency-Key's key when ARGV[5] is "1": a live list
+ * saved with it is answered (-2, its id then read from KEYS[2]) and nothing is written. ARGV: list
+ * id, TTL in ms, the list's JSON split where the slug goes, the key flag, then the slugs of
+ * KEYS[3..]. Returns the index (1-based) of the slug claimed, 0 when no slug was asked for, -1 when
+ * every candidate is taken (nothing is written then), or -2.
  */
 const CREATE_LIST_SCRIPT = new Script(`
+if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
 local claimed = 0
-for i = 2, #KEYS do
+for i = 3, #KEYS do
   -- A slug this list already holds counts as claimed: a pipeline sent again after a failover
   -- must not lose its own slug to itself.
   if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) or redis.call('GET', KEYS[i]) == ARGV[1] then
-    claimed = i - 1; break
+    claimed = i - 2; break
   end
 end
-if #KEYS > 1 and claimed == 0 then return -1 end
+if #KEYS > 2 and claimed == 0 then return -1 end
 -- Slugs are [a-z0-9-] only, so they need no JSON escaping.
-local slug = claimed > 0 and ('"' .. ARGV[4 + claimed] .. '"') or 'null'
+local slug = claimed > 0 and ('"' .. ARGV[5 + claimed] .. '"') or 'null'
 redis.call('SET', KEYS[1], ARGV[3] .. slug .. ARGV[4], 'PX', ARGV[2])
+if ARGV[5] == '1' then redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end
 return claimed`);
 
 /** A plain client (REDIS_URL) or a Sentinel-managed one (REDIS_SENTINELS): the same commands. */
@@ -321,15 +326,19 @@ export class RedisStore implements Store {
       approvedServiceIds: input.approvedServiceIds,
       createdAt: input.createdAt.toISOString(),
       expiresAt: input.expiresAt.toISOString(),
+      ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
     };
+    const idempotencyKey = `${PREFIX}idempotency:${input.idempotencyKey ?? ""}`;
+    /** Set when the Idempotency-Key names a list saved earlier: that list is the answer. */
+    let earlier: StoredList | undefined;
     // The slug follows the id (a nanoid), so the first mark is the slug's even if the name held one.
     const json = JSON.stringify({ ...list, slug: SLUG_MARK });
     const at = json.indexOf(SLUG_MARK_JSON);
     const [head, tail] = [json.slice(0, at), json.slice(at + SLUG_MARK_JSON.length)];
     const save = async (candidates: string[]): Promise<string | null | undefined> => {
       const options = {
-        keys: [`${PREFIX}list:${list.id}`, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
-        arguments: [list.id, ttl, head, tail, ...candidates],
+        keys: [`${PREFIX}list:${list.id}`, idempotencyKey, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
+        arguments: [list.id, ttl, head, tail, input.idempotencyKey ? "1" : "0", ...candidates],
       };
       const claimed = Number(
         await this.replicated(
@@ -338,10 +347,17 @@ export class RedisStore implements Store {
           CREATE_LIST_SCRIPT.args(options, false),
         ),
       );
+      if (claimed === -2) {
+        const id = await this.run((client) => client.get(idempotencyKey));
+        earlier = id ? await this.getList(id, input.createdAt) : undefined;
+        // Expired between the two calls (a matter of milliseconds): the client may retry.
+        if (!earlier) throw new StoreUnavailableError("the list saved with this Idempotency-Key just expired");
+      }
       return claimed > 0 ? candidates[claimed - 1] : claimed === 0 ? null : undefined;
     };
     if (input.slug) {
       const slug = await save([input.slug]);
+      if (earlier) return earlier;
       if (slug === undefined) throw new SlugTakenError(input.slug);
       return { ...list, slug };
     }
@@ -352,19 +368,20 @@ export class RedisStore implements Store {
       for (let size = 1; ; size = SLUG_BATCH) {
         const batch = Array.from({ length: size }, () => candidates.next().value as string);
         const slug = await save(batch);
+        if (earlier) return earlier;
         if (slug !== undefined) return { ...list, slug };
       }
     }
     await save([]);
-    return list;
+    return earlier ?? list;
   }
 
   async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {
     const id = (await this.run((client) => client.get(`${PREFIX}slug:${slugOrId}`))) ?? slugOrId;
     const raw = await this.run((client) => client.get(`${PREFIX}list:${id}`));
     if (!raw) return undefined;
-    const list = JSON.parse(raw) as StoredList;
-    return new Date(list.expiresAt) > now ? list : undefined;
+    const list = parseStoredList(parseJson(raw));
+    return list && new Date(list.expiresAt) > now ? list : undefined;
   }
 
   async recordFeedback(feedback: Feedback): Promise<void> {
@@ -443,4 +460,13 @@ function reason(error: unknown): Error {
   const replies = (error as { replies?: unknown[] }).replies;
   const failed = replies?.find((reply) => reply instanceof Error) as Error | undefined;
   return failed ?? (error as Error);
+}
+
+/** A value read back from Redis, or undefined when it is not JSON (then not ours to trust). */
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
 }

@@ -30,6 +30,8 @@ export interface Store extends RecordStore {
   statusHistory(since: Date, limit: number): Promise<StatusRecordT[]>;
   /** Redis with Sentinel only: the primary, its replicas and the last failover, for /v1/status. */
   replication?(): Promise<ReplicationT | undefined>;
+  /** Records read back that did not match their schema and were skipped (the embedded store's replay). */
+  readonly skipped?: { readonly count: number; readonly first: string | null };
   /** A cheap round trip; throws StoreUnavailableError when the store is unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../catalogue/load.ts";
-import { apiFiles, textFiles } from "../../catalogue/static.ts";
+import { apiFiles, mirrored, textFiles } from "../../catalogue/static.ts";
 import { build as buildDist, listFiles } from "../../scripts/build.ts";
 import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
@@ -62,11 +62,14 @@ describe("the static build", () => {
     expect(dump.services[0]).toEqual(JSON.parse((await api.inject(`/v1/services/${dump.services[0].slug}`)).body));
   });
 
-  it("lists every file under dist/ in the manifest with sha256 and size", async () => {
+  it("lists every file under dist/ but the server bundles in the manifest with sha256 and size", async () => {
     const manifest = JSON.parse(readFileSync(join(dist, "api", "manifest.json"), "utf8")) as {
       files: { path: string; sha256: string; size: number }[];
     };
-    const onDisk = (await listFiles(dist)).filter((path) => path !== "api/manifest.json" && path !== "build-info.json");
+    // The site's server bundles stay out: mirrors do not get them (the mirror row withholds them).
+    const onDisk = (await listFiles(dist)).filter(
+      (path) => path !== "api/manifest.json" && path !== "build-info.json" && mirrored(path),
+    );
     expect(manifest.files.map((file) => file.path)).toEqual(onDisk);
     const { createHash } = await import("node:crypto");
     for (const file of manifest.files.slice(0, 50)) {

@@ -4,9 +4,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ENDPOINTS } from "../../catalogue/contract.ts";
@@ -19,6 +19,7 @@ import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { findBinary } from "../helpers/components.ts";
+import { fakeBuild } from "../helpers/fake-build.ts";
 
 const ProviderCount = z
   .object({
@@ -70,22 +71,10 @@ afterAll(() => {
 });
 
 /** A build of the API files alone, with the manifest BuiltFiles reads. */
-function writeApiBuild(): string {
-  const dist = mkdtempSync(join(tmpdir(), "csc-table-"));
-  dirs.push(dist);
-  const files = [];
-  for (const { file, body } of apiFiles(fixtureCatalogue(), URLS, table)) {
-    const path = join(dist, "api", file);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, body);
-    files.push({ path: `api/${file}`, sha256: createHash("sha256").update(body).digest("hex"), size: body.length });
-  }
-  writeFileSync(
-    join(dist, "api", "manifest.json"),
-    JSON.stringify({ version: 1, lastUpdated: new Date().toISOString(), files }),
+const writeApiBuild = () =>
+  fakeBuild(
+    Object.fromEntries([...apiFiles(fixtureCatalogue(), URLS, table)].map(({ file, body }) => [`api/${file}`, body])),
   );
-  return dist;
-}
 
 async function app(files?: BuiltFiles) {
   const built = await buildApp({

@@ -70,6 +70,8 @@ export interface RedisServer {
   readonly dir: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Sends redis-server a signal (SIGSTOP: it hangs with its connections open; SIGCONT). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /** Starts redis-server on a free port in a temporary folder, with AOF and appendfsync always. */
@@ -124,6 +126,9 @@ export async function startRedis(binary: string): Promise<RedisServer> {
     start,
     async stop() {
       await stop();
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
   };
 }

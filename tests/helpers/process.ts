@@ -11,6 +11,8 @@ export interface ServerProcess {
   readonly api: string;
   readonly text: string;
   readonly child: ChildProcess;
+  /** What the server wrote to stderr so far. */
+  stderr(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function spawnServer(overrides: Record<string, string>): Promise<Se
     api,
     text: `http://127.0.0.1:${textPort}`,
     child,
+    stderr: () => stderr,
     async kill(signal = "SIGKILL") {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -78,6 +78,8 @@ describe("cloud-catalogue mirror", () => {
     expect(first.fetched).toBe(totalFiles);
     expect(existsSync(join(currentDir(mirrorDir), "api", "v1", "services", "aws-s3.json"))).toBe(true);
     expect(existsSync(join(currentDir(mirrorDir), "site", "client", "aws", "s3", "index.html"))).toBe(true);
+    // The site's server bundles (with the build machine's paths) are not published.
+    expect(existsSync(join(currentDir(mirrorDir), "site", "server"))).toBe(false);
   });
 
   it("serves the mirror with the origin gone: reads, text host, site, compare, exposure and an SCP", async () => {
@@ -118,9 +120,19 @@ describe("cloud-catalogue mirror", () => {
       expect(await (await fetch(`${text}/aws/s3`, { headers: { accept: "text/markdown" } })).text()).toMatch(
         /^# Amazon Simple Storage Service/,
       );
-      expect(await (await fetch(`${text}/aws/s3`, { headers: { accept: "text/html" } })).text()).toContain(
-        "<h1>Amazon Simple Storage Service",
-      );
+      const page = await (await fetch(`${text}/aws/s3`, { headers: { accept: "text/html" } })).text();
+      expect(page).toContain("<h1>Amazon Simple Storage Service");
+      // The mirror's own URLs, not the origin's (dead offline), in discovery, OpenAPI and pages.
+      const discovery = (await (await fetch(`${api}/`)).json()) as { documentation: Record<string, string> };
+      expect(discovery.documentation).toMatchObject({ openapi: `${api}/openapi.json`, textHost: text });
+      const openapi = (await (
+        await fetch(`${api}/openapi.json`, { headers: { "accept-encoding": "br, gzip" } })
+      ).json()) as {
+        servers: { url: string }[];
+      };
+      expect(openapi.servers[0]!.url).toBe(api);
+      expect(page).toContain(`href="${api}/openapi.json"`);
+      expect(page).not.toContain(`127.0.0.1:${port}`);
     } finally {
       await server.close();
     }

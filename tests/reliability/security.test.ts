@@ -30,7 +30,8 @@ describe("security", () => {
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
     expect(response.headers["cross-origin-resource-policy"]).toBe("cross-origin");
     expect(response.headers["access-control-allow-origin"]).toBe("*");
-    expect(response.headers["strict-transport-security"]).toBeDefined();
+    // The test URLs are http: no HSTS (tests/reliability/deployment.test.ts has both cases).
+    expect(response.headers["strict-transport-security"]).toBeUndefined();
   });
 
   it("sends a CSP and hardening headers on the text host's HTML", async () => {

@@ -24,6 +24,30 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       expect(await store.getList("missing", now)).toBeUndefined();
     });
 
+    it("returns the live list saved with an Idempotency-Key instead of saving another, even concurrently", async () => {
+      const store = await open();
+      const key = `key-${Math.random()}`;
+      const slug = `idem-${Date.now()}`;
+      const lists = await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          store.createList(newList(`idem-${i}-${Math.random()}`, { slug, idempotencyKey: key })),
+        ),
+      );
+      expect(new Set(lists.map((list) => list.id)).size).toBe(1);
+      const derived = await store.createList(
+        newList(`d-${Math.random()}`, { derivedSlug: "idem-derived", idempotencyKey: `${key}-2` }),
+      );
+      expect(
+        await store.createList(
+          newList(`e-${Math.random()}`, { derivedSlug: "idem-derived", idempotencyKey: `${key}-2` }),
+        ),
+      ).toEqual(derived);
+      // Another key is another list.
+      await expect(
+        store.createList(newList(`f-${Math.random()}`, { slug, idempotencyKey: `${key}-3` })),
+      ).rejects.toThrow(SlugTakenError);
+    });
+
     it("refuses a taken explicit slug and suffixes derived ones", async () => {
       const store = await open();
       const base = `team-${Date.now()}`;

@@ -1,0 +1,120 @@
+/**
+ * The counters behind both hosts' rate limits (@fastify/rate-limit's store interface), one module
+ * for the API's buckets and the text host's 60 a minute. Counts go to the shared Store (Redis when
+ * there are many instances), but limits never fail open: when the store errs or does not answer
+ * within STORE_HIT_DEADLINE_MS, the request is counted in this instance's memory instead, and the
+ * store is left alone for FALLBACK_HOLD_MS — so a hung Redis costs a page at most one short wait
+ * every few seconds, not a command timeout each.
+ *
+ * Clients are keyed by clientKey(): an IPv4 address, or the /64 of an IPv6 one (a host gets a
+ * whole /64 and can rotate addresses inside it at will).
+ */
+import { isIP } from "node:net";
+import type { BucketHit, Store } from "../store/store.ts";
+
+export const STORE_HIT_DEADLINE_MS = 200;
+export const FALLBACK_HOLD_MS = 5_000;
+/** Counters kept in memory; past this the oldest windows are dropped first. */
+const MAX_KEYS = 100_000;
+
+class MemoryCounters {
+  private readonly entries = new Map<string, { count: number; resetAt: number }>();
+
+  hit(id: string, windowMs: number): BucketHit {
+    const now = Date.now();
+    let entry = this.entries.get(id);
+    if (!entry || entry.resetAt <= now) {
+      this.entries.delete(id);
+      entry = { count: 0, resetAt: now + windowMs };
+      this.entries.set(id, entry);
+      if (this.entries.size > MAX_KEYS) {
+        for (const old of this.entries.keys()) {
+          if (this.entries.size <= MAX_KEYS * 0.9) break;
+          this.entries.delete(old);
+        }
+      }
+    }
+    entry.count++;
+    return { count: entry.count, resetMs: entry.resetAt - now };
+  }
+}
+
+/** Per store, so both hosts of one process share the fallback state and the in-memory counts. */
+class LimitCounter {
+  private readonly store: Store;
+  private readonly memory = new MemoryCounters();
+  private storeAvoidedUntil = 0;
+
+  constructor(store: Store) {
+    this.store = store;
+  }
+
+  async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
+    if (Date.now() < this.storeAvoidedUntil) return this.memory.hit(`${bucket}\0${key}`, windowMs);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        this.store.hit(bucket, key, windowMs),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error("slow")), STORE_HIT_DEADLINE_MS);
+        }),
+      ]);
+    } catch {
+      this.storeAvoidedUntil = Date.now() + FALLBACK_HOLD_MS;
+      return this.memory.hit(`${bucket}\0${key}`, windowMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+const counters = new WeakMap<Store, LimitCounter>();
+
+/** A store class for @fastify/rate-limit that counts in `bucket` of `store`, never failing open. */
+export function limitStore(store: Store, bucket: string) {
+  let counter = counters.get(store);
+  if (!counter) counters.set(store, (counter = new LimitCounter(store)));
+  const shared = counter;
+  return class LimitStore {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ) {
+      void shared.hit(bucket, key, timeWindow).then((hit) => callback(null, { current: hit.count, ttl: hit.resetMs }));
+    }
+    child() {
+      return new LimitStore();
+    }
+  };
+}
+
+/** The groups of an IPv6 address, expanded to eight numbers; undefined if it is not one. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.split("%")[0]!;
+  // A trailing dotted IPv4 part (::ffff:192.0.2.1) is two groups.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const parse = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  const groups = tail === undefined ? front : [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+}
+
+/** The rate-limit key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64. */
+export function clientKey(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const groups = ipv6Groups(ip);
+  if (!groups) return ip;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
+}

@@ -1,0 +1,86 @@
+/**
+ * What caches are told: HEAD carries the GET's Content-Length; the text host varies on Accept and
+ * Accept-Encoding only; the site's hashed assets are immutable; a saved list is never cacheable
+ * past its expiry.
+ */
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { BuiltFiles } from "../../sidecar/files.ts";
+import { buildTextApp } from "../../sidecar/text.ts";
+import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
+import { fakeBuild } from "../helpers/fake-build.ts";
+
+/** A build with a few files, listed in its manifest like scripts/build.ts does. */
+const builtFiles = (files: Record<string, string | Buffer>) => BuiltFiles.open(fakeBuild(files));
+
+const script = "console.log('app');\n".repeat(100);
+
+describe("caching", () => {
+  it("answers HEAD with the GET's Content-Length, and hashed site assets as immutable", async () => {
+    const files = await builtFiles({
+      "site/client/_astro/app.Bx1c9Qz3.js": script,
+      "site/client/_astro/app.Bx1c9Qz3.js.gz": gzipSync(script),
+      "site/client/favicon.svg": "<svg/>",
+    });
+    const store = await tempStore();
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store,
+      files,
+    });
+    const api = await build({ store, files, catalogue: fixtureCatalogue() });
+    for (const [app, url] of [
+      [text, "/_astro/app.Bx1c9Qz3.js"],
+      [text, "/favicon.svg"],
+      [api, "/mirror/site/client/favicon.svg"],
+    ] as const) {
+      for (const encoding of ["identity", "gzip"]) {
+        const get = await app.inject({ url, headers: { "accept-encoding": encoding } });
+        const head = await app.inject({ method: "HEAD", url, headers: { "accept-encoding": encoding } });
+        expect(get.statusCode).toBe(200);
+        expect(head.statusCode).toBe(200);
+        expect(head.body).toBe("");
+        expect(head.headers["content-length"], `HEAD ${url} ${encoding}`).toBe(String(get.rawPayload.length));
+        expect(head.headers["content-length"]).not.toBe("0");
+      }
+    }
+    expect((await text.inject("/_astro/app.Bx1c9Qz3.js")).headers["cache-control"]).toBe(
+      "public, max-age=31536000, immutable",
+    );
+    expect((await text.inject("/favicon.svg")).headers["cache-control"]).toBe("public, max-age=300");
+    await text.close();
+  });
+
+  it("varies text-host answers on Accept and Accept-Encoding, never User-Agent", async () => {
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store: await tempStore(),
+    });
+    for (const url of ["/aws", "/aws?format=md", "/nope", "/lists/nope"])
+      for (const accept of ["*/*", "text/html", "text/markdown"])
+        expect((await text.inject({ url, headers: { accept } })).headers.vary, url).toBe("Accept, Accept-Encoding");
+    await text.close();
+  });
+
+  it("never lets a saved list be cached past its expiry", async () => {
+    const store = await tempStore();
+    let now = new Date();
+    const app = await build({ store, now: () => now });
+    await store.createList({
+      id: "soon-gone-id",
+      slug: "soon-gone",
+      name: null,
+      approvedServiceIds: ["aws-s3"],
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 100_000),
+    });
+    const first = await app.inject("/v1/lists/soon-gone");
+    expect(first.headers["cache-control"]).toBe("public, max-age=100");
+    now = new Date(now.getTime() + 99_500);
+    const later = await app.inject("/v1/lists/soon-gone");
+    expect(later.statusCode).toBe(200);
+    expect(later.headers["cache-control"]).toBe("no-store");
+  });
+});
