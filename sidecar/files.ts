@@ -18,7 +18,6 @@ export const IMMUTABLE_CACHE_CONTROL = `public, max-age=${ASSET_CACHE_SECONDS}, 
 /** DESIGN "Hosts": Accept alone picks the rendering; User-Agent would split caches per browser. */
 export const TEXT_VARY = "Accept, Accept-Encoding";
 
-
 /** The Cache-Control header of a row's cache policy; `until` (epoch ms) bounds `until-expiry`. */
 export function cacheControl(policy: CachePolicy, until = Number.POSITIVE_INFINITY, now = Date.now()): string {
   switch (policy) {
