@@ -13,7 +13,6 @@ import { parseIdList, requireKnownIds } from "./ids.ts";
 import {
   DEFAULT_PAGE_SIZE,
   FEEDBACK_MESSAGE,
-  LIFECYCLE_WITHIN_MAX_DAYS,
   LIST_LIFETIME_DAYS,
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
@@ -23,7 +22,15 @@ import {
   STATUS_SAMPLE_MINUTES,
 } from "./limits.ts";
 import { changesAtom } from "./changes.ts";
-import { catalogueDay, dayOf, lifecycleAtom, lifecycleCalendar, lifecycleList } from "./lifecycle.ts";
+import {
+  catalogueDay,
+  dayOf,
+  lifecycleAtom,
+  lifecycleCalendar,
+  lifecycleFilterOf,
+  lifecycleList,
+  LifecycleQuery,
+} from "./lifecycle.ts";
 import { listPath, newList, resolveList, type StoredList } from "./lists.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
@@ -99,22 +106,6 @@ export const ServicesQuery = z.object({
     .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}` }),
 });
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
-
-export const LifecycleQuery = z.object({
-  within: z
-    .string()
-    .regex(/^\d{1,5}d$/, `must be a whole number of days followed by d, from 0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d`)
-    .refine((value) => Number(value.slice(0, -1)) <= LIFECYCLE_WITHIN_MAX_DAYS, {
-      message: `must be at most ${LIFECYCLE_WITHIN_MAX_DAYS}d`,
-    })
-    .optional()
-    .meta({
-      description: `"<n>d", n a whole number from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out`,
-      example: "90d",
-    }),
-  status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
-  provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
-});
 
 const ATOM = "application/atom+xml";
 const CALENDAR = "text/calendar; charset=utf-8";
@@ -351,21 +342,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
     },
     example: { request: "GET /v1/lifecycle?within=90d&provider=gcp" },
     handler: (c, { query }) => {
-      if (query.provider !== undefined && !c.catalogue.providerById.has(query.provider))
-        throw new HttpError(
-          400,
-          "Unknown provider",
-          `No provider has the id "${query.provider.slice(0, 100)}"; see GET /v1/providers.`,
-        );
-      const filtered = query.within !== undefined || query.status !== undefined || query.provider !== undefined;
-      const asOf = filtered ? dayOf(c.now()) : catalogueDay(c.catalogue);
-      return json(
-        lifecycleList(c.catalogue, c.urls, asOf, {
-          withinDays: query.within === undefined ? undefined : Number(query.within.slice(0, -1)),
-          status: query.status,
-          providerId: query.provider,
-        }),
-      );
+      const filter = lifecycleFilterOf(c.catalogue, query);
+      const filtered = Object.values(filter).some((value) => value !== undefined);
+      return json(lifecycleList(c.catalogue, c.urls, filtered ? dayOf(c.now()) : catalogueDay(c.catalogue), filter));
     },
   }),
   endpoint({

@@ -3,18 +3,53 @@
  * filter, and the two feeds (Atom 1.0, RFC 4287; iCalendar, RFC 5545). Days are UTC calendar days
  * (YYYY-MM-DD), compared as strings.
  */
-import { DAY_MS } from "./limits.ts";
+import { z } from "zod";
+import { DAY_MS, LIFECYCLE_WITHIN_MAX_DAYS } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import type { PublicUrls } from "./endpoint.ts";
 import { atomInstant, foldLine, icsInstant, icsText, renderAtom, tagAuthority, tagUri } from "./render/feeds.ts";
 import { servicePath } from "./render/pages.ts";
-import type { LifecycleEntryT, LifecycleListT, ServiceT } from "./schema.ts";
+import { HttpError } from "./problem.ts";
+import { LIFECYCLE_STATUSES, type LifecycleEntryT, type LifecycleListT, type ServiceT } from "./schema.ts";
+
+/** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
+export const LifecycleQuery = z.object({
+  within: z
+    .string()
+    .regex(/^\d{1,5}d?$/, `must be a whole number of days, e.g. 90d (0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d)`)
+    .refine((value) => Number(value.replace(/d$/, "")) <= LIFECYCLE_WITHIN_MAX_DAYS, {
+      message: `must be at most ${LIFECYCLE_WITHIN_MAX_DAYS}d`,
+    })
+    .optional()
+    .meta({
+      description: `"<n>d" (or "<n>"), n a whole number from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out`,
+      example: "90d",
+    }),
+  status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
+  provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
+});
+export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
 export interface LifecycleFilter {
   /** Only entries whose sunsetDate is between asOf and asOf + withinDays, both included. */
   readonly withinDays?: number | undefined;
   readonly status?: string | undefined;
   readonly providerId?: string | undefined;
+}
+
+/** A validated lifecycle query as a filter; an unknown provider is a 400. */
+export function lifecycleFilterOf(catalogue: Catalogue, query: LifecycleQueryT): LifecycleFilter {
+  if (query.provider !== undefined && !catalogue.providerById.has(query.provider))
+    throw new HttpError(
+      400,
+      "Unknown provider",
+      `No provider has the id "${query.provider.slice(0, 100)}"; see GET /v1/providers.`,
+    );
+  return {
+    withinDays: query.within === undefined ? undefined : Number(query.within.replace(/d$/, "")),
+    status: query.status,
+    providerId: query.provider,
+  };
 }
 
 /** The UTC day of an instant. */

@@ -1,12 +1,30 @@
 /**
- * Runs the built site's on-demand handler (@astrojs/node) for one request of the text host. The
+ * Loads and runs the built site's on-demand handler (@astrojs/node) for one request of the text host. The
  * reply is hijacked, so this answers every path itself: the handler's `next()` (no page matched,
  * or it failed) ends the request with a 404 or 500 page, and a handler that throws gets a 500 —
  * a hijacked request nobody answers would hold its socket until the client gives up.
  */
-import { STATUS_CODES } from "node:http";
+import { existsSync } from "node:fs";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { SiteHandler } from "./text.ts";
+
+/** The built site's on-demand handler (@astrojs/node). */
+export type SiteHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+  locals: object,
+) => void | Promise<void>;
+
+/** Loads the built site's on-demand handler, if the build has one. */
+export async function loadSiteHandler(distDir: string): Promise<SiteHandler | undefined> {
+  const entry = join(distDir, "site", "server", "entry.mjs");
+  if (!existsSync(entry)) return undefined;
+  const module = (await import(pathToFileURL(entry).href)) as { handler?: SiteHandler };
+  return module.handler;
+}
 
 /** "." and ".." (also percent-encoded): dot segments a URL parser resolves to another page. */
 export function isDotSegment(param: string): boolean {

@@ -1,43 +1,31 @@
 /**
- * The text host: the same catalogue at short paths (/, /{provider}, /{provider}/{service},
- * /category/{id}, /lifecycle, /compare/{a,b,…}), negotiated per request (DESIGN "Hosts"):
- * ?format=ansi|md|html wins; else Accept: text/markdown → Markdown; Accept: text/html → HTML (the
- * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the same
- * format. TEXT_HOST_LIMIT requests a minute per IP.
+ * buildTextApp(options) builds the text host: the same catalogue at short paths, negotiated per
+ * request (text/render.ts), its pages (text/routes.ts), the API same-origin under /v1/
+ * (text/api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
-import { existsSync } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { LIFECYCLE_WITHIN_MAX_DAYS, LIST_LIFETIME_DAYS, MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
-import type { Catalogue } from "../catalogue/load.ts";
-import { parseIdList, UnknownIdsError } from "../catalogue/ids.ts";
-import { HttpError } from "../catalogue/problem.ts";
+import Fastify, { type FastifyInstance } from "fastify";
 import type { PublicUrls } from "../catalogue/endpoint.ts";
-import { heading, paragraph, stripControl, type Doc } from "../catalogue/render/doc.ts";
-import { dayOf, type LifecycleFilter } from "../catalogue/lifecycle.ts";
-import { comparePage, lifecyclePage, savedListPage } from "../catalogue/render/pages.ts";
-import { LIFECYCLE_STATUSES } from "../catalogue/schema.ts";
-import { renderDoc, textPageFor, textPages, type TextFormat } from "../catalogue/static.ts";
+import { TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
+import type { Catalogue } from "../catalogue/load.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
-import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl, TEXT_VARY } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
-import { errorBody, isApiPath, sendError as sendApiError } from "./plugins/errors.ts";
 import { clientKey, limitStore } from "./plugins/limit-store.ts";
 import securityHeaders from "./plugins/security-headers.ts";
-import { isDotSegment, serveSitePage } from "./site-page.ts";
+import type { SiteHandler } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
+import { forwardApi } from "./text/api-forward.ts";
+import { TextReplies } from "./text/render.ts";
+import { textRoutes } from "./text/routes.ts";
 
-export type Rendering = TextFormat | "html";
+export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
 
 export interface TextAppOptions {
   readonly config: AppOptions["config"] & { NO_COLOR?: string | undefined };
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly files?: BuiltFiles;
-  /** Requests per minute per IP; the contract's 60 unless a test needs more. */
+  /** Requests per minute per IP; the contract's TEXT_HOST_LIMIT unless a test needs more. */
   readonly perMinute?: number;
   /** The API app: the text host answers /v1/* through it, so the site calls its API same-origin. */
   readonly api?: FastifyInstance;
@@ -47,85 +35,14 @@ export interface TextAppOptions {
   readonly siteHandler?: SiteHandler;
 }
 
-export type SiteHandler = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  next: (error?: unknown) => void,
-  locals: object,
-) => void | Promise<void>;
-
-/** Loads the built site's on-demand handler, if the build has one. */
-export async function loadSiteHandler(distDir: string): Promise<SiteHandler | undefined> {
-  const entry = join(distDir, "site", "server", "entry.mjs");
-  if (!existsSync(entry)) return undefined;
-  const module = (await import(pathToFileURL(entry).href)) as { handler?: SiteHandler };
-  return module.handler;
-}
-
-const CONTENT_TYPE: Record<Rendering, string> = {
-  md: "text/markdown; charset=utf-8",
-  ansi: "text/plain; charset=utf-8",
-  txt: "text/plain; charset=utf-8",
-  html: "text/html; charset=utf-8",
-};
-
-/** The rendering a request asks for. */
-export function negotiate(request: FastifyRequest, noColor: boolean): Rendering {
-  // Fastify answers malformed URLs before parsing the query: there is none then.
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  const plain = noColor || query.color === "never";
-  const format = typeof query.format === "string" ? query.format.toLowerCase() : undefined;
-  if (format === "md" || format === "markdown") return "md";
-  if (format === "html") return "html";
-  if (format === "ansi" || format === "text" || format === "txt") return plain || format === "txt" ? "txt" : "ansi";
-  const accept = String(request.headers.accept ?? "").toLowerCase();
-  if (accept.includes("text/markdown")) return "md";
-  if (accept.includes("text/html")) return "html";
-  return plain ? "txt" : "ansi";
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A page in the requested rendering; HTML here is only for errors and pages the site lacks. */
-function render(doc: Doc, rendering: Rendering): string {
-  if (rendering !== "html") return renderDoc(doc, rendering);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(stripControl(doc.title))}</title></head><body><main><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre></main></body></html>\n`;
-}
-
-/** The text host's lifecycle filter: within=<n> or <n>d days, status, provider; a message when one is bad. */
-export function lifecycleFilter(catalogue: Catalogue, query: Record<string, unknown>): LifecycleFilter | string {
-  const { within, status, provider } = query;
-  let withinDays: number | undefined;
-  if (within !== undefined) {
-    const match = typeof within === "string" ? /^(\d{1,5})d?$/.exec(within) : null;
-    if (!match || Number(match[1]) > LIFECYCLE_WITHIN_MAX_DAYS)
-      return `within must be a whole number of days from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}, e.g. ?within=90.`;
-    withinDays = Number(match[1]);
-  }
-  if (status !== undefined && !(LIFECYCLE_STATUSES as readonly unknown[]).includes(status))
-    return `status must be one of ${LIFECYCLE_STATUSES.join(", ")}.`;
-  if (provider !== undefined && (typeof provider !== "string" || !catalogue.providerById.has(provider)))
-    return "provider must be a provider id, e.g. ?provider=gcp.";
-  return {
-    withinDays,
-    status: status as string | undefined,
-    providerId: provider as string | undefined,
-  };
-}
-
-function errorDoc(status: number, title: string, detail: string): Doc {
-  return { title, blocks: [heading(1, `${status} ${title}`), paragraph(detail)] };
-}
-
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
+  const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
   const app = Fastify(
     fastifyOptions(
       options.config,
       (error, request, reply) => {
         const status = error.statusCode === 414 ? 414 : 400;
-        void sendError(
+        void replies.error(
           request,
           reply,
           status,
@@ -136,35 +53,6 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       "text",
     ),
   );
-  const noColor = options.config.NO_COLOR !== undefined;
-  const { catalogue, files } = options;
-  const pageDocs = new Map([...textPages(catalogue)].map(({ page, doc }) => [page, doc]));
-
-  const sendText = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    rendering: Rendering,
-    body: string,
-    cacheable = true,
-  ) =>
-    reply
-      .code(status)
-      .header("content-type", CONTENT_TYPE[rendering])
-      .header("vary", TEXT_VARY)
-      .header("cache-control", status === 200 && cacheable ? READ_CACHE_CONTROL : "no-store")
-      .send(request.method === "HEAD" ? undefined : body);
-
-  const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) =>
-    isApiPath(request.url)
-      ? sendApiError(reply, errorBody(status, title, detail))
-      : sendText(
-          request,
-          reply,
-          status,
-          negotiate(request, noColor),
-          render(errorDoc(status, title, detail), negotiate(request, noColor)),
-        );
 
   await app.register(securityHeaders, {
     contentSecurityPolicy: {
@@ -204,18 +92,19 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   app.setErrorHandler((error, request, reply) => {
     const e = error as { statusCode?: number; retryAfter?: number; message?: string };
     if (e.statusCode === 429) {
-      reply.header("retry-after", String(e.retryAfter ?? 60));
-      return sendError(
+      const retryAfter = e.retryAfter ?? TEXT_HOST_LIMIT.windowMs / 1000;
+      reply.header("retry-after", String(retryAfter));
+      return replies.error(
         request,
         reply,
         429,
         "Too many requests",
-        `${e.message ?? ""} Try again in ${e.retryAfter ?? 60} seconds.`,
+        `${e.message ?? ""} Try again in ${retryAfter} seconds.`,
       );
     }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, "text request failed");
-    return sendError(
+    return replies.error(
       request,
       reply,
       status,
@@ -224,133 +113,18 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     );
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, 404, "Not found", "No page here. Try / for the list of providers."),
+    replies.error(request, reply, 404, "Not found", "No page here. Try / for the list of providers."),
   );
 
-  /** Sends a file of the built site; false when there is none. */
-  const sendSite = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    path: string,
-    status = 200,
-  ): Promise<boolean> => {
-    if (!files || !files.has(`site/client/${path}`)) return false;
-    if (status !== 200) reply.code(status);
-    return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);
-  };
-  const notFound = async (request: FastifyRequest, reply: FastifyReply, detail: string) => {
-    if (
-      !isApiPath(request.url) &&
-      negotiate(request, noColor) === "html" &&
-      (await sendSite(request, reply, "404.html", 404))
-    )
-      return reply;
-    return sendError(request, reply, 404, "Not found", detail);
-  };
-
-  const api = options.api;
-  if (api) {
-    // Same-origin API for the site's interactive parts (and for mirrors served under one host).
-    await app.register(async (scope) => {
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: MAX_BODY_BYTES + 1 }, (_request, body, done) =>
-        done(null, body),
-      );
-      scope.all("/v1/*", { config: { rateLimit: false } }, async (request, reply) => {
-        const headers = { ...request.headers };
-        delete headers["content-length"];
-        const response = await api.inject({
-          method: request.method as "GET",
-          url: request.url,
-          headers,
-          remoteAddress: request.ip,
-          ...(request.body ? { payload: request.body as Buffer } : {}),
-        });
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined && !["content-length", "transfer-encoding", "connection"].includes(name))
-            reply.header(name, value);
-        }
-        return reply.code(response.statusCode).send(response.rawPayload);
-      });
-    });
-  }
-
-  app.get<{ Params: { ids: string } }>("/compare/:ids", async (request, reply) => {
-    const rendering = negotiate(request, noColor);
-    let ids: string[];
-    try {
-      ids = parseIdList(catalogue, request.params.ids, Number.MAX_SAFE_INTEGER);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      // The ids are the path here: unknown ones name no page.
-      const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
-      return sendError(request, reply, status, error.message, error.details ?? "");
-    }
-    if (rendering === "html" && (await sendSite(request, reply, "compare/index.html"))) return reply;
-    return sendText(request, reply, 200, rendering, render(comparePage(catalogue, ids), rendering));
-  });
-
-  app.get<{ Params: { id: string } }>("/lists/:id", async (request, reply) => {
-    const rendering = negotiate(request, noColor);
-    if (isDotSegment((request.params as { id: string }).id)) return notFound(request, reply, "No page here.");
-    if (rendering === "html" && options.siteHandler)
-      // The site's on-demand page, given the same catalogue and store as the API.
-      return serveSitePage(
-        request,
-        reply,
-        options.siteHandler,
-        { catalogue, store: options.store, ...(options.urls ? { apiUrl: options.urls.apiUrl } : {}) },
-        { vary: TEXT_VARY, "cache-control": "no-store" },
-        (status) => render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html"),
-      );
-    let list;
-    try {
-      list = await options.store.getList(request.params.id, new Date());
-    } catch {
-      return sendError(request, reply, 503, "Service unavailable", "Storage is unreachable; try again shortly.");
-    }
-    if (!list)
-      return notFound(
-        request,
-        reply,
-        `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
-      );
-    // Saved lists expire: not for shared caches.
-    return sendText(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering), false);
-  });
-
-  app.get("/*", async (request, reply) => {
-    const rendering = negotiate(request, noColor);
-    const { pathname } = splitRequestUrl(request.url);
-    const decoded = safeRelativePath(pathname);
-    if (decoded === undefined) return notFound(request, reply, "No page here. Try / for the list of providers.");
-    // Site assets (CSS, JS, the search index) whatever the Accept header says.
-    if (/\.[a-z0-9_]+$/i.test(decoded) && (await sendSite(request, reply, decoded.slice(1)))) return reply;
-    const page = textPageFor(catalogue, pathname);
-    if (page === "lifecycle" && rendering !== "html") {
-      // /lifecycle?within=90&status=…&provider=…: the page filtered, as of today (the site's page filters in the browser).
-      const query = request.query as Record<string, unknown>;
-      if (["within", "status", "provider"].some((key) => query[key] !== undefined)) {
-        const filter = lifecycleFilter(catalogue, query);
-        if (typeof filter === "string") return sendError(request, reply, 400, "Bad request", filter);
-        const doc = lifecyclePage(catalogue, dayOf(new Date()), filter);
-        return sendText(request, reply, 200, rendering, render(doc, rendering));
-      }
-    }
-    if (rendering === "html") {
-      const dir = decoded.replace(/^\/+|\/+$/g, "");
-      if (await sendSite(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;
-      if (!page) return notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}.`);
-    }
-    if (!page)
-      return notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`);
-    if (
-      rendering !== "html" &&
-      files &&
-      (await files.send(request, reply, `text/${page}.${rendering}`, { vary: TEXT_VARY }))
-    )
-      return reply;
-    return sendText(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering));
-  });
+  if (options.api) await app.register(forwardApi(options.api));
+  await app.register(
+    textRoutes({
+      catalogue: options.catalogue,
+      store: options.store,
+      replies,
+      siteHandler: options.siteHandler,
+      apiUrl: options.urls?.apiUrl,
+    }),
+  );
   return app;
 }

@@ -59,7 +59,7 @@ describe("the text host", () => {
     expect(page.body).toContain(`with a date from ${today} to ${horizon}`);
     const bad = await text.inject("/lifecycle?within=soon&format=md");
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain("within must be a whole number of days");
+    expect(bad.body).toContain("within: must be a whole number of days");
     await text.close();
   });
 

@@ -1,0 +1,131 @@
+/**
+ * The text host's pages: /compare/{a,b,…}, /lists/{id} (the site's on-demand page in HTML) and
+ * every static page (/, /{provider}, /{provider}/{service}, /category/{id}, /lifecycle), from the
+ * build when there is one, else rendered on the fly. /lifecycle?within=… is filtered as of today.
+ */
+import type { FastifyInstance } from "fastify";
+import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
+import { dayOf, lifecycleFilterOf, LifecycleQuery } from "../../catalogue/lifecycle.ts";
+import { LIST_LIFETIME_DAYS } from "../../catalogue/limits.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import { comparePage, lifecyclePage, savedListPage } from "../../catalogue/render/pages.ts";
+import { textPageFor, textPages } from "../../catalogue/static.ts";
+import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
+import { isDotSegment, serveSitePage, type SiteHandler } from "../site-page.ts";
+import type { Store } from "../store/store.ts";
+import { errorDoc, render, type TextReplies } from "./render.ts";
+
+export interface TextRouteOptions {
+  readonly catalogue: Catalogue;
+  readonly store: Store;
+  readonly replies: TextReplies;
+  /** The site's on-demand handler, for /lists/{id} in HTML. */
+  readonly siteHandler?: SiteHandler | undefined;
+  /** Linked from the site's on-demand pages. */
+  readonly apiUrl?: string | undefined;
+}
+
+/** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
+const LIFECYCLE_KEYS = ["within", "status", "provider"] as const;
+
+export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: TextRouteOptions) {
+  const pageDocs = new Map([...textPages(catalogue)].map(({ page, doc }) => [page, doc]));
+
+  return async (app: FastifyInstance) => {
+    app.get<{ Params: { ids: string } }>("/compare/:ids", async (request, reply) => {
+      const rendering = replies.rendering(request);
+      let ids: string[];
+      try {
+        ids = parseIdList(catalogue, request.params.ids, Number.MAX_SAFE_INTEGER);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        // The ids are the path here: unknown ones name no page.
+        const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
+        return replies.error(request, reply, status, error.message, error.details ?? "");
+      }
+      if (rendering === "html" && (await replies.site(request, reply, "compare/index.html"))) return reply;
+      return replies.text(request, reply, 200, rendering, render(comparePage(catalogue, ids), rendering));
+    });
+
+    app.get<{ Params: { id: string } }>("/lists/:id", async (request, reply) => {
+      const rendering = replies.rendering(request);
+      if (isDotSegment(request.params.id)) return replies.notFound(request, reply, "No page here.");
+      if (rendering === "html" && siteHandler)
+        // The site's on-demand page, given the same catalogue and store as the API.
+        return serveSitePage(
+          request,
+          reply,
+          siteHandler,
+          { catalogue, store, ...(apiUrl ? { apiUrl } : {}) },
+          { vary: TEXT_VARY, "cache-control": "no-store" },
+          (status) =>
+            render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html"),
+        );
+      let list;
+      try {
+        list = await store.getList(request.params.id, new Date());
+      } catch {
+        return replies.error(request, reply, 503, "Service unavailable", "Storage is unreachable; try again shortly.");
+      }
+      if (!list)
+        return replies.notFound(
+          request,
+          reply,
+          `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
+        );
+      // Saved lists expire: not for shared caches.
+      return replies.text(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering), false);
+    });
+
+    app.get("/*", async (request, reply) => {
+      const rendering = replies.rendering(request);
+      const { pathname } = splitRequestUrl(request.url);
+      const decoded = safeRelativePath(pathname);
+      if (decoded === undefined)
+        return replies.notFound(request, reply, "No page here. Try / for the list of providers.");
+      // Site assets (CSS, JS, the search index) whatever the Accept header says.
+      if (/\.[a-z0-9_]+$/i.test(decoded) && (await replies.site(request, reply, decoded.slice(1)))) return reply;
+      const page = textPageFor(catalogue, pathname);
+      const query = request.query as Record<string, unknown>;
+      if (page === "lifecycle" && rendering !== "html" && LIFECYCLE_KEYS.some((key) => query[key] !== undefined)) {
+        // The page filtered as of today (the site's page filters in the browser).
+        const parsed = LifecycleQuery.safeParse({
+          within: query.within,
+          status: query.status,
+          provider: query.provider,
+        });
+        if (!parsed.success)
+          return replies.error(
+            request,
+            reply,
+            400,
+            "Bad request",
+            parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; "),
+          );
+        let filter;
+        try {
+          filter = lifecycleFilterOf(catalogue, parsed.data);
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error;
+          return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+        }
+        const doc = lifecyclePage(catalogue, dayOf(new Date()), filter);
+        return replies.text(request, reply, 200, rendering, render(doc, rendering));
+      }
+      if (rendering === "html") {
+        const dir = decoded.replace(/^\/+|\/+$/g, "");
+        if (await replies.site(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;
+        if (!page) return replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}.`);
+      }
+      if (!page)
+        return replies.notFound(
+          request,
+          reply,
+          `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`,
+        );
+      if (rendering !== "html" && (await replies.built(request, reply, `${page}.${rendering}`))) return reply;
+      return replies.text(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering));
+    });
+  };
+}
