@@ -10,6 +10,8 @@ const SLOW_SUITES = [
   "tests/reliability/load.test.ts",
   "tests/reliability/fuzz.test.ts",
   "tests/reliability/redis-faults.test.ts",
+  "tests/reliability/redis-hang.test.ts",
+  "tests/sidecar/store-lock.test.ts",
   "tests/reliability/sentinel*.test.ts",
   "tests/sidecar/durability.test.ts",
 ];
