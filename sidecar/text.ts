@@ -22,6 +22,8 @@ import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
 import securityHeaders from "./plugins/security-headers.ts";
+import textSiteRoutes, { escapeHtml as escapeSiteHtml, sitePage } from "./text-site.ts";
+import { THEME_SCRIPT_HASH } from "../site/src/lib/theme.ts";
 import type { Store } from "./store/store.ts";
 
 export type Rendering = TextFormat | "html";
@@ -135,7 +137,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // The hash allows the site's one inline script, which applies the saved theme before first paint.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", THEME_SCRIPT_HASH],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         connectSrc: ["'self'"],
@@ -174,14 +177,24 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       retryAfter: Math.ceil(context.ttl / 1000),
-      message: `Limit is ${context.max} requests per minute per IP.`,
+      message: `This host's pages (HTML, Markdown and text) are limited to ${context.max} requests per minute per IP.`,
     }),
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const e = error as { statusCode?: number; retryAfter?: number; message?: string };
     if (e.statusCode === 429) {
       reply.header("retry-after", String(e.retryAfter ?? 60));
+      const page =
+        negotiate(request, noColor) === "html" &&
+        (await sitePage(files, "429/index.html", [
+          [
+            /(<p[^>]*\bdata-limit-detail[^>]*>)[^<]*(<\/p>)/,
+            escapeSiteHtml(`${e.message ?? ""} Try again in ${e.retryAfter ?? 60} seconds.`),
+          ],
+        ]));
+      if (page)
+        return reply.code(429).header("content-type", CONTENT_TYPE.html).header("cache-control", "no-store").send(page);
       return sendError(
         request,
         reply,
@@ -203,6 +216,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, 404, "Not found", "No page here. Try / for the list of providers."),
   );
+  await app.register(textSiteRoutes, {
+    catalogue,
+    store: options.store,
+    files,
+    negotiate: (r) => negotiate(r, noColor),
+  });
 
   /** Sends a file of the built site; false when there is none. */
   const sendSite = async (
@@ -249,6 +268,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
 
   app.get<{ Params: { ids: string } }>("/compare/:ids", async (request, reply) => {
     const rendering = negotiate(request, noColor);
+    // The site's compare page names unknown ids itself and shows the rest.
+    if (rendering === "html" && (await sendSite(request, reply, "compare/index.html"))) return reply;
     let ids: string[];
     try {
       ids = parseIdList(catalogue, request.params.ids, Number.MAX_SAFE_INTEGER);
@@ -258,7 +279,6 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
       return sendError(request, reply, status, error.message, error.details ?? "");
     }
-    if (rendering === "html" && (await sendSite(request, reply, "compare/index.html"))) return reply;
     return sendText(request, reply, 200, rendering, render(comparePage(catalogue, ids), rendering));
   });
 
