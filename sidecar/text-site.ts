@@ -6,7 +6,7 @@
  * - POST /feedback — the feedback form, form-encoded: the same operation as POST /v1/feedback
  *   (the contract row's handler), then a thank-you page; a blank or invalid message shows the
  *   form again with the reason.
- * Also the site's pages with a value filled in, for the styled 429 page (sitePage).
+ * Also the site's styled 429 page with what was limited and when to retry filled in (limitPage).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -59,6 +59,20 @@ export async function sitePage(
     (page, [pattern, fill]) => page.replace(pattern, (_match, open: string, close = "") => `${open}${fill}${close}`),
     html,
   );
+}
+
+/** The site's styled 429 page (site/src/pages/429.astro) saying what was limited and when to retry. */
+export function limitPage(
+  files: BuiltFiles | undefined,
+  limited: string | undefined,
+  retryAfterSeconds: number,
+): Promise<string | undefined> {
+  return sitePage(files, "429/index.html", [
+    [
+      /(<p[^>]*\bdata-limit-detail[^>]*>)[^<]*(<\/p>)/,
+      escapeHtml(`${limited ?? ""} Try again in ${retryAfterSeconds} seconds.`.trim()),
+    ],
+  ]);
 }
 
 /** The search page's parts the server fills (site/src/pages/search/index.astro). */

@@ -22,7 +22,7 @@ import { fastifyOptions, type AppOptions } from "./app.ts";
 import { READ_CACHE_CONTROL, safeRelativePath, splitRequestUrl } from "./files.ts";
 import type { BuiltFiles } from "./files.ts";
 import securityHeaders from "./plugins/security-headers.ts";
-import textSiteRoutes, { escapeHtml as escapeSiteHtml, sitePage } from "./text-site.ts";
+import textSiteRoutes, { limitPage } from "./text-site.ts";
 import { THEME_SCRIPT_HASH } from "../site/src/lib/theme.ts";
 import type { Store } from "./store/store.ts";
 
@@ -185,14 +185,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     const e = error as { statusCode?: number; retryAfter?: number; message?: string };
     if (e.statusCode === 429) {
       reply.header("retry-after", String(e.retryAfter ?? 60));
-      const page =
-        negotiate(request, noColor) === "html" &&
-        (await sitePage(files, "429/index.html", [
-          [
-            /(<p[^>]*\bdata-limit-detail[^>]*>)[^<]*(<\/p>)/,
-            escapeSiteHtml(`${e.message ?? ""} Try again in ${e.retryAfter ?? 60} seconds.`),
-          ],
-        ]));
+      const page = negotiate(request, noColor) === "html" && (await limitPage(files, e.message, e.retryAfter ?? 60));
       if (page)
         return reply.code(429).header("content-type", CONTENT_TYPE.html).header("cache-control", "no-store").send(page);
       return sendError(

@@ -1,5 +1,10 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Feedback } from "../../catalogue/ports.ts";
+import { BuiltFiles } from "../../sidecar/files.ts";
+import { limitPage } from "../../sidecar/text-site.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
 
@@ -76,5 +81,21 @@ describe("the feedback form without JavaScript", () => {
     expect(email.statusCode).toBe(400);
     expect(recorded).toHaveLength(0);
     await app.close();
+  });
+});
+
+describe("the site's 429 page", () => {
+  it("says what was limited and when to retry, escaped, in the site's own page", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "csc-limit-page-"));
+    mkdirSync(join(dist, "site", "client", "429"), { recursive: true });
+    writeFileSync(
+      join(dist, "site", "client", "429", "index.html"),
+      "<main><h1>Too many requests</h1><p data-limit-detail>\n  Try again in a minute.\n</p></main>",
+    );
+    const files = new BuiltFiles(dist, new Map([["site/client/429/index.html", "0".repeat(64)]]));
+    expect(await limitPage(files, "Pages <b>are</b> limited to 60 requests per minute per IP.", 42)).toBe(
+      "<main><h1>Too many requests</h1><p data-limit-detail>Pages &#60;b&#62;are&#60;/b&#62; limited to 60 requests per minute per IP. Try again in 42 seconds.</p></main>",
+    );
+    expect(await limitPage(undefined, "x", 1)).toBeUndefined();
   });
 });
