@@ -36,7 +36,7 @@ import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
 import { azurePolicySet, gcpOrgPolicy, policyAnswer, PolicyRequestError, scpAnswer, scpPolicy } from "./policies.ts";
 import { changelog } from "./changelog.ts";
-import { SlugTakenError, StoreOutcomeUnknownError, StoreUnavailableError } from "./ports.ts";
+import { SlugTakenError, StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "./ports.ts";
 import { HttpError } from "./problem.ts";
 import { listServices, pageCount, serviceDetail } from "./query.ts";
 import { renderMarkdown } from "./render/markdown.ts";
@@ -73,6 +73,7 @@ import {
   ServiceList,
   StatusHistory,
   StatusReport,
+  type FeedbackBodyT,
   type SavedListT,
 } from "./schema.ts";
 import { statusReport } from "./status.ts";
@@ -186,6 +187,25 @@ function policyCall(call: () => unknown): Result {
 /** essentials=false opts out of keeping the vendor's account-operation essentials usable. */
 const essentials = (query: { essentials?: boolean | undefined }) =>
   query.essentials === false ? { essentials: false } : {};
+
+/**
+ * Feedback as the product keeps it, from POST /v1/feedback and the site's form alike: an
+ * unrecognised type becomes general, control characters are stripped, durable before it resolves.
+ */
+export async function recordFeedback(store: RecordStore, body: FeedbackBodyT, now: Date): Promise<void> {
+  const type = (FEEDBACK_TYPES as readonly string[]).includes(body.type ?? "") ? body.type! : "general";
+  await storeCall(
+    () =>
+      store.recordFeedback({
+        type,
+        message: stripControl(body.message),
+        ...(body.email ? { email: body.email } : {}),
+        ...(body.page ? { page: body.page } : {}),
+        receivedAt: now.toISOString(),
+      }),
+    { unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN },
+  );
+}
 
 const approvedIds = (catalogue: Catalogue, body: { approvedServiceIds: string[] }) =>
   requireKnownIds(catalogue, body.approvedServiceIds);
@@ -701,19 +721,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     cache: "no-store",
     example: { request: "POST /v1/feedback", body: { type: "bug", message: "The S3 pricing link is outdated." } },
     handler: async (c, { body }) => {
-      const type = (FEEDBACK_TYPES as readonly string[]).includes(body.type ?? "") ? body.type! : "general";
-      const message = stripControl(body.message);
-      await storeCall(
-        () =>
-          c.store.recordFeedback({
-            type,
-            message,
-            ...(body.email ? { email: body.email } : {}),
-            ...(body.page ? { page: body.page } : {}),
-            receivedAt: c.now().toISOString(),
-          }),
-        { unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN },
-      );
+      await recordFeedback(c.store, body, c.now());
       return { status: 201, body: { success: true, message: "Thank you: your feedback was recorded." } };
     },
   }),

@@ -36,6 +36,8 @@ export const MAX_PAGE_SIZE = 200;
 export const MAX_COMPARE_IDS = 10;
 export const MAX_EXPOSURE_IDS = 50;
 export const MAX_APPROVED_IDS = 500;
+/** The text host's /search shows at most this many results. */
+export const TEXT_SEARCH_RESULTS = 20;
 /** The text host shows at most this many services side by side. */
 export const MAX_TEXT_COMPARE_SHOWN = 8;
 

@@ -12,7 +12,7 @@
  * - a deny-list SCP over AWS's 5,120 characters throws PolicyTooLargeError, which says it cannot be
  *   split and points at the allow-list strategy, whose Allow SCPs add up on one target.
  */
-import type { Catalogue } from "./load.ts";
+import type { ListCatalogue } from "./list-catalogue.ts";
 import {
   AWS_ESSENTIAL_PREFIXES,
   AZURE_ESSENTIAL_RESOURCE_TYPES,
@@ -127,7 +127,7 @@ interface Selection {
   readonly implied: ImpliedServiceT[];
 }
 
-function select(catalogue: Catalogue, ids: readonly string[], vendor: Vendor, options: PolicyOptions): Selection {
+function select(catalogue: ListCatalogue, ids: readonly string[], vendor: Vendor, options: PolicyOptions): Selection {
   const approvedIds = new Set(ids);
   const own: ServiceT[] = [];
   const included: ServiceT[] = [];
@@ -181,7 +181,7 @@ function select(catalogue: Catalogue, ids: readonly string[], vendor: Vendor, op
 
 /** Catalogue services not approved that the document allows anyway, through a shared identifier. */
 function impliedServices(
-  catalogue: Catalogue,
+  catalogue: ListCatalogue,
   vendor: Vendor,
   approvedIds: ReadonlySet<string>,
   included: readonly ServiceT[],
@@ -267,7 +267,7 @@ function allowListParts(actions: readonly string[]): ScpDocumentT[] {
   return groups.map((group, index) => allowListScp(group, index + 1, groups.length));
 }
 
-export function scpPolicy(catalogue: Catalogue, ids: readonly string[], options: ScpOptions = {}): ScpExplainedT {
+export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], options: ScpOptions = {}): ScpExplainedT {
   const strategy = options.strategy ?? "deny-list";
   const selection = select(catalogue, ids, AWS, options);
   const actions = selection.allowed.map((prefix) => `${prefix}:*`);
@@ -354,7 +354,7 @@ export function policyAnswer<T extends { policy: unknown }>(result: T, request: 
 // Azure policy set definitions
 
 export function azurePolicySet(
-  catalogue: Catalogue,
+  catalogue: ListCatalogue,
   ids: readonly string[],
   options: PolicyOptions = {},
 ): AzurePolicySetExplainedT {
@@ -401,7 +401,7 @@ export function azurePolicySet(
 // Google Cloud organization policies
 
 export function gcpOrgPolicy(
-  catalogue: Catalogue,
+  catalogue: ListCatalogue,
   ids: readonly string[],
   options: GcpOptions = {},
 ): GcpOrgPolicyExplainedT {

@@ -125,6 +125,21 @@ const NAME_COVERAGE_BONUS = 30;
 const sameWord = (word: string, token: string) => token === word || token === `${word}s` || word === `${token}s`;
 
 /**
+ * How much of one core name (see SearchIndex.coreNames) the telling words of a query cover, and
+ * whether the query is that name exactly. Shared with the site's search, which applies the same
+ * exact-name rule to Pagefind's results (site/src/scripts/search.ts).
+ */
+export function nameMatch(name: readonly string[], telling: readonly string[]): { covered: number; exact: boolean } {
+  const covered = name.filter((token) => telling.some((word) => token.startsWith(word))).length / name.length;
+  return { covered, exact: covered === 1 && telling.every((word) => name.some((token) => sameWord(word, token))) };
+}
+
+/** The words of a query that say which service is meant: generic words and the given brand's left out. */
+export function tellingWords(q: string, brand: ReadonlySet<string>): string[] {
+  return [...new Set(tokenize(q))].filter((word) => !GENERIC_WORDS.has(word) && !brand.has(word));
+}
+
+/**
  * Positions of the services matching every word of `q` (a word matches a token it equals or
  * prefixes), with a relevance score: field weight per word (halved for a prefix match); a large
  * bonus when the query is one of the service's names (name, short name or alias, brand and
@@ -155,8 +170,7 @@ export function search(catalogue: Catalogue, q: string): Map<number, number> {
     const telling = generic.filter((word) => !index.brands[position]!.has(word));
     let bonus = 0;
     for (const name of index.coreNames[position]!) {
-      const covered = name.filter((token) => telling.some((word) => token.startsWith(word))).length / name.length;
-      const exact = covered === 1 && telling.every((word) => name.some((token) => sameWord(word, token)));
+      const { covered, exact } = nameMatch(name, telling);
       bonus = Math.max(bonus, (exact ? EXACT_NAME_BONUS : 0) + covered * NAME_COVERAGE_BONUS);
     }
     scores.set(position, score + bonus);

@@ -8,12 +8,14 @@ import Fastify, { type FastifyInstance } from "fastify";
 import type { PublicUrls } from "../catalogue/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
+import { THEME_SCRIPT_HASH } from "../site/src/lib/theme.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import type { BuiltFiles } from "./files.ts";
 import { clientKey, limitStore } from "./plugins/limit-store.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import type { SiteHandler } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
+import textSiteRoutes, { limitPage } from "./text-site.ts";
 import { forwardApi } from "./text/api-forward.ts";
 import { TextReplies } from "./text/render.ts";
 import { textRoutes } from "./text/routes.ts";
@@ -58,7 +60,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // The hash allows the site's one inline script, which applies the saved theme before first paint.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", THEME_SCRIPT_HASH],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         connectSrc: ["'self'"],
@@ -85,15 +88,18 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       retryAfter: Math.ceil(context.ttl / 1000),
-      message: `Limit is ${context.max} requests per minute per IP.`,
+      message: `This host's pages (HTML, Markdown and text) are limited to ${context.max} requests per minute per IP.`,
     }),
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler(async (error, request, reply) => {
     const e = error as { statusCode?: number; retryAfter?: number; message?: string };
     if (e.statusCode === 429) {
       const retryAfter = e.retryAfter ?? TEXT_HOST_LIMIT.windowMs / 1000;
       reply.header("retry-after", String(retryAfter));
+      // A browser gets the site's styled 429 page, saying what was limited and when to retry.
+      const page = replies.rendering(request) === "html" && (await limitPage(options.files, e.message, retryAfter));
+      if (page) return reply.code(429).type("text/html; charset=utf-8").header("cache-control", "no-store").send(page);
       return replies.error(
         request,
         reply,
@@ -116,6 +122,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     replies.error(request, reply, 404, "Not found", "No page here. Try / for the list of providers."),
   );
 
+  await app.register(textSiteRoutes, {
+    catalogue: options.catalogue,
+    store: options.store,
+    files: options.files,
+    negotiate: (request) => replies.rendering(request),
+  });
   if (options.api) await app.register(forwardApi(options.api));
   await app.register(
     textRoutes({

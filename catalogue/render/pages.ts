@@ -11,6 +11,7 @@ import {
   MAX_TEXT_COMPARE_SHOWN,
 } from "../limits.ts";
 import { listPath, resolveList, type StoredList } from "../lists.ts";
+import type { ListCatalogue } from "../list-catalogue.ts";
 import type { Catalogue } from "../load.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
@@ -388,7 +389,11 @@ export function savedListPage(
 }
 
 /** POST /v1/export/markdown: the approved list for runbooks, grouped by provider, lifecycle shown. */
-export function approvedListDoc(catalogue: Catalogue, ids: readonly string[], title = "Approved cloud services"): Doc {
+export function approvedListDoc(
+  catalogue: ListCatalogue,
+  ids: readonly string[],
+  title = "Approved cloud services",
+): Doc {
   const services = [...new Set(ids)].map((id) => catalogue.bySlug.get(id)!.service);
   const blocks: Block[] = [
     heading(1, title),

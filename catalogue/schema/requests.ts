@@ -62,7 +62,8 @@ export const FeedbackBody = z
       .superRefine((message, ctx) => {
         // Characters as people count them: code points, not UTF-16 units.
         const length = [...message].length;
-        if (length < FEEDBACK_MESSAGE.min || length > FEEDBACK_MESSAGE.max)
+        if (message.trim() === "") ctx.addIssue({ code: "custom", message: "must not be blank" });
+        else if (length < FEEDBACK_MESSAGE.min || length > FEEDBACK_MESSAGE.max)
           ctx.addIssue({
             code: "custom",
             message: `must be ${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters; it has ${length}`,
@@ -85,3 +86,4 @@ export const OutboundClickBody = z
     page: z.string().max(2000).optional().meta(d("Where the click happened")),
   })
   .meta({ id: "OutboundClickBody", description: "Request body of POST /v1/analytics/outbound" });
+export type FeedbackBodyT = z.output<typeof FeedbackBody>;

@@ -19,6 +19,14 @@ export function bucketConfig(bucket: BucketName) {
 
 export default fp(
   async (app: FastifyInstance, options: { store: Store }) => {
+    // Which routes share each bucket, so a 429 can say what was limited beside the one refused.
+    const members = new Map<string, string[]>();
+    app.addHook("onRoute", (route) => {
+      const groupId = (route.config as { rateLimit?: { groupId?: string } } | undefined)?.rateLimit?.groupId;
+      if (!groupId || route.method === "HEAD") return;
+      const methods = Array.isArray(route.method) ? route.method.filter((m) => m !== "HEAD") : [route.method];
+      for (const method of methods) members.set(groupId, [...(members.get(groupId) ?? []), `${method} ${route.url}`]);
+    });
     await app.register(rateLimit, {
       global: false,
       // Counted in memory when the store is unreachable or slow (./limit-store.ts): never open.
@@ -32,17 +40,23 @@ export default fp(
         "retry-after": true,
       },
       addHeadersOnExceeding: { "x-ratelimit-limit": true, "x-ratelimit-remaining": false, "x-ratelimit-reset": false },
-      errorResponseBuilder: (_request, context) =>
-        Object.assign(
+      errorResponseBuilder: (request, context) => {
+        const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+        const groupId = (request.routeOptions.config as { rateLimit?: { groupId?: string } }).rateLimit?.groupId;
+        const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+        const others = (groupId ? (members.get(groupId) ?? []) : []).filter((member) => member !== route);
+        const bucket = groupId
+          ? ` (the ${groupId} bucket${others.length > 0 ? `, shared with ${others.join(", ")}` : ""})`
+          : "";
+        return Object.assign(
           new HttpError(
             429,
             "Too many requests",
-            `Limit is ${context.max} requests per minute per IP for this endpoint; retry after ${context.after}.`,
+            `${route} is limited to ${context.max} requests per minute per IP${bucket}; retry in ${seconds} second${seconds === 1 ? "" : "s"}.`,
           ),
-          {
-            retryAfter: Math.ceil(context.ttl / 1000),
-          },
-        ),
+          { retryAfter: seconds },
+        );
+      },
     });
   },
   { name: "rate-limit", dependencies: ["errors"] },

@@ -35,6 +35,8 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
   return async (app: FastifyInstance) => {
     app.get<{ Params: { ids: string } }>("/compare/:ids", async (request, reply) => {
       const rendering = replies.rendering(request);
+      // The site's compare page names unknown ids itself and shows the rest.
+      if (rendering === "html" && (await replies.site(request, reply, "compare/index.html"))) return reply;
       let ids: string[];
       try {
         ids = parseIdList(catalogue, request.params.ids, Number.MAX_SAFE_INTEGER);
@@ -44,7 +46,6 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
         const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
         return replies.error(request, reply, status, error.message, error.details ?? "");
       }
-      if (rendering === "html" && (await replies.site(request, reply, "compare/index.html"))) return reply;
       return replies.text(request, reply, 200, rendering, render(comparePage(catalogue, ids), rendering));
     });
 

@@ -110,6 +110,8 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     const html = await fetch(`${text}/aws/s3`, { headers: { accept: "text/html" } });
     expect(html.status).toBe(429);
     expect(html.headers.get("content-type")).toMatch(/^text\/html/);
+    // The site's own 429 page, styled like the rest of the site.
+    expect(await html.text()).toMatch(/<h1>Too many requests<\/h1>[\s\S]*limited to 60 requests per minute per IP/);
   });
 
   it("keeps serving static reads with both sidecars stopped, and answers dynamic requests with 503 in the Error shape", async () => {

@@ -356,6 +356,9 @@ describe("feedback and outbound clicks", () => {
     expect(ok.json()).toEqual({ success: true, message: expect.any(String) });
     expect(ok.headers["x-ratelimit-limit"]).toBe("30");
     expectError(await app.inject(post("/v1/feedback", { message: "hello there", email: "nope" })), 400);
+    expect(expectError(await app.inject(post("/v1/feedback", { message: " \n\t   " })), 400).details).toMatch(
+      /must not be blank/,
+    );
   });
 
   it("records outbound clicks", async () => {
@@ -385,6 +388,15 @@ describe("rate limits", () => {
     expectError(limited, 429);
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     expect(limited.headers["x-ratelimit-limit"]).toBe("10");
+    // The message names what was limited, the bucket's other endpoints and when to retry.
+    const { details } = limited.json() as { details: string };
+    expect(details).toMatch(
+      /^POST \/v1\/lists is limited to 10 requests per minute per IP \(the strict bucket, shared with /,
+    );
+    expect(details).toContain("POST /v1/export/markdown");
+    expect(details).toContain("POST /v1/policies/alpha-scp");
+    expect(details).toMatch(new RegExp(`retry in ${limited.headers["retry-after"]} seconds?\\.$`));
+    expect(details).not.toContain("this endpoint");
     // The relaxed bucket is independent: 30 more pass, the 31st does not.
     for (let i = 1; i <= 30; i++)
       expect((await app.inject(post("/v1/feedback", { message: "hello there" }))).statusCode, `feedback ${i}`).toBe(

@@ -3,9 +3,13 @@
  * buttons (the list lives in localStorage), and outbound-click reporting for documentation and
  * pricing links. Everything degrades to plain links without JavaScript.
  */
+import { THEME_KEY } from "../lib/theme-key.ts";
+
 /** The API, same-origin: the text host answers /v1/* (sidecar/text.ts; nginx routes it likewise). */
 export const API_URL = "";
 const LIST_KEY = "csc-approved-list";
+/** Fired on window when the list changed in another tab (the storage event), with the new list. */
+export const LIST_CHANGED = "csc-list-changed";
 
 export function readList(): string[] {
   try {
@@ -33,14 +37,20 @@ function updateCount(): void {
   });
 }
 
+// The saved theme is applied before first paint by the inline script in Layout.astro (lib/theme.ts).
 const root = document.documentElement;
-const savedTheme = localStorage.getItem("csc-theme");
-if (savedTheme === "dark" || savedTheme === "light") root.dataset.theme = savedTheme;
-document.querySelector("[data-theme-toggle]")?.addEventListener("click", () => {
-  const dark = root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
-  root.dataset.theme = dark ? "light" : "dark";
-  localStorage.setItem("csc-theme", root.dataset.theme);
-});
+const isDark = () =>
+  root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+const themeToggle = document.querySelector<HTMLButtonElement>("[data-theme-toggle]");
+if (themeToggle) {
+  themeToggle.hidden = false;
+  themeToggle.setAttribute("aria-pressed", String(isDark()));
+  themeToggle.addEventListener("click", () => {
+    root.dataset.theme = isDark() ? "light" : "dark";
+    localStorage.setItem(THEME_KEY, root.dataset.theme);
+    themeToggle.setAttribute("aria-pressed", String(isDark()));
+  });
+}
 
 document.querySelectorAll<HTMLButtonElement>("[data-add-to-list]").forEach((button) => {
   button.hidden = false;
@@ -51,6 +61,38 @@ document.querySelectorAll<HTMLButtonElement>("[data-add-to-list]").forEach((butt
   });
 });
 updateCount();
+
+// Another tab changed the list: show it here too, so the next edit here does not drop that change.
+window.addEventListener("storage", (event) => {
+  if (event.key !== LIST_KEY && event.key !== null) return;
+  updateCount();
+  window.dispatchEvent(new CustomEvent(LIST_CHANGED, { detail: readList() }));
+});
+
+/** Saves text as a file. The object URL is revoked later: revoked at once, Chrome may drop the download. */
+export function saveFile(name: string, body: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([body], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Rows as CSV (RFC 4180), each field quoted; a leading formula character is defused (spreadsheets would run it). */
+export function toCsv(rows: readonly (readonly string[])[]): string {
+  const field = (value: string) => `"${(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"`;
+  return `${rows.map((row) => row.map(field).join(",")).join("\r\n")}\r\n`;
+}
+
+/** A 429's message from the API's Error body and Retry-After: what was limited and when to retry. */
+export async function errorMessage(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => ({}))) as { error?: string; details?: string };
+  const text = `${body.error ?? `Error ${response.status}`}: ${body.details ?? ""}`.trim();
+  const retry = response.headers.get("retry-after");
+  if (response.status !== 429 || !retry || /retry/i.test(text)) return text;
+  return `${text} Retry in ${retry} seconds.`;
+}
 
 document.addEventListener("click", (event) => {
   const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-outbound]");

@@ -1,6 +1,7 @@
 /** /exposure/?ids=…: the picker, GET /v1/exposure, figures and accessible bar charts. */
 import { MAX_EXPOSURE_IDS } from "../../../catalogue/limits.ts";
-import { API_URL, readList } from "./common.ts";
+import { API_URL, errorMessage, readList } from "./common.ts";
+import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 
 interface Count {
@@ -28,6 +29,7 @@ interface Report {
 }
 
 const section = document.querySelector<HTMLElement>("[data-exposure-result]")!;
+const note = document.querySelector<HTMLElement>("[data-exposure-note]")!;
 const figure = (name: string, value: string) =>
   (document.querySelector(`[data-figure="${name}"]`)!.textContent = value);
 
@@ -65,7 +67,12 @@ async function show(slugs: string[]) {
     return;
   }
   const response = await fetch(`${API_URL}/v1/exposure?ids=${slugs.map(encodeURIComponent).join(",")}`);
-  if (!response.ok) return;
+  if (!response.ok) {
+    section.hidden = true;
+    note.hidden = false;
+    note.textContent = await errorMessage(response);
+    return;
+  }
   const report = (await response.json()) as Report;
   section.hidden = false;
   figure("services", String(report.totalServices));
@@ -103,17 +110,30 @@ async function show(slugs: string[]) {
   document.querySelector("[data-exposure-rows]")!.replaceChildren(table);
 }
 
-const initial = (new URLSearchParams(location.search).get("ids") ?? "")
+const requested = (new URLSearchParams(location.search).get("ids") ?? "")
   .split(",")
   .map((s) => s.trim())
-  .filter(Boolean)
-  .slice(0, MAX_EXPOSURE_IDS);
+  .filter(Boolean);
+let catalogue: BrowserCatalogue | undefined;
 const control = picker(
   document.querySelector<HTMLElement>('[data-picker="exposure"]')!,
-  initial,
+  [],
   (slugs) => void show(slugs),
+  (slug) => describeService(catalogue, slug),
 );
 document
   .querySelector("[data-use-list]")!
   .addEventListener("click", () => control.set(readList().slice(0, MAX_EXPOSURE_IDS)));
-void show(initial);
+// A shared link with ids the catalogue no longer has: name them, score the rest.
+void listCatalogue().then(
+  (loaded) => {
+    catalogue = loaded;
+    const { known, unknown } = splitKnown(loaded, requested);
+    if (unknown.length > 0) {
+      note.hidden = false;
+      note.textContent = `Not in the catalogue: ${unknown.join(", ")}. ${known.length > 0 ? "Scoring the rest." : "Pick services below."}`;
+    }
+    control.set(known.slice(0, MAX_EXPOSURE_IDS));
+  },
+  () => control.set(requested.slice(0, MAX_EXPOSURE_IDS)),
+);

@@ -1,5 +1,13 @@
-/** /list/: the approved-list builder — edit, download the policies and Markdown, save and share. */
-import { API_URL, readList, writeList } from "./common.ts";
+/**
+ * /list/: the approved-list builder. The three policies (explained) and the Markdown export are
+ * computed here by the API's own functions over the compact catalogue (list-catalogue.ts), so
+ * only Save spends a request of the API's strict bucket. The list follows edits in other tabs.
+ */
+import { azurePolicySet, gcpOrgPolicy, PolicyRequestError, scpPolicy } from "../../../catalogue/policies.ts";
+import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
+import { approvedListDoc } from "../../../catalogue/render/pages.ts";
+import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, writeList } from "./common.ts";
+import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 
 const status = document.querySelector<HTMLElement>("[data-list-status]")!;
@@ -13,17 +21,7 @@ const say = (text: string, link?: string) => {
   }
 };
 
-picker(document.querySelector<HTMLElement>('[data-picker="list"]')!, readList(), (slugs) => writeList(slugs));
-
-async function post(path: string, body: unknown): Promise<Response> {
-  return fetch(`${API_URL}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
-
-/** The explain-mode answer of the policy endpoints (catalogue/schema/policy-documents.ts). */
+/** What a policy generator explains beside its download (catalogue/schema/policy-documents.ts). */
 interface Explained {
   policy: unknown;
   characters: number;
@@ -34,77 +32,122 @@ interface Explained {
   notes: string[];
 }
 
-const explainBox = document.querySelector<HTMLElement>("[data-explain]")!;
+type Made = { file: string; body: string; type: string; explained?: Explained } | { error: string };
 
-/** What the download left out, also allows and keeps, beside the buttons (text only, no markup from the API). */
-function showExplain(file: string, explained: Explained) {
-  const section = document.createElement("section");
-  section.className = "card";
-  const title = document.createElement("h3");
-  title.textContent = `${file} (${explained.characters} characters)`;
-  section.append(title);
+const GENERATORS: Record<string, (c: BrowserCatalogue, ids: string[]) => Made> = {
+  scp: (c, ids) => policy(scpPolicy(c, ids)),
+  azure: (c, ids) => policy(azurePolicySet(c, ids)),
+  gcp: (c, ids) => policy(gcpOrgPolicy(c, ids)),
+  markdown: (c, ids) => ({ file: "", body: renderMarkdown(approvedListDoc(c, ids)), type: "text/markdown" }),
+};
+// The file is the vendor document itself (contract 1.6.0), indented.
+const policy = (explained: Explained): Made => ({
+  file: "",
+  body: JSON.stringify(explained.policy, null, 2),
+  type: "application/json",
+  explained,
+});
+
+function explanation(made: Made, catalogue: BrowserCatalogue): Node[] {
+  if ("error" in made) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = made.error;
+    return [p];
+  }
+  const explained = made.explained;
+  if (!explained) return [];
+  const name = (id: string) => catalogue.listed.get(id)?.service.name ?? id;
+  const nodes: Node[] = [];
+  const summary = document.createElement("p");
+  summary.className = "muted";
+  summary.textContent = `${explained.characters} characters.`;
+  nodes.push(summary);
   const list = (label: string, items: string[]) => {
     if (items.length === 0) return;
-    const heading = document.createElement("p");
-    heading.textContent = `${label} (${items.length}):`;
+    const details = document.createElement("details");
+    const title = document.createElement("summary");
+    title.textContent = `${label} (${items.length})`;
     const ul = document.createElement("ul");
     for (const item of items) {
       const li = document.createElement("li");
       li.textContent = item;
       ul.append(li);
     }
-    section.append(heading, ul);
+    details.append(title, ul);
+    nodes.push(details);
   };
   list(
     "Skipped",
-    explained.skipped.map((s) => `${s.id}: ${s.reason}`),
+    explained.skipped.map((s) => `${name(s.id)}: ${s.reason}`),
   );
   list(
     "Also allowed through shared identifiers",
     explained.implied.map(
       (i) =>
-        `${i.id} via ${i.identifiers.join(", ")}${i.linkedTo.length ? ` (from ${i.linkedTo.join(", ")})` : " (essentials)"}`,
+        `${name(i.id)} via ${i.identifiers.join(", ")}${i.linkedTo.length ? ` (from ${i.linkedTo.map(name).join(", ")})` : " (essentials)"}`,
     ),
   );
   list("Essentials kept usable", explained.essentials);
   list("Not confirmed as supported by the constraint", explained.unconfirmed);
   list("Notes", explained.notes);
-  explainBox.querySelector(`[data-explain-file="${file}"]`)?.remove();
-  section.dataset.explainFile = file;
-  explainBox.append(section);
+  return nodes;
 }
 
-document.querySelectorAll<HTMLButtonElement>("[data-download]").forEach((button) =>
-  button.addEventListener("click", async () => {
-    const ids = readList();
-    if (ids.length === 0) return say("Add services to your list first.");
-    const explained = "explained" in button.dataset;
-    // One request per download: with explain=true the document comes with its explanation.
-    const response = await post(`${button.dataset.download!}${explained ? "?explain=true" : ""}`, {
-      approvedServiceIds: ids,
-    });
-    if (!response.ok) {
-      const error = await response.json();
-      return say(`${error.error}: ${error.details ?? ""}`);
+const sections = [...document.querySelectorAll<HTMLElement>("[data-download]")];
+let current: Record<string, Made> = {};
+
+function recompute(catalogue: BrowserCatalogue) {
+  const ids = splitKnown(catalogue, readList()).known;
+  current = {};
+  for (const section of sections) {
+    const kind = section.dataset.download!;
+    let made: Made;
+    if (ids.length === 0) made = { error: "Add services to your list first." };
+    else {
+      try {
+        made = GENERATORS[kind]!(catalogue, ids);
+      } catch (error) {
+        if (!(error instanceof PolicyRequestError)) throw error;
+        made = { error: `${error.title}: ${error.message}` };
+      }
     }
-    const file = button.dataset.file!;
-    const isMarkdown = file.endsWith(".md");
-    let body: string;
-    if (isMarkdown) body = await response.text();
-    else if (explained) {
-      const answer = (await response.json()) as Explained;
-      // The file is the vendor document itself (contract 1.6.0), indented.
-      body = JSON.stringify(answer.policy, null, 2);
-      showExplain(file, answer);
-    } else body = JSON.stringify(await response.json(), null, 2);
-    const url = URL.createObjectURL(new Blob([body], { type: isMarkdown ? "text/markdown" : "application/json" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = file;
-    a.click();
-    URL.revokeObjectURL(url);
+    current[kind] = made;
+    section.querySelector<HTMLButtonElement>("[data-download-button]")!.disabled = "error" in made;
+    section.querySelector("[data-explain]")!.replaceChildren(...explanation(made, catalogue));
+  }
+}
+
+for (const section of sections)
+  section.querySelector("[data-download-button]")!.addEventListener("click", () => {
+    const made = current[section.dataset.download!];
+    if (!made || "error" in made) return;
+    const file = section.dataset.file!;
+    saveFile(file, made.body, made.type);
     say(`Downloaded ${file}.`);
-  }),
+  });
+
+let catalogue: BrowserCatalogue | undefined;
+const control = picker(
+  document.querySelector<HTMLElement>('[data-picker="list"]')!,
+  readList(),
+  (slugs) => {
+    writeList(slugs);
+    if (catalogue) recompute(catalogue);
+  },
+  (slug) => describeService(catalogue, slug),
+);
+window.addEventListener(LIST_CHANGED, () => {
+  control.show(readList());
+  if (catalogue) recompute(catalogue);
+});
+listCatalogue().then(
+  (loaded) => {
+    catalogue = loaded;
+    control.refresh();
+    recompute(loaded);
+  },
+  () => say("The catalogue could not be loaded; reload the page to download files."),
 );
 
 document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit", async (event) => {
@@ -114,12 +157,12 @@ document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit
   if (ids.length === 0) return say("Add services to your list first.");
   const name = String(form.get("name") ?? "").trim();
   const slug = String(form.get("slug") ?? "").trim();
-  const response = await post("/v1/lists", {
-    approvedServiceIds: ids,
-    ...(name ? { name } : {}),
-    ...(slug ? { slug } : {}),
+  const response = await fetch(`${API_URL}/v1/lists`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ approvedServiceIds: ids, ...(name ? { name } : {}), ...(slug ? { slug } : {}) }),
   });
-  const body = await response.json();
-  if (!response.ok) return say(`${body.error}: ${body.details ?? ""}`);
+  if (!response.ok) return say(await errorMessage(response));
+  const body = (await response.json()) as { slug?: string | null; id: string };
   say("Saved. Share this address:", `/lists/${body.slug ?? body.id}`);
 });

@@ -1,4 +1,7 @@
-/** Service picker: searches the API as you type; selected slugs are kept in order. */
+/**
+ * Service picker: searches the API as you type; selected slugs are kept in order and shown by
+ * name, provider and lifecycle. Removing one moves focus to the next remove button (or the input).
+ */
 import { API_URL } from "./common.ts";
 
 interface Found {
@@ -7,18 +10,28 @@ interface Found {
   providerId: string;
 }
 
+export interface Picker {
+  /** Replaces the selection and reports it (onChange). */
+  set(slugs: string[]): void;
+  /** Shows a selection that changed elsewhere (another tab) without reporting it back. */
+  show(slugs: string[]): void;
+  /** Redraws the selected chips (after names arrive). */
+  refresh(): void;
+}
+
 export function picker(
   root: HTMLElement,
   initial: string[],
   onChange: (slugs: string[]) => void,
-): { set(slugs: string[]): void } {
+  describe: (slug: string) => string = (slug) => slug,
+): Picker {
   const max = Number(root.dataset.max);
   const input = root.querySelector<HTMLInputElement>("input")!;
   const options = root.querySelector<HTMLElement>("[data-picker-options]")!;
   const selected = root.querySelector<HTMLElement>("[data-picker-selected]")!;
   const status = root.querySelector<HTMLElement>("[data-picker-status]")!;
   let slugs = [...initial];
-  const chip = (text: string, action: string, onClick: () => void) => {
+  const chip = (text: string, action: "add" | "remove", onClick: () => void) => {
     const item = document.createElement("li");
     item.append(text);
     const button = document.createElement("button");
@@ -32,7 +45,14 @@ export function picker(
   };
   const render = () => {
     selected.replaceChildren(
-      ...slugs.map((slug) => chip(slug, "remove", () => update(slugs.filter((s) => s !== slug)))),
+      ...slugs.map((slug, index) =>
+        chip(describe(slug), "remove", () => {
+          update(slugs.filter((s) => s !== slug));
+          // Keep focus in place: the chip that took this one's place, else the one before, else the input.
+          const buttons = selected.querySelectorAll<HTMLButtonElement>("button");
+          (buttons[Math.min(index, buttons.length - 1)] ?? input).focus();
+        }),
+      ),
     );
     status.textContent = `${slugs.length} of ${max} selected.`;
   };
@@ -48,6 +68,7 @@ export function picker(
       const q = input.value.trim();
       if (!q) return options.replaceChildren();
       const response = await fetch(`${API_URL}/v1/services?limit=12&q=${encodeURIComponent(q)}`);
+      if (!response.ok) return;
       const { data } = (await response.json()) as { data: Found[] };
       options.replaceChildren(
         ...data.map((s) => chip(`${s.name} (${s.providerId})`, "add", () => update([...slugs, s.slug]))),
@@ -56,5 +77,12 @@ export function picker(
     }, 200);
   });
   render();
-  return { set: (next) => update(next) };
+  return {
+    set: (next) => update(next),
+    show: (next) => {
+      slugs = [...new Set(next)].slice(0, max);
+      render();
+    },
+    refresh: render,
+  };
 }

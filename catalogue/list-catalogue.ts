@@ -1,0 +1,169 @@
+/**
+ * The part of a Catalogue the approved-list functions read (the three policy generators and the
+ * Markdown export), and a compact, JSON-serialisable form of it that the build writes for the
+ * site (/list-catalogue.json), so the list builder computes its downloads in the browser with the
+ * same functions the API runs, and spends no API call on them.
+ *
+ * Compact form: per service only what those functions, the picker and the site's tables show; a
+ * documentation URL is stored relative to its provider's documentation base when it starts with it;
+ * policy identifiers only for the three providers that have policy generators.
+ */
+import type { Catalogue, ServiceRecord } from "./load.ts";
+import type { PolicyIdentifiersT, ProviderT, ServiceLifecycleT, ServiceT } from "./schema.ts";
+
+/** What policies.ts and approvedListDoc need; a full Catalogue is one. */
+export interface ListCatalogue {
+  readonly providers: readonly Pick<ProviderT, "id" | "name" | "shortName">[];
+  readonly services: readonly ServiceT[];
+  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "policyIdentifiers">>;
+}
+
+/** Providers whose policy documents the API generates (catalogue/policies.ts). */
+export const POLICY_PROVIDERS = ["aws", "azure", "gcp"] as const;
+
+/**
+ * One service: [slug without its provider prefix, name, category (index into `categories`),
+ * lifecycle (status, date and successor: what the list functions read) or 0, documentation path
+ * or URL or 0, policy identifiers?].
+ */
+export type CompactService = [
+  slug: string,
+  name: string,
+  category: number,
+  lifecycle: Pick<ServiceLifecycleT, "status" | "sunsetDate" | "successorSlug"> | 0,
+  documentation: string | 0,
+  identifiers?: CompactIdentifiers,
+];
+
+/**
+ * Policy identifiers; a Google API is its name without ".googleapis.com", with a trailing "?"
+ * when gcp.restrictServiceUsage does not confirm it.
+ */
+export interface CompactIdentifiers extends Omit<PolicyIdentifiersT, "apiServices" | "other"> {
+  readonly apiServices?: readonly string[];
+}
+const GOOGLE_API_SUFFIX = ".googleapis.com";
+
+export interface CompactListCatalogue {
+  /** Category ids, in catalogue order. */
+  readonly categories: readonly string[];
+  /** Providers in catalogue order: id, name, short name, documentation base, services. */
+  readonly providers: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly shortName: string;
+    readonly docs: string;
+    readonly jurisdiction: string;
+    readonly services: readonly CompactService[];
+  }[];
+}
+
+/** The compact form the build writes. */
+export function compactListCatalogue(catalogue: Catalogue): CompactListCatalogue {
+  const categories = catalogue.categories.map((category) => category.id);
+  return {
+    categories,
+    providers: catalogue.providers.map((provider) => {
+      const file = catalogue.providerById.get(provider.id)!.file;
+      const docs = file.documentationBaseUrl;
+      const withIdentifiers = (POLICY_PROVIDERS as readonly string[]).includes(provider.id);
+      return {
+        id: provider.id,
+        name: provider.name,
+        shortName: provider.shortName,
+        docs,
+        jurisdiction: file.jurisdiction,
+        services: catalogue.services
+          .filter((service) => service.providerId === provider.id)
+          .map((service): CompactService => {
+            const url = service.documentationUrl;
+            const lifecycle = service.lifecycle;
+            const row: CompactService = [
+              service.slug.slice(provider.id.length + 1),
+              service.name,
+              categories.indexOf(service.category),
+              lifecycle
+                ? {
+                    status: lifecycle.status,
+                    ...(lifecycle.sunsetDate ? { sunsetDate: lifecycle.sunsetDate } : {}),
+                    ...(lifecycle.successorSlug ? { successorSlug: lifecycle.successorSlug } : {}),
+                  }
+                : 0,
+              url ? (url.startsWith(docs) && url.length > docs.length ? url.slice(docs.length) : url) : 0,
+            ];
+            if (withIdentifiers) {
+              const { iamPrefixes, resourceTypes, apiServices, noneReason } = catalogue.bySlug.get(
+                service.slug,
+              )!.policyIdentifiers;
+              row.push({
+                ...(iamPrefixes ? { iamPrefixes } : {}),
+                ...(resourceTypes ? { resourceTypes } : {}),
+                ...(apiServices
+                  ? {
+                      apiServices: apiServices.map(
+                        (api) => api.name.slice(0, -GOOGLE_API_SUFFIX.length) + (api.restrictServiceUsage ? "" : "?"),
+                      ),
+                    }
+                  : {}),
+                ...(noneReason ? { noneReason } : {}),
+              });
+            }
+            return row;
+          }),
+      };
+    }),
+  };
+}
+
+/** A service as the site shows it in lists: name, provider and lifecycle. */
+export interface ListedService {
+  readonly service: ServiceT;
+  readonly providerShortName: string;
+  readonly jurisdiction: string;
+}
+
+/** The ListCatalogue back from its compact form (in the browser), plus what the site shows per service. */
+export function expandListCatalogue(compact: CompactListCatalogue): ListCatalogue & {
+  readonly listed: ReadonlyMap<string, ListedService>;
+} {
+  const services: ServiceT[] = [];
+  const bySlug = new Map<string, Pick<ServiceRecord, "service" | "policyIdentifiers">>();
+  const listed = new Map<string, ListedService>();
+  for (const provider of compact.providers) {
+    for (const [own, name, category, lifecycle, documentation, identifiers] of provider.services) {
+      const slug = `${provider.id}-${own}`;
+      const service: ServiceT = {
+        id: slug,
+        slug,
+        providerId: provider.id,
+        name,
+        category: compact.categories[category]!,
+        ...(lifecycle ? { lifecycle } : {}),
+        ...(documentation
+          ? { documentationUrl: /^https?:\/\//.test(documentation) ? documentation : provider.docs + documentation }
+          : {}),
+      };
+      services.push(service);
+      const { apiServices, ...rest } = identifiers ?? {};
+      const policyIdentifiers: PolicyIdentifiersT = {
+        ...rest,
+        ...(apiServices
+          ? {
+              apiServices: apiServices.map((api) => ({
+                name: api.replace(/\?$/, "") + GOOGLE_API_SUFFIX,
+                restrictServiceUsage: !api.endsWith("?"),
+              })),
+            }
+          : {}),
+      };
+      bySlug.set(slug, { service, policyIdentifiers });
+      listed.set(slug, { service, providerShortName: provider.shortName, jurisdiction: provider.jurisdiction });
+    }
+  }
+  return {
+    providers: compact.providers.map(({ id, name, shortName }) => ({ id, name, shortName })),
+    services,
+    bySlug,
+    listed,
+  };
+}

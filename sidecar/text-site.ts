@@ -1,0 +1,225 @@
+/**
+ * Text-host routes for what the site does without JavaScript, registered from text.ts:
+ * - GET /search?q= — the API's ranking (catalogue/query.ts listServices) in the negotiated
+ *   rendering; in HTML, the site's search page with those results filled in (its script then
+ *   replaces them with Pagefind's, filters and all);
+ * - POST /feedback — the feedback form, form-encoded: the same operation as POST /v1/feedback
+ *   (the contract row's handler), then a thank-you page; a blank or invalid message shows the
+ *   form again with the reason.
+ * Also the site's styled 429 page with what was limited and when to retry filled in (limitPage).
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ENDPOINTS, recordFeedback } from "../catalogue/contract.ts";
+import { FEEDBACK_MESSAGE, MAX_BODY_BYTES, TEXT_SEARCH_RESULTS } from "../catalogue/limits.ts";
+import type { Catalogue } from "../catalogue/load.ts";
+import { HttpError } from "../catalogue/problem.ts";
+import { listServices } from "../catalogue/query.ts";
+import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
+import { lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
+import { renderDoc } from "../catalogue/static.ts";
+import type { BuiltFiles } from "./files.ts";
+import type { Store } from "./store/store.ts";
+import type { Rendering } from "./text/render.ts";
+
+export interface TextSiteOptions {
+  readonly catalogue: Catalogue;
+  readonly store: Store;
+  readonly files?: BuiltFiles | undefined;
+  readonly negotiate: (request: FastifyRequest) => Rendering;
+}
+
+const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
+const contentType = (rendering: Rendering) =>
+  rendering === "html" ? "text/html; charset=utf-8" : rendering === "md" ? CONTENT_TYPE.md : CONTENT_TYPE.ansi;
+
+export const escapeHtml = (text: string) => stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const pages = new Map<string, Promise<string | undefined>>();
+/**
+ * A built page of the site with parts replaced: each [pattern, html] puts `html` between the
+ * pattern's two groups (an element's opening and closing tags), or after its one group.
+ */
+export async function sitePage(
+  files: BuiltFiles | undefined,
+  path: string,
+  fills: readonly (readonly [RegExp, string])[] = [],
+): Promise<string | undefined> {
+  if (!files?.has(`site/client/${path}`)) return undefined;
+  let loaded = pages.get(path);
+  if (!loaded) {
+    loaded = readFile(join(files.distDir, "site", "client", path), "utf8").catch(() => undefined);
+    pages.set(path, loaded);
+  }
+  const html = await loaded;
+  if (html === undefined) return undefined;
+  return fills.reduce(
+    (page, [pattern, fill]) => page.replace(pattern, (_match, open: string, close = "") => `${open}${fill}${close}`),
+    html,
+  );
+}
+
+/** The site's styled 429 page (site/src/pages/429.astro) saying what was limited and when to retry. */
+export function limitPage(
+  files: BuiltFiles | undefined,
+  limited: string | undefined,
+  retryAfterSeconds: number,
+): Promise<string | undefined> {
+  return sitePage(files, "429/index.html", [
+    [
+      /(<p[^>]*\bdata-limit-detail[^>]*>)[^<]*(<\/p>)/,
+      escapeHtml(`${limited ?? ""} Try again in ${retryAfterSeconds} seconds.`.trim()),
+    ],
+  ]);
+}
+
+/** The search page's parts the server fills (site/src/pages/search/index.astro). */
+const SEARCH_INPUT = /(<input[^>]*\bid="search-q")()/;
+const SEARCH_STATUS = /(<h2[^>]*\bdata-search-status[^>]*>)[^<]*(<\/h2>)/;
+const SEARCH_RESULTS = /(<ol[^>]*\bdata-search-results[^>]*>)(<\/ol>)/;
+/** The feedback page's parts (site/src/pages/feedback/index.astro). */
+const FEEDBACK_STATUS = /(<p[^>]*\bdata-feedback-status[^>]*>)(<\/p>)/;
+const FEEDBACK_MESSAGE_FIELD = /(<textarea[^>]*\bid="fb-message"[^>]*>)(<\/textarea>)/;
+const FEEDBACK_EMAIL_FIELD = /(<input[^>]*\bid="fb-email")()/;
+
+function searchDoc(query: string, found: ReturnType<typeof listServices>, catalogue: Catalogue): Doc {
+  if (!query)
+    return {
+      title: "Search",
+      blocks: [heading(1, "Search"), paragraph("Add ?q= and some words, e.g. /search?q=object+storage.")],
+    };
+  const items: Inline[][] = found.data.map((service) => [
+    link(service.name, servicePath(service)),
+    ` — ${catalogue.providerById.get(service.providerId)!.provider.shortName}, ${lifecycleLabel(service.lifecycle)}`,
+  ]);
+  return {
+    title: `Search: ${query}`,
+    blocks: [
+      heading(1, `Search: ${query}`),
+      paragraph(
+        found.pagination.total === 0
+          ? "No service matches every word."
+          : `${found.pagination.total} services match${found.pagination.total > found.data.length ? `; the first ${found.data.length}` : ""}.`,
+      ),
+      ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
+    ],
+  };
+}
+
+export default async function textSiteRoutes(app: FastifyInstance, options: TextSiteOptions): Promise<void> {
+  const { catalogue, files, negotiate } = options;
+
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>("/search", async (request, reply) => {
+    const value = (name: string) => {
+      const raw = request.query[name];
+      return (Array.isArray(raw) ? raw[0] : raw)?.trim().slice(0, 200) || undefined;
+    };
+    const query = value("q") ?? "";
+    const filters = { provider: value("provider"), category: value("category"), lifecycle: value("lifecycle") };
+    const found = listServices(catalogue, {
+      ...(query ? { q: query } : {}),
+      ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)),
+      page: 1,
+      limit: TEXT_SEARCH_RESULTS,
+    } as Parameters<typeof listServices>[1]);
+    const rendering = negotiate(request);
+    reply.header("vary", "Accept, User-Agent").header("cache-control", "no-store");
+    if (rendering === "html") {
+      const items = query
+        ? found.data
+            .map(
+              (service) =>
+                `<li><a href="${escapeHtml(servicePath(service))}">${escapeHtml(service.name)}</a><div class="muted">${escapeHtml(
+                  [
+                    catalogue.providerById.get(service.providerId)!.provider.shortName,
+                    catalogue.categoryById.get(service.category)!.name,
+                    lifecycleLabel(service.lifecycle),
+                  ].join(" · "),
+                )}</div>${service.description ? `<p>${escapeHtml(service.description)}</p>` : ""}</li>`,
+            )
+            .join("")
+        : "";
+      const status = query
+        ? found.pagination.total === 0
+          ? "No results"
+          : `${found.pagination.total} result${found.pagination.total === 1 ? "" : "s"}${found.pagination.total > found.data.length ? `, showing ${found.data.length}` : ""}`
+        : "Results";
+      const page = await sitePage(files, "search/index.html", [
+        [SEARCH_INPUT, ` value="${escapeHtml(query)}"`],
+        [SEARCH_STATUS, escapeHtml(status)],
+        [SEARCH_RESULTS, items],
+      ]);
+      if (page !== undefined) return reply.type(contentType("html")).send(page);
+    }
+    const doc = searchDoc(query, found, catalogue);
+    const text = rendering === "html" ? renderDoc(doc, "txt") : renderDoc(doc, rendering);
+    return reply
+      .type(contentType(rendering))
+      .send(rendering === "html" ? `<!doctype html><title>Search</title><pre>${escapeHtml(text)}</pre>` : text);
+  });
+
+  // The feedback form, posted without JavaScript: form-encoded, in this scope only.
+  const feedbackRow = ENDPOINTS.find((row) => row.operationId === "sendFeedback")!;
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: MAX_BODY_BYTES },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    scope.post<{ Body: Record<string, string> | undefined }>("/feedback", async (request, reply) => {
+      const rendering = negotiate(request);
+      const form = request.body ?? {};
+      const message = (form.message ?? "").trim();
+      const email = (form.email ?? "").trim();
+      const problem =
+        message.length === 0
+          ? "Please write a message: it is empty or only spaces."
+          : (() => {
+              const parsed = feedbackRow.body!.safeParse({
+                type: form.type,
+                message,
+                ...(email ? { email } : {}),
+                page: "/feedback/ (form)",
+              });
+              return parsed.success
+                ? undefined
+                : parsed.error.issues
+                    .map(
+                      (issue) =>
+                        `${issue.path.join(".") === "email" ? "Email" : "Message"} ${issue.path.join(".") === "email" ? "is not a valid address" : issue.message}.`,
+                    )
+                    .join(" ");
+            })();
+      reply.header("cache-control", "no-store");
+      if (problem) {
+        reply.code(400);
+        if (rendering === "html") {
+          const page = await sitePage(files, "feedback/index.html", [
+            [FEEDBACK_STATUS, `<strong>Not sent.</strong> ${escapeHtml(problem)}`],
+            [FEEDBACK_MESSAGE_FIELD, escapeHtml(form.message ?? "")],
+            [FEEDBACK_EMAIL_FIELD, ` value="${escapeHtml(email)}"`],
+          ]);
+          if (page !== undefined) return reply.type(contentType("html")).send(page);
+        }
+        return reply
+          .type(contentType(rendering === "html" ? "txt" : rendering))
+          .send(`Not sent: ${problem} (${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters.)\n`);
+      }
+      try {
+        await recordFeedback(
+          options.store,
+          { type: form.type, message, ...(email ? { email } : {}), page: "/feedback/ (form)" },
+          new Date(),
+        );
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        reply.code(error.statusCode);
+        return reply.type(contentType("txt")).send(`${error.message}: ${error.details ?? ""}\n`);
+      }
+      if (rendering === "html" && files?.has("site/client/feedback/thanks/index.html"))
+        return reply.code(303).header("location", "/feedback/thanks/").send();
+      return reply.code(201).type(contentType("txt")).send("Thank you: your feedback was recorded.\n");
+    });
+  });
+}

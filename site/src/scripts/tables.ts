@@ -1,0 +1,136 @@
+/**
+ * Progressive enhancement of the service tables (components/ServiceTable.astro): sortable columns
+ * (aria-sort), the page's filters (components/TableTools.astro), the state of both in the URL
+ * (?provider=AWS&lifecycle=active&sort=service&dir=desc), and a CSV download of the rows shown.
+ */
+import { saveFile, toCsv } from "./common.ts";
+
+const tables = [...document.querySelectorAll<HTMLTableElement>("table[data-table]")];
+const tools = document.querySelector<HTMLFormElement>("[data-table-tools]");
+const FILTERS = ["provider", "category", "jurisdiction", "lifecycle", "free-tier"] as const;
+const rows = () => tables.flatMap((table) => [...table.tBodies[0]!.rows]);
+const columnKey = (th: HTMLTableCellElement) => (th.textContent ?? "").trim().toLowerCase().replace(/\s+/g, "-");
+const params = new URLSearchParams(location.search);
+let sort = { key: params.get("sort") ?? "", dir: params.get("dir") === "desc" ? "desc" : "asc" };
+
+/** The value a column sorts by: the lifecycle's status and date, else the cell's text. */
+function sortValue(row: HTMLTableRowElement, index: number, key: string): string {
+  if (key === "lifecycle") return row.dataset.lifecycleLabel ?? "";
+  return (row.cells[index]?.textContent ?? "").trim();
+}
+
+function applySort() {
+  for (const table of tables) {
+    const headers = [...table.tHead!.rows[0]!.cells];
+    const index = headers.findIndex((th) => columnKey(th) === sort.key);
+    headers.forEach((th, i) => {
+      if (i === index) th.setAttribute("aria-sort", sort.dir === "asc" ? "ascending" : "descending");
+      else th.removeAttribute("aria-sort");
+    });
+    if (index < 0) continue;
+    const body = table.tBodies[0]!;
+    const sorted = [...body.rows].sort(
+      (a, b) =>
+        sortValue(a, index, sort.key).localeCompare(sortValue(b, index, sort.key), "en", { numeric: true }) *
+        (sort.dir === "asc" ? 1 : -1),
+    );
+    body.append(...sorted);
+  }
+}
+
+function applyFilters() {
+  if (!tools) return;
+  const chosen = FILTERS.map((key) => [
+    key,
+    tools.querySelector<HTMLSelectElement>(`select[name="${key}"]`)?.value ?? "",
+  ]);
+  let shown = 0;
+  const all = rows();
+  for (const row of all) {
+    const match = chosen.every(([key, value]) => !value || row.getAttribute(`data-${key}`) === value);
+    row.hidden = !match;
+    if (match) shown++;
+  }
+  // A table (and its section) with nothing left to show is hidden with it.
+  for (const table of tables) {
+    const empty = [...table.tBodies[0]!.rows].every((row) => row.hidden);
+    const holder = table.closest("section") ?? table.closest(".table-wrap");
+    if (holder instanceof HTMLElement) holder.hidden = empty;
+  }
+  tools.querySelector("[data-table-count]")!.textContent =
+    shown === all.length ? `${all.length} services.` : `Showing ${shown} of ${all.length} services.`;
+}
+
+function saveState() {
+  const url = new URL(location.href);
+  for (const key of FILTERS) {
+    const value = tools?.querySelector<HTMLSelectElement>(`select[name="${key}"]`)?.value;
+    if (value) url.searchParams.set(key, value);
+    else url.searchParams.delete(key);
+  }
+  if (sort.key) {
+    url.searchParams.set("sort", sort.key);
+    url.searchParams.set("dir", sort.dir);
+  } else {
+    url.searchParams.delete("sort");
+    url.searchParams.delete("dir");
+  }
+  history.replaceState(null, "", url);
+}
+
+function downloadCsv() {
+  const shown = rows().filter((row) => !row.hidden && !row.closest("[hidden]"));
+  const grouped = shown.some((row) => row.dataset.group);
+  const head = ["Service", "Id", "Provider", "Category", "Jurisdiction", "Lifecycle", "Free tier"];
+  const lines = [[...head, ...(grouped ? ["Group"] : [])]];
+  for (const row of shown)
+    lines.push([
+      (row.cells[0]?.textContent ?? "").trim(),
+      row.dataset.slug ?? "",
+      row.dataset.provider ?? "",
+      row.dataset.category ?? "",
+      row.dataset.jurisdiction ?? "",
+      row.dataset.lifecycleLabel ?? "",
+      row.dataset.freeTier ?? "",
+      ...(grouped ? [row.dataset.group ?? ""] : []),
+    ]);
+  saveFile(`${tools?.dataset.csvName ?? "services"}.csv`, toCsv(lines), "text/csv");
+}
+
+for (const table of tables) {
+  for (const th of table.tHead!.rows[0]!.cells) {
+    const key = columnKey(th);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "sort";
+    button.append(...th.childNodes);
+    th.append(button);
+    button.addEventListener("click", () => {
+      sort = { key, dir: sort.key === key && sort.dir === "asc" ? "desc" : "asc" };
+      applySort();
+      saveState();
+    });
+  }
+}
+
+if (tools) {
+  tools.hidden = false;
+  for (const key of FILTERS) {
+    const select = tools.querySelector<HTMLSelectElement>(`select[name="${key}"]`);
+    const value = params.get(key);
+    if (select && value && [...select.options].some((option) => option.value === value)) select.value = value;
+  }
+  tools.addEventListener("change", () => {
+    applyFilters();
+    saveState();
+  });
+  tools.addEventListener("submit", (event) => event.preventDefault());
+  tools.querySelector("[data-table-reset]")!.addEventListener("click", () => {
+    tools.reset();
+    applyFilters();
+    saveState();
+  });
+  tools.querySelector("[data-table-csv]")!.addEventListener("click", downloadCsv);
+  applyFilters();
+}
+if (sort.key) applySort();

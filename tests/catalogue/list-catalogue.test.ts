@@ -1,0 +1,70 @@
+import { brotliCompressSync } from "node:zlib";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compactListCatalogue, expandListCatalogue } from "../../catalogue/list-catalogue.ts";
+import { azurePolicySet, gcpOrgPolicy, PolicyRequestError, scpPolicy } from "../../catalogue/policies.ts";
+import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { approvedListDoc } from "../../catalogue/render/pages.ts";
+import { realCatalogue } from "../helpers/app.ts";
+
+/** The answer of a generator, or the error it throws, as comparable JSON. */
+function outcome(run: () => unknown): unknown {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof PolicyRequestError) return { error: error.title, details: error.message };
+    throw error;
+  }
+}
+
+describe("the compact list catalogue the site's list builder runs on", () => {
+  const full = realCatalogue();
+  const compact = compactListCatalogue(full);
+  // Through JSON, as the browser receives it.
+  const expanded = expandListCatalogue(JSON.parse(JSON.stringify(compact)));
+  const slugs = full.services.map((service) => service.slug);
+
+  it("is small: under 160 KiB of JSON, 32 KiB brotli-compressed, for the whole catalogue", () => {
+    const json = JSON.stringify(compact);
+    const bytes = Buffer.byteLength(json);
+    const compressed = brotliCompressSync(json).length;
+    console.log(
+      `list-catalogue.json: ${(bytes / 1024).toFixed(1)} KiB, ${(compressed / 1024).toFixed(1)} KiB brotli, ${slugs.length} services`,
+    );
+    expect(bytes).toBeLessThan(160 * 1024);
+    expect(compressed).toBeLessThan(32 * 1024);
+  });
+
+  it("gives the same three policies, explained, and the same Markdown as the full catalogue for any list", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...slugs), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        (ids, essentials) => {
+          const options = { essentials };
+          expect(outcome(() => scpPolicy(expanded, ids, options))).toEqual(
+            outcome(() => scpPolicy(full, ids, options)),
+          );
+          expect(outcome(() => scpPolicy(expanded, ids, { ...options, strategy: "allow-list" }))).toEqual(
+            outcome(() => scpPolicy(full, ids, { ...options, strategy: "allow-list" })),
+          );
+          expect(outcome(() => azurePolicySet(expanded, ids, options))).toEqual(
+            outcome(() => azurePolicySet(full, ids, options)),
+          );
+          expect(outcome(() => gcpOrgPolicy(expanded, ids, options))).toEqual(
+            outcome(() => gcpOrgPolicy(full, ids, options)),
+          );
+          expect(renderMarkdown(approvedListDoc(expanded, ids))).toBe(renderMarkdown(approvedListDoc(full, ids)));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("lists every service with its name, provider and lifecycle", () => {
+    expect(expanded.listed.size).toBe(slugs.length);
+    const s3 = expanded.listed.get("aws-s3")!;
+    expect(s3.service.name).toBe(full.bySlug.get("aws-s3")!.service.name);
+    expect(s3.providerShortName).toBe("AWS");
+  });
+});

@@ -1,0 +1,101 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Feedback } from "../../catalogue/ports.ts";
+import { BuiltFiles } from "../../sidecar/files.ts";
+import { limitPage } from "../../sidecar/text-site.ts";
+import { buildTextApp } from "../../sidecar/text.ts";
+import { realCatalogue, tempStore } from "../helpers/app.ts";
+
+async function textApp() {
+  const store = await tempStore();
+  const recorded: Feedback[] = [];
+  const recordFeedback = store.recordFeedback.bind(store);
+  store.recordFeedback = async (feedback) => {
+    recorded.push(feedback);
+    return recordFeedback(feedback);
+  };
+  const app = await buildTextApp({
+    config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    catalogue: realCatalogue(),
+    store,
+    perMinute: 10_000,
+  });
+  return { app, recorded };
+}
+
+const form = (fields: Record<string, string>, accept = "*/*") => ({
+  method: "POST" as const,
+  url: "/feedback/",
+  headers: { "content-type": "application/x-www-form-urlencoded", accept },
+  payload: new URLSearchParams(fields).toString(),
+});
+
+describe("the text host's /search", () => {
+  it("answers curl with the API's ranking as text: the flagship first", async () => {
+    const { app } = await textApp();
+    const response = await app.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8", accept: "*/*" } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    const lines = response.body.split("\n").filter((line) => /Amazon|S3/.test(line));
+    expect(lines[0]).toContain("Amazon Simple Storage Service");
+    await app.close();
+  });
+
+  it("answers Markdown with links to the service pages, and filters by provider", async () => {
+    const { app } = await textApp();
+    const response = await app.inject({
+      url: "/search?q=kubernetes&provider=gcp",
+      headers: { accept: "text/markdown" },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body.startsWith("# Search: kubernetes")).toBe(true);
+    expect(response.body).toContain("[Google Kubernetes Engine](/gcp/gke)");
+    expect(response.body).not.toContain("/aws/");
+    expect((await app.inject("/search/?format=md")).body).toContain("?q=");
+    await app.close();
+  });
+});
+
+describe("the feedback form without JavaScript", () => {
+  it("records a form-encoded message with the same operation as POST /v1/feedback", async () => {
+    const { app, recorded } = await textApp();
+    const response = await app.inject(form({ type: "bug", message: "  The S3 page is wrong.  ", email: "" }));
+    expect(response.statusCode).toBe(201);
+    expect(response.body).toContain("Thank you");
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ type: "bug", message: "The S3 page is wrong." });
+    await app.close();
+  });
+
+  it("refuses a whitespace-only or too short message and records nothing", async () => {
+    const { app, recorded } = await textApp();
+    const blank = await app.inject(form({ type: "general", message: "      " }));
+    expect(blank.statusCode).toBe(400);
+    expect(blank.body).toContain("empty or only spaces");
+    const short = await app.inject(form({ type: "general", message: "hi" }));
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toMatch(/must be 5 to 5000 characters/);
+    const email = await app.inject(form({ message: "A fine message", email: "not-an-address" }));
+    expect(email.statusCode).toBe(400);
+    expect(recorded).toHaveLength(0);
+    await app.close();
+  });
+});
+
+describe("the site's 429 page", () => {
+  it("says what was limited and when to retry, escaped, in the site's own page", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "csc-limit-page-"));
+    mkdirSync(join(dist, "site", "client", "429"), { recursive: true });
+    writeFileSync(
+      join(dist, "site", "client", "429", "index.html"),
+      "<main><h1>Too many requests</h1><p data-limit-detail>\n  Try again in a minute.\n</p></main>",
+    );
+    const files = new BuiltFiles(dist, new Map([["site/client/429/index.html", "0".repeat(64)]]));
+    expect(await limitPage(files, "Pages <b>are</b> limited to 60 requests per minute per IP.", 42)).toBe(
+      "<main><h1>Too many requests</h1><p data-limit-detail>Pages &#60;b&#62;are&#60;/b&#62; limited to 60 requests per minute per IP. Try again in 42 seconds.</p></main>",
+    );
+    expect(await limitPage(undefined, "x", 1)).toBeUndefined();
+  });
+});
