@@ -13,6 +13,7 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { searchIndex } from "../catalogue/query.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
+import { loggerOptions } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
@@ -40,7 +41,8 @@ type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, repl
 /** Options both hosts share; `onFrameworkError` answers malformed URLs and over-long path parameters. */
 export function fastifyOptions(config: AppOptions["config"], onFrameworkError: FrameworkErrorHandler) {
   return {
-    logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
+    // One access line per request, written asynchronously (logging.ts).
+    ...loggerOptions(config.LOG_LEVEL),
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
     trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
