@@ -19,6 +19,7 @@ import type { StaticFile } from "../catalogue/endpoint.ts";
 import type { BuildManifestT } from "../catalogue/schema.ts";
 import { apiFiles, textFiles } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
+import { buildAndSwap } from "./dist.ts";
 import { buildInputsHash, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
 const brotli = promisify(brotliCompress);
@@ -192,7 +193,8 @@ export async function build(options: BuildOptions): Promise<void> {
 if (import.meta.main) {
   const config = loadConfig(process.env);
   try {
-    await build({ urls: publicUrls(config) });
+    // dist/ is a link to a finished build, swapped atomically (scripts/dist.ts).
+    await buildAndSwap({ urls: publicUrls(config), build });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
