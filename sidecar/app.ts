@@ -13,12 +13,13 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { searchIndex } from "../catalogue/query.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { loggerOptions } from "./logging.ts";
+import { loggerOptions, logsRequests } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes from "./routes/api.ts";
+import { StaticReplay } from "./static-replay.ts";
 import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
@@ -57,9 +58,15 @@ export function fastifyOptions(config: AppOptions["config"], onFrameworkError: F
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify(
-    fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
-  );
+  const table = options.table ?? ENDPOINTS;
+  const files = options.files;
+  // Built files answered again from memory before Fastify routes the request (static-replay.ts).
+  const replay = files ? new StaticReplay(table, { log: logsRequests(options.config.LOG_LEVEL) }) : undefined;
+  const app = Fastify({
+    ...fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
+    ...(replay ? { serverFactory: replay.serverFactory } : {}),
+  });
+  replay?.attach(app);
   // Build the search index now rather than on the first query.
   searchIndex(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);
@@ -80,8 +87,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(rateLimit, { store: options.store });
 
-  const table = options.table ?? ENDPOINTS;
-  const files = options.files;
   if (files) {
     // A static row's built file answers before routing, as a CDN or nginx would in production.
     app.addHook("onRequest", async (request, reply) => {

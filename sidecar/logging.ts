@@ -17,7 +17,7 @@ class AccessLog extends LogController {
 
   constructor(level: ConfigT["LOG_LEVEL"]) {
     super();
-    this.enabled = level === "info" || level === "debug" || level === "trace";
+    this.enabled = logsRequests(level);
   }
 
   override incomingRequest(): void {}
@@ -37,6 +37,9 @@ class AccessLog extends LogController {
     );
   }
 }
+
+/** Whether a level writes the access line. */
+export const logsRequests = (level: ConfigT["LOG_LEVEL"]) => level === "info" || level === "debug" || level === "trace";
 
 let destination: pino.DestinationStream | undefined;
 
