@@ -15,6 +15,9 @@
  *   BENCH_SECONDS (5)   measured seconds per run, after 1 s of unmeasured warm-up
  *   BENCH_ONLY          a regular expression on row names
  *   BENCH_AGAINST=ref   also runs each row against the code of a git ref (A/B in the same run)
+ *   BENCH_CODE=ref      measures the code of a git ref instead of the working tree
+ *   BENCH_ROUNDS (1)    rounds per row (reference, row, BENCH_AGAINST row, again); each column
+ *                       reports its median round: on a shared machine single runs drift
  *   BENCH_PORT (18480)  API port of the servers (text host: +1; the BENCH_AGAINST copy: +10); fixed
  *                       so that the build, whose public URLs follow the port, is reused between runs
  */
@@ -42,6 +45,7 @@ const WARMUP_SECONDS = 1;
 const CONNECTIONS = 50;
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? "");
 const AGAINST = process.env.BENCH_AGAINST;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 18480);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "csc-bench-"));
@@ -88,22 +92,15 @@ async function spawnReady(
   const log = openSync(join(work, logName), "a");
   const child = spawn(command, args, { env, stdio: ["ignore", log, log] });
   children.push(child);
-  let exited = false;
-  child.once("exit", () => (exited = true));
-  await waitFor(
-    async () => {
-      if (exited)
-        throw new Error(
-          `${logName}: exited early; see its log:\n${readFileSync(join(work, logName), "utf8").slice(-2000)}`,
-        );
-      return (await fetch(ready)).ok;
-    },
-    timeoutMs,
-    logName,
-  ).catch((error: Error) => {
-    if (exited) throw new Error(`bench: ${logName} exited:\n${readFileSync(join(work, logName), "utf8").slice(-2000)}`);
-    throw error;
-  });
+  const exited = new Promise<never>((_resolve, reject) =>
+    child.once("exit", (code) =>
+      reject(
+        new Error(`bench: ${logName} exited (${code}):\n${readFileSync(join(work, logName), "utf8").slice(-2000)}`),
+      ),
+    ),
+  );
+  await Promise.race([waitFor(async () => (await fetch(ready)).ok, timeoutMs, logName), exited]);
+  exited.catch(() => undefined);
   return child;
 }
 
@@ -247,6 +244,11 @@ function measure(url: string, request: Request, pid: number): Run {
   return wrk(url, request, DURATION, pid);
 }
 
+/** The round of median throughput. */
+function median(runs: Run[]): Run {
+  return [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)]!;
+}
+
 interface Target {
   readonly url: string;
   readonly pid: number;
@@ -298,13 +300,18 @@ async function row(
   if (!ONLY.test(name)) return;
   const url = `${server[host]}${path}`;
   const shape = await shapeOf(url, request);
-  const ref = measure(
-    reference.target.url,
-    reference.name === "nginx" ? { ...request, xff: false } : {},
-    reference.target.pid,
-  );
-  const run = measure(url, request, server.pid);
-  const againstRun = against ? measure(`${against[host]}${path}`, request, against.pid) : undefined;
+  const refs: Run[] = [];
+  const runs: Run[] = [];
+  const againsts: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    refs.push(
+      measure(reference.target.url, reference.name === "nginx" ? { ...request, xff: false } : {}, reference.target.pid),
+    );
+    runs.push(measure(url, request, server.pid));
+    if (against) againsts.push(measure(`${against[host]}${path}`, request, against.pid));
+  }
+  const [ref, run] = [median(refs), median(runs)];
+  const againstRun = against ? median(againsts) : undefined;
   const entry: Row = {
     name,
     kind,
@@ -358,9 +365,10 @@ try {
   const againstRoot = AGAINST ? checkout(AGAINST) : undefined;
 
   // 1. The default configuration: static files, dynamic GETs.
-  const server = await startServer(root, "default", BASE_PORT, {});
+  const codeRoot = process.env.BENCH_CODE ? checkout(process.env.BENCH_CODE) : root;
+  const server = await startServer(codeRoot, "default", BASE_PORT, {});
   const against = againstRoot ? await startServer(againstRoot, `${AGAINST} default`, BASE_PORT + 10, {}) : undefined;
-  const dist = realpathSync(join(root, "dist"));
+  const dist = realpathSync(join(codeRoot, "dist"));
   const nginxBinary = findBinary("nginx", ["/usr/sbin/nginx"]);
   const staticRows = [`static detail ${detail}`, "static providers"];
   const wantsStatic = staticRows.some((name) => ONLY.test(name));
@@ -436,7 +444,7 @@ try {
     ].map((what) => `${what} (${label})`);
     if (!names.some((name) => ONLY.test(name))) continue;
     const many = { ...env, TRUST_PROXY: "127.0.0.1" };
-    const trusted = await startServer(root, label, BASE_PORT, many);
+    const trusted = await startServer(codeRoot, label, BASE_PORT, many);
     const trustedAgainst = againstRoot
       ? await startServer(againstRoot, `${AGAINST} ${label}`, BASE_PORT + 10, many)
       : undefined;
@@ -505,7 +513,7 @@ try {
   const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
   const cpu = execSync("lscpu | sed -n 's/^Model name: *//p'").toString().trim();
   lines.push(
-    `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpu}, ${execSync("nproc").toString().trim()} cores. wrk ${CONNECTIONS} connections, one thread, \`Accept-Encoding: br\`, ${DURATION} s per run after ${WARMUP_SECONDS} s of warm-up; each reference measured right before its row.`,
+    `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpu}, ${execSync("nproc").toString().trim()} cores. wrk ${CONNECTIONS} connections, one thread, \`Accept-Encoding: br\`, ${DURATION} s per run after ${WARMUP_SECONDS} s of warm-up; each reference measured right before its row${ROUNDS > 1 ? `; median of ${ROUNDS} rounds` : ""}.`,
     "",
     `| row | req/s | p50 ms | p99 ms | bytes/resp | answer | reference | ref req/s | ratio | target | wrk CPU | server CPU | ≥ 400 |${AGAINST ? ` ${AGAINST} req/s | change |` : ""}`,
     `|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|${AGAINST ? "---:|---:|" : ""}`,
