@@ -19,7 +19,7 @@ import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes from "./routes/api.ts";
-import { StaticReplay } from "./static-replay.ts";
+import { Replay } from "./replay.ts";
 import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
@@ -60,13 +60,13 @@ export function fastifyOptions(config: AppOptions["config"], onFrameworkError: F
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.table ?? ENDPOINTS;
   const files = options.files;
-  // Built files answered again from memory before Fastify routes the request (static-replay.ts).
-  const replay = files ? new StaticReplay(table, { log: logsRequests(options.config.LOG_LEVEL) }) : undefined;
+  // Built files and pure answers sent again from memory before Fastify routes the request (replay.ts).
+  const replay = new Replay(table, { log: logsRequests(options.config.LOG_LEVEL) });
   const app = Fastify({
     ...fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
-    ...(replay ? { serverFactory: replay.serverFactory } : {}),
+    serverFactory: replay.serverFactory,
   });
-  replay?.attach(app);
+  replay.attach(app);
   // Build the search index now rather than on the first query.
   searchIndex(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);

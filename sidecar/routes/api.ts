@@ -14,6 +14,7 @@ import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
 import { chooseEncoding, COMPRESS_MIN_BYTES, encodedBody, type Variants } from "../encoded.ts";
 import { cacheControl, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
+import { markReplayable } from "../replay.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 
 function firstIssue(error: z.ZodError, where: string): HttpError {
@@ -96,6 +97,8 @@ async function send(
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }
+  // A pure row's GET answer depends on the URL alone: it may be sent again from memory (replay.ts).
+  if (row.pure && row.method === "GET") markReplayable(request.raw);
   return reply.send(encoding ? await encodedBody(prepared.variants, prepared.body, encoding) : prepared.body);
 }
 

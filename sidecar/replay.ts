@@ -1,15 +1,17 @@
 /**
- * Built files of the API host answered from memory with their headers prepared, before Fastify
- * routes the request: the answer a CDN or nginx gives in production (DESIGN "Hosts"), at a fraction
- * of the cost of Fastify's request cycle (hooks, CORS, security headers, compress, the access log).
+ * Answers that cannot change, sent again from memory before Fastify routes the request: the built
+ * files of the API host (what a CDN or nginx answers in production, DESIGN "Hosts") and the GET
+ * answers of pure rows (which depend only on the catalogue and the URL, the same for the life of the
+ * process), at a fraction of the cost of Fastify's request cycle (hooks, CORS, security headers,
+ * compress, validation, the access log line through Fastify's logger).
  *
- * The first GET of a static file in an encoding goes through Fastify as any request does; its
- * status, headers and body are then kept, and later plain GETs of the same URL in the same encoding
- * get those bytes again. What is kept is what Fastify sent, so every header that plugins add stays
- * exactly as it was. Only requests with nothing else that changes the answer are replayed: GET
- * (not HEAD), no If-None-Match or Range, a URL the contract table maps to a built file (whose
- * bytes never change while the process runs), an answer of 200 that varies on Accept-Encoding only.
- * Everything else, and the first request, goes to Fastify.
+ * The first GET of a URL in an encoding goes through Fastify as any request does; its status,
+ * headers and body are then kept, and later plain GETs of the same URL with the same accepted
+ * encodings get those bytes again. What is kept is what Fastify sent, so every header that plugins
+ * add stays exactly as it was. Only requests with nothing else that changes the answer are
+ * replayed: GET (not HEAD), no If-None-Match or Range, a URL that the contract table maps to a built
+ * file or that a pure row answered (markReplayable), an answer of 200 that varies on Accept-Encoding
+ * only and was sent as prepared. Everything else, and the first request, goes to Fastify.
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
@@ -29,7 +31,14 @@ const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-enco
 
 const KEPT_BYTES = 16 * 1024 * 1024;
 
-export class StaticReplay {
+const replayable = new WeakSet<IncomingMessage>();
+
+/** Marks a request whose answer depends on its URL alone (a pure row's GET), so it may be kept. */
+export function markReplayable(request: IncomingMessage): void {
+  replayable.add(request);
+}
+
+export class Replay {
   private readonly kept = new LRUCache<string, Kept>({
     maxSize: KEPT_BYTES,
     sizeCalculation: (value, key) => value.body.length + key.length + 256,
@@ -87,7 +96,7 @@ export class StaticReplay {
     if (request.method !== "GET" || !url || !this.app) return undefined;
     const headers = request.headers;
     if (headers["if-none-match"] !== undefined || headers.range !== undefined) return undefined;
-    return `${StaticReplay.encodingsOf(request)} ${url}`;
+    return `${Replay.encodingsOf(request)} ${url}`;
   }
 
   private replay(request: IncomingMessage, response: ServerResponse): boolean {
@@ -112,7 +121,7 @@ export class StaticReplay {
     const key = this.keyOf(request);
     if (key === undefined || status !== 200) return;
     const { pathname, search } = splitRequestUrl(request.url!);
-    if (!staticFileFor(this.table, pathname, search)) return;
+    if (!replayable.has(request) && !staticFileFor(this.table, pathname, search)) return;
     const vary = String(headers.vary ?? "").toLowerCase();
     if (vary.split(",").some((name) => name.trim() && name.trim() !== "accept-encoding")) return;
     // Sent as it was prepared: not transformed after this body was seen.

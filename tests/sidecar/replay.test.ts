@@ -40,7 +40,7 @@ async function get(path: string, headers: Record<string, string> = {}) {
   return { status: response.status, headers: all, body, reachedFastify: seen > before };
 }
 
-describe("built files answered again from memory", () => {
+describe("answers sent again from memory", () => {
   it("sends the same status, headers and bytes as Fastify did the first time, without Fastify", async () => {
     const slug = fixtureCatalogue().services[0]!.slug;
     const first = await get(`/v1/services/${slug}`);
@@ -57,14 +57,33 @@ describe("built files answered again from memory", () => {
     expect(plain.headers["content-encoding"]).toBeUndefined();
   });
 
-  it("leaves revalidation, HEAD and computed answers to Fastify", async () => {
+  it("sends a pure row's computed answer again, and leaves revalidation, HEAD and lists to Fastify", async () => {
+    const search = "/v1/services?q=storage&limit=5";
+    const first = await get(search);
+    const again = await get(search);
+    expect(first.status).toBe(200);
+    expect([first.reachedFastify, again.reachedFastify]).toEqual([true, false]);
+    expect(again.headers).toEqual(first.headers);
+    expect(again.body.equals(first.body)).toBe(true);
+    // Invalid queries are answered by Fastify every time.
+    for (let i = 0; i < 2; i++) expect((await get("/v1/services?limit=0")).reachedFastify).toBe(true);
+
     const path = "/v1/providers";
-    const first = await get(path);
-    const revalidated = await get(path, { "if-none-match": String(first.headers.etag) });
+    const kept = await get(path);
+    const revalidated = await get(path, { "if-none-match": String(kept.headers.etag) });
     expect(revalidated.status).toBe(304);
     expect(revalidated.reachedFastify).toBe(true);
     const head = await fetch(`${base}${path}`, { method: "HEAD" });
     expect(head.status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await get("/v1/services?q=storage")).reachedFastify).toBe(true);
+
+    // A saved list is not pure (it expires): never replayed.
+    const created = (await (
+      await fetch(`${base}/v1/lists`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ approvedServiceIds: [fixtureCatalogue().services[0]!.slug] }),
+      })
+    ).json()) as { id: string };
+    for (let i = 0; i < 2; i++) expect((await get(`/v1/lists/${created.id}`)).reachedFastify).toBe(true);
   });
 });
