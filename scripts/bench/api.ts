@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: wrk (C, one thread, 50 connections, `Accept-Encoding: br`) against the server as
- * `npm start` runs it by default — `node scripts/start.ts` with only PORT, TEXT_PORT, DATA_DIR and
- * REDIS_URL set — each row measured right after its reference, in the same run:
+ * `npm start` runs it by default — package.json's start command (`node … scripts/start.ts`) with only
+ * PORT, TEXT_PORT, DATA_DIR and REDIS_URL set — each row measured right after its reference, in the
+ * same run:
  *   static reads            vs nginx (one worker, the same dist/, brotli_static/gzip_static, the
  *                           production config from scripts/deploy-config.ts)
  *   dynamic GETs            vs a bare Fastify hello world (scripts/bench/hello.ts)
@@ -81,6 +82,14 @@ function rssMiB(pid: number): number {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
+function tail(path: string): string {
+  try {
+    return readFileSync(path, "utf8").slice(-2000);
+  } catch {
+    return "(no log)";
+  }
+}
+
 async function spawnReady(
   command: string,
   args: string[],
@@ -94,14 +103,22 @@ async function spawnReady(
   children.push(child);
   const exited = new Promise<never>((_resolve, reject) =>
     child.once("exit", (code) =>
-      reject(
-        new Error(`bench: ${logName} exited (${code}):\n${readFileSync(join(work, logName), "utf8").slice(-2000)}`),
-      ),
+      reject(new Error(`bench: ${logName} exited (${code}):\n${tail(join(work, logName))}`)),
     ),
   );
   await Promise.race([waitFor(async () => (await fetch(ready)).ok, timeoutMs, logName), exited]);
   exited.catch(() => undefined);
   return child;
+}
+
+/** `npm start`'s command line from the code's package.json: node's flags and the script. */
+function startArguments(codeRoot: string): string[] {
+  const script = (JSON.parse(readFileSync(join(codeRoot, "package.json"), "utf8")) as { scripts: { start: string } })
+    .scripts.start;
+  const [command, ...args] = script.trim().split(/\s+/);
+  if (command !== "node" || args.some((arg) => /["'$&|;]/.test(arg)))
+    throw new Error(`bench: cannot run npm start's script here: ${script}`);
+  return args.map((arg) => (arg.startsWith("-") ? arg : join(codeRoot, arg)));
 }
 
 interface Server {
@@ -126,7 +143,7 @@ async function startServer(
   const dataDir = mkdtempSync(join(work, "data-"));
   const child = await spawnReady(
     process.execPath,
-    [join(codeRoot, "scripts", "start.ts")],
+    startArguments(codeRoot),
     {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -189,6 +206,8 @@ interface Request {
   headers?: Record<string, string>;
   xff?: boolean;
   list?: boolean;
+  /** A URL of its own for every request (scripts/bench/wrk.lua): nothing answered from the replay cache. */
+  uniq?: boolean;
 }
 
 let seed = 0;
@@ -218,6 +237,7 @@ function wrk(url: string, request: Request, seconds: number, serverPid: number):
         BENCH_BODY: request.body ?? "",
         BENCH_XFF: request.xff ? "1" : "",
         BENCH_LIST: request.list ? "1" : "",
+        BENCH_UNIQ: request.uniq ? "1" : "",
         BENCH_SEED: String(seed),
         BENCH_OUT: out,
       },
@@ -413,6 +433,15 @@ try {
     server,
     "/v1/services?q=object%20storage&category=storage&limit=20",
     {},
+    against,
+  );
+  await row(
+    "search, a new URL each request",
+    "GET",
+    helloTarget,
+    server,
+    "/v1/services?q=object%20storage&category=storage&limit=20",
+    { uniq: true },
     against,
   );
   await row("compare 3", "GET", helloTarget, server, `/v1/compare?ids=${compared.join(",")}`, {}, against);
