@@ -450,6 +450,7 @@ try {
   await row("detail on the fly", "GET", helloTarget, server, `/v1/services/${detail}/`, {}, against);
   const rssAfterGets = rssMiB(server.pid);
   const rss = { label: server.label, start: server.rssAtStart, after: rssAfterGets };
+  const againstRss = against ? { start: against.rssAtStart, after: rssMiB(against.pid) } : undefined;
   await stopServer(server);
   await stopServer(against);
 
@@ -552,7 +553,7 @@ try {
       return `| ${r.name} | ${r.run.rps.toFixed(0)} | ${r.run.p50.toFixed(2)} | ${r.run.p99.toFixed(2)} | ${r.run.bytesPerResponse.toFixed(0)} | ${r.shape} | ${r.reference} | ${r.ref.rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${target}× ${ratio >= target ? "✓" : "✗"} | ${pct(r.run.loadCpu)} (ref ${pct(r.ref.loadCpu)}) | ${pct(r.run.serverCpu)} | ${r.run.failed + r.run.socketErrors} |${r.against ? ` ${r.against.rps.toFixed(0)} | ${((r.run.rps / r.against.rps - 1) * 100).toFixed(0)} % |` : ""}`;
     }),
     "",
-    `RSS of the \`npm start\` process (${rss.label}): ${rss.start.toFixed(0)} MiB when ready, ${rss.after.toFixed(0)} MiB after the GET rows (target ≤ 150 MB).`,
+    `RSS of the \`npm start\` process (${rss.label}): ${rss.start.toFixed(0)} MiB when ready, ${rss.after.toFixed(0)} MiB after the GET rows (target ≤ 150 MB)${againstRss ? `; ${AGAINST}: ${againstRss.start.toFixed(0)} and ${againstRss.after.toFixed(0)} MiB` : ""}.`,
   );
   const table = lines.join("\n");
   mkdirSync(join(root, ".cache"), { recursive: true });
