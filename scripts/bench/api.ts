@@ -560,6 +560,10 @@ try {
   writeFileSync(join(root, ".cache", "bench-api.md"), `${table}\n`);
   console.log(`\n${table}\n\nbench: table written to .cache/bench-api.md`);
 } finally {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+  // Wait for the servers to exit before removing their folders: a closing store or nginx still writes.
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  const exits = running.map((child) => new Promise((resolve) => child.once("exit", resolve)));
+  for (const child of running) child.kill("SIGTERM");
+  await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 10_000))]);
   for (const cleanup of cleanups) await cleanup();
 }
