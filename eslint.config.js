@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", ".cache/", ".data/", ".astro/", ".fragments/", "test-artifacts/", "site/"] },
+  { ignores: ["node_modules/", "dist", ".cache/", ".data/", ".astro/", ".fragments/", "test-artifacts/", "site/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,6 +19,7 @@ import type { PublicUrls, StaticFile } from "../catalogue/endpoint.ts";
 import type { BuildManifestT } from "../catalogue/schema.ts";
 import { apiFiles, mirrored, textFiles } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
+import { buildAndSwap } from "./dist.ts";
 import { buildInputsHash, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
 const brotli = promisify(brotliCompress);
@@ -194,7 +195,8 @@ export async function build(options: BuildOptions): Promise<void> {
 if (import.meta.main) {
   const config = loadConfig(process.env);
   try {
-    await build({ urls: publicUrls(config) });
+    // dist/ is a link to a finished build, swapped atomically (scripts/dist.ts).
+    await buildAndSwap({ urls: publicUrls(config), build });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

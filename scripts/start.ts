@@ -2,12 +2,16 @@
  * `npm start`: builds first when dist/ is missing or stale (its recorded input hash differs from
  * the sources'), then serves the API on PORT and the text host on TEXT_PORT from one process.
  * The store is opened before the build, so a second instance on the same DATA_DIR stops before it
- * rewrites the dist/ the first one serves.
+ * builds. The build runs in a child process (`npm run build`), so the server does not keep the
+ * builder's heap, and it writes a new folder that dist/ is then linked to (scripts/dist.ts): a
+ * server still running on the previous build keeps its files.
  */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
-import { build } from "./build.ts";
-import { buildInputsHash, buildIsFresh, DIST_DIR } from "./inputs.ts";
+import { serving } from "./dist.ts";
+import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
 const config = loadConfig(process.env);
 const urls = publicUrls(config);
@@ -16,8 +20,18 @@ if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
   console.log("start: dist/ is up to date");
 } else {
   console.log("start: dist/ is missing or older than the sources; building");
-  await build({ urls });
+  const code = await new Promise<number | null>((resolve, reject) =>
+    spawn(process.execPath, [join(ROOT_DIR, "scripts", "build.ts")], { stdio: "inherit", env: process.env })
+      .once("error", reject)
+      .once("exit", resolve),
+  );
+  if (code !== 0) {
+    console.error("start: the build failed");
+    await store.close();
+    process.exit(1);
+  }
 }
-const server = await orExitIfInUse(startServer(config, { distDir: DIST_DIR, store }));
+// The build this process serves, resolved once: a later build swaps the link, not these files.
+const server = await orExitIfInUse(startServer(config, { distDir: serving(DIST_DIR), store }));
 handleSignals(server);
 console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);

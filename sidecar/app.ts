@@ -14,12 +14,14 @@ import { searchIndex } from "../catalogue/query.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { clientErrorHandler } from "./client-errors.ts";
+import { loggerOptions, logsRequests } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes from "./routes/api.ts";
+import { Replay } from "./replay.ts";
 import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
@@ -48,7 +50,8 @@ export function fastifyOptions(
   return {
     ...timeoutOptions(config.timeouts),
     clientErrorHandler: clientErrorHandler(host),
-    logger: config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
+    // One access line per request, written asynchronously (logging.ts).
+    ...loggerOptions(config.LOG_LEVEL),
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
     trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
@@ -64,9 +67,15 @@ export function fastifyOptions(
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify(
-    fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
-  );
+  const table = options.table ?? ENDPOINTS;
+  const files = options.files;
+  // Built files and pure answers sent again from memory before Fastify routes the request (replay.ts).
+  const replay = new Replay(table, { log: logsRequests(options.config.LOG_LEVEL) });
+  const app = Fastify({
+    ...fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
+    serverFactory: replay.serverFactory,
+  });
+  replay.attach(app);
   // Build the search index now rather than on the first query.
   searchIndex(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);
@@ -92,8 +101,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   await app.register(rateLimit, { store: options.store });
 
-  const table = options.table ?? ENDPOINTS;
-  const files = options.files;
   if (files) {
     // A static row's built file answers before routing, as a CDN or nginx would in production.
     app.addHook("onRequest", async (request, reply) => {

@@ -11,8 +11,10 @@ import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
+import { chooseEncoding, COMPRESS_MIN_BYTES, encodedBody, type Variants } from "../encoded.ts";
 import { cacheControl, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
+import { markReplayable } from "../replay.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 
 function firstIssue(error: z.ZodError, where: string): HttpError {
@@ -53,6 +55,8 @@ interface Prepared {
   /** Encoded once, so a kept answer is not re-encoded to UTF-8 on every send. */
   readonly body: Buffer;
   readonly etag: string | undefined;
+  /** Its compressed forms, made on first demand while the answer is kept (encoded.ts). */
+  readonly variants: Variants;
 }
 
 function prepare(row: Endpoint, result: Result): Prepared {
@@ -63,19 +67,39 @@ function prepare(row: Endpoint, result: Result): Prepared {
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
     body,
     etag: row.method === "GET" ? `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"` : undefined,
+    variants: {},
   };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
+/** Sends a prepared answer; a kept one in its kept compressed form when the client accepts one. */
+async function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  row: Endpoint,
+  prepared: Prepared,
+  now: number,
+  kept: boolean,
+) {
   reply
     .code(prepared.status)
     .type(prepared.contentType)
     .header("cache-control", cacheControl(row.cache, prepared.until, now));
-  if (prepared.etag) {
-    reply.header("etag", prepared.etag);
-    if (etagMatches(request.headers["if-none-match"], prepared.etag)) return reply.code(304).send();
+  const encoding = kept ? chooseEncoding(prepared.body, request.headers["accept-encoding"]) : undefined;
+  // Each encoding is its own representation: its own strong ETag, as for the built files.
+  const etag = prepared.etag && encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
+  if (encoding) {
+    const vary = reply.getHeader("vary");
+    reply
+      .header("content-encoding", encoding)
+      .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding");
   }
-  return reply.send(prepared.body);
+  if (etag) {
+    reply.header("etag", etag);
+    if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
+  }
+  // A pure row's GET answer depends on the URL alone: it may be sent again from memory (replay.ts).
+  if (row.pure && row.method === "GET") markReplayable(request.raw);
+  return reply.send(encoding ? await encodedBody(prepared.variants, prepared.body, encoding) : prepared.body);
 }
 
 const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -85,7 +109,9 @@ export default fp(
     // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
     const kept = new LRUCache<string, Prepared>({
       maxSize: RESPONSE_CACHE_BYTES,
-      sizeCalculation: (value, key) => value.body.length + key.length + 64,
+      // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
+      sizeCalculation: (value, key) =>
+        value.body.length + (value.body.length >= COMPRESS_MIN_BYTES ? value.body.length >> 1 : 0) + key.length + 64,
     });
     for (const row of context.table) {
       const keep = row.pure === true || row.cache === "until-expiry";
@@ -105,11 +131,13 @@ export default fp(
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
           let prepared = key ? kept.get(key) : undefined;
-          if (!prepared || prepared.until <= now) {
+          let keeping = prepared !== undefined && prepared.until > now;
+          if (!prepared || !keeping) {
             prepared = prepare(row, await row.handler(context, input));
-            if (key && (row.pure || prepared.until !== Number.POSITIVE_INFINITY)) kept.set(key, prepared);
+            keeping = key !== undefined && (row.pure === true || prepared.until !== Number.POSITIVE_INFINITY);
+            if (keeping) kept.set(key!, prepared);
           }
-          return send(request, reply, row, prepared, now);
+          return send(request, reply, row, prepared, now, keeping);
         },
       });
     }

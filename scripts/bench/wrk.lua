@@ -1,0 +1,75 @@
+-- wrk script for `npm run bench` (scripts/bench/api.ts), configured through the environment:
+--   BENCH_METHOD, BENCH_BODY (a JSON body, sent with Content-Type: application/json)
+--   BENCH_XFF=1      each request names its own client in X-Forwarded-For (the server trusts
+--                    loopback as its proxy), so per-IP buckets measure the endpoint, not the limiter
+--   BENCH_LIST=1     each request's body is a list with its own name (BENCH_BODY's ids)
+--   BENCH_UNIQ=1     each request's URL gets its own `n=` parameter (ignored by the API), so no
+--                    two requests have the same URL: nothing is answered from the replay cache
+--   BENCH_SEED       where this row's client numbers start, so rows do not share clients
+--   BENCH_OUT        file to write the result to, as one JSON line, with wrk's own CPU time
+-- Without BENCH_XFF/BENCH_LIST there is no per-request Lua: wrk sends one prepared request.
+
+local method = os.getenv("BENCH_METHOD") or "GET"
+local body = os.getenv("BENCH_BODY")
+local xff = os.getenv("BENCH_XFF") == "1"
+local list = os.getenv("BENCH_LIST") == "1"
+local uniq = os.getenv("BENCH_UNIQ") == "1"
+local seed = tonumber(os.getenv("BENCH_SEED") or "0")
+local counter = 0
+
+wrk.method = method
+if body and body ~= "" then
+  wrk.body = body
+  wrk.headers["Content-Type"] = "application/json"
+end
+
+local threads = {}
+function setup(thread)
+  thread:set("tid", #threads)
+  table.insert(threads, thread)
+end
+
+if xff or list or uniq then
+  request = function()
+    counter = counter + 1
+    -- 24 bits of client number per thread: 16 M distinct clients before one repeats.
+    local n = (seed + counter) % 16777216
+    -- wrk.format takes these headers instead of wrk.headers, not beside them: start from a copy.
+    local headers = {}
+    for name, value in pairs(wrk.headers) do
+      headers[name] = value
+    end
+    if xff then
+      headers["X-Forwarded-For"] = string.format(
+        "10.%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
+    end
+    local payload = wrk.body
+    if list then
+      payload = string.format('{"name":"Bench %d-%d","approvedServiceIds":%s}', tid or 0, n, body)
+    end
+    local path = nil
+    if uniq then
+      path = string.format("%s%sn=%d", wrk.path, wrk.path:find("?", 1, true) and "&" or "?", n)
+    end
+    return wrk.format(nil, path, headers, payload)
+  end
+end
+
+function done(summary, latency, requests)
+  -- /proc/self/stat: utime and stime are fields 14 and 15, counted after the ")" of the name.
+  local f = io.open("/proc/self/stat")
+  local stat = f:read("*a")
+  f:close()
+  local fields = {}
+  for word in stat:match("%) (.*)"):gmatch("%S+") do
+    fields[#fields + 1] = word
+  end
+  local ticks = tonumber(fields[12]) + tonumber(fields[13])
+  local out = io.open(os.getenv("BENCH_OUT"), "w")
+  out:write(string.format(
+    '{"requests":%d,"durationUs":%d,"bytes":%d,"connectErrors":%d,"readErrors":%d,"writeErrors":%d,"timeoutErrors":%d,"status4xx5xx":%d,"p50Us":%d,"p99Us":%d,"cpuTicks":%d}\n',
+    summary.requests, summary.duration, summary.bytes, summary.errors.connect, summary.errors.read,
+    summary.errors.write, summary.errors.timeout, summary.errors.status,
+    latency:percentile(50), latency:percentile(99), ticks))
+  out:close()
+end

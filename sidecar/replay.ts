@@ -1,0 +1,136 @@
+/**
+ * Answers that cannot change, sent again from memory before Fastify routes the request: the built
+ * files of the API host (what a CDN or nginx answers in production, DESIGN "Hosts") and the GET
+ * answers of pure rows (which depend only on the catalogue and the URL, the same for the life of the
+ * process), at a fraction of the cost of Fastify's request cycle (hooks, CORS, security headers,
+ * compress, validation, the access log line through Fastify's logger).
+ *
+ * The first GET of a URL in an encoding goes through Fastify as any request does; its status,
+ * headers and body are then kept, and later plain GETs of the same URL with the same accepted
+ * encodings get those bytes again. What is kept is what Fastify sent, so every header that plugins
+ * add stays exactly as it was. Only requests with nothing else that changes the answer are
+ * replayed: GET (not HEAD), no If-None-Match or Range, a URL that the contract table maps to a built
+ * file or that a pure row answered (markReplayable), an answer of 200 that varies on Accept-Encoding
+ * only and was sent as prepared. Everything else, and the first request, goes to Fastify.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import { LRUCache } from "lru-cache";
+import type { Endpoint } from "../catalogue/endpoint.ts";
+import { staticFileFor } from "../catalogue/static.ts";
+import { parseAcceptEncoding, splitRequestUrl } from "./files.ts";
+
+interface Kept {
+  /** Raw header pairs, as writeHead takes them: no Date (Node adds it), no connection headers. */
+  readonly headers: string[];
+  readonly body: Buffer;
+}
+
+/** Headers Node writes per connection or per response itself. */
+const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+
+const KEPT_BYTES = 16 * 1024 * 1024;
+
+const replayable = new WeakSet<IncomingMessage>();
+
+/** Marks a request whose answer depends on its URL alone (a pure row's GET), so it may be kept. */
+export function markReplayable(request: IncomingMessage): void {
+  replayable.add(request);
+}
+
+export class Replay {
+  private readonly kept = new LRUCache<string, Kept>({
+    maxSize: KEPT_BYTES,
+    sizeCalculation: (value, key) => value.body.length + key.length + 256,
+  });
+  private app: FastifyInstance | undefined;
+  private readonly table: readonly Endpoint[];
+  private readonly log: boolean;
+
+  constructor(table: readonly Endpoint[], options: { log: boolean }) {
+    this.table = table;
+    this.log = options.log;
+  }
+
+  /** Fastify's `serverFactory`: an HTTP server that replays kept answers and hands the rest to Fastify. */
+  serverFactory = (
+    handler: (request: IncomingMessage, response: ServerResponse) => void,
+    options: FastifyServerOptions,
+  ): Server => {
+    const server = createServer((options as { http?: ServerOptions }).http ?? {}, (request, response) => {
+      if (!this.replay(request, response)) handler(request, response);
+    });
+    // What Fastify sets on the servers it creates itself (fastify/lib/server.js).
+    server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
+    server.requestTimeout = options.requestTimeout ?? 0;
+    server.setTimeout(options.connectionTimeout ?? 0);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
+
+  /** Starts keeping the static answers of `app`, whose server this is. */
+  attach(app: FastifyInstance): void {
+    this.app = app;
+    const payloads = new WeakMap<IncomingMessage, Buffer>();
+    app.addHook("onSend", (request, _reply, payload, done) => {
+      if (payload instanceof Buffer && this.keyOf(request.raw) !== undefined) payloads.set(request.raw, payload);
+      done(null, payload);
+    });
+    app.addHook("onResponse", (request, reply, done) => {
+      const payload = payloads.get(request.raw);
+      if (payload) this.keep(request.raw, reply.statusCode, reply.getHeaders(), payload);
+      done();
+    });
+  }
+
+  /** What files.ts chooses the encoding from: which of br and gzip the client accepts. */
+  private static encodingsOf(request: IncomingMessage): string {
+    const header = request.headers["accept-encoding"];
+    if (!header) return "";
+    const accepted = parseAcceptEncoding(header);
+    return `${accepted.has("br") ? "br" : ""}+${accepted.has("gzip") ? "gzip" : ""}`;
+  }
+
+  private keyOf(request: IncomingMessage): string | undefined {
+    const url = request.url;
+    if (request.method !== "GET" || !url || !this.app) return undefined;
+    const headers = request.headers;
+    if (headers["if-none-match"] !== undefined || headers.range !== undefined) return undefined;
+    return `${Replay.encodingsOf(request)} ${url}`;
+  }
+
+  private replay(request: IncomingMessage, response: ServerResponse): boolean {
+    const key = this.keyOf(request);
+    if (key === undefined) return false;
+    const kept = this.kept.get(key);
+    if (!kept) return false;
+    response.writeHead(200, kept.headers);
+    response.end(kept.body);
+    if (this.log)
+      this.app!.log.info({ method: "GET", url: request.url, ip: request.socket.remoteAddress, status: 200 }, "request");
+    return true;
+  }
+
+  /** Keeps an answer Fastify sent, if it is a built file's that may be replayed. */
+  private keep(
+    request: IncomingMessage,
+    status: number,
+    headers: Record<string, number | string | string[] | undefined>,
+    body: Buffer,
+  ): void {
+    const key = this.keyOf(request);
+    if (key === undefined || status !== 200) return;
+    const { pathname, search } = splitRequestUrl(request.url!);
+    if (!replayable.has(request) && !staticFileFor(this.table, pathname, search)) return;
+    const vary = String(headers.vary ?? "").toLowerCase();
+    if (vary.split(",").some((name) => name.trim() && name.trim() !== "accept-encoding")) return;
+    // Sent as it was prepared: not transformed after this body was seen.
+    if (Number(headers["content-length"]) !== body.length) return;
+    const pairs: string[] = [];
+    for (const [name, value] of Object.entries(headers)) {
+      if (value === undefined || PER_RESPONSE.has(name.toLowerCase())) continue;
+      for (const one of Array.isArray(value) ? value : [value]) pairs.push(name, String(one));
+    }
+    this.kept.set(key, { headers: pairs, body });
+  }
+}
