@@ -18,10 +18,11 @@ async function timed(url: string, init?: RequestInit): Promise<{ status: number;
 }
 
 let n = 0;
+/** Each request from a client of its own (a /64 of the documentation prefix): this suite is about the store, not the limits. */
 const createList = (server: ServerProcess) =>
   timed(`${server.api}/v1/lists`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": `192.0.2.${n++ % 250}` },
+    headers: { "content-type": "application/json", "x-forwarded-for": `2001:db8:${n++ % 65536}:${n >> 16}::1` },
     body: JSON.stringify({ approvedServiceIds: ["aws-s3"] }),
   });
 
