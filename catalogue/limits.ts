@@ -41,6 +41,12 @@ export const TEXT_SEARCH_RESULTS = 20;
 /** The text host shows at most this many services side by side. */
 export const MAX_TEXT_COMPARE_SHOWN = 8;
 
+/** Longest service id in a request body, and longest URL or page reference stored with feedback and clicks. */
+export const MAX_ID_LENGTH = 200;
+export const MAX_URL_LENGTH = 2000;
+/** Longest path parameter: the API's ids and slugs; the text host's /compare/{a,b,…} holds up to ten slugs. */
+export const MAX_PARAM_LENGTH = { api: MAX_ID_LENGTH, text: 2000 } as const;
+
 /** Feedback message length, in characters (code points). */
 export const FEEDBACK_MESSAGE = { min: 5, max: 5000 } as const;
 

@@ -8,7 +8,7 @@ import cors from "@fastify/cors";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ENDPOINTS } from "../catalogue/contract.ts";
 import type { Endpoint, PublicUrls } from "../catalogue/endpoint.ts";
-import { MAX_BODY_BYTES } from "../catalogue/limits.ts";
+import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { searchIndex } from "../catalogue/query.ts";
 import { staticFileFor } from "../catalogue/static.ts";
@@ -56,7 +56,7 @@ export function fastifyOptions(
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
     trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
     // The text host's /compare/{a,b,…} takes up to ten slugs in one parameter.
-    routerOptions: { maxParamLength: host === "text" ? 2000 : 200, ignoreTrailingSlash: true },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH[host], ignoreTrailingSlash: true },
     onProtoPoisoning: "error" as const,
     onConstructorPoisoning: "error" as const,
     return503OnClosing: true,

@@ -1,11 +1,19 @@
 /** Request bodies of the POST endpoints. */
 import { z } from "zod";
-import { FEEDBACK_MESSAGE, IDEMPOTENCY_KEY_MAX, LIST_NAME_MAX, LIST_SLUG_LENGTH, MAX_APPROVED_IDS } from "../limits.ts";
+import {
+  FEEDBACK_MESSAGE,
+  IDEMPOTENCY_KEY_MAX,
+  LIST_NAME_MAX,
+  LIST_SLUG_LENGTH,
+  MAX_APPROVED_IDS,
+  MAX_ID_LENGTH,
+  MAX_URL_LENGTH,
+} from "../limits.ts";
 import { d } from "./vocabulary.ts";
 export const ApprovedServicesBody = z
   .object({
     approvedServiceIds: z
-      .array(z.string().min(1).max(200))
+      .array(z.string().min(1).max(MAX_ID_LENGTH))
       .min(1)
       .max(MAX_APPROVED_IDS)
       .meta(d(`Service ids as in the services listing (1 to ${MAX_APPROVED_IDS})`)),
@@ -71,7 +79,7 @@ export const FeedbackBody = z
       })
       .meta(d(`${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters`)),
     email: z.email().optional().meta(d("Optional reply-to address")),
-    page: z.string().max(2000).optional().meta(d("Where the feedback was submitted from")),
+    page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the feedback was submitted from")),
   })
   .meta({ id: "FeedbackBody", description: "Request body of POST /v1/feedback" });
 
@@ -79,11 +87,11 @@ export const OutboundClickBody = z
   .object({
     url: z
       .url({ protocol: /^https?$/ })
-      .max(2000)
+      .max(MAX_URL_LENGTH)
       .meta(d("The outbound URL that was followed")),
-    serviceId: z.string().max(200).optional().meta(d("The service whose link was followed")),
+    serviceId: z.string().max(MAX_ID_LENGTH).optional().meta(d("The service whose link was followed")),
     kind: z.enum(["documentation", "pricing", "announcement", "other"]).optional().meta(d("Which link it was")),
-    page: z.string().max(2000).optional().meta(d("Where the click happened")),
+    page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the click happened")),
   })
   .meta({ id: "OutboundClickBody", description: "Request body of POST /v1/analytics/outbound" });
 export type FeedbackBodyT = z.output<typeof FeedbackBody>;

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { ERROR_REASONS } from "../../catalogue/endpoint.ts";
-import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
+import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../../catalogue/limits.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import type { ApiErrorT } from "../../catalogue/schema.ts";
 
@@ -27,7 +27,7 @@ const FASTIFY_ERRORS: Record<string, [number, string, string?]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, "Invalid JSON", "The body is not valid JSON"],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "Bad request", "Content-Length does not match the body"],
   FST_ERR_BAD_URL: [400, "Bad request", "The URL is malformed"],
-  FST_ERR_MAX_PARAM_LENGTH: [414, "URI too long", "Path parameters are limited to 200 characters"],
+  FST_ERR_MAX_PARAM_LENGTH: [414, "URI too long", `Path parameters are limited to ${MAX_PARAM_LENGTH.api} characters`],
   FST_ERR_ASYNC_CONSTRAINT: [400, "Bad request"],
 };
 
