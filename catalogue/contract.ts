@@ -151,7 +151,7 @@ const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls) =>
   });
 
 /** Everything in one file, for mirrors and scripts. */
-export function catalogueDump(catalogue: Catalogue) {
+function catalogueDump(catalogue: Catalogue) {
   return {
     providers: catalogue.providers,
     categories: catalogue.categories,
@@ -167,12 +167,6 @@ const listNotFound = () =>
     `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
   );
 
-const noBuild = () =>
-  new HttpError(
-    404,
-    "No build here",
-    "This server computes every answer and has no build to mirror; mirror a server started with npm start.",
-  );
 
 /** A policy generator's answer, or its refusal (nothing to allow, too large, bad part) as a 400. */
 function policyCall(call: () => unknown): Result {
@@ -779,7 +773,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
     static: { file: "manifest.json" },
     example: { request: "GET /manifest.json" },
     handler: () => {
-      throw noBuild();
+      throw new HttpError(
+        404,
+        "No build here",
+        "This server computes every answer and has no build to mirror; mirror a server started with npm start.",
+      );
     },
   }),
   endpoint({

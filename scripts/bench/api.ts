@@ -289,7 +289,9 @@ interface Row {
 const TARGETS = { static: 0.8, GET: 0.5, POST: 0.4, "list create": 0.3 } as const;
 
 async function shapeOf(url: string, request: Request): Promise<string> {
-  const response = await fetch(url, {
+  // A kept-alive socket the server has since closed (its keep-alive limit is 5 s) fails once: retry on a new one.
+  const send = (init: RequestInit) => fetch(url, init).catch(() => fetch(url, init));
+  const response = await send({
     method: request.method ?? "GET",
     headers: {
       "accept-encoding": "br",
