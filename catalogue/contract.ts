@@ -167,7 +167,6 @@ const listNotFound = () =>
     `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
   );
 
-
 /** A policy generator's answer, or its refusal (nothing to allow, too large, bad part) as a 400. */
 function policyCall(call: () => unknown): Result {
   try {
