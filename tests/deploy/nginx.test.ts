@@ -4,6 +4,7 @@
  * list made through one instance reads through the other; the text host limit holds.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,6 +113,48 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     expect(html.headers.get("content-type")).toMatch(/^text\/html/);
     // The site's own 429 page, styled like the rest of the site.
     expect(await html.text()).toMatch(/<h1>Too many requests<\/h1>[\s\S]*limited to 60 requests per minute per IP/);
+  });
+
+  it("sends /search and the feedback form's POST to a sidecar's text host", async () => {
+    // From another loopback address: 127.0.0.1 spent its text-host minute in the test above.
+    const fromOther = (path: string, method = "GET", body?: string) =>
+      new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
+        const req = request(
+          `${text}${path}`,
+          {
+            method,
+            localAddress: "127.0.0.9",
+            agent: false,
+            headers: {
+              "user-agent": "curl/8",
+              ...(body
+                ? { "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) }
+                : {}),
+            },
+          },
+          (response) => {
+            let textBody = "";
+            response.setEncoding("utf8");
+            response.on("data", (chunk: string) => (textBody += chunk));
+            response.on("end", () =>
+              resolve({
+                status: response.statusCode ?? 0,
+                type: String(response.headers["content-type"]),
+                text: textBody,
+              }),
+            );
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const search = await fromOther("/search?q=s3&color=never");
+    expect(search.status).toBe(200);
+    expect(search.type).toMatch(/^text\/plain/);
+    expect(search.text).toContain("Amazon Simple Storage Service");
+    const feedback = await fromOther("/feedback", "POST", "type=bug&message=Through+nginx+to+a+sidecar");
+    expect(feedback.status).toBe(201);
+    expect(feedback.text).toContain("Thank you");
   });
 
   it("keeps serving static reads with both sidecars stopped, and answers dynamic requests with 503 in the Error shape", async () => {
