@@ -686,7 +686,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/health",
     summary: "Health probe",
-    description: "Cheap liveness probe; never touches the network.",
+    description:
+      "Liveness probe: ok when the store answers a ping within a second (one ping at most every second, shared by all callers), else degraded, so a hung store shows here.",
     tag: "Operations",
     response: { status: 200, schema: Health, contentType: "application/json" },
     errors: [],
