@@ -75,9 +75,10 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     timeWindow: TEXT_HOST_LIMIT.windowMs,
     skipOnError: true,
     keyGenerator: (request) => clientKey(request.ip),
-    // The site's assets come with every page view (a CDN serves them in production): not counted.
-    // /v1/* is the API's, limited by its own buckets.
-    allowList: (request) => /^\/(_astro|pagefind|v1)\/|^\/favicon\.svg$/.test(request.url),
+    // The site's assets come with every page view (a CDN serves them in production): not counted;
+    // nor is the list builder's data file, fetched by every list page. /v1/* is the API's, limited by
+    // its own buckets.
+    allowList: (request) => /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json)(\?|$)/.test(request.url),
     store: limitStore(options.store, "text") as never,
     addHeaders: {
       "x-ratelimit-limit": true,

@@ -22,6 +22,10 @@ describe("the text host", () => {
     const markdown = await text.inject({ url: "/aws", headers: { accept: "text/markdown" } });
     expect(markdown.headers["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(markdown.body.startsWith("# 429 Too many requests")).toBe(true);
+    // The site's assets and the list builder's data file are not counted: a limited client still gets them.
+    for (const asset of ["/favicon.svg", "/list-catalogue.json", "/_astro/x.js"])
+      expect((await text.inject(asset)).statusCode).not.toBe(429);
+    expect((await text.inject("/list-catalogue.json.bak")).statusCode).toBe(429);
     await text.close();
   });
 
