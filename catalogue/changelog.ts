@@ -27,6 +27,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "GET /v1/changes and GET /v1/changes.atom: what each catalogue release added, removed, renamed or moved in lifecycle.",
       "GET /v1/status: optional replication (primary, replicas, last failover) when the store is Redis with Sentinel; a write whose outcome is unknown answers 503 saying it may have been saved.",
       "GET /catalogue.json, GET /manifest.json and GET /mirror/{path} are described in OpenAPI and listed in discovery (downloads).",
+      "Region.market (optional): global, mainland-china or eu-sovereign, on every region of a provider that runs its regions as separate markets (Alibaba Cloud, Huawei Cloud and Tencent Cloud's mainland-China regions; the AWS European Sovereign Cloud) and on none of the others'.",
     ],
   },
   {

@@ -200,10 +200,22 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
         problems.push(`${name}: field defaultCompliance.${index}: unknown compliance id "${id}" (see compliance.yaml)`);
     });
     const regionIds = new Set<string>();
+    // A provider that splits its regions into markets says so for every region, so an absent
+    // market always means "this provider has one market", never "someone forgot".
+    const marketed = file.regions.some((region) => region.market !== undefined);
     file.regions.forEach((region, index) => {
       if (regionIds.has(region.id))
         problems.push(`${name}: field regions.${index}.id: duplicate region id "${region.id}"`);
       regionIds.add(region.id);
+      if (!marketed) return;
+      if (region.market === undefined)
+        problems.push(`${name}: field regions.${index}.market: missing, but other regions of this provider have one`);
+      else if ((region.market === "mainland-china") !== (region.country === "CN"))
+        problems.push(
+          `${name}: field regions.${index}.market: is "${region.market}" for a region in ${region.country}; mainland-china goes with country CN and only with it`,
+        );
+      else if (region.market === "eu-sovereign" && !EU_EEA_COUNTRIES.has(region.country))
+        problems.push(`${name}: field regions.${index}.market: eu-sovereign for a region outside the EU/EEA`);
     });
     if (!hostAllowed(file.documentationBaseUrl, file.officialDomains)) {
       problems.push(`${name}: field documentationBaseUrl: host is not one of officialDomains`);

@@ -138,10 +138,18 @@ export function providerPage(catalogue: Catalogue, providerId: string): Doc {
       ]),
     });
   }
+  // The market column only for providers that split their regions into markets (see Region.market).
+  const markets = file.regions.some((region) => region.market);
   blocks.push(heading(2, `Regions (${file.regions.length})`), {
     kind: "table",
-    head: ["Region", "Name", "City", "Country"],
-    rows: file.regions.map((region) => [region.id, region.name, region.city ?? "", region.country]),
+    head: ["Region", "Name", "City", "Country", ...(markets ? ["Market"] : [])],
+    rows: file.regions.map((region) => [
+      region.id,
+      region.name,
+      region.city ?? "",
+      region.country,
+      ...(markets ? [region.market ?? ""] : []),
+    ]),
   });
   return { title: provider.name, blocks };
 }

@@ -4,7 +4,16 @@
  */
 import { z } from "zod";
 import { LIST_LIFETIME_DAYS } from "../limits.ts";
-import { CountryCode, d, HttpsUrl, IsoDate, LIFECYCLE_STATUSES, Slug, SUB_SERVICE_KINDS } from "./vocabulary.ts";
+import {
+  CountryCode,
+  d,
+  HttpsUrl,
+  IsoDate,
+  LIFECYCLE_STATUSES,
+  REGION_MARKETS,
+  Slug,
+  SUB_SERVICE_KINDS,
+} from "./vocabulary.ts";
 export const HeadOffice = z
   .object({
     country: CountryCode.meta(d("Country of the operating company's head office (ISO 3166-1 alpha-2)")),
@@ -20,6 +29,14 @@ export const Region = z
     name: z.string().min(1).meta(d("Display name of the region")),
     city: z.string().min(1).optional().meta(d("City or metro area the region is in")),
     country: CountryCode.meta(d("Country the region is located in (ISO 3166-1 alpha-2)")),
+    market: z
+      .enum(REGION_MARKETS)
+      .optional()
+      .meta(
+        d(
+          "The provider's market the region belongs to, where the provider runs its regions as separate markets: mainland-china (regions in mainland China, under Chinese law and its rules such as ICP filing), eu-sovereign (a separate EU sovereign partition with its own accounts, e.g. the AWS European Sovereign Cloud), global (the provider's other regions, Hong Kong included). Set on every region of such a provider and on none of the others' (added in 1.6.0)",
+        ),
+      ),
   })
   .strict()
   .meta({ id: "Region", description: "A public region of a provider" });

@@ -9,6 +9,12 @@ export const PRICING_MODELS = ["pay-as-you-go", "subscription", "free", "include
 export const SUB_SERVICE_KINDS = ["tier", "edition", "storage-class", "engine", "feature", "plan"] as const;
 export const FEEDBACK_TYPES = ["bug", "feature", "question", "general"] as const;
 export const COMPONENT_STATUSES = ["ok", "degraded", "down"] as const;
+/**
+ * The separately run markets a provider may split its regions into. "global" is the worldwide
+ * one; the others are named for what sets them apart, so AWS's China partition or Azure operated
+ * by 21Vianet would be mainland-china too, should the catalogue ever list them.
+ */
+export const REGION_MARKETS = ["global", "mainland-china", "eu-sovereign"] as const;
 
 /** EU member states plus the EEA's Iceland, Liechtenstein and Norway (ISO 3166-1 alpha-2). */
 export const EU_EEA_COUNTRIES: ReadonlySet<string> = new Set(

@@ -1,4 +1,8 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { DEFAULT_DATA_DIR } from "../../catalogue/load.ts";
 import { coverage, MINIMUMS, qualityProblems } from "../../catalogue/quality.ts";
 import { EU_EEA_COUNTRIES, EUROPEAN_SOVEREIGN_COUNTRIES } from "../../catalogue/schema.ts";
 import { realCatalogue } from "../helpers/app.ts";
@@ -71,6 +75,46 @@ describe("the catalogue data", () => {
     }
     expect(catalogue.providerById.get("aws")!.file.headOffice.country).toBe("US");
     expect(catalogue.providerById.get("ovhcloud")!.file.headOffice.country).toBe("FR");
+  });
+
+  it("marks Alibaba Cloud's mainland-China regions mainland-china and its others global", () => {
+    const regions = catalogue.providerById.get("alibaba")!.file.regions;
+    const mainland = regions.filter((region) => region.market === "mainland-china").map((region) => region.id);
+    expect(mainland).toEqual(regions.filter((region) => region.country === "CN").map((region) => region.id));
+    expect(mainland).toContain("cn-hangzhou");
+    expect(regions.find((region) => region.id === "cn-hongkong")?.market).toBe("global");
+    for (const region of regions)
+      expect(region.market, region.id).toBe(region.country === "CN" ? "mainland-china" : "global");
+  });
+
+  it("serves each region's market in GET /v1/providers", () => {
+    const alibaba = catalogue.providers.find((provider) => provider.id === "alibaba")!;
+    expect(alibaba.regions?.find((region) => region.id === "cn-beijing")).toMatchObject({ market: "mainland-china" });
+    expect(alibaba.regions?.find((region) => region.id === "eu-central-1")).toMatchObject({ market: "global" });
+    const aws = catalogue.providers.find((provider) => provider.id === "aws")!;
+    expect(aws.regions?.find((region) => region.id === "eusc-de-east-1")).toMatchObject({ market: "eu-sovereign" });
+  });
+
+  it("reads the same to a YAML 1.1 reader (country NO quoted, not a boolean)", () => {
+    // YAML 1.1 readers (PyYAML, older tools) turn NO, yes, off... into booleans; its dates into
+    // timestamps, which are the same day and fine.
+    const same = (v11: unknown, v12: unknown, at: string): void => {
+      if (v11 instanceof Date) return expect(v11.toISOString().slice(0, 10), at).toBe(v12);
+      if (v11 !== null && typeof v11 === "object") {
+        for (const [key, value] of Object.entries(v11))
+          same(value, (v12 as Record<string, unknown>)[key], `${at}.${key}`);
+        return;
+      }
+      expect(v11, at).toBe(v12);
+    };
+    const files = readdirSync(DEFAULT_DATA_DIR, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".yaml"),
+    );
+    expect(files.length).toBeGreaterThan(60);
+    for (const file of files) {
+      const text = readFileSync(join(DEFAULT_DATA_DIR, file), "utf8");
+      same(parseYaml(text, { version: "1.1" }), parseYaml(text), file);
+    }
   });
 
   it("never lists an equivalent on the same provider", () => {

@@ -121,6 +121,25 @@ describe("loadCatalogue", () => {
       (t) => t.replace("pci-dss", "pci"),
       /providers\/aws\.yaml: field defaultCompliance\.2: unknown compliance id "pci"/,
     ],
+    [
+      "a market on some regions of a provider but not all",
+      "providers/aws.yaml",
+      (t) => t.replace("country: US }", "country: US, market: global }"),
+      /providers\/aws\.yaml: field regions\.1\.market: missing, but other regions of this provider have one/,
+    ],
+    [
+      "a mainland-china market outside China",
+      "providers/aws.yaml",
+      (t) =>
+        t.replace("country: US }", "country: US, market: mainland-china }").replace("DE }", "DE, market: global }"),
+      /providers\/aws\.yaml: field regions\.0\.market: is "mainland-china" for a region in US/,
+    ],
+    [
+      "an unknown market",
+      "providers/aws.yaml",
+      (t) => t.replace("country: US }", "country: US, market: international }"),
+      /providers\/aws\.yaml: field regions\.0\.market: /,
+    ],
     ["broken YAML", "services/ovhcloud.yaml", (t) => `${t}\n  : [`, /services\/ovhcloud\.yaml: /],
   ];
   for (const [what, file, edit, expected] of cases) {
