@@ -345,6 +345,17 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
   return assembleCatalogue(readCatalogueSource(dataDir));
 }
 
+/**
+ * The catalogue a build (or a mirror) was made from: the validated source it ships as
+ * api/catalogue-source.json. What a server of that build should load: it is the same data, and
+ * parsing YAML and validating it again would leave tens of MB of garbage that V8 keeps as committed
+ * heap for the life of the process (issue 20, RSS).
+ */
+export function loadBuiltCatalogue(distDir: string): Catalogue {
+  const path = join(distDir, "api", "catalogue-source.json");
+  return assembleCatalogue(JSON.parse(readFileSync(path, "utf8")) as CatalogueSource);
+}
+
 /** Indexes validated data into the immutable Catalogue every face uses. */
 export function assembleCatalogue(source: CatalogueSource): Catalogue {
   const providerById = new Map<string, ProviderRecord>();

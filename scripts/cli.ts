@@ -7,9 +7,9 @@
  * compare, exposure, policies and the Markdown export from the mirrored catalogue. Lists and
  * feedback use the embedded store in <dir>/data (they stay on this machine).
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { assembleCatalogue, type CatalogueSource } from "../catalogue/load.ts";
+import { loadBuiltCatalogue, type Catalogue } from "../catalogue/load.ts";
 import { loadConfig } from "../sidecar/config.ts";
 import { handleSignals, startServer } from "../sidecar/server.ts";
 import { currentDir, mirror, MirrorError } from "./mirror.ts";
@@ -27,15 +27,15 @@ async function main(args: string[]): Promise<void> {
   if (command === "serve" && rest.length === 1) {
     const dir = rest[0]!;
     let distDir: string;
-    let source: CatalogueSource;
+    let catalogue: Catalogue;
     try {
       distDir = realpathSync(currentDir(dir));
-      source = JSON.parse(readFileSync(join(distDir, "api", "catalogue-source.json"), "utf8")) as CatalogueSource;
+      catalogue = loadBuiltCatalogue(distDir);
     } catch {
       throw new MirrorError(`${dir} holds no complete mirror; run: cloud-catalogue mirror <api-url> ${dir}`);
     }
     const config = loadConfig({ DATA_DIR: join(dir, "data"), ...process.env });
-    const server = await startServer(config, { distDir, catalogue: assembleCatalogue(source) });
+    const server = await startServer(config, { distDir, catalogue });
     handleSignals(server);
     console.error(
       `serve: mirror ${distDir} on http://${config.HOST}:${config.PORT} (API) and http://${config.HOST}:${config.TEXT_PORT} (text host)`,

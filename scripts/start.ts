@@ -8,6 +8,7 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { loadBuiltCatalogue } from "../catalogue/load.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
 import { serving } from "./dist.ts";
@@ -32,6 +33,7 @@ if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
   }
 }
 // The build this process serves, resolved once: a later build swaps the link, not these files.
-const server = await orExitIfInUse(startServer(config, { distDir: serving(DIST_DIR), store }));
+const distDir = serving(DIST_DIR);
+const server = await orExitIfInUse(startServer(config, { distDir, store, catalogue: loadBuiltCatalogue(distDir) }));
 handleSignals(server);
 console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);

@@ -1,7 +1,9 @@
 /**
  * Serves built files from dist/ the way a CDN would: strong ETag from the build manifest's sha256
  * (304 on If-None-Match), Cache-Control, the precompressed .br/.gz chosen from Accept-Encoding,
- * CORS, HEAD. Files are read once and kept in memory: dist/ is a few tens of MB at most.
+ * CORS, HEAD. Files read are kept in memory up to a budget (FILE_CACHE_BYTES), the most recently
+ * used first: the files a server answers most often stay in memory, and a crawl of every page of a
+ * large build does not hold all of it.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -10,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CachePolicy } from "../catalogue/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
 import { contentTypeOf } from "../catalogue/static.ts";
-import { BuildManifest } from "../catalogue/schema.ts";
+import { LRUCache } from "lru-cache";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
 /** The site's hashed assets never change under one name. */
@@ -39,11 +41,17 @@ interface Variant {
   readonly etag: string;
 }
 
+const FILE_CACHE_BYTES = 16 * 1024 * 1024;
+
 export class BuiltFiles {
-  private readonly cache = new Map<string, Variant | null>();
+  /** Files read, by path; a file of the manifest that could not be read is kept as null. */
+  private readonly cache = new LRUCache<string, Variant | { body?: undefined }>({
+    maxSize: FILE_CACHE_BYTES,
+    sizeCalculation: (variant, path) => (variant.body?.length ?? 0) + path.length + 64,
+  });
 
   readonly distDir: string;
-  /** Paths relative to dist/ → sha256, from dist/api/manifest.json. */
+  /** Paths relative to dist/ → sha256 (or its first 32 hex digits, all the ETag uses), from dist/api/manifest.json. */
   private readonly hashes: ReadonlyMap<string, string>;
 
   /** URLs the build baked in → the ones this server answers on (a mirror, a moved deployment). */
@@ -71,9 +79,12 @@ export class BuiltFiles {
     options: { rewrite?: readonly (readonly [string, string])[] } = {},
   ): Promise<BuiltFiles> {
     const raw = await readFile(join(distDir, "api", "manifest.json"));
-    const manifest = BuildManifest.parse(JSON.parse(raw.toString("utf8")));
-    const hashes = new Map(manifest.files.map((file) => [file.path, file.sha256]));
-    hashes.set("api/manifest.json", createHash("sha256").update(raw).digest("hex"));
+    // Not validated against BuildManifest here: the build wrote it (a mirror checks it when it fetches
+    // it), and copying 22,000 entries through zod would leave its garbage in the server's heap.
+    const manifest = JSON.parse(raw.toString("utf8")) as { files?: { path: string; sha256: string }[] };
+    const hashes = new Map<string, string>();
+    for (const file of manifest.files ?? []) hashes.set(file.path, file.sha256.slice(0, 32));
+    hashes.set("api/manifest.json", createHash("sha256").update(raw).digest("hex").slice(0, 32));
     return new BuiltFiles(distDir, hashes, options.rewrite);
   }
 
@@ -91,22 +102,23 @@ export class BuiltFiles {
   }
 
   private async variant(path: string): Promise<Variant | null> {
-    if (this.cache.has(path)) return this.cache.get(path)!;
     const hash = this.hashes.get(path);
+    // Only the build's files are looked up and kept: any other path a client asks for is not.
+    if (!hash) return null;
+    const cached = this.cache.get(path);
+    if (cached) return cached.body ? (cached as Variant) : null;
     let variant: Variant | null = null;
-    if (hash) {
-      try {
-        const body = await readFile(join(this.distDir, path));
-        const changed = this.rewriteBody(path, body);
-        if (changed) this.rewritten.add(path);
-        variant = changed
-          ? { body: changed, etag: `"${createHash("sha256").update(changed).digest("hex").slice(0, 32)}"` }
-          : { body, etag: `"${hash.slice(0, 32)}"` };
-      } catch {
-        variant = null;
-      }
+    try {
+      const body = await readFile(join(this.distDir, path));
+      const changed = this.rewriteBody(path, body);
+      if (changed) this.rewritten.add(path);
+      variant = changed
+        ? { body: changed, etag: `"${createHash("sha256").update(changed).digest("hex").slice(0, 32)}"` }
+        : { body, etag: `"${hash.slice(0, 32)}"` };
+    } catch {
+      variant = null;
     }
-    this.cache.set(path, variant);
+    this.cache.set(path, variant ?? {});
     return variant;
   }
 

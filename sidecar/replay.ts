@@ -29,7 +29,7 @@ interface Kept {
 /** Headers Node writes per connection or per response itself. */
 const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
-const KEPT_BYTES = 16 * 1024 * 1024;
+const KEPT_BYTES = 8 * 1024 * 1024;
 
 const replayable = new WeakSet<IncomingMessage>();
 

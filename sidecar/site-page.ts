@@ -18,12 +18,21 @@ export type SiteHandler = (
   locals: object,
 ) => void | Promise<void>;
 
-/** Loads the built site's on-demand handler, if the build has one. */
+/**
+ * The built site's on-demand handler, if the build has one. Its bundle is imported on the first
+ * saved-list page asked for, not at start: a server that never renders one does not keep it in
+ * memory (issue 20, RSS).
+ */
 export async function loadSiteHandler(distDir: string): Promise<SiteHandler | undefined> {
   const entry = join(distDir, "site", "server", "entry.mjs");
   if (!existsSync(entry)) return undefined;
-  const module = (await import(pathToFileURL(entry).href)) as { handler?: SiteHandler };
-  return module.handler;
+  let loading: Promise<SiteHandler> | undefined;
+  const load = () =>
+    (loading ??= import(pathToFileURL(entry).href).then(({ handler }: { handler?: SiteHandler }) => {
+      if (!handler) throw new Error(`${entry} exports no handler`);
+      return handler;
+    }));
+  return async (request, response, next, locals) => (await load())(request, response, next, locals);
 }
 
 /** "." and ".." (also percent-encoded): dot segments a URL parser resolves to another page. */

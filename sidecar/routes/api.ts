@@ -102,7 +102,7 @@ async function send(
   return reply.send(encoding ? await encodedBody(prepared.variants, prepared.body, encoding) : prepared.body);
 }
 
-const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
+const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export default fp(
   async (app: FastifyInstance, context: OperationContext) => {
