@@ -4,10 +4,36 @@ import type { CompareResultT } from "./schema.ts";
 
 type Value = string | boolean | string[] | null;
 
+/**
+ * The compare table's attributes by theme: the site's compare page shows them grouped, in this
+ * order, and lets a reader keep one group. The API's answer does not carry the group (the
+ * contract is unchanged); the type makes every row below name an attribute of some group.
+ */
+export const COMPARE_GROUPS = [
+  {
+    id: "service",
+    label: "Service",
+    attributes: ["category", "pricingModel", "hasFreeTier", "lifecycle", "compliance"],
+  },
+  {
+    id: "provider",
+    label: "Provider and jurisdiction",
+    attributes: [
+      "provider",
+      "headOfficeCountry",
+      "jurisdiction",
+      "regionCountries",
+      "sovereignOption",
+      "euResidentOnly",
+    ],
+  },
+] as const;
+export type CompareAttributeId = (typeof COMPARE_GROUPS)[number]["attributes"][number];
+
 export function compareServices(catalogue: Catalogue, slugs: readonly string[]): CompareResultT {
   const records = slugs.map((slug) => catalogue.bySlug.get(slug)!);
   const providerOf = (providerId: string) => catalogue.providerById.get(providerId)!;
-  const row = (attribute: string, label: string, pick: (index: number) => Value) => {
+  const row = (attribute: CompareAttributeId, label: string, pick: (index: number) => Value) => {
     const values = Object.fromEntries(records.map((record, index) => [record.service.slug, pick(index)]));
     const serialised = new Set(Object.values(values).map((value) => JSON.stringify(value)));
     return { attribute, label, values, shared: serialised.size === 1 };

@@ -1,18 +1,22 @@
 /**
  * /compare/a,b,c: the picker, the shareable URL and the side-by-side table from GET /v1/compare.
  * Column headers name the provider; ids the catalogue does not know are named and left out, and
- * the rest compared; "only rows that differ" and the CSV download (of what is shown) keep their
- * state in the URL (?differences=1).
+ * the rest compared. The rows come in the attribute groups of catalogue/compare.ts; the options
+ * (one group, only rows that differ, the order of the services) keep their state in the URL
+ * (?group=provider&differences=1&sort=jurisdiction) beside the ids in the path, and the CSV
+ * download is what is shown.
  */
+import { COMPARE_GROUPS } from "../../../catalogue/compare.ts";
 import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/limits.ts";
-import { API_URL, errorMessage, saveFile, toCsv } from "./common.ts";
+import { API_URL, errorMessage } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
+import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
 
 const result = document.querySelector<HTMLElement>("[data-compare-result]")!;
 const note = document.querySelector<HTMLElement>("[data-compare-note]")!;
 const tools = document.querySelector<HTMLFormElement>("[data-compare-tools]")!;
-const differences = tools.querySelector<HTMLInputElement>("[data-compare-differences]")!;
+const STATE = ["group", "differences", "sort"] as const;
 const params = new URLSearchParams(location.search);
 const fromPath = decodeURIComponent(location.pathname.replace(/^\/compare\/?/, "").replace(/\/$/, ""));
 // /compare/a,b or /compare/?ids=a,b or, from a service page's form, ?ids=a&ids=b.
@@ -25,14 +29,15 @@ const requested = [
       .filter(Boolean),
   ),
 ];
-differences.checked = params.get("differences") === "1";
+restoreForm(tools, STATE, params);
 
+type Value = string | boolean | string[] | null;
 interface CompareResult {
   services: { slug: string; name: string; providerId: string }[];
-  attributes: { label: string; values: Record<string, string | boolean | string[] | null>; shared: boolean }[];
+  attributes: { attribute: string; label: string; values: Record<string, Value>; shared: boolean }[];
 }
 
-const cell = (value: string | boolean | string[] | null) =>
+const cell = (value: Value) =>
   value === null
     ? "—"
     : Array.isArray(value)
@@ -46,15 +51,47 @@ const cell = (value: string | boolean | string[] | null) =>
 let catalogue: BrowserCatalogue | undefined;
 let shown: CompareResult | undefined;
 
+/** The ids stay in the path, in the order chosen (the shared-link form); the options go in the query. */
 function saveUrl(slugs: string[]) {
   const url = new URL(location.href);
   url.pathname = slugs.length ? `/compare/${slugs.join(",")}` : "/compare/";
-  url.search = differences.checked ? "?differences=1" : "";
-  history.replaceState(null, "", url);
+  url.search = "";
+  saveUrlState(formState(tools, STATE), url);
 }
+
+/** What the options leave of the answer: the columns in their order, the groups and their rows. */
+function view(answer: CompareResult) {
+  const state = formState(tools, STATE);
+  const jurisdictions = answer.attributes.find((a) => a.attribute === "jurisdiction")?.values ?? {};
+  const columns = answer.services.map((service) => ({
+    ...service,
+    provider: catalogue?.listed.get(service.slug)?.providerShortName ?? service.providerId,
+    jurisdiction: cell(jurisdictions[service.slug] ?? null),
+  }));
+  type Column = (typeof columns)[number];
+  const keys: Record<string, (column: Column) => string> = {
+    name: (column) => column.name,
+    provider: (column) => column.provider,
+    jurisdiction: (column) => column.jurisdiction,
+  };
+  const key = keys[state.sort];
+  const groups = COMPARE_GROUPS.filter((group) => !state.group || group.id === state.group)
+    .map((group) => ({
+      label: group.label,
+      rows: answer.attributes.filter(
+        (a) => (group.attributes as readonly string[]).includes(a.attribute) && !(state.differences && a.shared),
+      ),
+    }))
+    .filter((group) => group.rows.length > 0);
+  return { columns: key ? orderBy(columns, key) : columns, groups };
+}
+
+const rowLabel = (attribute: CompareResult["attributes"][number]) =>
+  attribute.label + (attribute.shared ? " (same)" : "");
 
 function draw() {
   if (!shown) return;
+  const { columns, groups } = view(shown);
   const table = document.createElement("table");
   const caption = table.createCaption();
   caption.className = "skip";
@@ -64,29 +101,41 @@ function draw() {
   corner.scope = "col";
   corner.textContent = "Attribute";
   head.append(corner);
-  for (const service of shown.services) {
+  for (const service of columns) {
     const th = document.createElement("th");
     th.scope = "col";
+    th.dataset.slug = service.slug;
     const link = document.createElement("a");
     link.href = `/${service.providerId}/${service.slug.slice(service.providerId.length + 1)}`;
     link.textContent = service.name;
     const provider = document.createElement("span");
     provider.className = "provider";
-    provider.textContent = catalogue?.listed.get(service.slug)?.providerShortName ?? service.providerId;
+    provider.textContent = service.provider;
     th.append(link, provider);
     head.append(th);
   }
-  const body = table.createTBody();
-  for (const attribute of shown.attributes) {
-    if (differences.checked && attribute.shared) continue;
-    const row = body.insertRow();
+  for (const group of groups) {
+    const body = table.createTBody();
     const th = document.createElement("th");
-    th.scope = "row";
-    th.textContent = attribute.label + (attribute.shared ? " (same)" : "");
-    row.append(th);
-    for (const service of shown.services) row.insertCell().textContent = cell(attribute.values[service.slug] ?? null);
+    th.scope = "rowgroup";
+    th.colSpan = columns.length + 1;
+    // The label sticks to the left edge like the row headers while the columns scroll.
+    const label = document.createElement("span");
+    label.textContent = group.label;
+    th.append(label);
+    body.insertRow().append(th);
+    for (const attribute of group.rows) {
+      const row = body.insertRow();
+      const rowHeader = document.createElement("th");
+      rowHeader.scope = "row";
+      rowHeader.textContent = rowLabel(attribute);
+      row.append(rowHeader);
+      for (const service of columns) row.insertCell().textContent = cell(attribute.values[service.slug] ?? null);
+    }
   }
   result.replaceChildren(table);
+  const rows = groups.reduce((sum, group) => sum + group.rows.length, 0);
+  tools.querySelector("[data-compare-count]")!.textContent = shownText(rows, shown.attributes.length, "attributes");
   tools.hidden = false;
 }
 
@@ -107,21 +156,26 @@ async function show(slugs: string[]) {
 }
 
 tools.querySelector("[data-compare-csv]")!.addEventListener("click", () => {
-  const rows = [...result.querySelectorAll("tr")].map((tr) =>
-    [...tr.cells].map((c, i) =>
-      tr.parentElement?.tagName === "THEAD" && i > 0
-        ? `${c.querySelector("a")?.textContent ?? ""} (${c.querySelector(".provider")?.textContent ?? ""})`
-        : (c.textContent ?? "").trim(),
+  if (!shown) return;
+  const { columns, groups } = view(shown);
+  downloadCsv("comparison", [
+    ["Group", "Attribute", ...columns.map((service) => `${service.name} (${service.provider})`)],
+    ...groups.flatMap((group) =>
+      group.rows.map((attribute) => [
+        group.label,
+        rowLabel(attribute),
+        ...columns.map((service) => cell(attribute.values[service.slug] ?? null)),
+      ]),
     ),
-  );
-  saveFile("comparison.csv", toCsv(rows), "text/csv");
+  ]);
 });
 
 let slugs: string[] = [];
-differences.addEventListener("change", () => {
+tools.addEventListener("change", () => {
   saveUrl(slugs);
   draw();
 });
+tools.addEventListener("submit", (event) => event.preventDefault());
 
 const control = picker(
   document.querySelector<HTMLElement>('[data-picker="compare"]')!,

@@ -1,2 +1,105 @@
-/** The lifecycle page's countdowns in the browser: the same words as the build's. */
-export { relativeDays } from "../../../catalogue/render/relative.ts";
+/**
+ * The lifecycle page (pages/lifecycle.astro) in the browser: countdowns refreshed for today, and
+ * over the no-JS cards the status and provider filters, a sort (next date keeps the date groups;
+ * provider, name or status list every card in one sorted list), their state in the URL
+ * (?status=deprecated&provider=aws&sort=provider, restored on load) and the CSV download of the
+ * cards shown, in their order. `?within=90d`, as on GET /v1/lifecycle, keeps the next n days.
+ */
+import { relativeDays } from "../../../catalogue/render/relative.ts";
+import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
+
+const DAY = 86_400_000;
+const today = Date.parse(new Date().toISOString().slice(0, 10));
+const daysTo = (date: string) => Math.round((Date.parse(date) - today) / DAY);
+
+// Countdowns were computed at build time; refresh them for today.
+document.querySelectorAll<HTMLTimeElement>("time[data-countdown]").forEach((time) => {
+  time.textContent = relativeDays(daysTo(time.dateTime));
+});
+
+const tools = document.querySelector<HTMLFormElement>("[data-lifecycle-tools]");
+const sorted = document.querySelector<HTMLElement>("[data-lifecycle-sorted]");
+const groups = [...document.querySelectorAll<HTMLElement>(".lifecycle-group")];
+// In build order, which is next-date order; each card's home is its date group's list.
+const cards = [...document.querySelectorAll<HTMLLIElement>("li.card[data-slug]")];
+const home = new Map(cards.map((card) => [card, card.parentElement!]));
+const STATE = ["status", "provider", "sort"] as const;
+
+if (tools && sorted) {
+  const params = new URLSearchParams(location.search);
+  const within = params.has("within") ? Number(params.get("within")?.replace(/d$/, "")) : NaN;
+  const sortSelect = tools.elements.namedItem("sort") as HTMLSelectElement;
+  // The status select lists LIFECYCLE_STATUSES in their order (preview … retired): sort by that.
+  const statusRank = [...(tools.elements.namedItem("status") as HTMLSelectElement).options].map((o) => o.value);
+  const sortKeys: Record<string, (card: HTMLElement) => string | number> = {
+    provider: (card) => card.dataset.providerName ?? "",
+    name: (card) => card.dataset.name ?? "",
+    status: (card) => statusRank.indexOf(card.dataset.status ?? ""),
+  };
+
+  const matches = (card: HTMLElement, status: string, provider: string) => {
+    const date = card.dataset.date;
+    return (
+      (!status || card.dataset.status === status) &&
+      (!provider || card.dataset.provider === provider) &&
+      (!Number.isInteger(within) || (date !== undefined && daysTo(date) >= 0 && daysTo(date) <= within))
+    );
+  };
+
+  const apply = () => {
+    const { status, provider, sort } = formState(tools, STATE);
+    const key = sortKeys[sort];
+    let shown = 0;
+    for (const card of cards) {
+      card.hidden = !matches(card, status, provider);
+      if (!card.hidden) shown++;
+    }
+    if (key) {
+      // One list in the chosen order; ties keep the date order.
+      sorted.querySelector("ul")!.append(...orderBy(cards, key));
+      sorted.querySelector("[data-lifecycle-sorted-title]")!.textContent =
+        `By ${sortSelect.selectedOptions[0]!.text.toLowerCase()} (${shown})`;
+    } else for (const card of cards) home.get(card)!.append(card);
+    sorted.hidden = !key;
+    for (const group of groups) {
+      const inGroup = group.querySelectorAll("li.card:not([hidden])").length;
+      group.hidden = Boolean(key) || inGroup === 0;
+      group.querySelector("[data-group-count]")!.textContent = String(inGroup);
+    }
+    tools.querySelector("[data-lifecycle-count]")!.textContent = shownText(shown, cards.length, "entries");
+  };
+
+  /** The cards shown, in page order (a collapsed group's cards count: they are one click away). */
+  const downloadShown = () => {
+    const shown = [...document.querySelectorAll<HTMLElement>("li.card[data-slug]:not([hidden])")];
+    const field = (card: HTMLElement, name: string) => card.dataset[name] ?? "";
+    downloadCsv("lifecycle", [
+      ["Id", "Service", "Provider", "Status", "Date", "GA target", "Successor", "Successor id", "Announcement"],
+      ...shown.map((card) =>
+        [
+          "slug",
+          "name",
+          "providerName",
+          "status",
+          "date",
+          "gaTarget",
+          "successorName",
+          "successor",
+          "announcement",
+        ].map((name) => field(card, name)),
+      ),
+    ]);
+  };
+
+  restoreForm(tools, STATE, params);
+  tools.addEventListener("change", () => {
+    apply();
+    saveUrlState(formState(tools, STATE));
+  });
+  tools.addEventListener("submit", (event) => event.preventDefault());
+  tools.querySelector("[data-lifecycle-csv]")!.addEventListener("click", downloadShown);
+  tools.hidden = false;
+  apply();
+  // A link's values the page no longer offers (a provider gone from the list) drop out of the URL.
+  saveUrlState(formState(tools, STATE));
+}

@@ -3,7 +3,7 @@
  * (aria-sort), the page's filters (components/TableTools.astro), the state of both in the URL
  * (?provider=AWS&lifecycle=active&sort=service&dir=desc), and a CSV download of the rows shown.
  */
-import { saveFile, toCsv } from "./common.ts";
+import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
 
 const tables = [...document.querySelectorAll<HTMLTableElement>("table[data-table]")];
 const tools = document.querySelector<HTMLFormElement>("[data-table-tools]");
@@ -29,21 +29,13 @@ function applySort() {
     });
     if (index < 0) continue;
     const body = table.tBodies[0]!;
-    const sorted = [...body.rows].sort(
-      (a, b) =>
-        sortValue(a, index, sort.key).localeCompare(sortValue(b, index, sort.key), "en", { numeric: true }) *
-        (sort.dir === "asc" ? 1 : -1),
-    );
-    body.append(...sorted);
+    body.append(...orderBy([...body.rows], (row) => sortValue(row, index, sort.key), sort.dir === "desc"));
   }
 }
 
 function applyFilters() {
   if (!tools) return;
-  const chosen = FILTERS.map((key) => [
-    key,
-    tools.querySelector<HTMLSelectElement>(`select[name="${key}"]`)?.value ?? "",
-  ]);
+  const chosen = Object.entries(formState(tools, FILTERS));
   let shown = 0;
   const all = rows();
   for (const row of all) {
@@ -57,28 +49,18 @@ function applyFilters() {
     const holder = table.closest("section") ?? table.closest(".table-wrap");
     if (holder instanceof HTMLElement) holder.hidden = empty;
   }
-  tools.querySelector("[data-table-count]")!.textContent =
-    shown === all.length ? `${all.length} services.` : `Showing ${shown} of ${all.length} services.`;
+  tools.querySelector("[data-table-count]")!.textContent = shownText(shown, all.length, "services");
 }
 
 function saveState() {
-  const url = new URL(location.href);
-  for (const key of FILTERS) {
-    const value = tools?.querySelector<HTMLSelectElement>(`select[name="${key}"]`)?.value;
-    if (value) url.searchParams.set(key, value);
-    else url.searchParams.delete(key);
-  }
-  if (sort.key) {
-    url.searchParams.set("sort", sort.key);
-    url.searchParams.set("dir", sort.dir);
-  } else {
-    url.searchParams.delete("sort");
-    url.searchParams.delete("dir");
-  }
-  history.replaceState(null, "", url);
+  saveUrlState({
+    ...(tools ? formState(tools, FILTERS) : {}),
+    sort: sort.key,
+    dir: sort.key ? sort.dir : "",
+  });
 }
 
-function downloadCsv() {
+function downloadShown() {
   const shown = rows().filter((row) => !row.hidden && !row.closest("[hidden]"));
   const grouped = shown.some((row) => row.dataset.group);
   const head = ["Service", "Id", "Provider", "Category", "Jurisdiction", "Lifecycle", "Free tier"];
@@ -94,7 +76,7 @@ function downloadCsv() {
       row.dataset.freeTier ?? "",
       ...(grouped ? [row.dataset.group ?? ""] : []),
     ]);
-  saveFile(`${tools?.dataset.csvName ?? "services"}.csv`, toCsv(lines), "text/csv");
+  downloadCsv(tools?.dataset.csvName ?? "services", lines);
 }
 
 for (const table of tables) {
@@ -115,11 +97,7 @@ for (const table of tables) {
 
 if (tools) {
   tools.hidden = false;
-  for (const key of FILTERS) {
-    const select = tools.querySelector<HTMLSelectElement>(`select[name="${key}"]`);
-    const value = params.get(key);
-    if (select && value && [...select.options].some((option) => option.value === value)) select.value = value;
-  }
+  restoreForm(tools, FILTERS, params);
   tools.addEventListener("change", () => {
     applyFilters();
     saveState();
@@ -130,7 +108,7 @@ if (tools) {
     applyFilters();
     saveState();
   });
-  tools.querySelector("[data-table-csv]")!.addEventListener("click", downloadCsv);
+  tools.querySelector("[data-table-csv]")!.addEventListener("click", downloadShown);
   applyFilters();
 }
 if (sort.key) applySort();
