@@ -107,7 +107,7 @@ export class BuiltFiles {
     if (!hash) return null;
     const cached = this.cache.get(path);
     if (cached) return cached.body ? (cached as Variant) : null;
-    let variant: Variant | null = null;
+    let variant: Variant | null;
     try {
       const body = await readFile(join(this.distDir, path));
       const changed = this.rewriteBody(path, body);
