@@ -5,9 +5,10 @@
  * process), at a fraction of the cost of Fastify's request cycle (hooks, CORS, security headers,
  * compress, validation, the access log line through Fastify's logger).
  *
- * The first GET of a URL in an encoding goes through Fastify as any request does; its status,
- * headers and body are then kept, and later plain GETs of the same URL with the same accepted
- * encodings get those bytes again. What is kept is what Fastify sent, so every header that plugins
+ * The first two GETs of a URL in an encoding go through Fastify as any request does; the second's
+ * status, headers and body are then kept, and later plain GETs of the same URL with the same
+ * accepted encodings get those bytes again. A URL asked for once (a client that varies a parameter
+ * on every request) is only noted, so one-off URLs cost neither the copying nor the memory. What is kept is what Fastify sent, so every header that plugins
  * add stays exactly as it was. Only requests with nothing else that changes the answer are
  * replayed: GET (not HEAD), no If-None-Match or Range, a URL that the contract table maps to a built
  * file or that a pure row answered (markReplayable), an answer of 200 that varies on Accept-Encoding
@@ -30,6 +31,7 @@ interface Kept {
 const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
 const KEPT_BYTES = 8 * 1024 * 1024;
+const SEEN_ONCE_KEYS = 4096;
 
 const replayable = new WeakSet<IncomingMessage>();
 
@@ -43,6 +45,8 @@ export class Replay {
     maxSize: KEPT_BYTES,
     sizeCalculation: (value, key) => value.body.length + key.length + 256,
   });
+  /** Keys answered once by Fastify: kept on their second answer. */
+  private readonly seenOnce = new LRUCache<string, true>({ max: SEEN_ONCE_KEYS });
   private app: FastifyInstance | undefined;
   private readonly table: readonly Endpoint[];
   private readonly log: boolean;
@@ -126,6 +130,11 @@ export class Replay {
     if (vary.split(",").some((name) => name.trim() && name.trim() !== "accept-encoding")) return;
     // Sent as it was prepared: not transformed after this body was seen.
     if (Number(headers["content-length"]) !== body.length) return;
+    if (!this.seenOnce.has(key)) {
+      this.seenOnce.set(key, true);
+      return;
+    }
+    this.seenOnce.delete(key);
     const pairs: string[] = [];
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined || PER_RESPONSE.has(name.toLowerCase())) continue;

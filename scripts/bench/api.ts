@@ -276,7 +276,7 @@ interface Target {
 
 interface Row {
   name: string;
-  kind: "static" | "GET" | "POST" | "list create";
+  kind: keyof typeof TARGETS;
   server: string;
   reference: string;
   ref: Run;
@@ -286,7 +286,8 @@ interface Row {
   shape: string;
 }
 
-const TARGETS = { static: 0.8, GET: 0.5, POST: 0.4, "list create": 0.3 } as const;
+/** A row's least ratio to its reference; a "bound" row measures the reference's kind, not this server. */
+const TARGETS = { static: 0.8, GET: 0.5, POST: 0.4, "list create": 0.3, log: 0.9, bound: undefined } as const;
 
 async function shapeOf(url: string, request: Request): Promise<string> {
   // A kept-alive socket the server has since closed (its keep-alive limit is 5 s) fails once: retry on a new one.
@@ -426,6 +427,29 @@ try {
       against,
     );
     await row(staticRows[1]!, "static", nginxTarget("/v1/providers"), server, "/v1/providers", {}, against);
+    // What Node's HTTP layer alone reaches for the same answer: the bound of any Node server's static row.
+    const samePort = await freePort();
+    const same = await spawnReady(
+      process.execPath,
+      [join(root, "scripts", "bench", "same-bytes.ts")],
+      { PATH: process.env.PATH, PORT: String(samePort), SOURCE_URL: `${server.api}/v1/services/${detail}` },
+      `http://127.0.0.1:${samePort}/`,
+      "same-bytes.log",
+    );
+    await row(
+      `bare node:http, the same bytes as ${detail}`,
+      "bound",
+      nginxTarget(`/v1/services/${detail}`),
+      {
+        label: "node:http",
+        api: `http://127.0.0.1:${samePort}`,
+        text: `http://127.0.0.1:${samePort}`,
+        pid: same.pid!,
+        child: same,
+        rssAtStart: 0,
+      },
+      "/",
+    );
   } else if (wantsStatic) console.warn("bench: nginx not installed; the static rows are skipped");
 
   await row(
@@ -451,6 +475,23 @@ try {
   // The file answers /v1/services/{slug}; with a trailing slash the router answers it, computed.
   await row("detail on the fly", "GET", helloTarget, server, `/v1/services/${detail}/`, {}, against);
   const rssAfterGets = rssMiB(server.pid);
+  if (ONLY.test("access log")) {
+    // The same server at LOG_LEVEL=warn (no access line), claiming the default's URLs so that it serves the same build.
+    const quiet = await startServer(codeRoot, "LOG_LEVEL=warn", BASE_PORT + 20, {
+      LOG_LEVEL: "warn",
+      PUBLIC_API_URL: server.api,
+      PUBLIC_TEXT_URL: server.text,
+    });
+    const path = "/v1/services?q=object%20storage&category=storage&limit=20";
+    await row(
+      "access log: search q+filter",
+      "log",
+      { name: "LOG_LEVEL=warn", target: { url: `${quiet.api}${path}`, pid: quiet.pid } },
+      server,
+      path,
+    );
+    await stopServer(quiet);
+  }
   const rss = { label: server.label, start: server.rssAtStart, after: rssAfterGets };
   const againstRss = against ? { start: against.rssAtStart, after: rssMiB(against.pid) } : undefined;
   await stopServer(server);
@@ -552,7 +593,7 @@ try {
     ...rows.map((r) => {
       const ratio = r.run.rps / r.ref.rps;
       const target = TARGETS[r.kind];
-      return `| ${r.name} | ${r.run.rps.toFixed(0)} | ${r.run.p50.toFixed(2)} | ${r.run.p99.toFixed(2)} | ${r.run.bytesPerResponse.toFixed(0)} | ${r.shape} | ${r.reference} | ${r.ref.rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${target}× ${ratio >= target ? "✓" : "✗"} | ${pct(r.run.loadCpu)} (ref ${pct(r.ref.loadCpu)}) | ${pct(r.run.serverCpu)} | ${r.run.failed + r.run.socketErrors} |${r.against ? ` ${r.against.rps.toFixed(0)} | ${((r.run.rps / r.against.rps - 1) * 100).toFixed(0)} % |` : ""}`;
+      return `| ${r.name} | ${r.run.rps.toFixed(0)} | ${r.run.p50.toFixed(2)} | ${r.run.p99.toFixed(2)} | ${r.run.bytesPerResponse.toFixed(0)} | ${r.shape} | ${r.reference} | ${r.ref.rps.toFixed(0)} | ${ratio.toFixed(2)}× | ${target === undefined ? "—" : `${target}× ${ratio >= target ? "✓" : "✗"}`} | ${pct(r.run.loadCpu)} (ref ${pct(r.ref.loadCpu)}) | ${pct(r.run.serverCpu)} | ${r.run.failed + r.run.socketErrors} |${r.against ? ` ${r.against.rps.toFixed(0)} | ${((r.run.rps / r.against.rps - 1) * 100).toFixed(0)} % |` : ""}`;
     }),
     "",
     `RSS of the \`npm start\` process (${rss.label}): ${rss.start.toFixed(0)} MiB when ready, ${rss.after.toFixed(0)} MiB after the GET rows (target ≤ 150 MB)${againstRss ? `; ${AGAINST}: ${againstRss.start.toFixed(0)} and ${againstRss.after.toFixed(0)} MiB` : ""}.`,

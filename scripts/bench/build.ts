@@ -2,14 +2,17 @@
  * `npm run bench:build`: times the whole build, per step, on the real catalogue (1×) and on a
  * synthetic catalogue ten times its size made from it (each service copied nine more times under
  * new slugs, each copy with its own equivalence groups). Writes the table to .cache/bench-build.md.
- * Target: 10× within 12× of the 1× time.
+ * Target: 10× within 12× of the 1× time. Also measures the RSS of a server of each build (targets:
+ * ≤ 150 MB at 1×, ≤ 400 MB at 10×).
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
-import { DEFAULT_DATA_DIR } from "../../catalogue/load.ts";
+import { spawn } from "node:child_process";
+import { DEFAULT_DATA_DIR, loadCatalogue } from "../../catalogue/load.ts";
+import { freePort, waitFor } from "../../tests/helpers/components.ts";
 import { build } from "../build.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -57,24 +60,98 @@ function syntheticData(factor: number): string {
   return dir;
 }
 
+const BUILT_URLS = { apiUrl: "http://localhost:8080", textUrl: "http://localhost:8081" };
+
+function rssMiB(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+}
+
+/**
+ * RSS of a server of the build, started as `npm start` starts one (its node flags, the catalogue
+ * the build shipped, default settings): when ready, and after it has answered every service's
+ * detail and text page, a search per provider and each provider's page, one request at a time.
+ */
+async function servingRss(label: string, outDir: string, slugs: readonly string[], providers: readonly string[]) {
+  const [port, textPort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), "csc-bench-data-dir-"));
+  const flags = (
+    JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }
+  ).scripts.start
+    .split(/\s+/)
+    .filter((arg) => arg.startsWith("--"));
+  const child = spawn(process.execPath, [...flags, join(root, "sidecar", "server.ts")], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      TEXT_PORT: String(textPort),
+      DATA_DIR: dataDir,
+      DIST_DIR: outDir,
+      PUBLIC_API_URL: BUILT_URLS.apiUrl,
+      PUBLIC_TEXT_URL: BUILT_URLS.textUrl,
+      TRUST_PROXY: "127.0.0.1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    const api = `http://127.0.0.1:${port}`;
+    const text = `http://127.0.0.1:${textPort}`;
+    await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 120_000, `${label} server`);
+    const ready = rssMiB(child.pid!);
+    // Each request names its own client (the server trusts loopback as its proxy): the text host's
+    // per-client limit would otherwise answer most of the walk with 429.
+    let client = 0;
+    const get = async (url: string) => {
+      client++;
+      const forwardedFor = `10.${client >> 16}.${(client >> 8) & 255}.${client & 255}`;
+      const response = await fetch(url, { headers: { "accept-encoding": "br", "x-forwarded-for": forwardedFor } });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`bench: ${url} answered ${response.status}`);
+    };
+    for (const slug of slugs) {
+      await get(`${api}/v1/services/${slug}`);
+      const [provider, ...rest] = slug.split("-");
+      await get(`${text}/${provider}/${rest.join("-")}?format=md`);
+    }
+    for (const provider of providers) {
+      await get(`${api}/v1/services?provider=${provider}&q=storage`);
+      await get(`${text}/${provider}?format=md`);
+    }
+    console.log(`${label}: served ${slugs.length * 2 + providers.length * 2} distinct URLs`);
+    return { ready, after: rssMiB(child.pid!) };
+  } finally {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function timeBuild(label: string, dataDir?: string) {
   const outDir = mkdtempSync(join(tmpdir(), "csc-bench-dist-"));
   const steps: Record<string, number> = {};
   const started = performance.now();
   let total: number;
+  let rss: { ready: number; after: number };
   try {
     await build({
       dataDir,
       outDir,
-      urls: { apiUrl: "http://localhost:8080", textUrl: "http://localhost:8081" },
+      urls: BUILT_URLS,
       log: (line) => console.log(`${label}: ${line}`),
       onStep: (step, ms) => (steps[step] = ms),
     });
     total = performance.now() - started;
+    const catalogue = loadCatalogue(dataDir);
+    rss = await servingRss(
+      label,
+      outDir,
+      catalogue.services.map((service) => service.slug),
+      catalogue.providers.map((provider) => provider.id),
+    );
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
-  return { total, steps };
+  return { total, steps, rss };
 }
 
 const one = await timeBuild("1×");
@@ -94,6 +171,13 @@ const table = [
   `| **total** | **${one.total.toFixed(0)}** | **${ten.total.toFixed(0)}** | **${ratio.toFixed(1)}×** |`,
   "",
   `Targets: 1× under 60 s (${one.total < 60_000 ? "met" : "missed"}); ${FACTOR}× within 12× of 1× (${ratio <= 12 ? "met" : "missed"}).`,
+  "",
+  "RSS of a server of each build (`npm start`'s node flags, default settings), when ready and after answering every service's API detail and text page, a search and the page of every provider:",
+  "",
+  "| catalogue | ready (MiB) | after (MiB) | target |",
+  "|---|---:|---:|---|",
+  `| 1× | ${one.rss.ready.toFixed(0)} | ${one.rss.after.toFixed(0)} | ≤ 150 MB ${Math.max(one.rss.ready, one.rss.after) * 1.048576 <= 150 ? "✓" : "✗"} |`,
+  `| ${FACTOR}× | ${ten.rss.ready.toFixed(0)} | ${ten.rss.after.toFixed(0)} | ≤ 400 MB ${Math.max(ten.rss.ready, ten.rss.after) * 1.048576 <= 400 ? "✓" : "✗"} |`,
 ].join("\n");
 mkdirSync(join(root, ".cache"), { recursive: true });
 writeFileSync(join(root, ".cache", "bench-build.md"), `${table}\n`);
