@@ -1,0 +1,49 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+import { freePort, waitFor } from "../helpers/components.ts";
+
+const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url));
+
+it("writes one access line per request at the default level, replayed answers included, all of them by exit", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "csc-access-log-"));
+  const [port, textPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [SERVER], {
+    env: { ...process.env, PORT: String(port), TEXT_PORT: String(textPort), HOST: "127.0.0.1", DATA_DIR: dataDir },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let stdout = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  try {
+    const api = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 20_000, "the server to start");
+    // A pure row's answer is replayed from its third request on (replay.ts); the 404 is Fastify's.
+    const urls = [
+      ...Array.from({ length: 150 }, () => "/v1/services?q=storage&limit=5"),
+      ...Array.from({ length: 50 }, (_, n) => `/v1/services?q=storage&limit=5&n=${n}`),
+      "/v1/nope",
+    ];
+    // 40 at a time, so that many lines fall in one event-loop turn.
+    for (let i = 0; i < urls.length; i += 40)
+      await Promise.all(urls.slice(i, i + 40).map(async (url) => (await fetch(`${api}${url}`)).arrayBuffer()));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+    const lines = stdout
+      .split("\n")
+      .filter((line) => line.includes('"msg":"request"'))
+      .map((line) => JSON.parse(line) as { method: string; url: string; status: number; ip: string })
+      // The start-up health checks are logged too.
+      .filter((line) => line.url !== "/v1/health");
+    expect(lines).toHaveLength(urls.length);
+    expect(lines.map((line) => line.url).sort()).toEqual([...urls].sort());
+    expect(lines.find((line) => line.url === "/v1/nope")?.status).toBe(404);
+    expect(lines.every((line) => line.method === "GET" && line.ip === "127.0.0.1")).toBe(true);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);
