@@ -44,7 +44,7 @@ interface Variant {
 const FILE_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class BuiltFiles {
-  /** Files read, by path; a file of the manifest that could not be read is kept as null. */
+  /** Files read, by path; a file of the manifest that could not be read is kept as `{}`. */
   private readonly cache = new LRUCache<string, Variant | { body?: undefined }>({
     maxSize: FILE_CACHE_BYTES,
     sizeCalculation: (variant, path) => (variant.body?.length ?? 0) + path.length + 64,
