@@ -7,6 +7,8 @@
  *                           production config from scripts/deploy-config.ts)
  *   dynamic GETs            vs a bare Fastify hello world (scripts/bench/hello.ts)
  *   POSTs and list creation vs the same hello world, with the embedded store and with Redis
+ *   the access line         the default server vs the same at LOG_LEVEL=warn
+ *   node:http's bound       a bare node:http server writing the static row's bytes vs nginx
  * Rows that need many clients (every POST is rate-limited per IP, the text host too) run against a
  * second server that differs from the default only by TRUST_PROXY=127.0.0.1, each request naming its
  * own client in X-Forwarded-For (scripts/bench/wrk.lua); the limiter still counts every request.
@@ -475,7 +477,8 @@ try {
   // The file answers /v1/services/{slug}; with a trailing slash the router answers it, computed.
   await row("detail on the fly", "GET", helloTarget, server, `/v1/services/${detail}/`, {}, against);
   const rssAfterGets = rssMiB(server.pid);
-  if (ONLY.test("access log")) {
+  const accessLogRow = "access log: search q+filter";
+  if (ONLY.test(accessLogRow)) {
     // The same server at LOG_LEVEL=warn (no access line), claiming the default's URLs so that it serves the same build.
     const quiet = await startServer(codeRoot, "LOG_LEVEL=warn", BASE_PORT + 20, {
       LOG_LEVEL: "warn",
@@ -484,7 +487,7 @@ try {
     });
     const path = "/v1/services?q=object%20storage&category=storage&limit=20";
     await row(
-      "access log: search q+filter",
+      accessLogRow,
       "log",
       { name: "LOG_LEVEL=warn", target: { url: `${quiet.api}${path}`, pid: quiet.pid } },
       server,
