@@ -16,7 +16,7 @@
  * Everything else, and the first two requests, go to Fastify.
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
-import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Endpoint } from "../catalogue/endpoint.ts";
 import { staticFileFor } from "../catalogue/static.ts";
@@ -26,6 +26,8 @@ interface Kept {
   /** Raw header pairs, as writeHead takes them: no Date (Node adds it), no connection headers. */
   readonly headers: string[];
   readonly body: Buffer;
+  /** The access log with this answer's method, URL and status serialised once (a pino child's bindings). */
+  readonly log: FastifyBaseLogger | undefined;
 }
 
 /** Headers Node writes per connection or per response itself. */
@@ -33,6 +35,7 @@ const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-enco
 
 const KEPT_BYTES = 8 * 1024 * 1024;
 const SEEN_ONCE_KEYS = 4096;
+const ACCEPT_ENCODING_VALUES = 256;
 
 const replayable = new WeakSet<IncomingMessage>();
 
@@ -88,12 +91,21 @@ export class Replay {
     });
   }
 
+  /** Accept-Encoding values seen → encodingsOf's answer: clients send few distinct values. */
+  private readonly encodingsByHeader = new Map<string, string>();
+
   /** What files.ts chooses the encoding from: which of br and gzip the client accepts. */
-  private static encodingsOf(request: IncomingMessage): string {
+  private encodingsOf(request: IncomingMessage): string {
     const header = request.headers["accept-encoding"];
     if (!header) return "";
-    const accepted = parseAcceptEncoding(header);
-    return `${accepted.has("br") ? "br" : ""}+${accepted.has("gzip") ? "gzip" : ""}`;
+    let encodings = this.encodingsByHeader.get(header);
+    if (encodings === undefined) {
+      const accepted = parseAcceptEncoding(header);
+      encodings = `${accepted.has("br") ? "br" : ""}+${accepted.has("gzip") ? "gzip" : ""}`;
+      if (this.encodingsByHeader.size >= ACCEPT_ENCODING_VALUES) this.encodingsByHeader.clear();
+      this.encodingsByHeader.set(header, encodings);
+    }
+    return encodings;
   }
 
   private keyOf(request: IncomingMessage): string | undefined {
@@ -101,7 +113,7 @@ export class Replay {
     if (request.method !== "GET" || !url || !this.app) return undefined;
     const headers = request.headers;
     if (headers["if-none-match"] !== undefined || headers.range !== undefined) return undefined;
-    return `${Replay.encodingsOf(request)} ${url}`;
+    return `${this.encodingsOf(request)} ${url}`;
   }
 
   private replay(request: IncomingMessage, response: ServerResponse): boolean {
@@ -111,8 +123,7 @@ export class Replay {
     if (!kept) return false;
     response.writeHead(200, kept.headers);
     response.end(kept.body);
-    if (this.log)
-      this.app!.log.info({ method: "GET", url: request.url, ip: request.socket.remoteAddress, status: 200 }, "request");
+    kept.log?.info({ ip: request.socket.remoteAddress }, "request");
     return true;
   }
 
@@ -141,6 +152,7 @@ export class Replay {
       if (value === undefined || PER_RESPONSE.has(name.toLowerCase())) continue;
       for (const one of Array.isArray(value) ? value : [value]) pairs.push(name, String(one));
     }
-    this.kept.set(key, { headers: pairs, body });
+    const log = this.log ? this.app!.log.child({ method: "GET", url: request.url, status: 200 }) : undefined;
+    this.kept.set(key, { headers: pairs, body, log });
   }
 }
