@@ -11,38 +11,17 @@
  */
 import { isIP } from "node:net";
 import type { BucketHit, Store } from "../store/store.ts";
+import { WindowCounters } from "../store/window-counters.ts";
 
 export const STORE_HIT_DEADLINE_MS = 200;
 export const FALLBACK_HOLD_MS = 5_000;
 /** Counters kept in memory; past this the oldest windows are dropped first. */
 const MAX_KEYS = 100_000;
 
-class MemoryCounters {
-  private readonly entries = new Map<string, { count: number; resetAt: number }>();
-
-  hit(id: string, windowMs: number): BucketHit {
-    const now = Date.now();
-    let entry = this.entries.get(id);
-    if (!entry || entry.resetAt <= now) {
-      this.entries.delete(id);
-      entry = { count: 0, resetAt: now + windowMs };
-      this.entries.set(id, entry);
-      if (this.entries.size > MAX_KEYS) {
-        for (const old of this.entries.keys()) {
-          if (this.entries.size <= MAX_KEYS * 0.9) break;
-          this.entries.delete(old);
-        }
-      }
-    }
-    entry.count++;
-    return { count: entry.count, resetMs: entry.resetAt - now };
-  }
-}
-
 /** Per store, so both hosts of one process share the fallback state and the in-memory counts. */
 class LimitCounter {
   private readonly store: Store;
-  private readonly memory = new MemoryCounters();
+  private readonly memory = new WindowCounters(MAX_KEYS);
   private storeAvoidedUntil = 0;
 
   constructor(store: Store) {
@@ -81,6 +60,9 @@ export function limitStore(store: Store, bucket: string) {
       callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
       timeWindow: number,
     ) {
+      // Counted in this process's memory (the embedded store): at once, with no deadline to race.
+      const now = store.hitNow?.(bucket, key, timeWindow);
+      if (now) return callback(null, { current: now.count, ttl: now.resetMs });
       void shared.hit(bucket, key, timeWindow).then((hit) => callback(null, { current: hit.count, ttl: hit.resetMs }));
     }
     child() {

@@ -19,6 +19,7 @@ import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import { lockDataDir } from "./lock.ts";
 import { parseLogLine, type SkippedRecords } from "./records.ts";
+import { WindowCounters } from "./window-counters.ts";
 import {
   SlugTakenError,
   StoreOutcomeUnknownError,
@@ -89,7 +90,7 @@ export class EmbeddedStore implements Store {
   private readonly slugs = new Map<string, string>();
   /** Idempotency-Key → list id, for lists alive. */
   private readonly idempotencyKeys = new Map<string, string>();
-  private readonly buckets = new Map<string, { count: number; resetAt: number }>();
+  private readonly buckets = new WindowCounters(MAX_BUCKETS);
   private status: StatusRecordT[] = [];
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
@@ -335,23 +336,11 @@ export class EmbeddedStore implements Store {
   }
 
   async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
-    const now = Date.now();
-    const id = `${bucket}\0${key}`;
-    let entry = this.buckets.get(id);
-    if (!entry || entry.resetAt <= now) {
-      // Re-inserted at the end, so the Map stays ordered by window start.
-      this.buckets.delete(id);
-      entry = { count: 0, resetAt: now + windowMs };
-      this.buckets.set(id, entry);
-      if (this.buckets.size > MAX_BUCKETS) {
-        for (const old of this.buckets.keys()) {
-          if (this.buckets.size <= MAX_BUCKETS * 0.9) break;
-          this.buckets.delete(old);
-        }
-      }
-    }
-    entry.count++;
-    return { count: entry.count, resetMs: entry.resetAt - now };
+    return this.hitNow(bucket, key, windowMs);
+  }
+
+  hitNow(bucket: string, key: string, windowMs: number): BucketHit {
+    return this.buckets.hit(`${bucket}\0${key}`, windowMs);
   }
 
   async appendStatus(records: readonly StatusRecordT[]): Promise<void> {

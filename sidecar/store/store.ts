@@ -25,6 +25,11 @@ export interface BucketHit {
 export interface Store extends RecordStore {
   /** Counts a request against a bucket for a key, atomically across every instance sharing the store. */
   hit(bucket: string, key: string, windowMs: number): Promise<BucketHit>;
+  /**
+   * hit(), answered at once by a store that counts in this process's memory (the embedded store):
+   * it cannot hang, so the limiter races no deadline against it.
+   */
+  hitNow?(bucket: string, key: string, windowMs: number): BucketHit;
   appendStatus(records: readonly StatusRecordT[]): Promise<void>;
   /** Samples newer than `since`, newest first, at most `limit`. */
   statusHistory(since: Date, limit: number): Promise<StatusRecordT[]>;
