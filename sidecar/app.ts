@@ -18,6 +18,7 @@ import { loggerOptions, logsRequests } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
+import { clientAddress } from "./plugins/limit-store.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes from "./routes/api.ts";
@@ -70,7 +71,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.table ?? ENDPOINTS;
   const files = options.files;
   // Built files and pure answers sent again from memory before Fastify routes the request (replay.ts).
-  const replay = new Replay(table, { log: logsRequests(options.config.LOG_LEVEL) });
+  const replay = new Replay(table, {
+    log: logsRequests(options.config.LOG_LEVEL),
+    clientOf: clientAddress(options.config.TRUST_PROXY),
+  });
   const app = Fastify({
     ...fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
     serverFactory: replay.serverFactory,

@@ -1,18 +1,20 @@
 /**
  * Answers that cannot change, sent again from memory before Fastify routes the request: the built
- * files of the API host (what a CDN or nginx answers in production, DESIGN "Hosts") and the GET
+ * files of the API host (what a CDN or nginx answers in production, DESIGN "Hosts"), the GET
  * answers of pure rows (which depend only on the catalogue and the URL, the same for the life of the
- * process), at a fraction of the cost of Fastify's request cycle (hooks, CORS, security headers,
- * compress, validation, the access log line through Fastify's logger).
+ * process) and the text host's built pages (negotiated by Accept, and counted against the client's
+ * limit before each is sent: `admit`), at a fraction of the cost of Fastify's request cycle (hooks,
+ * CORS, security headers, compress, validation, the access log line through Fastify's logger).
  *
  * The first two GETs of a URL in an encoding go through Fastify as any request does; the second's
  * status, headers and body are then kept, and later plain GETs of the same URL with the same
- * accepted encodings get those bytes again. A URL asked for once (a client that varies a parameter
+ * accepted encodings (and `varyOn` headers) get those bytes again. A URL asked for once (a client that varies a parameter
  * on every request) is only noted, so one-off URLs cost neither the copying nor the memory. What
  * is kept is what Fastify sent, so every header that plugins add stays exactly as it was. Only
  * requests with nothing else that changes the answer are replayed: GET (not HEAD), no If-None-Match
  * or Range, a URL that the contract table maps to a built file or that a pure row answered
- * (markReplayable), an answer of 200 that varies on Accept-Encoding only and was sent as prepared.
+ * (markReplayable), an answer of 200 that varies on Accept-Encoding and `varyOn` only and was sent
+ * as prepared.
  * Everything else, and the first two requests, go to Fastify.
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
@@ -39,6 +41,24 @@ const ACCEPT_ENCODING_VALUES = 256;
 
 const replayable = new WeakSet<IncomingMessage>();
 
+export interface ReplayOptions {
+  /** Whether replayed answers get an access line (the level logs requests). */
+  readonly log: boolean;
+  /** The client's address as Fastify's request.ip gives it (limit-store.ts clientAddress). */
+  readonly clientOf: (request: IncomingMessage) => string;
+  /** Request headers besides Accept-Encoding that answers may vary on (the text host's Accept): part of the key. */
+  readonly varyOn?: readonly string[];
+  /** Response headers that differ from one request to the next: not kept, `admit` gives them. */
+  readonly perRequestHeaders?: readonly string[];
+  /**
+   * Asked before a kept answer is sent again: the per-request headers to add (raw name/value
+   * pairs), or undefined to hand the request to Fastify. The text host counts the request against
+   * its per-client limit here and gives its limiter's headers, so a replayed page is counted and
+   * answered as any other.
+   */
+  readonly admit?: (request: IncomingMessage, client: string) => string[] | undefined;
+}
+
 /** Marks a request whose answer depends on its URL alone (a pure row's GET), so it may be kept. */
 export function markReplayable(request: IncomingMessage): void {
   replayable.add(request);
@@ -54,10 +74,19 @@ export class Replay {
   private app: FastifyInstance | undefined;
   private readonly table: readonly Endpoint[];
   private readonly log: boolean;
+  private readonly varyOn: readonly string[];
+  private readonly admit: ReplayOptions["admit"];
+  /** Headers Node writes itself, and those `admit` gives per request: not kept. */
+  private readonly notKept: ReadonlySet<string>;
+  private readonly clientOf: ReplayOptions["clientOf"];
 
-  constructor(table: readonly Endpoint[], options: { log: boolean }) {
+  constructor(table: readonly Endpoint[], options: ReplayOptions) {
     this.table = table;
     this.log = options.log;
+    this.varyOn = options.varyOn ?? [];
+    this.admit = options.admit;
+    this.notKept = new Set([...PER_RESPONSE, ...(options.perRequestHeaders ?? [])]);
+    this.clientOf = options.clientOf;
   }
 
   /** Fastify's `serverFactory`: an HTTP server that replays kept answers and hands the rest to Fastify. */
@@ -113,7 +142,9 @@ export class Replay {
     if (request.method !== "GET" || !url || !this.app) return undefined;
     const headers = request.headers;
     if (headers["if-none-match"] !== undefined || headers.range !== undefined) return undefined;
-    return `${this.encodingsOf(request)} ${url}`;
+    let key = `${this.encodingsOf(request)} ${url}`;
+    for (const name of this.varyOn) key += `\n${String(headers[name] ?? "")}`;
+    return key;
   }
 
   private replay(request: IncomingMessage, response: ServerResponse): boolean {
@@ -121,9 +152,12 @@ export class Replay {
     if (key === undefined) return false;
     const kept = this.kept.get(key);
     if (!kept) return false;
-    response.writeHead(200, kept.headers);
+    const client = this.admit || kept.log ? this.clientOf(request) : "";
+    const added = this.admit?.(request, client);
+    if (this.admit && !added) return false;
+    response.writeHead(200, added?.length ? kept.headers.concat(added) : kept.headers);
     response.end(kept.body);
-    kept.log?.info({ ip: request.socket.remoteAddress }, "request");
+    kept.log?.info({ ip: client }, "request");
     return true;
   }
 
@@ -139,7 +173,8 @@ export class Replay {
     const { pathname, search } = splitRequestUrl(request.url!);
     if (!replayable.has(request) && !staticFileFor(this.table, pathname, search)) return;
     const vary = String(headers.vary ?? "").toLowerCase();
-    if (vary.split(",").some((name) => name.trim() && name.trim() !== "accept-encoding")) return;
+    const keyed = (name: string) => name === "accept-encoding" || this.varyOn.includes(name);
+    if (vary.split(",").some((name) => name.trim() && !keyed(name.trim()))) return;
     // Sent as it was prepared: not transformed after this body was seen.
     if (Number(headers["content-length"]) !== body.length) return;
     if (!this.seenOnce.has(key)) {
@@ -149,7 +184,7 @@ export class Replay {
     this.seenOnce.delete(key);
     const pairs: string[] = [];
     for (const [name, value] of Object.entries(headers)) {
-      if (value === undefined || PER_RESPONSE.has(name.toLowerCase())) continue;
+      if (value === undefined || this.notKept.has(name.toLowerCase())) continue;
       for (const one of Array.isArray(value) ? value : [value]) pairs.push(name, String(one));
     }
     const log = this.log ? this.app!.log.child({ method: "GET", url: request.url, status: 200 }) : undefined;

@@ -3,6 +3,7 @@
  * request (text/render.ts), its pages (text/routes.ts), the API same-origin under /v1/
  * (text/api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
+import type { IncomingMessage } from "node:http";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { PublicUrls } from "../catalogue/endpoint.ts";
@@ -11,7 +12,9 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { THEME_SCRIPT_HASH } from "../site/src/lib/theme.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import type { BuiltFiles } from "./files.ts";
-import { clientKey, limitStore } from "./plugins/limit-store.ts";
+import { logsRequests } from "./logging.ts";
+import { clientAddress, clientKey, limitStore } from "./plugins/limit-store.ts";
+import { Replay } from "./replay.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import type { SiteHandler } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
@@ -37,10 +40,48 @@ export interface TextAppOptions {
   readonly siteHandler?: SiteHandler;
 }
 
+/** The limiter's bucket for this host's pages. */
+const TEXT_BUCKET = "text";
+/** The headers @fastify/rate-limit adds to an answer within the limit (its default names). */
+const LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"] as const;
+
+/**
+ * Not counted against the limit: the site's assets come with every page view (a CDN serves them in
+ * production), and so does the list builder's data file; /v1/* is the API's, limited by its own buckets.
+ */
+const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json)(\?|$)/;
+
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
-  const app = Fastify(
-    fastifyOptions(
+  const perMinute = options.perMinute ?? TEXT_HOST_LIMIT.max;
+  const store = options.store;
+  // Built pages are sent again from memory (replay.ts), negotiated by Accept as Fastify did, once
+  // the request is counted here exactly as the limiter below would count it. A store that counts
+  // elsewhere (Redis) cannot answer at once: its requests go through Fastify and its limiter.
+  const replay = new Replay([], {
+    log: logsRequests(options.config.LOG_LEVEL),
+    clientOf: clientAddress(options.config.TRUST_PROXY),
+    varyOn: ["accept"],
+    perRequestHeaders: LIMIT_HEADERS,
+    admit: (request: IncomingMessage, client: string) => {
+      if (NOT_COUNTED.test(request.url ?? "")) return [];
+      const hit = store.hitNow?.(TEXT_BUCKET, clientKey(client), TEXT_HOST_LIMIT.windowMs);
+      // Over the limit: Fastify answers the 429 (counting once more, past the limit already).
+      if (hit === undefined || hit.count > perMinute) return undefined;
+      // What @fastify/rate-limit adds to an answer within the limit.
+      const [limit, remaining, reset] = LIMIT_HEADERS;
+      return [
+        limit,
+        String(perMinute),
+        remaining,
+        String(Math.max(0, perMinute - hit.count)),
+        reset,
+        String(Math.ceil(hit.resetMs / 1000)),
+      ];
+    },
+  });
+  const app = Fastify({
+    ...fastifyOptions(
       options.config,
       (error, request, reply) => {
         const status = error.statusCode === 414 ? 414 : 400;
@@ -54,7 +95,9 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       },
       "text",
     ),
-  );
+    serverFactory: replay.serverFactory,
+  });
+  replay.attach(app);
 
   await app.register(securityHeaders, {
     contentSecurityPolicy: {
@@ -71,15 +114,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     https: options.urls?.textUrl.startsWith("https:") ?? false,
   });
   await app.register(rateLimit, {
-    max: options.perMinute ?? TEXT_HOST_LIMIT.max,
+    max: perMinute,
     timeWindow: TEXT_HOST_LIMIT.windowMs,
     skipOnError: true,
     keyGenerator: (request) => clientKey(request.ip),
-    // The site's assets come with every page view (a CDN serves them in production): not counted;
-    // nor is the list builder's data file, fetched by every list page. /v1/* is the API's, limited by
-    // its own buckets.
-    allowList: (request) => /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json)(\?|$)/.test(request.url),
-    store: limitStore(options.store, "text") as never,
+    allowList: (request) => NOT_COUNTED.test(request.url),
+    store: limitStore(store, TEXT_BUCKET) as never,
     addHeaders: {
       "x-ratelimit-limit": true,
       "x-ratelimit-remaining": false,

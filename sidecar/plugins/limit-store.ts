@@ -9,7 +9,9 @@
  * Clients are keyed by clientKey(): an IPv4 address, or the /64 of an IPv6 one (a host gets a
  * whole /64 and can rotate addresses inside it at will).
  */
+import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
+import proxyAddr from "@fastify/proxy-addr";
 import type { BucketHit, Store } from "../store/store.ts";
 import { WindowCounters } from "../store/window-counters.ts";
 
@@ -69,6 +71,16 @@ export function limitStore(store: Store, bucket: string) {
       return new LimitStore();
     }
   };
+}
+
+/**
+ * The client's address as Fastify's request.ip gives it under the same TRUST_PROXY
+ * (fastify/lib/request.js: the last address proxy-addr keeps), for code that runs before Fastify.
+ */
+export function clientAddress(trustProxy: readonly string[] | undefined): (request: IncomingMessage) => string {
+  if (!trustProxy || trustProxy.length === 0) return (request) => request.socket.remoteAddress ?? "";
+  const trusted = proxyAddr.compile([...trustProxy]);
+  return (request) => proxyAddr.all(request, trusted).at(-1) ?? "";
 }
 
 /** The groups of an IPv6 address, expanded to eight numbers; undefined if it is not one. */

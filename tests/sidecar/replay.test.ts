@@ -4,15 +4,22 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
+import Fastify from "fastify";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
+import { clientAddress } from "../../sidecar/plugins/limit-store.ts";
+import { buildTextApp } from "../../sidecar/text.ts";
 import { FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 let dist: string;
 let app: FastifyInstance;
+let text: FastifyInstance;
 let base: string;
+let textBase: string;
 /** Requests that reached Fastify (a replayed answer does not). */
 let seen = 0;
+/** The text host's page limit in these tests. */
+const PER_MINUTE = 5;
 
 beforeAll(async () => {
   dist = mkdtempSync(join(tmpdir(), "csc-replay-"));
@@ -26,15 +33,26 @@ beforeAll(async () => {
   });
   app.addHook("onSend", async () => void seen++);
   base = await app.listen({ port: 0, host: "127.0.0.1" });
+  // Clients named in X-Forwarded-For, as behind a proxy, so each test has its own limit.
+  text = await buildTextApp({
+    config: { LOG_LEVEL: "silent", TRUST_PROXY: ["127.0.0.1"] },
+    catalogue: fixtureCatalogue(),
+    store: await tempStore(),
+    files: await BuiltFiles.open(dist),
+    perMinute: PER_MINUTE,
+  });
+  text.addHook("onSend", async () => void seen++);
+  textBase = await text.listen({ port: 0, host: "127.0.0.1" });
 }, 120_000);
 afterAll(async () => {
   await app.close();
+  await text.close();
   rmSync(dist, { recursive: true, force: true });
 });
 
-async function get(path: string, headers: Record<string, string> = {}) {
+async function get(path: string, headers: Record<string, string> = {}, host = base) {
   const before = seen;
-  const response = await fetch(`${base}${path}`, { headers: { "accept-encoding": "br", ...headers } });
+  const response = await fetch(`${host}${path}`, { headers: { "accept-encoding": "br", ...headers } });
   const body = Buffer.from(await response.arrayBuffer());
   const all = Object.fromEntries([...response.headers].filter(([name]) => name !== "date"));
   return { status: response.status, headers: all, body, reachedFastify: seen > before };
@@ -93,4 +111,59 @@ describe("answers sent again from memory", () => {
     ).json()) as { id: string };
     for (let i = 0; i < 2; i++) expect((await get(`/v1/lists/${created.id}`)).reachedFastify).toBe(true);
   });
+});
+
+describe("the text host's built pages sent again from memory", () => {
+  const service = fixtureCatalogue().services[0]!;
+  const page = `/${service.providerId}/${service.slug}`;
+  const as = (client: string, accept: string) => ({ accept, "x-forwarded-for": client });
+
+  it("keeps each negotiated rendering apart and sends it again without Fastify", async () => {
+    const ansi = [];
+    for (let i = 0; i < 3; i++) ansi.push(await get(page, as("192.0.2.1", "*/*"), textBase));
+    expect(ansi.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(ansi.map((answer) => answer.reachedFastify)).toEqual([true, true, false]);
+    // The same answer, with the limiter's count of this request (as @fastify/rate-limit gives it).
+    const { "x-ratelimit-remaining": _, ...kept } = ansi[2]!.headers;
+    const { "x-ratelimit-remaining": __, ...first } = ansi[0]!.headers;
+    expect(kept).toEqual(first);
+    expect(ansi.map((answer) => answer.headers["x-ratelimit-remaining"])).toEqual(["4", "3", "2"]);
+    expect(ansi[2]!.headers["x-ratelimit-limit"]).toBe(String(PER_MINUTE));
+    expect(ansi[2]!.body.equals(ansi[0]!.body)).toBe(true);
+    // The same URL asked for as Markdown is another answer: never the kept ANSI one.
+    const markdown = await get(page, as("192.0.2.1", "text/markdown"), textBase);
+    expect(markdown.reachedFastify).toBe(true);
+    expect(markdown.headers["content-type"]).toMatch(/^text\/markdown/);
+    expect(ansi[0]!.headers["content-type"]).toMatch(/^text\/plain/);
+  });
+
+  it("counts every replayed page against the client's limit", async () => {
+    const answers = [];
+    for (let i = 0; i < PER_MINUTE + 2; i++) answers.push(await get(page, as("192.0.2.2", "*/*"), textBase));
+    expect(answers.map((answer) => answer.status)).toEqual([...Array<number>(PER_MINUTE).fill(200), 429, 429]);
+    // Replayed from the third request on, and still counted: the limit falls where Fastify alone puts it.
+    expect(answers.slice(2, PER_MINUTE).every((answer) => !answer.reachedFastify)).toBe(true);
+    expect(answers[PER_MINUTE]!.headers["retry-after"]).toBeDefined();
+    // Another client is counted on its own.
+    expect((await get(page, as("192.0.2.3", "*/*"), textBase)).status).toBe(200);
+  });
+});
+
+it("finds the client where Fastify's request.ip does, under the same TRUST_PROXY", async () => {
+  for (const trust of [undefined, ["127.0.0.1"], ["10.0.0.0/8", "127.0.0.1"]]) {
+    const clientOf = clientAddress(trust);
+    const probe = Fastify({ trustProxy: trust ?? false });
+    probe.get("/", async (request) => ({ fastify: request.ip, ours: clientOf(request.raw) }));
+    const url = await probe.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      for (const forwarded of [undefined, "198.51.100.7", "198.51.100.7, 10.1.2.3", "bogus, 10.1.2.3", "2001:db8::1"]) {
+        const answer = (await (
+          await fetch(url, { headers: forwarded ? { "x-forwarded-for": forwarded } : {} })
+        ).json()) as { fastify: string; ours: string };
+        expect(answer.ours, `${String(trust)} / ${String(forwarded)}`).toBe(answer.fastify);
+      }
+    } finally {
+      await probe.close();
+    }
+  }
 });
