@@ -8,14 +8,14 @@
  *
  * The first two GETs of a URL in an encoding go through Fastify as any request does; the second's
  * status, headers and body are then kept, and later plain GETs of the same URL with the same
- * accepted encodings (and `varyOn` headers) get those bytes again. A URL asked for once (a client that varies a parameter
- * on every request) is only noted, so one-off URLs cost neither the copying nor the memory. What
- * is kept is what Fastify sent, so every header that plugins add stays exactly as it was. Only
- * requests with nothing else that changes the answer are replayed: GET (not HEAD), no If-None-Match
- * or Range, a URL that the contract table maps to a built file or that a pure row answered
- * (markReplayable), an answer of 200 that varies on Accept-Encoding and `varyOn` only and was sent
- * as prepared.
- * Everything else, and the first two requests, go to Fastify.
+ * accepted encodings (and `varyOn` headers) get those bytes again. A URL asked for once (a client
+ * that varies a parameter on every request) is only noted, so one-off URLs cost neither the copying
+ * nor the memory. What is kept is what Fastify sent, so every header that plugins add stays exactly
+ * as it was (but `perRequestHeaders`, which `admit` gives anew). Only requests with nothing else
+ * that changes the answer are replayed: GET (not HEAD), no If-None-Match or Range, a URL that the
+ * contract table maps to a built file or whose answer was marked (markReplayable), an answer of 200
+ * that varies on Accept-Encoding and `varyOn` only and was sent as prepared. Everything else, and
+ * the first two requests, go to Fastify.
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from "fastify";
@@ -59,7 +59,10 @@ export interface ReplayOptions {
   readonly admit?: (request: IncomingMessage, client: string) => string[] | undefined;
 }
 
-/** Marks a request whose answer depends on its URL alone (a pure row's GET), so it may be kept. */
+/**
+ * Marks a request whose answer depends on its URL and negotiated headers alone (a pure row's GET, a
+ * built page), so it may be kept.
+ */
 export function markReplayable(request: IncomingMessage): void {
   replayable.add(request);
 }
