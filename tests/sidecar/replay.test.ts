@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
-import Fastify from "fastify";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { clientAddress } from "../../sidecar/plugins/limit-store.ts";
