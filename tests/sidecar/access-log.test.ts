@@ -7,12 +7,21 @@ import { expect, it } from "vitest";
 import { freePort, waitFor } from "../helpers/components.ts";
 
 const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url));
+const CLIENT = "198.51.100.7";
 
-it("writes one access line per request at the default level, replayed answers included, all of them by exit", async () => {
+it("writes one access line per request at the default level, replayed answers included, all of them by exit, each with the client Fastify sees", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "csc-access-log-"));
   const [port, textPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: String(port), TEXT_PORT: String(textPort), HOST: "127.0.0.1", DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      TEXT_PORT: String(textPort),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      // Behind a proxy: the client is the one X-Forwarded-For names, replayed answers included.
+      TRUST_PROXY: "127.0.0.1",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let stdout = "";
@@ -28,7 +37,11 @@ it("writes one access line per request at the default level, replayed answers in
     ];
     // 40 at a time, so that many lines fall in one event-loop turn.
     for (let i = 0; i < urls.length; i += 40)
-      await Promise.all(urls.slice(i, i + 40).map(async (url) => (await fetch(`${api}${url}`)).arrayBuffer()));
+      await Promise.all(
+        urls
+          .slice(i, i + 40)
+          .map(async (url) => (await fetch(`${api}${url}`, { headers: { "x-forwarded-for": CLIENT } })).arrayBuffer()),
+      );
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await exited;
@@ -41,7 +54,7 @@ it("writes one access line per request at the default level, replayed answers in
     expect(lines).toHaveLength(urls.length);
     expect(lines.map((line) => line.url).sort()).toEqual([...urls].sort());
     expect(lines.find((line) => line.url === "/v1/nope")?.status).toBe(404);
-    expect(lines.every((line) => line.method === "GET" && line.ip === "127.0.0.1")).toBe(true);
+    expect(lines.every((line) => line.method === "GET" && line.ip === CLIENT)).toBe(true);
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
