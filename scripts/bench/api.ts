@@ -509,6 +509,22 @@ try {
     configs.push(["redis", { REDIS_URL: redis.url }]);
   } else console.warn("bench: redis-server not installed; the Redis rows are skipped");
   const approved = JSON.stringify({ approvedServiceIds: ids.mixed });
+  // What bare Fastify reaches for a POST like the policy rows' (hello.ts POST /post): their bound.
+  await row(
+    "bare Fastify POST, a policy body in, 1 KiB out",
+    "bound",
+    helloTarget,
+    {
+      label: "hello",
+      api: helloTarget.target.url.replace(/\/$/, ""),
+      text: "",
+      pid: hello.pid!,
+      child: hello,
+      rssAtStart: 0,
+    },
+    "/post",
+    { method: "POST", body: JSON.stringify({ approvedServiceIds: ids.aws }), xff: true },
+  );
   for (const [label, env] of configs) {
     const names = [
       `text page ${textPage}`,
