@@ -8,7 +8,8 @@
  *   dynamic GETs            vs a bare Fastify hello world (scripts/bench/hello.ts)
  *   POSTs and list creation vs the same hello world, with the embedded store and with Redis
  *   the access line         the default server vs the same at LOG_LEVEL=warn
- *   node:http's bound       a bare node:http server writing the static row's bytes vs nginx
+ *   node:http's bound       a bare node:http server writing the static row's bytes vs nginx, on one
+ *                           thread and on one thread per core
  * Rows that need many clients (every POST is rate-limited per IP, the text host too) run against a
  * second server that differs from the default only by TRUST_PROXY=127.0.0.1, each request naming its
  * own client in X-Forwarded-For (scripts/bench/wrk.lua); the limiter still counts every request.
@@ -36,7 +37,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalogue } from "../../catalogue/load.ts";
@@ -429,29 +430,38 @@ try {
       against,
     );
     await row(staticRows[1]!, "static", nginxTarget("/v1/providers"), server, "/v1/providers", {}, against);
-    // What Node's HTTP layer alone reaches for the same answer: the bound of any Node server's static row.
-    const samePort = await freePort();
-    const same = await spawnReady(
-      process.execPath,
-      [join(root, "scripts", "bench", "same-bytes.ts")],
-      { PATH: process.env.PATH, PORT: String(samePort), SOURCE_URL: `${server.api}/v1/services/${detail}` },
-      `http://127.0.0.1:${samePort}/`,
-      "same-bytes.log",
-    );
-    await row(
-      `bare node:http, the same bytes as ${detail}`,
-      "bound",
-      nginxTarget(`/v1/services/${detail}`),
-      {
-        label: "node:http",
-        api: `http://127.0.0.1:${samePort}`,
-        text: `http://127.0.0.1:${samePort}`,
-        pid: same.pid!,
-        child: same,
-        rssAtStart: 0,
-      },
-      "/",
-    );
+    // What Node's HTTP layer alone reaches for the same answer: the bound of any Node server's static
+    // row, on one thread, and on as many threads as there are cores (sharing them with wrk).
+    for (const threads of [1, availableParallelism()]) {
+      const samePort = await freePort();
+      const same = await spawnReady(
+        process.execPath,
+        [join(root, "scripts", "bench", "same-bytes.ts")],
+        {
+          PATH: process.env.PATH,
+          PORT: String(samePort),
+          THREADS: String(threads),
+          SOURCE_URL: `${server.api}/v1/services/${detail}`,
+        },
+        `http://127.0.0.1:${samePort}/`,
+        `same-bytes-${threads}.log`,
+      );
+      await row(
+        `bare node:http${threads > 1 ? ` on ${threads} threads` : ""}, the same bytes as ${detail}`,
+        "bound",
+        nginxTarget(`/v1/services/${detail}`),
+        {
+          label: "node:http",
+          api: `http://127.0.0.1:${samePort}`,
+          text: `http://127.0.0.1:${samePort}`,
+          pid: same.pid!,
+          child: same,
+          rssAtStart: 0,
+        },
+        "/",
+      );
+      same.kill("SIGTERM");
+    }
   } else if (wantsStatic) console.warn("bench: nginx not installed; the static rows are skipped");
 
   await row(
