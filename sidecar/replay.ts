@@ -92,13 +92,30 @@ export class Replay {
     this.clientOf = options.clientOf;
   }
 
-  /** Fastify's `serverFactory`: an HTTP server that replays kept answers and hands the rest to Fastify. */
+  /**
+   * Fastify's `serverFactory`: an HTTP server that replays kept answers and hands the rest to Fastify.
+   * The requests read in one poll phase of the event loop are answered together in the check phase
+   * that follows (setImmediate), not each as soon as it is parsed: their responses then leave in one
+   * burst, which finds the clients' threads awake rather than waking one for every response (on this
+   * VM a wakeup costs the writer 10–30 µs), and the next requests come back together. Measured in
+   * pairs of servers: the POST rows ×1.8, a new search URL ×1.9, replayed answers +15–25 %
+   * (BENCHMARKS.md). No request waits longer than the batch it came with.
+   */
   serverFactory = (
     handler: (request: IncomingMessage, response: ServerResponse) => void,
     options: FastifyServerOptions,
   ): Server => {
+    let requests: IncomingMessage[] = [];
+    let responses: ServerResponse[] = [];
+    const answerBatch = () => {
+      const [batchRequests, batchResponses] = [requests, responses];
+      [requests, responses] = [[], []];
+      for (let i = 0; i < batchRequests.length; i++)
+        if (!this.replay(batchRequests[i]!, batchResponses[i]!)) handler(batchRequests[i]!, batchResponses[i]!);
+    };
     const server = createServer((options as { http?: ServerOptions }).http ?? {}, (request, response) => {
-      if (!this.replay(request, response)) handler(request, response);
+      responses.push(response);
+      if (requests.push(request) === 1) setImmediate(answerBatch);
     });
     // What Fastify sets on the servers it creates itself (fastify/lib/server.js).
     server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
