@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -109,6 +110,71 @@ describe("answers sent again from memory", () => {
       })
     ).json()) as { id: string };
     for (let i = 0; i < 2; i++) expect((await get(`/v1/lists/${created.id}`)).reachedFastify).toBe(true);
+  });
+});
+
+describe("requests that arrive together (answered as one batch)", () => {
+  it("gives each of many concurrent requests its own answer, replayed or not", async () => {
+    const slugs = fixtureCatalogue()
+      .services.slice(0, 4)
+      .map((service) => service.slug);
+    // Kept first, so the batch below mixes replayed answers with Fastify's (a 404, a POST).
+    for (const slug of slugs) for (let i = 0; i < 2; i++) await get(`/v1/services/${slug}`);
+    const requests = Array.from({ length: 40 }, (_, i) => {
+      const slug = slugs[i % slugs.length]!;
+      if (i % 5 === 3) return { path: `/v1/nowhere-${i}`, status: 404, contains: `/v1/nowhere-${i}` };
+      if (i % 5 === 4) return { path: "/v1/export/markdown", status: 200, contains: slug, post: slug };
+      return { path: `/v1/services/${slug}`, status: 200, contains: `"slug":"${slug}"` };
+    });
+    const answers = await Promise.all(
+      requests.map(async ({ path, post }) => {
+        const response = await fetch(
+          `${base}${path}`,
+          post
+            ? {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ approvedServiceIds: [post] }),
+              }
+            : {},
+        );
+        return { status: response.status, text: await response.text() };
+      }),
+    );
+    answers.forEach((answer, i) => {
+      expect(answer.status, requests[i]!.path).toBe(requests[i]!.status);
+      expect(answer.text, requests[i]!.path).toContain(requests[i]!.contains);
+    });
+  });
+
+  it("answers requests pipelined on one connection in the order they were sent", async () => {
+    const slug = fixtureCatalogue().services[1]!.slug;
+    for (let i = 0; i < 2; i++) await get(`/v1/services/${slug}`);
+    const paths = [`/v1/services/${slug}`, "/v1/providers", "/v1/nowhere", `/v1/services/${slug}`];
+    const { port } = new URL(base);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1");
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      socket.on("error", reject);
+      // All in one write: the server reads them in one go.
+      socket.write(
+        paths
+          .map(
+            (path, i) =>
+              `GET ${path} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? "Connection: close\r\n" : ""}\r\n`,
+          )
+          .join(""),
+      );
+    });
+    // Each response follows the previous body directly.
+    const responses = raw.split(/HTTP\/1\.1 (?=\d{3} )/).slice(1);
+    expect(responses.map((response) => Number(response.slice(0, 3)))).toEqual([200, 200, 404, 200]);
+    const [first, providers, missing] = responses;
+    expect(first).toContain(`"slug":"${slug}"`);
+    expect(providers).toContain(`"id":"${fixtureCatalogue().providers[0]!.id}"`);
+    expect(missing).toContain("/v1/nowhere");
   });
 });
 
