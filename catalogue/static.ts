@@ -86,8 +86,10 @@ function staticRoutes(table: readonly Endpoint[]): readonly StaticRoute[] {
 
 const PAGE = /^[1-9]\d{0,5}$/;
 
-/** The file a static row's spec names for a page (1 is the plain file), or undefined for other queries. */
-function fileForQuery(spec: StaticSpec, search: URLSearchParams): string | undefined {
+/** The file a static row's spec names for a page (1 is the plain file), or undefined for other queries (raw, without "?"). */
+function fileForQuery(spec: StaticSpec, query: string): string | undefined {
+  if (query === "") return spec.file;
+  const search = new URLSearchParams(query);
   const keys = new Set(search.keys());
   if (keys.size === 0) return spec.file;
   if (!spec.pages) return undefined;
@@ -108,12 +110,12 @@ function fileForQuery(spec: StaticSpec, search: URLSearchParams): string | undef
 export function staticFileFor(
   table: readonly Endpoint[],
   pathname: string,
-  search: URLSearchParams,
+  query: string,
 ): { row: Endpoint; path: string } | undefined {
   for (const { row, spec, pattern, names } of staticRoutes(table)) {
     const match = pattern.exec(pathname);
     if (!match) continue;
-    let file = row.query ? fileForQuery(spec, search) : spec.file;
+    let file = row.query ? fileForQuery(spec, query) : spec.file;
     if (file === undefined) return undefined;
     for (const [index, name] of names.entries()) {
       const raw = match[index + 1]!;

@@ -109,8 +109,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A static row's built file answers before routing, as a CDN or nginx would in production.
     app.addHook("onRequest", async (request, reply) => {
       if (request.method !== "GET" && request.method !== "HEAD") return;
-      const { pathname, search } = splitRequestUrl(request.url);
-      const found = staticFileFor(table, pathname, search);
+      const { pathname, query } = splitRequestUrl(request.url);
+      const found = staticFileFor(table, pathname, query);
       if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
         return reply;
       return undefined;

@@ -184,14 +184,12 @@ export function etagMatches(header: string | string[] | undefined, etag: string)
 }
 
 /**
- * A request URL's path and query, taken apart without `new URL()`, which rejects a path such as
- * "//" and silently resolves dot segments. The path stays percent-encoded.
+ * A request URL's path and query (without its "?"), taken apart without `new URL()`, which rejects a
+ * path such as "//" and silently resolves dot segments. Both stay percent-encoded.
  */
-export function splitRequestUrl(url: string): { pathname: string; search: URLSearchParams } {
+export function splitRequestUrl(url: string): { pathname: string; query: string } {
   const mark = url.indexOf("?");
-  return mark < 0
-    ? { pathname: url, search: new URLSearchParams() }
-    : { pathname: url.slice(0, mark), search: new URLSearchParams(url.slice(mark + 1)) };
+  return mark < 0 ? { pathname: url, query: "" } : { pathname: url.slice(0, mark), query: url.slice(mark + 1) };
 }
 
 /** The decoded path inside a served folder, or undefined when it is malformed or climbs out (".."). */

@@ -18,7 +18,7 @@
  * the first two requests, go to Fastify.
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
-import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyServerOptions } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Endpoint } from "../catalogue/endpoint.ts";
 import { staticFileFor } from "../catalogue/static.ts";
@@ -36,10 +36,47 @@ interface Kept {
 const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
 const KEPT_BYTES = 8 * 1024 * 1024;
-const SEEN_ONCE_KEYS = 4096;
+/** Per generation of RecentKeys: 2,048 to 4,096 keys remembered. */
+const SEEN_ONCE_KEYS = 2048;
 const ACCEPT_ENCODING_VALUES = 256;
 
-const replayable = new WeakSet<IncomingMessage>();
+/**
+ * What this module notes on a request, as properties rather than in WeakMaps (a WeakMap's insert per
+ * request showed in the profile): its key, computed once (building and hashing it again was 4–5 %
+ * where every URL is new), whether its answer may be kept, and the body Fastify sent.
+ */
+const KEY = Symbol("replay key");
+const REPLAYABLE = Symbol("replayable");
+const PAYLOAD = Symbol("replay payload");
+interface Noted extends IncomingMessage {
+  [KEY]?: string | undefined;
+  [REPLAYABLE]?: true;
+  [PAYLOAD]?: Buffer;
+}
+
+/**
+ * The last `size` to 2×`size` keys, in two generations: the newer fills, then replaces the older. Where
+ * every URL is new (a client varying a parameter), an LRU's eviction on each insert cost 6–10 % of
+ * the server's time; this costs a Set insert.
+ */
+class RecentKeys {
+  private newer = new Set<string>();
+  private older = new Set<string>();
+  private readonly size: number;
+
+  constructor(size: number) {
+    this.size = size;
+  }
+
+  has(key: string): boolean {
+    return this.newer.has(key) || this.older.has(key);
+  }
+
+  add(key: string): void {
+    if (this.newer.size >= this.size) [this.older, this.newer] = [this.newer, new Set()];
+    this.newer.add(key);
+  }
+}
 
 export interface ReplayOptions {
   /** Whether replayed answers get an access line (the level logs requests). */
@@ -64,7 +101,7 @@ export interface ReplayOptions {
  * built page), so it may be kept.
  */
 export function markReplayable(request: IncomingMessage): void {
-  replayable.add(request);
+  (request as Noted)[REPLAYABLE] = true;
 }
 
 export class Replay {
@@ -73,7 +110,7 @@ export class Replay {
     sizeCalculation: (value, key) => value.body.length + key.length + 256,
   });
   /** Keys answered once by Fastify: kept on their second answer. */
-  private readonly seenOnce = new LRUCache<string, true>({ max: SEEN_ONCE_KEYS });
+  private readonly seenOnce = new RecentKeys(SEEN_ONCE_KEYS);
   private app: FastifyInstance | undefined;
   private readonly table: readonly Endpoint[];
   private readonly log: boolean;
@@ -128,14 +165,13 @@ export class Replay {
   /** Starts keeping the static answers of `app`, whose server this is. */
   attach(app: FastifyInstance): void {
     this.app = app;
-    const payloads = new WeakMap<IncomingMessage, Buffer>();
     app.addHook("onSend", (request, _reply, payload, done) => {
-      if (payload instanceof Buffer && this.keyOf(request.raw) !== undefined) payloads.set(request.raw, payload);
+      const raw = request.raw as Noted;
+      if (payload instanceof Buffer && raw[KEY] !== undefined) raw[PAYLOAD] = payload;
       done(null, payload);
     });
     app.addHook("onResponse", (request, reply, done) => {
-      const payload = payloads.get(request.raw);
-      if (payload) this.keep(request.raw, reply.statusCode, reply.getHeaders(), payload);
+      if ((request.raw as Noted)[PAYLOAD]) this.keep(request.raw, reply);
       done();
     });
   }
@@ -157,6 +193,7 @@ export class Replay {
     return encodings;
   }
 
+  /** The request's key in `kept`, or undefined when its answer is not to be kept or replayed. */
   private keyOf(request: IncomingMessage): string | undefined {
     const url = request.url;
     if (request.method !== "GET" || !url || !this.app) return undefined;
@@ -167,8 +204,10 @@ export class Replay {
     return key;
   }
 
+  /** Sends the kept answer for this request; false hands it to Fastify. Every request comes here first. */
   private replay(request: IncomingMessage, response: ServerResponse): boolean {
     const key = this.keyOf(request);
+    (request as Noted)[KEY] = key;
     if (key === undefined) return false;
     const kept = this.kept.get(key);
     if (!kept) return false;
@@ -182,26 +221,24 @@ export class Replay {
   }
 
   /** Keeps an answer Fastify sent, if it is a built file's that may be replayed. */
-  private keep(
-    request: IncomingMessage,
-    status: number,
-    headers: Record<string, number | string | string[] | undefined>,
-    body: Buffer,
-  ): void {
-    const key = this.keyOf(request);
-    if (key === undefined || status !== 200) return;
-    const { pathname, search } = splitRequestUrl(request.url!);
-    if (!replayable.has(request) && !staticFileFor(this.table, pathname, search)) return;
+  private keep(request: Noted, reply: FastifyReply): void {
+    const key = request[KEY];
+    const body = request[PAYLOAD];
+    if (key === undefined || body === undefined || reply.statusCode !== 200) return;
+    if (!request[REPLAYABLE]) {
+      const { pathname, query } = splitRequestUrl(request.url!);
+      if (!staticFileFor(this.table, pathname, query)) return;
+    }
+    if (!this.seenOnce.has(key)) {
+      this.seenOnce.add(key);
+      return;
+    }
+    const headers = reply.getHeaders();
     const vary = String(headers.vary ?? "").toLowerCase();
     const keyed = (name: string) => name === "accept-encoding" || this.varyOn.includes(name);
     if (vary.split(",").some((name) => name.trim() && !keyed(name.trim()))) return;
     // Sent as it was prepared: not transformed after this body was seen.
     if (Number(headers["content-length"]) !== body.length) return;
-    if (!this.seenOnce.has(key)) {
-      this.seenOnce.set(key, true);
-      return;
-    }
-    this.seenOnce.delete(key);
     const pairs: string[] = [];
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined || this.notKept.has(name.toLowerCase())) continue;

@@ -31,7 +31,7 @@ describe("the published changelog", () => {
   });
 
   it("is a static file, written by the build and mapped from /v1/changelog, with an nginx location", () => {
-    expect(staticFileFor(ENDPOINTS, "/v1/changelog", new URLSearchParams())?.path).toBe("api/v1/changelog.json");
+    expect(staticFileFor(ENDPOINTS, "/v1/changelog", "")?.path).toBe("api/v1/changelog.json");
     const file = [...apiFiles(fixtureCatalogue(), URLS)].find((f) => f.file === "v1/changelog.json");
     expect(file?.body).toBe(JSON.stringify(changelog()));
     const nginx = renderNginxConfig({
