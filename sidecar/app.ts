@@ -18,7 +18,7 @@ import { loggerOptions, logsRequests } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
 import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
-import { clientAddress } from "./plugins/limit-store.ts";
+import { clientAddress, trustedProxy } from "./plugins/limit-store.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes from "./routes/api.ts";
@@ -55,7 +55,7 @@ export function fastifyOptions(
     ...loggerOptions(config.LOG_LEVEL),
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
-    trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
+    trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? trustedProxy(config.TRUST_PROXY) : false,
     // The text host's /compare/{a,b,…} takes up to ten slugs in one parameter.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH[host], ignoreTrailingSlash: true },
     onProtoPoisoning: "error" as const,

