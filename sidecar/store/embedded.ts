@@ -94,6 +94,8 @@ export class EmbeddedStore implements Store {
   private status: StatusRecordT[] = [];
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
+  /** Lists in the batch being written: its write, which resolves once they are on disk and rejects if it failed. */
+  private readonly syncing = new Map<string, Promise<void>>();
   private sweptAt = 0;
   /** Log records replay could not use (reported by /v1/status and the start log). */
   readonly skipped: SkippedRecords = { count: 0, first: null };
@@ -191,20 +193,27 @@ export class EmbeddedStore implements Store {
       const batch = this.pending.splice(0);
       const lines: string[] = [];
       const written: PendingWrite[] = [];
+      const listIds: string[] = [];
       for (const item of batch) {
         try {
-          lines.push(JSON.stringify(item.make()));
+          const record = item.make();
+          lines.push(JSON.stringify(record));
           written.push(item);
+          if (record.t === "list") listIds.push(record.list.id);
         } catch (error) {
           item.reject(error);
         }
       }
       if (written.length === 0) continue;
+      const sent = this.write(`${lines.join("\n")}\n`);
+      for (const id of listIds) this.syncing.set(id, sent);
       try {
-        await this.write(`${lines.join("\n")}\n`);
+        await sent;
         for (const item of written) item.resolve();
       } catch (error) {
         for (const item of written) item.reject(error);
+      } finally {
+        for (const id of listIds) this.syncing.delete(id);
       }
     }
     // Cleared in the same tick as the empty-queue check above, so no write is left waiting.
@@ -311,7 +320,8 @@ export class EmbeddedStore implements Store {
     try {
       await this.append(allocate);
     } catch (error) {
-      if (error instanceof AlreadySaved) return error.list;
+      // A retry in the same batch as its list gets that list once it is on disk, not before.
+      if (error instanceof AlreadySaved) return this.syncing.get(error.list.id)?.then(() => error.list) ?? error.list;
       if (list && !(error instanceof SlugTakenError)) this.unindex(list);
       throw error;
     }

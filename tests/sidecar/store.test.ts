@@ -98,6 +98,27 @@ describe("embedded store log and memory", () => {
     expect(await reopened.getList("before", new Date())).toMatchObject({ id: "before" });
   });
 
+  it("answers a retry sent with the first request by the saved list only once it is on disk", async () => {
+    const store = await EmbeddedStore.open(newDir());
+    await store.createList({ ...input, id: "before", slug: "before" });
+    const restore = failWrites(store, (call) => call === 1);
+    // Both in one batch: the second finds the first's list (its Idempotency-Key) not yet written.
+    const keyed = { ...input, idempotencyKey: "retry-key" };
+    const [first, retry] = await Promise.allSettled([
+      store.createList({ ...keyed, id: "first" }),
+      store.createList({ ...keyed, id: "retry" }),
+    ]);
+    expect(first).toMatchObject({ status: "rejected", reason: expect.any(StoreUnavailableError) });
+    expect(retry).toMatchObject({ status: "rejected", reason: expect.any(StoreUnavailableError) });
+    restore();
+    const [again, retryAgain] = await Promise.all([
+      store.createList({ ...keyed, id: "again" }),
+      store.createList({ ...keyed, id: "retry-again" }),
+    ]);
+    expect(retryAgain).toEqual(again);
+    await store.close();
+  });
+
   it("keeps working after a failed write whose place could not be padded again", async () => {
     const dir = newDir();
     const store = await EmbeddedStore.open(dir);
