@@ -489,21 +489,22 @@ try {
   const rssAfterGets = rssMiB(server.pid);
   const accessLogRow = "access log: search q+filter";
   if (ONLY.test(accessLogRow)) {
-    // The same server at LOG_LEVEL=warn (no access line), claiming the default's URLs so that it serves the same build.
-    const quiet = await startServer(codeRoot, "LOG_LEVEL=warn", BASE_PORT + 20, {
-      LOG_LEVEL: "warn",
-      PUBLIC_API_URL: server.api,
-      PUBLIC_TEXT_URL: server.text,
-    });
+    // Two fresh servers that differ only by LOG_LEVEL (no access line at warn), both claiming the
+    // default's URLs so that they serve the same build. Not the default server itself: the rows
+    // before have grown its heap and filled its caches, which the fresh reference would not share.
+    const urls = { PUBLIC_API_URL: server.api, PUBLIC_TEXT_URL: server.text };
+    const logging = await startServer(codeRoot, "default, fresh", BASE_PORT + 30, urls);
+    const quiet = await startServer(codeRoot, "LOG_LEVEL=warn", BASE_PORT + 20, { LOG_LEVEL: "warn", ...urls });
     const path = "/v1/services?q=object%20storage&category=storage&limit=20";
     await row(
       accessLogRow,
       "log",
       { name: "LOG_LEVEL=warn", target: { url: `${quiet.api}${path}`, pid: quiet.pid } },
-      server,
+      logging,
       path,
     );
     await stopServer(quiet);
+    await stopServer(logging);
   }
   const rss = { label: server.label, start: server.rssAtStart, after: rssAfterGets };
   const againstRss = against ? { start: against.rssAtStart, after: rssMiB(against.pid) } : undefined;
