@@ -290,11 +290,11 @@ interface Row {
 }
 
 /** A row's least ratio to its reference; a "bound" row measures the reference's kind, not this server. */
+const TARGETS = { static: 0.8, GET: 0.5, POST: 0.4, "list create": 0.3, log: 0.9, bound: undefined } as const;
+
 /** A ratio to two places, or three where two would round a miss up to its target. */
 const ratioText = (ratio: number, target: number | undefined) =>
   ratio.toFixed(target !== undefined && ratio < target && Number(ratio.toFixed(2)) >= target ? 3 : 2);
-
-const TARGETS = { static: 0.8, GET: 0.5, POST: 0.4, "list create": 0.3, log: 0.9, bound: undefined } as const;
 
 async function shapeOf(url: string, request: Request): Promise<string> {
   // A kept-alive socket the server has since closed (its keep-alive limit is 5 s) fails once: retry on a new one.
