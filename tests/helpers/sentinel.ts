@@ -80,6 +80,9 @@ export async function startSentinelGroup(
     const dir = join(root, `sentinel-${port}`);
     mkdirSync(dir);
     const config = join(dir, "sentinel.conf");
+    // down-after 2000 ms, not 1000: a Sentinel pings each node once a second, so at 1000 ms one
+    // late answer from a freshly promoted primary under load had it failed over again, and writes
+    // then waited ~10 s for the demoted node to rejoin as a replica (min-replicas-to-write 1).
     writeFileSync(
       config,
       [
@@ -87,7 +90,7 @@ export async function startSentinelGroup(
         "bind 127.0.0.1",
         `dir ${dir}`,
         `sentinel monitor ${NAME} 127.0.0.1 ${primaryPort} 2`,
-        `sentinel down-after-milliseconds ${NAME} ${options.downAfterMs ?? 1000}`,
+        `sentinel down-after-milliseconds ${NAME} ${options.downAfterMs ?? 2000}`,
         `sentinel failover-timeout ${NAME} ${options.failoverTimeoutMs ?? 10_000}`,
         `sentinel parallel-syncs ${NAME} 1`,
         "",

@@ -77,7 +77,7 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
     let dist: string;
 
     beforeAll(async () => {
-      group = await startSentinelGroup(redisBinary!, sentinelBinary!, { downAfterMs: 1000 });
+      group = await startSentinelGroup(redisBinary!, sentinelBinary!);
       const [apiPort, textPort] = [await freePort(), await freePort()];
       api = `http://127.0.0.1:${apiPort}`;
       const env = {
@@ -211,6 +211,7 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
 
       // Both sidecars followed the failover: status names the new primary and the failover.
       for (const sidecar of sidecars) {
+        let lastSeen: unknown;
         await waitFor(
           async () => {
             const status = (await (await fetch(`${sidecar.api}/v1/status`)).json()) as {
@@ -221,6 +222,7 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
               };
             };
             const replication = status.replication;
+            lastSeen = replication;
             return (
               replication?.primary === newPrimary &&
               replication.lastFailover?.from === oldPrimary &&
@@ -230,7 +232,11 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
           },
           10_000,
           "status to show the new primary, an online replica and the failover",
-        );
+        ).catch((error: Error) => {
+          throw new Error(
+            `${error.message}: expected ${newPrimary} (was ${oldPrimary}), saw ${JSON.stringify(lastSeen)}`,
+          );
+        });
       }
 
       // The strict bucket (10 a minute per client IP) still holds across both instances.
