@@ -81,11 +81,16 @@ class Script {
  */
 const HIT_SCRIPT = new Script(`
 redis.set_repl(redis.REPL_NONE)
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}`);
+local answers = {}
+for i = 1, #KEYS do
+  local count = redis.call('INCR', KEYS[i])
+  if count == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[i]) end
+  local ttl = redis.call('PTTL', KEYS[i])
+  if ttl < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[i]); ttl = tonumber(ARGV[i]) end
+  answers[2 * i - 1] = count
+  answers[2 * i] = ttl
+end
+return answers`);
 
 /**
  * Claims the first free slug key among KEYS[3..] (SET NX) and saves the list under KEYS[1], in one
@@ -147,6 +152,11 @@ export class RedisStore implements Store {
   private nextWriter = 0;
   private lastFailover: ReplicationT["lastFailover"] = null;
   private closed = false;
+  private hits: {
+    keys: string[];
+    arguments: string[];
+    waiting: { resolve: (hit: BucketHit) => void; reject: (error: unknown) => void }[];
+  } = { keys: [], arguments: [], waiting: [] };
 
   private constructor(client: Client | undefined, sentinel?: RedisSentinelType) {
     this.client = client;
@@ -394,11 +404,29 @@ export class RedisStore implements Store {
     await this.run((client) => client.rPush(`${PREFIX}outbound`, JSON.stringify(click)), true);
   }
 
-  async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
-    const [count, ttl] = (await this.run((client) =>
-      HIT_SCRIPT.run(client, { keys: [`${PREFIX}rl:${bucket}:${key}`], arguments: [String(windowMs)] }),
-    )) as [number, number];
-    return { count, resetMs: ttl };
+  hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
+    return new Promise((resolve, reject) => {
+      if (this.hits.keys.length === 0) process.nextTick(() => this.sendHits());
+      this.hits.keys.push(`${PREFIX}rl:${bucket}:${key}`);
+      this.hits.arguments.push(String(windowMs));
+      this.hits.waiting.push({ resolve, reject });
+    });
+  }
+
+  /** The hits of one turn (the requests a batch answers reach their limit together) in one script call. */
+  private sendHits(): void {
+    const { keys, arguments: windows, waiting } = this.hits;
+    this.hits = { keys: [], arguments: [], waiting: [] };
+    this.run((client) => HIT_SCRIPT.run(client, { keys, arguments: windows })).then(
+      (answers) => {
+        const numbers = answers as number[];
+        for (let i = 0; i < waiting.length; i++)
+          waiting[i]!.resolve({ count: numbers[2 * i]!, resetMs: numbers[2 * i + 1]! });
+      },
+      (error: unknown) => {
+        for (const hit of waiting) hit.reject(error);
+      },
+    );
   }
 
   async appendStatus(records: readonly StatusRecordT[]): Promise<void> {

@@ -96,6 +96,17 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       const hit = await store.hit("strict", key, 60_000);
       expect(hit.resetMs).toBeGreaterThan(0);
       expect(hit.resetMs).toBeLessThanOrEqual(60_000);
+      // Hits of several keys and windows at once (Redis answers a turn's hits in one call): each
+      // gets its own key's count and its own window.
+      const mixed = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          i % 3 === 0 ? store.hit("text", `${key}-mixed`, 5_000) : store.hit("strict", `${key}-${i % 3}`, 60_000),
+        ),
+      );
+      expect(mixed.map((answer) => answer.count)).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]);
+      for (const [i, answer] of mixed.entries())
+        expect(answer.resetMs).toBeLessThanOrEqual(i % 3 === 0 ? 5_000 : 60_000);
+      expect(mixed[0]!.resetMs).toBeGreaterThan(0);
     });
 
     it("keeps feedback, clicks and status samples", async () => {
