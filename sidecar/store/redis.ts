@@ -75,9 +75,10 @@ class Script {
 }
 
 /**
- * INCR with the window set on first hit; returns count and remaining ms. Atomic in Redis.
- * REPL_NONE keeps the counter out of the AOF, so with `appendfsync always` it adds no fsync (its
- * reply still leaves after the fsync of any write Redis handled in the same event-loop turn).
+ * For each of KEYS in order, INCR with its window (ARGV[i], ms) set on first hit; returns a count
+ * and the remaining ms per key, flattened. Atomic in Redis. REPL_NONE keeps the counters out of
+ * the AOF, so with `appendfsync always` they add no fsync (the reply still leaves after the fsync
+ * of any write Redis handled in the same event-loop turn).
  */
 const HIT_SCRIPT = new Script(`
 redis.set_repl(redis.REPL_NONE)
@@ -406,6 +407,7 @@ export class RedisStore implements Store {
 
   hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
     return new Promise((resolve, reject) => {
+      // Sent once this tick's work is done: the requests of a batch reach their limit in one tick.
       if (this.hits.keys.length === 0) process.nextTick(() => this.sendHits());
       this.hits.keys.push(`${PREFIX}rl:${bucket}:${key}`);
       this.hits.arguments.push(String(windowMs));
