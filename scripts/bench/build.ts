@@ -74,24 +74,30 @@ function rssMiB(pid: number): number {
 async function servingRss(label: string, outDir: string, slugs: readonly string[], providers: readonly string[]) {
   const [port, textPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), "csc-bench-data-dir-"));
-  const flags = (
+  // The start command's node flags and its launcher (scripts/run-compiled.js), with the server as
+  // the entry in place of scripts/start.ts.
+  const [, ...startArgs] = (
     JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }
-  ).scripts.start
-    .split(/\s+/)
-    .filter((arg) => arg.startsWith("--"));
-  const child = spawn(process.execPath, [...flags, join(root, "sidecar", "server.ts")], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      TEXT_PORT: String(textPort),
-      DATA_DIR: dataDir,
-      DIST_DIR: outDir,
-      PUBLIC_API_URL: BUILT_URLS.apiUrl,
-      PUBLIC_TEXT_URL: BUILT_URLS.textUrl,
-      TRUST_PROXY: "127.0.0.1",
+  ).scripts.start.split(/\s+/);
+  const flags = startArgs.filter((arg) => arg.startsWith("--"));
+  const launcher = startArgs.filter((arg) => !arg.startsWith("--")).slice(0, -1);
+  const child = spawn(
+    process.execPath,
+    [...flags, ...launcher.map((path) => join(root, path)), join(root, "sidecar", "server.ts")],
+    {
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        TEXT_PORT: String(textPort),
+        DATA_DIR: dataDir,
+        DIST_DIR: outDir,
+        PUBLIC_API_URL: BUILT_URLS.apiUrl,
+        PUBLIC_TEXT_URL: BUILT_URLS.textUrl,
+        TRUST_PROXY: "127.0.0.1",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  );
   try {
     const api = `http://127.0.0.1:${port}`;
     const text = `http://127.0.0.1:${textPort}`;
