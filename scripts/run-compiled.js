@@ -3,15 +3,15 @@
  * esbuild into one JavaScript module, so the process never loads Node's own type stripper. That
  * stripper (amaro, swc built to WebAssembly) stays in a process once loaded: its 3.7 MB source, its
  * compiled code and linear memory, and the malloc arena its compilation leaves on V8's helper
- * thread — 17 MiB of RSS for one small file, more after the server's ~150 (issue 20). `npm start`
+ * thread — 17 MiB of RSS for one small file, more for the server's ~150 (issue 20). `npm start`
  * runs scripts/start.ts through it; the build it spawns and the test suites still run TypeScript
  * directly.
  *
- * Packages stay imports, resolved from node_modules as before (so the module is written inside
- * the project, in .cache/compiled, and removed once its top level has run, or by the next start
- * when its process was killed first). Each file keeps its
- * own import.meta.url, dirname, filename and main, so paths resolved against a module's own
- * location stay what they were. This file is JavaScript because a TypeScript one would load the
+ * Packages stay imports, resolved from node_modules as before, so the module is written inside
+ * the project (.cache/compiled) and removed once its top level has run, or by the next start when
+ * its process was killed first. Each file keeps its own import.meta.url, dirname, filename and
+ * main, so paths resolved against a module's own location stay what they were. This file is
+ * JavaScript because a TypeScript one would load the
  * stripper it avoids.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
