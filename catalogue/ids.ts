@@ -19,18 +19,20 @@ export class UnknownIdsError extends HttpError {
   }
 }
 
-/** Ids not in the catalogue, each at most once, truncated for display. */
-export function unknownIds(catalogue: Catalogue, ids: readonly string[]): string[] {
-  return [...new Set(ids.filter((id) => !catalogue.bySlug.has(id)))].map((id) =>
-    id.length > 80 ? `${id.slice(0, 80)}…` : id,
-  );
-}
-
-/** The ids, de-duplicated in order; throws UnknownIdsError naming those not in the catalogue. */
+/**
+ * The ids, de-duplicated in order, as the catalogue's own strings (a saved list then holds no copy
+ * of each id); throws UnknownIdsError naming those not in the catalogue, each once, cut for display.
+ */
 export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): string[] {
-  const unknown = unknownIds(catalogue, ids);
-  if (unknown.length > 0) throw new UnknownIdsError(unknown);
-  return [...new Set(ids)];
+  const known = new Set<string>();
+  let unknown: Set<string> | undefined;
+  for (const id of ids) {
+    const record = catalogue.bySlug.get(id);
+    if (record) known.add(record.service.slug);
+    else (unknown ??= new Set()).add(id);
+  }
+  if (unknown) throw new UnknownIdsError([...unknown].map((id) => (id.length > 80 ? `${id.slice(0, 80)}…` : id)));
+  return [...known];
 }
 
 /**
