@@ -130,10 +130,16 @@ export class BuiltFiles {
     extraHeaders: Record<string, string> = {},
     status = 200,
   ): Promise<boolean> {
-    const identity = await this.variant(path);
-    if (!identity) return false;
+    const hash = this.hashes.get(path);
+    if (!hash) return false;
+    // Only reading a file tells whether this server rewrites its URLs (its precompressed forms are
+    // then stale); without rewriting, a compressed answer needs no read of the plain body, which
+    // is several times its size.
+    const identity = this.rewrite.length > 0 ? await this.variant(path) : undefined;
+    if (identity === null) return false;
+    const etag = identity?.etag ?? `"${hash}"`;
     const accepted = parseAcceptEncoding(request.headers["accept-encoding"]);
-    let chosen = identity;
+    let chosen: Variant | undefined;
     let encoding: string | undefined;
     for (const [name, suffix] of [
       ["br", ".br"],
@@ -142,11 +148,13 @@ export class BuiltFiles {
       if (!accepted.has(name) || this.rewritten.has(path)) continue;
       const encoded = await this.variant(`${path}${suffix}`);
       if (encoded) {
-        chosen = { body: encoded.body, etag: `${identity.etag.slice(0, -1)}-${suffix.slice(1)}"` };
+        chosen = { body: encoded.body, etag: `${etag.slice(0, -1)}-${suffix.slice(1)}"` };
         encoding = name;
         break;
       }
     }
+    chosen ??= identity ?? (await this.variant(path)) ?? undefined;
+    if (!chosen) return false;
     reply
       .header("content-type", contentTypeOf(path))
       .header("cache-control", /^site\/client\/_astro\//.test(path) ? IMMUTABLE_CACHE_CONTROL : READ_CACHE_CONTROL)

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { apiFiles, mirrored, textFiles } from "../../catalogue/static.ts";
@@ -148,6 +148,28 @@ describe("serving the build", () => {
     expect(gunzipSync(gz.rawPayload).toString()).toBe(plain);
     expect(br.headers.etag).not.toBe(gz.headers.etag);
     expect(br.headers.vary).toContain("Accept-Encoding");
+  });
+
+  it("answers a compressed request from the compressed file alone, its ETag the plain file's with the encoding", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "csc-dist-"));
+    cpSync(join(dist, "api"), join(copy, "api"), { recursive: true });
+    // Without the plain file, only a read of it could fail the compressed answer.
+    rmSync(join(copy, "api", "v1", "providers.json"));
+    const files = await BuiltFiles.open(copy);
+    const app = Fastify();
+    app.get("/*", async (request, reply) => {
+      if (!(await files.send(request, reply, "api/v1/providers.json"))) await reply.code(404).send();
+      return reply;
+    });
+    const br = await app.inject({ url: "/", headers: { "accept-encoding": "br" } });
+    const plain = await api.inject({ url: "/v1/providers", headers: { "accept-encoding": "identity" } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-br"`);
+    expect((await app.inject({ url: "/", headers: { "accept-encoding": "identity" } })).statusCode).toBe(404);
+    await app.close();
+    rmSync(copy, { recursive: true, force: true });
   });
 
   it("answers HEAD with headers and no body", async () => {
