@@ -13,6 +13,7 @@ import type { CachePolicy } from "../catalogue/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
 import { contentTypeOf } from "../catalogue/static.ts";
 import { LRUCache } from "lru-cache";
+import { SeenKeys } from "./seen-keys.ts";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
 /** The site's hashed assets never change under one name. */
@@ -42,6 +43,7 @@ interface Variant {
 }
 
 const FILE_CACHE_BYTES = 16 * 1024 * 1024;
+const READ_ONCE_SLOTS = 4096;
 
 export class BuiltFiles {
   /** Files read, by path; a file of the manifest that could not be read is kept as `{}`. */
@@ -49,6 +51,12 @@ export class BuiltFiles {
     maxSize: FILE_CACHE_BYTES,
     sizeCalculation: (variant, path) => (variant.body?.length ?? 0) + path.length + 64,
   });
+  /**
+   * Files read once: a file is kept from its second read. A crawl or a mirror reads each file once,
+   * and filled the cache with what nobody asked for again (an evicted Buffer's memory stays in the
+   * process until V8 collects it); a file asked for often is answered from the replay cache anyway.
+   */
+  private readonly readOnce = new SeenKeys(READ_ONCE_SLOTS);
 
   readonly distDir: string;
   /** Paths relative to dist/ → sha256 (or its first 32 hex digits, all the ETag uses), from dist/api/manifest.json. */
@@ -118,7 +126,7 @@ export class BuiltFiles {
     } catch {
       variant = null;
     }
-    this.cache.set(path, variant ?? {});
+    if (!variant || this.readOnce.seen(path)) this.cache.set(path, variant ?? {});
     return variant;
   }
 

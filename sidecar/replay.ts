@@ -23,6 +23,7 @@ import { LRUCache } from "lru-cache";
 import type { Endpoint } from "../catalogue/endpoint.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import { parseAcceptEncoding, splitRequestUrl } from "./files.ts";
+import { SeenKeys } from "./seen-keys.ts";
 
 interface Kept {
   /** Raw header pairs, as writeHead takes them: no Date (Node adds it), no connection headers. */
@@ -51,33 +52,6 @@ interface Noted extends IncomingMessage {
   [KEY]?: string | undefined;
   [REPLAYABLE]?: true;
   [PAYLOAD]?: Buffer;
-}
-
-/**
- * Keys answered once, remembered by a 32-bit hash (FNV-1a) in a table of slots, a newer key taking
- * its slot from an older one. Where every URL is new (a client varying a parameter), an LRU's
- * eviction on each insert cost 6–10 % of the server's time, and holding the keys themselves kept them
- * alive long enough to be promoted to V8's old generation (a quarter of what the path promoted);
- * this allocates nothing. Two keys of one hash only make the later kept on its first answer.
- */
-class SeenKeys {
-  private readonly hashes: Uint32Array;
-
-  constructor(slots: number) {
-    this.hashes = new Uint32Array(slots);
-  }
-
-  /** Notes the key; whether it was noted before (and not since displaced). */
-  seen(key: string): boolean {
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-    // 0 marks an empty slot.
-    const value = hash >>> 0 || 1;
-    const slot = value % this.hashes.length;
-    if (this.hashes[slot] === value) return true;
-    this.hashes[slot] = value;
-    return false;
-  }
 }
 
 export interface ReplayOptions {

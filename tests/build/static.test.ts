@@ -172,6 +172,28 @@ describe("serving the build", () => {
     rmSync(copy, { recursive: true, force: true });
   });
 
+  it("keeps a built file in memory from its second read, not its first", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "csc-dist-"));
+    cpSync(join(dist, "api"), join(copy, "api"), { recursive: true });
+    const path = join(copy, "api", "v1", "providers.json");
+    const files = await BuiltFiles.open(copy);
+    const app = Fastify();
+    app.get("/*", async (request, reply) => {
+      await files.send(request, reply, "api/v1/providers.json");
+      return reply;
+    });
+    const read = async () => (await app.inject({ url: "/", headers: { "accept-encoding": "identity" } })).body;
+    // The file's bytes change on disk between reads: what is answered tells whether it was kept.
+    writeFileSync(path, "first");
+    expect(await read()).toBe("first");
+    writeFileSync(path, "second");
+    expect(await read()).toBe("second");
+    writeFileSync(path, "third");
+    expect(await read()).toBe("second");
+    await app.close();
+    rmSync(copy, { recursive: true, force: true });
+  });
+
   it("answers HEAD with headers and no body", async () => {
     const head = await api.inject({
       method: "HEAD",
