@@ -86,9 +86,23 @@ function staticRoutes(table: readonly Endpoint[]): readonly StaticRoute[] {
 
 const PAGE = /^[1-9]\d{0,5}$/;
 
+/** The query's first key when it is written plainly (no escapes, no "+"), else undefined. */
+function plainFirstKey(query: string): string | undefined {
+  for (let i = 0; i < query.length; i++) {
+    const code = query.charCodeAt(i);
+    if (code === 0x26 /* & */ || code === 0x3d /* = */) return query.slice(0, i);
+    if (code === 0x25 /* % */ || code === 0x2b /* + */) return undefined;
+  }
+  return query;
+}
+
 /** The file a static row's spec names for a page (1 is the plain file), or undefined for other queries (raw, without "?"). */
 function fileForQuery(spec: StaticSpec, query: string): string | undefined {
   if (query === "") return spec.file;
+  // Most queries here are a computed answer's (a search's q=…): a first key other than limit and
+  // page settles it without parsing the whole query, on every GET before routing.
+  const first = plainFirstKey(query);
+  if (first && first !== "limit" && first !== "page") return undefined;
   const search = new URLSearchParams(query);
   const keys = new Set(search.keys());
   if (keys.size === 0) return spec.file;

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { ENDPOINTS } from "../../catalogue/contract.ts";
 import { endpoint, type Endpoint } from "../../catalogue/endpoint.ts";
 import { discoveryDocument, openApiDocument } from "../../catalogue/openapi.ts";
+import { DEFAULT_PAGE_SIZE } from "../../catalogue/limits.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { apiFiles, staticFileFor } from "../../catalogue/static.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";
@@ -158,5 +159,24 @@ describe("a row added to the contract table", () => {
     writeFileSync(file, config.replaceAll("/tmp/csc-nginx", prefix));
     // nginx's own parser accepts the generated configuration.
     execFileSync(nginx, ["-t", "-q", "-p", prefix, "-c", file], { stdio: "pipe" });
+  });
+});
+
+describe("a paged row's query, mapped to its built file", () => {
+  const services = (query: string) => staticFileFor(ENDPOINTS, "/v1/services", query)?.path;
+
+  it("names a page's file only for limit and page, however the keys are written", () => {
+    expect(services("")).toBe("api/v1/services.json");
+    expect(services("page=1")).toBe("api/v1/services.json");
+    expect(services("page=2")).toBe("api/v1/services/pages/2.json");
+    expect(services(`limit=${DEFAULT_PAGE_SIZE}&page=3`)).toBe("api/v1/services/pages/3.json");
+    // Escaped keys are decoded as URLSearchParams decodes them.
+    expect(services("%70age=2")).toBe("api/v1/services/pages/2.json");
+    expect(services("&page=2")).toBe("api/v1/services/pages/2.json");
+  });
+
+  it("leaves any other query to the sidecar", () => {
+    for (const query of ["q=postgres", "page=2&q=postgres", "q=x&limit=20", "limit=7", "page=0", "=x", "%71=x", "q+=x"])
+      expect(services(query), query).toBeUndefined();
   });
 });
