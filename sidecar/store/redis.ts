@@ -40,6 +40,8 @@ const PREFIX = "csc:";
 const STATUS_KEEP = 1000;
 /** Derived-slug candidates tried per round trip once the base slug is taken. */
 const SLUG_BATCH = 16;
+/** Lists saved by one script call at most (a turn's creates beyond it go in further calls). */
+const LISTS_PER_CALL = 64;
 /** Stands for the slug in a list's JSON until the create script knows which slug it claimed. */
 const SLUG_MARK = "\u0000slug\u0000";
 const SLUG_MARK_JSON = JSON.stringify(SLUG_MARK);
@@ -94,29 +96,46 @@ end
 return answers`);
 
 /**
- * Claims the first free slug key among KEYS[3..] (SET NX) and saves the list under KEYS[1], in one
- * round trip and one fsync. KEYS[2] is the Idempotency-Key's key when ARGV[5] is "1": a live list
- * saved with it is answered (-2, its id then read from KEYS[2]) and nothing is written. ARGV: list
- * id, TTL in ms, the list's JSON split where the slug goes, the key flag, then the slugs of
- * KEYS[3..]. Returns the index (1-based) of the slug claimed, 0 when no slug was asked for, -1 when
- * every candidate is taken (nothing is written then), or -2.
+ * Saves the lists of one turn (group commit: one round trip, one fsync, with Sentinel one WAIT).
+ * For each list, in order: ARGV holds its number of keys n, then its n + 3 arguments; KEYS its n
+ * keys. A list's keys: the list, its Idempotency-Key's key, then its slug candidates; its
+ * arguments: id, TTL in ms, the list's JSON split where the slug goes, the key flag ("1" when it
+ * has an Idempotency-Key), then the candidates. A list claims the first free candidate (SET NX)
+ * and is saved; answered per list: the index (1-based) of the slug claimed, 0 when no slug was
+ * asked for, -1 when every candidate is taken (nothing is written then), or -2 when a live list
+ * was saved with its Idempotency-Key (its id then read from that key; nothing is written).
+ * Each list sees the lists before it in the call, as if each were its own call. A refusal (OOM,
+ * READONLY) comes at the call's first write, so a refused call saves none of its lists.
  */
-const CREATE_LIST_SCRIPT = new Script(`
-if ARGV[5] == '1' and redis.call('EXISTS', KEYS[2]) == 1 then return -2 end
-local claimed = 0
-for i = 3, #KEYS do
-  -- A slug this list already holds counts as claimed: a pipeline sent again after a failover
-  -- must not lose its own slug to itself.
-  if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) or redis.call('GET', KEYS[i]) == ARGV[1] then
-    claimed = i - 2; break
+const CREATE_LISTS_SCRIPT = new Script(`
+local function create(keys, argv)
+  if argv[5] == '1' and redis.call('EXISTS', keys[2]) == 1 then return -2 end
+  local claimed = 0
+  for i = 3, #keys do
+    -- A slug this list already holds counts as claimed: a pipeline sent again after a failover
+    -- must not lose its own slug to itself.
+    if redis.call('SET', keys[i], argv[1], 'NX', 'PX', argv[2]) or redis.call('GET', keys[i]) == argv[1] then
+      claimed = i - 2; break
+    end
   end
+  if #keys > 2 and claimed == 0 then return -1 end
+  -- Slugs are [a-z0-9-] only, so they need no JSON escaping.
+  local slug = claimed > 0 and ('"' .. argv[5 + claimed] .. '"') or 'null'
+  redis.call('SET', keys[1], argv[3] .. slug .. argv[4], 'PX', argv[2])
+  if argv[5] == '1' then redis.call('SET', keys[2], argv[1], 'PX', argv[2]) end
+  return claimed
 end
-if #KEYS > 2 and claimed == 0 then return -1 end
--- Slugs are [a-z0-9-] only, so they need no JSON escaping.
-local slug = claimed > 0 and ('"' .. ARGV[5 + claimed] .. '"') or 'null'
-redis.call('SET', KEYS[1], ARGV[3] .. slug .. ARGV[4], 'PX', ARGV[2])
-if ARGV[5] == '1' then redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) end
-return claimed`);
+local answers, k, a = {}, 0, 0
+while a < #ARGV do
+  local n = tonumber(ARGV[a + 1])
+  local keys, argv = {}, {}
+  for j = 1, n do keys[j] = KEYS[k + j] end
+  for j = 1, n + 3 do argv[j] = ARGV[a + 1 + j] end
+  answers[#answers + 1] = create(keys, argv)
+  k = k + n
+  a = a + n + 4
+end
+return answers`);
 
 /** A plain client (REDIS_URL) or a Sentinel-managed one (REDIS_SENTINELS): the same commands. */
 type Client = RedisClientType | RedisSentinelType;
@@ -158,6 +177,13 @@ export class RedisStore implements Store {
     arguments: string[];
     waiting: { resolve: (hit: BucketHit) => void; reject: (error: unknown) => void }[];
   } = { keys: [], arguments: [], waiting: [] };
+  /** This turn's lists to save, sent together (`sendCreates`). */
+  private creates: {
+    keys: string[];
+    arguments: string[];
+    resolve: (claimed: number) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
 
   private constructor(client: Client | undefined, sentinel?: RedisSentinelType) {
     this.client = client;
@@ -347,16 +373,9 @@ export class RedisStore implements Store {
     const at = json.indexOf(SLUG_MARK_JSON);
     const [head, tail] = [json.slice(0, at), json.slice(at + SLUG_MARK_JSON.length)];
     const save = async (candidates: string[]): Promise<string | null | undefined> => {
-      const options = {
-        keys: [`${PREFIX}list:${list.id}`, idempotencyKey, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
-        arguments: [list.id, ttl, head, tail, input.idempotencyKey ? "1" : "0", ...candidates],
-      };
-      const claimed = Number(
-        await this.replicated(
-          (client) => CREATE_LIST_SCRIPT.run(client, options),
-          CREATE_LIST_SCRIPT.args(options),
-          CREATE_LIST_SCRIPT.args(options, false),
-        ),
+      const claimed = await this.saveInTurn(
+        [`${PREFIX}list:${list.id}`, idempotencyKey, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
+        [list.id, ttl, head, tail, input.idempotencyKey ? "1" : "0", ...candidates],
       );
       if (claimed === -2) {
         const id = await this.run((client) => client.get(idempotencyKey));
@@ -385,6 +404,44 @@ export class RedisStore implements Store {
     }
     await save([]);
     return earlier ?? list;
+  }
+
+  /** One list's part of this turn's create call (CREATE_LISTS_SCRIPT): what the script answers for it. */
+  private saveInTurn(keys: string[], args: string[]): Promise<number> {
+    return new Promise((resolve, reject) => {
+      // Sent once this tick's work is done: the creates that a turn's answered counts let through go together.
+      if (this.creates.push({ keys, arguments: args, resolve, reject }) === 1)
+        process.nextTick(() => this.sendCreates());
+    });
+  }
+
+  /**
+   * This turn's lists in as few script calls as LISTS_PER_CALL allows. Per list, the outcome is
+   * what its own call would have had: the lists are saved in order, and a call that fails (or
+   * whose outcome is unknown) fails for each of its lists.
+   */
+  private sendCreates(): void {
+    const creates = this.creates;
+    this.creates = [];
+    for (let start = 0; start < creates.length; start += LISTS_PER_CALL) {
+      const part = creates.slice(start, start + LISTS_PER_CALL);
+      const options = {
+        keys: part.flatMap((create) => create.keys),
+        arguments: part.flatMap((create) => [String(create.keys.length), ...create.arguments]),
+      };
+      this.replicated(
+        (client) => CREATE_LISTS_SCRIPT.run(client, options),
+        CREATE_LISTS_SCRIPT.args(options),
+        CREATE_LISTS_SCRIPT.args(options, false),
+      ).then(
+        (answers) => {
+          for (let i = 0; i < part.length; i++) part[i]!.resolve(Number((answers as unknown[])[i]));
+        },
+        (error: unknown) => {
+          for (const create of part) create.reject(error);
+        },
+      );
+    }
   }
 
   async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {

@@ -79,6 +79,34 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       expect(new Set(lists.map((list) => list.slug)).size).toBe(8);
     });
 
+    it("gives each of a turn's creates its own outcome (Redis saves them in one call)", async () => {
+      const store = await open();
+      const base = `turn-${Date.now()}`;
+      await store.createList(newList(`taken-${base}`, { slug: `${base}-taken` }));
+      const key = `turn-key-${Math.random()}`;
+      const outcomes = await Promise.allSettled([
+        store.createList(newList(`a-${base}`, { slug: `${base}-free` })),
+        store.createList(newList(`b-${base}`, { slug: `${base}-taken` })),
+        store.createList(newList(`c-${base}`, { derivedSlug: `${base}-taken` })),
+        store.createList(newList(`d-${base}`)),
+        store.createList(newList(`e-${base}`, { derivedSlug: `${base}-keyed`, idempotencyKey: key })),
+        store.createList(newList(`f-${base}`, { derivedSlug: `${base}-keyed`, idempotencyKey: key })),
+      ]);
+      const [free, taken, derived, plain, keyed, again] = outcomes.map((outcome) =>
+        outcome.status === "fulfilled" ? outcome.value : outcome.reason,
+      );
+      expect(free).toMatchObject({ id: `a-${base}`, slug: `${base}-free` });
+      expect(taken).toBeInstanceOf(SlugTakenError);
+      expect(derived).toMatchObject({ id: `c-${base}`, slug: `${base}-taken-2` });
+      expect(plain).toMatchObject({ id: `d-${base}`, slug: null });
+      expect(keyed).toMatchObject({ id: `e-${base}`, slug: `${base}-keyed` });
+      expect(again).toEqual(keyed);
+      const now = new Date("2026-01-02T00:00:00Z");
+      for (const list of [free, derived, plain, keyed]) expect(await store.getList(list.id, now)).toEqual(list);
+      expect(await store.getList(`b-${base}`, now)).toBeUndefined();
+      expect(await store.getList(`f-${base}`, now)).toBeUndefined();
+    });
+
     it("hides expired lists", async () => {
       const store = await open();
       const list = await store.createList(newList(`e-${Date.now()}`, {}, new Date()));
