@@ -9,9 +9,9 @@
  * 22.7 and later copies every Buffer before an asynchronous write (`kCopyBuffer`, a speed-up meant
  * for its string mode: pinojs/sonic-boom#201), and in string mode turns every written string into
  * a Buffer afterwards. Under load those copies, 4–16 KiB each, outlive their write until V8's next
- * collection, and glibc's heap keeps what they held: the server's RSS after the bench's GET rows was
- * 175–221 MiB with sonic-boom and 133–135 with this writer, against 127–145 with no access line at
- * all (BENCHMARKS.md). pino still formats every line.
+ * collection, and glibc's heap keeps what they held: RSS after the bench's GET URLs (by hand) was
+ * 172–221 MiB with sonic-boom, 133–141 with this writer and 127–145 with no access line at all;
+ * in the bench, 122 MiB against 150–166 before (BENCHMARKS.md). pino still formats every line.
  */
 import { write as fsWrite, writeSync as fsWriteSync } from "node:fs";
 
