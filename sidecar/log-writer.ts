@@ -40,6 +40,13 @@ export interface LogWriterOptions {
   readonly io?: LogWriterIo;
 }
 
+/** The bytes of the write in flight, and how far it has come; `retrying` after the descriptor said EAGAIN. */
+interface InFlight {
+  readonly bytes: Buffer;
+  from: number;
+  retrying: boolean;
+}
+
 /** A busy non-blocking pipe: the same bytes are tried again after this long (sonic-boom's wait). */
 const BUSY_RETRY_MS = 100;
 
@@ -54,8 +61,7 @@ export class LogWriter {
   private used = 0;
   /** The other buffer: free, or being written (then `inFlight` is set). */
   private spare: Buffer;
-  /** The bytes being written, and how far; `retrying` once the descriptor said EAGAIN. */
-  private inFlight: { readonly bytes: Buffer; from: number; retrying: boolean } | undefined;
+  private inFlight: InFlight | undefined;
   /** This turn's lines, joined and encoded when the turn ends. */
   private turn: string[] = [];
   /** Joined lines that did not fit in `filling` while the other buffer was being written. */
@@ -169,7 +175,7 @@ export class LogWriter {
   }
 
   private send(bytes: Buffer): void {
-    const inFlight: NonNullable<LogWriter["inFlight"]> = { bytes, from: 0, retrying: false };
+    const inFlight: InFlight = { bytes, from: 0, retrying: false };
     this.inFlight = inFlight;
     const writeRest = () => this.io.write(this.fd, bytes, inFlight.from, bytes.length - inFlight.from, null, onWritten);
     const onWritten = (error: NodeJS.ErrnoException | null, written: number) => {
