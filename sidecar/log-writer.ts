@@ -2,8 +2,8 @@
  * Where the servers' log lines go: a file descriptor (stdout), written asynchronously from two
  * fixed buffers. The lines of one event-loop turn are joined and encoded into the buffer being
  * filled; one write is in flight at a time, from the other buffer, which is filled again only once
- * that write is done. Nothing is allocated per turn or per write, so the log adds no garbage for
- * V8 to collect and no malloc'd memory for glibc to keep.
+ * that write is done. Beyond the turn's joined string, nothing is allocated per turn or per write:
+ * no Buffer whose memory waits for V8's next collection and then stays in glibc's heap.
  *
  * Not pino's destination (sonic-boom) behind it, which issue 20 asked for: sonic-boom 4 on Node
  * 22.7 and later copies every Buffer before an asynchronous write (`kCopyBuffer`, a speed-up meant
