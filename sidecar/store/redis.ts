@@ -308,12 +308,13 @@ export class RedisStore implements Store {
   /**
    * A write that must survive a failover. With Sentinel: the command, then `WAIT 1`, in one
    * pipeline on one leased connection; acknowledged only when a replica has it. Without: the
-   * command alone (one Redis, `appendfsync always`).
+   * command alone (one Redis, `appendfsync always`). The pipeline's arguments are made only when
+   * it is sent: a turn's create call has hundreds, which the command alone never needs.
    */
   private async replicated(
     alone: (client: Client) => Promise<unknown>,
-    args: string[],
-    retryArgs?: string[],
+    args: () => string[],
+    retryArgs?: () => string[],
   ): Promise<unknown> {
     if (!this.sentinel) return this.run(alone, true);
     const writer = this.writers[this.nextWriter++ % Math.max(this.writers.length, 1)];
@@ -327,12 +328,12 @@ export class RedisStore implements Store {
           .execAsPipeline();
       let replies: unknown[];
       try {
-        replies = await pipeline(args);
+        replies = await pipeline(args());
       } catch (error) {
         // A failed command rejects the pipeline with its own error reply (NOSCRIPT: a restarted
         // or newly promoted Redis that has not seen the script yet).
         if (!retryArgs || !/^NOSCRIPT/.test(reason(error).message)) throw reason(error);
-        replies = await pipeline(retryArgs).catch((again: unknown) => Promise.reject(reason(again)));
+        replies = await pipeline(retryArgs()).catch((again: unknown) => Promise.reject(reason(again)));
       }
       if (Number(replies[1]) < 1)
         throw new StoreOutcomeUnknownError(`no replica confirmed the write within ${WAIT_TIMEOUT_MS} ms`);
@@ -431,8 +432,8 @@ export class RedisStore implements Store {
       };
       this.replicated(
         (client) => CREATE_LISTS_SCRIPT.run(client, options),
-        CREATE_LISTS_SCRIPT.args(options),
-        CREATE_LISTS_SCRIPT.args(options, false),
+        () => CREATE_LISTS_SCRIPT.args(options),
+        () => CREATE_LISTS_SCRIPT.args(options, false),
       ).then(
         (answers) => {
           for (let i = 0; i < part.length; i++) part[i]!.resolve(Number((answers as unknown[])[i]));
@@ -454,7 +455,10 @@ export class RedisStore implements Store {
 
   async recordFeedback(feedback: Feedback): Promise<void> {
     const entry = JSON.stringify(feedback);
-    await this.replicated((client) => client.rPush(`${PREFIX}feedback`, entry), ["RPUSH", `${PREFIX}feedback`, entry]);
+    await this.replicated(
+      (client) => client.rPush(`${PREFIX}feedback`, entry),
+      () => ["RPUSH", `${PREFIX}feedback`, entry],
+    );
   }
 
   /** Telemetry: saved like any write, but not held up waiting for a replica. */
