@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: wrk (C, one thread, 50 connections, `Accept-Encoding: br`) against the server as
  * `npm start` runs it by default — package.json's start command (`node … scripts/start.ts`) with only
- * PORT, TEXT_PORT, DATA_DIR and REDIS_URL set — each row measured right after its reference, in the
- * same run:
+ * PORT, TEXT_PORT, DATA_DIR and REDIS_URL set — each row measured beside its reference, in the
+ * same run (one-second slices of each in turn):
  *   static reads            vs nginx (one worker, the same dist/, brotli_static/gzip_static, the
  *                           production config from scripts/deploy-config.ts)
  *   dynamic GETs            vs a bare Fastify hello world (scripts/bench/hello.ts)
@@ -16,11 +16,11 @@
  * Each row also reports wrk's own CPU (near 100 % of a core: the load generator was the limit),
  * the server's CPU, and responses ≥ 400. Writes the table to .cache/bench-api.md.
  *
- *   BENCH_SECONDS (5)   measured seconds per run, after 1 s of unmeasured warm-up
+ *   BENCH_SECONDS (5)   measured seconds per run (one-second slices), after 1 s of unmeasured warm-up
  *   BENCH_ONLY          a regular expression on row names
  *   BENCH_AGAINST=ref   also runs each row against the code of a git ref (A/B in the same run)
  *   BENCH_CODE=ref      measures the code of a git ref instead of the working tree
- *   BENCH_ROUNDS (1)    rounds per row (reference, row, BENCH_AGAINST row, again); each column
+ *   BENCH_ROUNDS (1)    rounds per row (reference, row and BENCH_AGAINST row in turn); each column
  *                       reports its median round: on a shared machine single runs drift
  *   BENCH_PORT (18480)  API port of the servers (text host: +1; the BENCH_AGAINST copy: +10); fixed
  *                       so that the build, whose public URLs follow the port, is reused between runs
@@ -193,6 +193,8 @@ function checkout(ref: string): string {
 // Measuring
 
 interface Run {
+  requests: number;
+  seconds: number;
   rps: number;
   p50: number;
   p99: number;
@@ -213,11 +215,16 @@ interface Request {
   uniq?: boolean;
 }
 
+/**
+ * Where each wrk run's client numbers start (wrk.lua: 2^24 of them, then they repeat). Every run
+ * lasts a second and answers well under 2^17 requests in it, so a client comes back only after 128
+ * runs, over two minutes later: past the strict bucket's one-minute window.
+ */
 let seed = 0;
 function wrk(url: string, request: Request, seconds: number, serverPid: number): Run {
   const out = join(work, "wrk.json");
   rmSync(out, { force: true });
-  seed += 1 << 20;
+  seed += 1 << 17;
   const headers = { "Accept-Encoding": "br", ...request.headers };
   const cpu0 = cpuSeconds(serverPid);
   execFileSync(
@@ -251,6 +258,8 @@ function wrk(url: string, request: Request, seconds: number, serverPid: number):
   const r = JSON.parse(readFileSync(out, "utf8")) as Record<string, number>;
   const elapsed = r.durationUs! / 1e6;
   return {
+    requests: r.requests!,
+    seconds: elapsed,
     rps: r.requests! / elapsed,
     p50: r.p50Us! / 1000,
     p99: r.p99Us! / 1000,
@@ -262,9 +271,44 @@ function wrk(url: string, request: Request, seconds: number, serverPid: number):
   };
 }
 
-function measure(url: string, request: Request, pid: number): Run {
-  wrk(url, request, WARMUP_SECONDS, pid);
-  return wrk(url, request, DURATION, pid);
+interface Measured {
+  readonly url: string;
+  readonly request: Request;
+  readonly pid: number;
+}
+
+/** Runs of one target taken as one: totals over their time, latencies weighted by requests. */
+function combine(runs: Run[]): Run {
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const total = (pick: (run: Run) => number) => runs.reduce((sum, run) => sum + pick(run), 0);
+  const weighted = (pick: (run: Run) => number) => total((run) => pick(run) * run.requests) / Math.max(1, requests);
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50: weighted((run) => run.p50),
+    p99: weighted((run) => run.p99),
+    bytesPerResponse: weighted((run) => run.bytesPerResponse),
+    failed: total((run) => run.failed),
+    socketErrors: total((run) => run.socketErrors),
+    loadCpu: total((run) => run.loadCpu * run.seconds) / seconds,
+    serverCpu: total((run) => run.serverCpu * run.seconds) / seconds,
+  };
+}
+
+/**
+ * One round of targets measured side by side: each warmed up, then DURATION seconds of each in
+ * one-second slices taken in turn (reference, row, reference, row, …). This machine's speed drifts
+ * by tens of per cent within a minute; a row and its reference measured one after the other, 5 s
+ * each, read 0.66–0.99× for two copies of the same hello world, and 0.90–1.02× in slices (BENCHMARKS.md).
+ */
+function measureTogether(targets: readonly Measured[]): Run[] {
+  for (const target of targets) wrk(target.url, target.request, WARMUP_SECONDS, target.pid);
+  const slices: Run[][] = targets.map(() => []);
+  for (let second = 0; second < DURATION; second++)
+    targets.forEach((target, i) => slices[i]!.push(wrk(target.url, target.request, 1, target.pid)));
+  return slices.map(combine);
 }
 
 /** The round of median throughput. */
@@ -333,12 +377,20 @@ async function row(
   const refs: Run[] = [];
   const runs: Run[] = [];
   const againsts: Run[] = [];
+  const targets: Measured[] = [
+    {
+      url: reference.target.url,
+      request: reference.name === "nginx" ? { ...request, xff: false } : {},
+      pid: reference.target.pid,
+    },
+    { url, request, pid: server.pid },
+    ...(against ? [{ url: `${against[host]}${path}`, request, pid: against.pid }] : []),
+  ];
   for (let round = 0; round < ROUNDS; round++) {
-    refs.push(
-      measure(reference.target.url, reference.name === "nginx" ? { ...request, xff: false } : {}, reference.target.pid),
-    );
-    runs.push(measure(url, request, server.pid));
-    if (against) againsts.push(measure(`${against[host]}${path}`, request, against.pid));
+    const [ref, run, againstRun] = measureTogether(targets);
+    refs.push(ref!);
+    runs.push(run!);
+    if (againstRun) againsts.push(againstRun);
   }
   const againstRun = against ? median(againsts) : undefined;
   record({
@@ -373,8 +425,12 @@ async function freshPairRow(
     pair = await start();
     try {
       if (round === 0) shape = await shapeOf(`${pair.server.api}${path}`, {});
-      refs.push(measure(pair.reference.target.url, {}, pair.reference.target.pid));
-      runs.push(measure(`${pair.server.api}${path}`, {}, pair.server.pid));
+      const [ref, run] = measureTogether([
+        { url: pair.reference.target.url, request: {}, pid: pair.reference.target.pid },
+        { url: `${pair.server.api}${path}`, request: {}, pid: pair.server.pid },
+      ]);
+      refs.push(ref!);
+      runs.push(run!);
     } finally {
       await pair.stop();
     }
@@ -651,7 +707,7 @@ try {
   const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
   const cpu = execSync("lscpu | sed -n 's/^Model name: *//p'").toString().trim();
   lines.push(
-    `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpu}, ${execSync("nproc").toString().trim()} cores. wrk ${CONNECTIONS} connections, one thread, \`Accept-Encoding: br\`, ${DURATION} s per run after ${WARMUP_SECONDS} s of warm-up; each reference measured right before its row${ROUNDS > 1 ? `; median of ${ROUNDS} rounds` : ""}.`,
+    `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpu}, ${execSync("nproc").toString().trim()} cores. wrk ${CONNECTIONS} connections, one thread, \`Accept-Encoding: br\`, ${DURATION} s per run after ${WARMUP_SECONDS} s of warm-up, taken in one-second slices in turn with its reference's${ROUNDS > 1 ? `; median of ${ROUNDS} rounds` : ""}.`,
     "",
     `| row | req/s | p50 ms | p99 ms | bytes/resp | answer | reference | ref req/s | ratio | target | wrk CPU | server CPU | ≥ 400 |${AGAINST ? ` ${AGAINST} req/s | change |` : ""}`,
     `|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|${AGAINST ? "---:|---:|" : ""}`,
