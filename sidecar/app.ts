@@ -5,7 +5,13 @@
  */
 import compress from "@fastify/compress";
 import cors from "@fastify/cors";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type onRequestAsyncHookHandler,
+} from "fastify";
 import { ENDPOINTS } from "../catalogue/contract.ts";
 import type { Endpoint, PublicUrls } from "../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";
@@ -106,14 +112,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { store: options.store });
 
   if (files) {
-    // A static row's built file answers before routing, as a CDN or nginx would in production.
-    app.addHook("onRequest", async (request, reply) => {
-      if (request.method !== "GET" && request.method !== "HEAD") return;
+    // A static row's built file answers before its handler, as a CDN or nginx would in production.
+    // Only GET and HEAD routes have built files, so only they get the hook (a hook costs each request).
+    const sendBuiltFile: onRequestAsyncHookHandler = async (request, reply) => {
       const { pathname, query } = splitRequestUrl(request.url);
       const found = staticFileFor(table, pathname, query);
       if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
         return reply;
       return undefined;
+    };
+    app.addHook("onRoute", (route) => {
+      const methods = [route.method].flat();
+      if (methods.includes("GET") || methods.includes("HEAD"))
+        route.onRequest = [...[route.onRequest ?? []].flat(), sendBuiltFile];
     });
   }
 

@@ -18,7 +18,14 @@
  * the first two requests, go to Fastify.
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyServerOptions } from "fastify";
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyServerOptions,
+  onResponseHookHandler,
+  onSendHookHandler,
+} from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Endpoint } from "../catalogue/endpoint.ts";
 import { staticFileFor } from "../catalogue/static.ts";
@@ -138,17 +145,25 @@ export class Replay {
     return server;
   };
 
-  /** Starts keeping the static answers of `app`, whose server this is. */
+  /**
+   * Starts keeping the static answers of `app`, whose server this is. Only GET answers are kept, so
+   * the hooks go on GET routes alone: every hook a route has costs each of its requests a call.
+   */
   attach(app: FastifyInstance): void {
     this.app = app;
-    app.addHook("onSend", (request, _reply, payload, done) => {
+    const onSend: onSendHookHandler = (request, _reply, payload, done) => {
       const raw = request.raw as Noted;
       if (payload instanceof Buffer && raw[KEY] !== undefined) raw[PAYLOAD] = payload;
       done(null, payload);
-    });
-    app.addHook("onResponse", (request, reply, done) => {
+    };
+    const onResponse: onResponseHookHandler = (request, reply, done) => {
       if ((request.raw as Noted)[PAYLOAD]) this.keep(request.raw, reply);
       done();
+    };
+    app.addHook("onRoute", (route) => {
+      if (route.method !== "GET" && !(Array.isArray(route.method) && route.method.includes("GET"))) return;
+      route.onSend = [onSend, ...[route.onSend ?? []].flat()];
+      route.onResponse = [onResponse, ...[route.onResponse ?? []].flat()];
     });
   }
 

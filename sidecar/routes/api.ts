@@ -119,6 +119,9 @@ export default fp(
         method: row.method,
         url: fastifyPath(row),
         bodyLimit: MAX_BODY_BYTES,
+        // A kept answer is sent in its own kept compressed form (`send`): @fastify/compress's hooks
+        // would only look at it and let it pass, at a cost on every request.
+        ...(keep ? { compress: false as const } : {}),
         ...(row.bucket ? { config: bucketConfig(row.bucket) } : {}),
         handler: async (request, reply) => {
           const params = row.restParam ? renameRest(row, request.params) : request.params;
