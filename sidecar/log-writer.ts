@@ -31,7 +31,11 @@ export interface LogWriterIo {
 export interface LogWriterOptions {
   /** Each of the two buffers. A turn's lines longer than this are written in pieces of lines. */
   readonly bufferBytes?: number;
-  /** A write starts once this much is gathered (or at the next flush). */
+  /**
+   * A write starts once this much is gathered (or at the next flush). An asynchronous write costs
+   * the process ~40 µs of CPU (the thread pool's hand-off and the syscall) whatever its size up to
+   * 64 KiB: ~10 µs a KiB written 4 KiB at a time, ~1.4 at 32 KiB (BENCHMARKS.md).
+   */
   readonly minWriteBytes?: number;
   /** What is gathered is written at least this often. */
   readonly flushMs?: number;
@@ -74,7 +78,7 @@ export class LogWriter {
     this.fd = fd;
     this.io = options.io ?? { write: fsWrite, writeSync: fsWriteSync };
     this.bufferBytes = options.bufferBytes ?? 64 * 1024;
-    this.minWriteBytes = options.minWriteBytes ?? 4096;
+    this.minWriteBytes = options.minWriteBytes ?? 32 * 1024;
     this.maxWaitingChars = options.maxWaitingChars ?? 8 * 1024 * 1024;
     this.filling = Buffer.allocUnsafeSlow(this.bufferBytes);
     this.spare = Buffer.allocUnsafeSlow(this.bufferBytes);

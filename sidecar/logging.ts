@@ -48,7 +48,7 @@ let destination: LogWriter | undefined;
 export function loggerOptions(level: ConfigT["LOG_LEVEL"]) {
   if (level === "silent") return { logger: false as const };
   if (!destination) {
-    // Lines are written at least every second, and as soon as 4 KiB are gathered.
+    // Lines are written at least every second, and as soon as 32 KiB are gathered.
     const lines = (destination = new LogWriter(1));
     // What is gathered when the process exits is written before it ends.
     process.once("exit", () => lines.flushSync());
