@@ -161,7 +161,7 @@ export class Replay {
       done();
     };
     app.addHook("onRoute", (route) => {
-      if (route.method !== "GET" && !(Array.isArray(route.method) && route.method.includes("GET"))) return;
+      if (![route.method].flat().includes("GET")) return;
       route.onSend = [onSend, ...[route.onSend ?? []].flat()];
       route.onResponse = [onResponse, ...[route.onResponse ?? []].flat()];
     });
