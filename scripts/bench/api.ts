@@ -2,7 +2,7 @@
  * `npm run bench`: wrk (C, one thread, 50 connections, `Accept-Encoding: br`) against the server as
  * `npm start` runs it by default — package.json's start command (`node … scripts/start.ts`) with only
  * PORT, TEXT_PORT, DATA_DIR and REDIS_URL set — each row measured beside its reference, in the
- * same run (one-second slices of each in turn):
+ * same run (one-second slices of each in turn, the order reversed each second):
  *   static reads            vs nginx (one worker, the same dist/, brotli_static/gzip_static, the
  *                           production config from scripts/deploy-config.ts)
  *   dynamic GETs            vs a bare Fastify hello world (scripts/bench/hello.ts)
@@ -299,15 +299,19 @@ function combine(runs: Run[]): Run {
 
 /**
  * One round of targets measured side by side: each warmed up, then DURATION seconds of each in
- * one-second slices taken in turn (reference, row, reference, row, …). This machine's speed drifts
- * by tens of per cent within a minute; a row and its reference measured one after the other, 5 s
- * each, read 0.66–0.99× for two copies of the same hello world, and 0.90–1.02× in slices (BENCHMARKS.md).
+ * one-second slices taken in turn, the order reversed every second (reference, row, row,
+ * reference, …) so that neither side is always the later one while the machine speeds up or
+ * slows down. This machine's speed drifts by tens of per cent within a minute; a row and its
+ * reference measured one after the other, 5 s each, read 0.66–0.99× for two copies of the same
+ * hello world, and 0.90–1.02× in slices (BENCHMARKS.md).
  */
 function measureTogether(targets: readonly Measured[]): Run[] {
   for (const target of targets) wrk(target.url, target.request, WARMUP_SECONDS, target.pid);
   const slices: Run[][] = targets.map(() => []);
+  const order = targets.map((_, i) => i);
   for (let second = 0; second < DURATION; second++)
-    targets.forEach((target, i) => slices[i]!.push(wrk(target.url, target.request, 1, target.pid)));
+    for (const i of second % 2 === 0 ? order : [...order].reverse())
+      slices[i]!.push(wrk(targets[i]!.url, targets[i]!.request, 1, targets[i]!.pid));
   return slices.map(combine);
 }
 
@@ -707,7 +711,7 @@ try {
   const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
   const cpu = execSync("lscpu | sed -n 's/^Model name: *//p'").toString().trim();
   lines.push(
-    `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpu}, ${execSync("nproc").toString().trim()} cores. wrk ${CONNECTIONS} connections, one thread, \`Accept-Encoding: br\`, ${DURATION} s per run after ${WARMUP_SECONDS} s of warm-up, taken in one-second slices in turn with its reference's${ROUNDS > 1 ? `; median of ${ROUNDS} rounds` : ""}.`,
+    `\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpu}, ${execSync("nproc").toString().trim()} cores. wrk ${CONNECTIONS} connections, one thread, \`Accept-Encoding: br\`, ${DURATION} s per run after ${WARMUP_SECONDS} s of warm-up, taken in one-second slices in turn with its reference's, the order reversed each second${ROUNDS > 1 ? `; median of ${ROUNDS} rounds` : ""}.`,
     "",
     `| row | req/s | p50 ms | p99 ms | bytes/resp | answer | reference | ref req/s | ratio | target | wrk CPU | server CPU | ≥ 400 |${AGAINST ? ` ${AGAINST} req/s | change |` : ""}`,
     `|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|${AGAINST ? "---:|---:|" : ""}`,
