@@ -23,9 +23,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Suites start real servers (redis-server, nginx, chromium) on free ports. Vitest's default is
-    // one file at a time on a 2-core machine (one worker per core but one); the fast suites run two
-    // at a time (99 s → 82 s here). The full run keeps one: beside the browser suite, the fuzz
-    // suite's 5-second answer bound failed four times in a two-at-a-time run.
+    // one file at a time on a 2-core machine (a worker per core, less one); the fast suites run two
+    // at a time (99 s → 66–82 s here). The full run keeps one: in a two-at-a-time run, beside the
+    // browser suite, the fuzz suite failed (four of its 10,000 requests flagged).
     pool: "forks",
     maxWorkers: process.env.VITEST_FAST ? 2 : 1,
     reporters: ["default"],

@@ -299,7 +299,7 @@ function combine(runs: Run[]): Run {
 
 /**
  * One round of targets measured side by side: each warmed up, then DURATION seconds of each in
- * one-second slices taken in turn, the order reversed every second (reference, row, row,
+ * one-second slices taken in turn, the order reversed each second (reference, row, row,
  * reference, …) so that neither side is always the later one while the machine speeds up or
  * slows down. This machine's speed drifts by tens of per cent within a minute; a row and its
  * reference measured one after the other, 5 s each, read 0.66–0.99× for two copies of the same
