@@ -121,13 +121,13 @@ const file = (path: string, body: unknown): StaticFile => ({ file: path, body: s
  * connection, no replica's acknowledgement) `unknownOutcome`: it may have been saved, and how to
  * check — never "nothing was saved", which would invite a duplicate or a 409 on retry.
  */
-async function storeCall<T>(call: () => Promise<T>, write?: { unknownOutcome: string }): Promise<T> {
+async function storeCall<T>(call: () => Promise<T>, write?: { unknownOutcome: () => string }): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (!(error instanceof StoreUnavailableError)) throw error;
     if (error instanceof StoreOutcomeUnknownError && write)
-      throw new HttpError(503, "Service unavailable", write.unknownOutcome);
+      throw new HttpError(503, "Service unavailable", write.unknownOutcome());
     throw new HttpError(
       503,
       "Service unavailable",
@@ -196,7 +196,7 @@ export async function recordFeedback(store: RecordStore, body: FeedbackBodyT, no
         ...(body.page ? { page: body.page } : {}),
         receivedAt: now.toISOString(),
       }),
-    { unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN },
+    { unknownOutcome: () => FEEDBACK_OUTCOME_UNKNOWN },
   );
 }
 
@@ -580,10 +580,14 @@ export const ENDPOINTS: readonly Endpoint[] = [
       const ids = approvedIds(c.catalogue, body);
       const idempotencyKey = headers["idempotency-key"];
       const candidate = newList({ name: body.name, slug: body.slug, ids, idempotencyKey }, c.now());
-      const check = body.slug ? `/v1/lists/${body.slug} (or /v1/lists/${candidate.id})` : `/v1/lists/${candidate.id}`;
       try {
         const list = await storeCall(() => c.store.createList(candidate), {
-          unknownOutcome: `The outcome is unknown: the list may have been saved. GET ${check} to check before retrying${idempotencyKey ? ", or retry with the same Idempotency-Key" : ""}.`,
+          unknownOutcome: () => {
+            const check = body.slug
+              ? `/v1/lists/${body.slug} (or /v1/lists/${candidate.id})`
+              : `/v1/lists/${candidate.id}`;
+            return `The outcome is unknown: the list may have been saved. GET ${check} to check before retrying${idempotencyKey ? ", or retry with the same Idempotency-Key" : ""}.`;
+          },
         });
         return { body: savedList(c.urls, list) };
       } catch (error) {
@@ -737,7 +741,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     },
     handler: async (c, { body }) => {
       await storeCall(() => c.store.recordOutboundClick({ ...body, at: c.now().toISOString() }), {
-        unknownOutcome: FEEDBACK_OUTCOME_UNKNOWN,
+        unknownOutcome: () => FEEDBACK_OUTCOME_UNKNOWN,
       });
       return { body: { recorded: true } };
     },

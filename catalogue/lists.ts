@@ -66,6 +66,7 @@ export function newList(
   input: {
     readonly name?: string | undefined;
     readonly slug?: string | undefined;
+    /** Known and without duplicates, as requireKnownIds (ids.ts) returns them. */
     readonly ids: readonly string[];
     readonly idempotencyKey?: string | undefined;
   },
@@ -77,7 +78,7 @@ export function newList(
   return {
     id: newListId(),
     name,
-    approvedServiceIds: [...new Set(input.ids)],
+    approvedServiceIds: input.ids,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_MS),
     ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),

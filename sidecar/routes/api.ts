@@ -47,22 +47,27 @@ function fastifyPath(row: Endpoint): string {
 }
 
 /** A response ready to send: computed once, then possibly served again from the cache. */
-interface Prepared {
+interface Prepared<B extends Buffer | string = Buffer | string> {
   /** Epoch ms after which a kept copy must not be served. */
   readonly until: number;
   readonly status: number;
   readonly contentType: string;
-  /** Encoded once, so a kept answer is not re-encoded to UTF-8 on every send. */
-  readonly body: Buffer;
+  /**
+   * A kept answer's is encoded once, so that it is not re-encoded to UTF-8 on every send. One sent
+   * once stays text: Node then writes it with the headers in one string (no array of chunks).
+   */
+  readonly body: B;
   readonly etag: string | undefined;
   /** Its compressed forms, made on first demand while the answer is kept (encoded.ts). */
   readonly variants: Variants;
 }
 
-function prepare(row: Endpoint, result: Result): Prepared {
-  const body = Buffer.from("text" in result ? result.text : serializeJson(result.body));
+const until = (result: Result) => result.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
+
+function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encode: (text: string) => B): Prepared<B> {
+  const body = encode("text" in result ? result.text : serializeJson(result.body));
   return {
-    until: result.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY,
+    until: until(result),
     status: result.status ?? row.response.status,
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
     body,
@@ -72,19 +77,13 @@ function prepare(row: Endpoint, result: Result): Prepared {
 }
 
 /** Sends a prepared answer; a kept one in its kept compressed form when the client accepts one. */
-async function send(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  row: Endpoint,
-  prepared: Prepared,
-  now: number,
-  kept: boolean,
-) {
+async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
   reply
     .code(prepared.status)
     .type(prepared.contentType)
     .header("cache-control", cacheControl(row.cache, prepared.until, now));
-  const encoding = kept ? chooseEncoding(prepared.body, request.headers["accept-encoding"]) : undefined;
+  const kept = prepared.body instanceof Buffer ? prepared.body : undefined;
+  const encoding = kept && chooseEncoding(kept, request.headers["accept-encoding"]);
   // Each encoding is its own representation: its own strong ETag, as for the built files.
   const etag = prepared.etag && encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
   if (encoding) {
@@ -99,7 +98,7 @@ async function send(
   }
   // A pure row's GET answer depends on the URL alone: it may be sent again from memory (replay.ts).
   if (row.pure && row.method === "GET") markReplayable(request.raw);
-  return reply.send(encoding ? await encodedBody(prepared.variants, prepared.body, encoding) : prepared.body);
+  return reply.send(encoding ? await encodedBody(prepared.variants, kept!, encoding) : prepared.body);
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -107,7 +106,7 @@ const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 export default fp(
   async (app: FastifyInstance, context: OperationContext) => {
     // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
-    const kept = new LRUCache<string, Prepared>({
+    const kept = new LRUCache<string, Prepared<Buffer>>({
       maxSize: RESPONSE_CACHE_BYTES,
       // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
       sizeCalculation: (value, key) =>
@@ -133,14 +132,22 @@ export default fp(
           };
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
-          let prepared = key ? kept.get(key) : undefined;
-          let keeping = prepared !== undefined && prepared.until > now;
-          if (!prepared || !keeping) {
-            prepared = prepare(row, await row.handler(context, input));
-            keeping = key !== undefined && (row.pure === true || prepared.until !== Number.POSITIVE_INFINITY);
-            if (keeping) kept.set(key!, prepared);
+          const hit = key ? kept.get(key) : undefined;
+          if (hit && hit.until > now) return send(request, reply, row, hit, now);
+          const result = await row.handler(context, input);
+          // A pure row's answer is kept; another's only while it has an expiry (a saved list).
+          if (key !== undefined && (row.pure === true || until(result) !== Number.POSITIVE_INFINITY)) {
+            const prepared = prepare(row, result, (text) => Buffer.from(text));
+            kept.set(key, prepared);
+            return send(request, reply, row, prepared, now);
           }
-          return send(request, reply, row, prepared, now, keeping);
+          return send(
+            request,
+            reply,
+            row,
+            prepare(row, result, (text) => text),
+            now,
+          );
         },
       });
     }
