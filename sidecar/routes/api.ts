@@ -53,8 +53,8 @@ interface Prepared<B extends Buffer | string = Buffer | string> {
   readonly status: number;
   readonly contentType: string;
   /**
-   * A kept answer's is encoded once, so that it is not re-encoded to UTF-8 on every send. One sent
-   * once stays text: Node then writes it with the headers in one string (no array of chunks).
+   * A kept answer's body is encoded once, so that it is not re-encoded to UTF-8 on every send. An
+   * answer sent once stays text: Node then writes it with the headers as one string.
    */
   readonly body: B;
   readonly etag: string | undefined;
