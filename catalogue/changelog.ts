@@ -14,6 +14,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "ServiceDetail.sources (optional, on GET /v1/services/{slug}): the vendor pages that back the service's facts, each {url, checked (YYYY-MM-DD), backs: identity | description | lifecycle | compliance | identifiers | regions}, newest check first.",
       "Service.lastVerified is now the newest checked date of the service's sources, and absent when it has none; a provider-wide review date is no longer stamped onto services.",
       "Service.compliance lists only the programmes whose provider-published scope names the service, each backed by a compliance source; the provider's platform-wide programmes are no longer copied into it and stay in Provider.defaultCompliance (GET /v1/providers), which faces show labelled as the provider's. Retired and preview services list none. No separate service field repeats the provider's programmes: read them from the provider.",
+      "GET /v1/compare: a providerCompliance attribute row (label \"Provider-wide compliance\") gives each compared service's provider's platform-wide programmes, apart from the compliance row and from compliance.common/bySlug, which count the services' own programmes only.",
     ],
   },
   {

@@ -124,6 +124,13 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
         `${at}: field lastVerified: ${service.lastVerified ?? "absent"} is not the newest checked date of its sources (${newest ?? "none"})`,
       );
   }
+  // The equivalence rule: a customer could move a workload to any member, so none is retired.
+  for (const group of catalogue.groups)
+    for (const slug of group.services)
+      if (catalogue.bySlug.get(slug)!.service.lifecycle?.status === "retired")
+        problems.push(
+          `equivalents.yaml: ${group.id}: field services: ${slug} is retired; remove it (the service names its successor)`,
+        );
   return problems;
 }
 

@@ -123,4 +123,28 @@ describe("the catalogue data", () => {
         expect(catalogue.bySlug.get(slug)!.service.providerId).not.toBe(record.service.providerId);
     }
   });
+
+  it("keeps equivalence groups to one job at one layer (issue 52)", () => {
+    const members = (id: string) => catalogue.groups.find((group) => group.id === id)!.services;
+    // Ingestion pipes apart from stream processors.
+    expect(members("stream-ingestion")).toEqual(
+      expect.arrayContaining(["aws-kinesis-data-streams", "aws-data-firehose", "azure-event-hubs", "gcp-pubsub"]),
+    );
+    expect(members("stream-processing")).toEqual(
+      expect.arrayContaining(["aws-managed-flink", "azure-stream-analytics", "gcp-dataflow", "alibaba-flink"]),
+    );
+    expect(members("stream-processing")).not.toContain("aws-kinesis-data-streams");
+    // Instance-level firewalls apart from managed firewall appliances; the proxy in neither.
+    const naver = catalogue.bySlug.get("naver-acg")!.equivalentSlugs;
+    expect(naver).toContain("aws-vpc");
+    expect(naver).not.toContain("aws-network-firewall");
+    expect(members("network-firewall")).toEqual(
+      expect.arrayContaining(["aws-network-firewall", "azure-firewall", "gcp-cloud-ngfw"]),
+    );
+    expect(catalogue.bySlug.get("gcp-secure-web-proxy")!.groupIds).toEqual([]);
+    expect(members("graph-database")).toContain("gcp-spanner");
+    for (const group of catalogue.groups)
+      for (const slug of group.services)
+        expect(catalogue.bySlug.get(slug)!.service.lifecycle?.status, `${group.id}: ${slug}`).not.toBe("retired");
+  });
 });

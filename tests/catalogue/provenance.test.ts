@@ -78,4 +78,13 @@ describe("provenance gates", () => {
       "services/aws.yaml: aws-lambda: field lastVerified: 2026-11-23 is not the newest checked date of its sources (none)",
     );
   });
+
+  it("fails a retired service in an equivalence group", () => {
+    const source = structuredClone(readCatalogueSource(FIXTURE_DIR)) as CatalogueSource;
+    const group = source.groups.find((g) => g.id === "object-storage")!;
+    (group.services as string[]).push("aws-old-thing");
+    expect(provenanceProblems(assembleCatalogue(source))).toContain(
+      "equivalents.yaml: object-storage: field services: aws-old-thing is retired; remove it (the service names its successor)",
+    );
+  });
 });
