@@ -8,7 +8,10 @@ import {
   Provider,
   SavedListCreate,
   Service,
+  ServiceDetail,
+  ServiceEntry,
   ServiceLifecycle,
+  ServiceSource,
   StatusRecord,
 } from "../../catalogue/schema.ts";
 
@@ -84,5 +87,32 @@ describe("schemas", () => {
     expect(FeedbackBody.safeParse({ message: "hello", email: "a@b.example", type: "bug", page: "/aws" }).success).toBe(
       true,
     );
+  });
+
+  it("hold a service's sources: an https page, a date and what it backs (1.7.0)", () => {
+    const source = { url: "https://docs.aws.amazon.com/s3/", checked: "2026-11-26", backs: ["identity", "compliance"] };
+    expect(ServiceSource.parse(source)).toEqual(source);
+    for (const bad of [
+      { ...source, url: "http://docs.aws.amazon.com/s3/" },
+      { ...source, checked: "26/11/2026" },
+      { ...source, backs: [] },
+      { ...source, backs: ["pricing"] },
+      { ...source, note: "extra" },
+    ])
+      expect(ServiceSource.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    const detail = { id: "aws-s3", slug: "aws-s3", providerId: "aws", name: "Amazon S3", category: "storage" };
+    const extras = { subServices: [], equivalents: [], policyIdentifiers: {} };
+    expect(ServiceDetail.safeParse({ ...detail, ...extras, sources: [source] }).success).toBe(true);
+    expect(ServiceDetail.safeParse({ ...detail, ...extras }).success).toBe(true);
+  });
+
+  it("refuse a hand-written lastVerified on a data-file entry, pointing to sources", () => {
+    const entry = { slug: "aws-s3", name: "Amazon S3", category: "storage" };
+    expect(ServiceEntry.safeParse(entry).success).toBe(true);
+    const result = ServiceEntry.safeParse({ ...entry, lastVerified: "2026-11-23" });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]).toMatchObject({ path: ["lastVerified"] });
+    expect(result.error!.issues[0]!.message).toMatch(/list the vendor pages you checked under sources/);
+    expect(ServiceEntry.safeParse({ ...entry, sources: [] }).success).toBe(false);
   });
 });
