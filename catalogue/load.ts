@@ -466,6 +466,11 @@ function newestFirst(sources: readonly ServiceSourceT[]): ServiceSourceT[] {
   return [...sources].sort((a, b) => (a.checked === b.checked ? 0 : a.checked < b.checked ? 1 : -1));
 }
 
+/** A service entry's lastVerified: the newest checked date of its sources, undefined when it has none. */
+export function lastVerifiedOf(entry: Pick<ServiceEntryT, "sources">): string | undefined {
+  return newestFirst(entry.sources ?? [])[0]?.checked;
+}
+
 /**
  * The public Service shape (see data/README.md): id = slug; compliance is the entry's own list only,
  * never the provider's defaultCompliance (that stays on the provider); lastVerified is the newest
@@ -490,7 +495,7 @@ function toService(providerId: string, entry: ServiceEntryT): ServiceT {
     tags: entry.tags,
     compliance,
     lifecycle: entry.lifecycle,
-    lastVerified: newestFirst(entry.sources ?? [])[0]?.checked,
+    lastVerified: lastVerifiedOf(entry),
   };
   // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.
   for (const key of Object.keys(service) as (keyof ServiceT)[]) if (service[key] === undefined) delete service[key];
