@@ -66,8 +66,6 @@ describe("text renderings", () => {
     const retired = renderAnsi(servicePage(fixtureCatalogue(), "aws-old-thing"), false);
     expect(retired).toMatch(/^Compliance: +none \(a retired service carries none\)$/m);
     const compare = renderMarkdown(comparePage(fixtureCatalogue(), ["aws-s3", "stackit-object-storage"]));
-    expect(compare).toContain(
-      "- **Compliance:** PCI DSS\n- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS",
-    );
+    expect(compare).toContain("- **Compliance:** PCI DSS\n- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS");
   });
 });
