@@ -25,6 +25,7 @@ export const COMPARE_GROUPS = [
       "regionCountries",
       "sovereignOption",
       "euResidentOnly",
+      "providerCompliance",
     ],
   },
 ] as const;
@@ -55,6 +56,10 @@ export function compareServices(catalogue: Catalogue, slugs: readonly string[]):
     row("sovereignOption", "Sovereign option", (i) => providerOf(services[i]!.providerId).sovereignOption),
     row("euResidentOnly", "EU-resident-only", (i) => providerOf(services[i]!.providerId).euResidentOnly),
     row("compliance", "Compliance", (i) => [...(services[i]!.compliance ?? [])]),
+    // The provider's platform-wide programmes, a row of their own: the provider's, not the service's.
+    row("providerCompliance", "Provider-wide compliance", (i) => [
+      ...(providerOf(services[i]!.providerId).provider.defaultCompliance ?? []),
+    ]),
   ];
   const complianceSets = services.map((service) => new Set(service.compliance ?? []));
   const common = [...(complianceSets[0] ?? [])].filter((id) => complianceSets.every((set) => set.has(id))).sort();

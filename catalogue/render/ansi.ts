@@ -79,7 +79,8 @@ function block(b: Block, style: Style): string[] {
         wrap(plainInline(item), TERMINAL_WIDTH, "  ").map((line, i) => (i === 0 ? `•${line.slice(1)}` : line)),
       );
     case "fields": {
-      const labelWidth = Math.min(20, Math.max(...b.rows.map(([label]) => label.length)) + 1);
+      // Up to 32 columns of label: "Provider-wide (Tencent Cloud):" fits whole.
+      const labelWidth = Math.min(32, Math.max(...b.rows.map(([label]) => label.length)) + 1);
       return b.rows.flatMap(([label, value]) => {
         const lines = wrap(plainInline(value), TERMINAL_WIDTH - labelWidth - 1);
         return lines.map(

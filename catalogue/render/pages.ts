@@ -45,6 +45,48 @@ function lifecycleNote(catalogue: Catalogue, lifecycle: ServiceLifecycleT): Bloc
   return { kind: "note", tone: lifecycle.status === "preview" ? "info" : "warning", parts };
 }
 
+/** Compliance programme names for ids, in the order given (an id the vocabulary lacks shows as itself). */
+const programmeNames = (catalogue: Catalogue, ids: readonly string[]) =>
+  ids.map((id) => catalogue.compliance.get(id) ?? id).join(", ");
+
+/**
+ * A service's compliance as field rows: its own programmes (those whose provider-published scope
+ * names it), then the provider's platform-wide ones labelled as the provider's, never merged.
+ */
+export function complianceRows(catalogue: Catalogue, service: ServiceT): [string, Inline[]][] {
+  const provider = catalogue.providerById.get(service.providerId)!.provider;
+  const own = service.compliance ?? [];
+  const status = service.lifecycle?.status;
+  const none =
+    status === "retired" || status === "preview"
+      ? `none (a ${status} service carries none)`
+      : "none listed for this service";
+  const rows: [string, Inline[]][] = [["Compliance", [own.length > 0 ? programmeNames(catalogue, own) : none]]];
+  const wide = provider.defaultCompliance ?? [];
+  if (wide.length > 0) rows.push([`Provider-wide (${provider.shortName})`, [programmeNames(catalogue, wide)]]);
+  return rows;
+}
+
+/** "Sources, checked 2026-11-26": the vendor pages behind a service's facts, newest check first. */
+function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { service, sources } = catalogue.bySlug.get(slug)!;
+  if (sources.length === 0)
+    return [
+      heading(2, "Sources"),
+      paragraph("No vendor page is recorded for this service yet, so none of its facts is marked as checked."),
+    ];
+  return [
+    heading(2, `Sources, checked ${service.lastVerified}`),
+    {
+      kind: "list",
+      items: sources.map((source) => [
+        link(source.url, source.url),
+        ` — backs ${source.backs.join(", ")}; checked ${source.checked}`,
+      ]),
+    },
+  ];
+}
+
 const serviceRow = (service: ServiceT, extra: Inline[] = []): Inline[] => [
   link(service.name, servicePath(service)),
   service.providerId,
@@ -120,7 +162,7 @@ export function providerPage(catalogue: Catalogue, providerId: string): Doc {
         ["Sovereign option", [record.sovereignOption ? "yes" : "no"]],
         ["EU-resident-only", [record.euResidentOnly ? "yes" : "no"]],
         ["Documentation", [link(file.documentationBaseUrl, file.documentationBaseUrl)]],
-        ["Compliance", [file.defaultCompliance.join(", ") || "none listed"]],
+        ["Provider-wide compliance", [programmeNames(catalogue, file.defaultCompliance) || "none listed"]],
         ["Services", [String(services.length)]],
       ],
     },
@@ -171,7 +213,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
     fields.push(["Documentation", [link(service.documentationUrl, service.documentationUrl)]]);
   if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
-  if (service.compliance?.length) fields.push(["Compliance", [service.compliance.join(", ")]]);
+  fields.push(...complianceRows(catalogue, service));
   if (service.lastVerified) fields.push(["Last verified", [service.lastVerified]]);
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));
@@ -208,6 +250,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
         }
       : paragraph("No equivalent on another provider is recorded."),
   );
+  blocks.push(...sourcesBlocks(catalogue, slug));
   return { title: `${service.name} — ${provider.shortName}`, blocks };
 }
 
@@ -348,7 +391,7 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
         ["Free tier", [service.hasFreeTier ? "yes" : "not listed"]],
         ["Head office", [provider.file.headOffice.country]],
         ["Region countries", [provider.regionCountries.join(", ")]],
-        ["Compliance", [(service.compliance ?? []).join(", ") || "none listed"]],
+        ...complianceRows(catalogue, service),
         ["Details", [link(servicePath(service), servicePath(service))]],
       ],
     });

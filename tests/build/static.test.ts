@@ -81,6 +81,22 @@ describe("the static build", () => {
     expect(onDisk.some((path) => path.endsWith(".gz"))).toBe(true);
   });
 
+  it("shows a service's sources and its compliance apart from the provider's on the site's service page", () => {
+    const html = readFileSync(join(dist, "site", "client", "aws", "s3", "index.html"), "utf8");
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(text).toContain("Sources, checked 2026-11-25");
+    expect(text).toContain("https://docs.aws.amazon.com/s3/ — backs identity, description; checked 2026-11-25");
+    expect(text).toContain(
+      "https://aws.amazon.com/compliance/services-in-scope/PCI/ — backs compliance; checked 2026-11-20",
+    );
+    expect(html).toMatch(/<dd[^>]*data-compliance="service"[^>]*>PCI DSS<\/dd>/);
+    expect(text).toContain("Provider-wide (Amazon Web Services) ISO/IEC 27001, SOC 2, PCI DSS");
+    const lambda = readFileSync(join(dist, "site", "client", "aws", "lambda", "index.html"), "utf8");
+    expect(lambda).toMatch(/<dd[^>]*data-compliance="service"[^>]*>None listed for this service<\/dd>/);
+    expect(lambda).toContain("No vendor page is recorded for this service yet");
+    expect(lambda).not.toContain("Last verified");
+  });
+
   it("detects a stale build when data changes", async () => {
     const copy = mkdtempSync(join(tmpdir(), "csc-data-"));
     cpSync(FIXTURE_DIR, copy, { recursive: true });

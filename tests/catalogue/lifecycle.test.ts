@@ -74,7 +74,8 @@ describe("lifecycle Atom feed", () => {
       const service = bySlug.get(slug)!;
       expect(item.title).toContain(service.name);
       if (service.lifecycle!.sunsetDate) expect(item.title).toContain(service.lifecycle!.sunsetDate);
-      expect(item.updated?.toISOString().slice(0, 10)).toBe(service.lastVerified);
+      // The day its sources were last checked; the catalogue's own day for a service without sources.
+      expect(item.updated?.toISOString().slice(0, 10)).toBe(service.lastVerified ?? catalogue.lastUpdated.slice(0, 10));
       expect(item.url).toMatch(new RegExp(`^${URLS.textUrl}/${service.providerId}/`));
     }
     expect(new Set(feed.items.map((item) => item.id)).size).toBe(feed.items.length);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { renderAnsi, TERMINAL_WIDTH } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { comparePage, servicePage } from "../../catalogue/render/pages.ts";
 import { textPages } from "../../catalogue/static.ts";
-import { realCatalogue } from "../helpers/app.ts";
+import { fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
 /* eslint-disable no-control-regex -- these tests look for escape sequences on purpose */
 describe("text renderings", () => {
@@ -30,5 +31,43 @@ describe("text renderings", () => {
     const markdown = renderMarkdown(doc());
     expect(markdown.startsWith("# Amazon Simple Storage Service\n")).toBe(true);
     expect(markdown).toContain("## Equivalents");
+  });
+
+  it("show a service's sources, newest check first, in Markdown and ANSI", () => {
+    const doc = servicePage(fixtureCatalogue(), "aws-s3");
+    const markdown = renderMarkdown(doc);
+    expect(markdown).toContain("## Sources, checked 2026-11-25\n");
+    expect(markdown).toContain(
+      "- [https://docs.aws.amazon.com/s3/](https://docs.aws.amazon.com/s3/) — backs identity, description; checked 2026-11-25\n" +
+        "- [https://aws.amazon.com/compliance/services-in-scope/PCI/](https://aws.amazon.com/compliance/services-in-scope/PCI/) — backs compliance; checked 2026-11-20",
+    );
+    const ansi = renderAnsi(doc, false);
+    expect(ansi).toContain("SOURCES, CHECKED 2026-11-25");
+    expect(ansi).toContain("• https://docs.aws.amazon.com/s3/ — backs identity, description; checked\n  2026-11-25");
+    expect(ansi).toContain("• https://aws.amazon.com/compliance/services-in-scope/PCI/ — backs compliance;");
+    for (const line of ansi.split("\n")) expect([...line].length).toBeLessThanOrEqual(TERMINAL_WIDTH);
+  });
+
+  it("say when a service has no source rather than show a date", () => {
+    const doc = servicePage(fixtureCatalogue(), "aws-lambda");
+    const markdown = renderMarkdown(doc);
+    expect(markdown).toContain("## Sources\n\nNo vendor page is recorded for this service yet");
+    expect(markdown).not.toContain("Last verified");
+    expect(renderAnsi(doc, false)).toContain("SOURCES\n");
+  });
+
+  it("keep a service's own compliance apart from the provider's, labelled as the provider's", () => {
+    const s3 = renderMarkdown(servicePage(fixtureCatalogue(), "aws-s3"));
+    expect(s3).toContain("- **Compliance:** PCI DSS\n");
+    expect(s3).toContain("- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS\n");
+    const lambda = renderAnsi(servicePage(fixtureCatalogue(), "aws-lambda"), false);
+    expect(lambda).toMatch(/^Compliance: +none listed for this service$/m);
+    expect(lambda).toMatch(/^Provider-wide \(AWS\): +ISO\/IEC 27001, SOC 2, PCI DSS$/m);
+    const retired = renderAnsi(servicePage(fixtureCatalogue(), "aws-old-thing"), false);
+    expect(retired).toMatch(/^Compliance: +none \(a retired service carries none\)$/m);
+    const compare = renderMarkdown(comparePage(fixtureCatalogue(), ["aws-s3", "stackit-object-storage"]));
+    expect(compare).toContain(
+      "- **Compliance:** PCI DSS\n- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS",
+    );
   });
 });

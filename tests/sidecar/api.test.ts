@@ -41,6 +41,47 @@ describe("GET /v1/services", () => {
   });
 });
 
+describe("GET /v1/services/{slug}: provenance (1.7.0)", () => {
+  it("serves the sources newest first and lastVerified as the newest checked date", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const response = await app.inject("/v1/services/aws-s3");
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.lastVerified).toBe("2026-11-25");
+    expect(body.sources).toEqual([
+      { url: "https://docs.aws.amazon.com/s3/", checked: "2026-11-25", backs: ["identity", "description"] },
+      { url: "https://aws.amazon.com/compliance/services-in-scope/PCI/", checked: "2026-11-20", backs: ["compliance"] },
+    ]);
+    // The service's own programmes only; AWS's platform-wide ones stay on the provider.
+    expect(body.compliance).toEqual(["pci-dss"]);
+    const provider = (await app.inject("/v1/providers")).json().find((p: { id: string }) => p.id === "aws");
+    expect(provider.defaultCompliance).toEqual(["iso-27001", "soc-2", "pci-dss"]);
+  });
+
+  it("leaves sources and lastVerified out of a service that has none, and out of list rows", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const lambda = (await app.inject("/v1/services/aws-lambda")).json();
+    expect(lambda).not.toHaveProperty("sources");
+    expect(lambda).not.toHaveProperty("lastVerified");
+    expect(lambda.compliance).toEqual([]);
+    const rows = (await app.inject("/v1/services?limit=200")).json().data;
+    expect(rows.find((row: { slug: string }) => row.slug === "aws-s3")).not.toHaveProperty("sources");
+  });
+
+  it("labels the provider's programmes as the provider's in compare", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const body = (await app.inject("/v1/compare?ids=aws-s3,aws-lambda")).json();
+    const row = (id: string) => body.attributes.find((a: { attribute: string }) => a.attribute === id);
+    expect(row("compliance").values).toEqual({ "aws-s3": ["pci-dss"], "aws-lambda": [] });
+    expect(row("providerCompliance")).toMatchObject({
+      label: "Provider-wide compliance",
+      values: { "aws-s3": ["iso-27001", "soc-2", "pci-dss"], "aws-lambda": ["iso-27001", "soc-2", "pci-dss"] },
+      shared: true,
+    });
+    expect(body.compliance).toEqual({ common: [], bySlug: { "aws-s3": ["pci-dss"], "aws-lambda": [] } });
+  });
+});
+
 describe("GET /v1/compare and /v1/exposure", () => {
   const slugs = (n: number) =>
     realCatalogue()

@@ -67,14 +67,16 @@ describe("the text host", () => {
     await text.close();
   });
 
-  it("shows lastVerified on a service page", async () => {
+  it("shows a service's sources and the lastVerified they give on a service page", async () => {
     const text = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: realCatalogue(),
+      catalogue: fixtureCatalogue(),
       store: await tempStore(),
     });
-    const page = await text.inject("/gcp/pubsub-lite?format=md");
-    expect(page.body).toMatch(/Last verified.*2026-11-23/);
+    const page = await text.inject("/aws/s3?format=md");
+    expect(page.body).toMatch(/Last verified.*2026-11-25/);
+    expect(page.body).toContain("## Sources, checked 2026-11-25");
+    expect(page.body).toContain("— backs compliance; checked 2026-11-20");
     await text.close();
   });
 });
