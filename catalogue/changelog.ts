@@ -8,6 +8,15 @@ import type { ChangelogEntryT, ChangelogT } from "./schema.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.7.0",
+    date: "2026-11-26",
+    changes: [
+      "ServiceDetail.sources (optional, on GET /v1/services/{slug}): the vendor pages that back the service's facts, each {url, checked (YYYY-MM-DD), backs: identity | description | lifecycle | compliance | identifiers | regions}, newest check first.",
+      "Service.lastVerified is now the newest checked date of the service's sources, and absent when it has none; a provider-wide review date is no longer stamped onto services.",
+      "Service.compliance lists only the programmes whose provider-published scope names the service, each backed by a compliance source; the provider's platform-wide programmes are no longer copied into it and stay in Provider.defaultCompliance (GET /v1/providers), which faces show labelled as the provider's. Retired and preview services list none. No separate service field repeats the provider's programmes: read them from the provider.",
+    ],
+  },
+  {
     version: "1.6.0",
     date: "2026-11-23",
     changes: [

@@ -23,6 +23,7 @@ import {
   type ProviderFileT,
   type ProviderT,
   type ServiceEntryT,
+  type ServiceSourceT,
   type ServiceT,
   type SubServiceT,
 } from "./schema.ts";
@@ -42,6 +43,8 @@ export interface ServiceRecord {
   readonly service: ServiceT;
   readonly subServices: readonly SubServiceT[];
   readonly policyIdentifiers: PolicyIdentifiersT;
+  /** The vendor pages that back the service's facts, newest check first (empty when none are listed). */
+  readonly sources: readonly ServiceSourceT[];
   /** Slugs of equivalent services on other providers, ordered by provider then name. */
   readonly equivalentSlugs: readonly string[];
   readonly groupIds: readonly string[];
@@ -124,6 +127,39 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 function hostAllowed(url: string, domains: readonly string[]): boolean {
   const host = new URL(url).hostname;
   return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+}
+
+/** Today (UTC) as YYYY-MM-DD: no source can have been checked after it. */
+const utcToday = (): string => new Date().toISOString().slice(0, 10);
+
+/**
+ * Problems with one entry's sources and provenance rules, as "field …: …" phrases: every source on
+ * the provider's official domains, checked no later than today, each fact kind named once, no URL
+ * twice; no compliance on a retired or preview service.
+ */
+export function sourceProblems(
+  entry: ServiceEntryT,
+  officialDomains: readonly string[] | undefined,
+  today = utcToday(),
+): string[] {
+  const problems: string[] = [];
+  const urls = new Set<string>();
+  (entry.sources ?? []).forEach((source, i) => {
+    if (officialDomains && !hostAllowed(source.url, officialDomains))
+      problems.push(
+        `field sources.${i}.url: host ${new URL(source.url).hostname} is not one of the provider's officialDomains`,
+      );
+    if (source.checked > today)
+      problems.push(`field sources.${i}.checked: ${source.checked} is in the future; use the day the page was opened`);
+    if (new Set(source.backs).size !== source.backs.length)
+      problems.push(`field sources.${i}.backs: lists a fact twice`);
+    if (urls.has(source.url)) problems.push(`field sources.${i}.url: listed twice; give one source all it backs`);
+    urls.add(source.url);
+  });
+  const status = entry.lifecycle?.status;
+  if ((status === "retired" || status === "preview") && (entry.compliance?.length ?? 0) > 0)
+    problems.push(`field compliance: a ${status} service carries no compliance programme; remove it`);
+  return problems;
 }
 
 /** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
@@ -278,10 +314,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
           }
         }
       }
-      if (provider && entry.lastVerified && entry.lastVerified <= provider.file.lastVerified)
-        problems.push(
-          `${at}: field lastVerified: ${entry.lastVerified} is not later than the provider file's ${provider.file.lastVerified}; remove it (the file's date applies)`,
-        );
+      for (const problem of sourceProblems(entry, provider?.file.officialDomains)) problems.push(`${at}: ${problem}`);
       if (new Set(entry.tags ?? []).size !== (entry.tags ?? []).length)
         problems.push(`${at}: field tags: duplicate tag`);
       entries.set(entry.slug, { path, index, providerId, entry });
@@ -382,7 +415,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
 
   const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
   const services = source.services
-    .map(({ providerId, entry }) => toService(providerId, entry, providerById.get(providerId)!.file))
+    .map(({ providerId, entry }) => toService(providerId, entry))
     .sort((a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug));
   const order = new Map(services.map((service, index) => [service.slug, index]));
   const groupById = new Map(source.groups.map((group) => [group.id, group]));
@@ -406,6 +439,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         service,
         subServices: entry.subServices ?? [],
         policyIdentifiers: entry.policyIdentifiers ?? {},
+        sources: newestFirst(entry.sources ?? []),
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
       }),
@@ -427,9 +461,18 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
   });
 }
 
-/** The public Service shape: id = slug, compliance and lastVerified resolved (see data/README.md). */
-function toService(providerId: string, entry: ServiceEntryT, file: ProviderFileT): ServiceT {
-  const compliance = entry.compliance ?? (entry.lifecycle?.status === "preview" ? [] : [...file.defaultCompliance]);
+/** Sources by checked date, newest first; ties keep the file's order. */
+function newestFirst(sources: readonly ServiceSourceT[]): ServiceSourceT[] {
+  return [...sources].sort((a, b) => (a.checked === b.checked ? 0 : a.checked < b.checked ? 1 : -1));
+}
+
+/**
+ * The public Service shape (see data/README.md): id = slug; compliance is the entry's own list only,
+ * never the provider's defaultCompliance (that stays on the provider); lastVerified is the newest
+ * checked date of the entry's sources, absent when it has none.
+ */
+function toService(providerId: string, entry: ServiceEntryT): ServiceT {
+  const compliance = [...(entry.compliance ?? [])];
   const service: ServiceT = {
     id: entry.slug,
     slug: entry.slug,
@@ -447,7 +490,7 @@ function toService(providerId: string, entry: ServiceEntryT, file: ProviderFileT
     tags: entry.tags,
     compliance,
     lifecycle: entry.lifecycle,
-    lastVerified: entry.lastVerified ?? file.lastVerified,
+    lastVerified: newestFirst(entry.sources ?? [])[0]?.checked,
   };
   // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.
   for (const key of Object.keys(service) as (keyof ServiceT)[]) if (service[key] === undefined) delete service[key];

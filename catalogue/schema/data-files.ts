@@ -1,6 +1,6 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
-import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, SubService } from "./resources.ts";
+import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, ServiceSource, SubService } from "./resources.ts";
 import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
   z
@@ -20,7 +20,7 @@ export const ProviderFile = z
     id: z.string().regex(/^[a-z0-9]+$/, "must be lowercase letters and digits"),
     name: z.string().min(1),
     shortName: z.string().min(1),
-    /** The day this file and services/<id>.yaml were last reviewed in full: every service's lastVerified unless it has its own. */
+    /** The day this provider file was last reviewed in full. Not applied to services: theirs comes from their sources. */
     lastVerified: IsoDate,
     logo: z.string().min(1).optional(),
     documentationBaseUrl: HttpsUrl,
@@ -39,8 +39,13 @@ export const ServiceEntry = z
     name: z.string().min(1),
     shortName: z.string().min(1).optional(),
     category: Slug,
-    /** The day this entry was last checked against the vendor's pages, when later than its provider file's lastVerified. */
-    lastVerified: IsoDate.optional(),
+    /** Removed in 1.7.0: a service's lastVerified is the newest `checked` of its sources. */
+    lastVerified: z
+      .never({
+        error:
+          "is no longer written by hand: list the vendor pages you checked under sources (url, checked, backs); lastVerified is their newest checked date",
+      })
+      .optional(),
     description: z.string().min(1).optional(),
     logo: z.string().min(1).optional(),
     documentationUrl: HttpsUrl.optional(),
@@ -49,10 +54,13 @@ export const ServiceEntry = z
     hasFreeTier: z.boolean().optional(),
     aliases: z.array(z.string().min(1)).min(1).optional(),
     tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9 .+#/&-]*$/, "must be a lowercase keyword")).optional(),
+    /** Programmes whose provider-published scope names this service; each needs a source that backs compliance. */
     compliance: z.array(Slug).optional(),
     policyIdentifiers: PolicyIdentifiers.optional(),
     subServices: z.array(SubService).optional(),
     lifecycle: ServiceLifecycle.optional(),
+    /** The vendor pages that back this entry's facts, each opened on `checked` (see data/README.md). */
+    sources: z.array(ServiceSource).min(1).optional(),
   })
   .strict();
 

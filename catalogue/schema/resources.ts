@@ -12,6 +12,7 @@ import {
   LIFECYCLE_STATUSES,
   REGION_MARKETS,
   Slug,
+  SOURCE_BACKS,
   SUB_SERVICE_KINDS,
 } from "./vocabulary.ts";
 export const HeadOffice = z
@@ -130,6 +131,25 @@ export const ServiceLifecycle = z
       "Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired.",
   });
 
+export const ServiceSource = z
+  .object({
+    url: HttpsUrl.meta(d("The vendor's page, on one of the provider's official domains")),
+    checked: IsoDate.meta(d("The day (YYYY-MM-DD) the catalogue opened this page and checked the facts it backs")),
+    backs: z
+      .array(z.enum(SOURCE_BACKS))
+      .min(1)
+      .meta(
+        d(
+          "Which of the service's facts the page backs: identity (name, provider, category), description, lifecycle, compliance, identifiers (policy identifiers), regions",
+        ),
+      ),
+  })
+  .strict()
+  .meta({
+    id: "ServiceSource",
+    description: "A vendor page that backs some of a service's facts, with the day it was checked (added in 1.7.0)",
+  });
+
 export const Provider = z
   .object({
     id: z.string().meta(d("Provider id")),
@@ -140,7 +160,11 @@ export const Provider = z
     defaultCompliance: z
       .array(z.string())
       .optional()
-      .meta(d("Compliance programmes the provider holds platform-wide (ids of the compliance vocabulary)")),
+      .meta(
+        d(
+          "Compliance programmes the provider holds platform-wide (ids of the compliance vocabulary). They are the provider's, not any one service's: since 1.7.0 they are no longer copied into Service.compliance, and a face shows them labelled as the provider's",
+        ),
+      ),
     headOffice: HeadOffice.optional().meta(
       d("Head office of the operating company (added in 1.5.1 of this implementation)"),
     ),
@@ -196,11 +220,15 @@ export const Service = z
     compliance: z
       .array(z.string())
       .optional()
-      .meta(d("Compliance programmes: the vendor's per-service scope where published, else the provider default")),
+      .meta(
+        d(
+          "Compliance programmes whose provider-published scope names this service, each backed by a source (see ServiceDetail.sources); never inherited from the provider (the provider's platform-wide programmes are Provider.defaultCompliance); empty for preview and retired services. Before 1.7.0 the provider's programmes were copied here",
+        ),
+      ),
     lifecycle: ServiceLifecycle.optional().meta(d("Present only for preview, deprecated, sunset or retired services")),
     lastVerified: IsoDate.optional().meta(
       d(
-        "The day (YYYY-MM-DD) this entry was last checked against the vendor's own pages: the provider's last full review, or a later check of this service alone (added in 1.6.0)",
+        "The day (YYYY-MM-DD) of the newest check of this service's sources: the latest ServiceSource.checked; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources, never a provider-wide date)",
       ),
     ),
   })
@@ -210,7 +238,18 @@ export const ServiceDetail = Service.extend({
   subServices: z.array(SubService).meta(d("Tiers, editions, storage classes, engines, features or plans")),
   equivalents: z.array(Service).meta(d("Equivalent services on other providers")),
   policyIdentifiers: PolicyIdentifiers.meta(d("Identifiers that name the service in its provider's policies")),
-}).meta({ id: "ServiceDetail", description: "A service with sub-services, equivalents and policy identifiers" });
+  sources: z
+    .array(ServiceSource)
+    .optional()
+    .meta(
+      d(
+        "The vendor pages that back this service's facts, newest check first; lastVerified is the newest checked date. Absent when the catalogue lists none (added in 1.7.0)",
+      ),
+    ),
+}).meta({
+  id: "ServiceDetail",
+  description: "A service with sub-services, equivalents, policy identifiers and sources",
+});
 
 export const Pagination = z
   .object({
@@ -485,6 +524,7 @@ export type ServiceDetailT = z.infer<typeof ServiceDetail>;
 export type ServiceLifecycleT = z.infer<typeof ServiceLifecycle>;
 export type PolicyIdentifiersT = z.infer<typeof PolicyIdentifiers>;
 export type SubServiceT = z.infer<typeof SubService>;
+export type ServiceSourceT = z.infer<typeof ServiceSource>;
 export type ServiceListT = z.infer<typeof ServiceList>;
 export type ApiErrorT = z.infer<typeof ApiError>;
 export type SavedListT = z.infer<typeof SavedList>;

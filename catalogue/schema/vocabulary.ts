@@ -8,6 +8,8 @@ export const LIFECYCLE_STATUSES = ["preview", "deprecated", "sunset", "retired"]
 export const PRICING_MODELS = ["pay-as-you-go", "subscription", "free", "included", "quote"] as const;
 export const SUB_SERVICE_KINDS = ["tier", "edition", "storage-class", "engine", "feature", "plan"] as const;
 export const FEEDBACK_TYPES = ["bug", "feature", "question", "general"] as const;
+/** What a service's source backs: the kinds of fact a vendor page can stand behind (ServiceSource.backs). */
+export const SOURCE_BACKS = ["identity", "description", "lifecycle", "compliance", "identifiers", "regions"] as const;
 export const COMPONENT_STATUSES = ["ok", "degraded", "down"] as const;
 /**
  * The separately run markets a provider may split its regions into. "global" is the worldwide

@@ -30,12 +30,15 @@ function problemsOf(dir: string): string[] {
 }
 
 describe("loadCatalogue", () => {
-  it("loads the fixture with ids equal to slugs, resolved compliance and derived flags", () => {
+  it("loads the fixture with ids equal to slugs, the entry's own compliance and derived flags", () => {
     const catalogue = loadCatalogue(FIXTURE_DIR);
     expect(catalogue.services).toHaveLength(7);
     const s3 = catalogue.bySlug.get("aws-s3")!;
     expect(s3.service.id).toBe("aws-s3");
-    expect(s3.service.compliance).toEqual(["iso-27001", "soc-2", "pci-dss"]);
+    // The entry's own list only: the provider's defaultCompliance (iso-27001, soc-2, pci-dss) stays on the provider.
+    expect(s3.service.compliance).toEqual(["pci-dss"]);
+    expect(catalogue.bySlug.get("aws-lambda")!.service.compliance).toEqual([]);
+    expect(catalogue.providerById.get("aws")!.provider.defaultCompliance).toEqual(["iso-27001", "soc-2", "pci-dss"]);
     expect(s3.equivalentSlugs).toEqual(["ovhcloud-object-storage", "stackit-object-storage"]);
     expect(catalogue.bySlug.get("ovhcloud-managed-kubernetes")!.service.compliance).toEqual([]);
     expect(catalogue.providerById.get("stackit")).toMatchObject({ sovereignOption: true, euResidentOnly: true });
@@ -143,6 +146,96 @@ describe("loadCatalogue", () => {
     ["broken YAML", "services/ovhcloud.yaml", (t) => `${t}\n  : [`, /services\/ovhcloud\.yaml: /],
   ];
   for (const [what, file, edit, expected] of cases) {
+    it(`rejects ${what}, naming file, entry and field`, () => {
+      const problems = problemsOf(brokenFixture(file, edit));
+      expect(
+        problems.some((problem) => expected.test(problem)),
+        problems.join("\n"),
+      ).toBe(true);
+    });
+  }
+
+  it("derives lastVerified from the newest source and lists sources newest first", () => {
+    const catalogue = loadCatalogue(FIXTURE_DIR);
+    const s3 = catalogue.bySlug.get("aws-s3")!;
+    expect(s3.service.lastVerified).toBe("2026-11-25");
+    expect(s3.sources.map((source) => source.checked)).toEqual(["2026-11-25", "2026-11-20"]);
+    expect(s3.sources[0]).toEqual({
+      url: "https://docs.aws.amazon.com/s3/",
+      checked: "2026-11-25",
+      backs: ["identity", "description"],
+    });
+    // No source, no date: the provider file's lastVerified (2026-01-15) is never stamped onto a service.
+    const lambda = catalogue.bySlug.get("aws-lambda")!;
+    expect(lambda.service).not.toHaveProperty("lastVerified");
+    expect(lambda.sources).toEqual([]);
+  });
+
+  const sourceCases: [string, string, (text: string) => string, RegExp][] = [
+    [
+      "a hand-written lastVerified",
+      "services/aws.yaml",
+      (t) => t.replace("  hasFreeTier: true", "  hasFreeTier: true\n  lastVerified: 2026-11-23"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field lastVerified: is no longer written by hand: list the vendor pages you checked under sources/,
+    ],
+    [
+      "a source off the provider's domains",
+      "services/aws.yaml",
+      (t) => t.replace("https://docs.aws.amazon.com/s3/\n      checked", "https://example.org/s3/\n      checked"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.url: host example\.org is not one of the provider's officialDomains/,
+    ],
+    [
+      "a source checked in the future",
+      "services/aws.yaml",
+      (t) => t.replace("checked: 2026-11-25", "checked: 2999-01-01"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.checked: 2999-01-01 is in the future/,
+    ],
+    [
+      "a source that backs nothing",
+      "services/aws.yaml",
+      (t) => t.replace("backs: [compliance]", "backs: []"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.backs: /,
+    ],
+    [
+      "a source that backs an unknown fact",
+      "services/aws.yaml",
+      (t) => t.replace("backs: [compliance]", "backs: [pricing]"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.backs\.0: /,
+    ],
+    [
+      "a source with a date that is not a date",
+      "services/aws.yaml",
+      (t) => t.replace("checked: 2026-11-20", "checked: last week"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.checked: must be a date in YYYY-MM-DD form/,
+    ],
+    [
+      "the same source twice",
+      "services/aws.yaml",
+      (t) =>
+        t.replace(
+          "https://docs.aws.amazon.com/s3/\n      checked",
+          "https://aws.amazon.com/compliance/services-in-scope/PCI/\n      checked",
+        ),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.url: listed twice/,
+    ],
+    [
+      "compliance on a retired service",
+      "services/aws.yaml",
+      (t) => t.replace("lifecycle: { status: retired", "compliance: [soc-2]\n  lifecycle: { status: retired"),
+      /services\/aws\.yaml: entry 4 \(aws-old-thing\): field compliance: a retired service carries no compliance programme/,
+    ],
+    [
+      "compliance on a preview service",
+      "services/aws.yaml",
+      (t) =>
+        t.replace(
+          "lifecycle: { status: deprecated, note: Closed to new customers. }",
+          "compliance: [soc-2]\n  lifecycle: { status: preview }",
+        ),
+      /services\/aws\.yaml: entry 3 \(aws-cloud9\): field compliance: a preview service carries no compliance programme/,
+    ],
+  ];
+  for (const [what, file, edit, expected] of sourceCases) {
     it(`rejects ${what}, naming file, entry and field`, () => {
       const problems = problemsOf(brokenFixture(file, edit));
       expect(
