@@ -1,7 +1,7 @@
 /**
  * Quality gates over a loaded Catalogue (beyond what loading checks): coverage minimums, identifier
- * formats and references, equivalents coverage. `npm run check` prints the report and fails on any
- * problem.
+ * formats and references, equivalents coverage, provenance (every compliance claim and lifecycle
+ * status backed by the vendor's page). `npm run check` prints the report and fails on any problem.
  */
 import { readFileSync } from "node:fs";
 import type { Catalogue } from "./load.ts";
@@ -53,6 +53,78 @@ export interface CoverageReport {
   /** The oldest lastVerified date and how many services carry it. */
   oldestVerified: { date: string; services: number } | undefined;
   groupProviderSpan: Record<string, number>;
+  provenance: ProvenanceReport;
+}
+
+/** How much of the catalogue is backed by vendor pages (printed by check:data). */
+export interface ProvenanceReport {
+  /** Services that list at least one source. */
+  servicesWithSources: number;
+  /** Sources listed across all services, each one a page opened on its checked date. */
+  sources: number;
+  /** Service compliance entries (programme ids on services, not the providers' own), per provider. */
+  complianceEntries: Record<string, number>;
+  /** Services with a lifecycle block. */
+  lifecycleEntries: number;
+  /** Of those, the ones with the vendor's announcement URL. */
+  lifecycleWithAnnouncement: number;
+  /** Of those, the ones with a source that backs lifecycle. */
+  lifecycleWithSource: number;
+}
+
+export function provenance(catalogue: Catalogue): ProvenanceReport {
+  const report: ProvenanceReport = {
+    servicesWithSources: 0,
+    sources: 0,
+    complianceEntries: Object.fromEntries(catalogue.providers.map((p) => [p.id, 0])),
+    lifecycleEntries: 0,
+    lifecycleWithAnnouncement: 0,
+    lifecycleWithSource: 0,
+  };
+  for (const service of catalogue.services) {
+    const { sources } = catalogue.bySlug.get(service.slug)!;
+    if (sources.length > 0) report.servicesWithSources++;
+    report.sources += sources.length;
+    report.complianceEntries[service.providerId]! += service.compliance?.length ?? 0;
+    if (service.lifecycle) {
+      report.lifecycleEntries++;
+      if (service.lifecycle.announcementUrl) report.lifecycleWithAnnouncement++;
+      if (sources.some((source) => source.backs.includes("lifecycle"))) report.lifecycleWithSource++;
+    }
+  }
+  return report;
+}
+
+/**
+ * Provenance rules (catalogue/data/README.md, "Sources"): a service's compliance programme needs a
+ * source that backs compliance; retired and preview services carry none; a lifecycle other than
+ * active names the vendor's announcement; lastVerified is the newest checked date of a source.
+ */
+export function provenanceProblems(catalogue: Catalogue): string[] {
+  const problems: string[] = [];
+  for (const service of catalogue.services) {
+    const { sources } = catalogue.bySlug.get(service.slug)!;
+    const at = `services/${service.providerId}.yaml: ${service.slug}`;
+    const compliance = service.compliance ?? [];
+    const status = service.lifecycle?.status;
+    if (compliance.length > 0 && !sources.some((source) => source.backs.includes("compliance")))
+      problems.push(
+        `${at}: field compliance: ${compliance.join(", ")} without a source that backs compliance (the provider's published scope naming this service)`,
+      );
+    if ((status === "retired" || status === "preview") && compliance.length > 0)
+      problems.push(`${at}: field compliance: a ${status} service carries no compliance programme`);
+    if (service.lifecycle && !service.lifecycle.announcementUrl)
+      problems.push(`${at}: field lifecycle.announcementUrl: a ${status} service needs the vendor's announcement`);
+    const newest = sources.reduce<string | undefined>(
+      (latest, source) => (latest === undefined || source.checked > latest ? source.checked : latest),
+      undefined,
+    );
+    if (service.lastVerified !== newest)
+      problems.push(
+        `${at}: field lastVerified: ${service.lastVerified ?? "absent"} is not the newest checked date of its sources (${newest ?? "none"})`,
+      );
+  }
+  return problems;
 }
 
 export function coverage(catalogue: Catalogue): CoverageReport {
@@ -92,6 +164,7 @@ export function coverage(catalogue: Catalogue): CoverageReport {
     lifecycle,
     oldestVerified,
     groupProviderSpan,
+    provenance: provenance(catalogue),
   };
 }
 
@@ -124,6 +197,7 @@ export function qualityProblems(catalogue: Catalogue, report = coverage(catalogu
         `equivalents: group ${group} spans ${span} providers; at least ${MINIMUMS.wideGroupProviders} required`,
       );
   }
+  problems.push(...provenanceProblems(catalogue));
   const prefixes = awsIamPrefixes();
   for (const service of catalogue.services) {
     const ids = catalogue.bySlug.get(service.slug)!.policyIdentifiers;

@@ -36,6 +36,18 @@ try {
   console.log(
     `  oldest lastVerified: ${verified ? `${verified.date} (${verified.services} service${verified.services === 1 ? "" : "s"})` : "none"}`,
   );
+  const p = report.provenance;
+  console.log(
+    `Provenance: ${p.servicesWithSources} of ${report.services} services with sources, ${p.sources} sources checked`,
+  );
+  console.log(
+    `  service compliance entries per provider: ${byCount(p.complianceEntries)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `  lifecycle entries: ${p.lifecycleEntries}; with an announcement link ${p.lifecycleWithAnnouncement}; with a source that backs lifecycle ${p.lifecycleWithSource}`,
+  );
   console.log(
     `  widest groups: ${byCount(report.groupProviderSpan)
       .slice(0, 12)

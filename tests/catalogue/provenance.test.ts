@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { assembleCatalogue, readCatalogueSource, type CatalogueSource } from "../../catalogue/load.ts";
+import { provenance, provenanceProblems } from "../../catalogue/quality.ts";
+import { FIXTURE_DIR } from "../helpers/app.ts";
+
+/** The fixture's validated source with one service entry changed, assembled without the loader's checks (as a built catalogue-source.json would be). */
+function withEntry(slug: string, change: (entry: Record<string, unknown>) => void) {
+  const source = structuredClone(readCatalogueSource(FIXTURE_DIR)) as CatalogueSource;
+  const item = source.services.find(({ entry }) => entry.slug === slug)!;
+  change(item.entry as unknown as Record<string, unknown>);
+  return assembleCatalogue(source);
+}
+
+describe("provenance gates", () => {
+  it("counts services with sources, sources, compliance entries and lifecycle links", () => {
+    const report = provenance(assembleCatalogue(readCatalogueSource(FIXTURE_DIR)));
+    expect(report).toMatchObject({
+      servicesWithSources: 1,
+      sources: 2,
+      lifecycleEntries: 3,
+      lifecycleWithAnnouncement: 0,
+      lifecycleWithSource: 0,
+    });
+    // The entries' own programmes only: aws-s3's pci-dss, not AWS's three provider-wide ones times four services.
+    expect(report.complianceEntries).toEqual({ aws: 1, ovhcloud: 0, stackit: 0 });
+  });
+
+  it("asks for the announcement of every non-active lifecycle, and nothing of aws-s3", () => {
+    const problems = provenanceProblems(assembleCatalogue(readCatalogueSource(FIXTURE_DIR)));
+    expect(problems).toEqual([
+      "services/aws.yaml: aws-cloud9: field lifecycle.announcementUrl: a deprecated service needs the vendor's announcement",
+      "services/aws.yaml: aws-old-thing: field lifecycle.announcementUrl: a retired service needs the vendor's announcement",
+      "services/ovhcloud.yaml: ovhcloud-managed-kubernetes: field lifecycle.announcementUrl: a preview service needs the vendor's announcement",
+    ]);
+  });
+
+  it("fails a compliance programme no source backs", () => {
+    const catalogue = withEntry("aws-s3", (entry) => {
+      entry.sources = [{ url: "https://docs.aws.amazon.com/s3/", checked: "2026-11-25", backs: ["identity"] }];
+    });
+    expect(provenanceProblems(catalogue)).toContain(
+      "services/aws.yaml: aws-s3: field compliance: pci-dss without a source that backs compliance (the provider's published scope naming this service)",
+    );
+  });
+
+  it("fails compliance on a retired service", () => {
+    const catalogue = withEntry("aws-old-thing", (entry) => {
+      entry.compliance = ["soc-2"];
+      entry.sources = [
+        { url: "https://aws.amazon.com/compliance/services-in-scope/", checked: "2026-11-25", backs: ["compliance"] },
+      ];
+    });
+    expect(provenanceProblems(catalogue)).toContain(
+      "services/aws.yaml: aws-old-thing: field compliance: a retired service carries no compliance programme",
+    );
+  });
+
+  it("passes a lifecycle with its announcement", () => {
+    const catalogue = withEntry("aws-cloud9", (entry) => {
+      entry.lifecycle = {
+        status: "deprecated",
+        announcementUrl: "https://aws.amazon.com/blogs/devops/",
+      };
+    });
+    expect(provenanceProblems(catalogue).filter((problem) => problem.includes("aws-cloud9"))).toEqual([]);
+  });
+
+  it("fails a lastVerified that no source supports", () => {
+    const source = structuredClone(readCatalogueSource(FIXTURE_DIR)) as CatalogueSource;
+    const catalogue = assembleCatalogue(source);
+    const forged = {
+      ...catalogue,
+      services: catalogue.services.map((service) =>
+        service.slug === "aws-lambda" ? { ...service, lastVerified: "2026-11-23" } : service,
+      ),
+    };
+    expect(provenanceProblems(forged)).toContain(
+      "services/aws.yaml: aws-lambda: field lastVerified: 2026-11-23 is not the newest checked date of its sources (none)",
+    );
+  });
+});
