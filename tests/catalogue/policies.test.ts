@@ -46,8 +46,8 @@ describe("policy generators", () => {
   });
 
   it("refuse with a reason when nothing is left to allow", () => {
-    expect(() => scpPolicy(catalogue, ["aws-sumerian"])).toThrow(PolicyRequestError);
-    expect(() => scpPolicy(catalogue, ["aws-sumerian"])).toThrow(/has no IAM service prefix \(aws-sumerian\)/);
+    expect(() => scpPolicy(catalogue, ["aws-deeplens"])).toThrow(PolicyRequestError);
+    expect(() => scpPolicy(catalogue, ["aws-deeplens"])).toThrow(/has no IAM service prefix \(aws-deeplens\)/);
     expect(() => azurePolicySet(catalogue, ["aws-s3", "gcp-bigquery"])).toThrow(
       /None of the 2 approved services is an Azure service/,
     );

@@ -93,9 +93,12 @@ describe("feeds", () => {
     const app = await build();
     const response = await app.inject("/v1/changes");
     expect(response.statusCode).toBe(200);
-    const { data } = response.json() as { data: { previousRelease: string; added: { slug: string }[] }[] };
-    expect(data[0]!.previousRelease).toBe("2026-11-22");
-    expect(data[0]!.added.map((service) => service.slug)).toContain("aws-nimble-studio");
+    const { data } = response.json() as {
+      data: { release: string; previousRelease: string; added: { slug: string }[] }[];
+    };
+    const release = data.find((entry) => entry.release === "2026-11-23");
+    expect(release?.previousRelease).toBe("2026-11-22");
+    expect(release?.added.map((service) => service.slug)).toContain("aws-nimble-studio");
   });
 });
 
