@@ -677,7 +677,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/status/history",
     summary: "Status history",
-    description: `Component samples of the last ${STATUS_HISTORY_HOURS} hours (one per component every ${STATUS_SAMPLE_MINUTES} minutes), newest first, at most ${STATUS_HISTORY_LIMIT}.`,
+    description: `Samples of the last ${STATUS_HISTORY_HOURS} hours, newest first, at most ${STATUS_HISTORY_LIMIT}: one record every ${STATUS_SAMPLE_MINUTES} minutes and at each start, holding every component's state (components) and their roll-up (component "all", status, the slowest latencyMs, message). Kept by the store, so it survives a restart.`,
     tag: "Operations",
     response: { status: 200, schema: StatusHistory, contentType: "application/json" },
     errors: [503],
