@@ -8,6 +8,18 @@ import type { ChangelogEntryT, ChangelogT } from "./schema.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.7.0",
+    date: "2026-11-26",
+    changes: [
+      'GET /v1/status/history: one record a sample, every 10 minutes and at each start, holding every component\'s state (components) and their roll-up (component "all", status, the slowest latencyMs, message), so the 200 rows cover the whole 24 hours; the store keeps it across restarts.',
+      "lastUpdated (GET /v1/status, /manifest.json, asOf of GET /v1/lifecycle, the feeds and calendars) is the data's own date, the newest lastVerified or release day, so the same data builds the same bytes.",
+      "OpenAPI: no object schema is closed (responses may gain fields; unknown request fields are ignored); the feedback message's 5 to 5000 characters, compare's 1 to 10 and exposure's 1 to 50 ids and lifecycle's within up to 3650 days are schema keywords; GET /mirror/{path} answers any file (*/*).",
+      "compare and exposure count repeated ids against their limit (more than 10 or 50 ids is a 400, even when some repeat), as the OpenAPI pattern does.",
+      "Access-Control-Expose-Headers names X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After and ETag, so cross-origin JavaScript can read them.",
+      "A saved list's name is answered without control or bidi characters, also for lists saved before names were cleaned.",
+    ],
+  },
+  {
     version: "1.6.0",
     date: "2026-11-23",
     changes: [
