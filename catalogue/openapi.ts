@@ -186,7 +186,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): J
       version: API_VERSION,
       summary: "A read-mostly catalogue of cloud services across 31 providers.",
       description:
-        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape.",
+        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Objects are open: answers may gain fields in compatible versions, and fields a request body does not name are ignored.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: urls.apiUrl }],
