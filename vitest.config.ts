@@ -14,6 +14,9 @@ const SLOW_SUITES = [
   "tests/sidecar/store-lock.test.ts",
   "tests/reliability/sentinel*.test.ts",
   "tests/sidecar/durability.test.ts",
+  "tests/build/reproducible.test.ts",
+  "tests/contract/prism.test.ts",
+  "tests/contract/openapi-properties.test.ts",
 ];
 
 export default defineConfig({

@@ -15,6 +15,12 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "Service.lastVerified is now the newest checked date of the service's sources, and absent when it has none; a provider-wide review date is no longer stamped onto services.",
       "Service.compliance lists only the programmes whose provider-published scope names the service, each backed by a compliance source; the provider's platform-wide programmes are no longer copied into it and stay in Provider.defaultCompliance (GET /v1/providers), which faces show labelled as the provider's. Retired and preview services list none. No separate service field repeats the provider's programmes: read them from the provider.",
       "GET /v1/compare: a providerCompliance attribute row (label \"Provider-wide compliance\") gives each compared service's provider's platform-wide programmes, apart from the compliance row and from compliance.common/bySlug, which count the services' own programmes only.",
+      'GET /v1/status/history: one record a sample, every 10 minutes and at each start, holding every component\'s state (components) and their roll-up (component "all", status, the slowest latencyMs, message), so the 200 rows cover the whole 24 hours; the store keeps it across restarts.',
+      "lastUpdated (GET /v1/status, /manifest.json, asOf of GET /v1/lifecycle, the feeds and calendars) is the data's own date, the newest lastVerified or release day, so the same data builds the same bytes.",
+      "OpenAPI: no object schema is closed (responses may gain fields; unknown request fields are ignored); the feedback message's 5 to 5000 characters, compare's 1 to 10 and exposure's 1 to 50 ids and lifecycle's within up to 3650 days are schema keywords; GET /mirror/{path} answers any file (*/*).",
+      "compare and exposure count repeated ids against their limit (more than 10 or 50 ids is a 400, even when some repeat), as the OpenAPI pattern does.",
+      "Access-Control-Expose-Headers names X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After and ETag, so cross-origin JavaScript can read them.",
+      "A saved list's name is answered without control or bidi characters, also for lists saved before names were cleaned.",
     ],
   },
   {

@@ -31,7 +31,7 @@ import {
   lifecycleList,
   LifecycleQuery,
 } from "./lifecycle.ts";
-import { listPath, newList, resolveList, type StoredList } from "./lists.ts";
+import { cleanListName, listPath, newList, resolveList, type StoredList } from "./lists.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
 import { azurePolicySet, gcpOrgPolicy, policyAnswer, PolicyRequestError, scpAnswer, scpPolicy } from "./policies.ts";
@@ -80,10 +80,22 @@ import { statusReport } from "./status.ts";
 
 export { API_MAJOR, API_VERSION, ERROR_REASONS, type Endpoint } from "./endpoint.ts";
 
+/**
+ * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
+ * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
+ * same white space as \s.
+ */
+export const idListPattern = (max: number): string => {
+  const item = String.raw`\s*[^,\s][^,]*`;
+  const blanks = String.raw`(?:\s*,)*`;
+  return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
+};
+
 const slugList = (max: number) =>
   z.string().meta({
-    description: `Comma-separated service slugs (1 to ${max}); trimmed, duplicates dropped`,
+    description: `Comma-separated service slugs (1 to ${max}, duplicates counted); trimmed, empty items and duplicates dropped`,
     example: "aws-s3,gcp-cloud-storage",
+    pattern: idListPattern(max),
   });
 
 export const ServicesQuery = z.object({
@@ -141,7 +153,13 @@ async function storeCall<T>(call: () => Promise<T>, write?: { unknownOutcome: ()
 const FEEDBACK_OUTCOME_UNKNOWN = "The outcome is unknown: it may have been recorded. Retrying may record it twice.";
 
 function savedList(urls: PublicUrls, { idempotencyKey: _, ...list }: StoredList): SavedListT {
-  return { ...list, approvedServiceIds: [...list.approvedServiceIds], url: `${urls.textUrl}${listPath(list)}` };
+  return {
+    ...list,
+    // Lists saved before names were cleaned may still hold ESC or bidi characters.
+    name: cleanListName(list.name),
+    approvedServiceIds: [...list.approvedServiceIds],
+    url: `${urls.textUrl}${listPath(list)}`,
+  };
 }
 
 const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls) =>
@@ -644,7 +662,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
       const list = await storeCall(() => c.store.getList(params.id, c.now()));
       if (!list) throw listNotFound();
       const { services } = resolveList(c.catalogue, list);
-      const name = list.name ?? list.slug ?? list.id;
+      const name = cleanListName(list.name) ?? list.slug ?? list.id;
       return {
         text: lifecycleCalendar(c.catalogue, c.urls, {
           name: `Lifecycle: ${name}`,
@@ -677,7 +695,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/status/history",
     summary: "Status history",
-    description: `Component samples of the last ${STATUS_HISTORY_HOURS} hours (one per component every ${STATUS_SAMPLE_MINUTES} minutes), newest first, at most ${STATUS_HISTORY_LIMIT}.`,
+    description: `Samples of the last ${STATUS_HISTORY_HOURS} hours, newest first, at most ${STATUS_HISTORY_LIMIT}: one record every ${STATUS_SAMPLE_MINUTES} minutes and at each start, holding every component's state (components) and their roll-up (component "all", status, the slowest latencyMs, message). Kept by the store, so it survives a restart.`,
     tag: "Operations",
     response: { status: 200, schema: StatusHistory, contentType: "application/json" },
     errors: [503],
@@ -790,14 +808,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: "/mirror/{path}",
     restParam: true,
     summary: "One file of the build",
-    description: "A file listed in /manifest.json, byte for byte (its precompressed .br/.gz sibling when accepted).",
+    description:
+      "A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'.",
     tag: "Mirror",
     params: z.object({
       path: z
         .string()
         .meta({ description: "Path inside the build, as the manifest lists it", example: "api/v1/providers.json" }),
     }),
-    response: { status: 200, contentType: "application/octet-stream" },
+    // Any file: the media type is the file's own, so the document names none (`*/*`).
+    response: { status: 200, contentType: "*/*" },
     errors: [404],
     cache: "public",
     // The mirror's own input: the validated data, from which `cloud-catalogue serve` re-assembles the catalogue.

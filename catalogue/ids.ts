@@ -36,25 +36,23 @@ export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): s
 }
 
 /**
- * A comma-separated id list (compare, exposure, the text host's compare path): trimmed,
- * duplicates dropped, 1 to `max` ids, every one known. Throws HttpError (400) or UnknownIdsError.
+ * A comma-separated id list (compare, exposure, the text host's compare path): trimmed, empty
+ * items dropped, 1 to `max` ids (duplicates counted, as the OpenAPI pattern counts them), then
+ * duplicates dropped, every one known. Throws HttpError (400) or UnknownIdsError.
  */
 export function parseIdList(catalogue: Catalogue, raw: string | undefined, max: number): string[] {
-  const ids = [
-    ...new Set(
-      (raw ?? "")
-        .split(",")
-        .map((id) => id.trim())
-        .filter(Boolean),
-    ),
-  ];
+  const given = (raw ?? "")
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const ids = [...new Set(given)];
   if (ids.length === 0)
     throw new HttpError(
       400,
       "ids is required",
       "Pass ids as comma-separated service slugs, e.g. ids=aws-s3,gcp-cloud-storage",
     );
-  if (ids.length > max)
-    throw new HttpError(400, "Too many ids", `At most ${max} ids are allowed; ${ids.length} were given.`);
+  if (given.length > max)
+    throw new HttpError(400, "Too many ids", `At most ${max} ids are allowed; ${given.length} were given.`);
   return requireKnownIds(catalogue, ids);
 }

@@ -24,6 +24,9 @@ export const LifecycleQuery = z.object({
     .meta({
       description: `"<n>d" (or "<n>"), n a whole number from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out`,
       example: "90d",
+      // The regex and the refine above as one JSON Schema pattern: 1 to 5 digits, at most 3650
+      // (tests/contract/openapi-bounds.test.ts checks every value against LIFECYCLE_WITHIN_MAX_DAYS).
+      pattern: String.raw`^(?=\d{1,5}d?$)0*(?:\d{1,3}|[12]\d{3}|3[0-5]\d{2}|36[0-4]\d|3650)d?$`,
     }),
   status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
   provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),

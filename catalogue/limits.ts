@@ -64,8 +64,11 @@ export const IDEMPOTENCY_KEY_MAX = 128;
 export const SCP_MAX_CHARACTERS = 5120;
 export const SCP_MAX_PER_TARGET = 5;
 
-/** Status history: one sample per component this often, kept this long, at most this many rows. */
-export const STATUS_SAMPLE_MINUTES = 5;
+/**
+ * Status history: one record of every component this often, kept this long, at most this many
+ * rows; 24 hours of samples (144) fit in the rows, with room for a sample at each restart.
+ */
+export const STATUS_SAMPLE_MINUTES = 10;
 export const STATUS_HISTORY_HOURS = 24;
 export const STATUS_HISTORY_LIMIT = 200;
 

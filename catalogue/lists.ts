@@ -61,6 +61,12 @@ export const slugCandidates = function* (base: string): Generator<string> {
   }
 };
 
+/**
+ * A list's name without control and bidi characters (DESIGN "Security"), or null when nothing is
+ * left: applied when a list is saved, and again when one is read, for lists stored before it was.
+ */
+export const cleanListName = (name: string | null): string | null => (name && stripControl(name).trim()) || null;
+
 /** A new list from a validated request: generated id, exact expiry, the slug given or derived. */
 export function newList(
   input: {
@@ -72,8 +78,7 @@ export function newList(
   },
   createdAt: Date,
 ): NewList {
-  // Control and bidi characters never reach the store or a rendering (DESIGN "Security").
-  const name = stripControl(input.name ?? "").trim() || null;
+  const name = cleanListName(input.name ?? null);
   const derivedSlug = !input.slug && name ? slugify(name) : null;
   return {
     id: newListId(),

@@ -3,7 +3,7 @@
  * against each other and returns an immutable, indexed Catalogue. Any problem stops the load with
  * one line per problem naming file, entry, field and what is wrong.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
@@ -162,15 +162,33 @@ export function sourceProblems(
   return problems;
 }
 
+/**
+ * When the data last changed, from the data itself (DESIGN: "the same data builds the same bytes"):
+ * the newest of the providers' and services' lastVerified days and the release snapshots' days, as
+ * midnight UTC. Never a file's modification time, which a fresh clone or a copy resets.
+ */
+export function dataDate(
+  providers: readonly { readonly lastVerified: string }[],
+  services: readonly { readonly lastVerified?: string | undefined }[],
+  snapshots: readonly { readonly release: string }[],
+): string {
+  let newest = "1970-01-01";
+  for (const day of [
+    ...providers.map((file) => file.lastVerified),
+    ...services.map((entry) => entry.lastVerified),
+    ...snapshots.map((snapshot) => snapshot.release),
+  ])
+    if (day && day > newest) newest = day;
+  return `${newest}T00:00:00.000Z`;
+}
+
 /** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
 export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
   const problems: string[] = [];
-  let newestMtime = 0;
 
   const readYaml = (path: string): unknown => {
     const name = relative(process.cwd(), path);
     try {
-      newestMtime = Math.max(newestMtime, statSync(path).mtimeMs);
       return parseYaml(readFileSync(path, "utf8"), { uniqueKeys: true });
     } catch (error) {
       problems.push(`${name}: ${(error as Error).message.split("\n")[0]}`);
@@ -360,7 +378,11 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   }
 
   if (problems.length > 0) throw new CatalogueError(problems);
-  const lastUpdated = new Date(Math.floor(newestMtime / 1000) * 1000).toISOString();
+  const lastUpdated = dataDate(
+    [...providerFiles.values()].map(({ file }) => file),
+    [...entries.values()].map(({ entry }) => ({ lastVerified: lastVerifiedOf(entry) })),
+    snapshots,
+  );
   const current = snapshotServices([...entries.values()].map(({ providerId, entry }) => ({ ...entry, providerId })));
   return {
     providers: [...providerFiles.values()].map(({ file }) => file),

@@ -31,6 +31,23 @@ const bucketMembers = (table: readonly Endpoint[], bucket: keyof typeof BUCKETS)
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * Every object schema of the document left open to fields it does not name (zod closes them with
+ * `additionalProperties: false`): responses gain optional fields in compatible versions (DESIGN:
+ * "response schemas stay open to new fields"), and request bodies' unknown fields are ignored by
+ * the server, so a closed schema would make validating clients reject what the API promises.
+ * `additionalProperties` that is a schema (a record's values) is kept.
+ */
+function openObjects<T>(json: T): T {
+  if (Array.isArray(json)) json.forEach((item) => openObjects(item as unknown));
+  else if (json && typeof json === "object") {
+    const record = json as JsonSchema;
+    if (record.additionalProperties === false) delete record.additionalProperties;
+    for (const value of Object.values(record)) openObjects(value);
+  }
+  return json;
+}
+
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 /** A registered schema (or an array of one) as a component reference; anything else inline. */
@@ -38,14 +55,14 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   const id = z.globalRegistry.get(schema)?.id;
   if (id) return ref(id);
   if (schema instanceof z.ZodArray) return { type: "array", items: toJsonSchema(schema.element as z.ZodType, io) };
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  const json = openObjects(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema);
   delete json.$schema;
   return json;
 }
 
 /** A self-contained schema (no component references), for the discovery document. */
 function inlineJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const json = openObjects(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema);
   delete json.$schema;
   return json;
 }
@@ -58,6 +75,7 @@ function componentSchemas(): Record<string, JsonSchema> {
   for (const schema of Object.values(schemas)) {
     delete schema.$schema;
     delete schema.$id;
+    openObjects(schema);
   }
   return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -104,13 +122,12 @@ function operation(endpoint: Endpoint): JsonSchema {
           }
         : {}),
       content: {
-        [endpoint.response.contentType.split(";")[0]!]: {
-          schema: endpoint.response.schema
-            ? toJsonSchema(endpoint.response.schema, "output")
-            : /^text\/|\+xml/.test(endpoint.response.contentType)
-              ? { type: "string" }
-              : { type: "object" },
-        },
+        [endpoint.response.contentType.split(";")[0]!]: endpoint.response.schema
+          ? { schema: toJsonSchema(endpoint.response.schema, "output") }
+          : /^text\/|\+xml/.test(endpoint.response.contentType)
+            ? { schema: { type: "string" } }
+            : // Any file, byte for byte, in its own media type: no schema describes its content.
+              {},
       },
     },
   };
@@ -169,7 +186,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): J
       version: API_VERSION,
       summary: "A read-mostly catalogue of cloud services across 31 providers.",
       description:
-        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape.",
+        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Objects are open: answers may gain fields in compatible versions, and fields a request body does not name are ignored.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: urls.apiUrl }],

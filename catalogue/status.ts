@@ -1,13 +1,26 @@
 /** GET /v1/status: the catalogue's counts and the components' states rolled up into one status. */
 import { API_VERSION } from "./contract.ts";
 import type { Catalogue } from "./load.ts";
-import type { ComponentStateT, ReplicationT, StatusReportT } from "./schema.ts";
+import type { ComponentStateT, ReplicationT, StatusRecordT, StatusReportT } from "./schema.ts";
 
 /** The worst of the components' states: down, then degraded, else ok. */
 export function rollUp(components: readonly ComponentStateT[]): ComponentStateT["status"] {
   if (components.some((c) => c.status === "down")) return "down";
   if (components.some((c) => c.status === "degraded")) return "degraded";
   return "ok";
+}
+
+/** One history record of a sample of every component: their roll-up, the slowest check, what is wrong. */
+export function statusRecord(components: readonly ComponentStateT[], timestamp: string): StatusRecordT {
+  const wrong = components.filter((c) => c.status !== "ok").map((c) => `${c.component}: ${c.message ?? c.status}`);
+  return {
+    component: "all",
+    status: rollUp(components),
+    latencyMs: Math.max(0, ...components.map((c) => c.latencyMs)),
+    message: wrong.length > 0 ? wrong.join("; ") : null,
+    timestamp,
+    components: [...components],
+  };
 }
 
 /** Services per lifecycle status (active services are not counted). */

@@ -1,12 +1,13 @@
 /**
- * Samples each component (catalogue, store, sidecar) at start and every STATUS_SAMPLE_MINUTES into the store,
- * for GET /v1/status/history; answers GET /v1/status with a live check. /v1/health and status
+ * Samples every component (catalogue, store, sidecar) at start and every STATUS_SAMPLE_MINUTES, one
+ * record a sample, into the store, for GET /v1/status/history; answers GET /v1/status with a live check. /v1/health and status
  * share one ping probe with a timeout, so a hung store is reported, and pinged at most once a second.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Catalogue } from "../catalogue/load.ts";
 import { MINUTE_MS, STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../catalogue/limits.ts";
 import type { ComponentStateT, ReplicationT, StatusRecordT } from "../catalogue/schema.ts";
+import { statusRecord } from "../catalogue/status.ts";
 import { describeSkipped } from "./store/records.ts";
 import type { Store } from "./store/store.ts";
 
@@ -132,10 +133,10 @@ export class StatusSampler {
     };
   }
 
+  /** One record of every component's state, kept by the store (a store that fails it loses that sample). */
   async sample(): Promise<void> {
     const timestamp = this.now().toISOString();
-    const records: StatusRecordT[] = (await this.current()).map((state) => ({ ...state, timestamp }));
-    await this.store.appendStatus(records).catch(() => undefined);
+    await this.store.recordStatusSample(statusRecord(await this.current(), timestamp)).catch(() => undefined);
   }
 
   start(): void {
@@ -149,7 +150,7 @@ export class StatusSampler {
   }
 
   history(): Promise<StatusRecordT[]> {
-    return this.store.statusHistory(new Date(this.now().getTime() - HISTORY_WINDOW_MS), STATUS_HISTORY_LIMIT);
+    return this.store.statusSamples(new Date(this.now().getTime() - HISTORY_WINDOW_MS), STATUS_HISTORY_LIMIT);
   }
 
   stop(): void {

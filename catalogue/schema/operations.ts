@@ -27,9 +27,20 @@ export const ComponentState = z
   })
   .meta({ id: "ComponentState", description: "Current state of one component" });
 
-export const StatusRecord = ComponentState.extend({
-  timestamp: z.iso.datetime().meta(d("When the sample was taken")),
-}).meta({ id: "StatusRecord", description: "A point-in-time observation of a component" });
+/**
+ * One sample of every component: 24 hours of samples fit in the history's 200 rows (a row per
+ * component did not). The spec's record fields hold the roll-up; `components` the details.
+ */
+export const StatusRecord = z
+  .object({
+    component: z.string().meta(d(`"all": the record holds every component's state, listed in components`)),
+    status: z.enum(COMPONENT_STATUSES).meta(d("The worst of the components' states: one of ok, degraded, down")),
+    latencyMs: z.number().meta(d("The slowest component check of the sample")),
+    message: z.string().nullable().meta(d('What is wrong, as "component: message" for each component not ok, or null')),
+    timestamp: z.iso.datetime().meta(d("When the sample was taken")),
+    components: z.array(ComponentState).meta(d("Each component's state at that time")),
+  })
+  .meta({ id: "StatusRecord", description: "A point-in-time observation of every component" });
 
 export const Replication = z
   .object({
@@ -78,7 +89,9 @@ export const StatusHistory = z
     data: z
       .array(StatusRecord)
       .meta(
-        d(`Status records of the last ${STATUS_HISTORY_HOURS} hours, newest first, at most ${STATUS_HISTORY_LIMIT}`),
+        d(
+          `Status records of the last ${STATUS_HISTORY_HOURS} hours, one a sample, newest first, at most ${STATUS_HISTORY_LIMIT}`,
+        ),
       ),
   })
   .meta({ id: "StatusHistory", description: "GET /v1/status/history" });

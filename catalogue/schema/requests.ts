@@ -77,7 +77,14 @@ export const FeedbackBody = z
             message: `must be ${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters; it has ${length}`,
           });
       })
-      .meta(d(`${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters`)),
+      // The bounds as JSON Schema keywords (its lengths count code points, as the check above does);
+      // the pattern says "not blank".
+      .meta({
+        description: `${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters, not blank`,
+        minLength: FEEDBACK_MESSAGE.min,
+        maxLength: FEEDBACK_MESSAGE.max,
+        pattern: "\\S",
+      }),
     email: z.email().optional().meta(d("Optional reply-to address")),
     page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the feedback was submitted from")),
   })

@@ -19,6 +19,7 @@ import { createInterface } from "node:readline";
 import type { StatusRecordT } from "../../catalogue/schema.ts";
 import { lockDataDir } from "./lock.ts";
 import { parseLogLine, type SkippedRecords } from "./records.ts";
+import { StatusFile } from "./status-samples.ts";
 import { WindowCounters } from "./window-counters.ts";
 import {
   SlugTakenError,
@@ -54,7 +55,6 @@ const MAX_BUCKETS = 100_000;
 type LogRecord =
   { t: "list"; list: StoredList } | { t: "feedback"; feedback: Feedback } | { t: "click"; click: OutboundClick };
 
-const STATUS_KEEP = 1000;
 /** How often createList drops expired lists from memory (they are already invisible to reads). */
 const SWEEP_INTERVAL_MS = 3_600_000;
 
@@ -91,7 +91,8 @@ export class EmbeddedStore implements Store {
   /** Idempotency-Key → list id, for lists alive. */
   private readonly idempotencyKeys = new Map<string, string>();
   private readonly buckets = new WindowCounters(MAX_BUCKETS);
-  private status: StatusRecordT[] = [];
+  /** The status history, in status.json beside the log (./status-samples.ts). */
+  private statusFile!: StatusFile;
   private pending: PendingWrite[] = [];
   private flushing: Promise<void> | undefined;
   /** Lists in the batch being written: its write, which resolves once they are on disk and rejects if it failed. */
@@ -128,6 +129,7 @@ export class EmbeddedStore implements Store {
       const last = await lastRecordByte(path, size);
       if (last >= 0 && last === size - 1) size += (await log.write("\n", size)).bytesWritten;
       const store = new EmbeddedStore(log, unlock, last < 0 ? 0 : last + 2, size);
+      store.statusFile = await StatusFile.open(dataDir);
       if (store.end > 0) await store.replay(path, now);
       store.sweptAt = now.getTime();
       return store;
@@ -353,18 +355,19 @@ export class EmbeddedStore implements Store {
     return this.buckets.hit(`${bucket}\0${key}`, windowMs);
   }
 
-  async appendStatus(records: readonly StatusRecordT[]): Promise<void> {
-    this.status = [...records, ...this.status].slice(0, STATUS_KEEP);
+  recordStatusSample(sample: StatusRecordT): Promise<void> {
+    return this.statusFile.add(sample);
   }
 
-  async statusHistory(since: Date, limit: number): Promise<StatusRecordT[]> {
-    return this.status.filter((record) => new Date(record.timestamp) > since).slice(0, limit);
+  async statusSamples(since: Date, limit: number): Promise<StatusRecordT[]> {
+    return this.statusFile.since(since, limit);
   }
 
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
     await this.flushing;
+    await this.statusFile.flush();
     try {
       await this.log.close();
     } finally {

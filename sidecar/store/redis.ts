@@ -30,6 +30,7 @@ import {
   type StoredList,
 } from "./store.ts";
 import { parseStoredList } from "./records.ts";
+import { parseStatusSample, samplesSince, STATUS_SAMPLES_KEPT } from "./status-samples.ts";
 
 export const COMMAND_TIMEOUT_MS = 1500;
 /** How long a write waits for a replica's acknowledgement; leaves the write itself time to answer. */
@@ -37,7 +38,8 @@ export const WAIT_TIMEOUT_MS = 1000;
 /** Primary connections for replicated writes (with Sentinel). */
 const WRITERS = 4;
 const PREFIX = "csc:";
-const STATUS_KEEP = 1000;
+/** The status history's list (one record a sample; `csc:status`, a row per component, is no longer written). */
+const STATUS_SAMPLES_KEY = `${PREFIX}status-samples`;
 /** Derived-slug candidates tried per round trip once the base slug is taken. */
 const SLUG_BATCH = 16;
 /** Lists saved by one script call at most (a turn's creates beyond it go in further calls). */
@@ -492,26 +494,27 @@ export class RedisStore implements Store {
     );
   }
 
-  async appendStatus(records: readonly StatusRecordT[]): Promise<void> {
-    if (records.length === 0) return;
+  /** The status history: a list capped at STATUS_SAMPLES_KEPT, newest first, each sample checked on read. */
+  async recordStatusSample(sample: StatusRecordT): Promise<void> {
     await this.run((client) =>
       client
         .multi()
-        .lPush(
-          `${PREFIX}status`,
-          [...records].reverse().map((record) => JSON.stringify(record)),
-        )
-        .lTrim(`${PREFIX}status`, 0, STATUS_KEEP - 1)
+        .lPush(STATUS_SAMPLES_KEY, JSON.stringify(sample))
+        .lTrim(STATUS_SAMPLES_KEY, 0, STATUS_SAMPLES_KEPT - 1)
         .exec(),
     );
   }
 
-  async statusHistory(since: Date, limit: number): Promise<StatusRecordT[]> {
-    const raw = await this.run((client) => client.lRange(`${PREFIX}status`, 0, STATUS_KEEP - 1));
-    return raw
-      .map((line) => JSON.parse(line) as StatusRecordT)
-      .filter((record) => new Date(record.timestamp) > since)
-      .slice(0, limit);
+  async statusSamples(since: Date, limit: number): Promise<StatusRecordT[]> {
+    const raw = await this.run((client) => client.lRange(STATUS_SAMPLES_KEY, 0, STATUS_SAMPLES_KEPT - 1));
+    const samples = raw.flatMap((line) => {
+      try {
+        return parseStatusSample(JSON.parse(line)) ?? [];
+      } catch {
+        return [];
+      }
+    });
+    return samplesSince(samples, since, limit);
   }
 
   /** With Sentinel: the primary, the replicas it reports, and the last failover this instance followed. */

@@ -30,9 +30,13 @@ export interface Store extends RecordStore {
    * it cannot hang, so the limiter races no deadline against it.
    */
   hitNow?(bucket: string, key: string, windowMs: number): BucketHit;
-  appendStatus(records: readonly StatusRecordT[]): Promise<void>;
-  /** Samples newer than `since`, newest first, at most `limit`. */
-  statusHistory(since: Date, limit: number): Promise<StatusRecordT[]>;
+  /**
+   * Status history: keeps one sample of every component (the newest STATUS_HISTORY_LIMIT) where
+   * it survives a restart: the embedded store's folder, a capped Redis list.
+   */
+  recordStatusSample(sample: StatusRecordT): Promise<void>;
+  /** The kept samples newer than `since`, newest first, at most `limit`. */
+  statusSamples(since: Date, limit: number): Promise<StatusRecordT[]>;
   /** Redis with Sentinel only: the primary, its replicas and the last failover, for /v1/status. */
   replication?(): Promise<ReplicationT | undefined>;
   /** Records read back that did not match their schema and were skipped (the embedded store's replay). */

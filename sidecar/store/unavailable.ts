@@ -45,8 +45,9 @@ export class UnavailableStore implements Store {
     entry.count++;
     return { count: entry.count, resetMs: entry.resetAt - now };
   }
-  async appendStatus(_records: readonly StatusRecordT[]): Promise<void> {}
-  statusHistory(): Promise<StatusRecordT[]> {
+  /** No store to keep it in: the sample is dropped, and the history answers 503. */
+  async recordStatusSample(_sample: StatusRecordT): Promise<void> {}
+  statusSamples(): Promise<StatusRecordT[]> {
     return this.refuse();
   }
   ping(): Promise<void> {

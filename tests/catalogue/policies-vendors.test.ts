@@ -122,6 +122,13 @@ async function decide(action: string, scps: readonly ScpDocumentT[], beside: "Fu
   return result.overallResult;
 }
 
+/**
+ * Prefixes AWS documents in a service's own user guide but that iam-data's Service Authorization
+ * Reference (2026-09-26) does not list yet; the catalogue cites the guide (aws-iam-prefixes.txt).
+ * iam-simulate cannot decide on their actions, so they are checked for presence only.
+ */
+const DOCUMENTED_OUTSIDE_REFERENCE = new Set(["datatransferterminal"]);
+
 const prefixesOf = (scp: ScpDocumentT) =>
   (scp.Statement[0]!.NotAction ?? scp.Statement[0]!.Action ?? []).map((action) => action.replace(/:\*$/, ""));
 
@@ -135,12 +142,14 @@ async function checkScps(scps: readonly ScpDocumentT[], strategy: "deny-list" | 
     // AWS refuses an empty NotAction or Action, which iam-policy accepts: checked here.
     expect(prefixesOf(scp).length).toBeGreaterThan(0);
     for (const prefix of prefixesOf(scp)) {
-      expect(await iamServiceExists(prefix), `${prefix} in the AWS service reference`).toBe(true);
+      if (!DOCUMENTED_OUTSIDE_REFERENCE.has(prefix))
+        expect(await iamServiceExists(prefix), `${prefix} in the AWS service reference`).toBe(true);
       allowed.add(prefix);
     }
   }
   const beside = strategy === "deny-list" ? "FullAWSAccess" : "alone";
-  const sample = [...new Set([...approved.slice(0, 3), ...approved.slice(-2)])];
+  const known = approved.filter((prefix) => !DOCUMENTED_OUTSIDE_REFERENCE.has(prefix));
+  const sample = [...new Set([...known.slice(0, 3), ...known.slice(-2)])];
   for (const prefix of sample) expect(await decide(await actionOf(prefix), scps, beside), prefix).toBe("Allowed");
   for (const prefix of ["iam", "sts", "organizations"])
     expect(await decide(await actionOf(prefix), scps, beside), prefix).toBe("Allowed");

@@ -59,7 +59,14 @@ describe("schemas", () => {
       [ApiError, { error: "Not found", status: 404, details: "No service with slug x" }],
       [
         StatusRecord,
-        { component: "store", status: "ok", latencyMs: 1.2, message: null, timestamp: "2026-11-22T10:00:00.000Z" },
+        {
+          component: "all",
+          status: "ok",
+          latencyMs: 1.2,
+          message: null,
+          timestamp: "2026-11-22T10:00:00.000Z",
+          components: [{ component: "store", status: "ok", latencyMs: 1.2, message: null }],
+        },
       ],
     ];
     for (const [schema, example] of examples)

@@ -9,7 +9,7 @@ import { ENDPOINTS } from "../../catalogue/contract.ts";
 import { openApiDocument } from "../../catalogue/openapi.ts";
 import { URLS } from "./app.ts";
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: object }> }> };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } };
 
 let compiled: { ajv: Ajv2020; doc: Doc; matchers: { method: string; pattern: RegExp; path: string }[] } | undefined;
@@ -36,7 +36,8 @@ function setup() {
   for (const methods of Object.values(doc.paths)) {
     for (const operation of Object.values(methods)) {
       for (const response of Object.values(operation.responses)) {
-        for (const media of Object.values(response.content ?? {})) media.schema = rewrite(media.schema) as object;
+        for (const media of Object.values(response.content ?? {}))
+          if (media.schema) media.schema = rewrite(media.schema) as object;
       }
     }
   }
@@ -76,9 +77,10 @@ export function contractProblems(
     return errorProblems(ajv, status, contentType, body, `${method} ${url}`);
   }
   if (!declared) return [`${method} ${url}: status ${status} is not declared`];
-  const media = declared.content?.[String(contentType).split(";")[0]!.trim()];
+  // A file download declares */*: any media type, and no schema.
+  const media = declared.content?.[String(contentType).split(";")[0]!.trim()] ?? declared.content?.["*/*"];
   if (!media) return [`${method} ${url}: content type ${contentType} is not declared for ${status}`];
-  if (!String(contentType).startsWith("application/json")) return [];
+  if (!String(contentType).startsWith("application/json") || !media.schema) return [];
   const validate = ajv.compile(media.schema);
   return validate(JSON.parse(body)) ? [] : [`${method} ${url} ${status}: ${ajv.errorsText(validate.errors)}`];
 }

@@ -1,10 +1,16 @@
 /** The one contract suite every Store implementation passes (embedded and Redis). */
 import { describe, expect, it } from "vitest";
+import { STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../../catalogue/limits.ts";
+import { statusRecord } from "../../catalogue/status.ts";
 import { SlugTakenError, type Store } from "../../sidecar/store/store.ts";
 
 const day = 86_400_000;
 
-export function storeContract(name: string, open: () => Promise<Store>) {
+/**
+ * `open` gives a new store; `restart` closes one and opens what it kept again (the embedded store's
+ * folder, the same Redis), as a restarted server would.
+ */
+export function storeContract(name: string, open: () => Promise<Store>, restart: (store: Store) => Promise<Store>) {
   describe(`${name} store`, () => {
     const newList = (id: string, extra: object = {}, createdAt = new Date("2026-01-01T00:00:00Z")) => ({
       id,
@@ -137,20 +143,48 @@ export function storeContract(name: string, open: () => Promise<Store>) {
       expect(mixed[0]!.resetMs).toBeGreaterThan(0);
     });
 
-    it("keeps feedback, clicks and status samples", async () => {
+    it("keeps feedback and clicks", async () => {
       const store = await open();
       await store.recordFeedback({ type: "bug", message: "hello there", receivedAt: new Date().toISOString() });
       await store.recordOutboundClick({ url: "https://aws.amazon.com/", at: new Date().toISOString() });
-      const t = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-      await store.appendStatus([
-        { component: "store", status: "ok", latencyMs: 1, message: null, timestamp: t(30 * 60) },
-      ]);
-      await store.appendStatus([{ component: "store", status: "ok", latencyMs: 1, message: null, timestamp: t(10) }]);
-      await store.appendStatus([{ component: "store", status: "down", latencyMs: 1, message: "x", timestamp: t(5) }]);
-      const history = await store.statusHistory(new Date(Date.now() - 24 * 3_600_000), 200);
-      expect(history.map((record) => record.status).slice(0, 2)).toEqual(["down", "ok"]);
-      expect(history.every((record) => new Date(record.timestamp).getTime() > Date.now() - 24 * 3_600_000)).toBe(true);
       await store.ping();
+    });
+
+    it("keeps the status history, one record a sample, newest first, capped, across a restart", async () => {
+      let store = await open();
+      const t = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+      const sample = (timestamp: string, status: "ok" | "down" = "ok") =>
+        statusRecord(
+          [
+            { component: "catalogue", status: "ok", latencyMs: 0, message: null },
+            { component: "store", status, latencyMs: 1.5, message: status === "ok" ? null : "x" },
+            { component: "sidecar", status: "ok", latencyMs: 0.2, message: null },
+          ],
+          timestamp,
+        );
+      await store.recordStatusSample(sample(t(30 * 60)));
+      await store.recordStatusSample(sample(t(10)));
+      await store.recordStatusSample(sample(t(5), "down"));
+      const dayAgo = () => new Date(Date.now() - 24 * 3_600_000);
+      let history = await store.statusSamples(dayAgo(), 200);
+      expect(history.slice(0, 2).map((record) => [record.status, record.message])).toEqual([
+        ["down", "store: x"],
+        ["ok", null],
+      ]);
+      expect(history[0]!.components.map((c) => c.component)).toEqual(["catalogue", "store", "sidecar"]);
+      expect(history.every((record) => Date.parse(record.timestamp) > dayAgo().getTime())).toBe(true);
+
+      // A day of samples every STATUS_SAMPLE_MINUTES fits in the rows; more than the rows are not kept.
+      expect((24 * 60) / STATUS_SAMPLE_MINUTES).toBeLessThanOrEqual(STATUS_HISTORY_LIMIT);
+      for (let i = STATUS_HISTORY_LIMIT + 4; i > 0; i--) await store.recordStatusSample(sample(t(i / 100)));
+      history = await store.statusSamples(dayAgo(), 10_000);
+      expect(history).toHaveLength(STATUS_HISTORY_LIMIT);
+      const times = history.map((record) => Date.parse(record.timestamp));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+
+      store = await restart(store);
+      expect(await store.statusSamples(dayAgo(), 10_000)).toEqual(history);
+      expect(await store.statusSamples(dayAgo(), 3)).toEqual(history.slice(0, 3));
     });
   });
 }

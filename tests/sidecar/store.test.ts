@@ -31,13 +31,33 @@ async function openKept(dir: string): Promise<EmbeddedStore> {
   return store;
 }
 
+/** Closes a store opened by openKept (so that it is not closed twice). */
+async function closeKept(store: Store): Promise<void> {
+  stores.splice(stores.indexOf(store), 1);
+  await store.close();
+}
+
 /** Reopens `dir` and expects each list back, read by its slug. */
 async function expectReplayed(dir: string, ...lists: StoredList[]): Promise<void> {
   const store = await openKept(dir);
   for (const list of lists) expect(await store.getList(list.slug!, new Date())).toEqual(list);
 }
 
-storeContract("embedded", () => openKept(newDir()));
+/** Each contract store's folder, to open it again after a restart. */
+const folders = new Map<Store, string>();
+storeContract(
+  "embedded",
+  async () => {
+    const dir = newDir();
+    const store = await openKept(dir);
+    folders.set(store, dir);
+    return store;
+  },
+  async (store) => {
+    await closeKept(store);
+    return openKept(folders.get(store)!);
+  },
+);
 
 describe("embedded store log and memory", () => {
   const createdAt = new Date();
@@ -234,10 +254,14 @@ describe.skipIf(!redisBinary)("redis", () => {
   afterAll(async () => {
     if (redis) await cleanup(redis);
   });
-  storeContract("redis", async () => {
+  const connectKept = async () => {
     const store = await RedisStore.connect(redis.url);
     stores.push(store);
     return store;
+  };
+  storeContract("redis", connectKept, async (store) => {
+    await closeKept(store);
+    return connectKept();
   });
 
   it("writes lists to the AOF but keeps rate-limit counters out of it", async () => {

@@ -1,0 +1,170 @@
+/**
+ * Issue 50 item 9, "Contract truth": the OpenAPI document says what the server does. Responses are
+ * open to added fields; request bodies are as open as the server (which ignores unknown fields);
+ * the bounds the prose states are schema keywords the server agrees with; /mirror/{path} is any
+ * file; cross-origin JavaScript can read the rate-limit, Retry-After and ETag headers; and a list
+ * stored before names were cleaned answers without ESC or bidi characters.
+ */
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { LifecycleQuery } from "../../catalogue/lifecycle.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../../catalogue/limits.ts";
+import { openApiDocument } from "../../catalogue/openapi.ts";
+import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
+import { URLS } from "../helpers/app.ts";
+
+type Json = Record<string, unknown>;
+type Parameter = { name: string; in: string; schema: Json };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: Json }> };
+  responses: Record<string, { content?: Record<string, { schema?: Json }> }>;
+};
+const doc = JSON.parse(JSON.stringify(openApiDocument(URLS, ENDPOINTS))) as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json> };
+};
+
+const ajv = new Ajv2020({ strict: false });
+(addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+ajv.addSchema({ $id: "openapi.json", components: doc.components });
+const component = (name: string): ValidateFunction => ajv.getSchema(`openapi.json#/components/schemas/${name}`)!;
+const queryParameter = (path: string, name: string): ValidateFunction =>
+  ajv.compile(doc.paths[path]!.get!.parameters!.find((p) => p.name === name)!.schema);
+
+/** Every `additionalProperties: false` in the document, by where it is. */
+function closedObjects(value: unknown, at = "#"): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => closedObjects(item, `${at}/${i}`));
+  if (!value || typeof value !== "object") return [];
+  const record = value as Json;
+  return [
+    ...(record.additionalProperties === false ? [at] : []),
+    ...Object.entries(record).flatMap(([key, item]) => closedObjects(item, `${at}/${key}`)),
+  ];
+}
+
+describe("the OpenAPI document tells the truth", () => {
+  it("closes no object: responses may gain fields, and the server ignores unknown request fields", async () => {
+    expect(closedObjects(doc)).toEqual([]);
+    // A newer server's added field passes a validating client.
+    const status = (await (await build({ catalogue: fixtureCatalogue() })).inject("/v1/status")).json() as Json;
+    expect(component("StatusReport")({ ...status, addedInALaterVersion: { any: "thing" } })).toBe(true);
+    // An unknown request field: the document accepts it and so does the server.
+    const body = { message: "Works well for us", sentFrom: "a newer client" };
+    expect(component("FeedbackBody")(body)).toBe(true);
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const response = await app.inject({ method: "POST", url: "/v1/feedback", payload: body });
+    expect(response.statusCode).toBe(201);
+  });
+
+  it("states the feedback message's bounds as keywords the server agrees with", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const feedback = component("FeedbackBody");
+    for (const message of ["abcd", "     ", "\t\n \u00a0 ", "a".repeat(5001), "😀".repeat(5001)]) {
+      expect(feedback({ message }), JSON.stringify(message.slice(0, 10))).toBe(false);
+      expect((await app.inject({ method: "POST", url: "/v1/feedback", payload: { message } })).statusCode).toBe(400);
+    }
+    // Lengths are code points on both sides: 5 emoji are 10 UTF-16 units.
+    for (const message of ["abcde", "😀😀😀😀😀", " x   ", "a".repeat(5000), "😀".repeat(5000)]) {
+      expect(feedback({ message }), JSON.stringify(message.slice(0, 10))).toBe(true);
+      expect((await app.inject({ method: "POST", url: "/v1/feedback", payload: { message } })).statusCode).toBe(201);
+    }
+  });
+
+  it("bounds compare and exposure ids as the server does: 1 to 10 and 1 to 50, blanks dropped, repeats counted", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    const slug = fixtureCatalogue().services[0]!.slug;
+    for (const [path, max] of [
+      ["/v1/compare", MAX_COMPARE_IDS],
+      ["/v1/exposure", MAX_EXPOSURE_IDS],
+    ] as const) {
+      const ids = queryParameter(path, "ids");
+      const cases: [string, boolean][] = [
+        ["", false],
+        [",", false],
+        [" , ,", false],
+        [slug, true],
+        [` ,${slug}, ,`, true],
+        [Array(max).fill(slug).join(","), true],
+        [Array(max).fill(slug).join(",,"), true],
+        [
+          Array(max + 1)
+            .fill(slug)
+            .join(","),
+          false,
+        ],
+      ];
+      for (const [value, valid] of cases) {
+        expect(ids(value), `${path} ${value.slice(0, 40)}`).toBe(valid);
+        const response = await app.inject({ url: path, query: { ids: value } });
+        expect(response.statusCode, `${path} ${value.slice(0, 40)}`).toBe(valid ? 200 : 400);
+      }
+    }
+  });
+
+  it("bounds lifecycle's within as the server does, for every value of up to five digits", () => {
+    const within = queryParameter("/v1/lifecycle", "within");
+    const disagree: string[] = [];
+    for (let n = 0; n <= 99_999; n++) {
+      for (const digits of new Set([String(n), String(n).padStart(5, "0")])) {
+        for (const value of [digits, `${digits}d`]) {
+          if (within(value) !== LifecycleQuery.safeParse({ within: value }).success) disagree.push(value);
+        }
+      }
+    }
+    expect(disagree).toEqual([]);
+    expect(within(`${LIFECYCLE_WITHIN_MAX_DAYS}d`)).toBe(true);
+    expect(within(`${LIFECYCLE_WITHIN_MAX_DAYS + 1}d`)).toBe(false);
+  });
+
+  it("describes /mirror/{path} as any file, not as an object", () => {
+    const ok = doc.paths["/mirror/{path}"]!.get!.responses["200"]!;
+    expect(Object.keys(ok.content!)).toEqual(["*/*"]);
+    expect(ok.content!["*/*"]!.schema).toBeUndefined();
+  });
+
+  it("lets cross-origin JavaScript read X-RateLimit-*, Retry-After and ETag", async () => {
+    const app = await build({ catalogue: fixtureCatalogue() });
+    for (const request of [
+      { method: "GET" as const, url: "/v1/providers" },
+      { method: "POST" as const, url: "/v1/feedback", payload: { message: "hello there" } },
+    ]) {
+      const response = await app.inject({ ...request, headers: { origin: "https://elsewhere.example" } });
+      const exposed = String(response.headers["access-control-expose-headers"] ?? "")
+        .split(",")
+        .map((name) => name.trim().toLowerCase());
+      for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "etag"])
+        expect(exposed, `${request.url}: ${name}`).toContain(name);
+    }
+  });
+
+  it("answers a list stored before names were cleaned without ESC or bidi characters", async () => {
+    const store = await tempStore();
+    const slug = fixtureCatalogue().services[0]!.slug;
+    const createdAt = new Date();
+    // As an older version saved it: straight into the store, name uncleaned.
+    await store.createList({
+      id: "old-list-uncleaned",
+      name: "\u001b[31mTeam\u202e evil\u2066 \u200f",
+      approvedServiceIds: [slug],
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 86_400_000),
+    });
+    await store.createList({
+      id: "old-list-only-controls",
+      name: "\u001b\u202e",
+      approvedServiceIds: [slug],
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + 86_400_000),
+    });
+    const app = await build({ catalogue: fixtureCatalogue(), store });
+    const response = await app.inject("/v1/lists/old-list-uncleaned");
+    expect(response.statusCode).toBe(200);
+    expect(response.json().name).toBe("[31mTeam evil");
+    // eslint-disable-next-line no-control-regex -- what must not be there
+    expect(response.body).not.toMatch(/\\u001b|\u001b|\\u202e|\u202e|\\u2066|\u2066|\\u200f|\u200f/i);
+    expect((await app.inject("/v1/lists/old-list-only-controls")).json().name).toBeNull();
+  });
+});
