@@ -232,5 +232,6 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     subServices: [...record.subServices],
     equivalents: record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service),
     policyIdentifiers: record.policyIdentifiers,
+    ...(record.dependencies.length > 0 ? { dependencies: [...record.dependencies] } : {}),
   };
 }
