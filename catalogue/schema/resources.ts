@@ -522,6 +522,7 @@ export type ServiceDetailT = z.infer<typeof ServiceDetail>;
 export type ServiceLifecycleT = z.infer<typeof ServiceLifecycle>;
 export type PolicyIdentifiersT = z.infer<typeof PolicyIdentifiers>;
 export type ServiceDependencyT = z.infer<typeof ServiceDependency>;
+export type DependencySourceT = z.infer<typeof DependencySource>;
 export type SubServiceT = z.infer<typeof SubService>;
 export type ServiceListT = z.infer<typeof ServiceList>;
 export type ApiErrorT = z.infer<typeof ApiError>;
