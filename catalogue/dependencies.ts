@@ -95,7 +95,8 @@ export function readDependencies(
         problems.push(`${name}: field ${issue.path.join(".") || "(file)"}: ${issue.message}`);
       continue;
     }
-    const used = new Set<string>();
+    // A source cited by any entry, even one refused below, is cited.
+    const used = new Set(Object.values(parsed.data.services).flatMap((groups) => groups.map((group) => group.source)));
     for (const [slug, groups] of Object.entries(parsed.data.services)) {
       const at = `${name}: ${slug}`;
       const service = services.get(slug);
@@ -116,7 +117,6 @@ export function readDependencies(
         const source = parsed.data.sources[group.source];
         if (!source)
           problems.push(`${at}: entry ${index + 1}: field source: unknown source "${group.source}" (see sources)`);
-        used.add(group.source);
         group.identifiers.forEach((identifier, i) => {
           const where = `${at}: entry ${index + 1}: field identifiers.${i}`;
           const key = identifierKey(providerId, identifier);

@@ -31,12 +31,13 @@ export const ApprovedServicesBody = z
   .meta({ id: "ApprovedServicesBody", description: "Request body of the policy and export endpoints" });
 
 /**
- * An aws:PrincipalARN pattern as AWS's SCP examples write it: an IAM role or user ARN (or an
- * account's root), the account id or name parts possibly wildcarded with * and ?, e.g.
- * arn:aws:iam::*:role/AWSControlTowerExecution.
+ * An aws:PrincipalARN pattern as AWS writes exemptions (ExemptedPrincipalArns of AWS Control Tower
+ * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, an
+ * assumed-role or federated-user session, or an account's root, the account id and the name
+ * possibly wildcarded with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution.
  */
 export const PRINCIPAL_ARN_PATTERN =
-  /^arn:(?:aws|aws-cn|aws-us-gov|\*):iam::(?:[0-9]{12}|[0-9*?]{1,12}):(?:root|(?:role|user)\/[A-Za-z0-9+=,.@_\-/*?]{1,512})$/;
+  /^arn:(?:aws|aws-cn|aws-us-gov):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;
 
 export const ScpBody = ApprovedServicesBody.extend({
   exemptPrincipalArns: z
@@ -46,7 +47,7 @@ export const ScpBody = ApprovedServicesBody.extend({
         .max(EXEMPT_PRINCIPAL_ARN_MAX)
         .regex(
           PRINCIPAL_ARN_PATTERN,
-          "must be an IAM role or user ARN pattern such as arn:aws:iam::*:role/AWSControlTowerExecution (* and ? as wildcards)",
+          "must be an IAM principal ARN pattern such as arn:aws:iam::*:role/AWSControlTowerExecution (* and ? as wildcards)",
         ),
     )
     .min(1)
