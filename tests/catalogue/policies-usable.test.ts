@@ -123,6 +123,26 @@ describe("Azure: approved means usable", () => {
     expect(nic.sources[0]).toMatch(/^https:\/\/github\.com\/Azure\/azure-quickstart-templates\//);
   });
 
+  it("lets Bastion, VPN gateway, Azure Firewall and NAT gateway take their public IPs, and approved services their own children", () => {
+    for (const slug of ["azure-bastion", "azure-vpn-gateway", "azure-firewall", "azure-nat-gateway"])
+      expect(azureAllowed([slug]).allowed.has("microsoft.network/publicipaddresses"), slug).toBe(true);
+    const children: Record<string, string[]> = {
+      "azure-health-data-services": [
+        "Microsoft.HealthcareApis/workspaces/fhirservices",
+        "Microsoft.HealthcareApis/workspaces/dicomservices",
+      ],
+      "azure-synapse-analytics": ["Microsoft.Synapse/workspaces/sqlPools", "Microsoft.Synapse/workspaces/bigDataPools"],
+      "azure-machine-learning": [
+        "Microsoft.MachineLearningServices/workspaces/computes",
+        "Microsoft.MachineLearningServices/workspaces/onlineEndpoints",
+      ],
+    };
+    for (const [slug, types] of Object.entries(children)) {
+      const { allowed } = azureAllowed([slug]);
+      for (const type of types) expect(allowed.has(type.toLowerCase()), `${slug}: ${type}`).toBe(true);
+    }
+  });
+
   it("derives each service's child types from the vendored Bicep index: every indexed child, nothing else", () => {
     const index = azureResourceTypeIndex();
     for (const slug of withIdentifiers("azure")) {
