@@ -21,6 +21,11 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "compare and exposure count repeated ids against their limit (more than 10 or 50 ids is a 400, even when some repeat), as the OpenAPI pattern does.",
       "Access-Control-Expose-Headers names X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After and ETag, so cross-origin JavaScript can read them.",
       "A saved list's name is answered without control or bidi characters, also for lists saved before names were cleaned.",
+      "Policy documents allow what each approved service needs besides its own identifiers (Azure child and companion resource types, Google APIs it depends on, AWS actions under other prefixes such as ec2:*VerifiedAccess* for Verified Access); explain mode lists them under dependencies (identifier, neededBy, sources), and the catalogue services they also allow under implied.",
+      "ServiceDetail.dependencies (optional): what else the service needs to be usable under a policy allowing it, each group with its source (url, backs, checked).",
+      "alpha-scp: optional body field exemptPrincipalArns (1 to 20 IAM role or user ARN patterns) adds Condition ArnNotLike aws:PrincipalARN to the deny-list's Deny statement; with strategy=allow-list it is a 400.",
+      "gamma-org-policy: organizationId must be digits with no leading zero (organizationId=0 is a 400).",
+      "approvedServiceIds: the limit of 500 counts distinct ids, so repeating an id is accepted.",
     ],
   },
   {

@@ -5,6 +5,7 @@
  */
 import type { Catalogue } from "./load.ts";
 import { HttpError } from "./problem.ts";
+import { stripControl } from "./render/doc.ts";
 
 /** Some ids name no service. The API answers 400; the text host, whose ids are in the path, 404. */
 export class UnknownIdsError extends HttpError {
@@ -31,7 +32,14 @@ export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): s
     if (record) known.add(record.service.slug);
     else (unknown ??= new Set()).add(id);
   }
-  if (unknown) throw new UnknownIdsError([...unknown].map((id) => (id.length > 80 ? `${id.slice(0, 80)}…` : id)));
+  // Echoed ids are user text: control and bidi characters are stripped (DESIGN "Security"), then cut.
+  if (unknown)
+    throw new UnknownIdsError(
+      [...unknown].map((raw) => {
+        const id = stripControl(raw);
+        return id.length > 80 ? `${id.slice(0, 80)}…` : id;
+      }),
+    );
   return [...known];
 }
 

@@ -36,6 +36,9 @@ export const MAX_PAGE_SIZE = 200;
 export const MAX_COMPARE_IDS = 10;
 export const MAX_EXPOSURE_IDS = 50;
 export const MAX_APPROVED_IDS = 500;
+/** exemptPrincipalArns of the SCP endpoint: at most this many ARN patterns, each at most IAM's ARN length. */
+export const MAX_EXEMPT_PRINCIPALS = 20;
+export const EXEMPT_PRINCIPAL_ARN_MAX = 2048;
 /** The text host's /search shows at most this many results. */
 export const TEXT_SEARCH_RESULTS = 20;
 /** The text host shows at most this many services side by side. */

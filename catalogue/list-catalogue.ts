@@ -6,16 +6,26 @@
  *
  * Compact form: per service only what those functions, the picker and the site's tables show; a
  * documentation URL is stored relative to its provider's documentation base when it starts with it;
- * policy identifiers only for the three providers that have policy generators.
+ * policy identifiers and dependencies only for the three providers that have policy generators; a
+ * dependency under one of the service's own identifiers (an Azure child type) is written relative to
+ * it, e.g. "0/slots" for Microsoft.Web/sites/slots when Microsoft.Web/sites is the first.
  */
 import type { Catalogue, ServiceRecord } from "./load.ts";
-import type { PolicyIdentifiersT, ProviderT, ServiceLifecycleT, ServiceT } from "./schema.ts";
+import { ownIdentifiers } from "./dependencies.ts";
+import type {
+  DependencySourceT,
+  PolicyIdentifiersT,
+  ProviderT,
+  ServiceDependencyT,
+  ServiceLifecycleT,
+  ServiceT,
+} from "./schema.ts";
 
 /** What policies.ts and approvedListDoc need; a full Catalogue is one. */
 export interface ListCatalogue {
   readonly providers: readonly Pick<ProviderT, "id" | "name" | "shortName">[];
   readonly services: readonly ServiceT[];
-  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "policyIdentifiers">>;
+  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "policyIdentifiers" | "dependencies">>;
 }
 
 /** Providers whose policy documents the API generates (catalogue/policies.ts). */
@@ -33,7 +43,11 @@ export type CompactService = [
   lifecycle: Pick<ServiceLifecycleT, "status" | "sunsetDate" | "successorSlug"> | 0,
   documentation: string | 0,
   identifiers?: CompactIdentifiers,
+  dependencies?: readonly CompactDependency[],
 ];
+
+/** A dependency group: [index into dependencySources, identifiers (children relative to an own one)]. */
+export type CompactDependency = readonly [source: number, identifiers: readonly string[]];
 
 /**
  * Policy identifiers; a Google API is its name without ".googleapis.com", with a trailing "?"
@@ -47,6 +61,8 @@ const GOOGLE_API_SUFFIX = ".googleapis.com";
 export interface CompactListCatalogue {
   /** Category ids, in catalogue order. */
   readonly categories: readonly string[];
+  /** The sources the services' dependencies cite, each once. */
+  readonly dependencySources?: readonly DependencySourceT[];
   /** Providers in catalogue order: id, name, short name, documentation base, services. */
   readonly providers: readonly {
     readonly id: string;
@@ -61,57 +77,75 @@ export interface CompactListCatalogue {
 /** The compact form the build writes. */
 export function compactListCatalogue(catalogue: Catalogue): CompactListCatalogue {
   const categories = catalogue.categories.map((category) => category.id);
+  const sources = new Map<string, { index: number; source: DependencySourceT }>();
+  const sourceIndex = (source: DependencySourceT) => {
+    const key = JSON.stringify(source);
+    if (!sources.has(key)) sources.set(key, { index: sources.size, source });
+    return sources.get(key)!.index;
+  };
+  const compactDependencies = (providerId: string, record: ServiceRecord): CompactDependency[] => {
+    const own = ownIdentifiers(providerId, record.policyIdentifiers);
+    return record.dependencies.map(({ identifiers, source }) => [
+      sourceIndex(source),
+      identifiers.map((identifier) => {
+        const parent = own.findIndex((id) => identifier.startsWith(`${id}/`));
+        return parent >= 0 && parent < 10 ? `${parent}${identifier.slice(own[parent]!.length)}` : identifier;
+      }),
+    ]);
+  };
+  const providers = catalogue.providers.map((provider) => {
+    const file = catalogue.providerById.get(provider.id)!.file;
+    const docs = file.documentationBaseUrl;
+    const withIdentifiers = (POLICY_PROVIDERS as readonly string[]).includes(provider.id);
+    return {
+      id: provider.id,
+      name: provider.name,
+      shortName: provider.shortName,
+      docs,
+      jurisdiction: file.jurisdiction,
+      services: catalogue.services
+        .filter((service) => service.providerId === provider.id)
+        .map((service): CompactService => {
+          const url = service.documentationUrl;
+          const lifecycle = service.lifecycle;
+          const row: CompactService = [
+            service.slug.slice(provider.id.length + 1),
+            service.name,
+            categories.indexOf(service.category),
+            lifecycle
+              ? {
+                  status: lifecycle.status,
+                  ...(lifecycle.sunsetDate ? { sunsetDate: lifecycle.sunsetDate } : {}),
+                  ...(lifecycle.successorSlug ? { successorSlug: lifecycle.successorSlug } : {}),
+                }
+              : 0,
+            url ? (url.startsWith(docs) && url.length > docs.length ? url.slice(docs.length) : url) : 0,
+          ];
+          if (withIdentifiers) {
+            const record = catalogue.bySlug.get(service.slug)!;
+            const { iamPrefixes, resourceTypes, apiServices, noneReason } = record.policyIdentifiers;
+            row.push({
+              ...(iamPrefixes ? { iamPrefixes } : {}),
+              ...(resourceTypes ? { resourceTypes } : {}),
+              ...(apiServices
+                ? {
+                    apiServices: apiServices.map(
+                      (api) => api.name.slice(0, -GOOGLE_API_SUFFIX.length) + (api.restrictServiceUsage ? "" : "?"),
+                    ),
+                  }
+                : {}),
+              ...(noneReason ? { noneReason } : {}),
+            });
+            if (record.dependencies.length > 0) row.push(compactDependencies(provider.id, record));
+          }
+          return row;
+        }),
+    };
+  });
   return {
     categories,
-    providers: catalogue.providers.map((provider) => {
-      const file = catalogue.providerById.get(provider.id)!.file;
-      const docs = file.documentationBaseUrl;
-      const withIdentifiers = (POLICY_PROVIDERS as readonly string[]).includes(provider.id);
-      return {
-        id: provider.id,
-        name: provider.name,
-        shortName: provider.shortName,
-        docs,
-        jurisdiction: file.jurisdiction,
-        services: catalogue.services
-          .filter((service) => service.providerId === provider.id)
-          .map((service): CompactService => {
-            const url = service.documentationUrl;
-            const lifecycle = service.lifecycle;
-            const row: CompactService = [
-              service.slug.slice(provider.id.length + 1),
-              service.name,
-              categories.indexOf(service.category),
-              lifecycle
-                ? {
-                    status: lifecycle.status,
-                    ...(lifecycle.sunsetDate ? { sunsetDate: lifecycle.sunsetDate } : {}),
-                    ...(lifecycle.successorSlug ? { successorSlug: lifecycle.successorSlug } : {}),
-                  }
-                : 0,
-              url ? (url.startsWith(docs) && url.length > docs.length ? url.slice(docs.length) : url) : 0,
-            ];
-            if (withIdentifiers) {
-              const { iamPrefixes, resourceTypes, apiServices, noneReason } = catalogue.bySlug.get(
-                service.slug,
-              )!.policyIdentifiers;
-              row.push({
-                ...(iamPrefixes ? { iamPrefixes } : {}),
-                ...(resourceTypes ? { resourceTypes } : {}),
-                ...(apiServices
-                  ? {
-                      apiServices: apiServices.map(
-                        (api) => api.name.slice(0, -GOOGLE_API_SUFFIX.length) + (api.restrictServiceUsage ? "" : "?"),
-                      ),
-                    }
-                  : {}),
-                ...(noneReason ? { noneReason } : {}),
-              });
-            }
-            return row;
-          }),
-      };
-    }),
+    ...(sources.size > 0 ? { dependencySources: [...sources.values()].map(({ source }) => source) } : {}),
+    providers,
   };
 }
 
@@ -127,10 +161,10 @@ export function expandListCatalogue(compact: CompactListCatalogue): ListCatalogu
   readonly listed: ReadonlyMap<string, ListedService>;
 } {
   const services: ServiceT[] = [];
-  const bySlug = new Map<string, Pick<ServiceRecord, "service" | "policyIdentifiers">>();
+  const bySlug = new Map<string, Pick<ServiceRecord, "service" | "policyIdentifiers" | "dependencies">>();
   const listed = new Map<string, ListedService>();
   for (const provider of compact.providers) {
-    for (const [own, name, category, lifecycle, documentation, identifiers] of provider.services) {
+    for (const [own, name, category, lifecycle, documentation, identifiers, compactDeps] of provider.services) {
       const slug = `${provider.id}-${own}`;
       const service: ServiceT = {
         id: slug,
@@ -156,7 +190,12 @@ export function expandListCatalogue(compact: CompactListCatalogue): ListCatalogu
             }
           : {}),
       };
-      bySlug.set(slug, { service, policyIdentifiers });
+      const ownIds = ownIdentifiers(provider.id, policyIdentifiers);
+      const dependencies: ServiceDependencyT[] = (compactDeps ?? []).map(([source, ids]) => ({
+        identifiers: ids.map((id) => (/^[0-9]/.test(id) ? ownIds[Number(id[0])]! + id.slice(1) : id)),
+        source: compact.dependencySources![source]!,
+      }));
+      bySlug.set(slug, { service, policyIdentifiers, dependencies });
       listed.set(slug, { service, providerShortName: provider.shortName, jurisdiction: provider.jurisdiction });
     }
   }

@@ -8,6 +8,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
+import { readDependencies, type DependencyMap } from "./dependencies.ts";
 import type { z } from "zod";
 import {
   CategoryFile,
@@ -22,6 +23,7 @@ import {
   type PolicyIdentifiersT,
   type ProviderFileT,
   type ProviderT,
+  type ServiceDependencyT,
   type ServiceEntryT,
   type ServiceSourceT,
   type ServiceT,
@@ -45,6 +47,8 @@ export interface ServiceRecord {
   readonly policyIdentifiers: PolicyIdentifiersT;
   /** The vendor pages that back the service's facts, newest check first (empty when none are listed). */
   readonly sources: readonly ServiceSourceT[];
+  /** What else it needs to be usable under a policy allowing it (data/dependencies/), with sources. */
+  readonly dependencies: readonly ServiceDependencyT[];
   /** Slugs of equivalent services on other providers, ordered by provider then name. */
   readonly equivalentSlugs: readonly string[];
   readonly groupIds: readonly string[];
@@ -86,6 +90,8 @@ export interface CatalogueSource {
   readonly lastUpdated: string;
   /** What each release changed, from the release snapshots beside the data folder (absent in older builds). */
   readonly changes?: readonly CatalogueReleaseT[];
+  /** Per service slug, its dependencies (data/dependencies/; absent in older builds). */
+  readonly dependencies?: DependencyMap;
 }
 
 export class CatalogueError extends Error {
@@ -370,6 +376,18 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
       problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
   });
 
+  const dependencies = readDependencies(
+    dataDir,
+    new Map(
+      [...entries].map(([slug, { providerId, entry }]) => [
+        slug,
+        { providerId, policyIdentifiers: entry.policyIdentifiers },
+      ]),
+    ),
+    problems,
+    readYaml,
+  );
+
   let snapshots: ReturnType<typeof readSnapshots> = [];
   try {
     snapshots = readSnapshots(releasesDirOf(dataDir));
@@ -392,6 +410,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     groups,
     lastUpdated,
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
+    dependencies,
   };
 }
 
@@ -462,6 +481,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         subServices: entry.subServices ?? [],
         policyIdentifiers: entry.policyIdentifiers ?? {},
         sources: newestFirst(entry.sources ?? []),
+        dependencies: source.dependencies?.[service.slug] ?? [],
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
       }),

@@ -10,8 +10,13 @@
  * - nothing to allow (no approved service of the provider, or none with identifiers) throws
  *   PolicyRequestError (400), never a deny-everything document;
  * - a deny-list SCP over AWS's 5,120 characters throws PolicyTooLargeError, which says it cannot be
- *   split and points at the allow-list strategy, whose Allow SCPs add up on one target.
+ *   split and points at the allow-list strategy, whose Allow SCPs add up on one target;
+ * - approved means usable (issue 53): each approved service's dependencies (data/dependencies/, see
+ *   dependencies.ts) are allowed with it, and so are those of any service the document makes wholly
+ *   usable through them; explain mode lists them under `dependencies`, and the catalogue services
+ *   they also allow under `implied`.
  */
+import { identifierKey } from "./dependencies.ts";
 import type { ListCatalogue } from "./list-catalogue.ts";
 import {
   AWS_ESSENTIAL_PREFIXES,
@@ -25,12 +30,20 @@ import type {
   GcpOrgPolicyDocumentT,
   GcpOrgPolicyExplainedT,
   ImpliedServiceT,
+  PolicyDependencyT,
   PolicyIdentifiersT,
   ScpDocumentT,
   ScpExplainedT,
   ServiceT,
   SkippedServiceT,
 } from "./schema.ts";
+
+/**
+ * Creating the policy set with az, its display name and description taken from the document (the
+ * README shows the same command).
+ */
+export const AZ_SET_DEFINITION_CREATE =
+  'az policy set-definition create --name approved-services --management-group <group> --display-name "$(jq -r .properties.displayName policy-set.json)" --description "$(jq -r .properties.description policy-set.json)" --definitions "$(jq .properties.policyDefinitions policy-set.json)" --params "$(jq .properties.parameters policy-set.json)"';
 
 /** Built-in Azure Policy "Allowed resource types" (mode Indexed, effect deny). */
 export const AZURE_ALLOWED_RESOURCE_TYPES_DEFINITION =
@@ -60,6 +73,8 @@ export interface PolicyOptions {
 export type ScpStrategy = "deny-list" | "allow-list";
 export interface ScpOptions extends PolicyOptions {
   readonly strategy?: ScpStrategy;
+  /** aws:PrincipalARN patterns exempt from the deny-list's deny (an ArnNotLike condition). */
+  readonly exemptPrincipalArns?: readonly string[];
 }
 export interface GcpOptions extends PolicyOptions {
   /** Numeric organization id for the policy name; a placeholder to replace when omitted. */
@@ -83,7 +98,15 @@ interface Vendor {
   readonly anIdentifier: string;
   readonly identifiersOf: (identifiers: PolicyIdentifiersT) => readonly string[] | undefined;
   readonly essentials: readonly string[];
+  /**
+   * Which of a service's own identifiers a dependency touches: for AWS an action under the service's
+   * prefix, elsewhere the same identifier (Azure types compared case-insensitively).
+   */
+  readonly touches: (own: string, dependency: string) => boolean;
 }
+
+const sameIdentifier = (providerId: string) => (own: string, dependency: string) =>
+  identifierKey(providerId, own) === identifierKey(providerId, dependency);
 
 const AWS: Vendor = {
   providerId: "aws",
@@ -93,6 +116,7 @@ const AWS: Vendor = {
   anIdentifier: "an IAM service prefix",
   identifiersOf: (identifiers) => identifiers.iamPrefixes,
   essentials: AWS_ESSENTIAL_PREFIXES,
+  touches: (prefix, action) => action.startsWith(`${prefix}:`),
 };
 const AZURE: Vendor = {
   providerId: "azure",
@@ -102,6 +126,7 @@ const AZURE: Vendor = {
   anIdentifier: "an Azure resource type",
   identifiersOf: (identifiers) => identifiers.resourceTypes,
   essentials: AZURE_ESSENTIAL_RESOURCE_TYPES,
+  touches: sameIdentifier("azure"),
 };
 const GCP: Vendor = {
   providerId: "gcp",
@@ -111,6 +136,7 @@ const GCP: Vendor = {
   anIdentifier: "a Google API service name",
   identifiersOf: (identifiers) => identifiers.apiServices?.map((api) => api.name),
   essentials: GCP_ESSENTIAL_SERVICES,
+  touches: sameIdentifier("gcp"),
 };
 
 /** What every generator starts from: the identifiers to allow and what the explain mode reports. */
@@ -121,10 +147,26 @@ interface Selection {
   readonly approved: readonly string[];
   /** The essentials kept (empty when the caller opted out). */
   readonly essentials: readonly string[];
-  /** approved ∪ essentials, sorted: what the document allows. */
+  /** approved ∪ essentials, sorted: the vendor identifiers the document allows as such. */
   readonly allowed: readonly string[];
+  /**
+   * Dependencies the identifiers above do not already cover, sorted: Azure types and Google APIs
+   * joined to `allowed` in the document, AWS actions added beside the `prefix:*` entries.
+   */
+  readonly extra: readonly string[];
+  readonly dependencies: PolicyDependencyT[];
   readonly skipped: SkippedServiceT[];
   readonly implied: ImpliedServiceT[];
+}
+
+/** Sorted, without a second spelling of an identifier the vendor treats as the same. */
+function uniqueFor(vendor: Vendor, values: Iterable<string>): string[] {
+  const byKey = new Map<string, string>();
+  for (const value of values) {
+    const key = identifierKey(vendor.providerId, value);
+    if (!byKey.has(key)) byKey.set(key, value);
+  }
+  return [...byKey.values()].sort();
 }
 
 function select(catalogue: ListCatalogue, ids: readonly string[], vendor: Vendor, options: PolicyOptions): Selection {
@@ -166,42 +208,123 @@ function select(catalogue: ListCatalogue, ids: readonly string[], vendor: Vendor
         .map((service) => service.slug)
         .join(", ")}), so there is nothing for the policy to allow.`,
     );
-  const approved = sortedUnique(identifiers);
-  const essentials = options.essentials === false ? [] : sortedUnique(vendor.essentials);
-  const allowed = sortedUnique([...approved, ...essentials]);
+  const approved = uniqueFor(vendor, identifiers);
+  const essentials = options.essentials === false ? [] : uniqueFor(vendor, vendor.essentials);
+  const allowed = uniqueFor(vendor, [...approved, ...essentials]);
+  const dependencies = dependencyClosure(catalogue, vendor, approvedIds, included, allowed);
+  const allowedKeys = new Set(allowed.map((identifier) => identifierKey(vendor.providerId, identifier)));
+  const covered = (dependency: string) =>
+    vendor.providerId === "aws"
+      ? allowedKeys.has(dependency.split(":")[0]!)
+      : allowedKeys.has(identifierKey(vendor.providerId, dependency));
+  const extra = uniqueFor(
+    vendor,
+    dependencies.map((dependency) => dependency.identifier).filter((identifier) => !covered(identifier)),
+  );
   return {
     included,
     approved,
     essentials,
     allowed,
+    extra,
+    dependencies,
     skipped,
-    implied: impliedServices(catalogue, vendor, approvedIds, included, new Set(allowed)),
+    implied: impliedServices(catalogue, vendor, approvedIds, included, allowed, dependencies),
   };
 }
 
-/** Catalogue services not approved that the document allows anyway, through a shared identifier. */
+/**
+ * The dependencies of the approved services, and of every service they make wholly usable (all its
+ * own identifiers allowed, though not approved: e.g. GKE when Cloud Composer needs its API), until
+ * nothing changes. Each with the services needing it and its sources, sorted by identifier.
+ */
+function dependencyClosure(
+  catalogue: ListCatalogue,
+  vendor: Vendor,
+  approvedIds: ReadonlySet<string>,
+  included: readonly ServiceT[],
+  allowed: readonly string[],
+): PolicyDependencyT[] {
+  const key = (identifier: string) => identifierKey(vendor.providerId, identifier);
+  const entries = new Map<string, { identifier: string; neededBy: Set<string>; sources: Set<string> }>();
+  const allowedKeys = new Set(allowed.map(key));
+  const needing = new Map(included.map((service) => [service.slug, service]));
+  const candidates = catalogue.services.filter(
+    (service) =>
+      service.providerId === vendor.providerId &&
+      !approvedIds.has(service.slug) &&
+      catalogue.bySlug.get(service.slug)!.dependencies.length > 0,
+  );
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const service of needing.values())
+      for (const { identifiers, source } of catalogue.bySlug.get(service.slug)!.dependencies)
+        for (const identifier of identifiers) {
+          const entry = entries.get(key(identifier)) ?? { identifier, neededBy: new Set(), sources: new Set() };
+          entries.set(key(identifier), entry);
+          entry.neededBy.add(service.slug);
+          entry.sources.add(source.url);
+          allowedKeys.add(key(identifier));
+        }
+    for (const service of candidates) {
+      if (needing.has(service.slug)) continue;
+      const owned = vendor.identifiersOf(catalogue.bySlug.get(service.slug)!.policyIdentifiers) ?? [];
+      if (owned.length > 0 && owned.every((identifier) => allowedKeys.has(key(identifier)))) {
+        needing.set(service.slug, service);
+        grown = true;
+      }
+    }
+  }
+  return [...entries.values()]
+    .map(({ identifier, neededBy, sources }) => ({
+      identifier,
+      neededBy: [...neededBy].sort(),
+      sources: [...sources].sort(),
+    }))
+    .sort((a, b) => (a.identifier < b.identifier ? -1 : a.identifier > b.identifier ? 1 : 0));
+}
+
+/**
+ * Catalogue services not approved that the document allows anyway: through a shared identifier, or
+ * through an approved service's dependency that is (or, for AWS, falls under) one of theirs.
+ */
 function impliedServices(
   catalogue: ListCatalogue,
   vendor: Vendor,
   approvedIds: ReadonlySet<string>,
   included: readonly ServiceT[],
-  allowed: ReadonlySet<string>,
+  allowed: readonly string[],
+  dependencies: readonly PolicyDependencyT[],
 ): ImpliedServiceT[] {
+  const key = (identifier: string) => identifierKey(vendor.providerId, identifier);
   const carriers = new Map<string, string[]>();
   for (const service of included)
     for (const identifier of vendor.identifiersOf(catalogue.bySlug.get(service.slug)!.policyIdentifiers) ?? [])
-      carriers.set(identifier, [...(carriers.get(identifier) ?? []), service.slug]);
+      carriers.set(key(identifier), [...(carriers.get(key(identifier)) ?? []), service.slug]);
+  const allowedKeys = new Set(allowed.map(key));
+  // Azure and Google dependencies are whole identifiers: they allow a service as its own would.
+  if (vendor.providerId !== "aws") for (const dependency of dependencies) allowedKeys.add(key(dependency.identifier));
   const implied: ImpliedServiceT[] = [];
   for (const service of catalogue.services) {
     if (service.providerId !== vendor.providerId || approvedIds.has(service.slug)) continue;
     const own = vendor.identifiersOf(catalogue.bySlug.get(service.slug)!.policyIdentifiers) ?? [];
-    const shared = sortedUnique(own.filter((identifier) => allowed.has(identifier)));
-    if (shared.length === 0) continue;
+    const shared = own.filter((identifier) => allowedKeys.has(key(identifier)));
+    const through = dependencies.filter((dependency) =>
+      own.some((identifier) => vendor.touches(identifier, dependency.identifier)),
+    );
+    if (shared.length === 0 && through.length === 0) continue;
+    const named = uniqueFor(vendor, [
+      ...shared,
+      ...(vendor.providerId === "aws" ? through.map((dependency) => dependency.identifier) : []),
+    ]);
     implied.push({
       id: service.slug,
-      identifiers: shared,
-      linkedTo: sortedUnique(shared.flatMap((identifier) => carriers.get(identifier) ?? [])),
-      complete: own.every((identifier) => allowed.has(identifier)),
+      identifiers: named,
+      linkedTo: sortedUnique([
+        ...shared.flatMap((identifier) => carriers.get(key(identifier)) ?? []),
+        ...through.flatMap((dependency) => dependency.neededBy),
+      ]),
+      complete: own.every((identifier) => allowedKeys.has(key(identifier))),
     });
   }
   return implied;
@@ -209,9 +332,14 @@ function impliedServices(
 
 function commonNotes(selection: Selection, vendor: Vendor, optOut: string): string[] {
   return [
+    ...(selection.dependencies.length > 0
+      ? [
+          `Allowed too: ${count(selection.dependencies.length, "identifier")} the approved services need besides their own (see dependencies in explain mode, each with who needs it and the source).`,
+        ]
+      : []),
     ...(selection.implied.length > 0
       ? [
-          `The ${vendor.identifierName}s in this document also allow ${count(selection.implied.length, "other catalogue service")} (see implied in explain mode): approving one service approves everything sharing its identifiers.`,
+          `The identifiers in this document also allow ${count(selection.implied.length, "other catalogue service")} (see implied in explain mode): approving one service approves everything sharing its identifiers, and a dependency approves what it names.`,
         ]
       : []),
     selection.essentials.length > 0
@@ -225,10 +353,21 @@ function commonNotes(selection: Selection, vendor: Vendor, optOut: string): stri
 
 const SCP_VERSION = "2012-10-17" as const;
 
-function denyListScp(actions: readonly string[]): ScpDocumentT {
+function denyListScp(actions: readonly string[], exemptPrincipalArns: readonly string[]): ScpDocumentT {
   return {
     Version: SCP_VERSION,
-    Statement: [{ Sid: "DenyAllButApprovedServices", Effect: "Deny", NotAction: [...actions], Resource: "*" }],
+    Statement: [
+      {
+        Sid: "DenyAllButApprovedServices",
+        Effect: "Deny",
+        NotAction: [...actions],
+        Resource: "*",
+        // AWS's own SCP examples exempt roles this way (e.g. AWSControlTowerExecution).
+        ...(exemptPrincipalArns.length > 0
+          ? { Condition: { ArnNotLike: { "aws:PrincipalARN": [...exemptPrincipalArns] } } }
+          : {}),
+      },
+    ],
   };
 }
 
@@ -269,15 +408,22 @@ function allowListParts(actions: readonly string[]): ScpDocumentT[] {
 
 export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], options: ScpOptions = {}): ScpExplainedT {
   const strategy = options.strategy ?? "deny-list";
+  const exempt = sortedUnique(options.exemptPrincipalArns ?? []);
+  if (exempt.length > 0 && strategy !== "deny-list")
+    throw new PolicyRequestError(
+      "Invalid request",
+      "exemptPrincipalArns applies to strategy=deny-list only: an exemption is a condition on the Deny statement, and an allow-list SCP has none. Use the deny-list, or attach the allow-list only to OUs the exempt roles do not act in.",
+    );
   const selection = select(catalogue, ids, AWS, options);
-  const actions = selection.allowed.map((prefix) => `${prefix}:*`);
+  // Each approved prefix whole, and the dependencies under prefixes not approved (e.g. ec2:*VerifiedAccess*).
+  const actions = [...selection.allowed.map((prefix) => `${prefix}:*`), ...selection.extra];
   const notes = [
     "A starting point: review the actions, add co-required permissions, and test in a non-production organisational unit before use.",
     ...commonNotes(selection, AWS, "essentials=false"),
     "SCPs do not affect the management account or service-linked roles, and grant nothing: identity policies must still allow the actions.",
   ];
   if (strategy === "deny-list") {
-    const policy = denyListScp(actions);
+    const policy = denyListScp(actions, exempt);
     const characters = minifiedLength(policy);
     if (characters > SCP_MAX_CHARACTERS)
       throw new PolicyTooLargeError(
@@ -289,10 +435,16 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
       characters,
       skipped: selection.skipped,
       implied: selection.implied,
+      dependencies: selection.dependencies,
       essentials: [...selection.essentials],
       unconfirmed: [],
       notes: [
         'Deny-list: attach beside FullAWSAccess (aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json, then aws organizations attach-policy --policy-id <id> --target-id <ou-or-account>). Everything not listed in NotAction is denied.',
+        ...(exempt.length > 0
+          ? [
+              `Exempt from the deny: principals whose ARN matches ${exempt.join(", ")} (Condition ArnNotLike aws:PrincipalARN). Keep that list short and those roles guarded: they may use every service.`,
+            ]
+          : []),
         ...notes,
       ],
     };
@@ -309,6 +461,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
     characters: minifiedLength(policies[0]),
     skipped: selection.skipped,
     implied: selection.implied,
+    dependencies: selection.dependencies,
     essentials: [...selection.essentials],
     unconfirmed: [],
     notes: [
@@ -369,7 +522,7 @@ export function azurePolicySet(
         allowedResourceTypes: {
           type: "Array",
           metadata: { displayName: "Allowed resource types", description: "Resource types that may be deployed" },
-          defaultValue: [...selection.allowed],
+          defaultValue: uniqueFor(AZURE, [...selection.allowed, ...selection.extra]),
         },
       },
       policyDefinitions: [
@@ -386,12 +539,13 @@ export function azurePolicySet(
     characters: minifiedLength(policy),
     skipped: selection.skipped,
     implied: selection.implied,
+    dependencies: selection.dependencies,
     essentials: [...selection.essentials],
     unconfirmed: [],
     notes: [
-      'Create at a management group with the ARM shape: az rest --method put --url \'https://management.azure.com/providers/Microsoft.Management/managementGroups/<group>/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01\' --body @policy-set.json; or az policy set-definition create --name approved-services --management-group <group> --definitions "$(jq .properties.policyDefinitions policy-set.json)" --params "$(jq .properties.parameters policy-set.json)". Then assign it (az policy assignment create --policy-set-definition approved-services …).',
+      `Create at a management group with the ARM shape: az rest --method put --url 'https://management.azure.com/providers/Microsoft.Management/managementGroups/<group>/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01' --body @policy-set.json; or ${AZ_SET_DEFINITION_CREATE}. Then assign it (az policy assignment create --policy-set-definition approved-services …).`,
       "The built-in 'Allowed resource types' runs in Indexed mode: only resource types that support tags and location are checked.",
-      "Services deploy supporting resources of other types (network interfaces, disks, child resources such as databases): add those types, and assign with enforcement mode DoNotEnforce first to see what would be denied.",
+      "The approved services' child types that the policy evaluates and the companion types their quickstart deployments create are allowed (dependencies in explain mode). A deployment may still create other types: assign with enforcement mode DoNotEnforce first to see what would be denied.",
       ...commonNotes(selection, AZURE, "essentials=false"),
     ],
   };
@@ -406,25 +560,37 @@ export function gcpOrgPolicy(
   options: GcpOptions = {},
 ): GcpOrgPolicyExplainedT {
   const selection = select(catalogue, ids, GCP, options);
-  const unconfirmed = sortedUnique(
-    selection.included.flatMap(
+  // A dependency is confirmed when a catalogue service names it as an API Google confirms.
+  const confirmed = new Set(
+    catalogue.services.flatMap(
+      (service) =>
+        catalogue.bySlug
+          .get(service.slug)!
+          .policyIdentifiers.apiServices?.filter((api) => api.restrictServiceUsage)
+          .map((api) => api.name) ?? [],
+    ),
+  );
+  const unconfirmed = sortedUnique([
+    ...selection.included.flatMap(
       (service) =>
         catalogue.bySlug
           .get(service.slug)!
           .policyIdentifiers.apiServices?.filter((api) => !api.restrictServiceUsage)
           .map((api) => api.name) ?? [],
     ),
-  );
+    ...selection.extra.filter((name) => !confirmed.has(name)),
+  ]);
   const organization = options.organizationId ?? GCP_ORGANIZATION_PLACEHOLDER;
   const policy: GcpOrgPolicyDocumentT = {
     name: `organizations/${organization}/policies/${GCP_CONSTRAINT}`,
-    spec: { rules: [{ values: { allowedValues: [...selection.allowed] } }] },
+    spec: { rules: [{ values: { allowedValues: uniqueFor(GCP, [...selection.allowed, ...selection.extra]) } }] },
   };
   return {
     policy,
     characters: minifiedLength(policy),
     skipped: selection.skipped,
     implied: selection.implied,
+    dependencies: selection.dependencies,
     essentials: [...selection.essentials],
     unconfirmed,
     notes: [

@@ -233,5 +233,6 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     equivalents: record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service),
     policyIdentifiers: record.policyIdentifiers,
     ...(record.sources.length > 0 ? { sources: [...record.sources] } : {}),
+    ...(record.dependencies.length > 0 ? { dependencies: [...record.dependencies] } : {}),
   };
 }

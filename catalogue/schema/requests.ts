@@ -1,11 +1,13 @@
 /** Request bodies of the POST endpoints. */
 import { z } from "zod";
 import {
+  EXEMPT_PRINCIPAL_ARN_MAX,
   FEEDBACK_MESSAGE,
   IDEMPOTENCY_KEY_MAX,
   LIST_NAME_MAX,
   LIST_SLUG_LENGTH,
   MAX_APPROVED_IDS,
+  MAX_EXEMPT_PRINCIPALS,
   MAX_ID_LENGTH,
   MAX_URL_LENGTH,
 } from "../limits.ts";
@@ -15,10 +17,49 @@ export const ApprovedServicesBody = z
     approvedServiceIds: z
       .array(z.string().min(1).max(MAX_ID_LENGTH))
       .min(1)
-      .max(MAX_APPROVED_IDS)
-      .meta(d(`Service ids as in the services listing (1 to ${MAX_APPROVED_IDS})`)),
+      // The cap counts distinct ids: repeating one id is harmless (the request body's size bounds the array).
+      .superRefine((ids, ctx) => {
+        const distinct = new Set(ids).size;
+        if (distinct > MAX_APPROVED_IDS)
+          ctx.addIssue({
+            code: "custom",
+            message: `must name at most ${MAX_APPROVED_IDS} distinct service ids; ${distinct} were given`,
+          });
+      })
+      .meta(d(`Service ids as in the services listing: 1 to ${MAX_APPROVED_IDS} distinct ids (repeats are ignored)`)),
   })
   .meta({ id: "ApprovedServicesBody", description: "Request body of the policy and export endpoints" });
+
+/**
+ * An aws:PrincipalARN pattern as AWS writes exemptions (ExemptedPrincipalArns of AWS Control Tower
+ * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, an
+ * assumed-role or federated-user session, or an account's root, the account id and the name
+ * possibly wildcarded with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution.
+ */
+export const PRINCIPAL_ARN_PATTERN =
+  /^arn:(?:aws|aws-cn|aws-us-gov):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;
+
+export const ScpBody = ApprovedServicesBody.extend({
+  exemptPrincipalArns: z
+    .array(
+      z
+        .string()
+        .max(EXEMPT_PRINCIPAL_ARN_MAX)
+        .regex(
+          PRINCIPAL_ARN_PATTERN,
+          "must be an IAM principal ARN pattern such as arn:aws:iam::*:role/AWSControlTowerExecution (* and ? as wildcards)",
+        ),
+    )
+    .min(1)
+    .max(MAX_EXEMPT_PRINCIPALS)
+    .optional()
+    .meta(
+      d(
+        `deny-list only: 1 to ${MAX_EXEMPT_PRINCIPALS} IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0)`,
+      ),
+    ),
+}).meta({ id: "ScpBody", description: "Request body of POST /v1/policies/alpha-scp" });
+export type ScpBodyT = z.output<typeof ScpBody>;
 
 export const LIST_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 /** Idempotency-Key: letters, digits and ._:- only, at most IDEMPOTENCY_KEY_MAX characters (a UUID fits). */

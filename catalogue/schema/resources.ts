@@ -108,6 +108,35 @@ export const PolicyIdentifiers = z
     description: "The identifiers that name this service in its provider's policy languages",
   });
 
+/** Where a dependency comes from (catalogue/data/dependencies/*.yaml, added in 1.7.0). */
+export const DependencySource = z
+  .object({
+    url: HttpsUrl.meta(d("The page or file that backs it")),
+    backs: z.string().min(1).meta(d("What that source shows, in our words")),
+    checked: IsoDate.meta(d("The day (YYYY-MM-DD) the source was last read")),
+  })
+  .strict()
+  .meta({ id: "DependencySource", description: "The source of a service's dependencies" });
+
+export const ServiceDependency = z
+  .object({
+    identifiers: z
+      .array(z.string().min(1))
+      .min(1)
+      .meta(
+        d(
+          "Identifiers in the provider's policy language the service needs besides its own: Azure child and companion resource types, Google API service names it depends on, AWS IAM actions (or action patterns) under other services' prefixes",
+        ),
+      ),
+    source: DependencySource,
+  })
+  .strict()
+  .meta({
+    id: "ServiceDependency",
+    description:
+      "Identifiers a service needs to be usable under a policy that allows it (added in 1.7.0); the policy generators allow them with the service",
+  });
+
 export const ServiceLifecycle = z
   .object({
     status: z.enum(LIFECYCLE_STATUSES).meta(d("One of preview, deprecated, sunset, retired")),
@@ -246,9 +275,17 @@ export const ServiceDetail = Service.extend({
         "The vendor pages that back this service's facts, newest check first; lastVerified is the newest checked date. Absent when the catalogue lists none (added in 1.7.0)",
       ),
     ),
+  dependencies: z
+    .array(ServiceDependency)
+    .optional()
+    .meta(
+      d(
+        "What else the service needs to be deployed under a policy that allows it, each group with its source; absent when nothing is recorded (added in 1.7.0)",
+      ),
+    ),
 }).meta({
   id: "ServiceDetail",
-  description: "A service with sub-services, equivalents, policy identifiers and sources",
+  description: "A service with sub-services, equivalents, policy identifiers, sources and dependencies",
 });
 
 export const Pagination = z
@@ -523,6 +560,8 @@ export type ServiceT = z.infer<typeof Service>;
 export type ServiceDetailT = z.infer<typeof ServiceDetail>;
 export type ServiceLifecycleT = z.infer<typeof ServiceLifecycle>;
 export type PolicyIdentifiersT = z.infer<typeof PolicyIdentifiers>;
+export type ServiceDependencyT = z.infer<typeof ServiceDependency>;
+export type DependencySourceT = z.infer<typeof DependencySource>;
 export type SubServiceT = z.infer<typeof SubService>;
 export type ServiceSourceT = z.infer<typeof ServiceSource>;
 export type ServiceListT = z.infer<typeof ServiceList>;

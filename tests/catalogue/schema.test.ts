@@ -85,7 +85,11 @@ describe("schemas", () => {
   it("accept the request bodies of the contract and refuse their boundaries", () => {
     expect(ApprovedServicesBody.safeParse({ approvedServiceIds: ["aws-s3"] }).success).toBe(true);
     expect(ApprovedServicesBody.safeParse({ approvedServiceIds: [] }).success).toBe(false);
-    expect(ApprovedServicesBody.safeParse({ approvedServiceIds: Array(501).fill("aws-s3") }).success).toBe(false);
+    // The cap counts distinct ids (issue 53): 501 different ids are refused, 600 copies of one accepted.
+    const distinct = Array.from({ length: 501 }, (_, i) => `id-${i}`);
+    expect(ApprovedServicesBody.safeParse({ approvedServiceIds: distinct }).success).toBe(false);
+    expect(ApprovedServicesBody.safeParse({ approvedServiceIds: distinct.slice(0, 500) }).success).toBe(true);
+    expect(ApprovedServicesBody.safeParse({ approvedServiceIds: Array(600).fill("aws-s3") }).success).toBe(true);
     expect(SavedListCreate.safeParse({ approvedServiceIds: ["aws-s3"], slug: "ab" }).success).toBe(true);
     for (const slug of ["a", "-ab", "ab-", "Ab", "a_b", "x".repeat(65)])
       expect(SavedListCreate.safeParse({ approvedServiceIds: ["aws-s3"], slug }).success, slug).toBe(false);
