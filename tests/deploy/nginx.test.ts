@@ -329,6 +329,28 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     expect(browser.headers.get("content-type")?.[0]).toMatch(/^text\/html/);
   });
 
+  it("answers what nginx refuses itself in the Error shape on the API's paths, as plain text on pages, and 405 with Allow", async () => {
+    const from = "127.0.0.8";
+    const json = (answer: Answer, status: number) => {
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get("content-type")).toEqual(["application/json; charset=utf-8"]);
+      expect(JSON.parse(answer.text)).toMatchObject({ status, error: expect.any(String) });
+    };
+    const big = "x".repeat(70 * 1024);
+    for (const base of [api, text]) {
+      json(await send(`${base}/v1/feedback`, { from, method: "POST", headers: JSON_BODY, body: big }), 413);
+      json(await send(`${base}/v1/providers`, { from, headers: { "x-big": "a".repeat(17 * 1024) } }), 431);
+    }
+    const page = await send(`${text}/aws`, { from, headers: { "x-big": "a".repeat(17 * 1024) } });
+    expect(page.status).toBe(431);
+    expect(page.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
+    // A page nginx serves from the build, asked with another method: the sidecar's 405, not nginx's HTML.
+    const posted = await send(`${text}/aws`, { from, method: "POST", headers: { "user-agent": "curl/8" }, body: "" });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get("allow")).toEqual(["GET, HEAD"]);
+    expect(posted.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
+  });
+
   it("keeps serving static reads with both sidecars stopped, and answers dynamic requests with 503 in the Error shape", async () => {
     for (const sidecar of sidecars) await sidecar.kill();
     for (const path of [
