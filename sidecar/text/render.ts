@@ -1,7 +1,7 @@
 /**
  * The text host's negotiation and replies (DESIGN "Hosts"): ?format=ansi|md|html wins; else
- * Accept: text/markdown → Markdown; Accept: text/html → HTML (the site); anything else → ANSI
- * text, plain with ?color=never or NO_COLOR. Errors come in the request's own rendering, or in the
+ * Accept, weighed by q-value (preferredType): text/markdown → Markdown; text/html → HTML (the
+ * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the request's own rendering, or in the
  * API's Error shape under /v1/.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
