@@ -192,6 +192,18 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls): string {
 }
 
 const icsDate = (day: string) => day.replace(/-/g, "");
+/** UTC as a VTIMEZONE (RFC 5545 §3.6.5): one STANDARD observance with a zero offset. */
+const UTC_TIMEZONE = [
+  "BEGIN:VTIMEZONE",
+  "TZID:UTC",
+  "BEGIN:STANDARD",
+  "DTSTART:19700101T000000",
+  "TZOFFSETFROM:+0000",
+  "TZOFFSETTO:+0000",
+  "TZNAME:UTC",
+  "END:STANDARD",
+  "END:VTIMEZONE",
+] as const;
 export interface CalendarOptions {
   readonly name: string;
   readonly description: string;
@@ -234,6 +246,12 @@ export function lifecycleCalendar(catalogue: Catalogue, urls: PublicUrls, option
       "END:VEVENT",
     );
   }
+  // RFC 5545 §3.6 requires at least one component. With no dated service (a saved list of undated
+  // services), the calendar carries a VTIMEZONE defining UTC: a component every parser accepts and
+  // no client shows, so the calendar stays truthfully empty. Not an informational VEVENT (it would
+  // claim a day), not a VTODO or VJOURNAL (clients list those as tasks or notes). Our values are
+  // all UTC or floating dates, so the definition contradicts nothing.
+  if (entries.length === 0) lines.push(...UTC_TIMEZONE);
   lines.push("END:VCALENDAR");
   return `${lines.map(foldLine).join("\r\n")}\r\n`;
 }

@@ -29,11 +29,11 @@ const paramRegex = (name: string) => `(?<${name}>[a-z0-9]+(?:-[a-z0-9]+)*)`;
 const variable = (row: Endpoint) => `$static_${row.operationId.replace(/[^A-Za-z0-9]/g, "_")}`;
 
 /**
- * A location's own add_header lines replace the server's, so a row whose cache policy is not the
- * server's default repeats the API headers with its own Cache-Control.
+ * The headers of a static answer, named in each static location: add_header at the server level
+ * would be inherited by @sidecar too, beside the sidecar's own (a second Cache-Control, a second
+ * Vary), and a location's own add_header lines replace the server's anyway.
  */
 function headers(cache: CachePolicy): string {
-  if (cache === "public") return "";
   return [
     `add_header Cache-Control "${cacheControl(cache)}";`,
     'add_header Access-Control-Allow-Origin "*" always;',

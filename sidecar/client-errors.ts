@@ -36,12 +36,22 @@ function write(socket: Socket, status: number, contentType: string, body: string
   socket.destroy();
 }
 
+/**
+ * Whether the refused request asked for one of the API's /v1/ paths (the text host answers them
+ * too, in the API's Error shape): read from the request line, when the refused bytes start with it.
+ */
+function requestsApi(error: NodeJS.ErrnoException): boolean {
+  const raw = (error as { rawPacket?: unknown }).rawPacket;
+  if (!Buffer.isBuffer(raw)) return false;
+  return /^[A-Z]{1,20} \/v1(?:[/?\s]|$)/.test(raw.subarray(0, 64).toString("latin1"));
+}
+
 /** Fastify's `clientErrorHandler` for the API host or the text host. */
 export function clientErrorHandler(host: "api" | "text") {
   return (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
     const { status, error: title, details } = classify(error);
-    if (host === "api")
+    if (host === "api" || requestsApi(error))
       write(socket, status, "application/json; charset=utf-8", JSON.stringify({ error: title, status, details }));
     else write(socket, status, "text/plain; charset=utf-8", `${status} ${title}\n\n${details}\n`);
   };

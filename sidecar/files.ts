@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CachePolicy } from "../catalogue/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
+import { rewriteAtom, rewriteCalendar } from "../catalogue/render/feeds.ts";
 import { contentTypeOf } from "../catalogue/static.ts";
 import { LRUCache } from "lru-cache";
 import { SeenKeys } from "./seen-keys.ts";
@@ -98,10 +99,16 @@ export class BuiltFiles {
 
   /** The body with the build's URLs replaced by this server's, in text files; else as it is. */
   private rewriteBody(path: string, body: Buffer): Buffer | undefined {
-    if (this.rewrite.length === 0 || !/\.(json|html|md|ansi|txt|xml|webmanifest)$/.test(path)) return undefined;
+    if (this.rewrite.length === 0 || !/\.(json|html|md|ansi|txt|xml|webmanifest|atom|ics)$/.test(path))
+      return undefined;
     const text = body.toString("utf8");
-    let changed = text;
-    for (const [from, to] of this.rewrite) changed = changed.replace(from, to);
+    const replace = (part: string) => this.rewrite.reduce((result, [from, to]) => result.replace(from, to), part);
+    // Feed ids and calendar UIDs stay the origin's: they name entries, not places.
+    const changed = path.endsWith(".ics")
+      ? rewriteCalendar(text, replace)
+      : path.endsWith(".atom")
+        ? rewriteAtom(text, replace)
+        : replace(text);
     return changed === text ? undefined : Buffer.from(changed);
   }
 

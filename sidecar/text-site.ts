@@ -12,14 +12,15 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../catalogue/contract.ts";
-import { FEEDBACK_MESSAGE, MAX_BODY_BYTES, TEXT_SEARCH_RESULTS } from "../catalogue/limits.ts";
+import { BUCKETS, FEEDBACK_MESSAGE, MAX_BODY_BYTES, TEXT_SEARCH_RESULTS } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { listServices } from "../catalogue/query.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
 import { lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
 import { renderDoc } from "../catalogue/static.ts";
-import type { BuiltFiles } from "./files.ts";
+import { TEXT_VARY, type BuiltFiles } from "./files.ts";
+import { hitBucket } from "./plugins/rate-limit.ts";
 import type { Store } from "./store/store.ts";
 import type { Rendering } from "./text/render.ts";
 
@@ -124,7 +125,7 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
       limit: TEXT_SEARCH_RESULTS,
     } as Parameters<typeof listServices>[1]);
     const rendering = negotiate(request);
-    reply.header("vary", "Accept, User-Agent").header("cache-control", "no-store");
+    reply.header("vary", TEXT_VARY).header("cache-control", "no-store");
     if (rendering === "html") {
       const items = query
         ? found.data
@@ -169,6 +170,21 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
     );
     scope.post<{ Body: Record<string, string> | undefined }>("/feedback", async (request, reply) => {
       const rendering = negotiate(request);
+      // The same operation as POST /v1/feedback, so the same bucket: not this host's page limit.
+      const { max } = BUCKETS.relaxed;
+      const hit = await hitBucket(options.store, "relaxed", request.ip);
+      reply.header("x-ratelimit-limit", String(max)).header("cache-control", "no-store");
+      if (hit.current > max) {
+        const seconds = Math.max(1, Math.ceil(hit.ttl / 1000));
+        const limited = `This form shares the API's relaxed bucket (POST /v1/feedback, POST /v1/analytics/outbound): ${max} requests per minute per IP.`;
+        reply.code(429).header("retry-after", String(seconds));
+        const page = rendering === "html" && (await limitPage(files, limited, seconds));
+        if (page) return reply.type(contentType("html")).send(page);
+        const text = `429 Too many requests\n\n${limited} Try again in ${seconds} seconds.\n`;
+        return reply
+          .type(contentType(rendering === "html" ? "txt" : rendering))
+          .send(rendering === "md" ? `# ${text}` : text);
+      }
       const form = request.body ?? {};
       const message = (form.message ?? "").trim();
       const email = (form.email ?? "").trim();

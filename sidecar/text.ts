@@ -13,6 +13,7 @@ import { THEME_SCRIPT_HASH } from "../site/src/lib/theme.ts";
 import { fastifyOptions, type AppOptions } from "./app.ts";
 import type { BuiltFiles } from "./files.ts";
 import { logsRequests } from "./logging.ts";
+import { isApiPath, sendError, toErrorBody } from "./plugins/errors.ts";
 import { clientAddress, clientKey, limitStore } from "./plugins/limit-store.ts";
 import { Replay } from "./replay.ts";
 import securityHeaders from "./plugins/security-headers.ts";
@@ -21,7 +22,7 @@ import type { Store } from "./store/store.ts";
 import textSiteRoutes, { limitPage } from "./text-site.ts";
 import { forwardApi } from "./text/api-forward.ts";
 import { TextReplies } from "./text/render.ts";
-import { textRoutes } from "./text/routes.ts";
+import { allowedMethods, textRoutes } from "./text/routes.ts";
 
 export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
 
@@ -50,6 +51,10 @@ const LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimi
  * production), and so does the list builder's data file; /v1/* is the API's, limited by its own buckets.
  */
 const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json)(\?|$)/;
+/** The no-JS feedback form's POST: counted in the feedback (relaxed) bucket instead (text-site.ts). */
+const FEEDBACK_POST = /^\/feedback\/?(\?|$)/;
+const notCounted = (method: string | undefined, url: string) =>
+  NOT_COUNTED.test(url) || (method === "POST" && FEEDBACK_POST.test(url));
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
@@ -64,7 +69,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     varyOn: ["accept"],
     perRequestHeaders: LIMIT_HEADERS,
     admit: (request: IncomingMessage, client: string) => {
-      if (NOT_COUNTED.test(request.url ?? "")) return [];
+      if (notCounted(request.method, request.url ?? "")) return [];
       const hit = store.hitNow?.(TEXT_BUCKET, clientKey(client), TEXT_HOST_LIMIT.windowMs);
       // Over the limit: Fastify answers the 429 (counting once more, past the limit already).
       if (hit === undefined || hit.count > perMinute) return undefined;
@@ -118,7 +123,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     timeWindow: TEXT_HOST_LIMIT.windowMs,
     skipOnError: true,
     keyGenerator: (request) => clientKey(request.ip),
-    allowList: (request) => NOT_COUNTED.test(request.url),
+    allowList: (request) => notCounted(request.method, request.url),
     store: limitStore(store, TEXT_BUCKET) as never,
     addHeaders: {
       "x-ratelimit-limit": true,
@@ -149,6 +154,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
         `${e.message ?? ""} Try again in ${retryAfter} seconds.`,
       );
     }
+    // The API's paths: its Error shape with its own titles (e.g. 413 "Payload too large").
+    if (isApiPath(request.url)) {
+      const body = toErrorBody(error);
+      if (body.status >= 500) request.log.error({ err: error }, "text request failed");
+      return sendError(reply, body);
+    }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, "text request failed");
     return replies.error(
@@ -159,9 +170,21 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       status === 500 ? "Something went wrong." : "The request could not be understood.",
     );
   });
-  app.setNotFoundHandler((request, reply) =>
-    replies.error(request, reply, 404, "Not found", "No page here. Try / for the list of providers."),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    // A known page asked with another method: 405 naming the ones it answers (RFC 9110 §15.5.6).
+    const allow = allowedMethods(options.catalogue, options.files, request.url);
+    if (!allow)
+      return replies.error(request, reply, 404, "Not found", "No page here. Try / for the list of providers.");
+    reply.header("allow", allow.join(", "));
+    if (request.method === "OPTIONS") return reply.code(204).header("cache-control", "no-store").send();
+    return replies.error(
+      request,
+      reply,
+      405,
+      "Method not allowed",
+      `${request.method.slice(0, 20)} is not answered here; this address answers ${allow.join(", ")}.`,
+    );
+  });
 
   await app.register(textSiteRoutes, {
     catalogue: options.catalogue,

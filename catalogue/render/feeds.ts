@@ -100,3 +100,26 @@ export const icsInstant = (iso: string) => iso.replace(/\.\d+Z$/, "Z").replace(/
 
 /** Midnight UTC of a day, as Atom dates it. */
 export const atomInstant = (day: string) => `${day}T00:00:00Z`;
+
+/**
+ * `change` applied to an Atom document's text outside its `<id>` elements: ids are permanent
+ * (RFC 4287 §4.2.6), so a mirror that rewrites the origin's URLs must leave them as they are.
+ */
+export function rewriteAtom(text: string, change: (part: string) => string): string {
+  return text
+    .split(/(<id>[^<]*<\/id>)/)
+    .map((part, index) => (index % 2 === 1 ? part : change(part)))
+    .join("");
+}
+
+/**
+ * `change` applied to each unfolded content line of an iCalendar text but its UIDs (permanent,
+ * RFC 5545 §3.8.4.7), each line folded again: a URL may span a fold, and a longer one needs new folds.
+ */
+export function rewriteCalendar(text: string, change: (line: string) => string): string {
+  return text
+    .replace(/\r\n[ \t]/g, "")
+    .split("\r\n")
+    .map((line) => (line === "" || /^UID[;:]/i.test(line) ? line : foldLine(change(line))))
+    .join("\r\n");
+}

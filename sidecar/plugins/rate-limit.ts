@@ -13,6 +13,9 @@ import type { Store } from "../store/store.ts";
 import { HttpError } from "./errors.ts";
 import { clientKey, limitStore } from "./limit-store.ts";
 
+/** The Store bucket these counters live in; a route's key is its client's key + its bucket's name. */
+const COUNTERS = "rl";
+
 export function bucketConfig(bucket: BucketName) {
   return { rateLimit: { max: BUCKETS[bucket].max, timeWindow: BUCKETS[bucket].windowMs, groupId: bucket } };
 }
@@ -30,7 +33,7 @@ export default fp(
     await app.register(rateLimit, {
       global: false,
       // Counted in memory when the store is unreachable or slow (./limit-store.ts): never open.
-      store: limitStore(options.store, "rl") as never,
+      store: limitStore(options.store, COUNTERS) as never,
       skipOnError: true,
       keyGenerator: (request) => clientKey(request.ip),
       addHeaders: {
@@ -61,3 +64,19 @@ export default fp(
   },
   { name: "rate-limit", dependencies: ["errors"] },
 );
+
+/**
+ * Counts one request of the client at `ip` in `bucket`, exactly as a route with bucketConfig(bucket)
+ * is counted (the same counter): for a request the API app does not answer, such as the text
+ * host's no-JS feedback form, which shares the relaxed bucket with POST /v1/feedback.
+ */
+export function hitBucket(store: Store, bucket: BucketName, ip: string): Promise<{ current: number; ttl: number }> {
+  const Counter = limitStore(store, COUNTERS);
+  return new Promise((resolve, reject) =>
+    new Counter().incr(
+      `${clientKey(ip)}${bucket}`,
+      (error, result) => (error || !result ? reject(error ?? new Error("no count")) : resolve(result)),
+      BUCKETS[bucket].windowMs,
+    ),
+  );
+}

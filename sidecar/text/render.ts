@@ -1,7 +1,7 @@
 /**
  * The text host's negotiation and replies (DESIGN "Hosts"): ?format=ansi|md|html wins; else
- * Accept: text/markdown → Markdown; Accept: text/html → HTML (the site); anything else → ANSI
- * text, plain with ?color=never or NO_COLOR. Errors come in the request's own rendering, or in the
+ * Accept, weighed by q-value (preferredType): text/markdown → Markdown; text/html → HTML (the
+ * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the request's own rendering, or in the
  * API's Error shape under /v1/.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -29,10 +29,58 @@ export function negotiate(request: FastifyRequest, noColor: boolean): Rendering 
   if (format === "md" || format === "markdown") return "md";
   if (format === "html") return "html";
   if (format === "ansi" || format === "text" || format === "txt") return plain || format === "txt" ? "txt" : "ansi";
-  const accept = String(request.headers.accept ?? "").toLowerCase();
-  if (accept.includes("text/markdown")) return "md";
-  if (accept.includes("text/html")) return "html";
+  const chosen = preferredType(String(request.headers.accept ?? ""));
+  if (chosen === "text/markdown") return "md";
+  if (chosen === "text/html") return "html";
   return plain ? "txt" : "ansi";
+}
+
+const OFFERS = ["text/markdown", "text/html", "text/plain"] as const;
+type Offer = (typeof OFFERS)[number];
+
+/**
+ * The offer an Accept header prefers (RFC 9110 §12.5.1): each offer takes the q of the most
+ * specific range that matches it (text/markdown before text/* before *\/*); the highest q > 0
+ * wins. On a tie a type the client names outranks one a wildcard covers; between named types
+ * Markdown, then HTML (what the text host has always preferred); between wildcards plain text,
+ * the host's default. Nothing acceptable (e.g. only `text/markdown;q=0`) → plain text too:
+ * DESIGN gives every other request the ANSI rendering rather than a 406.
+ */
+export function preferredType(accept: string): Offer {
+  const ranges: { type: string; subtype: string; q: number }[] = [];
+  for (const part of accept.toLowerCase().split(",")) {
+    const [range = "", ...params] = part.split(";").map((piece) => piece.trim());
+    const [type, subtype] = range.split("/");
+    if (!type || !subtype) continue;
+    let q = 1;
+    for (const param of params) {
+      const match = /^q\s*=\s*([01](?:\.\d{0,3})?)$/.exec(param);
+      if (match) q = Math.min(1, Number(match[1]));
+    }
+    ranges.push({ type, subtype, q });
+  }
+  let best: { offer: Offer; q: number; rank: number } | undefined;
+  for (const offer of OFFERS) {
+    const [type, subtype] = offer.split("/") as [string, string];
+    let match: { q: number; specificity: number } | undefined;
+    for (const range of ranges) {
+      const specificity =
+        range.type === type && range.subtype === subtype
+          ? 2
+          : range.type === type && range.subtype === "*"
+            ? 1
+            : range.type === "*" && range.subtype === "*"
+              ? 0
+              : -1;
+      if (specificity > (match?.specificity ?? -1)) match = { q: range.q, specificity };
+    }
+    if (!match || match.q === 0) continue;
+    // Named types first (Markdown, HTML, plain), then wildcard-matched ones (plain first).
+    const rank =
+      match.specificity === 2 ? 6 - OFFERS.indexOf(offer) : offer === "text/plain" ? 3 : 2 - OFFERS.indexOf(offer);
+    if (!best || match.q > best.q || (match.q === best.q && rank > best.rank)) best = { offer, q: match.q, rank };
+  }
+  return best?.offer ?? "text/plain";
 }
 
 function escapeHtml(text: string): string {

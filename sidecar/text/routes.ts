@@ -11,7 +11,7 @@ import type { Catalogue } from "../../catalogue/load.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { comparePage, lifecyclePage, savedListPage } from "../../catalogue/render/pages.ts";
 import { textPageFor, textPages } from "../../catalogue/static.ts";
-import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
+import { safeRelativePath, splitRequestUrl, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { isDotSegment, serveSitePage, type SiteHandler } from "../site-page.ts";
 import type { Store } from "../store/store.ts";
 import { errorDoc, render, type TextReplies } from "./render.ts";
@@ -129,4 +129,31 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
       return replies.text(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering));
     });
   };
+}
+
+const READS = ["GET", "HEAD"] as const;
+
+/**
+ * The methods a path of this host answers, for a request with another one (405 with Allow);
+ * undefined for a path it has nothing at (404) and for the API's /v1/ paths (the API answers those).
+ */
+export function allowedMethods(
+  catalogue: Catalogue,
+  files: BuiltFiles | undefined,
+  url: string,
+): readonly string[] | undefined {
+  const { pathname } = splitRequestUrl(url);
+  if (/^\/v1(\/|$)/.test(pathname)) return undefined;
+  // The feedback form posts here; its page is the site's.
+  if (/^\/feedback\/?$/.test(pathname))
+    return files?.has("site/client/feedback/index.html") ? [...READS, "POST"] : ["POST"];
+  if (/^\/(search\/?|(compare|lists)\/[^/]+\/?)$/.test(pathname)) return READS;
+  if (textPageFor(catalogue, pathname)) return READS;
+  const decoded = safeRelativePath(pathname);
+  if (decoded === undefined || !files) return undefined;
+  const path = decoded.replace(/^\/+|\/+$/g, "");
+  const known =
+    files.has(`site/client/${path ? `${path}/` : ""}index.html`) ||
+    (/\.[a-z0-9_]+$/i.test(path) && files.has(`site/client/${path}`));
+  return known ? READS : undefined;
 }

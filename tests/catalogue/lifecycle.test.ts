@@ -151,6 +151,20 @@ describe("lifecycle calendar", () => {
     expect(folded.replace(/\r\n /g, "")).toBe(line);
   });
 
+  it("has a component even when no service has a date (RFC 5545: 1*component), and no event", () => {
+    const undated = catalogue.services.find((service) => !service.lifecycle?.sunsetDate)!;
+    const empty = lifecycleCalendar(catalogue, URLS, {
+      name: "None",
+      description: "No dates",
+      slugs: new Set([undated.slug]),
+    });
+    const root = new ICAL.Component(ICAL.parse(empty));
+    expect(root.getAllSubcomponents().length).toBeGreaterThan(0);
+    expect(root.getAllSubcomponents("vevent")).toHaveLength(0);
+    expect(root.getFirstSubcomponent("vtimezone")?.getFirstPropertyValue("tzid")).toBe("UTC");
+    expect(empty.split("\r\n").filter((line) => line.startsWith("BEGIN:")).length).toBeGreaterThan(1);
+  });
+
   it("escapes commas, semicolons, backslashes and newlines in text values", () => {
     const calendar = lifecycleCalendar(catalogue, URLS, { name: "a,b;c\\d\ne", description: "x" });
     // ical.js leaves X- properties undecoded: decode the value as the TEXT type it is.

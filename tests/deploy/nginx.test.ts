@@ -14,6 +14,53 @@ import { startNginx, type Nginx } from "../helpers/nginx.ts";
 import { spawnServer, type ServerProcess } from "../helpers/process.ts";
 
 const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
+
+interface Answer {
+  status: number;
+  /** Every header line as sent, by lower-case name: a header sent twice has two values. */
+  headers: Map<string, string[]>;
+  text: string;
+}
+
+/** One request from the loopback address `from` (127.0.0.x: each is another client to nginx). */
+function send(
+  url: string,
+  options: { from: string; method?: string; headers?: Record<string, string>; body?: string },
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? "GET",
+        localAddress: options.from,
+        agent: false,
+        headers: {
+          ...(options.body !== undefined ? { "content-length": String(Buffer.byteLength(options.body)) } : {}),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => (text += chunk));
+        response.on("end", () => {
+          const headers = new Map<string, string[]>();
+          for (let i = 0; i < response.rawHeaders.length; i += 2) {
+            const name = response.rawHeaders[i]!.toLowerCase();
+            headers.set(name, [...(headers.get(name) ?? []), response.rawHeaders[i + 1]!]);
+          }
+          resolve({ status: response.statusCode ?? 0, headers, text });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+const form = (message: string) => `type=bug&message=${encodeURIComponent(message)}`;
+const FORM = { "content-type": "application/x-www-form-urlencoded", "user-agent": "curl/8" };
+const JSON_BODY = { "content-type": "application/json" };
 const redisBinary = requireComponent("redis-server");
 
 describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", () => {
@@ -155,6 +202,153 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     const feedback = await fromOther("/feedback", "POST", "type=bug&message=Through+nginx+to+a+sidecar");
     expect(feedback.status).toBe(201);
     expect(feedback.text).toContain("Thank you");
+  });
+
+  it("keeps the client's address through the text host's /v1/ to the sidecars: two clients, two strict counts", async () => {
+    const exportList = (from: string, headers: Record<string, string> = {}) =>
+      send(`${text}/v1/export/markdown`, {
+        from,
+        method: "POST",
+        headers: { ...JSON_BODY, ...headers },
+        body: JSON.stringify({ approvedServiceIds: ["aws-s3"] }),
+      });
+    const first: number[] = [];
+    // Naming another client in X-Real-IP or X-Forwarded-For changes nothing: nginx replaces both.
+    for (let i = 0; i < 11; i++)
+      first.push(
+        (await exportList("127.0.0.2", { "x-real-ip": `203.0.113.${i}`, "x-forwarded-for": `198.51.100.${i}` })).status,
+      );
+    expect(first).toEqual([...Array<number>(10).fill(200), 429]);
+    // Another client through the same site has its own ten; on the API host too.
+    expect((await exportList("127.0.0.3")).status).toBe(200);
+    expect(
+      (
+        await send(`${api}/v1/export/markdown`, {
+          from: "127.0.0.3",
+          method: "POST",
+          headers: { ...JSON_BODY, "x-real-ip": "127.0.0.2" },
+          body: JSON.stringify({ approvedServiceIds: ["aws-s3"] }),
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it("sends each header once and right: static reads, health, status and POSTs, on both hosts", async () => {
+    const once = (answer: Answer, name: string) => {
+      const values = answer.headers.get(name) ?? [];
+      expect(values, name).toHaveLength(1);
+      return values[0]!;
+    };
+    for (const base of [api, `${text}`]) {
+      const staticRead = await send(`${base}/v1/providers`, {
+        from: "127.0.0.4",
+        headers: { "accept-encoding": "br" },
+      });
+      expect(staticRead.status).toBe(200);
+      expect(once(staticRead, "cache-control")).toBe("public, max-age=300");
+      expect(once(staticRead, "vary")).toBe("Accept-Encoding");
+      expect(once(staticRead, "access-control-allow-origin")).toBe("*");
+      expect(once(staticRead, "x-content-type-options")).toBe("nosniff");
+      for (const path of ["/v1/health", "/v1/status"]) {
+        const answer = await send(`${base}${path}`, { from: "127.0.0.4" });
+        expect(answer.status, path).toBe(200);
+        expect(once(answer, "cache-control"), path).toBe("no-store");
+        expect((answer.headers.get("vary") ?? []).length, path).toBeLessThanOrEqual(1);
+        expect(once(answer, "access-control-allow-origin"), path).toBe("*");
+        expect(once(answer, "x-content-type-options"), path).toBe("nosniff");
+      }
+      const posted = await send(`${base}/v1/feedback`, {
+        from: "127.0.0.4",
+        method: "POST",
+        headers: JSON_BODY,
+        body: JSON.stringify({ type: "bug", message: "Headers through nginx" }),
+      });
+      expect(posted.status).toBe(201);
+      expect(once(posted, "cache-control")).toBe("no-store");
+      expect(posted.headers.get("vary") ?? []).not.toContain("Accept-Encoding, Accept-Encoding");
+      expect((posted.headers.get("vary") ?? []).length).toBeLessThanOrEqual(1);
+      expect(once(posted, "access-control-allow-origin")).toBe("*");
+    }
+    // A text page nginx answers from the build, and one a sidecar computes.
+    for (const path of ["/aws", "/search?q=s3"]) {
+      const page = await send(`${text}${path}`, { from: "127.0.0.4", headers: { "user-agent": "curl/8" } });
+      expect(page.status, path).toBe(200);
+      expect(once(page, "vary"), path).toBe("Accept, Accept-Encoding");
+      expect(once(page, "x-content-type-options"), path).toBe("nosniff");
+      once(page, "cache-control");
+    }
+  });
+
+  it("counts the no-JS feedback form in the feedback bucket it shares with POST /v1/feedback, not in the page limit", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push(
+        (await send(`${text}/feedback`, { from: "127.0.0.6", method: "POST", headers: FORM, body: form(`Form ${i}`) }))
+          .status,
+      );
+    expect(statuses).toEqual([...Array<number>(30).fill(201), 429]);
+    const limited = await send(`${text}/feedback`, {
+      from: "127.0.0.6",
+      method: "POST",
+      headers: FORM,
+      body: form("One more"),
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
+    expect(Number(limited.headers.get("retry-after")?.[0])).toBeGreaterThan(0);
+    const api429 = await send(`${text}/v1/feedback`, {
+      from: "127.0.0.6",
+      method: "POST",
+      headers: JSON_BODY,
+      body: JSON.stringify({ type: "bug", message: "Same bucket" }),
+    });
+    expect(api429.status).toBe(429);
+    expect(JSON.parse(api429.text)).toMatchObject({ status: 429 });
+    // The pages of the text host are still this client's to read.
+    expect((await send(`${text}/aws`, { from: "127.0.0.6", headers: { "user-agent": "curl/8" } })).status).toBe(200);
+  });
+
+  it("honours Accept q-values on the text host: text/markdown;q=0 gets no Markdown", async () => {
+    const refused = await send(`${text}/aws`, {
+      from: "127.0.0.7",
+      headers: { accept: "text/markdown;q=0, text/plain", "user-agent": "curl/8" },
+    });
+    expect(refused.status).toBe(200);
+    expect(refused.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
+    expect(refused.text).not.toMatch(/^# /);
+    const preferred = await send(`${text}/aws`, {
+      from: "127.0.0.7",
+      headers: { accept: "text/html;q=0.5, text/markdown" },
+    });
+    expect(preferred.headers.get("content-type")?.[0]).toMatch(/^text\/markdown/);
+    expect(preferred.text).toMatch(/^# Amazon Web Services/);
+    const browser = await send(`${text}/aws`, {
+      from: "127.0.0.7",
+      headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
+    });
+    expect(browser.headers.get("content-type")?.[0]).toMatch(/^text\/html/);
+  });
+
+  it("answers what nginx refuses itself in the Error shape on the API's paths, as plain text on pages, and 405 with Allow", async () => {
+    const from = "127.0.0.8";
+    const json = (answer: Answer, status: number) => {
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get("content-type")).toEqual(["application/json; charset=utf-8"]);
+      expect(JSON.parse(answer.text)).toMatchObject({ status, error: expect.any(String) });
+    };
+    const big = "x".repeat(70 * 1024);
+    for (const base of [api, text]) {
+      json(await send(`${base}/v1/feedback`, { from, method: "POST", headers: JSON_BODY, body: big }), 413);
+      json(await send(`${base}/v1/providers`, { from, headers: { "x-big": "a".repeat(17 * 1024) } }), 431);
+    }
+    const page = await send(`${text}/aws`, { from, headers: { "x-big": "a".repeat(17 * 1024) } });
+    expect(page.status).toBe(431);
+    expect(page.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
+    // A page nginx serves from the build, asked with another method: the sidecar's 405, not nginx's HTML.
+    const posted = await send(`${text}/aws`, { from, method: "POST", headers: { "user-agent": "curl/8" }, body: "" });
+    expect(posted.status).toBe(405);
+    expect(posted.headers.get("allow")).toEqual(["GET, HEAD"]);
+    expect(posted.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
   });
 
   it("keeps serving static reads with both sidecars stopped, and answers dynamic requests with 503 in the Error shape", async () => {

@@ -133,6 +133,25 @@ describe("cloud-catalogue mirror", () => {
       expect(openapi.servers[0]!.url).toBe(api);
       expect(page).toContain(`href="${api}/openapi.json"`);
       expect(page).not.toContain(`127.0.0.1:${port}`);
+      // Feeds too: their links point at the mirror, their ids and UIDs stay the origin's.
+      for (const [file, idPattern] of [
+        ["v1/lifecycle.atom", /<id>([^<]*)<\/id>/g],
+        ["v1/changes.atom", /<id>([^<]*)<\/id>/g],
+        ["v1/lifecycle.ics", /^UID:(.*)$/gm],
+      ] as const) {
+        // The origin's API and text host (http://127.0.0.1:1), each followed by a path or a quote.
+        const originUrl = new RegExp(`http://127\\.0\\.0\\.1:(${port}|1)(?![0-9])`);
+        const original = readFileSync(join(distDir, "api", file), "utf8");
+        expect(original.replace(/\r\n /g, ""), file).toMatch(originUrl);
+        const served = await (await fetch(`${api}/${file}`)).text();
+        expect(served.replace(/\r\n /g, ""), file).not.toMatch(originUrl);
+        expect(served.replace(/\r\n /g, ""), file).toContain(`${file.startsWith("v1/changes") ? api : text}/`);
+        const ids = (text: string) => [...text.replace(/\r\n /g, "").matchAll(idPattern)].map((match) => match[1]);
+        expect(ids(served).length, file).toBeGreaterThan(0);
+        expect(ids(served), file).toEqual(ids(original));
+      }
+      const calendar = await (await fetch(`${api}/v1/lifecycle.ics`)).text();
+      for (const line of calendar.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     } finally {
       await server.close();
     }

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Feedback } from "../../catalogue/ports.ts";
+import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { limitPage } from "../../sidecar/text-site.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
-import { realCatalogue, tempStore } from "../helpers/app.ts";
+import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 async function textApp() {
   const store = await tempStore();
@@ -97,5 +98,37 @@ describe("the site's 429 page", () => {
       "<main><h1>Too many requests</h1><p data-limit-detail>Pages &#60;b&#62;are&#60;/b&#62; limited to 60 requests per minute per IP. Try again in 42 seconds.</p></main>",
     );
     expect(await limitPage(undefined, "x", 1)).toBeUndefined();
+  });
+});
+
+describe("the text host's feedback form and the limits", () => {
+  it("counts the form in the feedback (relaxed) bucket it shares with POST /v1/feedback, not in the page limit", async () => {
+    const store = await tempStore();
+    const catalogue = realCatalogue();
+    const config = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
+    const api = await buildApp({ config, catalogue, store, urls: URLS });
+    // The text host's own limit: 60 pages a minute.
+    const app = await buildTextApp({ config, catalogue, store, api });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push((await app.inject(form({ type: "bug", message: `Message number ${i}` }))).statusCode);
+    expect(statuses).toEqual([...Array<number>(30).fill(201), 429]);
+    const limited = await app.inject(form({ type: "bug", message: "One more message" }));
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited.body).toContain("relaxed bucket");
+    // The same bucket as the API's operation, whichever host it comes through.
+    const viaApi = await app.inject({
+      method: "POST",
+      url: "/v1/feedback",
+      headers: { "content-type": "application/json" },
+      payload: { type: "bug", message: "Through the API path" },
+    });
+    expect(viaApi.statusCode).toBe(429);
+    // 32 form posts spent none of the 60 pages.
+    for (let i = 0; i < 60; i++) expect((await app.inject({ url: "/aws?format=md" })).statusCode).toBe(200);
+    await app.close();
+    await api.close();
   });
 });

@@ -1,6 +1,9 @@
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { buildApp } from "../../sidecar/app.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
-import { fixtureCatalogue, realCatalogue, tempStore } from "../helpers/app.ts";
+import { fixtureCatalogue, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
+import { rawRequest, socketExchange, type RawAnswer } from "../helpers/raw-http.ts";
 
 describe("the text host", () => {
   it("answers the 61st request in a minute from one IP with 429, in the request's format", async () => {
@@ -78,5 +81,111 @@ describe("the text host", () => {
     expect(page.body).toContain("## Sources, checked 2026-11-25");
     expect(page.body).toContain("— backs compliance; checked 2026-11-20");
     await text.close();
+  });
+});
+
+describe("the text host's protocol", () => {
+  async function hosts() {
+    const store = await tempStore();
+    const catalogue = fixtureCatalogue();
+    const config = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
+    const api = await buildApp({ config, catalogue, store, urls: URLS });
+    const text = await buildTextApp({ config, catalogue, store, api, perMinute: 10_000 });
+    return { api, text };
+  }
+
+  it("answers /v1/* requests refused before routing in the API's Error shape", async () => {
+    const { api, text } = await hosts();
+    await text.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(text.server.address() as AddressInfo).port}`;
+    try {
+      const shaped = (answer: RawAnswer | "hang", status: number) => {
+        expect(answer).not.toBe("hang");
+        const { headers, body } = answer as RawAnswer;
+        expect(headers["content-type"]).toBe("application/json; charset=utf-8");
+        expect(JSON.parse(body)).toMatchObject({ status, error: expect.any(String) });
+      };
+      // Refused by node's parser: headers over 16 KiB; conflicting framing.
+      shaped(await rawRequest(base, { path: "/v1/services", headers: { "x-big": "a".repeat(20_000) } }), 431);
+      const framing = await socketExchange(
+        base,
+        "GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+        3000,
+      );
+      expect(framing.answer).toMatch(/^HTTP\/1\.1 400 [^\r]*\r\nContent-Type: application\/json/);
+      // Refused by Fastify before the API sees it: a body over the limit, with the API's own title.
+      const large = await rawRequest(base, {
+        method: "POST",
+        path: "/v1/feedback",
+        headers: { "content-type": "application/json" },
+        body: "x".repeat(70_000),
+      });
+      shaped(large, 413);
+      expect(JSON.parse((large as RawAnswer).body)).toMatchObject({ error: "Payload too large" });
+      shaped(await rawRequest(base, { path: "/v1/%zz" }), 400);
+      // A page of the text host keeps its plain-text errors.
+      const page = await rawRequest(base, { path: "/aws", headers: { "x-big": "a".repeat(20_000) } });
+      expect((page as RawAnswer).headers["content-type"]).toMatch(/^text\/plain/);
+    } finally {
+      await text.close();
+      await api.close();
+    }
+  });
+
+  it("answers a wrong method on a known page with 405 and Allow, in the request's rendering", async () => {
+    const { api, text } = await hosts();
+    for (const [method, url] of [
+      ["POST", "/aws"],
+      ["DELETE", "/aws/s3"],
+      ["PUT", "/search"],
+      ["PATCH", "/compare/aws-s3,stackit-object-storage"],
+      ["DELETE", "/lists/some-list"],
+      ["POST", "/lifecycle"],
+      ["POST", "/"],
+    ] as const) {
+      const answer = await text.inject({ method, url, headers: { "user-agent": "curl/8" } });
+      expect(answer.statusCode, `${method} ${url}`).toBe(405);
+      expect(answer.headers.allow, `${method} ${url}`).toBe("GET, HEAD");
+      expect(answer.headers["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(answer.body).toContain("405 Method not allowed");
+    }
+    const feedback = await text.inject({ method: "PUT", url: "/feedback", headers: { accept: "text/markdown" } });
+    expect(feedback.statusCode).toBe(405);
+    expect(feedback.headers.allow).toBe("POST");
+    expect(feedback.body).toMatch(/^# 405 Method not allowed/);
+    // Nothing at the path: still 404; the API's paths answer as the API does.
+    expect((await text.inject({ method: "POST", url: "/no-such-provider" })).statusCode).toBe(404);
+    const apiPath = await text.inject({ method: "DELETE", url: "/v1/providers" });
+    expect(apiPath.headers["content-type"]).toBe("application/json; charset=utf-8");
+    await text.close();
+    await api.close();
+  });
+
+  it("weighs Accept q-values: a type at q=0 is never sent, the higher q wins", async () => {
+    const { api, text } = await hosts();
+    const typeOf = async (accept: string) =>
+      (await text.inject({ url: "/aws", headers: { accept } })).headers["content-type"];
+    expect(await typeOf("text/markdown;q=0, text/plain")).toBe("text/plain; charset=utf-8");
+    expect(await typeOf("text/markdown;q=0")).toBe("text/plain; charset=utf-8");
+    expect(await typeOf("text/html;q=0, */*")).toBe("text/plain; charset=utf-8");
+    expect(await typeOf("text/html;q=0.5, text/markdown")).toBe("text/markdown; charset=utf-8");
+    expect(await typeOf("text/markdown;q=0.4, text/html;q=0.9")).toBe("text/html; charset=utf-8");
+    expect(await typeOf("text/plain, text/markdown;q=0.5")).toBe("text/plain; charset=utf-8");
+    expect(await typeOf("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")).toBe(
+      "text/html; charset=utf-8",
+    );
+    expect(await typeOf("*/*")).toBe("text/plain; charset=utf-8");
+    expect(await typeOf("text/markdown, text/html")).toBe("text/markdown; charset=utf-8");
+    await text.close();
+    await api.close();
+  });
+
+  it("sends Vary: Accept, Accept-Encoding on /search (not User-Agent, which splits caches per browser)", async () => {
+    const { api, text } = await hosts();
+    const search = await text.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8" } });
+    expect(search.statusCode).toBe(200);
+    expect(search.headers.vary).toBe("Accept, Accept-Encoding");
+    await text.close();
+    await api.close();
   });
 });
