@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "./schema.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.7.0",
+    date: "2026-11-26",
+    changes: [
+      "POST /v1/lists: an Idempotency-Key is scoped to the client (another client's same key saves its own list) and bound to the body (the same key with another body answers 422).",
+      "A known API path asked with a method it does not support answers 405 with an Allow header, in the Error shape, instead of 404.",
+    ],
+  },
+  {
     version: "1.6.0",
     date: "2026-11-23",
     changes: [

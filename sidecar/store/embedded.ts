@@ -21,6 +21,7 @@ import { lockDataDir } from "./lock.ts";
 import { parseLogLine, type SkippedRecords } from "./records.ts";
 import { WindowCounters } from "./window-counters.ts";
 import {
+  IdempotencyKeyReusedError,
   SlugTakenError,
   StoreOutcomeUnknownError,
   StoreUnavailableError,
@@ -39,7 +40,7 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
-/** Thrown inside the write queue when a live list already holds the request's Idempotency-Key. */
+/** Thrown inside the write queue when a live list already holds the request's Idempotency-Key (and body). */
 class AlreadySaved extends Error {
   readonly list: StoredList;
   constructor(list: StoredList) {
@@ -88,7 +89,7 @@ export class EmbeddedStore implements Store {
   readonly available = true;
   private readonly lists = new Map<string, StoredList>();
   private readonly slugs = new Map<string, string>();
-  /** Idempotency-Key → list id, for lists alive. */
+  /** Idempotency-Key's scope (client and key) → list id, for lists alive. */
   private readonly idempotencyKeys = new Map<string, string>();
   private readonly buckets = new WindowCounters(MAX_BUCKETS);
   private status: StatusRecordT[] = [];
@@ -160,15 +161,15 @@ export class EmbeddedStore implements Store {
   private index(list: StoredList) {
     this.lists.set(list.id, list);
     if (list.slug) this.slugs.set(list.slug, list.id);
-    if (list.idempotencyKey) this.idempotencyKeys.set(list.idempotencyKey, list.id);
+    if (list.idempotency) this.idempotencyKeys.set(list.idempotency.scope, list.id);
   }
 
   private unindex(list: StoredList) {
     this.lists.delete(list.id);
     // The slug or key may belong to a newer list by now.
     if (list.slug && this.slugs.get(list.slug) === list.id) this.slugs.delete(list.slug);
-    if (list.idempotencyKey && this.idempotencyKeys.get(list.idempotencyKey) === list.id)
-      this.idempotencyKeys.delete(list.idempotencyKey);
+    if (list.idempotency && this.idempotencyKeys.get(list.idempotency.scope) === list.id)
+      this.idempotencyKeys.delete(list.idempotency.scope);
   }
 
   /**
@@ -290,8 +291,11 @@ export class EmbeddedStore implements Store {
     let list: StoredList | undefined;
     const allocate = (): LogRecord => {
       const earlier =
-        input.idempotencyKey && this.getListNow(this.idempotencyKeys.get(input.idempotencyKey), input.createdAt);
-      if (earlier) throw new AlreadySaved(earlier);
+        input.idempotency && this.getListNow(this.idempotencyKeys.get(input.idempotency.scope), input.createdAt);
+      if (earlier) {
+        if (earlier.idempotency?.fingerprint !== input.idempotency!.fingerprint) throw new IdempotencyKeyReusedError();
+        throw new AlreadySaved(earlier);
+      }
       let slug: string | null = null;
       if (input.slug) {
         if (!this.slugFree(input.slug, input.createdAt)) throw new SlugTakenError(input.slug);
@@ -311,7 +315,7 @@ export class EmbeddedStore implements Store {
         approvedServiceIds: input.approvedServiceIds,
         createdAt: input.createdAt.toISOString(),
         expiresAt: input.expiresAt.toISOString(),
-        ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+        ...(input.idempotency ? { idempotency: input.idempotency } : {}),
       };
       // Reserve before the fsync so a concurrent request sees the slug taken.
       this.index(list);

@@ -14,7 +14,9 @@ export const StoredListRecord = z.object({
   approvedServiceIds: z.array(z.string()),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
-  idempotencyKey: z.string().optional(),
+  // Lists saved before keys were scoped to the client had a bare `idempotencyKey`: dropped here, so
+  // such a key no longer finds its list (it was shared by every client).
+  idempotency: z.object({ scope: z.string(), fingerprint: z.string() }).optional(),
 });
 
 export const LogRecord = z.discriminatedUnion("t", [

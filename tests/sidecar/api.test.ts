@@ -219,8 +219,9 @@ describe("policies and export", () => {
     const response = await app.inject("/v1/changelog");
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body.current).toBe("1.6.0");
+    expect(body.current).toBe("1.7.0");
     expect(body.versions.map((v: { version: string }) => v.version)).toEqual([
+      "1.7.0",
       "1.6.0",
       "1.5.1",
       "1.5.0",

@@ -103,7 +103,7 @@ describe("embedded store log and memory", () => {
     await store.createList({ ...input, id: "before", slug: "before" });
     const restore = failWrites(store, (call) => call === 1);
     // Both in one batch: the second finds the first's list (its Idempotency-Key) not yet written.
-    const keyed = { ...input, idempotencyKey: "retry-key" };
+    const keyed = { ...input, idempotency: { scope: "retry-key", fingerprint: "body" } };
     const [first, retry] = await Promise.allSettled([
       store.createList({ ...keyed, id: "first" }),
       store.createList({ ...keyed, id: "retry" }),
