@@ -88,7 +88,7 @@ export default fp(
     app.setErrorHandler((error, request: FastifyRequest, reply) => {
       const body = toErrorBody(error);
       if (body.status >= 500) request.log.error({ err: error }, "request failed");
-      if (body.status === 429) {
+      if (body.status === 429 || body.status === 503) {
         const ttl = (error as { retryAfter?: number }).retryAfter;
         if (ttl !== undefined) reply.header("retry-after", String(ttl));
       }

@@ -6,8 +6,13 @@
  * store is left alone for FALLBACK_HOLD_MS — so a hung Redis costs a page at most one short wait
  * every few seconds, not a command timeout each.
  *
+ * A bucket that fails closed (the strict one, 10 a minute) is not counted in memory: each instance
+ * would grant its own 10 more while Redis hangs. Its requests are refused (503) until the store
+ * counts again; meanwhile one request every PROBE_INTERVAL_MS still asks the store, so within a
+ * second of its recovery a request is counted there and lets the rest through.
+ *
  * Clients are keyed by clientKey(): an IPv4 address, or the /64 of an IPv6 one (a host gets a
- * whole /64 and can rotate addresses inside it at will).
+ * whole /64 and can rotate addresses inside it at will); a port a proxy added is dropped.
  */
 import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
@@ -17,6 +22,8 @@ import { WindowCounters } from "../store/window-counters.ts";
 
 export const STORE_HIT_DEADLINE_MS = 200;
 export const FALLBACK_HOLD_MS = 5_000;
+/** While the store is avoided, a fail-closed bucket asks it again at most this often. */
+export const PROBE_INTERVAL_MS = 1_000;
 /** Counters kept in memory; past this the oldest windows are dropped first. */
 const MAX_KEYS = 100_000;
 
@@ -25,24 +32,41 @@ class LimitCounter {
   private readonly store: Store;
   private readonly memory = new WindowCounters(MAX_KEYS);
   private storeAvoidedUntil = 0;
+  /** When a fail-closed request may next ask the store while it is avoided. */
+  private nextProbeAt = 0;
 
   constructor(store: Store) {
     this.store = store;
   }
 
-  async hit(bucket: string, key: string, windowMs: number): Promise<BucketHit> {
-    if (Date.now() < this.storeAvoidedUntil) return this.memory.hit(`${bucket}\0${key}`, windowMs);
+  /** Whether the store is being avoided now (it erred or was slow within FALLBACK_HOLD_MS). */
+  get avoiding(): boolean {
+    return Date.now() < this.storeAvoidedUntil;
+  }
+
+  /**
+   * The request's count in the store, or in memory while the store is avoided; undefined when the
+   * store could not count a request of a fail-closed bucket (it is then refused).
+   */
+  async hit(bucket: string, key: string, windowMs: number, failClosed = false): Promise<BucketHit | undefined> {
+    if (this.avoiding) {
+      if (!failClosed) return this.memory.hit(`${bucket}\0${key}`, windowMs);
+      if (Date.now() < this.nextProbeAt) return undefined;
+      this.nextProbeAt = Date.now() + PROBE_INTERVAL_MS;
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
+      const hit = await Promise.race([
         this.store.hit(bucket, key, windowMs),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error("slow")), STORE_HIT_DEADLINE_MS);
         }),
       ]);
+      this.storeAvoidedUntil = 0;
+      return hit;
     } catch {
       this.storeAvoidedUntil = Date.now() + FALLBACK_HOLD_MS;
-      return this.memory.hit(`${bucket}\0${key}`, windowMs);
+      return failClosed ? undefined : this.memory.hit(`${bucket}\0${key}`, windowMs);
     } finally {
       clearTimeout(timer);
     }
@@ -51,11 +75,22 @@ class LimitCounter {
 
 const counters = new WeakMap<Store, LimitCounter>();
 
-/** A store class for @fastify/rate-limit that counts in `bucket` of `store`, never failing open. */
-export function limitStore(store: Store, bucket: string) {
+function counterOf(store: Store): LimitCounter {
   let counter = counters.get(store);
   if (!counter) counters.set(store, (counter = new LimitCounter(store)));
-  const shared = counter;
+  return counter;
+}
+
+/** Whether `store` cannot count rate limits now, so fail-closed buckets refuse (for the refusal's message). */
+export const limitsUncounted = (store: Store): boolean => !store.hitNow && counterOf(store).avoiding;
+
+/**
+ * A store class for @fastify/rate-limit that counts in `bucket` of `store`, never failing open.
+ * `failClosed(key)` names the keys of buckets refused, not counted in memory, when the store cannot
+ * count: such a request gets a count past any limit.
+ */
+export function limitStore(store: Store, bucket: string, failClosed: (key: string) => boolean = () => false) {
+  const shared = counterOf(store);
   return class LimitStore {
     incr(
       key: string,
@@ -65,7 +100,11 @@ export function limitStore(store: Store, bucket: string) {
       // Counted in this process's memory (the embedded store): at once, with no deadline to race.
       const now = store.hitNow?.(bucket, key, timeWindow);
       if (now) return callback(null, { current: now.count, ttl: now.resetMs });
-      void shared.hit(bucket, key, timeWindow).then((hit) => callback(null, { current: hit.count, ttl: hit.resetMs }));
+      void shared
+        .hit(bucket, key, timeWindow, failClosed(key))
+        .then((hit) =>
+          callback(null, hit ? { current: hit.count, ttl: hit.resetMs } : { current: Infinity, ttl: FALLBACK_HOLD_MS }),
+        );
     }
     child() {
       return new LimitStore();
@@ -97,7 +136,8 @@ export function trustedProxy(trustProxy: readonly string[]): (address: string, h
   return (address, hop) => {
     let decision = decisions.get(address);
     if (decision === undefined) {
-      decision = trusted(address, hop);
+      // A proxy named with its port is still the proxy.
+      decision = trusted(withoutPort(address), hop);
       if (decisions.size >= TRUST_DECISIONS) decisions.clear();
       decisions.set(address, decision);
     }
@@ -122,8 +162,23 @@ function ipv6Groups(address: string): number[] | undefined {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 
-/** The rate-limit key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64. */
-export function clientKey(ip: string): string {
+/**
+ * An address without the port a proxy may have added to X-Forwarded-For (`10.1.1.1:40001`,
+ * `[2001:db8::1]:443`, `[2001:db8::1]`); anything else as is.
+ */
+export function withoutPort(address: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(address);
+  if (bracketed) return bracketed[1]!;
+  const ipv4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(address);
+  return ipv4 ? ipv4[1]! : address;
+}
+
+/**
+ * The rate-limit key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64; a
+ * port is dropped, so a proxy that sends one does not make each connection a new client.
+ */
+export function clientKey(address: string): string {
+  const ip = withoutPort(address);
   if (isIP(ip) !== 6) return ip;
   const groups = ipv6Groups(ip);
   if (!groups) return ip;
