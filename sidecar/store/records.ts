@@ -21,17 +21,20 @@ export const StoredListRecord = z.object({
 });
 
 /** A record's place in the log, counted from 0 (absent in logs written before it was kept). */
-const Sequence = z.number().int().nonnegative().optional();
+const Sequence = z.object({ n: z.number().int().nonnegative().optional() });
 
-export const LogRecord = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("list"), n: Sequence, list: StoredListRecord }),
-  z.object({
-    t: z.literal("feedback"),
-    n: Sequence,
-    feedback: z.object({ message: z.string(), receivedAt: z.string() }).loose(),
-  }),
-  z.object({ t: z.literal("click"), n: Sequence, click: z.object({ url: z.string(), at: z.string() }).loose() }),
-]);
+/** Every kind of record carries its number, whatever its other fields. */
+export const LogRecord = z.intersection(
+  Sequence,
+  z.discriminatedUnion("t", [
+    z.object({ t: z.literal("list"), list: StoredListRecord }),
+    z.object({
+      t: z.literal("feedback"),
+      feedback: z.object({ message: z.string(), receivedAt: z.string() }).loose(),
+    }),
+    z.object({ t: z.literal("click"), click: z.object({ url: z.string(), at: z.string() }).loose() }),
+  ]),
+);
 
 /**
  * The longest log line read: a record is at most a 64 KiB body, escaped. A longer line (damage, a
