@@ -92,5 +92,8 @@ describe.skipIf(!redisBinary)("two instances on one Redis", () => {
     for (const i of [0, 1])
       await waitFor(async () => (await markdown(i, `203.0.113.3${i + 1}`)) === 200, 5000, "strict counted again");
     expect(performance.now() - resumed).toBeLessThan(3000);
+    console.log(
+      `shared-limits: Redis hung, ${during.filter((status) => status === 200).length} of ${during.length} strict requests granted over two instances; both counting again ${Math.round(performance.now() - resumed)} ms after it answered`,
+    );
   }, 30_000);
 });
