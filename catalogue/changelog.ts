@@ -13,6 +13,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
     changes: [
       "POST /v1/lists: an Idempotency-Key is scoped to the client (another client's same key saves its own list) and bound to the body (the same key with another body answers 422).",
       "A known API path asked with a method it does not support answers 405 with an Allow header, in the Error shape, instead of 404.",
+      "The strict bucket's endpoints answer 503 with Retry-After while a shared store (Redis) cannot count their limit, instead of each instance counting alone; a port a trusted proxy adds to X-Forwarded-For no longer makes a new client.",
     ],
   },
   {
