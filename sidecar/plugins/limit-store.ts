@@ -7,9 +7,10 @@
  * every few seconds, not a command timeout each.
  *
  * A bucket that fails closed (the strict one, 10 a minute) is not counted in memory: each instance
- * would grant its own 10 more while Redis hangs. Its requests are refused (503) until the store
- * counts again; meanwhile one request every PROBE_INTERVAL_MS still asks the store, so within a
- * second of its recovery a request is counted there and lets the rest through.
+ * would grant its own 10 more while Redis hangs. Its requests wait up to FAIL_CLOSED_DEADLINE_MS
+ * for the store, and are refused (503) when it does not count them; while it is avoided, one
+ * request every PROBE_INTERVAL_MS asks it (the others meanwhile wait for that answer), so within
+ * about a second of its recovery requests are counted there again.
  *
  * Clients are keyed by clientKey(): an IPv4 address, or the /64 of an IPv6 one (a host gets a
  * whole /64 and can rotate addresses inside it at will); a port a proxy added is dropped.
@@ -22,6 +23,11 @@ import { WindowCounters } from "../store/window-counters.ts";
 
 export const STORE_HIT_DEADLINE_MS = 200;
 export const FALLBACK_HOLD_MS = 5_000;
+/**
+ * A fail-closed bucket's request waits this long for the store: a refusal is an error the client
+ * sees, a wait only latency, and Redis answering within a second is not hung.
+ */
+export const FAIL_CLOSED_DEADLINE_MS = 1_000;
 /** While the store is avoided, a fail-closed bucket asks it again at most this often. */
 export const PROBE_INTERVAL_MS = 1_000;
 /** Counters kept in memory; past this the oldest windows are dropped first. */
@@ -32,7 +38,9 @@ class LimitCounter {
   private readonly store: Store;
   private readonly memory = new WindowCounters(MAX_KEYS);
   private storeAvoidedUntil = 0;
-  /** When a fail-closed request may next ask the store while it is avoided. */
+  /** While the store is avoided: the fail-closed request asking it, resolving to whether it answered. */
+  private probe: Promise<boolean> | undefined;
+  /** When a fail-closed request may next ask the avoided store. */
   private nextProbeAt = 0;
 
   constructor(store: Store) {
@@ -49,24 +57,46 @@ class LimitCounter {
    * store could not count a request of a fail-closed bucket (it is then refused).
    */
   async hit(bucket: string, key: string, windowMs: number, failClosed = false): Promise<BucketHit | undefined> {
+    const deadline = failClosed ? FAIL_CLOSED_DEADLINE_MS : STORE_HIT_DEADLINE_MS;
     if (this.avoiding) {
       if (!failClosed) return this.memory.hit(`${bucket}\0${key}`, windowMs);
-      if (Date.now() < this.nextProbeAt) return undefined;
-      this.nextProbeAt = Date.now() + PROBE_INTERVAL_MS;
+      // One request asks the avoided store, at most once a PROBE_INTERVAL_MS; those that come
+      // meanwhile wait for its answer, and ask the store themselves once it has answered.
+      if (this.probe) {
+        if (!(await this.probe)) return undefined;
+      } else if (Date.now() < this.nextProbeAt) return undefined;
+      else {
+        const asked = this.ask(bucket, key, windowMs, deadline);
+        this.probe = asked.then((hit) => hit !== undefined);
+        try {
+          return await asked;
+        } finally {
+          this.probe = undefined;
+          this.nextProbeAt = Date.now() + PROBE_INTERVAL_MS;
+        }
+      }
     }
+    return (
+      (await this.ask(bucket, key, windowMs, deadline)) ??
+      (failClosed ? undefined : this.memory.hit(`${bucket}\0${key}`, windowMs))
+    );
+  }
+
+  /** The store's count within `deadlineMs`, or undefined (and the store avoided for FALLBACK_HOLD_MS). */
+  private async ask(bucket: string, key: string, windowMs: number, deadlineMs: number): Promise<BucketHit | undefined> {
     let timer: NodeJS.Timeout | undefined;
     try {
       const hit = await Promise.race([
         this.store.hit(bucket, key, windowMs),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error("slow")), STORE_HIT_DEADLINE_MS);
+          timer = setTimeout(() => reject(new Error("slow")), deadlineMs);
         }),
       ]);
       this.storeAvoidedUntil = 0;
       return hit;
     } catch {
       this.storeAvoidedUntil = Date.now() + FALLBACK_HOLD_MS;
-      return failClosed ? undefined : this.memory.hit(`${bucket}\0${key}`, windowMs);
+      return undefined;
     } finally {
       clearTimeout(timer);
     }

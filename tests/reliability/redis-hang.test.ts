@@ -52,7 +52,8 @@ describe.skipIf(!redisBinary)("Redis hung", () => {
       const write = await createList(server, body, "retry-key-1");
       expect(write.status).toBe(503);
       expect(write.body.details).toMatch(/counted in the shared store, which does not answer.*Nothing was saved/);
-      expect(write.ms).toBeLessThan(1000);
+      // It waited up to a second for the store to count it.
+      expect(write.ms).toBeLessThan(2000);
 
       // A ping that succeeded within the last second still stands; the next one finds the hang.
       await new Promise((resolve) => setTimeout(resolve, 1000));
