@@ -78,7 +78,7 @@ export function allowedMethods(table: readonly Endpoint[]): (method: string, pat
     const methods = new Set<string>(patterns.filter((row) => row.pattern.test(path)).map((row) => row.method));
     if (methods.has("GET")) methods.add("HEAD");
     if (methods.size === 0 || methods.has(method)) return undefined;
-    return ["GET", "HEAD", "POST"].filter((method) => methods.has(method)).join(", ");
+    return ["GET", "HEAD", "POST"].filter((name) => methods.has(name)).join(", ");
   };
 }
 
