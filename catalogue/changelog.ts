@@ -26,6 +26,9 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "alpha-scp: optional body field exemptPrincipalArns (1 to 20 IAM role or user ARN patterns) adds Condition ArnNotLike aws:PrincipalARN to the deny-list's Deny statement; with strategy=allow-list it is a 400.",
       "gamma-org-policy: organizationId must be digits with no leading zero (organizationId=0 is a 400).",
       "approvedServiceIds: the limit of 500 counts distinct ids, so repeating an id is accepted.",
+      "POST /v1/lists: an Idempotency-Key is scoped to the client (another client's same key saves its own list) and bound to the body (the same key with another body answers 422).",
+      "A known API path asked with a method it does not support answers 405 with an Allow header, in the Error shape, instead of 404.",
+      "The strict bucket's endpoints answer 503 with Retry-After while a shared store (Redis) cannot count their limit, instead of each instance counting alone; a port a trusted proxy adds to X-Forwarded-For no longer makes a new client.",
     ],
   },
   {

@@ -36,7 +36,13 @@ import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
 import { azurePolicySet, gcpOrgPolicy, policyAnswer, PolicyRequestError, scpAnswer, scpPolicy } from "./policies.ts";
 import { changelog } from "./changelog.ts";
-import { SlugTakenError, StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "./ports.ts";
+import {
+  IdempotencyKeyReusedError,
+  SlugTakenError,
+  StoreOutcomeUnknownError,
+  StoreUnavailableError,
+  type RecordStore,
+} from "./ports.ts";
 import { HttpError } from "./problem.ts";
 import { listServices, pageCount, serviceDetail } from "./query.ts";
 import { renderMarkdown } from "./render/markdown.ts";
@@ -153,7 +159,7 @@ async function storeCall<T>(call: () => Promise<T>, write?: { unknownOutcome: ()
 
 const FEEDBACK_OUTCOME_UNKNOWN = "The outcome is unknown: it may have been recorded. Retrying may record it twice.";
 
-function savedList(urls: PublicUrls, { idempotencyKey: _, ...list }: StoredList): SavedListT {
+function savedList(urls: PublicUrls, { idempotency: _, ...list }: StoredList): SavedListT {
   return {
     ...list,
     // Lists saved before names were cleaned may still hold ESC or bidi characters.
@@ -497,7 +503,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: ScpQuery,
     body: ScpBody,
     response: { status: 200, schema: ScpResponse, contentType: "application/json" },
-    errors: [400, 413, 415, 429],
+    errors: [400, 413, 415, 429, 503],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/alpha-scp", body: { approvedServiceIds: ["aws-s3", "aws-lambda"] } },
@@ -526,7 +532,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: PolicyQuery,
     body: ApprovedServicesBody,
     response: { status: 200, schema: AzurePolicySetResponse, contentType: "application/json" },
-    errors: [400, 413, 415, 429],
+    errors: [400, 413, 415, 429, 503],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/beta-policy", body: { approvedServiceIds: ["azure-blob-storage"] } },
@@ -547,7 +553,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     query: GcpPolicyQuery,
     body: ApprovedServicesBody,
     response: { status: 200, schema: GcpOrgPolicyResponse, contentType: "application/json" },
-    errors: [400, 413, 415, 429],
+    errors: [400, 413, 415, 429, 503],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/gamma-org-policy", body: { approvedServiceIds: ["gcp-cloud-storage"] } },
@@ -570,7 +576,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     bucket: "strict",
     body: ApprovedServicesBody,
     response: { status: 200, contentType: "text/markdown; charset=utf-8" },
-    errors: [400, 413, 415, 429],
+    errors: [400, 413, 415, 429, 503],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/export/markdown", body: { approvedServiceIds: ["aws-s3", "gcp-bigquery"] } },
@@ -590,16 +596,24 @@ export const ENDPOINTS: readonly Endpoint[] = [
     headers: IdempotencyHeaders,
     body: SavedListCreate,
     response: { status: 200, schema: SavedList, contentType: "application/json" },
-    errors: [400, 409, 413, 415, 429, 503],
+    errors: [400, 409, 413, 415, 422, 429, 503],
     cache: "no-store",
     example: {
       request: "POST /v1/lists",
       body: { name: "Platform baseline", approvedServiceIds: ["aws-s3", "aws-ec2"] },
     },
-    handler: async (c, { body, headers }) => {
+    handler: async (c, { body, headers, client }) => {
       const ids = approvedIds(c.catalogue, body);
       const idempotencyKey = headers["idempotency-key"];
-      const candidate = newList({ name: body.name, slug: body.slug, ids, idempotencyKey }, c.now());
+      const candidate = newList(
+        {
+          name: body.name,
+          slug: body.slug,
+          ids,
+          idempotencyKey: idempotencyKey === undefined ? undefined : { key: idempotencyKey, client },
+        },
+        c.now(),
+      );
       try {
         const list = await storeCall(() => c.store.createList(candidate), {
           unknownOutcome: () => {
@@ -611,6 +625,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
         });
         return { body: savedList(c.urls, list) };
       } catch (error) {
+        if (error instanceof IdempotencyKeyReusedError)
+          throw new HttpError(
+            422,
+            "Idempotency-Key reused",
+            "This Idempotency-Key was already used with a different request body; send a new key for a new list, or the same body to get the list it saved.",
+          );
         if (error instanceof SlugTakenError)
           throw new HttpError(
             409,

@@ -20,10 +20,12 @@ export interface PublicUrls {
 export const ERROR_REASONS: Readonly<Record<number, string>> = {
   400: "Bad request",
   404: "Not found",
+  405: "Method not allowed",
   409: "Conflict",
   413: "Payload too large",
   414: "URI too long",
   415: "Unsupported media type",
+  422: "Unprocessable content",
   429: "Too many requests",
   503: "Service unavailable",
 };
@@ -127,6 +129,8 @@ export interface Endpoint<
       readonly params: Parsed<P>;
       readonly body: Parsed<B>;
       readonly headers: Parsed<H>;
+      /** Who sent the request: the client's rate-limit key (its address under TRUST_PROXY, IPv6 by /64). */
+      readonly client: string;
     },
   ) => Result | Promise<Result>;
 }

@@ -3,6 +3,7 @@
  * derived, when a list expires, and how a stored list reads against the catalogue today. The
  * API, the text host and the site's list page all use these.
  */
+import { createHash } from "node:crypto";
 import { nanoid } from "nanoid";
 import { LIST_LIFETIME_MS, LIST_SLUG_LENGTH } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
@@ -18,7 +19,19 @@ export interface StoredList {
   readonly createdAt: string;
   readonly expiresAt: string;
   /** The Idempotency-Key of the request that saved it, kept for the list's lifetime (never shown). */
-  readonly idempotencyKey?: string;
+  readonly idempotency?: Idempotency;
+}
+
+/**
+ * An Idempotency-Key as the stores keep it: scoped to the client that sent it and bound to the
+ * request it came with (DESIGN: a retry returns the first list; another body → 422). Both are
+ * digests, so a store never holds the client's address or the key itself.
+ */
+export interface Idempotency {
+  /** sha256 of the client's rate-limit key and the Idempotency-Key: what a retry is looked up by. */
+  readonly scope: string;
+  /** sha256 of the request's name, slug and service ids: a retry must send the same. */
+  readonly fingerprint: string;
 }
 
 /** What a store is asked to save. */
@@ -32,8 +45,11 @@ export interface NewList {
   readonly slug?: string;
   /** A derived slug: on collision -2, -3, … is appended until unique. */
   readonly derivedSlug?: string;
-  /** The client's Idempotency-Key: a second create with it returns the first list. */
-  readonly idempotencyKey?: string;
+  /**
+   * The client's Idempotency-Key: a second create with the same scope and fingerprint returns the
+   * first list; the same scope with another fingerprint is refused (IdempotencyKeyReusedError).
+   */
+  readonly idempotency?: Idempotency;
 }
 
 /** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */
@@ -67,6 +83,23 @@ export const slugCandidates = function* (base: string): Generator<string> {
  */
 export const cleanListName = (name: string | null): string | null => (name && stripControl(name).trim()) || null;
 
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The stored form of `key` sent by `client` (the client's rate-limit key: its address as resolved
+ * under TRUST_PROXY, an IPv6 one by its /64) with a request for this list.
+ */
+export function idempotencyOf(
+  key: string,
+  client: string,
+  request: { readonly name?: string | undefined; readonly slug?: string | undefined; readonly ids: readonly string[] },
+): Idempotency {
+  return {
+    scope: sha256(JSON.stringify([client, key])),
+    fingerprint: sha256(JSON.stringify([request.name ?? null, request.slug ?? null, request.ids])),
+  };
+}
+
 /** A new list from a validated request: generated id, exact expiry, the slug given or derived. */
 export function newList(
   input: {
@@ -74,7 +107,8 @@ export function newList(
     readonly slug?: string | undefined;
     /** Known and without duplicates, as requireKnownIds (ids.ts) returns them. */
     readonly ids: readonly string[];
-    readonly idempotencyKey?: string | undefined;
+    /** The request's Idempotency-Key and the client that sent it. */
+    readonly idempotencyKey?: { readonly key: string; readonly client: string } | undefined;
   },
   createdAt: Date,
 ): NewList {
@@ -87,7 +121,9 @@ export function newList(
     createdAt,
     expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_MS),
     ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
-    ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+    ...(input.idempotencyKey
+      ? { idempotency: idempotencyOf(input.idempotencyKey.key, input.idempotencyKey.client, input) }
+      : {}),
   };
 }
 

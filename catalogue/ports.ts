@@ -29,6 +29,16 @@ export class SlugTakenError extends Error {
   }
 }
 
+/**
+ * A live list was saved with this client's Idempotency-Key from a different request body: the key
+ * cannot stand for a second request (IETF httpapi Idempotency-Key draft: 422).
+ */
+export class IdempotencyKeyReusedError extends Error {
+  constructor() {
+    super("the Idempotency-Key was used with another request body");
+  }
+}
+
 /** The store cannot be reached or did not answer in time. */
 export class StoreUnavailableError extends Error {}
 

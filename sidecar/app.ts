@@ -92,7 +92,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());
 
-  await app.register(errors);
+  // Its 404 handler answers 405 with Allow on the table's paths.
+  await app.register(errors, { table });
   // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
   app.removeContentTypeParser("text/plain");
   await app.register(securityHeaders, {

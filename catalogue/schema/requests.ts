@@ -73,7 +73,7 @@ export const IdempotencyHeaders = z.object({
     .optional()
     .meta(
       d(
-        `Idempotency-Key: a retry with the same key returns the list the first request saved (200) instead of saving another or answering 409; kept with the list for its lifetime. 1 to ${IDEMPOTENCY_KEY_MAX} characters of [A-Za-z0-9._:-], e.g. a UUID`,
+        `Idempotency-Key: a retry from the same client with the same key and body returns the list the first request saved (200) instead of saving another or answering 409; the same key with another body → 422; another client's key is its own. Kept with the list for its lifetime. 1 to ${IDEMPOTENCY_KEY_MAX} characters of [A-Za-z0-9._:-], e.g. a UUID (empty or longer → 400)`,
       ),
     ),
 });

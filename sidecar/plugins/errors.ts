@@ -1,10 +1,11 @@
 /**
  * Every 4xx/5xx body in the contract's Error shape {error, status, details?}, including Fastify's
- * own errors (bad JSON, prototype keys, body too large, wrong content type) and unknown paths.
+ * own errors (bad JSON, prototype keys, body too large, wrong content type) and unknown paths. A
+ * path of the contract table asked with a method it does not have is 405 with `Allow`, not 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { ERROR_REASONS } from "../../catalogue/endpoint.ts";
+import { ERROR_REASONS, type Endpoint } from "../../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../../catalogue/limits.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import type { ApiErrorT } from "../../catalogue/schema.ts";
@@ -55,27 +56,65 @@ export function sendError(reply: FastifyReply, body: ApiErrorT): FastifyReply {
     .send(JSON.stringify(body));
 }
 
+/**
+ * The methods each path of `table` answers, from its rows (HEAD wherever GET is): for a path no
+ * route matched, the methods to name in `Allow`, or undefined when no row has the path (or one has
+ * it with this method, and the router still found nothing: a 404).
+ */
+export function allowedMethods(table: readonly Endpoint[]): (method: string, pathname: string) => string | undefined {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const patterns = table.map((row) => {
+    const parts = row.path.split(/\{\w+\}/);
+    const last = parts.length - 2;
+    // A rest parameter (the row's last) takes slashes too, as Fastify's wildcard does.
+    const source = parts
+      .map(escape)
+      .reduce((all, part, i) => `${all}${row.restParam && i - 1 === last ? ".+" : "[^/]+"}${part}`);
+    return { method: row.method, pattern: new RegExp(`^${source}$`) };
+  });
+  return (method, pathname) => {
+    // Fastify routes with ignoreTrailingSlash.
+    const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+    const methods = new Set<string>(patterns.filter((row) => row.pattern.test(path)).map((row) => row.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    if (methods.size === 0 || methods.has(method)) return undefined;
+    return ["GET", "HEAD", "POST"].filter((name) => methods.has(name)).join(", ");
+  };
+}
+
 export default fp(
-  async (app: FastifyInstance) => {
+  async (app: FastifyInstance, options: { readonly table?: readonly Endpoint[] }) => {
+    const allowed = options.table ? allowedMethods(options.table) : () => undefined;
     app.setErrorHandler((error, request: FastifyRequest, reply) => {
       const body = toErrorBody(error);
       if (body.status >= 500) request.log.error({ err: error }, "request failed");
-      if (body.status === 429) {
+      if (body.status === 429 || body.status === 503) {
         const ttl = (error as { retryAfter?: number }).retryAfter;
         if (ttl !== undefined) reply.header("retry-after", String(ttl));
       }
       return sendError(reply, body);
     });
-    app.setNotFoundHandler((request, reply) =>
-      sendError(
+    app.setNotFoundHandler((request, reply) => {
+      const pathname = request.url.split("?")[0]!;
+      const allow = allowed(request.method, pathname);
+      if (allow)
+        return sendError(
+          reply.header("allow", allow),
+          errorBody(
+            405,
+            "Method not allowed",
+            `${pathname.slice(0, 200)} answers ${allow}, not ${request.method.slice(0, 20)}; see GET / for the endpoint list`,
+          ),
+        );
+      return sendError(
         reply,
         errorBody(
           404,
           "Not found",
-          `No resource at ${request.method} ${request.url.split("?")[0]!.slice(0, 200)}; see GET / for the endpoint list`,
+          `No resource at ${request.method} ${pathname.slice(0, 200)}; see GET / for the endpoint list`,
         ),
-      ),
-    );
+      );
+    });
   },
   { name: "errors" },
 );

@@ -1,7 +1,8 @@
 /**
  * The strict and relaxed buckets of the contract, per client IP, through @fastify/rate-limit with
  * its counters in our Store (Redis when shared, so every instance sees one count; in memory while
- * the store is unreachable, see ./limit-store.ts). Routes opt in
+ * the store is unreachable, see ./limit-store.ts — but the strict bucket is refused then, 503, so
+ * that no instance grants more than its 10 a minute). Routes opt in
  * with `config.rateLimit` built by bucketConfig(). The key is request.ip (IPv6: its /64), which
  * follows TRUST_PROXY, so X-Forwarded-For cannot choose the key.
  */
@@ -11,7 +12,12 @@ import fp from "fastify-plugin";
 import { BUCKETS, type BucketName } from "../../catalogue/limits.ts";
 import type { Store } from "../store/store.ts";
 import { HttpError } from "./errors.ts";
-import { clientKey, limitStore } from "./limit-store.ts";
+import { clientKey, limitStore, limitsUncounted } from "./limit-store.ts";
+
+/** Buckets refused rather than counted in one instance's memory while the shared store cannot count. */
+const FAIL_CLOSED: readonly BucketName[] = ["strict"];
+/** @fastify/rate-limit asks the store with the client's key followed by the route's groupId (its index.js). */
+const failsClosed = (key: string) => FAIL_CLOSED.some((bucket) => key.endsWith(bucket));
 
 /** The Store bucket these counters live in; a route's key is its client's key + its bucket's name. */
 const COUNTERS = "rl";
@@ -33,7 +39,7 @@ export default fp(
     await app.register(rateLimit, {
       global: false,
       // Counted in memory when the store is unreachable or slow (./limit-store.ts): never open.
-      store: limitStore(options.store, COUNTERS) as never,
+      store: limitStore(options.store, COUNTERS, failsClosed) as never,
       skipOnError: true,
       keyGenerator: (request) => clientKey(request.ip),
       addHeaders: {
@@ -47,6 +53,15 @@ export default fp(
         const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
         const groupId = (request.routeOptions.config as { rateLimit?: { groupId?: string } }).rateLimit?.groupId;
         const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+        if (groupId && FAIL_CLOSED.includes(groupId as BucketName) && limitsUncounted(options.store))
+          return Object.assign(
+            new HttpError(
+              503,
+              "Service unavailable",
+              `${route} is limited to ${context.max} requests per minute per IP, counted in the shared store, which does not answer; it is refused until the store counts again. Nothing was saved; retry in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+            ),
+            { retryAfter: seconds },
+          );
         const others = (groupId ? (members.get(groupId) ?? []) : []).filter((member) => member !== route);
         const bucket = groupId
           ? ` (the ${groupId} bucket${others.length > 0 ? `, shared with ${others.join(", ")}` : ""})`

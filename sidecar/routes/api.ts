@@ -15,6 +15,7 @@ import { chooseEncoding, COMPRESS_MIN_BYTES, encodedBody, type Variants } from "
 import { cacheControl, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { markReplayable } from "../replay.ts";
+import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 
 function firstIssue(error: z.ZodError, where: string): HttpError {
@@ -130,11 +131,12 @@ export default fp(
             body: row.body ? parseBody(row.body, request.body) : undefined,
             headers: row.headers ? parse(row.headers, request.headers, "headers") : undefined,
           };
+          const client = clientKey(request.ip);
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
           const hit = key ? kept.get(key) : undefined;
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
-          const result = await row.handler(context, input);
+          const result = await row.handler(context, { ...input, client });
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
           if (key !== undefined && (row.pure === true || until(result) !== Number.POSITIVE_INFINITY)) {
             const prepared = prepare(row, result, (text) => Buffer.from(text));

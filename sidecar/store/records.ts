@@ -3,6 +3,7 @@
  * log at replay, every list read from Redis. A record that does not match is skipped and counted
  * (`/v1/status` and the start log say how many), never trusted and never a crash.
  */
+import { open } from "node:fs/promises";
 import { z } from "zod";
 import type { StoredList } from "./store.ts";
 
@@ -14,14 +15,71 @@ export const StoredListRecord = z.object({
   approvedServiceIds: z.array(z.string()),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
-  idempotencyKey: z.string().optional(),
+  // Lists saved before keys were scoped to the client had a bare `idempotencyKey`: dropped here, so
+  // such a key no longer finds its list (it was shared by every client).
+  idempotency: z.object({ scope: z.string(), fingerprint: z.string() }).optional(),
 });
 
-export const LogRecord = z.discriminatedUnion("t", [
-  z.object({ t: z.literal("list"), list: StoredListRecord }),
-  z.object({ t: z.literal("feedback"), feedback: z.object({ message: z.string(), receivedAt: z.string() }).loose() }),
-  z.object({ t: z.literal("click"), click: z.object({ url: z.string(), at: z.string() }).loose() }),
-]);
+/** A record's place in the log, counted from 0 (absent in logs written before it was kept). */
+const Sequence = z.object({ n: z.number().int().nonnegative().optional() });
+
+/** Every kind of record carries its number, whatever its other fields. */
+export const LogRecord = z.intersection(
+  Sequence,
+  z.discriminatedUnion("t", [
+    z.object({ t: z.literal("list"), list: StoredListRecord }),
+    z.object({
+      t: z.literal("feedback"),
+      feedback: z.object({ message: z.string(), receivedAt: z.string() }).loose(),
+    }),
+    z.object({ t: z.literal("click"), click: z.object({ url: z.string(), at: z.string() }).loose() }),
+  ]),
+);
+
+/**
+ * The longest log line read: a record is at most a 64 KiB body, escaped. A longer line (damage, a
+ * foreign file) is skipped without being held in memory.
+ */
+export const MAX_LOG_LINE_BYTES = 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/** A line of the log, or the length of one too long to read. */
+export type LogLine = { readonly text: string } | { readonly tooLong: number };
+
+/**
+ * The lines of the log's first `end` bytes, read in chunks: no line longer than MAX_LOG_LINE_BYTES
+ * is assembled (readline would build it whole, and one over V8's largest string throws RangeError).
+ */
+export async function* logLines(path: string, end: number, maxBytes = MAX_LOG_LINE_BYTES): AsyncGenerator<LogLine> {
+  const file = await open(path, "r");
+  try {
+    const chunk = Buffer.alloc(256 * 1024);
+    let pieces: Buffer[] = [];
+    let length = 0;
+    for (let position = 0; position < end;) {
+      const { bytesRead } = await file.read(chunk, 0, Math.min(chunk.length, end - position), position);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      let from = 0;
+      for (let at = chunk.indexOf(NEWLINE, from); at >= 0 && at < bytesRead; at = chunk.indexOf(NEWLINE, from)) {
+        length += at - from;
+        if (length <= maxBytes) pieces.push(chunk.subarray(from, at));
+        yield length <= maxBytes ? { text: Buffer.concat(pieces).toString("utf8") } : { tooLong: length };
+        pieces = [];
+        length = 0;
+        from = at + 1;
+      }
+      length += bytesRead - from;
+      // Copied: the chunk is read into again.
+      if (length <= maxBytes) pieces.push(Buffer.from(chunk.subarray(from, bytesRead)));
+      else pieces = [];
+    }
+    if (length > 0) yield length <= maxBytes ? { text: Buffer.concat(pieces).toString("utf8") } : { tooLong: length };
+  } finally {
+    await file.close();
+  }
+}
 
 /** Records skipped when reading the store back, and why the first one was. */
 export interface SkippedRecords {

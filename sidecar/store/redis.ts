@@ -18,6 +18,7 @@ import { createHash } from "node:crypto";
 import { createClient, createSentinel, type RedisClientType, type RedisSentinelType } from "redis";
 import type { ReplicationT, StatusRecordT } from "../../catalogue/schema.ts";
 import {
+  IdempotencyKeyReusedError,
   SlugTakenError,
   StoreOutcomeUnknownError,
   StoreUnavailableError,
@@ -100,7 +101,7 @@ return answers`);
 /**
  * Saves the lists of one turn (group commit: one round trip, one fsync, with Sentinel one WAIT).
  * For each list, in order: ARGV holds its number of keys n, then its n + 3 arguments; KEYS its n
- * keys. A list's keys: the list, its Idempotency-Key's key, then its slug candidates; its
+ * keys. A list's keys: the list, its Idempotency-Key's key (by scope), then its slug candidates; its
  * arguments: id, TTL in ms, the list's JSON split where the slug goes, the key flag ("1" when it
  * has an Idempotency-Key), then the candidates. A list claims the first free candidate (SET NX)
  * and is saved; answered per list: the index (1-based) of the slug claimed, 0 when no slug was
@@ -366,9 +367,10 @@ export class RedisStore implements Store {
       approvedServiceIds: input.approvedServiceIds,
       createdAt: input.createdAt.toISOString(),
       expiresAt: input.expiresAt.toISOString(),
-      ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}),
+      ...(input.idempotency ? { idempotency: input.idempotency } : {}),
     };
-    const idempotencyKey = `${PREFIX}idempotency:${input.idempotencyKey ?? ""}`;
+    // Keys saved before they were scoped to the client lived under `idempotency:`; these never meet them.
+    const idempotencyKey = `${PREFIX}idem:${input.idempotency?.scope ?? ""}`;
     /** Set when the Idempotency-Key names a list saved earlier: that list is the answer. */
     let earlier: StoredList | undefined;
     // The slug follows the id (a nanoid), so the first mark is the slug's even if the name held one.
@@ -378,13 +380,14 @@ export class RedisStore implements Store {
     const save = async (candidates: string[]): Promise<string | null | undefined> => {
       const claimed = await this.saveInTurn(
         [`${PREFIX}list:${list.id}`, idempotencyKey, ...candidates.map((slug) => `${PREFIX}slug:${slug}`)],
-        [list.id, ttl, head, tail, input.idempotencyKey ? "1" : "0", ...candidates],
+        [list.id, ttl, head, tail, input.idempotency ? "1" : "0", ...candidates],
       );
       if (claimed === -2) {
         const id = await this.run((client) => client.get(idempotencyKey));
         earlier = id ? await this.getList(id, input.createdAt) : undefined;
         // Expired between the two calls (a matter of milliseconds): the client may retry.
         if (!earlier) throw new StoreUnavailableError("the list saved with this Idempotency-Key just expired");
+        if (earlier.idempotency?.fingerprint !== input.idempotency?.fingerprint) throw new IdempotencyKeyReusedError();
       }
       return claimed > 0 ? candidates[claimed - 1] : claimed === 0 ? null : undefined;
     };

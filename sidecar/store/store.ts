@@ -6,8 +6,9 @@
 import type { RecordStore } from "../../catalogue/ports.ts";
 import type { ReplicationT, StatusRecordT } from "../../catalogue/schema.ts";
 
-export { slugCandidates, type NewList, type StoredList } from "../../catalogue/lists.ts";
+export { slugCandidates, type Idempotency, type NewList, type StoredList } from "../../catalogue/lists.ts";
 export {
+  IdempotencyKeyReusedError,
   SlugTakenError,
   StoreOutcomeUnknownError,
   StoreUnavailableError,

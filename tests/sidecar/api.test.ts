@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ENDPOINTS } from "../../catalogue/contract.ts";
 import { build, fixtureCatalogue, realCatalogue, tempStore } from "../helpers/app.ts";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
@@ -38,6 +39,54 @@ describe("GET /v1/services", () => {
     const app = await build();
     expectError(await app.inject("/v1/services/nope-nothing"), 404);
     expectError(await app.inject("/v2/anything"), 404);
+  });
+
+  it("answers a known path asked with another method 405 with Allow, in the Error shape", async () => {
+    const app = await build();
+    const cases = [
+      ["GET", "/v1/policies/alpha-scp", "POST"],
+      ["HEAD", "/v1/policies/alpha-scp", "POST"],
+      ["DELETE", "/v1/services", "GET, HEAD"],
+      ["PUT", "/v1/lists/some-list", "GET, HEAD"],
+      ["GET", "/v1/lists", "POST"],
+      ["POST", "/v1/services/aws-s3/", "GET, HEAD"],
+      ["PATCH", "/mirror/api/v1/providers.json", "GET, HEAD"],
+    ] as const;
+    for (const [method, url, allow] of cases) {
+      const response = await app.inject({ method, url });
+      expect(response.statusCode, `${method} ${url}`).toBe(405);
+      expect(response.headers.allow, `${method} ${url}`).toBe(allow);
+      if (method !== "HEAD")
+        expect(response.json()).toEqual({
+          error: "Method not allowed",
+          status: 405,
+          details: expect.stringContaining(`answers ${allow}, not ${method}`),
+        });
+    }
+    // Paths of no row stay 404, whatever the method.
+    expectError(await app.inject({ method: "DELETE", url: "/v1/nothing" }), 404);
+    expectError(await app.inject({ method: "GET", url: "/v1/lists/a/b" }), 404);
+  });
+
+  it("takes Allow from the contract table: every row's path, asked with DELETE, names the row's method", async () => {
+    const app = await build();
+    for (const row of ENDPOINTS) {
+      const url = row.path.replace(/\{\w+\}/g, "x");
+      const response = await app.inject({ method: "DELETE", url });
+      expect(response.statusCode, url).toBe(405);
+      const allow = String(response.headers.allow).split(", ");
+      expect(allow, url).toContain(row.method);
+      if (row.method === "GET") expect(allow, url).toContain("HEAD");
+      // Every method named is routed.
+      for (const method of allow) {
+        const answer = await app.inject({
+          method: method as "GET",
+          url,
+          ...(method === "POST" ? { headers: { "content-type": "application/json" }, payload: "{}" } : {}),
+        });
+        expect(answer.statusCode, `${method} ${url}`).not.toBe(405);
+      }
+    }
   });
 });
 

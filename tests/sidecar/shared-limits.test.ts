@@ -1,10 +1,13 @@
-/** Two app instances on one Redis share the rate-limit buckets and the lists. */
+/**
+ * Two app instances on one Redis share the rate-limit buckets and the lists; while Redis hangs,
+ * neither grants a strict request it cannot count there.
+ */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
 import { fixtureCatalogue, URLS } from "../helpers/app.ts";
-import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
+import { cleanup, requireComponent, startRedis, waitFor, type RedisServer } from "../helpers/components.ts";
 
 const redisBinary = requireComponent("redis-server");
 
@@ -65,4 +68,34 @@ describe.skipIf(!redisBinary)("two instances on one Redis", () => {
         .statusCode,
     ).toBe(409);
   });
+
+  it("grants no strict request on either instance while Redis hangs, and counts again once it answers", async () => {
+    const markdown = (i: number, client: string) =>
+      apps[i % 2]!.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, client)).then(
+        (r) => r.statusCode,
+      );
+    // Three counted in Redis before the hang.
+    for (let i = 0; i < 3; i++) expect(await markdown(i, "203.0.113.30")).toBe(200);
+    redis.signal("SIGSTOP");
+    let during: number[];
+    try {
+      // Two bursts of ten, half on each instance: each instance's first asks Redis, the rest wait for it.
+      during = [];
+      for (let burst = 0; burst < 2; burst++)
+        during.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => markdown(i, "203.0.113.30")))));
+    } finally {
+      redis.signal("SIGCONT");
+    }
+    // Counted in memory, each instance would have granted its own 10 (20 in all).
+    expect(during.filter((status) => status === 200)).toEqual([]);
+    expect(new Set(during)).toEqual(new Set([503]));
+    // Each instance asks Redis again within a second.
+    const resumed = performance.now();
+    for (const i of [0, 1])
+      await waitFor(async () => (await markdown(i, `203.0.113.3${i + 1}`)) === 200, 5000, "strict counted again");
+    expect(performance.now() - resumed).toBeLessThan(3000);
+    console.log(
+      `shared-limits: Redis hung, ${during.filter((status) => status === 200).length} of ${during.length} strict requests granted over two instances; both counting again ${Math.round(performance.now() - resumed)} ms after it answered`,
+    );
+  }, 30_000);
 });

@@ -1,9 +1,10 @@
 /**
  * DATA_DIR's lock (sidecar/store/lock.ts): however many processes open one folder at the same
- * instant, over a lock left by a killed process, exactly one holds it.
+ * instant, over a lock left by a killed process, exactly one holds it; a lock whose pid was reused
+ * by an unrelated process does not refuse startup.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,9 +69,48 @@ describe("the DATA_DIR lock", () => {
     const winners = children.filter((_, i) => results[i] === "won");
     expect(results.filter((r) => r === "won")).toHaveLength(1);
     expect(results.filter((r) => r === "refused")).toHaveLength(OPENERS - 1);
-    expect(readFileSync(join(dir, "store.lock"), "utf8")).toBe(String(winners[0]!.child.pid));
+    expect(readFileSync(join(dir, "store.lock"), "utf8").split("\n")[0]).toBe(String(winners[0]!.child.pid));
     for (const c of children) c.child.stdin.end();
     await Promise.all(children.map((c) => c.exited));
     console.log(`lock: ${OPENERS} openers over a stale lock, 1 holder, ${OPENERS - 1} refused`);
   }, 120_000);
+
+  it("is not refused for good by a lock whose pid a new, unrelated process has taken since a crash", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
+    dirs.push(dir);
+    const lock = join(dir, "store.lock");
+    // An unrelated process alive now, with the pid a crashed holder's lock names.
+    const unrelated = spawn("sleep", ["30"], { stdio: "ignore" });
+    try {
+      await new Promise((resolve) => unrelated.once("spawn", resolve));
+      const pid = unrelated.pid!;
+      const open = async () => {
+        const child = spawnSync(
+          process.execPath,
+          [
+            "--input-type=module",
+            "-e",
+            `import { EmbeddedStore } from ${JSON.stringify(STORE)};
+             try { const store = await EmbeddedStore.open(process.env.DATA_DIR); await store.close(); console.log("opened"); }
+             catch (error) { console.log(error.message); }`,
+          ],
+          { env: { ...process.env, DATA_DIR: dir }, encoding: "utf8" },
+        );
+        return child.stdout.trim();
+      };
+      // This version's lock: the pid and an identity the live process does not have.
+      writeFileSync(lock, `${pid}\n${readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()} 1\n`);
+      expect(await open()).toBe("opened");
+      // An older version's lock (a pid alone) written before the process with that pid started.
+      writeFileSync(lock, String(pid));
+      const before = new Date(Date.now() - 3_600_000);
+      utimesSync(lock, before, before);
+      expect(await open()).toBe("opened");
+      // Written after it started, the pid may be an older version's holder: respected.
+      writeFileSync(lock, String(pid));
+      expect(await open()).toMatch(new RegExp(`in use by process ${pid}`));
+    } finally {
+      unrelated.kill();
+    }
+  }, 60_000);
 });

@@ -2,9 +2,12 @@
 import { describe, expect, it } from "vitest";
 import { STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../../catalogue/limits.ts";
 import { statusRecord } from "../../catalogue/status.ts";
-import { SlugTakenError, type Store } from "../../sidecar/store/store.ts";
+import { IdempotencyKeyReusedError, SlugTakenError, type Store } from "../../sidecar/store/store.ts";
 
 const day = 86_400_000;
+
+/** An Idempotency-Key as a store is given it: `scope` stands for client and key, `fingerprint` for the body. */
+const withKey = (scope: string, fingerprint = "body-1") => ({ idempotency: { scope, fingerprint } });
 
 /**
  * `open` gives a new store; `restart` closes one and opens what it kept again (the embedded store's
@@ -36,22 +39,52 @@ export function storeContract(name: string, open: () => Promise<Store>, restart:
       const slug = `idem-${Date.now()}`;
       const lists = await Promise.all(
         Array.from({ length: 5 }, (_, i) =>
-          store.createList(newList(`idem-${i}-${Math.random()}`, { slug, idempotencyKey: key })),
+          store.createList(newList(`idem-${i}-${Math.random()}`, { slug, ...withKey(key) })),
         ),
       );
       expect(new Set(lists.map((list) => list.id)).size).toBe(1);
       const derived = await store.createList(
-        newList(`d-${Math.random()}`, { derivedSlug: "idem-derived", idempotencyKey: `${key}-2` }),
+        newList(`d-${Math.random()}`, { derivedSlug: "idem-derived", ...withKey(`${key}-2`) }),
       );
       expect(
-        await store.createList(
-          newList(`e-${Math.random()}`, { derivedSlug: "idem-derived", idempotencyKey: `${key}-2` }),
-        ),
+        await store.createList(newList(`e-${Math.random()}`, { derivedSlug: "idem-derived", ...withKey(`${key}-2`) })),
       ).toEqual(derived);
       // Another key is another list.
-      await expect(
-        store.createList(newList(`f-${Math.random()}`, { slug, idempotencyKey: `${key}-3` })),
-      ).rejects.toThrow(SlugTakenError);
+      await expect(store.createList(newList(`f-${Math.random()}`, { slug, ...withKey(`${key}-3`) }))).rejects.toThrow(
+        SlugTakenError,
+      );
+    });
+
+    it("refuses a key used with another body, and keeps one client's key from another's list", async () => {
+      const store = await open();
+      const now = new Date("2026-01-02T00:00:00Z");
+      const key = `scope-${Math.random()}`;
+      const first = await store.createList(newList(`g-${Math.random()}`, withKey(key, "body-a")));
+      // The same key (scope) with another body: refused, whether sent alone or beside a retry.
+      await expect(store.createList(newList(`h-${Math.random()}`, withKey(key, "body-b")))).rejects.toBeInstanceOf(
+        IdempotencyKeyReusedError,
+      );
+      const [retry, other] = await Promise.allSettled([
+        store.createList(newList(`i-${Math.random()}`, withKey(key, "body-a"))),
+        store.createList(newList(`j-${Math.random()}`, withKey(key, "body-c"))),
+      ]);
+      expect(retry).toEqual({ status: "fulfilled", value: first });
+      expect(other).toMatchObject({ status: "rejected", reason: expect.any(IdempotencyKeyReusedError) });
+      // Another client's scope with the same body: a list of its own.
+      const theirs = await store.createList(newList(`k-${Math.random()}`, withKey(`${key}-other-client`, "body-a")));
+      expect(theirs.id).not.toBe(first.id);
+      expect(await store.getList(first.id, now)).toEqual(first);
+      expect(await store.getList(theirs.id, now)).toEqual(theirs);
+      // Two concurrent first requests with one key and different bodies: one list, one refusal.
+      const race = `race-${Math.random()}`;
+      const outcomes = await Promise.allSettled([
+        store.createList(newList(`l-${Math.random()}`, withKey(race, "body-a"))),
+        store.createList(newList(`m-${Math.random()}`, withKey(race, "body-b"))),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
+      expect(outcomes.find((outcome) => outcome.status === "rejected")).toMatchObject({
+        reason: expect.any(IdempotencyKeyReusedError),
+      });
     });
 
     it("refuses a taken explicit slug and suffixes derived ones", async () => {
@@ -95,8 +128,8 @@ export function storeContract(name: string, open: () => Promise<Store>, restart:
         store.createList(newList(`b-${base}`, { slug: `${base}-taken` })),
         store.createList(newList(`c-${base}`, { derivedSlug: `${base}-taken` })),
         store.createList(newList(`d-${base}`)),
-        store.createList(newList(`e-${base}`, { derivedSlug: `${base}-keyed`, idempotencyKey: key })),
-        store.createList(newList(`f-${base}`, { derivedSlug: `${base}-keyed`, idempotencyKey: key })),
+        store.createList(newList(`e-${base}`, { derivedSlug: `${base}-keyed`, ...withKey(key) })),
+        store.createList(newList(`f-${base}`, { derivedSlug: `${base}-keyed`, ...withKey(key) })),
       ]);
       const [free, taken, derived, plain, keyed, again] = outcomes.map((outcome) =>
         outcome.status === "fulfilled" ? outcome.value : outcome.reason,

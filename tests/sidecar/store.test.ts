@@ -1,10 +1,21 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataDirInUseError, EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { describeSkipped } from "../../sidecar/store/records.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
 import { StoreUnavailableError, type Store, type StoredList } from "../../sidecar/store/store.ts";
 import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
@@ -123,7 +134,7 @@ describe("embedded store log and memory", () => {
     await store.createList({ ...input, id: "before", slug: "before" });
     const restore = failWrites(store, (call) => call === 1);
     // Both in one batch: the second finds the first's list (its Idempotency-Key) not yet written.
-    const keyed = { ...input, idempotencyKey: "retry-key" };
+    const keyed = { ...input, idempotency: { scope: "retry-key", fingerprint: "body" } };
     const [first, retry] = await Promise.allSettled([
       store.createList({ ...keyed, id: "first" }),
       store.createList({ ...keyed, id: "retry" }),
@@ -175,6 +186,91 @@ describe("embedded store log and memory", () => {
     await expectReplayed(dir, after, kept);
   });
 
+  it("loses only the records a page of zeros overwrote, and counts them truly", async () => {
+    const dir = newDir();
+    const store = await EmbeddedStore.open(dir);
+    const lists: StoredList[] = [];
+    for (let i = 0; i < 40; i++)
+      lists.push(
+        await store.createList({
+          ...input,
+          id: `page-${i}`,
+          slug: `page-${i}`,
+          approvedServiceIds: ["aws-s3", "aws-ec2", "gcp-bigquery", `padding-${"x".repeat(i * 3)}`],
+        }),
+      );
+    await store.close();
+    const path = join(dir, "store.jsonl");
+    const log = readFileSync(path);
+    // Each record's bytes, its line break included.
+    const spans: { id: string; from: number; to: number }[] = [];
+    for (
+      let from = 0, at = log.indexOf(0x0a);
+      at >= 0 && spans.length < 40;
+      from = at + 1, at = log.indexOf(0x0a, from)
+    )
+      if (at > from)
+        spans.push({
+          id: (JSON.parse(log.subarray(from, at).toString()) as { list: StoredList }).list.id,
+          from,
+          to: at,
+        });
+    expect(spans).toHaveLength(40);
+    // A 4 KiB page in the middle of the records is zeroed (a lost write-back, a bad sector).
+    const page = { from: 4096, to: 8192 };
+    expect(spans.at(-1)!.to).toBeGreaterThan(page.to);
+    log.fill(0, page.from, page.to);
+    writeFileSync(path, log);
+    const lost = new Set(spans.filter((span) => span.from < page.to && span.to >= page.from).map((span) => span.id));
+    expect(lost.size).toBeGreaterThan(10);
+    const reopened = await openKept(dir);
+    for (const list of lists)
+      expect(await reopened.getList(list.id, new Date()), list.id).toEqual(lost.has(list.id) ? undefined : list);
+    expect(reopened.skipped.count).toBe(lost.size);
+    expect(describeSkipped(reopened.skipped)).toMatch(new RegExp(`^${lost.size} unreadable record\\(s\\) skipped`));
+    // Written after the damage, a list comes back after the next start, and the count holds.
+    const after = await reopened.createList({ ...input, id: "after-page", slug: "after-page" });
+    await reopened.close();
+    stores.splice(stores.indexOf(reopened), 1);
+    const again = await openKept(dir);
+    expect(await again.getList("after-page", new Date())).toEqual(after);
+    expect(again.skipped.count).toBe(lost.size);
+    console.log(
+      `replay: a 4 KiB page of zeros over ${lost.size} of 40 lists: ${lost.size} lost, ${again.skipped.count} reported, ${40 - lost.size} kept`,
+    );
+  });
+
+  it("starts past a 600 MB line without holding it, counting it as one unreadable record", async () => {
+    const dir = newDir();
+    const first = await EmbeddedStore.open(dir);
+    const before = await first.createList({ ...input, id: "before-long", slug: "before-long" });
+    await first.close();
+    const path = join(dir, "store.jsonl");
+    // 600 MB without a line break (zeros, so the file is sparse), then a record after it.
+    truncateSync(path, statSync(path).size + 600 * 1024 * 1024);
+    const later = {
+      id: "after-long",
+      slug: "after-long",
+      name: null,
+      approvedServiceIds: ["aws-s3"],
+      createdAt: createdAt.toISOString(),
+      expiresAt: input.expiresAt.toISOString(),
+    };
+    appendFileSync(path, `\n${JSON.stringify({ t: "list", list: later })}\n`);
+    const started = performance.now();
+    const store = await openKept(dir);
+    const ms = performance.now() - started;
+    expect(await store.getList("before-long", new Date())).toEqual(before);
+    expect(await store.getList("after-long", new Date())).toEqual(later);
+    expect(store.skipped).toEqual({
+      count: 1,
+      first: expect.stringMatching(/^line \d+: 629145\d+ bytes without a line break/),
+    });
+    const rss = process.memoryUsage().rss;
+    expect(rss).toBeLessThan(600 * 1024 * 1024);
+    console.log(`replay: a 600 MB line skipped in ${Math.round(ms)} ms, RSS ${Math.round(rss / 1048576)} MiB after`);
+  }, 60_000);
+
   it("grows the log ahead of use and replays every record", async () => {
     const dir = newDir();
     const store = await EmbeddedStore.open(dir);
@@ -212,7 +308,7 @@ describe("embedded store log and memory", () => {
     const dir = newDir();
     const lock = join(dir, "store.lock");
     const store = await EmbeddedStore.open(dir);
-    expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
+    expect(readFileSync(lock, "utf8").split("\n")[0]).toBe(String(process.pid));
     await expect(EmbeddedStore.open(dir)).rejects.toThrow(DataDirInUseError);
     await store.close();
     expect(existsSync(lock)).toBe(false);
@@ -223,7 +319,7 @@ describe("embedded store log and memory", () => {
     const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
     writeFileSync(lock, dead);
     await openKept(dir);
-    expect(readFileSync(lock, "utf8")).toBe(String(process.pid));
+    expect(readFileSync(lock, "utf8").split("\n")[0]).toBe(String(process.pid));
   });
 
   it("forgets expired lists once they are past their expiry", async () => {
