@@ -11,10 +11,8 @@ import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
-import { chooseEncoding, COMPRESS_MIN_BYTES, encodedBody, type Variants } from "../encoded.ts";
-import { cacheControl, etagMatches } from "../files.ts";
+import { acceptedEncoding, cacheControl, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
-import { markReplayable } from "../replay.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 
 function firstIssue(error: z.ZodError, where: string): HttpError {
@@ -58,9 +56,11 @@ interface Prepared<B extends Buffer | string = Buffer | string> {
    */
   readonly body: B;
   readonly etag: string | undefined;
-  /** Its compressed forms, made on first demand while the answer is kept (encoded.ts). */
-  readonly variants: Variants;
 }
+
+/** @fastify/compress's threshold and encodings (app.ts): smaller answers are sent as they are. */
+const COMPRESS_MIN_BYTES = 1024;
+const COMPRESSED = ["br", "gzip"] as const;
 
 const until = (result: Result) => result.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
 
@@ -72,33 +72,25 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
     body,
     etag: row.method === "GET" ? `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"` : undefined,
-    variants: {},
   };
 }
 
-/** Sends a prepared answer; a kept one in its kept compressed form when the client accepts one. */
-async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
+/** Sends a prepared answer; @fastify/compress compresses it when the client accepts br or gzip. */
+function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
   reply
     .code(prepared.status)
     .type(prepared.contentType)
     .header("cache-control", cacheControl(row.cache, prepared.until, now));
-  const kept = prepared.body instanceof Buffer ? prepared.body : undefined;
-  const encoding = kept && chooseEncoding(kept, request.headers["accept-encoding"]);
-  // Each encoding is its own representation: its own strong ETag, as for the built files.
-  const etag = prepared.etag && encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
-  if (encoding) {
-    const vary = reply.getHeader("vary");
-    reply
-      .header("content-encoding", encoding)
-      .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding");
-  }
-  if (etag) {
+  if (prepared.etag) {
+    const size = typeof prepared.body === "string" ? Buffer.byteLength(prepared.body) : prepared.body.length;
+    const encoding =
+      size >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
+    // Each encoding is its own representation: its own strong ETag, as for the built files.
+    const etag = encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }
-  // A pure row's GET answer depends on the URL alone: it may be sent again from memory (replay.ts).
-  if (row.pure && row.method === "GET") markReplayable(request.raw);
-  return reply.send(encoding ? await encodedBody(prepared.variants, kept!, encoding) : prepared.body);
+  return reply.send(prepared.body);
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -108,9 +100,7 @@ export default fp(
     // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
     const kept = new LRUCache<string, Prepared<Buffer>>({
       maxSize: RESPONSE_CACHE_BYTES,
-      // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
-      sizeCalculation: (value, key) =>
-        value.body.length + (value.body.length >= COMPRESS_MIN_BYTES ? value.body.length >> 1 : 0) + key.length + 64,
+      sizeCalculation: (value, key) => value.body.length + key.length + 64,
     });
     for (const row of context.table) {
       const keep = row.pure === true || row.cache === "until-expiry";
@@ -118,9 +108,6 @@ export default fp(
         method: row.method,
         url: fastifyPath(row),
         bodyLimit: MAX_BODY_BYTES,
-        // A kept answer is sent in its own kept compressed form (`send`): @fastify/compress's hooks
-        // would only look at it and let it pass, at a cost on every request.
-        ...(keep ? { compress: false as const } : {}),
         ...(row.bucket ? { config: bucketConfig(row.bucket) } : {}),
         handler: async (request, reply) => {
           const params = row.restParam ? renameRest(row, request.params) : request.params;
