@@ -173,6 +173,24 @@ describe("serving the build", () => {
     rmSync(copy, { recursive: true, force: true });
   });
 
+  it("counts the text host's built pages against the client's limit, with the limiter's headers", async () => {
+    const limited = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: loadCatalogue(FIXTURE_DIR),
+      store,
+      files: await BuiltFiles.open(dist),
+      perMinute: 3,
+    });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await limited.inject({ url: "/aws", headers: { accept: "*/*" } }));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429, 429]);
+    expect(answers.slice(0, 3).map((answer) => answer.headers["x-ratelimit-remaining"])).toEqual(["2", "1", "0"]);
+    // A built page: the build's strong ETag, not a computed one.
+    expect(answers[0]!.headers.etag).toMatch(/^"[0-9a-f]{32}(-br|-gz)?"$/);
+    expect(answers[3]!.headers["retry-after"]).toBeDefined();
+    await limited.close();
+  });
+
   it("answers HEAD with headers and no body", async () => {
     const head = await api.inject({
       method: "HEAD",
