@@ -53,6 +53,11 @@ const ENCODINGS = [
 
 type Encoding = (typeof ENCODINGS)[number][0];
 
+interface Rewritten {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
 /** Text files whose URLs a served build rewrites. */
 const REWRITTEN = /\.(json|html|md|ansi|txt|xml|webmanifest)$/;
 
@@ -62,8 +67,9 @@ export class BuiltFiles {
   private readonly hashes: ReadonlyMap<string, string>;
   /** URLs the build baked in → the ones this server answers on (a mirror, a moved deployment). */
   private readonly rewrite: readonly (readonly [RegExp, string])[];
-  /** Rewritten bodies being read: requests for one file at the same time share one read. */
-  private readonly reading = new Map<string, Promise<{ body: Buffer; etag: string } | undefined>>();
+  /** Rewritten files being read, and those some answer still holds (the collector frees the rest). */
+  private readonly reading = new Map<string, Promise<Rewritten | undefined>>();
+  private readonly held = new Map<string, WeakRef<Rewritten>>();
 
   constructor(
     distDir: string,
@@ -164,8 +170,13 @@ export class BuiltFiles {
     return true;
   }
 
-  /** A text file with this server's URLs in place of the build's, and its ETag; read once for concurrent requests. */
-  private rewritten(path: string): Promise<{ body: Buffer; etag: string } | undefined> {
+  /**
+   * A text file with this server's URLs in place of the build's, and its ETag. Requests for one
+   * file share one read while it is read, and its bytes while any answer still holds them.
+   */
+  private rewritten(path: string): Promise<Rewritten | undefined> {
+    const held = this.held.get(path)?.deref();
+    if (held) return Promise.resolve(held);
     let reading = this.reading.get(path);
     if (!reading) {
       reading = readFile(join(this.distDir, path)).then(
@@ -175,7 +186,9 @@ export class BuiltFiles {
           for (const [from, to] of this.rewrite) changed = changed.replace(from, to);
           if (changed === text) return undefined;
           const bytes = Buffer.from(changed);
-          return { body: bytes, etag: `"${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}"` };
+          const rewritten = { body: bytes, etag: `"${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}"` };
+          this.held.set(path, new WeakRef(rewritten));
+          return rewritten;
         },
         () => undefined,
       );

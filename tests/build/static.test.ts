@@ -191,6 +191,34 @@ describe("serving the build", () => {
     await limited.close();
   });
 
+  it("rewrites the build's URLs when served at others, reading a file once for concurrent requests", async () => {
+    const moved = "http://moved.example:9000";
+    const files = await BuiltFiles.open(dist, { rewrite: [[URLS.apiUrl, moved]] });
+    const app = await buildApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: loadCatalogue(FIXTURE_DIR),
+      store,
+      urls: { ...URLS, apiUrl: moved },
+      files,
+    });
+    const answers = await Promise.all(
+      ["identity", "br", "identity"].map((encoding) =>
+        app.inject({ url: "/", headers: { "accept-encoding": encoding } }),
+      ),
+    );
+    const [plain, br] = answers;
+    expect(plain!.statusCode).toBe(200);
+    expect(plain!.body).toContain(moved);
+    expect(plain!.body).not.toContain(URLS.apiUrl);
+    // The build's compressed siblings hold the old URLs: the rewritten text is compressed on the fly.
+    expect(br!.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br!.rawPayload).toString()).toBe(plain!.body);
+    expect(answers[2]!.body).toBe(plain!.body);
+    const again = await app.inject({ url: "/", headers: { "if-none-match": String(plain!.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    await app.close();
+  });
+
   it("answers HEAD with headers and no body", async () => {
     const head = await api.inject({
       method: "HEAD",

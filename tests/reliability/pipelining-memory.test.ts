@@ -30,7 +30,7 @@ describe.skipIf(process.platform !== "linux")("pipelined requests for the larges
   let port: number;
   beforeAll(async () => {
     port = await freePort();
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
       TEXT_PORT: String(await freePort()),
