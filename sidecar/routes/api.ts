@@ -5,6 +5,7 @@
  * Static rows are registered too and computed on the fly: the build writes the same bytes.
  */
 import { createHash } from "node:crypto";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
@@ -56,6 +57,8 @@ interface Prepared<B extends Buffer | string = Buffer | string> {
    */
   readonly body: B;
   readonly etag: string | undefined;
+  /** A kept answer's compressed forms, each made on its first request (`send`). */
+  readonly encoded: Partial<Record<(typeof COMPRESSED)[number], Buffer>>;
 }
 
 /** @fastify/compress's threshold and encodings (app.ts): smaller answers are sent as they are. */
@@ -72,25 +75,41 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
     body,
     etag: row.method === "GET" ? `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"` : undefined,
+    encoded: {},
   };
 }
 
-/** Sends a prepared answer; @fastify/compress compresses it when the client accepts br or gzip. */
+/**
+ * Sends a prepared answer. A kept one (a Buffer) is compressed once per encoding and kept beside
+ * its body: @fastify/compress compresses every answer again, synchronously, and that made the
+ * repeated dynamic GETs 5-30x slower (BENCHMARKS.md); it lets an answer that has its
+ * Content-Encoding pass. Others are left to @fastify/compress.
+ */
 function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
   reply
     .code(prepared.status)
     .type(prepared.contentType)
     .header("cache-control", cacheControl(row.cache, prepared.until, now));
+  const body = prepared.body;
+  const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  const encoding =
+    size >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
   if (prepared.etag) {
-    const size = typeof prepared.body === "string" ? Buffer.byteLength(prepared.body) : prepared.body.length;
-    const encoding =
-      size >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
     // Each encoding is its own representation: its own strong ETag, as for the built files.
     const etag = encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }
-  return reply.send(prepared.body);
+  if (!encoding || typeof body === "string") return reply.send(body);
+  const vary = reply.getHeader("vary");
+  const encoded = (prepared.encoded[encoding] ??=
+    encoding === "br"
+      ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: size } })
+      : gzipSync(body));
+  return reply
+    .header("content-encoding", encoding)
+    .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding")
+    .send(encoded);
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -100,7 +119,8 @@ export default fp(
     // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
     const kept = new LRUCache<string, Prepared<Buffer>>({
       maxSize: RESPONSE_CACHE_BYTES,
-      sizeCalculation: (value, key) => value.body.length + key.length + 64,
+      // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
+      sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
     });
     for (const row of context.table) {
       const keep = row.pure === true || row.cache === "until-expiry";
