@@ -72,8 +72,9 @@ function cpuSeconds(pid: number): number {
   return own(pid) + kids.reduce((sum, kid) => sum + own(kid), 0);
 }
 
+/** Resident set in MB (10^6 bytes; /proc's "kB" are KiB). */
 const rssMB = (pid: number) =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
+  (Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024) / 1e6;
 
 async function spawnReady(command: string, args: string[], env: NodeJS.ProcessEnv, ready: string, logName: string) {
   const logPath = join(work, logName);

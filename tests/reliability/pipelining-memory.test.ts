@@ -16,10 +16,10 @@ import { START } from "../helpers/process.ts";
 const REQUESTS = 4000;
 const LIMIT_MB = 300;
 
-/** The resident set of a process, in MB, from /proc. */
+/** The resident set of a process, in MB (10^6 bytes), from /proc (whose "kB" are KiB). */
 function rssMb(pid: number): number {
-  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return Number(kb) / 1024;
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return (Number(kib) * 1024) / 1e6;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
