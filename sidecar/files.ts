@@ -166,7 +166,9 @@ export class BuiltFiles {
     // only make it chunked and its HEAD unlike its GET (x-no-compression is its opt-out).
     if (!encoding && !ENCODINGS.some(([, suffix]) => this.hashes.has(`${path}${suffix}`)))
       request.headers["x-no-compression"] = "1";
-    await reply.sendFile(path, this.distDir);
+    // Not awaited: the reply's promise settles when the file has been written, or fails when the
+    // client goes away first; the route returns the reply and Fastify finishes it.
+    void reply.sendFile(path, this.distDir);
     return true;
   }
 
