@@ -10,7 +10,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
-  type onRequestAsyncHookHandler,
+  type RouteHandlerMethod,
 } from "fastify";
 import { ENDPOINTS } from "../catalogue/contract.ts";
 import type { Endpoint, PublicUrls } from "../catalogue/endpoint.ts";
@@ -19,16 +19,15 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { searchIndex } from "../catalogue/query.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { clientErrorHandler } from "./client-errors.ts";
-import { loggerOptions, logsRequests } from "./logging.ts";
+import { answerConnect, clientErrorHandler } from "./client-errors.ts";
+import { loggerOptions } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
-import { timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
-import errors, { sendError, toErrorBody } from "./plugins/errors.ts";
-import { clientAddress, trustedProxy } from "./plugins/limit-store.ts";
+import { limitPipelining, timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
+import errors, { errorBody, sendError, toErrorBody } from "./plugins/errors.ts";
+import { trustedProxy } from "./plugins/limit-store.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes from "./routes/api.ts";
-import { Replay } from "./replay.ts";
 import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
@@ -57,7 +56,7 @@ export function fastifyOptions(
   return {
     ...timeoutOptions(config.timeouts),
     clientErrorHandler: clientErrorHandler(host),
-    // One access line per request, written asynchronously (logging.ts).
+    // One access line per request (logging.ts).
     ...loggerOptions(config.LOG_LEVEL),
     bodyLimit: MAX_BODY_BYTES,
     // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
@@ -73,19 +72,18 @@ export function fastifyOptions(
   };
 }
 
+/** What a client pipelining past the per-connection cap is told (http-limits.ts). */
+export const PIPELINE_DETAILS =
+  "Too many requests are waiting on this connection; read the answers before sending more, or open another connection.";
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.table ?? ENDPOINTS;
   const files = options.files;
-  // Built files and pure answers sent again from memory before Fastify routes the request (replay.ts).
-  const replay = new Replay(table, {
-    log: logsRequests(options.config.LOG_LEVEL),
-    clientOf: clientAddress(options.config.TRUST_PROXY),
-  });
-  const app = Fastify({
-    ...fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
-    serverFactory: replay.serverFactory,
-  });
-  replay.attach(app);
+  const app = Fastify(
+    fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
+  );
+  answerConnect(app.server, "api");
+  limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Build the search index now rather than on the first query.
   searchIndex(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);
@@ -115,19 +113,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { store: options.store });
 
   if (files) {
-    // A static row's built file answers before its handler, as a CDN or nginx would in production.
-    // Only GET and HEAD routes have built files, so only they get the hook (a hook costs each request).
-    const sendBuiltFile: onRequestAsyncHookHandler = async (request, reply) => {
-      const { pathname, query } = splitRequestUrl(request.url);
-      const found = staticFileFor(table, pathname, query);
-      if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
-        return reply;
-      return undefined;
-    };
+    await files.register(app);
+    // A static row's built file answers instead of its handler, as a CDN or nginx would in production.
     app.addHook("onRoute", (route) => {
       const methods = [route.method].flat();
-      if (methods.includes("GET") || methods.includes("HEAD"))
-        route.onRequest = [...[route.onRequest ?? []].flat(), sendBuiltFile];
+      if (!methods.includes("GET") && !methods.includes("HEAD")) return;
+      const computed = route.handler;
+      route.handler = async function (this: FastifyInstance, request, reply) {
+        const { pathname, query } = splitRequestUrl(request.url);
+        const found = staticFileFor(table, pathname, query);
+        if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
+          return reply;
+        return (computed as (...args: Parameters<RouteHandlerMethod>) => unknown).call(this, request, reply);
+      } as RouteHandlerMethod;
     });
   }
 

@@ -1,9 +1,11 @@
 /**
  * Answers requests node's HTTP parser refuses before Fastify sees them (request line and headers
  * over 16 KiB, conflicting Content-Length and Transfer-Encoding, bad framing, a request that timed
- * out): on the API host in the Error shape {error, status, details}, on the text host as a short
- * plain-text error. Fastify's default handler writes its own {error, message, statusCode}.
+ * out) and CONNECT, which node hands to the server's 'connect' listeners (without one it closes
+ * the socket unanswered): on the API host in the Error shape {error, status, details}, on the text
+ * host as a short plain-text error. Fastify's default handler writes its own {error, message, statusCode}.
  */
+import type { Server } from "node:http";
 import type { Socket } from "node:net";
 
 interface ClientError {
@@ -28,12 +30,28 @@ function classify(error: NodeJS.ErrnoException): ClientError {
   };
 }
 
-function write(socket: Socket, status: number, contentType: string, body: string) {
-  if (socket.writable && !socket.destroyed)
-    socket.write(
-      `HTTP/1.1 ${status} ${status === 408 ? "Request Timeout" : status === 431 ? "Request Header Fields Too Large" : "Bad Request"}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+};
+
+/** The methods both hosts answer (CORS and the routes). */
+const ALLOWED = "GET, HEAD, POST, OPTIONS";
+
+function answer(socket: Socket, host: "api" | "text", { status, error, details }: ClientError) {
+  if (socket.writable && !socket.destroyed) {
+    const [contentType, body] =
+      host === "api"
+        ? ["application/json; charset=utf-8", JSON.stringify({ error, status, details })]
+        : ["text/plain; charset=utf-8", `${status} ${error}\n\n${details}\n`];
+    const allow = status === 405 ? `Allow: ${ALLOWED}\r\n` : "";
+    socket.end(
+      `HTTP/1.1 ${status} ${REASONS[status] ?? "Bad Request"}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${allow}Connection: close\r\n\r\n${body}`,
     );
-  socket.destroy();
+  }
+  socket.destroySoon();
 }
 
 /**
@@ -50,9 +68,18 @@ function requestsApi(error: NodeJS.ErrnoException): boolean {
 export function clientErrorHandler(host: "api" | "text") {
   return (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === "ECONNRESET" || socket.destroyed) return;
-    const { status, error: title, details } = classify(error);
-    if (host === "api" || requestsApi(error))
-      write(socket, status, "application/json; charset=utf-8", JSON.stringify({ error: title, status, details }));
-    else write(socket, status, "text/plain; charset=utf-8", `${status} ${title}\n\n${details}\n`);
+    answer(socket, host === "api" || requestsApi(error) ? "api" : "text", classify(error));
   };
+}
+
+/** Answers CONNECT (a proxy's tunnel request, which neither host is) with 405 instead of silence. */
+export function answerConnect(server: Server, host: "api" | "text"): void {
+  server.on("connect", (_request, socket: Socket) => {
+    socket.on("error", () => undefined);
+    answer(socket, host, {
+      status: 405,
+      error: "Method not allowed",
+      details: `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`,
+    });
+  });
 }

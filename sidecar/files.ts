@@ -1,20 +1,22 @@
 /**
- * Serves built files from dist/ the way a CDN would: strong ETag from the build manifest's sha256
- * (304 on If-None-Match), Cache-Control, the precompressed .br/.gz chosen from Accept-Encoding,
- * CORS, HEAD. Files read are kept in memory up to a budget (FILE_CACHE_BYTES), the most recently
- * used first: the files a server answers most often stay in memory, and a crawl of every page of a
- * large build does not hold all of it.
+ * Serves built files from dist/ the way a CDN would, through @fastify/static: streamed from disk
+ * (never read whole per request), the precompressed .br/.gz chosen from Accept-Encoding
+ * (`preCompressed`), Range, HEAD; here the strong ETag from the build manifest's sha256 (304 on
+ * If-None-Match), Cache-Control and the content types of catalogue/static.ts. A build served at
+ * other URLs than it was built for (a mirror, a moved deployment) has those URLs rewritten in its
+ * text files, read once for all the requests that ask for one at the same time.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import { join, relative } from "node:path";
+import negotiate from "@fastify/accept-negotiator";
+import send from "@fastify/send";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CachePolicy } from "../catalogue/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
 import { rewriteAtom, rewriteCalendar } from "../catalogue/render/feeds.ts";
-import { contentTypeOf } from "../catalogue/static.ts";
-import { LRUCache } from "lru-cache";
-import { SeenKeys } from "./seen-keys.ts";
+import { CONTENT_TYPES, contentTypeOf } from "../catalogue/static.ts";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
 /** The site's hashed assets never change under one name. */
@@ -38,35 +40,37 @@ export function cacheControl(policy: CachePolicy, until = Number.POSITIVE_INFINI
   }
 }
 
-interface Variant {
+// @fastify/send types files by extension (the `mime` package): the build's own types win.
+const extensionsByType: Record<string, string[]> = {};
+for (const [extension, type] of Object.entries(CONTENT_TYPES))
+  (extensionsByType[type.replace(/;.*$/, "")] ??= []).push(extension.slice(1));
+send.mime.define(extensionsByType, true);
+
+/** The precompressed siblings the build writes, in @fastify/static's order of preference. */
+const ENCODINGS = [
+  ["br", ".br"],
+  ["gzip", ".gz"],
+] as const;
+
+type Encoding = (typeof ENCODINGS)[number][0];
+
+interface Rewritten {
   readonly body: Buffer;
   readonly etag: string;
 }
 
-const FILE_CACHE_BYTES = 16 * 1024 * 1024;
-const READ_ONCE_SLOTS = 4096;
+/** Text files whose URLs a served build rewrites. */
+const REWRITTEN = /\.(json|html|md|ansi|txt|xml|webmanifest|atom|ics)$/;
 
 export class BuiltFiles {
-  /** Files read, by path; a file of the manifest that could not be read is kept as `{}`. */
-  private readonly cache = new LRUCache<string, Variant | { body?: undefined }>({
-    maxSize: FILE_CACHE_BYTES,
-    sizeCalculation: (variant, path) => (variant.body?.length ?? 0) + path.length + 64,
-  });
-  /**
-   * Files read once: a file is kept from its second read. A crawl or a mirror reads each file once,
-   * and filled the cache with what nobody asked for again (an evicted Buffer's memory stays in the
-   * process until V8 collects it); a file asked for often is answered from the replay cache anyway.
-   */
-  private readonly readOnce = new SeenKeys(READ_ONCE_SLOTS);
-
   readonly distDir: string;
-  /** Paths relative to dist/ → sha256 (or its first 32 hex digits, all the ETag uses), from dist/api/manifest.json. */
+  /** Paths relative to dist/ → the first 32 hex digits of their sha256, from dist/api/manifest.json. */
   private readonly hashes: ReadonlyMap<string, string>;
-
   /** URLs the build baked in → the ones this server answers on (a mirror, a moved deployment). */
   private readonly rewrite: readonly (readonly [RegExp, string])[];
-  /** Files whose text was rewritten: their precompressed variants are stale. */
-  private readonly rewritten = new Set<string>();
+  /** Rewritten files being read, and those some answer still holds (the collector frees the rest). */
+  private readonly reading = new Map<string, Promise<Rewritten | undefined>>();
+  private readonly held = new Map<string, WeakRef<Rewritten>>();
 
   constructor(
     distDir: string,
@@ -97,44 +101,37 @@ export class BuiltFiles {
     return new BuiltFiles(distDir, hashes, options.rewrite);
   }
 
-  /** The body with the build's URLs replaced by this server's, in text files; else as it is. */
-  private rewriteBody(path: string, body: Buffer): Buffer | undefined {
-    if (this.rewrite.length === 0 || !/\.(json|html|md|ansi|txt|xml|webmanifest|atom|ics)$/.test(path))
-      return undefined;
-    const text = body.toString("utf8");
-    const replace = (part: string) => this.rewrite.reduce((result, [from, to]) => result.replace(from, to), part);
-    // Feed ids and calendar UIDs stay the origin's: they name entries, not places.
-    const changed = path.endsWith(".ics")
-      ? rewriteCalendar(text, replace)
-      : path.endsWith(".atom")
-        ? rewriteAtom(text, replace)
-        : replace(text);
-    return changed === text ? undefined : Buffer.from(changed);
-  }
-
   has(path: string): boolean {
     return this.hashes.has(path);
   }
 
-  private async variant(path: string): Promise<Variant | null> {
-    const hash = this.hashes.get(path);
-    // Only the build's files are looked up and kept: any other path a client asks for is not.
-    if (!hash) return null;
-    const cached = this.cache.get(path);
-    if (cached) return cached.body ? (cached as Variant) : null;
-    let variant: Variant | null;
-    try {
-      const body = await readFile(join(this.distDir, path));
-      const changed = this.rewriteBody(path, body);
-      if (changed) this.rewritten.add(path);
-      variant = changed
-        ? { body: changed, etag: `"${createHash("sha256").update(changed).digest("hex").slice(0, 32)}"` }
-        : { body, etag: `"${hash.slice(0, 32)}"` };
-    } catch {
-      variant = null;
-    }
-    if (!variant || this.readOnce.seen(path)) this.cache.set(path, variant ?? {});
-    return variant;
+  /**
+   * Registers @fastify/static on `app` for `send` (reply.sendFile), serving no route of its own.
+   * Its ETag, Last-Modified and Cache-Control are off: the manifest's hash and the row's policy say them.
+   */
+  async register(app: FastifyInstance): Promise<void> {
+    await app.register(fastifyStatic, {
+      root: this.distDir,
+      serve: false,
+      preCompressed: true,
+      etag: false,
+      lastModified: false,
+      cacheControl: false,
+      // The file @fastify/static chose (a .br or .gz sibling, or the file itself) names the ETag.
+      setHeaders: (reply, path) => {
+        const file = relative(this.distDir, path);
+        const encoding = ENCODINGS.find(([, suffix]) => file.endsWith(suffix));
+        const plain = encoding ? file.slice(0, -encoding[1].length) : file;
+        const hash = this.hashes.get(plain);
+        if (hash) reply.header("etag", etagOf(hash, encoding?.[0]));
+      },
+    });
+  }
+
+  /** The encoding @fastify/static will choose for this request among the build's siblings of `path`. */
+  private encodingFor(request: FastifyRequest, path: string): Encoding | undefined {
+    const present = ENCODINGS.filter(([, suffix]) => this.hashes.has(`${path}${suffix}`)).map(([name]) => name);
+    return acceptedEncoding(request.headers["accept-encoding"], present);
   }
 
   /** Sends dist/<path>; false when the build has no such file. */
@@ -147,57 +144,86 @@ export class BuiltFiles {
   ): Promise<boolean> {
     const hash = this.hashes.get(path);
     if (!hash) return false;
-    // Only reading a file tells whether this server rewrites its URLs (its precompressed forms are
-    // then stale); without rewriting, a compressed answer needs no read of the plain body, which
-    // is several times its size.
-    const identity = this.rewrite.length > 0 ? await this.variant(path) : undefined;
-    if (identity === null) return false;
-    const etag = identity?.etag ?? `"${hash}"`;
-    const accepted = parseAcceptEncoding(request.headers["accept-encoding"]);
-    let chosen: Variant | undefined;
-    let encoding: string | undefined;
-    for (const [name, suffix] of [
-      ["br", ".br"],
-      ["gzip", ".gz"],
-    ] as const) {
-      if (!accepted.has(name) || this.rewritten.has(path)) continue;
-      const encoded = await this.variant(`${path}${suffix}`);
-      if (encoded) {
-        chosen = { body: encoded.body, etag: `${etag.slice(0, -1)}-${suffix.slice(1)}"` };
-        encoding = name;
-        break;
-      }
-    }
-    chosen ??= identity ?? (await this.variant(path)) ?? undefined;
-    if (!chosen) return false;
+    const rewritten = this.rewrite.length > 0 && REWRITTEN.test(path) ? await this.rewritten(path) : undefined;
+    const encoding = rewritten ? undefined : this.encodingFor(request, path);
+    const etag = rewritten?.etag ?? etagOf(hash, encoding);
     reply
       .header("content-type", contentTypeOf(path))
       .header("cache-control", /^site\/client\/_astro\//.test(path) ? IMMUTABLE_CACHE_CONTROL : READ_CACHE_CONTROL)
-      .header("etag", chosen.etag)
+      .header("etag", etag)
       .header("vary", "Accept-Encoding")
       .headers(extraHeaders);
-    if (encoding) reply.header("content-encoding", encoding);
-    if (status === 200 && etagMatches(request.headers["if-none-match"], chosen.etag)) {
+    if (status !== 200) reply.header("cache-control", "no-store");
+    if (status === 200 && etagMatches(request.headers["if-none-match"], etag)) {
       await reply.code(304).send();
       return true;
     }
-    reply.header("content-length", String(chosen.body.length));
-    if (status !== 200) reply.header("cache-control", "no-store");
-    // Node writes no body for HEAD; sending it keeps Content-Length the GET's.
-    await reply.code(status).send(chosen.body);
+    reply.code(status);
+    if (rewritten) {
+      await reply.send(rewritten.body);
+      return true;
+    }
+    // A file the build did not compress is small or does not compress: @fastify/compress would
+    // only make it chunked and its HEAD unlike its GET (x-no-compression is its opt-out).
+    if (!encoding && !ENCODINGS.some(([, suffix]) => this.hashes.has(`${path}${suffix}`)))
+      request.headers["x-no-compression"] = "1";
+    // Not awaited: the reply's promise settles when the file has been written, or fails when the
+    // client goes away first; the route returns the reply and Fastify finishes it.
+    void reply.sendFile(path, this.distDir);
     return true;
+  }
+
+  /**
+   * A text file with this server's URLs in place of the build's, and its ETag. Requests for one
+   * file share one read while it is read, and its bytes while any answer still holds them.
+   */
+  private rewritten(path: string): Promise<Rewritten | undefined> {
+    const held = this.held.get(path)?.deref();
+    if (held) return Promise.resolve(held);
+    let reading = this.reading.get(path);
+    if (!reading) {
+      reading = readFile(join(this.distDir, path)).then(
+        (body) => {
+          const text = body.toString("utf8");
+          const replace = (part: string) => this.rewrite.reduce((result, [from, to]) => result.replace(from, to), part);
+          // Feed ids and calendar UIDs stay the origin's: they name entries, not places.
+          const changed = path.endsWith(".ics")
+            ? rewriteCalendar(text, replace)
+            : path.endsWith(".atom")
+              ? rewriteAtom(text, replace)
+              : replace(text);
+          if (changed === text) return undefined;
+          const bytes = Buffer.from(changed);
+          const rewritten = { body: bytes, etag: `"${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}"` };
+          this.held.set(path, new WeakRef(rewritten));
+          return rewritten;
+        },
+        () => undefined,
+      );
+      this.reading.set(path, reading);
+      void reading.finally(() => this.reading.delete(path));
+    }
+    return reading;
   }
 }
 
-/** Encodings the client accepts (q > 0). */
-export function parseAcceptEncoding(header: string | string[] | undefined): Set<string> {
-  const accepted = new Set<string>();
-  for (const part of String(header ?? "").split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
-  }
-  return accepted;
+/**
+ * The encoding among `available` that @fastify/static and @fastify/compress choose for an
+ * Accept-Encoding header (both negotiate with @fastify/accept-negotiator, "*" standing for gzip),
+ * so that an answer's ETag can name its encoding before it is sent.
+ */
+export function acceptedEncoding<E extends string>(
+  header: string | string[] | undefined,
+  available: readonly E[],
+): E | undefined {
+  if (typeof header !== "string" || available.length === 0) return undefined;
+  return (negotiate.negotiate(header.toLowerCase().replace(/\*|x-gzip/g, "gzip"), [...available]) ?? undefined) as
+    E | undefined;
+}
+
+/** A built file's strong ETag; each encoding is its own representation. */
+function etagOf(hash: string, encoding: Encoding | undefined): string {
+  return encoding ? `"${hash}-${encoding === "br" ? "br" : "gz"}"` : `"${hash}"`;
 }
 
 export function etagMatches(header: string | string[] | undefined, etag: string): boolean {

@@ -1,14 +1,23 @@
 /**
- * Time limits for both hosts' HTTP servers, so a client that stops sending (headers, body) or holds
- * an idle keep-alive socket cannot hold a socket for long (README "Time limits").
+ * Limits for both hosts' HTTP servers, so one client cannot hold a socket for long or make the
+ * server hold much memory for it (README "Time limits").
  *
  * - headers: the request line and headers must arrive within HEADERS_MS (node `headersTimeout`);
  * - request: the whole request, body included, within REQUEST_MS (node `requestTimeout`), else 408;
- * - idle: a socket with no traffic for IDLE_MS is closed (Fastify `connectionTimeout`);
+ * - idle: a socket with no traffic for IDLE_MS is closed (Fastify `connectionTimeout`), always
+ *   later than the request limit, so that a stalled body gets its 408 before the socket closes;
  * - keep-alive: an idle kept-alive socket is closed after KEEP_ALIVE_MS (Fastify's default is 72 s).
  * Node checks the first two every `connectionsCheckingInterval` (30 s by default): 1 s here, so a
  * limit holds to within a second.
+ *
+ * Pipelining: node parses every request a read brings and hands each to Fastify at once, so a
+ * client writing thousands of requests without reading the answers would have them all in
+ * progress together. `limitPipelining` lets PIPELINE_ACTIVE of a connection's requests run at a
+ * time (answers leave in order anyway), keeps up to PIPELINE_WAITING more waiting, and answers any
+ * beyond with 503 and `Connection: close`. Node stops reading a socket whose answers are not read.
  */
+import type { Socket } from "node:net";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 export interface HttpTimeouts {
   readonly headersMs: number;
   readonly requestMs: number;
@@ -19,22 +28,63 @@ export interface HttpTimeouts {
 export const HTTP_TIMEOUTS: HttpTimeouts = {
   headersMs: 10_000,
   requestMs: 30_000,
-  idleMs: 30_000,
+  idleMs: 35_000,
   keepAliveMs: 5_000,
 };
 
 /** The Fastify options that set the limits (`http` goes to node's http.createServer). */
 export function timeoutOptions(timeouts: Partial<HttpTimeouts> = {}) {
   const t = { ...HTTP_TIMEOUTS, ...timeouts };
+  const checkingMs = Math.min(1000, t.headersMs);
   return {
-    connectionTimeout: t.idleMs,
+    // Node's check of the request limit runs every checkingMs: the idle limit waits for it.
+    connectionTimeout: Math.max(t.idleMs, t.requestMs + 2 * checkingMs),
     requestTimeout: t.requestMs,
     keepAliveTimeout: t.keepAliveMs,
     http: {
       headersTimeout: Math.min(t.headersMs, t.requestMs),
       requestTimeout: t.requestMs,
       keepAliveTimeout: t.keepAliveMs,
-      connectionsCheckingInterval: Math.min(1000, t.headersMs),
+      connectionsCheckingInterval: checkingMs,
     },
   };
+}
+
+/** Requests of one connection in progress at a time; each streams its answer with backpressure. */
+export const PIPELINE_ACTIVE = 16;
+/** Requests of one connection waiting for a turn; beyond them, 503 and the connection closes. */
+export const PIPELINE_WAITING = 256;
+
+const SLOTS = Symbol("pipelined requests");
+interface Slots {
+  active: number;
+  readonly waiting: (() => void)[];
+}
+
+/** Caps a connection's requests in progress; `reject` answers one past the cap (in the host's error shape). */
+export function limitPipelining(
+  app: FastifyInstance,
+  reject: (request: FastifyRequest, reply: FastifyReply) => unknown,
+): void {
+  app.addHook("onRequest", (request, reply, done) => {
+    const socket = request.raw.socket as Socket & { [SLOTS]?: Slots };
+    const slots = (socket[SLOTS] ??= { active: 0, waiting: [] });
+    const start = () => {
+      slots.active++;
+      let released = false;
+      // An answer is done when it has left for the socket (pipelined answers wait for the ones before).
+      const release = () => {
+        if (released) return;
+        released = true;
+        slots.active--;
+        slots.waiting.shift()?.();
+      };
+      reply.raw.once("finish", release).once("close", release);
+      done();
+    };
+    if (slots.active < PIPELINE_ACTIVE) return start();
+    if (slots.waiting.length < PIPELINE_WAITING) return void slots.waiting.push(start);
+    reply.header("connection", "close").header("retry-after", "1");
+    void reject(request, reply);
+  });
 }

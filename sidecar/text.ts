@@ -3,19 +3,18 @@
  * request (text/render.ts), its pages (text/routes.ts), the API same-origin under /v1/
  * (text/api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
-import type { IncomingMessage } from "node:http";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { PublicUrls } from "../catalogue/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { THEME_SCRIPT_HASH } from "../site/src/lib/theme.ts";
-import { fastifyOptions, type AppOptions } from "./app.ts";
+import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "./app.ts";
+import { answerConnect } from "./client-errors.ts";
 import type { BuiltFiles } from "./files.ts";
-import { logsRequests } from "./logging.ts";
+import { limitPipelining } from "./http-limits.ts";
 import { isApiPath, sendError, toErrorBody } from "./plugins/errors.ts";
-import { clientAddress, clientKey, limitStore } from "./plugins/limit-store.ts";
-import { Replay } from "./replay.ts";
+import { clientKey, limitStore } from "./plugins/limit-store.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import type { SiteHandler } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
@@ -43,9 +42,6 @@ export interface TextAppOptions {
 
 /** The limiter's bucket for this host's pages. */
 const TEXT_BUCKET = "text";
-/** The headers @fastify/rate-limit adds to an answer within the limit (its default names). */
-const LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"] as const;
-
 /**
  * Not counted against the limit: the site's assets come with every page view (a CDN serves them in
  * production), and so does the list builder's data file; /v1/* is the API's, limited by its own buckets.
@@ -60,33 +56,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
   const perMinute = options.perMinute ?? TEXT_HOST_LIMIT.max;
   const store = options.store;
-  // Built pages are sent again from memory (replay.ts), negotiated by Accept as Fastify did, once
-  // the request is counted here exactly as the limiter below would count it. A store that counts
-  // elsewhere (Redis) cannot answer at once: its requests go through Fastify and its limiter.
-  const replay = new Replay([], {
-    log: logsRequests(options.config.LOG_LEVEL),
-    clientOf: clientAddress(options.config.TRUST_PROXY),
-    varyOn: ["accept"],
-    perRequestHeaders: LIMIT_HEADERS,
-    admit: (request: IncomingMessage, client: string) => {
-      if (notCounted(request.method, request.url ?? "")) return [];
-      const hit = store.hitNow?.(TEXT_BUCKET, clientKey(client), TEXT_HOST_LIMIT.windowMs);
-      // Over the limit: Fastify answers the 429 (counting once more, past the limit already).
-      if (hit === undefined || hit.count > perMinute) return undefined;
-      // What @fastify/rate-limit adds to an answer within the limit.
-      const [limit, remaining, reset] = LIMIT_HEADERS;
-      return [
-        limit,
-        String(perMinute),
-        remaining,
-        String(Math.max(0, perMinute - hit.count)),
-        reset,
-        String(Math.ceil(hit.resetMs / 1000)),
-      ];
-    },
-  });
-  const app = Fastify({
-    ...fastifyOptions(
+  const app = Fastify(
+    fastifyOptions(
       options.config,
       (error, request, reply) => {
         const status = error.statusCode === 414 ? 414 : 400;
@@ -100,9 +71,10 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       },
       "text",
     ),
-    serverFactory: replay.serverFactory,
-  });
-  replay.attach(app);
+  );
+  answerConnect(app.server, "text");
+  limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
+  if (options.files) await options.files.register(app);
 
   await app.register(securityHeaders, {
     contentSecurityPolicy: {

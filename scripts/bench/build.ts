@@ -67,37 +67,27 @@ function rssMiB(pid: number): number {
 }
 
 /**
- * RSS of a server of the build, started as `npm start` starts one (its node flags, the catalogue
+ * RSS of a server of the build, started as `npm start` starts one (plain node, the catalogue
  * the build shipped, default settings): when ready, and after it has answered every service's
  * detail and text page, a search per provider and each provider's page, one request at a time.
  */
 async function servingRss(label: string, outDir: string, slugs: readonly string[], providers: readonly string[]) {
   const [port, textPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), "csc-bench-data-dir-"));
-  // The start command's node flags and its launcher (scripts/run-compiled.js), with the server as
-  // the entry in place of scripts/start.ts.
-  const [, ...startArgs] = (
-    JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } }
-  ).scripts.start.split(/\s+/);
-  const flags = startArgs.filter((arg) => arg.startsWith("--"));
-  const launcher = startArgs.filter((arg) => !arg.startsWith("--")).slice(0, -1);
-  const child = spawn(
-    process.execPath,
-    [...flags, ...launcher.map((path) => join(root, path)), join(root, "sidecar", "server.ts")],
-    {
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        TEXT_PORT: String(textPort),
-        DATA_DIR: dataDir,
-        DIST_DIR: outDir,
-        PUBLIC_API_URL: BUILT_URLS.apiUrl,
-        PUBLIC_TEXT_URL: BUILT_URLS.textUrl,
-        TRUST_PROXY: "127.0.0.1",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  // What `npm start` runs once the build is there: node and the server, no flags.
+  const child = spawn(process.execPath, [join(root, "sidecar", "server.ts")], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      TEXT_PORT: String(textPort),
+      DATA_DIR: dataDir,
+      DIST_DIR: outDir,
+      PUBLIC_API_URL: BUILT_URLS.apiUrl,
+      PUBLIC_TEXT_URL: BUILT_URLS.textUrl,
+      TRUST_PROXY: "127.0.0.1",
     },
-  );
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   try {
     const api = `http://127.0.0.1:${port}`;
     const text = `http://127.0.0.1:${textPort}`;

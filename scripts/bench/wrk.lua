@@ -3,8 +3,6 @@
 --   BENCH_XFF=1      each request names its own client in X-Forwarded-For (the server trusts
 --                    loopback as its proxy), so per-IP buckets measure the endpoint, not the limiter
 --   BENCH_LIST=1     each request's body is a list with its own name (BENCH_BODY's ids)
---   BENCH_UNIQ=1     each request's URL gets its own `n=` parameter (ignored by the API), so no
---                    two requests have the same URL: nothing is answered from the replay cache
 --   BENCH_SEED       where this row's client numbers start, so rows do not share clients
 --   BENCH_OUT        file to write the result to, as one JSON line, with wrk's own CPU time
 -- Without BENCH_XFF/BENCH_LIST there is no per-request Lua: wrk sends one prepared request.
@@ -13,7 +11,6 @@ local method = os.getenv("BENCH_METHOD") or "GET"
 local body = os.getenv("BENCH_BODY")
 local xff = os.getenv("BENCH_XFF") == "1"
 local list = os.getenv("BENCH_LIST") == "1"
-local uniq = os.getenv("BENCH_UNIQ") == "1"
 local seed = tonumber(os.getenv("BENCH_SEED") or "0")
 local counter = 0
 
@@ -29,7 +26,7 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-if xff or list or uniq then
+if xff or list then
   request = function()
     counter = counter + 1
     -- 24 bits of client number per thread: 16 M distinct clients before one repeats.
@@ -47,11 +44,7 @@ if xff or list or uniq then
     if list then
       payload = string.format('{"name":"Bench %d-%d","approvedServiceIds":%s}', tid or 0, n, body)
     end
-    local path = nil
-    if uniq then
-      path = string.format("%s%sn=%d", wrk.path, wrk.path:find("?", 1, true) and "&" or "?", n)
-    end
-    return wrk.format(nil, path, headers, payload)
+    return wrk.format(nil, nil, headers, payload)
   end
 end
 

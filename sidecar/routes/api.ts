@@ -5,16 +5,15 @@
  * Static rows are registered too and computed on the fly: the build writes the same bytes.
  */
 import { createHash } from "node:crypto";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
-import { chooseEncoding, COMPRESS_MIN_BYTES, encodedBody, type Variants } from "../encoded.ts";
-import { cacheControl, etagMatches } from "../files.ts";
+import { acceptedEncoding, cacheControl, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
-import { markReplayable } from "../replay.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 
@@ -59,9 +58,13 @@ interface Prepared<B extends Buffer | string = Buffer | string> {
    */
   readonly body: B;
   readonly etag: string | undefined;
-  /** Its compressed forms, made on first demand while the answer is kept (encoded.ts). */
-  readonly variants: Variants;
+  /** A kept answer's compressed forms, each made on its first request (`send`). */
+  readonly encoded: Partial<Record<(typeof COMPRESSED)[number], Buffer>>;
 }
+
+/** @fastify/compress's threshold and encodings (app.ts): smaller answers are sent as they are. */
+const COMPRESS_MIN_BYTES = 1024;
+const COMPRESSED = ["br", "gzip"] as const;
 
 const until = (result: Result) => result.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
 
@@ -73,33 +76,41 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
     body,
     etag: row.method === "GET" ? `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"` : undefined,
-    variants: {},
+    encoded: {},
   };
 }
 
-/** Sends a prepared answer; a kept one in its kept compressed form when the client accepts one. */
-async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
+/**
+ * Sends a prepared answer. A kept one (a Buffer) is compressed once per encoding and kept beside
+ * its body: @fastify/compress compresses every answer again, synchronously, and that made the
+ * repeated dynamic GETs 5-30x slower (BENCHMARKS.md); it lets an answer that has its
+ * Content-Encoding pass. Others are left to @fastify/compress.
+ */
+function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
   reply
     .code(prepared.status)
     .type(prepared.contentType)
     .header("cache-control", cacheControl(row.cache, prepared.until, now));
-  const kept = prepared.body instanceof Buffer ? prepared.body : undefined;
-  const encoding = kept && chooseEncoding(kept, request.headers["accept-encoding"]);
-  // Each encoding is its own representation: its own strong ETag, as for the built files.
-  const etag = prepared.etag && encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
-  if (encoding) {
-    const vary = reply.getHeader("vary");
-    reply
-      .header("content-encoding", encoding)
-      .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding");
-  }
-  if (etag) {
+  const body = prepared.body;
+  const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  const encoding =
+    size >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
+  if (prepared.etag) {
+    // Each encoding is its own representation: its own strong ETag, as for the built files.
+    const etag = encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }
-  // A pure row's GET answer depends on the URL alone: it may be sent again from memory (replay.ts).
-  if (row.pure && row.method === "GET") markReplayable(request.raw);
-  return reply.send(encoding ? await encodedBody(prepared.variants, kept!, encoding) : prepared.body);
+  if (!encoding || typeof body === "string") return reply.send(body);
+  const vary = reply.getHeader("vary");
+  const encoded = (prepared.encoded[encoding] ??=
+    encoding === "br"
+      ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: size } })
+      : gzipSync(body));
+  return reply
+    .header("content-encoding", encoding)
+    .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding")
+    .send(encoded);
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -110,8 +121,7 @@ export default fp(
     const kept = new LRUCache<string, Prepared<Buffer>>({
       maxSize: RESPONSE_CACHE_BYTES,
       // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
-      sizeCalculation: (value, key) =>
-        value.body.length + (value.body.length >= COMPRESS_MIN_BYTES ? value.body.length >> 1 : 0) + key.length + 64,
+      sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
     });
     for (const row of context.table) {
       const keep = row.pure === true || row.cache === "until-expiry";
@@ -119,9 +129,6 @@ export default fp(
         method: row.method,
         url: fastifyPath(row),
         bodyLimit: MAX_BODY_BYTES,
-        // A kept answer is sent in its own kept compressed form (`send`): @fastify/compress's hooks
-        // would only look at it and let it pass, at a cost on every request.
-        ...(keep ? { compress: false as const } : {}),
         ...(row.bucket ? { config: bucketConfig(row.bucket) } : {}),
         handler: async (request, reply) => {
           const params = row.restParam ? renameRest(row, request.params) : request.params;

@@ -8,7 +8,6 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
 import { renderDoc, type TextFormat } from "../../catalogue/static.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
-import { markReplayable } from "../replay.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
 
 export type Rendering = TextFormat | "html";
@@ -133,15 +132,11 @@ export class TextReplies {
     return this.text(request, reply, status, rendering, render(errorDoc(status, title, detail), rendering));
   }
 
-  /**
-   * Sends a file of the built site; false when there is none. A built file depends on the URL and
-   * the negotiated headers alone, so its answer may be sent again from memory (replay.ts).
-   */
+  /** Sends a file of the built site; false when there is none. */
   async site(request: FastifyRequest, reply: FastifyReply, path: string, status = 200): Promise<boolean> {
     const files = this.files;
     if (!files || !files.has(`site/client/${path}`)) return false;
     if (status !== 200) reply.code(status);
-    markReplayable(request.raw);
     return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);
   }
 
@@ -149,7 +144,6 @@ export class TextReplies {
   async built(request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
     const files = this.files;
     if (!files || !files.has(`text/${path}`)) return false;
-    markReplayable(request.raw);
     return files.send(request, reply, `text/${path}`, { vary: TEXT_VARY });
   }
 

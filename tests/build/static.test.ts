@@ -173,6 +173,7 @@ describe("serving the build", () => {
     rmSync(join(copy, "api", "v1", "providers.json"));
     const files = await BuiltFiles.open(copy);
     const app = Fastify();
+    await files.register(app);
     app.get("/*", async (request, reply) => {
       if (!(await files.send(request, reply, "api/v1/providers.json"))) await reply.code(404).send();
       return reply;
@@ -188,26 +189,50 @@ describe("serving the build", () => {
     rmSync(copy, { recursive: true, force: true });
   });
 
-  it("keeps a built file in memory from its second read, not its first", async () => {
-    const copy = mkdtempSync(join(tmpdir(), "csc-dist-"));
-    cpSync(join(dist, "api"), join(copy, "api"), { recursive: true });
-    const path = join(copy, "api", "v1", "providers.json");
-    const files = await BuiltFiles.open(copy);
-    const app = Fastify();
-    app.get("/*", async (request, reply) => {
-      await files.send(request, reply, "api/v1/providers.json");
-      return reply;
+  it("counts the text host's built pages against the client's limit, with the limiter's headers", async () => {
+    const limited = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: loadCatalogue(FIXTURE_DIR),
+      store,
+      files: await BuiltFiles.open(dist),
+      perMinute: 3,
     });
-    const read = async () => (await app.inject({ url: "/", headers: { "accept-encoding": "identity" } })).body;
-    // The file's bytes change on disk between reads: what is answered tells whether it was kept.
-    writeFileSync(path, "first");
-    expect(await read()).toBe("first");
-    writeFileSync(path, "second");
-    expect(await read()).toBe("second");
-    writeFileSync(path, "third");
-    expect(await read()).toBe("second");
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await limited.inject({ url: "/aws", headers: { accept: "*/*" } }));
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 429, 429]);
+    expect(answers.slice(0, 3).map((answer) => answer.headers["x-ratelimit-remaining"])).toEqual(["2", "1", "0"]);
+    // A built page: the build's strong ETag, not a computed one.
+    expect(answers[0]!.headers.etag).toMatch(/^"[0-9a-f]{32}(-br|-gz)?"$/);
+    expect(answers[3]!.headers["retry-after"]).toBeDefined();
+    await limited.close();
+  });
+
+  it("rewrites the build's URLs when served at others, reading a file once for concurrent requests", async () => {
+    const moved = "http://moved.example:9000";
+    const files = await BuiltFiles.open(dist, { rewrite: [[URLS.apiUrl, moved]] });
+    const app = await buildApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: loadCatalogue(FIXTURE_DIR),
+      store,
+      urls: { ...URLS, apiUrl: moved },
+      files,
+    });
+    const answers = await Promise.all(
+      ["identity", "br", "identity"].map((encoding) =>
+        app.inject({ url: "/", headers: { "accept-encoding": encoding } }),
+      ),
+    );
+    const [plain, br] = answers;
+    expect(plain!.statusCode).toBe(200);
+    expect(plain!.body).toContain(moved);
+    expect(plain!.body).not.toContain(URLS.apiUrl);
+    // The build's compressed siblings hold the old URLs: the rewritten text is compressed on the fly.
+    expect(br!.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br!.rawPayload).toString()).toBe(plain!.body);
+    expect(answers[2]!.body).toBe(plain!.body);
+    const again = await app.inject({ url: "/", headers: { "if-none-match": String(plain!.headers.etag) } });
+    expect(again.statusCode).toBe(304);
     await app.close();
-    rmSync(copy, { recursive: true, force: true });
   });
 
   it("answers HEAD with headers and no body", async () => {

@@ -9,7 +9,7 @@ import { freePort, waitFor } from "../helpers/components.ts";
 const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url));
 const CLIENT = "198.51.100.7";
 
-it("writes one access line per request at the default level, replayed answers included, all of them by exit, each with the client Fastify sees", async () => {
+it("writes one access line per request at the default level, all of them by exit, each with the client Fastify sees", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "csc-access-log-"));
   const [port, textPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [SERVER], {
@@ -19,7 +19,7 @@ it("writes one access line per request at the default level, replayed answers in
       TEXT_PORT: String(textPort),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
-      // Behind a proxy: the client is the one X-Forwarded-For names, replayed answers included.
+      // Behind a proxy: the client is the one X-Forwarded-For names.
       TRUST_PROXY: "127.0.0.1",
     },
     stdio: ["ignore", "pipe", "inherit"],
@@ -29,7 +29,7 @@ it("writes one access line per request at the default level, replayed answers in
   try {
     const api = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 20_000, "the server to start");
-    // A pure row's answer is replayed from its third request on (replay.ts); the 404 is Fastify's.
+    // Repeated and one-off URLs, and a 404.
     const urls = [
       ...Array.from({ length: 150 }, () => "/v1/services?q=storage&limit=5"),
       ...Array.from({ length: 50 }, (_, n) => `/v1/services?q=storage&limit=5&n=${n}`),

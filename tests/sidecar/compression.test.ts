@@ -1,10 +1,14 @@
+/**
+ * Computed answers compressed by @fastify/compress: the same bytes for the same query, each
+ * encoding its own strong ETag (so a 304 never answers for another encoding), small answers as they are.
+ */
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { build } from "../helpers/app.ts";
 
 const compare = "/v1/compare?ids=aws-s3,gcp-cloud-storage,azure-blob-storage";
 
-describe("compressed forms of kept answers", () => {
+describe("compressed computed answers", () => {
   it("answers a repeated query in brotli with the same bytes, its own ETag and a 304 on it", async () => {
     const app = await build();
     const plain = await app.inject(compare);
@@ -23,6 +27,12 @@ describe("compressed forms of kept answers", () => {
       headers: { "accept-encoding": "br", "if-none-match": String(first.headers.etag) },
     });
     expect(revalidated.statusCode).toBe(304);
+    // The plain answer's ETag does not revalidate the brotli one, nor the reverse.
+    const other = await app.inject({
+      url: compare,
+      headers: { "accept-encoding": "br", "if-none-match": String(plain.headers.etag) },
+    });
+    expect(other.statusCode).toBe(200);
   });
 
   it("answers gzip when brotli is refused, and small answers as they are", async () => {

@@ -1,0 +1,83 @@
+/**
+ * Issue 50 item 1: one connection writing thousands of pipelined GETs for the largest built file
+ * and reading nothing drove `npm start` from 139 MiB to 4.8 GiB in 3 s (each queued request read
+ * its own copy of the 12.8 MB file). Started as a user gets it (scripts/start.ts, which builds
+ * dist/ when stale, real HTTP, default settings), the server's RSS must stay under 300 MB.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, waitFor } from "../helpers/components.ts";
+import { START } from "../helpers/process.ts";
+
+const REQUESTS = 4000;
+const LIMIT_MB = 300;
+
+/** The resident set of a process, in MB (10^6 bytes), from /proc (whose "kB" are KiB). */
+function rssMb(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return (Number(kib) * 1024) / 1e6;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(process.platform !== "linux")("pipelined requests for the largest file", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "csc-pipelining-"));
+  let child: ReturnType<typeof spawn>;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      TEXT_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      // The default build's URLs (`npm start` on 8080/8081), so the build is not redone for every free port.
+      PUBLIC_API_URL: "http://localhost:8080",
+      PUBLIC_TEXT_URL: "http://localhost:8081",
+    };
+    delete env.LOG_LEVEL;
+    child = spawn(process.execPath, [START], { env, stdio: ["ignore", "ignore", "inherit"] });
+    // A stale dist/ is built first (a minute or more on a busy machine).
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 600_000, "npm start");
+  }, 620_000);
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`keeps the server under ${LIMIT_MB} MB while one connection pipelines ${REQUESTS} GET /catalogue.json and reads nothing`, async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const head = await fetch(`${base}/catalogue.json`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
+    const size = Number(head.headers.get("content-length"));
+    // The issue's file: the catalogue's full export, the largest the build writes.
+    expect(size).toBeGreaterThan(5_000_000);
+    const pid = child.pid!;
+    const ready = rssMb(pid);
+    const socket = connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    // Read nothing: the answers pile up on the server's side.
+    socket.pause();
+    socket.write("GET /catalogue.json HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(REQUESTS));
+    let peak = ready;
+    for (let i = 0; i < 40; i++) {
+      await sleep(250);
+      peak = Math.max(peak, rssMb(pid));
+    }
+    socket.destroy();
+    console.log(
+      `pipelining: RSS ${ready.toFixed(0)} MB when ready, peak ${peak.toFixed(0)} MB over 10 s of ${REQUESTS} pipelined GET /catalogue.json (${(size / 1e6).toFixed(1)} MB each), nothing read`,
+    );
+    expect(peak).toBeLessThan(LIMIT_MB);
+    // The server still answers.
+    expect((await fetch(`${base}/v1/health`)).ok).toBe(true);
+  }, 60_000);
+});
