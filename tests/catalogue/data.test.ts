@@ -124,6 +124,13 @@ describe("the catalogue data", () => {
     }
   });
 
+  it("dates Memorystore for Memcached's shutdown from Google's own pages (issue 52)", () => {
+    const record = catalogue.bySlug.get("gcp-memorystore-memcached")!;
+    expect(record.service.lifecycle).toMatchObject({ status: "sunset", sunsetDate: "2029-01-31" });
+    const backing = record.sources.filter((source) => source.backs.includes("lifecycle"));
+    expect(backing.map((source) => source.url)).toContain(record.service.lifecycle!.announcementUrl);
+  });
+
   it("keeps equivalence groups to one job at one layer (issue 52)", () => {
     const members = (id: string) => catalogue.groups.find((group) => group.id === id)!.services;
     // Ingestion pipes apart from stream processors.
