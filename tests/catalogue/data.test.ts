@@ -124,6 +124,13 @@ describe("the catalogue data", () => {
     }
   });
 
+  it("dates Memorystore for Memcached's shutdown from Google's own pages (issue 52)", () => {
+    const record = catalogue.bySlug.get("gcp-memorystore-memcached")!;
+    expect(record.service.lifecycle).toMatchObject({ status: "sunset", sunsetDate: "2029-01-31" });
+    const backing = record.sources.filter((source) => source.backs.includes("lifecycle"));
+    expect(backing.map((source) => source.url)).toContain(record.service.lifecycle!.announcementUrl);
+  });
+
   it("keeps equivalence groups to one job at one layer (issue 52)", () => {
     const members = (id: string) => catalogue.groups.find((group) => group.id === id)!.services;
     // Ingestion pipes apart from stream processors.
@@ -143,6 +150,34 @@ describe("the catalogue data", () => {
     );
     expect(catalogue.bySlug.get("gcp-secure-web-proxy")!.groupIds).toEqual([]);
     expect(members("graph-database")).toContain("gcp-spanner");
+    // The mixes the 2026-11-26 audit noted, each moved to the group whose job it does.
+    const moved: [string, string, string][] = [
+      // [slug, group it left, group it joined ("" when none)]
+      ["azure-dns-private-resolver", "dns", "dns-resolver"],
+      ["gcp-memorystore-memcached", "managed-redis", "managed-memcached"],
+      ["oci-artifact-registry", "artifact-repository", ""],
+      ["sakura-switch", "virtual-network", "private-layer2-network"],
+      ["gcp-application-integration", "workflow-orchestration", "integration-platform"],
+      ["tencent-vod", "video-transcoding", "video-on-demand"],
+      ["aws-elemental-medialive", "live-streaming", "live-video-encoding"],
+      ["aws-elemental-mediapackage", "live-streaming", ""],
+      ["s3ns-cloud-logging", "audit-logging", ""],
+      ["gcp-cloud-tasks", "message-queue", ""],
+      ["azure-event-hubs", "managed-kafka", "stream-ingestion"],
+    ];
+    for (const [slug, left, joined] of moved) {
+      expect(members(left), `${slug} out of ${left}`).not.toContain(slug);
+      if (joined) expect(members(joined), `${slug} in ${joined}`).toContain(slug);
+    }
+    expect(members("workflow-orchestration")).toEqual(expect.arrayContaining(["aws-step-functions", "aws-swf"]));
+    expect(catalogue.bySlug.get("azure-dns-private-resolver")!.equivalentSlugs).toContain("aws-route-53");
+    expect(catalogue.bySlug.get("azure-cloud-hsm")!.equivalentSlugs).toContain("aws-cloudhsm");
+    expect(catalogue.bySlug.get("gcp-recaptcha")!.equivalentSlugs).toContain("cloudflare-turnstile");
+    expect(catalogue.bySlug.get("azure-payment-hsm")!.equivalentSlugs).toEqual(["aws-payment-cryptography"]);
+    expect(catalogue.bySlug.get("gcp-colab-enterprise")!.groupIds).toEqual(["managed-notebooks"]);
+    // Signing code and enforcing attestations at deploy time are different jobs.
+    expect(catalogue.bySlug.get("aws-signer")!.groupIds).toEqual([]);
+    expect(catalogue.bySlug.get("gcp-binary-authorization")!.groupIds).toEqual([]);
     for (const group of catalogue.groups)
       for (const slug of group.services)
         expect(catalogue.bySlug.get(slug)!.service.lifecycle?.status, `${group.id}: ${slug}`).not.toBe("retired");
