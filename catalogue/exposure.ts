@@ -1,5 +1,5 @@
 /** GET /v1/exposure: the jurisdictional exposure scorecard of a selection of services. */
-import type { Catalogue } from "./load.ts";
+import type { ProviderRecord, ServiceRecord } from "./load.ts";
 import type { ExposureReportT } from "./schema.ts";
 
 export const EXPOSURE_DISCLAIMER =
@@ -15,7 +15,16 @@ function counts(keys: Iterable<string>, whole: number) {
     .map(([key, count]) => ({ key, count, percentage: percentage(count, whole) }));
 }
 
-export function exposureReport(catalogue: Catalogue, slugs: readonly string[]): ExposureReportT {
+/** What the scorecard reads of a catalogue (a full Catalogue is one; exit plans pass theirs). */
+export interface ExposureCatalogue {
+  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service">>;
+  readonly providerById: ReadonlyMap<
+    string,
+    Pick<ProviderRecord, "file" | "regionCountries" | "sovereignOption" | "euResidentOnly">
+  >;
+}
+
+export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly string[]): ExposureReportT {
   const rows = slugs.map((slug) => {
     const service = catalogue.bySlug.get(slug)!.service;
     const provider = catalogue.providerById.get(service.providerId)!;
