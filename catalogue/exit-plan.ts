@@ -224,7 +224,7 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
           : `in its equivalence group ${groupNames[0]}`,
         ...(peer.service.category === replaced.category ? [] : [`in another category (${peer.service.category})`]),
         chosen.has(service.providerId)
-          ? `on ${name}, one of the ${plural(chosen.size, "provider")} the proposed list uses`
+          ? `on ${name}, a provider the proposed list uses`
           : `${name} would add a provider to the proposed list`,
         `${name} has candidates for ${reach.get(service.providerId) ?? 0} of the ${movingCount} services to move`,
       ];
@@ -277,7 +277,7 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
       return {
         ...base,
         outcome: "mapped",
-        reason: `${why}; ${plural(candidates.length, "equivalent")} on the allowed providers${closed.length > 0 ? ` (${plural(closed.length, "more")} left out as closed to new customers)` : ""}.`,
+        reason: `${why}; ${plural(candidates.length, "equivalent")} on the allowed providers${closed.length > 0 ? ` (${closed.length} more left out as closed to new customers)` : ""}.`,
         candidates,
         closedPeers,
         nearest: [],

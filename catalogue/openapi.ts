@@ -111,6 +111,9 @@ function operation(endpoint: Endpoint): JsonSchema {
               ? { type: "string" }
               : { type: "object" },
         },
+        ...Object.fromEntries(
+          (endpoint.response.alternates ?? []).map((type) => [type.split(";")[0]!, { schema: { type: "string" } }]),
+        ),
       },
     },
   };
