@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { compareServices } from "./compare.ts";
 import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
-import { exitPlan } from "./exit-plan.ts";
+import { exitPlan, exitTargetOfQuery } from "./exit-plan.ts";
 import { exposureReport } from "./exposure.ts";
 import { parseIdList, requireKnownIds } from "./ids.ts";
 import {
@@ -52,7 +52,6 @@ import {
   ExitPlanBody,
   ExitPlanFormatQuery,
   ExitPlanQuery,
-  ExitTarget,
   BuildManifest,
   Category,
   Changelog,
@@ -83,7 +82,6 @@ import {
   StatusReport,
   type ExitPlanFormat,
   type ExitPlanT,
-  type ExitTargetT,
   type FeedbackBodyT,
   type SavedListT,
 } from "./schema.ts";
@@ -244,48 +242,6 @@ function exitPlanAnswer(
     );
   if (format === "csv") return text(exitPlanCsv(plan), CSV);
   return { body: plan };
-}
-
-/** The query form of an exit target (comma-separated lists, "true"/"false") as ExitTarget, or a 400. */
-export function exitTargetOfQuery(query: {
-  providers?: string | undefined;
-  sovereignOption?: "true" | "false" | undefined;
-  euResidentOnly?: "true" | "false" | undefined;
-  jurisdictions?: string | undefined;
-  exclude?: string | undefined;
-}): ExitTargetT {
-  const list = (raw: string | undefined) => {
-    if (raw === undefined) return undefined;
-    const items = [
-      ...new Set(
-        raw
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean),
-      ),
-    ];
-    return items.length > 0 ? items : undefined;
-  };
-  const candidate = {
-    providers: list(query.providers),
-    sovereignOption: query.sovereignOption === undefined ? undefined : query.sovereignOption === "true",
-    euResidentOnly: query.euResidentOnly === undefined ? undefined : query.euResidentOnly === "true",
-    jurisdictions: list(query.jurisdictions)?.map((code) => code.toUpperCase()),
-    exclude: list(query.exclude),
-  };
-  const parsed = ExitTarget.safeParse(
-    Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined)),
-  );
-  if (!parsed.success)
-    throw new HttpError(
-      400,
-      "Invalid query",
-      parsed.error.issues
-        .slice(0, 5)
-        .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
-        .join("; "),
-    );
-  return parsed.data;
 }
 
 export const ENDPOINTS: readonly Endpoint[] = [
