@@ -17,7 +17,7 @@
  * exposureReport(), the function GET /v1/exposure answers with.
  */
 import { exposureReport, type ExposureCatalogue } from "./exposure.ts";
-import type { EquivalenceGroup, ProviderRecord, ServiceRecord } from "./load.ts";
+import type { EquivalenceGroup, ServiceRecord } from "./load.ts";
 import { HttpError } from "./problem.ts";
 import {
   ExitTarget,
@@ -39,7 +39,9 @@ export interface ExitCatalogue extends ExposureCatalogue {
   readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "groupIds">>;
   readonly providerById: ReadonlyMap<
     string,
-    Pick<ProviderRecord, "provider" | "file" | "regionCountries" | "sovereignOption" | "euResidentOnly">
+    ExposureCatalogue["providerById"] extends ReadonlyMap<string, infer R>
+      ? R & { readonly provider: Pick<ProviderT, "id" | "name"> }
+      : never
   >;
   readonly lastUpdated: string;
   readonly changes: readonly Pick<CatalogueReleaseT, "release" | "released">[];

@@ -1,6 +1,6 @@
 /** GET /v1/exposure: the jurisdictional exposure scorecard of a selection of services. */
-import type { ProviderRecord, ServiceRecord } from "./load.ts";
-import type { ExposureReportT } from "./schema.ts";
+import type { ServiceRecord } from "./load.ts";
+import type { ExposureReportT, ProviderFileT } from "./schema.ts";
 
 export const EXPOSURE_DISCLAIMER =
   "Procurement triage, not legal advice. The figures describe where providers are headquartered and where their public regions are; they do not assess contracts, data flows, encryption, or which laws apply to your data. Consult counsel before relying on them.";
@@ -15,12 +15,19 @@ function counts(keys: Iterable<string>, whole: number) {
     .map(([key, count]) => ({ key, count, percentage: percentage(count, whole) }));
 }
 
-/** What the scorecard reads of a catalogue (a full Catalogue is one; exit plans pass theirs). */
+/** What the scorecard reads of a catalogue (a full Catalogue is one; the site's exit plans pass theirs). */
 export interface ExposureCatalogue {
   readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service">>;
   readonly providerById: ReadonlyMap<
     string,
-    Pick<ProviderRecord, "file" | "regionCountries" | "sovereignOption" | "euResidentOnly">
+    {
+      readonly file: Pick<ProviderFileT, "jurisdiction" | "controllingCountry"> & {
+        readonly headOffice: Pick<ProviderFileT["headOffice"], "country">;
+      };
+      readonly regionCountries: readonly string[];
+      readonly sovereignOption: boolean;
+      readonly euResidentOnly: boolean;
+    }
   >;
 }
 

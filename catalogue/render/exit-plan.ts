@@ -5,8 +5,8 @@
  * pages that back the proposed services, and the catalogue release the plan was made from.
  */
 import { describeTarget } from "../exit-plan.ts";
-import type { Catalogue } from "../load.ts";
-import type { ExitPlanT, ExitServicePlanT, ExposureReportT } from "../schema.ts";
+import type { ServiceRecord } from "../load.ts";
+import type { ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { servicePath } from "./pages.ts";
 
@@ -31,7 +31,10 @@ function topJurisdictions(report: ExposureReportT): string {
  * empty on the text host itself, whose links are relative).
  */
 export function exitPlanDoc(
-  catalogue: Pick<Catalogue, "bySlug" | "providerById">,
+  catalogue: {
+    readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service"> & Partial<Pick<ServiceRecord, "sources">>>;
+    readonly providerById: ReadonlyMap<string, { readonly provider: Pick<ProviderT, "name"> }>;
+  },
   plan: ExitPlanT,
   options: { readonly base?: string; readonly listName?: string } = {},
 ): Doc {
@@ -159,7 +162,7 @@ export function exitPlanDoc(
     items: sourced.map(({ service, sources }): Inline[] => [
       `${service.name}: `,
       ...(service.documentationUrl ? [link("documentation", service.documentationUrl)] : ["no documentation link"]),
-      ...sources.flatMap((source): Inline[] => [
+      ...(sources ?? []).flatMap((source): Inline[] => [
         "; ",
         link(source.backs.join(", "), source.url),
         ` (checked ${source.checked})`,
