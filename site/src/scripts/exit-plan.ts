@@ -107,6 +107,8 @@ function table(head: string[], rows: (string | Node)[][], caption: string): HTML
   return t;
 }
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
 const usShare = (report: ExposureReportT) => {
   const us = new Set(report.services.filter((row) => row.usHeadquartered).map((row) => row.providerId));
   return `${us.size} of ${report.totalProviders} (${report.usHeadquarteredProviderPercentage}%)`;
@@ -136,7 +138,7 @@ function showExposure(current: ExitPlanT) {
   );
   document.querySelector("[data-exit-disclaimer]")!.textContent = before.disclaimer;
   document.querySelector("[data-exit-summary]")!.textContent =
-    `${current.summary.services} services: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${current.summary.noEquivalent} gaps. The proposed list has ${current.targetList.approvedServiceIds.length} services on ${current.targetList.providers.length} providers (${current.targetList.providers.join(", ") || "none"}).`;
+    `${plural(current.summary.services, "service")}: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${plural(current.summary.noEquivalent, "gap")}. The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"}).`;
 }
 
 function show(base: ExitPlanT, c: ExitCatalogue) {
@@ -217,7 +219,7 @@ async function planNow() {
     return;
   }
   picks.clear();
-  status.textContent = `Planned ${known.length} services${known.length < ids.length ? ` (${ids.length - known.length} no longer in the catalogue left out)` : ""}.`;
+  status.textContent = `Planned ${plural(known.length, "service")}${known.length < ids.length ? ` (${ids.length - known.length} no longer in the catalogue left out)` : ""}.`;
   show(plan, catalogue);
 }
 
