@@ -238,9 +238,16 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
 
   // A group's breadth, its number of providers: the broadest group of a service is its mainstream job
   // (EC2's is virtual machines, not Mac instances).
-  const breadth = (groupId: string) =>
-    new Set((groupById.get(groupId)?.services ?? []).map((slug) => catalogue.bySlug.get(slug)?.service.providerId))
-      .size;
+  const breadths = new Map<string, number>();
+  const breadth = (groupId: string) => {
+    let size = breadths.get(groupId);
+    if (size === undefined) {
+      const members = groupById.get(groupId)?.services ?? [];
+      size = new Set(members.map((slug) => catalogue.bySlug.get(slug)?.service.providerId)).size;
+      breadths.set(groupId, size);
+    }
+    return size;
+  };
   const movingCount = moving.length;
   const rankCandidates = (replaced: ServiceT, serviceGroups: readonly string[], open: Peer[]): ExitCandidateT[] => {
     const broadest = Math.max(...serviceGroups.map(breadth));
@@ -253,8 +260,9 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
       peer.service.category === replaced.category ? 0 : 1,
       -(reach.get(peer.service.providerId) ?? 0),
     ];
+    const keys = new Map(open.map((peer) => [peer, key(peer)]));
     const sorted = [...open].sort((a, b) => {
-      const [x, y] = [key(a), key(b)];
+      const [x, y] = [keys.get(a)!, keys.get(b)!];
       for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
       return a.service.name.localeCompare(b.service.name, "en") || a.service.slug.localeCompare(b.service.slug);
     });
@@ -287,6 +295,7 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
     });
   };
 
+  let sameCategory: Map<string, ServiceT[]> | undefined;
   const movingByIndex = new Map(moving.map((entry) => [entry.index, entry]));
   const plans: ExitServicePlanT[] = services.map(({ service, groupIds }, index) => {
     const base = {
@@ -348,7 +357,7 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
       reason: `${why}; ${gap}.`,
       candidates: [],
       closedPeers,
-      nearest: nearestServices(catalogue, service, allowedSet),
+      nearest: nearestServices(catalogue, service, (sameCategory ??= openByCategory(catalogue, allowedSet))),
     };
   });
 
@@ -383,17 +392,24 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
   };
 }
 
+/** The open services on allowed providers, by category: where a gap's nearest services are looked for. */
+function openByCategory(catalogue: ExitCatalogue, allowed: ReadonlySet<string>): Map<string, ServiceT[]> {
+  const byCategory = new Map<string, ServiceT[]>();
+  for (const service of catalogue.services)
+    if (allowed.has(service.providerId) && !isClosed(service))
+      byCategory.set(service.category, [...(byCategory.get(service.category) ?? []), service]);
+  return byCategory;
+}
+
 /** Up to three open same-category services on allowed providers, most shared tags first: not equivalents. */
-function nearestServices(catalogue: ExitCatalogue, service: ServiceT, allowed: ReadonlySet<string>): ExitNearestT[] {
+function nearestServices(
+  catalogue: ExitCatalogue,
+  service: ServiceT,
+  sameCategory: ReadonlyMap<string, readonly ServiceT[]>,
+): ExitNearestT[] {
   const tags = new Set(service.tags ?? []);
-  return catalogue.services
-    .filter(
-      (other) =>
-        other.category === service.category &&
-        other.slug !== service.slug &&
-        allowed.has(other.providerId) &&
-        !isClosed(other),
-    )
+  return (sameCategory.get(service.category) ?? [])
+    .filter((other) => other.slug !== service.slug)
     .map((other) => ({ other, shared: (other.tags ?? []).filter((tag) => tags.has(tag)) }))
     .sort(
       (a, b) =>
