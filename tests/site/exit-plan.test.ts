@@ -41,6 +41,14 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
       log: () => undefined,
     });
     store = await EmbeddedStore.open(data);
+    await store.createList({
+      id: "exit-list-id",
+      slug: "exit-list",
+      name: "Exit list",
+      approvedServiceIds: ["aws-s3"],
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
     const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
     api = await buildApp({ config, catalogue: fixtureCatalogue(), store, urls: { apiUrl: "", textUrl: "" } });
     const siteHandler = await loadSiteHandler(dist);
@@ -142,15 +150,20 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
     await context.close();
   });
 
+  it("plans a saved list named in the address, from its page, leaving my list alone", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/lists/exit-list`);
+    await page.click('a[href="/list/exit/?list=exit-list"]');
+    await page.waitForSelector("[data-exit-result]:not([hidden])");
+    expect(await page.textContent("[data-exit-status]")).toBe("Planned 1 service of the saved list “Exit list”.");
+    expect(await page.evaluate((key) => localStorage.getItem(key), LIST_KEY)).toBeNull();
+    await page.goto(`${base}/list/exit/?list=no-such-list`);
+    await expect.poll(() => page.textContent("[data-exit-status]")).toContain("List not found");
+    await context.close();
+  });
+
   it("serves a saved list's plan without JavaScript, linked from the list's page", async () => {
-    await store.createList({
-      id: "exit-list-id",
-      slug: "exit-list",
-      name: "Exit list",
-      approvedServiceIds: ["aws-s3"],
-      createdAt: new Date(),
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${base}/lists/exit-list`);

@@ -12,7 +12,7 @@ import { HttpError } from "../../../catalogue/problem.ts";
 import { exitPlanCsv, exitPlanDoc } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
 import type { ExitPlanT, ExitTargetT, ExposureReportT } from "../../../catalogue/schema.ts";
-import { readList, saveFile, writeList } from "./common.ts";
+import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
 
 const form = document.querySelector<HTMLFormElement>("[data-exit-form]")!;
 const status = document.querySelector<HTMLElement>("[data-exit-status]")!;
@@ -196,13 +196,39 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
   result.hidden = false;
 }
 
-async function planNow() {
-  const ids = readList();
-  if (ids.length === 0) {
-    result.hidden = true;
+/** ?list=<slug or id>: a saved list's services (GET /v1/lists/{id}, not rate-limited), fetched once. */
+const savedListId = new URLSearchParams(location.search).get("list");
+let saved: Promise<{ ids: string[]; name: string } | string> | undefined;
+const savedList = (id: string) =>
+  (saved ??= fetch(`${API_URL}/v1/lists/${encodeURIComponent(id)}`).then(async (response) => {
+    if (!response.ok) return errorMessage(response);
+    const list = (await response.json()) as { approvedServiceIds: string[]; name: string | null; slug: string | null };
+    return { ids: list.approvedServiceIds, name: list.name ?? list.slug ?? id };
+  }));
+
+/** The services to plan: the saved list named in the address, else the list being built. */
+async function listToPlan(): Promise<{ ids: string[]; from: string } | undefined> {
+  if (!savedListId) {
+    const ids = readList();
+    if (ids.length > 0) return { ids, from: "your list" };
     status.textContent = "Your list is empty: add services in the list builder first.";
+    return undefined;
+  }
+  const list = await savedList(savedListId).catch(() => "The saved list could not be loaded; try again.");
+  if (typeof list === "string") {
+    status.textContent = list;
+    return undefined;
+  }
+  return { ids: list.ids, from: `the saved list “${list.name}”` };
+}
+
+async function planNow() {
+  const list = await listToPlan();
+  if (!list) {
+    result.hidden = true;
     return;
   }
+  const ids = list.ids;
   try {
     catalogue = await exitCatalogue();
   } catch {
@@ -219,7 +245,7 @@ async function planNow() {
     return;
   }
   picks.clear();
-  status.textContent = `Planned ${plural(known.length, "service")}${known.length < ids.length ? ` (${ids.length - known.length} no longer in the catalogue left out)` : ""}.`;
+  status.textContent = `Planned ${plural(known.length, "service")} of ${list.from}${known.length < ids.length ? ` (${ids.length - known.length} no longer in the catalogue left out)` : ""}.`;
   show(plan, catalogue);
 }
 
