@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract.ts";
 import { exitPlan } from "../../catalogue/exit-plan.ts";
 import { discoveryDocument, openApiDocument } from "../../catalogue/openapi.ts";
-import { build, realCatalogue, URLS } from "../helpers/app.ts";
+import { build, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
   method: "POST" as const,
@@ -124,6 +124,25 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
     expect(md.body).toMatch(/^# Exit plan: Web stack → sovereign option\n/);
     const csv = await app.inject("/v1/lists/web/exit-plan?euResidentOnly=true&format=csv");
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
+  });
+
+  it("plans the services a list still names and notes the ids the catalogue no longer holds", async () => {
+    const store = await tempStore();
+    await store.createList({
+      id: "old-list-id",
+      slug: "old",
+      name: null,
+      approvedServiceIds: ["aws-s3", "aws-gone-service"],
+      createdAt: new Date(),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const app = await build({ store });
+    const plan = (await app.inject("/v1/lists/old/exit-plan?providers=ovhcloud")).json() as {
+      services: { slug: string }[];
+      notes: string[];
+    };
+    expect(plan.services.map((s) => s.slug)).toEqual(["aws-s3"]);
+    expect(plan.notes).toContain("No longer in the catalogue, so not planned: aws-gone-service.");
   });
 
   it("answers 404 for an unknown list and 400 for every bad target", async () => {
