@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { compareServices } from "./compare.ts";
 import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
+import { exitPlan, exitTargetOfQuery } from "./exit-plan.ts";
 import { exposureReport } from "./exposure.ts";
 import { parseIdList, requireKnownIds } from "./ids.ts";
 import {
@@ -48,10 +49,16 @@ import { listServices, pageCount, serviceDetail } from "./query.ts";
 import { renderMarkdown } from "./render/markdown.ts";
 import { stripControl } from "./render/doc.ts";
 import { approvedListDoc } from "./render/pages.ts";
+import { exitPlanCsv, exitPlanDoc } from "./render/exit-plan.ts";
 import {
+  AcceptHeaders,
   ApprovedServicesBody,
   ScpBody,
   AzurePolicySetResponse,
+  ExitPlan,
+  ExitPlanBody,
+  ExitPlanFormatQuery,
+  ExitPlanQuery,
   BuildManifest,
   Category,
   Changelog,
@@ -80,6 +87,8 @@ import {
   ServiceList,
   StatusHistory,
   StatusReport,
+  type ExitPlanFormat,
+  type ExitPlanT,
   type FeedbackBodyT,
   type SavedListT,
 } from "./schema.ts";
@@ -227,6 +236,38 @@ export async function recordFeedback(store: RecordStore, body: FeedbackBodyT, no
 
 const approvedIds = (catalogue: Catalogue, body: { approvedServiceIds: string[] }) =>
   requireKnownIds(catalogue, body.approvedServiceIds);
+
+const MARKDOWN = "text/markdown; charset=utf-8";
+const CSV = "text/csv; charset=utf-8";
+const EXIT_PLAN_ALTERNATES = [MARKDOWN, CSV];
+
+/** ?format wins; else Accept naming text/markdown or text/csv; else JSON. */
+function exitPlanFormat(format: ExitPlanFormat | undefined, accept: string | undefined): ExitPlanFormat {
+  if (format) return format;
+  const asked = (accept ?? "").toLowerCase();
+  if (asked.includes("text/markdown")) return "md";
+  if (asked.includes("text/csv")) return "csv";
+  return "json";
+}
+
+/** An exit plan in the format asked for. */
+function exitPlanAnswer(
+  catalogue: Catalogue,
+  urls: PublicUrls,
+  plan: ExitPlanT,
+  format: ExitPlanFormat,
+  listName?: string,
+): Result {
+  if (format === "md")
+    return text(
+      renderMarkdown(
+        exitPlanDoc(catalogue, plan, { base: urls.textUrl, ...(listName === undefined ? {} : { listName }) }),
+      ),
+      MARKDOWN,
+    );
+  if (format === "csv") return text(exitPlanCsv(plan), CSV);
+  return { body: plan };
+}
 
 export const ENDPOINTS: readonly Endpoint[] = [
   endpoint({
@@ -694,6 +735,73 @@ export const ENDPOINTS: readonly Endpoint[] = [
         contentType: CALENDAR,
         expiresAt: new Date(list.expiresAt),
       };
+    },
+  }),
+  // Exit plans (issue 55, contract 1.7.0).
+  endpoint({
+    operationId: "planExit",
+    method: "POST",
+    path: "/v1/exit-plan",
+    summary: "Exit plan",
+    description:
+      "Maps an approved list onto the providers a target allows (to: providers, sovereignOption, euResidentOnly, jurisdictions, each narrowing; exclude removes). Per service: stays (already on an allowed provider and open to new customers), mapped (its equivalence-group peers on allowed providers, ranked, each with the reason for its rank) or no-equivalent (a gap, with up to three same-category services marked as not equivalent). Deprecated, sunset and retired services are never proposed; a gap they leave says so. Then the gaps, a proposed target list chosen by greedy set cover to keep the providers few, and the exposure before and after (as GET /v1/exposure computes it). ?format=md or Accept: text/markdown answers a Markdown document to hand over (gaps first, a table per provider moved from, exposure, sources, the catalogue release); ?format=csv or Accept: text/csv a CSV. No criterion, an unknown provider or a target no provider meets: 400.",
+    tag: "Policies",
+    bucket: "relaxed",
+    query: ExitPlanFormatQuery,
+    headers: AcceptHeaders,
+    body: ExitPlanBody,
+    response: { status: 200, schema: ExitPlan, contentType: "application/json", alternates: EXIT_PLAN_ALTERNATES },
+    errors: [400, 413, 415, 429],
+    cache: "no-store",
+    pure: true,
+    example: {
+      request: "POST /v1/exit-plan",
+      body: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-rds-postgresql"], to: { sovereignOption: true } },
+    },
+    handler: (c, { body, query, headers }) =>
+      exitPlanAnswer(
+        c.catalogue,
+        c.urls,
+        exitPlan(c.catalogue, approvedIds(c.catalogue, body), body.to),
+        exitPlanFormat(query.format, headers.accept),
+      ),
+  }),
+  endpoint({
+    operationId: "getListExitPlan",
+    method: "GET",
+    path: "/v1/lists/{id}/exit-plan",
+    summary: "A saved list's exit plan",
+    description:
+      "POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit). Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404.",
+    tag: "Lists",
+    params: z.object({
+      id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
+    }),
+    query: ExitPlanQuery,
+    headers: AcceptHeaders,
+    response: { status: 200, schema: ExitPlan, contentType: "application/json", alternates: EXIT_PLAN_ALTERNATES },
+    errors: [400, 404, 503],
+    cache: "revalidate",
+    example: { request: "GET /v1/lists/platform-baseline/exit-plan?sovereignOption=true&format=md" },
+    handler: async (c, { params, query, headers }) => {
+      const to = exitTargetOfQuery(query);
+      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      if (!list) throw listNotFound();
+      const { services, missingServiceIds } = resolveList(c.catalogue, list);
+      const plan = exitPlan(
+        c.catalogue,
+        services.map((service) => service.slug),
+        to,
+      );
+      if (missingServiceIds.length > 0)
+        plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
+      return exitPlanAnswer(
+        c.catalogue,
+        c.urls,
+        plan,
+        exitPlanFormat(query.format, headers.accept),
+        list.name ?? list.slug ?? list.id,
+      );
     },
   }),
   endpoint({

@@ -114,7 +114,13 @@ export interface Endpoint<
   readonly body?: B;
   /** Request headers the endpoint reads (lower-case names). */
   readonly headers?: H;
-  readonly response: { readonly status: 200 | 201; readonly schema?: z.ZodType; readonly contentType: string };
+  readonly response: {
+    readonly status: 200 | 201;
+    readonly schema?: z.ZodType;
+    readonly contentType: string;
+    /** Other content types the same answer comes in (chosen by ?format or Accept), described as text. */
+    readonly alternates?: readonly string[];
+  };
   readonly errors: readonly number[];
   readonly cache: CachePolicy;
   /** The answer depends only on the catalogue and the validated input: the sidecar keeps it once computed. */

@@ -1,6 +1,6 @@
 /** GET /v1/exposure: the jurisdictional exposure scorecard of a selection of services. */
-import type { Catalogue } from "./load.ts";
-import type { ExposureReportT } from "./schema.ts";
+import type { ServiceRecord } from "./load.ts";
+import type { ExposureReportT, ProviderFileT } from "./schema.ts";
 
 export const EXPOSURE_DISCLAIMER =
   "Procurement triage, not legal advice. The figures describe where providers are headquartered and where their public regions are; they do not assess contracts, data flows, encryption, or which laws apply to your data. Consult counsel before relying on them.";
@@ -15,7 +15,23 @@ function counts(keys: Iterable<string>, whole: number) {
     .map(([key, count]) => ({ key, count, percentage: percentage(count, whole) }));
 }
 
-export function exposureReport(catalogue: Catalogue, slugs: readonly string[]): ExposureReportT {
+/** What the scorecard reads of a catalogue (a full Catalogue is one; the site's exit plans pass theirs). */
+export interface ExposureCatalogue {
+  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service">>;
+  readonly providerById: ReadonlyMap<
+    string,
+    {
+      readonly file: Pick<ProviderFileT, "jurisdiction" | "controllingCountry"> & {
+        readonly headOffice: Pick<ProviderFileT["headOffice"], "country">;
+      };
+      readonly regionCountries: readonly string[];
+      readonly sovereignOption: boolean;
+      readonly euResidentOnly: boolean;
+    }
+  >;
+}
+
+export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly string[]): ExposureReportT {
   const rows = slugs.map((slug) => {
     const service = catalogue.bySlug.get(slug)!.service;
     const provider = catalogue.providerById.get(service.providerId)!;

@@ -128,6 +128,9 @@ function operation(endpoint: Endpoint): JsonSchema {
             ? { schema: { type: "string" } }
             : // Any file, byte for byte, in its own media type: no schema describes its content.
               {},
+        ...Object.fromEntries(
+          (endpoint.response.alternates ?? []).map((type) => [type.split(";")[0]!, { schema: { type: "string" } }]),
+        ),
       },
     },
   };

@@ -6,6 +6,7 @@
  * Contract: ../shared/spec/catalogue-api-v1.md, "Resources and their fields".
  */
 export * from "./schema/data-files.ts";
+export * from "./schema/exit-plan.ts";
 export * from "./schema/operations.ts";
 export * from "./schema/policy-documents.ts";
 export * from "./schema/requests.ts";

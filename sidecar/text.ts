@@ -44,9 +44,9 @@ export interface TextAppOptions {
 const TEXT_BUCKET = "text";
 /**
  * Not counted against the limit: the site's assets come with every page view (a CDN serves them in
- * production), and so does the list builder's data file; /v1/* is the API's, limited by its own buckets.
+ * production), and so do the list builder's and the exit planner's data files; /v1/* is the API's, limited by its own buckets.
  */
-const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json)(\?|$)/;
+const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json)(\?|$)/;
 /** The no-JS feedback form's POST: counted in the feedback (relaxed) bucket instead (text-site.ts). */
 const FEEDBACK_POST = /^\/feedback\/?(\?|$)/;
 const notCounted = (method: string | undefined, url: string) =>

@@ -14,6 +14,7 @@ import { textPageFor, textPages } from "../../catalogue/static.ts";
 import { safeRelativePath, splitRequestUrl, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { isDotSegment, serveSitePage, type SiteHandler } from "../site-page.ts";
 import type { Store } from "../store/store.ts";
+import { exitPlanPage } from "./exit-plan.ts";
 import { errorDoc, render, type TextReplies } from "./render.ts";
 
 export interface TextRouteOptions {
@@ -78,6 +79,9 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
       // Saved lists expire: not for shared caches.
       return replies.text(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering), false);
     });
+
+    // A saved list's exit plan (issue 55), in ANSI, Markdown and HTML.
+    app.get<{ Params: { id: string } }>("/lists/:id/exit-plan", exitPlanPage({ catalogue, store, replies }));
 
     app.get("/*", async (request, reply) => {
       const rendering = replies.rendering(request);

@@ -29,6 +29,8 @@ const CONTRACT_ENDPOINTS = [
   "GET /v1/health",
   "POST /v1/feedback",
   "POST /v1/analytics/outbound",
+  "POST /v1/exit-plan",
+  "GET /v1/lists/{id}/exit-plan",
 ];
 
 describe("the OpenAPI document", () => {

@@ -1,0 +1,111 @@
+/**
+ * What exitPlan() (exit-plan.ts) reads of a catalogue, in a compact, JSON-serialisable form the
+ * build writes for the site (/exit-catalogue.json), so "Plan an exit" runs in the browser with the
+ * API's own function, works on a mirror and spends no API request. expandExitCatalogue(compact)
+ * gives an ExitCatalogue whose plans equal the full catalogue's (tests/catalogue/exit-catalogue.test.ts).
+ */
+import type { ExitCatalogue } from "./exit-plan.ts";
+import type { Catalogue } from "./load.ts";
+import type { ServiceLifecycleT, ServiceT } from "./schema.ts";
+
+/** One service: [slug, name, category, lifecycle or 0 (the exposure rows carry it whole), tags]. */
+export type CompactExitService = [
+  slug: string,
+  name: string,
+  category: string,
+  lifecycle: ServiceLifecycleT | 0,
+  tags: readonly string[],
+];
+
+export interface CompactExitCatalogue {
+  readonly lastUpdated: string;
+  /** The newest released catalogue release, when there is one. */
+  readonly release: string | null;
+  readonly providers: readonly {
+    readonly id: string;
+    readonly name: string;
+    readonly shortName: string;
+    readonly headOfficeCountry: string;
+    readonly jurisdiction: string;
+    readonly controllingCountry: string;
+    readonly regionCountries: readonly string[];
+    readonly sovereignOption: boolean;
+    readonly euResidentOnly: boolean;
+    readonly services: readonly CompactExitService[];
+  }[];
+  /** Equivalence groups: [id, name, member slugs]. */
+  readonly groups: readonly (readonly [string, string, readonly string[]])[];
+}
+
+export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue {
+  return {
+    lastUpdated: catalogue.lastUpdated,
+    release: catalogue.changes.find((change) => change.released)?.release ?? null,
+    providers: catalogue.providers.map((provider) => {
+      const record = catalogue.providerById.get(provider.id)!;
+      return {
+        id: provider.id,
+        name: provider.name,
+        shortName: provider.shortName,
+        headOfficeCountry: record.file.headOffice.country,
+        jurisdiction: record.file.jurisdiction,
+        controllingCountry: record.file.controllingCountry,
+        regionCountries: record.regionCountries,
+        sovereignOption: record.sovereignOption,
+        euResidentOnly: record.euResidentOnly,
+        services: catalogue.services
+          .filter((service) => service.providerId === provider.id)
+          .map((service) => [service.slug, service.name, service.category, service.lifecycle ?? 0, service.tags ?? []]),
+      };
+    }),
+    groups: catalogue.groups.map((group) => [group.id, group.name, group.services] as const),
+  };
+}
+
+/** The ExitCatalogue back from its compact form (in the browser). */
+export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogue {
+  const services: ServiceT[] = [];
+  const groupIds = new Map<string, string[]>();
+  for (const [id, , members] of compact.groups)
+    for (const slug of members) groupIds.set(slug, [...(groupIds.get(slug) ?? []), id]);
+  const bySlug = new Map<string, { service: ServiceT; groupIds: readonly string[] }>();
+  const providerById = new Map<
+    string,
+    ExitCatalogue["providerById"] extends ReadonlyMap<string, infer R> ? R : never
+  >();
+  for (const provider of compact.providers) {
+    providerById.set(provider.id, {
+      provider: { id: provider.id, name: provider.name },
+      file: {
+        headOffice: { country: provider.headOfficeCountry },
+        jurisdiction: provider.jurisdiction,
+        controllingCountry: provider.controllingCountry,
+      },
+      regionCountries: provider.regionCountries,
+      sovereignOption: provider.sovereignOption,
+      euResidentOnly: provider.euResidentOnly,
+    });
+    for (const [slug, name, category, lifecycle, tags] of provider.services) {
+      const service: ServiceT = {
+        id: slug,
+        slug,
+        providerId: provider.id,
+        name,
+        category,
+        ...(lifecycle ? { lifecycle } : {}),
+        ...(tags.length > 0 ? { tags: [...tags] } : {}),
+      };
+      services.push(service);
+      bySlug.set(slug, { service, groupIds: groupIds.get(slug) ?? [] });
+    }
+  }
+  return {
+    providers: compact.providers.map(({ id, name, shortName }) => ({ id, name, shortName })),
+    services,
+    groups: compact.groups.map(([id, name, members]) => ({ id, name, services: members })),
+    bySlug,
+    providerById,
+    lastUpdated: compact.lastUpdated,
+    changes: compact.release ? [{ release: compact.release, released: true }] : [],
+  };
+}

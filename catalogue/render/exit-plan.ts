@@ -1,0 +1,240 @@
+/**
+ * An exit plan (catalogue/exit-plan.ts) as a document to hand over: a Doc (Markdown on the API,
+ * ANSI, Markdown and HTML on the text host) and CSV. Gaps first, then a table per provider moved
+ * from, the services that stay, the exposure before and after, the proposed list, the vendor
+ * pages that back the proposed services, and the catalogue release the plan was made from.
+ */
+import { describeTarget } from "../exit-plan.ts";
+import type { ServiceRecord } from "../load.ts";
+import type { ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema.ts";
+import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
+import { servicePath } from "./pages.ts";
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The heading of a plan: "Exit plan: Platform baseline → sovereign option". */
+export const exitPlanTitle = (plan: ExitPlanT, listName?: string) =>
+  `Exit plan${listName ? `: ${listName}` : ""} → ${describeTarget(plan.target.criteria)}`;
+
+/** "2 of 3 (66.7%)": a count first, so that no cell starts with a number and a dot. */
+function usShare(report: ExposureReportT): string {
+  const us = new Set(report.services.filter((row) => row.usHeadquartered).map((row) => row.providerId));
+  return `${us.size} of ${report.totalProviders} (${report.usHeadquarteredProviderPercentage}%)`;
+}
+
+function topJurisdictions(report: ExposureReportT): string {
+  return report.byJurisdiction.map((row) => `${row.key} ${row.percentage}%`).join(", ") || "none";
+}
+
+/**
+ * The plan as a Doc. `base` prefixes the catalogue's own links (the text host's URL on the API,
+ * empty on the text host itself, whose links are relative).
+ */
+export function exitPlanDoc(
+  catalogue: {
+    readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service"> & Partial<Pick<ServiceRecord, "sources">>>;
+    readonly providerById: ReadonlyMap<string, { readonly provider: Pick<ProviderT, "name"> }>;
+  },
+  plan: ExitPlanT,
+  options: { readonly base?: string; readonly listName?: string } = {},
+): Doc {
+  const base = options.base ?? "";
+  const title = exitPlanTitle(plan, options.listName);
+  const serviceLink = (slug: string, name: string): Inline => {
+    const service = catalogue.bySlug.get(slug)?.service;
+    return service ? link(name, `${base}${servicePath(service)}`) : name;
+  };
+  const providerNames = plan.target.providers.map((id) => catalogue.providerById.get(id)?.provider.name ?? id);
+  const targetProviders = plan.targetList.providers.map((id) => catalogue.providerById.get(id)?.provider.name ?? id);
+  const { summary } = plan;
+  const blocks: Block[] = [
+    heading(1, title),
+    paragraph(
+      `Made from the Cloud Services Catalogue ${plan.catalogue.release ? `release ${plan.catalogue.release}` : "(no release recorded)"}, data last updated ${plan.catalogue.lastUpdated.slice(0, 10)}. The target allows ${plural(providerNames.length, "provider")}: ${providerNames.join(", ")}.`,
+    ),
+    paragraph(
+      strong(
+        `${plural(summary.services, "service")}: ${summary.stays} stay, ${summary.mapped} mapped, ${plural(summary.noEquivalent, "gap")}.`,
+      ),
+      ` The proposed list has ${plural(plan.targetList.approvedServiceIds.length, "service")} on ${plural(targetProviders.length, "provider")}${targetProviders.length > 0 ? ` (${targetProviders.join(", ")})` : ""}.`,
+    ),
+  ];
+
+  blocks.push(heading(2, "Gaps"));
+  if (plan.gaps.length === 0) blocks.push(paragraph("None: every service stays or has an equivalent."));
+  else {
+    blocks.push({
+      kind: "note",
+      tone: "warning",
+      parts: [
+        `${plural(plan.gaps.length, "service")} ha${plan.gaps.length === 1 ? "s" : "ve"} no equivalent on the allowed providers. The services listed beside them share only the category: evaluate them, they are not equivalents.`,
+      ],
+    });
+    const byslug = new Map(plan.services.map((entry) => [entry.slug, entry]));
+    blocks.push({
+      kind: "table",
+      head: ["Service", "Provider", "Why", "Same category, not equivalent"],
+      rows: plan.gaps.map((gap) => [
+        serviceLink(gap.slug, gap.name),
+        byslug.get(gap.slug)!.providerName,
+        gap.reason,
+        byslug
+          .get(gap.slug)!
+          .nearest.map((near) => `${near.name} (${near.providerName})`)
+          .join("; ") || "none",
+      ]),
+    });
+  }
+
+  const mapped = plan.services.filter((entry) => entry.outcome === "mapped");
+  const fromProviders = [...new Set(mapped.map((entry) => entry.providerId))];
+  for (const providerId of fromProviders) {
+    const own = mapped.filter((entry) => entry.providerId === providerId);
+    blocks.push(heading(2, `Moving from ${own[0]!.providerName}`), {
+      kind: "table",
+      head: ["Service", "Proposed", "Alternatives", "Why this one"],
+      rows: own.map((entry) => {
+        const [first, ...rest] = entry.candidates;
+        return [
+          serviceLink(entry.slug, entry.name),
+          serviceLink(
+            first!.slug,
+            `${first!.name} (${first!.providerName}${first!.lifecycle === "preview" ? ", preview" : ""})`,
+          ),
+          rest.map((c) => `${c.name} (${c.providerName}${c.lifecycle === "preview" ? ", preview" : ""})`).join("; ") ||
+            "none",
+          first!.reason,
+        ];
+      }),
+    });
+  }
+
+  const stays = plan.services.filter((entry) => entry.outcome === "stays");
+  if (stays.length > 0)
+    blocks.push(heading(2, "Staying"), {
+      kind: "table",
+      head: ["Service", "Provider", "Why"],
+      rows: stays.map((entry) => [serviceLink(entry.slug, entry.name), entry.providerName, entry.reason]),
+    });
+
+  const closed = plan.services.filter((entry) => entry.closedPeers.length > 0);
+  if (closed.length > 0)
+    blocks.push({
+      kind: "note",
+      tone: "info",
+      parts: [
+        `Left out as closed to new customers (deprecated, sunset or retired): ${closed
+          .flatMap((entry) => entry.closedPeers.map((peer) => `${peer.name} (${peer.status}, for ${entry.name})`))
+          .join("; ")}.`,
+      ],
+    });
+
+  const { before, after } = plan.exposure;
+  blocks.push(heading(2, "Exposure before and after"), {
+    kind: "table",
+    head: ["Measure", "Before", "After"],
+    rows: [
+      ["Services", String(before.totalServices), String(after.totalServices)],
+      ["Providers", String(before.totalProviders), String(after.totalProviders)],
+      ["US-headquartered providers", usShare(before), usShare(after)],
+      ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
+      [
+        "Services on an EU-resident-only provider",
+        String(before.euResidentOnlyCount),
+        String(after.euResidentOnlyCount),
+      ],
+      ["Head-office jurisdictions", topJurisdictions(before), topJurisdictions(after)],
+    ],
+  });
+  blocks.push({ kind: "note", tone: "info", parts: [before.disclaimer] });
+
+  blocks.push(heading(2, "Proposed list"));
+  blocks.push(
+    plan.targetList.approvedServiceIds.length > 0
+      ? paragraph(plan.targetList.approvedServiceIds.join(", "))
+      : paragraph("Empty: nothing stays and nothing maps."),
+    paragraph(plan.targetList.method),
+  );
+
+  const sourced = plan.targetList.approvedServiceIds.map((slug) => catalogue.bySlug.get(slug)!);
+  blocks.push(heading(2, "Sources"), {
+    kind: "list",
+    items: sourced.map(({ service, sources }): Inline[] => [
+      `${service.name}: `,
+      ...(service.documentationUrl ? [link("documentation", service.documentationUrl)] : ["no documentation link"]),
+      ...(sources ?? []).flatMap((source): Inline[] => [
+        "; ",
+        link(source.backs.join(", "), source.url),
+        ` (checked ${source.checked})`,
+      ]),
+    ]),
+  });
+  blocks.push(heading(2, "Read before relying on it"), {
+    kind: "list",
+    items: plan.notes.map((note) => [note]),
+  });
+  return { title, blocks };
+}
+
+/** RFC 4180 field: quoted when needed; a leading =, +, - or @ is defused for spreadsheets. */
+function csvField(value: string | number | boolean): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const CSV_HEAD = [
+  "service",
+  "service_name",
+  "service_provider",
+  "outcome",
+  "kind",
+  "rank",
+  "slug",
+  "name",
+  "provider",
+  "lifecycle",
+  "proposed",
+  "reason",
+];
+
+/**
+ * The plan as CSV, one row per service that stays, per candidate of a mapped service, and per gap
+ * and each of its same-category services (kind same-category: not an equivalent).
+ */
+export function exitPlanCsv(plan: ExitPlanT): string {
+  const rows: (string | number | boolean)[][] = [CSV_HEAD];
+  const from = (entry: ExitServicePlanT) => [entry.slug, entry.name, entry.providerId, entry.outcome];
+  for (const entry of plan.services) {
+    if (entry.outcome === "stays")
+      rows.push([
+        ...from(entry),
+        "stays",
+        "",
+        entry.slug,
+        entry.name,
+        entry.providerId,
+        entry.lifecycle,
+        true,
+        entry.reason,
+      ]);
+    for (const c of entry.candidates)
+      rows.push([
+        ...from(entry),
+        "equivalent",
+        c.rank,
+        c.slug,
+        c.name,
+        c.providerId,
+        c.lifecycle,
+        c.proposed,
+        c.reason,
+      ]);
+    if (entry.outcome === "no-equivalent") {
+      rows.push([...from(entry), "gap", "", "", "", "", "", false, entry.reason]);
+      for (const near of entry.nearest)
+        rows.push([...from(entry), "same-category", "", near.slug, near.name, near.providerId, "", false, near.reason]);
+    }
+  }
+  return `${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
+}

@@ -1,0 +1,236 @@
+/**
+ * Exit plans (added in 1.7.0): the target of POST /v1/exit-plan and GET /v1/lists/{id}/exit-plan,
+ * and the plan they answer (catalogue/exit-plan.ts computes it).
+ */
+import { z } from "zod";
+import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../limits.ts";
+import { ExposureReport } from "./resources.ts";
+import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+
+/** At most this many provider ids or jurisdictions in one target field. */
+export const MAX_TARGET_ITEMS = 64;
+
+const ProviderIds = z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_TARGET_ITEMS);
+
+export const ExitTarget = z
+  .object({
+    providers: ProviderIds.optional().meta(
+      d("Only these providers (ids as in GET /v1/providers); an unknown id is a 400"),
+    ),
+    sovereignOption: z
+      .boolean()
+      .optional()
+      .meta(
+        d(
+          "true: only providers that are a sovereign option (Provider.sovereignOption); false or absent: no constraint",
+        ),
+      ),
+    euResidentOnly: z
+      .boolean()
+      .optional()
+      .meta(d("true: only EU-resident-only providers (Provider.euResidentOnly); false or absent: no constraint")),
+    jurisdictions: z
+      .array(z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code or EU, in capitals"))
+      .min(1)
+      .max(MAX_TARGET_ITEMS)
+      .optional()
+      .meta(
+        d('Only providers whose head-office jurisdiction (Provider.jurisdiction) is one of these, e.g. ["EU", "CH"]'),
+      ),
+    exclude: ProviderIds.optional().meta(d("Never these providers, whatever else matches; an unknown id is a 400")),
+  })
+  .meta({
+    id: "ExitTarget",
+    description:
+      "Where to go: the providers that satisfy every criterion given (at least one of providers, sovereignOption: true, euResidentOnly: true, jurisdictions), less those in exclude. No matching provider is a 400.",
+  });
+
+export const ExitPlanBody = z
+  .object({
+    approvedServiceIds: z
+      .array(z.string().min(1).max(MAX_ID_LENGTH))
+      .min(1)
+      .max(MAX_APPROVED_IDS)
+      .meta(d(`The approved services to plan an exit for: ids as in the services listing (1 to ${MAX_APPROVED_IDS})`)),
+    to: ExitTarget,
+  })
+  .meta({ id: "ExitPlanBody", description: "Request body of POST /v1/exit-plan" });
+
+/** The answer's formats: JSON (default), Markdown, CSV. */
+export const EXIT_PLAN_FORMATS = ["json", "md", "csv"] as const;
+
+/** Up to MAX_TARGET_ITEMS comma-separated items (empty: no constraint), spaces around them allowed:
+ * the whole check, so the server and the OpenAPI pattern agree on every value. */
+const commaList = (item: string, what: string, example: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^( *${item} *(, *${item} *){0,${MAX_TARGET_ITEMS - 1}})?$`), `must be comma-separated ${what}`)
+    .optional()
+    .meta({ description: `Comma-separated ${what}`, example });
+const PROVIDER_ID = "[a-z0-9]{1,64}";
+const JURISDICTION = "[A-Za-z]{2}";
+
+/** The query of GET /v1/lists/{id}/exit-plan: the target fields, comma-separated, and the format. */
+export const ExitPlanQuery = z.object({
+  providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
+  sovereignOption: z
+    .enum(["true", "false"])
+    .optional()
+    .meta({ description: "true: only sovereign-option providers (ExitTarget.sovereignOption)" }),
+  euResidentOnly: z
+    .enum(["true", "false"])
+    .optional()
+    .meta({ description: "true: only EU-resident-only providers (ExitTarget.euResidentOnly)" }),
+  jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
+  exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
+  format: z
+    .enum(EXIT_PLAN_FORMATS)
+    .optional()
+    .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
+});
+
+/** The query of POST /v1/exit-plan: only the format. */
+export const ExitPlanFormatQuery = ExitPlanQuery.pick({ format: true });
+
+/** Accept: text/markdown or text/csv asks for that format when ?format is absent. */
+export const AcceptHeaders = z.object({
+  accept: z
+    .string()
+    .optional()
+    .meta(d("text/markdown or text/csv for the plan in that format (?format wins); anything else: JSON")),
+});
+
+export const EXIT_OUTCOMES = ["stays", "mapped", "no-equivalent"] as const;
+
+export const ExitCandidate = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name")),
+    providerId: z.string().meta(d("Provider id")),
+    providerName: z.string().meta(d("Provider display name")),
+    lifecycle: z
+      .enum(["active", "preview"])
+      .meta(d("active (generally available) or preview; deprecated, sunset and retired services are never candidates")),
+    rank: z.number().int().min(1).meta(d("1 is the candidate the proposed list takes")),
+    groups: z.array(z.string()).meta(d("The equivalence groups it shares with the service it replaces")),
+    proposed: z.boolean().meta(d("True for the candidate targetList takes (rank 1)")),
+    reason: z.string().meta(d("Why it ranks where it does")),
+  })
+  .meta({ id: "ExitCandidate", description: "An equivalence-group peer on an allowed provider" });
+
+export const ExitNearest = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name")),
+    providerId: z.string().meta(d("Provider id")),
+    providerName: z.string().meta(d("Provider display name")),
+    kind: z.literal("same-category").meta(d("Always same-category: a service of the same category, not an equivalent")),
+    sharedTags: z.array(z.string()).meta(d("Search tags it shares with the service")),
+    reason: z.string().meta(d("Why it is listed, and that it is not an equivalent")),
+  })
+  .meta({
+    id: "ExitNearest",
+    description:
+      "A same-category service on an allowed provider, listed where no equivalent is: to evaluate, not a mapping",
+  });
+
+export const ExitClosedPeer = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name")),
+    providerId: z.string().meta(d("Provider id")),
+    status: z.enum(LIFECYCLE_STATUSES).meta(d("Its lifecycle status: deprecated, sunset or retired")),
+  })
+  .meta({
+    id: "ExitClosedPeer",
+    description: "An equivalence-group peer on an allowed provider left out because it is closed to new customers",
+  });
+
+export const ExitServicePlan = z
+  .object({
+    slug: z.string().meta(d("The approved service's slug")),
+    name: z.string().meta(d("Its name")),
+    providerId: z.string().meta(d("Its provider id")),
+    providerName: z.string().meta(d("Its provider's display name")),
+    category: z.string().meta(d("Its category id")),
+    lifecycle: z.enum(["active", ...LIFECYCLE_STATUSES]).meta(d("Its lifecycle status (active = generally available)")),
+    outcome: z
+      .enum(EXIT_OUTCOMES)
+      .meta(
+        d(
+          "stays: already on an allowed provider and open to new customers; mapped: candidates found; no-equivalent: none, a gap",
+        ),
+      ),
+    reason: z.string().meta(d("Why the outcome is what it is")),
+    candidates: z.array(ExitCandidate).meta(d("Ranked candidates, best first (mapped only; otherwise empty)")),
+    closedPeers: z
+      .array(ExitClosedPeer)
+      .meta(d("Group peers on allowed providers left out as deprecated, sunset or retired")),
+    nearest: z
+      .array(ExitNearest)
+      .meta(d("For no-equivalent: up to three same-category services on allowed providers, not equivalents")),
+  })
+  .meta({ id: "ExitServicePlan", description: "What becomes of one approved service" });
+
+export const ExitPlan = z
+  .object({
+    target: z
+      .object({
+        criteria: ExitTarget.meta(d("The target as asked")),
+        providers: z.array(z.string()).meta(d("The allowed providers it resolves to, by id")),
+      })
+      .meta(d("The target and the providers it allows")),
+    catalogue: z
+      .object({
+        release: z.string().nullable().meta(d("The newest catalogue release (YYYY-MM-DD), null when none is recorded")),
+        lastUpdated: z.string().meta(d("When the catalogue data last changed (ISO 8601)")),
+      })
+      .meta(d("The catalogue the plan was made from")),
+    summary: z
+      .object({
+        services: z.number().int().meta(d("Approved services planned")),
+        stays: z.number().int().meta(d("How many stay")),
+        mapped: z.number().int().meta(d("How many have candidates")),
+        noEquivalent: z.number().int().meta(d("How many are gaps")),
+      })
+      .meta(d("Counts by outcome")),
+    services: z.array(ExitServicePlan).meta(d("One entry per approved service, in request order")),
+    gaps: z
+      .array(
+        z
+          .object({
+            slug: z.string().meta(d("Service slug")),
+            name: z.string().meta(d("Service name")),
+            providerId: z.string().meta(d("Provider id")),
+            reason: z.string().meta(d("Why no equivalent is proposed")),
+          })
+          .meta({ id: "ExitGap", description: "An approved service with no equivalent on the allowed providers" }),
+      )
+      .meta(d("The no-equivalent services, in request order")),
+    targetList: z
+      .object({
+        approvedServiceIds: z
+          .array(z.string())
+          .meta(
+            d("The proposed list: the services that stay and each mapped service's rank-1 candidate, no duplicates"),
+          ),
+        providers: z.array(z.string()).meta(d("Its providers, by id")),
+        method: z.string().meta(d("How the candidates were chosen")),
+      })
+      .meta(d("The proposed target list, ready for POST /v1/lists or the policy endpoints")),
+    exposure: z
+      .object({
+        before: ExposureReport.meta(d("GET /v1/exposure of the approved services")),
+        after: ExposureReport.meta(d("GET /v1/exposure of targetList.approvedServiceIds")),
+      })
+      .meta(d("The jurisdictional exposure before and after")),
+    notes: z.array(z.string()).meta(d("What the plan does not say: read before relying on it")),
+  })
+  .meta({ id: "ExitPlan", description: "POST /v1/exit-plan: an approved list mapped onto the providers chosen" });
+
+export type ExitTargetT = z.infer<typeof ExitTarget>;
+export type ExitPlanT = z.infer<typeof ExitPlan>;
+export type ExitServicePlanT = z.infer<typeof ExitServicePlan>;
+export type ExitCandidateT = z.infer<typeof ExitCandidate>;
+export type ExitNearestT = z.infer<typeof ExitNearest>;
+export type ExitPlanFormat = (typeof EXIT_PLAN_FORMATS)[number];

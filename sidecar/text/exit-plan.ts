@@ -1,0 +1,120 @@
+/**
+ * /lists/{id}/exit-plan on the text host: a saved list's exit plan (catalogue/exit-plan.ts) in
+ * ANSI, Markdown or HTML, the target in the query as on GET /v1/lists/{id}/exit-plan. Without a
+ * target the plan is to sovereign-option providers, and the page says how to choose another.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { exitPlan, exitTargetOfQuery } from "../../catalogue/exit-plan.ts";
+import { LIST_LIFETIME_DAYS } from "../../catalogue/limits.ts";
+import { listPath, resolveList } from "../../catalogue/lists.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
+import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
+import { renderHtml } from "../../catalogue/render/html.ts";
+import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema.ts";
+import { isDotSegment } from "../site-page.ts";
+import type { Store } from "../store/store.ts";
+import { render, type TextReplies } from "./render.ts";
+
+const TARGET_KEYS = ["providers", "sovereignOption", "euResidentOnly", "jurisdictions", "exclude"] as const;
+const TargetQuery = ExitPlanQuery.pick({
+  providers: true,
+  sovereignOption: true,
+  euResidentOnly: true,
+  jurisdictions: true,
+  exclude: true,
+});
+
+/** The default target of a page asked for without one. */
+export const DEFAULT_EXIT_TARGET: ExitTargetT = { sovereignOption: true };
+
+/** The target of a request's query; the default when it names none. Throws HttpError (400). */
+export function exitTargetOfRequest(query: Record<string, unknown>): { to: ExitTargetT; defaulted: boolean } {
+  if (TARGET_KEYS.every((key) => query[key] === undefined)) return { to: DEFAULT_EXIT_TARGET, defaulted: true };
+  const parsed = TargetQuery.safeParse(Object.fromEntries(TARGET_KEYS.map((key) => [key, query[key]])));
+  if (!parsed.success)
+    throw new HttpError(
+      400,
+      "Bad request",
+      parsed.error.issues
+        .slice(0, 5)
+        .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+        .join("; "),
+    );
+  return { to: exitTargetOfQuery(parsed.data), defaulted: false };
+}
+
+export function exitPlanPage(options: { catalogue: Catalogue; store: Store; replies: TextReplies }) {
+  const { catalogue, store, replies } = options;
+  return async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const rendering = replies.rendering(request);
+    if (isDotSegment(request.params.id)) return replies.notFound(request, reply, "No page here.");
+    let target;
+    try {
+      target = exitTargetOfRequest(request.query as Record<string, unknown>);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+    }
+    let list;
+    try {
+      list = await store.getList(request.params.id, new Date());
+    } catch {
+      return replies.error(request, reply, 503, "Service unavailable", "Storage is unreachable; try again shortly.");
+    }
+    if (!list)
+      return replies.notFound(
+        request,
+        reply,
+        `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
+      );
+    const { services, missingServiceIds } = resolveList(catalogue, list);
+    let doc: Doc;
+    try {
+      const plan = exitPlan(
+        catalogue,
+        services.map((service) => service.slug),
+        target.to,
+      );
+      if (missingServiceIds.length > 0)
+        plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
+      doc = exitPlanDoc(catalogue, plan, { listName: list.name ?? list.slug ?? list.id });
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+    }
+    const path = `${listPath(list)}/exit-plan`;
+    const query = new URLSearchParams(
+      Object.entries(target.to).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : String(value)]),
+    ).toString();
+    const [title, ...rest] = doc.blocks;
+    const page: Doc = {
+      title: doc.title,
+      blocks: [
+        title!,
+        paragraph(
+          target.defaulted
+            ? "Target: sovereign-option providers, the default. Choose another with "
+            : "Choose another target with ",
+          `?providers=ovhcloud,scaleway, ?sovereignOption=true, ?euResidentOnly=true, ?jurisdictions=EU,CH and ?exclude=…, combined as you like (each narrows). `,
+          "The list: ",
+          link(listPath(list), listPath(list)),
+          ". As CSV: ",
+          link(`/v1${path}?${query}&format=csv`, `/v1${path}?${query}&format=csv`),
+          ".",
+        ),
+        ...rest,
+      ],
+    };
+    // Saved lists expire: not for shared caches.
+    return replies.text(
+      request,
+      reply,
+      200,
+      rendering,
+      rendering === "html" ? renderHtml(page) : render(page, rendering),
+      false,
+    );
+  };
+}

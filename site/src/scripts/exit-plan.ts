@@ -1,0 +1,275 @@
+/**
+ * /list/exit/: "Plan an exit" for the list being built, computed here by exitPlan()
+ * (catalogue/exit-plan.ts, the API's own function) over /exit-catalogue.json, so it costs no API
+ * request. An alternative picked per service changes the proposed list and its exposure (the
+ * same exposureReport as GET /v1/exposure); "Use as my list" makes it the list, which the
+ * builder's policies and Markdown export then follow.
+ */
+import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit-catalogue.ts";
+import { exitPlan, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
+import { exposureReport } from "../../../catalogue/exposure.ts";
+import { HttpError } from "../../../catalogue/problem.ts";
+import { exitPlanCsv, exitPlanDoc } from "../../../catalogue/render/exit-plan.ts";
+import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
+import type { ExitPlanT, ExitTargetT, ExposureReportT } from "../../../catalogue/schema.ts";
+import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
+
+const form = document.querySelector<HTMLFormElement>("[data-exit-form]")!;
+const status = document.querySelector<HTMLElement>("[data-exit-status]")!;
+const result = document.querySelector<HTMLElement>("[data-exit-result]")!;
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string) => {
+  const element = document.createElement(tag);
+  if (text !== undefined) element.textContent = text;
+  return element;
+};
+
+let loaded: Promise<ExitCatalogue> | undefined;
+const exitCatalogue = () =>
+  (loaded ??= fetch("/exit-catalogue.json")
+    .then((response) => {
+      if (!response.ok) throw new Error(`exit-catalogue.json: ${response.status}`);
+      return response.json() as Promise<CompactExitCatalogue>;
+    })
+    .then(expandExitCatalogue));
+
+function targetOfForm(): ExitTargetT {
+  const data = new FormData(form);
+  const all = (name: string) => data.getAll(name).map(String);
+  const to: ExitTargetT = {};
+  if (data.get("sovereignOption")) to.sovereignOption = true;
+  if (data.get("euResidentOnly")) to.euResidentOnly = true;
+  if (all("jurisdictions").length > 0) to.jurisdictions = all("jurisdictions");
+  if (all("providers").length > 0) to.providers = all("providers");
+  if (all("exclude").length > 0) to.exclude = all("exclude");
+  return to;
+}
+
+let plan: ExitPlanT | undefined;
+let catalogue: ExitCatalogue | undefined;
+/** The candidate picked per mapped service, when not the proposed one. */
+const picks = new Map<string, string>();
+
+/** The plan with the picks applied: each picked candidate first, the list and its exposure recomputed. */
+function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
+  const services = base.services.map((entry) => {
+    const pick = picks.get(entry.slug);
+    if (!pick || entry.candidates[0]?.slug === pick) return entry;
+    const chosen = entry.candidates.find((candidate) => candidate.slug === pick)!;
+    return {
+      ...entry,
+      candidates: [
+        { ...chosen, proposed: true, reason: `Picked instead of rank 1. ${chosen.reason}` },
+        ...entry.candidates.filter((candidate) => candidate.slug !== pick).map((c) => ({ ...c, proposed: false })),
+      ],
+    };
+  });
+  const ids = [
+    ...new Set(
+      services.flatMap((entry) =>
+        entry.outcome === "stays" ? [entry.slug] : entry.candidates.slice(0, 1).map((candidate) => candidate.slug),
+      ),
+    ),
+  ];
+  return {
+    ...base,
+    services,
+    targetList: {
+      ...base.targetList,
+      approvedServiceIds: ids,
+      providers: [...new Set(ids.map((id) => c.bySlug.get(id)!.service.providerId))].sort(),
+    },
+    exposure: { before: base.exposure.before, after: exposureReport(c, ids) },
+  };
+}
+
+function table(head: string[], rows: (string | Node)[][], caption: string): HTMLTableElement {
+  const t = el("table");
+  t.append(el("caption", caption));
+  const tr = el("tr");
+  for (const cell of head) {
+    const th = el("th", cell);
+    th.scope = "col";
+    tr.append(th);
+  }
+  t.append(el("thead"));
+  t.tHead!.append(tr);
+  const body = el("tbody");
+  for (const row of rows) {
+    const r = el("tr");
+    for (const cell of row) {
+      const td = el("td");
+      td.append(cell);
+      r.append(td);
+    }
+    body.append(r);
+  }
+  t.append(body);
+  return t;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+const usShare = (report: ExposureReportT) => {
+  const us = new Set(report.services.filter((row) => row.usHeadquartered).map((row) => row.providerId));
+  return `${us.size} of ${report.totalProviders} (${report.usHeadquarteredProviderPercentage}%)`;
+};
+
+function showExposure(current: ExitPlanT) {
+  const { before, after } = current.exposure;
+  const jurisdictions = (report: ExposureReportT) =>
+    report.byJurisdiction.map((row) => `${row.key} ${row.percentage}%`).join(", ") || "none";
+  document.querySelector("[data-exit-exposure]")!.replaceChildren(
+    table(
+      ["Measure", "Before", "After"],
+      [
+        ["Services", String(before.totalServices), String(after.totalServices)],
+        ["Providers", String(before.totalProviders), String(after.totalProviders)],
+        ["US-headquartered providers", usShare(before), usShare(after)],
+        ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
+        [
+          "Services on an EU-resident-only provider",
+          String(before.euResidentOnlyCount),
+          String(after.euResidentOnlyCount),
+        ],
+        ["Head-office jurisdictions", jurisdictions(before), jurisdictions(after)],
+      ],
+      "Exposure of the current list and of the proposed one",
+    ),
+  );
+  document.querySelector("[data-exit-disclaimer]")!.textContent = before.disclaimer;
+  document.querySelector("[data-exit-summary]")!.textContent =
+    `${plural(current.summary.services, "service")}: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${plural(current.summary.noEquivalent, "gap")}. The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"}).`;
+}
+
+function show(base: ExitPlanT, c: ExitCatalogue) {
+  const current = picked(base, c);
+  const gaps = document.querySelector("[data-exit-gaps]")!;
+  if (base.gaps.length === 0) gaps.replaceChildren(el("p", "None: every service stays or has an equivalent."));
+  else
+    gaps.replaceChildren(
+      table(
+        ["Service", "Why", "Same category, not equivalent"],
+        base.services
+          .filter((entry) => entry.outcome === "no-equivalent")
+          .map((entry) => [
+            `${entry.name} (${entry.providerName})`,
+            entry.reason,
+            entry.nearest.map((near) => `${near.name} (${near.providerName})`).join("; ") || "none",
+          ]),
+        "Services with no equivalent on the providers chosen",
+      ),
+    );
+  const rows = base.services
+    .filter((entry) => entry.outcome !== "no-equivalent")
+    .map((entry) => {
+      if (entry.outcome === "stays") return [`${entry.name} (${entry.providerName})`, "Stays", entry.reason];
+      const group = el("fieldset");
+      group.append(el("legend", `Replace ${entry.name} with`));
+      const chosen = picks.get(entry.slug) ?? entry.candidates[0]!.slug;
+      for (const candidate of entry.candidates) {
+        const label = el("label");
+        label.className = "block";
+        const input = el("input");
+        input.type = "radio";
+        input.name = `pick-${entry.slug}`;
+        input.value = candidate.slug;
+        input.checked = candidate.slug === chosen;
+        input.addEventListener("change", () => {
+          picks.set(entry.slug, candidate.slug);
+          showExposure(picked(base, c));
+        });
+        label.append(
+          input,
+          ` ${candidate.rank}. ${candidate.name} (${candidate.providerName}${candidate.lifecycle === "preview" ? ", preview" : ""})`,
+        );
+        label.title = candidate.reason;
+        group.append(label);
+      }
+      return [`${entry.name} (${entry.providerName})`, group, entry.candidates[0]!.reason];
+    });
+  document
+    .querySelector("[data-exit-mapping]")!
+    .replaceChildren(
+      table(["Service", "Move to", "Why rank 1"], rows, "What each service becomes; rank 1 is proposed"),
+    );
+  showExposure(current);
+  result.hidden = false;
+}
+
+/** ?list=<slug or id>: a saved list's services (GET /v1/lists/{id}, not rate-limited), fetched once. */
+const savedListId = new URLSearchParams(location.search).get("list");
+let saved: Promise<{ ids: string[]; name: string } | string> | undefined;
+const savedList = (id: string) =>
+  (saved ??= fetch(`${API_URL}/v1/lists/${encodeURIComponent(id)}`).then(async (response) => {
+    if (!response.ok) return errorMessage(response);
+    const list = (await response.json()) as { approvedServiceIds: string[]; name: string | null; slug: string | null };
+    return { ids: list.approvedServiceIds, name: list.name ?? list.slug ?? id };
+  }));
+
+/** The services to plan: the saved list named in the address, else the list being built. */
+async function listToPlan(): Promise<{ ids: string[]; from: string } | undefined> {
+  if (!savedListId) {
+    const ids = readList();
+    if (ids.length > 0) return { ids, from: "your list" };
+    status.textContent = "Your list is empty: add services in the list builder first.";
+    return undefined;
+  }
+  const list = await savedList(savedListId).catch(() => "The saved list could not be loaded; try again.");
+  if (typeof list === "string") {
+    status.textContent = list;
+    return undefined;
+  }
+  return { ids: list.ids, from: `the saved list “${list.name}”` };
+}
+
+async function planNow() {
+  const list = await listToPlan();
+  if (!list) {
+    result.hidden = true;
+    return;
+  }
+  const ids = list.ids;
+  try {
+    catalogue = await exitCatalogue();
+  } catch {
+    status.textContent = "The catalogue could not be loaded; reload the page to plan.";
+    return;
+  }
+  const known = ids.filter((id) => catalogue!.bySlug.has(id));
+  try {
+    plan = exitPlan(catalogue, known, targetOfForm());
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    result.hidden = true;
+    status.textContent = `${error.message}: ${error.details ?? ""}`;
+    return;
+  }
+  picks.clear();
+  status.textContent = `Planned ${plural(known.length, "service")} of ${list.from}${known.length < ids.length ? ` (${ids.length - known.length} no longer in the catalogue left out)` : ""}.`;
+  show(plan, catalogue);
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  void planNow();
+});
+
+document.querySelector("[data-exit-adopt]")!.addEventListener("click", () => {
+  if (!plan || !catalogue) return;
+  const ids = picked(plan, catalogue).targetList.approvedServiceIds;
+  if (ids.length === 0) return void (status.textContent = "The proposed list is empty: nothing to adopt.");
+  writeList(ids);
+  location.href = "/list/";
+});
+
+document.querySelectorAll<HTMLButtonElement>("[data-exit-download]").forEach((button) =>
+  button.addEventListener("click", () => {
+    if (!plan || !catalogue) return;
+    const current = picked(plan, catalogue);
+    if (button.dataset.exitDownload === "csv") saveFile("exit-plan.csv", exitPlanCsv(current), "text/csv");
+    else saveFile("exit-plan.md", renderMarkdown(exitPlanDoc(catalogue, current)), "text/markdown");
+    status.textContent = "Downloaded.";
+  }),
+);
+
+void planNow();

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { exitPlan } from "../../catalogue/exit-plan.ts";
+import { link, paragraph } from "../../catalogue/render/doc.ts";
+import { exitPlanCsv, exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
+import { renderHtml } from "../../catalogue/render/html.ts";
+import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { realCatalogue } from "../helpers/app.ts";
+
+const catalogue = realCatalogue();
+
+describe("exit plan renderings", () => {
+  it("HTML escapes every text and lets links only navigate", () => {
+    const html = renderHtml({
+      title: "<script>x</script>",
+      blocks: [
+        paragraph('a <b> & "c"', link("bad", "javascript:alert(1)"), link("ok", "/aws/s3"), link("far", "//evil")),
+      ],
+    });
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain('<a href="#">bad</a>');
+    expect(html).toContain('<a href="/aws/s3">ok</a>');
+    expect(html).toContain('<a href="#">far</a>');
+  });
+
+  it("CSV has one row per candidate, gap and same-category service, quoted and defused", () => {
+    const plan = exitPlan(catalogue, ["aws-s3", "azure-entra-id", "ovhcloud-dns"], { providers: ["ovhcloud"] });
+    const csv = exitPlanCsv(plan);
+    const rows = csv.trimEnd().split("\r\n");
+    const s3 = plan.services[0]!;
+    expect(rows.filter((row) => row.startsWith("aws-s3,"))).toHaveLength(s3.candidates.length);
+    const entra = plan.services[1]!;
+    expect(entra.outcome).toBe("no-equivalent");
+    expect(rows.filter((row) => row.startsWith("azure-entra-id,"))).toHaveLength(1 + entra.nearest.length);
+    expect(rows.some((row) => row.startsWith("ovhcloud-dns,DNS,ovhcloud,stays,stays,,ovhcloud-dns,"))).toBe(true);
+    // Every reason has commas or semicolons: quoted, and a row has exactly the header's columns.
+    for (const row of rows.slice(1)) expect(row.match(/"[^"]*"|[^,]+|(?<=,)(?=,|$)/g)!.length).toBe(12);
+  });
+
+  it("Markdown shows the gaps first, marks the nearest services as not equivalents, and names the release", () => {
+    const plan = exitPlan(catalogue, ["azure-entra-id", "aws-s3"], { providers: ["ovhcloud"] });
+    const md = renderMarkdown(exitPlanDoc(catalogue, plan, { base: "https://text.example" }));
+    expect(md.indexOf("## Gaps")).toBeLessThan(md.indexOf("## Moving from"));
+    expect(md).toContain("Same category, not equivalent");
+    expect(md).toContain(plan.catalogue.release ? `release ${plan.catalogue.release}` : "no release recorded");
+    expect(md).toContain("| US-headquartered providers | 2 of 2 (100%) | 0 of 1 (0%) |");
+  });
+});

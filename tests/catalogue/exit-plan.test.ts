@@ -1,0 +1,214 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { allowedProviders, exitPlan, isClosed } from "../../catalogue/exit-plan.ts";
+import { exposureReport } from "../../catalogue/exposure.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import { ExitPlan, type ExitTargetT } from "../../catalogue/schema.ts";
+import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
+import { realCatalogue } from "../helpers/app.ts";
+
+const catalogue = realCatalogue();
+const slugs = catalogue.services.map((service) => service.slug);
+const providerIds = catalogue.providers.map((provider) => provider.id);
+const jurisdictions = [...new Set(catalogue.providers.map((provider) => provider.jurisdiction!))];
+
+/** Whether two services share an equivalence group. */
+const groupPeers = (a: string, b: string) => {
+  const groups = new Set(catalogue.bySlug.get(a)!.groupIds);
+  return catalogue.bySlug.get(b)!.groupIds.some((id) => groups.has(id));
+};
+
+const target: fc.Arbitrary<ExitTargetT> = fc
+  .record(
+    {
+      providers: fc.subarray(providerIds, { minLength: 1, maxLength: 6 }),
+      sovereignOption: fc.boolean(),
+      euResidentOnly: fc.boolean(),
+      jurisdictions: fc.subarray(jurisdictions, { minLength: 1 }),
+      exclude: fc.subarray(providerIds, { minLength: 1, maxLength: 3 }),
+    },
+    { requiredKeys: [] },
+  )
+  .filter((to) => Boolean(to.providers || to.sovereignOption || to.euResidentOnly || to.jurisdictions));
+
+/** A plan, or undefined when the target matches no provider (a 400, checked apart). */
+function planOrNone(ids: string[], to: ExitTargetT) {
+  try {
+    return exitPlan(catalogue, ids, to);
+  } catch (error) {
+    if (error instanceof HttpError && error.message === "No provider matches the target") return undefined;
+    throw error;
+  }
+}
+
+describe("exit plans, over random lists and targets", () => {
+  it("propose only open group peers on allowed providers, keep only allowed ones, and score the target list as /v1/exposure does", () => {
+    fc.assert(
+      fc.property(fc.subarray(slugs, { minLength: 1, maxLength: 25 }), target, (ids, to) => {
+        const plan = planOrNone(ids, to);
+        if (!plan) return;
+        const allowed = new Set(plan.target.providers);
+        expect(ExitPlan.safeParse(plan).success).toBe(true);
+        expect(plan.services.map((s) => s.slug)).toEqual(ids);
+        for (const entry of plan.services) {
+          const service = catalogue.bySlug.get(entry.slug)!.service;
+          if (entry.outcome === "stays") {
+            expect(allowed.has(service.providerId)).toBe(true);
+            expect(isClosed(service)).toBe(false);
+          }
+          expect(entry.candidates.length > 0).toBe(entry.outcome === "mapped");
+          entry.candidates.forEach((candidate, i) => {
+            const peer = catalogue.bySlug.get(candidate.slug)!.service;
+            expect(groupPeers(entry.slug, candidate.slug), `${candidate.slug} is a group peer of ${entry.slug}`).toBe(
+              true,
+            );
+            expect(allowed.has(peer.providerId)).toBe(true);
+            expect(peer.providerId).toBe(candidate.providerId);
+            expect(isClosed(peer), `${candidate.slug} is open to new customers`).toBe(false);
+            expect(candidate.rank).toBe(i + 1);
+            expect(candidate.proposed).toBe(i === 0);
+          });
+          for (const near of entry.nearest) {
+            const other = catalogue.bySlug.get(near.slug)!.service;
+            expect(near.kind).toBe("same-category");
+            expect(other.category).toBe(service.category);
+            expect(allowed.has(other.providerId) && !isClosed(other)).toBe(true);
+          }
+          if (entry.outcome !== "no-equivalent") expect(entry.nearest).toEqual([]);
+        }
+        expect(plan.gaps.map((gap) => gap.slug)).toEqual(
+          plan.services.filter((s) => s.outcome === "no-equivalent").map((s) => s.slug),
+        );
+        const target = plan.targetList.approvedServiceIds;
+        expect(new Set(target).size).toBe(target.length);
+        for (const slug of target) {
+          const service = catalogue.bySlug.get(slug)!.service;
+          expect(allowed.has(service.providerId)).toBe(true);
+          expect(isClosed(service)).toBe(false);
+        }
+        expect(plan.exposure.after).toEqual(exposureReport(catalogue, target));
+        expect(plan.exposure.before).toEqual(exposureReport(catalogue, ids));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("use no more providers than the services it places need, one per placed service at most", () => {
+    fc.assert(
+      fc.property(fc.subarray(slugs, { minLength: 1, maxLength: 25 }), target, (ids, to) => {
+        const plan = planOrNone(ids, to);
+        if (!plan) return;
+        const placed = plan.services.filter((s) => s.outcome !== "no-equivalent").length;
+        expect(plan.targetList.providers.length).toBeLessThanOrEqual(placed);
+        // A provider the cover did not choose is never the rank-1 pick while a chosen one has a candidate.
+        const used = new Set(plan.targetList.providers);
+        for (const entry of plan.services)
+          if (entry.candidates.some((c) => used.has(c.providerId) && c.lifecycle === entry.candidates[0]!.lifecycle))
+            expect(used.has(entry.candidates[0]!.providerId)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("resolve the target from the derived provider properties", () => {
+    const sovereign = allowedProviders(catalogue, { sovereignOption: true });
+    expect(sovereign).toEqual(catalogue.providers.filter((p) => p.sovereignOption).map((p) => p.id));
+    expect(sovereign).toContain("ovhcloud");
+    expect(sovereign).not.toContain("exoscale"); // Swiss head office, Mexican parent
+    expect(allowedProviders(catalogue, { euResidentOnly: true })).toEqual(
+      catalogue.providers.filter((p) => p.euResidentOnly).map((p) => p.id),
+    );
+    expect(allowedProviders(catalogue, { jurisdictions: ["CH"] })).toEqual(["exoscale", "infomaniak"]);
+    expect(allowedProviders(catalogue, { jurisdictions: ["CH"], sovereignOption: true })).toEqual(["infomaniak"]);
+    expect(allowedProviders(catalogue, { providers: ["ovhcloud", "scaleway"], exclude: ["scaleway"] })).toEqual([
+      "ovhcloud",
+    ]);
+  });
+
+  it("refuse a target without a criterion, with unknown providers or that nothing matches", () => {
+    const refusal = (to: ExitTargetT) => {
+      try {
+        exitPlan(catalogue, ["aws-s3"], to);
+      } catch (error) {
+        return error instanceof HttpError ? [error.statusCode, error.message, error.details] : error;
+      }
+      return "no error";
+    };
+    expect(refusal({})).toEqual([400, "No target", expect.stringContaining("sovereignOption: true")]);
+    expect(refusal({ sovereignOption: false })).toEqual([400, "No target", expect.any(String)]);
+    expect(refusal({ providers: ["nope", "ovhcloud"] })).toEqual([
+      400,
+      "Unknown provider ids",
+      expect.stringContaining("nope"),
+    ]);
+    expect(refusal({ sovereignOption: true, exclude: ["nada"] })).toEqual([
+      400,
+      "Unknown provider ids",
+      expect.any(String),
+    ]);
+    expect(refusal({ providers: ["aws"], sovereignOption: true })).toEqual([
+      400,
+      "No provider matches the target",
+      expect.stringContaining("providers aws; sovereign option"),
+    ]);
+  });
+
+  it("name a gap honestly when the only peers on the allowed providers are closed to new customers", () => {
+    // Find a group with a closed member: plan an exit from an open peer to the closed member's provider only.
+    let checked = 0;
+    for (const group of catalogue.groups) {
+      for (const slug of group.services) {
+        const closed = catalogue.bySlug.get(slug)!.service;
+        if (!isClosed(closed)) continue;
+        const from = group.services
+          .map((s) => catalogue.bySlug.get(s)!.service)
+          .find((s) => s.providerId !== closed.providerId && !isClosed(s));
+        if (!from) continue;
+        const plan = exitPlan(catalogue, [from.slug], { providers: [closed.providerId] });
+        const entry = plan.services[0]!;
+        expect(entry.candidates.map((c) => c.slug)).not.toContain(closed.slug);
+        expect(entry.closedPeers.map((c) => c.slug)).toContain(closed.slug);
+        if (entry.outcome === "no-equivalent") expect(entry.reason).toContain("closed to new customers");
+        checked++;
+      }
+    }
+    expect(checked, "the catalogue has closed group members to test against").toBeGreaterThan(0);
+  });
+
+  it("replace a closed service even on an allowed provider, and keep an open one", () => {
+    const closed = catalogue.services.find((s) => isClosed(s) && catalogue.bySlug.get(s.slug)!.groupIds.length > 0)!;
+    const plan = exitPlan(catalogue, [closed.slug], { providers: [closed.providerId] });
+    expect(plan.services[0]!.outcome).not.toBe("stays");
+    expect(plan.services[0]!.reason).toContain(`It is ${closed.lifecycle!.status}`);
+    expect(plan.targetList.approvedServiceIds).not.toContain(closed.slug);
+    const open = exitPlan(catalogue, ["ovhcloud-object-storage"], { providers: ["ovhcloud"] });
+    expect(open.services[0]!.outcome).toBe("stays");
+    expect(open.targetList.approvedServiceIds).toEqual(["ovhcloud-object-storage"]);
+  });
+});
+
+describe("the ten reviewed example plans", () => {
+  for (const example of EXAMPLE_PLANS) {
+    it(example.name, () => {
+      const plan = exitPlan(catalogue, example.approvedServiceIds, example.to);
+      const outcomes = Object.fromEntries(
+        plan.services.map((s) => [
+          s.slug,
+          s.outcome === "stays" ? "stays" : s.outcome === "no-equivalent" ? "gap" : s.candidates[0]!.slug,
+        ]),
+      );
+      expect(outcomes).toEqual(example.expected);
+      expect(plan.targetList.providers).toEqual(example.providers);
+      for (const entry of plan.services) {
+        if (entry.outcome !== "mapped") continue;
+        const pick = catalogue.bySlug.get(entry.candidates[0]!.slug)!.service;
+        // Defensible: a peer in one of the service's own equivalence groups, doing the job in its category.
+        expect(groupPeers(entry.slug, pick.slug)).toBe(true);
+        expect(pick.category, `${entry.slug} → ${pick.slug}`).toBe(catalogue.bySlug.get(entry.slug)!.service.category);
+        expect(pick.lifecycle, `${pick.slug} is generally available`).toBeUndefined();
+      }
+      for (const gap of plan.gaps) expect(gap.reason.length).toBeGreaterThan(20);
+      expect(plan.exposure.after.usHeadquarteredProviderPercentage).toBe(0);
+    });
+  }
+});
