@@ -16,7 +16,6 @@ import {
   LIST_LIFETIME_DAYS,
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
-  MAX_PAGE_SIZE,
   STATUS_HISTORY_HOURS,
   STATUS_HISTORY_LIMIT,
   STATUS_SAMPLE_MINUTES,
@@ -65,7 +64,6 @@ import {
   GcpPolicyQuery,
   Health,
   IdempotencyHeaders,
-  LIFECYCLE_STATUSES,
   LifecycleList,
   OutboundClickBody,
   OutboundClickResult,
@@ -78,14 +76,13 @@ import {
   ScpResponse,
   ServiceDetail,
   ServiceList,
+  ServicesQuery,
   StatusHistory,
   StatusReport,
   type FeedbackBodyT,
   type SavedListT,
 } from "./schema.ts";
 import { statusReport } from "./status.ts";
-
-export { API_MAJOR, API_VERSION, ERROR_REASONS, type Endpoint } from "./endpoint.ts";
 
 /**
  * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
@@ -104,28 +101,6 @@ const slugList = (max: number) =>
     example: "aws-s3,gcp-cloud-storage",
     pattern: idListPattern(max),
   });
-
-export const ServicesQuery = z.object({
-  provider: z.string().optional().meta({ description: "Provider id filter" }),
-  category: z.string().optional().meta({ description: "Category id filter" }),
-  q: z.string().optional().meta({
-    description: "Free-text search over name, shortName, description and tags; every word must match; relevance order",
-  }),
-  freeTier: z.enum(["true", "false"]).optional().meta({ description: "When true, only services with a free tier" }),
-  lifecycle: z
-    .enum([...LIFECYCLE_STATUSES, "active"])
-    .optional()
-    .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
-  page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .default(DEFAULT_PAGE_SIZE)
-    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}` }),
-});
-export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
 const ATOM = "application/atom+xml";
 const CALENDAR = "text/calendar; charset=utf-8";

@@ -3,19 +3,11 @@
  * contract table (contract.ts) and the zod schemas in schema.ts.
  */
 import { z } from "zod";
-import {
-  API_MAJOR,
-  API_VERSION,
-  ERROR_REASONS,
-  servingOf,
-  type CachePolicy,
-  type Endpoint,
-  type PublicUrls,
-} from "./endpoint.ts";
+import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, READ_CACHE_SECONDS, TEXT_HOST_LIMIT } from "./limits.ts";
 import { ApiError } from "./schema.ts";
-
-export type { PublicUrls } from "./endpoint.ts";
+import type { PublicUrls } from "./urls.ts";
+import { API_MAJOR, API_VERSION } from "./version.ts";
 
 /** How each cache policy reads in prose. */
 const CACHE_PROSE: Record<CachePolicy, string> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CHANGELOG, changelog } from "../../catalogue/changelog.ts";
 import { ENDPOINTS } from "../../catalogue/contract.ts";
-import { API_VERSION } from "../../catalogue/endpoint.ts";
+import { API_VERSION } from "../../catalogue/version.ts";
 import { Changelog } from "../../catalogue/schema.ts";
 import { apiFiles, staticFileFor } from "../../catalogue/static.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";
