@@ -4,7 +4,7 @@
  * newest entry's version is API_VERSION (version.ts), checked by tests/catalogue/changelog.test.ts.
  */
 import { API_VERSION } from "./version.ts";
-import type { ChangelogEntryT, ChangelogT } from "./schema.ts";
+import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {

@@ -33,7 +33,14 @@ import {
 import { cleanListName, listPath, newList, resolveList, type StoredList } from "./lists.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
-import { azurePolicySet, gcpOrgPolicy, policyAnswer, PolicyRequestError, scpAnswer, scpPolicy } from "./policies.ts";
+import {
+  azurePolicySet,
+  gcpOrgPolicy,
+  policyAnswer,
+  PolicyRequestError,
+  scpAnswer,
+  scpPolicy,
+} from "./policies/documents.ts";
 import { changelog } from "./changelog.ts";
 import {
   IdempotencyKeyReusedError,
@@ -81,7 +88,7 @@ import {
   StatusReport,
   type FeedbackBodyT,
   type SavedListT,
-} from "./schema.ts";
+} from "./schema/index.ts";
 import { statusReport } from "./status.ts";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Reads catalogue/data, validates every file against catalogue/schema.ts, cross-checks the files
+ * Reads catalogue/data, validates every file against catalogue/schema/, cross-checks the files
  * against each other and returns an immutable, indexed Catalogue. Any problem stops the load with
  * one line per problem naming file, entry, field and what is wrong.
  */
@@ -28,7 +28,7 @@ import {
   type ServiceSourceT,
   type ServiceT,
   type SubServiceT,
-} from "./schema.ts";
+} from "./schema/index.ts";
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("./data/", import.meta.url));
 /** Release snapshots are kept beside a data folder: catalogue/releases for catalogue/data. */

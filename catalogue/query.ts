@@ -3,7 +3,7 @@
  * functions; the build and the sidecar call the same ones.
  */
 import type { Catalogue } from "./load.ts";
-import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "./schema.ts";
+import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "./schema/index.ts";
 
 /** Case-, accent- and punctuation-insensitive tokens: NFKD, marks stripped, lowercase, split on non-alphanumerics. */
 export function tokenize(text: string): string[] {

@@ -17,7 +17,7 @@ import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import type { StaticFile } from "../catalogue/endpoint.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
-import type { BuildManifestT } from "../catalogue/schema.ts";
+import type { BuildManifestT } from "../catalogue/schema/index.ts";
 import { apiFiles, mirrored, textFiles } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { buildAndSwap } from "./dist.ts";

@@ -13,7 +13,7 @@ import { copyFile, link, mkdir, readFile, readlink, rename, rm, symlink, writeFi
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { changeLines, changeSummary, diffServices, snapshotServices } from "../catalogue/changes.ts";
-import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema.ts";
+import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema/index.ts";
 
 type ManifestFile = BuildManifestT["files"][number];
 

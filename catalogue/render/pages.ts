@@ -13,7 +13,7 @@ import {
 import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { ListCatalogue } from "../list-catalogue.ts";
 import type { Catalogue } from "../load.ts";
-import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
+import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
 import { relativeDays } from "./relative.ts";
