@@ -36,6 +36,24 @@ export default tseslint.config(
     rules: {
       // Unused arguments named with a leading underscore document a required signature.
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // A unit a reader can hold at once: no function over 80 lines of code.
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
+  },
+  {
+    // Tests: a describe block is a list of cases, not a unit to split.
+    files: ["tests/**"],
+    rules: { "max-lines-per-function": "off" },
+  },
+  {
+    // The text host's route functions are split when its routes become rows of a table like the
+    // API's (issue 51 item 4); until then they are being changed by that work.
+    files: ["sidecar/text.ts", "sidecar/text-site.ts", "sidecar/text/routes.ts"],
+    rules: { "max-lines-per-function": "off" },
+  },
+  {
+    // The exit planner and its document arrived beside the rule; split next (issue 51 item 3).
+    files: ["catalogue/exit-plan.ts", "catalogue/render/exit-plan.ts"],
+    rules: { "max-lines-per-function": "off" },
   },
 );

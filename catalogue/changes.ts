@@ -8,9 +8,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
-import type { PublicUrls } from "./endpoint.ts";
 import { atomInstant, renderAtom, tagUri } from "./render/feeds.ts";
-import { IsoDate, LIFECYCLE_STATUSES, type CatalogueReleaseT, type ServiceT } from "./schema.ts";
+import { IsoDate, LIFECYCLE_STATUSES, type CatalogueReleaseT, type ServiceT } from "./schema/index.ts";
+import type { PublicUrls } from "./urls.ts";
 
 export const SnapshotEntry = z
   .object({

@@ -1,6 +1,6 @@
 /** GET /v1/compare: services side by side with a shared-attribute table. */
 import type { Catalogue } from "./load.ts";
-import type { CompareResultT } from "./schema.ts";
+import type { CompareResultT } from "./schema/index.ts";
 
 type Value = string | boolean | string[] | null;
 

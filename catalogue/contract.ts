@@ -17,7 +17,6 @@ import {
   LIST_LIFETIME_DAYS,
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
-  MAX_PAGE_SIZE,
   STATUS_HISTORY_HOURS,
   STATUS_HISTORY_LIMIT,
   STATUS_SAMPLE_MINUTES,
@@ -35,7 +34,14 @@ import {
 import { cleanListName, listPath, newList, resolveList, type StoredList } from "./lists.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
-import { azurePolicySet, gcpOrgPolicy, policyAnswer, PolicyRequestError, scpAnswer, scpPolicy } from "./policies.ts";
+import {
+  azurePolicySet,
+  gcpOrgPolicy,
+  policyAnswer,
+  PolicyRequestError,
+  scpAnswer,
+  scpPolicy,
+} from "./policies/documents.ts";
 import { changelog } from "./changelog.ts";
 import {
   IdempotencyKeyReusedError,
@@ -72,7 +78,6 @@ import {
   GcpPolicyQuery,
   Health,
   IdempotencyHeaders,
-  LIFECYCLE_STATUSES,
   LifecycleList,
   OutboundClickBody,
   OutboundClickResult,
@@ -85,16 +90,15 @@ import {
   ScpResponse,
   ServiceDetail,
   ServiceList,
+  ServicesQuery,
   StatusHistory,
   StatusReport,
   type ExitPlanFormat,
   type ExitPlanT,
   type FeedbackBodyT,
   type SavedListT,
-} from "./schema.ts";
+} from "./schema/index.ts";
 import { statusReport } from "./status.ts";
-
-export { API_MAJOR, API_VERSION, ERROR_REASONS, type Endpoint } from "./endpoint.ts";
 
 /**
  * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
@@ -113,28 +117,6 @@ const slugList = (max: number) =>
     example: "aws-s3,gcp-cloud-storage",
     pattern: idListPattern(max),
   });
-
-export const ServicesQuery = z.object({
-  provider: z.string().optional().meta({ description: "Provider id filter" }),
-  category: z.string().optional().meta({ description: "Category id filter" }),
-  q: z.string().optional().meta({
-    description: "Free-text search over name, shortName, description and tags; every word must match; relevance order",
-  }),
-  freeTier: z.enum(["true", "false"]).optional().meta({ description: "When true, only services with a free tier" }),
-  lifecycle: z
-    .enum([...LIFECYCLE_STATUSES, "active"])
-    .optional()
-    .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
-  page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .default(DEFAULT_PAGE_SIZE)
-    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}` }),
-});
-export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
 const ATOM = "application/atom+xml";
 const CALENDAR = "text/calendar; charset=utf-8";

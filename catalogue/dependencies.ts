@@ -3,12 +3,12 @@
  * that allows it (issue 53, "Approved means usable"). Read from catalogue/data/dependencies/
  * <providerId>.yaml (one file per provider whose policy language the generators speak: aws, azure,
  * gcp), validated at load time (slugs, sources, identifier shapes), checked against the vendors'
- * references by `npm run check:data` (dependencyReferenceProblems), and used by policies.ts.
+ * references by `npm run check:data` (dependencyReferenceProblems), and used by policies/documents.ts.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
-import { DependencySource, type PolicyIdentifiersT, type ServiceDependencyT } from "./schema.ts";
+import { DependencySource, type PolicyIdentifiersT, type ServiceDependencyT } from "./schema/index.ts";
 
 /** The shape of one identifier per provider: what the provider's policy language names. */
 export const DEPENDENCY_SHAPES: Readonly<Record<string, { pattern: RegExp; name: string }>> = {

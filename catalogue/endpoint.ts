@@ -9,13 +9,10 @@ import type { BucketName } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import type { RecordStore, StatusSource } from "./ports.ts";
 
-export const API_VERSION = "1.7.0";
-export const API_MAJOR = "v1";
+import type { PublicUrls } from "./urls.ts";
 
-export interface PublicUrls {
-  readonly apiUrl: string;
-  readonly textUrl: string;
-}
+export { API_MAJOR, API_VERSION } from "./version.ts";
+export type { PublicUrls } from "./urls.ts";
 
 export const ERROR_REASONS: Readonly<Record<number, string>> = {
   400: "Bad request",

@@ -6,7 +6,7 @@
  */
 import type { ExitCatalogue } from "./exit-plan.ts";
 import type { Catalogue } from "./load.ts";
-import type { ServiceLifecycleT, ServiceT } from "./schema.ts";
+import type { ServiceLifecycleT, ServiceT } from "./schema/index.ts";
 
 /** One service: [slug, name, category, lifecycle or 0 (the exposure rows carry it whole), tags]. */
 export type CompactExitService = [

@@ -29,7 +29,7 @@ import {
   type ExitTargetT,
   type ProviderT,
   type ServiceT,
-} from "./schema.ts";
+} from "./schema/index.ts";
 
 /** What an exit plan reads of a catalogue; a full Catalogue is one. */
 export interface ExitCatalogue extends ExposureCatalogue {

@@ -1,6 +1,6 @@
 /** GET /v1/exposure: the jurisdictional exposure scorecard of a selection of services. */
 import type { ServiceRecord } from "./load.ts";
-import type { ExposureReportT, ProviderFileT } from "./schema.ts";
+import type { ExposureReportT, ProviderFileT } from "./schema/index.ts";
 
 export const EXPOSURE_DISCLAIMER =
   "Procurement triage, not legal advice. The figures describe where providers are headquartered and where their public regions are; they do not assess contracts, data flows, encryption, or which laws apply to your data. Consult counsel before relying on them.";

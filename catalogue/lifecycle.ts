@@ -6,11 +6,10 @@
 import { z } from "zod";
 import { DAY_MS, LIFECYCLE_WITHIN_MAX_DAYS } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
-import type { PublicUrls } from "./endpoint.ts";
 import { atomInstant, foldLine, icsInstant, icsText, renderAtom, tagAuthority, tagUri } from "./render/feeds.ts";
-import { servicePath } from "./render/pages.ts";
 import { HttpError } from "./problem.ts";
-import { LIFECYCLE_STATUSES, type LifecycleEntryT, type LifecycleListT, type ServiceT } from "./schema.ts";
+import { LIFECYCLE_STATUSES, type LifecycleEntryT, type LifecycleListT, type ServiceT } from "./schema/index.ts";
+import { servicePath, type PublicUrls } from "./urls.ts";
 
 /** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
 export const LifecycleQuery = z.object({

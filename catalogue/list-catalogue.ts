@@ -19,16 +19,16 @@ import type {
   ServiceDependencyT,
   ServiceLifecycleT,
   ServiceT,
-} from "./schema.ts";
+} from "./schema/index.ts";
 
-/** What policies.ts and approvedListDoc need; a full Catalogue is one. */
+/** What policies/documents.ts and approvedListDoc need; a full Catalogue is one. */
 export interface ListCatalogue {
   readonly providers: readonly Pick<ProviderT, "id" | "name" | "shortName">[];
   readonly services: readonly ServiceT[];
   readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "policyIdentifiers" | "dependencies">>;
 }
 
-/** Providers whose policy documents the API generates (catalogue/policies.ts). */
+/** Providers whose policy documents the API generates (catalogue/policies/documents.ts). */
 export const POLICY_PROVIDERS = ["aws", "azure", "gcp"] as const;
 
 /**

@@ -8,7 +8,7 @@ import { nanoid } from "nanoid";
 import { LIST_LIFETIME_MS, LIST_SLUG_LENGTH } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import { stripControl } from "./render/doc.ts";
-import type { ServiceT } from "./schema.ts";
+import type { ServiceT } from "./schema/index.ts";
 
 /** A list as a store keeps it. */
 export interface StoredList {

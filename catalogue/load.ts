@@ -1,5 +1,5 @@
 /**
- * Reads catalogue/data, validates every file against catalogue/schema.ts, cross-checks the files
+ * Reads catalogue/data, validates every file against catalogue/schema/, cross-checks the files
  * against each other and returns an immutable, indexed Catalogue. Any problem stops the load with
  * one line per problem naming file, entry, field and what is wrong.
  */
@@ -28,7 +28,7 @@ import {
   type ServiceSourceT,
   type ServiceT,
   type SubServiceT,
-} from "./schema.ts";
+} from "./schema/index.ts";
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("./data/", import.meta.url));
 /** Release snapshots are kept beside a data folder: catalogue/releases for catalogue/data. */
@@ -188,181 +188,235 @@ export function dataDate(
   return `${newest}T00:00:00.000Z`;
 }
 
-/** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
-export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
-  const problems: string[] = [];
+/*
+ * Reading a data folder. Each step appends what is wrong to `problems` and goes on, so that one
+ * load lists every problem; readCatalogueSource throws them all at the end.
+ */
 
-  const readYaml = (path: string): unknown => {
-    const name = relative(process.cwd(), path);
-    try {
-      return parseYaml(readFileSync(path, "utf8"), { uniqueKeys: true });
-    } catch (error) {
-      problems.push(`${name}: ${(error as Error).message.split("\n")[0]}`);
-      return undefined;
-    }
-  };
+/** Where a path is, as problems name it: relative to the working directory. */
+const shown = (path: string) => relative(process.cwd(), path);
 
-  /** Validates one file; entry names come from each element's id/slug so messages point at it. */
-  const validate = <S extends z.ZodType>(path: string, schema: S, value: unknown): z.infer<S> | undefined => {
-    if (value === undefined) return undefined;
-    const result = schema.safeParse(value);
-    if (result.success) return result.data;
-    const name = relative(process.cwd(), path);
-    for (const issue of result.error.issues) {
-      const [first, ...rest] = issue.path;
-      let where: string;
-      if (typeof first === "number" && Array.isArray(value)) {
-        where = `${entryName(first, value[first])}: field ${rest.join(".") || "(entry)"}`;
-      } else {
-        where = `field ${issue.path.join(".") || "(file)"}`;
-      }
-      problems.push(`${name}: ${where}: ${issue.message}`);
-    }
+/** A YAML file's value, or undefined with the parse error recorded. */
+function readYaml(path: string, problems: string[]): unknown {
+  try {
+    return parseYaml(readFileSync(path, "utf8"), { uniqueKeys: true });
+  } catch (error) {
+    problems.push(`${shown(path)}: ${(error as Error).message.split("\n")[0]}`);
     return undefined;
-  };
+  }
+}
 
-  const listYaml = (dir: string) => {
-    try {
-      return readdirSync(join(dataDir, dir))
-        .filter((file) => file.endsWith(".yaml"))
-        .sort()
-        .map((file) => join(dataDir, dir, file));
-    } catch {
-      problems.push(`${relative(process.cwd(), join(dataDir, dir))}: folder is missing`);
-      return [];
-    }
-  };
+/** Validates one file; entry names come from each element's id/slug so messages point at it. */
+function validate<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  value: unknown,
+  problems: string[],
+): z.infer<S> | undefined {
+  if (value === undefined) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const [first, ...rest] = issue.path;
+    const where =
+      typeof first === "number" && Array.isArray(value)
+        ? `${entryName(first, value[first])}: field ${rest.join(".") || "(entry)"}`
+        : `field ${issue.path.join(".") || "(file)"}`;
+    problems.push(`${shown(path)}: ${where}: ${issue.message}`);
+  }
+  return undefined;
+}
 
-  const categoriesPath = join(dataDir, "categories.yaml");
-  const categories = validate(categoriesPath, CategoryFile, readYaml(categoriesPath)) ?? [];
-  const compliancePath = join(dataDir, "compliance.yaml");
-  const complianceList = validate(compliancePath, ComplianceFile, readYaml(compliancePath)) ?? [];
-  const compliance = new Map(complianceList.map((entry) => [entry.id, entry.name]));
-  const categoryById = new Map(categories.map((category) => [category.id, category]));
+/** A data file read and validated; undefined (its problems recorded) when it is not valid. */
+const readFile = <S extends z.ZodType>(path: string, schema: S, problems: string[]): z.infer<S> | undefined =>
+  validate(path, schema, readYaml(path, problems), problems);
 
-  // Providers
-  const providerFiles = new Map<string, { path: string; file: ProviderFileT }>();
-  for (const path of listYaml("providers")) {
-    const file = validate(path, ProviderFile, readYaml(path));
-    if (!file) continue;
-    const name = relative(process.cwd(), path);
-    if (`${file.id}.yaml` !== path.split("/").pop())
-      problems.push(`${name}: field id: "${file.id}" does not match the file name`);
-    if (providerFiles.has(file.id)) problems.push(`${name}: field id: duplicate provider id "${file.id}"`);
-    const expectedJurisdiction = EU_EEA_COUNTRIES.has(file.headOffice.country) ? "EU" : file.headOffice.country;
-    if (file.jurisdiction !== expectedJurisdiction) {
+/** The .yaml files of one folder of the data, sorted. */
+function listYaml(dataDir: string, dir: string, problems: string[]): string[] {
+  try {
+    return readdirSync(join(dataDir, dir))
+      .filter((file) => file.endsWith(".yaml"))
+      .sort()
+      .map((file) => join(dataDir, dir, file));
+  } catch {
+    problems.push(`${shown(join(dataDir, dir))}: folder is missing`);
+    return [];
+  }
+}
+
+/** A provider file and where it was read. */
+interface ProviderAt {
+  readonly path: string;
+  readonly file: ProviderFileT;
+}
+
+/** A service entry and where it was read (entry `index` of `path`). */
+interface ServiceAt {
+  readonly path: string;
+  readonly index: number;
+  readonly providerId: string;
+  readonly entry: ServiceEntryT;
+}
+
+/** What the files read before a step define: the ids later files may name. */
+interface Known {
+  readonly compliance: ReadonlyMap<string, string>;
+  readonly categoryById: ReadonlyMap<string, CategoryT>;
+  readonly providers: ReadonlyMap<string, ProviderAt>;
+}
+
+/**
+ * A provider's regions, as "field …: …" phrases: no id twice; and a provider that splits its
+ * regions into markets says so for every region, so an absent market always means "this provider
+ * has one market", never "someone forgot".
+ */
+function regionProblems(file: ProviderFileT): string[] {
+  const problems: string[] = [];
+  const regionIds = new Set<string>();
+  const marketed = file.regions.some((region) => region.market !== undefined);
+  file.regions.forEach((region, index) => {
+    if (regionIds.has(region.id)) problems.push(`field regions.${index}.id: duplicate region id "${region.id}"`);
+    regionIds.add(region.id);
+    if (!marketed) return;
+    if (region.market === undefined)
+      problems.push(`field regions.${index}.market: missing, but other regions of this provider have one`);
+    else if ((region.market === "mainland-china") !== (region.country === "CN"))
       problems.push(
-        `${name}: field jurisdiction: is "${file.jurisdiction}" but a head office in ${file.headOffice.country} means "${expectedJurisdiction}"`,
+        `field regions.${index}.market: is "${region.market}" for a region in ${region.country}; mainland-china goes with country CN and only with it`,
       );
-    }
-    file.defaultCompliance.forEach((id, index) => {
-      if (!compliance.has(id))
-        problems.push(`${name}: field defaultCompliance.${index}: unknown compliance id "${id}" (see compliance.yaml)`);
-    });
-    const regionIds = new Set<string>();
-    // A provider that splits its regions into markets says so for every region, so an absent
-    // market always means "this provider has one market", never "someone forgot".
-    const marketed = file.regions.some((region) => region.market !== undefined);
-    file.regions.forEach((region, index) => {
-      if (regionIds.has(region.id))
-        problems.push(`${name}: field regions.${index}.id: duplicate region id "${region.id}"`);
-      regionIds.add(region.id);
-      if (!marketed) return;
-      if (region.market === undefined)
-        problems.push(`${name}: field regions.${index}.market: missing, but other regions of this provider have one`);
-      else if ((region.market === "mainland-china") !== (region.country === "CN"))
-        problems.push(
-          `${name}: field regions.${index}.market: is "${region.market}" for a region in ${region.country}; mainland-china goes with country CN and only with it`,
-        );
-      else if (region.market === "eu-sovereign" && !EU_EEA_COUNTRIES.has(region.country))
-        problems.push(`${name}: field regions.${index}.market: eu-sovereign for a region outside the EU/EEA`);
-    });
-    if (!hostAllowed(file.documentationBaseUrl, file.officialDomains)) {
-      problems.push(`${name}: field documentationBaseUrl: host is not one of officialDomains`);
-    }
-    providerFiles.set(file.id, { path, file });
-  }
+    else if (region.market === "eu-sovereign" && !EU_EEA_COUNTRIES.has(region.country))
+      problems.push(`field regions.${index}.market: eu-sovereign for a region outside the EU/EEA`);
+  });
+  return problems;
+}
 
-  // Services
-  const entries = new Map<string, { path: string; index: number; providerId: string; entry: ServiceEntryT }>();
-  for (const path of listYaml("services")) {
-    const providerId = path
-      .split("/")
-      .pop()!
-      .replace(/\.yaml$/, "");
-    const name = relative(process.cwd(), path);
-    const provider = providerFiles.get(providerId);
-    if (!provider) problems.push(`${name}: no provider file providers/${providerId}.yaml for this services file`);
-    const raw = readYaml(path);
-    if (raw === undefined) continue;
-    if (!Array.isArray(raw)) {
-      problems.push(`${name}: must be a YAML list of services`);
-      continue;
-    }
-    // Entry by entry, so that one bad entry does not hide the rest of the file.
-    raw.forEach((value: unknown, index) => {
-      const result = ServiceEntry.safeParse(value);
-      if (!result.success) {
-        for (const issue of result.error.issues) {
-          problems.push(
-            `${name}: ${entryName(index, value)}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`,
-          );
-        }
-        return;
-      }
-      const entry = result.data;
-      const at = `${name}: entry ${index + 1} (${entry.slug})`;
-      if (!entry.slug.startsWith(`${providerId}-`))
-        problems.push(`${at}: field slug: must start with "${providerId}-"`);
-      const clash = entries.get(entry.slug);
-      if (clash)
-        problems.push(
-          `${at}: field slug: duplicate of ${relative(process.cwd(), clash.path)} entry ${clash.index + 1}`,
-        );
-      if (!categoryById.has(entry.category))
-        problems.push(`${at}: field category: unknown category "${entry.category}" (see categories.yaml)`);
-      entry.compliance?.forEach((id, i) => {
-        if (!compliance.has(id)) problems.push(`${at}: field compliance.${i}: unknown compliance id "${id}"`);
-      });
-      if (provider) {
-        const urls: [string, string | undefined][] = [
-          ["documentationUrl", entry.documentationUrl],
-          ["pricingUrl", entry.pricingUrl],
-          ["lifecycle.announcementUrl", entry.lifecycle?.announcementUrl],
-        ];
-        for (const [field, url] of urls) {
-          if (url && !hostAllowed(url, provider.file.officialDomains)) {
-            problems.push(
-              `${at}: field ${field}: host ${new URL(url).hostname} is not one of ${providerId}'s officialDomains`,
-            );
-          }
-        }
-      }
-      for (const problem of sourceProblems(entry, provider?.file.officialDomains)) problems.push(`${at}: ${problem}`);
-      if (new Set(entry.tags ?? []).size !== (entry.tags ?? []).length)
-        problems.push(`${at}: field tags: duplicate tag`);
-      entries.set(entry.slug, { path, index, providerId, entry });
-    });
+/** A provider file's problems beyond its schema, as "field …: …" phrases. */
+function providerProblems(
+  path: string,
+  file: ProviderFileT,
+  compliance: ReadonlyMap<string, string>,
+  seen: ReadonlyMap<string, ProviderAt>,
+): string[] {
+  const problems: string[] = [];
+  if (`${file.id}.yaml` !== path.split("/").pop()) problems.push(`field id: "${file.id}" does not match the file name`);
+  if (seen.has(file.id)) problems.push(`field id: duplicate provider id "${file.id}"`);
+  const expectedJurisdiction = EU_EEA_COUNTRIES.has(file.headOffice.country) ? "EU" : file.headOffice.country;
+  if (file.jurisdiction !== expectedJurisdiction)
+    problems.push(
+      `field jurisdiction: is "${file.jurisdiction}" but a head office in ${file.headOffice.country} means "${expectedJurisdiction}"`,
+    );
+  file.defaultCompliance.forEach((id, index) => {
+    if (!compliance.has(id))
+      problems.push(`field defaultCompliance.${index}: unknown compliance id "${id}" (see compliance.yaml)`);
+  });
+  problems.push(...regionProblems(file));
+  if (!hostAllowed(file.documentationBaseUrl, file.officialDomains))
+    problems.push(`field documentationBaseUrl: host is not one of officialDomains`);
+  return problems;
+}
+
+/** providers/*.yaml, by id. */
+function readProviders(dataDir: string, compliance: ReadonlyMap<string, string>, problems: string[]) {
+  const providers = new Map<string, ProviderAt>();
+  for (const path of listYaml(dataDir, "providers", problems)) {
+    const file = readFile(path, ProviderFile, problems);
+    if (!file) continue;
+    for (const problem of providerProblems(path, file, compliance, providers))
+      problems.push(`${shown(path)}: ${problem}`);
+    providers.set(file.id, { path, file });
   }
+  return providers;
+}
+
+/** A service entry's problems beyond its schema, as "field …: …" phrases. */
+function serviceProblems(
+  entry: ServiceEntryT,
+  providerId: string,
+  known: Known,
+  clash: ServiceAt | undefined,
+): string[] {
+  const problems: string[] = [];
+  if (!entry.slug.startsWith(`${providerId}-`)) problems.push(`field slug: must start with "${providerId}-"`);
+  if (clash) problems.push(`field slug: duplicate of ${shown(clash.path)} entry ${clash.index + 1}`);
+  if (!known.categoryById.has(entry.category))
+    problems.push(`field category: unknown category "${entry.category}" (see categories.yaml)`);
+  entry.compliance?.forEach((id, i) => {
+    if (!known.compliance.has(id)) problems.push(`field compliance.${i}: unknown compliance id "${id}"`);
+  });
+  const provider = known.providers.get(providerId)?.file;
+  if (provider) {
+    const urls: [string, string | undefined][] = [
+      ["documentationUrl", entry.documentationUrl],
+      ["pricingUrl", entry.pricingUrl],
+      ["lifecycle.announcementUrl", entry.lifecycle?.announcementUrl],
+    ];
+    for (const [field, url] of urls)
+      if (url && !hostAllowed(url, provider.officialDomains))
+        problems.push(`field ${field}: host ${new URL(url).hostname} is not one of ${providerId}'s officialDomains`);
+  }
+  problems.push(...sourceProblems(entry, provider?.officialDomains));
+  if (new Set(entry.tags ?? []).size !== (entry.tags ?? []).length) problems.push(`field tags: duplicate tag`);
+  return problems;
+}
+
+/** One services/<provider>.yaml, entry by entry, so that one bad entry does not hide the rest of the file. */
+function readServiceFile(path: string, known: Known, entries: Map<string, ServiceAt>, problems: string[]): void {
+  const providerId = path
+    .split("/")
+    .pop()!
+    .replace(/\.yaml$/, "");
+  const name = shown(path);
+  if (!known.providers.has(providerId))
+    problems.push(`${name}: no provider file providers/${providerId}.yaml for this services file`);
+  const raw = readYaml(path, problems);
+  if (raw === undefined) return;
+  if (!Array.isArray(raw)) {
+    problems.push(`${name}: must be a YAML list of services`);
+    return;
+  }
+  raw.forEach((value: unknown, index) => {
+    const result = ServiceEntry.safeParse(value);
+    if (!result.success) {
+      for (const issue of result.error.issues)
+        problems.push(
+          `${name}: ${entryName(index, value)}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`,
+        );
+      return;
+    }
+    const entry = result.data;
+    for (const problem of serviceProblems(entry, providerId, known, entries.get(entry.slug)))
+      problems.push(`${name}: entry ${index + 1} (${entry.slug}): ${problem}`);
+    entries.set(entry.slug, { path, index, providerId, entry });
+  });
+}
+
+/** Every successor names another service of the catalogue. */
+function successorProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
+  const problems: string[] = [];
   for (const { path, index, entry } of entries.values()) {
     const successor = entry.lifecycle?.successorSlug;
-    if (successor && !entries.has(successor)) {
-      problems.push(
-        `${relative(process.cwd(), path)}: entry ${index + 1} (${entry.slug}): field lifecycle.successorSlug: "${successor}" is not a service in the catalogue`,
-      );
-    }
-    if (successor === entry.slug)
-      problems.push(
-        `${relative(process.cwd(), path)}: entry ${index + 1} (${entry.slug}): field lifecycle.successorSlug: a service cannot succeed itself`,
-      );
+    const at = `${shown(path)}: entry ${index + 1} (${entry.slug}): field lifecycle.successorSlug`;
+    if (successor && !entries.has(successor)) problems.push(`${at}: "${successor}" is not a service in the catalogue`);
+    if (successor === entry.slug) problems.push(`${at}: a service cannot succeed itself`);
   }
+  return problems;
+}
 
-  // Equivalents
-  const equivalentsPath = join(dataDir, "equivalents.yaml");
-  const groups = validate(equivalentsPath, EquivalentsFile, readYaml(equivalentsPath)) ?? [];
+/** services/*.yaml, by slug, in file order. */
+function readServices(dataDir: string, known: Known, problems: string[]): Map<string, ServiceAt> {
+  const entries = new Map<string, ServiceAt>();
+  for (const path of listYaml(dataDir, "services", problems)) readServiceFile(path, known, entries, problems);
+  problems.push(...successorProblems(entries));
+  return entries;
+}
+
+/** equivalents.yaml: groups of known services, none twice, spanning at least two providers. */
+function readGroups(dataDir: string, entries: ReadonlyMap<string, ServiceAt>, problems: string[]) {
+  const path = join(dataDir, "equivalents.yaml");
+  const groups = readFile(path, EquivalentsFile, problems) ?? [];
   const groupIds = new Set<string>();
   groups.forEach((group, index) => {
-    const at = `${relative(process.cwd(), equivalentsPath)}: entry ${index + 1} (${group.id})`;
+    const at = `${shown(path)}: entry ${index + 1} (${group.id})`;
     if (groupIds.has(group.id)) problems.push(`${at}: field id: duplicate group id`);
     groupIds.add(group.id);
     const seen = new Set<string>();
@@ -375,7 +429,29 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     if (providers.size < 2)
       problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
   });
+  return groups;
+}
 
+/** The release snapshots beside the data folder; none (the problem recorded) when they cannot be read. */
+function readReleaseSnapshots(dataDir: string, problems: string[]): ReturnType<typeof readSnapshots> {
+  try {
+    return readSnapshots(releasesDirOf(dataDir));
+  } catch (error) {
+    problems.push((error as Error).message);
+    return [];
+  }
+}
+
+/** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
+export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
+  const problems: string[] = [];
+  const categories = readFile(join(dataDir, "categories.yaml"), CategoryFile, problems) ?? [];
+  const complianceList = readFile(join(dataDir, "compliance.yaml"), ComplianceFile, problems) ?? [];
+  const compliance = new Map(complianceList.map((entry) => [entry.id, entry.name]));
+  const categoryById = new Map(categories.map((category) => [category.id, category]));
+  const providers = readProviders(dataDir, compliance, problems);
+  const entries = readServices(dataDir, { compliance, categoryById, providers }, problems);
+  const groups = readGroups(dataDir, entries, problems);
   const dependencies = readDependencies(
     dataDir,
     new Map(
@@ -385,25 +461,20 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
       ]),
     ),
     problems,
-    readYaml,
+    (path) => readYaml(path, problems),
   );
-
-  let snapshots: ReturnType<typeof readSnapshots> = [];
-  try {
-    snapshots = readSnapshots(releasesDirOf(dataDir));
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
+  const snapshots = readReleaseSnapshots(dataDir, problems);
 
   if (problems.length > 0) throw new CatalogueError(problems);
+  const providerFiles = [...providers.values()].map(({ file }) => file);
   const lastUpdated = dataDate(
-    [...providerFiles.values()].map(({ file }) => file),
+    providerFiles,
     [...entries.values()].map(({ entry }) => ({ lastVerified: lastVerifiedOf(entry) })),
     snapshots,
   );
   const current = snapshotServices([...entries.values()].map(({ providerId, entry }) => ({ ...entry, providerId })));
   return {
-    providers: [...providerFiles.values()].map(({ file }) => file),
+    providers: providerFiles,
     categories,
     compliance: complianceList,
     services: [...entries.values()].map(({ providerId, entry }) => ({ providerId, entry })),

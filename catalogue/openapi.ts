@@ -1,21 +1,13 @@
 /**
  * The OpenAPI 3.1 document and the discovery document (GET /), both generated from the rows of a
- * contract table (contract.ts) and the zod schemas in schema.ts.
+ * contract table (contract.ts) and the zod schemas in schema/.
  */
 import { z } from "zod";
-import {
-  API_MAJOR,
-  API_VERSION,
-  ERROR_REASONS,
-  servingOf,
-  type CachePolicy,
-  type Endpoint,
-  type PublicUrls,
-} from "./endpoint.ts";
+import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, READ_CACHE_SECONDS, TEXT_HOST_LIMIT } from "./limits.ts";
-import { ApiError } from "./schema.ts";
-
-export type { PublicUrls } from "./endpoint.ts";
+import { ApiError } from "./schema/index.ts";
+import type { PublicUrls } from "./urls.ts";
+import { API_MAJOR, API_VERSION } from "./version.ts";
 
 /** How each cache policy reads in prose. */
 const CACHE_PROSE: Record<CachePolicy, string> = {
@@ -177,7 +169,7 @@ function operation(endpoint: Endpoint): JsonSchema {
 }
 
 export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): JsonSchema {
-  void ApiError; // registered as the "Error" component by importing schema.ts
+  void ApiError; // registered as the "Error" component by importing schema/index.ts
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const endpoint of table) {
     (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);

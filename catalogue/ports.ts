@@ -3,7 +3,7 @@
  * stores (sidecar/store) and status sampler provide them.
  */
 import type { NewList, StoredList } from "./lists.ts";
-import type { ComponentStateT, ReplicationT, StatusRecordT } from "./schema.ts";
+import type { ComponentStateT, ReplicationT, StatusRecordT } from "./schema/index.ts";
 
 export interface Feedback {
   readonly type: string;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Catalogue } from "./load.ts";
-import { LIFECYCLE_STATUSES } from "./schema.ts";
+import { LIFECYCLE_STATUSES } from "./schema/index.ts";
 
 export const MINIMUMS = {
   services: 600,

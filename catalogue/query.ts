@@ -2,9 +2,8 @@
  * Reads over a Catalogue: the services listing (filters, search, pages) and service detail. Pure
  * functions; the build and the sidecar call the same ones.
  */
-import type { ServicesQueryT } from "./contract.ts";
 import type { Catalogue } from "./load.ts";
-import type { ServiceDetailT, ServiceListT } from "./schema.ts";
+import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "./schema/index.ts";
 
 /** Case-, accent- and punctuation-insensitive tokens: NFKD, marks stripped, lowercase, split on non-alphanumerics. */
 export function tokenize(text: string): string[] {

@@ -10,8 +10,9 @@ import type { Catalogue } from "./load.ts";
 import { renderAnsi } from "./render/ansi.ts";
 import type { Doc } from "./render/doc.ts";
 import { renderMarkdown } from "./render/markdown.ts";
-import { categoryPage, homePage, lifecyclePage, providerPage, servicePage, servicePath } from "./render/pages.ts";
-import { BUILD_PATH_PATTERN } from "./schema.ts";
+import { categoryPage, homePage, lifecyclePage, providerPage, servicePage } from "./render/pages.ts";
+import { BUILD_PATH_PATTERN } from "./schema/index.ts";
+import { servicePath } from "./urls.ts";
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".json": "application/json; charset=utf-8",

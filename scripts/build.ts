@@ -15,12 +15,13 @@ import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
-import type { PublicUrls, StaticFile } from "../catalogue/endpoint.ts";
-import type { BuildManifestT } from "../catalogue/schema.ts";
+import type { StaticFile } from "../catalogue/endpoint.ts";
+import type { PublicUrls } from "../catalogue/urls.ts";
+import type { BuildManifestT } from "../catalogue/schema/index.ts";
 import { apiFiles, mirrored, textFiles } from "../catalogue/static.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { buildAndSwap } from "./dist.ts";
-import { buildInputsHash, DIST_DIR, ROOT_DIR } from "./inputs.ts";
+import { buildInputsHash, DIST_DIR, ROOT_DIR, type BuildOptions } from "./inputs.ts";
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -28,15 +29,6 @@ const gz = promisify(gzip);
 /** Files smaller than this are not worth compressing. */
 const COMPRESS_MIN_BYTES = 1024;
 const COMPRESSIBLE = /\.(json|md|ansi|txt|html|css|js|mjs|svg|xml|atom|ics|webmanifest)$/;
-
-export interface BuildOptions {
-  readonly dataDir?: string;
-  readonly outDir?: string;
-  readonly urls: PublicUrls;
-  readonly log?: (line: string) => void;
-  /** Per-step timings are reported here (used by the build bench). */
-  readonly onStep?: (step: string, ms: number) => void;
-}
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 

@@ -7,7 +7,17 @@ import { createHash } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PublicUrls } from "../catalogue/endpoint.ts";
+import type { PublicUrls } from "../catalogue/urls.ts";
+
+/** What `build` (build.ts) is given; here so dist.ts can name it without importing build.ts. */
+export interface BuildOptions {
+  readonly dataDir?: string;
+  readonly outDir?: string;
+  readonly urls: PublicUrls;
+  readonly log?: (line: string) => void;
+  /** Per-step timings are reported here (used by the build bench). */
+  readonly onStep?: (step: string, ms: number) => void;
+}
 
 export const ROOT_DIR = fileURLToPath(new URL("../", import.meta.url));
 export const DIST_DIR = join(ROOT_DIR, "dist");

@@ -13,7 +13,7 @@ import { copyFile, link, mkdir, readFile, readlink, rename, rm, symlink, writeFi
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { changeLines, changeSummary, diffServices, snapshotServices } from "../catalogue/changes.ts";
-import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema.ts";
+import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema/index.ts";
 
 type ManifestFile = BuildManifestT["files"][number];
 
@@ -72,78 +72,80 @@ async function hasFile(path: string, sha: string): Promise<boolean> {
   }
 }
 
-export async function mirror(
-  apiUrl: string,
-  dir: string,
-  log: (line: string) => void = (line) => console.error(line),
-): Promise<MirrorResult> {
-  const base = apiUrl.replace(/\/+$/, "");
-  const manifestBytes = await fetchBytes(`${base}/manifest.json`);
-  let files: readonly ManifestFile[];
+/** The served manifest: its bytes (kept as the mirror's own) and its files. */
+async function fetchManifest(base: string): Promise<{ bytes: Uint8Array; files: readonly ManifestFile[] }> {
+  const bytes = await fetchBytes(`${base}/manifest.json`);
   try {
-    files = BuildManifest.parse(JSON.parse(Buffer.from(manifestBytes).toString("utf8"))).files;
+    return { bytes, files: BuildManifest.parse(JSON.parse(Buffer.from(bytes).toString("utf8"))).files };
   } catch (error) {
     const problem = error instanceof z.ZodError ? z.prettifyError(error).slice(0, 300) : (error as Error).message;
     throw new MirrorError(`${base}/manifest.json is not a catalogue manifest: ${problem}`);
   }
-  const version = sha256(manifestBytes).slice(0, 16);
-  await mkdir(join(dir, "versions"), { recursive: true });
-  const current = currentDir(dir);
-  const previous = existsSync(current) ? readManifest(join(current, "api", "manifest.json")) : undefined;
-  const previousByPath = new Map((previous ?? []).map((file) => [file.path, file.sha256]));
-  const staging = join(dir, "versions", `${version}.partial`);
-  const target = join(dir, "versions", version);
-  await mkdir(staging, { recursive: true });
+}
 
-  let fetched = 0;
-  let reused = 0;
-  let bytesFetched = 0;
+/** Where one mirror run reads from and writes to. */
+interface MirrorRun {
+  readonly base: string;
+  /** The version folder being filled. */
+  readonly staging: string;
+  /** The version in use, and its files by path → sha256 (empty when there is none). */
+  readonly current: string;
+  readonly previousByPath: ReadonlyMap<string, string>;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Fills the staging folder with every file of the manifest, eight at a time: a file already there
+ * (an interrupted run) or unchanged in the version in use is reused (hard-linked, else copied);
+ * any other is fetched and checked against its sha256.
+ */
+async function fetchFiles(run: MirrorRun, files: readonly ManifestFile[]) {
+  const counts = { fetched: 0, reused: 0, bytesFetched: 0 };
   let done = 0;
   let lastReport = 0;
-  const total = files.length;
+  const fetchOne = async (file: ManifestFile) => {
+    const destination = join(run.staging, file.path);
+    if (await hasFile(destination, file.sha256)) {
+      counts.reused++;
+      return;
+    }
+    await mkdir(dirname(destination), { recursive: true });
+    const existing = join(run.current, file.path);
+    if (run.previousByPath.get(file.path) === file.sha256 && (await hasFile(existing, file.sha256))) {
+      await link(existing, destination).catch(() => copyFile(existing, destination));
+      counts.reused++;
+      return;
+    }
+    const body = await fetchBytes(`${run.base}/mirror/${file.path.split("/").map(encodeURIComponent).join("/")}`);
+    const actual = sha256(body);
+    if (actual !== file.sha256)
+      throw new MirrorError(`integrity check failed for ${file.path}: expected sha256 ${file.sha256}, got ${actual}`);
+    await writeFile(destination, body);
+    counts.fetched++;
+    counts.bytesFetched += body.length;
+  };
   const queue = [...files];
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
-      const destination = join(staging, file.path);
-      if (!(await hasFile(destination, file.sha256))) {
-        await mkdir(dirname(destination), { recursive: true });
-        if (previousByPath.get(file.path) === file.sha256 && (await hasFile(join(current, file.path), file.sha256))) {
-          await link(join(current, file.path), destination).catch(() =>
-            copyFile(join(current, file.path), destination),
-          );
-          reused++;
-        } else {
-          const body = await fetchBytes(`${base}/mirror/${file.path.split("/").map(encodeURIComponent).join("/")}`);
-          const actual = sha256(body);
-          if (actual !== file.sha256)
-            throw new MirrorError(
-              `integrity check failed for ${file.path}: expected sha256 ${file.sha256}, got ${actual}`,
-            );
-          await writeFile(destination, body);
-          fetched++;
-          bytesFetched += body.length;
-        }
-      } else {
-        reused++;
-      }
+      await fetchOne(file);
       done++;
-      if (done === total || performance.now() - lastReport > 1000) {
+      if (done === files.length || performance.now() - lastReport > 1000) {
         lastReport = performance.now();
-        log(
-          `mirror: ${done}/${total} files (${fetched} fetched, ${reused} reused, ${(bytesFetched / 1024 / 1024).toFixed(1)} MiB)`,
+        const mib = (counts.bytesFetched / 1024 / 1024).toFixed(1);
+        run.log(
+          `mirror: ${done}/${files.length} files (${counts.fetched} fetched, ${counts.reused} reused, ${mib} MiB)`,
         );
       }
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
-  await writeFile(join(staging, "api", "manifest.json"), manifestBytes);
+  return counts;
+}
 
-  const before = previous ? dumpServices(join(current, "api", "catalogue.json")) : undefined;
-  const after = dumpServices(join(staging, "api", "catalogue.json"));
-  const diff = before && after ? diffServices(before, after) : undefined;
-  const changes = diff ? changeLines(diff) : [];
-
-  // Swap: finish the version folder, then point `current` at it with one atomic rename.
+/** Finishes the version folder, then points `current` at it with one atomic rename; drops the old version. */
+async function swapCurrent(dir: string, staging: string, version: string): Promise<void> {
+  const target = join(dir, "versions", version);
+  const current = currentDir(dir);
   await rm(target, { recursive: true, force: true });
   await rename(staging, target);
   const temporaryLink = join(dir, `.current-${process.pid}`);
@@ -153,6 +155,36 @@ export async function mirror(
   await rename(temporaryLink, current);
   // Keep only the version in use; interrupted runs of other versions stay for a resume.
   if (old && old !== join("versions", version)) await rm(join(dir, old), { recursive: true, force: true });
+}
+
+export async function mirror(
+  apiUrl: string,
+  dir: string,
+  log: (line: string) => void = (line) => console.error(line),
+): Promise<MirrorResult> {
+  const base = apiUrl.replace(/\/+$/, "");
+  const manifest = await fetchManifest(base);
+  const version = sha256(manifest.bytes).slice(0, 16);
+  await mkdir(join(dir, "versions"), { recursive: true });
+  const current = currentDir(dir);
+  const previous = existsSync(current) ? readManifest(join(current, "api", "manifest.json")) : undefined;
+  const previousByPath = new Map((previous ?? []).map((file) => [file.path, file.sha256]));
+  const staging = join(dir, "versions", `${version}.partial`);
+  await mkdir(staging, { recursive: true });
+
+  const { fetched, reused, bytesFetched } = await fetchFiles(
+    { base, staging, current, previousByPath, log },
+    manifest.files,
+  );
+  await writeFile(join(staging, "api", "manifest.json"), manifest.bytes);
+
+  const before = previous ? dumpServices(join(current, "api", "catalogue.json")) : undefined;
+  const after = dumpServices(join(staging, "api", "catalogue.json"));
+  const diff = before && after ? diffServices(before, after) : undefined;
+  const changes = diff ? changeLines(diff) : [];
+
+  await swapCurrent(dir, staging, version);
+  const total = manifest.files.length;
   log(`mirror: done — ${total} files, ${fetched} fetched, ${reused} reused; ${current} → versions/${version}`);
   if (diff) {
     log(`mirror: catalogue changes pulled: ${changeSummary(diff)}`);

@@ -13,7 +13,8 @@ import Fastify, {
   type RouteHandlerMethod,
 } from "fastify";
 import { ENDPOINTS } from "../catalogue/contract.ts";
-import type { Endpoint, PublicUrls } from "../catalogue/endpoint.ts";
+import type { Endpoint } from "../catalogue/endpoint.ts";
+import type { PublicUrls } from "../catalogue/urls.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { searchIndex } from "../catalogue/query.ts";

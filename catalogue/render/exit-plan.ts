@@ -6,7 +6,7 @@
  */
 import { describeTarget } from "../exit-plan.ts";
 import type { ServiceRecord } from "../load.ts";
-import type { ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema.ts";
+import type { ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { servicePath } from "./pages.ts";
 

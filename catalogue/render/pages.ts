@@ -13,18 +13,14 @@ import {
 import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { ListCatalogue } from "../list-catalogue.ts";
 import type { Catalogue } from "../load.ts";
-import type { ServiceLifecycleT, ServiceT } from "../schema.ts";
+import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
+import { categoryPath, providerPath, servicePath } from "../urls.ts";
 import { relativeDays } from "./relative.ts";
 
 export { relativeDays } from "./relative.ts";
-
-/** Text host path of a service: /aws/s3 for aws-s3. */
-export function servicePath(service: Pick<ServiceT, "providerId" | "slug">): string {
-  return `/${service.providerId}/${service.slug.slice(service.providerId.length + 1)}`;
-}
-export const providerPath = (providerId: string) => `/${providerId}`;
-export const categoryPath = (categoryId: string) => `/category/${categoryId}`;
+// The paths live in urls.ts (a leaf, so lifecycle.ts can name them); the text host imports them here.
+export { categoryPath, providerPath, servicePath } from "../urls.ts";
 
 export function lifecycleLabel(lifecycle: ServiceLifecycleT | undefined): string {
   if (!lifecycle) return "active";

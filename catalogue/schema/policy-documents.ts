@@ -2,7 +2,7 @@
  * Schemas of the three policy endpoints (contract 1.7.0): their query parameters, the vendor
  * documents they answer with (the body *is* the document, nothing else, so it can be saved and
  * applied unchanged), and the `?explain=true` answer that wraps the document with what was
- * skipped, implied and kept. The pure functions that build these live in policies.ts.
+ * skipped, implied and kept. The pure functions that build these live in ../policies/documents.ts.
  */
 import { z } from "zod";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";

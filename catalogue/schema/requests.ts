@@ -1,6 +1,7 @@
-/** Request bodies of the POST endpoints. */
+/** Request bodies of the POST endpoints, request headers, and the services listing's query. */
 import { z } from "zod";
 import {
+  DEFAULT_PAGE_SIZE,
   EXEMPT_PRINCIPAL_ARN_MAX,
   FEEDBACK_MESSAGE,
   IDEMPOTENCY_KEY_MAX,
@@ -9,9 +10,34 @@ import {
   MAX_APPROVED_IDS,
   MAX_EXEMPT_PRINCIPALS,
   MAX_ID_LENGTH,
+  MAX_PAGE_SIZE,
   MAX_URL_LENGTH,
 } from "../limits.ts";
-import { d } from "./vocabulary.ts";
+import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+
+/** GET /v1/services's query (query.ts's listServices reads it). */
+export const ServicesQuery = z.object({
+  provider: z.string().optional().meta({ description: "Provider id filter" }),
+  category: z.string().optional().meta({ description: "Category id filter" }),
+  q: z.string().optional().meta({
+    description: "Free-text search over name, shortName, description and tags; every word must match; relevance order",
+  }),
+  freeTier: z.enum(["true", "false"]).optional().meta({ description: "When true, only services with a free tier" }),
+  lifecycle: z
+    .enum([...LIFECYCLE_STATUSES, "active"])
+    .optional()
+    .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
+  page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}` }),
+});
+export type ServicesQueryT = z.infer<typeof ServicesQuery>;
+
 export const ApprovedServicesBody = z
   .object({
     approvedServiceIds: z

@@ -8,7 +8,7 @@ import fp from "fastify-plugin";
 import { ERROR_REASONS, type Endpoint } from "../../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../../catalogue/limits.ts";
 import { HttpError } from "../../catalogue/problem.ts";
-import type { ApiErrorT } from "../../catalogue/schema.ts";
+import type { ApiErrorT } from "../../catalogue/schema/index.ts";
 
 export { HttpError };
 

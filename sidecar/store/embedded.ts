@@ -19,7 +19,7 @@ export { DataDirInUseError } from "./lock.ts";
 import { constants, mkdirSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
-import type { StatusRecordT } from "../../catalogue/schema.ts";
+import type { StatusRecordT } from "../../catalogue/schema/index.ts";
 import { lockDataDir } from "./lock.ts";
 import { logLines, MAX_LOG_LINE_BYTES, parseLogLine, type SkippedRecords } from "./records.ts";
 import { StatusFile } from "./status-samples.ts";

@@ -16,7 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { createClient, createSentinel, type RedisClientType, type RedisSentinelType } from "redis";
-import type { ReplicationT, StatusRecordT } from "../../catalogue/schema.ts";
+import type { ReplicationT, StatusRecordT } from "../../catalogue/schema/index.ts";
 import {
   IdempotencyKeyReusedError,
   SlugTakenError,

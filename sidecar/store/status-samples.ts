@@ -7,7 +7,7 @@
 import { open, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { STATUS_HISTORY_LIMIT } from "../../catalogue/limits.ts";
-import { StatusRecord, type StatusRecordT } from "../../catalogue/schema.ts";
+import { StatusRecord, type StatusRecordT } from "../../catalogue/schema/index.ts";
 
 /** Samples kept: as many as the history shows. */
 export const STATUS_SAMPLES_KEPT = STATUS_HISTORY_LIMIT;

@@ -4,7 +4,7 @@
  * durable by fsync) and Redis (many instances).
  */
 import type { RecordStore } from "../../catalogue/ports.ts";
-import type { ReplicationT, StatusRecordT } from "../../catalogue/schema.ts";
+import type { ReplicationT, StatusRecordT } from "../../catalogue/schema/index.ts";
 
 export { slugCandidates, type Idempotency, type NewList, type StoredList } from "../../catalogue/lists.ts";
 export {

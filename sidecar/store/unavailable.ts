@@ -4,7 +4,7 @@
  * feedback and click operation answers StoreUnavailableError (a 503 that says nothing was saved),
  * status reports the store down with the reason, and rate limits count in memory.
  */
-import type { StatusRecordT } from "../../catalogue/schema.ts";
+import type { StatusRecordT } from "../../catalogue/schema/index.ts";
 import { StoreUnavailableError, type BucketHit, type Store, type StoredList } from "./store.ts";
 
 export class UnavailableStore implements Store {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CHANGELOG, changelog } from "../../catalogue/changelog.ts";
 import { ENDPOINTS } from "../../catalogue/contract.ts";
-import { API_VERSION } from "../../catalogue/endpoint.ts";
-import { Changelog } from "../../catalogue/schema.ts";
+import { API_VERSION } from "../../catalogue/version.ts";
+import { Changelog } from "../../catalogue/schema/index.ts";
 import { apiFiles, staticFileFor } from "../../catalogue/static.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";
 import { fixtureCatalogue, URLS } from "../helpers/app.ts";

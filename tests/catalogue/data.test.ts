@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { DEFAULT_DATA_DIR } from "../../catalogue/load.ts";
 import { coverage, MINIMUMS, qualityProblems } from "../../catalogue/quality.ts";
-import { EU_EEA_COUNTRIES, EUROPEAN_SOVEREIGN_COUNTRIES } from "../../catalogue/schema.ts";
+import { EU_EEA_COUNTRIES, EUROPEAN_SOVEREIGN_COUNTRIES } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const FIXED = [

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactExitCatalogue, expandExitCatalogue } from "../../catalogue/exit-catalogue.ts";
 import { exitPlan } from "../../catalogue/exit-plan.ts";
-import type { ExitTargetT } from "../../catalogue/schema.ts";
+import type { ExitTargetT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();

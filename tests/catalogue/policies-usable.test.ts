@@ -18,9 +18,9 @@ import {
   PolicyRequestError,
   PolicyTooLargeError,
   scpPolicy,
-} from "../../catalogue/policies.ts";
+} from "../../catalogue/policies/documents.ts";
 import { serviceDetail } from "../../catalogue/query.ts";
-import type { ScpDocumentT } from "../../catalogue/schema.ts";
+import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const RUNS = Number(process.env.POLICY_RUNS ?? 40);

@@ -29,14 +29,14 @@ import {
   PolicyRequestError,
   PolicyTooLargeError,
   scpPolicy,
-} from "../../catalogue/policies.ts";
+} from "../../catalogue/policies/documents.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../../catalogue/limits.ts";
 import {
   AWS_ESSENTIAL_PREFIXES,
   AZURE_ESSENTIAL_RESOURCE_TYPES,
   GCP_ESSENTIAL_SERVICES,
 } from "../../catalogue/policies/essentials.ts";
-import type { AzurePolicySetDocumentT, GcpOrgPolicyDocumentT, ScpDocumentT } from "../../catalogue/schema.ts";
+import type { AzurePolicySetDocumentT, GcpOrgPolicyDocumentT, ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const RUNS = Number(process.env.POLICY_RUNS ?? 50);

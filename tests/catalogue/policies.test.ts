@@ -7,7 +7,7 @@ import {
   scpAnswer,
   scpPolicy,
   azurePolicySet,
-} from "../../catalogue/policies.ts";
+} from "../../catalogue/policies/documents.ts";
 import { SCP_MAX_CHARACTERS } from "../../catalogue/limits.ts";
 import { AWS_ESSENTIAL_PREFIXES } from "../../catalogue/policies/essentials.ts";
 import { realCatalogue } from "../helpers/app.ts";

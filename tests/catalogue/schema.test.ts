@@ -13,7 +13,7 @@ import {
   ServiceLifecycle,
   ServiceSource,
   StatusRecord,
-} from "../../catalogue/schema.ts";
+} from "../../catalogue/schema/index.ts";
 
 describe("schemas", () => {
   it("round-trip the contract's resources", () => {

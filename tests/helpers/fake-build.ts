@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll } from "vitest";
-import type { BuildManifestT } from "../../catalogue/schema.ts";
+import type { BuildManifestT } from "../../catalogue/schema/index.ts";
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StatusRecord } from "../../catalogue/schema.ts";
+import { StatusRecord } from "../../catalogue/schema/index.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { STATUS_HISTORY_LIMIT } from "../../catalogue/limits.ts";
 import { SAMPLE_INTERVAL_MS, StatusSampler } from "../../sidecar/status.ts";

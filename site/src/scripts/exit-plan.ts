@@ -11,7 +11,7 @@ import { exposureReport } from "../../../catalogue/exposure.ts";
 import { HttpError } from "../../../catalogue/problem.ts";
 import { exitPlanCsv, exitPlanDoc } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
-import type { ExitPlanT, ExitTargetT, ExposureReportT } from "../../../catalogue/schema.ts";
+import type { ExitPlanT, ExitTargetT, ExposureReportT } from "../../../catalogue/schema/index.ts";
 import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
 
 const form = document.querySelector<HTMLFormElement>("[data-exit-form]")!;

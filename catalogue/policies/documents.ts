@@ -16,14 +16,10 @@
  *   usable through them; explain mode lists them under `dependencies`, and the catalogue services
  *   they also allow under `implied`.
  */
-import { identifierKey } from "./dependencies.ts";
-import type { ListCatalogue } from "./list-catalogue.ts";
-import {
-  AWS_ESSENTIAL_PREFIXES,
-  AZURE_ESSENTIAL_RESOURCE_TYPES,
-  GCP_ESSENTIAL_SERVICES,
-} from "./policies/essentials.ts";
-import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "./limits.ts";
+import { identifierKey } from "../dependencies.ts";
+import type { ListCatalogue } from "../list-catalogue.ts";
+import { AWS_ESSENTIAL_PREFIXES, AZURE_ESSENTIAL_RESOURCE_TYPES, GCP_ESSENTIAL_SERVICES } from "./essentials.ts";
+import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
 import type {
   AzurePolicySetDocumentT,
   AzurePolicySetExplainedT,
@@ -36,7 +32,7 @@ import type {
   ScpExplainedT,
   ServiceT,
   SkippedServiceT,
-} from "./schema.ts";
+} from "../schema/index.ts";
 
 /**
  * Creating the policy set with az, its display name and description taken from the document (the

@@ -5,10 +5,10 @@
  * (`z.infer`), validation and the OpenAPI document: each field's description lands there verbatim.
  * Contract: ../shared/spec/catalogue-api-v1.md, "Resources and their fields".
  */
-export * from "./schema/data-files.ts";
-export * from "./schema/exit-plan.ts";
-export * from "./schema/operations.ts";
-export * from "./schema/policy-documents.ts";
-export * from "./schema/requests.ts";
-export * from "./schema/resources.ts";
-export * from "./schema/vocabulary.ts";
+export * from "./data-files.ts";
+export * from "./exit-plan.ts";
+export * from "./operations.ts";
+export * from "./policy-documents.ts";
+export * from "./requests.ts";
+export * from "./resources.ts";
+export * from "./vocabulary.ts";
