@@ -168,41 +168,103 @@ interface Moving {
   readonly best: Peer[];
 }
 
+type Approved = Pick<ServiceRecord, "service" | "groupIds">;
+
+/** What every phase of a plan reads: the catalogue, the allowed providers and the groups by id. */
+interface PlanContext {
+  readonly catalogue: ExitCatalogue;
+  readonly allowed: readonly string[];
+  readonly allowedSet: ReadonlySet<string>;
+  readonly groupById: ReadonlyMap<string, EquivalenceGroup>;
+}
+
+/** Where each approved service can go, by its index in the approved list. */
+interface Placement {
+  readonly stays: ReadonlySet<number>;
+  readonly moving: readonly Moving[];
+  readonly closedPeersOf: ReadonlyMap<number, ServiceT[]>;
+}
+
+/** What ranking a moving service's candidates reads, once the cover is chosen. */
+interface RankContext extends PlanContext {
+  /** The providers the proposed list uses. */
+  readonly chosen: ReadonlySet<string>;
+  /** How many of the services to move each allowed provider has a candidate for. */
+  readonly reach: ReadonlyMap<string, number>;
+  readonly breadth: (groupId: string) => number;
+  readonly movingCount: number;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+const providerNameOf = (catalogue: ExitCatalogue, id: string) => catalogue.providerById.get(id)!.provider.name;
+
+/**
+ * The exit plan of an approved list for a target (see the head of this file). The phases: resolve
+ * the services, place each (stays, or its open and closed peers), choose the providers by greedy
+ * set cover, then rank each moving service's candidates with that choice and assemble the answer.
+ */
 export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly string[], to: ExitTargetT): ExitPlanT {
   const allowed = allowedProviders(catalogue, to);
-  const allowedSet = new Set(allowed);
   const ids = [...new Set(approvedServiceIds)];
-  const services = ids.map((id) => {
+  const services = resolveServices(catalogue, ids);
+  const context: PlanContext = {
+    catalogue,
+    allowed,
+    allowedSet: new Set(allowed),
+    groupById: new Map(catalogue.groups.map((group) => [group.id, group])),
+  };
+  const placement = placeServices(context, services);
+  const placeable = placement.moving.filter((entry) => entry.best.length > 0);
+  const rank: RankContext = {
+    ...context,
+    chosen: coverProviders(context, services, placement.stays, placeable),
+    reach: reachOf(placeable),
+    breadth: groupBreadth(context),
+    movingCount: placement.moving.length,
+  };
+  const plans = servicePlans(rank, services, placement);
+  const targetIds = proposedServiceIds(plans);
+  return assemblePlan(context, to, ids, plans, targetIds);
+}
+
+/** The approved services, in list order; a 400 on the first unknown id. */
+function resolveServices(catalogue: ExitCatalogue, ids: readonly string[]): Approved[] {
+  return ids.map((id) => {
     const record = catalogue.bySlug.get(id);
     if (!record) throw new HttpError(400, "Unknown service ids", `Not in the catalogue: ${id.slice(0, 80)}`);
     return record;
   });
-  const groupById = new Map(catalogue.groups.map((group) => [group.id, group]));
-  const providerName = (id: string) => catalogue.providerById.get(id)!.provider.name;
+}
 
-  // Where each service can go.
+/** A service's equivalence-group peers on the allowed providers, each with the groups it shares. */
+function peersOn(context: PlanContext, { service, groupIds }: Approved): Peer[] {
+  const peers = new Map<string, Peer>();
+  for (const groupId of groupIds) {
+    for (const slug of context.groupById.get(groupId)?.services ?? []) {
+      if (slug === service.slug) continue;
+      const peer = context.catalogue.bySlug.get(slug)?.service;
+      if (!peer || !context.allowedSet.has(peer.providerId)) continue;
+      const known = peers.get(slug);
+      if (known) known.groups.push(groupId);
+      else peers.set(slug, { service: peer, groups: [groupId] });
+    }
+  }
+  return [...peers.values()];
+}
+
+/** Which services stay, and for each that moves, its open candidates and its closed peers. */
+function placeServices(context: PlanContext, services: readonly Approved[]): Placement {
   const stays = new Set<number>();
   const moving: Moving[] = [];
   const closedPeersOf = new Map<number, ServiceT[]>();
-  services.forEach(({ service, groupIds }, index) => {
-    if (allowedSet.has(service.providerId) && !isClosed(service)) {
+  services.forEach((approved, index) => {
+    const { service } = approved;
+    if (context.allowedSet.has(service.providerId) && !isClosed(service)) {
       stays.add(index);
       return;
     }
-    const peers = new Map<string, Peer>();
-    for (const groupId of groupIds) {
-      for (const slug of groupById.get(groupId)?.services ?? []) {
-        if (slug === service.slug) continue;
-        const peer = catalogue.bySlug.get(slug)?.service;
-        if (!peer || !allowedSet.has(peer.providerId)) continue;
-        const known = peers.get(slug);
-        if (known) known.groups.push(groupId);
-        else peers.set(slug, { service: peer, groups: [groupId] });
-      }
-    }
-    const all = [...peers.values()];
+    const all = peersOn(context, approved);
     const open = all.filter((peer) => !isClosed(peer.service));
     closedPeersOf.set(
       index,
@@ -211,17 +273,24 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
     const ga = open.filter((peer) => !peer.service.lifecycle);
     moving.push({ index, open, best: ga.length > 0 ? ga : open });
   });
+  return { stays, moving, closedPeersOf };
+}
 
-  // Greedy set cover over the providers of each service's best candidates.
+/** Greedy set cover over the providers of each service's best candidates (COVER_METHOD). */
+function coverProviders(
+  context: PlanContext,
+  services: readonly Approved[],
+  stays: ReadonlySet<number>,
+  placeable: readonly Moving[],
+): Set<string> {
   const chosen = new Set([...stays].map((index) => services[index]!.service.providerId));
-  const placeable = moving.filter((entry) => entry.best.length > 0);
   const covers = (entry: Moving, providerId: string) =>
     entry.best.some((peer) => peer.service.providerId === providerId);
   let unplaced = placeable.filter((entry) => ![...chosen].some((providerId) => covers(entry, providerId)));
   while (unplaced.length > 0) {
     let pick = "";
     let most = 0;
-    for (const providerId of allowed) {
+    for (const providerId of context.allowed) {
       if (chosen.has(providerId)) continue;
       const count = unplaced.filter((entry) => covers(entry, providerId)).length;
       if (count > most) [pick, most] = [providerId, count];
@@ -229,148 +298,243 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
     chosen.add(pick);
     unplaced = unplaced.filter((entry) => !covers(entry, pick));
   }
+  return chosen;
+}
 
-  // How many of the services to move each allowed provider has a candidate for.
+/** How many of the services to move each allowed provider has a candidate for. */
+function reachOf(placeable: readonly Moving[]): Map<string, number> {
   const reach = new Map<string, number>();
   for (const entry of placeable)
     for (const providerId of new Set(entry.open.map((peer) => peer.service.providerId)))
       reach.set(providerId, (reach.get(providerId) ?? 0) + 1);
+  return reach;
+}
 
-  // A group's breadth, its number of providers: the broadest group of a service is its mainstream job
-  // (EC2's is virtual machines, not Mac instances).
+/**
+ * A group's breadth, its number of providers (memoised): the broadest group of a service is its
+ * mainstream job (EC2's is virtual machines, not Mac instances).
+ */
+function groupBreadth(context: PlanContext): (groupId: string) => number {
   const breadths = new Map<string, number>();
-  const breadth = (groupId: string) => {
+  return (groupId) => {
     let size = breadths.get(groupId);
     if (size === undefined) {
-      const members = groupById.get(groupId)?.services ?? [];
-      size = new Set(members.map((slug) => catalogue.bySlug.get(slug)?.service.providerId)).size;
+      const members = context.groupById.get(groupId)?.services ?? [];
+      size = new Set(members.map((slug) => context.catalogue.bySlug.get(slug)?.service.providerId)).size;
       breadths.set(groupId, size);
     }
     return size;
   };
-  const movingCount = moving.length;
-  const rankCandidates = (replaced: ServiceT, serviceGroups: readonly string[], open: Peer[]): ExitCandidateT[] => {
-    const broadest = Math.max(...serviceGroups.map(breadth));
-    const inBroadest = (peer: Peer) => peer.groups.some((id) => breadth(id) === broadest);
-    const key = (peer: Peer) => [
-      peer.service.lifecycle ? 1 : 0,
-      chosen.has(peer.service.providerId) ? 0 : 1,
-      -peer.groups.length,
-      inBroadest(peer) ? 0 : 1,
-      peer.service.category === replaced.category ? 0 : 1,
-      -(reach.get(peer.service.providerId) ?? 0),
-    ];
-    const keys = new Map(open.map((peer) => [peer, key(peer)]));
-    const sorted = [...open].sort((a, b) => {
-      const [x, y] = [keys.get(a)!, keys.get(b)!];
-      for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-      return a.service.name.localeCompare(b.service.name, "en") || a.service.slug.localeCompare(b.service.slug);
-    });
-    return sorted.map((peer, i) => {
-      const { service } = peer;
-      const name = providerName(service.providerId);
-      const groupNames = peer.groups.map((id) => groupById.get(id)?.name ?? id);
-      const reasons = [
-        service.lifecycle ? "In preview, ranked after generally available candidates" : "Generally available",
-        serviceGroups.length > 1
-          ? `in ${peer.groups.length} of its ${serviceGroups.length} equivalence groups (${groupNames.join(", ")})${inBroadest(peer) ? ", its broadest among them" : ", not its broadest"}`
-          : `in its equivalence group ${groupNames[0]}`,
-        ...(peer.service.category === replaced.category ? [] : [`in another category (${peer.service.category})`]),
-        chosen.has(service.providerId)
-          ? `on ${name}, a provider the proposed list uses`
-          : `${name} would add a provider to the proposed list`,
-        `${name} has candidates for ${reach.get(service.providerId) ?? 0} of the ${movingCount} services to move`,
-      ];
-      return {
-        slug: service.slug,
-        name: service.name,
-        providerId: service.providerId,
-        providerName: name,
-        lifecycle: service.lifecycle ? "preview" : "active",
-        rank: i + 1,
-        groups: peer.groups,
-        proposed: i === 0,
-        reason: `${reasons.join("; ")}.`,
-      };
-    });
-  };
+}
 
+/** Whether a peer is in one of the broadest groups of the service it would replace. */
+function inBroadestOf(context: RankContext, serviceGroups: readonly string[]): (peer: Peer) => boolean {
+  const broadest = Math.max(...serviceGroups.map(context.breadth));
+  return (peer) => peer.groups.some((id) => context.breadth(id) === broadest);
+}
+
+/**
+ * A moving service's open candidates, best first: generally available, on a chosen provider, in
+ * more of its groups, in its broadest group, in its category, on a provider of wider reach; then
+ * by name and slug.
+ */
+function sortCandidates(
+  context: RankContext,
+  replaced: ServiceT,
+  inBroadest: (peer: Peer) => boolean,
+  open: readonly Peer[],
+): Peer[] {
+  const key = (peer: Peer) => [
+    peer.service.lifecycle ? 1 : 0,
+    context.chosen.has(peer.service.providerId) ? 0 : 1,
+    -peer.groups.length,
+    inBroadest(peer) ? 0 : 1,
+    peer.service.category === replaced.category ? 0 : 1,
+    -(context.reach.get(peer.service.providerId) ?? 0),
+  ];
+  const keys = new Map(open.map((peer) => [peer, key(peer)]));
+  return [...open].sort((a, b) => {
+    const [x, y] = [keys.get(a)!, keys.get(b)!];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return a.service.name.localeCompare(b.service.name, "en") || a.service.slug.localeCompare(b.service.slug);
+  });
+}
+
+/** Why a candidate ranks where it does, in the order of the ranking's keys. */
+function candidateReason(
+  context: RankContext,
+  replaced: ServiceT,
+  serviceGroups: readonly string[],
+  peer: Peer,
+  inBroadest: boolean,
+): string {
+  const { service } = peer;
+  const name = providerNameOf(context.catalogue, service.providerId);
+  const groupNames = peer.groups.map((id) => context.groupById.get(id)?.name ?? id);
+  const reasons = [
+    service.lifecycle ? "In preview, ranked after generally available candidates" : "Generally available",
+    serviceGroups.length > 1
+      ? `in ${peer.groups.length} of its ${serviceGroups.length} equivalence groups (${groupNames.join(", ")})${inBroadest ? ", its broadest among them" : ", not its broadest"}`
+      : `in its equivalence group ${groupNames[0]}`,
+    ...(service.category === replaced.category ? [] : [`in another category (${service.category})`]),
+    context.chosen.has(service.providerId)
+      ? `on ${name}, a provider the proposed list uses`
+      : `${name} would add a provider to the proposed list`,
+    `${name} has candidates for ${context.reach.get(service.providerId) ?? 0} of the ${context.movingCount} services to move`,
+  ];
+  return `${reasons.join("; ")}.`;
+}
+
+/** A moving service's open candidates, ranked, the first proposed. */
+function rankCandidates(
+  context: RankContext,
+  replaced: ServiceT,
+  serviceGroups: readonly string[],
+  open: readonly Peer[],
+): ExitCandidateT[] {
+  const inBroadest = inBroadestOf(context, serviceGroups);
+  return sortCandidates(context, replaced, inBroadest, open).map((peer, i) => ({
+    slug: peer.service.slug,
+    name: peer.service.name,
+    providerId: peer.service.providerId,
+    providerName: providerNameOf(context.catalogue, peer.service.providerId),
+    lifecycle: peer.service.lifecycle ? "preview" : "active",
+    rank: i + 1,
+    groups: peer.groups,
+    proposed: i === 0,
+    reason: candidateReason(context, replaced, serviceGroups, peer, inBroadest(peer)),
+  }));
+}
+
+type PlanBase = Pick<ExitServicePlanT, "slug" | "name" | "providerId" | "providerName" | "category" | "lifecycle">;
+
+/** Each approved service's plan, in list order: stays, mapped or no-equivalent. */
+function servicePlans(context: RankContext, services: readonly Approved[], placement: Placement): ExitServicePlanT[] {
   let sameCategory: Map<string, ServiceT[]> | undefined;
-  const movingByIndex = new Map(moving.map((entry) => [entry.index, entry]));
-  const plans: ExitServicePlanT[] = services.map(({ service, groupIds }, index) => {
-    const base = {
+  const nearestOf = (service: ServiceT) =>
+    nearestServices(
+      context.catalogue,
+      service,
+      (sameCategory ??= openByCategory(context.catalogue, context.allowedSet)),
+    );
+  const movingByIndex = new Map(placement.moving.map((entry) => [entry.index, entry]));
+  return services.map((approved, index) => {
+    const { service } = approved;
+    const base: PlanBase = {
       slug: service.slug,
       name: service.name,
       providerId: service.providerId,
-      providerName: providerName(service.providerId),
+      providerName: providerNameOf(context.catalogue, service.providerId),
       category: service.category,
       lifecycle: lifecycleOf(service),
     };
-    if (stays.has(index))
-      return {
-        ...base,
-        outcome: "stays",
-        reason: `${base.providerName} is an allowed provider${service.lifecycle ? "; the service is in preview" : ""}.`,
-        candidates: [],
-        closedPeers: [],
-        nearest: [],
-      };
+    if (placement.stays.has(index)) return stayPlan(base, service);
     const entry = movingByIndex.get(index)!;
-    const closed = closedPeersOf.get(index)!;
-    const closedPeers = closed.map((peer) => ({
-      slug: peer.slug,
-      name: peer.name,
-      providerId: peer.providerId,
-      status: peer.lifecycle!.status,
-    }));
-    const why = allowedSet.has(service.providerId)
-      ? `It is ${service.lifecycle!.status} on ${base.providerName}, so it is replaced though its provider is allowed`
-      : `${base.providerName} is not an allowed provider`;
-    if (entry.open.length > 0) {
-      const candidates = rankCandidates(service, groupIds, entry.open);
-      return {
-        ...base,
-        outcome: "mapped",
-        reason: `${why}; ${plural(candidates.length, "equivalent")} on the allowed providers${closed.length > 0 ? ` (${closed.length} more left out as closed to new customers)` : ""}.`,
-        candidates,
-        closedPeers,
-        nearest: [],
-      };
-    }
-    let gap: string;
-    if (groupIds.length === 0) gap = "the catalogue names no equivalent of it on any provider";
-    else if (closed.length > 0)
-      gap = `its only equivalents on the allowed providers are closed to new customers: ${closed.map((peer) => `${peer.name} (${peer.lifecycle!.status})`).join(", ")}`;
-    else {
-      const elsewhere = new Set(
-        groupIds.flatMap((id) =>
-          (groupById.get(id)?.services ?? [])
-            .map((slug) => catalogue.bySlug.get(slug)?.service.providerId)
-            .filter((providerId) => providerId !== undefined && providerId !== service.providerId),
-        ),
-      );
-      gap = `none of its equivalents (on ${plural(elsewhere.size, "other provider")}) runs on the allowed providers`;
-    }
-    return {
-      ...base,
-      outcome: "no-equivalent",
-      reason: `${why}; ${gap}.`,
-      candidates: [],
-      closedPeers,
-      nearest: nearestServices(catalogue, service, (sameCategory ??= openByCategory(catalogue, allowedSet))),
-    };
+    const closed = placement.closedPeersOf.get(index)!;
+    return entry.open.length > 0
+      ? mappedPlan(context, base, approved, entry, closed)
+      : gapPlan(context, base, approved, closed, nearestOf);
   });
+}
 
-  const targetIds = [
+function stayPlan(base: PlanBase, service: ServiceT): ExitServicePlanT {
+  return {
+    ...base,
+    outcome: "stays",
+    reason: `${base.providerName} is an allowed provider${service.lifecycle ? "; the service is in preview" : ""}.`,
+    candidates: [],
+    closedPeers: [],
+    nearest: [],
+  };
+}
+
+/** Why a service must move: its provider is not allowed, or it is closed to new customers there. */
+function whyMove(context: PlanContext, base: PlanBase, service: ServiceT): string {
+  return context.allowedSet.has(service.providerId)
+    ? `It is ${service.lifecycle!.status} on ${base.providerName}, so it is replaced though its provider is allowed`
+    : `${base.providerName} is not an allowed provider`;
+}
+
+const closedPeersOut = (closed: readonly ServiceT[]): ExitServicePlanT["closedPeers"] =>
+  closed.map((peer) => ({
+    slug: peer.slug,
+    name: peer.name,
+    providerId: peer.providerId,
+    status: peer.lifecycle!.status,
+  }));
+
+function mappedPlan(
+  context: RankContext,
+  base: PlanBase,
+  { service, groupIds }: Approved,
+  entry: Moving,
+  closed: readonly ServiceT[],
+): ExitServicePlanT {
+  const candidates = rankCandidates(context, service, groupIds, entry.open);
+  return {
+    ...base,
+    outcome: "mapped",
+    reason: `${whyMove(context, base, service)}; ${plural(candidates.length, "equivalent")} on the allowed providers${closed.length > 0 ? ` (${closed.length} more left out as closed to new customers)` : ""}.`,
+    candidates,
+    closedPeers: closedPeersOut(closed),
+    nearest: [],
+  };
+}
+
+function gapPlan(
+  context: PlanContext,
+  base: PlanBase,
+  approved: Approved,
+  closed: readonly ServiceT[],
+  nearestOf: (service: ServiceT) => ExitNearestT[],
+): ExitServicePlanT {
+  const { service } = approved;
+  return {
+    ...base,
+    outcome: "no-equivalent",
+    reason: `${whyMove(context, base, service)}; ${gapReason(context, approved, closed)}.`,
+    candidates: [],
+    closedPeers: closedPeersOut(closed),
+    nearest: nearestOf(service),
+  };
+}
+
+/** Why a service that moves has no equivalent on the allowed providers. */
+function gapReason(context: PlanContext, { service, groupIds }: Approved, closed: readonly ServiceT[]): string {
+  if (groupIds.length === 0) return "the catalogue names no equivalent of it on any provider";
+  if (closed.length > 0)
+    return `its only equivalents on the allowed providers are closed to new customers: ${closed.map((peer) => `${peer.name} (${peer.lifecycle!.status})`).join(", ")}`;
+  const elsewhere = new Set(
+    groupIds.flatMap((id) =>
+      (context.groupById.get(id)?.services ?? [])
+        .map((slug) => context.catalogue.bySlug.get(slug)?.service.providerId)
+        .filter((providerId) => providerId !== undefined && providerId !== service.providerId),
+    ),
+  );
+  return `none of its equivalents (on ${plural(elsewhere.size, "other provider")}) runs on the allowed providers`;
+}
+
+/** The proposed list: every service that stays and each mapped service's rank-1 candidate. */
+function proposedServiceIds(plans: readonly ExitServicePlanT[]): string[] {
+  return [
     ...new Set(
       plans.flatMap((plan) =>
         plan.outcome === "stays" ? [plan.slug] : plan.candidates.slice(0, 1).map((c) => c.slug),
       ),
     ),
   ];
+}
+
+function assemblePlan(
+  { catalogue, allowed }: PlanContext,
+  to: ExitTargetT,
+  ids: readonly string[],
+  plans: ExitServicePlanT[],
+  targetIds: string[],
+): ExitPlanT {
   const release = catalogue.changes.find((change) => change.released)?.release ?? null;
   return {
-    target: { criteria: to, providers: allowed },
+    target: { criteria: to, providers: [...allowed] },
     catalogue: { release, lastUpdated: catalogue.lastUpdated },
     summary: {
       services: plans.length,

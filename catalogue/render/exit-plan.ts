@@ -6,7 +6,7 @@
  */
 import { describeTarget } from "../exit-plan.ts";
 import type { ServiceRecord } from "../load.ts";
-import type { ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
+import type { ExitCandidateT, ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { servicePath } from "./pages.ts";
 
@@ -26,31 +26,57 @@ function topJurisdictions(report: ExposureReportT): string {
   return report.byJurisdiction.map((row) => `${row.key} ${row.percentage}%`).join(", ") || "none";
 }
 
+/** What the document reads of a catalogue beside the plan: service pages, sources and provider names. */
+type DocCatalogue = {
+  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service"> & Partial<Pick<ServiceRecord, "sources">>>;
+  readonly providerById: ReadonlyMap<string, { readonly provider: Pick<ProviderT, "name"> }>;
+};
+
+/** A link to a service's page in the catalogue, or its bare name when the catalogue has none. */
+type ServiceLink = (slug: string, name: string) => Inline;
+
+const providerNames = (catalogue: DocCatalogue, ids: readonly string[]) =>
+  ids.map((id) => catalogue.providerById.get(id)?.provider.name ?? id);
+
 /**
  * The plan as a Doc. `base` prefixes the catalogue's own links (the text host's URL on the API,
  * empty on the text host itself, whose links are relative).
  */
 export function exitPlanDoc(
-  catalogue: {
-    readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service"> & Partial<Pick<ServiceRecord, "sources">>>;
-    readonly providerById: ReadonlyMap<string, { readonly provider: Pick<ProviderT, "name"> }>;
-  },
+  catalogue: DocCatalogue,
   plan: ExitPlanT,
   options: { readonly base?: string; readonly listName?: string } = {},
 ): Doc {
   const base = options.base ?? "";
   const title = exitPlanTitle(plan, options.listName);
-  const serviceLink = (slug: string, name: string): Inline => {
+  const serviceLink: ServiceLink = (slug, name) => {
     const service = catalogue.bySlug.get(slug)?.service;
     return service ? link(name, `${base}${servicePath(service)}`) : name;
   };
-  const providerNames = plan.target.providers.map((id) => catalogue.providerById.get(id)?.provider.name ?? id);
-  const targetProviders = plan.targetList.providers.map((id) => catalogue.providerById.get(id)?.provider.name ?? id);
-  const { summary } = plan;
   const blocks: Block[] = [
     heading(1, title),
+    ...summaryBlocks(catalogue, plan),
+    ...gapBlocks(plan, serviceLink),
+    ...movingBlocks(plan, serviceLink),
+    ...stayingBlocks(plan, serviceLink),
+    ...closedPeerBlocks(plan),
+    ...exposureBlocks(plan),
+    ...proposedListBlocks(plan),
+    ...sourceBlocks(catalogue, plan),
+    heading(2, "Read before relying on it"),
+    { kind: "list", items: plan.notes.map((note) => [note]) },
+  ];
+  return { title, blocks };
+}
+
+/** Where the plan comes from, what the target allows, and the counts. */
+function summaryBlocks(catalogue: DocCatalogue, plan: ExitPlanT): Block[] {
+  const allowed = providerNames(catalogue, plan.target.providers);
+  const targetProviders = providerNames(catalogue, plan.targetList.providers);
+  const { summary } = plan;
+  return [
     paragraph(
-      `Made from the Cloud Services Catalogue ${plan.catalogue.release ? `release ${plan.catalogue.release}` : "(no release recorded)"}, data last updated ${plan.catalogue.lastUpdated.slice(0, 10)}. The target allows ${plural(providerNames.length, "provider")}: ${providerNames.join(", ")}.`,
+      `Made from the Cloud Services Catalogue ${plan.catalogue.release ? `release ${plan.catalogue.release}` : "(no release recorded)"}, data last updated ${plan.catalogue.lastUpdated.slice(0, 10)}. The target allows ${plural(allowed.length, "provider")}: ${allowed.join(", ")}.`,
     ),
     paragraph(
       strong(
@@ -59,19 +85,22 @@ export function exitPlanDoc(
       ` The proposed list has ${plural(plan.targetList.approvedServiceIds.length, "service")} on ${plural(targetProviders.length, "provider")}${targetProviders.length > 0 ? ` (${targetProviders.join(", ")})` : ""}.`,
     ),
   ];
+}
 
-  blocks.push(heading(2, "Gaps"));
-  if (plan.gaps.length === 0) blocks.push(paragraph("None: every service stays or has an equivalent."));
-  else {
-    blocks.push({
+/** The gaps, with their same-category services marked as not equivalents. */
+function gapBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
+  if (plan.gaps.length === 0) return [heading(2, "Gaps"), paragraph("None: every service stays or has an equivalent.")];
+  const byslug = new Map(plan.services.map((entry) => [entry.slug, entry]));
+  return [
+    heading(2, "Gaps"),
+    {
       kind: "note",
       tone: "warning",
       parts: [
         `${plural(plan.gaps.length, "service")} ha${plan.gaps.length === 1 ? "s" : "ve"} no equivalent on the allowed providers. The services listed beside them share only the category: evaluate them, they are not equivalents.`,
       ],
-    });
-    const byslug = new Map(plan.services.map((entry) => [entry.slug, entry]));
-    blocks.push({
+    },
+    {
       kind: "table",
       head: ["Service", "Provider", "Why", "Same category, not equivalent"],
       rows: plan.gaps.map((gap) => [
@@ -83,43 +112,57 @@ export function exitPlanDoc(
           .nearest.map((near) => `${near.name} (${near.providerName})`)
           .join("; ") || "none",
       ]),
-    });
-  }
+    },
+  ];
+}
 
+const candidateLabel = (c: ExitCandidateT) =>
+  `${c.name} (${c.providerName}${c.lifecycle === "preview" ? ", preview" : ""})`;
+
+/** A table per provider moved from: each mapped service, its proposed candidate and the others. */
+function movingBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
   const mapped = plan.services.filter((entry) => entry.outcome === "mapped");
   const fromProviders = [...new Set(mapped.map((entry) => entry.providerId))];
-  for (const providerId of fromProviders) {
+  return fromProviders.flatMap((providerId): Block[] => {
     const own = mapped.filter((entry) => entry.providerId === providerId);
-    blocks.push(heading(2, `Moving from ${own[0]!.providerName}`), {
-      kind: "table",
-      head: ["Service", "Proposed", "Alternatives", "Why this one"],
-      rows: own.map((entry) => {
-        const [first, ...rest] = entry.candidates;
-        return [
-          serviceLink(entry.slug, entry.name),
-          serviceLink(
-            first!.slug,
-            `${first!.name} (${first!.providerName}${first!.lifecycle === "preview" ? ", preview" : ""})`,
-          ),
-          rest.map((c) => `${c.name} (${c.providerName}${c.lifecycle === "preview" ? ", preview" : ""})`).join("; ") ||
-            "none",
-          first!.reason,
-        ];
-      }),
-    });
-  }
+    return [
+      heading(2, `Moving from ${own[0]!.providerName}`),
+      {
+        kind: "table",
+        head: ["Service", "Proposed", "Alternatives", "Why this one"],
+        rows: own.map((entry) => {
+          const [first, ...rest] = entry.candidates;
+          return [
+            serviceLink(entry.slug, entry.name),
+            serviceLink(first!.slug, candidateLabel(first!)),
+            rest.map(candidateLabel).join("; ") || "none",
+            first!.reason,
+          ];
+        }),
+      },
+    ];
+  });
+}
 
+function stayingBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
   const stays = plan.services.filter((entry) => entry.outcome === "stays");
-  if (stays.length > 0)
-    blocks.push(heading(2, "Staying"), {
+  if (stays.length === 0) return [];
+  return [
+    heading(2, "Staying"),
+    {
       kind: "table",
       head: ["Service", "Provider", "Why"],
       rows: stays.map((entry) => [serviceLink(entry.slug, entry.name), entry.providerName, entry.reason]),
-    });
+    },
+  ];
+}
 
+/** The peers left out as closed to new customers, in one note. */
+function closedPeerBlocks(plan: ExitPlanT): Block[] {
   const closed = plan.services.filter((entry) => entry.closedPeers.length > 0);
-  if (closed.length > 0)
-    blocks.push({
+  if (closed.length === 0) return [];
+  return [
+    {
       kind: "note",
       tone: "info",
       parts: [
@@ -127,53 +170,62 @@ export function exitPlanDoc(
           .flatMap((entry) => entry.closedPeers.map((peer) => `${peer.name} (${peer.status}, for ${entry.name})`))
           .join("; ")}.`,
       ],
-    });
+    },
+  ];
+}
 
+function exposureBlocks(plan: ExitPlanT): Block[] {
   const { before, after } = plan.exposure;
-  blocks.push(heading(2, "Exposure before and after"), {
-    kind: "table",
-    head: ["Measure", "Before", "After"],
-    rows: [
-      ["Services", String(before.totalServices), String(after.totalServices)],
-      ["Providers", String(before.totalProviders), String(after.totalProviders)],
-      ["US-headquartered providers", usShare(before), usShare(after)],
-      ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
-      [
-        "Services on an EU-resident-only provider",
-        String(before.euResidentOnlyCount),
-        String(after.euResidentOnlyCount),
+  return [
+    heading(2, "Exposure before and after"),
+    {
+      kind: "table",
+      head: ["Measure", "Before", "After"],
+      rows: [
+        ["Services", String(before.totalServices), String(after.totalServices)],
+        ["Providers", String(before.totalProviders), String(after.totalProviders)],
+        ["US-headquartered providers", usShare(before), usShare(after)],
+        ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
+        [
+          "Services on an EU-resident-only provider",
+          String(before.euResidentOnlyCount),
+          String(after.euResidentOnlyCount),
+        ],
+        ["Head-office jurisdictions", topJurisdictions(before), topJurisdictions(after)],
       ],
-      ["Head-office jurisdictions", topJurisdictions(before), topJurisdictions(after)],
-    ],
-  });
-  blocks.push({ kind: "note", tone: "info", parts: [before.disclaimer] });
+    },
+    { kind: "note", tone: "info", parts: [before.disclaimer] },
+  ];
+}
 
-  blocks.push(heading(2, "Proposed list"));
-  blocks.push(
+function proposedListBlocks(plan: ExitPlanT): Block[] {
+  return [
+    heading(2, "Proposed list"),
     plan.targetList.approvedServiceIds.length > 0
       ? paragraph(plan.targetList.approvedServiceIds.join(", "))
       : paragraph("Empty: nothing stays and nothing maps."),
     paragraph(plan.targetList.method),
-  );
+  ];
+}
 
+/** The documentation link and the vendor pages that back each proposed service. */
+function sourceBlocks(catalogue: DocCatalogue, plan: ExitPlanT): Block[] {
   const sourced = plan.targetList.approvedServiceIds.map((slug) => catalogue.bySlug.get(slug)!);
-  blocks.push(heading(2, "Sources"), {
-    kind: "list",
-    items: sourced.map(({ service, sources }): Inline[] => [
-      `${service.name}: `,
-      ...(service.documentationUrl ? [link("documentation", service.documentationUrl)] : ["no documentation link"]),
-      ...(sources ?? []).flatMap((source): Inline[] => [
-        "; ",
-        link(source.backs.join(", "), source.url),
-        ` (checked ${source.checked})`,
+  return [
+    heading(2, "Sources"),
+    {
+      kind: "list",
+      items: sourced.map(({ service, sources }): Inline[] => [
+        `${service.name}: `,
+        ...(service.documentationUrl ? [link("documentation", service.documentationUrl)] : ["no documentation link"]),
+        ...(sources ?? []).flatMap((source): Inline[] => [
+          "; ",
+          link(source.backs.join(", "), source.url),
+          ` (checked ${source.checked})`,
+        ]),
       ]),
-    ]),
-  });
-  blocks.push(heading(2, "Read before relying on it"), {
-    kind: "list",
-    items: plan.notes.map((note) => [note]),
-  });
-  return { title, blocks };
+    },
+  ];
 }
 
 /** RFC 4180 field: quoted when needed; a leading =, +, - or @ is defused for spreadsheets. */
