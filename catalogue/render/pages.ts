@@ -87,6 +87,30 @@ function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
   ];
 }
 
+/**
+ * "Needs to be usable": the identifiers a service needs besides its own (data/dependencies/), each
+ * group with why and its source; nothing when none is recorded.
+ */
+function dependencyBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { dependencies } = catalogue.bySlug.get(slug)!;
+  if (dependencies.length === 0) return [];
+  return [
+    heading(2, "Needs to be usable"),
+    paragraph(
+      "Identifiers besides the service's own that a policy allowing it must allow too; the policy generators add them.",
+    ),
+    {
+      kind: "list",
+      items: dependencies.map(({ identifiers, source }) => [
+        identifiers.join(", "),
+        ` — ${source.backs}. Source: `,
+        link(source.url, source.url),
+        ` (checked ${source.checked})`,
+      ]),
+    },
+  ];
+}
+
 const serviceRow = (service: ServiceT, extra: Inline[] = []): Inline[] => [
   link(service.name, servicePath(service)),
   service.providerId,
@@ -250,7 +274,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
         }
       : paragraph("No equivalent on another provider is recorded."),
   );
-  blocks.push(...sourcesBlocks(catalogue, slug));
+  blocks.push(...dependencyBlocks(catalogue, slug), ...sourcesBlocks(catalogue, slug));
   return { title: `${service.name} — ${provider.shortName}`, blocks };
 }
 

@@ -97,6 +97,21 @@ describe("the static build", () => {
     expect(lambda).not.toContain("Last verified");
   });
 
+  it("shows what a service needs to be usable, with why and the source, on the site's service page", () => {
+    const html = readFileSync(join(dist, "site", "client", "aws", "lambda", "index.html"), "utf8");
+    const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    expect(html).toMatch(/<h2[^>]*id="dependencies"[^>]*>Needs to be usable<\/h2>/);
+    expect(text).toContain(
+      "logs:CreateLogGroup, logs:CreateLogStream, logs:PutLogEvents — a Lambda function's execution role writes its logs",
+    );
+    expect(text).toContain(
+      "Source: https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSLambdaBasicExecutionRole.html (checked 2026-11-26 )",
+    );
+    expect(html.indexOf('id="dependencies"')).toBeLessThan(html.indexOf('id="sources"'));
+    const s3 = readFileSync(join(dist, "site", "client", "aws", "s3", "index.html"), "utf8");
+    expect(s3).not.toContain('id="dependencies"');
+  });
+
   it("detects a stale build when data changes", async () => {
     const copy = mkdtempSync(join(tmpdir(), "csc-data-"));
     cpSync(FIXTURE_DIR, copy, { recursive: true });

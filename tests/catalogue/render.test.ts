@@ -48,6 +48,26 @@ describe("text renderings", () => {
     for (const line of ansi.split("\n")) expect([...line].length).toBeLessThanOrEqual(TERMINAL_WIDTH);
   });
 
+  it("show what a service needs to be usable, each group with why and its source, beside its sources", () => {
+    const doc = servicePage(fixtureCatalogue(), "aws-lambda");
+    const markdown = renderMarkdown(doc);
+    expect(markdown).toContain(
+      "## Needs to be usable\n\nIdentifiers besides the service's own that a policy allowing it must allow too",
+    );
+    expect(markdown).toContain(
+      "- logs:CreateLogGroup, logs:CreateLogStream, logs:PutLogEvents — a Lambda function's execution role writes its logs",
+    );
+    expect(markdown).toContain(
+      "Source: [https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSLambdaBasicExecutionRole.html](https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSLambdaBasicExecutionRole.html) (checked 2026-11-26)\n\n## Sources",
+    );
+    const ansi = renderAnsi(doc, false);
+    expect(ansi).toContain("NEEDS TO BE USABLE");
+    expect(ansi).toContain("• logs:CreateLogGroup, logs:CreateLogStream, logs:PutLogEvents — a Lambda");
+    expect(ansi.indexOf("NEEDS TO BE USABLE")).toBeLessThan(ansi.indexOf("\nSOURCES"));
+    // A service with none recorded has no such section.
+    expect(renderMarkdown(servicePage(fixtureCatalogue(), "aws-s3"))).not.toContain("Needs to be usable");
+  });
+
   it("say when a service has no source rather than show a date", () => {
     const doc = servicePage(fixtureCatalogue(), "aws-lambda");
     const markdown = renderMarkdown(doc);
