@@ -16,6 +16,20 @@ describe("text renderings", () => {
     expect(tooWide.slice(0, 5)).toEqual([]);
   });
 
+  it("fit every page of the real catalogue in the narrowest and widest terminals asked for", () => {
+    const tooWide: string[] = [];
+    let widest = 0;
+    for (const { page, doc } of textPages(realCatalogue()))
+      for (const width of [40, 200]) {
+        for (const line of renderAnsi(doc(), false, width).split("\n")) {
+          if ([...line].length > width) tooWide.push(`${page} at ${width}: ${line}`);
+          widest = Math.max(widest, [...line].length);
+        }
+      }
+    expect(tooWide.slice(0, 5)).toEqual([]);
+    expect(widest).toBeGreaterThan(TERMINAL_WIDTH);
+  });
+
   it("colour only through SGR escape codes, and none when colour is off", () => {
     const { doc } = [...textPages(realCatalogue())].find((entry) => entry.page === "aws/index")!;
     const coloured = renderAnsi(doc(), true);
