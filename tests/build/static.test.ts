@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../catalogue/load.ts";
+import { categoryTables } from "../../catalogue/render/pages.ts";
 import { apiFiles, mirrored, textFiles } from "../../catalogue/static.ts";
 import { build as buildDist, listFiles } from "../../scripts/build.ts";
 import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
@@ -113,6 +114,18 @@ describe("the static build", () => {
     expect(html.indexOf('id="dependencies"')).toBeLessThan(html.indexOf('id="sources"'));
     const s3 = readFileSync(join(dist, "site", "client", "aws", "s3", "index.html"), "utf8");
     expect(s3).not.toContain('id="dependencies"');
+  });
+
+  it("counts a category's services as the shared categoryTables does, with as many rows as it says", () => {
+    const catalogue = fixtureCatalogue();
+    for (const category of catalogue.categories) {
+      const { rows, summary } = categoryTables(catalogue, category.id);
+      if (rows === 0) continue;
+      const html = readFileSync(join(dist, "site", "client", "category", category.id, "index.html"), "utf8");
+      const shown = /<p[^>]*data-category-summary[^>]*>([^<]*)<\/p>/.exec(html)?.[1]?.trim();
+      expect(shown, category.id).toBe(summary);
+      expect(html.match(/<tr[^>]* data-slug=/g)?.length ?? 0, category.id).toBe(rows);
+    }
   });
 
   it("detects a stale build when data changes", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderAnsi, TERMINAL_WIDTH } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
-import { comparePage, servicePage } from "../../catalogue/render/pages.ts";
+import { categoryPage, categoryTables, comparePage, servicePage } from "../../catalogue/render/pages.ts";
 import { textPages } from "../../catalogue/static.ts";
 import { fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
@@ -28,6 +28,30 @@ describe("text renderings", () => {
       }
     expect(tooWide.slice(0, 5)).toEqual([]);
     expect(widest).toBeGreaterThan(TERMINAL_WIDTH);
+  });
+
+  it("count a category's services as its rows show them, saying which are listed under two groups", () => {
+    const catalogue = realCatalogue();
+    let repeatedSomewhere = false;
+    for (const category of catalogue.categories) {
+      const { services, groups, rest, rows, summary } = categoryTables(catalogue, category.id);
+      const listed = [...groups.flatMap((entry) => entry.services), ...rest].map((service) => service.slug);
+      expect(new Set(listed).size, category.id).toBe(services.length);
+      expect(listed.length, category.id).toBe(rows);
+      expect(summary.startsWith(`${services.length} service`), category.id).toBe(true);
+      if (rows > services.length) {
+        repeatedSomewhere = true;
+        const repeated = listed.length - new Set(listed).size;
+        expect(repeated, category.id).toBeGreaterThan(0);
+        expect(summary, category.id).toContain(`so the tables have ${rows} rows.`);
+      } else expect(summary, category.id).toMatch(/providers\.$/);
+      // The text host's page says the same and has as many rows as it says.
+      const markdown = renderMarkdown(categoryPage(catalogue, category.id));
+      expect(markdown, category.id).toContain(summary.replace(/[*_[\]]/g, (c) => `\\${c}`));
+      expect(markdown.match(/^\| \[/gm)?.length ?? 0, category.id).toBe(rows);
+    }
+    // The real data has services in two groups of one category (issue 54's "100 services" over 101 rows).
+    expect(repeatedSomewhere).toBe(true);
   });
 
   it("colour only through SGR escape codes, and none when colour is off", () => {
