@@ -434,7 +434,8 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
       kind: "fields",
       rows: [
         ["Provider", [link(provider.provider.name, providerPath(provider.provider.id))]],
-        ["Category", [service.category]],
+        // Names, as the service pages show them: the category's and (complianceRows) the programmes'.
+        ["Category", [link(catalogue.categoryById.get(service.category)!.name, categoryPath(service.category))]],
         ["Lifecycle", [lifecycleLabel(service.lifecycle)]],
         ["Pricing model", [service.pricingModel ?? "unknown"]],
         ["Free tier", [service.hasFreeTier ? "yes" : "not listed"]],

@@ -128,6 +128,20 @@ describe("the static build", () => {
     }
   });
 
+  it("gives the site's compare page the compliance programmes' names to show in place of the API's ids", () => {
+    const html = readFileSync(join(dist, "site", "client", "compare", "index.html"), "utf8");
+    const attribute = /data-compliance-names="([^"]*)"/.exec(html)?.[1];
+    expect(attribute).toBeDefined();
+    const names = JSON.parse(
+      attribute!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, "&"),
+    );
+    expect(names).toEqual(Object.fromEntries(fixtureCatalogue().compliance));
+    expect(names["pci-dss"]).toBe("PCI DSS");
+  });
+
   it("detects a stale build when data changes", async () => {
     const copy = mkdtempSync(join(tmpdir(), "csc-data-"));
     cpSync(FIXTURE_DIR, copy, { recursive: true });

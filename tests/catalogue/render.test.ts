@@ -126,4 +126,22 @@ describe("text renderings", () => {
     const compare = renderMarkdown(comparePage(fixtureCatalogue(), ["aws-s3", "stackit-object-storage"]));
     expect(compare).toContain("- **Compliance:** PCI DSS\n- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS");
   });
+
+  it("name the category and the compliance programmes on compare as service pages do, not by id", () => {
+    const catalogue = fixtureCatalogue();
+    const compare = renderMarkdown(comparePage(catalogue, ["aws-s3", "stackit-object-storage"]));
+    const service = renderMarkdown(servicePage(catalogue, "aws-s3"));
+    for (const line of [
+      "- **Category:** [Storage](/category/storage)",
+      "- **Compliance:** PCI DSS",
+      "- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS",
+    ]) {
+      expect(compare).toContain(line);
+      expect(service).toContain(line);
+    }
+    expect(compare).not.toMatch(/\*\*Category:\*\* storage|pci-dss|iso-27001/);
+    expect(renderAnsi(comparePage(catalogue, ["aws-s3"]), false)).toMatch(
+      /^Category: +Storage <\/category\/storage>$/m,
+    );
+  });
 });

@@ -581,6 +581,13 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
             .first()
             .evaluate((th) => getComputedStyle(th).position),
         ).toBe("sticky");
+        // Compliance programmes by name, as the service pages show them, not the API's ids.
+        const providerWide = page.locator("[data-compare-result] tbody tr", {
+          has: page.locator('th[scope="row"]', { hasText: "Provider-wide compliance" }),
+        });
+        const programmes = (await providerWide.locator("td").allInnerTexts()).join(" | ");
+        expect(programmes).toContain("ISO/IEC 27001");
+        expect(programmes).not.toMatch(/\biso-27001\b/);
         await page.locator("[data-compare-differences]").check();
         expect(page.url()).toMatch(/differences=1/);
         expect(await page.locator("[data-compare-result] tbody th", { hasText: "(same)" }).count()).toBe(0);
