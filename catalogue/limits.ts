@@ -43,6 +43,8 @@ export const EXEMPT_PRINCIPAL_ARN_MAX = 2048;
 export const TEXT_SEARCH_RESULTS = 20;
 /** The text host shows at most this many services side by side. */
 export const MAX_TEXT_COMPARE_SHOWN = 8;
+/** The text host's ANSI answers: 80 columns unless ?width= or a COLUMNS header asks for another within these. */
+export const TEXT_WIDTH = { default: 80, min: 40, max: 200 } as const;
 
 /** Longest service id in a request body, and longest URL or page reference stored with feedback and clicks. */
 export const MAX_ID_LENGTH = 200;

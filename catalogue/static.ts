@@ -166,9 +166,10 @@ function decodedBuildPath(encoded: string): string | undefined {
 export type TextFormat = "md" | "ansi" | "txt";
 export const TEXT_FORMATS: readonly TextFormat[] = ["md", "ansi", "txt"];
 
-export function renderDoc(doc: Doc, format: TextFormat): string {
+/** A Doc in a text format; `width` (terminal columns) shapes ANSI and plain text only. */
+export function renderDoc(doc: Doc, format: TextFormat, width?: number): string {
   if (format === "md") return renderMarkdown(doc);
-  return renderAnsi(doc, format === "ansi");
+  return renderAnsi(doc, format === "ansi", width);
 }
 
 /** Every static text-host page: its path without extension (e.g. "aws/s3") and its Doc. */

@@ -21,8 +21,11 @@ import { CONTENT_TYPES, contentTypeOf } from "../catalogue/static.ts";
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
 /** The site's hashed assets never change under one name. */
 export const IMMUTABLE_CACHE_CONTROL = `public, max-age=${ASSET_CACHE_SECONDS}, immutable`;
-/** DESIGN "Hosts": Accept alone picks the rendering; User-Agent would split caches per browser. */
-export const TEXT_VARY = "Accept, Accept-Encoding";
+/**
+ * DESIGN "Hosts": Accept alone picks the rendering; User-Agent would split caches per browser.
+ * COLUMNS (a terminal's width, which browsers never send) sets the width of ANSI and plain text.
+ */
+export const TEXT_VARY = "Accept, Accept-Encoding, COLUMNS";
 
 /** The Cache-Control header of a row's cache policy; `until` (epoch ms) bounds `until-expiry`. */
 export function cacheControl(policy: CachePolicy, until = Number.POSITIVE_INFINITY, now = Date.now()): string {

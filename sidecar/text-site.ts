@@ -22,7 +22,7 @@ import { renderDoc } from "../catalogue/static.ts";
 import { TEXT_VARY, type BuiltFiles } from "./files.ts";
 import { hitBucket } from "./plugins/rate-limit.ts";
 import type { Store } from "./store/store.ts";
-import type { Rendering } from "./text/render.ts";
+import { widthOf, type Rendering } from "./text/render.ts";
 
 export interface TextSiteOptions {
   readonly catalogue: Catalogue;
@@ -154,7 +154,7 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
       if (page !== undefined) return reply.type(contentType("html")).send(page);
     }
     const doc = searchDoc(query, found, catalogue);
-    const text = rendering === "html" ? renderDoc(doc, "txt") : renderDoc(doc, rendering);
+    const text = rendering === "html" ? renderDoc(doc, "txt") : renderDoc(doc, rendering, widthOf(request));
     return reply
       .type(contentType(rendering))
       .send(rendering === "html" ? `<!doctype html><title>Search</title><pre>${escapeHtml(text)}</pre>` : text);

@@ -20,7 +20,7 @@ import type { SiteHandler } from "./site-page.ts";
 import type { Store } from "./store/store.ts";
 import textSiteRoutes, { limitPage } from "./text-site.ts";
 import { forwardApi } from "./text/api-forward.ts";
-import { TextReplies } from "./text/render.ts";
+import { terminalWidth, TextReplies } from "./text/render.ts";
 import { allowedMethods, textRoutes } from "./text/routes.ts";
 
 export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
@@ -108,6 +108,14 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       retryAfter: Math.ceil(context.ttl / 1000),
       message: `This host's pages (HTML, Markdown and text) are limited to ${context.max} requests per minute per IP.`,
     }),
+  });
+
+  // ?width= and COLUMNS shape every text answer (text/render.ts): a bad one is a 400 in the
+  // request's rendering, whichever page it was asked of.
+  app.addHook("preHandler", async (request, reply) => {
+    if (isApiPath(request.url)) return;
+    const width = terminalWidth(request);
+    if (typeof width === "string") return replies.error(request, reply, 400, "Bad request", width);
   });
 
   app.setErrorHandler(async (error, request, reply) => {

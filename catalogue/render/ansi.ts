@@ -1,11 +1,13 @@
 /**
- * Renders a Doc for a terminal: 80 columns, colour only through SGR escape codes, none at all when
- * `color` is false (?color=never, NO_COLOR). Text is stripped of control characters first, so data
- * and user input can never emit escape sequences of their own.
+ * Renders a Doc for a terminal: 80 columns unless asked for another width (TEXT_WIDTH), colour only
+ * through SGR escape codes, none at all when `color` is false (?color=never, NO_COLOR). Text is
+ * stripped of control characters first, so data and user input can never emit escape sequences of
+ * their own.
  */
+import { TEXT_WIDTH } from "../limits.ts";
 import { inlineText, stripControl, type Block, type Doc, type Inline } from "./doc.ts";
 
-export const TERMINAL_WIDTH = 80;
+export const TERMINAL_WIDTH = TEXT_WIDTH.default;
 
 interface Style {
   bold(text: string): string;
@@ -59,30 +61,33 @@ function truncate(text: string, width: number): string {
   return text.length <= width ? text.padEnd(width) : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
-function block(b: Block, style: Style): string[] {
+function block(b: Block, style: Style, width: number): string[] {
   switch (b.kind) {
     case "heading": {
       const text = clean(b.text);
       if (b.level === 1)
-        return [style.bold(style.accent(text)), style.accent("═".repeat(Math.min(text.length, TERMINAL_WIDTH)))];
-      return [style.bold(b.level === 2 ? text.toUpperCase() : text)];
+        return [
+          ...wrap(text, width).map((line) => style.bold(style.accent(line))),
+          style.accent("═".repeat(Math.min(text.length, width))),
+        ];
+      return wrap(b.level === 2 ? text.toUpperCase() : text, width).map((line) => style.bold(line));
     }
     case "paragraph":
-      return wrap(plainInline(b.parts), TERMINAL_WIDTH);
+      return wrap(plainInline(b.parts), width);
     case "note": {
-      const lines = wrap(plainInline(b.parts), TERMINAL_WIDTH - 2, "");
+      const lines = wrap(plainInline(b.parts), width - 2, "");
       const mark = b.tone === "warning" ? style.warn("!") : style.accent("i");
       return lines.map((line, i) => `${i === 0 ? mark : " "} ${b.tone === "warning" ? style.warn(line) : line}`);
     }
     case "list":
       return b.items.flatMap((item) =>
-        wrap(plainInline(item), TERMINAL_WIDTH, "  ").map((line, i) => (i === 0 ? `•${line.slice(1)}` : line)),
+        wrap(plainInline(item), width, "  ").map((line, i) => (i === 0 ? `•${line.slice(1)}` : line)),
       );
     case "fields": {
-      // Up to 32 columns of label: "Provider-wide (Tencent Cloud):" fits whole.
-      const labelWidth = Math.min(32, Math.max(...b.rows.map(([label]) => label.length)) + 1);
+      // Up to 32 columns of label ("Provider-wide (Tencent Cloud):" fits whole), at most 40% of a narrow terminal.
+      const labelWidth = Math.min(32, Math.floor(width * 0.4), Math.max(...b.rows.map(([label]) => label.length)) + 1);
       return b.rows.flatMap(([label, value]) => {
-        const lines = wrap(plainInline(value), TERMINAL_WIDTH - labelWidth - 1);
+        const lines = wrap(plainInline(value), width - labelWidth - 1);
         return lines.map(
           (line, i) =>
             `${i === 0 ? style.dim(truncate(`${clean(label)}:`, labelWidth)) : " ".repeat(labelWidth)} ${line}`,
@@ -96,7 +101,7 @@ function block(b: Block, style: Style): string[] {
       );
       // Shrink the widest columns until the table fits in the terminal.
       const gaps = 2 * (widths.length - 1);
-      while (widths.reduce((sum, w) => sum + w, 0) + gaps > TERMINAL_WIDTH) {
+      while (widths.reduce((sum, w) => sum + w, 0) + gaps > width) {
         const widest = widths.indexOf(Math.max(...widths));
         if (widths[widest]! <= 6) break;
         widths[widest]!--;
@@ -111,7 +116,8 @@ function block(b: Block, style: Style): string[] {
   }
 }
 
-export function renderAnsi(doc: Doc, color: boolean): string {
+/** `width` is the terminal's columns (TEXT_WIDTH.min to TEXT_WIDTH.max; 80 by default). */
+export function renderAnsi(doc: Doc, color: boolean, width: number = TERMINAL_WIDTH): string {
   const style = color ? COLOUR : PLAIN;
-  return `${doc.blocks.map((b) => block(b, style).join("\n")).join("\n\n")}\n`;
+  return `${doc.blocks.map((b) => block(b, style, width).join("\n")).join("\n\n")}\n`;
 }

@@ -83,6 +83,30 @@ function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
   ];
 }
 
+/**
+ * "Needs to be usable": the identifiers a service needs besides its own (data/dependencies/), each
+ * group with why and its source; nothing when none is recorded.
+ */
+function dependencyBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { dependencies } = catalogue.bySlug.get(slug)!;
+  if (dependencies.length === 0) return [];
+  return [
+    heading(2, "Needs to be usable"),
+    paragraph(
+      "Identifiers besides the service's own that a policy allowing it must allow too; the policy generators add them.",
+    ),
+    {
+      kind: "list",
+      items: dependencies.map(({ identifiers, source }) => [
+        identifiers.join(", "),
+        ` — ${source.backs}. Source: `,
+        link(source.url, source.url),
+        ` (checked ${source.checked})`,
+      ]),
+    },
+  ];
+}
+
 const serviceRow = (service: ServiceT, extra: Inline[] = []): Inline[] => [
   link(service.name, servicePath(service)),
   service.providerId,
@@ -246,29 +270,54 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
         }
       : paragraph("No equivalent on another provider is recorded."),
   );
-  blocks.push(...sourcesBlocks(catalogue, slug));
+  blocks.push(...dependencyBlocks(catalogue, slug), ...sourcesBlocks(catalogue, slug));
   return { title: `${service.name} — ${provider.shortName}`, blocks };
+}
+
+/**
+ * A category page's tables: one per equivalence group with members in the category, then the
+ * services in none. A service in two groups is a row of each, so `services` (distinct) and `rows`
+ * differ then; `summary` says both, so the count matches the rows a reader sees.
+ */
+export function categoryTables(catalogue: Catalogue, categoryId: string) {
+  const services = catalogue.services.filter((service) => service.category === categoryId);
+  const groups = catalogue.groups
+    .map((group) => ({
+      group,
+      services: group.services
+        .map((slug) => catalogue.bySlug.get(slug)!.service)
+        .filter((service) => service.category === categoryId),
+    }))
+    .filter((entry) => entry.services.length > 0);
+  const placed = new Set(groups.flatMap((entry) => entry.services.map((service) => service.slug)));
+  const rest = services.filter((service) => !placed.has(service.slug));
+  const rows = groups.reduce((sum, entry) => sum + entry.services.length, 0) + rest.length;
+  const repeated = new Set(
+    groups
+      .flatMap((entry) => entry.services.map((service) => service.slug))
+      .filter((slug, i, all) => all.indexOf(slug) !== i),
+  ).size;
+  const summary =
+    `${services.length} service${services.length === 1 ? "" : "s"}, grouped by equivalents across providers` +
+    (repeated === 0
+      ? "."
+      : `; ${repeated} of them ${repeated === 1 ? "is" : "are"} listed under more than one group, so the tables have ${rows} rows.`);
+  return { services, groups, rest, rows, summary };
 }
 
 export function categoryPage(catalogue: Catalogue, categoryId: string): Doc {
   const category = catalogue.categoryById.get(categoryId)!;
-  const services = catalogue.services.filter((service) => service.category === categoryId);
+  const { groups, rest, summary } = categoryTables(catalogue, categoryId);
   const blocks: Block[] = [heading(1, category.name)];
   if (category.description) blocks.push(paragraph(category.description));
-  const placed = new Set<string>();
-  for (const group of catalogue.groups) {
-    const members = group.services
-      .map((slug) => catalogue.bySlug.get(slug)!.service)
-      .filter((service) => service.category === categoryId);
-    if (members.length === 0) continue;
-    members.forEach((service) => placed.add(service.slug));
+  blocks.push(paragraph(summary));
+  for (const { group, services: members } of groups) {
     blocks.push(heading(2, group.name), {
       kind: "table",
       head: ["Service", "Provider", "Lifecycle"],
       rows: members.map((service) => serviceRow(service)),
     });
   }
-  const rest = services.filter((service) => !placed.has(service.slug));
   if (rest.length > 0) {
     blocks.push(heading(2, "Other services"), {
       kind: "table",
@@ -381,7 +430,8 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
       kind: "fields",
       rows: [
         ["Provider", [link(provider.provider.name, providerPath(provider.provider.id))]],
-        ["Category", [service.category]],
+        // Names, as the service pages show them: the category's and (complianceRows) the programmes'.
+        ["Category", [link(catalogue.categoryById.get(service.category)!.name, categoryPath(service.category))]],
         ["Lifecycle", [lifecycleLabel(service.lifecycle)]],
         ["Pricing model", [service.pricingModel ?? "unknown"]],
         ["Free tier", [service.hasFreeTier ? "yes" : "not listed"]],

@@ -2,9 +2,11 @@
  * The text host's negotiation and replies (DESIGN "Hosts"): ?format=ansi|md|html wins; else
  * Accept, weighed by q-value (preferredType): text/markdown → Markdown; text/html → HTML (the
  * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the request's own rendering, or in the
- * API's Error shape under /v1/.
+ * API's Error shape under /v1/. ANSI and plain text are 80 columns wide unless ?width= or a
+ * COLUMNS header asks for another width (terminalWidth).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { TEXT_WIDTH } from "../../catalogue/limits.ts";
 import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
 import { renderDoc, type TextFormat } from "../../catalogue/static.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
@@ -32,6 +34,34 @@ export function negotiate(request: FastifyRequest, noColor: boolean): Rendering 
   if (chosen === "text/markdown") return "md";
   if (chosen === "text/html") return "html";
   return plain ? "txt" : "ansi";
+}
+
+/**
+ * The terminal width an ANSI or plain-text answer is wrapped to: ?width= (a whole number from
+ * TEXT_WIDTH.min to TEXT_WIDTH.max) wins, else a COLUMNS header (a whole number, brought into that
+ * range: the terminal is as wide as it is), else 80. A string says what is wrong: a 400.
+ */
+export function terminalWidth(request: FastifyRequest): number | string {
+  // Fastify answers malformed URLs before parsing the query: there is none then.
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const range = `${TEXT_WIDTH.min} to ${TEXT_WIDTH.max}`;
+  if (query.width !== undefined) {
+    const width = typeof query.width === "string" && /^\d{1,4}$/.test(query.width) ? Number(query.width) : NaN;
+    if (!(width >= TEXT_WIDTH.min && width <= TEXT_WIDTH.max))
+      return `width must be given once, as a whole number of columns from ${range}.`;
+    return width;
+  }
+  const columns = request.headers.columns;
+  if (columns === undefined) return TEXT_WIDTH.default;
+  if (typeof columns !== "string" || !/^\s*\d{1,6}\s*$/.test(columns))
+    return `The COLUMNS header must be one whole number of columns (answers are ${range} wide).`;
+  return Math.min(TEXT_WIDTH.max, Math.max(TEXT_WIDTH.min, Number(columns)));
+}
+
+/** The width to render with: the request's when it is valid, else the default (its 400 says why). */
+export function widthOf(request: FastifyRequest): number {
+  const width = terminalWidth(request);
+  return typeof width === "number" ? width : TEXT_WIDTH.default;
 }
 
 const OFFERS = ["text/markdown", "text/html", "text/plain"] as const;
@@ -87,8 +117,8 @@ function escapeHtml(text: string): string {
 }
 
 /** A page in the requested rendering; HTML here is only for errors and pages the site lacks. */
-export function render(doc: Doc, rendering: Rendering): string {
-  if (rendering !== "html") return renderDoc(doc, rendering);
+export function render(doc: Doc, rendering: Rendering, width: number = TEXT_WIDTH.default): string {
+  if (rendering !== "html") return renderDoc(doc, rendering, width);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(stripControl(doc.title))}</title></head><body><main><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre></main></body></html>\n`;
 }
 
@@ -129,7 +159,13 @@ export class TextReplies {
   error(request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) {
     if (isApiPath(request.url)) return sendApiError(reply, errorBody(status, title, detail));
     const rendering = this.rendering(request);
-    return this.text(request, reply, status, rendering, render(errorDoc(status, title, detail), rendering));
+    return this.text(
+      request,
+      reply,
+      status,
+      rendering,
+      render(errorDoc(status, title, detail), rendering, widthOf(request)),
+    );
   }
 
   /** Sends a file of the built site; false when there is none. */
@@ -140,10 +176,11 @@ export class TextReplies {
     return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);
   }
 
-  /** Sends a built text rendering (dist/text); false when there is none. */
+  /** Sends a built text rendering (dist/text, 80 columns); false when there is none or another width is asked. */
   async built(request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
     const files = this.files;
     if (!files || !files.has(`text/${path}`)) return false;
+    if (!path.endsWith(".md") && widthOf(request) !== TEXT_WIDTH.default) return false;
     return files.send(request, reply, `text/${path}`, { vary: TEXT_VARY });
   }
 

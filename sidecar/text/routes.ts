@@ -15,7 +15,7 @@ import { safeRelativePath, splitRequestUrl, TEXT_VARY, type BuiltFiles } from ".
 import { isDotSegment, serveSitePage, type SiteHandler } from "../site-page.ts";
 import type { Store } from "../store/store.ts";
 import { exitPlanPage } from "./exit-plan.ts";
-import { errorDoc, render, type TextReplies } from "./render.ts";
+import { errorDoc, render, widthOf, type TextReplies } from "./render.ts";
 
 export interface TextRouteOptions {
   readonly catalogue: Catalogue;
@@ -47,7 +47,13 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
         const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
         return replies.error(request, reply, status, error.message, error.details ?? "");
       }
-      return replies.text(request, reply, 200, rendering, render(comparePage(catalogue, ids), rendering));
+      return replies.text(
+        request,
+        reply,
+        200,
+        rendering,
+        render(comparePage(catalogue, ids), rendering, widthOf(request)),
+      );
     });
 
     app.get<{ Params: { id: string } }>("/lists/:id", async (request, reply) => {
@@ -77,7 +83,14 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
           `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
         );
       // Saved lists expire: not for shared caches.
-      return replies.text(request, reply, 200, rendering, render(savedListPage(catalogue, list), rendering), false);
+      return replies.text(
+        request,
+        reply,
+        200,
+        rendering,
+        render(savedListPage(catalogue, list), rendering, widthOf(request)),
+        false,
+      );
     });
 
     // A saved list's exit plan (issue 55), in ANSI, Markdown and HTML.
@@ -116,7 +129,7 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
           return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
         }
         const doc = lifecyclePage(catalogue, dayOf(new Date()), filter);
-        return replies.text(request, reply, 200, rendering, render(doc, rendering));
+        return replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
       }
       if (rendering === "html") {
         const dir = decoded.replace(/^\/+|\/+$/g, "");
@@ -130,7 +143,7 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
           `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`,
         );
       if (rendering !== "html" && (await replies.built(request, reply, `${page}.${rendering}`))) return reply;
-      return replies.text(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering));
+      return replies.text(request, reply, 200, rendering, render(pageDocs.get(page)!(), rendering, widthOf(request)));
     });
   };
 }

@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../catalogue/load.ts";
+import { categoryTables } from "../../catalogue/render/pages.ts";
 import { apiFiles, mirrored, textFiles } from "../../catalogue/static.ts";
 import { build as buildDist, listFiles } from "../../scripts/build.ts";
 import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
@@ -95,6 +96,50 @@ describe("the static build", () => {
     expect(lambda).toMatch(/<dd[^>]*data-compliance="service"[^>]*>None listed for this service<\/dd>/);
     expect(lambda).toContain("No vendor page is recorded for this service yet");
     expect(lambda).not.toContain("Last verified");
+  });
+
+  it("shows what a service needs to be usable, with why and the source, on the site's service page", () => {
+    const html = readFileSync(join(dist, "site", "client", "aws", "lambda", "index.html"), "utf8");
+    const text = html
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#39;/g, "'")
+      .replace(/\s+/g, " ");
+    expect(html).toMatch(/<h2[^>]*id="dependencies"[^>]*>Needs to be usable<\/h2>/);
+    expect(text).toContain(
+      "logs:CreateLogGroup, logs:CreateLogStream, logs:PutLogEvents — a Lambda function's execution role writes its logs",
+    );
+    expect(text).toContain(
+      "Source: https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSLambdaBasicExecutionRole.html (checked 2026-11-26 )",
+    );
+    expect(html.indexOf('id="dependencies"')).toBeLessThan(html.indexOf('id="sources"'));
+    const s3 = readFileSync(join(dist, "site", "client", "aws", "s3", "index.html"), "utf8");
+    expect(s3).not.toContain('id="dependencies"');
+  });
+
+  it("counts a category's services as the shared categoryTables does, with as many rows as it says", () => {
+    const catalogue = fixtureCatalogue();
+    for (const category of catalogue.categories) {
+      const { rows, summary } = categoryTables(catalogue, category.id);
+      if (rows === 0) continue;
+      const html = readFileSync(join(dist, "site", "client", "category", category.id, "index.html"), "utf8");
+      const shown = /<p[^>]*data-category-summary[^>]*>([^<]*)<\/p>/.exec(html)?.[1]?.trim();
+      expect(shown, category.id).toBe(summary);
+      expect(html.match(/<tr[^>]* data-slug=/g)?.length ?? 0, category.id).toBe(rows);
+    }
+  });
+
+  it("gives the site's compare page the compliance programmes' names to show in place of the API's ids", () => {
+    const html = readFileSync(join(dist, "site", "client", "compare", "index.html"), "utf8");
+    const attribute = /data-compliance-names="([^"]*)"/.exec(html)?.[1];
+    expect(attribute).toBeDefined();
+    const names = JSON.parse(
+      attribute!
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, "&"),
+    );
+    expect(names).toEqual(Object.fromEntries(fixtureCatalogue().compliance));
+    expect(names["pci-dss"]).toBe("PCI DSS");
   });
 
   it("detects a stale build when data changes", async () => {

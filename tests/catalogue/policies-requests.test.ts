@@ -135,11 +135,12 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The fixture catalogue with one dependencies file added. */
+/** The fixture catalogue with one dependencies file in place of its own. */
 function fixtureWith(file: string, yaml: string): string {
   const dir = mkdtempSync(join(tmpdir(), "csc-dependencies-"));
   dirs.push(dir);
   cpSync(FIXTURE_DIR, dir, { recursive: true });
+  rmSync(join(dir, "dependencies"), { recursive: true, force: true });
   mkdirSync(join(dir, "dependencies"));
   writeFileSync(join(dir, "dependencies", file), yaml);
   return dir;

@@ -273,7 +273,7 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     for (const path of ["/aws", "/search?q=s3"]) {
       const page = await send(`${text}${path}`, { from: "127.0.0.4", headers: { "user-agent": "curl/8" } });
       expect(page.status, path).toBe(200);
-      expect(once(page, "vary"), path).toBe("Accept, Accept-Encoding");
+      expect(once(page, "vary"), path).toBe("Accept, Accept-Encoding, COLUMNS");
       expect(once(page, "x-content-type-options"), path).toBe("nosniff");
       once(page, "cache-control");
     }
@@ -327,6 +327,27 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
       headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
     });
     expect(browser.headers.get("content-type")?.[0]).toMatch(/^text\/html/);
+  });
+
+  it("sends another terminal width (?width=, COLUMNS) to a sidecar, which renders it or answers 400", async () => {
+    const longest = (body: string) => Math.max(...body.split("\n").map((line) => [...line].length));
+    const built = await send(`${text}/aws?color=never`, { from: "127.0.0.10", headers: { "user-agent": "curl/8" } });
+    expect(longest(built.text)).toBeLessThanOrEqual(80);
+    const wide = await send(`${text}/aws?color=never&width=160`, {
+      from: "127.0.0.10",
+      headers: { "user-agent": "curl/8" },
+    });
+    expect(wide.status).toBe(200);
+    expect(longest(wide.text)).toBeGreaterThan(80);
+    const columns = await send(`${text}/aws?color=never`, {
+      from: "127.0.0.10",
+      headers: { "user-agent": "curl/8", columns: "120" },
+    });
+    expect(longest(columns.text)).toBeGreaterThan(80);
+    expect(longest(columns.text)).toBeLessThanOrEqual(120);
+    const bad = await send(`${text}/aws?width=20`, { from: "127.0.0.10", headers: { "user-agent": "curl/8" } });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("width must be given once");
   });
 
   it("answers what nginx refuses itself in the Error shape on the API's paths, as plain text on pages, and 405 with Allow", async () => {

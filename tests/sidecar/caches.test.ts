@@ -52,7 +52,7 @@ describe("caching", () => {
     await text.close();
   });
 
-  it("varies text-host answers on Accept and Accept-Encoding, never User-Agent", async () => {
+  it("varies text-host answers on Accept, Accept-Encoding and COLUMNS, never User-Agent", async () => {
     const text = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
       catalogue: fixtureCatalogue(),
@@ -60,7 +60,9 @@ describe("caching", () => {
     });
     for (const url of ["/aws", "/aws?format=md", "/nope", "/lists/nope"])
       for (const accept of ["*/*", "text/html", "text/markdown"])
-        expect((await text.inject({ url, headers: { accept } })).headers.vary, url).toBe("Accept, Accept-Encoding");
+        expect((await text.inject({ url, headers: { accept } })).headers.vary, url).toBe(
+          "Accept, Accept-Encoding, COLUMNS",
+        );
     await text.close();
   });
 

@@ -50,6 +50,54 @@ describe("the text host", () => {
     await text.close();
   });
 
+  it("wraps ANSI and plain text to ?width= or a COLUMNS header, and answers 400 for a bad width", async () => {
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      perMinute: 10_000,
+    });
+    const longest = (body: string) =>
+      // eslint-disable-next-line no-control-regex -- the colour codes take no column
+      Math.max(...body.split("\n").map((line) => [...line.replace(/\u001b\[\d+m/g, "")].length));
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      text.inject({ url, headers: { "user-agent": "curl/8", ...headers } });
+    // The AWS page's region table and Lambda's paragraphs are wider than 80 columns when allowed.
+    for (const path of ["/aws", "/aws/lambda", "/compare/aws-s3,gcp-cloud-storage", "/search?q=storage"]) {
+      const join = path.includes("?") ? "&" : "?";
+      expect(longest((await get(path)).body), path).toBeLessThanOrEqual(80);
+      const wide = await get(`${path}${join}width=160`);
+      expect(wide.statusCode, path).toBe(200);
+      expect(longest(wide.body), path).toBeGreaterThan(80);
+      expect(longest(wide.body), path).toBeLessThanOrEqual(160);
+      const narrow = await get(`${path}${join}width=40&color=never`);
+      expect(longest(narrow.body), path).toBeLessThanOrEqual(40);
+      expect(longest((await get(path, { columns: "120" })).body), path).toBeGreaterThan(80);
+      expect(longest((await get(path, { columns: "120" })).body), path).toBeLessThanOrEqual(120);
+    }
+    // ?width= wins over COLUMNS; a terminal narrower or wider than the range gets its nearest end.
+    expect(longest((await get("/aws?width=60", { columns: "150" })).body)).toBeLessThanOrEqual(60);
+    expect(longest((await get("/aws", { columns: "20" })).body)).toBeLessThanOrEqual(40);
+    expect(longest((await get("/aws", { columns: "999" })).body)).toBeLessThanOrEqual(200);
+    // Markdown has no width.
+    expect((await get("/aws/lambda?format=md&width=40")).body).toBe((await get("/aws/lambda?format=md")).body);
+    for (const bad of ["39", "201", "abc", "80.5", "", "-80", "80&width=90"]) {
+      const answer = await get(`/aws/lambda?width=${bad}`);
+      expect(answer.statusCode, bad).toBe(400);
+      expect(answer.headers["content-type"], bad).toBe("text/plain; charset=utf-8");
+      expect(answer.body, bad).toContain("400 Bad request");
+      expect(answer.body, bad).toContain("width must be given once, as a whole number of columns from 40 to 200.");
+      const markdown = await get(`/nope?width=${bad}`, { accept: "text/markdown" });
+      expect(markdown.statusCode, bad).toBe(400);
+      expect(markdown.body.startsWith("# 400 Bad request"), bad).toBe(true);
+    }
+    const columns = await get("/aws", { columns: "wide" });
+    expect(columns.statusCode).toBe(400);
+    expect(columns.body).toContain("The COLUMNS header must be one whole number of columns");
+    expect((await get("/search?q=s3&width=0")).statusCode).toBe(400);
+    await text.close();
+  });
+
   it("answers /lifecycle?within=90 with only the dates of the next 90 days, and 400 for a bad within", async () => {
     const catalogue = realCatalogue();
     const text = await buildTextApp({
@@ -180,11 +228,11 @@ describe("the text host's protocol", () => {
     await api.close();
   });
 
-  it("sends Vary: Accept, Accept-Encoding on /search (not User-Agent, which splits caches per browser)", async () => {
+  it("sends Vary: Accept, Accept-Encoding, COLUMNS on /search (not User-Agent, which splits caches per browser)", async () => {
     const { api, text } = await hosts();
     const search = await text.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8" } });
     expect(search.statusCode).toBe(200);
-    expect(search.headers.vary).toBe("Accept, Accept-Encoding");
+    expect(search.headers.vary).toBe("Accept, Accept-Encoding, COLUMNS");
     await text.close();
     await api.close();
   });

@@ -48,6 +48,22 @@ const cell = (value: Value) =>
           : "No"
         : value;
 
+/** Compliance programme names by id (the page's data-compliance-names), shown in place of the API's ids. */
+const complianceNames = new Map(
+  Object.entries(JSON.parse(result.dataset.complianceNames ?? "{}") as Record<string, string>),
+);
+const COMPLIANCE_ROWS = new Set(["compliance", "providerCompliance"]);
+
+/** A row's value as shown: compliance ids as their programmes' names. */
+const shownCell = (attribute: CompareResult["attributes"][number], slug: string) => {
+  const value = attribute.values[slug] ?? null;
+  return cell(
+    COMPLIANCE_ROWS.has(attribute.attribute) && Array.isArray(value)
+      ? value.map((id) => complianceNames.get(id) ?? id)
+      : value,
+  );
+};
+
 let catalogue: BrowserCatalogue | undefined;
 let shown: CompareResult | undefined;
 
@@ -130,7 +146,7 @@ function draw() {
       rowHeader.scope = "row";
       rowHeader.textContent = rowLabel(attribute);
       row.append(rowHeader);
-      for (const service of columns) row.insertCell().textContent = cell(attribute.values[service.slug] ?? null);
+      for (const service of columns) row.insertCell().textContent = shownCell(attribute, service.slug);
     }
   }
   result.replaceChildren(table);
@@ -164,7 +180,7 @@ tools.querySelector("[data-compare-csv]")!.addEventListener("click", () => {
       group.rows.map((attribute) => [
         group.label,
         rowLabel(attribute),
-        ...columns.map((service) => cell(attribute.values[service.slug] ?? null)),
+        ...columns.map((service) => shownCell(attribute, service.slug)),
       ]),
     ),
   ]);

@@ -36,12 +36,13 @@ function applySort() {
 function applyFilters() {
   if (!tools) return;
   const chosen = Object.entries(formState(tools, FILTERS));
-  let shown = 0;
+  // Services, not rows: a service listed under two groups is one service (issue 54).
+  const shown = new Set<string>();
   const all = rows();
   for (const row of all) {
     const match = chosen.every(([key, value]) => !value || row.getAttribute(`data-${key}`) === value);
     row.hidden = !match;
-    if (match) shown++;
+    if (match) shown.add(row.dataset.slug ?? "");
   }
   // A table (and its section) with nothing left to show is hidden with it.
   for (const table of tables) {
@@ -49,7 +50,11 @@ function applyFilters() {
     const holder = table.closest("section") ?? table.closest(".table-wrap");
     if (holder instanceof HTMLElement) holder.hidden = empty;
   }
-  tools.querySelector("[data-table-count]")!.textContent = shownText(shown, all.length, "services");
+  tools.querySelector("[data-table-count]")!.textContent = shownText(
+    shown.size,
+    new Set(all.map((row) => row.dataset.slug ?? "")).size,
+    "services",
+  );
 }
 
 function saveState() {
