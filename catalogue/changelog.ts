@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "./schema.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.7.0",
+    date: "2026-11-26",
+    changes: [
+      "q on GET /v1/services is one ranking shared with the text host's /search and the site's search box: provider words (aws, amazon, azure, microsoft, gcp, google, ovh, oci, …) put that provider's matches first; words joined or split (route53, dynamo db), k8s, plurals and typos within one or two edits are understood; a query naming a kind of service (an equivalence group, a category, a tag several providers use) lists each provider's flagship, the largest portfolios first, before a second service of any provider.",
+      "When no service matches every word of q, GET /v1/services answers the closest matches rather than nothing; ServiceList.search (optional, only with q): {closest, didYouMean?} says so and gives q respelled when a word was found only by a close spelling.",
+    ],
+  },
+  {
     version: "1.6.0",
     date: "2026-11-23",
     changes: [

@@ -9,7 +9,7 @@ import type { BucketName } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import type { RecordStore, StatusSource } from "./ports.ts";
 
-export const API_VERSION = "1.6.0";
+export const API_VERSION = "1.7.0";
 export const API_MAJOR = "v1";
 
 export interface PublicUrls {

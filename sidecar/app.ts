@@ -16,7 +16,7 @@ import { ENDPOINTS } from "../catalogue/contract.ts";
 import type { Endpoint, PublicUrls } from "../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
-import { searchIndex } from "../catalogue/query.ts";
+import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { clientErrorHandler } from "./client-errors.ts";
@@ -87,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   replay.attach(app);
   // Build the search index now rather than on the first query.
-  searchIndex(options.catalogue);
+  serviceSearch(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());

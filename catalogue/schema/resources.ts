@@ -225,6 +225,18 @@ export const ServiceList = z
   .object({
     data: z.array(Service).meta(d("The services on this page")),
     pagination: Pagination,
+    search: z
+      .object({
+        closest: z
+          .boolean()
+          .meta(d("True when no service matched every word of q: data then holds the closest matches")),
+        didYouMean: z
+          .string()
+          .optional()
+          .meta(d("q respelled, when a word of it was found only by a close spelling (e.g. postgress → postgresql)")),
+      })
+      .optional()
+      .meta(d("How q was understood; present only when q was given (since 1.7.0)")),
   })
   .meta({ id: "ServiceList", description: "A page of services" });
 
