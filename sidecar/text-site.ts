@@ -78,6 +78,18 @@ export function limitPage(
 const SEARCH_INPUT = /(<input[^>]*\bid="search-q")()/;
 const SEARCH_STATUS = /(<h2[^>]*\bdata-search-status[^>]*>)[^<]*(<\/h2>)/;
 const SEARCH_RESULTS = /(<ol[^>]*\bdata-search-results[^>]*>)(<\/ol>)/;
+/** The hint line: its `hidden` attribute goes when there is something to say. */
+const SEARCH_HINT = /(<p)[^>]*\bdata-search-hint[^>]*>(<\/p>)/;
+
+/** What the search understood, in words: closest matches and a respelling (catalogue/search.ts). */
+function searchHint(found: ReturnType<typeof listServices>): string {
+  return [
+    found.search?.closest && found.pagination.total > 0 ? "No service matches every word; these are the closest." : "",
+    found.search?.didYouMean ? `Did you mean “${found.search.didYouMean}”?` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
 /** The feedback page's parts (site/src/pages/feedback/index.astro). */
 const FEEDBACK_STATUS = /(<p[^>]*\bdata-feedback-status[^>]*>)(<\/p>)/;
 const FEEDBACK_MESSAGE_FIELD = /(<textarea[^>]*\bid="fb-message"[^>]*>)(<\/textarea>)/;
@@ -102,6 +114,7 @@ function searchDoc(query: string, found: ReturnType<typeof listServices>, catalo
           ? "No service matches every word."
           : `${found.pagination.total} services match${found.pagination.total > found.data.length ? `; the first ${found.data.length}` : ""}.`,
       ),
+      ...(searchHint(found) ? [paragraph(searchHint(found))] : []),
       ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
     ],
   };
@@ -149,6 +162,7 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
         [SEARCH_INPUT, ` value="${escapeHtml(query)}"`],
         [SEARCH_STATUS, escapeHtml(status)],
         [SEARCH_RESULTS, items],
+        ...(searchHint(found) ? [[SEARCH_HINT, ` data-search-hint>${escapeHtml(searchHint(found))}`] as const] : []),
       ]);
       if (page !== undefined) return reply.type(contentType("html")).send(page);
     }

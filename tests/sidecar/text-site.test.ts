@@ -58,6 +58,41 @@ describe("the text host's /search", () => {
   });
 });
 
+describe("the text host's /search, what it understood", () => {
+  it("says closest matches and did-you-mean in text, and fills the site page's hint line in HTML", async () => {
+    const { app } = await textApp();
+    const text = await app.inject({ url: "/search?q=postgress", headers: { accept: "text/markdown" } });
+    expect(text.body).toContain("Did you mean “postgresql”?");
+    const closest = await app.inject({
+      url: "/search?q=kubernetes%20xyzzyqwerty",
+      headers: { accept: "text/markdown" },
+    });
+    expect(closest.body).toContain("No service matches every word; these are the closest.");
+    expect(closest.body).toContain("[Amazon Elastic Kubernetes Service](/aws/eks)");
+    await app.close();
+
+    const dist = mkdtempSync(join(tmpdir(), "csc-search-page-"));
+    mkdirSync(join(dist, "site", "client", "search"), { recursive: true });
+    writeFileSync(
+      join(dist, "site", "client", "search", "index.html"),
+      '<main><input id="search-q" name="q"><h2 tabindex="-1" data-search-status>Results</h2><p data-search-hint hidden></p><ol class="results" data-search-results></ol></main>',
+    );
+    const files = new BuiltFiles(dist, new Map([["site/client/search/index.html", "0".repeat(64)]]));
+    const withPage = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      perMinute: 10_000,
+      files,
+    });
+    const html = await withPage.inject({ url: "/search?q=postgress", headers: { accept: "text/html" } });
+    expect(html.body).toContain("<p data-search-hint>Did you mean “postgresql”?</p>");
+    const plain = await withPage.inject({ url: "/search?q=s3", headers: { accept: "text/html" } });
+    expect(plain.body).toContain("<p data-search-hint hidden></p>");
+    await withPage.close();
+  });
+});
+
 describe("the feedback form without JavaScript", () => {
   it("records a form-encoded message with the same operation as POST /v1/feedback", async () => {
     const { app, recorded } = await textApp();
