@@ -1,8 +1,10 @@
 /**
  * Text-host routes for what the site does without JavaScript, registered from text.ts:
  * - GET /search?q= — the API's ranking (catalogue/query.ts listServices) in the negotiated
- *   rendering; in HTML, the site's search page with those results filled in (its script then
- *   replaces them with Pagefind's, filters and all);
+ *   rendering; in HTML, the site's search page with those results filled in (its script runs the
+ *   same search and keeps them);
+ * - GET /equivalents (?providers=, ?category=) and /equivalents/{id} — the equivalence matrix
+ *   (catalogue/render/equivalents.ts); in HTML /equivalents is the site's page when built;
  * - POST /feedback — the feedback form, form-encoded: the same operation as POST /v1/feedback
  *   (the contract row's handler), then a thank-you page; a blank or invalid message shows the
  *   form again with the reason.
@@ -17,11 +19,12 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { listServices } from "../catalogue/query.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
+import { equivalenceGroupDoc, equivalentsDoc } from "../catalogue/render/equivalents.ts";
 import { lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
 import { renderDoc } from "../catalogue/static.ts";
 import type { BuiltFiles } from "./files.ts";
 import type { Store } from "./store/store.ts";
-import type { Rendering } from "./text/render.ts";
+import { errorDoc, render, type Rendering } from "./text/render.ts";
 
 export interface TextSiteOptions {
   readonly catalogue: Catalogue;
@@ -171,6 +174,48 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
     return reply
       .type(contentType(rendering))
       .send(rendering === "html" ? `<!doctype html><title>Search</title><pre>${escapeHtml(text)}</pre>` : text);
+  });
+
+  // The equivalence matrix: rows = kinds of service, columns = ?providers= (default the three
+  // largest), ?category=; in HTML the site's page when it is built (it reads the same URL state).
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>("/equivalents", async (request, reply) => {
+    const values = (name: string) => {
+      const raw = request.query[name];
+      return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+        .flatMap((value) => value.split(","))
+        .map((value) => value.trim().slice(0, 100))
+        .filter(Boolean)
+        .slice(0, 40);
+    };
+    const rendering = negotiate(request);
+    reply.header("vary", "Accept, User-Agent");
+    if (rendering === "html") {
+      const page = await sitePage(files, "equivalents/index.html");
+      if (page !== undefined) return reply.type(contentType("html")).send(page);
+    }
+    const doc = equivalentsDoc(catalogue, values("providers"), values("category")[0]);
+    return reply.type(contentType(rendering)).send(render(doc, rendering));
+  });
+
+  app.get<{ Params: { id: string } }>("/equivalents/:id", async (request, reply) => {
+    const rendering = negotiate(request);
+    reply.header("vary", "Accept, User-Agent");
+    const doc = equivalenceGroupDoc(catalogue, request.params.id);
+    if (!doc)
+      return reply
+        .code(404)
+        .type(contentType(rendering))
+        .send(
+          render(
+            errorDoc(
+              404,
+              "Not found",
+              `No kind of service "${stripControl(request.params.id).slice(0, 100)}"; /equivalents lists them.`,
+            ),
+            rendering,
+          ),
+        );
+    return reply.type(contentType(rendering)).send(render(doc, rendering));
   });
 
   // The feedback form, posted without JavaScript: form-encoded, in this scope only.

@@ -93,6 +93,38 @@ describe("the text host's /search, what it understood", () => {
   });
 });
 
+describe("the text host's /equivalents", () => {
+  it("renders the matrix: rows of kinds, the three largest providers as columns by default", async () => {
+    const { app } = await textApp();
+    const response = await app.inject({ url: "/equivalents", headers: { accept: "text/markdown" } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("# Equivalent services");
+    expect(response.body).toMatch(/\| Kind \| AWS \| Azure \| Google Cloud \|/);
+    expect(response.body).toMatch(/\[Object storage\]\(\/equivalents\/object-storage\) \| Amazon S3 \|/);
+    await app.close();
+  });
+
+  it("takes columns and a category from the URL, names unknown providers, and renders one kind", async () => {
+    const { app } = await textApp();
+    const chosen = await app.inject({
+      url: "/equivalents?providers=ovhcloud,nope&category=storage",
+      headers: { accept: "text/markdown" },
+    });
+    expect(chosen.body).toMatch(/\| Kind \| OVHcloud \|\n/);
+    expect(chosen.body).toContain("Unknown provider ids left out: nope.");
+    expect(chosen.body).toContain("[Object storage](/equivalents/object-storage)");
+    expect(chosen.body).not.toContain("Managed Kubernetes](/equivalents/");
+    const one = await app.inject({ url: "/equivalents/object-storage", headers: { accept: "text/markdown" } });
+    expect(one.statusCode).toBe(200);
+    expect(one.body).toContain("## Amazon Web Services");
+    expect(one.body).toContain("[Amazon Simple Storage Service](/aws/s3)");
+    const missing = await app.inject({ url: "/equivalents/no-such-kind", headers: { accept: "text/plain" } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain("No kind of service");
+    await app.close();
+  });
+});
+
 describe("the feedback form without JavaScript", () => {
   it("records a form-encoded message with the same operation as POST /v1/feedback", async () => {
     const { app, recorded } = await textApp();
