@@ -19,6 +19,7 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { listServices } from "../catalogue/query.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
+import { matrixColumns } from "../catalogue/equivalents.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../catalogue/render/equivalents.ts";
 import { lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
 import { renderDoc } from "../catalogue/static.ts";
@@ -123,6 +124,31 @@ function searchDoc(query: string, found: ReturnType<typeof listServices>, catalo
   };
 }
 
+/**
+ * The site's matrix page (site/src/pages/equivalents/index.astro) as the form submitted without
+ * JavaScript asks: the chosen providers' columns shown and ticked, the others hidden; rows outside
+ * the category hidden and the category selected. Its script does the same in the browser.
+ */
+export function matrixPage(html: string, columns: readonly string[], category: string | undefined): string {
+  const shown = new Set(columns);
+  const setFlag = (tag: string, flag: "hidden" | "checked" | "selected", on: boolean) => {
+    const bare = tag.replace(new RegExp(`\\s${flag}(?:="[^"]*")?(?=[\\s>/])`, "g"), "");
+    return on ? bare.replace(/\s*(\/?)>$/, ` ${flag}$1>`) : bare;
+  };
+  return html.replace(/<(?:th|td|tr|input|option)\b[^>]*>/g, (tag) => {
+    const provider = /\sdata-provider="([a-z0-9]+)"/.exec(tag)?.[1];
+    if (provider) return setFlag(tag, "hidden", !shown.has(provider));
+    const rowCategory = /\sdata-category="([a-z0-9-]+)"/.exec(tag)?.[1];
+    if (rowCategory && tag.startsWith("<tr"))
+      return setFlag(tag, "hidden", Boolean(category) && rowCategory !== category);
+    const box = /\sname="providers"[^>]*\svalue="([a-z0-9]+)"/.exec(tag)?.[1];
+    if (box && tag.startsWith("<input")) return setFlag(tag, "checked", shown.has(box));
+    const option = /^<option\s+value="([a-z0-9-]*)"/.exec(tag)?.[1];
+    if (option !== undefined && category) return setFlag(tag, "selected", option === category);
+    return tag;
+  });
+}
+
 export default async function textSiteRoutes(app: FastifyInstance, options: TextSiteOptions): Promise<void> {
   const { catalogue, files, negotiate } = options;
 
@@ -189,11 +215,18 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
     };
     const rendering = negotiate(request);
     reply.header("vary", "Accept, User-Agent");
+    const providers = values("providers");
+    const category = values("category")[0];
     if (rendering === "html") {
       const page = await sitePage(files, "equivalents/index.html");
-      if (page !== undefined) return reply.type(contentType("html")).send(page);
+      if (page !== undefined)
+        return reply
+          .type(contentType("html"))
+          .send(
+            providers.length > 0 || category ? matrixPage(page, matrixColumns(catalogue, providers), category) : page,
+          );
     }
-    const doc = equivalentsDoc(catalogue, values("providers"), values("category")[0]);
+    const doc = equivalentsDoc(catalogue, providers, category);
     return reply.type(contentType(rendering)).send(render(doc, rendering));
   });
 

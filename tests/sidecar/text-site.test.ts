@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Feedback } from "../../catalogue/ports.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
-import { limitPage } from "../../sidecar/text-site.ts";
+import { limitPage, matrixPage } from "../../sidecar/text-site.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
 
@@ -122,6 +122,27 @@ describe("the text host's /equivalents", () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain("No kind of service");
     await app.close();
+  });
+});
+
+describe("the matrix page submitted without JavaScript", () => {
+  it("shows and ticks the chosen providers' columns, hides the rest and the rows outside the category", () => {
+    const page = [
+      '<input type="checkbox" name="providers" value="aws" checked><input type="checkbox" name="providers" value="ovhcloud">',
+      '<select name="category"><option value="">All</option><option value="storage">Storage</option></select>',
+      '<th data-provider="aws">AWS</th><th data-provider="ovhcloud" hidden>OVHcloud</th>',
+      '<tr data-category="storage" data-group="object-storage"><td data-provider="aws">S3</td><td data-provider="ovhcloud" hidden="">OS</td></tr>',
+      '<tr data-category="containers" data-group="managed-kubernetes"><td data-provider="aws">EKS</td></tr>',
+    ].join("");
+    expect(matrixPage(page, ["ovhcloud"], "storage")).toBe(
+      [
+        '<input type="checkbox" name="providers" value="aws"><input type="checkbox" name="providers" value="ovhcloud" checked>',
+        '<select name="category"><option value="">All</option><option value="storage" selected>Storage</option></select>',
+        '<th data-provider="aws" hidden>AWS</th><th data-provider="ovhcloud">OVHcloud</th>',
+        '<tr data-category="storage" data-group="object-storage"><td data-provider="aws" hidden>S3</td><td data-provider="ovhcloud">OS</td></tr>',
+        '<tr data-category="containers" data-group="managed-kubernetes" hidden><td data-provider="aws" hidden>EKS</td></tr>',
+      ].join(""),
+    );
   });
 });
 
