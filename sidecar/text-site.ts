@@ -88,6 +88,7 @@ const SEARCH_HINT = /(<p)[^>]*\bdata-search-hint[^>]*>(<\/p>)/;
 /** What the search understood, in words: closest matches and a respelling (catalogue/search.ts). */
 function searchHint(found: ReturnType<typeof listServices>): string {
   return [
+    found.pagination.total === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
     found.search?.closest && found.pagination.total > 0 ? "No service matches every word; these are the closest." : "",
     found.search?.didYouMean ? `Did you mean “${found.search.didYouMean}”?` : "",
   ]
@@ -115,7 +116,7 @@ function searchDoc(query: string, found: ReturnType<typeof listServices>, catalo
       heading(1, `Search: ${query}`),
       paragraph(
         found.pagination.total === 0
-          ? "No service matches every word."
+          ? "No results."
           : `${found.pagination.total} services match${found.pagination.total > found.data.length ? `; the first ${found.data.length}` : ""}.`,
       ),
       ...(searchHint(found) ? [paragraph(searchHint(found))] : []),

@@ -146,6 +146,7 @@ async function run(focus: boolean) {
   history.replaceState(null, "", url);
   if (!query) {
     list.replaceChildren();
+    list.dataset.source = "index";
     results = [];
     shown = 0;
     more.hidden = true;
@@ -168,13 +169,15 @@ async function run(focus: boolean) {
         (!filters.lifecycle || data.index.lifecycle[position]!.split(" ")[0] === filters.lifecycle)
       );
     });
-  hint.hidden = !(outcome.suggestion || (outcome.closest && results.length > 0));
+  // The same words as the text host's (sidecar/text-site.ts searchHint).
   hint.textContent = [
+    results.length === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
     outcome.closest && results.length > 0 ? "No service matches every word; these are the closest." : "",
     outcome.suggestion ? `Did you mean “${outcome.suggestion}”?` : "",
   ]
     .filter(Boolean)
     .join(" ");
+  hint.hidden = !hint.textContent;
   const first = results.slice(0, PAGE).map((position) => {
     const doc = data.index.search.docs[position]!;
     return servicePath({ providerId: doc.provider, slug: doc.id });
@@ -190,7 +193,8 @@ async function run(focus: boolean) {
     shown = 0;
     showMore(data, false);
   }
-  if (results.length === 0) heading.textContent = outcome.suggestion ? "No results" : `No service matches “${query}”`;
+  // Marks the list as final (the browser tests wait for it).
+  list.dataset.source = "index";
   if (focus) heading.focus();
   void pageText(query, new Set(first), id);
 }
