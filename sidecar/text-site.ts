@@ -14,14 +14,15 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../catalogue/contract.ts";
-import { FEEDBACK_MESSAGE, MAX_BODY_BYTES, TEXT_SEARCH_RESULTS } from "../catalogue/limits.ts";
+import { FEEDBACK_MESSAGE, MAX_BODY_BYTES, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { listServices } from "../catalogue/query.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
+import { COMPARE_GROUPS, compareServices } from "../catalogue/compare.ts";
 import { matrixColumns } from "../catalogue/equivalents.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../catalogue/render/equivalents.ts";
-import { lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
+import { comparePage, lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
 import { renderDoc } from "../catalogue/static.ts";
 import type { BuiltFiles } from "./files.ts";
 import type { Store } from "./store/store.ts";
@@ -150,6 +151,47 @@ export function matrixPage(html: string, columns: readonly string[], category: s
   });
 }
 
+/** The compare page's result area and note (site/src/pages/compare/index.astro). */
+const COMPARE_RESULT = /(<div[^>]*\bdata-compare-result[^>]*>)(<\/div>)/;
+const COMPARE_NOTE = /(<p)[^>]*\bdata-compare-note[^>]*>(<\/p>)/;
+const COMPARE_IDS = /(<input[^>]*\bid="compare-ids")()/;
+
+/** A compare value as the site's compare script shows it (site/src/scripts/compare.ts). */
+const compareCell = (value: string | boolean | string[] | null) =>
+  value === null
+    ? "—"
+    : Array.isArray(value)
+      ? value.join(", ") || "—"
+      : typeof value === "boolean"
+        ? value
+          ? "Yes"
+          : "No"
+        : value;
+
+/** The comparison as the site's compare script draws it: services as columns, attributes by group. */
+export function compareTableHtml(catalogue: Catalogue, slugs: readonly string[]): string {
+  const answer = compareServices(catalogue, slugs);
+  const head = answer.services
+    .map((service) => {
+      const provider = catalogue.providerById.get(service.providerId)!.provider.shortName;
+      return `<th scope="col" data-slug="${escapeHtml(service.slug)}"><a href="${escapeHtml(servicePath(service))}">${escapeHtml(service.name)}</a><span class="provider">${escapeHtml(provider)}</span></th>`;
+    })
+    .join("");
+  const groups = COMPARE_GROUPS.map((group) => {
+    const rows = answer.attributes.filter((a) => (group.attributes as readonly string[]).includes(a.attribute));
+    const body = rows
+      .map(
+        (attribute) =>
+          `<tr><th scope="row">${escapeHtml(attribute.label + (attribute.shared ? " (same)" : ""))}</th>${answer.services
+            .map((service) => `<td>${escapeHtml(compareCell(attribute.values[service.slug] ?? null))}</td>`)
+            .join("")}</tr>`,
+      )
+      .join("");
+    return `<tbody><tr><th scope="rowgroup" colspan="${answer.services.length + 1}"><span>${escapeHtml(group.label)}</span></th></tr>${body}</tbody>`;
+  }).join("");
+  return `<table><caption class="skip">Services side by side</caption><thead><tr><th scope="col">Attribute</th>${head}</tr></thead>${groups}</table>`;
+}
+
 export default async function textSiteRoutes(app: FastifyInstance, options: TextSiteOptions): Promise<void> {
   const { catalogue, files, negotiate } = options;
 
@@ -249,6 +291,52 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
             rendering,
           ),
         );
+    return reply.type(contentType(rendering)).send(render(doc, rendering));
+  });
+
+  // The compare form submitted without JavaScript (?ids=a,b or ?ids=a&ids=b): in HTML the site's
+  // compare page with the comparison filled in; otherwise the text host's comparison.
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>("/compare", async (request, reply) => {
+    const raw = request.query.ids;
+    const asked = [
+      ...new Set(
+        (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+          .flatMap((value) => value.split(","))
+          .map((value) => value.trim())
+          .filter(Boolean),
+      ),
+    ].slice(0, 50);
+    const known = asked.filter((slug) => catalogue.bySlug.has(slug)).slice(0, MAX_TEXT_COMPARE_SHOWN);
+    const unknown = asked.filter((slug) => !catalogue.bySlug.has(slug));
+    const note = [
+      unknown.length > 0 ? `Not in the catalogue, left out: ${unknown.join(", ").slice(0, 300)}.` : "",
+      asked.length - unknown.length > MAX_TEXT_COMPARE_SHOWN
+        ? `Showing the first ${MAX_TEXT_COMPARE_SHOWN} services.`
+        : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    const rendering = negotiate(request);
+    reply.header("vary", "Accept, User-Agent");
+    if (rendering === "html") {
+      const page = await sitePage(files, "compare/index.html", [
+        [COMPARE_IDS, ` value="${escapeHtml(asked.join(","))}"`],
+        ...(known.length > 0 ? [[COMPARE_RESULT, compareTableHtml(catalogue, known)] as const] : []),
+        ...(note
+          ? [[COMPARE_NOTE, ` class="notice info" role="status" data-compare-note>${escapeHtml(note)}`] as const]
+          : []),
+      ]);
+      if (page !== undefined) return reply.type(contentType("html")).send(page);
+    }
+    const compared: Doc =
+      known.length > 0
+        ? comparePage(catalogue, known)
+        : {
+            title: "Compare",
+            blocks: [heading(1, "Compare"), paragraph("Name services to compare: /compare/aws-s3,gcp-cloud-storage.")],
+          };
+    const [title, ...rest] = compared.blocks;
+    const doc: Doc = { ...compared, blocks: [title!, ...(note ? [paragraph(note)] : []), ...rest] };
     return reply.type(contentType(rendering)).send(render(doc, rendering));
   });
 

@@ -146,6 +146,49 @@ describe("the matrix page submitted without JavaScript", () => {
   });
 });
 
+describe("the compare form without JavaScript", () => {
+  it("fills the site's compare page with the comparison, names unknown ids, and answers text too", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "csc-compare-page-"));
+    mkdirSync(join(dist, "site", "client", "compare"), { recursive: true });
+    writeFileSync(
+      join(dist, "site", "client", "compare", "index.html"),
+      '<main><noscript><form><input id="compare-ids" name="ids" type="text"></form></noscript><p class="notice info" role="status" data-compare-note hidden></p><div class="table-wrap compare" data-compare-result aria-live="polite"></div></main>',
+    );
+    const files = new BuiltFiles(dist, new Map([["site/client/compare/index.html", "0".repeat(64)]]));
+    const app = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      perMinute: 10_000,
+      files,
+    });
+    const html = await app.inject({
+      url: "/compare/?ids=aws-s3,gcp-cloud-storage&ids=nope-x",
+      headers: { accept: "text/html" },
+    });
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('<input id="compare-ids" value="aws-s3,gcp-cloud-storage,nope-x"');
+    expect(html.body).toContain(
+      '<p class="notice info" role="status" data-compare-note>Not in the catalogue, left out: nope-x.</p>',
+    );
+    expect(html.body).toMatch(
+      /data-compare-result[^>]*><table>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/,
+    );
+    expect(html.body).toContain('<th scope="row">Provider</th><td>Amazon Web Services</td><td>Google Cloud</td>');
+    const escaped = await app.inject({ url: "/compare/?ids=%3Cscript%3E", headers: { accept: "text/html" } });
+    expect(escaped.body).not.toContain("<script>");
+    const text = await app.inject({
+      url: "/compare?ids=aws-s3,gcp-cloud-storage",
+      headers: { accept: "text/markdown" },
+    });
+    expect(text.body).toContain("## Amazon Simple Storage Service");
+    const empty = await app.inject({ url: "/compare/", headers: { accept: "text/markdown" } });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain("/compare/aws-s3,gcp-cloud-storage");
+    await app.close();
+  });
+});
+
 describe("the feedback form without JavaScript", () => {
   it("records a form-encoded message with the same operation as POST /v1/feedback", async () => {
     const { app, recorded } = await textApp();
