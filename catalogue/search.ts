@@ -190,6 +190,8 @@ export class ServiceSearch {
   private readonly providerSize = new Map<string, number>();
   /** Per doc, its names as normalised core tokens (generic and own-brand words left out). */
   private readonly coreNames: (readonly string[])[][];
+  /** Per doc, every word of its names, normalised. */
+  private readonly nameWords: ReadonlySet<string>[];
   /** Per doc, its provider's words. */
   private readonly brand: ReadonlySet<string>[];
   /** Per doc, its normalised tags (whole phrases) and its kinds' token sets. */
@@ -216,6 +218,7 @@ export class ServiceSearch {
         )
         .filter((tokens) => tokens.length > 0),
     );
+    this.nameWords = data.docs.map((doc) => new Set(doc.names.flatMap(norm)));
     this.tagPhrases = data.docs.map((doc) => new Set(doc.tags.map((tag) => norm(tag).join(" "))));
     const tagProviders = new Map<string, Set<string>>();
     data.docs.forEach((doc, i) => {
@@ -314,19 +317,29 @@ export class ServiceSearch {
     // Closest matches: judge names and kinds by the words that matched something.
     const matched = closest ? rest.filter((word) => this.mini.search(word).length > 0) : rest;
     const telling = matched.map(normaliseTerm).filter((word) => !GENERIC_WORDS.has(word));
+    const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
     // A query that is exactly a service's name as written ("cloud functions", "rds") names that
     // service rather than a kind it matched loosely (by a tag, or leaving generic words out), unless
     // three or more providers use the name (then it names a kind: "kms").
-    const exactly = new Set<string>();
     const restNormal = matched.map(normaliseTerm).join(" ");
+    const named_as_written = new Set<string>();
+    const tagged_as_written = new Set<string>();
+    const asWritten = new Set<number>();
     for (const result of results) {
-      const doc = this.data.docs[result.id as number]!;
-      if (doc.names.some((name) => norm(name).join(" ") === restNormal)) exactly.add(doc.provider);
+      const i = result.id as number;
+      const doc = this.data.docs[i]!;
+      if (doc.names.some((name) => norm(name).join(" ") === restNormal)) named_as_written.add(doc.provider);
+      else if (this.tagPhrases[i]!.has(restNormal)) tagged_as_written.add(doc.provider);
+      else continue;
+      asWritten.add(i);
     }
     const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
     const found = this.kindOf(kindWords);
     const loose = (found.groups.size === 0 && found.category === undefined) || telling.length < matched.length;
-    const kind = loose && exactly.size > 0 && exactly.size < 3 ? { ...found, named: false } : found;
+    const fewUse = (set: ReadonlySet<string>) => set.size > 0 && set.size < 3;
+    const namesService =
+      loose && (fewUse(named_as_written) || (named_as_written.size === 0 && fewUse(tagged_as_written)));
+    const kind = namesService ? { ...found, named: false } : found;
     const top = results.reduce((max, result) => Math.max(max, result.score), 0);
     const scored = results.map((result) => {
       const i = result.id as number;
@@ -338,6 +351,9 @@ export class ServiceSearch {
         exact ||= match.exact;
         covered = Math.max(covered, match.covered);
       }
+      // A generic word of the query ("cloud" in "cloud sql") may be left out of a name, but a
+      // name that lacks it is not what the query names exactly.
+      if (exact && !spoken.every((word) => this.nameWords[i]!.has(word))) exact = false;
       // A member of the kind: of its equivalence group (surest), else by category or shared tag.
       const memberWeight =
         kind.groups.size > 0 && doc.groups.some((g) => kind.groups.has(g))
@@ -350,7 +366,11 @@ export class ServiceSearch {
       // For a kind, what the service is (a member, its prior) weighs more than how its name reads.
       const score = kind.named
         ? (5 * result.score) / top + 3 * covered + (exact ? 3 : 0) + memberWeight + 2 * doc.prior
-        : (10 * result.score) / top + (exact ? 12 : 0) + 4 * covered + doc.prior;
+        : (10 * result.score) / top +
+          (exact ? 12 : 0) +
+          (namesService && asWritten.has(i) ? (named_as_written.size > 0 ? 20 : 8) : 0) +
+          4 * covered +
+          doc.prior;
       return { i, doc, exact, member, score };
     });
     const size = (provider: string) => this.providerSize.get(provider) ?? 0;
