@@ -4,13 +4,15 @@
  * never replaced.
  */
 import type { Catalogue } from "../../../catalogue/load.ts";
-import { lifecycleLabel } from "../../../catalogue/render/pages.ts";
+import { lifecycleLabel, servicePath } from "../../../catalogue/render/pages.ts";
 import { searchData, type SearchData } from "../../../catalogue/search.ts";
 
 export interface SiteSearchIndex {
   readonly search: SearchData;
   /** provider id → short name, for the result lines. */
   readonly providerNames: Readonly<Record<string, string>>;
+  /** Per service (search.docs order): its page's path (/aws/s3), as the text host links it. */
+  readonly paths: readonly string[];
   /** Per service (search.docs order): its lifecycle as the text host labels it ("active", "sunset 2027-03-31"). */
   readonly lifecycle: readonly string[];
 }
@@ -19,6 +21,7 @@ export function siteSearchIndex(catalogue: Catalogue): SiteSearchIndex {
   return {
     search: searchData(catalogue),
     providerNames: Object.fromEntries(catalogue.providers.map((provider) => [provider.id, provider.shortName])),
+    paths: catalogue.services.map((service) => servicePath(service)),
     lifecycle: catalogue.services.map((service) => lifecycleLabel(service.lifecycle)),
   };
 }

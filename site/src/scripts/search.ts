@@ -5,7 +5,6 @@
  * the URL; twenty results at a time ("More results"); focus moves to the results after a search.
  * Pagefind is the second tier: pages whose text matches, other than the services listed.
  */
-import { servicePath } from "../../../catalogue/render/pages.ts";
 import { ServiceSearch } from "../../../catalogue/search.ts";
 import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/limits.ts";
 import type { SiteSearchIndex } from "../lib/search-index.ts";
@@ -59,7 +58,7 @@ function item({ index }: Loaded, position: number): HTMLLIElement {
   const doc = index.search.docs[position]!;
   const li = document.createElement("li");
   const a = document.createElement("a");
-  a.href = servicePath({ providerId: doc.provider, slug: doc.id });
+  a.href = index.paths[position]!;
   a.textContent = doc.names[0]!;
   const meta = document.createElement("div");
   meta.className = "muted";
@@ -178,10 +177,7 @@ async function run(focus: boolean) {
     .filter(Boolean)
     .join(" ");
   hint.hidden = !hint.textContent;
-  const first = results.slice(0, PAGE).map((position) => {
-    const doc = data.index.search.docs[position]!;
-    return servicePath({ providerId: doc.provider, slug: doc.id });
-  });
+  const first = results.slice(0, PAGE).map((position) => data.index.paths[position]!);
   const painted = [...list.querySelectorAll<HTMLAnchorElement>(":scope > li > a")].map((a) => a.getAttribute("href"));
   if (painted.length === first.length && painted.every((href, i) => href === first[i])) {
     // The text host painted these very results: keep them, no repaint, no reorder.
