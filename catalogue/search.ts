@@ -309,7 +309,12 @@ export class ServiceSearch {
     let results: SearchResult[] = this.mini.search(all);
     let closest = false;
     if (results.length === 0 && rest.length > 1) {
-      results = this.mini.search(rest.join(" "), { combineWith: "OR" });
+      // Closest matches: services whose names, tags or kinds have some of the words (a word only
+      // in descriptions, "this", "matches", is no sign of what was meant)
+      // and at least half of the words.
+      results = this.mini
+        .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
+        .filter((result) => result.queryTerms.length * 2 >= rest.length);
       closest = results.length > 0;
     }
     const suggestion = this.suggest(rest, results);
