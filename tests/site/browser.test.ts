@@ -429,6 +429,18 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       expect(new Set(jurisdictions)).toEqual(new Set(["CH"]));
     });
 
+    it("counts services, not rows, on a category page where services sit in two groups", async () => {
+      const page = await open("/category/databases");
+      await page.locator("[data-table-tools]").waitFor();
+      const slugs = await page
+        .locator("table[data-table] tbody tr")
+        .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.slug!));
+      const distinct = new Set(slugs).size;
+      expect(distinct).toBeLessThan(slugs.length);
+      expect(await page.locator("[data-table-count]").innerText()).toBe(`${distinct} services.`);
+      expect(await page.locator("main p.muted").first().innerText()).toContain(`${distinct} services`);
+    });
+
     it("stays a complete table without JavaScript, with contents links", async () => {
       const page = await open("/aws", { javaScriptEnabled: false });
       expect(await page.locator("[data-table-tools]").isVisible()).toBe(false);

@@ -36,20 +36,22 @@ function applySort() {
 function applyFilters() {
   if (!tools) return;
   const chosen = Object.entries(formState(tools, FILTERS));
-  let shown = 0;
+  // Services, not rows: a service in two groups of a category page has a row in each.
+  const shown = new Set<string>();
   const all = rows();
   for (const row of all) {
     const match = chosen.every(([key, value]) => !value || row.getAttribute(`data-${key}`) === value);
     row.hidden = !match;
-    if (match) shown++;
+    if (match) shown.add(row.dataset.slug ?? "");
   }
+  const total = new Set(all.map((row) => row.dataset.slug ?? "")).size;
   // A table (and its section) with nothing left to show is hidden with it.
   for (const table of tables) {
     const empty = [...table.tBodies[0]!.rows].every((row) => row.hidden);
     const holder = table.closest("section") ?? table.closest(".table-wrap");
     if (holder instanceof HTMLElement) holder.hidden = empty;
   }
-  tools.querySelector("[data-table-count]")!.textContent = shownText(shown, all.length, "services");
+  tools.querySelector("[data-table-count]")!.textContent = shownText(shown.size, total, "services");
 }
 
 function saveState() {
