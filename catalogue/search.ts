@@ -180,6 +180,9 @@ function withJoined(name: string): string {
   return [...tokens, ...joined].join(" ");
 }
 
+/** Words of a query the search reads. */
+const MAX_QUERY_WORDS = 8;
+
 const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
 export class ServiceSearch {
@@ -278,7 +281,8 @@ export class ServiceSearch {
   }
 
   search(q: string): SearchOutcome {
-    const words = tokenize(q).slice(0, 16);
+    // Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
+    const words = [...new Set(tokenize(q))].slice(0, MAX_QUERY_WORDS);
     const providers: string[] = [];
     const rest: string[] = [];
     for (const word of words) {
@@ -300,7 +304,8 @@ export class ServiceSearch {
 
     // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
     const variants: string[][] = [rest];
-    for (let i = 0; i + 1 < rest.length; i++)
+    // (Short queries only: a name split by a space is a name of two or three words.)
+    for (let i = 0; i + 1 < rest.length && rest.length <= 4; i++)
       variants.push([...rest.slice(0, i), `${rest[i]}${rest[i + 1]}`, ...rest.slice(i + 2)]);
     const all: Query = {
       combineWith: "OR",

@@ -97,6 +97,14 @@ describe("the one ranking (API q, text host /search, site search box)", () => {
     expect(outcome.slugs.slice(0, 3)).toEqual(["aws-eks", "azure-kubernetes-service", "gcp-gke"]);
   });
 
+  it("reads a repeated word once and at most eight words, so a long query costs no more than a short one", () => {
+    const search = serviceSearch(realCatalogue());
+    expect(search.search("kubernetes ".repeat(100))).toEqual(search.search("kubernetes"));
+    const eight = "amazon simple storage service s3 object buckets archive";
+    expect(search.search(eight)).toMatchObject({ closest: false, slugs: ["aws-s3"] });
+    expect(search.search(`${eight} kubernetes`)).toEqual(search.search(eight));
+  });
+
   it.each(NONSENSE_QUERIES)("returns nothing at all for nonsense: %s", (query) => {
     expect(serviceSearch(realCatalogue()).search(query).slugs).toEqual([]);
     expect(listServices(realCatalogue(), { q: query, page: 1, limit: 20 }).pagination.total).toBe(0);
