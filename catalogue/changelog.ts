@@ -32,6 +32,9 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "POST /v1/lists: an Idempotency-Key is scoped to the client (another client's same key saves its own list) and bound to the body (the same key with another body answers 422).",
       "A known API path asked with a method it does not support answers 405 with an Allow header, in the Error shape, instead of 404.",
       "The strict bucket's endpoints answer 503 with Retry-After while a shared store (Redis) cannot count their limit, instead of each instance counting alone; a port a trusted proxy adds to X-Forwarded-For no longer makes a new client.",
+      "q on GET /v1/services is one ranking shared with the text host's /search and the site's search box: provider words (aws, amazon, azure, microsoft, gcp, google, ovh, oci, …) put that provider's matches first; words joined or split (route53, dynamo db), k8s, plurals and typos within one or two edits are understood; a query naming a kind of service (an equivalence group, a category, a tag several providers use) lists each provider's flagship, the largest portfolios first, before a second service of any provider.",
+      "GET /v1/equivalents: the equivalence matrix, every group (one kind of service) with its members by provider, largest portfolio first, each provider's flagship first, and the providers as possible columns; GET /v1/equivalents/{id}: one group with its member services in full (404 for an unknown id). Both static.",
+      "When no service matches every word of q, GET /v1/services answers the closest matches rather than nothing; ServiceList.search (optional, only with q): {closest, didYouMean?} says so and gives q respelled when a word was found only by a close spelling.",
     ],
   },
   {

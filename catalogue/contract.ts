@@ -9,6 +9,7 @@ import { z } from "zod";
 import { compareServices } from "./compare.ts";
 import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
 import { exitPlan, exitTargetOfQuery } from "./exit-plan.ts";
+import { equivalenceGroup, equivalenceMatrix } from "./equivalents.ts";
 import { exposureReport } from "./exposure.ts";
 import { parseIdList, requireKnownIds } from "./ids.ts";
 import {
@@ -70,6 +71,8 @@ import {
   Changelog,
   ChangeHistory,
   CompareResult,
+  EquivalenceGroupDetail,
+  EquivalenceMatrix,
   ExposureReport,
   FEEDBACK_TYPES,
   FeedbackBody,
@@ -383,6 +386,52 @@ export const ENDPOINTS: readonly Endpoint[] = [
           `No service with slug "${params.slug.slice(0, 100)}"; search with GET /v1/services?q=…`,
         );
       return json(detail);
+    },
+  }),
+  endpoint({
+    operationId: "listEquivalents",
+    method: "GET",
+    path: "/v1/equivalents",
+    summary: "The equivalence matrix",
+    description:
+      "Every equivalence group (one kind of service: object storage, managed Kubernetes…) with its members by provider, the largest portfolios first and each provider's flagship first; and the providers, largest first, as the matrix's possible columns.",
+    tag: "Catalogue",
+    response: { status: 200, schema: EquivalenceMatrix, contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/equivalents.json", files: (c) => [file("v1/equivalents.json", equivalenceMatrix(c))] },
+    example: { request: "GET /v1/equivalents" },
+    handler: (c) => json(equivalenceMatrix(c.catalogue)),
+  }),
+  endpoint({
+    operationId: "getEquivalenceGroup",
+    method: "GET",
+    path: "/v1/equivalents/{id}",
+    summary: "Get one equivalence group",
+    description: "One equivalence group with its member services in full, by provider.",
+    tag: "Catalogue",
+    params: z.object({ id: z.string().meta({ description: "Equivalence group id", example: "object-storage" }) }),
+    response: { status: 200, schema: EquivalenceGroupDetail, contentType: "application/json" },
+    errors: [404],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/equivalents/{id}.json",
+      files: function* (c) {
+        for (const group of c.groups) yield file(`v1/equivalents/${group.id}.json`, equivalenceGroup(c, group.id));
+      },
+    },
+    example: { request: "GET /v1/equivalents/object-storage" },
+    handler: (c, { params }) => {
+      const group = equivalenceGroup(c.catalogue, params.id);
+      if (!group)
+        throw new HttpError(
+          404,
+          "Equivalence group not found",
+          `No equivalence group with id "${params.id.slice(0, 100)}"; GET /v1/equivalents lists them`,
+        );
+      return json(group);
     },
   }),
   endpoint({

@@ -17,7 +17,7 @@ import type { Endpoint } from "../catalogue/endpoint.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
-import { searchIndex } from "../catalogue/query.ts";
+import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { answerConnect, clientErrorHandler } from "./client-errors.ts";
@@ -86,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   answerConnect(app.server, "api");
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Build the search index now rather than on the first query.
-  searchIndex(options.catalogue);
+  serviceSearch(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());

@@ -1,8 +1,10 @@
 /**
  * Text-host routes for what the site does without JavaScript, registered from text.ts:
  * - GET /search?q= — the API's ranking (catalogue/query.ts listServices) in the negotiated
- *   rendering; in HTML, the site's search page with those results filled in (its script then
- *   replaces them with Pagefind's, filters and all);
+ *   rendering; in HTML, the site's search page with those results filled in (its script runs the
+ *   same search and keeps them);
+ * - GET /equivalents (?providers=, ?category=) and /equivalents/{id} — the equivalence matrix
+ *   (catalogue/render/equivalents.ts); in HTML /equivalents is the site's page when built;
  * - POST /feedback — the feedback form, form-encoded: the same operation as POST /v1/feedback
  *   (the contract row's handler), then a thank-you page; a blank or invalid message shows the
  *   form again with the reason.
@@ -12,17 +14,26 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../catalogue/contract.ts";
-import { BUCKETS, FEEDBACK_MESSAGE, MAX_BODY_BYTES, TEXT_SEARCH_RESULTS } from "../catalogue/limits.ts";
+import {
+  BUCKETS,
+  FEEDBACK_MESSAGE,
+  MAX_BODY_BYTES,
+  MAX_TEXT_COMPARE_SHOWN,
+  TEXT_SEARCH_RESULTS,
+} from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { listServices } from "../catalogue/query.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
-import { lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
+import { COMPARE_GROUPS, compareServices } from "../catalogue/compare.ts";
+import { matrixColumns } from "../catalogue/equivalents.ts";
+import { equivalenceGroupDoc, equivalentsDoc } from "../catalogue/render/equivalents.ts";
+import { comparePage, lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
 import { renderDoc } from "../catalogue/static.ts";
 import { TEXT_VARY, type BuiltFiles } from "./files.ts";
 import { hitBucket } from "./plugins/rate-limit.ts";
 import type { Store } from "./store/store.ts";
-import { widthOf, type Rendering } from "./text/render.ts";
+import { errorDoc, render, widthOf, type Rendering } from "./text/render.ts";
 
 export interface TextSiteOptions {
   readonly catalogue: Catalogue;
@@ -79,6 +90,19 @@ export function limitPage(
 const SEARCH_INPUT = /(<input[^>]*\bid="search-q")()/;
 const SEARCH_STATUS = /(<h2[^>]*\bdata-search-status[^>]*>)[^<]*(<\/h2>)/;
 const SEARCH_RESULTS = /(<ol[^>]*\bdata-search-results[^>]*>)(<\/ol>)/;
+/** The hint line: its `hidden` attribute goes when there is something to say. */
+const SEARCH_HINT = /(<p)[^>]*\bdata-search-hint[^>]*>(<\/p>)/;
+
+/** What the search understood, in words: closest matches and a respelling (catalogue/search.ts). */
+function searchHint(found: ReturnType<typeof listServices>): string {
+  return [
+    found.pagination.total === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
+    found.search?.closest && found.pagination.total > 0 ? "No service matches every word; these are the closest." : "",
+    found.search?.didYouMean ? `Did you mean “${found.search.didYouMean}”?` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
 /** The feedback page's parts (site/src/pages/feedback/index.astro). */
 const FEEDBACK_STATUS = /(<p[^>]*\bdata-feedback-status[^>]*>)(<\/p>)/;
 const FEEDBACK_MESSAGE_FIELD = /(<textarea[^>]*\bid="fb-message"[^>]*>)(<\/textarea>)/;
@@ -100,12 +124,79 @@ function searchDoc(query: string, found: ReturnType<typeof listServices>, catalo
       heading(1, `Search: ${query}`),
       paragraph(
         found.pagination.total === 0
-          ? "No service matches every word."
+          ? "No results."
           : `${found.pagination.total} services match${found.pagination.total > found.data.length ? `; the first ${found.data.length}` : ""}.`,
       ),
+      ...(searchHint(found) ? [paragraph(searchHint(found))] : []),
       ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
     ],
   };
+}
+
+/**
+ * The site's matrix page (site/src/pages/equivalents/index.astro) as the form submitted without
+ * JavaScript asks: the chosen providers' columns shown and ticked, the others hidden; rows outside
+ * the category hidden and the category selected. Its script does the same in the browser.
+ */
+export function matrixPage(html: string, columns: readonly string[], category: string | undefined): string {
+  const shown = new Set(columns);
+  const setFlag = (tag: string, flag: "hidden" | "checked" | "selected", on: boolean) => {
+    const bare = tag.replace(new RegExp(`\\s${flag}(?:="[^"]*")?(?=[\\s>/])`, "g"), "");
+    return on ? bare.replace(/\s*(\/?)>$/, ` ${flag}$1>`) : bare;
+  };
+  return html.replace(/<(?:th|td|tr|input|option)\b[^>]*>/g, (tag) => {
+    const provider = /\sdata-provider="([a-z0-9]+)"/.exec(tag)?.[1];
+    if (provider) return setFlag(tag, "hidden", !shown.has(provider));
+    const rowCategory = /\sdata-category="([a-z0-9-]+)"/.exec(tag)?.[1];
+    if (rowCategory && tag.startsWith("<tr"))
+      return setFlag(tag, "hidden", Boolean(category) && rowCategory !== category);
+    const box = /\sname="providers"[^>]*\svalue="([a-z0-9]+)"/.exec(tag)?.[1];
+    if (box && tag.startsWith("<input")) return setFlag(tag, "checked", shown.has(box));
+    const option = /^<option\s+value="([a-z0-9-]*)"/.exec(tag)?.[1];
+    if (option !== undefined && category) return setFlag(tag, "selected", option === category);
+    return tag;
+  });
+}
+
+/** The compare page's result area and note (site/src/pages/compare/index.astro). */
+const COMPARE_RESULT = /(<div[^>]*\bdata-compare-result[^>]*>)(<\/div>)/;
+const COMPARE_NOTE = /(<p)[^>]*\bdata-compare-note[^>]*>(<\/p>)/;
+const COMPARE_IDS = /(<input[^>]*\bid="compare-ids")()/;
+
+/** A compare value as the site's compare script shows it (site/src/scripts/compare.ts). */
+const compareCell = (value: string | boolean | string[] | null) =>
+  value === null
+    ? "—"
+    : Array.isArray(value)
+      ? value.join(", ") || "—"
+      : typeof value === "boolean"
+        ? value
+          ? "Yes"
+          : "No"
+        : value;
+
+/** The comparison as the site's compare script draws it: services as columns, attributes by group. */
+export function compareTableHtml(catalogue: Catalogue, slugs: readonly string[]): string {
+  const answer = compareServices(catalogue, slugs);
+  const head = answer.services
+    .map((service) => {
+      const provider = catalogue.providerById.get(service.providerId)!.provider.shortName;
+      return `<th scope="col" data-slug="${escapeHtml(service.slug)}"><a href="${escapeHtml(servicePath(service))}">${escapeHtml(service.name)}</a><span class="provider">${escapeHtml(provider)}</span></th>`;
+    })
+    .join("");
+  const groups = COMPARE_GROUPS.map((group) => {
+    const rows = answer.attributes.filter((a) => (group.attributes as readonly string[]).includes(a.attribute));
+    const body = rows
+      .map(
+        (attribute) =>
+          `<tr><th scope="row">${escapeHtml(attribute.label + (attribute.shared ? " (same)" : ""))}</th>${answer.services
+            .map((service) => `<td>${escapeHtml(compareCell(attribute.values[service.slug] ?? null))}</td>`)
+            .join("")}</tr>`,
+      )
+      .join("");
+    return `<tbody><tr><th scope="rowgroup" colspan="${answer.services.length + 1}"><span>${escapeHtml(group.label)}</span></th></tr>${body}</tbody>`;
+  }).join("");
+  return `<table><caption class="skip">Services side by side</caption><thead><tr><th scope="col">Attribute</th>${head}</tr></thead>${groups}</table>`;
 }
 
 export default async function textSiteRoutes(app: FastifyInstance, options: TextSiteOptions): Promise<void> {
@@ -150,6 +241,7 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
         [SEARCH_INPUT, ` value="${escapeHtml(query)}"`],
         [SEARCH_STATUS, escapeHtml(status)],
         [SEARCH_RESULTS, items],
+        ...(searchHint(found) ? [[SEARCH_HINT, ` data-search-hint>${escapeHtml(searchHint(found))}`] as const] : []),
       ]);
       if (page !== undefined) return reply.type(contentType("html")).send(page);
     }
@@ -158,6 +250,101 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
     return reply
       .type(contentType(rendering))
       .send(rendering === "html" ? `<!doctype html><title>Search</title><pre>${escapeHtml(text)}</pre>` : text);
+  });
+
+  // The equivalence matrix: rows = kinds of service, columns = ?providers= (default the three
+  // largest), ?category=; in HTML the site's page when it is built (it reads the same URL state).
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>("/equivalents", async (request, reply) => {
+    const values = (name: string) => {
+      const raw = request.query[name];
+      return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+        .flatMap((value) => value.split(","))
+        .map((value) => value.trim().slice(0, 100))
+        .filter(Boolean)
+        .slice(0, 40);
+    };
+    const rendering = negotiate(request);
+    reply.header("vary", "Accept, User-Agent");
+    const providers = values("providers");
+    const category = values("category")[0];
+    if (rendering === "html") {
+      const page = await sitePage(files, "equivalents/index.html");
+      if (page !== undefined)
+        return reply
+          .type(contentType("html"))
+          .send(
+            providers.length > 0 || category ? matrixPage(page, matrixColumns(catalogue, providers), category) : page,
+          );
+    }
+    const doc = equivalentsDoc(catalogue, providers, category);
+    return reply.type(contentType(rendering)).send(render(doc, rendering));
+  });
+
+  app.get<{ Params: { id: string } }>("/equivalents/:id", async (request, reply) => {
+    const rendering = negotiate(request);
+    reply.header("vary", "Accept, User-Agent");
+    const doc = equivalenceGroupDoc(catalogue, request.params.id);
+    if (!doc)
+      return reply
+        .code(404)
+        .type(contentType(rendering))
+        .send(
+          render(
+            errorDoc(
+              404,
+              "Not found",
+              `No kind of service "${stripControl(request.params.id).slice(0, 100)}"; /equivalents lists them.`,
+            ),
+            rendering,
+          ),
+        );
+    return reply.type(contentType(rendering)).send(render(doc, rendering));
+  });
+
+  // The compare form submitted without JavaScript (?ids=a,b or ?ids=a&ids=b): in HTML the site's
+  // compare page with the comparison filled in; otherwise the text host's comparison.
+  app.get<{ Querystring: Record<string, string | string[] | undefined> }>("/compare", async (request, reply) => {
+    const raw = request.query.ids;
+    const asked = [
+      ...new Set(
+        (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
+          .flatMap((value) => value.split(","))
+          .map((value) => value.trim())
+          .filter(Boolean),
+      ),
+    ].slice(0, 50);
+    const known = asked.filter((slug) => catalogue.bySlug.has(slug)).slice(0, MAX_TEXT_COMPARE_SHOWN);
+    const unknown = asked.filter((slug) => !catalogue.bySlug.has(slug));
+    const note = [
+      unknown.length > 0 ? `Not in the catalogue, left out: ${unknown.join(", ").slice(0, 300)}.` : "",
+      asked.length - unknown.length > MAX_TEXT_COMPARE_SHOWN
+        ? `Showing the first ${MAX_TEXT_COMPARE_SHOWN} services.`
+        : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    const rendering = negotiate(request);
+    reply.header("vary", "Accept, User-Agent");
+    if (rendering === "html") {
+      const page = await sitePage(files, "compare/index.html", [
+        [COMPARE_IDS, ` value="${escapeHtml(asked.join(","))}"`],
+        ...(known.length > 0 ? [[COMPARE_RESULT, compareTableHtml(catalogue, known)] as const] : []),
+        ...(note
+          ? [[COMPARE_NOTE, ` class="notice info" role="status" data-compare-note>${escapeHtml(note)}`] as const]
+          : []),
+      ]);
+      if (page !== undefined) return reply.type(contentType("html")).send(page);
+    }
+    const compared: Doc =
+      known.length > 0
+        ? comparePage(catalogue, known)
+        : {
+            title: "Compare",
+            blocks: [heading(1, "Compare"), paragraph("Name services to compare: /compare/aws-s3,gcp-cloud-storage.")],
+          };
+    const [title, ...rest] = compared.blocks;
+    const doc: Doc = { ...compared, blocks: [title!, ...(note ? [paragraph(note)] : []), ...rest] };
+    return reply.type(contentType(rendering)).send(render(doc, rendering));
   });
 
   // The feedback form, posted without JavaScript: form-encoded, in this scope only.

@@ -20,7 +20,8 @@ export const ServicesQuery = z.object({
   provider: z.string().optional().meta({ description: "Provider id filter" }),
   category: z.string().optional().meta({ description: "Category id filter" }),
   q: z.string().optional().meta({
-    description: "Free-text search over name, shortName, description and tags; every word must match; relevance order",
+    description:
+      "Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response)",
   }),
   freeTier: z.enum(["true", "false"]).optional().meta({ description: "When true, only services with a free tier" }),
   lifecycle: z

@@ -301,8 +301,61 @@ export const ServiceList = z
   .object({
     data: z.array(Service).meta(d("The services on this page")),
     pagination: Pagination,
+    search: z
+      .object({
+        closest: z
+          .boolean()
+          .meta(d("True when no service matched every word of q: data then holds the closest matches")),
+        didYouMean: z
+          .string()
+          .optional()
+          .meta(d("q respelled, when a word of it was found only by a close spelling (e.g. postgress → postgresql)")),
+      })
+      .optional()
+      .meta(d("How q was understood; present only when q was given (since 1.7.0)")),
   })
   .meta({ id: "ServiceList", description: "A page of services" });
+
+export const EquivalentService = Service.pick({ slug: true, name: true, shortName: true, lifecycle: true }).meta({
+  id: "EquivalentService",
+  description: "A member of an equivalence group, as the matrix shows it",
+});
+
+export const EquivalenceGroupRow = z
+  .object({
+    id: z.string().meta(d("Group id (kebab-case, stable)")),
+    name: z.string().meta(d("What kind of service the group is, e.g. Object storage")),
+    category: z.string().meta(d("Id of the category most of its members are in")),
+    members: z
+      .array(
+        z.object({
+          providerId: z.string().meta(d("Id of the provider")),
+          services: z.array(EquivalentService).meta(d("The provider's services in this group, flagship first")),
+        }),
+      )
+      .meta(d("One entry per provider with a member, largest portfolio first")),
+  })
+  .meta({ id: "EquivalenceGroupRow", description: "One kind of service and its members by provider (since 1.7.0)" });
+
+export const EquivalenceMatrix = z
+  .object({
+    providers: z
+      .array(z.object({ id: z.string(), shortName: z.string(), services: z.number().int() }))
+      .meta(d("Every provider, largest portfolio (service count) first: the matrix's possible columns")),
+    data: z.array(EquivalenceGroupRow).meta(d("Every equivalence group, in the data's order")),
+  })
+  .meta({ id: "EquivalenceMatrix", description: "Equivalent services across providers (since 1.7.0)" });
+
+export const EquivalenceGroupDetail = EquivalenceGroupRow.extend({
+  members: z
+    .array(
+      z.object({
+        providerId: z.string().meta(d("Id of the provider")),
+        services: z.array(Service).meta(d("The provider's services in this group, flagship first")),
+      }),
+    )
+    .meta(d("One entry per provider with a member, largest portfolio first")),
+}).meta({ id: "EquivalenceGroupDetail", description: "One equivalence group with its members in full (since 1.7.0)" });
 
 export const ApiError = z
   .object({
@@ -565,6 +618,9 @@ export type DependencySourceT = z.infer<typeof DependencySource>;
 export type SubServiceT = z.infer<typeof SubService>;
 export type ServiceSourceT = z.infer<typeof ServiceSource>;
 export type ServiceListT = z.infer<typeof ServiceList>;
+export type EquivalenceMatrixT = z.infer<typeof EquivalenceMatrix>;
+export type EquivalenceGroupRowT = z.infer<typeof EquivalenceGroupRow>;
+export type EquivalenceGroupDetailT = z.infer<typeof EquivalenceGroupDetail>;
 export type ApiErrorT = z.infer<typeof ApiError>;
 export type SavedListT = z.infer<typeof SavedList>;
 export type SavedListDetailT = z.infer<typeof SavedListDetail>;

@@ -10,6 +10,8 @@ const CONTRACT_ENDPOINTS = [
   "GET /v1/changelog",
   "GET /v1/services",
   "GET /v1/services/{slug}",
+  "GET /v1/equivalents",
+  "GET /v1/equivalents/{id}",
   "GET /v1/compare",
   "GET /v1/exposure",
   "POST /v1/policies/alpha-scp",

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
 import { slugify } from "../../catalogue/lists.ts";
 import { HttpError } from "../../catalogue/problem.ts";
-import { EXACT_NAME_BONUS, listServices, search, tokenize } from "../../catalogue/query.ts";
+import { listServices } from "../../catalogue/query.ts";
+import { serviceSearch, stem, tokenize } from "../../catalogue/search.ts";
 import { fixtureCatalogue } from "../helpers/app.ts";
 
 const all = { page: 1, limit: 50 };
@@ -13,40 +14,60 @@ describe("search", () => {
     expect(tokenize("Ôbject-STORAGE, s3/compatible!")).toEqual(["object", "storage", "s3", "compatible"]);
   });
 
-  it("requires every word to match, by whole token or prefix", () => {
+  it("requires every word to match, by whole token, prefix or a close spelling", () => {
     const catalogue = fixtureCatalogue();
     expect(
       listServices(catalogue, { ...all, q: "OBJECT Störage" })
         .data.map((s) => s.slug)
         .sort(),
     ).toEqual(["aws-s3", "ovhcloud-object-storage", "stackit-object-storage"]);
-    expect(listServices(catalogue, { ...all, q: "object lambda" }).pagination.total).toBe(0);
     expect(listServices(catalogue, { ...all, q: "kube" }).data.map((s) => s.slug)).toEqual([
+      "ovhcloud-managed-kubernetes",
+    ]);
+    expect(listServices(catalogue, { ...all, q: "kubernets" }).data.map((s) => s.slug)).toEqual([
       "ovhcloud-managed-kubernetes",
     ]);
   });
 
-  it("treats a query naming a kind (an equivalence group) as naming its members, the most prominent provider first", () => {
-    const slugs = listServices(fixtureCatalogue(), { ...all, q: "object storage" }).data.map((s) => s.slug);
-    expect(slugs).toEqual(["aws-s3", "ovhcloud-object-storage", "stackit-object-storage"]);
-  });
-
-  it("orders by relevance: a name match before a match elsewhere", () => {
-    // "archive" is only in S3's sub-services and description: found, but after any name match.
+  it("answers the closest matches, said so, when no service has every word; nothing for nonsense", () => {
     const catalogue = fixtureCatalogue();
-    const scores = search(catalogue, "amazon s3");
-    const s3 = catalogue.services.findIndex((s) => s.slug === "aws-s3");
-    expect(scores.get(s3)).toBeGreaterThanOrEqual(EXACT_NAME_BONUS);
-    const onlyDescribed = search(catalogue, "frequent");
-    expect(onlyDescribed.get(s3)).toBeLessThan(EXACT_NAME_BONUS);
+    const closest = listServices(catalogue, { ...all, q: "kubernetes xyzzyqwerty" });
+    expect(closest.data.map((s) => s.slug)).toEqual(["ovhcloud-managed-kubernetes"]);
+    expect(closest.search).toEqual({ closest: true });
+    const none = listServices(catalogue, { ...all, q: "xyzzyqwerty" });
+    expect(none.pagination.total).toBe(0);
+    expect(none.search).toEqual({ closest: false });
+    expect(listServices(catalogue, all).search).toBeUndefined();
   });
 
-  it("never throws and stays within the catalogue for any query", () => {
+  it("treats a query naming a kind (an equivalence group) as naming its members, the largest provider first", () => {
+    const slugs = listServices(fixtureCatalogue(), { ...all, q: "object storage" }).data.map((s) => s.slug);
+    expect(slugs[0]).toBe("aws-s3");
+    expect(slugs.slice(1).sort()).toEqual(["ovhcloud-object-storage", "stackit-object-storage"]);
+  });
+
+  it("puts an exact name first and reads a provider word as whose", () => {
+    const catalogue = fixtureCatalogue();
+    expect(listServices(catalogue, { ...all, q: "amazon s3" }).data[0]!.slug).toBe("aws-s3");
+    expect(listServices(catalogue, { ...all, q: "ovh object storage" }).data[0]!.slug).toBe("ovhcloud-object-storage");
+    expect(serviceSearch(catalogue).search("ovh object storage").providers).toEqual(["ovhcloud"]);
+  });
+
+  it("stems plurals and reads k8s as kubernetes", () => {
+    expect(stem("queues")).toBe("queue");
+    expect(stem("policies")).toBe("policy");
+    expect(stem("redis")).toBe("redis");
+    expect(stem("aws")).toBe("aws");
+    expect(listServices(fixtureCatalogue(), { ...all, q: "k8s" }).data.map((s) => s.slug)).toEqual([
+      "ovhcloud-managed-kubernetes",
+    ]);
+  });
+
+  it("never throws and only names services of the catalogue, for any query", () => {
     const catalogue = fixtureCatalogue();
     fc.assert(
       fc.property(fc.string({ maxLength: 300 }), (q) => {
-        const scores = search(catalogue, q);
-        for (const position of scores.keys()) expect(position).toBeLessThan(catalogue.services.length);
+        for (const slug of serviceSearch(catalogue).search(q).slugs) expect(catalogue.bySlug.has(slug)).toBe(true);
       }),
     );
   });

@@ -28,6 +28,28 @@ describe("GET /v1/services", () => {
     expect(body.data.length).toBeLessThanOrEqual(5);
   });
 
+  it("ranks q with the one search: provider words, typos, closest matches and a respelling", async () => {
+    const app = await build();
+    const first = async (q: string) =>
+      (await app.inject(`/v1/services?q=${encodeURIComponent(q)}&limit=3`)).json() as {
+        data: { slug: string }[];
+        search?: { closest: boolean; didYouMean?: string };
+      };
+    expect((await first("aws s3")).data[0]!.slug).toBe("aws-s3");
+    expect((await first("gcp bigquery")).data[0]!.slug).toBe("gcp-bigquery");
+    expect((await first("route53")).data[0]!.slug).toBe("aws-route-53");
+    const typo = await first("postgress");
+    expect(typo.data.length).toBeGreaterThan(0);
+    expect(typo.search).toEqual({ closest: false, didYouMean: "postgresql" });
+    const closest = await first("kubernetes xyzzyqwerty");
+    expect(closest.search).toEqual({ closest: true });
+    expect(closest.data.map((s) => s.slug)).toEqual(["aws-eks", "azure-kubernetes-service", "gcp-gke"]);
+    const nonsense = await first("xyzzyqwerty");
+    expect(nonsense.data).toEqual([]);
+    expect(nonsense.search).toEqual({ closest: false });
+    expect((await app.inject("/v1/services?limit=1")).json().search).toBeUndefined();
+  });
+
   it("refuses a page or limit that is not a whole number in range", async () => {
     const app = await build();
     for (const query of ["page=0", "page=1.5", "page=x", "limit=0", "limit=201", "limit=-1", "freeTier=maybe"])

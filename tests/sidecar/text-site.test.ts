@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Feedback } from "../../catalogue/ports.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
-import { limitPage } from "../../sidecar/text-site.ts";
+import { limitPage, matrixPage } from "../../sidecar/text-site.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
@@ -55,6 +55,137 @@ describe("the text host's /search", () => {
     expect(response.body).toContain("[Google Kubernetes Engine](/gcp/gke)");
     expect(response.body).not.toContain("/aws/");
     expect((await app.inject("/search/?format=md")).body).toContain("?q=");
+    await app.close();
+  });
+});
+
+describe("the text host's /search, what it understood", () => {
+  it("says closest matches and did-you-mean in text, and fills the site page's hint line in HTML", async () => {
+    const { app } = await textApp();
+    const text = await app.inject({ url: "/search?q=postgress", headers: { accept: "text/markdown" } });
+    expect(text.body).toContain("Did you mean “postgresql”?");
+    const closest = await app.inject({
+      url: "/search?q=kubernetes%20xyzzyqwerty",
+      headers: { accept: "text/markdown" },
+    });
+    expect(closest.body).toContain("No service matches every word; these are the closest.");
+    expect(closest.body).toContain("[Amazon Elastic Kubernetes Service](/aws/eks)");
+    await app.close();
+
+    const dist = mkdtempSync(join(tmpdir(), "csc-search-page-"));
+    mkdirSync(join(dist, "site", "client", "search"), { recursive: true });
+    writeFileSync(
+      join(dist, "site", "client", "search", "index.html"),
+      '<main><input id="search-q" name="q"><h2 tabindex="-1" data-search-status>Results</h2><p data-search-hint hidden></p><ol class="results" data-search-results></ol></main>',
+    );
+    const files = new BuiltFiles(dist, new Map([["site/client/search/index.html", "0".repeat(64)]]));
+    const withPage = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      perMinute: 10_000,
+      files,
+    });
+    const html = await withPage.inject({ url: "/search?q=postgress", headers: { accept: "text/html" } });
+    expect(html.body).toContain("<p data-search-hint>Did you mean “postgresql”?</p>");
+    const plain = await withPage.inject({ url: "/search?q=s3", headers: { accept: "text/html" } });
+    expect(plain.body).toContain("<p data-search-hint hidden></p>");
+    await withPage.close();
+  });
+});
+
+describe("the text host's /equivalents", () => {
+  it("renders the matrix: rows of kinds, the three largest providers as columns by default", async () => {
+    const { app } = await textApp();
+    const response = await app.inject({ url: "/equivalents", headers: { accept: "text/markdown" } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("# Equivalent services");
+    expect(response.body).toMatch(/\| Kind \| AWS \| Azure \| Google Cloud \|/);
+    expect(response.body).toMatch(/\[Object storage\]\(\/equivalents\/object-storage\) \| Amazon S3 \|/);
+    await app.close();
+  });
+
+  it("takes columns and a category from the URL, names unknown providers, and renders one kind", async () => {
+    const { app } = await textApp();
+    const chosen = await app.inject({
+      url: "/equivalents?providers=ovhcloud,nope&category=storage",
+      headers: { accept: "text/markdown" },
+    });
+    expect(chosen.body).toMatch(/\| Kind \| OVHcloud \|\n/);
+    expect(chosen.body).toContain("Unknown provider ids left out: nope.");
+    expect(chosen.body).toContain("[Object storage](/equivalents/object-storage)");
+    expect(chosen.body).not.toContain("Managed Kubernetes](/equivalents/");
+    const one = await app.inject({ url: "/equivalents/object-storage", headers: { accept: "text/markdown" } });
+    expect(one.statusCode).toBe(200);
+    expect(one.body).toContain("## Amazon Web Services");
+    expect(one.body).toContain("[Amazon Simple Storage Service](/aws/s3)");
+    const missing = await app.inject({ url: "/equivalents/no-such-kind", headers: { accept: "text/plain" } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain("No kind of service");
+    await app.close();
+  });
+});
+
+describe("the matrix page submitted without JavaScript", () => {
+  it("shows and ticks the chosen providers' columns, hides the rest and the rows outside the category", () => {
+    const page = [
+      '<input type="checkbox" name="providers" value="aws" checked><input type="checkbox" name="providers" value="ovhcloud">',
+      '<select name="category"><option value="">All</option><option value="storage">Storage</option></select>',
+      '<th data-provider="aws">AWS</th><th data-provider="ovhcloud" hidden>OVHcloud</th>',
+      '<tr data-category="storage" data-group="object-storage"><td data-provider="aws">S3</td><td data-provider="ovhcloud" hidden="">OS</td></tr>',
+      '<tr data-category="containers" data-group="managed-kubernetes"><td data-provider="aws">EKS</td></tr>',
+    ].join("");
+    expect(matrixPage(page, ["ovhcloud"], "storage")).toBe(
+      [
+        '<input type="checkbox" name="providers" value="aws"><input type="checkbox" name="providers" value="ovhcloud" checked>',
+        '<select name="category"><option value="">All</option><option value="storage" selected>Storage</option></select>',
+        '<th data-provider="aws" hidden>AWS</th><th data-provider="ovhcloud">OVHcloud</th>',
+        '<tr data-category="storage" data-group="object-storage"><td data-provider="aws" hidden>S3</td><td data-provider="ovhcloud">OS</td></tr>',
+        '<tr data-category="containers" data-group="managed-kubernetes" hidden><td data-provider="aws" hidden>EKS</td></tr>',
+      ].join(""),
+    );
+  });
+});
+
+describe("the compare form without JavaScript", () => {
+  it("fills the site's compare page with the comparison, names unknown ids, and answers text too", async () => {
+    const dist = mkdtempSync(join(tmpdir(), "csc-compare-page-"));
+    mkdirSync(join(dist, "site", "client", "compare"), { recursive: true });
+    writeFileSync(
+      join(dist, "site", "client", "compare", "index.html"),
+      '<main><noscript><form><input id="compare-ids" name="ids" type="text"></form></noscript><p class="notice info" role="status" data-compare-note hidden></p><div class="table-wrap compare" data-compare-result aria-live="polite"></div></main>',
+    );
+    const files = new BuiltFiles(dist, new Map([["site/client/compare/index.html", "0".repeat(64)]]));
+    const app = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      perMinute: 10_000,
+      files,
+    });
+    const html = await app.inject({
+      url: "/compare/?ids=aws-s3,gcp-cloud-storage&ids=nope-x",
+      headers: { accept: "text/html" },
+    });
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('<input id="compare-ids" value="aws-s3,gcp-cloud-storage,nope-x"');
+    expect(html.body).toContain(
+      '<p class="notice info" role="status" data-compare-note>Not in the catalogue, left out: nope-x.</p>',
+    );
+    expect(html.body).toMatch(
+      /data-compare-result[^>]*><table>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/,
+    );
+    expect(html.body).toContain('<th scope="row">Provider</th><td>Amazon Web Services</td><td>Google Cloud</td>');
+    const escaped = await app.inject({ url: "/compare/?ids=%3Cscript%3E", headers: { accept: "text/html" } });
+    expect(escaped.body).not.toContain("<script>");
+    const text = await app.inject({
+      url: "/compare?ids=aws-s3,gcp-cloud-storage",
+      headers: { accept: "text/markdown" },
+    });
+    expect(text.body).toContain("## Amazon Simple Storage Service");
+    const empty = await app.inject({ url: "/compare/", headers: { accept: "text/markdown" } });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain("/compare/aws-s3,gcp-cloud-storage");
     await app.close();
   });
 });

@@ -1,56 +1,92 @@
 /**
- * /search/?q=…: Pagefind over the built site, with filters (provider, category, lifecycle) and
- * their state in the URL, ten results at a time ("More results"), and focus moved to the results
- * after a search so keyboard users do not start again from the top.
+ * /search/?q=…: the one search (catalogue/search.ts) run in the browser over /search-index.json,
+ * so the results are the API's and the text host's, in their order: when the text host has filled
+ * them in, they stay as they are. Filters (provider, category, lifecycle) and the query live in
+ * the URL; twenty results at a time ("More results"); focus moves to the results after a search.
+ * Pagefind is the second tier: pages whose text matches, other than the services listed.
  */
-import { nameMatch, tellingWords } from "../../../catalogue/query.ts";
+import { ServiceSearch } from "../../../catalogue/search.ts";
+import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/limits.ts";
+import type { SiteSearchIndex } from "../lib/search-index.ts";
 
 interface PageData {
   url: string;
   excerpt: string;
   meta: Record<string, string>;
 }
-interface PagefindResult {
-  data(): Promise<PageData>;
-}
 interface Pagefind {
   options(options: object): Promise<void>;
-  filters(): Promise<Record<string, Record<string, number>>>;
-  search(query: string, options?: { filters?: Record<string, string> }): Promise<{ results: PagefindResult[] } | null>;
+  search(query: string): Promise<{ results: { data(): Promise<PageData> }[] } | null>;
 }
 
-const PAGE = 10;
-/**
- * Pagefind ranks by word frequency and cannot tell that "s3" is S3's name and only part of "S3
- * Tables"'s. Its first WINDOW results are re-ranked by the API's rule (catalogue/query.ts): pages
- * whose name, short name, alias or kind the query is exactly come first, the most prominent first;
- * the rest keep Pagefind's order. The names, brand and prominence are Pagefind meta of each page.
- */
-const WINDOW = 30;
+/** Page-text matches shown under the services. */
+const TEXT_MATCHES = 5;
 const form = document.querySelector<HTMLFormElement>("[data-search-form]")!;
 const input = form.querySelector<HTMLInputElement>('input[name="q"]')!;
 const heading = document.querySelector<HTMLElement>("[data-search-status]")!;
+const hint = document.querySelector<HTMLElement>("[data-search-hint]")!;
 const list = document.querySelector<HTMLOListElement>("[data-search-results]")!;
 const more = document.querySelector<HTMLButtonElement>("[data-search-more]")!;
+const textSection = document.querySelector<HTMLElement>("[data-search-text]")!;
+const textList = document.querySelector<HTMLOListElement>("[data-search-text-results]")!;
 const selects = [...form.querySelectorAll<HTMLSelectElement>("[data-search-filter]")];
-let pagefind: Pagefind | undefined;
-let results: { data: () => Promise<PageData> }[] = [];
-let shown = 0;
 
-async function load(): Promise<Pagefind> {
-  if (pagefind) return pagefind;
-  // The index is written by the build next to the pages; the path is resolved at run time.
-  const path = "/pagefind/pagefind.js";
-  const loaded = (await import(/* @vite-ignore */ path)) as Pagefind;
-  // Page length barely matters: a service page is short, a provider page long, and both are wanted.
-  await loaded.options({ ranking: { pageLength: 0.1, termFrequency: 0.5 } });
-  const available = await loaded.filters();
-  for (const select of selects) {
-    const values = Object.keys(available[select.dataset.searchFilter!] ?? {}).sort((a, b) => a.localeCompare(b));
-    select.append(...values.map((value) => new Option(value, value)));
+interface Loaded {
+  readonly search: ServiceSearch;
+  readonly index: SiteSearchIndex;
+  readonly position: ReadonlyMap<string, number>;
+}
+let loaded: Promise<Loaded> | undefined;
+let results: number[] = [];
+let shown = 0;
+let run_id = 0;
+
+function load(): Promise<Loaded> {
+  return (loaded ??= fetch("/search-index.json")
+    .then((response) => {
+      if (!response.ok) throw new Error(`search index: HTTP ${response.status}`);
+      return response.json() as Promise<SiteSearchIndex>;
+    })
+    .then((index) => ({
+      index,
+      search: new ServiceSearch(index.search),
+      position: new Map(index.search.docs.map((doc, i) => [doc.id, i])),
+    })));
+}
+
+function item({ index }: Loaded, position: number): HTMLLIElement {
+  const doc = index.search.docs[position]!;
+  const li = document.createElement("li");
+  const a = document.createElement("a");
+  a.href = index.paths[position]!;
+  a.textContent = doc.names[0]!;
+  const meta = document.createElement("div");
+  meta.className = "muted";
+  const category = index.search.categories.find((c) => c.id === doc.category)?.name ?? doc.category;
+  meta.textContent = [index.providerNames[doc.provider], category, index.lifecycle[position]!].join(" · ");
+  li.append(a, meta);
+  if (doc.description) {
+    const p = document.createElement("p");
+    p.textContent = doc.description;
+    li.append(p);
   }
-  form.querySelector<HTMLElement>("[data-search-filters]")!.hidden = false;
-  return (pagefind = loaded);
+  return li;
+}
+
+function status() {
+  heading.textContent =
+    results.length === 0
+      ? "No results"
+      : `${results.length} result${results.length === 1 ? "" : "s"}${results.length > shown ? `, showing ${shown}` : ""}`;
+}
+
+function showMore(data: Loaded, focus: boolean) {
+  const items = results.slice(shown, shown + PAGE).map((position) => item(data, position));
+  list.append(...items);
+  shown += items.length;
+  more.hidden = shown >= results.length;
+  status();
+  if (focus) items[0]?.querySelector("a")?.focus();
 }
 
 /** Pagefind's excerpt as DOM: its text, with only its <mark>s kept as elements. */
@@ -66,50 +102,40 @@ function excerpt(html: string): HTMLParagraphElement {
   return p;
 }
 
-function isExact(query: string, meta: Record<string, string>): boolean {
-  if (!meta.names) return false;
-  const telling = tellingWords(query, new Set((meta.brand ?? "").split(" ").filter(Boolean)));
-  return meta.names.split("|").some((name) => nameMatch(name.split(" ").filter(Boolean), telling).exact);
-}
-
-async function rerank(query: string, found: PagefindResult[]): Promise<{ data: () => Promise<PageData> }[]> {
-  const head = await Promise.all(found.slice(0, WINDOW).map((result) => result.data()));
-  const exact = head.map((data) => isExact(query, data.meta));
-  const order = head
-    .map((data, index) => ({ data, index }))
-    .sort(
-      (a, b) =>
-        Number(exact[b.index]) - Number(exact[a.index]) ||
-        (exact[a.index] ? Number(b.data.meta.prominence ?? 0) - Number(a.data.meta.prominence ?? 0) : 0) ||
-        a.index - b.index,
+/** The second tier: Pagefind over page text, pages not already listed above. */
+async function pageText(query: string, listed: ReadonlySet<string>, id: number) {
+  textSection.hidden = true;
+  textList.replaceChildren();
+  try {
+    const path = "/pagefind/pagefind.js";
+    const pagefind = (await import(/* @vite-ignore */ path)) as Pagefind;
+    await pagefind.options({ ranking: { pageLength: 0.1, termFrequency: 0.5 } });
+    const found = (await pagefind.search(query))?.results ?? [];
+    const pages: PageData[] = [];
+    for (const result of found.slice(0, 40)) {
+      const data = await result.data();
+      if (!listed.has(data.url.replace(/\/$/, ""))) pages.push(data);
+      if (pages.length >= TEXT_MATCHES) break;
+    }
+    if (id !== run_id || pages.length === 0) return;
+    textList.append(
+      ...pages.map((page) => {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = page.url;
+        a.textContent = page.meta.title ?? page.url;
+        li.append(a, excerpt(page.excerpt));
+        return li;
+      }),
     );
-  return [
-    ...order.map(({ data }) => ({ data: () => Promise.resolve(data) })),
-    ...found.slice(WINDOW).map((result) => ({ data: () => result.data() })),
-  ];
-}
-
-async function showMore(focus: boolean) {
-  const page = await Promise.all(results.slice(shown, shown + PAGE).map((result) => result.data()));
-  const items = page.map((item) => {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = item.url;
-    a.textContent = item.meta.title ?? item.url;
-    const meta = document.createElement("div");
-    meta.className = "muted";
-    meta.textContent = [item.meta.provider, item.meta.category, item.meta.lifecycle].filter(Boolean).join(" · ");
-    li.append(a, meta, excerpt(item.excerpt));
-    return li;
-  });
-  list.append(...items);
-  shown += page.length;
-  more.hidden = shown >= results.length;
-  heading.textContent = `${results.length} result${results.length === 1 ? "" : "s"}${results.length > shown ? `, showing ${shown}` : ""}`;
-  if (focus) items[0]?.querySelector("a")?.focus();
+    textSection.hidden = false;
+  } catch {
+    // Page text is a second tier: without its index (a development build) the services stand alone.
+  }
 }
 
 async function run(focus: boolean) {
+  const id = ++run_id;
   const query = input.value.trim();
   const filters = Object.fromEntries(
     selects.filter((select) => select.value).map((select) => [select.dataset.searchFilter!, select.value]),
@@ -117,21 +143,56 @@ async function run(focus: boolean) {
   const url = new URL(location.href);
   url.search = new URLSearchParams({ ...(query ? { q: query } : {}), ...filters }).toString();
   history.replaceState(null, "", url);
-  list.replaceChildren();
-  // The text host may have filled in the API's results (for no-JS visitors); these are Pagefind's.
-  list.dataset.source = "pagefind";
-  results = [];
-  shown = 0;
-  more.hidden = true;
   if (!query) {
+    list.replaceChildren();
+    list.dataset.source = "index";
+    results = [];
+    shown = 0;
+    more.hidden = true;
+    hint.hidden = true;
+    textSection.hidden = true;
     heading.textContent = "Results";
     return;
   }
-  const found = (await (await load()).search(query, { filters }))?.results ?? [];
-  results = await rerank(query, found);
-  if (results.length === 0) heading.textContent = "No results";
-  else await showMore(false);
+  const data = await load();
+  if (id !== run_id) return;
+  const outcome = data.search.search(query);
+  // The API's filters, applied after ranking as listServices does.
+  results = outcome.slugs
+    .map((slug) => data.position.get(slug)!)
+    .filter((position) => {
+      const doc = data.index.search.docs[position]!;
+      return (
+        (!filters.provider || doc.provider === filters.provider) &&
+        (!filters.category || doc.category === filters.category) &&
+        (!filters.lifecycle || data.index.lifecycle[position]!.split(" ")[0] === filters.lifecycle)
+      );
+    });
+  // The same words as the text host's (sidecar/text-site.ts searchHint).
+  hint.textContent = [
+    results.length === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
+    outcome.closest && results.length > 0 ? "No service matches every word; these are the closest." : "",
+    outcome.suggestion ? `Did you mean “${outcome.suggestion}”?` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  hint.hidden = !hint.textContent;
+  const first = results.slice(0, PAGE).map((position) => data.index.paths[position]!);
+  const painted = [...list.querySelectorAll<HTMLAnchorElement>(":scope > li > a")].map((a) => a.getAttribute("href"));
+  if (painted.length === first.length && painted.every((href, i) => href === first[i])) {
+    // The text host painted these very results: keep them, no repaint, no reorder.
+    shown = painted.length;
+    more.hidden = shown >= results.length;
+    status();
+  } else {
+    list.replaceChildren();
+    shown = 0;
+    showMore(data, false);
+  }
+  // Marks the list as final (the browser tests wait for it).
+  list.dataset.source = "index";
   if (focus) heading.focus();
+  void pageText(query, new Set(first), id);
 }
 
 form.addEventListener("submit", (event) => {
@@ -141,12 +202,10 @@ form.addEventListener("submit", (event) => {
 form.addEventListener("change", (event) => {
   if ((event.target as HTMLElement).matches("[data-search-filter]")) void run(false);
 });
-more.addEventListener("click", () => void showMore(true));
+more.addEventListener("click", () => void load().then((data) => showMore(data, true)));
 
 const params = new URLSearchParams(location.search);
 input.value = params.get("q") ?? input.value;
-void load().then(() => {
-  for (const select of selects) select.value = params.get(select.dataset.searchFilter!) ?? "";
-  // Arriving with a query (from the search box on every page): results get the focus.
-  return run(Boolean(input.value.trim()));
-});
+for (const select of selects) select.value = params.get(select.dataset.searchFilter!) ?? "";
+// Arriving with a query (from the search box on every page): results get the focus.
+void run(Boolean(input.value.trim()));

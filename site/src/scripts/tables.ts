@@ -44,17 +44,14 @@ function applyFilters() {
     row.hidden = !match;
     if (match) shown.add(row.dataset.slug ?? "");
   }
+  const total = new Set(all.map((row) => row.dataset.slug ?? "")).size;
   // A table (and its section) with nothing left to show is hidden with it.
   for (const table of tables) {
     const empty = [...table.tBodies[0]!.rows].every((row) => row.hidden);
     const holder = table.closest("section") ?? table.closest(".table-wrap");
     if (holder instanceof HTMLElement) holder.hidden = empty;
   }
-  tools.querySelector("[data-table-count]")!.textContent = shownText(
-    shown.size,
-    new Set(all.map((row) => row.dataset.slug ?? "")).size,
-    "services",
-  );
+  tools.querySelector("[data-table-count]")!.textContent = shownText(shown.size, total, "services");
 }
 
 function saveState() {

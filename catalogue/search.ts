@@ -1,0 +1,498 @@
+/**
+ * The one search over the catalogue's services: the API's `GET /v1/services?q=`, the text host's
+ * `/search` and the site's search box (in the browser, over `searchData()` shipped as JSON) all run
+ * `ServiceSearch.search`, so every face ranks alike.
+ *
+ * Matching is MiniSearch's (fields with boosts, prefix and fuzzy matching); what it does not know
+ * is added here, from the data alone:
+ * - words are normalised (case, accents, punctuation), plurals stemmed, `k8s` read as kubernetes,
+ *   and names also indexed with adjacent words joined ("route53", "cosmosdb"), while a query is
+ *   also tried with adjacent words joined ("dynamo db" → "dynamodb");
+ * - provider words (a provider's id and the distinctive words of its name and short name: `aws`,
+ *   `amazon`, `gcp`, `google`, `ovh`…) are taken out of the query and put that provider's matches
+ *   first;
+ * - a query that is one of a service's names (name, short name, alias; brand and generic words
+ *   aside) puts that service first;
+ * - a query naming a kind of service (an equivalence group, a category, a tag several providers
+ *   use) shows that kind's best match per provider first, the largest portfolios first, before a
+ *   second service of any one provider; within a provider the flagship wins by a prior from the
+ *   data (membership of the kind, sub-services, equivalents; previews and retired services last);
+ * - when no service matches every word, the services matching most words are returned as closest
+ *   matches, with a suggested spelling when a word was corrected; true nonsense returns nothing.
+ *
+ * This module must stay free of Node APIs: the site bundles it.
+ */
+import MiniSearch, { type Query, type SearchResult } from "minisearch";
+import type { Catalogue } from "./load.ts";
+
+/** Case-, accent- and punctuation-insensitive tokens: NFKD, marks stripped, lowercase, split on non-alphanumerics. */
+export function tokenize(text: string): string[] {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** Words that say nothing about which service is meant. */
+const GENERIC_WORDS = new Set(
+  "a an the for of on and with by to in at as is cloud service services engine managed database simple elastic".split(
+    " ",
+  ),
+);
+
+/** Words in provider names that are not names of the provider ("Hetzner Online", "Open Telekom Cloud"). */
+const NOT_PROVIDER_WORDS = new Set("web online internet open infrastructure".split(" "));
+
+/** Shorthand people type for a word (a normalisation of language, not of any one query). */
+const SYNONYMS: ReadonlyMap<string, string> = new Map([
+  ["k8s", "kubernetes"],
+  ["postgres", "postgresql"],
+  ["pg", "postgresql"],
+  ["vm", "virtual"],
+  ["vms", "virtual"],
+]);
+
+/** Light English stemming: plurals to singular ("queues" → "queue", "policies" → "policy"). */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !/(ss|us|is|os)$/.test(word) && !/\d/.test(word))
+    return word.slice(0, -1);
+  return word;
+}
+
+/** A query or index word as the search compares it. */
+export function normaliseTerm(word: string): string {
+  return stem(SYNONYMS.get(word) ?? word);
+}
+
+const norm = (text: string) => tokenize(text).map(normaliseTerm);
+
+/** What the search needs of one service (compact: the site ships an array of these). */
+export interface SearchDoc {
+  /** The slug. */
+  readonly id: string;
+  readonly provider: string;
+  /** Name, short name, aliases. */
+  readonly names: readonly string[];
+  readonly tags: readonly string[];
+  /** Positions in `SearchData.groups`. */
+  readonly groups: readonly number[];
+  readonly category: string;
+  readonly description: string;
+  /** The data's prior for this service among equally good matches (higher first). */
+  readonly prior: number;
+}
+
+export interface SearchData {
+  readonly docs: readonly SearchDoc[];
+  /** Providers with their search words, largest portfolio first. */
+  readonly providers: readonly { readonly id: string; readonly words: readonly string[]; readonly size: number }[];
+  readonly groups: readonly { readonly id: string; readonly name: string }[];
+  readonly categories: readonly { readonly id: string; readonly name: string }[];
+}
+
+/**
+ * A service's prior, from the data: how many kinds it belongs to and how many equivalents it has
+ * (what others are compared against), how many tiers it has; a preview or sunset less, retired or
+ * deprecated much less.
+ */
+function priorOf(catalogue: Catalogue, slug: string): number {
+  const record = catalogue.bySlug.get(slug)!;
+  const status = record.service.lifecycle?.status;
+  const penalty = status === "retired" ? 4 : status === "sunset" || status === "deprecated" ? 3 : status ? 1 : 0;
+  return (
+    Math.log2(1 + record.groupIds.length) +
+    0.5 * Math.log2(1 + record.equivalentSlugs.length) +
+    Math.log2(1 + record.subServices.length) -
+    penalty
+  );
+}
+
+/** The compact, JSON-serialisable input of the search, built from a catalogue. */
+export function searchData(catalogue: Catalogue): SearchData {
+  const size = new Map<string, number>();
+  for (const service of catalogue.services) size.set(service.providerId, (size.get(service.providerId) ?? 0) + 1);
+  const wordCount = new Map<string, number>();
+  const rawWords = catalogue.providers.map((provider) => {
+    const words = new Set([provider.id, ...tokenize(provider.name), ...tokenize(provider.shortName)]);
+    for (const word of words) wordCount.set(word, (wordCount.get(word) ?? 0) + 1);
+    return words;
+  });
+  const providers = catalogue.providers
+    .map((provider, i) => ({
+      id: provider.id,
+      // A word two providers share ("cloud") names neither.
+      words: [...rawWords[i]!].filter(
+        (word) => wordCount.get(word) === 1 && !GENERIC_WORDS.has(word) && !NOT_PROVIDER_WORDS.has(word),
+      ),
+      size: size.get(provider.id) ?? 0,
+    }))
+    .sort((a, b) => b.size - a.size || a.id.localeCompare(b.id));
+  const groupPosition = new Map(catalogue.groups.map((group, i) => [group.id, i]));
+  return {
+    providers,
+    groups: catalogue.groups.map(({ id, name }) => ({ id, name })),
+    categories: catalogue.categories.map(({ id, name }) => ({ id, name })),
+    docs: catalogue.services.map((service) => ({
+      id: service.slug,
+      provider: service.providerId,
+      names: [service.name, ...(service.shortName ? [service.shortName] : []), ...(service.aliases ?? [])],
+      tags: service.tags ?? [],
+      groups: catalogue.bySlug.get(service.slug)!.groupIds.map((id) => groupPosition.get(id)!),
+      category: service.category,
+      description: service.description ?? "",
+      prior: Math.round(priorOf(catalogue, service.slug) * 100) / 100,
+    })),
+  };
+}
+
+export interface SearchOutcome {
+  /** Matching slugs, best first. */
+  readonly slugs: readonly string[];
+  /** True when no service matched every word and these are the closest matches. */
+  readonly closest: boolean;
+  /** A corrected query when a word was not found as typed but a close one was. */
+  readonly suggestion?: string;
+  /** Providers the query named (their matches come first). */
+  readonly providers: readonly string[];
+  /** Whether the query named a kind of service (results diversified across providers). */
+  readonly kind: boolean;
+}
+
+interface IndexedDoc {
+  readonly id: number;
+  readonly names: string;
+  readonly tags: string;
+  readonly kinds: string;
+  readonly description: string;
+}
+
+/** Field weights: names first, then tags, kinds (group and category names), description. */
+const BOOST = { names: 8, tags: 3, kinds: 2, description: 0.5 } as const;
+
+/** Name text plus its adjacent words joined ("Amazon Route 53" also gives "route53", "amazonroute"). */
+function withJoined(name: string): string {
+  const tokens = tokenize(name);
+  const joined = tokens.slice(1).map((token, i) => `${tokens[i]}${token}`);
+  return [...tokens, ...joined].join(" ");
+}
+
+/** Words of a query the search reads. */
+const MAX_QUERY_WORDS = 8;
+
+const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
+
+export class ServiceSearch {
+  readonly data: SearchData;
+  private readonly mini: MiniSearch<IndexedDoc>;
+  /** normalised provider word → provider id. */
+  private readonly providerWords = new Map<string, string>();
+  private readonly providerSize = new Map<string, number>();
+  /** Per doc, its names as normalised core tokens (generic and own-brand words left out). */
+  private readonly coreNames: (readonly string[])[][];
+  /** Per doc, every word of its names, normalised. */
+  private readonly nameWords: ReadonlySet<string>[];
+  /** Per doc, its provider's words. */
+  private readonly brand: ReadonlySet<string>[];
+  /** Per doc, its normalised tags (whole phrases) and its kinds' token sets. */
+  private readonly tagPhrases: ReadonlySet<string>[];
+  /** Kinds: group and category names as core token lists, and tags several providers share. */
+  private readonly kindNames: { tokens: readonly string[]; groups: ReadonlySet<number>; category?: string }[];
+  private readonly sharedTags = new Set<string>();
+  private readonly vocabulary = new Set<string>();
+
+  constructor(data: SearchData) {
+    this.data = data;
+    for (const provider of data.providers) {
+      this.providerSize.set(provider.id, provider.size);
+      for (const word of provider.words) this.providerWords.set(word, provider.id);
+    }
+    const wordsOf = new Map(data.providers.map((p) => [p.id, new Set(p.words)]));
+    this.brand = data.docs.map((doc) => wordsOf.get(doc.provider) ?? new Set());
+    this.coreNames = data.docs.map((doc, i) =>
+      doc.names
+        .map((name) =>
+          tokenize(name)
+            .filter((token) => !GENERIC_WORDS.has(token) && !this.brand[i]!.has(token))
+            .map(normaliseTerm),
+        )
+        .filter((tokens) => tokens.length > 0),
+    );
+    this.nameWords = data.docs.map((doc) => new Set(doc.names.flatMap(norm)));
+    this.tagPhrases = data.docs.map((doc) => new Set(doc.tags.map((tag) => norm(tag).join(" "))));
+    const tagProviders = new Map<string, Set<string>>();
+    data.docs.forEach((doc, i) => {
+      for (const tag of this.tagPhrases[i]!) {
+        let set = tagProviders.get(tag);
+        if (!set) tagProviders.set(tag, (set = new Set()));
+        set.add(doc.provider);
+      }
+    });
+    for (const [tag, providers] of tagProviders) if (providers.size >= 3) this.sharedTags.add(tag);
+    this.kindNames = [
+      ...data.groups.map((group, i) => ({
+        tokens: norm(group.name).filter((token) => !GENERIC_WORDS.has(token)),
+        groups: new Set([i]),
+      })),
+      ...data.categories.map((category) => ({
+        tokens: norm(category.name).filter((token) => !GENERIC_WORDS.has(token)),
+        groups: new Set<number>(),
+        category: category.id,
+      })),
+    ];
+    const categoryName = new Map(data.categories.map((c) => [c.id, c.name]));
+    this.mini = new MiniSearch<IndexedDoc>({
+      fields: ["names", "tags", "kinds", "description"],
+      tokenize,
+      processTerm: (term) => normaliseTerm(term),
+      searchOptions: {
+        boost: BOOST,
+        prefix: (term) => term.length >= 3,
+        fuzzy: fuzzyFor,
+        weights: { fuzzy: 0.3, prefix: 0.5 },
+      },
+    });
+    this.mini.addAll(
+      data.docs.map((doc, id) => ({
+        id,
+        names: doc.names.map(withJoined).join(" "),
+        tags: doc.tags.map(withJoined).join(" "),
+        kinds: [...doc.groups.map((g) => data.groups[g]!.name), categoryName.get(doc.category) ?? ""].join(" "),
+        description: doc.description,
+      })),
+    );
+    for (const doc of data.docs)
+      for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
+        for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
+  }
+
+  /** Whether a word names a provider, and which. */
+  private providerOf(word: string): string | undefined {
+    const exact = this.providerWords.get(word);
+    if (exact) return exact;
+    // "ovh" for "ovhcloud": a start of a provider word that is not itself a word of the catalogue.
+    if (word.length < 3 || this.vocabulary.has(normaliseTerm(word))) return undefined;
+    const starting = [...this.providerWords].filter(([providerWord]) => providerWord.startsWith(word));
+    const ids = new Set(starting.map(([, id]) => id));
+    return ids.size === 1 ? [...ids][0] : undefined;
+  }
+
+  search(q: string): SearchOutcome {
+    // Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
+    const words = [...new Set(tokenize(q))].slice(0, MAX_QUERY_WORDS);
+    const providers: string[] = [];
+    const rest: string[] = [];
+    for (const word of words) {
+      const provider = this.providerOf(word);
+      if (provider) {
+        if (!providers.includes(provider)) providers.push(provider);
+      } else rest.push(word);
+    }
+    if (words.length === 0) return { slugs: [], closest: false, providers, kind: false };
+    const named = new Set(providers);
+    if (rest.length === 0) {
+      // Only provider words: that provider's services, flagships first.
+      const docs = this.data.docs
+        .map((doc, i) => ({ doc, i }))
+        .filter(({ doc }) => named.has(doc.provider))
+        .sort((a, b) => b.doc.prior - a.doc.prior || a.i - b.i);
+      return { slugs: docs.map(({ doc }) => doc.id), closest: false, providers, kind: false };
+    }
+
+    // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
+    const variants: string[][] = [rest];
+    // (Short queries only: a name split by a space is a name of two or three words.)
+    for (let i = 0; i + 1 < rest.length && rest.length <= 4; i++)
+      variants.push([...rest.slice(0, i), `${rest[i]}${rest[i + 1]}`, ...rest.slice(i + 2)]);
+    const all: Query = {
+      combineWith: "OR",
+      queries: variants.map((terms) => ({ combineWith: "AND", queries: terms })),
+    };
+    let results: SearchResult[] = this.mini.search(all);
+    let closest = false;
+    if (results.length === 0 && rest.length > 1) {
+      // Closest matches: services whose names, tags or kinds have some of the words (a word only
+      // in descriptions, "this", "matches", is no sign of what was meant)
+      // and at least half of the words.
+      results = this.mini
+        .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
+        .filter((result) => result.queryTerms.length * 2 >= rest.length);
+      closest = results.length > 0;
+    }
+    const suggestion = this.suggest(rest, results);
+
+    // Closest matches: judge names and kinds by the words that matched something.
+    const matched = closest ? rest.filter((word) => this.mini.search(word).length > 0) : rest;
+    const telling = matched.map(normaliseTerm).filter((word) => !GENERIC_WORDS.has(word));
+    const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
+    // A query that is exactly a service's name as written ("cloud functions", "rds") names that
+    // service rather than a kind it matched loosely (by a tag, or leaving generic words out), unless
+    // three or more providers use the name (then it names a kind: "kms").
+    const restNormal = matched.map(normaliseTerm).join(" ");
+    const named_as_written = new Set<string>();
+    const tagged_as_written = new Set<string>();
+    const asWritten = new Set<number>();
+    for (const result of results) {
+      const i = result.id as number;
+      const doc = this.data.docs[i]!;
+      if (doc.names.some((name) => norm(name).join(" ") === restNormal)) named_as_written.add(doc.provider);
+      else if (this.tagPhrases[i]!.has(restNormal)) tagged_as_written.add(doc.provider);
+      else continue;
+      asWritten.add(i);
+    }
+    const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
+    const found = this.kindOf(kindWords);
+    const loose = (found.groups.size === 0 && found.category === undefined) || telling.length < matched.length;
+    const fewUse = (set: ReadonlySet<string>) => set.size > 0 && set.size < 3;
+    const namesService =
+      loose && (fewUse(named_as_written) || (named_as_written.size === 0 && fewUse(tagged_as_written)));
+    const kind = namesService ? { ...found, named: false } : found;
+    const top = results.reduce((max, result) => Math.max(max, result.score), 0);
+    const scored = results.map((result) => {
+      const i = result.id as number;
+      const doc = this.data.docs[i]!;
+      let exact = false;
+      let covered = 0;
+      for (const name of this.coreNames[i]!) {
+        const match = nameMatch(name, telling);
+        exact ||= match.exact;
+        covered = Math.max(covered, match.covered);
+      }
+      // A generic word of the query ("cloud" in "cloud sql") may be left out of a name, but a
+      // name that lacks it is not what the query names exactly.
+      if (exact && !spoken.every((word) => this.nameWords[i]!.has(word))) exact = false;
+      // A member of the kind: of its equivalence group (surest), else by category or shared tag.
+      const memberWeight =
+        kind.groups.size > 0 && doc.groups.some((g) => kind.groups.has(g))
+          ? 6
+          : (kind.category !== undefined && doc.category === kind.category) ||
+              (kind.tag !== undefined && this.tagPhrases[i]!.has(kind.tag))
+            ? 3
+            : 0;
+      const member = memberWeight > 0;
+      // For a kind, what the service is (a member, its prior) weighs more than how its name reads.
+      const score = kind.named
+        ? (5 * result.score) / top + 3 * covered + (exact ? 3 : 0) + memberWeight + 2 * doc.prior
+        : (10 * result.score) / top +
+          (exact ? 12 : 0) +
+          (namesService && asWritten.has(i) ? (named_as_written.size > 0 ? 20 : 8) : 0) +
+          4 * covered +
+          doc.prior;
+      return { i, doc, exact, member, score };
+    });
+    const size = (provider: string) => this.providerSize.get(provider) ?? 0;
+    scored.sort(
+      (a, b) =>
+        Number(named.has(b.doc.provider)) - Number(named.has(a.doc.provider)) ||
+        // Among services a query names exactly, the largest portfolio first (every provider's "Object Storage").
+        (!kind.named && a.exact && b.exact ? size(b.doc.provider) - size(a.doc.provider) : 0) ||
+        b.score - a.score ||
+        size(b.doc.provider) - size(a.doc.provider) ||
+        a.i - b.i,
+    );
+    let ordered = scored;
+    if (kind.named && named.size === 0) {
+      // A kind: each provider's best member first, the largest portfolios first, then the rest.
+      const leaders = new Map<string, (typeof scored)[number]>();
+      for (const entry of scored)
+        if (entry.member && !leaders.has(entry.doc.provider)) leaders.set(entry.doc.provider, entry);
+      const first = [...leaders.values()].sort(
+        (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
+      );
+      const chosen = new Set(first);
+      ordered = [...first, ...scored.filter((entry) => !chosen.has(entry))];
+    }
+    return {
+      slugs: ordered.map(({ doc }) => doc.id),
+      closest,
+      ...(suggestion ? { suggestion: [...providersWords(q, this.providerWords), suggestion].join(" ") } : {}),
+      providers,
+      kind: kind.named,
+    };
+  }
+
+  /** Which kind the query's telling words name: a group or category name they make up, or a shared tag. */
+  private kindOf(telling: readonly string[]): {
+    named: boolean;
+    groups: Set<number>;
+    category?: string;
+    tag?: string;
+  } {
+    const groups = new Set<number>();
+    let category: string | undefined;
+    if (telling.length === 0) return { named: false, groups };
+    for (const kind of this.kindNames) {
+      const all = telling.every((word) =>
+        kind.tokens.some((token) => token === word || (word.length >= 5 && token.startsWith(word))),
+      );
+      if (!all) continue;
+      for (const g of kind.groups) groups.add(g);
+      if (kind.category && telling.length === kind.tokens.length) category = kind.category;
+    }
+    const phrase = telling.join(" ");
+    const tag = this.sharedTags.has(phrase) ? phrase : undefined;
+    return {
+      named: groups.size > 0 || category !== undefined || tag !== undefined,
+      groups,
+      ...(category ? { category } : {}),
+      ...(tag ? { tag } : {}),
+    };
+  }
+
+  /** A respelling of the query's words when one was found only by a close spelling. */
+  private suggest(rest: readonly string[], results: readonly SearchResult[]): string | undefined {
+    if (results.length === 0) return undefined;
+    let changed = false;
+    const terms = rest.map((word) => {
+      const term = normaliseTerm(word);
+      if ([...this.vocabulary].some((v) => v === term || v.startsWith(term))) return word;
+      // The matched index term closest to this word, from the best results' match details.
+      for (const result of results.slice(0, 5))
+        for (const [matched, fields] of Object.entries(result.match)) {
+          if (fields.length > 0 && distance(matched, term) <= 2) {
+            changed = true;
+            return matched;
+          }
+        }
+      return word;
+    });
+    return changed ? terms.join(" ") : undefined;
+  }
+}
+
+function providersWords(q: string, providerWords: ReadonlyMap<string, string>): string[] {
+  return tokenize(q).filter((word) => providerWords.has(word));
+}
+
+/** Levenshtein distance, for the suggestion only (MiniSearch does the fuzzy matching). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * How much of one core name the telling words of a query cover, and whether the query is that
+ * name exactly (every name word covered, every query word a name word).
+ */
+export function nameMatch(name: readonly string[], telling: readonly string[]): { covered: number; exact: boolean } {
+  const covered = name.filter((token) => telling.some((word) => token.startsWith(word))).length / name.length;
+  return { covered, exact: covered === 1 && telling.length > 0 && telling.every((word) => name.includes(word)) };
+}
+
+const searches = new WeakMap<Catalogue, ServiceSearch>();
+
+/** The search of a catalogue, built once per catalogue. */
+export function serviceSearch(catalogue: Catalogue): ServiceSearch {
+  let search = searches.get(catalogue);
+  if (!search) searches.set(catalogue, (search = new ServiceSearch(searchData(catalogue))));
+  return search;
+}

@@ -1,0 +1,27 @@
+/**
+ * The site's search index (/search-index.json): what the search box needs to run the one search
+ * (catalogue/search.ts) in the browser, so its results are the API's, in the API's order, and
+ * never replaced.
+ */
+import type { Catalogue } from "../../../catalogue/load.ts";
+import { lifecycleLabel, servicePath } from "../../../catalogue/render/pages.ts";
+import { searchData, type SearchData } from "../../../catalogue/search.ts";
+
+export interface SiteSearchIndex {
+  readonly search: SearchData;
+  /** provider id → short name, for the result lines. */
+  readonly providerNames: Readonly<Record<string, string>>;
+  /** Per service (search.docs order): its page's path (/aws/s3), as the text host links it. */
+  readonly paths: readonly string[];
+  /** Per service (search.docs order): its lifecycle as the text host labels it ("active", "sunset 2027-03-31"). */
+  readonly lifecycle: readonly string[];
+}
+
+export function siteSearchIndex(catalogue: Catalogue): SiteSearchIndex {
+  return {
+    search: searchData(catalogue),
+    providerNames: Object.fromEntries(catalogue.providers.map((provider) => [provider.id, provider.shortName])),
+    paths: catalogue.services.map((service) => servicePath(service)),
+    lifecycle: catalogue.services.map((service) => lifecycleLabel(service.lifecycle)),
+  };
+}
