@@ -28,10 +28,20 @@ export function servicePageFacts(catalogue: Catalogue, slug: string) {
   const weight = String(Math.round((6 + (4 * portfolio.get(service.providerId)!) / largest) * 10) / 10);
   const kinds = record.groupIds.map((id) => ({ name: catalogue.groups.find((g) => g.id === id)!.name, weight }));
   // Compare with the big three's equivalents when there are any, else the most prominent ones;
-  // never with the service itself.
-  const ranked = [...record.equivalentSlugs].sort((a, b) => prominence(b) - prominence(a));
-  const bigThree = ranked.filter((other) =>
-    DEFAULT_COMPARE_PROVIDERS.includes(catalogue.bySlug.get(other)!.service.providerId),
+  // never with the service itself. One a provider, open services first: S3 rather than Glacier
+  // (closed to new customers) for Blob Storage, which shares both object and archive groups.
+  const closed = (other: string) => {
+    const status = catalogue.bySlug.get(other)!.service.lifecycle?.status;
+    return status !== undefined && status !== "preview";
+  };
+  const ranked = [...record.equivalentSlugs].sort(
+    (a, b) => Number(closed(a)) - Number(closed(b)) || prominence(b) - prominence(a),
+  );
+  const providerOf = (other: string) => catalogue.bySlug.get(other)!.service.providerId;
+  const bigThree = ranked.filter(
+    (other, i) =>
+      DEFAULT_COMPARE_PROVIDERS.includes(providerOf(other)) &&
+      ranked.findIndex((first) => providerOf(first) === providerOf(other)) === i,
   );
   const compareWith = (bigThree.length > 0 ? bigThree : ranked.slice(0, 3)).slice(0, MAX_TEXT_COMPARE_SHOWN - 1);
   return { names, kinds, compareWith };
