@@ -37,6 +37,8 @@ function headers(cache: CachePolicy): string {
   return [
     `add_header Cache-Control "${cacheControl(cache)}";`,
     'add_header Access-Control-Allow-Origin "*" always;',
+    // As the sidecar does (sidecar/app.ts): cross-origin scripts may read a static file's ETag.
+    'add_header Access-Control-Expose-Headers "ETag" always;',
     'add_header Cross-Origin-Resource-Policy "cross-origin" always;',
     'add_header X-Content-Type-Options "nosniff" always;',
     'add_header Vary "Accept-Encoding";',

@@ -248,6 +248,7 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
       expect(once(staticRead, "cache-control")).toBe("public, max-age=300");
       expect(once(staticRead, "vary")).toBe("Accept-Encoding");
       expect(once(staticRead, "access-control-allow-origin")).toBe("*");
+      expect(once(staticRead, "access-control-expose-headers")).toBe("ETag");
       expect(once(staticRead, "x-content-type-options")).toBe("nosniff");
       for (const path of ["/v1/health", "/v1/status"]) {
         const answer = await send(`${base}${path}`, { from: "127.0.0.4" });
