@@ -185,6 +185,41 @@ const MAX_QUERY_WORDS = 8;
 
 const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
+/** The kind of service a query names, if any (`named`), by equivalence group, category or shared tag. */
+interface KindMatch {
+  readonly named: boolean;
+  readonly groups: ReadonlySet<number>;
+  readonly category?: string;
+  readonly tag?: string;
+}
+
+/** How the search reads a query's words once it has its results. */
+interface Reading {
+  /** The matched words, normalised, generic ones left out ("sql" of "cloud sql"). */
+  readonly telling: readonly string[];
+  /** The matched generic words ("cloud" of "cloud sql"). */
+  readonly spoken: readonly string[];
+  readonly kind: KindMatch;
+  /** Whether the query is a service's name as written, used by fewer than three providers. */
+  readonly namesService: boolean;
+  /** Results (doc positions) whose name or tag is the query as written. */
+  readonly asWritten: ReadonlySet<number>;
+  /** Whether a name (not only a tag) is the query as written. */
+  readonly byName: boolean;
+}
+
+/** One result as ranked. */
+interface Scored {
+  readonly i: number;
+  readonly doc: SearchDoc;
+  readonly exact: boolean;
+  readonly member: boolean;
+  readonly score: number;
+}
+
+/** Whether a few providers (one or two) use a name: three or more make it the name of a kind ("kms"). */
+const fewUse = (set: ReadonlySet<string>) => set.size > 0 && set.size < 3;
+
 export class ServiceSearch {
   readonly data: SearchData;
   private readonly mini: MiniSearch<IndexedDoc>;
@@ -283,6 +318,25 @@ export class ServiceSearch {
   search(q: string): SearchOutcome {
     // Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
     const words = [...new Set(tokenize(q))].slice(0, MAX_QUERY_WORDS);
+    const { providers, rest } = this.splitProviders(words);
+    if (words.length === 0) return { slugs: [], closest: false, providers, kind: false };
+    const named = new Set(providers);
+    if (rest.length === 0) return { slugs: this.servicesOf(named), closest: false, providers, kind: false };
+    const { results, closest } = this.match(rest);
+    const suggestion = this.suggest(rest, results);
+    const reading = this.read(rest, results, closest, suggestion);
+    const ordered = this.order(this.score(results, reading), named, reading.kind);
+    return {
+      slugs: ordered.map(({ doc }) => doc.id),
+      closest,
+      ...(suggestion ? { suggestion: [...providersWords(q, this.providerWords), suggestion].join(" ") } : {}),
+      providers,
+      kind: reading.kind.named,
+    };
+  }
+
+  /** The providers a query's words name (in order, once each), and its other words. */
+  private splitProviders(words: readonly string[]): { providers: string[]; rest: string[] } {
     const providers: string[] = [];
     const rest: string[] = [];
     for (const word of words) {
@@ -291,19 +345,22 @@ export class ServiceSearch {
         if (!providers.includes(provider)) providers.push(provider);
       } else rest.push(word);
     }
-    if (words.length === 0) return { slugs: [], closest: false, providers, kind: false };
-    const named = new Set(providers);
-    if (rest.length === 0) {
-      // Only provider words: that provider's services, flagships first.
-      const docs = this.data.docs
-        .map((doc, i) => ({ doc, i }))
-        .filter(({ doc }) => named.has(doc.provider))
-        .sort((a, b) => b.doc.prior - a.doc.prior || a.i - b.i);
-      return { slugs: docs.map(({ doc }) => doc.id), closest: false, providers, kind: false };
-    }
+    return { providers, rest };
+  }
 
+  /** A query of provider words only: those providers' services, flagships first. */
+  private servicesOf(named: ReadonlySet<string>): string[] {
+    const docs = this.data.docs
+      .map((doc, i) => ({ doc, i }))
+      .filter(({ doc }) => named.has(doc.provider))
+      .sort((a, b) => b.doc.prior - a.doc.prior || a.i - b.i);
+    return docs.map(({ doc }) => doc.id);
+  }
+
+  /** The services matching every word, else (`closest`) those matching at least half of them. */
+  private match(rest: readonly string[]): { results: SearchResult[]; closest: boolean } {
     // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
-    const variants: string[][] = [rest];
+    const variants: string[][] = [[...rest]];
     // (Short queries only: a name split by a space is a name of two or three words.)
     for (let i = 0; i + 1 < rest.length && rest.length <= 4; i++)
       variants.push([...rest.slice(0, i), `${rest[i]}${rest[i + 1]}`, ...rest.slice(i + 2)]);
@@ -311,78 +368,115 @@ export class ServiceSearch {
       combineWith: "OR",
       queries: variants.map((terms) => ({ combineWith: "AND", queries: terms })),
     };
-    let results: SearchResult[] = this.mini.search(all);
-    let closest = false;
-    if (results.length === 0 && rest.length > 1) {
-      // Closest matches: services whose names, tags or kinds have some of the words (a word only
-      // in descriptions, "this", "matches", is no sign of what was meant)
-      // and at least half of the words.
-      results = this.mini
-        .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
-        .filter((result) => result.queryTerms.length * 2 >= rest.length);
-      closest = results.length > 0;
-    }
-    const suggestion = this.suggest(rest, results);
+    const results: SearchResult[] = this.mini.search(all);
+    if (results.length > 0 || rest.length <= 1) return { results, closest: false };
+    // Closest matches: services whose names, tags or kinds have some of the words (a word only
+    // in descriptions, "this", "matches", is no sign of what was meant)
+    // and at least half of the words.
+    const closest = this.mini
+      .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
+      .filter((result) => result.queryTerms.length * 2 >= rest.length);
+    return { results: closest, closest: closest.length > 0 };
+  }
 
+  /** Which words tell, which kind they name, and whether they are a service's name as written. */
+  private read(
+    rest: readonly string[],
+    results: readonly SearchResult[],
+    closest: boolean,
+    suggestion: string | undefined,
+  ): Reading {
     // Closest matches: judge names and kinds by the words that matched something.
     const matched = closest ? rest.filter((word) => this.mini.search(word).length > 0) : rest;
     const telling = matched.map(normaliseTerm).filter((word) => !GENERIC_WORDS.has(word));
     const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
-    // A query that is exactly a service's name as written ("cloud functions", "rds") names that
-    // service rather than a kind it matched loosely (by a tag, or leaving generic words out), unless
-    // three or more providers use the name (then it names a kind: "kms").
-    const restNormal = matched.map(normaliseTerm).join(" ");
-    const named_as_written = new Set<string>();
-    const tagged_as_written = new Set<string>();
-    const asWritten = new Set<number>();
-    for (const result of results) {
-      const i = result.id as number;
-      const doc = this.data.docs[i]!;
-      if (doc.names.some((name) => norm(name).join(" ") === restNormal)) named_as_written.add(doc.provider);
-      else if (this.tagPhrases[i]!.has(restNormal)) tagged_as_written.add(doc.provider);
-      else continue;
-      asWritten.add(i);
-    }
+    const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
     const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
     const found = this.kindOf(kindWords);
     const loose = (found.groups.size === 0 && found.category === undefined) || telling.length < matched.length;
-    const fewUse = (set: ReadonlySet<string>) => set.size > 0 && set.size < 3;
-    const namesService =
-      loose && (fewUse(named_as_written) || (named_as_written.size === 0 && fewUse(tagged_as_written)));
-    const kind = namesService ? { ...found, named: false } : found;
-    const top = results.reduce((max, result) => Math.max(max, result.score), 0);
-    const scored = results.map((result) => {
+    const namesService = loose && (fewUse(written.byName) || (written.byName.size === 0 && fewUse(written.byTag)));
+    return {
+      telling,
+      spoken,
+      kind: namesService ? { ...found, named: false } : found,
+      namesService,
+      asWritten: written.docs,
+      byName: written.byName.size > 0,
+    };
+  }
+
+  /**
+   * The results whose name (else tag) is the query as written ("cloud functions", "rds"), and the
+   * providers using it so. Such a query names that service rather than a kind it matched loosely
+   * (by a tag, or leaving generic words out), unless three or more providers use the name (then it
+   * names a kind: "kms").
+   */
+  private writtenAs(
+    results: readonly SearchResult[],
+    phrase: string,
+  ): { byName: Set<string>; byTag: Set<string>; docs: Set<number> } {
+    const byName = new Set<string>();
+    const byTag = new Set<string>();
+    const docs = new Set<number>();
+    for (const result of results) {
       const i = result.id as number;
       const doc = this.data.docs[i]!;
-      let exact = false;
-      let covered = 0;
-      for (const name of this.coreNames[i]!) {
-        const match = nameMatch(name, telling);
-        exact ||= match.exact;
-        covered = Math.max(covered, match.covered);
-      }
-      // A generic word of the query ("cloud" in "cloud sql") may be left out of a name, but a
-      // name that lacks it is not what the query names exactly.
-      if (exact && !spoken.every((word) => this.nameWords[i]!.has(word))) exact = false;
-      // A member of the kind: of its equivalence group (surest), else by category or shared tag.
-      const memberWeight =
-        kind.groups.size > 0 && doc.groups.some((g) => kind.groups.has(g))
-          ? 6
-          : (kind.category !== undefined && doc.category === kind.category) ||
-              (kind.tag !== undefined && this.tagPhrases[i]!.has(kind.tag))
-            ? 3
-            : 0;
-      const member = memberWeight > 0;
+      if (doc.names.some((name) => norm(name).join(" ") === phrase)) byName.add(doc.provider);
+      else if (this.tagPhrases[i]!.has(phrase)) byTag.add(doc.provider);
+      else continue;
+      docs.add(i);
+    }
+    return { byName, byTag, docs };
+  }
+
+  /** Each result's score: MiniSearch's, relative to the best, with how its names fit and its prior. */
+  private score(results: readonly SearchResult[], reading: Reading): Scored[] {
+    const { kind } = reading;
+    const top = results.reduce((max, result) => Math.max(max, result.score), 0);
+    return results.map((result) => {
+      const i = result.id as number;
+      const doc = this.data.docs[i]!;
+      const { exact, covered } = this.nameFit(i, reading);
+      const memberWeight = this.memberWeight(i, kind);
       // For a kind, what the service is (a member, its prior) weighs more than how its name reads.
       const score = kind.named
         ? (5 * result.score) / top + 3 * covered + (exact ? 3 : 0) + memberWeight + 2 * doc.prior
         : (10 * result.score) / top +
           (exact ? 12 : 0) +
-          (namesService && asWritten.has(i) ? (named_as_written.size > 0 ? 20 : 8) : 0) +
+          (reading.namesService && reading.asWritten.has(i) ? (reading.byName ? 20 : 8) : 0) +
           4 * covered +
           doc.prior;
-      return { i, doc, exact, member, score };
+      return { i, doc, exact, member: memberWeight > 0, score };
     });
+  }
+
+  /** How much of its best name the telling words cover, and whether the query is one of its names. */
+  private nameFit(i: number, reading: Reading): { exact: boolean; covered: number } {
+    let exact = false;
+    let covered = 0;
+    for (const name of this.coreNames[i]!) {
+      const match = nameMatch(name, reading.telling);
+      exact ||= match.exact;
+      covered = Math.max(covered, match.covered);
+    }
+    // A generic word of the query ("cloud" in "cloud sql") may be left out of a name, but a
+    // name that lacks it is not what the query names exactly.
+    if (exact && !reading.spoken.every((word) => this.nameWords[i]!.has(word))) exact = false;
+    return { exact, covered };
+  }
+
+  /** A member of the kind: of its equivalence group (surest), else by category or shared tag. */
+  private memberWeight(i: number, kind: KindMatch): number {
+    const doc = this.data.docs[i]!;
+    if (kind.groups.size > 0 && doc.groups.some((g) => kind.groups.has(g))) return 6;
+    return (kind.category !== undefined && doc.category === kind.category) ||
+      (kind.tag !== undefined && this.tagPhrases[i]!.has(kind.tag))
+      ? 3
+      : 0;
+  }
+
+  /** The named providers' services first, then by score; for a kind, each provider's best member first. */
+  private order(scored: Scored[], named: ReadonlySet<string>, kind: KindMatch): Scored[] {
     const size = (provider: string) => this.providerSize.get(provider) ?? 0;
     scored.sort(
       (a, b) =>
@@ -393,34 +487,20 @@ export class ServiceSearch {
         size(b.doc.provider) - size(a.doc.provider) ||
         a.i - b.i,
     );
-    let ordered = scored;
-    if (kind.named && named.size === 0) {
-      // A kind: each provider's best member first, the largest portfolios first, then the rest.
-      const leaders = new Map<string, (typeof scored)[number]>();
-      for (const entry of scored)
-        if (entry.member && !leaders.has(entry.doc.provider)) leaders.set(entry.doc.provider, entry);
-      const first = [...leaders.values()].sort(
-        (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
-      );
-      const chosen = new Set(first);
-      ordered = [...first, ...scored.filter((entry) => !chosen.has(entry))];
-    }
-    return {
-      slugs: ordered.map(({ doc }) => doc.id),
-      closest,
-      ...(suggestion ? { suggestion: [...providersWords(q, this.providerWords), suggestion].join(" ") } : {}),
-      providers,
-      kind: kind.named,
-    };
+    if (!kind.named || named.size > 0) return scored;
+    // A kind: each provider's best member first, the largest portfolios first, then the rest.
+    const leaders = new Map<string, Scored>();
+    for (const entry of scored)
+      if (entry.member && !leaders.has(entry.doc.provider)) leaders.set(entry.doc.provider, entry);
+    const first = [...leaders.values()].sort(
+      (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
+    );
+    const chosen = new Set(first);
+    return [...first, ...scored.filter((entry) => !chosen.has(entry))];
   }
 
   /** Which kind the query's telling words name: a group or category name they make up, or a shared tag. */
-  private kindOf(telling: readonly string[]): {
-    named: boolean;
-    groups: Set<number>;
-    category?: string;
-    tag?: string;
-  } {
+  private kindOf(telling: readonly string[]): KindMatch {
     const groups = new Set<number>();
     let category: string | undefined;
     if (telling.length === 0) return { named: false, groups };
