@@ -325,7 +325,7 @@ export class ServiceSearch {
     const { results, closest } = this.match(rest);
     const suggestion = this.suggest(rest, results);
     const reading = this.read(rest, results, closest, suggestion);
-    const ordered = this.order(this.score(results, reading), named, reading.kind);
+    const ordered = this.order(this.score(results, reading), named, reading);
     return {
       slugs: ordered.map(({ doc }) => doc.id),
       closest,
@@ -476,7 +476,7 @@ export class ServiceSearch {
   }
 
   /** The named providers' services first, then by score; for a kind, each provider's best member first. */
-  private order(scored: Scored[], named: ReadonlySet<string>, kind: KindMatch): Scored[] {
+  private order(scored: Scored[], named: ReadonlySet<string>, { kind, telling }: Reading): Scored[] {
     const size = (provider: string) => this.providerSize.get(provider) ?? 0;
     scored.sort(
       (a, b) =>
@@ -488,10 +488,15 @@ export class ServiceSearch {
         a.i - b.i,
     );
     if (!kind.named || named.size > 0) return scored;
-    // A kind: each provider's best member first, the largest portfolios first, then the rest.
+    // A kind: each provider's best member first, the largest portfolios first, then the rest. A
+    // member whose own name says the kind ("Network Firewall" for "firewall") leads before one that
+    // is only in its group (the VPC that carries security groups).
+    const saysKind = (entry: Scored) => telling.every((word) => this.nameWords[entry.i]!.has(word));
     const leaders = new Map<string, Scored>();
-    for (const entry of scored)
-      if (entry.member && !leaders.has(entry.doc.provider)) leaders.set(entry.doc.provider, entry);
+    for (const entry of scored) {
+      const leader = leaders.get(entry.doc.provider);
+      if (entry.member && (!leader || (!saysKind(leader) && saysKind(entry)))) leaders.set(entry.doc.provider, entry);
+    }
     const first = [...leaders.values()].sort(
       (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
     );
