@@ -15,7 +15,6 @@
  * Clients are keyed by clientKey(): an IPv4 address, or the /64 of an IPv6 one (a host gets a
  * whole /64 and can rotate addresses inside it at will); a port a proxy added is dropped.
  */
-import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import proxyAddr from "@fastify/proxy-addr";
 import type { BucketHit, Store } from "../store/store.ts";
@@ -140,16 +139,6 @@ export function limitStore(store: Store, bucket: string, failClosed: (key: strin
       return new LimitStore();
     }
   };
-}
-
-/**
- * The client's address as Fastify's request.ip gives it under the same TRUST_PROXY
- * (fastify/lib/request.js: the last address proxy-addr keeps), for code that runs before Fastify.
- */
-export function clientAddress(trustProxy: readonly string[] | undefined): (request: IncomingMessage) => string {
-  if (!trustProxy || trustProxy.length === 0) return (request) => request.socket.remoteAddress ?? "";
-  const trusted = trustedProxy(trustProxy);
-  return (request) => proxyAddr.all(request, trusted).at(-1) ?? "";
 }
 
 const TRUST_DECISIONS = 1024;
