@@ -174,27 +174,23 @@ function closedPeerBlocks(plan: ExitPlanT): Block[] {
   ];
 }
 
+/** The exposure table's rows (measure, before, after): the document's and the site's. */
+export function exposureRows({ before, after }: ExitPlanT["exposure"]): string[][] {
+  return [
+    ["Services", String(before.totalServices), String(after.totalServices)],
+    ["Providers", String(before.totalProviders), String(after.totalProviders)],
+    ["US-headquartered providers", usShare(before), usShare(after)],
+    ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
+    ["Services on an EU-resident-only provider", String(before.euResidentOnlyCount), String(after.euResidentOnlyCount)],
+    ["Head-office jurisdictions", topJurisdictions(before), topJurisdictions(after)],
+  ];
+}
+
 function exposureBlocks(plan: ExitPlanT): Block[] {
-  const { before, after } = plan.exposure;
   return [
     heading(2, "Exposure before and after"),
-    {
-      kind: "table",
-      head: ["Measure", "Before", "After"],
-      rows: [
-        ["Services", String(before.totalServices), String(after.totalServices)],
-        ["Providers", String(before.totalProviders), String(after.totalProviders)],
-        ["US-headquartered providers", usShare(before), usShare(after)],
-        ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
-        [
-          "Services on an EU-resident-only provider",
-          String(before.euResidentOnlyCount),
-          String(after.euResidentOnlyCount),
-        ],
-        ["Head-office jurisdictions", topJurisdictions(before), topJurisdictions(after)],
-      ],
-    },
-    { kind: "note", tone: "info", parts: [before.disclaimer] },
+    { kind: "table", head: ["Measure", "Before", "After"], rows: exposureRows(plan.exposure) },
+    { kind: "note", tone: "info", parts: [plan.exposure.before.disclaimer] },
   ];
 }
 

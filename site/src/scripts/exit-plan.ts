@@ -9,9 +9,9 @@ import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalog
 import { exitPlan, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
 import { exposureReport } from "../../../catalogue/exposure.ts";
 import { HttpError } from "../../../catalogue/problem.ts";
-import { exitPlanCsv, exitPlanDoc } from "../../../catalogue/render/exit-plan.ts";
+import { exitPlanCsv, exitPlanDoc, exposureRows } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
-import type { ExitPlanT, ExitTargetT, ExposureReportT } from "../../../catalogue/schema/index.ts";
+import type { ExitPlanT, ExitTargetT } from "../../../catalogue/schema/index.ts";
 import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
 
 const form = document.querySelector<HTMLFormElement>("[data-exit-form]")!;
@@ -109,33 +109,17 @@ function table(head: string[], rows: (string | Node)[][], caption: string): HTML
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
-const usShare = (report: ExposureReportT) => {
-  const us = new Set(report.services.filter((row) => row.usHeadquartered).map((row) => row.providerId));
-  return `${us.size} of ${report.totalProviders} (${report.usHeadquarteredProviderPercentage}%)`;
-};
-
 function showExposure(current: ExitPlanT) {
-  const { before, after } = current.exposure;
-  const jurisdictions = (report: ExposureReportT) =>
-    report.byJurisdiction.map((row) => `${row.key} ${row.percentage}%`).join(", ") || "none";
-  document.querySelector("[data-exit-exposure]")!.replaceChildren(
-    table(
-      ["Measure", "Before", "After"],
-      [
-        ["Services", String(before.totalServices), String(after.totalServices)],
-        ["Providers", String(before.totalProviders), String(after.totalProviders)],
-        ["US-headquartered providers", usShare(before), usShare(after)],
-        ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
-        [
-          "Services on an EU-resident-only provider",
-          String(before.euResidentOnlyCount),
-          String(after.euResidentOnlyCount),
-        ],
-        ["Head-office jurisdictions", jurisdictions(before), jurisdictions(after)],
-      ],
-      "Exposure of the current list and of the proposed one",
-    ),
-  );
+  const { before } = current.exposure;
+  document
+    .querySelector("[data-exit-exposure]")!
+    .replaceChildren(
+      table(
+        ["Measure", "Before", "After"],
+        exposureRows(current.exposure),
+        "Exposure of the current list and of the proposed one",
+      ),
+    );
   document.querySelector("[data-exit-disclaimer]")!.textContent = before.disclaimer;
   document.querySelector("[data-exit-summary]")!.textContent =
     `${plural(current.summary.services, "service")}: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${plural(current.summary.noEquivalent, "gap")}. The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"}).`;
