@@ -5,7 +5,6 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan, exitTargetOfQuery } from "../../catalogue/exit-plan.ts";
-import { LIST_LIFETIME_DAYS } from "../../catalogue/limits.ts";
 import { listPath, resolveList } from "../../catalogue/lists.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { HttpError } from "../../catalogue/problem.ts";
@@ -57,18 +56,9 @@ export function exitPlanPage(options: { catalogue: Catalogue; store: Store; repl
       if (!(error instanceof HttpError)) throw error;
       return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
     }
-    let list;
-    try {
-      list = await store.getList(request.params.id, new Date());
-    } catch {
-      return replies.error(request, reply, 503, "Service unavailable", "Storage is unreachable; try again shortly.");
-    }
-    if (!list)
-      return replies.notFound(
-        request,
-        reply,
-        `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
-      );
+    const found = await replies.savedList(store, request.params.id, request, reply);
+    if ("answered" in found) return found.answered;
+    const { list } = found;
     const { services, missingServiceIds } = resolveList(catalogue, list);
     let doc: Doc;
     try {

@@ -6,11 +6,12 @@
  * COLUMNS header asks for another width (terminalWidth).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { TEXT_WIDTH } from "../../catalogue/limits.ts";
+import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/limits.ts";
 import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
 import { renderDoc, type TextFormat } from "../../catalogue/static.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
+import type { Store, StoredList } from "../store/store.ts";
 
 export type Rendering = TextFormat | "html";
 
@@ -185,6 +186,40 @@ export class TextReplies {
   }
 
   /** The site's 404 page to a browser, else a 404 in the request's rendering. */
+  /**
+   * The saved list at `id`, or the answer already sent when there is none (404: expired or never
+   * saved) or the store cannot be reached (503). Both text-host list pages read a list this way.
+   */
+  async savedList(
+    store: Pick<Store, "getList">,
+    id: string,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ list: StoredList } | { answered: FastifyReply }> {
+    let list;
+    try {
+      list = await store.getList(id, new Date());
+    } catch {
+      return {
+        answered: await this.error(
+          request,
+          reply,
+          503,
+          "Service unavailable",
+          "Storage is unreachable; try again shortly.",
+        ),
+      };
+    }
+    if (list) return { list };
+    return {
+      answered: await this.notFound(
+        request,
+        reply,
+        `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
+      ),
+    };
+  }
+
   async notFound(request: FastifyRequest, reply: FastifyReply, detail: string) {
     if (
       !isApiPath(request.url) &&

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from "fastify";
 import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
 import { dayOf, lifecycleFilterOf, LifecycleQuery } from "../../catalogue/lifecycle.ts";
-import { LIST_LIFETIME_DAYS } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { comparePage, lifecyclePage, savedListPage } from "../../catalogue/render/pages.ts";
@@ -70,18 +69,9 @@ export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: T
           (status) =>
             render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html"),
         );
-      let list;
-      try {
-        list = await store.getList(request.params.id, new Date());
-      } catch {
-        return replies.error(request, reply, 503, "Service unavailable", "Storage is unreachable; try again shortly.");
-      }
-      if (!list)
-        return replies.notFound(
-          request,
-          reply,
-          `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
-        );
+      const found = await replies.savedList(store, request.params.id, request, reply);
+      if ("answered" in found) return found.answered;
+      const { list } = found;
       // Saved lists expire: not for shared caches.
       return replies.text(
         request,
