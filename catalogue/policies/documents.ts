@@ -155,6 +155,14 @@ interface Selection {
   readonly implied: ImpliedServiceT[];
 }
 
+/** What explain mode reports of a selection, the same for every vendor's document. */
+const selectionReport = (selection: Selection) => ({
+  skipped: selection.skipped,
+  implied: selection.implied,
+  dependencies: selection.dependencies,
+  essentials: [...selection.essentials],
+});
+
 /** Sorted, without a second spelling of an identifier the vendor treats as the same. */
 function uniqueFor(vendor: Vendor, values: Iterable<string>): string[] {
   const byKey = new Map<string, string>();
@@ -429,10 +437,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
       policy,
       strategy,
       characters,
-      skipped: selection.skipped,
-      implied: selection.implied,
-      dependencies: selection.dependencies,
-      essentials: [...selection.essentials],
+      ...selectionReport(selection),
       unconfirmed: [],
       notes: [
         'Deny-list: attach beside FullAWSAccess (aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json, then aws organizations attach-policy --policy-id <id> --target-id <ou-or-account>). Everything not listed in NotAction is denied.',
@@ -455,10 +460,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
     ...(policies.length > 1 ? { policies } : {}),
     strategy,
     characters: minifiedLength(policies[0]),
-    skipped: selection.skipped,
-    implied: selection.implied,
-    dependencies: selection.dependencies,
-    essentials: [...selection.essentials],
+    ...selectionReport(selection),
     unconfirmed: [],
     notes: [
       `Allow-list: attach ${policies.length === 1 ? "this SCP" : `all ${policies.length} SCPs`} to the target in place of FullAWSAccess (attach first, then detach FullAWSAccess). Allows of several SCPs on one target add up; AWS allows ${SCP_MAX_PER_TARGET} SCPs per target, counting any other SCP attached there.`,
@@ -533,10 +535,7 @@ export function azurePolicySet(
   return {
     policy,
     characters: minifiedLength(policy),
-    skipped: selection.skipped,
-    implied: selection.implied,
-    dependencies: selection.dependencies,
-    essentials: [...selection.essentials],
+    ...selectionReport(selection),
     unconfirmed: [],
     notes: [
       `Create at a management group with the ARM shape: az rest --method put --url 'https://management.azure.com/providers/Microsoft.Management/managementGroups/<group>/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01' --body @policy-set.json; or ${AZ_SET_DEFINITION_CREATE}. Then assign it (az policy assignment create --policy-set-definition approved-services …).`,
@@ -584,10 +583,7 @@ export function gcpOrgPolicy(
   return {
     policy,
     characters: minifiedLength(policy),
-    skipped: selection.skipped,
-    implied: selection.implied,
-    dependencies: selection.dependencies,
-    essentials: [...selection.essentials],
+    ...selectionReport(selection),
     unconfirmed,
     notes: [
       options.organizationId
