@@ -31,6 +31,18 @@ export const COMPARE_GROUPS = [
 ] as const;
 export type CompareAttributeId = (typeof COMPARE_GROUPS)[number]["attributes"][number];
 
+/** A compare value as every face shows it: "—" for none, "Yes"/"No", lists joined. */
+export const compareCell = (value: string | boolean | readonly string[] | null): string =>
+  value === null
+    ? "—"
+    : Array.isArray(value)
+      ? value.join(", ") || "—"
+      : typeof value === "boolean"
+        ? value
+          ? "Yes"
+          : "No"
+        : (value as string);
+
 export function compareServices(catalogue: Catalogue, slugs: readonly string[]): CompareResultT {
   const records = slugs.map((slug) => catalogue.bySlug.get(slug)!);
   const providerOf = (providerId: string) => catalogue.providerById.get(providerId)!;

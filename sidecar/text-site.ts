@@ -25,7 +25,7 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { listServices } from "../catalogue/query.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
-import { COMPARE_GROUPS, compareServices } from "../catalogue/compare.ts";
+import { COMPARE_GROUPS, compareCell, compareServices } from "../catalogue/compare.ts";
 import { matrixColumns } from "../catalogue/equivalents.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../catalogue/render/equivalents.ts";
 import { comparePage, lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
@@ -162,18 +162,6 @@ export function matrixPage(html: string, columns: readonly string[], category: s
 const COMPARE_RESULT = /(<div[^>]*\bdata-compare-result[^>]*>)(<\/div>)/;
 const COMPARE_NOTE = /(<p)[^>]*\bdata-compare-note[^>]*>(<\/p>)/;
 const COMPARE_IDS = /(<input[^>]*\bid="compare-ids")()/;
-
-/** A compare value as the site's compare script shows it (site/src/scripts/compare.ts). */
-const compareCell = (value: string | boolean | string[] | null) =>
-  value === null
-    ? "—"
-    : Array.isArray(value)
-      ? value.join(", ") || "—"
-      : typeof value === "boolean"
-        ? value
-          ? "Yes"
-          : "No"
-        : value;
 
 /** The comparison as the site's compare script draws it: services as columns, attributes by group. */
 export function compareTableHtml(catalogue: Catalogue, slugs: readonly string[]): string {

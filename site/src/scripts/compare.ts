@@ -6,7 +6,7 @@
  * (?group=provider&differences=1&sort=jurisdiction) beside the ids in the path, and the CSV
  * download is what is shown.
  */
-import { COMPARE_GROUPS } from "../../../catalogue/compare.ts";
+import { COMPARE_GROUPS, compareCell } from "../../../catalogue/compare.ts";
 import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/limits.ts";
 import { API_URL, errorMessage } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
@@ -37,17 +37,6 @@ interface CompareResult {
   attributes: { attribute: string; label: string; values: Record<string, Value>; shared: boolean }[];
 }
 
-const cell = (value: Value) =>
-  value === null
-    ? "—"
-    : Array.isArray(value)
-      ? value.join(", ") || "—"
-      : typeof value === "boolean"
-        ? value
-          ? "Yes"
-          : "No"
-        : value;
-
 /** Compliance programme names by id (the page's data-compliance-names), shown in place of the API's ids. */
 const complianceNames = new Map(
   Object.entries(JSON.parse(result.dataset.complianceNames ?? "{}") as Record<string, string>),
@@ -57,7 +46,7 @@ const COMPLIANCE_ROWS = new Set(["compliance", "providerCompliance"]);
 /** A row's value as shown: compliance ids as their programmes' names. */
 const shownCell = (attribute: CompareResult["attributes"][number], slug: string) => {
   const value = attribute.values[slug] ?? null;
-  return cell(
+  return compareCell(
     COMPLIANCE_ROWS.has(attribute.attribute) && Array.isArray(value)
       ? value.map((id) => complianceNames.get(id) ?? id)
       : value,
@@ -82,7 +71,7 @@ function view(answer: CompareResult) {
   const columns = answer.services.map((service) => ({
     ...service,
     provider: catalogue?.listed.get(service.slug)?.providerShortName ?? service.providerId,
-    jurisdiction: cell(jurisdictions[service.slug] ?? null),
+    jurisdiction: compareCell(jurisdictions[service.slug] ?? null),
   }));
   type Column = (typeof columns)[number];
   const keys: Record<string, (column: Column) => string> = {
