@@ -1,11 +1,22 @@
 /** Runs the real server (sidecar/server.ts) as a child process on free ports, for fault tests. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { freePort, waitFor } from "./components.ts";
 
 const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url));
 /** `npm start`'s script: builds dist/ when stale, then runs the server. */
 export const START = fileURLToPath(new URL("../../scripts/start.ts", import.meta.url));
+
+/** Node's arguments as `npm start` gives them: package.json's start flags, then the script. */
+export const START_ARGS: readonly string[] = [
+  ...(
+    JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
+  ).scripts.start
+    .split(/\s+/)
+    .filter((word) => word.startsWith("--")),
+  START,
+];
 
 export interface ServerProcess {
   readonly api: string;

@@ -5,14 +5,13 @@
  * LOAD_SECONDS (default 60) and LOAD_CONNECTIONS (default 50) set the size.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanup, freePort, requireComponent, startRedis, waitFor, type RedisServer } from "../helpers/components.ts";
+import { START_ARGS } from "../helpers/process.ts";
 
 const redisBinary = requireComponent("redis-server");
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
-const START = fileURLToPath(new URL("../../scripts/start.ts", import.meta.url));
 
 describe.skipIf(!redisBinary)("load", () => {
   let redis: RedisServer;
@@ -22,7 +21,7 @@ describe.skipIf(!redisBinary)("load", () => {
     redis = await startRedis(redisBinary!);
     const [port, textPort] = [await freePort(), await freePort()];
     api = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [START], {
+    server = spawn(process.execPath, [...START_ARGS], {
       env: { ...process.env, PORT: String(port), TEXT_PORT: String(textPort), REDIS_URL: redis.url, LOG_LEVEL: "warn" },
       stdio: "ignore",
     });

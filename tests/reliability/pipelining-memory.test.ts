@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, waitFor } from "../helpers/components.ts";
-import { START } from "../helpers/process.ts";
+import { START_ARGS } from "../helpers/process.ts";
 
 const REQUESTS = 4000;
 const LIMIT_MB = 300;
@@ -40,7 +40,7 @@ describe.skipIf(process.platform !== "linux")("pipelined requests for the larges
       PUBLIC_TEXT_URL: "http://localhost:8081",
     };
     delete env.LOG_LEVEL;
-    child = spawn(process.execPath, [START], { env, stdio: ["ignore", "ignore", "inherit"] });
+    child = spawn(process.execPath, [...START_ARGS], { env, stdio: ["ignore", "ignore", "inherit"] });
     // A stale dist/ is built first (a minute or more on a busy machine).
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 600_000, "npm start");
   }, 620_000);
