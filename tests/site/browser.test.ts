@@ -460,6 +460,67 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     });
   });
 
+  describe("on a phone (390 px)", () => {
+    it("keeps a service table's key columns in view, and each lifecycle date whole", async () => {
+      for (const path of ["/", "/aws", "/category/storage", "/aws/s3", "/lifecycle/"]) {
+        const page = await open(path, { size: WIDTHS[1] });
+        await page.waitForLoadState("networkidle");
+        const tables = await page.locator("table[data-table]").evaluateAll((all) =>
+          all.map((table) => {
+            const wrap = table.closest(".table-wrap")!;
+            const heads = [...table.querySelectorAll("thead th")].filter((th) => th.getClientRects().length > 0);
+            return {
+              scrolls: wrap.scrollWidth > wrap.clientWidth,
+              heads: heads.map((th) => th.textContent!.trim()),
+              right: Math.max(...heads.map((th) => th.getBoundingClientRect().right)),
+            };
+          }),
+        );
+        if (path !== "/lifecycle/") expect(tables.length, path).toBeGreaterThan(0);
+        for (const table of tables) {
+          expect(table.scrolls, `${path}: a table scrolls sideways (${table.heads.join(", ")})`).toBe(false);
+          expect(table.right, path).toBeLessThanOrEqual(390);
+          expect(table.heads, path).toEqual(expect.arrayContaining(["Service", "Lifecycle"]));
+          expect(table.heads, path).not.toContain("Free tier");
+        }
+        const dates = await page.locator(".badge-date").evaluateAll((all) =>
+          all.map((date) => ({
+            lines: date.getClientRects().length,
+            right: date.closest(".badge")!.getBoundingClientRect().right,
+            text: date.textContent,
+          })),
+        );
+        if (path === "/" || path === "/lifecycle/") expect(dates.length, path).toBeGreaterThan(3);
+        for (const date of dates) {
+          expect(date.lines, `${path}: ${date.text} broken across lines`).toBe(1);
+          expect(date.right, `${path}: ${date.text} out of view`).toBeLessThanOrEqual(390);
+        }
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      }
+    });
+
+    it("keeps the matrix's kinds and the comparison's attribute names in view while their columns scroll", async () => {
+      for (const [path, rowHead] of [
+        ["/equivalents/", "table[data-matrix] tbody tr:not([hidden]) th"],
+        ["/compare/aws-s3,azure-blob-storage,gcp-cloud-storage", '[data-compare-result] tbody th[scope="row"]'],
+      ] as const) {
+        const page = await open(path, { size: WIDTHS[1] });
+        const head = page.locator(rowHead).first();
+        await head.waitFor();
+        // Scrolled to the far end, the row heads stay at the scrolling box's left edge.
+        const { scrolls, offset } = await head.evaluate((el) => {
+          const wrap = el.closest(".table-wrap")!;
+          const scrolls = wrap.scrollWidth > wrap.clientWidth;
+          wrap.scrollLeft = wrap.scrollWidth;
+          return { scrolls, offset: el.getBoundingClientRect().left - wrap.getBoundingClientRect().left };
+        });
+        expect(scrolls, path).toBe(true);
+        expect(Math.abs(offset), path).toBeLessThan(2);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      }
+    });
+  });
+
   describe("the list builder", () => {
     for (const size of WIDTHS)
       it(
