@@ -43,6 +43,16 @@ export const compareCell = (value: string | boolean | readonly string[] | null):
           : "No"
         : (value as string);
 
+/** The rows whose values are compliance programme ids. */
+const COMPLIANCE_ROWS: ReadonlySet<string> = new Set(["compliance", "providerCompliance"]);
+
+/**
+ * A row's value as every face shows it: compliance ids as their programmes' names (`nameOf`, as
+ * the service pages name them), then compareCell.
+ */
+export const compareShown = (attribute: string, value: Value, nameOf: (id: string) => string): string =>
+  compareCell(COMPLIANCE_ROWS.has(attribute) && Array.isArray(value) ? value.map(nameOf) : value);
+
 export function compareServices(catalogue: Catalogue, slugs: readonly string[]): CompareResultT {
   const records = slugs.map((slug) => catalogue.bySlug.get(slug)!);
   const providerOf = (providerId: string) => catalogue.providerById.get(providerId)!;

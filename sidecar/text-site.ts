@@ -25,7 +25,7 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { listServices } from "../catalogue/query.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
-import { COMPARE_GROUPS, compareCell, compareServices } from "../catalogue/compare.ts";
+import { COMPARE_GROUPS, compareServices, compareShown } from "../catalogue/compare.ts";
 import { matrixColumns } from "../catalogue/equivalents.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../catalogue/render/equivalents.ts";
 import { comparePage, lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
@@ -166,6 +166,7 @@ const COMPARE_IDS = /(<input[^>]*\bid="compare-ids")()/;
 /** The comparison as the site's compare script draws it: services as columns, attributes by group. */
 export function compareTableHtml(catalogue: Catalogue, slugs: readonly string[]): string {
   const answer = compareServices(catalogue, slugs);
+  const programme = (id: string) => catalogue.compliance.get(id) ?? id;
   const head = answer.services
     .map((service) => {
       const provider = catalogue.providerById.get(service.providerId)!.provider.shortName;
@@ -178,13 +179,55 @@ export function compareTableHtml(catalogue: Catalogue, slugs: readonly string[])
       .map(
         (attribute) =>
           `<tr><th scope="row">${escapeHtml(attribute.label + (attribute.shared ? " (same)" : ""))}</th>${answer.services
-            .map((service) => `<td>${escapeHtml(compareCell(attribute.values[service.slug] ?? null))}</td>`)
+            .map(
+              (service) =>
+                `<td>${escapeHtml(compareShown(attribute.attribute, attribute.values[service.slug] ?? null, programme))}</td>`,
+            )
             .join("")}</tr>`,
       )
       .join("");
     return `<tbody><tr><th scope="rowgroup" colspan="${answer.services.length + 1}"><span>${escapeHtml(group.label)}</span></th></tr>${body}</tbody>`;
   }).join("");
   return `<table><caption class="skip">Services side by side</caption><thead><tr><th scope="col">Attribute</th>${head}</tr></thead>${groups}</table>`;
+}
+
+/**
+ * The ids a comparison was asked for (deduplicated), those the catalogue knows (as many as are
+ * shown) and a note on the rest.
+ */
+function compareRequest(catalogue: Catalogue, ids: readonly string[]) {
+  const asked = [...new Set(ids.map((value) => value.trim()).filter(Boolean))].slice(0, 50);
+  const known = asked.filter((slug) => catalogue.bySlug.has(slug)).slice(0, MAX_TEXT_COMPARE_SHOWN);
+  const unknown = asked.filter((slug) => !catalogue.bySlug.has(slug));
+  const note = [
+    unknown.length > 0 ? `Not in the catalogue, left out: ${unknown.join(", ").slice(0, 300)}.` : "",
+    asked.length - unknown.length > MAX_TEXT_COMPARE_SHOWN
+      ? `Showing the first ${MAX_TEXT_COMPARE_SHOWN} services.`
+      : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return { asked, known, note };
+}
+
+/**
+ * The site's compare page with the comparison of `ids` filled in, so it reads without JavaScript
+ * (the form's ?ids= and the shared /compare/a,b alike); its script then takes over with the
+ * options. Undefined when the site is not built.
+ */
+export function compareSitePage(
+  files: BuiltFiles | undefined,
+  catalogue: Catalogue,
+  ids: readonly string[],
+): Promise<string | undefined> {
+  const { asked, known, note } = compareRequest(catalogue, ids);
+  return sitePage(files, "compare/index.html", [
+    [COMPARE_IDS, ` value="${escapeHtml(asked.join(","))}"`],
+    ...(known.length > 0 ? [[COMPARE_RESULT, compareTableHtml(catalogue, known)] as const] : []),
+    ...(note
+      ? [[COMPARE_NOTE, ` class="notice info" role="status" data-compare-note>${escapeHtml(note)}`] as const]
+      : []),
+  ]);
 }
 
 export default async function textSiteRoutes(app: FastifyInstance, options: TextSiteOptions): Promise<void> {
@@ -293,34 +336,14 @@ export default async function textSiteRoutes(app: FastifyInstance, options: Text
   // compare page with the comparison filled in; otherwise the text host's comparison.
   app.get<{ Querystring: Record<string, string | string[] | undefined> }>("/compare", async (request, reply) => {
     const raw = request.query.ids;
-    const asked = [
-      ...new Set(
-        (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
-          .flatMap((value) => value.split(","))
-          .map((value) => value.trim())
-          .filter(Boolean),
-      ),
-    ].slice(0, 50);
-    const known = asked.filter((slug) => catalogue.bySlug.has(slug)).slice(0, MAX_TEXT_COMPARE_SHOWN);
-    const unknown = asked.filter((slug) => !catalogue.bySlug.has(slug));
-    const note = [
-      unknown.length > 0 ? `Not in the catalogue, left out: ${unknown.join(", ").slice(0, 300)}.` : "",
-      asked.length - unknown.length > MAX_TEXT_COMPARE_SHOWN
-        ? `Showing the first ${MAX_TEXT_COMPARE_SHOWN} services.`
-        : "",
-    ]
-      .filter(Boolean)
-      .join(" ");
+    const { asked, known, note } = compareRequest(
+      catalogue,
+      (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((value) => value.split(",")),
+    );
     const rendering = negotiate(request);
     reply.header("vary", "Accept, User-Agent");
     if (rendering === "html") {
-      const page = await sitePage(files, "compare/index.html", [
-        [COMPARE_IDS, ` value="${escapeHtml(asked.join(","))}"`],
-        ...(known.length > 0 ? [[COMPARE_RESULT, compareTableHtml(catalogue, known)] as const] : []),
-        ...(note
-          ? [[COMPARE_NOTE, ` class="notice info" role="status" data-compare-note>${escapeHtml(note)}`] as const]
-          : []),
-      ]);
+      const page = await compareSitePage(files, catalogue, asked);
       if (page !== undefined) return reply.type(contentType("html")).send(page);
     }
     const compared: Doc =

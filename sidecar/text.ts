@@ -177,6 +177,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     textRoutes({
       catalogue: options.catalogue,
       store: options.store,
+      files: options.files,
       replies,
       siteHandler: options.siteHandler,
       apiUrl: options.urls?.apiUrl,

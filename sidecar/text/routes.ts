@@ -13,12 +13,14 @@ import { textPageFor, textPages } from "../../catalogue/static.ts";
 import { safeRelativePath, splitRequestUrl, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { isDotSegment, serveSitePage, type SiteHandler } from "../site-page.ts";
 import type { Store } from "../store/store.ts";
+import { compareSitePage } from "../text-site.ts";
 import { exitPlanPage } from "./exit-plan.ts";
 import { errorDoc, render, widthOf, type TextReplies } from "./render.ts";
 
 export interface TextRouteOptions {
   readonly catalogue: Catalogue;
   readonly store: Store;
+  readonly files?: BuiltFiles | undefined;
   readonly replies: TextReplies;
   /** The site's on-demand handler, for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler | undefined;
@@ -29,14 +31,18 @@ export interface TextRouteOptions {
 /** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
 const LIFECYCLE_KEYS = ["within", "status", "provider"] as const;
 
-export function textRoutes({ catalogue, store, replies, siteHandler, apiUrl }: TextRouteOptions) {
+export function textRoutes({ catalogue, store, files, replies, siteHandler, apiUrl }: TextRouteOptions) {
   const pageDocs = new Map([...textPages(catalogue)].map(({ page, doc }) => [page, doc]));
 
   return async (app: FastifyInstance) => {
     app.get<{ Params: { ids: string } }>("/compare/:ids", async (request, reply) => {
       const rendering = replies.rendering(request);
-      // The site's compare page names unknown ids itself and shows the rest.
-      if (rendering === "html" && (await replies.site(request, reply, "compare/index.html"))) return reply;
+      if (rendering === "html") {
+        // The site's compare page with the comparison filled in, so a shared link reads without
+        // JavaScript; unknown ids are named there and the rest compared.
+        const page = await compareSitePage(files, catalogue, request.params.ids.split(","));
+        if (page !== undefined) return reply.header("vary", TEXT_VARY).type("text/html; charset=utf-8").send(page);
+      }
       let ids: string[];
       try {
         ids = parseIdList(catalogue, request.params.ids, Number.MAX_SAFE_INTEGER);

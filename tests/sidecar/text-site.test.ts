@@ -176,6 +176,16 @@ describe("the compare form without JavaScript", () => {
       /data-compare-result[^>]*><table>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/,
     );
     expect(html.body).toContain('<th scope="row">Provider</th><td>Amazon Web Services</td><td>Google Cloud</td>');
+    // A shared /compare/a,b link reads the same without JavaScript; compliance by the programmes' names.
+    const shared = await app.inject({
+      url: "/compare/azure-blob-storage,nope-x,aws-s3",
+      headers: { accept: "text/html" },
+    });
+    expect(shared.statusCode).toBe(200);
+    expect(shared.body).toContain('<input id="compare-ids" value="azure-blob-storage,nope-x,aws-s3"');
+    expect(shared.body).toContain("data-compare-note>Not in the catalogue, left out: nope-x.</p>");
+    expect(shared.body).toContain('<th scope="row">Compliance</th><td>FedRAMP High</td><td>—</td></tr>');
+    expect(shared.body).not.toMatch(/<td>[^<]*\b(fedramp-high|iso-27001)\b/);
     const escaped = await app.inject({ url: "/compare/?ids=%3Cscript%3E", headers: { accept: "text/html" } });
     expect(escaped.body).not.toContain("<script>");
     const text = await app.inject({

@@ -778,6 +778,41 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     });
   });
 
+  describe("compare without JavaScript, from a shared link", () => {
+    it("fills /compare/a,b in, with compliance programmes by name and both services in view at 390 px", async () => {
+      const page = await open("/compare/aws-s3,azure-blob-storage", { javaScriptEnabled: false, size: WIDTHS[1] });
+      const heads = await page.locator("[data-compare-result] thead th").allInnerTexts();
+      expect(heads.join(" ")).toContain("Amazon Simple Storage Service");
+      expect(heads.join(" ")).toContain("Azure Blob Storage");
+      const compliance = page.locator("[data-compare-result] tbody tr", {
+        has: page.locator('th[scope="row"]', { hasText: /^Compliance/ }),
+      });
+      // Named as the service pages name them, not by the API's ids.
+      expect(await compliance.innerText()).toContain("FedRAMP High");
+      expect(await page.locator("[data-compare-result]").innerText()).not.toMatch(/fedramp-high|iso-27001/);
+      const right = await page
+        .locator("[data-compare-result] thead th")
+        .evaluateAll((cells) => Math.max(...cells.map((cell) => cell.getBoundingClientRect().right)));
+      expect(right).toBeLessThanOrEqual(390);
+      // Unknown ids are named, the rest compared.
+      const unknown = await open("/compare/aws-s3,no-such-service,gcp-cloud-storage", { javaScriptEnabled: false });
+      expect(await unknown.locator("[data-compare-note]").innerText()).toContain("no-such-service");
+      expect(await unknown.locator("[data-compare-result] thead th").count()).toBe(3);
+    });
+
+    for (const size of WIDTHS)
+      it(`has no serious or critical accessibility violations as served without JavaScript (${size.name})`, async () => {
+        const page = await open("/", { bypassCSP: true, size });
+        // The page as a browser without JavaScript gets it: the module scripts never run (axe itself does).
+        await page.route("**/_astro/*.js", (route) => route.abort());
+        await page.goto(`${stack.textUrl}/compare/aws-s3,azure-blob-storage,gcp-cloud-storage`);
+        await page.waitForLoadState("networkidle");
+        expect(await page.locator("[data-compare-result] tbody tr").count()).toBeGreaterThan(5);
+        expect(await axe(page)).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+      });
+  });
+
   describe("compare and errors", () => {
     for (const size of WIDTHS)
       it(`names each column's provider, keeps the first column in view and names unknown ids (${size.name})`, async () => {

@@ -6,7 +6,7 @@
  * (?group=provider&differences=1&sort=jurisdiction) beside the ids in the path, and the CSV
  * download is what is shown.
  */
-import { COMPARE_GROUPS, compareCell } from "../../../catalogue/compare.ts";
+import { COMPARE_GROUPS, compareCell, compareShown } from "../../../catalogue/compare.ts";
 import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/limits.ts";
 import { API_URL, errorMessage } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
@@ -41,17 +41,8 @@ interface CompareResult {
 const complianceNames = new Map(
   Object.entries(JSON.parse(result.dataset.complianceNames ?? "{}") as Record<string, string>),
 );
-const COMPLIANCE_ROWS = new Set(["compliance", "providerCompliance"]);
-
-/** A row's value as shown: compliance ids as their programmes' names. */
-const shownCell = (attribute: CompareResult["attributes"][number], slug: string) => {
-  const value = attribute.values[slug] ?? null;
-  return compareCell(
-    COMPLIANCE_ROWS.has(attribute.attribute) && Array.isArray(value)
-      ? value.map((id) => complianceNames.get(id) ?? id)
-      : value,
-  );
-};
+const shownCell = (attribute: CompareResult["attributes"][number], slug: string) =>
+  compareShown(attribute.attribute, attribute.values[slug] ?? null, (id) => complianceNames.get(id) ?? id);
 
 let catalogue: BrowserCatalogue | undefined;
 let shown: CompareResult | undefined;
