@@ -748,6 +748,47 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         await expectClean(page, size, `/lifecycle/ ${size.name}`);
       });
 
+    for (const size of WIDTHS)
+      it(`combines a date window with the sort, the URL, the JSON link and the CSV (${size.name})`, async () => {
+        const page = await open("/lifecycle/", { size });
+        const tools = page.locator("[data-lifecycle-tools]");
+        await tools.waitFor();
+        await tools.locator('select[name="within"]').selectOption("180d");
+        await tools.locator('select[name="sort"]').selectOption("provider");
+        await page.waitForFunction(() => location.search.includes("sort=provider"));
+        expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ within: "180d", sort: "provider" });
+        // The window is the API's: the same entries as GET /v1/lifecycle?within=180d.
+        const api = (await (await fetch(`${stack.apiUrl}/v1/lifecycle?within=180d`)).json()) as {
+          data: { slug: string; sunsetDate?: string }[];
+        };
+        expect(api.data.length).toBeGreaterThan(2);
+        const shown = await shownCards(page);
+        expect(new Set(shown.map((card) => card[0]))).toEqual(new Set(api.data.map((entry) => entry.slug)));
+        const providers = shown.map((card) => card[2]!);
+        expect(providers).toEqual(ordered(providers, (p) => p));
+        expect(await page.locator("[data-lifecycle-count]").innerText()).toMatch(
+          new RegExp(`^Showing ${shown.length} of \\d+ entries\\.$`),
+        );
+        expect(new URL((await page.locator("[data-lifecycle-json]").getAttribute("href")) ?? "").search).toBe(
+          "?within=180d",
+        );
+        const csv = parseCsv(await download(page, () => tools.locator("[data-lifecycle-csv]").click()));
+        expect(csv.slice(1).map((row) => row.slice(0, 4))).toEqual(shown);
+        // A window the select does not offer, from a shared link, is kept and offered.
+        const linked = await open("/lifecycle/?within=45", { size });
+        await linked.locator("[data-lifecycle-tools]").waitFor();
+        expect(await linked.locator('select[name="within"]').inputValue()).toBe("45d");
+        expect(await linked.locator('select[name="within"] option:checked').innerText()).toBe("Within 45 days");
+        expect(new URL(linked.url()).searchParams.get("within")).toBe("45d");
+        const within45 = (await (await fetch(`${stack.apiUrl}/v1/lifecycle?within=45d`)).json()) as {
+          data: { slug: string }[];
+        };
+        expect((await shownCards(linked)).map((card) => card[0]).sort()).toEqual(
+          within45.data.map((entry) => entry.slug).sort(),
+        );
+        await expectClean(page, size, `/lifecycle/ within ${size.name}`);
+      });
+
     it("keeps the cards, by date and readable at 390 px, without JavaScript (a sort in the URL is left for the script)", async () => {
       const page = await open("/lifecycle/?sort=provider&status=preview", {
         javaScriptEnabled: false,
@@ -1136,6 +1177,9 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         "/lists/axe-list",
         "/feedback/",
         "/lifecycle/",
+        "/lifecycle/?within=180d&sort=provider",
+        "/equivalents/",
+        "/equivalents/?providers=aws,ovhcloud,scaleway&category=storage",
       ])
         it(`has no serious or critical accessibility violations on ${path} (${size.name})`, async () => {
           const page = await open(path, { bypassCSP: true, size });

@@ -1,10 +1,12 @@
 /**
  * The lifecycle page (pages/lifecycle.astro) in the browser: countdowns refreshed for today, and
- * over the no-JS cards the status and provider filters, a sort (next date keeps the date groups;
+ * over the no-JS cards the status, provider and date-window filters (`within=90d` as on
+ * GET /v1/lifecycle: dates from today to today + 90 days), a sort (next date keeps the date groups;
  * provider, name or status list every card in one sorted list), their state in the URL
- * (?status=deprecated&provider=aws&sort=provider, restored on load) and the CSV download of the
- * cards shown, in their order. `?within=90d`, as on GET /v1/lifecycle, keeps the next n days.
+ * (?status=deprecated&within=90d&sort=provider, restored on load), the JSON link to the API's same
+ * filter and the CSV download of the cards shown, in their order.
  */
+import { LIFECYCLE_WITHIN_MAX_DAYS } from "../../../catalogue/limits.ts";
 import { relativeDays } from "../../../catalogue/render/relative.ts";
 import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
 
@@ -23,11 +25,28 @@ const groups = [...document.querySelectorAll<HTMLElement>(".lifecycle-group")];
 // In build order, which is next-date order; each card's home is its date group's list.
 const cards = [...document.querySelectorAll<HTMLLIElement>("li.card[data-slug]")];
 const home = new Map(cards.map((card) => [card, card.parentElement!]));
-const STATE = ["status", "provider", "sort"] as const;
+const STATE = ["status", "provider", "within", "sort"] as const;
+/** The filters GET /v1/lifecycle takes too (the JSON link carries them). */
+const API_FILTERS = ["status", "provider", "within"] as const;
+
+/**
+ * A window from a link ("90", "90d"), as the select's value; one the select does not offer (45d)
+ * is added to it, so a shared link keeps its window. Undefined for none or a bad one.
+ */
+function windowOf(select: HTMLSelectElement, raw: string | null): string | undefined {
+  const days = /^(\d{1,4})d?$/.exec(raw ?? "")?.[1];
+  if (days === undefined || Number(days) > LIFECYCLE_WITHIN_MAX_DAYS) return undefined;
+  const value = `${Number(days)}d`;
+  if (![...select.options].some((option) => option.value === value))
+    select.append(new Option(`Within ${Number(days)} days`, value));
+  return value;
+}
 
 if (tools && sorted) {
   const params = new URLSearchParams(location.search);
-  const within = params.has("within") ? Number(params.get("within")?.replace(/d$/, "")) : NaN;
+  const linkedWindow = windowOf(tools.elements.namedItem("within") as HTMLSelectElement, params.get("within"));
+  if (linkedWindow) params.set("within", linkedWindow);
+  const json = document.querySelector<HTMLAnchorElement>("[data-lifecycle-json]");
   const sortSelect = tools.elements.namedItem("sort") as HTMLSelectElement;
   // The status select lists LIFECYCLE_STATUSES in their order (preview … retired): sort by that.
   const statusRank = [...(tools.elements.namedItem("status") as HTMLSelectElement).options].map((o) => o.value);
@@ -37,21 +56,23 @@ if (tools && sorted) {
     status: (card) => statusRank.indexOf(card.dataset.status ?? ""),
   };
 
-  const matches = (card: HTMLElement, status: string, provider: string) => {
+  const matches = (card: HTMLElement, status: string, provider: string, within: string) => {
     const date = card.dataset.date;
+    const days = within ? Number(within.replace(/d$/, "")) : undefined;
     return (
       (!status || card.dataset.status === status) &&
       (!provider || card.dataset.provider === provider) &&
-      (!Number.isInteger(within) || (date !== undefined && daysTo(date) >= 0 && daysTo(date) <= within))
+      (days === undefined || (date !== undefined && daysTo(date) >= 0 && daysTo(date) <= days))
     );
   };
 
   const apply = () => {
-    const { status, provider, sort } = formState(tools, STATE);
+    const state = formState(tools, STATE);
+    const { status, provider, within, sort } = state;
     const key = sortKeys[sort];
     let shown = 0;
     for (const card of cards) {
-      card.hidden = !matches(card, status, provider);
+      card.hidden = !matches(card, status, provider, within);
       if (!card.hidden) shown++;
     }
     if (key) {
@@ -67,6 +88,13 @@ if (tools && sorted) {
       group.querySelector("[data-group-count]")!.textContent = String(inGroup);
     }
     tools.querySelector("[data-lifecycle-count]")!.textContent = shownText(shown, cards.length, "entries");
+    if (json) {
+      const url = new URL(json.href);
+      for (const name of API_FILTERS)
+        if (state[name]) url.searchParams.set(name, state[name]);
+        else url.searchParams.delete(name);
+      json.href = url.href;
+    }
   };
 
   /** The cards shown, in page order (a collapsed group's cards count: they are one click away). */
