@@ -202,7 +202,7 @@ function select(catalogue: ListCatalogue, ids: readonly string[], vendor: Vendor
   if (own.length === 0)
     throw new PolicyRequestError(
       "Nothing to allow",
-      `${approvedIds.size === 1 ? "The approved service is not" : `None of the ${approvedIds.size} approved services is`} ${vendor.aProvider} service, so there is nothing for ${vendor.aProvider} policy to allow. Add ${vendor.providerName} services (provider "${vendor.providerId}") to the list.`,
+      `${approvedIds.size === 1 ? "The approved service is not" : `None of the ${approvedIds.size} approved services is`} ${vendor.aProvider} service, so there is nothing for ${vendor.aProvider} policy to allow, and a list without ${vendor.providerName} services needs none. To allow some, add services of provider "${vendor.providerId}".`,
     );
   if (included.length === 0)
     throw new PolicyRequestError(

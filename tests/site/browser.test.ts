@@ -15,12 +15,14 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Download, type Page } from "playwright-core";
+import { exitPlan } from "../../catalogue/exit-plan.ts";
+import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
 import { HELD_OUT_CASES, RANKING_CASES } from "../fixtures/ranking-queries.ts";
 import { freePort, requireComponent } from "../helpers/components.ts";
-import { tempStore } from "../helpers/app.ts";
+import { realCatalogue, tempStore } from "../helpers/app.ts";
 import { startStack, type Stack } from "../helpers/stack.ts";
 
 const executablePath = requireComponent("chromium");
@@ -1053,6 +1055,87 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         await store.close();
       }
     });
+  });
+
+  describe("plan an exit, then the policies of the new list", () => {
+    // A mixed stack: S3, RDS and BigQuery map to sovereign providers; GuardDuty, Logic Apps and
+    // Dialogflow have no equivalent there (gaps), and the team keeps them for now.
+    const STACK = [
+      "aws-s3",
+      "aws-rds-postgresql",
+      "aws-guardduty",
+      "azure-functions",
+      "azure-logic-apps",
+      "gcp-bigquery",
+      "gcp-dialogflow",
+    ];
+    // The API's generators (POST /v1/policies/*), run here: the strict bucket allows 10 a minute.
+    const POLICIES = [
+      { section: "scp", make: (ids: readonly string[]) => scpPolicy(realCatalogue(), ids).policy },
+      { section: "azure", make: (ids: readonly string[]) => azurePolicySet(realCatalogue(), ids).policy },
+      { section: "gcp", make: (ids: readonly string[]) => gcpOrgPolicy(realCatalogue(), ids).policy },
+    ] as const;
+
+    for (const size of WIDTHS)
+      it(
+        `plans to sovereign providers, picks an alternative, keeps the gaps, adopts and downloads the SCP, initiative and org policy (${size.name})`,
+        { timeout: 60_000 },
+        async () => {
+          const plan = exitPlan(realCatalogue(), STACK, { sovereignOption: true });
+          const s3 = plan.services.find((entry) => entry.slug === "aws-s3")!;
+          expect(s3.candidates.length).toBeGreaterThan(1);
+          const alternative = s3.candidates[1]!.slug;
+          const gaps = plan.gaps.map((gap) => gap.slug);
+          expect(gaps).toEqual(["aws-guardduty", "azure-logic-apps", "gcp-dialogflow"]);
+          // The list the choices make, in list order: the alternative, the other rank-1s, the kept gaps.
+          const adopted = plan.services.map((entry) =>
+            entry.slug === "aws-s3" ? alternative : entry.outcome === "mapped" ? entry.candidates[0]!.slug : entry.slug,
+          );
+
+          const page = await open("/list/exit/", {
+            size,
+            init: () =>
+              localStorage.getItem("csc-approved-list") ??
+              localStorage.setItem(
+                "csc-approved-list",
+                JSON.stringify([
+                  "aws-s3",
+                  "aws-rds-postgresql",
+                  "aws-guardduty",
+                  "azure-functions",
+                  "azure-logic-apps",
+                  "gcp-bigquery",
+                  "gcp-dialogflow",
+                ]),
+              ),
+          });
+          await page.locator("[data-exit-result]:not([hidden])").waitFor();
+          expect(await page.locator("[data-exit-summary]").innerText()).toContain(
+            "7 services: 0 stay, 4 mapped, 3 gaps.",
+          );
+          await page.locator(`input[name="pick-aws-s3"][value="${alternative}"]`).check();
+          for (const gap of gaps) await page.locator(`input[name="keep-${gap}"]`).check();
+          expect(await page.locator("[data-exit-summary]").innerText()).toContain("3 gaps kept where they are.");
+          // The handover document says which gaps stay where they are.
+          const markdown = await download(page, () => page.locator('[data-exit-download="md"]').click());
+          expect(markdown).toContain("Kept on Amazon Web Services in the proposed list, by choice");
+          await page.screenshot({ path: `${ARTIFACTS}/exit-plan-${size.name}.png`, fullPage: true });
+          await expectClean(page, size, `/list/exit/ ${size.name}`);
+
+          await page.locator("[data-exit-adopt]").click();
+          await page.waitForURL(/\/list\/$/);
+          expect(JSON.parse((await page.evaluate(() => localStorage.getItem("csc-approved-list")))!)).toEqual(adopted);
+          for (const { section, make } of POLICIES) {
+            const button = page.locator(`[data-download="${section}"] [data-download-button]`);
+            await expect.poll(() => button.isEnabled()).toBe(true);
+            const file = JSON.parse(await download(page, () => button.click())) as unknown;
+            // The generator's document over the adopted list, and not the original list's.
+            expect(file, section).toEqual(make(adopted));
+            expect(file, section).not.toEqual(make(STACK));
+          }
+          await expectClean(page, size, `/list/ after adopting ${size.name}`);
+        },
+      );
   });
 
   describe("without JavaScript, and accessibility details", () => {

@@ -132,6 +132,11 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         page.click('[data-download="markdown"] button'),
       ])) as [Download, void];
       expect(readFileSync((await markdown.path())!, "utf8")).toContain("stackit-object-storage");
+      // Nothing left on AWS: no SCP to download, and the builder says why rather than asking for AWS services.
+      expect(await page.isDisabled('[data-download="scp"] [data-download-button]')).toBe(true);
+      expect(await page.textContent('[data-download="scp"] [data-explain]')).toContain(
+        "a list without AWS services needs none",
+      );
       expect(errors).toEqual([]);
       await context.close();
     });

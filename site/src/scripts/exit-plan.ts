@@ -2,8 +2,9 @@
  * /list/exit/: "Plan an exit" for the list being built, computed here by exitPlan()
  * (catalogue/exit-plan.ts, the API's own function) over /exit-catalogue.json, so it costs no API
  * request. An alternative picked per service changes the proposed list and its exposure (the
- * same exposureReport as GET /v1/exposure); "Use as my list" makes it the list, which the
- * builder's policies and Markdown export then follow.
+ * same exposureReport as GET /v1/exposure), and so does a gap kept where it is (a partial exit:
+ * the API's proposal leaves gaps out); "Use as my list" makes it the list, which the builder's
+ * policies and Markdown export then follow.
  */
 import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit-catalogue.ts";
 import { exitPlan, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
@@ -48,10 +49,19 @@ let plan: ExitPlanT | undefined;
 let catalogue: ExitCatalogue | undefined;
 /** The candidate picked per mapped service, when not the proposed one. */
 const picks = new Map<string, string>();
+/** The gaps kept on their current provider in the proposed list. */
+const kept = new Set<string>();
 
-/** The plan with the picks applied: each picked candidate first, the list and its exposure recomputed. */
+const keptReason = (entry: { providerName: string; reason: string }) =>
+  `Kept on ${entry.providerName} in the proposed list, by choice, though the target does not allow it: ${entry.reason}`;
+
+/**
+ * The plan with the choices applied: each picked candidate first, each kept gap in the proposed
+ * list (its reason says so), the list and its exposure recomputed.
+ */
 function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
   const services = base.services.map((entry) => {
+    if (kept.has(entry.slug)) return { ...entry, reason: keptReason(entry) };
     const pick = picks.get(entry.slug);
     if (!pick || entry.candidates[0]?.slug === pick) return entry;
     const chosen = entry.candidates.find((candidate) => candidate.slug === pick)!;
@@ -66,13 +76,18 @@ function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
   const ids = [
     ...new Set(
       services.flatMap((entry) =>
-        entry.outcome === "stays" ? [entry.slug] : entry.candidates.slice(0, 1).map((candidate) => candidate.slug),
+        entry.outcome === "stays" || kept.has(entry.slug)
+          ? [entry.slug]
+          : entry.candidates.slice(0, 1).map((candidate) => candidate.slug),
       ),
     ),
   ];
   return {
     ...base,
     services,
+    gaps: base.gaps.map((gap) =>
+      kept.has(gap.slug) ? { ...gap, reason: services.find((entry) => entry.slug === gap.slug)!.reason } : gap,
+    ),
     targetList: {
       ...base.targetList,
       approvedServiceIds: ids,
@@ -122,7 +137,26 @@ function showExposure(current: ExitPlanT) {
     );
   document.querySelector("[data-exit-disclaimer]")!.textContent = before.disclaimer;
   document.querySelector("[data-exit-summary]")!.textContent =
-    `${plural(current.summary.services, "service")}: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${plural(current.summary.noEquivalent, "gap")}. The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"}).`;
+    `${plural(current.summary.services, "service")}: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${plural(current.summary.noEquivalent, "gap")}. The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"})${kept.size > 0 ? `, ${plural(kept.size, "gap")} kept where ${kept.size === 1 ? "it is" : "they are"}` : ""}.`;
+}
+
+/** A gap's name and the choice to keep it where it is (in the proposed list) rather than leave it out. */
+function keepChoice(base: ExitPlanT, c: ExitCatalogue, entry: ExitPlanT["services"][number]): Node {
+  const cell = el("div", `${entry.name} (${entry.providerName})`);
+  const label = el("label");
+  label.className = "block";
+  const input = el("input");
+  input.type = "checkbox";
+  input.name = `keep-${entry.slug}`;
+  input.checked = kept.has(entry.slug);
+  input.addEventListener("change", () => {
+    if (input.checked) kept.add(entry.slug);
+    else kept.delete(entry.slug);
+    showExposure(picked(base, c));
+  });
+  label.append(input, ` Keep on ${entry.providerName} for now`);
+  cell.append(label);
+  return cell;
 }
 
 function show(base: ExitPlanT, c: ExitCatalogue) {
@@ -136,7 +170,7 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
         base.services
           .filter((entry) => entry.outcome === "no-equivalent")
           .map((entry) => [
-            `${entry.name} (${entry.providerName})`,
+            keepChoice(base, c, entry),
             entry.reason,
             entry.nearest.map((near) => `${near.name} (${near.providerName})`).join("; ") || "none",
           ]),
@@ -229,6 +263,7 @@ async function planNow() {
     return;
   }
   picks.clear();
+  kept.clear();
   status.textContent = `Planned ${plural(known.length, "service")} of ${list.from}${known.length < ids.length ? ` (${ids.length - known.length} no longer in the catalogue left out)` : ""}.`;
   show(plan, catalogue);
 }
