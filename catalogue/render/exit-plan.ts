@@ -248,10 +248,12 @@ const CSV_HEAD = [
 
 /**
  * The plan as CSV, one row per service that stays, per candidate of a mapped service, and per gap
- * and each of its same-category services (kind same-category: not an equivalent).
+ * and each of its same-category services (kind same-category: not an equivalent). A gap the
+ * proposed list keeps where it is (the site's partial exit) is of kind kept, proposed.
  */
 export function exitPlanCsv(plan: ExitPlanT): string {
   const rows: (string | number | boolean)[][] = [CSV_HEAD];
+  const proposed = new Set(plan.targetList.approvedServiceIds);
   const from = (entry: ExitServicePlanT) => [entry.slug, entry.name, entry.providerId, entry.outcome];
   for (const entry of plan.services) {
     if (entry.outcome === "stays")
@@ -279,7 +281,11 @@ export function exitPlanCsv(plan: ExitPlanT): string {
         c.reason,
       ]);
     if (entry.outcome === "no-equivalent") {
-      rows.push([...from(entry), "gap", "", "", "", "", "", false, entry.reason]);
+      rows.push(
+        proposed.has(entry.slug)
+          ? [...from(entry), "kept", "", entry.slug, entry.name, entry.providerId, entry.lifecycle, true, entry.reason]
+          : [...from(entry), "gap", "", "", "", "", "", false, entry.reason],
+      );
       for (const near of entry.nearest)
         rows.push([...from(entry), "same-category", "", near.slug, near.name, near.providerId, "", false, near.reason]);
     }

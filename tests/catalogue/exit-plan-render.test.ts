@@ -37,6 +37,18 @@ describe("exit plan renderings", () => {
     for (const row of rows.slice(1)) expect(row.match(/"[^"]*"|[^,]+|(?<=,)(?=,|$)/g)!.length).toBe(12);
   });
 
+  it("CSV marks a gap the proposed list keeps where it is (the site's partial exit) as kept and proposed", () => {
+    const plan = exitPlan(catalogue, ["aws-s3", "azure-entra-id"], { providers: ["ovhcloud"] });
+    const partial = {
+      ...plan,
+      targetList: { ...plan.targetList, approvedServiceIds: [...plan.targetList.approvedServiceIds, "azure-entra-id"] },
+    };
+    expect(exitPlanCsv(plan)).toMatch(/\r\nazure-entra-id,[^,]+,azure,no-equivalent,gap,,,,,,false,/);
+    expect(exitPlanCsv(partial)).toMatch(
+      /\r\nazure-entra-id,[^,]+,azure,no-equivalent,kept,,azure-entra-id,[^,]+,azure,active,true,/,
+    );
+  });
+
   it("Markdown shows the gaps first, marks the nearest services as not equivalents, and names the release", () => {
     const plan = exitPlan(catalogue, ["azure-entra-id", "aws-s3"], { providers: ["ovhcloud"] });
     const md = renderMarkdown(exitPlanDoc(catalogue, plan, { base: "https://text.example" }));
