@@ -200,7 +200,10 @@ function compareRequest(catalogue: Catalogue, ids: readonly string[]) {
   const known = asked.filter((slug) => catalogue.bySlug.has(slug)).slice(0, MAX_TEXT_COMPARE_SHOWN);
   const unknown = asked.filter((slug) => !catalogue.bySlug.has(slug));
   const note = [
-    unknown.length > 0 ? `Not in the catalogue, left out: ${unknown.join(", ").slice(0, 300)}.` : "",
+    // Worded as the site's script words it, which replaces this note once it runs.
+    unknown.length > 0
+      ? `Not in the catalogue: ${unknown.join(", ").slice(0, 300)}.${known.length > 0 ? " Comparing the rest." : ""}`
+      : "",
     asked.length - unknown.length > MAX_TEXT_COMPARE_SHOWN
       ? `Showing the first ${MAX_TEXT_COMPARE_SHOWN} services.`
       : "",

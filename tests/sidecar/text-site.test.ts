@@ -170,7 +170,7 @@ describe("the compare form without JavaScript", () => {
     expect(html.statusCode).toBe(200);
     expect(html.body).toContain('<input id="compare-ids" value="aws-s3,gcp-cloud-storage,nope-x"');
     expect(html.body).toContain(
-      '<p class="notice info" role="status" data-compare-note>Not in the catalogue, left out: nope-x.</p>',
+      '<p class="notice info" role="status" data-compare-note>Not in the catalogue: nope-x. Comparing the rest.</p>',
     );
     expect(html.body).toMatch(
       /data-compare-result[^>]*><table>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/,
@@ -183,7 +183,7 @@ describe("the compare form without JavaScript", () => {
     });
     expect(shared.statusCode).toBe(200);
     expect(shared.body).toContain('<input id="compare-ids" value="azure-blob-storage,nope-x,aws-s3"');
-    expect(shared.body).toContain("data-compare-note>Not in the catalogue, left out: nope-x.</p>");
+    expect(shared.body).toContain("data-compare-note>Not in the catalogue: nope-x. Comparing the rest.</p>");
     expect(shared.body).toContain('<th scope="row">Compliance</th><td>FedRAMP High</td><td>—</td></tr>');
     expect(shared.body).not.toMatch(/<td>[^<]*\b(fedramp-high|iso-27001)\b/);
     const escaped = await app.inject({ url: "/compare/?ids=%3Cscript%3E", headers: { accept: "text/html" } });

@@ -504,7 +504,10 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     it("keeps the matrix's kinds and the comparison's attribute names in view while their columns scroll", async () => {
       for (const [path, rowHead] of [
         ["/equivalents/", "table[data-matrix] tbody tr:not([hidden]) th"],
-        ["/compare/aws-s3,azure-blob-storage,gcp-cloud-storage", '[data-compare-result] tbody th[scope="row"]'],
+        [
+          "/compare/aws-s3,azure-blob-storage,gcp-cloud-storage",
+          '[data-compare-result][data-source="api"] tbody th[scope="row"]',
+        ],
       ] as const) {
         const page = await open(path, { size: WIDTHS[1] });
         const head = page.locator(rowHead).first();
@@ -860,7 +863,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     for (const size of WIDTHS)
       it(`names each column's provider, keeps the first column in view and names unknown ids (${size.name})`, async () => {
         const page = await open("/compare/aws-s3,azure-blob-storage,no-such-service,gcp-cloud-storage", { size });
-        await page.locator("[data-compare-result] table").waitFor();
+        await page.locator('[data-compare-result][data-source="api"] table').waitFor();
         expect(await page.locator("[data-compare-note]").innerText()).toMatch(/Not in the catalogue: no-such-service/);
         const headers = await page.locator("[data-compare-result] thead th").allInnerTexts();
         expect(headers).toHaveLength(4);
@@ -909,7 +912,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
           `/compare/?ids=${ids.slice(0, 2).join(",")},no-such-service&ids=${ids.slice(2).join(",")}&sort=name`,
           { size },
         );
-        const table = page.locator("[data-compare-result] table");
+        const table = page.locator('[data-compare-result][data-source="api"] table');
         await table.waitFor();
         const columns = () =>
           page
@@ -977,7 +980,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
 
         // The URL brings the same view back.
         const again = await open(url.pathname + url.search, { size });
-        await again.locator("[data-compare-result] table").waitFor();
+        await again.locator('[data-compare-result][data-source="api"] table').waitFor();
         expect(await again.locator('select[name="group"]').inputValue()).toBe("provider");
         expect(await again.locator('select[name="sort"]').inputValue()).toBe("jurisdiction");
         expect(await again.locator("[data-compare-differences]").isChecked()).toBe(true);
@@ -1001,7 +1004,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       // The choice: untick one, compare the rest.
       await page.locator('.compare-choice input[value="aws-s3"]').uncheck();
       await page.locator(".compare-choice button").click();
-      await page.locator("[data-compare-result] table").waitFor();
+      await page.locator('[data-compare-result][data-source="api"] table').waitFor();
       expect(await page.locator("[data-compare-result] thead th").count()).toBe(3);
       // A retired service with no equivalents is never compared with itself.
       const lonely = loadCatalogue().services.find(

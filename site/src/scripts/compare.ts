@@ -130,6 +130,9 @@ function draw() {
     }
   }
   result.replaceChildren(table);
+  // Drawn here, from the API's answer with the options applied (the text host fills in a plain
+  // comparison for browsers without JavaScript, which this replaces).
+  result.dataset.source = "api";
   const rows = groups.reduce((sum, group) => sum + group.rows.length, 0);
   tools.querySelector("[data-compare-count]")!.textContent = shownText(rows, shown.attributes.length, "attributes");
   tools.hidden = false;
