@@ -1095,23 +1095,9 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
             entry.slug === "aws-s3" ? alternative : entry.outcome === "mapped" ? entry.candidates[0]!.slug : entry.slug,
           );
 
-          const page = await open("/list/exit/", {
-            size,
-            init: () =>
-              localStorage.getItem("csc-approved-list") ??
-              localStorage.setItem(
-                "csc-approved-list",
-                JSON.stringify([
-                  "aws-s3",
-                  "aws-rds-postgresql",
-                  "aws-guardduty",
-                  "azure-functions",
-                  "azure-logic-apps",
-                  "gcp-bigquery",
-                  "gcp-dialogflow",
-                ]),
-              ),
-          });
+          const page = await open("/", { size });
+          await page.evaluate((ids) => localStorage.setItem("csc-approved-list", JSON.stringify(ids)), STACK);
+          await page.goto(`${stack.textUrl}/list/exit/`);
           await page.locator("[data-exit-result]:not([hidden])").waitFor();
           expect(await page.locator("[data-exit-summary]").innerText()).toContain(
             "7 services: 0 stay, 4 mapped, 3 gaps.",
