@@ -52,8 +52,9 @@ const picks = new Map<string, string>();
 /** The gaps kept on their current provider in the proposed list. */
 const kept = new Set<string>();
 
+// The gap's own reason follows: its provider is not allowed, or the service is closed to new customers there.
 const keptReason = (entry: { providerName: string; reason: string }) =>
-  `Kept on ${entry.providerName} in the proposed list, by choice, though the target does not allow it: ${entry.reason}`;
+  `Kept on ${entry.providerName} in the proposed list, by choice; still a gap: ${entry.reason}`;
 
 /**
  * The plan with the choices applied: each picked candidate first, each kept gap in the proposed
