@@ -369,6 +369,37 @@ const GCP: readonly Deployment[] = [
     sources: [GCP_SOURCES.gkeHelloApp, GCP_SOURCES.gkeNodes],
   },
   {
+    id: "gcp-gke-autopilot",
+    providerId: "gcp",
+    name: "GKE Autopilot cluster",
+    services: ["gcp-gke"],
+    identifiers: ["container.googleapis.com", "compute.googleapis.com"],
+    sources: [
+      {
+        url: "https://cloud.google.com/kubernetes-engine/docs/how-to/creating-an-autopilot-cluster",
+        backs:
+          "creating an Autopilot cluster: enable the Google Kubernetes Engine API; GKE manages the nodes, and by default runs them as the Compute Engine default service account",
+        checked: CHECKED,
+      },
+      GCP_SOURCES.gkeNodes,
+    ],
+  },
+  {
+    id: "gcp-vertex-ai-workbench",
+    providerId: "gcp",
+    name: "Vertex AI Workbench instance in its own VPC",
+    services: ["gcp-vertex-ai"],
+    identifiers: ["notebooks.googleapis.com", "compute.googleapis.com"],
+    sources: [
+      {
+        url: "https://codelabs.developers.google.com/codelabs/vertex-notebook",
+        backs:
+          "Google's codelab for a secure Workbench notebook: the instance is a deep learning Compute Engine VM with JupyterLab, deployed in a VPC with a Cloud Router and Cloud NAT",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
     id: "gcp-cloud-run-cloud-build",
     providerId: "gcp",
     name: "Cloud Run service deployed by Cloud Build",
@@ -680,6 +711,56 @@ const AWS: readonly Deployment[] = [
         url: "https://docs.aws.amazon.com/step-functions/latest/dg/lambda-iam.html",
         backs:
           "Step Functions generates for a state machine with Lambda task states a policy allowing lambda:InvokeFunction on those functions",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
+    id: "aws-ecs-service-discovery",
+    providerId: "aws",
+    name: "ECS service registered in a Cloud Map private DNS namespace",
+    services: ["aws-ecs", "aws-cloud-map"],
+    identifiers: [
+      "ecs:CreateService",
+      "servicediscovery:CreatePrivateDnsNamespace",
+      "servicediscovery:CreateService",
+      "route53:CreateHostedZone",
+      "route53:GetHostedZone",
+      "route53:ListHostedZonesByName",
+      "ec2:DescribeVpcs",
+      "ec2:DescribeRegions",
+    ],
+    sources: [
+      {
+        url: "https://docs.aws.amazon.com/cloud-map/latest/dg/cloud-map-api-permissions-ref.html",
+        backs:
+          "CreatePrivateDnsNamespace requires servicediscovery:CreatePrivateDnsNamespace, route53:CreateHostedZone, GetHostedZone, ListHostedZonesByName, ec2:DescribeVpcs and DescribeRegions; CreateService requires servicediscovery:CreateService",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
+    id: "aws-msk-cluster",
+    providerId: "aws",
+    name: "MSK cluster in a VPC, encrypted with a KMS key",
+    services: ["aws-msk"],
+    identifiers: [
+      "kafka:CreateClusterV2",
+      "ec2:DescribeSubnets",
+      "ec2:DescribeVpcs",
+      "ec2:DescribeSecurityGroups",
+      "ec2:DescribeRouteTables",
+      "ec2:DescribeVpcEndpoints",
+      "ec2:DescribeVpcAttribute",
+      "ec2:CreateVpcEndpoint",
+      "kms:DescribeKey",
+      "kms:CreateGrant",
+    ],
+    sources: [
+      {
+        url: "https://docs.aws.amazon.com/msk/latest/developerguide/security-iam-awsmanpol-AmazonMSKFullAccess.html",
+        backs:
+          "AmazonMSKFullAccess: the Amazon EC2 permissions validate the resources passed in an API request and create what connecting to the cluster needs (ec2:Describe* of subnets, VPCs, security groups, route tables, VPC endpoints and VPC attributes, ec2:CreateVpcEndpoint); AWS KMS permissions (kms:DescribeKey, kms:CreateGrant) let MSK use the key passed",
         checked: CHECKED,
       },
     ],

@@ -31,7 +31,7 @@ const own = (slug: string) => {
 
 describe("the deployment fixtures", () => {
   it("are at least 31, with unique ids, known services of their provider and a vendor source each", () => {
-    expect(DEPLOYMENTS.length).toBeGreaterThanOrEqual(29);
+    expect(DEPLOYMENTS.length).toBeGreaterThanOrEqual(31);
     expect(new Set(DEPLOYMENTS.map((fixture) => fixture.id)).size).toBe(DEPLOYMENTS.length);
     for (const fixture of DEPLOYMENTS) {
       expect(fixture.id, fixture.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
@@ -42,7 +42,7 @@ describe("the deployment fixtures", () => {
       expect(fixture.sources.length, fixture.id).toBeGreaterThan(0);
       for (const source of fixture.sources) {
         expect(source.url, fixture.id).toMatch(
-          /^https:\/\/(github\.com\/(Azure|Azure-Samples|MicrosoftDocs)\/|learn\.microsoft\.com\/|cloud\.google\.com\/|docs\.aws\.amazon\.com\/)/,
+          /^https:\/\/(github\.com\/(Azure|Azure-Samples|MicrosoftDocs)\/|learn\.microsoft\.com\/|cloud\.google\.com\/|codelabs\.developers\.google\.com\/|docs\.aws\.amazon\.com\/)/,
         );
         // A file in a repository is pinned to the commit read.
         if (source.url.startsWith("https://github.com/"))
