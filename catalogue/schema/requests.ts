@@ -59,9 +59,10 @@ export const ApprovedServicesBody = z
 
 /**
  * An aws:PrincipalARN pattern as AWS writes exemptions (ExemptedPrincipalArns of AWS Control Tower
- * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, an
- * assumed-role or federated-user session, or an account's root, the account id and the name
- * possibly wildcarded with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution.
+ * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, a
+ * federated-user session, or an account's root, the account id and the name possibly wildcarded
+ * with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution. An assumed-role session matches
+ * the shape but is refused below (ASSUMED_ROLE_ARN_PATTERN).
  */
 export const PRINCIPAL_ARN_PATTERN =
   /^arn:(?:aws|aws-cn|aws-us-gov):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;

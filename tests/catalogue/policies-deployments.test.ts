@@ -53,6 +53,15 @@ describe("the deployment fixtures", () => {
     for (const providerId of ["aws", "azure", "gcp"]) expect(fixturesOf(providerId).length).toBeGreaterThanOrEqual(7);
   });
 
+  it("are all listed with their count and sources in docs/policies.md", () => {
+    const page = readFileSync(new URL("../../docs/policies.md", import.meta.url), "utf8");
+    expect(page).toContain(`**${DEPLOYMENTS.length} fixtures**`);
+    for (const fixture of DEPLOYMENTS) {
+      expect(page, fixture.id).toContain(`\`${fixture.id}\``);
+      for (const source of fixture.sources) expect(page, `${fixture.id}: ${source.url}`).toContain(`<${source.url}>`);
+    }
+  });
+
   it("name Azure types of the Bicep index: evaluated ones as identifiers, the others as notEvaluated", () => {
     const index = azureResourceTypeIndex();
     for (const fixture of fixturesOf("azure")) {
