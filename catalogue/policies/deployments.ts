@@ -640,12 +640,19 @@ const AWS: readonly Deployment[] = [
       "ec2:AttachVerifiedAccessTrustProvider",
       "ec2:CreateVerifiedAccessGroup",
       "ec2:CreateVerifiedAccessEndpoint",
+      "verified-access:AllowVerifiedAccess",
     ],
     sources: [
       {
         url: "https://docs.aws.amazon.com/AWSJavaScriptSDK/v3/latest/client/ec2/command/CreateVerifiedAccessInstanceCommand",
         backs:
           "Verified Access instances, trust providers, groups and endpoints are created through the Amazon EC2 API",
+        checked: CHECKED,
+      },
+      {
+        url: "https://docs.aws.amazon.com/verified-access/latest/ug/security_iam_id-based-policy-examples.html",
+        backs:
+          "to create a Verified Access instance a principal needs one more statement, for the permission-only action verified-access:AllowVerifiedAccess (see the Service Authorization Reference for AWS Verified Access)",
         checked: CHECKED,
       },
     ],
