@@ -429,6 +429,17 @@ function impliedServices(
   return implied;
 }
 
+/** One line on the deployment check, when the list touches any fixture. */
+function deploymentNote(check: DeploymentCheckT): string[] {
+  const { covered, gaps } = check;
+  if (covered.length + gaps.length === 0) return [];
+  return [
+    gaps.length === 0
+      ? `Deployment check: the document allows all of ${count(covered.length, "common workload")} of these services, as the vendor's own guides deploy them (see deployments in explain mode).`
+      : `Deployment check: ${count(gaps.length, "common workload")} of these services would be denied something (${gaps.map((gap) => gap.id).join(", ")}); deployments in explain mode says what is missing and which services to approve.`,
+  ];
+}
+
 function commonNotes(selection: Selection, vendor: Vendor, optOut: string): string[] {
   return [
     ...(selection.dependencies.length > 0
@@ -520,6 +531,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
   const notes = [
     "A starting point: review the actions, add co-required permissions, and test in a non-production organisational unit before use.",
     ...commonNotes(selection, AWS, "essentials=false"),
+    ...deploymentNote(deployments),
     "SCPs do not affect the management account or service-linked roles, and grant nothing: identity policies must still allow the actions.",
   ];
   if (strategy === "deny-list") {
@@ -633,17 +645,19 @@ export function azurePolicySet(
   const allowedTypes = new Set(
     policy.properties.parameters.allowedResourceTypes!.defaultValue.map((type) => identifierKey("azure", type)),
   );
+  const deployments = deploymentCheck(catalogue, AZURE, ids, (type) => allowedTypes.has(identifierKey("azure", type)));
   return {
     policy,
     characters: minifiedLength(policy),
     ...selectionReport(selection),
     unconfirmed: [],
-    deployments: deploymentCheck(catalogue, AZURE, ids, (type) => allowedTypes.has(identifierKey("azure", type))),
+    deployments,
     notes: [
       `Create at a management group with the ARM shape: az rest --method put --url 'https://management.azure.com/providers/Microsoft.Management/managementGroups/<group>/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01' --body @policy-set.json; or ${AZ_SET_DEFINITION_CREATE}. Then assign it (az policy assignment create --policy-set-definition approved-services …).`,
       "The built-in 'Allowed resource types' runs in Indexed mode: only resource types that support tags and location are checked.",
       "The approved services' child types that the policy evaluates and the companion types their quickstart deployments create are allowed (dependencies in explain mode). A deployment may still create other types: assign with enforcement mode DoNotEnforce first to see what would be denied.",
       ...commonNotes(selection, AZURE, "essentials=false"),
+      ...deploymentNote(deployments),
     ],
   };
 }
@@ -683,12 +697,13 @@ export function gcpOrgPolicy(
     spec: { rules: [{ values: { allowedValues: uniqueFor(GCP, [...selection.allowed, ...selection.extra]) } }] },
   };
   const allowedApis = new Set(policy.spec.rules[0]!.values.allowedValues);
+  const deployments = deploymentCheck(catalogue, GCP, ids, (api) => allowedApis.has(api));
   return {
     policy,
     characters: minifiedLength(policy),
     ...selectionReport(selection),
     unconfirmed,
-    deployments: deploymentCheck(catalogue, GCP, ids, (api) => allowedApis.has(api)),
+    deployments,
     notes: [
       options.organizationId
         ? "Apply with: gcloud org-policies set-policy policy.json"
@@ -696,6 +711,7 @@ export function gcpOrgPolicy(
       "Every approved service's API names are listed, whether or not Google confirms gcp.restrictServiceUsage supports them: naming an unsupported service is harmless, leaving out a supported one would block it. unconfirmed (explain mode) lists those not confirmed.",
       "Google exempts some essential services (IAM, Cloud Logging, Cloud Monitoring) from this constraint whatever the policy says.",
       ...commonNotes(selection, GCP, "essentials=false"),
+      ...deploymentNote(deployments),
     ],
   };
 }

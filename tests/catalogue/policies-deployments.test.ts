@@ -190,6 +190,9 @@ describe("explain: the deployment check", () => {
     expect(gap.approve).not.toContain("azure-key-vault");
     expect(gap.sources[0]).toMatch(/azure-quickstart-templates/);
     expect(result.deployments.covered).toEqual([]);
+    expect(result.notes.find((note) => note.startsWith("Deployment check"))).toMatch(
+      /azure-key-vault-private-endpoint.*which services to approve/,
+    );
   });
 
   it("leaves out fixtures naming no approved service, and covers those the list allows", () => {
@@ -200,6 +203,11 @@ describe("explain: the deployment check", () => {
       "aws-step-functions-lambda",
     ]);
     expect(result.deployments.gaps).toEqual([]);
+    expect(result.notes).toContain(
+      "Deployment check: the document allows all of 3 common workloads of these services, as the vendor's own guides deploy them (see deployments in explain mode).",
+    );
+    // A list touching no fixture gets no such note.
+    expect(scpPolicy(catalogue, ["aws-braket"]).notes.some((note) => note.startsWith("Deployment check"))).toBe(false);
     const gcp = gcpOrgPolicy(catalogue, ["gcp-pubsub"]);
     const gap = gcp.deployments.gaps.find((entry) => entry.id === "gcp-pubsub-push-cloud-run")!;
     expect(gap.missing).toContain("run.googleapis.com");
