@@ -195,6 +195,29 @@ const AZURE: readonly Deployment[] = [
     ],
   },
   {
+    id: "azure-nat-gateway",
+    providerId: "azure",
+    name: "NAT gateway for a VM's outbound traffic",
+    services: ["azure-nat-gateway", "azure-virtual-machines"],
+    identifiers: [
+      "Microsoft.Network/natGateways",
+      "Microsoft.Network/publicIPAddresses",
+      "Microsoft.Network/virtualNetworks",
+      "Microsoft.Network/networkSecurityGroups",
+      "Microsoft.Network/networkInterfaces",
+      "Microsoft.Compute/virtualMachines",
+    ],
+    notEvaluated: ["Microsoft.Network/virtualNetworks/subnets"],
+    sources: [
+      {
+        url: `${QUICKSTARTS}/007ed0f8b0c2310a90742b9ee379c633172b4807/quickstarts/microsoft.network/nat-gateway-1-vm/main.bicep`,
+        backs:
+          "the nat-gateway-1-vm quickstart: a StandardV2 public IP and NAT gateway, a virtual network whose subnet uses it, a network security group, a NIC and a Linux VM",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
     id: "azure-container-apps",
     providerId: "azure",
     name: "Container app with its environment",
