@@ -8,6 +8,16 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.8.0",
+    date: "2026-11-26",
+    changes: [
+      "Policy explain mode (?explain=true on alpha-scp, beta-policy, gamma-org-policy): deployments {covered, gaps} checks the approved list against deployment fixtures, common workloads written from the vendors' own quickstarts and guides (docs/policies.md): covered lists the fixtures the document fully allows; each gap a fixture naming an approved service with what is missing (types, APIs or actions) and the services to approve.",
+      'Policy explain mode: a dependency no catalogue service owns (an Azure public IP address, for one) carries a reason; implied[].linkedTo says "essentials" when the account-operation essentials carry the shared identifier; implied[].complete is true for an Azure service whose only missing types are ones the Indexed-mode policy never evaluates (Azure Files, Queue and Table Storage beside Blob Storage).',
+      "Policy documents allow more of what services need to deploy, each with its source: Azure public IPs with Azure Virtual Network and Application Gateway, AKS's network security group and kubenet route table, the Log Analytics workspace of Functions on Flex Consumption; Artifact Registry, Cloud Build and Cloud Storage for Cloud Run, Service Networking and Compute Engine for Cloud SQL private IP, Compute Engine for Vertex AI Workbench, BigQuery for Dataform; the EKS node role's CNI and ECR pull actions, the RDS console's EC2 reads, Cloud Map's Route 53 zone and MSK's EC2 and KMS calls.",
+      "alpha-scp: an STS assumed-role ARN in exemptPrincipalArns is a 400 saying to give the role's ARN, since aws:PrincipalArn holds the role's ARN for a role session.",
+    ],
+  },
+  {
     version: "1.7.0",
     date: "2026-11-26",
     changes: [

@@ -14,15 +14,23 @@
  * - approved means usable (issue 53): each approved service's dependencies (data/dependencies/, see
  *   dependencies.ts) are allowed with it, and so are those of any service the document makes wholly
  *   usable through them; explain mode lists them under `dependencies`, and the catalogue services
- *   they also allow under `implied`.
+ *   they also allow under `implied`;
+ * - approved means deployable (issue 63): explain mode checks the list against the vendor's
+ *   deployment fixtures (policies/deployments.ts) under `deployments`, gives the reason for a
+ *   dependency no catalogue service owns, says "essentials" in `linkedTo` where they are why a
+ *   service is implied, and counts an Azure service whose missing types Indexed mode never
+ *   evaluates as `complete`.
  */
-import { identifierKey } from "../dependencies.ts";
+import { actionMatches, identifierKey } from "../dependencies.ts";
+import { AZURE_NOT_EVALUATED_OWN_TYPES } from "./azure-indexed.ts";
+import { DEPLOYMENTS } from "./deployments.ts";
 import type { ListCatalogue } from "../list-catalogue.ts";
 import { AWS_ESSENTIAL_PREFIXES, AZURE_ESSENTIAL_RESOURCE_TYPES, GCP_ESSENTIAL_SERVICES } from "./essentials.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
 import type {
   AzurePolicySetDocumentT,
   AzurePolicySetExplainedT,
+  DeploymentCheckT,
   GcpOrgPolicyDocumentT,
   GcpOrgPolicyExplainedT,
   ImpliedServiceT,
@@ -163,6 +171,51 @@ const selectionReport = (selection: Selection) => ({
   essentials: [...selection.essentials],
 });
 
+/**
+ * The deployment check: each fixture of the vendor naming an approved service, covered when the
+ * document allows everything it creates or calls, else a gap with what is missing and the services
+ * whose approval would close it.
+ */
+function deploymentCheck(
+  catalogue: ListCatalogue,
+  vendor: Vendor,
+  ids: readonly string[],
+  allows: (identifier: string) => boolean,
+): DeploymentCheckT {
+  const approved = new Set(ids);
+  const check: DeploymentCheckT = { covered: [], gaps: [] };
+  for (const fixture of DEPLOYMENTS) {
+    if (fixture.providerId !== vendor.providerId || !fixture.services.some((id) => approved.has(id))) continue;
+    const sources = fixture.sources.map((source) => source.url);
+    const missing = fixture.identifiers.filter((identifier) => !allows(identifier));
+    if (missing.length === 0) {
+      check.covered.push({ id: fixture.id, name: fixture.name, sources });
+      continue;
+    }
+    const owners = catalogue.services
+      .filter(
+        (service) =>
+          service.providerId === vendor.providerId &&
+          (vendor.identifiersOf(catalogue.bySlug.get(service.slug)!.policyIdentifiers) ?? []).some((own) =>
+            missing.some((identifier) => vendor.touches(own, identifier)),
+          ),
+      )
+      .map((service) => service.slug);
+    const approve = sortedUnique([...fixture.services, ...owners]).filter((id) => !approved.has(id));
+    check.gaps.push({ id: fixture.id, name: fixture.name, sources, missing, approve });
+  }
+  return check;
+}
+
+/** Whether an SCP's action list (prefix:* entries and action patterns) allows an action. */
+export function scpAllows(actions: readonly string[], action: string): boolean {
+  const [prefix, name] = action.split(":") as [string, string];
+  return actions.some((entry) => {
+    const [entryPrefix, pattern] = entry.split(":") as [string, string];
+    return entryPrefix === prefix && actionMatches(pattern, name);
+  });
+}
+
 /** Sorted, without a second spelling of an identifier the vendor treats as the same. */
 function uniqueFor(vendor: Vendor, values: Iterable<string>): string[] {
   const byKey = new Map<string, string>();
@@ -215,7 +268,11 @@ function select(catalogue: ListCatalogue, ids: readonly string[], vendor: Vendor
   const approved = uniqueFor(vendor, identifiers);
   const essentials = options.essentials === false ? [] : uniqueFor(vendor, vendor.essentials);
   const allowed = uniqueFor(vendor, [...approved, ...essentials]);
-  const dependencies = dependencyClosure(catalogue, vendor, approvedIds, included, allowed);
+  const dependencies = withReasons(
+    catalogue,
+    vendor,
+    dependencyClosure(catalogue, vendor, approvedIds, included, allowed),
+  );
   const allowedKeys = new Set(allowed.map((identifier) => identifierKey(vendor.providerId, identifier)));
   const covered = (dependency: string) =>
     vendor.providerId === "aws"
@@ -233,8 +290,41 @@ function select(catalogue: ListCatalogue, ids: readonly string[], vendor: Vendor
     extra,
     dependencies,
     skipped,
-    implied: impliedServices(catalogue, vendor, approvedIds, included, allowed, dependencies),
+    implied: impliedServices(catalogue, vendor, approvedIds, included, { allowed, essentials }, dependencies),
   };
+}
+
+/**
+ * The reason for each dependency no catalogue service owns and that is not a child type of a
+ * service needing it: a type like an Azure public IP address arrives only as what others need.
+ */
+function withReasons(catalogue: ListCatalogue, vendor: Vendor, dependencies: PolicyDependencyT[]): PolicyDependencyT[] {
+  const ownedBy = (slug: string) => vendor.identifiersOf(catalogue.bySlug.get(slug)!.policyIdentifiers) ?? [];
+  const owners = catalogue.services.filter((service) => service.providerId === vendor.providerId);
+  return dependencies.map((dependency) => {
+    const { identifier, neededBy } = dependency;
+    if (owners.some((service) => ownedBy(service.slug).some((own) => vendor.touches(own, identifier))))
+      return dependency;
+    const child = neededBy.some((slug) =>
+      ownedBy(slug).some((own) =>
+        identifierKey(vendor.providerId, identifier).startsWith(`${identifierKey(vendor.providerId, own)}/`),
+      ),
+    );
+    if (child) return dependency;
+    const needing = owners.filter((service) =>
+      catalogue.bySlug
+        .get(service.slug)!
+        .dependencies.some((group) =>
+          group.identifiers.some(
+            (id) => identifierKey(vendor.providerId, id) === identifierKey(vendor.providerId, identifier),
+          ),
+        ),
+    );
+    return {
+      ...dependency,
+      reason: `No catalogue service owns ${identifier}: it arrives only as what other services need, so it is allowed with each of them (${count(needing.length, "catalogue service")}, here ${neededBy.join(", ")}). The sources say why.`,
+    };
+  });
 }
 
 /**
@@ -297,10 +387,14 @@ function impliedServices(
   vendor: Vendor,
   approvedIds: ReadonlySet<string>,
   included: readonly ServiceT[],
-  allowed: readonly string[],
+  kept: { readonly allowed: readonly string[]; readonly essentials: readonly string[] },
   dependencies: readonly PolicyDependencyT[],
 ): ImpliedServiceT[] {
   const key = (identifier: string) => identifierKey(vendor.providerId, identifier);
+  const { allowed } = kept;
+  const essentialKeys = new Set(kept.essentials.map(key));
+  // Types Indexed mode never evaluates do not keep an Azure service from being wholly usable.
+  const unevaluated = new Set(vendor.providerId === "azure" ? AZURE_NOT_EVALUATED_OWN_TYPES.map(key) : []);
   const carriers = new Map<string, string[]>();
   for (const service of included)
     for (const identifier of vendor.identifiersOf(catalogue.bySlug.get(service.slug)!.policyIdentifiers) ?? [])
@@ -327,11 +421,23 @@ function impliedServices(
       linkedTo: sortedUnique([
         ...shared.flatMap((identifier) => carriers.get(key(identifier)) ?? []),
         ...through.flatMap((dependency) => dependency.neededBy),
+        ...(shared.some((identifier) => essentialKeys.has(key(identifier))) ? ["essentials"] : []),
       ]),
-      complete: own.every((identifier) => allowedKeys.has(key(identifier))),
+      complete: own.every((identifier) => allowedKeys.has(key(identifier)) || unevaluated.has(key(identifier))),
     });
   }
   return implied;
+}
+
+/** One line on the deployment check, when the list touches any fixture. */
+function deploymentNote(check: DeploymentCheckT): string[] {
+  const { covered, gaps } = check;
+  if (covered.length + gaps.length === 0) return [];
+  return [
+    gaps.length === 0
+      ? `Deployment check: the document allows all of ${count(covered.length, "common workload")} of these services, as the vendor's own guides deploy them (see deployments in explain mode).`
+      : `Deployment check: ${count(gaps.length, "common workload")} of these services would be denied something (${gaps.map((gap) => gap.id).join(", ")}); deployments in explain mode says what is missing and which services to approve.`,
+  ];
 }
 
 function commonNotes(selection: Selection, vendor: Vendor, optOut: string): string[] {
@@ -421,9 +527,11 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
   const selection = select(catalogue, ids, AWS, options);
   // Each approved prefix whole, and the dependencies under prefixes not approved (e.g. ec2:*VerifiedAccess*).
   const actions = [...selection.allowed.map((prefix) => `${prefix}:*`), ...selection.extra];
+  const deployments = deploymentCheck(catalogue, AWS, ids, (action) => scpAllows(actions, action));
   const notes = [
     "A starting point: review the actions, add co-required permissions, and test in a non-production organisational unit before use.",
     ...commonNotes(selection, AWS, "essentials=false"),
+    ...deploymentNote(deployments),
     "SCPs do not affect the management account or service-linked roles, and grant nothing: identity policies must still allow the actions.",
   ];
   if (strategy === "deny-list") {
@@ -439,6 +547,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
       characters,
       ...selectionReport(selection),
       unconfirmed: [],
+      deployments,
       notes: [
         'Deny-list: attach beside FullAWSAccess (aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json, then aws organizations attach-policy --policy-id <id> --target-id <ou-or-account>). Everything not listed in NotAction is denied.',
         ...(exempt.length > 0
@@ -462,6 +571,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
     characters: minifiedLength(policies[0]),
     ...selectionReport(selection),
     unconfirmed: [],
+    deployments,
     notes: [
       `Allow-list: attach ${policies.length === 1 ? "this SCP" : `all ${policies.length} SCPs`} to the target in place of FullAWSAccess (attach first, then detach FullAWSAccess). Allows of several SCPs on one target add up; AWS allows ${SCP_MAX_PER_TARGET} SCPs per target, counting any other SCP attached there.`,
       "An action must be allowed at every level above the account too (root and each OU): keep FullAWSAccess there, or attach the same allow-list.",
@@ -532,16 +642,22 @@ export function azurePolicySet(
       ],
     },
   };
+  const allowedTypes = new Set(
+    policy.properties.parameters.allowedResourceTypes!.defaultValue.map((type) => identifierKey("azure", type)),
+  );
+  const deployments = deploymentCheck(catalogue, AZURE, ids, (type) => allowedTypes.has(identifierKey("azure", type)));
   return {
     policy,
     characters: minifiedLength(policy),
     ...selectionReport(selection),
     unconfirmed: [],
+    deployments,
     notes: [
       `Create at a management group with the ARM shape: az rest --method put --url 'https://management.azure.com/providers/Microsoft.Management/managementGroups/<group>/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01' --body @policy-set.json; or ${AZ_SET_DEFINITION_CREATE}. Then assign it (az policy assignment create --policy-set-definition approved-services …).`,
       "The built-in 'Allowed resource types' runs in Indexed mode: only resource types that support tags and location are checked.",
       "The approved services' child types that the policy evaluates and the companion types their quickstart deployments create are allowed (dependencies in explain mode). A deployment may still create other types: assign with enforcement mode DoNotEnforce first to see what would be denied.",
       ...commonNotes(selection, AZURE, "essentials=false"),
+      ...deploymentNote(deployments),
     ],
   };
 }
@@ -580,11 +696,14 @@ export function gcpOrgPolicy(
     name: `organizations/${organization}/policies/${GCP_CONSTRAINT}`,
     spec: { rules: [{ values: { allowedValues: uniqueFor(GCP, [...selection.allowed, ...selection.extra]) } }] },
   };
+  const allowedApis = new Set(policy.spec.rules[0]!.values.allowedValues);
+  const deployments = deploymentCheck(catalogue, GCP, ids, (api) => allowedApis.has(api));
   return {
     policy,
     characters: minifiedLength(policy),
     ...selectionReport(selection),
     unconfirmed,
+    deployments,
     notes: [
       options.organizationId
         ? "Apply with: gcloud org-policies set-policy policy.json"
@@ -592,6 +711,7 @@ export function gcpOrgPolicy(
       "Every approved service's API names are listed, whether or not Google confirms gcp.restrictServiceUsage supports them: naming an unsupported service is harmless, leaving out a supported one would block it. unconfirmed (explain mode) lists those not confirmed.",
       "Google exempts some essential services (IAM, Cloud Logging, Cloud Monitoring) from this constraint whatever the policy says.",
       ...commonNotes(selection, GCP, "essentials=false"),
+      ...deploymentNote(deployments),
     ],
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Schemas of the three policy endpoints (contract 1.7.0): their query parameters, the vendor
+ * Schemas of the three policy endpoints (contract 1.8.0): their query parameters, the vendor
  * documents they answer with (the body *is* the document, nothing else, so it can be saved and
  * applied unchanged), and the `?explain=true` answer that wraps the document with what was
  * skipped, implied and kept. The pure functions that build these live in ../policies/documents.ts.
@@ -20,7 +20,7 @@ const booleanFlag = (description: string) =>
 
 const policyQueryShape = {
   explain: booleanFlag(
-    "true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes} instead of the bare document",
+    "true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document",
   ),
   essentials: booleanFlag(
     "false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable",
@@ -218,6 +218,14 @@ export const PolicyDependency = z
         ),
       ),
     sources: z.array(z.string()).meta(d("URLs of the sources that show the need (see the service's dependencies)")),
+    reason: z
+      .string()
+      .optional()
+      .meta(
+        d(
+          "Present when no catalogue service owns the identifier (an Azure public IP address, for one): why it is allowed and with which services (added in 1.8.0)",
+        ),
+      ),
   })
   .meta({
     id: "PolicyDependency",
@@ -231,14 +239,62 @@ export const ImpliedService = z
     identifiers: z.array(z.string()).meta(d("The identifiers in the document that also name this service")),
     linkedTo: z
       .array(z.string())
-      .meta(d("The approved services carrying those identifiers; empty when only the essentials carry them")),
+      .meta(
+        d(
+          'The approved services carrying those identifiers, and "essentials" when the account-operation essentials carry one (since 1.8.0; before, essentials left it empty)',
+        ),
+      ),
     complete: z
       .boolean()
-      .meta(d("true when every identifier of this service is in the document, so it is wholly usable")),
+      .meta(
+        d(
+          "true when the document lets this service be wholly used: every identifier of it is in the document, or (Azure) is a type the Indexed-mode policy never evaluates (since 1.8.0)",
+        ),
+      ),
   })
   .meta({
     id: "ImpliedService",
     description: "A catalogue service the document also allows, because it shares an identifier",
+  });
+
+export const DeploymentFixtureRef = z
+  .object({
+    id: z.string().meta(d("The fixture's id")),
+    name: z.string().meta(d("The workload")),
+    sources: z.array(z.string()).meta(d("URLs of the vendor quickstart, template or guide it is written from")),
+  })
+  .meta({ id: "DeploymentFixtureRef", description: "A deployment fixture the approved list fully covers" });
+
+export const DeploymentGap = z
+  .object({
+    id: z.string().meta(d("The fixture's id")),
+    name: z.string().meta(d("The workload")),
+    sources: z.array(z.string()).meta(d("URLs of the vendor quickstart, template or guide it is written from")),
+    missing: z
+      .array(z.string())
+      .min(1)
+      .meta(d("What the workload creates or calls that the document does not allow (types, APIs or actions)")),
+    approve: z
+      .array(z.string())
+      .meta(
+        d(
+          "Catalogue services not approved whose own identifiers include a missing one, and the fixture's services not approved: approving them closes the gap",
+        ),
+      ),
+  })
+  .meta({ id: "DeploymentGap", description: "A deployment fixture the approved list touches but does not cover" });
+
+export const DeploymentCheck = z
+  .object({
+    covered: z.array(DeploymentFixtureRef).meta(d("Fixtures whose every type, API or action the document allows")),
+    gaps: z
+      .array(DeploymentGap)
+      .meta(d("Fixtures naming an approved service of which the document denies something, with what is missing")),
+  })
+  .meta({
+    id: "DeploymentCheck",
+    description:
+      "The approved list checked against the deployment fixtures of the document's vendor (common workloads written from the vendor's own quickstarts and guides, see docs/policies.md): only fixtures naming at least one approved service are reported (added in 1.8.0)",
   });
 
 const explainShape = {
@@ -266,6 +322,7 @@ const explainShape = {
     .array(z.string())
     .meta(d("GCP: allowed API services not confirmed as supported by gcp.restrictServiceUsage; empty elsewhere")),
   notes: z.array(z.string()).meta(d("What to review before applying the document")),
+  deployments: DeploymentCheck,
 };
 
 export const ScpExplained = z
@@ -307,6 +364,7 @@ export type GcpOrgPolicyDocumentT = z.infer<typeof GcpOrgPolicyDocument>;
 export type SkippedServiceT = z.infer<typeof SkippedService>;
 export type ImpliedServiceT = z.infer<typeof ImpliedService>;
 export type PolicyDependencyT = z.infer<typeof PolicyDependency>;
+export type DeploymentCheckT = z.infer<typeof DeploymentCheck>;
 export type ScpExplainedT = z.infer<typeof ScpExplained>;
 export type AzurePolicySetExplainedT = z.infer<typeof AzurePolicySetExplained>;
 export type GcpOrgPolicyExplainedT = z.infer<typeof GcpOrgPolicyExplained>;

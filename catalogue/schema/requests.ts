@@ -59,12 +59,22 @@ export const ApprovedServicesBody = z
 
 /**
  * An aws:PrincipalARN pattern as AWS writes exemptions (ExemptedPrincipalArns of AWS Control Tower
- * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, an
- * assumed-role or federated-user session, or an account's root, the account id and the name
- * possibly wildcarded with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution.
+ * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, a
+ * federated-user session, or an account's root, the account id and the name possibly wildcarded
+ * with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution. An assumed-role session matches
+ * the shape but is refused below (ASSUMED_ROLE_ARN_PATTERN).
  */
 export const PRINCIPAL_ARN_PATTERN =
   /^arn:(?:aws|aws-cn|aws-us-gov):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;
+
+/**
+ * An STS assumed-role session ARN (arn:aws:sts::<account>:assumed-role/<role>/<session>). For a
+ * role session aws:PrincipalArn holds the role's ARN, and AWS says not to give the assumed-role
+ * session ARN as its value (global condition keys, aws:PrincipalArn:
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn),
+ * so such a pattern would exempt nobody: the request refuses it (issue 63).
+ */
+export const ASSUMED_ROLE_ARN_PATTERN = /^arn:[^:]+:sts::[^:]*:assumed-role\//;
 
 export const ScpBody = ApprovedServicesBody.extend({
   exemptPrincipalArns: z
@@ -75,7 +85,11 @@ export const ScpBody = ApprovedServicesBody.extend({
         .regex(
           PRINCIPAL_ARN_PATTERN,
           "must be an IAM principal ARN pattern such as arn:aws:iam::*:role/AWSControlTowerExecution (* and ? as wildcards)",
-        ),
+        )
+        .refine((arn) => !ASSUMED_ROLE_ARN_PATTERN.test(arn), {
+          message:
+            "is an STS assumed-role session ARN, which aws:PrincipalARN never holds: for a role session AWS evaluates aws:PrincipalARN against the role's ARN, so give the role's ARN instead, e.g. arn:aws:iam::<account>:role/<role-name> (the role name is the part after assumed-role/, before the session name)",
+        }),
     )
     .min(1)
     .max(MAX_EXEMPT_PRINCIPALS)

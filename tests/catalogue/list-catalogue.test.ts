@@ -24,14 +24,16 @@ describe("the compact list catalogue the site's list builder runs on", () => {
   const expanded = expandListCatalogue(JSON.parse(JSON.stringify(compact)));
   const slugs = full.services.map((service) => service.slug);
 
-  it("is small: under 160 KiB of JSON, 32 KiB brotli-compressed, for the whole catalogue", () => {
+  // 160 KiB held the catalogue until issue 63's dependency data (what each approved service needs to
+  // deploy, with its vendor sources) took it to 165 KiB; the brotli size, what is sent, stays under 32.
+  it("is small: under 176 KiB of JSON, 32 KiB brotli-compressed, for the whole catalogue", () => {
     const json = JSON.stringify(compact);
     const bytes = Buffer.byteLength(json);
     const compressed = brotliCompressSync(json).length;
     console.log(
       `list-catalogue.json: ${(bytes / 1024).toFixed(1)} KiB, ${(compressed / 1024).toFixed(1)} KiB brotli, ${slugs.length} services`,
     );
-    expect(bytes).toBeLessThan(160 * 1024);
+    expect(bytes).toBeLessThan(176 * 1024);
     expect(compressed).toBeLessThan(32 * 1024);
   });
 

@@ -92,6 +92,31 @@ describe("alpha-scp exemptPrincipalArns", () => {
     }
   });
 
+  it("refuses an STS assumed-role ARN with a 400 that says to give the role's ARN", async () => {
+    for (const arn of [
+      "arn:aws:sts::111122223333:assumed-role/BreakGlass/alice",
+      "arn:aws:sts::*:assumed-role/AWSControlTowerExecution/*",
+    ]) {
+      const response = await post("/v1/policies/alpha-scp", {
+        approvedServiceIds: ["aws-s3"],
+        exemptPrincipalArns: ["arn:aws:iam::*:role/AWSControlTowerExecution", arn],
+      });
+      expect(response.status, arn).toBe(400);
+      expect(String(response.body.details)).toMatch(/exemptPrincipalArns/);
+      expect(String(response.body.details)).toMatch(/assumed-role session ARN/);
+      expect(String(response.body.details)).toMatch(/arn:aws:iam::<account>:role\/<role-name>/);
+    }
+    // The role's own ARN, and a federated-user session (whose ARN aws:PrincipalArn does hold), pass.
+    const response = await post("/v1/policies/alpha-scp", {
+      approvedServiceIds: ["aws-s3"],
+      exemptPrincipalArns: [
+        "arn:aws:iam::111122223333:role/BreakGlass",
+        "arn:aws:sts::111122223333:federated-user/ops",
+      ],
+    });
+    expect(response.status).toBe(200);
+  });
+
   it("is a 400 with the allow-list", async () => {
     const response = await post("/v1/policies/alpha-scp?strategy=allow-list", {
       approvedServiceIds: ["aws-s3"],

@@ -23,7 +23,8 @@ describe("policy generators", () => {
     expect(implied.get("aws-eks")).toMatchObject({ identifiers: ["eks"], linkedTo: ["aws-fargate"] });
     expect(implied.get("aws-ecs")).toMatchObject({ identifiers: ["ecs"], linkedTo: ["aws-fargate"], complete: true });
     expect(implied.get("aws-neptune")?.linkedTo).toEqual(["aws-documentdb"]);
-    expect(implied.get("aws-iam")?.linkedTo).toEqual([]);
+    // Implied through the essentials alone (iam, sts, signin): linkedTo says so (1.8.0).
+    expect(implied.get("aws-iam")?.linkedTo).toEqual(["essentials"]);
 
     const azure = azurePolicySet(catalogue, ["azure-app-service"]);
     const web = azure.implied.filter((entry) => entry.identifiers.includes("Microsoft.Web/sites")).map((e) => e.id);
