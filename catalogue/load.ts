@@ -25,6 +25,7 @@ import {
   type ProviderT,
   type ServiceDependencyT,
   type ServiceEntryT,
+  type ServiceSourceEntryT,
   type ServiceSourceT,
   type ServiceT,
   type SubServiceT,
@@ -155,8 +156,8 @@ export function sourceProblems(
       problems.push(
         `field sources.${i}.url: host ${new URL(source.url).hostname} is not one of the provider's officialDomains`,
       );
-    if (source.checked > today)
-      problems.push(`field sources.${i}.checked: ${source.checked} is in the future; use the day the page was opened`);
+    if (source.retrieved > today)
+      problems.push(`field sources.${i}.retrieved: ${source.retrieved} is in the future; use the day the page was read`);
     if (new Set(source.backs).size !== source.backs.length)
       problems.push(`field sources.${i}.backs: lists a fact twice`);
     if (urls.has(source.url)) problems.push(`field sources.${i}.url: listed twice; give one source all it backs`);
@@ -551,7 +552,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         service,
         subServices: entry.subServices ?? [],
         policyIdentifiers: entry.policyIdentifiers ?? {},
-        sources: newestFirst(entry.sources ?? []),
+        sources: newestFirst(entry.sources ?? []).map(publicSource),
         dependencies: source.dependencies?.[service.slug] ?? [],
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
@@ -574,14 +575,19 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
   });
 }
 
-/** Sources by checked date, newest first; ties keep the file's order. */
-function newestFirst(sources: readonly ServiceSourceT[]): ServiceSourceT[] {
-  return [...sources].sort((a, b) => (a.checked === b.checked ? 0 : a.checked < b.checked ? 1 : -1));
+/** Sources by retrieved date, newest first; ties keep the file's order. */
+function newestFirst<T extends { readonly retrieved: string }>(sources: readonly T[]): T[] {
+  return [...sources].sort((a, b) => (a.retrieved === b.retrieved ? 0 : a.retrieved < b.retrieved ? 1 : -1));
 }
 
-/** A service entry's lastVerified: the newest checked date of its sources, undefined when it has none. */
+/** A data-file source as the API shows it: `checked` repeats `retrieved` for 1.7 clients. */
+function publicSource(source: ServiceSourceEntryT): ServiceSourceT {
+  return { ...source, checked: source.retrieved };
+}
+
+/** A service entry's lastVerified: the newest retrieved date of its sources, undefined when it has none. */
 export function lastVerifiedOf(entry: Pick<ServiceEntryT, "sources">): string | undefined {
-  return newestFirst(entry.sources ?? [])[0]?.checked;
+  return newestFirst(entry.sources ?? [])[0]?.retrieved;
 }
 
 /**

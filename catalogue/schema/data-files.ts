@@ -1,6 +1,6 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
-import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, ServiceSource, SubService } from "./resources.ts";
+import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, ServiceSourceEntry, SubService } from "./resources.ts";
 import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
   z
@@ -39,11 +39,11 @@ export const ServiceEntry = z
     name: z.string().min(1),
     shortName: z.string().min(1).optional(),
     category: Slug,
-    /** Removed in 1.7.0: a service's lastVerified is the newest `checked` of its sources. */
+    /** Removed in 1.7.0: a service's lastVerified is the newest `retrieved` of its sources. */
     lastVerified: z
       .never({
         error:
-          "is no longer written by hand: list the vendor pages you checked under sources (url, checked, backs); lastVerified is their newest checked date",
+          "is no longer written by hand: list the vendor pages you checked under sources (url, retrieved, backs); lastVerified is their newest retrieved date",
       })
       .optional(),
     description: z.string().min(1).optional(),
@@ -59,8 +59,8 @@ export const ServiceEntry = z
     policyIdentifiers: PolicyIdentifiers.optional(),
     subServices: z.array(SubService).optional(),
     lifecycle: ServiceLifecycle.optional(),
-    /** The vendor pages that back this entry's facts, each opened on `checked` (see data/README.md). */
-    sources: z.array(ServiceSource).min(1).optional(),
+    /** The vendor pages that back this entry's facts, each read on `retrieved` (see data/README.md). */
+    sources: z.array(ServiceSourceEntry).min(1).optional(),
   })
   .strict();
 

@@ -160,10 +160,13 @@ export const ServiceLifecycle = z
       "Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired.",
   });
 
-export const ServiceSource = z
+/** A source as a data file writes it (catalogue/data/README.md, "Sources"). */
+export const ServiceSourceEntry = z
   .object({
     url: HttpsUrl.meta(d("The vendor's page, on one of the provider's official domains")),
-    checked: IsoDate.meta(d("The day (YYYY-MM-DD) the catalogue opened this page and checked the facts it backs")),
+    retrieved: IsoDate.meta(
+      d("The day (YYYY-MM-DD) the catalogue read this page, or the copy named by `via`, for the facts it backs"),
+    ),
     backs: z
       .array(z.enum(SOURCE_BACKS))
       .min(1)
@@ -173,11 +176,15 @@ export const ServiceSource = z
         ),
       ),
   })
-  .strict()
-  .meta({
-    id: "ServiceSource",
-    description: "A vendor page that backs some of a service's facts, with the day it was checked (added in 1.7.0)",
-  });
+  .strict();
+
+export const ServiceSource = ServiceSourceEntry.extend({
+  checked: IsoDate.meta(d("Deprecated since 1.8.0, kept for 1.7 clients: the same day as retrieved")),
+}).meta({
+  id: "ServiceSource",
+  description:
+    "A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0)",
+});
 
 export const Provider = z
   .object({
@@ -257,7 +264,7 @@ export const Service = z
     lifecycle: ServiceLifecycle.optional().meta(d("Present only for preview, deprecated, sunset or retired services")),
     lastVerified: IsoDate.optional().meta(
       d(
-        "The day (YYYY-MM-DD) of the newest check of this service's sources: the latest ServiceSource.checked; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources, never a provider-wide date)",
+        "The day (YYYY-MM-DD) of the newest check of this service's sources: the latest ServiceSource.retrieved; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources, never a provider-wide date)",
       ),
     ),
   })
@@ -617,6 +624,7 @@ export type ServiceDependencyT = z.infer<typeof ServiceDependency>;
 export type DependencySourceT = z.infer<typeof DependencySource>;
 export type SubServiceT = z.infer<typeof SubService>;
 export type ServiceSourceT = z.infer<typeof ServiceSource>;
+export type ServiceSourceEntryT = z.infer<typeof ServiceSourceEntry>;
 export type ServiceListT = z.infer<typeof ServiceList>;
 export type EquivalenceMatrixT = z.infer<typeof EquivalenceMatrix>;
 export type EquivalenceGroupRowT = z.infer<typeof EquivalenceGroupRow>;
