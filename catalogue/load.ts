@@ -157,7 +157,9 @@ export function sourceProblems(
         `field sources.${i}.url: host ${new URL(source.url).hostname} is not one of the provider's officialDomains`,
       );
     if (source.retrieved > today)
-      problems.push(`field sources.${i}.retrieved: ${source.retrieved} is in the future; use the day the page was read`);
+      problems.push(
+        `field sources.${i}.retrieved: ${source.retrieved} is in the future; use the day the page was read`,
+      );
     if (new Set(source.backs).size !== source.backs.length)
       problems.push(`field sources.${i}.backs: lists a fact twice`);
     if (urls.has(source.url)) problems.push(`field sources.${i}.url: listed twice; give one source all it backs`);

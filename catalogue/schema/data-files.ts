@@ -1,6 +1,13 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
-import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, ServiceSourceEntry, SubService } from "./resources.ts";
+import {
+  HeadOffice,
+  PolicyIdentifiers,
+  Region,
+  ServiceLifecycle,
+  ServiceSourceEntry,
+  SubService,
+} from "./resources.ts";
 import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
   z
