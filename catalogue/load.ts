@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
 import { readDependencies, type DependencyMap } from "./dependencies.ts";
+import { mergeScope } from "./scope.ts";
 import type { z } from "zod";
 import {
   CategoryFile,
@@ -160,6 +161,15 @@ export function sourceProblems(
       problems.push(
         `field sources.${i}.retrieved: ${source.retrieved} is in the future; use the day the page was read`,
       );
+    if (source.asOf && source.asOf > source.retrieved)
+      problems.push(
+        `field sources.${i}.asOf: ${source.asOf} is after retrieved (${source.retrieved}); a copy cannot postdate its reading`,
+      );
+    if (source.programmes && !source.backs.includes("compliance"))
+      problems.push(`field sources.${i}.programmes: only a source that backs compliance names programmes`);
+    for (const programme of source.programmes ?? [])
+      if (!(entry.compliance ?? []).includes(programme))
+        problems.push(`field sources.${i}.programmes: "${programme}" is not in the service's compliance`);
     if (new Set(source.backs).size !== source.backs.length)
       problems.push(`field sources.${i}.backs: lists a fact twice`);
     if (urls.has(source.url)) problems.push(`field sources.${i}.url: listed twice; give one source all it backs`);
@@ -454,6 +464,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const categoryById = new Map(categories.map((category) => [category.id, category]));
   const providers = readProviders(dataDir, compliance, problems);
   const entries = readServices(dataDir, { compliance, categoryById, providers }, problems);
+  mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, problems);
   const dependencies = readDependencies(
     dataDir,

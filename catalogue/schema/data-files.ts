@@ -83,3 +83,21 @@ export const EquivalentsFile = z.array(
 
 export type ProviderFileT = z.infer<typeof ProviderFile>;
 export type ServiceEntryT = z.infer<typeof ServiceEntry>;
+
+/** A scope page a data/scope/<provider>.yaml file was generated from, as its services' sources cite it. */
+export const ScopeSource = ServiceSourceEntry.pick({ url: true, retrieved: true, asOf: true, via: true })
+  .extend({ id: Slug })
+  .strict();
+
+/**
+ * data/scope/<provider>.yaml, generated (scripts/aws-scope.ts): the scope pages read, and per service
+ * slug, per page id, the compliance programmes that page names the service for.
+ */
+export const ScopeFile = z
+  .object({
+    sources: z.array(ScopeSource).min(1),
+    services: z.record(Slug, z.record(Slug, z.array(Slug).min(1))),
+  })
+  .strict();
+
+export type ScopeFileT = z.infer<typeof ScopeFile>;

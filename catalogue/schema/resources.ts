@@ -167,12 +167,31 @@ export const ServiceSourceEntry = z
     retrieved: IsoDate.meta(
       d("The day (YYYY-MM-DD) the catalogue read this page, or the copy named by `via`, for the facts it backs"),
     ),
+    asOf: IsoDate.optional().meta(
+      d(
+        "The date of the copy read, where it has one: the page's \"last updated\", a repository file's commit date, a dataset's release (added in 1.8.0)",
+      ),
+    ),
+    via: HttpsUrl.optional().meta(
+      d(
+        "The copy actually read when it is not the page itself: the dataset or repository file the facts were taken from, dated by asOf (added in 1.8.0)",
+      ),
+    ),
     backs: z
       .array(z.enum(SOURCE_BACKS))
       .min(1)
       .meta(
         d(
           "Which of the service's facts the page backs: identity (name, provider, category), description, lifecycle, compliance, identifiers (policy identifiers), regions",
+        ),
+      ),
+    programmes: z
+      .array(Slug)
+      .min(1)
+      .optional()
+      .meta(
+        d(
+          "For a source that backs compliance: the programmes (compliance ids) its scope list names the service for; absent means every programme of the service (added in 1.8.0)",
         ),
       ),
   })
