@@ -8,6 +8,18 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.8.0",
+    date: "2026-11-26",
+    changes: [
+      "ServiceSource.retrieved (YYYY-MM-DD): the day the catalogue read the page, or the copy named by via; checked is kept with the same day for 1.7 clients. New optional ServiceSource fields: asOf, the copy's own date (a page's \"last updated\", a repository file's commit date, a dataset's release); via, the dataset or repository file actually read when it is not the page itself; programmes, for a compliance source, the programmes its scope list names the service for.",
+      'Service.verified (optional): per kind of fact the service\'s sources back (identity, description, lifecycle, compliance, identifiers, regions), the day the newest of those sources was read; a missing kind has no source. Faces show it in place of a single "Last verified" date. Service.lastVerified is kept for 1.6 and 1.7 clients and unchanged in value (the newest retrieved of any source), but does not say that every field was checked that day: read verified.',
+      "LifecycleEntry.lifecycleVerified (optional): the day the source backing the lifecycle entry was read; the lifecycle feed's updated date is now that day (or the catalogue's, without one), not the newest reading of any source.",
+      'Service.compliance: AWS services list the programmes AWS\'s own scope tables name them for ("Services in Scope by Compliance Program" and "HIPAA Eligible Services Reference", copies of 2022-07-15), each backed by a source with retrieved, asOf and via. An empty list means not known (no scope list the catalogue holds names the service), never out of scope.',
+      "Provider.complianceScope (optional): where the provider lists the services in scope of the programmes it holds, each {programmes, url, listed}; listed means the catalogue carries the list in full on its services, so a service without the programme is left out of its scope.",
+      'GET /v1/compare: the providerCompliance row (label "Provider holds") gives what each compared service\'s provider holds and the service does not list as its own, leaving out a programme whose full scope list leaves the service out (e.g. Azure\'s FedRAMP High on a service Microsoft\'s FedRAMP list does not name), and nothing for a retired or preview service; the compliance row is labelled "Compliance (this service)".',
+    ],
+  },
+  {
     version: "1.7.0",
     date: "2026-11-26",
     changes: [

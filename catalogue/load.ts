@@ -19,6 +19,7 @@ import {
   EUROPEAN_SOVEREIGN_COUNTRIES,
   ProviderFile,
   ServiceEntry,
+  SOURCE_BACKS,
   type CatalogueReleaseT,
   type CategoryT,
   type PolicyIdentifiersT,
@@ -30,6 +31,7 @@ import {
   type ServiceSourceT,
   type ServiceT,
   type SubServiceT,
+  type VerifiedT,
 } from "./schema/index.ts";
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("./data/", import.meta.url));
@@ -322,6 +324,13 @@ function providerProblems(
     if (!compliance.has(id))
       problems.push(`field defaultCompliance.${index}: unknown compliance id "${id}" (see compliance.yaml)`);
   });
+  file.complianceScope?.forEach((scope, index) => {
+    for (const id of scope.programmes)
+      if (!file.defaultCompliance.includes(id))
+        problems.push(`field complianceScope.${index}.programmes: "${id}" is not in defaultCompliance`);
+    if (!hostAllowed(scope.url, file.officialDomains))
+      problems.push(`field complianceScope.${index}.url: host is not one of officialDomains`);
+  });
   problems.push(...regionProblems(file));
   if (!hostAllowed(file.documentationBaseUrl, file.officialDomains))
     problems.push(`field documentationBaseUrl: host is not one of officialDomains`);
@@ -528,6 +537,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
       ...(file.logo ? { logo: file.logo } : {}),
       documentationBaseUrl: file.documentationBaseUrl,
       defaultCompliance: file.defaultCompliance,
+      ...(file.complianceScope ? { complianceScope: file.complianceScope } : {}),
       headOffice: file.headOffice,
       jurisdiction: file.jurisdiction,
       controllingCountry: file.controllingCountry,
@@ -603,6 +613,16 @@ export function lastVerifiedOf(entry: Pick<ServiceEntryT, "sources">): string | 
   return newestFirst(entry.sources ?? [])[0]?.retrieved;
 }
 
+/** Per kind of fact its sources back, the newest retrieved day; undefined when it has no source. */
+export function verifiedOf(entry: Pick<ServiceEntryT, "sources">): VerifiedT | undefined {
+  const verified: Record<string, string> = {};
+  for (const source of entry.sources ?? [])
+    for (const kind of source.backs)
+      if (!verified[kind] || source.retrieved > verified[kind]) verified[kind] = source.retrieved;
+  if (Object.keys(verified).length === 0) return undefined;
+  return Object.fromEntries(SOURCE_BACKS.flatMap((kind) => (verified[kind] ? [[kind, verified[kind]]] : [])));
+}
+
 /**
  * The public Service shape (see data/README.md): id = slug; compliance is the entry's own list only,
  * never the provider's defaultCompliance (that stays on the provider); lastVerified is the newest
@@ -628,6 +648,7 @@ function toService(providerId: string, entry: ServiceEntryT): ServiceT {
     compliance,
     lifecycle: entry.lifecycle,
     lastVerified: lastVerifiedOf(entry),
+    verified: verifiedOf(entry),
   };
   // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.
   for (const key of Object.keys(service) as (keyof ServiceT)[]) if (service[key] === undefined) delete service[key];

@@ -91,6 +91,9 @@ export function mergeScope<T extends EntryAt>(
     for (const [slug, byPage] of Object.entries(parsed.data.services)) {
       let { entry } = entries.get(slug)!;
       for (const [page, programmes] of Object.entries(byPage)) entry = withScope(entry, pages.get(page)!, programmes);
+      // In the vocabulary's order, as a hand-written list would be.
+      const order = [...compliance.keys()];
+      entry = { ...entry, compliance: order.filter((id) => entry.compliance!.includes(id)) };
       entries.set(slug, { ...entries.get(slug)!, entry });
     }
   }

@@ -1,6 +1,7 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
 import {
+  ComplianceScope,
   HeadOffice,
   PolicyIdentifiers,
   Region,
@@ -33,6 +34,8 @@ export const ProviderFile = z
     documentationBaseUrl: HttpsUrl,
     officialDomains: z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "must be a host name")).min(1),
     defaultCompliance: z.array(Slug).default([]),
+    /** Where the provider lists each programme's in-scope services (see data/README.md, "Compliance"). */
+    complianceScope: z.array(ComplianceScope).optional(),
     headOffice: HeadOffice,
     jurisdiction: z.string().regex(/^(?:[A-Z]{2})$/, "must be an ISO 3166-1 alpha-2 code, or EU"),
     controllingCountry: CountryCode,
