@@ -43,6 +43,24 @@ describe("provenance gates", () => {
     );
   });
 
+  it("fails a programme the compliance sources do not name when they name theirs", () => {
+    const catalogue = withEntry("aws-s3", (entry) => {
+      entry.compliance = ["pci-dss", "soc-2"];
+      entry.sources = [
+        {
+          url: "https://aws.amazon.com/compliance/services-in-scope/",
+          retrieved: "2026-11-26",
+          asOf: "2022-07-15",
+          backs: ["compliance"],
+          programmes: ["pci-dss"],
+        },
+      ];
+    });
+    expect(provenanceProblems(catalogue)).toContain(
+      "services/aws.yaml: aws-s3: field compliance: soc-2 without a source that backs compliance (the provider's published scope naming this service)",
+    );
+  });
+
   it("fails compliance on a retired service", () => {
     const catalogue = withEntry("aws-old-thing", (entry) => {
       entry.compliance = ["soc-2"];
