@@ -40,6 +40,12 @@ const referenceLines = (file: string) =>
     .map((line) => line.split(/\s/)[0]!.toLowerCase());
 const awsPrefixes = new Set(referenceLines("aws-iam-prefixes.txt"));
 const azureTypes = new Set(referenceLines("azure-resource-types.txt"));
+/** Google API names (`<name>.googleapis.com`) of the vendored iam-dataset table (catalogue/reference/gcp-apis.csv). */
+const googleApis = new Set(
+  referenceLines("gcp-apis.csv")
+    .slice(1)
+    .map((line) => `${line.split(",")[0]}.googleapis.com`),
+);
 
 /** Per AWS scope page id, its rows (to find which rows name a service). */
 const awsRows = new Map(awsScopePages().map((page) => [page.url, page.rowsOf(page.html)]));
@@ -68,7 +74,10 @@ function identifiersVerdict(catalogue: Catalogue, service: ServiceT): Verdict {
   const { policyIdentifiers: ids, sources } = catalogue.bySlug.get(service.slug)!;
   const prefixes = ids.iamPrefixes ?? [];
   const types = ids.resourceTypes ?? [];
-  if (prefixes.length === 0 && types.length === 0) return ids.apiServices || ids.other ? "unchecked" : "none";
+  const apis = (ids.apiServices ?? []).map((api) => api.name);
+  if (prefixes.length + types.length + apis.length === 0) return ids.other ? "unchecked" : "none";
+  // An API the vendored table lacks is not wrong, only not checkable here.
+  if (apis.some((api) => !googleApis.has(api))) return "unchecked";
   const known = prefixes.every((p) => awsPrefixes.has(p)) && types.every((t) => azureTypes.has(t.toLowerCase()));
   if (!known) return "wrong";
   return sources.some((s) => s.backs.includes("identifiers")) ? "right" : "unsourced";
