@@ -1,4 +1,5 @@
 /** GET /v1/compare: services side by side with a shared-attribute table. */
+import { providerHoldings } from "./compliance.ts";
 import type { Catalogue } from "./load.ts";
 import type { CompareResultT } from "./schema/index.ts";
 
@@ -77,11 +78,12 @@ export function compareServices(catalogue: Catalogue, slugs: readonly string[]):
     row("regionCountries", "Region countries", (i) => [...providerOf(services[i]!.providerId).regionCountries]),
     row("sovereignOption", "Sovereign option", (i) => providerOf(services[i]!.providerId).sovereignOption),
     row("euResidentOnly", "EU-resident-only", (i) => providerOf(services[i]!.providerId).euResidentOnly),
-    row("compliance", "Compliance", (i) => [...(services[i]!.compliance ?? [])]),
-    // The provider's platform-wide programmes, a row of their own: the provider's, not the service's.
-    row("providerCompliance", "Provider-wide compliance", (i) => [
-      ...(providerOf(services[i]!.providerId).provider.defaultCompliance ?? []),
-    ]),
+    row("compliance", "Compliance (this service)", (i) => [...(services[i]!.compliance ?? [])]),
+    // What the provider holds, a row of its own and never the service's: as the service pages show
+    // it (catalogue/compliance.ts), none that is the service's own or that a full scope list leaves out.
+    row("providerCompliance", "Provider holds", (i) =>
+      providerHoldings(providerOf(services[i]!.providerId).provider, services[i]!).flatMap((h) => h.programmes),
+    ),
   ];
   const complianceSets = services.map((service) => new Set(service.compliance ?? []));
   const common = [...(complianceSets[0] ?? [])].filter((id) => complianceSets.every((set) => set.has(id))).sort();

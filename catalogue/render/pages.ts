@@ -13,7 +13,8 @@ import {
 import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { ListCatalogue } from "../list-catalogue.ts";
 import type { Catalogue } from "../load.ts";
-import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
+import { holdingText, ownComplianceText, providerHoldings } from "../compliance.ts";
+import type { ServiceLifecycleT, ServiceSourceT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
 import { relativeDays } from "./relative.ts";
@@ -47,37 +48,60 @@ const programmeNames = (catalogue: Catalogue, ids: readonly string[]) =>
 
 /**
  * A service's compliance as field rows: its own programmes (those whose provider-published scope
- * names it), then the provider's platform-wide ones labelled as the provider's, never merged.
+ * names it), or "not known"; then, apart and worded as the provider's, what the provider holds
+ * with the page listing the services in scope (catalogue/compliance.ts decides which).
  */
 export function complianceRows(catalogue: Catalogue, service: ServiceT): [string, Inline[]][] {
   const provider = catalogue.providerById.get(service.providerId)!.provider;
-  const own = service.compliance ?? [];
-  const status = service.lifecycle?.status;
-  const none =
-    status === "retired" || status === "preview"
-      ? `none (a ${status} service carries none)`
-      : "none listed for this service";
-  const rows: [string, Inline[]][] = [["Compliance", [own.length > 0 ? programmeNames(catalogue, own) : none]]];
-  const wide = provider.defaultCompliance ?? [];
-  if (wide.length > 0) rows.push([`Provider-wide (${provider.shortName})`, [programmeNames(catalogue, wide)]]);
+  const names = (ids: readonly string[]) => programmeNames(catalogue, ids);
+  const rows: [string, Inline[]][] = [["Compliance (this service)", [ownComplianceText(service, names)]]];
+  for (const holding of providerHoldings(provider, service)) {
+    const text = holdingText(provider, holding, names(holding.programmes));
+    rows.push([
+      `Provider (${provider.shortName})`,
+      holding.url ? [`${text} `, link(holding.url, holding.url)] : [text],
+    ]);
+  }
   return rows;
 }
 
-/** "Sources, checked 2026-11-26": the vendor pages behind a service's facts, newest check first. */
+/** "identifiers 2026-11-26; compliance 2026-11-26": what the sources back, each with the day it was read. */
+export function verifiedText(service: ServiceT): string | undefined {
+  const verified = Object.entries(service.verified ?? {});
+  return verified.length > 0 ? verified.map(([kind, day]) => `${kind} ${day}`).join("; ") : undefined;
+}
+
+/** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
+function sourceDates(source: ServiceSourceT): Inline[] {
+  const parts: Inline[] = [`retrieved ${source.retrieved}`];
+  if (source.asOf || source.via) {
+    parts.push(` (${source.asOf ? `copy of ${source.asOf}` : "copy"}`);
+    if (source.via) parts.push(", via ", link(source.via, source.via));
+    parts.push(")");
+  }
+  return parts;
+}
+
+/** The vendor pages behind a service's facts, newest first: what each backs, when it was read, from what copy. */
 function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
-  const { service, sources } = catalogue.bySlug.get(slug)!;
+  const { sources } = catalogue.bySlug.get(slug)!;
   if (sources.length === 0)
     return [
       heading(2, "Sources"),
-      paragraph("No vendor page is recorded for this service yet, so none of its facts is marked as checked."),
+      paragraph("No vendor page is recorded for this service yet, so none of its facts is marked as verified."),
     ];
+  const backs = (source: ServiceSourceT) =>
+    source.programmes
+      ? `${source.backs.join(", ")} (${programmeNames(catalogue, source.programmes)})`
+      : source.backs.join(", ");
   return [
-    heading(2, `Sources, checked ${service.lastVerified}`),
+    heading(2, "Sources"),
     {
       kind: "list",
       items: sources.map((source) => [
         link(source.url, source.url),
-        ` — backs ${source.backs.join(", ")}; checked ${source.checked}`,
+        ` — backs ${backs(source)}; `,
+        ...sourceDates(source),
       ]),
     },
   ];
@@ -182,7 +206,11 @@ export function providerPage(catalogue: Catalogue, providerId: string): Doc {
         ["Sovereign option", [record.sovereignOption ? "yes" : "no"]],
         ["EU-resident-only", [record.euResidentOnly ? "yes" : "no"]],
         ["Documentation", [link(file.documentationBaseUrl, file.documentationBaseUrl)]],
-        ["Provider-wide compliance", [programmeNames(catalogue, file.defaultCompliance) || "none listed"]],
+        [`${file.shortName} holds`, [programmeNames(catalogue, file.defaultCompliance) || "none listed"]],
+        ...(file.complianceScope ?? []).map((scope): [string, Inline[]] => [
+          "Services in scope",
+          [`of ${programmeNames(catalogue, scope.programmes)}: `, link(scope.url, scope.url)],
+        ]),
         ["Services", [String(services.length)]],
       ],
     },
@@ -234,7 +262,8 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
   if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
   fields.push(...complianceRows(catalogue, service));
-  if (service.lastVerified) fields.push(["Last verified", [service.lastVerified]]);
+  const verified = verifiedText(service);
+  if (verified) fields.push(["Verified", [verified]]);
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));
   if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));

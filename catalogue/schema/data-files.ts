@@ -1,6 +1,14 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
-import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, ServiceSource, SubService } from "./resources.ts";
+import {
+  ComplianceScope,
+  HeadOffice,
+  PolicyIdentifiers,
+  Region,
+  ServiceLifecycle,
+  ServiceSourceEntry,
+  SubService,
+} from "./resources.ts";
 import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
   z
@@ -26,6 +34,8 @@ export const ProviderFile = z
     documentationBaseUrl: HttpsUrl,
     officialDomains: z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, "must be a host name")).min(1),
     defaultCompliance: z.array(Slug).default([]),
+    /** Where the provider lists each programme's in-scope services (see data/README.md, "Compliance"). */
+    complianceScope: z.array(ComplianceScope).optional(),
     headOffice: HeadOffice,
     jurisdiction: z.string().regex(/^(?:[A-Z]{2})$/, "must be an ISO 3166-1 alpha-2 code, or EU"),
     controllingCountry: CountryCode,
@@ -39,11 +49,11 @@ export const ServiceEntry = z
     name: z.string().min(1),
     shortName: z.string().min(1).optional(),
     category: Slug,
-    /** Removed in 1.7.0: a service's lastVerified is the newest `checked` of its sources. */
+    /** Removed in 1.7.0: a service's lastVerified is the newest `retrieved` of its sources. */
     lastVerified: z
       .never({
         error:
-          "is no longer written by hand: list the vendor pages you checked under sources (url, checked, backs); lastVerified is their newest checked date",
+          "is no longer written by hand: list the vendor pages you checked under sources (url, retrieved, backs); lastVerified is their newest retrieved date",
       })
       .optional(),
     description: z.string().min(1).optional(),
@@ -59,8 +69,8 @@ export const ServiceEntry = z
     policyIdentifiers: PolicyIdentifiers.optional(),
     subServices: z.array(SubService).optional(),
     lifecycle: ServiceLifecycle.optional(),
-    /** The vendor pages that back this entry's facts, each opened on `checked` (see data/README.md). */
-    sources: z.array(ServiceSource).min(1).optional(),
+    /** The vendor pages that back this entry's facts, each read on `retrieved` (see data/README.md). */
+    sources: z.array(ServiceSourceEntry).min(1).optional(),
   })
   .strict();
 
@@ -76,3 +86,21 @@ export const EquivalentsFile = z.array(
 
 export type ProviderFileT = z.infer<typeof ProviderFile>;
 export type ServiceEntryT = z.infer<typeof ServiceEntry>;
+
+/** A scope page a data/scope/<provider>.yaml file was generated from, as its services' sources cite it. */
+export const ScopeSource = ServiceSourceEntry.pick({ url: true, retrieved: true, asOf: true, via: true })
+  .extend({ id: Slug })
+  .strict();
+
+/**
+ * data/scope/<provider>.yaml, generated (scripts/aws-scope.ts): the scope pages read, and per service
+ * slug, per page id, the compliance programmes that page names the service for.
+ */
+export const ScopeFile = z
+  .object({
+    sources: z.array(ScopeSource).min(1),
+    services: z.record(Slug, z.record(Slug, z.array(Slug).min(1))),
+  })
+  .strict();
+
+export type ScopeFileT = z.infer<typeof ScopeFile>;

@@ -160,10 +160,23 @@ export const ServiceLifecycle = z
       "Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired.",
   });
 
-export const ServiceSource = z
+/** A source as a data file writes it (catalogue/data/README.md, "Sources"). */
+export const ServiceSourceEntry = z
   .object({
     url: HttpsUrl.meta(d("The vendor's page, on one of the provider's official domains")),
-    checked: IsoDate.meta(d("The day (YYYY-MM-DD) the catalogue opened this page and checked the facts it backs")),
+    retrieved: IsoDate.meta(
+      d("The day (YYYY-MM-DD) the catalogue read this page, or the copy named by `via`, for the facts it backs"),
+    ),
+    asOf: IsoDate.optional().meta(
+      d(
+        "The date of the copy read, where it has one: the page's \"last updated\", a repository file's commit date, a dataset's release (added in 1.8.0)",
+      ),
+    ),
+    via: HttpsUrl.optional().meta(
+      d(
+        "The copy actually read when it is not the page itself: the dataset or repository file the facts were taken from, dated by asOf (added in 1.8.0)",
+      ),
+    ),
     backs: z
       .array(z.enum(SOURCE_BACKS))
       .min(1)
@@ -172,11 +185,58 @@ export const ServiceSource = z
           "Which of the service's facts the page backs: identity (name, provider, category), description, lifecycle, compliance, identifiers (policy identifiers), regions",
         ),
       ),
+    programmes: z
+      .array(Slug)
+      .min(1)
+      .optional()
+      .meta(
+        d(
+          "For a source that backs compliance: the programmes (compliance ids) its scope list names the service for; absent means every programme of the service (added in 1.8.0)",
+        ),
+      ),
+  })
+  .strict();
+
+export const ServiceSource = ServiceSourceEntry.extend({
+  checked: IsoDate.meta(d("Deprecated since 1.8.0, kept for 1.7 clients: the same day as retrieved")),
+}).meta({
+  id: "ServiceSource",
+  description:
+    "A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0)",
+});
+
+/** Where a provider lists the services in scope of some of the programmes it holds. */
+export const ComplianceScope = z
+  .object({
+    programmes: z.array(Slug).min(1).meta(d("Compliance ids whose in-scope services the page lists")),
+    url: HttpsUrl.meta(d("The provider's page listing the services in scope")),
+    listed: z
+      .boolean()
+      .optional()
+      .meta(
+        d(
+          "True when the catalogue carries this list in full and current on its services (Service.compliance): a service without the programme is then left out of its scope, and no face shows the provider's programme on it",
+        ),
+      ),
   })
   .strict()
+  .meta({ id: "ComplianceScope", description: "A provider's scope page for some of its programmes (added in 1.8.0)" });
+
+/** Per kind of fact (ServiceSource.backs), the day the newest source backing it was read. */
+export const Verified = z
+  .object(
+    Object.fromEntries(
+      SOURCE_BACKS.map((kind) => [
+        kind,
+        IsoDate.optional().meta(d(`The day the newest source backing ${kind} was read`)),
+      ]),
+    ) as Record<(typeof SOURCE_BACKS)[number], z.ZodOptional<typeof IsoDate>>,
+  )
+  .strict()
   .meta({
-    id: "ServiceSource",
-    description: "A vendor page that backs some of a service's facts, with the day it was checked (added in 1.7.0)",
+    id: "Verified",
+    description:
+      "What of a service its sources back, each kind of fact with the day its newest source was read (added in 1.8.0)",
   });
 
 export const Provider = z
@@ -192,6 +252,14 @@ export const Provider = z
       .meta(
         d(
           "Compliance programmes the provider holds platform-wide (ids of the compliance vocabulary). They are the provider's, not any one service's: since 1.7.0 they are no longer copied into Service.compliance, and a face shows them labelled as the provider's",
+        ),
+      ),
+    complianceScope: z
+      .array(ComplianceScope)
+      .optional()
+      .meta(
+        d(
+          "Where the provider publishes which services are in scope of the programmes it holds (added in 1.8.0); a programme of defaultCompliance not named here has no scope list the catalogue cites",
         ),
       ),
     headOffice: HeadOffice.optional().meta(
@@ -257,7 +325,12 @@ export const Service = z
     lifecycle: ServiceLifecycle.optional().meta(d("Present only for preview, deprecated, sunset or retired services")),
     lastVerified: IsoDate.optional().meta(
       d(
-        "The day (YYYY-MM-DD) of the newest check of this service's sources: the latest ServiceSource.checked; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources, never a provider-wide date)",
+        "Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)",
+      ),
+    ),
+    verified: Verified.optional().meta(
+      d(
+        "Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0)",
       ),
     ),
   })
@@ -528,6 +601,11 @@ export const LifecycleEntry = z
     lastVerified: IsoDate.optional().meta(
       d("The day the catalogue last checked this service (see Service.lastVerified)"),
     ),
+    lifecycleVerified: IsoDate.optional().meta(
+      d(
+        "The day the newest source backing this lifecycle entry (the vendor's announcement) was read: Service.verified.lifecycle; absent when none is listed (added in 1.8.0)",
+      ),
+    ),
     url: z.string().meta(d("The service's page on the text host")),
   })
   .meta({ id: "LifecycleEntry", description: "One service's lifecycle announcement" });
@@ -617,6 +695,9 @@ export type ServiceDependencyT = z.infer<typeof ServiceDependency>;
 export type DependencySourceT = z.infer<typeof DependencySource>;
 export type SubServiceT = z.infer<typeof SubService>;
 export type ServiceSourceT = z.infer<typeof ServiceSource>;
+export type ComplianceScopeT = z.infer<typeof ComplianceScope>;
+export type VerifiedT = z.infer<typeof Verified>;
+export type ServiceSourceEntryT = z.infer<typeof ServiceSourceEntry>;
 export type ServiceListT = z.infer<typeof ServiceList>;
 export type EquivalenceMatrixT = z.infer<typeof EquivalenceMatrix>;
 export type EquivalenceGroupRowT = z.infer<typeof EquivalenceGroupRow>;

@@ -82,20 +82,25 @@ describe("the static build", () => {
     expect(onDisk.some((path) => path.endsWith(".gz"))).toBe(true);
   });
 
-  it("shows a service's sources and its compliance apart from the provider's on the site's service page", () => {
+  it("shows a service's sources and its compliance apart from what its provider holds on the site's service page", () => {
     const html = readFileSync(join(dist, "site", "client", "aws", "s3", "index.html"), "utf8");
     const text = html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
-    expect(text).toContain("Sources, checked 2026-11-25");
-    expect(text).toContain("https://docs.aws.amazon.com/s3/ — backs identity, description; checked 2026-11-25");
+    expect(text).toContain("https://docs.aws.amazon.com/s3/ — backs identity, description; retrieved 2026-11-25");
     expect(text).toContain(
-      "https://aws.amazon.com/compliance/services-in-scope/PCI/ — backs compliance; checked 2026-11-20",
+      "https://aws.amazon.com/compliance/services-in-scope/PCI/ — backs compliance; retrieved 2026-11-20",
     );
+    expect(text).toMatch(/Verified identity 2026-11-25 ; description 2026-11-25 ; compliance 2026-11-20/);
     expect(html).toMatch(/<dd[^>]*data-compliance="service"[^>]*>PCI DSS<\/dd>/);
-    expect(text).toContain("Provider-wide (Amazon Web Services) ISO/IEC 27001, SOC 2, PCI DSS");
+    expect(text).toContain(
+      "Provider (AWS) AWS holds SOC 2; which services are in scope: https://aws.amazon.com/compliance/services-in-scope/",
+    );
+    expect(text).toContain("AWS holds ISO/IEC 27001; the catalogue cites no list of the services in scope");
     const lambda = readFileSync(join(dist, "site", "client", "aws", "lambda", "index.html"), "utf8");
-    expect(lambda).toMatch(/<dd[^>]*data-compliance="service"[^>]*>None listed for this service<\/dd>/);
+    expect(lambda).toMatch(
+      /<dd[^>]*data-compliance="service"[^>]*>Not known: no scope list the catalogue holds names this service<\/dd>/,
+    );
     expect(lambda).toContain("No vendor page is recorded for this service yet");
-    expect(lambda).not.toContain("Last verified");
+    expect(lambda).not.toContain("Verified");
   });
 
   it("shows what a service needs to be usable, with why and the source, on the site's service page", () => {

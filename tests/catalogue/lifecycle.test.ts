@@ -74,8 +74,10 @@ describe("lifecycle Atom feed", () => {
       const service = bySlug.get(slug)!;
       expect(item.title).toContain(service.name);
       if (service.lifecycle!.sunsetDate) expect(item.title).toContain(service.lifecycle!.sunsetDate);
-      // The day its sources were last checked; the catalogue's own day for a service without sources.
-      expect(item.updated?.toISOString().slice(0, 10)).toBe(service.lastVerified ?? catalogue.lastUpdated.slice(0, 10));
+      // The day its lifecycle source was read; the catalogue's own day for an entry without one.
+      expect(item.updated?.toISOString().slice(0, 10)).toBe(
+        service.verified?.lifecycle ?? catalogue.lastUpdated.slice(0, 10),
+      );
       expect(item.url).toMatch(new RegExp(`^${URLS.textUrl}/${service.providerId}/`));
     }
     expect(new Set(feed.items.map((item) => item.id)).size).toBe(feed.items.length);

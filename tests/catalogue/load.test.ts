@@ -159,9 +159,11 @@ describe("loadCatalogue", () => {
     const catalogue = loadCatalogue(FIXTURE_DIR);
     const s3 = catalogue.bySlug.get("aws-s3")!;
     expect(s3.service.lastVerified).toBe("2026-11-25");
-    expect(s3.sources.map((source) => source.checked)).toEqual(["2026-11-25", "2026-11-20"]);
+    expect(s3.sources.map((source) => source.retrieved)).toEqual(["2026-11-25", "2026-11-20"]);
+    // retrieved is the data's; checked repeats it for 1.7 clients.
     expect(s3.sources[0]).toEqual({
       url: "https://docs.aws.amazon.com/s3/",
+      retrieved: "2026-11-25",
       checked: "2026-11-25",
       backs: ["identity", "description"],
     });
@@ -181,14 +183,14 @@ describe("loadCatalogue", () => {
     [
       "a source off the provider's domains",
       "services/aws.yaml",
-      (t) => t.replace("https://docs.aws.amazon.com/s3/\n      checked", "https://example.org/s3/\n      checked"),
+      (t) => t.replace("https://docs.aws.amazon.com/s3/\n      retrieved", "https://example.org/s3/\n      retrieved"),
       /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.url: host example\.org is not one of the provider's officialDomains/,
     ],
     [
-      "a source checked in the future",
+      "a source read in the future",
       "services/aws.yaml",
-      (t) => t.replace("checked: 2026-11-25", "checked: 2999-01-01"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.checked: 2999-01-01 is in the future/,
+      (t) => t.replace("retrieved: 2026-11-25", "retrieved: 2999-01-01"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.retrieved: 2999-01-01 is in the future/,
     ],
     [
       "a source that backs nothing",
@@ -205,16 +207,16 @@ describe("loadCatalogue", () => {
     [
       "a source with a date that is not a date",
       "services/aws.yaml",
-      (t) => t.replace("checked: 2026-11-20", "checked: last week"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.checked: must be a date in YYYY-MM-DD form/,
+      (t) => t.replace("retrieved: 2026-11-20", "retrieved: last week"),
+      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.retrieved: must be a date in YYYY-MM-DD form/,
     ],
     [
       "the same source twice",
       "services/aws.yaml",
       (t) =>
         t.replace(
-          "https://docs.aws.amazon.com/s3/\n      checked",
-          "https://aws.amazon.com/compliance/services-in-scope/PCI/\n      checked",
+          "https://docs.aws.amazon.com/s3/\n      retrieved",
+          "https://aws.amazon.com/compliance/services-in-scope/PCI/\n      retrieved",
         ),
       /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.url: listed twice/,
     ],

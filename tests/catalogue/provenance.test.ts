@@ -36,10 +36,28 @@ describe("provenance gates", () => {
 
   it("fails a compliance programme no source backs", () => {
     const catalogue = withEntry("aws-s3", (entry) => {
-      entry.sources = [{ url: "https://docs.aws.amazon.com/s3/", checked: "2026-11-25", backs: ["identity"] }];
+      entry.sources = [{ url: "https://docs.aws.amazon.com/s3/", retrieved: "2026-11-25", backs: ["identity"] }];
     });
     expect(provenanceProblems(catalogue)).toContain(
       "services/aws.yaml: aws-s3: field compliance: pci-dss without a source that backs compliance (the provider's published scope naming this service)",
+    );
+  });
+
+  it("fails a programme the compliance sources do not name when they name theirs", () => {
+    const catalogue = withEntry("aws-s3", (entry) => {
+      entry.compliance = ["pci-dss", "soc-2"];
+      entry.sources = [
+        {
+          url: "https://aws.amazon.com/compliance/services-in-scope/",
+          retrieved: "2026-11-26",
+          asOf: "2022-07-15",
+          backs: ["compliance"],
+          programmes: ["pci-dss"],
+        },
+      ];
+    });
+    expect(provenanceProblems(catalogue)).toContain(
+      "services/aws.yaml: aws-s3: field compliance: soc-2 without a source that backs compliance (the provider's published scope naming this service)",
     );
   });
 
@@ -47,7 +65,7 @@ describe("provenance gates", () => {
     const catalogue = withEntry("aws-old-thing", (entry) => {
       entry.compliance = ["soc-2"];
       entry.sources = [
-        { url: "https://aws.amazon.com/compliance/services-in-scope/", checked: "2026-11-25", backs: ["compliance"] },
+        { url: "https://aws.amazon.com/compliance/services-in-scope/", retrieved: "2026-11-25", backs: ["compliance"] },
       ];
     });
     expect(provenanceProblems(catalogue)).toContain(

@@ -71,19 +71,33 @@ describe("text renderings", () => {
     expect(markdown).toContain("## Equivalents");
   });
 
-  it("show a service's sources, newest check first, in Markdown and ANSI", () => {
+  it("show a service's sources, newest first, each with the day it was read, in Markdown and ANSI", () => {
     const doc = servicePage(fixtureCatalogue(), "aws-s3");
     const markdown = renderMarkdown(doc);
-    expect(markdown).toContain("## Sources, checked 2026-11-25\n");
+    expect(markdown).toContain("## Sources\n");
     expect(markdown).toContain(
-      "- [https://docs.aws.amazon.com/s3/](https://docs.aws.amazon.com/s3/) — backs identity, description; checked 2026-11-25\n" +
-        "- [https://aws.amazon.com/compliance/services-in-scope/PCI/](https://aws.amazon.com/compliance/services-in-scope/PCI/) — backs compliance; checked 2026-11-20",
+      "- [https://docs.aws.amazon.com/s3/](https://docs.aws.amazon.com/s3/) — backs identity, description; retrieved 2026-11-25\n" +
+        "- [https://aws.amazon.com/compliance/services-in-scope/PCI/](https://aws.amazon.com/compliance/services-in-scope/PCI/) — backs compliance; retrieved 2026-11-20",
     );
+    // Verified per kind of fact, never one date over the whole service.
+    expect(markdown).toContain("- **Verified:** identity 2026-11-25; description 2026-11-25; compliance 2026-11-20\n");
+    expect(markdown).not.toContain("Last verified");
     const ansi = renderAnsi(doc, false);
-    expect(ansi).toContain("SOURCES, CHECKED 2026-11-25");
-    expect(ansi).toContain("• https://docs.aws.amazon.com/s3/ — backs identity, description; checked\n  2026-11-25");
+    expect(ansi).toContain("SOURCES\n");
+    expect(ansi).toContain("• https://docs.aws.amazon.com/s3/ — backs identity, description; retrieved\n  2026-11-25");
     expect(ansi).toContain("• https://aws.amazon.com/compliance/services-in-scope/PCI/ — backs compliance;");
     for (const line of ansi.split("\n")) expect([...line].length).toBeLessThanOrEqual(TERMINAL_WIDTH);
+  });
+
+  it("name the copy a source was read from and its date, and the programmes a scope page backs", () => {
+    const aws = servicePage(realCatalogue(), "aws-s3");
+    const markdown = renderMarkdown(aws);
+    expect(markdown).toContain(
+      "PCI DSS, SOC 1, SOC 2, SOC 3); retrieved 2026-11-26 (copy of 2022-07-15, via [https://github.com/salesforce/aws-allowlister/",
+    );
+    expect(markdown).toMatch(
+      /list_amazons3\.html\) — backs identifiers; retrieved 2026-11-26 \(copy of 2026-03-07, via/,
+    );
   });
 
   it("show what a service needs to be usable, each group with why and its source, beside its sources", () => {
@@ -114,17 +128,35 @@ describe("text renderings", () => {
     expect(renderAnsi(doc, false)).toContain("SOURCES\n");
   });
 
-  it("keep a service's own compliance apart from the provider's, labelled as the provider's", () => {
+  it("keep a service's own compliance apart from what the provider holds, worded as the provider's", () => {
     const s3 = renderMarkdown(servicePage(fixtureCatalogue(), "aws-s3"));
-    expect(s3).toContain("- **Compliance:** PCI DSS\n");
-    expect(s3).toContain("- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS\n");
+    expect(s3).toContain("- **Compliance (this service):** PCI DSS\n");
+    // PCI DSS is the service's own: the provider's line leaves it out; a scope page is linked where cited.
+    expect(s3).toContain(
+      "- **Provider (AWS):** AWS holds SOC 2; which services are in scope: [https://aws.amazon.com/compliance/services-in-scope/](https://aws.amazon.com/compliance/services-in-scope/)\n",
+    );
+    expect(s3).toContain(
+      "- **Provider (AWS):** AWS holds ISO/IEC 27001; the catalogue cites no list of the services in scope\n",
+    );
     const lambda = renderAnsi(servicePage(fixtureCatalogue(), "aws-lambda"), false);
-    expect(lambda).toMatch(/^Compliance: +none listed for this service$/m);
-    expect(lambda).toMatch(/^Provider-wide \(AWS\): +ISO\/IEC 27001, SOC 2, PCI DSS$/m);
+    expect(lambda).toMatch(/^Compliance \(this service\): Not known: no scope list the catalogue holds names\n/m);
+    expect(lambda).toMatch(/^Provider \(AWS\): +AWS holds SOC 2, PCI DSS; which services are in/m);
     const retired = renderAnsi(servicePage(fixtureCatalogue(), "aws-old-thing"), false);
-    expect(retired).toMatch(/^Compliance: +none \(a retired service carries none\)$/m);
+    expect(retired).toMatch(/^Compliance \(this service\): None \(a retired service is in no programme's scope\)$/m);
+    expect(retired).not.toContain("Provider (AWS)");
     const compare = renderMarkdown(comparePage(fixtureCatalogue(), ["aws-s3", "stackit-object-storage"]));
-    expect(compare).toContain("- **Compliance:** PCI DSS\n- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS");
+    expect(compare).toContain("- **Compliance (this service):** PCI DSS\n- **Provider (AWS):** AWS holds SOC 2;");
+  });
+
+  it("never show a provider's programme on a service its full scope list leaves out", () => {
+    const catalogue = realCatalogue();
+    // Microsoft's FedRAMP list is carried in full: Azure services it names list FedRAMP High as their own …
+    const aks = renderMarkdown(servicePage(catalogue, "azure-kubernetes-service"));
+    expect(aks).toMatch(/\*\*Compliance \(this service\):\*\* [^\n]*FedRAMP High/);
+    // … and one it leaves out shows it nowhere, not even as the provider's.
+    const lustre = renderMarkdown(servicePage(catalogue, "azure-managed-lustre"));
+    expect(lustre).not.toContain("FedRAMP");
+    expect(lustre).toContain("Azure holds");
   });
 
   it("name the category and the compliance programmes on compare as service pages do, not by id", () => {
@@ -133,8 +165,8 @@ describe("text renderings", () => {
     const service = renderMarkdown(servicePage(catalogue, "aws-s3"));
     for (const line of [
       "- **Category:** [Storage](/category/storage)",
-      "- **Compliance:** PCI DSS",
-      "- **Provider-wide (AWS):** ISO/IEC 27001, SOC 2, PCI DSS",
+      "- **Compliance (this service):** PCI DSS",
+      "- **Provider (AWS):** AWS holds SOC 2; which services are in scope:",
     ]) {
       expect(compare).toContain(line);
       expect(service).toContain(line);

@@ -100,12 +100,17 @@ describe("schemas", () => {
     );
   });
 
-  it("hold a service's sources: an https page, a date and what it backs (1.7.0)", () => {
-    const source = { url: "https://docs.aws.amazon.com/s3/", checked: "2026-11-26", backs: ["identity", "compliance"] };
+  it("hold a service's sources: an https page, the day it was read and what it backs (1.7.0, 1.8.0)", () => {
+    const source = {
+      url: "https://docs.aws.amazon.com/s3/",
+      retrieved: "2026-11-26",
+      checked: "2026-11-26",
+      backs: ["identity", "compliance"],
+    };
     expect(ServiceSource.parse(source)).toEqual(source);
     for (const bad of [
       { ...source, url: "http://docs.aws.amazon.com/s3/" },
-      { ...source, checked: "26/11/2026" },
+      { ...source, retrieved: "26/11/2026" },
       { ...source, backs: [] },
       { ...source, backs: ["pricing"] },
       { ...source, note: "extra" },

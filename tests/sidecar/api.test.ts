@@ -113,15 +113,26 @@ describe("GET /v1/services", () => {
 });
 
 describe("GET /v1/services/{slug}: provenance (1.7.0)", () => {
-  it("serves the sources newest first and lastVerified as the newest checked date", async () => {
+  it("serves the sources newest first, verified per kind of fact, and lastVerified for 1.7 clients", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     const response = await app.inject("/v1/services/aws-s3");
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.lastVerified).toBe("2026-11-25");
+    expect(body.verified).toEqual({ identity: "2026-11-25", description: "2026-11-25", compliance: "2026-11-20" });
     expect(body.sources).toEqual([
-      { url: "https://docs.aws.amazon.com/s3/", checked: "2026-11-25", backs: ["identity", "description"] },
-      { url: "https://aws.amazon.com/compliance/services-in-scope/PCI/", checked: "2026-11-20", backs: ["compliance"] },
+      {
+        url: "https://docs.aws.amazon.com/s3/",
+        retrieved: "2026-11-25",
+        checked: "2026-11-25",
+        backs: ["identity", "description"],
+      },
+      {
+        url: "https://aws.amazon.com/compliance/services-in-scope/PCI/",
+        retrieved: "2026-11-20",
+        checked: "2026-11-20",
+        backs: ["compliance"],
+      },
     ]);
     // The service's own programmes only; AWS's platform-wide ones stay on the provider.
     expect(body.compliance).toEqual(["pci-dss"]);
@@ -134,20 +145,22 @@ describe("GET /v1/services/{slug}: provenance (1.7.0)", () => {
     const lambda = (await app.inject("/v1/services/aws-lambda")).json();
     expect(lambda).not.toHaveProperty("sources");
     expect(lambda).not.toHaveProperty("lastVerified");
+    expect(lambda).not.toHaveProperty("verified");
     expect(lambda.compliance).toEqual([]);
     const rows = (await app.inject("/v1/services?limit=200")).json().data;
     expect(rows.find((row: { slug: string }) => row.slug === "aws-s3")).not.toHaveProperty("sources");
   });
 
-  it("labels the provider's programmes as the provider's in compare", async () => {
+  it("labels the provider's programmes as what the provider holds in compare, apart from the service's own", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     const body = (await app.inject("/v1/compare?ids=aws-s3,aws-lambda")).json();
     const row = (id: string) => body.attributes.find((a: { attribute: string }) => a.attribute === id);
     expect(row("compliance").values).toEqual({ "aws-s3": ["pci-dss"], "aws-lambda": [] });
+    // S3's own PCI DSS is not repeated as the provider's.
     expect(row("providerCompliance")).toMatchObject({
-      label: "Provider-wide compliance",
-      values: { "aws-s3": ["iso-27001", "soc-2", "pci-dss"], "aws-lambda": ["iso-27001", "soc-2", "pci-dss"] },
-      shared: true,
+      label: "Provider holds",
+      values: { "aws-s3": ["soc-2", "iso-27001"], "aws-lambda": ["soc-2", "pci-dss", "iso-27001"] },
+      shared: false,
     });
     expect(body.compliance).toEqual({ common: [], bySlug: { "aws-s3": ["pci-dss"], "aws-lambda": [] } });
   });

@@ -184,7 +184,11 @@ describe("the compare form without JavaScript", () => {
     expect(shared.statusCode).toBe(200);
     expect(shared.body).toContain('<input id="compare-ids" value="azure-blob-storage,nope-x,aws-s3"');
     expect(shared.body).toContain("data-compare-note>Not in the catalogue: nope-x. Comparing the rest.</p>");
-    expect(shared.body).toContain('<th scope="row">Compliance</th><td>FedRAMP High</td><td>—</td></tr>');
+    // Each service's own programmes (AWS's from its scope tables), then what each provider holds.
+    expect(shared.body).toContain(
+      '<th scope="row">Compliance (this service)</th><td>FedRAMP High</td><td>SOC 1, SOC 2, SOC 3, PCI DSS,',
+    );
+    expect(shared.body).toMatch(/<th scope="row">Provider holds<\/th><td>ISO\/IEC 27001,/);
     expect(shared.body).not.toMatch(/<td>[^<]*\b(fedramp-high|iso-27001)\b/);
     const escaped = await app.inject({ url: "/compare/?ids=%3Cscript%3E", headers: { accept: "text/html" } });
     expect(escaped.body).not.toContain("<script>");

@@ -118,16 +118,16 @@ describe("the text host", () => {
     await text.close();
   });
 
-  it("shows a service's sources and the lastVerified they give on a service page", async () => {
+  it("shows a service's sources and what each kind of fact was verified by on a service page", async () => {
     const text = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
       catalogue: fixtureCatalogue(),
       store: await tempStore(),
     });
     const page = await text.inject("/aws/s3?format=md");
-    expect(page.body).toMatch(/Last verified.*2026-11-25/);
-    expect(page.body).toContain("## Sources, checked 2026-11-25");
-    expect(page.body).toContain("— backs compliance; checked 2026-11-20");
+    expect(page.body).toContain("- **Verified:** identity 2026-11-25; description 2026-11-25; compliance 2026-11-20");
+    expect(page.body).toContain("## Sources\n");
+    expect(page.body).toContain("— backs compliance; retrieved 2026-11-20");
     await text.close();
   });
 });

@@ -877,7 +877,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         ).toBe("sticky");
         // Compliance programmes by name, as the service pages show them, not the API's ids.
         const providerWide = page.locator("[data-compare-result] tbody tr", {
-          has: page.locator('th[scope="row"]', { hasText: "Provider-wide compliance" }),
+          has: page.locator('th[scope="row"]', { hasText: "Provider holds" }),
         });
         const programmes = (await providerWide.locator("td").allInnerTexts()).join(" | ");
         expect(programmes).toContain("ISO/IEC 27001");

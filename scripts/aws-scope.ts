@@ -1,0 +1,24 @@
+/**
+ * `npm run scope:aws`: writes catalogue/data/scope/aws.yaml — which compliance programmes AWS's own
+ * scope tables name each catalogue AWS service for — from the copies in
+ * catalogue/reference/aws-compliance/ (2022-07-15; see its README). Logs the table rows no catalogue
+ * service matched, so a reader sees what was left out. Re-run after adding or renaming AWS services;
+ * after vendoring newer copies, move AWS_SCOPE_PAGES' dates (catalogue/aws-scope-pages.ts).
+ */
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { awsScopeFile, type ScopeEntry } from "../catalogue/aws-scope.ts";
+import { awsScopePages } from "../catalogue/aws-scope-pages.ts";
+
+const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const OUTPUT = "catalogue/data/scope/aws.yaml";
+
+const started = Date.now();
+const entries = parse(readFileSync(root("catalogue/data/services/aws.yaml"), "utf8")) as ScopeEntry[];
+const { text, services, unmatched } = awsScopeFile(awsScopePages(), entries);
+for (const { page, row } of unmatched)
+  console.log(`  ${page}: no catalogue service for "${row.name}"${row.prefix ? ` (${row.prefix})` : ""}`);
+mkdirSync(root("catalogue/data/scope"), { recursive: true });
+writeFileSync(root(OUTPUT), text);
+console.log(`wrote ${OUTPUT}: ${services} services (${Date.now() - started} ms)`);

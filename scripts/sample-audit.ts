@@ -1,0 +1,130 @@
+/**
+ * `node scripts/sample-audit.ts [seed]`: draws a sample of 40 services (Fisher–Yates over the sorted
+ * slugs, mulberry32 PRNG, default seed 20261127) and checks each of its compliance, lifecycle,
+ * identifier and verified claims against what the repository holds of the sources they cite: AWS's
+ * vendored scope tables, the vendored IAM-prefix and Azure resource-type references. Prints one line
+ * per service and field, then the counts per field (right / wrong / without a source / not checkable
+ * here). Writes nothing; docs/audit-compliance-2026-11-26.md records a run.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { servicesForRow, type ScopeRow } from "../catalogue/aws-scope.ts";
+import { awsScopePages } from "../catalogue/aws-scope-pages.ts";
+import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
+import type { ServiceT } from "../catalogue/schema/index.ts";
+
+type Verdict = "right" | "wrong" | "unsourced" | "unchecked" | "none";
+const SAMPLE = 40;
+
+function draw(slugs: readonly string[], seed: number): string[] {
+  let state = seed;
+  const rnd = () => {
+    state |= 0;
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const shuffled = [...slugs].sort();
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  return shuffled.slice(0, SAMPLE);
+}
+
+const referenceLines = (file: string) =>
+  readFileSync(fileURLToPath(new URL(`../catalogue/reference/${file}`, import.meta.url)), "utf8")
+    .split("\n")
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => line.split(/\s/)[0]!.toLowerCase());
+const awsPrefixes = new Set(referenceLines("aws-iam-prefixes.txt"));
+const azureTypes = new Set(referenceLines("azure-resource-types.txt"));
+/** Google API names (`<name>.googleapis.com`) of the vendored iam-dataset table (catalogue/reference/gcp-apis.csv). */
+const googleApis = new Set(
+  referenceLines("gcp-apis.csv")
+    .slice(1)
+    .map((line) => `${line.split(",")[0]}.googleapis.com`),
+);
+
+/** Per AWS scope page id, its rows (to find which rows name a service). */
+const awsRows = new Map(awsScopePages().map((page) => [page.url, page.rowsOf(page.html)]));
+
+function complianceVerdict(catalogue: Catalogue, service: ServiceT): Verdict {
+  const own = service.compliance ?? [];
+  if (own.length === 0) return "none";
+  const { sources } = catalogue.bySlug.get(service.slug)!;
+  const backing = (id: string) =>
+    sources.filter((s) => s.backs.includes("compliance") && (s.programmes ?? own).includes(id));
+  if (own.some((id) => backing(id).length === 0)) return "unsourced";
+  if (service.providerId !== "aws") return "unchecked";
+  const candidate = {
+    slug: service.slug,
+    names: [service.name, ...(service.shortName ? [service.shortName] : []), ...(service.aliases ?? [])],
+  };
+  // Each programme: a row of the cited page that names this service ticks it.
+  const ticked = (url: string, id: string) =>
+    (awsRows.get(url) ?? []).some(
+      (row: ScopeRow) => row.programmes.includes(id) && servicesForRow(row, [candidate]).includes(service.slug),
+    );
+  return own.every((id) => backing(id).some((s) => ticked(s.url, id))) ? "right" : "wrong";
+}
+
+function identifiersVerdict(catalogue: Catalogue, service: ServiceT): Verdict {
+  const { policyIdentifiers: ids, sources } = catalogue.bySlug.get(service.slug)!;
+  const prefixes = ids.iamPrefixes ?? [];
+  const types = ids.resourceTypes ?? [];
+  const apis = (ids.apiServices ?? []).map((api) => api.name);
+  if (prefixes.length + types.length + apis.length === 0) return ids.other ? "unchecked" : "none";
+  // An API the vendored table lacks is not wrong, only not checkable here.
+  if (apis.some((api) => !googleApis.has(api))) return "unchecked";
+  const known = prefixes.every((p) => awsPrefixes.has(p)) && types.every((t) => azureTypes.has(t.toLowerCase()));
+  if (!known) return "wrong";
+  return sources.some((s) => s.backs.includes("identifiers")) ? "right" : "unsourced";
+}
+
+function lifecycleVerdict(catalogue: Catalogue, service: ServiceT): Verdict {
+  if (!service.lifecycle) return "none";
+  const { sources } = catalogue.bySlug.get(service.slug)!;
+  if (!service.lifecycle.announcementUrl || !sources.some((s) => s.backs.includes("lifecycle"))) return "unsourced";
+  return "unchecked";
+}
+
+function verifiedVerdict(catalogue: Catalogue, service: ServiceT): Verdict {
+  const { sources } = catalogue.bySlug.get(service.slug)!;
+  if (sources.length === 0) return service.verified || service.lastVerified ? "wrong" : "none";
+  const kinds = new Set(sources.flatMap((s) => s.backs));
+  const claimed = Object.keys(service.verified ?? {});
+  return claimed.length === kinds.size && claimed.every((kind) => kinds.has(kind as never)) ? "right" : "wrong";
+}
+
+const FIELDS = {
+  compliance: complianceVerdict,
+  identifiers: identifiersVerdict,
+  lifecycle: lifecycleVerdict,
+  verified: verifiedVerdict,
+};
+
+const seed = Number(process.argv[2] ?? 20261127);
+const catalogue = loadCatalogue();
+const sample = draw(
+  catalogue.services.map((service) => service.slug),
+  seed,
+);
+const counts = Object.fromEntries(Object.keys(FIELDS).map((field) => [field, {} as Record<Verdict, number>]));
+console.log(`seed ${seed}: ${sample.length} of ${catalogue.services.length} services`);
+for (const slug of sample) {
+  const service = catalogue.bySlug.get(slug)!.service;
+  const verdicts = Object.entries(FIELDS).map(([field, check]) => {
+    const verdict = check(catalogue, service);
+    counts[field]![verdict] = (counts[field]![verdict] ?? 0) + 1;
+    return `${field} ${verdict}`;
+  });
+  console.log(`| ${slug} | ${(service.compliance ?? []).length} programmes | ${verdicts.join(" | ")} |`);
+}
+for (const [field, byVerdict] of Object.entries(counts))
+  console.log(
+    `${field}: ${Object.entries(byVerdict)
+      .map(([verdict, n]) => `${verdict} ${n}`)
+      .join(", ")}`,
+  );
