@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { compareServices } from "./compare.ts";
 import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
-import { exitPlan, exitTargetOfQuery } from "./exit-plan.ts";
+import { exitPlan } from "./exit-plan.ts";
+import { exitTargetOfQuery } from "./exit-target.ts";
 import { equivalenceGroup, equivalenceMatrix } from "./equivalents.ts";
 import { exposureReport } from "./exposure.ts";
 import { parseIdList, requireKnownIds } from "./ids.ts";
@@ -30,9 +31,9 @@ import {
   lifecycleCalendar,
   lifecycleFilterOf,
   lifecycleList,
-  LifecycleQuery,
 } from "./lifecycle.ts";
-import { cleanListName, listPath, newList, resolveList, type StoredList } from "./lists.ts";
+import { cleanListName, listPath, resolveList, type StoredList } from "./lists.ts";
+import { newList } from "./lists.node.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
 import {
@@ -82,6 +83,7 @@ import {
   Health,
   IdempotencyHeaders,
   LifecycleList,
+  LifecycleQuery,
   OutboundClickBody,
   OutboundClickResult,
   PolicyQuery,

@@ -10,7 +10,8 @@ import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { actionMatches, azureResourceTypeIndex, ownIdentifiers } from "../../catalogue/dependencies.ts";
+import { actionMatches, ownIdentifiers } from "../../catalogue/dependencies.ts";
+import { azureResourceTypeIndex } from "../../catalogue/dependencies.node.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import {
   azurePolicySet,
