@@ -11,20 +11,16 @@ import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
+import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
 import { acceptedEncoding, cacheControl, etagMatches } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 
-function firstIssue(error: z.ZodError, where: string): HttpError {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || where}: ${issue.message}`);
-  return new HttpError(400, `Invalid ${where}`, lines.join("; "));
-}
-
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw firstIssue(result.error, where);
+  if (!result.success) throw new HttpError(400, `Invalid ${where}`, issueDetails(result.error.issues, where));
   return result.data;
 }
 
