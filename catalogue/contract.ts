@@ -3,7 +3,7 @@
  * endpoint.ts for a row's fields). The sidecar registers its routes from these rows
  * (sidecar/routes/api.ts), the build writes their files (scripts/build.ts), the servers map a URL
  * to its file (static.ts), nginx's locations are generated from them (scripts/deploy-config.ts),
- * and so are OpenAPI and discovery (openapi.ts). Contract: ../shared/spec/catalogue-api-v1.md.
+ * and so are OpenAPI and discovery (openapi.ts). Contract: docs/spec/catalogue-api-v1.md.
  */
 import { z } from "zod";
 import { compareServices } from "./compare.ts";
