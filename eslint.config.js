@@ -1,43 +1,94 @@
-// One linter for the repo: typescript-eslint's recommended rules over every TypeScript file.
+// One linter for the whole tree, site/ included: typescript-eslint's recommended rules over every
+// TypeScript file, globals from the `globals` package, and the rules that keep the code the
+// browser loads pure (catalogue/README.md, "The browser's core"). `.astro` files are not linted
+// (no Astro plugin is installed): `npm run check:site` (astro check) typechecks their frontmatter.
+import { builtinModules } from "node:module";
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * The browser's core: site/src/scripts/** and every module they import, type-only imports aside
+ * (catalogue/README.md). tests/catalogue/browser-core.test.ts walks those imports and fails when
+ * one reaches a file off this list, so a module the browser starts loading joins it, and its rules.
+ */
+export const BROWSER_CORE = [
+  "site/src/scripts/**/*.ts",
+  "site/src/lib/theme-key.ts",
+  "catalogue/compare.ts",
+  "catalogue/dependencies.ts",
+  "catalogue/exit-catalogue.ts",
+  "catalogue/exit-plan.ts",
+  "catalogue/exposure.ts",
+  "catalogue/issues.ts",
+  "catalogue/lifecycle.ts",
+  "catalogue/limits.ts",
+  "catalogue/list-catalogue.ts",
+  "catalogue/lists.ts",
+  "catalogue/policies/documents.ts",
+  "catalogue/policies/essentials.ts",
+  "catalogue/problem.ts",
+  "catalogue/render/doc.ts",
+  "catalogue/render/exit-plan.ts",
+  "catalogue/render/feeds.ts",
+  "catalogue/render/markdown.ts",
+  "catalogue/render/pages.ts",
+  "catalogue/render/relative.ts",
+  "catalogue/search.ts",
+  "catalogue/urls.ts",
+];
+
+/** Node's own globals, those a browser lacks (process, Buffer, require, __dirname…). */
+const NODE_ONLY_GLOBALS = Object.keys(globals.node).filter((name) => !(name in globals["shared-node-browser"]));
+
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist", ".cache/", ".data/", ".astro/", ".fragments/", "test-artifacts/", "site/"] },
+  { ignores: ["node_modules/", "dist", ".cache/", ".data/", ".astro/", ".fragments/", "test-artifacts/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: {
-      globals: {
-        console: "readonly",
-        process: "readonly",
-        URL: "readonly",
-        performance: "readonly",
-        fetch: "readonly",
-        setTimeout: "readonly",
-        clearTimeout: "readonly",
-        setInterval: "readonly",
-        clearInterval: "readonly",
-        Buffer: "readonly",
-        NodeJS: "readonly",
-        AbortController: "readonly",
-        AbortSignal: "readonly",
-        URLSearchParams: "readonly",
-        structuredClone: "readonly",
-        TextEncoder: "readonly",
-        TextDecoder: "readonly",
-        document: "readonly",
-        window: "readonly",
-        localStorage: "readonly",
-        HTMLElement: "readonly",
-        customElements: "readonly",
-      },
-    },
+    languageOptions: { globals: globals.node },
     rules: {
       // Unused arguments named with a leading underscore document a required signature.
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       // A unit a reader can hold at once: no function over 80 lines of code.
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
+    // The site's client scripts run in the browser.
+    files: ["site/src/scripts/**"],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    // What the browser loads: no Node module (Vite would replace it with an empty stub), no Node
+    // global, and no zod (every schema would ship with it); types from anywhere are fine. Node-only
+    // code lives beside it in *.node.ts and the modules that read files (load.ts, changes.ts…).
+    files: BROWSER_CORE,
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            ...builtinModules.map((name) => ({ name, message: "The browser may load this file: no Node modules." })),
+            { name: "zod", allowTypeImports: true, message: "The browser may load this file: zod ships whole." },
+          ],
+          patterns: [
+            { group: ["node:*"], message: "The browser may load this file: no Node modules." },
+            {
+              group: ["**/*.node.ts", "**/load.ts", "**/schema/*"],
+              allowTypeImports: true,
+              message: "Node-only (or zod) module: import its types only, or move what the browser needs.",
+            },
+          ],
+        },
+      ],
+      // `import { type A } from "x"` stays `import {} from "x"` under verbatimModuleSyntax: the
+      // module (and what it imports) would load for nothing. Write `import type`.
+      "@typescript-eslint/no-import-type-side-effects": "error",
+      "no-restricted-globals": [
+        "error",
+        ...NODE_ONLY_GLOBALS.map((name) => ({ name, message: "The browser may load this file: no Node globals." })),
+      ],
     },
   },
   {

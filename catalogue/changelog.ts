@@ -1,6 +1,6 @@
 /**
  * The published changelog of the API contract (GET /v1/changelog), newest first: the history of
- * ../shared/spec/catalogue-api-v1.md ("Versioning"), then this implementation's additions. The
+ * docs/spec/catalogue-api-v1.md ("Versioning"), then this implementation's additions. The
  * newest entry's version is API_VERSION (version.ts), checked by tests/catalogue/changelog.test.ts.
  */
 import { API_VERSION } from "./version.ts";

@@ -3,12 +3,13 @@
  * endpoint.ts for a row's fields). The sidecar registers its routes from these rows
  * (sidecar/routes/api.ts), the build writes their files (scripts/build.ts), the servers map a URL
  * to its file (static.ts), nginx's locations are generated from them (scripts/deploy-config.ts),
- * and so are OpenAPI and discovery (openapi.ts). Contract: ../shared/spec/catalogue-api-v1.md.
+ * and so are OpenAPI and discovery (openapi.ts). Contract: docs/spec/catalogue-api-v1.md.
  */
 import { z } from "zod";
 import { compareServices } from "./compare.ts";
 import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
-import { exitPlan, exitTargetOfQuery } from "./exit-plan.ts";
+import { exitPlan } from "./exit-plan.ts";
+import { exitTargetOfQuery } from "./exit-target.ts";
 import { equivalenceGroup, equivalenceMatrix } from "./equivalents.ts";
 import { exposureReport } from "./exposure.ts";
 import { parseIdList, requireKnownIds } from "./ids.ts";
@@ -30,9 +31,9 @@ import {
   lifecycleCalendar,
   lifecycleFilterOf,
   lifecycleList,
-  LifecycleQuery,
 } from "./lifecycle.ts";
-import { cleanListName, listPath, newList, resolveList, type StoredList } from "./lists.ts";
+import { cleanListName, listPath, resolveList, type StoredList } from "./lists.ts";
+import { newList } from "./lists.node.ts";
 import type { Catalogue } from "./load.ts";
 import { discoveryDocument, openApiDocument } from "./openapi.ts";
 import {
@@ -82,6 +83,7 @@ import {
   Health,
   IdempotencyHeaders,
   LifecycleList,
+  LifecycleQuery,
   OutboundClickBody,
   OutboundClickResult,
   PolicyQuery,

@@ -19,16 +19,15 @@
 import { exposureReport, type ExposureCatalogue } from "./exposure.ts";
 import type { EquivalenceGroup, ServiceRecord } from "./load.ts";
 import { HttpError } from "./problem.ts";
-import {
-  ExitTarget,
-  type CatalogueReleaseT,
-  type ExitCandidateT,
-  type ExitNearestT,
-  type ExitPlanT,
-  type ExitServicePlanT,
-  type ExitTargetT,
-  type ProviderT,
-  type ServiceT,
+import type {
+  CatalogueReleaseT,
+  ExitCandidateT,
+  ExitNearestT,
+  ExitPlanT,
+  ExitServicePlanT,
+  ExitTargetT,
+  ProviderT,
+  ServiceT,
 } from "./schema/index.ts";
 
 /** What an exit plan reads of a catalogue; a full Catalogue is one. */
@@ -111,48 +110,6 @@ export function describeTarget(to: ExitTargetT): string {
   if (to.jurisdictions) parts.push(`jurisdiction ${to.jurisdictions.join(" or ")}`);
   if (to.exclude) parts.push(`not ${to.exclude.join(", ")}`);
   return parts.join("; ");
-}
-
-/** The query form of an exit target (comma-separated lists, "true"/"false") as ExitTarget, or a 400. */
-export function exitTargetOfQuery(query: {
-  providers?: string | undefined;
-  sovereignOption?: "true" | "false" | undefined;
-  euResidentOnly?: "true" | "false" | undefined;
-  jurisdictions?: string | undefined;
-  exclude?: string | undefined;
-}): ExitTargetT {
-  const list = (raw: string | undefined) => {
-    if (raw === undefined) return undefined;
-    const items = [
-      ...new Set(
-        raw
-          .split(",")
-          .map((item) => item.trim())
-          .filter(Boolean),
-      ),
-    ];
-    return items.length > 0 ? items : undefined;
-  };
-  const candidate = {
-    providers: list(query.providers),
-    sovereignOption: query.sovereignOption === undefined ? undefined : query.sovereignOption === "true",
-    euResidentOnly: query.euResidentOnly === undefined ? undefined : query.euResidentOnly === "true",
-    jurisdictions: list(query.jurisdictions)?.map((code) => code.toUpperCase()),
-    exclude: list(query.exclude),
-  };
-  const parsed = ExitTarget.safeParse(
-    Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined)),
-  );
-  if (!parsed.success)
-    throw new HttpError(
-      400,
-      "Invalid query",
-      parsed.error.issues
-        .slice(0, 5)
-        .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
-        .join("; "),
-    );
-  return parsed.data;
 }
 
 interface Peer {

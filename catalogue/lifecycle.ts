@@ -3,34 +3,12 @@
  * filter, and the two feeds (Atom 1.0, RFC 4287; iCalendar, RFC 5545). Days are UTC calendar days
  * (YYYY-MM-DD), compared as strings.
  */
-import { z } from "zod";
-import { DAY_MS, LIFECYCLE_WITHIN_MAX_DAYS } from "./limits.ts";
+import { DAY_MS } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import { atomInstant, foldLine, icsInstant, icsText, renderAtom, tagAuthority, tagUri } from "./render/feeds.ts";
 import { HttpError } from "./problem.ts";
-import { LIFECYCLE_STATUSES, type LifecycleEntryT, type LifecycleListT, type ServiceT } from "./schema/index.ts";
+import type { LifecycleEntryT, LifecycleListT, LifecycleQueryT, ServiceT } from "./schema/index.ts";
 import { servicePath, type PublicUrls } from "./urls.ts";
-
-/** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
-export const LifecycleQuery = z.object({
-  within: z
-    .string()
-    .regex(/^\d{1,5}d?$/, `must be a whole number of days, e.g. 90d (0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d)`)
-    .refine((value) => Number(value.replace(/d$/, "")) <= LIFECYCLE_WITHIN_MAX_DAYS, {
-      message: `must be at most ${LIFECYCLE_WITHIN_MAX_DAYS}d`,
-    })
-    .optional()
-    .meta({
-      description: `"<n>d" (or "<n>"), n a whole number from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out`,
-      example: "90d",
-      // The regex and the refine above as one JSON Schema pattern: 1 to 5 digits, at most 3650
-      // (tests/contract/openapi-bounds.test.ts checks every value against LIFECYCLE_WITHIN_MAX_DAYS).
-      pattern: String.raw`^(?=\d{1,5}d?$)0*(?:\d{1,3}|[12]\d{3}|3[0-5]\d{2}|36[0-4]\d|3650)d?$`,
-    }),
-  status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
-  provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
-});
-export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
 export interface LifecycleFilter {
   /** Only entries whose sunsetDate is between asOf and asOf + withinDays, both included. */

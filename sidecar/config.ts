@@ -4,6 +4,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
+import { issueLines } from "../catalogue/issues.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 
 const Port = z.coerce.number().int().min(0).max(65535);
@@ -68,7 +69,7 @@ export type ConfigT = z.infer<typeof Config>;
 export function loadConfig(env: NodeJS.ProcessEnv): ConfigT {
   const result = Config.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")));
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    const lines = issueLines(result.error.issues, { whole: "(environment)" }).map((line) => `  ${line}`);
     throw new Error(`invalid configuration:\n${lines.join("\n")}`);
   }
   return result.data;

@@ -197,7 +197,10 @@ export class BuiltFiles {
               : replace(text);
           if (changed === text) return undefined;
           const bytes = Buffer.from(changed);
-          const rewritten = { body: bytes, etag: `"${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}"` };
+          const rewritten = {
+            body: bytes,
+            etag: etagOf(createHash("sha256").update(bytes).digest("hex").slice(0, 32)),
+          };
           this.held.set(path, new WeakRef(rewritten));
           return rewritten;
         },
@@ -224,8 +227,11 @@ export function acceptedEncoding<E extends string>(
     E | undefined;
 }
 
-/** A built file's strong ETag; each encoding is its own representation. */
-function etagOf(hash: string, encoding: Encoding | undefined): string {
+/**
+ * The one strong ETag scheme, for built files and computed answers alike: the first 32 hex digits
+ * of the sha256 of the identity bytes, and the encoding, each being its own representation.
+ */
+export function etagOf(hash: string, encoding?: Encoding): string {
   return encoding ? `"${hash}-${encoding === "br" ? "br" : "gz"}"` : `"${hash}"`;
 }
 

@@ -2,7 +2,7 @@
  * Policy documents from an approved list: an AWS service control policy, an Azure policy set
  * definition (initiative) and a Google Cloud organization policy. Pure functions over a Catalogue.
  *
- * Decisions (../shared/DESIGN.md, "Decisions"; issue 18):
+ * Decisions (docs/design.md, "Decisions"; issue 18):
  * - each function returns the document *explained*; the endpoint answers the bare document
  *   (`policyAnswer`/`scpAnswer`) unless `?explain=true`;
  * - the vendor's account-operation essentials (policies/essentials.ts) stay usable unless the

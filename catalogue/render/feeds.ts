@@ -73,6 +73,12 @@ export function renderAtom(feed: AtomFeed): string {
 export const icsText = (text: string) =>
   stripControl(text).replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
 
+/** The octets a character takes in UTF-8 (no Buffer: the browser may load this module). */
+const utf8Octets = (char: string): number => {
+  const code = char.codePointAt(0)!;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+};
+
 /**
  * Folds a content line at 75 octets (RFC 5545 §3.1): continuation lines start with one space, and
  * a UTF-8 sequence is never split.
@@ -82,7 +88,7 @@ export function foldLine(line: string): string {
   let current = "";
   let octets = 0;
   for (const char of line) {
-    const size = Buffer.byteLength(char);
+    const size = utf8Octets(char);
     if (octets + size > 75) {
       parts.push(current);
       current = " ";

@@ -3,7 +3,7 @@
  * edit), resources (what the API returns), requests (POST bodies), operations (status, health,
  * acknowledgements) and policy documents. These zod schemas are the single source of types
  * (`z.infer`), validation and the OpenAPI document: each field's description lands there verbatim.
- * Contract: ../shared/spec/catalogue-api-v1.md, "Resources and their fields".
+ * Contract: docs/spec/catalogue-api-v1.md, "Resources and their fields".
  */
 export * from "./data-files.ts";
 export * from "./exit-plan.ts";

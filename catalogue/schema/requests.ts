@@ -1,4 +1,4 @@
-/** Request bodies of the POST endpoints, request headers, and the services listing's query. */
+/** Request bodies of the POST endpoints, request headers, and the services listing's and lifecycle list's queries. */
 import { z } from "zod";
 import {
   DEFAULT_PAGE_SIZE,
@@ -6,6 +6,7 @@ import {
   FEEDBACK_MESSAGE,
   IDEMPOTENCY_KEY_MAX,
   LIST_NAME_MAX,
+  LIFECYCLE_WITHIN_MAX_DAYS,
   LIST_SLUG_LENGTH,
   MAX_APPROVED_IDS,
   MAX_EXEMPT_PRINCIPALS,
@@ -38,6 +39,27 @@ export const ServicesQuery = z.object({
     .meta({ description: `Page size, 1 to ${MAX_PAGE_SIZE}` }),
 });
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
+
+/** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
+export const LifecycleQuery = z.object({
+  within: z
+    .string()
+    .regex(/^\d{1,5}d?$/, `must be a whole number of days, e.g. 90d (0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d)`)
+    .refine((value) => Number(value.replace(/d$/, "")) <= LIFECYCLE_WITHIN_MAX_DAYS, {
+      message: `must be at most ${LIFECYCLE_WITHIN_MAX_DAYS}d`,
+    })
+    .optional()
+    .meta({
+      description: `"<n>d" (or "<n>"), n a whole number from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out`,
+      example: "90d",
+      // The regex and the refine above as one JSON Schema pattern: 1 to 5 digits, at most 3650
+      // (tests/contract/openapi-bounds.test.ts checks every value against LIFECYCLE_WITHIN_MAX_DAYS).
+      pattern: String.raw`^(?=\d{1,5}d?$)0*(?:\d{1,3}|[12]\d{3}|3[0-5]\d{2}|36[0-4]\d|3650)d?$`,
+    }),
+  status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
+  provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
+});
+export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
 export const ApprovedServicesBody = z
   .object({

@@ -35,7 +35,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCatalogue } from "../../catalogue/load.ts";
-import { findBinary, freePort, startRedis, waitFor } from "../../tests/helpers/components.ts";
+import { findBinary, freePort, startRedis, waitFor } from "../components.ts";
 import { renderNginxConfig } from "../deploy-config.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { spawn } from "node:child_process";
 import { DEFAULT_DATA_DIR, loadCatalogue } from "../../catalogue/load.ts";
-import { freePort, waitFor } from "../../tests/helpers/components.ts";
+import { freePort, waitFor } from "../components.ts";
 import { build } from "../build.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));

@@ -15,8 +15,9 @@
  * Clients are keyed by clientKey(): an IPv4 address, or the /64 of an IPv6 one (a host gets a
  * whole /64 and can rotate addresses inside it at will); a port a proxy added is dropped.
  */
-import { isIP } from "node:net";
+import { isIPv6 } from "node:net";
 import proxyAddr from "@fastify/proxy-addr";
+import { normalizeIP } from "@fastify/rate-limit";
 import type { BucketHit, Store } from "../store/store.ts";
 import { WindowCounters } from "../store/window-counters.ts";
 
@@ -29,6 +30,8 @@ export const FALLBACK_HOLD_MS = 5_000;
 export const FAIL_CLOSED_DEADLINE_MS = 1_000;
 /** While the store is avoided, a fail-closed bucket asks it again at most this often. */
 export const PROBE_INTERVAL_MS = 1_000;
+/** A host gets a whole /64 and can rotate addresses inside it at will: one client. */
+const IPV6_CLIENT_PREFIX = 64;
 /** Counters kept in memory; past this the oldest windows are dropped first. */
 const MAX_KEYS = 100_000;
 
@@ -164,23 +167,6 @@ export function trustedProxy(trustProxy: readonly string[]): (address: string, h
   };
 }
 
-/** The groups of an IPv6 address, expanded to eight numbers; undefined if it is not one. */
-function ipv6Groups(address: string): number[] | undefined {
-  let text = address.split("%")[0]!;
-  // A trailing dotted IPv4 part (::ffff:192.0.2.1) is two groups.
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split("::") as [string, string | undefined];
-  const parse = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
-  const front = parse(head);
-  const back = tail === undefined ? [] : parse(tail);
-  const groups = tail === undefined ? front : [...front, ...Array(8 - front.length - back.length).fill(0), ...back];
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
-}
-
 /**
  * An address without the port a proxy may have added to X-Forwarded-For (`10.1.1.1:40001`,
  * `[2001:db8::1]:443`, `[2001:db8::1]`); anything else as is.
@@ -193,18 +179,11 @@ export function withoutPort(address: string): string {
 }
 
 /**
- * The rate-limit key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64; a
- * port is dropped, so a proxy that sends one does not make each connection a new client.
+ * The rate-limit key of a client address: IPv4 as is (also when IPv4-mapped), IPv6 by its /64 in
+ * RFC 5952 form ("2001:db8:1:2::/64"), by @fastify/rate-limit's own normalizeIP (its default key);
+ * a port is dropped first, so a proxy that sends one does not make each connection a new client.
  */
 export function clientKey(address: string): string {
-  const ip = withoutPort(address);
-  if (isIP(ip) !== 6) return ip;
-  const groups = ipv6Groups(ip);
-  if (!groups) return ip;
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
-    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(":")}::/64`;
+  const ip = normalizeIP(withoutPort(address), IPV6_CLIENT_PREFIX);
+  return isIPv6(ip) ? `${ip}/${IPV6_CLIENT_PREFIX}` : ip;
 }

@@ -11,20 +11,16 @@ import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
+import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
-import { acceptedEncoding, cacheControl, etagMatches } from "../files.ts";
+import { acceptedEncoding, cacheControl, etagMatches, etagOf } from "../files.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
 
-function firstIssue(error: z.ZodError, where: string): HttpError {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || where}: ${issue.message}`);
-  return new HttpError(400, `Invalid ${where}`, lines.join("; "));
-}
-
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw firstIssue(result.error, where);
+  if (!result.success) throw new HttpError(400, `Invalid ${where}`, issueDetails(result.error.issues, where));
   return result.data;
 }
 
@@ -57,7 +53,8 @@ interface Prepared<B extends Buffer | string = Buffer | string> {
    * answer sent once stays text: Node then writes it with the headers as one string.
    */
   readonly body: B;
-  readonly etag: string | undefined;
+  /** The body's hash, whose ETag each encoding names (files.ts etagOf); GET answers only. */
+  readonly hash: string | undefined;
   /** A kept answer's compressed forms, each made on its first request (`send`). */
   readonly encoded: Partial<Record<(typeof COMPRESSED)[number], Buffer>>;
 }
@@ -75,7 +72,7 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
     status: result.status ?? row.response.status,
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
     body,
-    etag: row.method === "GET" ? `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"` : undefined,
+    hash: row.method === "GET" ? createHash("sha256").update(body).digest("hex").slice(0, 32) : undefined,
     encoded: {},
   };
 }
@@ -95,9 +92,9 @@ function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepa
   const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
   const encoding =
     size >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
-  if (prepared.etag) {
+  if (prepared.hash) {
     // Each encoding is its own representation: its own strong ETag, as for the built files.
-    const etag = encoding ? `${prepared.etag.slice(0, -1)}-${encoding}"` : prepared.etag;
+    const etag = etagOf(prepared.hash, encoding);
     reply.header("etag", etag);
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }

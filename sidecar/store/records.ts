@@ -5,6 +5,7 @@
  */
 import { open } from "node:fs/promises";
 import { z } from "zod";
+import { issueLines } from "../../catalogue/issues.ts";
 import type { StoredList } from "./store.ts";
 
 export const StoredListRecord = z.object({
@@ -102,8 +103,7 @@ export function parseLogLine(line: string): z.infer<typeof LogRecord> | { proble
   }
   const result = LogRecord.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  return { problem: `${issue.path.join(".") || "record"}: ${issue.message}` };
+  return { problem: issueLines(result.error.issues, { limit: 1, whole: "record" })[0]! };
 }
 
 export function describeSkipped(skipped: SkippedRecords): string | null {

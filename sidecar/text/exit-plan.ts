@@ -4,7 +4,8 @@
  * target the plan is to sovereign-option providers, and the page says how to choose another.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { exitPlan, exitTargetOfQuery } from "../../catalogue/exit-plan.ts";
+import { exitPlan } from "../../catalogue/exit-plan.ts";
+import { exitTargetOfQuery } from "../../catalogue/exit-target.ts";
 import { listPath, resolveList } from "../../catalogue/lists.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { HttpError } from "../../catalogue/problem.ts";

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
-import { dayOf, lifecycleFilterOf, LifecycleQuery } from "../../catalogue/lifecycle.ts";
+import { dayOf, lifecycleFilterOf } from "../../catalogue/lifecycle.ts";
+import { LifecycleQuery } from "../../catalogue/schema/index.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { comparePage, lifecyclePage, savedListPage } from "../../catalogue/render/pages.ts";

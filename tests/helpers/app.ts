@@ -9,9 +9,12 @@ import { buildApp, type AppOptions } from "../../sidecar/app.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { contractProblems } from "./contract.ts";
 import type { Store } from "../../sidecar/store/store.ts";
+import { URLS } from "./urls.ts";
+
+/** Re-exported: most suites take the URLs from here with build(). */
+export { URLS };
 
 export const FIXTURE_DIR = new URL("../fixtures/catalogue/", import.meta.url).pathname;
-export const URLS = { apiUrl: "http://api.test", textUrl: "http://text.test" };
 
 let real: Catalogue | undefined;
 /** The real catalogue, loaded once per test file. */

@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { ENDPOINTS } from "../../catalogue/contract.ts";
 import { openApiDocument } from "../../catalogue/openapi.ts";
-import { URLS } from "./app.ts";
+import { URLS } from "./urls.ts";
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: object }> }> };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } };

@@ -199,10 +199,13 @@ describe("IPv6 clients", () => {
   it("keys addresses by their /64 in every spelling, IPv4 as is", () => {
     expect(clientKey("2001:db8:1:2:3:4:5:6")).toBe("2001:db8:1:2::/64");
     expect(clientKey("2001:0db8:0001:0002::1")).toBe("2001:db8:1:2::/64");
-    expect(clientKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
-    expect(clientKey("::1")).toBe("0:0:0:0::/64");
-    expect(clientKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(clientKey("2001:DB8:1:2:0:0:0:1")).toBe("2001:db8:1:2::/64");
+    expect(clientKey("2001:db8::1")).toBe("2001:db8::/64");
+    expect(clientKey("2001:db8:0:0:ffff::1")).toBe("2001:db8::/64");
+    expect(clientKey("::1")).toBe("::/64");
+    expect(clientKey("fe80::1%eth0")).toBe("fe80::/64");
     expect(clientKey("::ffff:192.0.2.1")).toBe("192.0.2.1");
+    expect(clientKey("::ffff:c000:201")).toBe("192.0.2.1");
     expect(clientKey("192.0.2.1")).toBe("192.0.2.1");
     expect(clientKey("192.0.2.1:40001")).toBe("192.0.2.1");
     expect(clientKey("[2001:db8:1:2::1]:443")).toBe("2001:db8:1:2::/64");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit-plan.ts";
-import { newList } from "../../catalogue/lists.ts";
+import { newList } from "../../catalogue/lists.node.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
 

@@ -1,0 +1,43 @@
+/**
+ * An exit target as a query states it (GET /v1/lists/{id}/exit-plan, the text host's
+ * /lists/{slug}/exit-plan): comma-separated lists and "true"/"false", validated by the ExitTarget
+ * schema that POST /v1/exit-plan's body uses. Apart from exit-plan.ts, which the browser loads,
+ * because validating needs zod and the browser's planner builds its target itself.
+ */
+import { issueDetails } from "./issues.ts";
+import { HttpError } from "./problem.ts";
+import { ExitTarget, type ExitTargetT } from "./schema/index.ts";
+
+/** The query form of an exit target (comma-separated lists, "true"/"false") as ExitTarget, or a 400. */
+export function exitTargetOfQuery(query: {
+  providers?: string | undefined;
+  sovereignOption?: "true" | "false" | undefined;
+  euResidentOnly?: "true" | "false" | undefined;
+  jurisdictions?: string | undefined;
+  exclude?: string | undefined;
+}): ExitTargetT {
+  const list = (raw: string | undefined) => {
+    if (raw === undefined) return undefined;
+    const items = [
+      ...new Set(
+        raw
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ];
+    return items.length > 0 ? items : undefined;
+  };
+  const candidate = {
+    providers: list(query.providers),
+    sovereignOption: query.sovereignOption === undefined ? undefined : query.sovereignOption === "true",
+    euResidentOnly: query.euResidentOnly === undefined ? undefined : query.euResidentOnly === "true",
+    jurisdictions: list(query.jurisdictions)?.map((code) => code.toUpperCase()),
+    exclude: list(query.exclude),
+  };
+  const parsed = ExitTarget.safeParse(
+    Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined)),
+  );
+  if (!parsed.success) throw new HttpError(400, "Invalid query", issueDetails(parsed.error.issues, "query"));
+  return parsed.data;
+}
