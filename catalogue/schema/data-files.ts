@@ -1,5 +1,6 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
+import { CompatibilityClaim, ServiceLineage } from "./compatibility.ts";
 import { HeadOffice, PolicyIdentifiers, Region, ServiceLifecycle, ServiceSource, SubService } from "./resources.ts";
 import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
@@ -61,6 +62,10 @@ export const ServiceEntry = z
     lifecycle: ServiceLifecycle.optional(),
     /** The vendor pages that back this entry's facts, each opened on `checked` (see data/README.md). */
     sources: z.array(ServiceSource).min(1).optional(),
+    /** Wire protocols and APIs the vendor states the service is compatible with, each with that page (1.8.0). */
+    compatibility: z.array(CompatibilityClaim).min(1).optional(),
+    /** The other provider's product this service is, operated by a different company (1.8.0). */
+    lineage: ServiceLineage.optional(),
   })
   .strict();
 
