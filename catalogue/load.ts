@@ -43,6 +43,10 @@ export interface EquivalenceGroup {
   readonly id: string;
   readonly name: string;
   readonly services: readonly string[];
+  /** The group's category when stated; otherwise the one most members are in. */
+  readonly category?: string;
+  /** Members filed under another category than the group's, each with the reason it belongs. */
+  readonly otherCategories?: Readonly<Record<string, string>>;
 }
 
 /** What the catalogue knows about one service beyond its public Service fields. */
@@ -491,7 +495,12 @@ function readServices(dataDir: string, known: Known, problems: string[]): Map<st
 }
 
 /** equivalents.yaml: groups of known services, none twice, spanning at least two providers. */
-function readGroups(dataDir: string, entries: ReadonlyMap<string, ServiceAt>, problems: string[]) {
+function readGroups(
+  dataDir: string,
+  entries: ReadonlyMap<string, ServiceAt>,
+  categoryById: ReadonlyMap<string, unknown>,
+  problems: string[],
+) {
   const path = join(dataDir, "equivalents.yaml");
   const groups = readFile(path, EquivalentsFile, problems) ?? [];
   const groupIds = new Set<string>();
@@ -499,12 +508,17 @@ function readGroups(dataDir: string, entries: ReadonlyMap<string, ServiceAt>, pr
     const at = `${shown(path)}: entry ${index + 1} (${group.id})`;
     if (groupIds.has(group.id)) problems.push(`${at}: field id: duplicate group id`);
     groupIds.add(group.id);
+    if (group.category && !categoryById.has(group.category))
+      problems.push(`${at}: field category: unknown category "${group.category}" (see categories.yaml)`);
     const seen = new Set<string>();
     group.services.forEach((slug, i) => {
       if (!entries.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is not a service in the catalogue`);
       if (seen.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is listed twice`);
       seen.add(slug);
     });
+    for (const slug of Object.keys(group.otherCategories ?? {}))
+      if (!seen.has(slug))
+        problems.push(`${at}: field otherCategories.${slug}: "${slug}" is not a member of this group`);
     const providers = new Set(group.services.map((slug) => entries.get(slug)?.providerId));
     if (providers.size < 2)
       problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
@@ -545,7 +559,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const categoryById = new Map(categories.map((category) => [category.id, category]));
   const providers = readProviders(dataDir, compliance, problems);
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
-  const groups = readGroups(dataDir, entries, problems);
+  const groups = readGroups(dataDir, entries, categoryById, problems);
   const dependencies = readDependencies(
     dataDir,
     new Map(

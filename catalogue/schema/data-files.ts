@@ -75,6 +75,14 @@ export const EquivalentsFile = z.array(
       id: Slug,
       name: z.string().min(1),
       services: z.array(Slug).min(2, "a group needs at least two services"),
+      /** The group's category, where the category most members are in does not say the job (a tie). */
+      category: Slug.optional(),
+      /**
+       * Members filed under another category than the group's (the one most members are in), each
+       * with why it still does the group's job at the group's layer; check:data fails on a member
+       * in another category without one (data/README.md, "equivalents.yaml").
+       */
+      otherCategories: z.record(Slug, z.string().min(1)).optional(),
     })
     .strict(),
 );
