@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.8.0",
+    date: "2026-11-26",
+    changes: [
+      "ServiceDetail.compatibility (optional, on GET /v1/services/{slug}): the wire protocols and APIs the vendor states the service is compatible with, each {id, name, source: {url, retrieved, asOf?}}; ids come from the catalogue's controlled vocabulary (s3-api, kafka, amqp, mqtt, postgresql, mysql, sql-server-tds, mongodb, cassandra-cql, redis, kubernetes, oci-distribution, git, apache-airflow, apache-spark, trino, apache-iceberg, opensearch-api, elasticsearch-api, opentelemetry, prometheus, openai-compatible-inference, nfs, smb, iscsi…).",
+      "ServiceDetail.lineage (optional): when the service is another provider's product operated by a different company (S3NS's BigQuery, GKE… are Google Cloud's), origin is that product's slug, with the vendor page that says so ({url, retrieved, asOf?}).",
+    ],
+  },
+  {
     version: "1.7.0",
     date: "2026-11-26",
     changes: [

@@ -66,7 +66,7 @@ function row(catalogue: Catalogue, group: Catalogue["groups"][number]): Equivale
   return {
     id: group.id,
     name: group.name,
-    category: mainCategory(catalogue, group.services),
+    category: group.category ?? mainCategory(catalogue, group.services),
     members: membersOf(catalogue, group.services).map(({ providerId, services }) => ({
       providerId,
       services: services.map(({ slug, name, shortName, lifecycle }) => ({

