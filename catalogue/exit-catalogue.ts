@@ -7,6 +7,7 @@
 import { compatibilityOf, originOf, type ExitCatalogue } from "./exit-plan.ts";
 import type { Catalogue } from "./load.ts";
 import { roundedPrior } from "./search.ts";
+import type { CompatibilityClaimT, ServiceLineageT } from "./schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "./schema/index.ts";
 
 /**
@@ -73,8 +74,8 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
               service.tags ?? [],
               roundedPrior(record),
               service.documentationUrl ?? 0,
-              compatibilityOf(service),
-              originOf(service) ?? 0,
+              compatibilityOf(record),
+              originOf(record) ?? 0,
             ];
           }),
       };
@@ -89,7 +90,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
   const groupIds = new Map<string, string[]>();
   for (const [id, , members] of compact.groups)
     for (const slug of members) groupIds.set(slug, [...(groupIds.get(slug) ?? []), id]);
-  const bySlug = new Map<string, { service: ServiceT; groupIds: readonly string[] }>();
+  const bySlug: Map<string, ExitCatalogue["bySlug"] extends ReadonlyMap<string, infer R> ? R : never> = new Map();
   const priors = new Map<string, number>();
   const providerById = new Map<
     string,
@@ -119,7 +120,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
       origin,
     ] of provider.services) {
       // Only what exitPlan and the plan's document read: a source's URL and date stay on the API.
-      const service = {
+      const service: ServiceT = {
         id: slug,
         slug,
         providerId: provider.id,
@@ -128,12 +129,18 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
         ...(lifecycle ? { lifecycle } : {}),
         ...(tags.length > 0 ? { tags: [...tags] } : {}),
         ...(documentationUrl ? { documentationUrl } : {}),
-        ...(compatibility.length > 0 ? { compatibility: compatibility.map((id) => ({ id })) } : {}),
-        ...(origin ? { lineage: { origin } } : {}),
-      } as ServiceT;
+      };
       services.push(service);
       priors.set(slug, prior);
-      bySlug.set(slug, { service, groupIds: groupIds.get(slug) ?? [] });
+      // Only what exitPlan reads of a claim and a lineage: the id and the origin (sources stay on the API).
+      bySlug.set(slug, {
+        service,
+        groupIds: groupIds.get(slug) ?? [],
+        ...(compatibility.length > 0
+          ? { compatibility: compatibility.map((id) => ({ id }) as CompatibilityClaimT) }
+          : {}),
+        ...(origin ? { lineage: { origin } as ServiceLineageT } : {}),
+      });
     }
   }
   return {

@@ -45,7 +45,8 @@ export interface ExitCatalogue extends ExposureCatalogue {
   readonly groups: readonly EquivalenceGroup[];
   readonly bySlug: ReadonlyMap<
     string,
-    Pick<ServiceRecord, "service" | "groupIds"> & Partial<Pick<ServiceRecord, "equivalentSlugs" | "subServices">>
+    Pick<ServiceRecord, "service" | "groupIds"> &
+      Partial<Pick<ServiceRecord, "equivalentSlugs" | "subServices" | "compatibility" | "lineage">>
   >;
   /** Each service's flagship prior, where the records lack what computes it (the compact catalogue). */
   readonly priors?: ReadonlyMap<string, number>;
@@ -168,19 +169,21 @@ export function exitTargetOfQuery(query: {
   return parsed.data;
 }
 
-/** The compatibility and lineage a service declares (catalogue/data/README.md). */
-type Signalled = {
+/** What a service record declares of compatibility and lineage (catalogue/data/README.md). */
+interface Signalled {
+  readonly service: ServiceT;
   readonly compatibility?: readonly { readonly id: string }[];
   readonly lineage?: { readonly origin: string };
-};
-export const compatibilityOf = (service: ServiceT): string[] =>
-  ((service as ServiceT & Signalled).compatibility ?? []).map((entry) => entry.id);
-export const originOf = (service: ServiceT): string | undefined => (service as ServiceT & Signalled).lineage?.origin;
+}
+/** The compatibility vocabulary ids a service record claims. */
+export const compatibilityOf = (record: Signalled): string[] => (record.compatibility ?? []).map((entry) => entry.id);
+/** The slug of the product a service is, where another company operates it. */
+export const originOf = (record: Signalled): string | undefined => record.lineage?.origin;
 
 /** Whether two services are the same product, one operated by another company (lineage). */
-export function sameProduct(a: ServiceT, b: ServiceT): boolean {
+export function sameProduct(a: Signalled, b: Signalled): boolean {
   const [originA, originB] = [originOf(a), originOf(b)];
-  return originB === a.slug || originA === b.slug || (originA !== undefined && originA === originB);
+  return originB === a.service.slug || originA === b.service.slug || (originA !== undefined && originA === originB);
 }
 
 /** A candidate and what it has in common with the service it would replace: the ranking's signals. */
@@ -203,7 +206,7 @@ interface Moving {
   readonly best: Peer[];
 }
 
-type Approved = Pick<ServiceRecord, "service" | "groupIds">;
+type Approved = Pick<ServiceRecord, "service" | "groupIds"> & Partial<Pick<ServiceRecord, "compatibility" | "lineage">>;
 
 /** What every phase of a plan reads: the catalogue, the allowed providers and the groups by id. */
 interface PlanContext {
@@ -217,8 +220,8 @@ interface PlanContext {
 }
 
 interface SignalIndex {
-  readonly byOrigin: ReadonlyMap<string, readonly ServiceT[]>;
-  readonly byCompatibility: ReadonlyMap<string, readonly ServiceT[]>;
+  readonly byOrigin: ReadonlyMap<string, readonly Approved[]>;
+  readonly byCompatibility: ReadonlyMap<string, readonly Approved[]>;
 }
 
 /** Where each approved service can go, by its index in the approved list. */
@@ -264,13 +267,14 @@ function priorLookup(catalogue: ExitCatalogue): (slug: string) => number {
 }
 
 function signalIndexOf(catalogue: ExitCatalogue, allowed: ReadonlySet<string>): SignalIndex {
-  const byOrigin = new Map<string, ServiceT[]>();
-  const byCompatibility = new Map<string, ServiceT[]>();
+  const byOrigin = new Map<string, Approved[]>();
+  const byCompatibility = new Map<string, Approved[]>();
   for (const service of catalogue.services) {
     if (!allowed.has(service.providerId)) continue;
-    const origin = originOf(service);
-    if (origin) byOrigin.set(origin, [...(byOrigin.get(origin) ?? []), service]);
-    for (const id of compatibilityOf(service)) byCompatibility.set(id, [...(byCompatibility.get(id) ?? []), service]);
+    const record = catalogue.bySlug.get(service.slug)!;
+    const origin = originOf(record);
+    if (origin) byOrigin.set(origin, [...(byOrigin.get(origin) ?? []), record]);
+    for (const id of compatibilityOf(record)) byCompatibility.set(id, [...(byCompatibility.get(id) ?? []), record]);
   }
   return { byOrigin, byCompatibility };
 }
@@ -343,38 +347,40 @@ function resolveServices(catalogue: ExitCatalogue, ids: readonly string[]): Appr
  * operated elsewhere (lineage), and same-category services sharing a compatibility entry; each with
  * what it shares with the service.
  */
-function peersOn(context: PlanContext, { service, groupIds }: Approved): Peer[] {
-  const peers = new Map<string, ServiceT>();
+function peersOn(context: PlanContext, approved: Approved): Peer[] {
+  const { service, groupIds } = approved;
+  const peers = new Map<string, Approved>();
   const shared = new Map<string, string[]>();
   for (const groupId of groupIds) {
     for (const slug of context.groupById.get(groupId)?.services ?? []) {
-      const peer = context.catalogue.bySlug.get(slug)?.service;
-      if (!peer || slug === service.slug || !context.allowedSet.has(peer.providerId)) continue;
+      const peer = context.catalogue.bySlug.get(slug);
+      if (!peer || slug === service.slug || !context.allowedSet.has(peer.service.providerId)) continue;
       peers.set(slug, peer);
       shared.set(slug, [...(shared.get(slug) ?? []), groupId]);
     }
   }
-  const compatibility = compatibilityOf(service);
-  const origin = originOf(service);
-  if (compatibility.length > 0 || origin !== undefined || context.signalIndex().byOrigin.has(service.slug)) {
-    const index = context.signalIndex();
-    const related = [
-      ...(index.byOrigin.get(service.slug) ?? []),
-      ...(origin ? [...(index.byOrigin.get(origin) ?? []), context.catalogue.bySlug.get(origin)?.service] : []),
-      ...compatibility.flatMap((id) =>
-        (index.byCompatibility.get(id) ?? []).filter((s) => s.category === service.category),
-      ),
-    ];
-    for (const peer of related)
-      if (peer && peer.slug !== service.slug && context.allowedSet.has(peer.providerId)) peers.set(peer.slug, peer);
-  }
+  const compatibility = compatibilityOf(approved);
+  const origin = originOf(approved);
+  const index = context.signalIndex();
+  const originRecord = origin ? context.catalogue.bySlug.get(origin) : undefined;
+  const related = [
+    ...(index.byOrigin.get(service.slug) ?? []),
+    ...(origin ? (index.byOrigin.get(origin) ?? []) : []),
+    ...(originRecord ? [originRecord] : []),
+    ...compatibility.flatMap((id) =>
+      (index.byCompatibility.get(id) ?? []).filter((other) => other.service.category === service.category),
+    ),
+  ];
+  for (const peer of related)
+    if (peer.service.slug !== service.slug && context.allowedSet.has(peer.service.providerId))
+      peers.set(peer.service.slug, peer);
   const mine = new Set(compatibility);
   return [...peers.values()].map((peer) => ({
-    service: peer,
-    groups: shared.get(peer.slug) ?? [],
-    lineage: sameProduct(service, peer),
+    service: peer.service,
+    groups: shared.get(peer.service.slug) ?? [],
+    lineage: sameProduct(approved, peer),
     compatibility: compatibilityOf(peer).filter((id) => mine.has(id)),
-    prior: context.prior(peer.slug),
+    prior: context.prior(peer.service.slug),
   }));
 }
 
@@ -502,6 +508,7 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "category",
   "consolidation",
   "consolidation",
+  "consolidation",
   "flagship",
   "name",
   "flagship",
@@ -517,13 +524,19 @@ interface Ranked {
 
 /**
  * A moving service's open candidates, best first, by rankKey: the real signals of tierOf, then
- * consolidation (a provider the proposed list uses, then one with candidates for more of the
- * services), then the flagship prior (a provider's best candidate against another's, then within
+ * consolidation (a provider the proposed list uses, then one whose candidates cover more of the
+ * service's groups, then one with candidates for more of the services), then the flagship prior (a provider's best candidate against another's, then within
  * a provider); a provider id or a name decides only where every signal is equal.
  */
 function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
   const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
   const tiers = new Map(open.map((peer) => [peer, tierOf(peer, approved.service, inBroadest(peer))]));
+  // How many of the service's groups each provider's candidates cover together: one provider for
+  // all its jobs (Key Vault's keys and secrets) rather than two.
+  const jobs = new Map<string, Set<string>>();
+  for (const peer of open)
+    for (const id of peer.groups)
+      jobs.set(peer.service.providerId, (jobs.get(peer.service.providerId) ?? new Set()).add(id));
   const flagship = new Map<string, number>();
   for (const [peer, tier] of tiers) {
     const at = `${peer.service.providerId}|${tier.join()}`;
@@ -538,6 +551,7 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
       key: [
         ...tier,
         context.chosen.has(providerId) ? 0 : 1,
+        -(jobs.get(providerId)?.size ?? 0),
         -(context.reach.get(providerId) ?? 0),
         -flagship.get(`${providerId}|${tier.join()}`)!,
         providerId,
@@ -578,6 +592,16 @@ function signalWords(context: RankContext, approved: Approved, ranked: Ranked): 
   ];
 }
 
+/** Why the winner's provider consolidates better than the loser's: the key that differs, in words. */
+function consolidationWords(context: RankContext, winner: Ranked, loser: Ranked): string {
+  const [a, b] = [winner.peer.service.providerId, loser.peer.service.providerId];
+  const name = providerNameOf(context.catalogue, a);
+  if (winner.key[6] !== loser.key[6]) return `${name} is a provider the proposed list uses`;
+  if (winner.key[7] !== loser.key[7])
+    return `${name} covers ${plural(-Number(winner.key[7]), "of its groups", "of its groups")} on its own, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[7])}`;
+  return `${name} has candidates for more of the services to move (${context.reach.get(a) ?? 0} of ${context.movingCount}, ${providerNameOf(context.catalogue, b)} ${context.reach.get(b) ?? 0})`;
+}
+
 /** Why a candidate ranks above the next one (or, the last, below the previous one), in words. */
 function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, above: boolean): string {
   const signal = above ? decidingSignal(ranked, other) : decidingSignal(other, ranked);
@@ -596,7 +620,7 @@ function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, abov
     case "category":
       return `${verb} by equivalence groups: ${me} is in ${plural(mine.groups.length, "group")} of the service, ${them} in ${theirs.groups.length}${ranked.inBroadest !== other.inBroadest ? `; ${above ? me : them} is in its broadest` : ""}${signal === "category" ? `; ${above ? me : them} is in its category` : ""}.`;
     case "consolidation":
-      return `${verb} by consolidation: ${provider(above ? mine : theirs)} ${context.chosen.has((above ? mine : theirs).service.providerId) && !context.chosen.has((above ? theirs : mine).service.providerId) ? "is a provider the proposed list uses" : `has candidates for more of the services to move (${context.reach.get((above ? mine : theirs).service.providerId) ?? 0} of ${context.movingCount})`}.`;
+      return `${verb} by consolidation: ${consolidationWords(context, above ? ranked : other, above ? other : ranked)}.`;
     case "flagship":
       return `${verb} by the flagship prior: ${me} ${mine.prior.toFixed(2)}, ${them} ${theirs.prior.toFixed(2)}${mine.service.providerId === theirs.service.providerId ? "" : ` (each provider's best candidate compared)`}.`;
     case "only":

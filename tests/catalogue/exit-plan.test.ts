@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { allowedProviders, compatibilityOf, exitPlan, isClosed, sameProduct } from "../../catalogue/exit-plan.ts";
 import { exposureReport } from "../../catalogue/exposure.ts";
 import { HttpError } from "../../catalogue/problem.ts";
-import { ExitPlan, type ExitTargetT } from "../../catalogue/schema/index.ts";
+import { ExitPlan, ExitPlanBody, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
@@ -20,9 +20,9 @@ const groupPeers = (a: string, b: string) => {
 
 /** Whether a candidate may replace a service: a group peer, the same product, or a same-category service sharing a compatibility entry. */
 const related = (a: string, b: string) => {
-  const [x, y] = [catalogue.bySlug.get(a)!.service, catalogue.bySlug.get(b)!.service];
+  const [x, y] = [catalogue.bySlug.get(a)!, catalogue.bySlug.get(b)!];
   const shared = compatibilityOf(x).some((id) => compatibilityOf(y).includes(id));
-  return groupPeers(a, b) || sameProduct(x, y) || (shared && x.category === y.category);
+  return groupPeers(a, b) || sameProduct(x, y) || (shared && x.service.category === y.service.category);
 };
 
 const target: fc.Arbitrary<ExitTargetT> = fc
@@ -204,6 +204,68 @@ describe("exit plans, over random lists and targets", () => {
     const open = exitPlan(catalogue, ["ovhcloud-object-storage"], { providers: ["ovhcloud"] });
     expect(open.services[0]!.outcome).toBe("stays");
     expect(open.targetList.approvedServiceIds).toEqual(["ovhcloud-object-storage"]);
+  });
+});
+
+describe("exit plans, issue 61", () => {
+  it("propose the same product at rank 1: every lineage, from its origin's provider to its own", () => {
+    const lineages = catalogue.services
+      .map((service) => catalogue.bySlug.get(service.slug)!)
+      .filter((record) => record.lineage && !isClosed(record.service));
+    expect(lineages.length, "the catalogue records lineages").toBeGreaterThan(5);
+    for (const { service, lineage } of lineages) {
+      const origin = catalogue.bySlug.get(lineage!.origin)!.service;
+      const plan = exitPlan(catalogue, [origin.slug], { providers: [service.providerId] });
+      const [first] = plan.services[0]!.candidates;
+      // Where one provider runs several services of the same origin, any of them is the product.
+      const same = lineages.filter(
+        (other) => other.service.providerId === service.providerId && other.lineage!.origin === origin.slug,
+      );
+      expect(
+        same.map((other) => other.service.slug),
+        `${origin.slug} → ${service.providerId}: ${first?.reason}`,
+      ).toContain(first?.slug);
+      expect(first!.lineage).toBe(true);
+    }
+  });
+
+  it("list a target per job for a service doing several, on the providers the list uses", () => {
+    const plan = exitPlan(catalogue, ["azure-key-vault"], { providers: ["scaleway"] });
+    const proposed = plan.services[0]!.candidates.filter((c) => c.proposed).map((c) => c.slug);
+    expect(proposed).toEqual(["scaleway-key-manager", "scaleway-secret-manager"]);
+    expect(plan.targetList.approvedServiceIds).toEqual(proposed);
+    expect(plan.services[0]!.candidates[1]!.reason).toContain("Proposed beside Key Manager");
+  });
+
+  it("count the services left unplaced where they are in exposure after, and say so", () => {
+    const plan = exitPlan(catalogue, ["aws-s3", "azure-entra-id", "aws-cognito"], { providers: ["ovhcloud"] });
+    expect(plan.exposure.unplacedServiceIds).toEqual(["azure-entra-id", "aws-cognito"]);
+    expect(plan.exposure.after.totalServices).toBe(3);
+    expect(plan.exposure.after.usHeadquarteredProviderPercentage).toBeGreaterThan(0);
+    expect(plan.notes.join(" ")).toContain("a gap is not an exit");
+  });
+
+  it("refuse unknown target keys, naming the key meant", () => {
+    const parsed = ExitPlanBody.safeParse({ approvedServiceIds: ["aws-s3"], to: { euResident: true } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]!.message).toBe('unknown key "euResident" (did you mean "euResidentOnly"?)');
+    expect(ExitPlanBody.safeParse({ approvedServiceIds: ["aws-s3"], to: { sovereignOption: true } }).success).toBe(
+      true,
+    );
+  });
+
+  it("note repeated ids instead of merging them in silence", () => {
+    const plan = exitPlan(catalogue, ["aws-s3", "aws-s3", "aws-ec2", "aws-s3"], { sovereignOption: true });
+    expect(plan.services.map((entry) => entry.slug)).toEqual(["aws-s3", "aws-ec2"]);
+    expect(plan.notes).toContain("Listed more than once, planned once: aws-s3 (3 times).");
+  });
+
+  it("list as nearest only services similar enough: no search offering for a SQL database", () => {
+    const plan = exitPlan(catalogue, ["azure-sql-database"], { providers: ["ovhcloud", "scaleway"] });
+    const entry = plan.services[0]!;
+    expect(entry.outcome).toBe("no-equivalent");
+    for (const near of entry.nearest) expect(near.sharedTags.length).toBeGreaterThan(0);
+    expect(entry.nearest.map((near) => near.slug)).not.toContain("scaleway-opensearch");
   });
 });
 
