@@ -145,3 +145,20 @@ describe("text renderings", () => {
     );
   });
 });
+
+describe("lineage and compatibility on the service page (issue 61)", () => {
+  it("names the origin of a partner-operated product and what a service speaks, each with its source", () => {
+    const catalogue = realCatalogue();
+    const s3ns = renderMarkdown(servicePage(catalogue, "s3ns-bigquery"));
+    expect(s3ns).toContain("## Lineage");
+    expect(s3ns).toMatch(/Google Cloud's \[BigQuery\]\(\/gcp\/bigquery\), operated by S3NS/);
+    expect(s3ns).toContain("https://documentation.s3ns.fr/docs/overview/tpc-key-differences");
+    const ovh = renderMarkdown(servicePage(catalogue, "ovhcloud-object-storage"));
+    expect(ovh).toContain("## Compatible with");
+    expect(ovh).toMatch(
+      /\[Amazon S3 API\]\([^)]+\) — the vendor states it\. Source: .*read 2026-11-26, page dated 2026-02-03/,
+    );
+    // Nothing recorded, no section.
+    expect(renderMarkdown(servicePage(catalogue, "aws-lambda"))).not.toContain("## Compatible with");
+  });
+});
