@@ -162,3 +162,14 @@ describe("lineage and compatibility on the service page (issue 61)", () => {
     expect(renderMarkdown(servicePage(catalogue, "aws-lambda"))).not.toContain("## Compatible with");
   });
 });
+
+describe("compatibility and lineage on a kind of service (issue 61)", () => {
+  it("names what each member speaks and whose product it is", async () => {
+    const { equivalenceGroupDoc } = await import("../../catalogue/render/equivalents.ts");
+    const catalogue = realCatalogue();
+    const kafka = renderMarkdown(equivalenceGroupDoc(catalogue, "managed-kafka")!);
+    expect(kafka).toMatch(/Azure Event Hubs\]\([^)]+\) — active\..*Compatible with Apache Kafka protocol, AMQP\./);
+    const warehouse = renderMarkdown(equivalenceGroupDoc(catalogue, "data-warehouse")!);
+    expect(warehouse).toMatch(/The same product as Google Cloud's \[BigQuery\]\(\/gcp\/bigquery\)\./);
+  });
+});
