@@ -13,6 +13,9 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
     changes: [
       "ServiceDetail.compatibility (optional, on GET /v1/services/{slug}): the wire protocols and APIs the vendor states the service is compatible with, each {id, name, source: {url, retrieved, asOf?}}; ids come from the catalogue's controlled vocabulary (s3-api, kafka, amqp, mqtt, postgresql, mysql, sql-server-tds, mongodb, cassandra-cql, redis, kubernetes, oci-distribution, git, apache-airflow, apache-spark, trino, apache-iceberg, opensearch-api, elasticsearch-api, opentelemetry, prometheus, openai-compatible-inference, nfs, smb, iscsi…).",
       "ServiceDetail.lineage (optional): when the service is another provider's product operated by a different company (S3NS's BigQuery, GKE… are Google Cloud's), origin is that product's slug, with the vendor page that says so ({url, retrieved, asOf?}).",
+      "GET /v1/compare: compatibility (\"Compatible with\", the terms' names) and lineage (the origin's provider and name) attribute rows.",
+      "GET /v1/equivalents and /v1/equivalents/{id}: a member may carry compatibility (vocabulary ids) and lineageOrigin (the origin's slug).",
+      "Equivalence groups split by layer (issue 61): ci-cd into ci-build, continuous-delivery and devops-platform; cloud-native-relational into cloud-native-mysql and cloud-native-postgresql; global-traffic-management into global-network-acceleration and global-load-balancing; new change-data-capture, saas-data-ingestion, migration-assessment, ai-agent-platform and stream-delivery. Group ids that no longer exist answer 404 on GET /v1/equivalents/{id}.",
     ],
   },
   {

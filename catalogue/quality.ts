@@ -170,6 +170,24 @@ export function groupProblems(catalogue: Catalogue): string[] {
   return problems;
 }
 
+/**
+ * A lineage names the same product elsewhere, so the two share an equivalence group: otherwise an
+ * exit plan from the origin's provider could never propose it.
+ */
+export function lineageProblems(catalogue: Catalogue): string[] {
+  const problems: string[] = [];
+  for (const record of catalogue.bySlug.values()) {
+    const origin = record.lineage?.origin;
+    if (!origin) continue;
+    const originGroups = catalogue.bySlug.get(origin)?.groupIds ?? [];
+    if (!record.groupIds.some((id) => originGroups.includes(id)))
+      problems.push(
+        `services/${record.service.providerId}.yaml: ${record.service.slug}: field lineage.origin: ${origin} shares no equivalence group with it; put both in the group of their job`,
+      );
+  }
+  return problems;
+}
+
 /** What check:data prints about compatibility, lineage and the groups (issue 61). */
 export interface EquivalenceReport {
   /** Services with at least one compatibility claim (every claim carries its vendor source). */
@@ -281,7 +299,7 @@ export function qualityProblems(catalogue: Catalogue, report = coverage(catalogu
         `equivalents: group ${group} spans ${span} providers; at least ${MINIMUMS.wideGroupProviders} required`,
       );
   }
-  problems.push(...provenanceProblems(catalogue), ...groupProblems(catalogue));
+  problems.push(...provenanceProblems(catalogue), ...groupProblems(catalogue), ...lineageProblems(catalogue));
   const prefixes = awsIamPrefixes();
   for (const service of catalogue.services) {
     const ids = catalogue.bySlug.get(service.slug)!.policyIdentifiers;

@@ -331,10 +331,29 @@ export const ServiceList = z
   })
   .meta({ id: "ServiceList", description: "A page of services" });
 
-export const EquivalentService = Service.pick({ slug: true, name: true, shortName: true, lifecycle: true }).meta({
-  id: "EquivalentService",
-  description: "A member of an equivalence group, as the matrix shows it",
-});
+export const EquivalentService = Service.pick({ slug: true, name: true, shortName: true, lifecycle: true })
+  .extend({
+    compatibility: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "Ids of the compatibility vocabulary the vendor states the service speaks (see ServiceDetail.compatibility for the sources); absent when none (added in 1.8.0)",
+        ),
+      ),
+    lineageOrigin: z
+      .string()
+      .optional()
+      .meta(
+        d(
+          "Slug of the other provider's product this service is, when another company operates it (see ServiceDetail.lineage); absent otherwise (added in 1.8.0)",
+        ),
+      ),
+  })
+  .meta({
+    id: "EquivalentService",
+    description: "A member of an equivalence group, as the matrix shows it",
+  });
 
 export const EquivalenceGroupRow = z
   .object({
