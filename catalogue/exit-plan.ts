@@ -516,6 +516,10 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "name",
 ];
 
+/** Where sortCandidates' key holds "a provider the list uses" and "the service's groups it covers". */
+const CHOSEN_AT = 6;
+const JOBS_AT = 7;
+
 interface Ranked {
   readonly peer: Peer;
   readonly key: readonly (number | string)[];
@@ -596,9 +600,9 @@ function signalWords(context: RankContext, approved: Approved, ranked: Ranked): 
 function consolidationWords(context: RankContext, winner: Ranked, loser: Ranked): string {
   const [a, b] = [winner.peer.service.providerId, loser.peer.service.providerId];
   const name = providerNameOf(context.catalogue, a);
-  if (winner.key[6] !== loser.key[6]) return `${name} is a provider the proposed list uses`;
-  if (winner.key[7] !== loser.key[7])
-    return `${name} covers ${plural(-Number(winner.key[7]), "of its groups", "of its groups")} on its own, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[7])}`;
+  if (winner.key[CHOSEN_AT] !== loser.key[CHOSEN_AT]) return `${name} is a provider the proposed list uses`;
+  if (winner.key[JOBS_AT] !== loser.key[JOBS_AT])
+    return `${name} covers ${-Number(winner.key[JOBS_AT])} of its groups on its own, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[JOBS_AT])}`;
   return `${name} has candidates for more of the services to move (${context.reach.get(a) ?? 0} of ${context.movingCount}, ${providerNameOf(context.catalogue, b)} ${context.reach.get(b) ?? 0})`;
 }
 
