@@ -199,4 +199,27 @@ describe("the catalogue data", () => {
       for (const slug of group.services)
         expect(catalogue.bySlug.get(slug)!.service.lifecycle?.status, `${group.id}: ${slug}`).not.toBe("retired");
   });
+
+  it("states compatibility and lineage from the vendors' pages (issue 61)", () => {
+    const claims = (slug: string) => catalogue.bySlug.get(slug)!.compatibility.map((claim) => claim.id);
+    expect(claims("azure-event-hubs")).toContain("kafka");
+    expect(claims("ovhcloud-managed-kafka")).toContain("kafka");
+    expect(claims("ovhcloud-object-storage")).toContain("s3-api");
+    expect(claims("stackit-workflows")).toContain("apache-airflow");
+    expect(claims("scaleway-generative-apis")).toContain("openai-compatible-inference");
+    // Every S3NS product is Google's, and names its Google Cloud origin.
+    for (const service of catalogue.services.filter((item) => item.providerId === "s3ns"))
+      expect(catalogue.bySlug.get(service.slug)!.lineage?.origin, service.slug).toBe(
+        service.slug.replace(/^s3ns-/, "gcp-"),
+      );
+    expect(catalogue.bySlug.get("aws-oracle-database-at-aws")!.lineage?.origin).toBe("oci-exadata-database-service");
+    // Every claim and lineage carries a vendor page on the provider's domains, read by today.
+    const today = new Date().toISOString().slice(0, 10);
+    for (const record of catalogue.bySlug.values())
+      for (const source of [
+        ...record.compatibility.map((claim) => claim.source),
+        ...(record.lineage ? [record.lineage.source] : []),
+      ])
+        expect(source.retrieved <= today, `${record.service.slug} ${source.url}`).toBe(true);
+  });
 });
