@@ -529,7 +529,7 @@ interface Ranked {
 /**
  * A moving service's open candidates, best first, by rankKey: the real signals of tierOf, then
  * consolidation (a provider the proposed list uses, then one whose candidates cover more of the
- * service's groups, then one with candidates for more of the services), then the flagship prior (a provider's best candidate against another's, then within
+ * service's jobs (jobOf), then one with candidates for more of the services), then the flagship prior (a provider's best candidate against another's, then within
  * a provider); a provider id or a name decides only where every signal is equal.
  */
 function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
@@ -538,8 +538,9 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
   // How many of the service's groups each provider's candidates cover together: one provider for
   // all its jobs (Key Vault's keys and secrets) rather than two.
   const jobs = new Map<string, Set<string>>();
+  const isJob = jobOf(context, approved);
   for (const peer of open)
-    for (const id of peer.groups)
+    for (const id of peer.groups.filter(isJob))
       jobs.set(peer.service.providerId, (jobs.get(peer.service.providerId) ?? new Set()).add(id));
   const flagship = new Map<string, number>();
   for (const [peer, tier] of tiers) {
@@ -664,6 +665,15 @@ function rankCandidates(context: RankContext, approved: Approved, open: readonly
 }
 
 /**
+ * Whether a group of the service is a job it is commonly chosen for: at least half as broad as its
+ * broadest (Key Vault's secrets beside its keys; not EC2's Mac instances beside its virtual machines).
+ */
+function jobOf(context: RankContext, approved: Approved): (groupId: string) => boolean {
+  const broadest = Math.max(0, ...approved.groupIds.map(context.breadth));
+  return (groupId) => approved.groupIds.includes(groupId) && 2 * context.breadth(groupId) >= broadest;
+}
+
+/**
  * Rank 1, and for each other job of the service (a group rank 1 is not in, at least half as broad
  * as its broadest), its best candidate on a provider the proposed list uses.
  */
@@ -672,11 +682,9 @@ function alsoProposed(context: RankContext, approved: Approved, ranked: readonly
   if (!first) return new Set();
   const proposed = new Set([first]);
   const covered = new Set(first.peer.groups);
-  // A job the service is commonly chosen for: a group at least half as broad as its broadest
-  // (Key Vault's secrets beside its keys; not EC2's Mac instances beside its virtual machines).
-  const broadest = Math.max(0, ...approved.groupIds.map(context.breadth));
+  const isJob = jobOf(context, approved);
   for (const groupId of approved.groupIds) {
-    if (covered.has(groupId) || 2 * context.breadth(groupId) < broadest) continue;
+    if (covered.has(groupId) || !isJob(groupId)) continue;
     const extra = ranked.find(
       (entry) =>
         entry.peer.groups.includes(groupId) &&
