@@ -527,10 +527,11 @@ interface Ranked {
 }
 
 /**
- * A moving service's open candidates, best first, by rankKey: the real signals of tierOf, then
- * consolidation (a provider the proposed list uses, then one whose candidates cover more of the
- * service's jobs (jobOf), then one with candidates for more of the services), then the flagship prior (a provider's best candidate against another's, then within
- * a provider); a provider id or a name decides only where every signal is equal.
+ * A moving service's open candidates, best first: the real signals of tierOf, then consolidation
+ * (a provider the proposed list uses, then one whose candidates cover more of the service's jobs
+ * (jobOf), then one with candidates for more of the services), then the flagship prior (a
+ * provider's best candidate against another's, then within a provider); a provider id or a name
+ * decides only where every signal is equal.
  */
 function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
   const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
