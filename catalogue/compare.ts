@@ -14,7 +14,7 @@ export const COMPARE_GROUPS = [
   {
     id: "service",
     label: "Service",
-    attributes: ["category", "pricingModel", "hasFreeTier", "lifecycle", "compliance"],
+    attributes: ["category", "pricingModel", "hasFreeTier", "lifecycle", "compliance", "compatibility", "lineage"],
   },
   {
     id: "provider",
@@ -79,6 +79,14 @@ export function compareServices(catalogue: Catalogue, slugs: readonly string[]):
     row("sovereignOption", "Sovereign option", (i) => providerOf(services[i]!.providerId).sovereignOption),
     row("euResidentOnly", "EU-resident-only", (i) => providerOf(services[i]!.providerId).euResidentOnly),
     row("compliance", "Compliance (this service)", (i) => [...(services[i]!.compliance ?? [])]),
+    // What each speaks and whose product it is (1.8.0): the vocabulary's names, the origin's name.
+    row("compatibility", "Compatible with", (i) =>
+      records[i]!.compatibility.map((claim) => catalogue.compatibilityById.get(claim.id)?.name ?? claim.id),
+    ),
+    row("lineage", "Lineage", (i) => {
+      const origin = records[i]!.lineage && catalogue.bySlug.get(records[i]!.lineage!.origin)?.service;
+      return origin ? `${providerOf(origin.providerId).provider.shortName} ${origin.name}` : null;
+    }),
     // What the provider holds, a row of its own and never the service's: as the service pages show
     // it (catalogue/compliance.ts), none that is the service's own or that a full scope list leaves out.
     row("providerCompliance", "Provider holds", (i) =>

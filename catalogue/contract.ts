@@ -777,7 +777,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/exit-plan",
     summary: "Exit plan",
     description:
-      "Maps an approved list onto the providers a target allows (to: providers, sovereignOption, euResidentOnly, jurisdictions, each narrowing; exclude removes). Per service: stays (already on an allowed provider and open to new customers), mapped (its equivalence-group peers on allowed providers, ranked, each with the reason for its rank) or no-equivalent (a gap, with up to three same-category services marked as not equivalent). Deprecated, sunset and retired services are never proposed; a gap they leave says so. Then the gaps, a proposed target list chosen by greedy set cover to keep the providers few, and the exposure before and after (as GET /v1/exposure computes it). ?format=md or Accept: text/markdown answers a Markdown document to hand over (gaps first, a table per provider moved from, exposure, sources, the catalogue release); ?format=csv or Accept: text/csv a CSV. No criterion, an unknown provider or a target no provider meets: 400.",
+      "Maps an approved list onto the providers a target allows (to: providers, sovereignOption, euResidentOnly, jurisdictions, each narrowing; exclude removes). Per service: stays (already on an allowed provider and open to new customers), mapped (its candidates on allowed providers: equivalence-group peers, the same product operated elsewhere, same-category services sharing a compatibility entry; ranked by lineage, compatibility, shared groups, consolidation onto fewer providers and the flagship prior, each with the signal that decided; a service doing several jobs gets a target per job) or no-equivalent (a gap, with up to three similar same-category services marked as not equivalent). Deprecated, sunset and retired services are never proposed; a gap they leave says so. Then the gaps, a proposed target list chosen by greedy set cover to keep the providers few, and the exposure before and after (as GET /v1/exposure computes it; after counts the gaps where they are now). ?format=md or Accept: text/markdown answers a Markdown document to hand over (gaps first, a table per provider moved from, exposure, sources, the catalogue release); ?format=csv or Accept: text/csv a CSV. No criterion, an unknown provider, an unknown body key (named, with the key it most likely meant) or a target no provider meets: 400. Ids given more than once are planned once and named in notes.",
     tag: "Policies",
     bucket: "relaxed",
     query: ExitPlanFormatQuery,
@@ -791,13 +791,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
       request: "POST /v1/exit-plan",
       body: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-rds-postgresql"], to: { sovereignOption: true } },
     },
-    handler: (c, { body, query, headers }) =>
-      exitPlanAnswer(
+    handler: (c, { body, query, headers }) => {
+      approvedIds(c.catalogue, body); // every unknown id named in one 400
+      // The ids as given: exitPlan plans each once and notes the repeated ones (never in silence).
+      return exitPlanAnswer(
         c.catalogue,
         c.urls,
-        exitPlan(c.catalogue, approvedIds(c.catalogue, body), body.to),
+        exitPlan(c.catalogue, body.approvedServiceIds, body.to),
         exitPlanFormat(query.format, headers.accept),
-      ),
+      );
+    },
   }),
   endpoint({
     operationId: "getListExitPlan",

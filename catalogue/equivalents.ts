@@ -66,15 +66,20 @@ function row(catalogue: Catalogue, group: Catalogue["groups"][number]): Equivale
   return {
     id: group.id,
     name: group.name,
-    category: mainCategory(catalogue, group.services),
+    category: group.category ?? mainCategory(catalogue, group.services),
     members: membersOf(catalogue, group.services).map(({ providerId, services }) => ({
       providerId,
-      services: services.map(({ slug, name, shortName, lifecycle }) => ({
-        slug,
-        name,
-        ...(shortName ? { shortName } : {}),
-        ...(lifecycle ? { lifecycle } : {}),
-      })),
+      services: services.map(({ slug, name, shortName, lifecycle }) => {
+        const { compatibility, lineage } = catalogue.bySlug.get(slug)!;
+        return {
+          slug,
+          name,
+          ...(shortName ? { shortName } : {}),
+          ...(lifecycle ? { lifecycle } : {}),
+          ...(compatibility.length > 0 ? { compatibility: compatibility.map((claim) => claim.id) } : {}),
+          ...(lineage ? { lineageOrigin: lineage.origin } : {}),
+        };
+      }),
     })),
   };
 }

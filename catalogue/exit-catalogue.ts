@@ -4,17 +4,26 @@
  * API's own function, works on a mirror and spends no API request. expandExitCatalogue(compact)
  * gives an ExitCatalogue whose plans equal the full catalogue's (tests/catalogue/exit-catalogue.test.ts).
  */
-import type { ExitCatalogue } from "./exit-plan.ts";
+import { compatibilityOf, originOf, type ExitCatalogue } from "./exit-plan.ts";
 import type { Catalogue } from "./load.ts";
+import { roundedPrior } from "./search.ts";
+import type { CompatibilityClaimT, ServiceLineageT } from "./schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "./schema/index.ts";
 
-/** One service: [slug, name, category, lifecycle or 0 (the exposure rows carry it whole), tags]. */
+/**
+ * One service: [slug, name, category, lifecycle or 0 (the exposure rows carry it whole), tags,
+ * flagship prior, documentation URL or 0, compatibility entry ids, lineage origin or 0].
+ */
 export type CompactExitService = [
   slug: string,
   name: string,
   category: string,
   lifecycle: ServiceLifecycleT | 0,
   tags: readonly string[],
+  prior: number,
+  documentationUrl: string | 0,
+  compatibility: readonly string[],
+  lineageOrigin: string | 0,
 ];
 
 export interface CompactExitCatalogue {
@@ -55,7 +64,20 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
         euResidentOnly: record.euResidentOnly,
         services: catalogue.services
           .filter((service) => service.providerId === provider.id)
-          .map((service) => [service.slug, service.name, service.category, service.lifecycle ?? 0, service.tags ?? []]),
+          .map((service): CompactExitService => {
+            const record = catalogue.bySlug.get(service.slug)!;
+            return [
+              service.slug,
+              service.name,
+              service.category,
+              service.lifecycle ?? 0,
+              service.tags ?? [],
+              roundedPrior(record),
+              service.documentationUrl ?? 0,
+              compatibilityOf(record),
+              originOf(record) ?? 0,
+            ];
+          }),
       };
     }),
     groups: catalogue.groups.map((group) => [group.id, group.name, group.services] as const),
@@ -68,7 +90,8 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
   const groupIds = new Map<string, string[]>();
   for (const [id, , members] of compact.groups)
     for (const slug of members) groupIds.set(slug, [...(groupIds.get(slug) ?? []), id]);
-  const bySlug = new Map<string, { service: ServiceT; groupIds: readonly string[] }>();
+  const bySlug: Map<string, ExitCatalogue["bySlug"] extends ReadonlyMap<string, infer R> ? R : never> = new Map();
+  const priors = new Map<string, number>();
   const providerById = new Map<
     string,
     ExitCatalogue["providerById"] extends ReadonlyMap<string, infer R> ? R : never
@@ -85,7 +108,18 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
       sovereignOption: provider.sovereignOption,
       euResidentOnly: provider.euResidentOnly,
     });
-    for (const [slug, name, category, lifecycle, tags] of provider.services) {
+    for (const [
+      slug,
+      name,
+      category,
+      lifecycle,
+      tags,
+      prior,
+      documentationUrl,
+      compatibility,
+      origin,
+    ] of provider.services) {
+      // Only what exitPlan and the plan's document read: a source's URL and date stay on the API.
       const service: ServiceT = {
         id: slug,
         slug,
@@ -94,9 +128,19 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
         category,
         ...(lifecycle ? { lifecycle } : {}),
         ...(tags.length > 0 ? { tags: [...tags] } : {}),
+        ...(documentationUrl ? { documentationUrl } : {}),
       };
       services.push(service);
-      bySlug.set(slug, { service, groupIds: groupIds.get(slug) ?? [] });
+      priors.set(slug, prior);
+      // Only what exitPlan reads of a claim and a lineage: the id and the origin (sources stay on the API).
+      bySlug.set(slug, {
+        service,
+        groupIds: groupIds.get(slug) ?? [],
+        ...(compatibility.length > 0
+          ? { compatibility: compatibility.map((id) => ({ id }) as CompatibilityClaimT) }
+          : {}),
+        ...(origin ? { lineage: { origin } as ServiceLineageT } : {}),
+      });
     }
   }
   return {
@@ -105,6 +149,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
     groups: compact.groups.map(([id, name, members]) => ({ id, name, services: members })),
     bySlug,
     providerById,
+    priors,
     lastUpdated: compact.lastUpdated,
     changes: compact.release ? [{ release: compact.release, released: true }] : [],
   };

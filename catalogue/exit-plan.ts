@@ -7,16 +7,23 @@
  * (providers, sovereignOption, euResidentOnly, jurisdictions — the derived provider properties of
  * load.ts), less `exclude`. Then, per approved service:
  * - stays: its provider is allowed and it is open to new customers (active or preview);
- * - mapped: its equivalence-group peers on allowed providers that are open to new customers,
- *   ranked; deprecated, sunset and retired peers are never candidates (listed as closedPeers);
- * - no-equivalent: none, a gap; up to three same-category services on allowed providers are
- *   listed as `nearest`, marked as not equivalent.
- * The proposed list takes every service that stays and each mapped service's rank-1 candidate. The
- * providers are chosen by greedy set cover (see COVER_METHOD), so the list tends to the fewest
- * providers; the candidates are then ranked with that choice first. Exposure before and after is
- * exposureReport(), the function GET /v1/exposure answers with.
+ * - mapped: its candidates on allowed providers that are open to new customers — its
+ *   equivalence-group peers, the same product operated elsewhere (lineage) and same-category
+ *   services sharing a compatibility entry (protocol, API) — ranked; deprecated, sunset and retired
+ *   peers are never candidates (listed as closedPeers);
+ * - no-equivalent: none, a gap; same-category services on allowed providers similar enough by
+ *   their tags (NEAREST_FLOOR, at most three) are listed as `nearest`, marked as not equivalent.
+ * The ranking (sortCandidates): lineage first, then shared compatibility, then shared groups, then
+ * consolidation onto the providers the greedy set cover chose (COVER_METHOD), then the flagship
+ * prior of the search and the matrix; a provider id or a name decides only where every signal is
+ * equal, and each candidate's reason names the signal that decided (decidedBy). The proposed list
+ * takes every service that stays, each mapped service's rank-1 candidate and, for a service in
+ * several groups, the best candidate on a used provider for each group rank 1 is not in. Exposure
+ * before and after is exposureReport(), the function GET /v1/exposure answers with; after counts
+ * the gaps where they are now.
  */
 import { exposureReport, type ExposureCatalogue } from "./exposure.ts";
+import { roundedPrior } from "./search.ts";
 import type { EquivalenceGroup, ServiceRecord } from "./load.ts";
 import { HttpError } from "./problem.ts";
 import type {
@@ -35,7 +42,13 @@ export interface ExitCatalogue extends ExposureCatalogue {
   readonly providers: readonly Pick<ProviderT, "id" | "name" | "shortName">[];
   readonly services: readonly ServiceT[];
   readonly groups: readonly EquivalenceGroup[];
-  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "groupIds">>;
+  readonly bySlug: ReadonlyMap<
+    string,
+    Pick<ServiceRecord, "service" | "groupIds"> &
+      Partial<Pick<ServiceRecord, "equivalentSlugs" | "subServices" | "compatibility" | "lineage">>
+  >;
+  /** Each service's flagship prior, where the records lack what computes it (the compact catalogue). */
+  readonly priors?: ReadonlyMap<string, number>;
   readonly providerById: ReadonlyMap<
     string,
     ExposureCatalogue["providerById"] extends ReadonlyMap<string, infer R>
@@ -47,11 +60,12 @@ export interface ExitCatalogue extends ExposureCatalogue {
 }
 
 export const COVER_METHOD =
-  "Greedy set cover: the providers of the services that stay are used first; then, while a service with a candidate is not placed, the allowed provider with candidates for the most of them is added (ties: the provider id). Only the best tier of each service's candidates counts (generally available, or preview where none is). Greedy, so the provider count is small but not guaranteed minimal. Each mapped service then takes its rank-1 candidate.";
+  "Greedy set cover: the providers of the services that stay are used first; then, while a service with a candidate is not placed, the allowed provider with candidates for the most of them is added (ties: the provider id). Only each service's best candidates count: those equal best on its real signals (generally available before preview, then lineage, shared compatibility, shared groups, category). Greedy, so the provider count is small but not guaranteed minimal. Each mapped service then takes its rank-1 candidate, and a service in several groups also the best candidate on a chosen provider for each group rank 1 is not in.";
 
 export const EXIT_PLAN_NOTES = [
   "Equivalence means the services do the same job at the same layer (catalogue/data/README.md); it does not mean feature parity, the same APIs, prices or limits. Check each mapping against the vendors' documentation before planning a migration.",
   "Deprecated, sunset and retired services are never proposed; preview services only where no generally available equivalent exists on the allowed providers, and they are labelled.",
+  "Exposure after counts the proposed list and, where they are now, the services with no equivalent (exposure.unplacedServiceIds): a gap is not an exit.",
   "Exposure figures are procurement triage, not legal advice (see exposure.disclaimer).",
 ];
 
@@ -112,20 +126,44 @@ export function describeTarget(to: ExitTargetT): string {
   return parts.join("; ");
 }
 
+/** What a service record declares of compatibility and lineage (catalogue/data/README.md). */
+interface Signalled {
+  readonly service: ServiceT;
+  readonly compatibility?: readonly { readonly id: string }[];
+  readonly lineage?: { readonly origin: string };
+}
+/** The compatibility vocabulary ids a service record claims. */
+export const compatibilityOf = (record: Signalled): string[] => (record.compatibility ?? []).map((entry) => entry.id);
+/** The slug of the product a service is, where another company operates it. */
+export const originOf = (record: Signalled): string | undefined => record.lineage?.origin;
+
+/** Whether two services are the same product, one operated by another company (lineage). */
+export function sameProduct(a: Signalled, b: Signalled): boolean {
+  const [originA, originB] = [originOf(a), originOf(b)];
+  return originB === a.service.slug || originA === b.service.slug || (originA !== undefined && originA === originB);
+}
+
+/** A candidate and what it has in common with the service it would replace: the ranking's signals. */
 interface Peer {
   readonly service: ServiceT;
   /** The groups it shares with the service it would replace, in the service's group order. */
   readonly groups: string[];
+  /** The same product, operated by another company. */
+  readonly lineage: boolean;
+  /** The compatibility entries (protocols, APIs) it shares with the service. */
+  readonly compatibility: readonly string[];
+  /** The search's flagship prior (catalogue/search.ts). */
+  readonly prior: number;
 }
 
 interface Moving {
   readonly index: number;
   readonly open: Peer[];
-  /** The candidates that count for the cover: GA ones, or preview ones where no GA one is. */
+  /** The candidates that count for the cover: those with the best real signals (see tierOf). */
   readonly best: Peer[];
 }
 
-type Approved = Pick<ServiceRecord, "service" | "groupIds">;
+type Approved = Pick<ServiceRecord, "service" | "groupIds"> & Partial<Pick<ServiceRecord, "compatibility" | "lineage">>;
 
 /** What every phase of a plan reads: the catalogue, the allowed providers and the groups by id. */
 interface PlanContext {
@@ -133,6 +171,14 @@ interface PlanContext {
   readonly allowed: readonly string[];
   readonly allowedSet: ReadonlySet<string>;
   readonly groupById: ReadonlyMap<string, EquivalenceGroup>;
+  readonly prior: (slug: string) => number;
+  /** The services on allowed providers by lineage origin and by compatibility entry (built once). */
+  readonly signalIndex: () => SignalIndex;
+}
+
+interface SignalIndex {
+  readonly byOrigin: ReadonlyMap<string, readonly Approved[]>;
+  readonly byCompatibility: ReadonlyMap<string, readonly Approved[]>;
 }
 
 /** Where each approved service can go, by its index in the approved list. */
@@ -156,6 +202,40 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 const providerNameOf = (catalogue: ExitCatalogue, id: string) => catalogue.providerById.get(id)!.provider.name;
 
+const priors = new WeakMap<ExitCatalogue, Map<string, number>>();
+/** The flagship prior of a service: the compact catalogue's, else computed from its record, memoised. */
+function priorLookup(catalogue: ExitCatalogue): (slug: string) => number {
+  let known = priors.get(catalogue);
+  if (!known) priors.set(catalogue, (known = new Map()));
+  return (slug) => {
+    let prior = catalogue.priors?.get(slug) ?? known.get(slug);
+    if (prior === undefined) {
+      const record = catalogue.bySlug.get(slug)!;
+      prior = roundedPrior({
+        service: record.service,
+        groupIds: record.groupIds,
+        equivalentSlugs: record.equivalentSlugs ?? [],
+        subServices: record.subServices ?? [],
+      });
+      known.set(slug, prior);
+    }
+    return prior;
+  };
+}
+
+function signalIndexOf(catalogue: ExitCatalogue, allowed: ReadonlySet<string>): SignalIndex {
+  const byOrigin = new Map<string, Approved[]>();
+  const byCompatibility = new Map<string, Approved[]>();
+  for (const service of catalogue.services) {
+    if (!allowed.has(service.providerId)) continue;
+    const record = catalogue.bySlug.get(service.slug)!;
+    const origin = originOf(record);
+    if (origin) byOrigin.set(origin, [...(byOrigin.get(origin) ?? []), record]);
+    for (const id of compatibilityOf(record)) byCompatibility.set(id, [...(byCompatibility.get(id) ?? []), record]);
+  }
+  return { byOrigin, byCompatibility };
+}
+
 /**
  * The exit plan of an approved list for a target (see the head of this file). The phases: resolve
  * the services, place each (stays, or its open and closed peers), choose the providers by greedy
@@ -163,13 +243,17 @@ const providerNameOf = (catalogue: ExitCatalogue, id: string) => catalogue.provi
  */
 export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly string[], to: ExitTargetT): ExitPlanT {
   const allowed = allowedProviders(catalogue, to);
-  const ids = [...new Set(approvedServiceIds)];
+  const { ids, repeated } = distinctIds(catalogue, approvedServiceIds);
   const services = resolveServices(catalogue, ids);
+  const allowedSet = new Set(allowed);
+  let index: SignalIndex | undefined;
   const context: PlanContext = {
     catalogue,
     allowed,
-    allowedSet: new Set(allowed),
+    allowedSet,
     groupById: new Map(catalogue.groups.map((group) => [group.id, group])),
+    prior: priorLookup(catalogue),
+    signalIndex: () => (index ??= signalIndexOf(catalogue, allowedSet)),
   };
   const placement = placeServices(context, services);
   const placeable = placement.moving.filter((entry) => entry.best.length > 0);
@@ -182,7 +266,28 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
   };
   const plans = servicePlans(rank, services, placement);
   const targetIds = proposedServiceIds(plans);
-  return assemblePlan(context, to, ids, plans, targetIds);
+  const plan = assemblePlan(context, to, ids, plans, targetIds);
+  if (repeated.length > 0)
+    plan.notes.push(
+      `Listed more than once, planned once: ${repeated
+        .slice(0, 20)
+        .map(([slug, count]) => `${slug} (${count} times)`)
+        .join(", ")}${repeated.length > 20 ? ` and ${repeated.length - 20} more` : ""}.`,
+    );
+  return plan;
+}
+
+/** The ids in list order, each once, and those given more than once with their count. */
+function distinctIds(
+  catalogue: ExitCatalogue,
+  given: readonly string[],
+): { ids: string[]; repeated: [string, number][] } {
+  const count = new Map<string, number>();
+  for (const id of given) {
+    const slug = catalogue.bySlug.get(id)?.service.slug ?? id;
+    count.set(slug, (count.get(slug) ?? 0) + 1);
+  }
+  return { ids: [...count.keys()], repeated: [...count].filter(([, n]) => n > 1) };
 }
 
 /** The approved services, in list order; a 400 on the first unknown id. */
@@ -194,20 +299,78 @@ function resolveServices(catalogue: ExitCatalogue, ids: readonly string[]): Appr
   });
 }
 
-/** A service's equivalence-group peers on the allowed providers, each with the groups it shares. */
-function peersOn(context: PlanContext, { service, groupIds }: Approved): Peer[] {
-  const peers = new Map<string, Peer>();
+/**
+ * A service's candidates on the allowed providers: its equivalence-group peers, the same product
+ * operated elsewhere (lineage), and same-category services sharing a compatibility entry; each with
+ * what it shares with the service.
+ */
+function peersOn(context: PlanContext, approved: Approved): Peer[] {
+  const { service, groupIds } = approved;
+  const peers = new Map<string, Approved>();
+  const shared = new Map<string, string[]>();
   for (const groupId of groupIds) {
     for (const slug of context.groupById.get(groupId)?.services ?? []) {
-      if (slug === service.slug) continue;
-      const peer = context.catalogue.bySlug.get(slug)?.service;
-      if (!peer || !context.allowedSet.has(peer.providerId)) continue;
-      const known = peers.get(slug);
-      if (known) known.groups.push(groupId);
-      else peers.set(slug, { service: peer, groups: [groupId] });
+      const peer = context.catalogue.bySlug.get(slug);
+      if (!peer || slug === service.slug || !context.allowedSet.has(peer.service.providerId)) continue;
+      peers.set(slug, peer);
+      shared.set(slug, [...(shared.get(slug) ?? []), groupId]);
     }
   }
-  return [...peers.values()];
+  const compatibility = compatibilityOf(approved);
+  const origin = originOf(approved);
+  const index = context.signalIndex();
+  const originRecord = origin ? context.catalogue.bySlug.get(origin) : undefined;
+  const related = [
+    ...(index.byOrigin.get(service.slug) ?? []),
+    ...(origin ? (index.byOrigin.get(origin) ?? []) : []),
+    ...(originRecord ? [originRecord] : []),
+    ...compatibility.flatMap((id) =>
+      (index.byCompatibility.get(id) ?? []).filter((other) => other.service.category === service.category),
+    ),
+  ];
+  for (const peer of related)
+    if (peer.service.slug !== service.slug && context.allowedSet.has(peer.service.providerId))
+      peers.set(peer.service.slug, peer);
+  const mine = new Set(compatibility);
+  return [...peers.values()].map((peer) => ({
+    service: peer.service,
+    groups: shared.get(peer.service.slug) ?? [],
+    lineage: sameProduct(approved, peer),
+    compatibility: compatibilityOf(peer).filter((id) => mine.has(id)),
+    prior: context.prior(peer.service.slug),
+  }));
+}
+
+/**
+ * A candidate's real signals, best first when compared in order (lower is better): generally
+ * available, the same product (lineage), shared compatibility entries, shared groups, in the
+ * service's broadest group, in its category.
+ */
+function tierOf(peer: Peer, replaced: ServiceT, inBroadest: boolean): number[] {
+  return [
+    peer.service.lifecycle ? 1 : 0,
+    peer.lineage ? 0 : 1,
+    -peer.compatibility.length,
+    -peer.groups.length,
+    inBroadest ? 0 : 1,
+    peer.service.category === replaced.category ? 0 : 1,
+  ];
+}
+
+const compareKeys = (x: readonly (number | string)[], y: readonly (number | string)[]): number => {
+  for (let i = 0; i < x.length; i++)
+    if (x[i] !== y[i])
+      return typeof x[i] === "string" ? String(x[i]).localeCompare(String(y[i])) : Number(x[i]) - Number(y[i]);
+  return 0;
+};
+
+/** The candidates whose real signals are the best (tierOf): those the cover may choose among. */
+function bestTier(context: PlanContext, approved: Approved, open: readonly Peer[]): Peer[] {
+  if (open.length === 0) return [];
+  const inBroadest = inBroadestOf(groupBreadth(context), approved.groupIds);
+  const tiers = open.map((peer) => tierOf(peer, approved.service, inBroadest(peer)));
+  const top = tiers.reduce((best, tier) => (compareKeys(tier, best) < 0 ? tier : best));
+  return open.filter((_, i) => compareKeys(tiers[i]!, top) === 0);
 }
 
 /** Which services stay, and for each that moves, its open candidates and its closed peers. */
@@ -227,8 +390,7 @@ function placeServices(context: PlanContext, services: readonly Approved[]): Pla
       index,
       all.filter((peer) => isClosed(peer.service)).map((peer) => peer.service),
     );
-    const ga = open.filter((peer) => !peer.service.lifecycle);
-    moving.push({ index, open, best: ga.length > 0 ? ga : open });
+    moving.push({ index, open, best: bestTier(context, approved, open) });
   });
   return { stays, moving, closedPeersOf };
 }
@@ -267,100 +429,238 @@ function reachOf(placeable: readonly Moving[]): Map<string, number> {
   return reach;
 }
 
+const breadths = new WeakMap<ExitCatalogue, Map<string, number>>();
 /**
  * A group's breadth, its number of providers (memoised): the broadest group of a service is its
  * mainstream job (EC2's is virtual machines, not Mac instances).
  */
 function groupBreadth(context: PlanContext): (groupId: string) => number {
-  const breadths = new Map<string, number>();
+  let known = breadths.get(context.catalogue);
+  if (!known) breadths.set(context.catalogue, (known = new Map()));
   return (groupId) => {
-    let size = breadths.get(groupId);
+    let size = known.get(groupId);
     if (size === undefined) {
       const members = context.groupById.get(groupId)?.services ?? [];
       size = new Set(members.map((slug) => context.catalogue.bySlug.get(slug)?.service.providerId)).size;
-      breadths.set(groupId, size);
+      known.set(groupId, size);
     }
     return size;
   };
 }
 
 /** Whether a peer is in one of the broadest groups of the service it would replace. */
-function inBroadestOf(context: RankContext, serviceGroups: readonly string[]): (peer: Peer) => boolean {
-  const broadest = Math.max(...serviceGroups.map(context.breadth));
-  return (peer) => peer.groups.some((id) => context.breadth(id) === broadest);
+function inBroadestOf(breadth: (groupId: string) => number, serviceGroups: readonly string[]): (peer: Peer) => boolean {
+  if (serviceGroups.length === 0) return () => true;
+  const broadest = Math.max(...serviceGroups.map(breadth));
+  return (peer) => peer.groups.some((id) => breadth(id) === broadest);
+}
+
+/** The signal each position of a ranking key stands for (rankKey). */
+const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
+  "lifecycle",
+  "lineage",
+  "compatibility",
+  "groups",
+  "groups",
+  "category",
+  "consolidation",
+  "consolidation",
+  "consolidation",
+  "flagship",
+  "name",
+  "flagship",
+  "name",
+  "name",
+];
+
+/** Where sortCandidates' key holds "a provider the list uses" and "the service's groups it covers". */
+const CHOSEN_AT = 6;
+const JOBS_AT = 7;
+
+interface Ranked {
+  readonly peer: Peer;
+  readonly key: readonly (number | string)[];
+  readonly inBroadest: boolean;
 }
 
 /**
- * A moving service's open candidates, best first: generally available, on a chosen provider, in
- * more of its groups, in its broadest group, in its category, on a provider of wider reach; then
- * by name and slug.
+ * A moving service's open candidates, best first: the real signals of tierOf, then consolidation
+ * (a provider the proposed list uses, then one whose candidates cover more of the service's jobs
+ * (jobOf), then one with candidates for more of the services), then the flagship prior (a
+ * provider's best candidate against another's, then within a provider); a provider id or a name
+ * decides only where every signal is equal.
  */
-function sortCandidates(
-  context: RankContext,
-  replaced: ServiceT,
-  inBroadest: (peer: Peer) => boolean,
-  open: readonly Peer[],
-): Peer[] {
-  const key = (peer: Peer) => [
-    peer.service.lifecycle ? 1 : 0,
-    context.chosen.has(peer.service.providerId) ? 0 : 1,
-    -peer.groups.length,
-    inBroadest(peer) ? 0 : 1,
-    peer.service.category === replaced.category ? 0 : 1,
-    -(context.reach.get(peer.service.providerId) ?? 0),
+function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
+  const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
+  const tiers = new Map(open.map((peer) => [peer, tierOf(peer, approved.service, inBroadest(peer))]));
+  // How many of the service's groups each provider's candidates cover together: one provider for
+  // all its jobs (Key Vault's keys and secrets) rather than two.
+  const jobs = new Map<string, Set<string>>();
+  const isJob = jobOf(context, approved);
+  for (const peer of open)
+    for (const id of peer.groups.filter(isJob))
+      jobs.set(peer.service.providerId, (jobs.get(peer.service.providerId) ?? new Set()).add(id));
+  const flagship = new Map<string, number>();
+  for (const [peer, tier] of tiers) {
+    const at = `${peer.service.providerId}|${tier.join()}`;
+    flagship.set(at, Math.max(flagship.get(at) ?? -Infinity, peer.prior));
+  }
+  const ranked = open.map((peer): Ranked => {
+    const tier = tiers.get(peer)!;
+    const { providerId } = peer.service;
+    return {
+      peer,
+      inBroadest: inBroadest(peer),
+      key: [
+        ...tier,
+        context.chosen.has(providerId) ? 0 : 1,
+        -(jobs.get(providerId)?.size ?? 0),
+        -(context.reach.get(providerId) ?? 0),
+        -flagship.get(`${providerId}|${tier.join()}`)!,
+        providerId,
+        -peer.prior,
+        peer.service.name,
+        peer.service.slug,
+      ],
+    };
+  });
+  return ranked.sort((a, b) => compareKeys(a.key, b.key));
+}
+
+/** The signal that puts one candidate before another: the first key where they differ. */
+function decidingSignal(a: Ranked, b: Ranked): ExitCandidateT["decidedBy"] {
+  const at = a.key.findIndex((value, i) => value !== b.key[i]);
+  return at < 0 ? "name" : KEY_SIGNALS[at]!;
+}
+
+/** The real signals a candidate carries, in words. */
+function signalWords(context: RankContext, approved: Approved, ranked: Ranked): string[] {
+  const { peer } = ranked;
+  const serviceGroups = approved.groupIds;
+  const groupNames = peer.groups.map((id) => context.groupById.get(id)?.name ?? id);
+  const name = providerNameOf(context.catalogue, peer.service.providerId);
+  return [
+    peer.service.lifecycle ? "In preview" : "Generally available",
+    ...(peer.lineage ? [`the same product as ${approved.service.name}, operated by ${name}`] : []),
+    ...(peer.compatibility.length > 0 ? [`compatible as it is (${peer.compatibility.join(", ")})`] : []),
+    peer.groups.length === 0
+      ? "in none of its equivalence groups"
+      : serviceGroups.length > 1
+        ? `in ${peer.groups.length} of its ${serviceGroups.length} equivalence groups (${groupNames.join(", ")})${ranked.inBroadest ? ", its broadest among them" : ", not its broadest"}`
+        : `in its equivalence group ${groupNames[0]}`,
+    ...(peer.service.category === approved.service.category ? [] : [`in another category (${peer.service.category})`]),
+    context.chosen.has(peer.service.providerId)
+      ? `on ${name}, a provider the proposed list uses`
+      : `${name} would add a provider to the proposed list`,
   ];
-  const keys = new Map(open.map((peer) => [peer, key(peer)]));
-  return [...open].sort((a, b) => {
-    const [x, y] = [keys.get(a)!, keys.get(b)!];
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-    return a.service.name.localeCompare(b.service.name, "en") || a.service.slug.localeCompare(b.service.slug);
+}
+
+/** Why the winner's provider consolidates better than the loser's: the key that differs, in words. */
+function consolidationWords(context: RankContext, winner: Ranked, loser: Ranked): string {
+  const [a, b] = [winner.peer.service.providerId, loser.peer.service.providerId];
+  const name = providerNameOf(context.catalogue, a);
+  if (winner.key[CHOSEN_AT] !== loser.key[CHOSEN_AT]) return `${name} is a provider the proposed list uses`;
+  if (winner.key[JOBS_AT] !== loser.key[JOBS_AT])
+    return `${name} covers ${-Number(winner.key[JOBS_AT])} of its groups on its own, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[JOBS_AT])}`;
+  return `${name} has candidates for more of the services to move (${context.reach.get(a) ?? 0} of ${context.movingCount}, ${providerNameOf(context.catalogue, b)} ${context.reach.get(b) ?? 0})`;
+}
+
+/** Why a candidate ranks above the next one (or, the last, below the previous one), in words. */
+function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, above: boolean): string {
+  const signal = above ? decidingSignal(ranked, other) : decidingSignal(other, ranked);
+  const [mine, theirs] = [ranked.peer, other.peer];
+  const provider = (peer: Peer) => providerNameOf(context.catalogue, peer.service.providerId);
+  const [me, them] = [mine, theirs].map((peer) => `${peer.service.name} (${provider(peer)})`) as [string, string];
+  const verb = above ? `Ranked above ${them}` : `Ranked below ${them}`;
+  switch (signal) {
+    case "lifecycle":
+      return `${verb} by lifecycle: generally available before preview.`;
+    case "lineage":
+      return `${verb} by lineage: ${above ? me : them} is the same product.`;
+    case "compatibility":
+      return `${verb} by compatibility: ${me} shares ${plural(mine.compatibility.length, "compatibility entry", "compatibility entries")}, ${them} ${theirs.compatibility.length}.`;
+    case "groups":
+    case "category":
+      return `${verb} by equivalence groups: ${me} is in ${plural(mine.groups.length, "group")} of the service, ${them} in ${theirs.groups.length}${ranked.inBroadest !== other.inBroadest ? `; ${above ? me : them} is in its broadest` : ""}${signal === "category" ? `; ${above ? me : them} is in its category` : ""}.`;
+    case "consolidation":
+      return `${verb} by consolidation: ${consolidationWords(context, above ? ranked : other, above ? other : ranked)}.`;
+    case "flagship":
+      return `${verb} by the flagship prior: ${me} ${mine.prior.toFixed(2)}, ${them} ${theirs.prior.toFixed(2)}${mine.service.providerId === theirs.service.providerId ? "" : ` (each provider's best candidate compared)`}.`;
+    case "only":
+      return "The only candidate.";
+    default:
+      return `${verb}: equal on every signal, ordered by provider id and name.`;
+  }
+}
+
+/**
+ * A moving service's open candidates, ranked. Rank 1 is proposed; so is, for each of the service's
+ * groups rank 1 is not in, its best candidate there on a provider the proposed list uses (Key
+ * Vault: a key manager and a secret manager).
+ */
+function rankCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): ExitCandidateT[] {
+  const ranked = sortCandidates(context, approved, open);
+  const proposed = alsoProposed(context, approved, ranked);
+  return ranked.map((entry, i) => {
+    const { peer } = entry;
+    const other = ranked[i + 1] ?? ranked[i - 1];
+    const beside = i > 0 && proposed.has(entry) ? alsoWords(context, approved, ranked[0]!, entry) : "";
+    return {
+      slug: peer.service.slug,
+      name: peer.service.name,
+      providerId: peer.service.providerId,
+      providerName: providerNameOf(context.catalogue, peer.service.providerId),
+      lifecycle: peer.service.lifecycle ? "preview" : "active",
+      rank: i + 1,
+      groups: peer.groups,
+      ...(peer.lineage ? { lineage: true } : {}),
+      compatibility: [...peer.compatibility],
+      proposed: proposed.has(entry),
+      decidedBy: other ? (ranked[i + 1] ? decidingSignal(entry, other) : decidingSignal(other, entry)) : "only",
+      reason: `${signalWords(context, approved, entry).join("; ")}. ${beside}${other ? decisionWords(context, entry, other, Boolean(ranked[i + 1])) : "The only candidate."}`,
+    };
   });
 }
 
-/** Why a candidate ranks where it does, in the order of the ranking's keys. */
-function candidateReason(
-  context: RankContext,
-  replaced: ServiceT,
-  serviceGroups: readonly string[],
-  peer: Peer,
-  inBroadest: boolean,
-): string {
-  const { service } = peer;
-  const name = providerNameOf(context.catalogue, service.providerId);
-  const groupNames = peer.groups.map((id) => context.groupById.get(id)?.name ?? id);
-  const reasons = [
-    service.lifecycle ? "In preview, ranked after generally available candidates" : "Generally available",
-    serviceGroups.length > 1
-      ? `in ${peer.groups.length} of its ${serviceGroups.length} equivalence groups (${groupNames.join(", ")})${inBroadest ? ", its broadest among them" : ", not its broadest"}`
-      : `in its equivalence group ${groupNames[0]}`,
-    ...(service.category === replaced.category ? [] : [`in another category (${service.category})`]),
-    context.chosen.has(service.providerId)
-      ? `on ${name}, a provider the proposed list uses`
-      : `${name} would add a provider to the proposed list`,
-    `${name} has candidates for ${context.reach.get(service.providerId) ?? 0} of the ${context.movingCount} services to move`,
-  ];
-  return `${reasons.join("; ")}.`;
+/**
+ * Whether a group of the service is a job it is commonly chosen for: at least half as broad as its
+ * broadest (Key Vault's secrets beside its keys; not EC2's Mac instances beside its virtual machines).
+ */
+function jobOf(context: RankContext, approved: Approved): (groupId: string) => boolean {
+  const broadest = Math.max(0, ...approved.groupIds.map(context.breadth));
+  return (groupId) => approved.groupIds.includes(groupId) && 2 * context.breadth(groupId) >= broadest;
 }
 
-/** A moving service's open candidates, ranked, the first proposed. */
-function rankCandidates(
-  context: RankContext,
-  replaced: ServiceT,
-  serviceGroups: readonly string[],
-  open: readonly Peer[],
-): ExitCandidateT[] {
-  const inBroadest = inBroadestOf(context, serviceGroups);
-  return sortCandidates(context, replaced, inBroadest, open).map((peer, i) => ({
-    slug: peer.service.slug,
-    name: peer.service.name,
-    providerId: peer.service.providerId,
-    providerName: providerNameOf(context.catalogue, peer.service.providerId),
-    lifecycle: peer.service.lifecycle ? "preview" : "active",
-    rank: i + 1,
-    groups: peer.groups,
-    proposed: i === 0,
-    reason: candidateReason(context, replaced, serviceGroups, peer, inBroadest(peer)),
-  }));
+/**
+ * Rank 1, and for each other job of the service (a group rank 1 is not in, at least half as broad
+ * as its broadest), its best candidate on a provider the proposed list uses.
+ */
+function alsoProposed(context: RankContext, approved: Approved, ranked: readonly Ranked[]): Set<Ranked> {
+  const first = ranked[0];
+  if (!first) return new Set();
+  const proposed = new Set([first]);
+  const covered = new Set(first.peer.groups);
+  const isJob = jobOf(context, approved);
+  for (const groupId of approved.groupIds) {
+    if (covered.has(groupId) || !isJob(groupId)) continue;
+    const extra = ranked.find(
+      (entry) =>
+        entry.peer.groups.includes(groupId) &&
+        context.chosen.has(entry.peer.service.providerId) &&
+        !entry.peer.service.lifecycle === !first.peer.service.lifecycle,
+    );
+    if (!extra) continue;
+    proposed.add(extra);
+    for (const id of extra.peer.groups) covered.add(id);
+  }
+  return proposed;
+}
+
+function alsoWords(context: RankContext, approved: Approved, first: Ranked, extra: Ranked): string {
+  const groups = extra.peer.groups
+    .filter((id) => !first.peer.groups.includes(id))
+    .map((id) => context.groupById.get(id)?.name ?? id);
+  return `Proposed beside ${first.peer.service.name}: ${approved.service.name} also does ${groups.join(", ")}, which ${first.peer.service.name} does not. `;
 }
 
 type PlanBase = Pick<ExitServicePlanT, "slug" | "name" | "providerId" | "providerName" | "category" | "lifecycle">;
@@ -427,7 +727,7 @@ function mappedPlan(
   entry: Moving,
   closed: readonly ServiceT[],
 ): ExitServicePlanT {
-  const candidates = rankCandidates(context, service, groupIds, entry.open);
+  const candidates = rankCandidates(context, { service, groupIds }, entry.open);
   return {
     ...base,
     outcome: "mapped",
@@ -476,7 +776,7 @@ function proposedServiceIds(plans: readonly ExitServicePlanT[]): string[] {
   return [
     ...new Set(
       plans.flatMap((plan) =>
-        plan.outcome === "stays" ? [plan.slug] : plan.candidates.slice(0, 1).map((c) => c.slug),
+        plan.outcome === "stays" ? [plan.slug] : plan.candidates.filter((c) => c.proposed).map((c) => c.slug),
       ),
     ),
   ];
@@ -508,8 +808,29 @@ function assemblePlan(
       providers: [...new Set(targetIds.map((slug) => catalogue.bySlug.get(slug)!.service.providerId))].sort(),
       method: COVER_METHOD,
     },
-    exposure: { before: exposureReport(catalogue, ids), after: exposureReport(catalogue, targetIds) },
+    exposure: exposureOf(catalogue, ids, plans, targetIds),
     notes: [...EXIT_PLAN_NOTES],
+  };
+}
+
+/**
+ * Exposure before and after: after counts the proposed list and, where they are now, the gaps it
+ * leaves out, since nothing replaces them (the site calls it again when a choice changes the list).
+ */
+export function exposureOf(
+  catalogue: ExposureCatalogue,
+  ids: readonly string[],
+  plans: readonly Pick<ExitServicePlanT, "slug" | "outcome">[],
+  targetIds: readonly string[],
+): ExitPlanT["exposure"] {
+  const proposed = new Set(targetIds);
+  const unplaced = plans
+    .filter((plan) => plan.outcome === "no-equivalent" && !proposed.has(plan.slug))
+    .map((plan) => plan.slug);
+  return {
+    before: exposureReport(catalogue, ids),
+    after: exposureReport(catalogue, [...targetIds, ...unplaced]),
+    unplacedServiceIds: unplaced,
   };
 }
 
@@ -522,7 +843,16 @@ function openByCategory(catalogue: ExitCatalogue, allowed: ReadonlySet<string>):
   return byCategory;
 }
 
-/** Up to three open same-category services on allowed providers, most shared tags first: not equivalents. */
+/**
+ * The similarity floor of a gap's nearest services: the search tags they must share with it. A
+ * same-category service sharing none is noise (Azure SQL Database → an OpenSearch offering).
+ */
+export const NEAREST_FLOOR = 1;
+
+/**
+ * Up to three open same-category services on allowed providers sharing at least NEAREST_FLOOR tags
+ * with the gap, most shared tags first: not equivalents.
+ */
 function nearestServices(
   catalogue: ExitCatalogue,
   service: ServiceT,
@@ -532,6 +862,7 @@ function nearestServices(
   return (sameCategory.get(service.category) ?? [])
     .filter((other) => other.slug !== service.slug)
     .map((other) => ({ other, shared: (other.tags ?? []).filter((tag) => tags.has(tag)) }))
+    .filter(({ shared }) => shared.length >= NEAREST_FLOOR)
     .sort(
       (a, b) =>
         b.shared.length - a.shared.length ||

@@ -15,6 +15,7 @@ import { mergeScope } from "./scope.ts";
 import type { z } from "zod";
 import {
   CategoryFile,
+  CompatibilityFile,
   ComplianceFile,
   EquivalentsFile,
   EU_EEA_COUNTRIES,
@@ -24,11 +25,15 @@ import {
   SOURCE_BACKS,
   type CatalogueReleaseT,
   type CategoryT,
+  type CompatibilityClaimT,
+  type CompatibilityTermT,
+  type FactSourceT,
   type PolicyIdentifiersT,
   type ProviderFileT,
   type ProviderT,
   type ServiceDependencyT,
   type ServiceEntryT,
+  type ServiceLineageT,
   type ServiceSourceEntryT,
   type ServiceSourceT,
   type ServiceT,
@@ -44,6 +49,10 @@ export interface EquivalenceGroup {
   readonly id: string;
   readonly name: string;
   readonly services: readonly string[];
+  /** The group's category when stated; otherwise the one most members are in. */
+  readonly category?: string;
+  /** Members filed under another category than the group's, each with the reason it belongs. */
+  readonly otherCategories?: Readonly<Record<string, string>>;
 }
 
 /** What the catalogue knows about one service beyond its public Service fields. */
@@ -55,6 +64,10 @@ export interface ServiceRecord {
   readonly sources: readonly ServiceSourceT[];
   /** What else it needs to be usable under a policy allowing it (data/dependencies/), with sources. */
   readonly dependencies: readonly ServiceDependencyT[];
+  /** Wire protocols and APIs its vendor states it is compatible with, each with that page (empty when none). */
+  readonly compatibility: readonly CompatibilityClaimT[];
+  /** The other provider's product it is, when another company operates it. */
+  readonly lineage?: ServiceLineageT;
   /** Slugs of equivalent services on other providers, ordered by provider then name. */
   readonly equivalentSlugs: readonly string[];
   readonly groupIds: readonly string[];
@@ -75,6 +88,8 @@ export interface Catalogue {
   readonly services: readonly ServiceT[];
   readonly groups: readonly EquivalenceGroup[];
   readonly compliance: ReadonlyMap<string, string>;
+  /** The compatibility vocabulary (data/compatibility.yaml), by id, in file order. */
+  readonly compatibilityById: ReadonlyMap<string, CompatibilityTermT>;
   readonly providerById: ReadonlyMap<string, ProviderRecord>;
   readonly categoryById: ReadonlyMap<string, CategoryT>;
   readonly bySlug: ReadonlyMap<string, ServiceRecord>;
@@ -91,6 +106,8 @@ export interface CatalogueSource {
   readonly providers: readonly ProviderFileT[];
   readonly categories: readonly CategoryT[];
   readonly compliance: readonly { id: string; name: string }[];
+  /** The compatibility vocabulary (absent in builds before 1.8.0). */
+  readonly compatibilityTerms?: readonly CompatibilityTermT[];
   readonly services: readonly { providerId: string; entry: ServiceEntryT }[];
   readonly groups: readonly EquivalenceGroup[];
   readonly lastUpdated: string;
@@ -277,6 +294,7 @@ interface ServiceAt {
 /** What the files read before a step define: the ids later files may name. */
 interface Known {
   readonly compliance: ReadonlyMap<string, string>;
+  readonly compatibility: ReadonlyMap<string, CompatibilityTermT>;
   readonly categoryById: ReadonlyMap<string, CategoryT>;
   readonly providers: ReadonlyMap<string, ProviderAt>;
 }
@@ -351,6 +369,49 @@ function readProviders(dataDir: string, compliance: ReadonlyMap<string, string>,
   return providers;
 }
 
+/** An inline fact source's problems (a compatibility claim's, a lineage's), as "field …: …" phrases. */
+function factSourceProblems(
+  field: string,
+  source: FactSourceT,
+  officialDomains: readonly string[] | undefined,
+  today = utcToday(),
+): string[] {
+  const problems: string[] = [];
+  if (officialDomains && !hostAllowed(source.url, officialDomains))
+    problems.push(
+      `field ${field}.url: host ${new URL(source.url).hostname} is not one of the provider's officialDomains`,
+    );
+  if (source.retrieved > today)
+    problems.push(`field ${field}.retrieved: ${source.retrieved} is in the future; use the day the page was read`);
+  if (source.asOf && source.asOf > source.retrieved)
+    problems.push(`field ${field}.asOf: ${source.asOf} is after retrieved (${source.retrieved})`);
+  return problems;
+}
+
+/**
+ * A service's compatibility claims and lineage source, as "field …: …" phrases: every id in the
+ * vocabulary and claimed once; every source on the provider's domains, read no later than today.
+ */
+export function compatibilityProblems(
+  entry: ServiceEntryT,
+  vocabulary: ReadonlyMap<string, unknown>,
+  officialDomains: readonly string[] | undefined,
+  today = utcToday(),
+): string[] {
+  const problems: string[] = [];
+  const claimed = new Set<string>();
+  (entry.compatibility ?? []).forEach((claim, i) => {
+    if (!vocabulary.has(claim.id))
+      problems.push(`field compatibility.${i}.id: unknown compatibility id "${claim.id}" (see compatibility.yaml)`);
+    if (claimed.has(claim.id)) problems.push(`field compatibility.${i}.id: "${claim.id}" is claimed twice`);
+    claimed.add(claim.id);
+    problems.push(...factSourceProblems(`compatibility.${i}.source`, claim.source, officialDomains, today));
+  });
+  if (entry.lineage)
+    problems.push(...factSourceProblems("lineage.source", entry.lineage.source, officialDomains, today));
+  return problems;
+}
+
 /** A service entry's problems beyond its schema, as "field …: …" phrases. */
 function serviceProblems(
   entry: ServiceEntryT,
@@ -378,6 +439,7 @@ function serviceProblems(
         problems.push(`field ${field}: host ${new URL(url).hostname} is not one of ${providerId}'s officialDomains`);
   }
   problems.push(...sourceProblems(entry, provider?.officialDomains));
+  problems.push(...compatibilityProblems(entry, known.compatibility, provider?.officialDomains));
   if (new Set(entry.tags ?? []).size !== (entry.tags ?? []).length) problems.push(`field tags: duplicate tag`);
   return problems;
 }
@@ -423,16 +485,43 @@ function successorProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
   return problems;
 }
 
+/**
+ * Every lineage names the original product: a service of the catalogue, on another provider, not
+ * retired, and not itself another's product (the origin is where the product comes from).
+ */
+function lineageProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
+  const problems: string[] = [];
+  for (const { path, index, providerId, entry } of entries.values()) {
+    const origin = entry.lineage?.origin;
+    if (!origin) continue;
+    const at = `${shown(path)}: entry ${index + 1} (${entry.slug}): field lineage.origin`;
+    const found = entries.get(origin);
+    if (!found) problems.push(`${at}: "${origin}" is not a service in the catalogue`);
+    else if (found.providerId === providerId)
+      problems.push(`${at}: "${origin}" is on the same provider; lineage names another provider's product`);
+    else if (found.entry.lifecycle?.status === "retired")
+      problems.push(`${at}: "${origin}" is retired; a lineage names a product that exists`);
+    else if (found.entry.lineage)
+      problems.push(`${at}: "${origin}" has a lineage itself; name its origin, ${found.entry.lineage.origin}`);
+  }
+  return problems;
+}
+
 /** services/*.yaml, by slug, in file order. */
 function readServices(dataDir: string, known: Known, problems: string[]): Map<string, ServiceAt> {
   const entries = new Map<string, ServiceAt>();
   for (const path of listYaml(dataDir, "services", problems)) readServiceFile(path, known, entries, problems);
-  problems.push(...successorProblems(entries));
+  problems.push(...successorProblems(entries), ...lineageProblems(entries));
   return entries;
 }
 
 /** equivalents.yaml: groups of known services, none twice, spanning at least two providers. */
-function readGroups(dataDir: string, entries: ReadonlyMap<string, ServiceAt>, problems: string[]) {
+function readGroups(
+  dataDir: string,
+  entries: ReadonlyMap<string, ServiceAt>,
+  categoryById: ReadonlyMap<string, unknown>,
+  problems: string[],
+) {
   const path = join(dataDir, "equivalents.yaml");
   const groups = readFile(path, EquivalentsFile, problems) ?? [];
   const groupIds = new Set<string>();
@@ -440,12 +529,17 @@ function readGroups(dataDir: string, entries: ReadonlyMap<string, ServiceAt>, pr
     const at = `${shown(path)}: entry ${index + 1} (${group.id})`;
     if (groupIds.has(group.id)) problems.push(`${at}: field id: duplicate group id`);
     groupIds.add(group.id);
+    if (group.category && !categoryById.has(group.category))
+      problems.push(`${at}: field category: unknown category "${group.category}" (see categories.yaml)`);
     const seen = new Set<string>();
     group.services.forEach((slug, i) => {
       if (!entries.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is not a service in the catalogue`);
       if (seen.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is listed twice`);
       seen.add(slug);
     });
+    for (const slug of Object.keys(group.otherCategories ?? {}))
+      if (!seen.has(slug))
+        problems.push(`${at}: field otherCategories.${slug}: "${slug}" is not a member of this group`);
     const providers = new Set(group.services.map((slug) => entries.get(slug)?.providerId));
     if (providers.size < 2)
       problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
@@ -463,17 +557,31 @@ function readReleaseSnapshots(dataDir: string, problems: string[]): ReturnType<t
   }
 }
 
+/** compatibility.yaml: the vocabulary services' compatibility claims name, no id twice. */
+function readCompatibilityTerms(dataDir: string, problems: string[]): CompatibilityTermT[] {
+  const path = join(dataDir, "compatibility.yaml");
+  const terms = readFile(path, CompatibilityFile, problems) ?? [];
+  const seen = new Set<string>();
+  terms.forEach((term, index) => {
+    if (seen.has(term.id)) problems.push(`${shown(path)}: entry ${index + 1} (${term.id}): field id: duplicate id`);
+    seen.add(term.id);
+  });
+  return terms;
+}
+
 /** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
 export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
   const problems: string[] = [];
   const categories = readFile(join(dataDir, "categories.yaml"), CategoryFile, problems) ?? [];
   const complianceList = readFile(join(dataDir, "compliance.yaml"), ComplianceFile, problems) ?? [];
   const compliance = new Map(complianceList.map((entry) => [entry.id, entry.name]));
+  const compatibilityTerms = readCompatibilityTerms(dataDir, problems);
+  const compatibility = new Map(compatibilityTerms.map((term) => [term.id, term]));
   const categoryById = new Map(categories.map((category) => [category.id, category]));
   const providers = readProviders(dataDir, compliance, problems);
-  const entries = readServices(dataDir, { compliance, categoryById, providers }, problems);
+  const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
-  const groups = readGroups(dataDir, entries, problems);
+  const groups = readGroups(dataDir, entries, categoryById, problems);
   const dependencies = readDependencies(
     dataDir,
     new Map(
@@ -499,6 +607,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     providers: providerFiles,
     categories,
     compliance: complianceList,
+    compatibilityTerms,
     services: [...entries.values()].map(({ providerId, entry }) => ({ providerId, entry })),
     groups,
     lastUpdated,
@@ -576,6 +685,8 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         policyIdentifiers: entry.policyIdentifiers ?? {},
         sources: newestFirst(entry.sources ?? []).map(publicSource),
         dependencies: source.dependencies?.[service.slug] ?? [],
+        compatibility: entry.compatibility ?? [],
+        ...(entry.lineage ? { lineage: entry.lineage } : {}),
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
       }),
@@ -588,6 +699,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
     services,
     groups: source.groups,
     compliance: new Map(source.compliance.map((entry) => [entry.id, entry.name])),
+    compatibilityById: new Map((source.compatibilityTerms ?? []).map((term) => [term.id, term])),
     providerById,
     categoryById: new Map(source.categories.map((category) => [category.id, category])),
     bySlug,

@@ -137,6 +137,101 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
   return problems;
 }
 
+/** A group's category: the one most of its members are in (ties: the category list's order), as the matrix shows it. */
+export function groupCategory(catalogue: Catalogue, slugs: readonly string[]): string {
+  const count = new Map<string, number>();
+  for (const slug of slugs) {
+    const category = catalogue.bySlug.get(slug)!.service.category;
+    count.set(category, (count.get(category) ?? 0) + 1);
+  }
+  const order = catalogue.categories.map((category) => category.id);
+  return [...count].sort((a, b) => b[1] - a[1] || order.indexOf(a[0]) - order.indexOf(b[0]))[0]![0];
+}
+
+/**
+ * The group rule check:data can enforce (data/README.md, "equivalents.yaml"): a member filed under
+ * another category than its group's states why it does the group's job at that layer
+ * (otherCategories), and no such reason is left on a member in the group's own category.
+ */
+export function groupProblems(catalogue: Catalogue): string[] {
+  const problems: string[] = [];
+  for (const group of catalogue.groups) {
+    const category = group.category ?? groupCategory(catalogue, group.services);
+    const reasons = group.otherCategories ?? {};
+    for (const slug of group.services) {
+      const own = catalogue.bySlug.get(slug)!.service.category;
+      if (own !== category && !reasons[slug])
+        problems.push(
+          `equivalents.yaml: ${group.id}: field otherCategories.${slug}: ${slug} is in ${own}, the group in ${category}; move it to the group of its own job, or state why it does this job at this layer`,
+        );
+      if (own === category && reasons[slug])
+        problems.push(
+          `equivalents.yaml: ${group.id}: field otherCategories.${slug}: ${slug} is in the group's own category (${category}); remove the reason`,
+        );
+    }
+  }
+  return problems;
+}
+
+/**
+ * A lineage names the same product elsewhere, so the two share an equivalence group: otherwise an
+ * exit plan from the origin's provider could never propose it.
+ */
+export function lineageProblems(catalogue: Catalogue): string[] {
+  const problems: string[] = [];
+  for (const record of catalogue.bySlug.values()) {
+    const origin = record.lineage?.origin;
+    if (!origin) continue;
+    const originGroups = catalogue.bySlug.get(origin)?.groupIds ?? [];
+    if (!record.groupIds.some((id) => originGroups.includes(id)))
+      problems.push(
+        `services/${record.service.providerId}.yaml: ${record.service.slug}: field lineage.origin: ${origin} shares no equivalence group with it; put both in the group of their job`,
+      );
+  }
+  return problems;
+}
+
+/** What check:data prints about compatibility, lineage and the groups (issue 61). */
+export interface EquivalenceReport {
+  /** Services with at least one compatibility claim (every claim carries its vendor source). */
+  servicesWithCompatibility: number;
+  /** Compatibility claims in all, and per vocabulary id (ids no service claims count 0). */
+  compatibilityClaims: number;
+  claimsByTerm: Record<string, number>;
+  /** Services naming another provider's product as their origin. */
+  servicesWithLineage: number;
+  groups: number;
+  /** Members per group, by group id. */
+  membersPerGroup: Record<string, number>;
+  /** Groups with a member filed under another category, each with its stated reason. */
+  groupsWithOtherCategories: number;
+}
+
+export function equivalenceReport(catalogue: Catalogue): EquivalenceReport {
+  const claimsByTerm: Record<string, number> = Object.fromEntries(
+    [...catalogue.compatibilityById.keys()].map((id) => [id, 0]),
+  );
+  let servicesWithCompatibility = 0;
+  let compatibilityClaims = 0;
+  let servicesWithLineage = 0;
+  for (const record of catalogue.bySlug.values()) {
+    if (record.compatibility.length > 0) servicesWithCompatibility++;
+    compatibilityClaims += record.compatibility.length;
+    for (const claim of record.compatibility) claimsByTerm[claim.id] = (claimsByTerm[claim.id] ?? 0) + 1;
+    if (record.lineage) servicesWithLineage++;
+  }
+  return {
+    servicesWithCompatibility,
+    compatibilityClaims,
+    claimsByTerm,
+    servicesWithLineage,
+    groups: catalogue.groups.length,
+    membersPerGroup: Object.fromEntries(catalogue.groups.map((group) => [group.id, group.services.length])),
+    groupsWithOtherCategories: catalogue.groups.filter((group) => Object.keys(group.otherCategories ?? {}).length > 0)
+      .length,
+  };
+}
+
 export function coverage(catalogue: Catalogue): CoverageReport {
   const perProvider: Record<string, number> = Object.fromEntries(catalogue.providers.map((p) => [p.id, 0]));
   const perCategory: Record<string, number> = Object.fromEntries(catalogue.categories.map((c) => [c.id, 0]));
@@ -207,7 +302,7 @@ export function qualityProblems(catalogue: Catalogue, report = coverage(catalogu
         `equivalents: group ${group} spans ${span} providers; at least ${MINIMUMS.wideGroupProviders} required`,
       );
   }
-  problems.push(...provenanceProblems(catalogue));
+  problems.push(...provenanceProblems(catalogue), ...groupProblems(catalogue), ...lineageProblems(catalogue));
   const prefixes = awsIamPrefixes();
   for (const service of catalogue.services) {
     const ids = catalogue.bySlug.get(service.slug)!.policyIdentifiers;

@@ -52,5 +52,15 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     policyIdentifiers: record.policyIdentifiers,
     ...(record.sources.length > 0 ? { sources: [...record.sources] } : {}),
     ...(record.dependencies.length > 0 ? { dependencies: [...record.dependencies] } : {}),
+    ...(record.compatibility.length > 0
+      ? {
+          compatibility: record.compatibility.map((claim) => ({
+            id: claim.id,
+            name: catalogue.compatibilityById.get(claim.id)?.name ?? claim.id,
+            source: claim.source,
+          })),
+        }
+      : {}),
+    ...(record.lineage ? { lineage: record.lineage } : {}),
   };
 }

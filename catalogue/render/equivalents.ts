@@ -47,6 +47,24 @@ export function equivalentsDoc(catalogue: Catalogue, providers: readonly string[
   return { title: "Equivalent services", blocks };
 }
 
+/** " Compatible with …; the same product as …", from the service's compatibility and lineage (1.8.0). */
+function compatibilityNote(catalogue: Catalogue, slug: string): Inline[] {
+  const { compatibility, lineage } = catalogue.bySlug.get(slug)!;
+  const parts: Inline[] = [];
+  if (compatibility.length > 0)
+    parts.push(
+      ` Compatible with ${compatibility.map((claim) => catalogue.compatibilityById.get(claim.id)?.name ?? claim.id).join(", ")}.`,
+    );
+  const origin = lineage && catalogue.bySlug.get(lineage.origin)?.service;
+  if (origin)
+    parts.push(
+      ` The same product as ${catalogue.providerById.get(origin.providerId)!.provider.shortName}'s `,
+      link(origin.name, servicePath(origin)),
+      ".",
+    );
+  return parts;
+}
+
 /** One kind of service: its members by provider, largest portfolio first; undefined for an unknown id. */
 export function equivalenceGroupDoc(catalogue: Catalogue, id: string): Doc | undefined {
   const group = equivalenceGroup(catalogue, id);
@@ -68,6 +86,7 @@ export function equivalenceGroupDoc(catalogue: Catalogue, id: string): Doc | und
       items: member.services.map((service) => [
         link(service.name, servicePath(service)),
         ` — ${lifecycleLabel(service.lifecycle)}${service.description ? `. ${service.description}` : ""}`,
+        ...compatibilityNote(catalogue, service.slug),
       ]),
     });
   }

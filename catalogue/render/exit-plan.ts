@@ -131,12 +131,16 @@ function movingBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
         kind: "table",
         head: ["Service", "Proposed", "Alternatives", "Why this one"],
         rows: own.map((entry) => {
-          const [first, ...rest] = entry.candidates;
+          const proposed = entry.candidates.filter((c) => c.proposed);
+          const rest = entry.candidates.filter((c) => !c.proposed);
           return [
             serviceLink(entry.slug, entry.name),
-            serviceLink(first!.slug, candidateLabel(first!)),
+            // A cell is one inline: one link, or the names when a second job adds a target.
+            proposed.length === 1
+              ? serviceLink(proposed[0]!.slug, candidateLabel(proposed[0]!))
+              : proposed.map(candidateLabel).join(" + "),
             rest.map(candidateLabel).join("; ") || "none",
-            first!.reason,
+            proposed.map((c) => c.reason).join(" "),
           ];
         }),
       },
@@ -186,10 +190,17 @@ export function exposureRows({ before, after }: ExitPlanT["exposure"]): string[]
   ];
 }
 
+/** What "after" counts beside the proposed list: the gaps, where they are now. */
+export const unplacedSentence = (unplaced: readonly string[]) =>
+  `After counts ${plural(unplaced.length, "service")} with no equivalent where ${unplaced.length === 1 ? "it is" : "they are"} now, since nothing replaces ${unplaced.length === 1 ? "it" : "them"}: ${unplaced.join(", ")}.`;
+
 function exposureBlocks(plan: ExitPlanT): Block[] {
   return [
     heading(2, "Exposure before and after"),
     { kind: "table", head: ["Measure", "Before", "After"], rows: exposureRows(plan.exposure) },
+    ...(plan.exposure.unplacedServiceIds.length > 0
+      ? [paragraph(unplacedSentence(plan.exposure.unplacedServiceIds))]
+      : []),
     { kind: "note", tone: "info", parts: [plan.exposure.before.disclaimer] },
   ];
 }

@@ -14,7 +14,7 @@ import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { ListCatalogue } from "../list-catalogue.ts";
 import type { Catalogue } from "../load.ts";
 import { holdingText, ownComplianceText, providerHoldings } from "../compliance.ts";
-import type { ServiceLifecycleT, ServiceSourceT, ServiceT } from "../schema/index.ts";
+import type { FactSourceT, ServiceLifecycleT, ServiceSourceT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
 import { relativeDays } from "./relative.ts";
@@ -105,6 +105,50 @@ function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
       ]),
     },
   ];
+}
+
+/** When the vendor's page was read, and the date it gives for itself where it gives one. */
+const readOn = (source: FactSourceT): string =>
+  `read ${source.retrieved}${source.asOf ? `, page dated ${source.asOf}` : ""}`;
+
+/**
+ * "Compatible with" and "Lineage" (1.8.0): the protocols and APIs the vendor states the service
+ * speaks, and whose product it is when another company operates it, each with the page that says so.
+ */
+function compatibilityBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { service, compatibility, lineage } = catalogue.bySlug.get(slug)!;
+  const blocks: Block[] = [];
+  if (lineage) {
+    const origin = catalogue.bySlug.get(lineage.origin)?.service;
+    const originProvider = origin && catalogue.providerById.get(origin.providerId)?.provider;
+    const operator = catalogue.providerById.get(service.providerId)!.provider;
+    if (origin && originProvider)
+      blocks.push(heading(2, "Lineage"), {
+        kind: "note",
+        tone: "info",
+        parts: [
+          `${originProvider.shortName}'s `,
+          link(origin.name, servicePath(origin)),
+          `, operated by ${operator.shortName}. Source: `,
+          link(lineage.source.url, lineage.source.url),
+          ` (${readOn(lineage.source)})`,
+        ],
+      });
+  }
+  if (compatibility.length > 0)
+    blocks.push(heading(2, "Compatible with"), {
+      kind: "list",
+      items: compatibility.map((claim) => {
+        const term = catalogue.compatibilityById.get(claim.id);
+        return [
+          term ? link(term.name, term.url) : claim.id,
+          " — the vendor states it. Source: ",
+          link(claim.source.url, claim.source.url),
+          ` (${readOn(claim.source)})`,
+        ];
+      }),
+    });
+  return blocks;
 }
 
 /**
@@ -267,7 +311,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));
   if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));
-  blocks.push({ kind: "fields", rows: fields });
+  blocks.push({ kind: "fields", rows: fields }, ...compatibilityBlocks(catalogue, slug));
   if (record.subServices.length > 0) {
     blocks.push(heading(2, "Sub-services"), {
       kind: "table",

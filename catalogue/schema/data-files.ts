@@ -1,5 +1,6 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
+import { CompatibilityClaim, ServiceLineage } from "./compatibility.ts";
 import {
   ComplianceScope,
   HeadOffice,
@@ -71,6 +72,10 @@ export const ServiceEntry = z
     lifecycle: ServiceLifecycle.optional(),
     /** The vendor pages that back this entry's facts, each read on `retrieved` (see data/README.md). */
     sources: z.array(ServiceSourceEntry).min(1).optional(),
+    /** Wire protocols and APIs the vendor states the service is compatible with, each with that page (1.8.0). */
+    compatibility: z.array(CompatibilityClaim).min(1).optional(),
+    /** The other provider's product this service is, operated by a different company (1.8.0). */
+    lineage: ServiceLineage.optional(),
   })
   .strict();
 
@@ -80,6 +85,14 @@ export const EquivalentsFile = z.array(
       id: Slug,
       name: z.string().min(1),
       services: z.array(Slug).min(2, "a group needs at least two services"),
+      /** The group's category, where the category most members are in does not say the job (a tie). */
+      category: Slug.optional(),
+      /**
+       * Members filed under another category than the group's (the one most members are in), each
+       * with why it still does the group's job at the group's layer; check:data fails on a member
+       * in another category without one (data/README.md, "equivalents.yaml").
+       */
+      otherCategories: z.record(Slug, z.string().min(1)).optional(),
     })
     .strict(),
 );

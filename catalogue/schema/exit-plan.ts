@@ -10,35 +10,86 @@ import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
 /** At most this many provider ids or jurisdictions in one target field. */
 export const MAX_TARGET_ITEMS = 64;
 
+/**
+ * An unknown key is a 400 naming it (a misspelt criterion, e.g. euResident for euResidentOnly,
+ * would otherwise widen the target in silence), with the known key it is closest to.
+ */
+const unknownKeys = {
+  error: (issue: { code?: string; keys?: string[] }) => {
+    if (issue.code !== "unrecognized_keys" || !issue.keys) return undefined;
+    return issue.keys
+      .slice(0, 5)
+      .map((key) => {
+        const near = nearestKey(key, KNOWN_KEYS);
+        return `unknown key "${key.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ""}`;
+      })
+      .join("; ");
+  },
+};
+
+const KNOWN_KEYS = [
+  "approvedServiceIds",
+  "to",
+  "providers",
+  "sovereignOption",
+  "euResidentOnly",
+  "jurisdictions",
+  "exclude",
+];
+
+/** The known key a misspelt one most likely meant: one contains the other, or they differ by at most two edits. */
+function nearestKey(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  return known.find((candidate) => {
+    const other = candidate.toLowerCase();
+    return other.includes(lower) || lower.includes(other) || editDistance(lower, other) <= 2;
+  });
+}
+
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
 const ProviderIds = z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_TARGET_ITEMS);
 
 export const ExitTarget = z
-  .object({
-    providers: ProviderIds.optional().meta(
-      d("Only these providers (ids as in GET /v1/providers); an unknown id is a 400"),
-    ),
-    sovereignOption: z
-      .boolean()
-      .optional()
-      .meta(
-        d(
-          "true: only providers that are a sovereign option (Provider.sovereignOption); false or absent: no constraint",
+  .strictObject(
+    {
+      providers: ProviderIds.optional().meta(
+        d("Only these providers (ids as in GET /v1/providers); an unknown id is a 400"),
+      ),
+      sovereignOption: z
+        .boolean()
+        .optional()
+        .meta(
+          d(
+            "true: only providers that are a sovereign option (Provider.sovereignOption); false or absent: no constraint",
+          ),
         ),
-      ),
-    euResidentOnly: z
-      .boolean()
-      .optional()
-      .meta(d("true: only EU-resident-only providers (Provider.euResidentOnly); false or absent: no constraint")),
-    jurisdictions: z
-      .array(z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code or EU, in capitals"))
-      .min(1)
-      .max(MAX_TARGET_ITEMS)
-      .optional()
-      .meta(
-        d('Only providers whose head-office jurisdiction (Provider.jurisdiction) is one of these, e.g. ["EU", "CH"]'),
-      ),
-    exclude: ProviderIds.optional().meta(d("Never these providers, whatever else matches; an unknown id is a 400")),
-  })
+      euResidentOnly: z
+        .boolean()
+        .optional()
+        .meta(d("true: only EU-resident-only providers (Provider.euResidentOnly); false or absent: no constraint")),
+      jurisdictions: z
+        .array(z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code or EU, in capitals"))
+        .min(1)
+        .max(MAX_TARGET_ITEMS)
+        .optional()
+        .meta(
+          d('Only providers whose head-office jurisdiction (Provider.jurisdiction) is one of these, e.g. ["EU", "CH"]'),
+        ),
+      exclude: ProviderIds.optional().meta(d("Never these providers, whatever else matches; an unknown id is a 400")),
+    },
+    unknownKeys,
+  )
   .meta({
     id: "ExitTarget",
     description:
@@ -46,14 +97,19 @@ export const ExitTarget = z
   });
 
 export const ExitPlanBody = z
-  .object({
-    approvedServiceIds: z
-      .array(z.string().min(1).max(MAX_ID_LENGTH))
-      .min(1)
-      .max(MAX_APPROVED_IDS)
-      .meta(d(`The approved services to plan an exit for: ids as in the services listing (1 to ${MAX_APPROVED_IDS})`)),
-    to: ExitTarget,
-  })
+  .strictObject(
+    {
+      approvedServiceIds: z
+        .array(z.string().min(1).max(MAX_ID_LENGTH))
+        .min(1)
+        .max(MAX_APPROVED_IDS)
+        .meta(
+          d(`The approved services to plan an exit for: ids as in the services listing (1 to ${MAX_APPROVED_IDS})`),
+        ),
+      to: ExitTarget,
+    },
+    unknownKeys,
+  )
   .meta({ id: "ExitPlanBody", description: "Request body of POST /v1/exit-plan" });
 
 /** The answer's formats: JSON (default), Markdown, CSV. */
@@ -102,6 +158,19 @@ export const AcceptHeaders = z.object({
 
 export const EXIT_OUTCOMES = ["stays", "mapped", "no-equivalent"] as const;
 
+/** The signals of the exit-plan ranking, in its order (catalogue/exit-plan.ts), and the two fallbacks. */
+export const EXIT_RANK_SIGNALS = [
+  "only",
+  "lifecycle",
+  "lineage",
+  "compatibility",
+  "groups",
+  "category",
+  "consolidation",
+  "flagship",
+  "name",
+] as const;
+
 export const ExitCandidate = z
   .object({
     slug: z.string().meta(d("Service slug")),
@@ -113,10 +182,34 @@ export const ExitCandidate = z
       .meta(d("active (generally available) or preview; deprecated, sunset and retired services are never candidates")),
     rank: z.number().int().min(1).meta(d("1 is the candidate the proposed list takes")),
     groups: z.array(z.string()).meta(d("The equivalence groups it shares with the service it replaces")),
-    proposed: z.boolean().meta(d("True for the candidate targetList takes (rank 1)")),
-    reason: z.string().meta(d("Why it ranks where it does")),
+    lineage: z
+      .literal(true)
+      .optional()
+      .meta(d("Present when it is the same product as the service, operated by another company (added in 1.8.0)")),
+    compatibility: z
+      .array(z.string())
+      .meta(d("The compatibility entries (protocols, APIs) it shares with the service it replaces (added in 1.8.0)")),
+    proposed: z
+      .boolean()
+      .meta(
+        d(
+          "True for the candidates targetList takes: rank 1, and the best candidate on a provider the list uses for each of the service's groups rank 1 is not in (Key Vault: a key manager and a secret manager)",
+        ),
+      ),
+    decidedBy: z
+      .enum(EXIT_RANK_SIGNALS)
+      .meta(
+        d(
+          "The signal that puts it above the next candidate (the last: below the previous one): lifecycle, lineage, compatibility, groups, category, consolidation, flagship; name only where every signal is equal; only for a single candidate (added in 1.8.0)",
+        ),
+      ),
+    reason: z.string().meta(d("Its signals, and which one decided its rank, in words")),
   })
-  .meta({ id: "ExitCandidate", description: "An equivalence-group peer on an allowed provider" });
+  .meta({
+    id: "ExitCandidate",
+    description:
+      "A candidate on an allowed provider: an equivalence-group peer, the same product operated elsewhere (lineage), or a same-category service sharing a compatibility entry",
+  });
 
 export const ExitNearest = z
   .object({
@@ -168,7 +261,11 @@ export const ExitServicePlan = z
       .meta(d("Group peers on allowed providers left out as deprecated, sunset or retired")),
     nearest: z
       .array(ExitNearest)
-      .meta(d("For no-equivalent: up to three same-category services on allowed providers, not equivalents")),
+      .meta(
+        d(
+          "For no-equivalent: up to three same-category services on allowed providers sharing at least one search tag with it (a similarity floor, from 1.8.0), not equivalents",
+        ),
+      ),
   })
   .meta({ id: "ExitServicePlan", description: "What becomes of one approved service" });
 
@@ -221,7 +318,18 @@ export const ExitPlan = z
     exposure: z
       .object({
         before: ExposureReport.meta(d("GET /v1/exposure of the approved services")),
-        after: ExposureReport.meta(d("GET /v1/exposure of targetList.approvedServiceIds")),
+        after: ExposureReport.meta(
+          d(
+            "GET /v1/exposure of targetList.approvedServiceIds and of the services left unplaced (counted where they are now)",
+          ),
+        ),
+        unplacedServiceIds: z
+          .array(z.string())
+          .meta(
+            d(
+              "The gaps the proposed list leaves out, counted in after where they are now, since nothing replaces them (added in 1.8.0)",
+            ),
+          ),
       })
       .meta(d("The jurisdictional exposure before and after")),
     notes: z.array(z.string()).meta(d("What the plan does not say: read before relying on it")),

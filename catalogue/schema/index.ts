@@ -5,6 +5,7 @@
  * (`z.infer`), validation and the OpenAPI document: each field's description lands there verbatim.
  * Contract: docs/spec/catalogue-api-v1.md, "Resources and their fields".
  */
+export * from "./compatibility.ts";
 export * from "./data-files.ts";
 export * from "./exit-plan.ts";
 export * from "./operations.ts";

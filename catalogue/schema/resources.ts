@@ -3,6 +3,7 @@
  * files. Each field's description lands in OpenAPI verbatim.
  */
 import { z } from "zod";
+import { ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { LIST_LIFETIME_DAYS } from "../limits.ts";
 import {
   CountryCode,
@@ -356,9 +357,23 @@ export const ServiceDetail = Service.extend({
         "What else the service needs to be deployed under a policy that allows it, each group with its source; absent when nothing is recorded (added in 1.7.0)",
       ),
     ),
+  compatibility: z
+    .array(ServiceCompatibility)
+    .optional()
+    .meta(
+      d(
+        "Wire protocols and APIs the vendor states the service is compatible with (ids of the compatibility vocabulary: s3-api, kafka, postgresql, kubernetes…), each with the vendor page that states it; absent when none is recorded (added in 1.8.0)",
+      ),
+    ),
+  lineage: ServiceLineage.optional().meta(
+    d(
+      "Present when the service is another provider's product operated by a different company: origin is that product's slug, with the vendor page that says so (added in 1.8.0)",
+    ),
+  ),
 }).meta({
   id: "ServiceDetail",
-  description: "A service with sub-services, equivalents, policy identifiers, sources and dependencies",
+  description:
+    "A service with sub-services, equivalents, policy identifiers, sources, dependencies, compatibility and lineage",
 });
 
 export const Pagination = z
@@ -389,10 +404,29 @@ export const ServiceList = z
   })
   .meta({ id: "ServiceList", description: "A page of services" });
 
-export const EquivalentService = Service.pick({ slug: true, name: true, shortName: true, lifecycle: true }).meta({
-  id: "EquivalentService",
-  description: "A member of an equivalence group, as the matrix shows it",
-});
+export const EquivalentService = Service.pick({ slug: true, name: true, shortName: true, lifecycle: true })
+  .extend({
+    compatibility: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "Ids of the compatibility vocabulary the vendor states the service speaks (see ServiceDetail.compatibility for the sources); absent when none (added in 1.8.0)",
+        ),
+      ),
+    lineageOrigin: z
+      .string()
+      .optional()
+      .meta(
+        d(
+          "Slug of the other provider's product this service is, when another company operates it (see ServiceDetail.lineage); absent otherwise (added in 1.8.0)",
+        ),
+      ),
+  })
+  .meta({
+    id: "EquivalentService",
+    description: "A member of an equivalence group, as the matrix shows it",
+  });
 
 export const EquivalenceGroupRow = z
   .object({

@@ -45,7 +45,13 @@ export function exitTargetOfRequest(query: Record<string, unknown>): { to: ExitT
   return { to: exitTargetOfQuery(parsed.data), defaulted: false };
 }
 
-export function exitPlanPage(options: { catalogue: Catalogue; store: Store; replies: TextReplies }) {
+export function exitPlanPage(options: {
+  catalogue: Catalogue;
+  store: Store;
+  replies: TextReplies;
+  /** The public URL the plan's links start with (the API's Markdown and the site's do the same). */
+  textUrl?: string | undefined;
+}) {
   const { catalogue, store, replies } = options;
   return async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const rendering = replies.rendering(request);
@@ -70,7 +76,7 @@ export function exitPlanPage(options: { catalogue: Catalogue; store: Store; repl
       );
       if (missingServiceIds.length > 0)
         plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
-      doc = exitPlanDoc(catalogue, plan, { listName: list.name ?? list.slug ?? list.id });
+      doc = exitPlanDoc(catalogue, plan, { base: options.textUrl ?? "", listName: list.name ?? list.slug ?? list.id });
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");

@@ -27,12 +27,14 @@ export interface TextRouteOptions {
   readonly siteHandler?: SiteHandler | undefined;
   /** Linked from the site's on-demand pages. */
   readonly apiUrl?: string | undefined;
+  /** The text host's public URL: the exit plan's links are absolute (pasted into tickets). */
+  readonly textUrl?: string | undefined;
 }
 
 /** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
 const LIFECYCLE_KEYS = ["within", "status", "provider"] as const;
 
-export function textRoutes({ catalogue, store, files, replies, siteHandler, apiUrl }: TextRouteOptions) {
+export function textRoutes({ catalogue, store, files, replies, siteHandler, apiUrl, textUrl }: TextRouteOptions) {
   const pageDocs = new Map([...textPages(catalogue)].map(({ page, doc }) => [page, doc]));
 
   return async (app: FastifyInstance) => {
@@ -91,7 +93,7 @@ export function textRoutes({ catalogue, store, files, replies, siteHandler, apiU
     });
 
     // A saved list's exit plan (issue 55), in ANSI, Markdown and HTML.
-    app.get<{ Params: { id: string } }>("/lists/:id/exit-plan", exitPlanPage({ catalogue, store, replies }));
+    app.get<{ Params: { id: string } }>("/lists/:id/exit-plan", exitPlanPage({ catalogue, store, replies, textUrl }));
 
     app.get("/*", async (request, reply) => {
       const rendering = replies.rendering(request);

@@ -163,12 +163,29 @@ describe("the catalogue data", () => {
       ["aws-elemental-mediapackage", "live-streaming", ""],
       ["s3ns-cloud-logging", "audit-logging", ""],
       ["gcp-cloud-tasks", "message-queue", ""],
-      ["azure-event-hubs", "managed-kafka", "stream-ingestion"],
     ];
     for (const [slug, left, joined] of moved) {
       expect(members(left), `${slug} out of ${left}`).not.toContain(slug);
       if (joined) expect(members(joined), `${slug} in ${joined}`).toContain(slug);
     }
+    // Issue 61: groups by layer. Event Hubs speaks Kafka (and stays an ingestion pipe); Cosmos DB is a
+    // document database; Pub/Sub meets Kafka (ingestion) and RabbitMQ (queues); mixed groups split.
+    expect(members("managed-kafka")).toContain("azure-event-hubs");
+    expect(members("stream-ingestion")).toEqual(expect.arrayContaining(["azure-event-hubs", "ionos-kafka"]));
+    expect(members("document-database")).toEqual(expect.arrayContaining(["azure-cosmos-db", "gcp-firestore"]));
+    expect(members("message-queue")).toEqual(expect.arrayContaining(["gcp-pubsub", "stackit-rabbitmq"]));
+    const gone = ["ci-cd", "cloud-native-relational", "global-traffic-management"];
+    for (const id of gone) expect(catalogue.groups.map((group) => group.id)).not.toContain(id);
+    expect(members("continuous-delivery")).toEqual(expect.arrayContaining(["gcp-cloud-deploy", "aws-codedeploy"]));
+    expect(members("continuous-delivery")).not.toContain("aws-codebuild");
+    expect(members("cloud-native-mysql")).not.toContain("azure-sql-database");
+    expect(members("etl-data-integration")).not.toEqual(expect.arrayContaining(["gcp-datastream"]));
+    expect(members("bastion")).not.toEqual(expect.arrayContaining(["aws-systems-manager"]));
+    expect(members("iot-hub")).not.toContain("azure-iot-central");
+    expect(members("generative-ai-platform")).not.toContain("aws-bedrock-agentcore");
+    expect(members("vm-autoscaling")).not.toContain("oci-compute");
+    expect(members("server-migration")).not.toContain("aws-application-discovery-service");
+    expect(members("artifact-repository")).not.toContain("huawei-codearts");
     expect(members("workflow-orchestration")).toEqual(expect.arrayContaining(["aws-step-functions", "aws-swf"]));
     expect(catalogue.bySlug.get("azure-dns-private-resolver")!.equivalentSlugs).toContain("aws-route-53");
     expect(catalogue.bySlug.get("azure-cloud-hsm")!.equivalentSlugs).toContain("aws-cloudhsm");
@@ -181,5 +198,28 @@ describe("the catalogue data", () => {
     for (const group of catalogue.groups)
       for (const slug of group.services)
         expect(catalogue.bySlug.get(slug)!.service.lifecycle?.status, `${group.id}: ${slug}`).not.toBe("retired");
+  });
+
+  it("states compatibility and lineage from the vendors' pages (issue 61)", () => {
+    const claims = (slug: string) => catalogue.bySlug.get(slug)!.compatibility.map((claim) => claim.id);
+    expect(claims("azure-event-hubs")).toContain("kafka");
+    expect(claims("ovhcloud-managed-kafka")).toContain("kafka");
+    expect(claims("ovhcloud-object-storage")).toContain("s3-api");
+    expect(claims("stackit-workflows")).toContain("apache-airflow");
+    expect(claims("scaleway-generative-apis")).toContain("openai-compatible-inference");
+    // Every S3NS product is Google's, and names its Google Cloud origin.
+    for (const service of catalogue.services.filter((item) => item.providerId === "s3ns"))
+      expect(catalogue.bySlug.get(service.slug)!.lineage?.origin, service.slug).toBe(
+        service.slug.replace(/^s3ns-/, "gcp-"),
+      );
+    expect(catalogue.bySlug.get("aws-oracle-database-at-aws")!.lineage?.origin).toBe("oci-exadata-database-service");
+    // Every claim and lineage carries a vendor page on the provider's domains, read by today.
+    const today = new Date().toISOString().slice(0, 10);
+    for (const record of catalogue.bySlug.values())
+      for (const source of [
+        ...record.compatibility.map((claim) => claim.source),
+        ...(record.lineage ? [record.lineage.source] : []),
+      ])
+        expect(source.retrieved <= today, `${record.service.slug} ${source.url}`).toBe(true);
   });
 });

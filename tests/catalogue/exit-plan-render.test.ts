@@ -55,6 +55,9 @@ describe("exit plan renderings", () => {
     expect(md.indexOf("## Gaps")).toBeLessThan(md.indexOf("## Moving from"));
     expect(md).toContain("Same category, not equivalent");
     expect(md).toContain(plan.catalogue.release ? `release ${plan.catalogue.release}` : "no release recorded");
-    expect(md).toContain("| US-headquartered providers | 2 of 2 (100%) | 0 of 1 (0%) |");
+    // After counts the gap (Entra ID) where it is: a gap is not an exit, and the document says so.
+    expect(md).toContain("| US-headquartered providers | 2 of 2 (100%) | 1 of 2 (50%) |");
+    expect(md).toContain("After counts 1 service with no equivalent where it is now");
+    expect(md).toContain("](https://text.example/aws/s3)");
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CatalogueError, loadCatalogue } from "../../catalogue/load.ts";
+import { serviceDetail } from "../../catalogue/query.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
 const dirs: string[] = [];
@@ -252,4 +253,122 @@ describe("loadCatalogue", () => {
     rmSync(join(dir, "providers/stackit.yaml"));
     expect(problemsOf(dir).join("\n")).toMatch(/services\/stackit\.yaml: no provider file providers\/stackit\.yaml/);
   });
+
+  it("reads compatibility claims and lineage, and answers them on service detail with the term's name", () => {
+    const dir = brokenFixture("services/stackit.yaml", (t) => `${t}${LINEAGE("aws-s3")}`);
+    const catalogue = loadCatalogue(dir);
+    expect(catalogue.compatibilityById.get("s3-api")?.name).toBe("Amazon S3 API");
+    const ovh = catalogue.bySlug.get("ovhcloud-object-storage")!;
+    expect(ovh.compatibility).toEqual([
+      {
+        id: "s3-api",
+        source: { url: "https://help.ovhcloud.com/csm/en-public-cloud-storage-s3", retrieved: "2026-11-25" },
+      },
+    ]);
+    expect(serviceDetail(catalogue, "ovhcloud-object-storage")?.compatibility).toEqual([
+      {
+        id: "s3-api",
+        name: "Amazon S3 API",
+        source: { url: "https://help.ovhcloud.com/csm/en-public-cloud-storage-s3", retrieved: "2026-11-25" },
+      },
+    ]);
+    expect(serviceDetail(catalogue, "stackit-object-storage")?.lineage).toEqual({
+      origin: "aws-s3",
+      source: { url: "https://docs.stackit.cloud/lineage", retrieved: "2026-11-20", asOf: "2026-11-01" },
+    });
+    // Absent, not empty, where nothing is recorded.
+    expect(serviceDetail(catalogue, "aws-lambda")).not.toHaveProperty("compatibility");
+    expect(serviceDetail(catalogue, "aws-lambda")).not.toHaveProperty("lineage");
+  });
+
+  const compatibilityCases: [string, string, (text: string) => string, RegExp][] = [
+    [
+      "an unknown compatibility id",
+      "services/ovhcloud.yaml",
+      (t) => t.replace("- id: s3-api", "- id: s4-api"),
+      /services\/ovhcloud\.yaml: entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.id: unknown compatibility id "s4-api" \(see compatibility\.yaml\)/,
+    ],
+    [
+      "a term claimed twice",
+      "services/ovhcloud.yaml",
+      (t) => t.replace(/( {4}- id: s3-api\n.*\n)/, "$1$1"),
+      /entry 1 \(ovhcloud-object-storage\): field compatibility\.1\.id: "s3-api" is claimed twice/,
+    ],
+    [
+      "a compatibility source off the provider's domains",
+      "services/ovhcloud.yaml",
+      (t) =>
+        t.replace(
+          'url: "https://help.ovhcloud.com/csm/en-public-cloud-storage-s3", retrieved',
+          'url: "https://example.org/s3", retrieved',
+        ),
+      /entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.source\.url: host example\.org is not one of the provider's officialDomains/,
+    ],
+    [
+      "a compatibility source retrieved in the future",
+      "services/ovhcloud.yaml",
+      (t) => t.replace("retrieved: 2026-11-25", "retrieved: 2999-01-01"),
+      /entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.source\.retrieved: 2999-01-01 is in the future/,
+    ],
+    [
+      "a compatibility source without retrieved",
+      "services/ovhcloud.yaml",
+      (t) => t.replace(", retrieved: 2026-11-25", ""),
+      /entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.source\.retrieved: /,
+    ],
+    [
+      "an asOf after retrieved",
+      "services/ovhcloud.yaml",
+      (t) => t.replace("retrieved: 2026-11-25", "retrieved: 2026-11-25, asOf: 2026-11-26"),
+      /field compatibility\.0\.source\.asOf: 2026-11-26 is after retrieved \(2026-11-25\)/,
+    ],
+    [
+      "a duplicate vocabulary id",
+      "compatibility.yaml",
+      (t) => t.replace("- id: kubernetes", "- id: s3-api"),
+      /compatibility\.yaml: entry 2 \(s3-api\): field id: duplicate id/,
+    ],
+    [
+      "a lineage whose origin is not in the catalogue",
+      "services/stackit.yaml",
+      (t) => `${t}${LINEAGE("aws-s4")}`,
+      /services\/stackit\.yaml: entry 1 \(stackit-object-storage\): field lineage\.origin: "aws-s4" is not a service in the catalogue/,
+    ],
+    [
+      "a lineage whose origin is on the same provider",
+      "services/ovhcloud.yaml",
+      (t) =>
+        t.replace(
+          "  tags: [kubernetes]",
+          `  tags: [kubernetes]${LINEAGE("ovhcloud-object-storage").replace("stackit.cloud", "ovhcloud.com")}`,
+        ),
+      /entry 2 \(ovhcloud-managed-kubernetes\): field lineage\.origin: "ovhcloud-object-storage" is on the same provider/,
+    ],
+    [
+      "a lineage whose origin is retired",
+      "services/stackit.yaml",
+      (t) => `${t}${LINEAGE("aws-old-thing")}`,
+      /entry 1 \(stackit-object-storage\): field lineage\.origin: "aws-old-thing" is retired/,
+    ],
+    [
+      "a lineage source off the provider's domains",
+      "services/stackit.yaml",
+      (t) => `${t}${LINEAGE("aws-s3").replace("docs.stackit.cloud", "example.org")}`,
+      /entry 1 \(stackit-object-storage\): field lineage\.source\.url: host example\.org is not one of the provider's officialDomains/,
+    ],
+  ];
+  for (const [what, file, edit, expected] of compatibilityCases) {
+    it(`rejects ${what}, naming file, entry and field`, () => {
+      const problems = problemsOf(brokenFixture(file, edit));
+      expect(
+        problems.some((problem) => expected.test(problem)),
+        problems.join("\n"),
+      ).toBe(true);
+    });
+  }
 });
+
+/** A lineage block appended to the last entry of a fixture services file. */
+function LINEAGE(origin: string): string {
+  return `\n  lineage:\n    origin: ${origin}\n    source: { url: "https://docs.stackit.cloud/lineage", retrieved: 2026-11-20, asOf: 2026-11-01 }\n`;
+}

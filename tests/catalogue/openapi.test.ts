@@ -48,6 +48,15 @@ describe("the OpenAPI document", () => {
     expect(doc.info.version).toBe("1.8.0");
   });
 
+  it("describes ServiceDetail.compatibility and lineage with the vendor source (1.8.0)", () => {
+    const schemas = doc.components.schemas;
+    const detail = schemas.ServiceDetail!.properties!;
+    expect(detail.compatibility?.description).toMatch(/compatibility vocabulary/);
+    expect(detail.lineage?.description).toMatch(/another provider's product operated by a different company/);
+    expect(Object.keys(schemas.FactSource!.properties!)).toEqual(["url", "retrieved", "asOf"]);
+    expect(Object.keys(schemas.ServiceCompatibility!.properties!).sort()).toEqual(["id", "name", "source"]);
+  });
+
   it("holds every path of the contract, with its Error responses", () => {
     for (const entry of CONTRACT_ENDPOINTS) {
       const [method, path] = entry.split(" ") as [string, string];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assembleCatalogue, readCatalogueSource, type CatalogueSource } from "../../catalogue/load.ts";
-import { provenance, provenanceProblems } from "../../catalogue/quality.ts";
+import { groupProblems, lineageProblems, provenance, provenanceProblems } from "../../catalogue/quality.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
 /** The fixture's validated source with one service entry changed, assembled without the loader's checks (as a built catalogue-source.json would be). */
@@ -104,5 +104,72 @@ describe("provenance gates", () => {
     expect(provenanceProblems(assembleCatalogue(source))).toContain(
       "equivalents.yaml: object-storage: field services: aws-old-thing is retired; remove it (the service names its successor)",
     );
+  });
+});
+
+describe("group and lineage gates (issue 61)", () => {
+  const withGroups = (groups: CatalogueSource["groups"], change?: (source: CatalogueSource) => CatalogueSource) => {
+    const source = { ...readCatalogueSource(FIXTURE_DIR), groups };
+    return assembleCatalogue(change ? change(source) : source);
+  };
+  const storage = ["aws-s3", "ovhcloud-object-storage", "stackit-object-storage"];
+
+  it("fails a member filed under another category without a reason, and a reason left on a member that needs none", () => {
+    const mixed = withGroups([{ id: "object-storage", name: "Object storage", services: [...storage, "aws-lambda"] }]);
+    expect(groupProblems(mixed)).toEqual([
+      expect.stringMatching(
+        /object-storage: field otherCategories\.aws-lambda: aws-lambda is in serverless, the group in storage/,
+      ),
+    ]);
+    const reasoned = withGroups([
+      {
+        id: "object-storage",
+        name: "Object storage",
+        services: [...storage, "aws-lambda"],
+        otherCategories: { "aws-lambda": "It stores objects.", "aws-s3": "It is storage." },
+      },
+    ]);
+    expect(groupProblems(reasoned)).toEqual([
+      expect.stringMatching(
+        /otherCategories\.aws-s3: aws-s3 is in the group's own category \(storage\); remove the reason/,
+      ),
+    ]);
+    // A stated category settles a tie.
+    const tied = withGroups([
+      { id: "pair", name: "Pair", category: "serverless", services: ["aws-lambda", "ovhcloud-object-storage"] },
+    ]);
+    expect(groupProblems(tied)).toEqual([
+      expect.stringMatching(/ovhcloud-object-storage is in storage, the group in serverless/),
+    ]);
+  });
+
+  it("fails a lineage whose origin shares no group with it", () => {
+    const lineage = (source: CatalogueSource): CatalogueSource => ({
+      ...source,
+      services: source.services.map((item) =>
+        item.entry.slug === "stackit-object-storage"
+          ? {
+              ...item,
+              entry: {
+                ...item.entry,
+                lineage: { origin: "aws-s3", source: { url: "https://docs.stackit.cloud/x", retrieved: "2026-11-20" } },
+              },
+            }
+          : item,
+      ),
+    });
+    expect(
+      lineageProblems(withGroups([{ id: "object-storage", name: "Object storage", services: storage }], lineage)),
+    ).toEqual([]);
+    expect(
+      lineageProblems(
+        withGroups(
+          [{ id: "object-storage", name: "Object storage", services: ["aws-s3", "ovhcloud-object-storage"] }],
+          lineage,
+        ),
+      ),
+    ).toEqual([
+      expect.stringMatching(/stackit-object-storage: field lineage\.origin: aws-s3 shares no equivalence group/),
+    ]);
   });
 });

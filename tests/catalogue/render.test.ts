@@ -177,3 +177,31 @@ describe("text renderings", () => {
     );
   });
 });
+
+describe("lineage and compatibility on the service page (issue 61)", () => {
+  it("names the origin of a partner-operated product and what a service speaks, each with its source", () => {
+    const catalogue = realCatalogue();
+    const s3ns = renderMarkdown(servicePage(catalogue, "s3ns-bigquery"));
+    expect(s3ns).toContain("## Lineage");
+    expect(s3ns).toMatch(/Google Cloud's \[BigQuery\]\(\/gcp\/bigquery\), operated by S3NS/);
+    expect(s3ns).toContain("https://documentation.s3ns.fr/docs/overview/tpc-key-differences");
+    const ovh = renderMarkdown(servicePage(catalogue, "ovhcloud-object-storage"));
+    expect(ovh).toContain("## Compatible with");
+    expect(ovh).toMatch(
+      /\[Amazon S3 API\]\([^)]+\) — the vendor states it\. Source: .*read 2026-11-26, page dated 2026-02-03/,
+    );
+    // Nothing recorded, no section.
+    expect(renderMarkdown(servicePage(catalogue, "aws-lambda"))).not.toContain("## Compatible with");
+  });
+});
+
+describe("compatibility and lineage on a kind of service (issue 61)", () => {
+  it("names what each member speaks and whose product it is", async () => {
+    const { equivalenceGroupDoc } = await import("../../catalogue/render/equivalents.ts");
+    const catalogue = realCatalogue();
+    const kafka = renderMarkdown(equivalenceGroupDoc(catalogue, "managed-kafka")!);
+    expect(kafka).toMatch(/Azure Event Hubs\]\([^)]+\) — active\..*Compatible with Apache Kafka protocol, AMQP\./);
+    const warehouse = renderMarkdown(equivalenceGroupDoc(catalogue, "data-warehouse")!);
+    expect(warehouse).toMatch(/The same product as Google Cloud's \[BigQuery\]\(\/gcp\/bigquery\)\./);
+  });
+});

@@ -75,8 +75,10 @@ describe("POST /v1/exit-plan", () => {
       [{ approvedServiceIds: ["aws-s3"] }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: {} }, /No target/],
       [{ approvedServiceIds: ["aws-s3"], to: { sovereignOption: false } }, /No target/],
-      // Unknown fields are ignored, as everywhere in the API: this target names no criterion.
-      [{ approvedServiceIds: ["aws-s3"], to: { sovereign: true } }, /No target/],
+      // Unknown keys are refused: a misspelt criterion would widen the target in silence (issue 61).
+      [{ approvedServiceIds: ["aws-s3"], to: { sovereign: true } }, /Invalid body/],
+      [{ approvedServiceIds: ["aws-s3"], to: { euResident: true } }, /Invalid body/],
+      [{ approvedServiceIds: ["aws-s3"], to: { sovereignOption: true }, extra: 1 }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: { sovereignOption: "yes" } }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: { providers: [] } }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: { providers: ["nope"] } }, /Unknown provider ids/],
@@ -99,6 +101,25 @@ describe("POST /v1/exit-plan", () => {
       ),
       400,
     );
+    const misspelt = expectError(
+      await app.inject(post("/v1/exit-plan", { approvedServiceIds: ["aws-s3"], to: { euResident: true } })),
+      400,
+    );
+    expect(misspelt.details).toContain('to: unknown key "euResident" (did you mean "euResidentOnly"?)');
+  });
+});
+
+describe("POST /v1/exit-plan with repeated ids", () => {
+  it("plans each service once and says which were repeated, never in silence", async () => {
+    const app = await build();
+    const ids = [...Array.from({ length: 500 - 1 }, () => "aws-s3"), "aws-ec2"];
+    const response = await app.inject(
+      post("/v1/exit-plan", { approvedServiceIds: ids, to: { sovereignOption: true } }),
+    );
+    expect(response.statusCode).toBe(200);
+    const plan = response.json() as { services: { slug: string }[]; notes: string[] };
+    expect(plan.services.map((entry) => entry.slug)).toEqual(["aws-s3", "aws-ec2"]);
+    expect(plan.notes).toContain("Listed more than once, planned once: aws-s3 (499 times).");
   });
 });
 

@@ -2,17 +2,30 @@ import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit-plan.ts";
 import { newList } from "../../catalogue/lists.node.ts";
 import { buildTextApp } from "../../sidecar/text.ts";
-import { realCatalogue, tempStore } from "../helpers/app.ts";
+import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 const IDS = ["aws-ec2", "aws-s3", "azure-entra-id", "ovhcloud-dns"];
 
-async function textHost() {
+async function textHost(urls?: typeof URLS) {
   const store = await tempStore();
   await store.createList(newList({ name: "Web <stack>", slug: "web", ids: IDS }, new Date()));
-  return buildTextApp({ config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined }, catalogue: realCatalogue(), store });
+  return buildTextApp({
+    config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    catalogue: realCatalogue(),
+    store,
+    ...(urls ? { urls } : {}),
+  });
 }
 
 describe("the text host's /lists/{id}/exit-plan", () => {
+  it("links services absolutely, to the configured public URL, as the API's Markdown does (issue 64)", async () => {
+    const text = await textHost(URLS);
+    const md = await text.inject("/lists/web/exit-plan?providers=ovhcloud,scaleway&format=md");
+    expect(md.statusCode).toBe(200);
+    expect(md.body).toContain("](http://text.test/aws/s3)");
+    expect(md.body).not.toMatch(/\]\(\/(aws|azure|ovhcloud|scaleway)\//);
+  });
+
   it("renders the plan in Markdown, ANSI and HTML, not for shared caches", async () => {
     const text = await textHost();
     const md = await text.inject({

@@ -108,6 +108,14 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         "stackit-object-storage",
       ]);
       expect(await radios.first().isChecked()).toBe(true);
+      // The Markdown is the API's document: absolute links, and the documentation link (issue 64).
+      const [plan] = (await Promise.all([page.waitForEvent("download"), page.click('[data-exit-download="md"]')])) as [
+        Download,
+        void,
+      ];
+      const md = readFileSync((await plan.path())!, "utf8");
+      expect(md).toContain(`](${base}/aws/s3)`);
+      expect(md).toContain("[documentation](https://help.ovhcloud.com/csm/en-public-cloud-storage-s3)");
       await page.check('input[value="stackit-object-storage"]');
       expect(await page.textContent("[data-exit-summary]")).toContain("(stackit)");
       expect(await seriousViolations(page)).toEqual([]);

@@ -7,10 +7,9 @@
  * policies and Markdown export then follow.
  */
 import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit-catalogue.ts";
-import { exitPlan, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
-import { exposureReport } from "../../../catalogue/exposure.ts";
+import { exitPlan, exposureOf, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
 import { HttpError } from "../../../catalogue/problem.ts";
-import { exitPlanCsv, exitPlanDoc, exposureRows } from "../../../catalogue/render/exit-plan.ts";
+import { exitPlanCsv, exitPlanDoc, exposureRows, unplacedSentence } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
 import type { ExitPlanT, ExitTargetT } from "../../../catalogue/schema/index.ts";
 import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
@@ -57,8 +56,9 @@ const keptReason = (entry: { providerName: string; reason: string }) =>
   `Kept on ${entry.providerName} in the proposed list, by choice; still a gap: ${entry.reason}`;
 
 /**
- * The plan with the choices applied: each picked candidate first, each kept gap in the proposed
- * list (its reason says so), the list and its exposure recomputed.
+ * The plan with the choices applied: each picked candidate first (in place of rank 1; a target
+ * proposed for a second job stays), each kept gap in the proposed list (its reason says so), the
+ * list and its exposure recomputed as exitPlan computes them.
  */
 function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
   const services = base.services.map((entry) => {
@@ -66,11 +66,14 @@ function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
     const pick = picks.get(entry.slug);
     if (!pick || entry.candidates[0]?.slug === pick) return entry;
     const chosen = entry.candidates.find((candidate) => candidate.slug === pick)!;
+    const first = entry.candidates[0]!.slug;
     return {
       ...entry,
       candidates: [
         { ...chosen, proposed: true, reason: `Picked instead of rank 1. ${chosen.reason}` },
-        ...entry.candidates.filter((candidate) => candidate.slug !== pick).map((c) => ({ ...c, proposed: false })),
+        ...entry.candidates
+          .filter((candidate) => candidate.slug !== pick)
+          .map((c) => ({ ...c, proposed: c.proposed && c.slug !== first })),
       ],
     };
   });
@@ -79,7 +82,7 @@ function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
       services.flatMap((entry) =>
         entry.outcome === "stays" || kept.has(entry.slug)
           ? [entry.slug]
-          : entry.candidates.slice(0, 1).map((candidate) => candidate.slug),
+          : entry.candidates.filter((candidate) => candidate.proposed).map((candidate) => candidate.slug),
       ),
     ),
   ];
@@ -94,7 +97,7 @@ function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
       approvedServiceIds: ids,
       providers: [...new Set(ids.map((id) => c.bySlug.get(id)!.service.providerId))].sort(),
     },
-    exposure: { before: base.exposure.before, after: exposureReport(c, ids) },
+    exposure: { ...exposureOf(c, [], services, ids), before: base.exposure.before },
   };
 }
 
@@ -136,7 +139,9 @@ function showExposure(current: ExitPlanT) {
         "Exposure of the current list and of the proposed one",
       ),
     );
-  document.querySelector("[data-exit-disclaimer]")!.textContent = before.disclaimer;
+  const unplaced = current.exposure.unplacedServiceIds;
+  document.querySelector("[data-exit-disclaimer]")!.textContent =
+    `${unplaced.length > 0 ? `${unplacedSentence(unplaced)} ` : ""}${before.disclaimer}`;
   document.querySelector("[data-exit-summary]")!.textContent =
     `${plural(current.summary.services, "service")}: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${plural(current.summary.noEquivalent, "gap")}. The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"})${kept.size > 0 ? `, ${plural(kept.size, "gap")} kept where ${kept.size === 1 ? "it is" : "they are"}` : ""}.`;
 }
@@ -204,6 +209,14 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
         label.title = candidate.reason;
         group.append(label);
       }
+      const also = entry.candidates.slice(1).filter((candidate) => candidate.proposed);
+      if (also.length > 0)
+        group.append(
+          el(
+            "p",
+            `Also proposed, for another job it does: ${also.map((c) => `${c.name} (${c.providerName})`).join(", ")}.`,
+          ),
+        );
       return [`${entry.name} (${entry.providerName})`, group, entry.candidates[0]!.reason];
     });
   document
@@ -287,7 +300,13 @@ document.querySelectorAll<HTMLButtonElement>("[data-exit-download]").forEach((bu
     if (!plan || !catalogue) return;
     const current = picked(plan, catalogue);
     if (button.dataset.exitDownload === "csv") saveFile("exit-plan.csv", exitPlanCsv(current), "text/csv");
-    else saveFile("exit-plan.md", renderMarkdown(exitPlanDoc(catalogue, current)), "text/markdown");
+    // Absolute links (the host this page is served from): the document is pasted into tickets.
+    else
+      saveFile(
+        "exit-plan.md",
+        renderMarkdown(exitPlanDoc(catalogue, current, { base: location.origin })),
+        "text/markdown",
+      );
     status.textContent = "Downloaded.";
   }),
 );
