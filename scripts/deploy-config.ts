@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { ENDPOINTS } from "../catalogue/contract.ts";
+import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import type { CachePolicy, Endpoint } from "../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";

@@ -13,7 +13,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ENDPOINTS, recordFeedback } from "../catalogue/contract.ts";
+import { ENDPOINTS, recordFeedback } from "../catalogue/contract/index.ts";
 import {
   BUCKETS,
   FEEDBACK_MESSAGE,

@@ -6,12 +6,12 @@
  * and so are OpenAPI and discovery (openapi.ts). Contract: ../shared/spec/catalogue-api-v1.md.
  */
 import { z } from "zod";
-import { compareServices } from "./compare.ts";
-import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
-import { exitPlan, exitTargetOfQuery } from "./exit-plan.ts";
-import { equivalenceGroup, equivalenceMatrix } from "./equivalents.ts";
-import { exposureReport } from "./exposure.ts";
-import { parseIdList, requireKnownIds } from "./ids.ts";
+import { compareServices } from "../compare.ts";
+import { endpoint, serializeJson, type Endpoint, type PublicUrls, type Result, type StaticFile } from "../endpoint.ts";
+import { exitPlan, exitTargetOfQuery } from "../exit-plan.ts";
+import { equivalenceGroup, equivalenceMatrix } from "../equivalents.ts";
+import { exposureReport } from "../exposure.ts";
+import { parseIdList, requireKnownIds } from "../ids.ts";
 import {
   DEFAULT_PAGE_SIZE,
   FEEDBACK_MESSAGE,
@@ -21,8 +21,8 @@ import {
   STATUS_HISTORY_HOURS,
   STATUS_HISTORY_LIMIT,
   STATUS_SAMPLE_MINUTES,
-} from "./limits.ts";
-import { changesAtom } from "./changes.ts";
+} from "../limits.ts";
+import { changesAtom } from "../changes.ts";
 import {
   catalogueDay,
   dayOf,
@@ -31,10 +31,10 @@ import {
   lifecycleFilterOf,
   lifecycleList,
   LifecycleQuery,
-} from "./lifecycle.ts";
-import { cleanListName, listPath, newList, resolveList, type StoredList } from "./lists.ts";
-import type { Catalogue } from "./load.ts";
-import { discoveryDocument, openApiDocument } from "./openapi.ts";
+} from "../lifecycle.ts";
+import { cleanListName, listPath, newList, resolveList, type StoredList } from "../lists.ts";
+import type { Catalogue } from "../load.ts";
+import { discoveryDocument, openApiDocument } from "../openapi.ts";
 import {
   azurePolicySet,
   gcpOrgPolicy,
@@ -42,21 +42,21 @@ import {
   PolicyRequestError,
   scpAnswer,
   scpPolicy,
-} from "./policies/documents.ts";
-import { changelog } from "./changelog.ts";
+} from "../policies/documents.ts";
+import { changelog } from "../changelog.ts";
 import {
   IdempotencyKeyReusedError,
   SlugTakenError,
   StoreOutcomeUnknownError,
   StoreUnavailableError,
   type RecordStore,
-} from "./ports.ts";
-import { HttpError } from "./problem.ts";
-import { listServices, pageCount, serviceDetail } from "./query.ts";
-import { renderMarkdown } from "./render/markdown.ts";
-import { stripControl } from "./render/doc.ts";
-import { approvedListDoc } from "./render/pages.ts";
-import { exitPlanCsv, exitPlanDoc } from "./render/exit-plan.ts";
+} from "../ports.ts";
+import { HttpError } from "../problem.ts";
+import { listServices, pageCount, serviceDetail } from "../query.ts";
+import { renderMarkdown } from "../render/markdown.ts";
+import { stripControl } from "../render/doc.ts";
+import { approvedListDoc } from "../render/pages.ts";
+import { exitPlanCsv, exitPlanDoc } from "../render/exit-plan.ts";
 import {
   AcceptHeaders,
   ApprovedServicesBody,
@@ -100,8 +100,8 @@ import {
   type ExitPlanT,
   type FeedbackBodyT,
   type SavedListT,
-} from "./schema/index.ts";
-import { statusReport } from "./status.ts";
+} from "../schema/index.ts";
+import { statusReport } from "../status.ts";
 
 /**
  * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
