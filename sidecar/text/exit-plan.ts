@@ -12,7 +12,7 @@ import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
-import { isDotSegment } from "../site-page.ts";
+import { isDotSegment } from "./site-page.ts";
 import type { Store } from "../store/store.ts";
 import { render, type TextReplies } from "./render.ts";
 

@@ -11,9 +11,9 @@ import { HttpError } from "../../catalogue/problem.ts";
 import { comparePage, lifecyclePage, savedListPage } from "../../catalogue/render/pages.ts";
 import { textPageFor, textPages } from "../../catalogue/static.ts";
 import { safeRelativePath, splitRequestUrl, TEXT_VARY, type BuiltFiles } from "../files.ts";
-import { isDotSegment, serveSitePage, type SiteHandler } from "../site-page.ts";
+import { isDotSegment, serveSitePage, type SiteHandler } from "./site-page.ts";
 import type { Store } from "../store/store.ts";
-import { compareSitePage } from "../text-site.ts";
+import { compareSitePage } from "./site.ts";
 import { exitPlanPage } from "./exit-plan.ts";
 import { errorDoc, render, widthOf, type TextReplies } from "./render.ts";
 

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { Feedback } from "../../catalogue/ports.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
-import { limitPage, matrixPage } from "../../sidecar/text-site.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { limitPage, matrixPage } from "../../sidecar/text/site.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 async function textApp() {

@@ -19,7 +19,7 @@ import { exitPlan } from "../../catalogue/exit-plan.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { HELD_OUT_CASES, RANKING_CASES } from "../fixtures/ranking-queries.ts";
 import { freePort, requireComponent } from "../helpers/components.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";

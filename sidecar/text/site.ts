@@ -13,27 +13,27 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ENDPOINTS, recordFeedback } from "../catalogue/contract/index.ts";
+import { ENDPOINTS, recordFeedback } from "../../catalogue/contract/index.ts";
 import {
   BUCKETS,
   FEEDBACK_MESSAGE,
   MAX_BODY_BYTES,
   MAX_TEXT_COMPARE_SHOWN,
   TEXT_SEARCH_RESULTS,
-} from "../catalogue/limits.ts";
-import type { Catalogue } from "../catalogue/load.ts";
-import { HttpError } from "../catalogue/problem.ts";
-import { listServices } from "../catalogue/query.ts";
-import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../catalogue/render/doc.ts";
-import { COMPARE_GROUPS, compareServices, compareShown } from "../catalogue/compare.ts";
-import { matrixColumns } from "../catalogue/equivalents.ts";
-import { equivalenceGroupDoc, equivalentsDoc } from "../catalogue/render/equivalents.ts";
-import { comparePage, lifecycleLabel, servicePath } from "../catalogue/render/pages.ts";
-import { renderDoc } from "../catalogue/static.ts";
-import { TEXT_VARY, type BuiltFiles } from "./files.ts";
-import { hitBucket } from "./plugins/rate-limit.ts";
-import type { Store } from "./store/store.ts";
-import { errorDoc, render, widthOf, type Rendering } from "./text/render.ts";
+} from "../../catalogue/limits.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import { listServices } from "../../catalogue/query.ts";
+import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
+import { COMPARE_GROUPS, compareServices, compareShown } from "../../catalogue/compare.ts";
+import { matrixColumns } from "../../catalogue/equivalents.ts";
+import { equivalenceGroupDoc, equivalentsDoc } from "../../catalogue/render/equivalents.ts";
+import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
+import { renderDoc } from "../../catalogue/static.ts";
+import { TEXT_VARY, type BuiltFiles } from "../files.ts";
+import { hitBucket } from "../plugins/rate-limit.ts";
+import type { Store } from "../store/store.ts";
+import { errorDoc, render, widthOf, type Rendering } from "./render.ts";
 
 export interface TextSiteOptions {
   readonly catalogue: Catalogue;

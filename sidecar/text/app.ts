@@ -5,23 +5,23 @@
  */
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
-import type { PublicUrls } from "../catalogue/endpoint.ts";
-import { TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
-import type { Catalogue } from "../catalogue/load.ts";
-import { THEME_SCRIPT_HASH } from "../site/src/lib/theme.ts";
-import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "./app.ts";
-import { answerConnect } from "./client-errors.ts";
-import type { BuiltFiles } from "./files.ts";
-import { limitPipelining } from "./http-limits.ts";
-import { isApiPath, sendError, toErrorBody } from "./plugins/errors.ts";
-import { clientKey, limitStore } from "./plugins/limit-store.ts";
-import securityHeaders from "./plugins/security-headers.ts";
+import type { PublicUrls } from "../../catalogue/endpoint.ts";
+import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { THEME_SCRIPT_HASH } from "../../site/src/lib/theme.ts";
+import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
+import { answerConnect } from "../client-errors.ts";
+import type { BuiltFiles } from "../files.ts";
+import { limitPipelining } from "../http-limits.ts";
+import { isApiPath, sendError, toErrorBody } from "../plugins/errors.ts";
+import { clientKey, limitStore } from "../plugins/limit-store.ts";
+import securityHeaders from "../plugins/security-headers.ts";
 import type { SiteHandler } from "./site-page.ts";
-import type { Store } from "./store/store.ts";
-import textSiteRoutes, { limitPage } from "./text-site.ts";
-import { forwardApi } from "./text/api-forward.ts";
-import { terminalWidth, TextReplies } from "./text/render.ts";
-import { allowedMethods, textRoutes } from "./text/routes.ts";
+import type { Store } from "../store/store.ts";
+import textSiteRoutes, { limitPage } from "./site.ts";
+import { forwardApi } from "./api-forward.ts";
+import { terminalWidth, TextReplies } from "./render.ts";
+import { allowedMethods, textRoutes } from "./routes.ts";
 
 export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
 
@@ -47,7 +47,7 @@ const TEXT_BUCKET = "text";
  * production), and so do the list builder's and the exit planner's data files; /v1/* is the API's, limited by its own buckets.
  */
 const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json)(\?|$)/;
-/** The no-JS feedback form's POST: counted in the feedback (relaxed) bucket instead (text-site.ts). */
+/** The no-JS feedback form's POST: counted in the feedback (relaxed) bucket instead (site.ts). */
 const FEEDBACK_POST = /^\/feedback\/?(\?|$)/;
 const notCounted = (method: string | undefined, url: string) =>
   NOT_COUNTED.test(url) || (method === "POST" && FEEDBACK_POST.test(url));
