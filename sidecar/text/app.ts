@@ -3,12 +3,13 @@
  * request (text/render.ts), its pages (text/routes.ts), the API same-origin under /v1/
  * (text/api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
+import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { PublicUrls } from "../../catalogue/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
-import { THEME_SCRIPT_HASH } from "../../site/src/lib/theme.ts";
+import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
 import { answerConnect } from "../client-errors.ts";
 import type { BuiltFiles } from "../files.ts";
@@ -39,6 +40,9 @@ export interface TextAppOptions {
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
 }
+
+/** The CSP source expression that allows the site's one inline script, THEME_SCRIPT. */
+const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
 
 /** The limiter's bucket for this host's pages. */
 const TEXT_BUCKET = "text";
