@@ -19,89 +19,18 @@ import { compareQuery, equivalenceGroupPage, equivalentsPage, feedbackPost, sear
 const ALL: readonly Rendering[] = ["ansi", "txt", "md", "html"];
 
 /** The routes; `/*` (every built page and the site's files) last, as nginx's generic location. */
+// One row a line, read as a table.
+// prettier-ignore
 export const TEXT_ROUTES: readonly TextRoute[] = [
-  {
-    path: "/compare/:ids",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "public",
-    serving: "computed",
-    handler: comparePath,
-  },
-  {
-    path: "/compare",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "public",
-    serving: "static+computed",
-    handler: compareQuery,
-  },
-  {
-    path: "/search",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "no-store",
-    serving: "computed",
-    handler: searchPage,
-  },
-  {
-    path: "/equivalents",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "public",
-    serving: "static+computed",
-    handler: equivalentsPage,
-  },
-  {
-    path: "/equivalents/:id",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "public",
-    serving: "computed",
-    handler: equivalenceGroupPage,
-  },
-  {
-    path: "/feedback",
-    methods: ["POST"],
-    formats: ALL,
-    bucket: "relaxed",
-    cache: "no-store",
-    serving: "computed",
-    form: true,
-    handler: feedbackPost,
-  },
-  {
-    path: "/lists/:id",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "no-store",
-    serving: "computed",
-    handler: savedListPage,
-  },
-  {
-    path: "/lists/:id/exit-plan",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "revalidate",
-    serving: "computed",
-    handler: exitPlanPage,
-  },
-  {
-    path: "/*",
-    methods: ["GET"],
-    formats: ALL,
-    bucket: "text",
-    cache: "public",
-    serving: "static",
-    handler: builtPage,
-  },
+  { path: "/compare/:ids", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", handler: comparePath },
+  { path: "/compare", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: compareQuery },
+  { path: "/search", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: searchPage },
+  { path: "/equivalents", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: equivalentsPage },
+  { path: "/equivalents/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", handler: equivalenceGroupPage },
+  { path: "/feedback", methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, handler: feedbackPost },
+  { path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: savedListPage },
+  { path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: exitPlanPage },
+  { path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", handler: builtPage },
 ];
 
 /** A route's path as a regular expression over the request's path (nginx reads the same one). */
@@ -165,7 +94,8 @@ export function allowedMethods(
       .flatMap(methodsOf),
   );
   if (builtPageAt(catalogue, files, pathname)) for (const method of READS) methods.add(method);
-  return methods.size > 0 ? [...methods] : undefined;
+  const allowed = (["GET", "HEAD", "POST"] as const).filter((method) => methods.has(method));
+  return allowed.length > 0 ? allowed : undefined;
 }
 
 /** Whether `/*` has a page at this path: a text page of the catalogue, or a file of the built site. */
