@@ -1,5 +1,5 @@
 /**
- * What a row of the contract table (contract.ts) is: method, path, schemas, bucket, cache policy,
+ * What a row of the contract table (contract/) is: method, path, schemas, bucket, cache policy,
  * handler and, for static endpoints, the files the build writes. Everything that serves or
  * describes the API reads rows of this shape, and is handed the table it serves, so a test can
  * add a row and see every face pick it up.

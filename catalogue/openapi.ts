@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document and the discovery document (GET /), both generated from the rows of a
- * contract table (contract.ts) and the zod schemas in schema/.
+ * contract table (contract/) and the zod schemas in schema/.
  */
 import { z } from "zod";
 import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";

@@ -4,7 +4,7 @@
  * the same answers through the same rows' handlers, from the same functions, so a static file and
  * a computed response cannot differ. Text-host pages: one Doc per page, in three renderings.
  */
-import { ENDPOINTS } from "./contract.ts";
+import { ENDPOINTS } from "./contract/index.ts";
 import { FILE_SEGMENT, type Endpoint, type PublicUrls, type StaticFile, type StaticSpec } from "./endpoint.ts";
 import type { Catalogue } from "./load.ts";
 import { renderAnsi } from "./render/ansi.ts";

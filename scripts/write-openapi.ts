@@ -1,7 +1,7 @@
 /** Writes the OpenAPI document to a file (for `npm run check:openapi`, which lints it). */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { ENDPOINTS } from "../catalogue/contract.ts";
+import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import { openApiDocument } from "../catalogue/openapi.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 

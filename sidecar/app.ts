@@ -12,7 +12,7 @@ import Fastify, {
   type FastifyRequest,
   type RouteHandlerMethod,
 } from "fastify";
-import { ENDPOINTS } from "../catalogue/contract.ts";
+import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import type { Endpoint } from "../catalogue/endpoint.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";

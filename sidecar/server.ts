@@ -15,7 +15,7 @@ import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
 import type { Store } from "./store/store.ts";
-import { buildTextApp, loadSiteHandler } from "./text.ts";
+import { buildTextApp, loadSiteHandler } from "./text/app.ts";
 
 export interface RunningServer {
   readonly api: FastifyInstance;

@@ -1,5 +1,5 @@
 /**
- * Registers every row of a contract table (catalogue/contract.ts) on the API host. The one
+ * Registers every row of a contract table (catalogue/contract/) on the API host. The one
  * generic handler validates query, params and body against the row's zod schemas (400 in the
  * Error shape), calls the row's handler, and sends the answer with the row's cache policy.
  * Static rows are registered too and computed on the fly: the build writes the same bytes.

@@ -13,7 +13,7 @@ import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { StoreUnavailableError } from "../../sidecar/store/store.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { build, FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 let dist: string;

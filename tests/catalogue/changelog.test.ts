@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CHANGELOG, changelog } from "../../catalogue/changelog.ts";
-import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { API_VERSION } from "../../catalogue/version.ts";
 import { Changelog } from "../../catalogue/schema/index.ts";
 import { apiFiles, staticFileFor } from "../../catalogue/static.ts";

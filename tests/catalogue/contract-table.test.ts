@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { endpoint, type Endpoint } from "../../catalogue/endpoint.ts";
 import { discoveryDocument, openApiDocument } from "../../catalogue/openapi.ts";
 import { DEFAULT_PAGE_SIZE } from "../../catalogue/limits.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { discoveryDocument, openApiDocument } from "../../catalogue/openapi.ts";
 import { URLS } from "../helpers/app.ts";
 

@@ -8,7 +8,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { LifecycleQuery } from "../../catalogue/schema/index.ts";
 import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../../catalogue/limits.ts";
 import { openApiDocument } from "../../catalogue/openapi.ts";

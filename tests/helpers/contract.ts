@@ -5,7 +5,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { openApiDocument } from "../../catalogue/openapi.ts";
 import { URLS } from "./urls.ts";
 

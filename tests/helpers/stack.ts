@@ -11,7 +11,7 @@ import { build as buildDist } from "../../scripts/build.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { freePort } from "./components.ts";
 
 export interface Stack {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, tempStore } from "../helpers/app.ts";
 import { fakeBuild } from "../helpers/fake-build.ts";
 

@@ -10,12 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { build as buildDist } from "../../scripts/build.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { build, FIXTURE_DIR, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 import { freePort } from "../helpers/components.ts";
 

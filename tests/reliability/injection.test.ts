@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue } from "../helpers/app.ts";
 
 const HOSTILE = "Tea\u001b[31m\u0007m\u009b2J \u202eevil\u202c\u2066x\u2069\u200e\u200f\u061c\u0000 list";

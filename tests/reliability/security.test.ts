@@ -8,7 +8,7 @@ import { renderAnsi } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
 import { savedListPage } from "../../catalogue/render/pages.ts";
 import { newListId } from "../../catalogue/lists.node.ts";
-import { buildTextApp, type TextAppOptions } from "../../sidecar/text.ts";
+import { buildTextApp, type TextAppOptions } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 
 const XSS = `<script>alert(1)</script><img src=x onerror=alert(2)>[x](javascript:alert(3))`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENDPOINTS } from "../../catalogue/contract.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { build, fixtureCatalogue, realCatalogue, tempStore } from "../helpers/app.ts";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({

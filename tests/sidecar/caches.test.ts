@@ -6,7 +6,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { BuiltFiles } from "../../sidecar/files.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 import { fakeBuild } from "../helpers/fake-build.ts";
 

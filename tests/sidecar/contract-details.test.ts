@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, realCatalogue, tempStore } from "../helpers/app.ts";
 
 describe("contract details", () => {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
 import { HTTP_TIMEOUTS } from "../../sidecar/http-limits.ts";
-import { buildTextApp, type SiteHandler, type TextAppOptions } from "../../sidecar/text.ts";
+import { buildTextApp, type SiteHandler, type TextAppOptions } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { rawRequest, socketExchange } from "../helpers/raw-http.ts";
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { rawRequest, socketExchange } from "../helpers/raw-http.ts";
 

@@ -12,7 +12,7 @@ import {
   PROBE_INTERVAL_MS,
 } from "../../sidecar/plugins/limit-store.ts";
 import { StoreUnavailableError, type Store } from "../../sidecar/store/store.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 
 /** The store with its rate-limit counter replaced. */

@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
 import { limitPipelining, PIPELINE_ACTIVE, PIPELINE_WAITING } from "../../sidecar/http-limits.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { socketExchange } from "../helpers/raw-http.ts";
 

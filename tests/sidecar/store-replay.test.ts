@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Config } from "../../sidecar/config.ts";
 import { openStore } from "../../sidecar/server.ts";
 import type { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const dirs: string[] = [];

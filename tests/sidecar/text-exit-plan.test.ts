@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit-plan.ts";
 import { newList } from "../../catalogue/lists.node.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 const IDS = ["aws-ec2", "aws-s3", "azure-entra-id", "ovhcloud-dns"];

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
-import { buildTextApp } from "../../sidecar/text.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { rawRequest, socketExchange, type RawAnswer } from "../helpers/raw-http.ts";
 

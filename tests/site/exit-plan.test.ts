@@ -15,7 +15,7 @@ import { build as buildDist } from "../../scripts/build.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { FIXTURE_DIR, fixtureCatalogue } from "../helpers/app.ts";
 import { requireComponent } from "../helpers/components.ts";
 

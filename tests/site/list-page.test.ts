@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { FIXTURE_DIR, fixtureCatalogue } from "../helpers/app.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 

@@ -3,9 +3,9 @@
  * buttons (the list lives in localStorage), and outbound-click reporting for documentation and
  * pricing links. Everything degrades to plain links without JavaScript.
  */
-import { THEME_KEY } from "../lib/theme-key.ts";
+import { THEME_KEY } from "../../../catalogue/render/theme.ts";
 
-/** The API, same-origin: the text host answers /v1/* (sidecar/text.ts; nginx routes it likewise). */
+/** The API, same-origin: the text host answers /v1/* (sidecar/text/app.ts; nginx routes it likewise). */
 export const API_URL = "";
 const LIST_KEY = "csc-approved-list";
 /** Fired on window when the list changed in another tab (the storage event), with the new list. */
@@ -37,7 +37,7 @@ function updateCount(): void {
   });
 }
 
-// The saved theme is applied before first paint by the inline script in Layout.astro (lib/theme.ts).
+// The saved theme is applied before first paint by the inline script in Layout.astro (catalogue/render/theme.ts).
 const root = document.documentElement;
 const isDark = () =>
   root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;

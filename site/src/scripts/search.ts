@@ -168,7 +168,7 @@ async function run(focus: boolean) {
         (!filters.lifecycle || data.index.lifecycle[position]!.split(" ")[0] === filters.lifecycle)
       );
     });
-  // The same words as the text host's (sidecar/text-site.ts searchHint).
+  // The same words as the text host's (sidecar/text/site.ts searchHint).
   hint.textContent = [
     results.length === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
     outcome.closest && results.length > 0 ? "No service matches every word; these are the closest." : "",

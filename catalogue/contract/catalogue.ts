@@ -1,0 +1,328 @@
+/**
+ * The Catalogue rows: providers, categories, services, equivalents, lifecycle, changes, compare
+ * and exposure. See index.ts for the table they join.
+ */
+import { z } from "zod";
+import { compareServices } from "../compare.ts";
+import { endpoint, type Endpoint, type PublicUrls } from "../endpoint.ts";
+import { equivalenceGroup, equivalenceMatrix } from "../equivalents.ts";
+import { exposureReport } from "../exposure.ts";
+import { parseIdList } from "../ids.ts";
+import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../limits.ts";
+import { changesAtom } from "../changes.ts";
+import {
+  catalogueDay,
+  dayOf,
+  lifecycleAtom,
+  lifecycleCalendar,
+  lifecycleFilterOf,
+  lifecycleList,
+} from "../lifecycle.ts";
+import type { Catalogue } from "../load.ts";
+import { HttpError } from "../problem.ts";
+import { listServices, pageCount, serviceDetail } from "../query.ts";
+import {
+  Category,
+  ChangeHistory,
+  CompareResult,
+  EquivalenceGroupDetail,
+  EquivalenceMatrix,
+  ExposureReport,
+  LifecycleList,
+  LifecycleQuery,
+  Provider,
+  ServiceDetail,
+  ServiceList,
+  ServicesQuery,
+} from "../schema/index.ts";
+import { ATOM, CALENDAR, text, json, file } from "./shared.ts";
+
+/**
+ * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
+ * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
+ * same white space as \s.
+ */
+export const idListPattern = (max: number): string => {
+  const item = String.raw`\s*[^,\s][^,]*`;
+  const blanks = String.raw`(?:\s*,)*`;
+  return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
+};
+
+const slugList = (max: number) =>
+  z.string().meta({
+    description: `Comma-separated service slugs (1 to ${max}, duplicates counted); trimmed, empty items and duplicates dropped`,
+    example: "aws-s3,gcp-cloud-storage",
+    pattern: idListPattern(max),
+  });
+
+const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls) =>
+  lifecycleCalendar(catalogue, urls, {
+    name: "Cloud service sunsets",
+    description: "Sunset and retirement dates of cloud services, from the Cloud Services Catalogue.",
+  });
+
+export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
+  endpoint({
+    operationId: "listProviders",
+    method: "GET",
+    path: "/v1/providers",
+    summary: "List providers",
+    description: "Every provider, with head office, jurisdiction, regions and the sovereignty flags.",
+    tag: "Catalogue",
+    response: { status: 200, schema: z.array(Provider), contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/providers.json", files: (c) => [file("v1/providers.json", c.providers)] },
+    example: { request: "GET /v1/providers" },
+    handler: (c) => json(c.catalogue.providers),
+  }),
+  endpoint({
+    operationId: "listCategories",
+    method: "GET",
+    path: "/v1/categories",
+    summary: "List categories",
+    description: "Every service category.",
+    tag: "Catalogue",
+    response: { status: 200, schema: z.array(Category), contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/categories.json", files: (c) => [file("v1/categories.json", c.categories)] },
+    example: { request: "GET /v1/categories" },
+    handler: (c) => json(c.catalogue.categories),
+  }),
+  endpoint({
+    operationId: "listServices",
+    method: "GET",
+    path: "/v1/services",
+    summary: "Search and filter services",
+    description:
+      "Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit is a 400.",
+    tag: "Catalogue",
+    query: ServicesQuery,
+    response: { status: 200, schema: ServiceList, contentType: "application/json" },
+    errors: [400],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/services.json",
+      pages: { file: "v1/services/pages/{page}.json", limit: DEFAULT_PAGE_SIZE },
+      files: function* (c) {
+        for (let page = 1; page <= pageCount(c, DEFAULT_PAGE_SIZE); page++)
+          yield file(
+            page === 1 ? "v1/services.json" : `v1/services/pages/${page}.json`,
+            listServices(c, { page, limit: DEFAULT_PAGE_SIZE }),
+          );
+      },
+    },
+    example: { request: "GET /v1/services?q=object%20storage&provider=aws&limit=10" },
+    handler: (c, { query }) => ({ body: listServices(c.catalogue, query) }),
+  }),
+  endpoint({
+    operationId: "getService",
+    method: "GET",
+    path: "/v1/services/{slug}",
+    summary: "Get one service",
+    description: "A service with sub-services, equivalents on other providers and policy identifiers.",
+    tag: "Catalogue",
+    params: z.object({ slug: z.string().meta({ description: "Service slug", example: "aws-s3" }) }),
+    response: { status: 200, schema: ServiceDetail, contentType: "application/json" },
+    errors: [404],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/services/{slug}.json",
+      files: function* (c) {
+        for (const service of c.services)
+          yield file(`v1/services/${service.slug}.json`, serviceDetail(c, service.slug));
+      },
+    },
+    example: { request: "GET /v1/services/aws-s3" },
+    handler: (c, { params }) => {
+      const detail = serviceDetail(c.catalogue, params.slug);
+      if (!detail)
+        throw new HttpError(
+          404,
+          "Service not found",
+          `No service with slug "${params.slug.slice(0, 100)}"; search with GET /v1/services?q=…`,
+        );
+      return json(detail);
+    },
+  }),
+  endpoint({
+    operationId: "listEquivalents",
+    method: "GET",
+    path: "/v1/equivalents",
+    summary: "The equivalence matrix",
+    description:
+      "Every equivalence group (one kind of service: object storage, managed Kubernetes…) with its members by provider, the largest portfolios first and each provider's flagship first; and the providers, largest first, as the matrix's possible columns.",
+    tag: "Catalogue",
+    response: { status: 200, schema: EquivalenceMatrix, contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/equivalents.json", files: (c) => [file("v1/equivalents.json", equivalenceMatrix(c))] },
+    example: { request: "GET /v1/equivalents" },
+    handler: (c) => json(equivalenceMatrix(c.catalogue)),
+  }),
+  endpoint({
+    operationId: "getEquivalenceGroup",
+    method: "GET",
+    path: "/v1/equivalents/{id}",
+    summary: "Get one equivalence group",
+    description: "One equivalence group with its member services in full, by provider.",
+    tag: "Catalogue",
+    params: z.object({ id: z.string().meta({ description: "Equivalence group id", example: "object-storage" }) }),
+    response: { status: 200, schema: EquivalenceGroupDetail, contentType: "application/json" },
+    errors: [404],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/equivalents/{id}.json",
+      files: function* (c) {
+        for (const group of c.groups) yield file(`v1/equivalents/${group.id}.json`, equivalenceGroup(c, group.id));
+      },
+    },
+    example: { request: "GET /v1/equivalents/object-storage" },
+    handler: (c, { params }) => {
+      const group = equivalenceGroup(c.catalogue, params.id);
+      if (!group)
+        throw new HttpError(
+          404,
+          "Equivalence group not found",
+          `No equivalence group with id "${params.id.slice(0, 100)}"; GET /v1/equivalents lists them`,
+        );
+      return json(group);
+    },
+  }),
+  endpoint({
+    operationId: "listLifecycle",
+    method: "GET",
+    path: "/v1/lifecycle",
+    summary: "Lifecycle watch",
+    description:
+      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `status` and `provider` filter too. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown provider, a bad status or a bad within is a 400.",
+    tag: "Catalogue",
+    query: LifecycleQuery,
+    response: { status: 200, schema: LifecycleList, contentType: "application/json" },
+    errors: [400],
+    cache: "public",
+    static: {
+      file: "v1/lifecycle.json",
+      files: (c, urls) => [file("v1/lifecycle.json", lifecycleList(c, urls, catalogueDay(c)))],
+    },
+    example: { request: "GET /v1/lifecycle?within=90d&provider=gcp" },
+    handler: (c, { query }) => {
+      const filter = lifecycleFilterOf(c.catalogue, query);
+      const filtered = Object.values(filter).some((value) => value !== undefined);
+      return json(lifecycleList(c.catalogue, c.urls, filtered ? dayOf(c.now()) : catalogueDay(c.catalogue), filter));
+    },
+  }),
+  endpoint({
+    operationId: "getLifecycleAtom",
+    method: "GET",
+    path: "/v1/lifecycle.atom",
+    summary: "Lifecycle feed (Atom)",
+    description:
+      "An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes.",
+    tag: "Catalogue",
+    response: { status: 200, contentType: ATOM },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/lifecycle.atom",
+      files: (c, urls) => [{ file: "v1/lifecycle.atom", body: lifecycleAtom(c, urls) }],
+    },
+    example: { request: "GET /v1/lifecycle.atom" },
+    handler: (c) => text(lifecycleAtom(c.catalogue, c.urls), ATOM),
+  }),
+  endpoint({
+    operationId: "getLifecycleCalendar",
+    method: "GET",
+    path: "/v1/lifecycle.ics",
+    summary: "Lifecycle calendar (iCalendar)",
+    description:
+      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them.",
+    tag: "Catalogue",
+    response: { status: 200, contentType: CALENDAR },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/lifecycle.ics",
+      files: (c, urls) => [{ file: "v1/lifecycle.ics", body: catalogueCalendar(c, urls) }],
+    },
+    example: { request: "GET /v1/lifecycle.ics" },
+    handler: (c) => text(catalogueCalendar(c.catalogue, c.urls), CALENDAR),
+  }),
+  endpoint({
+    operationId: "getChanges",
+    method: "GET",
+    path: "/v1/changes",
+    summary: "Catalogue changes by release",
+    description:
+      "What each catalogue release added, removed, renamed or moved in lifecycle, newest first, each counted from the release before it; changes not yet recorded as a release come first with released: false.",
+    tag: "Catalogue",
+    response: { status: 200, schema: ChangeHistory, contentType: "application/json" },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: { file: "v1/changes.json", files: (c) => [file("v1/changes.json", { data: c.changes })] },
+    example: { request: "GET /v1/changes" },
+    handler: (c) => json({ data: c.catalogue.changes }),
+  }),
+  endpoint({
+    operationId: "getChangesAtom",
+    method: "GET",
+    path: "/v1/changes.atom",
+    summary: "Catalogue changes feed (Atom)",
+    description: "GET /v1/changes as an Atom 1.0 feed: one entry per release.",
+    tag: "Catalogue",
+    response: { status: 200, contentType: ATOM },
+    errors: [],
+    cache: "public",
+    pure: true,
+    static: {
+      file: "v1/changes.atom",
+      files: (c, urls) => [{ file: "v1/changes.atom", body: changesAtom(c.changes, c.lastUpdated, urls) }],
+    },
+    example: { request: "GET /v1/changes.atom" },
+    handler: (c) => text(changesAtom(c.catalogue.changes, c.catalogue.lastUpdated, c.urls), ATOM),
+  }),
+  endpoint({
+    operationId: "compareServices",
+    method: "GET",
+    path: "/v1/compare",
+    summary: "Compare services",
+    description: `Up to ${MAX_COMPARE_IDS} services side by side, with a shared-attribute table and compliance in common and apart.`,
+    tag: "Catalogue",
+    query: z.object({ ids: slugList(MAX_COMPARE_IDS) }),
+    response: { status: 200, schema: CompareResult, contentType: "application/json" },
+    errors: [400],
+    cache: "public",
+    pure: true,
+    example: { request: "GET /v1/compare?ids=aws-s3,azure-blob-storage,gcp-cloud-storage" },
+    handler: (c, { query }) => ({
+      body: compareServices(c.catalogue, parseIdList(c.catalogue, query.ids, MAX_COMPARE_IDS)),
+    }),
+  }),
+  endpoint({
+    operationId: "getExposure",
+    method: "GET",
+    path: "/v1/exposure",
+    summary: "Jurisdictional exposure scorecard",
+    description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services. Procurement triage, not legal advice.`,
+    tag: "Catalogue",
+    query: z.object({ ids: slugList(MAX_EXPOSURE_IDS) }),
+    response: { status: 200, schema: ExposureReport, contentType: "application/json" },
+    errors: [400],
+    cache: "public",
+    pure: true,
+    example: { request: "GET /v1/exposure?ids=aws-s3,ovhcloud-object-storage" },
+    handler: (c, { query }) => ({
+      body: exposureReport(c.catalogue, parseIdList(c.catalogue, query.ids, MAX_EXPOSURE_IDS)),
+    }),
+  }),
+];

@@ -1,0 +1,26 @@
+/**
+ * The one contract table: every endpoint of the API, declared once with everything about it (see
+ * endpoint.ts for a row's fields). The sidecar registers its routes from these rows
+ * (sidecar/routes/api.ts), the build writes their files (scripts/build.ts), the servers map a URL
+ * to its file (static.ts), nginx's locations are generated from them (scripts/deploy-config.ts),
+ * and so are OpenAPI and discovery (openapi.ts). Contract: docs/spec/catalogue-api-v1.md.
+ */
+import type { Endpoint } from "../endpoint.ts";
+import { DISCOVERY_ENDPOINTS } from "./discovery.ts";
+import { CATALOGUE_ENDPOINTS } from "./catalogue.ts";
+import { POLICIES_ENDPOINTS } from "./policies.ts";
+import { LISTS_ENDPOINTS } from "./lists.ts";
+import { OPERATIONS_ENDPOINTS } from "./operations.ts";
+import { MIRROR_ENDPOINTS } from "./mirror.ts";
+
+export { recordFeedback } from "./operations.ts";
+
+/** Every row, tag by tag; OpenAPI and discovery list them in this order. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...DISCOVERY_ENDPOINTS,
+  ...CATALOGUE_ENDPOINTS,
+  ...POLICIES_ENDPOINTS,
+  ...LISTS_ENDPOINTS,
+  ...OPERATIONS_ENDPOINTS,
+  ...MIRROR_ENDPOINTS,
+];

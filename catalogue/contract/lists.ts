@@ -1,0 +1,195 @@
+/**
+ * The Lists rows: saving an approved list and reading it back, with its calendar and exit plan.
+ * See index.ts for the table they join.
+ */
+import { z } from "zod";
+import { endpoint, type Endpoint, type PublicUrls } from "../endpoint.ts";
+import { exitPlan } from "../exit-plan.ts";
+import { exitTargetOfQuery } from "../exit-target.ts";
+import { LIST_LIFETIME_DAYS } from "../limits.ts";
+import { lifecycleCalendar } from "../lifecycle.ts";
+import { cleanListName, listPath, resolveList, type StoredList } from "../lists.ts";
+import { newList } from "../lists.node.ts";
+import { IdempotencyKeyReusedError, SlugTakenError } from "../ports.ts";
+import { HttpError } from "../problem.ts";
+import {
+  AcceptHeaders,
+  ExitPlan,
+  ExitPlanQuery,
+  IdempotencyHeaders,
+  SavedList,
+  SavedListCreate,
+  SavedListDetail,
+  type SavedListT,
+} from "../schema/index.ts";
+import { CALENDAR, storeCall, approvedIds, EXIT_PLAN_ALTERNATES, exitPlanFormat, exitPlanAnswer } from "./shared.ts";
+
+function savedList(urls: PublicUrls, { idempotency: _, ...list }: StoredList): SavedListT {
+  return {
+    ...list,
+    // Lists saved before names were cleaned may still hold ESC or bidi characters.
+    name: cleanListName(list.name),
+    approvedServiceIds: [...list.approvedServiceIds],
+    url: `${urls.textUrl}${listPath(list)}`,
+  };
+}
+
+const listNotFound = () =>
+  new HttpError(
+    404,
+    "List not found",
+    `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
+  );
+
+export const LISTS_ENDPOINTS: readonly Endpoint[] = [
+  endpoint({
+    operationId: "createList",
+    method: "POST",
+    path: "/v1/lists",
+    summary: "Save an approved-services list",
+    description: `Saves a list for ${LIST_LIFETIME_DAYS} days and returns its shareable id, slug and URL. 409 when an explicit slug is taken.`,
+    tag: "Lists",
+    bucket: "strict",
+    headers: IdempotencyHeaders,
+    body: SavedListCreate,
+    response: { status: 200, schema: SavedList, contentType: "application/json" },
+    errors: [400, 409, 413, 415, 422, 429, 503],
+    cache: "no-store",
+    example: {
+      request: "POST /v1/lists",
+      body: { name: "Platform baseline", approvedServiceIds: ["aws-s3", "aws-ec2"] },
+    },
+    handler: async (c, { body, headers, client }) => {
+      const ids = approvedIds(c.catalogue, body);
+      const idempotencyKey = headers["idempotency-key"];
+      const candidate = newList(
+        {
+          name: body.name,
+          slug: body.slug,
+          ids,
+          idempotencyKey: idempotencyKey === undefined ? undefined : { key: idempotencyKey, client },
+        },
+        c.now(),
+      );
+      try {
+        const list = await storeCall(() => c.store.createList(candidate), {
+          unknownOutcome: () => {
+            const check = body.slug
+              ? `/v1/lists/${body.slug} (or /v1/lists/${candidate.id})`
+              : `/v1/lists/${candidate.id}`;
+            return `The outcome is unknown: the list may have been saved. GET ${check} to check before retrying${idempotencyKey ? ", or retry with the same Idempotency-Key" : ""}.`;
+          },
+        });
+        return { body: savedList(c.urls, list) };
+      } catch (error) {
+        if (error instanceof IdempotencyKeyReusedError)
+          throw new HttpError(
+            422,
+            "Idempotency-Key reused",
+            "This Idempotency-Key was already used with a different request body; send a new key for a new list, or the same body to get the list it saved.",
+          );
+        if (error instanceof SlugTakenError)
+          throw new HttpError(
+            409,
+            "Slug taken",
+            `The slug "${error.slug}" is already used by another list; choose another or omit it.`,
+          );
+        throw error;
+      }
+    },
+  }),
+  endpoint({
+    operationId: "getList",
+    method: "GET",
+    path: "/v1/lists/{id}",
+    summary: "Get a saved list",
+    description: "By slug first, then by id. Expired lists answer 404.",
+    tag: "Lists",
+    params: z.object({
+      id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
+    }),
+    response: { status: 200, schema: SavedListDetail, contentType: "application/json" },
+    errors: [404, 503],
+    cache: "until-expiry",
+    example: { request: "GET /v1/lists/platform-baseline" },
+    handler: async (c, { params }) => {
+      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      if (!list) throw listNotFound();
+      // A saved list never changes; its answer can be reused until it expires.
+      return {
+        body: { ...savedList(c.urls, list), ...resolveList(c.catalogue, list) },
+        expiresAt: new Date(list.expiresAt),
+      };
+    },
+  }),
+  endpoint({
+    operationId: "getListLifecycleCalendar",
+    method: "GET",
+    path: "/v1/lists/{id}/lifecycle.ics",
+    summary: "A saved list's lifecycle calendar",
+    description:
+      "GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404.",
+    tag: "Lists",
+    params: z.object({
+      id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
+    }),
+    response: { status: 200, contentType: CALENDAR },
+    errors: [404, 503],
+    cache: "until-expiry",
+    example: { request: "GET /v1/lists/platform-baseline/lifecycle.ics" },
+    handler: async (c, { params }) => {
+      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      if (!list) throw listNotFound();
+      const { services } = resolveList(c.catalogue, list);
+      const name = cleanListName(list.name) ?? list.slug ?? list.id;
+      return {
+        text: lifecycleCalendar(c.catalogue, c.urls, {
+          name: `Lifecycle: ${name}`,
+          description: `Sunset and retirement dates of the ${services.length} services of the saved list ${c.urls.textUrl}${listPath(list)}.`,
+          slugs: new Set(services.map((service) => service.slug)),
+        }),
+        contentType: CALENDAR,
+        expiresAt: new Date(list.expiresAt),
+      };
+    },
+  }),
+  // Exit plans (issue 55, contract 1.7.0).
+  endpoint({
+    operationId: "getListExitPlan",
+    method: "GET",
+    path: "/v1/lists/{id}/exit-plan",
+    summary: "A saved list's exit plan",
+    description:
+      "POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit). Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404.",
+    tag: "Lists",
+    params: z.object({
+      id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
+    }),
+    query: ExitPlanQuery,
+    headers: AcceptHeaders,
+    response: { status: 200, schema: ExitPlan, contentType: "application/json", alternates: EXIT_PLAN_ALTERNATES },
+    errors: [400, 404, 503],
+    cache: "revalidate",
+    example: { request: "GET /v1/lists/platform-baseline/exit-plan?sovereignOption=true&format=md" },
+    handler: async (c, { params, query, headers }) => {
+      const to = exitTargetOfQuery(query);
+      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      if (!list) throw listNotFound();
+      const { services, missingServiceIds } = resolveList(c.catalogue, list);
+      const plan = exitPlan(
+        c.catalogue,
+        services.map((service) => service.slug),
+        to,
+      );
+      if (missingServiceIds.length > 0)
+        plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
+      return exitPlanAnswer(
+        c.catalogue,
+        c.urls,
+        plan,
+        exitPlanFormat(query.format, headers.accept),
+        list.name ?? list.slug ?? list.id,
+      );
+    },
+  }),
+];

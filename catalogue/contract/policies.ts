@@ -1,0 +1,174 @@
+/**
+ * The Policies rows: the AWS SCP, the Azure policy set, the GCP organization policy, the Markdown
+ * export and exit plans. See index.ts for the table they join.
+ */
+import { endpoint, type Endpoint, type Result } from "../endpoint.ts";
+import { exitPlan } from "../exit-plan.ts";
+import {
+  azurePolicySet,
+  gcpOrgPolicy,
+  policyAnswer,
+  PolicyRequestError,
+  scpAnswer,
+  scpPolicy,
+} from "../policies/documents.ts";
+import { HttpError } from "../problem.ts";
+import { renderMarkdown } from "../render/markdown.ts";
+import { approvedListDoc } from "../render/pages.ts";
+import {
+  AcceptHeaders,
+  ApprovedServicesBody,
+  ScpBody,
+  AzurePolicySetResponse,
+  ExitPlan,
+  ExitPlanBody,
+  ExitPlanFormatQuery,
+  GcpOrgPolicyResponse,
+  GcpPolicyQuery,
+  PolicyQuery,
+  ScpQuery,
+  ScpResponse,
+} from "../schema/index.ts";
+import { approvedIds, EXIT_PLAN_ALTERNATES, exitPlanFormat, exitPlanAnswer } from "./shared.ts";
+
+/** A policy generator's answer, or its refusal (nothing to allow, too large, bad part) as a 400. */
+function policyCall(call: () => unknown): Result {
+  try {
+    return { body: call() };
+  } catch (error) {
+    if (error instanceof PolicyRequestError) throw new HttpError(400, error.title, error.message);
+    throw error;
+  }
+}
+
+/** essentials=false opts out of keeping the vendor's account-operation essentials usable. */
+const essentials = (query: { essentials?: boolean | undefined }) =>
+  query.essentials === false ? { essentials: false } : {};
+
+export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
+  endpoint({
+    operationId: "generateScp",
+    method: "POST",
+    path: "/v1/policies/alpha-scp",
+    summary: "AWS service control policy",
+    description:
+      "The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description \"Approved services\" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use.",
+    tag: "Policies",
+    bucket: "strict",
+    query: ScpQuery,
+    body: ScpBody,
+    response: { status: 200, schema: ScpResponse, contentType: "application/json" },
+    errors: [400, 413, 415, 429, 503],
+    cache: "no-store",
+    pure: true,
+    example: { request: "POST /v1/policies/alpha-scp", body: { approvedServiceIds: ["aws-s3", "aws-lambda"] } },
+    handler: (c, { body, query }) =>
+      policyCall(() => {
+        const result = scpPolicy(c.catalogue, approvedIds(c.catalogue, body), {
+          strategy: query.strategy,
+          ...essentials(query),
+          ...(body.exemptPrincipalArns ? { exemptPrincipalArns: body.exemptPrincipalArns } : {}),
+        });
+        return scpAnswer(result, {
+          ...(query.explain ? { explain: true } : {}),
+          ...(query.part ? { part: query.part } : {}),
+        });
+      }),
+  }),
+  endpoint({
+    operationId: "generateAzurePolicy",
+    method: "POST",
+    path: "/v1/policies/beta-policy",
+    summary: "Azure policy initiative",
+    description:
+      "The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400.",
+    tag: "Policies",
+    bucket: "strict",
+    query: PolicyQuery,
+    body: ApprovedServicesBody,
+    response: { status: 200, schema: AzurePolicySetResponse, contentType: "application/json" },
+    errors: [400, 413, 415, 429, 503],
+    cache: "no-store",
+    pure: true,
+    example: { request: "POST /v1/policies/beta-policy", body: { approvedServiceIds: ["azure-blob-storage"] } },
+    handler: (c, { body, query }) =>
+      policyCall(() =>
+        policyAnswer(azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), essentials(query)), query),
+      ),
+  }),
+  endpoint({
+    operationId: "generateGcpOrgPolicy",
+    method: "POST",
+    path: "/v1/policies/gamma-org-policy",
+    summary: "GCP organisation policy",
+    description:
+      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400.",
+    tag: "Policies",
+    bucket: "strict",
+    query: GcpPolicyQuery,
+    body: ApprovedServicesBody,
+    response: { status: 200, schema: GcpOrgPolicyResponse, contentType: "application/json" },
+    errors: [400, 413, 415, 429, 503],
+    cache: "no-store",
+    pure: true,
+    example: { request: "POST /v1/policies/gamma-org-policy", body: { approvedServiceIds: ["gcp-cloud-storage"] } },
+    handler: (c, { body, query }) =>
+      policyCall(() => {
+        const options = {
+          ...essentials(query),
+          ...(query.organizationId ? { organizationId: query.organizationId } : {}),
+        };
+        return policyAnswer(gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options), query);
+      }),
+  }),
+  endpoint({
+    operationId: "exportMarkdown",
+    method: "POST",
+    path: "/v1/export/markdown",
+    summary: "Markdown export",
+    description: "The approved list as Markdown for runbooks, lifecycle shown.",
+    tag: "Policies",
+    bucket: "strict",
+    body: ApprovedServicesBody,
+    response: { status: 200, contentType: "text/markdown; charset=utf-8" },
+    errors: [400, 413, 415, 429, 503],
+    cache: "no-store",
+    pure: true,
+    example: { request: "POST /v1/export/markdown", body: { approvedServiceIds: ["aws-s3", "gcp-bigquery"] } },
+    handler: (c, { body }) => ({
+      text: renderMarkdown(approvedListDoc(c.catalogue, approvedIds(c.catalogue, body))),
+      contentType: "text/markdown; charset=utf-8",
+    }),
+  }),
+  endpoint({
+    operationId: "planExit",
+    method: "POST",
+    path: "/v1/exit-plan",
+    summary: "Exit plan",
+    description:
+      "Maps an approved list onto the providers a target allows (to: providers, sovereignOption, euResidentOnly, jurisdictions, each narrowing; exclude removes). Per service: stays (already on an allowed provider and open to new customers), mapped (its candidates on allowed providers: equivalence-group peers, the same product operated elsewhere, same-category services sharing a compatibility entry; ranked by lineage, compatibility, shared groups, consolidation onto fewer providers and the flagship prior, each with the signal that decided; a service doing several jobs gets a target per job) or no-equivalent (a gap, with up to three similar same-category services marked as not equivalent). Deprecated, sunset and retired services are never proposed; a gap they leave says so. Then the gaps, a proposed target list chosen by greedy set cover to keep the providers few, and the exposure before and after (as GET /v1/exposure computes it; after counts the gaps where they are now). ?format=md or Accept: text/markdown answers a Markdown document to hand over (gaps first, a table per provider moved from, exposure, sources, the catalogue release); ?format=csv or Accept: text/csv a CSV. No criterion, an unknown provider, an unknown body key (named, with the key it most likely meant) or a target no provider meets: 400. Ids given more than once are planned once and named in notes.",
+    tag: "Policies",
+    bucket: "relaxed",
+    query: ExitPlanFormatQuery,
+    headers: AcceptHeaders,
+    body: ExitPlanBody,
+    response: { status: 200, schema: ExitPlan, contentType: "application/json", alternates: EXIT_PLAN_ALTERNATES },
+    errors: [400, 413, 415, 429],
+    cache: "no-store",
+    pure: true,
+    example: {
+      request: "POST /v1/exit-plan",
+      body: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-rds-postgresql"], to: { sovereignOption: true } },
+    },
+    handler: (c, { body, query, headers }) => {
+      approvedIds(c.catalogue, body); // every unknown id named in one 400
+      // The ids as given: exitPlan plans each once and notes the repeated ones (never in silence).
+      return exitPlanAnswer(
+        c.catalogue,
+        c.urls,
+        exitPlan(c.catalogue, body.approvedServiceIds, body.to),
+        exitPlanFormat(query.format, headers.accept),
+      );
+    },
+  }),
+];

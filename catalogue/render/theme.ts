@@ -1,0 +1,11 @@
+/**
+ * The saved theme, applied before first paint: a tiny inline script in <head> (an external one
+ * would let a dark theme flash white). The site's layout inlines it, its toggle writes THEME_KEY,
+ * and the text host's CSP allows exactly this script by its hash (sidecar/text/app.ts), so no
+ * 'unsafe-inline' is needed. Here, not in site/, because both layers need it.
+ */
+
+/** Where the chosen theme is kept (localStorage): read before first paint and by the toggle. */
+export const THEME_KEY = "csc-theme";
+
+export const THEME_SCRIPT = `try{var t=localStorage.getItem("${THEME_KEY}");if(t==="dark"||t==="light")document.documentElement.dataset.theme=t}catch(e){}`;

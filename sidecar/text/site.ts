@@ -1,0 +1,225 @@
+/**
+ * What the site does without JavaScript, on the text host:
+ * - GET /search?q= — the API's ranking (catalogue/page-requests.ts searchRequest) in the negotiated
+ *   rendering; in HTML, the site's search page rendered with those results (its script runs the
+ *   same search and keeps them);
+ * - GET /equivalents (?providers=, ?category=) and /equivalents/{id} — the equivalence matrix
+ *   (catalogue/render/equivalents.ts); in HTML the site's page rendered with the URL's choice;
+ * - GET /compare?ids= — the compare form submitted; in HTML the site's compare page;
+ * - POST /feedback — the feedback form, form-encoded: the same operation as POST /v1/feedback
+ *   (the contract row's handler), then a thank-you page; a blank or invalid message shows the
+ *   form again with the reason.
+ * Also the site's 429 page saying what was limited and when to retry (limitPage). The site's pages
+ * are rendered by Astro on demand (site/src/pages/on-demand/, through site-page.ts); a build
+ * without its server bundle gets the text host's own HTML.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { ENDPOINTS, recordFeedback } from "../../catalogue/contract/index.ts";
+import { BUCKETS, FEEDBACK_MESSAGE } from "../../catalogue/limits.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { compareRequest, listParam, matrixRequest, searchRequest } from "../../catalogue/page-requests.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
+import { equivalenceGroupDoc, equivalentsDoc } from "../../catalogue/render/equivalents.ts";
+import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
+import { renderDoc } from "../../catalogue/static.ts";
+import { splitRequestUrl, TEXT_VARY } from "../files.ts";
+import { hitBucket } from "../plugins/rate-limit.ts";
+import { errorDoc, render, widthOf, type Rendering } from "./render.ts";
+import type { TextContext } from "./context.ts";
+import type { SitePages } from "./site-page.ts";
+
+const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
+const contentType = (rendering: Rendering) =>
+  rendering === "html" ? "text/html; charset=utf-8" : rendering === "md" ? CONTENT_TYPE.md : CONTENT_TYPE.ansi;
+
+const escapeHtml = (text: string) => stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The request's query, as the site's on-demand pages read it (Astro.url.searchParams). */
+const searchParams = (request: FastifyRequest) => new URLSearchParams(splitRequestUrl(request.url).query);
+
+/** In HTML, the site's page `name` rendered for this request's query; false when there is none. */
+function sitePage(c: TextContext, request: FastifyRequest, reply: FastifyReply, name: string, headers = {}) {
+  const { query } = splitRequestUrl(request.url);
+  const search = query ? `?${query}` : "";
+  return c.site.render(request, reply, { page: { name, search }, headers: { vary: TEXT_VARY, ...headers } });
+}
+
+function searchDoc(catalogue: Catalogue, { query, found, hint }: ReturnType<typeof searchRequest>): Doc {
+  if (!query)
+    return {
+      title: "Search",
+      blocks: [heading(1, "Search"), paragraph("Add ?q= and some words, e.g. /search?q=object+storage.")],
+    };
+  const items: Inline[][] = found.data.map((service) => [
+    link(service.name, servicePath(service)),
+    ` — ${catalogue.providerById.get(service.providerId)!.provider.shortName}, ${lifecycleLabel(service.lifecycle)}`,
+  ]);
+  const { total } = found.pagination;
+  return {
+    title: `Search: ${query}`,
+    blocks: [
+      heading(1, `Search: ${query}`),
+      paragraph(
+        total === 0
+          ? "No results."
+          : `${total} services match${total > found.data.length ? `; the first ${found.data.length}` : ""}.`,
+      ),
+      ...(hint ? [paragraph(hint)] : []),
+      ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
+    ],
+  };
+}
+
+/** GET /search?q=…: the site's search page with the results in HTML, else the results as text. */
+export async function searchPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const rendering = c.replies.rendering(request);
+  reply.header("vary", TEXT_VARY).header("cache-control", "no-store");
+  if (rendering === "html" && (await sitePage(c, request, reply, "search"))) return reply;
+  const doc = searchDoc(c.catalogue, searchRequest(c.catalogue, searchParams(request)));
+  if (rendering === "html")
+    return reply
+      .type(contentType("html"))
+      .send(`<!doctype html><title>Search</title><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre>`);
+  return reply.type(contentType(rendering)).send(renderDoc(doc, rendering, widthOf(request)));
+}
+
+/**
+ * GET /equivalents: rows = kinds of service, columns = ?providers= (default the three largest),
+ * ?category=; in HTML the site's page (built for the plain request, rendered for a query).
+ */
+export async function equivalentsPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const rendering = c.replies.rendering(request);
+  reply.header("vary", "Accept, User-Agent");
+  const params = searchParams(request);
+  if (rendering === "html") {
+    const asked = params.has("providers") || params.has("category");
+    if (!asked && (await c.replies.site(request, reply, "equivalents/index.html"))) return reply;
+    if (asked && (await sitePage(c, request, reply, "equivalents", { vary: "Accept, User-Agent" }))) return reply;
+  }
+  const { providers, category } = matrixRequest(params);
+  return reply.type(contentType(rendering)).send(render(equivalentsDoc(c.catalogue, providers, category), rendering));
+}
+
+/** GET /equivalents/{id}: one kind of service, each provider's members. */
+export async function equivalenceGroupPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
+  const rendering = c.replies.rendering(request);
+  reply.header("vary", "Accept, User-Agent");
+  const doc = equivalenceGroupDoc(c.catalogue, id);
+  if (doc) return reply.type(contentType(rendering)).send(render(doc, rendering));
+  const detail = `No kind of service "${stripControl(id).slice(0, 100)}"; /equivalents lists them.`;
+  return reply
+    .code(404)
+    .type(contentType(rendering))
+    .send(render(errorDoc(404, "Not found", detail), rendering));
+}
+
+/**
+ * GET /compare?ids=a,b (or ?ids=a&ids=b), the compare form submitted without JavaScript: in HTML
+ * the site's compare page rendered with the comparison; otherwise the text host's comparison.
+ */
+export async function compareQuery(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const rendering = c.replies.rendering(request);
+  reply.header("vary", "Accept, User-Agent");
+  const params = searchParams(request);
+  if (rendering === "html") {
+    const asked = params.has("ids");
+    if (!asked && (await c.replies.site(request, reply, "compare/index.html"))) return reply;
+    if (asked && (await sitePage(c, request, reply, "compare", { vary: "Accept, User-Agent" }))) return reply;
+  }
+  const { known, note } = compareRequest(c.catalogue, listParam(params, "ids", 200));
+  const compared: Doc =
+    known.length > 0
+      ? comparePage(c.catalogue, known)
+      : {
+          title: "Compare",
+          blocks: [heading(1, "Compare"), paragraph("Name services to compare: /compare/aws-s3,gcp-cloud-storage.")],
+        };
+  const [title, ...rest] = compared.blocks;
+  const doc: Doc = { ...compared, blocks: [title!, ...(note ? [paragraph(note)] : []), ...rest] };
+  return reply.type(contentType(rendering)).send(render(doc, rendering));
+}
+
+/** The site's styled 429 page (site/src/pages/on-demand/429.astro) saying what was limited and when to retry. */
+export function limitPage(
+  site: SitePages,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limited: string | undefined,
+  retryAfterSeconds: number,
+): Promise<boolean> {
+  const detail = `${limited ?? ""} Try again in ${retryAfterSeconds} seconds.`.trim();
+  return site.render(request, reply, {
+    page: { name: "429", search: "" },
+    locals: { limited: detail },
+    headers: { "cache-control": "no-store", "retry-after": String(retryAfterSeconds) },
+  });
+}
+
+const FEEDBACK_ROW = ENDPOINTS.find((row) => row.operationId === "sendFeedback")!;
+const FORM_PAGE = "/feedback/ (form)";
+
+/** Why a posted form cannot be sent, in words for its page; undefined when it can. */
+function feedbackProblem(form: Record<string, string>, message: string, email: string): string | undefined {
+  if (message.length === 0) return "Please write a message: it is empty or only spaces.";
+  const parsed = FEEDBACK_ROW.body!.safeParse({
+    type: form.type,
+    message,
+    ...(email ? { email } : {}),
+    page: FORM_PAGE,
+  });
+  if (parsed.success) return undefined;
+  return parsed.error.issues
+    .map((issue) => (issue.path.join(".") === "email" ? "Email is not a valid address." : `Message ${issue.message}.`))
+    .join(" ");
+}
+
+/** Over the relaxed bucket: the site's 429 page to a browser, else the limit in text. */
+async function feedbackLimited(c: TextContext, request: FastifyRequest, reply: FastifyReply, ttl: number) {
+  const { max } = BUCKETS.relaxed;
+  const seconds = Math.max(1, Math.ceil(ttl / 1000));
+  const limited = `This form shares the API's relaxed bucket (POST /v1/feedback, POST /v1/analytics/outbound): ${max} requests per minute per IP.`;
+  reply.code(429).header("retry-after", String(seconds));
+  const rendering = c.replies.rendering(request);
+  if (rendering === "html" && (await limitPage(c.site, request, reply, limited, seconds))) return reply;
+  const text = `429 Too many requests\n\n${limited} Try again in ${seconds} seconds.\n`;
+  return reply
+    .type(contentType(rendering === "html" ? "txt" : rendering))
+    .send(rendering === "md" ? `# ${text}` : text);
+}
+
+/** POST /feedback, the form posted without JavaScript: counted in the API's relaxed bucket, as POST /v1/feedback. */
+export async function feedbackPost(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const rendering = c.replies.rendering(request);
+  const hit = await hitBucket(c.store, "relaxed", request.ip);
+  reply.header("x-ratelimit-limit", String(BUCKETS.relaxed.max)).header("cache-control", "no-store");
+  if (hit.current > BUCKETS.relaxed.max) return feedbackLimited(c, request, reply, hit.ttl);
+  const form = (request.body as Record<string, string> | undefined) ?? {};
+  const message = (form.message ?? "").trim();
+  const email = (form.email ?? "").trim();
+  const problem = feedbackProblem(form, message, email);
+  if (problem) {
+    reply.code(400);
+    const refusedFeedback = { problem, message: form.message ?? "", email };
+    const page = { page: { name: "feedback", search: "" }, locals: { refusedFeedback }, headers: {} };
+    if (rendering === "html" && (await c.site.render(request, reply, page))) return reply;
+    return reply
+      .type(contentType(rendering === "html" ? "txt" : rendering))
+      .send(`Not sent: ${problem} (${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters.)\n`);
+  }
+  try {
+    await recordFeedback(
+      c.store,
+      { type: form.type, message, ...(email ? { email } : {}), page: FORM_PAGE },
+      new Date(),
+    );
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    reply.code(error.statusCode);
+    return reply.type(contentType("txt")).send(`${error.message}: ${error.details ?? ""}\n`);
+  }
+  if (rendering === "html" && c.files?.has("site/client/feedback/thanks/index.html"))
+    return reply.code(303).header("location", "/feedback/thanks/").send();
+  return reply.code(201).type(contentType("txt")).send("Thank you: your feedback was recorded.\n");
+}
