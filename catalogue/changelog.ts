@@ -8,6 +8,13 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.8.0",
+    date: "2026-11-26",
+    changes: [
+      "POST /mcp (its own mcp bucket, 120 requests per minute per IP): the catalogue as a Model Context Protocol server over stateless Streamable HTTP (JSON answers, no session). Tools search_services, get_service, compare_services, exposure_scorecard, lifecycle_upcoming, generate_policy, exit_plan and get_saved_list answer with the API's JSON for the same input (structured content) and Markdown; resources catalogue://services/{slug}, providers/{id}, categories/{id}, equivalents/{id}, equivalents, changelog and changes; prompts find_equivalent, plan_exit and sunsets_soon. Every answer carries the catalogue release in _meta (cloud-services-catalogue/release). OpenAPI describes it with an x-mcp extension; discovery lists it under mcp.",
+    ],
+  },
+  {
     version: "1.7.0",
     date: "2026-11-26",
     changes: [

@@ -102,6 +102,7 @@ import {
   type SavedListT,
 } from "./schema/index.ts";
 import { statusReport } from "./status.ts";
+import { MCP_ENDPOINT } from "../mcp/endpoint.ts";
 
 /**
  * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
@@ -925,6 +926,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
       return { body: { recorded: true } };
     },
   }),
+  // The Model Context Protocol server over Streamable HTTP (issue 66, contract 1.8.0).
+  MCP_ENDPOINT,
   endpoint({
     operationId: "getCatalogueDump",
     method: "GET",
