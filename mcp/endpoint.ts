@@ -13,15 +13,19 @@ import { TOOLS } from "./tools.ts";
 /** Protocol versions this SDK speaks; the client names one in MCP-Protocol-Version after initialize. */
 const PROTOCOL_VERSION_EXAMPLE = "2025-06-18";
 
+/** Header values are visible ASCII (RFC 9110 field values as clients send them); anything else is a 400, not a crash. */
+const VISIBLE_ASCII = /^[\t\x20-\x7e]*$/;
+
 export const McpHeaders = z.object({
   accept: z
     .string()
     .max(1000)
+    .regex(VISIBLE_ASCII, "must be visible ASCII")
     .optional()
     .meta(d("Must list both application/json and text/event-stream (Streamable HTTP); the answer is JSON")),
   "mcp-protocol-version": z
     .string()
-    .max(32)
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a protocol version such as 2025-06-18")
     .optional()
     .meta({ description: "The protocol version agreed at initialize (after it)", example: PROTOCOL_VERSION_EXAMPLE }),
 });

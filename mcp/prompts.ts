@@ -144,14 +144,10 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
       description: "An exit plan for an approved list onto the providers a target allows",
       argsSchema: {
         serviceIds: IdList,
-        target: z
-          .string()
-          .max(500)
-          .optional()
-          .meta({
-            description:
-              "Where to go, in words: sovereign-option providers (default), EU-resident only, ovhcloud and scaleway…",
-          }),
+        target: z.string().max(500).optional().meta({
+          description:
+            "Where to go, in words: sovereign-option providers (default), EU-resident only, ovhcloud and scaleway…",
+        }),
       },
     },
     ({ serviceIds, target }) => exitPrompt(context, serviceIds, target ?? ""),
