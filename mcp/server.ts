@@ -5,14 +5,15 @@
  * network; every answer carries the catalogue release in its text and its _meta.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { API_VERSION } from "../catalogue/version.ts";
 import { dayOf } from "../catalogue/lifecycle.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerResources, RELEASE_META } from "./resources.ts";
 import { catalogueRelease, releaseLine, toolText } from "./text.ts";
-import { runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
+import { invalid, runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
 
 export const SERVER_NAME = "cloud-services-catalogue";
 
@@ -55,6 +56,29 @@ async function callTool(context: ToolContext, spec: ToolSpec, args: Record<strin
   }
 }
 
+const ARGUMENTS = new Map(TOOLS.map((spec) => [spec.name, z.object(spec.input)]));
+
+/**
+ * tools/call, answered here rather than by McpServer's own handler, so that arguments a tool's
+ * schema refuses (and an unknown tool) are a tool error like any other: the API's Error shape and
+ * wording, and the release. McpServer still lists the tools (tools/list) from the same schemas.
+ */
+async function answerCall(
+  context: ToolContext,
+  request: z.infer<typeof CallToolRequestSchema>,
+): Promise<CallToolResult> {
+  const { name, arguments: given } = request.params;
+  const spec = TOOLS.find((candidate) => candidate.name === name);
+  if (!spec)
+    return toolError(
+      context,
+      new HttpError(404, "Unknown tool", `No tool is named "${name.slice(0, 100)}"; tools/list names them`),
+    );
+  const args = ARGUMENTS.get(name)!.safeParse(given ?? {});
+  if (!args.success) return toolError(context, invalid(args.error, "arguments"));
+  return callTool(context, spec, args.data);
+}
+
 export function catalogueMcpServer(context: ToolContext): McpServer {
   const release = catalogueRelease(context.catalogue);
   const server = new McpServer(
@@ -74,6 +98,7 @@ export function catalogueMcpServer(context: ToolContext): McpServer {
       },
       (args: Record<string, unknown>) => callTool(context, spec, args),
     );
+  server.server.setRequestHandler(CallToolRequestSchema, (request) => answerCall(context, request));
   registerResources(server, context);
   registerPrompts(server, context);
   return server;

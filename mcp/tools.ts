@@ -177,7 +177,7 @@ export const TOOLS: readonly ToolSpec[] = [
 ];
 
 /** A zod error as the API words it (sidecar/routes/api.ts): where, and what, for the first five issues. */
-function invalid(error: z.ZodError, where: string): HttpError {
+export function invalid(error: z.ZodError, where: string): HttpError {
   const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || where}: ${issue.message}`);
   return new HttpError(400, `Invalid ${where}`, lines.join("; "));
 }

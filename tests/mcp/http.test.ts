@@ -52,7 +52,7 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
 
   it("refuses invalid input with a tool error, the API's Error where it has one, and keeps serving", async () => {
     const { app, client } = await connected();
-    for (const c of INVALID) await expectToolError(client, app, c);
+    for (const c of INVALID) await expectToolError(client, app, c, realCatalogue());
     expect((await call(client, VALID[2]!)).isError ?? false).toBe(false);
   });
 
@@ -70,11 +70,16 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
       { tool: "get_saved_list", args: { id: "platform-baseline" }, api: { url: "/v1/lists/platform-baseline" } },
       realCatalogue(),
     );
-    await expectToolError(client, app, {
-      tool: "get_saved_list",
-      args: { id: "no-such-list" },
-      api: { url: "/v1/lists/no-such-list" },
-    });
+    await expectToolError(
+      client,
+      app,
+      {
+        tool: "get_saved_list",
+        args: { id: "no-such-list" },
+        api: { url: "/v1/lists/no-such-list" },
+      },
+      realCatalogue(),
+    );
   });
 
   it("reads resources as the API answers them, and refuses unknown ones", async () => {

@@ -155,16 +155,24 @@ export async function expectSameAsApi(client: Client, app: FastifyInstance, c: T
   expect(text(result)).toContain(releaseLine(catalogueRelease(catalogue)));
 }
 
-/** An invalid case: a tool error, never a protocol error; the API's Error body where it has a twin. */
-export async function expectToolError(client: Client, app: FastifyInstance, c: ToolCase) {
+/**
+ * An invalid case: a tool error, never a protocol error, in the API's Error shape and with the
+ * release; the API's own Error body where the API has the same request.
+ */
+export async function expectToolError(client: Client, app: FastifyInstance, c: ToolCase, catalogue: Catalogue) {
   const result = await call(client, c);
   expect(result.isError, `${c.tool} ${JSON.stringify(c.args)} should be refused`).toBe(true);
+  expect(result._meta?.[RELEASE_META]).toEqual(catalogueRelease(catalogue));
+  expect(text(result)).toContain(releaseLine(catalogueRelease(catalogue)));
   if (c.api) {
     const api = await apiJson(app, c.api);
     expect(api.status).toBeGreaterThanOrEqual(400);
     expect(result.structuredContent).toEqual(api.json);
     expect(text(result)).toContain((api.json as { details: string }).details);
-  } else expect(text(result)).toMatch(c.says!);
+  } else {
+    expect(result.structuredContent).toMatchObject({ status: expect.any(Number), error: expect.any(String) });
+    expect((result.structuredContent as { details: string }).details).toMatch(c.says!);
+  }
 }
 
 /** Lists, resources and prompts: what a client discovers first. */

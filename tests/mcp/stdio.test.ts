@@ -75,7 +75,7 @@ describe("the MCP server over stdio", () => {
 
   it("refuses invalid input with a tool error, the API's Error where it has one, and keeps serving", async () => {
     const app = await api();
-    for (const c of INVALID) await expectToolError(client, app, c);
+    for (const c of INVALID) await expectToolError(client, app, c, realCatalogue());
     expect((await call(client, VALID[2]!)).isError ?? false).toBe(false);
   });
 
