@@ -64,7 +64,7 @@ export const McpAnswer = z
 export const MCP_OFFER = {
   transport: "streamable-http",
   stateless: true,
-  stdio: "npx cloud-catalogue-mcp (or npm run mcp) in a clone: the same server over stdio, no API server needed",
+  stdio: "npm run --silent mcp in a clone (bin cloud-catalogue-mcp): the same server over stdio, no API server needed",
   tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title })),
   resourceTemplates: [
     "catalogue://services/{slug}",
