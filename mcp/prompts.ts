@@ -23,6 +23,29 @@ const IdList = z
   .max(64 * 1024)
   .meta({ description: `Comma-separated service slugs (1 to ${MAX_APPROVED_IDS}), e.g. aws-s3,aws-lambda` });
 
+// The arguments, made once: a server is made per HTTP request, and a schema costs to make.
+const EQUIVALENT_ARGS = {
+  service: z.string().max(200).meta({ description: "A service slug (aws-sqs) or its name (Amazon SQS)" }),
+  provider: z.string().max(200).meta({ description: "The provider id to find it on (azure, gcp, ovhcloud…)" }),
+};
+const EXIT_ARGS = {
+  serviceIds: IdList,
+  target: z.string().max(500).optional().meta({
+    description:
+      "Where to go, in words: sovereign-option providers (default), EU-resident only, ovhcloud and scaleway…",
+  }),
+};
+const SUNSET_ARGS = {
+  serviceIds: IdList,
+  withinDays: z
+    .string()
+    .regex(/^\d{1,4}$/, "must be a whole number of days")
+    .optional()
+    .meta({
+      description: `Days from today (default ${LIST_LIFECYCLE_WARNING_DAYS}, at most ${LIFECYCLE_WITHIN_MAX_DAYS})`,
+    }),
+};
+
 function idsOf(context: ToolContext, raw: string): string[] {
   const ids = [...new Set(raw.split(",").map((id) => id.trim()))].filter(Boolean);
   if (ids.length === 0 || ids.length > MAX_APPROVED_IDS)
@@ -130,10 +153,7 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
     {
       title: "Find the equivalent of a service on another provider",
       description: "The equivalent of service X on provider Y, from the catalogue's equivalence groups",
-      argsSchema: {
-        service: z.string().max(200).meta({ description: "A service slug (aws-sqs) or its name (Amazon SQS)" }),
-        provider: z.string().max(200).meta({ description: "The provider id to find it on (azure, gcp, ovhcloud…)" }),
-      },
+      argsSchema: EQUIVALENT_ARGS,
     },
     ({ service, provider }) => equivalentPrompt(context, service, provider),
   );
@@ -142,13 +162,7 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
     {
       title: "Plan an exit for this list",
       description: "An exit plan for an approved list onto the providers a target allows",
-      argsSchema: {
-        serviceIds: IdList,
-        target: z.string().max(500).optional().meta({
-          description:
-            "Where to go, in words: sovereign-option providers (default), EU-resident only, ovhcloud and scaleway…",
-        }),
-      },
+      argsSchema: EXIT_ARGS,
     },
     ({ serviceIds, target }) => exitPrompt(context, serviceIds, target ?? ""),
   );
@@ -157,16 +171,7 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
     {
       title: "What in this list sunsets soon",
       description: "The services of a list that are deprecated, or sunset or retired within a number of days",
-      argsSchema: {
-        serviceIds: IdList,
-        withinDays: z
-          .string()
-          .regex(/^\d{1,4}$/, "must be a whole number of days")
-          .optional()
-          .meta({
-            description: `Days from today (default ${LIST_LIFECYCLE_WARNING_DAYS}, at most ${LIFECYCLE_WITHIN_MAX_DAYS})`,
-          }),
-      },
+      argsSchema: SUNSET_ARGS,
     },
     ({ serviceIds, withinDays }) =>
       sunsetPrompt(

@@ -5,6 +5,7 @@
  * network; every answer carries the catalogue release in its text and its _meta.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { LRUCache } from "lru-cache";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { API_VERSION } from "../catalogue/version.ts";
@@ -34,26 +35,60 @@ function toolError(context: ToolContext, error: HttpError): CallToolResult {
   };
 }
 
+/**
+ * Answers of tools whose row is pure (its answer depends only on the catalogue and the input), kept
+ * as the API's route keeps the rows' (sidecar/routes/api.ts): per catalogue and text host, by
+ * bytes. Lifecycle (today's date) and saved lists (the store) are computed every time.
+ */
+const KEPT_BYTES = 8 * 1024 * 1024;
+const kept = new WeakMap<object, LRUCache<string, { result: CallToolResult; bytes: number }>>();
+
+function keptFor(context: ToolContext) {
+  let cache = kept.get(context.catalogue);
+  if (!cache) {
+    cache = new LRUCache({ maxSize: KEPT_BYTES, sizeCalculation: (value, key) => value.bytes + key.length });
+    kept.set(context.catalogue, cache);
+  }
+  return cache;
+}
+
 async function callTool(context: ToolContext, spec: ToolSpec, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
     if (spec.name === "get_saved_list" && context.listsUnavailable)
       throw new HttpError(503, "Saved lists unavailable", context.listsUnavailable);
-    const answer = await runRow(context, spec.request(args));
-    const structured = "json" in answer ? answer.json : { text: answer.text, contentType: answer.contentType };
-    return {
-      structuredContent: structured as Record<string, unknown>,
-      content: [
-        {
-          type: "text",
-          text: toolText(context.catalogue, context.urls.textUrl, spec.name, structured, args, dayOf(context.now())),
-        },
-      ],
-      _meta: { [RELEASE_META]: catalogueRelease(context.catalogue) },
-    };
+    const request = spec.request(args);
+    const pure = context.table.find((row) => row.operationId === request.operationId)?.pure === true;
+    const key = `${context.urls.textUrl}\0${spec.name}\0${JSON.stringify(args)}`;
+    const hit = pure ? keptFor(context).get(key) : undefined;
+    if (hit) return hit.result;
+    const result = await computeTool(context, spec, args, request);
+    // A refusal is cheap to make again and says nothing worth keeping.
+    if (pure && !result.isError) keptFor(context).set(key, { result, bytes: JSON.stringify(result).length });
+    return result;
   } catch (error) {
     if (error instanceof HttpError) return toolError(context, error);
     throw error;
   }
+}
+
+async function computeTool(
+  context: ToolContext,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  request: ReturnType<ToolSpec["request"]>,
+): Promise<CallToolResult> {
+  const answer = await runRow(context, request);
+  const structured = "json" in answer ? answer.json : { text: answer.text, contentType: answer.contentType };
+  return {
+    structuredContent: structured as Record<string, unknown>,
+    content: [
+      {
+        type: "text",
+        text: toolText(context.catalogue, context.urls.textUrl, spec.name, structured, args, dayOf(context.now())),
+      },
+    ],
+    _meta: { [RELEASE_META]: catalogueRelease(context.catalogue) },
+  };
 }
 
 const ARGUMENTS = new Map(TOOLS.map((spec) => [spec.name, z.object(spec.input)]));
