@@ -367,13 +367,13 @@ async function row(
 function mcpTable(load: McpLoad | undefined): string[] {
   if (!load) return [];
   const line = (what: string, run: Run) =>
-    `| ${what} | ${rps(run).toFixed(0)} | ${run.p50.toFixed(2)} | ${run.p99.toFixed(2)} | ${run.failed} |`;
+    `| ${what} | ${rps(run).toFixed(0)} | ${run.p50.toFixed(2)} | ${run.p99.toFixed(2)} | ${((run.serverCpu / run.seconds) * 100).toFixed(0)} % | ${run.failed} |`;
   return [
     "",
     `MCP load: \`GET /v1/health\` from one connection, alone and beside ${CONNECTIONS} MCP clients (wrk connections) calling search_services through \`POST /mcp\` (answer ${load.shape}):`,
     "",
-    "| requests | req/s | p50 ms | p99 ms | errors |",
-    "|---|---:|---:|---:|---:|",
+    "| requests | req/s | p50 ms | p99 ms | server CPU | errors |",
+    "|---|---:|---:|---:|---:|---:|",
     line("GET /v1/health alone", load.alone),
     line(`GET /v1/health beside ${CONNECTIONS} MCP clients`, load.beside),
     line(`POST /mcp tools/call search_services (${CONNECTIONS} clients)`, load.mcp),

@@ -119,6 +119,32 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(note.body).toBe("");
   });
 
+  it("answers many concurrent calls, each its own, through its few computing slots", async () => {
+    const app = await build();
+    const slugs = realCatalogue()
+      .services.slice(0, 30)
+      .map((service) => service.slug);
+    const answers = await Promise.all(
+      slugs.map((slug, i) =>
+        app.inject({
+          method: "POST",
+          url: "/mcp",
+          headers: HEADERS,
+          remoteAddress: `198.51.100.${i}`,
+          payload: {
+            jsonrpc: "2.0",
+            id: i,
+            method: "tools/call",
+            params: { name: "get_service", arguments: { slug } },
+          },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(slugs.map(() => 200));
+    expect(answers.map((answer) => answer.json().result.structuredContent.slug)).toEqual(slugs);
+    expect(answers.map((answer) => answer.json().id)).toEqual(slugs.map((_, i) => i));
+  });
+
   it("answers transport errors in the API's Error shape: no stream (405), Accept (406), batches, bad JSON-RPC", async () => {
     const app = await build();
     const get = await app.inject({ method: "GET", url: "/mcp" });
