@@ -14,28 +14,6 @@ import type { ToolContext } from "./tools.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/**
- * MCP requests computed at once. A tool call holds the event loop for milliseconds (a search, the
- * Markdown); fifty at once would run back to back before the loop reads another socket, and a
- * health probe would wait behind all of them. Beyond these slots a request waits, and each freed
- * slot is handed on at the next turn of the loop (setImmediate), after it has read the sockets:
- * other endpoints are answered between MCP calls (BENCHMARKS.md, "MCP load").
- */
-const SLOTS = 2;
-let busy = 0;
-const waiting: (() => void)[] = [];
-
-async function slot(): Promise<() => void> {
-  if (busy < SLOTS) busy++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-  return () => {
-    const next = waiting.shift();
-    // The slot passes to the next request, on a later turn of the loop; or it is free.
-    if (next) setImmediate(next);
-    else busy--;
-  };
-}
-
 /** The transport's refusal (a JSON-RPC error body) in the API's Error shape, status kept. */
 function refusal(status: number, text: string): HttpError {
   let message = "";
@@ -47,8 +25,7 @@ function refusal(status: number, text: string): HttpError {
   return new HttpError(status, message.split(":")[0] || "Bad request", message || undefined);
 }
 
-/** One message through a new server and stateless transport. */
-async function exchange(
+export async function answerMcp(
   context: ToolContext,
   message: unknown,
   headers: Readonly<Record<string, string | undefined>>,
@@ -75,18 +52,5 @@ async function exchange(
     return { text, contentType: JSON_TYPE, status: response.status };
   } finally {
     await server.close();
-  }
-}
-
-export async function answerMcp(
-  context: ToolContext,
-  message: unknown,
-  headers: Readonly<Record<string, string | undefined>>,
-): Promise<Result> {
-  const release = await slot();
-  try {
-    return await exchange(context, message, headers);
-  } finally {
-    release();
   }
 }

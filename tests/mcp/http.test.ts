@@ -119,7 +119,7 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(note.body).toBe("");
   });
 
-  it("answers many concurrent calls, each its own, through its few computing slots", async () => {
+  it("answers many concurrent calls, each with its own answer", async () => {
     const app = await build();
     const slugs = realCatalogue()
       .services.slice(0, 30)
