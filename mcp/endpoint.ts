@@ -76,6 +76,10 @@ export const MCP_OFFER = {
   prompts: ["find_equivalent", "plan_exit", "sunsets_soon"],
 };
 
+/** The SDK's side, imported once: import() resolves its specifier again on every call. */
+let http: Promise<typeof import("./http.ts")> | undefined;
+const loadHttp = () => (http ??= import("./http.ts"));
+
 export const MCP_ENDPOINT = endpoint({
   operationId: "mcp",
   method: "POST",
@@ -106,7 +110,7 @@ export const MCP_ENDPOINT = endpoint({
     },
   },
   handler: async (context, { body, headers, client }) => {
-    const { answerMcp } = await import("./http.ts");
+    const { answerMcp } = await loadHttp();
     return answerMcp({ ...context, client }, body, headers);
   },
 });
