@@ -14,6 +14,27 @@ import type { ToolContext } from "./tools.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
+/**
+ * MCP requests begun per turn of the event loop. A burst of calls would otherwise run as one chain
+ * of promise callbacks, never letting the loop read another socket until all are answered
+ * (BENCHMARKS.md, "MCP load"); beyond these, a request waits for a later turn (setImmediate).
+ */
+const PER_TURN = 2;
+let begun = 0;
+let turnEnds = false;
+
+async function myTurn(): Promise<void> {
+  while (begun >= PER_TURN) await new Promise((resolve) => setImmediate(resolve));
+  begun++;
+  if (!turnEnds) {
+    turnEnds = true;
+    setImmediate(() => {
+      begun = 0;
+      turnEnds = false;
+    });
+  }
+}
+
 /** The transport's refusal (a JSON-RPC error body) in the API's Error shape, status kept. */
 function refusal(status: number, text: string): HttpError {
   let message = "";
@@ -30,6 +51,7 @@ export async function answerMcp(
   message: unknown,
   headers: Readonly<Record<string, string | undefined>>,
 ): Promise<Result> {
+  await myTurn();
   const server = catalogueMcpServer(context);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
