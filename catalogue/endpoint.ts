@@ -18,6 +18,7 @@ export const ERROR_REASONS: Readonly<Record<number, string>> = {
   400: "Bad request",
   404: "Not found",
   405: "Method not allowed",
+  406: "Not acceptable",
   409: "Conflict",
   413: "Payload too large",
   414: "URI too long",
@@ -104,7 +105,7 @@ export interface Endpoint<
   readonly restParam?: boolean;
   readonly summary: string;
   readonly description: string;
-  readonly tag: "Catalogue" | "Policies" | "Lists" | "Operations" | "Discovery" | "Mirror";
+  readonly tag: "Catalogue" | "Policies" | "Lists" | "Operations" | "Discovery" | "Mirror" | "MCP";
   readonly bucket?: BucketName;
   readonly query?: Q;
   readonly params?: P;
@@ -117,7 +118,11 @@ export interface Endpoint<
     readonly contentType: string;
     /** Other content types the same answer comes in (chosen by ?format or Accept), described as text. */
     readonly alternates?: readonly string[];
+    /** 202 with an empty body is an answer too (MCP notifications): what it means. */
+    readonly accepted?: string;
   };
+  /** OpenAPI specification extensions of the operation (x-…), e.g. x-mcp on /mcp. */
+  readonly extensions?: Readonly<Record<`x-${string}`, unknown>>;
   readonly errors: readonly number[];
   readonly cache: CachePolicy;
   /** The answer depends only on the catalogue and the validated input: the sidecar keeps it once computed. */

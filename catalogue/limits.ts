@@ -14,6 +14,8 @@ export const LIST_LIFETIME_MS = LIST_LIFETIME_DAYS * DAY_MS;
 export const BUCKETS = {
   strict: { max: 10, windowMs: MINUTE_MS },
   relaxed: { max: 30, windowMs: MINUTE_MS },
+  /** POST /mcp: an assistant's session is several messages (initialize, lists, calls), each counted. */
+  mcp: { max: 120, windowMs: MINUTE_MS },
 } as const;
 export type BucketName = keyof typeof BUCKETS;
 

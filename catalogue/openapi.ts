@@ -125,6 +125,9 @@ function operation(endpoint: Endpoint): JsonSchema {
         ),
       },
     },
+    ...(endpoint.response.accepted
+      ? { 202: { description: endpoint.response.accepted, content: { [endpoint.response.contentType]: {} } } }
+      : {}),
   };
   for (const status of endpoint.errors) {
     responses[status] = {
@@ -165,6 +168,7 @@ function operation(endpoint: Endpoint): JsonSchema {
         }
       : {}),
     responses,
+    ...endpoint.extensions,
   };
 }
 
@@ -192,6 +196,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): J
       { name: "Lists", description: `Saved approved-services lists (${LIST_LIFETIME_DAYS}-day lifetime)` },
       { name: "Operations", description: "Status, health, feedback and telemetry" },
       { name: "Mirror", description: "The whole catalogue and the build, for scripts and offline mirrors" },
+      { name: "MCP", description: "The catalogue as a Model Context Protocol server, for assistants" },
     ],
     paths,
     components: { schemas: componentSchemas() },
@@ -235,6 +240,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]):
       reads: `GET endpoints are not rate-limited; responses are cached for ${READ_CACHE_SECONDS / 60} minutes unless an endpoint says otherwise.`,
       strict: `${BUCKETS.strict.max} requests per minute per IP: ${bucketMembers(table, "strict")}.`,
       relaxed: `${BUCKETS.relaxed.max} requests per minute per IP: ${bucketMembers(table, "relaxed")}.`,
+      mcp: `${BUCKETS.mcp.max} requests per minute per IP: ${bucketMembers(table, "mcp")}.`,
       textHost: `${TEXT_HOST_LIMIT.max} requests per minute per IP on the text host.`,
       headers: "X-RateLimit-Limit reports the endpoint's bucket limit; a 429 carries Retry-After in seconds.",
     },
@@ -249,5 +255,9 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]):
     ],
     /** Outside the versioned API: the whole catalogue and the build, for scripts and mirrors. */
     downloads: table.filter((endpoint) => !versioned(endpoint) && endpoint.tag === "Mirror").map(describe),
+    /** The Model Context Protocol server, for assistants (what it offers: its x-mcp extension). */
+    mcp: table
+      .filter((endpoint) => endpoint.tag === "MCP")
+      .map((endpoint) => ({ ...describe(endpoint), ...endpoint.extensions })),
   };
 }

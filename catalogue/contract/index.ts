@@ -12,6 +12,7 @@ import { POLICIES_ENDPOINTS } from "./policies.ts";
 import { LISTS_ENDPOINTS } from "./lists.ts";
 import { OPERATIONS_ENDPOINTS } from "./operations.ts";
 import { MIRROR_ENDPOINTS } from "./mirror.ts";
+import { MCP_ENDPOINT } from "../../mcp/endpoint.ts";
 
 export { recordFeedback } from "./operations.ts";
 
@@ -22,5 +23,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...POLICIES_ENDPOINTS,
   ...LISTS_ENDPOINTS,
   ...OPERATIONS_ENDPOINTS,
+  // The Model Context Protocol server over Streamable HTTP (issue 66, contract 1.8.0).
+  MCP_ENDPOINT,
   ...MIRROR_ENDPOINTS,
 ];

@@ -6,6 +6,8 @@
  *   static reads   vs nginx, one worker, the same dist/ (the production config of deploy-config.ts)
  *   dynamic GETs   vs a bare Fastify hello world (scripts/bench/hello.ts)
  *   POSTs          vs the same hello world; list creation with the embedded store and with Redis
+ *   mcp load       GET /v1/health's latency from one connection, alone and beside 50 MCP clients
+ *                  calling search_services (POST /mcp, stateless); reported only
  * Targets (issue 51): static ≥ 0.35× nginx, GETs ≥ 0.5× and POSTs ≥ 0.25× hello world, RSS ≤ 150 MB
  * when ready; list creation is reported only. POST rows run against a second server with
  * TRUST_PROXY=127.0.0.1, each request naming its own client in X-Forwarded-For (wrk.lua), so the
@@ -171,30 +173,35 @@ interface Request {
 
 /** Where each wrk run's client numbers start, so that no client comes back within a bucket's minute. */
 let seed = 0;
-function wrk(url: string, request: Request, seconds: number, pid: number): Run {
-  const out = join(work, "wrk.json");
+/** wrk's command line and environment for one run, its result written to `out`. */
+function wrkCommand(url: string, request: Request, seconds: number, connections: number, out: string) {
   rmSync(out, { force: true });
   seed += 1 << 17;
   const headers = { "Accept-Encoding": "br", ...request.headers };
-  const cpu = cpuSeconds(pid);
-  execFileSync(
-    "wrk",
-    ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "-s", join(root, "scripts", "bench", "wrk.lua")]
-      .concat(Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]))
-      .concat(url),
-    {
-      env: {
-        ...process.env,
-        BENCH_METHOD: request.method ?? "GET",
-        BENCH_BODY: request.body ?? "",
-        BENCH_XFF: request.xff ? "1" : "",
-        BENCH_LIST: request.list ? "1" : "",
-        BENCH_SEED: String(seed),
-        BENCH_OUT: out,
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  const args = [
+    "-t1",
+    `-c${connections}`,
+    `-d${seconds}s`,
+    "--timeout",
+    "5s",
+    "-s",
+    join(root, "scripts", "bench", "wrk.lua"),
+  ]
+    .concat(Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]))
+    .concat(url);
+  const env = {
+    ...process.env,
+    BENCH_METHOD: request.method ?? "GET",
+    BENCH_BODY: request.body ?? "",
+    BENCH_XFF: request.xff ? "1" : "",
+    BENCH_LIST: request.list ? "1" : "",
+    BENCH_SEED: String(seed),
+    BENCH_OUT: out,
+  };
+  return { args, env };
+}
+
+function readRun(out: string, pid: number, cpu: number): Run {
   const r = JSON.parse(readFileSync(out, "utf8")) as Record<string, number>;
   const elapsed = r.durationUs! / 1e6;
   return {
@@ -206,6 +213,63 @@ function wrk(url: string, request: Request, seconds: number, pid: number): Run {
     loadCpu: r.cpuTicks! / CLOCK_TICKS,
     serverCpu: cpuSeconds(pid) - cpu,
   };
+}
+
+function wrk(url: string, request: Request, seconds: number, pid: number, connections = CONNECTIONS): Run {
+  const out = join(work, "wrk.json");
+  const { args, env } = wrkCommand(url, request, seconds, connections, out);
+  const cpu = cpuSeconds(pid);
+  execFileSync("wrk", args, { env, stdio: ["ignore", "ignore", "inherit"] });
+  return readRun(out, pid, cpu);
+}
+
+/** wrk in the background, for a load beside a measurement. */
+function wrkBeside(url: string, request: Request, seconds: number, pid: number, connections: number): Promise<Run> {
+  const out = join(work, "wrk-load.json");
+  const { args, env } = wrkCommand(url, request, seconds, connections, out);
+  const cpu = cpuSeconds(pid);
+  return new Promise((resolve, reject) =>
+    spawn("wrk", args, { env, stdio: ["ignore", "ignore", "inherit"] })
+      .once("error", reject)
+      .once("exit", (code) => (code === 0 ? resolve(readRun(out, pid, cpu)) : reject(new Error(`wrk exited ${code}`)))),
+  );
+}
+
+/** Health probes measured by one connection: alone, and beside CONNECTIONS MCP clients calling search_services. */
+interface McpLoad {
+  readonly alone: Run;
+  readonly beside: Run;
+  readonly mcp: Run;
+  readonly shape: string;
+}
+let mcpLoad: McpLoad | undefined;
+
+/** One tools/call a client sends again and again (stateless Streamable HTTP: no session to open first). */
+const MCP_SEARCH: Request = {
+  method: "POST",
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "search_services", arguments: { query: "object storage", limit: 10 } },
+  }),
+  headers: { Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18" },
+  xff: true,
+};
+
+async function measureMcpLoad(server: Server): Promise<void> {
+  const health = `${server.api}/v1/health`;
+  const shape = await shapeOf(`${server.api}/mcp`, MCP_SEARCH);
+  wrk(health, {}, 1, server.pid, 1);
+  const alone = wrk(health, {}, DURATION, server.pid, 1);
+  const load = wrkBeside(`${server.api}/mcp`, MCP_SEARCH, DURATION + 2, server.pid, CONNECTIONS);
+  // The load runs a second before and after the measured probes.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const beside = wrk(health, {}, DURATION, server.pid, 1);
+  mcpLoad = { alone, beside, mcp: await load, shape };
+  console.log(
+    `bench: mcp load: health p99 ${alone.p99.toFixed(2)} ms alone, ${beside.p99.toFixed(2)} ms beside ${rps(mcpLoad.mcp).toFixed(0)} MCP calls/s`,
+  );
 }
 
 /** Runs taken as one: totals over their time (CPU as a share of it), latencies weighted by requests. */
@@ -299,6 +363,24 @@ async function row(
   );
 }
 
+/** The MCP load's table: health alone and beside the MCP clients, and what the clients got. */
+function mcpTable(load: McpLoad | undefined): string[] {
+  if (!load) return [];
+  const line = (what: string, run: Run) =>
+    `| ${what} | ${rps(run).toFixed(0)} | ${run.p50.toFixed(2)} | ${run.p99.toFixed(2)} | ${((run.serverCpu / run.seconds) * 100).toFixed(0)} % | ${run.failed} |`;
+  return [
+    "",
+    `MCP load: \`GET /v1/health\` from one connection, alone and beside ${CONNECTIONS} MCP clients (wrk connections) calling search_services through \`POST /mcp\` (answer ${load.shape}):`,
+    "",
+    "| requests | req/s | p50 ms | p99 ms | server CPU | errors |",
+    "|---|---:|---:|---:|---:|---:|",
+    line("GET /v1/health alone", load.alone),
+    line(`GET /v1/health beside ${CONNECTIONS} MCP clients`, load.beside),
+    line(`POST /mcp tools/call search_services (${CONNECTIONS} clients)`, load.mcp),
+    "",
+  ];
+}
+
 const catalogue = loadCatalogue();
 const slugs = (provider: string, n: number) =>
   catalogue.services
@@ -361,7 +443,9 @@ try {
 
   // 2. Many clients behind a trusted proxy: POSTs and list creation, embedded and with Redis.
   const namesFor = (label: string) =>
-    ["text page", "policy scp", "export markdown", "list create"].map((what) => `${what} (${label})`);
+    ["text page", "policy scp", "export markdown", "list create", ...(label === "embedded" ? ["mcp load"] : [])].map(
+      (what) => `${what} (${label})`,
+    );
   const stores: [string, Record<string, string>][] = [["embedded", {}]];
   const redisBinary = findBinary("redis-server");
   if (redisBinary && wants(namesFor("redis"))) {
@@ -405,11 +489,12 @@ try {
       xff: true,
       list: true,
     });
+    if (label === "embedded" && ONLY.test(`mcp load (${label})`)) await measureMcpLoad(trusted);
     await stopServer(trusted);
     await stopServer(trustedAgainst);
   }
 
-  if (rows.length === 0) throw new Error(`bench: BENCH_ONLY=${process.env.BENCH_ONLY} names no row`);
+  if (rows.length === 0 && !mcpLoad) throw new Error(`bench: BENCH_ONLY=${process.env.BENCH_ONLY} names no row`);
   const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
   const cpu = execSync("lscpu | sed -n 's/^Model name: *//p'").toString().trim();
   const table = [
@@ -423,6 +508,7 @@ try {
       return `| ${r.name} | ${rps(r.run).toFixed(0)} | ${r.run.p50.toFixed(2)} | ${r.run.p99.toFixed(2)} | ${r.shape} | ${r.reference} | ${rps(r.ref).toFixed(0)} | ${ratio.toFixed(2)}× | ${target === undefined ? "report" : `${target}× ${ratio >= target ? "✓" : "✗"}`} | ${pct(r.run.loadCpu)} | ${pct(r.run.serverCpu)} | ${r.run.failed} |${r.against ? ` ${rps(r.against).toFixed(0)} |` : ""}`;
     }),
     "",
+    ...mcpTable(mcpLoad),
     `RSS of the default \`npm start\` process: ${rss.ready.toFixed(0)} MB when ready (target ≤ ${RSS_TARGET_MB} MB ${rss.ready <= RSS_TARGET_MB ? "✓" : "✗"}), ${rss.after.toFixed(0)} MB after the GET rows${rss.against === undefined ? "" : `; ${AGAINST}: ${rss.against.toFixed(0)} MB when ready`}.`,
   ].join("\n");
   mkdirSync(join(root, ".cache"), { recursive: true });

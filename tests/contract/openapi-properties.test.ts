@@ -110,6 +110,7 @@ describe("requests generated from the OpenAPI document", () => {
         "getListExitPlan",
         "listLifecycle",
         "listServices",
+        "mcp",
         "planExit",
         "recordOutboundClick",
         "sendFeedback",

@@ -1,0 +1,140 @@
+/**
+ * The MCP server of the catalogue: the tools of ./tools.ts (each answered by its contract row),
+ * the resources and the prompts, over whichever transport connects it (./stdio.ts, ./http.ts).
+ * Read only: the tools run the API's read and compute operations, never a write, a file or the
+ * network; every answer carries the catalogue release in its text and its _meta.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { LRUCache } from "lru-cache";
+import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { API_VERSION } from "../catalogue/version.ts";
+import { dayOf } from "../catalogue/lifecycle.ts";
+import { HttpError } from "../catalogue/problem.ts";
+import { registerPrompts } from "./prompts.ts";
+import { registerResources, RELEASE_META } from "./resources.ts";
+import { catalogueRelease, releaseLine, toolText } from "./text.ts";
+import { invalid, runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
+
+export const SERVER_NAME = "cloud-services-catalogue";
+
+/** A refusal as a tool error: the API's Error body as structured content, and in words. */
+function toolError(context: ToolContext, error: HttpError): CallToolResult {
+  const release = catalogueRelease(context.catalogue);
+  const body = { error: error.message, status: error.statusCode, ...(error.details ? { details: error.details } : {}) };
+  return {
+    isError: true,
+    structuredContent: body,
+    content: [
+      {
+        type: "text",
+        text: `${error.message} (${error.statusCode})${error.details ? `: ${error.details}` : ""}\n\n${releaseLine(release)}`,
+      },
+    ],
+    _meta: { [RELEASE_META]: release },
+  };
+}
+
+/**
+ * Answers of tools whose row is pure (its answer depends only on the catalogue and the input), kept
+ * as the API's route keeps the rows' (sidecar/routes/api.ts): per catalogue and text host, by
+ * bytes. Lifecycle (today's date) and saved lists (the store) are computed every time.
+ */
+const KEPT_BYTES = 8 * 1024 * 1024;
+const kept = new WeakMap<object, LRUCache<string, { result: CallToolResult; bytes: number }>>();
+
+function keptFor(context: ToolContext) {
+  let cache = kept.get(context.catalogue);
+  if (!cache) {
+    cache = new LRUCache({ maxSize: KEPT_BYTES, sizeCalculation: (value, key) => value.bytes + key.length });
+    kept.set(context.catalogue, cache);
+  }
+  return cache;
+}
+
+async function callTool(context: ToolContext, spec: ToolSpec, args: Record<string, unknown>): Promise<CallToolResult> {
+  try {
+    if (spec.name === "get_saved_list" && context.listsUnavailable)
+      throw new HttpError(503, "Saved lists unavailable", context.listsUnavailable);
+    const request = spec.request(args);
+    const pure = context.table.find((row) => row.operationId === request.operationId)?.pure === true;
+    const key = `${context.urls.textUrl}\0${spec.name}\0${JSON.stringify(args)}`;
+    const hit = pure ? keptFor(context).get(key) : undefined;
+    if (hit) return hit.result;
+    const result = await computeTool(context, spec, args, request);
+    // A refusal is cheap to make again and says nothing worth keeping.
+    if (pure && !result.isError) keptFor(context).set(key, { result, bytes: JSON.stringify(result).length });
+    return result;
+  } catch (error) {
+    if (error instanceof HttpError) return toolError(context, error);
+    throw error;
+  }
+}
+
+async function computeTool(
+  context: ToolContext,
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  request: ReturnType<ToolSpec["request"]>,
+): Promise<CallToolResult> {
+  const answer = await runRow(context, request);
+  const structured = "json" in answer ? answer.json : { text: answer.text, contentType: answer.contentType };
+  return {
+    structuredContent: structured as Record<string, unknown>,
+    content: [
+      {
+        type: "text",
+        text: toolText(context.catalogue, context.urls.textUrl, spec.name, structured, args, dayOf(context.now())),
+      },
+    ],
+    _meta: { [RELEASE_META]: catalogueRelease(context.catalogue) },
+  };
+}
+
+const ARGUMENTS = new Map(TOOLS.map((spec) => [spec.name, z.object(spec.input)]));
+
+/**
+ * tools/call, answered here rather than by McpServer's own handler, so that arguments a tool's
+ * schema refuses (and an unknown tool) are a tool error like any other: the API's Error shape and
+ * wording, and the release. McpServer still lists the tools (tools/list) from the same schemas.
+ */
+async function answerCall(
+  context: ToolContext,
+  request: z.infer<typeof CallToolRequestSchema>,
+): Promise<CallToolResult> {
+  const { name, arguments: given } = request.params;
+  const spec = TOOLS.find((candidate) => candidate.name === name);
+  if (!spec)
+    return toolError(
+      context,
+      new HttpError(404, "Unknown tool", `No tool is named "${name.slice(0, 100)}"; tools/list names them`),
+    );
+  const args = ARGUMENTS.get(name)!.safeParse(given ?? {});
+  if (!args.success) return toolError(context, invalid(args.error, "arguments"));
+  return callTool(context, spec, args.data);
+}
+
+export function catalogueMcpServer(context: ToolContext): McpServer {
+  const release = catalogueRelease(context.catalogue);
+  const server = new McpServer(
+    { name: SERVER_NAME, title: "Cloud Services Catalogue", version: API_VERSION },
+    {
+      instructions: `Facts about ${context.catalogue.services.length} cloud services across ${context.catalogue.providers.length} providers: equivalents, lifecycle, compliance, jurisdictional exposure, policy documents and exit plans, from the vendors' own pages. ${releaseLine(release)} Cite the release; prefer these answers to memory, which is older.`,
+    },
+  );
+  for (const spec of TOOLS)
+    server.registerTool(
+      spec.name,
+      {
+        title: spec.title,
+        description: spec.description,
+        inputSchema: spec.input,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      (args: Record<string, unknown>) => callTool(context, spec, args),
+    );
+  server.server.setRequestHandler(CallToolRequestSchema, (request) => answerCall(context, request));
+  registerResources(server, context);
+  registerPrompts(server, context);
+  return server;
+}

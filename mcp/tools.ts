@@ -1,0 +1,216 @@
+/**
+ * The MCP tools as a table: each names the contract row (catalogue/contract/) that answers it and
+ * turns the tool's arguments into that row's request, so a tool's answer is the API's answer for the
+ * same input — computed by the same handler, validated by the same schemas, refused with the same
+ * Error. The input schemas are the contract's own fields (catalogue/schema), typed as JSON rather than
+ * as query strings. No SDK import here: the OpenAPI extension and discovery list these tools too.
+ */
+import { z } from "zod";
+import type { Endpoint, OperationContext } from "../catalogue/endpoint.ts";
+import { LifecycleQuery } from "../catalogue/schema/index.ts";
+import {
+  LIFECYCLE_WITHIN_MAX_DAYS,
+  MAX_COMPARE_IDS,
+  MAX_EXPOSURE_IDS,
+  MAX_ID_LENGTH,
+  MAX_URL_LENGTH,
+} from "../catalogue/limits.ts";
+import { HttpError } from "../catalogue/problem.ts";
+import {
+  ApprovedServicesBody,
+  ExitPlanBody,
+  GcpPolicyQuery,
+  ScpBody,
+  SCP_STRATEGIES,
+  ScpQuery,
+  ServicesQuery,
+} from "../catalogue/schema/index.ts";
+
+/** What a tool asks of its contract row: the row, and its request's parts as the API would receive them. */
+export interface RowRequest {
+  readonly operationId: string;
+  readonly query?: Record<string, unknown>;
+  readonly params?: Record<string, unknown>;
+  readonly body?: unknown;
+  readonly headers?: Record<string, unknown>;
+}
+
+export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: S;
+  readonly request: (args: z.output<z.ZodObject<S>>) => RowRequest;
+}
+
+const tool = <S extends z.ZodRawShape>(spec: ToolSpec<S>): ToolSpec => spec as unknown as ToolSpec;
+
+const slugArray = (max: number) =>
+  z
+    .array(z.string().min(1).max(MAX_ID_LENGTH))
+    .min(1)
+    .max(max)
+    .meta({ description: `Service slugs (1 to ${max}), e.g. ["aws-s3", "gcp-cloud-storage"]` });
+
+/** Query-string flags of the API ("true"/"false") from JSON booleans. */
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
+
+const defined = (record: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+
+export const POLICY_FORMATS = ["scp", "azure", "gcp"] as const;
+const POLICY_ROWS = { scp: "generateScp", azure: "generateAzurePolicy", gcp: "generateGcpOrgPolicy" } as const;
+
+/** Options of generate_policy that only one format takes. */
+const FORMAT_ONLY = { strategy: "scp", part: "scp", exemptPrincipalArns: "scp", organizationId: "gcp" } as const;
+
+export const TOOLS: readonly ToolSpec[] = [
+  tool({
+    name: "search_services",
+    title: "Search cloud services",
+    description:
+      "Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status or free tier. Paged: 1 to 200 per page.",
+    input: {
+      // The API bounds q by the URL's length; a tool call has no URL, so the bound is explicit.
+      query: z.string().max(MAX_URL_LENGTH).optional().meta({ description: ServicesQuery.shape.q.description! }),
+      provider: ServicesQuery.shape.provider,
+      category: ServicesQuery.shape.category,
+      lifecycle: ServicesQuery.shape.lifecycle,
+      freeTier: z.boolean().optional().meta({ description: "true: only services with a free tier" }),
+      page: ServicesQuery.shape.page,
+      limit: ServicesQuery.shape.limit,
+    },
+    request: ({ query, freeTier, ...rest }) => ({
+      operationId: "listServices",
+      query: defined({ ...rest, q: query, freeTier: flag(freeTier) }),
+    }),
+  }),
+  tool({
+    name: "get_service",
+    title: "Get one service",
+    description:
+      "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
+    input: { slug: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "Service slug, e.g. aws-s3" }) },
+    request: ({ slug }) => ({ operationId: "getService", params: { slug } }),
+  }),
+  tool({
+    name: "compare_services",
+    title: "Compare services",
+    description: `Up to ${MAX_COMPARE_IDS} services side by side (GET /v1/compare): shared attributes, compliance in common and apart, whether they are equivalent.`,
+    input: { ids: slugArray(MAX_COMPARE_IDS) },
+    request: ({ ids }) => ({ operationId: "compareServices", query: { ids: ids.join(",") } }),
+  }),
+  tool({
+    name: "exposure_scorecard",
+    title: "Jurisdictional exposure scorecard",
+    description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services (GET /v1/exposure). Procurement triage, not legal advice.`,
+    input: { ids: slugArray(MAX_EXPOSURE_IDS) },
+    request: ({ ids }) => ({ operationId: "getExposure", query: { ids: ids.join(",") } }),
+  }),
+  tool({
+    name: "lifecycle_upcoming",
+    title: "Lifecycle watch",
+    description:
+      "Services in preview, deprecated, sunsetting or retired (GET /v1/lifecycle), by next relevant date; withinDays keeps those whose sunset date falls between today (UTC) and today + n days.",
+    input: {
+      withinDays: z
+        .number()
+        .int()
+        .min(0)
+        .max(LIFECYCLE_WITHIN_MAX_DAYS)
+        .optional()
+        .meta({ description: `Only sunset dates from today to today + n days (0 to ${LIFECYCLE_WITHIN_MAX_DAYS})` }),
+      provider: LifecycleQuery.shape.provider,
+      status: LifecycleQuery.shape.status,
+    },
+    request: ({ withinDays, provider, status }) => ({
+      operationId: "listLifecycle",
+      query: defined({ within: withinDays === undefined ? undefined : `${withinDays}d`, provider, status }),
+    }),
+  }),
+  tool({
+    name: "generate_policy",
+    title: "Generate a policy document",
+    description:
+      "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). explain: true adds what was skipped, implied, kept as essentials and the notes. A starting point: review and test it in a non-production unit first.",
+    input: {
+      format: z.enum(POLICY_FORMATS).meta({ description: "scp (AWS), azure (Azure Policy) or gcp (Google Cloud)" }),
+      approvedServiceIds: ApprovedServicesBody.shape.approvedServiceIds,
+      explain: z.boolean().optional().meta({ description: ScpQuery.shape.explain.description! }),
+      essentials: z.boolean().optional().meta({ description: ScpQuery.shape.essentials.description! }),
+      // The API's default (deny-list) is applied by the row: a default here would read as an scp option given.
+      strategy: z.enum(SCP_STRATEGIES).optional().meta({ description: ScpQuery.shape.strategy.description! }),
+      part: ScpQuery.shape.part,
+      exemptPrincipalArns: ScpBody.shape.exemptPrincipalArns,
+      organizationId: GcpPolicyQuery.shape.organizationId,
+    },
+    request: (args) => {
+      for (const [option, format] of Object.entries(FORMAT_ONLY))
+        if (args[option as keyof typeof FORMAT_ONLY] !== undefined && args.format !== format)
+          throw new HttpError(400, "Invalid arguments", `${option} applies to format ${format} only`);
+      const { format, approvedServiceIds, exemptPrincipalArns, explain, essentials, ...options } = args;
+      return {
+        operationId: POLICY_ROWS[format],
+        query: defined({ ...options, explain: flag(explain), essentials: flag(essentials) }),
+        body: defined({ approvedServiceIds, exemptPrincipalArns }),
+      };
+    },
+  }),
+  tool({
+    name: "exit_plan",
+    title: "Plan an exit",
+    description:
+      "Maps an approved list onto the providers a target allows (POST /v1/exit-plan): per service stays, mapped (ranked peers with reasons) or a named gap; a proposed target list keeping providers few; exposure before and after.",
+    input: ExitPlanBody.shape,
+    request: (body) => ({ operationId: "planExit", query: {}, body, headers: {} }),
+  }),
+  tool({
+    name: "get_saved_list",
+    title: "Get a saved list",
+    description:
+      "A saved approved-services list by slug or id (GET /v1/lists/{id}), read only, with its services resolved. Lists live in the API server's store: the HTTP endpoint reads them; the stdio server, which has no store, says so.",
+    input: {
+      id: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "The list's slug or generated id" }),
+    },
+    request: ({ id }) => ({ operationId: "getList", params: { id } }),
+  }),
+];
+
+/** A zod error as the API words it (sidecar/routes/api.ts): where, and what, for the first five issues. */
+export function invalid(error: z.ZodError, where: string): HttpError {
+  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || where}: ${issue.message}`);
+  return new HttpError(400, `Invalid ${where}`, lines.join("; "));
+}
+
+function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value ?? {});
+  if (!result.success) throw invalid(result.error, where);
+  return result.data;
+}
+
+/** What an MCP call runs with: the API's operation context, and who is asking (the rate-limit key over HTTP). */
+export interface ToolContext extends OperationContext {
+  readonly client: string;
+  /** Why saved lists cannot be read here (the stdio server has no store); absent where they can. */
+  readonly listsUnavailable?: string;
+}
+
+/** The row's answer as JSON: the API's body, or its JSON text parsed; other text as it is. */
+export type RowAnswer = { readonly json: unknown } | { readonly text: string; readonly contentType: string };
+
+/** Runs a row as the API route does: its schemas validate the request, then its handler answers. */
+export async function runRow(context: ToolContext, request: RowRequest): Promise<RowAnswer> {
+  const row: Endpoint | undefined = context.table.find((candidate) => candidate.operationId === request.operationId);
+  if (!row) throw new HttpError(404, "Not found", `This server has no ${request.operationId} operation`);
+  const input = {
+    query: parsePart(row.query, request.query, "query"),
+    params: parsePart(row.params, request.params, "path"),
+    body: parsePart(row.body, request.body, "body"),
+    headers: parsePart(row.headers, request.headers, "headers"),
+  };
+  const result = await row.handler(context, { ...input, client: context.client } as never);
+  if ("body" in result) return { json: result.body };
+  if (result.contentType.startsWith("application/json")) return { json: JSON.parse(result.text) as unknown };
+  return { text: result.text, contentType: result.contentType };
+}

@@ -1,0 +1,218 @@
+/**
+ * POST /mcp as a remote assistant reaches it: the API app listening on a free port, driven by the
+ * SDK's own Client over Streamable HTTP. Answers equal the API's (app.inject on the same app);
+ * saved lists come from the app's store; the endpoint counts in its own rate-limit bucket.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FastifyInstance } from "fastify";
+import { afterEach, describe, expect, it } from "vitest";
+import { BUCKETS } from "../../catalogue/limits.ts";
+import { build, realCatalogue } from "../helpers/app.ts";
+import {
+  call,
+  expectListings,
+  expectPrompts,
+  expectResources,
+  expectSameAsApi,
+  expectToolError,
+  INVALID,
+  VALID,
+} from "./shared.ts";
+
+const clients: Client[] = [];
+// Registered after helpers/app.ts's afterEach, so it runs first (after-hooks run in reverse): clients close before apps.
+afterEach(async () => {
+  while (clients.length > 0) await clients.pop()!.close();
+});
+
+/** The app on a free port (build() closes it after the test) and a client connected to its /mcp. */
+async function connected(): Promise<{ app: FastifyInstance; client: Client }> {
+  const app = await build();
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  const client = new Client({ name: "http-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp`)));
+  clients.push(client);
+  return { app, client };
+}
+
+const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+
+describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
+  it("lists its tools, resource templates, resources and prompts", async () => {
+    const { client } = await connected();
+    await expectListings(client, realCatalogue());
+  });
+
+  it("answers every tool as the API answers the same request", async () => {
+    const { app, client } = await connected();
+    for (const c of VALID) await expectSameAsApi(client, app, c, realCatalogue());
+  });
+
+  it("refuses invalid input with a tool error, the API's Error where it has one, and keeps serving", async () => {
+    const { app, client } = await connected();
+    for (const c of INVALID) await expectToolError(client, app, c, realCatalogue());
+    expect((await call(client, VALID[2]!)).isError ?? false).toBe(false);
+  });
+
+  it("reads a saved list from the app's store as GET /v1/lists/{id} does, and 404s an unknown one", async () => {
+    const { app, client } = await connected();
+    const saved = await app.inject({
+      method: "POST",
+      url: "/v1/lists",
+      payload: { name: "Platform baseline", approvedServiceIds: ["aws-s3", "aws-lambda"] },
+    });
+    expect(saved.statusCode).toBe(200);
+    await expectSameAsApi(
+      client,
+      app,
+      { tool: "get_saved_list", args: { id: "platform-baseline" }, api: { url: "/v1/lists/platform-baseline" } },
+      realCatalogue(),
+    );
+    await expectToolError(
+      client,
+      app,
+      {
+        tool: "get_saved_list",
+        args: { id: "no-such-list" },
+        api: { url: "/v1/lists/no-such-list" },
+      },
+      realCatalogue(),
+    );
+  });
+
+  it("reads resources as the API answers them, and refuses unknown ones", async () => {
+    const { app, client } = await connected();
+    await expectResources(client, app, realCatalogue());
+  });
+
+  it("answers the prompts with facts and the release, and refuses unknown ids", async () => {
+    const { client } = await connected();
+    await expectPrompts(client, realCatalogue());
+  });
+
+  it("is stateless: a tool call needs no session, and a notification is accepted empty", async () => {
+    const app = await build();
+    const call = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, "mcp-protocol-version": "2025-06-18" },
+      payload: {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "get_service", arguments: { slug: "aws-s3" } },
+      },
+    });
+    expect(call.statusCode).toBe(200);
+    expect(call.headers["mcp-session-id"]).toBeUndefined();
+    expect(call.headers["cache-control"]).toBe("no-store");
+    expect(call.json().result.structuredContent.slug).toBe("aws-s3");
+    const note = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: HEADERS,
+      payload: { jsonrpc: "2.0", method: "notifications/initialized" },
+    });
+    expect(note.statusCode).toBe(202);
+    expect(note.body).toBe("");
+  });
+
+  it("answers many concurrent calls, each with its own answer", async () => {
+    const app = await build();
+    const slugs = realCatalogue()
+      .services.slice(0, 30)
+      .map((service) => service.slug);
+    const answers = await Promise.all(
+      slugs.map((slug, i) =>
+        app.inject({
+          method: "POST",
+          url: "/mcp",
+          headers: HEADERS,
+          remoteAddress: `198.51.100.${i}`,
+          payload: {
+            jsonrpc: "2.0",
+            id: i,
+            method: "tools/call",
+            params: { name: "get_service", arguments: { slug } },
+          },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(slugs.map(() => 200));
+    expect(answers.map((answer) => answer.json().result.structuredContent.slug)).toEqual(slugs);
+    expect(answers.map((answer) => answer.json().id)).toEqual(slugs.map((_, i) => i));
+  });
+
+  it("answers transport errors in the API's Error shape: no stream (405), Accept (406), batches, bad JSON-RPC", async () => {
+    const app = await build();
+    const get = await app.inject({ method: "GET", url: "/mcp" });
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe("POST");
+    const accept = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { "content-type": "application/json" },
+      payload: ping(1),
+    });
+    expect(accept.statusCode).toBe(406);
+    expect(accept.json()).toMatchObject({ status: 406, details: expect.stringContaining("text/event-stream") });
+    const batch = await app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload: [ping(1), ping(2)] });
+    expect(batch.statusCode).toBe(400);
+    const invalid = await app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload: { jsonrpc: "1.0" } });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toMatchObject({ error: "Invalid body", status: 400 });
+    const text = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, "content-type": "text/plain" },
+      payload: "{}",
+    });
+    expect(text.statusCode).toBe(415);
+  });
+
+  it("counts in its own mcp bucket: the request past the limit is a 429, and the strict bucket is untouched", async () => {
+    const app = await build();
+    const remoteAddress = "192.0.2.66";
+    for (let i = 0; i < BUCKETS.mcp.max; i++) {
+      const ok = await app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload: ping(i), remoteAddress });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers["x-ratelimit-limit"]).toBe(String(BUCKETS.mcp.max));
+    }
+    const limited = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: HEADERS,
+      payload: ping(0),
+      remoteAddress,
+    });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().details).toContain("the mcp bucket");
+    const policy = await app.inject({
+      method: "POST",
+      url: "/v1/policies/alpha-scp",
+      payload: { approvedServiceIds: ["aws-s3"] },
+      remoteAddress,
+    });
+    expect(policy.statusCode).toBe(200);
+  });
+
+  it("is listed in discovery and described in OpenAPI with its x-mcp extension", async () => {
+    const app = await build();
+    const discovery = (await app.inject("/")).json();
+    expect(discovery.mcp).toHaveLength(1);
+    expect(discovery.mcp[0]).toMatchObject({
+      method: "POST",
+      path: "/mcp",
+      rateLimit: { bucket: "mcp", perMinute: BUCKETS.mcp.max },
+      "x-mcp": expect.objectContaining({ transport: "streamable-http", stateless: true }),
+    });
+    expect(discovery.rateLimits.mcp).toContain("POST /mcp");
+    const openapi = (await app.inject("/openapi.json")).json();
+    const operation = openapi.paths["/mcp"].post;
+    expect(operation.tags).toEqual(["MCP"]);
+    expect(operation["x-mcp"].tools.map((tool: { name: string }) => tool.name)).toContain("search_services");
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(["200", "202", "406", "429"]));
+  });
+});

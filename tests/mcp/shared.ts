@@ -1,0 +1,275 @@
+/**
+ * The cases both transports run (stdio.test.ts, http.test.ts): every tool with valid input, whose
+ * structured answer must equal the API's JSON for the same request (app.inject), and with invalid
+ * input, which must be a tool error (never a crash or a protocol error) carrying the API's Error
+ * body where the API has the same request; resources and prompts listed and read.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { FastifyInstance } from "fastify";
+import { expect } from "vitest";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { RELEASE_META } from "../../mcp/resources.ts";
+import { catalogueRelease, releaseLine } from "../../mcp/text.ts";
+
+export interface ApiRequest {
+  readonly method?: "GET" | "POST";
+  readonly url: string;
+  readonly payload?: unknown;
+}
+
+export interface ToolCase {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  /** The same question to the API; absent where only the tool's own schema can refuse it. */
+  readonly api?: ApiRequest;
+  /** What the error text must say when there is no API twin. */
+  readonly says?: RegExp;
+}
+
+const storage = ["aws-s3", "azure-blob-storage", "gcp-cloud-storage"];
+const eleven = [
+  "aws-s3",
+  "aws-ec2",
+  "aws-lambda",
+  "aws-sqs",
+  "aws-sns",
+  "aws-dynamodb",
+  "gcp-bigquery",
+  "gcp-cloud-storage",
+].concat(["azure-blob-storage", "azure-functions", "azure-service-bus"]);
+
+export const VALID: readonly ToolCase[] = [
+  {
+    tool: "search_services",
+    args: { query: "object storage", provider: "aws", limit: 5 },
+    api: { url: "/v1/services?q=object%20storage&provider=aws&limit=5" },
+  },
+  {
+    tool: "search_services",
+    args: { lifecycle: "retired", freeTier: false, page: 1, limit: 3 },
+    api: { url: "/v1/services?lifecycle=retired&freeTier=false&page=1&limit=3" },
+  },
+  { tool: "get_service", args: { slug: "aws-s3" }, api: { url: "/v1/services/aws-s3" } },
+  { tool: "compare_services", args: { ids: storage }, api: { url: `/v1/compare?ids=${storage.join(",")}` } },
+  { tool: "exposure_scorecard", args: { ids: storage }, api: { url: `/v1/exposure?ids=${storage.join(",")}` } },
+  {
+    tool: "lifecycle_upcoming",
+    args: { withinDays: 365, provider: "gcp" },
+    api: { url: "/v1/lifecycle?within=365d&provider=gcp" },
+  },
+  { tool: "lifecycle_upcoming", args: { status: "deprecated" }, api: { url: "/v1/lifecycle?status=deprecated" } },
+  {
+    tool: "generate_policy",
+    args: { format: "scp", approvedServiceIds: ["aws-s3", "aws-lambda"], explain: true },
+    api: {
+      method: "POST",
+      url: "/v1/policies/alpha-scp?explain=true",
+      payload: { approvedServiceIds: ["aws-s3", "aws-lambda"] },
+    },
+  },
+  {
+    tool: "generate_policy",
+    args: { format: "azure", approvedServiceIds: ["azure-blob-storage"], essentials: false },
+    api: {
+      method: "POST",
+      url: "/v1/policies/beta-policy?essentials=false",
+      payload: { approvedServiceIds: ["azure-blob-storage"] },
+    },
+  },
+  {
+    tool: "generate_policy",
+    args: { format: "gcp", approvedServiceIds: ["gcp-cloud-storage"], organizationId: "123456789012" },
+    api: {
+      method: "POST",
+      url: "/v1/policies/gamma-org-policy?organizationId=123456789012",
+      payload: { approvedServiceIds: ["gcp-cloud-storage"] },
+    },
+  },
+  {
+    tool: "exit_plan",
+    args: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true } },
+    api: {
+      method: "POST",
+      url: "/v1/exit-plan",
+      payload: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true } },
+    },
+  },
+];
+
+export const INVALID: readonly ToolCase[] = [
+  { tool: "search_services", args: { limit: 500 }, says: /limit/ },
+  { tool: "search_services", args: { provider: 42 }, says: /provider/ },
+  { tool: "get_service", args: { slug: "no-such-service" }, api: { url: "/v1/services/no-such-service" } },
+  { tool: "get_service", args: {}, says: /slug/ },
+  { tool: "compare_services", args: { ids: eleven }, says: /ids/ },
+  { tool: "compare_services", args: { ids: ["aws-s3", "nope"] }, api: { url: "/v1/compare?ids=aws-s3,nope" } },
+  { tool: "exposure_scorecard", args: { ids: [] }, says: /ids/ },
+  { tool: "exposure_scorecard", args: { ids: ["nope"] }, api: { url: "/v1/exposure?ids=nope" } },
+  { tool: "lifecycle_upcoming", args: { withinDays: 4000 }, says: /withinDays/ },
+  { tool: "lifecycle_upcoming", args: { provider: "nope" }, api: { url: "/v1/lifecycle?provider=nope" } },
+  {
+    tool: "generate_policy",
+    args: { format: "scp", approvedServiceIds: ["gcp-cloud-storage"] },
+    api: { method: "POST", url: "/v1/policies/alpha-scp", payload: { approvedServiceIds: ["gcp-cloud-storage"] } },
+  },
+  {
+    tool: "generate_policy",
+    args: { format: "azure", approvedServiceIds: ["azure-blob-storage"], strategy: "allow-list" },
+    says: /strategy applies to format scp only/,
+  },
+  { tool: "generate_policy", args: { format: "cloudformation", approvedServiceIds: ["aws-s3"] }, says: /format/ },
+  {
+    tool: "exit_plan",
+    args: { approvedServiceIds: ["aws-s3"], to: {} },
+    api: { method: "POST", url: "/v1/exit-plan", payload: { approvedServiceIds: ["aws-s3"], to: {} } },
+  },
+  { tool: "no_such_tool", args: {}, says: /no_such_tool/ },
+];
+
+/** The API's answer to the same question, as JSON. */
+export async function apiJson(app: FastifyInstance, request: ApiRequest) {
+  const response = await app.inject({
+    method: request.method ?? "GET",
+    url: request.url,
+    ...(request.payload === undefined ? {} : { payload: request.payload as object }),
+  });
+  return { status: response.statusCode, json: response.json() as unknown };
+}
+
+export async function call(client: Client, c: ToolCase): Promise<CallToolResult> {
+  return (await client.callTool({ name: c.tool, arguments: c.args })) as CallToolResult;
+}
+
+const text = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+
+/** A valid case: not an error, the API's JSON as structured content, Markdown with the release beside it. */
+export async function expectSameAsApi(client: Client, app: FastifyInstance, c: ToolCase, catalogue: Catalogue) {
+  const result = await call(client, c);
+  expect(result.isError ?? false, `${c.tool} ${JSON.stringify(c.args)}: ${text(result)}`).toBe(false);
+  const api = await apiJson(app, c.api!);
+  expect(api.status).toBe(200);
+  expect(result.structuredContent).toEqual(api.json);
+  expect(result._meta?.[RELEASE_META]).toEqual(catalogueRelease(catalogue));
+  expect(text(result)).toContain(releaseLine(catalogueRelease(catalogue)));
+}
+
+/**
+ * An invalid case: a tool error, never a protocol error, in the API's Error shape and with the
+ * release; the API's own Error body where the API has the same request.
+ */
+export async function expectToolError(client: Client, app: FastifyInstance, c: ToolCase, catalogue: Catalogue) {
+  const result = await call(client, c);
+  expect(result.isError, `${c.tool} ${JSON.stringify(c.args)} should be refused`).toBe(true);
+  expect(result._meta?.[RELEASE_META]).toEqual(catalogueRelease(catalogue));
+  expect(text(result)).toContain(releaseLine(catalogueRelease(catalogue)));
+  if (c.api) {
+    const api = await apiJson(app, c.api);
+    expect(api.status).toBeGreaterThanOrEqual(400);
+    expect(result.structuredContent).toEqual(api.json);
+    expect(text(result)).toContain((api.json as { details: string }).details);
+  } else {
+    expect(result.structuredContent).toMatchObject({ status: expect.any(Number), error: expect.any(String) });
+    expect((result.structuredContent as { details: string }).details).toMatch(c.says!);
+  }
+}
+
+/** Lists, resources and prompts: what a client discovers first. */
+export async function expectListings(client: Client, catalogue: Catalogue) {
+  const tools = (await client.listTools()).tools;
+  expect(tools.map((tool) => tool.name).sort()).toEqual(
+    [
+      "compare_services",
+      "exit_plan",
+      "exposure_scorecard",
+      "generate_policy",
+      "get_saved_list",
+      "get_service",
+      "lifecycle_upcoming",
+      "search_services",
+    ].sort(),
+  );
+  for (const tool of tools) {
+    expect(tool.inputSchema.type).toBe("object");
+    expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(tool.annotations?.openWorldHint).toBe(false);
+  }
+  const compare = tools.find((tool) => tool.name === "compare_services")!;
+  expect(compare.inputSchema.properties?.ids).toMatchObject({ type: "array", minItems: 1, maxItems: 10 });
+
+  const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+  expect(templates.sort()).toEqual(
+    [
+      "catalogue://categories/{id}",
+      "catalogue://equivalents/{id}",
+      "catalogue://providers/{id}",
+      "catalogue://services/{slug}",
+    ].sort(),
+  );
+  const uris = new Set((await client.listResources()).resources.map((resource) => resource.uri));
+  for (const service of catalogue.services) expect(uris.has(`catalogue://services/${service.slug}`)).toBe(true);
+  for (const provider of catalogue.providers) expect(uris.has(`catalogue://providers/${provider.id}`)).toBe(true);
+  for (const uri of ["catalogue://equivalents", "catalogue://changelog", "catalogue://changes"])
+    expect(uris.has(uri)).toBe(true);
+  const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
+  expect(prompts.sort()).toEqual(["find_equivalent", "plan_exit", "sunsets_soon"]);
+}
+
+type ResourceContent = Awaited<ReturnType<Client["readResource"]>>["contents"][number];
+const contentText = (content: ResourceContent | undefined) => (content && "text" in content ? content.text : "");
+
+/** Resources read as the API answers; an unknown one is a resource-not-found error. */
+export async function expectResources(client: Client, app: FastifyInstance, catalogue: Catalogue) {
+  const service = await client.readResource({ uri: "catalogue://services/aws-s3" });
+  const json = service.contents.find((content) => content.mimeType === "application/json")!;
+  expect(JSON.parse(contentText(json))).toEqual((await apiJson(app, { url: "/v1/services/aws-s3" })).json);
+  const markdown = service.contents.find((content) => content.mimeType === "text/markdown")!;
+  expect(contentText(markdown)).toContain("# Amazon Simple Storage Service");
+  expect(service._meta?.[RELEASE_META]).toEqual(catalogueRelease(catalogue));
+  for (const [uri, url] of [
+    ["catalogue://equivalents/object-storage", "/v1/equivalents/object-storage"],
+    ["catalogue://equivalents", "/v1/equivalents"],
+    ["catalogue://changelog", "/v1/changelog"],
+    ["catalogue://changes", "/v1/changes"],
+  ] as const) {
+    const read = await client.readResource({ uri });
+    expect(JSON.parse(contentText(read.contents[0])), uri).toEqual((await apiJson(app, { url })).json);
+  }
+  const provider = await client.readResource({ uri: "catalogue://providers/ovhcloud" });
+  expect(JSON.parse(contentText(provider.contents[0]))).toEqual(catalogue.providers.find((p) => p.id === "ovhcloud"));
+  const category = await client.readResource({ uri: "catalogue://categories/storage" });
+  expect(JSON.parse(contentText(category.contents[0])).id).toBe("storage");
+  await expect(client.readResource({ uri: "catalogue://services/no-such-service" })).rejects.toThrow(
+    /Resource not found/,
+  );
+  await expect(client.readResource({ uri: "catalogue://providers/nope" })).rejects.toThrow(/Resource not found/);
+}
+
+/** Each prompt with good arguments states facts and the release; bad arguments are refused clearly. */
+export async function expectPrompts(client: Client, catalogue: Catalogue) {
+  const line = releaseLine(catalogueRelease(catalogue));
+  const promptText = (result: Awaited<ReturnType<Client["getPrompt"]>>) =>
+    result.messages.map((message) => (message.content.type === "text" ? message.content.text : "")).join("\n");
+  const equivalent = await client.getPrompt({
+    name: "find_equivalent",
+    arguments: { service: "aws-sqs", provider: "azure" },
+  });
+  expect(promptText(equivalent)).toContain("azure-service-bus");
+  expect(promptText(equivalent)).toContain(line);
+  const exit = await client.getPrompt({ name: "plan_exit", arguments: { serviceIds: "aws-s3, aws-ec2" } });
+  expect(promptText(exit)).toContain('["aws-s3","aws-ec2"]');
+  const retired = catalogue.services.find((service) => service.lifecycle?.status === "retired")!;
+  const soon = await client.getPrompt({
+    name: "sunsets_soon",
+    arguments: { serviceIds: `aws-s3,${retired.slug}`, withinDays: "90" },
+  });
+  expect(promptText(soon)).toContain(`${retired.slug}, `);
+  expect(promptText(soon)).toContain("retired");
+  await expect(client.getPrompt({ name: "plan_exit", arguments: { serviceIds: "nope" } })).rejects.toThrow(
+    /Not in the catalogue: nope/,
+  );
+  await expect(
+    client.getPrompt({ name: "find_equivalent", arguments: { service: "aws-sqs", provider: "nope" } }),
+  ).rejects.toThrow(/Unknown provider/);
+}

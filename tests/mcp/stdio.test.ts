@@ -1,0 +1,110 @@
+/**
+ * The stdio server as a desktop assistant starts it: a child process (mcp/stdio.ts) over a build,
+ * driven by the SDK's own Client. Its answers are compared with the API's (app.inject) for the same
+ * requests; saved lists, which need the API server's store, are refused clearly.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build, realCatalogue, URLS } from "../helpers/app.ts";
+import {
+  call,
+  expectListings,
+  expectPrompts,
+  expectResources,
+  expectSameAsApi,
+  expectToolError,
+  INVALID,
+  VALID,
+} from "./shared.ts";
+
+const STDIO = fileURLToPath(new URL("../../mcp/stdio.ts", import.meta.url));
+
+/** A build holding what the stdio server reads: the validated catalogue, as scripts/build.ts writes it. */
+function buildFolder(): string {
+  const dist = mkdtempSync(join(tmpdir(), "csc-mcp-dist-"));
+  mkdirSync(join(dist, "api"));
+  writeFileSync(join(dist, "api", "catalogue-source.json"), JSON.stringify(realCatalogue().source));
+  return dist;
+}
+
+function stdioClient(args: string[]): { client: Client; transport: StdioClientTransport; stderr: string[] } {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [STDIO, ...args],
+    env: { PATH: process.env.PATH ?? "", PUBLIC_API_URL: URLS.apiUrl, PUBLIC_TEXT_URL: URLS.textUrl },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
+  return { client: new Client({ name: "stdio-test", version: "1.0.0" }), transport, stderr };
+}
+
+describe("the MCP server over stdio", () => {
+  let dist: string;
+  let client: Client;
+  let stderr: string[];
+  beforeAll(async () => {
+    dist = buildFolder();
+    const started = stdioClient(["--dist", dist]);
+    ({ client, stderr } = started);
+    await client.connect(started.transport);
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    rmSync(dist, { recursive: true, force: true });
+  });
+  // The API's answers to compare with, through app.inject (build() closes it after each test).
+  const api = (): Promise<FastifyInstance> => build();
+
+  it("lists its tools, resource templates, resources and prompts", async () => {
+    await expectListings(client, realCatalogue());
+    expect(client.getServerVersion()?.name).toBe("cloud-services-catalogue");
+    expect(client.getInstructions()).toContain("Cite the release");
+  });
+
+  it("answers every tool as the API answers the same request", async () => {
+    const app = await api();
+    for (const c of VALID) await expectSameAsApi(client, app, c, realCatalogue());
+  });
+
+  it("refuses invalid input with a tool error, the API's Error where it has one, and keeps serving", async () => {
+    const app = await api();
+    for (const c of INVALID) await expectToolError(client, app, c, realCatalogue());
+    expect((await call(client, VALID[2]!)).isError ?? false).toBe(false);
+  });
+
+  it("says saved lists are unavailable over stdio, pointing to the HTTP endpoint", async () => {
+    const result = await call(client, { tool: "get_saved_list", args: { id: "platform-baseline" } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ status: 503, error: "Saved lists unavailable" });
+    expect(JSON.stringify(result.content)).toContain(`${URLS.apiUrl}/mcp`);
+  });
+
+  it("reads resources as the API answers them, and refuses unknown ones", async () => {
+    await expectResources(client, await api(), realCatalogue());
+  });
+
+  it("answers the prompts with facts and the release, and refuses unknown ids", async () => {
+    await expectPrompts(client, realCatalogue());
+  });
+
+  it("writes only the protocol to stdout: its own lines go to stderr", () => {
+    expect(stderr.join("")).toContain(`serving ${realCatalogue().services.length} services over stdio`);
+  });
+});
+
+describe("the stdio server without a build", () => {
+  it("exits with a message naming what is missing", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "csc-mcp-empty-"));
+    const { client, transport, stderr } = stdioClient(["--dist", empty]);
+    await expect(client.connect(transport)).rejects.toThrow();
+    expect(stderr.join("")).toContain("api/catalogue-source.json is missing");
+    rmSync(empty, { recursive: true, force: true });
+  });
+});

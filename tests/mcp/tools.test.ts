@@ -1,0 +1,38 @@
+/**
+ * The tool table's safety, checked on the table itself: every tool runs a contract row that reads
+ * or only computes (a GET, or a pure POST: policies, exit plans), never one that writes (lists,
+ * feedback, telemetry); and every row it names exists.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
+import { TOOLS } from "../../mcp/tools.ts";
+import { INVALID, VALID } from "./shared.ts";
+
+describe("the MCP tool table", () => {
+  const requests = [...VALID, ...INVALID, { tool: "get_saved_list", args: { id: "x" } }]
+    .map((c) => ({ c, spec: TOOLS.find((tool) => tool.name === c.tool) }))
+    .filter(({ spec }) => spec !== undefined)
+    .flatMap(({ c, spec }) => {
+      // As the SDK does before calling: arguments its schema refuses never reach request().
+      const args = z.object(spec!.input).safeParse(c.args);
+      if (!args.success) return [];
+      try {
+        return [{ tool: c.tool, operationId: spec!.request(args.data).operationId }];
+      } catch {
+        return []; // refused before choosing a row (an option of another format)
+      }
+    });
+
+  it("has a case for every tool", () => {
+    expect(new Set(requests.map((request) => request.tool))).toEqual(new Set(TOOLS.map((tool) => tool.name)));
+  });
+
+  it("runs only rows that read or compute, never one that writes", () => {
+    for (const { tool, operationId } of requests) {
+      const row = ENDPOINTS.find((candidate) => candidate.operationId === operationId);
+      expect(row, `${tool} → ${operationId}`).toBeDefined();
+      expect(row!.method === "GET" || row!.pure === true, `${tool} → ${row!.method} ${row!.path}`).toBe(true);
+    }
+  });
+});
