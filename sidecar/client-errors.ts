@@ -64,10 +64,23 @@ function requestsApi(error: NodeJS.ErrnoException): boolean {
   return /^[A-Z]{1,20} \/v1(?:[/?\s]|$)/.test(raw.subarray(0, 64).toString("latin1"));
 }
 
+/**
+ * Whether node's header or request limit fired for a request that waits behind answers still
+ * being sent: node stops reading a socket whose client does not read, so the request it had begun
+ * to parse looks stalled although the client sent it whole. The idle limit still closes a socket
+ * on which nothing moves.
+ */
+function waitsItsTurn(error: NodeJS.ErrnoException, socket: Socket): boolean {
+  // The answer being sent (node:_http_server's `socket._httpMessage`) is for a request received
+  // whole: the one that timed out is a later one. A stalled body is the request being answered.
+  const answering = (socket as Socket & { _httpMessage?: { req?: { complete?: boolean } } | null })._httpMessage;
+  return error.code === "ERR_HTTP_REQUEST_TIMEOUT" && answering?.req?.complete === true;
+}
+
 /** Fastify's `clientErrorHandler` for the API host or the text host. */
 export function clientErrorHandler(host: "api" | "text") {
   return (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === "ECONNRESET" || socket.destroyed) return;
+    if (error.code === "ECONNRESET" || socket.destroyed || waitsItsTurn(error, socket)) return;
     answer(socket, host === "api" || requestsApi(error) ? "api" : "text", classify(error));
   };
 }
