@@ -8,15 +8,20 @@ const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url)
 /** `npm start`'s script: builds dist/ when stale, then runs the server. */
 export const START = fileURLToPath(new URL("../../scripts/start.ts", import.meta.url));
 
+const START_SCRIPT = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
+).scripts.start.split(/\s+/);
+
 /** Node's arguments as `npm start` gives them: package.json's start flags, then the script. */
-export const START_ARGS: readonly string[] = [
-  ...(
-    JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
-  ).scripts.start
-    .split(/\s+/)
-    .filter((word) => word.startsWith("--")),
-  START,
-];
+export const START_ARGS: readonly string[] = [...START_SCRIPT.filter((word) => word.startsWith("--")), START];
+
+/** The environment `npm start` sets before `node` (NAME=value words, e.g. the malloc tuning). */
+export const START_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  START_SCRIPT.slice(0, START_SCRIPT.indexOf("node"))
+    .map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word))
+    .filter((match) => match !== null)
+    .map((match) => [match[1]!, match[2]!]),
+);
 
 export interface ServerProcess {
   readonly api: string;
