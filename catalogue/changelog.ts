@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.8.0",
+    date: "2026-11-26",
+    changes: [
+      "GET /v1/lists/{id}/exit-plan counts in the relaxed bucket (30 requests per minute per IP, shared with POST /v1/exit-plan, whose work it does) and may answer 429; a saved list's plan for one query is kept until the list expires.",
+      "Past the pipelining cap a connection gets its 503 in the Error shape before it closes, and a request that waits behind answers a client has not read is no longer cut off by the header limit.",
+    ],
+  },
+  {
     version: "1.7.0",
     date: "2026-11-26",
     changes: [

@@ -44,6 +44,8 @@ if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
 }
 // The build this process serves, resolved once: a later build swaps the link, not these files.
 const distDir = serving(DIST_DIR);
-const server = await orExitIfInUse(startServer(config, { distDir, store, catalogue: loadBuiltCatalogue(distDir) }));
+const server = await orExitIfInUse(
+  startServer(config, { distDir, store, catalogue: loadBuiltCatalogue(distDir), catalogueSource: { distDir } }),
+);
 handleSignals(server);
 console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);
