@@ -20,7 +20,7 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { answerConnect, clientErrorHandler } from "./client-errors.ts";
+import { answerConnect, clientErrorHandler, HOST_DETAILS, requireHost } from "./client-errors.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
@@ -90,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
   );
   answerConnect(app.server, "api");
+  requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Build the search index now rather than on the first query.
   serviceSearch(options.catalogue);

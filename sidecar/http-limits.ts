@@ -46,6 +46,8 @@ export function timeoutOptions(timeouts: Partial<HttpTimeouts> = {}) {
       requestTimeout: t.requestMs,
       keepAliveTimeout: t.keepAliveMs,
       connectionsCheckingInterval: checkingMs,
+      // client-errors.ts requireHost answers a missing Host in the host's error format.
+      requireHostHeader: false,
     },
   };
 }

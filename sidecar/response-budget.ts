@@ -72,6 +72,7 @@ export class StreamBudget {
 
   /** A slot: true when granted, false when the socket closed while waiting (no slot taken). */
   private slot(socket: Socket): Promise<boolean> {
+    if (socket.destroyed) return Promise.resolve(false);
     if (this.inUse < this.slots) {
       this.inUse++;
       return Promise.resolve(true);
