@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { loadBuiltCatalogue } from "../catalogue/load.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
+import { buildCacheProblem, cannotWriteLine, isNotWritable } from "./build-cache.ts";
 import { serving } from "./dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "./inputs.ts";
 
@@ -27,9 +28,18 @@ function buildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 const config = loadConfig(process.env);
 const urls = publicUrls(config);
 const store = await orExitIfInUse(openStore(config, (message) => console.error(message)));
+const BUILDS_DIR = join(ROOT_DIR, ".cache", "builds");
+/** Stops with one line when the build cache cannot be written (npm start as another user than the builder's). */
+function exitCannotWrite(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
 if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
   console.log("start: dist/ is up to date");
 } else {
+  const problem = buildCacheProblem(BUILDS_DIR, ROOT_DIR);
+  if (problem) exitCannotWrite(problem);
   console.log("start: dist/ is missing or older than the sources; building");
   const code = await new Promise<number | null>((resolve, reject) =>
     spawn(process.execPath, [join(ROOT_DIR, "scripts", "build.ts")], { stdio: "inherit", env: buildEnv(process.env) })
@@ -43,7 +53,13 @@ if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
   }
 }
 // The build this process serves, resolved once: a later build swaps the link, not these files.
-const distDir = serving(DIST_DIR);
+let distDir: string;
+try {
+  distDir = serving(DIST_DIR);
+} catch (error) {
+  if (!isNotWritable(error)) throw error;
+  exitCannotWrite(cannotWriteLine(BUILDS_DIR, ROOT_DIR, error));
+}
 const server = await orExitIfInUse(
   startServer(config, { distDir, store, catalogue: loadBuiltCatalogue(distDir), catalogueSource: { distDir } }),
 );
