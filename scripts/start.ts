@@ -11,18 +11,38 @@ import { join } from "node:path";
 import { loadBuiltCatalogue } from "../catalogue/load.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
+import { buildCacheProblem, cannotWriteLine, isNotWritable } from "./build-cache.ts";
 import { serving } from "./dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "./inputs.ts";
+
+/**
+ * The build's environment: the server's malloc tuning left out (package.json's start script sets
+ * it so that the chunks of files streamed to clients go back to the system when freed; the build
+ * allocates many such buffers and gains nothing from it).
+ */
+function buildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { MALLOC_MMAP_THRESHOLD_: _tuning, ...rest } = env;
+  return rest;
+}
 
 const config = loadConfig(process.env);
 const urls = publicUrls(config);
 const store = await orExitIfInUse(openStore(config, (message) => console.error(message)));
+const BUILDS_DIR = join(ROOT_DIR, ".cache", "builds");
+/** Stops with one line when the build cache cannot be written (npm start as another user than the builder's). */
+function exitCannotWrite(line: string): never {
+  console.error(line);
+  process.exit(1);
+}
+
 if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
   console.log("start: dist/ is up to date");
 } else {
+  const problem = buildCacheProblem(BUILDS_DIR, ROOT_DIR);
+  if (problem) exitCannotWrite(problem);
   console.log("start: dist/ is missing or older than the sources; building");
   const code = await new Promise<number | null>((resolve, reject) =>
-    spawn(process.execPath, [join(ROOT_DIR, "scripts", "build.ts")], { stdio: "inherit", env: process.env })
+    spawn(process.execPath, [join(ROOT_DIR, "scripts", "build.ts")], { stdio: "inherit", env: buildEnv(process.env) })
       .once("error", reject)
       .once("exit", resolve),
   );
@@ -33,7 +53,15 @@ if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
   }
 }
 // The build this process serves, resolved once: a later build swaps the link, not these files.
-const distDir = serving(DIST_DIR);
-const server = await orExitIfInUse(startServer(config, { distDir, store, catalogue: loadBuiltCatalogue(distDir) }));
+let distDir: string;
+try {
+  distDir = serving(DIST_DIR);
+} catch (error) {
+  if (!isNotWritable(error)) throw error;
+  exitCannotWrite(cannotWriteLine(BUILDS_DIR, ROOT_DIR, error));
+}
+const server = await orExitIfInUse(
+  startServer(config, { distDir, store, catalogue: loadBuiltCatalogue(distDir), catalogueSource: { distDir } }),
+);
 handleSignals(server);
 console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);

@@ -20,7 +20,8 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { answerConnect, clientErrorHandler } from "./client-errors.ts";
+import { answerConnect, clientErrorHandler, HOST_DETAILS, requireHost } from "./client-errors.ts";
+import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { limitPipelining, timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
@@ -44,6 +45,11 @@ export interface AppOptions {
   readonly sampleStatus?: boolean;
   /** The contract table to serve; tests add rows to it. */
   readonly table?: readonly Endpoint[];
+  /**
+   * Where `catalogue` was loaded from: given, the heavy rows run in a worker thread that loads the
+   * same (heavy/pool.ts); absent (a catalogue made in memory), on the main thread, one at a time.
+   */
+  readonly catalogueSource?: CatalogueSource;
 }
 
 type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
@@ -84,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
   );
   answerConnect(app.server, "api");
+  requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Build the search index now rather than on the first query.
   serviceSearch(options.catalogue);
@@ -130,7 +137,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
+  const heavyWorker = options.catalogueSource
+    ? new HeavyWorker(options.catalogueSource, options.urls, options.store)
+    : undefined;
+  if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
   await app.register(apiRoutes, {
+    ...(heavyWorker ? { heavyWorker } : {}),
     catalogue: options.catalogue,
     store: options.store,
     urls: options.urls,

@@ -7,6 +7,7 @@
  */
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 interface ClientError {
   readonly status: number;
@@ -58,17 +59,32 @@ function answer(socket: Socket, host: "api" | "text", { status, error, details }
  * Whether the refused request asked for one of the API's /v1/ paths (the text host answers them
  * too, in the API's Error shape): read from the request line, when the refused bytes start with it.
  */
-function requestsApi(error: NodeJS.ErrnoException): boolean {
+function requestsApi(error: NodeJS.ErrnoException, socket: Socket): boolean {
   const raw = (error as { rawPacket?: unknown }).rawPacket;
-  if (!Buffer.isBuffer(raw)) return false;
-  return /^[A-Z]{1,20} \/v1(?:[/?\s]|$)/.test(raw.subarray(0, 64).toString("latin1"));
+  if (Buffer.isBuffer(raw)) return /^[A-Z]{1,20} \/v1(?:[/?\s]|$)/.test(raw.subarray(0, 64).toString("latin1"));
+  // A request timed out: a stalled body's request line was read, and its answer waits on the socket.
+  const url = (socket as Socket & { _httpMessage?: { req?: { url?: string } } | null })._httpMessage?.req?.url;
+  return typeof url === "string" && /^\/v1(?:[/?]|$)/.test(url);
+}
+
+/**
+ * Whether node's header or request limit fired for a request that waits behind answers still
+ * being sent: node stops reading a socket whose client does not read, so the request it had begun
+ * to parse looks stalled although the client sent it whole. The idle limit still closes a socket
+ * on which nothing moves.
+ */
+function waitsItsTurn(error: NodeJS.ErrnoException, socket: Socket): boolean {
+  // The answer being sent (node:_http_server's `socket._httpMessage`) is for a request received
+  // whole: the one that timed out is a later one. A stalled body is the request being answered.
+  const answering = (socket as Socket & { _httpMessage?: { req?: { complete?: boolean } } | null })._httpMessage;
+  return error.code === "ERR_HTTP_REQUEST_TIMEOUT" && answering?.req?.complete === true;
 }
 
 /** Fastify's `clientErrorHandler` for the API host or the text host. */
 export function clientErrorHandler(host: "api" | "text") {
   return (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === "ECONNRESET" || socket.destroyed) return;
-    answer(socket, host === "api" || requestsApi(error) ? "api" : "text", classify(error));
+    if (error.code === "ECONNRESET" || socket.destroyed || waitsItsTurn(error, socket)) return;
+    answer(socket, host === "api" || requestsApi(error, socket) ? "api" : "text", classify(error));
   };
 }
 
@@ -81,5 +97,23 @@ export function answerConnect(server: Server, host: "api" | "text"): void {
       error: "Method not allowed",
       details: `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`,
     });
+  });
+}
+
+export const HOST_DETAILS = "An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).";
+
+/**
+ * An HTTP/1.1 request without Host is 400 in the host's error format. Node answers it itself by
+ * default, with an empty chunked body; both hosts turn its check off (`requireHostHeader: false`,
+ * http-limits.ts) for this hook, which runs first.
+ */
+export function requireHost(
+  app: FastifyInstance,
+  reject: (request: FastifyRequest, reply: FastifyReply) => unknown,
+): void {
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) return done();
+    reply.header("connection", "close");
+    void reject(request, reply);
   });
 }

@@ -4,7 +4,8 @@
  * (`preCompressed`), Range, HEAD; here the strong ETag from the build manifest's sha256 (304 on
  * If-None-Match), Cache-Control and the content types of catalogue/static.ts. A build served at
  * other URLs than it was built for (a mirror, a moved deployment) has those URLs rewritten in its
- * text files, read once for all the requests that ask for one at the same time.
+ * text files, read once for all the requests that ask for one at the same time. Streamed files
+ * count against the process's budget of answers in flight (response-budget.ts).
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -17,6 +18,7 @@ import type { CachePolicy } from "../catalogue/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
 import { rewriteAtom, rewriteCalendar } from "../catalogue/render/feeds.ts";
 import { CONTENT_TYPES, contentTypeOf } from "../catalogue/static.ts";
+import { STREAM_CHUNK_BYTES, streamBudget } from "./response-budget.ts";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
 /** The site's hashed assets never change under one name. */
@@ -64,6 +66,8 @@ interface Rewritten {
 
 /** Text files whose URLs a served build rewrites. */
 const REWRITTEN = /\.(json|html|md|ansi|txt|xml|webmanifest|atom|ics)$/;
+
+type SendFileOptions = Parameters<FastifyReply["sendFile"]>[2];
 
 export class BuiltFiles {
   readonly distDir: string;
@@ -170,9 +174,15 @@ export class BuiltFiles {
     // only make it chunked and its HEAD unlike its GET (x-no-compression is its opt-out).
     if (!encoding && !ENCODINGS.some(([, suffix]) => this.hashes.has(`${path}${suffix}`)))
       request.headers["x-no-compression"] = "1";
+    // Its turn on the connection and a slot of the process's budget (response-budget.ts): a client
+    // that does not read holds one file's chunks, not one per request it pipelined.
+    const release = await streamBudget.acquire(reply.raw, request.raw.socket);
+    if (!release) return true;
     // Not awaited: the reply's promise settles when the file has been written, or fails when the
     // client goes away first; the route returns the reply and Fastify finishes it.
-    void reply.sendFile(path, this.distDir);
+    // @fastify/static passes its options on to @fastify/send, which reads with this chunk size
+    // (its types do not list the option).
+    void reply.sendFile(path, this.distDir, { highWaterMark: STREAM_CHUNK_BYTES } as SendFileOptions);
     return true;
   }
 

@@ -11,6 +11,7 @@ import { buildApp } from "./app.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
+import type { CatalogueSource } from "./heavy/pool.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
@@ -56,9 +57,11 @@ export async function openStore(config: ConfigT, log: (message: string) => void)
 
 export async function startServer(
   config: ConfigT,
-  options: { distDir?: string; catalogue?: Catalogue; store?: Store } = {},
+  options: { distDir?: string; catalogue?: Catalogue; catalogueSource?: CatalogueSource; store?: Store } = {},
 ): Promise<RunningServer> {
   const catalogue = options.catalogue ?? loadCatalogue();
+  // The heavy rows' worker loads the same catalogue: the one named, or the data folder's by default.
+  const catalogueSource = options.catalogue ? options.catalogueSource : {};
   const urls = publicUrls(config);
   const store = options.store ?? (await openStore(config, (message) => console.error(message)));
   const distDir = options.distDir;
@@ -66,7 +69,15 @@ export async function startServer(
     distDir && existsSync(join(distDir, "api", "manifest.json"))
       ? await BuiltFiles.open(distDir, { rewrite: urlRewrites(distDir, urls) })
       : undefined;
-  const api = await buildApp({ config, catalogue, store, urls, files, sampleStatus: true });
+  const api = await buildApp({
+    config,
+    catalogue,
+    store,
+    urls,
+    files,
+    sampleStatus: true,
+    ...(catalogueSource ? { catalogueSource } : {}),
+  });
   const siteHandler = distDir && files ? await loadSiteHandler(distDir) : undefined;
   const text = await buildTextApp({
     config,
@@ -140,6 +151,8 @@ if (import.meta.main) {
   const distDir = process.env.DIST_DIR;
   // A build is served with the catalogue it was built from (its catalogue-source.json).
   const catalogue = distDir ? loadBuiltCatalogue(distDir) : undefined;
-  const server = await orExitIfInUse(startServer(config, { distDir, ...(catalogue ? { catalogue } : {}) }));
+  const server = await orExitIfInUse(
+    startServer(config, { distDir, ...(catalogue && distDir ? { catalogue, catalogueSource: { distDir } } : {}) }),
+  );
   handleSignals(server);
 }

@@ -165,10 +165,11 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
     }),
+    bucket: "relaxed",
     query: ExitPlanQuery,
     headers: AcceptHeaders,
     response: { status: 200, schema: ExitPlan, contentType: "application/json", alternates: EXIT_PLAN_ALTERNATES },
-    errors: [400, 404, 503],
+    errors: [400, 404, 429, 503],
     cache: "revalidate",
     example: { request: "GET /v1/lists/platform-baseline/exit-plan?sovereignOption=true&format=md" },
     handler: async (c, { params, query, headers }) => {
@@ -183,13 +184,17 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       );
       if (missingServiceIds.length > 0)
         plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
-      return exitPlanAnswer(
-        c.catalogue,
-        c.urls,
-        plan,
-        exitPlanFormat(query.format, headers.accept),
-        list.name ?? list.slug ?? list.id,
-      );
+      // A saved list never changes: its plan for one query is kept until the list expires.
+      return {
+        ...exitPlanAnswer(
+          c.catalogue,
+          c.urls,
+          plan,
+          exitPlanFormat(query.format, headers.accept),
+          list.name ?? list.slug ?? list.id,
+        ),
+        expiresAt: new Date(list.expiresAt),
+      };
     },
   }),
 ];

@@ -5,7 +5,8 @@
  * Static rows are registered too and computed on the fly: the build writes the same bytes.
  */
 import { createHash } from "node:crypto";
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
@@ -14,6 +15,7 @@ import { serializeJson, type Endpoint, type OperationContext, type Result } from
 import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
 import { acceptedEncoding, cacheControl, etagMatches, etagOf } from "../files.ts";
+import type { HeavyWorker } from "../heavy/pool.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig } from "../plugins/rate-limit.ts";
@@ -83,7 +85,7 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
  * repeated dynamic GETs 5-30x slower (BENCHMARKS.md); it lets an answer that has its
  * Content-Encoding pass. Others are left to @fastify/compress.
  */
-function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
+async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
   reply
     .code(prepared.status)
     .type(prepared.contentType)
@@ -100,28 +102,81 @@ function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepa
   }
   if (!encoding || typeof body === "string") return reply.send(body);
   const vary = reply.getHeader("vary");
-  const encoded = (prepared.encoded[encoding] ??=
-    encoding === "br"
-      ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: size } })
-      : gzipSync(body));
+  const encoded = (prepared.encoded[encoding] ??= await compress(encoding, body));
   return reply
     .header("content-encoding", encoding)
     .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding")
     .send(encoded);
 }
 
+/** Larger answers (a 500-service exit plan: 1 MB) are compressed on libuv's threads, not the event loop. */
+const COMPRESS_OFF_THREAD_BYTES = 64 * 1024;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+function compress(encoding: (typeof COMPRESSED)[number], body: Buffer): Buffer | Promise<Buffer> {
+  const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } };
+  if (body.length < COMPRESS_OFF_THREAD_BYTES)
+    return encoding === "br" ? brotliCompressSync(body, brotli) : gzipSync(body);
+  return encoding === "br" ? brotliAsync(body, brotli) : gzipAsync(body);
+}
+
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** Computations of heavy rows run one at a time; beyond this many waiting, 503. */
+export const HEAVY_WAITING_MAX = 256;
+
+/**
+ * A row whose answer is computed at some cost (a policy, an export, an exit plan, a saved list's
+ * exit plan): those the contract counts in a bucket, but for the writes, whose cost is the store's.
+ */
+export const isHeavy = (row: Endpoint) => row.bucket !== undefined && (row.pure === true || row.method === "GET");
+
+/**
+ * Runs heavy computations one at a time, each after a turn of the event loop, so that a burst of
+ * them (from many clients: each is limited by its bucket) leaves other requests answered between
+ * them rather than after all of them (issue 59: 200 saved-list exit plans held /v1/health for 9 s).
+ */
+class HeavyQueue {
+  private running = false;
+  private readonly waiting: (() => void)[] = [];
+
+  async run<T>(compute: () => T | Promise<T>): Promise<T> {
+    if (this.running) {
+      if (this.waiting.length >= HEAVY_WAITING_MAX)
+        throw Object.assign(
+          new HttpError(503, "Service unavailable", "Too many computations are waiting; retry in a few seconds."),
+          { retryAfter: 5 },
+        );
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.running = true;
+    try {
+      // Let the requests that arrived meanwhile be read and answered first.
+      await new Promise((resolve) => setImmediate(resolve));
+      return await compute();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running = false;
+    }
+  }
+}
+
 export default fp(
-  async (app: FastifyInstance, context: OperationContext) => {
+  async (app: FastifyInstance, context: OperationContext & { readonly heavyWorker?: HeavyWorker }) => {
     // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
     const kept = new LRUCache<string, Prepared<Buffer>>({
       maxSize: RESPONSE_CACHE_BYTES,
       // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
       sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
     });
+    // Requests for an answer being computed wait for that computation rather than start another.
+    const computing = new Map<string, Promise<Prepared<Buffer> | undefined>>();
+    const heavy = new HeavyQueue();
     for (const row of context.table) {
-      const keep = row.pure === true || row.cache === "until-expiry";
+      // A GET's answer is kept when it is pure or has an expiry (a saved list and what derives from it).
+      const keep = row.pure === true || row.cache === "until-expiry" || row.method === "GET";
       app.route({
         method: row.method,
         url: fastifyPath(row),
@@ -140,13 +195,36 @@ export default fp(
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
           const hit = key ? kept.get(key) : undefined;
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
-          const result = await row.handler(context, { ...input, client });
+          const shared = key ? await computing.get(key) : undefined;
+          if (shared && shared.until > now) return send(request, reply, row, shared, now);
+          const worker = isHeavy(row) ? context.heavyWorker : undefined;
+          const handle = () =>
+            worker
+              ? worker.run(row.operationId, { ...input, client }, context.now())
+              : row.handler(context, { ...input, client });
+          const computed = isHeavy(row) ? heavy.run(handle) : handle();
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
-          if (key !== undefined && (row.pure === true || until(result) !== Number.POSITIVE_INFINITY)) {
-            const prepared = prepare(row, result, (text) => Buffer.from(text));
-            kept.set(key, prepared);
-            return send(request, reply, row, prepared, now);
+          const keeping =
+            key === undefined
+              ? undefined
+              : Promise.resolve(computed).then((result) =>
+                  row.pure === true || until(result) !== Number.POSITIVE_INFINITY
+                    ? prepare(row, result, (text) => Buffer.from(text))
+                    : undefined,
+                );
+          if (key !== undefined && keeping) {
+            computing.set(key, keeping);
+            void keeping.then(
+              (prepared) => {
+                if (prepared) kept.set(key, prepared);
+                computing.delete(key);
+              },
+              () => computing.delete(key),
+            );
+            const prepared = await keeping;
+            if (prepared) return send(request, reply, row, prepared, now);
           }
+          const result = await computed;
           return send(
             request,
             reply,

@@ -21,7 +21,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import { join } from "node:path";
 import type { StatusRecordT } from "../../catalogue/schema/index.ts";
 import { lockDataDir } from "./lock.ts";
-import { logLines, MAX_LOG_LINE_BYTES, parseLogLine, type SkippedRecords } from "./records.ts";
+import { logLines, MAX_LOG_LINE_BYTES, NOT_JSON, parseLogLine, tornOrDamaged, type SkippedRecords } from "./records.ts";
 import { StatusFile } from "./status-samples.ts";
 import { WindowCounters } from "./window-counters.ts";
 import {
@@ -158,8 +158,11 @@ export class EmbeddedStore implements Store {
     /** Broken lines since the last readable record, and that record's number. */
     let broken = 0;
     let last: number | undefined;
+    /** The first skipped line, when it was not JSON, and whether readable records follow it. */
+    let firstNotJson: { line: number; recordsAfter: boolean } | undefined;
     const skip = (problem: string) => {
       broken++;
+      if (this.skipped.first === null && problem === NOT_JSON) firstNotJson = { line: number, recordsAfter: false };
       this.skipped.first ??= `line ${number}: ${problem}`;
     };
     for await (const line of logLines(path, this.end)) {
@@ -174,6 +177,7 @@ export class EmbeddedStore implements Store {
         skip(record.problem);
         continue;
       }
+      if (firstNotJson) firstNotJson.recordsAfter = true;
       const gap = record.n !== undefined && last !== undefined ? record.n - last - 1 : 0;
       this.skipped.count += Math.max(gap, broken);
       broken = 0;
@@ -184,6 +188,7 @@ export class EmbeddedStore implements Store {
       if (record.t === "list" && new Date(record.list.expiresAt) > now) this.index(record.list);
     }
     this.skipped.count += broken;
+    if (firstNotJson) this.skipped.first = `line ${firstNotJson.line}: ${tornOrDamaged(firstNotJson.recordsAfter)}`;
   }
 
   private index(list: StoredList) {

@@ -93,13 +93,27 @@ export function parseStoredList(value: unknown): StoredList | undefined {
   return result.success ? result.data : undefined;
 }
 
+/** Why a line is skipped when it does not parse; replay says what else is known (tornOrDamaged). */
+export const NOT_JSON = "not JSON";
+
+/**
+ * What is known of a line that is not JSON: the last record was a write cut short by a crash, so never
+ * acknowledged; one with readable records after it was written in full before them (a page of
+ * zeros or other damage since), so the records it held may well have been acknowledged.
+ */
+export function tornOrDamaged(recordsAfter: boolean): string {
+  return recordsAfter
+    ? `${NOT_JSON}: damaged after it was written in full (records follow it), so what it held may have been acknowledged`
+    : `${NOT_JSON}: the log's last record, a write cut short by a crash, so never acknowledged`;
+}
+
 /** The record on a log line, or why it cannot be used. */
 export function parseLogLine(line: string): z.infer<typeof LogRecord> | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return { problem: "not JSON (a write torn by a crash was never acknowledged)" };
+    return { problem: NOT_JSON };
   }
   const result = LogRecord.safeParse(value);
   if (result.success) return result.data;

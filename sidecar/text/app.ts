@@ -11,7 +11,7 @@ import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
-import { answerConnect } from "../client-errors.ts";
+import { answerConnect, HOST_DETAILS, requireHost } from "../client-errors.ts";
 import type { BuiltFiles } from "../files.ts";
 import { limitPipelining } from "../http-limits.ts";
 import { isApiPath, sendError, toErrorBody } from "../plugins/errors.ts";
@@ -71,6 +71,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     ),
   );
   answerConnect(app.server, "text");
+  requireHost(app, (request, reply) => replies.error(request, reply, 400, "Bad request", HOST_DETAILS));
   limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
   if (options.files) await options.files.register(app);
   await registerHeadersAndLimit(app, options);
@@ -155,6 +156,11 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
       const body = toErrorBody(error);
       if (body.status >= 500) request.log.error({ err: error }, "text request failed");
       return sendError(reply, body);
+    }
+    // 503: the server's bound on files in flight (response-budget.ts) was reached; it says when to retry.
+    if (e.statusCode === 503) {
+      if (e.retryAfter !== undefined) reply.header("retry-after", String(e.retryAfter));
+      return replies.error(request, reply, 503, "Service unavailable", (error as { details?: string }).details ?? "");
     }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, "text request failed");

@@ -8,15 +8,20 @@ const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url)
 /** `npm start`'s script: builds dist/ when stale, then runs the server. */
 export const START = fileURLToPath(new URL("../../scripts/start.ts", import.meta.url));
 
+const START_SCRIPT = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
+).scripts.start.split(/\s+/);
+
 /** Node's arguments as `npm start` gives them: package.json's start flags, then the script. */
-export const START_ARGS: readonly string[] = [
-  ...(
-    JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { scripts: { start: string } }
-  ).scripts.start
-    .split(/\s+/)
-    .filter((word) => word.startsWith("--")),
-  START,
-];
+export const START_ARGS: readonly string[] = [...START_SCRIPT.filter((word) => word.startsWith("--")), START];
+
+/** The environment `npm start` sets before `node` (NAME=value words, e.g. the malloc tuning). */
+export const START_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  START_SCRIPT.slice(0, START_SCRIPT.indexOf("node"))
+    .map((word) => /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word))
+    .filter((match) => match !== null)
+    .map((match) => [match[1]!, match[2]!]),
+);
 
 export interface ServerProcess {
   readonly api: string;
@@ -44,14 +49,15 @@ async function serverEnv(env: Record<string, string>) {
   };
 }
 
-export async function spawnServer(overrides: Record<string, string>): Promise<ServerProcess> {
+/** Starts the server; `startMs` bounds the wait for its /v1/health (a busy machine may need more than 20 s). */
+export async function spawnServer(overrides: Record<string, string>, startMs = 20_000): Promise<ServerProcess> {
   const { port, textPort, env } = await serverEnv(overrides);
   const child = spawn(process.execPath, [SERVER], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
   const api = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 20_000, "the server to start");
+    await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, startMs, "the server to start");
   } catch (error) {
     child.kill("SIGKILL");
     throw new Error(`${(error as Error).message}\n${stderr}`, { cause: error });
@@ -76,6 +82,7 @@ export async function refusedServer(
   script = SERVER,
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const { env } = await serverEnv(overrides);
-  const result = spawnSync(process.execPath, [script], { env, encoding: "utf8", timeout: 20_000 });
+  // A start on a busy machine may take longer than 20 s to load the catalogue before it refuses.
+  const result = spawnSync(process.execPath, [script], { env, encoding: "utf8", timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, waitFor } from "../helpers/components.ts";
-import { START_ARGS } from "../helpers/process.ts";
+import { START_ARGS, START_ENV } from "../helpers/process.ts";
 
 const REQUESTS = 4000;
 const LIMIT_MB = 300;
@@ -32,6 +32,7 @@ describe.skipIf(process.platform !== "linux")("pipelined requests for the larges
     port = await freePort();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
+      ...START_ENV,
       PORT: String(port),
       TEXT_PORT: String(await freePort()),
       DATA_DIR: dataDir,

@@ -114,3 +114,46 @@ describe("the Error shape on the API host", () => {
     }
   });
 });
+
+describe("errors node used to answer on its own (issue 59)", () => {
+  it("answers a stalled body on the text host's /v1/feedback with 408 in the Error shape", async () => {
+    const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
+    const store = await tempStore();
+    const timeouts = { headersMs: 500, requestMs: 1000, idleMs: 1000 };
+    const api = await buildApp({ config: { ...config, timeouts }, catalogue: fixtureCatalogue(), store, urls: URLS });
+    const text = await buildTextApp({ config: { ...config, timeouts }, catalogue: fixtureCatalogue(), store, api });
+    listening.push(api, text);
+    await text.listen({ port: 0, host: "127.0.0.1" });
+    const base = `http://127.0.0.1:${(text.server.address() as { port: number }).port}`;
+    const stalled = await socketExchange(
+      base,
+      'POST /v1/feedback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"type":',
+      8000,
+    );
+    const { status, headers, body } = parseRaw(stalled.answer);
+    expect(status).toBe(408);
+    expectErrorShape(408, headers["content-type"], body);
+  });
+
+  it("answers an HTTP/1.1 request without Host with 400 in each host's format", async () => {
+    const { api, text } = await hosts();
+    for (const [base, path] of [
+      [api, "/v1/providers"],
+      [text, "/v1/providers"],
+    ] as const) {
+      const { status, headers, body } = parseRaw(
+        (await socketExchange(base, `GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`, 3000)).answer,
+      );
+      expect(status, base).toBe(400);
+      expectErrorShape(400, headers["content-type"], body);
+      expect(body).toContain("Host");
+    }
+    const page = parseRaw((await socketExchange(text, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n", 3000)).answer);
+    expect(page.status).toBe(400);
+    expect(page.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(page.body).toContain("Host");
+    // HTTP/1.0 may leave it out.
+    const old = parseRaw((await socketExchange(api, "GET /v1/providers HTTP/1.0\r\n\r\n", 3000)).answer);
+    expect(old.status).toBe(200);
+  });
+});

@@ -143,3 +143,58 @@ describe("pipelined requests", () => {
     expect(bodyOf(answers.at(-1)!)).toMatchObject({ status: 503 });
   });
 });
+
+describe("past the pipelining cap (issue 59)", () => {
+  it("a client that reads gets every answer and the 503 in the Error shape, then the close, never a reset", async () => {
+    // 4,000 pipelined /v1/health used to get 114 answers, then ECONNRESET: the server closed with
+    // requests unread, so the kernel reset the connection and dropped the answers already sent.
+    const base = await api();
+    const socket = connect(Number(new URL(base).port), "127.0.0.1");
+    const chunks: Buffer[] = [];
+    const ended = new Promise<string | undefined>((resolve) => {
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code));
+      socket.on("close", () => resolve(undefined));
+    });
+    socket.write("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n".repeat(4000));
+    const error = await ended;
+    const answers = Buffer.concat(chunks)
+      .toString("utf8")
+      .split(/(?=HTTP\/1\.1 \d{3} )/);
+    const statuses = answers.map((answer) => Number(answer.slice(9, 12)));
+    expect(error).toBeUndefined();
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(
+      PIPELINE_ACTIVE + PIPELINE_WAITING,
+    );
+    expect(statuses.at(-1)).toBe(503);
+    expect(statuses.filter((status) => status !== 200)).toEqual([503]);
+    expect(answers.at(-1)).toMatch(/\r\nconnection: close\r\n/i);
+    expect(bodyOf(answers.at(-1)!)).toMatchObject({ error: "Service unavailable", status: 503 });
+  });
+});
+
+describe("requests that arrived and wait their turn (issue 59)", () => {
+  it("are not cut off by the header limit while the client is slow to read the answers before them", async () => {
+    // A client that pipelined reads and read nothing got a 408 after the header limit, though its
+    // requests had all arrived: node counts the one it has begun to parse while answers are pending.
+    const base = await api({ headersMs: 500, requestMs: 1000, idleMs: 4000 });
+    const socket = connect(Number(new URL(base).port), "127.0.0.1");
+    socket.on("error", () => undefined);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.pause();
+    const reads = 200;
+    socket.write("GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(reads) + "GET /v1/health HTTP/1.1\r\nHo");
+    // Past the header and request limits, reading nothing.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.resume();
+    await new Promise((resolve) => socket.once("close", resolve));
+    const statuses = [
+      ...Buffer.concat(chunks)
+        .toString("latin1")
+        .matchAll(/HTTP\/1\.1 (\d{3}) /g),
+    ].map((m) => Number(m[1]));
+    expect(statuses.slice(0, reads)).toEqual(Array<number>(reads).fill(200));
+  });
+});

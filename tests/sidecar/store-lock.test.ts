@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 
 const STORE = fileURLToPath(new URL("../../sidecar/store/embedded.ts", import.meta.url));
+const LOCK = fileURLToPath(new URL("../../sidecar/store/lock.ts", import.meta.url));
 const OPENERS = 100;
 
 /** Says "ready", waits for "go" on stdin, opens the store, says what happened, holds until stdin ends. */
@@ -106,11 +107,118 @@ describe("the DATA_DIR lock", () => {
       const before = new Date(Date.now() - 3_600_000);
       utimesSync(lock, before, before);
       expect(await open()).toBe("opened");
-      // Written after it started, the pid may be an older version's holder: respected.
+      // Written after it started (a folder restored by cp), by a process without the store open: replaced.
       writeFileSync(lock, String(pid));
-      expect(await open()).toMatch(new RegExp(`in use by process ${pid}`));
+      expect(await open()).toBe("opened");
     } finally {
       unrelated.kill();
     }
   }, 60_000);
 });
+
+/** Opens the store in a child process: "opened", or the error's message. */
+function openIn(dir: string): { result: string; stderr: string } {
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `import { EmbeddedStore } from ${JSON.stringify(STORE)};
+       try { const store = await EmbeddedStore.open(process.env.DATA_DIR); await store.close(); console.log("opened"); }
+       catch (error) { console.log(error.message); }`,
+    ],
+    { env: { ...process.env, DATA_DIR: dir }, encoding: "utf8", timeout: 30_000 },
+  );
+  return { result: child.stdout.trim(), stderr: child.stderr };
+}
+
+const bootIdNow = () => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+const startTicksOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
+};
+
+describe("the DATA_DIR lock and dead holders (issue 59)", () => {
+  it("is not held by a zombie: a killed holder its parent has not reaped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
+    dirs.push(dir);
+    // The shell's child exits at once; the shell then becomes `sleep`, which never reaps it.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const zombie = Number(
+        await new Promise<string>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(d.toString()))),
+      );
+      await waitForState(zombie, "Z");
+      writeFileSync(join(dir, "store.lock"), `${zombie}\n${bootIdNow()} ${startTicksOf(zombie)}\n`);
+      expect(openIn(dir).result).toBe("opened");
+    } finally {
+      parent.kill();
+    }
+  }, 30_000);
+
+  it("respects an older version's lock whose process has the store open, and says so when it replaces one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "store.jsonl"), "");
+    // An older version held the folder with store.lock alone (a pid), and kept store.jsonl open.
+    const holder = spawn(
+      process.execPath,
+      [
+        "-e",
+        `require("node:fs").openSync(${JSON.stringify(join(dir, "store.jsonl"))}, "a"); console.log("open"); setTimeout(() => {}, 30000)`,
+      ],
+      { stdio: ["ignore", "pipe", "ignore"] },
+    );
+    try {
+      await new Promise((resolve) => holder.stdout.once("data", resolve));
+      writeFileSync(join(dir, "store.lock"), String(holder.pid));
+      expect(openIn(dir).result).toMatch(new RegExp(`in use by process ${holder.pid}`));
+    } finally {
+      holder.kill();
+      await new Promise((resolve) => holder.once("exit", resolve));
+    }
+    // The same file once that process is gone (a pid alone, now someone else's or nobody's).
+    writeFileSync(join(dir, "store.lock"), "1");
+    const replaced = openIn(dir);
+    expect(replaced.result).toBe("opened");
+    expect(replaced.stderr).toMatch(
+      /older version's lock \(a pid alone\) naming process 1, which does not hold .*; replaced/,
+    );
+  }, 30_000);
+
+  it("waits for a killed holder's socket to be freed rather than refusing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
+    dirs.push(dir);
+    // A holder that binds the lock's socket, then is killed while a thread of it still holds the
+    // socket: here a process holding the socket for 1.5 s after the file names a dead pid.
+    const dead = Number(
+      spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString(),
+    );
+    const holding = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { lockSocketName } from ${JSON.stringify(LOCK)};
+         import { createServer } from "node:net";
+         const server = createServer().listen({ path: lockSocketName(process.env.DATA_DIR), exclusive: true }, () => console.log("bound"));
+         setTimeout(() => server.close(), 1500);`,
+      ],
+      { env: { ...process.env, DATA_DIR: dir }, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    await new Promise((resolve) => holding.stdout.once("data", resolve));
+    writeFileSync(join(dir, "store.lock"), `${dead}\n${bootIdNow()} 1\n`);
+    const started = performance.now();
+    expect(openIn(dir).result).toBe("opened");
+    expect(performance.now() - started).toBeGreaterThan(1000);
+  }, 30_000);
+});
+
+async function waitForState(pid: number, state: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (stat.slice(stat.lastIndexOf(")") + 2).startsWith(state)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`process ${pid} never reached state ${state}`);
+}

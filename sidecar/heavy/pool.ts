@@ -1,0 +1,111 @@
+/**
+ * Runs the heavy rows' handlers (routes/api.ts `isHeavy`) in a worker thread (./worker.ts), so a
+ * 500-service exit plan (0.17–0.34 s of CPU, RELIABILITY.md) does not stop the main thread from
+ * answering others (issue 59). The thread starts with the first heavy request, loads the
+ * catalogue from the same source as the server, and ends after IDLE_MS without work, giving its
+ * memory back. Jobs go one at a time (routes/api.ts queues them); its store calls come back here.
+ */
+import { Worker } from "node:worker_threads";
+import type { Result } from "../../catalogue/endpoint.ts";
+import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
+import type { PublicUrls } from "../../catalogue/urls.ts";
+import { HttpError } from "../plugins/errors.ts";
+import type { CatalogueSource, FromWorker, ToWorker } from "./messages.ts";
+
+export type { CatalogueSource } from "./messages.ts";
+
+/** A worker without work for this long ends (the next heavy request starts another). */
+export const IDLE_MS = 60_000;
+
+interface Job {
+  readonly resolve: (result: Result) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class HeavyWorker {
+  private worker: Worker | undefined;
+  private nextJob = 0;
+  private readonly jobs = new Map<number, Job>();
+  private idle: NodeJS.Timeout | undefined;
+  private readonly source: CatalogueSource;
+  private readonly urls: PublicUrls;
+  private readonly store: RecordStore;
+
+  constructor(source: CatalogueSource, urls: PublicUrls, store: RecordStore) {
+    this.source = source;
+    this.urls = urls;
+    this.store = store;
+  }
+
+  run(operationId: string, input: unknown, now: Date): Promise<Result> {
+    clearTimeout(this.idle);
+    const worker = (this.worker ??= this.start());
+    const job = this.nextJob++;
+    return new Promise<Result>((resolve, reject) => {
+      this.jobs.set(job, { resolve, reject });
+      worker.postMessage({ kind: "run", job, operationId, input, now: now.getTime() } satisfies ToWorker);
+    }).finally(() => {
+      if (this.jobs.size === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
+    });
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idle);
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+      workerData: { source: this.source, urls: this.urls },
+    });
+    worker.unref();
+    worker.on("message", (message: FromWorker) => this.receive(worker, message));
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const [job, { reject }] of this.jobs) {
+        this.jobs.delete(job);
+        reject(error);
+      }
+    };
+    worker.on("error", fail);
+    worker.on("exit", () => fail(new HttpError(503, "Service unavailable", "The computation was interrupted; retry.")));
+    return worker;
+  }
+
+  private receive(worker: Worker, message: FromWorker): void {
+    if (message.kind === "store") return void this.storeCall(worker, message);
+    if (message.kind === "ready") return;
+    const job = this.jobs.get(message.job);
+    this.jobs.delete(message.job);
+    if (!job) return;
+    if (message.kind === "result") return job.resolve(message.result);
+    const { statusCode, message: text, details, retryAfter } = message.error;
+    job.reject(
+      statusCode
+        ? Object.assign(new HttpError(statusCode, text, details), retryAfter === undefined ? {} : { retryAfter })
+        : new Error(text),
+    );
+  }
+
+  private async storeCall(worker: Worker, message: Extract<FromWorker, { kind: "store" }>): Promise<void> {
+    let reply: ToWorker;
+    try {
+      const method = (this.store as unknown as Record<string, (...args: unknown[]) => unknown>)[message.method];
+      if (typeof method !== "function") throw new Error(`no store method ${message.method}`);
+      reply = { kind: "store-result", call: message.call, value: await method.apply(this.store, message.args) };
+    } catch (error) {
+      reply = {
+        kind: "store-result",
+        call: message.call,
+        error: {
+          message: (error as Error).message,
+          unavailable: error instanceof StoreUnavailableError,
+          unknownOutcome: error instanceof StoreOutcomeUnknownError,
+        },
+      };
+    }
+    worker.postMessage(reply);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The heavy computations' thread (./pool.ts): loads the catalogue from the source the server
+ * loaded its own from, then answers one contract row at a time (a policy, an export, an exit plan,
+ * a saved list's exit plan) with the row's own handler, so that the main thread stays free for
+ * other clients. The store is the main thread's, reached through messages.
+ */
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
+import { serializeJson, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
+import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load.ts";
+import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
+import type { PublicUrls } from "../../catalogue/urls.ts";
+import type { CatalogueSource, FromWorker, ToWorker } from "./messages.ts";
+
+/**
+ * This thread yields the CPU to the main one: on a busy machine the plan then waits, not every
+ * other client. Linux gives each thread its own nice value (setpriority on its thread id).
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, WORKER_NICE);
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
+}
+
+const WORKER_NICE = 10;
+lowerPriority();
+const { source, urls } = workerData as { source: CatalogueSource; urls: PublicUrls };
+const catalogue = source.distDir ? loadBuiltCatalogue(source.distDir) : loadCatalogue(source.dataDir);
+const port = parentPort!;
+const post = (message: FromWorker) => port.postMessage(message);
+
+let nextCall = 0;
+const calls = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+
+/** The store's methods, each a round trip to the main thread. */
+const store = new Proxy({} as RecordStore, {
+  get: (_target, method: string) =>
+    method === "then"
+      ? undefined
+      : (...args: unknown[]) =>
+          new Promise((resolve, reject) => {
+            const call = nextCall++;
+            calls.set(call, { resolve, reject });
+            post({ kind: "store", call, method, args });
+          }),
+});
+
+port.on("message", (message: ToWorker) => {
+  if (message.kind === "store-result") {
+    const call = calls.get(message.call);
+    calls.delete(message.call);
+    if (!call) return;
+    if (message.error === undefined) call.resolve(message.value);
+    else
+      call.reject(
+        message.error.unknownOutcome
+          ? new StoreOutcomeUnknownError(message.error.message)
+          : message.error.unavailable
+            ? new StoreUnavailableError(message.error.message)
+            : new Error(message.error.message),
+      );
+    return;
+  }
+  void answer(message);
+});
+
+function asText({ body, ...rest }: Extract<Result, { body: unknown }>): Result {
+  return { ...rest, text: serializeJson(body), contentType: "application/json; charset=utf-8" };
+}
+
+async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void> {
+  const row = ENDPOINTS.find((candidate) => candidate.operationId === message.operationId);
+  try {
+    if (!row) throw new Error(`no row ${message.operationId}`);
+    const context: OperationContext = {
+      catalogue,
+      store,
+      // No heavy row reads the status; the main thread has the sampler.
+      status: undefined as never,
+      urls,
+      table: ENDPOINTS,
+      now: () => new Date(message.now),
+      startedAt: message.now,
+    };
+    const handled = await row.handler(context, message.input as never);
+    // Serialised here: a string crosses to the main thread far cheaper than the object (1 MB for
+    // a 500-service plan) would be cloned and then serialised there.
+    post({
+      kind: "result",
+      job: message.job,
+      result: "body" in handled ? asText(handled) : handled,
+    });
+  } catch (error) {
+    const e = error as { statusCode?: number; message?: string; details?: string; retryAfter?: number };
+    post({
+      kind: "error",
+      job: message.job,
+      error: {
+        statusCode: e.statusCode,
+        message: e.message ?? String(error),
+        details: e.details,
+        retryAfter: e.retryAfter,
+      },
+    });
+  }
+}
+
+post({ kind: "ready" });

@@ -1,0 +1,95 @@
+/**
+ * Issue 59 item 1: 200 connections that each pipelined 50 `GET /catalogue.json` (10 MB each) and
+ * read nothing drove `npm start` from 165 to 896–942 MiB, and it held ~926 MiB a minute after every
+ * socket had closed: the per-connection cap bounded one socket, nothing bounded the total. Started
+ * as a user gets it (scripts/start.ts with package.json's flags and environment), the server's RSS
+ * must stay under 300 MB meanwhile and be back under 250 MB a minute after the clients go.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, waitFor } from "../helpers/components.ts";
+import { START_ARGS, START_ENV } from "../helpers/process.ts";
+
+const CONNECTIONS = 200;
+const PIPELINED = 50;
+const DURING_LIMIT_MB = 300;
+const AFTER_LIMIT_MB = 250;
+
+/** The resident set of a process, in MB (10^6 bytes), from /proc (whose "kB" are KiB). */
+function rssMb(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return (Number(kib) * 1024) / 1e6;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(process.platform !== "linux")("many connections pipelining the largest file", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "csc-many-clients-"));
+  let child: ReturnType<typeof spawn>;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...START_ENV,
+      PORT: String(port),
+      TEXT_PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      // The default build's URLs (`npm start` on 8080/8081), so the build is not redone for every free port.
+      PUBLIC_API_URL: "http://localhost:8080",
+      PUBLIC_TEXT_URL: "http://localhost:8081",
+    };
+    delete env.LOG_LEVEL;
+    child = spawn(process.execPath, [...START_ARGS], { env, stdio: ["ignore", "ignore", "inherit"] });
+    // A stale dist/ is built first (a minute or more on a busy machine).
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 600_000, "npm start");
+  }, 620_000);
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`keeps the server under ${DURING_LIMIT_MB} MB while ${CONNECTIONS} connections each pipeline ${PIPELINED} GET /catalogue.json and read nothing, and under ${AFTER_LIMIT_MB} MB a minute after they close`, async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const head = await fetch(`${base}/catalogue.json`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
+    const size = Number(head.headers.get("content-length"));
+    expect(size).toBeGreaterThan(5_000_000);
+    const pid = child.pid!;
+    const ready = rssMb(pid);
+    const sockets: Socket[] = [];
+    for (let i = 0; i < CONNECTIONS; i++) {
+      const socket = connect(port, "127.0.0.1");
+      socket.on("error", () => undefined);
+      // Read nothing: the answers pile up on the server's side.
+      socket.pause();
+      socket.once("connect", () =>
+        socket.write("GET /catalogue.json HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(PIPELINED)),
+      );
+      sockets.push(socket);
+    }
+    let peak = ready;
+    for (let i = 0; i < 60; i++) {
+      await sleep(250);
+      peak = Math.max(peak, rssMb(pid));
+    }
+    // The server still answers others meanwhile.
+    expect((await fetch(`${base}/v1/health`)).ok).toBe(true);
+    for (const socket of sockets) socket.destroy();
+    await sleep(60_000);
+    const after = rssMb(pid);
+    console.log(
+      `many clients: RSS ${ready.toFixed(0)} MB when ready, peak ${peak.toFixed(0)} MB over 15 s of ${CONNECTIONS} connections × ${PIPELINED} pipelined GET /catalogue.json (${(size / 1e6).toFixed(1)} MB each), nothing read; ${after.toFixed(0)} MB a minute after they closed`,
+    );
+    expect(peak).toBeLessThan(DURING_LIMIT_MB);
+    expect(after).toBeLessThan(AFTER_LIMIT_MB);
+    expect((await fetch(`${base}/v1/health`)).ok).toBe(true);
+  }, 120_000);
+});
