@@ -213,6 +213,17 @@ describe("the catalogue data", () => {
         service.slug.replace(/^s3ns-/, "gcp-"),
       );
     expect(catalogue.bySlug.get("aws-oracle-database-at-aws")!.lineage?.origin).toBe("oci-exadata-database-service");
+    // The false gaps issue 61 names are filled, each in the group an exit plan looks in.
+    const groupsOf = (slug: string) => catalogue.bySlug.get(slug)!.groupIds;
+    expect(groupsOf("stackit-workflows")).toContain("managed-airflow");
+    expect(groupsOf("ovhcloud-object-storage")).toContain("archive-storage");
+    expect(groupsOf("s3ns-cloud-run")).toContain("serverless-containers");
+    expect(groupsOf("ovhcloud-secret-manager")).toContain("secrets-management");
+    expect(catalogue.bySlug.get("aws-cloud-directory")!.service.lifecycle).toMatchObject({
+      status: "sunset",
+      sunsetDate: "2027-07-24",
+    });
+    expect(catalogue.bySlug.get("aws-timestream-for-liveanalytics")!.service.lifecycle?.status).toBe("deprecated");
     // Every claim and lineage carries a vendor page on the provider's domains, read by today.
     const today = new Date().toISOString().slice(0, 10);
     for (const record of catalogue.bySlug.values())
