@@ -37,6 +37,7 @@ export const BROWSER_CORE = [
   "catalogue/render/markdown.ts",
   "catalogue/render/pages.ts",
   "catalogue/render/relative.ts",
+  "catalogue/render/theme.ts",
   "catalogue/search.ts",
   "catalogue/urls.ts",
 ];
