@@ -6,6 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
+import { issueLines } from "./issues.ts";
 import { ScopeFile, type ScopeFileT, type ServiceEntryT, type ServiceSourceEntryT } from "./schema/index.ts";
 
 /** A service entry as the loader holds it. */
@@ -80,8 +81,7 @@ export function mergeScope<T extends EntryAt>(
     const name = relative(process.cwd(), path);
     const parsed = ScopeFile.safeParse(readYaml(path));
     if (!parsed.success) {
-      for (const issue of parsed.error.issues)
-        problems.push(`${name}: field ${issue.path.join(".")}: ${issue.message}`);
+      problems.push(...issueLines(parsed.error.issues).map((line) => `${name}: field ${line}`));
       continue;
     }
     const found = scopeProblems(parsed.data, file.replace(/\.yaml$/, ""), entries, compliance);

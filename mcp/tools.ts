@@ -15,6 +15,7 @@ import {
   MAX_ID_LENGTH,
   MAX_URL_LENGTH,
 } from "../catalogue/limits.ts";
+import { issueDetails } from "../catalogue/issues.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import {
   ApprovedServicesBody,
@@ -178,8 +179,7 @@ export const TOOLS: readonly ToolSpec[] = [
 
 /** A zod error as the API words it (sidecar/routes/api.ts): where, and what, for the first five issues. */
 export function invalid(error: z.ZodError, where: string): HttpError {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || where}: ${issue.message}`);
-  return new HttpError(400, `Invalid ${where}`, lines.join("; "));
+  return new HttpError(400, `Invalid ${where}`, issueDetails(error.issues, where));
 }
 
 function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan } from "../../catalogue/exit-plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit-target.ts";
 import { listPath, resolveList } from "../../catalogue/lists.ts";
+import { issueDetails } from "../../catalogue/issues.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
@@ -32,15 +33,7 @@ export const DEFAULT_EXIT_TARGET: ExitTargetT = { sovereignOption: true };
 export function exitTargetOfRequest(query: Record<string, unknown>): { to: ExitTargetT; defaulted: boolean } {
   if (TARGET_KEYS.every((key) => query[key] === undefined)) return { to: DEFAULT_EXIT_TARGET, defaulted: true };
   const parsed = TargetQuery.safeParse(Object.fromEntries(TARGET_KEYS.map((key) => [key, query[key]])));
-  if (!parsed.success)
-    throw new HttpError(
-      400,
-      "Bad request",
-      parsed.error.issues
-        .slice(0, 5)
-        .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
-        .join("; "),
-    );
+  if (!parsed.success) throw new HttpError(400, "Bad request", issueDetails(parsed.error.issues, "query"));
   return { to: exitTargetOfQuery(parsed.data), defaulted: false };
 }
 

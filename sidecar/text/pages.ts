@@ -6,6 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
+import { issueDetails } from "../../catalogue/issues.ts";
 import { dayOf, lifecycleFilterOf } from "../../catalogue/lifecycle.ts";
 import { LifecycleQuery } from "../../catalogue/schema/index.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
@@ -103,8 +104,7 @@ async function filteredLifecycle(
   const rendering = c.replies.rendering(request);
   const parsed = LifecycleQuery.safeParse({ within: query.within, status: query.status, provider: query.provider });
   if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
-    return c.replies.error(request, reply, 400, "Bad request", details);
+    return c.replies.error(request, reply, 400, "Bad request", issueDetails(parsed.error.issues, "query"));
   }
   let filter;
   try {
