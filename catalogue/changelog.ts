@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.8.0",
+    date: "2026-11-26",
+    changes: [
+      "Search (q) also reads a service's sub-services (tiers, storage classes, editions, engines, features, plans): q=s3 glacier finds Amazon S3. ServiceList.search.subServices (optional) names, per service on the page found that way, the sub-service that matched.",
+      "ServicesQuery.freeTier is declared a boolean in OpenAPI; the query string still takes true or false.",
+    ],
+  },
+  {
     version: "1.7.0",
     date: "2026-11-26",
     changes: [

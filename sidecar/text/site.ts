@@ -117,6 +117,7 @@ function searchDoc(query: string, found: ReturnType<typeof listServices>, catalo
   const items: Inline[][] = found.data.map((service) => [
     link(service.name, servicePath(service)),
     ` — ${catalogue.providerById.get(service.providerId)!.provider.shortName}, ${lifecycleLabel(service.lifecycle)}`,
+    ...(found.search?.subServices?.[service.slug] ? [`; matched ${found.search.subServices[service.slug]}`] : []),
   ]);
   return {
     title: `Search: ${query}`,
