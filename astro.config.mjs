@@ -1,6 +1,7 @@
 // The site: the text host's HTML rendering. Prerendered from the same Catalogue as the API
-// (site/src/lib/catalogue.ts); only /lists/{id} renders on demand, through @astrojs/node in
-// middleware mode, mounted by the text host (sidecar/text.ts). Pagefind indexes the output.
+// (site/src/lib/catalogue.ts); /lists/{id} and the request-dependent pages of
+// site/src/pages/on-demand/ render on demand, through @astrojs/node in middleware mode, mounted by
+// the text host (sidecar/text/site-page.ts). Pagefind indexes the output.
 import node from "@astrojs/node";
 import { defineConfig } from "astro/config";
 import pagefind from "./site/integrations/pagefind.ts";

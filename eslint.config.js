@@ -45,10 +45,4 @@ export default tseslint.config(
     files: ["tests/**"],
     rules: { "max-lines-per-function": "off" },
   },
-  {
-    // The text host's route functions are split when its routes become rows of a table like the
-    // API's (issue 51 item 4); until then they are being changed by that work.
-    files: ["sidecar/text/app.ts", "sidecar/text/site.ts", "sidecar/text/routes.ts"],
-    rules: { "max-lines-per-function": "off" },
-  },
 );

@@ -1,6 +1,7 @@
 /**
  * Renders deploy/nginx.conf.template for a deployment, with the API's static locations generated
- * from the contract table's static rows:
+ * from the contract table's static rows, and the text host's computed paths from its route rows
+ * (sidecar/text/routes.ts):
  *   node scripts/deploy-config.ts --dist /srv/catalogue/dist --prefix /var/lib/catalogue-nginx \
  *     --api-port 80 --text-port 8081 --sidecar 10.0.0.5:8080/8081 --sidecar 10.0.0.6:8080/8081 > nginx.conf
  * Each --sidecar is host:apiPort/textPort of one `node sidecar/server.ts`.
@@ -11,6 +12,7 @@ import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import type { CachePolicy, Endpoint } from "../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
+import { pathPattern, TEXT_ROUTES, type TextRoute, type TextServing } from "../sidecar/text/routes.ts";
 
 export interface NginxOptions {
   dist: string;
@@ -22,6 +24,8 @@ export interface NginxOptions {
   user?: string;
   /** The contract table whose static rows nginx serves itself. */
   table?: readonly Endpoint[];
+  /** The text host's routes, whose computed paths nginx sends to a sidecar. */
+  textRoutes?: readonly TextRoute[];
 }
 
 /** nginx's regex for a path parameter: a file-safe segment (FILE_SEGMENT), captured by name. */
@@ -100,12 +104,31 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
   return lines.join("\n");
 }
 
+/** The paths of the text host's rows served this way, as one alternation: `(/a|/b/[^/]+)`. */
+function textPaths(routes: readonly TextRoute[], serving: TextServing): string {
+  const paths = routes
+    .filter((route) => route.serving === serving)
+    .map((route) =>
+      pathPattern(route.path)
+        .replace(/^\^/, "")
+        .replace(/\/\?\$$/, ""),
+    );
+  // A row never matches: an alternation of nothing would match every path.
+  return paths.length > 0 ? `(${paths.join("|")})` : "(?!)";
+}
+
+/** nginx's regex of the text host's `computed` paths: a location proxied to a sidecar. */
+export const textComputedPaths = (routes: readonly TextRoute[]) => `^${textPaths(routes, "computed")}/?$`;
+/** nginx's regex over "$uri|$args" for `static+computed` paths asked with a query. */
+export const textQueryComputed = (routes: readonly TextRoute[]) => `~^${textPaths(routes, "static+computed")}/?\\|.`;
+
 const TEMPLATE = new URL("../deploy/nginx.conf.template", import.meta.url);
 const BROTLI_MODULE = "/usr/share/nginx/modules-available/mod-http-brotli-static.conf";
 const BROTLI_SO = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
 
 export function renderNginxConfig(options: NginxOptions): string {
   const table = options.table ?? ENDPOINTS;
+  const textRoutes = options.textRoutes ?? TEXT_ROUTES;
   const upstream = (port: "apiPort" | "textPort") =>
     options.sidecars.map((s) => `    server ${s.host}:${s[port]} max_fails=1 fail_timeout=5s;`).join("\n");
   // Debian's packaged modules load through modules-enabled; a config run with -c loads it itself.
@@ -126,6 +149,8 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@TEXT_UPSTREAMS@": upstream("textPort"),
     "@API_STATIC_MAPS@": staticMaps(table),
     "@API_STATIC_LOCATIONS@": staticLocations(table, options.dist),
+    "@TEXT_COMPUTED_PATHS@": textComputedPaths(textRoutes),
+    "@TEXT_QUERY_COMPUTED@": textQueryComputed(textRoutes),
     "@READ_CACHE_CONTROL@": READ_CACHE_CONTROL,
     "@IMMUTABLE_CACHE_CONTROL@": IMMUTABLE_CACHE_CONTROL,
     "@MAX_BODY_KIB@": String(MAX_BODY_BYTES / 1024),

@@ -1,11 +1,11 @@
 /**
  * buildTextApp(options) builds the text host: the same catalogue at short paths, negotiated per
- * request (text/render.ts), its pages (text/routes.ts), the API same-origin under /v1/
- * (text/api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
+ * request (render.ts), its routes (the rows of routes.ts), the API same-origin under /v1/
+ * (api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { PublicUrls } from "../../catalogue/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
@@ -17,12 +17,13 @@ import { limitPipelining } from "../http-limits.ts";
 import { isApiPath, sendError, toErrorBody } from "../plugins/errors.ts";
 import { clientKey, limitStore } from "../plugins/limit-store.ts";
 import securityHeaders from "../plugins/security-headers.ts";
-import type { SiteHandler } from "./site-page.ts";
 import type { Store } from "../store/store.ts";
-import textSiteRoutes, { limitPage } from "./site.ts";
 import { forwardApi } from "./api-forward.ts";
 import { terminalWidth, TextReplies } from "./render.ts";
-import { allowedMethods, textRoutes } from "./routes.ts";
+import type { TextContext } from "./context.ts";
+import { allowedMethods, bucketOf, registerTextRoutes } from "./routes.ts";
+import { SitePages, type SiteHandler } from "./site-page.ts";
+import { limitPage } from "./site.ts";
 
 export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
 
@@ -44,34 +45,27 @@ export interface TextAppOptions {
 /** The CSP source expression that allows the site's one inline script, THEME_SCRIPT. */
 const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
 
-/** The limiter's bucket for this host's pages. */
-const TEXT_BUCKET = "text";
 /**
  * Not counted against the limit: the site's assets come with every page view (a CDN serves them in
- * production), and so do the list builder's and the exit planner's data files; /v1/* is the API's, limited by its own buckets.
+ * production), and so do the list builder's and the exit planner's data files; /v1/* is the API's,
+ * limited by its own buckets; and routes counted in another bucket (routes.ts).
  */
 const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json)(\?|$)/;
-/** The no-JS feedback form's POST: counted in the feedback (relaxed) bucket instead (site.ts). */
-const FEEDBACK_POST = /^\/feedback\/?(\?|$)/;
-const notCounted = (method: string | undefined, url: string) =>
-  NOT_COUNTED.test(url) || (method === "POST" && FEEDBACK_POST.test(url));
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
-  const perMinute = options.perMinute ?? TEXT_HOST_LIMIT.max;
-  const store = options.store;
+  const site = new SitePages(options.siteHandler, {
+    catalogue: options.catalogue,
+    store: options.store,
+    ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
+  });
   const app = Fastify(
     fastifyOptions(
       options.config,
       (error, request, reply) => {
         const status = error.statusCode === 414 ? 414 : 400;
-        void replies.error(
-          request,
-          reply,
-          status,
-          status === 414 ? "URI too long" : "Bad request",
-          "The address is malformed or too long.",
-        );
+        const title = status === 414 ? "URI too long" : "Bad request";
+        void replies.error(request, reply, status, title, "The address is malformed or too long.");
       },
       "text",
     ),
@@ -79,7 +73,32 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   answerConnect(app.server, "text");
   limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
   if (options.files) await options.files.register(app);
+  await registerHeadersAndLimit(app, options);
 
+  // ?width= and COLUMNS shape every text answer (render.ts): a bad one is a 400 in the
+  // request's rendering, whichever page it was asked of.
+  app.addHook("preHandler", async (request, reply) => {
+    if (isApiPath(request.url)) return;
+    const width = terminalWidth(request);
+    if (typeof width === "string") return replies.error(request, reply, 400, "Bad request", width);
+  });
+  app.setErrorHandler(textErrorHandler(replies, site));
+  app.setNotFoundHandler(notFoundHandler(replies, options));
+
+  if (options.api) await app.register(forwardApi(options.api));
+  const context: TextContext = {
+    catalogue: options.catalogue,
+    store: options.store,
+    files: options.files,
+    replies,
+    site,
+  };
+  await app.register(registerTextRoutes(context));
+  return app;
+}
+
+/** Security headers (a CSP allowing the site's one inline script) and this host's page limit. */
+async function registerHeadersAndLimit(app: FastifyInstance, options: TextAppOptions) {
   await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {
@@ -95,12 +114,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     https: options.urls?.textUrl.startsWith("https:") ?? false,
   });
   await app.register(rateLimit, {
-    max: perMinute,
+    max: options.perMinute ?? TEXT_HOST_LIMIT.max,
     timeWindow: TEXT_HOST_LIMIT.windowMs,
     skipOnError: true,
     keyGenerator: (request) => clientKey(request.ip),
-    allowList: (request) => notCounted(request.method, request.url),
-    store: limitStore(store, TEXT_BUCKET) as never,
+    allowList: (request) => NOT_COUNTED.test(request.url) || (bucketOf(request) ?? "text") !== "text",
+    store: limitStore(options.store, "text") as never,
     addHeaders: {
       "x-ratelimit-limit": true,
       "x-ratelimit-remaining": false,
@@ -113,30 +132,19 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
       message: `This host's pages (HTML, Markdown and text) are limited to ${context.max} requests per minute per IP.`,
     }),
   });
+}
 
-  // ?width= and COLUMNS shape every text answer (text/render.ts): a bad one is a 400 in the
-  // request's rendering, whichever page it was asked of.
-  app.addHook("preHandler", async (request, reply) => {
-    if (isApiPath(request.url)) return;
-    const width = terminalWidth(request);
-    if (typeof width === "string") return replies.error(request, reply, 400, "Bad request", width);
-  });
-
-  app.setErrorHandler(async (error, request, reply) => {
+function textErrorHandler(replies: TextReplies, site: SitePages) {
+  return async (error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const e = error as { statusCode?: number; retryAfter?: number; message?: string };
     if (e.statusCode === 429) {
       const retryAfter = e.retryAfter ?? TEXT_HOST_LIMIT.windowMs / 1000;
       reply.header("retry-after", String(retryAfter));
       // A browser gets the site's styled 429 page, saying what was limited and when to retry.
-      const page = replies.rendering(request) === "html" && (await limitPage(options.files, e.message, retryAfter));
-      if (page) return reply.code(429).type("text/html; charset=utf-8").header("cache-control", "no-store").send(page);
-      return replies.error(
-        request,
-        reply,
-        429,
-        "Too many requests",
-        `${e.message ?? ""} Try again in ${retryAfter} seconds.`,
-      );
+      if (replies.rendering(request) === "html" && (await limitPage(site, request, reply, e.message, retryAfter)))
+        return reply;
+      const detail = `${e.message ?? ""} Try again in ${retryAfter} seconds.`;
+      return replies.error(request, reply, 429, "Too many requests", detail);
     }
     // The API's paths: its Error shape with its own titles (e.g. 413 "Payload too large").
     if (isApiPath(request.url)) {
@@ -146,46 +154,21 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, "text request failed");
-    return replies.error(
-      request,
-      reply,
-      status,
-      status === 500 ? "Internal error" : "Bad request",
-      status === 500 ? "Something went wrong." : "The request could not be understood.",
-    );
-  });
-  app.setNotFoundHandler((request, reply) => {
-    // A known page asked with another method: 405 naming the ones it answers (RFC 9110 §15.5.6).
+    return status === 500
+      ? replies.error(request, reply, 500, "Internal error", "Something went wrong.")
+      : replies.error(request, reply, status, "Bad request", "The request could not be understood.");
+  };
+}
+
+/** A known page asked with another method: 405 naming the ones it answers (RFC 9110 §15.5.6); else 404. */
+function notFoundHandler(replies: TextReplies, options: TextAppOptions) {
+  return (request: FastifyRequest, reply: FastifyReply) => {
     const allow = allowedMethods(options.catalogue, options.files, request.url);
     if (!allow)
       return replies.error(request, reply, 404, "Not found", "No page here. Try / for the list of providers.");
     reply.header("allow", allow.join(", "));
     if (request.method === "OPTIONS") return reply.code(204).header("cache-control", "no-store").send();
-    return replies.error(
-      request,
-      reply,
-      405,
-      "Method not allowed",
-      `${request.method.slice(0, 20)} is not answered here; this address answers ${allow.join(", ")}.`,
-    );
-  });
-
-  await app.register(textSiteRoutes, {
-    catalogue: options.catalogue,
-    store: options.store,
-    files: options.files,
-    negotiate: (request) => replies.rendering(request),
-  });
-  if (options.api) await app.register(forwardApi(options.api));
-  await app.register(
-    textRoutes({
-      catalogue: options.catalogue,
-      store: options.store,
-      files: options.files,
-      replies,
-      siteHandler: options.siteHandler,
-      apiUrl: options.urls?.apiUrl,
-    }),
-  );
-  return app;
+    const detail = `${request.method.slice(0, 20)} is not answered here; this address answers ${allow.join(", ")}.`;
+    return replies.error(request, reply, 405, "Method not allowed", detail);
+  };
 }

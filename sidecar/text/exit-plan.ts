@@ -6,15 +6,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan, exitTargetOfQuery } from "../../catalogue/exit-plan.ts";
 import { listPath, resolveList } from "../../catalogue/lists.ts";
-import type { Catalogue } from "../../catalogue/load.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { isDotSegment } from "./site-page.ts";
-import type { Store } from "../store/store.ts";
-import { render, type TextReplies } from "./render.ts";
+import { render } from "./render.ts";
+import type { TextContext } from "./context.ts";
 
 const TARGET_KEYS = ["providers", "sovereignOption", "euResidentOnly", "jurisdictions", "exclude"] as const;
 const TargetQuery = ExitPlanQuery.pick({
@@ -44,67 +43,66 @@ export function exitTargetOfRequest(query: Record<string, unknown>): { to: ExitT
   return { to: exitTargetOfQuery(parsed.data), defaulted: false };
 }
 
-export function exitPlanPage(options: { catalogue: Catalogue; store: Store; replies: TextReplies }) {
-  const { catalogue, store, replies } = options;
-  return async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-    const rendering = replies.rendering(request);
-    if (isDotSegment(request.params.id)) return replies.notFound(request, reply, "No page here.");
-    let target;
-    try {
-      target = exitTargetOfRequest(request.query as Record<string, unknown>);
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
-    }
-    const found = await replies.savedList(store, request.params.id, request, reply);
-    if ("answered" in found) return found.answered;
-    const { list } = found;
-    const { services, missingServiceIds } = resolveList(catalogue, list);
-    let doc: Doc;
-    try {
-      const plan = exitPlan(
-        catalogue,
-        services.map((service) => service.slug),
-        target.to,
-      );
-      if (missingServiceIds.length > 0)
-        plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
-      doc = exitPlanDoc(catalogue, plan, { listName: list.name ?? list.slug ?? list.id });
-    } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
-      return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
-    }
-    const path = `${listPath(list)}/exit-plan`;
-    const query = new URLSearchParams(
-      Object.entries(target.to).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : String(value)]),
-    ).toString();
-    const [title, ...rest] = doc.blocks;
-    const page: Doc = {
-      title: doc.title,
-      blocks: [
-        title!,
-        paragraph(
-          target.defaulted
-            ? "Target: sovereign-option providers, the default. Choose another with "
-            : "Choose another target with ",
-          `?providers=ovhcloud,scaleway, ?sovereignOption=true, ?euResidentOnly=true, ?jurisdictions=EU,CH and ?exclude=…, combined as you like (each narrows). `,
-          "The list: ",
-          link(listPath(list), listPath(list)),
-          ". As CSV: ",
-          link(`/v1${path}?${query}&format=csv`, `/v1${path}?${query}&format=csv`),
-          ".",
-        ),
-        ...rest,
-      ],
-    };
-    // Saved lists expire: not for shared caches.
-    return replies.text(
-      request,
-      reply,
-      200,
-      rendering,
-      rendering === "html" ? renderHtml(page) : render(page, rendering),
-      false,
+export async function exitPlanPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const { catalogue, store, replies } = c;
+  const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
+  const rendering = replies.rendering(request);
+  if (isDotSegment(id)) return replies.notFound(request, reply, "No page here.");
+  let target;
+  try {
+    target = exitTargetOfRequest(request.query as Record<string, unknown>);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+  }
+  const found = await replies.savedList(store, id, request, reply);
+  if ("answered" in found) return found.answered;
+  const { list } = found;
+  const { services, missingServiceIds } = resolveList(catalogue, list);
+  let doc: Doc;
+  try {
+    const plan = exitPlan(
+      catalogue,
+      services.map((service) => service.slug),
+      target.to,
     );
+    if (missingServiceIds.length > 0)
+      plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
+    doc = exitPlanDoc(catalogue, plan, { listName: list.name ?? list.slug ?? list.id });
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+  }
+  const path = `${listPath(list)}/exit-plan`;
+  const query = new URLSearchParams(
+    Object.entries(target.to).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : String(value)]),
+  ).toString();
+  const [title, ...rest] = doc.blocks;
+  const page: Doc = {
+    title: doc.title,
+    blocks: [
+      title!,
+      paragraph(
+        target.defaulted
+          ? "Target: sovereign-option providers, the default. Choose another with "
+          : "Choose another target with ",
+        `?providers=ovhcloud,scaleway, ?sovereignOption=true, ?euResidentOnly=true, ?jurisdictions=EU,CH and ?exclude=…, combined as you like (each narrows). `,
+        "The list: ",
+        link(listPath(list), listPath(list)),
+        ". As CSV: ",
+        link(`/v1${path}?${query}&format=csv`, `/v1${path}?${query}&format=csv`),
+        ".",
+      ),
+      ...rest,
+    ],
   };
+  // Saved lists expire: not for shared caches.
+  return replies.text(
+    request,
+    reply,
+    200,
+    rendering,
+    rendering === "html" ? renderHtml(page) : render(page, rendering),
+    false,
+  );
 }

@@ -1,5 +1,7 @@
 /**
- * Loads and runs the built site's on-demand handler (@astrojs/node) for one request of the text host. The
+ * Loads and runs the built site's on-demand handler (@astrojs/node) for one request of the text
+ * host: the saved list at its own path, and the pages of site/src/pages/on-demand/ for requests
+ * whose answer depends on their query (compare, search, the matrix, a refused form, a 429). The
  * reply is hijacked, so this answers every path itself: the handler's `next()` (no page matched,
  * or it failed) ends the request with a 404 or 500 page, and a handler that throws gets a 500 —
  * a hijacked request nobody answers would hold its socket until the client gives up.
@@ -9,6 +11,9 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Catalogue } from "../../catalogue/load.ts";
+import type { RecordStore } from "../../catalogue/ports.ts";
+import { errorDoc, render } from "./render.ts";
 
 /** The built site's on-demand handler (@astrojs/node). */
 export type SiteHandler = (
@@ -40,26 +45,75 @@ export function isDotSegment(param: string): boolean {
   return param === "." || param === "..";
 }
 
-export async function serveSitePage(
+/** What the text host passes to every page it renders on demand (site/src/lib/locals.ts). */
+export interface SiteLocals {
+  readonly catalogue: Catalogue;
+  readonly store: RecordStore;
+  readonly apiUrl?: string;
+}
+
+export interface SitePageRequest {
+  /**
+   * The page of site/src/pages/on-demand/ to render, with the query it reads; absent: the request's
+   * own path (the saved list, /lists/{id}).
+   */
+  readonly page?: { readonly name: string; readonly search: string };
+  /** Beside the catalogue and store: what the page cannot read from the URL. */
+  readonly locals?: object;
+  readonly headers: Record<string, string>;
+}
+
+/**
+ * The site's pages rendered on demand for this host's requests, by the built site's handler; a
+ * build without one (a mirror, a test's fake build) renders nothing and the caller answers in its
+ * own HTML.
+ */
+export class SitePages {
+  private readonly handler: SiteHandler | undefined;
+  private readonly locals: SiteLocals;
+  constructor(handler: SiteHandler | undefined, locals: SiteLocals) {
+    this.handler = handler;
+    this.locals = locals;
+  }
+
+  get available(): boolean {
+    return this.handler !== undefined;
+  }
+
+  /** Renders the page; false (nothing sent) when the build has no on-demand handler. */
+  async render(request: FastifyRequest, reply: FastifyReply, page: SitePageRequest): Promise<boolean> {
+    if (!this.handler) return false;
+    // The page is chosen by the URL Astro is handed: the public one stays in the browser.
+    const raw = page.page ? withUrl(request.raw, `/on-demand/${page.page.name}${page.page.search}`) : request.raw;
+    await serveSitePage(request, reply, raw, this.handler, { ...this.locals, ...page.locals }, page.headers);
+    return true;
+  }
+}
+
+/** The request as Astro's handler reads it, at another URL and as a GET (a form's body is read already). */
+function withUrl(raw: IncomingMessage, url: string): IncomingMessage {
+  return new Proxy(raw, {
+    get: (target, key) => (key === "url" ? url : key === "method" ? "GET" : Reflect.get(target, key, target)),
+  });
+}
+
+const errorPage = (status: 404 | 500) =>
+  render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html");
+
+async function serveSitePage(
   request: FastifyRequest,
   reply: FastifyReply,
+  rawRequest: IncomingMessage,
   handler: SiteHandler,
   locals: object,
   headers: Record<string, string>,
-  errorPage: (status: 404 | 500) => string,
 ): Promise<FastifyReply> {
   reply.hijack();
   const raw = reply.raw;
   // Hijacked, Fastify writes none of the reply's headers (security, CORS): copy them over.
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
   for (const [name, value] of Object.entries(headers)) raw.setHeader(name, value);
-  // The standard reason phrase whatever the handler passes (Astro's 404 page came as "404 OK").
-  const writeHead = raw.writeHead.bind(raw) as (status: number, ...rest: unknown[]) => typeof raw;
-  raw.writeHead = ((status: number, ...rest: unknown[]) => {
-    if (typeof rest[0] === "string") rest.shift();
-    raw.statusMessage = STATUS_CODES[status] ?? "";
-    return writeHead(status, ...rest);
-  }) as typeof raw.writeHead;
+  standardReasons(raw);
   const answer = (status: 404 | 500) => {
     if (raw.writableEnded) return;
     if (!raw.headersSent) {
@@ -73,17 +127,27 @@ export async function serveSitePage(
   };
   try {
     await handler(
-      request.raw,
+      rawRequest,
       raw,
       (error?: unknown) => {
-        if (error) request.log.error({ err: error }, "list page failed");
+        if (error) request.log.error({ err: error }, "site page failed");
         answer(error ? 500 : 404);
       },
       locals,
     );
   } catch (error) {
-    request.log.error({ err: error }, "list page failed");
+    request.log.error({ err: error }, "site page failed");
     answer(500);
   }
   return reply;
+}
+
+/** The standard reason phrase whatever the handler passes (Astro's 404 page came as "404 OK"). */
+function standardReasons(raw: ServerResponse): void {
+  const writeHead = raw.writeHead.bind(raw) as (status: number, ...rest: unknown[]) => typeof raw;
+  raw.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (typeof rest[0] === "string") rest.shift();
+    raw.statusMessage = STATUS_CODES[status] ?? "";
+    return writeHead(status, ...rest);
+  }) as typeof raw.writeHead;
 }

@@ -1,11 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Feedback } from "../../catalogue/ports.ts";
 import { buildApp } from "../../sidecar/app.ts";
-import { BuiltFiles } from "../../sidecar/files.ts";
-import { limitPage, matrixPage } from "../../sidecar/text/site.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
@@ -60,7 +55,7 @@ describe("the text host's /search", () => {
 });
 
 describe("the text host's /search, what it understood", () => {
-  it("says closest matches and did-you-mean in text, and fills the site page's hint line in HTML", async () => {
+  it("says closest matches and did-you-mean in text (the site's page: tests/site/on-demand.test.ts)", async () => {
     const { app } = await textApp();
     const text = await app.inject({ url: "/search?q=postgress", headers: { accept: "text/markdown" } });
     expect(text.body).toContain("Did you mean “postgresql”?");
@@ -71,26 +66,6 @@ describe("the text host's /search, what it understood", () => {
     expect(closest.body).toContain("No service matches every word; these are the closest.");
     expect(closest.body).toContain("[Amazon Elastic Kubernetes Service](/aws/eks)");
     await app.close();
-
-    const dist = mkdtempSync(join(tmpdir(), "csc-search-page-"));
-    mkdirSync(join(dist, "site", "client", "search"), { recursive: true });
-    writeFileSync(
-      join(dist, "site", "client", "search", "index.html"),
-      '<main><input id="search-q" name="q"><h2 tabindex="-1" data-search-status>Results</h2><p data-search-hint hidden></p><ol class="results" data-search-results></ol></main>',
-    );
-    const files = new BuiltFiles(dist, new Map([["site/client/search/index.html", "0".repeat(64)]]));
-    const withPage = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: realCatalogue(),
-      store: await tempStore(),
-      perMinute: 10_000,
-      files,
-    });
-    const html = await withPage.inject({ url: "/search?q=postgress", headers: { accept: "text/html" } });
-    expect(html.body).toContain("<p data-search-hint>Did you mean “postgresql”?</p>");
-    const plain = await withPage.inject({ url: "/search?q=s3", headers: { accept: "text/html" } });
-    expect(plain.body).toContain("<p data-search-hint hidden></p>");
-    await withPage.close();
   });
 });
 
@@ -126,68 +101,9 @@ describe("the text host's /equivalents", () => {
   });
 });
 
-describe("the matrix page submitted without JavaScript", () => {
-  it("shows and ticks the chosen providers' columns, hides the rest and the rows outside the category", () => {
-    const page = [
-      '<input type="checkbox" name="providers" value="aws" checked><input type="checkbox" name="providers" value="ovhcloud">',
-      '<select name="category"><option value="">All</option><option value="storage">Storage</option></select>',
-      '<th data-provider="aws">AWS</th><th data-provider="ovhcloud" hidden>OVHcloud</th>',
-      '<tr data-category="storage" data-group="object-storage"><td data-provider="aws">S3</td><td data-provider="ovhcloud" hidden="">OS</td></tr>',
-      '<tr data-category="containers" data-group="managed-kubernetes"><td data-provider="aws">EKS</td></tr>',
-    ].join("");
-    expect(matrixPage(page, ["ovhcloud"], "storage")).toBe(
-      [
-        '<input type="checkbox" name="providers" value="aws"><input type="checkbox" name="providers" value="ovhcloud" checked>',
-        '<select name="category"><option value="">All</option><option value="storage" selected>Storage</option></select>',
-        '<th data-provider="aws" hidden>AWS</th><th data-provider="ovhcloud">OVHcloud</th>',
-        '<tr data-category="storage" data-group="object-storage"><td data-provider="aws" hidden>S3</td><td data-provider="ovhcloud">OS</td></tr>',
-        '<tr data-category="containers" data-group="managed-kubernetes" hidden><td data-provider="aws" hidden>EKS</td></tr>',
-      ].join(""),
-    );
-  });
-});
-
 describe("the compare form without JavaScript", () => {
-  it("fills the site's compare page with the comparison, names unknown ids, and answers text too", async () => {
-    const dist = mkdtempSync(join(tmpdir(), "csc-compare-page-"));
-    mkdirSync(join(dist, "site", "client", "compare"), { recursive: true });
-    writeFileSync(
-      join(dist, "site", "client", "compare", "index.html"),
-      '<main><noscript><form><input id="compare-ids" name="ids" type="text"></form></noscript><p class="notice info" role="status" data-compare-note hidden></p><div class="table-wrap compare" data-compare-result aria-live="polite"></div></main>',
-    );
-    const files = new BuiltFiles(dist, new Map([["site/client/compare/index.html", "0".repeat(64)]]));
-    const app = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: realCatalogue(),
-      store: await tempStore(),
-      perMinute: 10_000,
-      files,
-    });
-    const html = await app.inject({
-      url: "/compare/?ids=aws-s3,gcp-cloud-storage&ids=nope-x",
-      headers: { accept: "text/html" },
-    });
-    expect(html.statusCode).toBe(200);
-    expect(html.body).toContain('<input id="compare-ids" value="aws-s3,gcp-cloud-storage,nope-x"');
-    expect(html.body).toContain(
-      '<p class="notice info" role="status" data-compare-note>Not in the catalogue: nope-x. Comparing the rest.</p>',
-    );
-    expect(html.body).toMatch(
-      /data-compare-result[^>]*><table>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/,
-    );
-    expect(html.body).toContain('<th scope="row">Provider</th><td>Amazon Web Services</td><td>Google Cloud</td>');
-    // A shared /compare/a,b link reads the same without JavaScript; compliance by the programmes' names.
-    const shared = await app.inject({
-      url: "/compare/azure-blob-storage,nope-x,aws-s3",
-      headers: { accept: "text/html" },
-    });
-    expect(shared.statusCode).toBe(200);
-    expect(shared.body).toContain('<input id="compare-ids" value="azure-blob-storage,nope-x,aws-s3"');
-    expect(shared.body).toContain("data-compare-note>Not in the catalogue: nope-x. Comparing the rest.</p>");
-    expect(shared.body).toContain('<th scope="row">Compliance</th><td>FedRAMP High</td><td>—</td></tr>');
-    expect(shared.body).not.toMatch(/<td>[^<]*\b(fedramp-high|iso-27001)\b/);
-    const escaped = await app.inject({ url: "/compare/?ids=%3Cscript%3E", headers: { accept: "text/html" } });
-    expect(escaped.body).not.toContain("<script>");
+  it("answers the comparison of ?ids= as text, and how to ask for one (HTML: tests/site/on-demand.test.ts)", async () => {
+    const { app } = await textApp();
     const text = await app.inject({
       url: "/compare?ids=aws-s3,gcp-cloud-storage",
       headers: { accept: "text/markdown" },
@@ -223,22 +139,6 @@ describe("the feedback form without JavaScript", () => {
     expect(email.statusCode).toBe(400);
     expect(recorded).toHaveLength(0);
     await app.close();
-  });
-});
-
-describe("the site's 429 page", () => {
-  it("says what was limited and when to retry, escaped, in the site's own page", async () => {
-    const dist = mkdtempSync(join(tmpdir(), "csc-limit-page-"));
-    mkdirSync(join(dist, "site", "client", "429"), { recursive: true });
-    writeFileSync(
-      join(dist, "site", "client", "429", "index.html"),
-      "<main><h1>Too many requests</h1><p data-limit-detail>\n  Try again in a minute.\n</p></main>",
-    );
-    const files = new BuiltFiles(dist, new Map([["site/client/429/index.html", "0".repeat(64)]]));
-    expect(await limitPage(files, "Pages <b>are</b> limited to 60 requests per minute per IP.", 42)).toBe(
-      "<main><h1>Too many requests</h1><p data-limit-detail>Pages &#60;b&#62;are&#60;/b&#62; limited to 60 requests per minute per IP. Try again in 42 seconds.</p></main>",
-    );
-    expect(await limitPage(undefined, "x", 1)).toBeUndefined();
   });
 });
 

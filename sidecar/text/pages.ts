@@ -1,0 +1,117 @@
+/**
+ * The text host's catalogue pages: /compare/{a,b,…}, /lists/{id} (the site's on-demand page in
+ * HTML) and every built page (/, /{provider}, /{provider}/{service}, /category/{id}, /lifecycle,
+ * the site's files), from the build when there is one, else rendered on the fly.
+ * /lifecycle?within=… is filtered as of today.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
+import { dayOf, lifecycleFilterOf, LifecycleQuery } from "../../catalogue/lifecycle.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { compareRequest } from "../../catalogue/page-requests.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import type { Doc } from "../../catalogue/render/doc.ts";
+import { comparePage, lifecyclePage, savedListPage as savedListDoc } from "../../catalogue/render/pages.ts";
+import { textPageFor, textPages } from "../../catalogue/static.ts";
+import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
+import { isDotSegment } from "./site-page.ts";
+import { render, widthOf } from "./render.ts";
+import type { TextContext } from "./context.ts";
+
+type Params<P> = FastifyRequest<{ Params: P }>;
+
+/** /compare/a,b: in HTML the site's compare page rendered with the comparison; else the text host's. */
+export async function comparePath(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const { ids: raw } = (request as Params<{ ids: string }>).params;
+  const rendering = c.replies.rendering(request);
+  if (rendering === "html") {
+    // Unknown ids are named there and the rest compared, so a shared link reads without JavaScript.
+    const search = `?${new URLSearchParams({ ids: compareRequest(c.catalogue, raw.split(",")).asked.join(",") })}`;
+    if (await c.site.render(request, reply, { page: { name: "compare", search }, headers: { vary: TEXT_VARY } }))
+      return reply;
+  }
+  let ids: string[];
+  try {
+    ids = parseIdList(c.catalogue, raw, Number.MAX_SAFE_INTEGER);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    // The ids are the path here: unknown ones name no page.
+    const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
+    return c.replies.error(request, reply, status, error.message, error.details ?? "");
+  }
+  const body = render(comparePage(c.catalogue, ids), rendering, widthOf(request));
+  return c.replies.text(request, reply, 200, rendering, body);
+}
+
+/** /lists/{id}: the site's on-demand page in HTML, given the same catalogue and store as the API. */
+export async function savedListPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const { id } = (request as Params<{ id: string }>).params;
+  const rendering = c.replies.rendering(request);
+  if (isDotSegment(id)) return c.replies.notFound(request, reply, "No page here.");
+  const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
+  if (rendering === "html" && (await c.site.render(request, reply, { headers }))) return reply;
+  const found = await c.replies.savedList(c.store, id, request, reply);
+  if ("answered" in found) return found.answered;
+  // Saved lists expire: not for shared caches.
+  const body = render(savedListDoc(c.catalogue, found.list), rendering, widthOf(request));
+  return c.replies.text(request, reply, 200, rendering, body, false);
+}
+
+/** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
+const LIFECYCLE_KEYS = ["within", "status", "provider"] as const;
+
+const docsByCatalogue = new WeakMap<Catalogue, Map<string, () => Doc>>();
+const pageDoc = (catalogue: Catalogue, page: string) => {
+  let docs = docsByCatalogue.get(catalogue);
+  if (!docs) docsByCatalogue.set(catalogue, (docs = new Map([...textPages(catalogue)].map((p) => [p.page, p.doc]))));
+  return docs.get(page)!();
+};
+
+/** Every page the build has (the site's files and pages, dist/text), else rendered on the fly. */
+export async function builtPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const rendering = c.replies.rendering(request);
+  const { pathname } = splitRequestUrl(request.url);
+  const decoded = safeRelativePath(pathname);
+  if (decoded === undefined)
+    return c.replies.notFound(request, reply, "No page here. Try / for the list of providers.");
+  // Site assets (CSS, JS, the search index) whatever the Accept header says.
+  if (/\.[a-z0-9_]+$/i.test(decoded) && (await c.replies.site(request, reply, decoded.slice(1)))) return reply;
+  const page = textPageFor(c.catalogue, pathname);
+  const query = request.query as Record<string, unknown>;
+  if (page === "lifecycle" && rendering !== "html" && LIFECYCLE_KEYS.some((key) => query[key] !== undefined))
+    return filteredLifecycle(c, request, reply, query);
+  if (rendering === "html") {
+    const dir = decoded.replace(/^\/+|\/+$/g, "");
+    if (await c.replies.site(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;
+    if (!page) return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}.`);
+  }
+  if (!page)
+    return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`);
+  if (rendering !== "html" && (await c.replies.built(request, reply, `${page}.${rendering}`))) return reply;
+  const body = render(pageDoc(c.catalogue, page), rendering, widthOf(request));
+  return c.replies.text(request, reply, 200, rendering, body);
+}
+
+/** /lifecycle?within=…: the page filtered as of today (the site's page filters in the browser). */
+async function filteredLifecycle(
+  c: TextContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: Record<string, unknown>,
+) {
+  const rendering = c.replies.rendering(request);
+  const parsed = LifecycleQuery.safeParse({ within: query.within, status: query.status, provider: query.provider });
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    return c.replies.error(request, reply, 400, "Bad request", details);
+  }
+  let filter;
+  try {
+    filter = lifecycleFilterOf(c.catalogue, parsed.data);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    return c.replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+  }
+  const doc = lifecyclePage(c.catalogue, dayOf(new Date()), filter);
+  return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
+}

@@ -1,0 +1,133 @@
+/**
+ * The site's request-dependent pages, rendered by Astro on demand (site/src/pages/on-demand/) for
+ * the text host: the compare form and a shared /compare/a,b, /search?q=, the matrix's chosen
+ * columns and category, the feedback form refused, and the 429 page. Rendered from the data, not
+ * patched into built HTML, so the markup is whatever the .astro files say.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build as buildDist } from "../../scripts/build.ts";
+import { BuiltFiles } from "../../sidecar/files.ts";
+import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
+import { FIXTURE_DIR, fixtureCatalogue, tempStore } from "../helpers/app.ts";
+
+const HTML = { accept: "text/html" };
+/** The markup between two tags, white space between tags dropped (Astro may keep some). */
+const squeeze = (html: string) => html.replace(/>\s+</g, "><");
+
+describe("the site's pages rendered on demand by the text host", () => {
+  let dist: string;
+  let data: string;
+  let store: EmbeddedStore;
+  let text: FastifyInstance;
+  let limited: FastifyInstance;
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), "csc-on-demand-dist-"));
+    data = mkdtempSync(join(tmpdir(), "csc-on-demand-data-"));
+    await buildDist({
+      dataDir: FIXTURE_DIR,
+      outDir: dist,
+      urls: { apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" },
+      log: () => undefined,
+    });
+    store = await EmbeddedStore.open(data);
+    const siteHandler = await loadSiteHandler(dist);
+    if (!siteHandler) throw new Error("the build has no on-demand handler");
+    const files = await BuiltFiles.open(dist);
+    const options = {
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store,
+      files,
+      siteHandler,
+    } as const;
+    text = await buildTextApp({ ...options, perMinute: 10_000 });
+    // A store of its own: the other app\'s requests count in the same bucket of the same client.
+    limited = await buildTextApp({ ...options, store: await tempStore(), perMinute: 1 });
+  }, 240_000);
+  afterAll(async () => {
+    await text?.close();
+    await limited?.close();
+    await store?.close();
+    for (const dir of [dist, data]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("renders the compare form's ?ids= and a shared /compare/a,b with the comparison, unknown ids named", async () => {
+    const form = await text.inject({ url: "/compare/?ids=aws-s3,ovhcloud-object-storage&ids=nope-x", headers: HTML });
+    expect(form.statusCode).toBe(200);
+    const body = squeeze(form.body);
+    expect(body).toMatch(/<input[^>]*id="compare-ids"[^>]*value="aws-s3,ovhcloud-object-storage,nope-x"/);
+    expect(body).toMatch(/data-compare-note[^>]*>Not in the catalogue: nope-x\. Comparing the rest\.<\/p>/);
+    expect(body).not.toMatch(/data-compare-note[^>]*hidden/);
+    expect(body).toMatch(/data-compare-result[^>]*><table>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/);
+    expect(body).toMatch(/<th scope="row">Provider[^<]*<\/th><td>Amazon Web Services<\/td><td>OVHcloud<\/td>/);
+    const shared = squeeze(
+      (await text.inject({ url: "/compare/ovhcloud-object-storage,nope-x,aws-s3", headers: HTML })).body,
+    );
+    expect(shared).toMatch(/value="ovhcloud-object-storage,nope-x,aws-s3"/);
+    expect(shared).toContain("Not in the catalogue: nope-x. Comparing the rest.");
+    const escaped = await text.inject({ url: "/compare/?ids=%3Cscript%3E", headers: HTML });
+    expect(escaped.body).toContain("Not in the catalogue: &lt;script&gt;.");
+    // In a quoted attribute, where it is text.
+    expect(escaped.body).toMatch(/<input[^>]*id="compare-ids"[^>]*value="<script>"/);
+    // The plain page is the built one; its note stays hidden.
+    const plain = await text.inject({ url: "/compare/", headers: HTML });
+    expect(plain.statusCode).toBe(200);
+    expect(squeeze(plain.body)).toMatch(/data-compare-note[^>]*hidden/);
+  });
+
+  it("renders /search?q= with the results, the count and what the search understood", async () => {
+    const found = squeeze((await text.inject({ url: "/search?q=lambda", headers: HTML })).body);
+    expect(found).toMatch(/<input[^>]*id="search-q"[^>]*value="lambda"/);
+    expect(found).toMatch(/data-search-status[^>]*>1 result<\/h2>/);
+    expect(found).toMatch(/data-search-results[^>]*><li><a href="\/aws\/lambda">AWS Lambda<\/a>/);
+    const none = squeeze((await text.inject({ url: "/search?q=xyzzyqwerty", headers: HTML })).body);
+    expect(none).toMatch(/data-search-status[^>]*>No results<\/h2>/);
+    expect(none).toMatch(
+      /data-search-hint[^>]*>Nothing in the catalogue matches; try another name or fewer words\.<\/p>/,
+    );
+    const filtered = squeeze((await text.inject({ url: "/search?q=storage&provider=ovhcloud", headers: HTML })).body);
+    expect(filtered).toMatch(/<option value="ovhcloud" selected[^>]*>/);
+    expect(filtered).not.toContain('href="/aws/s3"');
+  });
+
+  it("renders the matrix with the chosen columns ticked and shown, the rest and other categories hidden", async () => {
+    const chosen = squeeze((await text.inject({ url: "/equivalents/?providers=ovhcloud", headers: HTML })).body);
+    expect(chosen).toMatch(/<input[^>]*value="ovhcloud"[^>]*checked/);
+    expect(chosen).not.toMatch(/<input[^>]*value="aws"[^>]*checked/);
+    expect(chosen).toMatch(/<th scope="col" data-provider="aws" hidden[ >]/);
+    expect(chosen).toMatch(/<th scope="col" data-provider="ovhcloud"(?! hidden)[^>]*>/);
+    expect(chosen).toMatch(/<tr data-category="storage" data-group="object-storage"(?! hidden)[^>]*>/);
+    const other = squeeze((await text.inject({ url: "/equivalents/?category=containers", headers: HTML })).body);
+    expect(other).toMatch(/<tr data-category="storage" data-group="object-storage" hidden[ >]/);
+  });
+
+  it("shows the feedback form again, refused, with the reason and what was written", async () => {
+    const refused = await text.inject({
+      method: "POST",
+      url: "/feedback/",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...HTML },
+      payload: new URLSearchParams({ type: "bug", message: "<b>", email: "x@example.com" }).toString(),
+    });
+    expect(refused.statusCode).toBe(400);
+    const body = squeeze(refused.body);
+    expect(body).toMatch(/data-feedback-status[^>]*><strong>Not sent\.<\/strong> Message [^<]*5 to 5000 characters/);
+    expect(body).toMatch(/<textarea[^>]*id="fb-message"[^>]*>&lt;b&gt;<\/textarea>/);
+    expect(body).toMatch(/<input[^>]*id="fb-email"[^>]*value="x@example.com"/);
+  });
+
+  it("answers a browser over the limit with the site's 429 page, saying when to retry", async () => {
+    expect((await limited.inject({ url: "/aws", headers: HTML })).statusCode).toBe(200);
+    const over = await limited.inject({ url: "/aws", headers: HTML });
+    expect(over.statusCode).toBe(429);
+    expect(over.headers["content-type"]).toMatch(/^text\/html/);
+    expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+    expect(squeeze(over.body)).toMatch(
+      /<h1>Too many requests<\/h1><p data-limit-detail>This host(?:'|&#39;)s pages \(HTML, Markdown and text\) are limited to 1 requests per minute per IP\. Try again in \d+ seconds\.<\/p>/,
+    );
+  });
+});
