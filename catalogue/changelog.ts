@@ -13,6 +13,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
     changes: [
       "Search (q) also reads a service's sub-services (tiers, storage classes, editions, engines, features, plans): q=s3 glacier finds Amazon S3. ServiceList.search.subServices (optional) names, per service on the page found that way, the sub-service that matched.",
       "ServicesQuery.freeTier is declared a boolean in OpenAPI; the query string still takes true or false.",
+      "Exit plan CSV answers carry Content-Disposition (attachment, exit-plan.csv); ?bom=1 or ?bom=true starts the CSV with a UTF-8 byte order mark (for Excel).",
     ],
   },
   {

@@ -166,6 +166,8 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
         c.urls,
         exitPlan(c.catalogue, approvedIds(c.catalogue, body), body.to),
         exitPlanFormat(query.format, headers.accept),
+        undefined,
+        query.bom,
       ),
   }),
 ];
