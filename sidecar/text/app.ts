@@ -140,9 +140,12 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
     if (e.statusCode === 429) {
       const retryAfter = e.retryAfter ?? TEXT_HOST_LIMIT.windowMs / 1000;
       reply.header("retry-after", String(retryAfter));
-      // A browser gets the site's styled 429 page, saying what was limited and when to retry.
-      if (replies.rendering(request) === "html" && (await limitPage(site, request, reply, e.message, retryAfter)))
-        return reply;
+      // A browser gets the site's styled 429 page, saying what was limited and when to retry (the
+      // built one, which says a minute, from a build without its server bundle).
+      if (replies.rendering(request) === "html") {
+        if (await limitPage(site, request, reply, e.message, retryAfter)) return reply;
+        if (await replies.site(request, reply, "429/index.html", 429)) return reply;
+      }
       const detail = `${e.message ?? ""} Try again in ${retryAfter} seconds.`;
       return replies.error(request, reply, 429, "Too many requests", detail);
     }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Feedback } from "../../catalogue/ports.ts";
 import { buildApp } from "../../sidecar/app.ts";
+import { BuiltFiles } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
+import { fakeBuild } from "../helpers/fake-build.ts";
 
 async function textApp() {
   const store = await tempStore();
@@ -171,5 +173,25 @@ describe("the text host's feedback form and the limits", () => {
     for (let i = 0; i < 60; i++) expect((await app.inject({ url: "/aws?format=md" })).statusCode).toBe(200);
     await app.close();
     await api.close();
+  });
+});
+
+describe("the 429 page from a build without its server bundle", () => {
+  it("is the built page, with the 429 status and not kept by caches", async () => {
+    const dist = fakeBuild({ "site/client/429/index.html": "<h1>Too many requests</h1><p>Try again in a minute.</p>" });
+    const app = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      files: await BuiltFiles.open(dist),
+      perMinute: 1,
+    });
+    await app.inject({ url: "/aws", headers: { accept: "text/markdown" } });
+    const over = await app.inject({ url: "/aws", headers: { accept: "text/html" } });
+    expect(over.statusCode).toBe(429);
+    expect(over.headers["content-type"]).toMatch(/^text\/html/);
+    expect(over.headers["cache-control"]).toBe("no-store");
+    expect(over.body).toContain("<h1>Too many requests</h1>");
+    await app.close();
   });
 });

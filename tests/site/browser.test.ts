@@ -19,7 +19,7 @@ import { exitPlan } from "../../catalogue/exit-plan.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
-import { buildTextApp } from "../../sidecar/text/app.ts";
+import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { HELD_OUT_CASES, RANKING_CASES } from "../fixtures/ranking-queries.ts";
 import { freePort, requireComponent } from "../helpers/components.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
@@ -1040,6 +1040,8 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         store,
         files: await BuiltFiles.open(stack.distDir),
         perMinute: 2,
+        // The 429 page is rendered on demand, with what was limited and when to retry.
+        siteHandler: (await loadSiteHandler(stack.distDir))!,
       });
       await limited.listen({ port, host: "127.0.0.1" });
       try {
