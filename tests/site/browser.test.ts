@@ -319,6 +319,21 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
 
   describe("the equivalence matrix", () => {
     for (const size of WIDTHS)
+      it(`keeps the provider header in view over its rows (${size.name})`, async () => {
+        const page = await open("/equivalents/", { size });
+        const wrap = page.locator(".table-wrap:has(table[data-matrix])");
+        await wrap.evaluate((box) => box.scrollTo(0, 3000));
+        const [boxTop, headTop] = await Promise.all([
+          wrap.evaluate((box) => box.getBoundingClientRect().top),
+          page
+            .locator('table[data-matrix] thead th[data-provider="aws"]')
+            .evaluate((th) => th.getBoundingClientRect().top),
+        ]);
+        expect(await wrap.evaluate((box) => box.scrollTop)).toBeGreaterThan(1000);
+        expect(Math.abs(headTop - boxTop)).toBeLessThan(2);
+      });
+
+    for (const size of WIDTHS)
       it(`shows the three largest providers, takes others and a category, keeps both in the URL and downloads what is shown (${size.name})`, async () => {
         const page = await open("/equivalents/", { size });
         const heads = async () =>
