@@ -317,6 +317,20 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     });
   });
 
+  it("keeps each search filter's name with its select at 390 px", async () => {
+    const page = await open("/search/?q=object%20storage", { size: WIDTHS[1] });
+    const drift = await page.locator("[data-search-filters] label").evaluateAll((labels) =>
+      labels.map((label) => {
+        const box = label.getBoundingClientRect();
+        const select = label.querySelector("select")!.getBoundingClientRect();
+        // The select starts where its name starts, right under it.
+        return Math.abs(select.left - box.left) + Math.max(0, select.top - box.top - 40);
+      }),
+    );
+    expect(drift.length).toBe(3);
+    for (const value of drift) expect(value).toBeLessThan(2);
+  });
+
   describe("the equivalence matrix", () => {
     for (const size of WIDTHS)
       it(`keeps the provider header in view over its rows (${size.name})`, async () => {
