@@ -33,6 +33,9 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "POST /mcp (its own mcp bucket, 120 requests per minute per IP): the catalogue as a Model Context Protocol server over stateless Streamable HTTP (JSON answers, no session). Tools search_services, get_service, compare_services, exposure_scorecard, lifecycle_upcoming, generate_policy, exit_plan and get_saved_list answer with the API's JSON for the same input (structured content) and Markdown; resources catalogue://services/{slug}, providers/{id}, categories/{id}, equivalents/{id}, equivalents, changelog and changes; prompts find_equivalent, plan_exit and sunsets_soon. Every answer carries the catalogue release in _meta (cloud-services-catalogue/release). OpenAPI describes it with an x-mcp extension; discovery lists it under mcp.",
       "GET /v1/lists/{id}/exit-plan counts in the relaxed bucket (30 requests per minute per IP, shared with POST /v1/exit-plan, whose work it does) and may answer 429; a saved list's plan for one query is kept until the list expires.",
       "Past the pipelining cap a connection gets its 503 in the Error shape before it closes, and a request that waits behind answers a client has not read is no longer cut off by the header limit.",
+      "Search (q) also reads a service's sub-services (tiers, storage classes, editions, engines, features, plans): q=s3 glacier finds Amazon S3. ServiceList.search.subServices (optional) names, per service on the page found that way, the sub-service that matched.",
+      "ServicesQuery.freeTier is declared a boolean in OpenAPI; the query string still takes true or false.",
+      "Exit plan CSV answers carry Content-Disposition (attachment, exit-plan.csv); ?bom=1 or ?bom=true starts the CSV with a UTF-8 byte order mark (for Excel).",
     ],
   },
   {

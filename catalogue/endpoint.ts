@@ -86,7 +86,13 @@ export interface OperationContext {
 /** A handler's answer: JSON (`body`) or text of a content type; `expiresAt` bounds `until-expiry` caching. */
 export type Result = (
   | { readonly body: unknown; readonly status?: number }
-  | { readonly text: string; readonly contentType: string; readonly status?: number }
+  | {
+      readonly text: string;
+      readonly contentType: string;
+      readonly status?: number;
+      /** A file to save rather than show (CSV): its name, sent as Content-Disposition. */
+      readonly filename?: string;
+    }
 ) & { readonly expiresAt?: Date };
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -14,12 +14,16 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
     (service) =>
       (!query.provider || service.providerId === query.provider) &&
       (!query.category || service.category === query.category) &&
-      (query.freeTier !== "true" || service.hasFreeTier === true) &&
+      (query.freeTier !== true || service.hasFreeTier === true) &&
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle),
   );
   const start = (query.page - 1) * query.limit;
+  const data = matches.slice(start, start + query.limit);
+  const subServices = Object.fromEntries(
+    data.flatMap(({ slug }) => (outcome?.subServices[slug] ? [[slug, outcome.subServices[slug]]] : [])),
+  );
   return {
-    data: matches.slice(start, start + query.limit),
+    data,
     pagination: {
       page: query.page,
       limit: query.limit,
@@ -31,6 +35,7 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
           search: {
             closest: outcome.closest,
             ...(outcome.suggestion ? { didYouMean: outcome.suggestion } : {}),
+            ...(Object.keys(subServices).length > 0 ? { subServices } : {}),
           },
         }
       : {}),

@@ -5,6 +5,8 @@
  *
  * Matching is MiniSearch's (fields with boosts, prefix and fuzzy matching); what it does not know
  * is added here, from the data alone:
+ * - a service's sub-services (tiers, storage classes, editions: name and kind) are indexed under it,
+ *   so "s3 glacier" finds S3, and the outcome says which sub-service matched;
  * - words are normalised (case, accents, punctuation), plurals stemmed, `k8s` read as kubernetes,
  *   and names also indexed with adjacent words joined ("route53", "cosmosdb"), while a query is
  *   also tried with adjacent words joined ("dynamo db" → "dynamodb");
@@ -12,9 +14,10 @@
  *   `amazon`, `gcp`, `google`, `ovh`…) are taken out of the query and put that provider's matches
  *   first;
  * - a query that is one of a service's names (name, short name, alias; brand and generic words
- *   aside) puts that service first;
+ *   aside) puts that service first; generic words weigh less than the others, and descriptive ones
+ *   ("managed", "service") never make a query a product's name ("managed mysql" names a kind);
  * - a query naming a kind of service (an equivalence group, a category, a tag several providers
- *   use) shows that kind's best match per provider first, the largest portfolios first, before a
+ *   use; such a tag names the groups its holders are in) shows that kind's best match per provider first, the largest portfolios first, before a
  *   second service of any one provider; within a provider the flagship wins by a prior from the
  *   data (membership of the kind, sub-services, equivalents; previews and retired services last);
  * - when no service matches every word, the services matching most words are returned as closest
@@ -41,6 +44,18 @@ const GENERIC_WORDS = new Set(
     " ",
   ),
 );
+
+/**
+ * Generic words that describe rather than brand: a name made of one of them and a kind's word
+ * ("Managed MySQL") is how several providers describe the kind, not a product one would name.
+ */
+const DESCRIPTIVE_WORDS = new Set("managed service services".split(" "));
+
+/** Words a query may have that a service's text need not ("cloud redis", "dns service"); "database" is not one. */
+const OPTIONAL_WORDS = new Set([...DESCRIPTIVE_WORDS, "cloud"]);
+
+/** How much a generic word counts in the match, against 1 for any other word. */
+const GENERIC_WEIGHT = 0.3;
 
 /** Words in provider names that are not names of the provider ("Hetzner Online", "Open Telekom Cloud"). */
 const NOT_PROVIDER_WORDS = new Set("web online internet open infrastructure".split(" "));
@@ -82,6 +97,8 @@ export interface SearchDoc {
   readonly groups: readonly number[];
   readonly category: string;
   readonly description: string;
+  /** Its sub-services (tiers, storage classes, editions, engines, features, plans) as `[name, kind]`. */
+  readonly subServices: readonly (readonly [string, string])[];
   /** The data's prior for this service among equally good matches (higher first). */
   readonly prior: number;
 }
@@ -149,6 +166,7 @@ export function searchData(catalogue: Catalogue): SearchData {
       groups: catalogue.bySlug.get(service.slug)!.groupIds.map((id) => groupPosition.get(id)!),
       category: service.category,
       description: service.description ?? "",
+      subServices: catalogue.bySlug.get(service.slug)!.subServices.map(({ name, kind }) => [name, kind] as const),
       prior: roundedPrior(catalogue.bySlug.get(service.slug)!),
     })),
   };
@@ -165,6 +183,8 @@ export interface SearchOutcome {
   readonly providers: readonly string[];
   /** Whether the query named a kind of service (results diversified across providers). */
   readonly kind: boolean;
+  /** For results found through a sub-service, slug → the sub-service's name that matched. */
+  readonly subServices: Readonly<Record<string, string>>;
 }
 
 interface IndexedDoc {
@@ -172,11 +192,12 @@ interface IndexedDoc {
   readonly names: string;
   readonly tags: string;
   readonly kinds: string;
+  readonly subs: string;
   readonly description: string;
 }
 
-/** Field weights: names first, then tags, kinds (group and category names), description. */
-const BOOST = { names: 8, tags: 3, kinds: 2, description: 0.5 } as const;
+/** Field weights: names first, then tags and sub-services, kinds (group and category names), description. */
+const BOOST = { names: 8, tags: 3, subs: 1, kinds: 2, description: 0.5 } as const;
 
 /** Name text plus its adjacent words joined ("Amazon Route 53" also gives "route53", "amazonroute"). */
 function withJoined(name: string): string {
@@ -193,6 +214,10 @@ const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 
 /** The kind of service a query names, if any (`named`), by equivalence group, category or shared tag. */
 interface KindMatch {
   readonly named: boolean;
+  /** Whether a group's or category's name (not only a tag) has the words. */
+  readonly byKindName: boolean;
+  /** Whether the words are a kind's whole name or tag ("serverless functions", not "pub sub" of "Pub/sub messaging"). */
+  readonly whole: boolean;
   readonly groups: ReadonlySet<number>;
   readonly category?: string;
   readonly tag?: string;
@@ -241,7 +266,10 @@ export class ServiceSearch {
   private readonly tagPhrases: ReadonlySet<string>[];
   /** Kinds: group and category names as core token lists, and tags several providers share. */
   private readonly kindNames: { tokens: readonly string[]; groups: ReadonlySet<number>; category?: string }[];
-  private readonly sharedTags = new Set<string>();
+  /** Shared tags → the groups they name: those holding the tag's services of three or more providers ("waf"). */
+  private readonly sharedTags = new Map<string, ReadonlySet<number>>();
+  /** Per doc, its sub-services' names as normalised tokens. */
+  private readonly subWords: (readonly string[])[][];
   private readonly vocabulary = new Set<string>();
 
   constructor(data: SearchData) {
@@ -263,15 +291,8 @@ export class ServiceSearch {
     );
     this.nameWords = data.docs.map((doc) => new Set(doc.names.flatMap(norm)));
     this.tagPhrases = data.docs.map((doc) => new Set(doc.tags.map((tag) => norm(tag).join(" "))));
-    const tagProviders = new Map<string, Set<string>>();
-    data.docs.forEach((doc, i) => {
-      for (const tag of this.tagPhrases[i]!) {
-        let set = tagProviders.get(tag);
-        if (!set) tagProviders.set(tag, (set = new Set()));
-        set.add(doc.provider);
-      }
-    });
-    for (const [tag, providers] of tagProviders) if (providers.size >= 3) this.sharedTags.add(tag);
+    this.subWords = data.docs.map((doc) => doc.subServices.map(([name]) => norm(name)));
+    this.findSharedTags();
     this.kindNames = [
       ...data.groups.map((group, i) => ({
         tokens: norm(group.name).filter((token) => !GENERIC_WORDS.has(token)),
@@ -285,11 +306,12 @@ export class ServiceSearch {
     ];
     const categoryName = new Map(data.categories.map((c) => [c.id, c.name]));
     this.mini = new MiniSearch<IndexedDoc>({
-      fields: ["names", "tags", "kinds", "description"],
+      fields: ["names", "tags", "subs", "kinds", "description"],
       tokenize,
       processTerm: (term) => normaliseTerm(term),
       searchOptions: {
         boost: BOOST,
+        boostTerm: (term) => (GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1),
         prefix: (term) => term.length >= 3,
         fuzzy: fuzzyFor,
         weights: { fuzzy: 0.3, prefix: 0.5 },
@@ -300,6 +322,7 @@ export class ServiceSearch {
         id,
         names: doc.names.map(withJoined).join(" "),
         tags: doc.tags.map(withJoined).join(" "),
+        subs: doc.subServices.map(([name, kind]) => `${withJoined(name)} ${kind}`).join(" "),
         kinds: [...doc.groups.map((g) => data.groups[g]!.name), categoryName.get(doc.category) ?? ""].join(" "),
         description: doc.description,
       })),
@@ -307,6 +330,54 @@ export class ServiceSearch {
     for (const doc of data.docs)
       for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
         for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
+  }
+
+  /**
+   * Tags three or more providers use name a kind; the kind's groups are those in which services
+   * of the most providers (three or more) carry the tag (Azure Web Application Firewall for "waf", not
+   * Front Door, whose "waf" is a feature of a CDN).
+   */
+  private findSharedTags(): void {
+    const tagProviders = new Map<string, Set<string>>();
+    const tagGroupProviders = new Map<string, Map<number, Set<string>>>();
+    this.data.docs.forEach((doc, i) => {
+      for (const tag of this.tagPhrases[i]!) {
+        let set = tagProviders.get(tag);
+        if (!set) tagProviders.set(tag, (set = new Set()));
+        set.add(doc.provider);
+        let byGroup = tagGroupProviders.get(tag);
+        if (!byGroup) tagGroupProviders.set(tag, (byGroup = new Map()));
+        for (const g of doc.groups) {
+          let providers = byGroup.get(g);
+          if (!providers) byGroup.set(g, (providers = new Set()));
+          providers.add(doc.provider);
+        }
+      }
+    });
+    for (const [tag, providers] of tagProviders) {
+      if (providers.size < 3) continue;
+      const byGroup = [...(tagGroupProviders.get(tag) ?? [])];
+      // The groups where most providers use the tag (WAFs for "waf", not CDNs that include one).
+      const most = Math.max(0, ...byGroup.map(([, users]) => users.size));
+      const groups = byGroup.filter(([, users]) => users.size >= 3 && users.size * 2 >= most).map(([g]) => g);
+      this.sharedTags.set(tag, new Set(groups));
+    }
+  }
+
+  /** The sub-service of a result that its matched words found, if it was found through one. */
+  private matchedSubService(result: SearchResult): string | undefined {
+    const terms = Object.entries(result.match)
+      // A word its name has too ("s3" of "S3 Standard") says nothing of which sub-service was meant.
+      .filter(([, fields]) => fields.includes("subs") && !fields.includes("names"))
+      .map(([term]) => term);
+    if (terms.length === 0) return undefined;
+    const i = result.id as number;
+    let best: { at: number; hits: number } | undefined;
+    this.subWords[i]!.forEach((words, at) => {
+      const hits = terms.filter((term) => words.some((word) => word.startsWith(term) || term.startsWith(word))).length;
+      if (hits > 0 && (!best || hits > best.hits)) best = { at, hits };
+    });
+    return best ? this.data.docs[i]!.subServices[best.at]![0] : undefined;
   }
 
   /** Whether a word names a provider, and which. */
@@ -324,9 +395,10 @@ export class ServiceSearch {
     // Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
     const words = [...new Set(tokenize(q))].slice(0, MAX_QUERY_WORDS);
     const { providers, rest } = this.splitProviders(words);
-    if (words.length === 0) return { slugs: [], closest: false, providers, kind: false };
+    if (words.length === 0) return { slugs: [], closest: false, providers, kind: false, subServices: {} };
     const named = new Set(providers);
-    if (rest.length === 0) return { slugs: this.servicesOf(named), closest: false, providers, kind: false };
+    if (rest.length === 0)
+      return { slugs: this.servicesOf(named), closest: false, providers, kind: false, subServices: {} };
     const { results, closest } = this.match(rest);
     const suggestion = this.suggest(rest, results);
     const reading = this.read(rest, results, closest, suggestion);
@@ -337,7 +409,18 @@ export class ServiceSearch {
       ...(suggestion ? { suggestion: [...providersWords(q, this.providerWords), suggestion].join(" ") } : {}),
       providers,
       kind: reading.kind.named,
+      subServices: this.subServicesOf(results),
     };
+  }
+
+  /** Slug → matched sub-service, for the results found through a sub-service. */
+  private subServicesOf(results: readonly SearchResult[]): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const result of results) {
+      const name = this.matchedSubService(result);
+      if (name) found[this.data.docs[result.id as number]!.id] = name;
+    }
+    return found;
   }
 
   /** The providers a query's words name (in order, once each), and its other words. */
@@ -369,6 +452,10 @@ export class ServiceSearch {
     // (Short queries only: a name split by a space is a name of two or three words.)
     for (let i = 0; i + 1 < rest.length && rest.length <= 4; i++)
       variants.push([...rest.slice(0, i), `${rest[i]}${rest[i + 1]}`, ...rest.slice(i + 2)]);
+    // Optional words: "dns service" finds Route 53, whose text never says "service"; "cloud redis" ElastiCache.
+    // (Short queries only: a long one says enough without them.)
+    const telling = rest.filter((word) => !OPTIONAL_WORDS.has(normaliseTerm(word)));
+    if (telling.length > 0 && telling.length < rest.length && rest.length <= 3) variants.push(telling);
     const all: Query = {
       combineWith: "OR",
       queries: variants.map((terms) => ({ combineWith: "AND", queries: terms })),
@@ -398,8 +485,15 @@ export class ServiceSearch {
     const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
     const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
     const found = this.kindOf(kindWords);
-    const loose = (found.groups.size === 0 && found.category === undefined) || telling.length < matched.length;
-    const namesService = loose && (fewUse(written.byName) || (written.byName.size === 0 && fewUse(written.byTag)));
+    // A kind named with a brand-forming generic word left out ("cloud" of "cloud sql") may be a
+    // product's name; one named with a descriptive word ("managed mysql") is the kind.
+    const described = spoken.some((word) => DESCRIPTIVE_WORDS.has(word));
+    const loose = !found.byKindName || (telling.length < matched.length && !described);
+    // Words only one or two providers use in their names ("pub sub") name their product, unless
+    // they are a kind's whole name ("serverless functions").
+    const distinctive = telling.length > 0 && !found.whole && fewUse(this.providersNaming(telling));
+    const namesService =
+      (loose || distinctive) && (fewUse(written.byName) || (written.byName.size === 0 && fewUse(written.byTag)));
     return {
       telling,
       spoken,
@@ -408,6 +502,15 @@ export class ServiceSearch {
       asWritten: written.docs,
       byName: written.byName.size > 0,
     };
+  }
+
+  /** The providers with a service whose names hold every one of the words. */
+  private providersNaming(words: readonly string[]): Set<string> {
+    const providers = new Set<string>();
+    this.data.docs.forEach((doc, i) => {
+      if (words.every((word) => this.nameWords[i]!.has(word))) providers.add(doc.provider);
+    });
+    return providers;
   }
 
   /**
@@ -450,6 +553,7 @@ export class ServiceSearch {
           (exact ? 12 : 0) +
           (reading.namesService && reading.asWritten.has(i) ? (reading.byName ? 20 : 8) : 0) +
           4 * covered +
+          3 * this.subServiceFit(i, reading.telling) +
           doc.prior;
       return { i, doc, exact, member: memberWeight > 0, score };
     });
@@ -468,6 +572,14 @@ export class ServiceSearch {
     // name that lacks it is not what the query names exactly.
     if (exact && !reading.spoken.every((word) => this.nameWords[i]!.has(word))) exact = false;
     return { exact, covered };
+  }
+
+  /** How much of its best-covered sub-service's name the telling words cover ("nearline" → Cloud Storage). */
+  private subServiceFit(i: number, telling: readonly string[]): number {
+    let covered = 0;
+    for (const words of this.subWords[i]!)
+      covered = Math.max(covered, words.filter((word) => telling.includes(word)).length / words.length);
+    return covered;
   }
 
   /** A member of the kind: of its equivalence group (surest), else by category or shared tag. */
@@ -496,7 +608,11 @@ export class ServiceSearch {
     // A kind: each provider's best member first, the largest portfolios first, then the rest. A
     // member whose own name says the kind ("Network Firewall" for "firewall") leads before one that
     // is only in its group (the VPC that carries security groups).
-    const saysKind = (entry: Scored) => telling.every((word) => this.nameWords[entry.i]!.has(word));
+    const memberOfGroup = (entry: Scored) => entry.doc.groups.some((g) => kind.groups.has(g));
+    // A kind named by a tag alone ("waf"): the tag on a member of the kind's groups says it as strongly as a name.
+    const saysKind = (entry: Scored) =>
+      telling.every((word) => this.nameWords[entry.i]!.has(word)) ||
+      (!kind.byKindName && kind.tag !== undefined && this.tagPhrases[entry.i]!.has(kind.tag) && memberOfGroup(entry));
     const leaders = new Map<string, Scored>();
     for (const entry of scored) {
       const leader = leaders.get(entry.doc.provider);
@@ -513,19 +629,26 @@ export class ServiceSearch {
   private kindOf(telling: readonly string[]): KindMatch {
     const groups = new Set<number>();
     let category: string | undefined;
-    if (telling.length === 0) return { named: false, groups };
+    let whole = false;
+    if (telling.length === 0) return { named: false, byKindName: false, whole, groups };
     for (const kind of this.kindNames) {
       const all = telling.every((word) =>
         kind.tokens.some((token) => token === word || (word.length >= 5 && token.startsWith(word))),
       );
       if (!all) continue;
+      whole ||= telling.length === kind.tokens.length;
       for (const g of kind.groups) groups.add(g);
       if (kind.category && telling.length === kind.tokens.length) category = kind.category;
     }
+    const byKindName = groups.size > 0 || category !== undefined;
     const phrase = telling.join(" ");
-    const tag = this.sharedTags.has(phrase) ? phrase : undefined;
+    const tagGroups = this.sharedTags.get(phrase);
+    const tag = tagGroups ? phrase : undefined;
+    for (const g of tagGroups ?? []) groups.add(g);
     return {
       named: groups.size > 0 || category !== undefined || tag !== undefined,
+      byKindName,
+      whole,
       groups,
       ...(category ? { category } : {}),
       ...(tag ? { tag } : {}),

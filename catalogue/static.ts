@@ -10,6 +10,7 @@ import type { Catalogue } from "./load.ts";
 import { renderAnsi } from "./render/ansi.ts";
 import type { Doc } from "./render/doc.ts";
 import { renderMarkdown } from "./render/markdown.ts";
+import { equivalentsDoc } from "./render/equivalents.ts";
 import { categoryPage, homePage, lifecyclePage, providerPage, servicePage } from "./render/pages.ts";
 import { BUILD_PATH_PATTERN } from "./schema/index.ts";
 import { servicePath } from "./urls.ts";
@@ -176,6 +177,8 @@ export function renderDoc(doc: Doc, format: TextFormat, width?: number): string 
 export function* textPages(catalogue: Catalogue): Generator<{ page: string; doc: () => Doc }> {
   yield { page: "index", doc: () => homePage(catalogue) };
   yield { page: "lifecycle", doc: () => lifecyclePage(catalogue) };
+  // The matrix with its default columns (GET /equivalents without a query), precompressed like the rest.
+  yield { page: "equivalents", doc: () => equivalentsDoc(catalogue, []) };
   for (const provider of catalogue.providers)
     yield { page: `${provider.id}/index`, doc: () => providerPage(catalogue, provider.id) };
   for (const category of catalogue.categories)

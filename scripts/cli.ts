@@ -14,9 +14,49 @@ import { loadConfig } from "../sidecar/config.ts";
 import { handleSignals, startServer } from "../sidecar/server.ts";
 import { currentDir, mirror, MirrorError } from "./mirror.ts";
 
-const USAGE = "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir>";
+const USAGE = "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue --help";
+
+/** The whole help (--help, -h, help): what each command does, its environment, exit codes, examples. */
+const HELP = `cloud-catalogue — mirror a Cloud Services Catalogue deployment for offline use, and serve it.
+
+Usage:
+  cloud-catalogue mirror <api-url> <dir>
+      Fetch (or update) a verified copy of the deployment whose API is at <api-url>
+      (http or https): reads <api-url>/manifest.json, fetches every listed file from
+      <api-url>/mirror/…, checks each sha256, then switches <dir>/current to the new copy
+      in one atomic rename. A failed or interrupted run leaves the previous mirror as it
+      was; a re-run fetches only what changed and prints the catalogue changes pulled.
+  cloud-catalogue serve <dir>
+      Serve the mirror in <dir> with no network: the API, the text host and the site,
+      with search, compare, exposure, policies and the Markdown export computed from the
+      mirrored catalogue. The origin's URLs are rewritten to the mirror's own in every
+      answer. Lists and feedback stay on this machine, in <dir>/data.
+  cloud-catalogue --help
+      This text (also -h or help).
+
+Environment (serve):
+  PORT              API port (default 8080)
+  TEXT_PORT         text host port (default 8081)
+  HOST              address to listen on (default 127.0.0.1)
+  PUBLIC_API_URL    the API's public URL, if not http://HOST:PORT
+  PUBLIC_TEXT_URL   the text host's public URL, if not http://HOST:TEXT_PORT
+
+Exit status: 0 on success, 1 when mirroring or serving fails, 2 on a usage error.
+
+Examples:
+  npm run mirror -- http://localhost:8080 ./mirror
+  npx cloud-catalogue serve ./mirror
+  PORT=9080 TEXT_PORT=9081 npx cloud-catalogue serve ./mirror
+
+More: docs/operations.md ("Mirror").
+`;
 
 async function main(args: string[]): Promise<void> {
+  // `npm run mirror -- --help` runs `cli.ts mirror --help`: a help flag anywhere asks for help.
+  if (args.some((arg) => arg === "--help" || arg === "-h") || args[0] === "help") {
+    process.stdout.write(HELP);
+    return;
+  }
   const [command, ...rest] = args;
   if (command === "mirror" && rest.length === 2) {
     const [apiUrl, dir] = rest as [string, string];
@@ -42,7 +82,7 @@ async function main(args: string[]): Promise<void> {
     );
     return;
   }
-  console.error(USAGE);
+  console.error(`${USAGE}\n(cloud-catalogue --help for more)`);
   process.exitCode = 2;
 }
 

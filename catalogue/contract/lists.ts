@@ -192,6 +192,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
           plan,
           exitPlanFormat(query.format, headers.accept),
           list.name ?? list.slug ?? list.id,
+          query.bom,
         ),
         expiresAt: new Date(list.expiresAt),
       };

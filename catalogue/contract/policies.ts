@@ -168,6 +168,8 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
         c.urls,
         exitPlan(c.catalogue, body.approvedServiceIds, body.to),
         exitPlanFormat(query.format, headers.accept),
+        undefined,
+        query.bom,
       );
     },
   }),

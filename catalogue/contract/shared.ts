@@ -67,6 +67,7 @@ export function exitPlanAnswer(
   plan: ExitPlanT,
   format: ExitPlanFormat,
   listName?: string,
+  bom = false,
 ): Result {
   if (format === "md")
     return text(
@@ -75,6 +76,8 @@ export function exitPlanAnswer(
       ),
       MARKDOWN,
     );
-  if (format === "csv") return text(exitPlanCsv(plan), CSV);
+  // A file to save, with a byte order mark when asked (Excel reads UTF-8 without one as ANSI).
+  if (format === "csv")
+    return { text: `${bom ? "\uFEFF" : ""}${exitPlanCsv(plan)}`, contentType: CSV, filename: "exit-plan.csv" };
   return { body: plan };
 }

@@ -57,10 +57,6 @@ function plainInline(parts: readonly Inline[]): string {
     .join("");
 }
 
-function truncate(text: string, width: number): string {
-  return text.length <= width ? text.padEnd(width) : `${text.slice(0, Math.max(0, width - 1))}…`;
-}
-
 function block(b: Block, style: Style, width: number): string[] {
   switch (b.kind) {
     case "heading": {
@@ -88,32 +84,50 @@ function block(b: Block, style: Style, width: number): string[] {
       const labelWidth = Math.min(32, Math.floor(width * 0.4), Math.max(...b.rows.map(([label]) => label.length)) + 1);
       return b.rows.flatMap(([label, value]) => {
         const lines = wrap(plainInline(value), width - labelWidth - 1);
-        return lines.map(
-          (line, i) =>
-            `${i === 0 ? style.dim(truncate(`${clean(label)}:`, labelWidth)) : " ".repeat(labelWidth)} ${line}`,
-        );
+        // A label longer than its column wraps too ("Provider-wide (Google Cloud):").
+        const labels = wrap(`${clean(label)}:`, labelWidth);
+        return Array.from({ length: Math.max(lines.length, labels.length) }, (_, i) => {
+          const labelLine = (labels[i] ?? "").padEnd(labelWidth);
+          return `${labels[i] ? style.dim(labelLine) : labelLine} ${lines[i] ?? ""}`.trimEnd();
+        });
       });
     }
-    case "table": {
-      const rows = b.rows.map((cells) => cells.map((cell) => plainInline([cell])));
-      const widths = b.head.map((head, column) =>
-        Math.max(head.length, ...rows.map((row) => (row[column] ?? "").length)),
-      );
-      // Shrink the widest columns until the table fits in the terminal.
-      const gaps = 2 * (widths.length - 1);
-      while (widths.reduce((sum, w) => sum + w, 0) + gaps > width) {
-        const widest = widths.indexOf(Math.max(...widths));
-        if (widths[widest]! <= 6) break;
-        widths[widest]!--;
-      }
-      const line = (cells: readonly string[]) =>
-        cells
-          .map((cell, column) => truncate(cell, widths[column]!))
-          .join("  ")
-          .trimEnd();
-      return [style.bold(line(b.head)), style.dim(widths.map((w) => "─".repeat(w)).join("  ")), ...rows.map(line)];
-    }
+    case "table":
+      return table(b, style, width);
   }
+}
+
+/**
+ * A table as columns: the widest columns shrink until it fits, and a cell that does not fit its
+ * column wraps within it (never cut: every word stays readable). Rows that wrap are set apart by
+ * a blank line, so a row's lines read together.
+ */
+function table(b: Extract<Block, { kind: "table" }>, style: Style, width: number): string[] {
+  const rows = b.rows.map((cells) => cells.map((cell) => plainInline([cell])));
+  const widths = b.head.map((head, column) => Math.max(head.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const gaps = 2 * (widths.length - 1);
+  while (widths.reduce((sum, w) => sum + w, 0) + gaps > width) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= 6) break;
+    widths[widest]!--;
+  }
+  const lines = (cells: readonly string[]): string[] => {
+    const wrapped = widths.map((w, column) => (cells[column] ? wrap(cells[column], w) : [""]));
+    const height = Math.max(...wrapped.map((cell) => cell.length));
+    return Array.from({ length: height }, (_, at) =>
+      wrapped
+        .map((cell, column) => (cell[at] ?? "").padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    );
+  };
+  const body = rows.map(lines);
+  const apart = body.some((row) => row.length > 1);
+  return [
+    ...lines(b.head).map((line) => style.bold(line)),
+    style.dim(widths.map((w) => "─".repeat(w)).join("  ")),
+    ...body.flatMap((row, i) => (apart && i > 0 ? ["", ...row] : row)),
+  ];
 }
 
 /** `width` is the terminal's columns (TEXT_WIDTH.min to TEXT_WIDTH.max; 80 by default). */

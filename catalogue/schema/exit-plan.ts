@@ -143,10 +143,20 @@ export const ExitPlanQuery = z.object({
     .enum(EXIT_PLAN_FORMATS)
     .optional()
     .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
+  bom: z
+    .preprocess(
+      (value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value),
+      z.boolean(),
+    )
+    .optional()
+    .meta({
+      description:
+        "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
+    }),
 });
 
-/** The query of POST /v1/exit-plan: only the format. */
-export const ExitPlanFormatQuery = ExitPlanQuery.pick({ format: true });
+/** The query of POST /v1/exit-plan: the format (and the CSV's byte order mark). */
+export const ExitPlanFormatQuery = ExitPlanQuery.pick({ format: true, bom: true });
 
 /** Accept: text/markdown or text/csv asks for that format when ?format is absent. */
 export const AcceptHeaders = z.object({

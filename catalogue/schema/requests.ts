@@ -24,7 +24,12 @@ export const ServicesQuery = z.object({
     description:
       "Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response)",
   }),
-  freeTier: z.enum(["true", "false"]).optional().meta({ description: "When true, only services with a free tier" }),
+  // A boolean, written true or false in the query string: OpenAPI declares it boolean, so generated
+  // clients pass freeTier: true (issue 64); any other word is a 400.
+  freeTier: z
+    .preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean())
+    .optional()
+    .meta({ description: "When true, only services with a free tier (true or false)" }),
   lifecycle: z
     .enum([...LIFECYCLE_STATUSES, "active"])
     .optional()

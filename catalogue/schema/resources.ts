@@ -398,6 +398,14 @@ export const ServiceList = z
           .string()
           .optional()
           .meta(d("q respelled, when a word of it was found only by a close spelling (e.g. postgress → postgresql)")),
+        subServices: z
+          .record(z.string(), z.string())
+          .optional()
+          .meta(
+            d(
+              "For services on this page found through a sub-service: slug → the sub-service's name that matched (e.g. aws-s3 → S3 Glacier Deep Archive for q=glacier deep archive; since 1.8.0)",
+            ),
+          ),
       })
       .optional()
       .meta(d("How q was understood; present only when q was given (since 1.7.0)")),

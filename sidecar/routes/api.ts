@@ -50,6 +50,8 @@ interface Prepared<B extends Buffer | string = Buffer | string> {
   readonly until: number;
   readonly status: number;
   readonly contentType: string;
+  /** Content-Disposition, for an answer that is a file to save (CSV). */
+  readonly disposition: string | undefined;
   /**
    * A kept answer's body is encoded once, so that it is not re-encoded to UTF-8 on every send. An
    * answer sent once stays text: Node then writes it with the headers as one string.
@@ -73,6 +75,7 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
     until: until(result),
     status: result.status ?? row.response.status,
     contentType: "contentType" in result ? result.contentType : "application/json; charset=utf-8",
+    disposition: "filename" in result && result.filename ? `attachment; filename="${result.filename}"` : undefined,
     body,
     hash: row.method === "GET" ? createHash("sha256").update(body).digest("hex").slice(0, 32) : undefined,
     encoded: {},
@@ -90,6 +93,7 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
     .code(prepared.status)
     .type(prepared.contentType)
     .header("cache-control", cacheControl(row.cache, prepared.until, now));
+  if (prepared.disposition) reply.header("content-disposition", prepared.disposition);
   const body = prepared.body;
   const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
   const encoding =

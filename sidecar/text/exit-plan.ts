@@ -14,7 +14,7 @@ import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { isDotSegment } from "./site-page.ts";
-import { render } from "./render.ts";
+import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 
 const TARGET_KEYS = ["providers", "sovereignOption", "euResidentOnly", "jurisdictions", "exclude"] as const;
@@ -96,7 +96,7 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
     reply,
     200,
     rendering,
-    rendering === "html" ? renderHtml(page) : render(page, rendering),
+    rendering === "html" ? renderHtml(page) : render(page, rendering, widthOf(request)),
     false,
   );
 }

@@ -25,7 +25,7 @@ import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render
 import { renderDoc } from "../../catalogue/static.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
-import { errorDoc, render, widthOf, type Rendering } from "./render.ts";
+import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import type { SitePages } from "./site-page.ts";
 
@@ -54,6 +54,7 @@ function searchDoc(catalogue: Catalogue, { query, found, hint }: ReturnType<type
   const items: Inline[][] = found.data.map((service) => [
     link(service.name, servicePath(service)),
     ` — ${catalogue.providerById.get(service.providerId)!.provider.shortName}, ${lifecycleLabel(service.lifecycle)}`,
+    ...(found.search?.subServices?.[service.slug] ? [`; matched ${found.search.subServices[service.slug]}`] : []),
   ]);
   const { total } = found.pagination;
   return {
@@ -90,29 +91,28 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
  */
 export async function equivalentsPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const rendering = c.replies.rendering(request);
-  reply.header("vary", "Accept, User-Agent");
   const params = searchParams(request);
+  const asked = params.has("providers") || params.has("category");
   if (rendering === "html") {
-    const asked = params.has("providers") || params.has("category");
     if (!asked && (await c.replies.site(request, reply, "equivalents/index.html"))) return reply;
-    if (asked && (await sitePage(c, request, reply, "equivalents", { vary: "Accept, User-Agent" }))) return reply;
+    if (asked && (await sitePage(c, request, reply, "equivalents"))) return reply;
   }
+  // The plain matrix is built (and precompressed) at the default width, like every other page.
+  if (!asked && rendering !== "html" && (await c.replies.built(request, reply, `equivalents.${rendering}`)))
+    return reply;
   const { providers, category } = matrixRequest(params);
-  return reply.type(contentType(rendering)).send(render(equivalentsDoc(c.catalogue, providers, category), rendering));
+  const body = render(equivalentsDoc(c.catalogue, providers, category), rendering, widthOf(request));
+  return c.replies.text(request, reply, 200, rendering, body);
 }
 
 /** GET /equivalents/{id}: one kind of service, each provider's members. */
 export async function equivalenceGroupPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
   const rendering = c.replies.rendering(request);
-  reply.header("vary", "Accept, User-Agent");
   const doc = equivalenceGroupDoc(c.catalogue, id);
-  if (doc) return reply.type(contentType(rendering)).send(render(doc, rendering));
+  if (doc) return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
   const detail = `No kind of service "${stripControl(id).slice(0, 100)}"; /equivalents lists them.`;
-  return reply
-    .code(404)
-    .type(contentType(rendering))
-    .send(render(errorDoc(404, "Not found", detail), rendering));
+  return c.replies.error(request, reply, 404, "Not found", detail);
 }
 
 /**
@@ -121,12 +121,11 @@ export async function equivalenceGroupPage(c: TextContext, request: FastifyReque
  */
 export async function compareQuery(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const rendering = c.replies.rendering(request);
-  reply.header("vary", "Accept, User-Agent");
   const params = searchParams(request);
   if (rendering === "html") {
     const asked = params.has("ids");
     if (!asked && (await c.replies.site(request, reply, "compare/index.html"))) return reply;
-    if (asked && (await sitePage(c, request, reply, "compare", { vary: "Accept, User-Agent" }))) return reply;
+    if (asked && (await sitePage(c, request, reply, "compare"))) return reply;
   }
   const { known, note } = compareRequest(c.catalogue, listParam(params, "ids", 200));
   const compared: Doc =
@@ -138,7 +137,7 @@ export async function compareQuery(c: TextContext, request: FastifyRequest, repl
         };
   const [title, ...rest] = compared.blocks;
   const doc: Doc = { ...compared, blocks: [title!, ...(note ? [paragraph(note)] : []), ...rest] };
-  return reply.type(contentType(rendering)).send(render(doc, rendering));
+  return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
 }
 
 /** The site's styled 429 page (site/src/pages/on-demand/429.astro) saying what was limited and when to retry. */

@@ -78,7 +78,7 @@ describe("listServices", () => {
     const catalogue = fixtureCatalogue();
     expect(listServices(catalogue, { ...all, provider: "aws" }).pagination.total).toBe(4);
     expect(listServices(catalogue, { ...all, category: "storage" }).pagination.total).toBe(4);
-    expect(listServices(catalogue, { ...all, freeTier: "true" }).data.map((s) => s.slug)).toEqual(["aws-s3"]);
+    expect(listServices(catalogue, { ...all, freeTier: true }).data.map((s) => s.slug)).toEqual(["aws-s3"]);
     expect(listServices(catalogue, { ...all, lifecycle: "retired" }).data.map((s) => s.slug)).toEqual([
       "aws-old-thing",
     ]);

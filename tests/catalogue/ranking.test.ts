@@ -105,6 +105,18 @@ describe("the one ranking (API q, text host /search, site search box)", () => {
     expect(search.search(`${eight} kubernetes`)).toEqual(search.search(eight));
   });
 
+  it("says which sub-service a service was found through, in the API's answer too", () => {
+    expect(serviceSearch(realCatalogue()).search("glacier deep archive").subServices["aws-s3"]).toBe(
+      "S3 Glacier Deep Archive",
+    );
+    const found = listServices(realCatalogue(), { q: "s3 express one zone", page: 1, limit: 5 });
+    expect(found.search?.subServices).toEqual({ "aws-s3": "S3 Express One Zone" });
+    // A word of the service's own name ("s3") says nothing of which sub-service was meant.
+    expect(
+      listServices(realCatalogue(), { q: "s3", page: 1, limit: 5 }).search?.subServices?.["aws-s3"],
+    ).toBeUndefined();
+  });
+
   it.each(NONSENSE_QUERIES)("returns nothing at all for nonsense: %s", (query) => {
     expect(serviceSearch(realCatalogue()).search(query).slugs).toEqual([]);
     expect(listServices(realCatalogue(), { q: query, page: 1, limit: 20 }).pagination.total).toBe(0);

@@ -152,6 +152,36 @@ describe("cloud-catalogue mirror", () => {
       }
       const calendar = await (await fetch(`${api}/v1/lifecycle.ics`)).text();
       for (const line of calendar.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+      // Issue 64: no answer of the mirror, built or filled per request, in any rendering, names the origin.
+      const originUrl = new RegExp(`(https?://)?127\\.0\\.0\\.1:(${port}|1)(?![0-9])`);
+      const pointingHome: string[] = [];
+      const textPaths = [
+        "/",
+        "/aws",
+        "/aws/s3",
+        "/lifecycle",
+        "/equivalents",
+        "/equivalents/?providers=aws,stackit",
+        "/compare/aws-s3,stackit-object-storage",
+        "/compare/?ids=aws-s3,stackit-object-storage",
+        "/search?q=object",
+        "/search/?q=object",
+        "/feedback/",
+        "/no-such-page",
+      ];
+      const accepts = ["text/html", "text/markdown", "*/*"];
+      for (const path of textPaths)
+        for (const accept of accepts) {
+          const answer = await fetch(`${text}${path}`, { headers: { accept } });
+          const where = `${path} (${accept}) ${answer.status}`;
+          if (originUrl.test(await answer.text())) pointingHome.push(`${where}: body`);
+          for (const [name, value] of answer.headers) if (originUrl.test(value)) pointingHome.push(`${where}: ${name}`);
+        }
+      for (const path of ["/", "/openapi.json", "/v1/services?q=object", "/v1/services/aws-s3", "/v1/changelog"]) {
+        const answer = await fetch(`${api}${path}`);
+        if (originUrl.test(await answer.text())) pointingHome.push(`API ${path}: body`);
+      }
+      expect(pointingHome).toEqual([]);
     } finally {
       await server.close();
     }

@@ -317,7 +317,36 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     });
   });
 
+  it("keeps each search filter's name with its select at 390 px", async () => {
+    const page = await open("/search/?q=object%20storage", { size: WIDTHS[1] });
+    const drift = await page.locator("[data-search-filters] label").evaluateAll((labels) =>
+      labels.map((label) => {
+        const box = label.getBoundingClientRect();
+        const select = label.querySelector("select")!.getBoundingClientRect();
+        // The select starts where its name starts, right under it.
+        return Math.abs(select.left - box.left) + Math.max(0, select.top - box.top - 40);
+      }),
+    );
+    expect(drift.length).toBe(3);
+    for (const value of drift) expect(value).toBeLessThan(2);
+  });
+
   describe("the equivalence matrix", () => {
+    for (const size of WIDTHS)
+      it(`keeps the provider header in view over its rows (${size.name})`, async () => {
+        const page = await open("/equivalents/", { size });
+        const wrap = page.locator(".table-wrap:has(table[data-matrix])");
+        await wrap.evaluate((box) => box.scrollTo(0, 3000));
+        const [boxTop, headTop] = await Promise.all([
+          wrap.evaluate((box) => box.getBoundingClientRect().top),
+          page
+            .locator('table[data-matrix] thead th[data-provider="aws"]')
+            .evaluate((th) => th.getBoundingClientRect().top),
+        ]);
+        expect(await wrap.evaluate((box) => box.scrollTop)).toBeGreaterThan(1000);
+        expect(Math.abs(headTop - boxTop)).toBeLessThan(2);
+      });
+
     for (const size of WIDTHS)
       it(`shows the three largest providers, takes others and a category, keeps both in the URL and downloads what is shown (${size.name})`, async () => {
         const page = await open("/equivalents/", { size });
@@ -1262,6 +1291,58 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
           expect(page.errors).toEqual([]);
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
         });
+  });
+
+  // Issue 64: the theme toggle, unhidden after first paint, wrapped the header (0.121 at 1200 px).
+  // Since its space is kept, these shifts remain, measured 2026-11-26 (what scripts add after the
+  // first paint: filters, scores); still open, each fails the test again if it grows.
+  const KNOWN_SHIFTS: Readonly<Record<string, Partial<Record<Width["name"], number>>>> = {
+    "/aws/s3": { desktop: 0.07 },
+    "/category/storage": { desktop: 0.067, phone: 0.117 },
+    "/lifecycle/": { desktop: 0.065, phone: 0.115 },
+    "/compare/aws-s3,gcp-cloud-storage": { desktop: 0.081, phone: 0.103 },
+    "/exposure/?ids=aws-s3,gcp-cloud-storage": { desktop: 0.377 },
+  };
+  describe("layout shift", () => {
+    for (const size of WIDTHS)
+      it(`does not shift any page type: CLS under 0.05 (${size.name})`, { timeout: 240_000 }, async () => {
+        const shifts: string[] = [];
+        for (const path of [
+          "/",
+          "/aws",
+          "/aws/s3",
+          "/category/storage",
+          "/lifecycle/",
+          "/compare/aws-s3,gcp-cloud-storage",
+          "/equivalents/",
+          "/exposure/?ids=aws-s3,gcp-cloud-storage",
+          "/search/?q=object%20storage",
+          "/list/",
+          "/list/exit/",
+          "/lists/axe-list",
+          "/feedback/",
+          "/no-such-page",
+        ]) {
+          const page = await open(path, {
+            size,
+            // Observe from the first paint on, before any script of the page runs.
+            init: () => {
+              (window as unknown as { cls: number }).cls = 0;
+              new PerformanceObserver((list) => {
+                for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+                  if (!entry.hadRecentInput) (window as unknown as { cls: number }).cls += entry.value;
+              }).observe({ type: "layout-shift", buffered: true });
+            },
+          });
+          await page.waitForLoadState("networkidle");
+          await page.waitForTimeout(300);
+          const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
+          const known = KNOWN_SHIFTS[path]?.[size.name];
+          if (!(cls < 0.05) && !(known !== undefined && cls <= known + 0.01)) shifts.push(`${path}: ${cls.toFixed(3)}`);
+          await page.context().close();
+        }
+        expect(shifts).toEqual([]);
+      });
   });
 
   // Last: it spends the strict bucket of this IP for a minute.

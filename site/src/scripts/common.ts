@@ -43,7 +43,7 @@ const isDark = () =>
   root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
 const themeToggle = document.querySelector<HTMLButtonElement>("[data-theme-toggle]");
 if (themeToggle) {
-  themeToggle.hidden = false;
+  themeToggle.dataset.ready = "";
   themeToggle.setAttribute("aria-pressed", String(isDark()));
   themeToggle.addEventListener("click", () => {
     root.dataset.theme = isDark() ? "light" : "dark";

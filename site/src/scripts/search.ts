@@ -38,6 +38,8 @@ interface Loaded {
 }
 let loaded: Promise<Loaded> | undefined;
 let results: number[] = [];
+/** Slug → the sub-service a result was found through ("matches S3 Glacier Deep Archive"). */
+let matched: Readonly<Record<string, string>> = {};
 let shown = 0;
 let run_id = 0;
 
@@ -63,7 +65,12 @@ function item({ index }: Loaded, position: number): HTMLLIElement {
   const meta = document.createElement("div");
   meta.className = "muted";
   const category = index.search.categories.find((c) => c.id === doc.category)?.name ?? doc.category;
-  meta.textContent = [index.providerNames[doc.provider], category, index.lifecycle[position]!].join(" · ");
+  meta.textContent = [
+    index.providerNames[doc.provider],
+    category,
+    index.lifecycle[position]!,
+    ...(matched[doc.id] ? [`matches ${matched[doc.id]}`] : []),
+  ].join(" · ");
   li.append(a, meta);
   if (doc.description) {
     const p = document.createElement("p");
@@ -157,6 +164,7 @@ async function run(focus: boolean) {
   const data = await load();
   if (id !== run_id) return;
   const outcome = data.search.search(query);
+  matched = outcome.subServices;
   // The API's filters, applied after ranking as listServices does.
   results = outcome.slugs
     .map((slug) => data.position.get(slug)!)
