@@ -145,6 +145,8 @@ export interface Endpoint<
       readonly headers: Parsed<H>;
       /** Who sent the request: the client's rate-limit key (its address under TRUST_PROXY, IPv6 by /64). */
       readonly client: string;
+      /** Counts this request in another bucket too, refusing it past that bucket's limit (HttpError 429). */
+      readonly countIn?: (bucket: BucketName) => Promise<void>;
     },
   ) => Result | Promise<Result>;
 }

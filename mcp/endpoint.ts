@@ -109,8 +109,8 @@ export const MCP_ENDPOINT = endpoint({
       params: { name: "search_services", arguments: { query: "object storage", provider: "aws" } },
     },
   },
-  handler: async (context, { body, headers, client }) => {
+  handler: async (context, { body, headers, client, countIn }) => {
     const { answerMcp } = await loadHttp();
-    return answerMcp({ ...context, client }, body, headers);
+    return answerMcp({ ...context, client, ...(countIn ? { countIn } : {}) }, body, headers);
   },
 });

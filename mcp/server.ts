@@ -57,7 +57,10 @@ async function callTool(context: ToolContext, spec: ToolSpec, args: Record<strin
     if (spec.name === "get_saved_list" && context.listsUnavailable)
       throw new HttpError(503, "Saved lists unavailable", context.listsUnavailable);
     const request = spec.request(args);
-    const pure = context.table.find((row) => row.operationId === request.operationId)?.pure === true;
+    const row = context.table.find((candidate) => candidate.operationId === request.operationId);
+    // The row's own bucket (strict for policies, relaxed for exit plans) counts the call as the API would.
+    if (row?.bucket && row.bucket !== "mcp") await context.countIn?.(row.bucket);
+    const pure = row?.pure === true;
     const key = `${context.urls.textUrl}\0${spec.name}\0${JSON.stringify(args)}`;
     const hit = pure ? keptFor(context).get(key) : undefined;
     if (hit) return hit.result;

@@ -14,6 +14,7 @@ import {
   MAX_EXPOSURE_IDS,
   MAX_ID_LENGTH,
   MAX_URL_LENGTH,
+  type BucketName,
 } from "../catalogue/limits.ts";
 import { issueDetails } from "../catalogue/issues.ts";
 import { HttpError } from "../catalogue/problem.ts";
@@ -192,6 +193,11 @@ function parsePart(schema: z.ZodType | undefined, value: unknown, where: string)
 /** What an MCP call runs with: the API's operation context, and who is asking (the rate-limit key over HTTP). */
 export interface ToolContext extends OperationContext {
   readonly client: string;
+  /**
+   * Counts the call in its row's own bucket too (over HTTP): a tool running a strict row, such as
+   * generate_policy, is limited as POST /v1/policies/* is. Absent over stdio, a local process.
+   */
+  readonly countIn?: (bucket: BucketName) => Promise<void>;
   /** Why saved lists cannot be read here (the stdio server has no store); absent where they can. */
   readonly listsUnavailable?: string;
 }

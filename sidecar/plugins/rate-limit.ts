@@ -95,3 +95,31 @@ export function hitBucket(store: Store, bucket: BucketName, ip: string): Promise
     ),
   );
 }
+
+/**
+ * Counts a request answered under another route in `bucket` too, and refuses it past that bucket's
+ * limit: an MCP tool that runs a strict row (a policy) is limited as that row is, so /mcp is no way
+ * around the strict bucket. A store that cannot count refuses it (503), as the strict bucket does.
+ */
+export async function countIn(store: Store, bucket: BucketName, ip: string): Promise<void> {
+  let hit;
+  try {
+    hit = await hitBucket(store, bucket, ip);
+  } catch {
+    throw Object.assign(
+      new HttpError(503, "Service unavailable", `The ${bucket} bucket cannot be counted now; retry in a few seconds.`),
+      { retryAfter: 5 },
+    );
+  }
+  const { max } = BUCKETS[bucket];
+  if (hit.current <= max) return;
+  const seconds = Math.max(1, Math.ceil(hit.ttl / 1000));
+  throw Object.assign(
+    new HttpError(
+      429,
+      "Too many requests",
+      `This operation is limited to ${max} requests per minute per IP (the ${bucket} bucket); retry in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+    ),
+    { retryAfter: seconds },
+  );
+}

@@ -18,7 +18,8 @@ import { acceptedEncoding, cacheControl, etagMatches, etagOf } from "../files.ts
 import type { HeavyWorker } from "../heavy/pool.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
-import { bucketConfig } from "../plugins/rate-limit.ts";
+import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
+import type { Store } from "../store/store.ts";
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const result = schema.safeParse(value);
@@ -205,7 +206,11 @@ export default fp(
           const handle = () =>
             worker
               ? worker.run(row.operationId, { ...input, client }, context.now())
-              : row.handler(context, { ...input, client });
+              : row.handler(context, {
+                  ...input,
+                  client,
+                  countIn: (bucket) => countIn(context.store as Store, bucket, request.ip),
+                });
           const computed = isHeavy(row) ? heavy.run(handle) : handle();
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
           const keeping =

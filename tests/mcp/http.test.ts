@@ -172,6 +172,60 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(text.statusCode).toBe(415);
   });
 
+  it("counts generate_policy in the strict bucket too, so /mcp is no way around the policies' limit", async () => {
+    const app = await build();
+    const remoteAddress = "192.0.2.77";
+    const policyCall = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "generate_policy", arguments: { format: "scp", approvedServiceIds: ["aws-s3"] } },
+    });
+    for (let i = 0; i < BUCKETS.strict.max; i++) {
+      const ok = await app.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: HEADERS,
+        payload: policyCall(i),
+        remoteAddress,
+      });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json().result.isError, JSON.stringify(ok.json().result)).toBeFalsy();
+    }
+    const limited = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: HEADERS,
+      payload: policyCall(99),
+      remoteAddress,
+    });
+    expect(limited.statusCode).toBe(200);
+    expect(limited.json().result.isError).toBe(true);
+    expect(JSON.stringify(limited.json().result)).toContain("the strict bucket");
+    // The same counter as the API's: the policy endpoint is limited for this client now.
+    const policy = await app.inject({
+      method: "POST",
+      url: "/v1/policies/alpha-scp",
+      payload: { approvedServiceIds: ["aws-s3"] },
+      remoteAddress,
+    });
+    expect(policy.statusCode).toBe(429);
+    // A tool whose row has no bucket of its own is not counted there.
+    const search = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: HEADERS,
+      payload: {
+        jsonrpc: "2.0",
+        id: 100,
+        method: "tools/call",
+        params: { name: "search_services", arguments: { query: "object storage" } },
+      },
+      remoteAddress,
+    });
+    expect(search.json().result.isError).toBeFalsy();
+  });
+
   it("counts in its own mcp bucket: the request past the limit is a 429, and the strict bucket is untouched", async () => {
     const app = await build();
     const remoteAddress = "192.0.2.66";
