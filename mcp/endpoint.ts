@@ -22,7 +22,10 @@ export const McpHeaders = z.object({
     .max(1000)
     .regex(VISIBLE_ASCII, "must be visible ASCII")
     .optional()
-    .meta(d("Must list both application/json and text/event-stream (Streamable HTTP); the answer is JSON")),
+    .meta({
+      ...d("Must list both application/json and text/event-stream (Streamable HTTP); the answer is JSON"),
+      example: "application/json, text/event-stream",
+    }),
   "mcp-protocol-version": z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a protocol version such as 2025-06-18")
