@@ -28,7 +28,8 @@ type JsonSchema = Record<string, unknown>;
  * `additionalProperties: false`): responses gain optional fields in compatible versions (DESIGN:
  * "response schemas stay open to new fields"), and request bodies' unknown fields are ignored by
  * the server, so a closed schema would make validating clients reject what the API promises.
- * `additionalProperties` that is a schema (a record's values) is kept.
+ * `additionalProperties` that is a schema (a record's values) is kept; componentSchemas closes again
+ * the request bodies that refuse unknown keys.
  */
 function openObjects<T>(json: T): T {
   if (Array.isArray(json)) json.forEach((item) => openObjects(item as unknown));
@@ -38,6 +39,19 @@ function openObjects<T>(json: T): T {
     for (const value of Object.values(record)) openObjects(value);
   }
   return json;
+}
+
+/** A zod object that refuses keys it does not name (z.strictObject: its catchall is never). */
+const isStrictObject = (schema: unknown): boolean =>
+  schema instanceof z.ZodObject && (schema.def.catchall as z.ZodType | undefined)?.def.type === "never";
+
+/** The request bodies of the table and the objects they hold (ExitPlanBody and its ExitTarget). */
+function requestBodySchemas(table: readonly Endpoint[]): z.ZodType[] {
+  const bodies = table.flatMap((row) => (row.body ? [row.body as z.ZodType] : []));
+  const held = bodies.flatMap((body) =>
+    body instanceof z.ZodObject ? Object.values(body.shape as Record<string, z.ZodType>) : [],
+  );
+  return [...bodies, ...held];
 }
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -59,7 +73,7 @@ function inlineJsonSchema(schema: z.ZodType): JsonSchema {
   return json;
 }
 
-function componentSchemas(): Record<string, JsonSchema> {
+function componentSchemas(table: readonly Endpoint[]): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: "any",
@@ -68,6 +82,12 @@ function componentSchemas(): Record<string, JsonSchema> {
     delete schema.$schema;
     delete schema.$id;
     openObjects(schema);
+  }
+  // A request body that refuses unknown keys (a strictObject: an exit plan's misspelt criterion is
+  // a 400, DESIGN "Exit plans") stays closed, so the document says what the server does.
+  for (const schema of requestBodySchemas(table)) {
+    const id = z.globalRegistry.get(schema)?.id;
+    if (id && schemas[id] && isStrictObject(schema)) schemas[id].additionalProperties = false;
   }
   return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -199,7 +219,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): J
       { name: "MCP", description: "The catalogue as a Model Context Protocol server, for assistants" },
     ],
     paths,
-    components: { schemas: componentSchemas() },
+    components: { schemas: componentSchemas(table) },
   };
 }
 

@@ -116,7 +116,9 @@ export const ScpBody = ApprovedServicesBody.extend({
         .refine((arn) => !ASSUMED_ROLE_ARN_PATTERN.test(arn), {
           message:
             "is an STS assumed-role session ARN, which aws:PrincipalARN never holds: for a role session AWS evaluates aws:PrincipalARN against the role's ARN, so give the role's ARN instead, e.g. arn:aws:iam::<account>:role/<role-name> (the role name is the part after assumed-role/, before the session name)",
-        }),
+        })
+        // The refinement in the document too, so a client validating against it agrees with the server.
+        .meta({ not: { pattern: ASSUMED_ROLE_ARN_PATTERN.source } }),
     )
     .min(1)
     .max(MAX_EXEMPT_PRINCIPALS)
