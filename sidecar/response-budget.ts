@@ -11,6 +11,8 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { HttpError } from "./plugins/errors.ts";
 
 /** The chunk size of a file read for an answer (node's default is 64 KiB). */
@@ -26,6 +28,21 @@ export const STREAM_WAIT_MS = 10_000;
 
 export const BUSY_DETAILS = "Too many answers are being sent to clients that do not read them; retry in a few seconds.";
 
+/**
+ * After a burst of at least this many streamed answers, once the budget is idle for IDLE_COLLECT_MS,
+ * one full garbage collection: an idle server allocates nothing, so V8 would otherwise keep the
+ * burst's buffers and request objects (RSS 276 MB a minute after 200 non-reading clients left,
+ * against 157 MB before them; RELIABILITY.md).
+ */
+export const COLLECT_AFTER_ANSWERS = 256;
+export const IDLE_COLLECT_MS = 1_000;
+
+/** V8's full collection, without --expose-gc on the command line (node's documented v8 flag API). */
+const collectGarbage: () => void = (() => {
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc") as () => void;
+})();
+
 interface Waiter {
   readonly grant: () => void;
   readonly timer: NodeJS.Timeout;
@@ -35,6 +52,8 @@ interface Waiter {
 export class StreamBudget {
   private inUse = 0;
   private readonly waiting: Waiter[] = [];
+  private grantedSinceCollect = 0;
+  private collectTimer: NodeJS.Timeout | undefined;
 
   readonly slots: number;
   readonly queue: number;
@@ -75,6 +94,7 @@ export class StreamBudget {
     if (socket.destroyed) return Promise.resolve(false);
     if (this.inUse < this.slots) {
       this.inUse++;
+      this.granted();
       return Promise.resolve(true);
     }
     if (this.waiting.length >= this.queue) return Promise.reject(busy());
@@ -88,7 +108,10 @@ export class StreamBudget {
       };
       const gone = () => leave(() => resolve(false));
       const waiter: Waiter = {
-        grant: () => leave(() => resolve(true)),
+        grant: () => {
+          this.granted();
+          leave(() => resolve(true));
+        },
         timer: setTimeout(() => leave(() => reject(busy())), this.waitMs),
       };
       socket.once("close", gone);
@@ -101,6 +124,18 @@ export class StreamBudget {
     const next = this.waiting[0];
     if (next) next.grant();
     else this.inUse--;
+    if (this.inUse === 0 && this.grantedSinceCollect >= COLLECT_AFTER_ANSWERS) {
+      this.collectTimer = setTimeout(() => {
+        this.grantedSinceCollect = 0;
+        collectGarbage();
+      }, IDLE_COLLECT_MS).unref();
+    }
+  }
+
+  /** A slot was granted: the burst goes on, so no collection yet. */
+  private granted(): void {
+    this.grantedSinceCollect++;
+    clearTimeout(this.collectTimer);
   }
 }
 
