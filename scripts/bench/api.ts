@@ -105,7 +105,12 @@ interface Server {
 async function startServer(codeRoot: string, label: string, port: number, env: Record<string, string>) {
   const script = (JSON.parse(readFileSync(join(codeRoot, "package.json"), "utf8")) as { scripts: { start: string } })
     .scripts.start;
-  const [command, ...args] = script.trim().split(/\s+/);
+  const words = script.trim().split(/\s+/);
+  // Leading NAME=value words are the environment npm start sets (MALLOC_MMAP_THRESHOLD_).
+  const startEnv = Object.fromEntries(
+    words.filter((word, i) => words.slice(0, i + 1).every((w) => /^[A-Z_]+=\S*$/.test(w))).map((w) => w.split("=")),
+  );
+  const [command, ...args] = words.slice(Object.keys(startEnv).length);
   if (command !== "node" || args.some((arg) => /["'$&|;]/.test(arg))) throw new Error(`bench: cannot run ${script}`);
   const child = await spawnReady(
     process.execPath,
@@ -116,6 +121,7 @@ async function startServer(codeRoot: string, label: string, port: number, env: R
       PORT: String(port),
       TEXT_PORT: String(port + 1),
       DATA_DIR: mkdtempSync(join(work, "data-")),
+      ...startEnv,
       ...env,
     },
     `http://127.0.0.1:${port}/v1/health`,
