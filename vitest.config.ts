@@ -8,6 +8,10 @@ const SLOW_SUITES = [
   "tests/site/**",
   "tests/deploy/**",
   "tests/reliability/load.test.ts",
+  // Memory under load: each holds a server at its peak, then waits a minute for it to give back.
+  "tests/reliability/many-clients-memory.test.ts",
+  "tests/reliability/pipelining-memory.test.ts",
+  "tests/reliability/heavy-reads.test.ts",
   "tests/reliability/fuzz.test.ts",
   "tests/reliability/redis-faults.test.ts",
   "tests/reliability/redis-hang.test.ts",
