@@ -95,102 +95,77 @@ function registerServices(server: McpServer, context: ToolContext) {
   );
 }
 
-function registerProviders(server: McpServer, context: ToolContext) {
-  const { catalogue } = context;
+/** A template of one kind of entry (`catalogue://<path>/{id}`), listed and completed from `entries`. */
+interface EntryTemplate {
+  readonly name: string;
+  readonly path: string;
+  readonly title: string;
+  readonly description: string;
+  readonly entries: () => readonly { readonly id: string; readonly name: string }[];
+  readonly json: (id: string) => unknown;
+  readonly markdown: (id: string) => Doc | undefined;
+}
+
+function registerEntryTemplate(server: McpServer, context: ToolContext, template: EntryTemplate) {
+  const uriOf = (id: string) => `${RESOURCE_SCHEME}://${template.path}/${id}`;
   server.registerResource(
-    "provider",
-    new ResourceTemplate(`${RESOURCE_SCHEME}://providers/{id}`, {
+    template.name,
+    new ResourceTemplate(uriOf("{id}"), {
       list: () => ({
-        resources: catalogue.providers.map((provider) => ({
-          uri: `${RESOURCE_SCHEME}://providers/${provider.id}`,
-          name: provider.id,
-          title: provider.name,
-          mimeType: JSON_TYPE,
-        })),
+        resources: template
+          .entries()
+          .map((entry) => ({ uri: uriOf(entry.id), name: entry.id, title: entry.name, mimeType: JSON_TYPE })),
       }),
-      complete: { id: completer(() => catalogue.providers.map((provider) => provider.id)) },
+      complete: { id: completer(() => template.entries().map((entry) => entry.id)) },
     }),
-    {
-      title: "Provider",
-      description: "One provider as GET /v1/providers lists it, and its text-host page (its services) in Markdown",
-      mimeType: JSON_TYPE,
-    },
+    { title: template.title, description: template.description, mimeType: JSON_TYPE },
     (uri, { id }) =>
       read(
         context,
         uri,
-        () => {
-          const provider = catalogue.providerById.get(one(id))?.provider;
-          if (!provider) throw new HttpError(404, "Provider not found");
-          return provider;
-        },
-        () => providerPage(catalogue, one(id)),
+        () => template.json(one(id)),
+        () => template.markdown(one(id)),
       ),
   );
 }
 
-function registerCategories(server: McpServer, context: ToolContext) {
+function registerEntries(server: McpServer, context: ToolContext) {
   const { catalogue } = context;
-  server.registerResource(
-    "category",
-    new ResourceTemplate(`${RESOURCE_SCHEME}://categories/{id}`, {
-      list: () => ({
-        resources: catalogue.categories.map((category) => ({
-          uri: `${RESOURCE_SCHEME}://categories/${category.id}`,
-          name: category.id,
-          title: category.name,
-          mimeType: JSON_TYPE,
-        })),
-      }),
-      complete: { id: completer(() => catalogue.categories.map((category) => category.id)) },
-    }),
-    {
-      title: "Category",
-      description: "One category as GET /v1/categories lists it, and its text-host page (its services) in Markdown",
-      mimeType: JSON_TYPE,
+  registerEntryTemplate(server, context, {
+    name: "provider",
+    path: "providers",
+    title: "Provider",
+    description: "One provider as GET /v1/providers lists it, and its text-host page (its services) in Markdown",
+    entries: () => catalogue.providers,
+    json: (id) => {
+      const provider = catalogue.providerById.get(id)?.provider;
+      if (!provider) throw new HttpError(404, "Provider not found");
+      return provider;
     },
-    (uri, { id }) =>
-      read(
-        context,
-        uri,
-        () => {
-          const category = catalogue.categoryById.get(one(id));
-          if (!category) throw new HttpError(404, "Category not found");
-          return category;
-        },
-        () => categoryPage(catalogue, one(id)),
-      ),
-  );
-}
-
-function registerEquivalents(server: McpServer, context: ToolContext) {
-  const { catalogue } = context;
-  server.registerResource(
-    "equivalence-group",
-    new ResourceTemplate(`${RESOURCE_SCHEME}://equivalents/{id}`, {
-      list: () => ({
-        resources: catalogue.groups.map((group) => ({
-          uri: `${RESOURCE_SCHEME}://equivalents/${group.id}`,
-          name: group.id,
-          title: group.name,
-          mimeType: JSON_TYPE,
-        })),
-      }),
-      complete: { id: completer(() => catalogue.groups.map((group) => group.id)) },
-    }),
-    {
-      title: "Equivalence group",
-      description: "Services that do the same job on different providers, as GET /v1/equivalents/{id} answers it",
-      mimeType: JSON_TYPE,
+    markdown: (id) => providerPage(catalogue, id),
+  });
+  registerEntryTemplate(server, context, {
+    name: "category",
+    path: "categories",
+    title: "Category",
+    description: "One category as GET /v1/categories lists it, and its text-host page (its services) in Markdown",
+    entries: () => catalogue.categories,
+    json: (id) => {
+      const category = catalogue.categoryById.get(id);
+      if (!category) throw new HttpError(404, "Category not found");
+      return category;
     },
-    (uri, { id }) =>
-      read(
-        context,
-        uri,
-        () => rowJson(context, { operationId: "getEquivalenceGroup", params: { id: one(id) } }),
-        () => equivalenceGroupDoc(catalogue, one(id)),
-      ),
-  );
+    markdown: (id) => categoryPage(catalogue, id),
+  });
+  registerEntryTemplate(server, context, {
+    name: "equivalence-group",
+    path: "equivalents",
+    title: "Equivalence group",
+    description: "Services that do the same job on different providers, as GET /v1/equivalents/{id} answers it",
+    entries: () => catalogue.groups,
+    json: (id) => rowJson(context, { operationId: "getEquivalenceGroup", params: { id } }),
+    markdown: (id) => equivalenceGroupDoc(catalogue, id),
+  });
   server.registerResource(
     "equivalents",
     `${RESOURCE_SCHEME}://equivalents`,
@@ -205,9 +180,7 @@ function registerEquivalents(server: McpServer, context: ToolContext) {
 
 export function registerResources(server: McpServer, context: ToolContext): void {
   registerServices(server, context);
-  registerProviders(server, context);
-  registerCategories(server, context);
-  registerEquivalents(server, context);
+  registerEntries(server, context);
   server.registerResource(
     "changelog",
     `${RESOURCE_SCHEME}://changelog`,
