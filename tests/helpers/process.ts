@@ -86,3 +86,40 @@ export async function refusedServer(
   const result = spawnSync(process.execPath, [script], { env, encoding: "utf8", timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/** The resident set of a process, in MB (10^6 bytes), from /proc (whose "kB" are KiB). */
+export function rssMb(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return (Number(kib) * 1024) / 1e6;
+}
+
+/**
+ * `npm start` as a user runs it (package.json's flags and environment, default LOG_LEVEL) on a free
+ * port, for the memory tests; the default build's URLs, so dist/ is not rebuilt for every port.
+ * Resolves once /v1/health answers; `stop` ends it with SIGTERM.
+ */
+export async function startAsUser(
+  dataDir: string,
+): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...START_ENV,
+    PORT: String(port),
+    TEXT_PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    PUBLIC_API_URL: "http://localhost:8080",
+    PUBLIC_TEXT_URL: "http://localhost:8081",
+  };
+  delete env.LOG_LEVEL;
+  const child = spawn(process.execPath, [...START_ARGS], { env, stdio: ["ignore", "ignore", "inherit"] });
+  // A stale dist/ is built first (a minute or more on a busy machine).
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 600_000, "npm start");
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return { child, port, stop };
+}

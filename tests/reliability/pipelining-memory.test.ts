@@ -4,53 +4,30 @@
  * its own copy of the 12.8 MB file). Started as a user gets it (scripts/start.ts, which builds
  * dist/ when stale, real HTTP, default settings), the server's RSS must stay under 300 MB.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, waitFor } from "../helpers/components.ts";
-import { START_ARGS, START_ENV } from "../helpers/process.ts";
+import { rssMb, startAsUser } from "../helpers/process.ts";
 
 const REQUESTS = 4000;
 const LIMIT_MB = 300;
-
-/** The resident set of a process, in MB (10^6 bytes), from /proc (whose "kB" are KiB). */
-function rssMb(pid: number): number {
-  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-  return (Number(kib) * 1024) / 1e6;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(process.platform !== "linux")("pipelined requests for the largest file", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "csc-pipelining-"));
-  let child: ReturnType<typeof spawn>;
+  let server: Awaited<ReturnType<typeof startAsUser>>;
+  let child: ChildProcess;
   let port: number;
   beforeAll(async () => {
-    port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...START_ENV,
-      PORT: String(port),
-      TEXT_PORT: String(await freePort()),
-      DATA_DIR: dataDir,
-      // The default build's URLs (`npm start` on 8080/8081), so the build is not redone for every free port.
-      PUBLIC_API_URL: "http://localhost:8080",
-      PUBLIC_TEXT_URL: "http://localhost:8081",
-    };
-    delete env.LOG_LEVEL;
-    child = spawn(process.execPath, [...START_ARGS], { env, stdio: ["ignore", "ignore", "inherit"] });
-    // A stale dist/ is built first (a minute or more on a busy machine).
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 600_000, "npm start");
+    server = await startAsUser(dataDir);
+    ({ child, port } = server);
   }, 620_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
