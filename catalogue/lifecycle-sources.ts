@@ -46,6 +46,11 @@ export function lifecycleSourceProblems(
       if (listed) problems.push(`${at}: listed in LIFECYCLE_WITHOUT_VENDOR_SOURCE but active; take it out of the list`);
       continue;
     }
+    const announcement = service.lifecycle.announcementUrl;
+    if (announcement && TOOLING_REFERENCE.test(announcement))
+      problems.push(
+        `${at}: field lifecycle.announcementUrl: ${announcement} is a CLI or CDK reference, not the vendor's announcement`,
+      );
     for (const source of backing)
       if (TOOLING_REFERENCE.test(source.url))
         problems.push(

@@ -102,7 +102,13 @@ describe("provenance gates", () => {
     ]);
   });
 
-  it("refuses a CLI or CDK reference as the lifecycle source (issue 62)", () => {
+  it("refuses a CLI or CDK reference as the lifecycle source or announcement (issue 62)", () => {
+    const announced = withEntry("aws-cloud9", (entry) => {
+      entry.lifecycle = { status: "deprecated", announcementUrl: "https://docs.aws.amazon.com/cdk/api/v2/docs/x.html" };
+    });
+    expect(lifecycleSourceProblems(announced, {})).toContain(
+      "services/aws.yaml: aws-cloud9: field lifecycle.announcementUrl: https://docs.aws.amazon.com/cdk/api/v2/docs/x.html is a CLI or CDK reference, not the vendor's announcement",
+    );
     const catalogue = withEntry("aws-cloud9", (entry) => {
       entry.lifecycle = { status: "deprecated", announcementUrl: "https://aws.amazon.com/blogs/devops/" };
       entry.sources = [
