@@ -4,6 +4,7 @@
  * status backed by the vendor's page). `npm run check` prints the report and fails on any problem.
  */
 import { readFileSync } from "node:fs";
+import { lifecycleSourceProblems } from "./lifecycle-sources.ts";
 import type { Catalogue } from "./load.ts";
 import { LIFECYCLE_STATUSES } from "./schema/index.ts";
 
@@ -98,7 +99,8 @@ export function provenance(catalogue: Catalogue): ProvenanceReport {
 /**
  * Provenance rules (catalogue/data/README.md, "Sources"): a service's compliance programme needs a
  * source that backs compliance; retired and preview services carry none; a lifecycle other than
- * active names the vendor's announcement; lastVerified is the newest checked date of a source.
+ * active names the vendor's announcement and lists a vendor source backing it (lifecycle-sources.ts);
+ * lastVerified is the newest checked date of a source.
  */
 export function provenanceProblems(catalogue: Catalogue): string[] {
   const problems: string[] = [];
@@ -127,6 +129,8 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
         `${at}: field lastVerified: ${service.lastVerified ?? "absent"} is not the newest checked date of its sources (${newest ?? "none"})`,
       );
   }
+  // Every non-active lifecycle backed by a vendor page (or listed as a known gap): issue 62.
+  problems.push(...lifecycleSourceProblems(catalogue));
   // The equivalence rule: a customer could move a workload to any member, so none is retired.
   for (const group of catalogue.groups)
     for (const slug of group.services)

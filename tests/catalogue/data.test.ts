@@ -2,6 +2,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import {
+  LIFECYCLE_WITHOUT_VENDOR_SOURCE,
+  lifecycleSourceProblems,
+  staleLifecycleGaps,
+} from "../../catalogue/lifecycle-sources.ts";
 import { DEFAULT_DATA_DIR } from "../../catalogue/load.ts";
 import { coverage, MINIMUMS, qualityProblems } from "../../catalogue/quality.ts";
 import { EU_EEA_COUNTRIES, EUROPEAN_SOVEREIGN_COUNTRIES } from "../../catalogue/schema/index.ts";
@@ -122,6 +127,31 @@ describe("the catalogue data", () => {
       for (const slug of record.equivalentSlugs)
         expect(catalogue.bySlug.get(slug)!.service.providerId).not.toBe(record.service.providerId);
     }
+  });
+
+  it("backs every non-active lifecycle with a vendor page, or lists it as searched and not found (issue 62)", () => {
+    expect([...lifecycleSourceProblems(catalogue), ...staleLifecycleGaps(catalogue)]).toEqual([]);
+    const lifecycles = catalogue.services.filter((service) => service.lifecycle);
+    const gaps = Object.keys(LIFECYCLE_WITHOUT_VENDOR_SOURCE);
+    // The gaps stay few: each is a vendor notice no corpus holds, not a shortcut.
+    expect(gaps.length).toBeLessThanOrEqual(6);
+    for (const slug of gaps) expect(catalogue.bySlug.get(slug)!.service.lifecycle, slug).toBeDefined();
+    // Where the announcement was read, it is listed as a source backing the lifecycle.
+    const announced = lifecycles.filter((service) =>
+      catalogue.bySlug
+        .get(service.slug)!
+        .sources.some(
+          (source) => source.backs.includes("lifecycle") && source.url === service.lifecycle!.announcementUrl,
+        ),
+    );
+    expect(announced.length).toBeGreaterThanOrEqual(62);
+    for (const slug of [
+      "aws-incident-manager",
+      "azure-data-lake-analytics",
+      "azure-hdinsight-on-aks",
+      "gcp-cloud-debugger",
+    ])
+      expect(announced.map((service) => service.slug)).toContain(slug);
   });
 
   it("dates Memorystore for Memcached's shutdown from Google's own pages (issue 52)", () => {

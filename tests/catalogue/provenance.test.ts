@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assembleCatalogue, readCatalogueSource, type CatalogueSource } from "../../catalogue/load.ts";
+import { lifecycleSourceProblems, staleLifecycleGaps } from "../../catalogue/lifecycle-sources.ts";
 import { groupProblems, lineageProblems, provenance, provenanceProblems } from "../../catalogue/quality.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
@@ -27,10 +28,15 @@ describe("provenance gates", () => {
 
   it("asks for the announcement of every non-active lifecycle, and nothing of aws-s3", () => {
     const problems = provenanceProblems(assembleCatalogue(readCatalogueSource(FIXTURE_DIR)));
+    const needsSource = (at: string, status: string) =>
+      `${at}: field sources: a ${status} service needs a source that backs lifecycle (the vendor's announcement or the notice on its documentation)`;
     expect(problems).toEqual([
       "services/aws.yaml: aws-cloud9: field lifecycle.announcementUrl: a deprecated service needs the vendor's announcement",
       "services/aws.yaml: aws-old-thing: field lifecycle.announcementUrl: a retired service needs the vendor's announcement",
       "services/ovhcloud.yaml: ovhcloud-managed-kubernetes: field lifecycle.announcementUrl: a preview service needs the vendor's announcement",
+      needsSource("services/aws.yaml: aws-cloud9", "deprecated"),
+      needsSource("services/aws.yaml: aws-old-thing", "retired"),
+      needsSource("services/ovhcloud.yaml: ovhcloud-managed-kubernetes", "preview"),
     ]);
   });
 
@@ -73,14 +79,72 @@ describe("provenance gates", () => {
     );
   });
 
-  it("passes a lifecycle with its announcement", () => {
+  it("passes a lifecycle with its announcement listed as a source that backs it", () => {
     const catalogue = withEntry("aws-cloud9", (entry) => {
       entry.lifecycle = {
         status: "deprecated",
         announcementUrl: "https://aws.amazon.com/blogs/devops/",
       };
+      entry.sources = [{ url: "https://aws.amazon.com/blogs/devops/", retrieved: "2026-11-26", backs: ["lifecycle"] }];
     });
     expect(provenanceProblems(catalogue).filter((problem) => problem.includes("aws-cloud9"))).toEqual([]);
+  });
+
+  it("fails a non-active lifecycle whose only source backs something else (issue 62)", () => {
+    const catalogue = withEntry("aws-cloud9", (entry) => {
+      entry.lifecycle = { status: "deprecated", announcementUrl: "https://aws.amazon.com/blogs/devops/" };
+      entry.sources = [{ url: "https://docs.aws.amazon.com/cloud9/", retrieved: "2026-11-26", backs: ["identity"] }];
+    });
+    expect(lifecycleSourceProblems(catalogue, {})).toEqual([
+      "services/aws.yaml: aws-cloud9: field sources: a deprecated service needs a source that backs lifecycle (the vendor's announcement or the notice on its documentation)",
+      expect.stringContaining("aws-old-thing: field sources: a retired service needs"),
+      expect.stringContaining("ovhcloud-managed-kubernetes: field sources: a preview service needs"),
+    ]);
+  });
+
+  it("refuses a CLI or CDK reference as the lifecycle source or announcement (issue 62)", () => {
+    const announced = withEntry("aws-cloud9", (entry) => {
+      entry.lifecycle = { status: "deprecated", announcementUrl: "https://docs.aws.amazon.com/cdk/api/v2/docs/x.html" };
+    });
+    expect(lifecycleSourceProblems(announced, {})).toContain(
+      "services/aws.yaml: aws-cloud9: field lifecycle.announcementUrl: https://docs.aws.amazon.com/cdk/api/v2/docs/x.html is a CLI or CDK reference, not the vendor's announcement",
+    );
+    const catalogue = withEntry("aws-cloud9", (entry) => {
+      entry.lifecycle = { status: "deprecated", announcementUrl: "https://aws.amazon.com/blogs/devops/" };
+      entry.sources = [
+        {
+          url: "https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cloud9-readme.html",
+          retrieved: "2026-11-26",
+          backs: ["lifecycle"],
+        },
+        {
+          url: "https://docs.aws.amazon.com/cli/latest/reference/cloud9/",
+          retrieved: "2026-11-26",
+          backs: ["lifecycle"],
+        },
+      ];
+    });
+    expect(lifecycleSourceProblems(catalogue, {}).filter((problem) => problem.includes("aws-cloud9"))).toEqual([
+      "services/aws.yaml: aws-cloud9: field sources: https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cloud9-readme.html is a CLI or CDK reference, not the vendor's announcement; cite the notice itself",
+      "services/aws.yaml: aws-cloud9: field sources: https://docs.aws.amazon.com/cli/latest/reference/cloud9/ is a CLI or CDK reference, not the vendor's announcement; cite the notice itself",
+    ]);
+  });
+
+  it("lets a listed gap through, and fails the list when it goes stale (issue 62)", () => {
+    const fixture = assembleCatalogue(readCatalogueSource(FIXTURE_DIR));
+    const gaps = { "aws-old-thing": "searched, not found", "aws-s3": "active", "aws-gone": "renamed" };
+    expect(lifecycleSourceProblems(fixture, gaps).filter((problem) => /aws-(old-thing|s3)/.test(problem))).toEqual([
+      "services/aws.yaml: aws-s3: listed in LIFECYCLE_WITHOUT_VENDOR_SOURCE but active; take it out of the list",
+    ]);
+    expect(staleLifecycleGaps(fixture, gaps)).toEqual([
+      "LIFECYCLE_WITHOUT_VENDOR_SOURCE: aws-gone is not in the catalogue; take it out of the list",
+    ]);
+    const sourced = withEntry("aws-old-thing", (entry) => {
+      entry.sources = [{ url: "https://aws.amazon.com/blogs/aws/", retrieved: "2026-11-26", backs: ["lifecycle"] }];
+    });
+    expect(lifecycleSourceProblems(sourced, gaps)).toContain(
+      "services/aws.yaml: aws-old-thing: listed in LIFECYCLE_WITHOUT_VENDOR_SOURCE but has a source that backs lifecycle; take it out of the list",
+    );
   });
 
   it("fails a lastVerified that no source supports", () => {
