@@ -7,10 +7,11 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Result } from "../../catalogue/endpoint.ts";
+import type { BucketName } from "../../catalogue/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
 import { HttpError } from "../plugins/errors.ts";
-import type { CatalogueSource, FromWorker, ToWorker } from "./messages.ts";
+import { errorMessage, httpError, type CatalogueSource, type FromWorker, type ToWorker } from "./messages.ts";
 
 export type { CatalogueSource } from "./messages.ts";
 
@@ -20,6 +21,8 @@ export const IDLE_MS = 60_000;
 interface Job {
   readonly resolve: (result: Result) => void;
   readonly reject: (error: Error) => void;
+  /** Counts the job's request in another bucket (the route's countIn), asked for by the worker. */
+  readonly countIn: ((bucket: BucketName) => Promise<void>) | undefined;
 }
 
 export class HeavyWorker {
@@ -37,13 +40,25 @@ export class HeavyWorker {
     this.store = store;
   }
 
-  run(operationId: string, input: unknown, now: Date): Promise<Result> {
+  run(
+    operationId: string,
+    input: unknown,
+    now: Date,
+    countIn?: (bucket: BucketName) => Promise<void>,
+  ): Promise<Result> {
     clearTimeout(this.idle);
     const worker = (this.worker ??= this.start());
     const job = this.nextJob++;
     return new Promise<Result>((resolve, reject) => {
-      this.jobs.set(job, { resolve, reject });
-      worker.postMessage({ kind: "run", job, operationId, input, now: now.getTime() } satisfies ToWorker);
+      this.jobs.set(job, { resolve, reject, countIn });
+      worker.postMessage({
+        kind: "run",
+        job,
+        operationId,
+        input,
+        now: now.getTime(),
+        counts: countIn !== undefined,
+      } satisfies ToWorker);
     }).finally(() => {
       if (this.jobs.size === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
     });
@@ -76,17 +91,25 @@ export class HeavyWorker {
 
   private receive(worker: Worker, message: FromWorker): void {
     if (message.kind === "store") return void this.storeCall(worker, message);
+    if (message.kind === "count") return void this.countCall(worker, message);
     if (message.kind === "ready") return;
     const job = this.jobs.get(message.job);
     this.jobs.delete(message.job);
     if (!job) return;
     if (message.kind === "result") return job.resolve(message.result);
-    const { statusCode, message: text, details, retryAfter } = message.error;
-    job.reject(
-      statusCode
-        ? Object.assign(new HttpError(statusCode, text, details), retryAfter === undefined ? {} : { retryAfter })
-        : new Error(text),
-    );
+    job.reject(httpError(message.error));
+  }
+
+  private async countCall(worker: Worker, message: Extract<FromWorker, { kind: "count" }>): Promise<void> {
+    let reply: ToWorker = { kind: "count-result", call: message.call };
+    try {
+      const countIn = this.jobs.get(message.job)?.countIn;
+      if (!countIn) throw new Error(`job ${message.job} has no bucket to count in`);
+      await countIn(message.bucket);
+    } catch (error) {
+      reply = { ...reply, error: errorMessage(error) };
+    }
+    worker.postMessage(reply);
   }
 
   private async storeCall(worker: Worker, message: Extract<FromWorker, { kind: "store" }>): Promise<void> {

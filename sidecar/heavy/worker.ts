@@ -9,10 +9,11 @@ import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { serializeJson, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
+import type { BucketName } from "../../catalogue/limits.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
-import type { CatalogueSource, FromWorker, ToWorker } from "./messages.ts";
+import { errorMessage, httpError, type CatalogueSource, type FromWorker, type ToWorker } from "./messages.ts";
 
 /**
  * This thread yields the CPU to the main one: on a busy machine the plan then waits, not every
@@ -50,7 +51,22 @@ const store = new Proxy({} as RecordStore, {
           }),
 });
 
+/** Counts job's request in another bucket: the main thread's counter, a round trip. */
+const countIn = (job: number) => (bucket: BucketName) =>
+  new Promise<void>((resolve, reject) => {
+    const call = nextCall++;
+    calls.set(call, { resolve: () => resolve(), reject });
+    post({ kind: "count", call, job, bucket });
+  });
+
 port.on("message", (message: ToWorker) => {
+  if (message.kind === "count-result") {
+    const call = calls.get(message.call);
+    calls.delete(message.call);
+    if (message.error === undefined) call?.resolve(undefined);
+    else call?.reject(httpError(message.error));
+    return;
+  }
   if (message.kind === "store-result") {
     const call = calls.get(message.call);
     calls.delete(message.call);
@@ -87,7 +103,8 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
       now: () => new Date(message.now),
       startedAt: message.now,
     };
-    const handled = await row.handler(context, message.input as never);
+    const input = message.counts ? { ...(message.input as object), countIn: countIn(message.job) } : message.input;
+    const handled = await row.handler(context, input as never);
     // Serialised here: a string crosses to the main thread far cheaper than the object (1 MB for
     // a 500-service plan) would be cloned and then serialised there.
     post({
@@ -96,17 +113,7 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
       result: "body" in handled ? asText(handled) : handled,
     });
   } catch (error) {
-    const e = error as { statusCode?: number; message?: string; details?: string; retryAfter?: number };
-    post({
-      kind: "error",
-      job: message.job,
-      error: {
-        statusCode: e.statusCode,
-        message: e.message ?? String(error),
-        details: e.details,
-        retryAfter: e.retryAfter,
-      },
-    });
+    post({ kind: "error", job: message.job, error: errorMessage(error) });
   }
 }
 
