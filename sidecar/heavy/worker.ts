@@ -1,8 +1,9 @@
 /**
  * The heavy computations' thread (./pool.ts): loads the catalogue from the source the server
- * loaded its own from, then answers one contract row at a time (a policy, an export, an exit plan,
- * a saved list's exit plan) with the row's own handler, so that the main thread stays free for
- * other clients. The store is the main thread's, reached through messages.
+ * loaded its own from, then answers contract rows (a policy, an export, an exit plan, a saved
+ * list's exit plan, an MCP request) with the row's own handler, so that the main thread stays free
+ * for other clients. The store and the rate-limit counters are the main thread's, reached through
+ * messages.
  */
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
