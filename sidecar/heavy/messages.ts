@@ -17,9 +17,23 @@ export interface CatalogueSource {
   readonly dataDir?: string;
 }
 
+/** Compress the answer in this encoding when it has at least `minBytes` (routes/api.ts's threshold). */
+export interface CompressRequest {
+  readonly encoding: "br" | "gzip";
+  readonly minBytes: number;
+}
+
 export type ToWorker =
   /** `counts`: the job may count its request in another bucket (its input's countIn), a round trip. */
-  | { kind: "run"; job: number; operationId: string; input: unknown; now: number; counts: boolean }
+  | {
+      kind: "run";
+      job: number;
+      operationId: string;
+      input: unknown;
+      now: number;
+      counts: boolean;
+      compress?: CompressRequest;
+    }
   | { kind: "count-result"; call: number; error?: ErrorMessage }
   | {
       kind: "store-result";
@@ -32,7 +46,7 @@ export type FromWorker =
   | { kind: "ready" }
   | { kind: "store"; call: number; method: string; args: unknown[] }
   | { kind: "count"; call: number; job: number; bucket: BucketName }
-  | { kind: "result"; job: number; result: Result }
+  | { kind: "result"; job: number; result: Result; encoded?: Uint8Array }
   | { kind: "error"; job: number; error: ErrorMessage };
 
 /** An error as it crosses: an HttpError keeps its status, details and Retry-After. */

@@ -13,18 +13,31 @@ import type { BucketName } from "../../catalogue/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
 import { HttpError } from "../plugins/errors.ts";
-import { errorMessage, httpError, type CatalogueSource, type FromWorker, type ToWorker } from "./messages.ts";
+import {
+  errorMessage,
+  httpError,
+  type CatalogueSource,
+  type CompressRequest,
+  type FromWorker,
+  type ToWorker,
+} from "./messages.ts";
 
 export type { CatalogueSource } from "./messages.ts";
 
 /** A worker without work for this long ends (the next heavy request starts another). */
 export const IDLE_MS = 60_000;
 
+/** A row's answer, and its body compressed by the worker when asked (`compress`). */
+export type WorkerResult = Result & {
+  readonly encoded?: { readonly encoding: CompressRequest["encoding"]; readonly body: Buffer };
+};
+
 interface Job {
-  readonly resolve: (result: Result) => void;
+  readonly resolve: (result: WorkerResult) => void;
   readonly reject: (error: Error) => void;
   /** Counts the job's request in another bucket (the route's countIn), asked for by the worker. */
   readonly countIn: ((bucket: BucketName) => Promise<void>) | undefined;
+  readonly encoding: CompressRequest["encoding"] | undefined;
 }
 
 export class HeavyWorker {
@@ -47,12 +60,13 @@ export class HeavyWorker {
     input: unknown,
     now: Date,
     countIn?: (bucket: BucketName) => Promise<void>,
-  ): Promise<Result> {
+    compress?: CompressRequest,
+  ): Promise<WorkerResult> {
     clearTimeout(this.idle);
     const worker = (this.worker ??= this.start());
     const job = this.nextJob++;
-    return new Promise<Result>((resolve, reject) => {
-      this.jobs.set(job, { resolve, reject, countIn });
+    return new Promise<WorkerResult>((resolve, reject) => {
+      this.jobs.set(job, { resolve, reject, countIn, encoding: compress?.encoding });
       worker.postMessage({
         kind: "run",
         job,
@@ -60,6 +74,7 @@ export class HeavyWorker {
         input,
         now: now.getTime(),
         counts: countIn !== undefined,
+        ...(compress ? { compress } : {}),
       } satisfies ToWorker);
     }).finally(() => {
       if (this.jobs.size === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
@@ -98,7 +113,14 @@ export class HeavyWorker {
     const job = this.jobs.get(message.job);
     this.jobs.delete(message.job);
     if (!job) return;
-    if (message.kind === "result") return job.resolve(message.result);
+    if (message.kind === "result") {
+      const { encoded } = message;
+      // A Uint8Array once cloned across: the same bytes as a Buffer, not copied.
+      const body = encoded && Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+      return job.resolve(
+        body && job.encoding ? { ...message.result, encoded: { encoding: job.encoding, body } } : message.result,
+      );
+    }
     job.reject(httpError(message.error));
   }
 

@@ -7,6 +7,7 @@
  */
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { serializeJson, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
@@ -14,7 +15,14 @@ import type { BucketName } from "../../catalogue/limits.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
-import { errorMessage, httpError, type CatalogueSource, type FromWorker, type ToWorker } from "./messages.ts";
+import {
+  errorMessage,
+  httpError,
+  type CatalogueSource,
+  type CompressRequest,
+  type FromWorker,
+  type ToWorker,
+} from "./messages.ts";
 
 /**
  * This thread yields the CPU to the main one: on a busy machine the plan then waits, not every
@@ -90,6 +98,17 @@ function asText({ body, ...rest }: Extract<Result, { body: unknown }>): Result {
   return { ...rest, text: serializeJson(body), contentType: "application/json; charset=utf-8" };
 }
 
+/** The answer's body compressed as routes/api.ts compresses (brotli at quality 4), when asked and large enough. */
+function compressed(result: Result, compress: CompressRequest | undefined): Uint8Array | undefined {
+  if (!compress || !("text" in result)) return undefined;
+  const body = Buffer.from(result.text);
+  if (body.length < compress.minBytes) return undefined;
+  if (compress.encoding === "gzip") return gzipSync(body);
+  return brotliCompressSync(body, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+}
+
 async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void> {
   const row = ENDPOINTS.find((candidate) => candidate.operationId === message.operationId);
   try {
@@ -108,11 +127,9 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
     const handled = await row.handler(context, input as never);
     // Serialised here: a string crosses to the main thread far cheaper than the object (1 MB for
     // a 500-service plan) would be cloned and then serialised there.
-    post({
-      kind: "result",
-      job: message.job,
-      result: "body" in handled ? asText(handled) : handled,
-    });
+    const result = "body" in handled ? asText(handled) : handled;
+    const encoded = compressed(result, message.compress);
+    post({ kind: "result", job: message.job, result, ...(encoded ? { encoded } : {}) });
   } catch (error) {
     post({ kind: "error", job: message.job, error: errorMessage(error) });
   }

@@ -15,7 +15,7 @@ import { serializeJson, type Endpoint, type OperationContext, type Result } from
 import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/limits.ts";
 import { acceptedEncoding, cacheControl, etagMatches, etagOf } from "../files.ts";
-import type { HeavyWorker } from "../heavy/pool.ts";
+import type { HeavyWorker, WorkerResult } from "../heavy/pool.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
@@ -107,24 +107,21 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
   }
   if (!encoding || typeof body === "string") return reply.send(body);
   const vary = reply.getHeader("vary");
-  const encoded = (prepared.encoded[encoding] ??= await compress(encoding, body, row.offThread === true));
+  const encoded = (prepared.encoded[encoding] ??= await compress(encoding, body));
   return reply
     .header("content-encoding", encoding)
     .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding")
     .send(encoded);
 }
 
-/**
- * Larger answers (a 500-service exit plan: 1 MB) are compressed on libuv's threads, not the event
- * loop; so are all of an off-thread row's (`offThread`, /mcp), compressed again for each request.
- */
+/** Larger answers (a 500-service exit plan: 1 MB) are compressed on libuv's threads, not the event loop. */
 const COMPRESS_OFF_THREAD_BYTES = 64 * 1024;
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-function compress(encoding: (typeof COMPRESSED)[number], body: Buffer, offThread: boolean): Buffer | Promise<Buffer> {
+function compress(encoding: (typeof COMPRESSED)[number], body: Buffer): Buffer | Promise<Buffer> {
   const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } };
-  if (body.length < COMPRESS_OFF_THREAD_BYTES && !offThread)
+  if (body.length < COMPRESS_OFF_THREAD_BYTES)
     return encoding === "br" ? brotliCompressSync(body, brotli) : gzipSync(body);
   return encoding === "br" ? brotliAsync(body, brotli) : gzipAsync(body);
 }
@@ -220,9 +217,12 @@ export default fp(
           if (shared && shared.until > now) return send(request, reply, row, shared, now);
           const worker = isHeavy(row) || row.offThread ? context.heavyWorker : undefined;
           const counter = (bucket: BucketName) => countIn(context.store as Store, bucket, request.ip);
-          const handle = () =>
+          // An off-thread row's answer, new for each request, is compressed there too.
+          const encoding = row.offThread ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
+          const compressed = encoding ? { encoding, minBytes: COMPRESS_MIN_BYTES } : undefined;
+          const handle = (): Promise<WorkerResult> | Result | Promise<Result> =>
             worker
-              ? worker.run(row.operationId, { ...input, client }, context.now(), counter)
+              ? worker.run(row.operationId, { ...input, client }, context.now(), counter, compressed)
               : row.handler(context, { ...input, client, countIn: counter });
           const queue = isHeavy(row) ? heavy : row.offThread ? offThread : undefined;
           const computed = queue ? queue.run(handle) : handle();
@@ -247,15 +247,11 @@ export default fp(
             const prepared = await keeping;
             if (prepared) return send(request, reply, row, prepared, now);
           }
-          const result = await computed;
-          // An off-thread row's answer is compressed off the event loop too: a Buffer takes send's way.
-          return send(
-            request,
-            reply,
-            row,
-            prepare(row, result, (text) => (row.offThread ? Buffer.from(text) : text)),
-            now,
-          );
+          const result: WorkerResult = await computed;
+          // An off-thread row's answer is a Buffer, so that send uses the form the worker compressed.
+          const prepared = prepare(row, result, (text) => (row.offThread ? Buffer.from(text) : text));
+          if (result.encoded) prepared.encoded[result.encoded.encoding] = result.encoded.body;
+          return send(request, reply, row, prepared, now);
         },
       });
     }

@@ -3,6 +3,7 @@
  * SDK's own Client over Streamable HTTP. Answers equal the API's (app.inject on the same app);
  * saved lists come from the app's store; the endpoint counts in its own rate-limit bucket.
  */
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FastifyInstance } from "fastify";
@@ -158,6 +159,20 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
       await expectSameAsApi(client, app, c, realCatalogue());
     await expectToolError(client, app, INVALID[2]!, realCatalogue());
     expect(run.mock.calls.filter(([operationId]) => operationId === "mcp").length).toBeGreaterThan(2);
+    // The worker compresses the answer in the encoding the client accepts: the same JSON.
+    const search = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_services", arguments: {} } };
+    const plain = await app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload: search });
+    for (const encoding of ["br", "gzip"] as const) {
+      const packed = await app.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: { ...HEADERS, "accept-encoding": encoding },
+        payload: search,
+      });
+      expect(packed.headers["content-encoding"]).toBe(encoding);
+      const unpacked = encoding === "br" ? brotliDecompressSync(packed.rawPayload) : gunzipSync(packed.rawPayload);
+      expect(JSON.parse(unpacked.toString())).toEqual(plain.json());
+    }
     // The worker asks the main thread to count a strict row's call: past the limit, a tool error.
     const remoteAddress = "192.0.2.88";
     const policyCall = {
