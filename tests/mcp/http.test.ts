@@ -158,6 +158,19 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     for (const c of VALID.filter((c) => c.tool === "search_services" || c.tool === "exit_plan"))
       await expectSameAsApi(client, app, c, realCatalogue());
     await expectToolError(client, app, INVALID[2]!, realCatalogue());
+    // A saved list comes from the main thread's store, through the worker's store calls.
+    const saved = await app.inject({
+      method: "POST",
+      url: "/v1/lists",
+      payload: { name: "Worker baseline", approvedServiceIds: ["aws-s3", "aws-sqs"] },
+    });
+    expect(saved.statusCode).toBe(200);
+    await expectSameAsApi(
+      client,
+      app,
+      { tool: "get_saved_list", args: { id: "worker-baseline" }, api: { url: "/v1/lists/worker-baseline" } },
+      realCatalogue(),
+    );
     expect(run.mock.calls.filter(([operationId]) => operationId === "mcp").length).toBeGreaterThan(2);
     // The worker compresses the answer in the encoding the client accepts: the same JSON.
     const search = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_services", arguments: {} } };
