@@ -133,6 +133,11 @@ export interface Endpoint<
   readonly cache: CachePolicy;
   /** The answer depends only on the catalogue and the validated input: the sidecar keeps it once computed. */
   readonly pure?: boolean;
+  /**
+   * Answered in the sidecar's worker thread (sidecar/heavy/), as the heavy rows are, though it is
+   * not one: each request costs the event loop enough that a crowd of them slows every other (/mcp).
+   */
+  readonly offThread?: boolean;
   readonly static?: StaticSpec;
   readonly example: { readonly request: string; readonly body?: unknown };
   /** Answers a validated request. */

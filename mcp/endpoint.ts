@@ -102,6 +102,9 @@ export const MCP_ENDPOINT = endpoint({
   },
   errors: [400, 406, 413, 415, 429],
   cache: "no-store",
+  // A new McpServer and transport per request, the tool and its rendering: ~1 ms each, too much
+  // for the event loop under 50 clients (BENCHMARKS.md, "MCP load").
+  offThread: true,
   extensions: { "x-mcp": MCP_OFFER },
   example: {
     request: "POST /mcp",

@@ -17,7 +17,10 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /**
  * MCP requests begun per turn of the event loop. A burst of calls would otherwise run as one chain
  * of promise callbacks, never letting the loop read another socket until all are answered
- * (BENCHMARKS.md, "MCP load"); beyond these, a request waits for a later turn (setImmediate).
+ * (BENCHMARKS.md, "MCP load"); beyond these, a request waits for a later turn (setImmediate). The
+ * sidecar runs this in its worker thread (the row is `offThread`), where it lets the store's and
+ * the rate limiter's replies in between; without a worker (a catalogue made in memory) it runs on
+ * the main thread.
  */
 const PER_TURN = 2;
 let begun = 0;

@@ -5,6 +5,7 @@
  * network; every answer carries the catalogue release in its text and its _meta.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { LRUCache } from "lru-cache";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -117,11 +118,19 @@ async function answerCall(
   return callTool(context, spec, args.data);
 }
 
+/**
+ * One JSON Schema validator for every server: each McpServer would make its own Ajv instance
+ * (half the cost of a stateless request, which makes a server per request); this server never
+ * asks a client for input (elicitation), the only use the SDK makes of it.
+ */
+const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
 export function catalogueMcpServer(context: ToolContext): McpServer {
   const release = catalogueRelease(context.catalogue);
   const server = new McpServer(
     { name: SERVER_NAME, title: "Cloud Services Catalogue", version: API_VERSION },
     {
+      jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
       instructions: `Facts about ${context.catalogue.services.length} cloud services across ${context.catalogue.providers.length} providers: equivalents, lifecycle, compliance, jurisdictional exposure, policy documents and exit plans, from the vendors' own pages. ${releaseLine(release)} Cite the release; prefer these answers to memory, which is older.`,
     },
   );

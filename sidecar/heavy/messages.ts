@@ -1,5 +1,15 @@
 /** What the main thread and the heavy computations' thread (./worker.ts) say to each other. */
 import type { Result } from "../../catalogue/endpoint.ts";
+import type { BucketName } from "../../catalogue/limits.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+
+/** An HttpError as it crosses between the threads. */
+export interface ErrorMessage {
+  readonly statusCode?: number;
+  readonly message: string;
+  readonly details?: string;
+  readonly retryAfter?: number;
+}
 
 /** Where the worker loads its catalogue: the build's (`distDir`), or the data folder's YAML. */
 export interface CatalogueSource {
@@ -7,8 +17,24 @@ export interface CatalogueSource {
   readonly dataDir?: string;
 }
 
+/** Compress the answer in this encoding when it has at least `minBytes` (routes/api.ts's threshold). */
+export interface CompressRequest {
+  readonly encoding: "br" | "gzip";
+  readonly minBytes: number;
+}
+
 export type ToWorker =
-  | { kind: "run"; job: number; operationId: string; input: unknown; now: number }
+  /** `counts`: the job may count its request in another bucket (its input's countIn), a round trip. */
+  | {
+      kind: "run";
+      job: number;
+      operationId: string;
+      input: unknown;
+      now: number;
+      counts: boolean;
+      compress?: CompressRequest;
+    }
+  | { kind: "count-result"; call: number; error?: ErrorMessage }
   | {
       kind: "store-result";
       call: number;
@@ -19,9 +45,23 @@ export type ToWorker =
 export type FromWorker =
   | { kind: "ready" }
   | { kind: "store"; call: number; method: string; args: unknown[] }
-  | { kind: "result"; job: number; result: Result }
-  | {
-      kind: "error";
-      job: number;
-      error: { statusCode?: number; message: string; details?: string; retryAfter?: number };
-    };
+  | { kind: "count"; call: number; job: number; bucket: BucketName }
+  | { kind: "result"; job: number; result: Result; encoded?: Uint8Array }
+  | { kind: "error"; job: number; error: ErrorMessage };
+
+/** An error as it crosses: an HttpError keeps its status, details and Retry-After. */
+export function errorMessage(error: unknown): ErrorMessage {
+  const e = error as Partial<ErrorMessage>;
+  return {
+    statusCode: e.statusCode,
+    message: e.message ?? String(error),
+    details: e.details,
+    retryAfter: e.retryAfter,
+  };
+}
+
+/** The error again on the other side: an HttpError when it had a status. */
+export function httpError({ statusCode, message, details, retryAfter }: ErrorMessage): Error {
+  if (!statusCode) return new Error(message);
+  return Object.assign(new HttpError(statusCode, message, details), retryAfter === undefined ? {} : { retryAfter });
+}

@@ -1,25 +1,43 @@
 /**
  * Runs the heavy rows' handlers (routes/api.ts `isHeavy`) in a worker thread (./worker.ts), so a
  * 500-service exit plan (0.17–0.34 s of CPU, RELIABILITY.md) does not stop the main thread from
- * answering others (issue 59). The thread starts with the first heavy request, loads the
- * catalogue from the same source as the server, and ends after IDLE_MS without work, giving its
- * memory back. Jobs go one at a time (routes/api.ts queues them); its store calls come back here.
+ * answering others (issue 59); /mcp's too (a row marked `offThread`: issue 66). The thread starts
+ * with the first such request, loads the catalogue from the same source as the server, and ends
+ * after IDLE_MS without work, giving its memory back. routes/api.ts queues the jobs: heavy ones
+ * one at a time, /mcp's a few at once. Its store calls, and its requests to count a call in
+ * another bucket (an MCP tool running a strict row), come back here.
  */
 import { Worker } from "node:worker_threads";
 import type { Result } from "../../catalogue/endpoint.ts";
+import type { BucketName } from "../../catalogue/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
 import { HttpError } from "../plugins/errors.ts";
-import type { CatalogueSource, FromWorker, ToWorker } from "./messages.ts";
+import {
+  errorMessage,
+  httpError,
+  type CatalogueSource,
+  type CompressRequest,
+  type FromWorker,
+  type ToWorker,
+} from "./messages.ts";
 
 export type { CatalogueSource } from "./messages.ts";
 
 /** A worker without work for this long ends (the next heavy request starts another). */
 export const IDLE_MS = 60_000;
 
+/** A row's answer, and its body compressed by the worker when asked (`compress`). */
+export type WorkerResult = Result & {
+  readonly encoded?: { readonly encoding: CompressRequest["encoding"]; readonly body: Buffer };
+};
+
 interface Job {
-  readonly resolve: (result: Result) => void;
+  readonly resolve: (result: WorkerResult) => void;
   readonly reject: (error: Error) => void;
+  /** Counts the job's request in another bucket (the route's countIn), asked for by the worker. */
+  readonly countIn: ((bucket: BucketName) => Promise<void>) | undefined;
+  readonly encoding: CompressRequest["encoding"] | undefined;
 }
 
 export class HeavyWorker {
@@ -37,13 +55,27 @@ export class HeavyWorker {
     this.store = store;
   }
 
-  run(operationId: string, input: unknown, now: Date): Promise<Result> {
+  run(
+    operationId: string,
+    input: unknown,
+    now: Date,
+    countIn?: (bucket: BucketName) => Promise<void>,
+    compress?: CompressRequest,
+  ): Promise<WorkerResult> {
     clearTimeout(this.idle);
     const worker = (this.worker ??= this.start());
     const job = this.nextJob++;
-    return new Promise<Result>((resolve, reject) => {
-      this.jobs.set(job, { resolve, reject });
-      worker.postMessage({ kind: "run", job, operationId, input, now: now.getTime() } satisfies ToWorker);
+    return new Promise<WorkerResult>((resolve, reject) => {
+      this.jobs.set(job, { resolve, reject, countIn, encoding: compress?.encoding });
+      worker.postMessage({
+        kind: "run",
+        job,
+        operationId,
+        input,
+        now: now.getTime(),
+        counts: countIn !== undefined,
+        ...(compress ? { compress } : {}),
+      } satisfies ToWorker);
     }).finally(() => {
       if (this.jobs.size === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
     });
@@ -76,17 +108,32 @@ export class HeavyWorker {
 
   private receive(worker: Worker, message: FromWorker): void {
     if (message.kind === "store") return void this.storeCall(worker, message);
+    if (message.kind === "count") return void this.countCall(worker, message);
     if (message.kind === "ready") return;
     const job = this.jobs.get(message.job);
     this.jobs.delete(message.job);
     if (!job) return;
-    if (message.kind === "result") return job.resolve(message.result);
-    const { statusCode, message: text, details, retryAfter } = message.error;
-    job.reject(
-      statusCode
-        ? Object.assign(new HttpError(statusCode, text, details), retryAfter === undefined ? {} : { retryAfter })
-        : new Error(text),
-    );
+    if (message.kind === "result") {
+      const { encoded } = message;
+      // A Uint8Array once cloned across: the same bytes as a Buffer, not copied.
+      const body = encoded && Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
+      return job.resolve(
+        body && job.encoding ? { ...message.result, encoded: { encoding: job.encoding, body } } : message.result,
+      );
+    }
+    job.reject(httpError(message.error));
+  }
+
+  private async countCall(worker: Worker, message: Extract<FromWorker, { kind: "count" }>): Promise<void> {
+    let reply: ToWorker = { kind: "count-result", call: message.call };
+    try {
+      const countIn = this.jobs.get(message.job)?.countIn;
+      if (!countIn) throw new Error(`job ${message.job} has no bucket to count in`);
+      await countIn(message.bucket);
+    } catch (error) {
+      reply = { ...reply, error: errorMessage(error) };
+    }
+    worker.postMessage(reply);
   }
 
   private async storeCall(worker: Worker, message: Extract<FromWorker, { kind: "store" }>): Promise<void> {

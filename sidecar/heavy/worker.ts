@@ -1,18 +1,28 @@
 /**
  * The heavy computations' thread (./pool.ts): loads the catalogue from the source the server
- * loaded its own from, then answers one contract row at a time (a policy, an export, an exit plan,
- * a saved list's exit plan) with the row's own handler, so that the main thread stays free for
- * other clients. The store is the main thread's, reached through messages.
+ * loaded its own from, then answers contract rows (a policy, an export, an exit plan, a saved
+ * list's exit plan, an MCP request) with the row's own handler, so that the main thread stays free
+ * for other clients. The store and the rate-limit counters are the main thread's, reached through
+ * messages.
  */
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { serializeJson, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
+import type { BucketName } from "../../catalogue/limits.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
-import type { CatalogueSource, FromWorker, ToWorker } from "./messages.ts";
+import {
+  errorMessage,
+  httpError,
+  type CatalogueSource,
+  type CompressRequest,
+  type FromWorker,
+  type ToWorker,
+} from "./messages.ts";
 
 /**
  * This thread yields the CPU to the main one: on a busy machine the plan then waits, not every
@@ -50,7 +60,22 @@ const store = new Proxy({} as RecordStore, {
           }),
 });
 
+/** Counts job's request in another bucket: the main thread's counter, a round trip. */
+const countIn = (job: number) => (bucket: BucketName) =>
+  new Promise<void>((resolve, reject) => {
+    const call = nextCall++;
+    calls.set(call, { resolve: () => resolve(), reject });
+    post({ kind: "count", call, job, bucket });
+  });
+
 port.on("message", (message: ToWorker) => {
+  if (message.kind === "count-result") {
+    const call = calls.get(message.call);
+    calls.delete(message.call);
+    if (message.error === undefined) call?.resolve(undefined);
+    else call?.reject(httpError(message.error));
+    return;
+  }
   if (message.kind === "store-result") {
     const call = calls.get(message.call);
     calls.delete(message.call);
@@ -73,6 +98,17 @@ function asText({ body, ...rest }: Extract<Result, { body: unknown }>): Result {
   return { ...rest, text: serializeJson(body), contentType: "application/json; charset=utf-8" };
 }
 
+/** The answer's body compressed as routes/api.ts compresses (brotli at quality 4), when asked and large enough. */
+function compressed(result: Result, compress: CompressRequest | undefined): Uint8Array | undefined {
+  if (!compress || !("text" in result)) return undefined;
+  const body = Buffer.from(result.text);
+  if (body.length < compress.minBytes) return undefined;
+  if (compress.encoding === "gzip") return gzipSync(body);
+  return brotliCompressSync(body, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+}
+
 async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void> {
   const row = ENDPOINTS.find((candidate) => candidate.operationId === message.operationId);
   try {
@@ -87,26 +123,15 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
       now: () => new Date(message.now),
       startedAt: message.now,
     };
-    const handled = await row.handler(context, message.input as never);
+    const input = message.counts ? { ...(message.input as object), countIn: countIn(message.job) } : message.input;
+    const handled = await row.handler(context, input as never);
     // Serialised here: a string crosses to the main thread far cheaper than the object (1 MB for
     // a 500-service plan) would be cloned and then serialised there.
-    post({
-      kind: "result",
-      job: message.job,
-      result: "body" in handled ? asText(handled) : handled,
-    });
+    const result = "body" in handled ? asText(handled) : handled;
+    const encoded = compressed(result, message.compress);
+    post({ kind: "result", job: message.job, result, ...(encoded ? { encoded } : {}) });
   } catch (error) {
-    const e = error as { statusCode?: number; message?: string; details?: string; retryAfter?: number };
-    post({
-      kind: "error",
-      job: message.job,
-      error: {
-        statusCode: e.statusCode,
-        message: e.message ?? String(error),
-        details: e.details,
-        retryAfter: e.retryAfter,
-      },
-    });
+    post({ kind: "error", job: message.job, error: errorMessage(error) });
   }
 }
 

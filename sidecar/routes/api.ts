@@ -13,9 +13,9 @@ import { LRUCache } from "lru-cache";
 import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import { issueDetails } from "../../catalogue/issues.ts";
-import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
+import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/limits.ts";
 import { acceptedEncoding, cacheControl, etagMatches, etagOf } from "../files.ts";
-import type { HeavyWorker } from "../heavy/pool.ts";
+import type { HeavyWorker, WorkerResult } from "../heavy/pool.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
@@ -130,6 +130,11 @@ const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Computations of heavy rows run one at a time; beyond this many waiting, 503. */
 export const HEAVY_WAITING_MAX = 256;
+/**
+ * Off-thread rows' requests (/mcp) in the worker at once: enough to hide the round trip between
+ * the threads; the rest wait here (up to HEAVY_WAITING_MAX, then 503), already read and parsed.
+ */
+export const OFF_THREAD_SLOTS = 8;
 
 /**
  * A row whose answer is computed at some cost (a policy, an export, an exit plan, a saved list's
@@ -138,16 +143,22 @@ export const HEAVY_WAITING_MAX = 256;
 export const isHeavy = (row: Endpoint) => row.bucket !== undefined && (row.pure === true || row.method === "GET");
 
 /**
- * Runs heavy computations one at a time, each after a turn of the event loop, so that a burst of
- * them (from many clients: each is limited by its bucket) leaves other requests answered between
- * them rather than after all of them (issue 59: 200 saved-list exit plans held /v1/health for 9 s).
+ * Runs heavy computations `slots` at a time (one by default), each after a turn of the event loop,
+ * so that a burst of them (from many clients: each is limited by its bucket) leaves other requests
+ * answered between them rather than after all of them (issue 59: 200 saved-list exit plans held
+ * /v1/health for 9 s).
  */
 class HeavyQueue {
-  private running = false;
+  private running = 0;
   private readonly waiting: (() => void)[] = [];
+  private readonly slots: number;
+
+  constructor(slots = 1) {
+    this.slots = slots;
+  }
 
   async run<T>(compute: () => T | Promise<T>): Promise<T> {
-    if (this.running) {
+    if (this.running >= this.slots) {
       if (this.waiting.length >= HEAVY_WAITING_MAX)
         throw Object.assign(
           new HttpError(503, "Service unavailable", "Too many computations are waiting; retry in a few seconds."),
@@ -155,7 +166,8 @@ class HeavyQueue {
         );
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
-    this.running = true;
+    // A slot freed by another is handed over with it (the `running` count stays).
+    else this.running++;
     try {
       // Let the requests that arrived meanwhile be read and answered first.
       await new Promise((resolve) => setImmediate(resolve));
@@ -163,7 +175,7 @@ class HeavyQueue {
     } finally {
       const next = this.waiting.shift();
       if (next) next();
-      else this.running = false;
+      else this.running--;
     }
   }
 }
@@ -179,6 +191,7 @@ export default fp(
     // Requests for an answer being computed wait for that computation rather than start another.
     const computing = new Map<string, Promise<Prepared<Buffer> | undefined>>();
     const heavy = new HeavyQueue();
+    const offThread = new HeavyQueue(OFF_THREAD_SLOTS);
     for (const row of context.table) {
       // A GET's answer is kept when it is pure or has an expiry (a saved list and what derives from it).
       const keep = row.pure === true || row.cache === "until-expiry" || row.method === "GET";
@@ -202,16 +215,17 @@ export default fp(
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
           const shared = key ? await computing.get(key) : undefined;
           if (shared && shared.until > now) return send(request, reply, row, shared, now);
-          const worker = isHeavy(row) ? context.heavyWorker : undefined;
-          const handle = () =>
+          const worker = isHeavy(row) || row.offThread ? context.heavyWorker : undefined;
+          const counter = (bucket: BucketName) => countIn(context.store as Store, bucket, request.ip);
+          // An off-thread row's answer, new for each request, is compressed there too.
+          const encoding = row.offThread ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
+          const compressed = encoding ? { encoding, minBytes: COMPRESS_MIN_BYTES } : undefined;
+          const handle = (): Promise<WorkerResult> | Result | Promise<Result> =>
             worker
-              ? worker.run(row.operationId, { ...input, client }, context.now())
-              : row.handler(context, {
-                  ...input,
-                  client,
-                  countIn: (bucket) => countIn(context.store as Store, bucket, request.ip),
-                });
-          const computed = isHeavy(row) ? heavy.run(handle) : handle();
+              ? worker.run(row.operationId, { ...input, client }, context.now(), counter, compressed)
+              : row.handler(context, { ...input, client, countIn: counter });
+          const queue = isHeavy(row) ? heavy : row.offThread ? offThread : undefined;
+          const computed = queue ? queue.run(handle) : handle();
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
           const keeping =
             key === undefined
@@ -233,14 +247,11 @@ export default fp(
             const prepared = await keeping;
             if (prepared) return send(request, reply, row, prepared, now);
           }
-          const result = await computed;
-          return send(
-            request,
-            reply,
-            row,
-            prepare(row, result, (text) => text),
-            now,
-          );
+          const result: WorkerResult = await computed;
+          // An off-thread row's answer is a Buffer, so that send uses the form the worker compressed.
+          const prepared = prepare(row, result, (text) => (row.offThread ? Buffer.from(text) : text));
+          if (result.encoded) prepared.encoded[result.encoded.encoding] = result.encoded.body;
+          return send(request, reply, row, prepared, now);
         },
       });
     }

@@ -52,6 +52,7 @@ export async function build(options: Partial<AppOptions> = {}): Promise<FastifyI
     urls: URLS,
     ...(options.files ? { files: options.files } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.catalogueSource ? { catalogueSource: options.catalogueSource } : {}),
   });
   // Every response a test sees is checked against the OpenAPI document.
   app.addHook("onSend", async (request, reply, payload) => {

@@ -3,11 +3,13 @@
  * SDK's own Client over Streamable HTTP. Answers equal the API's (app.inject on the same app);
  * saved lists come from the app's store; the endpoint counts in its own rate-limit bucket.
  */
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FastifyInstance } from "fastify";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { BUCKETS } from "../../catalogue/limits.ts";
+import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 import {
   call,
@@ -143,6 +145,67 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(answers.map((answer) => answer.statusCode)).toEqual(slugs.map(() => 200));
     expect(answers.map((answer) => answer.json().result.structuredContent.slug)).toEqual(slugs);
     expect(answers.map((answer) => answer.json().id)).toEqual(slugs.map((_, i) => i));
+  });
+
+  it("answers in the worker thread, as the heavy rows are, the same as the API and counted in the row's bucket", async () => {
+    const run = vi.spyOn(HeavyWorker.prototype, "run");
+    // The worker loads the data folder's catalogue, as realCatalogue() does.
+    const app = await build({ catalogueSource: {} });
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    const client = new Client({ name: "http-worker-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp`)));
+    clients.push(client);
+    for (const c of VALID.filter((c) => c.tool === "search_services" || c.tool === "exit_plan"))
+      await expectSameAsApi(client, app, c, realCatalogue());
+    await expectToolError(client, app, INVALID[2]!, realCatalogue());
+    // A saved list comes from the main thread's store, through the worker's store calls.
+    const saved = await app.inject({
+      method: "POST",
+      url: "/v1/lists",
+      payload: { name: "Worker baseline", approvedServiceIds: ["aws-s3", "aws-sqs"] },
+    });
+    expect(saved.statusCode).toBe(200);
+    await expectSameAsApi(
+      client,
+      app,
+      { tool: "get_saved_list", args: { id: "worker-baseline" }, api: { url: "/v1/lists/worker-baseline" } },
+      realCatalogue(),
+    );
+    expect(run.mock.calls.filter(([operationId]) => operationId === "mcp").length).toBeGreaterThan(2);
+    // The worker compresses the answer in the encoding the client accepts: the same JSON.
+    const search = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_services", arguments: {} } };
+    const plain = await app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload: search });
+    for (const encoding of ["br", "gzip"] as const) {
+      const packed = await app.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: { ...HEADERS, "accept-encoding": encoding },
+        payload: search,
+      });
+      expect(packed.headers["content-encoding"]).toBe(encoding);
+      const unpacked = encoding === "br" ? brotliDecompressSync(packed.rawPayload) : gunzipSync(packed.rawPayload);
+      expect(JSON.parse(unpacked.toString())).toEqual(plain.json());
+    }
+    // The worker asks the main thread to count a strict row's call: past the limit, a tool error.
+    const remoteAddress = "192.0.2.88";
+    const policyCall = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "generate_policy", arguments: { format: "gcp", approvedServiceIds: ["gcp-bigquery"] } },
+    };
+    const answers = [];
+    for (let i = 0; i <= BUCKETS.strict.max; i++)
+      answers.push(
+        (
+          await app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload: policyCall, remoteAddress })
+        ).json(),
+      );
+    expect(answers.slice(0, -1).every((answer) => !answer.result.isError)).toBe(true);
+    expect(answers.at(-1).result.isError).toBe(true);
+    expect(answers.at(-1).result.structuredContent).toMatchObject({ status: 429 });
+    expect(JSON.stringify(answers.at(-1).result)).toContain("the strict bucket");
+    run.mockRestore();
   });
 
   it("answers transport errors in the API's Error shape: no stream (405), Accept (406), batches, bad JSON-RPC", async () => {
