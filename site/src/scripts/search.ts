@@ -179,6 +179,8 @@ function rank(data: Loaded, { query, filters }: Asked) {
 
 async function run(focus: boolean) {
   const id = ++run_id;
+  // The painted results' page-text button: a new search runs its own.
+  textMore.hidden = true;
   const { query, filters } = asked();
   const url = new URL(location.href);
   url.search = new URLSearchParams({ ...(query ? { q: query } : {}), ...filters }).toString();
@@ -221,7 +223,6 @@ async function run(focus: boolean) {
   // Marks the list as final (the browser tests wait for it).
   list.dataset.source = "index";
   if (focus) heading.focus();
-  textMore.hidden = true;
   void pageText(query, new Set(first), id);
 }
 
