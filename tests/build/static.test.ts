@@ -147,6 +147,18 @@ describe("the static build", () => {
     expect(names["pci-dss"]).toBe("PCI DSS");
   });
 
+  it("keeps a space between code and the words around it on every built page", async () => {
+    // "the API's<code>POST</code>" reads as one word: Astro drops a line break before an element.
+    const glued = /[\p{L}\p{N},;:.!?]<code[\s>]|<\/code>[\p{L}\p{N}(]/gu;
+    const pages = (await listFiles(join(dist, "site", "client"))).filter((path) => path.endsWith(".html"));
+    expect(pages.length).toBeGreaterThan(20);
+    const found = pages.flatMap((path) => {
+      const html = readFileSync(join(dist, "site", "client", path), "utf8");
+      return [...html.matchAll(glued)].map((m) => `${path}: …${html.slice(Math.max(0, m.index - 30), m.index + 30)}…`);
+    });
+    expect(found).toEqual([]);
+  });
+
   it("detects a stale build when data changes", async () => {
     const copy = mkdtempSync(join(tmpdir(), "csc-data-"));
     cpSync(FIXTURE_DIR, copy, { recursive: true });

@@ -52,8 +52,8 @@ if (themeToggle) {
   });
 }
 
+// In place from the first paint (data-js-only), so wiring them moves nothing.
 document.querySelectorAll<HTMLButtonElement>("[data-add-to-list]").forEach((button) => {
-  button.hidden = false;
   button.addEventListener("click", () => {
     const id = button.dataset.addToList!;
     const list = readList();

@@ -141,10 +141,14 @@ function draw() {
 async function show(slugs: string[]) {
   saveUrl(slugs);
   shown = undefined;
-  tools.hidden = true;
-  if (slugs.length === 0) return result.replaceChildren();
+  // The options stay while the answer comes (hiding them meanwhile would move the table twice).
+  if (slugs.length === 0) {
+    tools.hidden = true;
+    return result.replaceChildren();
+  }
   const response = await fetch(`${API_URL}/v1/compare?ids=${slugs.map(encodeURIComponent).join(",")}`);
   if (!response.ok) {
+    tools.hidden = true;
     const p = document.createElement("p");
     p.className = "notice";
     p.textContent = await errorMessage(response);

@@ -101,8 +101,13 @@ function picked(base: ExitPlanT, c: ExitCatalogue): ExitPlanT {
   };
 }
 
-function table(head: string[], rows: (string | Node)[][], caption: string): HTMLTableElement {
+/**
+ * A table; `stacked`, it becomes a card per row on a phone (global.css, table.stacked), each cell
+ * led by its column's name (data-label), rather than squeeze its columns into slivers.
+ */
+function table(head: string[], rows: (string | Node)[][], caption: string, stacked = false): HTMLTableElement {
   const t = el("table");
+  if (stacked) t.className = "stacked";
   t.append(el("caption", caption));
   const tr = el("tr");
   for (const cell of head) {
@@ -115,8 +120,9 @@ function table(head: string[], rows: (string | Node)[][], caption: string): HTML
   const body = el("tbody");
   for (const row of rows) {
     const r = el("tr");
-    for (const cell of row) {
+    for (const [index, cell] of row.entries()) {
       const td = el("td");
+      td.dataset.label = head[index] ?? "";
       td.append(cell);
       r.append(td);
     }
@@ -165,6 +171,53 @@ function keepChoice(base: ExitPlanT, c: ExitCatalogue, entry: ExitPlanT["service
   return cell;
 }
 
+/** Alternatives a mapped service shows before "n more": a phone's card stays a screen or so tall. */
+const ALTERNATIVES_SHOWN = 3;
+
+/** A mapped service's choice among its candidates, the first few shown and the rest one click away. */
+function alternatives(base: ExitPlanT, c: ExitCatalogue, entry: ExitPlanT["services"][number]): HTMLFieldSetElement {
+  const group = el("fieldset");
+  group.append(el("legend", `Replace ${entry.name} with`));
+  const chosen = picks.get(entry.slug) ?? entry.candidates[0]!.slug;
+  const choice = (candidate: (typeof entry.candidates)[number]) => {
+    const label = el("label");
+    label.className = "block";
+    const input = el("input");
+    input.type = "radio";
+    input.name = `pick-${entry.slug}`;
+    input.value = candidate.slug;
+    input.checked = candidate.slug === chosen;
+    input.addEventListener("change", () => {
+      picks.set(entry.slug, candidate.slug);
+      showExposure(picked(base, c));
+    });
+    label.append(
+      input,
+      ` ${candidate.rank}. ${candidate.name} (${candidate.providerName}${candidate.lifecycle === "preview" ? ", preview" : ""})`,
+    );
+    label.title = candidate.reason;
+    return label;
+  };
+  group.append(...entry.candidates.slice(0, ALTERNATIVES_SHOWN).map(choice));
+  const rest = entry.candidates.slice(ALTERNATIVES_SHOWN);
+  if (rest.length > 0) {
+    const more = el("details");
+    // Open when the choice made is among them, so it is never out of sight.
+    more.open = rest.some((candidate) => candidate.slug === chosen);
+    more.append(el("summary", `${rest.length} more alternative${rest.length === 1 ? "" : "s"}`), ...rest.map(choice));
+    group.append(more);
+  }
+  const also = entry.candidates.slice(1).filter((candidate) => candidate.proposed);
+  if (also.length > 0)
+    group.append(
+      el(
+        "p",
+        `Also proposed, for another job it does: ${also.map((c) => `${c.name} (${c.providerName})`).join(", ")}.`,
+      ),
+    );
+  return group;
+}
+
 function show(base: ExitPlanT, c: ExitCatalogue) {
   const current = picked(base, c);
   const gaps = document.querySelector("[data-exit-gaps]")!;
@@ -181,48 +234,20 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
             entry.nearest.map((near) => `${near.name} (${near.providerName})`).join("; ") || "none",
           ]),
         "Services with no equivalent on the providers chosen",
+        true,
       ),
     );
   const rows = base.services
     .filter((entry) => entry.outcome !== "no-equivalent")
     .map((entry) => {
       if (entry.outcome === "stays") return [`${entry.name} (${entry.providerName})`, "Stays", entry.reason];
-      const group = el("fieldset");
-      group.append(el("legend", `Replace ${entry.name} with`));
-      const chosen = picks.get(entry.slug) ?? entry.candidates[0]!.slug;
-      for (const candidate of entry.candidates) {
-        const label = el("label");
-        label.className = "block";
-        const input = el("input");
-        input.type = "radio";
-        input.name = `pick-${entry.slug}`;
-        input.value = candidate.slug;
-        input.checked = candidate.slug === chosen;
-        input.addEventListener("change", () => {
-          picks.set(entry.slug, candidate.slug);
-          showExposure(picked(base, c));
-        });
-        label.append(
-          input,
-          ` ${candidate.rank}. ${candidate.name} (${candidate.providerName}${candidate.lifecycle === "preview" ? ", preview" : ""})`,
-        );
-        label.title = candidate.reason;
-        group.append(label);
-      }
-      const also = entry.candidates.slice(1).filter((candidate) => candidate.proposed);
-      if (also.length > 0)
-        group.append(
-          el(
-            "p",
-            `Also proposed, for another job it does: ${also.map((c) => `${c.name} (${c.providerName})`).join(", ")}.`,
-          ),
-        );
+      const group = alternatives(base, c, entry);
       return [`${entry.name} (${entry.providerName})`, group, entry.candidates[0]!.reason];
     });
   document
     .querySelector("[data-exit-mapping]")!
     .replaceChildren(
-      table(["Service", "Move to", "Why rank 1"], rows, "What each service becomes; rank 1 is proposed"),
+      table(["Service", "Move to", "Why rank 1"], rows, "What each service becomes; rank 1 is proposed", true),
     );
   showExposure(current);
   result.hidden = false;

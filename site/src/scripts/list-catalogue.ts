@@ -4,7 +4,7 @@
  * service, and what the policy generators and the Markdown export need, so they run here.
  */
 import { expandListCatalogue, type CompactListCatalogue } from "../../../catalogue/list-catalogue.ts";
-import { lifecycleLabel } from "../../../catalogue/render/pages.ts";
+import { serviceLabel } from "../lib/service-label.ts";
 
 export type BrowserCatalogue = ReturnType<typeof expandListCatalogue>;
 
@@ -22,7 +22,7 @@ export function listCatalogue(): Promise<BrowserCatalogue> {
 export function describeService(catalogue: BrowserCatalogue | undefined, slug: string): string {
   const listed = catalogue?.listed.get(slug);
   if (!listed) return slug;
-  return `${listed.service.name} · ${listed.providerShortName} · ${lifecycleLabel(listed.service.lifecycle)}`;
+  return serviceLabel(listed.service, listed.providerShortName);
 }
 
 /** The known and the unknown among requested ids (a shared link may carry a stale one). */

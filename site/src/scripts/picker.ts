@@ -30,9 +30,12 @@ export function picker(
   const options = root.querySelector<HTMLElement>("[data-picker-options]")!;
   const selected = root.querySelector<HTMLElement>("[data-picker-selected]")!;
   const status = root.querySelector<HTMLElement>("[data-picker-status]")!;
+  // Chips the page rendered (ServicePicker's `selected`) stand until the first change replaces them.
+  const rendered = [...selected.querySelectorAll<HTMLElement>("li[data-slug]")].map((item) => item.dataset.slug!);
   let slugs = [...initial];
-  const chip = (text: string, action: "add" | "remove", onClick: () => void) => {
+  const chip = (text: string, action: "add" | "remove", onClick: () => void, slug?: string) => {
     const item = document.createElement("li");
+    if (slug) item.dataset.slug = slug;
     item.append(text);
     const button = document.createElement("button");
     button.type = "button";
@@ -46,12 +49,17 @@ export function picker(
   const render = () => {
     selected.replaceChildren(
       ...slugs.map((slug, index) =>
-        chip(describe(slug), "remove", () => {
-          update(slugs.filter((s) => s !== slug));
-          // Keep focus in place: the chip that took this one's place, else the one before, else the input.
-          const buttons = selected.querySelectorAll<HTMLButtonElement>("button");
-          (buttons[Math.min(index, buttons.length - 1)] ?? input).focus();
-        }),
+        chip(
+          describe(slug),
+          "remove",
+          () => {
+            update(slugs.filter((s) => s !== slug));
+            // Keep focus in place: the chip that took this one's place, else the one before, else the input.
+            const buttons = selected.querySelectorAll<HTMLButtonElement>("button");
+            (buttons[Math.min(index, buttons.length - 1)] ?? input).focus();
+          },
+          slug,
+        ),
       ),
     );
     status.textContent = `${slugs.length} of ${max} selected.`;
@@ -76,7 +84,9 @@ export function picker(
       status.textContent = `${data.length} matching services.`;
     }, 200);
   });
-  render();
+  // The page's own chips and count are what render() would draw (names come with the catalogue).
+  if (rendered.length === 0 || initial.length > 0) render();
+  else slugs = rendered;
   return {
     set: (next) => update(next),
     show: (next) => {

@@ -1,7 +1,7 @@
 /**
  * /search/?q=…: the one search (catalogue/search.ts) run in the browser over /search-index.json,
  * so the results are the API's and the text host's, in their order: when the text host has filled
- * them in, they stay as they are. Filters (provider, category, lifecycle) and the query live in
+ * them in, they stay as they are, and nothing is fetched until the query changes. Filters (provider, category, lifecycle) and the query live in
  * the URL; twenty results at a time ("More results"); focus moves to the results after a search.
  * Pagefind is the second tier: pages whose text matches, other than the services listed.
  */
@@ -29,6 +29,7 @@ const list = document.querySelector<HTMLOListElement>("[data-search-results]")!;
 const more = document.querySelector<HTMLButtonElement>("[data-search-more]")!;
 const textSection = document.querySelector<HTMLElement>("[data-search-text]")!;
 const textList = document.querySelector<HTMLOListElement>("[data-search-text-results]")!;
+const textMore = document.querySelector<HTMLElement>("[data-search-text-more]")!;
 const selects = [...form.querySelectorAll<HTMLSelectElement>("[data-search-filter]")];
 
 interface Loaded {
@@ -79,6 +80,10 @@ function item({ index }: Loaded, position: number): HTMLLIElement {
   }
   return li;
 }
+
+/** The hrefs of the results on the page. */
+const paintedHrefs = () =>
+  [...list.querySelectorAll<HTMLAnchorElement>(":scope > li > a")].map((a) => a.getAttribute("href")!);
 
 function status() {
   heading.textContent =
@@ -141,12 +146,42 @@ async function pageText(query: string, listed: ReadonlySet<string>, id: number) 
   }
 }
 
+interface Asked {
+  readonly query: string;
+  readonly filters: Readonly<Record<string, string>>;
+}
+
+/** What the form asks now. */
+const asked = (): Asked => ({
+  query: input.value.trim(),
+  filters: Object.fromEntries(
+    selects.filter((select) => select.value).map((select) => [select.dataset.searchFilter!, select.value]),
+  ),
+});
+
+/** Ranks the query over the index into `results` (filtered) and `matched`; the search's outcome. */
+function rank(data: Loaded, { query, filters }: Asked) {
+  const outcome = data.search.search(query);
+  matched = outcome.subServices;
+  // The API's filters, applied after ranking as listServices does.
+  results = outcome.slugs
+    .map((slug) => data.position.get(slug)!)
+    .filter((position) => {
+      const doc = data.index.search.docs[position]!;
+      return (
+        (!filters.provider || doc.provider === filters.provider) &&
+        (!filters.category || doc.category === filters.category) &&
+        (!filters.lifecycle || data.index.lifecycle[position]!.split(" ")[0] === filters.lifecycle)
+      );
+    });
+  return outcome;
+}
+
 async function run(focus: boolean) {
   const id = ++run_id;
-  const query = input.value.trim();
-  const filters = Object.fromEntries(
-    selects.filter((select) => select.value).map((select) => [select.dataset.searchFilter!, select.value]),
-  );
+  // The painted results' page-text button: a new search runs its own.
+  textMore.hidden = true;
+  const { query, filters } = asked();
   const url = new URL(location.href);
   url.search = new URLSearchParams({ ...(query ? { q: query } : {}), ...filters }).toString();
   history.replaceState(null, "", url);
@@ -163,19 +198,7 @@ async function run(focus: boolean) {
   }
   const data = await load();
   if (id !== run_id) return;
-  const outcome = data.search.search(query);
-  matched = outcome.subServices;
-  // The API's filters, applied after ranking as listServices does.
-  results = outcome.slugs
-    .map((slug) => data.position.get(slug)!)
-    .filter((position) => {
-      const doc = data.index.search.docs[position]!;
-      return (
-        (!filters.provider || doc.provider === filters.provider) &&
-        (!filters.category || doc.category === filters.category) &&
-        (!filters.lifecycle || data.index.lifecycle[position]!.split(" ")[0] === filters.lifecycle)
-      );
-    });
+  const outcome = rank(data, { query, filters });
   // The same words as the text host's (sidecar/text/site.ts searchHint).
   hint.textContent = [
     results.length === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
@@ -186,7 +209,7 @@ async function run(focus: boolean) {
     .join(" ");
   hint.hidden = !hint.textContent;
   const first = results.slice(0, PAGE).map((position) => data.index.paths[position]!);
-  const painted = [...list.querySelectorAll<HTMLAnchorElement>(":scope > li > a")].map((a) => a.getAttribute("href"));
+  const painted = paintedHrefs();
   if (painted.length === first.length && painted.every((href, i) => href === first[i])) {
     // The text host painted these very results: keep them, no repaint, no reorder.
     shown = painted.length;
@@ -210,10 +233,35 @@ form.addEventListener("submit", (event) => {
 form.addEventListener("change", (event) => {
   if ((event.target as HTMLElement).matches("[data-search-filter]")) void run(false);
 });
-more.addEventListener("click", () => void load().then((data) => showMore(data, true)));
-
 const params = new URLSearchParams(location.search);
 input.value = params.get("q") ?? input.value;
 for (const select of selects) select.value = params.get(select.dataset.searchFilter!) ?? "";
-// Arriving with a query (from the search box on every page): results get the focus.
-void run(Boolean(input.value.trim()));
+const arrived = asked();
+
+more.addEventListener(
+  "click",
+  () =>
+    void load().then((data) => {
+      // The text host's first page: rank what it asked, the same search, to go on from there.
+      if (list.dataset.source === "server") {
+        rank(data, arrived);
+        list.dataset.source = "index";
+      }
+      showMore(data, true);
+    }),
+);
+textMore.querySelector("button")!.addEventListener("click", () => {
+  textMore.hidden = true;
+  void pageText(arrived.query, new Set(paintedHrefs()), run_id);
+});
+
+if (list.hasAttribute("data-painted") && arrived.query) {
+  // The text host painted these results (the page rendered on demand for ?q=): they stand, and
+  // neither index is fetched until the query changes, "More results" or the page-text search.
+  shown = list.children.length;
+  list.dataset.source = "server";
+  heading.focus();
+} else {
+  // Arriving with a query (a prerendered page): results get the focus.
+  void run(Boolean(arrived.query));
+}

@@ -65,9 +65,7 @@ export function orderBy<T>(items: readonly T[], key: (item: T) => string | numbe
   });
 }
 
-/** "127 services." or "Showing 12 of 127 services." */
-export const shownText = (shown: number, total: number, noun: string): string =>
-  shown === total ? `${total} ${noun}.` : `Showing ${shown} of ${total} ${noun}.`;
+export { shownText } from "../lib/shown-text.ts";
 
 /** Downloads rows (the header first) as `name.csv`. */
 export const downloadCsv = (name: string, rows: readonly (readonly string[])[]): void =>
