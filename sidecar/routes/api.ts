@@ -5,8 +5,6 @@
  * Static rows are registered too and computed on the fly: the build writes the same bytes.
  */
 import { createHash } from "node:crypto";
-import { promisify } from "node:util";
-import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
@@ -14,7 +12,7 @@ import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
-import { acceptedEncoding, cacheControl, etagMatches, etagOf } from "../files.ts";
+import { acceptedEncoding, cacheControl, compress, etagMatches, etagOf } from "../files.ts";
 import type { HeavyWorker } from "../heavy/pool.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
@@ -40,7 +38,7 @@ function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
 }
 
 /** Fastify's route syntax for an OpenAPI path template; a rest parameter becomes the wildcard. */
-function fastifyPath(row: Endpoint): string {
+export function fastifyPath(row: Endpoint): string {
   const path = row.path.replace(/\{(\w+)\}/g, ":$1");
   return row.restParam ? path.replace(/:\w+$/, "*") : path;
 }
@@ -112,18 +110,6 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
     .header("content-encoding", encoding)
     .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding")
     .send(encoded);
-}
-
-/** Larger answers (a 500-service exit plan: 1 MB) are compressed on libuv's threads, not the event loop. */
-const COMPRESS_OFF_THREAD_BYTES = 64 * 1024;
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-function compress(encoding: (typeof COMPRESSED)[number], body: Buffer): Buffer | Promise<Buffer> {
-  const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } };
-  if (body.length < COMPRESS_OFF_THREAD_BYTES)
-    return encoding === "br" ? brotliCompressSync(body, brotli) : gzipSync(body);
-  return encoding === "br" ? brotliAsync(body, brotli) : gzipAsync(body);
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
