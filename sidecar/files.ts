@@ -397,9 +397,19 @@ export function acceptedEncoding<E extends string>(
   available: readonly E[],
 ): E | undefined {
   if (typeof header !== "string" || available.length === 0) return undefined;
-  return (negotiate.negotiate(header.toLowerCase().replace(/\*|x-gzip/g, "gzip"), [...available]) ?? undefined) as
-    E | undefined;
+  // Clients send a handful of distinct headers: each is negotiated once per set of encodings.
+  const key = `${available.join(",")}\0${header}`;
+  const known = negotiated.get(key);
+  if (known !== undefined || negotiated.has(key)) return known as E | undefined;
+  const chosen = negotiate.negotiate(header.toLowerCase().replace(/\*|x-gzip/g, "gzip"), [...available]) ?? undefined;
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(key, chosen);
+  return chosen as E | undefined;
 }
+
+/** Accept-Encoding headers (and the encodings offered) → the encoding chosen; cleared when full. */
+const negotiated = new Map<string, string | undefined>();
+const NEGOTIATED_MAX = 256;
 
 /**
  * The one strong ETag scheme, for built files and computed answers alike: the first 32 hex digits

@@ -113,6 +113,8 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
+/** What the URLs remembered with the key of their kept answer hold at most (characters of both). */
+const URL_KEYS_SIZE = 2 * 1024 * 1024;
 
 /** Computations of heavy rows run one at a time; beyond this many waiting, 503. */
 export const HEAVY_WAITING_MAX = 256;
@@ -154,14 +156,26 @@ class HeavyQueue {
   }
 }
 
+/** The kept answers, and the key of each by the URL that asked for it. */
+function keptAnswers() {
+  // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
+  const kept = new LRUCache<string, Prepared<Buffer>>({
+    maxSize: RESPONSE_CACHE_BYTES,
+    // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
+    sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
+  });
+  // A GET whose input is its URL alone (no header is an input) finds its kept answer's key by
+  // its URL, without validating and serialising its query again: the key of a URL that was valid.
+  const keyByUrl = new LRUCache<string, string>({
+    maxSize: URL_KEYS_SIZE,
+    sizeCalculation: (key, url) => key.length + url.length + 64,
+  });
+  return { kept, keyByUrl };
+}
+
 export default fp(
   async (app: FastifyInstance, context: OperationContext & { readonly heavyWorker?: HeavyWorker }) => {
-    // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
-    const kept = new LRUCache<string, Prepared<Buffer>>({
-      maxSize: RESPONSE_CACHE_BYTES,
-      // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
-      sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
-    });
+    const { kept, keyByUrl } = keptAnswers();
     // Requests for an answer being computed wait for that computation rather than start another.
     const computing = new Map<string, Promise<Prepared<Buffer> | undefined>>();
     const heavy = new HeavyQueue();
@@ -174,6 +188,13 @@ export default fp(
         bodyLimit: MAX_BODY_BYTES,
         ...(row.bucket ? { config: bucketConfig(row.bucket) } : {}),
         handler: async (request, reply) => {
+          const byUrl = keep && row.method === "GET" && !row.headers ? `${row.operationId}\0${request.url}` : undefined;
+          const known = byUrl === undefined ? undefined : keyByUrl.get(byUrl);
+          if (known !== undefined) {
+            const now = context.now().getTime();
+            const hit = kept.get(known);
+            if (hit && hit.until > now) return send(request, reply, row, hit, now);
+          }
           const params = row.restParam ? renameRest(row, request.params) : request.params;
           const input = {
             query: row.query ? parse(row.query, request.query, "query") : undefined,
@@ -184,6 +205,7 @@ export default fp(
           const client = clientKey(request.ip);
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
+          if (byUrl !== undefined && key !== undefined) keyByUrl.set(byUrl, key);
           const hit = key ? kept.get(key) : undefined;
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
           const shared = key ? await computing.get(key) : undefined;
