@@ -102,6 +102,8 @@ export class BuiltFiles {
   /** Rewritten large files being read, and those some answer still holds (the collector frees the rest). */
   private readonly reading = new Map<string, Promise<Rewritten | undefined>>();
   private readonly held = new Map<string, WeakRef<Rewritten>>();
+  /** Large text files read once and found to name none of the build's URLs: sent as built. */
+  private readonly unchanged = new Set<string>();
   /** Small files' representations ("path\0encoding"), and those being read (one read for concurrent requests). */
   private readonly memory = new LRUCache<string, Held>({
     maxSize: MEMORY_CACHE_BYTES,
@@ -217,7 +219,7 @@ export class BuiltFiles {
     extraHeaders: Record<string, string>,
     status: number,
   ): Promise<boolean> {
-    const rewritten = this.rewrites(path) ? await this.rewritten(path) : undefined;
+    const rewritten = this.rewrites(path) && !this.unchanged.has(path) ? await this.rewritten(path) : undefined;
     const encoding = rewritten ? undefined : this.encodingFor(request, path);
     const etag = rewritten?.etag ?? etagOf(hash, encoding);
     reply.headers(fileHeaders(path, etag)).headers(extraHeaders);
@@ -313,7 +315,10 @@ export class BuiltFiles {
       reading = readFile(join(this.distDir, path)).then(
         (body) => {
           const changed = this.rewriteText(path, body.toString("utf8"));
-          if (changed === undefined) return undefined;
+          if (changed === undefined) {
+            this.unchanged.add(path);
+            return undefined;
+          }
           const bytes = Buffer.from(changed);
           const rewritten = {
             body: bytes,

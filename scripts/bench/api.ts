@@ -21,8 +21,7 @@
  *   BENCH_SECONDS (5)   measured seconds per row, after 1 s of warm-up
  *   BENCH_ONLY          a regular expression on row names
  *   BENCH_AGAINST=ref   also runs each row against the code of a git ref (A/B in the same run)
- *   BENCH_PORT (18480)  API port (text host +1, the BENCH_AGAINST copy +10); fixed so that the
- *                       build, whose public URLs follow the port, is reused between runs
+ *   BENCH_PORT (18480)  API port (text host +1, the BENCH_AGAINST copy +10)
  */
 import { execFileSync, execSync, spawn, type ChildProcess } from "node:child_process";
 import {
