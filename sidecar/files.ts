@@ -99,6 +99,8 @@ export class BuiltFiles {
   private readonly sizes: ReadonlyMap<string, number>;
   /** URLs the build baked in → the ones this server answers on (a mirror, a moved deployment). */
   private readonly rewrite: readonly (readonly [RegExp, string])[];
+  /** The build's URLs as bytes: a file that holds none of them is sent as built, never decoded. */
+  private readonly builtUrls: readonly Buffer[];
   /** Rewritten large files being read, and those some answer still holds (the collector frees the rest). */
   private readonly reading = new Map<string, Promise<Rewritten | undefined>>();
   private readonly held = new Map<string, WeakRef<Rewritten>>();
@@ -120,6 +122,7 @@ export class BuiltFiles {
     this.distDir = distDir;
     this.hashes = hashes;
     this.sizes = sizes;
+    this.builtUrls = rewrite.filter(([from, to]) => from !== to).map(([from]) => Buffer.from(from));
     // A URL is replaced only where it ends (not "…:8080" inside "…:80801" or a longer host name).
     this.rewrite = rewrite
       .filter(([from, to]) => from !== to)
@@ -285,14 +288,18 @@ export class BuiltFiles {
   /** A text file read with this server's URLs in place of the build's. */
   private async readRewritten(path: string, built: string): Promise<Held> {
     const body = await readFile(join(this.distDir, path));
-    const changed = this.rewriteText(path, body.toString("utf8"));
+    const changed = this.rewriteText(path, body);
     if (changed === undefined) return held(path, body, built, undefined, false);
     const bytes = Buffer.from(changed);
     return held(path, bytes, createHash("sha256").update(bytes).digest("hex").slice(0, 32), undefined, true);
   }
 
   /** `text` with this server's URLs in place of the build's; undefined when it names none of them. */
-  private rewriteText(path: string, text: string): string | undefined {
+  private rewriteText(path: string, body: Buffer): string | undefined {
+    // Most files name no URL (a service's JSON, the 11 MB catalogue): a byte search settles it
+    // without decoding them into a string and copying them through the replacements.
+    if (!this.builtUrls.some((url) => body.includes(url))) return undefined;
+    const text = body.toString("utf8");
     const replace = (part: string) => this.rewrite.reduce((result, [from, to]) => result.replace(from, to), part);
     // Feed ids and calendar UIDs stay the origin's: they name entries, not places.
     const changed = path.endsWith(".ics")
@@ -314,7 +321,7 @@ export class BuiltFiles {
     if (!reading) {
       reading = readFile(join(this.distDir, path)).then(
         (body) => {
-          const changed = this.rewriteText(path, body.toString("utf8"));
+          const changed = this.rewriteText(path, body);
           if (changed === undefined) {
             this.unchanged.add(path);
             return undefined;
