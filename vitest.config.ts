@@ -19,6 +19,7 @@ const SLOW_SUITES = [
   "tests/reliability/sentinel*.test.ts",
   "tests/sidecar/durability.test.ts",
   "tests/build/reproducible.test.ts",
+  "tests/build/new-port.test.ts",
   "tests/contract/prism.test.ts",
   "tests/contract/openapi-properties.test.ts",
 ];

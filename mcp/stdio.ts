@@ -18,7 +18,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import { loadBuiltCatalogue } from "../catalogue/load.ts";
 import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/ports.ts";
-import { loadConfig, publicUrls } from "../sidecar/config.ts";
+import type { PublicUrls } from "../catalogue/urls.ts";
+import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
 import { serving } from "../scripts/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../scripts/inputs.ts";
 import { catalogueMcpServer } from "./server.ts";
@@ -46,7 +47,7 @@ const noStatus: StatusSource = {
 const log = (line: string) => process.stderr.write(`mcp: ${line}\n`);
 
 /** As scripts/start.ts: build when dist/ is missing or stale, the build's output on stderr. */
-async function builtDist(urls: ReturnType<typeof publicUrls>): Promise<string> {
+async function builtDist(urls: PublicUrls): Promise<string> {
   if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) return serving(DIST_DIR);
   log("dist/ is missing or older than the sources; building (this takes a minute or more)");
   const code = await new Promise<number | null>((done, fail) =>
@@ -65,7 +66,7 @@ async function main() {
   const { values } = parseArgs({ options: { dist: { type: "string" } } });
   const config = loadConfig(process.env);
   const urls = publicUrls(config);
-  const dist = values.dist ? resolve(values.dist) : await builtDist(urls);
+  const dist = values.dist ? resolve(values.dist) : await builtDist(buildUrls(config));
   if (!existsSync(join(dist, "api", "catalogue-source.json")))
     throw new Error(`${dist} holds no build (api/catalogue-source.json is missing)`);
   const catalogue = loadBuiltCatalogue(dist);

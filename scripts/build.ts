@@ -19,7 +19,7 @@ import type { StaticFile } from "../catalogue/endpoint.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import type { BuildManifestT } from "../catalogue/schema/index.ts";
 import { apiFiles, mirrored, textFiles } from "../catalogue/static.ts";
-import { loadConfig, publicUrls } from "../sidecar/config.ts";
+import { buildUrls, loadConfig } from "../sidecar/config.ts";
 import { buildAndSwap } from "./dist.ts";
 import { buildInputsHash, DIST_DIR, ROOT_DIR, type BuildOptions } from "./inputs.ts";
 
@@ -188,7 +188,7 @@ if (import.meta.main) {
   const config = loadConfig(process.env);
   try {
     // dist/ is a link to a finished build, swapped atomically (scripts/dist.ts).
-    await buildAndSwap({ urls: publicUrls(config), build });
+    await buildAndSwap({ urls: buildUrls(config), build });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

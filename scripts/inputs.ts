@@ -1,6 +1,7 @@
 /**
  * What a build depends on, hashed: the catalogue (data and code), the site, the build scripts, the
- * lockfile and the public URLs baked into the files. `npm start` rebuilds when the hash differs
+ * lockfile and the public URLs baked into the files (config.ts buildUrls: PUBLIC_* or the canonical
+ * ones, never the listen port: a server on another port rewrites them, sidecar/files.ts). `npm start` rebuilds when the hash differs
  * from the one dist/build-info.json recorded (content, not mtimes: a fresh clone has new mtimes).
  */
 import { createHash } from "node:crypto";

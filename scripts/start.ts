@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { loadBuiltCatalogue } from "../catalogue/load.ts";
-import { loadConfig, publicUrls } from "../sidecar/config.ts";
+import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
 import { buildCacheProblem, cannotWriteLine, isNotWritable } from "./build-cache.ts";
 import { serving } from "./dist.ts";
@@ -35,7 +35,8 @@ function exitCannotWrite(line: string): never {
   process.exit(1);
 }
 
-if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) {
+// The build's URLs are not the listen port's: a start on another port serves the same dist/.
+if (await buildIsFresh(DIST_DIR, await buildInputsHash(buildUrls(config)))) {
   console.log("start: dist/ is up to date");
 } else {
   const problem = buildCacheProblem(BUILDS_DIR, ROOT_DIR);

@@ -29,7 +29,7 @@ import errors, { errorBody, sendError, toErrorBody } from "./plugins/errors.ts";
 import { trustedProxy } from "./plugins/limit-store.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
-import apiRoutes from "./routes/api.ts";
+import apiRoutes, { fastifyPath } from "./routes/api.ts";
 import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
@@ -83,29 +83,28 @@ export function fastifyOptions(
 export const PIPELINE_DETAILS =
   "Too many requests are waiting on this connection; read the answers before sending more, or open another connection.";
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const table = options.table ?? ENDPOINTS;
-  const files = options.files;
-  const app = Fastify(
-    fastifyOptions(options.config, (error, _request, reply) => void sendError(reply, toErrorBody(error))),
-  );
+/**
+ * The Fastify app with the plugin stack every API answer passes through: access log, time limits,
+ * Host check, pipelining cap, the Error shape, security headers, CORS and compression. buildApp adds
+ * the rate limits, the built files and the routes; the bench's reference (scripts/bench/stack.ts)
+ * answers one kept body through it alone, which tells the routes' own cost from the stack's.
+ */
+export async function apiStack(
+  config: AppOptions["config"],
+  options: { readonly https: boolean; readonly table?: readonly Endpoint[] },
+): Promise<FastifyInstance> {
+  const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
   requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
-  // Build the search index now rather than on the first query.
-  serviceSearch(options.catalogue);
-  const status = new StatusSampler(options.catalogue, options.store, options.now);
-  if (options.sampleStatus) status.start();
-  app.addHook("onClose", async () => status.stop());
-
   // Its 404 handler answers 405 with Allow on the table's paths.
-  await app.register(errors, { table });
+  await app.register(errors, { table: options.table ?? ENDPOINTS });
   // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
   app.removeContentTypeParser("text/plain");
   await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: "cross-origin" },
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    https: options.urls.apiUrl.startsWith("https:"),
+    https: options.https,
   });
   await app.register(cors, {
     origin: "*",
@@ -118,18 +117,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     strictPreflight: false,
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
+  return app;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const table = options.table ?? ENDPOINTS;
+  const files = options.files;
+  const app = await apiStack(options.config, { https: options.urls.apiUrl.startsWith("https:"), table });
+  // Build the search index now rather than on the first query.
+  serviceSearch(options.catalogue);
+  const status = new StatusSampler(options.catalogue, options.store, options.now);
+  if (options.sampleStatus) status.start();
+  app.addHook("onClose", async () => status.stop());
   await app.register(rateLimit, { store: options.store });
 
   if (files) {
     await files.register(app);
     // A static row's built file answers instead of its handler, as a CDN or nginx would in production.
+    // Only the routes of static rows look for one: a computed read (a search, a compare) does not.
     app.addHook("onRoute", (route) => {
       const methods = [route.method].flat();
       if (!methods.includes("GET") && !methods.includes("HEAD")) return;
+      const rows = table.filter((row) => row.static && row.method === "GET" && fastifyPath(row) === route.url);
+      if (rows.length === 0) return;
       const computed = route.handler;
       route.handler = async function (this: FastifyInstance, request, reply) {
         const { pathname, query } = splitRequestUrl(request.url);
-        const found = staticFileFor(table, pathname, query);
+        const found = staticFileFor(rows, pathname, query);
         if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
           return reply;
         return (computed as (...args: Parameters<RouteHandlerMethod>) => unknown).call(this, request, reply);

@@ -77,6 +77,24 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigT {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
+/**
+ * The URLs a build bakes into its files when no PUBLIC_* URL is set: the default listen addresses.
+ * A server on other ports rewrites them as it reads the files (files.ts), so the listen port is
+ * not an input of the build.
+ */
+export const CANONICAL_URLS: PublicUrls = { apiUrl: "http://127.0.0.1:8080", textUrl: "http://127.0.0.1:8081" };
+
+/**
+ * The URLs a build bakes in: PUBLIC_* when set (nginx serves the files as built), else the canonical
+ * ones; never PORT, TEXT_PORT or HOST, so that starting on another port reuses dist/.
+ */
+export function buildUrls(config: ConfigT): PublicUrls {
+  return {
+    apiUrl: config.PUBLIC_API_URL ? trimSlash(config.PUBLIC_API_URL) : CANONICAL_URLS.apiUrl,
+    textUrl: config.PUBLIC_TEXT_URL ? trimSlash(config.PUBLIC_TEXT_URL) : CANONICAL_URLS.textUrl,
+  };
+}
+
 /** URLs that appear in responses: PUBLIC_* when set, else the local listen addresses. */
 export function publicUrls(config: ConfigT): PublicUrls {
   const host = config.HOST.includes(":") ? `[${config.HOST}]` : config.HOST;

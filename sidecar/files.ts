@@ -1,19 +1,25 @@
 /**
- * Serves built files from dist/ the way a CDN would, through @fastify/static: streamed from disk
- * (never read whole per request), the precompressed .br/.gz chosen from Accept-Encoding
- * (`preCompressed`), Range, HEAD; here the strong ETag from the build manifest's sha256 (304 on
- * If-None-Match), Cache-Control and the content types of catalogue/static.ts. A build served at
- * other URLs than it was built for (a mirror, a moved deployment) has those URLs rewritten in its
- * text files, read once for all the requests that ask for one at the same time. Streamed files
- * count against the process's budget of answers in flight (response-budget.ts).
+ * Serves built files from dist/ the way a CDN would. A small file (MEMORY_FILE_BYTES or less, each
+ * of its precompressed .br/.gz siblings counted on its own) is answered from memory: read once into
+ * a cache bounded by MEMORY_CACHE_BYTES, its headers computed once, so that a read makes no
+ * file-system call. A larger file and a Range request are streamed from disk through
+ * @fastify/static (never read whole per request), counting against the process's budget of answers
+ * in flight (response-budget.ts). Both choose the precompressed .br/.gz from Accept-Encoding, give
+ * the strong ETag of the build manifest's sha256 (304 on If-None-Match), Cache-Control and the
+ * content types of catalogue/static.ts, and answer HEAD. A build served at other URLs than it was
+ * built for (another port, a mirror, a moved deployment) has those URLs rewritten in its text
+ * files when they are read, and those compressed again: the build's siblings hold the old URLs.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from "node:zlib";
 import negotiate from "@fastify/accept-negotiator";
 import send from "@fastify/send";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { LRUCache } from "lru-cache";
 import type { CachePolicy } from "../catalogue/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
 import { rewriteAtom, rewriteCalendar } from "../catalogue/render/feeds.ts";
@@ -59,9 +65,25 @@ const ENCODINGS = [
 
 type Encoding = (typeof ENCODINGS)[number][0];
 
+/** A file of this size or less (in the representation sent) is answered from memory. */
+export const MEMORY_FILE_BYTES = 128 * 1024;
+/** What the cache of small files holds at most (bodies; their headers are a few hundred bytes each). */
+export const MEMORY_CACHE_BYTES = 32 * 1024 * 1024;
+
 interface Rewritten {
   readonly body: Buffer;
   readonly etag: string;
+}
+
+/** A representation of a small file held in memory, with the headers of its 200 answer. */
+interface Held {
+  readonly body: Buffer;
+  readonly etag: string;
+  /** The identity bytes' hash (rewritten or as built), which each encoding's ETag names. */
+  readonly hash: string;
+  /** Whether the body is the build's text with this server's URLs in place of the build's. */
+  readonly rewritten: boolean;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** Text files whose URLs a served build rewrites. */
@@ -73,19 +95,34 @@ export class BuiltFiles {
   readonly distDir: string;
   /** Paths relative to dist/ → the first 32 hex digits of their sha256, from dist/api/manifest.json. */
   private readonly hashes: ReadonlyMap<string, string>;
+  /** Paths relative to dist/ → their size in bytes, from the same manifest. */
+  private readonly sizes: ReadonlyMap<string, number>;
   /** URLs the build baked in → the ones this server answers on (a mirror, a moved deployment). */
   private readonly rewrite: readonly (readonly [RegExp, string])[];
-  /** Rewritten files being read, and those some answer still holds (the collector frees the rest). */
+  /** The build's URLs as bytes: a file that holds none of them is sent as built, never decoded. */
+  private readonly builtUrls: readonly Buffer[];
+  /** Rewritten large files being read, and those some answer still holds (the collector frees the rest). */
   private readonly reading = new Map<string, Promise<Rewritten | undefined>>();
   private readonly held = new Map<string, WeakRef<Rewritten>>();
+  /** Large text files read once and found to name none of the build's URLs: sent as built. */
+  private readonly unchanged = new Set<string>();
+  /** Small files' representations ("path\0encoding"), and those being read (one read for concurrent requests). */
+  private readonly memory = new LRUCache<string, Held>({
+    maxSize: MEMORY_CACHE_BYTES,
+    sizeCalculation: (held, key) => held.body.length + key.length + 256,
+  });
+  private readonly loading = new Map<string, Promise<Held | undefined>>();
 
   constructor(
     distDir: string,
     hashes: ReadonlyMap<string, string>,
     rewrite: readonly (readonly [string, string])[] = [],
+    sizes: ReadonlyMap<string, number> = new Map(),
   ) {
     this.distDir = distDir;
     this.hashes = hashes;
+    this.sizes = sizes;
+    this.builtUrls = rewrite.filter(([from, to]) => from !== to).map(([from]) => Buffer.from(from));
     // A URL is replaced only where it ends (not "…:8080" inside "…:80801" or a longer host name).
     this.rewrite = rewrite
       .filter(([from, to]) => from !== to)
@@ -101,11 +138,18 @@ export class BuiltFiles {
     const raw = await readFile(join(distDir, "api", "manifest.json"));
     // Not validated against BuildManifest here: the build wrote it (a mirror checks it when it fetches
     // it), and copying 22,000 entries through zod would leave its garbage in the server's heap.
-    const manifest = JSON.parse(raw.toString("utf8")) as { files?: { path: string; sha256: string }[] };
+    const manifest = JSON.parse(raw.toString("utf8")) as {
+      files?: { path: string; sha256: string; size?: number }[];
+    };
     const hashes = new Map<string, string>();
-    for (const file of manifest.files ?? []) hashes.set(file.path, file.sha256.slice(0, 32));
+    const sizes = new Map<string, number>();
+    for (const file of manifest.files ?? []) {
+      hashes.set(file.path, file.sha256.slice(0, 32));
+      if (typeof file.size === "number") sizes.set(file.path, file.size);
+    }
     hashes.set("api/manifest.json", createHash("sha256").update(raw).digest("hex").slice(0, 32));
-    return new BuiltFiles(distDir, hashes, options.rewrite);
+    sizes.set("api/manifest.json", raw.length);
+    return new BuiltFiles(distDir, hashes, options.rewrite, sizes);
   }
 
   has(path: string): boolean {
@@ -141,6 +185,10 @@ export class BuiltFiles {
     return acceptedEncoding(request.headers["accept-encoding"], present);
   }
 
+  private rewrites(path: string): boolean {
+    return this.rewrite.length > 0 && REWRITTEN.test(path);
+  }
+
   /** Sends dist/<path>; false when the build has no such file. */
   async send(
     request: FastifyRequest,
@@ -151,15 +199,33 @@ export class BuiltFiles {
   ): Promise<boolean> {
     const hash = this.hashes.get(path);
     if (!hash) return false;
-    const rewritten = this.rewrite.length > 0 && REWRITTEN.test(path) ? await this.rewritten(path) : undefined;
+    if (request.headers.range === undefined) {
+      const encoding = this.encodingFor(request, path);
+      const size = this.sizes.get(encoding ? `${path}${suffixOf(encoding)}` : path);
+      if (size !== undefined && size <= MEMORY_FILE_BYTES) {
+        const held = await this.fromMemory(path, encoding);
+        if (held) {
+          sendHeld(request, reply, held, extraHeaders, status);
+          return true;
+        }
+      }
+    }
+    return this.stream(request, reply, path, hash, extraHeaders, status);
+  }
+
+  /** Streams dist/<path> from disk through @fastify/static (a large file, a Range request). */
+  private async stream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    path: string,
+    hash: string,
+    extraHeaders: Record<string, string>,
+    status: number,
+  ): Promise<boolean> {
+    const rewritten = this.rewrites(path) && !this.unchanged.has(path) ? await this.rewritten(path) : undefined;
     const encoding = rewritten ? undefined : this.encodingFor(request, path);
     const etag = rewritten?.etag ?? etagOf(hash, encoding);
-    reply
-      .header("content-type", contentTypeOf(path))
-      .header("cache-control", /^site\/client\/_astro\//.test(path) ? IMMUTABLE_CACHE_CONTROL : READ_CACHE_CONTROL)
-      .header("etag", etag)
-      .header("vary", "Accept-Encoding")
-      .headers(extraHeaders);
+    reply.headers(fileHeaders(path, etag)).headers(extraHeaders);
     if (status !== 200) reply.header("cache-control", "no-store");
     if (status === 200 && etagMatches(request.headers["if-none-match"], etag)) {
       await reply.code(304).send();
@@ -186,9 +252,67 @@ export class BuiltFiles {
     return true;
   }
 
+  /** A small file's representation from the cache, read on its first request; undefined when unreadable. */
+  private fromMemory(path: string, encoding: Encoding | undefined): Promise<Held | undefined> | Held {
+    const key = encoding ? `${path}\0${encoding}` : path;
+    const held = this.memory.get(key);
+    if (held) return held;
+    let loading = this.loading.get(key);
+    if (!loading) {
+      loading = this.load(path, encoding).then(
+        (loaded) => {
+          this.memory.set(key, loaded);
+          return loaded;
+        },
+        () => undefined,
+      );
+      this.loading.set(key, loading);
+      void loading.finally(() => this.loading.delete(key));
+    }
+    return loading;
+  }
+
+  private async load(path: string, encoding: Encoding | undefined): Promise<Held> {
+    const built = this.hashes.get(path)!;
+    if (this.rewrites(path)) {
+      // The identity text decides: rewritten, each encoding is compressed from it.
+      const plain = encoding ? await this.fromMemory(path, undefined) : await this.readRewritten(path, built);
+      if (!plain) throw new Error(`${path} cannot be read`);
+      if (!encoding) return plain;
+      if (plain.rewritten) return held(path, await compress(encoding, plain.body), plain.hash, encoding, true);
+    }
+    const body = await readFile(join(this.distDir, encoding ? `${path}${suffixOf(encoding)}` : path));
+    return held(path, body, built, encoding, false);
+  }
+
+  /** A text file read with this server's URLs in place of the build's. */
+  private async readRewritten(path: string, built: string): Promise<Held> {
+    const body = await readFile(join(this.distDir, path));
+    const changed = this.rewriteText(path, body);
+    if (changed === undefined) return held(path, body, built, undefined, false);
+    const bytes = Buffer.from(changed);
+    return held(path, bytes, createHash("sha256").update(bytes).digest("hex").slice(0, 32), undefined, true);
+  }
+
+  /** `text` with this server's URLs in place of the build's; undefined when it names none of them. */
+  private rewriteText(path: string, body: Buffer): string | undefined {
+    // Most files name no URL (a service's JSON, the 11 MB catalogue): a byte search settles it
+    // without decoding them into a string and copying them through the replacements.
+    if (!this.builtUrls.some((url) => body.includes(url))) return undefined;
+    const text = body.toString("utf8");
+    const replace = (part: string) => this.rewrite.reduce((result, [from, to]) => result.replace(from, to), part);
+    // Feed ids and calendar UIDs stay the origin's: they name entries, not places.
+    const changed = path.endsWith(".ics")
+      ? rewriteCalendar(text, replace)
+      : path.endsWith(".atom")
+        ? rewriteAtom(text, replace)
+        : replace(text);
+    return changed === text ? undefined : changed;
+  }
+
   /**
-   * A text file with this server's URLs in place of the build's, and its ETag. Requests for one
-   * file share one read while it is read, and its bytes while any answer still holds them.
+   * A large text file with this server's URLs in place of the build's, and its ETag. Requests for
+   * one file share one read while it is read, and its bytes while any answer still holds them.
    */
   private rewritten(path: string): Promise<Rewritten | undefined> {
     const held = this.held.get(path)?.deref();
@@ -197,15 +321,11 @@ export class BuiltFiles {
     if (!reading) {
       reading = readFile(join(this.distDir, path)).then(
         (body) => {
-          const text = body.toString("utf8");
-          const replace = (part: string) => this.rewrite.reduce((result, [from, to]) => result.replace(from, to), part);
-          // Feed ids and calendar UIDs stay the origin's: they name entries, not places.
-          const changed = path.endsWith(".ics")
-            ? rewriteCalendar(text, replace)
-            : path.endsWith(".atom")
-              ? rewriteAtom(text, replace)
-              : replace(text);
-          if (changed === text) return undefined;
+          const changed = this.rewriteText(path, body);
+          if (changed === undefined) {
+            this.unchanged.add(path);
+            return undefined;
+          }
           const bytes = Buffer.from(changed);
           const rewritten = {
             body: bytes,
@@ -223,6 +343,62 @@ export class BuiltFiles {
   }
 }
 
+const suffixOf = (encoding: Encoding) => (encoding === "br" ? ".br" : ".gz");
+
+/** The headers every answer of a built file carries (a row or a host may add or replace some). */
+function fileHeaders(path: string, etag: string): Record<string, string> {
+  return {
+    "content-type": contentTypeOf(path),
+    "cache-control": /^site\/client\/_astro\//.test(path) ? IMMUTABLE_CACHE_CONTROL : READ_CACHE_CONTROL,
+    etag,
+    vary: "Accept-Encoding",
+  };
+}
+
+function held(path: string, body: Buffer, hash: string, encoding: Encoding | undefined, rewritten: boolean): Held {
+  const etag = etagOf(hash, encoding);
+  const headers: Record<string, string> = { ...fileHeaders(path, etag), "content-length": String(body.length) };
+  if (encoding) headers["content-encoding"] = encoding;
+  return { body, etag, hash, rewritten, headers: Object.freeze(headers) };
+}
+
+/** Answers with a held representation: its headers as computed when it was read, then the caller's. */
+function sendHeld(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  held: Held,
+  extraHeaders: Record<string, string>,
+  status: number,
+): void {
+  // The body is final: @fastify/compress must neither compress it again nor chunk it.
+  request.headers["x-no-compression"] = "1";
+  reply.headers(held.headers).headers(extraHeaders);
+  if (status !== 200) {
+    reply.code(status).header("cache-control", "no-store").send(held.body);
+    return;
+  }
+  if (etagMatches(request.headers["if-none-match"], held.etag)) {
+    reply.removeHeader("content-length");
+    reply.removeHeader("content-encoding");
+    reply.code(304).send();
+    return;
+  }
+  reply.send(held.body);
+}
+
+/** Larger answers (a 500-service exit plan: 1 MB) are compressed on libuv's threads, not the event loop. */
+const COMPRESS_OFF_THREAD_BYTES = 64 * 1024;
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** An answer's body compressed once to be kept (a computed answer, a rewritten file): brotli at quality 4. */
+export function compress(encoding: Encoding, body: Buffer): Buffer | Promise<Buffer> {
+  const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } };
+  if (body.length < COMPRESS_OFF_THREAD_BYTES)
+    return encoding === "br" ? brotliCompressSync(body, brotli) : gzipSync(body);
+  return encoding === "br" ? brotliAsync(body, brotli) : gzipAsync(body);
+}
+
 /**
  * The encoding among `available` that @fastify/static and @fastify/compress choose for an
  * Accept-Encoding header (both negotiate with @fastify/accept-negotiator, "*" standing for gzip),
@@ -233,9 +409,19 @@ export function acceptedEncoding<E extends string>(
   available: readonly E[],
 ): E | undefined {
   if (typeof header !== "string" || available.length === 0) return undefined;
-  return (negotiate.negotiate(header.toLowerCase().replace(/\*|x-gzip/g, "gzip"), [...available]) ?? undefined) as
-    E | undefined;
+  // Clients send a handful of distinct headers: each is negotiated once per set of encodings.
+  const key = `${available.join(",")}\0${header}`;
+  const known = negotiated.get(key);
+  if (known !== undefined || negotiated.has(key)) return known as E | undefined;
+  const chosen = negotiate.negotiate(header.toLowerCase().replace(/\*|x-gzip/g, "gzip"), [...available]) ?? undefined;
+  if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+  negotiated.set(key, chosen);
+  return chosen as E | undefined;
 }
+
+/** Accept-Encoding headers (and the encodings offered) → the encoding chosen; cleared when full. */
+const negotiated = new Map<string, string | undefined>();
+const NEGOTIATED_MAX = 256;
 
 /**
  * The one strong ETag scheme, for built files and computed answers alike: the first 32 hex digits

@@ -5,8 +5,6 @@
  * Static rows are registered too and computed on the fly: the build writes the same bytes.
  */
 import { createHash } from "node:crypto";
-import { promisify } from "node:util";
-import { brotliCompress, brotliCompressSync, constants as zlib, gzip, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
@@ -14,7 +12,7 @@ import type { z } from "zod";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/limits.ts";
-import { acceptedEncoding, cacheControl, etagMatches, etagOf } from "../files.ts";
+import { acceptedEncoding, cacheControl, compress, etagMatches, etagOf } from "../files.ts";
 import type { HeavyWorker, WorkerResult } from "../heavy/pool.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
@@ -40,7 +38,7 @@ function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
 }
 
 /** Fastify's route syntax for an OpenAPI path template; a rest parameter becomes the wildcard. */
-function fastifyPath(row: Endpoint): string {
+export function fastifyPath(row: Endpoint): string {
   const path = row.path.replace(/\{(\w+)\}/g, ":$1");
   return row.restParam ? path.replace(/:\w+$/, "*") : path;
 }
@@ -114,19 +112,9 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
     .send(encoded);
 }
 
-/** Larger answers (a 500-service exit plan: 1 MB) are compressed on libuv's threads, not the event loop. */
-const COMPRESS_OFF_THREAD_BYTES = 64 * 1024;
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-function compress(encoding: (typeof COMPRESSED)[number], body: Buffer): Buffer | Promise<Buffer> {
-  const brotli = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } };
-  if (body.length < COMPRESS_OFF_THREAD_BYTES)
-    return encoding === "br" ? brotliCompressSync(body, brotli) : gzipSync(body);
-  return encoding === "br" ? brotliAsync(body, brotli) : gzipAsync(body);
-}
-
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
+/** What the URLs remembered with the key of their kept answer hold at most (characters of both). */
+const URL_KEYS_SIZE = 2 * 1024 * 1024;
 
 /** Computations of heavy rows run one at a time; beyond this many waiting, 503. */
 export const HEAVY_WAITING_MAX = 256;
@@ -180,14 +168,26 @@ class HeavyQueue {
   }
 }
 
+/** The kept answers, and the key of each by the URL that asked for it. */
+function keptAnswers() {
+  // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
+  const kept = new LRUCache<string, Prepared<Buffer>>({
+    maxSize: RESPONSE_CACHE_BYTES,
+    // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
+    sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
+  });
+  // A GET whose input is its URL alone (no header is an input) finds its kept answer's key by
+  // its URL, without validating and serialising its query again: the key of a URL that was valid.
+  const keyByUrl = new LRUCache<string, string>({
+    maxSize: URL_KEYS_SIZE,
+    sizeCalculation: (key, url) => key.length + url.length + 64,
+  });
+  return { kept, keyByUrl };
+}
+
 export default fp(
   async (app: FastifyInstance, context: OperationContext & { readonly heavyWorker?: HeavyWorker }) => {
-    // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
-    const kept = new LRUCache<string, Prepared<Buffer>>({
-      maxSize: RESPONSE_CACHE_BYTES,
-      // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
-      sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
-    });
+    const { kept, keyByUrl } = keptAnswers();
     // Requests for an answer being computed wait for that computation rather than start another.
     const computing = new Map<string, Promise<Prepared<Buffer> | undefined>>();
     const heavy = new HeavyQueue();
@@ -201,6 +201,13 @@ export default fp(
         bodyLimit: MAX_BODY_BYTES,
         ...(row.bucket ? { config: bucketConfig(row.bucket) } : {}),
         handler: async (request, reply) => {
+          const byUrl = keep && row.method === "GET" && !row.headers ? `${row.operationId}\0${request.url}` : undefined;
+          const known = byUrl === undefined ? undefined : keyByUrl.get(byUrl);
+          if (known !== undefined) {
+            const now = context.now().getTime();
+            const hit = kept.get(known);
+            if (hit && hit.until > now) return send(request, reply, row, hit, now);
+          }
           const params = row.restParam ? renameRest(row, request.params) : request.params;
           const input = {
             query: row.query ? parse(row.query, request.query, "query") : undefined,
@@ -211,6 +218,7 @@ export default fp(
           const client = clientKey(request.ip);
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
+          if (byUrl !== undefined && key !== undefined) keyByUrl.set(byUrl, key);
           const hit = key ? kept.get(key) : undefined;
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
           const shared = key ? await computing.get(key) : undefined;

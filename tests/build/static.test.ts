@@ -251,6 +251,48 @@ describe("serving the build", () => {
     rmSync(copy, { recursive: true, force: true });
   });
 
+  it("answers a small file from memory once read, and streams a Range request from disk", async () => {
+    const copy = mkdtempSync(join(tmpdir(), "csc-dist-"));
+    cpSync(join(dist, "api"), join(copy, "api"), { recursive: true });
+    const files = await BuiltFiles.open(copy);
+    const app = Fastify();
+    await files.register(app);
+    app.get("/*", async (request, reply) => {
+      if (!(await files.send(request, reply, "api/v1/providers.json"))) await reply.code(404).send();
+      return reply;
+    });
+    const first = await Promise.all(
+      ["br", "gzip", "identity"].map((encoding) => app.inject({ url: "/", headers: { "accept-encoding": encoding } })),
+    );
+    // Gone from disk: only memory can answer now.
+    rmSync(join(copy, "api", "v1"), { recursive: true });
+    for (const [index, encoding] of ["br", "gzip", "identity"].entries()) {
+      const again = await app.inject({ url: "/", headers: { "accept-encoding": encoding } });
+      expect(again.statusCode, encoding).toBe(200);
+      expect(again.rawPayload.equals(first[index]!.rawPayload), encoding).toBe(true);
+      for (const header of ["etag", "content-type", "content-length", "content-encoding", "vary", "cache-control"])
+        expect(again.headers[header], `${encoding} ${header}`).toBe(first[index]!.headers[header]);
+      const head = await app.inject({ method: "HEAD", url: "/", headers: { "accept-encoding": encoding } });
+      expect(head.body).toBe("");
+      expect(head.headers["content-length"]).toBe(again.headers["content-length"]);
+      const etag = String(again.headers.etag);
+      const notModified = await app.inject({
+        url: "/",
+        headers: { "accept-encoding": encoding, "if-none-match": etag },
+      });
+      expect(notModified.statusCode).toBe(304);
+      expect(notModified.body).toBe("");
+    }
+    expect(first[0]!.headers["content-encoding"]).toBe("br");
+    expect(first[1]!.headers["content-encoding"]).toBe("gzip");
+    expect(first[2]!.headers["content-length"]).toBe(String(first[2]!.rawPayload.length));
+    // A Range request is @fastify/static's, read from disk: the file is gone there.
+    const range = await app.inject({ url: "/", headers: { "accept-encoding": "identity", range: "bytes=0-9" } });
+    expect(range.statusCode).toBe(404);
+    await app.close();
+    rmSync(copy, { recursive: true, force: true });
+  });
+
   it("counts the text host's built pages against the client's limit, with the limiter's headers", async () => {
     const limited = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },

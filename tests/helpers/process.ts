@@ -95,7 +95,8 @@ export function rssMb(pid: number): number {
 
 /**
  * `npm start` as a user runs it (package.json's flags and environment, default LOG_LEVEL) on a free
- * port, for the memory tests; the default build's URLs, so dist/ is not rebuilt for every port.
+ * port, for the memory tests: the listen port is not an input of the build, so dist/ is built once
+ * and served on every port with its URLs rewritten.
  * Resolves once /v1/health answers; `stop` ends it with SIGTERM.
  */
 export async function startAsUser(
@@ -108,9 +109,9 @@ export async function startAsUser(
     PORT: String(port),
     TEXT_PORT: String(await freePort()),
     DATA_DIR: dataDir,
-    PUBLIC_API_URL: "http://localhost:8080",
-    PUBLIC_TEXT_URL: "http://localhost:8081",
   };
+  delete env.PUBLIC_API_URL;
+  delete env.PUBLIC_TEXT_URL;
   delete env.LOG_LEVEL;
   const child = spawn(process.execPath, [...START_ARGS], { env, stdio: ["ignore", "ignore", "inherit"] });
   // A stale dist/ is built first (a minute or more on a busy machine).

@@ -1,6 +1,6 @@
 /** REDIS_SENTINELS and REDIS_SENTINEL_NAME parse into the Sentinels to ask, or fail with a line naming the variable. */
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../sidecar/config.ts";
+import { buildUrls, CANONICAL_URLS, loadConfig, publicUrls } from "../../sidecar/config.ts";
 
 describe("Sentinel configuration", () => {
   it("parses host:port lists, IPv6 in brackets, with the name they monitor", () => {
@@ -26,5 +26,17 @@ describe("Sentinel configuration", () => {
     expect(() =>
       loadConfig({ REDIS_URL: "redis://r:6379", REDIS_SENTINELS: "s:26379", REDIS_SENTINEL_NAME: "c" }),
     ).toThrow(/not both/);
+  });
+});
+
+describe("the URLs a build bakes in", () => {
+  it("are the PUBLIC_* URLs when set, else the canonical ones, whatever the listen port", () => {
+    const moved = loadConfig({ PORT: "9100", TEXT_PORT: "9101", HOST: "0.0.0.0" });
+    expect(buildUrls(moved)).toEqual(CANONICAL_URLS);
+    expect(publicUrls(moved)).toEqual({ apiUrl: "http://localhost:9100", textUrl: "http://localhost:9101" });
+    // The defaults serve the canonical URLs as built: nothing to rewrite.
+    expect(publicUrls(loadConfig({}))).toEqual(CANONICAL_URLS);
+    const configured = loadConfig({ PORT: "9100", PUBLIC_API_URL: "https://api.example.org/" });
+    expect(buildUrls(configured)).toEqual({ apiUrl: "https://api.example.org", textUrl: CANONICAL_URLS.textUrl });
   });
 });
