@@ -14,6 +14,8 @@ import tseslint from "typescript-eslint";
  */
 export const BROWSER_CORE = [
   "site/src/scripts/**/*.ts",
+  "site/src/lib/service-label.ts",
+  "site/src/lib/shown-text.ts",
   "site/src/lib/theme-key.ts",
   "catalogue/compare.ts",
   "catalogue/compliance.ts",
