@@ -50,7 +50,12 @@ function syntheticData(factor: number): string {
     writeFileSync(path, stringify(grown));
   }
   const groupsPath = join(dir, "equivalents.yaml");
-  const groups = parse(readFileSync(groupsPath, "utf8")) as { id: string; name: string; services: string[] }[];
+  const groups = parse(readFileSync(groupsPath, "utf8")) as {
+    id: string;
+    name: string;
+    services: string[];
+    otherCategories?: Record<string, string>;
+  }[];
   // Copy n of every group links the n-th copies of its services, so a service has as many
   // equivalents as in the real catalogue.
   const grownGroups = Array.from({ length: factor }, (_, n) =>
@@ -58,6 +63,13 @@ function syntheticData(factor: number): string {
       ...group,
       id: copySlug(group.id, n),
       services: group.services.map((slug) => copySlug(slug, n)),
+      ...(group.otherCategories
+        ? {
+            otherCategories: Object.fromEntries(
+              Object.entries(group.otherCategories).map(([slug, why]) => [copySlug(slug, n), why]),
+            ),
+          }
+        : {}),
     })),
   ).flat();
   writeFileSync(groupsPath, stringify(grownGroups));
