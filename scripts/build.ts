@@ -107,6 +107,11 @@ async function digestOf(outDir: string, path: string): Promise<FileDigest> {
 const DEFAULT_CACHE_DIR = join(ROOT_DIR, ".cache", "compressed");
 /** The cache keeps, beyond what this build used, the most recently used entries up to this many times this build's. */
 const CACHE_BUDGET_BUILDS = 4;
+/**
+ * And never less than this (about four builds of the real catalogue), so that a small build (a
+ * test's fixture catalogue) does not prune the real catalogue's entries.
+ */
+const CACHE_BUDGET_MIN_BYTES = 256 * 1024 * 1024;
 /** Filesystem timestamps may lag the clock by a tick: what was touched this build is never older than its start minus this. */
 const CLOCK_SLACK_MS = 2000;
 
@@ -201,7 +206,10 @@ export async function build(options: BuildOptions): Promise<void> {
     JSON.stringify({ inputs: await buildInputsHash(options.urls, options.dataDir) }),
   );
   const stored = [...compressed.digests.values()].filter((file) => /\.(br|gz)$/.test(file.path));
-  const budget = CACHE_BUDGET_BUILDS * stored.reduce((sum, file) => sum + file.size, 0);
+  const budget = Math.max(
+    CACHE_BUDGET_MIN_BYTES,
+    CACHE_BUDGET_BUILDS * stored.reduce((sum, file) => sum + file.size, 0),
+  );
   const pruned = await pruneCache(cacheDir, startedAt, budget);
   if (pruned > 0) log(`build: pruned ${kib(pruned)} of compressed files no recent build used`);
   const size = manifest.files.reduce((sum, file) => sum + file.size, 0);
