@@ -66,6 +66,8 @@ const SETTINGS = { brotliQuality: 10, gzipLevel: 9, minBytes: 1024, compressible
 /** Files sent to a worker at once, and batches kept queued per worker so it never waits on a busy main thread. */
 const BATCH = 16;
 const QUEUED_PER_WORKER = 2;
+/** Workers at most, whatever the cores: each holds its own heap and zlib state. */
+const MAX_WORKERS = 8;
 
 /** The cache folder of these settings and of this Node's zlib and brotli (their output may differ between versions). */
 function settingsTag(): string {
@@ -86,8 +88,8 @@ export class Compressor {
   #nextId = 0;
   #failed: Error | undefined;
 
-  /** Compresses files under `root`; `workers` defaults to the cores this process may use. */
-  constructor(root: string, cacheDir: string, workers: number = availableParallelism()) {
+  /** Compresses files under `root`; `workers` defaults to the cores this process may use (at most MAX_WORKERS). */
+  constructor(root: string, cacheDir: string, workers: number = Math.min(availableParallelism(), MAX_WORKERS)) {
     this.#root = root;
     const workerData: CompressSettings = { ...SETTINGS, cacheDir, tag: settingsTag() };
     this.#workers = Array.from({ length: Math.max(1, workers) }, () => {
