@@ -12,23 +12,15 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
 import type { StaticFile } from "../catalogue/endpoint.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import type { BuildManifestT } from "../catalogue/schema/index.ts";
 import { apiFiles, mirrored, textFiles } from "../catalogue/static.ts";
 import { buildUrls, loadConfig } from "../sidecar/config.ts";
+import { Compressor, pruneCache, type FileDigest } from "./compress.ts";
 import { buildAndSwap } from "./dist.ts";
 import { buildInputsHash, DIST_DIR, ROOT_DIR, type BuildOptions } from "./inputs.ts";
-
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
-
-/** Files smaller than this are not worth compressing. */
-const COMPRESS_MIN_BYTES = 1024;
-const COMPRESSIBLE = /\.(json|md|ansi|txt|html|css|js|mjs|svg|xml|atom|ics|webmanifest)$/;
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -53,7 +45,12 @@ async function buildSite(outDir: string, urls: PublicUrls, dataDir: string | und
   return { pages };
 }
 
-async function writeAll(root: string, files: Iterable<StaticFile>): Promise<{ count: number; bytes: number }> {
+/** Writes the files under root; returns their paths relative to root (those the compressor is given). */
+async function writeAll(
+  root: string,
+  files: Iterable<StaticFile>,
+): Promise<{ count: number; bytes: number; paths: string[] }> {
+  const paths: string[] = [];
   let count = 0;
   let bytes = 0;
   const made = new Set<string>();
@@ -65,10 +62,11 @@ async function writeAll(root: string, files: Iterable<StaticFile>): Promise<{ co
       made.add(dir);
     }
     await writeFile(path, body);
+    paths.push(file);
     count++;
     bytes += Buffer.byteLength(body);
   }
-  return { count, bytes };
+  return { count, bytes, paths };
 }
 
 export async function listFiles(root: string): Promise<string[]> {
@@ -79,61 +77,48 @@ export async function listFiles(root: string): Promise<string[]> {
     .sort();
 }
 
-/** Runs jobs with bounded concurrency (the zlib thread pool does the work). */
-async function eachLimit<T>(items: readonly T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) await job(items[next++]!);
-    }),
-  );
-}
-
-async function compressAll(outDir: string): Promise<{ count: number; saved: number }> {
-  // The site's server chunks are imported, never served: nothing to compress.
-  const files = (await listFiles(outDir)).filter((file) => COMPRESSIBLE.test(file) && !file.startsWith("site/server/"));
-  let count = 0;
-  let saved = 0;
-  await eachLimit(files, 8, async (file) => {
-    const path = join(outDir, file);
-    const body = await readFile(path);
-    if (body.length < COMPRESS_MIN_BYTES) return;
-    const [br, gzipped] = await Promise.all([
-      brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 10, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-      gz(body, { level: 9 }),
-    ]);
-    if (br.length < body.length) {
-      await writeFile(`${path}.br`, br);
-      count++;
-    }
-    if (gzipped.length < body.length) {
-      await writeFile(`${path}.gz`, gzipped);
-      count++;
-    }
-    saved += body.length - br.length;
-  });
-  return { count, saved };
-}
-
-async function writeManifest(outDir: string, catalogue: Catalogue): Promise<BuildManifestT> {
+/**
+ * The manifest from the digests the compressor computed while writing (every file it was given and
+ * every .br/.gz it wrote): no file is read again. A file no step queued is hashed here.
+ */
+async function writeManifest(
+  outDir: string,
+  catalogue: Catalogue,
+  digests: Map<string, FileDigest>,
+): Promise<BuildManifestT> {
   const files = [];
   for (const path of await listFiles(outDir)) {
     if (path === "api/manifest.json" || path.startsWith("api/manifest.json.") || path === "build-info.json") continue;
     // What the mirror row withholds (the site's server bundles) is not published.
     if (!mirrored(path)) continue;
-    const body = await readFile(join(outDir, path));
-    files.push({ path, sha256: createHash("sha256").update(body).digest("hex"), size: body.length });
+    files.push(digests.get(path) ?? (await digestOf(outDir, path)));
   }
   const manifest: BuildManifestT = { version: 1, lastUpdated: catalogue.lastUpdated, files };
   await writeFile(join(outDir, "api", "manifest.json"), JSON.stringify(manifest));
   return manifest;
 }
 
-export async function build(options: BuildOptions): Promise<void> {
-  const outDir = options.outDir ?? DIST_DIR;
-  const log = options.log ?? ((line: string) => console.log(line));
-  const started = performance.now();
-  const step = async <T>(name: string, run: () => Promise<T> | T, describe: (result: T) => string): Promise<T> => {
+async function digestOf(outDir: string, path: string): Promise<FileDigest> {
+  const body = await readFile(join(outDir, path));
+  return { path, sha256: createHash("sha256").update(body).digest("hex"), size: body.length };
+}
+
+/** Compressed forms reused from earlier builds (scripts/compress.ts). */
+const DEFAULT_CACHE_DIR = join(ROOT_DIR, ".cache", "compressed");
+/** The cache keeps, beyond what this build used, the most recently used entries up to this many times this build's. */
+const CACHE_BUDGET_BUILDS = 4;
+/**
+ * And never less than this (about four builds of the real catalogue), so that a small build (a
+ * test's fixture catalogue) does not prune the real catalogue's entries.
+ */
+const CACHE_BUDGET_MIN_BYTES = 256 * 1024 * 1024;
+/** Filesystem timestamps may lag the clock by a tick: what was touched this build is never older than its start minus this. */
+const CLOCK_SLACK_MS = 2000;
+
+type StepRunner = <T>(name: string, run: () => Promise<T> | T, describe: (result: T) => string) => Promise<T>;
+
+function stepRunner(options: BuildOptions, log: (line: string) => void): StepRunner {
+  return async (name, run, describe) => {
     const t0 = performance.now();
     const result = await run();
     const ms = performance.now() - t0;
@@ -141,6 +126,53 @@ export async function build(options: BuildOptions): Promise<void> {
     log(`build: ${name.padEnd(10)} ${describe(result)} in ${ms.toFixed(0)} ms`);
     return result;
   };
+}
+
+/**
+ * The API, text and site steps, each step's files queued on the compressor as soon as written, so
+ * they compress while the next steps run. The site builds meanwhile: Astro's bundler works on
+ * threads of its own, and the API and text files are written while it does. A failed step fails
+ * the build once the others have stopped.
+ */
+async function writeSteps(
+  outDir: string,
+  catalogue: Catalogue,
+  options: BuildOptions,
+  step: StepRunner,
+  compressor: Compressor,
+): Promise<void> {
+  const site = step(
+    "site",
+    () => buildSite(outDir, options.urls, options.dataDir),
+    (r) => `${r.pages} HTML pages and the Pagefind index → dist/site`,
+  );
+  const apiAndText = (async () => {
+    for (const [name, files] of [
+      ["api", () => apiFiles(catalogue, options.urls)],
+      ["text", () => textFiles(catalogue)],
+    ] as const) {
+      const written = await step(
+        name,
+        () => writeAll(join(outDir, name), files()),
+        (r) => `${r.count} files, ${kib(r.bytes)} → dist/${name}`,
+      );
+      compressor.add(written.paths.map((path) => `${name}/${path}`));
+    }
+  })();
+  const failed = (await Promise.allSettled([apiAndText, site])).find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
+  // The site's server chunks are imported, never served: neither compressed nor listed.
+  const siteFiles = await listFiles(join(outDir, "site"));
+  compressor.add(siteFiles.filter((file) => !file.startsWith("server/")).map((file) => `site/${file}`));
+}
+
+export async function build(options: BuildOptions): Promise<void> {
+  const outDir = options.outDir ?? DIST_DIR;
+  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const started = performance.now();
+  const startedAt = Date.now() - CLOCK_SLACK_MS;
+  const step = stepRunner(options, log);
 
   const catalogue = await step(
     "load",
@@ -149,35 +181,37 @@ export async function build(options: BuildOptions): Promise<void> {
       `${c.providers.length} providers, ${c.categories.length} categories, ${c.services.length} services, ${c.groups.length} equivalence groups`,
   );
   await rm(outDir, { recursive: true, force: true });
-  await step(
-    "api",
-    () => writeAll(join(outDir, "api"), apiFiles(catalogue, options.urls)),
-    (r) => `${r.count} files, ${kib(r.bytes)} → dist/api`,
-  );
-  await step(
-    "text",
-    () => writeAll(join(outDir, "text"), textFiles(catalogue)),
-    (r) => `${r.count} files, ${kib(r.bytes)} → dist/text`,
-  );
-  await step(
-    "site",
-    () => buildSite(outDir, options.urls, options.dataDir),
-    (r) => `${r.pages} HTML pages and the Pagefind index → dist/site`,
-  );
-  await step(
+  const compressor = new Compressor(outDir, cacheDir);
+  try {
+    await writeSteps(outDir, catalogue, options, step, compressor);
+  } catch (error) {
+    await compressor.stop();
+    throw error;
+  }
+  // What is left to compress once the site is built (the API and text files compressed meanwhile).
+  const compressed = await step(
     "compress",
-    () => compressAll(outDir),
-    (r) => `${r.count} .br/.gz files, brotli saved ${kib(r.saved)}`,
+    () => compressor.finish(),
+    (r) =>
+      `${r.compressed} .br/.gz files (${r.hits} from the cache, ${r.misses} compressed), brotli saved ${kib(r.saved)}`,
   );
+  if (compressed.cacheErrors > 0) log(`build: could not store ${compressed.cacheErrors} entries in ${cacheDir}`);
   const manifest = await step(
     "manifest",
-    () => writeManifest(outDir, catalogue),
+    () => writeManifest(outDir, catalogue, compressed.digests),
     (m) => `${m.files.length} files listed → dist/api/manifest.json`,
   );
   await writeFile(
     join(outDir, "build-info.json"),
     JSON.stringify({ inputs: await buildInputsHash(options.urls, options.dataDir) }),
   );
+  const stored = [...compressed.digests.values()].filter((file) => /\.(br|gz)$/.test(file.path));
+  const budget = Math.max(
+    CACHE_BUDGET_MIN_BYTES,
+    CACHE_BUDGET_BUILDS * stored.reduce((sum, file) => sum + file.size, 0),
+  );
+  const pruned = await pruneCache(cacheDir, startedAt, budget);
+  if (pruned > 0) log(`build: pruned ${kib(pruned)} of compressed files no recent build used`);
   const size = manifest.files.reduce((sum, file) => sum + file.size, 0);
   log(
     `build: done: ${manifest.files.length} files, ${kib(size)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -16,13 +16,24 @@ export interface BuildOptions {
   readonly outDir?: string;
   readonly urls: PublicUrls;
   readonly log?: (line: string) => void;
+  /** Where compressed files are kept between builds; by default .cache/compressed (scripts/compress.ts). */
+  readonly cacheDir?: string;
   /** Per-step timings are reported here (used by the build bench). */
   readonly onStep?: (step: string, ms: number) => void;
 }
 
 export const ROOT_DIR = fileURLToPath(new URL("../", import.meta.url));
 export const DIST_DIR = join(ROOT_DIR, "dist");
-const INPUTS = ["catalogue", "site", "scripts/build.ts", "scripts/inputs.ts", "package-lock.json", "astro.config.mjs"];
+const INPUTS = [
+  "catalogue",
+  "site",
+  "scripts/build.ts",
+  "scripts/compress.ts",
+  "scripts/compress-worker.ts",
+  "scripts/inputs.ts",
+  "package-lock.json",
+  "astro.config.mjs",
+];
 const SKIP = /(^|\/)(node_modules|\.astro)(\/|$)/;
 
 async function filesUnder(path: string): Promise<string[]> {

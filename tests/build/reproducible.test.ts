@@ -1,7 +1,8 @@
 /**
  * Issue 50: builds are reproducible. Every date a build writes comes from the data (the newest
  * lastVerified or release day), never from file modification times or the clock, so two builds of
- * the same data are byte-identical, and a fresh clone (new mtimes) builds what the last one did.
+ * the same data are byte-identical, and a fresh clone (new mtimes) builds what the last one did;
+ * also when one compressed every file fresh and the other took them from the compression cache.
  */
 import { createHash } from "node:crypto";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
@@ -74,10 +75,17 @@ describe("a build", () => {
     const touch = async (when: Date) => {
       for (const file of await listFiles(data)) utimesSync(join(data, file), when, when);
     };
+    // The first build compresses every file fresh into an empty cache, the second takes every
+    // compressed file from that cache (issue 65): the bytes must not tell them apart.
+    const cacheDir = join(root, "compressed");
+    const logs: string[][] = [[], []];
     await touch(new Date("2001-02-03T04:05:06Z"));
-    await build({ dataDir: data, outDir: first, urls: URLS, log: () => undefined });
+    await build({ dataDir: data, outDir: first, cacheDir, urls: URLS, log: (line) => logs[0]!.push(line) });
     await touch(new Date());
-    await build({ dataDir: data, outDir: second, urls: URLS, log: () => undefined });
+    await build({ dataDir: data, outDir: second, cacheDir, urls: URLS, log: (line) => logs[1]!.push(line) });
+    const compressLine = (lines: string[]) => lines.find((line) => line.startsWith("build: compress")) ?? "";
+    expect(compressLine(logs[0]!)).toMatch(/\(0 from the cache, [1-9]\d* compressed\)/);
+    expect(compressLine(logs[1]!)).toMatch(/\([1-9]\d* from the cache, 0 compressed\)/);
 
     const [a, b] = [await hashes(first), await hashes(second)];
     // Not exempt: the manifest, build-info.json (a hash of the inputs' content), the site's pages
