@@ -36,8 +36,8 @@ async function serve(distDir: string) {
   });
 }
 
-describe("dist/ across a change of PORT", () => {
-  it("builds for the new port into a new folder and leaves the running server's files untouched", async () => {
+describe("dist/ across a change of public URLs (PUBLIC_*)", () => {
+  it("builds for the new URLs into a new folder and leaves the running server's files untouched", async () => {
     const link = join(root, "dist");
     const builds: string[] = [];
     const build: typeof buildDist = (options) => (builds.push(options.urls.apiUrl), buildDist(options));
@@ -58,7 +58,7 @@ describe("dist/ across a change of PORT", () => {
     const restarted = await serve(realpathSync(link));
     expect(await discovery(restarted)).toContain("http://127.0.0.1:9090");
 
-    // Back to the first port: that build is linked again, not rebuilt.
+    // Back to the first URLs: that build is linked again, not rebuilt.
     await buildAndSwap({ ...options, urls: urlsOn(8080) });
     expect(realpathSync(link)).toBe(served);
     expect(builds).toEqual(["http://127.0.0.1:8080", "http://127.0.0.1:9090"]);
