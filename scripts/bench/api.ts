@@ -12,7 +12,9 @@
  *                  calling search_services (POST /mcp, stateless) on the TRUST_PROXY server, each
  *                  call from its own X-Forwarded-For client, so the mcp bucket (120/min per
  *                  client) counts every call and refuses none; reported only, with how many calls
- *                  were answered (200 with a tool result) and how many refused or failed
+ *                  were answered (200 with a tool result) and how many refused or failed; once
+ *                  with each client paced at the mcp bucket's rate (one call per 500 ms), once
+ *                  each sending its next call as soon as the last is answered
  * Targets (issues 51 and 65): static ≥ 0.35× nginx; compare and search (kept answers) ≥ 0.4× hello
  * world and ≥ 0.8× the stack, other GETs ≥ 0.5× hello world; POSTs ≥ 0.2× hello world; RSS ≤ 200 MB
  * when ready and ≤ 300 MB after the GET rows; list creation is reported only. POST rows run against a second server with
@@ -41,6 +43,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUCKETS } from "../../catalogue/limits.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { findBinary, freePort, startRedis, waitFor } from "../components.ts";
 import { renderNginxConfig } from "../deploy-config.ts";
@@ -183,6 +186,8 @@ interface Request {
   xff?: boolean;
   /** Each request's body is a list with its own name. */
   list?: boolean;
+  /** Each connection waits this long before its next request (wrk.lua's delay()): a paced client. */
+  delayMs?: number;
 }
 
 /** Where each wrk run's client numbers start, so that no client comes back within a bucket's minute. */
@@ -209,6 +214,7 @@ function wrkCommand(url: string, request: Request, seconds: number, connections:
     BENCH_BODY: request.body ?? "",
     BENCH_XFF: request.xff ? "1" : "",
     BENCH_LIST: request.list ? "1" : "",
+    BENCH_DELAY_MS: String(request.delayMs ?? 0),
     BENCH_SEED: String(seed),
     BENCH_OUT: out,
   };
@@ -254,8 +260,13 @@ interface McpLoad {
   readonly alone: Run;
   readonly beside: Run;
   readonly mcp: Run;
+  /** The same clients, each at most as fast as the mcp bucket lets one client call. */
+  readonly pacedBeside: Run;
+  readonly paced: Run;
   readonly shape: string;
 }
+/** One call per client every this many ms is the most the mcp bucket admits (120 a minute). */
+const MCP_PACE_MS = BUCKETS.mcp.windowMs / BUCKETS.mcp.max;
 let mcpLoad: McpLoad | undefined;
 
 /** One tools/call a client sends again and again (stateless Streamable HTTP: no session to open first). */
@@ -289,13 +300,17 @@ async function measureMcpLoad(server: Server): Promise<void> {
   await checkMcpAnswer(`${server.api}/mcp`);
   wrk(health, {}, 1, server.pid, 1);
   const alone = wrk(health, {}, DURATION, server.pid, 1);
-  const load = wrkBeside(`${server.api}/mcp`, MCP_SEARCH, DURATION + 2, server.pid, CONNECTIONS);
-  // The load runs a second before and after the measured probes.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const beside = wrk(health, {}, DURATION, server.pid, 1);
-  mcpLoad = { alone, beside, mcp: await load, shape };
+  // Each load runs a second before and after the measured probes.
+  const besideLoad = async (request: Request) => {
+    const load = wrkBeside(`${server.api}/mcp`, request, DURATION + 2, server.pid, CONNECTIONS);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return { beside: wrk(health, {}, DURATION, server.pid, 1), mcp: await load };
+  };
+  const paced = await besideLoad({ ...MCP_SEARCH, delayMs: MCP_PACE_MS });
+  const { beside, mcp } = await besideLoad(MCP_SEARCH);
+  mcpLoad = { alone, beside, mcp, pacedBeside: paced.beside, paced: paced.mcp, shape };
   console.log(
-    `bench: mcp load: health p99 ${alone.p99.toFixed(2)} ms alone, ${beside.p99.toFixed(2)} ms beside ${rps(mcpLoad.mcp).toFixed(0)} MCP calls/s (${mcpLoad.mcp.requests - mcpLoad.mcp.failed} answered, ${mcpLoad.mcp.failed} refused or failed)`,
+    `bench: mcp load: health p99 ${alone.p99.toFixed(2)} ms alone, ${paced.beside.p99.toFixed(2)} ms beside paced clients (${rps(paced.mcp).toFixed(0)} calls/s), ${beside.p99.toFixed(2)} ms beside ${rps(mcpLoad.mcp).toFixed(0)} MCP calls/s (${mcpLoad.mcp.requests - mcpLoad.mcp.failed} answered, ${mcpLoad.mcp.failed} refused or failed)`,
   );
 }
 
@@ -427,6 +442,10 @@ function mcpTable(load: McpLoad | undefined): string[] {
     line("GET /v1/health alone", load.alone),
     line(`GET /v1/health beside ${CONNECTIONS} MCP clients`, load.beside),
     line(`POST /mcp tools/call search_services (${CONNECTIONS} clients)`, load.mcp),
+    line(`GET /v1/health beside ${CONNECTIONS} paced MCP clients`, load.pacedBeside),
+    line(`POST /mcp, ${CONNECTIONS} clients, each one call per ${MCP_PACE_MS} ms`, load.paced),
+    "",
+    `Paced: each client waits ${MCP_PACE_MS} ms between calls, the most the mcp bucket (${BUCKETS.mcp.max} a minute) lets one client send; unpaced, each sends its next call as soon as the last is answered, several times what the bucket admits.`,
     "",
   ];
 }

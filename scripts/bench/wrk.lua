@@ -3,6 +3,7 @@
 --   BENCH_XFF=1      each request names its own client in X-Forwarded-For (the server trusts
 --                    loopback as its proxy), so per-IP buckets measure the endpoint, not the limiter
 --   BENCH_LIST=1     each request's body is a list with its own name (BENCH_BODY's ids)
+--   BENCH_DELAY_MS   each connection waits this long before its next request (a paced client)
 --   BENCH_SEED       where this row's client numbers start, so rows do not share clients
 --   BENCH_OUT        file to write the result to, as one JSON line, with wrk's own CPU time
 -- Without BENCH_XFF/BENCH_LIST there is no per-request Lua: wrk sends one prepared request.
@@ -13,6 +14,13 @@ local xff = os.getenv("BENCH_XFF") == "1"
 local list = os.getenv("BENCH_LIST") == "1"
 local seed = tonumber(os.getenv("BENCH_SEED") or "0")
 local counter = 0
+local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "0")
+
+if delay_ms > 0 then
+  delay = function()
+    return delay_ms
+  end
+end
 
 wrk.method = method
 if body and body ~= "" then
