@@ -228,11 +228,11 @@ describe("serving the build", () => {
     expect(br.headers.vary).toContain("Accept-Encoding");
   });
 
-  it("answers a compressed request from the compressed file alone, its ETag the plain file's with the encoding", async () => {
+  /** An app answering every path with api/v1/providers.json of a copy of dist/api/, changed first by `prepare`. */
+  async function serveProvidersFrom(prepare: (apiDir: string) => void = () => undefined) {
     const copy = mkdtempSync(join(tmpdir(), "csc-dist-"));
     cpSync(join(dist, "api"), join(copy, "api"), { recursive: true });
-    // Without the plain file, only a read of it could fail the compressed answer.
-    rmSync(join(copy, "api", "v1", "providers.json"));
+    prepare(join(copy, "api"));
     const files = await BuiltFiles.open(copy);
     const app = Fastify();
     await files.register(app);
@@ -240,6 +240,12 @@ describe("serving the build", () => {
       if (!(await files.send(request, reply, "api/v1/providers.json"))) await reply.code(404).send();
       return reply;
     });
+    return { copy, app };
+  }
+
+  it("answers a compressed request from the compressed file alone, its ETag the plain file's with the encoding", async () => {
+    // Without the plain file, only a read of it could fail the compressed answer.
+    const { copy, app } = await serveProvidersFrom((apiDir) => rmSync(join(apiDir, "v1", "providers.json")));
     const br = await app.inject({ url: "/", headers: { "accept-encoding": "br" } });
     const plain = await api.inject({ url: "/v1/providers", headers: { "accept-encoding": "identity" } });
     expect(br.statusCode).toBe(200);
@@ -252,15 +258,7 @@ describe("serving the build", () => {
   });
 
   it("answers a small file from memory once read, and streams a Range request from disk", async () => {
-    const copy = mkdtempSync(join(tmpdir(), "csc-dist-"));
-    cpSync(join(dist, "api"), join(copy, "api"), { recursive: true });
-    const files = await BuiltFiles.open(copy);
-    const app = Fastify();
-    await files.register(app);
-    app.get("/*", async (request, reply) => {
-      if (!(await files.send(request, reply, "api/v1/providers.json"))) await reply.code(404).send();
-      return reply;
-    });
+    const { copy, app } = await serveProvidersFrom();
     const first = await Promise.all(
       ["br", "gzip", "identity"].map((encoding) => app.inject({ url: "/", headers: { "accept-encoding": encoding } })),
     );
