@@ -1,7 +1,10 @@
 /** Runs the real server (sidecar/server.ts) as a child process on free ports, for fault tests. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import { freePort, waitFor } from "./components.ts";
 
 const SERVER = fileURLToPath(new URL("../../sidecar/server.ts", import.meta.url));
@@ -123,4 +126,24 @@ export async function startAsUser(
     await exited;
   };
   return { child, port, stop };
+}
+
+/**
+ * `startAsUser` for the suite it is called in: started in beforeAll on a fresh data folder, stopped
+ * and the folder removed in afterAll. Read `server()` inside the tests.
+ */
+export function startAsUserPerSuite(name: string): () => Awaited<ReturnType<typeof startAsUser>> {
+  const dataDir = mkdtempSync(join(tmpdir(), `csc-${name}-`));
+  let server: Awaited<ReturnType<typeof startAsUser>> | undefined;
+  beforeAll(async () => {
+    server = await startAsUser(dataDir);
+  }, 620_000);
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!server) throw new Error(`${name}: npm start did not come up`);
+    return server;
+  };
 }

@@ -5,13 +5,9 @@
  * as a user gets it (scripts/start.ts with package.json's flags and environment), the server's RSS
  * must stay under 300 MB meanwhile and be back under 250 MB a minute after the clients go.
  */
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rssMb, startAsUser } from "../helpers/process.ts";
+import { describe, expect, it } from "vitest";
+import { rssMb, startAsUserPerSuite } from "../helpers/process.ts";
 
 const CONNECTIONS = 200;
 const PIPELINED = 50;
@@ -21,20 +17,10 @@ const AFTER_LIMIT_MB = 250;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(process.platform !== "linux")("many connections pipelining the largest file", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "csc-many-clients-"));
-  let server: Awaited<ReturnType<typeof startAsUser>>;
-  let child: ChildProcess;
-  let port: number;
-  beforeAll(async () => {
-    server = await startAsUser(dataDir);
-    ({ child, port } = server);
-  }, 620_000);
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const server = startAsUserPerSuite("many-clients");
 
   it(`keeps the server under ${DURING_LIMIT_MB} MB while ${CONNECTIONS} connections each pipeline ${PIPELINED} GET /catalogue.json and read nothing, and under ${AFTER_LIMIT_MB} MB a minute after they close`, async () => {
+    const { child, port } = server();
     const base = `http://127.0.0.1:${port}`;
     const head = await fetch(`${base}/catalogue.json`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
     const size = Number(head.headers.get("content-length"));

@@ -4,13 +4,9 @@
  * its own copy of the 12.8 MB file). Started as a user gets it (scripts/start.ts, which builds
  * dist/ when stale, real HTTP, default settings), the server's RSS must stay under 300 MB.
  */
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rssMb, startAsUser } from "../helpers/process.ts";
+import { describe, expect, it } from "vitest";
+import { rssMb, startAsUserPerSuite } from "../helpers/process.ts";
 
 const REQUESTS = 4000;
 const LIMIT_MB = 300;
@@ -18,20 +14,10 @@ const LIMIT_MB = 300;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(process.platform !== "linux")("pipelined requests for the largest file", () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "csc-pipelining-"));
-  let server: Awaited<ReturnType<typeof startAsUser>>;
-  let child: ChildProcess;
-  let port: number;
-  beforeAll(async () => {
-    server = await startAsUser(dataDir);
-    ({ child, port } = server);
-  }, 620_000);
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const server = startAsUserPerSuite("pipelining");
 
   it(`keeps the server under ${LIMIT_MB} MB while one connection pipelines ${REQUESTS} GET /catalogue.json and reads nothing`, async () => {
+    const { child, port } = server();
     const base = `http://127.0.0.1:${port}`;
     const head = await fetch(`${base}/catalogue.json`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
     const size = Number(head.headers.get("content-length"));
