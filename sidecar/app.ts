@@ -20,13 +20,15 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { answerConnect, clientErrorHandler, HOST_DETAILS, requireHost } from "./client-errors.ts";
+import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
+import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { limitPipelining, timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
 import errors, { errorBody, sendError, toErrorBody } from "./plugins/errors.ts";
 import { trustedProxy } from "./plugins/limit-store.ts";
+import { limitMisses } from "./plugins/miss-limit.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes, { fastifyPath } from "./routes/api.ts";
@@ -95,7 +97,11 @@ export async function apiStack(
 ): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
-  requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
+  answerExpectation(app.server, "api");
+  requireHost(app, (_request, reply, details) => sendError(reply, errorBody(400, "Bad request", details)));
+  refuseRepeatedParameters(app, (_request, reply, details) =>
+    sendError(reply, errorBody(400, "Invalid query", details)),
+  );
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Its 404 handler answers 405 with Allow on the table's paths.
   await app.register(errors, { table: options.table ?? ENDPOINTS });
@@ -130,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());
   await app.register(rateLimit, { store: options.store });
+  limitMisses(app, options.store, "api");
 
   if (files) {
     await files.register(app);
