@@ -8,8 +8,8 @@ import { HttpError } from "./problem.ts";
 
 /** Control and bidi characters (those stripControl removes) written as \uXXXX, so an echoed id is the id sent. */
 export function escapeControl(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );

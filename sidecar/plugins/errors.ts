@@ -37,14 +37,6 @@ export function toErrorBody(error: unknown): ApiErrorT {
   const e = error as { code?: string; statusCode?: number; message?: string };
   const known = e.code ? FASTIFY_ERRORS[e.code] : undefined;
   if (known) return errorBody(known[0], known[1], known[2]);
-  // Valid JSON with a "__proto__" or "constructor.prototype" key (onProtoPoisoning: "error"): refused
-  // as the unknown key it is, not as "not valid JSON".
-  if (error instanceof SyntaxError && /forbidden prototype property/.test(error.message))
-    return errorBody(
-      400,
-      "Invalid body",
-      'body: unknown key "__proto__" (or "constructor" holding "prototype"); no body takes such a key',
-    );
   if (error instanceof SyntaxError) return errorBody(400, "Invalid JSON", error.message);
   const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
   if (status >= 500) return errorBody(status, status === 503 ? "Service unavailable" : "Internal server error");
