@@ -64,12 +64,6 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       body: { name: "Platform baseline", approvedServiceIds: ["aws-s3", "aws-ec2"] },
     },
     handler: async (c, { body, headers, client }) => {
-      if (body.unlisted && body.slug !== undefined)
-        throw new HttpError(
-          400,
-          "Invalid body",
-          "body.slug: an unlisted list has no slug; send slug or unlisted: true, not both",
-        );
       const ids = approvedIds(c.catalogue, body);
       const idempotencyKey = headers["idempotency-key"];
       const candidate = newList(

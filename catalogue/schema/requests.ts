@@ -181,7 +181,17 @@ export const SavedListCreate = strictBody({
         "true: saved by its generated id only, with slug null (none given, none derived from the name), so it cannot be found by guessing a slug; readable at /v1/lists/{id} and its url only (added in 1.9.0)",
       ),
     ),
-}).meta({ id: "SavedListCreate", description: "Request body of POST /v1/lists; an unknown key is a 400" });
+})
+  .refine((body) => !(body.unlisted === true && body.slug !== undefined), {
+    message: "an unlisted list has no slug: send slug or unlisted: true, not both",
+    path: ["slug"],
+  })
+  .meta({
+    id: "SavedListCreate",
+    description: "Request body of POST /v1/lists; an unknown key is a 400, and so are slug with unlisted: true",
+    // The refinement in the document too, so a client validating against it agrees with the server.
+    not: { required: ["slug", "unlisted"], properties: { unlisted: { const: true } } },
+  });
 
 export const FeedbackBody = strictBody({
   type: z
