@@ -55,7 +55,8 @@ export interface TextAppOptions {
  * The pages' list parameters that the site's no-JS forms send once per ticked checkbox (compare's
  * ids, the matrix's providers): joined as one comma-separated list, never refused as repeated.
  */
-const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers"]);
+// "width" is refused when repeated by its own check (render.ts terminalWidth), which says how to give it.
+const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers", "width"]);
 
 /** The CSP source expression that allows the site's one inline script, THEME_SCRIPT. */
 const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
