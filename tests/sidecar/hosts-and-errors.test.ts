@@ -244,6 +244,7 @@ describe("request bodies and queries", () => {
     expect(details).toContain("aws-s3\\u0000");
     expect(details).toContain("aws-s3\\u001b[31m");
     expect(details).not.toMatch(/: aws-s3(,|$)/);
+    // eslint-disable-next-line no-control-regex -- no raw control character is echoed
     expect(details).not.toMatch(/[\u0000-\u001f]/);
   });
 });
