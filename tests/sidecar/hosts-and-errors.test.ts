@@ -88,6 +88,26 @@ describe("the Host header, validated once for both hosts", () => {
     }
   });
 
+  it("never writes a well-formed foreign Host into a page or an API answer", async () => {
+    const { api, text } = await hosts();
+    const pages = ["/aws", "/aws/s3", "/search?q=storage", "/compare/aws-s3,ovhcloud-object-storage", "/equivalents"];
+    for (const url of pages)
+      for (const accept of ["*/*", "text/markdown", "text/plain", "text/html"]) {
+        const page = await text.inject({ url, headers: { host: "evil.example", accept, "user-agent": "curl/8" } });
+        expect(page.statusCode, `${url} ${accept}`).toBeLessThan(500);
+        expect(page.body, `${url} ${accept}`).not.toContain("evil.example");
+      }
+    const created = await api.inject({
+      method: "POST",
+      url: "/v1/lists",
+      headers: { host: "evil.example" },
+      payload: { name: "Hosted", approvedServiceIds: ["aws-s3"] },
+    });
+    expect(created.json<{ url: string }>().url).toBe(`${URLS.textUrl}/lists/hosted`);
+    for (const url of ["/", "/v1/lists/hosted", "/v1/lists/hosted/exit-plan?sovereignOption=true&format=md"])
+      expect((await api.inject({ url, headers: { host: "evil.example" } })).body, url).not.toContain("evil.example");
+  });
+
   it("refuses hosts node's parser lets through on the wire, on both hosts, and answers HTTP/1.0 without Host", async () => {
     const { api, text } = await hosts();
     const [apiBase, textBase] = [await listen(api), await listen(text)];
