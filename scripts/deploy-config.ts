@@ -140,6 +140,12 @@ const NGINX_ERRORS: readonly { status: number; error: string; details: string; p
     page: `This method is not supported (TRACE never is). Allowed methods: ${ALLOWED_METHODS}.`,
   },
   {
+    status: 417,
+    error: "Expectation failed",
+    details: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1).",
+    page: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1).",
+  },
+  {
     status: 501,
     error: "Not implemented",
     details:

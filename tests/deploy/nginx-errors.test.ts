@@ -124,6 +124,17 @@ describe.skipIf(!nginxBinary)("nginx's own answers, generated config", () => {
     );
   });
 
+  it("answers PROPFIND, SEARCH, LINK and PURGE on /v1/lists with 405 and Allow through both hosts, and Expect: bogus with 417", async () => {
+    for (const method of ["PROPFIND", "SEARCH", "LINK", "PURGE"])
+      for (const base of [api, text]) {
+        const answer = await exchange(base, request(method, "/v1/lists"));
+        errorShape(answer, 405);
+        expect(answer.headers.allow, `${method} ${base}`).toBe("POST");
+      }
+    for (const base of [api, text])
+      errorShape(await exchange(base, request("GET", "/v1/providers", "Expect: bogus\r\n")), 417);
+  });
+
   it("passes a malformed Host on to the sidecars' 400, and answers HTTP/1.0 without Host as directly", async () => {
     for (const host of ["user@evil.example", "evil.example:80x"]) {
       const onApi = await exchange(api, `GET /v1/services?q=s3 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
