@@ -333,4 +333,31 @@ describe("saved lists that can stay private", () => {
     // Another client is not affected.
     expect((await api.inject({ url: `/v1/lists/${slug}`, remoteAddress: "10.9.8.7" })).statusCode).toBe(200);
   });
+
+  it("counts every saved-list read over MCP in the misses bucket, so a 429 there tells nothing", async () => {
+    const { api } = await hosts();
+    const call = (id: number, listId: string) =>
+      api.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+        payload: {
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "get_saved_list", arguments: { id: listId } },
+        },
+        remoteAddress: "192.0.2.77",
+      });
+    for (let i = 0; i < BUCKETS.misses.max; i++) {
+      const answer = (await call(i, `guess-${i}`)).json<{
+        result: { isError?: boolean; content: { text: string }[] };
+      }>();
+      expect(answer.result.isError, `call ${i}`).toBe(true);
+      expect(answer.result.content[0]!.text).not.toContain("429");
+    }
+    const past = (await call(99, "guess-99")).json<{ result: { isError?: boolean; content: { text: string }[] } }>();
+    expect(past.result.isError).toBe(true);
+    expect(past.result.content[0]!.text).toMatch(/429|misses bucket/);
+  });
 });
