@@ -8,6 +8,17 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.9.0",
+    date: "2026-11-26",
+    changes: [
+      "POST /v1/lists: unlisted (optional boolean): true saves the list by its generated id only, with slug null (none given, none derived from the name), so it cannot be found by guessing a slug; slug with unlisted: true is a 400. A named list can be read by anyone who guesses its slug.",
+      "Reads of a saved list that find none (GET /v1/lists/{id}, its lifecycle.ics and exit-plan, and the text host's /lists/{id}) count in a new misses bucket, 20 per minute per IP; past it every read of a list by that client is 429 with Retry-After until the minute is over. Reads that find a list are not counted; the MCP tool get_saved_list counts every call there.",
+      'Every request body (POST /v1/lists, the policies, export, feedback, analytics/outbound, exit-plan) is closed: an unknown key is a 400 naming it and the key it most likely meant; a __proto__ key is such a key, no longer "not valid JSON".',
+      'A query parameter given more than once is a 400 "given more than once" on every endpoint (a list is one comma-separated value).',
+      "A malformed Host (user@host, spaces, an unclosed [IPv6, empty) is a 400 in the Error shape; Expect other than 100-continue is 417, an unknown or lower-case method 501, an unknown HTTP version 505, each with an Error body. An unknown id is named as sent, its control characters escaped (\\u0000).",
+    ],
+  },
+  {
     version: "1.8.0",
     date: "2026-11-26",
     changes: [

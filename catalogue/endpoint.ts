@@ -113,6 +113,11 @@ export interface Endpoint<
   readonly description: string;
   readonly tag: "Catalogue" | "Policies" | "Lists" | "Operations" | "Discovery" | "Mirror" | "MCP";
   readonly bucket?: BucketName;
+  /**
+   * A read that finds nothing (404) counts in this bucket; past its limit every read of the row by
+   * that client is 429 (found or not) until the window ends. Reads that find something are not counted.
+   */
+  readonly missBucket?: BucketName;
   readonly query?: Q;
   readonly params?: P;
   readonly body?: B;

@@ -5,7 +5,15 @@
  */
 import type { Catalogue } from "./load.ts";
 import { HttpError } from "./problem.ts";
-import { stripControl } from "./render/doc.ts";
+
+/** Control and bidi characters (those stripControl removes) written as \uXXXX, so an echoed id is the id sent. */
+export function escapeControl(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
 
 /** Some ids name no service. The API answers 400; the text host, whose ids are in the path, 404. */
 export class UnknownIdsError extends HttpError {
@@ -32,11 +40,12 @@ export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): s
     if (record) known.add(record.service.slug);
     else (unknown ??= new Set()).add(id);
   }
-  // Echoed ids are user text: control and bidi characters are stripped (DESIGN "Security"), then cut.
+  // Echoed ids are user text: control and bidi characters are escaped (DESIGN "Security") — not
+  // stripped, which would name an id that exists ("aws-s3\0" is not aws-s3) — then cut.
   if (unknown)
     throw new UnknownIdsError(
       [...unknown].map((raw) => {
-        const id = stripControl(raw);
+        const id = escapeControl(raw);
         return id.length > 80 ? `${id.slice(0, 80)}…` : id;
       }),
     );

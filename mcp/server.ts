@@ -61,6 +61,10 @@ async function callTool(context: ToolContext, spec: ToolSpec, args: Record<strin
     const row = context.table.find((candidate) => candidate.operationId === request.operationId);
     // The row's own bucket (strict for policies, relaxed for exit plans) counts the call as the API would.
     if (row?.bucket && row.bucket !== "mcp") await context.countIn?.(row.bucket);
+    // A saved-list read over MCP counts in the row's miss bucket found or not: the refusal that
+    // follows a client's misses over HTTP is kept on the main thread, so here every read counts,
+    // and a 429 can never tell a guessed slug that exists from one that does not.
+    if (row?.missBucket) await context.countIn?.(row.missBucket);
     const pure = row?.pure === true;
     const key = `${context.urls.textUrl}\0${spec.name}\0${JSON.stringify(args)}`;
     const hit = pure ? keptFor(context).get(key) : undefined;

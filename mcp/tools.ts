@@ -170,7 +170,7 @@ export const TOOLS: readonly ToolSpec[] = [
     name: "get_saved_list",
     title: "Get a saved list",
     description:
-      "A saved approved-services list by slug or id (GET /v1/lists/{id}), read only, with its services resolved. Lists live in the API server's store: the HTTP endpoint reads them; the stdio server, which has no store, says so.",
+      "A saved approved-services list by slug or id (GET /v1/lists/{id}), read only, with its services resolved. Lists live in the API server's store: the HTTP endpoint reads them; the stdio server, which has no store, says so. Over HTTP each call counts in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly.",
     input: {
       id: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "The list's slug or generated id" }),
     },

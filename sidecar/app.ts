@@ -20,13 +20,15 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { answerConnect, clientErrorHandler, HOST_DETAILS, requireHost } from "./client-errors.ts";
+import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
+import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { limitPipelining, timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
-import errors, { errorBody, sendError, toErrorBody } from "./plugins/errors.ts";
+import errors, { errorBody, HttpError, sendError, toErrorBody } from "./plugins/errors.ts";
 import { trustedProxy } from "./plugins/limit-store.ts";
+import { limitMisses } from "./plugins/miss-limit.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes, { fastifyPath } from "./routes/api.ts";
@@ -79,6 +81,42 @@ export function fastifyOptions(
   };
 }
 
+/** Fastify's own errors for an empty or malformed JSON body (plugins/errors.ts words them). */
+const fastifyError = (code: string) => Object.assign(new Error(code), { code, statusCode: 400 });
+
+/**
+ * A JSON body as Fastify's parser reads it, but a prototype key is a 400 naming it as an unknown
+ * key. JSON.parse makes "__proto__" an own property (it never sets the prototype); it is then found
+ * and refused before any handler sees the object.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.length === 0) throw fastifyError("FST_ERR_CTP_EMPTY_JSON_BODY");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw fastifyError("FST_ERR_CTP_INVALID_JSON_BODY");
+  }
+  if (/__proto__|prototype/.test(text)) {
+    const key = prototypeKey(value);
+    if (key) throw new HttpError(400, "Invalid body", `body: unknown key "${key}"; no request body takes such a key`);
+  }
+  return value;
+}
+
+/** The first "__proto__" key, or "constructor" holding "prototype", anywhere in a parsed JSON value. */
+function prototypeKey(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "__proto__") return key;
+    if (key === "constructor" && inner !== null && typeof inner === "object" && Object.hasOwn(inner, "prototype"))
+      return "constructor.prototype";
+    const found = prototypeKey(inner);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** What a client pipelining past the per-connection cap is told (http-limits.ts). */
 export const PIPELINE_DETAILS =
   "Too many requests are waiting on this connection; read the answers before sending more, or open another connection.";
@@ -95,12 +133,25 @@ export async function apiStack(
 ): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
-  requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
+  answerExpectation(app.server, "api");
+  requireHost(app, (_request, reply, details) => sendError(reply, errorBody(400, "Bad request", details)));
+  refuseRepeatedParameters(app, (_request, reply, details) =>
+    sendError(reply, errorBody(400, "Invalid query", details)),
+  );
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Its 404 handler answers 405 with Allow on the table's paths.
   await app.register(errors, { table: options.table ?? ENDPOINTS });
   // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
   app.removeContentTypeParser("text/plain");
+  // A "__proto__" key (or constructor.prototype) is refused as the unknown key it is, not as "not valid JSON".
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: "cross-origin" },
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -130,6 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());
   await app.register(rateLimit, { store: options.store });
+  limitMisses(app, options.store, "api");
 
   if (files) {
     await files.register(app);

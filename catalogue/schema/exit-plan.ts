@@ -5,28 +5,13 @@
 import { z } from "zod";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../limits.ts";
 import { ExposureReport } from "./resources.ts";
+import { unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
 import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
 
 /** At most this many provider ids or jurisdictions in one target field. */
 export const MAX_TARGET_ITEMS = 64;
 
-/**
- * An unknown key is a 400 naming it (a misspelt criterion, e.g. euResident for euResidentOnly,
- * would otherwise widen the target in silence), with the known key it is closest to.
- */
-const unknownKeys = {
-  error: (issue: { code?: string; keys?: string[] }) => {
-    if (issue.code !== "unrecognized_keys" || !issue.keys) return undefined;
-    return issue.keys
-      .slice(0, 5)
-      .map((key) => {
-        const near = nearestKey(key, KNOWN_KEYS);
-        return `unknown key "${key.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ""}`;
-      })
-      .join("; ");
-  },
-};
-
+/** An unknown key is a 400 naming it, with the known key (of either level) it is closest to. */
 const KNOWN_KEYS = [
   "approvedServiceIds",
   "to",
@@ -36,27 +21,7 @@ const KNOWN_KEYS = [
   "jurisdictions",
   "exclude",
 ];
-
-/** The known key a misspelt one most likely meant: one contains the other, or they differ by at most two edits. */
-function nearestKey(key: string, known: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  return known.find((candidate) => {
-    const other = candidate.toLowerCase();
-    return other.includes(lower) || lower.includes(other) || editDistance(lower, other) <= 2;
-  });
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
-}
+const unknownKeys = unknownKeysOf(KNOWN_KEYS);
 
 const ProviderIds = z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_TARGET_ITEMS);
 

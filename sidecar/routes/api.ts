@@ -199,7 +199,11 @@ export default fp(
         method: row.method,
         url: fastifyPath(row),
         bodyLimit: MAX_BODY_BYTES,
-        ...(row.bucket ? { config: bucketConfig(row.bucket) } : {}),
+        // missBucket: plugins/miss-limit.ts meters the row's misses.
+        config: {
+          ...(row.bucket ? bucketConfig(row.bucket) : {}),
+          ...(row.missBucket ? { missBucket: row.missBucket } : {}),
+        },
         handler: async (request, reply) => {
           const byUrl = keep && row.method === "GET" && !row.headers ? `${row.operationId}\0${request.url}` : undefined;
           const known = byUrl === undefined ? undefined : keyByUrl.get(byUrl);

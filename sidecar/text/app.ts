@@ -6,16 +6,25 @@
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import type { PublicUrls } from "../../catalogue/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
-import { answerConnect, HOST_DETAILS, requireHost } from "../client-errors.ts";
+import { answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
 import type { BuiltFiles } from "../files.ts";
 import { limitPipelining } from "../http-limits.ts";
-import { isApiPath, sendError, toErrorBody } from "../plugins/errors.ts";
+import { refuseRepeatedParameters } from "../repeated-params.ts";
+import {
+  allowedMethods as apiAllowedMethods,
+  errorBody,
+  isApiPath,
+  sendError,
+  toErrorBody,
+} from "../plugins/errors.ts";
 import { clientKey, limitStore } from "../plugins/limit-store.ts";
+import { limitMisses } from "../plugins/miss-limit.ts";
 import securityHeaders from "../plugins/security-headers.ts";
 import type { Store } from "../store/store.ts";
 import { forwardApi } from "./api-forward.ts";
@@ -42,6 +51,13 @@ export interface TextAppOptions {
   readonly siteHandler?: SiteHandler;
 }
 
+/**
+ * The pages' list parameters that the site's no-JS forms send once per ticked checkbox (compare's
+ * ids, the matrix's providers): joined as one comma-separated list, never refused as repeated.
+ */
+// "width" is refused when repeated by its own check (render.ts terminalWidth), which says how to give it.
+const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers", "width"]);
+
 /** The CSP source expression that allows the site's one inline script, THEME_SCRIPT. */
 const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
 
@@ -58,6 +74,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     catalogue: options.catalogue,
     store: options.store,
     ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
+    // The footer's "curl <url>/aws": the configured URL, never the request's Host (a shared cache keeps these pages).
+    ...(options.urls?.textUrl ? { textUrl: options.urls.textUrl } : {}),
   });
   const app = Fastify(
     fastifyOptions(
@@ -71,10 +89,19 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     ),
   );
   answerConnect(app.server, "text");
-  requireHost(app, (request, reply) => replies.error(request, reply, 400, "Bad request", HOST_DETAILS));
+  answerExpectation(app.server, "text");
+  requireHost(app, (request, reply, details) => replies.error(request, reply, 400, "Bad request", details));
+  // The API's paths as the API host answers them; the pages' list parameters may repeat (forms send them so).
+  refuseRepeatedParameters(
+    app,
+    (request, reply, details) =>
+      replies.error(request, reply, 400, isApiPath(request.url) ? "Invalid query" : "Bad request", details),
+    FORM_LIST_PARAMETERS,
+  );
   limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
   if (options.files) await options.files.register(app);
   await registerHeadersAndLimit(app, options);
+  limitMisses(app, options.store, "text");
 
   // ?width= and COLUMNS shape every text answer (render.ts): a bad one is a 400 in the
   // request's rendering, whichever page it was asked of.
@@ -172,7 +199,22 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
 
 /** A known page asked with another method: 405 naming the ones it answers (RFC 9110 §15.5.6); else 404. */
 function notFoundHandler(replies: TextReplies, options: TextAppOptions) {
+  // The API's paths answer as the API host does (PROPFIND /v1/lists: 405 with Allow, not 404).
+  const apiAllowed = apiAllowedMethods(ENDPOINTS);
   return (request: FastifyRequest, reply: FastifyReply) => {
+    if (isApiPath(request.url)) {
+      const pathname = request.url.split("?")[0]!;
+      const allowed = apiAllowed(request.method, pathname);
+      if (allowed)
+        return sendError(
+          reply.header("allow", allowed),
+          errorBody(
+            405,
+            "Method not allowed",
+            `${pathname.slice(0, 200)} answers ${allowed}, not ${request.method.slice(0, 20)}; see GET / for the endpoint list`,
+          ),
+        );
+    }
     const allow = allowedMethods(options.catalogue, options.files, request.url);
     if (!allow)
       return replies.error(request, reply, 404, "Not found", "No page here. Try / for the list of providers.");

@@ -36,6 +36,8 @@ export interface TextRoute {
   readonly formats: readonly Rendering[];
   /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed one. */
   readonly bucket: "text" | "relaxed";
+  /** Reads that find nothing (404) are counted in this API bucket (sidecar/plugins/miss-limit.ts). */
+  readonly missBucket?: "misses";
   readonly cache: CachePolicy;
   readonly serving: TextServing;
   /** Takes a form-encoded body (the no-JS feedback form). */

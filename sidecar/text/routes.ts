@@ -28,8 +28,8 @@ export const TEXT_ROUTES: readonly TextRoute[] = [
   { path: "/equivalents", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: equivalentsPage },
   { path: "/equivalents/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", handler: equivalenceGroupPage },
   { path: "/feedback", methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, handler: feedbackPost },
-  { path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: savedListPage },
-  { path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: exitPlanPage },
+  { path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: savedListPage },
+  { path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: exitPlanPage },
   { path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", handler: builtPage },
 ];
 
@@ -49,7 +49,7 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
     app.route({
       method: [...route.methods],
       url: route.path,
-      config: { bucket: route.bucket },
+      config: { bucket: route.bucket, ...(route.missBucket ? { missBucket: route.missBucket } : {}) },
       // The row's cache policy, unless the handler's answer says otherwise (an error is never kept).
       handler: (request, reply) => {
         reply.header("cache-control", cacheControl(route.cache));

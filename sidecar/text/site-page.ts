@@ -50,6 +50,7 @@ export interface SiteLocals {
   readonly catalogue: Catalogue;
   readonly store: RecordStore;
   readonly apiUrl?: string;
+  readonly textUrl?: string;
 }
 
 export interface SitePageRequest {

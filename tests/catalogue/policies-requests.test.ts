@@ -46,12 +46,15 @@ describe("gamma-org-policy organizationId", () => {
 });
 
 describe("approvedServiceIds", () => {
-  it("echoes unknown ids without control or bidi characters", async () => {
+  it("echoes unknown ids without control or bidi characters: escaped, so the id named is the one sent", async () => {
     const response = await post("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3", "evil\u202e\u2066-id\u0007\u009b"],
     });
     expect(response.status).toBe(400);
-    expect(response.body.details).toBe("Not in the catalogue: evil-id");
+    expect(response.body.details).toBe("Not in the catalogue: evil\\u202e\\u2066-id\\u0007\\u009b");
+    // Stripped, "aws-s3" followed by a NUL would be named "aws-s3", an id that exists.
+    const nul = await post("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-s3\u0000"] });
+    expect(nul.body.details).toBe("Not in the catalogue: aws-s3\\u0000");
   });
 
   it("counts the 500 cap after de-duplication: 600 copies of one id are one id", async () => {

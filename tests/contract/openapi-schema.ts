@@ -223,7 +223,8 @@ export function nearBody(schema: Json, hints: Hints): fc.Arbitrary<unknown> {
   const keys = Object.keys((s.properties ?? {}) as object);
   const base = valid(s, hints) as fc.Arbitrary<Record<string, unknown>>;
   return fc.oneof(
-    { arbitrary: base, weight: 4 },
+    // A valid body the most often: with the bodies closed, an added key is a rejected case too.
+    { arbitrary: base, weight: 5 },
     {
       arbitrary: fc
         .tuple(base, fc.constantFrom(...keys), anyJson)

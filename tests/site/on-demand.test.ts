@@ -136,4 +136,50 @@ describe("the site's pages rendered on demand by the text host", () => {
       /<h1>Too many requests<\/h1><p data-limit-detail>This host(?:'|&#39;)s pages \(HTML, Markdown and text\) are limited to 1 requests per minute per IP\. Try again in \d+ seconds\.<\/p>/,
     );
   });
+
+  it("names the configured text URL in every page, never the request's Host, and refuses a malformed Host", async () => {
+    const urls = { apiUrl: "https://api.catalogue.example", textUrl: "https://catalogue.example" };
+    const siteHandler = await loadSiteHandler(dist);
+    const files = await BuiltFiles.open(dist);
+    const options = {
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      files,
+      siteHandler,
+      urls,
+    } as const;
+    const configured = await buildTextApp({ ...options, store, perMinute: 10_000 });
+    const tight = await buildTextApp({ ...options, store: await tempStore(), perMinute: 1 });
+    try {
+      const pages = [
+        "/compare/?ids=aws-s3,ovhcloud-object-storage",
+        "/compare/aws-s3,ovhcloud-object-storage",
+        "/equivalents/?providers=aws,ovhcloud",
+        "/search?q=storage",
+      ];
+      for (const url of pages) {
+        const page = await configured.inject({ url, headers: { ...HTML, host: "evil.example" } });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.body, url).toContain("curl https://catalogue.example/aws");
+        expect(page.body, url).not.toContain("evil.example");
+        // Not Host-dependent: kept by shared caches as the row says, without Vary: Host.
+        expect(String(page.headers.vary ?? ""), url).not.toMatch(/host/i);
+      }
+      await tight.inject({ url: "/aws", headers: HTML });
+      const over = await tight.inject({ url: "/aws", headers: { ...HTML, host: "evil.example" } });
+      expect(over.statusCode).toBe(429);
+      expect(over.body).toContain("curl https://catalogue.example/aws");
+      expect(over.body).not.toContain("evil.example");
+      // A Host the page's URL could not be built from: 400 in HTML, never Astro's 500 or a 404.
+      for (const host of ["user@evil.example", "a b", "[::1"])
+        for (const url of pages) {
+          const refused = await configured.inject({ url, headers: { ...HTML, host } });
+          expect(refused.statusCode, `${host} ${url}`).toBe(400);
+          expect(refused.headers["content-type"]).toMatch(/^text\/html/);
+        }
+    } finally {
+      await configured.close();
+      await tight.close();
+    }
+  });
 });

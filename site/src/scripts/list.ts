@@ -157,10 +157,18 @@ document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit
   if (ids.length === 0) return say("Add services to your list first.");
   const name = String(form.get("name") ?? "").trim();
   const slug = String(form.get("slug") ?? "").trim();
+  // Unlisted: saved by its generated id only (the API refuses a custom address with it).
+  const unlisted = form.get("unlisted") === "true";
+  if (unlisted && slug) return say("An unlisted list has no custom address: clear the address or untick Unlisted.");
   const response = await fetch(`${API_URL}/v1/lists`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ approvedServiceIds: ids, ...(name ? { name } : {}), ...(slug ? { slug } : {}) }),
+    body: JSON.stringify({
+      approvedServiceIds: ids,
+      ...(name ? { name } : {}),
+      ...(slug ? { slug } : {}),
+      ...(unlisted ? { unlisted: true } : {}),
+    }),
   });
   if (!response.ok) return say(await errorMessage(response));
   const body = (await response.json()) as { slug?: string | null; id: string };
