@@ -27,16 +27,9 @@
  */
 import MiniSearch, { type Query, type SearchResult } from "minisearch";
 import type { Catalogue, ServiceRecord } from "./load.ts";
+import { compileSearchWords, readQuery, tokenize, type Place, type SearchWords } from "./search-words.ts";
 
-/** Case-, accent- and punctuation-insensitive tokens: NFKD, marks stripped, lowercase, split on non-alphanumerics. */
-export function tokenize(text: string): string[] {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
+export { tokenize };
 
 /** Words that say nothing about which service is meant. */
 const GENERIC_WORDS = new Set(
@@ -60,15 +53,6 @@ const GENERIC_WEIGHT = 0.3;
 /** Words in provider names that are not names of the provider ("Hetzner Online", "Open Telekom Cloud"). */
 const NOT_PROVIDER_WORDS = new Set("web online internet open infrastructure".split(" "));
 
-/** Shorthand people type for a word (a normalisation of language, not of any one query). */
-const SYNONYMS: ReadonlyMap<string, string> = new Map([
-  ["k8s", "kubernetes"],
-  ["postgres", "postgresql"],
-  ["pg", "postgresql"],
-  ["vm", "virtual"],
-  ["vms", "virtual"],
-]);
-
 /** Light English stemming: plurals to singular ("queues" → "queue", "policies" → "policy"). */
 export function stem(word: string): string {
   if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
@@ -80,7 +64,7 @@ export function stem(word: string): string {
 
 /** A query or index word as the search compares it. */
 export function normaliseTerm(word: string): string {
-  return stem(SYNONYMS.get(word) ?? word);
+  return stem(word);
 }
 
 const norm = (text: string) => tokenize(text).map(normaliseTerm);
@@ -106,9 +90,24 @@ export interface SearchDoc {
 export interface SearchData {
   readonly docs: readonly SearchDoc[];
   /** Providers with their search words, largest portfolio first. */
-  readonly providers: readonly { readonly id: string; readonly words: readonly string[]; readonly size: number }[];
+  readonly providers: readonly SearchProvider[];
   readonly groups: readonly { readonly id: string; readonly name: string }[];
   readonly categories: readonly { readonly id: string; readonly name: string }[];
+  /** How people ask: stop words, other languages, shorthand, places (data/search-words.yaml). */
+  readonly words: SearchWords;
+}
+
+export interface SearchProvider {
+  readonly id: string;
+  /** Its search words ("aws", "amazon"). */
+  readonly words: readonly string[];
+  /** How many services it has. */
+  readonly size: number;
+  readonly jurisdiction: string;
+  /** The country of its head office. */
+  readonly country: string;
+  /** The countries it has regions in. */
+  readonly regions: readonly string[];
 }
 
 /** servicePrior to two decimals, as the search data ships it (the site's copy then ranks alike). */
@@ -151,11 +150,15 @@ export function searchData(catalogue: Catalogue): SearchData {
         (word) => wordCount.get(word) === 1 && !GENERIC_WORDS.has(word) && !NOT_PROVIDER_WORDS.has(word),
       ),
       size: size.get(provider.id) ?? 0,
+      jurisdiction: catalogue.providerById.get(provider.id)!.file.jurisdiction,
+      country: catalogue.providerById.get(provider.id)!.file.headOffice.country,
+      regions: catalogue.providerById.get(provider.id)!.regionCountries,
     }))
     .sort((a, b) => b.size - a.size || a.id.localeCompare(b.id));
   const groupPosition = new Map(catalogue.groups.map((group, i) => [group.id, i]));
   return {
     providers,
+    words: compileSearchWords(catalogue.source.searchWords),
     groups: catalogue.groups.map(({ id, name }) => ({ id, name })),
     categories: catalogue.categories.map(({ id, name }) => ({ id, name })),
     docs: catalogue.services.map((service) => ({
@@ -271,6 +274,12 @@ export class ServiceSearch {
   /** Per doc, its sub-services' names as normalised tokens. */
   private readonly subWords: (readonly string[])[][];
   private readonly vocabulary = new Set<string>();
+  /** Whole words a query may be respelt to, with how much each identifies (a name's word most). */
+  private readonly surface = new Map<string, number>();
+  /** An index term (stemmed) → a whole word it came from, for "did you mean". */
+  private readonly surfaceOf = new Map<string, string>();
+  private readonly docIndex = new Map<string, number>();
+  private readonly providerById = new Map<string, SearchProvider>();
 
   constructor(data: SearchData) {
     this.data = data;
@@ -330,6 +339,9 @@ export class ServiceSearch {
     for (const doc of data.docs)
       for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
         for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
+    this.findSurfaceWords();
+    data.docs.forEach((doc, i) => this.docIndex.set(doc.id, i));
+    for (const provider of data.providers) this.providerById.set(provider.id, provider);
   }
 
   /**
@@ -364,6 +376,28 @@ export class ServiceSearch {
     }
   }
 
+  /**
+   * The words a misspelt query word may become: words of names (weighing most), tags, sub-services
+   * and the shorthand the search reads ("postgres"); among names, a word fewer services use
+   * identifies more.
+   */
+  private findSurfaceWords(): void {
+    const uses = new Map<string, number>();
+    const add = (word: string, weight: number) => {
+      if (word.length < 3 || /\d/.test(word)) return;
+      this.surface.set(word, Math.max(this.surface.get(word) ?? 0, weight));
+      if (!this.surfaceOf.has(normaliseTerm(word))) this.surfaceOf.set(normaliseTerm(word), word);
+    };
+    for (const doc of this.data.docs)
+      for (const word of new Set(doc.names.flatMap(tokenize))) uses.set(word, (uses.get(word) ?? 0) + 1);
+    for (const [word, count] of uses) add(word, 3 + 1 / count);
+    for (const doc of this.data.docs) {
+      for (const word of doc.tags.flatMap(tokenize)) add(word, 2);
+      for (const [name] of doc.subServices) for (const word of tokenize(name)) add(word, 1);
+    }
+    for (const [phrase] of this.data.words.phrases) if (phrase.length === 1) add(phrase[0]!, 2);
+  }
+
   /** The sub-service of a result that its matched words found, if it was found through one. */
   private matchedSubService(result: SearchResult): string | undefined {
     const terms = Object.entries(result.match)
@@ -392,25 +426,164 @@ export class ServiceSearch {
   }
 
   search(q: string): SearchOutcome {
+    const asked = readQuery(q, this.data.words);
+    // A word not in the catalogue's vocabulary, respelt to its nearest whole word ("postgers").
+    const respelt = this.respell(asked.words);
+    const read = respelt ? readQuery(respelt.join(" "), this.data.words) : asked;
     // Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
-    const words = [...new Set(tokenize(q))].slice(0, MAX_QUERY_WORDS);
+    const words = read.words.slice(0, MAX_QUERY_WORDS);
     const { providers, rest } = this.splitProviders(words);
-    if (words.length === 0) return { slugs: [], closest: false, providers, kind: false, subServices: {} };
+    const none = { slugs: [], closest: false, providers, kind: false, subServices: {} };
+    if (words.length === 0) return none;
     const named = new Set(providers);
-    if (rest.length === 0)
-      return { slugs: this.servicesOf(named), closest: false, providers, kind: false, subServices: {} };
-    const { results, closest } = this.match(rest);
-    const suggestion = this.suggest(rest, results);
+    const alternative = asked.alternative || read.alternative;
+    if (rest.length === 0) {
+      const own = this.servicesOf(named);
+      // "like heroku": what else does the provider's flagship job.
+      if (alternative && own.length > 0)
+        return { ...none, slugs: this.inPlace(this.alternativesTo([own[0]!]), asked.place) };
+      return { ...none, slugs: this.inPlace(own, asked.place) };
+    }
+    const spoken = Math.min(MAX_QUERY_WORDS, tokenize(q).length) - providers.length;
+    const { results, closest } = this.match(rest, spoken);
+    const suggestion = respelt ? undefined : this.suggest(rest, results);
     const reading = this.read(rest, results, closest, suggestion);
-    const ordered = this.order(this.score(results, reading), named, reading);
+    const ordered = this.order(this.score(results, reading), named, reading).map(({ doc }) => doc.id);
+    const slugs = this.answer(ordered, reading, { named, alternative, place: asked.place });
+    const shownSuggestion = respelt ? respelt.join(" ") : suggestion;
     return {
-      slugs: ordered.map(({ doc }) => doc.id),
+      slugs,
       closest,
-      ...(suggestion ? { suggestion: [...providersWords(q, this.providerWords), suggestion].join(" ") } : {}),
+      ...(shownSuggestion ? { suggestion: [...providersWords(q, this.providerWords), shownSuggestion].join(" ") } : {}),
       providers,
       kind: reading.kind.named,
       subServices: this.subServicesOf(results),
     };
+  }
+
+  /**
+   * What the query asks for, from the services it matched: their alternatives when it asks for
+   * them ("dynamo alternative"), names another provider's product beside a provider ("azure
+   * lambda"), or names a product outside the place it names ("lambda in europe"); else the matches,
+   * in the place it names.
+   */
+  private answer(
+    ordered: readonly string[],
+    reading: Reading,
+    ask: { named: ReadonlySet<string>; alternative: boolean; place: Place | undefined },
+  ): string[] {
+    const product = this.productNamed(ordered, reading);
+    const inPlace = (slug: string) => this.placeTier(this.docBySlug(slug).provider, ask.place) > 0;
+    if (product.length > 0) {
+      const foreign = ask.named.size > 0 && product.every((slug) => !ask.named.has(this.docBySlug(slug).provider));
+      const outside = ask.place !== undefined && product.every((slug) => !inPlace(slug));
+      // "azure blob alternative": the provider named is the product's own, so any other will do.
+      if (ask.alternative || foreign || outside)
+        return this.inPlace(this.alternativesTo(product, foreign ? ask.named : undefined), ask.place);
+    }
+    return this.inPlace(ordered, ask.place);
+  }
+
+  /** The services a query names as a product ("lambda", "rds"), best first; none for a kind. */
+  private productNamed(ordered: readonly string[], reading: Reading): string[] {
+    if (reading.kind.named && !reading.namesService) return [];
+    // A name the words are exactly ("lambda": AWS Lambda), else a name or tag as written ("rds").
+    const exact = ordered.filter((slug) => this.exactName(slug, reading));
+    if (exact.length > 0) return exact;
+    const written = new Set([...reading.asWritten].map((i) => this.data.docs[i]!.id));
+    return reading.namesService ? ordered.filter((slug) => written.has(slug)) : [];
+  }
+
+  private exactName(slug: string, reading: Reading): boolean {
+    const i = this.docIndex.get(slug)!;
+    return this.coreNames[i]!.some((name) => nameMatch(name, reading.telling).exact);
+  }
+
+  /**
+   * Services of other providers that do the job of these (sharing an equivalence group), the
+   * surest first (more groups shared, then the data's prior); one per provider first, the largest
+   * portfolios first, unless providers are named.
+   */
+  private alternativesTo(slugs: readonly string[], providers?: ReadonlySet<string>): string[] {
+    const from = slugs.map((slug) => this.docBySlug(slug));
+    const own = new Set(from.map((doc) => doc.provider));
+    const groups = new Set(from.flatMap((doc) => doc.groups));
+    const size = (provider: string) => this.providerSize.get(provider) ?? 0;
+    const candidates = this.data.docs
+      .map((doc, i) => ({ doc, i, shared: doc.groups.filter((g) => groups.has(g)).length }))
+      .filter(({ doc, shared }) => shared > 0 && (providers ? providers.has(doc.provider) : !own.has(doc.provider)))
+      .sort(
+        (a, b) =>
+          b.shared - a.shared || b.doc.prior - a.doc.prior || size(b.doc.provider) - size(a.doc.provider) || a.i - b.i,
+      );
+    if (providers) return candidates.map(({ doc }) => doc.id);
+    const leaders = new Map<string, (typeof candidates)[number]>();
+    for (const candidate of candidates)
+      if (!leaders.has(candidate.doc.provider)) leaders.set(candidate.doc.provider, candidate);
+    const first = [...leaders.values()].sort(
+      (a, b) => b.shared - a.shared || size(b.doc.provider) - size(a.doc.provider) || a.i - b.i,
+    );
+    const chosen = new Set(first);
+    return [...first, ...candidates.filter((candidate) => !chosen.has(candidate))].map(({ doc }) => doc.id);
+  }
+
+  /** The results in a place: providers based there (or under its jurisdictions) first, then those with a region there. */
+  private inPlace(slugs: readonly string[], place: Place | undefined): string[] {
+    if (!place) return [...slugs];
+    const tiers = slugs.map((slug) => ({ slug, tier: this.placeTier(this.docBySlug(slug).provider, place) }));
+    return [2, 1].flatMap((tier) => tiers.filter((entry) => entry.tier === tier).map(({ slug }) => slug));
+  }
+
+  /** 2: the provider is based in the place (or under its jurisdictions); 1: it has a region there; 0: neither. */
+  private placeTier(providerId: string, place: Place | undefined): number {
+    if (!place) return 2;
+    const provider = this.providerById.get(providerId)!;
+    if (place.jurisdictions) return place.jurisdictions.includes(provider.jurisdiction) ? 2 : 0;
+    if (provider.country === place.country) return 2;
+    return provider.regions.includes(place.country ?? "") ? 1 : 0;
+  }
+
+  private docBySlug(slug: string): SearchDoc {
+    return this.data.docs[this.docIndex.get(slug)!]!;
+  }
+
+  /**
+   * Words the catalogue does not know, respelt to the nearest word it does (names, engines,
+   * protocols and tags; shorthand it reads): a name's word before a rarer word at the same
+   * distance. Undefined when every word is known.
+   */
+  private respell(words: readonly string[]): string[] | undefined {
+    let changed = false;
+    const respelt = words.map((word) => {
+      if (word.length < 4 || /\d/.test(word) || this.known(word)) return word;
+      const nearest = this.nearestWord(word);
+      if (nearest) changed = true;
+      return nearest ?? word;
+    });
+    return changed ? respelt : undefined;
+  }
+
+  private known(word: string): boolean {
+    if (this.providerWords.has(word) || this.providerOf(word)) return true;
+    const term = normaliseTerm(word);
+    return (
+      this.vocabulary.has(term) ||
+      this.surface.has(word) ||
+      this.mini.search(word, { fuzzy: false, prefix: true }).length > 0
+    );
+  }
+
+  private nearestWord(word: string): string | undefined {
+    const most = word.length >= 7 ? 2 : 1;
+    let best: { word: string; distance: number; weight: number } | undefined;
+    for (const [candidate, weight] of this.surface) {
+      if (Math.abs(candidate.length - word.length) > most) continue;
+      const d = editDistance(word, candidate);
+      if (d > most) continue;
+      if (!best || d < best.distance || (d === best.distance && weight > best.weight))
+        best = { word: candidate, distance: d, weight };
+    }
+    return best?.word;
   }
 
   /** Slug → matched sub-service, for the results found through a sub-service. */
@@ -446,7 +619,7 @@ export class ServiceSearch {
   }
 
   /** The services matching every word, else (`closest`) those matching at least half of them. */
-  private match(rest: readonly string[]): { results: SearchResult[]; closest: boolean } {
+  private match(rest: readonly string[], spoken = rest.length): { results: SearchResult[]; closest: boolean } {
     // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
     const variants: string[][] = [[...rest]];
     // (Short queries only: a name split by a space is a name of two or three words.)
@@ -465,9 +638,13 @@ export class ServiceSearch {
     // Closest matches: services whose names, tags or kinds have some of the words (a word only
     // in descriptions, "this", "matches", is no sign of what was meant)
     // and at least half of the words.
+    const asked = rest.map(normaliseTerm);
     const closest = this.mini
       .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
-      .filter((result) => result.queryTerms.length * 2 >= rest.length);
+      // (Stop words count here though no word requires them: "nothing matches this" is nonsense.)
+      .filter((result) => result.queryTerms.length * 2 >= Math.max(rest.length, spoken))
+      // …and at least one word as written, not only respelt ("nothing matches" is no "batch").
+      .filter((result) => result.terms.some((term) => asked.some((word) => term.startsWith(word))));
     return { results: closest, closest: closest.length > 0 };
   }
 
@@ -665,9 +842,9 @@ export class ServiceSearch {
       // The matched index term closest to this word, from the best results' match details.
       for (const result of results.slice(0, 5))
         for (const [matched, fields] of Object.entries(result.match)) {
-          if (fields.length > 0 && distance(matched, term) <= 2) {
+          if (fields.length > 0 && editDistance(matched, term) <= 2) {
             changed = true;
-            return matched;
+            return this.surfaceOf.get(matched) ?? matched;
           }
         }
       return word;
@@ -680,16 +857,19 @@ function providersWords(q: string, providerWords: ReadonlyMap<string, string>): 
   return tokenize(q).filter((word) => providerWords.has(word));
 }
 
-/** Levenshtein distance, for the suggestion only (MiniSearch does the fuzzy matching). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
+/** Edit distance counting a swap of two adjacent letters as one edit (optimal string alignment). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  return rows[a.length]![b.length]!;
 }
 
 /**
