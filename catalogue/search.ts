@@ -566,10 +566,12 @@ export class ServiceSearch {
   private known(word: string): boolean {
     if (this.providerWords.has(word) || this.providerOf(word)) return true;
     const term = normaliseTerm(word);
+    // A word of any field as written; the start of a longer word ("kubernets") is respelt when a
+    // whole word is near.
     return (
       this.vocabulary.has(term) ||
       this.surface.has(word) ||
-      this.mini.search(word, { fuzzy: false, prefix: true }).length > 0
+      this.mini.search(word, { fuzzy: false, prefix: false }).length > 0
     );
   }
 
@@ -849,7 +851,8 @@ export class ServiceSearch {
         }
       return word;
     });
-    return changed ? terms.join(" ") : undefined;
+    const respelt = terms.join(" ");
+    return changed && respelt !== rest.join(" ") ? respelt : undefined;
   }
 }
 

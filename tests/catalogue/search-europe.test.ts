@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { listServices } from "../../catalogue/query.ts";
 import { searchData, ServiceSearch } from "../../catalogue/search.ts";
-import { realCatalogue } from "../helpers/app.ts";
+import { servicePath } from "../../catalogue/render/pages.ts";
+import { buildTextApp } from "../../sidecar/text/app.ts";
+import { realCatalogue, tempStore } from "../helpers/app.ts";
 import { SEARCH_ASIDE, SEARCH_CASES, type AskedCase } from "../fixtures/search-how-europeans-ask.ts";
 
 const top = (query: string, n: number) =>
@@ -37,5 +39,41 @@ describe("search as Europeans ask (held-out set, written before the ranking chan
     );
     for (const { query } of [...SEARCH_CASES, ...SEARCH_ASIDE])
       expect(site.search(query).slugs.slice(0, 10), query).toEqual(top(query, 10));
+  });
+});
+
+describe("the search pages past the first answer and a respelling", () => {
+  const markdown = async (url: string) => {
+    const app = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      perMinute: 10_000,
+    });
+    const response = await app.inject({ url, headers: { "user-agent": "curl/8", accept: "text/markdown" } });
+    await app.close();
+    expect(response.statusCode, url).toBe(200);
+    return response.body;
+  };
+
+  it("offers a respelt word as a link to its search, a whole word and not a stem", async () => {
+    const body = await markdown("/search?q=kubernets");
+    expect(body).toContain("Did you mean [kubernetes](/search/?q=kubernetes)?");
+  });
+
+  it("links the next and previous pages, so paging needs no script", async () => {
+    const first = await markdown("/search?q=database");
+    expect(first).toMatch(/page 1 of \d+/);
+    expect(first).toContain("[Next page](/search/?q=database&page=2)");
+    const second = await markdown("/search?q=database&page=2");
+    expect(second).toContain("[Previous page](/search/?q=database)");
+    const services = (body: string) => [...body.matchAll(/^- \[[^\]]+\]\((\/[^)]+)\)/gm)].map((m) => m[1]);
+    expect(services(second).length).toBeGreaterThan(0);
+    expect(services(second).filter((path) => services(first).includes(path))).toEqual([]);
+    expect(services(second)).toEqual(
+      top("database", 40)
+        .slice(20, 40)
+        .map((slug) => servicePath(realCatalogue().bySlug.get(slug)!.service)),
+    );
   });
 });
