@@ -430,8 +430,10 @@ export class ServiceSearch {
     // A word not in the catalogue's vocabulary, respelt to its nearest whole word ("postgers").
     const respelt = this.respell(asked.words);
     const read = respelt ? readQuery(respelt.join(" "), this.data.words) : asked;
-    // Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
-    const words = read.words.slice(0, MAX_QUERY_WORDS);
+    // A version ("postgresql 17") leads to the engine's services: a number no name or tag holds is
+    // not required. Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
+    const versionless = read.words.filter((word) => !/^\d+$/.test(word) || this.vocabulary.has(word));
+    const words = (versionless.length > 0 ? versionless : read.words).slice(0, MAX_QUERY_WORDS);
     const { providers, rest } = this.splitProviders(words);
     const none = { slugs: [], closest: false, providers, kind: false, subServices: {} };
     if (words.length === 0) return none;

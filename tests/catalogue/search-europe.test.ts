@@ -19,9 +19,10 @@ describe("search as Europeans ask (held-out set, written before the ranking chan
         for (const slug of wanted.split("|")) expect(realCatalogue().bySlug.has(slug), slug).toBe(true);
   });
 
-  // Before the change: 36 of 108 in the top 3, 39 in the top 10. After: 96 and 98. The bar sits
-  // just under, so a change that loses any kind of query fails here.
-  it("has at least 94 of 108 answers in the top 3 and 96 in the top 10", () => {
+  // Before the change: 36 of 108 in the top 3, 39 in the top 10. After: 97 and 99. The bar sits
+  // just under, so a change that loses any kind of query fails here. SEARCH_ASIDE, run once at the
+  // end: 12 of 30 in the top 3 and 12 in the top 10 before, 27 and 28 after.
+  it("has at least 95 of 108 answers in the top 3 and 97 in the top 10", () => {
     const missed3 = SEARCH_CASES.filter((c) => !within(top(c.query, 3), c)).map((c) => c.query);
     const missed10 = SEARCH_CASES.filter((c) => !within(top(c.query, 10), c)).map((c) => c.query);
     expect(SEARCH_CASES.length - missed3.length, `missed in the top 3: ${missed3.join("; ")}`).toBeGreaterThanOrEqual(
@@ -30,7 +31,7 @@ describe("search as Europeans ask (held-out set, written before the ranking chan
     expect(
       SEARCH_CASES.length - missed10.length,
       `missed in the top 10: ${missed10.join("; ")}`,
-    ).toBeGreaterThanOrEqual(96);
+    ).toBeGreaterThanOrEqual(97);
   });
 
   it("ranks alike in the site's in-browser index and the API", () => {
