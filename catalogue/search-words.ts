@@ -105,3 +105,19 @@ export function readQuery(q: string, words: SearchWords): ReadQuery {
     alternative,
   };
 }
+
+/** Light English stemming: plurals to singular ("queues" → "queue", "policies" → "policy"). */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith("s") && !/(ss|us|is|os)$/.test(word) && !/\d/.test(word))
+    return word.slice(0, -1);
+  return word;
+}
+
+/** A query or index word as the search compares it. */
+export function normaliseTerm(word: string): string {
+  return stem(word);
+}
+
+export const norm = (text: string) => tokenize(text).map(normaliseTerm);
