@@ -41,6 +41,11 @@ export const BROWSER_CORE = [
   "catalogue/render/relative.ts",
   "catalogue/render/theme.ts",
   "catalogue/search.ts",
+  "catalogue/search-data.ts",
+  "catalogue/search-kinds.ts",
+  "catalogue/search-places.ts",
+  "catalogue/search-spelling.ts",
+  "catalogue/search-words.ts",
   "catalogue/urls.ts",
 ];
 

@@ -3,7 +3,7 @@
  * against each other and returns an immutable, indexed Catalogue. Any problem stops the load with
  * one line per problem naming file, entry, field and what is wrong.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
@@ -21,6 +21,7 @@ import {
   EU_EEA_COUNTRIES,
   EUROPEAN_SOVEREIGN_COUNTRIES,
   ProviderFile,
+  SearchWordsFile,
   ServiceEntry,
   SOURCE_BACKS,
   type CatalogueReleaseT,
@@ -31,6 +32,7 @@ import {
   type PolicyIdentifiersT,
   type ProviderFileT,
   type ProviderT,
+  type SearchWordsFileT,
   type ServiceDependencyT,
   type ServiceEntryT,
   type ServiceLineageT,
@@ -115,6 +117,8 @@ export interface CatalogueSource {
   readonly changes?: readonly CatalogueReleaseT[];
   /** Per service slug, its dependencies (data/dependencies/; absent in older builds). */
   readonly dependencies?: DependencyMap;
+  /** How people ask (data/search-words.yaml; absent in older builds and in data folders without it). */
+  readonly searchWords?: SearchWordsFileT;
 }
 
 export class CatalogueError extends Error {
@@ -594,6 +598,8 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     (path) => readYaml(path, problems),
   );
   const snapshots = readReleaseSnapshots(dataDir, problems);
+  const searchWordsPath = join(dataDir, "search-words.yaml");
+  const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
 
   if (problems.length > 0) throw new CatalogueError(problems);
   const providerFiles = [...providers.values()].map(({ file }) => file);
@@ -613,6 +619,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     lastUpdated,
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
     dependencies,
+    ...(searchWords ? { searchWords } : {}),
   };
 }
 

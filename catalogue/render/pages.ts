@@ -597,3 +597,9 @@ export function approvedListDoc(
   }
   return { title, blocks };
 }
+
+/** The link of a search page: the query, its filters, and the page when not the first. */
+export function searchHref(query: string, filters: Readonly<Record<string, string>>, page = 1): string {
+  const params = new URLSearchParams({ q: query, ...filters, ...(page > 1 ? { page: String(page) } : {}) });
+  return `/search/?${params.toString()}`;
+}

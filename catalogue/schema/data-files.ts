@@ -22,6 +22,32 @@ export const CategoryFile = z.array(
     .strict(),
 );
 
+/** data/search-words.yaml: how people ask, read by the one search (catalogue/search-words.ts). */
+export const SearchWordsFile = z
+  .object({
+    /** Words no query requires, per language code. */
+    stopWords: z.record(z.string(), z.array(z.string().min(1))),
+    /** Words asking for another service than the one named ("alternative", "instead", "like"). */
+    alternativeWords: z.array(z.string().min(1)),
+    /** Place words: providers under those jurisdictions, or based in (then with a region in) a country. */
+    places: z.array(
+      z
+        .object({
+          words: z.array(z.string().min(1)).min(1),
+          jurisdictions: z.array(z.string().min(2)).optional(),
+          country: CountryCode.optional(),
+        })
+        .strict()
+        .refine((place) => Boolean(place.jurisdictions) !== Boolean(place.country), {
+          message: "a place has jurisdictions or a country, not both",
+        }),
+    ),
+    /** Words and phrases (other languages, shorthand, plain needs) read as the catalogue's words. */
+    words: z.array(z.object({ words: z.array(z.string().min(1)).min(1), means: z.string().min(1) }).strict()),
+  })
+  .strict();
+export type SearchWordsFileT = z.infer<typeof SearchWordsFile>;
+
 export const ComplianceFile = z.array(z.object({ id: Slug, name: z.string().min(1) }).strict());
 
 export const ProviderFile = z

@@ -17,7 +17,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../../catalogue/contract/index.ts";
 import { BUCKETS, FEEDBACK_MESSAGE } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
-import { compareRequest, listParam, matrixRequest, searchRequest } from "../../catalogue/page-requests.ts";
+import { compareRequest, listParam, matrixRequest, searchHref, searchRequest } from "../../catalogue/page-requests.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../../catalogue/render/equivalents.ts";
@@ -45,7 +45,8 @@ function sitePage(c: TextContext, request: FastifyRequest, reply: FastifyReply, 
   return c.site.render(request, reply, { page: { name, search }, headers: { vary: TEXT_VARY, ...headers } });
 }
 
-function searchDoc(catalogue: Catalogue, { query, found, hint }: ReturnType<typeof searchRequest>): Doc {
+function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchRequest>): Doc {
+  const { query, found, hint, didYouMean, page, pages, filters } = request;
   if (!query)
     return {
       title: "Search",
@@ -57,17 +58,22 @@ function searchDoc(catalogue: Catalogue, { query, found, hint }: ReturnType<type
     ...(found.search?.subServices?.[service.slug] ? [`; matched ${found.search.subServices[service.slug]}`] : []),
   ]);
   const { total } = found.pagination;
+  const pager: Inline[] = [
+    ...(page > 1 ? [link("Previous page", searchHref(query, filters, page - 1))] : []),
+    ...(page > 1 && page < pages ? [" · "] : []),
+    ...(page < pages ? [link("Next page", searchHref(query, filters, page + 1))] : []),
+  ];
   return {
     title: `Search: ${query}`,
     blocks: [
       heading(1, `Search: ${query}`),
       paragraph(
-        total === 0
-          ? "No results."
-          : `${total} services match${total > found.data.length ? `; the first ${found.data.length}` : ""}.`,
+        total === 0 ? "No results." : `${total} services match${pages > 1 ? `; page ${page} of ${pages}` : ""}.`,
       ),
       ...(hint ? [paragraph(hint)] : []),
+      ...(didYouMean ? [paragraph("Did you mean ", link(didYouMean, searchHref(didYouMean, filters)), "?")] : []),
       ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
+      ...(pager.length > 0 ? [paragraph(...pager)] : []),
     ],
   };
 }

@@ -40,7 +40,7 @@ describe("GET /v1/services", () => {
     expect((await first("route53")).data[0]!.slug).toBe("aws-route-53");
     const typo = await first("postgress");
     expect(typo.data.length).toBeGreaterThan(0);
-    expect(typo.search).toMatchObject({ closest: false, didYouMean: "postgresql" });
+    expect(typo.search).toMatchObject({ closest: false, didYouMean: "postgres" });
     const closest = await first("kubernetes xyzzyqwerty");
     expect(closest.search).toEqual({ closest: true });
     expect(closest.data.map((s) => s.slug)).toEqual(["aws-eks", "azure-kubernetes-service", "gcp-gke"]);

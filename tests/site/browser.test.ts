@@ -250,7 +250,10 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     it("says did-you-mean, closest matches, and nothing at all for nonsense", async () => {
       const page = await open("/search/?q=postgress");
       await page.locator("[data-search-results][data-source]").waitFor({ state: "attached" });
-      expect(await page.locator("[data-search-hint]").innerText()).toContain("Did you mean “postgresql”?");
+      // A link to the respelt search, with a whole word.
+      const respelt = page.locator("[data-search-respelt] a");
+      expect(await respelt.innerText()).toBe("postgres");
+      expect(await respelt.getAttribute("href")).toBe("/search/?q=postgres");
       expect(await page.locator("[data-search-results] li").count()).toBeGreaterThan(3);
       await page.locator("#search-q").fill("xyzzyqwerty");
       await page.locator("#search-q").press("Enter");

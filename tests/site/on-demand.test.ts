@@ -96,6 +96,11 @@ describe("the site's pages rendered on demand by the text host", () => {
     expect(none).toMatch(
       /data-search-hint[^>]*>Nothing in the catalogue matches; try another name or fewer words\.<\/p>/,
     );
+    // A respelt word is a link to its own search, a whole word.
+    const respelt = squeeze((await text.inject({ url: "/search?q=kubernets", headers: HTML })).body);
+    expect(respelt).toMatch(
+      /data-search-respelt[^>]*>\s?Did you mean <a href="\/search\/\?q=kubernetes">kubernetes<\/a>\?/,
+    );
     const filtered = squeeze((await text.inject({ url: "/search?q=storage&provider=ovhcloud", headers: HTML })).body);
     expect(filtered).toMatch(/<option value="ovhcloud" selected[^>]*>/);
     expect(filtered).not.toContain('href="/aws/s3"');
