@@ -110,19 +110,19 @@ export function allowedProviders(catalogue: ExitCatalogue, to: ExitTargetT): str
   if (allowed.length === 0)
     throw targetError(
       "No provider matches the target",
-      `No provider of the catalogue meets every criterion given (${describeTarget(to)}); widen it.`,
+      `No provider of the catalogue meets every criterion given (${describeTarget(to, (id) => catalogue.providerById.get(id)?.provider.name ?? id)}); widen it.`,
     );
   return allowed;
 }
 
-/** The target in words: "sovereign option, jurisdictions EU or CH, not stackit". */
-export function describeTarget(to: ExitTargetT): string {
+/** The target in words, providers by name: "sovereign option; jurisdiction EU or CH; not STACKIT". */
+export function describeTarget(to: ExitTargetT, nameOf: (providerId: string) => string = (id) => id): string {
   const parts: string[] = [];
-  if (to.providers) parts.push(`providers ${to.providers.join(", ")}`);
+  if (to.providers) parts.push(`providers ${to.providers.map(nameOf).join(", ")}`);
   if (to.sovereignOption === true) parts.push("sovereign option");
   if (to.euResidentOnly === true) parts.push("EU-resident-only");
   if (to.jurisdictions) parts.push(`jurisdiction ${to.jurisdictions.join(" or ")}`);
-  if (to.exclude) parts.push(`not ${to.exclude.join(", ")}`);
+  if (to.exclude) parts.push(`not ${to.exclude.map(nameOf).join(", ")}`);
   return parts.join("; ");
 }
 

@@ -169,7 +169,7 @@ describe("exit plans, over random lists and targets", () => {
     expect(refusal({ providers: ["aws"], sovereignOption: true })).toEqual([
       400,
       "No provider matches the target",
-      expect.stringContaining("providers aws; sovereign option"),
+      expect.stringContaining("providers Amazon Web Services; sovereign option"),
     ]);
   });
 

@@ -44,7 +44,7 @@ describe("POST /v1/exit-plan", () => {
     const md = await app.inject(post("/v1/exit-plan", body, { accept: "text/markdown" }));
     expect(md.statusCode).toBe(200);
     expect(md.headers["content-type"]).toBe("text/markdown; charset=utf-8");
-    expect(md.body).toMatch(/^# Exit plan → providers ovhcloud, scaleway\n/);
+    expect(md.body).toMatch(/^# Exit plan → providers OVHcloud, Scaleway\n/);
     // Gaps come first, then a table per provider moved from, exposure, sources and the release.
     const order = ["## Gaps", "## Moving from Amazon Web Services", "## Exposure before and after", "## Sources"].map(
       (h) => md.body.indexOf(h),
