@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.9.0",
+    date: "2026-11-26",
+    changes: [
+      "ServiceCompatibility.scope (optional): the part of a job a service speaks a term for, when it is not the whole (STACKIT Intake speaks Kafka for producing only). Exit plans never rank by a scoped claim, so a service covering the whole job comes first; the scoped candidate's reason says which part it lacks. The exit plan's CSV says in its kind column what each candidate is: lineage, compatible or equivalent; same-category rows are nearest.",
+      "GET /v1/lists/{id}/exit-plan: an unknown query parameter is a 400 naming it with the parameter it most likely meant, as the POST body's unknown keys are (a misspelt provider no longer plans to every provider). Unknown service ids in every endpoint that takes ids are named with the nearest slugs the search finds for their words.",
+    ],
+  },
+  {
     version: "1.8.0",
     date: "2026-11-26",
     changes: [

@@ -45,6 +45,16 @@ export const FactSource = z
 export const CompatibilityClaim = z
   .object({
     id: Slug.meta(d("Id of the compatibility vocabulary term (see CompatibilityTerm), e.g. kafka")),
+    scope: z
+      .string()
+      .min(1)
+      .max(120)
+      .optional()
+      .meta(
+        d(
+          'Present when the service speaks the term for part of a job only, saying which part (e.g. "producing only: no consumers or consumer groups"); exit plans rank such a claim below a whole one (added in 1.9.0)',
+        ),
+      ),
     source: FactSource.meta(d("The vendor page that states the service is compatible")),
   })
   .strict()

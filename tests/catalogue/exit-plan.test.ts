@@ -298,3 +298,16 @@ describe("the ten reviewed example plans", () => {
     });
   }
 });
+
+describe("compatibility for the whole job", () => {
+  it("ranks a service speaking a protocol for part of the job below one that covers it, and says which part", () => {
+    const plan = exitPlan(realCatalogue(), ["azure-event-hubs"], { providers: ["stackit", "ionos"] });
+    const [first, ...rest] = plan.services[0]!.candidates;
+    // Event Hubs consumers and consumer groups would break on STACKIT Intake, an ingest-only sink.
+    expect(first!.slug).toBe("ionos-kafka");
+    expect(first!.compatibility).toEqual(["kafka"]);
+    const intake = rest.find((candidate) => candidate.slug === "stackit-intake")!;
+    expect(intake.compatibility).toEqual([]);
+    expect(intake.reason).toContain("compatible for part of the job only (kafka: producing only");
+  });
+});
