@@ -12,6 +12,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
     date: "2026-11-26",
     changes: [
       "ServiceCompatibility.scope (optional): the part of a job a service speaks a term for, when it is not the whole (STACKIT Intake speaks Kafka for producing only). Exit plans never rank by a scoped claim, so a service covering the whole job comes first; the scoped candidate's reason says which part it lacks. The exit plan's CSV says in its kind column what each candidate is: lineage, compatible or equivalent; same-category rows are nearest.",
+      "ServiceDetail.notCompatible (optional): compatibility terms checked on the vendor's pages and not supported, each {id, note?, source}. CompatibilityTerm gains conformance (a programme whose published list backs claims, e.g. CNCF's certified Kubernetes) and groups (the equivalence groups swept for the term).",
       "GET /v1/lists/{id}/exit-plan: an unknown query parameter is a 400 naming it with the parameter it most likely meant, as the POST body's unknown keys are (a misspelt provider no longer plans to every provider). Unknown service ids in every endpoint that takes ids are named with the nearest slugs the search finds for their words.",
     ],
   },
