@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowedProviders, compatibilityOf, exitPlan, isClosed, sameProduct } from "../../catalogue/exit-plan.ts";
+import { allowedProviders, exitPlan, isClosed, sameProduct } from "../../catalogue/exit-plan.ts";
 import { exposureReport } from "../../catalogue/exposure.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { ExitPlan, ExitPlanBody, type ExitTargetT } from "../../catalogue/schema/index.ts";
@@ -21,7 +21,9 @@ const groupPeers = (a: string, b: string) => {
 /** Whether a candidate may replace a service: a group peer, the same product, or a same-category service sharing a compatibility entry. */
 const related = (a: string, b: string) => {
   const [x, y] = [catalogue.bySlug.get(a)!, catalogue.bySlug.get(b)!];
-  const shared = compatibilityOf(x).some((id) => compatibilityOf(y).includes(id));
+  // Claims for part of a job (a scope) find candidates too; they never rank (catalogue/data/README.md).
+  const claimed = (record: typeof x) => (record.compatibility ?? []).map((claim) => claim.id);
+  const shared = claimed(x).some((id) => claimed(y).includes(id));
   return groupPeers(a, b) || sameProduct(x, y) || (shared && x.service.category === y.service.category);
 };
 
