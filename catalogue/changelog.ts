@@ -16,6 +16,9 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       'Every request body (POST /v1/lists, the policies, export, feedback, analytics/outbound, exit-plan) is closed: an unknown key is a 400 naming it and the key it most likely meant; a __proto__ key is such a key, no longer "not valid JSON".',
       'A query parameter given more than once is a 400 "given more than once" on every endpoint (a list is one comma-separated value).',
       "A malformed Host (user@host, spaces, an unclosed [IPv6, empty) is a 400 in the Error shape; Expect other than 100-continue is 417, an unknown or lower-case method 501, an unknown HTTP version 505, each with an Error body. An unknown id is named as sent, its control characters escaped (\\u0000).",
+      "ServiceCompatibility.scope (optional): the part of a job a service speaks a term for, when it is not the whole (STACKIT Intake speaks Kafka for producing only). Exit plans never rank by a scoped claim, so a service covering the whole job comes first; the scoped candidate's reason says which part it lacks. The exit plan's CSV says in its kind column what each candidate is: lineage, compatible or equivalent; same-category rows are nearest.",
+      "ServiceDetail.notCompatible (optional): compatibility terms checked on the vendor's pages and not supported, each {id, note?, source}. CompatibilityTerm gains conformance (a programme whose published list backs claims, e.g. CNCF's certified Kubernetes) and groups (the equivalence groups swept for the term).",
+      "GET /v1/lists/{id}/exit-plan: an unknown query parameter is a 400 naming it with the parameter it most likely meant, as the POST body's unknown keys are (a misspelt provider no longer plans to every provider). Unknown service ids in every endpoint that takes ids are named with the nearest slugs the search finds for their words.",
     ],
   },
   {

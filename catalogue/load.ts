@@ -27,6 +27,7 @@ import {
   type CatalogueReleaseT,
   type CategoryT,
   type CompatibilityClaimT,
+  type CompatibilityNotSupportedT,
   type CompatibilityTermT,
   type FactSourceT,
   type PolicyIdentifiersT,
@@ -68,6 +69,8 @@ export interface ServiceRecord {
   readonly dependencies: readonly ServiceDependencyT[];
   /** Wire protocols and APIs its vendor states it is compatible with, each with that page (empty when none). */
   readonly compatibility: readonly CompatibilityClaimT[];
+  /** Compatibility terms checked on the vendor's pages and not supported, each with that page (empty when none). */
+  readonly notCompatible: readonly CompatibilityNotSupportedT[];
   /** The other provider's product it is, when another company operates it. */
   readonly lineage?: ServiceLineageT;
   /** Slugs of equivalent services on other providers, ordered by provider then name. */
@@ -398,7 +401,7 @@ function factSourceProblems(
  */
 export function compatibilityProblems(
   entry: ServiceEntryT,
-  vocabulary: ReadonlyMap<string, unknown>,
+  vocabulary: ReadonlyMap<string, Pick<CompatibilityTermT, "conformance"> | undefined>,
   officialDomains: readonly string[] | undefined,
   today = utcToday(),
 ): string[] {
@@ -409,7 +412,25 @@ export function compatibilityProblems(
       problems.push(`field compatibility.${i}.id: unknown compatibility id "${claim.id}" (see compatibility.yaml)`);
     if (claimed.has(claim.id)) problems.push(`field compatibility.${i}.id: "${claim.id}" is claimed twice`);
     claimed.add(claim.id);
-    problems.push(...factSourceProblems(`compatibility.${i}.source`, claim.source, officialDomains, today));
+    // A conformance programme's published list (CNCF's certified Kubernetes) backs a claim too.
+    const programme = vocabulary.get(claim.id)?.conformance?.url;
+    const onProgramme = programme !== undefined && claim.source.url.startsWith(programme);
+    problems.push(
+      ...factSourceProblems(
+        `compatibility.${i}.source`,
+        claim.source,
+        onProgramme ? undefined : officialDomains,
+        today,
+      ),
+    );
+  });
+  (entry.notCompatible ?? []).forEach((record, i) => {
+    if (!vocabulary.has(record.id))
+      problems.push(`field notCompatible.${i}.id: unknown compatibility id "${record.id}" (see compatibility.yaml)`);
+    if (claimed.has(record.id))
+      problems.push(`field notCompatible.${i}.id: "${record.id}" is claimed and recorded as not supported`);
+    claimed.add(record.id);
+    problems.push(...factSourceProblems(`notCompatible.${i}.source`, record.source, officialDomains, today));
   });
   if (entry.lineage)
     problems.push(...factSourceProblems("lineage.source", entry.lineage.source, officialDomains, today));
@@ -693,6 +714,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         sources: newestFirst(entry.sources ?? []).map(publicSource),
         dependencies: source.dependencies?.[service.slug] ?? [],
         compatibility: entry.compatibility ?? [],
+        notCompatible: entry.notCompatible ?? [],
         ...(entry.lineage ? { lineage: entry.lineage } : {}),
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,

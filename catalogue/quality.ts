@@ -209,6 +209,30 @@ export interface EquivalenceReport {
   membersPerGroup: Record<string, number>;
   /** Groups with a member filed under another category, each with its stated reason. */
   groupsWithOtherCategories: number;
+  /**
+   * Per term swept across its groups (compatibility.yaml `groups`): the members claiming it, those
+   * recorded as not supporting it, and the members left unchecked (slugs; the data's gate is 0).
+   */
+  sweep: Record<string, { claims: number; notSupported: number; unchecked: string[] }>;
+}
+
+/** Each swept term's members: claimed, recorded as not supported, or unchecked. */
+function compatibilitySweep(catalogue: Catalogue): EquivalenceReport["sweep"] {
+  const groupById = new Map(catalogue.groups.map((group) => [group.id, group]));
+  const sweep: EquivalenceReport["sweep"] = {};
+  for (const term of catalogue.compatibilityById.values()) {
+    if (!term.groups) continue;
+    const members = new Set(term.groups.flatMap((id) => groupById.get(id)?.services ?? []));
+    const row = { claims: 0, notSupported: 0, unchecked: [] as string[] };
+    for (const slug of members) {
+      const record = catalogue.bySlug.get(slug)!;
+      if (record.compatibility.some((claim) => claim.id === term.id)) row.claims++;
+      else if (record.notCompatible.some((entry) => entry.id === term.id)) row.notSupported++;
+      else row.unchecked.push(slug);
+    }
+    sweep[term.id] = row;
+  }
+  return sweep;
 }
 
 export function equivalenceReport(catalogue: Catalogue): EquivalenceReport {
@@ -233,6 +257,7 @@ export function equivalenceReport(catalogue: Catalogue): EquivalenceReport {
     membersPerGroup: Object.fromEntries(catalogue.groups.map((group) => [group.id, group.services.length])),
     groupsWithOtherCategories: catalogue.groups.filter((group) => Object.keys(group.otherCategories ?? {}).length > 0)
       .length,
+    sweep: compatibilitySweep(catalogue),
   };
 }
 

@@ -62,10 +62,12 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
           compatibility: record.compatibility.map((claim) => ({
             id: claim.id,
             name: catalogue.compatibilityById.get(claim.id)?.name ?? claim.id,
+            ...(claim.scope ? { scope: claim.scope } : {}),
             source: claim.source,
           })),
         }
       : {}),
+    ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
   };
 }

@@ -73,6 +73,13 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );
+  // Terms swept across their groups: every member claims the term or records that it does not support it.
+  const swept = Object.entries(equivalence.sweep);
+  console.log(`  swept terms: ${swept.length === 0 ? "none yet" : swept.length}`);
+  for (const [term, row] of swept)
+    console.log(
+      `    ${term}: ${row.claims} claim, ${row.notSupported} checked and not supported, ${row.unchecked.length} unchecked${row.unchecked.length > 0 ? ` (${row.unchecked.slice(0, 8).join(", ")}${row.unchecked.length > 8 ? "…" : ""})` : ""}`,
+    );
   console.log(
     `Groups: ${equivalence.groups}; ${equivalence.groupsWithOtherCategories} with a member filed under another category (each with its reason)`,
   );
@@ -85,6 +92,12 @@ try {
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   const problems = [
     ...qualityProblems(catalogue, report),
+    ...swept.flatMap(([term, row]) =>
+      row.unchecked.map(
+        (slug) =>
+          `COMPATIBILITY_UNCHECKED: ${slug} is in a group swept for "${term}" but neither claims it nor records notCompatible`,
+      ),
+    ),
     ...staleLifecycleGaps(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {

@@ -1,6 +1,6 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
-import { CompatibilityClaim, ServiceLineage } from "./compatibility.ts";
+import { CompatibilityClaim, CompatibilityNotSupported, ServiceLineage } from "./compatibility.ts";
 import {
   ComplianceScope,
   HeadOffice,
@@ -100,6 +100,7 @@ export const ServiceEntry = z
     sources: z.array(ServiceSourceEntry).min(1).optional(),
     /** Wire protocols and APIs the vendor states the service is compatible with, each with that page (1.8.0). */
     compatibility: z.array(CompatibilityClaim).min(1).optional(),
+    notCompatible: z.array(CompatibilityNotSupported).min(1).optional(),
     /** The other provider's product this service is, operated by a different company (1.8.0). */
     lineage: ServiceLineage.optional(),
   })

@@ -20,6 +20,8 @@ const KNOWN_KEYS = [
   "euResidentOnly",
   "jurisdictions",
   "exclude",
+  "format",
+  "bom",
 ];
 const unknownKeys = unknownKeysOf(KNOWN_KEYS);
 
@@ -92,33 +94,40 @@ const PROVIDER_ID = "[a-z0-9]{1,64}";
 const JURISDICTION = "[A-Za-z]{2}";
 
 /** The query of GET /v1/lists/{id}/exit-plan: the target fields, comma-separated, and the format. */
-export const ExitPlanQuery = z.object({
-  providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
-  sovereignOption: z
-    .enum(["true", "false"])
-    .optional()
-    .meta({ description: "true: only sovereign-option providers (ExitTarget.sovereignOption)" }),
-  euResidentOnly: z
-    .enum(["true", "false"])
-    .optional()
-    .meta({ description: "true: only EU-resident-only providers (ExitTarget.euResidentOnly)" }),
-  jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
-  exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
-  format: z
-    .enum(EXIT_PLAN_FORMATS)
-    .optional()
-    .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
-  bom: z
-    .preprocess(
-      (value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value),
-      z.boolean(),
-    )
-    .optional()
-    .meta({
-      description:
-        "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
-    }),
-});
+/**
+ * The saved-list exit plan's query: the target, so an unknown parameter is a 400 with the one it
+ * most likely meant (a misspelt `provider` would otherwise plan to every provider in silence).
+ */
+export const ExitPlanQuery = z.strictObject(
+  {
+    providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
+    sovereignOption: z
+      .enum(["true", "false"])
+      .optional()
+      .meta({ description: "true: only sovereign-option providers (ExitTarget.sovereignOption)" }),
+    euResidentOnly: z
+      .enum(["true", "false"])
+      .optional()
+      .meta({ description: "true: only EU-resident-only providers (ExitTarget.euResidentOnly)" }),
+    jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
+    exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
+    format: z
+      .enum(EXIT_PLAN_FORMATS)
+      .optional()
+      .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
+    bom: z
+      .preprocess(
+        (value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value),
+        z.boolean(),
+      )
+      .optional()
+      .meta({
+        description:
+          "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
+      }),
+  },
+  unknownKeys,
+);
 
 /** The query of POST /v1/exit-plan: the format (and the CSV's byte order mark). */
 export const ExitPlanFormatQuery = ExitPlanQuery.pick({ format: true, bom: true });

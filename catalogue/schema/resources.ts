@@ -3,7 +3,7 @@
  * files. Each field's description lands in OpenAPI verbatim.
  */
 import { z } from "zod";
-import { ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
+import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { LIST_LIFETIME_DAYS } from "../limits.ts";
 import {
   CountryCode,
@@ -370,6 +370,14 @@ export const ServiceDetail = Service.extend({
       "Present when the service is another provider's product operated by a different company: origin is that product's slug, with the vendor page that says so (added in 1.8.0)",
     ),
   ),
+  notCompatible: z
+    .array(CompatibilityNotSupported)
+    .optional()
+    .meta(
+      d(
+        "Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0)",
+      ),
+    ),
 }).meta({
   id: "ServiceDetail",
   description:

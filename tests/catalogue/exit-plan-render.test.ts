@@ -33,6 +33,19 @@ describe("exit plan renderings", () => {
     expect(entra.outcome).toBe("no-equivalent");
     expect(rows.filter((row) => row.startsWith("azure-entra-id,"))).toHaveLength(1 + entra.nearest.length);
     expect(rows.some((row) => row.startsWith("ovhcloud-dns,DNS,ovhcloud,stays,stays,,ovhcloud-dns,"))).toBe(true);
+    // What each candidate is: S3 to OVHcloud's Object Storage shares the S3 API (compatible);
+    // the same-category rows are "nearest", never equivalents.
+    const kinds = rows.slice(1).map((row) => row.split(",")[4]);
+    for (const kind of kinds)
+      expect(["stays", "lineage", "compatible", "equivalent", "gap", "kept", "nearest"]).toContain(kind);
+    expect(
+      rows.find((row) => row.startsWith("aws-s3,") && row.includes(",ovhcloud-object-storage,"))!.split(",")[4],
+    ).toBe(
+      plan.services[0]!.candidates.find((c) => c.slug === "ovhcloud-object-storage")!.compatibility.length > 0
+        ? "compatible"
+        : "equivalent",
+    );
+    expect(kinds.filter((kind) => kind === "nearest")).toHaveLength(entra.nearest.length);
     // Every reason has commas or semicolons: quoted, and a row has exactly the header's columns.
     for (const row of rows.slice(1)) expect(row.match(/"[^"]*"|[^,]+|(?<=,)(?=,|$)/g)!.length).toBe(12);
   });

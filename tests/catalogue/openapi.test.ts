@@ -54,7 +54,7 @@ describe("the OpenAPI document", () => {
     expect(detail.compatibility?.description).toMatch(/compatibility vocabulary/);
     expect(detail.lineage?.description).toMatch(/another provider's product operated by a different company/);
     expect(Object.keys(schemas.FactSource!.properties!)).toEqual(["url", "retrieved", "asOf"]);
-    expect(Object.keys(schemas.ServiceCompatibility!.properties!).sort()).toEqual(["id", "name", "source"]);
+    expect(Object.keys(schemas.ServiceCompatibility!.properties!).sort()).toEqual(["id", "name", "scope", "source"]);
   });
 
   it("holds every path of the contract, with its Error responses", () => {
