@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.9.0",
+    date: "2026-11-26",
+    changes: [
+      "ServiceDetail.dependencies[].resourceType (optional): the resource type whose deployment needs the group's identifiers, when they come from the vendor's resource schemas. AWS services now carry, per CloudFormation resource type they own, the IAM actions its create, update and delete handlers need under other prefixes (AWS's resource provider schemas as cfn-lint vendors them), so a generated SCP lets an approved service's own resources deploy (Lambda's functions read their code from S3, CloudFormation reads templates from S3).",
+      "Policy explain mode: deployments.fixturesChecked counts the vendor's deployment fixtures the approved list was checked against (those naming an approved service) and deployments.fixturesOfVendor all of the vendor's; deployments.resourceTypes {checked, denied[]} names, per approved service, the resource types from the vendor's schemas whose deployment needs an action the document does not allow, with the actions.",
+    ],
+  },
+  {
     version: "1.8.0",
     date: "2026-11-26",
     changes: [

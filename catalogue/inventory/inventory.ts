@@ -74,8 +74,8 @@ export const InventoryExclusion = z
 export type InventoryExclusionT = z.infer<typeof InventoryExclusion>;
 
 export const ExclusionsFile = z.array(InventoryExclusion);
-/** map.yaml: item or pattern → the slug of the service that owns it. */
-export const MapFile = z.record(ItemOrPattern, Slug);
+/** map.yaml: item or pattern → the slug (or slugs) of the services that own it. */
+export const MapFile = z.record(ItemOrPattern, z.union([Slug, z.array(Slug).min(1)]));
 
 /** One inventory as read from its folder. */
 export interface Inventory {
@@ -84,7 +84,7 @@ export interface Inventory {
   readonly source: InventorySourceT;
   readonly items: readonly string[];
   readonly exclusions: readonly InventoryExclusionT[];
-  readonly map: Readonly<Record<string, string>>;
+  readonly map: Readonly<Record<string, string | readonly string[]>>;
 }
 
 /** What reconciliation needs of a service: its provider and the identifiers it names. */
@@ -183,11 +183,13 @@ export function reconcileInventory(
     for (const identifier of [...exact, ...namespaces])
       for (const item of byKey.get(key(identifier)) ?? []) claim(item, service.slug);
   }
-  for (const [pattern, slug] of Object.entries(map)) {
-    if (!slugExists(slug)) problems.push(`${id}/map.yaml: ${pattern}: unknown service slug "${slug}"`);
+  for (const [pattern, owner] of Object.entries(map)) {
+    const slugs = typeof owner === "string" ? [owner] : owner;
+    for (const slug of slugs)
+      if (!slugExists(slug)) problems.push(`${id}/map.yaml: ${pattern}: unknown service slug "${slug}"`);
     const named = items.filter((item) => matchesItem(pattern, item));
     if (named.length === 0) problems.push(`${id}/map.yaml: ${pattern}: names no item of items.txt (stale)`);
-    for (const item of named) claim(item, slug);
+    for (const item of named) for (const slug of slugs) claim(item, slug);
   }
   const exclusionOf = new Map<string, InventoryExclusionT>();
   for (const exclusion of exclusions) {

@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import type { Catalogue } from "../load.ts";
 import {
   ExclusionsFile,
   InventorySource,
@@ -19,6 +18,18 @@ import {
   type InventoryReport,
   type InventoryService,
 } from "./inventory.ts";
+
+/** What reconciliation reads of a catalogue (structural, so this module never imports the loader). */
+export interface InventoryCatalogue {
+  readonly source: {
+    readonly services: readonly { readonly providerId: string; readonly entry: InventoryEntry }[];
+  };
+  readonly bySlug: ReadonlyMap<string, unknown>;
+}
+interface InventoryEntry {
+  readonly slug: string;
+  readonly policyIdentifiers?: InventoryService["policyIdentifiers"];
+}
 
 export const DEFAULT_INVENTORY_DIR = fileURLToPath(new URL("./", import.meta.url));
 /** Inventories are kept beside a data folder: catalogue/inventory for catalogue/data. */
@@ -76,7 +87,7 @@ export function readInventories(dir: string = DEFAULT_INVENTORY_DIR, problems: s
 }
 
 /** The catalogue's services as reconciliation reads them (terraformResources when the data has it). */
-export function inventoryServices(catalogue: Catalogue): InventoryService[] {
+export function inventoryServices(catalogue: InventoryCatalogue): InventoryService[] {
   return catalogue.source.services.map(({ providerId, entry }) => {
     const terraform = (entry as { terraformResources?: unknown }).terraformResources;
     return {
@@ -90,7 +101,7 @@ export function inventoryServices(catalogue: Catalogue): InventoryService[] {
 
 /** Reads and reconciles every inventory against the catalogue; problems gets unreadable files. */
 export function reconcileAll(
-  catalogue: Catalogue,
+  catalogue: InventoryCatalogue,
   dir: string = DEFAULT_INVENTORY_DIR,
   problems: string[] = [],
 ): { inventories: Inventory[]; reports: InventoryReport[] } {

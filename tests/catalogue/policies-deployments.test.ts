@@ -203,11 +203,18 @@ describe("explain: the deployment check", () => {
       "aws-step-functions-lambda",
     ]);
     expect(result.deployments.gaps).toEqual([]);
+    // The note says how many fixtures it checked, of how many, and never claims more.
+    const awsFixtures = fixturesOf("aws").length;
+    expect(result.deployments).toMatchObject({ fixturesChecked: 3, fixturesOfVendor: awsFixtures });
     expect(result.notes).toContain(
-      "Deployment check: the document allows all of 3 common workloads of these services, as the vendor's own guides deploy them (see deployments in explain mode).",
+      `Deployment check: 3 fixtures of the catalogue's ${awsFixtures} AWS deployment fixtures name these services; the document allows all of them, as the vendor's own guides deploy them (see deployments in explain mode).`,
     );
-    // A list touching no fixture gets no such note.
-    expect(scpPolicy(catalogue, ["aws-braket"]).notes.some((note) => note.startsWith("Deployment check"))).toBe(false);
+    // A list touching no fixture says that nothing was checked.
+    const braket = scpPolicy(catalogue, ["aws-braket"]);
+    expect(braket.deployments).toMatchObject({ covered: [], gaps: [], fixturesChecked: 0 });
+    expect(braket.notes).toContain(
+      `Deployment check: none of the catalogue's ${awsFixtures} AWS deployment fixtures names these services, so no common workload was checked.`,
+    );
     const gcp = gcpOrgPolicy(catalogue, ["gcp-pubsub"]);
     const gap = gcp.deployments.gaps.find((entry) => entry.id === "gcp-pubsub-push-cloud-run")!;
     expect(gap.missing).toContain("run.googleapis.com");
@@ -256,10 +263,11 @@ describe("explain: implied services", () => {
   });
 
   it('says "essentials" in linkedTo where the essentials are why a service is implied', () => {
-    const result = scpPolicy(catalogue, ["aws-s3"]);
+    // SQS: its queues deploy with sqs actions alone, so nothing but the essentials links IAM.
+    const result = scpPolicy(catalogue, ["aws-sqs"]);
     const iam = result.implied.find((entry) => entry.id === "aws-iam")!;
     expect(iam.linkedTo).toEqual(["essentials"]);
-    const withoutEssentials = scpPolicy(catalogue, ["aws-s3"], { essentials: false });
+    const withoutEssentials = scpPolicy(catalogue, ["aws-sqs"], { essentials: false });
     expect(withoutEssentials.implied.find((entry) => entry.id === "aws-iam")).toBeUndefined();
   });
 
