@@ -471,7 +471,8 @@ function impliedServices(
 function deploymentNote(check: DeploymentCheckT, vendor: Vendor): string[] {
   const { covered, gaps } = check;
   const types = check.resourceTypes;
-  const of = `${count(check.fixturesChecked ?? covered.length + gaps.length, "fixture")} of the catalogue's ${check.fixturesOfVendor ?? "?"} ${vendor.providerName} deployment fixtures name these services`;
+  const checked = check.fixturesChecked ?? covered.length + gaps.length;
+  const of = `${count(checked, "fixture")} of the catalogue's ${check.fixturesOfVendor ?? "?"} ${vendor.providerName} deployment fixtures ${checked === 1 ? "names" : "name"} these services`;
   const workloads =
     covered.length + gaps.length === 0
       ? `Deployment check: none of the catalogue's ${check.fixturesOfVendor ?? "?"} ${vendor.providerName} deployment fixtures names these services, so no common workload was checked.`
