@@ -42,6 +42,7 @@ export const BROWSER_CORE = [
   "catalogue/render/theme.ts",
   "catalogue/search.ts",
   "catalogue/urls.ts",
+  "catalogue/verified.ts",
 ];
 
 /** Node's own globals, those a browser lacks (process, Buffer, require, __dirname…). */

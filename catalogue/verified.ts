@@ -5,7 +5,10 @@
  * catalogue read it: AWS's compliance read on 2026-11-26 from scope tables of 2022-07-15 shows
  * 2022-07-15. A source without asOf shows the day it was read.
  */
-import { SOURCE_BACKS, type ServiceSourceT } from "./schema/index.ts";
+import type { SOURCE_BACKS, ServiceSourceT } from "./schema/index.ts";
+
+/** SOURCE_BACKS, in its order (the type says so): the browser loads this module, and zod stays out. */
+const KINDS: typeof SOURCE_BACKS = ["identity", "description", "lifecycle", "compliance", "identifiers", "regions"];
 
 export interface ShownVerified {
   readonly kind: (typeof SOURCE_BACKS)[number];
@@ -20,7 +23,7 @@ export function shownVerified(
   sources: readonly Pick<ServiceSourceT, "backs" | "retrieved" | "asOf">[],
 ): ShownVerified[] {
   const rows: ShownVerified[] = [];
-  for (const kind of SOURCE_BACKS) {
+  for (const kind of KINDS) {
     let best: ShownVerified | undefined;
     for (const source of sources) {
       if (!source.backs.includes(kind)) continue;
