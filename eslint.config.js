@@ -47,6 +47,7 @@ export const BROWSER_CORE = [
   "catalogue/search-spelling.ts",
   "catalogue/search-words.ts",
   "catalogue/urls.ts",
+  "catalogue/verified.ts",
 ];
 
 /** Node's own globals, those a browser lacks (process, Buffer, require, __dirname…). */

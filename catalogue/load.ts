@@ -10,6 +10,8 @@ import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
 import type { DependencyMap } from "./dependencies.ts";
 import { readDependencies } from "./dependencies.node.ts";
+import { cloudFormationDependencies } from "./inventory/cloudformation.node.ts";
+import { inventoryDirOf } from "./inventory/load.node.ts";
 import { issueLines, issuePath } from "./issues.ts";
 import { mergeScope } from "./scope.ts";
 import type { z } from "zod";
@@ -607,7 +609,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, categoryById, problems);
-  const dependencies = readDependencies(
+  const handWritten = readDependencies(
     dataDir,
     new Map(
       [...entries].map(([slug, { providerId, entry }]) => [
@@ -618,6 +620,19 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     problems,
     (path) => readYaml(path, problems),
   );
+  // Plus what the vendors' resource schemas say each service's own resources need to deploy.
+  const fromSchemas = cloudFormationDependencies(
+    inventoryDirOf(dataDir),
+    [...entries].map(([slug, { providerId, entry }]) => ({
+      slug,
+      providerId,
+      policyIdentifiers: entry.policyIdentifiers,
+    })),
+    problems,
+  );
+  const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
+  for (const [slug, groups] of Object.entries(fromSchemas))
+    dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
   const snapshots = readReleaseSnapshots(dataDir, problems);
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;

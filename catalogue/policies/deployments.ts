@@ -795,6 +795,68 @@ const AWS: readonly Deployment[] = [
       },
     ],
   },
+  {
+    id: "aws-aurora-serverless-data-api-sam",
+    providerId: "aws",
+    name: "SAM app: Aurora Serverless with the Data API, behind API Gateway and Lambda, traced by X-Ray",
+    services: ["aws-aurora", "aws-secrets-manager", "aws-lambda", "aws-api-gateway", "aws-x-ray", "aws-cloudformation"],
+    identifiers: [
+      "cloudformation:CreateStack",
+      "cloudformation:DescribeStacks",
+      "cloudformation:CreateChangeSet",
+      "cloudformation:DescribeChangeSet",
+      "cloudformation:ExecuteChangeSet",
+      "s3:PutObject",
+      "s3:GetObject",
+      "rds:CreateDBSubnetGroup",
+      "rds:CreateDBCluster",
+      "rds:ModifyDBCluster",
+      "rds:DescribeDBClusters",
+      "secretsmanager:CreateSecret",
+      "secretsmanager:GetRandomPassword",
+      "secretsmanager:TagResource",
+      "secretsmanager:GetSecretValue",
+      "iam:CreateRole",
+      "iam:PutRolePolicy",
+      "iam:AttachRolePolicy",
+      "iam:PassRole",
+      "lambda:CreateFunction",
+      "lambda:PublishVersion",
+      "lambda:CreateAlias",
+      "lambda:AddPermission",
+      "apigateway:POST",
+      "apigateway:PUT",
+      "apigateway:PATCH",
+      "apigateway:GET",
+      "xray:PutTraceSegments",
+      "xray:PutTelemetryRecords",
+      "rds-data:ExecuteStatement",
+      "rds-data:BatchExecuteStatement",
+      "logs:CreateLogGroup",
+      "logs:CreateLogStream",
+      "logs:PutLogEvents",
+    ],
+    sources: [
+      {
+        url: "https://github.com/aws-samples/aws-aurora-serverless-data-api-sam/blob/9c9500b61ff79e4134126d38a75ffc2cada4115a/deploy_scripts/rds_cfn_template.yaml",
+        backs:
+          "the database stack: an RDS DB subnet group, a Secrets Manager secret with a generated password and an Aurora Serverless cluster whose master credentials resolve from it; deploy_rds.sh creates it with aws cloudformation create-stack, then enables the Data API with aws rds modify-db-cluster --enable-http-endpoint",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/aws-samples/aws-aurora-serverless-data-api-sam/blob/9c9500b61ff79e4134126d38a75ffc2cada4115a/deploy_scripts/api_cfn_template.yaml",
+        backs:
+          "the SAM template (AWS::Serverless-2016-10-31): a regional API Gateway REST API with tracing, Lambda functions with X-Ray tracing and AutoPublishAlias (versions and an alias), API events (invoke permissions) and roles allowed rds-data:* on the cluster and the database secret",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/aws-samples/aws-aurora-serverless-data-api-sam/blob/9c9500b61ff79e4134126d38a75ffc2cada4115a/deploy_scripts/package_api.sh",
+        backs:
+          "sam package uploads the built Lambda code to an S3 bucket and writes a template pointing at it; deploy_api.sh runs sam deploy (a CloudFormation change set), and Lambda reads the code from S3 with the deployer's credentials",
+        checked: CHECKED,
+      },
+    ],
+  },
 ];
 
 /** Every fixture, Azure first, then Google Cloud and AWS. */

@@ -3,6 +3,7 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
+import { shownVerifiedText } from "../verified.ts";
 import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle.ts";
 import {
   LIFECYCLE_SOON_DAYS,
@@ -63,12 +64,6 @@ export function complianceRows(catalogue: Catalogue, service: ServiceT): [string
     ]);
   }
   return rows;
-}
-
-/** "identifiers 2026-11-26; compliance 2026-11-26": what the sources back, each with the day it was read. */
-export function verifiedText(service: ServiceT): string | undefined {
-  const verified = Object.entries(service.verified ?? {});
-  return verified.length > 0 ? verified.map(([kind, day]) => `${kind} ${day}`).join("; ") : undefined;
 }
 
 /** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
@@ -306,7 +301,8 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
   if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
   fields.push(...complianceRows(catalogue, service));
-  const verified = verifiedText(service);
+  // The copy's own date where a source gives one, never the day it was read (catalogue/verified.ts).
+  const verified = shownVerifiedText(record.sources);
   if (verified) fields.push(["Verified", [verified]]);
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));

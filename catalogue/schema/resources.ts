@@ -130,6 +130,15 @@ export const ServiceDependency = z
         ),
       ),
     source: DependencySource,
+    resourceType: z
+      .string()
+      .min(1)
+      .optional()
+      .meta(
+        d(
+          "The resource type whose deployment needs these identifiers, when they come from the vendor's resource schemas (e.g. AWS::Lambda::Function from its CloudFormation handlers; added in 1.9.0)",
+        ),
+      ),
   })
   .strict()
   .meta({

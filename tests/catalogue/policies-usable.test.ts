@@ -451,6 +451,6 @@ describe("service detail shows dependencies", () => {
       "Microsoft.Network/networkInterfaces",
     );
     for (const dependency of vm.dependencies!) expect(dependency.source.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(serviceDetail(catalogue as Catalogue, "aws-s3")!).not.toHaveProperty("dependencies");
+    expect(serviceDetail(catalogue as Catalogue, "aws-sqs")!).not.toHaveProperty("dependencies");
   });
 });
