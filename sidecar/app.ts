@@ -144,8 +144,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.handler = async function (this: FastifyInstance, request, reply) {
         const { pathname, query } = splitRequestUrl(request.url);
         const found = staticFileFor(rows, pathname, query);
-        if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
-          return reply;
+        const headers = { "cache-control": cacheControl(found?.row.cache ?? "public") };
+        const asBuilt = found?.row.static?.asBuilt === true;
+        if (found && (await files.send(request, reply, found.path, headers, 200, { asBuilt }))) return reply;
         return (computed as (...args: Parameters<RouteHandlerMethod>) => unknown).call(this, request, reply);
       } as RouteHandlerMethod;
     });

@@ -81,6 +81,8 @@ export const MIRROR_ENDPOINTS: readonly Endpoint[] = [
     static: {
       file: "{path}",
       root: "dist",
+      // What a mirror checks against the manifest; its own server puts its URLs in when it serves.
+      asBuilt: true,
       // The site's server bundles: `serve` renders saved lists without them, and they hold build paths.
       withheld: ["site/server/"],
       files: (c) => [file("catalogue-source.json", c.source)],
