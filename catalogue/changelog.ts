@@ -8,6 +8,16 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.9.0",
+    date: "2026-11-26",
+    changes: [
+      "One style for every boolean query parameter (freeTier, explain, essentials, sovereignOption, euResidentOnly, bom): true or false, 1 or 0; any other word is a 400. OpenAPI declares each a boolean or one of those four words, so typed clients pass true and validating proxies accept ?bom=1.",
+      "OpenAPI: GET /, GET /openapi.json and GET /catalogue.json have response schemas (Discovery, OpenApiDocument, CatalogueDump); POST /mcp's 202 (a notification) is declared with no content, and is sent with no Content-Type.",
+      "Vary: Accept-Encoding on every answer large enough to be compressed, compressed or not; Vary: Accept on the exit plans' answers, which Accept negotiates. Access-Control-Expose-Headers names X-RateLimit-Limit, Retry-After and ETag: X-RateLimit-Remaining and X-RateLimit-Reset were never sent.",
+      "GET /mirror/{path} serves each file as built, its bytes the manifest's sha256, on a server at any URL (the URLs in text files were rewritten to the server's own, so a mirror of a deployment on other URLs than its build's failed its integrity check); cloud-catalogue serve puts its own URLs in as it serves the mirror.",
+    ],
+  },
+  {
     version: "1.8.0",
     date: "2026-11-26",
     changes: [

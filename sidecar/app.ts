@@ -111,7 +111,8 @@ export async function apiStack(
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
     allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match", "Idempotency-Key"],
     // What cross-origin JavaScript may read beyond the CORS-safelisted headers.
-    exposedHeaders: ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "ETag"],
+    // Only headers the API sends (its rate limits report the bucket's limit alone).
+    exposedHeaders: ["X-RateLimit-Limit", "Retry-After", "ETag"],
     maxAge: 86400,
     // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
     strictPreflight: false,
