@@ -184,6 +184,7 @@ describe("the OpenAPI document tells the truth", () => {
     const createdAt = new Date();
     await store.createList({
       id: "vary-list",
+      name: "Vary",
       approvedServiceIds: slugs,
       createdAt,
       expiresAt: new Date(createdAt.getTime() + 86_400_000),
