@@ -9,6 +9,7 @@
  * content types of catalogue/static.ts, and answer HEAD. A build served at other URLs than it was
  * built for (another port, a mirror, a moved deployment) has those URLs rewritten in its text
  * files when they are read, and those compressed again: the build's siblings hold the old URLs.
+ * `asBuilt` sends a file byte for byte whatever the URLs (/mirror/: the manifest's hashes name it).
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
