@@ -22,6 +22,8 @@ const SLOW_SUITES = [
   "tests/build/new-port.test.ts",
   "tests/contract/prism.test.ts",
   "tests/contract/openapi-properties.test.ts",
+  // npm start, two mirrors of the whole build and every page compared between two hosts.
+  "tests/mirror/any-port.test.ts",
 ];
 
 export default defineConfig({

@@ -61,6 +61,11 @@ export interface StaticSpec {
    * manifest hashes every other file) or where the row serves what other rows wrote (the mirror).
    */
   readonly files?: (catalogue: Catalogue, urls: PublicUrls, table: readonly Endpoint[]) => Iterable<StaticFile>;
+  /**
+   * Served byte for byte as the build wrote it, even by a server on other URLs than the build's
+   * (which rewrites them in every other text file): the bytes the manifest's hashes name.
+   */
+  readonly asBuilt?: boolean;
   /** Prefixes inside `root` never served (the site's server bundles: they hold the build machine's paths). */
   readonly withheld?: readonly string[];
   /** `?page=N` (with `limit` absent or equal to `limit`) has a file of its own; other queries go to the sidecar. */

@@ -146,7 +146,8 @@ function operation(endpoint: Endpoint): JsonSchema {
       },
     },
     ...(endpoint.response.accepted
-      ? { 202: { description: endpoint.response.accepted, content: { [endpoint.response.contentType]: {} } } }
+      ? // Accepted with an empty body and no Content-Type (a JSON-RPC notification).
+        { 202: { description: endpoint.response.accepted } }
       : {}),
   };
   for (const status of endpoint.errors) {

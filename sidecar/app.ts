@@ -162,7 +162,8 @@ export async function apiStack(
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
     allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match", "Idempotency-Key"],
     // What cross-origin JavaScript may read beyond the CORS-safelisted headers.
-    exposedHeaders: ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "ETag"],
+    // Only headers the API sends (its rate limits report the bucket's limit alone).
+    exposedHeaders: ["X-RateLimit-Limit", "Retry-After", "ETag"],
     maxAge: 86400,
     // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
     strictPreflight: false,
@@ -196,8 +197,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.handler = async function (this: FastifyInstance, request, reply) {
         const { pathname, query } = splitRequestUrl(request.url);
         const found = staticFileFor(rows, pathname, query);
-        if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
-          return reply;
+        const headers = { "cache-control": cacheControl(found?.row.cache ?? "public") };
+        const asBuilt = found?.row.static?.asBuilt === true;
+        if (found && (await files.send(request, reply, found.path, headers, 200, { asBuilt }))) return reply;
         return (computed as (...args: Parameters<RouteHandlerMethod>) => unknown).call(this, request, reply);
       } as RouteHandlerMethod;
     });

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../limits.ts";
 import { ExposureReport } from "./resources.ts";
 import { unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
-import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
 /** At most this many provider ids or jurisdictions in one target field. */
 export const MAX_TARGET_ITEMS = 64;
@@ -101,30 +101,17 @@ const JURISDICTION = "[A-Za-z]{2}";
 export const ExitPlanQuery = z.strictObject(
   {
     providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
-    sovereignOption: z
-      .enum(["true", "false"])
-      .optional()
-      .meta({ description: "true: only sovereign-option providers (ExitTarget.sovereignOption)" }),
-    euResidentOnly: z
-      .enum(["true", "false"])
-      .optional()
-      .meta({ description: "true: only EU-resident-only providers (ExitTarget.euResidentOnly)" }),
+    sovereignOption: queryBoolean("true: only sovereign-option providers (ExitTarget.sovereignOption)"),
+    euResidentOnly: queryBoolean("true: only EU-resident-only providers (ExitTarget.euResidentOnly)"),
     jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
     exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
     format: z
       .enum(EXIT_PLAN_FORMATS)
       .optional()
       .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
-    bom: z
-      .preprocess(
-        (value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value),
-        z.boolean(),
-      )
-      .optional()
-      .meta({
-        description:
-          "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
-      }),
+    bom: queryBoolean(
+      "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
+    ),
   },
   unknownKeys,
 );

@@ -6,23 +6,16 @@
  */
 import { z } from "zod";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
-import { d } from "./vocabulary.ts";
+import { d, queryBoolean } from "./vocabulary.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Query parameters
 
-const booleanFlag = (description: string) =>
-  z
-    .enum(["true", "false"])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : value === "true"))
-    .meta(d(description));
-
 const policyQueryShape = {
-  explain: booleanFlag(
+  explain: queryBoolean(
     "true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document",
   ),
-  essentials: booleanFlag(
+  essentials: queryBoolean(
     "false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable",
   ),
 };

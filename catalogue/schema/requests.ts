@@ -15,7 +15,7 @@ import {
   MAX_URL_LENGTH,
 } from "../limits.ts";
 import { strictBody } from "./unknown-keys.ts";
-import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -25,12 +25,7 @@ export const ServicesQuery = z.object({
     description:
       "Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response)",
   }),
-  // A boolean, written true or false in the query string: OpenAPI declares it boolean, so generated
-  // clients pass freeTier: true (issue 64); any other word is a 400.
-  freeTier: z
-    .preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean())
-    .optional()
-    .meta({ description: "When true, only services with a free tier (true or false)" }),
+  freeTier: queryBoolean("When true, only services with a free tier (true or false, 1 or 0)"),
   lifecycle: z
     .enum([...LIFECYCLE_STATUSES, "active"])
     .optional()

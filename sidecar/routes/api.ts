@@ -88,13 +88,21 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
  * Content-Encoding pass. Others are left to @fastify/compress.
  */
 async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
-  reply
-    .code(prepared.status)
-    .type(prepared.contentType)
-    .header("cache-control", cacheControl(row.cache, prepared.until, now));
-  if (prepared.disposition) reply.header("content-disposition", prepared.disposition);
+  reply.code(prepared.status).header("cache-control", cacheControl(row.cache, prepared.until, now));
   const body = prepared.body;
   const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  // An accepted message with nothing to say (an MCP notification's 202) has no body to type.
+  if (size === 0 && prepared.status === 202) return reply.send();
+  reply.type(prepared.contentType);
+  if (prepared.disposition) reply.header("content-disposition", prepared.disposition);
+  // What the answer depends on besides the URL, whichever representation this request gets: the
+  // Accept of a negotiated row (an exit plan as JSON, Markdown or CSV), and Accept-Encoding when
+  // it is large enough to be compressed.
+  const vary = [
+    ...(row.response.alternates?.length ? ["Accept"] : []),
+    ...(size >= COMPRESS_MIN_BYTES ? ["Accept-Encoding"] : []),
+  ];
+  if (vary.length > 0) reply.header("vary", vary.join(", "));
   const encoding =
     size >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
   if (prepared.hash) {
@@ -104,12 +112,8 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }
   if (!encoding || typeof body === "string") return reply.send(body);
-  const vary = reply.getHeader("vary");
   const encoded = (prepared.encoded[encoding] ??= await compress(encoding, body));
-  return reply
-    .header("content-encoding", encoding)
-    .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding")
-    .send(encoded);
+  return reply.header("content-encoding", encoding).send(encoded);
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;

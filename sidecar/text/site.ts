@@ -83,7 +83,11 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
   const rendering = c.replies.rendering(request);
   reply.header("vary", TEXT_VARY).header("cache-control", "no-store");
   if (rendering === "html" && (await sitePage(c, request, reply, "search"))) return reply;
-  const doc = searchDoc(c.catalogue, searchRequest(c.catalogue, searchParams(request)));
+  const asked = searchRequest(c.catalogue, searchParams(request));
+  // Without the site's renderer (a mirror), the built search page, whose script searches; a query's
+  // results are written below as text so that they read without JavaScript too.
+  if (rendering === "html" && !asked.query && (await c.replies.site(request, reply, "search/index.html"))) return reply;
+  const doc = searchDoc(c.catalogue, asked);
   if (rendering === "html")
     return reply
       .type(contentType("html"))
