@@ -8,6 +8,13 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.9.0",
+    date: "2026-11-26",
+    changes: [
+      "ServiceDetail.terraformResources (optional, on GET /v1/services/{slug}): the resource types of the provider's official Terraform provider that the service owns (e.g. scaleway_instance_server, ovh_cloud_project_kube), each owned by exactly one service, so every resource of a Terraform plan names its service; the site and the text host show them beside the policy identifiers.",
+    ],
+  },
+  {
     version: "1.8.0",
     date: "2026-11-26",
     changes: [
