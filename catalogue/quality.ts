@@ -34,11 +34,15 @@ export const MINIMUMS = {
 };
 
 const AWS_PREFIXES_FILE = new URL("./reference/aws-iam-prefixes.txt", import.meta.url);
+/** The pinned Service Authorization Reference (inventory/aws/iam), fresher than the CSV copy above. */
+const AWS_IAM_INVENTORY = new URL("./inventory/aws/iam/items.txt", import.meta.url);
 
+/** AWS IAM service prefixes: the 2026-03 CSV copy and the pinned aws/iam inventory together. */
 export function awsIamPrefixes(): Set<string> {
   return new Set(
-    readFileSync(AWS_PREFIXES_FILE, "utf8")
-      .split("\n")
+    [AWS_PREFIXES_FILE, AWS_IAM_INVENTORY]
+      .flatMap((file) => readFileSync(file, "utf8").split("\n"))
+      .map((line) => line.trim())
       .filter((line) => line && !line.startsWith("#")),
   );
 }
