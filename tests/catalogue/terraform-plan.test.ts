@@ -15,7 +15,20 @@ import { servicePage } from "../../catalogue/render/pages.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const FIXTURES = new URL("../fixtures/terraform/", import.meta.url);
-const PROVIDERS = ["ovhcloud", "scaleway", "stackit", "ionos", "hetzner", "exoscale", "upcloud", "otc"] as const;
+const PROVIDERS = [
+  "ovhcloud",
+  "scaleway",
+  "stackit",
+  "ionos",
+  "hetzner",
+  "exoscale",
+  "upcloud",
+  "otc",
+  "digitalocean",
+  "vultr",
+  "heroku",
+  "outscale",
+] as const;
 
 /** The resource types a configuration declares, in order, once each. */
 function resourceTypes(config: string): string[] {
