@@ -28,6 +28,7 @@ const PROVIDERS = [
   "vultr",
   "heroku",
   "outscale",
+  "nhn",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
