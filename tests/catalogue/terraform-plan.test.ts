@@ -29,6 +29,7 @@ const PROVIDERS = [
   "heroku",
   "outscale",
   "nhn",
+  "clevercloud",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
