@@ -30,6 +30,7 @@ const PROVIDERS = [
   "outscale",
   "nhn",
   "clevercloud",
+  "akamai",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
