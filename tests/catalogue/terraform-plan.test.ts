@@ -31,6 +31,7 @@ const PROVIDERS = [
   "nhn",
   "clevercloud",
   "akamai",
+  "gcore",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
