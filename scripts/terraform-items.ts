@@ -28,7 +28,7 @@ const files = git("ls-tree", "--name-only", `${commit}:${folder}`)
 const items = new Map<string, string>();
 for (const file of files) {
   const text = git("show", `${commit}:${folder}/${file}`);
-  const heading = /^#\s+(?:Resource:\s*)?`?([a-z][a-z0-9_]*)`?/m.exec(text)?.[1];
+  const heading = /^#{1,2}\s+(?:Resource:\s*)?`?([a-z][a-z0-9_]*)`?/m.exec(text)?.[1];
   const base = file.replace(/\.html\.markdown$|\.markdown$|\.md$/, "");
   const type = heading?.startsWith(`${prefix}_`) ? heading : `${prefix}_${base}`;
   const subcategory = /^subcategory\s*:\s*"?([^"\n]*)"?/m.exec(text)?.[1]?.trim() ?? "";
