@@ -25,6 +25,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "OpenAPI: GET /, GET /openapi.json and GET /catalogue.json have response schemas (Discovery, OpenApiDocument, CatalogueDump); POST /mcp's 202 (a notification) is declared with no content, and is sent with no Content-Type.",
       "Vary: Accept-Encoding on every answer large enough to be compressed, compressed or not; Vary: Accept on the exit plans' answers, which Accept negotiates. Access-Control-Expose-Headers names X-RateLimit-Limit, Retry-After and ETag: X-RateLimit-Remaining and X-RateLimit-Reset were never sent.",
       "GET /mirror/{path} serves each file as built, its bytes the manifest's sha256, on a server at any URL (the URLs in text files were rewritten to the server's own, so a mirror of a deployment on other URLs than its build's failed its integrity check); cloud-catalogue serve puts its own URLs in as it serves the mirror.",
+      "ServiceDetail.terraformResources (optional, on GET /v1/services/{slug}): the resource types of the provider's official Terraform provider that the service owns (e.g. scaleway_instance_server, ovh_cloud_project_kube), each owned by exactly one service, so every resource of a Terraform plan names its service; the site and the text host show them beside the policy identifiers.",
     ],
   },
   {

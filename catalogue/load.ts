@@ -14,6 +14,7 @@ import { cloudFormationDependencies } from "./inventory/cloudformation.node.ts";
 import { inventoryDirOf } from "./inventory/load.node.ts";
 import { issueLines, issuePath } from "./issues.ts";
 import { mergeScope } from "./scope.ts";
+import { terraformResourceProblems } from "./terraform-resources.ts";
 import type { z } from "zod";
 import {
   CategoryFile,
@@ -65,6 +66,8 @@ export interface ServiceRecord {
   readonly service: ServiceT;
   readonly subServices: readonly SubServiceT[];
   readonly policyIdentifiers: PolicyIdentifiersT;
+  /** The official Terraform provider's resource types this service owns (empty when none are recorded). */
+  readonly terraformResources: readonly string[];
   /** The vendor pages that back the service's facts, newest check first (empty when none are listed). */
   readonly sources: readonly ServiceSourceT[];
   /** What else it needs to be usable under a policy allowing it (data/dependencies/), with sources. */
@@ -539,6 +542,15 @@ function readServices(dataDir: string, known: Known, problems: string[]): Map<st
   const entries = new Map<string, ServiceAt>();
   for (const path of listYaml(dataDir, "services", problems)) readServiceFile(path, known, entries, problems);
   problems.push(...successorProblems(entries), ...lineageProblems(entries));
+  problems.push(
+    ...terraformResourceProblems(
+      [...entries.values()].map(({ path, index, entry }) => ({
+        where: `${shown(path)}: entry ${index + 1} (${entry.slug})`,
+        slug: entry.slug,
+        types: entry.terraformResources,
+      })),
+    ),
+  );
   return entries;
 }
 
@@ -726,6 +738,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         service,
         subServices: entry.subServices ?? [],
         policyIdentifiers: entry.policyIdentifiers ?? {},
+        terraformResources: entry.terraformResources ?? [],
         sources: newestFirst(entry.sources ?? []).map(publicSource),
         dependencies: source.dependencies?.[service.slug] ?? [],
         compatibility: entry.compatibility ?? [],

@@ -13,6 +13,20 @@ import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quali
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
+/** "provider sourced/services (share)", least sourced first: the issue's target is half of every provider. */
+function sourcedShares(catalogue: ReturnType<typeof loadCatalogue>): string[] {
+  const counts = new Map<string, { services: number; sourced: number }>();
+  for (const service of catalogue.services) {
+    const count = counts.get(service.providerId) ?? { services: 0, sourced: 0 };
+    count.services++;
+    if (catalogue.bySlug.get(service.slug)!.sources.length > 0) count.sourced++;
+    counts.set(service.providerId, count);
+  }
+  return [...counts]
+    .sort(([a, x], [b, y]) => x.sourced / x.services - y.sourced / y.services || a.localeCompare(b))
+    .map(([id, { services, sourced }]) => `${id} ${sourced}/${services} (${pct(sourced / services)})`);
+}
+
 try {
   const catalogue = loadCatalogue(process.env.CATALOGUE_DATA_DIR);
   const report = coverage(catalogue);
@@ -44,6 +58,7 @@ try {
   );
   const p = report.provenance;
   console.log(`Provenance: ${p.servicesWithSources} of ${report.services} services with sources, ${p.sources} sources`);
+  console.log(`  share of services with a source, per provider: ${sourcedShares(catalogue).join(", ")}`);
   console.log(
     `  service compliance entries per provider: ${byCount(p.complianceEntries)
       .map(([k, v]) => `${k} ${v}`)

@@ -19,6 +19,7 @@ import type { FactSourceT, ServiceLifecycleT, ServiceSourceT, ServiceT } from ".
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
 import { relativeDays } from "./relative.ts";
+import { identifierBlocks } from "./identifiers.ts";
 
 export { relativeDays } from "./relative.ts";
 // The paths live in urls.ts (a leaf, so lifecycle.ts can name them); the text host imports them here.
@@ -315,19 +316,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
       rows: record.subServices.map((sub) => [sub.name, sub.kind, sub.description ?? ""]),
     });
   }
-  const identifierRows: [string, Inline[]][] = [];
-  if (ids.iamPrefixes) identifierRows.push(["AWS IAM prefixes", [ids.iamPrefixes.join(", ")]]);
-  if (ids.resourceTypes) identifierRows.push(["Azure resource types", [ids.resourceTypes.join(", ")]]);
-  if (ids.apiServices) {
-    identifierRows.push([
-      "Google APIs",
-      [ids.apiServices.map((api) => `${api.name}${api.restrictServiceUsage ? "" : " (not restrictable)"}`).join(", ")],
-    ]);
-  }
-  for (const other of ids.other ?? []) identifierRows.push([other.scheme, [other.values.join(", ")]]);
-  if (ids.noneReason) identifierRows.push(["None", [ids.noneReason]]);
-  if (identifierRows.length > 0)
-    blocks.push(heading(2, "Policy identifiers"), { kind: "fields", rows: identifierRows });
+  blocks.push(...identifierBlocks(ids, record.terraformResources));
   blocks.push(heading(2, "Equivalents"));
   const equivalents = record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service);
   blocks.push(

@@ -70,6 +70,11 @@ export const ProviderFile = z
   })
   .strict();
 
+/** A Terraform resource type: the provider's local name, an underscore, the resource (scaleway_instance_server). */
+export const TerraformResourceType = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*_[a-z0-9_]+$/, "must be a lowercase Terraform resource type like scaleway_instance_server");
+
 export const ServiceEntry = z
   .object({
     slug: Slug,
@@ -94,6 +99,8 @@ export const ServiceEntry = z
     /** Programmes whose provider-published scope names this service; each needs a source that backs compliance. */
     compliance: z.array(Slug).optional(),
     policyIdentifiers: PolicyIdentifiers.optional(),
+    /** The official Terraform provider's resource types this service owns, each owned by one service (1.9.0). */
+    terraformResources: z.array(TerraformResourceType).min(1).optional(),
     subServices: z.array(SubService).optional(),
     lifecycle: ServiceLifecycle.optional(),
     /** The vendor pages that back this entry's facts, each read on `retrieved` (see data/README.md). */

@@ -350,6 +350,14 @@ export const ServiceDetail = Service.extend({
   subServices: z.array(SubService).meta(d("Tiers, editions, storage classes, engines, features or plans")),
   equivalents: z.array(Service).meta(d("Equivalent services on other providers")),
   policyIdentifiers: PolicyIdentifiers.meta(d("Identifiers that name the service in its provider's policies")),
+  terraformResources: z
+    .array(z.string())
+    .optional()
+    .meta(
+      d(
+        "Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0)",
+      ),
+    ),
   sources: z
     .array(ServiceSource)
     .optional()
