@@ -237,6 +237,35 @@ const AZURE: readonly Deployment[] = [
     ],
   },
   {
+    id: "azure-container-app-acr",
+    providerId: "azure",
+    name: "Container app pulling from a container registry seeded by a deployment script",
+    services: ["azure-container-apps", "azure-container-registry", "azure-log-analytics"],
+    identifiers: [
+      "Microsoft.App/containerApps",
+      "Microsoft.App/managedEnvironments",
+      "Microsoft.ContainerRegistry/registries",
+      "Microsoft.OperationalInsights/workspaces",
+      "Microsoft.ManagedIdentity/userAssignedIdentities",
+      "Microsoft.Resources/deploymentScripts",
+    ],
+    notEvaluated: ["Microsoft.Authorization/roleAssignments"],
+    sources: [
+      {
+        url: `${QUICKSTARTS}/1a6085fb5c0db31f7d7439db8b16f0e01e7ea93a/quickstarts/microsoft.app/container-app-acr/main.bicep`,
+        backs:
+          "the container-app-acr quickstart: a Log Analytics workspace, a container registry (module), a user-assigned identity given AcrPull, a container app environment logging to the workspace, and the container app pulling its image from the registry",
+        checked: CHECKED,
+      },
+      {
+        url: `${QUICKSTARTS}/1a6085fb5c0db31f7d7439db8b16f0e01e7ea93a/quickstarts/microsoft.app/container-app-acr/import-acr.bicep`,
+        backs:
+          "the import-acr module: a user-assigned identity, a Contributor role assignment on the registry and an AzureCLI deployment script (Microsoft.Resources/deploymentScripts) running az acr import",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
     id: "azure-cosmos-db-sql",
     providerId: "azure",
     name: "Cosmos DB for NoSQL account, database and container",
