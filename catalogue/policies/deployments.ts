@@ -248,6 +248,8 @@ const AZURE: readonly Deployment[] = [
       "Microsoft.OperationalInsights/workspaces",
       "Microsoft.ManagedIdentity/userAssignedIdentities",
       "Microsoft.Resources/deploymentScripts",
+      "Microsoft.Storage/storageAccounts",
+      "Microsoft.ContainerInstance/containerGroups",
     ],
     notEvaluated: ["Microsoft.Authorization/roleAssignments"],
     sources: [
@@ -261,6 +263,12 @@ const AZURE: readonly Deployment[] = [
         url: `${QUICKSTARTS}/1a6085fb5c0db31f7d7439db8b16f0e01e7ea93a/quickstarts/microsoft.app/container-app-acr/import-acr.bicep`,
         backs:
           "the import-acr module: a user-assigned identity, a Contributor role assignment on the registry and an AzureCLI deployment script (Microsoft.Resources/deploymentScripts) running az acr import",
+        checked: CHECKED,
+      },
+      {
+        url: "https://learn.microsoft.com/azure/azure-resource-manager/templates/deployment-script-template",
+        backs:
+          "the deployment script service needs a storage account and a container instance to run the script, and creates them unless an existing storage account is named",
         checked: CHECKED,
       },
     ],
