@@ -43,7 +43,7 @@ describe("the deployment fixtures", () => {
       expect(fixture.sources.length, fixture.id).toBeGreaterThan(0);
       for (const source of fixture.sources) {
         expect(source.url, fixture.id).toMatch(
-          /^https:\/\/(github\.com\/(Azure|Azure-Samples|MicrosoftDocs|aws-samples)\/|learn\.microsoft\.com\/|cloud\.google\.com\/|codelabs\.developers\.google\.com\/|docs\.aws\.amazon\.com\/)/,
+          /^https:\/\/(github\.com\/(Azure|Azure-Samples|MicrosoftDocs|aws-samples|GoogleCloudPlatform)\/|learn\.microsoft\.com\/|cloud\.google\.com\/|codelabs\.developers\.google\.com\/|docs\.aws\.amazon\.com\/)/,
         );
         // A file in a repository is pinned to the commit read.
         if (source.url.startsWith("https://github.com/"))
