@@ -21,6 +21,7 @@ import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { answerConnect, clientErrorHandler, HOST_DETAILS, requireHost } from "./client-errors.ts";
+import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
@@ -96,6 +97,7 @@ export async function apiStack(
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
   requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
+  refuseDotSegments(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", DOT_SEGMENT_DETAILS)));
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Its 404 handler answers 405 with Allow on the table's paths.
   await app.register(errors, { table: options.table ?? ENDPOINTS });

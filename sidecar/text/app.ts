@@ -11,6 +11,7 @@ import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
+import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
 import { answerConnect, HOST_DETAILS, requireHost } from "../client-errors.ts";
 import type { BuiltFiles } from "../files.ts";
 import { limitPipelining } from "../http-limits.ts";
@@ -71,7 +72,10 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     ),
   );
   answerConnect(app.server, "text");
+  // First: /v1/ is the API's, through the API's own handler and hooks.
+  if (options.api) await forwardApi(app, options.api);
   requireHost(app, (request, reply) => replies.error(request, reply, 400, "Bad request", HOST_DETAILS));
+  refuseDotSegments(app, (request, reply) => replies.error(request, reply, 400, "Bad request", DOT_SEGMENT_DETAILS));
   limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
   if (options.files) await options.files.register(app);
   await registerHeadersAndLimit(app, options);
@@ -86,7 +90,6 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   app.setErrorHandler(textErrorHandler(replies, site));
   app.setNotFoundHandler(notFoundHandler(replies, options));
 
-  if (options.api) await app.register(forwardApi(options.api));
   const context: TextContext = {
     catalogue: options.catalogue,
     store: options.store,
