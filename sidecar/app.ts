@@ -51,6 +51,8 @@ export interface AppOptions {
    * same (heavy/pool.ts); absent (a catalogue made in memory), on the main thread, one at a time.
    */
   readonly catalogueSource?: CatalogueSource;
+  /** The heavy rows' thread, when the caller shares it (with the text host's pages: server.ts). */
+  readonly heavyWorker?: HeavyWorker;
 }
 
 type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
@@ -153,9 +155,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
-  const heavyWorker = options.catalogueSource
-    ? new HeavyWorker(options.catalogueSource, options.urls, options.store)
-    : undefined;
+  const heavyWorker =
+    options.heavyWorker ??
+    (options.catalogueSource ? new HeavyWorker(options.catalogueSource, options.urls, options.store) : undefined);
   if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),

@@ -39,7 +39,7 @@ function lowerPriority(): void {
 
 const WORKER_NICE = 10;
 lowerPriority();
-const { source, urls } = workerData as { source: CatalogueSource; urls: PublicUrls };
+const { source, urls, siteEntry } = workerData as { source: CatalogueSource; urls: PublicUrls; siteEntry?: string };
 const catalogue = source.distDir ? loadBuiltCatalogue(source.distDir) : loadCatalogue(source.dataDir);
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
@@ -91,8 +91,33 @@ port.on("message", (message: ToWorker) => {
       );
     return;
   }
+  if (message.kind === "text-page" || message.kind === "site-page") return void answerPage(message);
   void answer(message);
 });
+
+/** A page of the text host; its modules are loaded with the first (a thread for the API alone does without). */
+async function answerPage(message: Extract<ToWorker, { kind: "text-page" | "site-page" }>): Promise<void> {
+  try {
+    let answer;
+    if (message.kind === "text-page") {
+      const { runTextJob } = await import("../text/computed.ts");
+      answer = runTextJob(catalogue, message.page);
+    } else {
+      if (!siteEntry) throw new Error("this thread has no site to render");
+      const { renderSitePage } = await import("./site-render.ts");
+      const { locals, apiUrl } = message.page;
+      answer = await renderSitePage(siteEntry, message.page, {
+        catalogue,
+        store,
+        ...(apiUrl ? { apiUrl } : {}),
+        ...locals,
+      });
+    }
+    post({ kind: "page-result", job: message.job, answer });
+  } catch (error) {
+    post({ kind: "error", job: message.job, error: errorMessage(error) });
+  }
+}
 
 function asText({ body, ...rest }: Extract<Result, { body: unknown }>): Result {
   return { ...rest, text: serializeJson(body), contentType: "application/json; charset=utf-8" };

@@ -20,13 +20,14 @@ import { clientKey, limitStore } from "../plugins/limit-store.ts";
 import securityHeaders from "../plugins/security-headers.ts";
 import type { Store } from "../store/store.ts";
 import { forwardApi } from "./api-forward.ts";
+import { ComputedPages, type PageWorker } from "./computed.ts";
 import { terminalWidth, TextReplies } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { allowedMethods, bucketOf, registerTextRoutes } from "./routes.ts";
 import { SitePages, type SiteHandler } from "./site-page.ts";
 import { limitPage } from "./site.ts";
 
-export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
+export { loadSiteHandler, siteEntry, type SiteHandler } from "./site-page.ts";
 
 export interface TextAppOptions {
   readonly config: AppOptions["config"] & { NO_COLOR?: string | undefined };
@@ -39,6 +40,11 @@ export interface TextAppOptions {
   readonly api?: FastifyInstance;
   /** The public URLs: https turns on HSTS; the site's on-demand pages link the API's. */
   readonly urls?: PublicUrls;
+  /**
+   * The thread computed pages run in (the API's heavy computations' thread, given the site's
+   * entry); without it they run on this thread, one at a time (computed.ts).
+   */
+  readonly pageWorker?: PageWorker;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
 }
@@ -55,11 +61,16 @@ const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
-  const site = new SitePages(options.siteHandler, {
-    catalogue: options.catalogue,
-    store: options.store,
-    ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
-  });
+  const computed = new ComputedPages(options.catalogue, options.pageWorker);
+  const site = new SitePages(
+    options.siteHandler,
+    {
+      catalogue: options.catalogue,
+      store: options.store,
+      ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
+    },
+    computed,
+  );
   const app = Fastify(
     fastifyOptions(
       options.config,
@@ -96,6 +107,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     files: options.files,
     replies,
     site,
+    computed,
     textUrl: options.urls?.textUrl,
   };
   await app.register(registerTextRoutes(context));
