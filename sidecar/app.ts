@@ -99,7 +99,7 @@ export async function apiStack(
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
   requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
-  refuseDotSegments(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", DOT_SEGMENT_DETAILS)));
+  refuseDotSegments(app, (_request, reply) => sendError(reply, errorBody(404, "Not found", DOT_SEGMENT_DETAILS)));
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Its 404 handler answers 405 with Allow on the table's paths.
   await app.register(errors, { table: options.table ?? ENDPOINTS });

@@ -2,13 +2,14 @@
  * Dot segments ("." and ".."), refused on both hosts before any handler runs. A URL parser resolves
  * them (`/v1/%2e%2e/catalogue.json` is `/catalogue.json` to WHATWG's URL and to nginx), so a path
  * that names one place under /v1/ could be served from another. Browsers and curl resolve them
- * before sending; a request that still has one was written to climb, and gets a 400.
+ * before sending; a request that still has one was written to climb, and gets a 404 (nothing is
+ * at such a path), saying why.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { splitRequestUrl } from "./files.ts";
 
 export const DOT_SEGMENT_DETAILS =
-  'The path has a "." or ".." segment (percent-encoded or not); ask for the resource at its own path.';
+  'Nothing is served at a path with a "." or ".." segment (percent-encoded or not); ask for the resource at its own path.';
 
 /** `%2e`, `%2f`, `%5c` and `%25` decoded, again while that changes the path (a double encoding). */
 function decodedSeparatorsAndDots(path: string): string {

@@ -86,7 +86,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   // First: /v1/ is the API's, through the API's own handler and hooks.
   if (options.api) await forwardApi(app, options.api);
   requireHost(app, (request, reply) => replies.error(request, reply, 400, "Bad request", HOST_DETAILS));
-  refuseDotSegments(app, (request, reply) => replies.error(request, reply, 400, "Bad request", DOT_SEGMENT_DETAILS));
+  refuseDotSegments(app, (request, reply) => replies.error(request, reply, 404, "Not found", DOT_SEGMENT_DETAILS));
   limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
   if (options.files) await options.files.register(app);
   await registerHeadersAndLimit(app, options);
