@@ -32,6 +32,9 @@ export type { CatalogueSource } from "./messages.ts";
  */
 export const IDLE_MS = 20_000;
 
+/** The thread's old generation at most, in MB (what it holds with the site loaded, ~60 MB, twice over). */
+export const WORKER_OLD_GENERATION_MB = 128;
+
 /** A row's answer, and its body compressed by the worker when asked (`compress`). */
 export type WorkerResult = Result & {
   readonly encoded?: { readonly encoding: CompressRequest["encoding"]; readonly body: Buffer };
@@ -132,6 +135,10 @@ export class HeavyWorker {
   private start(): Worker {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), {
       workerData: { source: this.source, urls: this.urls, ...(this.siteEntry ? { siteEntry: this.siteEntry } : {}) },
+      // Its heap is bounded: V8 would let a thread rendering large pages one after another grow
+      // its old generation to several times what it holds (the catalogue and the site's bundle,
+      // ~60 MB) before collecting. Past the bound the thread ends, its jobs get 503, and the next starts another.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB, maxYoungGenerationSizeMb: 4 },
     });
     worker.unref();
     worker.on("message", (message: FromWorker) => this.receive(worker, message));
@@ -142,7 +149,15 @@ export class HeavyWorker {
         reject(error);
       }
     };
-    worker.on("error", fail);
+    worker.on("error", (error) => {
+      // Past its heap bound (ERR_WORKER_OUT_OF_MEMORY) or a bug: said once, its jobs get 503.
+      console.error(`heavy thread: ${error.message}`);
+      fail(
+        Object.assign(new HttpError(503, "Service unavailable", "The computation was interrupted; retry."), {
+          retryAfter: 1,
+        }),
+      );
+    });
     worker.on("exit", () => fail(new HttpError(503, "Service unavailable", "The computation was interrupted; retry.")));
     return worker;
   }

@@ -9,6 +9,7 @@
  * lookup. Without the thread (a catalogue made in memory, in tests), the same jobs run here, one
  * at a time with the event loop turning between them.
  */
+import type { FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
@@ -74,12 +75,15 @@ export interface PageWorker {
   sitePage(job: SiteJob): Promise<SiteAnswer>;
 }
 
+/** Whether the request's client went away (a job still waiting for it is skipped). */
+export const clientGone = (request: FastifyRequest) => () => request.raw.socket?.destroyed === true;
+
 /** Jobs in the worker at once: enough to hide the round trip between the threads. */
-export const PAGE_SLOTS = 4;
+export const PAGE_SLOTS = 2;
 /** Jobs waiting for a slot, already read and parsed; beyond them, 503. */
 export const PAGE_WAITING_MAX = 256;
 /** What the kept answers hold at most (bodies and keys). */
-export const PAGE_CACHE_BYTES = 16 * 1024 * 1024;
+export const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 /** An answer larger than this is not kept (a 500-service plan): it would push out many small ones. */
 const KEPT_BODY_MAX = 1024 * 1024;
 
@@ -95,7 +99,8 @@ class JobQueue {
     this.slots = slots;
   }
 
-  async run<T>(job: () => T | Promise<T>): Promise<T> {
+  /** Runs `job` in its turn; `gone` (the client left while it waited) skips it. */
+  async run<T>(job: () => T | Promise<T>, gone: () => boolean = () => false): Promise<T> {
     if (this.running >= this.slots) {
       if (this.waiting.length >= PAGE_WAITING_MAX)
         throw Object.assign(new HttpError(503, "Service unavailable", PAGES_BUSY_DETAILS), { retryAfter: 5 });
@@ -104,6 +109,8 @@ class JobQueue {
     try {
       // Requests that arrived meanwhile are read and answered first.
       await new Promise((resolve) => setImmediate(resolve));
+      if (gone())
+        throw Object.assign(new HttpError(503, "Service unavailable", "The client went away."), { retryAfter: 1 });
       return await job();
     } finally {
       const next = this.waiting.shift();
@@ -147,23 +154,26 @@ export class ComputedPages {
   }
 
   /** A text page. Jobs of a saved list are not kept: the list is in their input, and it expires. */
-  async text(job: TextJob): Promise<Computed> {
+  async text(job: TextJob, gone?: () => boolean): Promise<Computed> {
     const key = job.name === "savedList" || job.name === "exitPlan" ? undefined : `text\0${JSON.stringify(job)}`;
     const compute = async (): Promise<Kept> => ({
       kind: "text",
-      computed: await this.queue.run(() => (this.worker ? this.worker.textPage(job) : runTextJob(this.catalogue, job))),
+      computed: await this.queue.run(
+        () => (this.worker ? this.worker.textPage(job) : runTextJob(this.catalogue, job)),
+        gone,
+      ),
     });
     const kept = await this.keep(key, compute);
     return (kept as Extract<Kept, { kind: "text" }>).computed;
   }
 
   /** A site page rendered in the worker; `key` (the job's URL and what it reads of the request) keeps it. */
-  async site(job: SiteJob, key: string | undefined): Promise<SiteAnswer> {
+  async site(job: SiteJob, key: string | undefined, gone?: () => boolean): Promise<SiteAnswer> {
     const worker = this.worker;
     if (!worker) throw new Error("no worker renders the site's pages");
     const compute = async (): Promise<Kept> => ({
       kind: "site",
-      answer: await this.queue.run(() => worker.sitePage(job)),
+      answer: await this.queue.run(() => worker.sitePage(job), gone),
     });
     const kept = await this.keep(key === undefined ? undefined : `site\0${key}`, compute);
     return (kept as Extract<Kept, { kind: "site" }>).answer;

@@ -16,7 +16,7 @@ import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import type { Computed, Shape } from "./computed.ts";
+import { clientGone, type Computed, type Shape } from "./computed.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { StoredList } from "../store/store.ts";
 
@@ -54,17 +54,20 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   }
   const found = await replies.savedList(store, id, request, reply);
   if ("answered" in found) return found.answered;
-  const computed = await c.computed.text({
-    name: "exitPlan",
-    input: {
-      list: found.list,
-      to: target.to,
-      defaulted: target.defaulted,
-      textUrl: c.textUrl ?? "",
-      rendering,
-      width: widthOf(request),
+  const computed = await c.computed.text(
+    {
+      name: "exitPlan",
+      input: {
+        list: found.list,
+        to: target.to,
+        defaulted: target.defaulted,
+        textUrl: c.textUrl ?? "",
+        rendering,
+        width: widthOf(request),
+      },
     },
-  });
+    clientGone(request),
+  );
   // Saved lists expire: not for shared caches.
   return replies.computed(request, reply, rendering, computed, false);
 }

@@ -19,7 +19,7 @@ import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import type { Computed, Shape } from "./computed.ts";
+import { clientGone, type Computed, type Shape } from "./computed.ts";
 import type { StoredList } from "../store/store.ts";
 
 type Params<P> = FastifyRequest<{ Params: P }>;
@@ -34,10 +34,13 @@ export async function comparePath(c: TextContext, request: FastifyRequest, reply
     if (await c.site.render(request, reply, { page: { name: "compare", search }, headers: { vary: TEXT_VARY } }))
       return reply;
   }
-  const computed = await c.computed.text({
-    name: "comparePath",
-    input: { ids: raw, rendering, width: widthOf(request) },
-  });
+  const computed = await c.computed.text(
+    {
+      name: "comparePath",
+      input: { ids: raw, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
   return c.replies.computed(request, reply, rendering, computed);
 }
 
@@ -66,10 +69,13 @@ export async function savedListPage(c: TextContext, request: FastifyRequest, rep
   if (rendering === "html" && (await c.site.render(request, reply, { headers }))) return reply;
   const found = await c.replies.savedList(c.store, id, request, reply);
   if ("answered" in found) return found.answered;
-  const computed = await c.computed.text({
-    name: "savedList",
-    input: { list: found.list, rendering, width: widthOf(request) },
-  });
+  const computed = await c.computed.text(
+    {
+      name: "savedList",
+      input: { list: found.list, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
   // Saved lists expire: not for shared caches.
   return c.replies.computed(request, reply, rendering, computed, false);
 }
@@ -126,11 +132,14 @@ async function filteredLifecycle(
 ) {
   const rendering = c.replies.rendering(request);
   const asked = Object.fromEntries(LIFECYCLE_KEYS.map((key) => [key, query[key]]));
-  const computed = await c.computed.text({
-    name: "lifecycle",
-    // Today's date, not the time: one day's answers are kept as one.
-    input: { query: asked, now: Date.parse(dayOf(new Date())), rendering, width: widthOf(request) },
-  });
+  const computed = await c.computed.text(
+    {
+      name: "lifecycle",
+      // Today's date, not the time: one day's answers are kept as one.
+      input: { query: asked, now: Date.parse(dayOf(new Date())), rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
   return c.replies.computed(request, reply, rendering, computed);
 }
 

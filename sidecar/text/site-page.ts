@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { RecordStore } from "../../catalogue/ports.ts";
 import { errorDoc, render } from "./render.ts";
-import type { ComputedPages, SiteAnswer } from "./computed.ts";
+import { clientGone, type ComputedPages, type SiteAnswer } from "./computed.ts";
 
 /** The built site's on-demand handler (@astrojs/node). */
 export type SiteHandler = (
@@ -95,7 +95,7 @@ export class SitePages {
       // A page of its query alone is kept (a saved list's reads the store; a 429 or a refused form, its locals).
       const key = page.page && !page.locals ? `${url}\0${request.headers.host ?? ""}` : undefined;
       const job = { url, headers: request.headers, locals: page.locals ?? {}, apiUrl: this.locals.apiUrl };
-      sendSiteAnswer(reply, await this.computed.site(job, key), page.headers);
+      sendSiteAnswer(reply, await this.computed.site(job, key, clientGone(request)), page.headers);
       return true;
     }
     // The page is chosen by the URL Astro is handed: the public one stays in the browser.

@@ -28,7 +28,7 @@ import { hitBucket } from "../plugins/rate-limit.ts";
 import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import type { SitePages } from "./site-page.ts";
-import type { Computed, Shape } from "./computed.ts";
+import { clientGone, type Computed, type Shape } from "./computed.ts";
 
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
 const contentType = (rendering: Rendering) =>
@@ -87,7 +87,10 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
   reply.header("vary", TEXT_VARY).header("cache-control", "no-store");
   if (rendering === "html" && (await sitePage(c, request, reply, "search"))) return reply;
   const query = normalisedQuery(request, ["q", "provider", "category", "lifecycle"]);
-  const computed = await c.computed.text({ name: "search", input: { query, rendering, width: widthOf(request) } });
+  const computed = await c.computed.text(
+    { name: "search", input: { query, rendering, width: widthOf(request) } },
+    clientGone(request),
+  );
   return c.replies.computed(request, reply, rendering, computed, false);
 }
 
@@ -107,7 +110,10 @@ export async function equivalentsPage(c: TextContext, request: FastifyRequest, r
   if (!asked && rendering !== "html" && (await c.replies.built(request, reply, `equivalents.${rendering}`)))
     return reply;
   const query = normalisedQuery(request, ["providers", "category"]);
-  const computed = await c.computed.text({ name: "equivalents", input: { query, rendering, width: widthOf(request) } });
+  const computed = await c.computed.text(
+    { name: "equivalents", input: { query, rendering, width: widthOf(request) } },
+    clientGone(request),
+  );
   return c.replies.computed(request, reply, rendering, computed);
 }
 
@@ -132,10 +138,13 @@ export function equivalenceGroupBody(catalogue: Catalogue, { id, rendering, widt
 export async function equivalenceGroupPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
   const rendering = c.replies.rendering(request);
-  const computed = await c.computed.text({
-    name: "equivalenceGroup",
-    input: { id, rendering, width: widthOf(request) },
-  });
+  const computed = await c.computed.text(
+    {
+      name: "equivalenceGroup",
+      input: { id, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
   return c.replies.computed(request, reply, rendering, computed);
 }
 
@@ -152,10 +161,13 @@ export async function compareQuery(c: TextContext, request: FastifyRequest, repl
     if (asked && (await sitePage(c, request, reply, "compare"))) return reply;
   }
   const query = normalisedQuery(request, ["ids"]);
-  const computed = await c.computed.text({
-    name: "compareQuery",
-    input: { query, rendering, width: widthOf(request) },
-  });
+  const computed = await c.computed.text(
+    {
+      name: "compareQuery",
+      input: { query, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
   return c.replies.computed(request, reply, rendering, computed);
 }
 
