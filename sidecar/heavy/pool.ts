@@ -32,8 +32,8 @@ export type { CatalogueSource } from "./messages.ts";
  */
 export const IDLE_MS = 20_000;
 
-/** The thread's old generation at most, in MB (what it holds with the site loaded, ~60 MB, twice over). */
-export const WORKER_OLD_GENERATION_MB = 128;
+/** The thread's old generation at most, in MB (its heap holds ~40 MB with the site loaded: twice that and more). */
+export const WORKER_OLD_GENERATION_MB = 96;
 
 /** A row's answer, and its body compressed by the worker when asked (`compress`). */
 export type WorkerResult = Result & {
@@ -136,8 +136,8 @@ export class HeavyWorker {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), {
       workerData: { source: this.source, urls: this.urls, ...(this.siteEntry ? { siteEntry: this.siteEntry } : {}) },
       // Its heap is bounded: V8 would let a thread rendering large pages one after another grow
-      // its old generation to several times what it holds (the catalogue and the site's bundle,
-      // ~60 MB) before collecting. Past the bound the thread ends, its jobs get 503, and the next starts another.
+      // its old generation to several times what it holds (the catalogue and the site's bundle)
+      // before collecting. Past the bound the thread ends, its jobs get 503, the next starts another.
       resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB, maxYoungGenerationSizeMb: 4 },
     });
     worker.unref();
