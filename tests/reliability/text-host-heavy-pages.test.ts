@@ -68,7 +68,7 @@ function done()
   for _, thread in ipairs(threads) do
     for name in pairs(sums) do sums[name] = sums[name] + thread:get(name) end
   end
-  io.write(string.format("statuses: 200 %d, 429 %d, 503 %d, other %d\n", sums.ok, sums.limited, sums.busy, sums.other))
+  io.write(string.format("statuses: 200 %d, 429 %d, 503 %d, other %d\\n", sums.ok, sums.limited, sums.busy, sums.other))
 end
 request = function()
   counter = counter + 1
