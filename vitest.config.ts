@@ -12,6 +12,8 @@ const SLOW_SUITES = [
   "tests/reliability/many-clients-memory.test.ts",
   "tests/reliability/pipelining-memory.test.ts",
   "tests/reliability/heavy-reads.test.ts",
+  "tests/reliability/text-host-memory.test.ts",
+  "tests/reliability/text-host-heavy-pages.test.ts",
   "tests/reliability/fuzz.test.ts",
   "tests/reliability/redis-faults.test.ts",
   "tests/reliability/redis-hang.test.ts",

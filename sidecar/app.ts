@@ -21,6 +21,7 @@ import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
+import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
@@ -52,6 +53,8 @@ export interface AppOptions {
    * same (heavy/pool.ts); absent (a catalogue made in memory), on the main thread, one at a time.
    */
   readonly catalogueSource?: CatalogueSource;
+  /** The heavy rows' thread, when the caller shares it (with the text host's pages: server.ts). */
+  readonly heavyWorker?: HeavyWorker;
 }
 
 type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
@@ -135,6 +138,7 @@ export async function apiStack(
   answerConnect(app.server, "api");
   answerExpectation(app.server, "api");
   requireHost(app, (_request, reply, details) => sendError(reply, errorBody(400, "Bad request", details)));
+  refuseDotSegments(app, (_request, reply) => sendError(reply, errorBody(404, "Not found", DOT_SEGMENT_DETAILS)));
   refuseRepeatedParameters(app, (_request, reply, details) =>
     sendError(reply, errorBody(400, "Invalid query", details)),
   );
@@ -205,9 +209,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
   }
 
-  const heavyWorker = options.catalogueSource
-    ? new HeavyWorker(options.catalogueSource, options.urls, options.store)
-    : undefined;
+  const heavyWorker =
+    options.heavyWorker ??
+    (options.catalogueSource ? new HeavyWorker(options.catalogueSource, options.urls, options.store) : undefined);
   if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),

@@ -166,3 +166,11 @@ function connectionsTurn(response: ServerResponse, socket: Socket): Promise<bool
 
 /** The one budget of this process: both hosts stream from the same build. */
 export const streamBudget = new StreamBudget();
+
+/**
+ * Computed pages of the text host being sent at once in the process. A computed answer is in
+ * memory whole (a matrix in HTML is 0.3–1 MB), so a client that does not read holds all of it,
+ * not a file's chunks: PAGE_STREAMS bounds what such clients hold together, the rest wait as files do.
+ */
+export const PAGE_STREAMS = 32;
+export const pageBudget = new StreamBudget(PAGE_STREAMS);

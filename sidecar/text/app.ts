@@ -13,6 +13,7 @@ import type { Catalogue } from "../../catalogue/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
 import { answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
+import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
 import type { BuiltFiles } from "../files.ts";
 import { limitPipelining } from "../http-limits.ts";
 import { refuseRepeatedParameters } from "../repeated-params.ts";
@@ -28,13 +29,14 @@ import { limitMisses } from "../plugins/miss-limit.ts";
 import securityHeaders from "../plugins/security-headers.ts";
 import type { Store } from "../store/store.ts";
 import { forwardApi } from "./api-forward.ts";
+import { ComputedPages, type PageWorker } from "./computed.ts";
 import { terminalWidth, TextReplies } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { allowedMethods, bucketOf, registerTextRoutes } from "./routes.ts";
 import { SitePages, type SiteHandler } from "./site-page.ts";
 import { limitPage } from "./site.ts";
 
-export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
+export { loadSiteHandler, siteEntry, type SiteHandler } from "./site-page.ts";
 
 export interface TextAppOptions {
   readonly config: AppOptions["config"] & { NO_COLOR?: string | undefined };
@@ -47,6 +49,11 @@ export interface TextAppOptions {
   readonly api?: FastifyInstance;
   /** The public URLs: https turns on HSTS; the site's on-demand pages link the API's. */
   readonly urls?: PublicUrls;
+  /**
+   * The thread computed pages run in (the API's heavy computations' thread, given the site's
+   * entry); without it they run on this thread, one at a time (computed.ts).
+   */
+  readonly pageWorker?: PageWorker;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
 }
@@ -70,13 +77,18 @@ const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
-  const site = new SitePages(options.siteHandler, {
-    catalogue: options.catalogue,
-    store: options.store,
-    ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
-    // The footer's "curl <url>/aws": the configured URL, never the request's Host (a shared cache keeps these pages).
-    ...(options.urls?.textUrl ? { textUrl: options.urls.textUrl } : {}),
-  });
+  const computed = new ComputedPages(options.catalogue, options.pageWorker);
+  const site = new SitePages(
+    options.siteHandler,
+    {
+      catalogue: options.catalogue,
+      store: options.store,
+      ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
+      // The footer's "curl <url>/aws": the configured URL, never the request's Host (a shared cache keeps these pages).
+      ...(options.urls?.textUrl ? { textUrl: options.urls.textUrl } : {}),
+    },
+    computed,
+  );
   const app = Fastify(
     fastifyOptions(
       options.config,
@@ -90,8 +102,11 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   );
   answerConnect(app.server, "text");
   answerExpectation(app.server, "text");
+  // First: /v1/ is the API's, through the API's own handler and hooks (Host, repeated parameters…).
+  if (options.api) await forwardApi(app, options.api);
   requireHost(app, (request, reply, details) => replies.error(request, reply, 400, "Bad request", details));
-  // The API's paths as the API host answers them; the pages' list parameters may repeat (forms send them so).
+  refuseDotSegments(app, (request, reply) => replies.error(request, reply, 404, "Not found", DOT_SEGMENT_DETAILS));
+  // The pages' list parameters may repeat (forms send them so).
   refuseRepeatedParameters(
     app,
     (request, reply, details) =>
@@ -113,13 +128,13 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   app.setErrorHandler(textErrorHandler(replies, site));
   app.setNotFoundHandler(notFoundHandler(replies, options));
 
-  if (options.api) await app.register(forwardApi(options.api));
   const context: TextContext = {
     catalogue: options.catalogue,
     store: options.store,
     files: options.files,
     replies,
     site,
+    computed,
     textUrl: options.urls?.textUrl,
   };
   await app.register(registerTextRoutes(context));

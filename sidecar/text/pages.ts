@@ -19,6 +19,8 @@ import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
+import { clientGone, type Computed, type Shape } from "./computed.ts";
+import type { StoredList } from "../store/store.ts";
 
 type Params<P> = FastifyRequest<{ Params: P }>;
 
@@ -32,17 +34,30 @@ export async function comparePath(c: TextContext, request: FastifyRequest, reply
     if (await c.site.render(request, reply, { page: { name: "compare", search }, headers: { vary: TEXT_VARY } }))
       return reply;
   }
+  const computed = await c.computed.text(
+    {
+      name: "comparePath",
+      input: { ids: raw, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed);
+}
+
+/** The comparison of /compare/a,b; 404 when an id names no service (the ids are the path). */
+export function comparePathBody(
+  catalogue: Catalogue,
+  { ids: raw, rendering, width }: Shape & { ids: string },
+): Computed {
   let ids: string[];
   try {
-    ids = parseIdList(c.catalogue, raw, Number.MAX_SAFE_INTEGER);
+    ids = parseIdList(catalogue, raw, Number.MAX_SAFE_INTEGER);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    // The ids are the path here: unknown ones name no page.
     const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
-    return c.replies.error(request, reply, status, error.message, error.details ?? "");
+    return { status, title: error.message, detail: error.details ?? "" };
   }
-  const body = render(comparePage(c.catalogue, ids), rendering, widthOf(request));
-  return c.replies.text(request, reply, 200, rendering, body);
+  return { status: 200, body: render(comparePage(catalogue, ids), rendering, width) };
 }
 
 /** /lists/{id}: the site's on-demand page in HTML, given the same catalogue and store as the API. */
@@ -54,9 +69,23 @@ export async function savedListPage(c: TextContext, request: FastifyRequest, rep
   if (rendering === "html" && (await c.site.render(request, reply, { headers }))) return reply;
   const found = await c.replies.savedList(c.store, id, request, reply);
   if ("answered" in found) return found.answered;
+  const computed = await c.computed.text(
+    {
+      name: "savedList",
+      input: { list: found.list, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
   // Saved lists expire: not for shared caches.
-  const body = render(savedListDoc(c.catalogue, found.list), rendering, widthOf(request));
-  return c.replies.text(request, reply, 200, rendering, body, false);
+  return c.replies.computed(request, reply, rendering, computed, false);
+}
+
+/** A saved list's page. */
+export function savedListBody(
+  catalogue: Catalogue,
+  { list, rendering, width }: Shape & { list: StoredList },
+): Computed {
+  return { status: 200, body: render(savedListDoc(catalogue, list), rendering, width) };
 }
 
 /** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
@@ -102,17 +131,32 @@ async function filteredLifecycle(
   query: Record<string, unknown>,
 ) {
   const rendering = c.replies.rendering(request);
+  const asked = Object.fromEntries(LIFECYCLE_KEYS.map((key) => [key, query[key]]));
+  const computed = await c.computed.text(
+    {
+      name: "lifecycle",
+      // Today's date, not the time: one day's answers are kept as one.
+      input: { query: asked, now: Date.parse(dayOf(new Date())), rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed);
+}
+
+/** The lifecycle page filtered by the API's lifecycle query, as of `now`. */
+export function filteredLifecycleBody(
+  catalogue: Catalogue,
+  { query, now, rendering, width }: Shape & { query: Record<string, unknown>; now: number },
+): Computed {
   const parsed = LifecycleQuery.safeParse({ within: query.within, status: query.status, provider: query.provider });
-  if (!parsed.success) {
-    return c.replies.error(request, reply, 400, "Bad request", issueDetails(parsed.error.issues, "query"));
-  }
+  if (!parsed.success) return { status: 400, title: "Bad request", detail: issueDetails(parsed.error.issues, "query") };
   let filter;
   try {
-    filter = lifecycleFilterOf(c.catalogue, parsed.data);
+    filter = lifecycleFilterOf(catalogue, parsed.data);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return c.replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+    return { status: error.statusCode, title: error.message, detail: error.details ?? "" };
   }
-  const doc = lifecyclePage(c.catalogue, dayOf(new Date()), filter);
-  return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
+  const doc = lifecyclePage(catalogue, dayOf(new Date(now)), filter);
+  return { status: 200, body: render(doc, rendering, width) };
 }

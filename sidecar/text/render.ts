@@ -12,6 +12,7 @@ import { renderDoc, type TextFormat } from "../../catalogue/static.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
 import type { Store, StoredList } from "../store/store.ts";
+import type { Computed } from "./computed.ts";
 
 export type Rendering = TextFormat | "html";
 
@@ -155,6 +156,12 @@ export class TextReplies {
       .header("vary", TEXT_VARY)
       .header("cache-control", status === 200 && cacheable ? READ_CACHE_CONTROL : "no-store")
       .send(request.method === "HEAD" ? undefined : body);
+  }
+
+  /** A computed page (computed.ts): its body, or its error, in the request's rendering. */
+  computed(request: FastifyRequest, reply: FastifyReply, rendering: Rendering, computed: Computed, cacheable = true) {
+    if ("body" in computed) return this.text(request, reply, 200, rendering, computed.body, cacheable);
+    return this.error(request, reply, computed.status, computed.title, computed.detail);
   }
 
   error(request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) {

@@ -10,6 +10,7 @@ import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { textPageFor } from "../../catalogue/static.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
+import { pageBudget } from "../response-budget.ts";
 import { exitPlanPage } from "./exit-plan.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
 import type { TextContext, TextRoute } from "./context.ts";
@@ -51,7 +52,11 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
       url: route.path,
       config: { bucket: route.bucket, ...(route.missBucket ? { missBucket: route.missBucket } : {}) },
       // The row's cache policy, unless the handler's answer says otherwise (an error is never kept).
-      handler: (request, reply) => {
+      handler: async (request, reply) => {
+        // A computed answer is computed when it is its connection's turn, with a slot of the
+        // process's page budget (response-budget.ts): a client pipelining pages it does not read
+        // holds one answer in memory, not one per request, and such clients PAGE_STREAMS at most.
+        if (route.serving !== "static" && !(await pageBudget.acquire(reply.raw, request.raw.socket))) return reply;
         reply.header("cache-control", cacheControl(route.cache));
         return route.handler(context, request, reply);
       },

@@ -133,13 +133,17 @@ export async function startAsUser(
 
 /**
  * `startAsUser` for the suite it is called in: started in beforeAll on a fresh data folder, stopped
- * and the folder removed in afterAll. Read `server()` inside the tests.
+ * and the folder removed in afterAll, with `overrides` in its environment (e.g. TRUST_PROXY). Read
+ * `server()` inside the tests.
  */
-export function startAsUserPerSuite(name: string): () => Awaited<ReturnType<typeof startAsUser>> {
+export function startAsUserPerSuite(
+  name: string,
+  overrides: Record<string, string> = {},
+): () => Awaited<ReturnType<typeof startAsUser>> {
   const dataDir = mkdtempSync(join(tmpdir(), `csc-${name}-`));
   let server: Awaited<ReturnType<typeof startAsUser>> | undefined;
   beforeAll(async () => {
-    server = await startAsUser(dataDir);
+    server = await startAsUser(dataDir, overrides);
   }, 620_000);
   afterAll(async () => {
     await server?.stop();

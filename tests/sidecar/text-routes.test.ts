@@ -59,6 +59,7 @@ describe("the text host's route rows", () => {
           files: undefined,
           replies: undefined!,
           site: undefined!,
+          computed: undefined!,
         },
         [extra],
       ),

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
-import { FIXTURE_DIR, fixtureCatalogue, tempStore } from "../helpers/app.ts";
+import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { buildTextApp, loadSiteHandler, siteEntry } from "../../sidecar/text/app.ts";
+import { FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 const HTML = { accept: "text/html" };
 /** The markup between two tags, white space between tags dropped (Astro may keep some). */
@@ -25,6 +26,8 @@ describe("the site's pages rendered on demand by the text host", () => {
   let store: EmbeddedStore;
   let text: FastifyInstance;
   let limited: FastifyInstance;
+  let inWorker: FastifyInstance;
+  let worker: HeavyWorker;
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), "csc-on-demand-dist-"));
     data = mkdtempSync(join(tmpdir(), "csc-on-demand-data-"));
@@ -48,10 +51,15 @@ describe("the site's pages rendered on demand by the text host", () => {
     text = await buildTextApp({ ...options, perMinute: 10_000 });
     // A store of its own: the other app\'s requests count in the same bucket of the same client.
     limited = await buildTextApp({ ...options, store: await tempStore(), perMinute: 1 });
+    // As the server runs them: in the heavy computations' thread, which loads the build's catalogue.
+    worker = new HeavyWorker({ distDir: dist }, URLS, store, siteEntry(dist));
+    inWorker = await buildTextApp({ ...options, perMinute: 10_000, pageWorker: worker });
   }, 240_000);
   afterAll(async () => {
     await text?.close();
     await limited?.close();
+    await inWorker?.close();
+    await worker?.close();
     await store?.close();
     for (const dir of [dist, data]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -84,6 +92,27 @@ describe("the site's pages rendered on demand by the text host", () => {
     const plain = await text.inject({ url: "/compare/", headers: HTML });
     expect(plain.statusCode).toBe(200);
     expect(squeeze(plain.body)).toMatch(/data-compare-note[^>]*hidden/);
+  });
+
+  it("renders the same pages in the heavy computations' thread as on the event loop, HTML and text", async () => {
+    for (const url of [
+      "/compare/?ids=aws-s3,ovhcloud-object-storage&ids=nope-x",
+      "/compare/ovhcloud-object-storage,aws-s3",
+      "/search?q=storage",
+      "/equivalents/?providers=aws,ovhcloud",
+      "/equivalents/?providers=aws,ovhcloud&format=md",
+      "/equivalents/object-storage?format=md",
+      "/compare/aws-s3,nope-x?format=md",
+      "/lifecycle?within=365&format=md",
+      "/search?q=storage&format=txt",
+    ]) {
+      const ask = (app: FastifyInstance) => app.inject({ url, headers: url.includes("format=") ? {} : HTML });
+      const [here, there] = [await ask(text), await ask(inWorker)];
+      expect(there.statusCode, url).toBe(here.statusCode);
+      expect(there.headers["content-type"], url).toBe(here.headers["content-type"]);
+      expect(there.headers["cache-control"], url).toBe(here.headers["cache-control"]);
+      expect(there.body, url).toBe(here.body);
+    }
   });
 
   it("renders /search?q= with the results, the count and what the search understood", async () => {
