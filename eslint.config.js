@@ -35,6 +35,7 @@ export const BROWSER_CORE = [
   "catalogue/problem.ts",
   "catalogue/render/doc.ts",
   "catalogue/render/exit-plan.ts",
+  "catalogue/render/identifiers.ts",
   "catalogue/render/feeds.ts",
   "catalogue/render/markdown.ts",
   "catalogue/render/pages.ts",

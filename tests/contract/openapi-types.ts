@@ -431,7 +431,7 @@ export interface paths {
     put?: never;
     /**
      * Save an approved-services list
-     * @description Saves a list for 90 days and returns its shareable id, slug and URL. 409 when an explicit slug is taken. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Saves a list for 90 days and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["createList"];
     delete?: never;
@@ -449,7 +449,7 @@ export interface paths {
     };
     /**
      * Get a saved list
-     * @description By slug first, then by id. Expired lists answer 404. Not rate-limited. Cached for 5 minutes at most, never past the list's expiry.
+     * @description By slug first, then by id. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getList"];
     put?: never;
@@ -469,7 +469,7 @@ export interface paths {
     };
     /**
      * A saved list's lifecycle calendar
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Not rate-limited. Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getListLifecycleCalendar"];
     put?: never;
@@ -489,7 +489,7 @@ export interface paths {
     };
     /**
      * A saved list's exit plan
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit). Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     get: operations["getListExitPlan"];
     put?: never;
@@ -684,7 +684,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description Request body of the policy and export endpoints */
+    /** @description Request body of the policy and export endpoints; an unknown key is a 400 */
     ApprovedServicesBody: {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
@@ -921,6 +921,8 @@ export interface components {
         subServices: components["schemas"]["SubService"][];
         /** @description Identifiers that name the service in its provider's policies */
         policyIdentifiers: components["schemas"]["PolicyIdentifiers"];
+        /** @description Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0) */
+        terraformResources?: string[];
         /** @description The vendor pages that back this service's facts, newest check first; lastVerified is the newest checked date. Absent when the catalogue lists none (added in 1.7.0) */
         sources?: components["schemas"]["ServiceSource"][];
         /** @description What else the service needs to be deployed under a policy that allows it, each group with its source; absent when nothing is recorded (added in 1.7.0) */
@@ -929,6 +931,8 @@ export interface components {
         compatibility?: components["schemas"]["ServiceCompatibility"][];
         /** @description Present when the service is another provider's product operated by a different company: origin is that product's slug, with the vendor page that says so (added in 1.8.0) */
         lineage?: components["schemas"]["ServiceLineage"];
+        /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
+        notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
       }[];
       /** @description Compare-friendly attributes, one row each */
       attributes: components["schemas"]["CompareAttribute"][];
@@ -948,7 +952,18 @@ export interface components {
     CompatibilityClaim: {
       /** @description Id of the compatibility vocabulary term (see CompatibilityTerm), e.g. kafka */
       id: string;
+      /** @description Present when the service speaks the term for part of a job only, saying which part (e.g. "producing only: no consumers or consumer groups"); exit plans rank such a claim below a whole one (added in 1.9.0) */
+      scope?: string;
       /** @description The vendor page that states the service is compatible */
+      source: components["schemas"]["FactSource"];
+    };
+    /** @description A compatibility term checked on the vendor's pages and not supported by the service (added in 1.9.0) */
+    CompatibilityNotSupported: {
+      /** @description Id of the compatibility vocabulary term the service does not support, e.g. nfs */
+      id: string;
+      /** @description What the vendor's page says instead, e.g. "SMB, SFTP, rsync and WebDAV; no NFS" */
+      note?: string;
+      /** @description The vendor page checked: it lists what the service speaks, and the term is not among it */
       source: components["schemas"]["FactSource"];
     };
     /** @description A wire protocol or API of the controlled compatibility vocabulary (added in 1.8.0) */
@@ -964,6 +979,18 @@ export interface components {
        * @description The standard, specification or project page that defines the term
        */
       url: string;
+      /** @description A conformance programme whose published list backs claims of the term, where one exists */
+      conformance?: {
+        /** @description The conformance programme, e.g. Certified Kubernetes (CNCF) */
+        name: string;
+        /**
+         * Format: uri
+         * @description Where the programme publishes its certified products; a claim may cite a page under it (added in 1.9.0)
+         */
+        url: string;
+      };
+      /** @description The equivalence groups swept for the term: every member either claims it or records that it does not support it (added in 1.9.0) */
+      groups?: string[];
     };
     /** @description A provider's scope page for some of its programmes (added in 1.8.0) */
     ComplianceScope: {
@@ -993,6 +1020,15 @@ export interface components {
       /** @description store only: records read back at start that did not match their schema and were skipped */
       skippedRecords?: number;
     };
+    /** @description A resource type of an approved service whose deployment the document would deny in part (1.9.0) */
+    DeniedResourceType: {
+      /** @description The approved service that owns the resource type */
+      service: string;
+      /** @description The resource type, as the vendor's schemas name it (e.g. AWS::Lambda::Function) */
+      resourceType: string;
+      /** @description What deploying it needs that the document does not allow (actions, types or APIs) */
+      missing: string[];
+    };
     /** @description The source of a service's dependencies */
     DependencySource: {
       /**
@@ -1014,6 +1050,11 @@ export interface components {
       covered: components["schemas"]["DeploymentFixtureRef"][];
       /** @description Fixtures naming an approved service of which the document denies something, with what is missing */
       gaps: components["schemas"]["DeploymentGap"][];
+      /** @description How many of the vendor's fixtures were checked: those naming an approved service (added in 1.9.0) */
+      fixturesChecked?: number;
+      /** @description How many deployment fixtures the catalogue holds for the document's vendor (added in 1.9.0) */
+      fixturesOfVendor?: number;
+      resourceTypes?: components["schemas"]["ResourceTypeCheck"];
     };
     /** @description A deployment fixture the approved list fully covers */
     DeploymentFixtureRef: {
@@ -1485,7 +1526,7 @@ export interface components {
        */
       asOf?: string;
     };
-    /** @description Request body of POST /v1/feedback */
+    /** @description Request body of POST /v1/feedback; an unknown key is a 400 */
     FeedbackBody: {
       /** @description One of bug, feature, question, general; defaults to general when omitted, null or unrecognised */
       type?: string | null;
@@ -1745,7 +1786,7 @@ export interface components {
       /** @description The identifiers in that scheme */
       values: string[];
     };
-    /** @description Request body of POST /v1/analytics/outbound */
+    /** @description Request body of POST /v1/analytics/outbound; an unknown key is a 400 */
     OutboundClickBody: {
       /**
        * Format: uri
@@ -1884,6 +1925,13 @@ export interface components {
         to: string;
       } | null;
     };
+    /** @description The approved services' own resource types checked against the document, from the vendor's resource schemas (AWS CloudFormation handler permissions; added in 1.9.0) */
+    ResourceTypeCheck: {
+      /** @description Resource types of the approved services whose deployment needs identifiers beyond the services' own, per the vendor's resource schemas, checked against the document */
+      checked: number;
+      /** @description Those the document does not fully allow, with what is missing */
+      denied: components["schemas"]["DeniedResourceType"][];
+    };
     /** @description A saved approved-services list */
     SavedList: {
       /** @description Generated id (nanoid, 126 bits of randomness) */
@@ -1907,14 +1955,16 @@ export interface components {
        */
       expiresAt: string;
     };
-    /** @description Request body of POST /v1/lists */
+    /** @description Request body of POST /v1/lists; an unknown key is a 400, and so are slug with unlisted: true */
     SavedListCreate: {
-      /** @description Display name; when slug is omitted the slug is derived from it */
+      /** @description Display name; when slug is omitted (and unlisted is not true) the slug is derived from it. A named list can be found by anyone who guesses its slug: use unlisted for a list only its link should open */
       name?: string;
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
-      /** @description 2 to 64 characters, [a-z0-9-], no leading or trailing hyphen; 409 when taken */
+      /** @description 2 to 64 characters, [a-z0-9-], no leading or trailing hyphen; 409 when taken. Not with unlisted: true */
       slug?: string;
+      /** @description true: saved by its generated id only, with slug null (none given, none derived from the name), so it cannot be found by guessing a slug; readable at /v1/lists/{id} and its url only (added in 1.9.0) */
+      unlisted?: boolean;
     };
     /** @description GET /v1/lists/{id}: the saved list with its services resolved */
     SavedListDetail: {
@@ -1943,7 +1993,7 @@ export interface components {
       /** @description Stored ids the catalogue no longer holds */
       missingServiceIds: string[];
     };
-    /** @description Request body of POST /v1/policies/alpha-scp */
+    /** @description Request body of POST /v1/policies/alpha-scp; an unknown key is a 400 */
     ScpBody: {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
@@ -2061,6 +2111,8 @@ export interface components {
     ServiceCompatibility: {
       /** @description Id of the compatibility vocabulary term (see CompatibilityTerm), e.g. kafka */
       id: string;
+      /** @description Present when the service speaks the term for part of a job only, saying which part (e.g. "producing only: no consumers or consumer groups"); exit plans rank such a claim below a whole one (added in 1.9.0) */
+      scope?: string;
       /** @description The vendor page that states the service is compatible */
       source: components["schemas"]["FactSource"];
       /** @description Display name of the term, e.g. Apache Kafka protocol */
@@ -2071,6 +2123,8 @@ export interface components {
       /** @description Identifiers in the provider's policy language the service needs besides its own: Azure child and companion resource types, Google API service names it depends on, AWS IAM actions (or action patterns) under other services' prefixes */
       identifiers: string[];
       source: components["schemas"]["DependencySource"];
+      /** @description The resource type whose deployment needs these identifiers, when they come from the vendor's resource schemas (e.g. AWS::Lambda::Function from its CloudFormation handlers; added in 1.9.0) */
+      resourceType?: string;
     };
     /** @description A service with sub-services, equivalents, policy identifiers, sources, dependencies, compatibility and lineage */
     ServiceDetail: {
@@ -2119,6 +2173,8 @@ export interface components {
       equivalents: components["schemas"]["Service"][];
       /** @description Identifiers that name the service in its provider's policies */
       policyIdentifiers: components["schemas"]["PolicyIdentifiers"];
+      /** @description Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0) */
+      terraformResources?: string[];
       /** @description The vendor pages that back this service's facts, newest check first; lastVerified is the newest checked date. Absent when the catalogue lists none (added in 1.7.0) */
       sources?: components["schemas"]["ServiceSource"][];
       /** @description What else the service needs to be deployed under a policy that allows it, each group with its source; absent when nothing is recorded (added in 1.7.0) */
@@ -2127,6 +2183,8 @@ export interface components {
       compatibility?: components["schemas"]["ServiceCompatibility"][];
       /** @description Present when the service is another provider's product operated by a different company: origin is that product's slug, with the vendor page that says so (added in 1.8.0) */
       lineage?: components["schemas"]["ServiceLineage"];
+      /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
+      notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
     };
     /** @description Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired. */
     ServiceLifecycle: {
@@ -3520,6 +3578,17 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Too many requests */
+      429: {
+        headers: {
+          /** @description Seconds until the bucket has room again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Service unavailable */
       503: {
         headers: {
@@ -3567,6 +3636,17 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests */
+      429: {
+        headers: {
+          /** @description Seconds until the bucket has room again */
+          "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
