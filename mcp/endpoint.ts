@@ -100,7 +100,7 @@ export const MCP_ENDPOINT = endpoint({
     contentType: "application/json",
     accepted: "A notification or a response: accepted, nothing to answer (empty body)",
   },
-  errors: [400, 406, 413, 415, 429],
+  errors: [400, 403, 406, 413, 415, 429],
   cache: "no-store",
   // A new McpServer and transport per request, the tool and its rendering: ~1 ms each, too much
   // for the event loop under 50 clients (BENCHMARKS.md, "MCP load").

@@ -55,6 +55,10 @@ export async function answerMcp(
   headers: Readonly<Record<string, string | undefined>>,
 ): Promise<Result> {
   await myTurn();
+  // "*/*" (or application/*) accepts the JSON answer; the SDK's transport wants both types named.
+  const accept = headers.accept;
+  if (accept && /(^|,)\s*(\*\/\*|application\/\*)\s*(;|,|$)/.test(accept))
+    headers = { ...headers, accept: "application/json, text/event-stream" };
   const server = catalogueMcpServer(context);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

@@ -20,6 +20,7 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
+import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { answerConnect, clientErrorHandler, HOST_DETAILS, requireHost } from "./client-errors.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
@@ -34,7 +35,9 @@ import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
 export interface AppOptions {
-  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL"> & { readonly timeouts?: Partial<HttpTimeouts> };
+  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL" | "MCP_ALLOWED_ORIGINS"> & {
+    readonly timeouts?: Partial<HttpTimeouts>;
+  };
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly urls: PublicUrls;
@@ -109,9 +112,26 @@ export async function apiStack(
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match", "Idempotency-Key"],
+    // The MCP headers: a browser's MCP client sends Mcp-Protocol-Version on every request after initialize.
+    allowedHeaders: [
+      "Content-Type",
+      "X-API-Key",
+      "If-None-Match",
+      "Idempotency-Key",
+      "Mcp-Protocol-Version",
+      "Mcp-Session-Id",
+      "Last-Event-ID",
+    ],
     // What cross-origin JavaScript may read beyond the CORS-safelisted headers.
-    exposedHeaders: ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "ETag"],
+    exposedHeaders: [
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+      "Retry-After",
+      "ETag",
+      "Mcp-Protocol-Version",
+      "Mcp-Session-Id",
+    ],
     maxAge: 86400,
     // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
     strictPreflight: false,
@@ -129,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());
+  guardMcpOrigin(app, mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS));
   await app.register(rateLimit, { store: options.store });
 
   if (files) {

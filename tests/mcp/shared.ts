@@ -50,7 +50,8 @@ export const VALID: readonly ToolCase[] = [
     args: { lifecycle: "retired", freeTier: false, page: 1, limit: 3 },
     api: { url: "/v1/services?lifecycle=retired&freeTier=false&page=1&limit=3" },
   },
-  { tool: "get_service", args: { slug: "aws-s3" }, api: { url: "/v1/services/aws-s3" } },
+  // equivalentsLimit 500: every equivalent, the API's answer (the default cut: answers.test.ts).
+  { tool: "get_service", args: { slug: "aws-s3", equivalentsLimit: 500 }, api: { url: "/v1/services/aws-s3" } },
   { tool: "compare_services", args: { ids: storage }, api: { url: `/v1/compare?ids=${storage.join(",")}` } },
   { tool: "exposure_scorecard", args: { ids: storage }, api: { url: `/v1/exposure?ids=${storage.join(",")}` } },
   {
@@ -88,7 +89,8 @@ export const VALID: readonly ToolCase[] = [
   },
   {
     tool: "exit_plan",
-    args: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true } },
+    // detail: "full" is the API's answer; the default summary is checked in answers.test.ts.
+    args: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true }, detail: "full" },
     api: {
       method: "POST",
       url: "/v1/exit-plan",
@@ -107,7 +109,12 @@ export const INVALID: readonly ToolCase[] = [
   { tool: "exposure_scorecard", args: { ids: [] }, says: /ids/ },
   { tool: "exposure_scorecard", args: { ids: ["nope"] }, api: { url: "/v1/exposure?ids=nope" } },
   { tool: "lifecycle_upcoming", args: { withinDays: 4000 }, says: /withinDays/ },
-  { tool: "lifecycle_upcoming", args: { provider: "nope" }, api: { url: "/v1/lifecycle?provider=nope" } },
+  // The API's words point to GET /v1/providers; a tool's error lists the ids instead.
+  { tool: "lifecycle_upcoming", args: { provider: "nope" }, says: /use one of these ids: .*\baws\b.*\bovhcloud\b/ },
+  { tool: "search_services", args: { provider: "nope" }, says: /use one of these ids: .*\baws\b/ },
+  { tool: "search_services", args: { category: "nope" }, says: /use one of these ids: .*\bstorage\b/ },
+  { tool: "search_services", args: { providerId: "aws" }, says: /"providerId" \(did you mean "provider"\?\)/ },
+  { tool: "get_service", args: { slug: "aws-s3", extra: 1 }, says: /Unknown argument "extra"/ },
   {
     tool: "generate_policy",
     args: { format: "scp", approvedServiceIds: ["gcp-cloud-storage"] },
