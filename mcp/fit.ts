@@ -5,7 +5,13 @@
  * it accepts (tests/mcp/sizes.test.ts).
  */
 import { z } from "zod";
-import type { ExitPlanT, LifecycleListT, ServiceDetailT } from "../catalogue/schema/index.ts";
+import type {
+  ExitPlanT,
+  ExposureReportT,
+  LifecycleListT,
+  SavedListDetailT,
+  ServiceDetailT,
+} from "../catalogue/schema/index.ts";
 
 /** One cut: the field, how many of its items are shown and how many there are, how to see the rest. */
 export const Omitted = z
@@ -20,9 +26,9 @@ export const Omitted = z
   .meta({ description: "What this answer left out to fit an assistant's context, and how to ask for it" });
 export type OmittedT = z.infer<typeof Omitted>;
 
-export const EXIT_PLAN_PAGE = 20;
+export const EXIT_PLAN_PAGE = 10;
 export const EXIT_PLAN_MAX_PAGE = 50;
-export const LIFECYCLE_LIMIT = 30;
+export const LIFECYCLE_LIMIT = 20;
 export const LIFECYCLE_MAX_LIMIT = 100;
 export const EQUIVALENTS_LIMIT = 10;
 
@@ -118,5 +124,57 @@ export function fitExitPlan(
             hint: 'detail: "full" gives every ranked candidate with its reasons, closed peers and nearest services',
           },
         ];
-  return { ...answer, services, ...(cut.length > 0 ? { omitted: cut } : {}) };
+  if (detail === "full") return { ...answer, services, ...(cut.length > 0 ? { omitted: cut } : {}) };
+  // The summary's exposure is its totals (each side's per-service rows are as long as the list),
+  // and its gaps are this page's.
+  const onPage = new Set(shown.map((service) => service.slug));
+  const gaps = answer.gaps.filter((gap) => onPage.has(gap.slug));
+  if (gaps.length < answer.gaps.length)
+    cut.push({ field: "gaps", shown: gaps.length, total: answer.gaps.length, hint: "this page's gaps; page for more" });
+  const exposure = Object.fromEntries(
+    Object.entries(answer.exposure).map(([side, report]) => {
+      if (Array.isArray(report)) {
+        cut.push({ field: `exposure.${side}`, shown: 0, total: report.length, hint: 'detail: "full"; gaps per page' });
+        return [side, []];
+      }
+      if (!report || typeof report !== "object") return [side, report];
+      const { services: rows, byRegionCountry: countries, ...totals } = report as Partial<ExposureReportT>;
+      for (const [field, items] of [
+        ["services", rows],
+        ["byRegionCountry", countries],
+      ] as const)
+        if (items)
+          cut.push({ field: `exposure.${side}.${field}`, shown: 0, total: items.length, hint: 'detail: "full"' });
+      return [side, totals];
+    }),
+  );
+  return { ...answer, services, gaps, exposure, omitted: cut };
+}
+
+export const EXPOSURE_ROWS = 15;
+
+/** exposure_scorecard: the totals in full, the per-service rows cut to `servicesLimit`. */
+export function fitExposure(answer: ExposureReportT, limit = EXPOSURE_ROWS): ExposureReportT {
+  const { shown, omitted } = pageOf(
+    answer.services,
+    1,
+    limit,
+    "services",
+    `servicesLimit (up to 50) shows more rows; the totals above count every service`,
+  );
+  return withOmitted({ ...answer, services: shown }, omitted);
+}
+
+export const LIST_SERVICES = 5;
+
+/** get_saved_list: every approved id, the resolved services cut to `servicesLimit`. */
+export function fitSavedList(answer: SavedListDetailT, limit = LIST_SERVICES): SavedListDetailT {
+  const { shown, omitted } = pageOf(
+    answer.services,
+    1,
+    limit,
+    "services",
+    "servicesLimit (up to 50) resolves more; approvedServiceIds lists every one, get_service reads one",
+  );
+  return withOmitted({ ...answer, services: shown }, omitted);
 }

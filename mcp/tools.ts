@@ -32,8 +32,12 @@ import {
   EQUIVALENTS_LIMIT,
   EXIT_PLAN_MAX_PAGE,
   EXIT_PLAN_PAGE,
+  EXPOSURE_ROWS,
   fitExitPlan,
+  fitExposure,
   fitLifecycle,
+  fitSavedList,
+  LIST_SERVICES,
   fitService,
   LIFECYCLE_LIMIT,
   LIFECYCLE_MAX_LIMIT,
@@ -44,8 +48,10 @@ import {
   ApprovedServicesBody,
   ExitPlanBody,
   type ExitPlanT,
+  type ExposureReportT,
   GcpPolicyQuery,
   type LifecycleListT,
+  type SavedListDetailT,
   type ServiceDetailT,
   ScpBody,
   SCP_STRATEGIES,
@@ -175,9 +181,19 @@ export const TOOLS: readonly ToolSpec[] = [
     name: "exposure_scorecard",
     title: "Jurisdictional exposure scorecard",
     description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services (GET /v1/exposure). Procurement triage, not legal advice.`,
-    input: { ids: slugArray(MAX_EXPOSURE_IDS) },
+    input: {
+      ids: slugArray(MAX_EXPOSURE_IDS),
+      servicesLimit: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_EXPOSURE_IDS)
+        .optional()
+        .meta({ description: `Per-service rows shown (default ${EXPOSURE_ROWS}); the totals count every service` }),
+    },
     request: ({ ids }) => ({ operationId: "getExposure", query: { ids: ids.join(",") } }),
-    output: ExposureReport,
+    fit: (answer: ExposureReportT, { servicesLimit }) => fitExposure(answer, servicesLimit),
+    output: ExposureReport.extend({ omitted: Omitted.optional() }),
   }),
   tool({
     name: "lifecycle_upcoming",
@@ -275,6 +291,7 @@ export const TOOLS: readonly ToolSpec[] = [
     fit: (answer: ExitPlanT, args) => fitExitPlan(answer, args),
     output: ExitPlan.omit({ services: true }).extend({
       services: z.array(z.looseObject({ slug: z.string(), outcome: z.string(), reason: z.string() })),
+      exposure: z.looseObject({}),
       omitted: Omitted.optional(),
     }),
   }),
@@ -285,9 +302,17 @@ export const TOOLS: readonly ToolSpec[] = [
       "A saved approved-services list by slug or id (GET /v1/lists/{id}), read only, with its services resolved. Lists live in the API server's store: the HTTP endpoint reads them; the stdio server, which has no store, says so.",
     input: {
       id: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "The list's slug or generated id" }),
+      servicesLimit: z
+        .number()
+        .int()
+        .min(1)
+        .max(50)
+        .optional()
+        .meta({ description: `Resolved services shown (default ${LIST_SERVICES}); approvedServiceIds has every id` }),
     },
     request: ({ id }) => ({ operationId: "getList", params: { id } }),
-    output: SavedListDetail,
+    fit: (answer: SavedListDetailT, { servicesLimit }) => fitSavedList(answer, servicesLimit),
+    output: SavedListDetail.extend({ omitted: Omitted.optional() }),
   }),
 ];
 

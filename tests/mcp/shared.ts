@@ -56,10 +56,15 @@ export const VALID: readonly ToolCase[] = [
   { tool: "exposure_scorecard", args: { ids: storage }, api: { url: `/v1/exposure?ids=${storage.join(",")}` } },
   {
     tool: "lifecycle_upcoming",
-    args: { withinDays: 365, provider: "gcp" },
+    // limit 100: the whole answer, the API's (the default page: answers.test.ts).
+    args: { withinDays: 365, provider: "gcp", limit: 100 },
     api: { url: "/v1/lifecycle?within=365d&provider=gcp" },
   },
-  { tool: "lifecycle_upcoming", args: { status: "deprecated" }, api: { url: "/v1/lifecycle?status=deprecated" } },
+  {
+    tool: "lifecycle_upcoming",
+    args: { status: "deprecated", limit: 100 },
+    api: { url: "/v1/lifecycle?status=deprecated" },
+  },
   {
     tool: "generate_policy",
     args: { format: "scp", approvedServiceIds: ["aws-s3", "aws-lambda"], explain: true },
@@ -214,7 +219,16 @@ export async function expectListings(client: Client, catalogue: Catalogue) {
       "catalogue://services/{slug}",
     ].sort(),
   );
-  const uris = new Set((await client.listResources()).resources.map((resource) => resource.uri));
+  // Paged: every page but the last is full and names the next.
+  const uris = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await client.listResources(cursor === undefined ? {} : { cursor });
+    expect(page.resources.length).toBeLessThanOrEqual(100);
+    for (const resource of page.resources) uris.add(resource.uri);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  await expect(client.listResources({ cursor: "not-a-cursor" })).rejects.toThrow(/Invalid cursor/);
   for (const service of catalogue.services) expect(uris.has(`catalogue://services/${service.slug}`)).toBe(true);
   for (const provider of catalogue.providers) expect(uris.has(`catalogue://providers/${provider.id}`)).toBe(true);
   for (const uri of ["catalogue://equivalents", "catalogue://changelog", "catalogue://changes"])
@@ -236,13 +250,18 @@ export async function expectResources(client: Client, app: FastifyInstance, cata
   expect(service._meta?.[RELEASE_META]).toEqual(catalogueRelease(catalogue));
   for (const [uri, url] of [
     ["catalogue://equivalents/object-storage", "/v1/equivalents/object-storage"],
-    ["catalogue://equivalents", "/v1/equivalents"],
     ["catalogue://changelog", "/v1/changelog"],
     ["catalogue://changes", "/v1/changes"],
   ] as const) {
     const read = await client.readResource({ uri });
     expect(JSON.parse(contentText(read.contents[0])), uri).toEqual((await apiJson(app, { url })).json);
   }
+  // The matrix as an index of its groups, each group its own resource.
+  const index = JSON.parse(contentText((await client.readResource({ uri: "catalogue://equivalents" })).contents[0]));
+  expect(index.groups).toHaveLength(catalogue.groups.length);
+  expect(index.groups).toContainEqual(
+    expect.objectContaining({ id: "object-storage", uri: "catalogue://equivalents/object-storage" }),
+  );
   const provider = await client.readResource({ uri: "catalogue://providers/ovhcloud" });
   expect(JSON.parse(contentText(provider.contents[0]))).toEqual(catalogue.providers.find((p) => p.id === "ovhcloud"));
   const category = await client.readResource({ uri: "catalogue://categories/storage" });
