@@ -27,14 +27,15 @@ export function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** The `count` candidates nearest `value`: by edit distance of the compacted strings, then shared prefix. */
+/** The `count` candidates nearest `value`: those containing it (or in it) first, then by edit distance. */
 export function nearest(value: string, candidates: readonly string[], count: number): string[] {
   const wanted = compact(value);
   return candidates
     .map((candidate) => {
       const other = compact(candidate);
-      const contains = other.includes(wanted) || wanted.includes(other) ? -2 : 0;
-      return { candidate, score: distance(wanted, other) + contains };
+      // Whole containment ("aws-rds" in "aws-rds-mysql") beats any edit: the shortest such first.
+      const contains = other.includes(wanted) || wanted.includes(other);
+      return { candidate, score: contains ? Math.abs(other.length - wanted.length) - 1000 : distance(wanted, other) };
     })
     .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
     .slice(0, count)
@@ -141,6 +142,6 @@ export function nearestSlugs(catalogue: Catalogue, unknown: readonly string[]): 
   const slugs = catalogue.services.map((service) => service.slug);
   return unknown
     .slice(0, 5)
-    .map((slug) => `"${shown(slug)}": did you mean ${nearest(slug, slugs, 3).join(", ")}?`)
+    .map((slug) => `"${shown(slug)}": did you mean ${nearest(slug, slugs, 5).join(", ")}?`)
     .join("\n");
 }

@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { loadConfig } from "../../sidecar/config.ts";
 import { build } from "../helpers/app.ts";
 
+const QUIET = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
 const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
 const initialize = {
   jsonrpc: "2.0",
@@ -23,7 +25,7 @@ const callTool = (name: string, args: unknown, id = 2) => ({
 
 describe("POST /mcp for browsers and strict clients", () => {
   it("lets a browser send and read the MCP headers (CORS)", async () => {
-    const app = await build({ config: { MCP_ALLOWED_ORIGINS: ["https://assistant.example"] } });
+    const app = await build({ config: { ...QUIET, MCP_ALLOWED_ORIGINS: ["https://assistant.example"] } });
     const preflight = await app.inject({
       method: "OPTIONS",
       url: "/mcp",
@@ -44,6 +46,13 @@ describe("POST /mcp for browsers and strict clients", () => {
     });
     expect(answer.statusCode).toBe(200);
     expect(String(answer.headers["access-control-expose-headers"]).toLowerCase()).toContain("mcp-protocol-version");
+  });
+
+  it("reads MCP_ALLOWED_ORIGINS as a comma-separated list of origins or *", () => {
+    expect(
+      loadConfig({ MCP_ALLOWED_ORIGINS: "https://a.example/, http://b.example:3000,*" }).MCP_ALLOWED_ORIGINS,
+    ).toEqual(["https://a.example", "http://b.example:3000", "*"]);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: "ftp://a.example" })).toThrow(/MCP_ALLOWED_ORIGINS/);
   });
 
   it("refuses a foreign Origin or Host with 403 in the Error shape, and allows loopback and listed ones", async () => {
@@ -91,7 +100,7 @@ describe("POST /mcp for browsers and strict clients", () => {
     // Other routes keep their open CORS: only /mcp is checked.
     const other = await app.inject({ url: "/v1/providers", headers: { origin: "https://elsewhere.example" } });
     expect(other.statusCode).toBe(200);
-    const open = await build({ config: { MCP_ALLOWED_ORIGINS: ["*"] } });
+    const open = await build({ config: { ...QUIET, MCP_ALLOWED_ORIGINS: ["*"] } });
     const anyOrigin = await open.inject({
       method: "POST",
       url: "/mcp",
