@@ -22,6 +22,9 @@ const SLOW_SUITES = [
   "tests/build/new-port.test.ts",
   "tests/contract/prism.test.ts",
   "tests/contract/openapi-properties.test.ts",
+  // A browser, and the conformance suite's twelve client runs.
+  "tests/mcp/browser.test.ts",
+  "tests/mcp/conformance.test.ts",
 ];
 
 export default defineConfig({

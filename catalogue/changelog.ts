@@ -8,6 +8,15 @@ import type { ChangelogEntryT, ChangelogT } from "./schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.9.0",
+    date: "2026-11-26",
+    changes: [
+      "POST /mcp: CORS allows Mcp-Protocol-Version, Mcp-Session-Id and Last-Event-ID and exposes Mcp-Protocol-Version and Mcp-Session-Id; a browser Origin other than the public URLs' own and loopback ones, or a Host that is neither loopback nor a public URL's host, is a 403 (DNS rebinding), unless listed in MCP_ALLOWED_ORIGINS (\"*\": any); Accept: */* is accepted; tools/call params that are not {name, arguments?: object} are JSON-RPC -32602; capabilities claim no listChanged; server info carries websiteUrl and an icon; the instructions name the tools to use and every provider and category id.",
+      "MCP tools: provider and category arguments take ids or names (amazon, Google Cloud, OVH, identity), resolved as the search resolves provider words, and an unknown one is a tool error listing the ids (search_services and lifecycle_upcoming alike); unknown argument keys are refused naming the nearest (providerId → provider); an unknown slug's error names the nearest slugs. Every tool lists an outputSchema; the text part is the structured answer's JSON with resource_link items to catalogue://services/{slug}.",
+      "MCP answers fit a context window (under 10,000 tokens by default): get_service equivalentsLimit (default 10), exposure_scorecard servicesLimit (15), lifecycle_upcoming from, to, page and limit (20), exit_plan detail (summary: rank-1 pick, reason and gaps; full) with page and limit (10), get_saved_list servicesLimit (5), search_services limit at most 25; each cut is listed in omitted. resources/list is paged (100, nextCursor); catalogue://equivalents is an index of the groups.",
+    ],
+  },
+  {
     version: "1.8.0",
     date: "2026-11-26",
     changes: [
