@@ -141,6 +141,29 @@ describe("POST /mcp for browsers and strict clients", () => {
     for (const tool of list.tools) expect(tool.outputSchema?.type, tool.name).toBe("object");
   });
 
+  it("completes prompt arguments: a slug, a provider id, the last item of a slug list", async () => {
+    const app = await build();
+    const complete = async (name: string, argument: string, value: string) =>
+      (
+        await app.inject({
+          method: "POST",
+          url: "/mcp",
+          headers: HEADERS,
+          payload: {
+            jsonrpc: "2.0",
+            id: 9,
+            method: "completion/complete",
+            params: { ref: { type: "ref/prompt", name }, argument: { name: argument, value } },
+          },
+        })
+      ).json().result.completion.values as string[];
+    expect(await complete("find_equivalent", "service", "aws-s")).toContain("aws-s3");
+    expect(await complete("find_equivalent", "provider", "ovh")).toEqual(["ovhcloud"]);
+    const list = await complete("plan_exit", "serviceIds", "aws-s3,aws-lam");
+    expect(list).toContain("aws-s3,aws-lambda");
+    expect(list.every((value) => value.startsWith("aws-s3,aws-lam"))).toBe(true);
+  });
+
   it("resolves the provider and category names a model guesses, and refuses the rest with the ids", async () => {
     const app = await build();
     const post = async (name: string, args: object) =>
