@@ -141,6 +141,30 @@ describe("POST /mcp for browsers and strict clients", () => {
     for (const tool of list.tools) expect(tool.outputSchema?.type, tool.name).toBe("object");
   });
 
+  it("answers a JSON-RPC batch under protocol 2025-03-26 and refuses one under later revisions", async () => {
+    // Through the worker thread, as the sidecar answers /mcp with a built catalogue.
+    const app = await build({ catalogueSource: {} });
+    const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+    const old = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, "mcp-protocol-version": "2025-03-26" },
+      payload: [ping(1), callTool("get_service", { slug: "aws-s3" }, 2)],
+    });
+    expect(old.statusCode).toBe(200);
+    const answers = old.json() as { id: number; result: Record<string, unknown> }[];
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2]);
+    expect(answers.find((answer) => answer.id === 2)!.result.structuredContent).toMatchObject({ slug: "aws-s3" });
+    const newer = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, "mcp-protocol-version": LATEST_PROTOCOL_VERSION },
+      payload: [ping(1), ping(2)],
+    });
+    expect(newer.statusCode).toBe(400);
+    expect(newer.json()).toMatchObject({ status: 400, details: expect.stringContaining("2025-03-26") });
+  });
+
   it("completes prompt arguments: a slug, a provider id, the last item of a slug list", async () => {
     const app = await build();
     const complete = async (name: string, argument: string, value: string) =>
