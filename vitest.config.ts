@@ -26,6 +26,9 @@ const SLOW_SUITES = [
   "tests/contract/openapi-properties.test.ts",
   // npm start, two mirrors of the whole build and every page compared between two hosts.
   "tests/mirror/any-port.test.ts",
+  // A browser, and the conformance suite's twelve client runs.
+  "tests/mcp/browser.test.ts",
+  "tests/mcp/conformance.test.ts",
 ];
 
 export default defineConfig({

@@ -22,6 +22,7 @@ import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
+import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
@@ -37,7 +38,9 @@ import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
 export interface AppOptions {
-  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL"> & { readonly timeouts?: Partial<HttpTimeouts> };
+  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL" | "MCP_ALLOWED_ORIGINS"> & {
+    readonly timeouts?: Partial<HttpTimeouts>;
+  };
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly urls: PublicUrls;
@@ -164,17 +167,34 @@ export async function apiStack(
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match", "Idempotency-Key"],
+    // The MCP headers: a browser's MCP client sends Mcp-Protocol-Version on every request after initialize.
+    allowedHeaders: [
+      "Content-Type",
+      "X-API-Key",
+      "If-None-Match",
+      "Idempotency-Key",
+      "Mcp-Protocol-Version",
+      "Mcp-Session-Id",
+      "Last-Event-ID",
+    ],
     // What cross-origin JavaScript may read beyond the CORS-safelisted headers.
-    // Only headers the API sends (its rate limits report the bucket's limit alone).
-    exposedHeaders: ["X-RateLimit-Limit", "Retry-After", "ETag"],
+    // Only headers the API sends (its rate limits report the bucket's limit alone); /mcp adds the
+    // MCP transport's below, which a browser's MCP client reads.
+    exposedHeaders: API_EXPOSED_HEADERS,
     maxAge: 86400,
     // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
     strictPreflight: false,
   });
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url === "/mcp" || request.url.startsWith("/mcp?"))
+      reply.header("access-control-expose-headers", [...API_EXPOSED_HEADERS, ...MCP_EXPOSED_HEADERS].join(", "));
+  });
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   return app;
 }
+
+const API_EXPOSED_HEADERS = ["X-RateLimit-Limit", "Retry-After", "ETag"];
+const MCP_EXPOSED_HEADERS = ["Mcp-Protocol-Version", "Mcp-Session-Id"];
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.table ?? ENDPOINTS;
@@ -185,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());
+  guardMcpOrigin(app, mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS));
   await app.register(rateLimit, { store: options.store });
   limitMisses(app, options.store, "api");
 

@@ -26,7 +26,8 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z
 }
 
 function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+  // An array only where the row's schema takes one (an MCP batch, protocol 2025-03-26).
+  if (raw === null || typeof raw !== "object" || (Array.isArray(raw) && !schema.safeParse(raw).success))
     throw new HttpError(400, "Invalid body", "Send a JSON object");
   if ("serviceIds" in raw && !("approvedServiceIds" in raw))
     throw new HttpError(
