@@ -13,6 +13,7 @@ import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
+import { TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
@@ -90,6 +91,10 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
       ...rest,
     ],
   };
+  // In HTML the site's layout around the plan (a build without the site's server: a page of its own).
+  const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
+  const sitePage = { page: { name: "doc", search: "" }, locals: { doc: page, docPage: { noindex: true } }, headers };
+  if (rendering === "html" && (await c.site.render(request, reply, sitePage))) return reply;
   // Saved lists expire: not for shared caches.
   return replies.text(
     request,

@@ -110,6 +110,9 @@ export async function equivalenceGroupPage(c: TextContext, request: FastifyReque
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
   const rendering = c.replies.rendering(request);
   const doc = equivalenceGroupDoc(c.catalogue, id);
+  // In HTML the site's layout around the same Doc, so the matrix's links lead to a page of the site.
+  const page = { page: { name: "doc", search: "" }, locals: { doc }, headers: { vary: TEXT_VARY } };
+  if (doc && rendering === "html" && (await c.site.render(request, reply, page))) return reply;
   if (doc) return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
   const detail = `No kind of service "${stripControl(id).slice(0, 100)}"; /equivalents lists them.`;
   return c.replies.error(request, reply, 404, "Not found", detail);
