@@ -34,8 +34,8 @@ export interface TextRoute {
   readonly methods: readonly ("GET" | "POST")[];
   /** The renderings it answers in (by Accept or ?format). */
   readonly formats: readonly Rendering[];
-  /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed one. */
-  readonly bucket: "text" | "relaxed";
+  /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed or strict one. */
+  readonly bucket: "text" | "relaxed" | "strict";
   readonly cache: CachePolicy;
   readonly serving: TextServing;
   /** Takes a form-encoded body (the no-JS feedback form). */

@@ -118,8 +118,10 @@ function recompute(catalogue: BrowserCatalogue) {
   }
 }
 
+// The form gets the file from the text host without JavaScript; here the browser makes it.
 for (const section of sections)
-  section.querySelector("[data-download-button]")!.addEventListener("click", () => {
+  section.querySelector("[data-download-form]")!.addEventListener("submit", (event) => {
+    event.preventDefault();
     const made = current[section.dataset.download!];
     if (!made || "error" in made) return;
     const file = section.dataset.file!;
