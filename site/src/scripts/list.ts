@@ -143,13 +143,19 @@ window.addEventListener(LIST_CHANGED, () => {
   control.show(readList());
   if (catalogue) recompute(catalogue);
 });
+// What follows the picker is out of sight until drawn when a list was there at first paint (global.css).
+const drawn = () => (document.documentElement.dataset.listDrawn = "");
 listCatalogue().then(
   (loaded) => {
     catalogue = loaded;
     control.refresh();
     recompute(loaded);
+    drawn();
   },
-  () => say("The catalogue could not be loaded; reload the page to download files."),
+  () => {
+    say("The catalogue could not be loaded; reload the page to download files.");
+    drawn();
+  },
 );
 
 document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit", async (event) => {
