@@ -342,7 +342,6 @@ async function planNow() {
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  formOfAddress();
   void planNow();
 });
 
