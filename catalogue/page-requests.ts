@@ -3,7 +3,7 @@
  * text host's Markdown and ANSI answers and for the site's pages rendered on demand
  * (site/src/pages/on-demand/), so the two renderings of one URL never disagree.
  */
-import { MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "./limits.ts";
+import { MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import { listServices } from "./query.ts";
 import { searchHref } from "./render/pages.ts";
@@ -114,4 +114,14 @@ export function compareRequest(catalogue: Catalogue, ids: readonly string[]): Co
 /** /equivalents?providers=a,b&category=id: the matrix's chosen columns and category. */
 export function matrixRequest(params: URLSearchParams): { providers: string[]; category: string | undefined } {
   return { providers: listParam(params, "providers"), category: listParam(params, "category")[0] };
+}
+
+/** The list builder's ?ids= (the form without JavaScript): the known ids once each, and the others. */
+export function listBuilderRequest(
+  catalogue: Catalogue,
+  params: URLSearchParams,
+): { known: string[]; unknown: string[] } {
+  const asked = listParam(params, "ids", MAX_APPROVED_IDS);
+  const known = [...new Set(asked.filter((id) => catalogue.bySlug.has(id)))];
+  return { known, unknown: asked.filter((id) => !catalogue.bySlug.has(id)) };
 }

@@ -43,7 +43,7 @@ export const TEXT_JOBS = {
   savedList: (catalogue: Catalogue, input: Shape & { list: StoredList }) => savedListBody(catalogue, input),
   exitPlan: (
     catalogue: Catalogue,
-    input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string },
+    input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
   ) => exitPlanBody(catalogue, input),
 } as const satisfies Record<string, (catalogue: Catalogue, input: never) => Computed>;
 

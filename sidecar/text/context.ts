@@ -37,8 +37,8 @@ export interface TextRoute {
   readonly methods: readonly ("GET" | "POST")[];
   /** The renderings it answers in (by Accept or ?format). */
   readonly formats: readonly Rendering[];
-  /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed one. */
-  readonly bucket: "text" | "relaxed";
+  /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed or strict one. */
+  readonly bucket: "text" | "relaxed" | "strict";
   /** Reads that find nothing (404) are counted in this API bucket (sidecar/plugins/miss-limit.ts). */
   readonly missBucket?: "misses";
   readonly cache: CachePolicy;

@@ -13,6 +13,7 @@ import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
+import { TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
@@ -54,6 +55,8 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   }
   const found = await replies.savedList(store, id, request, reply);
   if ("answered" in found) return found.answered;
+  // In HTML the site's layout around the plan: the job computes the Doc, the site renders it.
+  const asDoc = rendering === "html" && c.site.available;
   const computed = await c.computed.text(
     {
       name: "exitPlan",
@@ -64,10 +67,18 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
         textUrl: c.textUrl ?? "",
         rendering,
         width: widthOf(request),
+        asDoc,
       },
     },
     clientGone(request),
   );
+  if (asDoc && "body" in computed) {
+    const doc = JSON.parse(computed.body) as Doc;
+    const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
+    const sitePage = { page: { name: "doc", search: "" }, locals: { doc, docPage: { noindex: true } }, headers };
+    if (await c.site.render(request, reply, sitePage)) return reply;
+    return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
+  }
   // Saved lists expire: not for shared caches.
   return replies.computed(request, reply, rendering, computed, false);
 }
@@ -75,7 +86,7 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
 /** A saved list's exit plan to `to`, as a page. */
 export function exitPlanBody(
   catalogue: Catalogue,
-  input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string },
+  input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
 ): Computed {
   const { list, rendering } = input;
   const target = { to: input.to, defaulted: input.defaulted };
@@ -117,6 +128,8 @@ export function exitPlanBody(
       ...rest,
     ],
   };
+  // For the site's layout (an on-demand page rendering this Doc), the Doc itself.
+  if (input.asDoc) return { status: 200, body: JSON.stringify(page) };
   return {
     status: 200,
     body: rendering === "html" ? renderHtml(page) : render(page, rendering, input.width),

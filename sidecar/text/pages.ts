@@ -115,6 +115,18 @@ export async function builtPage(c: TextContext, request: FastifyRequest, reply: 
     const dir = decoded.replace(/^\/+|\/+$/g, "");
     if (await c.replies.site(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;
     if (!page) return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}.`);
+    // /aws/aws-s3 is the same service as /aws/s3, whose site page the browser is sent to: one page
+    // per service (the text renderings answer at both paths).
+    const canonical = `/${page}`;
+    if (isServicePage(page) && canonical !== `/${dir}`) {
+      // Re-encoded: the Location header takes no raw bytes a client may have sent.
+      const search = new URLSearchParams(splitRequestUrl(request.url).query).toString();
+      return reply
+        .code(301)
+        .header("vary", TEXT_VARY)
+        .header("location", search ? `${canonical}?${search}` : canonical)
+        .send();
+    }
   }
   if (!page)
     return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`);
@@ -122,6 +134,10 @@ export async function builtPage(c: TextContext, request: FastifyRequest, reply: 
   const body = render(pageDoc(c.catalogue, page), rendering, widthOf(request));
   return c.replies.text(request, reply, 200, rendering, body);
 }
+
+/** A page key of textPages naming a service (aws/s3), not a provider, category or other page. */
+const isServicePage = (page: string) =>
+  /^[^/]+\/[^/]+$/.test(page) && !page.startsWith("category/") && !page.endsWith("/index");
 
 /** /lifecycle?within=…: the page filtered as of today (the site's page filters in the browser). */
 async function filteredLifecycle(

@@ -12,6 +12,7 @@ import { textPageFor } from "../../catalogue/static.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
 import { pageBudget } from "../response-budget.ts";
 import { exitPlanPage } from "./exit-plan.ts";
+import { exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
 import type { TextContext, TextRoute } from "./context.ts";
 import type { Rendering } from "./render.ts";
@@ -29,6 +30,10 @@ export const TEXT_ROUTES: readonly TextRoute[] = [
   { path: "/equivalents", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: equivalentsPage },
   { path: "/equivalents/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", handler: equivalenceGroupPage },
   { path: "/feedback", methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, handler: feedbackPost },
+  { path: "/exposure", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: exposurePage },
+  { path: "/list", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: listBuilderPage },
+  { path: "/list/files/:file", methods: ["GET"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", handler: listFile },
+  { path: "/lists", methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, handler: saveListForm },
   { path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: savedListPage },
   { path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: exitPlanPage },
   { path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", handler: builtPage },

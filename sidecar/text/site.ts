@@ -148,6 +148,13 @@ export function equivalenceGroupBody(catalogue: Catalogue, { id, rendering, widt
 export async function equivalenceGroupPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
   const rendering = c.replies.rendering(request);
+  // In HTML the site's layout around the same Doc (one group: cheap), so the matrix's links lead
+  // to a page of the site; otherwise the computed text.
+  if (rendering === "html" && c.site.available) {
+    const doc = equivalenceGroupDoc(c.catalogue, id);
+    const page = { page: { name: "doc", search: "" }, locals: { doc }, headers: { vary: TEXT_VARY } };
+    if (doc && (await c.site.render(request, reply, page))) return reply;
+  }
   const computed = await c.computed.text(
     {
       name: "equivalenceGroup",

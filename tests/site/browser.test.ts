@@ -1196,6 +1196,8 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
           if (size.name === "phone") expect(layout.height).toBeLessThan(PHONE_EXIT_PLAN_MAX_PX);
 
           await page.locator("[data-exit-adopt]").click();
+          // STACK is in the list: replacing it is asked first.
+          await page.locator("[data-exit-replace]").click();
           await page.waitForURL(/\/list\/$/);
           expect(JSON.parse((await page.evaluate(() => localStorage.getItem("csc-approved-list")))!)).toEqual(adopted);
           for (const { section, make } of POLICIES) {

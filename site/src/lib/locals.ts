@@ -5,6 +5,7 @@
  */
 import type { Catalogue } from "../../../catalogue/load.ts";
 import type { RecordStore } from "../../../catalogue/ports.ts";
+import type { Doc } from "../../../catalogue/render/doc.ts";
 
 export interface SiteLocals {
   readonly catalogue: Catalogue;
@@ -16,6 +17,9 @@ export interface SiteLocals {
   readonly refusedFeedback?: { readonly problem: string; readonly message: string; readonly email: string };
   /** Over a rate limit: what was limited and when to retry. */
   readonly limited?: string;
+  /** A page the text host describes as a Doc (a kind of service, a saved list's exit plan). */
+  readonly doc?: Doc;
+  readonly docPage?: { readonly description?: string; readonly noindex?: boolean };
 }
 
 export const siteLocals = (locals: unknown): SiteLocals => locals as SiteLocals;
