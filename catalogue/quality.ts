@@ -4,6 +4,7 @@
  * status backed by the vendor's page). `npm run check` prints the report and fails on any problem.
  */
 import { readFileSync } from "node:fs";
+import { groupCategory } from "./equivalents.ts";
 import { lifecycleSourceProblems } from "./lifecycle-sources.ts";
 import type { Catalogue } from "./load.ts";
 import { LIFECYCLE_STATUSES } from "./schema/index.ts";
@@ -143,17 +144,6 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
           `equivalents.yaml: ${group.id}: field services: ${slug} is retired; remove it (the service names its successor)`,
         );
   return problems;
-}
-
-/** A group's category: the one most of its members are in (ties: the category list's order), as the matrix shows it. */
-export function groupCategory(catalogue: Catalogue, slugs: readonly string[]): string {
-  const count = new Map<string, number>();
-  for (const slug of slugs) {
-    const category = catalogue.bySlug.get(slug)!.service.category;
-    count.set(category, (count.get(category) ?? 0) + 1);
-  }
-  const order = catalogue.categories.map((category) => category.id);
-  return [...count].sort((a, b) => b[1] - a[1] || order.indexOf(a[0]) - order.indexOf(b[0]))[0]![0];
 }
 
 /**
