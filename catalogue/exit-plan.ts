@@ -1,5 +1,5 @@
 /**
- * Exit plans (issue 55): an approved list mapped onto the providers a team could move to. One pure
+ * Exit plans (decisions.md#exit-ranking): an approved list mapped onto the providers a team could move to. One pure
  * function, exitPlan(), answers POST /v1/exit-plan, GET /v1/lists/{id}/exit-plan, the text host's
  * /lists/{slug}/exit-plan and the site's "Plan an exit".
  *

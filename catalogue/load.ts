@@ -680,7 +680,7 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
  * The catalogue a build (or a mirror) was made from: the validated source it ships as
  * api/catalogue-source.json. What a server of that build should load: it is the same data, and
  * parsing YAML and validating it again would leave tens of MB of garbage that V8 keeps as committed
- * heap for the life of the process (issue 20, RSS).
+ * heap for the life of the process (decisions.md#memory-rss, RSS).
  */
 export function loadBuiltCatalogue(distDir: string): Catalogue {
   const path = join(distDir, "api", "catalogue-source.json");

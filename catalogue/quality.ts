@@ -134,7 +134,7 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
         `${at}: field lastVerified: ${service.lastVerified ?? "absent"} is not the newest checked date of its sources (${newest ?? "none"})`,
       );
   }
-  // Every non-active lifecycle backed by a vendor page (or listed as a known gap): issue 62.
+  // Every non-active lifecycle backed by a vendor page (or listed as a known gap): decisions.md#facts-carry-sources.
   problems.push(...lifecycleSourceProblems(catalogue));
   // The equivalence rule: a customer could move a workload to any member, so none is retired.
   for (const group of catalogue.groups)
@@ -189,7 +189,7 @@ export function lineageProblems(catalogue: Catalogue): string[] {
   return problems;
 }
 
-/** What check:data prints about compatibility, lineage and the groups (issue 61). */
+/** What check:data prints about compatibility, lineage and the groups (decisions.md#exit-ranking). */
 export interface EquivalenceReport {
   /** Services with at least one compatibility claim (every claim carries its vendor source). */
   servicesWithCompatibility: number;

@@ -1,5 +1,5 @@
 /**
- * A process-wide bound on the memory held for files being sent (issue 59). A file is streamed
+ * A process-wide bound on the memory held for files being sent (decisions.md#bounded-memory). A file is streamed
  * from disk in chunks of STREAM_CHUNK_BYTES, so one answer holds at most STREAM_HOLD_BYTES
  * (the read buffer, the chunk in hand, the socket's buffer); a file answer starts only when it is
  * its connection's turn (pipelined answers leave in order, so one waiting would only fill a buffer);

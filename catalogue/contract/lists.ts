@@ -159,7 +159,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       };
     },
   }),
-  // Exit plans (issue 55, contract 1.7.0).
+  // Exit plans (decisions.md#exit-ranking, contract 1.7.0).
   endpoint({
     operationId: "getListExitPlan",
     method: "GET",

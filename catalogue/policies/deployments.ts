@@ -1,5 +1,5 @@
 /**
- * Deployment fixtures (issue 63, "Approved means deployable"): common workloads, each written from
+ * Deployment fixtures (decisions.md#approved-means-usable, "Approved means deployable"): common workloads, each written from
  * the vendor's own quickstart, template or guide, with what it creates or calls in the vendor's
  * policy language and the catalogue services a platform team would approve for it. Explain mode
  * checks an approved list against them (policies/documents.ts, `deployments`), and

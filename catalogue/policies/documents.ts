@@ -2,7 +2,7 @@
  * Policy documents from an approved list: an AWS service control policy, an Azure policy set
  * definition (initiative) and a Google Cloud organization policy. Pure functions over a Catalogue.
  *
- * Decisions (docs/design.md, "Decisions"; issue 18):
+ * Decisions (docs/design.md, "Decisions"; decisions.md#policies-as-documents):
  * - each function returns the document *explained*; the endpoint answers the bare document
  *   (`policyAnswer`/`scpAnswer`) unless `?explain=true`;
  * - the vendor's account-operation essentials (policies/essentials.ts) stay usable unless the
@@ -11,11 +11,11 @@
  *   PolicyRequestError (400), never a deny-everything document;
  * - a deny-list SCP over AWS's 5,120 characters throws PolicyTooLargeError, which says it cannot be
  *   split and points at the allow-list strategy, whose Allow SCPs add up on one target;
- * - approved means usable (issue 53): each approved service's dependencies (data/dependencies/, see
+ * - approved means usable (decisions.md#approved-means-usable): each approved service's dependencies (data/dependencies/, see
  *   dependencies.ts) are allowed with it, and so are those of any service the document makes wholly
  *   usable through them; explain mode lists them under `dependencies`, and the catalogue services
  *   they also allow under `implied`;
- * - approved means deployable (issue 63): explain mode checks the list against the vendor's
+ * - approved means deployable (decisions.md#approved-means-usable): explain mode checks the list against the vendor's
  *   deployment fixtures (policies/deployments.ts) under `deployments`, gives the reason for a
  *   dependency no catalogue service owns, says "essentials" in `linkedTo` where they are why a
  *   service is implied, and counts an Azure service whose missing types Indexed mode never

@@ -96,7 +96,7 @@ export const PRINCIPAL_ARN_PATTERN =
  * role session aws:PrincipalArn holds the role's ARN, and AWS says not to give the assumed-role
  * session ARN as its value (global condition keys, aws:PrincipalArn:
  * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn),
- * so such a pattern would exempt nobody: the request refuses it (issue 63).
+ * so such a pattern would exempt nobody: the request refuses it (decisions.md#approved-means-usable).
  */
 export const ASSUMED_ROLE_ARN_PATTERN = /^arn:[^:]+:sts::[^:]*:assumed-role\//;
 

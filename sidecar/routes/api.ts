@@ -138,7 +138,7 @@ export const isHeavy = (row: Endpoint) => row.bucket !== undefined && (row.pure 
 /**
  * Runs heavy computations `slots` at a time (one by default), each after a turn of the event loop,
  * so that a burst of them (from many clients: each is limited by its bucket) leaves other requests
- * answered between them rather than after all of them (issue 59: 200 saved-list exit plans held
+ * answered between them rather than after all of them (decisions.md#bounded-memory: 200 saved-list exit plans held
  * /v1/health for 9 s).
  */
 class HeavyQueue {

@@ -27,7 +27,7 @@ export type SiteHandler = (
 /**
  * The built site's on-demand handler, if the build has one. Its bundle is imported on the first
  * saved-list page asked for, not at start: a server that never renders one does not keep it in
- * memory (issue 20, RSS).
+ * memory (decisions.md#memory-rss, RSS).
  */
 export async function loadSiteHandler(distDir: string): Promise<SiteHandler | undefined> {
   const entry = siteEntry(distDir);

@@ -1,6 +1,6 @@
 /**
- * The reviewed migrations of tests/fixtures/exit-plans-real-stacks.ts (issue 61) and
- * exit-plans-seven-stacks.ts (issue 74): no false gap
+ * The reviewed migrations of tests/fixtures/exit-plans-real-stacks.ts (decisions.md#exit-ranking) and
+ * exit-plans-seven-stacks.ts (decisions.md#compatibility-claims): no false gap
  * whose target the catalogue holds, every rank-1 pick one an architect accepted, a second job's
  * target listed beside it, and rank 1 never decided by a name while a real signal differs.
  */

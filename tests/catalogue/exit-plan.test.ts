@@ -209,7 +209,7 @@ describe("exit plans, over random lists and targets", () => {
   });
 });
 
-describe("exit plans, issue 61", () => {
+describe("exit plans, decisions.md#exit-ranking", () => {
   it("propose the same product at rank 1: every lineage, from its origin's provider to its own", () => {
     const lineages = catalogue.services
       .map((service) => catalogue.bySlug.get(service.slug)!)

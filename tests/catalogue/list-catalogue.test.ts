@@ -24,7 +24,7 @@ describe("the compact list catalogue the site's list builder runs on", () => {
   const expanded = expandListCatalogue(JSON.parse(JSON.stringify(compact)));
   const slugs = full.services.map((service) => service.slug);
 
-  // 160 KiB held the catalogue until issue 63's dependency data (what each approved service needs to
+  // 160 KiB held the catalogue until decisions.md#approved-means-usable's dependency data (what each approved service needs to
   // deploy, with its vendor sources) took it to 165 KiB. The dependencies from AWS's CloudFormation
   // resource schemas (553 groups, 2,685 actions of 664 distinct, each action and the schemas' source
   // stored once) took it to 214 KiB, 42 KiB brotli-compressed: what is sent stays under 48.

@@ -1,5 +1,5 @@
 /**
- * Approved means deployable (issue 63): each deployment fixture (catalogue/policies/deployments.ts,
+ * Approved means deployable (decisions.md#approved-means-usable): each deployment fixture (catalogue/policies/deployments.ts,
  * written from the vendor's own quickstart, template or guide) deploys under the document generated
  * from the services it names, as the vendors' own engines would decide:
  * - Azure: every type it creates is in the initiative's allowed types (the types Indexed mode never

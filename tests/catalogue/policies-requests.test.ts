@@ -1,5 +1,5 @@
 /**
- * The policy endpoints' requests (issue 53, smaller items) and the dependencies data's validation:
+ * The policy endpoints' requests (decisions.md#approved-means-usable, smaller items) and the dependencies data's validation:
  * organization ids as Google documents them, unknown ids echoed without control characters, the id
  * cap counted after de-duplication, exemptPrincipalArns validated, and the loader and check:data
  * refusing dependencies that name nothing. Every response is checked against OpenAPI by build().

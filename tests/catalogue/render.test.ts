@@ -69,7 +69,7 @@ describe("text renderings", () => {
       expect(markdown, category.id).toContain(summary.replace(/[*_[\]]/g, (c) => `\\${c}`));
       expect(markdown.match(/^\| \[/gm)?.length ?? 0, category.id).toBe(rows);
     }
-    // The real data has services in two groups of one category (issue 54's "100 services" over 101 rows).
+    // The real data has services in two groups of one category (decisions.md#one-search's "100 services" over 101 rows).
     expect(repeatedSomewhere).toBe(true);
   });
 
@@ -197,7 +197,7 @@ describe("text renderings", () => {
   });
 });
 
-describe("lineage and compatibility on the service page (issue 61)", () => {
+describe("lineage and compatibility on the service page (decisions.md#exit-ranking)", () => {
   it("names the origin of a partner-operated product and what a service speaks, each with its source", () => {
     const catalogue = realCatalogue();
     const s3ns = renderMarkdown(servicePage(catalogue, "s3ns-bigquery"));
@@ -214,7 +214,7 @@ describe("lineage and compatibility on the service page (issue 61)", () => {
   });
 });
 
-describe("compatibility and lineage on a kind of service (issue 61)", () => {
+describe("compatibility and lineage on a kind of service (decisions.md#exit-ranking)", () => {
   it("names what each member speaks and whose product it is", async () => {
     const { equivalenceGroupDoc } = await import("../../catalogue/render/equivalents.ts");
     const catalogue = realCatalogue();

@@ -1,6 +1,6 @@
 /**
  * A strict client generated from our OpenAPI document (openapi-typescript, as API users generate
- * theirs) type-checks the calls the contract allows: `freeTier: true` compiles (issue 64: the
+ * theirs) type-checks the calls the contract allows: `freeTier: true` compiles (decisions.md#faces: the
  * document once typed it as the strings "true" | "false", which strict clients reject).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

@@ -76,7 +76,7 @@ describe("POST /v1/exit-plan", () => {
       [{ approvedServiceIds: ["aws-s3"] }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: {} }, /No target/],
       [{ approvedServiceIds: ["aws-s3"], to: { sovereignOption: false } }, /No target/],
-      // Unknown keys are refused: a misspelt criterion would widen the target in silence (issue 61).
+      // Unknown keys are refused: a misspelt criterion would widen the target in silence (decisions.md#exit-ranking).
       [{ approvedServiceIds: ["aws-s3"], to: { sovereign: true } }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: { euResident: true } }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: { sovereignOption: true }, extra: 1 }, /Invalid body/],

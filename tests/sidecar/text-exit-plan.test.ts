@@ -18,7 +18,7 @@ async function textHost(urls?: typeof URLS) {
 }
 
 describe("the text host's /lists/{id}/exit-plan", () => {
-  it("links services absolutely, to the configured public URL, as the API's Markdown does (issue 64)", async () => {
+  it("links services absolutely, to the configured public URL, as the API's Markdown does (decisions.md#faces)", async () => {
     const text = await textHost(URLS);
     const md = await text.inject("/lists/web/exit-plan?providers=ovhcloud,scaleway&format=md");
     expect(md.statusCode).toBe(200);

@@ -108,7 +108,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         "stackit-object-storage",
       ]);
       expect(await radios.first().isChecked()).toBe(true);
-      // The Markdown is the API's document: absolute links, and the documentation link (issue 64).
+      // The Markdown is the API's document: absolute links, and the documentation link (decisions.md#faces).
       const [plan] = (await Promise.all([page.waitForEvent("download"), page.click('[data-exit-download="md"]')])) as [
         Download,
         void,
