@@ -8,6 +8,7 @@ import { z } from "zod";
 import { endpoint } from "../catalogue/endpoint.ts";
 import { MAX_ID_LENGTH } from "../catalogue/limits.ts";
 import { d } from "../catalogue/schema/vocabulary.ts";
+import { BATCH_PROTOCOL } from "./protocol.ts";
 import { TOOLS } from "./tools.ts";
 
 /** Protocol versions this SDK speaks; the client names one in MCP-Protocol-Version after initialize. */
@@ -64,7 +65,7 @@ export const McpAnswer = z
   .meta({ id: "McpAnswer", description: "The JSON-RPC 2.0 answer to one MCP request" });
 
 /** The protocol revision that had JSON-RPC batches (2025-06-18 removed them). */
-export const BATCH_PROTOCOL = "2025-03-26";
+export { BATCH_PROTOCOL };
 export const MAX_BATCH = 20;
 
 /** One message, or (protocol 2025-03-26, named in MCP-Protocol-Version) a batch of them. */

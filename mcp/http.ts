@@ -9,7 +9,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Result } from "../catalogue/endpoint.ts";
 import { HttpError } from "../catalogue/problem.ts";
-import { BATCH_PROTOCOL } from "./endpoint.ts";
+import { BATCH_PROTOCOL } from "./protocol.ts";
 import { catalogueMcpServer } from "./server.ts";
 import type { ToolContext } from "./tools.ts";
 

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from "node:events";
 import { pathToFileURL } from "node:url";
-import type { SiteAnswer, SiteJob } from "../text/computed.ts";
+import type { SiteAnswer, SiteJob } from "../text/computed-shapes.ts";
 import { errorDoc, render } from "../text/render.ts";
 import type { SiteHandler } from "../text/site-page.ts";
 

@@ -9,7 +9,6 @@
  * lookup. Without the thread (a catalogue made in memory, in tests), the same jobs run here, one
  * at a time with the event loop turning between them.
  */
-import type { FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
@@ -17,19 +16,17 @@ import { HttpError } from "../../catalogue/problem.ts";
 import type { StoredList } from "../store/store.ts";
 import { exitPlanBody } from "./exit-plan.ts";
 import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";
-import type { Rendering } from "./render.ts";
+import type { Computed, PagesComputer, Shape, SiteAnswer, SiteJob } from "./computed-shapes.ts";
+
+export {
+  clientGone,
+  type Computed,
+  type PagesComputer,
+  type Shape,
+  type SiteAnswer,
+  type SiteJob,
+} from "./computed-shapes.ts";
 import { compareQueryBody, equivalenceGroupBody, equivalentsBody, searchBody } from "./site.ts";
-
-/** A computed page: its body, or the error to answer in the request's rendering. */
-export type Computed =
-  | { readonly status: 200; readonly body: string }
-  | { readonly status: number; readonly title: string; readonly detail: string };
-
-/** What every text job is given beside its own input. */
-export interface Shape {
-  readonly rendering: Rendering;
-  readonly width: number;
-}
 
 /** The jobs, by name: each a pure function of the catalogue and its (cloneable) input. */
 export const TEXT_JOBS = {
@@ -54,31 +51,11 @@ export function runTextJob(catalogue: Catalogue, job: TextJob): Computed {
   return (TEXT_JOBS[job.name] as (catalogue: Catalogue, input: unknown) => Computed)(catalogue, job.input);
 }
 
-/** A page of the site rendered on demand (site-page.ts): the URL Astro is handed, the request's headers, locals beside the catalogue and store. */
-export interface SiteJob {
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly locals: object;
-  readonly apiUrl?: string | undefined;
-  /** The text host's public URL, for what a page prints of it ("curl <url>/aws"), never the request's Host. */
-  readonly textUrl?: string | undefined;
-}
-
-/** Its answer as Astro wrote it. */
-export interface SiteAnswer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string | string[]>>;
-  readonly body: Uint8Array;
-}
-
 /** The thread the jobs run in (heavy/pool.ts HeavyWorker). */
 export interface PageWorker {
   textPage(job: TextJob): Promise<Computed>;
   sitePage(job: SiteJob): Promise<SiteAnswer>;
 }
-
-/** Whether the request's client went away (a job still waiting for it is skipped). */
-export const clientGone = (request: FastifyRequest) => () => request.raw.socket?.destroyed === true;
 
 /** Jobs in the worker at once: enough to hide the round trip between the threads. */
 export const PAGE_SLOTS = 2;
@@ -133,7 +110,7 @@ const keptSize = (kept: Kept) =>
       : 512;
 
 /** Runs the text host's computed pages, in the worker when there is one, and keeps their answers. */
-export class ComputedPages {
+export class ComputedPages implements PagesComputer {
   private readonly catalogue: Catalogue;
   private readonly worker: PageWorker | undefined;
   private readonly queue: JobQueue;

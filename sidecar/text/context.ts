@@ -6,7 +6,7 @@ import type { BuiltFiles } from "../files.ts";
 import type { Store } from "../store/store.ts";
 import type { Rendering, TextReplies } from "./render.ts";
 import type { SitePages } from "./site-page.ts";
-import type { ComputedPages } from "./computed.ts";
+import type { PagesComputer } from "./computed-shapes.ts";
 
 /** What a route's handler is given beside the request. */
 export interface TextContext {
@@ -17,7 +17,7 @@ export interface TextContext {
   /** The site's pages rendered on demand (none without a built server bundle). */
   readonly site: SitePages;
   /** The computed pages, run off the event loop and kept (computed.ts). */
-  readonly computed: ComputedPages;
+  readonly computed: PagesComputer;
   /** The text host's public URL: the exit plan's links are absolute (pasted into tickets). */
   readonly textUrl?: string | undefined;
 }

@@ -17,7 +17,7 @@ import { TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import { clientGone, type Computed, type Shape } from "./computed.ts";
+import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { StoredList } from "../store/store.ts";
 

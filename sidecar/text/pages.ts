@@ -19,7 +19,7 @@ import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import { clientGone, type Computed, type Shape } from "./computed.ts";
+import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 import type { StoredList } from "../store/store.ts";
 
 type Params<P> = FastifyRequest<{ Params: P }>;

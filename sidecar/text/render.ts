@@ -8,13 +8,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/limits.ts";
 import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
-import { renderDoc, type TextFormat } from "../../catalogue/static.ts";
+import { renderDoc } from "../../catalogue/static.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
 import type { Store, StoredList } from "../store/store.ts";
-import type { Computed } from "./computed.ts";
 
-export type Rendering = TextFormat | "html";
+import type { Computed, Rendering } from "./computed-shapes.ts";
+
+export type { Rendering };
 
 const CONTENT_TYPE: Record<Rendering, string> = {
   md: "text/markdown; charset=utf-8",

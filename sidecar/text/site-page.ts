@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { RecordStore } from "../../catalogue/ports.ts";
 import { errorDoc, render } from "./render.ts";
-import { clientGone, type ComputedPages, type SiteAnswer } from "./computed.ts";
+import { clientGone, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";
 
 /** The built site's on-demand handler (@astrojs/node). */
 export type SiteHandler = (
@@ -76,9 +76,9 @@ export interface SitePageRequest {
 export class SitePages {
   private readonly handler: SiteHandler | undefined;
   private readonly locals: SiteLocals;
-  private readonly computed: ComputedPages | undefined;
+  private readonly computed: PagesComputer | undefined;
   /** `computed`: with a worker, pages render there (computed.ts), off this thread's event loop. */
-  constructor(handler: SiteHandler | undefined, locals: SiteLocals, computed?: ComputedPages) {
+  constructor(handler: SiteHandler | undefined, locals: SiteLocals, computed?: PagesComputer) {
     this.handler = handler;
     this.locals = locals;
     this.computed = computed;

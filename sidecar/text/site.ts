@@ -28,7 +28,7 @@ import { hitBucket } from "../plugins/rate-limit.ts";
 import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import type { SitePages } from "./site-page.ts";
-import { clientGone, type Computed, type Shape } from "./computed.ts";
+import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
 const contentType = (rendering: Rendering) =>
