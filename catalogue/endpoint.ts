@@ -16,6 +16,7 @@ export type { PublicUrls } from "./urls.ts";
 
 export const ERROR_REASONS: Readonly<Record<number, string>> = {
   400: "Bad request",
+  403: "Forbidden",
   404: "Not found",
   405: "Method not allowed",
   406: "Not acceptable",

@@ -63,7 +63,26 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   if (schema instanceof z.ZodArray) return { type: "array", items: toJsonSchema(schema.element as z.ZodType, io) };
   const json = openObjects(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema);
   delete json.$schema;
-  return json;
+  return componentRefs(json);
+}
+
+/**
+ * A schema whose registered parts zod wrote as local definitions (a union of a registered schema
+ * and an array of it: /mcp's message or batch) refers to the components instead, which hold them.
+ */
+function componentRefs(json: JsonSchema): JsonSchema {
+  const defs = json.$defs as Record<string, unknown> | undefined;
+  if (!defs) return json;
+  delete json.$defs;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== "object") return value;
+    const object = value as Record<string, unknown>;
+    if (typeof object.$ref === "string" && object.$ref.startsWith("#/$defs/"))
+      return ref(object.$ref.slice("#/$defs/".length));
+    return Object.fromEntries(Object.entries(object).map(([key, inner]) => [key, walk(inner)]));
+  };
+  return walk(json) as JsonSchema;
 }
 
 /** A self-contained schema (no component references), for the discovery document. */

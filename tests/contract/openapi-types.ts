@@ -1731,7 +1731,7 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    /** @description One JSON-RPC 2.0 message of the Model Context Protocol (batches are not accepted) */
+    /** @description One JSON-RPC 2.0 message of the Model Context Protocol */
     McpMessage: {
       /**
        * @description JSON-RPC version, always 2.0
@@ -4084,7 +4084,7 @@ export interface operations {
          *       }
          *     }
          */
-        "application/json": components["schemas"]["McpMessage"];
+        "application/json": components["schemas"]["McpMessage"] | components["schemas"]["McpMessage"][];
       };
     };
     responses: {
@@ -4096,7 +4096,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["McpAnswer"];
+          "application/json": components["schemas"]["McpAnswer"] | components["schemas"]["McpAnswer"][];
         };
       };
       /** @description A notification or a response: accepted, nothing to answer (empty body) */
@@ -4108,6 +4108,15 @@ export interface operations {
       };
       /** @description Bad request */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Forbidden */
+      403: {
         headers: {
           [name: string]: unknown;
         };
