@@ -62,23 +62,18 @@ export function searchRequest(catalogue: Catalogue, params: URLSearchParams): Se
   );
   // Paging without JavaScript: ?page=N, within the results (a page past the last shows the last).
   const asked = Math.max(1, Math.min(1000, Number.parseInt(textParam(params, "page") ?? "1", 10) || 1));
-  const first = listServices(catalogue, {
-    ...(query ? { q: query } : {}),
-    ...filters,
-    page: 1,
-    limit: TEXT_SEARCH_RESULTS,
-  } as ServicesQueryT);
-  const pages = Math.max(1, Math.ceil(first.pagination.total / TEXT_SEARCH_RESULTS));
+  const search = (page: number) =>
+    listServices(catalogue, {
+      ...(query ? { q: query } : {}),
+      ...filters,
+      page,
+      limit: TEXT_SEARCH_RESULTS,
+    } as ServicesQueryT);
+  const answer = search(asked);
+  const pages = Math.max(1, Math.ceil(answer.pagination.total / TEXT_SEARCH_RESULTS));
+  // Searched again only for a page past the last, which shows the last.
   const page = Math.min(asked, pages);
-  const found =
-    page === 1
-      ? first
-      : listServices(catalogue, {
-          ...(query ? { q: query } : {}),
-          ...filters,
-          page,
-          limit: TEXT_SEARCH_RESULTS,
-        } as ServicesQueryT);
+  const found = page === asked ? answer : search(page);
   const didYouMean = found.search?.didYouMean;
   return { query, filters, found, page, pages, hint: searchHint(found), ...(didYouMean ? { didYouMean } : {}) };
 }

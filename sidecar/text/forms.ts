@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { issueDetails } from "../../catalogue/issues.ts";
 import { BUCKETS } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
+import { unknownIds } from "../../catalogue/ids.ts";
 import { listPath } from "../../catalogue/lists.ts";
 import { newList } from "../../catalogue/lists.node.ts";
 import { listBuilderRequest } from "../../catalogue/page-requests.ts";
@@ -96,14 +97,7 @@ export async function listFile(c: TextContext, request: FastifyRequest, reply: F
   const made = Object.hasOwn(LIST_FILES, file) ? LIST_FILES[file] : undefined;
   if (!made) return c.replies.notFound(request, reply, `No download "${file.slice(0, 60)}"; /list/ lists them.`);
   const { known, unknown } = listBuilderRequest(c.catalogue, paramsOf(request));
-  if (unknown.length > 0)
-    return c.replies.error(
-      request,
-      reply,
-      400,
-      "Unknown ids",
-      `Not in the catalogue: ${unknown.slice(0, 20).join(", ")}.`,
-    );
+  if (unknown.length > 0) return refuseUnknownIds(c, request, reply, unknown);
   if (known.length === 0)
     return c.replies.error(request, reply, 400, "Bad request", "Add services to your list first (?ids=aws-s3,…).");
   if (await strictBucket(c, request, reply)) return reply;
@@ -128,14 +122,7 @@ export async function saveListForm(c: TextContext, request: FastifyRequest, repl
   // Unlisted: saved by its generated id only, as POST /v1/lists with unlisted: true.
   const unlisted = form.unlisted === "true";
   const { known, unknown } = listBuilderRequest(c.catalogue, new URLSearchParams({ ids: form.ids ?? "" }));
-  if (unknown.length > 0)
-    return c.replies.error(
-      request,
-      reply,
-      400,
-      "Unknown ids",
-      `Not in the catalogue: ${unknown.slice(0, 20).join(", ")}.`,
-    );
+  if (unknown.length > 0) return refuseUnknownIds(c, request, reply, unknown);
   const parsed = SavedListCreate.safeParse({
     approvedServiceIds: known,
     ...(name ? { name } : {}),
@@ -169,4 +156,10 @@ export async function saveListForm(c: TextContext, request: FastifyRequest, repl
       );
     throw error;
   }
+}
+
+/** Ids the catalogue does not know: 400 worded as the API words it, with the nearest slugs. */
+function refuseUnknownIds(c: TextContext, request: FastifyRequest, reply: FastifyReply, unknown: readonly string[]) {
+  const error = unknownIds(c.catalogue, unknown);
+  return c.replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
 }

@@ -195,3 +195,41 @@ describe("the 429 page from a build without its server bundle", () => {
     await app.close();
   });
 });
+
+describe("the text host's list forms", () => {
+  it("name unknown ids as the API does, with the nearest slugs, in a download and the save form", async () => {
+    const { app } = await textApp();
+    const api = await buildApp({
+      config: { LOG_LEVEL: "silent" },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      urls: URLS,
+    });
+    const expected = (
+      (
+        await api.inject({
+          method: "POST",
+          url: "/v1/policies/alpha-scp",
+          payload: { approvedServiceIds: ["aws-s3", "aws-lambada"] },
+        })
+      ).json() as { error: string; details: string }
+    ).details;
+    expect(expected).toMatch(/^Not in the catalogue: aws-lambada \(did you mean aws-lambda/);
+    const download = await app.inject({
+      url: "/list/files/aws-scp.json?ids=aws-s3,aws-lambada",
+      headers: { accept: "text/markdown" },
+    });
+    const saved = await app.inject({
+      method: "POST",
+      url: "/lists",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/markdown" },
+      payload: new URLSearchParams({ name: "Mine", ids: "aws-s3,aws-lambada" }).toString(),
+    });
+    for (const response of [download, saved]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain("Unknown service ids");
+      expect(response.body).toContain(expected);
+    }
+    await Promise.all([app.close(), api.close()]);
+  });
+});
