@@ -17,6 +17,7 @@ import { parse, stringify } from "yaml";
 import { spawn } from "node:child_process";
 import { DEFAULT_DATA_DIR, loadCatalogue } from "../../catalogue/load.ts";
 import { freePort, waitFor } from "../components.ts";
+import { npmStartCommand } from "./start-command.ts";
 import { build } from "../build.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -83,16 +84,18 @@ function rssMiB(pid: number): number {
 }
 
 /**
- * RSS of a server of the build, started as `npm start` starts one (plain node, the catalogue
- * the build shipped, default settings): when ready, and after it has answered every service's
+ * RSS of a server of the build, started as `npm start` starts one (its node flags and environment,
+ * the catalogue the build shipped, default settings): when ready, and after it has answered every service's
  * detail and text page, a search per provider and each provider's page, one request at a time.
  */
 async function servingRss(label: string, outDir: string, slugs: readonly string[], providers: readonly string[]) {
   const [port, textPort] = [await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), "csc-bench-data-dir-"));
-  // What `npm start` runs once the build is there: node and the server, no flags.
-  const child = spawn(process.execPath, [join(root, "sidecar", "server.ts")], {
+  // What `npm start` runs once the build is there: the server, with npm start's node flags and environment.
+  const start = npmStartCommand(root);
+  const child = spawn(process.execPath, [...start.nodeFlags, join(root, "sidecar", "server.ts")], {
     env: {
+      ...start.env,
       PATH: process.env.PATH,
       PORT: String(port),
       TEXT_PORT: String(textPort),
