@@ -59,7 +59,7 @@ function load(): Catalogue | string[] {
   try {
     return loadCatalogue(dataDir);
   } catch (error) {
-    if (error instanceof CatalogueError) return error.problems;
+    if (error instanceof CatalogueError) return [...error.problems];
     return [error instanceof Error ? error.message : String(error)];
   }
 }
