@@ -35,13 +35,20 @@ export const BROWSER_CORE = [
   "catalogue/problem.ts",
   "catalogue/render/doc.ts",
   "catalogue/render/exit-plan.ts",
+  "catalogue/render/identifiers.ts",
   "catalogue/render/feeds.ts",
   "catalogue/render/markdown.ts",
   "catalogue/render/pages.ts",
   "catalogue/render/relative.ts",
   "catalogue/render/theme.ts",
   "catalogue/search.ts",
+  "catalogue/search-data.ts",
+  "catalogue/search-kinds.ts",
+  "catalogue/search-places.ts",
+  "catalogue/search-spelling.ts",
+  "catalogue/search-words.ts",
   "catalogue/urls.ts",
+  "catalogue/verified.ts",
 ];
 
 /** Node's own globals, those a browser lacks (process, Buffer, require, __dirname…). */

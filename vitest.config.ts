@@ -12,6 +12,8 @@ const SLOW_SUITES = [
   "tests/reliability/many-clients-memory.test.ts",
   "tests/reliability/pipelining-memory.test.ts",
   "tests/reliability/heavy-reads.test.ts",
+  "tests/reliability/text-host-memory.test.ts",
+  "tests/reliability/text-host-heavy-pages.test.ts",
   "tests/reliability/fuzz.test.ts",
   "tests/reliability/redis-faults.test.ts",
   "tests/reliability/redis-hang.test.ts",
@@ -22,6 +24,11 @@ const SLOW_SUITES = [
   "tests/build/new-port.test.ts",
   "tests/contract/prism.test.ts",
   "tests/contract/openapi-properties.test.ts",
+  // npm start, two mirrors of the whole build and every page compared between two hosts.
+  "tests/mirror/any-port.test.ts",
+  // A browser, and the conformance suite's twelve client runs.
+  "tests/mcp/browser.test.ts",
+  "tests/mcp/conformance.test.ts",
 ];
 
 export default defineConfig({

@@ -1,6 +1,6 @@
 /**
  * Service dependencies: the identifiers a service needs besides its own to be usable under a policy
- * that allows it (issue 53, "Approved means usable"), kept in catalogue/data/dependencies/
+ * that allows it (decisions.md#approved-means-usable, "Approved means usable"), kept in catalogue/data/dependencies/
  * <providerId>.yaml (one file per provider whose policy language the generators speak: aws, azure,
  * gcp) and used by policies/documents.ts. This module is what the browser's policy generators need
  * too (pure: no file reading, no zod); reading and validating the files, and checking them against

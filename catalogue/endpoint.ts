@@ -16,6 +16,7 @@ export type { PublicUrls } from "./urls.ts";
 
 export const ERROR_REASONS: Readonly<Record<number, string>> = {
   400: "Bad request",
+  403: "Forbidden",
   404: "Not found",
   405: "Method not allowed",
   406: "Not acceptable",
@@ -61,6 +62,11 @@ export interface StaticSpec {
    * manifest hashes every other file) or where the row serves what other rows wrote (the mirror).
    */
   readonly files?: (catalogue: Catalogue, urls: PublicUrls, table: readonly Endpoint[]) => Iterable<StaticFile>;
+  /**
+   * Served byte for byte as the build wrote it, even by a server on other URLs than the build's
+   * (which rewrites them in every other text file): the bytes the manifest's hashes name.
+   */
+  readonly asBuilt?: boolean;
   /** Prefixes inside `root` never served (the site's server bundles: they hold the build machine's paths). */
   readonly withheld?: readonly string[];
   /** `?page=N` (with `limit` absent or equal to `limit`) has a file of its own; other queries go to the sidecar. */
@@ -113,6 +119,11 @@ export interface Endpoint<
   readonly description: string;
   readonly tag: "Catalogue" | "Policies" | "Lists" | "Operations" | "Discovery" | "Mirror" | "MCP";
   readonly bucket?: BucketName;
+  /**
+   * A read that finds nothing (404) counts in this bucket; past its limit every read of the row by
+   * that client is 429 (found or not) until the window ends. Reads that find something are not counted.
+   */
+  readonly missBucket?: BucketName;
   readonly query?: Q;
   readonly params?: P;
   readonly body?: B;

@@ -51,8 +51,8 @@ function membersOf(catalogue: Catalogue, slugs: readonly string[]): { providerId
     }));
 }
 
-/** The category most members are in (ties: the category list's order). */
-function mainCategory(catalogue: Catalogue, slugs: readonly string[]): string {
+/** A group's category: the one most of its members are in (ties: the category list's order), as the matrix shows it. */
+export function groupCategory(catalogue: Catalogue, slugs: readonly string[]): string {
   const count = new Map<string, number>();
   for (const slug of slugs) {
     const category = catalogue.bySlug.get(slug)!.service.category;
@@ -66,7 +66,7 @@ function row(catalogue: Catalogue, group: Catalogue["groups"][number]): Equivale
   return {
     id: group.id,
     name: group.name,
-    category: group.category ?? mainCategory(catalogue, group.services),
+    category: group.category ?? groupCategory(catalogue, group.services),
     members: membersOf(catalogue, group.services).map(({ providerId, services }) => ({
       providerId,
       services: services.map(({ slug, name, shortName, lifecycle }) => {

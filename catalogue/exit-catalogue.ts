@@ -4,7 +4,7 @@
  * API's own function, works on a mirror and spends no API request. expandExitCatalogue(compact)
  * gives an ExitCatalogue whose plans equal the full catalogue's (tests/catalogue/exit-catalogue.test.ts).
  */
-import { compatibilityOf, originOf, type ExitCatalogue } from "./exit-plan.ts";
+import { compatibilityOf, originOf, partialCompatibilityOf, type ExitCatalogue } from "./exit-plan.ts";
 import type { Catalogue } from "./load.ts";
 import { roundedPrior } from "./search.ts";
 import type { CompatibilityClaimT, ServiceLineageT } from "./schema/compatibility.ts";
@@ -12,7 +12,8 @@ import type { ServiceLifecycleT, ServiceT } from "./schema/index.ts";
 
 /**
  * One service: [slug, name, category, lifecycle or 0 (the exposure rows carry it whole), tags,
- * flagship prior, documentation URL or 0, compatibility entry ids, lineage origin or 0].
+ * flagship prior, documentation URL or 0, compatibility entry ids (a claim for part of a job as
+ * "id|scope"), lineage origin or 0].
  */
 export type CompactExitService = [
   slug: string,
@@ -74,7 +75,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
               service.tags ?? [],
               roundedPrior(record),
               service.documentationUrl ?? 0,
-              compatibilityOf(record),
+              [...compatibilityOf(record), ...partialCompatibilityOf(record).map(([id, scope]) => `${id}|${scope}`)],
               originOf(record) ?? 0,
             ];
           }),
@@ -137,7 +138,12 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
         service,
         groupIds: groupIds.get(slug) ?? [],
         ...(compatibility.length > 0
-          ? { compatibility: compatibility.map((id) => ({ id }) as CompatibilityClaimT) }
+          ? {
+              compatibility: compatibility.map((entry) => {
+                const [id, scope] = entry.split("|");
+                return { id, ...(scope ? { scope } : {}) } as CompatibilityClaimT;
+              }),
+            }
           : {}),
         ...(origin ? { lineage: { origin } as ServiceLineageT } : {}),
       });

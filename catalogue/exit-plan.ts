@@ -1,5 +1,5 @@
 /**
- * Exit plans (issue 55): an approved list mapped onto the providers a team could move to. One pure
+ * Exit plans (decisions.md#exit-ranking): an approved list mapped onto the providers a team could move to. One pure
  * function, exitPlan(), answers POST /v1/exit-plan, GET /v1/lists/{id}/exit-plan, the text host's
  * /lists/{slug}/exit-plan and the site's "Plan an exit".
  *
@@ -110,30 +110,34 @@ export function allowedProviders(catalogue: ExitCatalogue, to: ExitTargetT): str
   if (allowed.length === 0)
     throw targetError(
       "No provider matches the target",
-      `No provider of the catalogue meets every criterion given (${describeTarget(to)}); widen it.`,
+      `No provider of the catalogue meets every criterion given (${describeTarget(to, (id) => catalogue.providerById.get(id)?.provider.name ?? id)}); widen it.`,
     );
   return allowed;
 }
 
-/** The target in words: "sovereign option, jurisdictions EU or CH, not stackit". */
-export function describeTarget(to: ExitTargetT): string {
+/** The target in words, providers by name: "sovereign option; jurisdiction EU or CH; not STACKIT". */
+export function describeTarget(to: ExitTargetT, nameOf: (providerId: string) => string = (id) => id): string {
   const parts: string[] = [];
-  if (to.providers) parts.push(`providers ${to.providers.join(", ")}`);
+  if (to.providers) parts.push(`providers ${to.providers.map(nameOf).join(", ")}`);
   if (to.sovereignOption === true) parts.push("sovereign option");
   if (to.euResidentOnly === true) parts.push("EU-resident-only");
   if (to.jurisdictions) parts.push(`jurisdiction ${to.jurisdictions.join(" or ")}`);
-  if (to.exclude) parts.push(`not ${to.exclude.join(", ")}`);
+  if (to.exclude) parts.push(`not ${to.exclude.map(nameOf).join(", ")}`);
   return parts.join("; ");
 }
 
 /** What a service record declares of compatibility and lineage (catalogue/data/README.md). */
 interface Signalled {
   readonly service: ServiceT;
-  readonly compatibility?: readonly { readonly id: string }[];
+  readonly compatibility?: readonly { readonly id: string; readonly scope?: string | undefined }[];
   readonly lineage?: { readonly origin: string };
 }
-/** The compatibility vocabulary ids a service record claims. */
-export const compatibilityOf = (record: Signalled): string[] => (record.compatibility ?? []).map((entry) => entry.id);
+/** The compatibility vocabulary ids a service record claims for the whole job. */
+export const compatibilityOf = (record: Signalled): string[] =>
+  (record.compatibility ?? []).filter((entry) => !entry.scope).map((entry) => entry.id);
+/** Its claims for part of a job only, as [id, scope] ("kafka", "producing only"): they never rank. */
+export const partialCompatibilityOf = (record: Signalled): [string, string][] =>
+  (record.compatibility ?? []).flatMap((entry) => (entry.scope ? [[entry.id, entry.scope] as [string, string]] : []));
 /** The slug of the product a service is, where another company operates it. */
 export const originOf = (record: Signalled): string | undefined => record.lineage?.origin;
 
@@ -152,6 +156,8 @@ interface Peer {
   readonly lineage: boolean;
   /** The compatibility entries (protocols, APIs) it shares with the service. */
   readonly compatibility: readonly string[];
+  /** Entries it speaks for part of the job only, with the part ("kafka: producing only"); they never rank. */
+  readonly partial: readonly string[];
   /** The search's flagship prior (catalogue/search.ts). */
   readonly prior: number;
 }
@@ -231,7 +237,8 @@ function signalIndexOf(catalogue: ExitCatalogue, allowed: ReadonlySet<string>): 
     const record = catalogue.bySlug.get(service.slug)!;
     const origin = originOf(record);
     if (origin) byOrigin.set(origin, [...(byOrigin.get(origin) ?? []), record]);
-    for (const id of compatibilityOf(record)) byCompatibility.set(id, [...(byCompatibility.get(id) ?? []), record]);
+    for (const id of [...compatibilityOf(record), ...partialCompatibilityOf(record).map(([claimed]) => claimed)])
+      byCompatibility.set(id, [...(byCompatibility.get(id) ?? []), record]);
   }
   return { byOrigin, byCompatibility };
 }
@@ -331,12 +338,16 @@ function peersOn(context: PlanContext, approved: Approved): Peer[] {
   for (const peer of related)
     if (peer.service.slug !== service.slug && context.allowedSet.has(peer.service.providerId))
       peers.set(peer.service.slug, peer);
-  const mine = new Set(compatibility);
+  // What the service speaks, whole or in part: a peer covering the whole job shares it.
+  const mine = new Set([...compatibility, ...partialCompatibilityOf(approved).map(([id]) => id)]);
   return [...peers.values()].map((peer) => ({
     service: peer.service,
     groups: shared.get(peer.service.slug) ?? [],
     lineage: sameProduct(approved, peer),
     compatibility: compatibilityOf(peer).filter((id) => mine.has(id)),
+    partial: partialCompatibilityOf(peer)
+      .filter(([id]) => mine.has(id))
+      .map(([id, scope]) => `${id}: ${scope}`),
     prior: context.prior(peer.service.slug),
   }));
 }
@@ -543,6 +554,7 @@ function signalWords(context: RankContext, approved: Approved, ranked: Ranked): 
     peer.service.lifecycle ? "In preview" : "Generally available",
     ...(peer.lineage ? [`the same product as ${approved.service.name}, operated by ${name}`] : []),
     ...(peer.compatibility.length > 0 ? [`compatible as it is (${peer.compatibility.join(", ")})`] : []),
+    ...(peer.partial.length > 0 ? [`compatible for part of the job only (${peer.partial.join("; ")})`] : []),
     peer.groups.length === 0
       ? "in none of its equivalence groups"
       : serviceGroups.length > 1

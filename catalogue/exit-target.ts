@@ -1,6 +1,6 @@
 /**
  * An exit target as a query states it (GET /v1/lists/{id}/exit-plan, the text host's
- * /lists/{slug}/exit-plan): comma-separated lists and "true"/"false", validated by the ExitTarget
+ * /lists/{slug}/exit-plan): comma-separated lists and booleans (read by queryBoolean), validated by the ExitTarget
  * schema that POST /v1/exit-plan's body uses. Apart from exit-plan.ts, which the browser loads,
  * because validating needs zod and the browser's planner builds its target itself.
  */
@@ -8,11 +8,11 @@ import { issueDetails } from "./issues.ts";
 import { HttpError } from "./problem.ts";
 import { ExitTarget, type ExitTargetT } from "./schema/index.ts";
 
-/** The query form of an exit target (comma-separated lists, "true"/"false") as ExitTarget, or a 400. */
+/** The query form of an exit target (comma-separated lists, booleans) as ExitTarget, or a 400. */
 export function exitTargetOfQuery(query: {
   providers?: string | undefined;
-  sovereignOption?: "true" | "false" | undefined;
-  euResidentOnly?: "true" | "false" | undefined;
+  sovereignOption?: boolean | undefined;
+  euResidentOnly?: boolean | undefined;
   jurisdictions?: string | undefined;
   exclude?: string | undefined;
 }): ExitTargetT {
@@ -30,8 +30,8 @@ export function exitTargetOfQuery(query: {
   };
   const candidate = {
     providers: list(query.providers),
-    sovereignOption: query.sovereignOption === undefined ? undefined : query.sovereignOption === "true",
-    euResidentOnly: query.euResidentOnly === undefined ? undefined : query.euResidentOnly === "true",
+    sovereignOption: query.sovereignOption,
+    euResidentOnly: query.euResidentOnly,
     jurisdictions: list(query.jurisdictions)?.map((code) => code.toUpperCase()),
     exclude: list(query.exclude),
   };

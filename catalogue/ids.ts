@@ -5,19 +5,59 @@
  */
 import type { Catalogue } from "./load.ts";
 import { HttpError } from "./problem.ts";
-import { stripControl } from "./render/doc.ts";
+
+/** Control and bidi characters (those stripControl removes) written as \uXXXX, so an echoed id is the id sent. */
+export function escapeControl(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+import { serviceSearch } from "./search.ts";
+
+/** How many unknown ids get suggestions (each costs one search), and how many slugs each. */
+const SUGGESTED_IDS = 5;
+const SUGGESTIONS = 3;
 
 /** Some ids name no service. The API answers 400; the text host, whose ids are in the path, 404. */
 export class UnknownIdsError extends HttpError {
   readonly ids: readonly string[];
-  constructor(ids: readonly string[]) {
+  /** Per unknown id (the first few), the nearest slugs. */
+  readonly nearest: Readonly<Record<string, readonly string[]>>;
+  constructor(ids: readonly string[], nearest: Readonly<Record<string, readonly string[]>> = {}) {
+    const named = ids
+      .slice(0, 20)
+      .map((id) => (nearest[id]?.length ? `${id} (did you mean ${nearest[id]!.join(", ")}?)` : id));
     super(
       400,
       "Unknown service ids",
-      `Not in the catalogue: ${ids.slice(0, 20).join(", ")}${ids.length > 20 ? ` and ${ids.length - 20} more` : ""}`,
+      `Not in the catalogue: ${named.join(", ")}${ids.length > 20 ? ` and ${ids.length - 20} more` : ""}`,
     );
     this.ids = ids;
+    this.nearest = nearest;
   }
+}
+
+/**
+ * The slugs nearest an unknown id, by the one search over its words ("azure-aks" → AKS, "aws-rds" →
+ * the RDS engines). A slug with the id's provider prefix is preferred where one matches.
+ */
+export function nearestSlugs(catalogue: Catalogue, id: string): string[] {
+  const words = id.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  if (!words) return [];
+  return serviceSearch(catalogue).search(words).slugs.slice(0, SUGGESTIONS);
+}
+
+/** An UnknownIdsError for these ids (already cut for display), with the nearest slugs of the first few. */
+export function unknownIds(catalogue: Catalogue, ids: readonly string[]): UnknownIdsError {
+  const nearest = Object.fromEntries(
+    ids.slice(0, SUGGESTED_IDS).flatMap((id) => {
+      const slugs = nearestSlugs(catalogue, id);
+      return slugs.length > 0 ? [[id, slugs]] : [];
+    }),
+  );
+  return new UnknownIdsError(ids, nearest);
 }
 
 /**
@@ -32,11 +72,13 @@ export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): s
     if (record) known.add(record.service.slug);
     else (unknown ??= new Set()).add(id);
   }
-  // Echoed ids are user text: control and bidi characters are stripped (DESIGN "Security"), then cut.
+  // Echoed ids are user text: control and bidi characters are escaped (DESIGN "Security") — not
+  // stripped, which would name an id that exists ("aws-s3\0" is not aws-s3) — then cut.
   if (unknown)
-    throw new UnknownIdsError(
+    throw unknownIds(
+      catalogue,
       [...unknown].map((raw) => {
-        const id = stripControl(raw);
+        const id = escapeControl(raw);
         return id.length > 80 ? `${id.slice(0, 80)}…` : id;
       }),
     );

@@ -1,5 +1,5 @@
 /**
- * The lifecycle gate of `npm run check:data` (issue 62): a service in preview, deprecated, sunset or
+ * The lifecycle gate of `npm run check:data` (decisions.md#facts-carry-sources): a service in preview, deprecated, sunset or
  * retired lists a source that backs lifecycle, the vendor's announcement or the notice on its own
  * documentation, read on `retrieved`. The loader already keeps every source on the provider's official
  * domains; this gate also refuses tooling references (a CLI or CDK page restates a notice, it is not one).

@@ -16,6 +16,11 @@ export const BUCKETS = {
   relaxed: { max: 30, windowMs: MINUTE_MS },
   /** POST /mcp: an assistant's session is several messages (initialize, lists, calls), each counted. */
   mcp: { max: 120, windowMs: MINUTE_MS },
+  /**
+   * Reads of a saved list (by slug or id) that find none: slugs come from names, so unmetered misses
+   * let a script guess them; reads that find a list are not counted (added in 1.9.0).
+   */
+  misses: { max: 20, windowMs: MINUTE_MS },
 } as const;
 export type BucketName = keyof typeof BUCKETS;
 

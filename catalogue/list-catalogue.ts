@@ -46,8 +46,33 @@ export type CompactService = [
   dependencies?: readonly CompactDependency[],
 ];
 
-/** A dependency group: [index into dependencySources, identifiers (children relative to an own one)]. */
-export type CompactDependency = readonly [source: number, identifiers: readonly string[]];
+/**
+ * A dependency group: [index into dependencySources, identifiers (children relative to an own one),
+ * resource type?]; or, for one from the vendor's resource schemas (see schemaDependencies), [the
+ * resource type ("AWS::" left out), indices into schemaDependencies.actions, schema path when not
+ * the us_east_1 file named after the type].
+ */
+export type CompactDependency =
+  | readonly [source: number, identifiers: readonly string[], resourceType?: string]
+  | readonly [resourceType: string, actions: readonly number[], schema?: string];
+
+/** What the groups from the vendor's resource schemas share: the schema files' URL, backs, day read. */
+export interface CompactSchemaDependencies {
+  /** The schema files' URL up to their path, e.g. …/cfn-lint/blob/<commit>/src/cfnlint/data/schemas/providers/. */
+  readonly url: string;
+  /** The source's backs with "{type}" where the resource type goes. */
+  readonly backs: string;
+  readonly checked: string;
+  /** Every action the groups name, each once. */
+  readonly actions: readonly string[];
+}
+
+const TYPE_MARK = "{type}";
+const SCHEMA_DIR = "/providers/";
+/** The schema file cfn-lint names after a type in us-east-1: AWS::S3::Bucket → us_east_1/aws-s3-bucket.json. */
+const defaultSchema = (type: string) => `us_east_1/${type.toLowerCase().replaceAll("::", "-")}.json`;
+const shortType = (type: string) => (type.startsWith("AWS::") ? type.slice(5) : type);
+const longType = (type: string) => (type.split("::").length === 2 ? `AWS::${type}` : type);
 
 /**
  * Policy identifiers; a Google API is its name without ".googleapis.com", with a trailing "?"
@@ -63,6 +88,8 @@ export interface CompactListCatalogue {
   readonly categories: readonly string[];
   /** The sources the services' dependencies cite, each once. */
   readonly dependencySources?: readonly DependencySourceT[];
+  /** What the dependency groups from the vendor's resource schemas share (added with them). */
+  readonly schemaDependencies?: CompactSchemaDependencies;
   /** Providers in catalogue order: id, name, short name, documentation base, services. */
   readonly providers: readonly {
     readonly id: string;
@@ -74,6 +101,34 @@ export interface CompactListCatalogue {
   }[];
 }
 
+/**
+ * Encodes the dependency groups that come from the vendor's resource schemas: the first such group
+ * fixes the shared source (schema folder URL, backs with the type left out, day read); a group with
+ * another source is left to the plain encoding.
+ */
+function schemaEncoder() {
+  let schema: { url: string; backs: string; checked: string; actions: Map<string, number> } | undefined;
+  const encode = ({ identifiers, source, resourceType }: ServiceDependencyT): CompactDependency | undefined => {
+    const at = source.url.lastIndexOf(SCHEMA_DIR);
+    if (!resourceType || at < 0 || !source.backs.includes(resourceType)) return undefined;
+    const url = source.url.slice(0, at + SCHEMA_DIR.length);
+    const backs = source.backs.replace(resourceType, TYPE_MARK);
+    schema ??= { url, backs, checked: source.checked, actions: new Map() };
+    if (schema.url !== url || schema.backs !== backs || schema.checked !== source.checked) return undefined;
+    const actions = schema.actions;
+    const path = source.url.slice(url.length);
+    const indices = identifiers.map((action) =>
+      (actions.has(action) ? actions : actions.set(action, actions.size)).get(action)!,
+    );
+    return path === defaultSchema(resourceType)
+      ? [shortType(resourceType), indices]
+      : [shortType(resourceType), indices, path];
+  };
+  const shared = (): CompactSchemaDependencies | undefined =>
+    schema && { url: schema.url, backs: schema.backs, checked: schema.checked, actions: [...schema.actions.keys()] };
+  return { encode, shared };
+}
+
 /** The compact form the build writes. */
 export function compactListCatalogue(catalogue: Catalogue): CompactListCatalogue {
   const categories = catalogue.categories.map((category) => category.id);
@@ -83,15 +138,18 @@ export function compactListCatalogue(catalogue: Catalogue): CompactListCatalogue
     if (!sources.has(key)) sources.set(key, { index: sources.size, source });
     return sources.get(key)!.index;
   };
+  const schemas = schemaEncoder();
+  const sourceGroup = (own: readonly string[], group: ServiceDependencyT): CompactDependency => {
+    const identifiers = group.identifiers.map((identifier) => {
+      const parent = own.findIndex((id) => identifier.startsWith(`${id}/`));
+      return parent >= 0 && parent < 10 ? `${parent}${identifier.slice(own[parent]!.length)}` : identifier;
+    });
+    const index = sourceIndex(group.source);
+    return group.resourceType ? [index, identifiers, group.resourceType] : [index, identifiers];
+  };
   const compactDependencies = (providerId: string, record: ServiceRecord): CompactDependency[] => {
     const own = ownIdentifiers(providerId, record.policyIdentifiers);
-    return record.dependencies.map(({ identifiers, source }) => [
-      sourceIndex(source),
-      identifiers.map((identifier) => {
-        const parent = own.findIndex((id) => identifier.startsWith(`${id}/`));
-        return parent >= 0 && parent < 10 ? `${parent}${identifier.slice(own[parent]!.length)}` : identifier;
-      }),
-    ]);
+    return record.dependencies.map((group) => schemas.encode(group) ?? sourceGroup(own, group));
   };
   const providers = catalogue.providers.map((provider) => {
     const file = catalogue.providerById.get(provider.id)!.file;
@@ -145,6 +203,7 @@ export function compactListCatalogue(catalogue: Catalogue): CompactListCatalogue
   return {
     categories,
     ...(sources.size > 0 ? { dependencySources: [...sources.values()].map(({ source }) => source) } : {}),
+    ...(schemas.shared() ? { schemaDependencies: schemas.shared() } : {}),
     providers,
   };
 }
@@ -191,10 +250,28 @@ export function expandListCatalogue(compact: CompactListCatalogue): ListCatalogu
           : {}),
       };
       const ownIds = ownIdentifiers(provider.id, policyIdentifiers);
-      const dependencies: ServiceDependencyT[] = (compactDeps ?? []).map(([source, ids]) => ({
-        identifiers: ids.map((id) => (/^[0-9]/.test(id) ? ownIds[Number(id[0])]! + id.slice(1) : id)),
-        source: compact.dependencySources![source]!,
-      }));
+      const dependencies: ServiceDependencyT[] = (compactDeps ?? []).map((group) => {
+        if (typeof group[0] === "string") {
+          const [short, actions, path] = group as readonly [string, readonly number[], string?];
+          const shared = compact.schemaDependencies!;
+          const resourceType = longType(short);
+          return {
+            identifiers: actions.map((index) => shared.actions[index]!),
+            resourceType,
+            source: {
+              url: shared.url + (path ?? defaultSchema(resourceType)),
+              backs: shared.backs.replace(TYPE_MARK, resourceType),
+              checked: shared.checked,
+            },
+          };
+        }
+        const [source, ids, resourceType] = group as readonly [number, readonly string[], string?];
+        return {
+          identifiers: ids.map((id) => (/^[0-9]/.test(id) ? ownIds[Number(id[0])]! + id.slice(1) : id)),
+          source: compact.dependencySources![source]!,
+          ...(resourceType ? { resourceType } : {}),
+        };
+      });
       bySlug.set(slug, { service, policyIdentifiers, dependencies });
       listed.set(slug, { service, providerShortName: provider.shortName, jurisdiction: provider.jurisdiction });
     }

@@ -20,19 +20,25 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 export function idempotencyOf(
   key: string,
   client: string,
-  request: { readonly name?: string | undefined; readonly slug?: string | undefined; readonly ids: readonly string[] },
+  request: {
+    readonly name?: string | undefined;
+    readonly slug?: string | undefined;
+    readonly ids: readonly string[];
+    readonly unlisted?: boolean | undefined;
+  },
 ): Idempotency {
-  return {
-    scope: sha256(JSON.stringify([client, key])),
-    fingerprint: sha256(JSON.stringify([request.name ?? null, request.slug ?? null, request.ids])),
-  };
+  // `unlisted` joins the fingerprint only when true, so the digests kept before it existed still match.
+  const fields = [request.name ?? null, request.slug ?? null, request.ids, ...(request.unlisted ? [true] : [])];
+  return { scope: sha256(JSON.stringify([client, key])), fingerprint: sha256(JSON.stringify(fields)) };
 }
 
-/** A new list from a validated request: generated id, exact expiry, the slug given or derived. */
+/** A new list from a validated request: generated id, exact expiry, the slug given or derived (none when unlisted). */
 export function newList(
   input: {
     readonly name?: string | undefined;
     readonly slug?: string | undefined;
+    /** Saved by id only: no slug, given or derived, so nobody finds it by guessing a name. */
+    readonly unlisted?: boolean | undefined;
     /** Known and without duplicates, as requireKnownIds (ids.ts) returns them. */
     readonly ids: readonly string[];
     /** The request's Idempotency-Key and the client that sent it. */
@@ -41,14 +47,14 @@ export function newList(
   createdAt: Date,
 ): NewList {
   const name = cleanListName(input.name ?? null);
-  const derivedSlug = !input.slug && name ? slugify(name) : null;
+  const derivedSlug = !input.slug && !input.unlisted && name ? slugify(name) : null;
   return {
     id: newListId(),
     name,
     approvedServiceIds: input.ids,
     createdAt,
     expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_MS),
-    ...(input.slug ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
+    ...(input.slug && !input.unlisted ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),
     ...(input.idempotencyKey
       ? { idempotency: idempotencyOf(input.idempotencyKey.key, input.idempotencyKey.client, input) }
       : {}),

@@ -3,15 +3,18 @@
  * against each other and returns an immutable, indexed Catalogue. Any problem stops the load with
  * one line per problem naming file, entry, field and what is wrong.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
 import type { DependencyMap } from "./dependencies.ts";
 import { readDependencies } from "./dependencies.node.ts";
+import { cloudFormationDependencies } from "./inventory/cloudformation.node.ts";
+import { inventoryDirOf } from "./inventory/load.node.ts";
 import { issueLines, issuePath } from "./issues.ts";
 import { mergeScope } from "./scope.ts";
+import { terraformResourceProblems } from "./terraform-resources.ts";
 import type { z } from "zod";
 import {
   CategoryFile,
@@ -21,16 +24,19 @@ import {
   EU_EEA_COUNTRIES,
   EUROPEAN_SOVEREIGN_COUNTRIES,
   ProviderFile,
+  SearchWordsFile,
   ServiceEntry,
   SOURCE_BACKS,
   type CatalogueReleaseT,
   type CategoryT,
   type CompatibilityClaimT,
+  type CompatibilityNotSupportedT,
   type CompatibilityTermT,
   type FactSourceT,
   type PolicyIdentifiersT,
   type ProviderFileT,
   type ProviderT,
+  type SearchWordsFileT,
   type ServiceDependencyT,
   type ServiceEntryT,
   type ServiceLineageT,
@@ -60,12 +66,16 @@ export interface ServiceRecord {
   readonly service: ServiceT;
   readonly subServices: readonly SubServiceT[];
   readonly policyIdentifiers: PolicyIdentifiersT;
+  /** The official Terraform provider's resource types this service owns (empty when none are recorded). */
+  readonly terraformResources: readonly string[];
   /** The vendor pages that back the service's facts, newest check first (empty when none are listed). */
   readonly sources: readonly ServiceSourceT[];
   /** What else it needs to be usable under a policy allowing it (data/dependencies/), with sources. */
   readonly dependencies: readonly ServiceDependencyT[];
   /** Wire protocols and APIs its vendor states it is compatible with, each with that page (empty when none). */
   readonly compatibility: readonly CompatibilityClaimT[];
+  /** Compatibility terms checked on the vendor's pages and not supported, each with that page (empty when none). */
+  readonly notCompatible: readonly CompatibilityNotSupportedT[];
   /** The other provider's product it is, when another company operates it. */
   readonly lineage?: ServiceLineageT;
   /** Slugs of equivalent services on other providers, ordered by provider then name. */
@@ -115,6 +125,8 @@ export interface CatalogueSource {
   readonly changes?: readonly CatalogueReleaseT[];
   /** Per service slug, its dependencies (data/dependencies/; absent in older builds). */
   readonly dependencies?: DependencyMap;
+  /** How people ask (data/search-words.yaml; absent in older builds and in data folders without it). */
+  readonly searchWords?: SearchWordsFileT;
 }
 
 export class CatalogueError extends Error {
@@ -409,7 +421,7 @@ function factSourceProblems(
  */
 export function compatibilityProblems(
   entry: ServiceEntryT,
-  vocabulary: ReadonlyMap<string, unknown>,
+  vocabulary: ReadonlyMap<string, Pick<CompatibilityTermT, "conformance"> | undefined>,
   officialDomains: readonly string[] | undefined,
   today = utcToday(),
 ): string[] {
@@ -420,7 +432,25 @@ export function compatibilityProblems(
       problems.push(`field compatibility.${i}.id: unknown compatibility id "${claim.id}" (see compatibility.yaml)`);
     if (claimed.has(claim.id)) problems.push(`field compatibility.${i}.id: "${claim.id}" is claimed twice`);
     claimed.add(claim.id);
-    problems.push(...factSourceProblems(`compatibility.${i}.source`, claim.source, officialDomains, today));
+    // A conformance programme's published list (CNCF's certified Kubernetes) backs a claim too.
+    const programme = vocabulary.get(claim.id)?.conformance?.url;
+    const onProgramme = programme !== undefined && claim.source.url.startsWith(programme);
+    problems.push(
+      ...factSourceProblems(
+        `compatibility.${i}.source`,
+        claim.source,
+        onProgramme ? undefined : officialDomains,
+        today,
+      ),
+    );
+  });
+  (entry.notCompatible ?? []).forEach((record, i) => {
+    if (!vocabulary.has(record.id))
+      problems.push(`field notCompatible.${i}.id: unknown compatibility id "${record.id}" (see compatibility.yaml)`);
+    if (claimed.has(record.id))
+      problems.push(`field notCompatible.${i}.id: "${record.id}" is claimed and recorded as not supported`);
+    claimed.add(record.id);
+    problems.push(...factSourceProblems(`notCompatible.${i}.source`, record.source, officialDomains, today));
   });
   if (entry.lineage)
     problems.push(...factSourceProblems("lineage.source", entry.lineage.source, officialDomains, today));
@@ -527,6 +557,15 @@ function readServices(dataDir: string, known: Known, problems: string[]): Map<st
   const entries = new Map<string, ServiceAt>();
   for (const path of listYaml(dataDir, "services", problems)) readServiceFile(path, known, entries, problems);
   problems.push(...successorProblems(entries), ...lineageProblems(entries));
+  problems.push(
+    ...terraformResourceProblems(
+      [...entries.values()].map(({ path, index, entry }) => ({
+        where: `${shown(path)}: entry ${index + 1} (${entry.slug})`,
+        slug: entry.slug,
+        types: entry.terraformResources,
+      })),
+    ),
+  );
   return entries;
 }
 
@@ -597,7 +636,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, categoryById, problems);
-  const dependencies = readDependencies(
+  const handWritten = readDependencies(
     dataDir,
     new Map(
       [...entries].map(([slug, { providerId, entry }]) => [
@@ -608,7 +647,22 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     problems,
     (path) => readYaml(path, problems),
   );
+  // Plus what the vendors' resource schemas say each service's own resources need to deploy.
+  const fromSchemas = cloudFormationDependencies(
+    inventoryDirOf(dataDir),
+    [...entries].map(([slug, { providerId, entry }]) => ({
+      slug,
+      providerId,
+      policyIdentifiers: entry.policyIdentifiers,
+    })),
+    problems,
+  );
+  const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
+  for (const [slug, groups] of Object.entries(fromSchemas))
+    dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
   const snapshots = readReleaseSnapshots(dataDir, problems);
+  const searchWordsPath = join(dataDir, "search-words.yaml");
+  const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
 
   if (problems.length > 0) throw new CatalogueError(problems);
   const providerFiles = [...providers.values()].map(({ file }) => file);
@@ -628,6 +682,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     lastUpdated,
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
     dependencies,
+    ...(searchWords ? { searchWords } : {}),
   };
 }
 
@@ -640,7 +695,7 @@ export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
  * The catalogue a build (or a mirror) was made from: the validated source it ships as
  * api/catalogue-source.json. What a server of that build should load: it is the same data, and
  * parsing YAML and validating it again would leave tens of MB of garbage that V8 keeps as committed
- * heap for the life of the process (issue 20, RSS).
+ * heap for the life of the process (decisions.md#memory-rss, RSS).
  */
 export function loadBuiltCatalogue(distDir: string): Catalogue {
   const path = join(distDir, "api", "catalogue-source.json");
@@ -698,9 +753,11 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         service,
         subServices: entry.subServices ?? [],
         policyIdentifiers: entry.policyIdentifiers ?? {},
+        terraformResources: entry.terraformResources ?? [],
         sources: newestFirst(entry.sources ?? []).map(publicSource),
         dependencies: source.dependencies?.[service.slug] ?? [],
         compatibility: entry.compatibility ?? [],
+        notCompatible: entry.notCompatible ?? [],
         ...(entry.lineage ? { lineage: entry.lineage } : {}),
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,

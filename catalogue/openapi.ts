@@ -63,7 +63,26 @@ function toJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   if (schema instanceof z.ZodArray) return { type: "array", items: toJsonSchema(schema.element as z.ZodType, io) };
   const json = openObjects(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema);
   delete json.$schema;
-  return json;
+  return componentRefs(json);
+}
+
+/**
+ * A schema whose registered parts zod wrote as local definitions (a union of a registered schema
+ * and an array of it: /mcp's message or batch) refers to the components instead, which hold them.
+ */
+function componentRefs(json: JsonSchema): JsonSchema {
+  const defs = json.$defs as Record<string, unknown> | undefined;
+  if (!defs) return json;
+  delete json.$defs;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== "object") return value;
+    const object = value as Record<string, unknown>;
+    if (typeof object.$ref === "string" && object.$ref.startsWith("#/$defs/"))
+      return ref(object.$ref.slice("#/$defs/".length));
+    return Object.fromEntries(Object.entries(object).map(([key, inner]) => [key, walk(inner)]));
+  };
+  return walk(json) as JsonSchema;
 }
 
 /** A self-contained schema (no component references), for the discovery document. */
@@ -146,7 +165,8 @@ function operation(endpoint: Endpoint): JsonSchema {
       },
     },
     ...(endpoint.response.accepted
-      ? { 202: { description: endpoint.response.accepted, content: { [endpoint.response.contentType]: {} } } }
+      ? // Accepted with an empty body and no Content-Type (a JSON-RPC notification).
+        { 202: { description: endpoint.response.accepted } }
       : {}),
   };
   for (const status of endpoint.errors) {
@@ -170,7 +190,7 @@ function operation(endpoint: Endpoint): JsonSchema {
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
+    description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : endpoint.missBucket ? ` Rate limit: only reads that find nothing, in the ${endpoint.missBucket} bucket (${BUCKETS[endpoint.missBucket].max} per minute per IP).` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
     tags: [endpoint.tag],
     security: [],
     ...(endpoint.params || endpoint.query || endpoint.headers ? { parameters: parameters(endpoint) } : {}),
@@ -205,7 +225,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): J
       version: API_VERSION,
       summary: "A read-mostly catalogue of cloud services across 31 providers.",
       description:
-        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Objects are open: answers may gain fields in compatible versions, and fields a request body does not name are ignored.",
+        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Answers are open: they may gain fields in compatible versions. Request bodies are closed: a key a body does not name is a 400 naming it (since 1.9.0). A query parameter given more than once (?provider=aws&provider=gcp) is a 400 on every endpoint: give each once, lists comma-separated.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: urls.apiUrl }],
@@ -261,6 +281,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]):
       strict: `${BUCKETS.strict.max} requests per minute per IP: ${bucketMembers(table, "strict")}.`,
       relaxed: `${BUCKETS.relaxed.max} requests per minute per IP: ${bucketMembers(table, "relaxed")}.`,
       mcp: `${BUCKETS.mcp.max} requests per minute per IP: ${bucketMembers(table, "mcp")}.`,
+      misses: `${BUCKETS.misses.max} reads per minute per IP that find no saved list: ${[...new Set(table.filter((row) => row.missBucket === "misses").map((row) => `${row.method} ${row.path}`))].join(", ")}; past it every read of a list is 429 until the minute is over (reads that find one are not counted).`,
       textHost: `${TEXT_HOST_LIMIT.max} requests per minute per IP on the text host.`,
       headers: "X-RateLimit-Limit reports the endpoint's bucket limit; a 429 carries Retry-After in seconds.",
     },

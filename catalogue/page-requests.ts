@@ -3,9 +3,10 @@
  * text host's Markdown and ANSI answers and for the site's pages rendered on demand
  * (site/src/pages/on-demand/), so the two renderings of one URL never disagree.
  */
-import { MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "./limits.ts";
+import { MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "./limits.ts";
 import type { Catalogue } from "./load.ts";
 import { listServices } from "./query.ts";
+import { searchHref } from "./render/pages.ts";
 import type { ServicesQueryT, ServiceListT } from "./schema/index.ts";
 
 /** Every value of `name`, repeated keys and comma-separated lists alike, trimmed, blanks dropped. */
@@ -23,22 +24,28 @@ export function textParam(params: URLSearchParams, name: string): string | undef
   return params.get(name)?.trim().slice(0, 200) || undefined;
 }
 
+export { searchHref };
+
 export interface SearchRequest {
   /** The words searched for ("" when none). */
   readonly query: string;
   /** The filters chosen (provider, category, lifecycle), as given. */
   readonly filters: Readonly<Record<string, string>>;
   readonly found: ServiceListT;
+  /** The page of results shown (1-based; TEXT_SEARCH_RESULTS a page) and how many there are. */
+  readonly page: number;
+  readonly pages: number;
   /** What the search understood, in words ("" when nothing to say). */
   readonly hint: string;
+  /** A respelt query to offer as a link ("Did you mean …?"), when a word was respelt. */
+  readonly didYouMean?: string;
 }
 
-/** What the search understood, in words: closest matches and a respelling (search.ts). */
+/** What the search understood, in words: nothing or only the closest matches (a respelling is a link of its own). */
 function searchHint(found: ServiceListT): string {
   return [
     found.pagination.total === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
     found.search?.closest && found.pagination.total > 0 ? "No service matches every word; these are the closest." : "",
-    found.search?.didYouMean ? `Did you mean “${found.search.didYouMean}”?` : "",
   ]
     .filter(Boolean)
     .join(" ");
@@ -53,13 +60,27 @@ export function searchRequest(catalogue: Catalogue, params: URLSearchParams): Se
       return value ? [[key, value]] : [];
     }),
   );
-  const found = listServices(catalogue, {
+  // Paging without JavaScript: ?page=N, within the results (a page past the last shows the last).
+  const asked = Math.max(1, Math.min(1000, Number.parseInt(textParam(params, "page") ?? "1", 10) || 1));
+  const first = listServices(catalogue, {
     ...(query ? { q: query } : {}),
     ...filters,
     page: 1,
     limit: TEXT_SEARCH_RESULTS,
   } as ServicesQueryT);
-  return { query, filters, found, hint: searchHint(found) };
+  const pages = Math.max(1, Math.ceil(first.pagination.total / TEXT_SEARCH_RESULTS));
+  const page = Math.min(asked, pages);
+  const found =
+    page === 1
+      ? first
+      : listServices(catalogue, {
+          ...(query ? { q: query } : {}),
+          ...filters,
+          page,
+          limit: TEXT_SEARCH_RESULTS,
+        } as ServicesQueryT);
+  const didYouMean = found.search?.didYouMean;
+  return { query, filters, found, page, pages, hint: searchHint(found), ...(didYouMean ? { didYouMean } : {}) };
 }
 
 export interface CompareRequest {
@@ -93,4 +114,14 @@ export function compareRequest(catalogue: Catalogue, ids: readonly string[]): Co
 /** /equivalents?providers=a,b&category=id: the matrix's chosen columns and category. */
 export function matrixRequest(params: URLSearchParams): { providers: string[]; category: string | undefined } {
   return { providers: listParam(params, "providers"), category: listParam(params, "category")[0] };
+}
+
+/** The list builder's ?ids= (the form without JavaScript): the known ids once each, and the others. */
+export function listBuilderRequest(
+  catalogue: Catalogue,
+  params: URLSearchParams,
+): { known: string[]; unknown: string[] } {
+  const asked = listParam(params, "ids", MAX_APPROVED_IDS);
+  const known = [...new Set(asked.filter((id) => catalogue.bySlug.has(id)))];
+  return { known, unknown: asked.filter((id) => !catalogue.bySlug.has(id)) };
 }

@@ -4,6 +4,7 @@
  * status backed by the vendor's page). `npm run check` prints the report and fails on any problem.
  */
 import { readFileSync } from "node:fs";
+import { groupCategory } from "./equivalents.ts";
 import { lifecycleSourceProblems } from "./lifecycle-sources.ts";
 import type { Catalogue } from "./load.ts";
 import { LIFECYCLE_STATUSES } from "./schema/index.ts";
@@ -34,11 +35,15 @@ export const MINIMUMS = {
 };
 
 const AWS_PREFIXES_FILE = new URL("./reference/aws-iam-prefixes.txt", import.meta.url);
+/** The pinned Service Authorization Reference (inventory/aws/iam), fresher than the CSV copy above. */
+const AWS_IAM_INVENTORY = new URL("./inventory/aws/iam/items.txt", import.meta.url);
 
+/** AWS IAM service prefixes: the 2026-03 CSV copy and the pinned aws/iam inventory together. */
 export function awsIamPrefixes(): Set<string> {
   return new Set(
-    readFileSync(AWS_PREFIXES_FILE, "utf8")
-      .split("\n")
+    [AWS_PREFIXES_FILE, AWS_IAM_INVENTORY]
+      .flatMap((file) => readFileSync(file, "utf8").split("\n"))
+      .map((line) => line.trim())
       .filter((line) => line && !line.startsWith("#")),
   );
 }
@@ -129,7 +134,7 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
         `${at}: field lastVerified: ${service.lastVerified ?? "absent"} is not the newest checked date of its sources (${newest ?? "none"})`,
       );
   }
-  // Every non-active lifecycle backed by a vendor page (or listed as a known gap): issue 62.
+  // Every non-active lifecycle backed by a vendor page (or listed as a known gap): decisions.md#facts-carry-sources.
   problems.push(...lifecycleSourceProblems(catalogue));
   // The equivalence rule: a customer could move a workload to any member, so none is retired.
   for (const group of catalogue.groups)
@@ -139,17 +144,6 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
           `equivalents.yaml: ${group.id}: field services: ${slug} is retired; remove it (the service names its successor)`,
         );
   return problems;
-}
-
-/** A group's category: the one most of its members are in (ties: the category list's order), as the matrix shows it. */
-export function groupCategory(catalogue: Catalogue, slugs: readonly string[]): string {
-  const count = new Map<string, number>();
-  for (const slug of slugs) {
-    const category = catalogue.bySlug.get(slug)!.service.category;
-    count.set(category, (count.get(category) ?? 0) + 1);
-  }
-  const order = catalogue.categories.map((category) => category.id);
-  return [...count].sort((a, b) => b[1] - a[1] || order.indexOf(a[0]) - order.indexOf(b[0]))[0]![0];
 }
 
 /**
@@ -195,7 +189,7 @@ export function lineageProblems(catalogue: Catalogue): string[] {
   return problems;
 }
 
-/** What check:data prints about compatibility, lineage and the groups (issue 61). */
+/** What check:data prints about compatibility, lineage and the groups (decisions.md#exit-ranking). */
 export interface EquivalenceReport {
   /** Services with at least one compatibility claim (every claim carries its vendor source). */
   servicesWithCompatibility: number;
@@ -209,6 +203,30 @@ export interface EquivalenceReport {
   membersPerGroup: Record<string, number>;
   /** Groups with a member filed under another category, each with its stated reason. */
   groupsWithOtherCategories: number;
+  /**
+   * Per term swept across its groups (compatibility.yaml `groups`): the members claiming it, those
+   * recorded as not supporting it, and the members left unchecked (slugs; the data's gate is 0).
+   */
+  sweep: Record<string, { claims: number; notSupported: number; unchecked: string[] }>;
+}
+
+/** Each swept term's members: claimed, recorded as not supported, or unchecked. */
+function compatibilitySweep(catalogue: Catalogue): EquivalenceReport["sweep"] {
+  const groupById = new Map(catalogue.groups.map((group) => [group.id, group]));
+  const sweep: EquivalenceReport["sweep"] = {};
+  for (const term of catalogue.compatibilityById.values()) {
+    if (!term.groups) continue;
+    const members = new Set(term.groups.flatMap((id) => groupById.get(id)?.services ?? []));
+    const row = { claims: 0, notSupported: 0, unchecked: [] as string[] };
+    for (const slug of members) {
+      const record = catalogue.bySlug.get(slug)!;
+      if (record.compatibility.some((claim) => claim.id === term.id)) row.claims++;
+      else if (record.notCompatible.some((entry) => entry.id === term.id)) row.notSupported++;
+      else row.unchecked.push(slug);
+    }
+    sweep[term.id] = row;
+  }
+  return sweep;
 }
 
 export function equivalenceReport(catalogue: Catalogue): EquivalenceReport {
@@ -233,6 +251,7 @@ export function equivalenceReport(catalogue: Catalogue): EquivalenceReport {
     membersPerGroup: Object.fromEntries(catalogue.groups.map((group) => [group.id, group.services.length])),
     groupsWithOtherCategories: catalogue.groups.filter((group) => Object.keys(group.otherCategories ?? {}).length > 0)
       .length,
+    sweep: compatibilitySweep(catalogue),
   };
 }
 

@@ -55,6 +55,7 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     subServices: [...record.subServices],
     equivalents: record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service),
     policyIdentifiers: record.policyIdentifiers,
+    ...(record.terraformResources.length > 0 ? { terraformResources: [...record.terraformResources] } : {}),
     ...(record.sources.length > 0 ? { sources: [...record.sources] } : {}),
     ...(record.dependencies.length > 0 ? { dependencies: [...record.dependencies] } : {}),
     ...(record.compatibility.length > 0
@@ -62,10 +63,12 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
           compatibility: record.compatibility.map((claim) => ({
             id: claim.id,
             name: catalogue.compatibilityById.get(claim.id)?.name ?? claim.id,
+            ...(claim.scope ? { scope: claim.scope } : {}),
             source: claim.source,
           })),
         }
       : {}),
+    ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
   };
 }

@@ -7,9 +7,16 @@
  * is added here, from the data alone:
  * - a service's sub-services (tiers, storage classes, editions: name and kind) are indexed under it,
  *   so "s3 glacier" finds S3, and the outcome says which sub-service matched;
- * - words are normalised (case, accents, punctuation), plurals stemmed, `k8s` read as kubernetes,
- *   and names also indexed with adjacent words joined ("route53", "cosmosdb"), while a query is
- *   also tried with adjacent words joined ("dynamo db" → "dynamodb");
+ * - a query is first read as people ask (search-words.ts, from data/search-words.yaml): German,
+ *   French, shorthand and plain needs become the catalogue's words (`k8s` → kubernetes), stop words
+ *   are dropped, place words filter ("kubernetes in germany") and alternative words ask for
+ *   equivalents ("dynamo alternative"; search-places.ts); a word the catalogue does not know is
+ *   respelt to the nearest whole word it does (search-spelling.ts);
+ * - words are normalised (case, accents, punctuation), plurals stemmed, and names also indexed
+ *   with adjacent words joined ("route53", "cosmosdb"), while a query is also tried with adjacent
+ *   words joined ("dynamo db" → "dynamodb");
+ * - a provider named beside another provider's product ("azure lambda") gets its own equivalents
+ *   of that product;
  * - provider words (a provider's id and the distinctive words of its name and short name: `aws`,
  *   `amazon`, `gcp`, `google`, `ovh`…) are taken out of the query and put that provider's matches
  *   first;
@@ -17,7 +24,7 @@
  *   aside) puts that service first; generic words weigh less than the others, and descriptive ones
  *   ("managed", "service") never make a query a product's name ("managed mysql" names a kind);
  * - a query naming a kind of service (an equivalence group, a category, a tag several providers
- *   use; such a tag names the groups its holders are in) shows that kind's best match per provider first, the largest portfolios first, before a
+ *   use; such a tag names the groups its holders are in; search-kinds.ts) shows that kind's best match per provider first, the largest portfolios first, before a
  *   second service of any one provider; within a provider the flagship wins by a prior from the
  *   data (membership of the kind, sub-services, equivalents; previews and retired services last);
  * - when no service matches every word, the services matching most words are returned as closest
@@ -26,24 +33,15 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import MiniSearch, { type Query, type SearchResult } from "minisearch";
-import type { Catalogue, ServiceRecord } from "./load.ts";
+import type { Catalogue } from "./load.ts";
+import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./search-data.ts";
+import { SearchKinds, type KindMatch } from "./search-kinds.ts";
+import { SearchPlaces } from "./search-places.ts";
+import { editDistance, Speller } from "./search-spelling.ts";
+import { norm, normaliseTerm, readQuery, stem, tokenize, type Place } from "./search-words.ts";
 
-/** Case-, accent- and punctuation-insensitive tokens: NFKD, marks stripped, lowercase, split on non-alphanumerics. */
-export function tokenize(text: string): string[] {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
-
-/** Words that say nothing about which service is meant. */
-const GENERIC_WORDS = new Set(
-  "a an the for of on and with by to in at as is cloud service services engine managed database simple elastic".split(
-    " ",
-  ),
-);
+export { normaliseTerm, stem, tokenize };
+export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./search-data.ts";
 
 /**
  * Generic words that describe rather than brand: a name made of one of them and a kind's word
@@ -56,121 +54,6 @@ const OPTIONAL_WORDS = new Set([...DESCRIPTIVE_WORDS, "cloud"]);
 
 /** How much a generic word counts in the match, against 1 for any other word. */
 const GENERIC_WEIGHT = 0.3;
-
-/** Words in provider names that are not names of the provider ("Hetzner Online", "Open Telekom Cloud"). */
-const NOT_PROVIDER_WORDS = new Set("web online internet open infrastructure".split(" "));
-
-/** Shorthand people type for a word (a normalisation of language, not of any one query). */
-const SYNONYMS: ReadonlyMap<string, string> = new Map([
-  ["k8s", "kubernetes"],
-  ["postgres", "postgresql"],
-  ["pg", "postgresql"],
-  ["vm", "virtual"],
-  ["vms", "virtual"],
-]);
-
-/** Light English stemming: plurals to singular ("queues" → "queue", "policies" → "policy"). */
-export function stem(word: string): string {
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && /(ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith("s") && !/(ss|us|is|os)$/.test(word) && !/\d/.test(word))
-    return word.slice(0, -1);
-  return word;
-}
-
-/** A query or index word as the search compares it. */
-export function normaliseTerm(word: string): string {
-  return stem(SYNONYMS.get(word) ?? word);
-}
-
-const norm = (text: string) => tokenize(text).map(normaliseTerm);
-
-/** What the search needs of one service (compact: the site ships an array of these). */
-export interface SearchDoc {
-  /** The slug. */
-  readonly id: string;
-  readonly provider: string;
-  /** Name, short name, aliases. */
-  readonly names: readonly string[];
-  readonly tags: readonly string[];
-  /** Positions in `SearchData.groups`. */
-  readonly groups: readonly number[];
-  readonly category: string;
-  readonly description: string;
-  /** Its sub-services (tiers, storage classes, editions, engines, features, plans) as `[name, kind]`. */
-  readonly subServices: readonly (readonly [string, string])[];
-  /** The data's prior for this service among equally good matches (higher first). */
-  readonly prior: number;
-}
-
-export interface SearchData {
-  readonly docs: readonly SearchDoc[];
-  /** Providers with their search words, largest portfolio first. */
-  readonly providers: readonly { readonly id: string; readonly words: readonly string[]; readonly size: number }[];
-  readonly groups: readonly { readonly id: string; readonly name: string }[];
-  readonly categories: readonly { readonly id: string; readonly name: string }[];
-}
-
-/** servicePrior to two decimals, as the search data ships it (the site's copy then ranks alike). */
-export const roundedPrior = (record: Parameters<typeof servicePrior>[0]): number =>
-  Math.round(servicePrior(record) * 100) / 100;
-
-/**
- * A service's prior, from the data: how many kinds it belongs to and how many equivalents it has
- * (what others are compared against), how many tiers it has; a preview or sunset less, retired or
- * deprecated much less. The search's, the matrix's and the exit plan's flagship prior.
- */
-export function servicePrior(
-  record: Pick<ServiceRecord, "service" | "groupIds" | "equivalentSlugs" | "subServices">,
-): number {
-  const status = record.service.lifecycle?.status;
-  const penalty = status === "retired" ? 4 : status === "sunset" || status === "deprecated" ? 3 : status ? 1 : 0;
-  return (
-    Math.log2(1 + record.groupIds.length) +
-    0.5 * Math.log2(1 + record.equivalentSlugs.length) +
-    Math.log2(1 + record.subServices.length) -
-    penalty
-  );
-}
-
-/** The compact, JSON-serialisable input of the search, built from a catalogue. */
-export function searchData(catalogue: Catalogue): SearchData {
-  const size = new Map<string, number>();
-  for (const service of catalogue.services) size.set(service.providerId, (size.get(service.providerId) ?? 0) + 1);
-  const wordCount = new Map<string, number>();
-  const rawWords = catalogue.providers.map((provider) => {
-    const words = new Set([provider.id, ...tokenize(provider.name), ...tokenize(provider.shortName)]);
-    for (const word of words) wordCount.set(word, (wordCount.get(word) ?? 0) + 1);
-    return words;
-  });
-  const providers = catalogue.providers
-    .map((provider, i) => ({
-      id: provider.id,
-      // A word two providers share ("cloud") names neither.
-      words: [...rawWords[i]!].filter(
-        (word) => wordCount.get(word) === 1 && !GENERIC_WORDS.has(word) && !NOT_PROVIDER_WORDS.has(word),
-      ),
-      size: size.get(provider.id) ?? 0,
-    }))
-    .sort((a, b) => b.size - a.size || a.id.localeCompare(b.id));
-  const groupPosition = new Map(catalogue.groups.map((group, i) => [group.id, i]));
-  return {
-    providers,
-    groups: catalogue.groups.map(({ id, name }) => ({ id, name })),
-    categories: catalogue.categories.map(({ id, name }) => ({ id, name })),
-    docs: catalogue.services.map((service) => ({
-      id: service.slug,
-      provider: service.providerId,
-      names: [service.name, ...(service.shortName ? [service.shortName] : []), ...(service.aliases ?? [])],
-      tags: service.tags ?? [],
-      groups: catalogue.bySlug.get(service.slug)!.groupIds.map((id) => groupPosition.get(id)!),
-      category: service.category,
-      description: service.description ?? "",
-      subServices: catalogue.bySlug.get(service.slug)!.subServices.map(({ name, kind }) => [name, kind] as const),
-      prior: roundedPrior(catalogue.bySlug.get(service.slug)!),
-    })),
-  };
-}
 
 export interface SearchOutcome {
   /** Matching slugs, best first. */
@@ -210,18 +93,6 @@ function withJoined(name: string): string {
 const MAX_QUERY_WORDS = 8;
 
 const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
-
-/** The kind of service a query names, if any (`named`), by equivalence group, category or shared tag. */
-interface KindMatch {
-  readonly named: boolean;
-  /** Whether a group's or category's name (not only a tag) has the words. */
-  readonly byKindName: boolean;
-  /** Whether the words are a kind's whole name or tag ("serverless functions", not "pub sub" of "Pub/sub messaging"). */
-  readonly whole: boolean;
-  readonly groups: ReadonlySet<number>;
-  readonly category?: string;
-  readonly tag?: string;
-}
 
 /** How the search reads a query's words once it has its results. */
 interface Reading {
@@ -264,13 +135,13 @@ export class ServiceSearch {
   private readonly brand: ReadonlySet<string>[];
   /** Per doc, its normalised tags (whole phrases) and its kinds' token sets. */
   private readonly tagPhrases: ReadonlySet<string>[];
-  /** Kinds: group and category names as core token lists, and tags several providers share. */
-  private readonly kindNames: { tokens: readonly string[]; groups: ReadonlySet<number>; category?: string }[];
-  /** Shared tags → the groups they name: those holding the tag's services of three or more providers ("waf"). */
-  private readonly sharedTags = new Map<string, ReadonlySet<number>>();
+  /** Kinds: group and category names, and tags several providers share. */
+  private readonly kinds: SearchKinds;
   /** Per doc, its sub-services' names as normalised tokens. */
   private readonly subWords: (readonly string[])[][];
   private readonly vocabulary = new Set<string>();
+  private readonly speller: Speller;
+  private readonly places: SearchPlaces;
 
   constructor(data: SearchData) {
     this.data = data;
@@ -292,18 +163,7 @@ export class ServiceSearch {
     this.nameWords = data.docs.map((doc) => new Set(doc.names.flatMap(norm)));
     this.tagPhrases = data.docs.map((doc) => new Set(doc.tags.map((tag) => norm(tag).join(" "))));
     this.subWords = data.docs.map((doc) => doc.subServices.map(([name]) => norm(name)));
-    this.findSharedTags();
-    this.kindNames = [
-      ...data.groups.map((group, i) => ({
-        tokens: norm(group.name).filter((token) => !GENERIC_WORDS.has(token)),
-        groups: new Set([i]),
-      })),
-      ...data.categories.map((category) => ({
-        tokens: norm(category.name).filter((token) => !GENERIC_WORDS.has(token)),
-        groups: new Set<number>(),
-        category: category.id,
-      })),
-    ];
+    this.kinds = new SearchKinds(data, this.tagPhrases);
     const categoryName = new Map(data.categories.map((c) => [c.id, c.name]));
     this.mini = new MiniSearch<IndexedDoc>({
       fields: ["names", "tags", "subs", "kinds", "description"],
@@ -330,38 +190,8 @@ export class ServiceSearch {
     for (const doc of data.docs)
       for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
         for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
-  }
-
-  /**
-   * Tags three or more providers use name a kind; the kind's groups are those in which services
-   * of the most providers (three or more) carry the tag (Azure Web Application Firewall for "waf", not
-   * Front Door, whose "waf" is a feature of a CDN).
-   */
-  private findSharedTags(): void {
-    const tagProviders = new Map<string, Set<string>>();
-    const tagGroupProviders = new Map<string, Map<number, Set<string>>>();
-    this.data.docs.forEach((doc, i) => {
-      for (const tag of this.tagPhrases[i]!) {
-        let set = tagProviders.get(tag);
-        if (!set) tagProviders.set(tag, (set = new Set()));
-        set.add(doc.provider);
-        let byGroup = tagGroupProviders.get(tag);
-        if (!byGroup) tagGroupProviders.set(tag, (byGroup = new Map()));
-        for (const g of doc.groups) {
-          let providers = byGroup.get(g);
-          if (!providers) byGroup.set(g, (providers = new Set()));
-          providers.add(doc.provider);
-        }
-      }
-    });
-    for (const [tag, providers] of tagProviders) {
-      if (providers.size < 3) continue;
-      const byGroup = [...(tagGroupProviders.get(tag) ?? [])];
-      // The groups where most providers use the tag (WAFs for "waf", not CDNs that include one).
-      const most = Math.max(0, ...byGroup.map(([, users]) => users.size));
-      const groups = byGroup.filter(([, users]) => users.size >= 3 && users.size * 2 >= most).map(([g]) => g);
-      this.sharedTags.set(tag, new Set(groups));
-    }
+    this.speller = new Speller(data, normaliseTerm);
+    this.places = new SearchPlaces(data);
   }
 
   /** The sub-service of a result that its matched words found, if it was found through one. */
@@ -392,25 +222,92 @@ export class ServiceSearch {
   }
 
   search(q: string): SearchOutcome {
-    // Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
-    const words = [...new Set(tokenize(q))].slice(0, MAX_QUERY_WORDS);
+    const asked = readQuery(q, this.data.words);
+    // A word not in the catalogue's vocabulary, respelt to its nearest whole word ("postgers").
+    const respelt = this.speller.respell(asked.words, (word) => this.known(word));
+    const read = respelt ? readQuery(respelt.join(" "), this.data.words) : asked;
+    // A version ("postgresql 17") leads to the engine's services: a number no name or tag holds is
+    // not required. Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
+    const versionless = read.words.filter((word) => !/^\d+$/.test(word) || this.vocabulary.has(word));
+    const words = (versionless.length > 0 ? versionless : read.words).slice(0, MAX_QUERY_WORDS);
     const { providers, rest } = this.splitProviders(words);
-    if (words.length === 0) return { slugs: [], closest: false, providers, kind: false, subServices: {} };
+    const none = { slugs: [], closest: false, providers, kind: false, subServices: {} };
+    if (words.length === 0) return none;
     const named = new Set(providers);
-    if (rest.length === 0)
-      return { slugs: this.servicesOf(named), closest: false, providers, kind: false, subServices: {} };
-    const { results, closest } = this.match(rest);
-    const suggestion = this.suggest(rest, results);
+    const alternative = asked.alternative || read.alternative;
+    if (rest.length === 0) {
+      const own = this.servicesOf(named);
+      // "like heroku": what else does the provider's flagship job.
+      if (alternative && own.length > 0)
+        return { ...none, slugs: this.places.inPlace(this.places.alternativesTo([own[0]!]), asked.place) };
+      return { ...none, slugs: this.places.inPlace(own, asked.place) };
+    }
+    const spoken = Math.min(MAX_QUERY_WORDS, tokenize(q).length) - providers.length;
+    const { results, closest } = this.match(rest, spoken);
+    const suggestion = respelt ? undefined : this.suggest(rest, results);
     const reading = this.read(rest, results, closest, suggestion);
-    const ordered = this.order(this.score(results, reading), named, reading);
+    const ordered = this.order(this.score(results, reading), named, reading).map(({ doc }) => doc.id);
+    const slugs = this.answer(ordered, reading, { named, alternative, place: asked.place });
+    const shownSuggestion = respelt ? respelt.join(" ") : suggestion;
     return {
-      slugs: ordered.map(({ doc }) => doc.id),
+      slugs,
       closest,
-      ...(suggestion ? { suggestion: [...providersWords(q, this.providerWords), suggestion].join(" ") } : {}),
+      ...(shownSuggestion ? { suggestion: [...providersWords(q, this.providerWords), shownSuggestion].join(" ") } : {}),
       providers,
       kind: reading.kind.named,
       subServices: this.subServicesOf(results),
     };
+  }
+
+  /**
+   * What the query asks for, from the services it matched: their alternatives when it asks for
+   * them ("dynamo alternative"), names another provider's product beside a provider ("azure
+   * lambda"), or names a product outside the place it names ("lambda in europe"); else the matches,
+   * in the place it names.
+   */
+  private answer(
+    ordered: readonly string[],
+    reading: Reading,
+    ask: { named: ReadonlySet<string>; alternative: boolean; place: Place | undefined },
+  ): string[] {
+    const product = this.productNamed(ordered, reading);
+    const inPlace = (slug: string) => this.places.placeTier(this.places.docBySlug(slug).provider, ask.place) > 0;
+    if (product.length > 0) {
+      const foreign =
+        ask.named.size > 0 && product.every((slug) => !ask.named.has(this.places.docBySlug(slug).provider));
+      const outside = ask.place !== undefined && product.every((slug) => !inPlace(slug));
+      // "azure blob alternative": the provider named is the product's own, so any other will do.
+      if (ask.alternative || foreign || outside)
+        return this.places.inPlace(this.places.alternativesTo(product, foreign ? ask.named : undefined), ask.place);
+    }
+    return this.places.inPlace(ordered, ask.place);
+  }
+
+  /** The services a query names as a product ("lambda", "rds"), best first; none for a kind. */
+  private productNamed(ordered: readonly string[], reading: Reading): string[] {
+    if (reading.kind.named && !reading.namesService) return [];
+    // A name the words are exactly ("lambda": AWS Lambda), else a name or tag as written ("rds").
+    const exact = ordered.filter((slug) => this.exactName(slug, reading));
+    if (exact.length > 0) return exact;
+    const written = new Set([...reading.asWritten].map((i) => this.data.docs[i]!.id));
+    return reading.namesService ? ordered.filter((slug) => written.has(slug)) : [];
+  }
+
+  private exactName(slug: string, reading: Reading): boolean {
+    const i = this.places.indexOf(slug);
+    return this.coreNames[i]!.some((name) => nameMatch(name, reading.telling).exact);
+  }
+
+  private known(word: string): boolean {
+    if (this.providerWords.has(word) || this.providerOf(word)) return true;
+    const term = normaliseTerm(word);
+    // A word of any field as written; the start of a longer word ("kubernets") is respelt when a
+    // whole word is near.
+    return (
+      this.vocabulary.has(term) ||
+      this.speller.has(word) ||
+      this.mini.search(word, { fuzzy: false, prefix: false }).length > 0
+    );
   }
 
   /** Slug → matched sub-service, for the results found through a sub-service. */
@@ -446,7 +343,7 @@ export class ServiceSearch {
   }
 
   /** The services matching every word, else (`closest`) those matching at least half of them. */
-  private match(rest: readonly string[]): { results: SearchResult[]; closest: boolean } {
+  private match(rest: readonly string[], spoken = rest.length): { results: SearchResult[]; closest: boolean } {
     // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
     const variants: string[][] = [[...rest]];
     // (Short queries only: a name split by a space is a name of two or three words.)
@@ -465,9 +362,13 @@ export class ServiceSearch {
     // Closest matches: services whose names, tags or kinds have some of the words (a word only
     // in descriptions, "this", "matches", is no sign of what was meant)
     // and at least half of the words.
+    const asked = rest.map(normaliseTerm);
     const closest = this.mini
       .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
-      .filter((result) => result.queryTerms.length * 2 >= rest.length);
+      // (Stop words count here though no word requires them: "nothing matches this" is nonsense.)
+      .filter((result) => result.queryTerms.length * 2 >= Math.max(rest.length, spoken))
+      // …and at least one word as written, not only respelt ("nothing matches" is no "batch").
+      .filter((result) => result.terms.some((term) => asked.some((word) => term.startsWith(word))));
     return { results: closest, closest: closest.length > 0 };
   }
 
@@ -484,7 +385,7 @@ export class ServiceSearch {
     const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
     const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
     const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
-    const found = this.kindOf(kindWords);
+    const found = this.kinds.kindOf(kindWords);
     // A kind named with a brand-forming generic word left out ("cloud" of "cloud sql") may be a
     // product's name; one named with a descriptive word ("managed mysql") is the kind.
     const described = spoken.some((word) => DESCRIPTIVE_WORDS.has(word));
@@ -625,36 +526,6 @@ export class ServiceSearch {
     return [...first, ...scored.filter((entry) => !chosen.has(entry))];
   }
 
-  /** Which kind the query's telling words name: a group or category name they make up, or a shared tag. */
-  private kindOf(telling: readonly string[]): KindMatch {
-    const groups = new Set<number>();
-    let category: string | undefined;
-    let whole = false;
-    if (telling.length === 0) return { named: false, byKindName: false, whole, groups };
-    for (const kind of this.kindNames) {
-      const all = telling.every((word) =>
-        kind.tokens.some((token) => token === word || (word.length >= 5 && token.startsWith(word))),
-      );
-      if (!all) continue;
-      whole ||= telling.length === kind.tokens.length;
-      for (const g of kind.groups) groups.add(g);
-      if (kind.category && telling.length === kind.tokens.length) category = kind.category;
-    }
-    const byKindName = groups.size > 0 || category !== undefined;
-    const phrase = telling.join(" ");
-    const tagGroups = this.sharedTags.get(phrase);
-    const tag = tagGroups ? phrase : undefined;
-    for (const g of tagGroups ?? []) groups.add(g);
-    return {
-      named: groups.size > 0 || category !== undefined || tag !== undefined,
-      byKindName,
-      whole,
-      groups,
-      ...(category ? { category } : {}),
-      ...(tag ? { tag } : {}),
-    };
-  }
-
   /** A respelling of the query's words when one was found only by a close spelling. */
   private suggest(rest: readonly string[], results: readonly SearchResult[]): string | undefined {
     if (results.length === 0) return undefined;
@@ -665,31 +536,20 @@ export class ServiceSearch {
       // The matched index term closest to this word, from the best results' match details.
       for (const result of results.slice(0, 5))
         for (const [matched, fields] of Object.entries(result.match)) {
-          if (fields.length > 0 && distance(matched, term) <= 2) {
+          if (fields.length > 0 && editDistance(matched, term) <= 2) {
             changed = true;
-            return matched;
+            return this.speller.surfaceOf.get(matched) ?? matched;
           }
         }
       return word;
     });
-    return changed ? terms.join(" ") : undefined;
+    const respelt = terms.join(" ");
+    return changed && respelt !== rest.join(" ") ? respelt : undefined;
   }
 }
 
 function providersWords(q: string, providerWords: ReadonlyMap<string, string>): string[] {
   return tokenize(q).filter((word) => providerWords.has(word));
-}
-
-/** Levenshtein distance, for the suggestion only (MiniSearch does the fuzzy matching). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /**

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { endpoint } from "../catalogue/endpoint.ts";
 import { MAX_ID_LENGTH } from "../catalogue/limits.ts";
 import { d } from "../catalogue/schema/vocabulary.ts";
+import { BATCH_PROTOCOL } from "./protocol.ts";
 import { TOOLS } from "./tools.ts";
 
 /** Protocol versions this SDK speaks; the client names one in MCP-Protocol-Version after initialize. */
@@ -45,7 +46,7 @@ export const McpMessage = z
   })
   .meta({
     id: "McpMessage",
-    description: "One JSON-RPC 2.0 message of the Model Context Protocol (batches are not accepted)",
+    description: "One JSON-RPC 2.0 message of the Model Context Protocol",
   });
 
 export const McpAnswer = z
@@ -62,6 +63,24 @@ export const McpAnswer = z
       .meta(d("A protocol error (a tool's own error is a result with isError: true)")),
   })
   .meta({ id: "McpAnswer", description: "The JSON-RPC 2.0 answer to one MCP request" });
+
+/** The protocol revision that had JSON-RPC batches (2025-06-18 removed them). */
+export { BATCH_PROTOCOL };
+export const MAX_BATCH = 20;
+
+/** One message, or (protocol 2025-03-26, named in MCP-Protocol-Version) a batch of them. */
+export const McpBody = z.union([
+  McpMessage,
+  z
+    .array(McpMessage)
+    .min(1)
+    .max(MAX_BATCH)
+    .meta(
+      d(
+        `A JSON-RPC batch (1 to ${MAX_BATCH} messages): protocol ${BATCH_PROTOCOL} only, named in MCP-Protocol-Version`,
+      ),
+    ),
+]);
 
 /** What the x-mcp extension and discovery say the server offers. */
 export const MCP_OFFER = {
@@ -93,14 +112,14 @@ export const MCP_ENDPOINT = endpoint({
   tag: "MCP",
   bucket: "mcp",
   headers: McpHeaders,
-  body: McpMessage,
+  body: McpBody,
   response: {
     status: 200,
-    schema: McpAnswer,
+    schema: z.union([McpAnswer, z.array(McpAnswer)]),
     contentType: "application/json",
     accepted: "A notification or a response: accepted, nothing to answer (empty body)",
   },
-  errors: [400, 406, 413, 415, 429],
+  errors: [400, 403, 406, 413, 415, 429],
   cache: "no-store",
   // A new McpServer and transport per request, the tool and its rendering: ~1 ms each, too much
   // for the event loop under 50 clients (BENCHMARKS.md, "MCP load").

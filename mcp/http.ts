@@ -9,6 +9,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Result } from "../catalogue/endpoint.ts";
 import { HttpError } from "../catalogue/problem.ts";
+import { BATCH_PROTOCOL } from "./protocol.ts";
 import { catalogueMcpServer } from "./server.ts";
 import type { ToolContext } from "./tools.ts";
 
@@ -54,7 +55,17 @@ export async function answerMcp(
   message: unknown,
   headers: Readonly<Record<string, string | undefined>>,
 ): Promise<Result> {
+  if (Array.isArray(message) && headers["mcp-protocol-version"] !== BATCH_PROTOCOL)
+    throw new HttpError(
+      400,
+      "Batches not supported",
+      `JSON-RPC batches belong to protocol ${BATCH_PROTOCOL} (send MCP-Protocol-Version: ${BATCH_PROTOCOL}); later revisions take one message per POST`,
+    );
   await myTurn();
+  // "*/*" (or application/*) accepts the JSON answer; the SDK's transport wants both types named.
+  const accept = headers.accept;
+  if (accept && /(^|,)\s*(\*\/\*|application\/\*)\s*(;|,|$)/.test(accept))
+    headers = { ...headers, accept: "application/json, text/event-stream" };
   const server = catalogueMcpServer(context);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

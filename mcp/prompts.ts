@@ -4,6 +4,7 @@
  * catalogue (unknown ids are refused as the API refuses them), states the facts it already knows
  * with the catalogue release, and tells the assistant which tool answers the rest.
  */
+import { completable } from "@modelcontextprotocol/sdk/server/completable.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError, ErrorCode, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -147,13 +148,58 @@ function sunsetPrompt(context: ToolContext, serviceIds: string, days: number): G
   );
 }
 
+const COMPLETIONS = 50;
+
+/** A copy to mark as completable (completable() marks the schema itself), its description kept. */
+const copy = <T extends z.ZodType>(schema: T): T => schema.clone().meta(z.globalRegistry.get(schema) ?? {}) as T;
+
+/** The last item of a comma-separated list completed from `values`, the items before it kept. */
+const completeList = (values: () => readonly string[]) => (typed: string | undefined) => {
+  const parts = (typed ?? "").split(",");
+  const last = parts.pop()!.trim();
+  const before = parts.map((part) => part.trim()).filter(Boolean);
+  const prefix = before.length > 0 ? `${before.join(",")},` : "";
+  return values()
+    .filter((value) => value.startsWith(last) && !before.includes(value))
+    .slice(0, COMPLETIONS)
+    .map((value) => `${prefix}${value}`);
+};
+
+/** The prompts' arguments with completions from one catalogue, made once per catalogue. */
+const completing = new WeakMap<
+  object,
+  { equivalent: typeof EQUIVALENT_ARGS; exit: typeof EXIT_ARGS; sunset: typeof SUNSET_ARGS }
+>();
+
+function argsFor(context: ToolContext) {
+  const made = completing.get(context.catalogue);
+  if (made) return made;
+  const slugs = () => context.catalogue.services.map((service) => service.slug);
+  const providers = () => context.catalogue.providers.map((provider) => provider.id);
+  const one = (values: () => readonly string[]) => (typed: string | undefined) =>
+    values()
+      .filter((value) => value.startsWith(typed ?? ""))
+      .slice(0, COMPLETIONS);
+  const args = {
+    equivalent: {
+      service: completable(copy(EQUIVALENT_ARGS.service), one(slugs)),
+      provider: completable(copy(EQUIVALENT_ARGS.provider), one(providers)),
+    },
+    exit: { ...EXIT_ARGS, serviceIds: completable(copy(EXIT_ARGS.serviceIds), completeList(slugs)) },
+    sunset: { ...SUNSET_ARGS, serviceIds: completable(copy(SUNSET_ARGS.serviceIds), completeList(slugs)) },
+  };
+  completing.set(context.catalogue, args);
+  return args;
+}
+
 export function registerPrompts(server: McpServer, context: ToolContext): void {
+  const args = argsFor(context);
   server.registerPrompt(
     "find_equivalent",
     {
       title: "Find the equivalent of a service on another provider",
       description: "The equivalent of service X on provider Y, from the catalogue's equivalence groups",
-      argsSchema: EQUIVALENT_ARGS,
+      argsSchema: args.equivalent,
     },
     ({ service, provider }) => equivalentPrompt(context, service, provider),
   );
@@ -162,7 +208,7 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
     {
       title: "Plan an exit for this list",
       description: "An exit plan for an approved list onto the providers a target allows",
-      argsSchema: EXIT_ARGS,
+      argsSchema: args.exit,
     },
     ({ serviceIds, target }) => exitPrompt(context, serviceIds, target ?? ""),
   );
@@ -171,7 +217,7 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
     {
       title: "What in this list sunsets soon",
       description: "The services of a list that are deprecated, or sunset or retired within a number of days",
-      argsSchema: SUNSET_ARGS,
+      argsSchema: args.sunset,
     },
     ({ serviceIds, withinDays }) =>
       sunsetPrompt(

@@ -5,7 +5,13 @@
  * row answers) and, where the text host has a page, its Markdown.
  */
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpError, type ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  type ReadResourceResult,
+  type Resource,
+} from "@modelcontextprotocol/sdk/types.js";
 import { equivalenceGroupDoc } from "../catalogue/render/equivalents.ts";
 import type { Doc } from "../catalogue/render/doc.ts";
 import { categoryPage, providerPage, servicePage } from "../catalogue/render/pages.ts";
@@ -166,16 +172,70 @@ function registerEntries(server: McpServer, context: ToolContext) {
     json: (id) => rowJson(context, { operationId: "getEquivalenceGroup", params: { id } }),
     markdown: (id) => equivalenceGroupDoc(catalogue, id),
   });
+  // The whole matrix (GET /v1/equivalents) is ~50,000 tokens: here its index, each group a resource.
   server.registerResource(
     "equivalents",
     `${RESOURCE_SCHEME}://equivalents`,
     {
-      title: "Equivalence matrix",
-      description: "Every equivalence group with its members by provider (GET /v1/equivalents)",
+      title: "Equivalence groups",
+      description:
+        "Every equivalence group: id, name, category, member count and its resource (catalogue://equivalents/{id} holds the members by provider)",
       mimeType: JSON_TYPE,
     },
-    (uri) => read(context, uri, () => rowJson(context, { operationId: "listEquivalents" })),
+    (uri) =>
+      read(context, uri, () => ({
+        groups: catalogue.groups.map((group) => ({
+          id: group.id,
+          name: group.name,
+          ...(group.category ? { category: group.category } : {}),
+          services: group.services.length,
+          uri: `${RESOURCE_SCHEME}://equivalents/${group.id}`,
+        })),
+      })),
   );
+}
+
+/** Resources per resources/list page: the catalogue has ~1,700, ~90,000 tokens in one page. */
+export const RESOURCES_PAGE = 100;
+
+/** Every resource, in the order McpServer lists them: fixed ones, then each template's. */
+function allResources(context: ToolContext): Resource[] {
+  const { catalogue } = context;
+  const entry = (path: string, id: string, title: string): Resource => ({
+    uri: `${RESOURCE_SCHEME}://${path}/${id}`,
+    name: id,
+    title,
+    mimeType: JSON_TYPE,
+  });
+  return [
+    { uri: `${RESOURCE_SCHEME}://equivalents`, name: "equivalents", title: "Equivalence groups", mimeType: JSON_TYPE },
+    { uri: `${RESOURCE_SCHEME}://changelog`, name: "changelog", title: "API changelog", mimeType: JSON_TYPE },
+    { uri: `${RESOURCE_SCHEME}://changes`, name: "changes", title: "Catalogue changes", mimeType: JSON_TYPE },
+    ...catalogue.services.map((service) => ({
+      ...entry("services", service.slug, service.name),
+      description: `${service.name} (${catalogue.providerById.get(service.providerId)?.provider.name ?? service.providerId}, ${catalogue.categoryById.get(service.category)?.name ?? service.category})`,
+    })),
+    ...catalogue.providers.map((provider) => entry("providers", provider.id, provider.name)),
+    ...catalogue.categories.map((category) => entry("categories", category.id, category.name)),
+    ...catalogue.groups.map((group) => entry("equivalents", group.id, group.name)),
+  ];
+}
+
+/** resources/list in pages of RESOURCES_PAGE; the cursor is the next offset, opaque to clients. */
+function listResourcesPaged(server: McpServer, context: ToolContext) {
+  let all: Resource[] | undefined;
+  server.server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+    all ??= allResources(context);
+    const cursor = request.params?.cursor;
+    const start = cursor === undefined ? 0 : Number(Buffer.from(cursor, "base64url").toString());
+    if (!Number.isInteger(start) || start < 0 || start >= all.length)
+      throw new McpError(ErrorCode.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page");
+    const end = start + RESOURCES_PAGE;
+    return {
+      resources: all.slice(start, end),
+      ...(end < all.length ? { nextCursor: Buffer.from(String(end)).toString("base64url") } : {}),
+    };
+  });
 }
 
 export function registerResources(server: McpServer, context: ToolContext): void {
@@ -201,4 +261,5 @@ export function registerResources(server: McpServer, context: ToolContext): void
     },
     (uri) => read(context, uri, () => rowJson(context, { operationId: "getChanges" })),
   );
+  listResourcesPaged(server, context);
 }

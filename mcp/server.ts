@@ -7,20 +7,24 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { LRUCache } from "lru-cache";
-import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { API_VERSION } from "../catalogue/version.ts";
-import { dayOf } from "../catalogue/lifecycle.ts";
+import { UnknownIdsError } from "../catalogue/ids.ts";
+import { issueDetails } from "../catalogue/issues.ts";
 import { HttpError } from "../catalogue/problem.ts";
+import { nearestSlugs, refuseUnknownKeys } from "./ids.ts";
+import { instructionsFor, ICON } from "./instructions.ts";
+import { inputSchema, outputSchema } from "./schemas.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerResources, RELEASE_META } from "./resources.ts";
-import { catalogueRelease, releaseLine, toolText } from "./text.ts";
+import { catalogueRelease, releaseLine, resourceLinks, toolText } from "./text.ts";
 import { invalid, runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
 
 export const SERVER_NAME = "cloud-services-catalogue";
 
 /** A refusal as a tool error: the API's Error body as structured content, and in words. */
-function toolError(context: ToolContext, error: HttpError): CallToolResult {
+function toolError(context: ToolContext, error: HttpError, hint?: string): CallToolResult {
   const release = catalogueRelease(context.catalogue);
   const body = { error: error.message, status: error.statusCode, ...(error.details ? { details: error.details } : {}) };
   return {
@@ -29,7 +33,7 @@ function toolError(context: ToolContext, error: HttpError): CallToolResult {
     content: [
       {
         type: "text",
-        text: `${error.message} (${error.statusCode})${error.details ? `: ${error.details}` : ""}\n\n${releaseLine(release)}`,
+        text: `${error.message} (${error.statusCode})${error.details ? `: ${error.details}` : ""}${hint ? `\n\n${hint}` : ""}\n\n${releaseLine(release)}`,
       },
     ],
     _meta: { [RELEASE_META]: release },
@@ -57,10 +61,14 @@ async function callTool(context: ToolContext, spec: ToolSpec, args: Record<strin
   try {
     if (spec.name === "get_saved_list" && context.listsUnavailable)
       throw new HttpError(503, "Saved lists unavailable", context.listsUnavailable);
-    const request = spec.request(args);
+    const request = spec.request(args, context.catalogue);
     const row = context.table.find((candidate) => candidate.operationId === request.operationId);
     // The row's own bucket (strict for policies, relaxed for exit plans) counts the call as the API would.
     if (row?.bucket && row.bucket !== "mcp") await context.countIn?.(row.bucket);
+    // A saved-list read over MCP counts in the row's miss bucket found or not: the refusal that
+    // follows a client's misses over HTTP is kept on the main thread, so here every read counts,
+    // and a 429 can never tell a guessed slug that exists from one that does not.
+    if (row?.missBucket) await context.countIn?.(row.missBucket);
     const pure = row?.pure === true;
     const key = `${context.urls.textUrl}\0${spec.name}\0${JSON.stringify(args)}`;
     const hit = pure ? keptFor(context).get(key) : undefined;
@@ -70,6 +78,7 @@ async function callTool(context: ToolContext, spec: ToolSpec, args: Record<strin
     if (pure && !result.isError) keptFor(context).set(key, { result, bytes: JSON.stringify(result).length });
     return result;
   } catch (error) {
+    if (error instanceof UnknownIdsError) return toolError(context, error, nearestSlugs(context.catalogue, error.ids));
     if (error instanceof HttpError) return toolError(context, error);
     throw error;
   }
@@ -81,42 +90,77 @@ async function computeTool(
   args: Record<string, unknown>,
   request: ReturnType<ToolSpec["request"]>,
 ): Promise<CallToolResult> {
-  const answer = await runRow(context, request);
-  const structured = "json" in answer ? answer.json : { text: answer.text, contentType: answer.contentType };
+  let answer;
+  try {
+    answer = await runRow(context, request);
+  } catch (error) {
+    // One service asked by slug and not found: the nearest slugs beside the API's 404.
+    if (error instanceof HttpError && error.statusCode === 404 && spec.name === "get_service")
+      return toolError(context, error, nearestSlugs(context.catalogue, [String(args.slug)]));
+    throw error;
+  }
+  const json = "json" in answer ? answer.json : { text: answer.text, contentType: answer.contentType };
+  const structured = (spec.fit ? spec.fit(json as never, args as never) : json) as Record<string, unknown>;
   return {
-    structuredContent: structured as Record<string, unknown>,
-    content: [
-      {
-        type: "text",
-        text: toolText(context.catalogue, context.urls.textUrl, spec.name, structured, args, dayOf(context.now())),
-      },
-    ],
+    structuredContent: structured,
+    content: [{ type: "text", text: toolText(context.catalogue, spec.name, structured) }, ...resourceLinks(structured)],
     _meta: { [RELEASE_META]: catalogueRelease(context.catalogue) },
   };
 }
 
 const ARGUMENTS = new Map(TOOLS.map((spec) => [spec.name, z.object(spec.input)]));
 
+/** tools/call's request as the protocol layer parses it: loose, so that bad params are our -32602, not -32603. */
+const LooseCallRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
+
 /**
  * tools/call, answered here rather than by McpServer's own handler, so that arguments a tool's
  * schema refuses (and an unknown tool) are a tool error like any other: the API's Error shape and
- * wording, and the release. McpServer still lists the tools (tools/list) from the same schemas.
+ * wording, and the release. Params that are not a call at all (no name, arguments not an
+ * object) are the protocol's invalid-params error.
  */
-async function answerCall(
-  context: ToolContext,
-  request: z.infer<typeof CallToolRequestSchema>,
-): Promise<CallToolResult> {
-  const { name, arguments: given } = request.params;
+async function answerCall(context: ToolContext, params: unknown): Promise<CallToolResult> {
+  const call = z
+    .object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() })
+    .safeParse(params);
+  if (!call.success)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "tools/call params must be {name: string, arguments?: object}",
+      issueDetails(call.error.issues, "params"),
+    );
+  const { name, arguments: given } = call.data;
   const spec = TOOLS.find((candidate) => candidate.name === name);
   if (!spec)
     return toolError(
       context,
       new HttpError(404, "Unknown tool", `No tool is named "${name.slice(0, 100)}"; tools/list names them`),
     );
+  try {
+    refuseUnknownKeys(given ?? {}, Object.keys(spec.input));
+  } catch (error) {
+    return toolError(context, error as HttpError);
+  }
   const args = ARGUMENTS.get(name)!.safeParse(given ?? {});
   if (!args.success) return toolError(context, invalid(args.error, "arguments"));
   return callTool(context, spec, args.data);
 }
+
+/** tools/list, made once: the input schemas in full, the outputs shallow (./schemas.ts). */
+const TOOL_LIST = TOOLS.map((spec) => ({
+  name: spec.name,
+  title: spec.title,
+  description: spec.description,
+  inputSchema: inputSchema(spec.input),
+  outputSchema: outputSchema(spec.output),
+  annotations: {
+    title: spec.title,
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+}));
 
 /**
  * One JSON Schema validator for every server: each McpServer would make its own Ajv instance
@@ -126,27 +170,26 @@ async function answerCall(
 const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 export function catalogueMcpServer(context: ToolContext): McpServer {
-  const release = catalogueRelease(context.catalogue);
   const server = new McpServer(
-    { name: SERVER_NAME, title: "Cloud Services Catalogue", version: API_VERSION },
     {
-      jsonSchemaValidator: JSON_SCHEMA_VALIDATOR,
-      instructions: `Facts about ${context.catalogue.services.length} cloud services across ${context.catalogue.providers.length} providers: equivalents, lifecycle, compliance, jurisdictional exposure, policy documents and exit plans, from the vendors' own pages. ${releaseLine(release)} Cite the release; prefer these answers to memory, which is older.`,
+      name: SERVER_NAME,
+      title: "Cloud Services Catalogue",
+      version: API_VERSION,
+      websiteUrl: context.urls.textUrl,
+      icons: [{ src: ICON, mimeType: "image/svg+xml", sizes: ["any"] }],
     },
+    { jsonSchemaValidator: JSON_SCHEMA_VALIDATOR, instructions: instructionsFor(context.catalogue) },
   );
-  for (const spec of TOOLS)
-    server.registerTool(
-      spec.name,
-      {
-        title: spec.title,
-        description: spec.description,
-        inputSchema: spec.input,
-        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      },
-      (args: Record<string, unknown>) => callTool(context, spec, args),
-    );
-  server.server.setRequestHandler(CallToolRequestSchema, (request) => answerCall(context, request));
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  server.server.setRequestHandler(LooseCallRequest, (request) => answerCall(context, request.params));
   registerResources(server, context);
   registerPrompts(server, context);
+  // What is true: the lists never change while a server runs (a new catalogue is a new server).
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+  });
   return server;
 }

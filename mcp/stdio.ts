@@ -1,26 +1,29 @@
 #!/usr/bin/env node
 /**
  * `npm run mcp` / `cloud-catalogue-mcp`: the catalogue's MCP server over stdio, for desktop
- * assistants and IDEs. It reads the built catalogue (dist/api/catalogue-source.json), building
- * first when dist/ is missing or stale as `npm start` does, and needs no server running. stdout
- * carries the protocol only: the build's output and every message go to stderr.
+ * assistants and IDEs. It reads the built catalogue (dist/api/catalogue-source.json); when dist/
+ * is missing or stale it answers at once from the catalogue data in memory and rebuilds dist/ in
+ * the background for the next start. It needs no server running. stdout carries the protocol
+ * only: the build's output and every message go to stderr.
  *
- *   --dist <folder>   serve this build as it is (never build): a mirror, or a test's build
+ *   --dist <folder>          serve this build as it is (never build): a mirror, or a test's build
+ *   --link <path>            the dist/ link to check (default ./dist; tests)
+ *   --build-script <file>    the background build (default scripts/build.ts; "none": no build)
  *
  * Saved lists live in the API server's store, which this process does not open (DATA_DIR is
  * locked by the server that writes it): get_saved_list says so and points to the HTTP endpoint.
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { setPriority } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import { loadBuiltCatalogue } from "../catalogue/load.ts";
+import { loadBuiltCatalogue, loadCatalogue } from "../catalogue/load.ts";
 import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/ports.ts";
-import type { PublicUrls } from "../catalogue/urls.ts";
-import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
-import { serving } from "../scripts/dist.ts";
+import { buildUrls, CANONICAL_URLS, loadConfig, publicUrls } from "../sidecar/config.ts";
+import { buildsDirOf, cleanStaleStaging, serving } from "../scripts/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../scripts/inputs.ts";
 import { catalogueMcpServer } from "./server.ts";
 
@@ -46,30 +49,64 @@ const noStatus: StatusSource = {
 
 const log = (line: string) => process.stderr.write(`mcp: ${line}\n`);
 
-/** As scripts/start.ts: build when dist/ is missing or stale, the build's output on stderr. */
-async function builtDist(urls: PublicUrls): Promise<string> {
-  if (await buildIsFresh(DIST_DIR, await buildInputsHash(urls))) return serving(DIST_DIR);
-  log("dist/ is missing or older than the sources; building (this takes a minute or more)");
-  const code = await new Promise<number | null>((done, fail) =>
-    spawn(process.execPath, [join(ROOT_DIR, "scripts", "build.ts")], {
-      stdio: ["ignore", process.stderr, process.stderr],
-      env: process.env,
-    })
-      .once("error", fail)
-      .once("exit", done),
+/** The build for these inputs is current: the catalogue data and code, whatever URLs it was built for. */
+async function isFresh(link: string, config: ReturnType<typeof loadConfig>): Promise<boolean> {
+  // Public URLs change the links in the built files, not the catalogue this server reads.
+  for (const urls of [buildUrls(config), CANONICAL_URLS])
+    if (await buildIsFresh(link, await buildInputsHash(urls))) return true;
+  return false;
+}
+
+/**
+ * A build for next time, in a child process at low priority, its output on stderr; stopped (and
+ * its staging folder removed by scripts/dist.ts) when this server exits.
+ */
+function buildInBackground(script: string): void {
+  const child = spawn(process.execPath, [script], {
+    stdio: ["ignore", process.stderr, process.stderr],
+    env: process.env,
+  });
+  try {
+    if (child.pid) setPriority(child.pid, 10);
+  } catch {
+    // not permitted here: it builds at normal priority
+  }
+  child.once("exit", (code) =>
+    log(code === 0 ? "build finished: the next start serves it" : `build stopped (${code})`),
   );
-  if (code !== 0) throw new Error("the build failed");
-  return serving(DIST_DIR);
+  process.once("exit", () => child.kill("SIGTERM"));
+}
+
+/** What to serve now: the named build, a fresh dist/, or the catalogue data in memory while dist/ is rebuilt. */
+async function catalogueToServe(dist: string | undefined, link: string, buildScript: string | undefined) {
+  if (dist) {
+    if (!existsSync(join(dist, "api", "catalogue-source.json")))
+      throw new Error(`${dist} holds no build (api/catalogue-source.json is missing)`);
+    return loadBuiltCatalogue(dist);
+  }
+  const stale = await cleanStaleStaging(buildsDirOf(link));
+  if (stale.length > 0) log(`removed ${stale.length} staging folder(s) left by stopped builds`);
+  if (existsSync(join(link, "api", "catalogue-source.json")) && (await isFresh(link, loadConfig(process.env))))
+    return loadBuiltCatalogue(serving(link));
+  // Answer initialize now: the data folder is the current catalogue; the build only makes the next start faster.
+  log("dist/ is missing or older than the sources: serving the catalogue data in memory while dist/ is rebuilt");
+  if (buildScript !== "none") buildInBackground(buildScript ?? join(ROOT_DIR, "scripts", "build.ts"));
+  return loadCatalogue();
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { dist: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { dist: { type: "string" }, link: { type: "string" }, "build-script": { type: "string" } },
+  });
   const config = loadConfig(process.env);
   const urls = publicUrls(config);
-  const dist = values.dist ? resolve(values.dist) : await builtDist(buildUrls(config));
-  if (!existsSync(join(dist, "api", "catalogue-source.json")))
-    throw new Error(`${dist} holds no build (api/catalogue-source.json is missing)`);
-  const catalogue = loadBuiltCatalogue(dist);
+  const catalogue = await catalogueToServe(
+    values.dist ? resolve(values.dist) : undefined,
+    values.link ? resolve(values.link) : DIST_DIR,
+    values["build-script"],
+  );
+  // Stdin closed: the client is gone; "exit" stops a background build.
+  process.stdin.once("end", () => process.exit(0));
   const server = catalogueMcpServer({
     catalogue,
     store: noStore,

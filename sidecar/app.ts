@@ -20,13 +20,17 @@ import type { Catalogue } from "../catalogue/load.ts";
 import { serviceSearch } from "../catalogue/search.ts";
 import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
-import { answerConnect, clientErrorHandler, HOST_DETAILS, requireHost } from "./client-errors.ts";
+import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
+import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
+import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
+import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { limitPipelining, timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
-import errors, { errorBody, sendError, toErrorBody } from "./plugins/errors.ts";
+import errors, { errorBody, HttpError, sendError, toErrorBody } from "./plugins/errors.ts";
 import { trustedProxy } from "./plugins/limit-store.ts";
+import { limitMisses } from "./plugins/miss-limit.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
 import apiRoutes, { fastifyPath } from "./routes/api.ts";
@@ -34,7 +38,9 @@ import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
 export interface AppOptions {
-  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL"> & { readonly timeouts?: Partial<HttpTimeouts> };
+  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL" | "MCP_ALLOWED_ORIGINS"> & {
+    readonly timeouts?: Partial<HttpTimeouts>;
+  };
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly urls: PublicUrls;
@@ -52,6 +58,8 @@ export interface AppOptions {
   readonly catalogueSource?: CatalogueSource;
   /** Index the catalogue for search on the first query, not before: `npm run dev` swaps apps on each edit. */
   readonly searchIndexOnFirstQuery?: boolean;
+  /** The heavy rows' thread, when the caller shares it (with the text host's pages: server.ts). */
+  readonly heavyWorker?: HeavyWorker;
 }
 
 type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
@@ -81,6 +89,42 @@ export function fastifyOptions(
   };
 }
 
+/** Fastify's own errors for an empty or malformed JSON body (plugins/errors.ts words them). */
+const fastifyError = (code: string) => Object.assign(new Error(code), { code, statusCode: 400 });
+
+/**
+ * A JSON body as Fastify's parser reads it, but a prototype key is a 400 naming it as an unknown
+ * key. JSON.parse makes "__proto__" an own property (it never sets the prototype); it is then found
+ * and refused before any handler sees the object.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.length === 0) throw fastifyError("FST_ERR_CTP_EMPTY_JSON_BODY");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw fastifyError("FST_ERR_CTP_INVALID_JSON_BODY");
+  }
+  if (/__proto__|prototype/.test(text)) {
+    const key = prototypeKey(value);
+    if (key) throw new HttpError(400, "Invalid body", `body: unknown key "${key}"; no request body takes such a key`);
+  }
+  return value;
+}
+
+/** The first "__proto__" key, or "constructor" holding "prototype", anywhere in a parsed JSON value. */
+function prototypeKey(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "__proto__") return key;
+    if (key === "constructor" && inner !== null && typeof inner === "object" && Object.hasOwn(inner, "prototype"))
+      return "constructor.prototype";
+    const found = prototypeKey(inner);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** What a client pipelining past the per-connection cap is told (http-limits.ts). */
 export const PIPELINE_DETAILS =
   "Too many requests are waiting on this connection; read the answers before sending more, or open another connection.";
@@ -97,12 +141,26 @@ export async function apiStack(
 ): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
-  requireHost(app, (_request, reply) => sendError(reply, errorBody(400, "Bad request", HOST_DETAILS)));
+  answerExpectation(app.server, "api");
+  requireHost(app, (_request, reply, details) => sendError(reply, errorBody(400, "Bad request", details)));
+  refuseDotSegments(app, (_request, reply) => sendError(reply, errorBody(404, "Not found", DOT_SEGMENT_DETAILS)));
+  refuseRepeatedParameters(app, (_request, reply, details) =>
+    sendError(reply, errorBody(400, "Invalid query", details)),
+  );
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
   // Its 404 handler answers 405 with Allow on the table's paths.
   await app.register(errors, { table: options.table ?? ENDPOINTS });
   // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
   app.removeContentTypeParser("text/plain");
+  // A "__proto__" key (or constructor.prototype) is refused as the unknown key it is, not as "not valid JSON".
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   await app.register(securityHeaders, {
     crossOriginResourcePolicy: { policy: "cross-origin" },
     contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -111,16 +169,34 @@ export async function apiStack(
   await app.register(cors, {
     origin: "*",
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "X-API-Key", "If-None-Match", "Idempotency-Key"],
+    // The MCP headers: a browser's MCP client sends Mcp-Protocol-Version on every request after initialize.
+    allowedHeaders: [
+      "Content-Type",
+      "X-API-Key",
+      "If-None-Match",
+      "Idempotency-Key",
+      "Mcp-Protocol-Version",
+      "Mcp-Session-Id",
+      "Last-Event-ID",
+    ],
     // What cross-origin JavaScript may read beyond the CORS-safelisted headers.
-    exposedHeaders: ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "ETag"],
+    // Only headers the API sends (its rate limits report the bucket's limit alone); /mcp adds the
+    // MCP transport's below, which a browser's MCP client reads.
+    exposedHeaders: API_EXPOSED_HEADERS,
     maxAge: 86400,
     // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
     strictPreflight: false,
   });
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url === "/mcp" || request.url.startsWith("/mcp?"))
+      reply.header("access-control-expose-headers", [...API_EXPOSED_HEADERS, ...MCP_EXPOSED_HEADERS].join(", "));
+  });
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   return app;
 }
+
+const API_EXPOSED_HEADERS = ["X-RateLimit-Limit", "Retry-After", "ETag"];
+const MCP_EXPOSED_HEADERS = ["Mcp-Protocol-Version", "Mcp-Session-Id"];
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.table ?? ENDPOINTS;
@@ -131,7 +207,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());
+  guardMcpOrigin(app, mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS));
   await app.register(rateLimit, { store: options.store });
+  limitMisses(app, options.store, "api");
 
   if (files) {
     await files.register(app);
@@ -146,16 +224,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.handler = async function (this: FastifyInstance, request, reply) {
         const { pathname, query } = splitRequestUrl(request.url);
         const found = staticFileFor(rows, pathname, query);
-        if (found && (await files.send(request, reply, found.path, { "cache-control": cacheControl(found.row.cache) })))
-          return reply;
+        const headers = { "cache-control": cacheControl(found?.row.cache ?? "public") };
+        const asBuilt = found?.row.static?.asBuilt === true;
+        if (found && (await files.send(request, reply, found.path, headers, 200, { asBuilt }))) return reply;
         return (computed as (...args: Parameters<RouteHandlerMethod>) => unknown).call(this, request, reply);
       } as RouteHandlerMethod;
     });
   }
 
-  const heavyWorker = options.catalogueSource
-    ? new HeavyWorker(options.catalogueSource, options.urls, options.store)
-    : undefined;
+  const heavyWorker =
+    options.heavyWorker ??
+    (options.catalogueSource ? new HeavyWorker(options.catalogueSource, options.urls, options.store) : undefined);
   if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),

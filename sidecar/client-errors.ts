@@ -5,7 +5,7 @@
  * the socket unanswered): on the API host in the Error shape {error, status, details}, on the text
  * host as a short plain-text error. Fastify's default handler writes its own {error, message, statusCode}.
  */
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
@@ -16,6 +16,19 @@ interface ClientError {
 }
 
 function classify(error: NodeJS.ErrnoException): ClientError {
+  // llhttp knows the registered methods, upper-case only (RFC 9110 §9.1: methods are case-sensitive).
+  if (error.code === "HPE_INVALID_METHOD")
+    return {
+      status: 501,
+      error: "Not implemented",
+      details: `The request's method is not one this server implements (methods are case-sensitive: GET, not get). Allowed methods: ${ALLOWED}.`,
+    };
+  if (error.code === "HPE_INVALID_VERSION")
+    return {
+      status: 505,
+      error: "HTTP version not supported",
+      details: "The request line names an HTTP version this server does not speak; send HTTP/1.1 (or HTTP/1.0).",
+    };
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
     return { status: 408, error: "Request timeout", details: "The request did not arrive in time." };
   if (error.code === "HPE_HEADER_OVERFLOW")
@@ -35,7 +48,10 @@ const REASONS: Record<number, string> = {
   400: "Bad Request",
   405: "Method Not Allowed",
   408: "Request Timeout",
+  417: "Expectation Failed",
   431: "Request Header Fields Too Large",
+  501: "Not Implemented",
+  505: "HTTP Version Not Supported",
 };
 
 /** The methods both hosts answer (CORS and the routes). */
@@ -61,7 +77,7 @@ function answer(socket: Socket, host: "api" | "text", { status, error, details }
  */
 function requestsApi(error: NodeJS.ErrnoException, socket: Socket): boolean {
   const raw = (error as { rawPacket?: unknown }).rawPacket;
-  if (Buffer.isBuffer(raw)) return /^[A-Z]{1,20} \/v1(?:[/?\s]|$)/.test(raw.subarray(0, 64).toString("latin1"));
+  if (Buffer.isBuffer(raw)) return /^[!-~]{1,20} \/v1(?:[/?\s]|$)/.test(raw.subarray(0, 64).toString("latin1"));
   // A request timed out: a stalled body's request line was read, and its answer waits on the socket.
   const url = (socket as Socket & { _httpMessage?: { req?: { url?: string } } | null })._httpMessage?.req?.url;
   return typeof url === "string" && /^\/v1(?:[/?]|$)/.test(url);
@@ -103,17 +119,56 @@ export function answerConnect(server: Server, host: "api" | "text"): void {
 export const HOST_DETAILS = "An HTTP/1.1 request must carry a Host header (RFC 9112 §3.2).";
 
 /**
- * An HTTP/1.1 request without Host is 400 in the host's error format. Node answers it itself by
- * default, with an empty chunked body; both hosts turn its check off (`requireHostHeader: false`,
- * http-limits.ts) for this hook, which runs first.
+ * A Host both hosts accept: a DNS name or IPv4 address (letters, digits, '-', '.', '_') or a
+ * bracketed IPv6 address, and an optional port (RFC 9110 §7.2). No userinfo, spaces or other
+ * characters: the site's renderer builds a URL of it (a `user@` made it throw: 500), and anything
+ * looser is not a name a client reached this server by.
+ */
+const VALID_HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/** Why the request's Host is refused, or undefined when it is acceptable (absent only before HTTP/1.1). */
+export function hostProblem(host: string | undefined, httpVersion: string): string | undefined {
+  if (host === undefined) return httpVersion === "1.1" ? HOST_DETAILS : undefined;
+  if (!VALID_HOST.test(host) || (host.startsWith("[") && !URL.canParse(`http://${host}/`)))
+    return `The Host header ${JSON.stringify(host.slice(0, 100))} is not a host name, IP address or [IPv6] address with an optional :port (RFC 9110 §7.2).`;
+  return undefined;
+}
+
+/**
+ * A missing (HTTP/1.1) or malformed Host is 400 in the host's error format, before routing, on both
+ * hosts alike. Node answers a missing one itself by default, with an empty chunked body; both hosts
+ * turn its check off (`requireHostHeader: false`, http-limits.ts) for this hook, which runs first.
+ * Pages are built with the configured public URLs, never the Host (sidecar/text/site-page.ts).
  */
 export function requireHost(
   app: FastifyInstance,
-  reject: (request: FastifyRequest, reply: FastifyReply) => unknown,
+  reject: (request: FastifyRequest, reply: FastifyReply, details: string) => unknown,
 ): void {
   app.addHook("onRequest", (request, reply, done) => {
-    if (request.raw.httpVersion !== "1.1" || request.headers.host !== undefined) return done();
+    const problem = hostProblem(request.headers.host, request.raw.httpVersion);
+    if (problem === undefined) return done();
     reply.header("connection", "close");
-    void reject(request, reply);
+    void reject(request, reply, problem);
+  });
+}
+
+/**
+ * An Expect other than 100-continue is 417 (RFC 9110 §10.1.1) in the host's error format; node
+ * would answer it itself with an empty body. `host` "text" answers /v1/ paths in the Error shape.
+ */
+export function answerExpectation(server: Server, host: "api" | "text"): void {
+  server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
+    const details = `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported; only 100-continue is (RFC 9110 §10.1.1).`;
+    const api = host === "api" || /^\/v1(?:[/?]|$)/.test(request.url ?? "");
+    const body = api
+      ? JSON.stringify({ error: "Expectation failed", status: 417, details })
+      : `417 Expectation failed\n\n${details}\n`;
+    response.writeHead(417, {
+      "content-type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+      "cache-control": "no-store",
+      connection: "close",
+    });
+    response.end(request.method === "HEAD" ? undefined : body);
   });
 }

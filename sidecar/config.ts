@@ -53,6 +53,23 @@ export const Config = z
     PUBLIC_API_URL: z.url({ protocol: /^https?$/ }).optional(),
     PUBLIC_TEXT_URL: z.url({ protocol: /^https?$/ }).optional(),
     TRUST_PROXY: TrustProxy.optional(),
+    // Browser origins POST /mcp accepts beyond its own and loopback ones (sidecar/mcp-origin.ts); "*": any.
+    MCP_ALLOWED_ORIGINS: z
+      .string()
+      .transform((value) =>
+        value
+          .split(",")
+          .map((entry) => entry.trim().replace(/\/+$/, ""))
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(
+          z.union([z.literal("*"), z.url({ protocol: /^https?$/ })], {
+            error: 'each entry must be "*" or an origin such as https://app.example.org',
+          }),
+        ),
+      )
+      .optional(),
     NO_COLOR: z.string().optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })

@@ -9,6 +9,7 @@
  * content types of catalogue/static.ts, and answer HEAD. A build served at other URLs than it was
  * built for (another port, a mirror, a moved deployment) has those URLs rewritten in its text
  * files when they are read, and those compressed again: the build's siblings hold the old URLs.
+ * `asBuilt` sends a file byte for byte whatever the URLs (/mirror/: the manifest's hashes name it).
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -189,13 +190,17 @@ export class BuiltFiles {
     return this.rewrite.length > 0 && REWRITTEN.test(path);
   }
 
-  /** Sends dist/<path>; false when the build has no such file. */
+  /**
+   * Sends dist/<path>; false when the build has no such file. `asBuilt`: its bytes as the build
+   * wrote them, never with this server's URLs, which is what the manifest's hashes name (/mirror/).
+   */
   async send(
     request: FastifyRequest,
     reply: FastifyReply,
     path: string,
     extraHeaders: Record<string, string> = {},
     status = 200,
+    { asBuilt = false }: { asBuilt?: boolean } = {},
   ): Promise<boolean> {
     const hash = this.hashes.get(path);
     if (!hash) return false;
@@ -203,14 +208,14 @@ export class BuiltFiles {
       const encoding = this.encodingFor(request, path);
       const size = this.sizes.get(encoding ? `${path}${suffixOf(encoding)}` : path);
       if (size !== undefined && size <= MEMORY_FILE_BYTES) {
-        const held = await this.fromMemory(path, encoding);
+        const held = await this.fromMemory(path, encoding, asBuilt);
         if (held) {
           sendHeld(request, reply, held, extraHeaders, status);
           return true;
         }
       }
     }
-    return this.stream(request, reply, path, hash, extraHeaders, status);
+    return this.stream(request, reply, path, hash, extraHeaders, status, asBuilt);
   }
 
   /** Streams dist/<path> from disk through @fastify/static (a large file, a Range request). */
@@ -221,8 +226,10 @@ export class BuiltFiles {
     hash: string,
     extraHeaders: Record<string, string>,
     status: number,
+    asBuilt: boolean,
   ): Promise<boolean> {
-    const rewritten = this.rewrites(path) && !this.unchanged.has(path) ? await this.rewritten(path) : undefined;
+    const rewritten =
+      !asBuilt && this.rewrites(path) && !this.unchanged.has(path) ? await this.rewritten(path) : undefined;
     const encoding = rewritten ? undefined : this.encodingFor(request, path);
     const etag = rewritten?.etag ?? etagOf(hash, encoding);
     reply.headers(fileHeaders(path, etag)).headers(extraHeaders);
@@ -253,13 +260,15 @@ export class BuiltFiles {
   }
 
   /** A small file's representation from the cache, read on its first request; undefined when unreadable. */
-  private fromMemory(path: string, encoding: Encoding | undefined): Promise<Held | undefined> | Held {
-    const key = encoding ? `${path}\0${encoding}` : path;
+  private fromMemory(path: string, encoding: Encoding | undefined, asBuilt = false): Promise<Held | undefined> | Held {
+    // The build's own bytes of a rewritten file are held apart from its rewritten text.
+    const rewrites = !asBuilt && this.rewrites(path);
+    const key = `${path}${encoding ? `\0${encoding}` : ""}${asBuilt && this.rewrites(path) ? "\0built" : ""}`;
     const held = this.memory.get(key);
     if (held) return held;
     let loading = this.loading.get(key);
     if (!loading) {
-      loading = this.load(path, encoding).then(
+      loading = this.load(path, encoding, rewrites).then(
         (loaded) => {
           this.memory.set(key, loaded);
           return loaded;
@@ -272,9 +281,9 @@ export class BuiltFiles {
     return loading;
   }
 
-  private async load(path: string, encoding: Encoding | undefined): Promise<Held> {
+  private async load(path: string, encoding: Encoding | undefined, rewrites: boolean): Promise<Held> {
     const built = this.hashes.get(path)!;
-    if (this.rewrites(path)) {
+    if (rewrites) {
       // The identity text decides: rewritten, each encoding is compressed from it.
       const plain = encoding ? await this.fromMemory(path, undefined) : await this.readRewritten(path, built);
       if (!plain) throw new Error(`${path} cannot be read`);

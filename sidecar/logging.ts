@@ -2,7 +2,7 @@
  * The servers' log: one access line per request, written to stdout asynchronously.
  * Fastify's default logs two lines per request (incoming, completed), each a synchronous write(2)
  * to stdout: at the default level that cost more than half the throughput of a cached answer
- * (issue 20). Here the request's line is written once, when the response is done, through pino's
+ * (decisions.md#memory-rss). Here the request's line is written once, when the response is done, through pino's
  * own asynchronous destination (sonic-boom), flushed when the process exits. Errors keep
  * Fastify's own lines.
  * https://fastify.dev/docs/latest/Reference/Logging/ · https://getpino.io/#/docs/asynchronous

@@ -1,5 +1,5 @@
 /**
- * A process-wide bound on the memory held for files being sent (issue 59). A file is streamed
+ * A process-wide bound on the memory held for files being sent (decisions.md#bounded-memory). A file is streamed
  * from disk in chunks of STREAM_CHUNK_BYTES, so one answer holds at most STREAM_HOLD_BYTES
  * (the read buffer, the chunk in hand, the socket's buffer); a file answer starts only when it is
  * its connection's turn (pipelined answers leave in order, so one waiting would only fill a buffer);
@@ -166,3 +166,11 @@ function connectionsTurn(response: ServerResponse, socket: Socket): Promise<bool
 
 /** The one budget of this process: both hosts stream from the same build. */
 export const streamBudget = new StreamBudget();
+
+/**
+ * Computed pages of the text host being sent at once in the process. A computed answer is in
+ * memory whole (a matrix in HTML is 0.3–1 MB), so a client that does not read holds all of it,
+ * not a file's chunks: PAGE_STREAMS bounds what such clients hold together, the rest wait as files do.
+ */
+export const PAGE_STREAMS = 32;
+export const pageBudget = new StreamBudget(PAGE_STREAMS);

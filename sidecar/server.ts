@@ -11,12 +11,12 @@ import { buildApp } from "./app.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
-import type { CatalogueSource } from "./heavy/pool.ts";
+import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
 import type { Store } from "./store/store.ts";
-import { buildTextApp, loadSiteHandler } from "./text/app.ts";
+import { buildTextApp, loadSiteHandler, siteEntry } from "./text/app.ts";
 
 export interface RunningServer {
   readonly api: FastifyInstance;
@@ -69,6 +69,11 @@ export async function startServer(
     distDir && existsSync(join(distDir, "api", "manifest.json"))
       ? await BuiltFiles.open(distDir, { rewrite: urlRewrites(distDir, urls) })
       : undefined;
+  const siteHandler = distDir && files ? await loadSiteHandler(distDir) : undefined;
+  // One thread for the API's heavy rows and the text host's computed pages: one more catalogue in memory, not two.
+  const heavyWorker = catalogueSource
+    ? new HeavyWorker(catalogueSource, urls, store, siteHandler && distDir ? siteEntry(distDir) : undefined)
+    : undefined;
   const api = await buildApp({
     config,
     catalogue,
@@ -76,9 +81,8 @@ export async function startServer(
     urls,
     files,
     sampleStatus: true,
-    ...(catalogueSource ? { catalogueSource } : {}),
+    ...(heavyWorker ? { heavyWorker } : {}),
   });
-  const siteHandler = distDir && files ? await loadSiteHandler(distDir) : undefined;
   const text = await buildTextApp({
     config,
     catalogue,
@@ -87,6 +91,7 @@ export async function startServer(
     urls,
     ...(files ? { files } : {}),
     ...(siteHandler ? { siteHandler } : {}),
+    ...(heavyWorker ? { pageWorker: heavyWorker } : {}),
   });
   await api.listen({ port: config.PORT, host: config.HOST });
   await text.listen({ port: config.TEXT_PORT, host: config.HOST });

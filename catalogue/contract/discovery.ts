@@ -5,7 +5,7 @@
 import { endpoint, type Endpoint } from "../endpoint.ts";
 import { discoveryDocument, openApiDocument } from "../openapi.ts";
 import { changelog } from "../changelog.ts";
-import { Changelog } from "../schema/index.ts";
+import { Changelog, Discovery, OpenApiDocument } from "../schema/index.ts";
 import { json, file } from "./shared.ts";
 
 export const DISCOVERY_ENDPOINTS: readonly Endpoint[] = [
@@ -16,7 +16,7 @@ export const DISCOVERY_ENDPOINTS: readonly Endpoint[] = [
     summary: "Discovery document",
     description: "Name, description, versions and the endpoint list of this API.",
     tag: "Discovery",
-    response: { status: 200, contentType: "application/json" },
+    response: { status: 200, schema: Discovery, contentType: "application/json" },
     errors: [],
     cache: "public",
     pure: true,
@@ -31,7 +31,7 @@ export const DISCOVERY_ENDPOINTS: readonly Endpoint[] = [
     summary: "OpenAPI 3.1 description",
     description: "This API described in OpenAPI 3.1.",
     tag: "Discovery",
-    response: { status: 200, contentType: "application/json" },
+    response: { status: 200, schema: OpenApiDocument, contentType: "application/json" },
     errors: [],
     cache: "public",
     pure: true,

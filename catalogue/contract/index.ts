@@ -23,7 +23,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...POLICIES_ENDPOINTS,
   ...LISTS_ENDPOINTS,
   ...OPERATIONS_ENDPOINTS,
-  // The Model Context Protocol server over Streamable HTTP (issue 66, contract 1.8.0).
+  // The Model Context Protocol server over Streamable HTTP (decisions.md#mcp, contract 1.8.0).
   MCP_ENDPOINT,
   ...MIRROR_ENDPOINTS,
 ];

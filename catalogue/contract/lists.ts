@@ -6,7 +6,7 @@ import { z } from "zod";
 import { endpoint, type Endpoint, type PublicUrls } from "../endpoint.ts";
 import { exitPlan } from "../exit-plan.ts";
 import { exitTargetOfQuery } from "../exit-target.ts";
-import { LIST_LIFETIME_DAYS } from "../limits.ts";
+import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../limits.ts";
 import { lifecycleCalendar } from "../lifecycle.ts";
 import { cleanListName, listPath, resolveList, type StoredList } from "../lists.ts";
 import { newList } from "../lists.node.ts";
@@ -34,6 +34,10 @@ function savedList(urls: PublicUrls, { idempotency: _, ...list }: StoredList): S
   };
 }
 
+/** Reads of a saved list that find none are counted here (sidecar/plugins/miss-limit.ts). */
+export const MISS_BUCKET: BucketName = "misses";
+const MISSES = `Reads that find no list are counted in the ${MISS_BUCKET} bucket (${BUCKETS[MISS_BUCKET].max} a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted.`;
+
 const listNotFound = () =>
   new HttpError(
     404,
@@ -47,7 +51,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "POST",
     path: "/v1/lists",
     summary: "Save an approved-services list",
-    description: `Saves a list for ${LIST_LIFETIME_DAYS} days and returns its shareable id, slug and URL. 409 when an explicit slug is taken.`,
+    description: `Saves a list for ${LIST_LIFETIME_DAYS} days and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null).`,
     tag: "Lists",
     bucket: "strict",
     headers: IdempotencyHeaders,
@@ -66,6 +70,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
         {
           name: body.name,
           slug: body.slug,
+          unlisted: body.unlisted,
           ids,
           idempotencyKey: idempotencyKey === undefined ? undefined : { key: idempotencyKey, client },
         },
@@ -103,13 +108,14 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/lists/{id}",
     summary: "Get a saved list",
-    description: "By slug first, then by id. Expired lists answer 404.",
+    description: `By slug first, then by id. Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
     }),
     response: { status: 200, schema: SavedListDetail, contentType: "application/json" },
-    errors: [404, 503],
+    missBucket: MISS_BUCKET,
+    errors: [404, 429, 503],
     cache: "until-expiry",
     example: { request: "GET /v1/lists/platform-baseline" },
     handler: async (c, { params }) => {
@@ -127,14 +133,14 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/lists/{id}/lifecycle.ics",
     summary: "A saved list's lifecycle calendar",
-    description:
-      "GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404.",
+    description: `GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
     }),
     response: { status: 200, contentType: CALENDAR },
-    errors: [404, 503],
+    missBucket: MISS_BUCKET,
+    errors: [404, 429, 503],
     cache: "until-expiry",
     example: { request: "GET /v1/lists/platform-baseline/lifecycle.ics" },
     handler: async (c, { params }) => {
@@ -153,14 +159,13 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       };
     },
   }),
-  // Exit plans (issue 55, contract 1.7.0).
+  // Exit plans (decisions.md#exit-ranking, contract 1.7.0).
   endpoint({
     operationId: "getListExitPlan",
     method: "GET",
     path: "/v1/lists/{id}/exit-plan",
     summary: "A saved list's exit plan",
-    description:
-      "POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit). Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404.",
+    description: `POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
@@ -169,6 +174,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     query: ExitPlanQuery,
     headers: AcceptHeaders,
     response: { status: 200, schema: ExitPlan, contentType: "application/json", alternates: EXIT_PLAN_ALTERNATES },
+    missBucket: MISS_BUCKET,
     errors: [400, 404, 429, 503],
     cache: "revalidate",
     example: { request: "GET /v1/lists/platform-baseline/exit-plan?sovereignOption=true&format=md" },

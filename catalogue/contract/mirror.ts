@@ -7,7 +7,7 @@ import { endpoint, type Endpoint } from "../endpoint.ts";
 import type { Catalogue } from "../load.ts";
 import { HttpError } from "../problem.ts";
 import { serviceDetail } from "../query.ts";
-import { BuildManifest } from "../schema/index.ts";
+import { BuildManifest, CatalogueDump } from "../schema/index.ts";
 import { json, file } from "./shared.ts";
 
 /** Everything in one file, for mirrors and scripts. */
@@ -29,7 +29,7 @@ export const MIRROR_ENDPOINTS: readonly Endpoint[] = [
     description:
       "Every provider, category, service (as GET /v1/services/{slug} answers it) and equivalence group, for scripts and mirrors.",
     tag: "Mirror",
-    response: { status: 200, contentType: "application/json" },
+    response: { status: 200, schema: CatalogueDump, contentType: "application/json" },
     errors: [],
     cache: "public",
     pure: true,
@@ -81,6 +81,8 @@ export const MIRROR_ENDPOINTS: readonly Endpoint[] = [
     static: {
       file: "{path}",
       root: "dist",
+      // What a mirror checks against the manifest; its own server puts its URLs in when it serves.
+      asBuilt: true,
       // The site's server bundles: `serve` renders saved lists without them, and they hold build paths.
       withheld: ["site/server/"],
       files: (c) => [file("catalogue-source.json", c.source)],

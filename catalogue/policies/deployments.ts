@@ -1,5 +1,5 @@
 /**
- * Deployment fixtures (issue 63, "Approved means deployable"): common workloads, each written from
+ * Deployment fixtures (decisions.md#approved-means-usable, "Approved means deployable"): common workloads, each written from
  * the vendor's own quickstart, template or guide, with what it creates or calls in the vendor's
  * policy language and the catalogue services a platform team would approve for it. Explain mode
  * checks an approved list against them (policies/documents.ts, `deployments`), and
@@ -232,6 +232,43 @@ const AZURE: readonly Deployment[] = [
         url: `${QUICKSTARTS}/197cb4a515514a43dfce00ed19a4c85b31e7d671/quickstarts/microsoft.app/container-app-create/main.bicep`,
         backs:
           "the container-app-create quickstart: a Log Analytics workspace, a container app environment sending its logs there, and the container app",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
+    id: "azure-container-app-acr",
+    providerId: "azure",
+    name: "Container app pulling from a container registry seeded by a deployment script",
+    services: ["azure-container-apps", "azure-container-registry", "azure-log-analytics"],
+    identifiers: [
+      "Microsoft.App/containerApps",
+      "Microsoft.App/managedEnvironments",
+      "Microsoft.ContainerRegistry/registries",
+      "Microsoft.OperationalInsights/workspaces",
+      "Microsoft.ManagedIdentity/userAssignedIdentities",
+      "Microsoft.Resources/deploymentScripts",
+      "Microsoft.Storage/storageAccounts",
+      "Microsoft.ContainerInstance/containerGroups",
+    ],
+    notEvaluated: ["Microsoft.Authorization/roleAssignments"],
+    sources: [
+      {
+        url: `${QUICKSTARTS}/1a6085fb5c0db31f7d7439db8b16f0e01e7ea93a/quickstarts/microsoft.app/container-app-acr/main.bicep`,
+        backs:
+          "the container-app-acr quickstart: a Log Analytics workspace, a container registry (module), a user-assigned identity given AcrPull, a container app environment logging to the workspace, and the container app pulling its image from the registry",
+        checked: CHECKED,
+      },
+      {
+        url: `${QUICKSTARTS}/1a6085fb5c0db31f7d7439db8b16f0e01e7ea93a/quickstarts/microsoft.app/container-app-acr/import-acr.bicep`,
+        backs:
+          "the import-acr module: a user-assigned identity, a Contributor role assignment on the registry and an AzureCLI deployment script (Microsoft.Resources/deploymentScripts) running az acr import",
+        checked: CHECKED,
+      },
+      {
+        url: "https://learn.microsoft.com/azure/azure-resource-manager/templates/deployment-script-template",
+        backs:
+          "the deployment script service needs a storage account and a container instance to run the script, and creates them unless an existing storage account is named",
         checked: CHECKED,
       },
     ],
@@ -545,6 +582,96 @@ const GCP: readonly Deployment[] = [
       },
     ],
   },
+  {
+    id: "gcp-three-tier-web-app",
+    providerId: "gcp",
+    name: "Three-tier web app: Cloud Run, Cloud SQL for PostgreSQL, Memorystore for Redis, Serverless VPC Access",
+    services: ["gcp-cloud-run", "gcp-cloud-sql-postgresql", "gcp-memorystore-redis", "gcp-vpc"],
+    identifiers: [
+      "run.googleapis.com",
+      "sqladmin.googleapis.com",
+      "redis.googleapis.com",
+      "compute.googleapis.com",
+      "servicenetworking.googleapis.com",
+      "vpcaccess.googleapis.com",
+    ],
+    sources: [
+      {
+        url: "https://github.com/GoogleCloudPlatform/terraform-google-three-tier-web-app/blob/270ca7c3c825de1686b0763837994b99f0b59330/main.tf",
+        backs:
+          "the solution's main.tf: a VPC network, a global address and a Service Networking connection (private services access), a Serverless VPC Access connector, a Memorystore for Redis instance, a Cloud SQL for PostgreSQL instance with user and database, and two Cloud Run services, the API one reaching Redis and SQL through the connector; it also enables cloudapis, sql-component, cloudbuild and storage, which none of its resources calls",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
+    id: "gcp-ml-image-annotation-gcf",
+    providerId: "gcp",
+    name: "Image annotation: Cloud Run functions calling the Vision API, triggered by Cloud Storage through Eventarc",
+    services: ["gcp-cloud-run-functions", "gcp-vision-api", "gcp-cloud-storage", "gcp-eventarc", "gcp-pubsub"],
+    identifiers: [
+      "cloudfunctions.googleapis.com",
+      "run.googleapis.com",
+      "cloudbuild.googleapis.com",
+      "artifactregistry.googleapis.com",
+      "storage.googleapis.com",
+      "eventarc.googleapis.com",
+      "pubsub.googleapis.com",
+      "vision.googleapis.com",
+    ],
+    sources: [
+      {
+        url: "https://github.com/GoogleCloudPlatform/terraform-ml-image-annotation-gcf/blob/0c1aca73087f3efafcbbd385598c90e66b835ca0/infra/main.tf",
+        backs:
+          "the solution enables the Cloud Functions, Cloud Run, Cloud Build, Artifact Registry, Pub/Sub, Eventarc, Cloud Storage and Vision APIs (and compute, appengine and secretmanager, which none of its resources calls) and grants Eventarc's service agent its role",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/GoogleCloudPlatform/terraform-ml-image-annotation-gcf/blob/0c1aca73087f3efafcbbd385598c90e66b835ca0/infra/modules/cloudfunctions/main.tf",
+        backs:
+          "two 2nd-generation functions (google_cloudfunctions2_function) built from source uploaded to a bucket, one behind HTTP, one triggered by google.cloud.storage.object.v1.finalized events, with the Cloud Storage service agent allowed to publish to Pub/Sub",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/GoogleCloudPlatform/terraform-ml-image-annotation-gcf/blob/0c1aca73087f3efafcbbd385598c90e66b835ca0/infra/modules/storage/main.tf",
+        backs: "the input and annotation buckets",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
+    id: "gcp-ecommerce-microservices-on-gke",
+    providerId: "gcp",
+    name: "E-commerce microservices on three GKE clusters behind Multi Cluster Ingress",
+    services: ["gcp-gke", "gcp-cloud-load-balancing"],
+    identifiers: [
+      "container.googleapis.com",
+      "compute.googleapis.com",
+      "gkehub.googleapis.com",
+      "multiclusteringress.googleapis.com",
+      "multiclusterservicediscovery.googleapis.com",
+      "trafficdirector.googleapis.com",
+    ],
+    sources: [
+      {
+        url: "https://github.com/GoogleCloudPlatform/terraform-ecommerce-microservices-on-gke/blob/b25304fe6867c86ae9ee7e5b49fb8e05b39b0c6a/infra/main.tf",
+        backs:
+          "three GKE clusters; the solution enables the Kubernetes Engine API and, for its multi-cluster setup, the GKE Hub, Multi Cluster Ingress, Multi Cluster Service Discovery and Traffic Director APIs",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/GoogleCloudPlatform/terraform-ecommerce-microservices-on-gke/blob/b25304fe6867c86ae9ee7e5b49fb8e05b39b0c6a/infra/cluster_fleet_memberships.tf",
+        backs: "each cluster joins the fleet (google_gke_hub_membership)",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/GoogleCloudPlatform/terraform-ecommerce-microservices-on-gke/blob/b25304fe6867c86ae9ee7e5b49fb8e05b39b0c6a/infra/multi_cluster_service.tf",
+        backs:
+          "a global address for the ingress and the fleet's multi-cluster ingress feature (google_gke_hub_feature)",
+        checked: CHECKED,
+      },
+    ],
+  },
 ];
 
 const EKS_NODE_ROLE: DeploymentSource[] = [
@@ -791,6 +918,68 @@ const AWS: readonly Deployment[] = [
         url: "https://docs.aws.amazon.com/msk/latest/developerguide/security-iam-awsmanpol-AmazonMSKFullAccess.html",
         backs:
           "AmazonMSKFullAccess: the Amazon EC2 permissions validate the resources passed in an API request and create what connecting to the cluster needs (ec2:Describe* of subnets, VPCs, security groups, route tables, VPC endpoints and VPC attributes, ec2:CreateVpcEndpoint); AWS KMS permissions (kms:DescribeKey, kms:CreateGrant) let MSK use the key passed",
+        checked: CHECKED,
+      },
+    ],
+  },
+  {
+    id: "aws-aurora-serverless-data-api-sam",
+    providerId: "aws",
+    name: "SAM app: Aurora Serverless with the Data API, behind API Gateway and Lambda, traced by X-Ray",
+    services: ["aws-aurora", "aws-secrets-manager", "aws-lambda", "aws-api-gateway", "aws-x-ray", "aws-cloudformation"],
+    identifiers: [
+      "cloudformation:CreateStack",
+      "cloudformation:DescribeStacks",
+      "cloudformation:CreateChangeSet",
+      "cloudformation:DescribeChangeSet",
+      "cloudformation:ExecuteChangeSet",
+      "s3:PutObject",
+      "s3:GetObject",
+      "rds:CreateDBSubnetGroup",
+      "rds:CreateDBCluster",
+      "rds:ModifyDBCluster",
+      "rds:DescribeDBClusters",
+      "secretsmanager:CreateSecret",
+      "secretsmanager:GetRandomPassword",
+      "secretsmanager:TagResource",
+      "secretsmanager:GetSecretValue",
+      "iam:CreateRole",
+      "iam:PutRolePolicy",
+      "iam:AttachRolePolicy",
+      "iam:PassRole",
+      "lambda:CreateFunction",
+      "lambda:PublishVersion",
+      "lambda:CreateAlias",
+      "lambda:AddPermission",
+      "apigateway:POST",
+      "apigateway:PUT",
+      "apigateway:PATCH",
+      "apigateway:GET",
+      "xray:PutTraceSegments",
+      "xray:PutTelemetryRecords",
+      "rds-data:ExecuteStatement",
+      "rds-data:BatchExecuteStatement",
+      "logs:CreateLogGroup",
+      "logs:CreateLogStream",
+      "logs:PutLogEvents",
+    ],
+    sources: [
+      {
+        url: "https://github.com/aws-samples/aws-aurora-serverless-data-api-sam/blob/9c9500b61ff79e4134126d38a75ffc2cada4115a/deploy_scripts/rds_cfn_template.yaml",
+        backs:
+          "the database stack: an RDS DB subnet group, a Secrets Manager secret with a generated password and an Aurora Serverless cluster whose master credentials resolve from it; deploy_rds.sh creates it with aws cloudformation create-stack, then enables the Data API with aws rds modify-db-cluster --enable-http-endpoint",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/aws-samples/aws-aurora-serverless-data-api-sam/blob/9c9500b61ff79e4134126d38a75ffc2cada4115a/deploy_scripts/api_cfn_template.yaml",
+        backs:
+          "the SAM template (AWS::Serverless-2016-10-31): a regional API Gateway REST API with tracing, Lambda functions with X-Ray tracing and AutoPublishAlias (versions and an alias), API events (invoke permissions) and roles allowed rds-data:* on the cluster and the database secret",
+        checked: CHECKED,
+      },
+      {
+        url: "https://github.com/aws-samples/aws-aurora-serverless-data-api-sam/blob/9c9500b61ff79e4134126d38a75ffc2cada4115a/deploy_scripts/package_api.sh",
+        backs:
+          "sam package uploads the built Lambda code to an S3 bucket and writes a template pointing at it; deploy_api.sh runs sam deploy (a CloudFormation change set), and Lambda reads the code from S3 with the deployer's credentials",
         checked: CHECKED,
       },
     ],

@@ -2,7 +2,7 @@
  * Policy documents from an approved list: an AWS service control policy, an Azure policy set
  * definition (initiative) and a Google Cloud organization policy. Pure functions over a Catalogue.
  *
- * Decisions (docs/design.md, "Decisions"; issue 18):
+ * Decisions (docs/design.md, "Decisions"; decisions.md#policies-as-documents):
  * - each function returns the document *explained*; the endpoint answers the bare document
  *   (`policyAnswer`/`scpAnswer`) unless `?explain=true`;
  * - the vendor's account-operation essentials (policies/essentials.ts) stay usable unless the
@@ -11,11 +11,11 @@
  *   PolicyRequestError (400), never a deny-everything document;
  * - a deny-list SCP over AWS's 5,120 characters throws PolicyTooLargeError, which says it cannot be
  *   split and points at the allow-list strategy, whose Allow SCPs add up on one target;
- * - approved means usable (issue 53): each approved service's dependencies (data/dependencies/, see
+ * - approved means usable (decisions.md#approved-means-usable): each approved service's dependencies (data/dependencies/, see
  *   dependencies.ts) are allowed with it, and so are those of any service the document makes wholly
  *   usable through them; explain mode lists them under `dependencies`, and the catalogue services
  *   they also allow under `implied`;
- * - approved means deployable (issue 63): explain mode checks the list against the vendor's
+ * - approved means deployable (decisions.md#approved-means-usable): explain mode checks the list against the vendor's
  *   deployment fixtures (policies/deployments.ts) under `deployments`, gives the reason for a
  *   dependency no catalogue service owns, says "essentials" in `linkedTo` where they are why a
  *   service is implied, and counts an Azure service whose missing types Indexed mode never
@@ -183,9 +183,17 @@ function deploymentCheck(
   allows: (identifier: string) => boolean,
 ): DeploymentCheckT {
   const approved = new Set(ids);
-  const check: DeploymentCheckT = { covered: [], gaps: [] };
-  for (const fixture of DEPLOYMENTS) {
-    if (fixture.providerId !== vendor.providerId || !fixture.services.some((id) => approved.has(id))) continue;
+  const ofVendor = DEPLOYMENTS.filter((fixture) => fixture.providerId === vendor.providerId);
+  const check = {
+    covered: [] as DeploymentCheckT["covered"],
+    gaps: [] as DeploymentCheckT["gaps"],
+    fixturesChecked: 0,
+    fixturesOfVendor: ofVendor.length,
+    resourceTypes: resourceTypeCheck(catalogue, vendor, ids, allows),
+  };
+  for (const fixture of ofVendor) {
+    if (!fixture.services.some((id) => approved.has(id))) continue;
+    check.fixturesChecked++;
     const sources = fixture.sources.map((source) => source.url);
     const missing = fixture.identifiers.filter((identifier) => !allows(identifier));
     if (missing.length === 0) {
@@ -205,6 +213,30 @@ function deploymentCheck(
     check.gaps.push({ id: fixture.id, name: fixture.name, sources, missing, approve });
   }
   return check;
+}
+
+/**
+ * The approved services' own resource types (dependency groups from the vendor's resource schemas)
+ * checked against the document: each type whose deployment needs something it does not allow.
+ */
+function resourceTypeCheck(
+  catalogue: ListCatalogue,
+  vendor: Vendor,
+  ids: readonly string[],
+  allows: (identifier: string) => boolean,
+): NonNullable<DeploymentCheckT["resourceTypes"]> {
+  const result = { checked: 0, denied: [] as NonNullable<DeploymentCheckT["resourceTypes"]>["denied"] };
+  for (const id of sortedUnique(ids)) {
+    const record = catalogue.bySlug.get(id);
+    if (!record || record.service.providerId !== vendor.providerId) continue;
+    for (const { resourceType, identifiers } of record.dependencies) {
+      if (!resourceType) continue;
+      result.checked++;
+      const missing = identifiers.filter((identifier) => !allows(identifier));
+      if (missing.length > 0) result.denied.push({ service: id, resourceType, missing });
+    }
+  }
+  return result;
 }
 
 /** Whether an SCP's action list (prefix:* entries and action patterns) allows an action. */
@@ -352,7 +384,9 @@ function dependencyClosure(
   for (let grown = true; grown;) {
     grown = false;
     for (const service of needing.values())
-      for (const { identifiers, source } of catalogue.bySlug.get(service.slug)!.dependencies)
+      for (const { identifiers, source, resourceType } of catalogue.bySlug.get(service.slug)!.dependencies) {
+        // What a resource type needs to deploy is needed only when its service is approved.
+        if (resourceType && !approvedIds.has(service.slug)) continue;
         for (const identifier of identifiers) {
           const entry = entries.get(key(identifier)) ?? { identifier, neededBy: new Set(), sources: new Set() };
           entries.set(key(identifier), entry);
@@ -360,6 +394,7 @@ function dependencyClosure(
           entry.sources.add(source.url);
           allowedKeys.add(key(identifier));
         }
+      }
     for (const service of candidates) {
       if (needing.has(service.slug)) continue;
       const owned = vendor.identifiersOf(catalogue.bySlug.get(service.slug)!.policyIdentifiers) ?? [];
@@ -407,8 +442,11 @@ function impliedServices(
     if (service.providerId !== vendor.providerId || approvedIds.has(service.slug)) continue;
     const own = vendor.identifiersOf(catalogue.bySlug.get(service.slug)!.policyIdentifiers) ?? [];
     const shared = own.filter((identifier) => allowedKeys.has(key(identifier)));
-    const through = dependencies.filter((dependency) =>
-      own.some((identifier) => vendor.touches(identifier, dependency.identifier)),
+    // An AWS dependency under a prefix the document allows whole approves nothing more.
+    const through = dependencies.filter(
+      (dependency) =>
+        own.some((identifier) => vendor.touches(identifier, dependency.identifier)) &&
+        !(vendor.providerId === "aws" && allowedKeys.has(dependency.identifier.split(":")[0]!)),
     );
     if (shared.length === 0 && through.length === 0) continue;
     const named = uniqueFor(vendor, [
@@ -430,14 +468,36 @@ function impliedServices(
 }
 
 /** One line on the deployment check, when the list touches any fixture. */
-function deploymentNote(check: DeploymentCheckT): string[] {
+function deploymentNote(check: DeploymentCheckT, vendor: Vendor): string[] {
   const { covered, gaps } = check;
-  if (covered.length + gaps.length === 0) return [];
-  return [
-    gaps.length === 0
-      ? `Deployment check: the document allows all of ${count(covered.length, "common workload")} of these services, as the vendor's own guides deploy them (see deployments in explain mode).`
-      : `Deployment check: ${count(gaps.length, "common workload")} of these services would be denied something (${gaps.map((gap) => gap.id).join(", ")}); deployments in explain mode says what is missing and which services to approve.`,
-  ];
+  const types = check.resourceTypes;
+  const checked = check.fixturesChecked ?? covered.length + gaps.length;
+  const of = `${count(checked, "fixture")} of the catalogue's ${check.fixturesOfVendor ?? "?"} ${vendor.providerName} deployment fixtures ${checked === 1 ? "names" : "name"} these services`;
+  const workloads =
+    covered.length + gaps.length === 0
+      ? `Deployment check: none of the catalogue's ${check.fixturesOfVendor ?? "?"} ${vendor.providerName} deployment fixtures names these services, so no common workload was checked.`
+      : gaps.length === 0
+        ? `Deployment check: ${of}; the document allows all of them, as the vendor's own guides deploy them (see deployments in explain mode).`
+        : `Deployment check: ${of}; ${count(gaps.length, "common workload")} would be denied something (${gaps.map((gap) => gap.id).join(", ")}); deployments in explain mode says what is missing and which services to approve.`;
+  const resources =
+    !types || types.checked === 0
+      ? []
+      : types.denied.length === 0
+        ? [
+            `Resource types: the document allows what ${count(types.checked, "resource type")} of the approved services need to deploy beyond their own identifiers, per ${vendor.providerName}'s resource schemas.`,
+          ]
+        : [
+            `Resource types: ${count(types.denied.length, "resource type")} of the approved services (of ${types.checked} checked against ${vendor.providerName}'s resource schemas) need what the document does not allow: ${types.denied
+              .slice(0, 5)
+              .map(
+                (entry) =>
+                  `${entry.resourceType} (${entry.missing.slice(0, 3).join(", ")}${entry.missing.length > 3 ? ", …" : ""})`,
+              )
+              .join(
+                "; ",
+              )}${types.denied.length > 5 ? "; …" : ""} (deployments.resourceTypes.denied in explain mode lists them all).`,
+          ];
+  return [workloads, ...resources];
 }
 
 function commonNotes(selection: Selection, vendor: Vendor, optOut: string): string[] {
@@ -531,7 +591,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
   const notes = [
     "A starting point: review the actions, add co-required permissions, and test in a non-production organisational unit before use.",
     ...commonNotes(selection, AWS, "essentials=false"),
-    ...deploymentNote(deployments),
+    ...deploymentNote(deployments, AWS),
     "SCPs do not affect the management account or service-linked roles, and grant nothing: identity policies must still allow the actions.",
   ];
   if (strategy === "deny-list") {
@@ -657,7 +717,7 @@ export function azurePolicySet(
       "The built-in 'Allowed resource types' runs in Indexed mode: only resource types that support tags and location are checked.",
       "The approved services' child types that the policy evaluates and the companion types their quickstart deployments create are allowed (dependencies in explain mode). A deployment may still create other types: assign with enforcement mode DoNotEnforce first to see what would be denied.",
       ...commonNotes(selection, AZURE, "essentials=false"),
-      ...deploymentNote(deployments),
+      ...deploymentNote(deployments, AZURE),
     ],
   };
 }
@@ -711,7 +771,7 @@ export function gcpOrgPolicy(
       "Every approved service's API names are listed, whether or not Google confirms gcp.restrictServiceUsage supports them: naming an unsupported service is harmless, leaving out a supported one would block it. unconfirmed (explain mode) lists those not confirmed.",
       "Google exempts some essential services (IAM, Cloud Logging, Cloud Monitoring) from this constraint whatever the policy says.",
       ...commonNotes(selection, GCP, "essentials=false"),
-      ...deploymentNote(deployments),
+      ...deploymentNote(deployments, GCP),
     ],
   };
 }

@@ -82,14 +82,18 @@ function block(b: Block, style: Style, width: number): string[] {
     case "fields": {
       // Up to 32 columns of label ("Provider-wide (Tencent Cloud):" fits whole), at most 40% of a narrow terminal.
       const labelWidth = Math.min(32, Math.floor(width * 0.4), Math.max(...b.rows.map(([label]) => label.length)) + 1);
+      const column = width - labelWidth - 1;
       return b.rows.flatMap(([label, value]) => {
-        const lines = wrap(plainInline(value), width - labelWidth - 1);
+        // A URL or path too long for the value column follows the row on a line of its own, whole.
+        const words = plainInline(value).split(" ");
+        const long = words.filter((word) => word.length > column && isAddress(word));
+        const lines = wrap(words.filter((word) => !long.includes(word)).join(" "), column);
         // A label longer than its column wraps too ("Provider-wide (Google Cloud):").
         const labels = wrap(`${clean(label)}:`, labelWidth);
         return Array.from({ length: Math.max(lines.length, labels.length) }, (_, i) => {
           const labelLine = (labels[i] ?? "").padEnd(labelWidth);
           return `${labels[i] ? style.dim(labelLine) : labelLine} ${lines[i] ?? ""}`.trimEnd();
-        });
+        }).concat(long.map((word) => style.link(word)));
       });
     }
     case "table":
@@ -97,19 +101,64 @@ function block(b: Block, style: Style, width: number): string[] {
   }
 }
 
+/** A URL or a path as plainInline writes it (`<…>`, `…://…`). */
+const isAddress = (word: string) => /^<\S+>$|^\S+:\/\/\S+$/.test(word);
+
+const longestWord = (text: string) => Math.max(0, ...text.split(/\s+/).map((word) => word.length));
+
 /**
- * A table as columns: the widest columns shrink until it fits, and a cell that does not fit its
- * column wraps within it (never cut: every word stays readable). Rows that wrap are set apart by
- * a blank line, so a row's lines read together.
+ * Column widths that fit `width`: the widest columns shrink, none below 6 nor (when `whole`) below
+ * its longest word; undefined when `whole` asks for more room than there is.
  */
-function table(b: Extract<Block, { kind: "table" }>, style: Style, width: number): string[] {
-  const rows = b.rows.map((cells) => cells.map((cell) => plainInline([cell])));
-  const widths = b.head.map((head, column) => Math.max(head.length, ...rows.map((row) => (row[column] ?? "").length)));
+function columnWidths(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  width: number,
+  whole: boolean,
+): number[] | undefined {
+  const widths = head.map((label, column) => Math.max(label.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const floors = head.map((label, column) =>
+    whole ? Math.max(6, longestWord(label), ...rows.map((row) => longestWord(row[column] ?? ""))) : 6,
+  );
   const gaps = 2 * (widths.length - 1);
   while (widths.reduce((sum, w) => sum + w, 0) + gaps > width) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 6) break;
+    const shrinkable = widths.map((w, column) => (w > floors[column]! ? w : -1));
+    const widest = shrinkable.indexOf(Math.max(...shrinkable));
+    if (shrinkable[widest]! < 0) return whole ? undefined : widths;
     widths[widest]!--;
+  }
+  return widths;
+}
+
+/**
+ * A table as columns: the widest columns shrink until it fits, and a cell that does not fit its
+ * column wraps within it at spaces. A URL or path is never cut: when a link's target is too long
+ * for its column, the row's cells keep the links' text and the targets follow the row, each on a
+ * line of its own. Rows that wrap are set apart by a blank line, so a row's lines read together.
+ */
+function table(b: Extract<Block, { kind: "table" }>, style: Style, width: number): string[] {
+  const inline = b.rows.map((cells) => cells.map((cell) => plainInline([cell])));
+  let rows = inline;
+  let targets: string[][] = rows.map(() => []);
+  let widths = columnWidths(b.head, rows, width, true);
+  if (!widths) {
+    const isLink = (cell: Inline): cell is { text: string; href: string } => typeof cell !== "string" && "href" in cell;
+    // A bare URL's cell points down to it.
+    rows = b.rows.map((cells) =>
+      cells.map((cell) => (!isLink(cell) ? plainInline([cell]) : cell.text === cell.href ? "↓" : clean(cell.text))),
+    );
+    // Each target under its row, named by its text where the line has room for both.
+    const targetLine = (cell: { text: string; href: string }) => {
+      const label = cell.text === cell.href ? "" : `${clean(cell.text)}: `;
+      const target = `<${clean(cell.href)}>`;
+      const indented =
+        2 + label.length + target.length <= width ? `  ${label}` : 2 + target.length <= width ? "  " : "";
+      // A target longer than the terminal is still whole: the terminal folds it, a copy keeps it.
+      return `${indented}${style.link(target)}`;
+    };
+    targets = b.rows.map((cells) => cells.filter(isLink).map(targetLine));
+    // Still too narrow for a word of the links' text: cut it as a last resort, never a URL.
+    widths = columnWidths(b.head, rows, width, true) ?? columnWidths(b.head, rows, width, false)!;
   }
   const lines = (cells: readonly string[]): string[] => {
     const wrapped = widths.map((w, column) => (cells[column] ? wrap(cells[column], w) : [""]));
@@ -121,7 +170,7 @@ function table(b: Extract<Block, { kind: "table" }>, style: Style, width: number
         .trimEnd(),
     );
   };
-  const body = rows.map(lines);
+  const body = rows.map((cells, row) => [...lines(cells), ...targets[row]!]);
   const apart = body.some((row) => row.length > 1);
   return [
     ...lines(b.head).map((line) => style.bold(line)),

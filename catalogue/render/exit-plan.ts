@@ -13,8 +13,8 @@ import { servicePath } from "./pages.ts";
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The heading of a plan: "Exit plan: Platform baseline → sovereign option". */
-export const exitPlanTitle = (plan: ExitPlanT, listName?: string) =>
-  `Exit plan${listName ? `: ${listName}` : ""} → ${describeTarget(plan.target.criteria)}`;
+export const exitPlanTitle = (plan: ExitPlanT, listName?: string, nameOf?: (providerId: string) => string) =>
+  `Exit plan${listName ? `: ${listName}` : ""} → ${describeTarget(plan.target.criteria, nameOf)}`;
 
 /** "2 of 3 (66.7%)": a count first, so that no cell starts with a number and a dot. */
 function usShare(report: ExposureReportT): string {
@@ -48,7 +48,7 @@ export function exitPlanDoc(
   options: { readonly base?: string; readonly listName?: string } = {},
 ): Doc {
   const base = options.base ?? "";
-  const title = exitPlanTitle(plan, options.listName);
+  const title = exitPlanTitle(plan, options.listName, (id) => providerNames(catalogue, [id])[0]!);
   const serviceLink: ServiceLink = (slug, name) => {
     const service = catalogue.bySlug.get(slug)?.service;
     return service ? link(name, `${base}${servicePath(service)}`) : name;
@@ -258,8 +258,18 @@ const CSV_HEAD = [
 ];
 
 /**
+ * What a candidate is, as the CSV's kind column says it: the same product elsewhere (lineage), a
+ * service speaking a shared protocol or API (compatible), or a peer of its equivalence groups.
+ */
+function candidateKind(candidate: ExitPlanT["services"][number]["candidates"][number]): string {
+  if (candidate.lineage) return "lineage";
+  return candidate.compatibility.length > 0 ? "compatible" : "equivalent";
+}
+
+/**
  * The plan as CSV, one row per service that stays, per candidate of a mapped service, and per gap
- * and each of its same-category services (kind same-category: not an equivalent). A gap the
+ * and each of its same-category services (kind nearest: not an equivalent). A candidate's kind is
+ * lineage, compatible or equivalent (candidateKind). A gap the
  * proposed list keeps where it is (the site's partial exit) is of kind kept, proposed.
  */
 export function exitPlanCsv(plan: ExitPlanT): string {
@@ -282,7 +292,7 @@ export function exitPlanCsv(plan: ExitPlanT): string {
     for (const c of entry.candidates)
       rows.push([
         ...from(entry),
-        "equivalent",
+        candidateKind(c),
         c.rank,
         c.slug,
         c.name,
@@ -298,7 +308,7 @@ export function exitPlanCsv(plan: ExitPlanT): string {
           : [...from(entry), "gap", "", "", "", "", "", false, entry.reason],
       );
       for (const near of entry.nearest)
-        rows.push([...from(entry), "same-category", "", near.slug, near.name, near.providerId, "", false, near.reason]);
+        rows.push([...from(entry), "nearest", "", near.slug, near.name, near.providerId, "", false, near.reason]);
     }
   }
   return `${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;

@@ -12,6 +12,16 @@ export function escapeMarkdown(text: string): string {
     .replace(/^([#+-]|\d+[.)])/, "\\$1");
 }
 
+/**
+ * Link text escaped with backslashes alone (CommonMark's escapes of ASCII punctuation): an entity
+ * such as &amp; inside a link reads as itself in a plain-text viewer and in some renderers.
+ */
+function escapeLinkText(text: string): string {
+  return stripControl(text)
+    .replace(/\r?\n/g, " ")
+    .replace(/[\\`*_[\]|~&<>]/g, (c) => `\\${c}`);
+}
+
 const escapeUrl = (url: string) => url.replace(/[()\s<>]/g, (c) => encodeURIComponent(c));
 
 function inline(parts: readonly Inline[]): string {
@@ -19,7 +29,7 @@ function inline(parts: readonly Inline[]): string {
     .map((part) => {
       if (typeof part === "string") return escapeMarkdown(part);
       if ("strong" in part) return `**${escapeMarkdown(part.strong)}**`;
-      return `[${escapeMarkdown(part.text)}](${escapeUrl(part.href)})`;
+      return `[${escapeLinkText(part.text)}](${escapeUrl(part.href)})`;
     })
     .join("");
 }

@@ -3,6 +3,7 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
+import { shownVerifiedText } from "../verified.ts";
 import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle.ts";
 import {
   LIFECYCLE_SOON_DAYS,
@@ -18,6 +19,7 @@ import type { FactSourceT, ServiceLifecycleT, ServiceSourceT, ServiceT } from ".
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
 import { relativeDays } from "./relative.ts";
+import { identifierBlocks } from "./identifiers.ts";
 
 export { relativeDays } from "./relative.ts";
 // The paths live in urls.ts (a leaf, so lifecycle.ts can name them); the text host imports them here.
@@ -63,12 +65,6 @@ export function complianceRows(catalogue: Catalogue, service: ServiceT): [string
     ]);
   }
   return rows;
-}
-
-/** "identifiers 2026-11-26; compliance 2026-11-26": what the sources back, each with the day it was read. */
-export function verifiedText(service: ServiceT): string | undefined {
-  const verified = Object.entries(service.verified ?? {});
-  return verified.length > 0 ? verified.map(([kind, day]) => `${kind} ${day}`).join("; ") : undefined;
 }
 
 /** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
@@ -306,7 +302,8 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
   if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
   fields.push(...complianceRows(catalogue, service));
-  const verified = verifiedText(service);
+  // The copy's own date where a source gives one, never the day it was read (catalogue/verified.ts).
+  const verified = shownVerifiedText(record.sources);
   if (verified) fields.push(["Verified", [verified]]);
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));
@@ -319,19 +316,7 @@ export function servicePage(catalogue: Catalogue, slug: string): Doc {
       rows: record.subServices.map((sub) => [sub.name, sub.kind, sub.description ?? ""]),
     });
   }
-  const identifierRows: [string, Inline[]][] = [];
-  if (ids.iamPrefixes) identifierRows.push(["AWS IAM prefixes", [ids.iamPrefixes.join(", ")]]);
-  if (ids.resourceTypes) identifierRows.push(["Azure resource types", [ids.resourceTypes.join(", ")]]);
-  if (ids.apiServices) {
-    identifierRows.push([
-      "Google APIs",
-      [ids.apiServices.map((api) => `${api.name}${api.restrictServiceUsage ? "" : " (not restrictable)"}`).join(", ")],
-    ]);
-  }
-  for (const other of ids.other ?? []) identifierRows.push([other.scheme, [other.values.join(", ")]]);
-  if (ids.noneReason) identifierRows.push(["None", [ids.noneReason]]);
-  if (identifierRows.length > 0)
-    blocks.push(heading(2, "Policy identifiers"), { kind: "fields", rows: identifierRows });
+  blocks.push(...identifierBlocks(ids, record.terraformResources));
   blocks.push(heading(2, "Equivalents"));
   const equivalents = record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service);
   blocks.push(
@@ -596,4 +581,10 @@ export function approvedListDoc(
     });
   }
   return { title, blocks };
+}
+
+/** The link of a search page: the query, its filters, and the page when not the first. */
+export function searchHref(query: string, filters: Readonly<Record<string, string>>, page = 1): string {
+  const params = new URLSearchParams({ q: query, ...filters, ...(page > 1 ? { page: String(page) } : {}) });
+  return `/search/?${params.toString()}`;
 }

@@ -11,4 +11,12 @@
 /** Where the chosen theme is kept (localStorage): read before first paint and by the toggle. */
 export const THEME_KEY = "csc-theme";
 
-export const THEME_SCRIPT = `document.documentElement.dataset.js="";try{var t=localStorage.getItem("${THEME_KEY}");if(t==="dark"||t==="light")document.documentElement.dataset.theme=t}catch(e){}`;
+/** Where the approved list being built is kept (localStorage; site/src/scripts/common.ts). */
+export const APPROVED_LIST_KEY = "csc-approved-list";
+
+/**
+ * Also marks the root `data-list` when that list has services, so a page whose content a script
+ * draws from it (the list builder) keeps that content out of sight until drawn, rather than
+ * shift what is in view.
+ */
+export const THEME_SCRIPT = `document.documentElement.dataset.js="";try{var t=localStorage.getItem("${THEME_KEY}");if(t==="dark"||t==="light")document.documentElement.dataset.theme=t;var l=JSON.parse(localStorage.getItem("${APPROVED_LIST_KEY}")||"[]");if(Array.isArray(l)&&l.length)document.documentElement.dataset.list=""}catch(e){}`;

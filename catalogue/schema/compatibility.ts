@@ -17,6 +17,24 @@ export const CompatibilityTerm = z
       .min(1)
       .meta(d("What a service that claims this term lets a customer keep when moving: clients, tools, data formats")),
     url: HttpsUrl.meta(d("The standard, specification or project page that defines the term")),
+    conformance: z
+      .object({
+        name: z.string().min(1).meta(d("The conformance programme, e.g. Certified Kubernetes (CNCF)")),
+        url: HttpsUrl.meta(
+          d("Where the programme publishes its certified products; a claim may cite a page under it (added in 1.9.0)"),
+        ),
+      })
+      .strict()
+      .optional()
+      .meta(d("A conformance programme whose published list backs claims of the term, where one exists")),
+    groups: z
+      .array(Slug)
+      .optional()
+      .meta(
+        d(
+          "The equivalence groups swept for the term: every member either claims it or records that it does not support it (added in 1.9.0)",
+        ),
+      ),
   })
   .strict()
   .meta({
@@ -45,6 +63,16 @@ export const FactSource = z
 export const CompatibilityClaim = z
   .object({
     id: Slug.meta(d("Id of the compatibility vocabulary term (see CompatibilityTerm), e.g. kafka")),
+    scope: z
+      .string()
+      .min(1)
+      .max(120)
+      .optional()
+      .meta(
+        d(
+          'Present when the service speaks the term for part of a job only, saying which part (e.g. "producing only: no consumers or consumer groups"); exit plans rank such a claim below a whole one (added in 1.9.0)',
+        ),
+      ),
     source: FactSource.meta(d("The vendor page that states the service is compatible")),
   })
   .strict()
@@ -52,6 +80,26 @@ export const CompatibilityClaim = z
     id: "CompatibilityClaim",
     description:
       "A wire protocol or API the service is compatible with, as its vendor states it: clients and tools built for it work against the service (added in 1.8.0)",
+  });
+
+/** A term checked on the vendor's pages and found unsupported: the sweep's record, so no member is left unchecked. */
+export const CompatibilityNotSupported = z
+  .object({
+    id: Slug.meta(d("Id of the compatibility vocabulary term the service does not support, e.g. nfs")),
+    note: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta(d('What the vendor\'s page says instead, e.g. "SMB, SFTP, rsync and WebDAV; no NFS"')),
+    source: FactSource.meta(
+      d("The vendor page checked: it lists what the service speaks, and the term is not among it"),
+    ),
+  })
+  .strict()
+  .meta({
+    id: "CompatibilityNotSupported",
+    description: "A compatibility term checked on the vendor's pages and not supported by the service (added in 1.9.0)",
   });
 
 export const ServiceLineage = z
@@ -80,5 +128,6 @@ export const ServiceCompatibility = CompatibilityClaim.extend({
 export type CompatibilityTermT = z.infer<typeof CompatibilityTerm>;
 export type FactSourceT = z.infer<typeof FactSource>;
 export type CompatibilityClaimT = z.infer<typeof CompatibilityClaim>;
+export type CompatibilityNotSupportedT = z.infer<typeof CompatibilityNotSupported>;
 export type ServiceLineageT = z.infer<typeof ServiceLineage>;
 export type ServiceCompatibilityT = z.infer<typeof ServiceCompatibility>;

@@ -1,6 +1,6 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
-import { CompatibilityClaim, ServiceLineage } from "./compatibility.ts";
+import { CompatibilityClaim, CompatibilityNotSupported, ServiceLineage } from "./compatibility.ts";
 import {
   ComplianceScope,
   HeadOffice,
@@ -21,6 +21,32 @@ export const CategoryFile = z.array(
     })
     .strict(),
 );
+
+/** data/search-words.yaml: how people ask, read by the one search (catalogue/search-words.ts). */
+export const SearchWordsFile = z
+  .object({
+    /** Words no query requires, per language code. */
+    stopWords: z.record(z.string(), z.array(z.string().min(1))),
+    /** Words asking for another service than the one named ("alternative", "instead", "like"). */
+    alternativeWords: z.array(z.string().min(1)),
+    /** Place words: providers under those jurisdictions, or based in (then with a region in) a country. */
+    places: z.array(
+      z
+        .object({
+          words: z.array(z.string().min(1)).min(1),
+          jurisdictions: z.array(z.string().min(2)).optional(),
+          country: CountryCode.optional(),
+        })
+        .strict()
+        .refine((place) => Boolean(place.jurisdictions) !== Boolean(place.country), {
+          message: "a place has jurisdictions or a country, not both",
+        }),
+    ),
+    /** Words and phrases (other languages, shorthand, plain needs) read as the catalogue's words. */
+    words: z.array(z.object({ words: z.array(z.string().min(1)).min(1), means: z.string().min(1) }).strict()),
+  })
+  .strict();
+export type SearchWordsFileT = z.infer<typeof SearchWordsFile>;
 
 export const ComplianceFile = z.array(z.object({ id: Slug, name: z.string().min(1) }).strict());
 
@@ -43,6 +69,11 @@ export const ProviderFile = z
     regions: z.array(Region).min(1),
   })
   .strict();
+
+/** A Terraform resource type: the provider's local name, an underscore, the resource (scaleway_instance_server). */
+export const TerraformResourceType = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*_[a-z0-9_]+$/, "must be a lowercase Terraform resource type like scaleway_instance_server");
 
 export const ServiceEntry = z
   .object({
@@ -68,12 +99,15 @@ export const ServiceEntry = z
     /** Programmes whose provider-published scope names this service; each needs a source that backs compliance. */
     compliance: z.array(Slug).optional(),
     policyIdentifiers: PolicyIdentifiers.optional(),
+    /** The official Terraform provider's resource types this service owns, each owned by one service (1.9.0). */
+    terraformResources: z.array(TerraformResourceType).min(1).optional(),
     subServices: z.array(SubService).optional(),
     lifecycle: ServiceLifecycle.optional(),
     /** The vendor pages that back this entry's facts, each read on `retrieved` (see data/README.md). */
     sources: z.array(ServiceSourceEntry).min(1).optional(),
     /** Wire protocols and APIs the vendor states the service is compatible with, each with that page (1.8.0). */
     compatibility: z.array(CompatibilityClaim).min(1).optional(),
+    notCompatible: z.array(CompatibilityNotSupported).min(1).optional(),
     /** The other provider's product this service is, operated by a different company (1.8.0). */
     lineage: ServiceLineage.optional(),
   })

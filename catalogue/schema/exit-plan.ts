@@ -5,28 +5,13 @@
 import { z } from "zod";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../limits.ts";
 import { ExposureReport } from "./resources.ts";
-import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+import { unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
+import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
 /** At most this many provider ids or jurisdictions in one target field. */
 export const MAX_TARGET_ITEMS = 64;
 
-/**
- * An unknown key is a 400 naming it (a misspelt criterion, e.g. euResident for euResidentOnly,
- * would otherwise widen the target in silence), with the known key it is closest to.
- */
-const unknownKeys = {
-  error: (issue: { code?: string; keys?: string[] }) => {
-    if (issue.code !== "unrecognized_keys" || !issue.keys) return undefined;
-    return issue.keys
-      .slice(0, 5)
-      .map((key) => {
-        const near = nearestKey(key, KNOWN_KEYS);
-        return `unknown key "${key.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ""}`;
-      })
-      .join("; ");
-  },
-};
-
+/** An unknown key is a 400 naming it, with the known key (of either level) it is closest to. */
 const KNOWN_KEYS = [
   "approvedServiceIds",
   "to",
@@ -35,28 +20,10 @@ const KNOWN_KEYS = [
   "euResidentOnly",
   "jurisdictions",
   "exclude",
+  "format",
+  "bom",
 ];
-
-/** The known key a misspelt one most likely meant: one contains the other, or they differ by at most two edits. */
-function nearestKey(key: string, known: readonly string[]): string | undefined {
-  const lower = key.toLowerCase();
-  return known.find((candidate) => {
-    const other = candidate.toLowerCase();
-    return other.includes(lower) || lower.includes(other) || editDistance(lower, other) <= 2;
-  });
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
-}
+const unknownKeys = unknownKeysOf(KNOWN_KEYS);
 
 const ProviderIds = z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_TARGET_ITEMS);
 
@@ -127,33 +94,27 @@ const PROVIDER_ID = "[a-z0-9]{1,64}";
 const JURISDICTION = "[A-Za-z]{2}";
 
 /** The query of GET /v1/lists/{id}/exit-plan: the target fields, comma-separated, and the format. */
-export const ExitPlanQuery = z.object({
-  providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
-  sovereignOption: z
-    .enum(["true", "false"])
-    .optional()
-    .meta({ description: "true: only sovereign-option providers (ExitTarget.sovereignOption)" }),
-  euResidentOnly: z
-    .enum(["true", "false"])
-    .optional()
-    .meta({ description: "true: only EU-resident-only providers (ExitTarget.euResidentOnly)" }),
-  jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
-  exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
-  format: z
-    .enum(EXIT_PLAN_FORMATS)
-    .optional()
-    .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
-  bom: z
-    .preprocess(
-      (value) => (value === "true" || value === "1" ? true : value === "false" || value === "0" ? false : value),
-      z.boolean(),
-    )
-    .optional()
-    .meta({
-      description:
-        "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
-    }),
-});
+/**
+ * The saved-list exit plan's query: the target, so an unknown parameter is a 400 with the one it
+ * most likely meant (a misspelt `provider` would otherwise plan to every provider in silence).
+ */
+export const ExitPlanQuery = z.strictObject(
+  {
+    providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
+    sovereignOption: queryBoolean("true: only sovereign-option providers (ExitTarget.sovereignOption)"),
+    euResidentOnly: queryBoolean("true: only EU-resident-only providers (ExitTarget.euResidentOnly)"),
+    jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
+    exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
+    format: z
+      .enum(EXIT_PLAN_FORMATS)
+      .optional()
+      .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
+    bom: queryBoolean(
+      "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
+    ),
+  },
+  unknownKeys,
+);
 
 /** The query of POST /v1/exit-plan: the format (and the CSV's byte order mark). */
 export const ExitPlanFormatQuery = ExitPlanQuery.pick({ format: true, bom: true });

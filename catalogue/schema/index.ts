@@ -7,6 +7,7 @@
  */
 export * from "./compatibility.ts";
 export * from "./data-files.ts";
+export * from "./documents.ts";
 export * from "./exit-plan.ts";
 export * from "./operations.ts";
 export * from "./policy-documents.ts";

@@ -6,23 +6,16 @@
  */
 import { z } from "zod";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
-import { d } from "./vocabulary.ts";
+import { d, queryBoolean } from "./vocabulary.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Query parameters
 
-const booleanFlag = (description: string) =>
-  z
-    .enum(["true", "false"])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : value === "true"))
-    .meta(d(description));
-
 const policyQueryShape = {
-  explain: booleanFlag(
+  explain: queryBoolean(
     "true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document",
   ),
-  essentials: booleanFlag(
+  essentials: queryBoolean(
     "false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable",
   ),
 };
@@ -284,12 +277,55 @@ export const DeploymentGap = z
   })
   .meta({ id: "DeploymentGap", description: "A deployment fixture the approved list touches but does not cover" });
 
+export const DeniedResourceType = z
+  .object({
+    service: z.string().meta(d("The approved service that owns the resource type")),
+    resourceType: z.string().meta(d("The resource type, as the vendor's schemas name it (e.g. AWS::Lambda::Function)")),
+    missing: z
+      .array(z.string())
+      .min(1)
+      .meta(d("What deploying it needs that the document does not allow (actions, types or APIs)")),
+  })
+  .meta({
+    id: "DeniedResourceType",
+    description: "A resource type of an approved service whose deployment the document would deny in part (1.9.0)",
+  });
+
+export const ResourceTypeCheck = z
+  .object({
+    checked: z
+      .number()
+      .int()
+      .meta(
+        d(
+          "Resource types of the approved services whose deployment needs identifiers beyond the services' own, per the vendor's resource schemas, checked against the document",
+        ),
+      ),
+    denied: z.array(DeniedResourceType).meta(d("Those the document does not fully allow, with what is missing")),
+  })
+  .meta({
+    id: "ResourceTypeCheck",
+    description:
+      "The approved services' own resource types checked against the document, from the vendor's resource schemas (AWS CloudFormation handler permissions; added in 1.9.0)",
+  });
+
 export const DeploymentCheck = z
   .object({
     covered: z.array(DeploymentFixtureRef).meta(d("Fixtures whose every type, API or action the document allows")),
     gaps: z
       .array(DeploymentGap)
       .meta(d("Fixtures naming an approved service of which the document denies something, with what is missing")),
+    fixturesChecked: z
+      .number()
+      .int()
+      .optional()
+      .meta(d("How many of the vendor's fixtures were checked: those naming an approved service (added in 1.9.0)")),
+    fixturesOfVendor: z
+      .number()
+      .int()
+      .optional()
+      .meta(d("How many deployment fixtures the catalogue holds for the document's vendor (added in 1.9.0)")),
+    resourceTypes: ResourceTypeCheck.optional(),
   })
   .meta({
     id: "DeploymentCheck",

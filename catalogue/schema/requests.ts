@@ -14,7 +14,8 @@ import {
   MAX_PAGE_SIZE,
   MAX_URL_LENGTH,
 } from "../limits.ts";
-import { d, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+import { strictBody } from "./unknown-keys.ts";
+import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -24,12 +25,7 @@ export const ServicesQuery = z.object({
     description:
       "Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response)",
   }),
-  // A boolean, written true or false in the query string: OpenAPI declares it boolean, so generated
-  // clients pass freeTier: true (issue 64); any other word is a 400.
-  freeTier: z
-    .preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean())
-    .optional()
-    .meta({ description: "When true, only services with a free tier (true or false)" }),
+  freeTier: queryBoolean("When true, only services with a free tier (true or false, 1 or 0)"),
   lifecycle: z
     .enum([...LIFECYCLE_STATUSES, "active"])
     .optional()
@@ -66,23 +62,24 @@ export const LifecycleQuery = z.object({
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
-export const ApprovedServicesBody = z
-  .object({
-    approvedServiceIds: z
-      .array(z.string().min(1).max(MAX_ID_LENGTH))
-      .min(1)
-      // The cap counts distinct ids: repeating one id is harmless (the request body's size bounds the array).
-      .superRefine((ids, ctx) => {
-        const distinct = new Set(ids).size;
-        if (distinct > MAX_APPROVED_IDS)
-          ctx.addIssue({
-            code: "custom",
-            message: `must name at most ${MAX_APPROVED_IDS} distinct service ids; ${distinct} were given`,
-          });
-      })
-      .meta(d(`Service ids as in the services listing: 1 to ${MAX_APPROVED_IDS} distinct ids (repeats are ignored)`)),
+const approvedServiceIds = z
+  .array(z.string().min(1).max(MAX_ID_LENGTH))
+  .min(1)
+  // The cap counts distinct ids: repeating one id is harmless (the request body's size bounds the array).
+  .superRefine((ids, ctx) => {
+    const distinct = new Set(ids).size;
+    if (distinct > MAX_APPROVED_IDS)
+      ctx.addIssue({
+        code: "custom",
+        message: `must name at most ${MAX_APPROVED_IDS} distinct service ids; ${distinct} were given`,
+      });
   })
-  .meta({ id: "ApprovedServicesBody", description: "Request body of the policy and export endpoints" });
+  .meta(d(`Service ids as in the services listing: 1 to ${MAX_APPROVED_IDS} distinct ids (repeats are ignored)`));
+
+export const ApprovedServicesBody = strictBody({ approvedServiceIds }).meta({
+  id: "ApprovedServicesBody",
+  description: "Request body of the policy and export endpoints; an unknown key is a 400",
+});
 
 /**
  * An aws:PrincipalARN pattern as AWS writes exemptions (ExemptedPrincipalArns of AWS Control Tower
@@ -99,11 +96,12 @@ export const PRINCIPAL_ARN_PATTERN =
  * role session aws:PrincipalArn holds the role's ARN, and AWS says not to give the assumed-role
  * session ARN as its value (global condition keys, aws:PrincipalArn:
  * https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-keys.html#condition-keys-principalarn),
- * so such a pattern would exempt nobody: the request refuses it (issue 63).
+ * so such a pattern would exempt nobody: the request refuses it (decisions.md#approved-means-usable).
  */
 export const ASSUMED_ROLE_ARN_PATTERN = /^arn:[^:]+:sts::[^:]*:assumed-role\//;
 
-export const ScpBody = ApprovedServicesBody.extend({
+export const ScpBody = strictBody({
+  approvedServiceIds,
   exemptPrincipalArns: z
     .array(
       z
@@ -128,7 +126,7 @@ export const ScpBody = ApprovedServicesBody.extend({
         `deny-list only: 1 to ${MAX_EXEMPT_PRINCIPALS} IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0)`,
       ),
     ),
-}).meta({ id: "ScpBody", description: "Request body of POST /v1/policies/alpha-scp" });
+}).meta({ id: "ScpBody", description: "Request body of POST /v1/policies/alpha-scp; an unknown key is a 400" });
 export type ScpBodyT = z.output<typeof ScpBody>;
 
 export const LIST_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -148,68 +146,87 @@ export const IdempotencyHeaders = z.object({
     ),
 });
 
-export const SavedListCreate = z
-  .object({
-    name: z
-      .string()
-      .max(LIST_NAME_MAX)
-      .optional()
-      .meta(d("Display name; when slug is omitted the slug is derived from it")),
-    approvedServiceIds: ApprovedServicesBody.shape.approvedServiceIds,
-    slug: z
-      .string()
-      .min(LIST_SLUG_LENGTH.min)
-      .max(LIST_SLUG_LENGTH.max)
-      .regex(LIST_SLUG_PATTERN, "must be lowercase letters, digits and hyphens, with no leading or trailing hyphen")
-      .optional()
-      .meta(
-        d(
-          `${LIST_SLUG_LENGTH.min} to ${LIST_SLUG_LENGTH.max} characters, [a-z0-9-], no leading or trailing hyphen; 409 when taken`,
-        ),
+export const SavedListCreate = strictBody({
+  name: z
+    .string()
+    .max(LIST_NAME_MAX)
+    .optional()
+    .meta(
+      d(
+        "Display name; when slug is omitted (and unlisted is not true) the slug is derived from it. A named list can be found by anyone who guesses its slug: use unlisted for a list only its link should open",
       ),
+    ),
+  approvedServiceIds,
+  slug: z
+    .string()
+    .min(LIST_SLUG_LENGTH.min)
+    .max(LIST_SLUG_LENGTH.max)
+    .regex(LIST_SLUG_PATTERN, "must be lowercase letters, digits and hyphens, with no leading or trailing hyphen")
+    .optional()
+    .meta(
+      d(
+        `${LIST_SLUG_LENGTH.min} to ${LIST_SLUG_LENGTH.max} characters, [a-z0-9-], no leading or trailing hyphen; 409 when taken. Not with unlisted: true`,
+      ),
+    ),
+  unlisted: z
+    .boolean()
+    .optional()
+    .meta(
+      d(
+        "true: saved by its generated id only, with slug null (none given, none derived from the name), so it cannot be found by guessing a slug; readable at /v1/lists/{id} and its url only (added in 1.9.0)",
+      ),
+    ),
+})
+  .refine((body) => !(body.unlisted === true && body.slug !== undefined), {
+    message: "an unlisted list has no slug: send slug or unlisted: true, not both",
+    path: ["slug"],
   })
-  .meta({ id: "SavedListCreate", description: "Request body of POST /v1/lists" });
+  .meta({
+    id: "SavedListCreate",
+    description: "Request body of POST /v1/lists; an unknown key is a 400, and so are slug with unlisted: true",
+    // The refinement in the document too, so a client validating against it agrees with the server.
+    not: { required: ["slug", "unlisted"], properties: { unlisted: { const: true } } },
+  });
 
-export const FeedbackBody = z
-  .object({
-    type: z
-      .string()
-      .nullish()
-      .meta(d("One of bug, feature, question, general; defaults to general when omitted, null or unrecognised")),
-    message: z
-      .string()
-      .superRefine((message, ctx) => {
-        // Characters as people count them: code points, not UTF-16 units.
-        const length = [...message].length;
-        if (message.trim() === "") ctx.addIssue({ code: "custom", message: "must not be blank" });
-        else if (length < FEEDBACK_MESSAGE.min || length > FEEDBACK_MESSAGE.max)
-          ctx.addIssue({
-            code: "custom",
-            message: `must be ${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters; it has ${length}`,
-          });
-      })
-      // The bounds as JSON Schema keywords (its lengths count code points, as the check above does);
-      // the pattern says "not blank".
-      .meta({
-        description: `${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters, not blank`,
-        minLength: FEEDBACK_MESSAGE.min,
-        maxLength: FEEDBACK_MESSAGE.max,
-        pattern: "\\S",
-      }),
-    email: z.email().optional().meta(d("Optional reply-to address")),
-    page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the feedback was submitted from")),
-  })
-  .meta({ id: "FeedbackBody", description: "Request body of POST /v1/feedback" });
+export const FeedbackBody = strictBody({
+  type: z
+    .string()
+    .nullish()
+    .meta(d("One of bug, feature, question, general; defaults to general when omitted, null or unrecognised")),
+  message: z
+    .string()
+    .superRefine((message, ctx) => {
+      // Characters as people count them: code points, not UTF-16 units.
+      const length = [...message].length;
+      if (message.trim() === "") ctx.addIssue({ code: "custom", message: "must not be blank" });
+      else if (length < FEEDBACK_MESSAGE.min || length > FEEDBACK_MESSAGE.max)
+        ctx.addIssue({
+          code: "custom",
+          message: `must be ${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters; it has ${length}`,
+        });
+    })
+    // The bounds as JSON Schema keywords (its lengths count code points, as the check above does);
+    // the pattern says "not blank".
+    .meta({
+      description: `${FEEDBACK_MESSAGE.min} to ${FEEDBACK_MESSAGE.max} characters, not blank`,
+      minLength: FEEDBACK_MESSAGE.min,
+      maxLength: FEEDBACK_MESSAGE.max,
+      pattern: "\\S",
+    }),
+  email: z.email().optional().meta(d("Optional reply-to address")),
+  page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the feedback was submitted from")),
+}).meta({ id: "FeedbackBody", description: "Request body of POST /v1/feedback; an unknown key is a 400" });
 
-export const OutboundClickBody = z
-  .object({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(MAX_URL_LENGTH)
-      .meta(d("The outbound URL that was followed")),
-    serviceId: z.string().max(MAX_ID_LENGTH).optional().meta(d("The service whose link was followed")),
-    kind: z.enum(["documentation", "pricing", "announcement", "other"]).optional().meta(d("Which link it was")),
-    page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the click happened")),
-  })
-  .meta({ id: "OutboundClickBody", description: "Request body of POST /v1/analytics/outbound" });
+export const OutboundClickBody = strictBody({
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(MAX_URL_LENGTH)
+    .meta(d("The outbound URL that was followed")),
+  serviceId: z.string().max(MAX_ID_LENGTH).optional().meta(d("The service whose link was followed")),
+  kind: z.enum(["documentation", "pricing", "announcement", "other"]).optional().meta(d("Which link it was")),
+  page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the click happened")),
+}).meta({
+  id: "OutboundClickBody",
+  description: "Request body of POST /v1/analytics/outbound; an unknown key is a 400",
+});
 export type FeedbackBodyT = z.output<typeof FeedbackBody>;

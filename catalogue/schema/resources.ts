@@ -3,7 +3,7 @@
  * files. Each field's description lands in OpenAPI verbatim.
  */
 import { z } from "zod";
-import { ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
+import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { LIST_LIFETIME_DAYS } from "../limits.ts";
 import {
   CountryCode,
@@ -130,6 +130,15 @@ export const ServiceDependency = z
         ),
       ),
     source: DependencySource,
+    resourceType: z
+      .string()
+      .min(1)
+      .optional()
+      .meta(
+        d(
+          "The resource type whose deployment needs these identifiers, when they come from the vendor's resource schemas (e.g. AWS::Lambda::Function from its CloudFormation handlers; added in 1.9.0)",
+        ),
+      ),
   })
   .strict()
   .meta({
@@ -341,6 +350,14 @@ export const ServiceDetail = Service.extend({
   subServices: z.array(SubService).meta(d("Tiers, editions, storage classes, engines, features or plans")),
   equivalents: z.array(Service).meta(d("Equivalent services on other providers")),
   policyIdentifiers: PolicyIdentifiers.meta(d("Identifiers that name the service in its provider's policies")),
+  terraformResources: z
+    .array(z.string())
+    .optional()
+    .meta(
+      d(
+        "Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0)",
+      ),
+    ),
   sources: z
     .array(ServiceSource)
     .optional()
@@ -370,6 +387,14 @@ export const ServiceDetail = Service.extend({
       "Present when the service is another provider's product operated by a different company: origin is that product's slug, with the vendor page that says so (added in 1.8.0)",
     ),
   ),
+  notCompatible: z
+    .array(CompatibilityNotSupported)
+    .optional()
+    .meta(
+      d(
+        "Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0)",
+      ),
+    ),
 }).meta({
   id: "ServiceDetail",
   description:

@@ -34,3 +34,18 @@ export const Slug = z
   .string()
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be lowercase kebab-case ([a-z0-9] and single hyphens)");
 export const IsoDate = z.iso.date({ error: "must be a date in YYYY-MM-DD form" });
+
+/** The words a query string may write a boolean with. */
+export const QUERY_BOOLEAN_WORDS = ["true", "false", "1", "0"] as const;
+
+/**
+ * A boolean in a query string, the one style of every such parameter: true or false, 1 or 0.
+ * OpenAPI declares it a boolean or one of those words, so that a typed client passes `true` and a
+ * validating proxy accepts `?bom=1`; any other word is a 400 that names the four.
+ */
+export const queryBoolean = (description: string) =>
+  z
+    .union([z.boolean(), z.enum(QUERY_BOOLEAN_WORDS)], { error: "must be true, false, 1 or 0" })
+    .transform((value) => value === true || value === "true" || value === "1")
+    .optional()
+    .meta(d(description));

@@ -15,7 +15,7 @@
  *                  were answered (200 with a tool result) and how many refused or failed; once
  *                  with each client paced at the mcp bucket's rate (one call per 500 ms), once
  *                  each sending its next call as soon as the last is answered
- * Targets (issues 51 and 65): static ≥ 0.35× nginx; compare and search (kept answers) ≥ 0.4× hello
+ * Targets (decisions.md#codebase and 65): static ≥ 0.35× nginx; compare and search (kept answers) ≥ 0.4× hello
  * world and ≥ 0.8× the stack, other GETs ≥ 0.5× hello world; POSTs ≥ 0.2× hello world; RSS ≤ 200 MB
  * when ready and ≤ 300 MB after the GET rows; list creation is reported only. POST rows run against a second server with
  * TRUST_PROXY=127.0.0.1, each request naming its own client in X-Forwarded-For (wrk.lua), so the
@@ -58,7 +58,7 @@ const work = mkdtempSync(join(tmpdir(), "csc-bench-"));
 const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 /** Least ratio to the reference per kind of row; undefined: reported only. */
 const TARGETS = { static: 0.35, GET: 0.5, POST: 0.2, "list create": undefined } as const;
-/** The kept answers' targets (issue 65): against hello world, and against the plugin stack. */
+/** The kept answers' targets (decisions.md#serving-performance): against hello world, and against the plugin stack. */
 const KEPT_TARGETS = { ref: 0.4, stack: 0.8 } as const;
 const RSS_TARGET_MB = 200;
 const RSS_AFTER_TARGET_MB = 300;

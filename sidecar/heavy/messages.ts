@@ -2,6 +2,7 @@
 import type { Result } from "../../catalogue/endpoint.ts";
 import type { BucketName } from "../../catalogue/limits.ts";
 import { HttpError } from "../../catalogue/problem.ts";
+import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
 
 /** An HttpError as it crosses between the threads. */
 export interface ErrorMessage {
@@ -34,6 +35,9 @@ export type ToWorker =
       counts: boolean;
       compress?: CompressRequest;
     }
+  /** A page of the text host (text/computed.ts): a text rendering, or the site's page rendered on demand. */
+  | { kind: "text-page"; job: number; page: TextJob }
+  | { kind: "site-page"; job: number; page: SiteJob }
   | { kind: "count-result"; call: number; error?: ErrorMessage }
   | {
       kind: "store-result";
@@ -47,6 +51,7 @@ export type FromWorker =
   | { kind: "store"; call: number; method: string; args: unknown[] }
   | { kind: "count"; call: number; job: number; bucket: BucketName }
   | { kind: "result"; job: number; result: Result; encoded?: Uint8Array }
+  | { kind: "page-result"; job: number; answer: Computed | SiteAnswer }
   | { kind: "error"; job: number; error: ErrorMessage };
 
 /** An error as it crosses: an HttpError keeps its status, details and Retry-After. */

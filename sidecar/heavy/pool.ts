@@ -1,7 +1,7 @@
 /**
  * Runs the heavy rows' handlers (routes/api.ts `isHeavy`) in a worker thread (./worker.ts), so a
  * 500-service exit plan (0.17–0.34 s of CPU, RELIABILITY.md) does not stop the main thread from
- * answering others (issue 59); /mcp's too (a row marked `offThread`: issue 66). The thread starts
+ * answering others (decisions.md#bounded-memory); /mcp's too (a row marked `offThread`: decisions.md#mcp). The thread starts
  * with the first such request, loads the catalogue from the same source as the server, and ends
  * after IDLE_MS without work, giving its memory back. routes/api.ts queues the jobs: heavy ones
  * one at a time, /mcp's a few at once. Its store calls, and its requests to count a call in
@@ -13,6 +13,7 @@ import type { BucketName } from "../../catalogue/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
 import { HttpError } from "../plugins/errors.ts";
+import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
 import {
   errorMessage,
   httpError,
@@ -24,8 +25,15 @@ import {
 
 export type { CatalogueSource } from "./messages.ts";
 
-/** A worker without work for this long ends (the next heavy request starts another). */
-export const IDLE_MS = 60_000;
+/**
+ * A worker without work for this long ends (the next heavy request starts another, loading the
+ * catalogue again in about half a second): its catalogue and the site's bundle (50 MB) go back
+ * well within a minute of the last request.
+ */
+export const IDLE_MS = 20_000;
+
+/** The thread's old generation at most, in MB (its heap holds ~40 MB with the site loaded: twice that and more). */
+export const WORKER_OLD_GENERATION_MB = 96;
 
 /** A row's answer, and its body compressed by the worker when asked (`compress`). */
 export type WorkerResult = Result & {
@@ -33,7 +41,7 @@ export type WorkerResult = Result & {
 };
 
 interface Job {
-  readonly resolve: (result: WorkerResult) => void;
+  readonly resolve: (result: never) => void;
   readonly reject: (error: Error) => void;
   /** Counts the job's request in another bucket (the route's countIn), asked for by the worker. */
   readonly countIn: ((bucket: BucketName) => Promise<void>) | undefined;
@@ -48,11 +56,44 @@ export class HeavyWorker {
   private readonly source: CatalogueSource;
   private readonly urls: PublicUrls;
   private readonly store: RecordStore;
+  private readonly siteEntry: string | undefined;
 
-  constructor(source: CatalogueSource, urls: PublicUrls, store: RecordStore) {
+  /** `siteEntry`: the built site's on-demand handler, for the text host's pages (text/computed.ts). */
+  constructor(source: CatalogueSource, urls: PublicUrls, store: RecordStore, siteEntry?: string) {
     this.source = source;
     this.urls = urls;
     this.store = store;
+    this.siteEntry = siteEntry;
+  }
+
+  /** A text page of the text host, computed in the thread. */
+  textPage(page: TextJob): Promise<Computed> {
+    return this.post((job) => ({ kind: "text-page", job, page }));
+  }
+
+  /** A page of the site rendered on demand in the thread. */
+  sitePage(page: SiteJob): Promise<SiteAnswer> {
+    return this.post((job) => ({ kind: "site-page", job, page }));
+  }
+
+  private post<T>(message: (job: number) => ToWorker): Promise<T> {
+    clearTimeout(this.idle);
+    const worker = (this.worker ??= this.start());
+    const job = this.nextJob++;
+    return new Promise<T>((resolve, reject) => {
+      this.jobs.set(job, {
+        resolve: resolve as (result: never) => void,
+        reject,
+        countIn: undefined,
+        encoding: undefined,
+      });
+      worker.postMessage(message(job));
+    }).finally(() => this.idleLater());
+  }
+
+  /** No job left: the thread ends after IDLE_MS, giving its memory back. */
+  private idleLater(): void {
+    if (this.jobs.size === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
   }
 
   run(
@@ -66,7 +107,12 @@ export class HeavyWorker {
     const worker = (this.worker ??= this.start());
     const job = this.nextJob++;
     return new Promise<WorkerResult>((resolve, reject) => {
-      this.jobs.set(job, { resolve, reject, countIn, encoding: compress?.encoding });
+      this.jobs.set(job, {
+        resolve: resolve as (result: never) => void,
+        reject,
+        countIn,
+        encoding: compress?.encoding,
+      });
       worker.postMessage({
         kind: "run",
         job,
@@ -76,9 +122,7 @@ export class HeavyWorker {
         counts: countIn !== undefined,
         ...(compress ? { compress } : {}),
       } satisfies ToWorker);
-    }).finally(() => {
-      if (this.jobs.size === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
-    });
+    }).finally(() => this.idleLater());
   }
 
   async close(): Promise<void> {
@@ -90,7 +134,11 @@ export class HeavyWorker {
 
   private start(): Worker {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), {
-      workerData: { source: this.source, urls: this.urls },
+      workerData: { source: this.source, urls: this.urls, ...(this.siteEntry ? { siteEntry: this.siteEntry } : {}) },
+      // Its heap is bounded: V8 would let a thread rendering large pages one after another grow
+      // its old generation to several times what it holds (the catalogue and the site's bundle)
+      // before collecting. Past the bound the thread ends, its jobs get 503, the next starts another.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB, maxYoungGenerationSizeMb: 4 },
     });
     worker.unref();
     worker.on("message", (message: FromWorker) => this.receive(worker, message));
@@ -101,7 +149,15 @@ export class HeavyWorker {
         reject(error);
       }
     };
-    worker.on("error", fail);
+    worker.on("error", (error) => {
+      // Past its heap bound (ERR_WORKER_OUT_OF_MEMORY) or a bug: said once, its jobs get 503.
+      console.error(`heavy thread: ${error.message}`);
+      fail(
+        Object.assign(new HttpError(503, "Service unavailable", "The computation was interrupted; retry."), {
+          retryAfter: 1,
+        }),
+      );
+    });
     worker.on("exit", () => fail(new HttpError(503, "Service unavailable", "The computation was interrupted; retry.")));
     return worker;
   }
@@ -113,13 +169,14 @@ export class HeavyWorker {
     const job = this.jobs.get(message.job);
     this.jobs.delete(message.job);
     if (!job) return;
+    if (message.kind === "page-result") return job.resolve(message.answer as never);
     if (message.kind === "result") {
       const { encoded } = message;
       // A Uint8Array once cloned across: the same bytes as a Buffer, not copied.
       const body = encoded && Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
-      return job.resolve(
-        body && job.encoding ? { ...message.result, encoded: { encoding: job.encoding, body } } : message.result,
-      );
+      const result: WorkerResult =
+        body && job.encoding ? { ...message.result, encoded: { encoding: job.encoding, body } } : message.result;
+      return job.resolve(result as never);
     }
     job.reject(httpError(message.error));
   }

@@ -7,6 +7,8 @@
  */
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
@@ -39,7 +41,7 @@ function lowerPriority(): void {
 
 const WORKER_NICE = 10;
 lowerPriority();
-const { source, urls } = workerData as { source: CatalogueSource; urls: PublicUrls };
+const { source, urls, siteEntry } = workerData as { source: CatalogueSource; urls: PublicUrls; siteEntry?: string };
 const catalogue = source.distDir ? loadBuiltCatalogue(source.distDir) : loadCatalogue(source.dataDir);
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
@@ -91,8 +93,57 @@ port.on("message", (message: ToWorker) => {
       );
     return;
   }
+  if (message.kind === "text-page" || message.kind === "site-page") return void answerPage(message);
   void answer(message);
 });
+
+/** A page of the text host; its modules are loaded with the first (a thread for the API alone does without). */
+async function answerPage(message: Extract<ToWorker, { kind: "text-page" | "site-page" }>): Promise<void> {
+  pagesInProgress++;
+  clearTimeout(collectTimer);
+  try {
+    let answer;
+    if (message.kind === "text-page") {
+      const { runTextJob } = await import("../text/computed.ts");
+      answer = runTextJob(catalogue, message.page);
+    } else {
+      if (!siteEntry) throw new Error("this thread has no site to render");
+      const { renderSitePage } = await import("./site-render.ts");
+      const { locals, apiUrl, textUrl } = message.page;
+      answer = await renderSitePage(siteEntry, message.page, {
+        catalogue,
+        store,
+        ...(apiUrl ? { apiUrl } : {}),
+        ...(textUrl ? { textUrl } : {}),
+        ...locals,
+      });
+    }
+    post({ kind: "page-result", job: message.job, answer });
+  } catch (error) {
+    post({ kind: "error", job: message.job, error: errorMessage(error) });
+  } finally {
+    collectWhenIdle();
+  }
+}
+
+/** Pages being rendered, and the timer of the collection once none is. */
+let pagesInProgress = 0;
+let collectTimer: NodeJS.Timeout | undefined;
+
+/**
+ * One full collection a second after the last page: rendering leaves the thread's heap grown with
+ * garbage V8 would keep until the next page (the thread idles most of the time between bursts).
+ * The flag is the one response-budget.ts sets for the process.
+ */
+function collectWhenIdle(): void {
+  pagesInProgress--;
+  clearTimeout(collectTimer);
+  if (pagesInProgress > 0) return;
+  collectTimer = setTimeout(() => {
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+  }, 1000).unref();
+}
 
 function asText({ body, ...rest }: Extract<Result, { body: unknown }>): Result {
   return { ...rest, text: serializeJson(body), contentType: "application/json; charset=utf-8" };

@@ -26,7 +26,8 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z
 }
 
 function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+  // An array only where the row's schema takes one (an MCP batch, protocol 2025-03-26).
+  if (raw === null || typeof raw !== "object" || (Array.isArray(raw) && !schema.safeParse(raw).success))
     throw new HttpError(400, "Invalid body", "Send a JSON object");
   if ("serviceIds" in raw && !("approvedServiceIds" in raw))
     throw new HttpError(
@@ -88,13 +89,21 @@ function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encod
  * Content-Encoding pass. Others are left to @fastify/compress.
  */
 async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint, prepared: Prepared, now: number) {
-  reply
-    .code(prepared.status)
-    .type(prepared.contentType)
-    .header("cache-control", cacheControl(row.cache, prepared.until, now));
-  if (prepared.disposition) reply.header("content-disposition", prepared.disposition);
+  reply.code(prepared.status).header("cache-control", cacheControl(row.cache, prepared.until, now));
   const body = prepared.body;
   const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  // An accepted message with nothing to say (an MCP notification's 202) has no body to type.
+  if (size === 0 && prepared.status === 202) return reply.send();
+  reply.type(prepared.contentType);
+  if (prepared.disposition) reply.header("content-disposition", prepared.disposition);
+  // What the answer depends on besides the URL, whichever representation this request gets: the
+  // Accept of a negotiated row (an exit plan as JSON, Markdown or CSV), and Accept-Encoding when
+  // it is large enough to be compressed.
+  const vary = [
+    ...(row.response.alternates?.length ? ["Accept"] : []),
+    ...(size >= COMPRESS_MIN_BYTES ? ["Accept-Encoding"] : []),
+  ];
+  if (vary.length > 0) reply.header("vary", vary.join(", "));
   const encoding =
     size >= COMPRESS_MIN_BYTES ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
   if (prepared.hash) {
@@ -104,12 +113,8 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }
   if (!encoding || typeof body === "string") return reply.send(body);
-  const vary = reply.getHeader("vary");
   const encoded = (prepared.encoded[encoding] ??= await compress(encoding, body));
-  return reply
-    .header("content-encoding", encoding)
-    .header("vary", vary ? `${String(vary)}, Accept-Encoding` : "Accept-Encoding")
-    .send(encoded);
+  return reply.header("content-encoding", encoding).send(encoded);
 }
 
 const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
@@ -133,7 +138,7 @@ export const isHeavy = (row: Endpoint) => row.bucket !== undefined && (row.pure 
 /**
  * Runs heavy computations `slots` at a time (one by default), each after a turn of the event loop,
  * so that a burst of them (from many clients: each is limited by its bucket) leaves other requests
- * answered between them rather than after all of them (issue 59: 200 saved-list exit plans held
+ * answered between them rather than after all of them (decisions.md#bounded-memory: 200 saved-list exit plans held
  * /v1/health for 9 s).
  */
 class HeavyQueue {
@@ -199,7 +204,11 @@ export default fp(
         method: row.method,
         url: fastifyPath(row),
         bodyLimit: MAX_BODY_BYTES,
-        ...(row.bucket ? { config: bucketConfig(row.bucket) } : {}),
+        // missBucket: plugins/miss-limit.ts meters the row's misses.
+        config: {
+          ...(row.bucket ? bucketConfig(row.bucket) : {}),
+          ...(row.missBucket ? { missBucket: row.missBucket } : {}),
+        },
         handler: async (request, reply) => {
           const byUrl = keep && row.method === "GET" && !row.headers ? `${row.operationId}\0${request.url}` : undefined;
           const known = byUrl === undefined ? undefined : keyByUrl.get(byUrl);

@@ -6,26 +6,37 @@
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import type { PublicUrls } from "../../catalogue/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
-import { answerConnect, HOST_DETAILS, requireHost } from "../client-errors.ts";
+import { answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
+import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
 import type { BuiltFiles } from "../files.ts";
 import { limitPipelining } from "../http-limits.ts";
-import { isApiPath, sendError, toErrorBody } from "../plugins/errors.ts";
+import { refuseRepeatedParameters } from "../repeated-params.ts";
+import {
+  allowedMethods as apiAllowedMethods,
+  errorBody,
+  isApiPath,
+  sendError,
+  toErrorBody,
+} from "../plugins/errors.ts";
 import { clientKey, limitStore } from "../plugins/limit-store.ts";
+import { limitMisses } from "../plugins/miss-limit.ts";
 import securityHeaders from "../plugins/security-headers.ts";
 import type { Store } from "../store/store.ts";
 import { forwardApi } from "./api-forward.ts";
+import { ComputedPages, type PageWorker } from "./computed.ts";
 import { terminalWidth, TextReplies } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { allowedMethods, bucketOf, registerTextRoutes } from "./routes.ts";
 import { SitePages, type SiteHandler } from "./site-page.ts";
 import { limitPage } from "./site.ts";
 
-export { loadSiteHandler, type SiteHandler } from "./site-page.ts";
+export { loadSiteHandler, siteEntry, type SiteHandler } from "./site-page.ts";
 
 export interface TextAppOptions {
   readonly config: AppOptions["config"] & { NO_COLOR?: string | undefined };
@@ -38,9 +49,21 @@ export interface TextAppOptions {
   readonly api?: FastifyInstance;
   /** The public URLs: https turns on HSTS; the site's on-demand pages link the API's. */
   readonly urls?: PublicUrls;
+  /**
+   * The thread computed pages run in (the API's heavy computations' thread, given the site's
+   * entry); without it they run on this thread, one at a time (computed.ts).
+   */
+  readonly pageWorker?: PageWorker;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
 }
+
+/**
+ * The pages' list parameters that the site's no-JS forms send once per ticked checkbox (compare's
+ * ids, the matrix's providers): joined as one comma-separated list, never refused as repeated.
+ */
+// "width" is refused when repeated by its own check (render.ts terminalWidth), which says how to give it.
+const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers", "width"]);
 
 /** The CSP source expression that allows the site's one inline script, THEME_SCRIPT. */
 const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
@@ -54,11 +77,18 @@ const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
-  const site = new SitePages(options.siteHandler, {
-    catalogue: options.catalogue,
-    store: options.store,
-    ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
-  });
+  const computed = new ComputedPages(options.catalogue, options.pageWorker);
+  const site = new SitePages(
+    options.siteHandler,
+    {
+      catalogue: options.catalogue,
+      store: options.store,
+      ...(options.urls?.apiUrl ? { apiUrl: options.urls.apiUrl } : {}),
+      // The footer's "curl <url>/aws": the configured URL, never the request's Host (a shared cache keeps these pages).
+      ...(options.urls?.textUrl ? { textUrl: options.urls.textUrl } : {}),
+    },
+    computed,
+  );
   const app = Fastify(
     fastifyOptions(
       options.config,
@@ -71,10 +101,22 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     ),
   );
   answerConnect(app.server, "text");
-  requireHost(app, (request, reply) => replies.error(request, reply, 400, "Bad request", HOST_DETAILS));
+  answerExpectation(app.server, "text");
+  // First: /v1/ is the API's, through the API's own handler and hooks (Host, repeated parameters…).
+  if (options.api) await forwardApi(app, options.api);
+  requireHost(app, (request, reply, details) => replies.error(request, reply, 400, "Bad request", details));
+  refuseDotSegments(app, (request, reply) => replies.error(request, reply, 404, "Not found", DOT_SEGMENT_DETAILS));
+  // The pages' list parameters may repeat (forms send them so).
+  refuseRepeatedParameters(
+    app,
+    (request, reply, details) =>
+      replies.error(request, reply, 400, isApiPath(request.url) ? "Invalid query" : "Bad request", details),
+    FORM_LIST_PARAMETERS,
+  );
   limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
   if (options.files) await options.files.register(app);
   await registerHeadersAndLimit(app, options);
+  limitMisses(app, options.store, "text");
 
   // ?width= and COLUMNS shape every text answer (render.ts): a bad one is a 400 in the
   // request's rendering, whichever page it was asked of.
@@ -86,13 +128,13 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   app.setErrorHandler(textErrorHandler(replies, site));
   app.setNotFoundHandler(notFoundHandler(replies, options));
 
-  if (options.api) await app.register(forwardApi(options.api));
   const context: TextContext = {
     catalogue: options.catalogue,
     store: options.store,
     files: options.files,
     replies,
     site,
+    computed,
     textUrl: options.urls?.textUrl,
   };
   await app.register(registerTextRoutes(context));
@@ -172,7 +214,22 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
 
 /** A known page asked with another method: 405 naming the ones it answers (RFC 9110 §15.5.6); else 404. */
 function notFoundHandler(replies: TextReplies, options: TextAppOptions) {
+  // The API's paths answer as the API host does (PROPFIND /v1/lists: 405 with Allow, not 404).
+  const apiAllowed = apiAllowedMethods(ENDPOINTS);
   return (request: FastifyRequest, reply: FastifyReply) => {
+    if (isApiPath(request.url)) {
+      const pathname = request.url.split("?")[0]!;
+      const allowed = apiAllowed(request.method, pathname);
+      if (allowed)
+        return sendError(
+          reply.header("allow", allowed),
+          errorBody(
+            405,
+            "Method not allowed",
+            `${pathname.slice(0, 200)} answers ${allowed}, not ${request.method.slice(0, 20)}; see GET / for the endpoint list`,
+          ),
+        );
+    }
     const allow = allowedMethods(options.catalogue, options.files, request.url);
     if (!allow)
       return replies.error(request, reply, 404, "Not found", "No page here. Try / for the list of providers.");

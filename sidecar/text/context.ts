@@ -6,6 +6,7 @@ import type { BuiltFiles } from "../files.ts";
 import type { Store } from "../store/store.ts";
 import type { Rendering, TextReplies } from "./render.ts";
 import type { SitePages } from "./site-page.ts";
+import type { PagesComputer } from "./computed-shapes.ts";
 
 /** What a route's handler is given beside the request. */
 export interface TextContext {
@@ -15,6 +16,8 @@ export interface TextContext {
   readonly replies: TextReplies;
   /** The site's pages rendered on demand (none without a built server bundle). */
   readonly site: SitePages;
+  /** The computed pages, run off the event loop and kept (computed.ts). */
+  readonly computed: PagesComputer;
   /** The text host's public URL: the exit plan's links are absolute (pasted into tickets). */
   readonly textUrl?: string | undefined;
 }
@@ -34,8 +37,10 @@ export interface TextRoute {
   readonly methods: readonly ("GET" | "POST")[];
   /** The renderings it answers in (by Accept or ?format). */
   readonly formats: readonly Rendering[];
-  /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed one. */
-  readonly bucket: "text" | "relaxed";
+  /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed or strict one. */
+  readonly bucket: "text" | "relaxed" | "strict";
+  /** Reads that find nothing (404) are counted in this API bucket (sidecar/plugins/miss-limit.ts). */
+  readonly missBucket?: "misses";
   readonly cache: CachePolicy;
   readonly serving: TextServing;
   /** Takes a form-encoded body (the no-JS feedback form). */

@@ -13,9 +13,13 @@ import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
+import { TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
+import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import type { StoredList } from "../store/store.ts";
 
 const TARGET_KEYS = ["providers", "sovereignOption", "euResidentOnly", "jurisdictions", "exclude"] as const;
 const TargetQuery = ExitPlanQuery.pick({
@@ -38,7 +42,7 @@ export function exitTargetOfRequest(query: Record<string, unknown>): { to: ExitT
 }
 
 export async function exitPlanPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
-  const { catalogue, store, replies } = c;
+  const { store, replies } = c;
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
   const rendering = replies.rendering(request);
   if (isDotSegment(id)) return replies.notFound(request, reply, "No page here.");
@@ -51,7 +55,41 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   }
   const found = await replies.savedList(store, id, request, reply);
   if ("answered" in found) return found.answered;
-  const { list } = found;
+  // In HTML the site's layout around the plan: the job computes the Doc, the site renders it.
+  const asDoc = rendering === "html" && c.site.available;
+  const computed = await c.computed.text(
+    {
+      name: "exitPlan",
+      input: {
+        list: found.list,
+        to: target.to,
+        defaulted: target.defaulted,
+        textUrl: c.textUrl ?? "",
+        rendering,
+        width: widthOf(request),
+        asDoc,
+      },
+    },
+    clientGone(request),
+  );
+  if (asDoc && "body" in computed) {
+    const doc = JSON.parse(computed.body) as Doc;
+    const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
+    const sitePage = { page: { name: "doc", search: "" }, locals: { doc, docPage: { noindex: true } }, headers };
+    if (await c.site.render(request, reply, sitePage)) return reply;
+    return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
+  }
+  // Saved lists expire: not for shared caches.
+  return replies.computed(request, reply, rendering, computed, false);
+}
+
+/** A saved list's exit plan to `to`, as a page. */
+export function exitPlanBody(
+  catalogue: Catalogue,
+  input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
+): Computed {
+  const { list, rendering } = input;
+  const target = { to: input.to, defaulted: input.defaulted };
   const { services, missingServiceIds } = resolveList(catalogue, list);
   let doc: Doc;
   try {
@@ -62,10 +100,10 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
     );
     if (missingServiceIds.length > 0)
       plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
-    doc = exitPlanDoc(catalogue, plan, { base: c.textUrl ?? "", listName: list.name ?? list.slug ?? list.id });
+    doc = exitPlanDoc(catalogue, plan, { base: input.textUrl, listName: list.name ?? list.slug ?? list.id });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+    return { status: error.statusCode, title: error.message, detail: error.details ?? "" };
   }
   const path = `${listPath(list)}/exit-plan`;
   const query = new URLSearchParams(
@@ -90,13 +128,10 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
       ...rest,
     ],
   };
-  // Saved lists expire: not for shared caches.
-  return replies.text(
-    request,
-    reply,
-    200,
-    rendering,
-    rendering === "html" ? renderHtml(page) : render(page, rendering, widthOf(request)),
-    false,
-  );
+  // For the site's layout (an on-demand page rendering this Doc), the Doc itself.
+  if (input.asDoc) return { status: 200, body: JSON.stringify(page) };
+  return {
+    status: 200,
+    body: rendering === "html" ? renderHtml(page) : render(page, rendering, input.width),
+  };
 }

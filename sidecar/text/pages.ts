@@ -19,6 +19,8 @@ import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
+import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import type { StoredList } from "../store/store.ts";
 
 type Params<P> = FastifyRequest<{ Params: P }>;
 
@@ -32,17 +34,30 @@ export async function comparePath(c: TextContext, request: FastifyRequest, reply
     if (await c.site.render(request, reply, { page: { name: "compare", search }, headers: { vary: TEXT_VARY } }))
       return reply;
   }
+  const computed = await c.computed.text(
+    {
+      name: "comparePath",
+      input: { ids: raw, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed);
+}
+
+/** The comparison of /compare/a,b; 404 when an id names no service (the ids are the path). */
+export function comparePathBody(
+  catalogue: Catalogue,
+  { ids: raw, rendering, width }: Shape & { ids: string },
+): Computed {
   let ids: string[];
   try {
-    ids = parseIdList(c.catalogue, raw, Number.MAX_SAFE_INTEGER);
+    ids = parseIdList(catalogue, raw, Number.MAX_SAFE_INTEGER);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    // The ids are the path here: unknown ones name no page.
     const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
-    return c.replies.error(request, reply, status, error.message, error.details ?? "");
+    return { status, title: error.message, detail: error.details ?? "" };
   }
-  const body = render(comparePage(c.catalogue, ids), rendering, widthOf(request));
-  return c.replies.text(request, reply, 200, rendering, body);
+  return { status: 200, body: render(comparePage(catalogue, ids), rendering, width) };
 }
 
 /** /lists/{id}: the site's on-demand page in HTML, given the same catalogue and store as the API. */
@@ -54,9 +69,23 @@ export async function savedListPage(c: TextContext, request: FastifyRequest, rep
   if (rendering === "html" && (await c.site.render(request, reply, { headers }))) return reply;
   const found = await c.replies.savedList(c.store, id, request, reply);
   if ("answered" in found) return found.answered;
+  const computed = await c.computed.text(
+    {
+      name: "savedList",
+      input: { list: found.list, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
   // Saved lists expire: not for shared caches.
-  const body = render(savedListDoc(c.catalogue, found.list), rendering, widthOf(request));
-  return c.replies.text(request, reply, 200, rendering, body, false);
+  return c.replies.computed(request, reply, rendering, computed, false);
+}
+
+/** A saved list's page. */
+export function savedListBody(
+  catalogue: Catalogue,
+  { list, rendering, width }: Shape & { list: StoredList },
+): Computed {
+  return { status: 200, body: render(savedListDoc(catalogue, list), rendering, width) };
 }
 
 /** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
@@ -86,6 +115,18 @@ export async function builtPage(c: TextContext, request: FastifyRequest, reply: 
     const dir = decoded.replace(/^\/+|\/+$/g, "");
     if (await c.replies.site(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;
     if (!page) return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}.`);
+    // /aws/aws-s3 is the same service as /aws/s3, whose site page the browser is sent to: one page
+    // per service (the text renderings answer at both paths).
+    const canonical = `/${page}`;
+    if (isServicePage(page) && canonical !== `/${dir}`) {
+      // Re-encoded: the Location header takes no raw bytes a client may have sent.
+      const search = new URLSearchParams(splitRequestUrl(request.url).query).toString();
+      return reply
+        .code(301)
+        .header("vary", TEXT_VARY)
+        .header("location", search ? `${canonical}?${search}` : canonical)
+        .send();
+    }
   }
   if (!page)
     return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`);
@@ -93,6 +134,10 @@ export async function builtPage(c: TextContext, request: FastifyRequest, reply: 
   const body = render(pageDoc(c.catalogue, page), rendering, widthOf(request));
   return c.replies.text(request, reply, 200, rendering, body);
 }
+
+/** A page key of textPages naming a service (aws/s3), not a provider, category or other page. */
+const isServicePage = (page: string) =>
+  /^[^/]+\/[^/]+$/.test(page) && !page.startsWith("category/") && !page.endsWith("/index");
 
 /** /lifecycle?within=…: the page filtered as of today (the site's page filters in the browser). */
 async function filteredLifecycle(
@@ -102,17 +147,32 @@ async function filteredLifecycle(
   query: Record<string, unknown>,
 ) {
   const rendering = c.replies.rendering(request);
+  const asked = Object.fromEntries(LIFECYCLE_KEYS.map((key) => [key, query[key]]));
+  const computed = await c.computed.text(
+    {
+      name: "lifecycle",
+      // Today's date, not the time: one day's answers are kept as one.
+      input: { query: asked, now: Date.parse(dayOf(new Date())), rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed);
+}
+
+/** The lifecycle page filtered by the API's lifecycle query, as of `now`. */
+export function filteredLifecycleBody(
+  catalogue: Catalogue,
+  { query, now, rendering, width }: Shape & { query: Record<string, unknown>; now: number },
+): Computed {
   const parsed = LifecycleQuery.safeParse({ within: query.within, status: query.status, provider: query.provider });
-  if (!parsed.success) {
-    return c.replies.error(request, reply, 400, "Bad request", issueDetails(parsed.error.issues, "query"));
-  }
+  if (!parsed.success) return { status: 400, title: "Bad request", detail: issueDetails(parsed.error.issues, "query") };
   let filter;
   try {
-    filter = lifecycleFilterOf(c.catalogue, parsed.data);
+    filter = lifecycleFilterOf(catalogue, parsed.data);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    return c.replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+    return { status: error.statusCode, title: error.message, detail: error.details ?? "" };
   }
-  const doc = lifecyclePage(c.catalogue, dayOf(new Date()), filter);
-  return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
+  const doc = lifecyclePage(catalogue, dayOf(new Date(now)), filter);
+  return { status: 200, body: render(doc, rendering, width) };
 }

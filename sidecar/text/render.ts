@@ -8,12 +8,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/limits.ts";
 import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
-import { renderDoc, type TextFormat } from "../../catalogue/static.ts";
+import { renderDoc } from "../../catalogue/static.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
 import type { Store, StoredList } from "../store/store.ts";
 
-export type Rendering = TextFormat | "html";
+import type { Computed, Rendering } from "./computed-shapes.ts";
+
+export type { Rendering };
 
 const CONTENT_TYPE: Record<Rendering, string> = {
   md: "text/markdown; charset=utf-8",
@@ -155,6 +157,12 @@ export class TextReplies {
       .header("vary", TEXT_VARY)
       .header("cache-control", status === 200 && cacheable ? READ_CACHE_CONTROL : "no-store")
       .send(request.method === "HEAD" ? undefined : body);
+  }
+
+  /** A computed page (computed.ts): its body, or its error, in the request's rendering. */
+  computed(request: FastifyRequest, reply: FastifyReply, rendering: Rendering, computed: Computed, cacheable = true) {
+    if ("body" in computed) return this.text(request, reply, 200, rendering, computed.body, cacheable);
+    return this.error(request, reply, computed.status, computed.title, computed.detail);
   }
 
   error(request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) {

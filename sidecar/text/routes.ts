@@ -10,7 +10,9 @@ import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { textPageFor } from "../../catalogue/static.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
+import { pageBudget } from "../response-budget.ts";
 import { exitPlanPage } from "./exit-plan.ts";
+import { exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
 import type { TextContext, TextRoute } from "./context.ts";
 import type { Rendering } from "./render.ts";
@@ -28,8 +30,12 @@ export const TEXT_ROUTES: readonly TextRoute[] = [
   { path: "/equivalents", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: equivalentsPage },
   { path: "/equivalents/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", handler: equivalenceGroupPage },
   { path: "/feedback", methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, handler: feedbackPost },
-  { path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: savedListPage },
-  { path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: exitPlanPage },
+  { path: "/exposure", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: exposurePage },
+  { path: "/list", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: listBuilderPage },
+  { path: "/list/files/:file", methods: ["GET"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", handler: listFile },
+  { path: "/lists", methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, handler: saveListForm },
+  { path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: savedListPage },
+  { path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: exitPlanPage },
   { path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", handler: builtPage },
 ];
 
@@ -49,9 +55,13 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
     app.route({
       method: [...route.methods],
       url: route.path,
-      config: { bucket: route.bucket },
+      config: { bucket: route.bucket, ...(route.missBucket ? { missBucket: route.missBucket } : {}) },
       // The row's cache policy, unless the handler's answer says otherwise (an error is never kept).
-      handler: (request, reply) => {
+      handler: async (request, reply) => {
+        // A computed answer is computed when it is its connection's turn, with a slot of the
+        // process's page budget (response-budget.ts): a client pipelining pages it does not read
+        // holds one answer in memory, not one per request, and such clients PAGE_STREAMS at most.
+        if (route.serving !== "static" && !(await pageBudget.acquire(reply.raw, request.raw.socket))) return reply;
         reply.header("cache-control", cacheControl(route.cache));
         return route.handler(context, request, reply);
       },

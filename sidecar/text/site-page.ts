@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load.ts";
 import type { RecordStore } from "../../catalogue/ports.ts";
 import { errorDoc, render } from "./render.ts";
+import { clientGone, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";
 
 /** The built site's on-demand handler (@astrojs/node). */
 export type SiteHandler = (
@@ -26,10 +27,10 @@ export type SiteHandler = (
 /**
  * The built site's on-demand handler, if the build has one. Its bundle is imported on the first
  * saved-list page asked for, not at start: a server that never renders one does not keep it in
- * memory (issue 20, RSS).
+ * memory (decisions.md#memory-rss, RSS).
  */
 export async function loadSiteHandler(distDir: string): Promise<SiteHandler | undefined> {
-  const entry = join(distDir, "site", "server", "entry.mjs");
+  const entry = siteEntry(distDir);
   if (!existsSync(entry)) return undefined;
   let loading: Promise<SiteHandler> | undefined;
   const load = () =>
@@ -39,6 +40,9 @@ export async function loadSiteHandler(distDir: string): Promise<SiteHandler | un
     }));
   return async (request, response, next, locals) => (await load())(request, response, next, locals);
 }
+
+/** The built site's on-demand handler's module. */
+export const siteEntry = (distDir: string) => join(distDir, "site", "server", "entry.mjs");
 
 /** "." and ".." (also percent-encoded): dot segments a URL parser resolves to another page. */
 export function isDotSegment(param: string): boolean {
@@ -50,6 +54,7 @@ export interface SiteLocals {
   readonly catalogue: Catalogue;
   readonly store: RecordStore;
   readonly apiUrl?: string;
+  readonly textUrl?: string;
 }
 
 export interface SitePageRequest {
@@ -71,9 +76,12 @@ export interface SitePageRequest {
 export class SitePages {
   private readonly handler: SiteHandler | undefined;
   private readonly locals: SiteLocals;
-  constructor(handler: SiteHandler | undefined, locals: SiteLocals) {
+  private readonly computed: PagesComputer | undefined;
+  /** `computed`: with a worker, pages render there (computed.ts), off this thread's event loop. */
+  constructor(handler: SiteHandler | undefined, locals: SiteLocals, computed?: PagesComputer) {
     this.handler = handler;
     this.locals = locals;
+    this.computed = computed;
   }
 
   get available(): boolean {
@@ -83,11 +91,35 @@ export class SitePages {
   /** Renders the page; false (nothing sent) when the build has no on-demand handler. */
   async render(request: FastifyRequest, reply: FastifyReply, page: SitePageRequest): Promise<boolean> {
     if (!this.handler) return false;
+    if (this.computed?.rendersSite) {
+      const url = page.page ? `/on-demand/${page.page.name}${page.page.search}` : (request.raw.url ?? "/");
+      // A page of its query alone is kept (a saved list's reads the store; a 429 or a refused form, its
+      // locals); pages print the configured public URL, never the Host, so the Host is not in the key.
+      const key = page.page && !page.locals ? url : undefined;
+      const job = {
+        url,
+        headers: request.headers,
+        locals: page.locals ?? {},
+        apiUrl: this.locals.apiUrl,
+        textUrl: this.locals.textUrl,
+      };
+      sendSiteAnswer(reply, await this.computed.site(job, key, clientGone(request)), page.headers);
+      return true;
+    }
     // The page is chosen by the URL Astro is handed: the public one stays in the browser.
     const raw = page.page ? withUrl(request.raw, `/on-demand/${page.page.name}${page.page.search}`) : request.raw;
     await serveSitePage(request, reply, raw, this.handler, { ...this.locals, ...page.locals }, page.headers);
     return true;
   }
+}
+
+/** A page rendered in the worker: the caller's headers, then the page's own, as Astro wrote them. */
+function sendSiteAnswer(reply: FastifyReply, answer: SiteAnswer, headers: Record<string, string>): FastifyReply {
+  reply.headers(headers);
+  for (const [name, value] of Object.entries(answer.headers))
+    if (!["content-length", "transfer-encoding", "connection", "keep-alive"].includes(name)) reply.header(name, value);
+  const body = Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+  return reply.code(answer.status).send(body);
 }
 
 /** The request as Astro's handler reads it, at another URL and as a GET (a form's body is read already). */

@@ -17,7 +17,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../../catalogue/contract/index.ts";
 import { BUCKETS, FEEDBACK_MESSAGE } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
-import { compareRequest, listParam, matrixRequest, searchRequest } from "../../catalogue/page-requests.ts";
+import { compareRequest, listParam, matrixRequest, searchHref, searchRequest } from "../../catalogue/page-requests.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../../catalogue/render/equivalents.ts";
@@ -28,6 +28,7 @@ import { hitBucket } from "../plugins/rate-limit.ts";
 import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import type { SitePages } from "./site-page.ts";
+import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
 const contentType = (rendering: Rendering) =>
@@ -45,7 +46,8 @@ function sitePage(c: TextContext, request: FastifyRequest, reply: FastifyReply, 
   return c.site.render(request, reply, { page: { name, search }, headers: { vary: TEXT_VARY, ...headers } });
 }
 
-function searchDoc(catalogue: Catalogue, { query, found, hint }: ReturnType<typeof searchRequest>): Doc {
+function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchRequest>): Doc {
+  const { query, found, hint, didYouMean, page, pages, filters } = request;
   if (!query)
     return {
       title: "Search",
@@ -57,19 +59,32 @@ function searchDoc(catalogue: Catalogue, { query, found, hint }: ReturnType<type
     ...(found.search?.subServices?.[service.slug] ? [`; matched ${found.search.subServices[service.slug]}`] : []),
   ]);
   const { total } = found.pagination;
+  const pager: Inline[] = [
+    ...(page > 1 ? [link("Previous page", searchHref(query, filters, page - 1))] : []),
+    ...(page > 1 && page < pages ? [" · "] : []),
+    ...(page < pages ? [link("Next page", searchHref(query, filters, page + 1))] : []),
+  ];
   return {
     title: `Search: ${query}`,
     blocks: [
       heading(1, `Search: ${query}`),
       paragraph(
-        total === 0
-          ? "No results."
-          : `${total} services match${total > found.data.length ? `; the first ${found.data.length}` : ""}.`,
+        total === 0 ? "No results." : `${total} services match${pages > 1 ? `; page ${page} of ${pages}` : ""}.`,
       ),
       ...(hint ? [paragraph(hint)] : []),
+      ...(didYouMean ? [paragraph("Did you mean ", link(didYouMean, searchHref(didYouMean, filters)), "?")] : []),
       ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
+      ...(pager.length > 0 ? [paragraph(...pager)] : []),
     ],
   };
+}
+
+/** /search's answer outside HTML (or in HTML without the site): the results in the rendering. */
+export function searchBody(catalogue: Catalogue, { query, rendering, width }: Shape & { query: string }): Computed {
+  const doc = searchDoc(catalogue, searchRequest(catalogue, new URLSearchParams(query)));
+  if (rendering === "html")
+    return { status: 200, body: `<!doctype html><title>Search</title><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre>` };
+  return { status: 200, body: renderDoc(doc, rendering, width) };
 }
 
 /** GET /search?q=…: the site's search page with the results in HTML, else the results as text. */
@@ -77,12 +92,16 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
   const rendering = c.replies.rendering(request);
   reply.header("vary", TEXT_VARY).header("cache-control", "no-store");
   if (rendering === "html" && (await sitePage(c, request, reply, "search"))) return reply;
-  const doc = searchDoc(c.catalogue, searchRequest(c.catalogue, searchParams(request)));
-  if (rendering === "html")
-    return reply
-      .type(contentType("html"))
-      .send(`<!doctype html><title>Search</title><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre>`);
-  return reply.type(contentType(rendering)).send(renderDoc(doc, rendering, widthOf(request)));
+  // Without the site's renderer (a mirror), the built search page, whose script searches; a query's
+  // results are written as text so that they read without JavaScript too.
+  if (rendering === "html" && !searchParams(request).get("q")?.trim())
+    if (await c.replies.site(request, reply, "search/index.html")) return reply;
+  const query = normalisedQuery(request, ["q", "provider", "category", "lifecycle", "page"]);
+  const computed = await c.computed.text(
+    { name: "search", input: { query, rendering, width: widthOf(request) } },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed, false);
 }
 
 /**
@@ -100,19 +119,50 @@ export async function equivalentsPage(c: TextContext, request: FastifyRequest, r
   // The plain matrix is built (and precompressed) at the default width, like every other page.
   if (!asked && rendering !== "html" && (await c.replies.built(request, reply, `equivalents.${rendering}`)))
     return reply;
-  const { providers, category } = matrixRequest(params);
-  const body = render(equivalentsDoc(c.catalogue, providers, category), rendering, widthOf(request));
-  return c.replies.text(request, reply, 200, rendering, body);
+  const query = normalisedQuery(request, ["providers", "category"]);
+  const computed = await c.computed.text(
+    { name: "equivalents", input: { query, rendering, width: widthOf(request) } },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed);
+}
+
+/** The matrix for a query's ?providers= and ?category=. */
+export function equivalentsBody(
+  catalogue: Catalogue,
+  { query, rendering, width }: Shape & { query: string },
+): Computed {
+  const { providers, category } = matrixRequest(new URLSearchParams(query));
+  return { status: 200, body: render(equivalentsDoc(catalogue, providers, category), rendering, width) };
+}
+
+/** One kind of service, each provider's members; 404 for a kind there is not. */
+export function equivalenceGroupBody(catalogue: Catalogue, { id, rendering, width }: Shape & { id: string }): Computed {
+  const doc = equivalenceGroupDoc(catalogue, id);
+  if (doc) return { status: 200, body: render(doc, rendering, width) };
+  const detail = `No kind of service "${stripControl(id).slice(0, 100)}"; /equivalents lists them.`;
+  return { status: 404, title: "Not found", detail };
 }
 
 /** GET /equivalents/{id}: one kind of service, each provider's members. */
 export async function equivalenceGroupPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
   const rendering = c.replies.rendering(request);
-  const doc = equivalenceGroupDoc(c.catalogue, id);
-  if (doc) return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
-  const detail = `No kind of service "${stripControl(id).slice(0, 100)}"; /equivalents lists them.`;
-  return c.replies.error(request, reply, 404, "Not found", detail);
+  // In HTML the site's layout around the same Doc (one group: cheap), so the matrix's links lead
+  // to a page of the site; otherwise the computed text.
+  if (rendering === "html" && c.site.available) {
+    const doc = equivalenceGroupDoc(c.catalogue, id);
+    const page = { page: { name: "doc", search: "" }, locals: { doc }, headers: { vary: TEXT_VARY } };
+    if (doc && (await c.site.render(request, reply, page))) return reply;
+  }
+  const computed = await c.computed.text(
+    {
+      name: "equivalenceGroup",
+      input: { id, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed);
 }
 
 /**
@@ -127,21 +177,50 @@ export async function compareQuery(c: TextContext, request: FastifyRequest, repl
     if (!asked && (await c.replies.site(request, reply, "compare/index.html"))) return reply;
     if (asked && (await sitePage(c, request, reply, "compare"))) return reply;
   }
-  const { known, note } = compareRequest(c.catalogue, listParam(params, "ids", 200));
+  const query = normalisedQuery(request, ["ids"]);
+  const computed = await c.computed.text(
+    {
+      name: "compareQuery",
+      input: { query, rendering, width: widthOf(request) },
+    },
+    clientGone(request),
+  );
+  return c.replies.computed(request, reply, rendering, computed);
+}
+
+/** The comparison of a query's ?ids=, or how to ask for one. */
+export function compareQueryBody(
+  catalogue: Catalogue,
+  { query, rendering, width }: Shape & { query: string },
+): Computed {
+  const { known, note } = compareRequest(catalogue, listParam(new URLSearchParams(query), "ids", 200));
   const compared: Doc =
     known.length > 0
-      ? comparePage(c.catalogue, known)
+      ? comparePage(catalogue, known)
       : {
           title: "Compare",
           blocks: [heading(1, "Compare"), paragraph("Name services to compare: /compare/aws-s3,gcp-cloud-storage.")],
         };
   const [title, ...rest] = compared.blocks;
   const doc: Doc = { ...compared, blocks: [title!, ...(note ? [paragraph(note)] : []), ...rest] };
-  return c.replies.text(request, reply, 200, rendering, render(doc, rendering, widthOf(request)));
+  return { status: 200, body: render(doc, rendering, width) };
 }
 
-/** The site's styled 429 page (site/src/pages/on-demand/429.astro) saying what was limited and when to retry. */
-export function limitPage(
+/**
+ * The query's values of `keys` only, in the order of the keys: what a computed page reads of it,
+ * so that one page asked with its parameters in another order, or with ?format=, is kept once.
+ */
+function normalisedQuery(request: FastifyRequest, keys: readonly string[]): string {
+  const params = searchParams(request);
+  return new URLSearchParams(keys.flatMap((key) => params.getAll(key).map((value) => [key, value]))).toString();
+}
+
+/**
+ * The site's styled 429 page (site/src/pages/on-demand/429.astro) saying what was limited and when
+ * to retry; false when there is none, or when pages are too busy to render one (the caller sends
+ * the built one: a flood of refused requests must not wait for renders).
+ */
+export async function limitPage(
   site: SitePages,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -149,11 +228,16 @@ export function limitPage(
   retryAfterSeconds: number,
 ): Promise<boolean> {
   const detail = `${limited ?? ""} Try again in ${retryAfterSeconds} seconds.`.trim();
-  return site.render(request, reply, {
-    page: { name: "429", search: "" },
-    locals: { limited: detail },
-    headers: { "cache-control": "no-store", "retry-after": String(retryAfterSeconds) },
-  });
+  try {
+    return await site.render(request, reply, {
+      page: { name: "429", search: "" },
+      locals: { limited: detail },
+      headers: { "cache-control": "no-store", "retry-after": String(retryAfterSeconds) },
+    });
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 503) return false;
+    throw error;
+  }
 }
 
 const FEEDBACK_ROW = ENDPOINTS.find((row) => row.operationId === "sendFeedback")!;

@@ -1,5 +1,5 @@
 /**
- * Issue 65: compressed files are reused across builds when their content is unchanged (a cache
+ * decisions.md#serving-performance: compressed files are reused across builds when their content is unchanged (a cache
  * keyed by content hash), and the bytes a build writes are the same whether a .br/.gz came from the
  * cache or was compressed fresh; a torn or corrupted entry is never served; two builds may share
  * the cache at once; the cache is pruned to a bound.

@@ -1,5 +1,5 @@
 /**
- * Issue 50: builds are reproducible. Every date a build writes comes from the data (the newest
+ * decisions.md#bounded-memory: builds are reproducible. Every date a build writes comes from the data (the newest
  * lastVerified or release day), never from file modification times or the clock, so two builds of
  * the same data are byte-identical, and a fresh clone (new mtimes) builds what the last one did;
  * also when one compressed every file fresh and the other took them from the compression cache.
@@ -76,7 +76,7 @@ describe("a build", () => {
       for (const file of await listFiles(data)) utimesSync(join(data, file), when, when);
     };
     // The first build compresses every file fresh into an empty cache, the second takes every
-    // compressed file from that cache (issue 65): the bytes must not tell them apart.
+    // compressed file from that cache (decisions.md#serving-performance): the bytes must not tell them apart.
     const cacheDir = join(root, "compressed");
     const logs: string[][] = [[], []];
     await touch(new Date("2001-02-03T04:05:06Z"));

@@ -129,7 +129,7 @@ describe("the catalogue data", () => {
     }
   });
 
-  it("backs every non-active lifecycle with a vendor page, or lists it as searched and not found (issue 62)", () => {
+  it("backs every non-active lifecycle with a vendor page, or lists it as searched and not found (decisions.md#facts-carry-sources)", () => {
     expect([...lifecycleSourceProblems(catalogue), ...staleLifecycleGaps(catalogue)]).toEqual([]);
     const lifecycles = catalogue.services.filter((service) => service.lifecycle);
     const gaps = Object.keys(LIFECYCLE_WITHOUT_VENDOR_SOURCE);
@@ -154,14 +154,14 @@ describe("the catalogue data", () => {
       expect(announced.map((service) => service.slug)).toContain(slug);
   });
 
-  it("dates Memorystore for Memcached's shutdown from Google's own pages (issue 52)", () => {
+  it("dates Memorystore for Memcached's shutdown from Google's own pages (decisions.md#facts-carry-sources)", () => {
     const record = catalogue.bySlug.get("gcp-memorystore-memcached")!;
     expect(record.service.lifecycle).toMatchObject({ status: "sunset", sunsetDate: "2029-01-31" });
     const backing = record.sources.filter((source) => source.backs.includes("lifecycle"));
     expect(backing.map((source) => source.url)).toContain(record.service.lifecycle!.announcementUrl);
   });
 
-  it("keeps equivalence groups to one job at one layer (issue 52)", () => {
+  it("keeps equivalence groups to one job at one layer (decisions.md#facts-carry-sources)", () => {
     const members = (id: string) => catalogue.groups.find((group) => group.id === id)!.services;
     // Ingestion pipes apart from stream processors.
     expect(members("stream-ingestion")).toEqual(
@@ -198,7 +198,7 @@ describe("the catalogue data", () => {
       expect(members(left), `${slug} out of ${left}`).not.toContain(slug);
       if (joined) expect(members(joined), `${slug} in ${joined}`).toContain(slug);
     }
-    // Issue 61: groups by layer. Event Hubs speaks Kafka (and stays an ingestion pipe); Cosmos DB is a
+    // decisions.md#exit-ranking: groups by layer. Event Hubs speaks Kafka (and stays an ingestion pipe); Cosmos DB is a
     // document database; Pub/Sub meets Kafka (ingestion) and RabbitMQ (queues); mixed groups split.
     expect(members("managed-kafka")).toContain("azure-event-hubs");
     expect(members("stream-ingestion")).toEqual(expect.arrayContaining(["azure-event-hubs", "ionos-kafka"]));
@@ -230,7 +230,7 @@ describe("the catalogue data", () => {
         expect(catalogue.bySlug.get(slug)!.service.lifecycle?.status, `${group.id}: ${slug}`).not.toBe("retired");
   });
 
-  it("states compatibility and lineage from the vendors' pages (issue 61)", () => {
+  it("states compatibility and lineage from the vendors' pages (decisions.md#exit-ranking)", () => {
     const claims = (slug: string) => catalogue.bySlug.get(slug)!.compatibility.map((claim) => claim.id);
     expect(claims("azure-event-hubs")).toContain("kafka");
     expect(claims("ovhcloud-managed-kafka")).toContain("kafka");
@@ -243,7 +243,7 @@ describe("the catalogue data", () => {
         service.slug.replace(/^s3ns-/, "gcp-"),
       );
     expect(catalogue.bySlug.get("aws-oracle-database-at-aws")!.lineage?.origin).toBe("oci-exadata-database-service");
-    // The false gaps issue 61 names are filled, each in the group an exit plan looks in.
+    // The false gaps decisions.md#exit-ranking names are filled, each in the group an exit plan looks in.
     const groupsOf = (slug: string) => catalogue.bySlug.get(slug)!.groupIds;
     expect(groupsOf("stackit-workflows")).toContain("managed-airflow");
     expect(groupsOf("ovhcloud-object-storage")).toContain("archive-storage");

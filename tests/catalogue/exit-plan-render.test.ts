@@ -33,6 +33,19 @@ describe("exit plan renderings", () => {
     expect(entra.outcome).toBe("no-equivalent");
     expect(rows.filter((row) => row.startsWith("azure-entra-id,"))).toHaveLength(1 + entra.nearest.length);
     expect(rows.some((row) => row.startsWith("ovhcloud-dns,DNS,ovhcloud,stays,stays,,ovhcloud-dns,"))).toBe(true);
+    // What each candidate is: S3 to OVHcloud's Object Storage shares the S3 API (compatible);
+    // the same-category rows are "nearest", never equivalents.
+    const kinds = rows.slice(1).map((row) => row.split(",")[4]);
+    for (const kind of kinds)
+      expect(["stays", "lineage", "compatible", "equivalent", "gap", "kept", "nearest"]).toContain(kind);
+    expect(
+      rows.find((row) => row.startsWith("aws-s3,") && row.includes(",ovhcloud-object-storage,"))!.split(",")[4],
+    ).toBe(
+      plan.services[0]!.candidates.find((c) => c.slug === "ovhcloud-object-storage")!.compatibility.length > 0
+        ? "compatible"
+        : "equivalent",
+    );
+    expect(kinds.filter((kind) => kind === "nearest")).toHaveLength(entra.nearest.length);
     // Every reason has commas or semicolons: quoted, and a row has exactly the header's columns.
     for (const row of rows.slice(1)) expect(row.match(/"[^"]*"|[^,]+|(?<=,)(?=,|$)/g)!.length).toBe(12);
   });
@@ -59,5 +72,19 @@ describe("exit plan renderings", () => {
     expect(md).toContain("| US-headquartered providers | 2 of 2 (100%) | 1 of 2 (50%) |");
     expect(md).toContain("After counts 1 service with no equivalent where it is now");
     expect(md).toContain("](https://text.example/aws/s3)");
+  });
+
+  it("Markdown escapes nothing inside a link as an entity: link text takes backslashes", () => {
+    expect(
+      renderMarkdown({ title: "t", blocks: [paragraph(link("AT&T <Cloud> [EU]", "https://x.example/?a=1&b=2"))] }),
+    ).toBe("[AT\\&T \\<Cloud\\> \\[EU\\]](https://x.example/?a=1&b=2)\n");
+    // Every service with & in its name or a source's backs, planned anywhere: no entity inside a link.
+    const withAmpersand = catalogue.services.filter((service) => service.name.includes("&")).map((s) => s.slug);
+    expect(withAmpersand.length).toBeGreaterThan(0);
+    const plan = exitPlan(catalogue, withAmpersand.slice(0, 20), { sovereignOption: true });
+    const md = renderMarkdown(exitPlanDoc(catalogue, plan, { base: "https://text.example" }));
+    const links = [...md.matchAll(/\[((?:\\.|[^\]\\])*)\]\(([^)]*)\)/g)];
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter(([whole]) => /&(amp|lt|gt);/.test(whole)).map(([whole]) => whole)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowedProviders, compatibilityOf, exitPlan, isClosed, sameProduct } from "../../catalogue/exit-plan.ts";
+import { allowedProviders, exitPlan, isClosed, sameProduct } from "../../catalogue/exit-plan.ts";
 import { exposureReport } from "../../catalogue/exposure.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { ExitPlan, ExitPlanBody, type ExitTargetT } from "../../catalogue/schema/index.ts";
@@ -21,7 +21,9 @@ const groupPeers = (a: string, b: string) => {
 /** Whether a candidate may replace a service: a group peer, the same product, or a same-category service sharing a compatibility entry. */
 const related = (a: string, b: string) => {
   const [x, y] = [catalogue.bySlug.get(a)!, catalogue.bySlug.get(b)!];
-  const shared = compatibilityOf(x).some((id) => compatibilityOf(y).includes(id));
+  // Claims for part of a job (a scope) find candidates too; they never rank (catalogue/data/README.md).
+  const claimed = (record: typeof x) => (record.compatibility ?? []).map((claim) => claim.id);
+  const shared = claimed(x).some((id) => claimed(y).includes(id));
   return groupPeers(a, b) || sameProduct(x, y) || (shared && x.service.category === y.service.category);
 };
 
@@ -169,7 +171,7 @@ describe("exit plans, over random lists and targets", () => {
     expect(refusal({ providers: ["aws"], sovereignOption: true })).toEqual([
       400,
       "No provider matches the target",
-      expect.stringContaining("providers aws; sovereign option"),
+      expect.stringContaining("providers Amazon Web Services; sovereign option"),
     ]);
   });
 
@@ -207,7 +209,7 @@ describe("exit plans, over random lists and targets", () => {
   });
 });
 
-describe("exit plans, issue 61", () => {
+describe("exit plans, decisions.md#exit-ranking", () => {
   it("propose the same product at rank 1: every lineage, from its origin's provider to its own", () => {
     const lineages = catalogue.services
       .map((service) => catalogue.bySlug.get(service.slug)!)
@@ -297,4 +299,17 @@ describe("the ten reviewed example plans", () => {
       else expect(plan.exposure.after.totalServices).toBeGreaterThan(plan.targetList.approvedServiceIds.length);
     });
   }
+});
+
+describe("compatibility for the whole job", () => {
+  it("ranks a service speaking a protocol for part of the job below one that covers it, and says which part", () => {
+    const plan = exitPlan(realCatalogue(), ["azure-event-hubs"], { providers: ["stackit", "ionos"] });
+    const [first, ...rest] = plan.services[0]!.candidates;
+    // Event Hubs consumers and consumer groups would break on STACKIT Intake, an ingest-only sink.
+    expect(first!.slug).toBe("ionos-kafka");
+    expect(first!.compatibility).toEqual(["kafka"]);
+    const intake = rest.find((candidate) => candidate.slug === "stackit-intake")!;
+    expect(intake.compatibility).toEqual([]);
+    expect(intake.reason).toContain("compatible for part of the job only (kafka: producing only");
+  });
 });

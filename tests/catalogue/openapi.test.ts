@@ -43,9 +43,9 @@ describe("the OpenAPI document", () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string; $ref?: string }> }> };
   };
 
-  it("is OpenAPI 3.1 at contract version 1.8.0", () => {
+  it("is OpenAPI 3.1 at contract version 1.9.0", () => {
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.8.0");
+    expect(doc.info.version).toBe("1.9.0");
   });
 
   it("describes ServiceDetail.compatibility and lineage with the vendor source (1.8.0)", () => {
@@ -54,7 +54,7 @@ describe("the OpenAPI document", () => {
     expect(detail.compatibility?.description).toMatch(/compatibility vocabulary/);
     expect(detail.lineage?.description).toMatch(/another provider's product operated by a different company/);
     expect(Object.keys(schemas.FactSource!.properties!)).toEqual(["url", "retrieved", "asOf"]);
-    expect(Object.keys(schemas.ServiceCompatibility!.properties!).sort()).toEqual(["id", "name", "source"]);
+    expect(Object.keys(schemas.ServiceCompatibility!.properties!).sort()).toEqual(["id", "name", "scope", "source"]);
   });
 
   it("holds every path of the contract, with its Error responses", () => {

@@ -1,5 +1,5 @@
 /**
- * Approved means deployable (issue 63): each deployment fixture (catalogue/policies/deployments.ts,
+ * Approved means deployable (decisions.md#approved-means-usable): each deployment fixture (catalogue/policies/deployments.ts,
  * written from the vendor's own quickstart, template or guide) deploys under the document generated
  * from the services it names, as the vendors' own engines would decide:
  * - Azure: every type it creates is in the initiative's allowed types (the types Indexed mode never
@@ -43,7 +43,7 @@ describe("the deployment fixtures", () => {
       expect(fixture.sources.length, fixture.id).toBeGreaterThan(0);
       for (const source of fixture.sources) {
         expect(source.url, fixture.id).toMatch(
-          /^https:\/\/(github\.com\/(Azure|Azure-Samples|MicrosoftDocs)\/|learn\.microsoft\.com\/|cloud\.google\.com\/|codelabs\.developers\.google\.com\/|docs\.aws\.amazon\.com\/)/,
+          /^https:\/\/(github\.com\/(Azure|Azure-Samples|MicrosoftDocs|aws-samples|GoogleCloudPlatform)\/|learn\.microsoft\.com\/|cloud\.google\.com\/|codelabs\.developers\.google\.com\/|docs\.aws\.amazon\.com\/)/,
         );
         // A file in a repository is pinned to the commit read.
         if (source.url.startsWith("https://github.com/"))
@@ -178,6 +178,50 @@ describe.each(fixturesOf("aws").map((fixture) => [fixture.id, fixture] as const)
 );
 
 // ---------------------------------------------------------------------------------------------
+// Dependencies from AWS's CloudFormation resource schemas
+
+describe("the approved services' own resource types (CloudFormation handler permissions)", () => {
+  const sam = DEPLOYMENTS.find((fixture) => fixture.id === "aws-aurora-serverless-data-api-sam")!;
+
+  it("let the SAM app read its packaged code from S3 without approving S3, and nothing more of S3", async () => {
+    const result = scpPolicy(catalogue, sam.services);
+    const notAction = result.policy.Statement[0]!.NotAction!;
+    expect(notAction).not.toContain("s3:*");
+    expect(await decide("s3:GetObject", [result.policy], "FullAWSAccess")).toBe("Allowed");
+    expect(await decide("s3:DeleteBucket", [result.policy], "FullAWSAccess")).toBe("ExplicitlyDenied");
+    const getObject = result.dependencies.find((dependency) => dependency.identifier === "s3:GetObject")!;
+    expect(getObject.neededBy).toEqual(expect.arrayContaining(["aws-cloudformation", "aws-lambda"]));
+    expect(getObject.sources.some((url) => url.includes("cfn-lint/blob/469fe11f"))).toBe(true);
+  });
+
+  it("are each a dependency group of the type's owner, sourced to the schema file", () => {
+    const lambda = catalogue.bySlug.get("aws-lambda")!.dependencies;
+    const fn = lambda.find((group) => group.resourceType === "AWS::Lambda::Function")!;
+    expect(fn.identifiers).toEqual(expect.arrayContaining(["s3:GetObject", "iam:PassRole"]));
+    // The service's own prefix is never a dependency of its own.
+    expect(fn.identifiers.some((action) => action.startsWith("lambda:"))).toBe(false);
+    expect(fn.source.url).toMatch(
+      /^https:\/\/github\.com\/aws-cloudformation\/cfn-lint\/blob\/469fe11f[0-9a-f]+\/src\/cfnlint\/data\/schemas\/providers\/us_east_1\/aws-lambda-function\.json$/,
+    );
+    // RDS types belong to every RDS engine's service, Aurora included.
+    const aurora = catalogue.bySlug.get("aws-aurora")!.dependencies;
+    expect(aurora.some((group) => group.resourceType === "AWS::RDS::DBCluster")).toBe(true);
+  });
+
+  it("are checked by explain mode, which counts them and names none denied when the document allows all", () => {
+    const result = scpPolicy(catalogue, sam.services);
+    const groups = sam.services.flatMap((id) =>
+      catalogue.bySlug.get(id)!.dependencies.filter((group) => group.resourceType !== undefined),
+    );
+    expect(result.deployments.resourceTypes).toEqual({ checked: groups.length, denied: [] });
+    expect(result.notes).toContain(
+      `Resource types: the document allows what ${groups.length} resource types of the approved services need to deploy beyond their own identifiers, per AWS's resource schemas.`,
+    );
+    expect(result.deployments.covered.map((entry) => entry.id)).toContain(sam.id);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // What the issue found on main, one by one
 
 describe("explain: the deployment check", () => {
@@ -202,12 +246,26 @@ describe("explain: the deployment check", () => {
       "aws-lambda-function",
       "aws-step-functions-lambda",
     ]);
-    expect(result.deployments.gaps).toEqual([]);
+    // The SAM app names Lambda too, and needs services this list does not approve.
+    expect(result.deployments.gaps.map((gap) => gap.id)).toEqual(["aws-aurora-serverless-data-api-sam"]);
+    expect(result.deployments.gaps[0]!.approve).toEqual(expect.arrayContaining(["aws-aurora", "aws-cloudformation"]));
+    // The note says how many fixtures it checked, of how many, and never claims more.
+    const awsFixtures = fixturesOf("aws").length;
+    expect(result.deployments).toMatchObject({ fixturesChecked: 4, fixturesOfVendor: awsFixtures });
     expect(result.notes).toContain(
-      "Deployment check: the document allows all of 3 common workloads of these services, as the vendor's own guides deploy them (see deployments in explain mode).",
+      `Deployment check: 4 fixtures of the catalogue's ${awsFixtures} AWS deployment fixtures name these services; 1 common workload would be denied something (aws-aurora-serverless-data-api-sam); deployments in explain mode says what is missing and which services to approve.`,
     );
-    // A list touching no fixture gets no such note.
-    expect(scpPolicy(catalogue, ["aws-braket"]).notes.some((note) => note.startsWith("Deployment check"))).toBe(false);
+    const msk = scpPolicy(catalogue, ["aws-msk"]);
+    expect(msk.deployments).toMatchObject({ gaps: [], fixturesChecked: 1 });
+    expect(msk.notes).toContain(
+      `Deployment check: 1 fixture of the catalogue's ${awsFixtures} AWS deployment fixtures names these services; the document allows all of them, as the vendor's own guides deploy them (see deployments in explain mode).`,
+    );
+    // A list touching no fixture says that nothing was checked.
+    const braket = scpPolicy(catalogue, ["aws-braket"]);
+    expect(braket.deployments).toMatchObject({ covered: [], gaps: [], fixturesChecked: 0 });
+    expect(braket.notes).toContain(
+      `Deployment check: none of the catalogue's ${awsFixtures} AWS deployment fixtures names these services, so no common workload was checked.`,
+    );
     const gcp = gcpOrgPolicy(catalogue, ["gcp-pubsub"]);
     const gap = gcp.deployments.gaps.find((entry) => entry.id === "gcp-pubsub-push-cloud-run")!;
     expect(gap.missing).toContain("run.googleapis.com");
@@ -256,10 +314,11 @@ describe("explain: implied services", () => {
   });
 
   it('says "essentials" in linkedTo where the essentials are why a service is implied', () => {
-    const result = scpPolicy(catalogue, ["aws-s3"]);
+    // SQS: its queues deploy with sqs actions alone, so nothing but the essentials links IAM.
+    const result = scpPolicy(catalogue, ["aws-sqs"]);
     const iam = result.implied.find((entry) => entry.id === "aws-iam")!;
     expect(iam.linkedTo).toEqual(["essentials"]);
-    const withoutEssentials = scpPolicy(catalogue, ["aws-s3"], { essentials: false });
+    const withoutEssentials = scpPolicy(catalogue, ["aws-sqs"], { essentials: false });
     expect(withoutEssentials.implied.find((entry) => entry.id === "aws-iam")).toBeUndefined();
   });
 

@@ -1,5 +1,5 @@
 /**
- * The policy endpoints' requests (issue 53, smaller items) and the dependencies data's validation:
+ * The policy endpoints' requests (decisions.md#approved-means-usable, smaller items) and the dependencies data's validation:
  * organization ids as Google documents them, unknown ids echoed without control characters, the id
  * cap counted after de-duplication, exemptPrincipalArns validated, and the loader and check:data
  * refusing dependencies that name nothing. Every response is checked against OpenAPI by build().
@@ -46,12 +46,18 @@ describe("gamma-org-policy organizationId", () => {
 });
 
 describe("approvedServiceIds", () => {
-  it("echoes unknown ids without control or bidi characters", async () => {
+  it("echoes unknown ids without control or bidi characters: escaped, so the id named is the one sent", async () => {
     const response = await post("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3", "evil\u202e\u2066-id\u0007\u009b"],
     });
     expect(response.status).toBe(400);
-    expect(response.body.details).toBe("Not in the catalogue: evil-id");
+    // Named as sent, control characters escaped; the nearest slugs may follow in brackets.
+    expect(response.body.details).toMatch(
+      /^Not in the catalogue: evil\\u202e\\u2066-id\\u0007\\u009b( \(did you mean [a-z0-9, -]+\?\))?$/,
+    );
+    // Stripped, "aws-s3" followed by a NUL would be named "aws-s3", an id that exists.
+    const nul = await post("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-s3\u0000"] });
+    expect(nul.body.details).toMatch(/^Not in the catalogue: aws-s3\\u0000( \(did you mean [a-z0-9, -]+\?\))?$/);
   });
 
   it("counts the 500 cap after de-duplication: 600 copies of one id are one id", async () => {

@@ -1,5 +1,5 @@
 /**
- * Approved means usable (issue 53): the three policy documents allow not only each approved
+ * Approved means usable (decisions.md#approved-means-usable): the three policy documents allow not only each approved
  * service's own identifiers but what it needs besides them (catalogue/data/dependencies/), checked
  * for every service of every vendor, over random approved lists, and for AWS by simulating each
  * service's typical setup actions with @cloud-copilot/iam-simulate against the SCP.
@@ -451,6 +451,6 @@ describe("service detail shows dependencies", () => {
       "Microsoft.Network/networkInterfaces",
     );
     for (const dependency of vm.dependencies!) expect(dependency.source.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(serviceDetail(catalogue as Catalogue, "aws-s3")!).not.toHaveProperty("dependencies");
+    expect(serviceDetail(catalogue as Catalogue, "aws-sqs")!).not.toHaveProperty("dependencies");
   });
 });

@@ -90,7 +90,7 @@ describe("provenance gates", () => {
     expect(provenanceProblems(catalogue).filter((problem) => problem.includes("aws-cloud9"))).toEqual([]);
   });
 
-  it("fails a non-active lifecycle whose only source backs something else (issue 62)", () => {
+  it("fails a non-active lifecycle whose only source backs something else (decisions.md#facts-carry-sources)", () => {
     const catalogue = withEntry("aws-cloud9", (entry) => {
       entry.lifecycle = { status: "deprecated", announcementUrl: "https://aws.amazon.com/blogs/devops/" };
       entry.sources = [{ url: "https://docs.aws.amazon.com/cloud9/", retrieved: "2026-11-26", backs: ["identity"] }];
@@ -102,7 +102,7 @@ describe("provenance gates", () => {
     ]);
   });
 
-  it("refuses a CLI or CDK reference as the lifecycle source or announcement (issue 62)", () => {
+  it("refuses a CLI or CDK reference as the lifecycle source or announcement (decisions.md#facts-carry-sources)", () => {
     const announced = withEntry("aws-cloud9", (entry) => {
       entry.lifecycle = { status: "deprecated", announcementUrl: "https://docs.aws.amazon.com/cdk/api/v2/docs/x.html" };
     });
@@ -130,7 +130,7 @@ describe("provenance gates", () => {
     ]);
   });
 
-  it("lets a listed gap through, and fails the list when it goes stale (issue 62)", () => {
+  it("lets a listed gap through, and fails the list when it goes stale (decisions.md#facts-carry-sources)", () => {
     const fixture = assembleCatalogue(readCatalogueSource(FIXTURE_DIR));
     const gaps = { "aws-old-thing": "searched, not found", "aws-s3": "active", "aws-gone": "renamed" };
     expect(lifecycleSourceProblems(fixture, gaps).filter((problem) => /aws-(old-thing|s3)/.test(problem))).toEqual([
@@ -171,7 +171,7 @@ describe("provenance gates", () => {
   });
 });
 
-describe("group and lineage gates (issue 61)", () => {
+describe("group and lineage gates (decisions.md#exit-ranking)", () => {
   const withGroups = (groups: CatalogueSource["groups"], change?: (source: CatalogueSource) => CatalogueSource) => {
     const source = { ...readCatalogueSource(FIXTURE_DIR), groups };
     return assembleCatalogue(change ? change(source) : source);

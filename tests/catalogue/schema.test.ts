@@ -85,7 +85,7 @@ describe("schemas", () => {
   it("accept the request bodies of the contract and refuse their boundaries", () => {
     expect(ApprovedServicesBody.safeParse({ approvedServiceIds: ["aws-s3"] }).success).toBe(true);
     expect(ApprovedServicesBody.safeParse({ approvedServiceIds: [] }).success).toBe(false);
-    // The cap counts distinct ids (issue 53): 501 different ids are refused, 600 copies of one accepted.
+    // The cap counts distinct ids (decisions.md#approved-means-usable): 501 different ids are refused, 600 copies of one accepted.
     const distinct = Array.from({ length: 501 }, (_, i) => `id-${i}`);
     expect(ApprovedServicesBody.safeParse({ approvedServiceIds: distinct }).success).toBe(false);
     expect(ApprovedServicesBody.safeParse({ approvedServiceIds: distinct.slice(0, 500) }).success).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * Issue 50 "Shown by": requests generated with fast-check from the OpenAPI document's own request
+ * decisions.md#bounded-memory "Shown by": requests generated with fast-check from the OpenAPI document's own request
  * schemas (bodies, query parameters, headers) against the API: never a 5xx, and the server and the
  * document (ajv) agree on every request's shape. The only disagreements allowed are the ones no
  * schema can state: data-dependent answers (unknown ids, an unknown provider, nothing to allow for

@@ -1,5 +1,5 @@
 /**
- * Issue 50 "Shown by": Stoplight Prism's validating proxy (`prism proxy --errors`), a tool nobody
+ * decisions.md#bounded-memory "Shown by": Stoplight Prism's validating proxy (`prism proxy --errors`), a tool nobody
  * here wrote, in front of the real API server, driven over every operation of the OpenAPI document:
  * the document's own examples (valid requests) and requests that break one of its request schemas
  * (invalid ones). Prism checks each request against the document and each answer the server gives
@@ -200,6 +200,26 @@ describe("Prism's validating proxy in front of the server", () => {
         // Any file: a JSON file, a text file, and one the build does not hold.
         answers.push(await call(prism.url, operation, { ...example, path: "/mirror/text%2Frobots.txt" }));
         answers.push(await call(prism.url, operation, { ...example, path: "/mirror/no-such-file.txt" }));
+      }
+      // Query booleans written 1 and 0 (the one style of every boolean parameter).
+      if (operation.operationId === "planExit" || operation.operationId === "getListExitPlan")
+        answers.push(
+          await call(prism.url, operation, { ...example, query: { ...example.query, format: "csv", bom: "1" } }),
+        );
+      if (operation.operationId === "getListExitPlan")
+        answers.push(
+          await call(prism.url, operation, { ...example, query: { sovereignOption: "1", euResidentOnly: "0" } }),
+        );
+      if (operation.operationId === "listServices")
+        answers.push(await call(prism.url, operation, { query: { freeTier: "1" } }));
+      // A JSON-RPC notification: accepted, 202, no body and no content type.
+      if (operation.operationId === "mcp") {
+        const notification = await call(prism.url, operation, {
+          ...example,
+          body: { jsonrpc: "2.0", method: "notifications/initialized" },
+        });
+        expect(notification).toMatchObject({ status: 202, contentType: "", body: "" });
+        answers.push(notification);
       }
       for (const request of invalidRequests(operation))
         invalid.push({

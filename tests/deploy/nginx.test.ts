@@ -12,6 +12,7 @@ import { build as buildDist } from "../../scripts/build.ts";
 import { cleanup, freePort, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
 import { startNginx, type Nginx } from "../helpers/nginx.ts";
 import { spawnServer, type ServerProcess } from "../helpers/process.ts";
+import { rawRequest, type RawAnswer } from "../helpers/raw-http.ts";
 
 const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
 
@@ -231,6 +232,27 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
         })
       ).status,
     ).toBe(200);
+  });
+
+  it("never serves the dump, the manifest or the OpenAPI document to a path with dot segments, on either host", async () => {
+    const climbs = [
+      "/v1/%2e%2e/catalogue.json",
+      "/v1/%2E%2e/manifest.json",
+      "/v1/..%2fopenapi.json",
+      "/v1/../catalogue.json",
+      "/v1/services/%2e%2e/%2e%2e/catalogue.json",
+      "/aws/%2e%2e/v1/%2e%2e/manifest.json",
+    ];
+    for (const host of [api, text])
+      for (const path of climbs) {
+        const answer = await rawRequest(host, { path, headers: { "user-agent": "curl/8" } });
+        expect(answer, path).not.toBe("hang");
+        const { status, body, headers } = answer as RawAnswer;
+        expect([400, 404], `${host}${path}`).toContain(status);
+        expect(body.length, `${host}${path}`).toBeLessThan(2000);
+        if (host === api || path.startsWith("/v1/"))
+          expect(headers["content-type"], `${host}${path}`).toMatch(/^application\/json/);
+      }
   });
 
   it("sends each header once and right: static reads, health, status and POSTs, on both hosts", async () => {

@@ -77,6 +77,9 @@ export function contractProblems(
     return errorProblems(ajv, status, contentType, body, `${method} ${url}`);
   }
   if (!declared) return [`${method} ${url}: status ${status} is not declared`];
+  // A response declared without content (the 202 of a notification) has neither body nor type.
+  if (!declared.content)
+    return contentType === undefined && body === "" ? [] : [`${method} ${url} ${status}: declared with no content`];
   // A file download declares */*: any media type, and no schema.
   const media = declared.content?.[String(contentType).split(";")[0]!.trim()] ?? declared.content?.["*/*"];
   if (!media) return [`${method} ${url}: content type ${contentType} is not declared for ${status}`];

@@ -99,23 +99,26 @@ export function rssMb(pid: number): number {
 /**
  * `npm start` as a user runs it (package.json's flags and environment, default LOG_LEVEL) on a free
  * port, for the memory tests: the listen port is not an input of the build, so dist/ is built once
- * and served on every port with its URLs rewritten.
+ * and served on every port with its URLs rewritten. `extraEnv` goes on top (e.g. TRUST_PROXY).
  * Resolves once /v1/health answers; `stop` ends it with SIGTERM.
  */
 export async function startAsUser(
   dataDir: string,
-): Promise<{ child: ChildProcess; port: number; stop(): Promise<void> }> {
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number; textPort: number; stop(): Promise<void> }> {
   const port = await freePort();
+  const textPort = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...START_ENV,
     PORT: String(port),
-    TEXT_PORT: String(await freePort()),
+    TEXT_PORT: String(textPort),
     DATA_DIR: dataDir,
   };
   delete env.PUBLIC_API_URL;
   delete env.PUBLIC_TEXT_URL;
   delete env.LOG_LEVEL;
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [...START_ARGS], { env, stdio: ["ignore", "ignore", "inherit"] });
   // A stale dist/ is built first (a minute or more on a busy machine).
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 600_000, "npm start");
@@ -125,18 +128,22 @@ export async function startAsUser(
     child.kill("SIGTERM");
     await exited;
   };
-  return { child, port, stop };
+  return { child, port, textPort, stop };
 }
 
 /**
  * `startAsUser` for the suite it is called in: started in beforeAll on a fresh data folder, stopped
- * and the folder removed in afterAll. Read `server()` inside the tests.
+ * and the folder removed in afterAll, with `overrides` in its environment (e.g. TRUST_PROXY). Read
+ * `server()` inside the tests.
  */
-export function startAsUserPerSuite(name: string): () => Awaited<ReturnType<typeof startAsUser>> {
+export function startAsUserPerSuite(
+  name: string,
+  overrides: Record<string, string> = {},
+): () => Awaited<ReturnType<typeof startAsUser>> {
   const dataDir = mkdtempSync(join(tmpdir(), `csc-${name}-`));
   let server: Awaited<ReturnType<typeof startAsUser>> | undefined;
   beforeAll(async () => {
-    server = await startAsUser(dataDir);
+    server = await startAsUser(dataDir, overrides);
   }, 620_000);
   afterAll(async () => {
     await server?.stop();

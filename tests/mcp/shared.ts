@@ -50,15 +50,21 @@ export const VALID: readonly ToolCase[] = [
     args: { lifecycle: "retired", freeTier: false, page: 1, limit: 3 },
     api: { url: "/v1/services?lifecycle=retired&freeTier=false&page=1&limit=3" },
   },
-  { tool: "get_service", args: { slug: "aws-s3" }, api: { url: "/v1/services/aws-s3" } },
+  // equivalentsLimit 500: every equivalent, the API's answer (the default cut: answers.test.ts).
+  { tool: "get_service", args: { slug: "aws-s3", equivalentsLimit: 500 }, api: { url: "/v1/services/aws-s3" } },
   { tool: "compare_services", args: { ids: storage }, api: { url: `/v1/compare?ids=${storage.join(",")}` } },
   { tool: "exposure_scorecard", args: { ids: storage }, api: { url: `/v1/exposure?ids=${storage.join(",")}` } },
   {
     tool: "lifecycle_upcoming",
-    args: { withinDays: 365, provider: "gcp" },
+    // limit 100: the whole answer, the API's (the default page: answers.test.ts).
+    args: { withinDays: 365, provider: "gcp", limit: 100 },
     api: { url: "/v1/lifecycle?within=365d&provider=gcp" },
   },
-  { tool: "lifecycle_upcoming", args: { status: "deprecated" }, api: { url: "/v1/lifecycle?status=deprecated" } },
+  {
+    tool: "lifecycle_upcoming",
+    args: { status: "deprecated", limit: 100 },
+    api: { url: "/v1/lifecycle?status=deprecated" },
+  },
   {
     tool: "generate_policy",
     args: { format: "scp", approvedServiceIds: ["aws-s3", "aws-lambda"], explain: true },
@@ -88,7 +94,8 @@ export const VALID: readonly ToolCase[] = [
   },
   {
     tool: "exit_plan",
-    args: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true } },
+    // detail: "full" is the API's answer; the default summary is checked in answers.test.ts.
+    args: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true }, detail: "full" },
     api: {
       method: "POST",
       url: "/v1/exit-plan",
@@ -107,7 +114,12 @@ export const INVALID: readonly ToolCase[] = [
   { tool: "exposure_scorecard", args: { ids: [] }, says: /ids/ },
   { tool: "exposure_scorecard", args: { ids: ["nope"] }, api: { url: "/v1/exposure?ids=nope" } },
   { tool: "lifecycle_upcoming", args: { withinDays: 4000 }, says: /withinDays/ },
-  { tool: "lifecycle_upcoming", args: { provider: "nope" }, api: { url: "/v1/lifecycle?provider=nope" } },
+  // The API's words point to GET /v1/providers; a tool's error lists the ids instead.
+  { tool: "lifecycle_upcoming", args: { provider: "nope" }, says: /use one of these ids: .*\baws\b.*\bovhcloud\b/ },
+  { tool: "search_services", args: { provider: "nope" }, says: /use one of these ids: .*\baws\b/ },
+  { tool: "search_services", args: { category: "nope" }, says: /use one of these ids: .*\bstorage\b/ },
+  { tool: "search_services", args: { providerId: "aws" }, says: /"providerId" \(did you mean "provider"\?\)/ },
+  { tool: "get_service", args: { slug: "aws-s3", extra: 1 }, says: /Unknown argument "extra"/ },
   {
     tool: "generate_policy",
     args: { format: "scp", approvedServiceIds: ["gcp-cloud-storage"] },
@@ -207,7 +219,16 @@ export async function expectListings(client: Client, catalogue: Catalogue) {
       "catalogue://services/{slug}",
     ].sort(),
   );
-  const uris = new Set((await client.listResources()).resources.map((resource) => resource.uri));
+  // Paged: every page but the last is full and names the next.
+  const uris = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const page = await client.listResources(cursor === undefined ? {} : { cursor });
+    expect(page.resources.length).toBeLessThanOrEqual(100);
+    for (const resource of page.resources) uris.add(resource.uri);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  await expect(client.listResources({ cursor: "not-a-cursor" })).rejects.toThrow(/Invalid cursor/);
   for (const service of catalogue.services) expect(uris.has(`catalogue://services/${service.slug}`)).toBe(true);
   for (const provider of catalogue.providers) expect(uris.has(`catalogue://providers/${provider.id}`)).toBe(true);
   for (const uri of ["catalogue://equivalents", "catalogue://changelog", "catalogue://changes"])
@@ -229,13 +250,18 @@ export async function expectResources(client: Client, app: FastifyInstance, cata
   expect(service._meta?.[RELEASE_META]).toEqual(catalogueRelease(catalogue));
   for (const [uri, url] of [
     ["catalogue://equivalents/object-storage", "/v1/equivalents/object-storage"],
-    ["catalogue://equivalents", "/v1/equivalents"],
     ["catalogue://changelog", "/v1/changelog"],
     ["catalogue://changes", "/v1/changes"],
   ] as const) {
     const read = await client.readResource({ uri });
     expect(JSON.parse(contentText(read.contents[0])), uri).toEqual((await apiJson(app, { url })).json);
   }
+  // The matrix as an index of its groups, each group its own resource.
+  const index = JSON.parse(contentText((await client.readResource({ uri: "catalogue://equivalents" })).contents[0]));
+  expect(index.groups).toHaveLength(catalogue.groups.length);
+  expect(index.groups).toContainEqual(
+    expect.objectContaining({ id: "object-storage", uri: "catalogue://equivalents/object-storage" }),
+  );
   const provider = await client.readResource({ uri: "catalogue://providers/ovhcloud" });
   expect(JSON.parse(contentText(provider.contents[0]))).toEqual(catalogue.providers.find((p) => p.id === "ovhcloud"));
   const category = await client.readResource({ uri: "catalogue://categories/storage" });

@@ -3,14 +3,14 @@
  * driven by the SDK's own Client. Its answers are compared with the API's (app.inject) for the same
  * requests; saved lists, which need the API server's store, are refused clearly.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { build, realCatalogue, URLS } from "../helpers/app.ts";
 import {
   call,
@@ -108,3 +108,50 @@ describe("the stdio server without a build", () => {
     rmSync(empty, { recursive: true, force: true });
   });
 });
+
+describe("the stdio server over a stale dist/", () => {
+  it("answers initialize and tools/list from the data in memory while dist/ is rebuilt, and cleans up", async () => {
+    const root = mkdtempSync(join(tmpdir(), "csc-mcp-stale-"));
+    const builds = join(root, ".cache", "builds");
+    mkdirSync(builds, { recursive: true });
+    // Left by a build killed mid-way (a pid no process has).
+    const leftover = join(builds, "0123456789abcdef.staging-4194000");
+    mkdirSync(leftover);
+    // A build that takes longer than the test: initialize must not wait for it.
+    const script = join(root, "slow-build.mjs");
+    const pidFile = join(root, "build.pid");
+    writeFileSync(
+      script,
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nprocess.stderr.write("slow build started\\n");\nsetTimeout(() => process.stderr.write("slow build done\\n"), 120000);\n`,
+    );
+    const { client, transport, stderr } = stdioClient(["--link", join(root, "dist"), "--build-script", script]);
+    const started = Date.now();
+    await client.connect(transport);
+    const tools = (await client.listTools()).tools;
+    const elapsed = Date.now() - started;
+    console.log(`stdio over a stale dist/: initialize and tools/list answered in ${elapsed} ms`);
+    expect(tools.map((tool) => tool.name)).toContain("search_services");
+    const log = stderr.join("");
+    expect(log).toContain("serving the catalogue data in memory while dist/ is rebuilt");
+    expect(log).toContain(`serving ${realCatalogue().services.length} services over stdio`);
+    // Answered before the build finished: it is still running.
+    expect(log).not.toContain("slow build done");
+    expect(existsSync(leftover)).toBe(false);
+    await vi.waitUntil(() => existsSync(pidFile), { timeout: 10_000 });
+    const buildPid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(buildPid)).toBe(true);
+    await client.close();
+    // The server's exit stops its background build.
+    await vi.waitUntil(() => !alive(buildPid), { timeout: 10_000, interval: 100 });
+    rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { TOOLS } from "../../mcp/tools.ts";
+import { realCatalogue } from "../helpers/app.ts";
 import { INVALID, VALID } from "./shared.ts";
 
 describe("the MCP tool table", () => {
@@ -18,7 +19,7 @@ describe("the MCP tool table", () => {
       const args = z.object(spec!.input).safeParse(c.args);
       if (!args.success) return [];
       try {
-        return [{ tool: c.tool, operationId: spec!.request(args.data).operationId }];
+        return [{ tool: c.tool, operationId: spec!.request(args.data, realCatalogue()).operationId }];
       } catch {
         return []; // refused before choosing a row (an option of another format)
       }

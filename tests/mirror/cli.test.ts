@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 const CLI = fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", timeout: 30_000 });
 
-// Issue 64: `npm run mirror -- --help` printed one usage line and exited 2.
+// decisions.md#faces: `npm run mirror -- --help` printed one usage line and exited 2.
 describe("cloud-catalogue --help", () => {
   it.each(["mirror --help", "--help", "-h", "help", "serve -h"])("%s prints the whole help and exits 0", (line) => {
     const result = run(...line.split(" "));

@@ -152,7 +152,7 @@ describe("cloud-catalogue mirror", () => {
       }
       const calendar = await (await fetch(`${api}/v1/lifecycle.ics`)).text();
       for (const line of calendar.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
-      // Issue 64: no answer of the mirror, built or filled per request, in any rendering, names the origin.
+      // decisions.md#faces: no answer of the mirror, built or filled per request, in any rendering, names the origin.
       const originUrl = new RegExp(`(https?://)?127\\.0\\.0\\.1:(${port}|1)(?![0-9])`);
       const pointingHome: string[] = [];
       const textPaths = [

@@ -40,7 +40,7 @@ describe("GET /v1/services", () => {
     expect((await first("route53")).data[0]!.slug).toBe("aws-route-53");
     const typo = await first("postgress");
     expect(typo.data.length).toBeGreaterThan(0);
-    expect(typo.search).toMatchObject({ closest: false, didYouMean: "postgresql" });
+    expect(typo.search).toMatchObject({ closest: false, didYouMean: "postgres" });
     const closest = await first("kubernetes xyzzyqwerty");
     expect(closest.search).toEqual({ closest: true });
     expect(closest.data.map((s) => s.slug)).toEqual(["aws-eks", "azure-kubernetes-service", "gcp-gke"]);
@@ -344,8 +344,9 @@ describe("policies and export", () => {
     const response = await app.inject("/v1/changelog");
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body.current).toBe("1.8.0");
+    expect(body.current).toBe("1.9.0");
     expect(body.versions.map((v: { version: string }) => v.version)).toEqual([
+      "1.9.0",
       "1.8.0",
       "1.7.0",
       "1.6.0",

@@ -1,5 +1,5 @@
 /**
- * The edges of both hosts (issue 19): every request answers, in its shape, in time.
+ * The edges of both hosts (decisions.md#error-shape): every request answers, in its shape, in time.
  */
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 64: an exit plan's CSV is a file to save (Content-Disposition) and, asked with ?bom=1 or
+ * decisions.md#faces: an exit plan's CSV is a file to save (Content-Disposition) and, asked with ?bom=1 or
  * ?bom=true, starts with a UTF-8 byte order mark so that Excel does not garble ™, ® or accents.
  */
 import { describe, expect, it } from "vitest";

@@ -44,7 +44,7 @@ describe("POST /v1/exit-plan", () => {
     const md = await app.inject(post("/v1/exit-plan", body, { accept: "text/markdown" }));
     expect(md.statusCode).toBe(200);
     expect(md.headers["content-type"]).toBe("text/markdown; charset=utf-8");
-    expect(md.body).toMatch(/^# Exit plan → providers ovhcloud, scaleway\n/);
+    expect(md.body).toMatch(/^# Exit plan → providers OVHcloud, Scaleway\n/);
     // Gaps come first, then a table per provider moved from, exposure, sources and the release.
     const order = ["## Gaps", "## Moving from Amazon Web Services", "## Exposure before and after", "## Sources"].map(
       (h) => md.body.indexOf(h),
@@ -62,7 +62,8 @@ describe("POST /v1/exit-plan", () => {
     expect(lines[0]).toBe(
       "service,service_name,service_provider,outcome,kind,rank,slug,name,provider,lifecycle,proposed,reason",
     );
-    expect(lines.some((line) => line.startsWith("aws-s3,") && line.includes(",equivalent,1,"))).toBe(true);
+    // S3's rank 1 shares the S3 API with it: the kind column says compatible, not only equivalent.
+    expect(lines.some((line) => line.startsWith("aws-s3,") && line.includes(",compatible,1,"))).toBe(true);
     expect(lines.some((line) => line.startsWith("azure-entra-id,") && line.includes(",gap,"))).toBe(true);
 
     const json = await app.inject(post("/v1/exit-plan?format=json", body, { accept: "text/csv" }));
@@ -75,7 +76,7 @@ describe("POST /v1/exit-plan", () => {
       [{ approvedServiceIds: ["aws-s3"] }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: {} }, /No target/],
       [{ approvedServiceIds: ["aws-s3"], to: { sovereignOption: false } }, /No target/],
-      // Unknown keys are refused: a misspelt criterion would widen the target in silence (issue 61).
+      // Unknown keys are refused: a misspelt criterion would widen the target in silence (decisions.md#exit-ranking).
       [{ approvedServiceIds: ["aws-s3"], to: { sovereign: true } }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: { euResident: true } }, /Invalid body/],
       [{ approvedServiceIds: ["aws-s3"], to: { sovereignOption: true }, extra: 1 }, /Invalid body/],
@@ -184,6 +185,30 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
       `providers=${"x".repeat(3000)}`,
     ])
       expectError(await app.inject(`/v1/lists/s3-only/exit-plan?${query}`), 400);
+  });
+
+  it("refuses an unknown parameter of the saved-list plan with the one it most likely meant", async () => {
+    const app = await build();
+    await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "s3-typo" }));
+    // A misspelt `providers` would otherwise plan to every sovereign provider in silence.
+    const typo = await app.inject("/v1/lists/s3-typo/exit-plan?provider=stackit&sovereignOption=true");
+    expectError(typo, 400);
+    expect(typo.json<{ details: string }>().details).toContain('unknown key "provider" (did you mean "providers"?)');
+    expect((await app.inject("/v1/lists/s3-typo/exit-plan?providers=stackit&format=md")).statusCode).toBe(200);
+  });
+
+  it("names the nearest slugs for unknown ids, in the plan and in compare", async () => {
+    const app = await build();
+    const plan = await app.inject(
+      post("/v1/exit-plan", { approvedServiceIds: ["azure-aks", "aws-rds"], to: { providers: ["stackit"] } }),
+    );
+    expectError(plan, 400);
+    const { details } = plan.json<{ details: string }>();
+    expect(details).toMatch(/azure-aks \(did you mean azure-kubernetes-service[,?]/);
+    expect(details).toMatch(/aws-rds \(did you mean [^)]*aws-rds-postgresql/);
+    const compare = await app.inject("/v1/compare?ids=aws-s3,gke");
+    expectError(compare, 400);
+    expect(compare.json<{ details: string }>().details).toContain("gke (did you mean gcp-gke");
   });
 });
 

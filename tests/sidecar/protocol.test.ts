@@ -1,5 +1,5 @@
 /**
- * HTTP/1.1 as clients write it on a socket (issue 50 items 1 and 8): a stalled body gets its 408 in
+ * HTTP/1.1 as clients write it on a socket (decisions.md#bounded-memory items 1 and 8): a stalled body gets its 408 in
  * the Error shape before the socket closes, CONNECT gets an answer, pipelined requests are answered
  * in order, and one connection cannot have more than PIPELINE_ACTIVE of them in progress.
  */
@@ -144,7 +144,7 @@ describe("pipelined requests", () => {
   });
 });
 
-describe("past the pipelining cap (issue 59)", () => {
+describe("past the pipelining cap (decisions.md#bounded-memory)", () => {
   it("a client that reads gets every answer and the 503 in the Error shape, then the close, never a reset", async () => {
     // 4,000 pipelined /v1/health used to get 114 answers, then ECONNRESET: the server closed with
     // requests unread, so the kernel reset the connection and dropped the answers already sent.
@@ -173,7 +173,7 @@ describe("past the pipelining cap (issue 59)", () => {
   });
 });
 
-describe("requests that arrived and wait their turn (issue 59)", () => {
+describe("requests that arrived and wait their turn (decisions.md#bounded-memory)", () => {
   it("are not cut off by the header limit while the client is slow to read the answers before them", async () => {
     // A client that pipelined reads and read nothing got a 408 after the header limit, though its
     // requests had all arrived: node counts the one it has begun to parse while answers are pending.

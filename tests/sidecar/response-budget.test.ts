@@ -1,5 +1,5 @@
 /**
- * The process-wide bound on files being sent (sidecar/response-budget.ts, issue 59): an answer
+ * The process-wide bound on files being sent (sidecar/response-budget.ts, decisions.md#bounded-memory): an answer
  * starts on its connection's turn and with a slot; beyond the slots it waits, and beyond the
  * queue or the wait it is refused with 503; a slot comes back when its answer ends.
  */

@@ -18,7 +18,7 @@ async function textHost(urls?: typeof URLS) {
 }
 
 describe("the text host's /lists/{id}/exit-plan", () => {
-  it("links services absolutely, to the configured public URL, as the API's Markdown does (issue 64)", async () => {
+  it("links services absolutely, to the configured public URL, as the API's Markdown does (decisions.md#faces)", async () => {
     const text = await textHost(URLS);
     const md = await text.inject("/lists/web/exit-plan?providers=ovhcloud,scaleway&format=md");
     expect(md.statusCode).toBe(200);
@@ -35,7 +35,7 @@ describe("the text host's /lists/{id}/exit-plan", () => {
     expect(md.statusCode).toBe(200);
     expect(md.headers["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(md.headers["cache-control"]).toBe("no-store");
-    expect(md.body).toMatch(/^# Exit plan: Web &lt;stack&gt; → providers ovhcloud, scaleway\n/);
+    expect(md.body).toMatch(/^# Exit plan: Web &lt;stack&gt; → providers OVHcloud, Scaleway\n/);
     const plan = exitPlan(realCatalogue(), IDS, { providers: ["ovhcloud", "scaleway"] });
     for (const slug of plan.targetList.approvedServiceIds) expect(md.body).toContain(slug);
     expect(md.body.indexOf("## Gaps")).toBeLessThan(md.body.indexOf("## Moving from Amazon Web Services"));

@@ -59,6 +59,7 @@ describe("the text host's route rows", () => {
           files: undefined,
           replies: undefined!,
           site: undefined!,
+          computed: undefined!,
         },
         [extra],
       ),
@@ -71,7 +72,7 @@ describe("the text host's route rows", () => {
 
     const routes = [extra, ...TEXT_ROUTES];
     expect(textComputedPaths(routes)).toContain("/regions/[^/]+");
-    expect(textQueryComputed(TEXT_ROUTES)).toBe("~^(/compare|/equivalents)/?\\|.");
+    expect(textQueryComputed(TEXT_ROUTES)).toBe("~^(/compare|/equivalents|/exposure|/list)/?\\|.");
     const config = renderNginxConfig({
       dist: "/srv/dist",
       prefix: "/tmp/p",
@@ -81,6 +82,8 @@ describe("the text host's route rows", () => {
       textRoutes: routes,
     });
     expect(config).toContain(`location ~ ${textComputedPaths(routes)} {`);
-    expect(config).toMatch(/map "\$uri\|\$args" \$text_query_computed \{\n\s+"~\^\(\/compare\|\/equivalents\)/);
+    expect(config).toMatch(
+      /map "\$uri\|\$args" \$text_query_computed \{\n\s+"~\^\(\/compare\|\/equivalents\|\/exposure\|\/list\)/,
+    );
   });
 });

@@ -60,7 +60,7 @@ describe("the text host's /search, what it understood", () => {
   it("says closest matches and did-you-mean in text (the site's page: tests/site/on-demand.test.ts)", async () => {
     const { app } = await textApp();
     const text = await app.inject({ url: "/search?q=postgress", headers: { accept: "text/markdown" } });
-    expect(text.body).toContain("Did you mean “postgresql”?");
+    expect(text.body).toContain("Did you mean [postgres](/search/?q=postgres)?");
     const closest = await app.inject({
       url: "/search?q=kubernetes%20xyzzyqwerty",
       headers: { accept: "text/markdown" },

@@ -1,5 +1,5 @@
 /**
- * Issue 64: every text-host route honours the terminal's width (?width=, COLUMNS), a table cell
+ * decisions.md#faces: every text-host route honours the terminal's width (?width=, COLUMNS), a table cell
  * that does not fit wraps within its column instead of being cut with "…", and /equivalents
  * answers with the same headers as the other text routes (no Vary: User-Agent) and is built,
  * like them, as a precompressed static variant.

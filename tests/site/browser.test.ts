@@ -250,7 +250,10 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     it("says did-you-mean, closest matches, and nothing at all for nonsense", async () => {
       const page = await open("/search/?q=postgress");
       await page.locator("[data-search-results][data-source]").waitFor({ state: "attached" });
-      expect(await page.locator("[data-search-hint]").innerText()).toContain("Did you mean “postgresql”?");
+      // A link to the respelt search, with a whole word.
+      const respelt = page.locator("[data-search-respelt] a");
+      expect(await respelt.innerText()).toBe("postgres");
+      expect(await respelt.getAttribute("href")).toBe("/search/?q=postgres");
       expect(await page.locator("[data-search-results] li").count()).toBeGreaterThan(3);
       await page.locator("#search-q").fill("xyzzyqwerty");
       await page.locator("#search-q").press("Enter");
@@ -481,7 +484,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       expect(new Set(providers)).toEqual(new Set(["Google Cloud"]));
       // Sections left empty by the filter are hidden with their heading.
       expect(await page.locator("section:visible h2").count()).toBeLessThan(await page.locator("section h2").count());
-      // The count is of services, not rows: storage lists some services under two groups (issue 54).
+      // The count is of services, not rows: storage lists some services under two groups (decisions.md#one-search).
       const slugs = (rows: string) =>
         page.locator(rows).evaluateAll((all) => all.map((r) => (r as HTMLElement).dataset.slug));
       const everyRow = await slugs("table[data-table] tbody tr");
@@ -1193,6 +1196,8 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
           if (size.name === "phone") expect(layout.height).toBeLessThan(PHONE_EXIT_PLAN_MAX_PX);
 
           await page.locator("[data-exit-adopt]").click();
+          // STACK is in the list: replacing it is asked first.
+          await page.locator("[data-exit-replace]").click();
           await page.waitForURL(/\/list\/$/);
           expect(JSON.parse((await page.evaluate(() => localStorage.getItem("csc-approved-list")))!)).toEqual(adopted);
           for (const { section, make } of POLICIES) {
@@ -1344,7 +1349,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
   });
 
   // Every page type the site and the text host serve a browser, the on-demand ones with their query.
-  // Issue 64: the toggle, the filters, a service's "add to my list", the picker's chips and count,
+  // decisions.md#faces: the toggle, the filters, a service's "add to my list", the picker's chips and count,
   // the exposure disclaimer and the compare options used to appear or grow after first paint (up to
   // 0.377); they now take their place from it (data-js-only, rendered server-side), and the footer
   // starts below the fold, so nothing a script adds moves what is in view.

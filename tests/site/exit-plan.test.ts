@@ -108,7 +108,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         "stackit-object-storage",
       ]);
       expect(await radios.first().isChecked()).toBe(true);
-      // The Markdown is the API's document: absolute links, and the documentation link (issue 64).
+      // The Markdown is the API's document: absolute links, and the documentation link (decisions.md#faces).
       const [plan] = (await Promise.all([page.waitForEvent("download"), page.click('[data-exit-download="md"]')])) as [
         Download,
         void,
@@ -129,6 +129,11 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
       expect(csv).toContain("aws-s3,Amazon Simple Storage Service,aws,mapped,equivalent,2,stackit-object-storage");
 
       await page.click("[data-exit-adopt]");
+      // The list being replaced has services: the page asks first.
+      expect(await page.textContent("[data-exit-confirm-text]")).toBe(
+        "Your list has 2 services. Replace it with the proposed 1 service?",
+      );
+      await page.click("[data-exit-replace]");
       await page.waitForURL(`${base}/list/`);
       expect(await page.evaluate((key) => localStorage.getItem(key), LIST_KEY)).toBe('["stackit-object-storage"]');
       // The builder follows the adopted list: its Markdown export lists the new service.

@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
-import { FIXTURE_DIR, fixtureCatalogue, tempStore } from "../helpers/app.ts";
+import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { buildTextApp, loadSiteHandler, siteEntry } from "../../sidecar/text/app.ts";
+import { FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 const HTML = { accept: "text/html" };
 /** The markup between two tags, white space between tags dropped (Astro may keep some). */
@@ -25,6 +26,8 @@ describe("the site's pages rendered on demand by the text host", () => {
   let store: EmbeddedStore;
   let text: FastifyInstance;
   let limited: FastifyInstance;
+  let inWorker: FastifyInstance;
+  let worker: HeavyWorker;
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), "csc-on-demand-dist-"));
     data = mkdtempSync(join(tmpdir(), "csc-on-demand-data-"));
@@ -48,10 +51,15 @@ describe("the site's pages rendered on demand by the text host", () => {
     text = await buildTextApp({ ...options, perMinute: 10_000 });
     // A store of its own: the other app\'s requests count in the same bucket of the same client.
     limited = await buildTextApp({ ...options, store: await tempStore(), perMinute: 1 });
+    // As the server runs them: in the heavy computations' thread, which loads the build's catalogue.
+    worker = new HeavyWorker({ distDir: dist }, URLS, store, siteEntry(dist));
+    inWorker = await buildTextApp({ ...options, perMinute: 10_000, pageWorker: worker });
   }, 240_000);
   afterAll(async () => {
     await text?.close();
     await limited?.close();
+    await inWorker?.close();
+    await worker?.close();
     await store?.close();
     for (const dir of [dist, data]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -86,6 +94,27 @@ describe("the site's pages rendered on demand by the text host", () => {
     expect(squeeze(plain.body)).toMatch(/data-compare-note[^>]*hidden/);
   });
 
+  it("renders the same pages in the heavy computations' thread as on the event loop, HTML and text", async () => {
+    for (const url of [
+      "/compare/?ids=aws-s3,ovhcloud-object-storage&ids=nope-x",
+      "/compare/ovhcloud-object-storage,aws-s3",
+      "/search?q=storage",
+      "/equivalents/?providers=aws,ovhcloud",
+      "/equivalents/?providers=aws,ovhcloud&format=md",
+      "/equivalents/object-storage?format=md",
+      "/compare/aws-s3,nope-x?format=md",
+      "/lifecycle?within=365&format=md",
+      "/search?q=storage&format=txt",
+    ]) {
+      const ask = (app: FastifyInstance) => app.inject({ url, headers: url.includes("format=") ? {} : HTML });
+      const [here, there] = [await ask(text), await ask(inWorker)];
+      expect(there.statusCode, url).toBe(here.statusCode);
+      expect(there.headers["content-type"], url).toBe(here.headers["content-type"]);
+      expect(there.headers["cache-control"], url).toBe(here.headers["cache-control"]);
+      expect(there.body, url).toBe(here.body);
+    }
+  });
+
   it("renders /search?q= with the results, the count and what the search understood", async () => {
     const found = squeeze((await text.inject({ url: "/search?q=lambda", headers: HTML })).body);
     expect(found).toMatch(/<input[^>]*id="search-q"[^>]*value="lambda"/);
@@ -95,6 +124,11 @@ describe("the site's pages rendered on demand by the text host", () => {
     expect(none).toMatch(/data-search-status[^>]*>No results<\/h2>/);
     expect(none).toMatch(
       /data-search-hint[^>]*>Nothing in the catalogue matches; try another name or fewer words\.<\/p>/,
+    );
+    // A respelt word is a link to its own search, a whole word.
+    const respelt = squeeze((await text.inject({ url: "/search?q=kubernets", headers: HTML })).body);
+    expect(respelt).toMatch(
+      /data-search-respelt[^>]*>\s?Did you mean <a href="\/search\/\?q=kubernetes">kubernetes<\/a>\?/,
     );
     const filtered = squeeze((await text.inject({ url: "/search?q=storage&provider=ovhcloud", headers: HTML })).body);
     expect(filtered).toMatch(/<option value="ovhcloud" selected[^>]*>/);
@@ -135,5 +169,51 @@ describe("the site's pages rendered on demand by the text host", () => {
     expect(squeeze(over.body)).toMatch(
       /<h1>Too many requests<\/h1><p data-limit-detail>This host(?:'|&#39;)s pages \(HTML, Markdown and text\) are limited to 1 requests per minute per IP\. Try again in \d+ seconds\.<\/p>/,
     );
+  });
+
+  it("names the configured text URL in every page, never the request's Host, and refuses a malformed Host", async () => {
+    const urls = { apiUrl: "https://api.catalogue.example", textUrl: "https://catalogue.example" };
+    const siteHandler = await loadSiteHandler(dist);
+    const files = await BuiltFiles.open(dist);
+    const options = {
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      files,
+      siteHandler,
+      urls,
+    } as const;
+    const configured = await buildTextApp({ ...options, store, perMinute: 10_000 });
+    const tight = await buildTextApp({ ...options, store: await tempStore(), perMinute: 1 });
+    try {
+      const pages = [
+        "/compare/?ids=aws-s3,ovhcloud-object-storage",
+        "/compare/aws-s3,ovhcloud-object-storage",
+        "/equivalents/?providers=aws,ovhcloud",
+        "/search?q=storage",
+      ];
+      for (const url of pages) {
+        const page = await configured.inject({ url, headers: { ...HTML, host: "evil.example" } });
+        expect(page.statusCode, url).toBe(200);
+        expect(page.body, url).toContain("curl https://catalogue.example/aws");
+        expect(page.body, url).not.toContain("evil.example");
+        // Not Host-dependent: kept by shared caches as the row says, without Vary: Host.
+        expect(String(page.headers.vary ?? ""), url).not.toMatch(/host/i);
+      }
+      await tight.inject({ url: "/aws", headers: HTML });
+      const over = await tight.inject({ url: "/aws", headers: { ...HTML, host: "evil.example" } });
+      expect(over.statusCode).toBe(429);
+      expect(over.body).toContain("curl https://catalogue.example/aws");
+      expect(over.body).not.toContain("evil.example");
+      // A Host the page's URL could not be built from: 400 in HTML, never Astro's 500 or a 404.
+      for (const host of ["user@evil.example", "a b", "[::1"])
+        for (const url of pages) {
+          const refused = await configured.inject({ url, headers: { ...HTML, host } });
+          expect(refused.statusCode, `${host} ${url}`).toBe(400);
+          expect(refused.headers["content-type"]).toMatch(/^text\/html/);
+        }
+    } finally {
+      await configured.close();
+      await tight.close();
+    }
   });
 });

@@ -3,11 +3,11 @@
  * buttons (the list lives in localStorage), and outbound-click reporting for documentation and
  * pricing links. Everything degrades to plain links without JavaScript.
  */
-import { THEME_KEY } from "../../../catalogue/render/theme.ts";
+import { APPROVED_LIST_KEY, THEME_KEY } from "../../../catalogue/render/theme.ts";
 
 /** The API, same-origin: the text host answers /v1/* (sidecar/text/app.ts; nginx routes it likewise). */
 export const API_URL = "";
-const LIST_KEY = "csc-approved-list";
+const LIST_KEY = APPROVED_LIST_KEY;
 /** Fired on window when the list changed in another tab (the storage event), with the new list. */
 export const LIST_CHANGED = "csc-list-changed";
 

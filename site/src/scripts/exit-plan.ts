@@ -4,7 +4,9 @@
  * request. An alternative picked per service changes the proposed list and its exposure (the
  * same exposureReport as GET /v1/exposure), and so does a gap kept where it is (a partial exit:
  * the API's proposal leaves gaps out); "Use as my list" makes it the list, which the builder's
- * policies and Markdown export then follow.
+ * policies and Markdown export then follow, after asking when it would replace a non-empty list.
+ * The criteria live in the address (?sovereignOption=true&jurisdictions=EU,CH, the text host's
+ * /lists/{id}/exit-plan query), and a plan whose criteria changed says so until Plan is pressed.
  */
 import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit-catalogue.ts";
 import { exitPlan, exposureOf, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
@@ -42,6 +44,35 @@ function targetOfForm(): ExitTargetT {
   if (all("providers").length > 0) to.providers = all("providers");
   if (all("exclude").length > 0) to.exclude = all("exclude");
   return to;
+}
+
+const TARGET_KEYS = ["sovereignOption", "euResidentOnly", "jurisdictions", "providers", "exclude"] as const;
+const LISTED_KEYS = ["jurisdictions", "providers", "exclude"] as const;
+
+/** The address's criteria put in the form; none there: the form's defaults stand. */
+function formOfAddress(): void {
+  const params = new URLSearchParams(location.search);
+  if (!TARGET_KEYS.some((key) => params.has(key))) return;
+  const on = (key: string) => ["true", "1"].includes(params.get(key) ?? "");
+  for (const key of ["sovereignOption", "euResidentOnly"] as const)
+    form.querySelector<HTMLInputElement>(`input[name="${key}"]`)!.checked = on(key);
+  for (const key of LISTED_KEYS) {
+    const values = new Set((params.get(key) ?? "").split(",").filter(Boolean));
+    form
+      .querySelectorAll<HTMLInputElement>(`input[name="${key}"]`)
+      .forEach((input) => (input.checked = values.has(input.value)));
+  }
+}
+
+/** The criteria planned with, written to the address (beside ?list=), so the plan can be shared. */
+function addressOfTarget(to: ExitTargetT): void {
+  const url = new URL(location.href);
+  for (const key of TARGET_KEYS) url.searchParams.delete(key);
+  if (to.sovereignOption) url.searchParams.set("sovereignOption", "true");
+  else url.searchParams.set("sovereignOption", "false");
+  if (to.euResidentOnly) url.searchParams.set("euResidentOnly", "true");
+  for (const key of LISTED_KEYS) if (to[key]?.length) url.searchParams.set(key, to[key].join(","));
+  history.replaceState(null, "", url);
 }
 
 let plan: ExitPlanT | undefined;
@@ -301,6 +332,8 @@ async function planNow() {
     status.textContent = `${error.message}: ${error.details ?? ""}`;
     return;
   }
+  addressOfTarget(targetOfForm());
+  stale(false);
   picks.clear();
   kept.clear();
   status.textContent = `Planned ${plural(known.length, "service")} of ${list.from}${known.length < ids.length ? ` (${ids.length - known.length} no longer in the catalogue left out)` : ""}.`;
@@ -312,12 +345,40 @@ form.addEventListener("submit", (event) => {
   void planNow();
 });
 
-document.querySelector("[data-exit-adopt]")!.addEventListener("click", () => {
-  if (!plan || !catalogue) return;
-  const ids = picked(plan, catalogue).targetList.approvedServiceIds;
-  if (ids.length === 0) return void (status.textContent = "The proposed list is empty: nothing to adopt.");
+/** A plan shown for criteria changed since: marked, and said, until Plan is pressed. */
+const staleNote = document.querySelector<HTMLElement>("[data-exit-stale]")!;
+function stale(changed: boolean) {
+  result.classList.toggle("stale", changed);
+  staleNote.hidden = !changed;
+}
+form.addEventListener("change", () => {
+  if (plan) stale(true);
+});
+
+const confirmBox = document.querySelector<HTMLElement>("[data-exit-confirm]")!;
+const adopt = (ids: string[]) => {
   writeList(ids);
   location.href = "/list/";
+};
+const proposed = () => (plan && catalogue ? picked(plan, catalogue).targetList.approvedServiceIds : undefined);
+document.querySelector("[data-exit-adopt]")!.addEventListener("click", () => {
+  const ids = proposed();
+  if (!ids) return;
+  if (ids.length === 0) return void (status.textContent = "The proposed list is empty: nothing to adopt.");
+  const mine = readList();
+  // Never silently: a list with services in it is replaced only when the visitor says so.
+  if (mine.length === 0 || (mine.length === ids.length && mine.every((id, i) => id === ids[i]))) return adopt(ids);
+  confirmBox.querySelector("[data-exit-confirm-text]")!.textContent =
+    `Your list has ${plural(mine.length, "service")}. Replace it with the proposed ${plural(ids.length, "service")}?`;
+  confirmBox.hidden = false;
+  confirmBox.querySelector<HTMLElement>("[data-exit-confirm-text]")!.focus();
+});
+confirmBox.querySelector("[data-exit-replace]")!.addEventListener("click", () => {
+  const ids = proposed();
+  if (ids && ids.length > 0) adopt(ids);
+});
+confirmBox.querySelector("[data-exit-cancel]")!.addEventListener("click", () => {
+  confirmBox.hidden = true;
 });
 
 document.querySelectorAll<HTMLButtonElement>("[data-exit-download]").forEach((button) =>
@@ -336,4 +397,5 @@ document.querySelectorAll<HTMLButtonElement>("[data-exit-download]").forEach((bu
   }),
 );
 
+formOfAddress();
 void planNow();

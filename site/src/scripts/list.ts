@@ -118,8 +118,10 @@ function recompute(catalogue: BrowserCatalogue) {
   }
 }
 
+// The form gets the file from the text host without JavaScript; here the browser makes it.
 for (const section of sections)
-  section.querySelector("[data-download-button]")!.addEventListener("click", () => {
+  section.querySelector("[data-download-form]")!.addEventListener("submit", (event) => {
+    event.preventDefault();
     const made = current[section.dataset.download!];
     if (!made || "error" in made) return;
     const file = section.dataset.file!;
@@ -141,13 +143,19 @@ window.addEventListener(LIST_CHANGED, () => {
   control.show(readList());
   if (catalogue) recompute(catalogue);
 });
+// What follows the picker is out of sight until drawn when a list was there at first paint (global.css).
+const drawn = () => (document.documentElement.dataset.listDrawn = "");
 listCatalogue().then(
   (loaded) => {
     catalogue = loaded;
     control.refresh();
     recompute(loaded);
+    drawn();
   },
-  () => say("The catalogue could not be loaded; reload the page to download files."),
+  () => {
+    say("The catalogue could not be loaded; reload the page to download files.");
+    drawn();
+  },
 );
 
 document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit", async (event) => {
@@ -157,10 +165,18 @@ document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit
   if (ids.length === 0) return say("Add services to your list first.");
   const name = String(form.get("name") ?? "").trim();
   const slug = String(form.get("slug") ?? "").trim();
+  // Unlisted: saved by its generated id only (the API refuses a custom address with it).
+  const unlisted = form.get("unlisted") === "true";
+  if (unlisted && slug) return say("An unlisted list has no custom address: clear the address or untick Unlisted.");
   const response = await fetch(`${API_URL}/v1/lists`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ approvedServiceIds: ids, ...(name ? { name } : {}), ...(slug ? { slug } : {}) }),
+    body: JSON.stringify({
+      approvedServiceIds: ids,
+      ...(name ? { name } : {}),
+      ...(slug ? { slug } : {}),
+      ...(unlisted ? { unlisted: true } : {}),
+    }),
   });
   if (!response.ok) return say(await errorMessage(response));
   const body = (await response.json()) as { slug?: string | null; id: string };

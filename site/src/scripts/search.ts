@@ -7,6 +7,7 @@
  */
 import { ServiceSearch } from "../../../catalogue/search.ts";
 import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/limits.ts";
+import { searchHref } from "../../../catalogue/render/pages.ts";
 import type { SiteSearchIndex } from "../lib/search-index.ts";
 
 interface PageData {
@@ -27,6 +28,7 @@ const heading = document.querySelector<HTMLElement>("[data-search-status]")!;
 const hint = document.querySelector<HTMLElement>("[data-search-hint]")!;
 const list = document.querySelector<HTMLOListElement>("[data-search-results]")!;
 const more = document.querySelector<HTMLButtonElement>("[data-search-more]")!;
+const respelt = document.querySelector<HTMLElement>("[data-search-respelt]")!;
 const textSection = document.querySelector<HTMLElement>("[data-search-text]")!;
 const textList = document.querySelector<HTMLOListElement>("[data-search-text-results]")!;
 const textMore = document.querySelector<HTMLElement>("[data-search-text-more]")!;
@@ -203,11 +205,21 @@ async function run(focus: boolean) {
   hint.textContent = [
     results.length === 0 ? "Nothing in the catalogue matches; try another name or fewer words." : "",
     outcome.closest && results.length > 0 ? "No service matches every word; these are the closest." : "",
-    outcome.suggestion ? `Did you mean “${outcome.suggestion}”?` : "",
   ]
     .filter(Boolean)
     .join(" ");
   hint.hidden = !hint.textContent;
+  // "Did you mean" is a link to the respelt search, as the text host renders it.
+  respelt.replaceChildren();
+  if (outcome.suggestion) {
+    const link = document.createElement("a");
+    link.href = searchHref(outcome.suggestion, filters);
+    link.textContent = outcome.suggestion;
+    respelt.append("Did you mean ", link, "?");
+  }
+  respelt.hidden = !outcome.suggestion;
+  // The server's page links belong to the search it rendered.
+  document.querySelector("[data-search-pager]")?.remove();
   const first = results.slice(0, PAGE).map((position) => data.index.paths[position]!);
   const painted = paintedHrefs();
   if (painted.length === first.length && painted.every((href, i) => href === first[i])) {

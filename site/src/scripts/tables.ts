@@ -36,7 +36,7 @@ function applySort() {
 function applyFilters() {
   if (!tools) return;
   const chosen = Object.entries(formState(tools, FILTERS));
-  // Services, not rows: a service listed under two groups is one service (issue 54).
+  // Services, not rows: a service listed under two groups is one service (decisions.md#one-search).
   const shown = new Set<string>();
   const all = rows();
   for (const row of all) {

@@ -1,0 +1,109 @@
+/**
+ * The kinds of service a query may name: equivalence groups and categories by their names, and
+ * tags that three or more providers use.
+ *
+ * This module must stay free of Node APIs: the site bundles it.
+ */
+import { GENERIC_WORDS, type SearchData } from "./search-data.ts";
+import { norm } from "./search-words.ts";
+
+/** The kind of service a query names, if any (`named`), by equivalence group, category or shared tag. */
+export interface KindMatch {
+  readonly named: boolean;
+  /** Whether a group's or category's name (not only a tag) has the words. */
+  readonly byKindName: boolean;
+  /** Whether the words are a kind's whole name or tag ("serverless functions", not "pub sub" of "Pub/sub messaging"). */
+  readonly whole: boolean;
+  readonly groups: ReadonlySet<number>;
+  readonly category?: string;
+  readonly tag?: string;
+}
+
+export class SearchKinds {
+  private readonly data: SearchData;
+  /** Per doc, its normalised tags (whole phrases). */
+  private readonly tagPhrases: readonly ReadonlySet<string>[];
+  /** Group and category names as core token lists. */
+  private readonly kindNames: { tokens: readonly string[]; groups: ReadonlySet<number>; category?: string }[];
+  /** Shared tags → the groups they name: those holding the tag's services of three or more providers ("waf"). */
+  private readonly sharedTags = new Map<string, ReadonlySet<number>>();
+
+  constructor(data: SearchData, tagPhrases: readonly ReadonlySet<string>[]) {
+    this.data = data;
+    this.tagPhrases = tagPhrases;
+    this.findSharedTags();
+    this.kindNames = [
+      ...data.groups.map((group, i) => ({
+        tokens: norm(group.name).filter((token) => !GENERIC_WORDS.has(token)),
+        groups: new Set([i]),
+      })),
+      ...data.categories.map((category) => ({
+        tokens: norm(category.name).filter((token) => !GENERIC_WORDS.has(token)),
+        groups: new Set<number>(),
+        category: category.id,
+      })),
+    ];
+  }
+
+  /**
+   * Tags three or more providers use name a kind; the kind's groups are those in which services
+   * of the most providers (three or more) carry the tag (Azure Web Application Firewall for "waf", not
+   * Front Door, whose "waf" is a feature of a CDN).
+   */
+  private findSharedTags(): void {
+    const tagProviders = new Map<string, Set<string>>();
+    const tagGroupProviders = new Map<string, Map<number, Set<string>>>();
+    this.data.docs.forEach((doc, i) => {
+      for (const tag of this.tagPhrases[i]!) {
+        let set = tagProviders.get(tag);
+        if (!set) tagProviders.set(tag, (set = new Set()));
+        set.add(doc.provider);
+        let byGroup = tagGroupProviders.get(tag);
+        if (!byGroup) tagGroupProviders.set(tag, (byGroup = new Map()));
+        for (const g of doc.groups) {
+          let providers = byGroup.get(g);
+          if (!providers) byGroup.set(g, (providers = new Set()));
+          providers.add(doc.provider);
+        }
+      }
+    });
+    for (const [tag, providers] of tagProviders) {
+      if (providers.size < 3) continue;
+      const byGroup = [...(tagGroupProviders.get(tag) ?? [])];
+      // The groups where most providers use the tag (WAFs for "waf", not CDNs that include one).
+      const most = Math.max(0, ...byGroup.map(([, users]) => users.size));
+      const groups = byGroup.filter(([, users]) => users.size >= 3 && users.size * 2 >= most).map(([g]) => g);
+      this.sharedTags.set(tag, new Set(groups));
+    }
+  }
+
+  /** Which kind the query's telling words name: a group or category name they make up, or a shared tag. */
+  kindOf(telling: readonly string[]): KindMatch {
+    const groups = new Set<number>();
+    let category: string | undefined;
+    let whole = false;
+    if (telling.length === 0) return { named: false, byKindName: false, whole, groups };
+    for (const kind of this.kindNames) {
+      const all = telling.every((word) =>
+        kind.tokens.some((token) => token === word || (word.length >= 5 && token.startsWith(word))),
+      );
+      if (!all) continue;
+      whole ||= telling.length === kind.tokens.length;
+      for (const g of kind.groups) groups.add(g);
+      if (kind.category && telling.length === kind.tokens.length) category = kind.category;
+    }
+    const byKindName = groups.size > 0 || category !== undefined;
+    const phrase = telling.join(" ");
+    const tagGroups = this.sharedTags.get(phrase);
+    const tag = tagGroups ? phrase : undefined;
+    for (const g of tagGroups ?? []) groups.add(g);
+    return {
+      named: groups.size > 0 || category !== undefined || tag !== undefined,
+      byKindName,
+      whole,
+      groups,
+      ...(category ? { category } : {}),
+      ...(tag ? { tag } : {}),
+    };
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Respelling a query word the catalogue does not know ("postgers", "kubernets") to the nearest
+ * whole word it does: words of service names weigh most, then tags, sub-services and the shorthand
+ * the search reads ("postgres"); among names, a word fewer services use identifies more.
+ *
+ * This module must stay free of Node APIs: the site bundles it.
+ */
+import type { SearchData } from "./search-data.ts";
+import { tokenize } from "./search-words.ts";
+
+export class Speller {
+  /** Whole words a query may be respelt to, with how much each identifies (a name's word most). */
+  private readonly surface = new Map<string, number>();
+  /** An index term (stemmed) → a whole word it came from, for "did you mean". */
+  readonly surfaceOf = new Map<string, string>();
+
+  private readonly data: SearchData;
+  private readonly normalise: (word: string) => string;
+
+  constructor(data: SearchData, normalise: (word: string) => string) {
+    this.data = data;
+    this.normalise = normalise;
+    this.findSurfaceWords();
+  }
+
+  /** Whether the word is one a query may be respelt to. */
+  has(word: string): boolean {
+    return this.surface.has(word);
+  }
+
+  /**
+   * The words a misspelt query word may become: words of names (weighing most), tags, sub-services
+   * and the shorthand the search reads ("postgres"); among names, a word fewer services use
+   * identifies more.
+   */
+  private findSurfaceWords(): void {
+    const uses = new Map<string, number>();
+    const add = (word: string, weight: number) => {
+      if (word.length < 3 || /\d/.test(word)) return;
+      this.surface.set(word, Math.max(this.surface.get(word) ?? 0, weight));
+      if (!this.surfaceOf.has(this.normalise(word))) this.surfaceOf.set(this.normalise(word), word);
+    };
+    for (const doc of this.data.docs)
+      for (const word of new Set(doc.names.flatMap(tokenize))) uses.set(word, (uses.get(word) ?? 0) + 1);
+    for (const [word, count] of uses) add(word, 3 + 1 / count);
+    for (const doc of this.data.docs) {
+      for (const word of doc.tags.flatMap(tokenize)) add(word, 2);
+      for (const [name] of doc.subServices) for (const word of tokenize(name)) add(word, 1);
+    }
+    for (const [phrase] of this.data.words.phrases) if (phrase.length === 1) add(phrase[0]!, 2);
+  }
+
+  /**
+   * Words the catalogue does not know, respelt to the nearest word it does (names, engines,
+   * protocols and tags; shorthand it reads): a name's word before a rarer word at the same
+   * distance. Undefined when every word is known.
+   */
+  respell(words: readonly string[], known: (word: string) => boolean): string[] | undefined {
+    let changed = false;
+    const respelt = words.map((word) => {
+      if (word.length < 4 || /\d/.test(word) || known(word)) return word;
+      const nearest = this.nearestWord(word);
+      if (nearest) changed = true;
+      return nearest ?? word;
+    });
+    return changed ? respelt : undefined;
+  }
+
+  private nearestWord(word: string): string | undefined {
+    const most = word.length >= 7 ? 2 : 1;
+    let best: { word: string; distance: number; weight: number } | undefined;
+    for (const [candidate, weight] of this.surface) {
+      if (Math.abs(candidate.length - word.length) > most) continue;
+      const d = editDistance(word, candidate);
+      if (d > most) continue;
+      if (!best || d < best.distance || (d === best.distance && weight > best.weight))
+        best = { word: candidate, distance: d, weight };
+    }
+    return best?.word;
+  }
+}
+
+/** Edit distance counting a swap of two adjacent letters as one edit (optimal string alignment). */
+export function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = best;
+    }
+  return rows[a.length]![b.length]!;
+}

@@ -1,0 +1,180 @@
+/**
+ * Answers that fit an assistant's context window: the API's answer cut to the tool's size
+ * arguments, each cut stated in an `omitted` entry (what was left out and the argument that shows
+ * it), so that the default answer of every tool stays under 10,000 tokens for the largest input
+ * it accepts (tests/mcp/sizes.test.ts).
+ */
+import { z } from "zod";
+import type {
+  ExitPlanT,
+  ExposureReportT,
+  LifecycleListT,
+  SavedListDetailT,
+  ServiceDetailT,
+} from "../catalogue/schema/index.ts";
+
+/** One cut: the field, how many of its items are shown and how many there are, how to see the rest. */
+export const Omitted = z
+  .array(
+    z.object({
+      field: z.string().meta({ description: "The answer's field that was cut" }),
+      shown: z.number().int().meta({ description: "Items shown" }),
+      total: z.number().int().meta({ description: "Items in the full answer" }),
+      hint: z.string().meta({ description: "The tool argument that shows the rest" }),
+    }),
+  )
+  .meta({ description: "What this answer left out to fit an assistant's context, and how to ask for it" });
+export type OmittedT = z.infer<typeof Omitted>;
+
+export const EXIT_PLAN_PAGE = 10;
+export const EXIT_PLAN_MAX_PAGE = 50;
+export const LIFECYCLE_LIMIT = 20;
+export const LIFECYCLE_MAX_LIMIT = 100;
+export const EQUIVALENTS_LIMIT = 10;
+
+/** A page of `items`: 1-based, and the cut it makes, if any. */
+function pageOf<T>(items: readonly T[], page: number, limit: number, field: string, hint: string) {
+  const start = (page - 1) * limit;
+  const shown = items.slice(start, start + limit);
+  const omitted: OmittedT =
+    shown.length < items.length ? [{ field, shown: shown.length, total: items.length, hint }] : [];
+  return { shown, omitted };
+}
+
+const withOmitted = <T extends object>(answer: T, omitted: OmittedT) =>
+  omitted.length > 0 ? { ...answer, omitted } : answer;
+
+/** get_service: its equivalents cut to `equivalentsLimit` (a service of a common kind has hundreds). */
+export function fitService(answer: ServiceDetailT, limit = EQUIVALENTS_LIMIT): ServiceDetailT {
+  const { shown, omitted } = pageOf(
+    answer.equivalents,
+    1,
+    limit,
+    "equivalents",
+    `equivalentsLimit (up to 500) shows more; each equivalence group in full: resource catalogue://equivalents/{id}`,
+  );
+  return withOmitted({ ...answer, equivalents: shown }, omitted);
+}
+
+/** lifecycle_upcoming: sunset dates between `from` and `to` (inclusive), then a page of `limit`. */
+export function fitLifecycle(
+  answer: LifecycleListT,
+  args: { from?: string; to?: string; limit?: number; page?: number },
+): LifecycleListT {
+  const dated = args.from !== undefined || args.to !== undefined;
+  const inRange = answer.data.filter(
+    (entry) =>
+      !dated ||
+      (entry.sunsetDate !== undefined &&
+        (args.from === undefined || entry.sunsetDate >= args.from) &&
+        (args.to === undefined || entry.sunsetDate <= args.to)),
+  );
+  const page = args.page ?? 1;
+  const { shown, omitted } = pageOf(
+    inRange,
+    page,
+    args.limit ?? LIFECYCLE_LIMIT,
+    "data",
+    `page ${page + 1} (limit up to ${LIFECYCLE_MAX_LIMIT}) shows more; from/to (YYYY-MM-DD), provider and status narrow it`,
+  );
+  return withOmitted({ ...answer, data: shown }, omitted);
+}
+
+/** exit_plan: per service the rank-1 pick, the reason and any gap (summary), or every candidate (full); paged. */
+export function fitExitPlan(
+  answer: ExitPlanT,
+  args: { detail?: "summary" | "full"; page?: number; limit?: number },
+): Record<string, unknown> {
+  const page = args.page ?? 1;
+  const detail = args.detail ?? "summary";
+  const { shown, omitted } = pageOf(
+    answer.services,
+    page,
+    args.limit ?? EXIT_PLAN_PAGE,
+    "services",
+    `page ${page + 1} shows the next services (limit up to ${EXIT_PLAN_MAX_PAGE})`,
+  );
+  const services =
+    detail === "full"
+      ? shown
+      : shown.map((service) => {
+          const pick = service.candidates[0];
+          return {
+            slug: service.slug,
+            name: service.name,
+            providerId: service.providerId,
+            outcome: service.outcome,
+            reason: service.reason,
+            ...(pick
+              ? { pick: { slug: pick.slug, name: pick.name, providerId: pick.providerId, reason: pick.reason } }
+              : {}),
+            candidates: service.candidates.length,
+            ...(service.nearest.length > 0 ? { nearest: service.nearest.map((near) => near.slug) } : {}),
+          };
+        });
+  const cut: OmittedT =
+    detail === "full"
+      ? omitted
+      : [
+          ...omitted,
+          {
+            field: "services[].candidates",
+            shown: shown.filter((service) => service.candidates.length > 0).length,
+            total: shown.reduce((sum, service) => sum + service.candidates.length, 0),
+            hint: 'detail: "full" gives every ranked candidate with its reasons, closed peers and nearest services',
+          },
+        ];
+  if (detail === "full") return { ...answer, services, ...(cut.length > 0 ? { omitted: cut } : {}) };
+  // The summary's exposure is its totals (each side's per-service rows are as long as the list),
+  // and its gaps are this page's.
+  const onPage = new Set(shown.map((service) => service.slug));
+  const gaps = answer.gaps.filter((gap) => onPage.has(gap.slug));
+  if (gaps.length < answer.gaps.length)
+    cut.push({ field: "gaps", shown: gaps.length, total: answer.gaps.length, hint: "this page's gaps; page for more" });
+  const exposure = Object.fromEntries(
+    Object.entries(answer.exposure).map(([side, report]) => {
+      if (Array.isArray(report)) {
+        cut.push({ field: `exposure.${side}`, shown: 0, total: report.length, hint: 'detail: "full"; gaps per page' });
+        return [side, []];
+      }
+      if (!report || typeof report !== "object") return [side, report];
+      const { services: rows, byRegionCountry: countries, ...totals } = report as Partial<ExposureReportT>;
+      for (const [field, items] of [
+        ["services", rows],
+        ["byRegionCountry", countries],
+      ] as const)
+        if (items)
+          cut.push({ field: `exposure.${side}.${field}`, shown: 0, total: items.length, hint: 'detail: "full"' });
+      return [side, totals];
+    }),
+  );
+  return { ...answer, services, gaps, exposure, omitted: cut };
+}
+
+export const EXPOSURE_ROWS = 15;
+
+/** exposure_scorecard: the totals in full, the per-service rows cut to `servicesLimit`. */
+export function fitExposure(answer: ExposureReportT, limit = EXPOSURE_ROWS): ExposureReportT {
+  const { shown, omitted } = pageOf(
+    answer.services,
+    1,
+    limit,
+    "services",
+    `servicesLimit (up to 50) shows more rows; the totals above count every service`,
+  );
+  return withOmitted({ ...answer, services: shown }, omitted);
+}
+
+export const LIST_SERVICES = 5;
+
+/** get_saved_list: every approved id, the resolved services cut to `servicesLimit`. */
+export function fitSavedList(answer: SavedListDetailT, limit = LIST_SERVICES): SavedListDetailT {
+  const { shown, omitted } = pageOf(
+    answer.services,
+    1,
+    limit,
+    "services",
+    "servicesLimit (up to 50) resolves more; approvedServiceIds lists every one, get_service reads one",
+  );
+  return withOmitted({ ...answer, services: shown }, omitted);
+}

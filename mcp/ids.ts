@@ -1,0 +1,147 @@
+/**
+ * Ids a model can find: provider and category arguments resolved from the names a model would
+ * guess ("amazon", "Google Cloud", "digital-ocean", "identity") the way the site's search resolves
+ * provider words (catalogue/search.ts), an unresolvable one refused with the valid ids, unknown
+ * argument keys refused with the nearest known key, unknown slugs answered with the nearest slugs.
+ */
+import type { Catalogue } from "../catalogue/load.ts";
+import { HttpError } from "../catalogue/problem.ts";
+import { stripControl } from "../catalogue/render/doc.ts";
+import { searchData, tokenize } from "../catalogue/search.ts";
+
+/** Letters and digits only, lower case: "digital-ocean" and "DigitalOcean" compare equal. */
+const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** Levenshtein distance, for did-you-mean (short strings only: keys and slugs). */
+export function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const kept = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = kept;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The `count` candidates nearest `value`: those containing it (or in it) first, then by edit distance. */
+export function nearest(value: string, candidates: readonly string[], count: number): string[] {
+  const wanted = compact(value);
+  return candidates
+    .map((candidate) => {
+      const other = compact(candidate);
+      // Whole containment ("aws-rds" in "aws-rds-mysql") beats any edit: the shortest such first.
+      const contains = other.includes(wanted) || wanted.includes(other);
+      return { candidate, score: contains ? Math.abs(other.length - wanted.length) - 1000 : distance(wanted, other) };
+    })
+    .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
+    .slice(0, count)
+    .map((entry) => entry.candidate);
+}
+
+const shown = (value: string) => {
+  const clean = stripControl(value);
+  return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
+};
+
+interface Resolvers {
+  readonly provider: (value: string) => string | undefined;
+  readonly category: (value: string) => string | undefined;
+}
+
+const resolvers = new WeakMap<Catalogue, Resolvers>();
+
+function resolversOf(catalogue: Catalogue): Resolvers {
+  const made = resolvers.get(catalogue);
+  if (made) return made;
+  // The search's provider words: a provider's id and the distinctive words of its names.
+  const providerWords = new Map<string, string>();
+  for (const provider of searchData(catalogue).providers)
+    for (const word of provider.words) providerWords.set(word, provider.id);
+  const providerNames = new Map<string, string>();
+  for (const provider of catalogue.providers)
+    for (const name of [provider.id, provider.name, provider.shortName]) providerNames.set(compact(name), provider.id);
+  const categoryNames = new Map<string, string>();
+  for (const category of catalogue.categories)
+    for (const name of [category.id, category.name]) categoryNames.set(compact(name), category.id);
+  const resolved: Resolvers = {
+    provider: (value) => {
+      const whole = providerNames.get(compact(value));
+      if (whole) return whole;
+      // "amazon", "Google Cloud", "Microsoft": the providers the words name, if they name one.
+      const words = tokenize(value);
+      const named = new Set(words.flatMap((word) => providerWords.get(word) ?? []));
+      if (named.size === 1) return [...named][0];
+      // "ovh" for OVHcloud: as the search does, a word starting one provider's word.
+      const starting = new Set(
+        words.flatMap((word) =>
+          word.length < 3 ? [] : [...providerWords].filter(([own]) => own.startsWith(word)).map(([, id]) => id),
+        ),
+      );
+      return named.size === 0 && starting.size === 1 ? [...starting][0] : undefined;
+    },
+    category: (value) => {
+      const whole = categoryNames.get(compact(value));
+      if (whole) return whole;
+      // "identity", "ml", "messaging": the one category whose id or name holds the word.
+      const words = tokenize(value);
+      if (words.length === 0) return undefined;
+      const matching = catalogue.categories.filter((category) => {
+        const own = new Set([...category.id.split("-"), ...tokenize(category.name)]);
+        return words.every((word) => own.has(word));
+      });
+      return matching.length === 1 ? matching[0]!.id : undefined;
+    },
+  };
+  resolvers.set(catalogue, resolved);
+  return resolved;
+}
+
+/** A provider id from an id or a name; a 400 listing every provider id when none matches. */
+export function resolveProvider(catalogue: Catalogue, value: string): string {
+  const id = resolversOf(catalogue).provider(value);
+  if (id) return id;
+  throw new HttpError(
+    400,
+    "Unknown provider",
+    `"${shown(value)}" names no provider; use one of these ids: ${catalogue.providers.map((provider) => provider.id).join(", ")}`,
+  );
+}
+
+/** A category id from an id or a name; a 400 listing every category id when none matches. */
+export function resolveCategory(catalogue: Catalogue, value: string): string {
+  const id = resolversOf(catalogue).category(value);
+  if (id) return id;
+  throw new HttpError(
+    400,
+    "Unknown category",
+    `"${shown(value)}" names no category; use one of these ids: ${catalogue.categories.map((category) => category.id).join(", ")}`,
+  );
+}
+
+/** Arguments a tool does not take: a 400 naming each with the nearest argument it does take. */
+export function refuseUnknownKeys(given: Record<string, unknown>, known: readonly string[]): void {
+  const unknown = Object.keys(given).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return;
+  const hints = unknown.slice(0, 5).map((key) => {
+    const [near] = nearest(key, known, 1);
+    return `"${shown(key)}"${near ? ` (did you mean "${near}"?)` : ""}`;
+  });
+  throw new HttpError(
+    400,
+    "Invalid arguments",
+    `Unknown argument${unknown.length === 1 ? "" : "s"} ${hints.join(", ")}; this tool takes: ${known.join(", ")}`,
+  );
+}
+
+/** The slugs nearest each unknown one, for the text of a refusal. */
+export function nearestSlugs(catalogue: Catalogue, unknown: readonly string[]): string {
+  const slugs = catalogue.services.map((service) => service.slug);
+  return unknown
+    .slice(0, 5)
+    .map((slug) => `"${shown(slug)}": did you mean ${nearest(slug, slugs, 5).join(", ")}?`)
+    .join("\n");
+}

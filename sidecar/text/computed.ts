@@ -1,0 +1,178 @@
+/**
+ * The text host's computed pages (a search, a matrix for some providers, a comparison, a filtered
+ * lifecycle, a saved list and its exit plan, and the site's pages rendered on demand) as jobs: pure
+ * functions of the catalogue and the request's input. Each costs 10–300 ms of CPU, and any query is
+ * a new one, so a cache alone bounds nothing: 60 clients asking new matrices held the event loop,
+ * and the API host's /v1/health behind it, for seconds. So they run in the heavy computations'
+ * thread (heavy/worker.ts), at most PAGE_SLOTS at once and PAGE_WAITING_MAX waiting (then 503 and
+ * Retry-After), and their answers are kept by job in a bounded LRU, so a repeated query costs a
+ * lookup. Without the thread (a catalogue made in memory, in tests), the same jobs run here, one
+ * at a time with the event loop turning between them.
+ */
+import { LRUCache } from "lru-cache";
+import type { Catalogue } from "../../catalogue/load.ts";
+import type { ExitTargetT } from "../../catalogue/schema/index.ts";
+import { HttpError } from "../../catalogue/problem.ts";
+import type { StoredList } from "../store/store.ts";
+import { exitPlanBody } from "./exit-plan.ts";
+import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";
+import type { Computed, PagesComputer, Shape, SiteAnswer, SiteJob } from "./computed-shapes.ts";
+
+export {
+  clientGone,
+  type Computed,
+  type PagesComputer,
+  type Shape,
+  type SiteAnswer,
+  type SiteJob,
+} from "./computed-shapes.ts";
+import { compareQueryBody, equivalenceGroupBody, equivalentsBody, searchBody } from "./site.ts";
+
+/** The jobs, by name: each a pure function of the catalogue and its (cloneable) input. */
+export const TEXT_JOBS = {
+  search: (catalogue: Catalogue, input: Shape & { query: string }) => searchBody(catalogue, input),
+  equivalents: (catalogue: Catalogue, input: Shape & { query: string }) => equivalentsBody(catalogue, input),
+  equivalenceGroup: (catalogue: Catalogue, input: Shape & { id: string }) => equivalenceGroupBody(catalogue, input),
+  compareQuery: (catalogue: Catalogue, input: Shape & { query: string }) => compareQueryBody(catalogue, input),
+  comparePath: (catalogue: Catalogue, input: Shape & { ids: string }) => comparePathBody(catalogue, input),
+  lifecycle: (catalogue: Catalogue, input: Shape & { query: Record<string, unknown>; now: number }) =>
+    filteredLifecycleBody(catalogue, input),
+  savedList: (catalogue: Catalogue, input: Shape & { list: StoredList }) => savedListBody(catalogue, input),
+  exitPlan: (
+    catalogue: Catalogue,
+    input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
+  ) => exitPlanBody(catalogue, input),
+} as const satisfies Record<string, (catalogue: Catalogue, input: never) => Computed>;
+
+type Jobs = typeof TEXT_JOBS;
+export type TextJob = { [K in keyof Jobs]: { readonly name: K; readonly input: Parameters<Jobs[K]>[1] } }[keyof Jobs];
+
+export function runTextJob(catalogue: Catalogue, job: TextJob): Computed {
+  return (TEXT_JOBS[job.name] as (catalogue: Catalogue, input: unknown) => Computed)(catalogue, job.input);
+}
+
+/** The thread the jobs run in (heavy/pool.ts HeavyWorker). */
+export interface PageWorker {
+  textPage(job: TextJob): Promise<Computed>;
+  sitePage(job: SiteJob): Promise<SiteAnswer>;
+}
+
+/** Jobs in the worker at once: enough to hide the round trip between the threads. */
+export const PAGE_SLOTS = 2;
+/** Jobs waiting for a slot, already read and parsed; beyond them, 503. */
+export const PAGE_WAITING_MAX = 256;
+/** What the kept answers hold at most (bodies and keys). */
+export const PAGE_CACHE_BYTES = 4 * 1024 * 1024;
+/** An answer larger than this is not kept (a 500-service plan): it would push out many small ones. */
+const KEPT_BODY_MAX = 1024 * 1024;
+
+export const PAGES_BUSY_DETAILS = "Too many pages are being computed; retry in a few seconds.";
+
+/** `slots` jobs at a time, each after a turn of the event loop; up to PAGE_WAITING_MAX waiting, then 503. */
+class JobQueue {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly slots: number;
+
+  constructor(slots: number) {
+    this.slots = slots;
+  }
+
+  /** Runs `job` in its turn; `gone` (the client left while it waited) skips it. */
+  async run<T>(job: () => T | Promise<T>, gone: () => boolean = () => false): Promise<T> {
+    if (this.running >= this.slots) {
+      if (this.waiting.length >= PAGE_WAITING_MAX)
+        throw Object.assign(new HttpError(503, "Service unavailable", PAGES_BUSY_DETAILS), { retryAfter: 5 });
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.running++;
+    try {
+      // Requests that arrived meanwhile are read and answered first.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (gone())
+        throw Object.assign(new HttpError(503, "Service unavailable", "The client went away."), { retryAfter: 1 });
+      return await job();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+type Kept =
+  { readonly kind: "text"; readonly computed: Computed } | { readonly kind: "site"; readonly answer: SiteAnswer };
+
+const keptSize = (kept: Kept) =>
+  kept.kind === "site"
+    ? kept.answer.body.byteLength + 512
+    : "body" in kept.computed
+      ? kept.computed.body.length * 2 + 256
+      : 512;
+
+/** Runs the text host's computed pages, in the worker when there is one, and keeps their answers. */
+export class ComputedPages implements PagesComputer {
+  private readonly catalogue: Catalogue;
+  private readonly worker: PageWorker | undefined;
+  private readonly queue: JobQueue;
+  private readonly kept = new LRUCache<string, Kept>({
+    maxSize: PAGE_CACHE_BYTES,
+    sizeCalculation: (kept, key) => keptSize(kept) + key.length * 2,
+  });
+  /** Answers being computed: a request for one waits for it rather than start another. */
+  private readonly computing = new Map<string, Promise<Kept>>();
+
+  constructor(catalogue: Catalogue, worker?: PageWorker) {
+    this.catalogue = catalogue;
+    this.worker = worker;
+    this.queue = new JobQueue(worker ? PAGE_SLOTS : 1);
+  }
+
+  /** Whether site pages render in the worker (else the caller renders them here). */
+  get rendersSite(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** A text page. Jobs of a saved list are not kept: the list is in their input, and it expires. */
+  async text(job: TextJob, gone?: () => boolean): Promise<Computed> {
+    const key = job.name === "savedList" || job.name === "exitPlan" ? undefined : `text\0${JSON.stringify(job)}`;
+    const compute = async (): Promise<Kept> => ({
+      kind: "text",
+      computed: await this.queue.run(
+        () => (this.worker ? this.worker.textPage(job) : runTextJob(this.catalogue, job)),
+        gone,
+      ),
+    });
+    const kept = await this.keep(key, compute);
+    return (kept as Extract<Kept, { kind: "text" }>).computed;
+  }
+
+  /** A site page rendered in the worker; `key` (the job's URL and what it reads of the request) keeps it. */
+  async site(job: SiteJob, key: string | undefined, gone?: () => boolean): Promise<SiteAnswer> {
+    const worker = this.worker;
+    if (!worker) throw new Error("no worker renders the site's pages");
+    const compute = async (): Promise<Kept> => ({
+      kind: "site",
+      answer: await this.queue.run(() => worker.sitePage(job), gone),
+    });
+    const kept = await this.keep(key === undefined ? undefined : `site\0${key}`, compute);
+    return (kept as Extract<Kept, { kind: "site" }>).answer;
+  }
+
+  private async keep(key: string | undefined, compute: () => Promise<Kept>): Promise<Kept> {
+    if (key === undefined) return compute();
+    const hit = this.kept.get(key);
+    if (hit) return hit;
+    const shared = this.computing.get(key);
+    if (shared) return shared;
+    const computing = compute();
+    this.computing.set(key, computing);
+    try {
+      const kept = await computing;
+      const ok = kept.kind === "site" ? kept.answer.status === 200 : kept.computed.status === 200;
+      if (ok && keptSize(kept) <= KEPT_BODY_MAX) this.kept.set(key, kept);
+      return kept;
+    } finally {
+      this.computing.delete(key);
+    }
+  }
+}

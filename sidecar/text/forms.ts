@@ -1,0 +1,172 @@
+/**
+ * The site's tools without JavaScript, on the text host (their pages' forms get and post here):
+ * - GET /exposure?ids=a,b — the scorecard scored on the server (site/src/pages/on-demand/
+ *   exposure.astro), as compare does; without ids, the built page;
+ * - GET /list?ids=a,b — the builder rendered with those services chosen (site/src/pages/on-demand/
+ *   list.astro), its download and save forms carrying them; without ids, the built page;
+ * - GET /list/files/{file}?ids=a,b — one of the four downloads the page makes in the browser
+ *   (aws-scp.json, azure-policy-set.json, gcp-org-policy.json, approved-services.md), made by the
+ *   same functions, counted in the API's strict bucket as POST /v1/policies/* is;
+ * - POST /lists — the save form, form-encoded: the same list as POST /v1/lists saves (strict
+ *   bucket), then a 303 to its page.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { issueDetails } from "../../catalogue/issues.ts";
+import { BUCKETS } from "../../catalogue/limits.ts";
+import type { Catalogue } from "../../catalogue/load.ts";
+import { listPath } from "../../catalogue/lists.ts";
+import { newList } from "../../catalogue/lists.node.ts";
+import { listBuilderRequest } from "../../catalogue/page-requests.ts";
+import { azurePolicySet, gcpOrgPolicy, PolicyRequestError, scpPolicy } from "../../catalogue/policies/documents.ts";
+import { SlugTakenError, StoreUnavailableError } from "../../catalogue/ports.ts";
+import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { approvedListDoc } from "../../catalogue/render/pages.ts";
+import { SavedListCreate } from "../../catalogue/schema/index.ts";
+import { splitRequestUrl, TEXT_VARY } from "../files.ts";
+import { hitBucket } from "../plugins/rate-limit.ts";
+import type { TextContext } from "./context.ts";
+
+/** The builder's downloads, by file name, as scripts/list.ts makes them in the browser. */
+export const LIST_FILES: Record<string, { type: string; make: (c: Catalogue, ids: string[]) => string }> = {
+  "aws-scp.json": { type: "application/json", make: (c, ids) => JSON.stringify(scpPolicy(c, ids).policy, null, 2) },
+  "azure-policy-set.json": {
+    type: "application/json",
+    make: (c, ids) => JSON.stringify(azurePolicySet(c, ids).policy, null, 2),
+  },
+  "gcp-org-policy.json": {
+    type: "application/json",
+    make: (c, ids) => JSON.stringify(gcpOrgPolicy(c, ids).policy, null, 2),
+  },
+  "approved-services.md": {
+    type: "text/markdown; charset=utf-8",
+    make: (c, ids) => renderMarkdown(approvedListDoc(c, ids)),
+  },
+};
+
+const paramsOf = (request: FastifyRequest) => new URLSearchParams(splitRequestUrl(request.url).query);
+
+/** In HTML the built page `file` without ?ids=, else the on-demand page `name` with the query. */
+async function pageWithIds(c: TextContext, request: FastifyRequest, reply: FastifyReply, file: string, name: string) {
+  const { query } = splitRequestUrl(request.url);
+  if (!paramsOf(request).has("ids") && (await c.replies.site(request, reply, file))) return true;
+  const page = { page: { name, search: query ? `?${query}` : "" }, headers: { vary: TEXT_VARY } };
+  return c.site.render(request, reply, page);
+}
+
+/** GET /exposure (?ids=): the scorecard, scored on the server for the URL's ids. */
+export async function exposurePage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  if (
+    c.replies.rendering(request) === "html" &&
+    (await pageWithIds(c, request, reply, "exposure/index.html", "exposure"))
+  )
+    return reply;
+  return c.replies.notFound(
+    request,
+    reply,
+    "The scorecard is a page of the site; the API scores: GET /v1/exposure?ids=…",
+  );
+}
+
+/** GET /list (?ids=): the builder with the services chosen in HTML; the built page without ids. */
+export async function listBuilderPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  if (c.replies.rendering(request) === "html" && (await pageWithIds(c, request, reply, "list/index.html", "list")))
+    return reply;
+  return c.replies.notFound(
+    request,
+    reply,
+    "The list builder is a page of the site; the API saves lists: POST /v1/lists.",
+  );
+}
+
+/** Over the strict bucket: the limit, in the request's rendering. */
+async function strictBucket(c: TextContext, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const hit = await hitBucket(c.store, "strict", request.ip);
+  reply.header("x-ratelimit-limit", String(BUCKETS.strict.max)).header("cache-control", "no-store");
+  if (hit.current <= BUCKETS.strict.max) return false;
+  const seconds = Math.max(1, Math.ceil(hit.ttl / 1000));
+  reply.header("retry-after", String(seconds));
+  const detail = `Policies and saved lists share the API's strict bucket (POST /v1/policies/*, POST /v1/lists): ${BUCKETS.strict.max} requests per minute per IP. Try again in ${seconds} seconds.`;
+  await c.replies.error(request, reply, 429, "Too many requests", detail);
+  return true;
+}
+
+/** GET /list/files/{file}?ids=: one download of the builder, as an attachment. */
+export async function listFile(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const { file } = (request as FastifyRequest<{ Params: { file: string } }>).params;
+  const made = Object.hasOwn(LIST_FILES, file) ? LIST_FILES[file] : undefined;
+  if (!made) return c.replies.notFound(request, reply, `No download "${file.slice(0, 60)}"; /list/ lists them.`);
+  const { known, unknown } = listBuilderRequest(c.catalogue, paramsOf(request));
+  if (unknown.length > 0)
+    return c.replies.error(
+      request,
+      reply,
+      400,
+      "Unknown ids",
+      `Not in the catalogue: ${unknown.slice(0, 20).join(", ")}.`,
+    );
+  if (known.length === 0)
+    return c.replies.error(request, reply, 400, "Bad request", "Add services to your list first (?ids=aws-s3,…).");
+  if (await strictBucket(c, request, reply)) return reply;
+  let body: string;
+  try {
+    body = made.make(c.catalogue, known);
+  } catch (error) {
+    if (!(error instanceof PolicyRequestError)) throw error;
+    return c.replies.error(request, reply, 400, error.title, error.message);
+  }
+  return reply
+    .header("content-disposition", `attachment; filename="${file}"`)
+    .type(made.type.includes("charset") ? made.type : `${made.type}; charset=utf-8`)
+    .send(body);
+}
+
+/** POST /lists, the save form: saved as POST /v1/lists saves, then the list's page (303). */
+export async function saveListForm(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const form = (request.body as Record<string, string> | undefined) ?? {};
+  const name = (form.name ?? "").trim();
+  const slug = (form.slug ?? "").trim();
+  // Unlisted: saved by its generated id only, as POST /v1/lists with unlisted: true.
+  const unlisted = form.unlisted === "true";
+  const { known, unknown } = listBuilderRequest(c.catalogue, new URLSearchParams({ ids: form.ids ?? "" }));
+  if (unknown.length > 0)
+    return c.replies.error(
+      request,
+      reply,
+      400,
+      "Unknown ids",
+      `Not in the catalogue: ${unknown.slice(0, 20).join(", ")}.`,
+    );
+  const parsed = SavedListCreate.safeParse({
+    approvedServiceIds: known,
+    ...(name ? { name } : {}),
+    ...(slug ? { slug } : {}),
+    ...(unlisted ? { unlisted: true } : {}),
+  });
+  if (!parsed.success) {
+    const details = known.length === 0 ? "Add services to your list first." : issueDetails(parsed.error.issues, "form");
+    return c.replies.error(request, reply, 400, "Not saved", details);
+  }
+  if (await strictBucket(c, request, reply)) return reply;
+  try {
+    const list = await c.store.createList(newList({ ...parsed.data, ids: known }, new Date()));
+    return reply.code(303).header("location", listPath(list)).send();
+  } catch (error) {
+    if (error instanceof SlugTakenError)
+      return c.replies.error(
+        request,
+        reply,
+        409,
+        "Slug taken",
+        `The address "${error.slug}" is taken; choose another or leave it empty.`,
+      );
+    if (error instanceof StoreUnavailableError)
+      return c.replies.error(
+        request,
+        reply,
+        503,
+        "Service unavailable",
+        "Lists cannot be saved right now; try again shortly.",
+      );
+    throw error;
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Vendor inventories: reconciliation maps, excludes or reports every item; stale entries and
+ * unknown slugs are problems; the refresh diff names added, removed and renamed items; the table
+ * in docs/data.md is what npm run docs:coverage writes.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { format, resolveConfig } from "prettier";
+import { describe, expect, it } from "vitest";
+import {
+  coverageTable,
+  ExclusionsFile,
+  InventorySource,
+  reconcileInventory,
+  reportProblems,
+  withInventoryTable,
+  type Inventory,
+  type InventoryService,
+} from "../../catalogue/inventory/inventory.ts";
+import { readInventory, reconcileAll } from "../../catalogue/inventory/load.node.ts";
+import { diffItems, diffLines } from "../../catalogue/inventory/refresh.ts";
+import { realCatalogue } from "../helpers/app.ts";
+
+const source = InventorySource.parse({
+  provider: "aws",
+  title: "Test",
+  itemKind: "IAM service prefix",
+  repository: "https://github.com/example/inventory",
+  version: "1.0.0",
+  asOf: "2026-01-01",
+  retrieved: "2026-11-26",
+  licence: "MIT",
+  mapping: "iam-prefix",
+});
+const services: InventoryService[] = [
+  { slug: "aws-s3", providerId: "aws", policyIdentifiers: { iamPrefixes: ["s3", "s3express"] } },
+  { slug: "aws-ec2", providerId: "aws", policyIdentifiers: { iamPrefixes: ["ec2"] } },
+  {
+    slug: "azure-vms",
+    providerId: "azure",
+    policyIdentifiers: { resourceTypes: ["Microsoft.Compute/virtualMachines"] },
+  },
+];
+const inventory = (over: Partial<Inventory>): Inventory => ({
+  id: "aws/test",
+  source,
+  items: ["ec2", "s3", "s3express", "support"],
+  exclusions: [],
+  map: {},
+  ...over,
+});
+
+describe("reconcileInventory", () => {
+  it("maps items the services name, excludes the rest and reports what is left", () => {
+    const report = reconcileInventory(
+      inventory({
+        items: ["ec2", "iot", "s3", "support", "sso"],
+        exclusions: [{ item: "support", reason: "support" }],
+      }),
+      services,
+    );
+    expect(report.mapped).toBe(2);
+    expect(report.owners.get("s3")).toEqual(["aws-s3"]);
+    expect(report.excluded).toBe(1);
+    expect(report.unreconciled).toEqual(["iot", "sso"]);
+    expect(reportProblems(report)).toEqual([
+      'aws/test: "iot" is neither mapped to a service nor excluded (add it to a service\'s identifiers, map.yaml or exclusions.yaml)',
+      'aws/test: "sso" is neither mapped to a service nor excluded (add it to a service\'s identifiers, map.yaml or exclusions.yaml)',
+    ]);
+  });
+
+  it("ignores other providers' services and maps map.yaml patterns", () => {
+    const report = reconcileInventory(
+      inventory({
+        source: { ...source, mapping: "map-only" },
+        items: ["AWS::EC2::Instance", "AWS::S3::Bucket", "AWS::S3::BucketPolicy"],
+        map: { "AWS::S3::*": "aws-s3", "AWS::EC2::Instance": "aws-ec2" },
+      }),
+      services,
+    );
+    expect(report.unreconciled).toEqual([]);
+    expect(report.owners.get("AWS::S3::BucketPolicy")).toEqual(["aws-s3"]);
+    expect(report.problems).toEqual([]);
+  });
+
+  it("reports stale exclusions and map entries, unknown slugs and excluded items that are mapped", () => {
+    const report = reconcileInventory(
+      inventory({
+        exclusions: [
+          { item: "gone", reason: "internal" },
+          { item: "ec2", reason: "account" },
+          { item: "support", reason: "feature", of: "aws-nothing" },
+        ],
+        map: { "old*": "aws-s3", s3: "aws-missing" },
+      }),
+      services,
+    );
+    expect(report.problems).toEqual([
+      "aws/test/map.yaml: old*: names no item of items.txt (stale)",
+      'aws/test/map.yaml: s3: unknown service slug "aws-missing"',
+      "aws/test/exclusions.yaml: gone: names no item of items.txt (stale)",
+      "aws/test/exclusions.yaml: ec2: is mapped to aws-ec2; remove the exclusion or the mapping",
+      'aws/test/exclusions.yaml: support: unknown service slug "aws-nothing"',
+    ]);
+  });
+
+  it("compares Azure types case-insensitively and maps a namespace a service names a type in", () => {
+    const report = reconcileInventory(
+      inventory({
+        source: { ...source, provider: "azure", mapping: "azure-type" },
+        items: ["Microsoft.Compute", "microsoft.compute/VIRTUALMACHINES", "Microsoft.Web"],
+      }),
+      services,
+    );
+    expect([...report.owners.keys()].sort()).toEqual(["Microsoft.Compute", "microsoft.compute/VIRTUALMACHINES"]);
+    expect(report.unreconciled).toEqual(["Microsoft.Web"]);
+  });
+
+  it("refuses exclusions without the fields their reason needs", () => {
+    expect(ExclusionsFile.safeParse([{ item: "x", reason: "feature" }]).success).toBe(false);
+    expect(ExclusionsFile.safeParse([{ item: "x", reason: "retired" }]).success).toBe(false);
+    expect(ExclusionsFile.safeParse([{ item: "x*y", reason: "internal" }]).success).toBe(false);
+    expect(ExclusionsFile.safeParse([{ item: "x", reason: "unwanted" }]).success).toBe(false);
+  });
+});
+
+describe("the refresh diff", () => {
+  it("reports an added and a removed item, and a rename", () => {
+    const diff = diffItems(["ec2", "s3", "elastictranscoder", "qldb"], ["ec2", "s3", "s3files", "elastic-transcoder"]);
+    expect(diff.added).toEqual(["elastic-transcoder", "s3files"]);
+    expect(diff.removed).toEqual(["elastictranscoder", "qldb"]);
+    expect(diff.renames).toEqual([{ from: "elastictranscoder", to: "elastic-transcoder" }]);
+    expect(diffLines("aws/iam", diff)[0]).toBe("aws/iam: 2 added, 2 removed, 1 likely renames");
+  });
+
+  it("npm run inventory:refresh prints the diff of aws/iam against a new items list", () => {
+    const current = readInventory(
+      fileURLToPath(new URL("../../catalogue/inventory/", import.meta.url)),
+      "aws/iam",
+      [],
+    )!;
+    const dir = mkdtempSync(join(tmpdir(), "inventory-"));
+    const next = join(dir, "items.txt");
+    writeFileSync(next, ["# a release", ...current.items.filter((item) => item !== "s3"), "zz-new-service"].join("\n"));
+    const output = execFileSync(process.execPath, ["scripts/inventory-refresh.ts", "aws/iam", next], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      encoding: "utf8",
+    });
+    expect(output.split("\n")).toEqual([
+      "aws/iam: 1 added, 1 removed, 0 likely renames",
+      "  + zz-new-service",
+      "  - s3",
+      "",
+    ]);
+  });
+});
+
+describe("the catalogue's inventories", () => {
+  const catalogue = realCatalogue();
+  const problems: string[] = [];
+  const { inventories, reports } = reconcileAll(catalogue, undefined, problems);
+
+  it("read without problems, and aws/iam maps at least 85 % of AWS's service prefixes", () => {
+    expect(problems).toEqual([]);
+    const iam = reports.find((report) => report.id === "aws/iam")!;
+    expect(iam.items).toBe(456);
+    expect(iam.mapped / iam.items).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it("leave no item unreconciled and no stale entry", () => {
+    expect(reports.flatMap(reportProblems)).toEqual([]);
+  });
+
+  it("in docs/data.md are what npm run docs:coverage writes", async () => {
+    const path = fileURLToPath(new URL("../../docs/data.md", import.meta.url));
+    const docs = readFileSync(path, "utf8");
+    const written = withInventoryTable(docs, coverageTable(reports, inventories));
+    expect(await format(written, { ...(await resolveConfig(path)), filepath: path })).toBe(docs);
+  });
+});

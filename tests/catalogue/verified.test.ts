@@ -1,0 +1,43 @@
+/**
+ * The "Verified" dates the faces show: a source's asOf (the copy's own date) where it gives one,
+ * never the day the catalogue read it, so AWS compliance read in 2026 from 2022 scope tables shows
+ * 2022. The text host's service page carries the same row.
+ */
+import { describe, expect, it } from "vitest";
+import { servicePage } from "../../catalogue/render/pages.ts";
+import { shownVerified, shownVerifiedText } from "../../catalogue/verified.ts";
+import { realCatalogue } from "../helpers/app.ts";
+
+describe("the Verified row", () => {
+  it("shows the copy's date of the newest copy per kind, and the reading day only without one", () => {
+    const sources = [
+      { backs: ["compliance" as const], retrieved: "2026-11-26", asOf: "2022-07-15" },
+      { backs: ["identity" as const, "identifiers" as const], retrieved: "2026-11-26" },
+      { backs: ["identifiers" as const], retrieved: "2026-11-26", asOf: "2026-03-07" },
+    ];
+    expect(shownVerified(sources)).toEqual([
+      { kind: "identity", date: "2026-11-26", asOf: false },
+      { kind: "compliance", date: "2022-07-15", asOf: true },
+      { kind: "identifiers", date: "2026-11-26", asOf: false },
+    ]);
+    expect(shownVerifiedText(sources)).toBe(
+      "identity 2026-11-26; compliance 2022-07-15 (copy's date); identifiers 2026-11-26",
+    );
+    expect(shownVerifiedText([])).toBeUndefined();
+  });
+
+  it("dates an AWS service's compliance by AWS's scope tables, not by the day they were read", () => {
+    const catalogue = realCatalogue();
+    const record = catalogue.bySlug.get("aws-s3")!;
+    const compliance = record.sources.filter((source) => source.backs.includes("compliance"));
+    expect(compliance.length).toBeGreaterThan(0);
+    const asOf = compliance
+      .map((source) => source.asOf!)
+      .sort()
+      .at(-1)!;
+    expect(asOf < "2026-01-01").toBe(true);
+    const row = shownVerified(record.sources).find((entry) => entry.kind === "compliance")!;
+    expect(row).toEqual({ kind: "compliance", date: asOf, asOf: true });
+    expect(JSON.stringify(servicePage(catalogue, "aws-s3"))).toContain(`compliance ${asOf} (copy's date)`);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Three questions people bring to an assistant, each answered in at most two tool calls over the
+ * SDK's client, with what the answer needs in the default (summary, cut) answers:
+ * "an EU alternative to Cognito", "an SCP for S3, Lambda, DynamoDB, API Gateway and RDS" and
+ * "what AWS retires next quarter".
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { addDays, dayOf } from "../../catalogue/lifecycle.ts";
+import { build, realCatalogue } from "../helpers/app.ts";
+
+const clients: Client[] = [];
+afterEach(async () => {
+  while (clients.length > 0) await clients.pop()!.close();
+});
+
+async function assistant() {
+  const app = await build();
+  const address = await app.listen({ port: 0, host: "127.0.0.1" });
+  const client = new Client({ name: "assistant", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp`)));
+  clients.push(client);
+  let calls = 0;
+  const call = async (name: string, args: Record<string, unknown>) => {
+    calls++;
+    return (await client.callTool({ name, arguments: args })) as CallToolResult & {
+      structuredContent: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+  };
+  return { call, calls: () => calls };
+}
+
+/** The first day of the next calendar quarter and the last day of it (UTC). */
+function nextQuarter(today: Date): { from: string; to: string } {
+  const start = new Date(Date.UTC(today.getUTCFullYear(), Math.floor(today.getUTCMonth() / 3) * 3 + 3, 1));
+  const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 3, 1));
+  return { from: dayOf(start), to: addDays(dayOf(end), -1) };
+}
+
+describe("assistant questions in at most two calls", () => {
+  it("an EU alternative to Cognito: one exit_plan call names an EU provider's pick and why", async () => {
+    const { call, calls } = await assistant();
+    const plan = await call("exit_plan", { approvedServiceIds: ["aws-cognito"], to: { jurisdictions: ["EU"] } });
+    expect(plan.isError ?? false).toBe(false);
+    const [cognito] = plan.structuredContent.services;
+    expect(cognito).toMatchObject({ slug: "aws-cognito", outcome: "mapped", pick: expect.any(Object) });
+    const provider = realCatalogue().providerById.get(cognito.pick.providerId)!.provider;
+    expect(provider.jurisdiction).toBe("EU");
+    expect(cognito.pick.reason.length).toBeGreaterThan(20);
+    expect(calls()).toBeLessThanOrEqual(2);
+  });
+
+  it("an SCP for S3, Lambda, DynamoDB, API Gateway and RDS: a guess, the nearest slugs, the policy", async () => {
+    const { call, calls } = await assistant();
+    const guess = ["aws-s3", "aws-lambda", "aws-dynamodb", "aws-api-gateway", "aws-rds"];
+    const refused = await call("generate_policy", { format: "scp", approvedServiceIds: guess });
+    expect(refused.isError).toBe(true);
+    const text = refused.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+    const rds = /"aws-rds": did you mean ([^?]+)\?/.exec(text)?.[1]?.split(", ") ?? [];
+    expect(rds.length).toBeGreaterThan(0);
+    expect(rds.every((slug) => slug.startsWith("aws-rds-"))).toBe(true);
+    const policy = await call("generate_policy", {
+      format: "scp",
+      approvedServiceIds: [...guess.slice(0, 4), ...rds],
+    });
+    expect(policy.isError ?? false).toBe(false);
+    const document = JSON.stringify(policy.structuredContent);
+    for (const prefix of ["s3:", "lambda:", "dynamodb:", "apigateway:", "rds:"]) expect(document).toContain(prefix);
+    expect(calls()).toBe(2);
+  });
+
+  it("what AWS retires next quarter: one lifecycle_upcoming call with from and to", async () => {
+    const { call, calls } = await assistant();
+    const quarter = nextQuarter(new Date());
+    const answer = await call("lifecycle_upcoming", { provider: "AWS", ...quarter, limit: 100 });
+    expect(answer.isError ?? false).toBe(false);
+    const expected = realCatalogue()
+      .services.filter(
+        (service) =>
+          service.providerId === "aws" &&
+          service.lifecycle?.sunsetDate !== undefined &&
+          service.lifecycle.sunsetDate >= quarter.from &&
+          service.lifecycle.sunsetDate <= quarter.to,
+      )
+      .map((service) => service.slug)
+      .sort();
+    const slugs = answer.structuredContent.data.map((entry: { slug: string }) => entry.slug);
+    expect([...new Set(slugs)].sort()).toEqual(expected);
+    expect(answer.structuredContent.omitted).toBeUndefined();
+    expect(calls()).toBe(1);
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * POST /mcp as browsers and strict clients meet it: CORS for the MCP headers, Origin and Host
+ * checked (DNS rebinding) with the MCP_ALLOWED_ORIGINS allow-list, Accept: *\/*, the JSON-RPC
+ * error codes, the capabilities and protocol revision offered, and the ids a model guesses.
+ */
+import { describe, expect, it } from "vitest";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { loadConfig } from "../../sidecar/config.ts";
+import { build } from "../helpers/app.ts";
+
+const QUIET = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
+const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
+const callTool = (name: string, args: unknown, id = 2) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+describe("POST /mcp for browsers and strict clients", () => {
+  it("lets a browser send and read the MCP headers (CORS)", async () => {
+    const app = await build({ config: { ...QUIET, MCP_ALLOWED_ORIGINS: ["https://assistant.example"] } });
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: "/mcp",
+      headers: {
+        origin: "https://assistant.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, mcp-protocol-version, mcp-session-id, last-event-id",
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    const allowed = String(preflight.headers["access-control-allow-headers"]).toLowerCase();
+    for (const header of ["mcp-protocol-version", "mcp-session-id", "last-event-id"]) expect(allowed).toContain(header);
+    const answer = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, origin: "https://assistant.example" },
+      payload: initialize,
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(String(answer.headers["access-control-expose-headers"]).toLowerCase()).toContain("mcp-protocol-version");
+  });
+
+  it("reads MCP_ALLOWED_ORIGINS as a comma-separated list of origins or *", () => {
+    expect(
+      loadConfig({ MCP_ALLOWED_ORIGINS: "https://a.example/, http://b.example:3000,*" }).MCP_ALLOWED_ORIGINS,
+    ).toEqual(["https://a.example", "http://b.example:3000", "*"]);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: "ftp://a.example" })).toThrow(/MCP_ALLOWED_ORIGINS/);
+  });
+
+  it("refuses a foreign Origin or Host with 403 in the Error shape, and allows loopback and listed ones", async () => {
+    const app = await build();
+    const evil = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, host: "evil.example.com", origin: "http://evil.example.com" },
+      payload: initialize,
+    });
+    expect(evil.statusCode).toBe(403);
+    expect(evil.json()).toMatchObject({
+      error: "Forbidden",
+      status: 403,
+      details: expect.stringContaining("MCP_ALLOWED_ORIGINS"),
+    });
+    const foreignOrigin = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, host: "127.0.0.1:8080", origin: "https://elsewhere.example" },
+      payload: initialize,
+    });
+    expect(foreignOrigin.statusCode).toBe(403);
+    const rebound = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, host: "evil.example.com" },
+      payload: initialize,
+    });
+    expect(rebound.statusCode).toBe(403);
+    for (const [host, origin] of [
+      ["127.0.0.1:8080", "http://127.0.0.1:8080"],
+      ["localhost:3000", "http://localhost:5173"],
+      ["[::1]:8080", undefined],
+      ["api.test", "http://text.test"],
+    ] as const) {
+      const ok = await app.inject({
+        method: "POST",
+        url: "/mcp",
+        headers: { ...HEADERS, host, ...(origin ? { origin } : {}) },
+        payload: initialize,
+      });
+      expect(ok.statusCode, `${host} ${origin}`).toBe(200);
+    }
+    // Other routes keep their open CORS: only /mcp is checked.
+    const other = await app.inject({ url: "/v1/providers", headers: { origin: "https://elsewhere.example" } });
+    expect(other.statusCode).toBe(200);
+    const open = await build({ config: { ...QUIET, MCP_ALLOWED_ORIGINS: ["*"] } });
+    const anyOrigin = await open.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, host: "mcp.example.org", origin: "https://elsewhere.example" },
+      payload: initialize,
+    });
+    expect(anyOrigin.statusCode).toBe(200);
+  });
+
+  it("accepts */*, offers the SDK's newest revision and claims no list changes", async () => {
+    const app = await build();
+    const answer = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { "content-type": "application/json", accept: "*/*" },
+      payload: initialize,
+    });
+    expect(answer.statusCode).toBe(200);
+    const result = answer.json().result;
+    expect(result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(result.capabilities.tools).toEqual({ listChanged: false });
+    expect(result.capabilities.resources?.listChanged).toBe(false);
+    expect(result.capabilities.prompts?.listChanged).toBe(false);
+    expect(result.serverInfo.websiteUrl).toBe("http://text.test");
+    expect(result.serverInfo.icons[0].src).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(result.instructions).toMatch(/Provider ids.*\baws\b.*\bovhcloud\b/);
+    expect(result.instructions).toMatch(/Category ids.*\bsecurity-identity\b/);
+  });
+
+  it("answers params that are not a call with -32602, and every tool lists an outputSchema", async () => {
+    const app = await build();
+    const post = (payload: object) => app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload });
+    for (const args of [null, "text", [1]]) {
+      const answer = await post(callTool("get_service", args));
+      expect(answer.json().error?.code, JSON.stringify(args)).toBe(-32602);
+    }
+    const list = (await post({ jsonrpc: "2.0", id: 3, method: "tools/list" })).json().result;
+    for (const tool of list.tools) expect(tool.outputSchema?.type, tool.name).toBe("object");
+  });
+
+  it("answers a JSON-RPC batch under protocol 2025-03-26 and refuses one under later revisions", async () => {
+    // Through the worker thread, as the sidecar answers /mcp with a built catalogue.
+    const app = await build({ catalogueSource: {} });
+    const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+    const old = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, "mcp-protocol-version": "2025-03-26" },
+      payload: [ping(1), callTool("get_service", { slug: "aws-s3" }, 2)],
+    });
+    expect(old.statusCode).toBe(200);
+    const answers = old.json() as { id: number; result: Record<string, unknown> }[];
+    expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2]);
+    expect(answers.find((answer) => answer.id === 2)!.result.structuredContent).toMatchObject({ slug: "aws-s3" });
+    const newer = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { ...HEADERS, "mcp-protocol-version": LATEST_PROTOCOL_VERSION },
+      payload: [ping(1), ping(2)],
+    });
+    expect(newer.statusCode).toBe(400);
+    expect(newer.json()).toMatchObject({ status: 400, details: expect.stringContaining("2025-03-26") });
+  });
+
+  it("completes prompt arguments: a slug, a provider id, the last item of a slug list", async () => {
+    const app = await build();
+    const complete = async (name: string, argument: string, value: string) =>
+      (
+        await app.inject({
+          method: "POST",
+          url: "/mcp",
+          headers: HEADERS,
+          payload: {
+            jsonrpc: "2.0",
+            id: 9,
+            method: "completion/complete",
+            params: { ref: { type: "ref/prompt", name }, argument: { name: argument, value } },
+          },
+        })
+      ).json().result.completion.values as string[];
+    expect(await complete("find_equivalent", "service", "aws-s")).toContain("aws-s3");
+    expect(await complete("find_equivalent", "provider", "ovh")).toEqual(["ovhcloud"]);
+    const list = await complete("plan_exit", "serviceIds", "aws-s3,aws-lam");
+    expect(list).toContain("aws-s3,aws-lambda");
+    expect(list.every((value) => value.startsWith("aws-s3,aws-lam"))).toBe(true);
+  });
+
+  it("resolves the provider and category names a model guesses, and refuses the rest with the ids", async () => {
+    const app = await build();
+    const post = async (name: string, args: object) =>
+      (await app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload: callTool(name, args) })).json()
+        .result;
+    for (const [name, id] of [
+      ["amazon", "aws"],
+      ["AWS", "aws"],
+      ["Google Cloud", "gcp"],
+      ["google", "gcp"],
+      ["Microsoft", "azure"],
+      ["OVH", "ovhcloud"],
+      ["digital-ocean", "digitalocean"],
+      ["open-telekom-cloud", "otc"],
+      ["Open Telekom Cloud", "otc"],
+      ["oracle", "oci"],
+    ]) {
+      const search = await post("search_services", { query: "object storage", provider: name });
+      expect(search.isError ?? false, name).toBe(false);
+      expect(search.structuredContent.data.length, name).toBeGreaterThan(0);
+      expect(new Set(search.structuredContent.data.map((s: { providerId: string }) => s.providerId)), name).toEqual(
+        new Set([id]),
+      );
+      const lifecycle = await post("lifecycle_upcoming", { provider: name });
+      expect(lifecycle.isError ?? false, name).toBe(false);
+    }
+    const identity = await post("search_services", { category: "identity" });
+    expect(identity.structuredContent.data.every((s: { category: string }) => s.category === "security-identity")).toBe(
+      true,
+    );
+    // Unknown: the same refusal from both tools, with the ids.
+    const unknown = await post("search_services", { provider: "amazn web servces inc" });
+    const unknownLifecycle = await post("lifecycle_upcoming", { provider: "amazn web servces inc" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toEqual(unknownLifecycle.structuredContent);
+    expect(unknown.structuredContent.details).toContain("aws, azure");
+    const slug = await post("get_service", { slug: "aws-s4" });
+    expect(slug.isError).toBe(true);
+    expect(slug.content[0].text).toMatch(/did you mean .*aws-s3/);
+  });
+});
