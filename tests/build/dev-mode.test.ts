@@ -55,8 +55,9 @@ beforeAll(async () => {
   child = spawn(process.execPath, DEV_SCRIPT.split(/\s+/).slice(1), {
     cwd: ROOT,
     env: {
-      ...process.env,
-      // Vitest's NODE_ENV=test leaves Astro's dev server's page requests unanswered.
+      // Vite's dev server under VITEST (or NODE_ENV=test) leaves Astro's page requests unanswered:
+      // the child runs as a developer's shell would start it.
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST"))),
       NODE_ENV: "development",
       PORT: String(port),
       TEXT_PORT: String(textPort),
