@@ -8,7 +8,7 @@ const SLOW_SUITES = [
   "tests/site/**",
   "tests/deploy/**",
   "tests/reliability/load.test.ts",
-  // Memory under load: each holds a server at its peak, then waits a minute for it to give back.
+  // Memory under load: each holds a server at its peak, then waits for it to give memory back.
   "tests/reliability/many-clients-memory.test.ts",
   "tests/reliability/pipelining-memory.test.ts",
   "tests/reliability/heavy-reads.test.ts",
@@ -31,19 +31,54 @@ const SLOW_SUITES = [
   "tests/mcp/conformance.test.ts",
 ];
 
+/**
+ * Suites that measure the server (RSS peaks, p99 latencies, deadlines of a few seconds): they run
+ * one at a time after the rest, on a machine nothing else in the suite is loading.
+ */
+const MEASURING_SUITES = [
+  "tests/reliability/load.test.ts",
+  "tests/reliability/many-clients-memory.test.ts",
+  "tests/reliability/pipelining-memory.test.ts",
+  "tests/reliability/heavy-reads.test.ts",
+  "tests/reliability/text-host-memory.test.ts",
+  "tests/reliability/text-host-heavy-pages.test.ts",
+  "tests/reliability/fuzz.test.ts",
+  "tests/reliability/redis-faults.test.ts",
+  "tests/reliability/redis-hang.test.ts",
+  "tests/reliability/sentinel*.test.ts",
+];
+
+const excluded = [...configDefaults.exclude, ...(process.env.VITEST_FAST ? SLOW_SUITES : [])];
+
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
-    exclude: [...configDefaults.exclude, ...(process.env.VITEST_FAST ? SLOW_SUITES : [])],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Suites start real servers (redis-server, nginx, chromium) on free ports. Vitest's default is
-    // one file at a time on a 2-core machine (a worker per core, less one); the fast suites run two
-    // at a time (99 s → 66–82 s here). The full run keeps one: beside the browser suite, the fuzz
-    // suite's first saved-list pages, which wait for the site renderer's first load (1.5–1.9 s
-    // alone, site-page.ts), went over its 5-second bound.
+    // Suites start real servers (redis-server, nginx, chromium) on free ports, in processes of their own.
     pool: "forks",
-    maxWorkers: process.env.VITEST_FAST ? 2 : 1,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        // Two files at a time on a 2-core machine (Vitest's default would be one: a worker per core, less one).
+        test: {
+          name: "suites",
+          include: ["tests/**/*.test.ts"],
+          exclude: [...excluded, ...MEASURING_SUITES],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "measuring",
+          include: MEASURING_SUITES,
+          exclude: excluded,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -243,9 +243,24 @@ export function dataDate(
 const shown = (path: string) => relative(process.cwd(), path);
 
 /** A YAML file's value, or undefined with the parse error recorded. */
+/**
+ * Parsed YAML by path, with the text it was parsed from, for a loader that reloads (scripts/dev.ts):
+ * a reload then parses only the files an edit changed. Off unless asked: a build or a server loads once.
+ */
+let parsedYaml: Map<string, { readonly text: string; readonly value: unknown }> | undefined;
+export function keepParsedYaml(): void {
+  parsedYaml ??= new Map();
+}
+
 function readYaml(path: string, problems: string[]): unknown {
   try {
-    return parseYaml(readFileSync(path, "utf8"), { uniqueKeys: true });
+    const text = readFileSync(path, "utf8");
+    const kept = parsedYaml?.get(path);
+    // Copies, in and out: nothing the loader does to a value can reach the kept one.
+    if (kept && kept.text === text) return structuredClone(kept.value);
+    const value: unknown = parseYaml(text, { uniqueKeys: true });
+    parsedYaml?.set(path, { text, value: structuredClone(value) });
+    return value;
   } catch (error) {
     problems.push(`${shown(path)}: ${(error as Error).message.split("\n")[0]}`);
     return undefined;

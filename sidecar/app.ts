@@ -56,6 +56,8 @@ export interface AppOptions {
    * same (heavy/pool.ts); absent (a catalogue made in memory), on the main thread, one at a time.
    */
   readonly catalogueSource?: CatalogueSource;
+  /** Index the catalogue for search on the first query, not before: `npm run dev` swaps apps on each edit. */
+  readonly searchIndexOnFirstQuery?: boolean;
   /** The heavy rows' thread, when the caller shares it (with the text host's pages: server.ts). */
   readonly heavyWorker?: HeavyWorker;
 }
@@ -200,8 +202,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.table ?? ENDPOINTS;
   const files = options.files;
   const app = await apiStack(options.config, { https: options.urls.apiUrl.startsWith("https:"), table });
-  // Build the search index now rather than on the first query.
-  serviceSearch(options.catalogue);
+  // Build the search index now rather than on the first query (unless asked: dev's reload).
+  if (!options.searchIndexOnFirstQuery) serviceSearch(options.catalogue);
   const status = new StatusSampler(options.catalogue, options.store, options.now);
   if (options.sampleStatus) status.start();
   app.addHook("onClose", async () => status.stop());

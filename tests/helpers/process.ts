@@ -97,6 +97,27 @@ export function rssMb(pid: number): number {
 }
 
 /**
+ * Waits for a process to give memory back: polls its RSS until two samples in a row are under
+ * `limitMb`, or `withinMs` has passed. Resolves with the last sample and how long it took, so a
+ * test that asks "back under the limit within a minute" waits for that, not for the whole minute.
+ */
+export async function rssBackUnder(
+  pid: number,
+  limitMb: number,
+  withinMs = 60_000,
+): Promise<{ mb: number; seconds: number }> {
+  const started = performance.now();
+  let under = 0;
+  for (;;) {
+    const mb = rssMb(pid);
+    under = mb < limitMb ? under + 1 : 0;
+    const elapsed = performance.now() - started;
+    if (under >= 2 || elapsed >= withinMs) return { mb, seconds: elapsed / 1000 };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
  * `npm start` as a user runs it (package.json's flags and environment, default LOG_LEVEL) on a free
  * port, for the memory tests: the listen port is not an input of the build, so dist/ is built once
  * and served on every port with its URLs rewritten. `extraEnv` goes on top (e.g. TRUST_PROXY).

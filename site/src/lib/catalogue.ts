@@ -1,12 +1,18 @@
 /**
  * The catalogue the prerendered pages are built from: the same loader and data as the API, from
  * CATALOGUE_DATA_DIR when the build sets it (the bench's synthetic catalogue), else catalogue/data.
+ * Under `npm run dev` (scripts/dev.ts) it is the dev server's current one, reloaded on every data edit.
  */
 import { join } from "node:path";
 import { loadCatalogue, type Catalogue } from "../../../catalogue/load.ts";
 
+/** Set by scripts/dev.ts, which runs Astro's dev server in its own process. */
+const DEV_CATALOGUE = Symbol.for("cloud-services-catalogue.devCatalogue");
+
 let loaded: Catalogue | undefined;
 export function catalogue(): Catalogue {
+  const dev = (globalThis as Record<symbol, (() => Catalogue) | undefined>)[DEV_CATALOGUE];
+  if (dev) return dev();
   return (loaded ??= loadCatalogue(process.env.CATALOGUE_DATA_DIR || join(process.cwd(), "catalogue", "data")));
 }
 

@@ -1,0 +1,214 @@
+/**
+ * The site in Debian's chromium through playwright-core: what works without JavaScript,
+ * accessibility details (axe-core at 0 serious/critical, landmarks, focus, the dark theme) and layout
+ * shift on every page type, at desktop and phone (390 px) widths; the set-up is shared
+ * (browser-harness.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { executablePath, useSiteBrowser, ARTIFACTS, WIDTHS, stack, browser, open, axe } from "./browser-harness.ts";
+
+describe.skipIf(!executablePath)("the site in a browser", () => {
+  useSiteBrowser();
+
+  describe("without JavaScript, and accessibility details", () => {
+    it("browses with JavaScript off", async () => {
+      const page = await open("/gcp/cloud-storage", { javaScriptEnabled: false });
+      expect(await page.locator("h1").innerText()).toContain("Cloud Storage");
+      expect(await page.locator("h2", { hasText: "Equivalents" }).count()).toBe(1);
+      await page.locator("a", { hasText: "Google Cloud" }).first().click();
+      expect(await page.locator("h1").innerText()).toBe("Google Cloud");
+    });
+
+    for (const size of WIDTHS)
+      it(`posts feedback as a form without JavaScript: blank refused with the form, then a thank-you page (${size.name})`, async () => {
+        const page = await open("/feedback/", { javaScriptEnabled: false, size });
+        expect(
+          await page.locator("#fb-message").evaluate((t) => t.getBoundingClientRect().right <= window.innerWidth),
+        ).toBe(true);
+        await page.locator("#fb-message").fill("       ");
+        await Promise.all([
+          page.waitForResponse((response) => response.request().method() === "POST"),
+          page.locator("[data-feedback] button").click(),
+        ]);
+        await page.waitForLoadState();
+        expect(await page.locator("[data-feedback-status]").innerText()).toMatch(/Not sent.*empty or only spaces/);
+        expect(await page.locator("#fb-message").count()).toBe(1);
+        expect(page.url()).not.toContain("message=");
+        await page.locator("#fb-message").fill("The S3 pricing link is outdated.");
+        await page.locator("#fb-email").fill("someone@example.com");
+        await page.locator("[data-feedback] button").click();
+        await page.waitForURL(/\/feedback\/thanks\/$/);
+        expect(await page.locator("h1").innerText()).toBe("Thank you");
+        expect(page.url()).not.toContain("someone");
+      });
+
+    it("sends feedback with JavaScript and refuses a blank message in place", async () => {
+      const page = await open("/feedback/");
+      await page.locator("#fb-message").fill("     ");
+      await page.locator("[data-feedback] button").click();
+      await page.waitForFunction(() =>
+        /only spaces/.test(document.querySelector("[data-feedback-status]")!.textContent!),
+      );
+      await page.locator("#fb-message").fill("A missing service: Example DB.");
+      await page.locator("[data-feedback] button").click();
+      await page.waitForFunction(() =>
+        /Thank you/.test(document.querySelector("[data-feedback-status]")!.textContent!),
+      );
+      expect(page.errors).toEqual([]);
+    });
+
+    it("applies a saved dark theme before any module script runs, under the real CSP, and announces the toggle", async () => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.addInitScript(() => localStorage.setItem("csc-theme", "dark"));
+      // Block the site's scripts: only the inline <head> script can apply the theme.
+      await context.route(/\/_astro\/.*\.js$/, (route) => route.abort());
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error" && /Content Security Policy/.test(message.text())) errors.push(message.text());
+      });
+      await page.goto(`${stack.textUrl}/aws/s3`);
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(20, 22, 27)");
+      expect(errors).toEqual([]);
+      await context.close();
+      const withScripts = await open("/aws/s3", { init: () => localStorage.setItem("csc-theme", "dark") });
+      const toggle = withScripts.locator("[data-theme-toggle]");
+      expect(await toggle.getAttribute("aria-pressed")).toBe("true");
+      await toggle.click();
+      expect(await toggle.getAttribute("aria-pressed")).toBe("false");
+      expect(withScripts.errors).toEqual([]);
+    });
+
+    it("names every search landmark and keeps heading levels in order", async () => {
+      for (const path of [
+        "/",
+        "/search/",
+        "/compare/",
+        "/exposure/",
+        "/list/",
+        "/aws",
+        "/category/storage",
+        "/aws/s3",
+      ]) {
+        const page = await open(path);
+        const unnamed = await page.evaluate(
+          () =>
+            [...document.querySelectorAll('[role="search"], search')].filter(
+              (element) => !element.getAttribute("aria-label") && !element.getAttribute("aria-labelledby"),
+            ).length,
+        );
+        expect(unnamed, path).toBe(0);
+        const skips = await page.evaluate(() => {
+          const levels = [...document.querySelectorAll("main h1, main h2, main h3, main h4")].map((h) =>
+            Number(h.tagName[1]),
+          );
+          return levels.filter((level, i) => i > 0 && level > levels[i - 1]! + 1).length;
+        });
+        expect(skips, path).toBe(0);
+        await page.context().close();
+      }
+    });
+
+    it("has no serious or critical accessibility violations in the dark theme", async () => {
+      for (const path of ["/", "/gcp/cloud-storage", "/lifecycle/"]) {
+        const page = await open(path, { bypassCSP: true, colorScheme: "dark" });
+        expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(20, 22, 27)");
+        expect(await axe(page), path).toEqual([]);
+        await page.screenshot({ path: `${ARTIFACTS}/dark${path.replaceAll("/", "_")}.png` });
+      }
+    });
+
+    for (const size of WIDTHS)
+      for (const path of [
+        "/",
+        "/aws",
+        "/category/storage",
+        "/gcp/cloud-storage",
+        "/search/?q=s3",
+        "/compare/aws-s3,gcp-cloud-storage",
+        "/exposure/?ids=aws-s3,gcp-cloud-storage",
+        "/list/",
+        "/lists/axe-list",
+        "/feedback/",
+        "/lifecycle/",
+        "/lifecycle/?within=180d&sort=provider",
+        "/equivalents/",
+        "/equivalents/?providers=aws,ovhcloud,scaleway&category=storage",
+      ])
+        it(`has no serious or critical accessibility violations on ${path} (${size.name})`, async () => {
+          const page = await open(path, { bypassCSP: true, size });
+          await page.waitForLoadState("networkidle");
+          expect(await axe(page)).toEqual([]);
+          expect(page.errors).toEqual([]);
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+        });
+  });
+
+  // Every page type the site and the text host serve a browser, the on-demand ones with their query.
+  // decisions.md#faces: the toggle, the filters, a service's "add to my list", the picker's chips and count,
+  // the exposure disclaimer and the compare options used to appear or grow after first paint (up to
+  // 0.377); they now take their place from it (data-js-only, rendered server-side), and the footer
+  // starts below the fold, so nothing a script adds moves what is in view.
+  const PAGE_TYPES = [
+    "/",
+    "/aws",
+    "/aws/s3",
+    "/category/storage",
+    "/lifecycle/",
+    "/compare/",
+    "/compare/aws-s3,gcp-cloud-storage",
+    "/equivalents/",
+    "/equivalents/?providers=aws,ovhcloud,scaleway&category=storage",
+    "/equivalents/virtual-machines",
+    "/exposure/",
+    "/exposure/?ids=aws-s3,gcp-cloud-storage",
+    "/search/",
+    "/search/?q=object%20storage",
+    "/list/",
+    "/list/exit/",
+    "/lists/axe-list",
+    "/lists/axe-list/exit-plan",
+    "/feedback/",
+    "/feedback/thanks/",
+    "/no-such-page",
+  ];
+  describe("layout shift", () => {
+    for (const size of WIDTHS)
+      it(`does not shift any page type: CLS under 0.05 (${size.name})`, { timeout: 240_000 }, async () => {
+        const shifts: string[] = [];
+        for (const path of PAGE_TYPES) {
+          const page = await open(path, {
+            size,
+            // Observe from the first paint on, before any script of the page runs; name what moved.
+            init: () => {
+              const w = window as unknown as { cls: number; moved: string[] };
+              w.cls = 0;
+              w.moved = [];
+              new PerformanceObserver((list) => {
+                for (const entry of list.getEntries() as unknown as {
+                  value: number;
+                  hadRecentInput: boolean;
+                  sources: { node: Node | null }[];
+                }[]) {
+                  if (entry.hadRecentInput) continue;
+                  w.cls += entry.value;
+                  for (const { node } of entry.sources)
+                    w.moved.push(node instanceof Element ? node.outerHTML.slice(0, 80) : String(node?.nodeName));
+                }
+              }).observe({ type: "layout-shift", buffered: true });
+            },
+          });
+          await page.waitForLoadState("networkidle");
+          await page.waitForTimeout(300);
+          const { cls, moved } = await page.evaluate(() => {
+            const w = window as unknown as { cls: number; moved: string[] };
+            return { cls: w.cls, moved: w.moved };
+          });
+          if (!(cls < 0.05)) shifts.push(`${path}: ${cls.toFixed(3)} (${moved.join(" | ")})`);
+          await page.context().close();
+        }
+        expect(shifts).toEqual([]);
+      });
+  });
+});
