@@ -23,6 +23,8 @@ const SLOW_SUITES = [
   "tests/build/reproducible.test.ts",
   "tests/build/new-port.test.ts",
   "tests/contract/prism.test.ts",
+  // Property runs of every policy through the vendors' simulators: half a minute of the edit loop.
+  "tests/catalogue/policies-usable.test.ts",
   "tests/contract/openapi-properties.test.ts",
   // npm start, two mirrors of the whole build and every page compared between two hosts.
   "tests/mirror/any-port.test.ts",
