@@ -84,7 +84,7 @@ export function compareServices(catalogue: Catalogue, slugs: readonly string[]):
       records[i]!.compatibility.map((claim) => catalogue.compatibilityById.get(claim.id)?.name ?? claim.id),
     ),
     row("lineage", "Lineage", (i) => {
-      const origin = records[i]!.lineage && catalogue.bySlug.get(records[i]!.lineage!.origin)?.service;
+      const origin = records[i]!.lineage && catalogue.bySlug.get(records[i]!.lineage.origin)?.service;
       return origin ? `${providerOf(origin.providerId).provider.shortName} ${origin.name}` : null;
     }),
     // What the provider holds, a row of its own and never the service's: as the service pages show

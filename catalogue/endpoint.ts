@@ -178,7 +178,7 @@ export const endpoint = <
   H extends z.ZodObject | undefined = undefined,
 >(
   row: Endpoint<Q, P, B, H>,
-): Endpoint => row as unknown as Endpoint;
+): Endpoint => row;
 
 export function servingOf(row: Endpoint): Serving {
   if (!row.static) return "sidecar";

@@ -28,7 +28,7 @@ export class UnknownIdsError extends HttpError {
   constructor(ids: readonly string[], nearest: Readonly<Record<string, readonly string[]>> = {}) {
     const named = ids
       .slice(0, 20)
-      .map((id) => (nearest[id]?.length ? `${id} (did you mean ${nearest[id]!.join(", ")}?)` : id));
+      .map((id) => (nearest[id]?.length ? `${id} (did you mean ${nearest[id].join(", ")}?)` : id));
     super(
       400,
       "Unknown service ids",

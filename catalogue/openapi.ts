@@ -47,7 +47,7 @@ const isStrictObject = (schema: unknown): boolean =>
 
 /** The request bodies of the table and the objects they hold (ExitPlanBody and its ExitTarget). */
 function requestBodySchemas(table: readonly Endpoint[]): z.ZodType[] {
-  const bodies = table.flatMap((row) => (row.body ? [row.body as z.ZodType] : []));
+  const bodies = table.flatMap((row) => (row.body ? [row.body] : []));
   const held = bodies.flatMap((body) =>
     body instanceof z.ZodObject ? Object.values(body.shape as Record<string, z.ZodType>) : [],
   );

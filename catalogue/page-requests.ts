@@ -7,7 +7,7 @@ import { MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from ".
 import type { Catalogue } from "./load.ts";
 import { listServices } from "./query.ts";
 import { searchHref } from "./render/pages.ts";
-import type { ServicesQueryT, ServiceListT } from "./schema/index.ts";
+import type { ServiceListT } from "./schema/index.ts";
 
 /** Every value of `name`, repeated keys and comma-separated lists alike, trimmed, blanks dropped. */
 export function listParam(params: URLSearchParams, name: string, max = 40): string[] {
@@ -68,7 +68,7 @@ export function searchRequest(catalogue: Catalogue, params: URLSearchParams): Se
       ...filters,
       page,
       limit: TEXT_SEARCH_RESULTS,
-    } as ServicesQueryT);
+    });
   const answer = search(asked);
   const pages = Math.max(1, Math.ceil(answer.pagination.total / TEXT_SEARCH_RESULTS));
   // Searched again only for a page past the last, which shows the last.

@@ -59,7 +59,7 @@ export class SearchKinds {
         if (!set) tagProviders.set(tag, (set = new Set()));
         set.add(doc.provider);
         let byGroup = tagGroupProviders.get(tag);
-        if (!byGroup) tagGroupProviders.set(tag, (byGroup = new Map()));
+        if (!byGroup) tagGroupProviders.set(tag, (byGroup = new Map<number, Set<string>>()));
         for (const g of doc.groups) {
           let providers = byGroup.get(g);
           if (!providers) byGroup.set(g, (providers = new Set()));

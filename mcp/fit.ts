@@ -131,7 +131,7 @@ export function fitExitPlan(
   const gaps = answer.gaps.filter((gap) => onPage.has(gap.slug));
   if (gaps.length < answer.gaps.length)
     cut.push({ field: "gaps", shown: gaps.length, total: answer.gaps.length, hint: "this page's gaps; page for more" });
-  const exposure = Object.fromEntries(
+  const exposure = Object.fromEntries<unknown>(
     Object.entries(answer.exposure).map(([side, report]) => {
       if (Array.isArray(report)) {
         cut.push({ field: `exposure.${side}`, shown: 0, total: report.length, hint: 'detail: "full"; gaps per page' });

@@ -43,7 +43,8 @@ async function myTurn(): Promise<void> {
 function refusal(status: number, text: string): HttpError {
   let message = "";
   try {
-    message = String((JSON.parse(text) as { error?: { message?: unknown } }).error?.message ?? "");
+    const said = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    message = typeof said === "string" ? said : "";
   } catch {
     // not JSON: the status says enough
   }

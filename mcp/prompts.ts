@@ -151,7 +151,7 @@ function sunsetPrompt(context: ToolContext, serviceIds: string, days: number): G
 const COMPLETIONS = 50;
 
 /** A copy to mark as completable (completable() marks the schema itself), its description kept. */
-const copy = <T extends z.ZodType>(schema: T): T => schema.clone().meta(z.globalRegistry.get(schema) ?? {}) as T;
+const copy = <T extends z.ZodType>(schema: T): T => schema.clone().meta(z.globalRegistry.get(schema) ?? {});
 
 /** The last item of a comma-separated list completed from `values`, the items before it kept. */
 const completeList = (values: () => readonly string[]) => (typed: string | undefined) => {

@@ -33,7 +33,7 @@ const MARKDOWN_TYPE = "text/markdown";
 async function read(
   context: ToolContext,
   uri: URL,
-  json: () => Promise<unknown> | unknown,
+  json: () => unknown,
   doc?: () => Doc | undefined,
 ): Promise<ReadResourceResult> {
   const release = catalogueRelease(context.catalogue);

@@ -100,7 +100,7 @@ export class Compressor {
         this.#pending.delete(reply.id);
         this.#dispatch();
       });
-      slot.worker.on("error", (error) => this.#fail(error));
+      slot.worker.on("error", (error: Error) => this.#fail(error));
       return slot;
     });
   }

@@ -273,7 +273,7 @@ if (import.meta.main) {
       prefix: values.prefix,
       apiPort: Number(values["api-port"]),
       textPort: Number(values["text-port"]),
-      listen: values.listen!,
+      listen: values.listen,
       sidecars,
       ...(values.user ? { user: values.user } : {}),
     }),

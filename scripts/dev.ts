@@ -22,7 +22,6 @@ import {
 import { buildApp } from "../sidecar/app.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { openStore, orExitIfInUse } from "../sidecar/server.ts";
-import type { Store } from "../sidecar/store/store.ts";
 import { buildTextApp, type SiteHandler } from "../sidecar/text/app.ts";
 import { negotiate } from "../sidecar/text/render.ts";
 import { pathPattern, TEXT_ROUTES } from "../sidecar/text/routes.ts";
@@ -103,7 +102,9 @@ let reloading: Promise<void> = Promise.resolve();
 let timer: NodeJS.Timeout | undefined;
 const onEdit = () => {
   clearTimeout(timer);
-  timer = setTimeout(() => (reloading = reloading.then(reload)), DEBOUNCE_MS);
+  timer = setTimeout(() => {
+    reloading = reloading.then(reload);
+  }, DEBOUNCE_MS);
 };
 /**
  * Every folder watched on its own: Node's recursive watch on Linux watches files, and loses one that
@@ -200,14 +201,14 @@ function listen(server: Server, port: number): Promise<void> {
 async function startSite(): Promise<AstroDevServer> {
   const { dev } = await import("astro");
   const port = await freePort();
-  return (await dev({
+  return await dev({
     root: ROOT_DIR,
     configFile: "site/astro.dev.config.mjs",
     logLevel: "warn",
     server: { host: "127.0.0.1", port },
     // The page is the text host's; the browser's live-reload socket goes to Astro's own port.
     vite: { server: { ws: { clientPort: port } } },
-  })) as AstroDevServer;
+  });
 }
 
 async function shutdown() {
@@ -223,7 +224,7 @@ async function shutdown() {
     current.text.close(),
     site?.stop(),
   ]);
-  await (store as Store).close();
+  await store.close();
   process.exit(0);
 }
 process.once("SIGINT", () => void shutdown());

@@ -115,7 +115,7 @@ export function parseJsonBody(text: string): unknown {
 /** The first "__proto__" key, or "constructor" holding "prototype", anywhere in a parsed JSON value. */
 function prototypeKey(value: unknown): string | undefined {
   if (value === null || typeof value !== "object") return undefined;
-  for (const [key, inner] of Object.entries(value)) {
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
     if (key === "__proto__") return key;
     if (key === "constructor" && inner !== null && typeof inner === "object" && Object.hasOwn(inner, "prototype"))
       return "constructor.prototype";
@@ -228,7 +228,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         const asBuilt = found?.row.static?.asBuilt === true;
         if (found && (await files.send(request, reply, found.path, headers, 200, { asBuilt }))) return reply;
         return (computed as (...args: Parameters<RouteHandlerMethod>) => unknown).call(this, request, reply);
-      } as RouteHandlerMethod;
+      };
     });
   }
 

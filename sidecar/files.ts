@@ -425,7 +425,7 @@ export function acceptedEncoding<E extends string>(
   const chosen = negotiate.negotiate(header.toLowerCase().replace(/\*|x-gzip/g, "gzip"), [...available]) ?? undefined;
   if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
   negotiated.set(key, chosen);
-  return chosen as E | undefined;
+  return chosen;
 }
 
 /** Accept-Encoding headers (and the encodings offered) → the encoding chosen; cleared when full. */

@@ -82,7 +82,7 @@ export class HeavyWorker {
     const job = this.nextJob++;
     return new Promise<T>((resolve, reject) => {
       this.jobs.set(job, {
-        resolve: resolve as (result: never) => void,
+        resolve: resolve,
         reject,
         countIn: undefined,
         encoding: undefined,
@@ -108,7 +108,7 @@ export class HeavyWorker {
     const job = this.nextJob++;
     return new Promise<WorkerResult>((resolve, reject) => {
       this.jobs.set(job, {
-        resolve: resolve as (result: never) => void,
+        resolve: resolve,
         reject,
         countIn,
         encoding: compress?.encoding,
@@ -149,7 +149,7 @@ export class HeavyWorker {
         reject(error);
       }
     };
-    worker.on("error", (error) => {
+    worker.on("error", (error: Error) => {
       // Past its heap bound (ERR_WORKER_OUT_OF_MEMORY) or a bug: said once, its jobs get 503.
       console.error(`heavy thread: ${error.message}`);
       fail(

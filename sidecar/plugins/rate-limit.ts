@@ -39,7 +39,7 @@ export default fp(
     await app.register(rateLimit, {
       global: false,
       // Counted in memory when the store is unreachable or slow (./limit-store.ts): never open.
-      store: limitStore(options.store, COUNTERS, failsClosed) as never,
+      store: limitStore(options.store, COUNTERS, failsClosed),
       skipOnError: true,
       keyGenerator: (request) => clientKey(request.ip),
       addHeaders: {

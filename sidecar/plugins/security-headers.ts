@@ -15,7 +15,7 @@ export function securityHeaders(options: HelmetOptions): Readonly<Record<string,
     removeHeader: (name: string) => void delete headers[name.toLowerCase()],
   };
   helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new Error("helmet could not set the headers");
   });
   return Object.freeze(headers);
 }

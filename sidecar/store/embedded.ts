@@ -330,7 +330,7 @@ export class EmbeddedStore implements Store {
       const earlier =
         input.idempotency && this.getListNow(this.idempotencyKeys.get(input.idempotency.scope), input.createdAt);
       if (earlier) {
-        if (earlier.idempotency?.fingerprint !== input.idempotency!.fingerprint) throw new IdempotencyKeyReusedError();
+        if (earlier.idempotency?.fingerprint !== input.idempotency.fingerprint) throw new IdempotencyKeyReusedError();
         throw new AlreadySaved(earlier);
       }
       let slug: string | null = null;

@@ -543,7 +543,7 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     this.closed = true;
     const client = this.sentinel ?? this.client;
-    await Promise.all(this.writers.map((writer) => writer.release()));
+    for (const writer of this.writers) await writer.release();
     try {
       await client?.close();
     } catch {
@@ -555,7 +555,7 @@ export class RedisStore implements Store {
 /** An error out of a replicated pipeline, as `run` classifies it: the failed reply's message. */
 function reason(error: unknown): Error {
   const replies = (error as { replies?: unknown[] }).replies;
-  const failed = replies?.find((reply) => reply instanceof Error) as Error | undefined;
+  const failed = replies?.find((reply) => reply instanceof Error);
   return failed ?? (error as Error);
 }
 

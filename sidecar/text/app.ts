@@ -163,7 +163,7 @@ async function registerHeadersAndLimit(app: FastifyInstance, options: TextAppOpt
     skipOnError: true,
     keyGenerator: (request) => clientKey(request.ip),
     allowList: (request) => NOT_COUNTED.test(request.url) || (bucketOf(request) ?? "text") !== "text",
-    store: limitStore(options.store, "text") as never,
+    store: limitStore(options.store, "text"),
     addHeaders: {
       "x-ratelimit-limit": true,
       "x-ratelimit-remaining": false,

@@ -125,7 +125,8 @@ function sendSiteAnswer(reply: FastifyReply, answer: SiteAnswer, headers: Record
 /** The request as Astro's handler reads it, at another URL and as a GET (a form's body is read already). */
 function withUrl(raw: IncomingMessage, url: string): IncomingMessage {
   return new Proxy(raw, {
-    get: (target, key) => (key === "url" ? url : key === "method" ? "GET" : Reflect.get(target, key, target)),
+    get: (target, key) =>
+      key === "url" ? url : key === "method" ? "GET" : (Reflect.get(target, key, target) as unknown),
   });
 }
 
@@ -177,9 +178,9 @@ async function serveSitePage(
 /** The standard reason phrase whatever the handler passes (Astro's 404 page came as "404 OK"). */
 function standardReasons(raw: ServerResponse): void {
   const writeHead = raw.writeHead.bind(raw) as (status: number, ...rest: unknown[]) => typeof raw;
-  raw.writeHead = ((status: number, ...rest: unknown[]) => {
+  raw.writeHead = (status: number, ...rest: unknown[]) => {
     if (typeof rest[0] === "string") rest.shift();
     raw.statusMessage = STATUS_CODES[status] ?? "";
     return writeHead(status, ...rest);
-  }) as typeof raw.writeHead;
+  };
 }

@@ -48,7 +48,7 @@ async function start(): Promise<Started> {
   const child = spawn(process.execPath, [...START_ARGS], { env, stdio: ["ignore", "pipe", "inherit"] });
   running.push(child);
   let stdout = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stdout.on("data", (chunk) => (stdout += chunk));
   const api = `http://127.0.0.1:${port}`;
   // A stale dist/ is built first (a minute or more on a busy machine).
   await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 600_000, "npm start");

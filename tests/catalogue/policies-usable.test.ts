@@ -12,7 +12,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { actionMatches, ownIdentifiers } from "../../catalogue/dependencies.ts";
 import { azureResourceTypeIndex } from "../../catalogue/dependencies.node.ts";
-import type { Catalogue } from "../../catalogue/load.ts";
 import {
   azurePolicySet,
   gcpOrgPolicy,
@@ -446,11 +445,11 @@ describe("AWS exemptions (exemptPrincipalArns)", () => {
 
 describe("service detail shows dependencies", () => {
   it("lists each group with its source, and leaves the field out when there is none", () => {
-    const vm = serviceDetail(catalogue as Catalogue, "azure-virtual-machines")!;
+    const vm = serviceDetail(catalogue, "azure-virtual-machines")!;
     expect(vm.dependencies!.flatMap((dependency) => dependency.identifiers)).toContain(
       "Microsoft.Network/networkInterfaces",
     );
     for (const dependency of vm.dependencies!) expect(dependency.source.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(serviceDetail(catalogue as Catalogue, "aws-sqs")!).not.toHaveProperty("dependencies");
+    expect(serviceDetail(catalogue, "aws-sqs")!).not.toHaveProperty("dependencies");
   });
 });

@@ -8,7 +8,7 @@ import { FIXTURE_DIR } from "../helpers/app.ts";
 function withEntry(slug: string, change: (entry: Record<string, unknown>) => void) {
   const source = structuredClone(readCatalogueSource(FIXTURE_DIR)) as CatalogueSource;
   const item = source.services.find(({ entry }) => entry.slug === slug)!;
-  change(item.entry as unknown as Record<string, unknown>);
+  change(item.entry);
   return assembleCatalogue(source);
 }
 

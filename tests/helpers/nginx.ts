@@ -40,7 +40,7 @@ export async function startNginx(options: {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
-  nginx.stderr!.on("data", (chunk) => (stderr += chunk));
+  nginx.stderr.on("data", (chunk) => (stderr += chunk));
   const stop = () => {
     nginx.kill("SIGTERM");
     rmSync(prefix, { recursive: true, force: true });

@@ -57,7 +57,7 @@ export async function spawnServer(overrides: Record<string, string>, startMs = 2
   const { port, textPort, env } = await serverEnv(overrides);
   const child = spawn(process.execPath, [SERVER], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
   const api = `http://127.0.0.1:${port}`;
   try {
     await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, startMs, "the server to start");

@@ -25,7 +25,7 @@ it("writes one access line per request at the default level, all of them by exit
     stdio: ["ignore", "pipe", "inherit"],
   });
   let stdout = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
   try {
     const api = `http://127.0.0.1:${port}`;
     await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 20_000, "the server to start");

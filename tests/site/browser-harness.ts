@@ -91,12 +91,12 @@ export async function open(
 export async function axe(page: Page): Promise<{ id: string; impact: string; nodes: number }[]> {
   await page.evaluate(axeSource);
   const results = await page.evaluate(async () => {
-    const run = (
+    const checker = (
       window as unknown as {
         axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
       }
-    ).axe.run;
-    return (await run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+    ).axe;
+    return (await checker.run()).violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
   return results.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
 }
@@ -113,7 +113,7 @@ export async function expectClean(page: TestPage, size: Width, label: string) {
 
 export async function download(page: Page, click: () => Promise<void>): Promise<string> {
   const [file] = (await Promise.all([page.waitForEvent("download"), click()])) as [Download, void];
-  return readFileSync((await file.path())!, "utf8");
+  return readFileSync(await file.path(), "utf8");
 }
 
 export const slugOf = (href: string) => href.replace(/^\/|\/$/g, "").replace("/", "-");

@@ -186,10 +186,10 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
             .slice(1)
             .map((th) => `${th.querySelector("a")!.textContent} (${th.querySelector(".provider")!.textContent})`);
           const body = [...t.tBodies].flatMap((tbody) => {
-            const group = tbody.querySelector('th[scope="rowgroup"]')!.textContent!.trim();
+            const group = tbody.querySelector('th[scope="rowgroup"]')!.textContent.trim();
             return [...tbody.rows]
               .filter((row) => row.querySelector('th[scope="row"]'))
-              .map((row) => [group, ...[...row.cells].map((cell) => cell.textContent!.trim())]);
+              .map((row) => [group, ...[...row.cells].map((cell) => cell.textContent.trim())]);
           });
           return [["Group", "Attribute", ...head], ...body];
         });
@@ -385,7 +385,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     });
     await page.locator("[data-picker-selected] li").first().waitFor();
     await page.locator("[data-save] button").click();
-    await page.waitForFunction(() => /retry in/i.test(document.querySelector("[data-list-status]")!.textContent!));
+    await page.waitForFunction(() => /retry in/i.test(document.querySelector("[data-list-status]")!.textContent));
     expect(await page.locator("[data-list-status]").innerText()).toMatch(
       /POST \/v1\/lists is limited to 10 requests per minute per IP \(the strict bucket.*\); retry in \d+ seconds?\./,
     );

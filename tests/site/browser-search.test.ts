@@ -173,7 +173,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         await page.waitForFunction(() => location.search.includes("provider=gcp"));
         await page.waitForFunction(() => {
           const found = [...document.querySelectorAll("[data-search-results] li .muted")];
-          return found.length > 0 && found.every((m) => m.textContent!.startsWith("Google Cloud"));
+          return found.length > 0 && found.every((m) => m.textContent.startsWith("Google Cloud"));
         });
         // Page text is a second tier, below the services.
         await page.waitForLoadState("networkidle");

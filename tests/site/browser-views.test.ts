@@ -47,7 +47,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         const heads = async () =>
           page
             .locator("table[data-matrix] thead th:not([hidden])")
-            .evaluateAll((cells) => cells.map((c) => c.textContent!.trim()));
+            .evaluateAll((cells) => cells.map((c) => c.textContent.trim()));
         expect(await heads()).toEqual(["Kind", "AWS", "Azure", "Google Cloud"]);
         await page.locator('input[name="providers"][value="ovhcloud"]').check();
         await page.locator("select[data-matrix-category]").selectOption("storage");
@@ -67,7 +67,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         expect(
           await again
             .locator("table[data-matrix] thead th:not([hidden])")
-            .evaluateAll((cells) => cells.map((c) => c.textContent!.trim())),
+            .evaluateAll((cells) => cells.map((c) => c.textContent.trim())),
         ).toEqual(["Kind", "AWS", "Azure", "Google Cloud", "OVHcloud"]);
         expect(await again.locator("select[data-matrix-category]").inputValue()).toBe("storage");
         await page.screenshot({ path: `${ARTIFACTS}/equivalents-${size.name}.png` });
@@ -79,7 +79,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       expect(
         await page
           .locator("table[data-matrix] thead th:not([hidden])")
-          .evaluateAll((cells) => cells.map((c) => c.textContent!.trim())),
+          .evaluateAll((cells) => cells.map((c) => c.textContent.trim())),
       ).toEqual(["Kind", "AWS", "Azure", "Google Cloud"]);
       await page.locator('input[name="providers"][value="azure"]').uncheck();
       await page.locator('input[name="providers"][value="ovhcloud"]').check();
@@ -89,7 +89,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       expect(
         await page
           .locator("table[data-matrix] thead th:not([hidden])")
-          .evaluateAll((cells) => cells.map((c) => c.textContent!.trim())),
+          .evaluateAll((cells) => cells.map((c) => c.textContent.trim())),
       ).toEqual(["Kind", "AWS", "Google Cloud", "OVHcloud"]);
       expect(
         await page
@@ -121,7 +121,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         await page.locator("th button.sort", { hasText: "Service" }).click();
         expect(await page.locator("th", { hasText: "Service" }).first().getAttribute("aria-sort")).toBe("descending");
         expect(page.url()).toMatch(/sort=service&dir=desc/);
-        const names = await visible.evaluateAll((rows) => rows.map((r) => r.querySelector("td")!.textContent!.trim()));
+        const names = await visible.evaluateAll((rows) => rows.map((r) => r.querySelector("td")!.textContent.trim()));
         expect(names).toEqual([...names].sort((a, b) => b.localeCompare(a, "en", { numeric: true })));
         const csv = await download(page, () => tools.locator("[data-table-csv]").click());
         const lines = csv.trim().split("\r\n");
@@ -196,7 +196,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
             const heads = [...table.querySelectorAll("thead th")].filter((th) => th.getClientRects().length > 0);
             return {
               scrolls: wrap.scrollWidth > wrap.clientWidth,
-              heads: heads.map((th) => th.textContent!.trim()),
+              heads: heads.map((th) => th.textContent.trim()),
               right: Math.max(...heads.map((th) => th.getBoundingClientRect().right)),
             };
           }),
@@ -385,7 +385,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       page.locator("li.card[data-slug]:not([hidden])").evaluateAll((cards) =>
         cards.map((card) => {
           const data = (card as HTMLElement).dataset;
-          return [data.slug, card.querySelector("h3")!.textContent!.trim(), data.providerName, data.status];
+          return [data.slug, card.querySelector("h3")!.textContent.trim(), data.providerName, data.status];
         }),
       );
 

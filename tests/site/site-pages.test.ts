@@ -76,9 +76,10 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
   async function axe(page: Page) {
     await page.evaluate(axeSource);
     const violations = await page.evaluate(async () => {
-      const run = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } })
-        .axe.run;
-      return (await run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
+      const checker = (
+        window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }
+      ).axe;
+      return (await checker.run()).violations.map((v) => `${v.id} (${v.nodes.length})`);
     });
     return violations;
   }
@@ -246,7 +247,7 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
         const button = page.locator(`[data-download="${section}"] [data-download-button]`);
         expect(await button.isEnabled(), section).toBe(true);
         const [file] = (await Promise.all([page.waitForEvent("download"), button.click()])) as [Download, void];
-        expect(readFileSync((await file.path())!, "utf8"), section).toBe(expected);
+        expect(readFileSync(await file.path(), "utf8"), section).toBe(expected);
       }
       await page.fill("#list-name", "Without scripts");
       await page.fill("#list-slug", "without-scripts");

@@ -56,11 +56,11 @@ form.addEventListener("submit", (event) => {
 csv.hidden = false;
 csv.addEventListener("click", () => {
   const columns = [...table.tHead!.rows[0]!.cells].filter((cell) => !cell.hidden);
-  const head = columns.map((cell) => cell.textContent!.trim());
+  const head = columns.map((cell) => cell.textContent.trim());
   const body = rows
     .filter((row) => !row.hidden)
     .map((row) =>
-      [...row.cells].filter((cell) => !cell.hidden).map((cell) => cell.textContent!.replace(/\s+/g, " ").trim()),
+      [...row.cells].filter((cell) => !cell.hidden).map((cell) => cell.textContent.replace(/\s+/g, " ").trim()),
     );
   downloadCsv("equivalents", [head, ...body.map((cells) => cells.map((cell) => (cell === "—" ? "" : cell)))]);
 });

@@ -163,8 +163,12 @@ document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit
   const form = new FormData(event.target as HTMLFormElement);
   const ids = readList();
   if (ids.length === 0) return say("Add services to your list first.");
-  const name = String(form.get("name") ?? "").trim();
-  const slug = String(form.get("slug") ?? "").trim();
+  const field = (key: string) => {
+    const value = form.get(key);
+    return typeof value === "string" ? value.trim() : "";
+  };
+  const name = field("name");
+  const slug = field("slug");
   // Unlisted: saved by its generated id only (the API refuses a custom address with it).
   const unlisted = form.get("unlisted") === "true";
   if (unlisted && slug) return say("An unlisted list has no custom address: clear the address or untick Unlisted.");
