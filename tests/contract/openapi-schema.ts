@@ -222,7 +222,7 @@ export function nearBody(schema: Json, hints: Hints): fc.Arbitrary<unknown> {
   // A body of one of several forms (/mcp: a message, or a batch of them): near its first form.
   const whole = resolve(schema);
   const s = !whole.properties && Array.isArray(whole.anyOf) ? resolve(whole.anyOf[0] as Json) : whole;
-  const keys = Object.keys((s.properties ?? {}));
+  const keys = Object.keys(s.properties ?? {});
   const base = valid(s, hints) as fc.Arbitrary<Record<string, unknown>>;
   return fc.oneof(
     // A valid body the most often: with the bodies closed, an added key is a rejected case too.

@@ -164,13 +164,13 @@ function invalidRequests(operation: Operation) {
     }
   }
   if (operation.body) {
-    const schema = (DOC.components.schemas[String(operation.body.$ref).split("/").pop()!] ?? operation.body);
+    const schema = DOC.components.schemas[String(operation.body.$ref).split("/").pop()!] ?? operation.body;
     const body = example.body as Record<string, unknown>;
     for (const key of (schema.required ?? []) as string[]) {
       const { [key]: _, ...rest } = body;
       requests.push({ ...example, body: rest });
     }
-    for (const key of Object.keys((schema.properties ?? {})))
+    for (const key of Object.keys(schema.properties ?? {}))
       for (const value of [12345, { nested: true }, "x".repeat(6000)]) {
         const request = { ...example, body: { ...body, [key]: value } };
         if (documentRejects(operation, request).length > 0) {

@@ -51,9 +51,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       );
       await page.locator("#fb-message").fill("A missing service: Example DB.");
       await page.locator("[data-feedback] button").click();
-      await page.waitForFunction(() =>
-        /Thank you/.test(document.querySelector("[data-feedback-status]")!.textContent),
-      );
+      await page.waitForFunction(() => /Thank you/.test(document.querySelector("[data-feedback-status]")!.textContent));
       expect(page.errors).toEqual([]);
     });
 

@@ -113,7 +113,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         Download,
         void,
       ];
-      const md = readFileSync((await plan.path()), "utf8");
+      const md = readFileSync(await plan.path(), "utf8");
       expect(md).toContain(`](${base}/aws/s3)`);
       expect(md).toContain("[documentation](https://help.ovhcloud.com/csm/en-public-cloud-storage-s3)");
       await page.check('input[value="stackit-object-storage"]');
@@ -125,7 +125,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         Download,
         void,
       ];
-      const csv = readFileSync((await file.path()), "utf8");
+      const csv = readFileSync(await file.path(), "utf8");
       expect(csv).toContain("aws-s3,Amazon Simple Storage Service,aws,mapped,equivalent,2,stackit-object-storage");
 
       await page.click("[data-exit-adopt]");
@@ -144,7 +144,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         page.waitForEvent("download"),
         page.click('[data-download="markdown"] button'),
       ])) as [Download, void];
-      expect(readFileSync((await markdown.path()), "utf8")).toContain("stackit-object-storage");
+      expect(readFileSync(await markdown.path(), "utf8")).toContain("stackit-object-storage");
       // Nothing left on AWS: no SCP to download, and the builder says why rather than asking for AWS services.
       expect(await page.isDisabled('[data-download="scp"] [data-download-button]')).toBe(true);
       expect(await page.textContent('[data-download="scp"] [data-explain]')).toContain(
