@@ -108,7 +108,7 @@ export async function startServer(
  * The build's public URLs → this server's, when they differ (a mirror served elsewhere, a build
  * moved to another address): read from the build's discovery document.
  */
-function urlRewrites(distDir: string, urls: PublicUrls): [string, string][] {
+export function urlRewrites(distDir: string, urls: PublicUrls): [string, string][] {
   try {
     const discovery = JSON.parse(readFileSync(join(distDir, "api", "index.json"), "utf8")) as {
       documentation?: { openapi?: string; textHost?: string };

@@ -1,6 +1,8 @@
 /**
- * The whole product on free ports, in this process: a build in a temporary dist/ (with the public
- * URLs baked in), the API and the text host serving it, one embedded store.
+ * The whole product on free ports, in this process: the API and the text host serving the build
+ * `npm start` serves (dist/, built once for the sources as they are and reused by every suite and
+ * run until they change), its URLs rewritten to these ports as a start on another port rewrites
+ * them; one embedded store.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,9 +10,12 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { build as buildDist } from "../../scripts/build.ts";
+import { buildAndSwap, serving } from "../../scripts/dist.ts";
 import { buildApp } from "../../sidecar/app.ts";
+import { buildUrls, loadConfig } from "../../sidecar/config.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { urlRewrites } from "../../sidecar/server.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { freePort } from "./components.ts";
 
@@ -24,12 +29,14 @@ export interface Stack {
 export async function startStack(options: { textPerMinute?: number } = {}): Promise<Stack> {
   const [apiPort, textPort] = [await freePort(), await freePort()];
   const urls = { apiUrl: `http://127.0.0.1:${apiPort}`, textUrl: `http://127.0.0.1:${textPort}` };
-  const distDir = mkdtempSync(join(tmpdir(), "csc-stack-dist-"));
+  // Suites that start at once may both build a stale dist/: each writes its own folder, and the
+  // link ends on one of two identical builds.
+  await buildAndSwap({ urls: buildUrls(loadConfig({})), build: buildDist, log: () => undefined });
+  const distDir = serving();
   const dataDir = mkdtempSync(join(tmpdir(), "csc-stack-data-"));
-  await buildDist({ outDir: distDir, urls, log: () => undefined });
   const catalogue = loadCatalogue();
   const store = await EmbeddedStore.open(dataDir);
-  const files = await BuiltFiles.open(distDir);
+  const files = await BuiltFiles.open(distDir, { rewrite: urlRewrites(distDir, urls) });
   const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
   const siteHandler = await loadSiteHandler(distDir);
   const api = await buildApp({ config, catalogue, store, urls, files });
@@ -41,6 +48,7 @@ export async function startStack(options: { textPerMinute?: number } = {}): Prom
       store,
       files,
       api,
+      urls,
       ...(siteHandler ? { siteHandler } : {}),
       ...(options.textPerMinute ? { perMinute: options.textPerMinute } : {}),
     }),
@@ -53,7 +61,6 @@ export async function startStack(options: { textPerMinute?: number } = {}): Prom
     async close() {
       await Promise.all(apps.map((app) => app.close()));
       await store.close();
-      rmSync(distDir, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

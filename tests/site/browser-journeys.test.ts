@@ -10,6 +10,7 @@ import { exitPlan } from "../../catalogue/exit-plan.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
+import { urlRewrites } from "../../sidecar/server.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { freePort } from "../helpers/components.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
@@ -254,18 +255,20 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     it("answers a browser over the text host's limit with the site's styled 429, saying what and when", async () => {
       const store = await tempStore();
       const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const urls = { apiUrl: stack.apiUrl, textUrl: base };
       const limited: FastifyInstance = await buildTextApp({
         config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
         catalogue: loadCatalogue(),
         store,
-        files: await BuiltFiles.open(stack.distDir),
+        urls,
+        files: await BuiltFiles.open(stack.distDir, { rewrite: urlRewrites(stack.distDir, urls) }),
         perMinute: 2,
         // The 429 page is rendered on demand, with what was limited and when to retry.
         siteHandler: (await loadSiteHandler(stack.distDir))!,
       });
       await limited.listen({ port, host: "127.0.0.1" });
       try {
-        const base = `http://127.0.0.1:${port}`;
         await fetch(`${base}/`, { headers: { accept: "text/html" } });
         await fetch(`${base}/`, { headers: { accept: "text/html" } });
         const page = await open("/aws", { base, size: WIDTHS[1] });
