@@ -50,6 +50,9 @@ const MEASURING_SUITES = [
   "tests/reliability/sentinel*.test.ts",
 ];
 
+/** Suites of pure functions over the loaded catalogue, with no server, process or global state of their own. */
+const SHARED_SUITES = ["tests/catalogue/**/*.test.ts"];
+
 const excluded = [...configDefaults.exclude, ...(process.env.VITEST_FAST ? SLOW_SUITES : [])];
 
 export default defineConfig({
@@ -66,7 +69,20 @@ export default defineConfig({
         test: {
           name: "suites",
           include: ["tests/**/*.test.ts"],
-          exclude: [...excluded, ...MEASURING_SUITES],
+          exclude: [...excluded, ...MEASURING_SUITES, ...SHARED_SUITES],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        // Pure functions of the catalogue: the files share their worker's modules, so the catalogue
+        // and its indexes load once per worker rather than once per file (about half their time).
+        test: {
+          name: "catalogue",
+          include: SHARED_SUITES,
+          exclude: excluded,
+          isolate: false,
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
