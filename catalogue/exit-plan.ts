@@ -212,7 +212,7 @@ const priors = new WeakMap<ExitCatalogue, Map<string, number>>();
 /** The flagship prior of a service: the compact catalogue's, else computed from its record, memoised. */
 function priorLookup(catalogue: ExitCatalogue): (slug: string) => number {
   let known = priors.get(catalogue);
-  if (!known) priors.set(catalogue, (known = new Map()));
+  if (!known) priors.set(catalogue, (known = new Map<string, number>()));
   return (slug) => {
     let prior = catalogue.priors?.get(slug) ?? known.get(slug);
     if (prior === undefined) {
@@ -447,7 +447,7 @@ const breadths = new WeakMap<ExitCatalogue, Map<string, number>>();
  */
 function groupBreadth(context: PlanContext): (groupId: string) => number {
   let known = breadths.get(context.catalogue);
-  if (!known) breadths.set(context.catalogue, (known = new Map()));
+  if (!known) breadths.set(context.catalogue, (known = new Map<string, number>()));
   return (groupId) => {
     let size = known.get(groupId);
     if (size === undefined) {

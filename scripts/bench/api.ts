@@ -47,6 +47,7 @@ import { BUCKETS } from "../../catalogue/limits.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { findBinary, freePort, startRedis, waitFor } from "../components.ts";
 import { renderNginxConfig } from "../deploy-config.ts";
+import { npmStartCommand } from "./start-command.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 50;
@@ -114,25 +115,17 @@ interface Server {
 
 /** `npm start` of the code at `codeRoot`, from its package.json's start command, as a user runs it. */
 async function startServer(codeRoot: string, label: string, port: number, env: Record<string, string>) {
-  const script = (JSON.parse(readFileSync(join(codeRoot, "package.json"), "utf8")) as { scripts: { start: string } })
-    .scripts.start;
-  const words = script.trim().split(/\s+/);
-  // Leading NAME=value words are the environment npm start sets (MALLOC_MMAP_THRESHOLD_).
-  const startEnv = Object.fromEntries(
-    words.filter((word, i) => words.slice(0, i + 1).every((w) => /^[A-Z_]+=\S*$/.test(w))).map((w) => w.split("=")),
-  );
-  const [command, ...args] = words.slice(Object.keys(startEnv).length);
-  if (command !== "node" || args.some((arg) => /["'$&|;]/.test(arg))) throw new Error(`bench: cannot run ${script}`);
+  const start = npmStartCommand(codeRoot);
   const child = await spawnReady(
     process.execPath,
-    args.map((arg) => (arg.startsWith("-") ? arg : join(codeRoot, arg))),
+    [...start.nodeFlags, join(codeRoot, start.script)],
     {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       PORT: String(port),
       TEXT_PORT: String(port + 1),
       DATA_DIR: mkdtempSync(join(work, "data-")),
-      ...startEnv,
+      ...start.env,
       ...env,
     },
     `http://127.0.0.1:${port}/v1/health`,
