@@ -5,6 +5,10 @@
  * vendored scope tables, the vendored IAM-prefix and Azure resource-type references. Prints one line
  * per service and field, then the counts per field (right / wrong / without a source / not checkable
  * here). Writes nothing; docs/audit-compliance-2026-11-26.md records a run.
+ *
+ * `node scripts/sample-audit.ts --other-providers <seed>`: the same draw among the services of every
+ * provider but AWS, Azure and Google Cloud; prints the 40 slugs in drawn order, for a field-by-field
+ * audit by hand (docs/audit-providers-2026-11-26.md records one).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -105,8 +109,20 @@ const FIELDS = {
   verified: verifiedVerdict,
 };
 
-const seed = Number(process.argv[2] ?? 20261127);
+const HYPERSCALERS = new Set(["aws", "azure", "gcp"]);
+const otherProviders = process.argv[2] === "--other-providers";
+const seed = Number(process.argv[otherProviders ? 3 : 2] ?? 20261127);
 const catalogue = loadCatalogue();
+if (otherProviders) {
+  const others = catalogue.services.filter((service) => !HYPERSCALERS.has(service.providerId));
+  console.log(`seed ${seed}: ${SAMPLE} of ${others.length} services of the other providers`);
+  for (const slug of draw(
+    others.map((service) => service.slug),
+    seed,
+  ))
+    console.log(slug);
+  process.exit(0);
+}
 const sample = draw(
   catalogue.services.map((service) => service.slug),
   seed,
