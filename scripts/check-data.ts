@@ -7,6 +7,7 @@ import { dependencyReferenceProblems } from "../catalogue/dependencies.node.ts";
 import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.ts";
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/lifecycle-sources.ts";
+import { unsourcedLines, unsourcedProblems } from "../catalogue/unsourced.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality.ts";
@@ -72,6 +73,11 @@ try {
     `  lifecycle entries without a vendor source (searched, not found; listed in catalogue/lifecycle-sources.ts): ${gaps.length}`,
   );
   for (const line of gaps) console.log(`    ${line}`);
+  const unsourced = unsourcedLines();
+  console.log(
+    `  services without a vendor source (listed in catalogue/unsourced.ts with what was searched): ${unsourced.length}`,
+  );
+  for (const line of unsourced) console.log(`    ${line}`);
   console.log(
     `  widest groups: ${byCount(report.groupProviderSpan)
       .slice(0, 12)
@@ -128,6 +134,7 @@ try {
     ...inventoryProblems,
     ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),
+    ...unsourcedProblems(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
       serviceExists: iamServiceExists,

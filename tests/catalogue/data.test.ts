@@ -8,6 +8,7 @@ import {
   staleLifecycleGaps,
 } from "../../catalogue/lifecycle-sources.ts";
 import { DEFAULT_DATA_DIR } from "../../catalogue/load.ts";
+import { SERVICES_WITHOUT_VENDOR_SOURCE, unsourcedProblems } from "../../catalogue/unsourced.ts";
 import { coverage, MINIMUMS, qualityProblems } from "../../catalogue/quality.ts";
 import { EU_EEA_COUNTRIES, EUROPEAN_SOVEREIGN_COUNTRIES } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
@@ -126,6 +127,20 @@ describe("the catalogue data", () => {
     for (const record of catalogue.bySlug.values()) {
       for (const slug of record.equivalentSlugs)
         expect(catalogue.bySlug.get(slug)!.service.providerId).not.toBe(record.service.providerId);
+    }
+  });
+
+  it("cites a vendor page for every service, or lists it with what was searched (decisions.md#facts-carry-sources)", () => {
+    expect(unsourcedProblems(catalogue)).toEqual([]);
+    // Issue 73's floor: four in five services sourced, and at least half of every provider's.
+    const sourced = catalogue.services.filter(
+      (service) => !Object.hasOwn(SERVICES_WITHOUT_VENDOR_SOURCE, service.slug),
+    );
+    expect(sourced.length / catalogue.services.length).toBeGreaterThanOrEqual(0.8);
+    for (const provider of catalogue.providers) {
+      const all = catalogue.services.filter((service) => service.providerId === provider.id);
+      const sourcedHere = all.filter((service) => catalogue.bySlug.get(service.slug)!.sources.length > 0);
+      expect(sourcedHere.length, provider.id).toBeGreaterThanOrEqual(all.length / 2);
     }
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { assembleCatalogue, readCatalogueSource, type CatalogueSource } from "../../catalogue/load.ts";
 import { lifecycleSourceProblems, staleLifecycleGaps } from "../../catalogue/lifecycle-sources.ts";
 import { groupProblems, lineageProblems, provenance, provenanceProblems } from "../../catalogue/quality.ts";
+import { unsourcedProblems } from "../../catalogue/unsourced.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
 /** The fixture's validated source with one service entry changed, assembled without the loader's checks (as a built catalogue-source.json would be). */
@@ -234,6 +235,27 @@ describe("group and lineage gates (decisions.md#exit-ranking)", () => {
       ),
     ).toEqual([
       expect.stringMatching(/stackit-object-storage: field lineage\.origin: aws-s3 shares no equivalence group/),
+    ]);
+  });
+
+  it("asks every unsourced service to cite a page or be listed with what was searched, and keeps the list true", () => {
+    const catalogue = assembleCatalogue(readCatalogueSource(FIXTURE_DIR));
+    const sourced = catalogue.services.filter((service) => catalogue.bySlug.get(service.slug)!.sources.length > 0);
+    const bare = catalogue.services.filter((service) => catalogue.bySlug.get(service.slug)!.sources.length === 0);
+    expect(sourced.length).toBeGreaterThan(0);
+    expect(bare.length).toBeGreaterThan(0);
+    const listed = Object.fromEntries(bare.map((service) => [service.slug, "searched, not found"]));
+    expect(unsourcedProblems(catalogue, listed)).toEqual([]);
+    const problems = unsourcedProblems(catalogue, { ...listed, [sourced[0]!.slug]: "x", "no-such": "x" });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(`${sourced[0]!.slug}: has a source now`),
+        "SERVICES_WITHOUT_VENDOR_SOURCE: no-such is not in the catalogue; take it out of the list",
+      ]),
+    );
+    const { [bare[0]!.slug]: _dropped, ...unlisted } = listed;
+    expect(unsourcedProblems(catalogue, unlisted)).toEqual([
+      expect.stringContaining(`${bare[0]!.slug}: field sources: none`),
     ]);
   });
 });

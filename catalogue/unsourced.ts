@@ -1,0 +1,110 @@
+/**
+ * The source gate of `npm run check:data` (decisions.md#facts-carry-sources): every service cites the
+ * vendor's own page that backs it, or is listed below with what was searched for it, so that no
+ * service is left bare without anyone saying why. `check:data` prints the list as known gaps and
+ * fails on a service with no source that is not on it, on a listed service that has gained one, and
+ * on a listed slug the catalogue no longer holds.
+ */
+import type { Catalogue } from "./load.ts";
+
+const SEARCHED = "searched 2026-11-26 in the pages and docs corpora";
+const NOT_YET = "not yet searched: the 2026-11-26 sourcing round ran out of time before it";
+
+/** Services with no vendor source, and what was tried (2026-11-26). */
+export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
+  "akamai-backups": `${SEARCHED} and linode/docs (docs/products/storage/backups): vendor wording only on non-vendor mirrors; the repository file's header date (2020-06-02) is older than its content, so it cannot date a source`,
+  "aws-deepcomposer": "retired; the end-of-support post is not in the corpora (see lifecycle-sources.ts)",
+  "aws-deeplens": "retired; the end-of-life page is not in the corpora (see lifecycle-sources.ts)",
+  "aws-eks-anywhere": `${NOT_YET} (anywhere.eks.amazonaws.com is the product's documentation site)`,
+  "azure-activity-log": NOT_YET,
+  "azure-ai-language": NOT_YET,
+  "azure-app-service-certificates": NOT_YET,
+  "azure-arc": `${SEARCHED}: only MicrosoftDocs files on main (no commit to cite) and third-party pages`,
+  "azure-boards": `${SEARCHED}: only MicrosoftDocs files on main (no commit to cite) and third-party pages`,
+  "azure-communication-services": NOT_YET,
+  "azure-devops": NOT_YET,
+  "azure-dns-private-resolver": `${SEARCHED}: only MicrosoftDocs files on main (no commit to cite) and third-party pages`,
+  "azure-iot-operations": NOT_YET,
+  "azure-managed-identities": `${SEARCHED}: only .NET API reference pages`,
+  "azure-management-groups": NOT_YET,
+  "azure-quantum": NOT_YET,
+  "azure-sql-virtual-machines": NOT_YET,
+  "azure-stack-hub": NOT_YET,
+  "azure-test-plans": `${SEARCHED}: only MicrosoftDocs files on main (no commit to cite) and third-party pages`,
+  "azure-virtual-network-manager": `${SEARCHED}: only MicrosoftDocs files on main (no commit to cite) and third-party pages`,
+  "cloudflare-access": NOT_YET,
+  "cloudflare-cdn": NOT_YET,
+  "cloudflare-d1": `${SEARCHED}: the overview only as raw.githubusercontent copies of cloudflare-docs' production branch (no commit date); the repository is too large to fetch`,
+  "cloudflare-email-routing": `${SEARCHED}: only third-party pages`,
+  "cloudflare-logs": NOT_YET,
+  "cloudflare-workers-ai": `${SEARCHED}: the overview only as raw.githubusercontent copies of cloudflare-docs' production branch (no commit date); the repository is too large to fetch`,
+  "digitalocean-gpu-droplets": `${SEARCHED}: only API and SDK pages (gradientai-sdk.digitalocean.com), no product page`,
+  "gcore-everywhere-inference": `${SEARCHED}: no gcore.com page returned`,
+  "gcore-managed-postgresql": `${SEARCHED}: no gcore.com page returned`,
+  "heroku-managed-inference-and-agents": `${SEARCHED}: the Dev Center articles only as copies on a CloudFront host whose owner could not be confirmed`,
+  "hetzner-dns": `${SEARCHED}: only DNSControl and other third-party pages`,
+  "huawei-cloud-stack": `${SEARCHED}: only the terraform-provider-hcs docs on GitHub; no huaweicloud.com page`,
+  "ibm-app-connect": NOT_YET,
+  "ibm-data-engine": "deprecated; IBM's notice is not in the corpora (see lifecycle-sources.ts)",
+  "ibm-iam": "ibm-cloud-docs/account searched: no overview file (its #iamoverview anchor is not there)",
+  "ibm-kubernetes-service":
+    "ibm-cloud-docs/containers is 1.7 GB, over the fetch limit; no stored copy of its overview page",
+  "ibm-quantum-platform": NOT_YET,
+  "ibm-verify": NOT_YET,
+  "ibm-watsonx-ai": NOT_YET,
+  "ibm-watsonx-governance": NOT_YET,
+  "infomaniak-ai-tools": `${SEARCHED}: the product URL only in third-party files`,
+  "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned`,
+  "naver-acg": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
+  "naver-block-storage": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
+  "naver-captcha": NOT_YET,
+  "naver-cloud-db-mssql": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
+  "naver-clova-speech": NOT_YET,
+  "naver-global-dns": NOT_YET,
+  "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned`,
+  "nhn-cdn":
+    "TOAST-DOCS CDN overview read (commit 332e25e), but no docs.nhncloud.com address for it was seen, and addresses are not guessed",
+  "nhn-rds-sql-server":
+    "TOAST-DOCS RDS-FOR-SQLSERVER overview read (commit 0384ac7), but no docs.nhncloud.com address for it was seen, and addresses are not guessed",
+  "outscale-nat-services": `${SEARCHED}: no "About NAT Services" page; only the VPN page names it`,
+  "ovhcloud-dns": `${SEARCHED}: only docs.ovh.com (not an OVHcloud official domain here) and a domain-responsibility page`,
+  "ovhcloud-public-cloud-gateway": `${SEARCHED}: only docs.ovh.com, not an OVHcloud official domain here`,
+  "s3ns-cloud-interconnect": `${SEARCHED}: the one S3NS page says the beta interconnectAttachments methods are "not available in Cloud de Confiance"; the service may not be offered`,
+  "s3ns-hyperdisk": `${SEARCHED}: only generic disk-type API pages and a beta regionDiskTypes page whose methods are not available in Cloud de Confiance`,
+  "scaleway-managed-mongodb": `${SEARCHED}: only "Managed Document Databases" (FerretDB on PostgreSQL) and third-party pages; the entry needs checking`,
+  "scaleway-opensearch": `${SEARCHED}: only third-party pages`,
+  "stackit-file-storage": `${SEARCHED}: only other vendors' pages`,
+  "upcloud-block-storage": `${SEARCHED}: the storage-tiers page only on a third-party host`,
+  "upcloud-gpu-servers": `${SEARCHED}: no upcloud.com page returned`,
+  "upcloud-managed-opensearch": `${SEARCHED}: the managed-databases page read shows no OpenSearch; the entry needs checking`,
+  "vultr-cloud-compute": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
+  "vultr-cloud-gpu": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
+  "vultr-dns": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
+};
+
+/** One line per problem: an unsourced service off the list, a listed one that has a source, a stale slug. */
+export function unsourcedProblems(
+  catalogue: Catalogue,
+  listed: Readonly<Record<string, string>> = SERVICES_WITHOUT_VENDOR_SOURCE,
+): string[] {
+  const problems: string[] = [];
+  for (const service of catalogue.services) {
+    const sourced = catalogue.bySlug.get(service.slug)!.sources.length > 0;
+    const at = `services/${service.providerId}.yaml: ${service.slug}`;
+    if (!sourced && !Object.hasOwn(listed, service.slug))
+      problems.push(
+        `${at}: field sources: none; cite the vendor's page, or list the service in catalogue/unsourced.ts with what was searched`,
+      );
+    if (sourced && Object.hasOwn(listed, service.slug))
+      problems.push(`${at}: has a source now; take it out of catalogue/unsourced.ts`);
+  }
+  for (const slug of Object.keys(listed))
+    if (!catalogue.bySlug.has(slug))
+      problems.push(`SERVICES_WITHOUT_VENDOR_SOURCE: ${slug} is not in the catalogue; take it out of the list`);
+  return problems;
+}
+
+/** The known gaps as check:data prints them: slug and what was searched. */
+export function unsourcedLines(listed: Readonly<Record<string, string>> = SERVICES_WITHOUT_VENDOR_SOURCE): string[] {
+  return Object.entries(listed).map(([slug, searched]) => `${slug}: ${searched}`);
+}
