@@ -29,7 +29,7 @@ export const BROWSER_CORE = [
   "catalogue/list-catalogue.ts",
   "catalogue/lists.ts",
   "catalogue/policies/azure-indexed.ts",
-  "catalogue/policies/deployments.ts",
+  "catalogue/policies/deployments/*.ts",
   "catalogue/policies/documents.ts",
   "catalogue/policies/essentials.ts",
   "catalogue/problem.ts",

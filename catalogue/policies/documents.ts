@@ -16,14 +16,14 @@
  *   usable through them; explain mode lists them under `dependencies`, and the catalogue services
  *   they also allow under `implied`;
  * - approved means deployable (decisions.md#approved-means-usable): explain mode checks the list against the vendor's
- *   deployment fixtures (policies/deployments.ts) under `deployments`, gives the reason for a
+ *   deployment fixtures (policies/deployments/) under `deployments`, gives the reason for a
  *   dependency no catalogue service owns, says "essentials" in `linkedTo` where they are why a
  *   service is implied, and counts an Azure service whose missing types Indexed mode never
  *   evaluates as `complete`.
  */
 import { actionMatches, identifierKey } from "../dependencies.ts";
 import { AZURE_NOT_EVALUATED_OWN_TYPES } from "./azure-indexed.ts";
-import { DEPLOYMENTS } from "./deployments.ts";
+import { DEPLOYMENTS } from "./deployments/index.ts";
 import type { ListCatalogue } from "../list-catalogue.ts";
 import { AWS_ESSENTIAL_PREFIXES, AZURE_ESSENTIAL_RESOURCE_TYPES, GCP_ESSENTIAL_SERVICES } from "./essentials.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
