@@ -4,14 +4,8 @@
  */
 import { endpoint, type Endpoint, type Result } from "../endpoint.ts";
 import { exitPlan } from "../exit-plan.ts";
-import {
-  azurePolicySet,
-  gcpOrgPolicy,
-  policyAnswer,
-  PolicyRequestError,
-  scpAnswer,
-  scpPolicy,
-} from "../policies/documents.ts";
+import { azurePolicySet, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
+import { PolicyRequestError } from "../policies/errors.ts";
 import { HttpError } from "../problem.ts";
 import { renderMarkdown } from "../render/markdown.ts";
 import { approvedListDoc } from "../render/pages.ts";
