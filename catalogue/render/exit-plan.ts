@@ -4,7 +4,7 @@
  * from, the services that stay, the exposure before and after, the proposed list, the vendor
  * pages that back the proposed services, and the catalogue release the plan was made from.
  */
-import { describeTarget } from "../exit-plan.ts";
+import { describeTarget } from "../exit/plan.ts";
 import type { ServiceRecord } from "../load.ts";
 import type { ExitCandidateT, ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";

@@ -4,8 +4,8 @@
  * target the plan is to sovereign-option providers, and the page says how to choose another.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { exitPlan } from "../../catalogue/exit-plan.ts";
-import { exitTargetOfQuery } from "../../catalogue/exit-target.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
 import { listPath, resolveList } from "../../catalogue/lists.ts";
 import { issueDetails } from "../../catalogue/issues.ts";
 import { HttpError } from "../../catalogue/problem.ts";

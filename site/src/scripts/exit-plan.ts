@@ -8,8 +8,9 @@
  * The criteria live in the address (?sovereignOption=true&jurisdictions=EU,CH, the text host's
  * /lists/{id}/exit-plan query), and a plan whose criteria changed says so until Plan is pressed.
  */
-import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit-catalogue.ts";
-import { exitPlan, exposureOf, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
+import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit/catalogue.ts";
+import { exitPlan, exposureOf } from "../../../catalogue/exit/plan.ts";
+import type { ExitCatalogue } from "../../../catalogue/exit/context.ts";
 import { HttpError } from "../../../catalogue/problem.ts";
 import { exitPlanCsv, exitPlanDoc, exposureRows, unplacedSentence } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
