@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../limits.ts";
-import { ExposureReport } from "./resources.ts";
+import { ExposureReport } from "./reports.ts";
 import { unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
 import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
