@@ -110,6 +110,43 @@ export default tseslint.config(
     },
   },
   {
+    // The domain core depends on nothing above it: the MCP server, the sidecar and the site import
+    // catalogue/, never the other way round (catalogue/README.md). The base rule, not typescript-
+    // eslint's, so the browser core's own no-restricted-imports above still applies beside it.
+    files: ["catalogue/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/mcp/**", "**/sidecar/**", "**/site/**"],
+              message: "catalogue/ imports nothing from mcp/, sidecar/ or site/: move what it needs down here.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The one import still upward: the /mcp row's handler starts the MCP server and lists its tools,
+    // which live in mcp/. It goes when the table is handed the MCP server; nothing else may join it.
+    files: ["catalogue/contract/index.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/mcp/**", "!../../mcp/endpoint.ts", "**/sidecar/**", "**/site/**"],
+              message: "catalogue/ imports nothing from mcp/, sidecar/ or site/: move what it needs down here.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests: a describe block is a list of cases, not a unit to split.
     files: ["tests/**"],
     rules: { "max-lines-per-function": "off" },
