@@ -1,5 +1,5 @@
 /**
- * An exit plan (catalogue/exit-plan.ts) as a document to hand over: a Doc (Markdown on the API,
+ * An exit plan (catalogue/exit/plan.ts) as a document to hand over: a Doc (Markdown on the API,
  * ANSI, Markdown and HTML on the text host) and CSV. Gaps first, then a table per provider moved
  * from, the services that stay, the exposure before and after, the proposed list, the vendor
  * pages that back the proposed services, and the catalogue release the plan was made from.

@@ -1,5 +1,5 @@
 /**
- * /lists/{id}/exit-plan on the text host: a saved list's exit plan (catalogue/exit-plan.ts) in
+ * /lists/{id}/exit-plan on the text host: a saved list's exit plan (catalogue/exit/plan.ts) in
  * ANSI, Markdown or HTML, the target in the query as on GET /v1/lists/{id}/exit-plan. Without a
  * target the plan is to sovereign-option providers, and the page says how to choose another.
  */

@@ -1,6 +1,6 @@
 /**
  * /list/exit/: "Plan an exit" for the list being built, computed here by exitPlan()
- * (catalogue/exit-plan.ts, the API's own function) over /exit-catalogue.json, so it costs no API
+ * (catalogue/exit/plan.ts, the API's own function) over /exit-catalogue.json, so it costs no API
  * request. An alternative picked per service changes the proposed list and its exposure (the
  * same exposureReport as GET /v1/exposure), and so does a gap kept where it is (a partial exit:
  * the API's proposal leaves gaps out); "Use as my list" makes it the list, which the builder's
