@@ -20,8 +20,11 @@ export const BROWSER_CORE = [
   "catalogue/compare.ts",
   "catalogue/compliance.ts",
   "catalogue/dependencies.ts",
-  "catalogue/exit-catalogue.ts",
-  "catalogue/exit-plan.ts",
+  "catalogue/exit/catalogue.ts",
+  "catalogue/exit/context.ts",
+  "catalogue/exit/placement.ts",
+  "catalogue/exit/plan.ts",
+  "catalogue/exit/ranking.ts",
   "catalogue/exposure.ts",
   "catalogue/issues.ts",
   "catalogue/lifecycle.ts",
@@ -29,9 +32,11 @@ export const BROWSER_CORE = [
   "catalogue/list-catalogue.ts",
   "catalogue/lists.ts",
   "catalogue/policies/azure-indexed.ts",
-  "catalogue/policies/deployments.ts",
+  "catalogue/policies/deployments/*.ts",
   "catalogue/policies/documents.ts",
+  "catalogue/policies/errors.ts",
   "catalogue/policies/essentials.ts",
+  "catalogue/policies/selection.ts",
   "catalogue/problem.ts",
   "catalogue/render/doc.ts",
   "catalogue/render/exit-plan.ts",
@@ -116,6 +121,43 @@ export default tseslint.config(
     // Plain JavaScript (this file, astro.config.mjs…) is not typed: no type-aware rules there.
     files: ["**/*.js", "**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The domain core depends on nothing above it: the MCP server, the sidecar and the site import
+    // catalogue/, never the other way round (catalogue/README.md). The base rule, not typescript-
+    // eslint's, so the browser core's own no-restricted-imports above still applies beside it.
+    files: ["catalogue/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/mcp/**", "**/sidecar/**", "**/site/**"],
+              message: "catalogue/ imports nothing from mcp/, sidecar/ or site/: move what it needs down here.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The one import still upward: the /mcp row's handler starts the MCP server and lists its tools,
+    // which live in mcp/. It goes when the table is handed the MCP server; nothing else may join it.
+    files: ["catalogue/contract/index.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/mcp/**", "!../../mcp/endpoint.ts", "**/sidecar/**", "**/site/**"],
+              message: "catalogue/ imports nothing from mcp/, sidecar/ or site/: move what it needs down here.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Tests: a describe block is a list of cases, not a unit to split. They read answers as parsed

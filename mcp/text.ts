@@ -16,7 +16,7 @@ export interface CatalogueRelease {
   readonly lastUpdated: string;
 }
 
-/** As the exit plan names it (catalogue/exit-plan.ts): the newest release marked released. */
+/** As the exit plan names it (catalogue/exit/plan.ts): the newest release marked released. */
 export const catalogueRelease = (catalogue: Catalogue): CatalogueRelease => ({
   release: catalogue.changes.find((change) => change.released)?.release ?? null,
   lastUpdated: catalogue.lastUpdated,

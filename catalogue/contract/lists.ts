@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { endpoint, type Endpoint, type PublicUrls } from "../endpoint.ts";
-import { exitPlan } from "../exit-plan.ts";
-import { exitTargetOfQuery } from "../exit-target.ts";
+import { exitPlan } from "../exit/plan.ts";
+import { exitTargetOfQuery } from "../exit/target-query.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../limits.ts";
 import { lifecycleCalendar } from "../lifecycle.ts";
 import { cleanListName, listPath, resolveList, type StoredList } from "../lists.ts";

@@ -3,15 +3,9 @@
  * export and exit plans. See index.ts for the table they join.
  */
 import { endpoint, type Endpoint, type Result } from "../endpoint.ts";
-import { exitPlan } from "../exit-plan.ts";
-import {
-  azurePolicySet,
-  gcpOrgPolicy,
-  policyAnswer,
-  PolicyRequestError,
-  scpAnswer,
-  scpPolicy,
-} from "../policies/documents.ts";
+import { exitPlan } from "../exit/plan.ts";
+import { azurePolicySet, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
+import { PolicyRequestError } from "../policies/errors.ts";
 import { HttpError } from "../problem.ts";
 import { renderMarkdown } from "../render/markdown.ts";
 import { approvedListDoc } from "../render/pages.ts";

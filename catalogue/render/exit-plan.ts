@@ -1,10 +1,10 @@
 /**
- * An exit plan (catalogue/exit-plan.ts) as a document to hand over: a Doc (Markdown on the API,
+ * An exit plan (catalogue/exit/plan.ts) as a document to hand over: a Doc (Markdown on the API,
  * ANSI, Markdown and HTML on the text host) and CSV. Gaps first, then a table per provider moved
  * from, the services that stay, the exposure before and after, the proposed list, the vendor
  * pages that back the proposed services, and the catalogue release the plan was made from.
  */
-import { describeTarget } from "../exit-plan.ts";
+import { describeTarget } from "../exit/plan.ts";
 import type { ServiceRecord } from "../load.ts";
 import type { ExitCandidateT, ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";

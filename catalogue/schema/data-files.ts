@@ -1,15 +1,8 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
 import { CompatibilityClaim, CompatibilityNotSupported, ServiceLineage } from "./compatibility.ts";
-import {
-  ComplianceScope,
-  HeadOffice,
-  PolicyIdentifiers,
-  Region,
-  ServiceLifecycle,
-  ServiceSourceEntry,
-  SubService,
-} from "./resources.ts";
+import { ComplianceScope, HeadOffice, Region, ServiceLifecycle, ServiceSourceEntry, SubService } from "./resources.ts";
+import { PolicyIdentifiers } from "./identifiers.ts";
 import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
   z

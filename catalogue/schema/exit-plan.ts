@@ -1,10 +1,10 @@
 /**
  * Exit plans (added in 1.7.0): the target of POST /v1/exit-plan and GET /v1/lists/{id}/exit-plan,
- * and the plan they answer (catalogue/exit-plan.ts computes it).
+ * and the plan they answer (catalogue/exit/plan.ts computes it).
  */
 import { z } from "zod";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../limits.ts";
-import { ExposureReport } from "./resources.ts";
+import { ExposureReport } from "./reports.ts";
 import { unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
 import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
@@ -129,7 +129,7 @@ export const AcceptHeaders = z.object({
 
 export const EXIT_OUTCOMES = ["stays", "mapped", "no-equivalent"] as const;
 
-/** The signals of the exit-plan ranking, in its order (catalogue/exit-plan.ts), and the two fallbacks. */
+/** The signals of the exit-plan ranking, in its order (catalogue/exit/ranking.ts), and the two fallbacks. */
 export const EXIT_RANK_SIGNALS = [
   "only",
   "lifecycle",

@@ -1,6 +1,7 @@
 /**
  * Every schema of the catalogue, by concept: vocabulary (enums, primitives), data files (what humans
- * edit), resources (what the API returns), requests (POST bodies), operations (status, health,
+ * edit), resources (what the API returns; what a service needs allowed in identifiers, what the API
+ * computes across the catalogue in reports), requests (POST bodies), operations (status, health,
  * acknowledgements) and policy documents. These zod schemas are the single source of types
  * (`z.infer`), validation and the OpenAPI document: each field's description lands there verbatim.
  * Contract: docs/spec/catalogue-api-v1.md, "Resources and their fields".
@@ -9,8 +10,10 @@ export * from "./compatibility.ts";
 export * from "./data-files.ts";
 export * from "./documents.ts";
 export * from "./exit-plan.ts";
+export * from "./identifiers.ts";
 export * from "./operations.ts";
 export * from "./policy-documents.ts";
+export * from "./reports.ts";
 export * from "./requests.ts";
 export * from "./resources.ts";
 export * from "./vocabulary.ts";

@@ -43,20 +43,28 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUCKETS } from "../../catalogue/limits.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { findBinary, freePort, startRedis, waitFor } from "../components.ts";
 import { renderNginxConfig } from "../deploy-config.ts";
 import { npmStartCommand } from "./start-command.ts";
+import { mcpTable, measureMcpLoad, type McpLoad } from "./mcp-load.ts";
+import {
+  CONNECTIONS,
+  DURATION,
+  measureTogether,
+  removeRunFiles,
+  rps,
+  rssMB,
+  shapeOf,
+  type Request,
+  type Run,
+} from "./wrk-runs.ts";
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 50;
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? "");
 const AGAINST = process.env.BENCH_AGAINST;
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 18480);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "csc-bench-"));
-const CLOCK_TICKS = Number(execSync("getconf CLK_TCK").toString().trim()) || 100;
 /** Least ratio to the reference per kind of row; undefined: reported only. */
 const TARGETS = { static: 0.35, GET: 0.5, POST: 0.2, "list create": undefined } as const;
 /** The kept answers' targets (decisions.md#serving-performance): against hello world, and against the plugin stack. */
@@ -65,30 +73,7 @@ const RSS_TARGET_MB = 200;
 const RSS_AFTER_TARGET_MB = 300;
 
 const children: ChildProcess[] = [];
-const cleanups: (() => Promise<void> | void)[] = [() => rmSync(work, { recursive: true, force: true })];
-
-/** CPU seconds so far of a process and its direct children (nginx's worker). */
-function cpuSeconds(pid: number): number {
-  const own = (id: number) => {
-    try {
-      const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1]!.split(" ");
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-    } catch {
-      return 0;
-    }
-  };
-  let kids: number[] = [];
-  try {
-    kids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // no children
-  }
-  return own(pid) + kids.reduce((sum, kid) => sum + own(kid), 0);
-}
-
-/** Resident set in MB (10^6 bytes; /proc's "kB" are KiB). */
-const rssMB = (pid: number) =>
-  (Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) * 1024) / 1e6;
+const cleanups: (() => Promise<void> | void)[] = [() => rmSync(work, { recursive: true, force: true }), removeRunFiles];
 
 async function spawnReady(command: string, args: string[], env: NodeJS.ProcessEnv, ready: string, logName: string) {
   const logPath = join(work, logName);
@@ -160,187 +145,6 @@ function checkout(ref: string): string {
   return dir;
 }
 
-interface Run {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  failed: number;
-  loadCpu: number;
-  serverCpu: number;
-}
-const rps = (run: Run) => run.requests / run.seconds;
-
-interface Request {
-  method?: "GET" | "POST";
-  body?: string;
-  headers?: Record<string, string>;
-  /** Each request names its own client in X-Forwarded-For (wrk.lua). */
-  xff?: boolean;
-  /** Each request's body is a list with its own name. */
-  list?: boolean;
-  /** Each connection waits this long before its next request (wrk.lua's delay()): a paced client. */
-  delayMs?: number;
-}
-
-/** Where each wrk run's client numbers start, so that no client comes back within a bucket's minute. */
-let seed = 0;
-/** wrk's command line and environment for one run, its result written to `out`. */
-function wrkCommand(url: string, request: Request, seconds: number, connections: number, out: string) {
-  rmSync(out, { force: true });
-  seed += 1 << 17;
-  const headers = { "Accept-Encoding": "br", ...request.headers };
-  const args = [
-    "-t1",
-    `-c${connections}`,
-    `-d${seconds}s`,
-    "--timeout",
-    "5s",
-    "-s",
-    join(root, "scripts", "bench", "wrk.lua"),
-  ]
-    .concat(Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]))
-    .concat(url);
-  const env = {
-    ...process.env,
-    BENCH_METHOD: request.method ?? "GET",
-    BENCH_BODY: request.body ?? "",
-    BENCH_XFF: request.xff ? "1" : "",
-    BENCH_LIST: request.list ? "1" : "",
-    BENCH_DELAY_MS: String(request.delayMs ?? 0),
-    BENCH_SEED: String(seed),
-    BENCH_OUT: out,
-  };
-  return { args, env };
-}
-
-function readRun(out: string, pid: number, cpu: number): Run {
-  const r = JSON.parse(readFileSync(out, "utf8")) as Record<string, number>;
-  const elapsed = r.durationUs! / 1e6;
-  return {
-    requests: r.requests!,
-    seconds: elapsed,
-    p50: r.p50Us! / 1000,
-    p99: r.p99Us! / 1000,
-    failed: r.status4xx5xx! + r.connectErrors! + r.readErrors! + r.writeErrors! + r.timeoutErrors!,
-    loadCpu: r.cpuTicks! / CLOCK_TICKS,
-    serverCpu: cpuSeconds(pid) - cpu,
-  };
-}
-
-function wrk(url: string, request: Request, seconds: number, pid: number, connections = CONNECTIONS): Run {
-  const out = join(work, "wrk.json");
-  const { args, env } = wrkCommand(url, request, seconds, connections, out);
-  const cpu = cpuSeconds(pid);
-  execFileSync("wrk", args, { env, stdio: ["ignore", "ignore", "inherit"] });
-  return readRun(out, pid, cpu);
-}
-
-/** wrk in the background, for a load beside a measurement. */
-function wrkBeside(url: string, request: Request, seconds: number, pid: number, connections: number): Promise<Run> {
-  const out = join(work, "wrk-load.json");
-  const { args, env } = wrkCommand(url, request, seconds, connections, out);
-  const cpu = cpuSeconds(pid);
-  return new Promise((resolve, reject) =>
-    spawn("wrk", args, { env, stdio: ["ignore", "ignore", "inherit"] })
-      .once("error", reject)
-      .once("exit", (code) => (code === 0 ? resolve(readRun(out, pid, cpu)) : reject(new Error(`wrk exited ${code}`)))),
-  );
-}
-
-/** Health probes measured by one connection: alone, and beside CONNECTIONS MCP clients calling search_services. */
-interface McpLoad {
-  readonly alone: Run;
-  readonly beside: Run;
-  readonly mcp: Run;
-  /** The same clients, each at most as fast as the mcp bucket lets one client call. */
-  readonly pacedBeside: Run;
-  readonly paced: Run;
-  readonly shape: string;
-}
-/** One call per client every this many ms is the most the mcp bucket admits (120 a minute). */
-const MCP_PACE_MS = BUCKETS.mcp.windowMs / BUCKETS.mcp.max;
-let mcpLoad: McpLoad | undefined;
-
-/** One tools/call a client sends again and again (stateless Streamable HTTP: no session to open first). */
-const MCP_SEARCH: Request = {
-  method: "POST",
-  body: JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: "search_services", arguments: { query: "object storage", limit: 10 } },
-  }),
-  headers: { Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18" },
-  xff: true,
-};
-
-/** The call's answer must be a search result, not a tool error: the row would measure refusals. */
-async function checkMcpAnswer(url: string): Promise<void> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": "192.0.2.2", ...MCP_SEARCH.headers },
-    body: MCP_SEARCH.body!,
-  });
-  const answer = (await response.json()) as { result?: { isError?: boolean; structuredContent?: { data?: [] } } };
-  if (answer.result?.isError || !answer.result?.structuredContent?.data?.length)
-    throw new Error(`bench: /mcp answered no search result: ${JSON.stringify(answer).slice(0, 300)}`);
-}
-
-async function measureMcpLoad(server: Server): Promise<void> {
-  const health = `${server.api}/v1/health`;
-  const shape = await shapeOf(`${server.api}/mcp`, MCP_SEARCH);
-  await checkMcpAnswer(`${server.api}/mcp`);
-  wrk(health, {}, 1, server.pid, 1);
-  const alone = wrk(health, {}, DURATION, server.pid, 1);
-  // Each load runs a second before and after the measured probes.
-  const besideLoad = async (request: Request) => {
-    const load = wrkBeside(`${server.api}/mcp`, request, DURATION + 2, server.pid, CONNECTIONS);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    return { beside: wrk(health, {}, DURATION, server.pid, 1), mcp: await load };
-  };
-  const paced = await besideLoad({ ...MCP_SEARCH, delayMs: MCP_PACE_MS });
-  const { beside, mcp } = await besideLoad(MCP_SEARCH);
-  mcpLoad = { alone, beside, mcp, pacedBeside: paced.beside, paced: paced.mcp, shape };
-  console.log(
-    `bench: mcp load: health p99 ${alone.p99.toFixed(2)} ms alone, ${paced.beside.p99.toFixed(2)} ms beside paced clients (${rps(paced.mcp).toFixed(0)} calls/s), ${beside.p99.toFixed(2)} ms beside ${rps(mcpLoad.mcp).toFixed(0)} MCP calls/s (${mcpLoad.mcp.requests - mcpLoad.mcp.failed} answered, ${mcpLoad.mcp.failed} refused or failed)`,
-  );
-}
-
-/** Runs taken as one: totals over their time (CPU as a share of it), latencies weighted by requests. */
-function combine(runs: Run[]): Run {
-  const total = (pick: (run: Run) => number) => runs.reduce((sum, run) => sum + pick(run), 0);
-  const requests = total((run) => run.requests);
-  const seconds = total((run) => run.seconds);
-  const weighted = (pick: (run: Run) => number) => total((run) => pick(run) * run.requests) / Math.max(1, requests);
-  return {
-    requests,
-    seconds,
-    p50: weighted((run) => run.p50),
-    p99: weighted((run) => run.p99),
-    failed: total((run) => run.failed),
-    loadCpu: total((run) => run.loadCpu) / seconds,
-    serverCpu: total((run) => run.serverCpu) / seconds,
-  };
-}
-
-interface Target {
-  readonly url: string;
-  readonly request: Request;
-  readonly pid: number;
-}
-
-/** Each target warmed up for a second, then DURATION one-second slices of each in turn, the order reversed each second. */
-function measureTogether(targets: readonly Target[]): Run[] {
-  for (const { url, request, pid } of targets) wrk(url, request, 1, pid);
-  const slices: Run[][] = targets.map(() => []);
-  const order = targets.map((_, i) => i);
-  for (let second = 0; second < DURATION; second++)
-    for (const i of second % 2 === 0 ? order : [...order].reverse())
-      slices[i]!.push(wrk(targets[i]!.url, targets[i]!.request, 1, targets[i]!.pid));
-  return slices.map(combine);
-}
-
 interface Reference {
   readonly name: string;
   readonly url: string;
@@ -362,26 +166,7 @@ interface Row {
   readonly shape: string;
 }
 const rows: Row[] = [];
-
-async function shapeOf(url: string, request: Request): Promise<string> {
-  const init: RequestInit = {
-    method: request.method ?? "GET",
-    headers: {
-      "accept-encoding": "br",
-      ...(request.body ? { "content-type": "application/json" } : {}),
-      ...(request.xff ? { "x-forwarded-for": "192.0.2.1" } : {}),
-      ...request.headers,
-    },
-    ...(request.body
-      ? { body: request.list ? `{"name":"Shape","approvedServiceIds":${request.body}}` : request.body }
-      : {}),
-  };
-  // A kept-alive socket the server has since closed fails once: retry on a new one.
-  const response = await fetch(url, init).catch(() => fetch(url, init));
-  await response.arrayBuffer();
-  if (response.status >= 400) throw new Error(`bench: ${url} answered ${response.status}`);
-  return `${response.status} ${response.headers.get("content-encoding") ?? "identity"}`;
-}
+let mcpLoad: McpLoad | undefined;
 
 async function row(
   name: string,
@@ -419,28 +204,6 @@ async function row(
   console.log(
     `bench: ${name.padEnd(32)} ${rps(entry.run).toFixed(0).padStart(6)} req/s  ${reference.name} ${rps(entry.ref).toFixed(0).padStart(6)}  ${ratio(entry.ref)}${entry.stack ? `  stack ${rps(entry.stack).toFixed(0)} ${ratio(entry.stack)}` : ""}${entry.against ? `  ${AGAINST}: ${rps(entry.against).toFixed(0)}` : ""}`,
   );
-}
-
-/** The MCP load's table: health alone and beside the MCP clients, and what the clients got. */
-function mcpTable(load: McpLoad | undefined): string[] {
-  if (!load) return [];
-  const line = (what: string, run: Run) =>
-    `| ${what} | ${rps(run).toFixed(0)} | ${run.p50.toFixed(2)} | ${run.p99.toFixed(2)} | ${((run.serverCpu / run.seconds) * 100).toFixed(0)} % | ${run.failed} |`;
-  return [
-    "",
-    `MCP load: \`GET /v1/health\` from one connection, alone and beside ${CONNECTIONS} MCP clients (wrk connections) calling search_services through \`POST /mcp\` (answer ${load.shape}), each call from its own X-Forwarded-For client on the TRUST_PROXY server, so the mcp bucket counts but never refuses: ${load.mcp.requests - load.mcp.failed} calls answered, ${load.mcp.failed} refused or failed.`,
-    "",
-    "| requests | req/s | p50 ms | p99 ms | server CPU | errors |",
-    "|---|---:|---:|---:|---:|---:|",
-    line("GET /v1/health alone", load.alone),
-    line(`GET /v1/health beside ${CONNECTIONS} MCP clients`, load.beside),
-    line(`POST /mcp tools/call search_services (${CONNECTIONS} clients)`, load.mcp),
-    line(`GET /v1/health beside ${CONNECTIONS} paced MCP clients`, load.pacedBeside),
-    line(`POST /mcp, ${CONNECTIONS} clients, each one call per ${MCP_PACE_MS} ms`, load.paced),
-    "",
-    `Paced: each client waits ${MCP_PACE_MS} ms between calls, the most the mcp bucket (${BUCKETS.mcp.max} a minute) lets one client send; unpaced, each sends its next call as soon as the last is answered, several times what the bucket admits.`,
-    "",
-  ];
 }
 
 const catalogue = loadCatalogue();
@@ -564,7 +327,7 @@ try {
       xff: true,
       list: true,
     });
-    if (label === "embedded" && ONLY.test(`mcp load (${label})`)) await measureMcpLoad(trusted);
+    if (label === "embedded" && ONLY.test(`mcp load (${label})`)) mcpLoad = await measureMcpLoad(trusted);
     await stopServer(trusted);
     await stopServer(trustedAgainst);
   }

@@ -1,11 +1,11 @@
 /**
- * /lists/{id}/exit-plan on the text host: a saved list's exit plan (catalogue/exit-plan.ts) in
+ * /lists/{id}/exit-plan on the text host: a saved list's exit plan (catalogue/exit/plan.ts) in
  * ANSI, Markdown or HTML, the target in the query as on GET /v1/lists/{id}/exit-plan. Without a
  * target the plan is to sovereign-option providers, and the page says how to choose another.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { exitPlan } from "../../catalogue/exit-plan.ts";
-import { exitTargetOfQuery } from "../../catalogue/exit-target.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
 import { listPath, resolveList } from "../../catalogue/lists.ts";
 import { issueDetails } from "../../catalogue/issues.ts";
 import { HttpError } from "../../catalogue/problem.ts";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactExitCatalogue, expandExitCatalogue } from "../../catalogue/exit-catalogue.ts";
-import { exitPlan } from "../../catalogue/exit-plan.ts";
+import { compactExitCatalogue, expandExitCatalogue } from "../../catalogue/exit/catalogue.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

@@ -5,7 +5,8 @@
  * target listed beside it, and rank 1 never decided by a name while a real signal differs.
  */
 import { describe, expect, it } from "vitest";
-import { exitPlan, isClosed } from "../../catalogue/exit-plan.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { isClosed } from "../../catalogue/exit/context.ts";
 import { AWAITED_SERVICES, REAL_STACK_PLANS as FIRST_FIVE } from "../fixtures/exit-plans-real-stacks.ts";
 import { SEVEN_STACK_PLANS } from "../fixtures/exit-plans-seven-stacks.ts";
 import { realCatalogue } from "../helpers/app.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exitPlan } from "../../catalogue/exit-plan.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { link, paragraph } from "../../catalogue/render/doc.ts";
 import { exitPlanCsv, exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowedProviders, exitPlan, isClosed, sameProduct } from "../../catalogue/exit-plan.ts";
+import { allowedProviders, exitPlan } from "../../catalogue/exit/plan.ts";
+import { isClosed, sameProduct } from "../../catalogue/exit/context.ts";
 import { exposureReport } from "../../catalogue/exposure.ts";
 import { HttpError } from "../../catalogue/problem.ts";
 import { ExitPlan, ExitPlanBody, type ExitTargetT } from "../../catalogue/schema/index.ts";

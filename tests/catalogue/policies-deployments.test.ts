@@ -1,5 +1,5 @@
 /**
- * Approved means deployable (decisions.md#approved-means-usable): each deployment fixture (catalogue/policies/deployments.ts,
+ * Approved means deployable (decisions.md#approved-means-usable): each deployment fixture (catalogue/policies/deployments/,
  * written from the vendor's own quickstart, template or guide) deploys under the document generated
  * from the services it names, as the vendors' own engines would decide:
  * - Azure: every type it creates is in the initiative's allowed types (the types Indexed mode never
@@ -18,7 +18,8 @@ import { describe, expect, it } from "vitest";
 import { ownIdentifiers } from "../../catalogue/dependencies.ts";
 import { azureResourceTypeIndex } from "../../catalogue/dependencies.node.ts";
 import { AZURE_NOT_EVALUATED_OWN_TYPES } from "../../catalogue/policies/azure-indexed.ts";
-import { DEPLOYMENTS, type Deployment } from "../../catalogue/policies/deployments.ts";
+import type { Deployment } from "../../catalogue/policies/deployments/deployment.ts";
+import { DEPLOYMENTS } from "../../catalogue/policies/deployments/index.ts";
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";

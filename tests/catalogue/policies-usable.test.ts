@@ -12,13 +12,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { actionMatches, ownIdentifiers } from "../../catalogue/dependencies.ts";
 import { azureResourceTypeIndex } from "../../catalogue/dependencies.node.ts";
-import {
-  azurePolicySet,
-  gcpOrgPolicy,
-  PolicyRequestError,
-  PolicyTooLargeError,
-  scpPolicy,
-} from "../../catalogue/policies/documents.ts";
+import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
+import { PolicyRequestError, PolicyTooLargeError } from "../../catalogue/policies/errors.ts";
 import { serviceDetail } from "../../catalogue/query.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";

@@ -23,14 +23,8 @@ import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Catalogue } from "../../catalogue/load.ts";
-import {
-  azurePolicySet,
-  gcpOrgPolicy,
-  PolicyRequestError,
-  PolicyTooLargeError,
-  scpAllows,
-  scpPolicy,
-} from "../../catalogue/policies/documents.ts";
+import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
+import { PolicyRequestError, PolicyTooLargeError } from "../../catalogue/policies/errors.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../../catalogue/limits.ts";
 import {
   AWS_ESSENTIAL_PREFIXES,

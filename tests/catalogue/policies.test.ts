@@ -2,12 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   gcpOrgPolicy,
-  PolicyRequestError,
   policyAnswer,
   scpAnswer,
   scpPolicy,
   azurePolicySet,
 } from "../../catalogue/policies/documents.ts";
+import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
 import { SCP_MAX_CHARACTERS } from "../../catalogue/limits.ts";
 import { AWS_ESSENTIAL_PREFIXES } from "../../catalogue/policies/essentials.ts";
 import { realCatalogue } from "../helpers/app.ts";

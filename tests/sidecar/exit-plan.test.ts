@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { exitPlan } from "../../catalogue/exit-plan.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { discoveryDocument, openApiDocument } from "../../catalogue/openapi.ts";
 import { build, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 

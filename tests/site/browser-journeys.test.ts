@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
-import { exitPlan } from "../../catalogue/exit-plan.ts";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { loadCatalogue } from "../../catalogue/load.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";

@@ -1,8 +1,8 @@
 /**
  * /exit-catalogue.json: what "Plan an exit" (/list/exit/) runs exitPlan on in the browser
- * (catalogue/exit-catalogue.ts), so the plan costs no API call and works on a mirror.
+ * (catalogue/exit/catalogue.ts), so the plan costs no API call and works on a mirror.
  */
-import { compactExitCatalogue } from "../../../catalogue/exit-catalogue.ts";
+import { compactExitCatalogue } from "../../../catalogue/exit/catalogue.ts";
 import { catalogue } from "../lib/catalogue.ts";
 
 export function GET(): Response {

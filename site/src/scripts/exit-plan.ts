@@ -1,6 +1,6 @@
 /**
  * /list/exit/: "Plan an exit" for the list being built, computed here by exitPlan()
- * (catalogue/exit-plan.ts, the API's own function) over /exit-catalogue.json, so it costs no API
+ * (catalogue/exit/plan.ts, the API's own function) over /exit-catalogue.json, so it costs no API
  * request. An alternative picked per service changes the proposed list and its exposure (the
  * same exposureReport as GET /v1/exposure), and so does a gap kept where it is (a partial exit:
  * the API's proposal leaves gaps out); "Use as my list" makes it the list, which the builder's
@@ -8,8 +8,9 @@
  * The criteria live in the address (?sovereignOption=true&jurisdictions=EU,CH, the text host's
  * /lists/{id}/exit-plan query), and a plan whose criteria changed says so until Plan is pressed.
  */
-import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit-catalogue.ts";
-import { exitPlan, exposureOf, type ExitCatalogue } from "../../../catalogue/exit-plan.ts";
+import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit/catalogue.ts";
+import { exitPlan, exposureOf } from "../../../catalogue/exit/plan.ts";
+import type { ExitCatalogue } from "../../../catalogue/exit/context.ts";
 import { HttpError } from "../../../catalogue/problem.ts";
 import { exitPlanCsv, exitPlanDoc, exposureRows, unplacedSentence } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";

@@ -3,7 +3,8 @@
  * computed here by the API's own functions over the compact catalogue (list-catalogue.ts), so
  * only Save spends a request of the API's strict bucket. The list follows edits in other tabs.
  */
-import { azurePolicySet, gcpOrgPolicy, PolicyRequestError, scpPolicy } from "../../../catalogue/policies/documents.ts";
+import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../../catalogue/policies/documents.ts";
+import { PolicyRequestError } from "../../../catalogue/policies/errors.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
 import { approvedListDoc } from "../../../catalogue/render/pages.ts";
 import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, writeList } from "./common.ts";

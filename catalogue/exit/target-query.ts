@@ -1,12 +1,12 @@
 /**
  * An exit target as a query states it (GET /v1/lists/{id}/exit-plan, the text host's
  * /lists/{slug}/exit-plan): comma-separated lists and booleans (read by queryBoolean), validated by the ExitTarget
- * schema that POST /v1/exit-plan's body uses. Apart from exit-plan.ts, which the browser loads,
+ * schema that POST /v1/exit-plan's body uses. Apart from plan.ts, which the browser loads,
  * because validating needs zod and the browser's planner builds its target itself.
  */
-import { issueDetails } from "./issues.ts";
-import { HttpError } from "./problem.ts";
-import { ExitTarget, type ExitTargetT } from "./schema/index.ts";
+import { issueDetails } from "../issues.ts";
+import { HttpError } from "../problem.ts";
+import { ExitTarget, type ExitTargetT } from "../schema/index.ts";
 
 /** The query form of an exit target (comma-separated lists, booleans) as ExitTarget, or a 400. */
 export function exitTargetOfQuery(query: {

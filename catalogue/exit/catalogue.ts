@@ -1,14 +1,14 @@
 /**
- * What exitPlan() (exit-plan.ts) reads of a catalogue, in a compact, JSON-serialisable form the
+ * What exitPlan() (plan.ts) reads of a catalogue, in a compact, JSON-serialisable form the
  * build writes for the site (/exit-catalogue.json), so "Plan an exit" runs in the browser with the
  * API's own function, works on a mirror and spends no API request. expandExitCatalogue(compact)
  * gives an ExitCatalogue whose plans equal the full catalogue's (tests/catalogue/exit-catalogue.test.ts).
  */
-import { compatibilityOf, originOf, partialCompatibilityOf, type ExitCatalogue } from "./exit-plan.ts";
-import type { Catalogue } from "./load.ts";
-import { roundedPrior } from "./search.ts";
-import type { CompatibilityClaimT, ServiceLineageT } from "./schema/compatibility.ts";
-import type { ServiceLifecycleT, ServiceT } from "./schema/index.ts";
+import { compatibilityOf, originOf, partialCompatibilityOf, type ExitCatalogue } from "./context.ts";
+import type { Catalogue } from "../load.ts";
+import { roundedPrior } from "../search.ts";
+import type { CompatibilityClaimT, ServiceLineageT } from "../schema/compatibility.ts";
+import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 
 /**
  * One service: [slug, name, category, lifecycle or 0 (the exposure rows carry it whole), tags,

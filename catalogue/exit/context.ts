@@ -1,0 +1,117 @@
+/**
+ * What every phase of an exit plan (plan.ts) reads: the slice of a catalogue it needs, the
+ * services closed to new customers, the compatibility and lineage signals of a record, and the
+ * shapes the phases pass on (peers, placement, the ranking's context).
+ */
+import type { ExposureCatalogue } from "../exposure.ts";
+import type { EquivalenceGroup, ServiceRecord } from "../load.ts";
+import type { CatalogueReleaseT, ProviderT, ServiceT } from "../schema/index.ts";
+
+/** What an exit plan reads of a catalogue; a full Catalogue is one. */
+export interface ExitCatalogue extends ExposureCatalogue {
+  readonly providers: readonly Pick<ProviderT, "id" | "name" | "shortName">[];
+  readonly services: readonly ServiceT[];
+  readonly groups: readonly EquivalenceGroup[];
+  readonly bySlug: ReadonlyMap<
+    string,
+    Pick<ServiceRecord, "service" | "groupIds"> &
+      Partial<Pick<ServiceRecord, "equivalentSlugs" | "subServices" | "compatibility" | "lineage">>
+  >;
+  /** Each service's flagship prior, where the records lack what computes it (the compact catalogue). */
+  readonly priors?: ReadonlyMap<string, number>;
+  readonly providerById: ReadonlyMap<
+    string,
+    ExposureCatalogue["providerById"] extends ReadonlyMap<string, infer R>
+      ? R & { readonly provider: Pick<ProviderT, "id" | "name"> }
+      : never
+  >;
+  readonly lastUpdated: string;
+  readonly changes: readonly Pick<CatalogueReleaseT, "release" | "released">[];
+}
+
+/** Deprecated (closed to new customers), sunset and retired: never proposed. */
+export const isClosed = (service: Pick<ServiceT, "lifecycle">): boolean =>
+  service.lifecycle !== undefined && service.lifecycle.status !== "preview";
+
+/** What a service record declares of compatibility and lineage (catalogue/data/README.md). */
+interface Signalled {
+  readonly service: ServiceT;
+  readonly compatibility?: readonly { readonly id: string; readonly scope?: string | undefined }[];
+  readonly lineage?: { readonly origin: string };
+}
+/** The compatibility vocabulary ids a service record claims for the whole job. */
+export const compatibilityOf = (record: Signalled): string[] =>
+  (record.compatibility ?? []).filter((entry) => !entry.scope).map((entry) => entry.id);
+/** Its claims for part of a job only, as [id, scope] ("kafka", "producing only"): they never rank. */
+export const partialCompatibilityOf = (record: Signalled): [string, string][] =>
+  (record.compatibility ?? []).flatMap((entry) => (entry.scope ? [[entry.id, entry.scope] as [string, string]] : []));
+/** The slug of the product a service is, where another company operates it. */
+export const originOf = (record: Signalled): string | undefined => record.lineage?.origin;
+
+/** Whether two services are the same product, one operated by another company (lineage). */
+export function sameProduct(a: Signalled, b: Signalled): boolean {
+  const [originA, originB] = [originOf(a), originOf(b)];
+  return originB === a.service.slug || originA === b.service.slug || (originA !== undefined && originA === originB);
+}
+
+/** A candidate and what it has in common with the service it would replace: the ranking's signals. */
+export interface Peer {
+  readonly service: ServiceT;
+  /** The groups it shares with the service it would replace, in the service's group order. */
+  readonly groups: string[];
+  /** The same product, operated by another company. */
+  readonly lineage: boolean;
+  /** The compatibility entries (protocols, APIs) it shares with the service. */
+  readonly compatibility: readonly string[];
+  /** Entries it speaks for part of the job only, with the part ("kafka: producing only"); they never rank. */
+  readonly partial: readonly string[];
+  /** The search's flagship prior (catalogue/search.ts). */
+  readonly prior: number;
+}
+
+export interface Moving {
+  readonly index: number;
+  readonly open: Peer[];
+  /** The candidates that count for the cover: those with the best real signals (see tierOf). */
+  readonly best: Peer[];
+}
+
+export type Approved = Pick<ServiceRecord, "service" | "groupIds"> &
+  Partial<Pick<ServiceRecord, "compatibility" | "lineage">>;
+
+/** What every phase of a plan reads: the catalogue, the allowed providers and the groups by id. */
+export interface PlanContext {
+  readonly catalogue: ExitCatalogue;
+  readonly allowed: readonly string[];
+  readonly allowedSet: ReadonlySet<string>;
+  readonly groupById: ReadonlyMap<string, EquivalenceGroup>;
+  readonly prior: (slug: string) => number;
+  /** The services on allowed providers by lineage origin and by compatibility entry (built once). */
+  readonly signalIndex: () => SignalIndex;
+}
+
+export interface SignalIndex {
+  readonly byOrigin: ReadonlyMap<string, readonly Approved[]>;
+  readonly byCompatibility: ReadonlyMap<string, readonly Approved[]>;
+}
+
+/** Where each approved service can go, by its index in the approved list. */
+export interface Placement {
+  readonly stays: ReadonlySet<number>;
+  readonly moving: readonly Moving[];
+  readonly closedPeersOf: ReadonlyMap<number, ServiceT[]>;
+}
+
+/** What ranking a moving service's candidates reads, once the cover is chosen. */
+export interface RankContext extends PlanContext {
+  /** The providers the proposed list uses. */
+  readonly chosen: ReadonlySet<string>;
+  /** How many of the services to move each allowed provider has a candidate for. */
+  readonly reach: ReadonlyMap<string, number>;
+  readonly breadth: (groupId: string) => number;
+  readonly movingCount: number;
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export const providerNameOf = (catalogue: ExitCatalogue, id: string) => catalogue.providerById.get(id)!.provider.name;

@@ -1,0 +1,182 @@
+/**
+ * Where each approved service of an exit plan can go: its peers on the allowed providers, the
+ * best of them by real signals, and the providers the greedy set cover chooses (COVER_METHOD in
+ * plan.ts).
+ */
+import {
+  type ExitCatalogue,
+  isClosed,
+  compatibilityOf,
+  partialCompatibilityOf,
+  originOf,
+  sameProduct,
+  type Peer,
+  type Moving,
+  type Approved,
+  type PlanContext,
+  type Placement,
+} from "./context.ts";
+import type { ServiceT } from "../schema/index.ts";
+
+/**
+ * A service's candidates on the allowed providers: its equivalence-group peers, the same product
+ * operated elsewhere (lineage), and same-category services sharing a compatibility entry; each with
+ * what it shares with the service.
+ */
+function peersOn(context: PlanContext, approved: Approved): Peer[] {
+  const { service, groupIds } = approved;
+  const peers = new Map<string, Approved>();
+  const shared = new Map<string, string[]>();
+  for (const groupId of groupIds) {
+    for (const slug of context.groupById.get(groupId)?.services ?? []) {
+      const peer = context.catalogue.bySlug.get(slug);
+      if (!peer || slug === service.slug || !context.allowedSet.has(peer.service.providerId)) continue;
+      peers.set(slug, peer);
+      shared.set(slug, [...(shared.get(slug) ?? []), groupId]);
+    }
+  }
+  const compatibility = compatibilityOf(approved);
+  const origin = originOf(approved);
+  const index = context.signalIndex();
+  const originRecord = origin ? context.catalogue.bySlug.get(origin) : undefined;
+  const related = [
+    ...(index.byOrigin.get(service.slug) ?? []),
+    ...(origin ? (index.byOrigin.get(origin) ?? []) : []),
+    ...(originRecord ? [originRecord] : []),
+    ...compatibility.flatMap((id) =>
+      (index.byCompatibility.get(id) ?? []).filter((other) => other.service.category === service.category),
+    ),
+  ];
+  for (const peer of related)
+    if (peer.service.slug !== service.slug && context.allowedSet.has(peer.service.providerId))
+      peers.set(peer.service.slug, peer);
+  // What the service speaks, whole or in part: a peer covering the whole job shares it.
+  const mine = new Set([...compatibility, ...partialCompatibilityOf(approved).map(([id]) => id)]);
+  return [...peers.values()].map((peer) => ({
+    service: peer.service,
+    groups: shared.get(peer.service.slug) ?? [],
+    lineage: sameProduct(approved, peer),
+    compatibility: compatibilityOf(peer).filter((id) => mine.has(id)),
+    partial: partialCompatibilityOf(peer)
+      .filter(([id]) => mine.has(id))
+      .map(([id, scope]) => `${id}: ${scope}`),
+    prior: context.prior(peer.service.slug),
+  }));
+}
+
+/**
+ * A candidate's real signals, best first when compared in order (lower is better): generally
+ * available, the same product (lineage), shared compatibility entries, shared groups, in the
+ * service's broadest group, in its category.
+ */
+export function tierOf(peer: Peer, replaced: ServiceT, inBroadest: boolean): number[] {
+  return [
+    peer.service.lifecycle ? 1 : 0,
+    peer.lineage ? 0 : 1,
+    -peer.compatibility.length,
+    -peer.groups.length,
+    inBroadest ? 0 : 1,
+    peer.service.category === replaced.category ? 0 : 1,
+  ];
+}
+
+export const compareKeys = (x: readonly (number | string)[], y: readonly (number | string)[]): number => {
+  for (let i = 0; i < x.length; i++)
+    if (x[i] !== y[i])
+      return typeof x[i] === "string" ? String(x[i]).localeCompare(String(y[i])) : Number(x[i]) - Number(y[i]);
+  return 0;
+};
+
+/** The candidates whose real signals are the best (tierOf): those the cover may choose among. */
+function bestTier(context: PlanContext, approved: Approved, open: readonly Peer[]): Peer[] {
+  if (open.length === 0) return [];
+  const inBroadest = inBroadestOf(groupBreadth(context), approved.groupIds);
+  const tiers = open.map((peer) => tierOf(peer, approved.service, inBroadest(peer)));
+  const top = tiers.reduce((best, tier) => (compareKeys(tier, best) < 0 ? tier : best));
+  return open.filter((_, i) => compareKeys(tiers[i]!, top) === 0);
+}
+
+/** Which services stay, and for each that moves, its open candidates and its closed peers. */
+export function placeServices(context: PlanContext, services: readonly Approved[]): Placement {
+  const stays = new Set<number>();
+  const moving: Moving[] = [];
+  const closedPeersOf = new Map<number, ServiceT[]>();
+  services.forEach((approved, index) => {
+    const { service } = approved;
+    if (context.allowedSet.has(service.providerId) && !isClosed(service)) {
+      stays.add(index);
+      return;
+    }
+    const all = peersOn(context, approved);
+    const open = all.filter((peer) => !isClosed(peer.service));
+    closedPeersOf.set(
+      index,
+      all.filter((peer) => isClosed(peer.service)).map((peer) => peer.service),
+    );
+    moving.push({ index, open, best: bestTier(context, approved, open) });
+  });
+  return { stays, moving, closedPeersOf };
+}
+
+/** Greedy set cover over the providers of each service's best candidates (COVER_METHOD). */
+export function coverProviders(
+  context: PlanContext,
+  services: readonly Approved[],
+  stays: ReadonlySet<number>,
+  placeable: readonly Moving[],
+): Set<string> {
+  const chosen = new Set([...stays].map((index) => services[index]!.service.providerId));
+  const covers = (entry: Moving, providerId: string) =>
+    entry.best.some((peer) => peer.service.providerId === providerId);
+  let unplaced = placeable.filter((entry) => ![...chosen].some((providerId) => covers(entry, providerId)));
+  while (unplaced.length > 0) {
+    let pick = "";
+    let most = 0;
+    for (const providerId of context.allowed) {
+      if (chosen.has(providerId)) continue;
+      const count = unplaced.filter((entry) => covers(entry, providerId)).length;
+      if (count > most) [pick, most] = [providerId, count];
+    }
+    chosen.add(pick);
+    unplaced = unplaced.filter((entry) => !covers(entry, pick));
+  }
+  return chosen;
+}
+
+/** How many of the services to move each allowed provider has a candidate for. */
+export function reachOf(placeable: readonly Moving[]): Map<string, number> {
+  const reach = new Map<string, number>();
+  for (const entry of placeable)
+    for (const providerId of new Set(entry.open.map((peer) => peer.service.providerId)))
+      reach.set(providerId, (reach.get(providerId) ?? 0) + 1);
+  return reach;
+}
+
+const breadths = new WeakMap<ExitCatalogue, Map<string, number>>();
+/**
+ * A group's breadth, its number of providers (memoised): the broadest group of a service is its
+ * mainstream job (EC2's is virtual machines, not Mac instances).
+ */
+export function groupBreadth(context: PlanContext): (groupId: string) => number {
+  let known = breadths.get(context.catalogue);
+  if (!known) breadths.set(context.catalogue, (known = new Map<string, number>()));
+  return (groupId) => {
+    let size = known.get(groupId);
+    if (size === undefined) {
+      const members = context.groupById.get(groupId)?.services ?? [];
+      size = new Set(members.map((slug) => context.catalogue.bySlug.get(slug)?.service.providerId)).size;
+      known.set(groupId, size);
+    }
+    return size;
+  };
+}
+
+/** Whether a peer is in one of the broadest groups of the service it would replace. */
+export function inBroadestOf(
+  breadth: (groupId: string) => number,
+  serviceGroups: readonly string[],
+): (peer: Peer) => boolean {
+  if (serviceGroups.length === 0) return () => true;
+  const broadest = Math.max(...serviceGroups.map(breadth));
+  return (peer) => peer.groups.some((id) => breadth(id) === broadest);
+}

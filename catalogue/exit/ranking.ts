@@ -1,0 +1,217 @@
+/**
+ * Ranking a moving service's candidates once the providers are chosen (decisions.md#exit-ranking):
+ * the ranking key, the signal that decided each pair, the words of each candidate's reason, and the
+ * extra candidates proposed for groups rank 1 is not in.
+ */
+import { type Peer, type Approved, type RankContext, plural, providerNameOf } from "./context.ts";
+import { tierOf, compareKeys, inBroadestOf } from "./placement.ts";
+import type { ExitCandidateT } from "../schema/index.ts";
+
+/** The signal each position of a ranking key stands for (rankKey). */
+const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
+  "lifecycle",
+  "lineage",
+  "compatibility",
+  "groups",
+  "groups",
+  "category",
+  "consolidation",
+  "consolidation",
+  "consolidation",
+  "flagship",
+  "name",
+  "flagship",
+  "name",
+  "name",
+];
+
+/** Where sortCandidates' key holds "a provider the list uses" and "the service's groups it covers". */
+const CHOSEN_AT = 6;
+const JOBS_AT = 7;
+
+interface Ranked {
+  readonly peer: Peer;
+  readonly key: readonly (number | string)[];
+  readonly inBroadest: boolean;
+}
+
+/**
+ * A moving service's open candidates, best first: the real signals of tierOf, then consolidation
+ * (a provider the proposed list uses, then one whose candidates cover more of the service's jobs
+ * (jobOf), then one with candidates for more of the services), then the flagship prior (a
+ * provider's best candidate against another's, then within a provider); a provider id or a name
+ * decides only where every signal is equal.
+ */
+function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
+  const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
+  const tiers = new Map(open.map((peer) => [peer, tierOf(peer, approved.service, inBroadest(peer))]));
+  // How many of the service's groups each provider's candidates cover together: one provider for
+  // all its jobs (Key Vault's keys and secrets) rather than two.
+  const jobs = new Map<string, Set<string>>();
+  const isJob = jobOf(context, approved);
+  for (const peer of open)
+    for (const id of peer.groups.filter(isJob))
+      jobs.set(peer.service.providerId, (jobs.get(peer.service.providerId) ?? new Set()).add(id));
+  const flagship = new Map<string, number>();
+  for (const [peer, tier] of tiers) {
+    const at = `${peer.service.providerId}|${tier.join()}`;
+    flagship.set(at, Math.max(flagship.get(at) ?? -Infinity, peer.prior));
+  }
+  const ranked = open.map((peer): Ranked => {
+    const tier = tiers.get(peer)!;
+    const { providerId } = peer.service;
+    return {
+      peer,
+      inBroadest: inBroadest(peer),
+      key: [
+        ...tier,
+        context.chosen.has(providerId) ? 0 : 1,
+        -(jobs.get(providerId)?.size ?? 0),
+        -(context.reach.get(providerId) ?? 0),
+        -flagship.get(`${providerId}|${tier.join()}`)!,
+        providerId,
+        -peer.prior,
+        peer.service.name,
+        peer.service.slug,
+      ],
+    };
+  });
+  return ranked.sort((a, b) => compareKeys(a.key, b.key));
+}
+
+/** The signal that puts one candidate before another: the first key where they differ. */
+function decidingSignal(a: Ranked, b: Ranked): ExitCandidateT["decidedBy"] {
+  const at = a.key.findIndex((value, i) => value !== b.key[i]);
+  return at < 0 ? "name" : KEY_SIGNALS[at]!;
+}
+
+/** The real signals a candidate carries, in words. */
+function signalWords(context: RankContext, approved: Approved, ranked: Ranked): string[] {
+  const { peer } = ranked;
+  const serviceGroups = approved.groupIds;
+  const groupNames = peer.groups.map((id) => context.groupById.get(id)?.name ?? id);
+  const name = providerNameOf(context.catalogue, peer.service.providerId);
+  return [
+    peer.service.lifecycle ? "In preview" : "Generally available",
+    ...(peer.lineage ? [`the same product as ${approved.service.name}, operated by ${name}`] : []),
+    ...(peer.compatibility.length > 0 ? [`compatible as it is (${peer.compatibility.join(", ")})`] : []),
+    ...(peer.partial.length > 0 ? [`compatible for part of the job only (${peer.partial.join("; ")})`] : []),
+    peer.groups.length === 0
+      ? "in none of its equivalence groups"
+      : serviceGroups.length > 1
+        ? `in ${peer.groups.length} of its ${serviceGroups.length} equivalence groups (${groupNames.join(", ")})${ranked.inBroadest ? ", its broadest among them" : ", not its broadest"}`
+        : `in its equivalence group ${groupNames[0]}`,
+    ...(peer.service.category === approved.service.category ? [] : [`in another category (${peer.service.category})`]),
+    context.chosen.has(peer.service.providerId)
+      ? `on ${name}, a provider the proposed list uses`
+      : `${name} would add a provider to the proposed list`,
+  ];
+}
+
+/** Why the winner's provider consolidates better than the loser's: the key that differs, in words. */
+function consolidationWords(context: RankContext, winner: Ranked, loser: Ranked): string {
+  const [a, b] = [winner.peer.service.providerId, loser.peer.service.providerId];
+  const name = providerNameOf(context.catalogue, a);
+  if (winner.key[CHOSEN_AT] !== loser.key[CHOSEN_AT]) return `${name} is a provider the proposed list uses`;
+  if (winner.key[JOBS_AT] !== loser.key[JOBS_AT])
+    return `${name} covers ${-Number(winner.key[JOBS_AT])} of its groups on its own, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[JOBS_AT])}`;
+  return `${name} has candidates for more of the services to move (${context.reach.get(a) ?? 0} of ${context.movingCount}, ${providerNameOf(context.catalogue, b)} ${context.reach.get(b) ?? 0})`;
+}
+
+/** Why a candidate ranks above the next one (or, the last, below the previous one), in words. */
+function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, above: boolean): string {
+  const signal = above ? decidingSignal(ranked, other) : decidingSignal(other, ranked);
+  const [mine, theirs] = [ranked.peer, other.peer];
+  const provider = (peer: Peer) => providerNameOf(context.catalogue, peer.service.providerId);
+  const [me, them] = [mine, theirs].map((peer) => `${peer.service.name} (${provider(peer)})`) as [string, string];
+  const verb = above ? `Ranked above ${them}` : `Ranked below ${them}`;
+  switch (signal) {
+    case "lifecycle":
+      return `${verb} by lifecycle: generally available before preview.`;
+    case "lineage":
+      return `${verb} by lineage: ${above ? me : them} is the same product.`;
+    case "compatibility":
+      return `${verb} by compatibility: ${me} shares ${plural(mine.compatibility.length, "compatibility entry", "compatibility entries")}, ${them} ${theirs.compatibility.length}.`;
+    case "groups":
+    case "category":
+      return `${verb} by equivalence groups: ${me} is in ${plural(mine.groups.length, "group")} of the service, ${them} in ${theirs.groups.length}${ranked.inBroadest !== other.inBroadest ? `; ${above ? me : them} is in its broadest` : ""}${signal === "category" ? `; ${above ? me : them} is in its category` : ""}.`;
+    case "consolidation":
+      return `${verb} by consolidation: ${consolidationWords(context, above ? ranked : other, above ? other : ranked)}.`;
+    case "flagship":
+      return `${verb} by the flagship prior: ${me} ${mine.prior.toFixed(2)}, ${them} ${theirs.prior.toFixed(2)}${mine.service.providerId === theirs.service.providerId ? "" : ` (each provider's best candidate compared)`}.`;
+    case "only":
+      return "The only candidate.";
+    default:
+      return `${verb}: equal on every signal, ordered by provider id and name.`;
+  }
+}
+
+/**
+ * A moving service's open candidates, ranked. Rank 1 is proposed; so is, for each of the service's
+ * groups rank 1 is not in, its best candidate there on a provider the proposed list uses (Key
+ * Vault: a key manager and a secret manager).
+ */
+export function rankCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): ExitCandidateT[] {
+  const ranked = sortCandidates(context, approved, open);
+  const proposed = alsoProposed(context, approved, ranked);
+  return ranked.map((entry, i) => {
+    const { peer } = entry;
+    const other = ranked[i + 1] ?? ranked[i - 1];
+    const beside = i > 0 && proposed.has(entry) ? alsoWords(context, approved, ranked[0]!, entry) : "";
+    return {
+      slug: peer.service.slug,
+      name: peer.service.name,
+      providerId: peer.service.providerId,
+      providerName: providerNameOf(context.catalogue, peer.service.providerId),
+      lifecycle: peer.service.lifecycle ? "preview" : "active",
+      rank: i + 1,
+      groups: peer.groups,
+      ...(peer.lineage ? { lineage: true } : {}),
+      compatibility: [...peer.compatibility],
+      proposed: proposed.has(entry),
+      decidedBy: other ? (ranked[i + 1] ? decidingSignal(entry, other) : decidingSignal(other, entry)) : "only",
+      reason: `${signalWords(context, approved, entry).join("; ")}. ${beside}${other ? decisionWords(context, entry, other, Boolean(ranked[i + 1])) : "The only candidate."}`,
+    };
+  });
+}
+
+/**
+ * Whether a group of the service is a job it is commonly chosen for: at least half as broad as its
+ * broadest (Key Vault's secrets beside its keys; not EC2's Mac instances beside its virtual machines).
+ */
+function jobOf(context: RankContext, approved: Approved): (groupId: string) => boolean {
+  const broadest = Math.max(0, ...approved.groupIds.map(context.breadth));
+  return (groupId) => approved.groupIds.includes(groupId) && 2 * context.breadth(groupId) >= broadest;
+}
+
+/**
+ * Rank 1, and for each other job of the service (a group rank 1 is not in, at least half as broad
+ * as its broadest), its best candidate on a provider the proposed list uses.
+ */
+function alsoProposed(context: RankContext, approved: Approved, ranked: readonly Ranked[]): Set<Ranked> {
+  const first = ranked[0];
+  if (!first) return new Set();
+  const proposed = new Set([first]);
+  const covered = new Set(first.peer.groups);
+  const isJob = jobOf(context, approved);
+  for (const groupId of approved.groupIds) {
+    if (covered.has(groupId) || !isJob(groupId)) continue;
+    const extra = ranked.find(
+      (entry) =>
+        entry.peer.groups.includes(groupId) &&
+        context.chosen.has(entry.peer.service.providerId) &&
+        !entry.peer.service.lifecycle === !first.peer.service.lifecycle,
+    );
+    if (!extra) continue;
+    proposed.add(extra);
+    for (const id of extra.peer.groups) covered.add(id);
+  }
+  return proposed;
+}
+
+function alsoWords(context: RankContext, approved: Approved, first: Ranked, extra: Ranked): string {
+  const groups = extra.peer.groups
+    .filter((id) => !first.peer.groups.includes(id))
+    .map((id) => context.groupById.get(id)?.name ?? id);
+  return `Proposed beside ${first.peer.service.name}: ${approved.service.name} also does ${groups.join(", ")}, which ${first.peer.service.name} does not. `;
+}

@@ -1,0 +1,213 @@
+/**
+ * What the API computes across the catalogue rather than stores (contract "Resources and their
+ * fields"): the contract's changelog, comparison, exposure, the lifecycle watch and the changes of
+ * each catalogue release. Each field's description lands in OpenAPI verbatim.
+ */
+import { z } from "zod";
+import { ServiceDetail, ServiceLifecycle } from "./resources.ts";
+import { d, IsoDate, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+export const ChangelogEntry = z
+  .object({
+    version: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/)
+      .meta(d("Contract version (semantic versioning: minor for compatible additions)")),
+    date: z.iso
+      .date()
+      .nullable()
+      .meta(d("Release date (YYYY-MM-DD); null where the contract's published history records none")),
+    changes: z.array(z.string()).min(1).meta(d("What changed, one sentence each")),
+  })
+  .meta({ id: "ChangelogEntry", description: "One version of the API contract" });
+
+export const Changelog = z
+  .object({
+    current: z.string().meta(d("The contract version this API implements")),
+    versions: z.array(ChangelogEntry).meta(d("Every version, newest first")),
+  })
+  .meta({ id: "Changelog", description: "GET /v1/changelog: the contract's history" });
+
+// Shapes the contract leaves open
+
+export const CompareAttribute = z
+  .object({
+    attribute: z.string().meta(d("Attribute name, e.g. category, pricingModel, headOfficeCountry")),
+    label: z.string().meta(d("Human-readable attribute name")),
+    values: z
+      .record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string()), z.null()]))
+      .meta(d("Value per service slug (null when unknown)")),
+    shared: z.boolean().meta(d("True when every service has the same value")),
+  })
+  .meta({ id: "CompareAttribute", description: "One row of the compare table" });
+
+export const CompareResult = z
+  .object({
+    services: z
+      .array(ServiceDetail.omit({ equivalents: true }))
+      .meta(d("The compared services, in request order, with lifecycle")),
+    attributes: z.array(CompareAttribute).meta(d("Compare-friendly attributes, one row each")),
+    compliance: z
+      .object({
+        common: z.array(z.string()).meta(d("Programmes every compared service holds")),
+        bySlug: z
+          .record(z.string(), z.array(z.string()))
+          .meta(d("Per service, the programmes not held by all the others")),
+      })
+      .meta(d("Compliance in common and apart")),
+    equivalent: z.boolean().meta(d("True when all compared services belong to one equivalence group")),
+  })
+  .meta({ id: "CompareResult", description: "GET /v1/compare" });
+
+const Count = z
+  .object({
+    key: z.string().meta(d("Jurisdiction or country code")),
+    count: z.number().int().meta(d("Number of selected services")),
+    percentage: z.number().meta(d("Share of selected services, 0-100, one decimal")),
+  })
+  .meta({ id: "ExposureCount", description: "A bucket of the exposure breakdown" });
+
+export const ExposureRow = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name")),
+    providerId: z.string().meta(d("Provider id")),
+    headOfficeCountry: z.string().meta(d("Provider head-office country")),
+    jurisdiction: z.string().meta(d("Provider head-office jurisdiction (ISO code, or EU)")),
+    controllingCountry: z.string().meta(d("Country of the ultimate controlling parent")),
+    regionCountries: z.array(z.string()).meta(d("Countries the provider's public regions are in")),
+    usHeadquartered: z.boolean().meta(d("True when the head office is in the United States")),
+    sovereignOption: z.boolean().meta(d("Provider is a sovereign option (see Provider.sovereignOption)")),
+    euResidentOnly: z.boolean().meta(d("Provider is EU-resident-only (see Provider.euResidentOnly)")),
+    lifecycle: ServiceLifecycle.optional().meta(d("Lifecycle, when not generally available")),
+  })
+  .meta({ id: "ExposureRow", description: "One selected service in the exposure report" });
+
+export const ExposureReport = z
+  .object({
+    totalServices: z.number().int().meta(d("Number of distinct selected services")),
+    totalProviders: z.number().int().meta(d("Number of distinct providers among them")),
+    byJurisdiction: z.array(Count).meta(d("Selected services by provider head-office jurisdiction, largest first")),
+    byRegionCountry: z
+      .array(Count)
+      .meta(d("Selected services by the countries their provider has regions in (a service counts once per country)")),
+    usHeadquarteredProviderPercentage: z
+      .number()
+      .meta(d("Percentage (0-100, one decimal) of distinct providers whose head office is in the United States")),
+    sovereignOptionCount: z.number().int().meta(d("Number of selected services that are sovereign options")),
+    euResidentOnlyCount: z.number().int().meta(d("Number of selected services that are EU-resident-only options")),
+    services: z.array(ExposureRow).meta(d("Per-service rows, in request order")),
+    disclaimer: z.string().meta(d("States that the report is procurement triage, not legal advice")),
+  })
+  .meta({ id: "ExposureReport", description: "GET /v1/exposure: the jurisdictional exposure scorecard" });
+
+// Lifecycle watch and release changes (added in 1.6.0)
+
+export const LifecycleEntry = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name")),
+    providerId: z.string().meta(d("Provider id")),
+    providerName: z.string().meta(d("Provider display name")),
+    status: z.enum(LIFECYCLE_STATUSES).meta(d("One of preview, deprecated, sunset, retired")),
+    sunsetDate: IsoDate.optional().meta(
+      d("Retirement date (YYYY-MM-DD): the published date for sunset, the date it happened for retired"),
+    ),
+    gaTarget: z.string().optional().meta(d("Announced target window for general availability (preview only)")),
+    successorSlug: z.string().optional().meta(d("Slug of the successor service the vendor recommends")),
+    successorName: z.string().optional().meta(d("Name of that successor service")),
+    note: z.string().optional().meta(d("Vendor's rationale or migration guidance")),
+    announcementUrl: z.string().optional().meta(d("URL of the vendor's announcement")),
+    lastVerified: IsoDate.optional().meta(
+      d("The day the catalogue last checked this service (see Service.lastVerified)"),
+    ),
+    lifecycleVerified: IsoDate.optional().meta(
+      d(
+        "The day the newest source backing this lifecycle entry (the vendor's announcement) was read: Service.verified.lifecycle; absent when none is listed (added in 1.8.0)",
+      ),
+    ),
+    url: z.string().meta(d("The service's page on the text host")),
+  })
+  .meta({ id: "LifecycleEntry", description: "One service's lifecycle announcement" });
+
+export const LifecycleList = z
+  .object({
+    asOf: IsoDate.meta(
+      d(
+        "The day (UTC) the order and the within filter are reckoned from: the request's day for a filtered request, the catalogue's last update for the unfiltered list (so the static file and a computed answer agree)",
+      ),
+    ),
+    data: z
+      .array(LifecycleEntry)
+      .meta(
+        d(
+          "Matching entries by next relevant date: dated entries on or after asOf (soonest first), then undated ones (deprecated, then preview, by name), then past dates (most recent first)",
+        ),
+      ),
+  })
+  .meta({ id: "LifecycleList", description: "GET /v1/lifecycle: lifecycle entries by next relevant date" });
+
+const LifecycleState = z
+  .object({
+    status: z.enum(LIFECYCLE_STATUSES).meta(d("Lifecycle status")),
+    sunsetDate: IsoDate.optional().meta(d("Its date, when it has one")),
+  })
+  .meta({ id: "LifecycleState", description: "A lifecycle status with its date" });
+
+const ChangedService = z
+  .object({
+    slug: z.string().meta(d("Service slug")),
+    name: z.string().meta(d("Service name (for a removed service, its last name)")),
+    providerId: z.string().meta(d("Provider id")),
+  })
+  .meta({ id: "ChangedService", description: "A service added to or removed from the catalogue" });
+
+export const CatalogueRelease = z
+  .object({
+    release: IsoDate.meta(
+      d("Day of the release; for changes not yet released, the day the catalogue data last changed"),
+    ),
+    previousRelease: IsoDate.meta(d("Day of the release these changes are counted from")),
+    released: z.boolean().meta(d("False for changes in the current catalogue that no release snapshot holds yet")),
+    added: z.array(ChangedService).meta(d("Services that are new, by slug")),
+    removed: z.array(ChangedService).meta(d("Services no longer in the catalogue")),
+    renamed: z
+      .array(
+        z
+          .object({
+            slug: z.string().meta(d("Service slug (unchanged)")),
+            providerId: z.string().meta(d("Provider id")),
+            from: z.string().meta(d("Previous name")),
+            to: z.string().meta(d("New name")),
+          })
+          .meta({ id: "RenamedService", description: "A service whose name changed" }),
+      )
+      .meta(d("Services whose name changed")),
+    lifecycle: z
+      .array(
+        z
+          .object({
+            slug: z.string().meta(d("Service slug")),
+            name: z.string().meta(d("Service name")),
+            providerId: z.string().meta(d("Provider id")),
+            from: LifecycleState.nullable().meta(d("Lifecycle before; null when it was generally available")),
+            to: LifecycleState.nullable().meta(d("Lifecycle now; null when it is generally available again")),
+          })
+          .meta({ id: "LifecycleMove", description: "A service whose lifecycle status or date changed" }),
+      )
+      .meta(d("Services whose lifecycle status or date changed (services added or removed are not repeated here)")),
+  })
+  .meta({ id: "CatalogueRelease", description: "What one catalogue release changed" });
+
+export const ChangeHistory = z
+  .object({
+    data: z.array(CatalogueRelease).meta(d("Releases, newest first")),
+  })
+  .meta({ id: "ChangeHistory", description: "GET /v1/changes: what each catalogue release changed" });
+
+export type CompareResultT = z.infer<typeof CompareResult>;
+export type ExposureReportT = z.infer<typeof ExposureReport>;
+export type ChangelogT = z.infer<typeof Changelog>;
+export type ChangelogEntryT = z.infer<typeof ChangelogEntry>;
+export type LifecycleEntryT = z.infer<typeof LifecycleEntry>;
+export type LifecycleListT = z.infer<typeof LifecycleList>;
+export type CatalogueReleaseT = z.infer<typeof CatalogueRelease>;
