@@ -33,6 +33,7 @@ const PROVIDERS = [
   "akamai",
   "gcore",
   "huawei",
+  "tencent",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
