@@ -34,6 +34,7 @@ const PROVIDERS = [
   "gcore",
   "huawei",
   "tencent",
+  "alibaba",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
