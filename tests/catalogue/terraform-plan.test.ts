@@ -34,6 +34,7 @@ const PROVIDERS = [
   "gcore",
   "sakura",
   "naver",
+  "infomaniak",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
