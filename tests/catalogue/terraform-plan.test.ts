@@ -35,6 +35,7 @@ const PROVIDERS = [
   "sakura",
   "naver",
   "infomaniak",
+  "aruba",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
