@@ -25,12 +25,18 @@ const files = git("ls-tree", "--name-only", `${commit}:${folder}`)
   .split("\n")
   .filter((name) => /\.(md|markdown|html\.markdown)$/.test(name));
 
+const baseOf = (file: string) => file.replace(/\.html\.markdown$|\.markdown$|\.md$/, "");
+// A heading naming another page's own type is a copy-paste slip in the vendor's docs (SAKURA's
+// secret_manager pages say "# sakuracloud_kms"): such a page keeps its file name's type.
+const fileTypes = new Set(files.map((file) => `${prefix}_${baseOf(file)}`));
 const items = new Map<string, string>();
 for (const file of files) {
   const text = git("show", `${commit}:${folder}/${file}`);
   const heading = /^#{1,2}\s+(?:Resource:\s*)?`?([a-z][a-z0-9_]*)`?/m.exec(text)?.[1];
-  const base = file.replace(/\.html\.markdown$|\.markdown$|\.md$/, "");
-  const type = heading?.startsWith(`${prefix}_`) ? heading : `${prefix}_${base}`;
+  const base = baseOf(file);
+  const own = `${prefix}_${base}`;
+  const headingIsOther = heading !== own && heading !== undefined && fileTypes.has(heading);
+  const type = heading?.startsWith(`${prefix}_`) && !headingIsOther ? heading : own;
   const subcategory = /^subcategory\s*:\s*"?([^"\n]*)"?/m.exec(text)?.[1]?.trim() ?? "";
   items.set(type, subcategory);
 }

@@ -35,6 +35,10 @@ const PROVIDERS = [
   "huawei",
   "tencent",
   "alibaba",
+  "sakura",
+  "naver",
+  "infomaniak",
+  "aruba",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
