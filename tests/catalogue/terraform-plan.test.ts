@@ -33,6 +33,7 @@ const PROVIDERS = [
   "akamai",
   "gcore",
   "cloudflare",
+  "ibm",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
