@@ -39,6 +39,8 @@ const PROVIDERS = [
   "naver",
   "infomaniak",
   "aruba",
+  "cloudflare",
+  "ibm",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
