@@ -32,6 +32,7 @@ const PROVIDERS = [
   "clevercloud",
   "akamai",
   "gcore",
+  "oci",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
