@@ -41,6 +41,7 @@ const PROVIDERS = [
   "aruba",
   "cloudflare",
   "ibm",
+  "oci",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */
