@@ -170,6 +170,9 @@ function hostAllowed(url: string, domains: readonly string[]): boolean {
   return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }
 
+/** What a URI is written with (RFC 3986): printable ASCII, the rest percent-encoded. */
+const URI_CHARACTERS = /^[\x21-\x7e]+$/;
+
 /** Today (UTC) as YYYY-MM-DD: no source can have been checked after it. */
 const utcToday = (): string => new Date().toISOString().slice(0, 10);
 
@@ -186,6 +189,11 @@ export function sourceProblems(
   const problems: string[] = [];
   const urls = new Set<string>();
   (entry.sources ?? []).forEach((source, i) => {
+    for (const field of ["url", "via"] as const)
+      if (source[field] !== undefined && !URI_CHARACTERS.test(source[field]))
+        problems.push(
+          `field sources.${i}.${field}: write its non-ASCII characters percent-encoded (RFC 3986: the API declares format uri)`,
+        );
     if (officialDomains && !hostAllowed(source.url, officialDomains))
       problems.push(
         `field sources.${i}.url: host ${new URL(source.url).hostname} is not one of the provider's officialDomains`,

@@ -40,6 +40,17 @@ const APAC_OUTSIDE_CHINA = new Set(["JP", "KR", "SG", "AU", "NZ", "IN", "TW", "M
 describe("the catalogue data", () => {
   const catalogue = realCatalogue();
 
+  it("writes every URL in its data files as a URI: ASCII, the rest percent-encoded (the API declares format uri)", () => {
+    const nonAscii: string[] = [];
+    for (const folder of ["providers", "services"])
+      for (const file of readdirSync(join(DEFAULT_DATA_DIR, folder)))
+        for (const match of readFileSync(join(DEFAULT_DATA_DIR, folder, file), "utf8").matchAll(
+          /https:\/\/[^\s"'}\],]+/g,
+        ))
+          if (!/^[\x21-\x7e]+$/.test(match[0])) nonAscii.push(`${folder}/${file}: ${match[0]}`);
+    expect(nonAscii).toEqual([]);
+  });
+
   it("passes every quality gate", () => {
     expect(qualityProblems(catalogue)).toEqual([]);
   });
