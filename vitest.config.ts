@@ -1,12 +1,10 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
- * `npm run test:fast` (VITEST_FAST=1) leaves out the suites that start a browser or nginx, generate
- * load, or kill and restart processes: the edit loop's run. `npm test` runs everything.
+ * Suites that measure the server (RSS peaks, p99 latencies, deadlines of a few seconds): they run
+ * one at a time after the rest, on a machine nothing else in the suite is loading. All are slow.
  */
-const SLOW_SUITES = [
-  "tests/site/**",
-  "tests/deploy/**",
+const MEASURING_SUITES = [
   "tests/reliability/load.test.ts",
   // Memory under load: each holds a server at its peak, then waits for it to give memory back.
   "tests/reliability/many-clients-memory.test.ts",
@@ -17,8 +15,18 @@ const SLOW_SUITES = [
   "tests/reliability/fuzz.test.ts",
   "tests/reliability/redis-faults.test.ts",
   "tests/reliability/redis-hang.test.ts",
-  "tests/sidecar/store-lock.test.ts",
   "tests/reliability/sentinel*.test.ts",
+];
+
+/**
+ * `npm run test:fast` (VITEST_FAST=1) leaves out the suites that start a browser or nginx, generate
+ * load, or kill and restart processes: the edit loop's run. `npm test` runs everything.
+ */
+const SLOW_SUITES = [
+  ...MEASURING_SUITES,
+  "tests/site/**",
+  "tests/deploy/**",
+  "tests/sidecar/store-lock.test.ts",
   "tests/sidecar/durability.test.ts",
   "tests/build/reproducible.test.ts",
   "tests/build/new-port.test.ts",
@@ -31,23 +39,6 @@ const SLOW_SUITES = [
   // A browser, and the conformance suite's twelve client runs.
   "tests/mcp/browser.test.ts",
   "tests/mcp/conformance.test.ts",
-];
-
-/**
- * Suites that measure the server (RSS peaks, p99 latencies, deadlines of a few seconds): they run
- * one at a time after the rest, on a machine nothing else in the suite is loading.
- */
-const MEASURING_SUITES = [
-  "tests/reliability/load.test.ts",
-  "tests/reliability/many-clients-memory.test.ts",
-  "tests/reliability/pipelining-memory.test.ts",
-  "tests/reliability/heavy-reads.test.ts",
-  "tests/reliability/text-host-memory.test.ts",
-  "tests/reliability/text-host-heavy-pages.test.ts",
-  "tests/reliability/fuzz.test.ts",
-  "tests/reliability/redis-faults.test.ts",
-  "tests/reliability/redis-hang.test.ts",
-  "tests/reliability/sentinel*.test.ts",
 ];
 
 /** Suites of pure functions over the loaded catalogue, with no server, process or global state of their own. */
