@@ -152,9 +152,14 @@ export function deploymentCheck(
   return check;
 }
 
+/** A child type of an own Azure type comes from the Bicep type index (the vendor's resource schemas). */
+const BICEP_INDEX = "Azure/bicep-types-az";
+
 /**
- * The approved services' own resource types (dependency groups from the vendor's resource schemas)
- * checked against the document: each type whose deployment needs something it does not allow.
+ * What each approved service's own resources need, per the vendor's resource schemas, checked
+ * against the document. AWS: each CloudFormation type the service owns with the actions its
+ * handlers need. Azure: each own type the Indexed-mode policy evaluates with its evaluated child
+ * types (the Bicep type index). Google Cloud: each own API (Google publishes no per-API needs).
  */
 function resourceTypeCheck(
   catalogue: ListCatalogue,
@@ -163,14 +168,28 @@ function resourceTypeCheck(
   allows: (identifier: string) => boolean,
 ): NonNullable<DeploymentCheckT["resourceTypes"]> {
   const result = { checked: 0, denied: [] as NonNullable<DeploymentCheckT["resourceTypes"]>["denied"] };
+  const check = (service: string, resourceType: string, identifiers: readonly string[]) => {
+    result.checked++;
+    const missing = identifiers.filter((identifier) => !allows(identifier));
+    if (missing.length > 0) result.denied.push({ service, resourceType, missing });
+  };
+  const unevaluated = new Set(AZURE_NOT_EVALUATED_OWN_TYPES.map((type) => identifierKey("azure", type)));
   for (const id of sortedUnique(ids)) {
     const record = catalogue.bySlug.get(id);
     if (!record || record.service.providerId !== vendor.providerId) continue;
-    for (const { resourceType, identifiers } of record.dependencies) {
-      if (!resourceType) continue;
-      result.checked++;
-      const missing = identifiers.filter((identifier) => !allows(identifier));
-      if (missing.length > 0) result.denied.push({ service: id, resourceType, missing });
+    if (vendor.providerId === "aws") {
+      for (const { resourceType, identifiers } of record.dependencies) {
+        if (resourceType) check(id, resourceType, identifiers);
+      }
+      continue;
+    }
+    const children = record.dependencies
+      .filter((group) => group.source.url.includes(BICEP_INDEX))
+      .flatMap((group) => group.identifiers);
+    for (const own of vendor.identifiersOf(record.policyIdentifiers) ?? []) {
+      if (vendor.providerId === "azure" && unevaluated.has(identifierKey("azure", own))) continue;
+      const below = `${own.toLowerCase()}/`;
+      check(id, own, [own, ...children.filter((child) => child.toLowerCase().startsWith(below))]);
     }
   }
   return result;
@@ -412,25 +431,42 @@ export function deploymentNote(check: DeploymentCheckT, vendor: Vendor): string[
       : gaps.length === 0
         ? `Deployment check: ${of}; the document allows all of them, as the vendor's own guides deploy them (see deployments in explain mode).`
         : `Deployment check: ${of}; ${count(gaps.length, "common workload")} would be denied something (${gaps.map((gap) => gap.id).join(", ")}); deployments in explain mode says what is missing and which services to approve.`;
-  const resources =
-    !types || types.checked === 0
-      ? []
-      : types.denied.length === 0
-        ? [
-            `Resource types: the document allows what ${count(types.checked, "resource type")} of the approved services need to deploy beyond their own identifiers, per ${vendor.providerName}'s resource schemas.`,
-          ]
-        : [
-            `Resource types: ${count(types.denied.length, "resource type")} of the approved services (of ${types.checked} checked against ${vendor.providerName}'s resource schemas) need what the document does not allow: ${types.denied
-              .slice(0, 5)
-              .map(
-                (entry) =>
-                  `${entry.resourceType} (${entry.missing.slice(0, 3).join(", ")}${entry.missing.length > 3 ? ", …" : ""})`,
-              )
-              .join(
-                "; ",
-              )}${types.denied.length > 5 ? "; …" : ""} (deployments.resourceTypes.denied in explain mode lists them all).`,
-          ];
+  const resources = !types || types.checked === 0 ? [] : [resourceNote(types, vendor)];
   return [workloads, ...resources];
+}
+
+/** What the resource-type check covered, per vendor: its unit and what was checked of each. */
+const RESOURCE_CHECK: Record<string, { unit: string; allowed: (checked: string) => string }> = {
+  aws: {
+    unit: "resource type",
+    allowed: (checked) =>
+      `the document allows what ${checked} of the approved services need to deploy beyond their own identifiers, per AWS's resource schemas (CloudFormation handler permissions).`,
+  },
+  azure: {
+    unit: "resource type",
+    allowed: (checked) =>
+      `the document allows the approved services' ${checked} that the Indexed-mode policy evaluates, each with its evaluated child types, per Azure's resource schemas (the Bicep type index).`,
+  },
+  gcp: {
+    unit: "API",
+    allowed: (checked) =>
+      `the document allows the approved services' ${checked}. Google publishes no machine-readable list of what else an API needs: only the fixtures above and the dependencies' sources vouch for more.`,
+  },
+};
+
+/** What the resource-type check found, in the vendor's own terms. */
+function resourceNote(types: NonNullable<DeploymentCheckT["resourceTypes"]>, vendor: Vendor): string {
+  const { unit, allowed } = RESOURCE_CHECK[vendor.providerId]!;
+  const label = unit === "API" ? "APIs" : "Resource types";
+  if (types.denied.length === 0) return `${label}: ${allowed(count(types.checked, unit))}`;
+  const listed = types.denied
+    .slice(0, 5)
+    .map(
+      (entry) =>
+        `${entry.resourceType} (${entry.missing.slice(0, 3).join(", ")}${entry.missing.length > 3 ? ", …" : ""})`,
+    )
+    .join("; ");
+  return `${label}: ${count(types.denied.length, unit)} of the approved services (of ${types.checked} checked against ${vendor.providerName}'s resource schemas) need what the document does not allow: ${listed}${types.denied.length > 5 ? "; …" : ""} (deployments.resourceTypes.denied in explain mode lists them all).`;
 }
 
 export function commonNotes(selection: Selection, vendor: Vendor, optOut: string): string[] {

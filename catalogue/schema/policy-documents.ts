@@ -280,7 +280,13 @@ export const DeploymentGap = z
 export const DeniedResourceType = z
   .object({
     service: z.string().meta(d("The approved service that owns the resource type")),
-    resourceType: z.string().meta(d("The resource type, as the vendor's schemas name it (e.g. AWS::Lambda::Function)")),
+    resourceType: z
+      .string()
+      .meta(
+        d(
+          "The resource type, as the vendor's schemas name it (AWS::Lambda::Function, Microsoft.App/containerApps), or for Google Cloud the API service name",
+        ),
+      ),
     missing: z
       .array(z.string())
       .min(1)
@@ -298,7 +304,7 @@ export const ResourceTypeCheck = z
       .int()
       .meta(
         d(
-          "Resource types of the approved services whose deployment needs identifiers beyond the services' own, per the vendor's resource schemas, checked against the document",
+          "How many of the approved services' resource types were checked against the document: AWS, each CloudFormation type whose handlers need actions beyond the service's own prefixes; Azure, each own type the Indexed-mode policy evaluates, with its evaluated child types; Google Cloud, each own API",
         ),
       ),
     denied: z.array(DeniedResourceType).meta(d("Those the document does not fully allow, with what is missing")),
@@ -306,7 +312,7 @@ export const ResourceTypeCheck = z
   .meta({
     id: "ResourceTypeCheck",
     description:
-      "The approved services' own resource types checked against the document, from the vendor's resource schemas (AWS CloudFormation handler permissions; added in 1.9.0)",
+      "The approved services' own resource types checked against the document, from the vendor's resource schemas (AWS CloudFormation handler permissions, Azure's Bicep type index; Google Cloud's APIs; added in 1.9.0)",
   });
 
 export const DeploymentCheck = z

@@ -21,6 +21,7 @@ import { AZURE_NOT_EVALUATED_OWN_TYPES } from "../../catalogue/policies/azure-in
 import type { Deployment } from "../../catalogue/policies/deployments/deployment.ts";
 import { DEPLOYMENTS } from "../../catalogue/policies/deployments/index.ts";
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
+import { AZURE, deploymentCheck, GCP } from "../../catalogue/policies/selection.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
@@ -216,9 +217,51 @@ describe("the approved services' own resource types (CloudFormation handler perm
     );
     expect(result.deployments.resourceTypes).toEqual({ checked: groups.length, denied: [] });
     expect(result.notes).toContain(
-      `Resource types: the document allows what ${groups.length} resource types of the approved services need to deploy beyond their own identifiers, per AWS's resource schemas.`,
+      `Resource types: the document allows what ${groups.length} resource types of the approved services need to deploy beyond their own identifiers, per AWS's resource schemas (CloudFormation handler permissions).`,
     );
     expect(result.deployments.covered.map((entry) => entry.id)).toContain(sam.id);
+  });
+});
+
+describe("explain mode's resource-type check for Azure and Google Cloud", () => {
+  const containerApps = ["azure-container-apps", "azure-container-registry", "azure-monitor"];
+
+  it("checks every evaluated own Azure type with its evaluated child types, and says so", () => {
+    const result = azurePolicySet(catalogue, containerApps);
+    const own = containerApps.flatMap((id) => catalogue.bySlug.get(id)!.policyIdentifiers.resourceTypes ?? []);
+    const evaluated = own.filter((type) => !AZURE_NOT_EVALUATED_OWN_TYPES.includes(type));
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(result.deployments.resourceTypes).toEqual({ checked: evaluated.length, denied: [] });
+    expect(result.notes).toContain(
+      `Resource types: the document allows the approved services' ${evaluated.length} resource types that the Indexed-mode policy evaluates, each with its evaluated child types, per Azure's resource schemas (the Bicep type index).`,
+    );
+  });
+
+  it("names an Azure type, and the child types, a document does not allow", () => {
+    const missing = new Set(["Microsoft.App/containerApps", "Microsoft.App/managedEnvironments/certificates"]);
+    const check = deploymentCheck(catalogue, AZURE, ["azure-container-apps"], (type) => !missing.has(type));
+    const denied = Object.fromEntries(check.resourceTypes!.denied.map((entry) => [entry.resourceType, entry.missing]));
+    expect(denied["Microsoft.App/containerApps"]).toEqual(["Microsoft.App/containerApps"]);
+    expect(denied["Microsoft.App/managedEnvironments"]).toEqual(["Microsoft.App/managedEnvironments/certificates"]);
+    expect(check.resourceTypes!.denied.every((entry) => entry.service === "azure-container-apps")).toBe(true);
+  });
+
+  it("checks every own Google API and names one the document leaves out", () => {
+    const ids = ["gcp-gke", "gcp-cloud-load-balancing"];
+    const apis = ids.flatMap(
+      (id) => catalogue.bySlug.get(id)!.policyIdentifiers.apiServices?.map((api) => api.name) ?? [],
+    );
+    const result = gcpOrgPolicy(catalogue, ids);
+    expect(result.deployments.resourceTypes).toEqual({ checked: apis.length, denied: [] });
+    expect(
+      result.notes.some((note) =>
+        note.startsWith(`APIs: the document allows the approved services' ${apis.length} API`),
+      ),
+    ).toBe(true);
+    const check = deploymentCheck(catalogue, GCP, ids, (api) => api !== "container.googleapis.com");
+    expect(check.resourceTypes!.denied).toEqual([
+      { service: "gcp-gke", resourceType: "container.googleapis.com", missing: ["container.googleapis.com"] },
+    ]);
   });
 });
 

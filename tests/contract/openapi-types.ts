@@ -1024,7 +1024,7 @@ export interface components {
     DeniedResourceType: {
       /** @description The approved service that owns the resource type */
       service: string;
-      /** @description The resource type, as the vendor's schemas name it (e.g. AWS::Lambda::Function) */
+      /** @description The resource type, as the vendor's schemas name it (AWS::Lambda::Function, Microsoft.App/containerApps), or for Google Cloud the API service name */
       resourceType: string;
       /** @description What deploying it needs that the document does not allow (actions, types or APIs) */
       missing: string[];
@@ -1925,9 +1925,9 @@ export interface components {
         to: string;
       } | null;
     };
-    /** @description The approved services' own resource types checked against the document, from the vendor's resource schemas (AWS CloudFormation handler permissions; added in 1.9.0) */
+    /** @description The approved services' own resource types checked against the document, from the vendor's resource schemas (AWS CloudFormation handler permissions, Azure's Bicep type index; Google Cloud's APIs; added in 1.9.0) */
     ResourceTypeCheck: {
-      /** @description Resource types of the approved services whose deployment needs identifiers beyond the services' own, per the vendor's resource schemas, checked against the document */
+      /** @description How many of the approved services' resource types were checked against the document: AWS, each CloudFormation type whose handlers need actions beyond the service's own prefixes; Azure, each own type the Indexed-mode policy evaluates, with its evaluated child types; Google Cloud, each own API */
       checked: number;
       /** @description Those the document does not fully allow, with what is missing */
       denied: components["schemas"]["DeniedResourceType"][];
