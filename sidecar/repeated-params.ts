@@ -12,7 +12,12 @@ export function repeatedParameter(url: string, repeatable: ReadonlySet<string> =
   const start = url.indexOf("?");
   if (start < 0) return undefined;
   const seen = new Set<string>();
-  for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
+  for (const pair of url.slice(start + 1).split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    const raw = equals < 0 ? pair : pair.slice(0, equals);
+    // Only an encoded name needs URLSearchParams' decoding (and its leniency with bad escapes).
+    const name = /[%+]/.test(raw) ? [...new URLSearchParams(`${raw}=`).keys()][0]! : raw;
     if (repeatable.has(name)) continue;
     if (seen.has(name)) return name;
     seen.add(name);
