@@ -11,16 +11,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 export function repeatedParameter(url: string, repeatable: ReadonlySet<string> = new Set()): string | undefined {
   const start = url.indexOf("?");
   if (start < 0) return undefined;
-  const seen = new Set<string>();
+  const seen: string[] = [];
   for (const pair of url.slice(start + 1).split("&")) {
     if (pair === "") continue;
     const equals = pair.indexOf("=");
     const raw = equals < 0 ? pair : pair.slice(0, equals);
     // Only an encoded name needs URLSearchParams' decoding (and its leniency with bad escapes).
-    const name = /[%+]/.test(raw) ? [...new URLSearchParams(`${raw}=`).keys()][0]! : raw;
+    const name = raw.includes("%") || raw.includes("+") ? [...new URLSearchParams(`${raw}=`).keys()][0]! : raw;
     if (repeatable.has(name)) continue;
-    if (seen.has(name)) return name;
-    seen.add(name);
+    if (seen.includes(name)) return name;
+    seen.push(name);
   }
   return undefined;
 }
