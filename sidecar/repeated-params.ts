@@ -11,16 +11,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 export function repeatedParameter(url: string, repeatable: ReadonlySet<string> = new Set()): string | undefined {
   const start = url.indexOf("?");
   if (start < 0) return undefined;
-  const seen: string[] = [];
-  for (const pair of url.slice(start + 1).split("&")) {
+  const seen = new Set<string>();
+  // URLSearchParams drops one leading "?" of the query ("??a" names a).
+  const query = url.slice(url[start + 1] === "?" ? start + 2 : start + 1);
+  for (const pair of query.split("&")) {
     if (pair === "") continue;
     const equals = pair.indexOf("=");
     const raw = equals < 0 ? pair : pair.slice(0, equals);
-    // Only an encoded name needs URLSearchParams' decoding (and its leniency with bad escapes).
-    const name = raw.includes("%") || raw.includes("+") ? [...new URLSearchParams(`${raw}=`).keys()][0]! : raw;
+    // Only an encoded name needs URLSearchParams' decoding (and its leniency with bad escapes); the
+    // "&" keeps it from dropping a leading "?" as it does at the start of a query.
+    const name = raw.includes("%") || raw.includes("+") ? [...new URLSearchParams(`&${raw}=`).keys()][0]! : raw;
     if (repeatable.has(name)) continue;
-    if (seen.includes(name)) return name;
-    seen.push(name);
+    if (seen.has(name)) return name;
+    seen.add(name);
   }
   return undefined;
 }
