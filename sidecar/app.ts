@@ -187,9 +187,11 @@ export async function apiStack(
     // An OPTIONS without preflight headers gets 204 too, not a text/plain 400.
     strictPreflight: false,
   });
-  app.addHook("onSend", async (request, reply) => {
+  // A callback hook: an async one on every request costs each its own microtask hops.
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (request.url === "/mcp" || request.url.startsWith("/mcp?"))
       reply.header("access-control-expose-headers", [...API_EXPOSED_HEADERS, ...MCP_EXPOSED_HEADERS].join(", "));
+    done(null, payload);
   });
   await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
   return app;

@@ -56,11 +56,13 @@ export const MCP_ORIGIN_DETAILS =
 
 /** Refuses, before routing, a /mcp request the policy does not allow: 403 in the Error shape. */
 export function guardMcpOrigin(app: FastifyInstance, policy: McpOriginPolicy): void {
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook, not an async one: every request passes here, and a promise-returning hook
+  // moves the rest of each request's hook chain onto the microtask queue.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!request.url.startsWith("/mcp") || request.method === "OPTIONS") return done();
     const path = request.url.split("?")[0]!.replace(/\/+$/, "");
-    if (path !== "/mcp" || request.method === "OPTIONS") return;
     const origin = request.headers.origin;
-    if (policy.allows(origin === "null" ? "null" : origin, request.headers.host)) return;
-    return sendError(reply, errorBody(403, "Forbidden", MCP_ORIGIN_DETAILS));
+    if (path !== "/mcp" || policy.allows(origin === "null" ? "null" : origin, request.headers.host)) return done();
+    void sendError(reply, errorBody(403, "Forbidden", MCP_ORIGIN_DETAILS));
   });
 }

@@ -12,7 +12,15 @@ export function repeatedParameter(url: string, repeatable: ReadonlySet<string> =
   const start = url.indexOf("?");
   if (start < 0) return undefined;
   const seen = new Set<string>();
-  for (const name of new URLSearchParams(url.slice(start + 1)).keys()) {
+  // URLSearchParams drops one leading "?" of the query ("??a" names a).
+  const query = url.slice(url[start + 1] === "?" ? start + 2 : start + 1);
+  for (const pair of query.split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    const raw = equals < 0 ? pair : pair.slice(0, equals);
+    // Only an encoded name needs URLSearchParams' decoding (and its leniency with bad escapes); the
+    // "&" keeps it from dropping a leading "?" as it does at the start of a query.
+    const name = raw.includes("%") || raw.includes("+") ? [...new URLSearchParams(`&${raw}=`).keys()][0]! : raw;
     if (repeatable.has(name)) continue;
     if (seen.has(name)) return name;
     seen.add(name);

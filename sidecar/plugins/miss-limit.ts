@@ -8,7 +8,7 @@
  * The refusal is remembered in this process (each instance learns it at the client's first miss
  * past the limit there); the count itself is shared.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
 import { BUCKETS, type BucketName } from "../../catalogue/limits.ts";
 import type { Store } from "../store/store.ts";
@@ -67,19 +67,26 @@ function missLimitError(host: "api" | "text", bucket: BucketName, seconds: numbe
   return Object.assign(error, { retryAfter: seconds });
 }
 
-/** Meters the misses of the routes whose config names a `missBucket`. */
+/**
+ * Meters the misses of the routes whose config names a `missBucket`. The hooks are the routes' own
+ * (added as each route is declared), so no other route pays for them: a promise-returning hook on
+ * every request moves each request's whole hook chain onto the microtask queue.
+ */
 export function limitMisses(app: FastifyInstance, store: Store, host: "api" | "text"): void {
   const limiter = limiterOf(store);
-  app.addHook("preHandler", async (request) => {
-    const bucket = missBucketOf(request);
-    if (!bucket) return;
+  const refuse = async (request: FastifyRequest) => {
+    const bucket = missBucketOf(request)!;
     const seconds = limiter.waitFor(request.ip, bucket);
     if (seconds !== undefined) throw missLimitError(host, bucket, seconds);
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    const bucket = missBucketOf(request);
-    if (!bucket || reply.statusCode !== 404) return;
+  };
+  const count = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode !== 404) return;
     // A store that cannot count now leaves this miss uncounted: the read was answered already.
-    await limiter.miss(request.ip, bucket).catch(() => undefined);
+    await limiter.miss(request.ip, missBucketOf(request)!).catch(() => undefined);
+  };
+  app.addHook("onRoute", (route) => {
+    if (!(route.config as { missBucket?: BucketName } | undefined)?.missBucket) return;
+    route.preHandler = [route.preHandler ?? [], refuse].flat();
+    route.onResponse = [route.onResponse ?? [], count].flat();
   });
 }

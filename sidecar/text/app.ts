@@ -120,10 +120,11 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
 
   // ?width= and COLUMNS shape every text answer (render.ts): a bad one is a 400 in the
   // request's rendering, whichever page it was asked of.
-  app.addHook("preHandler", async (request, reply) => {
-    if (isApiPath(request.url)) return;
-    const width = terminalWidth(request);
-    if (typeof width === "string") return replies.error(request, reply, 400, "Bad request", width);
+  // A callback hook: an async one would put every request's handler behind a microtask hop.
+  app.addHook("preHandler", (request, reply, done) => {
+    const width = isApiPath(request.url) ? undefined : terminalWidth(request);
+    if (typeof width !== "string") return done();
+    void replies.error(request, reply, 400, "Bad request", width);
   });
   app.setErrorHandler(textErrorHandler(replies, site));
   app.setNotFoundHandler(notFoundHandler(replies, options));
