@@ -89,25 +89,42 @@ export interface OperationContext {
   readonly startedAt: number;
 }
 
-/** A handler's answer: JSON (`body`) or text of a content type; `expiresAt` bounds `until-expiry` caching. */
-export type Result = (
-  | { readonly body: unknown; readonly status?: number }
+/**
+ * A handler's answer: JSON (`body`, of the row's response schema when it declares one) or text of a
+ * content type; `expiresAt` bounds `until-expiry` caching.
+ */
+export type Result<Body = unknown> = (
+  | { readonly body: Body; readonly status?: number }
   | {
       readonly text: string;
       readonly contentType: string;
       readonly status?: number;
       /** A file to save rather than show (CSV): its name, sent as Content-Disposition. */
       readonly filename?: string;
+      /**
+       * Never set: the value a pre-serialised JSON answer holds (contract/shared.ts `json`), so the
+       * row's response schema type-checks it as it does a `body`.
+       */
+      readonly serialized?: Body;
     }
 ) & { readonly expiresAt?: Date };
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** Readonly all the way down: a handler may answer with the catalogue's frozen arrays. */
+type DeepReadonly<T> = T extends (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+/** What a handler's JSON answer must be: what the row's response schema accepts. */
+type Answer<R> = R extends z.ZodType ? DeepReadonly<z.input<R>> : unknown;
 
 export interface Endpoint<
   Q extends z.ZodObject | undefined = z.ZodObject | undefined,
   P extends z.ZodObject | undefined = z.ZodObject | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   H extends z.ZodObject | undefined = z.ZodObject | undefined,
+  R extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   readonly operationId: string;
   readonly method: "GET" | "POST";
@@ -131,7 +148,7 @@ export interface Endpoint<
   readonly headers?: H;
   readonly response: {
     readonly status: 200 | 201;
-    readonly schema?: z.ZodType;
+    readonly schema?: R;
     readonly contentType: string;
     /** Other content types the same answer comes in (chosen by ?format or Accept), described as text. */
     readonly alternates?: readonly string[];
@@ -164,20 +181,22 @@ export interface Endpoint<
       /** Counts this request in another bucket too, refusing it past that bucket's limit (HttpError 429). */
       readonly countIn?: (bucket: BucketName) => Promise<void>;
     },
-  ) => Result | Promise<Result>;
+  ) => Result<Answer<R>> | Promise<Result<Answer<R>>>;
 }
 
 /**
- * A row, its handler's input typed from the row's own schemas. The table holds rows of different
- * input types; the router validates each request against the row's schemas before calling it.
+ * A row, its handler's input typed from the row's own schemas and its JSON answer checked against
+ * its response schema at compile time. The table holds rows of different types; the router
+ * validates each request against the row's schemas before calling it.
  */
 export const endpoint = <
   Q extends z.ZodObject | undefined = undefined,
   P extends z.ZodObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
   H extends z.ZodObject | undefined = undefined,
+  R extends z.ZodType | undefined = undefined,
 >(
-  row: Endpoint<Q, P, B, H>,
+  row: Endpoint<Q, P, B, H, R>,
 ): Endpoint => row;
 
 export function servingOf(row: Endpoint): Serving {

@@ -111,8 +111,18 @@ function componentSchemas(table: readonly Endpoint[]): Record<string, JsonSchema
   return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-function parameters(endpoint: Endpoint): JsonSchema[] {
-  const result: JsonSchema[] = [];
+/** An OpenAPI parameter object, as the discovery document lists it too. */
+interface Parameter {
+  readonly name: string;
+  readonly in: "path" | "query" | "header";
+  readonly required: boolean;
+  readonly description: string | undefined;
+  readonly schema: JsonSchema;
+  readonly example?: unknown;
+}
+
+function parameters(endpoint: Endpoint): Parameter[] {
+  const result: Parameter[] = [];
   for (const [where, schema] of [
     ["path", endpoint.params],
     ["query", endpoint.query],
@@ -129,7 +139,7 @@ function parameters(endpoint: Endpoint): JsonSchema[] {
         name,
         in: where,
         required: where === "path" || (json.required ?? []).includes(name),
-        description,
+        description: typeof description === "string" ? description : undefined,
         schema: rest,
         ...(example === undefined ? {} : { example }),
       });
@@ -212,7 +222,7 @@ function operation(endpoint: Endpoint): JsonSchema {
   };
 }
 
-export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): JsonSchema {
+export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
   void ApiError; // registered as the "Error" component by importing schema/index.ts
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const endpoint of table) {
@@ -244,11 +254,11 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]): J
 }
 
 /** GET / — the discovery document. */
-export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]): JsonSchema {
+export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]) {
   const describe = (endpoint: Endpoint) => ({
     method: endpoint.method,
     path: endpoint.path,
-    auth: "open",
+    auth: "open" as const,
     served: servingOf(endpoint),
     cache: endpoint.cache,
     description: endpoint.description,
@@ -256,7 +266,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]):
       name: parameter.name,
       in: parameter.in,
       required: parameter.required,
-      description: parameter.description,
+      ...(parameter.description === undefined ? {} : { description: parameter.description }),
     })),
     body: endpoint.body ? inlineJsonSchema(endpoint.body) : null,
     rateLimit: endpoint.bucket ? { bucket: endpoint.bucket, perMinute: BUCKETS[endpoint.bucket].max } : null,
@@ -275,7 +285,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]):
       textHost: urls.textUrl,
       site: urls.textUrl,
     },
-    auth: { scheme: "open", description: "No authentication. An X-API-Key header is accepted and ignored." },
+    auth: { scheme: "open" as const, description: "No authentication. An X-API-Key header is accepted and ignored." },
     rateLimits: {
       reads: `GET endpoints are not rate-limited; responses are cached for ${READ_CACHE_SECONDS / 60} minutes unless an endpoint says otherwise.`,
       strict: `${BUCKETS.strict.max} requests per minute per IP: ${bucketMembers(table, "strict")}.`,

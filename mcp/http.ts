@@ -55,7 +55,7 @@ export async function answerMcp(
   context: ToolContext,
   message: unknown,
   headers: Readonly<Record<string, string | undefined>>,
-): Promise<Result> {
+): Promise<Result<never>> {
   if (Array.isArray(message) && headers["mcp-protocol-version"] !== BATCH_PROTOCOL)
     throw new HttpError(
       400,

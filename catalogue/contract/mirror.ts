@@ -15,7 +15,7 @@ function catalogueDump(catalogue: Catalogue) {
   return {
     providers: catalogue.providers,
     categories: catalogue.categories,
-    services: catalogue.services.map((service) => serviceDetail(catalogue, service.slug)),
+    services: catalogue.services.map((service) => serviceDetail(catalogue, service.slug)!),
     equivalenceGroups: catalogue.groups,
   };
 }

@@ -85,7 +85,7 @@ export const OPERATIONS_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "GET /v1/health" },
     handler: async (c) => ({
       body: {
-        status: (await c.status.storeResponds()) ? "ok" : "degraded",
+        status: (await c.status.storeResponds()) ? ("ok" as const) : ("degraded" as const),
         uptimeSeconds: Math.round((Date.now() - c.startedAt) / 1000),
         store: c.store.kind,
       },

@@ -26,7 +26,7 @@ import {
 import { approvedIds, EXIT_PLAN_ALTERNATES, exitPlanFormat, exitPlanAnswer } from "./shared.ts";
 
 /** A policy generator's answer, or its refusal (nothing to allow, too large, bad part) as a 400. */
-function policyCall(call: () => unknown): Result {
+function policyCall<Body>(call: () => Body): Result<Body> {
   try {
     return { body: call() };
   } catch (error) {

@@ -14,8 +14,8 @@ import type { ExitPlanFormat, ExitPlanT } from "../schema/index.ts";
 export const ATOM = "application/atom+xml";
 export const CALENDAR = "text/calendar; charset=utf-8";
 
-export const text = (body: string, contentType: string): Result => ({ text: body, contentType });
-export const json = (body: unknown): Result => ({
+export const text = (body: string, contentType: string): Result<never> => ({ text: body, contentType });
+export const json = <Body>(body: Body): Result<Body> => ({
   text: serializeJson(body),
   contentType: "application/json; charset=utf-8",
 });
@@ -68,7 +68,7 @@ export function exitPlanAnswer(
   format: ExitPlanFormat,
   listName?: string,
   bom = false,
-): Result {
+): Result<ExitPlanT> {
   if (format === "md")
     return text(
       renderMarkdown(

@@ -213,7 +213,10 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
  * `explain` the explained result. An allow-list needing several SCPs and no `part` is a 400 that
  * says how to fetch them, so the body is never a file AWS would refuse.
  */
-export function scpAnswer(result: ScpExplainedT, request: { explain?: boolean; part?: number }): unknown {
+export function scpAnswer(
+  result: ScpExplainedT,
+  request: { explain?: boolean; part?: number },
+): ScpExplainedT | ScpExplainedT["policy"] {
   const parts = result.policies ?? [result.policy];
   if (request.part !== undefined) {
     if (result.strategy !== "allow-list")
@@ -235,7 +238,10 @@ export function scpAnswer(result: ScpExplainedT, request: { explain?: boolean; p
 }
 
 /** The body of the Azure and GCP endpoints: the document, or with `explain` the explained result. */
-export function policyAnswer<T extends { policy: unknown }>(result: T, request: { explain?: boolean }): unknown {
+export function policyAnswer<T extends { policy: unknown }>(
+  result: T,
+  request: { explain?: boolean },
+): T | T["policy"] {
   return request.explain ? result : result.policy;
 }
 

@@ -214,7 +214,7 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
 
 describe("the exit-plan rows in OpenAPI and discovery", () => {
   it("declare JSON, Markdown and CSV answers, the relaxed bucket and the query form", () => {
-    const doc = openApiDocument(URLS, ENDPOINTS) as {
+    const doc = openApiDocument(URLS, ENDPOINTS) as unknown as {
       paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, unknown> }> }>>;
     };
     for (const [path, method] of [
