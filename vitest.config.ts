@@ -30,6 +30,9 @@ const SLOW_SUITES = [
   "tests/sidecar/durability.test.ts",
   "tests/build/reproducible.test.ts",
   "tests/build/new-port.test.ts",
+  // Two builds swapped under a running server, and npm run dev with Astro's dev server.
+  "tests/build/dist-swap.test.ts",
+  "tests/build/dev-mode.test.ts",
   "tests/contract/prism.test.ts",
   // Property runs of every policy through the vendors' simulators: half a minute of the edit loop.
   "tests/catalogue/policies-usable.test.ts",
