@@ -14,20 +14,7 @@ import type { PublicUrls } from "./urls.ts";
 export { API_MAJOR, API_VERSION } from "./version.ts";
 export type { PublicUrls } from "./urls.ts";
 
-export const ERROR_REASONS: Readonly<Record<number, string>> = {
-  400: "Bad request",
-  403: "Forbidden",
-  404: "Not found",
-  405: "Method not allowed",
-  406: "Not acceptable",
-  409: "Conflict",
-  413: "Payload too large",
-  414: "URI too long",
-  415: "Unsupported media type",
-  422: "Unprocessable content",
-  429: "Too many requests",
-  503: "Service unavailable",
-};
+export { ERROR_REASONS } from "./error-catalogue.ts";
 
 /**
  * How caches may keep an answer:

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
+import { ERRORS, titlesOf } from "./error-catalogue.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, READ_CACHE_SECONDS, TEXT_HOST_LIMIT } from "./limits.ts";
 import { ApiError } from "./schema/index.ts";
 import type { PublicUrls } from "./urls.ts";
@@ -181,7 +182,7 @@ function operation(endpoint: Endpoint): JsonSchema {
   };
   for (const status of endpoint.errors) {
     responses[status] = {
-      description: ERROR_REASONS[status],
+      description: `${ERROR_REASONS[status] ?? "Error"}. The body's error is one of: ${titlesOf(status).join("; ")} (x-error-catalogue says when each happens).`,
       ...(status === 429
         ? {
             headers: {
@@ -250,6 +251,8 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
     ],
     paths,
     components: { schemas: componentSchemas(table) },
+    // Every error title a client can receive, its status and when (catalogue/error-catalogue.ts).
+    "x-error-catalogue": Object.entries(ERRORS).map(([error, { status, when }]) => ({ error, status, when })),
   };
 }
 

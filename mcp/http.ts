@@ -8,7 +8,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Result } from "../catalogue/endpoint.ts";
-import { HttpError } from "../catalogue/problem.ts";
+import { HttpError, httpErrorOf } from "../catalogue/problem.ts";
 import { BATCH_PROTOCOL } from "./protocol.ts";
 import { catalogueMcpServer } from "./server.ts";
 import type { ToolContext } from "./tools.ts";
@@ -48,7 +48,8 @@ function refusal(status: number, text: string): HttpError {
   } catch {
     // not JSON: the status says enough
   }
-  return new HttpError(status, message.split(":")[0] || "Bad request", message || undefined);
+  // The catalogue's title for the status (Not acceptable, Unsupported media type…); the SDK's words as details.
+  return httpErrorOf(status, undefined, message || undefined);
 }
 
 export async function answerMcp(

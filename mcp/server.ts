@@ -12,7 +12,7 @@ import { z } from "zod";
 import { API_VERSION } from "../catalogue/version.ts";
 import { UnknownIdsError } from "../catalogue/ids.ts";
 import { issueDetails } from "../catalogue/issues.ts";
-import { HttpError } from "../catalogue/problem.ts";
+import { HttpError, isHttpError } from "../catalogue/problem.ts";
 import { nearestSlugs, refuseUnknownKeys } from "./ids.ts";
 import { instructionsFor, ICON } from "./instructions.ts";
 import { inputSchema, outputSchema } from "./schemas.ts";
@@ -79,7 +79,7 @@ async function callTool(context: ToolContext, spec: ToolSpec, args: Record<strin
     return result;
   } catch (error) {
     if (error instanceof UnknownIdsError) return toolError(context, error, nearestSlugs(context.catalogue, error.ids));
-    if (error instanceof HttpError) return toolError(context, error);
+    if (isHttpError(error)) return toolError(context, error);
     throw error;
   }
 }
@@ -95,7 +95,7 @@ async function computeTool(
     answer = await runRow(context, request);
   } catch (error) {
     // One service asked by slug and not found: the nearest slugs beside the API's 404.
-    if (error instanceof HttpError && error.statusCode === 404 && spec.name === "get_service")
+    if (isHttpError(error) && error.statusCode === 404 && spec.name === "get_service")
       return toolError(context, error, nearestSlugs(context.catalogue, [String(args.slug)]));
     throw error;
   }

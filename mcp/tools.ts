@@ -18,6 +18,7 @@ import {
 } from "../catalogue/limits.ts";
 import { issueDetails } from "../catalogue/issues.ts";
 import type { Catalogue } from "../catalogue/load.ts";
+import type { InputPart } from "../catalogue/error-catalogue.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import {
   ExitPlan,
@@ -317,11 +318,11 @@ export const TOOLS: readonly ToolSpec[] = [
 ];
 
 /** A zod error as the API words it (sidecar/routes/api.ts): where, and what, for the first five issues. */
-export function invalid(error: z.ZodError, where: string): HttpError {
+export function invalid(error: z.ZodError, where: InputPart): HttpError {
   return new HttpError(400, `Invalid ${where}`, issueDetails(error.issues, where));
 }
 
-function parsePart(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+function parsePart(schema: z.ZodType | undefined, value: unknown, where: InputPart): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value ?? {});
   if (!result.success) throw invalid(result.error, where);

@@ -6,6 +6,7 @@
  *     --api-port 80 --text-port 8081 --sidecar 10.0.0.5:8080/8081 --sidecar 10.0.0.6:8080/8081 > nginx.conf
  * Each --sidecar is host:apiPort/textPort of one `node sidecar/server.ts`.
  */
+import type { CataloguedError } from "../catalogue/error-catalogue.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
@@ -126,7 +127,7 @@ export const textComputedPaths = (routes: readonly TextRoute[]) => `^${textPaths
 export const textQueryComputed = (routes: readonly TextRoute[]) => `~^${textPaths(routes, "static+computed")}/?\\|.`;
 
 /** nginx's own refusals beyond the template's (400, 413, 414, 431): status, title, detail in the Error shape. */
-const NGINX_ERRORS: readonly { status: number; error: string; details: string; page: string }[] = [
+const NGINX_ERRORS: readonly (CataloguedError & { page: string })[] = [
   {
     status: 404,
     error: "Not found",

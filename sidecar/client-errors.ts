@@ -8,12 +8,10 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { CataloguedError } from "../catalogue/error-catalogue.ts";
 
-interface ClientError {
-  readonly status: number;
-  readonly error: string;
-  readonly details: string;
-}
+/** A refusal before routing: a title of the error catalogue with its own status. */
+type ClientError = CataloguedError;
 
 function classify(error: NodeJS.ErrnoException): ClientError {
   // llhttp knows the registered methods, upper-case only (RFC 9110 §9.1: methods are case-sensitive).
@@ -160,9 +158,8 @@ export function answerExpectation(server: Server, host: "api" | "text"): void {
   server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
     const details = `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported; only 100-continue is (RFC 9110 §10.1.1).`;
     const api = host === "api" || /^\/v1(?:[/?]|$)/.test(request.url ?? "");
-    const body = api
-      ? JSON.stringify({ error: "Expectation failed", status: 417, details })
-      : `417 Expectation failed\n\n${details}\n`;
+    const refusal: ClientError = { error: "Expectation failed", status: 417, details };
+    const body = api ? JSON.stringify(refusal) : `417 Expectation failed\n\n${details}\n`;
     response.writeHead(417, {
       "content-type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
       "content-length": Buffer.byteLength(body),

@@ -23,6 +23,7 @@
  * the gaps where they are now.
  */
 import { type ExposureCatalogue, exposureReport } from "../exposure.ts";
+import type { TitleOf } from "../error-catalogue.ts";
 import { HttpError } from "../problem.ts";
 import { roundedPrior } from "../search.ts";
 import {
@@ -56,7 +57,7 @@ export const EXIT_PLAN_NOTES = [
 
 const lifecycleOf = (service: ServiceT): ExitServicePlanT["lifecycle"] => service.lifecycle?.status ?? "active";
 
-const targetError = (title: string, details: string) => new HttpError(400, title, details);
+const targetError = (title: TitleOf<400>, details: string) => new HttpError(400, title, details);
 
 /**
  * The providers a target allows, by id in catalogue order. Throws HttpError 400 when no criterion

@@ -1,9 +1,11 @@
 /** The errors the policy generators throw; the endpoints answer them as 400 with their title. */
 
 /** A request the generators cannot answer with a usable document: the endpoint answers 400. */
+import type { TitleOf } from "../error-catalogue.ts";
+
 export class PolicyRequestError extends Error {
-  readonly title: string;
-  constructor(title: string, details: string) {
+  readonly title: TitleOf<400>;
+  constructor(title: TitleOf<400>, details: string) {
     super(details);
     this.title = title;
   }

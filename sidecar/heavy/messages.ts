@@ -1,7 +1,7 @@
 /** What the main thread and the heavy computations' thread (./worker.ts) say to each other. */
 import type { Result } from "../../catalogue/endpoint.ts";
 import type { BucketName } from "../../catalogue/limits.ts";
-import { HttpError } from "../../catalogue/problem.ts";
+import { httpErrorOf } from "../../catalogue/problem.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
 
 /** An HttpError as it crosses between the threads. */
@@ -68,5 +68,5 @@ export function errorMessage(error: unknown): ErrorMessage {
 /** The error again on the other side: an HttpError when it had a status. */
 export function httpError({ statusCode, message, details, retryAfter }: ErrorMessage): Error {
   if (!statusCode) return new Error(message);
-  return Object.assign(new HttpError(statusCode, message, details), retryAfter === undefined ? {} : { retryAfter });
+  return Object.assign(httpErrorOf(statusCode, message, details), retryAfter === undefined ? {} : { retryAfter });
 }

@@ -81,7 +81,10 @@ class CollectedResponse extends EventEmitter {
   /** No page matched (404), or the page failed (500): the text host's own HTML error page. */
   fail(status: 404 | 500): void {
     if (this.writableEnded) return;
-    const body = render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html");
+    const body = render(
+      errorDoc(status, status === 404 ? "Not found" : "Internal server error", "No page here."),
+      "html",
+    );
     this.statusCode = status;
     for (const name of Object.keys(this.headers)) delete this.headers[name];
     this.chunks.length = 0;

@@ -5,42 +5,45 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { ERROR_REASONS, type Endpoint } from "../../catalogue/endpoint.ts";
+import type { Endpoint } from "../../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../../catalogue/limits.ts";
-import { HttpError } from "../../catalogue/problem.ts";
+import { ERRORS, titleOfStatus, type ErrorTitle, type StatusOf } from "../../catalogue/error-catalogue.ts";
+import { HttpError, isHttpError } from "../../catalogue/problem.ts";
 import type { ApiErrorT } from "../../catalogue/schema/index.ts";
 
 export { HttpError };
 
-export function errorBody(status: number, error: string, details?: string): ApiErrorT {
+export function errorBody<T extends ErrorTitle>(status: StatusOf<T>, error: T, details?: string): ApiErrorT {
   return details ? { error, status, details } : { error, status };
 }
 
-/** Messages for Fastify's own error codes, rewritten for API users. */
-const FASTIFY_ERRORS: Record<string, [number, string, string?]> = {
+/** Messages for Fastify's own error codes, rewritten for API users (the title's status is the answer's). */
+const FASTIFY_ERRORS: Record<string, [ErrorTitle, string?]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [
-    415,
     "Unsupported media type",
     "Send the body as JSON with Content-Type: application/json",
   ],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, "Payload too large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, "Empty body", "Send a JSON object"],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, "Invalid JSON", "The body is not valid JSON"],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "Bad request", "Content-Length does not match the body"],
-  FST_ERR_BAD_URL: [400, "Bad request", "The URL is malformed"],
-  FST_ERR_MAX_PARAM_LENGTH: [414, "URI too long", `Path parameters are limited to ${MAX_PARAM_LENGTH.api} characters`],
-  FST_ERR_ASYNC_CONSTRAINT: [400, "Bad request"],
+  FST_ERR_CTP_BODY_TOO_LARGE: ["Payload too large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ["Empty body", "Send a JSON object"],
+  FST_ERR_CTP_INVALID_JSON_BODY: ["Invalid JSON", "The body is not valid JSON"],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ["Bad request", "Content-Length does not match the body"],
+  FST_ERR_BAD_URL: ["Bad request", "The URL is malformed"],
+  FST_ERR_MAX_PARAM_LENGTH: ["URI too long", `Path parameters are limited to ${MAX_PARAM_LENGTH.api} characters`],
+  FST_ERR_ASYNC_CONSTRAINT: ["Bad request"],
 };
 
+/** A title of the catalogue in the Error shape, with its own status. */
+const bodyOf = (title: ErrorTitle, details?: string): ApiErrorT =>
+  errorBody<ErrorTitle>(ERRORS[title].status, title, details);
+
 export function toErrorBody(error: unknown): ApiErrorT {
-  if (error instanceof HttpError) return errorBody(error.statusCode, error.message, error.details);
+  if (isHttpError(error)) return errorBody<ErrorTitle>(error.statusCode, error.title, error.details);
   const e = error as { code?: string; statusCode?: number; message?: string };
   const known = e.code ? FASTIFY_ERRORS[e.code] : undefined;
-  if (known) return errorBody(known[0], known[1], known[2]);
-  if (error instanceof SyntaxError) return errorBody(400, "Invalid JSON", error.message);
+  if (known) return bodyOf(known[0], known[1]);
+  if (error instanceof SyntaxError) return bodyOf("Invalid JSON", error.message);
   const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
-  if (status >= 500) return errorBody(status, status === 503 ? "Service unavailable" : "Internal server error");
-  return errorBody(status, ERROR_REASONS[status] ?? "Bad request", e.message);
+  return bodyOf(titleOfStatus(status), status >= 500 ? undefined : e.message);
 }
 
 /** The API's paths (also answered by the text host): their errors come in the Error shape. */

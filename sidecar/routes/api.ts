@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
 import type { z } from "zod";
+import type { InputPart } from "../../catalogue/error-catalogue.ts";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/limits.ts";
@@ -19,7 +20,7 @@ import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
 import type { Store } from "../store/store.ts";
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+function parse<S extends z.ZodType>(schema: S, value: unknown, where: InputPart): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new HttpError(400, `Invalid ${where}`, issueDetails(result.error.issues, where));
   return result.data;

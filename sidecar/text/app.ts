@@ -3,6 +3,7 @@
  * request (render.ts), its routes (the rows of routes.ts), the API same-origin under /v1/
  * (api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
+import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/error-catalogue.ts";
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -207,9 +208,15 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
     }
     const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, "text request failed");
-    return status === 500
-      ? replies.error(request, reply, 500, "Internal error", "Something went wrong.")
-      : replies.error(request, reply, status, "Bad request", "The request could not be understood.");
+    if (status === 500) return replies.error(request, reply, 500, "Internal server error", "Something went wrong.");
+    const title = titleOfStatus(status);
+    return replies.error<ErrorTitle>(
+      request,
+      reply,
+      ERRORS[title].status,
+      title,
+      "The request could not be understood.",
+    );
   };
 }
 

@@ -8,7 +8,8 @@ import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
 import { listPath, resolveList } from "../../catalogue/lists.ts";
 import { issueDetails } from "../../catalogue/issues.ts";
-import { HttpError } from "../../catalogue/problem.ts";
+import type { ErrorTitle } from "../../catalogue/error-catalogue.ts";
+import { HttpError, isHttpError } from "../../catalogue/problem.ts";
 import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
@@ -50,8 +51,8 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   try {
     target = exitTargetOfRequest(request.query as Record<string, unknown>);
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+    if (!isHttpError(error)) throw error;
+    return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
   }
   const found = await replies.savedList(store, id, request, reply);
   if ("answered" in found) return found.answered;
@@ -102,8 +103,8 @@ export function exitPlanBody(
       plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
     doc = exitPlanDoc(catalogue, plan, { base: input.textUrl, listName: list.name ?? list.slug ?? list.id });
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return { status: error.statusCode, title: error.message, detail: error.details ?? "" };
+    if (!isHttpError(error)) throw error;
+    return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
   }
   const path = `${listPath(list)}/exit-plan`;
   const query = new URLSearchParams(

@@ -10,6 +10,7 @@
  * - POST /lists — the save form, form-encoded: the same list as POST /v1/lists saves (strict
  *   bucket), then a 303 to its page.
  */
+import type { ErrorTitle } from "../../catalogue/error-catalogue.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { issueDetails } from "../../catalogue/issues.ts";
 import { BUCKETS } from "../../catalogue/limits.ts";
@@ -162,5 +163,5 @@ export async function saveListForm(c: TextContext, request: FastifyRequest, repl
 /** Ids the catalogue does not know: 400 worded as the API words it, with the nearest slugs. */
 function refuseUnknownIds(c: TextContext, request: FastifyRequest, reply: FastifyReply, unknown: readonly string[]) {
   const error = unknownIds(c.catalogue, unknown);
-  return c.replies.error(request, reply, error.statusCode, error.message, error.details ?? "");
+  return c.replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
 }

@@ -11,7 +11,7 @@ import { dayOf, lifecycleFilterOf } from "../../catalogue/lifecycle.ts";
 import { LifecycleQuery } from "../../catalogue/schema/index.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
 import { compareRequest } from "../../catalogue/page-requests.ts";
-import { HttpError } from "../../catalogue/problem.ts";
+import { isHttpError } from "../../catalogue/problem.ts";
 import type { Doc } from "../../catalogue/render/doc.ts";
 import { comparePage, lifecyclePage, savedListPage as savedListDoc } from "../../catalogue/render/pages.ts";
 import { textPageFor, textPages } from "../../catalogue/static.ts";
@@ -53,9 +53,9 @@ export function comparePathBody(
   try {
     ids = parseIdList(catalogue, raw, Number.MAX_SAFE_INTEGER);
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    if (!isHttpError(error)) throw error;
     const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
-    return { status, title: error.message, detail: error.details ?? "" };
+    return { status, title: error.title, detail: error.details ?? "" };
   }
   return { status: 200, body: render(comparePage(catalogue, ids), rendering, width) };
 }
@@ -170,8 +170,8 @@ export function filteredLifecycleBody(
   try {
     filter = lifecycleFilterOf(catalogue, parsed.data);
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
-    return { status: error.statusCode, title: error.message, detail: error.details ?? "" };
+    if (!isHttpError(error)) throw error;
+    return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
   }
   const doc = lifecyclePage(catalogue, dayOf(new Date(now)), filter);
   return { status: 200, body: render(doc, rendering, width) };

@@ -6,6 +6,8 @@
  * COLUMNS header asks for another width (terminalWidth).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { ErrorTitle, StatusOf } from "../../catalogue/error-catalogue.ts";
+import { httpErrorOf } from "../../catalogue/problem.ts";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/limits.ts";
 import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
 import { renderDoc } from "../../catalogue/static.ts";
@@ -162,10 +164,18 @@ export class TextReplies {
   /** A computed page (computed.ts): its body, or its error, in the request's rendering. */
   computed(request: FastifyRequest, reply: FastifyReply, rendering: Rendering, computed: Computed, cacheable = true) {
     if ("body" in computed) return this.text(request, reply, 200, rendering, computed.body, cacheable);
-    return this.error(request, reply, computed.status, computed.title, computed.detail);
+    // The worker's error, as the catalogue titles it.
+    const error = httpErrorOf(computed.status, computed.title);
+    return this.error<ErrorTitle>(request, reply, error.statusCode, error.title, computed.detail);
   }
 
-  error(request: FastifyRequest, reply: FastifyReply, status: number, title: string, detail: string) {
+  error<T extends ErrorTitle>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: StatusOf<T>,
+    title: T,
+    detail: string,
+  ) {
     if (isApiPath(request.url)) return sendApiError(reply, errorBody(status, title, detail));
     const rendering = this.rendering(request);
     return this.text(

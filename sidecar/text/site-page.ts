@@ -131,7 +131,7 @@ function withUrl(raw: IncomingMessage, url: string): IncomingMessage {
 }
 
 const errorPage = (status: 404 | 500) =>
-  render(errorDoc(status, status === 404 ? "Not found" : "Internal error", "No page here."), "html");
+  render(errorDoc(status, status === 404 ? "Not found" : "Internal server error", "No page here."), "html");
 
 async function serveSitePage(
   request: FastifyRequest,

@@ -2567,7 +2567,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceList"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2611,7 +2611,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceDetail"];
         };
       };
-      /** @description Not found */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2684,7 +2684,7 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceGroupDetail"];
         };
       };
-      /** @description Not found */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2735,7 +2735,7 @@ export interface operations {
           "application/json": components["schemas"]["LifecycleList"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2895,7 +2895,7 @@ export interface operations {
           "application/json": components["schemas"]["CompareResult"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2939,7 +2939,7 @@ export interface operations {
           "application/json": components["schemas"]["ExposureReport"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3000,7 +3000,7 @@ export interface operations {
           "application/json": components["schemas"]["ScpResponse"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3009,7 +3009,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3018,7 +3018,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3027,7 +3027,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3038,7 +3038,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3094,7 +3094,7 @@ export interface operations {
           "application/json": components["schemas"]["AzurePolicySetResponse"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3103,7 +3103,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3112,7 +3112,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3121,7 +3121,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3132,7 +3132,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3190,7 +3190,7 @@ export interface operations {
           "application/json": components["schemas"]["GcpOrgPolicyResponse"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3199,7 +3199,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3208,7 +3208,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3217,7 +3217,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3228,7 +3228,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3280,7 +3280,7 @@ export interface operations {
           "text/markdown": string;
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3289,7 +3289,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3298,7 +3298,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3307,7 +3307,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3318,7 +3318,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3384,7 +3384,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3393,7 +3393,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3402,7 +3402,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3411,7 +3411,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3469,7 +3469,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedList"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3478,7 +3478,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Conflict */
+      /** @description Conflict. The body's error is one of: Slug taken; Conflict (x-error-catalogue says when each happens). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3487,7 +3487,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3496,7 +3496,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3505,7 +3505,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unprocessable content */
+      /** @description Unprocessable content. The body's error is one of: Idempotency-Key reused; Unprocessable content (x-error-catalogue says when each happens). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3514,7 +3514,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3525,7 +3525,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3569,7 +3569,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedListDetail"];
         };
       };
-      /** @description Not found */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3578,7 +3578,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3589,7 +3589,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3633,7 +3633,7 @@ export interface operations {
           "text/calendar": string;
         };
       };
-      /** @description Not found */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3642,7 +3642,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3653,7 +3653,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3728,7 +3728,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3737,7 +3737,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not found */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3746,7 +3746,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3757,7 +3757,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3824,7 +3824,7 @@ export interface operations {
           "application/json": components["schemas"]["StatusHistory"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3903,7 +3903,7 @@ export interface operations {
           "application/json": components["schemas"]["FeedbackResult"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3912,7 +3912,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -3921,7 +3921,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -3930,7 +3930,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -3941,7 +3941,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -3992,7 +3992,7 @@ export interface operations {
           "application/json": components["schemas"]["OutboundClickResult"];
         };
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4001,7 +4001,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4010,7 +4010,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4019,7 +4019,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -4030,7 +4030,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Service unavailable */
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
       503: {
         headers: {
           [name: string]: unknown;
@@ -4106,7 +4106,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4115,7 +4115,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Forbidden */
+      /** @description Forbidden. The body's error is one of: Forbidden (x-error-catalogue says when each happens). */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4124,7 +4124,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not acceptable */
+      /** @description Not acceptable. The body's error is one of: Not acceptable (x-error-catalogue says when each happens). */
       406: {
         headers: {
           [name: string]: unknown;
@@ -4133,7 +4133,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Payload too large */
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4142,7 +4142,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unsupported media type */
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
       415: {
         headers: {
           [name: string]: unknown;
@@ -4151,7 +4151,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Too many requests */
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
           /** @description Seconds until the bucket has room again */
@@ -4220,7 +4220,7 @@ export interface operations {
           "application/json": components["schemas"]["BuildManifest"];
         };
       };
-      /** @description Not found */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4264,7 +4264,7 @@ export interface operations {
           "*/*": unknown;
         };
       };
-      /** @description Not found */
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
           [name: string]: unknown;
