@@ -6,6 +6,7 @@
  * as query strings. No SDK import here: the OpenAPI extension and discovery list these tools too.
  */
 import { z } from "zod";
+import { answerRow, rowInput, type RowRequest as PartsOfRequest } from "../catalogue/contract/run.ts";
 import type { Endpoint, OperationContext } from "../catalogue/endpoint.ts";
 import { LifecycleQuery } from "../catalogue/schema/index.ts";
 import {
@@ -61,12 +62,8 @@ import {
 } from "../catalogue/schema/index.ts";
 
 /** What a tool asks of its contract row: the row, and its request's parts as the API would receive them. */
-export interface RowRequest {
+export interface RowRequest extends PartsOfRequest {
   readonly operationId: string;
-  readonly query?: Record<string, unknown>;
-  readonly params?: Record<string, unknown>;
-  readonly body?: unknown;
-  readonly headers?: Record<string, unknown>;
 }
 
 export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
@@ -317,16 +314,9 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
 ];
 
-/** A zod error as the API words it (sidecar/routes/api.ts): where, and what, for the first five issues. */
+/** A zod error as the API words it (catalogue/contract/run.ts): where, and what, for the first five issues. */
 export function invalid(error: z.ZodError, where: InputPart): HttpError {
   return new HttpError(400, `Invalid ${where}`, issueDetails(error.issues, where));
-}
-
-function parsePart(schema: z.ZodType | undefined, value: unknown, where: InputPart): unknown {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value ?? {});
-  if (!result.success) throw invalid(result.error, where);
-  return result.data;
 }
 
 /** What an MCP call runs with: the API's operation context, and who is asking (the rate-limit key over HTTP). */
@@ -348,13 +338,7 @@ export type RowAnswer = { readonly json: unknown } | { readonly text: string; re
 export async function runRow(context: ToolContext, request: RowRequest): Promise<RowAnswer> {
   const row: Endpoint | undefined = context.table.find((candidate) => candidate.operationId === request.operationId);
   if (!row) throw new HttpError(404, "Not found", `This server has no ${request.operationId} operation`);
-  const input = {
-    query: parsePart(row.query, request.query, "query"),
-    params: parsePart(row.params, request.params, "path"),
-    body: parsePart(row.body, request.body, "body"),
-    headers: parsePart(row.headers, request.headers, "headers"),
-  };
-  const result = await row.handler(context, { ...input, client: context.client } as never);
+  const result = await answerRow(row, context, rowInput(row, request), { client: context.client });
   if ("body" in result) return { json: result.body };
   if (result.contentType.startsWith("application/json")) return { json: JSON.parse(result.text) as unknown };
   return { text: result.text, contentType: result.contentType };

@@ -8,7 +8,8 @@
  * another bucket (an MCP tool running a strict row), come back here.
  */
 import { Worker } from "node:worker_threads";
-import type { Result } from "../../catalogue/endpoint.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
+import type { Endpoint, Result } from "../../catalogue/endpoint.ts";
 import type { BucketName } from "../../catalogue/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
@@ -47,6 +48,9 @@ interface Job {
   readonly countIn: ((bucket: BucketName) => Promise<void>) | undefined;
   readonly encoding: CompressRequest["encoding"] | undefined;
 }
+
+/** The rows the thread can run: those of the table it imports. */
+const WORKER_ROWS: ReadonlySet<Endpoint> = new Set(ENDPOINTS);
 
 export class HeavyWorker {
   private worker: Worker | undefined;
@@ -94,6 +98,14 @@ export class HeavyWorker {
   /** No job left: the thread ends after IDLE_MS, giving its memory back. */
   private idleLater(): void {
     if (this.jobs.size === 0) this.idle = setTimeout(() => void this.close(), IDLE_MS).unref();
+  }
+
+  /**
+   * Whether the thread runs this very row: it imports the contract table (catalogue/contract/), so
+   * a row of another table (a test's) runs on the main thread instead.
+   */
+  runs(row: Endpoint): boolean {
+    return WORKER_ROWS.has(row);
   }
 
   run(

@@ -12,6 +12,7 @@ import { runInNewContext } from "node:vm";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
+import { answerRow, type RowInput } from "../../catalogue/contract/run.ts";
 import { serializeJson, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
 import type { BucketName } from "../../catalogue/limits.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load.ts";
@@ -174,8 +175,12 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
       now: () => new Date(message.now),
       startedAt: message.now,
     };
-    const input = message.counts ? { ...(message.input as object), countIn: countIn(message.job) } : message.input;
-    const handled = await row.handler(context, input as never);
+    // The main thread validated the input with this row's schemas (catalogue/contract/run.ts).
+    const { client, ...input } = message.input as RowInput & { readonly client: string };
+    const handled = await answerRow(row, context, input, {
+      client,
+      ...(message.counts ? { countIn: countIn(message.job) } : {}),
+    });
     // Serialised here: a string crosses to the main thread far cheaper than the object (1 MB for
     // a 500-service plan) would be cloned and then serialised there.
     const result = "body" in handled ? asText(handled) : handled;

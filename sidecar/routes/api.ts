@@ -8,10 +8,8 @@ import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
-import type { z } from "zod";
-import type { InputPart } from "../../catalogue/error-catalogue.ts";
+import { answerRow, rowInput } from "../../catalogue/contract/run.ts";
 import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
-import { issueDetails } from "../../catalogue/issues.ts";
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/limits.ts";
 import { acceptedEncoding, cacheControl, compress, etagMatches, etagOf } from "../files.ts";
 import type { HeavyWorker, WorkerResult } from "../heavy/pool.ts";
@@ -19,25 +17,6 @@ import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
 import type { Store } from "../store/store.ts";
-
-function parse<S extends z.ZodType>(schema: S, value: unknown, where: InputPart): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new HttpError(400, `Invalid ${where}`, issueDetails(result.error.issues, where));
-  return result.data;
-}
-
-function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
-  // An array only where the row's schema takes one (an MCP batch, protocol 2025-03-26).
-  if (raw === null || typeof raw !== "object" || (Array.isArray(raw) && !schema.safeParse(raw).success))
-    throw new HttpError(400, "Invalid body", "Send a JSON object");
-  if ("serviceIds" in raw && !("approvedServiceIds" in raw))
-    throw new HttpError(
-      400,
-      "serviceIds is not supported",
-      "The field was renamed: send approvedServiceIds (array of service ids) instead of serviceIds.",
-    );
-  return parse(schema, raw, "body");
-}
 
 /** Fastify's route syntax for an OpenAPI path template; a rest parameter becomes the wildcard. */
 export function fastifyPath(row: Endpoint): string {
@@ -219,12 +198,7 @@ export default fp(
             if (hit && hit.until > now) return send(request, reply, row, hit, now);
           }
           const params = row.restParam ? renameRest(row, request.params) : request.params;
-          const input = {
-            query: row.query ? parse(row.query, request.query, "query") : undefined,
-            params: row.params ? parse(row.params, params, "path") : undefined,
-            body: row.body ? parseBody(row.body, request.body) : undefined,
-            headers: row.headers ? parse(row.headers, request.headers, "headers") : undefined,
-          };
+          const input = rowInput(row, { query: request.query, params, body: request.body, headers: request.headers });
           const client = clientKey(request.ip);
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
@@ -233,7 +207,8 @@ export default fp(
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
           const shared = key ? await computing.get(key) : undefined;
           if (shared && shared.until > now) return send(request, reply, row, shared, now);
-          const worker = isHeavy(row) || row.offThread ? context.heavyWorker : undefined;
+          const worker =
+            (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
           const counter = (bucket: BucketName) => countIn(context.store as Store, bucket, request.ip);
           // An off-thread row's answer, new for each request, is compressed there too.
           const encoding = row.offThread ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
@@ -241,7 +216,7 @@ export default fp(
           const handle = (): Promise<WorkerResult> | Result | Promise<Result> =>
             worker
               ? worker.run(row.operationId, { ...input, client }, context.now(), counter, compressed)
-              : row.handler(context, { ...input, client, countIn: counter });
+              : answerRow(row, context, input, { client, countIn: counter });
           const queue = isHeavy(row) ? heavy : row.offThread ? offThread : undefined;
           const computed = queue ? queue.run(handle) : handle();
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
