@@ -20,6 +20,7 @@ export const BROWSER_CORE = [
   "catalogue/compare.ts",
   "catalogue/compliance.ts",
   "catalogue/dependencies.ts",
+  "catalogue/error-catalogue.ts",
   "catalogue/exit/catalogue.ts",
   "catalogue/exit/context.ts",
   "catalogue/exit/placement.ts",

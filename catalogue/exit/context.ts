@@ -63,6 +63,8 @@ export interface Peer {
   readonly lineage: boolean;
   /** The compatibility entries (protocols, APIs) it shares with the service. */
   readonly compatibility: readonly string[];
+  /** How many of those the service speaks for the whole job (not a `scope`d claim of its own). */
+  readonly wholeJob: number;
   /** Entries it speaks for part of the job only, with the part ("kafka: producing only"); they never rank. */
   readonly partial: readonly string[];
   /** The search's flagship prior (catalogue/search.ts). */

@@ -57,6 +57,7 @@ function peersOn(context: PlanContext, approved: Approved): Peer[] {
     groups: shared.get(peer.service.slug) ?? [],
     lineage: sameProduct(approved, peer),
     compatibility: compatibilityOf(peer).filter((id) => mine.has(id)),
+    wholeJob: compatibilityOf(peer).filter((id) => compatibility.includes(id)).length,
     partial: partialCompatibilityOf(peer)
       .filter(([id]) => mine.has(id))
       .map(([id, scope]) => `${id}: ${scope}`),
@@ -66,13 +67,15 @@ function peersOn(context: PlanContext, approved: Approved): Peer[] {
 
 /**
  * A candidate's real signals, best first when compared in order (lower is better): generally
- * available, the same product (lineage), shared compatibility entries, shared groups, in the
- * service's broadest group, in its category.
+ * available, the same product (lineage), shared compatibility entries — first those the replaced
+ * service speaks for the whole job, then any (its own scoped ones: AWS OpenSearch's Elasticsearch
+ * 7.10 API) — shared groups, in the service's broadest group, in its category.
  */
 export function tierOf(peer: Peer, replaced: ServiceT, inBroadest: boolean): number[] {
   return [
     peer.service.lifecycle ? 1 : 0,
     peer.lineage ? 0 : 1,
+    -peer.wholeJob,
     -peer.compatibility.length,
     -peer.groups.length,
     inBroadest ? 0 : 1,

@@ -12,6 +12,7 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "lifecycle",
   "lineage",
   "compatibility",
+  "compatibility",
   "groups",
   "groups",
   "category",
@@ -26,8 +27,8 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
 ];
 
 /** Where sortCandidates' key holds "a provider the list uses" and "the service's groups it covers". */
-const CHOSEN_AT = 6;
-const JOBS_AT = 7;
+const CHOSEN_AT = 7;
+const JOBS_AT = 8;
 
 interface Ranked {
   readonly peer: Peer;
