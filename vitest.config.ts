@@ -27,6 +27,8 @@ const SLOW_SUITES = [
   "tests/site/**",
   "tests/deploy/**",
   "tests/sidecar/store-lock.test.ts",
+  // Slow clients on raw sockets: a stalled body's 408, pipelines held at their bound.
+  "tests/sidecar/protocol.test.ts",
   "tests/sidecar/durability.test.ts",
   "tests/build/reproducible.test.ts",
   "tests/build/new-port.test.ts",
