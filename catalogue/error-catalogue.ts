@@ -130,14 +130,19 @@ export const ERROR_REASONS: Readonly<Record<number, ErrorTitle>> = {
   404: "Not found",
   405: "Method not allowed",
   406: "Not acceptable",
+  408: "Request timeout",
   409: "Conflict",
   413: "Payload too large",
   414: "URI too long",
   415: "Unsupported media type",
+  417: "Expectation failed",
   422: "Unprocessable content",
   429: "Too many requests",
+  431: "Request header fields too large",
   500: "Internal server error",
+  501: "Not implemented",
   503: "Service unavailable",
+  505: "HTTP version not supported",
 };
 
 /** An error body whose title and status belong together, as a type: the union of every catalogue pair. */
