@@ -19,7 +19,8 @@ import { inputSchema, outputSchema } from "./schemas.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerResources, RELEASE_META } from "./resources.ts";
 import { catalogueRelease, releaseLine, resourceLinks, toolText } from "./text.ts";
-import { invalid, runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
+import { invalid } from "../catalogue/contract/run.ts";
+import { runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
 
 export const SERVER_NAME = "cloud-services-catalogue";
 

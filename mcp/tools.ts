@@ -17,9 +17,7 @@ import {
   MAX_URL_LENGTH,
   type BucketName,
 } from "../catalogue/limits.ts";
-import { issueDetails } from "../catalogue/issues.ts";
 import type { Catalogue } from "../catalogue/load.ts";
-import type { InputPart } from "../catalogue/error-catalogue.ts";
 import { HttpError } from "../catalogue/problem.ts";
 import {
   ExitPlan,
@@ -313,11 +311,6 @@ export const TOOLS: readonly ToolSpec[] = [
     output: SavedListDetail.extend({ omitted: Omitted.optional() }),
   }),
 ];
-
-/** A zod error as the API words it (catalogue/contract/run.ts): where, and what, for the first five issues. */
-export function invalid(error: z.ZodError, where: InputPart): HttpError {
-  return new HttpError(400, `Invalid ${where}`, issueDetails(error.issues, where));
-}
 
 /** What an MCP call runs with: the API's operation context, and who is asking (the rate-limit key over HTTP). */
 export interface ToolContext extends OperationContext {

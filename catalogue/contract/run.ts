@@ -26,9 +26,14 @@ export interface RowInput {
   readonly headers: unknown;
 }
 
+/** A zod error as the API words it: which part, and what, for the first five issues. */
+export function invalid(error: z.ZodError, where: InputPart): HttpError {
+  return new HttpError(400, `Invalid ${where}`, issueDetails(error.issues, where));
+}
+
 function parsePart(schema: z.ZodType, value: unknown, where: InputPart): unknown {
   const result = schema.safeParse(value ?? {});
-  if (!result.success) throw new HttpError(400, `Invalid ${where}`, issueDetails(result.error.issues, where));
+  if (!result.success) throw invalid(result.error, where);
   return result.data;
 }
 

@@ -54,8 +54,9 @@ export function comparePathBody(
     ids = parseIdList(catalogue, raw, Number.MAX_SAFE_INTEGER);
   } catch (error) {
     if (!isHttpError(error)) throw error;
-    const status = error instanceof UnknownIdsError ? 404 : error.statusCode;
-    return { status, title: error.title, detail: error.details ?? "" };
+    // Ids in the path name a page: unknown ones are a page not found, with the nearest slugs.
+    if (error instanceof UnknownIdsError) return { status: 404, title: "Not found", detail: error.details ?? "" };
+    return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
   }
   return { status: 200, body: render(comparePage(catalogue, ids), rendering, width) };
 }
