@@ -143,24 +143,6 @@ export default tseslint.config(
     },
   },
   {
-    // The one import still upward: the /mcp row's handler starts the MCP server and lists its tools,
-    // which live in mcp/. It goes when the table is handed the MCP server; nothing else may join it.
-    files: ["catalogue/contract/index.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["**/mcp/**", "!../../mcp/endpoint.ts", "**/sidecar/**", "**/site/**"],
-              message: "catalogue/ imports nothing from mcp/, sidecar/ or site/: move what it needs down here.",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // Tests: a describe block is a list of cases, not a unit to split. They read answers as parsed
     // JSON (any) and assert on them: the assertions are the type check, so the no-unsafe-* rules,
     // which would ask for a cast before every expect, stay for the code under test.

@@ -74,7 +74,23 @@ export interface OperationContext {
   readonly now: () => Date;
   /** Epoch ms when the process started. */
   readonly startedAt: number;
+  /** The MCP server (mcp/), where this process serves POST /mcp: the sidecar and its worker hand it in. */
+  readonly answerMcp?: McpAnswerer;
 }
+
+/** An operation run on a client's behalf: who asks (the rate-limit key), and its other buckets. */
+export interface ClientContext extends OperationContext {
+  readonly client: string;
+  /** Counts the request in another bucket too, refusing it past that bucket's limit (HttpError 429). */
+  readonly countIn?: (bucket: BucketName) => Promise<void>;
+}
+
+/** Answers one POST /mcp body (a JSON-RPC message or batch) with its headers. */
+export type McpAnswerer = (
+  context: ClientContext,
+  body: unknown,
+  headers: Readonly<Record<string, string | undefined>>,
+) => Promise<Result<never>>;
 
 /**
  * A handler's answer: JSON (`body`, of the row's response schema when it declares one) or text of a

@@ -11,7 +11,8 @@ import { renderAnsi } from "./render/ansi.ts";
 import type { Doc } from "./render/doc.ts";
 import { renderMarkdown } from "./render/markdown.ts";
 import { equivalentsDoc } from "./render/equivalents.ts";
-import { categoryPage, homePage, lifecyclePage, providerPage, servicePage } from "./render/pages.ts";
+import { categoryPage, homePage, lifecyclePage, providerPage } from "./render/pages.ts";
+import { servicePage } from "./render/service-page.ts";
 import { BUILD_PATH_PATTERN } from "./schema/index.ts";
 import { servicePath } from "./urls.ts";
 

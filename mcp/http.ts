@@ -9,7 +9,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Result } from "../catalogue/endpoint.ts";
 import { HttpError, httpErrorOf } from "../catalogue/problem.ts";
-import { BATCH_PROTOCOL } from "./protocol.ts";
+import { BATCH_PROTOCOL } from "../catalogue/contract/mcp.ts";
 import { catalogueMcpServer } from "./server.ts";
 import type { ToolContext } from "./tools.ts";
 

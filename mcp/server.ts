@@ -20,6 +20,7 @@ import { registerPrompts } from "./prompts.ts";
 import { registerResources, RELEASE_META } from "./resources.ts";
 import { catalogueRelease, releaseLine, resourceLinks, toolText } from "./text.ts";
 import { invalid } from "../catalogue/contract/run.ts";
+import { mcpToolTitle } from "../catalogue/contract/mcp.ts";
 import { runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
 
 export const SERVER_NAME = "cloud-services-catalogue";
@@ -142,7 +143,7 @@ async function answerCall(context: ToolContext, params: unknown): Promise<CallTo
   } catch (error) {
     return toolError(context, error as HttpError);
   }
-  const args = ARGUMENTS.get(name)!.safeParse(given ?? {});
+  const args = ARGUMENTS.get(spec.name)!.safeParse(given ?? {});
   if (!args.success) return toolError(context, invalid(args.error, "arguments"));
   return callTool(context, spec, args.data);
 }
@@ -150,12 +151,12 @@ async function answerCall(context: ToolContext, params: unknown): Promise<CallTo
 /** tools/list, made once: the input schemas in full, the outputs shallow (./schemas.ts). */
 const TOOL_LIST = TOOLS.map((spec) => ({
   name: spec.name,
-  title: spec.title,
+  title: mcpToolTitle(spec.name),
   description: spec.description,
   inputSchema: inputSchema(spec.input),
   outputSchema: outputSchema(spec.output),
   annotations: {
-    title: spec.title,
+    title: mcpToolTitle(spec.name),
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,

@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import { answerRow, rowInput, type RowRequest as PartsOfRequest } from "../catalogue/contract/run.ts";
-import type { Endpoint, OperationContext } from "../catalogue/endpoint.ts";
+import type { ClientContext, Endpoint } from "../catalogue/endpoint.ts";
+import { type McpToolName } from "../catalogue/contract/mcp.ts";
 import { LifecycleQuery } from "../catalogue/schema/index.ts";
 import {
   LIFECYCLE_WITHIN_MAX_DAYS,
@@ -15,7 +16,6 @@ import {
   MAX_EXPOSURE_IDS,
   MAX_ID_LENGTH,
   MAX_URL_LENGTH,
-  type BucketName,
 } from "../catalogue/limits.ts";
 import type { Catalogue } from "../catalogue/load.ts";
 import { HttpError } from "../catalogue/problem.ts";
@@ -64,9 +64,9 @@ export interface RowRequest extends PartsOfRequest {
   readonly operationId: string;
 }
 
+/** A tool: its name (its title is the contract's, catalogue/contract/mcp.ts), input and contract row. */
 export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
-  readonly name: string;
-  readonly title: string;
+  readonly name: McpToolName;
   readonly description: string;
   readonly input: S;
   /** The row's request; provider and category names are resolved against the catalogue here. */
@@ -111,7 +111,6 @@ const FORMAT_ONLY = { strategy: "scp", part: "scp", exemptPrincipalArns: "scp", 
 export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "search_services",
-    title: "Search cloud services",
     description:
       "Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status or free tier. Paged: 1 to 200 per page.",
     input: {
@@ -148,7 +147,6 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
   tool({
     name: "get_service",
-    title: "Get one service",
     description:
       "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
     input: {
@@ -167,7 +165,6 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
   tool({
     name: "compare_services",
-    title: "Compare services",
     description: `Up to ${MAX_COMPARE_IDS} services side by side (GET /v1/compare): shared attributes, compliance in common and apart, whether they are equivalent.`,
     input: { ids: slugArray(MAX_COMPARE_IDS) },
     request: ({ ids }) => ({ operationId: "compareServices", query: { ids: ids.join(",") } }),
@@ -175,7 +172,6 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
   tool({
     name: "exposure_scorecard",
-    title: "Jurisdictional exposure scorecard",
     description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services (GET /v1/exposure). Procurement triage, not legal advice.`,
     input: {
       ids: slugArray(MAX_EXPOSURE_IDS),
@@ -193,7 +189,6 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
   tool({
     name: "lifecycle_upcoming",
-    title: "Lifecycle watch",
     description:
       "Services in preview, deprecated, sunsetting or retired (GET /v1/lifecycle), by next relevant date; withinDays keeps those whose sunset date falls between today (UTC) and today + n days.",
     input: {
@@ -230,7 +225,6 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
   tool({
     name: "generate_policy",
-    title: "Generate a policy document",
     description:
       "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). explain: true adds what was skipped, implied, kept as essentials and the notes. A starting point: review and test it in a non-production unit first.",
     input: {
@@ -260,7 +254,6 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
   tool({
     name: "exit_plan",
-    title: "Plan an exit",
     description:
       "Maps an approved list onto the providers a target allows (POST /v1/exit-plan): per service stays, mapped (ranked peers with reasons) or a named gap; a proposed target list keeping providers few; exposure before and after.",
     input: {
@@ -293,7 +286,6 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
   tool({
     name: "get_saved_list",
-    title: "Get a saved list",
     description:
       "A saved approved-services list by slug or id (GET /v1/lists/{id}), read only, with its services resolved. Lists live in the API server's store: the HTTP endpoint reads them; the stdio server, which has no store, says so. Over HTTP each call counts in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly.",
     input: {
@@ -312,14 +304,12 @@ export const TOOLS: readonly ToolSpec[] = [
   }),
 ];
 
-/** What an MCP call runs with: the API's operation context, and who is asking (the rate-limit key over HTTP). */
-export interface ToolContext extends OperationContext {
-  readonly client: string;
-  /**
-   * Counts the call in its row's own bucket too (over HTTP): a tool running a strict row, such as
-   * generate_policy, is limited as POST /v1/policies/* is. Absent over stdio, a local process.
-   */
-  readonly countIn?: (bucket: BucketName) => Promise<void>;
+/**
+ * What an MCP call runs with: the API's operation context and who is asking (the rate-limit key over
+ * HTTP); `countIn` counts a tool running a strict row, such as generate_policy, as POST
+ * /v1/policies/* is (absent over stdio, a local process).
+ */
+export interface ToolContext extends ClientContext {
   /** Why saved lists cannot be read here (the stdio server has no store); absent where they can. */
   readonly listsUnavailable?: string;
 }

@@ -22,6 +22,7 @@ import { staticFileFor } from "../catalogue/static.ts";
 import type { ConfigT } from "./config.ts";
 import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
+import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { loggerOptions } from "./logging.ts";
@@ -247,6 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     table,
     now: options.now ?? (() => new Date()),
     startedAt: Date.now(),
+    answerMcp,
   });
   return app;
 }

@@ -12,7 +12,7 @@ import { POLICIES_ENDPOINTS } from "./policies.ts";
 import { LISTS_ENDPOINTS } from "./lists.ts";
 import { OPERATIONS_ENDPOINTS } from "./operations.ts";
 import { MIRROR_ENDPOINTS } from "./mirror.ts";
-import { MCP_ENDPOINT } from "../../mcp/endpoint.ts";
+import { MCP_ENDPOINT } from "./mcp.ts";
 
 export { recordFeedback } from "./operations.ts";
 

@@ -1,30 +1,22 @@
 /**
- * A service page's identifier sections: its policy identifiers, then the Terraform resource types
- * it owns (1.9.0), so an architect reading a plan sees which service each resource belongs to.
+ * A service's policy identifiers as field rows (the service page's "Policy identifiers" section);
+ * a service with none says why, or that none is recorded, as the site's page does.
  */
 import type { PolicyIdentifiersT } from "../schema/index.ts";
-import { heading, type Block, type Inline } from "./doc.ts";
+import type { Inline } from "./doc.ts";
 
-export function identifierBlocks(ids: PolicyIdentifiersT, terraformResources: readonly string[]): Block[] {
-  const identifierRows: [string, Inline[]][] = [];
-  if (ids.iamPrefixes) identifierRows.push(["AWS IAM prefixes", [ids.iamPrefixes.join(", ")]]);
-  if (ids.resourceTypes) identifierRows.push(["Azure resource types", [ids.resourceTypes.join(", ")]]);
+export function policyIdentifierRows(ids: PolicyIdentifiersT): [string, Inline[]][] {
+  const rows: [string, Inline[]][] = [];
+  if (ids.iamPrefixes) rows.push(["AWS IAM prefixes", [ids.iamPrefixes.join(", ")]]);
+  if (ids.resourceTypes) rows.push(["Azure resource types", [ids.resourceTypes.join(", ")]]);
   if (ids.apiServices) {
-    identifierRows.push([
+    rows.push([
       "Google APIs",
       [ids.apiServices.map((api) => `${api.name}${api.restrictServiceUsage ? "" : " (not restrictable)"}`).join(", ")],
     ]);
   }
-  for (const other of ids.other ?? []) identifierRows.push([other.scheme, [other.values.join(", ")]]);
-  if (ids.noneReason) identifierRows.push(["None", [ids.noneReason]]);
-  const blocks: Block[] = [];
-  if (identifierRows.length > 0)
-    blocks.push(heading(2, "Policy identifiers"), { kind: "fields", rows: identifierRows });
-  if (terraformResources.length > 0) {
-    blocks.push(heading(2, "Terraform resource types"), {
-      kind: "fields",
-      rows: [["Resource types", [terraformResources.join(", ")]]],
-    });
-  }
-  return blocks;
+  for (const other of ids.other ?? []) rows.push([other.scheme, [other.values.join(", ")]]);
+  if (ids.noneReason) rows.push(["None", [ids.noneReason]]);
+  if (rows.length === 0) rows.push(["None", ["Not recorded."]]);
+  return rows;
 }

@@ -1,9 +1,9 @@
 /**
- * The text host's pages as Docs: home, provider, service, category, lifecycle and compare; and the
+ * The text host's pages as Docs: home, provider, category, lifecycle and compare (the service page is
+ * service-page.ts); and the
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
-import { shownVerifiedText } from "../verified.ts";
 import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle.ts";
 import {
   LIFECYCLE_SOON_DAYS,
@@ -15,11 +15,10 @@ import { listPath, resolveList, type StoredList } from "../lists.ts";
 import type { ListCatalogue } from "../list-catalogue.ts";
 import type { Catalogue } from "../load.ts";
 import { holdingText, ownComplianceText, providerHoldings } from "../compliance.ts";
-import type { FactSourceT, ServiceLifecycleT, ServiceSourceT, ServiceT } from "../schema/index.ts";
+import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
 import { relativeDays } from "./relative.ts";
-import { identifierBlocks } from "./identifiers.ts";
 
 export { relativeDays } from "./relative.ts";
 // The paths live in urls.ts (a leaf, so lifecycle.ts can name them); the text host imports them here.
@@ -30,7 +29,7 @@ export function lifecycleLabel(lifecycle: ServiceLifecycleT | undefined): string
   return lifecycle.sunsetDate ? `${lifecycle.status} ${lifecycle.sunsetDate}` : lifecycle.status;
 }
 
-function lifecycleNote(catalogue: Catalogue, lifecycle: ServiceLifecycleT): Block {
+export function lifecycleNote(catalogue: Catalogue, lifecycle: ServiceLifecycleT): Block {
   const successor = lifecycle.successorSlug ? catalogue.bySlug.get(lifecycle.successorSlug)?.service : undefined;
   const parts: Inline[] = [strong(lifecycle.status.toUpperCase())];
   if (lifecycle.status === "sunset") parts.push(` — retires on ${lifecycle.sunsetDate}.`);
@@ -45,7 +44,7 @@ function lifecycleNote(catalogue: Catalogue, lifecycle: ServiceLifecycleT): Bloc
 }
 
 /** Compliance programme names for ids, in the order given (an id the vocabulary lacks shows as itself). */
-const programmeNames = (catalogue: Catalogue, ids: readonly string[]) =>
+export const programmeNames = (catalogue: Catalogue, ids: readonly string[]) =>
   ids.map((id) => catalogue.compliance.get(id) ?? id).join(", ");
 
 /**
@@ -67,111 +66,7 @@ export function complianceRows(catalogue: Catalogue, service: ServiceT): [string
   return rows;
 }
 
-/** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
-function sourceDates(source: ServiceSourceT): Inline[] {
-  const parts: Inline[] = [`retrieved ${source.retrieved}`];
-  if (source.asOf || source.via) {
-    parts.push(` (${source.asOf ? `copy of ${source.asOf}` : "copy"}`);
-    if (source.via) parts.push(", via ", link(source.via, source.via));
-    parts.push(")");
-  }
-  return parts;
-}
-
-/** The vendor pages behind a service's facts, newest first: what each backs, when it was read, from what copy. */
-function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
-  const { sources } = catalogue.bySlug.get(slug)!;
-  if (sources.length === 0)
-    return [
-      heading(2, "Sources"),
-      paragraph("No vendor page is recorded for this service yet, so none of its facts is marked as verified."),
-    ];
-  const backs = (source: ServiceSourceT) =>
-    source.programmes
-      ? `${source.backs.join(", ")} (${programmeNames(catalogue, source.programmes)})`
-      : source.backs.join(", ");
-  return [
-    heading(2, "Sources"),
-    {
-      kind: "list",
-      items: sources.map((source) => [
-        link(source.url, source.url),
-        ` — backs ${backs(source)}; `,
-        ...sourceDates(source),
-      ]),
-    },
-  ];
-}
-
-/** When the vendor's page was read, and the date it gives for itself where it gives one. */
-const readOn = (source: FactSourceT): string =>
-  `read ${source.retrieved}${source.asOf ? `, page dated ${source.asOf}` : ""}`;
-
-/**
- * "Compatible with" and "Lineage" (1.8.0): the protocols and APIs the vendor states the service
- * speaks, and whose product it is when another company operates it, each with the page that says so.
- */
-function compatibilityBlocks(catalogue: Catalogue, slug: string): Block[] {
-  const { service, compatibility, lineage } = catalogue.bySlug.get(slug)!;
-  const blocks: Block[] = [];
-  if (lineage) {
-    const origin = catalogue.bySlug.get(lineage.origin)?.service;
-    const originProvider = origin && catalogue.providerById.get(origin.providerId)?.provider;
-    const operator = catalogue.providerById.get(service.providerId)!.provider;
-    if (origin && originProvider)
-      blocks.push(heading(2, "Lineage"), {
-        kind: "note",
-        tone: "info",
-        parts: [
-          `${originProvider.shortName}'s `,
-          link(origin.name, servicePath(origin)),
-          `, operated by ${operator.shortName}. Source: `,
-          link(lineage.source.url, lineage.source.url),
-          ` (${readOn(lineage.source)})`,
-        ],
-      });
-  }
-  if (compatibility.length > 0)
-    blocks.push(heading(2, "Compatible with"), {
-      kind: "list",
-      items: compatibility.map((claim) => {
-        const term = catalogue.compatibilityById.get(claim.id);
-        return [
-          term ? link(term.name, term.url) : claim.id,
-          " — the vendor states it. Source: ",
-          link(claim.source.url, claim.source.url),
-          ` (${readOn(claim.source)})`,
-        ];
-      }),
-    });
-  return blocks;
-}
-
-/**
- * "Needs to be usable": the identifiers a service needs besides its own (data/dependencies/), each
- * group with why and its source; nothing when none is recorded.
- */
-function dependencyBlocks(catalogue: Catalogue, slug: string): Block[] {
-  const { dependencies } = catalogue.bySlug.get(slug)!;
-  if (dependencies.length === 0) return [];
-  return [
-    heading(2, "Needs to be usable"),
-    paragraph(
-      "Identifiers besides the service's own that a policy allowing it must allow too; the policy generators add them.",
-    ),
-    {
-      kind: "list",
-      items: dependencies.map(({ identifiers, source }) => [
-        identifiers.join(", "),
-        ` — ${source.backs}. Source: `,
-        link(source.url, source.url),
-        ` (checked ${source.checked})`,
-      ]),
-    },
-  ];
-}
-
-const serviceRow = (service: ServiceT, extra: Inline[] = []): Inline[] => [
+export const serviceRow = (service: ServiceT, extra: Inline[] = []): Inline[] => [
   link(service.name, servicePath(service)),
   service.providerId,
   lifecycleLabel(service.lifecycle),
@@ -282,54 +177,6 @@ export function providerPage(catalogue: Catalogue, providerId: string): Doc {
     ]),
   });
   return { title: provider.name, blocks };
-}
-
-export function servicePage(catalogue: Catalogue, slug: string): Doc {
-  const record = catalogue.bySlug.get(slug)!;
-  const { service, policyIdentifiers: ids } = record;
-  const provider = catalogue.providerById.get(service.providerId)!.provider;
-  const fields: [string, Inline[]][] = [
-    ["Provider", [link(provider.name, providerPath(provider.id))]],
-    ["Slug", [service.slug]],
-    ["Category", [link(catalogue.categoryById.get(service.category)!.name, categoryPath(service.category))]],
-    ["Lifecycle", [lifecycleLabel(service.lifecycle)]],
-  ];
-  if (service.shortName) fields.push(["Short name", [service.shortName]]);
-  if (service.pricingModel) fields.push(["Pricing model", [service.pricingModel]]);
-  if (service.hasFreeTier) fields.push(["Free tier", ["yes"]]);
-  if (service.documentationUrl)
-    fields.push(["Documentation", [link(service.documentationUrl, service.documentationUrl)]]);
-  if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
-  if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
-  fields.push(...complianceRows(catalogue, service));
-  // The copy's own date where a source gives one, never the day it was read (catalogue/verified.ts).
-  const verified = shownVerifiedText(record.sources);
-  if (verified) fields.push(["Verified", [verified]]);
-  const blocks: Block[] = [heading(1, service.name)];
-  if (service.description) blocks.push(paragraph(service.description));
-  if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));
-  blocks.push({ kind: "fields", rows: fields }, ...compatibilityBlocks(catalogue, slug));
-  if (record.subServices.length > 0) {
-    blocks.push(heading(2, "Sub-services"), {
-      kind: "table",
-      head: ["Name", "Kind", "Description"],
-      rows: record.subServices.map((sub) => [sub.name, sub.kind, sub.description ?? ""]),
-    });
-  }
-  blocks.push(...identifierBlocks(ids, record.terraformResources));
-  blocks.push(heading(2, "Equivalents"));
-  const equivalents = record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service);
-  blocks.push(
-    equivalents.length > 0
-      ? {
-          kind: "table",
-          head: ["Service", "Provider", "Lifecycle"],
-          rows: equivalents.map((other) => serviceRow(other)),
-        }
-      : paragraph("No equivalent on another provider is recorded."),
-  );
-  blocks.push(...dependencyBlocks(catalogue, slug), ...sourcesBlocks(catalogue, slug));
-  return { title: `${service.name} — ${provider.shortName}`, blocks };
 }
 
 /**

@@ -18,6 +18,7 @@ import type { BucketName } from "../../catalogue/limits.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
+import { answerMcp } from "../../mcp/answer.ts";
 import {
   errorMessage,
   httpError,
@@ -174,6 +175,7 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
       table: ENDPOINTS,
       now: () => new Date(message.now),
       startedAt: message.now,
+      answerMcp,
     };
     // The main thread validated the input with this row's schemas (catalogue/contract/run.ts).
     const { client, ...input } = message.input as RowInput & { readonly client: string };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { renderAnsi, TERMINAL_WIDTH } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
-import { categoryPage, categoryTables, comparePage, servicePage } from "../../catalogue/render/pages.ts";
+import { categoryPage, categoryTables, comparePage } from "../../catalogue/render/pages.ts";
+import { servicePage } from "../../catalogue/render/service-page.ts";
 import { textPages } from "../../catalogue/static.ts";
 import { fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 

@@ -11,7 +11,7 @@ import { terraformResourceProblems } from "../../catalogue/terraform-resources.t
 import { ServiceEntry } from "../../catalogue/schema/data-files.ts";
 import { renderAnsi } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
-import { servicePage } from "../../catalogue/render/pages.ts";
+import { servicePage } from "../../catalogue/render/service-page.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const FIXTURES = new URL("../fixtures/terraform/", import.meta.url);

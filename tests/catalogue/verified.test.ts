@@ -4,7 +4,7 @@
  * 2022. The text host's service page carries the same row.
  */
 import { describe, expect, it } from "vitest";
-import { servicePage } from "../../catalogue/render/pages.ts";
+import { servicePage } from "../../catalogue/render/service-page.ts";
 import { shownVerified, shownVerifiedText } from "../../catalogue/verified.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
+import { MCP_TOOLS } from "../../catalogue/contract/mcp.ts";
 import { TOOLS } from "../../mcp/tools.ts";
 import { realCatalogue } from "../helpers/app.ts";
 import { INVALID, VALID } from "./shared.ts";
@@ -24,6 +25,10 @@ describe("the MCP tool table", () => {
         return []; // refused before choosing a row (an option of another format)
       }
     });
+
+  it("gives every tool the contract names (x-mcp) its input and row, in the same order", () => {
+    expect(TOOLS.map((tool) => tool.name)).toEqual(MCP_TOOLS.map((tool) => tool.name));
+  });
 
   it("has a case for every tool", () => {
     expect(new Set(requests.map((request) => request.tool))).toEqual(new Set(TOOLS.map((tool) => tool.name)));

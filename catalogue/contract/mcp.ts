@@ -1,15 +1,33 @@
 /**
- * The /mcp row of the contract table (catalogue/contract/index.ts lists it): the MCP server's Streamable
- * HTTP transport on the API host, in its own rate-limit bucket, described in OpenAPI with an
- * `x-mcp` extension naming its tools, resources and prompts, and listed in discovery. The SDK is
- * loaded on the first request, so the build and the static servers never load it.
+ * The /mcp row: the MCP server's Streamable HTTP transport on the API host, in its own rate-limit
+ * bucket, described in OpenAPI with an `x-mcp` extension naming its tools, resources and prompts,
+ * and listed in discovery. The server itself (mcp/) is handed to the row through the operation
+ * context (`answerMcp`), so the domain never imports it and the build never loads the SDK.
  */
 import { z } from "zod";
-import { endpoint } from "../catalogue/endpoint.ts";
-import { MAX_ID_LENGTH } from "../catalogue/limits.ts";
-import { d } from "../catalogue/schema/vocabulary.ts";
-import { BATCH_PROTOCOL } from "./protocol.ts";
-import { TOOLS } from "./tools.ts";
+import { endpoint } from "../endpoint.ts";
+import { MAX_ID_LENGTH } from "../limits.ts";
+import { HttpError } from "../problem.ts";
+import { d } from "../schema/vocabulary.ts";
+
+/** The one protocol revision whose clients may send JSON-RPC batches (MCP 2025-03-26; later ones removed them). */
+export const BATCH_PROTOCOL = "2025-03-26";
+
+/** The tools the server offers, by name and title; mcp/tools.ts gives each its input and its row. */
+export const MCP_TOOLS = [
+  { name: "search_services", title: "Search cloud services" },
+  { name: "get_service", title: "Get one service" },
+  { name: "compare_services", title: "Compare services" },
+  { name: "exposure_scorecard", title: "Jurisdictional exposure scorecard" },
+  { name: "lifecycle_upcoming", title: "Lifecycle watch" },
+  { name: "generate_policy", title: "Generate a policy document" },
+  { name: "exit_plan", title: "Plan an exit" },
+  { name: "get_saved_list", title: "Get a saved list" },
+] as const;
+
+export type McpToolName = (typeof MCP_TOOLS)[number]["name"];
+
+export const mcpToolTitle = (name: McpToolName): string => MCP_TOOLS.find((tool) => tool.name === name)!.title;
 
 /** Protocol versions this SDK speaks; the client names one in MCP-Protocol-Version after initialize. */
 const PROTOCOL_VERSION_EXAMPLE = "2025-06-18";
@@ -64,8 +82,6 @@ export const McpAnswer = z
   })
   .meta({ id: "McpAnswer", description: "The JSON-RPC 2.0 answer to one MCP request" });
 
-/** The protocol revision that had JSON-RPC batches (2025-06-18 removed them). */
-export { BATCH_PROTOCOL };
 export const MAX_BATCH = 20;
 
 /** One message, or (protocol 2025-03-26, named in MCP-Protocol-Version) a batch of them. */
@@ -87,7 +103,7 @@ export const MCP_OFFER = {
   transport: "streamable-http",
   stateless: true,
   stdio: "npm run --silent mcp in a clone (bin cloud-catalogue-mcp): the same server over stdio, no API server needed",
-  tools: TOOLS.map((tool) => ({ name: tool.name, title: tool.title })),
+  tools: MCP_TOOLS,
   resourceTemplates: [
     "catalogue://services/{slug}",
     "catalogue://providers/{id}",
@@ -97,10 +113,6 @@ export const MCP_OFFER = {
   resources: ["catalogue://equivalents", "catalogue://changelog", "catalogue://changes"],
   prompts: ["find_equivalent", "plan_exit", "sunsets_soon"],
 };
-
-/** The SDK's side, imported once: import() resolves its specifier again on every call. */
-let http: Promise<typeof import("./http.ts")> | undefined;
-const loadHttp = () => (http ??= import("./http.ts"));
 
 export const MCP_ENDPOINT = endpoint({
   operationId: "mcp",
@@ -134,8 +146,8 @@ export const MCP_ENDPOINT = endpoint({
       params: { name: "search_services", arguments: { query: "object storage", provider: "aws" } },
     },
   },
-  handler: async (context, { body, headers, client, countIn }) => {
-    const { answerMcp } = await loadHttp();
-    return answerMcp({ ...context, client, ...(countIn ? { countIn } : {}) }, body, headers);
+  handler: (context, { body, headers, client, countIn }) => {
+    if (!context.answerMcp) throw new HttpError(404, "Not found", "This server does not serve MCP");
+    return context.answerMcp({ ...context, client, ...(countIn ? { countIn } : {}) }, body, headers);
   },
 });

@@ -1,0 +1,182 @@
+/**
+ * A service's page as a Doc (Markdown, ANSI, plain text and MCP): its sections in the order
+ * sections.ts gives, the same walk the site's page makes, each section's heading from that list.
+ */
+import type { Catalogue } from "../load.ts";
+import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
+import { categoryPath, providerPath, servicePath } from "../urls.ts";
+import { shownVerifiedText } from "../verified.ts";
+import { heading, link, paragraph, type Block, type Doc, type Inline } from "./doc.ts";
+import { policyIdentifierRows } from "./identifiers.ts";
+import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";
+import { shownSections, type ServiceSectionId } from "./sections.ts";
+
+/** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
+function sourceDates(source: ServiceSourceT): Inline[] {
+  const parts: Inline[] = [`retrieved ${source.retrieved}`];
+  if (source.asOf || source.via) {
+    parts.push(` (${source.asOf ? `copy of ${source.asOf}` : "copy"}`);
+    if (source.via) parts.push(", via ", link(source.via, source.via));
+    parts.push(")");
+  }
+  return parts;
+}
+
+/** When the vendor's page was read, and the date it gives for itself where it gives one. */
+const readOn = (source: FactSourceT): string =>
+  `read ${source.retrieved}${source.asOf ? `, page dated ${source.asOf}` : ""}`;
+
+type SectionBlocks = (catalogue: Catalogue, slug: string) => Block[];
+
+const record = (catalogue: Catalogue, slug: string) => catalogue.bySlug.get(slug)!;
+
+function summaryBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { service } = record(catalogue, slug);
+  const blocks: Block[] = [heading(1, service.name)];
+  if (service.description) blocks.push(paragraph(service.description));
+  if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));
+  return blocks;
+}
+
+function fieldBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { service, sources } = record(catalogue, slug);
+  const provider = catalogue.providerById.get(service.providerId)!.provider;
+  const fields: [string, Inline[]][] = [
+    ["Provider", [link(provider.name, providerPath(provider.id))]],
+    ["Slug", [service.slug]],
+    ["Category", [link(catalogue.categoryById.get(service.category)!.name, categoryPath(service.category))]],
+    ["Lifecycle", [lifecycleLabel(service.lifecycle)]],
+  ];
+  if (service.shortName) fields.push(["Short name", [service.shortName]]);
+  if (service.pricingModel) fields.push(["Pricing model", [service.pricingModel]]);
+  if (service.hasFreeTier) fields.push(["Free tier", ["yes"]]);
+  if (service.documentationUrl)
+    fields.push(["Documentation", [link(service.documentationUrl, service.documentationUrl)]]);
+  if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
+  if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
+  fields.push(...complianceRows(catalogue, service));
+  // The copy's own date where a source gives one, never the day it was read (catalogue/verified.ts).
+  const verified = shownVerifiedText(sources);
+  if (verified) fields.push(["Verified", [verified]]);
+  return [{ kind: "fields", rows: fields }];
+}
+
+/** Whose product this is when another company operates it, with the page that says so (1.8.0). */
+function lineageBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { service, lineage } = record(catalogue, slug);
+  const origin = catalogue.bySlug.get(lineage!.origin)!.service;
+  const originProvider = catalogue.providerById.get(origin.providerId)!.provider;
+  const operator = catalogue.providerById.get(service.providerId)!.provider;
+  return [
+    {
+      kind: "note",
+      tone: "info",
+      parts: [
+        `${originProvider.shortName}'s `,
+        link(origin.name, servicePath(origin)),
+        `, operated by ${operator.shortName}. Source: `,
+        link(lineage!.source.url, lineage!.source.url),
+        ` (${readOn(lineage!.source)})`,
+      ],
+    },
+  ];
+}
+
+/** The protocols and APIs the vendor states the service speaks, each with its page (1.8.0). */
+const compatibilityBlocks: SectionBlocks = (catalogue, slug) => [
+  {
+    kind: "list",
+    items: record(catalogue, slug).compatibility.map((claim) => {
+      const term = catalogue.compatibilityById.get(claim.id);
+      return [
+        term ? link(term.name, term.url) : claim.id,
+        " — the vendor states it. Source: ",
+        link(claim.source.url, claim.source.url),
+        ` (${readOn(claim.source)})`,
+      ];
+    }),
+  },
+];
+
+const subServiceBlocks: SectionBlocks = (catalogue, slug) => [
+  {
+    kind: "table",
+    head: ["Name", "Kind", "Description"],
+    rows: record(catalogue, slug).subServices.map((sub) => [sub.name, sub.kind, sub.description ?? ""]),
+  },
+];
+
+const terraformBlocks: SectionBlocks = (catalogue, slug) => [
+  { kind: "fields", rows: [["Resource types", [record(catalogue, slug).terraformResources.join(", ")]]] },
+];
+
+function equivalentBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const equivalents = record(catalogue, slug).equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service);
+  if (equivalents.length === 0) return [paragraph("No equivalent on another provider is recorded.")];
+  return [
+    { kind: "table", head: ["Service", "Provider", "Lifecycle"], rows: equivalents.map((other) => serviceRow(other)) },
+  ];
+}
+
+/** The identifiers a service needs besides its own (data/dependencies/), each group with why and its source. */
+const dependencyBlocks: SectionBlocks = (catalogue, slug) => [
+  paragraph(
+    "Identifiers besides the service's own that a policy allowing it must allow too; the policy generators add them.",
+  ),
+  {
+    kind: "list",
+    items: record(catalogue, slug).dependencies.map(({ identifiers, source }) => [
+      identifiers.join(", "),
+      ` — ${source.backs}. Source: `,
+      link(source.url, source.url),
+      ` (checked ${source.checked})`,
+    ]),
+  },
+];
+
+/** The vendor pages behind a service's facts, newest first: what each backs, when it was read, from what copy. */
+function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
+  const { sources } = record(catalogue, slug);
+  if (sources.length === 0)
+    return [paragraph("No vendor page is recorded for this service yet, so none of its facts is marked as verified.")];
+  const backs = (source: ServiceSourceT) =>
+    source.programmes
+      ? `${source.backs.join(", ")} (${programmeNames(catalogue, source.programmes)})`
+      : source.backs.join(", ");
+  return [
+    {
+      kind: "list",
+      items: sources.map((source) => [
+        link(source.url, source.url),
+        ` — backs ${backs(source)}; `,
+        ...sourceDates(source),
+      ]),
+    },
+  ];
+}
+
+/** Each section's blocks, below its heading: every section of sections.ts has one (the type says so). */
+const SECTION_BLOCKS: Record<ServiceSectionId, SectionBlocks> = {
+  summary: summaryBlocks,
+  fields: fieldBlocks,
+  lineage: lineageBlocks,
+  compatibility: compatibilityBlocks,
+  "sub-services": subServiceBlocks,
+  "policy-identifiers": (catalogue, slug) => [
+    { kind: "fields", rows: policyIdentifierRows(record(catalogue, slug).policyIdentifiers) },
+  ],
+  terraform: terraformBlocks,
+  equivalents: equivalentBlocks,
+  dependencies: dependencyBlocks,
+  sources: sourcesBlocks,
+};
+
+export function servicePage(catalogue: Catalogue, slug: string): Doc {
+  const { service } = record(catalogue, slug);
+  const provider = catalogue.providerById.get(service.providerId)!.provider;
+  const blocks = shownSections(catalogue, slug).flatMap((section) => [
+    ...("heading" in section ? [heading(2, section.heading)] : []),
+    ...SECTION_BLOCKS[section.id](catalogue, slug),
+  ]);
+  return { title: `${service.name} — ${provider.shortName}`, blocks };
+}
