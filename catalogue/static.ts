@@ -2,7 +2,8 @@
  * What the static build writes and how a request URL maps to a built file. API files come from the
  * static rows of the contract table: the build writes each row's files and the sidecar computes
  * the same answers through the same rows' handlers, from the same functions, so a static file and
- * a computed response cannot differ. Text-host pages: one Doc per page, in three renderings.
+ * a computed response cannot differ. Text-host pages (pages.ts lists them): one Doc per page, in
+ * three renderings.
  */
 import { ENDPOINTS } from "./contract/index.ts";
 import { FILE_SEGMENT, type Endpoint, type PublicUrls, type StaticFile, type StaticSpec } from "./endpoint.ts";
@@ -10,11 +11,8 @@ import type { Catalogue } from "./load.ts";
 import { renderAnsi } from "./render/ansi.ts";
 import type { Doc } from "./render/doc.ts";
 import { renderMarkdown } from "./render/markdown.ts";
-import { equivalentsDoc } from "./render/equivalents.ts";
-import { categoryPage, homePage, lifecyclePage, providerPage } from "./render/pages.ts";
-import { servicePage } from "./render/service-page.ts";
+import { textPages } from "./pages.ts";
 import { BUILD_PATH_PATTERN } from "./schema/index.ts";
-import { servicePath } from "./urls.ts";
 
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
   ".json": "application/json; charset=utf-8",
@@ -174,44 +172,9 @@ export function renderDoc(doc: Doc, format: TextFormat, width?: number): string 
   return renderAnsi(doc, format === "ansi", width);
 }
 
-/** Every static text-host page: its path without extension (e.g. "aws/s3") and its Doc. */
-export function* textPages(catalogue: Catalogue): Generator<{ page: string; doc: () => Doc }> {
-  yield { page: "index", doc: () => homePage(catalogue) };
-  yield { page: "lifecycle", doc: () => lifecyclePage(catalogue) };
-  // The matrix with its default columns (GET /equivalents without a query), precompressed like the rest.
-  yield { page: "equivalents", doc: () => equivalentsDoc(catalogue, []) };
-  for (const provider of catalogue.providers)
-    yield { page: `${provider.id}/index`, doc: () => providerPage(catalogue, provider.id) };
-  for (const category of catalogue.categories)
-    yield { page: `category/${category.id}`, doc: () => categoryPage(catalogue, category.id) };
-  for (const service of catalogue.services)
-    yield { page: servicePath(service).slice(1), doc: () => servicePage(catalogue, service.slug) };
-}
-
 export function* textFiles(catalogue: Catalogue): Generator<StaticFile> {
   for (const { page, doc } of textPages(catalogue)) {
     const built = doc();
     for (const format of TEXT_FORMATS) yield { file: `${page}.${format}`, body: renderDoc(built, format) };
   }
-}
-
-/**
- * The text-host page a path names, as the page key used by textPages, or undefined. Accepts
- * /{provider}/{service} with or without the provider prefix on the service slug.
- */
-export function textPageFor(catalogue: Catalogue, pathname: string): string | undefined {
-  const segments = pathname.replace(/\/+$/, "").split("/").slice(1);
-  if (segments.length === 0 || (segments.length === 1 && segments[0] === "")) return "index";
-  if (segments.some((segment) => !FILE_SEGMENT.test(segment))) return undefined;
-  const [first, second] = segments;
-  if (segments.length === 1) {
-    if (first === "lifecycle") return "lifecycle";
-    return catalogue.providerById.has(first!) ? `${first}/index` : undefined;
-  }
-  if (segments.length !== 2) return undefined;
-  if (first === "category") return catalogue.categoryById.has(second!) ? `category/${second}` : undefined;
-  if (!catalogue.providerById.has(first!)) return undefined;
-  const slug = second!.startsWith(`${first}-`) && catalogue.bySlug.has(second!) ? second! : `${first}-${second}`;
-  const service = catalogue.bySlug.get(slug)?.service;
-  return service && service.providerId === first ? servicePath(service).slice(1) : undefined;
 }

@@ -13,7 +13,7 @@ import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import type { CachePolicy, Endpoint } from "../catalogue/endpoint.ts";
 import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
-import { pathPattern, TEXT_ROUTES, type TextRoute, type TextServing } from "../sidecar/text/routes.ts";
+import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/pages.ts";
 
 export interface NginxOptions {
   dist: string;
@@ -26,7 +26,7 @@ export interface NginxOptions {
   /** The contract table whose static rows nginx serves itself. */
   table?: readonly Endpoint[];
   /** The text host's routes, whose computed paths nginx sends to a sidecar. */
-  textRoutes?: readonly TextRoute[];
+  textRoutes?: readonly PageRow[];
 }
 
 /** nginx's regex for a path parameter: a file-safe segment (FILE_SEGMENT), captured by name. */
@@ -109,7 +109,7 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
 }
 
 /** The paths of the text host's rows served this way, as one alternation: `(/a|/b/[^/]+)`. */
-function textPaths(routes: readonly TextRoute[], serving: TextServing): string {
+function textPaths(routes: readonly PageRow[], serving: PageServing): string {
   const paths = routes
     .filter((route) => route.serving === serving)
     .map((route) =>
@@ -122,9 +122,9 @@ function textPaths(routes: readonly TextRoute[], serving: TextServing): string {
 }
 
 /** nginx's regex of the text host's `computed` paths: a location proxied to a sidecar. */
-export const textComputedPaths = (routes: readonly TextRoute[]) => `^${textPaths(routes, "computed")}/?$`;
+export const textComputedPaths = (routes: readonly PageRow[]) => `^${textPaths(routes, "computed")}/?$`;
 /** nginx's regex over "$uri|$args" for `static+computed` paths asked with a query. */
-export const textQueryComputed = (routes: readonly TextRoute[]) => `~^${textPaths(routes, "static+computed")}/?\\|.`;
+export const textQueryComputed = (routes: readonly PageRow[]) => `~^${textPaths(routes, "static+computed")}/?\\|.`;
 
 /** nginx's own refusals beyond the template's (400, 413, 414, 431): status, title, detail in the Error shape. */
 const NGINX_ERRORS: readonly (CataloguedError & { page: string })[] = [
@@ -181,7 +181,7 @@ const BROTLI_SO = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
 
 export function renderNginxConfig(options: NginxOptions): string {
   const table = options.table ?? ENDPOINTS;
-  const textRoutes = options.textRoutes ?? TEXT_ROUTES;
+  const textRoutes = options.textRoutes ?? PAGES;
   const upstream = (port: "apiPort" | "textPort") =>
     options.sidecars.map((s) => `    server ${s.host}:${s[port]} max_fails=1 fail_timeout=5s;`).join("\n");
   // Debian's packaged modules load through modules-enabled; a config run with -c loads it itself.

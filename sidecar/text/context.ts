@@ -1,10 +1,10 @@
-/** What a text-host route is (routes.ts holds the rows) and what its handler is given. */
+/** What a text-host route is (a routed row of catalogue/pages.ts, routes.ts) and what its handler is given. */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { CachePolicy } from "../../catalogue/endpoint.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
+import type { PageRow } from "../../catalogue/pages.ts";
 import type { BuiltFiles } from "../files.ts";
 import type { Store } from "../store/store.ts";
-import type { Rendering, TextReplies } from "./render.ts";
+import type { TextReplies } from "./render.ts";
 import type { SitePages } from "./site-page.ts";
 import type { PagesComputer } from "./computed-shapes.ts";
 
@@ -22,28 +22,12 @@ export interface TextContext {
   readonly textUrl?: string | undefined;
 }
 
-/**
- * Where a route's answer comes from, which decides nginx's location: `static` — the build has it
- * (nginx's generic location serves dist/text and the site, a sidecar what is missing); `static+computed`
- * — the build has the plain request's answer, a query is computed by a sidecar; `computed` —
- * always a sidecar.
- */
-export type TextServing = "static" | "static+computed" | "computed";
+/** Answers a routed page's request. */
+export type TextHandler = (context: TextContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-export interface TextRoute {
-  /** Fastify's path (`:name` a segment, `*` the rest); trailing slashes are ignored. */
-  readonly path: string;
-  /** GET answers HEAD too. */
-  readonly methods: readonly ("GET" | "POST")[];
-  /** The renderings it answers in (by Accept or ?format). */
-  readonly formats: readonly Rendering[];
-  /** The rate-limit bucket it is counted in: this host's page limit, or the API's relaxed or strict one. */
-  readonly bucket: "text" | "relaxed" | "strict";
-  /** Reads that find nothing (404) are counted in this API bucket (sidecar/plugins/miss-limit.ts). */
-  readonly missBucket?: "misses";
-  readonly cache: CachePolicy;
-  readonly serving: TextServing;
-  /** Takes a form-encoded body (the no-JS feedback form). */
-  readonly form?: boolean;
-  readonly handler: (context: TextContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+/** A routed row of the page table (catalogue/pages.ts) with its handler. */
+export interface TextRoute extends PageRow {
+  readonly handler: TextHandler;
 }
+
+export type { PageServing as TextServing } from "../../catalogue/pages.ts";

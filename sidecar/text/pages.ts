@@ -14,7 +14,7 @@ import { compareRequest } from "../../catalogue/page-requests.ts";
 import { isHttpError } from "../../catalogue/problem.ts";
 import type { Doc } from "../../catalogue/render/doc.ts";
 import { comparePage, lifecyclePage, savedListPage as savedListDoc } from "../../catalogue/render/pages.ts";
-import { textPageFor, textPages } from "../../catalogue/static.ts";
+import { textPageFor, textPages } from "../../catalogue/pages.ts";
 import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";

@@ -1,53 +1,51 @@
 /**
- * The text host's routes as rows, like the API's contract table: path, methods, renderings, bucket,
- * cache policy and where the answer comes from. The router registers them (registerTextRoutes),
- * a 405's Allow is read from them (allowedMethods), and so are nginx's text-host locations
- * (scripts/deploy-config.ts): one added row is routed, allowed and proxied.
+ * The text host's routes: the routed rows of the page table (catalogue/pages.ts), each given its
+ * handler. The router registers them (registerTextRoutes), a 405's Allow is read from them
+ * (allowedMethods), and nginx's text-host locations from the table (scripts/deploy-config.ts): one
+ * added row is routed, allowed and proxied.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { cacheControl } from "../files.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
 import type { Catalogue } from "../../catalogue/load.ts";
-import { textPageFor } from "../../catalogue/static.ts";
+import { PAGES, pathPattern, textPageFor } from "../../catalogue/pages.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
 import { pageBudget } from "../response-budget.ts";
 import { exitPlanPage } from "./exit-plan.ts";
 import { exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
-import type { TextContext, TextRoute } from "./context.ts";
-import type { Rendering } from "./render.ts";
+import type { TextContext, TextHandler, TextRoute } from "./context.ts";
 import { compareQuery, equivalenceGroupPage, equivalentsPage, feedbackPost, searchPage } from "./site.ts";
 
-const ALL: readonly Rendering[] = ["ansi", "txt", "md", "html"];
+/** The rows this host routes itself: every one a sidecar computes, and `/*` for the built pages. */
+type RoutedRow = Extract<(typeof PAGES)[number], { serving: "computed" | "static+computed" } | { path: "/*" }>;
 
-/** The routes; `/*` (every built page and the site's files) last, as nginx's generic location. */
-// One row a line, read as a table.
-// prettier-ignore
-export const TEXT_ROUTES: readonly TextRoute[] = [
-  { path: "/compare/:ids", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", handler: comparePath },
-  { path: "/compare", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: compareQuery },
-  { path: "/search", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", handler: searchPage },
-  { path: "/equivalents", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: equivalentsPage },
-  { path: "/equivalents/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", handler: equivalenceGroupPage },
-  { path: "/feedback", methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, handler: feedbackPost },
-  { path: "/exposure", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: exposurePage },
-  { path: "/list", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", handler: listBuilderPage },
-  { path: "/list/files/:file", methods: ["GET"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", handler: listFile },
-  { path: "/lists", methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, handler: saveListForm },
-  { path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: savedListPage },
-  { path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", handler: exitPlanPage },
-  { path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", handler: builtPage },
-];
+/** Each routed row's handler; the type requires one for every routed row of the table. */
+const HANDLERS: Record<RoutedRow["id"], TextHandler> = {
+  "compare-ids": comparePath,
+  compare: compareQuery,
+  search: searchPage,
+  equivalents: equivalentsPage,
+  "equivalence-group": equivalenceGroupPage,
+  feedback: feedbackPost,
+  exposure: exposurePage,
+  "list-builder": listBuilderPage,
+  "list-file": listFile,
+  "save-list": saveListForm,
+  "saved-list": savedListPage,
+  "exit-plan": exitPlanPage,
+  built: builtPage,
+};
 
-/** A route's path as a regular expression over the request's path (nginx reads the same one). */
-export function pathPattern(path: string): string {
-  const body = path
-    .replace(/\/$/, "")
-    .split("/")
-    .map((segment) => (segment === "*" ? ".*" : segment.startsWith(":") ? "[^/]+" : segment))
-    .join("/");
-  return path === "/*" ? "^/.*$" : `^${body}/?$`;
-}
+const isRouted = (row: (typeof PAGES)[number]): row is RoutedRow => row.serving !== "static" || row.path === "/*";
+
+/** The routes, in the table's order: `/*` last. */
+export const TEXT_ROUTES: readonly TextRoute[] = PAGES.filter(isRouted).map((row) => ({
+  ...row,
+  handler: HANDLERS[row.id],
+}));
+
+export { pathPattern };
 
 /** Registers the rows; form routes in a scope of their own, where a form-encoded body is parsed. */
 export function registerTextRoutes(context: TextContext, routes: readonly TextRoute[] = TEXT_ROUTES) {

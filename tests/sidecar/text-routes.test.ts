@@ -15,12 +15,15 @@ import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, tempStore } from "../helpers/app.ts";
 
 const extra: TextRoute = {
+  id: "region",
   path: "/regions/:id",
   methods: ["GET", "POST"],
   formats: ["md", "html"],
   bucket: "text",
   cache: "no-store",
   serving: "computed",
+  reads: "the id in the path",
+  site: [],
   handler: async (_c, request, reply) =>
     reply.type("text/plain").send(`region ${(request.params as { id: string }).id}`),
 };
