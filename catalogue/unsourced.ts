@@ -55,12 +55,10 @@ export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = 
   "ibm-watsonx-governance": NOT_YET,
   "infomaniak-ai-tools": `${SEARCHED}: the product URL only in third-party files`,
   "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned`,
-  "naver-acg": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
   "naver-block-storage": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
   "naver-captcha": NOT_YET,
   "naver-cloud-db-mssql": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
   "naver-clova-speech": NOT_YET,
-  "naver-global-dns": NOT_YET,
   "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned`,
   "nhn-cdn":
     "TOAST-DOCS CDN overview read (commit 332e25e), but no docs.nhncloud.com address for it was seen, and addresses are not guessed",
@@ -72,13 +70,12 @@ export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = 
   "s3ns-cloud-interconnect": `${SEARCHED}: the one S3NS page says the beta interconnectAttachments methods are "not available in Cloud de Confiance"; the service may not be offered`,
   "s3ns-hyperdisk": `${SEARCHED}: only generic disk-type API pages and a beta regionDiskTypes page whose methods are not available in Cloud de Confiance`,
   "scaleway-managed-mongodb": `${SEARCHED}: only "Managed Document Databases" (FerretDB on PostgreSQL) and third-party pages; the entry needs checking`,
-  "scaleway-opensearch": `${SEARCHED}: only third-party pages`,
   "stackit-file-storage": `${SEARCHED}: only other vendors' pages`,
   "upcloud-block-storage": `${SEARCHED}: the storage-tiers page only on a third-party host`,
   "upcloud-gpu-servers": `${SEARCHED}: no upcloud.com page returned`,
   "upcloud-managed-opensearch": `${SEARCHED}: the managed-databases page read shows no OpenSearch; the entry needs checking`,
   "vultr-cloud-compute": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
-  "vultr-cloud-gpu": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
+  "vultr-cloud-gpu": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages; again on 2026-11-27 for the sample audit: only third-party articles and Vultr's Hugging Face README`,
   "vultr-dns": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
 };
 
