@@ -75,6 +75,9 @@ function hostAllowed(url: string, domains: readonly string[]): boolean {
   return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }
 
+/** A repository file at one commit: the only copy a claim's source may name in via. */
+const PINNED_REPOSITORY_FILE = /^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\/\S+$/;
+
 /** What a URI is written with (RFC 3986): printable ASCII, the rest percent-encoded. */
 const URI_CHARACTERS = /^[\x21-\x7e]+$/;
 
@@ -300,6 +303,11 @@ function factSourceProblems(
   if (officialDomains && !hostAllowed(source.url, officialDomains))
     problems.push(
       `field ${field}.url: host ${new URL(source.url).hostname} is not one of the provider's officialDomains`,
+    );
+  // A claim read through a copy names the copy exactly: a repository file at its commit.
+  if (source.via !== undefined && !PINNED_REPOSITORY_FILE.test(source.via))
+    problems.push(
+      `field ${field}.via: name the copy read as a repository file pinned to its commit (https://github.com/<owner>/<repo>/blob/<40-hex commit>/<path>)`,
     );
   if (source.retrieved > today)
     problems.push(`field ${field}.retrieved: ${source.retrieved} is in the future; use the day the page was read`);

@@ -22,9 +22,11 @@ function sourceDates(source: ServiceSourceT): Inline[] {
   return parts;
 }
 
-/** When the vendor's page was read, and the date it gives for itself where it gives one. */
-const readOn = (source: FactSourceT): string =>
-  `read ${source.retrieved}${source.asOf ? `, page dated ${source.asOf}` : ""}`;
+/** When the vendor's page was read, the date it gives for itself, and the copy read when not the page. */
+const readOn = (source: FactSourceT): Inline[] => [
+  `read ${source.retrieved}${source.asOf ? `, page dated ${source.asOf}` : ""}`,
+  ...(source.via ? [", via ", link(source.via, source.via)] : []),
+];
 
 type SectionBlocks = (catalogue: Catalogue, slug: string) => Block[];
 
@@ -76,7 +78,9 @@ function lineageBlocks(catalogue: Catalogue, slug: string): Block[] {
         link(origin.name, servicePath(origin)),
         `, operated by ${operator.shortName}. Source: `,
         link(lineage!.source.url, lineage!.source.url),
-        ` (${readOn(lineage!.source)})`,
+        " (",
+        ...readOn(lineage!.source),
+        ")",
       ],
     },
   ];
@@ -92,7 +96,9 @@ const compatibilityBlocks: SectionBlocks = (catalogue, slug) => [
         term ? link(term.name, term.url) : claim.id,
         " — the vendor states it. Source: ",
         link(claim.source.url, claim.source.url),
-        ` (${readOn(claim.source)})`,
+        " (",
+        ...readOn(claim.source),
+        ")",
       ];
     }),
   },

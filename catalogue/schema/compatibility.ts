@@ -56,6 +56,11 @@ export const FactSource = z
     asOf: IsoDate.optional().meta(
       d("The date (YYYY-MM-DD) the page itself gives for what it says (last updated, published), where it has one"),
     ),
+    via: HttpsUrl.optional().meta(
+      d(
+        "The copy actually read when it is not the page itself: the vendor's own repository file the fact was taken from, pinned to its commit (added in 1.9.0)",
+      ),
+    ),
   })
   .strict()
   .meta({ id: "FactSource", description: "The vendor page that states one fact, with the day it was read" });

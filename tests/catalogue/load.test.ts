@@ -323,6 +323,16 @@ describe("loadCatalogue", () => {
       /field compatibility\.0\.source\.asOf: 2026-11-26 is after retrieved \(2026-11-25\)/,
     ],
     [
+      "a compatibility source read through a copy not pinned to a commit",
+      "services/ovhcloud.yaml",
+      (t) =>
+        t.replace(
+          "retrieved: 2026-11-25",
+          'retrieved: 2026-11-25, via: "https://github.com/ovh/docs/blob/main/pages/s3.md"',
+        ),
+      /field compatibility\.0\.source\.via: name the copy read as a repository file pinned to its commit/,
+    ],
+    [
       "a duplicate vocabulary id",
       "compatibility.yaml",
       (t) => t.replace("- id: kubernetes", "- id: s3-api"),
@@ -357,6 +367,19 @@ describe("loadCatalogue", () => {
       /entry 1 \(stackit-object-storage\): field lineage\.source\.url: host example\.org is not one of the provider's officialDomains/,
     ],
   ];
+  it("keeps a compatibility source's via when it is a repository file pinned to its commit (1.9.0)", () => {
+    const via = `https://github.com/ovh/docs/blob/${"a".repeat(40)}/pages/s3.md`;
+    const dir = brokenFixture("services/ovhcloud.yaml", (t) =>
+      t.replace("retrieved: 2026-11-25", `retrieved: 2026-11-25, via: "${via}"`),
+    );
+    const claim = serviceDetail(loadCatalogue(dir), "ovhcloud-object-storage")?.compatibility?.[0];
+    expect(claim?.source).toEqual({
+      url: "https://help.ovhcloud.com/csm/en-public-cloud-storage-s3",
+      retrieved: "2026-11-25",
+      via,
+    });
+  });
+
   for (const [what, file, edit, expected] of compatibilityCases) {
     it(`rejects ${what}, naming file, entry and field`, () => {
       const problems = problemsOf(brokenFixture(file, edit));

@@ -53,7 +53,7 @@ describe("the OpenAPI document", () => {
     const detail = schemas.ServiceDetail!.properties!;
     expect(detail.compatibility?.description).toMatch(/compatibility vocabulary/);
     expect(detail.lineage?.description).toMatch(/another provider's product operated by a different company/);
-    expect(Object.keys(schemas.FactSource!.properties!)).toEqual(["url", "retrieved", "asOf"]);
+    expect(Object.keys(schemas.FactSource!.properties!)).toEqual(["url", "retrieved", "asOf", "via"]);
     expect(Object.keys(schemas.ServiceCompatibility!.properties!).sort()).toEqual(["id", "name", "scope", "source"]);
   });
 

@@ -210,6 +210,10 @@ describe("lineage and compatibility on the service page (decisions.md#exit-ranki
     expect(ovh).toMatch(
       /\[Amazon S3 API\]\([^)]+\) — the vendor states it\. Source: .*read 2026-11-26, page dated 2026-02-03/,
     );
+    // A claim read through the vendor's repository names that copy beside the page (1.9.0).
+    expect(renderMarkdown(servicePage(catalogue, "aruba-cloud-dbaas"))).toMatch(
+      /\[MySQL wire protocol\]\([^)]+\) — the vendor states it\. Source: .*read 2026-11-27, via \[https:\/\/github\.com\/Arubacloud\/terraform-provider-arubacloud\/blob\/[0-9a-f]{40}\/docs\/resources\/dbaas\.md\]/,
+    );
     // Nothing recorded, no section.
     expect(renderMarkdown(servicePage(catalogue, "aws-lambda"))).not.toContain("## Compatible with");
   });

@@ -1525,6 +1525,11 @@ export interface components {
        * @description The date (YYYY-MM-DD) the page itself gives for what it says (last updated, published), where it has one
        */
       asOf?: string;
+      /**
+       * Format: uri
+       * @description The copy actually read when it is not the page itself: the vendor's own repository file the fact was taken from, pinned to its commit (added in 1.9.0)
+       */
+      via?: string;
     };
     /** @description Request body of POST /v1/feedback; an unknown key is a 400 */
     FeedbackBody: {
