@@ -25,13 +25,7 @@ export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = 
   "ibm-data-engine": "deprecated; IBM's notice is not in the corpora (see lifecycle-sources.ts)",
   "infomaniak-ai-tools": `${SEARCHED}: the product URL only in third-party files`,
   "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned`,
-  "naver-acg": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
-  "naver-block-storage": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
-  "naver-captcha": NOT_YET,
-  "naver-cloud-db-mssql": `${NOT_YET} (NaverCloudPlatform/terraform-provider-ncloud documents it, not a vendor page)`,
-  "naver-clova-speech": NOT_YET,
-  "naver-global-dns": NOT_YET,
-  "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned`,
+  "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned; again 2026-11-27 (pages: "ncloud GPU Server VPC NVIDIA server-gpuserver"; docs: "GPU server create guide.ncloud-docs"): only CLOVA NSML GPU-code API pages and other vendors' pages`,
   "nhn-cdn":
     "TOAST-DOCS CDN overview read (commit 332e25e), but no docs.nhncloud.com address for it was seen, and addresses are not guessed",
   "nhn-rds-sql-server":
