@@ -38,12 +38,11 @@ export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = 
   "scaleway-managed-mongodb": `${SEARCHED}: only "Managed Document Databases" (FerretDB on PostgreSQL) and third-party pages; the entry needs checking`,
   "scaleway-opensearch": `${SEARCHED}: only third-party pages`,
   "stackit-file-storage": `${SEARCHED}: only other vendors' pages`,
-  "upcloud-block-storage": `${SEARCHED}: the storage-tiers page only on a third-party host`,
-  "upcloud-gpu-servers": `${SEARCHED}: no upcloud.com page returned`,
-  "upcloud-managed-opensearch": `${SEARCHED}: the managed-databases page read shows no OpenSearch; the entry needs checking`,
-  "vultr-cloud-compute": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
-  "vultr-cloud-gpu": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
-  "vultr-dns": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages`,
+  "upcloud-block-storage": `${SEARCHED}: the storage-tiers page only on a third-party host; again 2026-11-27 (docs: "UpCloud Block Storage MaxIOPS HDD storage devices"): only the upcloud-csi module and the Pulumi registry; UpCloudLtd has no docs repository in the index`,
+  "upcloud-gpu-servers": `${SEARCHED}: no upcloud.com page returned; again 2026-11-27 (docs: "UpCloud GPU servers NVIDIA configurations"): no upcloud.com page, only UpCloud's Hugging Face profile naming GPUs`,
+  "upcloud-managed-opensearch": `${SEARCHED}: the managed-databases page read shows no OpenSearch; the entry needs checking; again 2026-11-27 (docs: "UpCloud Managed OpenSearch database Dashboards"): no upcloud.com page, but the Pulumi registry's upcloud.ManagedDatabaseOpensearch resource (from UpCloudLtd's provider) shows the service exists`,
+  "vultr-cloud-compute": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages; again 2026-11-27 (docs: "How to Provision Vultr Cloud Compute instances shared CPU"): only the Optimized Cloud Compute provisioning page, which covers the dedicated-CPU plans, not the product as named`,
+  "vultr-cloud-gpu": `${SEARCHED}: docs.vultr.com returned only platform and third-party pages; again 2026-11-27 (docs: "How to Provision Vultr Cloud GPU instances", "Vultr Cloud GPU fractional GPU"): no docs.vultr.com GPU page returned`,
 };
 
 /** One line per problem: an unsourced service off the list, a listed one that has a source, a stale slug. */
