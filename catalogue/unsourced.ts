@@ -13,9 +13,6 @@ const NOT_YET = "not yet searched: the 2026-11-26 sourcing round ran out of time
 /** Services with no vendor source, and what was tried (2026-11-26). */
 export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
   "akamai-backups": `${SEARCHED} and linode/docs (docs/products/storage/backups): vendor wording only on non-vendor mirrors; the repository file's header date (2020-06-02) is older than its content, so it cannot date a source`,
-  "aws-deepcomposer": "retired; the end-of-support post is not in the corpora (see lifecycle-sources.ts)",
-  "aws-deeplens": "retired; the end-of-life page is not in the corpora (see lifecycle-sources.ts)",
-  "aws-eks-anywhere": `${NOT_YET} (anywhere.eks.amazonaws.com is the product's documentation site)`,
   "digitalocean-gpu-droplets": `${SEARCHED}: only API and SDK pages (gradientai-sdk.digitalocean.com), no product page`,
   "gcore-everywhere-inference": `${SEARCHED}: no gcore.com page returned`,
   "gcore-managed-postgresql": `${SEARCHED}: no gcore.com page returned`,
