@@ -12,22 +12,14 @@ const NOT_YET = "not yet searched: the 2026-11-26 sourcing round ran out of time
 
 /** Services with no vendor source, and what was tried (2026-11-26). */
 export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
-  "akamai-backups": `${SEARCHED} and linode/docs (docs/products/storage/backups): vendor wording only on non-vendor mirrors; the repository file's header date (2020-06-02) is older than its content, so it cannot date a source`,
   "digitalocean-gpu-droplets": `${SEARCHED}: only API and SDK pages (gradientai-sdk.digitalocean.com), no product page; again 2026-11-27 (docs: "DigitalOcean GPU Droplets NVIDIA H100 product documentation"): no docs.digitalocean.com page returned`,
-  "heroku-managed-inference-and-agents": `${SEARCHED}: the Dev Center articles only as copies on a CloudFront host whose owner could not be confirmed`,
-  "huawei-cloud-stack": `${SEARCHED}: only the terraform-provider-hcs docs on GitHub; no huaweicloud.com page`,
-  "ibm-data-engine": "deprecated; IBM's notice is not in the corpora (see lifecycle-sources.ts)",
-  "infomaniak-ai-tools": `${SEARCHED}: the product URL only in third-party files`,
-  "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned`,
+  "infomaniak-ai-tools": `${SEARCHED}: the product URL only in third-party files; again 2026-11-27 (docs: "Infomaniak AI Tools LLM API models"): only a RubyGems provider gem naming AI Tools`,
+  "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned; again 2026-11-27 (docs, pages: "Infomaniak Public Cloud block storage volumes"): only an infomaniak.com FAQ on asset withdrawal that lists volumes, snapshots and backups among Public Cloud resources without naming the product`,
   "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned; again 2026-11-27 (pages: "ncloud GPU Server VPC NVIDIA server-gpuserver"; docs: "GPU server create guide.ncloud-docs"): only CLOVA NSML GPU-code API pages and other vendors' pages`,
-  "nhn-cdn":
-    "TOAST-DOCS CDN overview read (commit 332e25e), but no docs.nhncloud.com address for it was seen, and addresses are not guessed",
-  "nhn-rds-sql-server":
-    "TOAST-DOCS RDS-FOR-SQLSERVER overview read (commit 0384ac7), but no docs.nhncloud.com address for it was seen, and addresses are not guessed",
   "outscale-nat-services": `${SEARCHED}: no "About NAT Services" page; only the VPN page names it; again 2026-11-27 (docs: "NAT Services Outscale About NAT Services"): only the outscale_api crate and the Pulumi registry (CreateNatService text from outscale/osc-api), no docs.outscale.com page`,
   "ovhcloud-public-cloud-gateway": `${SEARCHED}: only docs.ovh.com, not an OVHcloud official domain here; again 2026-11-27 (docs, pages: "Creating a private network with Gateway", "docs.ovhcloud.com Public Gateway"): only docs.ovh.com copies and ovh/docs pull requests, whose files cannot be mapped to a help.ovhcloud.com or docs.ovhcloud.com address with certainty`,
-  "s3ns-cloud-interconnect": `${SEARCHED}: the one S3NS page says the beta interconnectAttachments methods are "not available in Cloud de Confiance"; the service may not be offered`,
-  "s3ns-hyperdisk": `${SEARCHED}: only generic disk-type API pages and a beta regionDiskTypes page whose methods are not available in Cloud de Confiance`,
+  "s3ns-cloud-interconnect": `${SEARCHED}: the one S3NS page says the beta interconnectAttachments methods are "not available in Cloud de Confiance"; the service may not be offered; again 2026-11-27 (pages: "S3NS Cloud de Confiance Cloud Interconnect"): only the general Cloud de Confiance differences page`,
+  "s3ns-hyperdisk": `${SEARCHED}: only generic disk-type API pages and a beta regionDiskTypes page whose methods are not available in Cloud de Confiance; again 2026-11-27 (pages: "documentation.s3ns.fr Hyperdisk Balanced"): no documentation.s3ns.fr Hyperdisk page returned`,
   "stackit-file-storage": `${SEARCHED}: only other vendors' pages; again 2026-11-27 (docs: "STACKIT File Storage SFS NFS share"): only the stackit-sfs package on PyPI and the Pulumi registry; stackitcloud has no docs repository in the index`,
   "upcloud-block-storage": `${SEARCHED}: the storage-tiers page only on a third-party host; again 2026-11-27 (docs: "UpCloud Block Storage MaxIOPS HDD storage devices"): only the upcloud-csi module and the Pulumi registry; UpCloudLtd has no docs repository in the index`,
   "upcloud-gpu-servers": `${SEARCHED}: no upcloud.com page returned; again 2026-11-27 (docs: "UpCloud GPU servers NVIDIA configurations"): no upcloud.com page, only UpCloud's Hugging Face profile naming GPUs`,
