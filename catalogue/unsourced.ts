@@ -13,7 +13,6 @@ const NOT_YET = "not yet searched: the 2026-11-26 sourcing round ran out of time
 /** Services with no vendor source, and what was tried (2026-11-26). */
 export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
   "digitalocean-gpu-droplets": `${SEARCHED}: only API and SDK pages (gradientai-sdk.digitalocean.com), no product page; again 2026-11-27 (docs: "DigitalOcean GPU Droplets NVIDIA H100 product documentation"): no docs.digitalocean.com page returned`,
-  "infomaniak-ai-tools": `${SEARCHED}: the product URL only in third-party files; again 2026-11-27 (docs: "Infomaniak AI Tools LLM API models"): only a RubyGems provider gem naming AI Tools`,
   "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned; again 2026-11-27 (docs, pages: "Infomaniak Public Cloud block storage volumes"): only an infomaniak.com FAQ on asset withdrawal that lists volumes, snapshots and backups among Public Cloud resources without naming the product`,
   "naver-gpu-server": `${SEARCHED} for the sample audit: no vendor page returned; again 2026-11-27 (pages: "ncloud GPU Server VPC NVIDIA server-gpuserver"; docs: "GPU server create guide.ncloud-docs"): only CLOVA NSML GPU-code API pages and other vendors' pages`,
   "outscale-nat-services": `${SEARCHED}: no "About NAT Services" page; only the VPN page names it; again 2026-11-27 (docs: "NAT Services Outscale About NAT Services"): only the outscale_api crate and the Pulumi registry (CreateNatService text from outscale/osc-api), no docs.outscale.com page`,
