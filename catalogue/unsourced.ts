@@ -8,7 +8,6 @@
 import type { Catalogue } from "./load.ts";
 
 const SEARCHED = "searched 2026-11-26 in the pages and docs corpora";
-const NOT_YET = "not yet searched: the 2026-11-26 sourcing round ran out of time before it";
 
 /** Services with no vendor source, and what was tried (2026-11-26). */
 export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
