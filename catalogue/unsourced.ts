@@ -9,7 +9,7 @@ import type { Catalogue } from "./load.ts";
 
 const SEARCHED = "searched 2026-11-26 in the pages and docs corpora";
 
-/** Services with no vendor source, and what was tried (2026-11-26). */
+/** Services with no vendor source, and what was tried (2026-11-26; the rest searched again 2026-11-27). */
 export const SERVICES_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> = {
   "digitalocean-gpu-droplets": `${SEARCHED}: only API and SDK pages (gradientai-sdk.digitalocean.com), no product page; again 2026-11-27 (docs: "DigitalOcean GPU Droplets NVIDIA H100 product documentation"): no docs.digitalocean.com page returned`,
   "infomaniak-block-storage": `${SEARCHED}: no Infomaniak page returned; again 2026-11-27 (docs, pages: "Infomaniak Public Cloud block storage volumes"): only an infomaniak.com FAQ on asset withdrawal that lists volumes, snapshots and backups among Public Cloud resources without naming the product`,
