@@ -8,6 +8,7 @@ import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/lifecycle-sources.ts";
 import { unsourcedLines, unsourcedProblems } from "../catalogue/unsourced.ts";
+import { communitySourceProblems } from "../catalogue/community-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality.ts";
@@ -135,6 +136,7 @@ try {
     ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),
     ...unsourcedProblems(catalogue),
+    ...communitySourceProblems(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
       serviceExists: iamServiceExists,

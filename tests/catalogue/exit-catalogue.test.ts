@@ -1,3 +1,4 @@
+import { brotliCompressSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compactExitCatalogue, expandExitCatalogue } from "../../catalogue/exit/catalogue.ts";
@@ -36,7 +37,12 @@ describe("the site's compact exit catalogue", () => {
     );
   });
 
-  it("is small enough to fetch with the page", () => {
-    expect(JSON.stringify(compactExitCatalogue(catalogue)).length).toBeLessThan(400_000);
+  // 400,000 characters held it until the products the other providers' inventories named: at 1,656
+  // services it is 401,389 characters, 67 KiB brotli-compressed. What is sent is what the page waits
+  // for, so that is held too.
+  it("is small enough to fetch with the page: under 440,000 characters, 72 KiB brotli-compressed", () => {
+    const json = JSON.stringify(compactExitCatalogue(catalogue));
+    expect(json.length).toBeLessThan(440_000);
+    expect(brotliCompressSync(json).length).toBeLessThan(72 * 1024);
   });
 });

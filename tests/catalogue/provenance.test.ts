@@ -3,6 +3,7 @@ import { assembleCatalogue, readCatalogueSource, type CatalogueSource } from "..
 import { lifecycleSourceProblems, staleLifecycleGaps } from "../../catalogue/lifecycle-sources.ts";
 import { groupProblems, lineageProblems, provenance, provenanceProblems } from "../../catalogue/quality.ts";
 import { unsourcedProblems } from "../../catalogue/unsourced.ts";
+import { communitySourceProblems } from "../../catalogue/community-sources.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
 /** The fixture's validated source with one service entry changed, assembled without the loader's checks (as a built catalogue-source.json would be). */
@@ -235,6 +236,22 @@ describe("group and lineage gates (decisions.md#exit-ranking)", () => {
       ),
     ).toEqual([
       expect.stringMatching(/stackit-object-storage: field lineage\.origin: aws-s3 shares no equivalence group/),
+    ]);
+  });
+
+  it("refuses a source in a community area of an official domain, by host and path", () => {
+    const area = { domain: "aws.amazon.com", pathPrefix: "/forum/", why: "user posts" };
+    expect(communitySourceProblems(assembleCatalogue(readCatalogueSource(FIXTURE_DIR)), [area])).toEqual([]);
+    const cited = withEntry("aws-s3", (entry) => {
+      entry.sources = [
+        { url: "https://www.aws.amazon.com/forum/thread/1", retrieved: "2026-11-27", backs: ["description"] },
+        { url: "https://aws.amazon.com/forumsearch/", retrieved: "2026-11-27", backs: ["description"] },
+      ];
+    });
+    expect(communitySourceProblems(cited, [area])).toEqual([
+      expect.stringMatching(
+        /aws-s3: field sources\.0\.url: https:\/\/www\.aws\.amazon\.com\/forum\/thread\/1 is in a community area \(user posts\)/,
+      ),
     ]);
   });
 
