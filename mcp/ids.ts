@@ -1,13 +1,13 @@
 /**
  * Ids a model can find: provider and category arguments resolved from the names a model would
  * guess ("amazon", "Google Cloud", "digital-ocean", "identity") the way the site's search resolves
- * provider words (catalogue/search.ts), an unresolvable one refused with the valid ids, unknown
+ * provider words (catalogue/search/search.ts), an unresolvable one refused with the valid ids, unknown
  * argument keys refused with the nearest known key, unknown slugs answered with the nearest slugs.
  */
-import type { Catalogue } from "../catalogue/load.ts";
-import { HttpError } from "../catalogue/problem.ts";
+import type { Catalogue } from "../catalogue/load/load.ts";
+import { HttpError } from "../catalogue/api/problem.ts";
 import { stripControl } from "../catalogue/render/doc.ts";
-import { searchData, tokenize } from "../catalogue/search.ts";
+import { searchData, tokenize } from "../catalogue/search/search.ts";
 
 /** Letters and digits only, lower case: "digital-ocean" and "DigitalOcean" compare equal. */
 const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");

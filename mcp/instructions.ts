@@ -3,7 +3,7 @@
  * question, and the provider and category ids its arguments take (so a model need not guess);
  * and its icon.
  */
-import type { Catalogue } from "../catalogue/load.ts";
+import type { Catalogue } from "../catalogue/load/load.ts";
 import { catalogueRelease, releaseLine } from "./text.ts";
 
 /** A cloud over a catalogue card, as an SVG data URL: no file to serve, no network to reach. */

@@ -16,7 +16,7 @@ import { equivalenceGroupDoc } from "../catalogue/render/equivalents.ts";
 import type { Doc } from "../catalogue/render/doc.ts";
 import { categoryPage, providerPage } from "../catalogue/render/pages.ts";
 import { servicePage } from "../catalogue/render/service-page.ts";
-import { HttpError } from "../catalogue/problem.ts";
+import { HttpError } from "../catalogue/api/problem.ts";
 import { catalogueRelease, markdownOf } from "./text.ts";
 import { runRow, type RowRequest, type ToolContext } from "./tools.ts";
 

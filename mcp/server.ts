@@ -11,8 +11,8 @@ import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from
 import { z } from "zod";
 import { API_VERSION } from "../catalogue/version.ts";
 import { UnknownIdsError } from "../catalogue/ids.ts";
-import { issueDetails } from "../catalogue/issues.ts";
-import { HttpError, isHttpError } from "../catalogue/problem.ts";
+import { issueDetails } from "../catalogue/api/issues.ts";
+import { HttpError, isHttpError } from "../catalogue/api/problem.ts";
 import { nearestSlugs, refuseUnknownKeys } from "./ids.ts";
 import { instructionsFor, ICON } from "./instructions.ts";
 import { inputSchema, outputSchema } from "./schemas.ts";

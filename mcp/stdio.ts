@@ -20,7 +20,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import { loadBuiltCatalogue, loadCatalogue } from "../catalogue/load.ts";
+import { loadBuiltCatalogue, loadCatalogue } from "../catalogue/load/load.ts";
 import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/ports.ts";
 import { buildUrls, CANONICAL_URLS, loadConfig, publicUrls } from "../sidecar/config.ts";
 import { buildsDirOf, cleanStaleStaging, serving } from "../scripts/dist.ts";

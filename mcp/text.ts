@@ -4,7 +4,7 @@
  * Markdown with links made absolute. Every text ends with the catalogue release.
  */
 import type { ResourceLink } from "@modelcontextprotocol/sdk/types.js";
-import type { Catalogue } from "../catalogue/load.ts";
+import type { Catalogue } from "../catalogue/load/load.ts";
 import { paragraph, type Block, type Doc, type Inline } from "../catalogue/render/doc.ts";
 import { renderMarkdown } from "../catalogue/render/markdown.ts";
 

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { answerRow, rowInput, type RowRequest as PartsOfRequest } from "../catalogue/contract/run.ts";
-import type { ClientContext, Endpoint } from "../catalogue/endpoint.ts";
+import type { ClientContext, Endpoint } from "../catalogue/api/endpoint.ts";
 import { type McpToolName } from "../catalogue/contract/mcp.ts";
 import { LifecycleQuery } from "../catalogue/schema/index.ts";
 import {
@@ -17,8 +17,8 @@ import {
   MAX_ID_LENGTH,
   MAX_URL_LENGTH,
 } from "../catalogue/limits.ts";
-import type { Catalogue } from "../catalogue/load.ts";
-import { HttpError } from "../catalogue/problem.ts";
+import type { Catalogue } from "../catalogue/load/load.ts";
+import { HttpError } from "../catalogue/api/problem.ts";
 import {
   ExitPlan,
   LifecycleList,

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { ended, iamRemovals, sameName, type IamChangelogDay } from "../catalogue/inventory/aws-iam-changelog.ts";
-import { loadCatalogue } from "../catalogue/load.ts";
+import { loadCatalogue } from "../catalogue/load/load.ts";
 
 const [path, from = "2023-01-01", to = "2026-12-31"] = process.argv.slice(2);
 if (!path) {

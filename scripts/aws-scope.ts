@@ -3,13 +3,13 @@
  * scope tables name each catalogue AWS service for — from the copies in
  * catalogue/reference/aws-compliance/ (2022-07-15; see its README). Logs the table rows no catalogue
  * service matched, so a reader sees what was left out. Re-run after adding or renaming AWS services;
- * after vendoring newer copies, move AWS_SCOPE_PAGES' dates (catalogue/aws-scope-pages.ts).
+ * after vendoring newer copies, move AWS_SCOPE_PAGES' dates (catalogue/compliance/aws-scope-pages.ts).
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { awsScopeFile, type ScopeEntry } from "../catalogue/aws-scope.ts";
-import { awsScopePages } from "../catalogue/aws-scope-pages.ts";
+import { awsScopeFile, type ScopeEntry } from "../catalogue/compliance/aws-scope.ts";
+import { awsScopePages } from "../catalogue/compliance/aws-scope-pages.ts";
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const OUTPUT = "catalogue/data/scope/aws.yaml";

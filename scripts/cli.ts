@@ -9,7 +9,7 @@
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { loadBuiltCatalogue, type Catalogue } from "../catalogue/load.ts";
+import { loadBuiltCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { loadConfig } from "../sidecar/config.ts";
 import { handleSignals, startServer } from "../sidecar/server.ts";
 import { currentDir, mirror, MirrorError } from "./mirror.ts";

@@ -10,8 +10,8 @@ import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import { coverageTable, withInventoryTable } from "../catalogue/inventory/inventory.ts";
 import { reconcileAll } from "../catalogue/inventory/load.node.ts";
-import { loadCatalogue } from "../catalogue/load.ts";
-import { provenanceByProvider, provenanceTable, withTable } from "../catalogue/provenance-table.ts";
+import { loadCatalogue } from "../catalogue/load/load.ts";
+import { provenanceByProvider, provenanceTable, withTable } from "../catalogue/quality/provenance-table.ts";
 
 const started = Date.now();
 const path = fileURLToPath(new URL("../docs/data.md", import.meta.url));

@@ -6,14 +6,14 @@
  *     --api-port 80 --text-port 8081 --sidecar 10.0.0.5:8080/8081 --sidecar 10.0.0.6:8080/8081 > nginx.conf
  * Each --sidecar is host:apiPort/textPort of one `node sidecar/server.ts`.
  */
-import type { CataloguedError } from "../catalogue/error-catalogue.ts";
+import type { CataloguedError } from "../catalogue/api/error-catalogue.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import type { CachePolicy, Endpoint } from "../catalogue/endpoint.ts";
+import type { CachePolicy, Endpoint } from "../catalogue/api/endpoint.ts";
 import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
-import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/pages.ts";
+import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/api/pages.ts";
 
 export interface NginxOptions {
   dist: string;

@@ -18,7 +18,7 @@ import {
   loadCatalogue,
   releasesDirOf,
   type Catalogue,
-} from "../catalogue/load.ts";
+} from "../catalogue/load/load.ts";
 import { buildApp } from "../sidecar/app.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 import { openStore, orExitIfInUse } from "../sidecar/server.ts";

@@ -9,8 +9,8 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { serializeSnapshot, snapshotServices } from "../catalogue/changes.ts";
-import { CatalogueError, DEFAULT_DATA_DIR, loadCatalogue, releasesDirOf } from "../catalogue/load.ts";
+import { serializeSnapshot, snapshotServices } from "../catalogue/lifecycle/changes.ts";
+import { CatalogueError, DEFAULT_DATA_DIR, loadCatalogue, releasesDirOf } from "../catalogue/load/load.ts";
 
 const { values } = parseArgs({ options: { date: { type: "string" }, data: { type: "string" } } });
 const release = values.date ?? new Date().toISOString().slice(0, 10);

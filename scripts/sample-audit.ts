@@ -12,9 +12,9 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { servicesForRow, type ScopeRow } from "../catalogue/aws-scope.ts";
-import { awsScopePages } from "../catalogue/aws-scope-pages.ts";
-import { loadCatalogue, type Catalogue } from "../catalogue/load.ts";
+import { servicesForRow, type ScopeRow } from "../catalogue/compliance/aws-scope.ts";
+import { awsScopePages } from "../catalogue/compliance/aws-scope-pages.ts";
+import { loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import type { ServiceT } from "../catalogue/schema/index.ts";
 
 type Verdict = "right" | "wrong" | "unsourced" | "unchecked" | "none";

@@ -8,7 +8,7 @@
  */
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { loadBuiltCatalogue } from "../catalogue/load.ts";
+import { loadBuiltCatalogue } from "../catalogue/load/load.ts";
 import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
 import { buildCacheProblem, cannotWriteLine, isNotWritable } from "./build-cache.ts";

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import { openApiDocument } from "../catalogue/openapi.ts";
+import { openApiDocument } from "../catalogue/api/openapi.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 

@@ -13,12 +13,12 @@ import Fastify, {
   type RouteHandlerMethod,
 } from "fastify";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import type { Endpoint } from "../catalogue/endpoint.ts";
+import type { Endpoint } from "../catalogue/api/endpoint.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";
-import type { Catalogue } from "../catalogue/load.ts";
-import { serviceSearch } from "../catalogue/search.ts";
-import { staticFileFor } from "../catalogue/static.ts";
+import type { Catalogue } from "../catalogue/load/load.ts";
+import { serviceSearch } from "../catalogue/search/search.ts";
+import { staticFileFor } from "../catalogue/api/static.ts";
 import type { ConfigT } from "./config.ts";
 import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";

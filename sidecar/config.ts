@@ -4,7 +4,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { issueLines } from "../catalogue/issues.ts";
+import { issueLines } from "../catalogue/api/issues.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 
 const Port = z.coerce.number().int().min(0).max(65535);

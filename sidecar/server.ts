@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load.ts";
+import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { buildApp } from "./app.ts";
 import type { PublicUrls } from "../catalogue/urls.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";

@@ -4,10 +4,10 @@
  * share one ping probe with a timeout, so a hung store is reported, and pinged at most once a second.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import type { Catalogue } from "../catalogue/load.ts";
+import type { Catalogue } from "../catalogue/load/load.ts";
 import { MINUTE_MS, STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../catalogue/limits.ts";
 import type { ComponentStateT, ReplicationT, StatusRecordT } from "../catalogue/schema/index.ts";
-import { statusRecord } from "../catalogue/status.ts";
+import { statusRecord } from "../catalogue/api/status.ts";
 import { describeSkipped } from "./store/records.ts";
 import type { Store } from "./store/store.ts";
 

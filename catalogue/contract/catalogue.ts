@@ -3,13 +3,13 @@
  * and exposure. See index.ts for the table they join.
  */
 import { z } from "zod";
-import { compareServices } from "../compare.ts";
-import { endpoint, type Endpoint, type PublicUrls } from "../endpoint.ts";
-import { equivalenceGroup, equivalenceMatrix } from "../equivalents.ts";
-import { exposureReport } from "../exposure.ts";
+import { compareServices } from "../equivalence/compare.ts";
+import { endpoint, type Endpoint, type PublicUrls } from "../api/endpoint.ts";
+import { equivalenceGroup, equivalenceMatrix } from "../equivalence/equivalents.ts";
+import { exposureReport } from "../equivalence/exposure.ts";
 import { parseIdList } from "../ids.ts";
 import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../limits.ts";
-import { changesAtom } from "../changes.ts";
+import { changesAtom } from "../lifecycle/changes.ts";
 import {
   catalogueDay,
   dayOf,
@@ -17,10 +17,10 @@ import {
   lifecycleCalendar,
   lifecycleFilterOf,
   lifecycleList,
-} from "../lifecycle.ts";
-import type { Catalogue } from "../load.ts";
-import { HttpError } from "../problem.ts";
-import { listServices, pageCount, serviceDetail } from "../query.ts";
+} from "../lifecycle/lifecycle.ts";
+import type { Catalogue } from "../load/load.ts";
+import { HttpError } from "../api/problem.ts";
+import { listServices, pageCount, serviceDetail } from "../search/query.ts";
 import {
   Category,
   ChangeHistory,

@@ -3,10 +3,10 @@
  * See index.ts for the table they join.
  */
 import { z } from "zod";
-import { endpoint, type Endpoint } from "../endpoint.ts";
-import type { Catalogue } from "../load.ts";
-import { HttpError } from "../problem.ts";
-import { serviceDetail } from "../query.ts";
+import { endpoint, type Endpoint } from "../api/endpoint.ts";
+import type { Catalogue } from "../load/load.ts";
+import { HttpError } from "../api/problem.ts";
+import { serviceDetail } from "../search/query.ts";
 import { BuildManifest, CatalogueDump } from "../schema/index.ts";
 import { json, file } from "./shared.ts";
 

@@ -2,11 +2,11 @@
  * What the rows of more than one tag use: answers of a content type, built files, a store failure
  * as an HTTP error, and an exit plan in the format asked for.
  */
-import { serializeJson, type PublicUrls, type Result, type StaticFile } from "../endpoint.ts";
+import { serializeJson, type PublicUrls, type Result, type StaticFile } from "../api/endpoint.ts";
 import { requireKnownIds } from "../ids.ts";
-import type { Catalogue } from "../load.ts";
+import type { Catalogue } from "../load/load.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError } from "../ports.ts";
-import { HttpError } from "../problem.ts";
+import { HttpError } from "../api/problem.ts";
 import { renderMarkdown } from "../render/markdown.ts";
 import { exitPlanCsv, exitPlanDoc } from "../render/exit-plan.ts";
 import type { ExitPlanFormat, ExitPlanT } from "../schema/index.ts";

@@ -5,8 +5,8 @@
  * gives an ExitCatalogue whose plans equal the full catalogue's (tests/catalogue/exit-catalogue.test.ts).
  */
 import { compatibilityOf, originOf, partialCompatibilityOf, type ExitCatalogue } from "./context.ts";
-import type { Catalogue } from "../load.ts";
-import { roundedPrior } from "../search.ts";
+import type { Catalogue } from "../load/load.ts";
+import { roundedPrior } from "../search/search.ts";
 import type { CompatibilityClaimT, ServiceLineageT } from "../schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 

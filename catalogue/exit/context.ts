@@ -3,8 +3,8 @@
  * services closed to new customers, the compatibility and lineage signals of a record, and the
  * shapes the phases pass on (peers, placement, the ranking's context).
  */
-import type { ExposureCatalogue } from "../exposure.ts";
-import type { EquivalenceGroup, ServiceRecord } from "../load.ts";
+import type { ExposureCatalogue } from "../equivalence/exposure.ts";
+import type { EquivalenceGroup, ServiceRecord } from "../load/load.ts";
 import type { CatalogueReleaseT, ProviderT, ServiceT } from "../schema/index.ts";
 
 /** What an exit plan reads of a catalogue; a full Catalogue is one. */
@@ -67,7 +67,7 @@ export interface Peer {
   readonly wholeJob: number;
   /** Entries it speaks for part of the job only, with the part ("kafka: producing only"); they never rank. */
   readonly partial: readonly string[];
-  /** The search's flagship prior (catalogue/search.ts). */
+  /** The search's flagship prior (catalogue/search/search.ts). */
   readonly prior: number;
 }
 

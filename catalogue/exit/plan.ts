@@ -22,10 +22,10 @@
  * before and after is exposureReport(), the function GET /v1/exposure answers with; after counts
  * the gaps where they are now.
  */
-import { type ExposureCatalogue, exposureReport } from "../exposure.ts";
-import type { TitleOf } from "../error-catalogue.ts";
-import { HttpError } from "../problem.ts";
-import { roundedPrior } from "../search.ts";
+import { type ExposureCatalogue, exposureReport } from "../equivalence/exposure.ts";
+import type { TitleOf } from "../api/error-catalogue.ts";
+import { HttpError } from "../api/problem.ts";
+import { roundedPrior } from "../search/search.ts";
 import {
   type ExitCatalogue,
   compatibilityOf,

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEPENDENCY_SHAPES, type DependencyMap } from "../dependencies.ts";
+import { DEPENDENCY_SHAPES, type DependencyMap } from "../dependencies/dependencies.ts";
 import type { ServiceDependencyT } from "../schema/index.ts";
 import { reconcileInventory, type InventoryService } from "./inventory.ts";
 import { readInventory } from "./load.node.ts";

@@ -23,8 +23,8 @@
  *   service is implied, and counts an Azure service whose missing types Indexed mode never
  *   evaluates as `complete`.
  */
-import { actionMatches, identifierKey } from "../dependencies.ts";
-import type { ListCatalogue } from "../list-catalogue.ts";
+import { actionMatches, identifierKey } from "../dependencies/dependencies.ts";
+import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "./errors.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
 import {

@@ -4,10 +4,10 @@
  * need, the services that makes usable too), and what explain mode says of it (skipped, implied,
  * the deployment fixtures' check and the notes). Pure, so the browser runs it too.
  */
-import { identifierKey } from "../dependencies.ts";
+import { identifierKey } from "../dependencies/dependencies.ts";
 import { AZURE_NOT_EVALUATED_OWN_TYPES } from "./azure-indexed.ts";
 import { DEPLOYMENTS } from "./deployments/index.ts";
-import type { ListCatalogue } from "../list-catalogue.ts";
+import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import { AWS_ESSENTIAL_PREFIXES, AZURE_ESSENTIAL_RESOURCE_TYPES, GCP_ESSENTIAL_SERVICES } from "./essentials.ts";
 import { PolicyRequestError } from "./errors.ts";
 import type {

@@ -3,8 +3,8 @@
  * the chosen providers, default the three largest; ?providers=a,b and ?category=id) and
  * /equivalents/{id} (one kind, its members by provider).
  */
-import { equivalenceGroup, equivalenceMatrix, matrixColumns } from "../equivalents.ts";
-import type { Catalogue } from "../load.ts";
+import { equivalenceGroup, equivalenceMatrix, matrixColumns } from "../equivalence/equivalents.ts";
+import type { Catalogue } from "../load/load.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, lifecycleLabel, servicePath } from "./pages.ts";
 

@@ -5,7 +5,7 @@
  * pages that back the proposed services, and the catalogue release the plan was made from.
  */
 import { describeTarget } from "../exit/plan.ts";
-import type { ServiceRecord } from "../load.ts";
+import type { ServiceRecord } from "../load/load.ts";
 import type { ExitCandidateT, ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { servicePath } from "./pages.ts";

@@ -4,17 +4,17 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
-import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle.ts";
+import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle/lifecycle.ts";
 import {
   LIFECYCLE_SOON_DAYS,
   LIFECYCLE_YEAR_DAYS,
   LIST_LIFECYCLE_WARNING_DAYS,
   MAX_TEXT_COMPARE_SHOWN,
 } from "../limits.ts";
-import { listPath, resolveList, type StoredList } from "../lists.ts";
-import type { ListCatalogue } from "../list-catalogue.ts";
-import type { Catalogue } from "../load.ts";
-import { holdingText, ownComplianceText, providerHoldings } from "../compliance.ts";
+import { listPath, resolveList, type StoredList } from "../lists/lists.ts";
+import type { ListCatalogue } from "../lists/list-catalogue.ts";
+import type { Catalogue } from "../load/load.ts";
+import { holdingText, ownComplianceText, providerHoldings } from "../compliance/compliance.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
@@ -50,7 +50,7 @@ export const programmeNames = (catalogue: Catalogue, ids: readonly string[]) =>
 /**
  * A service's compliance as field rows: its own programmes (those whose provider-published scope
  * names it), or "not known"; then, apart and worded as the provider's, what the provider holds
- * with the page listing the services in scope (catalogue/compliance.ts decides which).
+ * with the page listing the services in scope (catalogue/compliance/compliance.ts decides which).
  */
 export function complianceRows(catalogue: Catalogue, service: ServiceT): [string, Inline[]][] {
   const provider = catalogue.providerById.get(service.providerId)!.provider;

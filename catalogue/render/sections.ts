@@ -5,7 +5,7 @@
  * section elsewhere or show one the other leaves out. tests/site/service-sections.test.ts holds them
  * to it on the built pages.
  */
-import type { Catalogue } from "../load.ts";
+import type { Catalogue } from "../load/load.ts";
 
 export const SERVICE_SECTIONS = [
   /** Name, description and lifecycle notice. */

@@ -2,10 +2,10 @@
  * A service's page as a Doc (Markdown, ANSI, plain text and MCP): its sections in the order
  * sections.ts gives, the same walk the site's page makes, each section's heading from that list.
  */
-import type { Catalogue } from "../load.ts";
+import type { Catalogue } from "../load/load.ts";
 import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
 import { categoryPath, providerPath, servicePath } from "../urls.ts";
-import { shownVerifiedText } from "../verified.ts";
+import { shownVerifiedText } from "../quality/verified.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "./doc.ts";
 import { policyIdentifierRows } from "./identifiers.ts";
 import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";
@@ -57,7 +57,7 @@ function fieldBlocks(catalogue: Catalogue, slug: string): Block[] {
   if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
   fields.push(...complianceRows(catalogue, service));
-  // The copy's own date where a source gives one, never the day it was read (catalogue/verified.ts).
+  // The copy's own date where a source gives one, never the day it was read (catalogue/quality/verified.ts).
   const verified = shownVerifiedText(sources);
   if (verified) fields.push(["Verified", [verified]]);
   return [{ kind: "fields", rows: fields }];

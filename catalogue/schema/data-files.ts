@@ -15,7 +15,7 @@ export const CategoryFile = z.array(
     .strict(),
 );
 
-/** data/search-words.yaml: how people ask, read by the one search (catalogue/search-words.ts). */
+/** data/search-words.yaml: how people ask, read by the one search (catalogue/search/search-words.ts). */
 export const SearchWordsFile = z
   .object({
     /** Words no query requires, per language code. */

@@ -43,7 +43,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCatalogue } from "../../catalogue/load.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { findBinary, freePort, startRedis, waitFor } from "../components.ts";
 import { renderNginxConfig } from "../deploy-config.ts";
 import { npmStartCommand } from "./start-command.ts";

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse, stringify } from "yaml";
 import { spawn } from "node:child_process";
-import { DEFAULT_DATA_DIR, loadCatalogue } from "../../catalogue/load.ts";
+import { DEFAULT_DATA_DIR, loadCatalogue } from "../../catalogue/load/load.ts";
 import { freePort, waitFor } from "../components.ts";
 import { npmStartCommand } from "./start-command.ts";
 import { build } from "../build.ts";

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { constants as zlib, brotliCompressSync } from "node:zlib";
-import { loadCatalogue } from "../../catalogue/load.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { apiStack } from "../../sidecar/app.ts";
 import { loadConfig } from "../../sidecar/config.ts";
 import { etagMatches, etagOf, READ_CACHE_CONTROL } from "../../sidecar/files.ts";

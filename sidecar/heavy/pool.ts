@@ -9,7 +9,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import type { Endpoint, Result } from "../../catalogue/endpoint.ts";
+import type { Endpoint, Result } from "../../catalogue/api/endpoint.ts";
 import type { BucketName } from "../../catalogue/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
 import { answerRow, rowInput } from "../../catalogue/contract/run.ts";
-import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/endpoint.ts";
+import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/api/endpoint.ts";
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/limits.ts";
 import { acceptedEncoding, cacheControl, compress, etagMatches, etagOf } from "../files.ts";
 import type { HeavyWorker, WorkerResult } from "../heavy/pool.ts";

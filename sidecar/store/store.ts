@@ -6,7 +6,7 @@
 import type { RecordStore } from "../../catalogue/ports.ts";
 import type { ReplicationT, StatusRecordT } from "../../catalogue/schema/index.ts";
 
-export { slugCandidates, type Idempotency, type NewList, type StoredList } from "../../catalogue/lists.ts";
+export { slugCandidates, type Idempotency, type NewList, type StoredList } from "../../catalogue/lists/lists.ts";
 export {
   IdempotencyKeyReusedError,
   SlugTakenError,

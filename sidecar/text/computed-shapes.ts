@@ -5,7 +5,7 @@
  * and the queue that runs them (computed.ts) import no cycle.
  */
 import type { FastifyRequest } from "fastify";
-import type { TextFormat } from "../../catalogue/static.ts";
+import type { TextFormat } from "../../catalogue/api/static.ts";
 
 /** The rendering a text-host answer is in: a text format, or HTML. */
 export type Rendering = TextFormat | "html";

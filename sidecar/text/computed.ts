@@ -10,9 +10,9 @@
  * at a time with the event loop turning between them.
  */
 import { LRUCache } from "lru-cache";
-import type { Catalogue } from "../../catalogue/load.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
-import { HttpError } from "../../catalogue/problem.ts";
+import { HttpError } from "../../catalogue/api/problem.ts";
 import type { StoredList } from "../store/store.ts";
 import { exitPlanBody } from "./exit-plan.ts";
 import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";

@@ -1,7 +1,7 @@
-/** What a text-host route is (a routed row of catalogue/pages.ts, routes.ts) and what its handler is given. */
+/** What a text-host route is (a routed row of catalogue/api/pages.ts, routes.ts) and what its handler is given. */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Catalogue } from "../../catalogue/load.ts";
-import type { PageRow } from "../../catalogue/pages.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
+import type { PageRow } from "../../catalogue/api/pages.ts";
 import type { BuiltFiles } from "../files.ts";
 import type { Store } from "../store/store.ts";
 import type { TextReplies } from "./render.ts";
@@ -25,9 +25,9 @@ export interface TextContext {
 /** Answers a routed page's request. */
 export type TextHandler = (context: TextContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-/** A routed row of the page table (catalogue/pages.ts) with its handler. */
+/** A routed row of the page table (catalogue/api/pages.ts) with its handler. */
 export interface TextRoute extends PageRow {
   readonly handler: TextHandler;
 }
 
-export type { PageServing as TextServing } from "../../catalogue/pages.ts";
+export type { PageServing as TextServing } from "../../catalogue/api/pages.ts";

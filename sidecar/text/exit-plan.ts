@@ -6,10 +6,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
-import { listPath, resolveList } from "../../catalogue/lists.ts";
-import { issueDetails } from "../../catalogue/issues.ts";
-import type { ErrorTitle } from "../../catalogue/error-catalogue.ts";
-import { HttpError, isHttpError } from "../../catalogue/problem.ts";
+import { listPath, resolveList } from "../../catalogue/lists/lists.ts";
+import { issueDetails } from "../../catalogue/api/issues.ts";
+import type { ErrorTitle } from "../../catalogue/api/error-catalogue.ts";
+import { HttpError, isHttpError } from "../../catalogue/api/problem.ts";
 import { link, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
@@ -19,7 +19,7 @@ import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
-import type { Catalogue } from "../../catalogue/load.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { StoredList } from "../store/store.ts";
 
 const TARGET_KEYS = ["providers", "sovereignOption", "euResidentOnly", "jurisdictions", "exclude"] as const;

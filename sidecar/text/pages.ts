@@ -6,15 +6,15 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
-import { issueDetails } from "../../catalogue/issues.ts";
-import { dayOf, lifecycleFilterOf } from "../../catalogue/lifecycle.ts";
+import { issueDetails } from "../../catalogue/api/issues.ts";
+import { dayOf, lifecycleFilterOf } from "../../catalogue/lifecycle/lifecycle.ts";
 import { LifecycleQuery } from "../../catalogue/schema/index.ts";
-import type { Catalogue } from "../../catalogue/load.ts";
-import { compareRequest } from "../../catalogue/page-requests.ts";
-import { isHttpError } from "../../catalogue/problem.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
+import { compareRequest } from "../../catalogue/api/page-requests.ts";
+import { isHttpError } from "../../catalogue/api/problem.ts";
 import type { Doc } from "../../catalogue/render/doc.ts";
 import { comparePage, lifecyclePage, savedListPage as savedListDoc } from "../../catalogue/render/pages.ts";
-import { textPageFor, textPages } from "../../catalogue/pages.ts";
+import { textPageFor, textPages } from "../../catalogue/api/pages.ts";
 import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";

@@ -6,11 +6,11 @@
  * COLUMNS header asks for another width (terminalWidth).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ErrorTitle, StatusOf } from "../../catalogue/error-catalogue.ts";
-import { httpErrorOf } from "../../catalogue/problem.ts";
+import type { ErrorTitle, StatusOf } from "../../catalogue/api/error-catalogue.ts";
+import { httpErrorOf } from "../../catalogue/api/problem.ts";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/limits.ts";
 import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
-import { renderDoc } from "../../catalogue/static.ts";
+import { renderDoc } from "../../catalogue/api/static.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
 import type { Store, StoredList } from "../store/store.ts";

@@ -11,7 +11,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Catalogue } from "../../catalogue/load.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { RecordStore } from "../../catalogue/ports.ts";
 import { errorDoc, render } from "./render.ts";
 import { clientGone, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";

@@ -1,6 +1,6 @@
 /**
  * What the site does without JavaScript, on the text host:
- * - GET /search?q= — the API's ranking (catalogue/page-requests.ts searchRequest) in the negotiated
+ * - GET /search?q= — the API's ranking (catalogue/api/page-requests.ts searchRequest) in the negotiated
  *   rendering; in HTML, the site's search page rendered with those results (its script runs the
  *   same search and keeps them);
  * - GET /equivalents (?providers=, ?category=) and /equivalents/{id} — the equivalence matrix
@@ -16,13 +16,19 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../../catalogue/contract/index.ts";
 import { BUCKETS, FEEDBACK_MESSAGE } from "../../catalogue/limits.ts";
-import type { Catalogue } from "../../catalogue/load.ts";
-import { compareRequest, listParam, matrixRequest, searchHref, searchRequest } from "../../catalogue/page-requests.ts";
-import { HttpError } from "../../catalogue/problem.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
+import {
+  compareRequest,
+  listParam,
+  matrixRequest,
+  searchHref,
+  searchRequest,
+} from "../../catalogue/api/page-requests.ts";
+import { HttpError } from "../../catalogue/api/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../../catalogue/render/equivalents.ts";
 import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
-import { renderDoc } from "../../catalogue/static.ts";
+import { renderDoc } from "../../catalogue/api/static.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
 import { render, widthOf, type Rendering } from "./render.ts";

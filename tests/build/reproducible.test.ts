@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { dataDate, loadCatalogue } from "../../catalogue/load.ts";
+import { dataDate, loadCatalogue } from "../../catalogue/load/load.ts";
 import { build, listFiles } from "../../scripts/build.ts";
 import { FIXTURE_DIR, URLS } from "../helpers/app.ts";
 

@@ -14,9 +14,9 @@ import {
   servicesInScopeRows,
   hipaaEligibleRows,
   type ScopeEntry,
-} from "../../catalogue/aws-scope.ts";
-import { awsScopePages } from "../../catalogue/aws-scope-pages.ts";
-import { loadCatalogue } from "../../catalogue/load.ts";
+} from "../../catalogue/compliance/aws-scope.ts";
+import { awsScopePages } from "../../catalogue/compliance/aws-scope-pages.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 
 const file = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), "utf8");
 const catalogue = loadCatalogue();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { CHANGELOG, changelog } from "../../catalogue/changelog.ts";
+import { CHANGELOG, changelog } from "../../catalogue/api/changelog.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { API_VERSION } from "../../catalogue/version.ts";
 import { Changelog } from "../../catalogue/schema/index.ts";
-import { apiFiles, staticFileFor } from "../../catalogue/static.ts";
+import { apiFiles, staticFileFor } from "../../catalogue/api/static.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";
 import { fixtureCatalogue, URLS } from "../helpers/app.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { COMPARE_GROUPS, compareServices } from "../../catalogue/compare.ts";
-import { loadCatalogue } from "../../catalogue/load.ts";
+import { COMPARE_GROUPS, compareServices } from "../../catalogue/equivalence/compare.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 
 describe("compareServices", () => {
   it("answers each attribute of the compare groups exactly once, so the site's grouping shows every row", () => {

@@ -6,10 +6,10 @@ import {
   LIFECYCLE_WITHOUT_VENDOR_SOURCE,
   lifecycleSourceProblems,
   staleLifecycleGaps,
-} from "../../catalogue/lifecycle-sources.ts";
-import { DEFAULT_DATA_DIR } from "../../catalogue/load.ts";
-import { SERVICES_WITHOUT_VENDOR_SOURCE, unsourcedProblems } from "../../catalogue/unsourced.ts";
-import { coverage, MINIMUMS, qualityProblems } from "../../catalogue/quality.ts";
+} from "../../catalogue/quality/lifecycle-sources.ts";
+import { DEFAULT_DATA_DIR } from "../../catalogue/load/load.ts";
+import { SERVICES_WITHOUT_VENDOR_SOURCE, unsourcedProblems } from "../../catalogue/quality/unsourced.ts";
+import { coverage, MINIMUMS, qualityProblems } from "../../catalogue/quality/quality.ts";
 import { EU_EEA_COUNTRIES, EUROPEAN_SOVEREIGN_COUNTRIES } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

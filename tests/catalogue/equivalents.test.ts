@@ -6,7 +6,7 @@ import {
   equivalenceMatrix,
   matrixColumns,
   providersBySize,
-} from "../../catalogue/equivalents.ts";
+} from "../../catalogue/equivalence/equivalents.ts";
 import { EquivalenceGroupDetail, EquivalenceMatrix } from "../../catalogue/schema/index.ts";
 import { build, fixtureCatalogue, realCatalogue, URLS } from "../helpers/app.ts";
 

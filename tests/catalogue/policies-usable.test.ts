@@ -10,11 +10,11 @@ import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { actionMatches, ownIdentifiers } from "../../catalogue/dependencies.ts";
-import { azureResourceTypeIndex } from "../../catalogue/dependencies.node.ts";
+import { actionMatches, ownIdentifiers } from "../../catalogue/dependencies/dependencies.ts";
+import { azureResourceTypeIndex } from "../../catalogue/dependencies/dependencies.node.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "../../catalogue/policies/errors.ts";
-import { serviceDetail } from "../../catalogue/query.ts";
+import { serviceDetail } from "../../catalogue/search/query.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

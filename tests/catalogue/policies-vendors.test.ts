@@ -22,7 +22,7 @@ import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Catalogue } from "../../catalogue/load.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "../../catalogue/policies/errors.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../../catalogue/limits.ts";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import { describe, expect, it } from "vitest";
-import { provenanceByProvider, provenanceTable, withTable } from "../../catalogue/provenance-table.ts";
+import { provenanceByProvider, provenanceTable, withTable } from "../../catalogue/quality/provenance-table.ts";
 import { SOURCE_BACKS } from "../../catalogue/schema/index.ts";
 import { fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 

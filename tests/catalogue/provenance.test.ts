@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { assembleCatalogue, readCatalogueSource, type CatalogueSource } from "../../catalogue/load.ts";
-import { lifecycleSourceProblems, staleLifecycleGaps } from "../../catalogue/lifecycle-sources.ts";
-import { groupProblems, lineageProblems, provenance, provenanceProblems } from "../../catalogue/quality.ts";
-import { unsourcedProblems } from "../../catalogue/unsourced.ts";
-import { communitySourceProblems } from "../../catalogue/community-sources.ts";
+import { assembleCatalogue, readCatalogueSource, type CatalogueSource } from "../../catalogue/load/load.ts";
+import { lifecycleSourceProblems, staleLifecycleGaps } from "../../catalogue/quality/lifecycle-sources.ts";
+import { groupProblems, lineageProblems, provenance, provenanceProblems } from "../../catalogue/quality/quality.ts";
+import { unsourcedProblems } from "../../catalogue/quality/unsourced.ts";
+import { communitySourceProblems } from "../../catalogue/quality/community-sources.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
 /** The fixture's validated source with one service entry changed, assembled without the loader's checks (as a built catalogue-source.json would be). */

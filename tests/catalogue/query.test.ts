@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
-import { slugify } from "../../catalogue/lists.ts";
-import { HttpError } from "../../catalogue/problem.ts";
-import { listServices } from "../../catalogue/query.ts";
-import { serviceSearch, stem, tokenize } from "../../catalogue/search.ts";
+import { slugify } from "../../catalogue/lists/lists.ts";
+import { HttpError } from "../../catalogue/api/problem.ts";
+import { listServices } from "../../catalogue/search/query.ts";
+import { serviceSearch, stem, tokenize } from "../../catalogue/search/search.ts";
 import { fixtureCatalogue } from "../helpers/app.ts";
 
 const all = { page: 1, limit: 50 };

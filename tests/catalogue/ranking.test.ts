@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { listServices } from "../../catalogue/query.ts";
+import { listServices } from "../../catalogue/search/query.ts";
 import { servicePath } from "../../catalogue/render/pages.ts";
-import { searchData, ServiceSearch, serviceSearch } from "../../catalogue/search.ts";
+import { searchData, ServiceSearch, serviceSearch } from "../../catalogue/search/search.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
 import {

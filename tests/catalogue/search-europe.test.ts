@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { listServices } from "../../catalogue/query.ts";
-import { searchData, ServiceSearch } from "../../catalogue/search.ts";
+import { listServices } from "../../catalogue/search/query.ts";
+import { searchData, ServiceSearch } from "../../catalogue/search/search.ts";
 import { servicePath } from "../../catalogue/render/pages.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readInventory } from "../../catalogue/inventory/load.node.ts";
-import { terraformResourceProblems } from "../../catalogue/terraform-resources.ts";
+import { terraformResourceProblems } from "../../catalogue/load/terraform-resources.ts";
 import { ServiceEntry } from "../../catalogue/schema/data-files.ts";
 import { renderAnsi } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";

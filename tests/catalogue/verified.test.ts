@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { servicePage } from "../../catalogue/render/service-page.ts";
-import { shownVerified, shownVerifiedText } from "../../catalogue/verified.ts";
+import { shownVerified, shownVerifiedText } from "../../catalogue/quality/verified.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 describe("the Verified row", () => {

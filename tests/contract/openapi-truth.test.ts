@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { LifecycleQuery } from "../../catalogue/schema/index.ts";
 import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../../catalogue/limits.ts";
-import { openApiDocument } from "../../catalogue/openapi.ts";
+import { openApiDocument } from "../../catalogue/api/openapi.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 import { URLS } from "../helpers/app.ts";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterEach, expect } from "vitest";
-import { loadCatalogue, type Catalogue } from "../../catalogue/load.ts";
+import { loadCatalogue, type Catalogue } from "../../catalogue/load/load.ts";
 import { buildApp, type AppOptions } from "../../sidecar/app.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { contractProblems } from "./contract.ts";

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadCatalogue } from "../../catalogue/load.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { build as buildDist } from "../../scripts/build.ts";
 import { buildAndSwap, serving } from "../../scripts/dist.ts";
 import { buildApp } from "../../sidecar/app.ts";

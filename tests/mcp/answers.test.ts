@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { addDays, dayOf } from "../../catalogue/lifecycle.ts";
+import { addDays, dayOf } from "../../catalogue/lifecycle/lifecycle.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const clients: Client[] = [];

@@ -8,7 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
-import type { Catalogue } from "../../catalogue/load.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
 import { RELEASE_META } from "../../mcp/resources.ts";
 import { catalogueRelease, releaseLine } from "../../mcp/text.ts";
 

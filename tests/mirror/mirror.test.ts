@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assembleCatalogue, loadCatalogue, type CatalogueSource } from "../../catalogue/load.ts";
+import { assembleCatalogue, loadCatalogue, type CatalogueSource } from "../../catalogue/load/load.ts";
 import { build as buildDist } from "../../scripts/build.ts";
 import { currentDir, mirror } from "../../scripts/mirror.ts";
 import { buildApp } from "../../sidecar/app.ts";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { renderAnsi } from "../../catalogue/render/ansi.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
 import { savedListPage } from "../../catalogue/render/pages.ts";
-import { newListId } from "../../catalogue/lists.node.ts";
+import { newListId } from "../../catalogue/lists/lists.node.ts";
 import { buildTextApp, type TextAppOptions } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 

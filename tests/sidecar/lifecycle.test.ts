@@ -4,7 +4,7 @@
  */
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { addDays } from "../../catalogue/lifecycle.ts";
+import { addDays } from "../../catalogue/lifecycle/lifecycle.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const post = (url: string, body: unknown) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
-import { newList } from "../../catalogue/lists.node.ts";
+import { newList } from "../../catalogue/lists/lists.node.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 

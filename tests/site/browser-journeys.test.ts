@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
-import { loadCatalogue } from "../../catalogue/load.ts";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { urlRewrites } from "../../sidecar/server.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";

@@ -4,7 +4,7 @@
  * Under `npm run dev` (scripts/dev.ts) it is the dev server's current one, reloaded on every data edit.
  */
 import { join } from "node:path";
-import { loadCatalogue, type Catalogue } from "../../../catalogue/load.ts";
+import { loadCatalogue, type Catalogue } from "../../../catalogue/load/load.ts";
 
 /** Set by scripts/dev.ts, which runs Astro's dev server in its own process. */
 const DEV_CATALOGUE = Symbol.for("cloud-services-catalogue.devCatalogue");

@@ -3,7 +3,7 @@
  * Astro.locals: the running server's catalogue, store, API and text URLs (not the ones the build was
  * made with), and what a page cannot read from the URL (a refused form, what was limited).
  */
-import type { Catalogue } from "../../../catalogue/load.ts";
+import type { Catalogue } from "../../../catalogue/load/load.ts";
 import type { RecordStore } from "../../../catalogue/ports.ts";
 import type { Doc } from "../../../catalogue/render/doc.ts";
 

@@ -1,11 +1,11 @@
 /**
  * The site's search index (/search-index.json): what the search box needs to run the one search
- * (catalogue/search.ts) in the browser, so its results are the API's, in the API's order, and
+ * (catalogue/search/search.ts) in the browser, so its results are the API's, in the API's order, and
  * never replaced.
  */
-import type { Catalogue } from "../../../catalogue/load.ts";
+import type { Catalogue } from "../../../catalogue/load/load.ts";
 import { lifecycleLabel, servicePath } from "../../../catalogue/render/pages.ts";
-import { searchData, type SearchData } from "../../../catalogue/search.ts";
+import { searchData, type SearchData } from "../../../catalogue/search/search.ts";
 
 export interface SiteSearchIndex {
   readonly search: SearchData;

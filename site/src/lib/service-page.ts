@@ -4,7 +4,7 @@
  * prominence, and the equivalents compared by default.
  */
 import { MAX_TEXT_COMPARE_SHOWN } from "../../../catalogue/limits.ts";
-import type { Catalogue } from "../../../catalogue/load.ts";
+import type { Catalogue } from "../../../catalogue/load/load.ts";
 
 /** Providers most people compare against; their equivalents are compared by default. */
 const DEFAULT_COMPARE_PROVIDERS = ["aws", "azure", "gcp"];
@@ -16,7 +16,7 @@ export function servicePageFacts(catalogue: Catalogue, slug: string) {
     (name): name is string => Boolean(name) && name !== service.name,
   );
   // Pagefind (the second tier of the site's search: page text) weighs a page's kind line by the
-  // provider's portfolio size, as the search (catalogue/search.ts) orders a kind's providers: 6 for
+  // provider's portfolio size, as the search (catalogue/search/search.ts) orders a kind's providers: 6 for
   // the smallest portfolio, 10 for the largest.
   const portfolio = new Map<string, number>();
   for (const other of catalogue.services) portfolio.set(other.providerId, (portfolio.get(other.providerId) ?? 0) + 1);

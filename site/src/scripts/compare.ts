@@ -1,12 +1,12 @@
 /**
  * /compare/a,b,c: the picker, the shareable URL and the side-by-side table from GET /v1/compare.
  * Column headers name the provider; ids the catalogue does not know are named and left out, and
- * the rest compared. The rows come in the attribute groups of catalogue/compare.ts; the options
+ * the rest compared. The rows come in the attribute groups of catalogue/equivalence/compare.ts; the options
  * (one group, only rows that differ, the order of the services) keep their state in the URL
  * (?group=provider&differences=1&sort=jurisdiction) beside the ids in the path, and the CSV
  * download is what is shown.
  */
-import { COMPARE_GROUPS, compareCell, compareShown } from "../../../catalogue/compare.ts";
+import { COMPARE_GROUPS, compareCell, compareShown } from "../../../catalogue/equivalence/compare.ts";
 import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/limits.ts";
 import { API_URL, errorMessage } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";

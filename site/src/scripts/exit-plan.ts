@@ -11,7 +11,7 @@
 import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit/catalogue.ts";
 import { exitPlan, exposureOf } from "../../../catalogue/exit/plan.ts";
 import type { ExitCatalogue } from "../../../catalogue/exit/context.ts";
-import { HttpError } from "../../../catalogue/problem.ts";
+import { HttpError } from "../../../catalogue/api/problem.ts";
 import { exitPlanCsv, exitPlanDoc, exposureRows, unplacedSentence } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
 import type { ExitPlanT, ExitTargetT } from "../../../catalogue/schema/index.ts";

@@ -1,9 +1,9 @@
 /**
  * The compact catalogue (/list-catalogue.json, written by the build from
- * catalogue/list-catalogue.ts), fetched once per page: names, providers and lifecycle of every
+ * catalogue/lists/list-catalogue.ts), fetched once per page: names, providers and lifecycle of every
  * service, and what the policy generators and the Markdown export need, so they run here.
  */
-import { expandListCatalogue, type CompactListCatalogue } from "../../../catalogue/list-catalogue.ts";
+import { expandListCatalogue, type CompactListCatalogue } from "../../../catalogue/lists/list-catalogue.ts";
 import { serviceLabel } from "../lib/service-label.ts";
 
 export type BrowserCatalogue = ReturnType<typeof expandListCatalogue>;

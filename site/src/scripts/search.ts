@@ -1,11 +1,11 @@
 /**
- * /search/?q=…: the one search (catalogue/search.ts) run in the browser over /search-index.json,
+ * /search/?q=…: the one search (catalogue/search/search.ts) run in the browser over /search-index.json,
  * so the results are the API's and the text host's, in their order: when the text host has filled
  * them in, they stay as they are, and nothing is fetched until the query changes. Filters (provider, category, lifecycle) and the query live in
  * the URL; twenty results at a time ("More results"); focus moves to the results after a search.
  * Pagefind is the second tier: pages whose text matches, other than the services listed.
  */
-import { ServiceSearch } from "../../../catalogue/search.ts";
+import { ServiceSearch } from "../../../catalogue/search/search.ts";
 import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/limits.ts";
 import { searchHref } from "../../../catalogue/render/pages.ts";
 import type { SiteSearchIndex } from "../lib/search-index.ts";

@@ -1,0 +1,57 @@
+/**
+ * How every face words a service's compliance (catalogue/data/README.md, "Compliance"): the
+ * service's own programmes, which a provider's published scope names it for; else "not known",
+ * never "none"; and apart, as the provider's, what the provider holds, with where it lists the
+ * services in scope. Pure (the site's pages and the text host both call it).
+ */
+import type { ProviderT, ServiceT } from "../schema/index.ts";
+
+/** Programmes the provider holds, shown on a service page as the provider's, with the page listing their scope. */
+export interface ProviderHolding {
+  readonly programmes: readonly string[];
+  /** The provider's page listing the services in scope; absent when the catalogue cites none. */
+  readonly url?: string;
+}
+
+/** Whether a service carries no programme by rule: retired and preview services are in no scope. */
+export function outOfScopeByLifecycle(service: ServiceT): boolean {
+  const status = service.lifecycle?.status;
+  return status === "retired" || status === "preview";
+}
+
+/**
+ * The provider's programmes to show beside a service, grouped by scope page: none on a retired or
+ * preview service; never one the service lists as its own; never one whose scope list the
+ * catalogue carries in full (`listed`), since a service without it is then left out of its scope.
+ */
+export function providerHoldings(provider: ProviderT, service: ServiceT): ProviderHolding[] {
+  if (outOfScopeByLifecycle(service)) return [];
+  const own = new Set(service.compliance ?? []);
+  const scopes = provider.complianceScope ?? [];
+  const listed = new Set(scopes.filter((scope) => scope.listed).flatMap((scope) => scope.programmes));
+  let remaining = (provider.defaultCompliance ?? []).filter((id) => !own.has(id) && !listed.has(id));
+  const holdings: ProviderHolding[] = [];
+  for (const scope of scopes) {
+    const programmes = remaining.filter((id) => scope.programmes.includes(id));
+    if (programmes.length === 0) continue;
+    holdings.push({ programmes, url: scope.url });
+    remaining = remaining.filter((id) => !programmes.includes(id));
+  }
+  if (remaining.length > 0) holdings.push({ programmes: remaining });
+  return holdings;
+}
+
+/** The service's own compliance in words: its programmes, "none" by rule, or "not known". */
+export function ownComplianceText(service: ServiceT, names: (ids: readonly string[]) => string): string {
+  const own = service.compliance ?? [];
+  if (own.length > 0) return names(own);
+  if (outOfScopeByLifecycle(service)) return `None (a ${service.lifecycle!.status} service is in no programme's scope)`;
+  return "Not known: no scope list the catalogue holds names this service";
+}
+
+/** "AWS holds PCI DSS, SOC 2; which services are in scope:" (the link follows), or "…; the catalogue cites no scope list". */
+export function holdingText(provider: ProviderT, holding: ProviderHolding, names: string): string {
+  return holding.url
+    ? `${provider.shortName} holds ${names}; which services are in scope:`
+    : `${provider.shortName} holds ${names}; the catalogue cites no list of the services in scope`;
+}

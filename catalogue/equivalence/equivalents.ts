@@ -1,0 +1,117 @@
+/**
+ * The equivalence matrix: one row per equivalence group (data/equivalents.yaml), its members by
+ * provider, the providers with the broadest portfolio first and, within a provider, the flagship
+ * first (the search's prior: catalogue/search/search.ts). Pure functions; the API's static files, the text
+ * host and the site's /equivalents/ page read the same.
+ */
+import type { Catalogue } from "../load/load.ts";
+import type { EquivalenceGroupDetailT, EquivalenceMatrixT, EquivalenceGroupRowT, ServiceT } from "../schema/index.ts";
+import { serviceSearch } from "../search/search.ts";
+
+/** How many of the largest providers the matrix shows when none are chosen. */
+export const DEFAULT_MATRIX_PROVIDERS = 3;
+
+const sizes = new WeakMap<Catalogue, ReadonlyMap<string, number>>();
+function portfolio(catalogue: Catalogue): ReadonlyMap<string, number> {
+  let size = sizes.get(catalogue);
+  if (!size) {
+    const counted = new Map<string, number>();
+    for (const service of catalogue.services)
+      counted.set(service.providerId, (counted.get(service.providerId) ?? 0) + 1);
+    sizes.set(catalogue, (size = counted));
+  }
+  return size;
+}
+
+/** Provider ids, largest portfolio first (ties by id). */
+export function providersBySize(catalogue: Catalogue): string[] {
+  const size = portfolio(catalogue);
+  return catalogue.providers
+    .map((provider) => provider.id)
+    .sort((a, b) => (size.get(b) ?? 0) - (size.get(a) ?? 0) || a.localeCompare(b));
+}
+
+/** The members of a group by provider, largest portfolio first, flagship (highest prior) first. */
+function membersOf(catalogue: Catalogue, slugs: readonly string[]): { providerId: string; services: ServiceT[] }[] {
+  const prior = new Map(serviceSearch(catalogue).data.docs.map((doc) => [doc.id, doc.prior]));
+  const byProvider = new Map<string, ServiceT[]>();
+  for (const slug of slugs) {
+    const service = catalogue.bySlug.get(slug)!.service;
+    const list = byProvider.get(service.providerId) ?? [];
+    list.push(service);
+    byProvider.set(service.providerId, list);
+  }
+  return providersBySize(catalogue)
+    .filter((id) => byProvider.has(id))
+    .map((providerId) => ({
+      providerId,
+      services: byProvider
+        .get(providerId)!
+        .sort((a, b) => prior.get(b.slug)! - prior.get(a.slug)! || a.name.localeCompare(b.name, "en")),
+    }));
+}
+
+/** A group's category: the one most of its members are in (ties: the category list's order), as the matrix shows it. */
+export function groupCategory(catalogue: Catalogue, slugs: readonly string[]): string {
+  const count = new Map<string, number>();
+  for (const slug of slugs) {
+    const category = catalogue.bySlug.get(slug)!.service.category;
+    count.set(category, (count.get(category) ?? 0) + 1);
+  }
+  const order = catalogue.categories.map((category) => category.id);
+  return [...count].sort((a, b) => b[1] - a[1] || order.indexOf(a[0]) - order.indexOf(b[0]))[0]![0];
+}
+
+function row(catalogue: Catalogue, group: Catalogue["groups"][number]): EquivalenceGroupRowT {
+  return {
+    id: group.id,
+    name: group.name,
+    category: group.category ?? groupCategory(catalogue, group.services),
+    members: membersOf(catalogue, group.services).map(({ providerId, services }) => ({
+      providerId,
+      services: services.map(({ slug, name, shortName, lifecycle }) => {
+        const { compatibility, lineage } = catalogue.bySlug.get(slug)!;
+        return {
+          slug,
+          name,
+          ...(shortName ? { shortName } : {}),
+          ...(lifecycle ? { lifecycle } : {}),
+          ...(compatibility.length > 0 ? { compatibility: compatibility.map((claim) => claim.id) } : {}),
+          ...(lineage ? { lineageOrigin: lineage.origin } : {}),
+        };
+      }),
+    })),
+  };
+}
+
+/** GET /v1/equivalents: every group with its members by provider, and the possible columns. */
+export function equivalenceMatrix(catalogue: Catalogue): EquivalenceMatrixT {
+  const size = portfolio(catalogue);
+  return {
+    providers: providersBySize(catalogue).map((id) => ({
+      id,
+      shortName: catalogue.providerById.get(id)!.provider.shortName,
+      services: size.get(id) ?? 0,
+    })),
+    data: catalogue.groups.map((group) => row(catalogue, group)),
+  };
+}
+
+/** GET /v1/equivalents/{id}: one group, its members in full; undefined when there is no such group. */
+export function equivalenceGroup(catalogue: Catalogue, id: string): EquivalenceGroupDetailT | undefined {
+  const group = catalogue.groups.find((candidate) => candidate.id === id);
+  if (!group) return undefined;
+  return {
+    ...row(catalogue, group),
+    members: membersOf(catalogue, group.services),
+  };
+}
+
+/**
+ * The matrix's columns: the providers asked for (known ids, in the order given, duplicates
+ * dropped), else the DEFAULT_MATRIX_PROVIDERS largest.
+ */
+export function matrixColumns(catalogue: Catalogue, asked: readonly string[]): string[] {
+  const known = [...new Set(asked)].filter((id) => catalogue.providerById.has(id));
+  return known.length > 0 ? known : providersBySize(catalogue).slice(0, DEFAULT_MATRIX_PROVIDERS);
+}

@@ -1,0 +1,71 @@
+/** GET /v1/exposure: the jurisdictional exposure scorecard of a selection of services. */
+import type { ServiceRecord } from "../load/load.ts";
+import type { ExposureReportT, ProviderFileT } from "../schema/index.ts";
+
+export const EXPOSURE_DISCLAIMER =
+  "Procurement triage, not legal advice. The figures describe where providers are headquartered and where their public regions are; they do not assess contracts, data flows, encryption, or which laws apply to your data. Consult counsel before relying on them.";
+
+const percentage = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+
+function counts(keys: Iterable<string>, whole: number) {
+  const tally = new Map<string, number>();
+  for (const key of keys) tally.set(key, (tally.get(key) ?? 0) + 1);
+  return [...tally]
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([key, count]) => ({ key, count, percentage: percentage(count, whole) }));
+}
+
+/** What the scorecard reads of a catalogue (a full Catalogue is one; the site's exit plans pass theirs). */
+export interface ExposureCatalogue {
+  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service">>;
+  readonly providerById: ReadonlyMap<
+    string,
+    {
+      readonly file: Pick<ProviderFileT, "jurisdiction" | "controllingCountry"> & {
+        readonly headOffice: Pick<ProviderFileT["headOffice"], "country">;
+      };
+      readonly regionCountries: readonly string[];
+      readonly sovereignOption: boolean;
+      readonly euResidentOnly: boolean;
+    }
+  >;
+}
+
+export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly string[]): ExposureReportT {
+  const rows = slugs.map((slug) => {
+    const service = catalogue.bySlug.get(slug)!.service;
+    const provider = catalogue.providerById.get(service.providerId)!;
+    return {
+      slug,
+      name: service.name,
+      providerId: service.providerId,
+      headOfficeCountry: provider.file.headOffice.country,
+      jurisdiction: provider.file.jurisdiction,
+      controllingCountry: provider.file.controllingCountry,
+      regionCountries: [...provider.regionCountries],
+      usHeadquartered: provider.file.headOffice.country === "US",
+      sovereignOption: provider.sovereignOption,
+      euResidentOnly: provider.euResidentOnly,
+      ...(service.lifecycle ? { lifecycle: service.lifecycle } : {}),
+    };
+  });
+  const providers = new Map(rows.map((row) => [row.providerId, row.usHeadquartered]));
+  const usProviders = [...providers.values()].filter(Boolean).length;
+  return {
+    totalServices: rows.length,
+    totalProviders: providers.size,
+    byJurisdiction: counts(
+      rows.map((row) => row.jurisdiction),
+      rows.length,
+    ),
+    byRegionCountry: counts(
+      rows.flatMap((row) => row.regionCountries),
+      rows.length,
+    ),
+    usHeadquarteredProviderPercentage: percentage(usProviders, providers.size),
+    sovereignOptionCount: rows.filter((row) => row.sovereignOption).length,
+    euResidentOnlyCount: rows.filter((row) => row.euResidentOnly).length,
+    services: rows,
+    disclaimer: EXPOSURE_DISCLAIMER,
+  };
+}

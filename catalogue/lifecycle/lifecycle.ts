@@ -1,0 +1,236 @@
+/**
+ * The lifecycle watch: every lifecycle entry ordered by its next relevant date, the `within`
+ * filter, and the two feeds (Atom 1.0, RFC 4287; iCalendar, RFC 5545). Days are UTC calendar days
+ * (YYYY-MM-DD), compared as strings.
+ */
+import { DAY_MS } from "../limits.ts";
+import type { Catalogue } from "../load/load.ts";
+import { atomInstant, foldLine, icsInstant, icsText, renderAtom, tagAuthority, tagUri } from "../render/feeds.ts";
+import { HttpError } from "../api/problem.ts";
+import type { LifecycleEntryT, LifecycleListT, LifecycleQueryT, ServiceT } from "../schema/index.ts";
+import { servicePath, type PublicUrls } from "../urls.ts";
+
+export interface LifecycleFilter {
+  /** Only entries whose sunsetDate is between asOf and asOf + withinDays, both included. */
+  readonly withinDays?: number | undefined;
+  readonly status?: string | undefined;
+  readonly providerId?: string | undefined;
+}
+
+/** A validated lifecycle query as a filter; an unknown provider is a 400. */
+export function lifecycleFilterOf(catalogue: Catalogue, query: LifecycleQueryT): LifecycleFilter {
+  if (query.provider !== undefined && !catalogue.providerById.has(query.provider))
+    throw new HttpError(
+      400,
+      "Unknown provider",
+      `No provider has the id "${query.provider.slice(0, 100)}"; see GET /v1/providers.`,
+    );
+  return {
+    withinDays: query.within === undefined ? undefined : Number(query.within.replace(/d$/, "")),
+    status: query.status,
+    providerId: query.provider,
+  };
+}
+
+/** The UTC day of an instant. */
+export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
+/** A day plus n days. */
+export const addDays = (day: string, days: number): string =>
+  dayOf(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
+/** Whole days from one day to another (negative when `to` is earlier). */
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+
+const UNDATED_ORDER = ["deprecated", "preview", "sunset", "retired"];
+
+function entryOf(catalogue: Catalogue, urls: PublicUrls, service: ServiceT): LifecycleEntryT {
+  const lifecycle = service.lifecycle!;
+  const successor = lifecycle.successorSlug ? catalogue.bySlug.get(lifecycle.successorSlug)?.service : undefined;
+  const entry: LifecycleEntryT = {
+    slug: service.slug,
+    name: service.name,
+    providerId: service.providerId,
+    providerName: catalogue.providerById.get(service.providerId)!.provider.shortName,
+    status: lifecycle.status,
+    sunsetDate: lifecycle.sunsetDate,
+    gaTarget: lifecycle.gaTarget,
+    successorSlug: lifecycle.successorSlug,
+    successorName: successor?.name,
+    note: lifecycle.note,
+    announcementUrl: lifecycle.announcementUrl,
+    lastVerified: service.lastVerified,
+    lifecycleVerified: service.verified?.lifecycle,
+    url: `${urls.textUrl}${servicePath(service)}`,
+  };
+  for (const key of Object.keys(entry) as (keyof LifecycleEntryT)[]) if (entry[key] === undefined) delete entry[key];
+  return entry;
+}
+
+/**
+ * Entries by next relevant date as of a day: dated on or after it (soonest first), then undated
+ * (deprecated, then preview, by name), then dated before it (most recent first).
+ */
+export function byNextDate(asOf: string) {
+  const rank = (entry: LifecycleEntryT) => (!entry.sunsetDate ? 1 : entry.sunsetDate >= asOf ? 0 : 2);
+  return (a: LifecycleEntryT, b: LifecycleEntryT): number => {
+    const ra = rank(a);
+    const rb = rank(b);
+    if (ra !== rb) return ra - rb;
+    if (ra === 0 && a.sunsetDate !== b.sunsetDate) return a.sunsetDate!.localeCompare(b.sunsetDate!);
+    if (ra === 2 && a.sunsetDate !== b.sunsetDate) return b.sunsetDate!.localeCompare(a.sunsetDate!);
+    if (ra === 1 && a.status !== b.status) return UNDATED_ORDER.indexOf(a.status) - UNDATED_ORDER.indexOf(b.status);
+    return a.name.localeCompare(b.name, "en") || a.slug.localeCompare(b.slug);
+  };
+}
+
+/** Every lifecycle entry (of the given services, or of the whole catalogue), by next date as of a day. */
+export function lifecycleEntries(
+  catalogue: Catalogue,
+  urls: PublicUrls,
+  asOf: string,
+  slugs?: ReadonlySet<string>,
+): LifecycleEntryT[] {
+  return catalogue.services
+    .filter((service) => service.lifecycle && (!slugs || slugs.has(service.slug)))
+    .map((service) => entryOf(catalogue, urls, service))
+    .sort(byNextDate(asOf));
+}
+
+/** Whether an entry passes a filter as of a day. */
+export function matchesFilter(entry: LifecycleEntryT, asOf: string, filter: LifecycleFilter): boolean {
+  if (filter.status && entry.status !== filter.status) return false;
+  if (filter.providerId && entry.providerId !== filter.providerId) return false;
+  if (filter.withinDays !== undefined) {
+    if (!entry.sunsetDate) return false;
+    if (entry.sunsetDate < asOf || entry.sunsetDate > addDays(asOf, filter.withinDays)) return false;
+  }
+  return true;
+}
+
+/** GET /v1/lifecycle: the entries passing a filter, as of a day. */
+export function lifecycleList(
+  catalogue: Catalogue,
+  urls: PublicUrls,
+  asOf: string,
+  filter: LifecycleFilter = {},
+): LifecycleListT {
+  return { asOf, data: lifecycleEntries(catalogue, urls, asOf).filter((entry) => matchesFilter(entry, asOf, filter)) };
+}
+
+/** The day the unfiltered list (and its static file) is ordered from: the catalogue's last update. */
+export const catalogueDay = (catalogue: Catalogue): string => catalogue.lastUpdated.slice(0, 10);
+
+// ---------------------------------------------------------------------------------------------
+// The feeds
+
+const STATUS_PHRASE: Record<string, (date?: string) => string> = {
+  preview: () => "in preview",
+  deprecated: (date) => (date ? `deprecated, ends ${date}` : "deprecated"),
+  sunset: (date) => `sunsets on ${date}`,
+  retired: (date) => `retired on ${date}`,
+};
+
+const entryTitle = (entry: LifecycleEntryT) =>
+  `${entry.name} (${entry.providerName}) ${STATUS_PHRASE[entry.status]!(entry.sunsetDate)}`;
+
+function entrySummary(entry: LifecycleEntryT): string {
+  const parts = [`${entryTitle(entry)}.`];
+  if (entry.gaTarget) parts.push(`GA target: ${entry.gaTarget}.`);
+  if (entry.note) parts.push(entry.note);
+  if (entry.successorName) parts.push(`Successor: ${entry.successorName}.`);
+  if (entry.announcementUrl) parts.push(`Announcement: ${entry.announcementUrl}`);
+  return parts.join(" ");
+}
+
+/**
+ * GET /v1/lifecycle.atom: one entry per announcement (a service's current status and date). The id
+ * is derived from slug, status and date, so it stays the same across builds and changes only when
+ * the announcement does; `updated` is the day the catalogue last verified the service.
+ */
+export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls): string {
+  const entries = lifecycleEntries(catalogue, urls, catalogueDay(catalogue));
+  return renderAtom({
+    id: tagUri(urls, "lifecycle"),
+    title: "Cloud Services Catalogue: lifecycle",
+    subtitle: "Cloud services in preview, deprecated, sunsetting or retired, as the vendors announced them.",
+    self: `${urls.apiUrl}/v1/lifecycle.atom`,
+    alternate: `${urls.textUrl}/lifecycle`,
+    author: { name: "Cloud Services Catalogue", uri: urls.textUrl },
+    fallbackUpdated: catalogue.lastUpdated.replace(/\.\d+Z$/, "Z"),
+    entries: entries.map((entry) => ({
+      id: tagUri(urls, `lifecycle/${entry.slug}/${entry.status}/${entry.sunsetDate ?? "undated"}`),
+      title: entryTitle(entry),
+      // The day the announcement behind the entry was read, not the newest reading of any source.
+      updated: atomInstant(entry.lifecycleVerified ?? catalogueDay(catalogue)),
+      link: entry.url,
+      related: entry.announcementUrl,
+      category: entry.status,
+      summary: entrySummary(entry),
+    })),
+  });
+}
+
+const icsDate = (day: string) => day.replace(/-/g, "");
+/** UTC as a VTIMEZONE (RFC 5545 §3.6.5): one STANDARD observance with a zero offset. */
+const UTC_TIMEZONE = [
+  "BEGIN:VTIMEZONE",
+  "TZID:UTC",
+  "BEGIN:STANDARD",
+  "DTSTART:19700101T000000",
+  "TZOFFSETFROM:+0000",
+  "TZOFFSETTO:+0000",
+  "TZNAME:UTC",
+  "END:STANDARD",
+  "END:VTIMEZONE",
+] as const;
+export interface CalendarOptions {
+  readonly name: string;
+  readonly description: string;
+  /** Only these services; the whole catalogue when absent. */
+  readonly slugs?: ReadonlySet<string>;
+}
+
+/**
+ * An iCalendar of lifecycle dates: one all-day VEVENT per service with a sunsetDate. UIDs come
+ * from slug and date (a sunset that becomes retired on the same day stays one event); DTSTAMP is
+ * the catalogue's last update, so the same data gives the same bytes.
+ */
+export function lifecycleCalendar(catalogue: Catalogue, urls: PublicUrls, options: CalendarOptions): string {
+  const stamp = icsInstant(catalogue.lastUpdated);
+  const host = tagAuthority(urls);
+  const entries = lifecycleEntries(catalogue, urls, catalogueDay(catalogue), options.slugs)
+    .filter((entry) => entry.sunsetDate)
+    .sort((a, b) => a.sunsetDate!.localeCompare(b.sunsetDate!) || a.slug.localeCompare(b.slug));
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//Cloud Services Catalogue//Lifecycle//EN",
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
+    `X-WR-CALNAME:${icsText(options.name)}`,
+    `X-WR-CALDESC:${icsText(options.description)}`,
+  ];
+  for (const entry of entries) {
+    lines.push(
+      "BEGIN:VEVENT",
+      `UID:${entry.slug}.${icsDate(entry.sunsetDate!)}@${host}`,
+      `DTSTAMP:${stamp}`,
+      `DTSTART;VALUE=DATE:${icsDate(entry.sunsetDate!)}`,
+      `DTEND;VALUE=DATE:${icsDate(addDays(entry.sunsetDate!, 1))}`,
+      `SUMMARY:${icsText(entryTitle(entry))}`,
+      `DESCRIPTION:${icsText(entrySummary(entry))}`,
+      `URL:${entry.url}`,
+      `CATEGORIES:${icsText(entry.status)}`,
+      "TRANSP:TRANSPARENT",
+      "END:VEVENT",
+    );
+  }
+  // RFC 5545 §3.6 requires at least one component. With no dated service (a saved list of undated
+  // services), the calendar carries a VTIMEZONE defining UTC: a component every parser accepts and
+  // no client shows, so the calendar stays truthfully empty. Not an informational VEVENT (it would
+  // claim a day), not a VTODO or VJOURNAL (clients list those as tasks or notes). Our values are
+  // all UTC or floating dates, so the definition contradicts nothing.
+  if (entries.length === 0) lines.push(...UTC_TIMEZONE);
+  lines.push("END:VCALENDAR");
+  return `${lines.map(foldLine).join("\r\n")}\r\n`;
+}

@@ -1,0 +1,98 @@
+/**
+ * Saved approved-services lists, as the product defines them (DESIGN "Lists"): how a slug is
+ * derived, how a stored list reads against the catalogue today, and where it lives. The API, the
+ * text host and the site's list page all use these (pure: the browser may load it); making a new
+ * list, which hashes its Idempotency-Key, is lists.node.ts.
+ */
+import { LIST_SLUG_LENGTH } from "../limits.ts";
+import type { Catalogue } from "../load/load.ts";
+import { stripControl } from "../render/doc.ts";
+import type { ServiceT } from "../schema/index.ts";
+
+/** A list as a store keeps it. */
+export interface StoredList {
+  readonly id: string;
+  readonly slug: string | null;
+  readonly name: string | null;
+  readonly approvedServiceIds: readonly string[];
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  /** The Idempotency-Key of the request that saved it, kept for the list's lifetime (never shown). */
+  readonly idempotency?: Idempotency;
+}
+
+/**
+ * An Idempotency-Key as the stores keep it: scoped to the client that sent it and bound to the
+ * request it came with (DESIGN: a retry returns the first list; another body → 422). Both are
+ * digests, so a store never holds the client's address or the key itself.
+ */
+export interface Idempotency {
+  /** sha256 of the client's rate-limit key and the Idempotency-Key: what a retry is looked up by. */
+  readonly scope: string;
+  /** sha256 of the request's name, slug and service ids: a retry must send the same. */
+  readonly fingerprint: string;
+}
+
+/** What a store is asked to save. */
+export interface NewList {
+  readonly id: string;
+  readonly name: string | null;
+  readonly approvedServiceIds: readonly string[];
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  /** An explicit slug: taken → SlugTakenError. */
+  readonly slug?: string;
+  /** A derived slug: on collision -2, -3, … is appended until unique. */
+  readonly derivedSlug?: string;
+  /**
+   * The client's Idempotency-Key: a second create with the same scope and fingerprint returns the
+   * first list; the same scope with another fingerprint is refused (IdempotencyKeyReusedError).
+   */
+  readonly idempotency?: Idempotency;
+}
+
+/** DESIGN: slugify = NFKD, strip marks, lowercase, runs of other characters → "-", trim "-", cut to 64. */
+export function slugify(name: string): string | null {
+  const slug = name
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, LIST_SLUG_LENGTH.max)
+    .replace(/-+$/, "");
+  return slug.length >= LIST_SLUG_LENGTH.min ? slug : null;
+}
+
+/** The candidates for a derived slug: the base, then base-2, base-3, … each cut to fit. */
+export const slugCandidates = function* (base: string): Generator<string> {
+  yield base;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    yield `${base.slice(0, LIST_SLUG_LENGTH.max - suffix.length).replace(/-+$/, "")}${suffix}`;
+  }
+};
+
+/**
+ * A list's name without control and bidi characters (DESIGN "Security"), or null when nothing is
+ * left: applied when a list is saved, and again when one is read, for lists stored before it was.
+ */
+export const cleanListName = (name: string | null): string | null => (name && stripControl(name).trim()) || null;
+
+/** A stored list read against today's catalogue: its services, and the ids the catalogue no longer holds. */
+export function resolveList(
+  catalogue: Catalogue,
+  list: Pick<StoredList, "approvedServiceIds">,
+): { services: ServiceT[]; missingServiceIds: string[] } {
+  const services: ServiceT[] = [];
+  const missingServiceIds: string[] = [];
+  for (const id of list.approvedServiceIds) {
+    const record = catalogue.bySlug.get(id);
+    if (record) services.push(record.service);
+    else missingServiceIds.push(id);
+  }
+  return { services, missingServiceIds };
+}
+
+/** The list's address on the text host: by slug when it has one. */
+export const listPath = (list: Pick<StoredList, "slug" | "id">): string => `/lists/${list.slug ?? list.id}`;

@@ -1,0 +1,290 @@
+/**
+ * The Catalogue every face reads, and how validated data (a CatalogueSource: load.ts reads and checks
+ * the data folder; a build ships the same as JSON) is indexed into it: providers with their derived
+ * properties, services with their records, groups and the lookups by id. Pure: no file is read here.
+ */
+
+import type { DependencyMap } from "../dependencies/dependencies.ts";
+import {
+  EU_EEA_COUNTRIES,
+  EUROPEAN_SOVEREIGN_COUNTRIES,
+  SOURCE_BACKS,
+  type CatalogueReleaseT,
+  type CategoryT,
+  type CompatibilityClaimT,
+  type CompatibilityNotSupportedT,
+  type CompatibilityTermT,
+  type PolicyIdentifiersT,
+  type ProviderFileT,
+  type ProviderT,
+  type SearchWordsFileT,
+  type ServiceDependencyT,
+  type ServiceEntryT,
+  type ServiceLineageT,
+  type ServiceSourceEntryT,
+  type ServiceSourceT,
+  type ServiceT,
+  type SubServiceT,
+  type VerifiedT,
+} from "../schema/index.ts";
+
+export interface EquivalenceGroup {
+  readonly id: string;
+  readonly name: string;
+  readonly services: readonly string[];
+  /** The group's category when stated; otherwise the one most members are in. */
+  readonly category?: string;
+  /** Members filed under another category than the group's, each with the reason it belongs. */
+  readonly otherCategories?: Readonly<Record<string, string>>;
+}
+
+/** What the catalogue knows about one service beyond its public Service fields. */
+export interface ServiceRecord {
+  readonly service: ServiceT;
+  readonly subServices: readonly SubServiceT[];
+  readonly policyIdentifiers: PolicyIdentifiersT;
+  /** The official Terraform provider's resource types this service owns (empty when none are recorded). */
+  readonly terraformResources: readonly string[];
+  /** The vendor pages that back the service's facts, newest check first (empty when none are listed). */
+  readonly sources: readonly ServiceSourceT[];
+  /** What else it needs to be usable under a policy allowing it (data/dependencies/), with sources. */
+  readonly dependencies: readonly ServiceDependencyT[];
+  /** Wire protocols and APIs its vendor states it is compatible with, each with that page (empty when none). */
+  readonly compatibility: readonly CompatibilityClaimT[];
+  /** Compatibility terms checked on the vendor's pages and not supported, each with that page (empty when none). */
+  readonly notCompatible: readonly CompatibilityNotSupportedT[];
+  /** The other provider's product it is, when another company operates it. */
+  readonly lineage?: ServiceLineageT;
+  /** Slugs of equivalent services on other providers, ordered by provider then name. */
+  readonly equivalentSlugs: readonly string[];
+  readonly groupIds: readonly string[];
+}
+
+export interface ProviderRecord {
+  readonly provider: ProviderT;
+  readonly file: ProviderFileT;
+  readonly regionCountries: readonly string[];
+  readonly sovereignOption: boolean;
+  readonly euResidentOnly: boolean;
+}
+
+export interface Catalogue {
+  readonly providers: readonly ProviderT[];
+  readonly categories: readonly CategoryT[];
+  /** All services, ordered by provider id then name. */
+  readonly services: readonly ServiceT[];
+  readonly groups: readonly EquivalenceGroup[];
+  readonly compliance: ReadonlyMap<string, string>;
+  /** The compatibility vocabulary (data/compatibility.yaml), by id, in file order. */
+  readonly compatibilityById: ReadonlyMap<string, CompatibilityTermT>;
+  readonly providerById: ReadonlyMap<string, ProviderRecord>;
+  readonly categoryById: ReadonlyMap<string, CategoryT>;
+  readonly bySlug: ReadonlyMap<string, ServiceRecord>;
+  /** Newest modification time of the data files, ISO 8601. */
+  readonly lastUpdated: string;
+  /** What each release changed, newest first (changes.ts). */
+  readonly changes: readonly CatalogueReleaseT[];
+  /** The validated data it was assembled from (JSON-serialisable; mirrors ship it). */
+  readonly source: CatalogueSource;
+}
+
+/** Validated data files: what assembleCatalogue() indexes. */
+export interface CatalogueSource {
+  readonly providers: readonly ProviderFileT[];
+  readonly categories: readonly CategoryT[];
+  readonly compliance: readonly { id: string; name: string }[];
+  /** The compatibility vocabulary (absent in builds before 1.8.0). */
+  readonly compatibilityTerms?: readonly CompatibilityTermT[];
+  readonly services: readonly { providerId: string; entry: ServiceEntryT }[];
+  readonly groups: readonly EquivalenceGroup[];
+  readonly lastUpdated: string;
+  /** What each release changed, from the release snapshots beside the data folder (absent in older builds). */
+  readonly changes?: readonly CatalogueReleaseT[];
+  /** Per service slug, its dependencies (data/dependencies/; absent in older builds). */
+  readonly dependencies?: DependencyMap;
+  /** How people ask (data/search-words.yaml; absent in older builds and in data folders without it). */
+  readonly searchWords?: SearchWordsFileT;
+}
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
+
+/** Whether a provider is a sovereign option: head office and controlling parent in the EU/EEA or CH. */
+export function isSovereignOption(file: ProviderFileT): boolean {
+  return (
+    EUROPEAN_SOVEREIGN_COUNTRIES.has(file.headOffice.country) &&
+    EUROPEAN_SOVEREIGN_COUNTRIES.has(file.controllingCountry)
+  );
+}
+
+/** Whether a provider is EU-resident-only: head office and every region in the EU/EEA. */
+export function isEuResidentOnly(file: ProviderFileT): boolean {
+  return (
+    EU_EEA_COUNTRIES.has(file.headOffice.country) &&
+    file.regions.every((region) => EU_EEA_COUNTRIES.has(region.country))
+  );
+}
+
+/**
+ * When the data last changed, from the data itself (DESIGN: "the same data builds the same bytes"):
+ * the newest of the providers' and services' lastVerified days and the release snapshots' days, as
+ * midnight UTC. Never a file's modification time, which a fresh clone or a copy resets.
+ */
+export function dataDate(
+  providers: readonly { readonly lastVerified: string }[],
+  services: readonly { readonly lastVerified?: string | undefined }[],
+  snapshots: readonly { readonly release: string }[],
+): string {
+  let newest = "1970-01-01";
+  for (const day of [
+    ...providers.map((file) => file.lastVerified),
+    ...services.map((entry) => entry.lastVerified),
+    ...snapshots.map((snapshot) => snapshot.release),
+  ])
+    if (day && day > newest) newest = day;
+  return `${newest}T00:00:00.000Z`;
+}
+
+/** Indexes validated data into the immutable Catalogue every face uses. */
+export function assembleCatalogue(source: CatalogueSource): Catalogue {
+  const providerById = new Map<string, ProviderRecord>();
+  for (const file of [...source.providers].sort((a, b) => a.id.localeCompare(b.id))) {
+    const sovereignOption = isSovereignOption(file);
+    const euResidentOnly = isEuResidentOnly(file);
+    const provider: ProviderT = {
+      id: file.id,
+      name: file.name,
+      shortName: file.shortName,
+      ...(file.logo ? { logo: file.logo } : {}),
+      documentationBaseUrl: file.documentationBaseUrl,
+      defaultCompliance: file.defaultCompliance,
+      ...(file.complianceScope ? { complianceScope: file.complianceScope } : {}),
+      headOffice: file.headOffice,
+      jurisdiction: file.jurisdiction,
+      controllingCountry: file.controllingCountry,
+      sovereignOption,
+      euResidentOnly,
+      regions: file.regions,
+    };
+    const regionCountries = [...new Set(file.regions.map((region) => region.country))].sort();
+    providerById.set(file.id, deepFreeze({ provider, file, regionCountries, sovereignOption, euResidentOnly }));
+  }
+
+  const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
+  const services = source.services
+    .map(({ providerId, entry }) => toService(providerId, entry))
+    .sort((a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug));
+  const order = new Map(services.map((service, index) => [service.slug, index]));
+  const groupById = new Map(source.groups.map((group) => [group.id, group]));
+  const groupsBySlug = new Map<string, string[]>();
+  for (const group of source.groups)
+    for (const slug of group.services) groupsBySlug.set(slug, [...(groupsBySlug.get(slug) ?? []), group.id]);
+
+  const bySlug = new Map<string, ServiceRecord>();
+  for (const service of services) {
+    const { entry } = entries.get(service.slug)!;
+    const memberships = groupsBySlug.get(service.slug) ?? [];
+    const equivalents = new Set<string>();
+    for (const groupId of memberships) {
+      for (const other of groupById.get(groupId)!.services) {
+        if (entries.get(other)!.providerId !== service.providerId) equivalents.add(other);
+      }
+    }
+    bySlug.set(
+      service.slug,
+      deepFreeze({
+        service,
+        subServices: entry.subServices ?? [],
+        policyIdentifiers: entry.policyIdentifiers ?? {},
+        terraformResources: entry.terraformResources ?? [],
+        sources: newestFirst(entry.sources ?? []).map(publicSource),
+        dependencies: source.dependencies?.[service.slug] ?? [],
+        compatibility: entry.compatibility ?? [],
+        notCompatible: entry.notCompatible ?? [],
+        ...(entry.lineage ? { lineage: entry.lineage } : {}),
+        equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
+        groupIds: memberships,
+      }),
+    );
+  }
+
+  return deepFreeze({
+    providers: [...providerById.values()].map((record) => record.provider),
+    categories: source.categories,
+    services,
+    groups: source.groups,
+    compliance: new Map(source.compliance.map((entry) => [entry.id, entry.name])),
+    compatibilityById: new Map((source.compatibilityTerms ?? []).map((term) => [term.id, term])),
+    providerById,
+    categoryById: new Map(source.categories.map((category) => [category.id, category])),
+    bySlug,
+    lastUpdated: source.lastUpdated,
+    changes: source.changes ?? [],
+    source,
+  });
+}
+
+/** Sources by retrieved date, newest first; ties keep the file's order. */
+function newestFirst<T extends { readonly retrieved: string }>(sources: readonly T[]): T[] {
+  return [...sources].sort((a, b) => (a.retrieved === b.retrieved ? 0 : a.retrieved < b.retrieved ? 1 : -1));
+}
+
+/** A data-file source as the API shows it: `checked` repeats `retrieved` for 1.7 clients. */
+function publicSource(source: ServiceSourceEntryT): ServiceSourceT {
+  return { ...source, checked: source.retrieved };
+}
+
+/** A service entry's lastVerified: the newest retrieved date of its sources, undefined when it has none. */
+export function lastVerifiedOf(entry: Pick<ServiceEntryT, "sources">): string | undefined {
+  return newestFirst(entry.sources ?? [])[0]?.retrieved;
+}
+
+/** Per kind of fact its sources back, the newest retrieved day; undefined when it has no source. */
+export function verifiedOf(entry: Pick<ServiceEntryT, "sources">): VerifiedT | undefined {
+  const verified: Record<string, string> = {};
+  for (const source of entry.sources ?? [])
+    for (const kind of source.backs)
+      if (!verified[kind] || source.retrieved > verified[kind]) verified[kind] = source.retrieved;
+  if (Object.keys(verified).length === 0) return undefined;
+  return Object.fromEntries(SOURCE_BACKS.flatMap((kind) => (verified[kind] ? [[kind, verified[kind]]] : [])));
+}
+
+/**
+ * The public Service shape (see data/README.md): id = slug; compliance is the entry's own list only,
+ * never the provider's defaultCompliance (that stays on the provider); lastVerified is the newest
+ * checked date of the entry's sources, absent when it has none.
+ */
+function toService(providerId: string, entry: ServiceEntryT): ServiceT {
+  const compliance = [...(entry.compliance ?? [])];
+  const service: ServiceT = {
+    id: entry.slug,
+    slug: entry.slug,
+    providerId,
+    name: entry.name,
+    shortName: entry.shortName,
+    category: entry.category,
+    description: entry.description,
+    logo: entry.logo,
+    documentationUrl: entry.documentationUrl,
+    pricingUrl: entry.pricingUrl,
+    pricingModel: entry.pricingModel,
+    hasFreeTier: entry.hasFreeTier,
+    aliases: entry.aliases,
+    tags: entry.tags,
+    compliance,
+    lifecycle: entry.lifecycle,
+    lastVerified: lastVerifiedOf(entry),
+    verified: verifiedOf(entry),
+  };
+  // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.
+  for (const key of Object.keys(service) as (keyof ServiceT)[]) if (service[key] === undefined) delete service[key];
+  return service;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    if (value instanceof Map) for (const item of value.values()) deepFreeze(item);
+    else for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}

@@ -1,0 +1,335 @@
+/**
+ * Reads catalogue/data, validates every file against catalogue/schema/, cross-checks the files
+ * against each other and returns an immutable, indexed Catalogue. Any problem stops the load with
+ * one line per problem naming file, entry, field and what is wrong.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { readSnapshots, releaseHistory, snapshotServices } from "../lifecycle/changes.ts";
+import { readDependencies } from "../dependencies/dependencies.node.ts";
+import { cloudFormationDependencies } from "../inventory/cloudformation.node.ts";
+import { inventoryDirOf } from "../inventory/load.node.ts";
+import { issueLines, issuePath } from "../api/issues.ts";
+import { mergeScope } from "../compliance/scope.ts";
+import { terraformResourceProblems } from "./terraform-resources.ts";
+import {
+  lineageProblems,
+  providerProblems,
+  serviceProblems,
+  shown,
+  successorProblems,
+  type Known,
+  type ProviderAt,
+  type ServiceAt,
+} from "./entry-checks.ts";
+import type { z } from "zod";
+import {
+  CategoryFile,
+  CompatibilityFile,
+  ComplianceFile,
+  EquivalentsFile,
+  ProviderFile,
+  SearchWordsFile,
+  ServiceEntry,
+  type CompatibilityTermT,
+  type ServiceDependencyT,
+} from "../schema/index.ts";
+import { assembleCatalogue, dataDate, lastVerifiedOf, type Catalogue, type CatalogueSource } from "./assemble.ts";
+
+// What this module's importers have always found here; the Catalogue itself is assemble.ts's.
+export {
+  assembleCatalogue,
+  dataDate,
+  isEuResidentOnly,
+  isSovereignOption,
+  lastVerifiedOf,
+  verifiedOf,
+  type Catalogue,
+  type CatalogueSource,
+  type EquivalenceGroup,
+  type ProviderRecord,
+  type ServiceRecord,
+} from "./assemble.ts";
+
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL("../data/", import.meta.url));
+/** Release snapshots are kept beside a data folder: catalogue/releases for catalogue/data. */
+export const releasesDirOf = (dataDir: string): string => join(dataDir, "..", "releases");
+
+export class CatalogueError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(
+      `catalogue data is invalid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`,
+    );
+    this.name = "CatalogueError";
+    this.problems = problems;
+  }
+}
+
+/** "entry 3 (aws-s3)": how a problem points at an element of a YAML list. */
+function entryName(index: number, value: unknown): string {
+  const entry = value as { slug?: unknown; id?: unknown } | null | undefined;
+  const label = entry?.slug ?? entry?.id;
+  return `entry ${index + 1}${typeof label === "string" ? ` (${label})` : ""}`;
+}
+
+/*
+ * Reading a data folder. Each step appends what is wrong to `problems` and goes on, so that one
+ * load lists every problem; readCatalogueSource throws them all at the end.
+ */
+
+/** A YAML file's value, or undefined with the parse error recorded. */
+/**
+ * Parsed YAML by path, with the text it was parsed from, for a loader that reloads (scripts/dev.ts):
+ * a reload then parses only the files an edit changed. Off unless asked: a build or a server loads once.
+ */
+let parsedYaml: Map<string, { readonly text: string; readonly value: unknown }> | undefined;
+export function keepParsedYaml(): void {
+  parsedYaml ??= new Map();
+}
+
+function readYaml(path: string, problems: string[]): unknown {
+  try {
+    const text = readFileSync(path, "utf8");
+    const kept = parsedYaml?.get(path);
+    // Copies, in and out: nothing the loader does to a value can reach the kept one.
+    if (kept && kept.text === text) return structuredClone(kept.value);
+    const value: unknown = parseYaml(text, { uniqueKeys: true });
+    parsedYaml?.set(path, { text, value: structuredClone(value) });
+    return value;
+  } catch (error) {
+    problems.push(`${shown(path)}: ${(error as Error).message.split("\n")[0]}`);
+    return undefined;
+  }
+}
+
+/** Validates one file; entry names come from each element's id/slug so messages point at it. */
+function validate<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  value: unknown,
+  problems: string[],
+): z.infer<S> | undefined {
+  if (value === undefined) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const where = (issuePathOf: readonly PropertyKey[]) => {
+    const [first, ...rest] = issuePathOf;
+    return typeof first === "number" && Array.isArray(value)
+      ? `${entryName(first, value[first])}: field ${issuePath(rest, "(entry)")}`
+      : `field ${issuePath(issuePathOf, "(file)")}`;
+  };
+  for (const line of issueLines(result.error.issues, { where })) problems.push(`${shown(path)}: ${line}`);
+  return undefined;
+}
+
+/** A data file read and validated; undefined (its problems recorded) when it is not valid. */
+const readFile = <S extends z.ZodType>(path: string, schema: S, problems: string[]): z.infer<S> | undefined =>
+  validate(path, schema, readYaml(path, problems), problems);
+
+/** The .yaml files of one folder of the data, sorted. */
+function listYaml(dataDir: string, dir: string, problems: string[]): string[] {
+  try {
+    return readdirSync(join(dataDir, dir))
+      .filter((file) => file.endsWith(".yaml"))
+      .sort()
+      .map((file) => join(dataDir, dir, file));
+  } catch {
+    problems.push(`${shown(join(dataDir, dir))}: folder is missing`);
+    return [];
+  }
+}
+
+/** providers/*.yaml, by id. */
+function readProviders(dataDir: string, compliance: ReadonlyMap<string, string>, problems: string[]) {
+  const providers = new Map<string, ProviderAt>();
+  for (const path of listYaml(dataDir, "providers", problems)) {
+    const file = readFile(path, ProviderFile, problems);
+    if (!file) continue;
+    for (const problem of providerProblems(path, file, compliance, providers))
+      problems.push(`${shown(path)}: ${problem}`);
+    providers.set(file.id, { path, file });
+  }
+  return providers;
+}
+
+/** One services/<provider>.yaml, entry by entry, so that one bad entry does not hide the rest of the file. */
+function readServiceFile(path: string, known: Known, entries: Map<string, ServiceAt>, problems: string[]): void {
+  const providerId = path
+    .split("/")
+    .pop()!
+    .replace(/\.yaml$/, "");
+  const name = shown(path);
+  if (!known.providers.has(providerId))
+    problems.push(`${name}: no provider file providers/${providerId}.yaml for this services file`);
+  const raw = readYaml(path, problems);
+  if (raw === undefined) return;
+  if (!Array.isArray(raw)) {
+    problems.push(`${name}: must be a YAML list of services`);
+    return;
+  }
+  raw.forEach((value: unknown, index) => {
+    const result = ServiceEntry.safeParse(value);
+    if (!result.success) {
+      for (const line of issueLines(result.error.issues, { where: (path) => `field ${issuePath(path, "(entry)")}` }))
+        problems.push(`${name}: ${entryName(index, value)}: ${line}`);
+      return;
+    }
+    const entry = result.data;
+    for (const problem of serviceProblems(entry, providerId, known, entries.get(entry.slug)))
+      problems.push(`${name}: entry ${index + 1} (${entry.slug}): ${problem}`);
+    entries.set(entry.slug, { path, index, providerId, entry });
+  });
+}
+
+/** services/*.yaml, by slug, in file order. */
+function readServices(dataDir: string, known: Known, problems: string[]): Map<string, ServiceAt> {
+  const entries = new Map<string, ServiceAt>();
+  for (const path of listYaml(dataDir, "services", problems)) readServiceFile(path, known, entries, problems);
+  problems.push(...successorProblems(entries), ...lineageProblems(entries));
+  problems.push(
+    ...terraformResourceProblems(
+      [...entries.values()].map(({ path, index, entry }) => ({
+        where: `${shown(path)}: entry ${index + 1} (${entry.slug})`,
+        slug: entry.slug,
+        types: entry.terraformResources,
+      })),
+    ),
+  );
+  return entries;
+}
+
+/** equivalents.yaml: groups of known services, none twice, spanning at least two providers. */
+function readGroups(
+  dataDir: string,
+  entries: ReadonlyMap<string, ServiceAt>,
+  categoryById: ReadonlyMap<string, unknown>,
+  problems: string[],
+) {
+  const path = join(dataDir, "equivalents.yaml");
+  const groups = readFile(path, EquivalentsFile, problems) ?? [];
+  const groupIds = new Set<string>();
+  groups.forEach((group, index) => {
+    const at = `${shown(path)}: entry ${index + 1} (${group.id})`;
+    if (groupIds.has(group.id)) problems.push(`${at}: field id: duplicate group id`);
+    groupIds.add(group.id);
+    if (group.category && !categoryById.has(group.category))
+      problems.push(`${at}: field category: unknown category "${group.category}" (see categories.yaml)`);
+    const seen = new Set<string>();
+    group.services.forEach((slug, i) => {
+      if (!entries.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is not a service in the catalogue`);
+      if (seen.has(slug)) problems.push(`${at}: field services.${i}: "${slug}" is listed twice`);
+      seen.add(slug);
+    });
+    for (const slug of Object.keys(group.otherCategories ?? {}))
+      if (!seen.has(slug))
+        problems.push(`${at}: field otherCategories.${slug}: "${slug}" is not a member of this group`);
+    const providers = new Set(group.services.map((slug) => entries.get(slug)?.providerId));
+    if (providers.size < 2)
+      problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
+  });
+  return groups;
+}
+
+/** The release snapshots beside the data folder; none (the problem recorded) when they cannot be read. */
+function readReleaseSnapshots(dataDir: string, problems: string[]): ReturnType<typeof readSnapshots> {
+  try {
+    return readSnapshots(releasesDirOf(dataDir));
+  } catch (error) {
+    problems.push((error as Error).message);
+    return [];
+  }
+}
+
+/** compatibility.yaml: the vocabulary services' compatibility claims name, no id twice. */
+function readCompatibilityTerms(dataDir: string, problems: string[]): CompatibilityTermT[] {
+  const path = join(dataDir, "compatibility.yaml");
+  const terms = readFile(path, CompatibilityFile, problems) ?? [];
+  const seen = new Set<string>();
+  terms.forEach((term, index) => {
+    if (seen.has(term.id)) problems.push(`${shown(path)}: entry ${index + 1} (${term.id}): field id: duplicate id`);
+    seen.add(term.id);
+  });
+  return terms;
+}
+
+/** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
+export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
+  const problems: string[] = [];
+  const categories = readFile(join(dataDir, "categories.yaml"), CategoryFile, problems) ?? [];
+  const complianceList = readFile(join(dataDir, "compliance.yaml"), ComplianceFile, problems) ?? [];
+  const compliance = new Map(complianceList.map((entry) => [entry.id, entry.name]));
+  const compatibilityTerms = readCompatibilityTerms(dataDir, problems);
+  const compatibility = new Map(compatibilityTerms.map((term) => [term.id, term]));
+  const categoryById = new Map(categories.map((category) => [category.id, category]));
+  const providers = readProviders(dataDir, compliance, problems);
+  const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
+  mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
+  const groups = readGroups(dataDir, entries, categoryById, problems);
+  const handWritten = readDependencies(
+    dataDir,
+    new Map(
+      [...entries].map(([slug, { providerId, entry }]) => [
+        slug,
+        { providerId, policyIdentifiers: entry.policyIdentifiers },
+      ]),
+    ),
+    problems,
+    (path) => readYaml(path, problems),
+  );
+  // Plus what the vendors' resource schemas say each service's own resources need to deploy.
+  const fromSchemas = cloudFormationDependencies(
+    inventoryDirOf(dataDir),
+    [...entries].map(([slug, { providerId, entry }]) => ({
+      slug,
+      providerId,
+      policyIdentifiers: entry.policyIdentifiers,
+    })),
+    problems,
+  );
+  const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
+  for (const [slug, groups] of Object.entries(fromSchemas))
+    dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
+  const snapshots = readReleaseSnapshots(dataDir, problems);
+  const searchWordsPath = join(dataDir, "search-words.yaml");
+  const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
+
+  if (problems.length > 0) throw new CatalogueError(problems);
+  const providerFiles = [...providers.values()].map(({ file }) => file);
+  const lastUpdated = dataDate(
+    providerFiles,
+    [...entries.values()].map(({ entry }) => ({ lastVerified: lastVerifiedOf(entry) })),
+    snapshots,
+  );
+  const current = snapshotServices([...entries.values()].map(({ providerId, entry }) => ({ ...entry, providerId })));
+  return {
+    providers: providerFiles,
+    categories,
+    compliance: complianceList,
+    compatibilityTerms,
+    services: [...entries.values()].map(({ providerId, entry }) => ({ providerId, entry })),
+    groups,
+    lastUpdated,
+    changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
+    dependencies,
+    ...(searchWords ? { searchWords } : {}),
+  };
+}
+
+/** Reads, validates and indexes catalogue/data (or another data folder). */
+export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {
+  return assembleCatalogue(readCatalogueSource(dataDir));
+}
+
+/**
+ * The catalogue a build (or a mirror) was made from: the validated source it ships as
+ * api/catalogue-source.json. What a server of that build should load: it is the same data, and
+ * parsing YAML and validating it again would leave tens of MB of garbage that V8 keeps as committed
+ * heap for the life of the process (decisions.md#memory-rss, RSS).
+ */
+export function loadBuiltCatalogue(distDir: string): Catalogue {
+  const path = join(distDir, "api", "catalogue-source.json");
+  return assembleCatalogue(JSON.parse(readFileSync(path, "utf8")) as CatalogueSource);
+}

@@ -1,0 +1,124 @@
+/**
+ * What the one search (search.ts) is built from: a compact, JSON-serialisable view of a catalogue
+ * (the site ships it as /search-index.json), and the data's prior among equally good matches.
+ *
+ * This module must stay free of Node APIs: the site bundles it.
+ */
+import type { Catalogue, ServiceRecord } from "../load/load.ts";
+import { compileSearchWords, tokenize, type SearchWords } from "./search-words.ts";
+
+/** Words that say nothing about which service is meant. */
+export const GENERIC_WORDS = new Set(
+  "a an the for of on and with by to in at as is cloud service services engine managed database simple elastic".split(
+    " ",
+  ),
+);
+
+/** Words in provider names that are not names of the provider ("Hetzner Online", "Open Telekom Cloud"). */
+const NOT_PROVIDER_WORDS = new Set("web online internet open infrastructure".split(" "));
+
+/** What the search needs of one service (compact: the site ships an array of these). */
+export interface SearchDoc {
+  /** The slug. */
+  readonly id: string;
+  readonly provider: string;
+  /** Name, short name, aliases. */
+  readonly names: readonly string[];
+  readonly tags: readonly string[];
+  /** Positions in `SearchData.groups`. */
+  readonly groups: readonly number[];
+  readonly category: string;
+  readonly description: string;
+  /** Its sub-services (tiers, storage classes, editions, engines, features, plans) as `[name, kind]`. */
+  readonly subServices: readonly (readonly [string, string])[];
+  /** The data's prior for this service among equally good matches (higher first). */
+  readonly prior: number;
+}
+
+export interface SearchData {
+  readonly docs: readonly SearchDoc[];
+  /** Providers with their search words, largest portfolio first. */
+  readonly providers: readonly SearchProvider[];
+  readonly groups: readonly { readonly id: string; readonly name: string }[];
+  readonly categories: readonly { readonly id: string; readonly name: string }[];
+  /** How people ask: stop words, other languages, shorthand, places (data/search-words.yaml). */
+  readonly words: SearchWords;
+}
+
+export interface SearchProvider {
+  readonly id: string;
+  /** Its search words ("aws", "amazon"). */
+  readonly words: readonly string[];
+  /** How many services it has. */
+  readonly size: number;
+  readonly jurisdiction: string;
+  /** The country of its head office. */
+  readonly country: string;
+  /** The countries it has regions in. */
+  readonly regions: readonly string[];
+}
+
+/** servicePrior to two decimals, as the search data ships it (the site's copy then ranks alike). */
+export const roundedPrior = (record: Parameters<typeof servicePrior>[0]): number =>
+  Math.round(servicePrior(record) * 100) / 100;
+
+/**
+ * A service's prior, from the data: how many kinds it belongs to and how many equivalents it has
+ * (what others are compared against), how many tiers it has; a preview or sunset less, retired or
+ * deprecated much less. The search's, the matrix's and the exit plan's flagship prior.
+ */
+export function servicePrior(
+  record: Pick<ServiceRecord, "service" | "groupIds" | "equivalentSlugs" | "subServices">,
+): number {
+  const status = record.service.lifecycle?.status;
+  const penalty = status === "retired" ? 4 : status === "sunset" || status === "deprecated" ? 3 : status ? 1 : 0;
+  return (
+    Math.log2(1 + record.groupIds.length) +
+    0.5 * Math.log2(1 + record.equivalentSlugs.length) +
+    Math.log2(1 + record.subServices.length) -
+    penalty
+  );
+}
+
+/** The compact, JSON-serialisable input of the search, built from a catalogue. */
+export function searchData(catalogue: Catalogue): SearchData {
+  const size = new Map<string, number>();
+  for (const service of catalogue.services) size.set(service.providerId, (size.get(service.providerId) ?? 0) + 1);
+  const wordCount = new Map<string, number>();
+  const rawWords = catalogue.providers.map((provider) => {
+    const words = new Set([provider.id, ...tokenize(provider.name), ...tokenize(provider.shortName)]);
+    for (const word of words) wordCount.set(word, (wordCount.get(word) ?? 0) + 1);
+    return words;
+  });
+  const providers = catalogue.providers
+    .map((provider, i) => ({
+      id: provider.id,
+      // A word two providers share ("cloud") names neither.
+      words: [...rawWords[i]!].filter(
+        (word) => wordCount.get(word) === 1 && !GENERIC_WORDS.has(word) && !NOT_PROVIDER_WORDS.has(word),
+      ),
+      size: size.get(provider.id) ?? 0,
+      jurisdiction: catalogue.providerById.get(provider.id)!.file.jurisdiction,
+      country: catalogue.providerById.get(provider.id)!.file.headOffice.country,
+      regions: catalogue.providerById.get(provider.id)!.regionCountries,
+    }))
+    .sort((a, b) => b.size - a.size || a.id.localeCompare(b.id));
+  const groupPosition = new Map(catalogue.groups.map((group, i) => [group.id, i]));
+  return {
+    providers,
+    words: compileSearchWords(catalogue.source.searchWords),
+    groups: catalogue.groups.map(({ id, name }) => ({ id, name })),
+    categories: catalogue.categories.map(({ id, name }) => ({ id, name })),
+    docs: catalogue.services.map((service) => ({
+      id: service.slug,
+      provider: service.providerId,
+      names: [service.name, ...(service.shortName ? [service.shortName] : []), ...(service.aliases ?? [])],
+      tags: service.tags ?? [],
+      groups: catalogue.bySlug.get(service.slug)!.groupIds.map((id) => groupPosition.get(id)!),
+      category: service.category,
+      description: service.description ?? "",
+      subServices: catalogue.bySlug.get(service.slug)!.subServices.map(({ name, kind }) => [name, kind] as const),
+      prior: roundedPrior(catalogue.bySlug.get(service.slug)!),
+    })),
+  };
+}

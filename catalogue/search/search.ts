@@ -1,0 +1,571 @@
+/**
+ * The one search over the catalogue's services: the API's `GET /v1/services?q=`, the text host's
+ * `/search` and the site's search box (in the browser, over `searchData()` shipped as JSON) all run
+ * `ServiceSearch.search`, so every face ranks alike.
+ *
+ * Matching is MiniSearch's (fields with boosts, prefix and fuzzy matching); what it does not know
+ * is added here, from the data alone:
+ * - a service's sub-services (tiers, storage classes, editions: name and kind) are indexed under it,
+ *   so "s3 glacier" finds S3, and the outcome says which sub-service matched;
+ * - a query is first read as people ask (search-words.ts, from data/search-words.yaml): German,
+ *   French, shorthand and plain needs become the catalogue's words (`k8s` → kubernetes), stop words
+ *   are dropped, place words filter ("kubernetes in germany") and alternative words ask for
+ *   equivalents ("dynamo alternative"; search-places.ts); a word the catalogue does not know is
+ *   respelt to the nearest whole word it does (search-spelling.ts);
+ * - words are normalised (case, accents, punctuation), plurals stemmed, and names also indexed
+ *   with adjacent words joined ("route53", "cosmosdb"), while a query is also tried with adjacent
+ *   words joined ("dynamo db" → "dynamodb");
+ * - a provider named beside another provider's product ("azure lambda") gets its own equivalents
+ *   of that product;
+ * - provider words (a provider's id and the distinctive words of its name and short name: `aws`,
+ *   `amazon`, `gcp`, `google`, `ovh`…) are taken out of the query and put that provider's matches
+ *   first;
+ * - a query that is one of a service's names (name, short name, alias; brand and generic words
+ *   aside) puts that service first; generic words weigh less than the others, and descriptive ones
+ *   ("managed", "service") never make a query a product's name ("managed mysql" names a kind);
+ * - a query naming a kind of service (an equivalence group, a category, a tag several providers
+ *   use; such a tag names the groups its holders are in; search-kinds.ts) shows that kind's best match per provider first, the largest portfolios first, before a
+ *   second service of any one provider; within a provider the flagship wins by a prior from the
+ *   data (membership of the kind, sub-services, equivalents; previews and retired services last);
+ * - when no service matches every word, the services matching most words are returned as closest
+ *   matches, with a suggested spelling when a word was corrected; true nonsense returns nothing.
+ *
+ * This module must stay free of Node APIs: the site bundles it.
+ */
+import MiniSearch, { type Query, type SearchResult } from "minisearch";
+import type { Catalogue } from "../load/load.ts";
+import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./search-data.ts";
+import { SearchKinds, type KindMatch } from "./search-kinds.ts";
+import { SearchPlaces } from "./search-places.ts";
+import { editDistance, Speller } from "./search-spelling.ts";
+import { norm, normaliseTerm, readQuery, stem, tokenize, type Place } from "./search-words.ts";
+
+export { normaliseTerm, stem, tokenize };
+export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./search-data.ts";
+
+/**
+ * Generic words that describe rather than brand: a name made of one of them and a kind's word
+ * ("Managed MySQL") is how several providers describe the kind, not a product one would name.
+ */
+const DESCRIPTIVE_WORDS = new Set("managed service services".split(" "));
+
+/** Words a query may have that a service's text need not ("cloud redis", "dns service"); "database" is not one. */
+const OPTIONAL_WORDS = new Set([...DESCRIPTIVE_WORDS, "cloud"]);
+
+/** How much a generic word counts in the match, against 1 for any other word. */
+const GENERIC_WEIGHT = 0.3;
+
+export interface SearchOutcome {
+  /** Matching slugs, best first. */
+  readonly slugs: readonly string[];
+  /** True when no service matched every word and these are the closest matches. */
+  readonly closest: boolean;
+  /** A corrected query when a word was not found as typed but a close one was. */
+  readonly suggestion?: string;
+  /** Providers the query named (their matches come first). */
+  readonly providers: readonly string[];
+  /** Whether the query named a kind of service (results diversified across providers). */
+  readonly kind: boolean;
+  /** For results found through a sub-service, slug → the sub-service's name that matched. */
+  readonly subServices: Readonly<Record<string, string>>;
+}
+
+interface IndexedDoc {
+  readonly id: number;
+  readonly names: string;
+  readonly tags: string;
+  readonly kinds: string;
+  readonly subs: string;
+  readonly description: string;
+}
+
+/** Field weights: names first, then tags and sub-services, kinds (group and category names), description. */
+const BOOST = { names: 8, tags: 3, subs: 1, kinds: 2, description: 0.5 } as const;
+
+/** Name text plus its adjacent words joined ("Amazon Route 53" also gives "route53", "amazonroute"). */
+function withJoined(name: string): string {
+  const tokens = tokenize(name);
+  const joined = tokens.slice(1).map((token, i) => `${tokens[i]}${token}`);
+  return [...tokens, ...joined].join(" ");
+}
+
+/** Words of a query the search reads. */
+const MAX_QUERY_WORDS = 8;
+
+const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
+
+/** How the search reads a query's words once it has its results. */
+interface Reading {
+  /** The matched words, normalised, generic ones left out ("sql" of "cloud sql"). */
+  readonly telling: readonly string[];
+  /** The matched generic words ("cloud" of "cloud sql"). */
+  readonly spoken: readonly string[];
+  readonly kind: KindMatch;
+  /** Whether the query is a service's name as written, used by fewer than three providers. */
+  readonly namesService: boolean;
+  /** Results (doc positions) whose name or tag is the query as written. */
+  readonly asWritten: ReadonlySet<number>;
+  /** Whether a name (not only a tag) is the query as written. */
+  readonly byName: boolean;
+}
+
+/** One result as ranked. */
+interface Scored {
+  readonly i: number;
+  readonly doc: SearchDoc;
+  readonly exact: boolean;
+  readonly member: boolean;
+  readonly score: number;
+}
+
+/** Whether a few providers (one or two) use a name: three or more make it the name of a kind ("kms"). */
+const fewUse = (set: ReadonlySet<string>) => set.size > 0 && set.size < 3;
+
+export class ServiceSearch {
+  readonly data: SearchData;
+  private readonly mini: MiniSearch<IndexedDoc>;
+  /** normalised provider word → provider id. */
+  private readonly providerWords = new Map<string, string>();
+  private readonly providerSize = new Map<string, number>();
+  /** Per doc, its names as normalised core tokens (generic and own-brand words left out). */
+  private readonly coreNames: (readonly string[])[][];
+  /** Per doc, every word of its names, normalised. */
+  private readonly nameWords: ReadonlySet<string>[];
+  /** Per doc, its provider's words. */
+  private readonly brand: ReadonlySet<string>[];
+  /** Per doc, its normalised tags (whole phrases) and its kinds' token sets. */
+  private readonly tagPhrases: ReadonlySet<string>[];
+  /** Kinds: group and category names, and tags several providers share. */
+  private readonly kinds: SearchKinds;
+  /** Per doc, its sub-services' names as normalised tokens. */
+  private readonly subWords: (readonly string[])[][];
+  private readonly vocabulary = new Set<string>();
+  private readonly speller: Speller;
+  private readonly places: SearchPlaces;
+
+  constructor(data: SearchData) {
+    this.data = data;
+    for (const provider of data.providers) {
+      this.providerSize.set(provider.id, provider.size);
+      for (const word of provider.words) this.providerWords.set(word, provider.id);
+    }
+    const wordsOf = new Map(data.providers.map((p) => [p.id, new Set(p.words)]));
+    this.brand = data.docs.map((doc) => wordsOf.get(doc.provider) ?? new Set());
+    this.coreNames = data.docs.map((doc, i) =>
+      doc.names
+        .map((name) =>
+          tokenize(name)
+            .filter((token) => !GENERIC_WORDS.has(token) && !this.brand[i]!.has(token))
+            .map(normaliseTerm),
+        )
+        .filter((tokens) => tokens.length > 0),
+    );
+    this.nameWords = data.docs.map((doc) => new Set(doc.names.flatMap(norm)));
+    this.tagPhrases = data.docs.map((doc) => new Set(doc.tags.map((tag) => norm(tag).join(" "))));
+    this.subWords = data.docs.map((doc) => doc.subServices.map(([name]) => norm(name)));
+    this.kinds = new SearchKinds(data, this.tagPhrases);
+    const categoryName = new Map(data.categories.map((c) => [c.id, c.name]));
+    this.mini = new MiniSearch<IndexedDoc>({
+      fields: ["names", "tags", "subs", "kinds", "description"],
+      tokenize,
+      processTerm: (term) => normaliseTerm(term),
+      searchOptions: {
+        boost: BOOST,
+        boostTerm: (term) => (GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1),
+        prefix: (term) => term.length >= 3,
+        fuzzy: fuzzyFor,
+        weights: { fuzzy: 0.3, prefix: 0.5 },
+      },
+    });
+    this.mini.addAll(
+      data.docs.map((doc, id) => ({
+        id,
+        names: doc.names.map(withJoined).join(" "),
+        tags: doc.tags.map(withJoined).join(" "),
+        subs: doc.subServices.map(([name, kind]) => `${withJoined(name)} ${kind}`).join(" "),
+        kinds: [...doc.groups.map((g) => data.groups[g]!.name), categoryName.get(doc.category) ?? ""].join(" "),
+        description: doc.description,
+      })),
+    );
+    for (const doc of data.docs)
+      for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
+        for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
+    this.speller = new Speller(data, normaliseTerm);
+    this.places = new SearchPlaces(data);
+  }
+
+  /** The sub-service of a result that its matched words found, if it was found through one. */
+  private matchedSubService(result: SearchResult): string | undefined {
+    const terms = Object.entries(result.match)
+      // A word its name has too ("s3" of "S3 Standard") says nothing of which sub-service was meant.
+      .filter(([, fields]) => fields.includes("subs") && !fields.includes("names"))
+      .map(([term]) => term);
+    if (terms.length === 0) return undefined;
+    const i = result.id as number;
+    let best: { at: number; hits: number } | undefined;
+    this.subWords[i]!.forEach((words, at) => {
+      const hits = terms.filter((term) => words.some((word) => word.startsWith(term) || term.startsWith(word))).length;
+      if (hits > 0 && (!best || hits > best.hits)) best = { at, hits };
+    });
+    return best ? this.data.docs[i]!.subServices[best.at]![0] : undefined;
+  }
+
+  /** Whether a word names a provider, and which. */
+  private providerOf(word: string): string | undefined {
+    const exact = this.providerWords.get(word);
+    if (exact) return exact;
+    // "ovh" for "ovhcloud": a start of a provider word that is not itself a word of the catalogue.
+    if (word.length < 3 || this.vocabulary.has(normaliseTerm(word))) return undefined;
+    const starting = [...this.providerWords].filter(([providerWord]) => providerWord.startsWith(word));
+    const ids = new Set(starting.map(([, id]) => id));
+    return ids.size === 1 ? [...ids][0] : undefined;
+  }
+
+  search(q: string): SearchOutcome {
+    const asked = readQuery(q, this.data.words);
+    // A word not in the catalogue's vocabulary, respelt to its nearest whole word ("postgers").
+    const respelt = this.speller.respell(asked.words, (word) => this.known(word));
+    const read = respelt ? readQuery(respelt.join(" "), this.data.words) : asked;
+    // A version ("postgresql 17") leads to the engine's services: a number no name or tag holds is
+    // not required. Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
+    const versionless = read.words.filter((word) => !/^\d+$/.test(word) || this.vocabulary.has(word));
+    const words = (versionless.length > 0 ? versionless : read.words).slice(0, MAX_QUERY_WORDS);
+    const { providers, rest } = this.splitProviders(words);
+    const none = { slugs: [], closest: false, providers, kind: false, subServices: {} };
+    if (words.length === 0) return none;
+    const named = new Set(providers);
+    const alternative = asked.alternative || read.alternative;
+    if (rest.length === 0) {
+      const own = this.servicesOf(named);
+      // "like heroku": what else does the provider's flagship job.
+      if (alternative && own.length > 0)
+        return { ...none, slugs: this.places.inPlace(this.places.alternativesTo([own[0]!]), asked.place) };
+      return { ...none, slugs: this.places.inPlace(own, asked.place) };
+    }
+    const spoken = Math.min(MAX_QUERY_WORDS, tokenize(q).length) - providers.length;
+    const { results, closest } = this.match(rest, spoken);
+    const suggestion = respelt ? undefined : this.suggest(rest, results);
+    const reading = this.read(rest, results, closest, suggestion);
+    const ordered = this.order(this.score(results, reading), named, reading).map(({ doc }) => doc.id);
+    const slugs = this.answer(ordered, reading, { named, alternative, place: asked.place });
+    const shownSuggestion = respelt ? respelt.join(" ") : suggestion;
+    return {
+      slugs,
+      closest,
+      ...(shownSuggestion ? { suggestion: [...providersWords(q, this.providerWords), shownSuggestion].join(" ") } : {}),
+      providers,
+      kind: reading.kind.named,
+      subServices: this.subServicesOf(results),
+    };
+  }
+
+  /**
+   * What the query asks for, from the services it matched: their alternatives when it asks for
+   * them ("dynamo alternative"), names another provider's product beside a provider ("azure
+   * lambda"), or names a product outside the place it names ("lambda in europe"); else the matches,
+   * in the place it names.
+   */
+  private answer(
+    ordered: readonly string[],
+    reading: Reading,
+    ask: { named: ReadonlySet<string>; alternative: boolean; place: Place | undefined },
+  ): string[] {
+    const product = this.productNamed(ordered, reading);
+    const inPlace = (slug: string) => this.places.placeTier(this.places.docBySlug(slug).provider, ask.place) > 0;
+    if (product.length > 0) {
+      const foreign =
+        ask.named.size > 0 && product.every((slug) => !ask.named.has(this.places.docBySlug(slug).provider));
+      const outside = ask.place !== undefined && product.every((slug) => !inPlace(slug));
+      // "azure blob alternative": the provider named is the product's own, so any other will do.
+      if (ask.alternative || foreign || outside)
+        return this.places.inPlace(this.places.alternativesTo(product, foreign ? ask.named : undefined), ask.place);
+    }
+    return this.places.inPlace(ordered, ask.place);
+  }
+
+  /** The services a query names as a product ("lambda", "rds"), best first; none for a kind. */
+  private productNamed(ordered: readonly string[], reading: Reading): string[] {
+    if (reading.kind.named && !reading.namesService) return [];
+    // A name the words are exactly ("lambda": AWS Lambda), else a name or tag as written ("rds").
+    const exact = ordered.filter((slug) => this.exactName(slug, reading));
+    if (exact.length > 0) return exact;
+    const written = new Set([...reading.asWritten].map((i) => this.data.docs[i]!.id));
+    return reading.namesService ? ordered.filter((slug) => written.has(slug)) : [];
+  }
+
+  private exactName(slug: string, reading: Reading): boolean {
+    const i = this.places.indexOf(slug);
+    return this.coreNames[i]!.some((name) => nameMatch(name, reading.telling).exact);
+  }
+
+  private known(word: string): boolean {
+    if (this.providerWords.has(word) || this.providerOf(word)) return true;
+    const term = normaliseTerm(word);
+    // A word of any field as written; the start of a longer word ("kubernets") is respelt when a
+    // whole word is near.
+    return (
+      this.vocabulary.has(term) ||
+      this.speller.has(word) ||
+      this.mini.search(word, { fuzzy: false, prefix: false }).length > 0
+    );
+  }
+
+  /** Slug → matched sub-service, for the results found through a sub-service. */
+  private subServicesOf(results: readonly SearchResult[]): Record<string, string> {
+    const found: Record<string, string> = {};
+    for (const result of results) {
+      const name = this.matchedSubService(result);
+      if (name) found[this.data.docs[result.id as number]!.id] = name;
+    }
+    return found;
+  }
+
+  /** The providers a query's words name (in order, once each), and its other words. */
+  private splitProviders(words: readonly string[]): { providers: string[]; rest: string[] } {
+    const providers: string[] = [];
+    const rest: string[] = [];
+    for (const word of words) {
+      const provider = this.providerOf(word);
+      if (provider) {
+        if (!providers.includes(provider)) providers.push(provider);
+      } else rest.push(word);
+    }
+    return { providers, rest };
+  }
+
+  /** A query of provider words only: those providers' services, flagships first. */
+  private servicesOf(named: ReadonlySet<string>): string[] {
+    const docs = this.data.docs
+      .map((doc, i) => ({ doc, i }))
+      .filter(({ doc }) => named.has(doc.provider))
+      .sort((a, b) => b.doc.prior - a.doc.prior || a.i - b.i);
+    return docs.map(({ doc }) => doc.id);
+  }
+
+  /** The services matching every word, else (`closest`) those matching at least half of them. */
+  private match(rest: readonly string[], spoken = rest.length): { results: SearchResult[]; closest: boolean } {
+    // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
+    const variants: string[][] = [[...rest]];
+    // (Short queries only: a name split by a space is a name of two or three words.)
+    for (let i = 0; i + 1 < rest.length && rest.length <= 4; i++)
+      variants.push([...rest.slice(0, i), `${rest[i]}${rest[i + 1]}`, ...rest.slice(i + 2)]);
+    // Optional words: "dns service" finds Route 53, whose text never says "service"; "cloud redis" ElastiCache.
+    // (Short queries only: a long one says enough without them.)
+    const telling = rest.filter((word) => !OPTIONAL_WORDS.has(normaliseTerm(word)));
+    if (telling.length > 0 && telling.length < rest.length && rest.length <= 3) variants.push(telling);
+    const all: Query = {
+      combineWith: "OR",
+      queries: variants.map((terms) => ({ combineWith: "AND", queries: terms })),
+    };
+    const results: SearchResult[] = this.mini.search(all);
+    if (results.length > 0 || rest.length <= 1) return { results, closest: false };
+    // Closest matches: services whose names, tags or kinds have some of the words (a word only
+    // in descriptions, "this", "matches", is no sign of what was meant)
+    // and at least half of the words.
+    const asked = rest.map(normaliseTerm);
+    const closest = this.mini
+      .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
+      // (Stop words count here though no word requires them: "nothing matches this" is nonsense.)
+      .filter((result) => result.queryTerms.length * 2 >= Math.max(rest.length, spoken))
+      // …and at least one word as written, not only respelt ("nothing matches" is no "batch").
+      .filter((result) => result.terms.some((term) => asked.some((word) => term.startsWith(word))));
+    return { results: closest, closest: closest.length > 0 };
+  }
+
+  /** Which words tell, which kind they name, and whether they are a service's name as written. */
+  private read(
+    rest: readonly string[],
+    results: readonly SearchResult[],
+    closest: boolean,
+    suggestion: string | undefined,
+  ): Reading {
+    // Closest matches: judge names and kinds by the words that matched something.
+    const matched = closest ? rest.filter((word) => this.mini.search(word).length > 0) : rest;
+    const telling = matched.map(normaliseTerm).filter((word) => !GENERIC_WORDS.has(word));
+    const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
+    const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
+    const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
+    const found = this.kinds.kindOf(kindWords);
+    // A kind named with a brand-forming generic word left out ("cloud" of "cloud sql") may be a
+    // product's name; one named with a descriptive word ("managed mysql") is the kind.
+    const described = spoken.some((word) => DESCRIPTIVE_WORDS.has(word));
+    const loose = !found.byKindName || (telling.length < matched.length && !described);
+    // Words only one or two providers use in their names ("pub sub") name their product, unless
+    // they are a kind's whole name ("serverless functions").
+    const distinctive = telling.length > 0 && !found.whole && fewUse(this.providersNaming(telling));
+    const namesService =
+      (loose || distinctive) && (fewUse(written.byName) || (written.byName.size === 0 && fewUse(written.byTag)));
+    return {
+      telling,
+      spoken,
+      kind: namesService ? { ...found, named: false } : found,
+      namesService,
+      asWritten: written.docs,
+      byName: written.byName.size > 0,
+    };
+  }
+
+  /** The providers with a service whose names hold every one of the words. */
+  private providersNaming(words: readonly string[]): Set<string> {
+    const providers = new Set<string>();
+    this.data.docs.forEach((doc, i) => {
+      if (words.every((word) => this.nameWords[i]!.has(word))) providers.add(doc.provider);
+    });
+    return providers;
+  }
+
+  /**
+   * The results whose name (else tag) is the query as written ("cloud functions", "rds"), and the
+   * providers using it so. Such a query names that service rather than a kind it matched loosely
+   * (by a tag, or leaving generic words out), unless three or more providers use the name (then it
+   * names a kind: "kms").
+   */
+  private writtenAs(
+    results: readonly SearchResult[],
+    phrase: string,
+  ): { byName: Set<string>; byTag: Set<string>; docs: Set<number> } {
+    const byName = new Set<string>();
+    const byTag = new Set<string>();
+    const docs = new Set<number>();
+    for (const result of results) {
+      const i = result.id as number;
+      const doc = this.data.docs[i]!;
+      if (doc.names.some((name) => norm(name).join(" ") === phrase)) byName.add(doc.provider);
+      else if (this.tagPhrases[i]!.has(phrase)) byTag.add(doc.provider);
+      else continue;
+      docs.add(i);
+    }
+    return { byName, byTag, docs };
+  }
+
+  /** Each result's score: MiniSearch's, relative to the best, with how its names fit and its prior. */
+  private score(results: readonly SearchResult[], reading: Reading): Scored[] {
+    const { kind } = reading;
+    const top = results.reduce((max, result) => Math.max(max, result.score), 0);
+    return results.map((result) => {
+      const i = result.id as number;
+      const doc = this.data.docs[i]!;
+      const { exact, covered } = this.nameFit(i, reading);
+      const memberWeight = this.memberWeight(i, kind);
+      // For a kind, what the service is (a member, its prior) weighs more than how its name reads.
+      const score = kind.named
+        ? (5 * result.score) / top + 3 * covered + (exact ? 3 : 0) + memberWeight + 2 * doc.prior
+        : (10 * result.score) / top +
+          (exact ? 12 : 0) +
+          (reading.namesService && reading.asWritten.has(i) ? (reading.byName ? 20 : 8) : 0) +
+          4 * covered +
+          3 * this.subServiceFit(i, reading.telling) +
+          doc.prior;
+      return { i, doc, exact, member: memberWeight > 0, score };
+    });
+  }
+
+  /** How much of its best name the telling words cover, and whether the query is one of its names. */
+  private nameFit(i: number, reading: Reading): { exact: boolean; covered: number } {
+    let exact = false;
+    let covered = 0;
+    for (const name of this.coreNames[i]!) {
+      const match = nameMatch(name, reading.telling);
+      exact ||= match.exact;
+      covered = Math.max(covered, match.covered);
+    }
+    // A generic word of the query ("cloud" in "cloud sql") may be left out of a name, but a
+    // name that lacks it is not what the query names exactly.
+    if (exact && !reading.spoken.every((word) => this.nameWords[i]!.has(word))) exact = false;
+    return { exact, covered };
+  }
+
+  /** How much of its best-covered sub-service's name the telling words cover ("nearline" → Cloud Storage). */
+  private subServiceFit(i: number, telling: readonly string[]): number {
+    let covered = 0;
+    for (const words of this.subWords[i]!)
+      covered = Math.max(covered, words.filter((word) => telling.includes(word)).length / words.length);
+    return covered;
+  }
+
+  /** A member of the kind: of its equivalence group (surest), else by category or shared tag. */
+  private memberWeight(i: number, kind: KindMatch): number {
+    const doc = this.data.docs[i]!;
+    if (kind.groups.size > 0 && doc.groups.some((g) => kind.groups.has(g))) return 6;
+    return (kind.category !== undefined && doc.category === kind.category) ||
+      (kind.tag !== undefined && this.tagPhrases[i]!.has(kind.tag))
+      ? 3
+      : 0;
+  }
+
+  /** The named providers' services first, then by score; for a kind, each provider's best member first. */
+  private order(scored: Scored[], named: ReadonlySet<string>, { kind, telling }: Reading): Scored[] {
+    const size = (provider: string) => this.providerSize.get(provider) ?? 0;
+    scored.sort(
+      (a, b) =>
+        Number(named.has(b.doc.provider)) - Number(named.has(a.doc.provider)) ||
+        // Among services a query names exactly, the largest portfolio first (every provider's "Object Storage").
+        (!kind.named && a.exact && b.exact ? size(b.doc.provider) - size(a.doc.provider) : 0) ||
+        b.score - a.score ||
+        size(b.doc.provider) - size(a.doc.provider) ||
+        a.i - b.i,
+    );
+    if (!kind.named || named.size > 0) return scored;
+    // A kind: each provider's best member first, the largest portfolios first, then the rest. A
+    // member whose own name says the kind ("Network Firewall" for "firewall") leads before one that
+    // is only in its group (the VPC that carries security groups).
+    const memberOfGroup = (entry: Scored) => entry.doc.groups.some((g) => kind.groups.has(g));
+    // A kind named by a tag alone ("waf"): the tag on a member of the kind's groups says it as strongly as a name.
+    const saysKind = (entry: Scored) =>
+      telling.every((word) => this.nameWords[entry.i]!.has(word)) ||
+      (!kind.byKindName && kind.tag !== undefined && this.tagPhrases[entry.i]!.has(kind.tag) && memberOfGroup(entry));
+    const leaders = new Map<string, Scored>();
+    for (const entry of scored) {
+      const leader = leaders.get(entry.doc.provider);
+      if (entry.member && (!leader || (!saysKind(leader) && saysKind(entry)))) leaders.set(entry.doc.provider, entry);
+    }
+    const first = [...leaders.values()].sort(
+      (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
+    );
+    const chosen = new Set(first);
+    return [...first, ...scored.filter((entry) => !chosen.has(entry))];
+  }
+
+  /** A respelling of the query's words when one was found only by a close spelling. */
+  private suggest(rest: readonly string[], results: readonly SearchResult[]): string | undefined {
+    if (results.length === 0) return undefined;
+    let changed = false;
+    const terms = rest.map((word) => {
+      const term = normaliseTerm(word);
+      if ([...this.vocabulary].some((v) => v === term || v.startsWith(term))) return word;
+      // The matched index term closest to this word, from the best results' match details.
+      for (const result of results.slice(0, 5))
+        for (const [matched, fields] of Object.entries(result.match)) {
+          if (fields.length > 0 && editDistance(matched, term) <= 2) {
+            changed = true;
+            return this.speller.surfaceOf.get(matched) ?? matched;
+          }
+        }
+      return word;
+    });
+    const respelt = terms.join(" ");
+    return changed && respelt !== rest.join(" ") ? respelt : undefined;
+  }
+}
+
+function providersWords(q: string, providerWords: ReadonlyMap<string, string>): string[] {
+  return tokenize(q).filter((word) => providerWords.has(word));
+}
+
+/**
+ * How much of one core name the telling words of a query cover, and whether the query is that
+ * name exactly (every name word covered, every query word a name word).
+ */
+export function nameMatch(name: readonly string[], telling: readonly string[]): { covered: number; exact: boolean } {
+  const covered = name.filter((token) => telling.some((word) => token.startsWith(word))).length / name.length;
+  return { covered, exact: covered === 1 && telling.length > 0 && telling.every((word) => name.includes(word)) };
+}
+
+const searches = new WeakMap<Catalogue, ServiceSearch>();
+
+/** The search of a catalogue, built once per catalogue. */
+export function serviceSearch(catalogue: Catalogue): ServiceSearch {
+  let search = searches.get(catalogue);
+  if (!search) searches.set(catalogue, (search = new ServiceSearch(searchData(catalogue))));
+  return search;
+}
