@@ -12,6 +12,7 @@ import { readDependencies } from "./dependencies.node.ts";
 import { cloudFormationDependencies } from "./inventory/cloudformation.node.ts";
 import { inventoryDirOf } from "./inventory/load.node.ts";
 import { issueLines, issuePath } from "./issues.ts";
+import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { mergeScope } from "./scope.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
 import type { z } from "zod";
@@ -206,10 +207,9 @@ interface ProviderAt {
   readonly file: ProviderFileT;
 }
 
-/** A service entry and where it was read (entry `index` of `path`). */
+/** A service entry and the file it was read from. */
 interface ServiceAt {
   readonly path: string;
-  readonly index: number;
   readonly providerId: string;
   readonly entry: ServiceEntryT;
 }
@@ -366,8 +366,7 @@ function serviceProblems(
   clash: ServiceAt | undefined,
 ): string[] {
   const problems: string[] = [];
-  if (!entry.slug.startsWith(`${providerId}-`)) problems.push(`field slug: must start with "${providerId}-"`);
-  if (clash) problems.push(`field slug: duplicate of ${shown(clash.path)} entry ${clash.index + 1}`);
+  if (clash) problems.push(`field slug: duplicate of ${shown(clash.path)}`);
   if (!known.categoryById.has(entry.category))
     problems.push(`field category: unknown category "${entry.category}" (see categories.yaml)`);
   entry.compliance?.forEach((id, i) => {
@@ -390,41 +389,35 @@ function serviceProblems(
   return problems;
 }
 
-/** One services/<provider>.yaml, entry by entry, so that one bad entry does not hide the rest of the file. */
-function readServiceFile(path: string, known: Known, entries: Map<string, ServiceAt>, problems: string[]): void {
-  const providerId = path
-    .split("/")
-    .pop()!
-    .replace(/\.yaml$/, "");
+/** One services/<provider>/<name>.yaml: one mapping, whose slug is "<provider>-<name>". */
+function readServiceFile(file: ServiceFile, known: Known, entries: Map<string, ServiceAt>, problems: string[]): void {
+  const { path, providerId } = file;
   const name = shown(path);
   if (!known.providers.has(providerId))
-    problems.push(`${name}: no provider file providers/${providerId}.yaml for this services file`);
+    problems.push(`${name}: no provider file providers/${providerId}.yaml for this services folder`);
   const raw = readYaml(path, problems);
   if (raw === undefined) return;
-  if (!Array.isArray(raw)) {
-    problems.push(`${name}: must be a YAML list of services`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    problems.push(`${name}: must be one YAML mapping, a service (one file per service)`);
     return;
   }
-  raw.forEach((value: unknown, index) => {
-    const result = ServiceEntry.safeParse(value);
-    if (!result.success) {
-      for (const line of issueLines(result.error.issues, { where: (path) => `field ${issuePath(path, "(entry)")}` }))
-        problems.push(`${name}: ${entryName(index, value)}: ${line}`);
-      return;
-    }
-    const entry = result.data;
-    for (const problem of serviceProblems(entry, providerId, known, entries.get(entry.slug)))
-      problems.push(`${name}: entry ${index + 1} (${entry.slug}): ${problem}`);
-    entries.set(entry.slug, { path, index, providerId, entry });
-  });
+  const entry = validate(path, ServiceEntry, raw, problems);
+  if (!entry) return;
+  if (entry.slug !== file.slug)
+    problems.push(
+      `${name}: field slug: is "${entry.slug}" but the file makes it "${file.slug}" (<provider>-<file name>)`,
+    );
+  for (const problem of serviceProblems(entry, providerId, known, entries.get(entry.slug)))
+    problems.push(`${name}: ${problem}`);
+  entries.set(entry.slug, { path, providerId, entry });
 }
 
 /** Every successor names another service of the catalogue. */
 function successorProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
   const problems: string[] = [];
-  for (const { path, index, entry } of entries.values()) {
+  for (const { path, entry } of entries.values()) {
     const successor = entry.lifecycle?.successorSlug;
-    const at = `${shown(path)}: entry ${index + 1} (${entry.slug}): field lifecycle.successorSlug`;
+    const at = `${shown(path)}: field lifecycle.successorSlug`;
     if (successor && !entries.has(successor)) problems.push(`${at}: "${successor}" is not a service in the catalogue`);
     if (successor === entry.slug) problems.push(`${at}: a service cannot succeed itself`);
   }
@@ -437,10 +430,10 @@ function successorProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
  */
 function lineageProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
   const problems: string[] = [];
-  for (const { path, index, providerId, entry } of entries.values()) {
+  for (const { path, providerId, entry } of entries.values()) {
     const origin = entry.lineage?.origin;
     if (!origin) continue;
-    const at = `${shown(path)}: entry ${index + 1} (${entry.slug}): field lineage.origin`;
+    const at = `${shown(path)}: field lineage.origin`;
     const found = entries.get(origin);
     if (!found) problems.push(`${at}: "${origin}" is not a service in the catalogue`);
     else if (found.providerId === providerId)
@@ -453,15 +446,15 @@ function lineageProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
   return problems;
 }
 
-/** services/*.yaml, by slug, in file order. */
+/** services/<provider>/*.yaml, by slug, providers and files in name order. */
 function readServices(dataDir: string, known: Known, problems: string[]): Map<string, ServiceAt> {
   const entries = new Map<string, ServiceAt>();
-  for (const path of listYaml(dataDir, "services", problems)) readServiceFile(path, known, entries, problems);
+  for (const file of listServiceFiles(dataDir, problems, shown)) readServiceFile(file, known, entries, problems);
   problems.push(...successorProblems(entries), ...lineageProblems(entries));
   problems.push(
     ...terraformResourceProblems(
-      [...entries.values()].map(({ path, index, entry }) => ({
-        where: `${shown(path)}: entry ${index + 1} (${entry.slug})`,
+      [...entries.values()].map(({ path, entry }) => ({
+        where: shown(path),
         slug: entry.slug,
         types: entry.terraformResources,
       })),
