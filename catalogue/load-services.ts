@@ -4,8 +4,9 @@
  * sitting). The provider is the folder; the slug is "<provider>-<name>", so the file a slug lives
  * in is known without reading the folder, and problems found after loading can name it.
  */
-import { readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "yaml";
 
 /** What a service file may be called: the rest of a kebab-case slug. */
 const FILE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -61,4 +62,13 @@ export function listServiceFiles(dataDir: string, problems: string[], shown: (pa
     }
   }
   return files;
+}
+
+/** One provider's service files parsed, unchecked, in file-name order: for scripts that read the data raw. */
+export function readProviderServices(dataDir: string, providerId: string): unknown[] {
+  const dir = join(dataDir, "services", providerId);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".yaml"))
+    .sort()
+    .map((file) => parse(readFileSync(join(dir, file), "utf8")) as unknown);
 }
