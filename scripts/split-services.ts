@@ -117,8 +117,8 @@ const uncomment = (paragraph: readonly string[]) => paragraph.map((line) => line
 function readmeOf(providerId: string, providerName: string, split: SplitList): string {
   const parts = [
     `# ${providerName}: services`,
-    `One file per service, \`<slug without "${providerId}-">.yaml\`, each one YAML mapping (see ` +
-      '`catalogue/data/README.md`, "services/<providerId>/<name>.yaml").',
+    `Every \`*.yaml\` here is one service, one YAML mapping: \`<name>.yaml\` holds the slug ` +
+      `\`${providerId}-<name>\` (see \`catalogue/data/README.md\`, "services/<providerId>/<name>.yaml").`,
   ];
   if (split.header.length > 0) parts.push("## What these entries follow", ...split.header.map(uncomment));
   const headings = split.headings
