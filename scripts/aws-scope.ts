@@ -5,17 +5,17 @@
  * service matched, so a reader sees what was left out. Re-run after adding or renaming AWS services;
  * after vendoring newer copies, move AWS_SCOPE_PAGES' dates (catalogue/compliance/aws-scope-pages.ts).
  */
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { writeFileSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
 import { awsScopeFile, type ScopeEntry } from "../catalogue/compliance/aws-scope.ts";
 import { awsScopePages } from "../catalogue/compliance/aws-scope-pages.ts";
+import { readProviderServices } from "../catalogue/load/load-services.ts";
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 const OUTPUT = "catalogue/data/scope/aws.yaml";
 
 const started = Date.now();
-const entries = parse(readFileSync(root("catalogue/data/services/aws.yaml"), "utf8")) as ScopeEntry[];
+const entries = readProviderServices(root("catalogue/data"), "aws") as ScopeEntry[];
 const { text, services, unmatched } = awsScopeFile(awsScopePages(), entries);
 for (const { page, row } of unmatched)
   console.log(`  ${page}: no catalogue service for "${row.name}"${row.prefix ? ` (${row.prefix})` : ""}`);

@@ -82,10 +82,9 @@ export interface ProviderAt {
   readonly file: ProviderFileT;
 }
 
-/** A service entry and where it was read (entry `index` of `path`). */
+/** A service entry and the file it was read from. */
 export interface ServiceAt {
   readonly path: string;
-  readonly index: number;
   readonly providerId: string;
   readonly entry: ServiceEntryT;
 }
@@ -229,8 +228,7 @@ export function serviceProblems(
   clash: ServiceAt | undefined,
 ): string[] {
   const problems: string[] = [];
-  if (!entry.slug.startsWith(`${providerId}-`)) problems.push(`field slug: must start with "${providerId}-"`);
-  if (clash) problems.push(`field slug: duplicate of ${shown(clash.path)} entry ${clash.index + 1}`);
+  if (clash) problems.push(`field slug: duplicate of ${shown(clash.path)}`);
   if (!known.categoryById.has(entry.category))
     problems.push(`field category: unknown category "${entry.category}" (see categories.yaml)`);
   entry.compliance?.forEach((id, i) => {
@@ -256,9 +254,9 @@ export function serviceProblems(
 /** Every successor names another service of the catalogue. */
 export function successorProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
   const problems: string[] = [];
-  for (const { path, index, entry } of entries.values()) {
+  for (const { path, entry } of entries.values()) {
     const successor = entry.lifecycle?.successorSlug;
-    const at = `${shown(path)}: entry ${index + 1} (${entry.slug}): field lifecycle.successorSlug`;
+    const at = `${shown(path)}: field lifecycle.successorSlug`;
     if (successor && !entries.has(successor)) problems.push(`${at}: "${successor}" is not a service in the catalogue`);
     if (successor === entry.slug) problems.push(`${at}: a service cannot succeed itself`);
   }
@@ -271,10 +269,10 @@ export function successorProblems(entries: ReadonlyMap<string, ServiceAt>): stri
  */
 export function lineageProblems(entries: ReadonlyMap<string, ServiceAt>): string[] {
   const problems: string[] = [];
-  for (const { path, index, providerId, entry } of entries.values()) {
+  for (const { path, providerId, entry } of entries.values()) {
     const origin = entry.lineage?.origin;
     if (!origin) continue;
-    const at = `${shown(path)}: entry ${index + 1} (${entry.slug}): field lineage.origin`;
+    const at = `${shown(path)}: field lineage.origin`;
     const found = entries.get(origin);
     if (!found) problems.push(`${at}: "${origin}" is not a service in the catalogue`);
     else if (found.providerId === providerId)

@@ -13,6 +13,7 @@ import { cloudFormationDependencies } from "../inventory/cloudformation.node.ts"
 import { inventoryDirOf } from "../inventory/load.node.ts";
 import { issueLines, issuePath } from "../api/issues.ts";
 import { mergeScope } from "../compliance/scope.ts";
+import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
 import {
   lineageProblems,
@@ -155,44 +156,38 @@ function readProviders(dataDir: string, compliance: ReadonlyMap<string, string>,
   return providers;
 }
 
-/** One services/<provider>.yaml, entry by entry, so that one bad entry does not hide the rest of the file. */
-function readServiceFile(path: string, known: Known, entries: Map<string, ServiceAt>, problems: string[]): void {
-  const providerId = path
-    .split("/")
-    .pop()!
-    .replace(/\.yaml$/, "");
+/** One services/<provider>/<name>.yaml: one mapping, whose slug is "<provider>-<name>". */
+function readServiceFile(file: ServiceFile, known: Known, entries: Map<string, ServiceAt>, problems: string[]): void {
+  const { path, providerId } = file;
   const name = shown(path);
   if (!known.providers.has(providerId))
-    problems.push(`${name}: no provider file providers/${providerId}.yaml for this services file`);
+    problems.push(`${name}: no provider file providers/${providerId}.yaml for this services folder`);
   const raw = readYaml(path, problems);
   if (raw === undefined) return;
-  if (!Array.isArray(raw)) {
-    problems.push(`${name}: must be a YAML list of services`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    problems.push(`${name}: must be one YAML mapping, a service (one file per service)`);
     return;
   }
-  raw.forEach((value: unknown, index) => {
-    const result = ServiceEntry.safeParse(value);
-    if (!result.success) {
-      for (const line of issueLines(result.error.issues, { where: (path) => `field ${issuePath(path, "(entry)")}` }))
-        problems.push(`${name}: ${entryName(index, value)}: ${line}`);
-      return;
-    }
-    const entry = result.data;
-    for (const problem of serviceProblems(entry, providerId, known, entries.get(entry.slug)))
-      problems.push(`${name}: entry ${index + 1} (${entry.slug}): ${problem}`);
-    entries.set(entry.slug, { path, index, providerId, entry });
-  });
+  const entry = validate(path, ServiceEntry, raw, problems);
+  if (!entry) return;
+  if (entry.slug !== file.slug)
+    problems.push(
+      `${name}: field slug: is "${entry.slug}" but the file makes it "${file.slug}" (<provider>-<file name>)`,
+    );
+  for (const problem of serviceProblems(entry, providerId, known, entries.get(entry.slug)))
+    problems.push(`${name}: ${problem}`);
+  entries.set(entry.slug, { path, providerId, entry });
 }
 
-/** services/*.yaml, by slug, in file order. */
+/** services/<provider>/*.yaml, by slug, providers and files in name order. */
 function readServices(dataDir: string, known: Known, problems: string[]): Map<string, ServiceAt> {
   const entries = new Map<string, ServiceAt>();
-  for (const path of listYaml(dataDir, "services", problems)) readServiceFile(path, known, entries, problems);
+  for (const file of listServiceFiles(dataDir, problems, shown)) readServiceFile(file, known, entries, problems);
   problems.push(...successorProblems(entries), ...lineageProblems(entries));
   problems.push(
     ...terraformResourceProblems(
-      [...entries.values()].map(({ path, index, entry }) => ({
-        where: `${shown(path)}: entry ${index + 1} (${entry.slug})`,
+      [...entries.values()].map(({ path, entry }) => ({
+        where: shown(path),
         slug: entry.slug,
         types: entry.terraformResources,
       })),

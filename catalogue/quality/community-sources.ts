@@ -4,6 +4,7 @@
  * matches host names only, so `check:data` refuses these by host and path.
  */
 import type { Catalogue } from "../load/load.ts";
+import { serviceFileOf } from "../load/load-services.ts";
 
 export interface CommunityArea {
   /** The host, matched with its subdomains (as officialDomains are). */
@@ -58,7 +59,7 @@ export function communitySourceProblems(
       const area = areas.find((candidate) => inArea(url, candidate));
       if (area)
         problems.push(
-          `services/${providerId}.yaml: ${entry.slug}: field ${field}: ${url} is in a community area (${area.why}); cite the vendor's own page`,
+          `${serviceFileOf(providerId, entry.slug)}: field ${field}: ${url} is in a community area (${area.why}); cite the vendor's own page`,
         );
     }
   return problems;

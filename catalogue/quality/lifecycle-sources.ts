@@ -8,6 +8,7 @@
  * anyone can tell) and is listed below with what was searched: `check:data` prints it as a known gap.
  */
 import type { Catalogue } from "../load/load.ts";
+import { serviceFileOf } from "../load/load-services.ts";
 
 /**
  * Non-active entries whose vendor announcement was searched for and not found in the corpora the
@@ -39,7 +40,7 @@ export function lifecycleSourceProblems(
 ): string[] {
   const problems: string[] = [];
   for (const service of catalogue.services) {
-    const at = `services/${service.providerId}.yaml: ${service.slug}`;
+    const at = serviceFileOf(service.providerId, service.slug);
     const backing = catalogue.bySlug.get(service.slug)!.sources.filter((source) => source.backs.includes("lifecycle"));
     const listed = Object.hasOwn(gaps, service.slug);
     if (!service.lifecycle) {

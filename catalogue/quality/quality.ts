@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { groupCategory } from "../equivalence/equivalents.ts";
 import { lifecycleSourceProblems } from "./lifecycle-sources.ts";
 import type { Catalogue } from "../load/load.ts";
+import { serviceFileOf } from "../load/load-services.ts";
 import { LIFECYCLE_STATUSES } from "../schema/index.ts";
 
 export const MINIMUMS = {
@@ -111,7 +112,7 @@ export function provenanceProblems(catalogue: Catalogue): string[] {
   const problems: string[] = [];
   for (const service of catalogue.services) {
     const { sources } = catalogue.bySlug.get(service.slug)!;
-    const at = `services/${service.providerId}.yaml: ${service.slug}`;
+    const at = serviceFileOf(service.providerId, service.slug);
     const compliance = service.compliance ?? [];
     const status = service.lifecycle?.status;
     const unbacked = compliance.filter(
@@ -183,7 +184,7 @@ export function lineageProblems(catalogue: Catalogue): string[] {
     const originGroups = catalogue.bySlug.get(origin)?.groupIds ?? [];
     if (!record.groupIds.some((id) => originGroups.includes(id)))
       problems.push(
-        `services/${record.service.providerId}.yaml: ${record.service.slug}: field lineage.origin: ${origin} shares no equivalence group with it; put both in the group of their job`,
+        `${serviceFileOf(record.service.providerId, record.service.slug)}: field lineage.origin: ${origin} shares no equivalence group with it; put both in the group of their job`,
       );
   }
   return problems;
@@ -329,7 +330,7 @@ export function qualityProblems(catalogue: Catalogue, report = coverage(catalogu
   const prefixes = awsIamPrefixes();
   for (const service of catalogue.services) {
     const ids = catalogue.bySlug.get(service.slug)!.policyIdentifiers;
-    const at = `services/${service.providerId}.yaml: ${service.slug}: field policyIdentifiers`;
+    const at = `${serviceFileOf(service.providerId, service.slug)}: field policyIdentifiers`;
     const hasAny = Boolean(ids.iamPrefixes || ids.resourceTypes || ids.apiServices || ids.other);
     if (["aws", "azure", "gcp"].includes(service.providerId) && !hasAny && !ids.noneReason) {
       problems.push(`${at}: an ${service.providerId} service needs identifiers or a noneReason`);

@@ -6,6 +6,7 @@
  * on a listed slug the catalogue no longer holds.
  */
 import type { Catalogue } from "../load/load.ts";
+import { serviceFileOf } from "../load/load-services.ts";
 
 const SEARCHED = "searched 2026-11-26 in the pages and docs corpora";
 
@@ -31,7 +32,7 @@ export function unsourcedProblems(
   const problems: string[] = [];
   for (const service of catalogue.services) {
     const sourced = catalogue.bySlug.get(service.slug)!.sources.length > 0;
-    const at = `services/${service.providerId}.yaml: ${service.slug}`;
+    const at = serviceFileOf(service.providerId, service.slug);
     if (!sourced && !Object.hasOwn(listed, service.slug))
       problems.push(
         `${at}: field sources: none; cite the vendor's page, or list the service in catalogue/quality/unsourced.ts with what was searched`,

@@ -28,27 +28,28 @@ function syntheticData(factor: number): string {
   const dir = mkdtempSync(join(tmpdir(), "csc-bench-data-"));
   cpSync(DEFAULT_DATA_DIR, dir, { recursive: true });
   const copySlug = (slug: string, n: number) => (n === 0 ? slug : `${slug}-x${n}`);
-  for (const file of readdirSync(join(dir, "services"))) {
-    const path = join(dir, "services", file);
-    const services = parse(readFileSync(path, "utf8")) as {
-      slug: string;
-      name: string;
-      lifecycle?: { successorSlug?: string };
-    }[];
-    const grown = [];
-    for (let n = 0; n < factor; n++) {
-      for (const service of services) {
-        grown.push({
-          ...service,
-          slug: copySlug(service.slug, n),
-          name: n === 0 ? service.name : `${service.name} (copy ${n})`,
-          ...(service.lifecycle?.successorSlug
-            ? { lifecycle: { ...service.lifecycle, successorSlug: copySlug(service.lifecycle.successorSlug, n) } }
-            : {}),
-        });
-      }
+  for (const providerId of readdirSync(join(dir, "services"))) {
+    const folder = join(dir, "services", providerId);
+    for (const file of readdirSync(folder).filter((name) => name.endsWith(".yaml"))) {
+      const service = parse(readFileSync(join(folder, file), "utf8")) as {
+        slug: string;
+        name: string;
+        lifecycle?: { successorSlug?: string };
+      };
+      // Copy n is <name>-x<n>.yaml, its slug <slug>-x<n>: the loader's rule for file names.
+      for (let n = 1; n < factor; n++)
+        writeFileSync(
+          join(folder, file.replace(/\.yaml$/, `-x${n}.yaml`)),
+          stringify({
+            ...service,
+            slug: copySlug(service.slug, n),
+            name: `${service.name} (copy ${n})`,
+            ...(service.lifecycle?.successorSlug
+              ? { lifecycle: { ...service.lifecycle, successorSlug: copySlug(service.lifecycle.successorSlug, n) } }
+              : {}),
+          }),
+        );
     }
-    writeFileSync(path, stringify(grown));
   }
   const groupsPath = join(dir, "equivalents.yaml");
   const groups = parse(readFileSync(groupsPath, "utf8")) as {
@@ -145,10 +146,10 @@ async function servingRss(label: string, outDir: string, slugs: readonly string[
 function editedData(): string {
   const dir = mkdtempSync(join(tmpdir(), "csc-bench-edit-"));
   cpSync(DEFAULT_DATA_DIR, dir, { recursive: true });
-  const path = join(dir, "services", "aws.yaml");
+  const path = join(dir, "services", "aws", "s3.yaml");
   const yaml = readFileSync(path, "utf8");
-  const edited = yaml.replace(/^( {2}description: .*)$/m, "$1 Edited by the build bench.");
-  if (edited === yaml) throw new Error("bench: found no service description to edit in services/aws.yaml");
+  const edited = yaml.replace(/^(description: .*)$/m, "$1 Edited by the build bench.");
+  if (edited === yaml) throw new Error("bench: found no service description to edit in services/aws/s3.yaml");
   writeFileSync(path, edited);
   return dir;
 }

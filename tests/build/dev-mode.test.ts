@@ -48,7 +48,7 @@ beforeAll(async () => {
   // The data folder and, beside it as the loader expects, the release snapshots.
   cpSync(join(ROOT, "catalogue", "data"), join(dir, "data"), { recursive: true });
   cpSync(join(ROOT, "catalogue", "releases"), join(dir, "releases"), { recursive: true });
-  servicesFile = join(dir, "data", "services", "aws.yaml");
+  servicesFile = join(dir, "data", "services", "aws", "s3.yaml");
   const [port, textPort] = [await freePort(), await freePort()];
   api = `http://127.0.0.1:${port}`;
   text = `http://127.0.0.1:${textPort}`;
@@ -88,17 +88,17 @@ describe("npm run dev", () => {
       const before = await apiDescription();
       await everyFaceShows(before);
       const yaml = readFileSync(servicesFile, "utf8");
-      const line = `  description: ${before}\n`;
+      const line = `description: ${before}\n`;
       expect(yaml, "the service's description is one plain line of its YAML").toContain(line);
 
       const edited = "Object storage edited under npm run dev to see it in every face";
-      writeFileSync(servicesFile, yaml.replace(line, `  description: ${edited}\n`));
+      writeFileSync(servicesFile, yaml.replace(line, `description: ${edited}\n`));
       await everyFaceShows(edited);
 
       // A file that is not YAML: the loader's problem is printed and the edited catalogue stays.
-      writeFileSync(servicesFile, yaml.replace(line, `  description: "${edited}\n`));
+      writeFileSync(servicesFile, yaml.replace(line, `description: "${edited}\n`));
       await waitFor(() => stderr.includes("the edit does not load"), WAIT_MS, "the dev server to refuse the edit");
-      expect(stderr).toContain("services/aws.yaml");
+      expect(stderr).toContain("services/aws/s3.yaml");
       expect(child.exitCode).toBeNull();
       expect(await apiDescription()).toBe(edited);
       expect(await markdown()).toContain(edited);

@@ -165,8 +165,8 @@ describe("the static build", () => {
     const before = await buildInputsHash(URLS, copy);
     expect(await buildIsFresh(dist, await buildInputsHash(URLS, FIXTURE_DIR))).toBe(true);
     writeFileSync(
-      join(copy, "services", "stackit.yaml"),
-      readFileSync(join(copy, "services", "stackit.yaml"), "utf8").replace("German", "German-run"),
+      join(copy, "services", "stackit", "object-storage.yaml"),
+      readFileSync(join(copy, "services", "stackit", "object-storage.yaml"), "utf8").replace("German", "German-run"),
     );
     expect(await buildInputsHash(URLS, copy)).not.toBe(before);
     expect(await buildInputsHash({ ...URLS, apiUrl: "https://elsewhere" }, FIXTURE_DIR)).not.toBe(

@@ -43,7 +43,9 @@ describe("the catalogue data", () => {
   it("writes every URL in its data files as a URI: ASCII, the rest percent-encoded (the API declares format uri)", () => {
     const nonAscii: string[] = [];
     for (const folder of ["providers", "services"])
-      for (const file of readdirSync(join(DEFAULT_DATA_DIR, folder)))
+      for (const file of readdirSync(join(DEFAULT_DATA_DIR, folder), { recursive: true, encoding: "utf8" }).filter(
+        (name) => name.endsWith(".yaml"),
+      ))
         for (const match of readFileSync(join(DEFAULT_DATA_DIR, folder, file), "utf8").matchAll(
           /https:\/\/[^\s"'}\],]+/g,
         ))

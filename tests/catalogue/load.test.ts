@@ -50,46 +50,52 @@ describe("loadCatalogue", () => {
 
   const cases: [string, string, (text: string) => string, RegExp][] = [
     [
-      "a duplicate slug",
-      "services/stackit.yaml",
+      "a slug of another provider",
+      "services/stackit/object-storage.yaml",
       (t) => t.replace("stackit-object-storage", "aws-s3"),
-      /services\/stackit\.yaml: entry 1 \(aws-s3\): field slug: (must start with "stackit-"|duplicate)/,
+      /services\/stackit\/object-storage\.yaml: field slug: is "aws-s3" but the file makes it "stackit-object-storage"/,
     ],
     [
-      "a slug without its provider prefix",
-      "services/stackit.yaml",
-      (t) => t.replace("stackit-object-storage", "object-storage"),
-      /services\/stackit\.yaml: entry 1 \(object-storage\): field slug: must start with "stackit-"/,
+      "a slug other than <provider>-<file name>",
+      "services/stackit/object-storage.yaml",
+      (t) => t.replace("stackit-object-storage", "stackit-objects"),
+      /services\/stackit\/object-storage\.yaml: field slug: is "stackit-objects" but the file makes it "stackit-object-storage"/,
+    ],
+    [
+      "a service file that is a list",
+      "services/aws/lambda.yaml",
+      (t) => `- ${t.replaceAll("\n", "\n  ")}`,
+      /services\/aws\/lambda\.yaml: must be one YAML mapping, a service/,
     ],
     [
       "an unknown category",
-      "services/aws.yaml",
+      "services/aws/lambda.yaml",
       (t) => t.replace("category: serverless", "category: nonsense"),
-      /services\/aws\.yaml: entry 2 \(aws-lambda\): field category: unknown category "nonsense"/,
+      /services\/aws\/lambda\.yaml: field category: unknown category "nonsense"/,
     ],
     [
       "a successor that does not exist",
-      "services/aws.yaml",
+      "services/aws/old-thing.yaml",
       (t) => t.replace("successorSlug: aws-s3", "successorSlug: aws-s4"),
-      /services\/aws\.yaml: entry 4 \(aws-old-thing\): field lifecycle\.successorSlug: "aws-s4" is not a service/,
+      /services\/aws\/old-thing\.yaml: field lifecycle\.successorSlug: "aws-s4" is not a service/,
     ],
     [
       "a retired service without sunsetDate",
-      "services/aws.yaml",
+      "services/aws/old-thing.yaml",
       (t) => t.replace("sunsetDate: 2024-01-31, ", ""),
-      /services\/aws\.yaml: entry 4 \(aws-old-thing\): field lifecycle\.sunsetDate: is required when status is retired/,
+      /services\/aws\/old-thing\.yaml: field lifecycle\.sunsetDate: is required when status is retired/,
     ],
     [
       "an http URL",
-      "services/aws.yaml",
+      "services/aws/s3.yaml",
       (t) => t.replace("https://docs.aws.amazon.com/s3/", "http://docs.aws.amazon.com/s3/"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field documentationUrl: must be an https:\/\/ URL/,
+      /services\/aws\/s3\.yaml: field documentationUrl: must be an https:\/\/ URL/,
     ],
     [
       "a URL off the provider's domains",
-      "services/aws.yaml",
+      "services/aws/s3.yaml",
       (t) => t.replace("https://aws.amazon.com/s3/pricing/", "https://example.org/s3/"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field pricingUrl: host example\.org is not one of aws's officialDomains/,
+      /services\/aws\/s3\.yaml: field pricingUrl: host example\.org is not one of aws's officialDomains/,
     ],
     [
       "equivalents on one provider only",
@@ -115,9 +121,9 @@ describe("loadCatalogue", () => {
     ],
     [
       "an unknown field",
-      "services/aws.yaml",
-      (t) => t.replace("  hasFreeTier: true", "  hasFreeTier: true\n  freeTier: true"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field \(entry\): Unrecognized key: "freeTier"/,
+      "services/aws/s3.yaml",
+      (t) => t.replace("hasFreeTier: true", "hasFreeTier: true\nfreeTier: true"),
+      /services\/aws\/s3\.yaml: field \(file\): Unrecognized key: "freeTier"/,
     ],
     [
       "an unknown compliance id",
@@ -144,7 +150,12 @@ describe("loadCatalogue", () => {
       (t) => t.replace("country: US }", "country: US, market: international }"),
       /providers\/aws\.yaml: field regions\.0\.market: /,
     ],
-    ["broken YAML", "services/ovhcloud.yaml", (t) => `${t}\n  : [`, /services\/ovhcloud\.yaml: /],
+    [
+      "broken YAML",
+      "services/ovhcloud/object-storage.yaml",
+      (t) => `${t}\n  : [`,
+      /services\/ovhcloud\/object-storage\.yaml: /,
+    ],
   ];
   for (const [what, file, edit, expected] of cases) {
     it(`rejects ${what}, naming file, entry and field`, () => {
@@ -177,65 +188,65 @@ describe("loadCatalogue", () => {
   const sourceCases: [string, string, (text: string) => string, RegExp][] = [
     [
       "a hand-written lastVerified",
-      "services/aws.yaml",
-      (t) => t.replace("  hasFreeTier: true", "  hasFreeTier: true\n  lastVerified: 2026-11-23"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field lastVerified: is no longer written by hand: list the vendor pages you checked under sources/,
+      "services/aws/s3.yaml",
+      (t) => t.replace("hasFreeTier: true", "hasFreeTier: true\nlastVerified: 2026-11-23"),
+      /services\/aws\/s3\.yaml: field lastVerified: is no longer written by hand: list the vendor pages you checked under sources/,
     ],
     [
       "a source off the provider's domains",
-      "services/aws.yaml",
-      (t) => t.replace("https://docs.aws.amazon.com/s3/\n      retrieved", "https://example.org/s3/\n      retrieved"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.url: host example\.org is not one of the provider's officialDomains/,
+      "services/aws/s3.yaml",
+      (t) => t.replace("https://docs.aws.amazon.com/s3/\n    retrieved", "https://example.org/s3/\n    retrieved"),
+      /services\/aws\/s3\.yaml: field sources\.1\.url: host example\.org is not one of the provider's officialDomains/,
     ],
     [
       "a source read in the future",
-      "services/aws.yaml",
+      "services/aws/s3.yaml",
       (t) => t.replace("retrieved: 2026-11-25", "retrieved: 2999-01-01"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.retrieved: 2999-01-01 is in the future/,
+      /services\/aws\/s3\.yaml: field sources\.1\.retrieved: 2999-01-01 is in the future/,
     ],
     [
       "a source that backs nothing",
-      "services/aws.yaml",
+      "services/aws/s3.yaml",
       (t) => t.replace("backs: [compliance]", "backs: []"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.backs: /,
+      /services\/aws\/s3\.yaml: field sources\.0\.backs: /,
     ],
     [
       "a source that backs an unknown fact",
-      "services/aws.yaml",
+      "services/aws/s3.yaml",
       (t) => t.replace("backs: [compliance]", "backs: [pricing]"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.backs\.0: /,
+      /services\/aws\/s3\.yaml: field sources\.0\.backs\.0: /,
     ],
     [
       "a source with a date that is not a date",
-      "services/aws.yaml",
+      "services/aws/s3.yaml",
       (t) => t.replace("retrieved: 2026-11-20", "retrieved: last week"),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.0\.retrieved: must be a date in YYYY-MM-DD form/,
+      /services\/aws\/s3\.yaml: field sources\.0\.retrieved: must be a date in YYYY-MM-DD form/,
     ],
     [
       "the same source twice",
-      "services/aws.yaml",
+      "services/aws/s3.yaml",
       (t) =>
         t.replace(
-          "https://docs.aws.amazon.com/s3/\n      retrieved",
-          "https://aws.amazon.com/compliance/services-in-scope/PCI/\n      retrieved",
+          "https://docs.aws.amazon.com/s3/\n    retrieved",
+          "https://aws.amazon.com/compliance/services-in-scope/PCI/\n    retrieved",
         ),
-      /services\/aws\.yaml: entry 1 \(aws-s3\): field sources\.1\.url: listed twice/,
+      /services\/aws\/s3\.yaml: field sources\.1\.url: listed twice/,
     ],
     [
       "compliance on a retired service",
-      "services/aws.yaml",
-      (t) => t.replace("lifecycle: { status: retired", "compliance: [soc-2]\n  lifecycle: { status: retired"),
-      /services\/aws\.yaml: entry 4 \(aws-old-thing\): field compliance: a retired service carries no compliance programme/,
+      "services/aws/old-thing.yaml",
+      (t) => t.replace("lifecycle: { status: retired", "compliance: [soc-2]\nlifecycle: { status: retired"),
+      /services\/aws\/old-thing\.yaml: field compliance: a retired service carries no compliance programme/,
     ],
     [
       "compliance on a preview service",
-      "services/aws.yaml",
+      "services/aws/cloud9.yaml",
       (t) =>
         t.replace(
           "lifecycle: { status: deprecated, note: Closed to new customers. }",
-          "compliance: [soc-2]\n  lifecycle: { status: preview }",
+          "compliance: [soc-2]\nlifecycle: { status: preview }",
         ),
-      /services\/aws\.yaml: entry 3 \(aws-cloud9\): field compliance: a preview service carries no compliance programme/,
+      /services\/aws\/cloud9\.yaml: field compliance: a preview service carries no compliance programme/,
     ],
   ];
   for (const [what, file, edit, expected] of sourceCases) {
@@ -249,13 +260,32 @@ describe("loadCatalogue", () => {
   }
 
   it("rejects a services file whose provider has no file", () => {
-    const dir = brokenFixture("services/stackit.yaml", (t) => t);
+    const dir = brokenFixture("services/stackit/object-storage.yaml", (t) => t);
     rmSync(join(dir, "providers/stackit.yaml"));
-    expect(problemsOf(dir).join("\n")).toMatch(/services\/stackit\.yaml: no provider file providers\/stackit\.yaml/);
+    expect(problemsOf(dir).join("\n")).toMatch(
+      /services\/stackit\/object-storage\.yaml: no provider file providers\/stackit\.yaml/,
+    );
+  });
+
+  it("refuses an old services/<provider>.yaml list and a service file not named in kebab-case", () => {
+    const dir = brokenFixture("services/aws/s3.yaml", (t) => t);
+    writeFileSync(join(dir, "services", "vultr.yaml"), "- slug: vultr-cloud-compute\n");
+    writeFileSync(join(dir, "services", "aws", "Lambda2.yaml"), "slug: aws-Lambda2\n");
+    const problems = problemsOf(dir).join("\n");
+    expect(problems).toMatch(/services\/vultr\.yaml: services are one file each, services\/<provider>\/<name>\.yaml/);
+    expect(problems).toMatch(
+      /services\/aws\/Lambda2\.yaml: a service file is named <name>\.yaml, lowercase kebab-case/,
+    );
+  });
+
+  it("reads a service file's comments as comments and needs no README beside it", () => {
+    const dir = brokenFixture("services/aws/lambda.yaml", (t) => `# Why this entry says what it says.\n${t}`);
+    rmSync(join(dir, "services", "aws", "README.md"));
+    expect(loadCatalogue(dir).bySlug.get("aws-lambda")!.service.name).toBe("AWS Lambda");
   });
 
   it("reads compatibility claims and lineage, and answers them on service detail with the term's name", () => {
-    const dir = brokenFixture("services/stackit.yaml", (t) => `${t}${LINEAGE("aws-s3")}`);
+    const dir = brokenFixture("services/stackit/object-storage.yaml", (t) => `${t}${LINEAGE("aws-s3")}`);
     const catalogue = loadCatalogue(dir);
     expect(catalogue.compatibilityById.get("s3-api")?.name).toBe("Amazon S3 API");
     const ovh = catalogue.bySlug.get("ovhcloud-object-storage")!;
@@ -284,47 +314,47 @@ describe("loadCatalogue", () => {
   const compatibilityCases: [string, string, (text: string) => string, RegExp][] = [
     [
       "an unknown compatibility id",
-      "services/ovhcloud.yaml",
+      "services/ovhcloud/object-storage.yaml",
       (t) => t.replace("- id: s3-api", "- id: s4-api"),
-      /services\/ovhcloud\.yaml: entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.id: unknown compatibility id "s4-api" \(see compatibility\.yaml\)/,
+      /services\/ovhcloud\/object-storage\.yaml: field compatibility\.0\.id: unknown compatibility id "s4-api" \(see compatibility\.yaml\)/,
     ],
     [
       "a term claimed twice",
-      "services/ovhcloud.yaml",
-      (t) => t.replace(/( {4}- id: s3-api\n.*\n)/, "$1$1"),
-      /entry 1 \(ovhcloud-object-storage\): field compatibility\.1\.id: "s3-api" is claimed twice/,
+      "services/ovhcloud/object-storage.yaml",
+      (t) => t.replace(/( {2}- id: s3-api\n.*\n)/, "$1$1"),
+      /services\/ovhcloud\/object-storage\.yaml: field compatibility\.1\.id: "s3-api" is claimed twice/,
     ],
     [
       "a compatibility source off the provider's domains",
-      "services/ovhcloud.yaml",
+      "services/ovhcloud/object-storage.yaml",
       (t) =>
         t.replace(
           'url: "https://help.ovhcloud.com/csm/en-public-cloud-storage-s3", retrieved',
           'url: "https://example.org/s3", retrieved',
         ),
-      /entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.source\.url: host example\.org is not one of the provider's officialDomains/,
+      /services\/ovhcloud\/object-storage\.yaml: field compatibility\.0\.source\.url: host example\.org is not one of the provider's officialDomains/,
     ],
     [
       "a compatibility source retrieved in the future",
-      "services/ovhcloud.yaml",
+      "services/ovhcloud/object-storage.yaml",
       (t) => t.replace("retrieved: 2026-11-25", "retrieved: 2999-01-01"),
-      /entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.source\.retrieved: 2999-01-01 is in the future/,
+      /services\/ovhcloud\/object-storage\.yaml: field compatibility\.0\.source\.retrieved: 2999-01-01 is in the future/,
     ],
     [
       "a compatibility source without retrieved",
-      "services/ovhcloud.yaml",
+      "services/ovhcloud/object-storage.yaml",
       (t) => t.replace(", retrieved: 2026-11-25", ""),
-      /entry 1 \(ovhcloud-object-storage\): field compatibility\.0\.source\.retrieved: /,
+      /services\/ovhcloud\/object-storage\.yaml: field compatibility\.0\.source\.retrieved: /,
     ],
     [
       "an asOf after retrieved",
-      "services/ovhcloud.yaml",
+      "services/ovhcloud/object-storage.yaml",
       (t) => t.replace("retrieved: 2026-11-25", "retrieved: 2026-11-25, asOf: 2026-11-26"),
       /field compatibility\.0\.source\.asOf: 2026-11-26 is after retrieved \(2026-11-25\)/,
     ],
     [
       "a compatibility source read through a copy not pinned to a commit",
-      "services/ovhcloud.yaml",
+      "services/ovhcloud/object-storage.yaml",
       (t) =>
         t.replace(
           "retrieved: 2026-11-25",
@@ -340,36 +370,36 @@ describe("loadCatalogue", () => {
     ],
     [
       "a lineage whose origin is not in the catalogue",
-      "services/stackit.yaml",
+      "services/stackit/object-storage.yaml",
       (t) => `${t}${LINEAGE("aws-s4")}`,
-      /services\/stackit\.yaml: entry 1 \(stackit-object-storage\): field lineage\.origin: "aws-s4" is not a service in the catalogue/,
+      /services\/stackit\/object-storage\.yaml: field lineage\.origin: "aws-s4" is not a service in the catalogue/,
     ],
     [
       "a lineage whose origin is on the same provider",
-      "services/ovhcloud.yaml",
+      "services/ovhcloud/managed-kubernetes.yaml",
       (t) =>
         t.replace(
-          "  tags: [kubernetes]",
-          `  tags: [kubernetes]${LINEAGE("ovhcloud-object-storage").replace("stackit.cloud", "ovhcloud.com")}`,
+          "tags: [kubernetes]",
+          `tags: [kubernetes]${LINEAGE("ovhcloud-object-storage").replace("stackit.cloud", "ovhcloud.com")}`,
         ),
-      /entry 2 \(ovhcloud-managed-kubernetes\): field lineage\.origin: "ovhcloud-object-storage" is on the same provider/,
+      /services\/ovhcloud\/managed-kubernetes\.yaml: field lineage\.origin: "ovhcloud-object-storage" is on the same provider/,
     ],
     [
       "a lineage whose origin is retired",
-      "services/stackit.yaml",
+      "services/stackit/object-storage.yaml",
       (t) => `${t}${LINEAGE("aws-old-thing")}`,
-      /entry 1 \(stackit-object-storage\): field lineage\.origin: "aws-old-thing" is retired/,
+      /services\/stackit\/object-storage\.yaml: field lineage\.origin: "aws-old-thing" is retired/,
     ],
     [
       "a lineage source off the provider's domains",
-      "services/stackit.yaml",
+      "services/stackit/object-storage.yaml",
       (t) => `${t}${LINEAGE("aws-s3").replace("docs.stackit.cloud", "example.org")}`,
-      /entry 1 \(stackit-object-storage\): field lineage\.source\.url: host example\.org is not one of the provider's officialDomains/,
+      /services\/stackit\/object-storage\.yaml: field lineage\.source\.url: host example\.org is not one of the provider's officialDomains/,
     ],
   ];
   it("keeps a compatibility source's via when it is a repository file pinned to its commit (1.9.0)", () => {
     const via = `https://github.com/ovh/docs/blob/${"a".repeat(40)}/pages/s3.md`;
-    const dir = brokenFixture("services/ovhcloud.yaml", (t) =>
+    const dir = brokenFixture("services/ovhcloud/object-storage.yaml", (t) =>
       t.replace("retrieved: 2026-11-25", `retrieved: 2026-11-25, via: "${via}"`),
     );
     const claim = serviceDetail(loadCatalogue(dir), "ovhcloud-object-storage")?.compatibility?.[0];
@@ -391,7 +421,7 @@ describe("loadCatalogue", () => {
   }
 });
 
-/** A lineage block appended to the last entry of a fixture services file. */
+/** A lineage block appended to a fixture service file. */
 function LINEAGE(origin: string): string {
-  return `\n  lineage:\n    origin: ${origin}\n    source: { url: "https://docs.stackit.cloud/lineage", retrieved: 2026-11-20, asOf: 2026-11-01 }\n`;
+  return `\nlineage:\n  origin: ${origin}\n  source: { url: "https://docs.stackit.cloud/lineage", retrieved: 2026-11-20, asOf: 2026-11-01 }\n`;
 }

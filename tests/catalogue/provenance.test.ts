@@ -4,6 +4,7 @@ import { lifecycleSourceProblems, staleLifecycleGaps } from "../../catalogue/qua
 import { groupProblems, lineageProblems, provenance, provenanceProblems } from "../../catalogue/quality/quality.ts";
 import { unsourcedProblems } from "../../catalogue/quality/unsourced.ts";
 import { communitySourceProblems } from "../../catalogue/quality/community-sources.ts";
+import { serviceFileOf } from "../../catalogue/load/load-services.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 
 /** The fixture's validated source with one service entry changed, assembled without the loader's checks (as a built catalogue-source.json would be). */
@@ -33,12 +34,12 @@ describe("provenance gates", () => {
     const needsSource = (at: string, status: string) =>
       `${at}: field sources: a ${status} service needs a source that backs lifecycle (the vendor's announcement or the notice on its documentation)`;
     expect(problems).toEqual([
-      "services/aws.yaml: aws-cloud9: field lifecycle.announcementUrl: a deprecated service needs the vendor's announcement",
-      "services/aws.yaml: aws-old-thing: field lifecycle.announcementUrl: a retired service needs the vendor's announcement",
-      "services/ovhcloud.yaml: ovhcloud-managed-kubernetes: field lifecycle.announcementUrl: a preview service needs the vendor's announcement",
-      needsSource("services/aws.yaml: aws-cloud9", "deprecated"),
-      needsSource("services/aws.yaml: aws-old-thing", "retired"),
-      needsSource("services/ovhcloud.yaml: ovhcloud-managed-kubernetes", "preview"),
+      "services/aws/cloud9.yaml: field lifecycle.announcementUrl: a deprecated service needs the vendor's announcement",
+      "services/aws/old-thing.yaml: field lifecycle.announcementUrl: a retired service needs the vendor's announcement",
+      "services/ovhcloud/managed-kubernetes.yaml: field lifecycle.announcementUrl: a preview service needs the vendor's announcement",
+      needsSource("services/aws/cloud9.yaml", "deprecated"),
+      needsSource("services/aws/old-thing.yaml", "retired"),
+      needsSource("services/ovhcloud/managed-kubernetes.yaml", "preview"),
     ]);
   });
 
@@ -47,7 +48,7 @@ describe("provenance gates", () => {
       entry.sources = [{ url: "https://docs.aws.amazon.com/s3/", retrieved: "2026-11-25", backs: ["identity"] }];
     });
     expect(provenanceProblems(catalogue)).toContain(
-      "services/aws.yaml: aws-s3: field compliance: pci-dss without a source that backs compliance (the provider's published scope naming this service)",
+      "services/aws/s3.yaml: field compliance: pci-dss without a source that backs compliance (the provider's published scope naming this service)",
     );
   });
 
@@ -65,7 +66,7 @@ describe("provenance gates", () => {
       ];
     });
     expect(provenanceProblems(catalogue)).toContain(
-      "services/aws.yaml: aws-s3: field compliance: soc-2 without a source that backs compliance (the provider's published scope naming this service)",
+      "services/aws/s3.yaml: field compliance: soc-2 without a source that backs compliance (the provider's published scope naming this service)",
     );
   });
 
@@ -77,7 +78,7 @@ describe("provenance gates", () => {
       ];
     });
     expect(provenanceProblems(catalogue)).toContain(
-      "services/aws.yaml: aws-old-thing: field compliance: a retired service carries no compliance programme",
+      "services/aws/old-thing.yaml: field compliance: a retired service carries no compliance programme",
     );
   });
 
@@ -89,7 +90,7 @@ describe("provenance gates", () => {
       };
       entry.sources = [{ url: "https://aws.amazon.com/blogs/devops/", retrieved: "2026-11-26", backs: ["lifecycle"] }];
     });
-    expect(provenanceProblems(catalogue).filter((problem) => problem.includes("aws-cloud9"))).toEqual([]);
+    expect(provenanceProblems(catalogue).filter((problem) => problem.includes("services/aws/cloud9.yaml"))).toEqual([]);
   });
 
   it("fails a non-active lifecycle whose only source backs something else (decisions.md#facts-carry-sources)", () => {
@@ -98,9 +99,9 @@ describe("provenance gates", () => {
       entry.sources = [{ url: "https://docs.aws.amazon.com/cloud9/", retrieved: "2026-11-26", backs: ["identity"] }];
     });
     expect(lifecycleSourceProblems(catalogue, {})).toEqual([
-      "services/aws.yaml: aws-cloud9: field sources: a deprecated service needs a source that backs lifecycle (the vendor's announcement or the notice on its documentation)",
-      expect.stringContaining("aws-old-thing: field sources: a retired service needs"),
-      expect.stringContaining("ovhcloud-managed-kubernetes: field sources: a preview service needs"),
+      "services/aws/cloud9.yaml: field sources: a deprecated service needs a source that backs lifecycle (the vendor's announcement or the notice on its documentation)",
+      expect.stringContaining("services/aws/old-thing.yaml: field sources: a retired service needs"),
+      expect.stringContaining("services/ovhcloud/managed-kubernetes.yaml: field sources: a preview service needs"),
     ]);
   });
 
@@ -109,7 +110,7 @@ describe("provenance gates", () => {
       entry.lifecycle = { status: "deprecated", announcementUrl: "https://docs.aws.amazon.com/cdk/api/v2/docs/x.html" };
     });
     expect(lifecycleSourceProblems(announced, {})).toContain(
-      "services/aws.yaml: aws-cloud9: field lifecycle.announcementUrl: https://docs.aws.amazon.com/cdk/api/v2/docs/x.html is a CLI or CDK reference, not the vendor's announcement",
+      "services/aws/cloud9.yaml: field lifecycle.announcementUrl: https://docs.aws.amazon.com/cdk/api/v2/docs/x.html is a CLI or CDK reference, not the vendor's announcement",
     );
     const catalogue = withEntry("aws-cloud9", (entry) => {
       entry.lifecycle = { status: "deprecated", announcementUrl: "https://aws.amazon.com/blogs/devops/" };
@@ -126,18 +127,20 @@ describe("provenance gates", () => {
         },
       ];
     });
-    expect(lifecycleSourceProblems(catalogue, {}).filter((problem) => problem.includes("aws-cloud9"))).toEqual([
-      "services/aws.yaml: aws-cloud9: field sources: https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cloud9-readme.html is a CLI or CDK reference, not the vendor's announcement; cite the notice itself",
-      "services/aws.yaml: aws-cloud9: field sources: https://docs.aws.amazon.com/cli/latest/reference/cloud9/ is a CLI or CDK reference, not the vendor's announcement; cite the notice itself",
+    expect(
+      lifecycleSourceProblems(catalogue, {}).filter((problem) => problem.includes("services/aws/cloud9.yaml")),
+    ).toEqual([
+      "services/aws/cloud9.yaml: field sources: https://docs.aws.amazon.com/cdk/api/v2/docs/aws-cloud9-readme.html is a CLI or CDK reference, not the vendor's announcement; cite the notice itself",
+      "services/aws/cloud9.yaml: field sources: https://docs.aws.amazon.com/cli/latest/reference/cloud9/ is a CLI or CDK reference, not the vendor's announcement; cite the notice itself",
     ]);
   });
 
   it("lets a listed gap through, and fails the list when it goes stale (decisions.md#facts-carry-sources)", () => {
     const fixture = assembleCatalogue(readCatalogueSource(FIXTURE_DIR));
     const gaps = { "aws-old-thing": "searched, not found", "aws-s3": "active", "aws-gone": "renamed" };
-    expect(lifecycleSourceProblems(fixture, gaps).filter((problem) => /aws-(old-thing|s3)/.test(problem))).toEqual([
-      "services/aws.yaml: aws-s3: listed in LIFECYCLE_WITHOUT_VENDOR_SOURCE but active; take it out of the list",
-    ]);
+    expect(
+      lifecycleSourceProblems(fixture, gaps).filter((problem) => /services\/aws\/(old-thing|s3)\.yaml/.test(problem)),
+    ).toEqual(["services/aws/s3.yaml: listed in LIFECYCLE_WITHOUT_VENDOR_SOURCE but active; take it out of the list"]);
     expect(staleLifecycleGaps(fixture, gaps)).toEqual([
       "LIFECYCLE_WITHOUT_VENDOR_SOURCE: aws-gone is not in the catalogue; take it out of the list",
     ]);
@@ -145,7 +148,7 @@ describe("provenance gates", () => {
       entry.sources = [{ url: "https://aws.amazon.com/blogs/aws/", retrieved: "2026-11-26", backs: ["lifecycle"] }];
     });
     expect(lifecycleSourceProblems(sourced, gaps)).toContain(
-      "services/aws.yaml: aws-old-thing: listed in LIFECYCLE_WITHOUT_VENDOR_SOURCE but has a source that backs lifecycle; take it out of the list",
+      "services/aws/old-thing.yaml: listed in LIFECYCLE_WITHOUT_VENDOR_SOURCE but has a source that backs lifecycle; take it out of the list",
     );
   });
 
@@ -159,7 +162,7 @@ describe("provenance gates", () => {
       ),
     };
     expect(provenanceProblems(forged)).toContain(
-      "services/aws.yaml: aws-lambda: field lastVerified: 2026-11-23 is not the newest checked date of its sources (none)",
+      "services/aws/lambda.yaml: field lastVerified: 2026-11-23 is not the newest checked date of its sources (none)",
     );
   });
 
@@ -235,7 +238,9 @@ describe("group and lineage gates (decisions.md#exit-ranking)", () => {
         ),
       ),
     ).toEqual([
-      expect.stringMatching(/stackit-object-storage: field lineage\.origin: aws-s3 shares no equivalence group/),
+      expect.stringMatching(
+        /services\/stackit\/object-storage\.yaml: field lineage\.origin: aws-s3 shares no equivalence group/,
+      ),
     ]);
   });
 
@@ -250,7 +255,7 @@ describe("group and lineage gates (decisions.md#exit-ranking)", () => {
     });
     expect(communitySourceProblems(cited, [area])).toEqual([
       expect.stringMatching(
-        /aws-s3: field sources\.0\.url: https:\/\/www\.aws\.amazon\.com\/forum\/thread\/1 is in a community area \(user posts\)/,
+        /services\/aws\/s3\.yaml: field sources\.0\.url: https:\/\/www\.aws\.amazon\.com\/forum\/thread\/1 is in a community area \(user posts\)/,
       ),
     ]);
   });
@@ -266,13 +271,13 @@ describe("group and lineage gates (decisions.md#exit-ranking)", () => {
     const problems = unsourcedProblems(catalogue, { ...listed, [sourced[0]!.slug]: "x", "no-such": "x" });
     expect(problems).toEqual(
       expect.arrayContaining([
-        expect.stringContaining(`${sourced[0]!.slug}: has a source now`),
+        expect.stringContaining(`${serviceFileOf(sourced[0]!.providerId, sourced[0]!.slug)}: has a source now`),
         "SERVICES_WITHOUT_VENDOR_SOURCE: no-such is not in the catalogue; take it out of the list",
       ]),
     );
     const { [bare[0]!.slug]: _dropped, ...unlisted } = listed;
     expect(unsourcedProblems(catalogue, unlisted)).toEqual([
-      expect.stringContaining(`${bare[0]!.slug}: field sources: none`),
+      expect.stringContaining(`${serviceFileOf(bare[0]!.providerId, bare[0]!.slug)}: field sources: none`),
     ]);
   });
 });

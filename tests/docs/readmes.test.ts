@@ -20,12 +20,16 @@ function readmeFolders(dir: string, found: string[] = []): string[] {
   return found;
 }
 
-/** Whether the README names it: as written, or without its extension (`search.ts` as `search`). */
+/**
+ * Whether the README names it: as written, without its extension (`search.ts` as `search`), or by
+ * the kind of file it says the folder holds (`*.yaml` in a folder of one file per service).
+ */
 const names = (text: string, entry: string) => {
   const bare = entry.replace(/\.[^.]+$/, "");
   const word = (token: string) =>
     new RegExp(`(^|[^\\w-])${token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^\\w-]|$)`).test(text);
-  return word(entry) || word(bare);
+  const byExtension = [...text.matchAll(/`\*(\.[a-z]+)`/g)].some(([, extension]) => entry.endsWith(extension!));
+  return word(entry) || word(bare) || byExtension;
 };
 
 describe("folder READMEs", () => {

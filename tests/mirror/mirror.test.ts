@@ -190,7 +190,7 @@ describe("cloud-catalogue mirror", () => {
   it("re-fetches only what changed, resumes after a failure, and keeps the old mirror on an integrity error", async () => {
     const before = readlinkSync(currentDir(mirrorDir));
     // Change one service: its detail, the listing page, the text and site pages for it change.
-    const path = join(data, "services", "stackit.yaml");
+    const path = join(data, "services", "stackit", "object-storage.yaml");
     writeFileSync(
       path,
       readFileSync(path, "utf8")
