@@ -57,6 +57,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Suites start real servers (redis-server, nginx, chromium) on free ports, in processes of their own.
     pool: "forks",
+    // catalogue/data read and validated once for the run; suites assemble it from that copy.
+    globalSetup: ["tests/helpers/catalogue-setup.ts"],
     reporters: ["default"],
     projects: [
       {

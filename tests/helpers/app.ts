@@ -5,22 +5,17 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterEach, expect } from "vitest";
 import { loadCatalogue, type Catalogue } from "../../catalogue/load/load.ts";
+import { realCatalogue } from "./catalogue.ts";
 import { buildApp, type AppOptions } from "../../sidecar/app.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { contractProblems } from "./contract.ts";
 import type { Store } from "../../sidecar/store/store.ts";
 import { URLS } from "./urls.ts";
 
-/** Re-exported: most suites take the URLs from here with build(). */
-export { URLS };
+/** Re-exported: most suites take the URLs and the real catalogue from here with build(). */
+export { realCatalogue, URLS };
 
 export const FIXTURE_DIR = new URL("../fixtures/catalogue/", import.meta.url).pathname;
-
-let real: Catalogue | undefined;
-/** The real catalogue, loaded once per test file. */
-export function realCatalogue(): Catalogue {
-  return (real ??= loadCatalogue());
-}
 
 let fixture: Catalogue | undefined;
 export function fixtureCatalogue(): Catalogue {

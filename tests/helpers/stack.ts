@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { build as buildDist } from "../../scripts/build.ts";
 import { buildAndSwap, serving } from "../../scripts/dist.ts";
 import { buildApp } from "../../sidecar/app.ts";
@@ -17,6 +16,7 @@ import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { urlRewrites } from "../../sidecar/server.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
+import { realCatalogue } from "./catalogue.ts";
 import { freePort } from "./components.ts";
 
 export interface Stack {
@@ -34,7 +34,7 @@ export async function startStack(options: { textPerMinute?: number } = {}): Prom
   await buildAndSwap({ urls: buildUrls(loadConfig({})), build: buildDist, log: () => undefined });
   const distDir = serving();
   const dataDir = mkdtempSync(join(tmpdir(), "csc-stack-data-"));
-  const catalogue = loadCatalogue();
+  const catalogue = realCatalogue();
   const store = await EmbeddedStore.open(dataDir);
   const files = await BuiltFiles.open(distDir, { rewrite: urlRewrites(distDir, urls) });
   const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };

@@ -1,0 +1,42 @@
+/**
+ * Global setup (vitest.config.ts): reads and validates catalogue/data once for the run and leaves
+ * the validated source in a file for realCatalogue() (helpers/catalogue.ts). Invalid data leaves
+ * nothing provided, so each suite loads the data itself and fails with the loader's own problems.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serialize } from "node:v8";
+import type { TestProject } from "vitest/node";
+import { readCatalogueSource } from "../../catalogue/load/load.ts";
+
+/** The run's copy, read once however many projects run this setup (they share this process). */
+const RUN_COPY = Symbol.for("csc.realCatalogueSource");
+type RunCopy = { path: string | undefined; users: number; dir: string };
+const scope = globalThis as { [RUN_COPY]?: RunCopy };
+
+function runCopy(): RunCopy {
+  const existing = scope[RUN_COPY];
+  if (existing) return existing;
+  const dir = mkdtempSync(join(tmpdir(), "csc-catalogue-source-"));
+  let path: string | undefined = join(dir, "source.bin");
+  try {
+    // v8's serializer keeps what JSON would drop (undefined fields, Maps): the copy equals the read.
+    writeFileSync(path, serialize(readCatalogueSource()));
+  } catch {
+    path = undefined;
+  }
+  return (scope[RUN_COPY] = { path, users: 0, dir });
+}
+
+export default function setup(project: TestProject): () => void {
+  const copy = runCopy();
+  copy.users += 1;
+  if (copy.path) project.provide("realCatalogueSource", copy.path);
+  return () => {
+    copy.users -= 1;
+    if (copy.users > 0) return;
+    rmSync(copy.dir, { recursive: true, force: true });
+    delete scope[RUN_COPY];
+  };
+}
