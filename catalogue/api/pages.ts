@@ -138,8 +138,6 @@ export const PAGES = [
   { id: "built", path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "dist/: the text pages above and the site's files", site: [] },
 ] as const satisfies readonly PageRow[];
 
-export type PageId = (typeof PAGES)[number]["id"];
-
 /** The site's error pages, which answer for any path (site/src/pages/, by status). */
 export const ERROR_PAGES = [
   { status: 404, site: ["404.astro"] },
