@@ -73,8 +73,7 @@ export async function buildAndSwap(options: SwapOptions): Promise<string> {
     } finally {
       process.off("SIGTERM", stop).off("SIGINT", stop).off("SIGHUP", stop);
     }
-    await rm(target, { recursive: true, force: true });
-    await rename(staging, target);
+    await publish(staging, target, inputs);
   }
   const previous = existsSync(link) ? realpathSync(link) : undefined;
   const temporary = `${link}.swap-${process.pid}`;
@@ -87,6 +86,27 @@ export async function buildAndSwap(options: SwapOptions): Promise<string> {
   log(`build: ${basename(link)} → ${relative(dirname(link), target)}`);
   await prune(buildsDir, [target, ...(previous ? [previous] : [])], options.keep ?? 1);
   return target;
+}
+
+/**
+ * Moves a finished build into place. Two starts for the same inputs at once both build; the one
+ * that finishes second keeps the first one's folder, which a server may already serve, and drops
+ * its own.
+ */
+async function publish(staging: string, target: string, inputs: string): Promise<void> {
+  try {
+    await rename(staging, target);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+  }
+  if (await buildIsFresh(target, inputs)) {
+    await rm(staging, { recursive: true, force: true });
+    return;
+  }
+  await rm(target, { recursive: true, force: true });
+  await rename(staging, target);
 }
 
 /** A dist/ folder from before builds were linked: moved under the builds, so it can be linked again. */
@@ -141,6 +161,11 @@ export function serving(link: string = DIST_DIR): string {
   const target = realpathSync(link);
   // A dist/ folder from before builds were linked has no builds folder to mark.
   if (!lstatSync(link).isSymbolicLink()) return target;
+  return markServed(target);
+}
+
+/** A build folder (buildAndSwap's answer) marked as served by this process until it exits. */
+export function markServed(target: string): string {
   const marker = `${target}${IN_USE}${process.pid}`;
   writeFileSync(marker, "");
   process.once("exit", () => rmSync(marker, { force: true }));

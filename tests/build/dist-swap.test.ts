@@ -1,9 +1,19 @@
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
 import { buildAndSwap, serving } from "../../scripts/dist.ts";
+import { buildInputsHash, type BuildOptions } from "../../scripts/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { FIXTURE_DIR, fixtureCatalogue, tempStore } from "../helpers/app.ts";
@@ -64,4 +74,35 @@ describe("dist/ across a change of public URLs (PUBLIC_*)", () => {
     expect(builds).toEqual(["http://127.0.0.1:8080", "http://127.0.0.1:9090"]);
     await Promise.all([running.close(), restarted.close()]);
   }, 300_000);
+
+  it("keeps the build a server already serves when a second start for the same inputs finishes after it", async () => {
+    // Builds of its own: the first test's build for these inputs would be reused.
+    const race = join(root, "race");
+    mkdirSync(race);
+    const link = join(race, "dist");
+    const urls = urlsOn(8080);
+    const inputs = await buildInputsHash(urls, FIXTURE_DIR);
+    // Writes what buildIsFresh reads, and which start wrote the folder.
+    const fakeBuild = (writer: string) => async (options: BuildOptions) => {
+      const { outDir } = options;
+      if (!outDir) throw new Error("buildAndSwap names the staging folder");
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(join(outDir, "build-info.json"), JSON.stringify({ inputs }));
+      writeFileSync(join(outDir, "writer"), writer);
+    };
+    const options = { urls, dataDir: FIXTURE_DIR, link, log: () => undefined };
+    let served = "";
+    await buildAndSwap({
+      ...options,
+      build: async (own) => {
+        // The other start finishes while this one builds, and its server starts on that folder.
+        await buildAndSwap({ ...options, build: fakeBuild("first") });
+        served = serving(link);
+        await fakeBuild("second")(own);
+      },
+    });
+    expect(realpathSync(link)).toBe(served);
+    expect(readFileSync(join(served, "writer"), "utf8")).toBe("first");
+    expect(readdirSync(join(race, ".cache", "builds")).filter((entry) => entry.includes(".staging-"))).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { build as buildDist } from "../../scripts/build.ts";
-import { buildAndSwap, serving } from "../../scripts/dist.ts";
+import { buildAndSwap, markServed } from "../../scripts/dist.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { buildUrls, loadConfig } from "../../sidecar/config.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
@@ -31,8 +31,10 @@ export async function startStack(options: { textPerMinute?: number } = {}): Prom
   const urls = { apiUrl: `http://127.0.0.1:${apiPort}`, textUrl: `http://127.0.0.1:${textPort}` };
   // Suites that start at once may both build a stale dist/: each writes its own folder, and the
   // link ends on one of two identical builds.
-  await buildAndSwap({ urls: buildUrls(loadConfig({})), build: buildDist, log: () => undefined });
-  const distDir = serving();
+  // The folder built, not the link: a suite building for other URLs may swap it meanwhile.
+  const distDir = markServed(
+    await buildAndSwap({ urls: buildUrls(loadConfig({})), build: buildDist, log: () => undefined }),
+  );
   const dataDir = mkdtempSync(join(tmpdir(), "csc-stack-data-"));
   const catalogue = realCatalogue();
   const store = await EmbeddedStore.open(dataDir);
