@@ -71,7 +71,8 @@ export class Speller {
     let best: { word: string; distance: number; weight: number } | undefined;
     for (const [candidate, weight] of this.surface) {
       if (Math.abs(candidate.length - word.length) > most) continue;
-      const d = editDistance(word, candidate);
+      // Only as near as the best so far can still win (by weight).
+      const d = editDistance(word, candidate, best?.distance ?? most);
       if (d > most) continue;
       if (!best || d < best.distance || (d === best.distance && weight > best.weight))
         best = { word: candidate, distance: d, weight };
@@ -80,17 +81,35 @@ export class Speller {
   }
 }
 
-/** Edit distance counting a swap of two adjacent letters as one edit (optimal string alignment). */
-export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
+/** Three rows of the distance table, reused: a respelling compares a word with thousands. */
+let rows = new Int32Array(0);
+
+/**
+ * Edit distance counting a swap of two adjacent letters as one edit (optimal string alignment).
+ * Past `most` it stops early and answers some distance above `most`.
+ */
+export function editDistance(a: string, b: string, most = Number.MAX_SAFE_INTEGER): number {
+  const width = b.length + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(6 * width);
+  // Row offsets: two back (for a swap), the previous, the current.
+  let back = 0;
+  let previous = width;
+  let current = 2 * width;
+  for (let j = 0; j < width; j++) rows[previous + j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    rows[current] = i;
+    let rowBest = i;
+    for (let j = 1; j < width; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(rows[previous + j]! + 1, rows[current + j - 1]! + 1, rows[previous + j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        d = Math.min(d, rows[back + j - 2]! + 1);
+      rows[current + j] = d;
+      if (d < rowBest) rowBest = d;
     }
-  return rows[a.length]![b.length]!;
+    // No later cell can be below this row's least (a swap costs at least its diagonal step).
+    if (rowBest > most) return rowBest;
+    [back, previous, current] = [previous, current, back];
+  }
+  return rows[previous + b.length]!;
 }
