@@ -13,6 +13,8 @@ export class Speller {
   private readonly surface = new Map<string, number>();
   /** An index term (stemmed) → a whole word it came from, for "did you mean". */
   readonly surfaceOf = new Map<string, string>();
+  /** The surface words with, for each, the set of its characters as a mask (nearestWord's quick test). */
+  private candidates: readonly { readonly word: string; readonly weight: number; readonly mask: number }[] = [];
 
   private readonly data: SearchData;
   private readonly normalise: (word: string) => string;
@@ -48,6 +50,7 @@ export class Speller {
       for (const [name] of doc.subServices) for (const word of tokenize(name)) add(word, 1);
     }
     for (const [phrase] of this.data.words.phrases) if (phrase.length === 1) add(phrase[0]!, 2);
+    this.candidates = [...this.surface].map(([word, weight]) => ({ word, weight, mask: charMask(word) }));
   }
 
   /**
@@ -68,9 +71,12 @@ export class Speller {
 
   private nearestWord(word: string): string | undefined {
     const most = word.length >= 7 ? 2 : 1;
+    const mask = charMask(word);
     let best: { word: string; distance: number; weight: number } | undefined;
-    for (const [candidate, weight] of this.surface) {
+    for (const { word: candidate, weight, mask: candidateMask } of this.candidates) {
       if (Math.abs(candidate.length - word.length) > most) continue;
+      // An edit adds or removes at most two characters from the set of those a word has.
+      if (bitCount(mask ^ candidateMask) > 2 * most) continue;
       // Only as near as the best so far can still win (by weight).
       const d = editDistance(word, candidate, best?.distance ?? most);
       if (d > most) continue;
@@ -79,6 +85,19 @@ export class Speller {
     }
     return best?.word;
   }
+}
+
+/** Which of 32 classes of characters a word has (a character's code modulo 32; a–z are distinct). */
+function charMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) & 31);
+  return mask;
+}
+
+function bitCount(n: number): number {
+  let count = 0;
+  for (let rest = n; rest !== 0; rest &= rest - 1) count++;
+  return count;
 }
 
 /** Three rows of the distance table, reused: a respelling compares a word with thousands. */
