@@ -13,6 +13,8 @@ export class Speller {
   private readonly surface = new Map<string, number>();
   /** An index term (stemmed) → a whole word it came from, for "did you mean". */
   readonly surfaceOf = new Map<string, string>();
+  /** The surface words with, for each, the set of its characters as a mask (nearestWord's quick test). */
+  private candidates: readonly { readonly word: string; readonly weight: number; readonly mask: number }[] = [];
 
   private readonly data: SearchData;
   private readonly normalise: (word: string) => string;
@@ -48,6 +50,7 @@ export class Speller {
       for (const [name] of doc.subServices) for (const word of tokenize(name)) add(word, 1);
     }
     for (const [phrase] of this.data.words.phrases) if (phrase.length === 1) add(phrase[0]!, 2);
+    this.candidates = [...this.surface].map(([word, weight]) => ({ word, weight, mask: charMask(word) }));
   }
 
   /**
@@ -68,10 +71,14 @@ export class Speller {
 
   private nearestWord(word: string): string | undefined {
     const most = word.length >= 7 ? 2 : 1;
+    const mask = charMask(word);
     let best: { word: string; distance: number; weight: number } | undefined;
-    for (const [candidate, weight] of this.surface) {
+    for (const { word: candidate, weight, mask: candidateMask } of this.candidates) {
       if (Math.abs(candidate.length - word.length) > most) continue;
-      const d = editDistance(word, candidate);
+      // An edit adds or removes at most two characters from the set of those a word has.
+      if (bitCount(mask ^ candidateMask) > 2 * most) continue;
+      // Only as near as the best so far can still win (by weight).
+      const d = editDistance(word, candidate, best?.distance ?? most);
       if (d > most) continue;
       if (!best || d < best.distance || (d === best.distance && weight > best.weight))
         best = { word: candidate, distance: d, weight };
@@ -80,17 +87,48 @@ export class Speller {
   }
 }
 
-/** Edit distance counting a swap of two adjacent letters as one edit (optimal string alignment). */
-export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
+/** Which of 32 classes of characters a word has (a character's code modulo 32; a–z are distinct). */
+function charMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) & 31);
+  return mask;
+}
+
+function bitCount(n: number): number {
+  let count = 0;
+  for (let rest = n; rest !== 0; rest &= rest - 1) count++;
+  return count;
+}
+
+/** Three rows of the distance table, reused: a respelling compares a word with thousands. */
+let rows = new Int32Array(0);
+
+/**
+ * Edit distance counting a swap of two adjacent letters as one edit (optimal string alignment).
+ * Past `most` it stops early and answers some distance above `most`.
+ */
+export function editDistance(a: string, b: string, most = Number.MAX_SAFE_INTEGER): number {
+  const width = b.length + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(6 * width);
+  // Row offsets: two back (for a swap), the previous, the current.
+  let back = 0;
+  let previous = width;
+  let current = 2 * width;
+  for (let j = 0; j < width; j++) rows[previous + j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    rows[current] = i;
+    let rowBest = i;
+    for (let j = 1; j < width; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(rows[previous + j]! + 1, rows[current + j - 1]! + 1, rows[previous + j - 1]! + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        d = Math.min(d, rows[back + j - 2]! + 1);
+      rows[current + j] = d;
+      if (d < rowBest) rowBest = d;
     }
-  return rows[a.length]![b.length]!;
+    // No later cell can be below this row's least (a swap costs at least its diagonal step).
+    if (rowBest > most) return rowBest;
+    [back, previous, current] = [previous, current, back];
+  }
+  return rows[previous + b.length]!;
 }

@@ -67,11 +67,44 @@ export interface ReadQuery {
 const startsAt = (tokens: readonly string[], at: number, phrase: readonly string[]) =>
   phrase.every((word, i) => tokens[at + i] === word);
 
+/** SearchWords as read per query: sets, and phrases and places by their first word (in order). */
+interface WordLookup {
+  readonly stop: ReadonlySet<string>;
+  readonly alternative: ReadonlySet<string>;
+  readonly phrases: ReadonlyMap<string, SearchWords["phrases"]>;
+  readonly places: ReadonlyMap<string, SearchWords["places"]>;
+}
+
+const byFirstWord = <T extends readonly [readonly string[], unknown]>(entries: readonly T[]) => {
+  const map = new Map<string, T[]>();
+  for (const entry of entries) {
+    const first = entry[0][0]!;
+    map.set(first, [...(map.get(first) ?? []), entry]);
+  }
+  return map;
+};
+
+// Built once per SearchWords (the compiled form is plain JSON, shipped to the site as such).
+const lookups = new WeakMap<SearchWords, WordLookup>();
+function lookupOf(words: SearchWords): WordLookup {
+  let lookup = lookups.get(words);
+  if (!lookup) {
+    lookup = {
+      stop: new Set(words.stopWords),
+      alternative: new Set(words.alternativeWords),
+      phrases: byFirstWord(words.phrases.filter(([phrase]) => phrase.length > 0)),
+      places: byFirstWord(words.places.filter(([phrase]) => phrase.length > 0)),
+    };
+    lookups.set(words, lookup);
+  }
+  return lookup;
+}
+
 /** Replaces every known phrase (longest first, left to right) with what it means. */
-function rewrite(tokens: readonly string[], phrases: SearchWords["phrases"]): string[] {
+function rewrite(tokens: readonly string[], phrases: WordLookup["phrases"]): string[] {
   const out: string[] = [];
   for (let at = 0; at < tokens.length;) {
-    const found = phrases.find(([phrase]) => startsAt(tokens, at, phrase));
+    const found = phrases.get(tokens[at]!)?.find(([phrase]) => startsAt(tokens, at, phrase));
     if (found) {
       out.push(...found[1]);
       at += found[0].length;
@@ -82,23 +115,22 @@ function rewrite(tokens: readonly string[], phrases: SearchWords["phrases"]): st
 
 /** Reads a query's words: phrases rewritten, place and alternative words taken out, stop words dropped. */
 export function readQuery(q: string, words: SearchWords): ReadQuery {
+  const lookup = lookupOf(words);
   const tokens = tokenize(q);
   let place: Place | undefined;
   const kept: string[] = [];
   // Place words first, as written ("pays bas"), so no rewriting can take them.
   for (let at = 0; at < tokens.length;) {
-    const found = words.places.find(([phrase]) => startsAt(tokens, at, phrase));
+    const found = lookup.places.get(tokens[at]!)?.find(([phrase]) => startsAt(tokens, at, phrase));
     if (found && tokens.length > found[0].length) {
       place ??= found[1];
       at += found[0].length;
     } else kept.push(tokens[at++]!);
   }
-  const rewritten = rewrite(kept, words.phrases);
-  const alternativeWords = new Set(words.alternativeWords);
-  const asked = rewritten.filter((word) => !alternativeWords.has(word));
+  const rewritten = rewrite(kept, lookup.phrases);
+  const asked = rewritten.filter((word) => !lookup.alternative.has(word));
   const alternative = asked.length > 0 && asked.length < rewritten.length;
-  const stop = new Set(words.stopWords);
-  const telling = (alternative ? asked : rewritten).filter((word) => !stop.has(word));
+  const telling = (alternative ? asked : rewritten).filter((word) => !lookup.stop.has(word));
   return {
     words: [...new Set(telling.length > 0 ? telling : alternative ? asked : rewritten)],
     ...(place ? { place } : {}),

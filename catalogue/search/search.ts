@@ -131,6 +131,8 @@ export class ServiceSearch {
   private readonly coreNames: (readonly string[])[][];
   /** Per doc, every word of its names, normalised. */
   private readonly nameWords: ReadonlySet<string>[];
+  /** Per doc, each of its names as normalised words joined by spaces. */
+  private readonly namePhrases: ReadonlySet<string>[];
   /** Per doc, its provider's words. */
   private readonly brand: ReadonlySet<string>[];
   /** Per doc, its normalised tags (whole phrases) and its kinds' token sets. */
@@ -140,6 +142,8 @@ export class ServiceSearch {
   /** Per doc, its sub-services' names as normalised tokens. */
   private readonly subWords: (readonly string[])[][];
   private readonly vocabulary = new Set<string>();
+  /** The vocabulary in code-unit order, to find a word's completions by binary search. */
+  private readonly sortedVocabulary: readonly string[];
   private readonly speller: Speller;
   private readonly places: SearchPlaces;
 
@@ -161,6 +165,7 @@ export class ServiceSearch {
         .filter((tokens) => tokens.length > 0),
     );
     this.nameWords = data.docs.map((doc) => new Set(doc.names.flatMap(norm)));
+    this.namePhrases = data.docs.map((doc) => new Set(doc.names.map((name) => norm(name).join(" "))));
     this.tagPhrases = data.docs.map((doc) => new Set(doc.tags.map((tag) => norm(tag).join(" "))));
     this.subWords = data.docs.map((doc) => doc.subServices.map(([name]) => norm(name)));
     this.kinds = new SearchKinds(data, this.tagPhrases);
@@ -190,6 +195,7 @@ export class ServiceSearch {
     for (const doc of data.docs)
       for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
         for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
+    this.sortedVocabulary = [...this.vocabulary].sort();
     this.speller = new Speller(data, normaliseTerm);
     this.places = new SearchPlaces(data);
   }
@@ -430,7 +436,7 @@ export class ServiceSearch {
     for (const result of results) {
       const i = result.id as number;
       const doc = this.data.docs[i]!;
-      if (doc.names.some((name) => norm(name).join(" ") === phrase)) byName.add(doc.provider);
+      if (this.namePhrases[i]!.has(phrase)) byName.add(doc.provider);
       else if (this.tagPhrases[i]!.has(phrase)) byTag.add(doc.provider);
       else continue;
       docs.add(i);
@@ -526,17 +532,29 @@ export class ServiceSearch {
     return [...first, ...scored.filter((entry) => !chosen.has(entry))];
   }
 
+  /** Whether a vocabulary word is this term or begins with it. */
+  private startsAWord(term: string): boolean {
+    let low = 0;
+    let high = this.sortedVocabulary.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.sortedVocabulary[mid]! < term) low = mid + 1;
+      else high = mid;
+    }
+    return this.sortedVocabulary[low]?.startsWith(term) ?? false;
+  }
+
   /** A respelling of the query's words when one was found only by a close spelling. */
   private suggest(rest: readonly string[], results: readonly SearchResult[]): string | undefined {
     if (results.length === 0) return undefined;
     let changed = false;
     const terms = rest.map((word) => {
       const term = normaliseTerm(word);
-      if ([...this.vocabulary].some((v) => v === term || v.startsWith(term))) return word;
+      if (this.startsAWord(term)) return word;
       // The matched index term closest to this word, from the best results' match details.
       for (const result of results.slice(0, 5))
         for (const [matched, fields] of Object.entries(result.match)) {
-          if (fields.length > 0 && editDistance(matched, term) <= 2) {
+          if (fields.length > 0 && editDistance(matched, term, 2) <= 2) {
             changed = true;
             return this.speller.surfaceOf.get(matched) ?? matched;
           }

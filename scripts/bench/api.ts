@@ -269,6 +269,10 @@ try {
   const dynamic = { ...defaults, stack };
   await row("search q+provider", "GET", hello, dynamic, "/v1/services?q=postgres&provider=gcp", {}, KEPT_TARGETS);
   await row("search q+filter", "GET", hello, dynamic, "/v1/services?q=object%20storage&category=storage&limit=20");
+  // A page no one asked for before: the search runs for each request (a misspelling is respelt first).
+  const uncached = { unique: true };
+  await row("search uncached", "GET", hello, dynamic, "/v1/services?q=object%20storage&page=UNIQUE", uncached);
+  await row("search uncached typo", "GET", hello, dynamic, "/v1/services?q=postgers&page=UNIQUE", uncached);
   const compare = `/v1/compare?ids=${mixed.slice(0, 3).join(",")}`;
   await row("compare 3", "GET", hello, dynamic, compare, {}, KEPT_TARGETS);
   await row("health", "GET", hello, dynamic, "/v1/health");

@@ -61,6 +61,8 @@ export interface Request {
   xff?: boolean;
   /** Each request's body is a list with its own name. */
   list?: boolean;
+  /** Each request's URL has its own number in place of UNIQUE: nothing kept answers it. */
+  unique?: boolean;
   /** Each connection waits this long before its next request (wrk.lua's delay()): a paced client. */
   delayMs?: number;
 }
@@ -89,6 +91,7 @@ function wrkCommand(url: string, request: Request, seconds: number, connections:
     BENCH_BODY: request.body ?? "",
     BENCH_XFF: request.xff ? "1" : "",
     BENCH_LIST: request.list ? "1" : "",
+    BENCH_UNIQUE: request.unique ? "1" : "",
     BENCH_DELAY_MS: String(request.delayMs ?? 0),
     BENCH_SEED: String(seed),
     BENCH_OUT: out,
@@ -170,7 +173,8 @@ export function measureTogether(targets: readonly Target[]): Run[] {
   return slices.map(combine);
 }
 
-export async function shapeOf(url: string, request: Request): Promise<string> {
+export async function shapeOf(rowUrl: string, request: Request): Promise<string> {
+  const url = request.unique ? rowUrl.replace("UNIQUE", "1") : rowUrl;
   const init: RequestInit = {
     method: request.method ?? "GET",
     headers: {

@@ -3,15 +3,18 @@
 --   BENCH_XFF=1      each request names its own client in X-Forwarded-For (the server trusts
 --                    loopback as its proxy), so per-IP buckets measure the endpoint, not the limiter
 --   BENCH_LIST=1     each request's body is a list with its own name (BENCH_BODY's ids)
+--   BENCH_UNIQUE=1   each request's path has its own number in place of UNIQUE, so no answer is
+--                    kept for another request (the search itself, uncached)
 --   BENCH_DELAY_MS   each connection waits this long before its next request (a paced client)
 --   BENCH_SEED       where this row's client numbers start, so rows do not share clients
 --   BENCH_OUT        file to write the result to, as one JSON line, with wrk's own CPU time
--- Without BENCH_XFF/BENCH_LIST there is no per-request Lua: wrk sends one prepared request.
+-- Without BENCH_XFF/BENCH_LIST/BENCH_UNIQUE there is no per-request Lua: wrk sends one prepared request.
 
 local method = os.getenv("BENCH_METHOD") or "GET"
 local body = os.getenv("BENCH_BODY")
 local xff = os.getenv("BENCH_XFF") == "1"
 local list = os.getenv("BENCH_LIST") == "1"
+local unique = os.getenv("BENCH_UNIQUE") == "1"
 local seed = tonumber(os.getenv("BENCH_SEED") or "0")
 local counter = 0
 local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "0")
@@ -34,7 +37,7 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-if xff or list then
+if xff or list or unique then
   request = function()
     counter = counter + 1
     -- 24 bits of client number per thread: 16 M distinct clients before one repeats.
@@ -52,7 +55,11 @@ if xff or list then
     if list then
       payload = string.format('{"name":"Bench %d-%d","approvedServiceIds":%s}', tid or 0, n, body)
     end
-    return wrk.format(nil, nil, headers, payload)
+    local path = nil
+    if unique then
+      path = wrk.path:gsub("UNIQUE", tostring(n + 1))
+    end
+    return wrk.format(nil, path, headers, payload)
   end
 end
 
