@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -49,6 +50,18 @@ const SLOW_SUITES = [
 /** Suites of pure functions over the loaded catalogue, with no server, process or global state of their own. */
 const SHARED_SUITES = ["tests/catalogue/**/*.test.ts"];
 
+/** Suites that change a global (process.env, fake timers): they keep modules of their own. */
+const OWN_MODULES = new Set(["tests/sidecar/status.test.ts", "tests/mcp/http.test.ts"]);
+
+/**
+ * Suites that start their servers and stores in-process, each on its own ports and folders, and
+ * change no global: they share their worker's modules, so the servers' module graph loads once per
+ * worker rather than once per file.
+ */
+const SHARED_SERVER_SUITES = ["tests/sidecar", "tests/contract", "tests/mcp", "tests/docs"]
+  .flatMap((dir) => readdirSync(dir).map((file) => `${dir}/${file}`))
+  .filter((file) => file.endsWith(".test.ts") && !OWN_MODULES.has(file));
+
 const excluded = [...configDefaults.exclude, ...(process.env.VITEST_FAST ? SLOW_SUITES : [])];
 
 export default defineConfig({
@@ -67,7 +80,7 @@ export default defineConfig({
         test: {
           name: "suites",
           include: ["tests/**/*.test.ts"],
-          exclude: [...excluded, ...MEASURING_SUITES, ...SHARED_SUITES],
+          exclude: [...excluded, ...MEASURING_SUITES, ...SHARED_SUITES, ...SHARED_SERVER_SUITES],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -79,6 +92,17 @@ export default defineConfig({
         test: {
           name: "catalogue",
           include: SHARED_SUITES,
+          exclude: excluded,
+          isolate: false,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "servers",
+          include: SHARED_SERVER_SUITES,
           exclude: excluded,
           isolate: false,
           maxWorkers: 2,
