@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /**
@@ -50,17 +50,21 @@ const SLOW_SUITES = [
 /** Suites of pure functions over the loaded catalogue, with no server, process or global state of their own. */
 const SHARED_SUITES = ["tests/catalogue/**/*.test.ts"];
 
-/** Suites that change a global (process.env, fake timers): they keep modules of their own. */
-const OWN_MODULES = new Set(["tests/sidecar/status.test.ts", "tests/mcp/http.test.ts"]);
+/**
+ * What changes a global a later file in the same worker would see: mocks, spies on shared modules,
+ * fake timers, process.env or the working folder.
+ */
+const CHANGES_A_GLOBAL =
+  /\bvi\.(mock|doMock|stubEnv|stubGlobal|spyOn|useFakeTimers)\b|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|process\.chdir/;
 
 /**
  * Suites that start their servers and stores in-process, each on its own ports and folders, and
  * change no global: they share their worker's modules, so the servers' module graph loads once per
- * worker rather than once per file.
+ * worker rather than once per file. A suite that changes one keeps modules of its own.
  */
 const SHARED_SERVER_SUITES = ["tests/sidecar", "tests/contract", "tests/mcp", "tests/docs"]
   .flatMap((dir) => readdirSync(dir).map((file) => `${dir}/${file}`))
-  .filter((file) => file.endsWith(".test.ts") && !OWN_MODULES.has(file));
+  .filter((file) => file.endsWith(".test.ts") && !CHANGES_A_GLOBAL.test(readFileSync(file, "utf8")));
 
 const excluded = [...configDefaults.exclude, ...(process.env.VITEST_FAST ? SLOW_SUITES : [])];
 
