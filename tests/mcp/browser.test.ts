@@ -6,8 +6,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { build as bundle } from "esbuild";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../helpers/chromium.ts";
 import { requireComponent } from "../helpers/components.ts";
 import { build } from "../helpers/app.ts";
 
@@ -58,16 +59,14 @@ describe.skipIf(!executablePath)("POST /mcp from a browser page on another origi
   let page: { server: Server; origin: string };
   beforeAll(async () => {
     page = await pageServer(await clientBundle());
-    browser = await chromium.launch({
-      executablePath: executablePath!,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        // The refused page is "public" (assistant.example) and the API loopback: let the request
-        // reach the server, as it would in a DNS-rebinding attack, so the server's refusal is tested.
-        "--disable-features=PrivateNetworkAccessSendPreflights,PrivateNetworkAccessRespectPreflightResults,BlockInsecurePrivateNetworkRequests,LocalNetworkAccessChecks",
+    browser = await launchChromium(executablePath!, {
+      // The refused page is "public" (assistant.example) and the API loopback: let the request
+      // reach the server, as it would in a DNS-rebinding attack, so the server's refusal is tested.
+      disableFeatures: [
+        "PrivateNetworkAccessSendPreflights",
+        "PrivateNetworkAccessRespectPreflightResults",
+        "BlockInsecurePrivateNetworkRequests",
+        "LocalNetworkAccessChecks",
       ],
     });
   }, 120_000);

@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, expect } from "vitest";
-import { chromium, type Browser, type Download, type Page } from "playwright-core";
+import type { Browser, Download, Page } from "playwright-core";
+import { launchChromium } from "../helpers/chromium.ts";
 import { requireComponent } from "../helpers/components.ts";
 import { startStack, type Stack } from "../helpers/stack.ts";
 
@@ -40,18 +41,7 @@ export function useSiteBrowser(): void {
         approvedServiceIds: ["aws-s3", "azure-blob-storage"],
       }),
     });
-    browser = await chromium.launch({
-      executablePath: executablePath!,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium(executablePath!);
   }, 240_000);
   afterAll(async () => {
     await browser?.close();

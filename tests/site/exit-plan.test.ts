@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { chromium, type Browser, type Download, type Page } from "playwright-core";
+import { type Browser, type Download, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
 import { buildApp } from "../../sidecar/app.ts";
@@ -17,6 +17,7 @@ import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { FIXTURE_DIR, fixtureCatalogue } from "../helpers/app.ts";
+import { launchChromium } from "../helpers/chromium.ts";
 import { requireComponent } from "../helpers/components.ts";
 
 const executablePath = requireComponent("chromium");
@@ -63,7 +64,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
     });
     await text.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(text.server.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: executablePath!, args: ["--no-sandbox", "--disable-gpu"] });
+    browser = await launchChromium(executablePath!);
   }, 240_000);
   afterAll(async () => {
     await browser?.close();

@@ -8,12 +8,13 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type Download, type Page } from "playwright-core";
+import { type Browser, type Download, type Page } from "playwright-core";
 import { equivalenceMatrix } from "../../catalogue/equivalence/equivalents.ts";
 import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { renderMarkdown } from "../../catalogue/render/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
+import { launchChromium } from "../helpers/chromium.ts";
 import { requireComponent } from "../helpers/components.ts";
 import { startStack, type Stack } from "../helpers/stack.ts";
 
@@ -33,7 +34,7 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ name: "Seams list", slug: "seams-list", approvedServiceIds: ["aws-s3", "aws-ec2"] }),
     });
-    browser = await chromium.launch({ executablePath: executablePath!, args: ["--no-sandbox", "--disable-gpu"] });
+    browser = await launchChromium(executablePath!);
   }, 240_000);
   afterAll(async () => {
     await browser?.close();
