@@ -83,6 +83,8 @@ export default defineConfig({
         // Two files at a time on a 2-core machine (Vitest's default would be one: a worker per core, less one).
         test: {
           name: "suites",
+          // dist/ built once, before the suites that serve it start side by side.
+          globalSetup: ["tests/helpers/catalogue-setup.ts", "tests/helpers/dist-setup.ts"],
           include: ["tests/**/*.test.ts"],
           exclude: [...excluded, ...MEASURING_SUITES, ...SHARED_SUITES, ...SHARED_SERVER_SUITES],
           maxWorkers: 2,
