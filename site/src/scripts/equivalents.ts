@@ -53,7 +53,6 @@ form.addEventListener("submit", (event) => {
   event.preventDefault();
   apply();
 });
-csv.hidden = false;
 csv.addEventListener("click", () => {
   const columns = [...table.tHead!.rows[0]!.cells].filter((cell) => !cell.hidden);
   const head = columns.map((cell) => cell.textContent.trim());
