@@ -24,7 +24,7 @@ const MEASURING_SUITES = [
  */
 const SLOW_SUITES = [
   ...MEASURING_SUITES,
-  // 20,000 generated requests: half a minute of one core. It measures nothing (no 5xx, no request
+  // 20,000 generated requests, 36–56 s of one core. It measures nothing (no 5xx, no request
   // unanswered for 5 s), so it runs beside the others.
   "tests/reliability/fuzz.test.ts",
   "tests/site/**",
@@ -63,7 +63,8 @@ const NEEDS_ITS_OWN_WORKER =
 /**
  * Suites that start their servers and stores in-process, each on its own ports and folders, and
  * change no global: they share their worker's modules, so the servers' module graph loads once per
- * worker rather than once per file. A suite that changes one, or measures its process, keeps modules of its own.
+ * worker rather than once per file. A suite that changes one, or measures its process, keeps modules
+ * of its own.
  */
 const SHARED_SERVER_SUITES = ["tests/sidecar", "tests/contract", "tests/mcp", "tests/docs"]
   .flatMap((dir) => readdirSync(dir).map((file) => `${dir}/${file}`))

@@ -1,17 +1,18 @@
 /**
  * Debian's chromium through playwright-core, launched the same way by every browser suite.
  *
- * Chromium 156 opens the omnibox popup's WebUI (two "browser_ui" renderers) in every window, headless
- * too, and Playwright opens a window per context: that was about 40 % of a browser suite's CPU
- * (browser-accessibility alone, system-wide: 136–142 CPU-s, 81 without them). They are turned off
- * here. A second --disable-features replaces Playwright's own list rather than adding to it, so the
- * list passed is Playwright's, read from playwright-core, with ours added.
+ * Chromium 156 loads the omnibox popup's WebUI (two "browser_ui" pages,
+ * chrome://omnibox-popup.top-chrome) in every window, headless too, and Playwright opens a window
+ * per context: that was about 40 % of a browser suite's CPU (browser-accessibility alone,
+ * system-wide: 136–142 CPU-s, 81 without them). They are turned off here. A second
+ * --disable-features replaces Playwright's own list rather than adding to it, so the list passed is
+ * Playwright's, read from playwright-core, with ours added.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium, type Browser } from "playwright-core";
 
-/** Browser UI a test never shows: the omnibox popup's WebUI renderers. */
+/** Browser UI a test never shows: the omnibox popup's WebUI. */
 const UNUSED_BROWSER_UI = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
 
 /** Playwright's own --disable-features (its chromiumSwitches.ts), which ours must keep. */
@@ -23,10 +24,7 @@ function playwrightDisabledFeatures(): string[] {
   return [...list.matchAll(/"(\w+)"/g)].map((match) => match[1]!);
 }
 
-export function launchChromium(
-  executablePath: string,
-  options: { args?: string[]; disableFeatures?: string[] } = {},
-): Promise<Browser> {
+export function launchChromium(executablePath: string, options: { disableFeatures?: string[] } = {}): Promise<Browser> {
   const features = [...playwrightDisabledFeatures(), ...UNUSED_BROWSER_UI, ...(options.disableFeatures ?? [])];
   return chromium.launch({
     executablePath,
@@ -39,7 +37,6 @@ export function launchChromium(
       "--disable-component-update",
       "--disable-sync",
       `--disable-features=${features.join(",")}`,
-      ...(options.args ?? []),
     ],
   });
 }
