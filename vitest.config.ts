@@ -87,7 +87,8 @@ export default defineConfig({
         // Two files at a time on a 2-core machine (Vitest's default would be one: a worker per core, less one).
         test: {
           name: "suites",
-          // dist/ built once, before the suites that serve it start side by side.
+          // dist/ built once, before the suites that serve it start side by side. A project's
+          // globalSetup replaces the root's, so the catalogue's is named again.
           globalSetup: ["tests/helpers/catalogue-setup.ts", "tests/helpers/dist-setup.ts"],
           include: ["tests/**/*.test.ts"],
           exclude: [...excluded, ...MEASURING_SUITES, ...SHARED_SUITES, ...SHARED_SERVER_SUITES],
