@@ -23,12 +23,13 @@ const SUGGESTIONS = 3;
 /** Some ids name no service. The API answers 400; the text host, whose ids are in the path, 404. */
 export class UnknownIdsError extends HttpError {
   readonly ids: readonly string[];
-  /** Per unknown id (the first few), the nearest slugs. */
-  readonly nearest: Readonly<Record<string, readonly string[]>>;
-  constructor(ids: readonly string[], nearest: Readonly<Record<string, readonly string[]>> = {}) {
-    const named = ids
-      .slice(0, 20)
-      .map((id) => (nearest[id]?.length ? `${id} (did you mean ${nearest[id].join(", ")}?)` : id));
+  /** Per unknown id (the first few), the nearest slugs: a Map, since an id may be any name ("hasOwnProperty"). */
+  readonly nearest: ReadonlyMap<string, readonly string[]>;
+  constructor(ids: readonly string[], nearest: ReadonlyMap<string, readonly string[]> = new Map()) {
+    const named = ids.slice(0, 20).map((id) => {
+      const slugs = nearest.get(id);
+      return slugs?.length ? `${id} (did you mean ${slugs.join(", ")}?)` : id;
+    });
     super(
       400,
       "Unknown service ids",
@@ -51,10 +52,10 @@ export function nearestSlugs(catalogue: Catalogue, id: string): string[] {
 
 /** An UnknownIdsError for these ids (already cut for display), with the nearest slugs of the first few. */
 export function unknownIds(catalogue: Catalogue, ids: readonly string[]): UnknownIdsError {
-  const nearest = Object.fromEntries(
+  const nearest = new Map(
     ids.slice(0, SUGGESTED_IDS).flatMap((id) => {
       const slugs = nearestSlugs(catalogue, id);
-      return slugs.length > 0 ? [[id, slugs]] : [];
+      return slugs.length > 0 ? [[id, slugs] as const] : [];
     }),
   );
   return new UnknownIdsError(ids, nearest);

@@ -143,7 +143,9 @@ export async function apiStack(
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
   answerExpectation(app.server, "api");
-  requireHost(app, (_request, reply, details) => sendError(reply, errorBody(400, "Bad request", details)));
+  requireHost(app, (_request, reply, { status, error, details }) =>
+    sendError(reply, errorBody(status, error, details)),
+  );
   refuseDotSegments(app, (_request, reply) => sendError(reply, errorBody(404, "Not found", DOT_SEGMENT_DETAILS)));
   refuseRepeatedParameters(app, (_request, reply, details) =>
     sendError(reply, errorBody(400, "Invalid query", details)),
@@ -190,7 +192,7 @@ export async function apiStack(
   });
   // A callback hook: an async one on every request costs each its own microtask hops.
   app.addHook("onSend", (request, reply, payload, done) => {
-    if (request.url === "/mcp" || request.url.startsWith("/mcp?"))
+    if (request.routeOptions.url === "/mcp")
       reply.header("access-control-expose-headers", [...API_EXPOSED_HEADERS, ...MCP_EXPOSED_HEADERS].join(", "));
     done(null, payload);
   });

@@ -13,6 +13,9 @@ import type { CataloguedError } from "../catalogue/api/error-catalogue.ts";
 /** A refusal before routing: a title of the error catalogue with its own status. */
 type ClientError = CataloguedError;
 
+const VERSION_DETAILS =
+  "The request line names an HTTP version this server does not speak; send HTTP/1.1 (or HTTP/1.0).";
+
 function classify(error: NodeJS.ErrnoException): ClientError {
   // llhttp knows the registered methods, upper-case only (RFC 9110 §9.1: methods are case-sensitive).
   if (error.code === "HPE_INVALID_METHOD")
@@ -21,11 +24,12 @@ function classify(error: NodeJS.ErrnoException): ClientError {
       error: "Not implemented",
       details: `The request's method is not one this server implements (methods are case-sensitive: GET, not get). Allowed methods: ${ALLOWED}.`,
     };
-  if (error.code === "HPE_INVALID_VERSION")
+  // llhttp reports a bare LF after the version under the version's code: that is framing, not a version.
+  if (error.code === "HPE_INVALID_VERSION" && !/CRLF/.test(String((error as { reason?: unknown }).reason)))
     return {
       status: 505,
       error: "HTTP version not supported",
-      details: "The request line names an HTTP version this server does not speak; send HTTP/1.1 (or HTTP/1.0).",
+      details: VERSION_DETAILS,
     };
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
     return { status: 408, error: "Request timeout", details: "The request did not arrive in time." };
@@ -38,7 +42,8 @@ function classify(error: NodeJS.ErrnoException): ClientError {
   return {
     status: 400,
     error: "Bad request",
-    details: "The request is malformed (for example conflicting Content-Length and Transfer-Encoding).",
+    details:
+      "The request is malformed (for example conflicting Content-Length and Transfer-Encoding, or lines ending in a bare LF instead of CRLF).",
   };
 }
 
@@ -133,17 +138,39 @@ export function hostProblem(host: string | undefined, httpVersion: string): stri
 }
 
 /**
- * A missing (HTTP/1.1) or malformed Host is 400 in the host's error format, before routing, on both
- * hosts alike. Node answers a missing one itself by default, with an empty chunked body; both hosts
- * turn its check off (`requireHostHeader: false`, http-limits.ts) for this hook, which runs first.
- * Pages are built with the configured public URLs, never the Host (sidecar/text/site-page.ts).
+ * What is wrong with a request's line or Host before routing, or undefined: a version other than
+ * 1.x (llhttp parses "HTTP/2.0" as a version it knows) is 505; a Host given twice (node keeps the
+ * first, which a guard would read while a proxy may read the other) or a request target in absolute
+ * form (`POST http://evil.example/mcp`: which host it names is not the Host a guard checks) is 400.
+ */
+export function requestLineProblem(request: IncomingMessage): ClientError | undefined {
+  if (request.httpVersionMajor !== 1)
+    return { status: 505, error: "HTTP version not supported", details: VERSION_DETAILS };
+  const bad = (details: string): ClientError => ({ status: 400, error: "Bad request", details });
+  let hosts = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) if (request.rawHeaders[i]!.toLowerCase() === "host") hosts++;
+  if (hosts > 1) return bad("The request carries more than one Host header (RFC 9112 §3.2: exactly one).");
+  const url = request.url ?? "";
+  if (!url.startsWith("/") && !(url === "*" && request.method === "OPTIONS"))
+    return bad(
+      "The request target must be a path (origin form, RFC 9112 §3.2.1); this server is not a proxy and takes no absolute URL.",
+    );
+  const host = hostProblem(request.headers.host, request.httpVersion);
+  return host === undefined ? undefined : bad(host);
+}
+
+/**
+ * A request line or Host refused by requestLineProblem is answered in the host's error format,
+ * before routing, on both hosts alike. Node answers a missing Host itself by default, with an empty
+ * chunked body; both hosts turn its check off (`requireHostHeader: false`, http-limits.ts) for this
+ * hook, which runs first.
  */
 export function requireHost(
   app: FastifyInstance,
-  reject: (request: FastifyRequest, reply: FastifyReply, details: string) => unknown,
+  reject: (request: FastifyRequest, reply: FastifyReply, problem: ClientError) => unknown,
 ): void {
   app.addHook("onRequest", (request, reply, done) => {
-    const problem = hostProblem(request.headers.host, request.raw.httpVersion);
+    const problem = requestLineProblem(request.raw);
     if (problem === undefined) return done();
     reply.header("connection", "close");
     void reject(request, reply, problem);

@@ -54,15 +54,18 @@ export function mcpOriginPolicy(urls: PublicUrls, allowed: readonly string[] = [
 export const MCP_ORIGIN_DETAILS =
   "POST /mcp refuses browser pages on other origins and requests for other host names (DNS rebinding); the server's operator can allow an origin with MCP_ALLOWED_ORIGINS";
 
-/** Refuses, before routing, a /mcp request the policy does not allow: 403 in the Error shape. */
+/**
+ * Refuses a /mcp request the policy does not allow: 403 in the Error shape. It runs on the route
+ * the router found, after the path is decoded, so no spelling of the path (`/%6dcp`, `/mcp/`)
+ * escapes it; duplicate Hosts and absolute-form targets never get here (client-errors.ts).
+ */
 export function guardMcpOrigin(app: FastifyInstance, policy: McpOriginPolicy): void {
   // A callback hook, not an async one: every request passes here, and a promise-returning hook
   // moves the rest of each request's hook chain onto the microtask queue.
   app.addHook("onRequest", (request, reply, done) => {
-    if (!request.url.startsWith("/mcp") || request.method === "OPTIONS") return done();
-    const path = request.url.split("?")[0]!.replace(/\/+$/, "");
+    if (request.routeOptions.url !== "/mcp" || request.method === "OPTIONS") return done();
     const origin = request.headers.origin;
-    if (path !== "/mcp" || policy.allows(origin === "null" ? "null" : origin, request.headers.host)) return done();
+    if (policy.allows(origin, request.headers.host)) return done();
     void sendError(reply, errorBody(403, "Forbidden", MCP_ORIGIN_DETAILS));
   });
 }

@@ -46,9 +46,18 @@ export function toErrorBody(error: unknown): ApiErrorT {
   return bodyOf(titleOfStatus(status), status >= 500 ? undefined : e.message);
 }
 
-/** The API's paths (also answered by the text host): their errors come in the Error shape. */
+/**
+ * The API's paths (also answered by the text host): their errors come in the Error shape. Read after
+ * decoding, as the router reads a path, so `/%761/providers` is the API's path it routes to.
+ */
 export function isApiPath(url: string): boolean {
-  return /^\/v1(?:[/?]|$)/.test(url);
+  if (/^\/v1(?:[/?]|$)/.test(url)) return true;
+  if (!url.includes("%")) return false;
+  try {
+    return /^\/v1(?:\/|$)/.test(decodeURIComponent(url.split("?")[0]!));
+  } catch {
+    return false;
+  }
 }
 
 export function sendError(reply: FastifyReply, body: ApiErrorT): FastifyReply {

@@ -105,7 +105,9 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   answerExpectation(app.server, "text");
   // First: /v1/ is the API's, through the API's own handler and hooks (Host, repeated parameters…).
   if (options.api) await forwardApi(app, options.api);
-  requireHost(app, (request, reply, details) => replies.error(request, reply, 400, "Bad request", details));
+  requireHost(app, (request, reply, { status, error, details }) =>
+    replies.error(request, reply, status, error, details),
+  );
   refuseDotSegments(app, (request, reply) => replies.error(request, reply, 404, "Not found", DOT_SEGMENT_DETAILS));
   // The pages' list parameters may repeat (forms send them so).
   refuseRepeatedParameters(

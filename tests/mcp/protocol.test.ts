@@ -110,6 +110,35 @@ describe("POST /mcp for browsers and strict clients", () => {
     expect(anyOrigin.statusCode).toBe(200);
   });
 
+  it("guards every spelling of the /mcp path the router decodes", async () => {
+    const app = await build();
+    for (const url of ["/%6dcp", "/%6Dcp", "/mc%70", "/%6d%63%70", "/mcp/", "/%6dcp/", "/mcp?x=1", "/%6dcp?x=1"]) {
+      const evil = await app.inject({
+        method: "POST",
+        url,
+        headers: { ...HEADERS, host: "127.0.0.1:8080", origin: "http://evil.example" },
+        payload: initialize,
+      });
+      expect(evil.statusCode, url).toBe(403);
+      expect(evil.json().error, url).toBe("Forbidden");
+      const own = await app.inject({
+        method: "POST",
+        url,
+        headers: { ...HEADERS, host: "127.0.0.1:8080" },
+        payload: initialize,
+      });
+      expect(own.statusCode, url).toBe(200);
+    }
+    // Mixed case is another path: no route, so no session either.
+    const upper = await app.inject({
+      method: "POST",
+      url: "/MCP",
+      headers: { ...HEADERS, host: "127.0.0.1:8080", origin: "http://evil.example" },
+      payload: initialize,
+    });
+    expect(upper.statusCode).toBe(404);
+  });
+
   it("accepts */*, offers the SDK's newest revision and claims no list changes", async () => {
     const app = await build();
     const answer = await app.inject({

@@ -164,9 +164,50 @@ describe("errors answered before the routes, on both hosts", () => {
       expect(page.status).toBe(501);
       expect(page.body).toContain("501 Not implemented");
     }
-    const version = await exchange(apiBase, "GET /v1/health HTTP/3.0\r\nHost: x\r\nConnection: close\r\n\r\n");
-    expect(version.status).toBe(505);
-    expect(json(version.body)).toMatchObject({ status: 505 });
+    for (const line of ["HTTP/3.0", "HTTP/2.0", "HTTP/1.2"])
+      for (const [base, path] of [
+        [apiBase, "/v1/health"],
+        [textBase, "/v1/health"],
+        [textBase, "/aws"],
+      ] as const) {
+        const version = await exchange(base, `GET ${path} ${line}\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        expect(version.status, `${line} ${base}${path}`).toBe(505);
+        if (path.startsWith("/v1")) expect(json(version.body)).toMatchObject({ status: 505 });
+        else expect(version.body).toContain("505 HTTP version not supported");
+      }
+  });
+
+  it("answers bare LF line endings with 400, not as a version it does not speak", async () => {
+    const { api, text } = await hosts();
+    for (const base of [await listen(api), await listen(text)])
+      for (const head of ["GET /v1/health HTTP/1.1\nHost: x\n\n", "GET /v1/health HTTP/1.1\r\nHost: x\nA: b\r\n\r\n"]) {
+        const answer = await exchange(base, head);
+        expect(answer.status, JSON.stringify(head)).toBe(400);
+        expect(json(answer.body)).toMatchObject({ status: 400, error: "Bad request" });
+      }
+  });
+
+  it("refuses a second Host and an absolute-form target with 400 on both hosts", async () => {
+    const { api, text } = await hosts();
+    const [apiBase, textBase] = [await listen(api), await listen(text)];
+    for (const [base, path] of [
+      [apiBase, "/mcp"],
+      [apiBase, "/v1/health"],
+      [textBase, "/v1/health"],
+      [textBase, "/aws"],
+    ] as const) {
+      const twice = await exchange(
+        base,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+      );
+      expect(twice.status, `two Hosts ${base}${path}`).toBe(400);
+      expect(twice.body).toMatch(/more than one Host/);
+      for (const target of [`http://evil.example${path}`, `HTTP://127.0.0.1${path}`, `//evil.example${path}`]) {
+        const absolute = await exchange(base, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        // "//host/path" is a path (origin form) the router does not know; the rest are absolute URLs.
+        expect(absolute.status, `${target} on ${base}`).toBe(target.startsWith("//") ? 404 : 400);
+      }
+    }
   });
 
   it("answers PROPFIND, SEARCH, LINK and PURGE on /v1/lists with 405 and Allow on both hosts", async () => {
