@@ -36,6 +36,13 @@ export const ASSET_CACHE_SECONDS = 31_536_000;
 /** Request bodies over this answer 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * JSON nested deeper than this is refused (400, or a tool error) before anything walks it: 64 KiB
+ * holds 32,000 levels of `[`, which overflow the stack of a recursive walk (structured clone, zod).
+ * The deepest body the contract describes is four levels.
+ */
+export const MAX_JSON_DEPTH = 32;
+
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 

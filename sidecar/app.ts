@@ -25,6 +25,7 @@ import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
+import { refuseDeepJson } from "./json-depth.ts";
 import { loggerOptions } from "./logging.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
@@ -94,8 +95,8 @@ export function fastifyOptions(
 const fastifyError = (code: string) => Object.assign(new Error(code), { code, statusCode: 400 });
 
 /**
- * A JSON body as Fastify's parser reads it, but a prototype key is a 400 naming it as an unknown
- * key. JSON.parse makes "__proto__" an own property (it never sets the prototype); it is then found
+ * A JSON body as Fastify's parser reads it, but nesting past MAX_JSON_DEPTH is a 400 (json-depth.ts)
+ * and a prototype key is a 400 naming it as an unknown key. JSON.parse makes "__proto__" an own property (it never sets the prototype); it is then found
  * and refused before any handler sees the object.
  */
 export function parseJsonBody(text: string): unknown {
@@ -106,6 +107,7 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw fastifyError("FST_ERR_CTP_INVALID_JSON_BODY");
   }
+  refuseDeepJson(value);
   if (/__proto__|prototype/.test(text)) {
     const key = prototypeKey(value);
     if (key) throw new HttpError(400, "Invalid body", `body: unknown key "${key}"; no request body takes such a key`);

@@ -10,9 +10,10 @@
 import { Worker } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import type { Endpoint, Result } from "../../catalogue/api/endpoint.ts";
-import type { BucketName } from "../../catalogue/limits.ts";
+import { MAX_JSON_DEPTH, type BucketName } from "../../catalogue/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
 import type { PublicUrls } from "../../catalogue/urls.ts";
+import { DEPTH_DETAILS, nestsDeeperThan } from "../json-depth.ts";
 import { HttpError } from "../plugins/errors.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
 import {
@@ -115,6 +116,9 @@ export class HeavyWorker {
     countIn?: (bucket: BucketName) => Promise<void>,
     compress?: CompressRequest,
   ): Promise<WorkerResult> {
+    // Structured clone recurses: input nested past the bound never reaches postMessage, whoever built it.
+    if (nestsDeeperThan(input, MAX_JSON_DEPTH))
+      return Promise.reject(new HttpError(400, "Invalid body", `arguments: ${DEPTH_DETAILS}`));
     clearTimeout(this.idle);
     const worker = (this.worker ??= this.start());
     const job = this.nextJob++;

@@ -6,7 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../../sidecar/config.ts";
-import { build } from "../helpers/app.ts";
+import { MAX_JSON_DEPTH } from "../../catalogue/limits.ts";
+import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { nestsDeeperThan } from "../../sidecar/json-depth.ts";
+import { build, tempStore, URLS } from "../helpers/app.ts";
 
 const QUIET = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
 const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
@@ -192,6 +195,33 @@ describe("POST /mcp for browsers and strict clients", () => {
     });
     expect(newer.statusCode).toBe(400);
     expect(newer.json()).toMatchObject({ status: 400, details: expect.stringContaining("2025-03-26") });
+  });
+
+  it("refuses arguments nested past the bound with 400 before the worker, and the worker's own check", async () => {
+    const app = await build({ catalogueSource: {} });
+    const deepText = `${"[".repeat(6000)}${"]".repeat(6000)}`;
+    const deep = JSON.parse(deepText) as unknown;
+    // Written by hand: JSON.stringify itself recurses.
+    const call = JSON.stringify(callTool("exit_plan", { approvedServiceIds: ["aws-s3"], to: { providers: 0 } }));
+    const answer = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: HEADERS,
+      payload: call.replace('"providers":0', `"providers":${deepText}`),
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({
+      error: "Invalid body",
+      status: 400,
+      details: expect.stringMatching(/nested/),
+    });
+    // The worker's check stands alone too: whatever builds the input, it is refused before postMessage.
+    const worker = new HeavyWorker({}, URLS, await tempStore());
+    await expect(worker.run("planExit", { body: deep }, new Date())).rejects.toMatchObject({ statusCode: 400 });
+    await worker.close();
+    expect(nestsDeeperThan(deep, MAX_JSON_DEPTH)).toBe(true);
+    expect(nestsDeeperThan({ a: [{ b: [1] }] }, 4)).toBe(false);
+    expect(nestsDeeperThan({ a: [{ b: [1] }] }, 3)).toBe(true);
   });
 
   it("completes prompt arguments: a slug, a provider id, the last item of a slug list", async () => {
