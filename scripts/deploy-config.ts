@@ -141,6 +141,12 @@ const NGINX_ERRORS: readonly (CataloguedError & { page: string })[] = [
     page: `This method is not supported (TRACE never is). Allowed methods: ${ALLOWED_METHODS}.`,
   },
   {
+    status: 416,
+    error: "Range not satisfiable",
+    details: "No range the Range header asks for lies within the file; ask without Range for the whole of it.",
+    page: "No range the Range header asks for lies within the file; ask without Range for the whole of it.",
+  },
+  {
     status: 417,
     error: "Expectation failed",
     details: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1).",

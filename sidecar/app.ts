@@ -26,6 +26,7 @@ import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { refuseDeepJson } from "./json-depth.ts";
+import { lingerAfterRefusal } from "./linger.ts";
 import { loggerOptions } from "./logging.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
@@ -153,6 +154,7 @@ export async function apiStack(
     sendError(reply, errorBody(400, "Invalid query", details)),
   );
   limitPipelining(app, (_request, reply) => sendError(reply, errorBody(503, "Service unavailable", PIPELINE_DETAILS)));
+  lingerAfterRefusal(app);
   // Its 404 handler answers 405 with Allow on the table's paths.
   await app.register(errors, { table: options.table ?? ENDPOINTS });
   // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.

@@ -92,6 +92,10 @@ export const ERRORS = {
   "Payload too large": { status: 413, when: "The body is larger than the endpoint takes." },
   "URI too long": { status: 414, when: "The URL or a path parameter is longer than the server reads." },
   "Unsupported media type": { status: 415, when: "A body sent without Content-Type: application/json." },
+  "Range not satisfiable": {
+    status: 416,
+    when: "A Range header none of whose ranges lies within the answer; Content-Range gives its size.",
+  },
   "Expectation failed": { status: 417, when: "An Expect header other than 100-continue." },
   "Idempotency-Key reused": {
     status: 422,
@@ -135,6 +139,7 @@ export const ERROR_REASONS: Readonly<Record<number, ErrorTitle>> = {
   413: "Payload too large",
   414: "URI too long",
   415: "Unsupported media type",
+  416: "Range not satisfiable",
   417: "Expectation failed",
   422: "Unprocessable content",
   429: "Too many requests",

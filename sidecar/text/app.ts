@@ -17,6 +17,7 @@ import { answerConnect, answerExpectation, requireHost } from "../client-errors.
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
 import type { BuiltFiles } from "../files.ts";
 import { limitPipelining } from "../http-limits.ts";
+import { lingerAfterRefusal } from "../linger.ts";
 import { refuseRepeatedParameters } from "../repeated-params.ts";
 import {
   allowedMethods as apiAllowedMethods,
@@ -117,6 +118,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     FORM_LIST_PARAMETERS,
   );
   limitPipelining(app, (request, reply) => replies.error(request, reply, 503, "Service unavailable", PIPELINE_DETAILS));
+  lingerAfterRefusal(app);
   if (options.files) await options.files.register(app);
   await registerHeadersAndLimit(app, options);
   limitMisses(app, options.store, "text");
@@ -212,13 +214,9 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
     if (status === 500) request.log.error({ err: error }, "text request failed");
     if (status === 500) return replies.error(request, reply, 500, "Internal server error", "Something went wrong.");
     const title = titleOfStatus(status);
-    return replies.error<ErrorTitle>(
-      request,
-      reply,
-      ERRORS[title].status,
-      title,
-      "The request could not be understood.",
-    );
+    // The API's wording of the same refusal (a body over the limit says what the limit is).
+    const { details = "The request could not be understood." } = toErrorBody(error);
+    return replies.error<ErrorTitle>(request, reply, ERRORS[title].status, title, details);
   };
 }
 

@@ -216,6 +216,21 @@ describe("serving the build", () => {
     expect(again.body).toBe("");
   });
 
+  it("answers a Range with 206, and an unsatisfiable one with 416 in the Error shape, not kept", async () => {
+    const part = await api.inject({
+      url: "/v1/providers",
+      headers: { range: "bytes=0-9", "accept-encoding": "identity" },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.body).toHaveLength(10);
+    for (const range of ["bytes=5-1", "bytes=999999999-"]) {
+      const refused = await api.inject({ url: "/v1/providers", headers: { range } });
+      expect(refused.statusCode, range).toBe(416);
+      expect(refused.json()).toMatchObject({ error: "Range not satisfiable", status: 416 });
+      expect(refused.headers["cache-control"]).toBe("no-store");
+    }
+  });
+
   it("chooses brotli or gzip from Accept-Encoding using the precompressed files", async () => {
     const plain = (await api.inject({ url: "/openapi.json", headers: { "accept-encoding": "identity" } })).body;
     const br = await api.inject({ url: "/openapi.json", headers: { "accept-encoding": "gzip, br" } });

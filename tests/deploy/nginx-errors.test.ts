@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
+import { BuiltFiles } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { freePort, requireComponent } from "../helpers/components.ts";
@@ -25,7 +26,7 @@ function parse(raw: string) {
   const headers = Object.fromEntries(
     lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
   );
-  return { status: Number(statusLine.split(" ")[1]), headers, body: rest.join("\r\n\r\n") };
+  return { status: Number(statusLine.split(" ")[1]), headers, body: rest.join("\r\n\r\n"), raw: head };
 }
 const exchange = async (base: string, head: string) => parse((await socketExchange(base, head, 3000)).answer);
 
@@ -53,8 +54,11 @@ describe.skipIf(!nginxBinary)("nginx's own answers, generated config", () => {
   beforeAll(async () => {
     const store = await tempStore();
     const catalogue = fixtureCatalogue();
-    const apiApp = await buildApp({ config, catalogue, store, urls: URLS });
-    const textApp = await buildTextApp({ config, catalogue, store, urls: URLS, api: apiApp, perMinute: 10_000 });
+    // The sidecars serve the same build as nginx: a Range request is theirs to answer.
+    const dist = fakeBuild({ "api/v1/health.json": "{}", "text/aws.txt": "AWS\n" });
+    const files = await BuiltFiles.open(dist);
+    const apiApp = await buildApp({ config, catalogue, store, urls: URLS, files });
+    const textApp = await buildTextApp({ config, catalogue, store, urls: URLS, api: apiApp, files, perMinute: 10_000 });
     apps.push(textApp, apiApp);
     await apiApp.listen({ port: 0, host: "127.0.0.1" });
     await textApp.listen({ port: 0, host: "127.0.0.1" });
@@ -62,7 +66,6 @@ describe.skipIf(!nginxBinary)("nginx's own answers, generated config", () => {
       api: `http://127.0.0.1:${(apiApp.server.address() as { port: number }).port}`,
       text: `http://127.0.0.1:${(textApp.server.address() as { port: number }).port}`,
     };
-    const dist = fakeBuild({ "api/v1/health.json": "{}", "text/aws.txt": "AWS\n" });
     const [apiPort, textPort] = [await freePort(), await freePort()];
     api = `http://127.0.0.1:${apiPort}`;
     text = `http://127.0.0.1:${textPort}`;
@@ -122,6 +125,21 @@ describe.skipIf(!nginxBinary)("nginx's own answers, generated config", () => {
       await exchange(text, `${request("POST", "/feedback", "Transfer-Encoding: gzip, chunked\r\n")}0\r\n\r\n`),
       501,
     );
+  });
+
+  it("answers an unsatisfiable Range with 416 in the host's error format, not cached, headers once", async () => {
+    for (const range of ["bytes=5-1", "bytes=999-"]) {
+      const onApi = await exchange(api, request("GET", "/mirror/text/aws.txt", `Range: ${range}\r\n`));
+      errorShape(onApi, 416);
+      expect(JSON.parse(onApi.body).error).toBe("Range not satisfiable");
+      expect(onApi.headers["cache-control"]).toBe("no-store");
+      expect(onApi.raw.match(/^x-content-type-options:/gim), onApi.raw).toHaveLength(1);
+      // The text host's pages are rendered, not files: their sidecar ignores Range (RFC 9110 §14.2).
+      const page = await exchange(text, request("GET", "/aws", `Range: ${range}\r\n`));
+      expect(page.status).toBe(200);
+      expect(page.raw.match(/^x-content-type-options:/gim), page.raw).toHaveLength(1);
+    }
+    expect((await exchange(api, request("GET", "/mirror/text/aws.txt", "Range: bytes=0-0\r\n"))).status).toBe(206);
   });
 
   it("answers PROPFIND, SEARCH, LINK and PURGE on /v1/lists with 405 and Allow through both hosts, and Expect: bogus with 417", async () => {

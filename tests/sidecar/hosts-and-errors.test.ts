@@ -6,6 +6,7 @@
  * an id with a control character is named as sent; an unlisted list has no slug; misses of list
  * reads are metered.
  */
+import { connect } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUCKETS } from "../../catalogue/limits.ts";
@@ -224,7 +225,55 @@ describe("errors answered before the routes, on both hosts", () => {
   });
 });
 
+/**
+ * A 10 MB upload as a client that does not wait for an answer sends it: the headers, then the body
+ * in 64 KiB writes. Resolves with what it read and whether every write went through: a server that
+ * closes under the upload resets the connection, and a reset loses what the client had not read.
+ */
+function upload(base: string, path: string, bytes: number): Promise<{ answer: string; reset: boolean }> {
+  const url = new URL(base);
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let answer = "";
+    let reset = false;
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (answer += chunk));
+    socket.on("error", () => (reset = true));
+    socket.on("close", () => resolve({ answer, reset }));
+    const type = path.startsWith("/v1") ? "application/json" : "application/x-www-form-urlencoded";
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${bytes}\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    let left = bytes;
+    const write = (): void => {
+      while (left > 0 && !socket.destroyed) {
+        left -= chunk.length;
+        if (!socket.write(left >= 0 ? chunk : chunk.subarray(0, chunk.length + left))) {
+          socket.once("drain", write);
+          return;
+        }
+      }
+    };
+    // Once the 413 has arrived: the client goes on sending, as one that streams a file does.
+    socket.once("data", write);
+  });
+}
+
 describe("request bodies and queries", () => {
+  it("reads and discards the rest of a refused 10 MB upload, so the client reads its 413, on both hosts", async () => {
+    const { api, text } = await hosts();
+    const [apiBase, textBase] = [await listen(api), await listen(text)];
+    for (const [base, path] of [
+      [apiBase, "/v1/exit-plan"],
+      [textBase, "/v1/feedback"],
+      [textBase, "/lists"],
+    ] as const) {
+      const { answer, reset } = await upload(base, path, 10 * 1024 * 1024);
+      expect(answer, `${base}${path}`).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toMatch(/limited to 64 KiB/);
+      expect(reset, `${base}${path}: the upload was reset`).toBe(false);
+    }
+  });
+
   it("refuses unknown keys on every POST body with the nearest known key, on both hosts", async () => {
     const { api, text } = await hosts();
     const cases: [string, Record<string, unknown>, string][] = [
