@@ -46,6 +46,32 @@ export const LIST_FILES: Record<string, { type: string; make: (c: Catalogue, ids
   },
 };
 
+export const CROSS_SITE_DETAILS =
+  "This form takes posts from this site's own pages (or from a client that sends no Origin, such as curl); a page on another site cannot submit it.";
+
+/**
+ * Why a form post is refused as cross-site, or undefined: a browser says where a post comes from
+ * (Sec-Fetch-Site, Origin), and a page of another site posting here would act with its visitor's
+ * address (their rate limits, their saved lists' guesses). Allowed: no Origin (curl, scripts), the
+ * text host's configured origin, and an Origin naming the host the request was sent to.
+ */
+export function crossSiteRefusal(request: FastifyRequest, textUrl: string | undefined): string | undefined {
+  const site = request.headers["sec-fetch-site"];
+  if (site === "cross-site") return CROSS_SITE_DETAILS;
+  const origin = request.headers.origin;
+  if (origin === undefined) return undefined;
+  let host: string;
+  try {
+    host = new URL(origin).host.toLowerCase();
+  } catch {
+    // "null" (a sandboxed frame, a redirect across sites) and anything else that is not a URL.
+    return CROSS_SITE_DETAILS;
+  }
+  if (host === request.headers.host?.toLowerCase()) return undefined;
+  if (textUrl !== undefined && URL.canParse(textUrl) && new URL(textUrl).host.toLowerCase() === host) return undefined;
+  return CROSS_SITE_DETAILS;
+}
+
 const paramsOf = (request: FastifyRequest) => new URLSearchParams(splitRequestUrl(request.url).query);
 
 /** In HTML the built page `file` without ?ids=, else the on-demand page `name` with the query. */
@@ -121,8 +147,9 @@ export async function saveListForm(c: TextContext, request: FastifyRequest, repl
   const form = (request.body as Record<string, string> | undefined) ?? {};
   const name = (form.name ?? "").trim();
   const slug = (form.slug ?? "").trim();
-  // Unlisted: saved by its generated id only, as POST /v1/lists with unlisted: true.
-  const unlisted = form.unlisted === "true";
+  // Unlisted (ticked by default on the site): saved by its generated id only, as POST /v1/lists with
+  // unlisted: true. A custom address asks for a listed list and wins over the default, as on the site.
+  const unlisted = form.unlisted === "true" && !slug;
   const { known, unknown } = listBuilderRequest(c.catalogue, new URLSearchParams({ ids: form.ids ?? "" }));
   if (unknown.length > 0) return refuseUnknownIds(c, request, reply, unknown);
   const parsed = SavedListCreate.safeParse({

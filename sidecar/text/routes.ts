@@ -12,7 +12,7 @@ import { PAGES, pathPattern, textPageFor } from "../../catalogue/api/pages.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
 import { pageBudget } from "../response-budget.ts";
 import { exitPlanPage } from "./exit-plan.ts";
-import { exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
+import { crossSiteRefusal, exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
 import type { TextContext, TextHandler, TextRoute } from "./context.ts";
 import { compareQuery, equivalenceGroupPage, equivalentsPage, feedbackPost, searchPage } from "./site.ts";
@@ -72,6 +72,12 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
         { parseAs: "string", bodyLimit: MAX_BODY_BYTES },
         (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
       );
+      // Before the body is read: a post from another site's page is refused (403), whatever it holds.
+      scope.addHook("onRequest", (request, reply, done) => {
+        const refusal = crossSiteRefusal(request, context.textUrl);
+        if (refusal === undefined) return done();
+        void context.replies.error(request, reply, 403, "Forbidden", refusal);
+      });
       for (const route of routes.filter((row) => row.form)) add(scope, route);
     });
   };

@@ -233,3 +233,72 @@ describe("the text host's list forms", () => {
     await Promise.all([app.close(), api.close()]);
   });
 });
+
+describe("the text host's forms and other sites", () => {
+  it("refuse a post from another site's page with 403, and take the site's own, curl's and the configured origin's", async () => {
+    const { app, recorded } = await textApp();
+    const post = (url: string, headers: Record<string, string>, fields: Record<string, string>) =>
+      app.inject({
+        method: "POST",
+        url,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "text/plain",
+          host: "text.test",
+          ...headers,
+        },
+        payload: new URLSearchParams(fields).toString(),
+      });
+    const list = { name: "Mine", ids: "aws-s3,aws-lambda" };
+    const message = { message: "The S3 page is out of date." };
+    const refusedHeaders: Record<string, string>[] = [
+      { origin: "http://evil.example" },
+      { origin: "null" },
+      { origin: "http://text.test.evil.example" },
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "cross-site", origin: "http://text.test" },
+    ];
+    for (const headers of refusedHeaders)
+      for (const [url, fields] of [
+        ["/lists", list],
+        ["/feedback", message],
+      ] as const) {
+        const refused = await post(url, headers, fields);
+        expect(refused.statusCode, `${url} ${JSON.stringify(headers)}`).toBe(403);
+        expect(refused.body).toMatch(/403 Forbidden/);
+        expect(refused.body).toMatch(/another site/);
+      }
+    expect(recorded).toHaveLength(0);
+    const takenHeaders: Record<string, string>[] = [
+      {},
+      { origin: "http://text.test", "sec-fetch-site": "same-origin" },
+      { origin: "https://TEXT.test" },
+      { "sec-fetch-site": "none" },
+    ];
+    for (const headers of takenHeaders) {
+      const saved = await post("/lists", headers, list);
+      expect(saved.statusCode, JSON.stringify(headers)).toBe(303);
+      expect((await post("/feedback", headers, message)).statusCode).toBeLessThan(400);
+    }
+    expect(recorded).toHaveLength(4);
+    await app.close();
+  });
+
+  it("save unlisted as the site's form sends it by default, and listed when a custom address is asked", async () => {
+    const { app } = await textApp();
+    const save = (fields: Record<string, string>) =>
+      app.inject({
+        method: "POST",
+        url: "/lists",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/plain" },
+        payload: new URLSearchParams({ ids: "aws-s3", ...fields }).toString(),
+      });
+    const unlisted = await save({ name: "Team storage", unlisted: "true" });
+    expect(unlisted.statusCode).toBe(303);
+    expect(unlisted.headers.location).not.toMatch(/team-storage/);
+    const custom = await save({ name: "Team storage", unlisted: "true", slug: "team-storage-eu" });
+    expect(custom.statusCode).toBe(303);
+    expect(custom.headers.location).toMatch(/\/lists\/team-storage-eu$/);
+    await app.close();
+  });
+});

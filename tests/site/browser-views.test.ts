@@ -309,6 +309,9 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       await page.goto(`${stack.textUrl}/list/`);
       expect(await page.locator("[data-picker-selected] li").count()).toBe(2);
       await page.locator("#list-name").fill("Browser test list");
+      // Unlisted by default: a readable address is asked for by unticking it.
+      expect(await page.locator("[data-unlisted]").isChecked()).toBe(true);
+      await page.locator("[data-unlisted]").uncheck();
       await page.locator("[data-save] button").click();
       const link = page.locator("[data-list-status] a");
       await link.waitFor();

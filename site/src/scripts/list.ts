@@ -170,9 +170,9 @@ document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit
   };
   const name = field("name");
   const slug = field("slug");
-  // Unlisted: saved by its generated id only (the API refuses a custom address with it).
-  const unlisted = form.get("unlisted") === "true";
-  if (unlisted && slug) return say("An unlisted list has no custom address: clear the address or untick Unlisted.");
+  // Unlisted (ticked by default): saved by its generated id only. A custom address asks for a listed
+  // list, so it wins over the default (the API refuses the two together).
+  const unlisted = form.get("unlisted") === "true" && !slug;
   const response = await fetch(`${API_URL}/v1/lists`, {
     method: "POST",
     headers: { "content-type": "application/json" },
