@@ -109,9 +109,10 @@ export function clientErrorHandler(host: "api" | "text") {
 
 /** Answers CONNECT (a proxy's tunnel request, which neither host is) with 405 instead of silence. */
 export function answerConnect(server: Server, host: "api" | "text"): void {
-  server.on("connect", (_request, socket: Socket) => {
+  server.on("connect", (request: IncomingMessage, socket: Socket) => {
     socket.on("error", () => undefined);
-    answer(socket, host, {
+    // The text host answers the API's paths in the API's Error shape, CONNECT included.
+    answer(socket, host === "api" || /^\/v1(?:[/?]|$)/.test(request.url ?? "") ? "api" : "text", {
       status: 405,
       error: "Method not allowed",
       details: `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`,

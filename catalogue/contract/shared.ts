@@ -2,6 +2,7 @@
  * What the rows of more than one tag use: answers of a content type, built files, a store failure
  * as an HTTP error, and an exit plan in the format asked for.
  */
+import negotiate from "@fastify/accept-negotiator";
 import { serializeJson, type PublicUrls, type Result, type StaticFile } from "../api/endpoint.ts";
 import { requireKnownIds } from "../ids.ts";
 import type { Catalogue } from "../load/load.ts";
@@ -54,11 +55,13 @@ export const EXIT_PLAN_ALTERNATES = [MARKDOWN, CSV];
 /** ?format wins; else Accept naming text/markdown or text/csv; else JSON. */
 export function exitPlanFormat(format: ExitPlanFormat | undefined, accept: string | undefined): ExitPlanFormat {
   if (format) return format;
-  const asked = (accept ?? "").toLowerCase();
-  if (asked.includes("text/markdown")) return "md";
-  if (asked.includes("text/csv")) return "csv";
-  return "json";
+  // Weighed with q-values (RFC 9110 §12.5.1): "text/markdown;q=0" refuses Markdown; no match is JSON.
+  const chosen = negotiate((accept ?? "").toLowerCase(), [...EXIT_PLAN_MEDIA_TYPES]);
+  return chosen === "text/markdown" ? "md" : chosen === "text/csv" ? "csv" : "json";
 }
+
+/** The exit plan's media types, JSON first: the one a tie or a wildcard gets. */
+const EXIT_PLAN_MEDIA_TYPES = ["application/json", "text/markdown", "text/csv"] as const;
 
 /** An exit plan in the format asked for. */
 export function exitPlanAnswer(

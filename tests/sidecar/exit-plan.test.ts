@@ -41,6 +41,16 @@ describe("POST /v1/exit-plan", () => {
   it("answers Markdown and CSV by ?format or Accept, ?format winning", async () => {
     const app = await build();
     const body = { approvedServiceIds: WEB_STACK, to: { providers: ["ovhcloud", "scaleway"] } };
+    // q-values are weighed: a type given q=0 is refused, not chosen because it is named.
+    for (const [accept, type] of [
+      ["application/json, text/markdown;q=0", "application/json"],
+      ["text/csv;q=0, application/json", "application/json"],
+      ["text/markdown;q=0.5, text/csv", "text/csv"],
+      ["*/*", "application/json"],
+    ] as const) {
+      const weighed = await app.inject(post("/v1/exit-plan", body, { accept }));
+      expect(String(weighed.headers["content-type"]), accept).toContain(type);
+    }
     const md = await app.inject(post("/v1/exit-plan", body, { accept: "text/markdown" }));
     expect(md.statusCode).toBe(200);
     expect(md.headers["content-type"]).toBe("text/markdown; charset=utf-8");

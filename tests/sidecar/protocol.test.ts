@@ -90,6 +90,10 @@ describe("CONNECT", () => {
     expect(fromText.answer).toMatch(/^HTTP\/1\.1 405 /);
     expect(fromText.answer).toMatch(/\r\nContent-Type: text\/plain; charset=utf-8\r\n/);
     expect(fromText.answer).toContain("405 Method not allowed");
+    // The API's paths on the text host: the API's Error shape.
+    const onApiPath = await socketExchange(text, "CONNECT /v1/providers HTTP/1.1\r\nHost: x\r\n\r\n", 3000);
+    expect(onApiPath.answer).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(bodyOf(onApiPath.answer)).toMatchObject({ error: "Method not allowed", status: 405 });
   });
 });
 
