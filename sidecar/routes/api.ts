@@ -39,8 +39,12 @@ interface Prepared<B extends Buffer | string = Buffer | string> {
   readonly body: B;
   /** The body's hash, whose ETag each encoding names (files.ts etagOf); GET answers only. */
   readonly hash: string | undefined;
-  /** A kept answer's compressed forms, each made on its first request (`send`). */
-  readonly encoded: Partial<Record<(typeof COMPRESSED)[number], Buffer>>;
+  /**
+   * A kept answer's compressed forms, each made on its first request (`send`): the promise is kept,
+   * so requests that arrive while it is being made wait for it rather than each compress the body
+   * again (1,600 pipelined requests for one answer took the process past 1 GB).
+   */
+  readonly encoded: Partial<Record<(typeof COMPRESSED)[number], Buffer | Promise<Buffer>>>;
 }
 
 /** @fastify/compress's threshold and encodings (app.ts): smaller answers are sent as they are. */
@@ -93,7 +97,7 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
     if (etagMatches(request.headers["if-none-match"], etag)) return reply.code(304).send();
   }
   if (!encoding || typeof body === "string") return reply.send(body);
-  const encoded = (prepared.encoded[encoding] ??= await compress(encoding, body));
+  const encoded = await (prepared.encoded[encoding] ??= compress(encoding, body));
   return reply.header("content-encoding", encoding).send(encoded);
 }
 
