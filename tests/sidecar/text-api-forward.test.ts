@@ -52,6 +52,29 @@ describe("the text host's /v1/", () => {
     expect((await exportFrom(text, "198.51.100.8")).status).toBe(200);
   });
 
+  it("reads the path decoded, as the router does: a percent-encoded spelling is the same path and bucket", async () => {
+    const { api, text } = await hosts();
+    for (const host of [api, text]) {
+      const encoded = await fetch(`${host}/%761/provid%65rs`);
+      expect(encoded.status, host).toBe(200);
+      expect(encoded.headers.get("content-type")).toMatch(/^application\/json/);
+      // Paths are case-sensitive: /V1/ is no path of either host.
+      expect((await fetch(`${host}/V1/providers`)).status, host).toBe(404);
+    }
+    const exportAs = (host: string, path: string) =>
+      fetch(`${host}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.9" },
+        body: JSON.stringify({ approvedServiceIds: ["aws-s3"] }),
+      });
+    const spellings = ["/v1/export/markdown", "/%761/export/markdown", "/v1/%65xport/markdown", "/v1/export/markdown/"];
+    const statuses: number[] = [];
+    for (let i = 0; i < BUCKETS.strict.max; i++)
+      statuses.push((await exportAs(i % 2 === 0 ? text : api, spellings[i % spellings.length]!)).status);
+    expect(statuses).toEqual(Array<number>(BUCKETS.strict.max).fill(200));
+    for (const spelling of spellings) expect((await exportAs(text, spelling)).status, spelling).toBe(429);
+  });
+
   it("answers with the API's own headers and compression", async () => {
     const { api, text } = await hosts();
     const headers = { "accept-encoding": "br" };
