@@ -94,7 +94,7 @@ export const ERRORS = {
   "Unsupported media type": { status: 415, when: "A body sent without Content-Type: application/json." },
   "Range not satisfiable": {
     status: 416,
-    when: "A Range header none of whose ranges lies within the answer; Content-Range gives its size.",
+    when: "A Range header none of whose ranges lies within the answer (a built file; rendered pages ignore Range).",
   },
   "Expectation failed": { status: 417, when: "An Expect header other than 100-continue." },
   "Idempotency-Key reused": {
