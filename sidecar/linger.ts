@@ -6,7 +6,7 @@
  * of bytes or time, so a client cannot hold it open by sending forever.
  */
 import type { IncomingMessage } from "node:http";
-import type { Socket } from "node:net";
+import { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 
 /** What a refused upload may still send, and for how long, before the socket is closed under it. */
@@ -16,7 +16,9 @@ export const LINGER_MS = 10_000;
 /** Lets every 413 whose request body has not ended reach its client (see above). */
 export function lingerAfterRefusal(app: FastifyInstance): void {
   app.addHook("onSend", (request, reply, payload, done) => {
-    if (reply.statusCode === 413 && !request.raw.complete) linger(request.raw, request.raw.socket);
+    // Only a real connection lingers (an injected request has no socket to read from).
+    const socket = request.raw.socket;
+    if (reply.statusCode === 413 && !request.raw.complete && socket instanceof Socket) linger(request.raw, socket);
     done(null, payload);
   });
 }
