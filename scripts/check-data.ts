@@ -8,6 +8,7 @@ import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/lifecycle-sources.ts";
 import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
+import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../catalogue/quality/words-sources.ts";
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
@@ -88,6 +89,12 @@ try {
   // Per provider and per kind of fact: the table docs/data.md carries (npm run docs:coverage).
   console.log("Provenance per provider (services with a source per kind of fact; docs/data.md):");
   for (const line of provenanceTable(provenanceByProvider(catalogue)).split("\n")) console.log(`  ${line}`);
+  // The words: a source backing the name (identity) and one backing the description, per provider.
+  const words = wordsCoverage(catalogue);
+  console.log(
+    `Sources for the words (services with a source backing identity and description; at least ${WORDS_THRESHOLD * 100} % or listed in catalogue/quality/words-sources.ts):`,
+  );
+  for (const line of wordsLines(words)) console.log(`  ${line}`);
   const equivalence = equivalenceReport(catalogue);
   console.log(
     `Compatibility: ${equivalence.servicesWithCompatibility} services with compatibility entries (${equivalence.compatibilityClaims} claims, each with its vendor source); ${equivalence.servicesWithLineage} with a lineage origin`,
@@ -136,6 +143,7 @@ try {
     ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),
     ...unsourcedProblems(catalogue),
+    ...wordsProblems(words),
     ...communitySourceProblems(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {

@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.10.0",
+    date: "2026-11-27",
+    changes: [
+      "GET /v1/services: compliance (optional, a compliance vocabulary id such as secnumcloud, c5, hds or ens-high) keeps the services whose own compliance names the programme, those a provider-published scope list names, never a service whose provider only holds it platform-wide; the answer's compliance {id, name, sources} gives per service on the page the sources (scope lists) that back it. An unknown programme is a 400 listing the ids.",
+      "GET /v1/exposure: each ExposureRow carries compliance {own, providerOnly}: the programmes a scope list names the service for, apart from those its provider holds platform-wide with no list naming the service, so a programme claimed at provider level only is shown as such.",
+    ],
+  },
+  {
     version: "1.9.0",
     date: "2026-11-26",
     changes: [

@@ -52,6 +52,10 @@ export const ERRORS = {
   "Unknown provider": { status: 400, when: "A provider argument names no provider of the catalogue." },
   "Unknown provider ids": { status: 400, when: "An exit plan's target names providers the catalogue does not have." },
   "Unknown category": { status: 400, when: "An MCP tool's category argument names no category." },
+  "Unknown compliance programme": {
+    status: 400,
+    when: "GET /v1/services's compliance names no programme of the compliance vocabulary; details list the ids.",
+  },
   "Too many ids": { status: 400, when: "More ids than the endpoint compares or scores at once." },
   "ids is required": { status: 400, when: "Compare or the exposure scorecard asked without ids." },
   "No target": {

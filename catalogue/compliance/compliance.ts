@@ -14,7 +14,7 @@ export interface ProviderHolding {
 }
 
 /** Whether a service carries no programme by rule: retired and preview services are in no scope. */
-export function outOfScopeByLifecycle(service: ServiceT): boolean {
+export function outOfScopeByLifecycle(service: Pick<ServiceT, "lifecycle">): boolean {
   const status = service.lifecycle?.status;
   return status === "retired" || status === "preview";
 }
@@ -24,7 +24,10 @@ export function outOfScopeByLifecycle(service: ServiceT): boolean {
  * preview service; never one the service lists as its own; never one whose scope list the
  * catalogue carries in full (`listed`), since a service without it is then left out of its scope.
  */
-export function providerHoldings(provider: ProviderT, service: ServiceT): ProviderHolding[] {
+export function providerHoldings(
+  provider: Pick<ProviderT, "defaultCompliance" | "complianceScope">,
+  service: Pick<ServiceT, "lifecycle" | "compliance">,
+): ProviderHolding[] {
   if (outOfScopeByLifecycle(service)) return [];
   const own = new Set(service.compliance ?? []);
   const scopes = provider.complianceScope ?? [];

@@ -98,7 +98,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/services",
     summary: "Search and filter services",
     description:
-      "Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit is a 400.",
+      "Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit, or an unknown compliance programme, is a 400.",
     tag: "Catalogue",
     query: ServicesQuery,
     response: { status: 200, schema: ServiceList, contentType: "application/json" },
@@ -117,7 +117,15 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
       },
     },
     example: { request: "GET /v1/services?q=object%20storage&provider=aws&limit=10" },
-    handler: (c, { query }) => ({ body: listServices(c.catalogue, query) }),
+    handler: (c, { query }) => {
+      if (query.compliance && !c.catalogue.compliance.has(query.compliance))
+        throw new HttpError(
+          400,
+          "Unknown compliance programme",
+          `compliance: unknown programme "${query.compliance}"; one of ${[...c.catalogue.compliance.keys()].join(", ")}`,
+        );
+      return { body: listServices(c.catalogue, query) };
+    },
   }),
   endpoint({
     operationId: "getService",

@@ -1,5 +1,6 @@
 /** GET /v1/exposure: the jurisdictional exposure scorecard of a selection of services. */
 import type { ServiceRecord } from "../load/load.ts";
+import { outOfScopeByLifecycle, providerHoldings } from "../compliance/compliance.ts";
 import type { ExposureReportT, ProviderFileT } from "../schema/index.ts";
 
 export const EXPOSURE_DISCLAIMER =
@@ -21,9 +22,10 @@ export interface ExposureCatalogue {
   readonly providerById: ReadonlyMap<
     string,
     {
-      readonly file: Pick<ProviderFileT, "jurisdiction" | "controllingCountry"> & {
-        readonly headOffice: Pick<ProviderFileT["headOffice"], "country">;
-      };
+      readonly file: Pick<ProviderFileT, "jurisdiction" | "controllingCountry"> &
+        Partial<Pick<ProviderFileT, "defaultCompliance" | "complianceScope">> & {
+          readonly headOffice: Pick<ProviderFileT["headOffice"], "country">;
+        };
       readonly regionCountries: readonly string[];
       readonly sovereignOption: boolean;
       readonly euResidentOnly: boolean;
@@ -47,6 +49,11 @@ export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly str
       sovereignOption: provider.sovereignOption,
       euResidentOnly: provider.euResidentOnly,
       ...(service.lifecycle ? { lifecycle: service.lifecycle } : {}),
+      compliance: {
+        own: outOfScopeByLifecycle(service) ? [] : [...(service.compliance ?? [])],
+        // What the provider holds that no scope list the catalogue cites names this service for.
+        providerOnly: providerHoldings(provider.file, service).flatMap((holding) => [...holding.programmes]),
+      },
     };
   });
   const providers = new Map(rows.map((row) => [row.providerId, row.usHeadquartered]));

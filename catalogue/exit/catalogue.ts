@@ -13,7 +13,7 @@ import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 /**
  * One service: [slug, name, category, lifecycle or 0 (the exposure rows carry it whole), tags,
  * flagship prior, documentation URL or 0, compatibility entry ids (a claim for part of a job as
- * "id|scope"), lineage origin or 0].
+ * "id|scope"), lineage origin or 0, its own compliance ids (the exposure rows show them)].
  */
 export type CompactExitService = [
   slug: string,
@@ -25,6 +25,7 @@ export type CompactExitService = [
   documentationUrl: string | 0,
   compatibility: readonly string[],
   lineageOrigin: string | 0,
+  compliance: readonly string[],
 ];
 
 export interface CompactExitCatalogue {
@@ -41,6 +42,13 @@ export interface CompactExitCatalogue {
     readonly regionCountries: readonly string[];
     readonly sovereignOption: boolean;
     readonly euResidentOnly: boolean;
+    /** What the exposure rows' providerOnly reads: the programmes held, and which scope lists are carried in full. */
+    readonly defaultCompliance: readonly string[];
+    readonly complianceScope: readonly {
+      readonly programmes: readonly string[];
+      readonly url: string;
+      readonly listed?: true;
+    }[];
     readonly services: readonly CompactExitService[];
   }[];
   /** Equivalence groups: [id, name, member slugs]. */
@@ -63,6 +71,12 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
         regionCountries: record.regionCountries,
         sovereignOption: record.sovereignOption,
         euResidentOnly: record.euResidentOnly,
+        defaultCompliance: record.file.defaultCompliance ?? [],
+        complianceScope: (record.file.complianceScope ?? []).map(({ programmes, url, listed }) => ({
+          programmes,
+          url,
+          ...(listed ? { listed: true as const } : {}),
+        })),
         services: catalogue.services
           .filter((service) => service.providerId === provider.id)
           .map((service): CompactExitService => {
@@ -77,6 +91,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
               service.documentationUrl ?? 0,
               [...compatibilityOf(record), ...partialCompatibilityOf(record).map(([id, scope]) => `${id}|${scope}`)],
               originOf(record) ?? 0,
+              service.compliance ?? [],
             ];
           }),
       };
@@ -104,6 +119,12 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
         headOffice: { country: provider.headOfficeCountry },
         jurisdiction: provider.jurisdiction,
         controllingCountry: provider.controllingCountry,
+        defaultCompliance: [...provider.defaultCompliance],
+        complianceScope: provider.complianceScope.map(({ programmes, url, listed }) => ({
+          programmes: [...programmes],
+          url,
+          ...(listed ? { listed } : {}),
+        })),
       },
       regionCountries: provider.regionCountries,
       sovereignOption: provider.sovereignOption,
@@ -119,6 +140,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
       documentationUrl,
       compatibility,
       origin,
+      compliance,
     ] of provider.services) {
       // Only what exitPlan and the plan's document read: a source's URL and date stay on the API.
       const service: ServiceT = {
@@ -130,6 +152,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
         ...(lifecycle ? { lifecycle } : {}),
         ...(tags.length > 0 ? { tags: [...tags] } : {}),
         ...(documentationUrl ? { documentationUrl } : {}),
+        ...(compliance.length > 0 ? { compliance: [...compliance] } : {}),
       };
       services.push(service);
       priors.set(slug, prior);

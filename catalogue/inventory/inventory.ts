@@ -19,6 +19,7 @@ export const EXCLUSION_REASONS = [
   "internal",
   "account",
   "retired",
+  "not-in-catalogue",
 ] as const;
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 
@@ -70,6 +71,12 @@ export const InventoryExclusion = z
       context.addIssue({ code: "custom", message: `reason ${exclusion.reason} needs of: <slug>` });
     if (exclusion.reason === "retired" && !exclusion.note)
       context.addIssue({ code: "custom", message: "reason retired needs a note with the date it ended" });
+    if (exclusion.reason === "not-in-catalogue" && !exclusion.note)
+      context.addIssue({
+        code: "custom",
+        message:
+          "reason not-in-catalogue needs a note: the product's name and the vendor page found or what was searched",
+      });
   });
 export type InventoryExclusionT = z.infer<typeof InventoryExclusion>;
 
@@ -206,6 +213,7 @@ export function reconcileInventory(
       );
     for (const item of unowned) if (!exclusionOf.has(item)) exclusionOf.set(item, exclusion);
   }
+  problems.push(...misfiledGapProblems(id, exclusions));
   const unreconciled = items.filter((item) => !owners.has(item) && !exclusionOf.has(item));
   return {
     id,
@@ -218,6 +226,23 @@ export function reconcileInventory(
     exclusionOf,
     problems,
   };
+}
+
+/** Words by which a note says its item is a product the catalogue lacks, which `internal` and `sdk-or-tooling` are not. */
+const GAP_WORDS = /not in the catalogue|the catalogue lacks|sold to|customers buy|paid product|billed per/i;
+
+/**
+ * A product customers buy that the catalogue lacks is a gap, not an internal identifier or a tool:
+ * an `internal` or `sdk-or-tooling` exclusion whose note says so should be `not-in-catalogue`.
+ */
+export function misfiledGapProblems(id: string, exclusions: readonly InventoryExclusionT[]): string[] {
+  return exclusions
+    .filter((exclusion) => ["internal", "sdk-or-tooling"].includes(exclusion.reason))
+    .filter((exclusion) => GAP_WORDS.test(exclusion.note ?? ""))
+    .map(
+      (exclusion) =>
+        `${id}/exclusions.yaml: ${exclusion.item}: its note describes a product the catalogue lacks; use reason not-in-catalogue (with the page found or what was searched), not ${exclusion.reason}`,
+    );
 }
 
 /** check:data's lines for a report: problems, then one line per unreconciled item. */

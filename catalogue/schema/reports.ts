@@ -79,6 +79,20 @@ export const ExposureRow = z
     sovereignOption: z.boolean().meta(d("Provider is a sovereign option (see Provider.sovereignOption)")),
     euResidentOnly: z.boolean().meta(d("Provider is EU-resident-only (see Provider.euResidentOnly)")),
     lifecycle: ServiceLifecycle.optional().meta(d("Lifecycle, when not generally available")),
+    compliance: z
+      .object({
+        own: z
+          .array(z.string())
+          .meta(d("Programmes a provider-published scope list names this service for (Service.compliance)")),
+        providerOnly: z
+          .array(z.string())
+          .meta(
+            d(
+              "Programmes the provider holds platform-wide that no scope list the catalogue cites names this service for: claimed at provider level only, not shown to cover the service",
+            ),
+          ),
+      })
+      .meta(d("The service's compliance, its own apart from the provider's (since 1.10.0)")),
   })
   .meta({ id: "ExposureRow", description: "One selected service in the exposure report" });
 

@@ -30,6 +30,10 @@ export const ServicesQuery = z.object({
     .enum([...LIFECYCLE_STATUSES, "active"])
     .optional()
     .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
+  compliance: z.string().optional().meta({
+    description:
+      "Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0)",
+  }),
   page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
   limit: z.coerce
     .number()

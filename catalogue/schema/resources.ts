@@ -343,6 +343,16 @@ export const ServiceList = z
       })
       .optional()
       .meta(d("How q was understood; present only when q was given (since 1.7.0)")),
+    compliance: z
+      .object({
+        id: z.string().meta(d("The programme asked for (compliance vocabulary id)")),
+        name: z.string().meta(d("Its name")),
+        sources: z
+          .record(z.string(), z.array(ServiceSource))
+          .meta(d("Per service on this page: the sources (scope lists) that name it for the programme")),
+      })
+      .optional()
+      .meta(d("Present only when compliance was given: what backs each answer (since 1.10.0)")),
   })
   .meta({ id: "ServiceList", description: "A page of services" });
 

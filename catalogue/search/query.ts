@@ -15,7 +15,8 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (!query.provider || service.providerId === query.provider) &&
       (!query.category || service.category === query.category) &&
       (query.freeTier !== true || service.hasFreeTier === true) &&
-      (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle),
+      (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
+      (!query.compliance || (service.compliance ?? []).includes(query.compliance)),
   );
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
@@ -30,6 +31,7 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       total: matches.length,
       totalPages: Math.ceil(matches.length / query.limit),
     },
+    ...(query.compliance ? { compliance: complianceAnswer(catalogue, query.compliance, data) } : {}),
     ...(outcome
       ? {
           search: {
@@ -40,6 +42,24 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
         }
       : {}),
   };
+}
+
+/**
+ * For ?compliance=: the programme and, per service on the page, the sources that back it, the scope
+ * lists that name the service (a source with programmes names it only for those).
+ */
+function complianceAnswer(catalogue: Catalogue, id: string, data: readonly { slug: string }[]) {
+  const sources = Object.fromEntries(
+    data.map(({ slug }) => [
+      slug,
+      catalogue.bySlug
+        .get(slug)!
+        .sources.filter(
+          (source) => source.backs.includes("compliance") && (!source.programmes || source.programmes.includes(id)),
+        ),
+    ]),
+  );
+  return { id, name: catalogue.compliance.get(id) ?? id, sources };
 }
 
 /** Number of pages of the unfiltered listing at a page size (at least one, even if empty). */

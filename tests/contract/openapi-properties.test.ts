@@ -37,6 +37,7 @@ beforeAll(() => {
     serviceId: slug,
     provider: fc.constantFrom(...catalogue.providers.map((provider) => provider.id), "no-such-provider"),
     category: fc.constantFrom(...catalogue.categories.map((category) => category.id)),
+    compliance: fc.constantFrom(...catalogue.compliance.keys(), "no-such-programme"),
   };
 });
 
