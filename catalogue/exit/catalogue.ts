@@ -4,10 +4,17 @@
  * API's own function, works on a mirror and spends no API request. expandExitCatalogue(compact)
  * gives an ExitCatalogue whose plans equal the full catalogue's (tests/catalogue/exit-catalogue.test.ts).
  */
-import { compatibilityOf, originOf, partialCompatibilityOf, type ExitCatalogue } from "./context.ts";
+import {
+  compatibilityOf,
+  notCompatibleOf,
+  originOf,
+  partialCompatibilityOf,
+  type Approved,
+  type ExitCatalogue,
+} from "./context.ts";
 import type { Catalogue } from "../load/load.ts";
 import { roundedPrior } from "../search/search.ts";
-import type { CompatibilityClaimT, ServiceLineageT } from "../schema/compatibility.ts";
+import type { CompatibilityClaimT, CompatibilityNotSupportedT, ServiceLineageT } from "../schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 
 /**
@@ -43,8 +50,10 @@ export interface CompactExitCatalogue {
     readonly euResidentOnly: boolean;
     readonly services: readonly CompactExitService[];
   }[];
-  /** Equivalence groups: [id, name, member slugs]. */
-  readonly groups: readonly (readonly [string, string, readonly string[]])[];
+  /** Equivalence groups: [id, name, member slugs, providers recorded as not selling the job]. */
+  readonly groups: readonly (readonly [string, string, readonly string[], readonly string[]])[];
+  /** The compatibility terms swept over groups: [term id, group ids]. */
+  readonly termGroups: readonly (readonly [string, readonly string[]])[];
 }
 
 export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue {
@@ -75,14 +84,41 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
               service.tags ?? [],
               roundedPrior(record),
               service.documentationUrl ?? 0,
-              [...compatibilityOf(record), ...partialCompatibilityOf(record).map(([id, scope]) => `${id}|${scope}`)],
+              [
+                ...compatibilityOf(record),
+                ...partialCompatibilityOf(record).map(([id, scope]) => `${id}|${scope}`),
+                ...notCompatibleOf(record).map(([id, note]) => `!${id}|${note ?? ""}`),
+              ],
               originOf(record) ?? 0,
             ];
           }),
       };
     }),
-    groups: catalogue.groups.map((group) => [group.id, group.name, group.services] as const),
+    groups: catalogue.groups.map(
+      (group) =>
+        [
+          group.id,
+          group.name,
+          group.services,
+          (group.notDoing ?? []).flatMap((record) => (record.provider ? [record.provider] : [])),
+        ] as const,
+    ),
+    termGroups: [...catalogue.compatibilityById.values()].flatMap((term) =>
+      term.groups ? [[term.id, term.groups] as const] : [],
+    ),
   };
+}
+
+/** A compact service's claims back: "id", "id|scope" (part of a job), "!id|note" (not supported). */
+function claimsOf(entries: readonly string[]): Pick<Approved, "compatibility" | "notCompatible"> {
+  const split = entries.map((entry) => entry.split("|") as [string, string | undefined]);
+  const claims = split
+    .filter(([id]) => !id.startsWith("!"))
+    .map(([id, scope]) => ({ id, ...(scope ? { scope } : {}) }) as CompatibilityClaimT);
+  const not = split
+    .filter(([id]) => id.startsWith("!"))
+    .map(([id, note]) => ({ id: id.slice(1), ...(note ? { note } : {}) }) as CompatibilityNotSupportedT);
+  return { ...(claims.length > 0 ? { compatibility: claims } : {}), ...(not.length > 0 ? { notCompatible: not } : {}) };
 }
 
 /** The ExitCatalogue back from its compact form (in the browser). */
@@ -137,14 +173,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
       bySlug.set(slug, {
         service,
         groupIds: groupIds.get(slug) ?? [],
-        ...(compatibility.length > 0
-          ? {
-              compatibility: compatibility.map((entry) => {
-                const [id, scope] = entry.split("|");
-                return { id, ...(scope ? { scope } : {}) } as CompatibilityClaimT;
-              }),
-            }
-          : {}),
+        ...claimsOf(compatibility),
         ...(origin ? { lineage: { origin } as ServiceLineageT } : {}),
       });
     }
@@ -152,7 +181,15 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
   return {
     providers: compact.providers.map(({ id, name, shortName }) => ({ id, name, shortName })),
     services,
-    groups: compact.groups.map(([id, name, members]) => ({ id, name, services: members })),
+    groups: compact.groups.map(([id, name, members, notSold]) => ({
+      id,
+      name,
+      services: members,
+      ...(notSold.length > 0
+        ? { notDoing: notSold.map((provider) => ({ provider, note: "", source: { url: "", retrieved: "" } })) }
+        : {}),
+    })),
+    compatibilityById: new Map(compact.termGroups.map(([id, groups]) => [id, { groups }])),
     bySlug,
     providerById,
     priors,

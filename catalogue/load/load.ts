@@ -221,6 +221,14 @@ function readGroups(
     for (const slug of Object.keys(group.otherCategories ?? {}))
       if (!seen.has(slug))
         problems.push(`${at}: field otherCategories.${slug}: "${slug}" is not a member of this group`);
+    (group.notDoing ?? []).forEach((record, i) => {
+      if (record.service !== undefined && !entries.has(record.service))
+        problems.push(`${at}: field notDoing.${i}.service: "${record.service}" is not a service in the catalogue`);
+      if (record.service !== undefined && seen.has(record.service))
+        problems.push(
+          `${at}: field notDoing.${i}.service: "${record.service}" is a member; it cannot also not do the job`,
+        );
+    });
     const providers = new Set(group.services.map((slug) => entries.get(slug)?.providerId));
     if (providers.size < 2)
       problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);
