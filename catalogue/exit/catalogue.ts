@@ -43,6 +43,8 @@ export interface CompactExitCatalogue {
     readonly name: string;
     readonly shortName: string;
     readonly headOfficeCountry: string;
+    /** The operating company as the provider publishes it. */
+    readonly company: string;
     readonly jurisdiction: string;
     readonly controllingCountry: string;
     readonly regionCountries: readonly string[];
@@ -67,6 +69,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
         name: provider.name,
         shortName: provider.shortName,
         headOfficeCountry: record.file.headOffice.country,
+        company: record.file.headOffice.company,
         jurisdiction: record.file.jurisdiction,
         controllingCountry: record.file.controllingCountry,
         regionCountries: record.regionCountries,
@@ -137,7 +140,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
     providerById.set(provider.id, {
       provider: { id: provider.id, name: provider.name },
       file: {
-        headOffice: { country: provider.headOfficeCountry },
+        headOffice: { country: provider.headOfficeCountry, company: provider.company },
         jurisdiction: provider.jurisdiction,
         controllingCountry: provider.controllingCountry,
       },
