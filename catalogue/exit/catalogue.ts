@@ -52,8 +52,8 @@ export interface CompactExitCatalogue {
     readonly euResidentOnly: boolean;
     readonly services: readonly CompactExitService[];
   }[];
-  /** Equivalence groups: [id, name, member slugs, providers recorded as not selling the job]. */
-  readonly groups: readonly (readonly [string, string, readonly string[], readonly string[]])[];
+  /** Equivalence groups: [id, name, member slugs, providers recorded as not selling the job, primaryOf]. */
+  readonly groups: readonly (readonly [string, string, readonly string[], readonly string[], readonly string[]])[];
   /** The compatibility terms swept over groups: [term id, group ids]. */
   readonly termGroups: readonly (readonly [string, readonly string[]])[];
 }
@@ -104,6 +104,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
           group.name,
           group.services,
           (group.notDoing ?? []).flatMap((record) => (record.provider ? [record.provider] : [])),
+          group.primaryOf ?? [],
         ] as const,
     ),
     termGroups: [...catalogue.compatibilityById.values()].flatMap((term) =>
@@ -184,10 +185,11 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
   return {
     providers: compact.providers.map(({ id, name, shortName }) => ({ id, name, shortName })),
     services,
-    groups: compact.groups.map(([id, name, members, notSold]) => ({
+    groups: compact.groups.map(([id, name, members, notSold, primaryOf]) => ({
       id,
       name,
       services: members,
+      ...(primaryOf.length > 0 ? { primaryOf } : {}),
       ...(notSold.length > 0
         ? { notDoing: notSold.map((provider) => ({ provider, note: "", source: { url: "", retrieved: "" } })) }
         : {}),

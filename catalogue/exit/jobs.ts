@@ -102,13 +102,16 @@ function groupCategory(context: PlanContext, groupId: string): string {
 }
 
 /**
- * The service's jobs, primary first (rule "primary job"): the primary is, of its groups whose
+ * The service's jobs, primary first (rule "primary job"): the group whose primaryOf names it;
+ * otherwise, of its groups whose
  * category is the service's own, the one with the most providers (ties: equivalents.yaml order);
  * without such a group, its broadest. The others follow in equivalents.yaml order.
  */
 export function jobsOf(context: PlanContext, approved: Approved, breadth: (groupId: string) => number): string[] {
   const groups = approved.groupIds;
   if (groups.length < 2) return [...groups];
+  const named = groups.find((id) => context.groupById.get(id)?.primaryOf?.includes(approved.service.slug));
+  if (named) return [named, ...groups.filter((id) => id !== named)];
   const own = groups.filter((id) => groupCategory(context, id) === approved.service.category);
   const pool = own.length > 0 ? own : groups;
   const primary = pool.reduce((best, id) => (breadth(id) > breadth(best) ? id : best));

@@ -39,6 +39,8 @@ export interface EquivalenceGroup {
   readonly otherCategories?: Readonly<Record<string, string>>;
   /** Services and providers checked and found not doing the job, each with the page read. */
   readonly notDoing?: readonly NotDoingRecordT[];
+  /** Members whose primary job this group is, where the default rule would pick another. */
+  readonly primaryOf?: readonly string[];
 }
 
 /** What the catalogue knows about one service beyond its public Service fields. */

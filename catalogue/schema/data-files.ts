@@ -139,6 +139,11 @@ export const EquivalentsFile = z.array(
        * service doing it; each with the vendor page read.
        */
       notDoing: z.array(NotDoingRecord).min(1).optional(),
+      /**
+       * Members in several groups whose primary job this group is, where the rule "primary job"
+       * (data/README.md) would pick another (HDInsight: Spark and Hadoop, not Kafka).
+       */
+      primaryOf: z.array(Slug).min(1).optional(),
     })
     .strict(),
 );

@@ -114,6 +114,10 @@ const DumpEquivalenceGroup = z
       )
       .optional()
       .meta(d("Services and providers checked and found not doing the job (added in 1.10.0)")),
+    primaryOf: z
+      .array(z.string())
+      .optional()
+      .meta(d("Members whose primary job this group is, where the default rule picks another (added in 1.10.0)")),
   })
   .meta({ id: "DumpEquivalenceGroup", description: "An equivalence group as equivalents.yaml states it" });
 
