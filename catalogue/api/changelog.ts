@@ -8,6 +8,17 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.10.0",
+    date: "2026-11-27",
+    changes: [
+      "Exit plans by job (issue 86): ExitServicePlan.jobs lists each job of a service (its equivalence groups, one primary) as covered (by which candidate), partial (what is lost, from compatibility scopes and notCompatible records) or gap, each with the candidate's fit, whether the list takes it and, for a gap, the providers outside the target that sell it (elsewhere) and whether the target was checked (gapKind: not-sold or not-checked); ExitServicePlan.coverage is the worst of its jobs, and fallback says what to do for a job gap. A job whose best coverage no proposed candidate gives gets its best candidate proposed, on a provider the list uses where one covers it as well, else anywhere: more allowed providers never cover fewer jobs. ExitCandidate gains fit (same-product, compatible, partly-compatible, equivalent, look-alike) and jobs; ExitNearest lacks; ExitGap jobs, gapKind and elsewhere; ExitPlan.summary.jobs counts the moving services' jobs by coverage.",
+      "Exit plans rank candidates by job fit (catalogue/data/README.md, rule \"job fit\"): how they do the service's primary job (whole, in part, not), how many of its jobs they do whole, then how many at all, then lineage, then shared protocols, then category; consolidation and the flagship prior come after, and group size no longer ranks. decidedBy groups now means job fit.",
+      "The exit plan's CSV gains the columns coverage, fit, jobs, lost and fallback, and a row of kind job per job of a service that moves; the Markdown (API, text host, site) a Jobs table and, per gap, the providers that sell the job and whether the target was checked.",
+      "ExposureReport (GET /v1/exposure and exit plans' exposure): usHeadquarteredServiceCount and usHeadquarteredServicePercentage, the headline by service (usHeadquarteredProviderPercentage is the second figure, by provider), byControllingCountry, and operators (each provider's operating company as published, with head-office, jurisdiction and controlling country: Alibaba Cloud is run from Singapore and controlled from China).",
+      "GET /catalogue.json: an equivalence group may carry notDoing (services and providers checked and found not doing its job, with the page read) and primaryOf (members whose primary job it is).",
+    ],
+  },
+  {
     version: "1.9.0",
     date: "2026-11-26",
     changes: [
