@@ -126,6 +126,16 @@ function jobCell(entry: ExitServicePlanT, job: NonNullable<ExitServicePlanT["job
   return `${job.name}${job.primary ? " (primary)" : ""}: ${COVERAGE_WORDS[job.status]}${who}${job.fit ? `, ${job.fit}` : ""}${lost}`;
 }
 
+/** A service's coverage and jobs in words, for a cell: "partial: Key management (primary): covered by …". */
+export const jobsText = (entry: ExitServicePlanT): string =>
+  entry.jobs && entry.jobs.length > 0
+    ? `${entry.coverage ?? ""}: ${entry.jobs.map((job) => jobCell(entry, job)).join(". ")}${entry.fallback ? `. Fallback: ${entry.fallback}` : ""}`
+    : (entry.fallback ?? "");
+
+/** The providers outside the target that sell a gap's job, with their services, for a cell. */
+export const sellersText = (gap: ExitPlanT["gaps"][number]): string =>
+  `${(gap.elsewhere ?? []).map((seller) => `${seller.providerName} (${seller.services.join(", ")})`).join("; ") || "none in the catalogue"}${gap.gapKind === "not-sold" ? "" : "; not checked whether the allowed providers sell it"}`;
+
 /** Every moving service's jobs: coverage, the candidate, its compatibility level, what is lost, the fallback. */
 function jobBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
   const moving = plan.services.filter((entry) => entry.outcome !== "stays" && (entry.jobs ?? []).length > 0);
