@@ -27,6 +27,7 @@ export const BROWSER_CORE = [
   "catalogue/exit/catalogue.ts",
   "catalogue/exit/context.ts",
   "catalogue/exit/placement.ts",
+  "catalogue/exit/jobs.ts",
   "catalogue/exit/plan.ts",
   "catalogue/exit/ranking.ts",
   "catalogue/lifecycle/lifecycle.ts",

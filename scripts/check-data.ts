@@ -13,6 +13,7 @@ import { communitySourceProblems } from "../catalogue/quality/community-sources.
 import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality/quality.ts";
+import { membershipFindings, TWIN_PROVIDERS, twinFindings, twinPairs } from "../catalogue/quality/membership.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -119,6 +120,18 @@ try {
       .map(([k, v]) => `${k} ${v}`)
       .join(", ")}`,
   );
+  // Issue 86: services whose own data names a group's job without being members, and twins apart.
+  const membership = membershipFindings(catalogue);
+  console.log(
+    `  membership sweep: ${membership.length} unresolved (a tag naming a group's job, or a claim of a term swept over it, without membership or a notDoing record)`,
+  );
+  for (const finding of membership) console.log(`    ${finding.slug} → ${finding.group} (${finding.why})`);
+  const twins = twinFindings(catalogue);
+  console.log(
+    `  twins (lineage, or one name at ${TWIN_PROVIDERS.map((pair) => pair.join(" and ")).join(", ")}): ${twinPairs(catalogue).length}, ${twins.length} in different groups without a notDoing record`,
+  );
+  for (const twin of twins)
+    console.log(`    ${twin.a} [${twin.onlyA.join(", ")}] ≠ ${twin.b} [${twin.onlyB.join(", ")}]`);
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).

@@ -24,13 +24,36 @@ export interface ExposureCatalogue {
     {
       readonly file: Pick<ProviderFileT, "jurisdiction" | "controllingCountry"> &
         Partial<Pick<ProviderFileT, "defaultCompliance" | "complianceScope">> & {
-          readonly headOffice: Pick<ProviderFileT["headOffice"], "country">;
+          readonly headOffice: Pick<ProviderFileT["headOffice"], "country"> &
+            Partial<Pick<ProviderFileT["headOffice"], "company">>;
         };
       readonly regionCountries: readonly string[];
       readonly sovereignOption: boolean;
       readonly euResidentOnly: boolean;
     }
   >;
+}
+
+/** Each provider of the rows with its operating company and jurisdictions, most services first. */
+function operatorsOf(
+  catalogue: ExposureCatalogue,
+  rows: readonly { readonly providerId: string }[],
+): NonNullable<ExposureReportT["operators"]> {
+  const tally = new Map<string, number>();
+  for (const row of rows) tally.set(row.providerId, (tally.get(row.providerId) ?? 0) + 1);
+  return [...tally]
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([providerId, services]) => {
+      const { file } = catalogue.providerById.get(providerId)!;
+      return {
+        providerId,
+        ...(file.headOffice.company ? { company: file.headOffice.company } : {}),
+        headOfficeCountry: file.headOffice.country,
+        jurisdiction: file.jurisdiction,
+        controllingCountry: file.controllingCountry,
+        services,
+      };
+    });
 }
 
 export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly string[]): ExposureReportT {
@@ -58,6 +81,7 @@ export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly str
   });
   const providers = new Map(rows.map((row) => [row.providerId, row.usHeadquartered]));
   const usProviders = [...providers.values()].filter(Boolean).length;
+  const usServices = rows.filter((row) => row.usHeadquartered).length;
   return {
     totalServices: rows.length,
     totalProviders: providers.size,
@@ -70,6 +94,13 @@ export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly str
       rows.length,
     ),
     usHeadquarteredProviderPercentage: percentage(usProviders, providers.size),
+    usHeadquarteredServiceCount: usServices,
+    usHeadquarteredServicePercentage: percentage(usServices, rows.length),
+    byControllingCountry: counts(
+      rows.map((row) => row.controllingCountry),
+      rows.length,
+    ),
+    operators: operatorsOf(catalogue, rows),
     sovereignOptionCount: rows.filter((row) => row.sovereignOption).length,
     euResidentOnlyCount: rows.filter((row) => row.euResidentOnly).length,
     services: rows,

@@ -4,10 +4,17 @@
  * API's own function, works on a mirror and spends no API request. expandExitCatalogue(compact)
  * gives an ExitCatalogue whose plans equal the full catalogue's (tests/catalogue/exit-catalogue.test.ts).
  */
-import { compatibilityOf, originOf, partialCompatibilityOf, type ExitCatalogue } from "./context.ts";
+import {
+  compatibilityOf,
+  notCompatibleOf,
+  originOf,
+  partialCompatibilityOf,
+  type Approved,
+  type ExitCatalogue,
+} from "./context.ts";
 import type { Catalogue } from "../load/load.ts";
 import { roundedPrior } from "../search/search.ts";
-import type { CompatibilityClaimT, ServiceLineageT } from "../schema/compatibility.ts";
+import type { CompatibilityClaimT, CompatibilityNotSupportedT, ServiceLineageT } from "../schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 
 /**
@@ -37,6 +44,8 @@ export interface CompactExitCatalogue {
     readonly name: string;
     readonly shortName: string;
     readonly headOfficeCountry: string;
+    /** The operating company as the provider publishes it. */
+    readonly company: string;
     readonly jurisdiction: string;
     readonly controllingCountry: string;
     readonly regionCountries: readonly string[];
@@ -51,8 +60,10 @@ export interface CompactExitCatalogue {
     }[];
     readonly services: readonly CompactExitService[];
   }[];
-  /** Equivalence groups: [id, name, member slugs]. */
-  readonly groups: readonly (readonly [string, string, readonly string[]])[];
+  /** Equivalence groups: [id, name, member slugs, providers recorded as not selling the job, primaryOf]. */
+  readonly groups: readonly (readonly [string, string, readonly string[], readonly string[], readonly string[]])[];
+  /** The compatibility terms swept over groups: [term id, group ids]. */
+  readonly termGroups: readonly (readonly [string, readonly string[]])[];
 }
 
 export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue {
@@ -66,6 +77,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
         name: provider.name,
         shortName: provider.shortName,
         headOfficeCountry: record.file.headOffice.country,
+        company: record.file.headOffice.company,
         jurisdiction: record.file.jurisdiction,
         controllingCountry: record.file.controllingCountry,
         regionCountries: record.regionCountries,
@@ -89,15 +101,43 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
               service.tags ?? [],
               roundedPrior(record),
               service.documentationUrl ?? 0,
-              [...compatibilityOf(record), ...partialCompatibilityOf(record).map(([id, scope]) => `${id}|${scope}`)],
+              [
+                ...compatibilityOf(record),
+                ...partialCompatibilityOf(record).map(([id, scope]) => `${id}|${scope}`),
+                ...notCompatibleOf(record).map(([id, note]) => `!${id}|${note ?? ""}`),
+              ],
               originOf(record) ?? 0,
               service.compliance ?? [],
             ];
           }),
       };
     }),
-    groups: catalogue.groups.map((group) => [group.id, group.name, group.services] as const),
+    groups: catalogue.groups.map(
+      (group) =>
+        [
+          group.id,
+          group.name,
+          group.services,
+          (group.notDoing ?? []).flatMap((record) => (record.provider ? [record.provider] : [])),
+          group.primaryOf ?? [],
+        ] as const,
+    ),
+    termGroups: [...catalogue.compatibilityById.values()].flatMap((term) =>
+      term.groups ? [[term.id, term.groups] as const] : [],
+    ),
   };
+}
+
+/** A compact service's claims back: "id", "id|scope" (part of a job), "!id|note" (not supported). */
+function claimsOf(entries: readonly string[]): Pick<Approved, "compatibility" | "notCompatible"> {
+  const split = entries.map((entry) => entry.split("|") as [string, string | undefined]);
+  const claims = split
+    .filter(([id]) => !id.startsWith("!"))
+    .map(([id, scope]) => ({ id, ...(scope ? { scope } : {}) }) as CompatibilityClaimT);
+  const not = split
+    .filter(([id]) => id.startsWith("!"))
+    .map(([id, note]) => ({ id: id.slice(1), ...(note ? { note } : {}) }) as CompatibilityNotSupportedT);
+  return { ...(claims.length > 0 ? { compatibility: claims } : {}), ...(not.length > 0 ? { notCompatible: not } : {}) };
 }
 
 /** The ExitCatalogue back from its compact form (in the browser). */
@@ -116,7 +156,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
     providerById.set(provider.id, {
       provider: { id: provider.id, name: provider.name },
       file: {
-        headOffice: { country: provider.headOfficeCountry },
+        headOffice: { country: provider.headOfficeCountry, company: provider.company },
         jurisdiction: provider.jurisdiction,
         controllingCountry: provider.controllingCountry,
         defaultCompliance: [...provider.defaultCompliance],
@@ -160,14 +200,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
       bySlug.set(slug, {
         service,
         groupIds: groupIds.get(slug) ?? [],
-        ...(compatibility.length > 0
-          ? {
-              compatibility: compatibility.map((entry) => {
-                const [id, scope] = entry.split("|");
-                return { id, ...(scope ? { scope } : {}) } as CompatibilityClaimT;
-              }),
-            }
-          : {}),
+        ...claimsOf(compatibility),
         ...(origin ? { lineage: { origin } as ServiceLineageT } : {}),
       });
     }
@@ -175,7 +208,16 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
   return {
     providers: compact.providers.map(({ id, name, shortName }) => ({ id, name, shortName })),
     services,
-    groups: compact.groups.map(([id, name, members]) => ({ id, name, services: members })),
+    groups: compact.groups.map(([id, name, members, notSold, primaryOf]) => ({
+      id,
+      name,
+      services: members,
+      ...(primaryOf.length > 0 ? { primaryOf } : {}),
+      ...(notSold.length > 0
+        ? { notDoing: notSold.map((provider) => ({ provider, note: "", source: { url: "", retrieved: "" } })) }
+        : {}),
+    })),
+    compatibilityById: new Map(compact.termGroups.map(([id, groups]) => [id, { groups }])),
     bySlug,
     providerById,
     priors,

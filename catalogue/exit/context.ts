@@ -5,7 +5,7 @@
  */
 import type { ExposureCatalogue } from "../equivalence/exposure.ts";
 import type { EquivalenceGroup, ServiceRecord } from "../load/load.ts";
-import type { CatalogueReleaseT, ProviderT, ServiceT } from "../schema/index.ts";
+import type { CatalogueReleaseT, ExitCandidateT, ExitJobT, ProviderT, ServiceT } from "../schema/index.ts";
 
 /** What an exit plan reads of a catalogue; a full Catalogue is one. */
 export interface ExitCatalogue extends ExposureCatalogue {
@@ -15,8 +15,11 @@ export interface ExitCatalogue extends ExposureCatalogue {
   readonly bySlug: ReadonlyMap<
     string,
     Pick<ServiceRecord, "service" | "groupIds"> &
-      Partial<Pick<ServiceRecord, "equivalentSlugs" | "subServices" | "compatibility" | "lineage">>
+      Partial<Pick<ServiceRecord, "equivalentSlugs" | "subServices" | "compatibility" | "notCompatible" | "lineage">>
   >;
+  /** The compatibility terms' swept groups (compatibility.yaml `groups`): which job a protocol is part of. */
+  readonly compatibilityById?: ReadonlyMap<string, { readonly groups?: readonly string[] | undefined }>;
+
   /** Each service's flagship prior, where the records lack what computes it (the compact catalogue). */
   readonly priors?: ReadonlyMap<string, number>;
   readonly providerById: ReadonlyMap<
@@ -37,6 +40,7 @@ export const isClosed = (service: Pick<ServiceT, "lifecycle">): boolean =>
 interface Signalled {
   readonly service: ServiceT;
   readonly compatibility?: readonly { readonly id: string; readonly scope?: string | undefined }[];
+  readonly notCompatible?: readonly { readonly id: string; readonly note?: string | undefined }[];
   readonly lineage?: { readonly origin: string };
 }
 /** The compatibility vocabulary ids a service record claims for the whole job. */
@@ -45,6 +49,9 @@ export const compatibilityOf = (record: Signalled): string[] =>
 /** Its claims for part of a job only, as [id, scope] ("kafka", "producing only"): they never rank. */
 export const partialCompatibilityOf = (record: Signalled): [string, string][] =>
   (record.compatibility ?? []).flatMap((entry) => (entry.scope ? [[entry.id, entry.scope] as [string, string]] : []));
+/** The terms its vendor's pages were checked for and do not list, as [id, note]. */
+export const notCompatibleOf = (record: Signalled): [string, string | undefined][] =>
+  (record.notCompatible ?? []).map((entry) => [entry.id, entry.note]);
 /** The slug of the product a service is, where another company operates it. */
 export const originOf = (record: Signalled): string | undefined => record.lineage?.origin;
 
@@ -69,17 +76,35 @@ export interface Peer {
   readonly partial: readonly string[];
   /** The search's flagship prior (catalogue/search/search.ts). */
   readonly prior: number;
+  /** Its record: its compatibility claims and notCompatible records judge each job (jobs.ts). */
+  readonly record: Approved;
+  /** How it does each of the service's jobs, in the service's job order (primary first). */
+  readonly jobFits: readonly JobFit[];
+  /** Its best fit on those jobs (jobs.ts overallFit). */
+  readonly fit: Fit;
+}
+
+/** How a candidate does a job: same-product, compatible, partly-compatible, equivalent, look-alike. */
+export type Fit = NonNullable<ExitCandidateT["fit"]>;
+/** How one candidate does one job of the service it would replace (jobs.ts jobFit). */
+export interface JobFit {
+  readonly group: string;
+  readonly status: ExitJobT["status"] | "none";
+  readonly fit?: Fit;
+  readonly lost: readonly string[];
 }
 
 export interface Moving {
   readonly index: number;
+  /** Its jobs (group ids), primary first. */
+  readonly jobs: readonly string[];
   readonly open: Peer[];
   /** The candidates that count for the cover: those with the best real signals (see tierOf). */
   readonly best: Peer[];
 }
 
 export type Approved = Pick<ServiceRecord, "service" | "groupIds"> &
-  Partial<Pick<ServiceRecord, "compatibility" | "lineage">>;
+  Partial<Pick<ServiceRecord, "compatibility" | "notCompatible" | "lineage">>;
 
 /** What every phase of a plan reads: the catalogue, the allowed providers and the groups by id. */
 export interface PlanContext {

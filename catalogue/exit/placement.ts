@@ -16,6 +16,7 @@ import {
   type PlanContext,
   type Placement,
 } from "./context.ts";
+import { coverageRank, jobFit, jobsOf, overallFit } from "./jobs.ts";
 import type { ServiceT } from "../schema/index.ts";
 
 /**
@@ -23,7 +24,7 @@ import type { ServiceT } from "../schema/index.ts";
  * operated elsewhere (lineage), and same-category services sharing a compatibility entry; each with
  * what it shares with the service.
  */
-function peersOn(context: PlanContext, approved: Approved): Peer[] {
+function peersOn(context: PlanContext, approved: Approved, jobs: readonly string[]): Peer[] {
   const { service, groupIds } = approved;
   const peers = new Map<string, Approved>();
   const shared = new Map<string, string[]>();
@@ -52,33 +53,44 @@ function peersOn(context: PlanContext, approved: Approved): Peer[] {
       peers.set(peer.service.slug, peer);
   // What the service speaks, whole or in part: a peer covering the whole job shares it.
   const mine = new Set([...compatibility, ...partialCompatibilityOf(approved).map(([id]) => id)]);
-  return [...peers.values()].map((peer) => ({
-    service: peer.service,
-    groups: shared.get(peer.service.slug) ?? [],
-    lineage: sameProduct(approved, peer),
-    compatibility: compatibilityOf(peer).filter((id) => mine.has(id)),
-    wholeJob: compatibilityOf(peer).filter((id) => compatibility.includes(id)).length,
-    partial: partialCompatibilityOf(peer)
+  return [...peers.values()].map((peer) => {
+    const judged = { record: peer, groups: shared.get(peer.service.slug) ?? [], lineage: sameProduct(approved, peer) };
+    const jobFits = jobs.map((groupId) => jobFit(context, approved, judged, groupId));
+    const wholeJob = compatibilityOf(peer).filter((id) => compatibility.includes(id)).length;
+    const partial = partialCompatibilityOf(peer)
       .filter(([id]) => mine.has(id))
-      .map(([id, scope]) => `${id}: ${scope}`),
-    prior: context.prior(peer.service.slug),
-  }));
+      .map(([id, scope]) => `${id}: ${scope}`);
+    return {
+      service: peer.service,
+      ...judged,
+      compatibility: compatibilityOf(peer).filter((id) => mine.has(id)),
+      wholeJob,
+      partial,
+      prior: context.prior(peer.service.slug),
+      jobFits,
+      fit: overallFit(jobFits, wholeJob, partial.length, judged.lineage),
+    };
+  });
 }
 
 /**
- * A candidate's real signals, best first when compared in order (lower is better): generally
- * available, the same product (lineage), shared compatibility entries — first those the replaced
+ * A candidate's real signals, best first when compared in order (lower is better; rule "job fit"
+ * in catalogue/data/README.md): generally available; then job fit: how it does the service's
+ * primary job (whole, in part, not), how many of its jobs it does whole, how many at all; then
+ * the same product (lineage); then shared compatibility entries — first those the replaced
  * service speaks for the whole job, then any (its own scoped ones: AWS OpenSearch's Elasticsearch
- * 7.10 API) — shared groups, in the service's broadest group, in its category.
+ * 7.10 API); then its category. Group size never ranks.
  */
-export function tierOf(peer: Peer, replaced: ServiceT, inBroadest: boolean): number[] {
+export function tierOf(peer: Peer, replaced: ServiceT): number[] {
+  const [primary] = peer.jobFits;
   return [
     peer.service.lifecycle ? 1 : 0,
+    primary ? coverageRank(primary.status) : 0,
+    -peer.jobFits.filter((fit) => fit.status === "covered").length,
+    -peer.jobFits.filter((fit) => fit.status !== "none").length,
     peer.lineage ? 0 : 1,
     -peer.wholeJob,
     -peer.compatibility.length,
-    -peer.groups.length,
-    inBroadest ? 0 : 1,
     peer.service.category === replaced.category ? 0 : 1,
   ];
 }
@@ -91,10 +103,9 @@ export const compareKeys = (x: readonly (number | string)[], y: readonly (number
 };
 
 /** The candidates whose real signals are the best (tierOf): those the cover may choose among. */
-function bestTier(context: PlanContext, approved: Approved, open: readonly Peer[]): Peer[] {
+function bestTier(approved: Approved, open: readonly Peer[]): Peer[] {
   if (open.length === 0) return [];
-  const inBroadest = inBroadestOf(groupBreadth(context), approved.groupIds);
-  const tiers = open.map((peer) => tierOf(peer, approved.service, inBroadest(peer)));
+  const tiers = open.map((peer) => tierOf(peer, approved.service));
   const top = tiers.reduce((best, tier) => (compareKeys(tier, best) < 0 ? tier : best));
   return open.filter((_, i) => compareKeys(tiers[i]!, top) === 0);
 }
@@ -110,13 +121,14 @@ export function placeServices(context: PlanContext, services: readonly Approved[
       stays.add(index);
       return;
     }
-    const all = peersOn(context, approved);
+    const jobs = jobsOf(context, approved, groupBreadth(context));
+    const all = peersOn(context, approved, jobs);
     const open = all.filter((peer) => !isClosed(peer.service));
     closedPeersOf.set(
       index,
       all.filter((peer) => isClosed(peer.service)).map((peer) => peer.service),
     );
-    moving.push({ index, open, best: bestTier(context, approved, open) });
+    moving.push({ index, jobs, open, best: bestTier(approved, open) });
   });
   return { stays, moving, closedPeersOf };
 }

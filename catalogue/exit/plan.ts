@@ -43,6 +43,7 @@ import {
 } from "./context.ts";
 import { placeServices, coverProviders, reachOf, groupBreadth } from "./placement.ts";
 import { rankCandidates } from "./ranking.ts";
+import { coverageOf, fallbackOf, jobEntries, jobsOf } from "./jobs.ts";
 import type { ExitNearestT, ExitPlanT, ExitServicePlanT, ExitTargetT, ServiceT } from "../schema/index.ts";
 
 export const COVER_METHOD =
@@ -228,16 +229,16 @@ function servicePlans(context: RankContext, services: readonly Approved[], place
       category: service.category,
       lifecycle: lifecycleOf(service),
     };
-    if (placement.stays.has(index)) return stayPlan(base, service);
+    if (placement.stays.has(index)) return stayPlan(context, base, service, jobsOf(context, approved, context.breadth));
     const entry = movingByIndex.get(index)!;
     const closed = placement.closedPeersOf.get(index)!;
     return entry.open.length > 0
       ? mappedPlan(context, base, approved, entry, closed)
-      : gapPlan(context, base, approved, closed, nearestOf);
+      : gapPlan(context, base, approved, entry.jobs, closed, nearestOf);
   });
 }
 
-function stayPlan(base: PlanBase, service: ServiceT): ExitServicePlanT {
+function stayPlan(context: PlanContext, base: PlanBase, service: ServiceT, jobs: readonly string[]): ExitServicePlanT {
   return {
     ...base,
     outcome: "stays",
@@ -245,6 +246,16 @@ function stayPlan(base: PlanBase, service: ServiceT): ExitServicePlanT {
     candidates: [],
     closedPeers: [],
     nearest: [],
+    coverage: "covered",
+    jobs: jobs.map((group, at) => ({
+      group,
+      name: context.groupById.get(group)?.name ?? group,
+      primary: at === 0,
+      status: "covered" as const,
+      by: service.slug,
+      proposed: true,
+      lost: [],
+    })),
   };
 }
 
@@ -266,11 +277,14 @@ const closedPeersOut = (closed: readonly ServiceT[]): ExitServicePlanT["closedPe
 function mappedPlan(
   context: RankContext,
   base: PlanBase,
-  { service, groupIds }: Approved,
+  approved: Approved,
   entry: Moving,
   closed: readonly ServiceT[],
 ): ExitServicePlanT {
-  const candidates = rankCandidates(context, { service, groupIds }, entry.open);
+  const { service } = approved;
+  const { candidates, peers } = rankCandidates(context, approved, entry.open);
+  const jobs = jobEntries(context, approved, entry.jobs, peers, candidates);
+  const fallback = fallbackOf(context, approved, jobs, []);
   return {
     ...base,
     outcome: "mapped",
@@ -278,6 +292,9 @@ function mappedPlan(
     candidates,
     closedPeers: closedPeersOut(closed),
     nearest: [],
+    coverage: coverageOf(jobs, candidates[0]),
+    jobs,
+    ...(fallback ? { fallback } : {}),
   };
 }
 
@@ -285,17 +302,27 @@ function gapPlan(
   context: PlanContext,
   base: PlanBase,
   approved: Approved,
+  jobIds: readonly string[],
   closed: readonly ServiceT[],
   nearestOf: (service: ServiceT) => ExitNearestT[],
 ): ExitServicePlanT {
   const { service } = approved;
+  const jobs = jobEntries(context, approved, jobIds, [], []);
+  const nearest = nearestOf(service).map((near) => ({
+    ...near,
+    lacks: jobs.map((job) => job.name),
+  }));
+  const fallback = fallbackOf(context, approved, jobs, nearest);
   return {
     ...base,
     outcome: "no-equivalent",
     reason: `${whyMove(context, base, service)}; ${gapReason(context, approved, closed)}.`,
     candidates: [],
     closedPeers: closedPeersOut(closed),
-    nearest: nearestOf(service),
+    nearest,
+    coverage: "gap",
+    jobs,
+    ...(fallback ? { fallback } : {}),
   };
 }
 
@@ -341,11 +368,23 @@ function assemblePlan(
       stays: plans.filter((plan) => plan.outcome === "stays").length,
       mapped: plans.filter((plan) => plan.outcome === "mapped").length,
       noEquivalent: plans.filter((plan) => plan.outcome === "no-equivalent").length,
+      jobs: jobSummary(plans),
     },
     services: plans,
     gaps: plans
       .filter((plan) => plan.outcome === "no-equivalent")
-      .map(({ slug, name, providerId, reason }) => ({ slug, name, providerId, reason })),
+      .map(({ slug, name, providerId, reason, jobs }) => {
+        const primary = jobs?.[0];
+        return {
+          slug,
+          name,
+          providerId,
+          reason,
+          jobs: (jobs ?? []).map((job) => job.group),
+          ...(primary?.gapKind ? { gapKind: primary.gapKind } : {}),
+          ...(primary?.elsewhere ? { elsewhere: primary.elsewhere } : {}),
+        };
+      }),
     targetList: {
       approvedServiceIds: targetIds,
       providers: [...new Set(targetIds.map((slug) => catalogue.bySlug.get(slug)!.service.providerId))].sort(),
@@ -354,6 +393,13 @@ function assemblePlan(
     exposure: exposureOf(catalogue, ids, plans, targetIds),
     notes: [...EXIT_PLAN_NOTES],
   };
+}
+
+/** The jobs of the services that move, by coverage. */
+function jobSummary(plans: readonly ExitServicePlanT[]): NonNullable<ExitPlanT["summary"]["jobs"]> {
+  const jobs = plans.filter((plan) => plan.outcome !== "stays").flatMap((plan) => plan.jobs ?? []);
+  const count = (status: string) => jobs.filter((job) => job.status === status).length;
+  return { total: jobs.length, covered: count("covered"), partial: count("partial"), gap: count("gap") };
 }
 
 /**

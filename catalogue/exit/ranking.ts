@@ -5,16 +5,18 @@
  */
 import { type Peer, type Approved, type RankContext, plural, providerNameOf } from "./context.ts";
 import { tierOf, compareKeys, inBroadestOf } from "./placement.ts";
+import { coverageRank } from "./jobs.ts";
 import type { ExitCandidateT } from "../schema/index.ts";
 
 /** The signal each position of a ranking key stands for (rankKey). */
 const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "lifecycle",
+  "groups",
+  "groups",
+  "groups",
   "lineage",
   "compatibility",
   "compatibility",
-  "groups",
-  "groups",
   "category",
   "consolidation",
   "consolidation",
@@ -27,8 +29,8 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
 ];
 
 /** Where sortCandidates' key holds "a provider the list uses" and "the service's groups it covers". */
-const CHOSEN_AT = 7;
-const JOBS_AT = 8;
+const CHOSEN_AT = 8;
+const JOBS_AT = 9;
 
 interface Ranked {
   readonly peer: Peer;
@@ -37,15 +39,16 @@ interface Ranked {
 }
 
 /**
- * A moving service's open candidates, best first: the real signals of tierOf, then consolidation
- * (a provider the proposed list uses, then one whose candidates cover more of the service's jobs
- * (jobOf), then one with candidates for more of the services), then the flagship prior (a
- * provider's best candidate against another's, then within a provider); a provider id or a name
- * decides only where every signal is equal.
+ * A moving service's open candidates, best first: the real signals of tierOf (job fit, then
+ * lineage, then protocol), then consolidation (a provider the proposed list uses, then one whose
+ * candidates cover more of the service's jobs (jobOf), then one with candidates for more of the
+ * services), then the flagship prior (a provider's best candidate against another's, then within
+ * a provider); a provider id or a name decides only where every signal is equal. Consolidation
+ * comes after every job-fit signal, so it never overrides coverage.
  */
 function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
   const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
-  const tiers = new Map(open.map((peer) => [peer, tierOf(peer, approved.service, inBroadest(peer))]));
+  const tiers = new Map(open.map((peer) => [peer, tierOf(peer, approved.service)]));
   // How many of the service's groups each provider's candidates cover together: one provider for
   // all its jobs (Key Vault's keys and secrets) rather than two.
   const jobs = new Map<string, Set<string>>();
@@ -134,8 +137,9 @@ function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, abov
     case "compatibility":
       return `${verb} by compatibility: ${me} shares ${plural(mine.compatibility.length, "compatibility entry", "compatibility entries")}, ${them} ${theirs.compatibility.length}.`;
     case "groups":
+      return `${verb} by job fit: ${me} ${jobWords(mine)}, ${them} ${jobWords(theirs)}.`;
     case "category":
-      return `${verb} by equivalence groups: ${me} is in ${plural(mine.groups.length, "group")} of the service, ${them} in ${theirs.groups.length}${ranked.inBroadest !== other.inBroadest ? `; ${above ? me : them} is in its broadest` : ""}${signal === "category" ? `; ${above ? me : them} is in its category` : ""}.`;
+      return `${verb} by category: ${above ? me : them} is in the service's category.`;
     case "consolidation":
       return `${verb} by consolidation: ${consolidationWords(context, above ? ranked : other, above ? other : ranked)}.`;
     case "flagship":
@@ -147,15 +151,30 @@ function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, abov
   }
 }
 
+/** How a candidate does the service's jobs, in words: "does the primary job whole, 2 of 3 jobs whole". */
+function jobWords(peer: Peer): string {
+  const [primary] = peer.jobFits;
+  if (!primary) return `shares ${plural(peer.wholeJob, "protocol")} for the whole job`;
+  const whole = peer.jobFits.filter((fit) => fit.status === "covered").length;
+  const part = peer.jobFits.filter((fit) => fit.status === "partial").length;
+  const how = primary.status === "covered" ? "whole" : primary.status === "partial" ? "in part" : "not at all";
+  return `does the primary job ${how}, ${whole} of ${peer.jobFits.length} jobs whole${part > 0 ? ` and ${part} in part` : ""}`;
+}
+
 /**
  * A moving service's open candidates, ranked. Rank 1 is proposed; so is, for each of the service's
- * groups rank 1 is not in, its best candidate there on a provider the proposed list uses (Key
- * Vault: a key manager and a secret manager).
+ * jobs no proposed candidate covers as well as the best candidate does (jobs.ts), that job's best
+ * candidate: on a provider the proposed list uses where one covers it as well, else anywhere
+ * (Key Vault: a key manager and a secret manager). The ranked peers come back with the candidates.
  */
-export function rankCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): ExitCandidateT[] {
+export function rankCandidates(
+  context: RankContext,
+  approved: Approved,
+  open: readonly Peer[],
+): { candidates: ExitCandidateT[]; peers: Peer[] } {
   const ranked = sortCandidates(context, approved, open);
-  const proposed = alsoProposed(context, approved, ranked);
-  return ranked.map((entry, i) => {
+  const proposed = proposedForJobs(context, approved, ranked);
+  const candidates = ranked.map((entry, i): ExitCandidateT => {
     const { peer } = entry;
     const other = ranked[i + 1] ?? ranked[i - 1];
     const beside = i > 0 && proposed.has(entry) ? alsoWords(context, approved, ranked[0]!, entry) : "";
@@ -172,8 +191,11 @@ export function rankCandidates(context: RankContext, approved: Approved, open: r
       proposed: proposed.has(entry),
       decidedBy: other ? (ranked[i + 1] ? decidingSignal(entry, other) : decidingSignal(other, entry)) : "only",
       reason: `${signalWords(context, approved, entry).join("; ")}. ${beside}${other ? decisionWords(context, entry, other, Boolean(ranked[i + 1])) : "The only candidate."}`,
+      fit: peer.fit,
+      jobs: peer.jobFits.filter((fit) => fit.status !== "none").map((fit) => fit.group),
     };
   });
+  return { candidates, peers: ranked.map((entry) => entry.peer) };
 }
 
 /**
@@ -185,34 +207,35 @@ function jobOf(context: RankContext, approved: Approved): (groupId: string) => b
   return (groupId) => approved.groupIds.includes(groupId) && 2 * context.breadth(groupId) >= broadest;
 }
 
+/** The best coverage any candidate gives a job (by its index in the service's jobs). */
+const bestCoverage = (ranked: readonly Ranked[], at: number): number =>
+  Math.min(2, ...ranked.map((entry) => coverageRank(entry.peer.jobFits[at]!.status)));
+
 /**
- * Rank 1, and for each other job of the service (a group rank 1 is not in, at least half as broad
- * as its broadest), its best candidate on a provider the proposed list uses.
+ * Rank 1, and for each job of the service no proposed candidate covers as well as its best
+ * candidate does: the first ranked candidate covering it that well on a provider the list uses,
+ * else (a job at least half as broad as its broadest, jobOf) the first anywhere. Coverage first:
+ * a job is never left uncovered to save a provider.
  */
-function alsoProposed(context: RankContext, approved: Approved, ranked: readonly Ranked[]): Set<Ranked> {
+function proposedForJobs(context: RankContext, approved: Approved, ranked: readonly Ranked[]): Set<Ranked> {
   const first = ranked[0];
   if (!first) return new Set();
   const proposed = new Set([first]);
-  const covered = new Set(first.peer.groups);
   const isJob = jobOf(context, approved);
-  for (const groupId of approved.groupIds) {
-    if (covered.has(groupId) || !isJob(groupId)) continue;
-    const extra = ranked.find(
-      (entry) =>
-        entry.peer.groups.includes(groupId) &&
-        context.chosen.has(entry.peer.service.providerId) &&
-        !entry.peer.service.lifecycle === !first.peer.service.lifecycle,
-    );
-    if (!extra) continue;
-    proposed.add(extra);
-    for (const id of extra.peer.groups) covered.add(id);
-  }
+  first.peer.jobFits.forEach(({ group }, at) => {
+    const best = bestCoverage(ranked, at);
+    if (best >= 2 || [...proposed].some((entry) => coverageRank(entry.peer.jobFits[at]!.status) <= best)) return;
+    const able = ranked.filter((entry) => coverageRank(entry.peer.jobFits[at]!.status) === best);
+    const extra =
+      able.find((entry) => context.chosen.has(entry.peer.service.providerId)) ?? (isJob(group) ? able[0] : undefined);
+    if (extra) proposed.add(extra);
+  });
   return proposed;
 }
 
 function alsoWords(context: RankContext, approved: Approved, first: Ranked, extra: Ranked): string {
-  const groups = extra.peer.groups
-    .filter((id) => !first.peer.groups.includes(id))
-    .map((id) => context.groupById.get(id)?.name ?? id);
+  const groups = extra.peer.jobFits
+    .filter((fit, at) => coverageRank(fit.status) < coverageRank(first.peer.jobFits[at]!.status))
+    .map((fit) => context.groupById.get(fit.group)?.name ?? fit.group);
   return `Proposed beside ${first.peer.service.name}: ${approved.service.name} also does ${groups.join(", ")}, which ${first.peer.service.name} does not. `;
 }

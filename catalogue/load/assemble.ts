@@ -14,6 +14,7 @@ import {
   type CompatibilityClaimT,
   type CompatibilityNotSupportedT,
   type CompatibilityTermT,
+  type NotDoingRecordT,
   type PolicyIdentifiersT,
   type ProviderFileT,
   type ProviderT,
@@ -36,6 +37,10 @@ export interface EquivalenceGroup {
   readonly category?: string;
   /** Members filed under another category than the group's, each with the reason it belongs. */
   readonly otherCategories?: Readonly<Record<string, string>>;
+  /** Services and providers checked and found not doing the job, each with the page read. */
+  readonly notDoing?: readonly NotDoingRecordT[];
+  /** Members whose primary job this group is, where the default rule would pick another. */
+  readonly primaryOf?: readonly string[];
 }
 
 /** What the catalogue knows about one service beyond its public Service fields. */

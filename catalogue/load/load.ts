@@ -206,6 +206,7 @@ function readGroups(
   const path = join(dataDir, "equivalents.yaml");
   const groups = readFile(path, EquivalentsFile, problems) ?? [];
   const groupIds = new Set<string>();
+  const primaryOf = new Map<string, string>();
   groups.forEach((group, index) => {
     const at = `${shown(path)}: entry ${index + 1} (${group.id})`;
     if (groupIds.has(group.id)) problems.push(`${at}: field id: duplicate group id`);
@@ -221,6 +222,20 @@ function readGroups(
     for (const slug of Object.keys(group.otherCategories ?? {}))
       if (!seen.has(slug))
         problems.push(`${at}: field otherCategories.${slug}: "${slug}" is not a member of this group`);
+    (group.primaryOf ?? []).forEach((slug, i) => {
+      if (!seen.has(slug)) problems.push(`${at}: field primaryOf.${i}: "${slug}" is not a member of this group`);
+      if (primaryOf.has(slug))
+        problems.push(`${at}: field primaryOf.${i}: "${slug}" is already the primary of ${primaryOf.get(slug)}`);
+      primaryOf.set(slug, group.id);
+    });
+    (group.notDoing ?? []).forEach((record, i) => {
+      if (record.service !== undefined && !entries.has(record.service))
+        problems.push(`${at}: field notDoing.${i}.service: "${record.service}" is not a service in the catalogue`);
+      if (record.service !== undefined && seen.has(record.service))
+        problems.push(
+          `${at}: field notDoing.${i}.service: "${record.service}" is a member; it cannot also not do the job`,
+        );
+    });
     const providers = new Set(group.services.map((slug) => entries.get(slug)?.providerId));
     if (providers.size < 2)
       problems.push(`${at}: field services: every service is on one provider, so none has an equivalent`);

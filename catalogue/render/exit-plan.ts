@@ -22,6 +22,29 @@ function usShare(report: ExposureReportT): string {
   return `${us.size} of ${report.totalProviders} (${report.usHeadquarteredProviderPercentage}%)`;
 }
 
+/** The headline: "8 of 11 (72.7%)" services whose provider's head office is in the United States. */
+function usServiceShare(report: ExposureReportT): string {
+  const us = report.services.filter((row) => row.usHeadquartered).length;
+  const share = report.totalServices === 0 ? 0 : Math.round((us / report.totalServices) * 1000) / 10;
+  return `${us} of ${report.totalServices} (${share}%)`;
+}
+
+/** Each operator of the selection as published: "Alibaba Cloud (Singapore) Private Limited: SG, controlled from CN". */
+function operatorsOf(report: ExposureReportT): string {
+  const seen = new Map<string, ExposureReportT["services"][number]>();
+  for (const row of report.services) if (!seen.has(row.providerId)) seen.set(row.providerId, row);
+  return (
+    [...seen.values()]
+      .map((row) => {
+        const company = report.operators?.find((operator) => operator.providerId === row.providerId)?.company;
+        const control =
+          row.controllingCountry === row.headOfficeCountry ? "" : `, controlled from ${row.controllingCountry}`;
+        return `${company ?? row.providerId}: ${row.jurisdiction}${control}`;
+      })
+      .join("; ") || "none"
+  );
+}
+
 function topJurisdictions(report: ExposureReportT): string {
   return report.byJurisdiction.map((row) => `${row.key} ${row.percentage}%`).join(", ") || "none";
 }
@@ -58,6 +81,7 @@ export function exitPlanDoc(
     ...summaryBlocks(catalogue, plan),
     ...gapBlocks(plan, serviceLink),
     ...movingBlocks(plan, serviceLink),
+    ...jobBlocks(plan, serviceLink),
     ...stayingBlocks(plan, serviceLink),
     ...closedPeerBlocks(plan),
     ...exposureBlocks(plan),
@@ -83,7 +107,54 @@ function summaryBlocks(catalogue: DocCatalogue, plan: ExitPlanT): Block[] {
         `${plural(summary.services, "service")}: ${summary.stays} stay, ${summary.mapped} mapped, ${plural(summary.noEquivalent, "gap")}.`,
       ),
       ` The proposed list has ${plural(plan.targetList.approvedServiceIds.length, "service")} on ${plural(targetProviders.length, "provider")}${targetProviders.length > 0 ? ` (${targetProviders.join(", ")})` : ""}.`,
+      ...(summary.jobs && summary.jobs.total > 0
+        ? [
+            ` Jobs of the services that move: ${summary.jobs.covered} covered, ${summary.jobs.partial} partial, ${plural(summary.jobs.gap, "gap")} of ${summary.jobs.total}.`,
+          ]
+        : []),
     ),
+  ];
+}
+
+const COVERAGE_WORDS = { covered: "covered", partial: "partial", gap: "gap" } as const;
+
+/** One job in words for a cell: "Key management (primary): covered by KMS (OTC), compatible". */
+function jobCell(entry: ExitServicePlanT, job: NonNullable<ExitServicePlanT["jobs"]>[number]): string {
+  const by = entry.candidates.find((c) => c.slug === job.by);
+  const who = by ? ` by ${candidateLabel(by)}${job.proposed ? "" : " (not proposed)"}` : "";
+  const lost = job.lost.length > 0 ? `; lost: ${job.lost.join("; ")}` : "";
+  return `${job.name}${job.primary ? " (primary)" : ""}: ${COVERAGE_WORDS[job.status]}${who}${job.fit ? `, ${job.fit}` : ""}${lost}`;
+}
+
+/** A service's coverage and jobs in words, for a cell: "partial: Key management (primary): covered by …". */
+export const jobsText = (entry: ExitServicePlanT): string =>
+  entry.jobs && entry.jobs.length > 0
+    ? `${entry.coverage ?? ""}: ${entry.jobs.map((job) => jobCell(entry, job)).join(". ")}${entry.fallback ? `. Fallback: ${entry.fallback}` : ""}`
+    : (entry.fallback ?? "");
+
+/** The providers outside the target that sell a gap's job, with their services, for a cell. */
+export const sellersText = (gap: ExitPlanT["gaps"][number]): string =>
+  `${(gap.elsewhere ?? []).map((seller) => `${seller.providerName} (${seller.services.join(", ")})`).join("; ") || "none in the catalogue"}${gap.gapKind === "not-sold" ? "" : "; not checked whether the allowed providers sell it"}`;
+
+/** Every moving service's jobs: coverage, the candidate, its compatibility level, what is lost, the fallback. */
+function jobBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
+  const moving = plan.services.filter((entry) => entry.outcome !== "stays" && (entry.jobs ?? []).length > 0);
+  if (moving.length === 0) return [];
+  return [
+    heading(2, "Jobs"),
+    paragraph(
+      "Each service's jobs are its equivalence groups, primary first. Its coverage is the worst of them: covered (a candidate does the whole job), partial (part of it: what is lost is named) or gap.",
+    ),
+    {
+      kind: "table",
+      head: ["Service", "Coverage", "Jobs", "Fallback"],
+      rows: moving.map((entry) => [
+        serviceLink(entry.slug, entry.name),
+        entry.coverage ? COVERAGE_WORDS[entry.coverage] : "",
+        (entry.jobs ?? []).map((job) => jobCell(entry, job)).join(". "),
+        entry.fallback ?? "",
+      ]),
+    },
   ];
 }
 
@@ -102,15 +173,23 @@ function gapBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
     },
     {
       kind: "table",
-      head: ["Service", "Provider", "Why", "Same category, not equivalent"],
+      head: ["Service", "Provider", "Why", "Same category, not equivalent", "Sold by (outside the target)", "Checked"],
       rows: plan.gaps.map((gap) => [
         serviceLink(gap.slug, gap.name),
         byslug.get(gap.slug)!.providerName,
         gap.reason,
         byslug
           .get(gap.slug)!
-          .nearest.map((near) => `${near.name} (${near.providerName})`)
+          .nearest.map(
+            (near) =>
+              `${near.name} (${near.providerName})${near.lacks?.length ? `, lacks ${near.lacks.join(", ")}` : ""}`,
+          )
           .join("; ") || "none",
+        (gap.elsewhere ?? []).map((seller) => `${seller.providerName} (${seller.services.join(", ")})`).join("; ") ||
+          "none in the catalogue",
+        gap.gapKind === "not-sold"
+          ? "the allowed providers are recorded as not selling it"
+          : "not checked: the catalogue has no record that the allowed providers lack it",
       ]),
     },
   ];
@@ -183,10 +262,12 @@ export function exposureRows({ before, after }: ExitPlanT["exposure"]): string[]
   return [
     ["Services", String(before.totalServices), String(after.totalServices)],
     ["Providers", String(before.totalProviders), String(after.totalProviders)],
+    ["Services on a US-headquartered provider", usServiceShare(before), usServiceShare(after)],
     ["US-headquartered providers", usShare(before), usShare(after)],
     ["Services on a sovereign option", String(before.sovereignOptionCount), String(after.sovereignOptionCount)],
     ["Services on an EU-resident-only provider", String(before.euResidentOnlyCount), String(after.euResidentOnlyCount)],
     ["Head-office jurisdictions", topJurisdictions(before), topJurisdictions(after)],
+    ["Operators (jurisdiction as published)", operatorsOf(before), operatorsOf(after)],
   ];
 }
 
@@ -255,12 +336,54 @@ const CSV_HEAD = [
   "lifecycle",
   "proposed",
   "reason",
+  "coverage",
+  "fit",
+  "jobs",
+  "lost",
+  "fallback",
 ];
 
 /**
  * What a candidate is, as the CSV's kind column says it: the same product elsewhere (lineage), a
  * service speaking a shared protocol or API (compatible), or a peer of its equivalence groups.
  */
+/** The columns added in 1.10.0 for a candidate row: the entry's coverage, the fit, its jobs. */
+const jobColumns = (entry: ExitServicePlanT, c?: ExitCandidateT): string[] => [
+  entry.coverage ?? "",
+  c?.fit ?? "",
+  (c?.jobs ?? []).join(" "),
+  "",
+  c ? "" : (entry.fallback ?? ""),
+];
+
+/** A job's CSV row: the candidate covering it, its coverage in words, the columns of 1.10.0. */
+function jobRow(entry: ExitServicePlanT, job: NonNullable<ExitServicePlanT["jobs"]>[number]): (string | boolean)[] {
+  const sellers = (job.elsewhere ?? []).map((seller) => seller.providerName);
+  const gap =
+    job.status === "gap"
+      ? ` (${job.gapKind === "not-sold" ? "not sold by the allowed providers" : "not checked"}${sellers.length > 0 ? `; sold by ${sellers.join(", ")}` : ""})`
+      : "";
+  return [
+    entry.slug,
+    entry.name,
+    entry.providerId,
+    entry.outcome,
+    "job",
+    "",
+    job.by ?? "",
+    job.name,
+    entry.candidates.find((c) => c.slug === job.by)?.providerId ?? "",
+    "",
+    job.proposed,
+    `${job.name}${job.primary ? " (primary)" : ""}: ${job.status}${gap}`,
+    entry.coverage ?? "",
+    job.fit ?? "",
+    job.group,
+    job.lost.join("; "),
+    job.status === "gap" ? (entry.fallback ?? "") : "",
+  ];
+}
+
 function candidateKind(candidate: ExitPlanT["services"][number]["candidates"][number]): string {
   if (candidate.lineage) return "lineage";
   return candidate.compatibility.length > 0 ? "compatible" : "equivalent";
@@ -270,7 +393,9 @@ function candidateKind(candidate: ExitPlanT["services"][number]["candidates"][nu
  * The plan as CSV, one row per service that stays, per candidate of a mapped service, and per gap
  * and each of its same-category services (kind nearest: not an equivalent). A candidate's kind is
  * lineage, compatible or equivalent (candidateKind). A gap the
- * proposed list keeps where it is (the site's partial exit) is of kind kept, proposed.
+ * proposed list keeps where it is (the site's partial exit) is of kind kept, proposed. Each job of
+ * a service that moves is a row of kind job (its group in jobs, its coverage in the reason), and
+ * the columns coverage, fit, jobs, lost and fallback (1.10.0) say how each row covers them.
  */
 export function exitPlanCsv(plan: ExitPlanT): string {
   const rows: (string | number | boolean)[][] = [CSV_HEAD];
@@ -288,6 +413,7 @@ export function exitPlanCsv(plan: ExitPlanT): string {
         entry.lifecycle,
         true,
         entry.reason,
+        ...jobColumns(entry),
       ]);
     for (const c of entry.candidates)
       rows.push([
@@ -300,15 +426,43 @@ export function exitPlanCsv(plan: ExitPlanT): string {
         c.lifecycle,
         c.proposed,
         c.reason,
+        ...jobColumns(entry, c),
       ]);
+    if (entry.outcome !== "stays") for (const job of entry.jobs ?? []) rows.push(jobRow(entry, job));
     if (entry.outcome === "no-equivalent") {
       rows.push(
         proposed.has(entry.slug)
-          ? [...from(entry), "kept", "", entry.slug, entry.name, entry.providerId, entry.lifecycle, true, entry.reason]
-          : [...from(entry), "gap", "", "", "", "", "", false, entry.reason],
+          ? [
+              ...from(entry),
+              "kept",
+              "",
+              entry.slug,
+              entry.name,
+              entry.providerId,
+              entry.lifecycle,
+              true,
+              entry.reason,
+              ...jobColumns(entry),
+            ]
+          : [...from(entry), "gap", "", "", "", "", "", false, entry.reason, ...jobColumns(entry)],
       );
       for (const near of entry.nearest)
-        rows.push([...from(entry), "nearest", "", near.slug, near.name, near.providerId, "", false, near.reason]);
+        rows.push([
+          ...from(entry),
+          "nearest",
+          "",
+          near.slug,
+          near.name,
+          near.providerId,
+          "",
+          false,
+          near.reason,
+          entry.coverage ?? "",
+          "look-alike",
+          "",
+          (near.lacks ?? []).join("; "),
+          "",
+        ]);
     }
   }
   return `${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;

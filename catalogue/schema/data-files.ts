@@ -1,6 +1,6 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
-import { CompatibilityClaim, CompatibilityNotSupported, ServiceLineage } from "./compatibility.ts";
+import { CompatibilityClaim, CompatibilityNotSupported, FactSource, ServiceLineage } from "./compatibility.ts";
 import { ComplianceScope, HeadOffice, Region, ServiceLifecycle, ServiceSourceEntry, SubService } from "./resources.ts";
 import { PolicyIdentifiers } from "./identifiers.ts";
 import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
@@ -106,6 +106,19 @@ export const ServiceEntry = z
   })
   .strict();
 
+/** A service or a provider checked and found not doing a group's job, with the page read. */
+export const NotDoingRecord = z
+  .object({
+    service: Slug.optional(),
+    provider: Slug.optional(),
+    note: z.string().min(1).max(300),
+    source: FactSource,
+  })
+  .strict()
+  .refine((record) => (record.service === undefined) !== (record.provider === undefined), {
+    message: "give exactly one of service or provider",
+  });
+
 export const EquivalentsFile = z.array(
   z
     .object({
@@ -120,10 +133,22 @@ export const EquivalentsFile = z.array(
        * in another category without one (data/README.md, "equivalents.yaml").
        */
       otherCategories: z.record(Slug, z.string().min(1)).optional(),
+      /**
+       * Checked and found not doing this job (data/README.md, rule "membership sweep"): a service
+       * whose words name the job but which does not do it in full, or a provider that sells no
+       * service doing it; each with the vendor page read.
+       */
+      notDoing: z.array(NotDoingRecord).min(1).optional(),
+      /**
+       * Members in several groups whose primary job this group is, where the rule "primary job"
+       * (data/README.md) would pick another (HDInsight: Spark and Hadoop, not Kafka).
+       */
+      primaryOf: z.array(Slug).min(1).optional(),
     })
     .strict(),
 );
 
+export type NotDoingRecordT = z.infer<typeof NotDoingRecord>;
 export type ProviderFileT = z.infer<typeof ProviderFile>;
 export type ServiceEntryT = z.infer<typeof ServiceEntry>;
 

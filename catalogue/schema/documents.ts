@@ -4,6 +4,7 @@
  * response schemas, so that every operation of the OpenAPI document names what it answers.
  */
 import { z } from "zod";
+import { FactSource } from "./compatibility.ts";
 import { Category, Provider, ServiceDetail } from "./resources.ts";
 import { d } from "./vocabulary.ts";
 
@@ -102,6 +103,21 @@ const DumpEquivalenceGroup = z
       .record(z.string(), z.string())
       .optional()
       .meta(d("Members filed under another category, each with why it does the group's job")),
+    notDoing: z
+      .array(
+        z.object({
+          service: z.string().optional().meta(d("A service checked and found not doing the job")),
+          provider: z.string().optional().meta(d("A provider checked and found selling no service doing it")),
+          note: z.string().meta(d("What the vendor's page says instead")),
+          source: FactSource.meta(d("The vendor page read")),
+        }),
+      )
+      .optional()
+      .meta(d("Services and providers checked and found not doing the job (added in 1.10.0)")),
+    primaryOf: z
+      .array(z.string())
+      .optional()
+      .meta(d("Members whose primary job this group is, where the default rule picks another (added in 1.10.0)")),
   })
   .meta({ id: "DumpEquivalenceGroup", description: "An equivalence group as equivalents.yaml states it" });
 

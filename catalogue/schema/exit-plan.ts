@@ -142,6 +142,11 @@ export const EXIT_RANK_SIGNALS = [
   "name",
 ] as const;
 
+/** How well a candidate does a job of the service it replaces (rule "job fit", catalogue/data/README.md). */
+export const EXIT_FITS = ["same-product", "compatible", "partly-compatible", "equivalent", "look-alike"] as const;
+/** How one job of a service is covered on the allowed providers; the entry's coverage is the worst. */
+export const EXIT_COVERAGE = ["covered", "partial", "gap"] as const;
+
 export const ExitCandidate = z
   .object({
     slug: z.string().meta(d("Service slug")),
@@ -175,6 +180,18 @@ export const ExitCandidate = z
         ),
       ),
     reason: z.string().meta(d("Its signals, and which one decided its rank, in words")),
+    fit: z
+      .enum(EXIT_FITS)
+      .optional()
+      .meta(
+        d(
+          "same-product (lineage), compatible (speaks a protocol or API the service speaks for the whole job), partly-compatible (only part of it, or a sourced record says it does not speak one), equivalent (same job, no shared protocol), look-alike (shares a protocol, not a job) (added in 1.10.0)",
+        ),
+      ),
+    jobs: z
+      .array(z.string())
+      .optional()
+      .meta(d("The service's jobs (equivalence group ids) it covers, whole or in part (added in 1.10.0)")),
   })
   .meta({
     id: "ExitCandidate",
@@ -191,6 +208,10 @@ export const ExitNearest = z
     kind: z.literal("same-category").meta(d("Always same-category: a service of the same category, not an equivalent")),
     sharedTags: z.array(z.string()).meta(d("Search tags it shares with the service")),
     reason: z.string().meta(d("Why it is listed, and that it is not an equivalent")),
+    lacks: z
+      .array(z.string())
+      .optional()
+      .meta(d("The jobs of the service it is not catalogued as doing, by group name (added in 1.10.0)")),
   })
   .meta({
     id: "ExitNearest",
@@ -208,6 +229,60 @@ export const ExitClosedPeer = z
   .meta({
     id: "ExitClosedPeer",
     description: "An equivalence-group peer on an allowed provider left out because it is closed to new customers",
+  });
+
+/** The providers, not allowed by the target, that sell a job, with their services. */
+const ExitElsewhere = z
+  .array(
+    z.object({
+      providerId: z.string().meta(d("Provider id")),
+      providerName: z.string().meta(d("Provider display name")),
+      services: z.array(z.string()).meta(d("Its services doing the job, open to new customers, by slug")),
+    }),
+  )
+  .meta(d("The providers outside the target that sell the job, with their services (added in 1.10.0)"));
+
+/** Why the target providers lack a job: checked and not sold, or not checked by the catalogue. */
+export const EXIT_GAP_KINDS = ["not-sold", "not-checked"] as const;
+
+export const ExitJob = z
+  .object({
+    group: z.string().meta(d("The job: an equivalence group id the service is in")),
+    name: z.string().meta(d("The group's name")),
+    primary: z.boolean().meta(d("True for the service's primary job (one per service)")),
+    status: z
+      .enum(EXIT_COVERAGE)
+      .meta(
+        d(
+          "covered: a candidate does the whole job; partial: only part of it (lost says what); gap: no open service on the allowed providers does it",
+        ),
+      ),
+    by: z
+      .string()
+      .optional()
+      .meta(d("The candidate that covers it (slug): the proposed one where one is, else the best ranked")),
+    fit: z.enum(EXIT_FITS).optional().meta(d("How well that candidate does the job (ExitCandidate.fit)")),
+    proposed: z.boolean().meta(d("Whether a proposed candidate covers it (the list takes it)")),
+    lost: z
+      .array(z.string())
+      .meta(
+        d(
+          "What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only); empty when nothing is known lost",
+        ),
+      ),
+    gapKind: z
+      .enum(EXIT_GAP_KINDS)
+      .optional()
+      .meta(
+        d(
+          "For a gap: not-sold when the catalogue records every allowed provider as not doing the job (with a source), not-checked otherwise",
+        ),
+      ),
+    elsewhere: ExitElsewhere.optional(),
+  })
+  .meta({
+    id: "ExitJob",
+    description: "One job of an approved service and how the allowed providers cover it (added in 1.10.0)",
   });
 
 export const ExitServicePlan = z
@@ -237,6 +312,26 @@ export const ExitServicePlan = z
           "For no-equivalent: up to three same-category services on allowed providers sharing at least one search tag with it (a similarity floor, from 1.8.0), not equivalents",
         ),
       ),
+    coverage: z
+      .enum(EXIT_COVERAGE)
+      .optional()
+      .meta(
+        d(
+          "The worst of its jobs: covered (every job whole), partial (a job only in part) or gap (a job with no service on the allowed providers); a service that stays is covered (added in 1.10.0)",
+        ),
+      ),
+    jobs: z
+      .array(ExitJob)
+      .optional()
+      .meta(d("Each of its jobs (its equivalence groups, primary first) and how it is covered (added in 1.10.0)")),
+    fallback: z
+      .string()
+      .optional()
+      .meta(
+        d(
+          "For a service with a job gap: what to do instead, in words (a nearest service to evaluate, a provider outside the target that sells it, or keeping it where it is) (added in 1.10.0)",
+        ),
+      ),
   })
   .meta({ id: "ExitServicePlan", description: "What becomes of one approved service" });
 
@@ -260,6 +355,15 @@ export const ExitPlan = z
         stays: z.number().int().meta(d("How many stay")),
         mapped: z.number().int().meta(d("How many have candidates")),
         noEquivalent: z.number().int().meta(d("How many are gaps")),
+        jobs: z
+          .object({
+            total: z.number().int().meta(d("Jobs of the services that move")),
+            covered: z.number().int().meta(d("Covered whole")),
+            partial: z.number().int().meta(d("Covered in part")),
+            gap: z.number().int().meta(d("Not covered")),
+          })
+          .optional()
+          .meta(d("The jobs of the moving services, by coverage (added in 1.10.0)")),
       })
       .meta(d("Counts by outcome")),
     services: z.array(ExitServicePlan).meta(d("One entry per approved service, in request order")),
@@ -271,6 +375,12 @@ export const ExitPlan = z
             name: z.string().meta(d("Service name")),
             providerId: z.string().meta(d("Provider id")),
             reason: z.string().meta(d("Why no equivalent is proposed")),
+            jobs: z
+              .array(z.string())
+              .optional()
+              .meta(d("Its jobs (group ids), none of which the allowed providers cover (added in 1.10.0)")),
+            gapKind: z.enum(EXIT_GAP_KINDS).optional().meta(d("not-sold or not-checked (ExitJob.gapKind)")),
+            elsewhere: ExitElsewhere.optional(),
           })
           .meta({ id: "ExitGap", description: "An approved service with no equivalent on the allowed providers" }),
       )
@@ -312,4 +422,5 @@ export type ExitPlanT = z.infer<typeof ExitPlan>;
 export type ExitServicePlanT = z.infer<typeof ExitServicePlan>;
 export type ExitCandidateT = z.infer<typeof ExitCandidate>;
 export type ExitNearestT = z.infer<typeof ExitNearest>;
+export type ExitJobT = z.infer<typeof ExitJob>;
 export type ExitPlanFormat = (typeof EXIT_PLAN_FORMATS)[number];

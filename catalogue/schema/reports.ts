@@ -107,6 +107,44 @@ export const ExposureReport = z
     usHeadquarteredProviderPercentage: z
       .number()
       .meta(d("Percentage (0-100, one decimal) of distinct providers whose head office is in the United States")),
+    usHeadquarteredServiceCount: z
+      .number()
+      .int()
+      .optional()
+      .meta(d("Number of selected services whose provider's head office is in the United States (added in 1.10.0)")),
+    usHeadquarteredServicePercentage: z
+      .number()
+      .optional()
+      .meta(
+        d(
+          "The headline figure: percentage (0-100, one decimal) of selected services whose provider's head office is in the United States; usHeadquarteredProviderPercentage is the second figure, by distinct provider (added in 1.10.0)",
+        ),
+      ),
+    byControllingCountry: z
+      .array(Count)
+      .optional()
+      .meta(
+        d(
+          "Selected services by the country of their provider's ultimate controlling parent, largest first (Alibaba Cloud: run from Singapore, controlled from China) (added in 1.10.0)",
+        ),
+      ),
+    operators: z
+      .array(
+        z.object({
+          providerId: z.string().meta(d("Provider id")),
+          company: z.string().optional().meta(d("The operating company as the provider publishes it")),
+          headOfficeCountry: z.string().meta(d("Its head-office country")),
+          jurisdiction: z.string().meta(d("Its head-office jurisdiction (ISO code, or EU)")),
+          controllingCountry: z.string().meta(d("Country of its ultimate controlling parent")),
+          services: z.number().int().meta(d("How many of the selected services it runs")),
+        }),
+      )
+      .optional()
+      .meta(
+        d(
+          "Each provider of the selection with its operating company and jurisdictions, most services first (added in 1.10.0)",
+        ),
+      ),
     sovereignOptionCount: z.number().int().meta(d("Number of selected services that are sovereign options")),
     euResidentOnlyCount: z.number().int().meta(d("Number of selected services that are EU-resident-only options")),
     services: z.array(ExposureRow).meta(d("Per-service rows, in request order")),

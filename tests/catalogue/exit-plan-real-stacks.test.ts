@@ -1,6 +1,7 @@
 /**
  * The reviewed migrations of tests/fixtures/exit-plans-real-stacks.ts (decisions.md#exit-ranking) and
- * exit-plans-seven-stacks.ts (decisions.md#compatibility-claims): no false gap
+ * exit-plans-seven-stacks.ts (decisions.md#compatibility-claims) and exit-plans-job-stacks.ts (issue
+ * 86: every job stated, a reviewed job covered by its target or a gap): no false gap
  * whose target the catalogue holds, every rank-1 pick one an architect accepted, a second job's
  * target listed beside it, and rank 1 never decided by a name while a real signal differs.
  */
@@ -9,10 +10,11 @@ import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { isClosed } from "../../catalogue/exit/context.ts";
 import { AWAITED_SERVICES, REAL_STACK_PLANS as FIRST_FIVE } from "../fixtures/exit-plans-real-stacks.ts";
 import { SEVEN_STACK_PLANS } from "../fixtures/exit-plans-seven-stacks.ts";
+import { JOB_STACK_PLANS, type JobMapping } from "../fixtures/exit-plans-job-stacks.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
-const REAL_STACK_PLANS = [...FIRST_FIVE, ...SEVEN_STACK_PLANS];
+const REAL_STACK_PLANS = [...FIRST_FIVE, ...SEVEN_STACK_PLANS, ...JOB_STACK_PLANS];
 const HYPERSCALERS = /^(aws|azure|gcp)$/;
 
 /** The services of a list the catalogue holds and that are open to new customers. */
@@ -40,6 +42,20 @@ describe("the migrations from real stacks", () => {
       for (const entry of plan.services) {
         const mapping = example.mappings[entry.slug]!;
         const where = `${entry.slug}: ${mapping.why}`;
+        // Every job is stated (none dropped silently), and a reviewed job's target or gap is the plan's.
+        if (entry.outcome !== "stays")
+          expect(entry.jobs!.map((job) => job.group).sort(), entry.slug).toEqual(
+            [...catalogue.bySlug.get(entry.slug)!.groupIds].sort(),
+          );
+        for (const [group, target] of Object.entries((mapping as JobMapping).jobs ?? {})) {
+          const job = entry.jobs!.find((j) => j.group === group)!;
+          if (target === "gap") expect(job.status, `${entry.slug} / ${group}`).toBe("gap");
+          else if (catalogue.bySlug.has(target) && !mapping.dataGap)
+            expect(
+              [target, ...(mapping.expect === "gap" ? [] : mapping.expect)],
+              `${entry.slug} / ${group} is covered by ${job.by}`,
+            ).toContain(job.by);
+        }
         if (mapping.expect === "gap") {
           expect(entry.outcome, where).toBe("no-equivalent");
           continue;

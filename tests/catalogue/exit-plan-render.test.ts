@@ -23,21 +23,23 @@ describe("exit plan renderings", () => {
     expect(html).toContain('<a href="#">far</a>');
   });
 
-  it("CSV has one row per candidate, gap and same-category service, quoted and defused", () => {
+  it("CSV has one row per candidate, job, gap and same-category service, quoted and defused", () => {
     const plan = exitPlan(catalogue, ["aws-s3", "azure-entra-id", "ovhcloud-dns"], { providers: ["ovhcloud"] });
     const csv = exitPlanCsv(plan);
     const rows = csv.trimEnd().split("\r\n");
     const s3 = plan.services[0]!;
-    expect(rows.filter((row) => row.startsWith("aws-s3,"))).toHaveLength(s3.candidates.length);
+    expect(rows.filter((row) => row.startsWith("aws-s3,"))).toHaveLength(s3.candidates.length + s3.jobs!.length);
     const entra = plan.services[1]!;
     expect(entra.outcome).toBe("no-equivalent");
-    expect(rows.filter((row) => row.startsWith("azure-entra-id,"))).toHaveLength(1 + entra.nearest.length);
+    expect(rows.filter((row) => row.startsWith("azure-entra-id,"))).toHaveLength(
+      1 + entra.nearest.length + entra.jobs!.length,
+    );
     expect(rows.some((row) => row.startsWith("ovhcloud-dns,DNS,ovhcloud,stays,stays,,ovhcloud-dns,"))).toBe(true);
     // What each candidate is: S3 to OVHcloud's Object Storage shares the S3 API (compatible);
     // the same-category rows are "nearest", never equivalents.
     const kinds = rows.slice(1).map((row) => row.split(",")[4]);
     for (const kind of kinds)
-      expect(["stays", "lineage", "compatible", "equivalent", "gap", "kept", "nearest"]).toContain(kind);
+      expect(["stays", "lineage", "compatible", "equivalent", "gap", "kept", "nearest", "job"]).toContain(kind);
     expect(
       rows.find((row) => row.startsWith("aws-s3,") && row.includes(",ovhcloud-object-storage,"))!.split(",")[4],
     ).toBe(
@@ -47,7 +49,7 @@ describe("exit plan renderings", () => {
     );
     expect(kinds.filter((kind) => kind === "nearest")).toHaveLength(entra.nearest.length);
     // Every reason has commas or semicolons: quoted, and a row has exactly the header's columns.
-    for (const row of rows.slice(1)) expect(row.match(/"[^"]*"|[^,]+|(?<=,)(?=,|$)/g)!.length).toBe(12);
+    for (const row of rows.slice(1)) expect(row.match(/"[^"]*"|[^,]+|(?<=,)(?=,|$)/g)!.length).toBe(17);
   });
 
   it("CSV marks a gap the proposed list keeps where it is (the site's partial exit) as kept and proposed", () => {

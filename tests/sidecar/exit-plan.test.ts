@@ -70,7 +70,7 @@ describe("POST /v1/exit-plan", () => {
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     const lines = csv.body.trimEnd().split("\r\n");
     expect(lines[0]).toBe(
-      "service,service_name,service_provider,outcome,kind,rank,slug,name,provider,lifecycle,proposed,reason",
+      "service,service_name,service_provider,outcome,kind,rank,slug,name,provider,lifecycle,proposed,reason,coverage,fit,jobs,lost,fallback",
     );
     // S3's rank 1 shares the S3 API with it: the kind column says compatible, not only equivalent.
     expect(lines.some((line) => line.startsWith("aws-s3,") && line.includes(",compatible,1,"))).toBe(true);

@@ -12,7 +12,14 @@ import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalog
 import { exitPlan, exposureOf } from "../../../catalogue/exit/plan.ts";
 import type { ExitCatalogue } from "../../../catalogue/exit/context.ts";
 import { HttpError } from "../../../catalogue/api/problem.ts";
-import { exitPlanCsv, exitPlanDoc, exposureRows, unplacedSentence } from "../../../catalogue/render/exit-plan.ts";
+import {
+  exitPlanCsv,
+  exitPlanDoc,
+  exposureRows,
+  jobsText,
+  sellersText,
+  unplacedSentence,
+} from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
 import type { ExitPlanT, ExitTargetT } from "../../../catalogue/schema/index.ts";
 import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
@@ -257,13 +264,14 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
   else
     gaps.replaceChildren(
       table(
-        ["Service", "Why", "Same category, not equivalent"],
+        ["Service", "Why", "Same category, not equivalent", "Sold by (outside the target)"],
         base.services
           .filter((entry) => entry.outcome === "no-equivalent")
           .map((entry) => [
             keepChoice(base, c, entry),
             entry.reason,
             entry.nearest.map((near) => `${near.name} (${near.providerName})`).join("; ") || "none",
+            sellersText(base.gaps.find((gap) => gap.slug === entry.slug)!),
           ]),
         "Services with no equivalent on the providers chosen",
         true,
@@ -272,14 +280,14 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
   const rows = base.services
     .filter((entry) => entry.outcome !== "no-equivalent")
     .map((entry) => {
-      if (entry.outcome === "stays") return [`${entry.name} (${entry.providerName})`, "Stays", entry.reason];
+      if (entry.outcome === "stays") return [`${entry.name} (${entry.providerName})`, "Stays", entry.reason, "covered"];
       const group = alternatives(base, c, entry);
-      return [`${entry.name} (${entry.providerName})`, group, entry.candidates[0]!.reason];
+      return [`${entry.name} (${entry.providerName})`, group, entry.candidates[0]!.reason, jobsText(entry)];
     });
   document
     .querySelector("[data-exit-mapping]")!
     .replaceChildren(
-      table(["Service", "Move to", "Why rank 1"], rows, "What each service becomes; rank 1 is proposed", true),
+      table(["Service", "Move to", "Why rank 1", "Jobs"], rows, "What each service becomes; rank 1 is proposed", true),
     );
   showExposure(current);
   result.hidden = false;
