@@ -326,7 +326,16 @@ function dependencyClosure(
   const key = (identifier: string) => identifierKey(vendor.providerId, identifier);
   const entries = new Map<string, { identifier: string; neededBy: Set<string>; sources: Set<string> }>();
   const allowedKeys = new Set(allowed.map(key));
-  const needing = new Map(included.map((service) => [service.slug, service]));
+  // An approved service without identifiers of its own (the AWS CDK) still brings what it needs.
+  const needing = new Map(
+    [
+      ...included,
+      ...[...approvedIds]
+        .map((id) => catalogue.bySlug.get(id)!)
+        .filter((record) => record.service.providerId === vendor.providerId && record.dependencies.length > 0)
+        .map((record) => record.service),
+    ].map((service) => [service.slug, service]),
+  );
   const candidates = catalogue.services.filter(
     (service) =>
       service.providerId === vendor.providerId &&
