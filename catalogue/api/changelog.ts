@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.10.0",
+    date: "2026-11-27",
+    changes: [
+      "POST /v1/deployments/check (new, tag Policies): a template (CloudFormation or SAM, JSON or YAML; ARM; a Terraform plan from terraform show -json; or Google API names) with approvedServiceIds or a saved list's listId. Answers the catalogue services the deployment uses with the items that made it so, the items no service owns (unplaced, with the reason), missingServiceIds, implicitNeeds (what its tools and types need beyond their own services, each with its vendor page), per vendor the generated document's verdict from the list and from suggestedServiceIds (allowed, or each denied action, type or API with what needs it and the services that would allow it, and the services the document allows beyond the list, wider, each with what it came with), and statements, each sentence with what it was checked against. A template it cannot read is a 400 Invalid template naming what was not understood.",
+      "Dependencies (ServiceDetail.dependencies and the policies' explain mode) include the implicit-needs rows that belong to a service: approving AWS CloudFormation allows ssm:GetParameters (Systems Manager parameter types), the AWS CDK the bootstrap stack's S3, ECR, SSM and CloudFormation calls, Azure Machine Learning its workspace's storage account, key vault, Application Insights and container registry, Azure Private Link and Azure Database for PostgreSQL private DNS zones and their virtual network links, Eventarc pubsub.googleapis.com. An approved service without identifiers of its own (the AWS CDK) now brings its dependencies into the document.",
+    ],
+  },
+  {
     version: "1.9.0",
     date: "2026-11-26",
     changes: [

@@ -30,8 +30,11 @@ export type ImplicitNeedTrigger =
   | { readonly kind: "cdk" }
   /** A template with Transform AWS::Serverless-2016-10-31, deployed with the SAM CLI. */
   | { readonly kind: "sam" }
-  /** A resource of this type (Azure: case-insensitive), or a Google API, in the deployment. */
-  | { readonly kind: "type"; readonly type: string };
+  /**
+   * A resource of this type (Azure: case-insensitive), or a Google API, in the deployment; with
+   * `with`, only when that type is there too (the configuration that needs the row).
+   */
+  | { readonly kind: "type"; readonly type: string; readonly with?: string };
 
 export interface ImplicitNeed {
   /** kebab-case, unique. */
@@ -205,7 +208,11 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
     id: "azure-postgresql-flexible-private-access",
     providerId: "azure",
     what: "Azure Database for PostgreSQL flexible server with private access (VNet integration): its private DNS zone and the zone's link to the virtual network",
-    trigger: { kind: "type", type: "Microsoft.DBforPostgreSQL/flexibleServers" },
+    trigger: {
+      kind: "type",
+      type: "Microsoft.DBforPostgreSQL/flexibleServers",
+      with: "Microsoft.Network/privateDnsZones",
+    },
     service: "azure-database-for-postgresql",
     identifiers: ["Microsoft.Network/privateDnsZones", "Microsoft.Network/privateDnsZones/virtualNetworkLinks"],
     services: ["azure-dns"],
