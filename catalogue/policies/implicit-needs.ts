@@ -161,7 +161,7 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
     what: "sam logs: reading a SAM application's function logs",
     trigger: { kind: "sam" },
     identifiers: ["logs:FilterLogEvents"],
-    services: ["aws-cloudwatch"],
+    services: ["aws-cloudwatch-logs"],
     source: {
       url: "https://docs.aws.amazon.com/cli/latest/reference/logs/filter-log-events.html",
       backs:

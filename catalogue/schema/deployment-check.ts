@@ -49,11 +49,30 @@ export const TemplateCheck = z
           id: z.string(),
           providerId: z.string(),
           approved: z.boolean(),
+          status: z
+            .enum(["missing", "allowed"])
+            .optional()
+            .meta(
+              d(
+                "Not approved: missing (something it needs here is denied) or allowed (the approved list's document allows all it needs here)",
+              ),
+            ),
+          allowedThrough: z
+            .array(z.string())
+            .optional()
+            .meta(
+              d(
+                "Not approved, but wholly allowed by the approved list's document: the services (or essentials) it came with",
+              ),
+            ),
           items: z.array(z.object({ item: z.string(), from: z.array(z.string()) })),
         }),
       )
       .meta(d("The catalogue services the deployment uses, each with the items that made it so")),
     missingServiceIds: z.array(z.string()).meta(d("Services it uses that the approved list lacks")),
+    choices: z
+      .array(z.object({ item: z.string(), chosen: z.string(), oneOf: z.array(z.string()) }))
+      .meta(d("Items several services own, none approved: the service counted, and the others that would do as well")),
     unplaced: z
       .array(
         z.object({

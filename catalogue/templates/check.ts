@@ -27,6 +27,10 @@ export interface UsedService {
   readonly id: string;
   readonly providerId: string;
   readonly approved: boolean;
+  /** Not approved: missing (something of it is denied) or allowed (the document allows all it needs here). */
+  readonly status?: "missing" | "allowed";
+  /** Not approved, but wholly allowed by the approved list's document: what it came with. */
+  readonly allowedThrough?: readonly string[];
   readonly items: { readonly item: string; readonly from: readonly string[] }[];
 }
 export interface UnplacedItem {
@@ -78,6 +82,8 @@ export interface DeploymentCheckAnswer {
   readonly items: number;
   readonly services: readonly UsedService[];
   readonly missingServiceIds: readonly string[];
+  /** Items several services own, none approved: the one counted, and the others that would do as well. */
+  readonly choices: readonly { readonly item: string; readonly chosen: string; readonly oneOf: readonly string[] }[];
   readonly unplaced: readonly UnplacedItem[];
   readonly notEvaluated: readonly string[];
   readonly implicitNeeds: readonly NeedAnswer[];
@@ -103,38 +109,70 @@ interface Placement {
   readonly services: Map<string, UsedService>;
   readonly unplaced: UnplacedItem[];
   readonly notEvaluated: string[];
+  /** Items several services own, none approved: the one chosen, and the others that would do. */
+  readonly choices: { item: string; chosen: string; oneOf: string[] }[];
 }
 
-/** Which service each item belongs to; what cannot be placed, with the reason. */
+/** The services owning an item, of the deployment's own provider (S3NS shares Google's API names). */
+function ownersOf(catalogue: Catalogue, index: TemplateIndex, { kind, item }: DeploymentItem): string[] {
+  const owners =
+    kind === "cloudformation-type"
+      ? index.cloudFormationOwners(item)
+      : kind === "gcp-api"
+        ? index.gcpOwners(item)
+        : kind === "terraform-type"
+          ? index.terraformOwners(item)
+          : index.azureOwners(item);
+  const vendor = vendorOf(kind);
+  return [...owners].filter((id) => !vendor || catalogue.bySlug.get(id)!.service.providerId === vendor).sort();
+}
+
+/**
+ * Which service each item belongs to: its approved owners when it has some, else its one owner;
+ * an item several services own, none approved, goes to the owner already used or the one owning
+ * most such items, and the others are named (choices). What cannot be placed is kept with the reason.
+ */
 function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deployment, approved: Set<string>): Placement {
   const services = new Map<string, UsedService>();
   const unplaced: UnplacedItem[] = [];
   const notEvaluated: string[] = [];
-  for (const { kind, item, from } of deployment.items) {
-    let owners: readonly string[] = [];
-    if (kind === "cloudformation-type") owners = index.cloudFormationOwners(item);
-    else if (kind === "gcp-api") owners = index.gcpOwners(item);
-    else if (kind === "terraform-type") owners = index.terraformOwners(item);
-    else {
-      owners = index.azureOwners(item);
-      if (index.azureIndexed(item) === false) notEvaluated.push(item);
-    }
-    if (owners.length === 0) {
-      unplaced.push({ item, kind, from, ...unplacedReason(index, kind, item) });
-      continue;
-    }
-    for (const id of owners) {
-      const entry = services.get(id) ?? {
-        id,
-        providerId: catalogue.bySlug.get(id)!.service.providerId,
-        approved: approved.has(id),
-        items: [],
-      };
-      entry.items.push({ item, from });
-      services.set(id, entry);
-    }
+  const open: { item: DeploymentItem; owners: string[] }[] = [];
+  const use = (id: string, { item, from }: DeploymentItem) => {
+    const entry = services.get(id) ?? {
+      id,
+      providerId: catalogue.bySlug.get(id)!.service.providerId,
+      approved: approved.has(id),
+      items: [],
+    };
+    entry.items.push({ item, from });
+    services.set(id, entry);
+  };
+  for (const item of deployment.items) {
+    if (item.kind === "azure-type" && index.azureIndexed(item.item) === false) notEvaluated.push(item.item);
+    const owners = ownersOf(catalogue, index, item);
+    const chosen = owners.filter((id) => approved.has(id));
+    if (owners.length === 0)
+      unplaced.push({
+        item: item.item,
+        kind: item.kind,
+        from: item.from,
+        ...unplacedReason(index, item.kind, item.item),
+      });
+    else if (chosen.length > 0) for (const id of chosen) use(id, item);
+    else if (owners.length === 1) use(owners[0]!, item);
+    else open.push({ item, owners });
   }
-  return { services, unplaced, notEvaluated: sortedUnique(notEvaluated) };
+  const choices: Placement["choices"] = [];
+  const tally = new Map<string, number>();
+  for (const { owners } of open) for (const id of owners) tally.set(id, (tally.get(id) ?? 0) + 1);
+  for (const { item, owners } of open) {
+    const chosen =
+      owners.find((id) => services.has(id)) ??
+      [...owners].sort((a, b) => tally.get(b)! - tally.get(a)! || (a < b ? -1 : 1))[0]!;
+    use(chosen, item);
+    choices.push({ item: item.item, chosen, oneOf: owners.filter((id) => id !== chosen) });
+  }
+  return { services, unplaced, notEvaluated: sortedUnique(notEvaluated), choices };
 }
 
 function unplacedReason(
@@ -184,15 +222,18 @@ function triggeredNeeds(deployment: Deployment): ImplicitNeed[] {
   });
 }
 
+/** Per identifier key, the identifier as first spelt and what in the deployment needs it. */
+type Required = Map<string, { identifier: string; why: Set<string> }>;
+
 /** What each vendor's document must allow for this deployment, each identifier with what needs it. */
 function requirements(index: TemplateIndex, deployment: Deployment, needs: readonly ImplicitNeed[]) {
-  const byVendor = new Map<Vendor, Map<string, Set<string>>>();
+  const byVendor = new Map<Vendor, Required>();
   const need = (vendor: Vendor, identifier: string, why: string) => {
-    const map = byVendor.get(vendor) ?? new Map<string, Set<string>>();
+    const map: Required = byVendor.get(vendor) ?? new Map();
     byVendor.set(vendor, map);
     const key = vendor === "azure" ? identifier.toLowerCase() : identifier;
-    const entry = map.get(key) ?? new Set<string>();
-    entry.add(why);
+    const entry = map.get(key) ?? { identifier, why: new Set<string>() };
+    entry.why.add(why);
     map.set(key, entry);
   };
   const unchecked: string[] = [];
@@ -209,14 +250,12 @@ function requirements(index: TemplateIndex, deployment: Deployment, needs: reado
   return { byVendor, unchecked: sortedUnique(unchecked) };
 }
 
-/** The generated document's test for an identifier, or why there is no document. */
-function documentFor(
-  catalogue: Catalogue,
-  vendor: Vendor,
-  ids: readonly string[],
-):
+type Document =
   | { allows: (identifier: string) => boolean; implied: { id: string; linkedTo: string[]; complete: boolean }[] }
-  | string {
+  | string;
+
+/** The generated document's test for an identifier, or why there is no document. */
+function documentFor(catalogue: Catalogue, vendor: Vendor, ids: readonly string[]): Document {
   try {
     if (vendor === "aws") {
       const result = scpPolicy(catalogue, ids, { strategy: "allow-list" });
@@ -242,7 +281,7 @@ function documentFor(
 }
 
 /** The catalogue services of a vendor whose approval allows an identifier. */
-function ownersOf(catalogue: Catalogue, index: TemplateIndex, vendor: Vendor, identifier: string): string[] {
+function allowersOf(catalogue: Catalogue, index: TemplateIndex, vendor: Vendor, identifier: string): string[] {
   if (vendor === "azure") return [...index.azureOwners(identifier), ...index.azureNeededBy(identifier)];
   if (vendor === "gcp") return [...index.gcpOwners(identifier)];
   const prefix = identifier.split(":")[0]!;
@@ -255,18 +294,18 @@ function verdict(
   catalogue: Catalogue,
   index: TemplateIndex,
   vendor: Vendor,
-  required: Map<string, Set<string>>,
+  required: Required,
   ids: readonly string[],
+  document: Document = documentFor(catalogue, vendor, ids),
 ): PolicyVerdict {
-  const document = documentFor(catalogue, vendor, ids);
   const refused = typeof document === "string" ? document : undefined;
   const denied: DeniedIdentifier[] = [];
-  for (const [identifier, why] of [...required].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const { identifier, why } of [...required.values()].sort((a, b) => (a.identifier < b.identifier ? -1 : 1))) {
     if (typeof document !== "string" && document.allows(identifier)) continue;
     denied.push({
       identifier,
       neededFor: [...why].sort(),
-      approve: sortedUnique(ownersOf(catalogue, index, vendor, identifier)).slice(0, 10),
+      approve: sortedUnique(allowersOf(catalogue, index, vendor, identifier)).slice(0, 10),
     });
   }
   return {
@@ -295,31 +334,49 @@ export function checkDeployment(
   const approved = new Set(approvedServiceIds);
   const placement = place(catalogue, index, deployment, approved);
   const needs = triggeredNeeds(deployment);
-  const services = [...placement.services.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
-  const missing = services.filter((service) => !service.approved).map((service) => service.id);
+  const { byVendor, unchecked } = requirements(index, deployment, needs);
+  const ids = sortedUnique(approvedServiceIds);
+  const documents = new Map([...byVendor.keys()].map((vendor) => [vendor, documentFor(catalogue, vendor, ids)]));
+  const first = [...byVendor].map(([vendor, required]) =>
+    verdict(catalogue, index, vendor, required, ids, documents.get(vendor)),
+  );
+  // What the approved list's documents deny, by what needs it: a service not approved is missing
+  // only when something of it is denied (or no document speaks its provider's language).
+  const denied = new Set(first.flatMap((entry) => entry.denied.flatMap((item) => item.neededFor)));
+  const through = new Map<string, string[]>();
+  for (const document of documents.values())
+    if (typeof document !== "string")
+      for (const entry of document.implied) if (entry.complete) through.set(entry.id, entry.linkedTo);
+  const services = [...placement.services.values()]
+    .map((service): UsedService => {
+      if (service.approved) return service;
+      const vendor = vendorOf(deployment.items.find((item) => item.item === service.items[0]!.item)!.kind);
+      const lacking = !vendor || !documents.has(vendor) || service.items.some((item) => denied.has(item.item));
+      return {
+        ...service,
+        status: lacking ? "missing" : "allowed",
+        ...(through.has(service.id) ? { allowedThrough: through.get(service.id)! } : {}),
+      };
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const missing = services.filter((service) => service.status === "missing").map((service) => service.id);
   const needAnswers: NeedAnswer[] = needs.map((row) => ({
     id: row.id,
     what: row.what,
     identifiers: row.identifiers,
     services: row.services,
-    approve: row.services.filter((id) => !approved.has(id)),
+    approve: denied.has(row.id) ? row.services.filter((id) => !approved.has(id)) : [],
     source: row.source,
   }));
   const arrivals = placement.unplaced.flatMap((entry) =>
-    entry.arrivesWith && !entry.arrivesWith.some((id) => approved.has(id) || missing.includes(id))
+    entry.arrivesWith && denied.has(entry.item) && !entry.arrivesWith.some((id) => missing.includes(id))
       ? [entry.arrivesWith[0]!]
       : [],
   );
-  const suggested = sortedUnique([
-    ...approvedServiceIds,
-    ...missing,
-    ...needAnswers.flatMap((row) => row.approve),
-    ...arrivals,
-  ]);
-  const { byVendor, unchecked } = requirements(index, deployment, needs);
-  const verdicts = [...byVendor].flatMap(([vendor, required]) => [
-    verdict(catalogue, index, vendor, required, sortedUnique(approvedServiceIds)),
-    ...(suggested.length > approved.size ? [verdict(catalogue, index, vendor, required, suggested)] : []),
+  const suggested = sortedUnique([...ids, ...missing, ...needAnswers.flatMap((row) => row.approve), ...arrivals]);
+  const verdicts = [...byVendor].flatMap(([vendor, required], at) => [
+    first[at]!,
+    ...(suggested.length > ids.length ? [verdict(catalogue, index, vendor, required, suggested)] : []),
   ]);
   const answer = {
     format: deployment.format,
@@ -328,6 +385,7 @@ export function checkDeployment(
     items: deployment.items.length,
     services,
     missingServiceIds: missing,
+    choices: placement.choices,
     unplaced: placement.unplaced,
     notEvaluated: placement.notEvaluated,
     implicitNeeds: needAnswers,
@@ -358,6 +416,15 @@ function statementsOf(
       checked: inventoriesChecked(index, deployment),
     },
   ];
+  if (answer.choices.length > 0)
+    statements.push({
+      kind: "services",
+      text: `${answer.choices.length} item${answer.choices.length === 1 ? " is" : "s are"} owned by several catalogue services, none approved: each is counted under one (choices names the others, any of which the policy would allow as well): ${answer.choices
+        .slice(0, 3)
+        .map((choice) => `${choice.item} → ${choice.chosen}`)
+        .join("; ")}${answer.choices.length > 3 ? "; …" : ""}.`,
+      checked: inventoriesChecked(index, deployment),
+    });
   if (answer.unplaced.length > 0)
     statements.push({
       kind: "unplaced",

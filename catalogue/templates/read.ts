@@ -110,8 +110,8 @@ export function readDeployment(template: unknown): Deployment {
       `Not a template: ${typeof template === "string" ? "the text parses to a single value" : "the value is not an object"}. Send a CloudFormation or SAM template, an ARM template, a Terraform plan (terraform show -json) or a list of Google API names.`,
     );
   if (isObject(value.Resources) || "AWSTemplateFormatVersion" in value) return cloudFormation(value);
-  if (Array.isArray(value.resources) && (typeof value.$schema === "string" || "contentVersion" in value))
-    return arm(value);
+  const armResources = Array.isArray(value.resources) || isObject(value.resources);
+  if (armResources && (typeof value.$schema === "string" || "contentVersion" in value)) return arm(value);
   if ("format_version" in value && ("resource_changes" in value || "planned_values" in value))
     return terraformPlan(value);
   const keys = Object.keys(value).slice(0, 8).join(", ");
