@@ -166,9 +166,14 @@ function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deploymen
   const tally = new Map<string, number>();
   for (const { owners } of open) for (const id of owners) tally.set(id, (tally.get(id) ?? 0) + 1);
   for (const { item, owners } of open) {
+    // A service no longer open to new customers is never suggested while another would do.
+    const closed = (id: string) =>
+      ["deprecated", "sunset", "retired"].includes(catalogue.bySlug.get(id)!.service.lifecycle?.status ?? "");
     const chosen =
       owners.find((id) => services.has(id)) ??
-      [...owners].sort((a, b) => tally.get(b)! - tally.get(a)! || (a < b ? -1 : 1))[0]!;
+      [...owners].sort(
+        (a, b) => Number(closed(a)) - Number(closed(b)) || tally.get(b)! - tally.get(a)! || (a < b ? -1 : 1),
+      )[0]!;
     use(chosen, item);
     choices.push({ item: item.item, chosen, oneOf: owners.filter((id) => id !== chosen) });
   }
@@ -206,7 +211,7 @@ function unplacedReason(
 }
 
 /** The implicit-needs rows the deployment's tools and types trigger. */
-function triggeredNeeds(deployment: Deployment): ImplicitNeed[] {
+export function triggeredNeeds(deployment: Deployment): ImplicitNeed[] {
   const has = (kind: DeploymentItem["kind"], type: string) =>
     deployment.items.some((item) => item.kind === kind && item.item.toLowerCase() === type.toLowerCase());
   return IMPLICIT_NEEDS.filter((row) => {
@@ -223,10 +228,10 @@ function triggeredNeeds(deployment: Deployment): ImplicitNeed[] {
 }
 
 /** Per identifier key, the identifier as first spelt and what in the deployment needs it. */
-type Required = Map<string, { identifier: string; why: Set<string> }>;
+export type Required = Map<string, { identifier: string; why: Set<string> }>;
 
 /** What each vendor's document must allow for this deployment, each identifier with what needs it. */
-function requirements(index: TemplateIndex, deployment: Deployment, needs: readonly ImplicitNeed[]) {
+export function deploymentRequirements(index: TemplateIndex, deployment: Deployment, needs: readonly ImplicitNeed[]) {
   const byVendor = new Map<Vendor, Required>();
   const need = (vendor: Vendor, identifier: string, why: string) => {
     const map: Required = byVendor.get(vendor) ?? new Map();
@@ -334,7 +339,7 @@ export function checkDeployment(
   const approved = new Set(approvedServiceIds);
   const placement = place(catalogue, index, deployment, approved);
   const needs = triggeredNeeds(deployment);
-  const { byVendor, unchecked } = requirements(index, deployment, needs);
+  const { byVendor, unchecked } = deploymentRequirements(index, deployment, needs);
   const ids = sortedUnique(approvedServiceIds);
   const documents = new Map([...byVendor.keys()].map((vendor) => [vendor, documentFor(catalogue, vendor, ids)]));
   const first = [...byVendor].map(([vendor, required]) =>
