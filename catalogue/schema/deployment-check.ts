@@ -39,7 +39,9 @@ const Denied = z.object({
 
 export const TemplateCheck = z
   .object({
-    format: z.enum(["cloudformation", "arm", "terraform-plan", "gcp-apis"]),
+    format: z
+      .enum(["cloudformation", "arm", "terraform-plan", "gcp-apis"])
+      .meta(d("What the template was read as (SAM and CDK output are CloudFormation; Bicep output is ARM)")),
     tools: z.array(z.string()).meta(d("aws-cdk when the CDK synthesised it, aws-sam when it uses the SAM transform")),
     expanded: z.array(z.string()).meta(d("What each AWS::Serverless type was expanded to, as the SAM transform does")),
     items: z.number().int().meta(d("Distinct resource types or APIs read")),

@@ -234,7 +234,7 @@ export type Required = Map<string, { identifier: string; why: Set<string> }>;
 export function deploymentRequirements(index: TemplateIndex, deployment: Deployment, needs: readonly ImplicitNeed[]) {
   const byVendor = new Map<Vendor, Required>();
   const need = (vendor: Vendor, identifier: string, why: string) => {
-    const map: Required = byVendor.get(vendor) ?? new Map();
+    const map: Required = byVendor.get(vendor) ?? (new Map() as Required);
     byVendor.set(vendor, map);
     const key = vendor === "azure" ? identifier.toLowerCase() : identifier;
     const entry = map.get(key) ?? { identifier, why: new Set<string>() };

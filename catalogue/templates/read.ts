@@ -62,7 +62,7 @@ const INTRINSICS = [
 ];
 const longName = (name: string) => (name === "Ref" || name === "Condition" ? name : `Fn::${name}`);
 const CLOUDFORMATION_TAGS: (ScalarTag | CollectionTag)[] = INTRINSICS.flatMap((name) => [
-  { tag: `!${name}`, resolve: (value: string) => ({ [longName(name)]: value }) } as ScalarTag,
+  { tag: `!${name}`, resolve: (value: string) => ({ [longName(name)]: value }) },
   {
     tag: `!${name}`,
     collection: "seq",
