@@ -25,7 +25,12 @@ async function approvedOf(
 ): Promise<string[]> {
   if (body.approvedServiceIds) return requireKnownIds(catalogue, body.approvedServiceIds);
   const list = await storeCall(() => store.getList(body.listId!, now));
-  if (!list) throw new HttpError(404, "List not found", `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`);
+  if (!list)
+    throw new HttpError(
+      404,
+      "List not found",
+      `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
+    );
   return resolveList(catalogue, list).services.map((service) => service.slug);
 }
 
