@@ -17,7 +17,7 @@ import { SAM_GENERATED_SOURCE } from "./sam.ts";
 type Vendor = "aws" | "azure" | "gcp";
 const VENDOR_NAME: Record<Vendor, string> = { aws: "AWS", azure: "Azure", gcp: "Google Cloud" };
 const DOCUMENT: Record<Vendor, string> = {
-  aws: "the deny-list SCP (POST /v1/policies/alpha-scp), each action evaluated as scpAllows does",
+  aws: "the allow-list SCPs (POST /v1/policies/alpha-scp?strategy=allow-list; the deny-list's NotAction names the same actions), each action evaluated as scpAllows does",
   azure:
     "the Azure policy set (POST /v1/policies/beta-policy), each type Indexed mode evaluates looked up in allowedResourceTypes",
   gcp: "the gcp.restrictServiceUsage organization policy (POST /v1/policies/gamma-org-policy), each API looked up in allowedValues",
@@ -370,7 +370,9 @@ export function checkDeployment(
     what: row.what,
     identifiers: row.identifiers,
     services: row.services,
-    approve: denied.has(row.id) ? row.services.filter((id) => !approved.has(id)) : [],
+    // A row that belongs to a service is allowed with that service's approval (its dependencies);
+    // the services owning the identifiers are suggested only for a row of no service.
+    approve: denied.has(row.id) ? (row.service ? [row.service] : row.services).filter((id) => !approved.has(id)) : [],
     source: row.source,
   }));
   const arrivals = placement.unplaced.flatMap((entry) =>
@@ -448,7 +450,13 @@ function statementsOf(
       text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
       checked: [`implicit-needs row ${row.id}`, row.source.url],
     });
-  for (const entry of answer.verdicts) statements.push(...verdictStatements(entry, unchecked, index));
+  // What a document allows beyond the list is said of the approved list's document, once.
+  const said = new Set<string>();
+  for (const entry of answer.verdicts) {
+    const first = !said.has(entry.providerId);
+    said.add(entry.providerId);
+    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index));
+  }
   const ungoverned = sortedUnique(
     answer.services.map((service) => service.providerId).filter((id) => !(id in VENDOR_NAME)),
   );

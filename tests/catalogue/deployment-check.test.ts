@@ -112,6 +112,40 @@ describe("the implicit-needs table", () => {
   });
 });
 
+describe("statements never over-claim", () => {
+  it("every statement says what it was checked against, and 'allowed' only of what was evaluated", () => {
+    const template = {
+      Parameters: { Ami: { Type: "AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>" } },
+      Resources: { Vm: { Type: "AWS::EC2::Instance" }, Thing: { Type: "AWS::NoSuch::Thing" } },
+    };
+    const answer = checkTemplate(catalogue, template, ["aws-ec2"]);
+    for (const statement of answer.statements) expect(statement.checked.length, statement.text).toBeGreaterThan(0);
+    const verdicts = answer.statements.filter((statement) => statement.kind === "verdict");
+    expect(verdicts).toHaveLength(answer.verdicts.length);
+    answer.verdicts.forEach((verdict, index) =>
+      expect(verdicts[index]!.text.includes("would be denied"), verdicts[index]!.text).toBe(!verdict.allowed),
+    );
+    // The unknown type is listed and said to be unplaced, not silently dropped or called allowed.
+    expect(answer.unplaced.map((entry) => entry.item)).toEqual(["AWS::NoSuch::Thing"]);
+    expect(answer.statements.some((statement) => statement.kind === "unplaced")).toBe(true);
+    // Approving EC2 alone: CloudFormation's calls and the SSM parameter are denied and named, with whom to approve.
+    expect(answer.verdicts[0]!.denied.map((entry) => entry.identifier)).toContain("ssm:GetParameters");
+    expect(answer.suggestedServiceIds).toEqual(["aws-cloudformation", "aws-ec2"]);
+  });
+
+  it("a document wider than the approval says which services came with which approval", () => {
+    const template = {
+      $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+      contentVersion: "1.0.0.0",
+      resources: [{ type: "Microsoft.MachineLearningServices/workspaces", name: "ws" }],
+    };
+    const answer = checkTemplate(catalogue, template, ["azure-machine-learning"]);
+    const wider = answer.verdicts[0]!.wider;
+    expect(wider.find((entry) => entry.id === "azure-key-vault")?.cameWith).toContain("azure-machine-learning");
+    expect(answer.statements.some((s) => s.kind === "wider" && s.text.includes("azure-key-vault"))).toBe(true);
+  });
+});
+
 describe("reading deployments", () => {
   it("reads YAML with CloudFormation's short-form tags, and expands the SAM transform", () => {
     const deployment = readDeployment(
