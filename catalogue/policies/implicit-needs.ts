@@ -217,9 +217,9 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
     identifiers: ["Microsoft.Network/privateDnsZones", "Microsoft.Network/privateDnsZones/virtualNetworkLinks"],
     services: ["azure-dns"],
     source: {
-      url: "https://learn.microsoft.com/azure/postgresql/flexible-server/concepts-networking-private",
+      url: "https://learn.microsoft.com/dotnet/api/azure.resourcemanager.postgresql.flexibleservers.models.postgresqlflexibleservernetwork",
       backs:
-        "a flexible server with private access is deployed into a delegated subnet and resolves through an Azure private DNS zone linked to the virtual network",
+        "a flexible server is integrated into the customer's own virtual network through a delegated subnet, with the private DNS zone it resolves in as a network property (the zone's virtual network link is what makes it resolve there, as for private endpoints)",
       checked: READ,
     },
   },

@@ -1,13 +1,15 @@
 /**
  * What the SAM transform (AWS::Serverless-2016-10-31) creates for each AWS::Serverless resource,
- * per AWS's "Generated AWS CloudFormation resources for AWS SAM" pages, so a SAM template is checked
+ * per AWS's "CloudFormation resources generated" pages of the SAM guide (SAM_GENERATED_SOURCE for
+ * functions: a role unless Role is given, an alias and version with AutoPublishAlias, each event
+ * source's resources), so a SAM template is checked
  * as the stack CloudFormation deploys. Only the types are kept: the check needs what is created, not
  * its properties.
  */
 export const SAM_TRANSFORM = "AWS::Serverless-2016-10-31";
 
 export const SAM_GENERATED_SOURCE =
-  "https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/sam-specification-generated-resources.html";
+  "https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/sam-specification-generated-resources-function.html";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
