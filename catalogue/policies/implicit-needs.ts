@@ -163,9 +163,9 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
     identifiers: ["logs:FilterLogEvents"],
     services: ["aws-cloudwatch-logs"],
     source: {
-      url: "https://docs.aws.amazon.com/cli/latest/reference/logs/filter-log-events.html",
+      url: "https://docs.aws.amazon.com/serverless-application-model/latest/developerguide/sam-cli-command-reference-sam-logs.html",
       backs:
-        "listing a log group's events (what sam logs shows of a function's log group) needs the logs:FilterLogEvents permission",
+        "sam logs fetches the logs a function writes to CloudWatch Logs, filtered by an expression (--filter); listing a log group's events that way needs logs:FilterLogEvents (docs.aws.amazon.com/cli/latest/reference/logs/filter-log-events.html)",
       checked: READ,
     },
   },
