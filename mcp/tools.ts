@@ -43,6 +43,7 @@ import {
   LIFECYCLE_MAX_LIMIT,
   Omitted,
 } from "./fit.ts";
+import { CHECK_DEPLOYMENT_TOOL } from "./check-deployment.ts";
 import { resolveCategory, resolveProvider } from "./ids.ts";
 import {
   ApprovedServicesBody,
@@ -302,6 +303,7 @@ export const TOOLS: readonly ToolSpec[] = [
     fit: (answer: SavedListDetailT, { servicesLimit }) => fitSavedList(answer, servicesLimit),
     output: SavedListDetail.extend({ omitted: Omitted.optional() }),
   }),
+  tool(CHECK_DEPLOYMENT_TOOL),
 ];
 
 /**

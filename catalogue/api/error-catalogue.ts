@@ -31,6 +31,10 @@ export const ERRORS = {
     when: "A request header the endpoint reads is malformed (Idempotency-Key, MCP-Protocol-Version).",
   },
   "Invalid JSON": { status: 400, when: "The body is not valid JSON." },
+  "Invalid template": {
+    status: 400,
+    when: "The deployment check cannot read the template: not a CloudFormation, SAM, ARM or Terraform plan document nor a list of Google APIs, unparseable JSON or YAML, a resource without a type, or too many resources; details say what was not understood.",
+  },
   "Empty body": { status: 400, when: "A POST that declares JSON carries no body." },
   "Invalid request": {
     status: 400,

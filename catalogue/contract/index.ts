@@ -9,6 +9,7 @@ import type { Endpoint } from "../api/endpoint.ts";
 import { DISCOVERY_ENDPOINTS } from "./discovery.ts";
 import { CATALOGUE_ENDPOINTS } from "./catalogue.ts";
 import { POLICIES_ENDPOINTS } from "./policies.ts";
+import { DEPLOYMENTS_ENDPOINTS } from "./deployments.ts";
 import { LISTS_ENDPOINTS } from "./lists.ts";
 import { OPERATIONS_ENDPOINTS } from "./operations.ts";
 import { MIRROR_ENDPOINTS } from "./mirror.ts";
@@ -21,6 +22,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...DISCOVERY_ENDPOINTS,
   ...CATALOGUE_ENDPOINTS,
   ...POLICIES_ENDPOINTS,
+  ...DEPLOYMENTS_ENDPOINTS,
   ...LISTS_ENDPOINTS,
   ...OPERATIONS_ENDPOINTS,
   // The Model Context Protocol server over Streamable HTTP (decisions.md#mcp, contract 1.8.0).

@@ -23,6 +23,7 @@ export const MCP_TOOLS = [
   { name: "generate_policy", title: "Generate a policy document" },
   { name: "exit_plan", title: "Plan an exit" },
   { name: "get_saved_list", title: "Get a saved list" },
+  { name: "check_deployment", title: "Check a deployment" },
 ] as const;
 
 export type McpToolName = (typeof MCP_TOOLS)[number]["name"];

@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { z } from "zod";
 import { actionMatches, DEPENDENCY_SHAPES, identifierKey, ownIdentifiers, type DependencyMap } from "./dependencies.ts";
 import { issueLines, issuePath } from "../api/issues.ts";
+import { IMPLICIT_NEEDS } from "../policies/implicit-needs.ts";
 import { DependencySource, type PolicyIdentifiersT, type ServiceDependencyT } from "../schema/index.ts";
 
 const SourceId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a kebab-case source id");
@@ -107,7 +108,35 @@ export function readDependencies(
     for (const id of Object.keys(parsed.data.sources))
       if (!used.has(id)) problems.push(`${name}: field sources.${id}: no service cites this source`);
   }
-  return result;
+  return withImplicitNeeds(result, services);
+}
+
+/**
+ * Plus the implicit-needs table's rows (policies/implicit-needs.ts) that belong to a service: the
+ * same table the deployment check reads, so approving the service allows what the row names. The
+ * service's own identifiers and those already listed for it are left out; a row whose service is
+ * not in this data folder (a test's small catalogue) adds nothing.
+ */
+function withImplicitNeeds(
+  dependencies: Record<string, ServiceDependencyT[]>,
+  services: ReadonlyMap<string, KnownService>,
+): Record<string, ServiceDependencyT[]> {
+  for (const row of IMPLICIT_NEEDS) {
+    const service = row.service === undefined ? undefined : services.get(row.service);
+    if (!row.service || !service || service.providerId !== row.providerId) continue;
+    const key = (identifier: string) => identifierKey(row.providerId, identifier);
+    const listed = new Set([
+      ...ownIdentifiers(row.providerId, service.policyIdentifiers).map(key),
+      ...(dependencies[row.service] ?? []).flatMap((group) => group.identifiers.map(key)),
+    ]);
+    const identifiers = row.identifiers.filter((identifier) => !listed.has(key(identifier)));
+    if (identifiers.length === 0) continue;
+    dependencies[row.service] = [
+      ...(dependencies[row.service] ?? []),
+      { identifiers, source: { ...row.source, backs: `${row.what}: ${row.source.backs}` } },
+    ];
+  }
+  return dependencies;
 }
 
 // ---------------------------------------------------------------------------------------------

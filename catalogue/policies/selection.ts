@@ -241,7 +241,9 @@ export function select(
       "Nothing to allow",
       `${approvedIds.size === 1 ? "The approved service is not" : `None of the ${approvedIds.size} approved services is`} ${vendor.aProvider} service, so there is nothing for ${vendor.aProvider} policy to allow, and a list without ${vendor.providerName} services needs none. To allow some, add services of provider "${vendor.providerId}".`,
     );
-  if (included.length === 0)
+  // A service without identifiers of its own that needs others' (the AWS CDK) still has something to allow.
+  const needsOthers = own.some((service) => catalogue.bySlug.get(service.slug)!.dependencies.length > 0);
+  if (included.length === 0 && !needsOthers)
     throw new PolicyRequestError(
       "Nothing to allow",
       `${own.length === 1 ? `The approved ${vendor.providerName} service has no ${vendor.identifierName}` : `None of the ${own.length} approved ${vendor.providerName} services has ${vendor.anIdentifier}`} (${own
@@ -326,7 +328,16 @@ function dependencyClosure(
   const key = (identifier: string) => identifierKey(vendor.providerId, identifier);
   const entries = new Map<string, { identifier: string; neededBy: Set<string>; sources: Set<string> }>();
   const allowedKeys = new Set(allowed.map(key));
-  const needing = new Map(included.map((service) => [service.slug, service]));
+  // An approved service without identifiers of its own (the AWS CDK) still brings what it needs.
+  const needing = new Map(
+    [
+      ...included,
+      ...[...approvedIds]
+        .map((id) => catalogue.bySlug.get(id)!)
+        .filter((record) => record.service.providerId === vendor.providerId && record.dependencies.length > 0)
+        .map((record) => record.service),
+    ].map((service) => [service.slug, service]),
+  );
   const candidates = catalogue.services.filter(
     (service) =>
       service.providerId === vendor.providerId &&

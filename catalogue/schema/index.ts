@@ -12,6 +12,7 @@ export * from "./documents.ts";
 export * from "./exit-plan.ts";
 export * from "./identifiers.ts";
 export * from "./operations.ts";
+export * from "./deployment-check.ts";
 export * from "./policy-documents.ts";
 export * from "./reports.ts";
 export * from "./requests.ts";

@@ -66,7 +66,7 @@ export const LifecycleQuery = z.object({
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
-const approvedServiceIds = z
+export const approvedServiceIds = z
   .array(z.string().min(1).max(MAX_ID_LENGTH))
   .min(1)
   // The cap counts distinct ids: repeating one id is harmless (the request body's size bounds the array).

@@ -18,6 +18,7 @@ const CONTRACT_ENDPOINTS = [
   "POST /v1/policies/beta-policy",
   "POST /v1/policies/gamma-org-policy",
   "POST /v1/export/markdown",
+  "POST /v1/deployments/check",
   "POST /v1/lists",
   "GET /v1/lists/{id}",
   "GET /v1/lists/{id}/lifecycle.ics",

@@ -89,6 +89,12 @@ describe("a strict openapi-fetch client generated from the OpenAPI document", ()
       ],
       ["gcp", client.POST("/v1/policies/gamma-org-policy", { body: { approvedServiceIds: ["gcp-cloud-storage"] } })],
       ["markdown", client.POST("/v1/export/markdown", { body: approved, parseAs: "text" })],
+      [
+        "deployment check",
+        client.POST("/v1/deployments/check", {
+          body: { template: ["run.googleapis.com"], approvedServiceIds: ["gcp-cloud-run"] },
+        }),
+      ],
       ["exit plan", client.POST("/v1/exit-plan", { body: { ...approved, to: { sovereignOption: true } } })],
       [
         "exit plan csv",

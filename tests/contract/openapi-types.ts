@@ -109,7 +109,7 @@ export interface paths {
     };
     /**
      * Search and filter services
-     * @description Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit, or an unknown compliance programme, is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit is a 400. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listServices"];
     put?: never;
@@ -414,6 +414,26 @@ export interface paths {
      * @description Maps an approved list onto the providers a target allows (to: providers, sovereignOption, euResidentOnly, jurisdictions, each narrowing; exclude removes). Per service: stays (already on an allowed provider and open to new customers), mapped (its candidates on allowed providers: equivalence-group peers, the same product operated elsewhere, same-category services sharing a compatibility entry; ranked by lineage, compatibility, shared groups, consolidation onto fewer providers and the flagship prior, each with the signal that decided; a service doing several jobs gets a target per job) or no-equivalent (a gap, with up to three similar same-category services marked as not equivalent). Deprecated, sunset and retired services are never proposed; a gap they leave says so. Then the gaps, a proposed target list chosen by greedy set cover to keep the providers few, and the exposure before and after (as GET /v1/exposure computes it; after counts the gaps where they are now). ?format=md or Accept: text/markdown answers a Markdown document to hand over (gaps first, a table per provider moved from, exposure, sources, the catalogue release); ?format=csv or Accept: text/csv a CSV. No criterion, an unknown provider, an unknown body key (named, with the key it most likely meant) or a target no provider meets: 400. Ids given more than once are planned once and named in notes. Rate limit: relaxed bucket, 30 requests per minute per IP. Not cached.
      */
     post: operations["planExit"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/deployments/check": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deployment check
+     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, or holds more than 2,000 resources is a 400 Invalid template naming what was not understood; over 64 KiB a 413. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     */
+    post: operations["checkDeployment"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1193,19 +1213,6 @@ export interface components {
       otherCategories?: {
         [key: string]: string;
       };
-      /** @description Services and providers checked and found not doing the job (added in 1.10.0) */
-      notDoing?: {
-        /** @description A service checked and found not doing the job */
-        service?: string;
-        /** @description A provider checked and found selling no service doing it */
-        provider?: string;
-        /** @description What the vendor's page says instead */
-        note: string;
-        /** @description The vendor page read */
-        source: components["schemas"]["FactSource"];
-      }[];
-      /** @description Members whose primary job this group is, where the default rule picks another (added in 1.10.0) */
-      primaryOf?: string[];
     };
     /** @description One equivalence group with its members in full (since 1.7.0) */
     EquivalenceGroupDetail: {
@@ -1318,13 +1325,6 @@ export interface components {
         | "name";
       /** @description Its signals, and which one decided its rank, in words */
       reason: string;
-      /**
-       * @description same-product (lineage), compatible (speaks a protocol or API the service speaks for the whole job), partly-compatible (only part of it, or a sourced record says it does not speak one), equivalent (same job, no shared protocol), look-alike (shares a protocol, not a job) (added in 1.10.0)
-       * @enum {string}
-       */
-      fit?: "same-product" | "compatible" | "partly-compatible" | "equivalent" | "look-alike";
-      /** @description The service's jobs (equivalence group ids) it covers, whole or in part (added in 1.10.0) */
-      jobs?: string[];
     };
     /** @description An equivalence-group peer on an allowed provider left out because it is closed to new customers */
     ExitClosedPeer: {
@@ -1350,61 +1350,6 @@ export interface components {
       providerId: string;
       /** @description Why no equivalent is proposed */
       reason: string;
-      /** @description Its jobs (group ids), none of which the allowed providers cover (added in 1.10.0) */
-      jobs?: string[];
-      /**
-       * @description not-sold or not-checked (ExitJob.gapKind)
-       * @enum {string}
-       */
-      gapKind?: "not-sold" | "not-checked";
-      /** @description The providers outside the target that sell the job, with their services (added in 1.10.0) */
-      elsewhere?: {
-        /** @description Provider id */
-        providerId: string;
-        /** @description Provider display name */
-        providerName: string;
-        /** @description Its services doing the job, open to new customers, by slug */
-        services: string[];
-      }[];
-    };
-    /** @description One job of an approved service and how the allowed providers cover it (added in 1.10.0) */
-    ExitJob: {
-      /** @description The job: an equivalence group id the service is in */
-      group: string;
-      /** @description The group's name */
-      name: string;
-      /** @description True for the service's primary job (one per service) */
-      primary: boolean;
-      /**
-       * @description covered: a candidate does the whole job; partial: only part of it (lost says what); gap: no open service on the allowed providers does it
-       * @enum {string}
-       */
-      status: "covered" | "partial" | "gap";
-      /** @description The candidate that covers it (slug): the proposed one where one is, else the best ranked */
-      by?: string;
-      /**
-       * @description How well that candidate does the job (ExitCandidate.fit)
-       * @enum {string}
-       */
-      fit?: "same-product" | "compatible" | "partly-compatible" | "equivalent" | "look-alike";
-      /** @description Whether a proposed candidate covers it (the list takes it) */
-      proposed: boolean;
-      /** @description What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only); empty when nothing is known lost */
-      lost: string[];
-      /**
-       * @description For a gap: not-sold when the catalogue records every allowed provider as not doing the job (with a source), not-checked otherwise
-       * @enum {string}
-       */
-      gapKind?: "not-sold" | "not-checked";
-      /** @description The providers outside the target that sell the job, with their services (added in 1.10.0) */
-      elsewhere?: {
-        /** @description Provider id */
-        providerId: string;
-        /** @description Provider display name */
-        providerName: string;
-        /** @description Its services doing the job, open to new customers, by slug */
-        services: string[];
-      }[];
     };
     /** @description A same-category service on an allowed provider, listed where no equivalent is: to evaluate, not a mapping */
     ExitNearest: {
@@ -1425,8 +1370,6 @@ export interface components {
       sharedTags: string[];
       /** @description Why it is listed, and that it is not an equivalent */
       reason: string;
-      /** @description The jobs of the service it is not catalogued as doing, by group name (added in 1.10.0) */
-      lacks?: string[];
     };
     /** @description POST /v1/exit-plan: an approved list mapped onto the providers chosen */
     ExitPlan: {
@@ -1454,17 +1397,6 @@ export interface components {
         mapped: number;
         /** @description How many are gaps */
         noEquivalent: number;
-        /** @description The jobs of the moving services, by coverage (added in 1.10.0) */
-        jobs?: {
-          /** @description Jobs of the services that move */
-          total: number;
-          /** @description Covered whole */
-          covered: number;
-          /** @description Covered in part */
-          partial: number;
-          /** @description Not covered */
-          gap: number;
-        };
       };
       /** @description One entry per approved service, in request order */
       services: components["schemas"]["ExitServicePlan"][];
@@ -1527,15 +1459,6 @@ export interface components {
       closedPeers: components["schemas"]["ExitClosedPeer"][];
       /** @description For no-equivalent: up to three same-category services on allowed providers sharing at least one search tag with it (a similarity floor, from 1.8.0), not equivalents */
       nearest: components["schemas"]["ExitNearest"][];
-      /**
-       * @description The worst of its jobs: covered (every job whole), partial (a job only in part) or gap (a job with no service on the allowed providers); a service that stays is covered (added in 1.10.0)
-       * @enum {string}
-       */
-      coverage?: "covered" | "partial" | "gap";
-      /** @description Each of its jobs (its equivalence groups, primary first) and how it is covered (added in 1.10.0) */
-      jobs?: components["schemas"]["ExitJob"][];
-      /** @description For a service with a job gap: what to do instead, in words (a nearest service to evaluate, a provider outside the target that sells it, or keeping it where it is) (added in 1.10.0) */
-      fallback?: string;
     };
     /** @description Where to go: the providers that satisfy every criterion given (at least one of providers, sovereignOption: true, euResidentOnly: true, jurisdictions), less those in exclude. No matching provider is a 400. */
     ExitTarget: {
@@ -1571,27 +1494,6 @@ export interface components {
       byRegionCountry: components["schemas"]["ExposureCount"][];
       /** @description Percentage (0-100, one decimal) of distinct providers whose head office is in the United States */
       usHeadquarteredProviderPercentage: number;
-      /** @description Number of selected services whose provider's head office is in the United States (added in 1.10.0) */
-      usHeadquarteredServiceCount?: number;
-      /** @description The headline figure: percentage (0-100, one decimal) of selected services whose provider's head office is in the United States; usHeadquarteredProviderPercentage is the second figure, by distinct provider (added in 1.10.0) */
-      usHeadquarteredServicePercentage?: number;
-      /** @description Selected services by the country of their provider's ultimate controlling parent, largest first (Alibaba Cloud: run from Singapore, controlled from China) (added in 1.10.0) */
-      byControllingCountry?: components["schemas"]["ExposureCount"][];
-      /** @description Each provider of the selection with its operating company and jurisdictions, most services first (added in 1.10.0) */
-      operators?: {
-        /** @description Provider id */
-        providerId: string;
-        /** @description The operating company as the provider publishes it */
-        company?: string;
-        /** @description Its head-office country */
-        headOfficeCountry: string;
-        /** @description Its head-office jurisdiction (ISO code, or EU) */
-        jurisdiction: string;
-        /** @description Country of its ultimate controlling parent */
-        controllingCountry: string;
-        /** @description How many of the selected services it runs */
-        services: number;
-      }[];
       /** @description Number of selected services that are sovereign options */
       sovereignOptionCount: number;
       /** @description Number of selected services that are EU-resident-only options */
@@ -1625,13 +1527,6 @@ export interface components {
       euResidentOnly: boolean;
       /** @description Lifecycle, when not generally available */
       lifecycle?: components["schemas"]["ServiceLifecycle"];
-      /** @description The service's compliance, its own apart from the provider's (since 1.10.0) */
-      compliance: {
-        /** @description Programmes a provider-published scope list names this service for (Service.compliance) */
-        own: string[];
-        /** @description Programmes the provider holds platform-wide that no scope list the catalogue cites names this service for: claimed at provider level only, not shown to cover the service */
-        providerOnly: string[];
-      };
     };
     /** @description The vendor page that states one fact, with the day it was read */
     FactSource: {
@@ -2363,17 +2258,6 @@ export interface components {
           [key: string]: string;
         };
       };
-      /** @description Present only when compliance was given: what backs each answer (since 1.10.0) */
-      compliance?: {
-        /** @description The programme asked for (compliance vocabulary id) */
-        id: string;
-        /** @description Its name */
-        name: string;
-        /** @description Per service on this page: the sources (scope lists) that name it for the programme */
-        sources: {
-          [key: string]: components["schemas"]["ServiceSource"][];
-        };
-      };
     };
     /** @description A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0) */
     ServiceSource: {
@@ -2487,6 +2371,115 @@ export interface components {
       kind: "tier" | "edition" | "storage-class" | "engine" | "feature" | "plan";
       /** @description One sentence on what distinguishes it */
       description?: string;
+    };
+    /** @description What a deployment uses and whether the approved list's policies allow it */
+    TemplateCheck: {
+      /**
+       * @description What the template was read as (SAM and CDK output are CloudFormation; Bicep output is ARM)
+       * @enum {string}
+       */
+      format: "cloudformation" | "arm" | "terraform-plan" | "gcp-apis";
+      /** @description aws-cdk when the CDK synthesised it, aws-sam when it uses the SAM transform */
+      tools: string[];
+      /** @description What each AWS::Serverless type was expanded to, as the SAM transform does */
+      expanded: string[];
+      /** @description Distinct resource types or APIs read */
+      items: number;
+      /** @description The catalogue services the deployment uses, each with the items that made it so */
+      services: {
+        id: string;
+        providerId: string;
+        approved: boolean;
+        /**
+         * @description Not approved: missing (something it needs here is denied) or allowed (the approved list's document allows all it needs here)
+         * @enum {string}
+         */
+        status?: "missing" | "allowed";
+        /** @description Not approved, but wholly allowed by the approved list's document: the services (or essentials) it came with */
+        allowedThrough?: string[];
+        items: {
+          item: string;
+          from: string[];
+        }[];
+      }[];
+      /** @description Services it uses that the approved list lacks */
+      missingServiceIds: string[];
+      /** @description Items several services own, none approved: the service counted, and the others that would do as well */
+      choices: {
+        item: string;
+        chosen: string;
+        oneOf: string[];
+      }[];
+      /** @description Items no catalogue service owns, listed with the reason, never dropped */
+      unplaced: {
+        item: string;
+        /** @enum {string} */
+        kind: "cloudformation-type" | "azure-type" | "terraform-type" | "gcp-api";
+        from: string[];
+        reason: string;
+        arrivesWith?: string[];
+      }[];
+      /** @description Azure types the Indexed-mode policy never evaluates */
+      notEvaluated: string[];
+      /** @description What the deployment's tools and types need beyond their own services, each row with its vendor page */
+      implicitNeeds: {
+        id: string;
+        what: string;
+        identifiers: string[];
+        services: string[];
+        approve: string[];
+        source: {
+          url: string;
+          backs: string;
+          checked: string;
+        };
+      }[];
+      /** @description Per vendor, the generated document's verdict for this deployment: from the approved list, then (when it lacks something) from suggestedServiceIds */
+      verdicts: {
+        /** @enum {string} */
+        providerId: "aws" | "azure" | "gcp";
+        approvedServiceIds: string[];
+        allowed: boolean;
+        checked: number;
+        denied: {
+          identifier: string;
+          /** @description What in the deployment needs it: resource types, APIs or implicit-need rows */
+          neededFor: string[];
+          /** @description Catalogue services whose approval would allow it (empty: none owns it) */
+          approve: string[];
+        }[];
+        refused?: string;
+        wider: {
+          id: string;
+          cameWith: string[];
+          complete: boolean;
+        }[];
+      }[];
+      /** @description The approved list with what the check says to add */
+      suggestedServiceIds: string[];
+      /** @description The answer in sentences, each with what backs it */
+      statements: {
+        /** @enum {string} */
+        kind:
+          "read" | "services" | "unplaced" | "not-evaluated" | "implicit-need" | "verdict" | "wider" | "not-governed";
+        text: string;
+        /** @description What the statement was checked against */
+        checked: string[];
+      }[];
+    };
+    /** @description Request body of POST /v1/deployments/check */
+    TemplateCheckBody: {
+      /** @description What will be deployed: a CloudFormation or SAM template (JSON or YAML text, or the JSON object), an ARM template (also what bicep build writes), a Terraform plan (terraform show -json), or Google API names (a list, or text one a line) */
+      template:
+        | string
+        | {
+            [key: string]: unknown;
+          }
+        | unknown[];
+      /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
+      approvedServiceIds?: string[];
+      /** @description A saved list's id or slug, instead of approvedServiceIds */
+      listId?: string;
     };
     /** @description What of a service its sources back, each kind of fact with the day its newest source was read (added in 1.8.0) */
     Verified: {
@@ -2688,8 +2681,6 @@ export interface operations {
         freeTier?: boolean | ("0" | "1" | "true" | "false");
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
-        /** @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0) */
-        compliance?: string;
         /** @description 1-based page index */
         page?: number;
         /** @description Page size, 1 to 200 */
@@ -2710,7 +2701,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2878,7 +2869,7 @@ export interface operations {
           "application/json": components["schemas"]["LifecycleList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3038,7 +3029,7 @@ export interface operations {
           "application/json": components["schemas"]["CompareResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3082,7 +3073,7 @@ export interface operations {
           "application/json": components["schemas"]["ExposureReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3143,7 +3134,7 @@ export interface operations {
           "application/json": components["schemas"]["ScpResponse"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3237,7 +3228,7 @@ export interface operations {
           "application/json": components["schemas"]["AzurePolicySetResponse"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3333,7 +3324,7 @@ export interface operations {
           "application/json": components["schemas"]["GcpOrgPolicyResponse"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3423,7 +3414,7 @@ export interface operations {
           "text/markdown": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3527,7 +3518,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3559,6 +3550,111 @@ export interface operations {
         headers: {
           /** @description Seconds until the bucket has room again */
           "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  checkDeployment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "template": {
+         *         "Resources": {
+         *           "Bucket": {
+         *             "Type": "AWS::S3::Bucket"
+         *           }
+         *         }
+         *       },
+         *       "approvedServiceIds": [
+         *         "aws-s3"
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["TemplateCheckBody"];
+      };
+    };
+    responses: {
+      /** @description Deployment check */
+      200: {
+        headers: {
+          /** @description The limit of this endpoint's strict bucket (10 per minute per IP) */
+          "X-RateLimit-Limit"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TemplateCheck"];
+        };
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large. The body's error is one of: Payload too large (x-error-catalogue says when each happens). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type. The body's error is one of: Unsupported media type (x-error-catalogue says when each happens). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
+      429: {
+        headers: {
+          /** @description Seconds until the bucket has room again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
+      503: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3612,7 +3708,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3871,7 +3967,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4046,7 +4142,7 @@ export interface operations {
           "application/json": components["schemas"]["FeedbackResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4135,7 +4231,7 @@ export interface operations {
           "application/json": components["schemas"]["OutboundClickResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4249,7 +4345,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;

@@ -102,9 +102,27 @@ export const VALID: readonly ToolCase[] = [
       payload: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true } },
     },
   },
+  {
+    tool: "check_deployment",
+    args: { template: ["run.googleapis.com", "eventarc.googleapis.com"], approvedServiceIds: ["gcp-cloud-run"] },
+    api: {
+      method: "POST",
+      url: "/v1/deployments/check",
+      payload: { template: ["run.googleapis.com", "eventarc.googleapis.com"], approvedServiceIds: ["gcp-cloud-run"] },
+    },
+  },
 ];
 
 export const INVALID: readonly ToolCase[] = [
+  {
+    tool: "check_deployment",
+    args: { template: { kind: "Deployment" }, approvedServiceIds: ["aws-s3"] },
+    api: {
+      method: "POST",
+      url: "/v1/deployments/check",
+      payload: { template: { kind: "Deployment" }, approvedServiceIds: ["aws-s3"] },
+    },
+  },
   { tool: "search_services", args: { limit: 500 }, says: /limit/ },
   { tool: "search_services", args: { provider: 42 }, says: /provider/ },
   { tool: "get_service", args: { slug: "no-such-service" }, api: { url: "/v1/services/no-such-service" } },
@@ -198,6 +216,7 @@ export async function expectListings(client: Client, catalogue: Catalogue) {
       "generate_policy",
       "get_saved_list",
       "get_service",
+      "check_deployment",
       "lifecycle_upcoming",
       "search_services",
     ].sort(),

@@ -1,0 +1,72 @@
+/**
+ * The deployment check's row (contract 1.10.0): a template and the approved list (or a saved list)
+ * in, what it uses and whether the policies allow it out. See index.ts for the table it joins.
+ */
+import { endpoint, type Endpoint } from "../api/endpoint.ts";
+import { HttpError } from "../api/problem.ts";
+import { requireKnownIds } from "../ids.ts";
+import { LIST_LIFETIME_DAYS } from "../limits.ts";
+import { resolveList } from "../lists/lists.ts";
+import { TemplateCheck, TemplateCheckBody, type TemplateCheckBodyT } from "../schema/index.ts";
+import type { Catalogue } from "../load/load.ts";
+import type { RecordStore } from "../ports.ts";
+import { checkDeployment } from "../templates/check.ts";
+import { TemplateError } from "../templates/errors.ts";
+import { templateIndex } from "../templates/index.node.ts";
+import { readDeployment } from "../templates/read.ts";
+import { storeCall } from "./shared.ts";
+
+/** The approved ids: as given, or the saved list's (a missing list is a 404). */
+async function approvedOf(
+  catalogue: Catalogue,
+  store: RecordStore,
+  now: Date,
+  body: TemplateCheckBodyT,
+): Promise<string[]> {
+  if (body.approvedServiceIds) return requireKnownIds(catalogue, body.approvedServiceIds);
+  const list = await storeCall(() => store.getList(body.listId!, now));
+  if (!list)
+    throw new HttpError(
+      404,
+      "List not found",
+      `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
+    );
+  return resolveList(catalogue, list).services.map((service) => service.slug);
+}
+
+/** Reads and checks a template; what cannot be read is a 400 naming it. */
+export function checkTemplate(catalogue: Catalogue, template: unknown, approved: readonly string[]) {
+  try {
+    return checkDeployment(catalogue, templateIndex(catalogue), readDeployment(template), approved);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new HttpError(400, "Invalid template", error.message);
+    throw error;
+  }
+}
+
+export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
+  endpoint({
+    operationId: "checkDeployment",
+    method: "POST",
+    path: "/v1/deployments/check",
+    summary: "Deployment check",
+    description:
+      "Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, or holds more than 2,000 resources is a 400 Invalid template naming what was not understood; over 64 KiB a 413.",
+    tag: "Policies",
+    bucket: "strict",
+    body: TemplateCheckBody,
+    response: { status: 200, schema: TemplateCheck, contentType: "application/json" },
+    errors: [400, 404, 413, 415, 429, 503],
+    cache: "no-store",
+    example: {
+      request: "POST /v1/deployments/check",
+      body: {
+        template: { Resources: { Bucket: { Type: "AWS::S3::Bucket" } } },
+        approvedServiceIds: ["aws-s3"],
+      },
+    },
+    handler: async (c, { body }) => ({
+      body: checkTemplate(c.catalogue, body.template, await approvedOf(c.catalogue, c.store, c.now(), body)),
+    }),
+  }),
+];

@@ -1,0 +1,143 @@
+/**
+ * POST /v1/deployments/check (added in 1.10.0): the request (a template and the approved list or a
+ * saved list's id) and the answer (catalogue/templates/check.ts says what each field means).
+ */
+import { z } from "zod";
+import { MAX_ID_LENGTH } from "../limits.ts";
+import { approvedServiceIds } from "./requests.ts";
+import { strictBody } from "./unknown-keys.ts";
+import { d } from "./vocabulary.ts";
+
+export const TemplateCheckBody = strictBody({
+  template: z
+    .union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .meta(
+      d(
+        "What will be deployed: a CloudFormation or SAM template (JSON or YAML text, or the JSON object), an ARM template (also what bicep build writes), a Terraform plan (terraform show -json), or Google API names (a list, or text one a line)",
+      ),
+    ),
+  approvedServiceIds: approvedServiceIds.optional(),
+  listId: z
+    .string()
+    .min(1)
+    .max(MAX_ID_LENGTH)
+    .optional()
+    .meta(d("A saved list's id or slug, instead of approvedServiceIds")),
+})
+  .refine((body) => (body.approvedServiceIds === undefined) !== (body.listId === undefined), {
+    message: "give either approvedServiceIds or listId (the approved list), not both and not neither",
+  })
+  .meta({ id: "TemplateCheckBody", description: "Request body of POST /v1/deployments/check" });
+export type TemplateCheckBodyT = z.output<typeof TemplateCheckBody>;
+
+const Source = z.object({ url: z.string(), backs: z.string(), checked: z.string() });
+const Denied = z.object({
+  identifier: z.string(),
+  neededFor: z.array(z.string()).meta(d("What in the deployment needs it: resource types, APIs or implicit-need rows")),
+  approve: z.array(z.string()).meta(d("Catalogue services whose approval would allow it (empty: none owns it)")),
+});
+
+export const TemplateCheck = z
+  .object({
+    format: z
+      .enum(["cloudformation", "arm", "terraform-plan", "gcp-apis"])
+      .meta(d("What the template was read as (SAM and CDK output are CloudFormation; Bicep output is ARM)")),
+    tools: z.array(z.string()).meta(d("aws-cdk when the CDK synthesised it, aws-sam when it uses the SAM transform")),
+    expanded: z.array(z.string()).meta(d("What each AWS::Serverless type was expanded to, as the SAM transform does")),
+    items: z.number().int().meta(d("Distinct resource types or APIs read")),
+    services: z
+      .array(
+        z.object({
+          id: z.string(),
+          providerId: z.string(),
+          approved: z.boolean(),
+          status: z
+            .enum(["missing", "allowed"])
+            .optional()
+            .meta(
+              d(
+                "Not approved: missing (something it needs here is denied) or allowed (the approved list's document allows all it needs here)",
+              ),
+            ),
+          allowedThrough: z
+            .array(z.string())
+            .optional()
+            .meta(
+              d(
+                "Not approved, but wholly allowed by the approved list's document: the services (or essentials) it came with",
+              ),
+            ),
+          items: z.array(z.object({ item: z.string(), from: z.array(z.string()) })),
+        }),
+      )
+      .meta(d("The catalogue services the deployment uses, each with the items that made it so")),
+    missingServiceIds: z.array(z.string()).meta(d("Services it uses that the approved list lacks")),
+    choices: z
+      .array(z.object({ item: z.string(), chosen: z.string(), oneOf: z.array(z.string()) }))
+      .meta(d("Items several services own, none approved: the service counted, and the others that would do as well")),
+    unplaced: z
+      .array(
+        z.object({
+          item: z.string(),
+          kind: z.enum(["cloudformation-type", "azure-type", "terraform-type", "gcp-api"]),
+          from: z.array(z.string()),
+          reason: z.string(),
+          arrivesWith: z.array(z.string()).optional(),
+        }),
+      )
+      .meta(d("Items no catalogue service owns, listed with the reason, never dropped")),
+    notEvaluated: z.array(z.string()).meta(d("Azure types the Indexed-mode policy never evaluates")),
+    implicitNeeds: z
+      .array(
+        z.object({
+          id: z.string(),
+          what: z.string(),
+          identifiers: z.array(z.string()),
+          services: z.array(z.string()),
+          approve: z.array(z.string()),
+          source: Source,
+        }),
+      )
+      .meta(d("What the deployment's tools and types need beyond their own services, each row with its vendor page")),
+    verdicts: z
+      .array(
+        z.object({
+          providerId: z.enum(["aws", "azure", "gcp"]),
+          approvedServiceIds: z.array(z.string()),
+          allowed: z.boolean(),
+          checked: z.number().int(),
+          denied: z.array(Denied),
+          refused: z.string().optional(),
+          wider: z.array(z.object({ id: z.string(), cameWith: z.array(z.string()), complete: z.boolean() })),
+        }),
+      )
+      .meta(
+        d(
+          "Per vendor, the generated document's verdict for this deployment: from the approved list, then (when it lacks something) from suggestedServiceIds",
+        ),
+      ),
+    suggestedServiceIds: z.array(z.string()).meta(d("The approved list with what the check says to add")),
+    statements: z
+      .array(
+        z.object({
+          kind: z.enum([
+            "read",
+            "services",
+            "unplaced",
+            "not-evaluated",
+            "implicit-need",
+            "verdict",
+            "wider",
+            "not-governed",
+          ]),
+          text: z.string(),
+          checked: z.array(z.string()).meta(d("What the statement was checked against")),
+        }),
+      )
+      .meta(d("The answer in sentences, each with what backs it")),
+  })
+  .meta({
+    id: "TemplateCheck",
+    description: "What a deployment uses and whether the approved list's policies allow it",
+  });
+export type TemplateCheckT = z.output<typeof TemplateCheck>;

@@ -1,0 +1,529 @@
+/**
+ * The deployment check (POST /v1/deployments/check): a deployment read by read.ts, the approved
+ * list, and the answer — the services the deployment uses with the items that made it so, what the
+ * catalogue cannot place, the slugs the list lacks, the implicit needs its tools and types bring
+ * (policies/implicit-needs.ts, each with its vendor page), and the three policies' verdict for this
+ * deployment: the document generated from the approved list, then from the list with what the
+ * check says to add. Every statement says what it checked (decisions.md#approved-means-usable).
+ */
+import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../policies/documents.ts";
+import { PolicyRequestError } from "../policies/errors.ts";
+import { IMPLICIT_NEEDS, type ImplicitNeed } from "../policies/implicit-needs.ts";
+import type { Catalogue } from "../load/load.ts";
+import type { Deployment, DeploymentItem } from "./read.ts";
+import type { TemplateIndex } from "./index.node.ts";
+import { SAM_GENERATED_SOURCE } from "./sam.ts";
+
+type Vendor = "aws" | "azure" | "gcp";
+const VENDOR_NAME: Record<Vendor, string> = { aws: "AWS", azure: "Azure", gcp: "Google Cloud" };
+const DOCUMENT: Record<Vendor, string> = {
+  aws: "the allow-list SCPs (POST /v1/policies/alpha-scp?strategy=allow-list; the deny-list's NotAction names the same actions), each action evaluated as scpAllows does",
+  azure:
+    "the Azure policy set (POST /v1/policies/beta-policy), each type Indexed mode evaluates looked up in allowedResourceTypes",
+  gcp: "the gcp.restrictServiceUsage organization policy (POST /v1/policies/gamma-org-policy), each API looked up in allowedValues",
+};
+
+export interface UsedService {
+  readonly id: string;
+  readonly providerId: string;
+  readonly approved: boolean;
+  /** Not approved: missing (something of it is denied) or allowed (the document allows all it needs here). */
+  readonly status?: "missing" | "allowed";
+  /** Not approved, but wholly allowed by the approved list's document: what it came with. */
+  readonly allowedThrough?: readonly string[];
+  readonly items: { readonly item: string; readonly from: readonly string[] }[];
+}
+export interface UnplacedItem {
+  readonly item: string;
+  readonly kind: DeploymentItem["kind"];
+  readonly from: readonly string[];
+  readonly reason: string;
+  /** Services whose dependencies name it (an Azure type no service owns). */
+  readonly arrivesWith?: readonly string[];
+}
+export interface NeedAnswer {
+  readonly id: string;
+  readonly what: string;
+  readonly identifiers: readonly string[];
+  readonly services: readonly string[];
+  readonly approve: readonly string[];
+  readonly source: { readonly url: string; readonly backs: string; readonly checked: string };
+}
+export interface DeniedIdentifier {
+  readonly identifier: string;
+  /** What in the deployment needs it: resource types, APIs or implicit-need rows. */
+  readonly neededFor: readonly string[];
+  /** Catalogue services whose approval would allow it (empty: none owns it). */
+  readonly approve: readonly string[];
+}
+export interface PolicyVerdict {
+  readonly providerId: Vendor;
+  readonly approvedServiceIds: readonly string[];
+  readonly allowed: boolean;
+  readonly checked: number;
+  readonly denied: readonly DeniedIdentifier[];
+  /** Why the whole document could not be made (nothing to allow), when so. */
+  readonly refused?: string;
+  /** Services the document allows though not in approvedServiceIds, each with what brought it. */
+  readonly wider: readonly { readonly id: string; readonly cameWith: readonly string[]; readonly complete: boolean }[];
+}
+export interface Statement {
+  readonly kind: StatementKind;
+  readonly text: string;
+  readonly checked: readonly string[];
+}
+export type StatementKind =
+  "read" | "services" | "unplaced" | "not-evaluated" | "implicit-need" | "verdict" | "wider" | "not-governed";
+
+export interface DeploymentCheckAnswer {
+  readonly format: Deployment["format"];
+  readonly tools: readonly string[];
+  readonly expanded: readonly string[];
+  readonly items: number;
+  readonly services: readonly UsedService[];
+  readonly missingServiceIds: readonly string[];
+  /** Items several services own, none approved: the one counted, and the others that would do as well. */
+  readonly choices: readonly { readonly item: string; readonly chosen: string; readonly oneOf: readonly string[] }[];
+  readonly unplaced: readonly UnplacedItem[];
+  readonly notEvaluated: readonly string[];
+  readonly implicitNeeds: readonly NeedAnswer[];
+  readonly verdicts: readonly PolicyVerdict[];
+  readonly suggestedServiceIds: readonly string[];
+  readonly statements: readonly Statement[];
+}
+
+const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
+const vendorOf = (kind: DeploymentItem["kind"]): Vendor | undefined =>
+  kind === "cloudformation-type" ? "aws" : kind === "azure-type" ? "azure" : kind === "gcp-api" ? "gcp" : undefined;
+
+/** Terraform providers whose resources the catalogue holds no types for, with what to send instead. */
+const UNMAPPED_TERRAFORM: Record<string, string> = {
+  aws: "the catalogue holds no types of the hashicorp/aws provider: send the CloudFormation template instead, or the services' list",
+  azurerm:
+    "the catalogue holds no types of the hashicorp/azurerm provider: send the ARM template (az bicep build, or the portal's export) or azapi resources, which name their ARM type",
+  google:
+    "the catalogue holds no types of the hashicorp/google provider: send the list of Google APIs the project enables (gcloud services list --enabled)",
+};
+
+interface Placement {
+  readonly services: Map<string, UsedService>;
+  readonly unplaced: UnplacedItem[];
+  readonly notEvaluated: string[];
+  /** Items several services own, none approved: the one chosen, and the others that would do. */
+  readonly choices: { item: string; chosen: string; oneOf: string[] }[];
+}
+
+/** The services owning an item, of the deployment's own provider (S3NS shares Google's API names). */
+function ownersOf(catalogue: Catalogue, index: TemplateIndex, { kind, item }: DeploymentItem): string[] {
+  const owners =
+    kind === "cloudformation-type"
+      ? index.cloudFormationOwners(item)
+      : kind === "gcp-api"
+        ? index.gcpOwners(item)
+        : kind === "terraform-type"
+          ? index.terraformOwners(item)
+          : index.azureOwners(item);
+  const vendor = vendorOf(kind);
+  return [...owners].filter((id) => !vendor || catalogue.bySlug.get(id)!.service.providerId === vendor).sort();
+}
+
+/**
+ * Which service each item belongs to: its approved owners when it has some, else its one owner;
+ * an item several services own, none approved, goes to the owner already used or the one owning
+ * most such items, and the others are named (choices). What cannot be placed is kept with the reason.
+ */
+function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deployment, approved: Set<string>): Placement {
+  const services = new Map<string, UsedService>();
+  const unplaced: UnplacedItem[] = [];
+  const notEvaluated: string[] = [];
+  const open: { item: DeploymentItem; owners: string[] }[] = [];
+  const use = (id: string, { item, from }: DeploymentItem) => {
+    const entry = services.get(id) ?? {
+      id,
+      providerId: catalogue.bySlug.get(id)!.service.providerId,
+      approved: approved.has(id),
+      items: [],
+    };
+    entry.items.push({ item, from });
+    services.set(id, entry);
+  };
+  for (const item of deployment.items) {
+    if (item.kind === "azure-type" && index.azureIndexed(item.item) === false) notEvaluated.push(item.item);
+    const owners = ownersOf(catalogue, index, item);
+    const chosen = owners.filter((id) => approved.has(id));
+    if (owners.length === 0)
+      unplaced.push({
+        item: item.item,
+        kind: item.kind,
+        from: item.from,
+        ...unplacedReason(index, item.kind, item.item),
+      });
+    else if (chosen.length > 0) for (const id of chosen) use(id, item);
+    else if (owners.length === 1) use(owners[0]!, item);
+    else open.push({ item, owners });
+  }
+  const choices: Placement["choices"] = [];
+  const tally = new Map<string, number>();
+  for (const { owners } of open) for (const id of owners) tally.set(id, (tally.get(id) ?? 0) + 1);
+  for (const { item, owners } of open) {
+    // A service no longer open to new customers is never suggested while another would do.
+    const closed = (id: string) =>
+      ["deprecated", "sunset", "retired"].includes(catalogue.bySlug.get(id)!.service.lifecycle?.status ?? "");
+    const chosen =
+      owners.find((id) => services.has(id)) ??
+      [...owners].sort(
+        (a, b) => Number(closed(a)) - Number(closed(b)) || tally.get(b)! - tally.get(a)! || (a < b ? -1 : 1),
+      )[0]!;
+    use(chosen, item);
+    choices.push({ item: item.item, chosen, oneOf: owners.filter((id) => id !== chosen) });
+  }
+  return { services, unplaced, notEvaluated: sortedUnique(notEvaluated), choices };
+}
+
+function unplacedReason(
+  index: TemplateIndex,
+  kind: DeploymentItem["kind"],
+  item: string,
+): { reason: string; arrivesWith?: string[] } {
+  if (kind === "cloudformation-type")
+    return { reason: "No catalogue service owns this CloudFormation type (inventory aws/cloudformation, map.yaml)." };
+  if (kind === "gcp-api") return { reason: "No catalogue service names this Google API." };
+  if (kind === "terraform-type") {
+    const prefix = item.split("_")[0]!;
+    return {
+      reason: UNMAPPED_TERRAFORM[prefix]
+        ? `Not placed: ${UNMAPPED_TERRAFORM[prefix]}.`
+        : "No catalogue service owns this Terraform resource type (the services' terraformResources).",
+    };
+  }
+  const arrivesWith = [...index.azureNeededBy(item)].sort();
+  if (arrivesWith.length > 0)
+    return {
+      reason: `No catalogue service owns this Azure type; it is allowed as a dependency of ${arrivesWith.slice(0, 8).join(", ")}${arrivesWith.length > 8 ? ", …" : ""}.`,
+      arrivesWith,
+    };
+  return {
+    reason:
+      index.azureIndexed(item) === undefined
+        ? "Not a deployable type of the vendored Bicep type index, and no catalogue service owns it."
+        : "No catalogue service owns this Azure type, and no service's dependencies name it.",
+  };
+}
+
+/** The implicit-needs rows the deployment's tools and types trigger. */
+export function triggeredNeeds(deployment: Deployment): ImplicitNeed[] {
+  const has = (kind: DeploymentItem["kind"], type: string) =>
+    deployment.items.some((item) => item.kind === kind && item.item.toLowerCase() === type.toLowerCase());
+  return IMPLICIT_NEEDS.filter((row) => {
+    const trigger = row.trigger;
+    if (trigger.kind === "cloudformation-template") return deployment.format === "cloudformation";
+    if (trigger.kind === "parameter-type")
+      return deployment.parameterTypes.some((type) => type.startsWith(trigger.prefix));
+    if (trigger.kind === "cdk") return deployment.cdk;
+    if (trigger.kind === "sam") return deployment.sam;
+    const kind =
+      row.providerId === "aws" ? "cloudformation-type" : row.providerId === "azure" ? "azure-type" : "gcp-api";
+    return has(kind, trigger.type) && (trigger.with === undefined || has(kind, trigger.with));
+  });
+}
+
+/** Per identifier key, the identifier as first spelt and what in the deployment needs it. */
+export type Required = Map<string, { identifier: string; why: Set<string> }>;
+
+/** What each vendor's document must allow for this deployment, each identifier with what needs it. */
+export function deploymentRequirements(index: TemplateIndex, deployment: Deployment, needs: readonly ImplicitNeed[]) {
+  const byVendor = new Map<Vendor, Required>();
+  const need = (vendor: Vendor, identifier: string, why: string) => {
+    const map: Required = byVendor.get(vendor) ?? (new Map() as Required);
+    byVendor.set(vendor, map);
+    const key = vendor === "azure" ? identifier.toLowerCase() : identifier;
+    const entry = map.get(key) ?? { identifier, why: new Set<string>() };
+    entry.why.add(why);
+    map.set(key, entry);
+  };
+  const unchecked: string[] = [];
+  for (const { kind, item } of deployment.items) {
+    const vendor = vendorOf(kind);
+    if (!vendor) continue;
+    if (vendor === "aws") {
+      const actions = index.handlerPermissions(item);
+      if (!actions) unchecked.push(item);
+      for (const action of actions ?? []) need("aws", action, item);
+    } else if (vendor === "gcp" || index.azureIndexed(item) !== false) need(vendor, item, item);
+  }
+  for (const row of needs) for (const identifier of row.identifiers) need(row.providerId, identifier, row.id);
+  return { byVendor, unchecked: sortedUnique(unchecked) };
+}
+
+type Document =
+  | { allows: (identifier: string) => boolean; implied: { id: string; linkedTo: string[]; complete: boolean }[] }
+  | string;
+
+/** The generated document's test for an identifier, or why there is no document. */
+function documentFor(catalogue: Catalogue, vendor: Vendor, ids: readonly string[]): Document {
+  try {
+    if (vendor === "aws") {
+      const result = scpPolicy(catalogue, ids, { strategy: "allow-list" });
+      const actions = (result.policies ?? [result.policy]).flatMap((policy) =>
+        policy.Statement.flatMap((statement) => statement.Action ?? []),
+      );
+      return { allows: (action) => scpAllows(actions, action), implied: result.implied };
+    }
+    if (vendor === "azure") {
+      const result = azurePolicySet(catalogue, ids);
+      const types = new Set(
+        result.policy.properties.parameters.allowedResourceTypes!.defaultValue.map((type) => type.toLowerCase()),
+      );
+      return { allows: (type) => types.has(type.toLowerCase()), implied: result.implied };
+    }
+    const result = gcpOrgPolicy(catalogue, ids);
+    const apis = new Set(result.policy.spec.rules[0]!.values.allowedValues);
+    return { allows: (api) => apis.has(api), implied: result.implied };
+  } catch (error) {
+    if (error instanceof PolicyRequestError) return error.message;
+    throw error;
+  }
+}
+
+/** The catalogue services of a vendor whose approval allows an identifier. */
+function allowersOf(catalogue: Catalogue, index: TemplateIndex, vendor: Vendor, identifier: string): string[] {
+  if (vendor === "azure") return [...index.azureOwners(identifier), ...index.azureNeededBy(identifier)];
+  if (vendor === "gcp") return [...index.gcpOwners(identifier)];
+  const prefix = identifier.split(":")[0]!;
+  return catalogue.services
+    .filter((service) => catalogue.bySlug.get(service.slug)!.policyIdentifiers.iamPrefixes?.includes(prefix))
+    .map((service) => service.slug);
+}
+
+function verdict(
+  catalogue: Catalogue,
+  index: TemplateIndex,
+  vendor: Vendor,
+  required: Required,
+  ids: readonly string[],
+  document: Document = documentFor(catalogue, vendor, ids),
+): PolicyVerdict {
+  const refused = typeof document === "string" ? document : undefined;
+  const denied: DeniedIdentifier[] = [];
+  for (const { identifier, why } of [...required.values()].sort((a, b) => (a.identifier < b.identifier ? -1 : 1))) {
+    if (typeof document !== "string" && document.allows(identifier)) continue;
+    denied.push({
+      identifier,
+      neededFor: [...why].sort(),
+      approve: sortedUnique(allowersOf(catalogue, index, vendor, identifier)).slice(0, 10),
+    });
+  }
+  return {
+    providerId: vendor,
+    approvedServiceIds: [...ids],
+    allowed: denied.length === 0,
+    checked: required.size,
+    denied,
+    ...(refused ? { refused } : {}),
+    wider:
+      typeof document === "string"
+        ? []
+        : document.implied
+            .filter((entry) => !entry.linkedTo.every((link) => link === "essentials"))
+            .map((entry) => ({ id: entry.id, cameWith: entry.linkedTo, complete: entry.complete })),
+  };
+}
+
+/** The check's answer. `approvedServiceIds` are known ids (the endpoint checked them). */
+export function checkDeployment(
+  catalogue: Catalogue,
+  index: TemplateIndex,
+  deployment: Deployment,
+  approvedServiceIds: readonly string[],
+): DeploymentCheckAnswer {
+  const approved = new Set(approvedServiceIds);
+  const placement = place(catalogue, index, deployment, approved);
+  const needs = triggeredNeeds(deployment);
+  const { byVendor, unchecked } = deploymentRequirements(index, deployment, needs);
+  const ids = sortedUnique(approvedServiceIds);
+  const documents = new Map([...byVendor.keys()].map((vendor) => [vendor, documentFor(catalogue, vendor, ids)]));
+  const first = [...byVendor].map(([vendor, required]) =>
+    verdict(catalogue, index, vendor, required, ids, documents.get(vendor)),
+  );
+  // What the approved list's documents deny, by what needs it: a service not approved is missing
+  // only when something of it is denied (or no document speaks its provider's language).
+  const denied = new Set(first.flatMap((entry) => entry.denied.flatMap((item) => item.neededFor)));
+  const through = new Map<string, string[]>();
+  for (const document of documents.values())
+    if (typeof document !== "string")
+      for (const entry of document.implied) if (entry.complete) through.set(entry.id, entry.linkedTo);
+  const services = [...placement.services.values()]
+    .map((service): UsedService => {
+      if (service.approved) return service;
+      const vendor = vendorOf(deployment.items.find((item) => item.item === service.items[0]!.item)!.kind);
+      const lacking = !vendor || !documents.has(vendor) || service.items.some((item) => denied.has(item.item));
+      return {
+        ...service,
+        status: lacking ? "missing" : "allowed",
+        ...(through.has(service.id) ? { allowedThrough: through.get(service.id)! } : {}),
+      };
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const missing = services.filter((service) => service.status === "missing").map((service) => service.id);
+  const needAnswers: NeedAnswer[] = needs.map((row) => ({
+    id: row.id,
+    what: row.what,
+    identifiers: row.identifiers,
+    services: row.services,
+    // A row that belongs to a service is allowed with that service's approval (its dependencies);
+    // the services owning the identifiers are suggested only for a row of no service.
+    approve: denied.has(row.id) ? (row.service ? [row.service] : row.services).filter((id) => !approved.has(id)) : [],
+    source: row.source,
+  }));
+  const arrivals = placement.unplaced.flatMap((entry) =>
+    entry.arrivesWith && denied.has(entry.item) && !entry.arrivesWith.some((id) => missing.includes(id))
+      ? [entry.arrivesWith[0]!]
+      : [],
+  );
+  const suggested = sortedUnique([...ids, ...missing, ...needAnswers.flatMap((row) => row.approve), ...arrivals]);
+  const verdicts = [...byVendor].flatMap(([vendor, required], at) => [
+    first[at]!,
+    ...(suggested.length > ids.length ? [verdict(catalogue, index, vendor, required, suggested)] : []),
+  ]);
+  const answer = {
+    format: deployment.format,
+    tools: [...(deployment.cdk ? ["aws-cdk"] : []), ...(deployment.sam ? ["aws-sam"] : [])],
+    expanded: deployment.expanded,
+    items: deployment.items.length,
+    services,
+    missingServiceIds: missing,
+    choices: placement.choices,
+    unplaced: placement.unplaced,
+    notEvaluated: placement.notEvaluated,
+    implicitNeeds: needAnswers,
+    verdicts,
+    suggestedServiceIds: suggested,
+  };
+  return { ...answer, statements: statementsOf(index, deployment, answer, unchecked) };
+}
+
+type Unstated = Omit<DeploymentCheckAnswer, "statements">;
+
+/** What the answer says, each sentence with what backs it: never more than was evaluated. */
+function statementsOf(
+  index: TemplateIndex,
+  deployment: Deployment,
+  answer: Unstated,
+  unchecked: readonly string[],
+): Statement[] {
+  const statements: Statement[] = [
+    {
+      kind: "read",
+      text: `Read a ${deployment.format} deployment with ${answer.items} distinct item${answer.items === 1 ? "" : "s"}${deployment.sam ? `, the SAM transform expanded (${deployment.expanded.length} expansions)` : ""}${deployment.cdk ? ", synthesised by the AWS CDK" : ""}.`,
+      checked: ["the template sent", ...(deployment.sam ? [SAM_GENERATED_SOURCE] : [])],
+    },
+    {
+      kind: "services",
+      text: `It uses ${answer.services.length} catalogue service${answer.services.length === 1 ? "" : "s"}${answer.missingServiceIds.length > 0 ? `; the approved list lacks ${answer.missingServiceIds.join(", ")}` : ", all on the approved list"}.`,
+      checked: inventoriesChecked(index, deployment),
+    },
+  ];
+  if (answer.choices.length > 0)
+    statements.push({
+      kind: "services",
+      text: `${answer.choices.length} item${answer.choices.length === 1 ? " is" : "s are"} owned by several catalogue services, none approved: each is counted under one (choices names the others, any of which the policy would allow as well): ${answer.choices
+        .slice(0, 3)
+        .map((choice) => `${choice.item} → ${choice.chosen}`)
+        .join("; ")}${answer.choices.length > 3 ? "; …" : ""}.`,
+      checked: inventoriesChecked(index, deployment),
+    });
+  if (answer.unplaced.length > 0)
+    statements.push({
+      kind: "unplaced",
+      text: `${answer.unplaced.length} item${answer.unplaced.length === 1 ? "" : "s"} not placed in a catalogue service (listed in unplaced with the reason): nothing is said of ${answer.unplaced.length === 1 ? "it" : "them"} beyond that.`,
+      checked: inventoriesChecked(index, deployment),
+    });
+  if (answer.notEvaluated.length > 0)
+    statements.push({
+      kind: "not-evaluated",
+      text: `${answer.notEvaluated.length} Azure type${answer.notEvaluated.length === 1 ? " is" : "s are"} never evaluated by the Indexed-mode policy (no location and tags): ${answer.notEvaluated.slice(0, 6).join(", ")}${answer.notEvaluated.length > 6 ? ", …" : ""}; a mode All copy of the policy would evaluate them.`,
+      checked: ["catalogue/reference/azure-resource-types.txt (Azure/bicep-types-az)"],
+    });
+  for (const row of answer.implicitNeeds)
+    statements.push({
+      kind: "implicit-need",
+      text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
+      checked: [`implicit-needs row ${row.id}`, row.source.url],
+    });
+  // What a document allows beyond the list is said of the approved list's document, once.
+  const said = new Set<string>();
+  for (const entry of answer.verdicts) {
+    const first = !said.has(entry.providerId);
+    said.add(entry.providerId);
+    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index));
+  }
+  const ungoverned = sortedUnique(
+    answer.services.map((service) => service.providerId).filter((id) => !(id in VENDOR_NAME)),
+  );
+  if (ungoverned.length > 0)
+    statements.push({
+      kind: "not-governed",
+      text: `No policy document of this catalogue governs ${ungoverned.join(", ")}: their services are listed, and no verdict is given for them.`,
+      checked: ["the policy generators (AWS, Azure, Google Cloud only)"],
+    });
+  return statements;
+}
+
+function inventoriesChecked(index: TemplateIndex, deployment: Deployment): string[] {
+  const kinds = new Set(deployment.items.map((item) => item.kind));
+  return [
+    ...(kinds.has("cloudformation-type") ? [`inventory aws/cloudformation (${index.cloudFormationSource})`] : []),
+    ...(kinds.has("azure-type")
+      ? ["the Azure services' resourceTypes and catalogue/reference/azure-resource-types.txt"]
+      : []),
+    ...(kinds.has("gcp-api") ? ["the Google Cloud services' apiServices"] : []),
+    ...(kinds.has("terraform-type") ? ["the services' terraformResources"] : []),
+  ];
+}
+
+function verdictStatements(entry: PolicyVerdict, unchecked: readonly string[], index: TemplateIndex): Statement[] {
+  const vendor = VENDOR_NAME[entry.providerId];
+  const list = entry.approvedServiceIds.join(", ");
+  const checked = [
+    DOCUMENT[entry.providerId],
+    ...(entry.providerId === "aws"
+      ? [`CloudFormation handler permissions (${index.cloudFormationSource})`]
+      : entry.providerId === "azure"
+        ? ["catalogue/reference/azure-resource-types.txt (indexed flags)"]
+        : []),
+  ];
+  const statements: Statement[] = [];
+  const subject = `the ${vendor} document generated from [${list}]`;
+  if (entry.refused)
+    statements.push({
+      kind: "verdict",
+      text: `There is no ${vendor} document for [${list}]: ${entry.refused}`,
+      checked,
+    });
+  else if (entry.allowed)
+    statements.push({
+      kind: "verdict",
+      text: `Under ${subject}, all ${entry.checked} ${unitOf(entry.providerId)} this deployment was found to need are allowed${entry.providerId === "aws" && unchecked.length > 0 ? `; ${unchecked.length} resource type${unchecked.length === 1 ? " has" : "s have"} no handler permissions in the schemas and ${unchecked.length === 1 ? "was" : "were"} not checked (${unchecked.slice(0, 4).join(", ")}${unchecked.length > 4 ? ", …" : ""})` : ""}. Nothing else was evaluated.`,
+      checked,
+    });
+  else
+    statements.push({
+      kind: "verdict",
+      text: `Under ${subject}, ${entry.denied.length} of ${entry.checked} ${unitOf(entry.providerId)} this deployment needs would be denied: ${entry.denied
+        .slice(0, 5)
+        .map((denied) => denied.identifier)
+        .join(
+          ", ",
+        )}${entry.denied.length > 5 ? ", …" : ""} (denied lists each with what needs it and the services that would allow it).`,
+      checked,
+    });
+  for (const wider of entry.wider)
+    statements.push({
+      kind: "wider",
+      text: `The same document also allows ${wider.id}${wider.complete ? " wholly" : " in part"}, which came with ${wider.cameWith.join(", ")}.`,
+      checked: [DOCUMENT[entry.providerId], "the dependencies of the approved services (explain mode's implied)"],
+    });
+  return statements;
+}
+
+const unitOf = (vendor: Vendor) => (vendor === "aws" ? "actions" : vendor === "azure" ? "resource types" : "APIs");

@@ -1,0 +1,275 @@
+/**
+ * Reading what a user will deploy, recognised by its shape: a CloudFormation or SAM template (JSON or
+ * YAML, CloudFormation's short-form tags read as custom tags), an ARM template (what `bicep build`
+ * writes too; nested resources and child types), a Terraform plan (`terraform show -json`), or a
+ * plain list of Google API service names (what `gcloud services enable` takes). The answer is the
+ * items it creates or calls, each with where in the input it came from; nothing is dropped: an item
+ * of no known kind is still an item, and the check (check.ts) lists what it cannot place.
+ */
+import { parse as parseYaml, type ScalarTag, type CollectionTag } from "yaml";
+import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
+import { TemplateError } from "./errors.ts";
+
+export type DeploymentFormat = "cloudformation" | "arm" | "terraform-plan" | "gcp-apis";
+
+/** One thing the deployment creates or calls, in its own vocabulary. */
+export interface DeploymentItem {
+  /** cloudformation: a resource type; arm: an Azure resource type; terraform: a resource type; gcp: an API. */
+  readonly kind: "cloudformation-type" | "azure-type" | "terraform-type" | "gcp-api";
+  readonly item: string;
+  /** Where it came from: logical ids, resource names or addresses (at most a few). */
+  readonly from: readonly string[];
+}
+
+export interface Deployment {
+  readonly format: DeploymentFormat;
+  readonly items: readonly DeploymentItem[];
+  /** CloudFormation only: parameter types, and whether the CDK or SAM made it. */
+  readonly parameterTypes: readonly string[];
+  readonly cdk: boolean;
+  readonly sam: boolean;
+  /** SAM only: what each AWS::Serverless type expanded to, e.g. "AWS::Serverless::Function → AWS::Lambda::Function". */
+  readonly expanded: readonly string[];
+}
+
+/** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
+export const MAX_TEMPLATE_ITEMS = 2000;
+const MAX_FROM = 5;
+
+// CloudFormation's short forms (!Ref, !Sub, !GetAtt …) read as the long form's object, so a template
+// written with them parses; their values are not evaluated.
+const INTRINSICS = [
+  "Ref",
+  "Condition",
+  "Base64",
+  "Cidr",
+  "FindInMap",
+  "GetAtt",
+  "GetAZs",
+  "ImportValue",
+  "Join",
+  "Select",
+  "Split",
+  "Sub",
+  "Transform",
+  "And",
+  "Equals",
+  "If",
+  "Not",
+  "Or",
+  "ToJsonString",
+  "Length",
+];
+const longName = (name: string) => (name === "Ref" || name === "Condition" ? name : `Fn::${name}`);
+const CLOUDFORMATION_TAGS: (ScalarTag | CollectionTag)[] = INTRINSICS.flatMap((name) => [
+  { tag: `!${name}`, resolve: (value: string) => ({ [longName(name)]: value }) },
+  {
+    tag: `!${name}`,
+    collection: "seq",
+    resolve: (value: unknown) => ({ [longName(name)]: (value as { toJSON(): unknown }).toJSON() }),
+  } as unknown as CollectionTag,
+  {
+    tag: `!${name}`,
+    collection: "map",
+    resolve: (value: unknown) => ({ [longName(name)]: (value as { toJSON(): unknown }).toJSON() }),
+  } as unknown as CollectionTag,
+]);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const GOOGLE_API = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.googleapis\.com$/;
+
+/** The input as a value: parsed JSON or YAML, or the lines of a plain API list. */
+function parseText(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === "") throw new TemplateError("The template is empty.");
+  const words = trimmed.split(/[\s,]+/).filter((word) => word !== "");
+  if (words.every((word) => GOOGLE_API.test(word))) return words;
+  if (trimmed.startsWith("{") || trimmed.startsWith("["))
+    try {
+      return JSON.parse(trimmed);
+    } catch (error) {
+      throw new TemplateError(`The template starts like JSON but is not valid JSON: ${(error as Error).message}`);
+    }
+  try {
+    return parseYaml(trimmed, { customTags: CLOUDFORMATION_TAGS, maxAliasCount: 100, uniqueKeys: false });
+  } catch (error) {
+    throw new TemplateError(
+      `The template is neither JSON nor YAML: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`,
+    );
+  }
+}
+
+/** Reads a deployment from the request's `template`: its text, or the JSON value already parsed. */
+export function readDeployment(template: unknown): Deployment {
+  const value = typeof template === "string" ? parseText(template) : template;
+  if (Array.isArray(value)) return apiList(value);
+  if (!isObject(value))
+    throw new TemplateError(
+      `Not a template: ${typeof template === "string" ? "the text parses to a single value" : "the value is not an object"}. Send a CloudFormation or SAM template, an ARM template, a Terraform plan (terraform show -json) or a list of Google API names.`,
+    );
+  if (isObject(value.Resources) || "AWSTemplateFormatVersion" in value) return cloudFormation(value);
+  const armResources = Array.isArray(value.resources) || isObject(value.resources);
+  if (armResources && (typeof value.$schema === "string" || "contentVersion" in value)) return arm(value);
+  if ("format_version" in value && ("resource_changes" in value || "planned_values" in value))
+    return terraformPlan(value);
+  const keys = Object.keys(value).slice(0, 8).join(", ");
+  throw new TemplateError(
+    `Not a template this check reads: an object with keys ${keys || "(none)"}. It reads a CloudFormation or SAM template (Resources), an ARM template ($schema, contentVersion, resources), a Terraform plan (format_version with resource_changes or planned_values, from terraform show -json) or a list of Google API names.`,
+  );
+}
+
+/** Collects items, keeping the first few places each came from. */
+class Items {
+  readonly byKey = new Map<string, { kind: DeploymentItem["kind"]; item: string; from: string[] }>();
+  count = 0;
+  add(kind: DeploymentItem["kind"], item: string, from: string) {
+    if (++this.count > MAX_TEMPLATE_ITEMS)
+      throw new TemplateError(`The template holds more than ${MAX_TEMPLATE_ITEMS} resources; check it in parts.`);
+    const key = `${kind} ${kind === "azure-type" ? item.toLowerCase() : item}`;
+    const entry = this.byKey.get(key) ?? { kind, item, from: [] };
+    this.byKey.set(key, entry);
+    if (entry.from.length < MAX_FROM && !entry.from.includes(from)) entry.from.push(from);
+  }
+  list(): DeploymentItem[] {
+    return [...this.byKey.values()].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0));
+  }
+}
+
+const plain = (format: DeploymentFormat, items: DeploymentItem[]): Deployment => ({
+  format,
+  items,
+  parameterTypes: [],
+  cdk: false,
+  sam: false,
+  expanded: [],
+});
+
+function apiList(values: unknown[]): Deployment {
+  const items = new Items();
+  const bad = values.filter((value) => typeof value !== "string" || !GOOGLE_API.test(value));
+  if (bad.length > 0)
+    throw new TemplateError(
+      `A list is read as Google API names (like run.googleapis.com); these are not: ${bad
+        .slice(0, 5)
+        .map((value) => JSON.stringify(value).slice(0, 60))
+        .join(", ")}.`,
+    );
+  for (const api of values as string[]) items.add("gcp-api", api, "list");
+  return plain("gcp-apis", items.list());
+}
+
+function transforms(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.filter((entry): entry is string => typeof entry === "string");
+  return [];
+}
+
+function cloudFormation(template: Record<string, unknown>): Deployment {
+  const resources = template.Resources;
+  if (!isObject(resources)) throw new TemplateError("A CloudFormation template needs a Resources object.");
+  const sam = transforms(template.Transform).includes(SAM_TRANSFORM);
+  const parameters = isObject(template.Parameters) ? template.Parameters : {};
+  const parameterTypes = [
+    ...new Set(
+      Object.values(parameters)
+        .map((parameter) => (isObject(parameter) ? parameter.Type : undefined))
+        .filter((type): type is string => typeof type === "string"),
+    ),
+  ].sort();
+  const cdk =
+    "BootstrapVersion" in parameters ||
+    Object.values(resources).some((resource) => isObject(resource) && resource.Type === "AWS::CDK::Metadata");
+  const items = new Items();
+  const expanded = new Set<string>();
+  for (const [logicalId, resource] of Object.entries(resources)) {
+    if (!isObject(resource) || typeof resource.Type !== "string")
+      throw new TemplateError(`Resources.${logicalId.slice(0, 80)} has no Type: every resource needs one.`);
+    const type = resource.Type.startsWith("Custom::") ? "AWS::CloudFormation::CustomResource" : resource.Type;
+    // The CDK's metadata resource is read by the CDK, not deployed as a service's resource.
+    if (type === "AWS::CDK::Metadata") continue;
+    if (sam && type.startsWith("AWS::Serverless::")) {
+      for (const generated of expandServerless(type, resource)) {
+        items.add("cloudformation-type", generated, `${logicalId} (${type})`);
+        expanded.add(`${type} → ${generated}`);
+      }
+      continue;
+    }
+    items.add("cloudformation-type", type, logicalId);
+  }
+  return { format: "cloudformation", items: items.list(), parameterTypes, cdk, sam, expanded: [...expanded].sort() };
+}
+
+/** ARM: every resource, its nested resources with their full type (parent type / child name). */
+function arm(template: Record<string, unknown>): Deployment {
+  const items = new Items();
+  const walk = (resources: unknown, parentType: string | undefined, path: string) => {
+    if (!Array.isArray(resources)) return;
+    resources.forEach((resource, index) => {
+      const at = `${path}[${index}]`;
+      if (!isObject(resource) || typeof resource.type !== "string")
+        throw new TemplateError(`${at} has no type: every ARM resource needs one.`);
+      const type =
+        parentType && !resource.type.includes("/") ? `${parentType}/${resource.type}` : resource.type.split("@")[0]!;
+      const name = typeof resource.name === "string" ? resource.name.slice(0, 80) : at;
+      items.add("azure-type", type, name);
+      walk(resource.resources, type, `${at}.resources`);
+      // A nested deployment's own template (Microsoft.Resources/deployments, mode inline).
+      const inner = isObject(resource.properties) ? resource.properties.template : undefined;
+      if (isObject(inner)) walk(inner.resources, undefined, `${at}.properties.template.resources`);
+    });
+  };
+  // languageVersion 2.0 (Bicep with symbolic names) writes resources as an object keyed by name.
+  const resources = Array.isArray(template.resources)
+    ? template.resources
+    : isObject(template.resources)
+      ? Object.values(template.resources)
+      : [];
+  walk(resources, undefined, "resources");
+  return plain("arm", items.list());
+}
+
+interface PlanResource {
+  address?: unknown;
+  type?: unknown;
+  mode?: unknown;
+  provider_name?: unknown;
+  values?: unknown;
+  change?: { actions?: unknown; after?: unknown };
+}
+
+/** What an azapi resource creates: its ARM type, without the API version. */
+function azapiType(values: unknown): string | undefined {
+  return isObject(values) && typeof values.type === "string" ? values.type.split("@")[0] : undefined;
+}
+
+/** Terraform plan: each managed resource changed (resource_changes) or planned (planned_values). */
+function terraformPlan(plan: Record<string, unknown>): Deployment {
+  const items = new Items();
+  const add = (resource: PlanResource, values: unknown) => {
+    if (resource.mode !== undefined && resource.mode !== "managed") return;
+    if (typeof resource.type !== "string") throw new TemplateError("A Terraform plan resource has no type.");
+    const address = typeof resource.address === "string" ? resource.address.slice(0, 120) : resource.type;
+    const armType = resource.type.startsWith("azapi_") ? azapiType(values) : undefined;
+    if (armType) items.add("azure-type", armType, address);
+    else items.add("terraform-type", resource.type, address);
+  };
+  if (Array.isArray(plan.resource_changes)) {
+    for (const change of plan.resource_changes as PlanResource[]) {
+      const actions = Array.isArray(change.change?.actions) ? change.change.actions : [];
+      // A resource the plan deletes or leaves alone asks nothing of the policy.
+      if (actions.length > 0 && actions.every((action) => action === "delete" || action === "no-op")) continue;
+      add(change, change.change?.after);
+    }
+    return plain("terraform-plan", items.list());
+  }
+  const walk = (module: unknown) => {
+    if (!isObject(module)) return;
+    for (const resource of (Array.isArray(module.resources) ? module.resources : []) as PlanResource[])
+      add(resource, resource.values);
+    for (const child of Array.isArray(module.child_modules) ? module.child_modules : []) walk(child);
+  };
+  walk(isObject(plan.planned_values) ? plan.planned_values.root_module : undefined);
+  return plain("terraform-plan", items.list());
+}

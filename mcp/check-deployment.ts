@@ -1,0 +1,31 @@
+/**
+ * The MCP tool check_deployment: POST /v1/deployments/check for an assistant holding a template.
+ * Kept in its own file, registered by one line in tools.ts (TOOLS) and named in
+ * catalogue/contract/mcp.ts (MCP_TOOLS).
+ */
+import { z } from "zod";
+import { TemplateCheck } from "../catalogue/schema/index.ts";
+
+export const CHECK_DEPLOYMENT_TOOL = {
+  name: "check_deployment" as const,
+  description:
+    "Check a deployment against an approved list (POST /v1/deployments/check): pass the template (CloudFormation or SAM JSON/YAML text, an ARM template, a Terraform plan from terraform show -json, or Google API names) and approvedServiceIds (or a saved list's listId). Answers the services it uses with the items that made it so, what the list lacks, the implicit needs of its tools and types with their vendor pages, and each vendor's verdict: allowed, or the actions, types or APIs still denied and the services that would allow them.",
+  input: {
+    template: z
+      .union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+      .meta({ description: "The template: its text (JSON or YAML), or the JSON value" }),
+    approvedServiceIds: z.array(z.string().min(1)).min(1).optional().meta({
+      description: 'The approved service slugs, e.g. ["aws-ec2", "aws-cloudformation"]',
+    }),
+    listId: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: "A saved list's id or slug, instead of approvedServiceIds" }),
+  },
+  request: (args: { template: unknown; approvedServiceIds?: string[] | undefined; listId?: string | undefined }) => ({
+    operationId: "checkDeployment",
+    body: Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)),
+  }),
+  output: TemplateCheck,
+};
