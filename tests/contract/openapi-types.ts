@@ -109,7 +109,7 @@ export interface paths {
     };
     /**
      * Search and filter services
-     * @description Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit, or an unknown compliance programme, is a 400. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listServices"];
     put?: never;
@@ -1213,6 +1213,19 @@ export interface components {
       otherCategories?: {
         [key: string]: string;
       };
+      /** @description Services and providers checked and found not doing the job (added in 1.10.0) */
+      notDoing?: {
+        /** @description A service checked and found not doing the job */
+        service?: string;
+        /** @description A provider checked and found selling no service doing it */
+        provider?: string;
+        /** @description What the vendor's page says instead */
+        note: string;
+        /** @description The vendor page read */
+        source: components["schemas"]["FactSource"];
+      }[];
+      /** @description Members whose primary job this group is, where the default rule picks another (added in 1.10.0) */
+      primaryOf?: string[];
     };
     /** @description One equivalence group with its members in full (since 1.7.0) */
     EquivalenceGroupDetail: {
@@ -1325,6 +1338,13 @@ export interface components {
         | "name";
       /** @description Its signals, and which one decided its rank, in words */
       reason: string;
+      /**
+       * @description same-product (lineage), compatible (speaks a protocol or API the service speaks for the whole job), partly-compatible (only part of it, or a sourced record says it does not speak one), equivalent (same job, no shared protocol), look-alike (shares a protocol, not a job) (added in 1.10.0)
+       * @enum {string}
+       */
+      fit?: "same-product" | "compatible" | "partly-compatible" | "equivalent" | "look-alike";
+      /** @description The service's jobs (equivalence group ids) it covers, whole or in part (added in 1.10.0) */
+      jobs?: string[];
     };
     /** @description An equivalence-group peer on an allowed provider left out because it is closed to new customers */
     ExitClosedPeer: {
@@ -1350,6 +1370,61 @@ export interface components {
       providerId: string;
       /** @description Why no equivalent is proposed */
       reason: string;
+      /** @description Its jobs (group ids), none of which the allowed providers cover (added in 1.10.0) */
+      jobs?: string[];
+      /**
+       * @description not-sold or not-checked (ExitJob.gapKind)
+       * @enum {string}
+       */
+      gapKind?: "not-sold" | "not-checked";
+      /** @description The providers outside the target that sell the job, with their services (added in 1.10.0) */
+      elsewhere?: {
+        /** @description Provider id */
+        providerId: string;
+        /** @description Provider display name */
+        providerName: string;
+        /** @description Its services doing the job, open to new customers, by slug */
+        services: string[];
+      }[];
+    };
+    /** @description One job of an approved service and how the allowed providers cover it (added in 1.10.0) */
+    ExitJob: {
+      /** @description The job: an equivalence group id the service is in */
+      group: string;
+      /** @description The group's name */
+      name: string;
+      /** @description True for the service's primary job (one per service) */
+      primary: boolean;
+      /**
+       * @description covered: a candidate does the whole job; partial: only part of it (lost says what); gap: no open service on the allowed providers does it
+       * @enum {string}
+       */
+      status: "covered" | "partial" | "gap";
+      /** @description The candidate that covers it (slug): the proposed one where one is, else the best ranked */
+      by?: string;
+      /**
+       * @description How well that candidate does the job (ExitCandidate.fit)
+       * @enum {string}
+       */
+      fit?: "same-product" | "compatible" | "partly-compatible" | "equivalent" | "look-alike";
+      /** @description Whether a proposed candidate covers it (the list takes it) */
+      proposed: boolean;
+      /** @description What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only); empty when nothing is known lost */
+      lost: string[];
+      /**
+       * @description For a gap: not-sold when the catalogue records every allowed provider as not doing the job (with a source), not-checked otherwise
+       * @enum {string}
+       */
+      gapKind?: "not-sold" | "not-checked";
+      /** @description The providers outside the target that sell the job, with their services (added in 1.10.0) */
+      elsewhere?: {
+        /** @description Provider id */
+        providerId: string;
+        /** @description Provider display name */
+        providerName: string;
+        /** @description Its services doing the job, open to new customers, by slug */
+        services: string[];
+      }[];
     };
     /** @description A same-category service on an allowed provider, listed where no equivalent is: to evaluate, not a mapping */
     ExitNearest: {
@@ -1370,6 +1445,8 @@ export interface components {
       sharedTags: string[];
       /** @description Why it is listed, and that it is not an equivalent */
       reason: string;
+      /** @description The jobs of the service it is not catalogued as doing, by group name (added in 1.10.0) */
+      lacks?: string[];
     };
     /** @description POST /v1/exit-plan: an approved list mapped onto the providers chosen */
     ExitPlan: {
@@ -1397,6 +1474,17 @@ export interface components {
         mapped: number;
         /** @description How many are gaps */
         noEquivalent: number;
+        /** @description The jobs of the moving services, by coverage (added in 1.10.0) */
+        jobs?: {
+          /** @description Jobs of the services that move */
+          total: number;
+          /** @description Covered whole */
+          covered: number;
+          /** @description Covered in part */
+          partial: number;
+          /** @description Not covered */
+          gap: number;
+        };
       };
       /** @description One entry per approved service, in request order */
       services: components["schemas"]["ExitServicePlan"][];
@@ -1459,6 +1547,15 @@ export interface components {
       closedPeers: components["schemas"]["ExitClosedPeer"][];
       /** @description For no-equivalent: up to three same-category services on allowed providers sharing at least one search tag with it (a similarity floor, from 1.8.0), not equivalents */
       nearest: components["schemas"]["ExitNearest"][];
+      /**
+       * @description The worst of its jobs: covered (every job whole), partial (a job only in part) or gap (a job with no service on the allowed providers); a service that stays is covered (added in 1.10.0)
+       * @enum {string}
+       */
+      coverage?: "covered" | "partial" | "gap";
+      /** @description Each of its jobs (its equivalence groups, primary first) and how it is covered (added in 1.10.0) */
+      jobs?: components["schemas"]["ExitJob"][];
+      /** @description For a service with a job gap: what to do instead, in words (a nearest service to evaluate, a provider outside the target that sells it, or keeping it where it is) (added in 1.10.0) */
+      fallback?: string;
     };
     /** @description Where to go: the providers that satisfy every criterion given (at least one of providers, sovereignOption: true, euResidentOnly: true, jurisdictions), less those in exclude. No matching provider is a 400. */
     ExitTarget: {
@@ -1494,6 +1591,27 @@ export interface components {
       byRegionCountry: components["schemas"]["ExposureCount"][];
       /** @description Percentage (0-100, one decimal) of distinct providers whose head office is in the United States */
       usHeadquarteredProviderPercentage: number;
+      /** @description Number of selected services whose provider's head office is in the United States (added in 1.10.0) */
+      usHeadquarteredServiceCount?: number;
+      /** @description The headline figure: percentage (0-100, one decimal) of selected services whose provider's head office is in the United States; usHeadquarteredProviderPercentage is the second figure, by distinct provider (added in 1.10.0) */
+      usHeadquarteredServicePercentage?: number;
+      /** @description Selected services by the country of their provider's ultimate controlling parent, largest first (Alibaba Cloud: run from Singapore, controlled from China) (added in 1.10.0) */
+      byControllingCountry?: components["schemas"]["ExposureCount"][];
+      /** @description Each provider of the selection with its operating company and jurisdictions, most services first (added in 1.10.0) */
+      operators?: {
+        /** @description Provider id */
+        providerId: string;
+        /** @description The operating company as the provider publishes it */
+        company?: string;
+        /** @description Its head-office country */
+        headOfficeCountry: string;
+        /** @description Its head-office jurisdiction (ISO code, or EU) */
+        jurisdiction: string;
+        /** @description Country of its ultimate controlling parent */
+        controllingCountry: string;
+        /** @description How many of the selected services it runs */
+        services: number;
+      }[];
       /** @description Number of selected services that are sovereign options */
       sovereignOptionCount: number;
       /** @description Number of selected services that are EU-resident-only options */
@@ -1527,6 +1645,13 @@ export interface components {
       euResidentOnly: boolean;
       /** @description Lifecycle, when not generally available */
       lifecycle?: components["schemas"]["ServiceLifecycle"];
+      /** @description The service's compliance, its own apart from the provider's (since 1.10.0) */
+      compliance: {
+        /** @description Programmes a provider-published scope list names this service for (Service.compliance) */
+        own: string[];
+        /** @description Programmes the provider holds platform-wide that no scope list the catalogue cites names this service for: claimed at provider level only, not shown to cover the service */
+        providerOnly: string[];
+      };
     };
     /** @description The vendor page that states one fact, with the day it was read */
     FactSource: {
@@ -2258,6 +2383,17 @@ export interface components {
           [key: string]: string;
         };
       };
+      /** @description Present only when compliance was given: what backs each answer (since 1.10.0) */
+      compliance?: {
+        /** @description The programme asked for (compliance vocabulary id) */
+        id: string;
+        /** @description Its name */
+        name: string;
+        /** @description Per service on this page: the sources (scope lists) that name it for the programme */
+        sources: {
+          [key: string]: components["schemas"]["ServiceSource"][];
+        };
+      };
     };
     /** @description A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0) */
     ServiceSource: {
@@ -2681,6 +2817,8 @@ export interface operations {
         freeTier?: boolean | ("0" | "1" | "true" | "false");
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
+        /** @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0) */
+        compliance?: string;
         /** @description 1-based page index */
         page?: number;
         /** @description Page size, 1 to 200 */
@@ -2701,7 +2839,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2869,7 +3007,7 @@ export interface operations {
           "application/json": components["schemas"]["LifecycleList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3029,7 +3167,7 @@ export interface operations {
           "application/json": components["schemas"]["CompareResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3073,7 +3211,7 @@ export interface operations {
           "application/json": components["schemas"]["ExposureReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3134,7 +3272,7 @@ export interface operations {
           "application/json": components["schemas"]["ScpResponse"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3228,7 +3366,7 @@ export interface operations {
           "application/json": components["schemas"]["AzurePolicySetResponse"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3324,7 +3462,7 @@ export interface operations {
           "application/json": components["schemas"]["GcpOrgPolicyResponse"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3414,7 +3552,7 @@ export interface operations {
           "text/markdown": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3518,7 +3656,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3605,7 +3743,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateCheck"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3708,7 +3846,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3967,7 +4105,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4142,7 +4280,7 @@ export interface operations {
           "application/json": components["schemas"]["FeedbackResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4231,7 +4369,7 @@ export interface operations {
           "application/json": components["schemas"]["OutboundClickResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4345,7 +4483,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
