@@ -140,6 +140,29 @@ function claimsOf(entries: readonly string[]): Pick<Approved, "compatibility" | 
   return { ...(claims.length > 0 ? { compatibility: claims } : {}), ...(not.length > 0 ? { notCompatible: not } : {}) };
 }
 
+type ExpandedProvider = ExitCatalogue["providerById"] extends ReadonlyMap<string, infer R> ? R : never;
+
+/** A provider of the compact form as the exposure and the plan read it. */
+function expandProvider(provider: CompactExitCatalogue["providers"][number]): ExpandedProvider {
+  return {
+    provider: { id: provider.id, name: provider.name },
+    file: {
+      headOffice: { country: provider.headOfficeCountry, company: provider.company },
+      jurisdiction: provider.jurisdiction,
+      controllingCountry: provider.controllingCountry,
+      defaultCompliance: [...provider.defaultCompliance],
+      complianceScope: provider.complianceScope.map(({ programmes, url, listed }) => ({
+        programmes: [...programmes],
+        url,
+        ...(listed ? { listed } : {}),
+      })),
+    },
+    regionCountries: provider.regionCountries,
+    sovereignOption: provider.sovereignOption,
+    euResidentOnly: provider.euResidentOnly,
+  };
+}
+
 /** The ExitCatalogue back from its compact form (in the browser). */
 export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogue {
   const services: ServiceT[] = [];
@@ -148,28 +171,9 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
     for (const slug of members) groupIds.set(slug, [...(groupIds.get(slug) ?? []), id]);
   const bySlug: Map<string, ExitCatalogue["bySlug"] extends ReadonlyMap<string, infer R> ? R : never> = new Map();
   const priors = new Map<string, number>();
-  const providerById = new Map<
-    string,
-    ExitCatalogue["providerById"] extends ReadonlyMap<string, infer R> ? R : never
-  >();
+  const providerById = new Map<string, ExpandedProvider>();
   for (const provider of compact.providers) {
-    providerById.set(provider.id, {
-      provider: { id: provider.id, name: provider.name },
-      file: {
-        headOffice: { country: provider.headOfficeCountry, company: provider.company },
-        jurisdiction: provider.jurisdiction,
-        controllingCountry: provider.controllingCountry,
-        defaultCompliance: [...provider.defaultCompliance],
-        complianceScope: provider.complianceScope.map(({ programmes, url, listed }) => ({
-          programmes: [...programmes],
-          url,
-          ...(listed ? { listed } : {}),
-        })),
-      },
-      regionCountries: provider.regionCountries,
-      sovereignOption: provider.sovereignOption,
-      euResidentOnly: provider.euResidentOnly,
-    });
+    providerById.set(provider.id, expandProvider(provider));
     for (const [
       slug,
       name,
