@@ -29,8 +29,10 @@ describe("the compact list catalogue the site's list builder runs on", () => {
   // deploy, with its vendor sources) took it to 165 KiB. The dependencies from AWS's CloudFormation
   // resource schemas (553 groups, 2,685 actions of 664 distinct, each action and the schemas' source
   // stored once) took it to 214 KiB, 42 KiB brotli-compressed; the 150 products the other providers'
-  // inventories named (1,643 services) to 232 KiB, 47 KiB: what is sent stays under 48.
-  it("is small: under 248 KiB of JSON, 48 KiB brotli-compressed, for the whole catalogue", () => {
+  // inventories named (1,643 services) to 232 KiB, 47 KiB; the implicit needs of tools and types
+  // (the deployment check's table, read by the dependencies) and 18 more products (1,676) to 48.1
+  // KiB brotli: what is sent stays under 50.
+  it("is small: under 248 KiB of JSON, 50 KiB brotli-compressed, for the whole catalogue", () => {
     const json = JSON.stringify(compact);
     const bytes = Buffer.byteLength(json);
     const compressed = brotliCompressSync(json).length;
@@ -38,7 +40,7 @@ describe("the compact list catalogue the site's list builder runs on", () => {
       `list-catalogue.json: ${(bytes / 1024).toFixed(1)} KiB, ${(compressed / 1024).toFixed(1)} KiB brotli, ${slugs.length} services`,
     );
     expect(bytes).toBeLessThan(248 * 1024);
-    expect(compressed).toBeLessThan(48 * 1024);
+    expect(compressed).toBeLessThan(50 * 1024);
   });
 
   it("gives the same three policies, explained, and the same Markdown as the full catalogue for any list", () => {
