@@ -102,7 +102,7 @@ async function computeTool(
     throw error;
   }
   const json = "json" in answer ? answer.json : { text: answer.text, contentType: answer.contentType };
-  const structured = (spec.fit ? spec.fit(json as never, args) : json) as Record<string, unknown>;
+  const structured = (spec.fit ? spec.fit(json as never, args, context.catalogue) : json) as Record<string, unknown>;
   return {
     structuredContent: structured,
     content: [{ type: "text", text: toolText(context.catalogue, spec.name, structured) }, ...resourceLinks(structured)],
