@@ -68,9 +68,17 @@ export function outputSchema(output: z.ZodObject): Record<string, unknown> {
   );
   return {
     type: "object",
-    properties,
+    properties: {
+      ...properties,
+      continuation: {
+        type: "object",
+        description:
+          "Only in a part of an answer longer than maxLength: startIndex, nextIndex (null on the last part) and totalLength of its JSON, whose slice is the text",
+      },
+    },
     anyOf: [
       { required: root.required ?? [] },
+      { required: ["continuation"], description: "A part of a long answer (maxLength, startIndex)" },
       {
         required: ["error", "status"],
         properties: { error: { type: "string" }, status: { type: "integer" }, details: { type: "string" } },

@@ -50,8 +50,12 @@ export const VALID: readonly ToolCase[] = [
     args: { lifecycle: "retired", freeTier: false, page: 1, limit: 3 },
     api: { url: "/v1/services?lifecycle=retired&freeTier=false&page=1&limit=3" },
   },
-  // equivalentsLimit 500: every equivalent, the API's answer (the default cut: answers.test.ts).
-  { tool: "get_service", args: { slug: "aws-s3", equivalentsLimit: 500 }, api: { url: "/v1/services/aws-s3" } },
+  // equivalentsLimit 500 and a maxLength it fits in: every equivalent, the API's answer (the default cut: answers.test.ts).
+  {
+    tool: "get_service",
+    args: { slug: "aws-s3", equivalentsLimit: 500, maxLength: 1_000_000 },
+    api: { url: "/v1/services/aws-s3" },
+  },
   { tool: "compare_services", args: { ids: storage }, api: { url: `/v1/compare?ids=${storage.join(",")}` } },
   { tool: "exposure_scorecard", args: { ids: storage }, api: { url: `/v1/exposure?ids=${storage.join(",")}` } },
   {
@@ -94,8 +98,13 @@ export const VALID: readonly ToolCase[] = [
   },
   {
     tool: "exit_plan",
-    // detail: "full" is the API's answer; the default summary is checked in answers.test.ts.
-    args: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true }, detail: "full" },
+    // detail: "full" (in one part) is the API's answer; the default summary is checked in answers.test.ts.
+    args: {
+      approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"],
+      to: { sovereignOption: true },
+      detail: "full",
+      maxLength: 1_000_000,
+    },
     api: {
       method: "POST",
       url: "/v1/exit-plan",
