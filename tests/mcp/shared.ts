@@ -317,4 +317,14 @@ export async function expectPrompts(client: Client, catalogue: Catalogue) {
   await expect(
     client.getPrompt({ name: "find_equivalent", arguments: { service: "aws-sqs", provider: "nope" } }),
   ).rejects.toThrow(/Unknown provider/);
+  // Words that name no service are said, not read as an unrelated one; provider names resolve.
+  await expect(
+    client.getPrompt({ name: "find_equivalent", arguments: { service: "Nope Service", provider: "gcp" } }),
+  ).rejects.toThrow(/No service matches "Nope Service"/);
+  const byName = await client.getPrompt({
+    name: "find_equivalent",
+    arguments: { service: "Simple Queue Service", provider: "Microsoft Azure" },
+  });
+  expect(promptText(byName)).toContain("read as aws-sqs");
+  expect(promptText(byName)).toContain("azure-service-bus");
 }
