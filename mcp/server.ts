@@ -25,9 +25,29 @@ import { runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
 
 export const SERVER_NAME = "cloud-services-catalogue";
 
+/**
+ * The API's pointers in a refusal's words, as an assistant follows them here: a tool or a
+ * resource, not a REST URL it cannot call (the longest first, so /v1/services/{slug} wins).
+ */
+const REST_TO_MCP: readonly [RegExp, string][] = [
+  [/GET \/v1\/services\/\{?[a-z0-9-]*\}?/g, "the get_service tool"],
+  [/GET \/v1\/services\?q=…/g, "the search_services tool"],
+  [/GET \/v1\/services/g, "the search_services tool"],
+  [/GET \/v1\/providers/g, "the catalogue://providers/{id} resources (resources/list)"],
+  [/GET \/v1\/categories/g, "the catalogue://categories/{id} resources (resources/list)"],
+  [/GET \/v1\/equivalents\/\{?[a-z0-9-]*\}?/g, "the resource catalogue://equivalents"],
+  [/GET \/v1\/equivalents/g, "the resource catalogue://equivalents"],
+];
+export const inMcpTerms = (text: string) => REST_TO_MCP.reduce((said, [rest, mcp]) => said.replace(rest, mcp), text);
+
 /** A refusal as a tool error: the API's Error body as structured content, and in words. */
-function toolError(context: ToolContext, error: HttpError, hint?: string): CallToolResult {
+function toolError(context: ToolContext, refusal: HttpError, hint?: string): CallToolResult {
   const release = catalogueRelease(context.catalogue);
+  const error = {
+    statusCode: refusal.statusCode,
+    message: refusal.message,
+    details: refusal.details === undefined ? undefined : inMcpTerms(refusal.details),
+  };
   const body = { error: error.message, status: error.statusCode, ...(error.details ? { details: error.details } : {}) };
   return {
     isError: true,

@@ -11,6 +11,7 @@ import { expect } from "vitest";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { RELEASE_META } from "../../mcp/resources.ts";
 import { catalogueRelease, releaseLine } from "../../mcp/text.ts";
+import { inMcpTerms } from "../../mcp/server.ts";
 
 export interface ApiRequest {
   readonly method?: "GET" | "POST";
@@ -198,8 +199,14 @@ export async function expectToolError(client: Client, app: FastifyInstance, c: T
   if (c.api) {
     const api = await apiJson(app, c.api);
     expect(api.status).toBeGreaterThanOrEqual(400);
-    expect(result.structuredContent).toEqual(api.json);
-    expect(text(result)).toContain((api.json as { details: string }).details);
+    // The API's Error, its pointers at REST URLs said as the tools and resources to use here.
+    const body = api.json as { details?: string };
+    const said = body.details === undefined ? body : { ...body, details: inMcpTerms(body.details) };
+    expect(result.structuredContent).toEqual(said);
+    if (said.details) expect(text(result)).toContain(said.details);
+    expect(JSON.stringify(result.structuredContent)).not.toMatch(
+      /(GET|POST) \/v1\/(services|providers|categories|equivalents)\b/,
+    );
   } else {
     expect(result.structuredContent).toMatchObject({ status: expect.any(Number), error: expect.any(String) });
     expect((result.structuredContent as { details: string }).details).toMatch(c.says!);
