@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.10.0",
+    date: "2026-11-27",
+    changes: [
+      "GET /v1/lifecycle.atom and GET /v1/lifecycle.ics take status, provider and within as GET /v1/lifecycle does (within counts from the request's day, UTC); a filtered feed's id and self link carry its query; an unknown provider, a bad status or a bad within is a 400. Without a query the answer is the static file, as before.",
+      "MCP tools: every tool takes maxLength (characters, default 40,000, about 10,000 tokens) and startIndex: a longer answer comes in parts, structuredContent {continuation: {startIndex, nextIndex, totalLength}} and the text a slice of the answer's JSON; the outputSchema lists continuation. The text beside a whole answer is its fields as YAML rather than its JSON a second time. get_service's equivalents come in the catalogue's ranking (every provider's flagship first, the largest portfolios first) and equivalentsProviders narrows them; exit_plan resolves provider names in to.providers and to.exclude; detail full pages its gaps and per-service exposure rows with the services; omitted lists no empty cut and its hints never name a page past the end; input schemas are flat (no $ref); refusals name the tools and resources to use rather than REST URLs; the find_equivalent prompt refuses words that name no service.",
+    ],
+  },
+  {
     version: "1.9.0",
     date: "2026-11-26",
     changes: [
