@@ -111,6 +111,15 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
  */
 export async function equivalentsPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const rendering = c.replies.rendering(request);
+  const { pathname, query: raw } = splitRequestUrl(request.url);
+  // One URL per page: the site's page is /equivalents/ (its links say so); the text renderings
+  // answer at both, as curl users type it.
+  if (rendering === "html" && !pathname.endsWith("/"))
+    return reply
+      .code(301)
+      .header("vary", TEXT_VARY)
+      .header("location", `${pathname}/${raw ? `?${raw}` : ""}`)
+      .send();
   const params = searchParams(request);
   const asked = params.has("providers") || params.has("category");
   if (rendering === "html") {
