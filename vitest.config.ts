@@ -44,6 +44,8 @@ const SLOW_SUITES = [
   "tests/contract/openapi-properties.test.ts",
   // npm start, two mirrors of the whole build and every page compared between two hosts.
   "tests/mirror/any-port.test.ts",
+  // Two builds, 26 mirror runs of the CLI (24 killed at random) under a running serve.
+  "tests/mirror/update.test.ts",
   // A browser, and the conformance suite's twelve client runs.
   "tests/mcp/browser.test.ts",
   "tests/mcp/conformance.test.ts",

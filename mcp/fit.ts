@@ -12,6 +12,8 @@ import type {
   SavedListDetailT,
   ServiceDetailT,
 } from "../catalogue/schema/index.ts";
+import { rankedEquivalents } from "../catalogue/equivalence/equivalents.ts";
+import type { Catalogue } from "../catalogue/load/load.ts";
 
 /** One cut: the field, how many of its items are shown and how many there are, how to see the rest. */
 export const Omitted = z
@@ -32,26 +34,61 @@ export const LIFECYCLE_LIMIT = 20;
 export const LIFECYCLE_MAX_LIMIT = 100;
 export const EQUIVALENTS_LIMIT = 10;
 
-/** A page of `items`: 1-based, and the cut it makes, if any. */
+/**
+ * A page of `items`: 1-based, and the cut it makes, if any. `hint` says how to see more only
+ * where there is more (a next page); on the last page it says the page is the last.
+ */
 function pageOf<T>(items: readonly T[], page: number, limit: number, field: string, hint: string) {
   const start = (page - 1) * limit;
   const shown = items.slice(start, start + limit);
+  const last = start + limit >= items.length;
   const omitted: OmittedT =
-    shown.length < items.length ? [{ field, shown: shown.length, total: items.length, hint }] : [];
+    shown.length < items.length
+      ? [
+          {
+            field,
+            shown: shown.length,
+            total: items.length,
+            hint: last ? lastPageHint(page, limit, items.length) : hint,
+          },
+        ]
+      : [];
   return { shown, omitted };
 }
 
-const withOmitted = <T extends object>(answer: T, omitted: OmittedT) =>
-  omitted.length > 0 ? { ...answer, omitted } : answer;
+/** Where a page is the last (or past it): which pages there are, never a page that does not exist. */
+function lastPageHint(page: number, limit: number, total: number): string {
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return page > pages
+    ? `page ${page} is past the end: there ${pages === 1 ? "is 1 page" : `are ${pages} pages`} of ${limit}`
+    : `the last page (${pages} of ${limit} each); earlier pages hold the rest`;
+}
 
-/** get_service: its equivalents cut to `equivalentsLimit` (a service of a common kind has hundreds). */
-export function fitService(answer: ServiceDetailT, limit = EQUIVALENTS_LIMIT): ServiceDetailT {
+/** The cuts that cut something: an entry with nothing in the full answer says nothing. */
+const nonEmpty = (omitted: OmittedT): OmittedT => omitted.filter((cut) => cut.total > 0);
+
+const withOmitted = <T extends object>(answer: T, omitted: OmittedT) =>
+  nonEmpty(omitted).length > 0 ? { ...answer, omitted: nonEmpty(omitted) } : answer;
+
+/**
+ * get_service: its equivalents in the catalogue's ranking (every provider's flagship first, the
+ * largest portfolios first: catalogue/equivalence/equivalents.ts), of the `providers` asked for
+ * when given, cut to `equivalentsLimit` (a service of a common kind has hundreds).
+ */
+export function fitService(
+  answer: ServiceDetailT,
+  catalogue: Catalogue,
+  { limit = EQUIVALENTS_LIMIT, providers }: { limit?: number; providers?: readonly string[] } = {},
+): ServiceDetailT {
+  const ranked = rankedEquivalents(catalogue, answer.equivalents).filter(
+    (service) => !providers || providers.includes(service.providerId),
+  );
   const { shown, omitted } = pageOf(
-    answer.equivalents,
+    ranked,
     1,
     limit,
     "equivalents",
-    `equivalentsLimit (up to 500) shows more; each equivalence group in full: resource catalogue://equivalents/{id}`,
+    `equivalentsLimit (up to 500) shows more, equivalentsProviders narrows them; each equivalence group in full: resource catalogue://equivalents/{id}`,
   );
   return withOmitted({ ...answer, equivalents: shown }, omitted);
 }
@@ -124,13 +161,16 @@ export function fitExitPlan(
             hint: 'detail: "full" gives every ranked candidate with its reasons, closed peers and nearest services',
           },
         ];
-  if (detail === "full") return { ...answer, services, ...(cut.length > 0 ? { omitted: cut } : {}) };
-  // The summary's exposure is its totals (each side's per-service rows are as long as the list),
-  // and its gaps are this page's.
+  // Gaps as long as the list: this page's.
   const onPage = new Set(shown.map((service) => service.slug));
   const gaps = answer.gaps.filter((gap) => onPage.has(gap.slug));
   if (gaps.length < answer.gaps.length)
     cut.push({ field: "gaps", shown: gaps.length, total: answer.gaps.length, hint: "this page's gaps; page for more" });
+  if (detail === "full") {
+    const exposure = pagedExposure(answer, page, args.limit ?? EXIT_PLAN_PAGE, cut);
+    return { ...answer, services, gaps, exposure, ...(nonEmpty(cut).length > 0 ? { omitted: nonEmpty(cut) } : {}) };
+  }
+  // The summary's exposure is its totals (each side's per-service rows are as long as the list).
   const exposure = Object.fromEntries<unknown>(
     Object.entries(answer.exposure).map(([side, report]) => {
       if (Array.isArray(report)) {
@@ -148,7 +188,20 @@ export function fitExitPlan(
       return [side, totals];
     }),
   );
-  return { ...answer, services, gaps, exposure, omitted: cut };
+  return { ...answer, services, gaps, exposure, ...(nonEmpty(cut).length > 0 ? { omitted: nonEmpty(cut) } : {}) };
+}
+
+/** exit_plan in full: each side's per-service exposure rows (as long as the list) paged as the services are. */
+function pagedExposure(answer: ExitPlanT, page: number, limit: number, cut: OmittedT) {
+  return Object.fromEntries<unknown>(
+    Object.entries(answer.exposure).map(([side, report]) => {
+      const rows = (report as Partial<ExposureReportT> | null)?.services;
+      if (!Array.isArray(rows)) return [side, report];
+      const paged = pageOf(rows, page, limit, `exposure.${side}.services`, "page for more");
+      cut.push(...paged.omitted);
+      return [side, { ...(report as object), services: paged.shown }];
+    }),
+  );
 }
 
 export const EXPOSURE_ROWS = 15;

@@ -17,6 +17,7 @@ import type { ServiceT } from "../catalogue/schema/index.ts";
 import { RELEASE_META } from "./resources.ts";
 import { catalogueRelease, releaseLine } from "./text.ts";
 import type { ToolContext } from "./tools.ts";
+import { nearestSlugs, resolveProvider } from "./ids.ts";
 
 /** Prompt arguments are strings (MCP prompts); lists are comma-separated, bounded as the API bounds a body. */
 const IdList = z
@@ -77,24 +78,39 @@ function prompt(context: ToolContext, description: string, text: string): GetPro
 const describe = (context: ToolContext, service: ServiceT) =>
   `${service.name} (${service.slug}, ${context.catalogue.providerById.get(service.providerId)?.provider.name ?? service.providerId})`;
 
-/** A service by slug, else the search's best match for the words. */
+/** Words too common to name a service by themselves ("Nope Service" names none). */
+const COMMON_WORDS = new Set(["service", "services", "the", "cloud", "managed", "for", "and", "on", "of", "a"]);
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word.length > 0 && !COMMON_WORDS.has(word));
+
+/**
+ * A service by slug, else the search's best match for the words when that service's name, slug
+ * or aliases hold one of the words; otherwise the words name no service and the prompt says so
+ * with the nearest slugs, rather than building a prompt about an unrelated service.
+ */
 function findService(context: ToolContext, words: string): ServiceT {
   const bySlug = context.catalogue.bySlug.get(words.trim())?.service;
   if (bySlug) return bySlug;
   const best = serviceSearch(context.catalogue).search(words).slugs[0];
   const found = best ? context.catalogue.bySlug.get(best)?.service : undefined;
-  if (!found) throw new McpError(ErrorCode.InvalidParams, `No service matches "${words.slice(0, 100)}"`);
+  const asked = new Set(wordsOf(words));
+  const named =
+    found && wordsOf([found.name, found.slug, ...(found.aliases ?? [])].join(" ")).some((word) => asked.has(word));
+  if (!found || !named)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `No service matches "${words.slice(0, 100)}": give a slug or a service's name. ${nearestSlugs(context.catalogue, [words.trim().toLowerCase().replace(/\s+/g, "-")])}`,
+    );
   return found;
 }
 
 function equivalentPrompt(context: ToolContext, service: string, provider: string): GetPromptResult {
   const { catalogue } = context;
-  const target = catalogue.providerById.get(provider.trim())?.provider;
-  if (!target)
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Unknown provider "${provider.slice(0, 100)}"; one of: ${catalogue.providers.map((p) => p.id).join(", ")}`,
-    );
+  // Names resolve as in the tools ("OVH", "Google Cloud"); an unknown one lists the ids.
+  const target = catalogue.providerById.get(guard(() => resolveProvider(catalogue, provider.trim())))!.provider;
   const source = findService(context, service);
   const record = catalogue.bySlug.get(source.slug)!;
   const peers = record.equivalentSlugs
@@ -104,10 +120,11 @@ function equivalentPrompt(context: ToolContext, service: string, provider: strin
     peers.length > 0
       ? `The catalogue lists ${peers.length === 1 ? "this equivalent" : "these equivalents"} on ${target.name}: ${peers.map((peer) => describe(context, peer)).join("; ")}.`
       : `The catalogue lists no equivalent of it on ${target.name}.`;
+  const readAs = source.slug === service.trim() ? "" : ` ("${service.trim().slice(0, 100)}" read as ${source.slug})`;
   return prompt(
     context,
     `The equivalent of ${source.name} on ${target.name}`,
-    `What is the equivalent of ${describe(context, source)} on ${target.name}? ${listed} Use the get_service tool on each candidate (and compare_services with ${source.slug}) to check lifecycle, compliance and what differs; if there is none, search_services with provider ${target.id} for the closest service and say it is not an equivalent. Answer from the tools' results only, and cite the catalogue release.`,
+    `What is the equivalent of ${describe(context, source)}${readAs} on ${target.name}? ${listed} Use the get_service tool on each candidate (and compare_services with ${source.slug}) to check lifecycle, compliance and what differs; if there is none, search_services with provider ${target.id} for the closest service and say it is not an equivalent. Answer from the tools' results only, and cite the catalogue release.`,
   );
 }
 

@@ -17,10 +17,28 @@ type JsonSchema = Record<string, unknown> & {
 
 const OPTIONS = { target: "draft-7", unrepresentable: "any" } as const;
 
-/** The tool's input as JSON Schema (draft 7, which the SDK's validator reads). */
+/**
+ * The tool's input as JSON Schema (draft 7, which the SDK's validator reads), flat: every `$ref`
+ * replaced by its definition, since clients that do not follow references (the Inspector's CLI,
+ * some assistants) could neither type nor send such an argument. Tool inputs hold no cycles.
+ */
 export function inputSchema(shape: z.ZodRawShape): Record<string, unknown> {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(shape), { ...OPTIONS, io: "input" }) as JsonSchema;
-  return schema;
+  const {
+    $schema: _schema,
+    definitions = {},
+    ...schema
+  } = z.toJSONSchema(z.object(shape), { ...OPTIONS, io: "input" }) as JsonSchema;
+  return inlined(schema, definitions) as Record<string, unknown>;
+}
+
+/** `value` with each `{ $ref: "#/definitions/X", …}` replaced by definition X (its own keys kept beside). */
+function inlined(value: unknown, definitions: Record<string, JsonSchema>): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlined(item, definitions));
+  if (!value || typeof value !== "object") return value;
+  const { $ref, ...rest } = value as JsonSchema;
+  const target = typeof $ref === "string" ? definitions[$ref.replace("#/definitions/", "")] : undefined;
+  const merged = target ? { ...(inlined(target, definitions) as object), ...rest } : rest;
+  return Object.fromEntries(Object.entries(merged).map(([key, item]) => [key, inlined(item, definitions)]));
 }
 
 function resolved(schema: JsonSchema, definitions: Record<string, JsonSchema>): JsonSchema {
@@ -50,9 +68,17 @@ export function outputSchema(output: z.ZodObject): Record<string, unknown> {
   );
   return {
     type: "object",
-    properties,
+    properties: {
+      ...properties,
+      continuation: {
+        type: "object",
+        description:
+          "Only in a part of an answer longer than maxLength: startIndex, nextIndex (null on the last part) and totalLength of its JSON, whose slice is the text",
+      },
+    },
     anyOf: [
       { required: root.required ?? [] },
+      { required: ["continuation"], description: "A part of a long answer (maxLength, startIndex)" },
       {
         required: ["error", "status"],
         properties: { error: { type: "string" }, status: { type: "integer" }, details: { type: "string" } },

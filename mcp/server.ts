@@ -25,9 +25,29 @@ import { runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
 
 export const SERVER_NAME = "cloud-services-catalogue";
 
+/**
+ * The API's pointers in a refusal's words, as an assistant follows them here: a tool or a
+ * resource, not a REST URL it cannot call (the longest first, so /v1/services/{slug} wins).
+ */
+const REST_TO_MCP: readonly [RegExp, string][] = [
+  [/GET \/v1\/services\/\{?[a-z0-9-]*\}?/g, "the get_service tool"],
+  [/GET \/v1\/services\?q=…/g, "the search_services tool"],
+  [/GET \/v1\/services/g, "the search_services tool"],
+  [/GET \/v1\/providers/g, "the catalogue://providers/{id} resources (resources/list)"],
+  [/GET \/v1\/categories/g, "the catalogue://categories/{id} resources (resources/list)"],
+  [/GET \/v1\/equivalents\/\{?[a-z0-9-]*\}?/g, "the resource catalogue://equivalents"],
+  [/GET \/v1\/equivalents/g, "the resource catalogue://equivalents"],
+];
+export const inMcpTerms = (text: string) => REST_TO_MCP.reduce((said, [rest, mcp]) => said.replace(rest, mcp), text);
+
 /** A refusal as a tool error: the API's Error body as structured content, and in words. */
-function toolError(context: ToolContext, error: HttpError, hint?: string): CallToolResult {
+function toolError(context: ToolContext, refusal: HttpError, hint?: string): CallToolResult {
   const release = catalogueRelease(context.catalogue);
+  const error = {
+    statusCode: refusal.statusCode,
+    message: refusal.message,
+    details: refusal.details === undefined ? undefined : inMcpTerms(refusal.details),
+  };
   const body = { error: error.message, status: error.statusCode, ...(error.details ? { details: error.details } : {}) };
   return {
     isError: true,
@@ -102,7 +122,7 @@ async function computeTool(
     throw error;
   }
   const json = "json" in answer ? answer.json : { text: answer.text, contentType: answer.contentType };
-  const structured = (spec.fit ? spec.fit(json as never, args) : json) as Record<string, unknown>;
+  const structured = (spec.fit ? spec.fit(json as never, args, context.catalogue) : json) as Record<string, unknown>;
   return {
     structuredContent: structured,
     content: [{ type: "text", text: toolText(context.catalogue, spec.name, structured) }, ...resourceLinks(structured)],
@@ -110,7 +130,86 @@ async function computeTool(
   };
 }
 
-const ARGUMENTS = new Map(TOOLS.map((spec) => [spec.name, z.object(spec.input)]));
+/** An answer longer than this (structured content and text together, in characters: about 10,000 tokens) comes in parts. */
+export const ANSWER_MAX_LENGTH = 40_000;
+
+/**
+ * Arguments every tool takes, as AWS's documentation server takes max_length and start_index: a
+ * hard cap on the answer's size, whatever its own size arguments, and where to continue.
+ */
+const PARTS = {
+  maxLength: z
+    .number()
+    .int()
+    .min(2_000)
+    .max(1_000_000)
+    .optional()
+    .meta({
+      description: `Longest answer in characters (default ${ANSWER_MAX_LENGTH}, about 10,000 tokens); a longer one comes in parts of its JSON, each naming the startIndex of the next`,
+    }),
+  startIndex: z.number().int().min(0).optional().meta({
+    description:
+      "For an answer that came in parts: the character of its JSON to go on from (the previous part's nextIndex)",
+  }),
+};
+
+/** Room a part keeps for the words around its slice of JSON and its structured content. */
+const PART_FRAME = 1_000;
+
+/** Where a part from `start` ends so that, escaped in a JSON string as it is sent, it is at most `budget` long. */
+function partEnd(whole: string, start: number, budget: number): number {
+  let end = Math.min(whole.length, start + budget);
+  for (let over = JSON.stringify(whole.slice(start, end)).length - budget; over > 0;) {
+    end -= Math.ceil(over / 2) + 1;
+    over = JSON.stringify(whole.slice(start, end)).length - budget;
+  }
+  return end;
+}
+
+/** The answer, or the part of its JSON from `startIndex` when it is longer than `maxLength`. */
+function inParts(
+  context: ToolContext,
+  name: string,
+  result: CallToolResult,
+  { maxLength = ANSWER_MAX_LENGTH, startIndex = 0 }: { maxLength?: number; startIndex?: number },
+): CallToolResult {
+  if (result.isError) return result;
+  const whole = JSON.stringify(result.structuredContent);
+  // As sent: the text inside a JSON string, its quotes and newlines escaped.
+  const text = result.content.reduce(
+    (sum, part) => sum + (part.type === "text" ? JSON.stringify(part.text).length : 0),
+    0,
+  );
+  if (startIndex === 0 && whole.length + text <= maxLength) return result;
+  if (startIndex >= whole.length)
+    return toolError(
+      context,
+      new HttpError(
+        400,
+        "Invalid arguments",
+        `startIndex ${startIndex} is past the end of this answer's JSON (${whole.length} characters)`,
+      ),
+    );
+  const end = partEnd(whole, startIndex, maxLength - PART_FRAME);
+  const nextIndex = end < whole.length ? end : null;
+  const release = catalogueRelease(context.catalogue);
+  const then =
+    nextIndex === null
+      ? "the last part"
+      : `call ${name} again with the same arguments and startIndex: ${nextIndex} for the next part`;
+  return {
+    structuredContent: { continuation: { startIndex, nextIndex, totalLength: whole.length } },
+    content: [
+      {
+        type: "text",
+        text: `Part of a long answer: characters ${startIndex} to ${end} of its ${whole.length} characters of JSON; ${then}. The tool's own size arguments (limit, page, detail) give a shorter whole answer.\n\n${whole.slice(startIndex, end)}\n\n${releaseLine(release)}\n`,
+      },
+    ],
+    _meta: { [RELEASE_META]: release },
+  };
+}
+
+const ARGUMENTS = new Map(TOOLS.map((spec) => [spec.name, z.object({ ...spec.input, ...PARTS })]));
 
 /** tools/call's request as the protocol layer parses it: loose, so that bad params are our -32602, not -32603. */
 const LooseCallRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
@@ -139,13 +238,14 @@ async function answerCall(context: ToolContext, params: unknown): Promise<CallTo
       new HttpError(404, "Unknown tool", `No tool is named "${name.slice(0, 100)}"; tools/list names them`),
     );
   try {
-    refuseUnknownKeys(given ?? {}, Object.keys(spec.input));
+    refuseUnknownKeys(given ?? {}, [...Object.keys(spec.input), ...Object.keys(PARTS)]);
   } catch (error) {
     return toolError(context, error as HttpError);
   }
   const args = ARGUMENTS.get(spec.name)!.safeParse(given ?? {});
   if (!args.success) return toolError(context, invalid(args.error, "arguments"));
-  return callTool(context, spec, args.data);
+  const { maxLength, startIndex, ...toolArgs } = args.data;
+  return inParts(context, name, await callTool(context, spec, toolArgs), { maxLength, startIndex });
 }
 
 /** tools/list, made once: the input schemas in full, the outputs shallow (./schemas.ts). */
@@ -153,7 +253,7 @@ const TOOL_LIST = TOOLS.map((spec) => ({
   name: spec.name,
   title: mcpToolTitle(spec.name),
   description: spec.description,
-  inputSchema: inputSchema(spec.input),
+  inputSchema: inputSchema({ ...spec.input, ...PARTS }),
   outputSchema: outputSchema(spec.output),
   annotations: {
     title: mcpToolTitle(spec.name),

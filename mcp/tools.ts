@@ -73,7 +73,7 @@ export interface ToolSpec<S extends z.ZodRawShape = z.ZodRawShape> {
   /** The row's request; provider and category names are resolved against the catalogue here. */
   readonly request: (args: z.output<z.ZodObject<S>>, catalogue: Catalogue) => RowRequest;
   /** The answer cut to the tool's size arguments (./fit.ts); absent where the answer is small. */
-  readonly fit?: (answer: never, args: z.output<z.ZodObject<S>>) => unknown;
+  readonly fit?: (answer: never, args: z.output<z.ZodObject<S>>, catalogue: Catalogue) => unknown;
   /** What a successful answer holds: the row's response schema, or its cut (outputSchema). */
   readonly output: z.ZodObject;
 }
@@ -103,6 +103,15 @@ const providerArg = z.string().max(MAX_ID_LENGTH).optional().meta({
 
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, YYYY-MM-DD");
 
+/** An exit target's provider lists (providers, exclude) with names resolved to ids. */
+function resolveTargetProviders<T extends { providers?: string[]; exclude?: string[] }>(
+  to: T,
+  catalogue: Catalogue,
+): T {
+  const ids = (values: string[] | undefined) => values?.map((value) => resolveProvider(catalogue, value));
+  return defined({ ...to, providers: ids(to.providers), exclude: ids(to.exclude) }) as T;
+}
+
 export const POLICY_FORMATS = ["scp", "azure", "gcp"] as const;
 const POLICY_ROWS = { scp: "generateScp", azure: "generateAzurePolicy", gcp: "generateGcpOrgPolicy" } as const;
 
@@ -112,8 +121,7 @@ const FORMAT_ONLY = { strategy: "scp", part: "scp", exemptPrincipalArns: "scp", 
 export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "search_services",
-    description:
-      "Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status or free tier. Paged: 1 to 200 per page.",
+    description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status or free tier. Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
     input: {
       // The API bounds q by the URL's length; a tool call has no URL, so the bound is explicit.
       query: z.string().max(MAX_URL_LENGTH).optional().meta({ description: ServicesQuery.shape.q.description! }),
@@ -158,10 +166,24 @@ export const TOOLS: readonly ToolSpec[] = [
         .min(1)
         .max(500)
         .optional()
-        .meta({ description: `Equivalents shown (default ${EQUIVALENTS_LIMIT}); the rest are counted in omitted` }),
+        .meta({
+          description: `Equivalents shown (default ${EQUIVALENTS_LIMIT}), every provider's flagship first, the largest providers first; the rest are counted in omitted`,
+        }),
+      equivalentsProviders: z
+        .array(z.string().min(1).max(MAX_ID_LENGTH))
+        .min(1)
+        .max(50)
+        .optional()
+        .meta({ description: 'Only equivalents on these providers: ids or names, e.g. ["gcp", "OVH"]' }),
     },
     request: ({ slug }) => ({ operationId: "getService", params: { slug } }),
-    fit: (answer: ServiceDetailT, { equivalentsLimit }) => fitService(answer, equivalentsLimit),
+    fit: (answer: ServiceDetailT, { equivalentsLimit, equivalentsProviders }, catalogue) =>
+      fitService(answer, catalogue, {
+        ...(equivalentsLimit ? { limit: equivalentsLimit } : {}),
+        ...(equivalentsProviders
+          ? { providers: equivalentsProviders.map((provider) => resolveProvider(catalogue, provider)) }
+          : {}),
+      }),
     output: ServiceDetail.extend({ omitted: Omitted.optional() }),
   }),
   tool({
@@ -272,10 +294,11 @@ export const TOOLS: readonly ToolSpec[] = [
         .optional()
         .meta({ description: `Services per page (default ${EXIT_PLAN_PAGE}, at most ${EXIT_PLAN_MAX_PAGE})` }),
     },
-    request: ({ detail: _detail, page: _page, limit: _limit, ...body }) => ({
+    request: ({ detail: _detail, page: _page, limit: _limit, ...body }, catalogue) => ({
       operationId: "planExit",
       query: {},
-      body,
+      // Provider names resolve here as in every tool ("ovh", "Google Cloud"); the row checks the ids.
+      body: { ...body, to: resolveTargetProviders(body.to, catalogue) },
       headers: {},
     }),
     fit: (answer: ExitPlanT, args) => fitExitPlan(answer, args),

@@ -7,12 +7,10 @@
  * compare, exposure, policies and the Markdown export from the mirrored catalogue. Lists and
  * feedback use the embedded store in <dir>/data (they stay on this machine).
  */
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
-import { loadBuiltCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { loadConfig } from "../sidecar/config.ts";
-import { handleSignals, startServer } from "../sidecar/server.ts";
-import { currentDir, mirror, MirrorError } from "./mirror.ts";
+import { handleSignals } from "../sidecar/server.ts";
+import { mirror, MirrorError } from "./mirror.ts";
+import { serveMirror } from "./serve-mirror.ts";
 
 const USAGE = "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue --help";
 
@@ -24,13 +22,15 @@ Usage:
       Fetch (or update) a verified copy of the deployment whose API is at <api-url>
       (http or https): reads <api-url>/manifest.json, fetches every listed file from
       <api-url>/mirror/…, checks each sha256, then switches <dir>/current to the new copy
-      in one atomic rename. A failed or interrupted run leaves the previous mirror as it
-      was; a re-run fetches only what changed and prints the catalogue changes pulled.
+      in one atomic rename. A failed or interrupted run (killed at any moment) leaves the
+      previous mirror as it was; a re-run fetches only what changed and prints the
+      catalogue changes pulled. A running serve of <dir> needs no restart.
   cloud-catalogue serve <dir>
       Serve the mirror in <dir> with no network: the API, the text host and the site,
       with search, compare, exposure, policies and the Markdown export computed from the
       mirrored catalogue. The origin's URLs are rewritten to the mirror's own in every
-      answer. Lists and feedback stay on this machine, in <dir>/data.
+      answer. Lists and feedback stay on this machine, in <dir>/data. Follows updates:
+      within a second or two of a mirror run switching <dir>/current, it serves the new copy.
   cloud-catalogue --help
       This text (also -h or help).
 
@@ -65,20 +65,11 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   if (command === "serve" && rest.length === 1) {
-    const dir = rest[0]!;
-    let distDir: string;
-    let catalogue: Catalogue;
-    try {
-      distDir = realpathSync(currentDir(dir));
-      catalogue = loadBuiltCatalogue(distDir);
-    } catch {
-      throw new MirrorError(`${dir} holds no complete mirror; run: cloud-catalogue mirror <api-url> ${dir}`);
-    }
-    const config = loadConfig({ DATA_DIR: join(dir, "data"), ...process.env });
-    const server = await startServer(config, { distDir, catalogue });
+    const server = await serveMirror(rest[0]!, process.env);
     handleSignals(server);
+    const { PORT, TEXT_PORT, HOST } = loadConfig(process.env);
     console.error(
-      `serve: mirror ${distDir} on http://${config.HOST}:${config.PORT} (API) and http://${config.HOST}:${config.TEXT_PORT} (text host)`,
+      `serve: mirror ${server.distDir()} on http://${HOST}:${PORT} (API) and http://${HOST}:${TEXT_PORT} (text host); following ${rest[0]}/current`,
     );
     return;
   }

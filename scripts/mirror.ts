@@ -2,15 +2,17 @@
  * `cloud-catalogue mirror <api-url> <dir>`: copies a deployment's whole build for offline use.
  * Reads <api-url>/manifest.json, fetches every listed file from <api-url>/mirror/<path>, checks
  * each sha256, and only then swaps the new copy in: <dir>/current is a symlink replaced by one
- * rename, so a failed or interrupted run leaves the previous complete mirror as it was. A re-run
+ * rename, so a failed or interrupted run, killed at any moment, leaves the previous complete mirror
+ * as it was; the copy it replaces is kept until the next update, for a running `serve` to move off
+ * (scripts/serve-mirror.ts follows `current`). A re-run with nothing changed leaves it untouched. A re-run
  * reuses unchanged files from the current copy and fetches only what changed; an interrupted run
  * resumes from its staging folder. When it replaces an earlier mirror, it prints what the pulled
  * catalogue changed: services added, removed, renamed or moved in lifecycle (catalogue/lifecycle/changes.ts).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, link, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { changeLines, changeSummary, diffServices, snapshotServices } from "../catalogue/lifecycle/changes.ts";
 import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema/index.ts";
@@ -100,7 +102,7 @@ interface MirrorRun {
  * any other is fetched and checked against its sha256.
  */
 async function fetchFiles(run: MirrorRun, files: readonly ManifestFile[]) {
-  const counts = { fetched: 0, reused: 0, bytesFetched: 0 };
+  const counts = { fetched: 0, reused: 0, bytesFetched: 0, fromCurrent: 0 };
   let done = 0;
   let lastReport = 0;
   const fetchOne = async (file: ManifestFile) => {
@@ -114,8 +116,11 @@ async function fetchFiles(run: MirrorRun, files: readonly ManifestFile[]) {
     if (run.previousByPath.get(file.path) === file.sha256 && (await hasFile(existing, file.sha256))) {
       await link(existing, destination).catch(() => copyFile(existing, destination));
       counts.reused++;
+      counts.fromCurrent++;
       return;
     }
+    // A stale file here may be a hard link to the served copy's: replace it, never write through it.
+    await rm(destination, { force: true });
     const body = await fetchBytes(`${run.base}/mirror/${file.path.split("/").map(encodeURIComponent).join("/")}`);
     const actual = sha256(body);
     if (actual !== file.sha256)
@@ -142,19 +147,36 @@ async function fetchFiles(run: MirrorRun, files: readonly ManifestFile[]) {
   return counts;
 }
 
-/** Finishes the version folder, then points `current` at it with one atomic rename; drops the old version. */
-async function swapCurrent(dir: string, staging: string, version: string): Promise<void> {
-  const target = join(dir, "versions", version);
-  const current = currentDir(dir);
-  await rm(target, { recursive: true, force: true });
-  await rename(staging, target);
+/**
+ * Moves the complete staging folder in as a new version folder (a name never used before, so the
+ * copy being served is never touched), then points `current` at it with one atomic rename. A kill
+ * at any moment leaves `current` naming a complete copy: the old one until the rename, the new one after.
+ */
+async function swapCurrent(dir: string, staging: string, version: string): Promise<string> {
+  const name = `${version}-${Date.now().toString(36)}`;
+  await rename(staging, join(dir, "versions", name));
   const temporaryLink = join(dir, `.current-${process.pid}`);
   await rm(temporaryLink, { force: true });
-  await symlink(join("versions", version), temporaryLink);
-  const old = existsSync(current) ? await readlink(current).catch(() => undefined) : undefined;
-  await rename(temporaryLink, current);
-  // Keep only the version in use; interrupted runs of other versions stay for a resume.
-  if (old && old !== join("versions", version)) await rm(join(dir, old), { recursive: true, force: true });
+  await symlink(join("versions", name), temporaryLink);
+  const replaced = await readlink(currentDir(dir)).catch(() => undefined);
+  await rename(temporaryLink, currentDir(dir));
+  await dropOldVersions(dir, [name, ...(replaced ? [basename(replaced)] : [])]);
+  return name;
+}
+
+/**
+ * Removes the version folders neither in use nor just replaced (a running `serve` reads the one it
+ * replaced until it follows `current`, within a second or two), and links left by killed runs.
+ * Staging folders of interrupted runs stay for a resume.
+ */
+async function dropOldVersions(dir: string, keep: readonly string[]): Promise<void> {
+  for (const entry of await readdir(join(dir, "versions"))) {
+    if (keep.includes(entry) || entry.endsWith(".partial")) continue;
+    await rm(join(dir, "versions", entry), { recursive: true, force: true });
+  }
+  for (const entry of await readdir(dir))
+    if (/^\.current-\d+$/.test(entry) && entry !== `.current-${process.pid}`)
+      await rm(join(dir, entry), { force: true });
 }
 
 export async function mirror(
@@ -172,7 +194,7 @@ export async function mirror(
   const staging = join(dir, "versions", `${version}.partial`);
   await mkdir(staging, { recursive: true });
 
-  const { fetched, reused, bytesFetched } = await fetchFiles(
+  const { fetched, reused, bytesFetched, fromCurrent } = await fetchFiles(
     { base, staging, current, previousByPath, log },
     manifest.files,
   );
@@ -183,9 +205,13 @@ export async function mirror(
   const diff = before && after ? diffServices(before, after) : undefined;
   const changes = diff ? changeLines(diff) : [];
 
-  await swapCurrent(dir, staging, version);
+  let inUse = basename(await readlink(current).catch(() => ""));
+  if (fromCurrent === manifest.files.length && inUse.startsWith(`${version}-`)) {
+    // Nothing changed and every file in use checked against its sha256: the served copy stays as it is.
+    await rm(staging, { recursive: true, force: true });
+  } else inUse = await swapCurrent(dir, staging, version);
   const total = manifest.files.length;
-  log(`mirror: done — ${total} files, ${fetched} fetched, ${reused} reused; ${current} → versions/${version}`);
+  log(`mirror: done — ${total} files, ${fetched} fetched, ${reused} reused; ${current} → versions/${inUse}`);
   if (diff) {
     log(`mirror: catalogue changes pulled: ${changeSummary(diff)}`);
     for (const line of changes) log(`  ${line}`);

@@ -25,6 +25,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Both hosts built and ready, not yet listening: `startServer` without the listen. */
+export interface PreparedServer {
+  readonly api: FastifyInstance;
+  readonly text: FastifyInstance;
+  readonly store: Store;
+}
+
 /** The embedded store; a DATA_DIR it cannot open leaves the catalogue served and writes answering 503. */
 async function openEmbedded(dataDir: string, log: (message: string) => void): Promise<Store> {
   let store: EmbeddedStore;
@@ -55,10 +62,28 @@ export async function openStore(config: ConfigT, log: (message: string) => void)
   return store;
 }
 
-export async function startServer(
-  config: ConfigT,
-  options: { distDir?: string; catalogue?: Catalogue; catalogueSource?: CatalogueSource; store?: Store } = {},
-): Promise<RunningServer> {
+export interface ServerOptions {
+  readonly distDir?: string;
+  readonly catalogue?: Catalogue;
+  readonly catalogueSource?: CatalogueSource;
+  readonly store?: Store;
+}
+
+export async function startServer(config: ConfigT, options: ServerOptions = {}): Promise<RunningServer> {
+  const { api, text, store } = await prepareServer(config, options);
+  await api.listen({ port: config.PORT, host: config.HOST });
+  await text.listen({ port: config.TEXT_PORT, host: config.HOST });
+  let closing: Promise<void> | undefined;
+  return {
+    api,
+    text,
+    store,
+    close: () => (closing ??= Promise.all([api.close(), text.close()]).then(() => store.close())),
+  };
+}
+
+/** Builds both hosts over one store (the one given, else opened from the configuration), ready to listen. */
+export async function prepareServer(config: ConfigT, options: ServerOptions = {}): Promise<PreparedServer> {
   const catalogue = options.catalogue ?? loadCatalogue();
   // The heavy rows' worker loads the same catalogue: the one named, or the data folder's by default.
   const catalogueSource = options.catalogue ? options.catalogueSource : {};
@@ -93,15 +118,8 @@ export async function startServer(
     ...(siteHandler ? { siteHandler } : {}),
     ...(heavyWorker ? { pageWorker: heavyWorker } : {}),
   });
-  await api.listen({ port: config.PORT, host: config.HOST });
-  await text.listen({ port: config.TEXT_PORT, host: config.HOST });
-  let closing: Promise<void> | undefined;
-  return {
-    api,
-    text,
-    store,
-    close: () => (closing ??= Promise.all([api.close(), text.close()]).then(() => store.close())),
-  };
+  await Promise.all([api.ready(), text.ready()]);
+  return { api, text, store };
 }
 
 /**

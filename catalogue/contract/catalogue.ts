@@ -13,6 +13,8 @@ import { changesAtom } from "../lifecycle/changes.ts";
 import {
   catalogueDay,
   dayOf,
+  filteredFeed,
+  type FilteredFeed,
   lifecycleAtom,
   lifecycleCalendar,
   lifecycleFilterOf,
@@ -55,11 +57,15 @@ const slugList = (max: number) =>
     pattern: idListPattern(max),
   });
 
-const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls) =>
+const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls, filtered?: FilteredFeed) =>
   lifecycleCalendar(catalogue, urls, {
     name: "Cloud service sunsets",
     description: "Sunset and retirement dates of cloud services, from the Cloud Services Catalogue.",
+    ...(filtered ? { filtered } : {}),
   });
+
+const FEED_FILTERS =
+  " `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400.";
 
 export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
   endpoint({
@@ -233,18 +239,20 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle.atom",
     summary: "Lifecycle feed (Atom)",
     description:
-      "An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes.",
+      "An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes." +
+      FEED_FILTERS,
     tag: "Catalogue",
+    query: LifecycleQuery,
     response: { status: 200, contentType: ATOM },
-    errors: [],
+    errors: [400],
     cache: "public",
-    pure: true,
     static: {
       file: "v1/lifecycle.atom",
       files: (c, urls) => [{ file: "v1/lifecycle.atom", body: lifecycleAtom(c, urls) }],
     },
     example: { request: "GET /v1/lifecycle.atom" },
-    handler: (c) => text(lifecycleAtom(c.catalogue, c.urls), ATOM),
+    handler: (c, { query }) =>
+      text(lifecycleAtom(c.catalogue, c.urls, filteredFeed(c.catalogue, query, c.now())), ATOM),
   }),
   endpoint({
     operationId: "getLifecycleCalendar",
@@ -252,18 +260,20 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle.ics",
     summary: "Lifecycle calendar (iCalendar)",
     description:
-      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them.",
+      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them." +
+      FEED_FILTERS,
     tag: "Catalogue",
+    query: LifecycleQuery,
     response: { status: 200, contentType: CALENDAR },
-    errors: [],
+    errors: [400],
     cache: "public",
-    pure: true,
     static: {
       file: "v1/lifecycle.ics",
       files: (c, urls) => [{ file: "v1/lifecycle.ics", body: catalogueCalendar(c, urls) }],
     },
     example: { request: "GET /v1/lifecycle.ics" },
-    handler: (c) => text(catalogueCalendar(c.catalogue, c.urls), CALENDAR),
+    handler: (c, { query }) =>
+      text(catalogueCalendar(c.catalogue, c.urls, filteredFeed(c.catalogue, query, c.now())), CALENDAR),
   }),
   endpoint({
     operationId: "getChanges",

@@ -115,3 +115,32 @@ export function matrixColumns(catalogue: Catalogue, asked: readonly string[]): s
   const known = [...new Set(asked)].filter((id) => catalogue.providerById.has(id));
   return known.length > 0 ? known : providersBySize(catalogue).slice(0, DEFAULT_MATRIX_PROVIDERS);
 }
+
+/**
+ * Equivalent services in the catalogue's own order: every provider's flagship (highest prior)
+ * before any provider's second, and among the flagships the largest portfolio first, as the
+ * matrix ranks them; so the first few name the big providers' counterparts, not the first ids.
+ */
+export function rankedEquivalents<T extends { slug: string; providerId: string; name: string }>(
+  catalogue: Catalogue,
+  services: readonly T[],
+): T[] {
+  const prior = new Map(serviceSearch(catalogue).data.docs.map((doc) => [doc.id, doc.prior]));
+  const size = portfolio(catalogue);
+  const byPrior = [...services].sort(
+    (a, b) => (prior.get(b.slug) ?? 0) - (prior.get(a.slug) ?? 0) || a.name.localeCompare(b.name, "en"),
+  );
+  const rankInProvider = new Map<string, number>();
+  const seen = new Map<string, number>();
+  for (const service of byPrior) {
+    const rank = seen.get(service.providerId) ?? 0;
+    rankInProvider.set(service.slug, rank);
+    seen.set(service.providerId, rank + 1);
+  }
+  return byPrior.sort(
+    (a, b) =>
+      rankInProvider.get(a.slug)! - rankInProvider.get(b.slug)! ||
+      (size.get(b.providerId) ?? 0) - (size.get(a.providerId) ?? 0) ||
+      a.providerId.localeCompare(b.providerId),
+  );
+}

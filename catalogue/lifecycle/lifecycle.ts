@@ -147,13 +147,17 @@ function entrySummary(entry: LifecycleEntryT): string {
  * is derived from slug, status and date, so it stays the same across builds and changes only when
  * the announcement does; `updated` is the day the catalogue last verified the service.
  */
-export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls): string {
-  const entries = lifecycleEntries(catalogue, urls, catalogueDay(catalogue));
+export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls, filtered?: FilteredFeed): string {
+  const asOf = filtered?.asOf ?? catalogueDay(catalogue);
+  const entries = lifecycleEntries(catalogue, urls, asOf).filter(
+    (entry) => !filtered || matchesFilter(entry, asOf, filtered.filter),
+  );
   return renderAtom({
-    id: tagUri(urls, "lifecycle"),
+    // A filtered feed is a feed of its own: its id and self link carry its query.
+    id: tagUri(urls, filtered ? `lifecycle?${filtered.query}` : "lifecycle"),
     title: "Cloud Services Catalogue: lifecycle",
     subtitle: "Cloud services in preview, deprecated, sunsetting or retired, as the vendors announced them.",
-    self: `${urls.apiUrl}/v1/lifecycle.atom`,
+    self: `${urls.apiUrl}/v1/lifecycle.atom${filtered ? `?${filtered.query}` : ""}`,
     alternate: `${urls.textUrl}/lifecycle`,
     author: { name: "Cloud Services Catalogue", uri: urls.textUrl },
     fallbackUpdated: catalogue.lastUpdated.replace(/\.\d+Z$/, "Z"),
@@ -188,6 +192,27 @@ export interface CalendarOptions {
   readonly description: string;
   /** Only these services; the whole catalogue when absent. */
   readonly slugs?: ReadonlySet<string>;
+  /** Only the entries passing a filter (?status=, ?provider=, ?within=), as of a day. */
+  readonly filtered?: FilteredFeed;
+}
+
+/** A feed asked with a query: the filter, the day `within` counts from, and the query as asked (normalised). */
+export interface FilteredFeed {
+  readonly filter: LifecycleFilter;
+  readonly asOf: string;
+  readonly query: string;
+}
+
+/** The feed's filter for a validated query; undefined for no filter (the static feed). */
+export function filteredFeed(catalogue: Catalogue, query: LifecycleQueryT, now: Date): FilteredFeed | undefined {
+  const filter = lifecycleFilterOf(catalogue, query);
+  if (!Object.values(filter).some((value) => value !== undefined)) return undefined;
+  const asked = new URLSearchParams(
+    Object.entries({ status: query.status, provider: query.provider, within: query.within }).filter(
+      (pair): pair is [string, string] => pair[1] !== undefined,
+    ),
+  );
+  return { filter, asOf: dayOf(now), query: asked.toString() };
 }
 
 /**
@@ -198,8 +223,10 @@ export interface CalendarOptions {
 export function lifecycleCalendar(catalogue: Catalogue, urls: PublicUrls, options: CalendarOptions): string {
   const stamp = icsInstant(catalogue.lastUpdated);
   const host = tagAuthority(urls);
-  const entries = lifecycleEntries(catalogue, urls, catalogueDay(catalogue), options.slugs)
-    .filter((entry) => entry.sunsetDate)
+  const { filtered } = options;
+  const asOf = filtered?.asOf ?? catalogueDay(catalogue);
+  const entries = lifecycleEntries(catalogue, urls, asOf, options.slugs)
+    .filter((entry) => entry.sunsetDate && (!filtered || matchesFilter(entry, asOf, filtered.filter)))
     .sort((a, b) => a.sunsetDate!.localeCompare(b.sunsetDate!) || a.slug.localeCompare(b.slug));
   const lines = [
     "BEGIN:VCALENDAR",

@@ -35,10 +35,31 @@ export function shownVerified(
   return rows;
 }
 
-/** "identity 2026-11-26; compliance 2022-07-15 (copy's date)". */
-export function shownVerifiedText(sources: Parameters<typeof shownVerified>[0]): string | undefined {
+/**
+ * How old a date was on `reference` (the catalogue's last update, so a build says the same on any
+ * day), when it is a year or more: "4 years old"; undefined for a newer date.
+ */
+export function ageAt(date: string, reference: string): string | undefined {
+  const [y1, m1, d1] = date.split("-").map(Number) as [number, number, number];
+  const [y2, m2, d2] = reference.split("-").map(Number) as [number, number, number];
+  const years = y2 - y1 - (m2 < m1 || (m2 === m1 && d2 < d1) ? 1 : 0);
+  return years >= 1 ? `${years} year${years === 1 ? "" : "s"} old` : undefined;
+}
+
+/** What follows a row's date: whose date it is, and its age when a year or more. */
+export function verifiedNote(row: ShownVerified, reference?: string): string {
+  const age = reference ? ageAt(row.date, reference) : undefined;
+  const parts = [...(row.asOf ? ["copy's date"] : []), ...(age && reference ? [`${age} on ${reference}`] : [])];
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
+}
+
+/** "identity 2026-11-26; compliance 2022-07-15 (copy's date, 4 years old on 2026-11-26)". */
+export function shownVerifiedText(
+  sources: Parameters<typeof shownVerified>[0],
+  reference?: string,
+): string | undefined {
   const rows = shownVerified(sources);
   return rows.length > 0
-    ? rows.map((row) => `${row.kind} ${row.date}${row.asOf ? " (copy's date)" : ""}`).join("; ")
+    ? rows.map((row) => `${row.kind} ${row.date}${verifiedNote(row, reference)}`).join("; ")
     : undefined;
 }

@@ -58,7 +58,8 @@ function fieldBlocks(catalogue: Catalogue, slug: string): Block[] {
   if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
   fields.push(...complianceRows(catalogue, service));
   // The copy's own date where a source gives one, never the day it was read (catalogue/quality/verified.ts).
-  const verified = shownVerifiedText(sources);
+  // Each date's age on the catalogue's last update: a 2022 scope table says it is 4 years old.
+  const verified = shownVerifiedText(sources, catalogue.lastUpdated.slice(0, 10));
   if (verified) fields.push(["Verified", [verified]]);
   return [{ kind: "fields", rows: fields }];
 }

@@ -74,10 +74,14 @@ export function crossSiteRefusal(request: FastifyRequest, textUrl: string | unde
 
 const paramsOf = (request: FastifyRequest) => new URLSearchParams(splitRequestUrl(request.url).query);
 
-/** In HTML the built page `file` without ?ids=, else the on-demand page `name` with the query. */
+/**
+ * In HTML the built page `file` without ?ids=, else the on-demand page `name` with the query;
+ * without the site's renderer (a mirror) the built page for both, whose script reads ?ids= as
+ * it does on the origin.
+ */
 async function pageWithIds(c: TextContext, request: FastifyRequest, reply: FastifyReply, file: string, name: string) {
   const { query } = splitRequestUrl(request.url);
-  if (!paramsOf(request).has("ids") && (await c.replies.site(request, reply, file))) return true;
+  if ((!paramsOf(request).has("ids") || !c.site.available) && (await c.replies.site(request, reply, file))) return true;
   const page = { page: { name, search: query ? `?${query}` : "" }, headers: { vary: TEXT_VARY } };
   return c.site.render(request, reply, page);
 }

@@ -9,8 +9,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ErrorTitle, StatusOf } from "../../catalogue/api/error-catalogue.ts";
 import { httpErrorOf } from "../../catalogue/api/problem.ts";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/limits.ts";
-import { heading, paragraph, stripControl, type Doc } from "../../catalogue/render/doc.ts";
+import { heading, paragraph, type Doc } from "../../catalogue/render/doc.ts";
 import { renderDoc } from "../../catalogue/api/static.ts";
+import { renderHtml } from "../../catalogue/render/html.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
 import type { Store, StoredList } from "../store/store.ts";
@@ -117,14 +118,10 @@ export function preferredType(accept: string): Offer {
   return best?.offer ?? "text/plain";
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 /** A page in the requested rendering; HTML here is only for errors and pages the site lacks. */
 export function render(doc: Doc, rendering: Rendering, width: number = TEXT_WIDTH.default): string {
-  if (rendering !== "html") return renderDoc(doc, rendering, width);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(stripControl(doc.title))}</title></head><body><main><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre></main></body></html>\n`;
+  // HTML with its links (a mirror's search, compare and matrix pages, paging included), not a <pre>.
+  return rendering === "html" ? renderHtml(doc) : renderDoc(doc, rendering, width);
 }
 
 export function errorDoc(status: number, title: string, detail: string): Doc {

@@ -28,7 +28,6 @@ import { HttpError } from "../../catalogue/api/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc } from "../../catalogue/render/equivalents.ts";
 import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
-import { renderDoc } from "../../catalogue/api/static.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
 import { render, widthOf, type Rendering } from "./render.ts";
@@ -39,8 +38,6 @@ import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
 const contentType = (rendering: Rendering) =>
   rendering === "html" ? "text/html; charset=utf-8" : rendering === "md" ? CONTENT_TYPE.md : CONTENT_TYPE.ansi;
-
-const escapeHtml = (text: string) => stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The request's query, as the site's on-demand pages read it (Astro.url.searchParams). */
 const searchParams = (request: FastifyRequest) => new URLSearchParams(splitRequestUrl(request.url).query);
@@ -88,9 +85,7 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
 /** /search's answer outside HTML (or in HTML without the site): the results in the rendering. */
 export function searchBody(catalogue: Catalogue, { query, rendering, width }: Shape & { query: string }): Computed {
   const doc = searchDoc(catalogue, searchRequest(catalogue, new URLSearchParams(query)));
-  if (rendering === "html")
-    return { status: 200, body: `<!doctype html><title>Search</title><pre>${escapeHtml(renderDoc(doc, "txt"))}</pre>` };
-  return { status: 200, body: renderDoc(doc, rendering, width) };
+  return { status: 200, body: render(doc, rendering, width) };
 }
 
 /** GET /search?q=…: the site's search page with the results in HTML, else the results as text. */
@@ -116,6 +111,15 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
  */
 export async function equivalentsPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const rendering = c.replies.rendering(request);
+  const { pathname, query: raw } = splitRequestUrl(request.url);
+  // One URL per page: the site's page is /equivalents/ (its links say so); the text renderings
+  // answer at both, as curl users type it.
+  if (rendering === "html" && !pathname.endsWith("/"))
+    return reply
+      .code(301)
+      .header("vary", TEXT_VARY)
+      .header("location", `${pathname}/${raw ? `?${raw}` : ""}`)
+      .send();
   const params = searchParams(request);
   const asked = params.has("providers") || params.has("category");
   if (rendering === "html") {

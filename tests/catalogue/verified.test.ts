@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { servicePage } from "../../catalogue/render/service-page.ts";
-import { shownVerified, shownVerifiedText } from "../../catalogue/quality/verified.ts";
+import { ageAt, shownVerified, shownVerifiedText } from "../../catalogue/quality/verified.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 describe("the Verified row", () => {
@@ -24,6 +24,12 @@ describe("the Verified row", () => {
       "identity 2026-11-26; compliance 2022-07-15 (copy's date); identifiers 2026-11-26",
     );
     expect(shownVerifiedText([])).toBeUndefined();
+    // With the catalogue's last update as reference, a date a year or more older says its age.
+    expect(shownVerifiedText(sources, "2026-11-26")).toBe(
+      "identity 2026-11-26; compliance 2022-07-15 (copy's date, 4 years old on 2026-11-26); identifiers 2026-11-26",
+    );
+    expect(ageAt("2025-11-27", "2026-11-26")).toBeUndefined();
+    expect(ageAt("2025-11-26", "2026-11-26")).toBe("1 year old");
   });
 
   it("dates an AWS service's compliance by AWS's scope tables, not by the day they were read", () => {
@@ -38,6 +44,11 @@ describe("the Verified row", () => {
     expect(asOf < "2026-01-01").toBe(true);
     const row = shownVerified(record.sources).find((entry) => entry.kind === "compliance")!;
     expect(row).toEqual({ kind: "compliance", date: asOf, asOf: true });
-    expect(JSON.stringify(servicePage(catalogue, "aws-s3"))).toContain(`compliance ${asOf} (copy's date)`);
+    const updated = catalogue.lastUpdated.slice(0, 10);
+    const years = Number(updated.slice(0, 4)) - Number(asOf.slice(0, 4)) - (updated.slice(5) < asOf.slice(5) ? 1 : 0);
+    expect(years).toBeGreaterThanOrEqual(1);
+    expect(JSON.stringify(servicePage(catalogue, "aws-s3"))).toContain(
+      `compliance ${asOf} (copy's date, ${years} year${years === 1 ? "" : "s"} old on ${updated})`,
+    );
   });
 });

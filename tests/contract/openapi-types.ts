@@ -209,7 +209,7 @@ export interface paths {
     };
     /**
      * Lifecycle feed (Atom)
-     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. Not rate-limited. Cached for 5 minutes.
+     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleAtom"];
     put?: never;
@@ -229,7 +229,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -3029,7 +3029,20 @@ export interface operations {
   };
   getLifecycleAtom: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /** @description Only entries with this lifecycle status */
+        status?: "preview" | "deprecated" | "sunset" | "retired";
+        /**
+         * @description Only this provider's entries (a provider id)
+         * @example gcp
+         */
+        provider?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -3045,6 +3058,15 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3058,7 +3080,20 @@ export interface operations {
   };
   getLifecycleCalendar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /** @description Only entries with this lifecycle status */
+        status?: "preview" | "deprecated" | "sunset" | "retired";
+        /**
+         * @description Only this provider's entries (a provider id)
+         * @example gcp
+         */
+        provider?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -3072,6 +3107,15 @@ export interface operations {
         };
         content: {
           "text/calendar": string;
+        };
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Any other client error */

@@ -11,6 +11,7 @@ import { expect } from "vitest";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { RELEASE_META } from "../../mcp/resources.ts";
 import { catalogueRelease, releaseLine } from "../../mcp/text.ts";
+import { inMcpTerms } from "../../mcp/server.ts";
 
 export interface ApiRequest {
   readonly method?: "GET" | "POST";
@@ -50,8 +51,12 @@ export const VALID: readonly ToolCase[] = [
     args: { lifecycle: "retired", freeTier: false, page: 1, limit: 3 },
     api: { url: "/v1/services?lifecycle=retired&freeTier=false&page=1&limit=3" },
   },
-  // equivalentsLimit 500: every equivalent, the API's answer (the default cut: answers.test.ts).
-  { tool: "get_service", args: { slug: "aws-s3", equivalentsLimit: 500 }, api: { url: "/v1/services/aws-s3" } },
+  // equivalentsLimit 500 and a maxLength it fits in: every equivalent, the API's answer (the default cut: answers.test.ts).
+  {
+    tool: "get_service",
+    args: { slug: "aws-s3", equivalentsLimit: 500, maxLength: 1_000_000 },
+    api: { url: "/v1/services/aws-s3" },
+  },
   { tool: "compare_services", args: { ids: storage }, api: { url: `/v1/compare?ids=${storage.join(",")}` } },
   { tool: "exposure_scorecard", args: { ids: storage }, api: { url: `/v1/exposure?ids=${storage.join(",")}` } },
   {
@@ -94,8 +99,13 @@ export const VALID: readonly ToolCase[] = [
   },
   {
     tool: "exit_plan",
-    // detail: "full" is the API's answer; the default summary is checked in answers.test.ts.
-    args: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"], to: { sovereignOption: true }, detail: "full" },
+    // detail: "full" (in one part) is the API's answer; the default summary is checked in answers.test.ts.
+    args: {
+      approvedServiceIds: ["aws-s3", "aws-ec2", "aws-sqs"],
+      to: { sovereignOption: true },
+      detail: "full",
+      maxLength: 1_000_000,
+    },
     api: {
       method: "POST",
       url: "/v1/exit-plan",
@@ -180,7 +190,17 @@ export async function expectSameAsApi(client: Client, app: FastifyInstance, c: T
   expect(result.isError ?? false, `${c.tool} ${JSON.stringify(c.args)}: ${text(result)}`).toBe(false);
   const api = await apiJson(app, c.api!);
   expect(api.status).toBe(200);
-  expect(result.structuredContent).toEqual(api.json);
+  // get_service ranks the equivalents (every provider's flagship first, mcp/fit.ts): the API's members, in that order.
+  const byEquivalents = (json: unknown) =>
+    c.tool === "get_service"
+      ? {
+          ...(json as object),
+          equivalents: [...(json as { equivalents: { slug: string }[] }).equivalents].sort((a, b) =>
+            a.slug.localeCompare(b.slug),
+          ),
+        }
+      : json;
+  expect(byEquivalents(result.structuredContent)).toEqual(byEquivalents(api.json));
   expect(result._meta?.[RELEASE_META]).toEqual(catalogueRelease(catalogue));
   expect(text(result)).toContain(releaseLine(catalogueRelease(catalogue)));
 }
@@ -197,8 +217,14 @@ export async function expectToolError(client: Client, app: FastifyInstance, c: T
   if (c.api) {
     const api = await apiJson(app, c.api);
     expect(api.status).toBeGreaterThanOrEqual(400);
-    expect(result.structuredContent).toEqual(api.json);
-    expect(text(result)).toContain((api.json as { details: string }).details);
+    // The API's Error, its pointers at REST URLs said as the tools and resources to use here.
+    const body = api.json as { details?: string };
+    const said = body.details === undefined ? body : { ...body, details: inMcpTerms(body.details) };
+    expect(result.structuredContent).toEqual(said);
+    if (said.details) expect(text(result)).toContain(said.details);
+    expect(JSON.stringify(result.structuredContent)).not.toMatch(
+      /(GET|POST) \/v1\/(services|providers|categories|equivalents)\b/,
+    );
   } else {
     expect(result.structuredContent).toMatchObject({ status: expect.any(Number), error: expect.any(String) });
     expect((result.structuredContent as { details: string }).details).toMatch(c.says!);
@@ -317,4 +343,14 @@ export async function expectPrompts(client: Client, catalogue: Catalogue) {
   await expect(
     client.getPrompt({ name: "find_equivalent", arguments: { service: "aws-sqs", provider: "nope" } }),
   ).rejects.toThrow(/Unknown provider/);
+  // Words that name no service are said, not read as an unrelated one; provider names resolve.
+  await expect(
+    client.getPrompt({ name: "find_equivalent", arguments: { service: "Nope Service", provider: "gcp" } }),
+  ).rejects.toThrow(/No service matches "Nope Service"/);
+  const byName = await client.getPrompt({
+    name: "find_equivalent",
+    arguments: { service: "Simple Queue Service", provider: "Microsoft Azure" },
+  });
+  expect(promptText(byName)).toContain("read as aws-sqs");
+  expect(promptText(byName)).toContain("azure-service-bus");
 }

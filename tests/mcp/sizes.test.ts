@@ -1,6 +1,7 @@
 /**
- * Answers that fit an assistant's context: the default answer of every tool, for the largest input
- * it accepts, is under 10,000 tokens, estimated as characters / 4 of the whole JSON-RPC result
+ * Answers that fit an assistant's context: every tool's answer, for the largest input and size
+ * arguments it accepts (detail: "full" included), is under 10,000 tokens — past the default cap
+ * (maxLength) in parts that join into the whole answer — estimated as characters / 4 of the whole JSON-RPC result
  * (structuredContent, the text beside it and the links), as POST /mcp sends it. Prints the figures.
  */
 import type { FastifyInstance } from "fastify";
@@ -90,6 +91,33 @@ describe("the default answer of every MCP tool fits in 10,000 tokens", () => {
       format: "gcp",
       approvedServiceIds: slugsOf("gcp"),
     });
+    // The largest inputs of each size argument: a hard cap (maxLength) answers them in parts.
+    await measure("exit_plan detail full (250 AWS ids, limit 1)", "exit_plan", {
+      approvedServiceIds: slugsOf("aws").slice(0, 250),
+      to: { sovereignOption: true },
+      detail: "full",
+      limit: 1,
+    });
+    await measure("exit_plan detail full (500 ids, limit 50)", "exit_plan", {
+      approvedServiceIds: every,
+      to: { sovereignOption: true },
+      detail: "full",
+      limit: 50,
+    });
+    await measure("generate_policy azure explain (all Azure)", "generate_policy", {
+      format: "azure",
+      explain: true,
+      approvedServiceIds: slugsOf("azure"),
+    });
+    await measure("lifecycle_upcoming {limit: 100}", "lifecycle_upcoming", { limit: 100 });
+    await measure("get_service {equivalentsLimit: 500} (most equivalents)", "get_service", {
+      slug: byEquivalents[0],
+      equivalentsLimit: 500,
+    });
+    await measure("exposure_scorecard (50 ids, servicesLimit 50)", "exposure_scorecard", {
+      ids: catalogue.services.slice(0, MAX_EXPOSURE_IDS).map((service) => service.slug),
+      servicesLimit: MAX_EXPOSURE_IDS,
+    });
     const saved = await app.inject({
       method: "POST",
       url: "/v1/lists",
@@ -97,10 +125,46 @@ describe("the default answer of every MCP tool fits in 10,000 tokens", () => {
     });
     expect(saved.statusCode).toBe(200);
     await measure("get_saved_list (500 services)", "get_saved_list", { id: "everything" });
+    await measure("get_saved_list (500 services, servicesLimit 50)", "get_saved_list", {
+      id: "everything",
+      servicesLimit: 50,
+    });
     console.log(
       Object.entries(figures)
         .map(([label, tokens]) => `${label}: ~${tokens} tokens`)
         .join("\n"),
     );
+  });
+
+  it("answers a long answer in parts that join into the whole answer", { timeout: 120_000 }, async () => {
+    const app = await build();
+    const args = {
+      approvedServiceIds: slugsOf("aws").slice(0, 250),
+      to: { sovereignOption: true },
+      detail: "full",
+      limit: 50,
+    };
+    const whole = (await callTokens(app, "exit_plan", { ...args, maxLength: 1_000_000 })).result;
+    expect(whole.structuredContent.continuation).toBeUndefined();
+    let json = "";
+    let startIndex: number | null = 0;
+    let parts = 0;
+    while (startIndex !== null) {
+      const { result, tokens } = await callTokens(app, "exit_plan", { ...args, maxLength: 8_000, startIndex });
+      expect(tokens).toBeLessThanOrEqual(2_000);
+      const { continuation } = result.structuredContent as {
+        continuation: { startIndex: number; nextIndex: number | null };
+      };
+      expect(continuation.startIndex).toBe(startIndex);
+      const text = result.content[0].text as string;
+      json += text.split("\n\n")[1];
+      startIndex = continuation.nextIndex;
+      parts++;
+    }
+    expect(parts).toBeGreaterThan(2);
+    expect(JSON.parse(json)).toEqual(whole.structuredContent);
+    const past = (await callTokens(app, "exit_plan", { ...args, startIndex: json.length })).result;
+    expect(past.isError).toBe(true);
+    expect(past.structuredContent.details).toMatch(/past the end/);
   });
 });

@@ -122,6 +122,26 @@ describe("cloud-catalogue mirror", () => {
       );
       const page = await (await fetch(`${text}/aws/s3`, { headers: { accept: "text/html" } })).text();
       expect(page).toMatch(/<h1>(<span[^>]*>)?Amazon Simple Storage Service/);
+      // Pages the origin renders for a query: on the mirror (no site renderer) the built page for
+      // the tools whose script reads ?ids=, and HTML with links (not a bare <pre>) for the rest.
+      for (const path of [
+        "/exposure/?ids=aws-s3,stackit-object-storage",
+        "/list/?ids=aws-s3",
+        "/exposure?ids=aws-s3",
+      ]) {
+        const answer = await fetch(`${text}${path}`, { headers: { accept: "text/html" } });
+        expect(answer.status, path).toBe(200);
+        expect(await answer.text(), path).toMatch(/<script/);
+      }
+      for (const [path, href] of [
+        ["/search?q=object", 'href="/aws/s3'],
+        ["/compare/?ids=aws-s3,stackit-object-storage", 'href="/aws/s3'],
+        ["/equivalents/?providers=aws,stackit", 'href="/'],
+      ] as const) {
+        const body = await (await fetch(`${text}${path}`, { headers: { accept: "text/html" } })).text();
+        expect(body, path).toContain(href);
+        expect(body, path).not.toContain("<pre>");
+      }
       // The mirror's own URLs, not the origin's (dead offline), in discovery, OpenAPI and pages.
       const discovery = (await (await fetch(`${api}/`)).json()) as { documentation: Record<string, string> };
       expect(discovery.documentation).toMatchObject({ openapi: `${api}/openapi.json`, textHost: text });

@@ -34,7 +34,7 @@ function pages(): { path: string; accept: string }[] {
       [...new Set(Array.from({ length: count }, (_, i) => list[(n * 7 + i * 3) % list.length]!))].join(",");
     const width = 60 + (n % 140);
     const path = [
-      `/equivalents?providers=${pick(PROVIDERS, 2 + (n % 5))}&width=${width}`,
+      `/equivalents/?providers=${pick(PROVIDERS, 2 + (n % 5))}&width=${width}`,
       `/compare?ids=${pick(SERVICES, 2 + (n % 4))}&width=${width}`,
       `/search?q=storage+${n}`,
       `/lifecycle?within=${1 + (n % 365)}&width=${width}`,

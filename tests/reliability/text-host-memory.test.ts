@@ -58,7 +58,7 @@ function computedPage(n: number): { path: string; accept: string } {
     Array.from({ length: count }, (_, i) => list[(n * 7 + i * 3) % list.length]!);
   const width = 60 + (n % 140);
   const paths = [
-    `/equivalents?providers=${[...new Set(pick(PROVIDERS, 2 + (n % 5)))].join(",")}&width=${width}`,
+    `/equivalents/?providers=${[...new Set(pick(PROVIDERS, 2 + (n % 5)))].join(",")}&width=${width}`,
     `/compare?ids=${[...new Set(pick(SERVICES, 2 + (n % 4)))].join(",")}&width=${width}`,
     `/search?q=${encodeURIComponent(pick(WORDS, 1)[0]!)}+${n}`,
     `/lifecycle?within=${1 + (n % 365)}&width=${width}`,

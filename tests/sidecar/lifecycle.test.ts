@@ -89,6 +89,26 @@ describe("feeds", () => {
     }
   });
 
+  it("filter the lifecycle feed and calendar by status, provider and within, as GET /v1/lifecycle does", async () => {
+    const app = await build({ now: at("2026-11-23") });
+    const entries = async (query: string) =>
+      ((await app.inject(`/v1/lifecycle?${query}`)).json() as { data: { slug: string; sunsetDate?: string }[] }).data;
+    const whole = (await app.inject("/v1/lifecycle.atom")).body.match(/<entry>/g)!.length;
+    for (const query of ["status=retired&provider=gcp", "provider=aws", "within=365d", "status=sunset&within=3650d"]) {
+      const expected = await entries(query);
+      const atom = await app.inject(`/v1/lifecycle.atom?${query}`);
+      expect(atom.statusCode, query).toBe(200);
+      expect(atom.body.match(/<entry>/g)?.length ?? 0, query).toBe(expected.length);
+      expect(expected.length, query).toBeLessThan(whole);
+      expect(atom.body, query).toContain(`/v1/lifecycle.atom?${query.replace(/&/g, "&amp;")}`);
+      const calendar = ICAL.parse((await app.inject(`/v1/lifecycle.ics?${query}`)).body) as unknown[];
+      const events = new ICAL.Component(calendar as never).getAllSubcomponents("vevent");
+      expect(events.length, query).toBe(expected.filter((entry) => entry.sunsetDate).length);
+    }
+    expectError(await app.inject("/v1/lifecycle.atom?provider=nope"), 400);
+    expectError(await app.inject("/v1/lifecycle.ics?status=gone"), 400);
+  });
+
   it("lists the changes since the previous release snapshot", async () => {
     const app = await build();
     const response = await app.inject("/v1/changes");

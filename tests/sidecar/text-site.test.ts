@@ -82,6 +82,22 @@ describe("the text host's /equivalents", () => {
     await app.close();
   });
 
+  it("has one URL for the page in HTML, /equivalents/, and answers text at both", async () => {
+    const { app } = await textApp();
+    for (const [url, location] of [
+      ["/equivalents", "/equivalents/"],
+      ["/equivalents?providers=aws,gcp", "/equivalents/?providers=aws,gcp"],
+    ]) {
+      const moved = await app.inject({ url, headers: { accept: "text/html" } });
+      expect(moved.statusCode, url).toBe(301);
+      expect(moved.headers.location, url).toBe(location);
+    }
+    expect((await app.inject({ url: "/equivalents/", headers: { accept: "text/html" } })).statusCode).toBe(200);
+    for (const url of ["/equivalents", "/equivalents/"])
+      expect((await app.inject({ url, headers: { accept: "text/markdown" } })).statusCode, url).toBe(200);
+    await app.close();
+  });
+
   it("takes columns and a category from the URL, names unknown providers, and renders one kind", async () => {
     const { app } = await textApp();
     const chosen = await app.inject({

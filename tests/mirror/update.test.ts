@@ -1,0 +1,255 @@
+/**
+ * Updating a mirror a `cloud-catalogue serve` is serving: the real CLI's mirror runs are killed
+ * (SIGKILL) at random points between two origins that differ, and after every kill <dir>/current
+ * names a complete, verified copy, and the running serve (never restarted) answers from it. A run
+ * that completes and one that changes nothing leave serve answering every request throughout.
+ * MIRROR_KILL_SEED repeats a run's kill points.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { get as httpGet } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCatalogue } from "../../catalogue/load/load.ts";
+import { build as buildDist } from "../../scripts/build.ts";
+import { currentDir, mirror } from "../../scripts/mirror.ts";
+import { buildApp } from "../../sidecar/app.ts";
+import { BuiltFiles } from "../../sidecar/files.ts";
+import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
+import { FIXTURE_DIR } from "../helpers/app.ts";
+import { freePort, waitFor } from "../helpers/components.ts";
+
+const CLI = fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url));
+const work = mkdtempSync(join(tmpdir(), "csc-mirror-update-"));
+const KILLS = 24;
+const seed = Number(process.env.MIRROR_KILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+/** A small seeded generator (mulberry32), so that a failing run's kill points can be repeated. */
+function random(state: number): () => number {
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Origin {
+  readonly url: string;
+  readonly app: FastifyInstance;
+}
+
+/** A build of `dataDir` served on a free port, as a deployment serves it. */
+async function origin(name: string, dataDir: string): Promise<Origin> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dist = join(work, `${name}-dist`);
+  await buildDist({
+    dataDir,
+    outDir: dist,
+    urls: { apiUrl: url, textUrl: "http://127.0.0.1:1" },
+    log: () => undefined,
+  });
+  const app = await buildApp({
+    config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    catalogue: loadCatalogue(dataDir),
+    store: await EmbeddedStore.open(join(work, `${name}-store`)),
+    urls: { apiUrl: url, textUrl: "http://127.0.0.1:1" },
+    files: await BuiltFiles.open(dist),
+  });
+  await app.listen({ port, host: "127.0.0.1" });
+  return { url, app };
+}
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** The files of the copy <dir>/current names that are missing or differ from its manifest. */
+function brokenFiles(dir: string): string[] {
+  const copy = realpathSync(currentDir(dir));
+  const manifest = JSON.parse(readFileSync(join(copy, "api", "manifest.json"), "utf8")) as {
+    files: { path: string; sha256: string }[];
+  };
+  return manifest.files
+    .filter((file) => {
+      try {
+        return sha256(readFileSync(join(copy, file.path))) !== file.sha256;
+      } catch {
+        return true;
+      }
+    })
+    .map((file) => file.path);
+}
+
+/** The name of the service that differs between the two origins, as the copy in use holds it. */
+const nameInCurrent = (dir: string) =>
+  (
+    JSON.parse(readFileSync(join(currentDir(dir), "api", "v1", "services", "stackit-object-storage.json"), "utf8")) as {
+      name: string;
+    }
+  ).name;
+
+/** A mirror run of the real CLI; killed with SIGKILL after `killAfterMs` when given. */
+function runMirror(url: string, dir: string, killAfterMs?: number): Promise<{ killed: boolean; ms: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, "mirror", url, dir], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (signal === "SIGKILL" || code === 0)
+        resolve({ killed: signal === "SIGKILL", ms: performance.now() - started });
+      else reject(new Error(`mirror exited ${code}: ${stderr}`));
+    }),
+  );
+}
+
+const dir = join(work, "mirror");
+let origins: [Origin, Origin];
+let api: string;
+let text: string;
+let serve: ReturnType<typeof spawn> | undefined;
+let serveLog = "";
+
+let client = 0;
+/** Each request names its own client (X-Forwarded-For): the per-IP limits are not under test. */
+function asNewClient(): Record<string, string> {
+  client++;
+  return { "x-forwarded-for": `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` };
+}
+
+/**
+ * A GET on a connection of its own: a kept-alive connection the replaced hosts close when idle may
+ * meet a request already on its way (the keep-alive race, which clients settle by retrying an
+ * idempotent request); a new connection shows what a client finds, a refused one included.
+ */
+function statusOnNewConnection(url: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const request = httpGet(url, { agent: false, headers: asNewClient() }, (answer) => {
+      answer.resume();
+      answer.once("end", () => resolve(answer.statusCode ?? "no status"));
+    });
+    request.once("error", (error) => resolve(String(error)));
+  });
+}
+
+/** What serve answers now, for the pages whose loss the old update caused (404 and 405 after a swap). */
+async function servedStatuses(): Promise<Record<string, number | string>> {
+  const paths = [
+    `${api}/v1/providers`,
+    `${api}/v1/services/aws-s3`,
+    `${api}/mirror/api/v1/services/aws-s3.json`,
+    `${api}/mirror/text/aws/index.md`,
+    `${text}/aws/s3`,
+    `${text}/stackit/object-storage`,
+  ];
+  const statuses: Record<string, number | string> = {};
+  for (const path of paths) statuses[path.replace(/^http:\/\/[^/]+/, "")] = await statusOnNewConnection(path);
+  return statuses;
+}
+
+const allOk = (statuses: Record<string, number | string>) =>
+  Object.fromEntries(Object.keys(statuses).map((path) => [path, 200]));
+
+/** Waits until serve answers the name the copy in use holds (it follows within about a second). */
+async function servesCurrent(): Promise<void> {
+  const expected = nameInCurrent(dir);
+  await waitFor(
+    async () => {
+      const answer = await fetch(`${api}/v1/services/stackit-object-storage`, { headers: asNewClient() });
+      return answer.ok && ((await answer.json()) as { name: string }).name === expected;
+    },
+    20_000,
+    `serve to follow ${currentDir(dir)} (${expected})\n${serveLog}`,
+  );
+}
+
+beforeAll(async () => {
+  const dataA = join(work, "data-a");
+  const dataB = join(work, "data-b");
+  cpSync(FIXTURE_DIR, dataA, { recursive: true });
+  cpSync(FIXTURE_DIR, dataB, { recursive: true });
+  const service = join(dataB, "services", "stackit", "object-storage.yaml");
+  writeFileSync(
+    service,
+    readFileSync(service, "utf8").replace("name: STACKIT Object Storage\n", "name: STACKIT Object Storage (S3)\n"),
+  );
+  origins = [await origin("a", dataA), await origin("b", dataB)];
+  await mirror(origins[0].url, dir, () => undefined);
+  const [port, textPort] = [await freePort(), await freePort()];
+  [api, text] = [`http://127.0.0.1:${port}`, `http://127.0.0.1:${textPort}`];
+  serve = spawn(process.execPath, [CLI, "serve", dir], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      TEXT_PORT: String(textPort),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      TRUST_PROXY: "127.0.0.1",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  serve.stderr!.on("data", (chunk) => (serveLog += chunk));
+  await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 60_000, `cloud-catalogue serve\n${serveLog}`);
+}, 300_000);
+
+afterAll(async () => {
+  if (serve && serve.exitCode === null) {
+    const exited = new Promise((resolve) => serve!.once("exit", resolve));
+    serve.kill("SIGTERM");
+    await exited;
+  }
+  await Promise.all(origins?.map((each) => each.app.close()) ?? []);
+  rmSync(work, { recursive: true, force: true });
+}, 60_000);
+
+describe("updating a mirror while serve serves it", () => {
+  it("serves every request through a completed update and a re-run that changes nothing", async () => {
+    const failures: string[] = [];
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        const statuses = await servedStatuses();
+        for (const [path, status] of Object.entries(statuses)) if (status !== 200) failures.push(`${path} ${status}`);
+      }
+    })();
+    const before = readFileSync(join(dir, "current", "api", "manifest.json"));
+    await runMirror(origins[1].url, dir);
+    await servesCurrent();
+    const updated = realpathSync(currentDir(dir));
+    await runMirror(origins[1].url, dir);
+    expect(realpathSync(currentDir(dir)), "a re-run with nothing changed keeps the copy").toBe(updated);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    polling = false;
+    await poll;
+    expect(readFileSync(join(dir, "current", "api", "manifest.json")).equals(before)).toBe(false);
+    expect(failures).toEqual([]);
+    expect(serveLog).toMatch(/serve: now serving/);
+  }, 120_000);
+
+  it(`leaves a servable mirror, followed by serve, when killed at ${KILLS} random points (seed ${seed})`, async () => {
+    // How long an update takes here, so that the kill points fall across the whole run.
+    const full = await runMirror(origins[0].url, dir);
+    await servesCurrent();
+    const next = random(seed);
+    let killed = 0;
+    for (let round = 0; round < KILLS; round++) {
+      const from = origins[round % 2]!;
+      const killAfterMs = Math.floor(next() * full.ms * 1.2);
+      const result = await runMirror(from.url, dir, killAfterMs);
+      if (result.killed) killed++;
+      const where = `round ${round}, killed after ${killAfterMs} ms (seed ${seed})`;
+      expect(brokenFiles(dir), where).toEqual([]);
+      await servesCurrent();
+      const statuses = await servedStatuses();
+      expect(statuses, where).toEqual(allOk(statuses));
+    }
+    // Most runs were killed mid-way, not after they finished.
+    expect(killed).toBeGreaterThanOrEqual(KILLS / 2);
+  }, 600_000);
+});
