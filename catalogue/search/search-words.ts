@@ -1,11 +1,55 @@
 /**
  * How a query is read before it is matched, from data/search-words.yaml: words and phrases in German,
- * French and shorthand become the catalogue's own words, stop words are dropped, place words become
- * a filter, and alternative words ("dynamo alternative", "like heroku") ask for another service.
+ * French, Italian, Spanish, Dutch and shorthand become the catalogue's own words, stop words are
+ * dropped, place words become a filter, and alternative words ("dynamo alternative", "like heroku")
+ * ask for another service. A query word matches a phrase's word as written or by its Snowball stem
+ * in any of the six languages ("übersetzt" and "übersetzen" both "ubersetz"), so the data lists one
+ * form of each word.
  *
  * Pure and free of Node APIs: the site bundles it with the search.
  */
+import { stemmer as dutch } from "@orama/stemmers/dutch";
+import { stemmer as english } from "@orama/stemmers/english";
+import { stemmer as french } from "@orama/stemmers/french";
+import { stemmer as german } from "@orama/stemmers/german";
+import { stemmer as italian } from "@orama/stemmers/italian";
+import { stemmer as spanish } from "@orama/stemmers/spanish";
 import type { SearchWordsFileT } from "../schema/data-files.ts";
+
+/** The languages a query is read in, by their Snowball stemmers. */
+const STEMMERS = [english, german, french, italian, spanish, dutch] as const;
+
+/** Shorter words are compared as written: a stem of three letters says too little ("cd", "ssl"). */
+const STEMMED_FROM = 4;
+
+/** How much of the longer word a shared stem must keep to make two words one. */
+const STEM_SHARE = 0.55;
+/** The language prefix of a stem's key ("2:"). */
+const STEM_KEY = 2;
+
+const stemCache = new Map<string, readonly string[]>();
+/** A word's stems, one per language, each its own key ("2:traduir": the French stem). */
+export function stemsOf(word: string): readonly string[] {
+  let stems = stemCache.get(word);
+  if (!stems) {
+    stems = word.length < STEMMED_FROM ? [] : STEMMERS.map((stem, i) => `${i}:${stem(word)}`);
+    // Bounded: a long-running server reads many distinct words.
+    if (stemCache.size > 50_000) stemCache.clear();
+    stemCache.set(word, stems);
+  }
+  return stems;
+}
+
+/**
+ * Whether a query word is a phrase's word: as written, or the same stem in one language, a stem that
+ * keeps most of both words (Spanish reads "serverles" and "server" both as "serv": no match).
+ */
+function sameWord(word: string, phraseWord: string): boolean {
+  if (word === phraseWord) return true;
+  const least = STEM_SHARE * Math.max(word.length, phraseWord.length) + STEM_KEY;
+  const theirs = stemsOf(phraseWord);
+  return stemsOf(word).some((stem, i) => stem === theirs[i] && stem.length >= least);
+}
 
 /** A place a query names: providers under those jurisdictions, or based in (then with a region in) a country. */
 export interface Place {
@@ -65,24 +109,37 @@ export interface ReadQuery {
 }
 
 const startsAt = (tokens: readonly string[], at: number, phrase: readonly string[]) =>
-  phrase.every((word, i) => tokens[at + i] === word);
+  phrase.every((word, i) => tokens[at + i] !== undefined && sameWord(tokens[at + i]!, word));
 
 /** SearchWords as read per query: sets, and phrases and places by their first word (in order). */
 interface WordLookup {
   readonly stop: ReadonlySet<string>;
   readonly alternative: ReadonlySet<string>;
+  /** Phrases by their first word, as written and by each of its stems. */
   readonly phrases: ReadonlyMap<string, SearchWords["phrases"]>;
   readonly places: ReadonlyMap<string, SearchWords["places"]>;
+  /** Every word the data has (stop, alternative, place and phrase words), as written and by stem. */
+  readonly known: ReadonlySet<string>;
 }
 
-const byFirstWord = <T extends readonly [readonly string[], unknown]>(entries: readonly T[]) => {
+const byFirstWord = <T extends readonly [readonly string[], unknown]>(entries: readonly T[], stemmed = false) => {
   const map = new Map<string, T[]>();
   for (const entry of entries) {
     const first = entry[0][0]!;
-    map.set(first, [...(map.get(first) ?? []), entry]);
+    for (const key of new Set([first, ...(stemmed ? stemsOf(first) : [])]))
+      map.set(key, [...(map.get(key) ?? []), entry]);
   }
+  // Longest phrases first, whichever key found them.
+  for (const list of map.values()) list.sort((a, b) => b[0].length - a[0].length);
   return map;
 };
+
+/** The entries a word may start: by the word as written, then by each of its stems. */
+function startingWith<T>(map: ReadonlyMap<string, readonly T[]>, word: string): readonly T[] {
+  const exact = map.get(word) ?? [];
+  const stemmed = stemsOf(word).flatMap((stem) => map.get(stem) ?? []);
+  return stemmed.length === 0 ? exact : [...new Set([...exact, ...stemmed])];
+}
 
 // Built once per SearchWords (the compiled form is plain JSON, shipped to the site as such).
 const lookups = new WeakMap<SearchWords, WordLookup>();
@@ -92,8 +149,19 @@ function lookupOf(words: SearchWords): WordLookup {
     lookup = {
       stop: new Set(words.stopWords),
       alternative: new Set(words.alternativeWords),
-      phrases: byFirstWord(words.phrases.filter(([phrase]) => phrase.length > 0)),
+      phrases: byFirstWord(
+        words.phrases.filter(([phrase]) => phrase.length > 0),
+        true,
+      ),
       places: byFirstWord(words.places.filter(([phrase]) => phrase.length > 0)),
+      known: new Set(
+        [
+          ...words.stopWords,
+          ...words.alternativeWords,
+          ...words.places.flatMap(([phrase]) => phrase),
+          ...words.phrases.flatMap(([phrase]) => phrase),
+        ].flatMap((word) => [word, ...stemsOf(word)]),
+      ),
     };
     lookups.set(words, lookup);
   }
@@ -104,13 +172,22 @@ function lookupOf(words: SearchWords): WordLookup {
 function rewrite(tokens: readonly string[], phrases: WordLookup["phrases"]): string[] {
   const out: string[] = [];
   for (let at = 0; at < tokens.length;) {
-    const found = phrases.get(tokens[at]!)?.find(([phrase]) => startsAt(tokens, at, phrase));
+    // Longest first: a longer phrase found by a stem wins over a shorter one found as written.
+    const found = [...startingWith(phrases, tokens[at]!)]
+      .sort((a, b) => b[0].length - a[0].length)
+      .find(([phrase]) => startsAt(tokens, at, phrase));
     if (found) {
       out.push(...found[1]);
       at += found[0].length;
     } else out.push(tokens[at++]!);
   }
   return out;
+}
+
+/** Whether the search's own words (any language's stop, place or phrase words) have this word or its stem. */
+export function knownWord(word: string, words: SearchWords): boolean {
+  const { known } = lookupOf(words);
+  return known.has(word) || stemsOf(word).some((stem) => known.has(stem));
 }
 
 /** Reads a query's words: phrases rewritten, place and alternative words taken out, stop words dropped. */

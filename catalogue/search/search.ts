@@ -38,7 +38,7 @@ import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./se
 import { SearchKinds, type KindMatch } from "./search-kinds.ts";
 import { SearchPlaces } from "./search-places.ts";
 import { editDistance, Speller } from "./search-spelling.ts";
-import { norm, normaliseTerm, readQuery, stem, tokenize, type Place } from "./search-words.ts";
+import { knownWord, norm, normaliseTerm, readQuery, stem, tokenize, type Place } from "./search-words.ts";
 
 export { normaliseTerm, stem, tokenize };
 export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./search-data.ts";
@@ -91,6 +91,9 @@ function withJoined(name: string): string {
 
 /** Words of a query the search reads. */
 const MAX_QUERY_WORDS = 8;
+
+/** Services matching every word that make an answer: with fewer, those matching some words follow. */
+const ENOUGH = 5;
 
 const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
@@ -248,8 +251,7 @@ export class ServiceSearch {
         return { ...none, slugs: this.places.inPlace(this.places.alternativesTo([own[0]!]), asked.place) };
       return { ...none, slugs: this.places.inPlace(own, asked.place) };
     }
-    const spoken = Math.min(MAX_QUERY_WORDS, tokenize(q).length) - providers.length;
-    const { results, closest } = this.match(rest, spoken);
+    const { results, closest } = this.match(rest, named);
     const suggestion = respelt ? undefined : this.suggest(rest, results);
     const reading = this.read(rest, results, closest, suggestion);
     const ordered = this.order(this.score(results, reading), named, reading).map(({ doc }) => doc.id);
@@ -312,6 +314,7 @@ export class ServiceSearch {
     return (
       this.vocabulary.has(term) ||
       this.speller.has(word) ||
+      knownWord(word, this.data.words) ||
       this.mini.search(word, { fuzzy: false, prefix: false }).length > 0
     );
   }
@@ -348,8 +351,34 @@ export class ServiceSearch {
     return docs.map(({ doc }) => doc.id);
   }
 
-  /** The services matching every word, else (`closest`) those matching at least half of them. */
-  private match(rest: readonly string[], spoken = rest.length): { results: SearchResult[]; closest: boolean } {
+  /**
+   * The services matching every word; when fewer than ENOUGH do (or none of a named provider's), the
+   * services matching some of the words too, by score times the share of the words they match
+   * (OR with a coverage bonus): a word the catalogue does not know lowers a score instead of
+   * emptying the answer. `closest` when no service matched every word.
+   */
+  private match(
+    rest: readonly string[],
+    named: ReadonlySet<string> = new Set(),
+  ): { results: SearchResult[]; closest: boolean } {
+    const every = this.matchEvery(rest);
+    const enough =
+      every.length >= ENOUGH &&
+      (named.size === 0 || every.some((r) => named.has(this.data.docs[r.id as number]!.provider)));
+    if (enough || rest.length <= 1) return { results: every, closest: false };
+    const partial = this.matchSome(rest);
+    const seen = new Set(every.map((result) => result.id as number));
+    // Every word matched counts fully; the others by their share of the words, squared.
+    const top = every.reduce((max, result) => Math.max(max, result.score), 0);
+    const results = [
+      ...every.map((result) => ({ ...result, score: result.score + top })),
+      ...partial.filter((r) => !seen.has(r.id as number)),
+    ];
+    return { results, closest: every.length === 0 && results.length > 0 };
+  }
+
+  /** Services matching every word, or every word with two adjacent ones joined, or the telling ones. */
+  private matchEvery(rest: readonly string[]): SearchResult[] {
     // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
     const variants: string[][] = [[...rest]];
     // (Short queries only: a name split by a space is a name of two or three words.)
@@ -363,19 +392,34 @@ export class ServiceSearch {
       combineWith: "OR",
       queries: variants.map((terms) => ({ combineWith: "AND", queries: terms })),
     };
-    const results: SearchResult[] = this.mini.search(all);
-    if (results.length > 0 || rest.length <= 1) return { results, closest: false };
-    // Closest matches: services whose names, tags or kinds have some of the words (a word only
-    // in descriptions, "this", "matches", is no sign of what was meant)
-    // and at least half of the words.
-    const asked = rest.map(normaliseTerm);
-    const closest = this.mini
-      .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
-      // (Stop words count here though no word requires them: "nothing matches this" is nonsense.)
-      .filter((result) => result.queryTerms.length * 2 >= Math.max(rest.length, spoken))
-      // …and at least one word as written, not only respelt ("nothing matches" is no "batch").
-      .filter((result) => result.terms.some((term) => asked.some((word) => term.startsWith(word))));
-    return { results: closest, closest: closest.length > 0 };
+    return this.mini.search(all);
+  }
+
+  /**
+   * Services matching some of the words, scored by how many: BM25 (MiniSearch's OR) times the
+   * share of the words matched, squared. A service must have one of the words as written in its
+   * names, tags, kinds or sub-services: a word only in descriptions ("this"), or only near one
+   * ("matches" for "matching"), is no sign of what was meant.
+   */
+  private matchSome(rest: readonly string[]): SearchResult[] {
+    const asked = new Set(rest.map(normaliseTerm));
+    const strong = new Set(
+      this.mini
+        .search(rest.join(" "), {
+          combineWith: "OR",
+          fields: ["names", "tags", "kinds", "subs"],
+          fuzzy: false,
+          prefix: false,
+        })
+        .filter((result) => result.terms.some((term) => asked.has(term)))
+        .map((result) => result.id as number),
+    );
+    if (strong.size === 0) return [];
+    return this.mini
+      .search(rest.join(" "), { combineWith: "OR" })
+      .filter((result) => strong.has(result.id as number))
+      .map((result) => ({ ...result, score: result.score * (result.queryTerms.length / rest.length) ** 2 }))
+      .sort((a, b) => b.score - a.score);
   }
 
   /** Which words tell, which kind they name, and whether they are a service's name as written. */
@@ -391,7 +435,7 @@ export class ServiceSearch {
     const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
     const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
     const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
-    const found = this.kinds.kindOf(kindWords);
+    const found = this.kindIn(kindWords);
     // A kind named with a brand-forming generic word left out ("cloud" of "cloud sql") may be a
     // product's name; one named with a descriptive word ("managed mysql") is the kind.
     const described = spoken.some((word) => DESCRIPTIVE_WORDS.has(word));
@@ -409,6 +453,21 @@ export class ServiceSearch {
       asWritten: written.docs,
       byName: written.byName.size > 0,
     };
+  }
+
+  /**
+   * The kind the words name; in a sentence ("store millions of photos" read as "store millions object
+   * storage"), the kind named by its longest run of words of a kind's name (two or more words).
+   */
+  private kindIn(words: readonly string[]): KindMatch {
+    const found = this.kinds.kindOf(words);
+    if (found.named || words.length <= 2) return found;
+    for (let size = words.length - 1; size >= 2; size--)
+      for (let at = 0; at + size <= words.length; at++) {
+        const inside = this.kinds.kindOf(words.slice(at, at + size));
+        if (inside.named && inside.byKindName) return inside;
+      }
+    return found;
   }
 
   /** The providers with a service whose names hold every one of the words. */
