@@ -23,9 +23,9 @@ const STEMMERS = [english, german, french, italian, spanish, dutch] as const;
 const STEMMED_FROM = 4;
 
 /** How much of the longer word a shared stem must keep to make two words one. */
-const STEM_SHARE = 0.55;
+export const STEM_SHARE = 0.55;
 /** The language prefix of a stem's key ("2:"). */
-const STEM_KEY = 2;
+export const STEM_KEY = 2;
 
 const stemCache = new Map<string, readonly string[]>();
 /** A word's stems, one per language, each its own key ("2:traduir": the French stem). */
@@ -108,8 +108,14 @@ export interface ReadQuery {
   readonly alternative: boolean;
 }
 
-const startsAt = (tokens: readonly string[], at: number, phrase: readonly string[]) =>
-  phrase.every((word, i) => tokens[at + i] !== undefined && sameWord(tokens[at + i]!, word));
+/** Whether a word is one of the catalogue's own (a name's or tag's): such a word is never read by its stem. */
+export type CatalogueWord = (word: string) => boolean;
+
+const startsAt = (tokens: readonly string[], at: number, phrase: readonly string[], ours: CatalogueWord) =>
+  phrase.every((word, i) => {
+    const token = tokens[at + i];
+    return token !== undefined && (token === word || (!ours(token) && sameWord(token, word)));
+  });
 
 /** SearchWords as read per query: sets, and phrases and places by their first word (in order). */
 interface WordLookup {
@@ -118,8 +124,6 @@ interface WordLookup {
   /** Phrases by their first word, as written and by each of its stems. */
   readonly phrases: ReadonlyMap<string, SearchWords["phrases"]>;
   readonly places: ReadonlyMap<string, SearchWords["places"]>;
-  /** Every word the data has (stop, alternative, place and phrase words), as written and by stem. */
-  readonly known: ReadonlySet<string>;
 }
 
 const byFirstWord = <T extends readonly [readonly string[], unknown]>(entries: readonly T[], stemmed = false) => {
@@ -129,16 +133,19 @@ const byFirstWord = <T extends readonly [readonly string[], unknown]>(entries: r
     for (const key of new Set([first, ...(stemmed ? stemsOf(first) : [])]))
       map.set(key, [...(map.get(key) ?? []), entry]);
   }
-  // Longest phrases first, whichever key found them.
-  for (const list of map.values()) list.sort((a, b) => b[0].length - a[0].length);
   return map;
 };
 
-/** The entries a word may start: by the word as written, then by each of its stems. */
-function startingWith<T>(map: ReadonlyMap<string, readonly T[]>, word: string): readonly T[] {
+/** The phrases a word may start, longest first: by the word as written, and by its stems unless it is the catalogue's. */
+function startingWith<T extends readonly [readonly string[], unknown]>(
+  map: ReadonlyMap<string, readonly T[]>,
+  word: string,
+  ours: CatalogueWord,
+): readonly T[] {
   const exact = map.get(word) ?? [];
+  if (ours(word)) return exact;
   const stemmed = stemsOf(word).flatMap((stem) => map.get(stem) ?? []);
-  return stemmed.length === 0 ? exact : [...new Set([...exact, ...stemmed])];
+  return stemmed.length === 0 ? exact : [...new Set([...exact, ...stemmed])].sort((a, b) => b[0].length - a[0].length);
 }
 
 // Built once per SearchWords (the compiled form is plain JSON, shipped to the site as such).
@@ -154,62 +161,70 @@ function lookupOf(words: SearchWords): WordLookup {
         true,
       ),
       places: byFirstWord(words.places.filter(([phrase]) => phrase.length > 0)),
-      known: new Set(
-        [
-          ...words.stopWords,
-          ...words.alternativeWords,
-          ...words.places.flatMap(([phrase]) => phrase),
-          ...words.phrases.flatMap(([phrase]) => phrase),
-        ].flatMap((word) => [word, ...stemsOf(word)]),
-      ),
     };
     lookups.set(words, lookup);
   }
   return lookup;
 }
 
-/** Replaces every known phrase (longest first, left to right) with what it means. */
-function rewrite(tokens: readonly string[], phrases: WordLookup["phrases"]): string[] {
-  const out: string[] = [];
+/** Every word of the search's own data as written (stop, alternative, place and phrase words). */
+export function dataWords(words: SearchWords): string[] {
+  return [
+    ...words.stopWords,
+    ...words.alternativeWords,
+    ...words.places.flatMap(([phrase]) => phrase),
+    ...words.phrases.flatMap(([phrase]) => phrase),
+  ];
+}
+
+/** A query word, and whether a phrase already gave it (then no second reading takes it). */
+interface Read {
+  readonly word: string;
+  readonly given: boolean;
+}
+
+/** Replaces every known phrase (longest first, left to right) with what it means; given words stay. */
+function rewrite(tokens: readonly Read[], phrases: WordLookup["phrases"], ours: CatalogueWord): Read[] {
+  const out: Read[] = [];
   for (let at = 0; at < tokens.length;) {
-    // Longest first: a longer phrase found by a stem wins over a shorter one found as written.
-    const found = [...startingWith(phrases, tokens[at]!)]
-      .sort((a, b) => b[0].length - a[0].length)
-      .find(([phrase]) => startsAt(tokens, at, phrase));
+    // A phrase spans words no phrase gave.
+    let free = at;
+    while (free < tokens.length && !tokens[free]!.given) free++;
+    const words = tokens.slice(at, free).map(({ word }) => word);
+    const found =
+      words.length > 0 && startingWith(phrases, words[0]!, ours).find(([phrase]) => startsAt(words, 0, phrase, ours));
     if (found) {
-      out.push(...found[1]);
+      out.push(...found[1].map((word) => ({ word, given: true })));
       at += found[0].length;
     } else out.push(tokens[at++]!);
   }
   return out;
 }
 
-/** Whether the search's own words (any language's stop, place or phrase words) have this word or its stem. */
-export function knownWord(word: string, words: SearchWords): boolean {
-  const { known } = lookupOf(words);
-  return known.has(word) || stemsOf(word).some((stem) => known.has(stem));
-}
-
-/** Reads a query's words: phrases rewritten, place and alternative words taken out, stop words dropped. */
-export function readQuery(q: string, words: SearchWords): ReadQuery {
+/**
+ * Reads a query's words: phrases rewritten, place and alternative words taken out, stop words
+ * dropped, then phrases read again without the stop words ("decouple my microservices").
+ */
+export function readQuery(q: string, words: SearchWords, ours: CatalogueWord = () => false): ReadQuery {
   const lookup = lookupOf(words);
   const tokens = tokenize(q);
   let place: Place | undefined;
-  const kept: string[] = [];
+  const kept: Read[] = [];
   // Place words first, as written ("pays bas"), so no rewriting can take them.
   for (let at = 0; at < tokens.length;) {
-    const found = lookup.places.get(tokens[at]!)?.find(([phrase]) => startsAt(tokens, at, phrase));
+    const found = lookup.places.get(tokens[at]!)?.find(([phrase]) => startsAt(tokens, at, phrase, () => true));
     if (found && tokens.length > found[0].length) {
       place ??= found[1];
       at += found[0].length;
-    } else kept.push(tokens[at++]!);
+    } else kept.push({ word: tokens[at++]!, given: false });
   }
-  const rewritten = rewrite(kept, lookup.phrases);
-  const asked = rewritten.filter((word) => !lookup.alternative.has(word));
+  const rewritten = rewrite(kept, lookup.phrases, ours);
+  const asked = rewritten.filter(({ word }) => !lookup.alternative.has(word));
   const alternative = asked.length > 0 && asked.length < rewritten.length;
-  const telling = (alternative ? asked : rewritten).filter((word) => !lookup.stop.has(word));
+  const telling = (alternative ? asked : rewritten).filter(({ word }) => !lookup.stop.has(word));
+  const chosen = telling.length > 0 ? rewrite(telling, lookup.phrases, ours) : alternative ? asked : rewritten;
   return {
-    words: [...new Set(telling.length > 0 ? telling : alternative ? asked : rewritten)],
+    words: [...new Set(chosen.map(({ word }) => word))],
     ...(place ? { place } : {}),
     alternative,
   };

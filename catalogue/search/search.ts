@@ -38,7 +38,19 @@ import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./se
 import { SearchKinds, type KindMatch } from "./search-kinds.ts";
 import { SearchPlaces } from "./search-places.ts";
 import { editDistance, Speller } from "./search-spelling.ts";
-import { knownWord, norm, normaliseTerm, readQuery, stem, tokenize, type Place } from "./search-words.ts";
+import {
+  dataWords,
+  norm,
+  normaliseTerm,
+  readQuery,
+  stem,
+  stemsOf,
+  STEM_KEY,
+  STEM_SHARE,
+  tokenize,
+  type Place,
+  type ReadQuery,
+} from "./search-words.ts";
 
 export { normaliseTerm, stem, tokenize };
 export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./search-data.ts";
@@ -110,6 +122,8 @@ interface Reading {
   readonly asWritten: ReadonlySet<number>;
   /** Whether a name (not only a tag) is the query as written. */
   readonly byName: boolean;
+  /** Results (doc positions) that matched every word. */
+  readonly full: ReadonlySet<number>;
 }
 
 /** One result as ranked. */
@@ -118,6 +132,8 @@ interface Scored {
   readonly doc: SearchDoc;
   readonly exact: boolean;
   readonly member: boolean;
+  /** Whether it matched every word. */
+  readonly full: boolean;
   readonly score: number;
 }
 
@@ -149,6 +165,11 @@ export class ServiceSearch {
   private readonly sortedVocabulary: readonly string[];
   private readonly speller: Speller;
   private readonly places: SearchPlaces;
+  /** Whether a word is the catalogue's own (a name's or tag's word): never read by a language's stem. */
+  private readonly ours = (word: string) => this.vocabulary.has(normaliseTerm(word));
+  /** The search words' own words as written, and the stems of those that are not the catalogue's. */
+  private readonly languageWords = new Set<string>();
+  private readonly languageStems = new Set<string>();
 
   constructor(data: SearchData) {
     this.data = data;
@@ -199,6 +220,10 @@ export class ServiceSearch {
       for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
         for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
     this.sortedVocabulary = [...this.vocabulary].sort();
+    for (const word of dataWords(data.words)) {
+      this.languageWords.add(word);
+      if (!this.ours(word)) for (const key of stemsOf(word)) this.languageStems.add(key);
+    }
     this.speller = new Speller(data, normaliseTerm);
     this.places = new SearchPlaces(data);
   }
@@ -231,10 +256,13 @@ export class ServiceSearch {
   }
 
   search(q: string): SearchOutcome {
-    const asked = readQuery(q, this.data.words);
-    // A word not in the catalogue's vocabulary, respelt to its nearest whole word ("postgers").
-    const respelt = this.speller.respell(asked.words, (word) => this.known(word));
-    const read = respelt ? readQuery(respelt.join(" "), this.data.words) : asked;
+    const asked = readQuery(q, this.data.words, this.ours);
+    // A word neither the catalogue nor a language knows, respelt to the nearest whole word the
+    // catalogue has ("postgers"), when that finds more services than the query as typed.
+    const respelling = this.speller.respell(asked.words, (word) => this.known(word));
+    const candidate = respelling && readQuery(respelling.join(" "), this.data.words, this.ours);
+    const respelt = candidate && this.respellingHelps(candidate, asked) ? respelling : undefined;
+    const read = respelt && candidate ? candidate : asked;
     // A version ("postgresql 17") leads to the engine's services: a number no name or tag holds is
     // not required. Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
     const versionless = read.words.filter((word) => !/^\d+$/.test(word) || this.vocabulary.has(word));
@@ -251,9 +279,9 @@ export class ServiceSearch {
         return { ...none, slugs: this.places.inPlace(this.places.alternativesTo([own[0]!]), asked.place) };
       return { ...none, slugs: this.places.inPlace(own, asked.place) };
     }
-    const { results, closest } = this.match(rest, named);
+    const { results, closest, full } = this.match(rest, named);
     const suggestion = respelt ? undefined : this.suggest(rest, results);
-    const reading = this.read(rest, results, closest, suggestion);
+    const reading = { ...this.read(rest, results, closest, suggestion), full };
     const ordered = this.order(this.score(results, reading), named, reading).map(({ doc }) => doc.id);
     const slugs = this.answer(ordered, reading, { named, alternative, place: asked.place });
     const shownSuggestion = respelt ? respelt.join(" ") : suggestion;
@@ -263,7 +291,7 @@ export class ServiceSearch {
       ...(shownSuggestion ? { suggestion: [...providersWords(q, this.providerWords), shownSuggestion].join(" ") } : {}),
       providers,
       kind: reading.kind.named,
-      subServices: this.subServicesOf(results),
+      subServices: this.subServicesOf(results.filter((result) => full.has(result.id as number))),
     };
   }
 
@@ -306,6 +334,29 @@ export class ServiceSearch {
     return this.coreNames[i]!.some((name) => nameMatch(name, reading.telling).exact);
   }
 
+  /** Whether a language the search reads knows the word: one of its words, or a form of one (by stem). */
+  private languageWord(word: string): boolean {
+    if (this.languageWords.has(word)) return true;
+    const least = STEM_SHARE * word.length + STEM_KEY;
+    return stemsOf(word).some((key) => key.length >= least && this.languageStems.has(key));
+  }
+
+  /**
+   * Whether a respelt reading helps: it finds more services matching every word than the query as
+   * typed, or as many (some) with a typo mended ("kubernets"); never fewer ("password rest").
+   */
+  private respellingHelps(respelt: ReadQuery, typed: ReadQuery): boolean {
+    const more = this.matchCount(respelt);
+    const before = this.matchCount(typed);
+    return more > before || (more > 0 && more === before);
+  }
+
+  /** How many services match every word of a reading (providers aside). */
+  private matchCount(read: ReadQuery): number {
+    const { providers, rest } = this.splitProviders(read.words.slice(0, MAX_QUERY_WORDS));
+    return rest.length > 0 ? this.matchEvery(rest).length : this.servicesOf(new Set(providers)).length;
+  }
+
   private known(word: string): boolean {
     if (this.providerWords.has(word) || this.providerOf(word)) return true;
     const term = normaliseTerm(word);
@@ -314,7 +365,7 @@ export class ServiceSearch {
     return (
       this.vocabulary.has(term) ||
       this.speller.has(word) ||
-      knownWord(word, this.data.words) ||
+      this.languageWord(word) ||
       this.mini.search(word, { fuzzy: false, prefix: false }).length > 0
     );
   }
@@ -360,21 +411,16 @@ export class ServiceSearch {
   private match(
     rest: readonly string[],
     named: ReadonlySet<string> = new Set(),
-  ): { results: SearchResult[]; closest: boolean } {
+  ): { results: SearchResult[]; closest: boolean; full: ReadonlySet<number> } {
     const every = this.matchEvery(rest);
+    const full = new Set(every.map((result) => result.id as number));
     const enough =
       every.length >= ENOUGH &&
       (named.size === 0 || every.some((r) => named.has(this.data.docs[r.id as number]!.provider)));
-    if (enough || rest.length <= 1) return { results: every, closest: false };
-    const partial = this.matchSome(rest);
-    const seen = new Set(every.map((result) => result.id as number));
-    // Every word matched counts fully; the others by their share of the words, squared.
-    const top = every.reduce((max, result) => Math.max(max, result.score), 0);
-    const results = [
-      ...every.map((result) => ({ ...result, score: result.score + top })),
-      ...partial.filter((r) => !seen.has(r.id as number)),
-    ];
-    return { results, closest: every.length === 0 && results.length > 0 };
+    if (enough || rest.length <= 1) return { results: every, closest: false, full };
+    // Those matching every word come first (order()); the others follow by their share of the words.
+    const results = [...every, ...this.matchSome(rest).filter((result) => !full.has(result.id as number))];
+    return { results, closest: every.length === 0 && results.length > 0, full };
   }
 
   /** Services matching every word, or every word with two adjacent ones joined, or the telling ones. */
@@ -415,11 +461,14 @@ export class ServiceSearch {
         .map((result) => result.id as number),
     );
     if (strong.size === 0) return [];
-    return this.mini
-      .search(rest.join(" "), { combineWith: "OR" })
-      .filter((result) => strong.has(result.id as number))
-      .map((result) => ({ ...result, score: result.score * (result.queryTerms.length / rest.length) ** 2 }))
-      .sort((a, b) => b.score - a.score);
+    return (
+      this.mini
+        // Typos were respelt before: a fuzzy pass over every word of a sentence costs more than it finds.
+        .search(rest.join(" "), { combineWith: "OR", fuzzy: false })
+        .filter((result) => strong.has(result.id as number))
+        .map((result) => ({ ...result, score: result.score * (result.queryTerms.length / rest.length) ** 2 }))
+        .sort((a, b) => b.score - a.score)
+    );
   }
 
   /** Which words tell, which kind they name, and whether they are a service's name as written. */
@@ -428,9 +477,10 @@ export class ServiceSearch {
     results: readonly SearchResult[],
     closest: boolean,
     suggestion: string | undefined,
-  ): Reading {
+  ): Omit<Reading, "full"> {
     // Closest matches: judge names and kinds by the words that matched something.
-    const matched = closest ? rest.filter((word) => this.mini.search(word).length > 0) : rest;
+    const hit = closest ? new Set(results.flatMap((result) => result.queryTerms)) : undefined;
+    const matched = hit ? rest.filter((word) => hit.has(normaliseTerm(word)) || hit.has(word)) : rest;
     const telling = matched.map(normaliseTerm).filter((word) => !GENERIC_WORDS.has(word));
     const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
     const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
@@ -462,8 +512,11 @@ export class ServiceSearch {
   private kindIn(words: readonly string[]): KindMatch {
     const found = this.kinds.kindOf(words);
     if (found.named || words.length <= 2) return found;
+    // A word of a product's name beside the kind ("aurora serverless") asks for that product.
+    const naming = words.map((word) => fewUse(this.providersNaming([word])));
     for (let size = words.length - 1; size >= 2; size--)
       for (let at = 0; at + size <= words.length; at++) {
+        if (naming.some((names, i) => names && (i < at || i >= at + size))) continue;
         const inside = this.kinds.kindOf(words.slice(at, at + size));
         if (inside.named && inside.byKindName) return inside;
       }
@@ -521,7 +574,7 @@ export class ServiceSearch {
           4 * covered +
           3 * this.subServiceFit(i, reading.telling) +
           doc.prior;
-      return { i, doc, exact, member: memberWeight > 0, score };
+      return { i, doc, exact, member: memberWeight > 0, full: reading.full.has(i), score };
     });
   }
 
@@ -564,6 +617,8 @@ export class ServiceSearch {
     scored.sort(
       (a, b) =>
         Number(named.has(b.doc.provider)) - Number(named.has(a.doc.provider)) ||
+        // Services matching every word before those matching some.
+        Number(b.full) - Number(a.full) ||
         // Among services a query names exactly, the largest portfolio first (every provider's "Object Storage").
         (!kind.named && a.exact && b.exact ? size(b.doc.provider) - size(a.doc.provider) : 0) ||
         b.score - a.score ||
@@ -580,9 +635,12 @@ export class ServiceSearch {
       telling.every((word) => this.nameWords[entry.i]!.has(word)) ||
       (!kind.byKindName && kind.tag !== undefined && this.tagPhrases[entry.i]!.has(kind.tag) && memberOfGroup(entry));
     const leaders = new Map<string, Scored>();
+    const anyFull = scored.some((entry) => entry.full);
     for (const entry of scored) {
       const leader = leaders.get(entry.doc.provider);
-      if (entry.member && (!leader || (!saysKind(leader) && saysKind(entry)))) leaders.set(entry.doc.provider, entry);
+      // Leaders match every word when any service does.
+      if (entry.member && entry.full === anyFull && (!leader || (!saysKind(leader) && saysKind(entry))))
+        leaders.set(entry.doc.provider, entry);
     }
     const first = [...leaders.values()].sort(
       (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
