@@ -8,6 +8,13 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.10.0",
+    date: "2026-11-27",
+    changes: [
+      "GET /v1/services?q= ranks rather than filters: the services matching every word come first and, when fewer than five do, those matching some of the words follow (BM25 times the share of the words matched), so a word the catalogue does not know lowers a score instead of emptying the answer. Questions in German, French, Italian, Spanish and Dutch are read by Snowball stem (the kinds' names and intent words such as \"every night\" or \"who changed what\" as data); a vendor's abbreviation is read from the services' names (secops → Google Security Operations); didYouMean is offered only when the respelt query finds as many services or more, and never for a word a language knows. ServiceList.search gains, when nothing matched, unmatchedWords (the words no service's text has) and nearestJobs ({id, name} of up to three equivalence groups); the text host's /search, the site's search page and the MCP search_services tool show them.",
+    ],
+  },
+  {
     version: "1.9.0",
     date: "2026-11-26",
     changes: [

@@ -2237,6 +2237,13 @@ export interface components {
         subServices?: {
           [key: string]: string;
         };
+        /** @description When no service matched q: its words, as the search read them, that no service's text has, even by prefix or a close spelling (since 1.10.0) */
+        unmatchedWords?: string[];
+        /** @description When no service matched q: up to three jobs (equivalence groups, GET /v1/equivalents/{id}) nearest its words, from the services whose text has any of them (since 1.10.0) */
+        nearestJobs?: {
+          id: string;
+          name: string;
+        }[];
       };
     };
     /** @description A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0) */
