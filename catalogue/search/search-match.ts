@@ -27,8 +27,8 @@ export const ENOUGH = 5;
 /** Words a query may have that a service's text need not ("cloud redis", "dns service"); "database" is not one. */
 const OPTIONAL_WORDS = new Set("managed service services cloud".split(" "));
 
-/** Services matching every word, or every word with two adjacent ones joined, or the telling ones. */
-export function matchEvery(mini: MiniSearch<IndexedDoc>, rest: readonly string[]): SearchResult[] {
+/** Services matching every word, or every word with two adjacent ones joined, or the telling ones; `asWritten`: by prefix, no close spelling. */
+export function matchEvery(mini: MiniSearch<IndexedDoc>, rest: readonly string[], asWritten = false): SearchResult[] {
   // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
   const variants: string[][] = [[...rest]];
   // (Short queries only: a name split by a space is a name of two or three words.)
@@ -42,7 +42,7 @@ export function matchEvery(mini: MiniSearch<IndexedDoc>, rest: readonly string[]
     combineWith: "OR",
     queries: variants.map((terms) => ({ combineWith: "AND", queries: terms })),
   };
-  return mini.search(all);
+  return mini.search(all, asWritten ? { fuzzy: false } : {});
 }
 
 /**

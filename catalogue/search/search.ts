@@ -149,6 +149,8 @@ export class ServiceSearch {
   private readonly speller: Speller;
   private readonly places: SearchPlaces;
   private readonly abbreviations: Abbreviations;
+  /** This search's matches of every word, by the words (cleared at each search). */
+  private readonly everyOf = new Map<string, SearchResult[]>();
   /** Whether a word is the catalogue's own (a name's or tag's word): never read by a language's stem. */
   private readonly ours = (word: string) => this.vocabulary.has(normaliseTerm(word));
   /** The search words' own words as written, and the stems of those that are not the catalogue's. */
@@ -224,6 +226,7 @@ export class ServiceSearch {
   }
 
   search(q: string): SearchOutcome {
+    this.everyOf.clear();
     const asked = this.expanded(readQuery(q, this.data.words, this.ours));
     // A word neither the catalogue nor a language knows, respelt to the nearest whole word the
     // catalogue has ("postgers"), when that finds more services than the query as typed.
@@ -328,19 +331,29 @@ export class ServiceSearch {
   }
 
   /**
-   * Whether a respelt reading helps: it finds more services matching every word than the query as
-   * typed, or as many (some) with a typo mended ("kubernets"); never fewer ("password rest").
+   * Whether a respelt reading helps: it finds more services matching every word than the words as
+   * typed do (by prefix, no close spelling), or as many and some ("kubernets" → kubernetes); never
+   * fewer, and never none ("password reset" is no "password rest").
    */
   private respellingHelps(respelt: ReadQuery, typed: ReadQuery): boolean {
-    const more = this.matchCount(respelt);
-    const before = this.matchCount(typed);
-    return more > before || (more > 0 && more === before);
+    const respeltCount = this.matchCount(respelt);
+    const typedCount = this.matchCount(typed, true);
+    return respeltCount > typedCount || (respeltCount > 0 && respeltCount === typedCount);
+  }
+
+  /** The services matching every word, once per search: a respelling's test and the match share it. */
+  private matchEvery(rest: readonly string[]): SearchResult[] {
+    const key = rest.join(" ");
+    let found = this.everyOf.get(key);
+    if (!found) this.everyOf.set(key, (found = matchEvery(this.mini, rest)));
+    return found;
   }
 
   /** How many services match every word of a reading (providers aside). */
-  private matchCount(read: ReadQuery): number {
+  private matchCount(read: ReadQuery, asWritten = false): number {
     const { providers, rest } = this.splitProviders(read.words.slice(0, MAX_QUERY_WORDS));
-    return rest.length > 0 ? matchEvery(this.mini, rest).length : this.servicesOf(new Set(providers)).length;
+    if (rest.length === 0) return this.servicesOf(new Set(providers)).length;
+    return asWritten ? matchEvery(this.mini, rest, true).length : this.matchEvery(rest).length;
   }
 
   private known(word: string): boolean {
@@ -388,7 +401,7 @@ export class ServiceSearch {
     rest: readonly string[],
     named: ReadonlySet<string> = new Set(),
   ): { results: SearchResult[]; closest: boolean; full: ReadonlySet<number> } {
-    const every = matchEvery(this.mini, rest);
+    const every = this.matchEvery(rest);
     const full = new Set(every.map((result) => result.id as number));
     const enough =
       every.length >= ENOUGH &&
@@ -413,7 +426,7 @@ export class ServiceSearch {
     const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
     const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
     const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
-    const found = this.kindIn(kindWords);
+    const found = this.kinds.kindIn(kindWords, (word) => fewUse(this.providersNaming([word])));
     // A kind named with a brand-forming generic word left out ("cloud" of "cloud sql") may be a
     // product's name; one named with a descriptive word ("managed mysql") is the kind.
     const described = spoken.some((word) => DESCRIPTIVE_WORDS.has(word));
@@ -431,24 +444,6 @@ export class ServiceSearch {
       asWritten: written.docs,
       byName: written.byName.size > 0,
     };
-  }
-
-  /**
-   * The kind the words name; in a sentence ("store millions of photos" read as "store millions object
-   * storage"), the kind named by its longest run of words of a kind's name (two or more words).
-   */
-  private kindIn(words: readonly string[]): KindMatch {
-    const found = this.kinds.kindOf(words);
-    if (found.named || words.length <= 2) return found;
-    // A word of a product's name beside the kind ("aurora serverless") asks for that product.
-    const naming = words.map((word) => fewUse(this.providersNaming([word])));
-    for (let size = words.length - 1; size >= 2; size--)
-      for (let at = 0; at + size <= words.length; at++) {
-        if (naming.some((names, i) => names && (i < at || i >= at + size))) continue;
-        const inside = this.kinds.kindOf(words.slice(at, at + size));
-        if (inside.named && inside.byKindName) return inside;
-      }
-    return found;
   }
 
   /** The providers with a service whose names hold every one of the words. */

@@ -35,7 +35,7 @@ describe("search", () => {
     expect(closest.search).toEqual({ closest: true });
     const none = listServices(catalogue, { ...all, q: "xyzzyqwerty" });
     expect(none.pagination.total).toBe(0);
-    expect(none.search).toEqual({ closest: false });
+    expect(none.search).toMatchObject({ closest: false, unmatchedWords: ["xyzzyqwerty"] });
     expect(listServices(catalogue, all).search).toBeUndefined();
   });
 
