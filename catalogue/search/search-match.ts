@@ -111,38 +111,36 @@ export function nearestJobs(mini: MiniSearch<IndexedDoc>, data: SearchData, word
  * languages do not know, so no word is taken from its own meaning.
  */
 export class Abbreviations {
-  /** Every name of two or more words, tokenised, once. */
-  private readonly names: readonly (readonly string[])[];
+  /** Each name of two or more words (tokenised, once) by the first letter of each of its words, with that word's position. */
+  private readonly starts = new Map<string, (readonly [readonly string[], number])[]>();
 
   constructor(data: SearchData) {
     const seen = new Set<string>();
-    const names: string[][] = [];
     for (const doc of data.docs)
       for (const name of doc.names) {
         const tokens = tokenize(name);
         const key = tokens.join(" ");
-        if (tokens.length >= 2 && !seen.has(key)) {
-          seen.add(key);
-          names.push(tokens);
+        if (tokens.length < 2 || seen.has(key)) continue;
+        seen.add(key);
+        for (let start = 0; start + 1 < tokens.length; start++) {
+          const letter = tokens[start]![0]!;
+          this.starts.set(letter, [...(this.starts.get(letter) ?? []), [tokens, start] as const]);
         }
       }
-    this.names = names;
   }
 
   /** The words a word abbreviates, the expansion most names share; undefined when none. */
   expand(word: string): string[] | undefined {
     if (word.length < 3 || /\d/.test(word)) return undefined;
     const counts = new Map<string, number>();
-    for (const tokens of this.names)
-      for (let start = 0; start + 1 < tokens.length; start++) {
-        if (tokens[start]![0] !== word[0]) continue;
-        const end = abbreviationEnd(word, tokens, start);
-        if (end === undefined) continue;
-        const words = tokens.slice(start, end);
-        if (words.every((token) => GENERIC_WORDS.has(token))) continue;
-        const key = words.join(" ");
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
+    for (const [tokens, start] of this.starts.get(word[0]!) ?? []) {
+      const end = abbreviationEnd(word, tokens, start);
+      if (end === undefined) continue;
+      const words = tokens.slice(start, end);
+      if (words.every((token) => GENERIC_WORDS.has(token))) continue;
+      const key = words.join(" ");
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
     let best: [string, number] | undefined;
     for (const entry of counts) if (!best || entry[1] > best[1]) best = entry;
     return best?.[0].split(" ");
