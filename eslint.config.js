@@ -51,6 +51,7 @@ export const BROWSER_CORE = [
   "catalogue/render/theme.ts",
   "catalogue/search/search-data.ts",
   "catalogue/search/search-kinds.ts",
+  "catalogue/search/search-match.ts",
   "catalogue/search/search-places.ts",
   "catalogue/search/search-spelling.ts",
   "catalogue/search/search-words.ts",

@@ -121,7 +121,7 @@ const FORMAT_ONLY = { strategy: "scp", part: "scp", exemptPrincipalArns: "scp", 
 export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "search_services",
-    description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status or free tier. Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
+    description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status or free tier; questions in English, German, French, Italian, Spanish or Dutch. When nothing matches, search.unmatchedWords names the words no service has and search.nearestJobs the nearest equivalence groups (get them with catalogue://equivalents/{id}). Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
     input: {
       // The API bounds q by the URL's length; a tool call has no URL, so the bound is explicit.
       query: z.string().max(MAX_URL_LENGTH).optional().meta({ description: ServicesQuery.shape.q.description! }),

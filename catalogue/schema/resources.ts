@@ -340,6 +340,22 @@ export const ServiceList = z
               "For services on this page found through a sub-service: slug → the sub-service's name that matched (e.g. aws-s3 → S3 Glacier Deep Archive for q=glacier deep archive; since 1.8.0)",
             ),
           ),
+        unmatchedWords: z
+          .array(z.string())
+          .optional()
+          .meta(
+            d(
+              "When no service matched q: its words, as the search read them, that no service's text has, even by prefix or a close spelling (since 1.10.0)",
+            ),
+          ),
+        nearestJobs: z
+          .array(z.object({ id: z.string(), name: z.string() }))
+          .optional()
+          .meta(
+            d(
+              "When no service matched q: up to three jobs (equivalence groups, GET /v1/equivalents/{id}) nearest its words, from the services whose text has any of them (since 1.10.0)",
+            ),
+          ),
       })
       .optional()
       .meta(d("How q was understood; present only when q was given (since 1.7.0)")),

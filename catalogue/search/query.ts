@@ -38,6 +38,9 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
             closest: outcome.closest,
             ...(outcome.suggestion ? { didYouMean: outcome.suggestion } : {}),
             ...(Object.keys(subServices).length > 0 ? { subServices } : {}),
+            // A dead end says what missed and where to look instead (filters aside: only when the search found nothing).
+            ...(outcome.unmatched ? { unmatchedWords: [...outcome.unmatched] } : {}),
+            ...(outcome.nearestJobs ? { nearestJobs: outcome.nearestJobs.map(({ id, name }) => ({ id, name })) } : {}),
           },
         }
       : {}),

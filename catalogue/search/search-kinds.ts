@@ -77,6 +77,24 @@ export class SearchKinds {
     }
   }
 
+  /**
+   * The kind the words name; in a sentence ("store millions of photos" read as "store millions object
+   * storage"), the kind named by its longest run of words of a kind's name (two or more), unless a
+   * word outside the run names a product (`namesProduct`: "aurora serverless" asks for Aurora).
+   */
+  kindIn(words: readonly string[], namesProduct: (word: string) => boolean): KindMatch {
+    const found = this.kindOf(words);
+    if (found.named || words.length <= 2) return found;
+    const naming = words.map(namesProduct);
+    for (let size = words.length - 1; size >= 2; size--)
+      for (let at = 0; at + size <= words.length; at++) {
+        if (naming.some((names, i) => names && (i < at || i >= at + size))) continue;
+        const inside = this.kindOf(words.slice(at, at + size));
+        if (inside.named && inside.byKindName) return inside;
+      }
+    return found;
+  }
+
   /** Which kind the query's telling words name: a group or category name they make up, or a shared tag. */
   kindOf(telling: readonly string[]): KindMatch {
     const groups = new Set<number>();

@@ -5,6 +5,7 @@
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
+import type { SearchResult } from "minisearch";
 import type { SearchData } from "./search-data.ts";
 import { tokenize } from "./search-words.ts";
 
@@ -18,11 +19,47 @@ export class Speller {
 
   private readonly data: SearchData;
   private readonly normalise: (word: string) => string;
+  /** The index's words of names and tags in code-unit order, to find a word's completions by binary search. */
+  private readonly sortedVocabulary: readonly string[];
 
-  constructor(data: SearchData, normalise: (word: string) => string) {
+  constructor(data: SearchData, normalise: (word: string) => string, vocabulary: Iterable<string>) {
     this.data = data;
     this.normalise = normalise;
+    this.sortedVocabulary = [...vocabulary].sort();
     this.findSurfaceWords();
+  }
+
+  /** Whether a vocabulary word is this term or begins with it. */
+  private startsAWord(term: string): boolean {
+    let low = 0;
+    let high = this.sortedVocabulary.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.sortedVocabulary[mid]! < term) low = mid + 1;
+      else high = mid;
+    }
+    return this.sortedVocabulary[low]?.startsWith(term) ?? false;
+  }
+
+  /** A respelling of the query's words when one was found only by a close spelling. */
+  suggest(rest: readonly string[], results: readonly SearchResult[]): string | undefined {
+    if (results.length === 0) return undefined;
+    let changed = false;
+    const terms = rest.map((word) => {
+      const term = this.normalise(word);
+      if (this.startsAWord(term)) return word;
+      // The matched index term closest to this word, from the best results' match details.
+      for (const result of results.slice(0, 5))
+        for (const [matched, fields] of Object.entries(result.match)) {
+          if (fields.length > 0 && editDistance(matched, term, 2) <= 2) {
+            changed = true;
+            return this.surfaceOf.get(matched) ?? matched;
+          }
+        }
+      return word;
+    });
+    const respelt = terms.join(" ");
+    return changed && respelt !== rest.join(" ") ? respelt : undefined;
   }
 
   /** Whether the word is one a query may be respelt to. */

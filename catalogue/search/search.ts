@@ -3,42 +3,57 @@
  * `/search` and the site's search box (in the browser, over `searchData()` shipped as JSON) all run
  * `ServiceSearch.search`, so every face ranks alike.
  *
- * Matching is MiniSearch's (fields with boosts, prefix and fuzzy matching); what it does not know
- * is added here, from the data alone:
- * - a service's sub-services (tiers, storage classes, editions: name and kind) are indexed under it,
- *   so "s3 glacier" finds S3, and the outcome says which sub-service matched;
- * - a query is first read as people ask (search-words.ts, from data/search-words.yaml): German,
- *   French, shorthand and plain needs become the catalogue's words (`k8s` → kubernetes), stop words
- *   are dropped, place words filter ("kubernetes in germany") and alternative words ask for
- *   equivalents ("dynamo alternative"; search-places.ts); a word the catalogue does not know is
- *   respelt to the nearest whole word it does (search-spelling.ts);
- * - words are normalised (case, accents, punctuation), plurals stemmed, and names also indexed
- *   with adjacent words joined ("route53", "cosmosdb"), while a query is also tried with adjacent
- *   words joined ("dynamo db" → "dynamodb");
- * - a provider named beside another provider's product ("azure lambda") gets its own equivalents
- *   of that product;
- * - provider words (a provider's id and the distinctive words of its name and short name: `aws`,
- *   `amazon`, `gcp`, `google`, `ovh`…) are taken out of the query and put that provider's matches
- *   first;
- * - a query that is one of a service's names (name, short name, alias; brand and generic words
- *   aside) puts that service first; generic words weigh less than the others, and descriptive ones
- *   ("managed", "service") never make a query a product's name ("managed mysql" names a kind);
- * - a query naming a kind of service (an equivalence group, a category, a tag several providers
- *   use; such a tag names the groups its holders are in; search-kinds.ts) shows that kind's best match per provider first, the largest portfolios first, before a
- *   second service of any one provider; within a provider the flagship wins by a prior from the
- *   data (membership of the kind, sub-services, equivalents; previews and retired services last);
- * - when no service matches every word, the services matching most words are returned as closest
- *   matches, with a suggested spelling when a word was corrected; true nonsense returns nothing.
+ * Matching is MiniSearch's BM25 over fields with boosts, prefix and fuzzy matching (search-match.ts:
+ * the services matching every word first, then, when they are few, those matching some of the words
+ * by score times the share matched); what it does not know is added here, from the data alone:
+ * - sub-services (tiers, storage classes, editions) are indexed under their service ("s3 glacier");
+ * - a query is first read as people ask in six languages (search-words.ts, data/search-words.yaml:
+ *   phrases by Snowball stem, stop words, places, alternatives, intent words mapped to kinds); a word
+ *   no one knows is read as a name's abbreviation ("secops") or respelt, when that finds as many
+ *   services or more (search-spelling.ts);
+ * - names are also indexed with adjacent words joined ("route53"), and a query tried so ("dynamo db");
+ * - provider words (`aws`, `google`, `ovh`…) are taken out and put that provider's matches first; a
+ *   provider named beside another's product ("azure lambda") gets its own equivalents of it;
+ * - a query that is one of a service's names puts that service first; generic words weigh less;
+ * - a query naming a kind (a group, a category, a tag several providers use; search-kinds.ts), or
+ *   a sentence with a run of such words, shows the kind's best match per provider first, the largest
+ *   portfolios first, the flagship by a prior from the data;
+ * - an answer with nothing says which words matched nothing and the nearest jobs; nonsense finds nothing.
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
-import MiniSearch, { type Query, type SearchResult } from "minisearch";
+import MiniSearch, { type SearchResult } from "minisearch";
 import type { Catalogue } from "../load/load.ts";
 import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./search-data.ts";
 import { SearchKinds, type KindMatch } from "./search-kinds.ts";
+import {
+  Abbreviations,
+  ENOUGH,
+  matchEvery,
+  matchSome,
+  nearestJobs,
+  providersWords,
+  withJoined,
+  subServicesOf,
+  unmatchedWords,
+  type IndexedDoc,
+  type NearJob,
+} from "./search-match.ts";
 import { SearchPlaces } from "./search-places.ts";
-import { editDistance, Speller } from "./search-spelling.ts";
-import { norm, normaliseTerm, readQuery, stem, tokenize, type Place } from "./search-words.ts";
+import { Speller } from "./search-spelling.ts";
+import {
+  dataWords,
+  norm,
+  normaliseTerm,
+  readQuery,
+  stem,
+  stemsOf,
+  STEM_KEY,
+  STEM_SHARE,
+  tokenize,
+  type Place,
+  type ReadQuery,
+} from "./search-words.ts";
 
 export { normaliseTerm, stem, tokenize };
 export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./search-data.ts";
@@ -48,9 +63,6 @@ export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc
  * ("Managed MySQL") is how several providers describe the kind, not a product one would name.
  */
 const DESCRIPTIVE_WORDS = new Set("managed service services".split(" "));
-
-/** Words a query may have that a service's text need not ("cloud redis", "dns service"); "database" is not one. */
-const OPTIONAL_WORDS = new Set([...DESCRIPTIVE_WORDS, "cloud"]);
 
 /** How much a generic word counts in the match, against 1 for any other word. */
 const GENERIC_WEIGHT = 0.3;
@@ -68,26 +80,14 @@ export interface SearchOutcome {
   readonly kind: boolean;
   /** For results found through a sub-service, slug → the sub-service's name that matched. */
   readonly subServices: Readonly<Record<string, string>>;
-}
-
-interface IndexedDoc {
-  readonly id: number;
-  readonly names: string;
-  readonly tags: string;
-  readonly kinds: string;
-  readonly subs: string;
-  readonly description: string;
+  /** When nothing was found: the query's words that no service's text has, as the search read them. */
+  readonly unmatched?: readonly string[];
+  /** When nothing was found: the jobs (equivalence groups) nearest the query's words. */
+  readonly nearestJobs?: readonly NearJob[];
 }
 
 /** Field weights: names first, then tags and sub-services, kinds (group and category names), description. */
 const BOOST = { names: 8, tags: 3, subs: 1, kinds: 2, description: 0.5 } as const;
-
-/** Name text plus its adjacent words joined ("Amazon Route 53" also gives "route53", "amazonroute"). */
-function withJoined(name: string): string {
-  const tokens = tokenize(name);
-  const joined = tokens.slice(1).map((token, i) => `${tokens[i]}${token}`);
-  return [...tokens, ...joined].join(" ");
-}
 
 /** Words of a query the search reads. */
 const MAX_QUERY_WORDS = 8;
@@ -107,6 +107,8 @@ interface Reading {
   readonly asWritten: ReadonlySet<number>;
   /** Whether a name (not only a tag) is the query as written. */
   readonly byName: boolean;
+  /** Results (doc positions) that matched every word. */
+  readonly full: ReadonlySet<number>;
 }
 
 /** One result as ranked. */
@@ -115,6 +117,8 @@ interface Scored {
   readonly doc: SearchDoc;
   readonly exact: boolean;
   readonly member: boolean;
+  /** Whether it matched every word. */
+  readonly full: boolean;
   readonly score: number;
 }
 
@@ -142,10 +146,16 @@ export class ServiceSearch {
   /** Per doc, its sub-services' names as normalised tokens. */
   private readonly subWords: (readonly string[])[][];
   private readonly vocabulary = new Set<string>();
-  /** The vocabulary in code-unit order, to find a word's completions by binary search. */
-  private readonly sortedVocabulary: readonly string[];
   private readonly speller: Speller;
   private readonly places: SearchPlaces;
+  private readonly abbreviations: Abbreviations;
+  /** This search's matches of every word, by the words (cleared at each search). */
+  private readonly everyOf = new Map<string, SearchResult[]>();
+  /** Whether a word is the catalogue's own (a name's or tag's word): never read by a language's stem. */
+  private readonly ours = (word: string) => this.vocabulary.has(normaliseTerm(word));
+  /** The search words' own words as written, and the stems of those that are not the catalogue's. */
+  private readonly languageWords = new Set<string>();
+  private readonly languageStems = new Set<string>();
 
   constructor(data: SearchData) {
     this.data = data;
@@ -195,25 +205,13 @@ export class ServiceSearch {
     for (const doc of data.docs)
       for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
         for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));
-    this.sortedVocabulary = [...this.vocabulary].sort();
-    this.speller = new Speller(data, normaliseTerm);
+    for (const word of dataWords(data.words)) {
+      this.languageWords.add(word);
+      if (!this.ours(word)) for (const key of stemsOf(word)) this.languageStems.add(key);
+    }
+    this.speller = new Speller(data, normaliseTerm, this.vocabulary);
     this.places = new SearchPlaces(data);
-  }
-
-  /** The sub-service of a result that its matched words found, if it was found through one. */
-  private matchedSubService(result: SearchResult): string | undefined {
-    const terms = Object.entries(result.match)
-      // A word its name has too ("s3" of "S3 Standard") says nothing of which sub-service was meant.
-      .filter(([, fields]) => fields.includes("subs") && !fields.includes("names"))
-      .map(([term]) => term);
-    if (terms.length === 0) return undefined;
-    const i = result.id as number;
-    let best: { at: number; hits: number } | undefined;
-    this.subWords[i]!.forEach((words, at) => {
-      const hits = terms.filter((term) => words.some((word) => word.startsWith(term) || term.startsWith(word))).length;
-      if (hits > 0 && (!best || hits > best.hits)) best = { at, hits };
-    });
-    return best ? this.data.docs[i]!.subServices[best.at]![0] : undefined;
+    this.abbreviations = new Abbreviations(data);
   }
 
   /** Whether a word names a provider, and which. */
@@ -228,10 +226,14 @@ export class ServiceSearch {
   }
 
   search(q: string): SearchOutcome {
-    const asked = readQuery(q, this.data.words);
-    // A word not in the catalogue's vocabulary, respelt to its nearest whole word ("postgers").
-    const respelt = this.speller.respell(asked.words, (word) => this.known(word));
-    const read = respelt ? readQuery(respelt.join(" "), this.data.words) : asked;
+    this.everyOf.clear();
+    const asked = this.expanded(readQuery(q, this.data.words, this.ours));
+    // A word neither the catalogue nor a language knows, respelt to the nearest whole word the
+    // catalogue has ("postgers"), when that finds more services than the query as typed.
+    const respelling = this.speller.respell(asked.words, (word) => this.known(word));
+    const candidate = respelling && readQuery(respelling.join(" "), this.data.words, this.ours);
+    const respelt = candidate && this.respellingHelps(candidate, asked) ? respelling : undefined;
+    const read = respelt && candidate ? candidate : asked;
     // A version ("postgresql 17") leads to the engine's services: a number no name or tag holds is
     // not required. Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
     const versionless = read.words.filter((word) => !/^\d+$/.test(word) || this.vocabulary.has(word));
@@ -248,10 +250,9 @@ export class ServiceSearch {
         return { ...none, slugs: this.places.inPlace(this.places.alternativesTo([own[0]!]), asked.place) };
       return { ...none, slugs: this.places.inPlace(own, asked.place) };
     }
-    const spoken = Math.min(MAX_QUERY_WORDS, tokenize(q).length) - providers.length;
-    const { results, closest } = this.match(rest, spoken);
-    const suggestion = respelt ? undefined : this.suggest(rest, results);
-    const reading = this.read(rest, results, closest, suggestion);
+    const { results, closest, full } = this.match(rest, named);
+    const suggestion = respelt ? undefined : this.speller.suggest(rest, results);
+    const reading = { ...this.read(rest, results, closest, suggestion), full };
     const ordered = this.order(this.score(results, reading), named, reading).map(({ doc }) => doc.id);
     const slugs = this.answer(ordered, reading, { named, alternative, place: asked.place });
     const shownSuggestion = respelt ? respelt.join(" ") : suggestion;
@@ -261,7 +262,14 @@ export class ServiceSearch {
       ...(shownSuggestion ? { suggestion: [...providersWords(q, this.providerWords), shownSuggestion].join(" ") } : {}),
       providers,
       kind: reading.kind.named,
-      subServices: this.subServicesOf(results),
+      subServices: subServicesOf(
+        this.data,
+        this.subWords,
+        results.filter((result) => full.has(result.id as number)),
+      ),
+      ...(slugs.length === 0
+        ? { unmatched: unmatchedWords(this.mini, rest), nearestJobs: nearestJobs(this.mini, this.data, rest) }
+        : {}),
     };
   }
 
@@ -304,6 +312,50 @@ export class ServiceSearch {
     return this.coreNames[i]!.some((name) => nameMatch(name, reading.telling).exact);
   }
 
+  /** A reading with each word neither the catalogue nor a language knows read as the abbreviation of a name's words ("secops"). */
+  private expanded(read: ReadQuery): ReadQuery {
+    let changed = false;
+    const words = read.words.flatMap((word) => {
+      const expansion = this.known(word) ? undefined : this.abbreviations.expand(word);
+      if (expansion) changed = true;
+      return expansion ?? [word];
+    });
+    return changed ? { ...read, words: [...new Set(words)] } : read;
+  }
+
+  /** Whether a language the search reads knows the word: one of its words, or a form of one (by stem). */
+  private languageWord(word: string): boolean {
+    if (this.languageWords.has(word)) return true;
+    const least = STEM_SHARE * word.length + STEM_KEY;
+    return stemsOf(word).some((key) => key.length >= least && this.languageStems.has(key));
+  }
+
+  /**
+   * Whether a respelt reading helps: it finds more services matching every word than the words as
+   * typed do (by prefix, no close spelling), or as many and some ("kubernets" → kubernetes); never
+   * fewer, and never none ("password reset" is no "password rest").
+   */
+  private respellingHelps(respelt: ReadQuery, typed: ReadQuery): boolean {
+    const respeltCount = this.matchCount(respelt);
+    const typedCount = this.matchCount(typed, true);
+    return respeltCount > typedCount || (respeltCount > 0 && respeltCount === typedCount);
+  }
+
+  /** The services matching every word, once per search: a respelling's test and the match share it. */
+  private matchEvery(rest: readonly string[]): SearchResult[] {
+    const key = rest.join(" ");
+    let found = this.everyOf.get(key);
+    if (!found) this.everyOf.set(key, (found = matchEvery(this.mini, rest)));
+    return found;
+  }
+
+  /** How many services match every word of a reading (providers aside). */
+  private matchCount(read: ReadQuery, asWritten = false): number {
+    const { providers, rest } = this.splitProviders(read.words.slice(0, MAX_QUERY_WORDS));
+    if (rest.length === 0) return this.servicesOf(new Set(providers)).length;
+    return asWritten ? matchEvery(this.mini, rest, true).length : this.matchEvery(rest).length;
+  }
+
   private known(word: string): boolean {
     if (this.providerWords.has(word) || this.providerOf(word)) return true;
     const term = normaliseTerm(word);
@@ -312,18 +364,9 @@ export class ServiceSearch {
     return (
       this.vocabulary.has(term) ||
       this.speller.has(word) ||
+      this.languageWord(word) ||
       this.mini.search(word, { fuzzy: false, prefix: false }).length > 0
     );
-  }
-
-  /** Slug → matched sub-service, for the results found through a sub-service. */
-  private subServicesOf(results: readonly SearchResult[]): Record<string, string> {
-    const found: Record<string, string> = {};
-    for (const result of results) {
-      const name = this.matchedSubService(result);
-      if (name) found[this.data.docs[result.id as number]!.id] = name;
-    }
-    return found;
   }
 
   /** The providers a query's words name (in order, once each), and its other words. */
@@ -348,34 +391,25 @@ export class ServiceSearch {
     return docs.map(({ doc }) => doc.id);
   }
 
-  /** The services matching every word, else (`closest`) those matching at least half of them. */
-  private match(rest: readonly string[], spoken = rest.length): { results: SearchResult[]; closest: boolean } {
-    // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
-    const variants: string[][] = [[...rest]];
-    // (Short queries only: a name split by a space is a name of two or three words.)
-    for (let i = 0; i + 1 < rest.length && rest.length <= 4; i++)
-      variants.push([...rest.slice(0, i), `${rest[i]}${rest[i + 1]}`, ...rest.slice(i + 2)]);
-    // Optional words: "dns service" finds Route 53, whose text never says "service"; "cloud redis" ElastiCache.
-    // (Short queries only: a long one says enough without them.)
-    const telling = rest.filter((word) => !OPTIONAL_WORDS.has(normaliseTerm(word)));
-    if (telling.length > 0 && telling.length < rest.length && rest.length <= 3) variants.push(telling);
-    const all: Query = {
-      combineWith: "OR",
-      queries: variants.map((terms) => ({ combineWith: "AND", queries: terms })),
-    };
-    const results: SearchResult[] = this.mini.search(all);
-    if (results.length > 0 || rest.length <= 1) return { results, closest: false };
-    // Closest matches: services whose names, tags or kinds have some of the words (a word only
-    // in descriptions, "this", "matches", is no sign of what was meant)
-    // and at least half of the words.
-    const asked = rest.map(normaliseTerm);
-    const closest = this.mini
-      .search(rest.join(" "), { combineWith: "OR", fields: ["names", "tags", "kinds"] })
-      // (Stop words count here though no word requires them: "nothing matches this" is nonsense.)
-      .filter((result) => result.queryTerms.length * 2 >= Math.max(rest.length, spoken))
-      // …and at least one word as written, not only respelt ("nothing matches" is no "batch").
-      .filter((result) => result.terms.some((term) => asked.some((word) => term.startsWith(word))));
-    return { results: closest, closest: closest.length > 0 };
+  /**
+   * The services matching every word; when fewer than ENOUGH do (or none of a named provider's), the
+   * services matching some of the words too, by score times the share of the words they match
+   * (OR with a coverage bonus): a word the catalogue does not know lowers a score instead of
+   * emptying the answer. `closest` when no service matched every word.
+   */
+  private match(
+    rest: readonly string[],
+    named: ReadonlySet<string> = new Set(),
+  ): { results: SearchResult[]; closest: boolean; full: ReadonlySet<number> } {
+    const every = this.matchEvery(rest);
+    const full = new Set(every.map((result) => result.id as number));
+    const enough =
+      every.length >= ENOUGH &&
+      (named.size === 0 || every.some((r) => named.has(this.data.docs[r.id as number]!.provider)));
+    if (enough || rest.length <= 1) return { results: every, closest: false, full };
+    // Those matching every word come first (order()); the others follow by their share of the words.
+    const results = [...every, ...matchSome(this.mini, rest).filter((result) => !full.has(result.id as number))];
+    return { results, closest: every.length === 0 && results.length > 0, full };
   }
 
   /** Which words tell, which kind they name, and whether they are a service's name as written. */
@@ -384,14 +418,15 @@ export class ServiceSearch {
     results: readonly SearchResult[],
     closest: boolean,
     suggestion: string | undefined,
-  ): Reading {
+  ): Omit<Reading, "full"> {
     // Closest matches: judge names and kinds by the words that matched something.
-    const matched = closest ? rest.filter((word) => this.mini.search(word).length > 0) : rest;
+    const hit = closest ? new Set(results.flatMap((result) => result.queryTerms)) : undefined;
+    const matched = hit ? rest.filter((word) => hit.has(normaliseTerm(word)) || hit.has(word)) : rest;
     const telling = matched.map(normaliseTerm).filter((word) => !GENERIC_WORDS.has(word));
     const spoken = matched.map(normaliseTerm).filter((word) => GENERIC_WORDS.has(word));
     const written = this.writtenAs(results, matched.map(normaliseTerm).join(" "));
     const kindWords = suggestion ? norm(suggestion).filter((word) => !GENERIC_WORDS.has(word)) : telling;
-    const found = this.kinds.kindOf(kindWords);
+    const found = this.kinds.kindIn(kindWords, (word) => fewUse(this.providersNaming([word])));
     // A kind named with a brand-forming generic word left out ("cloud" of "cloud sql") may be a
     // product's name; one named with a descriptive word ("managed mysql") is the kind.
     const described = spoken.some((word) => DESCRIPTIVE_WORDS.has(word));
@@ -462,7 +497,7 @@ export class ServiceSearch {
           4 * covered +
           3 * this.subServiceFit(i, reading.telling) +
           doc.prior;
-      return { i, doc, exact, member: memberWeight > 0, score };
+      return { i, doc, exact, member: memberWeight > 0, full: reading.full.has(i), score };
     });
   }
 
@@ -505,6 +540,8 @@ export class ServiceSearch {
     scored.sort(
       (a, b) =>
         Number(named.has(b.doc.provider)) - Number(named.has(a.doc.provider)) ||
+        // Services matching every word before those matching some.
+        Number(b.full) - Number(a.full) ||
         // Among services a query names exactly, the largest portfolio first (every provider's "Object Storage").
         (!kind.named && a.exact && b.exact ? size(b.doc.provider) - size(a.doc.provider) : 0) ||
         b.score - a.score ||
@@ -521,9 +558,12 @@ export class ServiceSearch {
       telling.every((word) => this.nameWords[entry.i]!.has(word)) ||
       (!kind.byKindName && kind.tag !== undefined && this.tagPhrases[entry.i]!.has(kind.tag) && memberOfGroup(entry));
     const leaders = new Map<string, Scored>();
+    const anyFull = scored.some((entry) => entry.full);
     for (const entry of scored) {
       const leader = leaders.get(entry.doc.provider);
-      if (entry.member && (!leader || (!saysKind(leader) && saysKind(entry)))) leaders.set(entry.doc.provider, entry);
+      // Leaders match every word when any service does.
+      if (entry.member && entry.full === anyFull && (!leader || (!saysKind(leader) && saysKind(entry))))
+        leaders.set(entry.doc.provider, entry);
     }
     const first = [...leaders.values()].sort(
       (a, b) => size(b.doc.provider) - size(a.doc.provider) || b.score - a.score,
@@ -531,43 +571,6 @@ export class ServiceSearch {
     const chosen = new Set(first);
     return [...first, ...scored.filter((entry) => !chosen.has(entry))];
   }
-
-  /** Whether a vocabulary word is this term or begins with it. */
-  private startsAWord(term: string): boolean {
-    let low = 0;
-    let high = this.sortedVocabulary.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.sortedVocabulary[mid]! < term) low = mid + 1;
-      else high = mid;
-    }
-    return this.sortedVocabulary[low]?.startsWith(term) ?? false;
-  }
-
-  /** A respelling of the query's words when one was found only by a close spelling. */
-  private suggest(rest: readonly string[], results: readonly SearchResult[]): string | undefined {
-    if (results.length === 0) return undefined;
-    let changed = false;
-    const terms = rest.map((word) => {
-      const term = normaliseTerm(word);
-      if (this.startsAWord(term)) return word;
-      // The matched index term closest to this word, from the best results' match details.
-      for (const result of results.slice(0, 5))
-        for (const [matched, fields] of Object.entries(result.match)) {
-          if (fields.length > 0 && editDistance(matched, term, 2) <= 2) {
-            changed = true;
-            return this.speller.surfaceOf.get(matched) ?? matched;
-          }
-        }
-      return word;
-    });
-    const respelt = terms.join(" ");
-    return changed && respelt !== rest.join(" ") ? respelt : undefined;
-  }
-}
-
-function providersWords(q: string, providerWords: ReadonlyMap<string, string>): string[] {
-  return tokenize(q).filter((word) => providerWords.has(word));
 }
 
 /**

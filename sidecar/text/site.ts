@@ -26,7 +26,7 @@ import {
 } from "../../catalogue/api/page-requests.ts";
 import { HttpError } from "../../catalogue/api/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
-import { equivalenceGroupDoc, equivalentsDoc } from "../../catalogue/render/equivalents.ts";
+import { equivalenceGroupDoc, equivalentsDoc, equivalentsPath } from "../../catalogue/render/equivalents.ts";
 import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
@@ -76,10 +76,29 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
       ),
       ...(hint ? [paragraph(hint)] : []),
       ...(didYouMean ? [paragraph("Did you mean ", link(didYouMean, searchHref(didYouMean, filters)), "?")] : []),
+      ...deadEnd(found),
       ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
       ...(pager.length > 0 ? [paragraph(...pager)] : []),
     ],
   };
+}
+
+/** What a search that found nothing is told: the words that matched nothing and the nearest jobs. */
+function deadEnd(found: ReturnType<typeof searchRequest>["found"]): Doc["blocks"] {
+  const unmatched = found.search?.unmatchedWords ?? [];
+  const jobs = found.search?.nearestJobs ?? [];
+  return [
+    ...(unmatched.length > 0 ? [paragraph(`No service has: ${unmatched.join(", ")}.`)] : []),
+    ...(jobs.length > 0
+      ? [
+          paragraph(
+            "Nearest jobs: ",
+            ...jobs.flatMap((job, i) => [...(i > 0 ? [", "] : []), link(job.name, equivalentsPath(job.id))]),
+            ".",
+          ),
+        ]
+      : []),
+  ];
 }
 
 /** /search's answer outside HTML (or in HTML without the site): the results in the rendering. */

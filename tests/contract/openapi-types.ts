@@ -2382,6 +2382,13 @@ export interface components {
         subServices?: {
           [key: string]: string;
         };
+        /** @description When no service matched q: its words, as the search read them, that no service's text has, even by prefix or a close spelling (since 1.10.0) */
+        unmatchedWords?: string[];
+        /** @description When no service matched q: up to three jobs (equivalence groups, GET /v1/equivalents/{id}) nearest its words, from the services whose text has any of them (since 1.10.0) */
+        nearestJobs?: {
+          id: string;
+          name: string;
+        }[];
       };
       /** @description Present only when compliance was given: what backs each answer (since 1.10.0) */
       compliance?: {

@@ -59,7 +59,7 @@ describe("the text host's /search", () => {
 describe("the text host's /search, what it understood", () => {
   it("says closest matches and did-you-mean in text (the site's page: tests/site/on-demand.test.ts)", async () => {
     const { app } = await textApp();
-    const text = await app.inject({ url: "/search?q=postgress", headers: { accept: "text/markdown" } });
+    const text = await app.inject({ url: "/search?q=postgers", headers: { accept: "text/markdown" } });
     expect(text.body).toContain("Did you mean [postgres](/search/?q=postgres)?");
     const closest = await app.inject({
       url: "/search?q=kubernetes%20xyzzyqwerty",

@@ -126,7 +126,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       });
 
     it("says did-you-mean, closest matches, and nothing at all for nonsense", async () => {
-      const page = await open("/search/?q=postgress");
+      const page = await open("/search/?q=postgers");
       await page.locator("[data-search-results][data-source]").waitFor({ state: "attached" });
       // A link to the respelt search, with a whole word.
       const respelt = page.locator("[data-search-respelt] a");

@@ -29,6 +29,7 @@ const hint = document.querySelector<HTMLElement>("[data-search-hint]")!;
 const list = document.querySelector<HTMLOListElement>("[data-search-results]")!;
 const more = document.querySelector<HTMLButtonElement>("[data-search-more]")!;
 const respelt = document.querySelector<HTMLElement>("[data-search-respelt]")!;
+const deadEnd = document.querySelector<HTMLElement>("[data-search-dead-end]")!;
 const textSection = document.querySelector<HTMLElement>("[data-search-text]")!;
 const textList = document.querySelector<HTMLOListElement>("[data-search-text-results]")!;
 const textMore = document.querySelector<HTMLElement>("[data-search-text-more]")!;
@@ -148,6 +149,25 @@ async function pageText(query: string, listed: ReadonlySet<string>, id: number) 
   }
 }
 
+/** A search that found nothing: the words no service has and the nearest jobs, as the text host says them. */
+function showDeadEnd(outcome: ReturnType<ServiceSearch["search"]>) {
+  deadEnd.replaceChildren();
+  const unmatched = outcome.unmatched ?? [];
+  const jobs = outcome.nearestJobs ?? [];
+  if (unmatched.length > 0) deadEnd.append(`No service has: ${unmatched.join(", ")}. `);
+  if (jobs.length > 0) {
+    deadEnd.append("Nearest jobs: ");
+    jobs.forEach((job, i) => {
+      const link = document.createElement("a");
+      link.href = `/equivalents/${job.id}`;
+      link.textContent = job.name;
+      deadEnd.append(...(i > 0 ? [", "] : []), link);
+    });
+    deadEnd.append(".");
+  }
+  deadEnd.hidden = unmatched.length === 0 && jobs.length === 0;
+}
+
 interface Asked {
   readonly query: string;
   readonly filters: Readonly<Record<string, string>>;
@@ -218,6 +238,7 @@ async function run(focus: boolean) {
     respelt.append("Did you mean ", link, "?");
   }
   respelt.hidden = !outcome.suggestion;
+  showDeadEnd(outcome);
   // The server's page links belong to the search it rendered.
   document.querySelector("[data-search-pager]")?.remove();
   const first = results.slice(0, PAGE).map((position) => data.index.paths[position]!);
@@ -273,6 +294,8 @@ if (list.hasAttribute("data-painted") && arrived.query) {
   shown = list.children.length;
   list.dataset.source = "server";
   heading.focus();
+  // No dead end: with no service found, the pages' text is searched at once, inline.
+  if (shown === 0) void pageText(arrived.query, new Set(), run_id);
 } else {
   // Arriving with a query (a prerendered page): results get the focus.
   void run(Boolean(arrived.query));
