@@ -132,9 +132,16 @@ export const jobsText = (entry: ExitServicePlanT): string =>
     ? `${entry.coverage ?? ""}: ${entry.jobs.map((job) => jobCell(entry, job)).join(". ")}${entry.fallback ? `. Fallback: ${entry.fallback}` : ""}`
     : (entry.fallback ?? "");
 
-/** The providers outside the target that sell a gap's job, with their services, for a cell. */
-export const sellersText = (gap: ExitPlanT["gaps"][number]): string =>
-  `${(gap.elsewhere ?? []).map((seller) => `${seller.providerName} (${seller.services.join(", ")})`).join("; ") || "none in the catalogue"}${gap.gapKind === "not-sold" ? "" : "; not checked whether the allowed providers sell it"}`;
+/**
+ * The providers outside the target that sell a gap's job, with their services, for a cell; the
+ * first `shown` of them and how many more (a phone's cell), or all.
+ */
+export const sellersText = (gap: ExitPlanT["gaps"][number], shown = Number.POSITIVE_INFINITY): string => {
+  const sellers = gap.elsewhere ?? [];
+  const named = sellers.slice(0, shown).map((seller) => `${seller.providerName} (${seller.services.join(", ")})`);
+  const more = sellers.length > named.length ? `; and ${sellers.length - named.length} more providers` : "";
+  return `${named.join("; ") || "none in the catalogue"}${more}${gap.gapKind === "not-sold" ? "" : "; not checked whether the allowed providers sell it"}`;
+};
 
 /** Every moving service's jobs: coverage, the candidate, its compatibility level, what is lost, the fallback. */
 function jobBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {

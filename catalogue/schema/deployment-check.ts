@@ -27,7 +27,12 @@ export const TemplateCheckBody = strictBody({
   .refine((body) => (body.approvedServiceIds === undefined) !== (body.listId === undefined), {
     message: "give either approvedServiceIds or listId (the approved list), not both and not neither",
   })
-  .meta({ id: "TemplateCheckBody", description: "Request body of POST /v1/deployments/check" });
+  .meta({
+    id: "TemplateCheckBody",
+    description: "Request body of POST /v1/deployments/check: the template and either approvedServiceIds or listId",
+    // The refinement in the document too, so a client validating against it agrees with the server.
+    oneOf: [{ required: ["approvedServiceIds"] }, { required: ["listId"] }],
+  });
 export type TemplateCheckBodyT = z.output<typeof TemplateCheckBody>;
 
 const Source = z.object({ url: z.string(), backs: z.string(), checked: z.string() });

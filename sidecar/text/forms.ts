@@ -52,12 +52,16 @@ export const CROSS_SITE_DETAILS =
 /**
  * Why a form post is refused as cross-site, or undefined: a browser says where a post comes from
  * (Sec-Fetch-Site, Origin), and a page of another site posting here would act with its visitor's
- * address (their rate limits, their saved lists' guesses). Allowed: no Origin (curl, scripts), the
- * text host's configured origin, and an Origin naming the host the request was sent to.
+ * address (their rate limits, their saved lists' guesses). Allowed: Sec-Fetch-Site same-origin or
+ * none; else no Origin (curl, scripts), the text host's configured origin, or an Origin naming the
+ * host the request was sent to.
  */
 export function crossSiteRefusal(request: FastifyRequest, textUrl: string | undefined): string | undefined {
   const site = request.headers["sec-fetch-site"];
   if (site === "cross-site") return CROSS_SITE_DETAILS;
+  // The browser's own word for a post from this origin (or typed by the user): under the site's
+  // Referrer-Policy: no-referrer, Chromium sends such a post with `Origin: null`.
+  if (site === "same-origin" || site === "none") return undefined;
   const origin = request.headers.origin;
   if (origin === undefined) return undefined;
   let host: string;

@@ -75,9 +75,13 @@ describe("exit plans, over random lists and targets", () => {
             expect(isClosed(peer), `${candidate.slug} is open to new customers`).toBe(false);
             expect(candidate.rank).toBe(i + 1);
             if (i === 0) expect(candidate.proposed).toBe(true);
-            // A further proposed candidate covers a group rank 1 is not in, on a provider the list uses.
+            // A further proposed candidate covers a group rank 1 is not in, or covers one of the
+            // service's jobs better than rank 1 does (the job names it: exit plans by job), on a
+            // provider the list uses.
             if (i > 0 && candidate.proposed) {
-              expect(candidate.groups.some((id) => !entry.candidates[0]!.groups.includes(id))).toBe(true);
+              const addsGroup = candidate.groups.some((id) => !entry.candidates[0]!.groups.includes(id));
+              const coversJob = (entry.jobs ?? []).some((job) => job.by === candidate.slug);
+              expect(addsGroup || coversJob, `${candidate.slug} proposed beside rank 1`).toBe(true);
               expect(plan.targetList.providers).toContain(candidate.providerId);
             }
             expect(candidate.decidedBy === "only").toBe(entry.candidates.length === 1);
@@ -116,13 +120,16 @@ describe("exit plans, over random lists and targets", () => {
     );
   });
 
-  it("use no more providers than the services it places need, one per placed service at most", () => {
+  it("use no more providers than the jobs it places need, one per placed job at most", () => {
     fc.assert(
       fc.property(fc.subarray(slugs, { minLength: 1, maxLength: 25 }), target, (ids, to) => {
         const plan = planOrNone(ids, to);
         if (!plan) return;
-        const placed = plan.services.filter((s) => s.outcome !== "no-equivalent").length;
-        expect(plan.targetList.providers.length).toBeLessThanOrEqual(placed);
+        // Exit plans by job: a service whose jobs no one candidate covers brings one per job.
+        const placedJobs = plan.services
+          .filter((s) => s.outcome !== "no-equivalent")
+          .reduce((sum, s) => sum + Math.max(1, (s.jobs ?? []).filter((job) => job.status !== "gap").length), 0);
+        expect(plan.targetList.providers.length).toBeLessThanOrEqual(placedJobs);
         // A provider the cover did not choose is never the rank-1 pick while a chosen one has a candidate.
         const used = new Set(plan.targetList.providers);
         for (const entry of plan.services)

@@ -101,6 +101,7 @@ describe("requests generated from the OpenAPI document", () => {
   it("covers every operation that takes a body, a query or a header", () => {
     expect(generated.map((operation) => operation.operationId).sort()).toEqual(
       [
+        "checkDeployment",
         "compareServices",
         "createList",
         "exportMarkdown",
@@ -108,6 +109,8 @@ describe("requests generated from the OpenAPI document", () => {
         "generateGcpOrgPolicy",
         "generateScp",
         "getExposure",
+        "getLifecycleAtom",
+        "getLifecycleCalendar",
         "getListExitPlan",
         "listLifecycle",
         "listServices",

@@ -223,7 +223,20 @@ export function nearBody(schema: Json, hints: Hints): fc.Arbitrary<unknown> {
   const whole = resolve(schema);
   const s = !whole.properties && Array.isArray(whole.anyOf) ? resolve(whole.anyOf[0] as Json) : whole;
   const keys = Object.keys(s.properties ?? {});
-  const base = valid(s, hints) as fc.Arbitrary<Record<string, unknown>>;
+  const { oneOf: _alternatives, ...fields } = s;
+  const all = valid(fields, hints) as fc.Arbitrary<Record<string, unknown>>;
+  // A body that takes one of several fields (oneOf of `required`): a valid one keeps one of them.
+  const alternatives = ((whole.oneOf ?? []) as Json[]).map((alternative) => (alternative.required ?? []) as string[]);
+  const base =
+    alternatives.length === 0
+      ? all
+      : fc.tuple(all, fc.nat(alternatives.length - 1)).map(([body, kept]) => {
+          const copy = { ...body };
+          alternatives.forEach((keys, i) => {
+            if (i !== kept) for (const key of keys) delete copy[key];
+          });
+          return copy;
+        });
   return fc.oneof(
     // A valid body the most often: with the bodies closed, an added key is a rejected case too.
     { arbitrary: base, weight: 5 },

@@ -2610,7 +2610,7 @@ export interface components {
         checked: string[];
       }[];
     };
-    /** @description Request body of POST /v1/deployments/check */
+    /** @description Request body of POST /v1/deployments/check: the template and either approvedServiceIds or listId */
     TemplateCheckBody: {
       /** @description What will be deployed: a CloudFormation or SAM template (JSON or YAML text, or the JSON object), an ARM template (also what bicep build writes), a Terraform plan (terraform show -json), or Google API names (a list, or text one a line) */
       template:
@@ -2623,7 +2623,7 @@ export interface components {
       approvedServiceIds?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds */
       listId?: string;
-    };
+    } & (unknown | unknown);
     /** @description What of a service its sources back, each kind of fact with the day its newest source was read (added in 1.8.0) */
     Verified: {
       /**

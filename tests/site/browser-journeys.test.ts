@@ -298,8 +298,10 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       "gcp-dialogflow",
     ];
     // The plan of STACK at 390 px, a card per service with three alternatives in view: 5,698 px,
-    // measured 2026-11-26 (three squeezed columns, every alternative shown: 7,738 px).
-    const PHONE_EXIT_PLAN_MAX_PX = 6000;
+    // measured 2026-11-26 (three squeezed columns, every alternative shown: 7,738 px). Exit plans by
+    // job (issue 86) add each service's jobs and, per gap, who sells the job (the first three): 6,875
+    // px on 2026-11-27, the operators' exposure row a paragraph so nothing scrolls sideways.
+    const PHONE_EXIT_PLAN_MAX_PX = 7000;
     // The API's generators (POST /v1/policies/*), run here: the strict bucket allows 10 a minute.
     const POLICIES = [
       { section: "scp", make: (ids: readonly string[]) => scpPolicy(realCatalogue(), ids).policy },

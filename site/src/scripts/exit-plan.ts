@@ -173,17 +173,25 @@ function table(head: string[], rows: (string | Node)[][], caption: string, stack
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
+/** A service's jobs in full where it has several or one is not covered; else "covered" (Move to says by what). */
+const jobsCell = (entry: ExitPlanT["services"][number]) =>
+  (entry.jobs?.length ?? 0) > 1 || (entry.coverage !== undefined && entry.coverage !== "covered")
+    ? jobsText(entry)
+    : "covered";
+
 function showExposure(current: ExitPlanT) {
   const { before } = current.exposure;
-  document
-    .querySelector("[data-exit-exposure]")!
-    .replaceChildren(
-      table(
-        ["Measure", "Before", "After"],
-        exposureRows(current.exposure),
-        "Exposure of the current list and of the proposed one",
-      ),
-    );
+  // The operators' row is a paragraph of its own: too long for three columns on a phone.
+  const rows = exposureRows(current.exposure);
+  const operators = rows.find(([measure]) => measure!.startsWith("Operators"));
+  document.querySelector("[data-exit-exposure]")!.replaceChildren(
+    table(
+      ["Measure", "Before", "After"],
+      rows.filter((row) => row !== operators),
+      "Exposure of the current list and of the proposed one",
+    ),
+    ...(operators ? [el("p", `${operators[0]}: before, ${operators[1]}; after, ${operators[2]}.`)] : []),
+  );
   const unplaced = current.exposure.unplacedServiceIds;
   document.querySelector("[data-exit-disclaimer]")!.textContent =
     `${unplaced.length > 0 ? `${unplacedSentence(unplaced)} ` : ""}${before.disclaimer}`;
@@ -271,7 +279,11 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
             keepChoice(base, c, entry),
             entry.reason,
             entry.nearest.map((near) => `${near.name} (${near.providerName})`).join("; ") || "none",
-            sellersText(base.gaps.find((gap) => gap.slug === entry.slug)!),
+            // The first three sellers: the handover document names them all.
+            sellersText(
+              base.gaps.find((gap) => gap.slug === entry.slug)!,
+              3,
+            ),
           ]),
         "Services with no equivalent on the providers chosen",
         true,
@@ -282,7 +294,7 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
     .map((entry) => {
       if (entry.outcome === "stays") return [`${entry.name} (${entry.providerName})`, "Stays", entry.reason, "covered"];
       const group = alternatives(base, c, entry);
-      return [`${entry.name} (${entry.providerName})`, group, entry.candidates[0]!.reason, jobsText(entry)];
+      return [`${entry.name} (${entry.providerName})`, group, entry.candidates[0]!.reason, jobsCell(entry)];
     });
   document
     .querySelector("[data-exit-mapping]")!
