@@ -223,11 +223,69 @@ function operation(endpoint: Endpoint): JsonSchema {
   };
 }
 
+/** A real file of a build at each depth past the first: the examples of /mirror/{dir1}/…/{path}. */
+const MIRROR_EXAMPLES = [
+  "api/openapi.json",
+  "api/v1/providers.json",
+  "api/v1/services/aws-s3.json",
+  "api/v1/services/pages/2.json",
+];
+
+/** The deepest file of a build, in path segments (tests/build/static.test.ts checks a build fits). */
+export const MIRROR_DEPTH = MIRROR_EXAMPLES.length + 1;
+
+/**
+ * A rest parameter ("the path may contain '/'") has no OpenAPI form: a path parameter is one
+ * segment, so validating proxies (Prism) routed no real mirror URL. The row is described once per
+ * depth as well, `/mirror/{dir1}/{path}` and so on, each with its own operationId.
+ */
+function pathTemplates(endpoint: Endpoint): [string, Endpoint][] {
+  const [, last] = /\{(\w+)\}$/.exec(endpoint.path) ?? [];
+  if (!endpoint.restParam || !last) return [[endpoint.path, endpoint]];
+  const deeper = MIRROR_EXAMPLES.map((example): [string, Endpoint] => {
+    const segments = example.split("/");
+    const file = segments.pop()!;
+    const params = Object.fromEntries(
+      segments.map((name, i) => [
+        `dir${i + 1}`,
+        z.string().meta({ description: `Folder ${i + 1} of the path`, example: name }),
+      ]),
+    );
+    params[last] = z.string().meta({ description: "File name inside those folders", example: file });
+    return [
+      endpoint.path.replace(/\{\w+\}$/, [...segments.map((_, i) => `{dir${i + 1}}`), `{${last}}`].join("/")),
+      { ...endpoint, operationId: `${endpoint.operationId}AtDepth${segments.length + 1}`, params: z.object(params) },
+    ];
+  });
+  return [[endpoint.path, endpoint], ...deeper];
+}
+
+/** HEAD of a GET: what GET answers, headers only (the server answers HEAD wherever it answers GET). */
+function headOperation(get: JsonSchema): JsonSchema {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, JsonSchema>).map(([status, { content: _, ...rest }]) => [
+      status,
+      rest,
+    ]),
+  );
+  const id = String(get.operationId);
+  return {
+    ...get,
+    operationId: `head${id[0]!.toUpperCase()}${id.slice(1)}`,
+    summary: `${String(get.summary)} (headers only)`,
+    responses,
+  };
+}
+
 export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
   void ApiError; // registered as the "Error" component by importing schema/index.ts
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const endpoint of table) {
-    (paths[endpoint.path] ??= {})[endpoint.method.toLowerCase()] = operation(endpoint);
+    for (const [path, row] of pathTemplates(endpoint)) {
+      const get = operation(row);
+      paths[path] = { ...paths[path], [row.method.toLowerCase()]: get };
+      if (row.method === "GET" && row.tag !== "MCP") paths[path].head = headOperation(get);
+    }
   }
   return {
     openapi: "3.1.0",

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { categoryTables } from "../../catalogue/render/pages.ts";
 import { apiFiles, mirrored, textFiles } from "../../catalogue/api/static.ts";
+import { MIRROR_DEPTH } from "../../catalogue/api/openapi.ts";
 import { build as buildDist, listFiles } from "../../scripts/build.ts";
 import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
@@ -78,6 +79,8 @@ describe("the static build", () => {
       expect(file.size).toBe(body.length);
       expect(file.sha256).toBe(createHash("sha256").update(body).digest("hex"));
     }
+    // OpenAPI describes /mirror/ one template per depth, up to the deepest a build writes.
+    expect(manifest.files.filter((file) => file.path.split("/").length > MIRROR_DEPTH)).toEqual([]);
     expect(onDisk.some((path) => path.endsWith(".br"))).toBe(true);
     expect(onDisk.some((path) => path.endsWith(".gz"))).toBe(true);
   });

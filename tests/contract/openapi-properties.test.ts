@@ -94,8 +94,9 @@ function disagreement(outcome: Outcome): string | undefined {
 }
 
 describe("requests generated from the OpenAPI document", () => {
+  // HEAD takes its GET's parameters and is answered by the same handler (prism.test.ts compares them).
   const generated = OPERATIONS.filter(
-    (operation) => operation.body || operation.parameters.some((p) => p.in !== "path"),
+    (operation) => operation.method !== "HEAD" && (operation.body || operation.parameters.some((p) => p.in !== "path")),
   );
 
   it("covers every operation that takes a body, a query or a header", () => {
@@ -122,9 +123,7 @@ describe("requests generated from the OpenAPI document", () => {
     );
   });
 
-  for (const operation of OPERATIONS.filter(
-    (candidate) => candidate.body || candidate.parameters.some((p) => p.in !== "path"),
-  )) {
+  for (const operation of generated) {
     it(
       `${operation.method} ${operation.path}: no 5xx, and the server agrees with the document`,
       async () => {

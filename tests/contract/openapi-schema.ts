@@ -37,6 +37,7 @@ export const DOC = JSON.parse(JSON.stringify(openApiDocument(URLS, ENDPOINTS))) 
         operationId: string;
         parameters?: Parameter[];
         requestBody?: { content: Record<string, { schema: Json; example?: unknown }> };
+        responses: Record<string, Json>;
       }
     >
   >;

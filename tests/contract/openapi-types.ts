@@ -17,7 +17,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Discovery document (headers only)
+     * @description Name, description, versions and the endpoint list of this API. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetDiscovery"];
     patch?: never;
     trace?: never;
   };
@@ -37,7 +41,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * OpenAPI 3.1 description (headers only)
+     * @description This API described in OpenAPI 3.1. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetOpenApi"];
     patch?: never;
     trace?: never;
   };
@@ -57,7 +65,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Contract changelog (headers only)
+     * @description Every version of the API contract, newest first, with its date and changes. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetChangelog"];
     patch?: never;
     trace?: never;
   };
@@ -77,7 +89,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * List providers (headers only)
+     * @description Every provider, with head office, jurisdiction, regions and the sovereignty flags. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headListProviders"];
     patch?: never;
     trace?: never;
   };
@@ -97,7 +113,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * List categories (headers only)
+     * @description Every service category. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headListCategories"];
     patch?: never;
     trace?: never;
   };
@@ -117,7 +137,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Search and filter services (headers only)
+     * @description Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit, or an unknown compliance programme, is a 400. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headListServices"];
     patch?: never;
     trace?: never;
   };
@@ -137,7 +161,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Get one service (headers only)
+     * @description A service with sub-services, equivalents on other providers and policy identifiers. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetService"];
     patch?: never;
     trace?: never;
   };
@@ -157,7 +185,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * The equivalence matrix (headers only)
+     * @description Every equivalence group (one kind of service: object storage, managed Kubernetes…) with its members by provider, the largest portfolios first and each provider's flagship first; and the providers, largest first, as the matrix's possible columns. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headListEquivalents"];
     patch?: never;
     trace?: never;
   };
@@ -177,7 +209,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Get one equivalence group (headers only)
+     * @description One equivalence group with its member services in full, by provider. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetEquivalenceGroup"];
     patch?: never;
     trace?: never;
   };
@@ -197,7 +233,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Lifecycle watch (headers only)
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `status` and `provider` filter too. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headListLifecycle"];
     patch?: never;
     trace?: never;
   };
@@ -217,7 +257,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Lifecycle feed (Atom) (headers only)
+     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetLifecycleAtom"];
     patch?: never;
     trace?: never;
   };
@@ -237,7 +281,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Lifecycle calendar (iCalendar) (headers only)
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetLifecycleCalendar"];
     patch?: never;
     trace?: never;
   };
@@ -257,7 +305,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Catalogue changes by release (headers only)
+     * @description What each catalogue release added, removed, renamed or moved in lifecycle, newest first, each counted from the release before it; changes not yet recorded as a release come first with released: false. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetChanges"];
     patch?: never;
     trace?: never;
   };
@@ -277,7 +329,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Catalogue changes feed (Atom) (headers only)
+     * @description GET /v1/changes as an Atom 1.0 feed: one entry per release. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetChangesAtom"];
     patch?: never;
     trace?: never;
   };
@@ -297,7 +353,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Compare services (headers only)
+     * @description Up to 10 services side by side, with a shared-attribute table and compliance in common and apart. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headCompareServices"];
     patch?: never;
     trace?: never;
   };
@@ -317,7 +377,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Jurisdictional exposure scorecard (headers only)
+     * @description Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to 50 services. Procurement triage, not legal advice. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetExposure"];
     patch?: never;
     trace?: never;
   };
@@ -477,7 +541,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Get a saved list (headers only)
+     * @description By slug first, then by id. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     */
+    head: operations["headGetList"];
     patch?: never;
     trace?: never;
   };
@@ -497,7 +565,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * A saved list's lifecycle calendar (headers only)
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     */
+    head: operations["headGetListLifecycleCalendar"];
     patch?: never;
     trace?: never;
   };
@@ -517,7 +589,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * A saved list's exit plan (headers only)
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     */
+    head: operations["headGetListExitPlan"];
     patch?: never;
     trace?: never;
   };
@@ -537,7 +613,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Catalogue status (headers only)
+     * @description Catalogue counts, last-updated time and each component's state. Not rate-limited. Not cached.
+     */
+    head: operations["headGetStatus"];
     patch?: never;
     trace?: never;
   };
@@ -557,7 +637,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Status history (headers only)
+     * @description Samples of the last 24 hours, newest first, at most 200: one record every 10 minutes and at each start, holding every component's state (components) and their roll-up (component "all", status, the slowest latencyMs, message). Kept by the store, so it survives a restart. Not rate-limited. Not cached.
+     */
+    head: operations["headGetStatusHistory"];
     patch?: never;
     trace?: never;
   };
@@ -577,7 +661,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Health probe (headers only)
+     * @description Liveness probe: ok when the store answers a ping within a second (one ping at most every second, shared by all callers), else degraded, so a hung store shows here. Not rate-limited. Not cached.
+     */
+    head: operations["headGetHealth"];
     patch?: never;
     trace?: never;
   };
@@ -657,7 +745,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * The whole catalogue in one file (headers only)
+     * @description Every provider, category, service (as GET /v1/services/{slug} answers it) and equivalence group, for scripts and mirrors. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetCatalogueDump"];
     patch?: never;
     trace?: never;
   };
@@ -677,7 +769,11 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * Build manifest (headers only)
+     * @description Every file of the build with its SHA-256 and size: what `cloud-catalogue mirror` fetches (from /mirror/{path}) and checks. Revalidate before reuse: it changes with every build. Not rate-limited. Revalidate (ETag) before reusing a stored copy.
+     */
+    head: operations["headGetBuildManifest"];
     patch?: never;
     trace?: never;
   };
@@ -697,7 +793,107 @@ export interface paths {
     post?: never;
     delete?: never;
     options?: never;
-    head?: never;
+    /**
+     * One file of the build (headers only)
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetBuildFile"];
+    patch?: never;
+    trace?: never;
+  };
+  "/mirror/{dir1}/{path}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One file of the build
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    get: operations["getBuildFileAtDepth2"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * One file of the build (headers only)
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetBuildFileAtDepth2"];
+    patch?: never;
+    trace?: never;
+  };
+  "/mirror/{dir1}/{dir2}/{path}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One file of the build
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    get: operations["getBuildFileAtDepth3"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * One file of the build (headers only)
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetBuildFileAtDepth3"];
+    patch?: never;
+    trace?: never;
+  };
+  "/mirror/{dir1}/{dir2}/{dir3}/{path}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One file of the build
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    get: operations["getBuildFileAtDepth4"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * One file of the build (headers only)
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetBuildFileAtDepth4"];
+    patch?: never;
+    trace?: never;
+  };
+  "/mirror/{dir1}/{dir2}/{dir3}/{dir4}/{path}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One file of the build
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    get: operations["getBuildFileAtDepth5"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    /**
+     * One file of the build (headers only)
+     * @description A file listed in /manifest.json, byte for byte, with the Content-Type of its extension (JSON, HTML, Markdown, Atom, iCalendar, SVG, …; its precompressed .br/.gz sibling with Content-Encoding when accepted). The path may contain '/'. Not rate-limited. Cached for 5 minutes.
+     */
+    head: operations["headGetBuildFileAtDepth5"];
     patch?: never;
     trace?: never;
   };
@@ -2696,6 +2892,31 @@ export interface operations {
       };
     };
   };
+  headGetDiscovery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Discovery document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getOpenApi: {
     parameters: {
       query?: never;
@@ -2722,6 +2943,31 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetOpenApi: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OpenAPI 3.1 description */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -2754,6 +3000,31 @@ export interface operations {
       };
     };
   };
+  headGetChangelog: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Contract changelog */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   listProviders: {
     parameters: {
       query?: never;
@@ -2783,6 +3054,31 @@ export interface operations {
       };
     };
   };
+  headListProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List providers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   listCategories: {
     parameters: {
       query?: never;
@@ -2809,6 +3105,31 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headListCategories: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description List categories */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -2867,6 +3188,55 @@ export interface operations {
       };
     };
   };
+  headListServices: {
+    parameters: {
+      query?: {
+        /** @description Provider id filter */
+        provider?: string;
+        /** @description Category id filter */
+        category?: string;
+        /** @description Free-text search over names, aliases, tags, kinds and descriptions, in relevance order: provider words (aws, azure, gcp…) put that provider first; typos and joined or split words are understood; when no service matches every word, the closest matches (see search in the response) */
+        q?: string;
+        /** @description When true, only services with a free tier (true or false, 1 or 0) */
+        freeTier?: boolean | ("0" | "1" | "true" | "false");
+        /** @description Only services with this lifecycle status (active = no lifecycle block) */
+        lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
+        /** @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0) */
+        compliance?: string;
+        /** @description 1-based page index */
+        page?: number;
+        /** @description Page size, 1 to 200 */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Search and filter services */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getService: {
     parameters: {
       query?: never;
@@ -2911,6 +3281,44 @@ export interface operations {
       };
     };
   };
+  headGetService: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Service slug
+         * @example aws-s3
+         */
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get one service */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   listEquivalents: {
     parameters: {
       query?: never;
@@ -2937,6 +3345,31 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headListEquivalents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The equivalence matrix */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -2981,6 +3414,44 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetEquivalenceGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Equivalence group id
+         * @example object-storage
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get one equivalence group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -3035,6 +3506,51 @@ export interface operations {
       };
     };
   };
+  headListLifecycle: {
+    parameters: {
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /** @description Only entries with this lifecycle status */
+        status?: "preview" | "deprecated" | "sunset" | "retired";
+        /**
+         * @description Only this provider's entries (a provider id)
+         * @example gcp
+         */
+        provider?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Lifecycle watch */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getLifecycleAtom: {
     parameters: {
       query?: {
@@ -3083,6 +3599,51 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetLifecycleAtom: {
+    parameters: {
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /** @description Only entries with this lifecycle status */
+        status?: "preview" | "deprecated" | "sunset" | "retired";
+        /**
+         * @description Only this provider's entries (a provider id)
+         * @example gcp
+         */
+        provider?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Lifecycle feed (Atom) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -3137,6 +3698,51 @@ export interface operations {
       };
     };
   };
+  headGetLifecycleCalendar: {
+    parameters: {
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /** @description Only entries with this lifecycle status */
+        status?: "preview" | "deprecated" | "sunset" | "retired";
+        /**
+         * @description Only this provider's entries (a provider id)
+         * @example gcp
+         */
+        provider?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Lifecycle calendar (iCalendar) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getChanges: {
     parameters: {
       query?: never;
@@ -3166,6 +3772,31 @@ export interface operations {
       };
     };
   };
+  headGetChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Catalogue changes by release */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getChangesAtom: {
     parameters: {
       query?: never;
@@ -3192,6 +3823,31 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetChangesAtom: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Catalogue changes feed (Atom) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -3239,6 +3895,44 @@ export interface operations {
       };
     };
   };
+  headCompareServices: {
+    parameters: {
+      query: {
+        /**
+         * @description Comma-separated service slugs (1 to 10, duplicates counted); trimmed, empty items and duplicates dropped
+         * @example aws-s3,gcp-cloud-storage
+         */
+        ids: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Compare services */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getExposure: {
     parameters: {
       query: {
@@ -3280,6 +3974,44 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetExposure: {
+    parameters: {
+      query: {
+        /**
+         * @description Comma-separated service slugs (1 to 50, duplicates counted); trimmed, empty items and duplicates dropped
+         * @example aws-s3,gcp-cloud-storage
+         */
+        ids: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Jurisdictional exposure scorecard */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -4038,6 +4770,60 @@ export interface operations {
       };
     };
   };
+  headGetList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The list's slug or generated id
+         * @example platform-baseline
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Get a saved list */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
+      429: {
+        headers: {
+          /** @description Seconds until the bucket has room again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getListLifecycleCalendar: {
     parameters: {
       query?: never;
@@ -4099,6 +4885,60 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetListLifecycleCalendar: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The list's slug or generated id
+         * @example platform-baseline
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A saved list's lifecycle calendar */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
+      429: {
+        headers: {
+          /** @description Seconds until the bucket has room again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -4206,6 +5046,96 @@ export interface operations {
       };
     };
   };
+  headGetListExitPlan: {
+    parameters: {
+      query?: {
+        /**
+         * @description Comma-separated provider ids (ExitTarget.providers)
+         * @example ovhcloud,scaleway
+         */
+        providers?: string;
+        /** @description true: only sovereign-option providers (ExitTarget.sovereignOption) */
+        sovereignOption?: boolean | ("0" | "1" | "true" | "false");
+        /** @description true: only EU-resident-only providers (ExitTarget.euResidentOnly) */
+        euResidentOnly?: boolean | ("0" | "1" | "true" | "false");
+        /**
+         * @description Comma-separated head-office jurisdictions (ExitTarget.jurisdictions)
+         * @example EU,CH
+         */
+        jurisdictions?: string;
+        /**
+         * @description Comma-separated provider ids never to use (ExitTarget.exclude)
+         * @example stackit
+         */
+        exclude?: string;
+        /** @description json (default), md (Markdown) or csv; wins over the Accept header */
+        format?: "json" | "md" | "csv";
+        /** @description CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right */
+        bom?: boolean | ("0" | "1" | "true" | "false");
+      };
+      header?: {
+        /** @description text/markdown or text/csv for the plan in that format (?format wins); anything else: JSON */
+        accept?: string;
+      };
+      path: {
+        /**
+         * @description The list's slug or generated id
+         * @example platform-baseline
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A saved list's exit plan */
+      200: {
+        headers: {
+          /** @description The limit of this endpoint's relaxed bucket (30 per minute per IP) */
+          "X-RateLimit-Limit"?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
+      429: {
+        headers: {
+          /** @description Seconds until the bucket has room again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getStatus: {
     parameters: {
       query?: never;
@@ -4232,6 +5162,31 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Catalogue status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -4273,6 +5228,38 @@ export interface operations {
       };
     };
   };
+  headGetStatusHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Status history */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getHealth: {
     parameters: {
       query?: never;
@@ -4299,6 +5286,31 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Health probe */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -4631,6 +5643,31 @@ export interface operations {
       };
     };
   };
+  headGetCatalogueDump: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The whole catalogue in one file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
   getBuildManifest: {
     parameters: {
       query?: never;
@@ -4666,6 +5703,38 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetBuildManifest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Build manifest */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };
@@ -4710,6 +5779,472 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  headGetBuildFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Path inside the build, as the manifest lists it
+         * @example api/v1/providers.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getBuildFileAtDepth2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description File name inside those folders
+         * @example openapi.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": unknown;
+        };
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  headGetBuildFileAtDepth2: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description File name inside those folders
+         * @example openapi.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getBuildFileAtDepth3: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description Folder 2 of the path
+         * @example v1
+         */
+        dir2: string;
+        /**
+         * @description File name inside those folders
+         * @example providers.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": unknown;
+        };
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  headGetBuildFileAtDepth3: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description Folder 2 of the path
+         * @example v1
+         */
+        dir2: string;
+        /**
+         * @description File name inside those folders
+         * @example providers.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getBuildFileAtDepth4: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description Folder 2 of the path
+         * @example v1
+         */
+        dir2: string;
+        /**
+         * @description Folder 3 of the path
+         * @example services
+         */
+        dir3: string;
+        /**
+         * @description File name inside those folders
+         * @example aws-s3.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": unknown;
+        };
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  headGetBuildFileAtDepth4: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description Folder 2 of the path
+         * @example v1
+         */
+        dir2: string;
+        /**
+         * @description Folder 3 of the path
+         * @example services
+         */
+        dir3: string;
+        /**
+         * @description File name inside those folders
+         * @example aws-s3.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getBuildFileAtDepth5: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description Folder 2 of the path
+         * @example v1
+         */
+        dir2: string;
+        /**
+         * @description Folder 3 of the path
+         * @example services
+         */
+        dir3: string;
+        /**
+         * @description Folder 4 of the path
+         * @example pages
+         */
+        dir4: string;
+        /**
+         * @description File name inside those folders
+         * @example 2.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "*/*": unknown;
+        };
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  headGetBuildFileAtDepth5: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description Folder 1 of the path
+         * @example api
+         */
+        dir1: string;
+        /**
+         * @description Folder 2 of the path
+         * @example v1
+         */
+        dir2: string;
+        /**
+         * @description Folder 3 of the path
+         * @example services
+         */
+        dir3: string;
+        /**
+         * @description Folder 4 of the path
+         * @example pages
+         */
+        dir4: string;
+        /**
+         * @description File name inside those folders
+         * @example 2.json
+         */
+        path: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One file of the build */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other client error */
+      "4XX": {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

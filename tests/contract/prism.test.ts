@@ -58,8 +58,16 @@ beforeAll(async () => {
   const catalogue = realCatalogue();
   // A build to mirror: the providers file as the build writes it, and a non-JSON file.
   const providers = [...apiFiles(catalogue, URLS)].find((file) => file.file === "v1/providers.json")!;
+  const built = (file: string) => [...apiFiles(catalogue, URLS)].find((candidate) => candidate.file === file)!.body;
+  // The mirror operations' examples, one per depth, and a non-JSON file.
   const files = await BuiltFiles.open(
-    fakeBuild({ "api/v1/providers.json": providers.body, "text/robots.txt": "User-agent: *\n" }),
+    fakeBuild({
+      "api/openapi.json": built("openapi.json"),
+      "api/v1/providers.json": providers.body,
+      "api/v1/services/aws-s3.json": built("v1/services/aws-s3.json"),
+      "api/v1/services/pages/2.json": built("v1/services/pages/2.json"),
+      "text/robots.txt": "User-agent: *\n",
+    }),
   );
   app = await buildApp({
     // Each request names its own client (X-Forwarded-For), so rate limits do not get in the way.
@@ -193,7 +201,9 @@ describe("Prism's validating proxy in front of the server", () => {
     const prism = await startPrism(DOC, "openapi");
     const answers: Sent[] = [];
     const invalid: { sent: Sent; direct: Sent }[] = [];
-    for (const operation of ORDERED) {
+    // Prism's proxy answers 500 to every HEAD (it reads the empty body as the GET's content): HEAD is
+    // checked against the server below.
+    for (const operation of ORDERED.filter((candidate) => candidate.method !== "HEAD")) {
       const example = exampleRequest(operation);
       answers.push(await call(prism.url, operation, example));
       if (operation.operationId === "getBuildFile") {
@@ -201,6 +211,8 @@ describe("Prism's validating proxy in front of the server", () => {
         answers.push(await call(prism.url, operation, { ...example, path: "/mirror/text%2Frobots.txt" }));
         answers.push(await call(prism.url, operation, { ...example, path: "/mirror/no-such-file.txt" }));
       }
+      if (operation.operationId === "getBuildFileAtDepth2")
+        answers.push(await call(prism.url, operation, { ...example, path: "/mirror/text/robots.txt" }));
       // Query booleans written 1 and 0 (the one style of every boolean parameter).
       if (operation.operationId === "planExit" || operation.operationId === "getListExitPlan")
         answers.push(
@@ -229,8 +241,12 @@ describe("Prism's validating proxy in front of the server", () => {
     }
 
     // Every operation was driven, and the examples were answered as the document says.
-    expect(answers.length).toBeGreaterThanOrEqual(OPERATIONS.length);
-    expect(answers.filter((answer) => answer.status >= 500).map((answer) => answer.what)).toEqual([]);
+    expect(answers.length).toBeGreaterThanOrEqual(OPERATIONS.filter((operation) => operation.method !== "HEAD").length);
+    expect(
+      answers
+        .filter((answer) => answer.status >= 500)
+        .map((answer) => `${answer.what} ${answer.status} ${answer.body.slice(0, 300)}`),
+    ).toEqual([]);
     expect(
       answers
         .filter((answer) => answer.violations || answer.contentType.includes("problem+json"))
@@ -257,6 +273,28 @@ describe("Prism's validating proxy in front of the server", () => {
       `prism: ${answers.length} valid requests over ${OPERATIONS.length} operations, ${invalid.length} invalid ones; 0 violations, 0 × 5xx`,
     );
   }, 180_000);
+
+  it("answers HEAD wherever the document declares it: the GET's status and type, no body", async () => {
+    const heads = OPERATIONS.filter((operation) => operation.method === "HEAD");
+    expect(heads.length).toBe(
+      OPERATIONS.filter((operation) => operation.method === "GET" && operation.path !== "/mcp").length,
+    );
+    const differing: string[] = [];
+    for (const head of heads) {
+      const get = OPERATIONS.find((operation) => operation.method === "GET" && operation.path === head.path)!;
+      const [got, headed] = [
+        await call(upstream, get, exampleRequest(get)),
+        await call(upstream, head, exampleRequest(head)),
+      ];
+      if (headed.status !== got.status || headed.contentType !== got.contentType || headed.body !== "")
+        differing.push(
+          `${head.path}: GET ${got.status} ${got.contentType}, HEAD ${headed.status} ${headed.contentType} ${headed.body.length} bytes`,
+        );
+      if (!Object.keys(DOC.paths[head.path]!.head!.responses).includes(String(headed.status)))
+        differing.push(`${head.path}: HEAD ${headed.status} is not declared`);
+    }
+    expect(differing).toEqual([]);
+  });
 
   it("does report a response violation when the document is wrong (the check can fail)", async () => {
     const wrong = JSON.parse(JSON.stringify(DOC)) as typeof DOC;
