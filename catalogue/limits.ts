@@ -14,7 +14,7 @@ export const LIST_LIFETIME_MS = LIST_LIFETIME_DAYS * DAY_MS;
 export const BUCKETS = {
   strict: { max: 10, windowMs: MINUTE_MS },
   relaxed: { max: 30, windowMs: MINUTE_MS },
-  /** POST /mcp: an assistant's session is several messages (initialize, lists, calls), each counted. */
+  /** POST /mcp: the calls of assistants (MCP_UNCOUNTED_METHODS, a session's setup, are not counted). */
   mcp: { max: 120, windowMs: MINUTE_MS },
   /**
    * Reads of a saved list (by slug or id) that find none: slugs come from names, so unmetered misses
@@ -23,6 +23,21 @@ export const BUCKETS = {
   misses: { max: 20, windowMs: MINUTE_MS },
 } as const;
 export type BucketName = keyof typeof BUCKETS;
+
+/**
+ * The messages of an MCP session's setup and discovery, not counted in the mcp bucket (since 1.10.0):
+ * answered from the server's own description, they cost what a GET does, and counting them spent
+ * an office's shared address on setup (100 assistants: 300 messages before the first call).
+ */
+export const MCP_UNCOUNTED_METHODS: readonly string[] = [
+  "initialize",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+];
 
 /** The text host's own limit, per client IP. */
 export const TEXT_HOST_LIMIT = { max: 60, windowMs: MINUTE_MS } as const;

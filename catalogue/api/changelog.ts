@@ -11,6 +11,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
     version: "1.10.0",
     date: "2026-11-27",
     changes: [
+      "POST /mcp: a session's setup and discovery (initialize, notifications, tools/list, prompts/list, resources/list, resources/templates/list) are no longer counted in the mcp bucket, so 100 assistants behind one office address all start; their calls share the address's 120 a minute.",
       "OpenAPI describes every GET as HEAD too (head… operations: the GET's status and headers, no body), and /mirror/{path} once per depth as well (/mirror/{dir1}/{path} … /mirror/{dir1}/{dir2}/{dir3}/{dir4}/{path}, operations getBuildFileAtDepth2 to 5), so clients and validating proxies that read a path parameter as one segment reach every file of a build. The server is unchanged.",
       "GET /v1/services: compliance (optional, a compliance vocabulary id such as secnumcloud, c5, hds or ens-high) keeps the services whose own compliance names the programme, those a provider-published scope list names, never a service whose provider only holds it platform-wide; the answer's compliance {id, name, sources} gives per service on the page the sources (scope lists) that back it. An unknown programme is a 400 listing the ids.",
       "GET /v1/exposure: each ExposureRow carries compliance {own, providerOnly}: the programmes a scope list names the service for, apart from those its provider holds platform-wide with no list naming the service, so a programme claimed at provider level only is shown as such.",

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
 import { ERRORS, titlesOf } from "./error-catalogue.ts";
-import { BUCKETS, LIST_LIFETIME_DAYS, READ_CACHE_SECONDS, TEXT_HOST_LIMIT } from "../limits.ts";
+import { BUCKETS, LIST_LIFETIME_DAYS, MCP_UNCOUNTED_METHODS, READ_CACHE_SECONDS, TEXT_HOST_LIMIT } from "../limits.ts";
 import { ApiError } from "../schema/index.ts";
 import type { PublicUrls } from "../urls.ts";
 import { API_MAJOR, API_VERSION } from "../version.ts";
@@ -351,7 +351,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]) 
       reads: `GET endpoints are not rate-limited; responses are cached for ${READ_CACHE_SECONDS / 60} minutes unless an endpoint says otherwise.`,
       strict: `${BUCKETS.strict.max} requests per minute per IP: ${bucketMembers(table, "strict")}.`,
       relaxed: `${BUCKETS.relaxed.max} requests per minute per IP: ${bucketMembers(table, "relaxed")}.`,
-      mcp: `${BUCKETS.mcp.max} requests per minute per IP: ${bucketMembers(table, "mcp")}.`,
+      mcp: `${BUCKETS.mcp.max} requests per minute per IP: ${bucketMembers(table, "mcp")}; a session's setup and discovery (${MCP_UNCOUNTED_METHODS.join(", ")}) are not counted.`,
       misses: `${BUCKETS.misses.max} reads per minute per IP that find no saved list: ${[...new Set(table.filter((row) => row.missBucket === "misses").map((row) => `${row.method} ${row.path}`))].join(", ")}; past it every read of a list is 429 until the minute is over (reads that find one are not counted).`,
       textHost: `${TEXT_HOST_LIMIT.max} requests per minute per IP on the text host.`,
       headers: "X-RateLimit-Limit reports the endpoint's bucket limit; a 429 carries Retry-After in seconds.",

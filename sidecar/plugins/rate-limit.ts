@@ -7,9 +7,9 @@
  * follows TRUST_PROXY, so X-Forwarded-For cannot choose the key.
  */
 import rateLimit from "@fastify/rate-limit";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { BUCKETS, type BucketName } from "../../catalogue/limits.ts";
+import { BUCKETS, MCP_UNCOUNTED_METHODS, type BucketName } from "../../catalogue/limits.ts";
 import type { Store } from "../store/store.ts";
 import { HttpError } from "./errors.ts";
 import { clientKey, limitStore, limitsUncounted } from "./limit-store.ts";
@@ -23,7 +23,24 @@ const failsClosed = (key: string) => FAIL_CLOSED.some((bucket) => key.endsWith(b
 const COUNTERS = "rl";
 
 export function bucketConfig(bucket: BucketName) {
-  return { rateLimit: { max: BUCKETS[bucket].max, timeWindow: BUCKETS[bucket].windowMs, groupId: bucket } };
+  const limit = { max: BUCKETS[bucket].max, timeWindow: BUCKETS[bucket].windowMs, groupId: bucket };
+  // The mcp bucket reads the JSON-RPC method, so it counts once the body is parsed.
+  if (bucket === "mcp")
+    return {
+      rateLimit: {
+        ...limit,
+        hook: "preHandler" as const,
+        allowList: (request: FastifyRequest) => mcpSetup(request.body),
+      },
+    };
+  return { rateLimit: limit };
+}
+
+/** A single JSON-RPC message whose method is a session's setup or discovery (MCP_UNCOUNTED_METHODS). */
+function mcpSetup(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const method = (body as { method?: unknown }).method;
+  return typeof method === "string" && MCP_UNCOUNTED_METHODS.includes(method);
 }
 
 export default fp(

@@ -315,6 +315,34 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(policy.statusCode).toBe(200);
   });
 
+  it("lets an office of assistants behind one address set up: sessions' setup is not counted, their calls are", async () => {
+    const app = await build();
+    const remoteAddress = "192.0.2.67";
+    const send = (payload: object) =>
+      app.inject({ method: "POST", url: "/mcp", headers: HEADERS, payload, remoteAddress });
+    const initialize = {
+      jsonrpc: "2.0",
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "office", version: "1" } },
+    };
+    // 100 assistants start: initialize, the notification and the lists, 500 messages past the 120.
+    for (let assistant = 0; assistant < 100; assistant++) {
+      const setup = [
+        await send({ ...initialize, id: assistant }),
+        await send({ jsonrpc: "2.0", method: "notifications/initialized" }),
+        await send({ jsonrpc: "2.0", id: assistant, method: "tools/list" }),
+        await send({ jsonrpc: "2.0", id: assistant, method: "prompts/list" }),
+        await send({ jsonrpc: "2.0", id: assistant, method: "resources/list" }),
+      ];
+      expect(setup.map((answer) => answer.statusCode)).toEqual([200, 202, 200, 200, 200]);
+    }
+    // Their calls share the address's bucket: all of it is there, and no more.
+    for (let i = 0; i < BUCKETS.mcp.max; i++) expect((await send(ping(i))).statusCode).toBe(200);
+    expect((await send(ping(0))).statusCode).toBe(429);
+    // A batch is not setup, whatever it holds (refused, and counted).
+    expect((await send([{ ...initialize, id: 1 }])).statusCode).toBe(429);
+  }, 120_000);
+
   it("is listed in discovery and described in OpenAPI with its x-mcp extension", async () => {
     const app = await build();
     const discovery = (await app.inject("/")).json();
