@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../catalogue/load/load.ts";
-import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/ports.ts";
+import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/contract/ports.ts";
 import { buildUrls, CANONICAL_URLS, loadConfig, publicUrls } from "../sidecar/config.ts";
 import { buildsDirOf, cleanStaleStaging, serving } from "../scripts/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../scripts/inputs.ts";

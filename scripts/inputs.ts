@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 
 /** What `build` (build.ts) is given; here so dist.ts can name it without importing build.ts. */
 export interface BuildOptions {

@@ -4,12 +4,12 @@
  */
 import { z } from "zod";
 import { compareServices } from "../equivalence/compare.ts";
-import { endpoint, type Endpoint, type PublicUrls } from "../api/endpoint.ts";
+import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
 import { equivalenceGroup, equivalenceMatrix } from "../equivalence/equivalents.ts";
 import { exposureReport } from "../equivalence/exposure.ts";
-import { parseIdList } from "../ids.ts";
-import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../limits.ts";
-import { changesAtom } from "../lifecycle/changes.ts";
+import { parseIdList } from "../search/ids.ts";
+import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../base/limits.ts";
+import { changesAtom } from "../load/changes.ts";
 import {
   catalogueDay,
   dayOf,
@@ -21,7 +21,7 @@ import {
   lifecycleList,
 } from "../lifecycle/lifecycle.ts";
 import type { Catalogue } from "../load/load.ts";
-import { HttpError } from "../api/problem.ts";
+import { HttpError } from "../base/problem.ts";
 import { listServices, pageCount, serviceDetail } from "../search/query.ts";
 import {
   Category,

@@ -8,8 +8,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
 import { actionMatches, DEPENDENCY_SHAPES, identifierKey, ownIdentifiers, type DependencyMap } from "./dependencies.ts";
-import { issueLines, issuePath } from "../api/issues.ts";
-import { IMPLICIT_NEEDS } from "../policies/implicit-needs.ts";
+import { issueLines, issuePath } from "../base/issues.ts";
+import { IMPLICIT_NEEDS } from "./implicit-needs.ts";
 import { DependencySource, type PolicyIdentifiersT, type ServiceDependencyT } from "../schema/index.ts";
 
 const SourceId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a kebab-case source id");

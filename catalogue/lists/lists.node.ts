@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { nanoid } from "nanoid";
-import { LIST_LIFETIME_MS } from "../limits.ts";
+import { LIST_LIFETIME_MS } from "../base/limits.ts";
 import { cleanListName, slugify, type Idempotency, type NewList } from "./lists.ts";
 
 /** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */

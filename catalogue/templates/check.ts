@@ -8,7 +8,7 @@
  */
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../policies/documents.ts";
 import { PolicyRequestError } from "../policies/errors.ts";
-import { IMPLICIT_NEEDS, type ImplicitNeed } from "../policies/implicit-needs.ts";
+import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-needs.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { Deployment, DeploymentItem } from "./read.ts";
 import type { TemplateIndex } from "./index.node.ts";

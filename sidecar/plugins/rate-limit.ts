@@ -9,7 +9,7 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { BUCKETS, type BucketName } from "../../catalogue/limits.ts";
+import { BUCKETS, type BucketName } from "../../catalogue/base/limits.ts";
 import type { Store } from "../store/store.ts";
 import { HttpError } from "./errors.ts";
 import { clientKey, limitStore, limitsUncounted } from "./limit-store.ts";

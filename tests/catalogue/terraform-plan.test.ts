@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { readInventory } from "../../catalogue/inventory/load.node.ts";
 import { terraformResourceProblems } from "../../catalogue/load/terraform-resources.ts";
 import { ServiceEntry } from "../../catalogue/schema/data-files.ts";
-import { renderAnsi } from "../../catalogue/render/ansi.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderAnsi } from "../../catalogue/format/ansi.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { servicePage } from "../../catalogue/render/service-page.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
