@@ -8,7 +8,7 @@ import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { categoryTables } from "../../catalogue/render/pages.ts";
 import { apiFiles, mirrored, textFiles } from "../../catalogue/api/static.ts";
 import { build as buildDist, listFiles } from "../../scripts/build.ts";
-import { buildInputsHash, buildIsFresh } from "../../scripts/inputs.ts";
+import { buildInputsHash, buildIsFresh } from "../../build/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";

@@ -11,7 +11,7 @@ import { SERVICE_SECTIONS, shownSections } from "../../catalogue/render/sections
 import { servicePage } from "../../catalogue/render/service-page.ts";
 import { servicePath } from "../../catalogue/base/urls.ts";
 import { build as buildDist } from "../../scripts/build.ts";
-import { buildAndSwap } from "../../scripts/dist.ts";
+import { buildAndSwap } from "../../build/dist.ts";
 import { buildUrls, loadConfig } from "../../sidecar/config.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
