@@ -52,7 +52,7 @@ function resourceTypes(config: string): string[] {
 function inventoryOf(provider: string) {
   const problems: string[] = [];
   const inventory = readInventory(
-    new URL("../../catalogue/inventory/", import.meta.url).pathname,
+    new URL("../../catalogue/inventory/data/", import.meta.url).pathname,
     `${provider}/terraform`,
     problems,
   );
