@@ -1,6 +1,6 @@
 /**
  * The MCP server of the catalogue: the tools of ./tools.ts (each answered by its contract row),
- * the resources and the prompts, over whichever transport connects it (./stdio.ts, ./http.ts).
+ * the resources and the prompts, over whichever transport connects it (../scripts/mcp-stdio.ts, ./http.ts).
  * Read only: the tools run the API's read and compute operations, never a write, a file or the
  * network; every answer carries the catalogue release in its text and its _meta.
  */

@@ -112,7 +112,7 @@ export function readDependencies(
 }
 
 /**
- * Plus the implicit-needs table's rows (policies/implicit-needs.ts) that belong to a service: the
+ * Plus the implicit-needs table's rows (dependencies/implicit-needs.ts) that belong to a service: the
  * same table the deployment check reads, so approving the service allows what the row names. The
  * service's own identifiers and those already listed for it are left out; a row whose service is
  * not in this data folder (a test's small catalogue) adds nothing.

@@ -2,7 +2,7 @@
  * The deployment check (POST /v1/deployments/check): a deployment read by read.ts, the approved
  * list, and the answer — the services the deployment uses with the items that made it so, what the
  * catalogue cannot place, the slugs the list lacks, the implicit needs its tools and types bring
- * (policies/implicit-needs.ts, each with its vendor page), and the three policies' verdict for this
+ * (dependencies/implicit-needs.ts, each with its vendor page), and the three policies' verdict for this
  * deployment: the document generated from the approved list, then from the list with what the
  * check says to add. Every statement says what it checked (decisions.md#approved-means-usable).
  */

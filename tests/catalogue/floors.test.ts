@@ -3,7 +3,7 @@
  * folders of one floor (the half of any folder loop that is not a way down) and a folder on no floor
  * each fail it, read by dpdm from files on disk as the check reads the repository.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -74,6 +74,15 @@ describe("folder floors", () => {
     expect(floorViolations(HOUSE, await importTree(dir, ["catalogue"]))).toEqual([
       "catalogue/stray/x.ts: catalogue/stray is on no floor (scripts/check-floors.ts)",
     ]);
+  });
+
+  it("are the floors catalogue/README.md lists, in its order", () => {
+    const readme = readFileSync(new URL("../../catalogue/README.md", import.meta.url), "utf8");
+    const section = readme.split("\n## Floors\n")[1]!.split("\n## ")[0]!;
+    const listed = [...section.matchAll(/^\d+\. (.+)$/gm)].map(([, line]) =>
+      [...line!.matchAll(/`([a-z-]+)\/`/g)].map(([, folder]) => folder),
+    );
+    expect(listed).toEqual(CATALOGUE.floors);
   });
 
   it("places every folder of the repository's houses once", () => {
