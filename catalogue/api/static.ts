@@ -6,7 +6,13 @@
  * three renderings.
  */
 import { ENDPOINTS } from "../contract/index.ts";
-import { FILE_SEGMENT, type Endpoint, type PublicUrls, type StaticFile, type StaticSpec } from "../contract/endpoint.ts";
+import {
+  FILE_SEGMENT,
+  type Endpoint,
+  type PublicUrls,
+  type StaticFile,
+  type StaticSpec,
+} from "../contract/endpoint.ts";
 import type { Catalogue } from "../load/load.ts";
 import { renderAnsi } from "../format/ansi.ts";
 import type { Doc } from "../format/doc.ts";
