@@ -40,7 +40,7 @@ import {
 import { ATOM, CALENDAR, text, json, file } from "./shared.ts";
 
 /**
- * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
+ * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
  * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
  * same white space as \s.
  */
