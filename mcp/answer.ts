@@ -2,7 +2,7 @@
  * The MCP server as the /mcp row receives it (OperationContext.answerMcp): the SDK is imported on
  * the first request, so a process that never answers one never loads it.
  */
-import type { McpAnswerer } from "../catalogue/api/endpoint.ts";
+import type { McpAnswerer } from "../catalogue/contract/endpoint.ts";
 
 // import() resolves its specifier again on every call: once is enough.
 let http: Promise<typeof import("./http.ts")> | undefined;

@@ -7,8 +7,8 @@
  * stay the API's. https://modelcontextprotocol.io/specification/2025-06-18/basic/transports
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Result } from "../catalogue/api/endpoint.ts";
-import { HttpError, httpErrorOf } from "../catalogue/api/problem.ts";
+import type { Result } from "../catalogue/contract/endpoint.ts";
+import { HttpError, httpErrorOf } from "../catalogue/base/problem.ts";
 import { BATCH_PROTOCOL } from "../catalogue/contract/mcp.ts";
 import { catalogueMcpServer } from "./server.ts";
 import type { ToolContext } from "./tools.ts";

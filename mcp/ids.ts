@@ -5,8 +5,8 @@
  * argument keys refused with the nearest known key, unknown slugs answered with the nearest slugs.
  */
 import type { Catalogue } from "../catalogue/load/load.ts";
-import { HttpError } from "../catalogue/api/problem.ts";
-import { stripControl } from "../catalogue/render/doc.ts";
+import { HttpError } from "../catalogue/base/problem.ts";
+import { stripControl } from "../catalogue/format/doc.ts";
 import { searchData, tokenize } from "../catalogue/search/search.ts";
 
 /** Letters and digits only, lower case: "digital-ocean" and "DigitalOcean" compare equal. */

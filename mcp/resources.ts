@@ -13,10 +13,10 @@ import {
   type Resource,
 } from "@modelcontextprotocol/sdk/types.js";
 import { equivalenceGroupDoc } from "../catalogue/render/equivalents.ts";
-import type { Doc } from "../catalogue/render/doc.ts";
+import type { Doc } from "../catalogue/format/doc.ts";
 import { categoryPage, providerPage } from "../catalogue/render/pages.ts";
 import { servicePage } from "../catalogue/render/service-page.ts";
-import { HttpError } from "../catalogue/api/problem.ts";
+import { HttpError } from "../catalogue/base/problem.ts";
 import { catalogueRelease, markdownOf } from "./text.ts";
 import { runRow, type RowRequest, type ToolContext } from "./tools.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The MCP server of the catalogue: the tools of ./tools.ts (each answered by its contract row),
- * the resources and the prompts, over whichever transport connects it (./stdio.ts, ./http.ts).
+ * the resources and the prompts, over whichever transport connects it (../scripts/mcp-stdio.ts, ./http.ts).
  * Read only: the tools run the API's read and compute operations, never a write, a file or the
  * network; every answer carries the catalogue release in its text and its _meta.
  */
@@ -9,10 +9,10 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { LRUCache } from "lru-cache";
 import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { API_VERSION } from "../catalogue/version.ts";
-import { UnknownIdsError } from "../catalogue/ids.ts";
-import { issueDetails } from "../catalogue/api/issues.ts";
-import { HttpError, isHttpError } from "../catalogue/api/problem.ts";
+import { API_VERSION } from "../catalogue/base/version.ts";
+import { UnknownIdsError } from "../catalogue/search/ids.ts";
+import { issueDetails } from "../catalogue/base/issues.ts";
+import { HttpError, isHttpError } from "../catalogue/base/problem.ts";
 import { nearestSlugs, refuseUnknownKeys } from "./ids.ts";
 import { instructionsFor, ICON } from "./instructions.ts";
 import { inputSchema, outputSchema } from "./schemas.ts";

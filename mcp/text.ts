@@ -6,8 +6,8 @@
 import type { ResourceLink } from "@modelcontextprotocol/sdk/types.js";
 import { stringify } from "yaml";
 import type { Catalogue } from "../catalogue/load/load.ts";
-import { paragraph, type Block, type Doc, type Inline } from "../catalogue/render/doc.ts";
-import { renderMarkdown } from "../catalogue/render/markdown.ts";
+import { paragraph, type Block, type Doc, type Inline } from "../catalogue/format/doc.ts";
+import { renderMarkdown } from "../catalogue/format/markdown.ts";
 
 /** The catalogue release an answer was computed from, so an assistant can cite it. */
 export interface CatalogueRelease {

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { answerRow, rowInput, type RowRequest as PartsOfRequest } from "../catalogue/contract/run.ts";
-import type { ClientContext, Endpoint } from "../catalogue/api/endpoint.ts";
+import type { ClientContext, Endpoint } from "../catalogue/contract/endpoint.ts";
 import { type McpToolName } from "../catalogue/contract/mcp.ts";
 import { LifecycleQuery } from "../catalogue/schema/index.ts";
 import {
@@ -16,9 +16,9 @@ import {
   MAX_EXPOSURE_IDS,
   MAX_ID_LENGTH,
   MAX_URL_LENGTH,
-} from "../catalogue/limits.ts";
+} from "../catalogue/base/limits.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
-import { HttpError } from "../catalogue/api/problem.ts";
+import { HttpError } from "../catalogue/base/problem.ts";
 import {
   ExitPlan,
   LifecycleList,

@@ -13,14 +13,14 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
-import type { StaticFile } from "../catalogue/api/endpoint.ts";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import type { StaticFile } from "../catalogue/contract/endpoint.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 import type { BuildManifestT } from "../catalogue/schema/index.ts";
 import { apiFiles, mirrored, textFiles } from "../catalogue/api/static.ts";
 import { buildUrls, loadConfig } from "../sidecar/config.ts";
-import { Compressor, pruneCache, type FileDigest } from "./compress.ts";
-import { buildAndSwap } from "./dist.ts";
-import { buildInputsHash, DIST_DIR, ROOT_DIR, type BuildOptions } from "./inputs.ts";
+import { Compressor, pruneCache, type FileDigest } from "../build/compress.ts";
+import { buildAndSwap } from "../build/dist.ts";
+import { buildInputsHash, DIST_DIR, ROOT_DIR, type BuildOptions } from "../build/inputs.ts";
 
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -103,7 +103,7 @@ async function digestOf(outDir: string, path: string): Promise<FileDigest> {
   return { path, sha256: createHash("sha256").update(body).digest("hex"), size: body.length };
 }
 
-/** Compressed forms reused from earlier builds (scripts/compress.ts). */
+/** Compressed forms reused from earlier builds (build/compress.ts). */
 const DEFAULT_CACHE_DIR = join(ROOT_DIR, ".cache", "compressed");
 /** The cache keeps, beyond what this build used, the most recently used entries up to this many times this build's. */
 const CACHE_BUDGET_BUILDS = 4;
@@ -221,7 +221,7 @@ export async function build(options: BuildOptions): Promise<void> {
 if (import.meta.main) {
   const config = loadConfig(process.env);
   try {
-    // dist/ is a link to a finished build, swapped atomically (scripts/dist.ts).
+    // dist/ is a link to a finished build, swapped atomically (build/dist.ts).
     await buildAndSwap({ urls: buildUrls(config), build });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -6,12 +6,12 @@
  *     --api-port 80 --text-port 8081 --sidecar 10.0.0.5:8080/8081 --sidecar 10.0.0.6:8080/8081 > nginx.conf
  * Each --sidecar is host:apiPort/textPort of one `node sidecar/server.ts`.
  */
-import type { CataloguedError } from "../catalogue/api/error-catalogue.ts";
+import type { CataloguedError } from "../catalogue/base/error-catalogue.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import type { CachePolicy, Endpoint } from "../catalogue/api/endpoint.ts";
-import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/limits.ts";
+import type { CachePolicy, Endpoint } from "../catalogue/contract/endpoint.ts";
+import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/base/limits.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/api/pages.ts";
 

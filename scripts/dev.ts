@@ -26,7 +26,7 @@ import { buildTextApp, type SiteHandler } from "../sidecar/text/app.ts";
 import { negotiate } from "../sidecar/text/render.ts";
 import { pathPattern, TEXT_ROUTES } from "../sidecar/text/routes.ts";
 import { freePort } from "./components.ts";
-import { ROOT_DIR } from "./inputs.ts";
+import { ROOT_DIR } from "../build/inputs.ts";
 
 /** Edits arrive as bursts of events (an editor's temporary file, then the rename): one reload per burst. */
 const DEBOUNCE_MS = 80;

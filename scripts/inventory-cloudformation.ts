@@ -2,7 +2,7 @@
  * `node scripts/inventory-cloudformation.ts <cfn-lint git dir> [commit]`: reads the CloudFormation
  * resource provider schemas that aws-cloudformation/cfn-lint vendors (src/cfnlint/data/schemas/
  * providers/<region>/*.json) at a commit that still keeps `handlers` (469fe11f, 2024-09-05), and
- * writes catalogue/inventory/aws/cloudformation/: items.txt (every resource type of any region) and
+ * writes catalogue/inventory/data/aws/cloudformation/: items.txt (every resource type of any region) and
  * handler-permissions.json (per type: the schema file read and the IAM actions its create, update
  * and delete handlers need). A type's schema is taken from us-east-1 where it exists there,
  * otherwise from the first region (alphabetically) that has it. Each action is checked against the

@@ -37,7 +37,7 @@ if (write && !existsSync(itemsPath) && existsSync(join(DEFAULT_INVENTORY_DIR, id
   writeFileSync(itemsPath, "");
 const inventory = readInventory(DEFAULT_INVENTORY_DIR, id!, problems);
 if (!inventory && !existsSync(join(DEFAULT_INVENTORY_DIR, id!, "source.yaml")))
-  fail(`${id}: no catalogue/inventory/${id}/source.yaml`);
+  fail(`${id}: no catalogue/inventory/data/${id}/source.yaml`);
 if (!inventory) fail(problems.join("\n"));
 const next = artefact
   ? readArtefact(artefact)
@@ -45,5 +45,5 @@ const next = artefact
 for (const line of diffLines(id!, diffItems(inventory!.items, next))) console.log(line);
 if (write) {
   writeFileSync(itemsPath, itemsFileText(id!, inventory!.source, next));
-  console.log(`wrote catalogue/inventory/${id}/items.txt (${new Set(next).size} items)`);
+  console.log(`wrote catalogue/inventory/data/${id}/items.txt (${new Set(next).size} items)`);
 }

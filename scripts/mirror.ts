@@ -7,14 +7,14 @@
  * (scripts/serve-mirror.ts follows `current`). A re-run with nothing changed leaves it untouched. A re-run
  * reuses unchanged files from the current copy and fetches only what changed; an interrupted run
  * resumes from its staging folder. When it replaces an earlier mirror, it prints what the pulled
- * catalogue changed: services added, removed, renamed or moved in lifecycle (catalogue/lifecycle/changes.ts).
+ * catalogue changed: services added, removed, renamed or moved in lifecycle (catalogue/load/changes.ts).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { changeLines, changeSummary, diffServices, snapshotServices } from "../catalogue/lifecycle/changes.ts";
+import { changeLines, changeSummary, diffServices, snapshotServices } from "../catalogue/load/changes.ts";
 import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema/index.ts";
 
 type ManifestFile = BuildManifestT["files"][number];

@@ -9,7 +9,7 @@
 import { writeFileSync, mkdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import { serializeSnapshot, snapshotServices } from "../catalogue/lifecycle/changes.ts";
+import { serializeSnapshot, snapshotServices } from "../catalogue/load/changes.ts";
 import { CatalogueError, DEFAULT_DATA_DIR, loadCatalogue, releasesDirOf } from "../catalogue/load/load.ts";
 
 const { values } = parseArgs({ options: { date: { type: "string" }, data: { type: "string" } } });

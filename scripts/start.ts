@@ -3,7 +3,7 @@
  * the sources'), then serves the API on PORT and the text host on TEXT_PORT from one process.
  * The store is opened before the build, so a second instance on the same DATA_DIR stops before it
  * builds. The build runs in a child process (`npm run build`), so the server does not keep the
- * builder's heap, and it writes a new folder that dist/ is then linked to (scripts/dist.ts): a
+ * builder's heap, and it writes a new folder that dist/ is then linked to (build/dist.ts): a
  * server still running on the previous build keeps its files.
  */
 import { spawn } from "node:child_process";
@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { loadBuiltCatalogue } from "../catalogue/load/load.ts";
 import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
 import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
-import { buildCacheProblem, cannotWriteLine, isNotWritable } from "./build-cache.ts";
-import { serving } from "./dist.ts";
-import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "./inputs.ts";
+import { buildCacheProblem, cannotWriteLine, isNotWritable } from "../build/build-cache.ts";
+import { serving } from "../build/dist.ts";
+import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
 
 /**
  * The build's environment: the server's malloc tuning left out (package.json's start script sets

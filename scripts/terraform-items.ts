@@ -1,5 +1,5 @@
 /**
- * Writes a Terraform provider inventory's items.txt (catalogue/inventory/<provider>/terraform/) from
+ * Writes a Terraform provider inventory's items.txt (catalogue/inventory/data/<provider>/terraform/) from
  * a git clone of the provider's repository, without vendoring the repository: one resource type per
  * file of its registry docs folder (docs/resources/*.md, or website/docs/r/*), named by the page's
  * own "# <type>" heading where it has one, else <prefix>_<file name>. Data sources are not items.

@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import { openApiDocument } from "../catalogue/api/openapi.ts";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import { openApiDocument } from "../catalogue/contract/openapi.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
 
 /** The generated types of the document, with a header naming the command that writes them. */

@@ -13,9 +13,9 @@ import Fastify, {
   type RouteHandlerMethod,
 } from "fastify";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import type { Endpoint } from "../catalogue/api/endpoint.ts";
-import type { PublicUrls } from "../catalogue/urls.ts";
-import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/limits.ts";
+import type { Endpoint } from "../catalogue/contract/endpoint.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
+import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/base/limits.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
 import { serviceSearch } from "../catalogue/search/search.ts";
 import { staticFileFor } from "../catalogue/api/static.ts";

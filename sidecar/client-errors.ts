@@ -8,7 +8,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { CataloguedError } from "../catalogue/api/error-catalogue.ts";
+import type { CataloguedError } from "../catalogue/base/error-catalogue.ts";
 
 /** A refusal before routing: a title of the error catalogue with its own status. */
 type ClientError = CataloguedError;

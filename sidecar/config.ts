@@ -4,8 +4,8 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { issueLines } from "../catalogue/api/issues.ts";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import { issueLines } from "../catalogue/base/issues.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const TrustProxy = z

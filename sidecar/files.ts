@@ -21,9 +21,9 @@ import send from "@fastify/send";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
-import type { CachePolicy } from "../catalogue/api/endpoint.ts";
-import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/limits.ts";
-import { rewriteAtom, rewriteCalendar } from "../catalogue/render/feeds.ts";
+import type { CachePolicy } from "../catalogue/contract/endpoint.ts";
+import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/base/limits.ts";
+import { rewriteAtom, rewriteCalendar } from "../catalogue/format/feeds.ts";
 import { CONTENT_TYPES, contentTypeOf } from "../catalogue/api/static.ts";
 import { STREAM_CHUNK_BYTES, streamBudget } from "./response-budget.ts";
 

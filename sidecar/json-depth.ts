@@ -1,5 +1,5 @@
 /** How deep a parsed JSON value nests, counted without recursion (a recursive walk is what overflows). */
-import { MAX_JSON_DEPTH } from "../catalogue/limits.ts";
+import { MAX_JSON_DEPTH } from "../catalogue/base/limits.ts";
 import { HttpError } from "./plugins/errors.ts";
 
 /** Whether `value` has arrays or objects nested more than `max` levels deep. */

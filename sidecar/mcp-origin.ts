@@ -7,7 +7,7 @@
  * the public URLs' hosts or an allowed origin's host, unless "*" is set.
  */
 import type { FastifyInstance } from "fastify";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 import { errorBody, sendError } from "./plugins/errors.ts";
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { buildApp } from "./app.ts";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";

@@ -5,9 +5,14 @@
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { Catalogue } from "../catalogue/load/load.ts";
-import { MINUTE_MS, STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../catalogue/limits.ts";
+import {
+  MINUTE_MS,
+  STATUS_HISTORY_HOURS,
+  STATUS_HISTORY_LIMIT,
+  STATUS_SAMPLE_MINUTES,
+} from "../catalogue/base/limits.ts";
 import type { ComponentStateT, ReplicationT, StatusRecordT } from "../catalogue/schema/index.ts";
-import { statusRecord } from "../catalogue/api/status.ts";
+import { statusRecord } from "../catalogue/contract/status.ts";
 import { describeSkipped } from "./store/records.ts";
 import type { Store } from "./store/store.ts";
 

@@ -3,7 +3,7 @@
  * text host's Markdown and ANSI answers and for the site's pages rendered on demand
  * (site/src/pages/on-demand/), so the two renderings of one URL never disagree.
  */
-import { MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "../limits.ts";
+import { MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
 import { listServices } from "../search/query.ts";
 import { searchHref } from "../render/pages.ts";

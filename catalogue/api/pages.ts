@@ -7,15 +7,15 @@
  * (scripts/deploy-config.ts), and tests/catalogue/page-table.test.ts holds every site page file to a
  * row. The API's endpoints have their own table (contract/).
  */
-import type { CachePolicy } from "./endpoint.ts";
-import { FILE_SEGMENT } from "./endpoint.ts";
+import type { CachePolicy } from "../contract/endpoint.ts";
+import { FILE_SEGMENT } from "../contract/endpoint.ts";
 import type { Catalogue } from "../load/load.ts";
-import type { Doc } from "../render/doc.ts";
+import type { Doc } from "../format/doc.ts";
 import { equivalentsDoc } from "../render/equivalents.ts";
 import { categoryPage, homePage, lifecyclePage, providerPage } from "../render/pages.ts";
 import { SERVICE_SECTIONS } from "../render/sections.ts";
 import { servicePage } from "../render/service-page.ts";
-import { servicePath } from "../urls.ts";
+import { servicePath } from "../base/urls.ts";
 
 export type PageFormat = "ansi" | "txt" | "md" | "html";
 

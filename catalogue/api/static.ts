@@ -6,11 +6,17 @@
  * three renderings.
  */
 import { ENDPOINTS } from "../contract/index.ts";
-import { FILE_SEGMENT, type Endpoint, type PublicUrls, type StaticFile, type StaticSpec } from "./endpoint.ts";
+import {
+  FILE_SEGMENT,
+  type Endpoint,
+  type PublicUrls,
+  type StaticFile,
+  type StaticSpec,
+} from "../contract/endpoint.ts";
 import type { Catalogue } from "../load/load.ts";
-import { renderAnsi } from "../render/ansi.ts";
-import type { Doc } from "../render/doc.ts";
-import { renderMarkdown } from "../render/markdown.ts";
+import { renderAnsi } from "../format/ansi.ts";
+import type { Doc } from "../format/doc.ts";
+import { renderMarkdown } from "../format/markdown.ts";
 import { textPages } from "./pages.ts";
 import { BUILD_PATH_PATTERN } from "../schema/index.ts";
 

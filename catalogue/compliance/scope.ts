@@ -6,7 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { issueLines } from "../api/issues.ts";
+import { issueLines } from "../base/issues.ts";
 import { ScopeFile, type ScopeFileT, type ServiceEntryT, type ServiceSourceEntryT } from "../schema/index.ts";
 
 /** A service entry as the loader holds it. */

@@ -4,12 +4,12 @@
  */
 import { z } from "zod";
 import { compareServices } from "../equivalence/compare.ts";
-import { endpoint, type Endpoint, type PublicUrls } from "../api/endpoint.ts";
+import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
 import { equivalenceGroup, equivalenceMatrix } from "../equivalence/equivalents.ts";
 import { exposureReport } from "../equivalence/exposure.ts";
-import { parseIdList } from "../ids.ts";
-import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../limits.ts";
-import { changesAtom } from "../lifecycle/changes.ts";
+import { parseIdList } from "../search/ids.ts";
+import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../base/limits.ts";
+import { changesAtom } from "../load/changes.ts";
 import {
   catalogueDay,
   dayOf,
@@ -21,7 +21,7 @@ import {
   lifecycleList,
 } from "../lifecycle/lifecycle.ts";
 import type { Catalogue } from "../load/load.ts";
-import { HttpError } from "../api/problem.ts";
+import { HttpError } from "../base/problem.ts";
 import { listServices, pageCount, serviceDetail } from "../search/query.ts";
 import {
   Category,
@@ -40,7 +40,7 @@ import {
 import { ATOM, CALENDAR, text, json, file } from "./shared.ts";
 
 /**
- * parseIdList's bounds (ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
+ * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
  * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
  * same white space as \s.
  */

@@ -2,14 +2,14 @@
  * The deployment check's row (contract 1.10.0): a template and the approved list (or a saved list)
  * in, what it uses and whether the policies allow it out. See index.ts for the table it joins.
  */
-import { endpoint, type Endpoint } from "../api/endpoint.ts";
-import { HttpError } from "../api/problem.ts";
-import { requireKnownIds } from "../ids.ts";
-import { LIST_LIFETIME_DAYS } from "../limits.ts";
+import { endpoint, type Endpoint } from "./endpoint.ts";
+import { HttpError } from "../base/problem.ts";
+import { requireKnownIds } from "../search/ids.ts";
+import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 import { resolveList } from "../lists/lists.ts";
 import { TemplateCheck, TemplateCheckBody, type TemplateCheckBodyT } from "../schema/index.ts";
 import type { Catalogue } from "../load/load.ts";
-import type { RecordStore } from "../ports.ts";
+import type { RecordStore } from "./ports.ts";
 import { checkDeployment } from "../templates/check.ts";
 import { TemplateError } from "../templates/errors.ts";
 import { templateIndex } from "../templates/index.node.ts";

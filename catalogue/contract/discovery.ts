@@ -2,9 +2,9 @@
  * The Discovery rows: what the API is (discovery, OpenAPI) and how it changed (changelog). See
  * index.ts for the table they join.
  */
-import { endpoint, type Endpoint } from "../api/endpoint.ts";
-import { discoveryDocument, openApiDocument } from "../api/openapi.ts";
-import { changelog } from "../api/changelog.ts";
+import { endpoint, type Endpoint } from "./endpoint.ts";
+import { discoveryDocument, openApiDocument } from "./openapi.ts";
+import { changelog } from "./changelog.ts";
 import { Changelog, Discovery, OpenApiDocument } from "../schema/index.ts";
 import { json, file } from "./shared.ts";
 

@@ -5,7 +5,7 @@
  * to its file (static.ts), nginx's locations are generated from them (scripts/deploy-config.ts),
  * and so are OpenAPI and discovery (openapi.ts). Contract: docs/spec/catalogue-api-v1.md.
  */
-import type { Endpoint } from "../api/endpoint.ts";
+import type { Endpoint } from "./endpoint.ts";
 import { DISCOVERY_ENDPOINTS } from "./discovery.ts";
 import { CATALOGUE_ENDPOINTS } from "./catalogue.ts";
 import { POLICIES_ENDPOINTS } from "./policies.ts";

@@ -3,15 +3,15 @@
  * See index.ts for the table they join.
  */
 import { z } from "zod";
-import { endpoint, type Endpoint, type PublicUrls } from "../api/endpoint.ts";
+import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
 import { exitPlan } from "../exit/plan.ts";
 import { exitTargetOfQuery } from "../exit/target-query.ts";
-import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../limits.ts";
+import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../base/limits.ts";
 import { lifecycleCalendar } from "../lifecycle/lifecycle.ts";
 import { cleanListName, listPath, resolveList, type StoredList } from "../lists/lists.ts";
 import { newList } from "../lists/lists.node.ts";
-import { IdempotencyKeyReusedError, SlugTakenError } from "../ports.ts";
-import { HttpError } from "../api/problem.ts";
+import { IdempotencyKeyReusedError, SlugTakenError } from "./ports.ts";
+import { HttpError } from "../base/problem.ts";
 import {
   AcceptHeaders,
   ExitPlan,

@@ -5,9 +5,9 @@
  * context (`answerMcp`), so the domain never imports it and the build never loads the SDK.
  */
 import { z } from "zod";
-import { endpoint } from "../api/endpoint.ts";
-import { MAX_ID_LENGTH } from "../limits.ts";
-import { HttpError } from "../api/problem.ts";
+import { endpoint } from "./endpoint.ts";
+import { MAX_ID_LENGTH } from "../base/limits.ts";
+import { HttpError } from "../base/problem.ts";
 import { d } from "../schema/vocabulary.ts";
 
 /** The one protocol revision whose clients may send JSON-RPC batches (MCP 2025-03-26; later ones removed them). */

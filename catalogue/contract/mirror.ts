@@ -3,9 +3,9 @@
  * See index.ts for the table they join.
  */
 import { z } from "zod";
-import { endpoint, type Endpoint } from "../api/endpoint.ts";
+import { endpoint, type Endpoint } from "./endpoint.ts";
 import type { Catalogue } from "../load/load.ts";
-import { HttpError } from "../api/problem.ts";
+import { HttpError } from "../base/problem.ts";
 import { serviceDetail } from "../search/query.ts";
 import { BuildManifest, CatalogueDump } from "../schema/index.ts";
 import { json, file } from "./shared.ts";

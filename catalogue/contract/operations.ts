@@ -2,10 +2,10 @@
  * The Operations rows: status, health, feedback and outbound clicks. See index.ts for the table
  * they join.
  */
-import { endpoint, type Endpoint } from "../api/endpoint.ts";
-import { FEEDBACK_MESSAGE, STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../limits.ts";
-import type { RecordStore } from "../ports.ts";
-import { stripControl } from "../render/doc.ts";
+import { endpoint, type Endpoint } from "./endpoint.ts";
+import { FEEDBACK_MESSAGE, STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../base/limits.ts";
+import type { RecordStore } from "./ports.ts";
+import { stripControl } from "../format/doc.ts";
 import {
   FEEDBACK_TYPES,
   FeedbackBody,
@@ -17,7 +17,7 @@ import {
   StatusReport,
   type FeedbackBodyT,
 } from "../schema/index.ts";
-import { statusReport } from "../api/status.ts";
+import { statusReport } from "./status.ts";
 import { storeCall } from "./shared.ts";
 
 const FEEDBACK_OUTCOME_UNKNOWN = "The outcome is unknown: it may have been recorded. Retrying may record it twice.";

@@ -2,12 +2,12 @@
  * The Policies rows: the AWS SCP, the Azure policy set, the GCP organization policy, the Markdown
  * export and exit plans. See index.ts for the table they join.
  */
-import { endpoint, type Endpoint, type Result } from "../api/endpoint.ts";
+import { endpoint, type Endpoint, type Result } from "./endpoint.ts";
 import { exitPlan } from "../exit/plan.ts";
 import { azurePolicySet, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
 import { PolicyRequestError } from "../policies/errors.ts";
-import { HttpError } from "../api/problem.ts";
-import { renderMarkdown } from "../render/markdown.ts";
+import { HttpError } from "../base/problem.ts";
+import { renderMarkdown } from "../format/markdown.ts";
 import { approvedListDoc } from "../render/pages.ts";
 import {
   AcceptHeaders,

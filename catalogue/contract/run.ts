@@ -4,11 +4,11 @@
  * part of the request, then its handler answers. An invalid part is a 400 titled for the part.
  */
 import type { z } from "zod";
-import type { Endpoint, OperationContext, Result } from "../api/endpoint.ts";
-import type { InputPart } from "../api/error-catalogue.ts";
-import { issueDetails } from "../api/issues.ts";
-import type { BucketName } from "../limits.ts";
-import { HttpError } from "../api/problem.ts";
+import type { Endpoint, OperationContext, Result } from "./endpoint.ts";
+import type { InputPart } from "../base/error-catalogue.ts";
+import { issueDetails } from "../base/issues.ts";
+import type { BucketName } from "../base/limits.ts";
+import { HttpError } from "../base/problem.ts";
 
 /** A request's parts as received (query and headers as strings, the body as parsed JSON). */
 export interface RowRequest {

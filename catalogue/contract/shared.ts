@@ -3,12 +3,12 @@
  * as an HTTP error, and an exit plan in the format asked for.
  */
 import negotiate from "@fastify/accept-negotiator";
-import { serializeJson, type PublicUrls, type Result, type StaticFile } from "../api/endpoint.ts";
-import { requireKnownIds } from "../ids.ts";
+import { serializeJson, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
+import { requireKnownIds } from "../search/ids.ts";
 import type { Catalogue } from "../load/load.ts";
-import { StoreOutcomeUnknownError, StoreUnavailableError } from "../ports.ts";
-import { HttpError } from "../api/problem.ts";
-import { renderMarkdown } from "../render/markdown.ts";
+import { StoreOutcomeUnknownError, StoreUnavailableError } from "./ports.ts";
+import { HttpError } from "../base/problem.ts";
+import { renderMarkdown } from "../format/markdown.ts";
 import { exitPlanCsv, exitPlanDoc } from "../render/exit-plan.ts";
 import type { ExitPlanFormat, ExitPlanT } from "../schema/index.ts";
 

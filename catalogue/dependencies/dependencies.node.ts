@@ -8,8 +8,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
 import { actionMatches, DEPENDENCY_SHAPES, identifierKey, ownIdentifiers, type DependencyMap } from "./dependencies.ts";
-import { issueLines, issuePath } from "../api/issues.ts";
-import { IMPLICIT_NEEDS } from "../policies/implicit-needs.ts";
+import { issueLines, issuePath } from "../base/issues.ts";
+import { IMPLICIT_NEEDS } from "./implicit-needs.ts";
 import { DependencySource, type PolicyIdentifiersT, type ServiceDependencyT } from "../schema/index.ts";
 
 const SourceId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "must be a kebab-case source id");
@@ -112,7 +112,7 @@ export function readDependencies(
 }
 
 /**
- * Plus the implicit-needs table's rows (policies/implicit-needs.ts) that belong to a service: the
+ * Plus the implicit-needs table's rows (dependencies/implicit-needs.ts) that belong to a service: the
  * same table the deployment check reads, so approving the service allows what the row names. The
  * service's own identifiers and those already listed for it are left out; a row whose service is
  * not in this data folder (a test's small catalogue) adds nothing.

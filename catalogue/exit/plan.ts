@@ -23,8 +23,8 @@
  * the gaps where they are now.
  */
 import { type ExposureCatalogue, exposureReport } from "../equivalence/exposure.ts";
-import type { TitleOf } from "../api/error-catalogue.ts";
-import { HttpError } from "../api/problem.ts";
+import type { TitleOf } from "../base/error-catalogue.ts";
+import { HttpError } from "../base/problem.ts";
 import { roundedPrior } from "../search/search.ts";
 import {
   type ExitCatalogue,

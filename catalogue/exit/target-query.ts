@@ -4,8 +4,8 @@
  * schema that POST /v1/exit-plan's body uses. Apart from plan.ts, which the browser loads,
  * because validating needs zod and the browser's planner builds its target itself.
  */
-import { issueDetails } from "../api/issues.ts";
-import { HttpError } from "../api/problem.ts";
+import { issueDetails } from "../base/issues.ts";
+import { HttpError } from "../base/problem.ts";
 import { ExitTarget, type ExitTargetT } from "../schema/index.ts";
 
 /** The query form of an exit target (comma-separated lists, booleans) as ExitTarget, or a 400. */

@@ -1,5 +1,5 @@
 /**
- * Vendor inventories (catalogue/inventory/<provider>/<inventory>/, README.md there): the files'
+ * Vendor inventories (catalogue/inventory/data/<provider>/<inventory>/, README.md there): the files'
  * shapes and the pure reconciliation of one inventory's items against the catalogue's services.
  * Every item is mapped (a service's identifiers or map.yaml claim it), excluded (exclusions.yaml,
  * with a reason) or unreconciled; check:data fails on unreconciled items and on stale entries.

@@ -1,5 +1,5 @@
 /**
- * Node-only: reads every catalogue/inventory/<provider>/<inventory>/ folder (source.yaml,
+ * Node-only: reads every catalogue/inventory/data/<provider>/<inventory>/ folder (source.yaml,
  * items.txt, exclusions.yaml, map.yaml) and reconciles it against a catalogue's services.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -31,9 +31,9 @@ interface InventoryEntry {
   readonly policyIdentifiers?: InventoryService["policyIdentifiers"];
 }
 
-export const DEFAULT_INVENTORY_DIR = fileURLToPath(new URL("./", import.meta.url));
-/** Inventories are kept beside a data folder: catalogue/inventory for catalogue/data. */
-export const inventoryDirOf = (dataDir: string): string => join(dataDir, "..", "inventory");
+export const DEFAULT_INVENTORY_DIR = fileURLToPath(new URL("./data/", import.meta.url));
+/** Inventories are kept beside a data folder: catalogue/inventory/data for catalogue/data. */
+export const inventoryDirOf = (dataDir: string): string => join(dataDir, "..", "inventory", "data");
 
 const issues = (error: z.ZodError) =>
   error.issues.map((issue) => `${issue.path.join(".") || "(file)"}: ${issue.message}`);

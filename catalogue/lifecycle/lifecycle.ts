@@ -3,12 +3,12 @@
  * filter, and the two feeds (Atom 1.0, RFC 4287; iCalendar, RFC 5545). Days are UTC calendar days
  * (YYYY-MM-DD), compared as strings.
  */
-import { DAY_MS } from "../limits.ts";
+import { DAY_MS } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
-import { atomInstant, foldLine, icsInstant, icsText, renderAtom, tagAuthority, tagUri } from "../render/feeds.ts";
-import { HttpError } from "../api/problem.ts";
+import { atomInstant, foldLine, icsInstant, icsText, renderAtom, tagAuthority, tagUri } from "../format/feeds.ts";
+import { HttpError } from "../base/problem.ts";
 import type { LifecycleEntryT, LifecycleListT, LifecycleQueryT, ServiceT } from "../schema/index.ts";
-import { servicePath, type PublicUrls } from "../urls.ts";
+import { servicePath, type PublicUrls } from "../base/urls.ts";
 
 export interface LifecycleFilter {
   /** Only entries whose sunsetDate is between asOf and asOf + withinDays, both included. */

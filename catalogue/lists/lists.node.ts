@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { nanoid } from "nanoid";
-import { LIST_LIFETIME_MS } from "../limits.ts";
+import { LIST_LIFETIME_MS } from "../base/limits.ts";
 import { cleanListName, slugify, type Idempotency, type NewList } from "./lists.ts";
 
 /** nanoid's default: 21 characters of a 64-symbol URL-safe alphabet, 126 bits, unguessable. */
@@ -39,7 +39,7 @@ export function newList(
     readonly slug?: string | undefined;
     /** Saved by id only: no slug, given or derived, so nobody finds it by guessing a name. */
     readonly unlisted?: boolean | undefined;
-    /** Known and without duplicates, as requireKnownIds (ids.ts) returns them. */
+    /** Known and without duplicates, as requireKnownIds (search/ids.ts) returns them. */
     readonly ids: readonly string[];
     /** The request's Idempotency-Key and the client that sent it. */
     readonly idempotencyKey?: { readonly key: string; readonly client: string } | undefined;

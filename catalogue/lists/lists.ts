@@ -4,9 +4,9 @@
  * text host and the site's list page all use these (pure: the browser may load it); making a new
  * list, which hashes its Idempotency-Key, is lists.node.ts.
  */
-import { LIST_SLUG_LENGTH } from "../limits.ts";
+import { LIST_SLUG_LENGTH } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
-import { stripControl } from "../render/doc.ts";
+import { stripControl } from "../format/doc.ts";
 import type { ServiceT } from "../schema/index.ts";
 
 /** A list as a store keeps it. */

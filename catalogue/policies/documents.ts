@@ -26,7 +26,7 @@
 import { actionMatches, identifierKey } from "../dependencies/dependencies.ts";
 import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "./errors.ts";
-import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
+import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../base/limits.ts";
 import {
   AWS,
   AZURE,

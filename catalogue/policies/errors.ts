@@ -1,7 +1,7 @@
 /** The errors the policy generators throw; the endpoints answer them as 400 with their title. */
 
 /** A request the generators cannot answer with a usable document: the endpoint answers 400. */
-import type { TitleOf } from "../api/error-catalogue.ts";
+import type { TitleOf } from "../base/error-catalogue.ts";
 
 export class PolicyRequestError extends Error {
   readonly title: TitleOf<400>;

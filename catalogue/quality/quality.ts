@@ -36,8 +36,8 @@ export const MINIMUMS = {
 };
 
 const AWS_PREFIXES_FILE = new URL("../reference/aws-iam-prefixes.txt", import.meta.url);
-/** The pinned Service Authorization Reference (inventory/aws/iam), fresher than the CSV copy above. */
-const AWS_IAM_INVENTORY = new URL("../inventory/aws/iam/items.txt", import.meta.url);
+/** The pinned Service Authorization Reference (inventory/data/aws/iam), fresher than the CSV copy above. */
+const AWS_IAM_INVENTORY = new URL("../inventory/data/aws/iam/items.txt", import.meta.url);
 
 /** AWS IAM service prefixes: the 2026-03 CSV copy and the pinned aws/iam inventory together. */
 export function awsIamPrefixes(): Set<string> {

@@ -5,7 +5,7 @@
  */
 import { equivalenceGroup, equivalenceMatrix, matrixColumns } from "../equivalence/equivalents.ts";
 import type { Catalogue } from "../load/load.ts";
-import { heading, link, paragraph, type Block, type Doc, type Inline } from "./doc.ts";
+import { heading, link, paragraph, type Block, type Doc, type Inline } from "../format/doc.ts";
 import { categoryPath, lifecycleLabel, servicePath } from "./pages.ts";
 
 export const equivalentsPath = (id?: string) => (id ? `/equivalents/${id}` : "/equivalents");

@@ -7,7 +7,7 @@
 import { describeTarget } from "../exit/plan.ts";
 import type { ServiceRecord } from "../load/load.ts";
 import type { ExitCandidateT, ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
-import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
+import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "../format/doc.ts";
 import { servicePath } from "./pages.ts";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -3,7 +3,7 @@
  * a service with none says why, or that none is recorded, as the site's page does.
  */
 import type { PolicyIdentifiersT } from "../schema/index.ts";
-import type { Inline } from "./doc.ts";
+import type { Inline } from "../format/doc.ts";
 
 export function policyIdentifierRows(ids: PolicyIdentifiersT): [string, Inline[]][] {
   const rows: [string, Inline[]][] = [];

@@ -10,19 +10,19 @@ import {
   LIFECYCLE_YEAR_DAYS,
   LIST_LIFECYCLE_WARNING_DAYS,
   MAX_TEXT_COMPARE_SHOWN,
-} from "../limits.ts";
+} from "../base/limits.ts";
 import { listPath, resolveList, type StoredList } from "../lists/lists.ts";
 import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import type { Catalogue } from "../load/load.ts";
 import { holdingText, ownComplianceText, providerHoldings } from "../compliance/compliance.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
-import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "./doc.ts";
-import { categoryPath, providerPath, servicePath } from "../urls.ts";
+import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "../format/doc.ts";
+import { categoryPath, providerPath, servicePath } from "../base/urls.ts";
 import { relativeDays } from "./relative.ts";
 
 export { relativeDays } from "./relative.ts";
 // The paths live in urls.ts (a leaf, so lifecycle.ts can name them); the text host imports them here.
-export { categoryPath, providerPath, servicePath } from "../urls.ts";
+export { categoryPath, providerPath, servicePath } from "../base/urls.ts";
 
 export function lifecycleLabel(lifecycle: ServiceLifecycleT | undefined): string {
   if (!lifecycle) return "active";

@@ -3,7 +3,7 @@
  * saved list's id) and the answer (catalogue/templates/check.ts says what each field means).
  */
 import { z } from "zod";
-import { MAX_ID_LENGTH } from "../limits.ts";
+import { MAX_ID_LENGTH } from "../base/limits.ts";
 import { approvedServiceIds } from "./requests.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d } from "./vocabulary.ts";

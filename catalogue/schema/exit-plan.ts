@@ -3,7 +3,7 @@
  * and the plan they answer (catalogue/exit/plan.ts computes it).
  */
 import { z } from "zod";
-import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../limits.ts";
+import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../base/limits.ts";
 import { ExposureReport } from "./reports.ts";
 import { unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
 import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";

@@ -1,6 +1,6 @@
 /** Operations: status, history, health, and the acknowledgements of feedback and telemetry. */
 import { z } from "zod";
-import { STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT } from "../limits.ts";
+import { STATUS_HISTORY_HOURS, STATUS_HISTORY_LIMIT } from "../base/limits.ts";
 import { COMPONENT_STATUSES, d } from "./vocabulary.ts";
 export const FeedbackResult = z
   .object({

@@ -5,7 +5,7 @@
  * skipped, implied and kept. The pure functions that build these live in ../policies/documents.ts.
  */
 import { z } from "zod";
-import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../limits.ts";
+import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../base/limits.ts";
 import { d, queryBoolean } from "./vocabulary.ts";
 
 // ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import {
   MAX_ID_LENGTH,
   MAX_PAGE_SIZE,
   MAX_URL_LENGTH,
-} from "../limits.ts";
+} from "../base/limits.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
-import { LIST_LIFETIME_DAYS } from "../limits.ts";
+import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 import {
   CountryCode,
   d,

@@ -2,13 +2,13 @@
  * The deployment check (POST /v1/deployments/check): a deployment read by read.ts, the approved
  * list, and the answer — the services the deployment uses with the items that made it so, what the
  * catalogue cannot place, the slugs the list lacks, the implicit needs its tools and types bring
- * (policies/implicit-needs.ts, each with its vendor page), and the three policies' verdict for this
+ * (dependencies/implicit-needs.ts, each with its vendor page), and the three policies' verdict for this
  * deployment: the document generated from the approved list, then from the list with what the
  * check says to add. Every statement says what it checked (decisions.md#approved-means-usable).
  */
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../policies/documents.ts";
 import { PolicyRequestError } from "../policies/errors.ts";
-import { IMPLICIT_NEEDS, type ImplicitNeed } from "../policies/implicit-needs.ts";
+import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-needs.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { Deployment, DeploymentItem } from "./read.ts";
 import type { TemplateIndex } from "./index.node.ts";

@@ -3,7 +3,7 @@
  * connection, alone and beside CONNECTIONS MCP clients calling search_services, paced at the mcp
  * bucket's rate and unpaced, and the table that reports it.
  */
-import { BUCKETS } from "../../catalogue/limits.ts";
+import { BUCKETS } from "../../catalogue/base/limits.ts";
 import { CONNECTIONS, DURATION, rps, shapeOf, wrk, wrkBeside, type Request, type Run } from "./wrk-runs.ts";
 
 /** Health probes measured by one connection: alone, and beside CONNECTIONS MCP clients calling search_services. */

@@ -1,7 +1,7 @@
 /** What the main thread and the heavy computations' thread (./worker.ts) say to each other. */
-import type { Result } from "../../catalogue/api/endpoint.ts";
-import type { BucketName } from "../../catalogue/limits.ts";
-import { httpErrorOf } from "../../catalogue/api/problem.ts";
+import type { Result } from "../../catalogue/contract/endpoint.ts";
+import type { BucketName } from "../../catalogue/base/limits.ts";
+import { httpErrorOf } from "../../catalogue/base/problem.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
 
 /** An HttpError as it crosses between the threads. */

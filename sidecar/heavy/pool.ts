@@ -9,10 +9,10 @@
  */
 import { Worker } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import type { Endpoint, Result } from "../../catalogue/api/endpoint.ts";
-import { MAX_JSON_DEPTH, type BucketName } from "../../catalogue/limits.ts";
-import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
-import type { PublicUrls } from "../../catalogue/urls.ts";
+import type { Endpoint, Result } from "../../catalogue/contract/endpoint.ts";
+import { MAX_JSON_DEPTH, type BucketName } from "../../catalogue/base/limits.ts";
+import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/contract/ports.ts";
+import type { PublicUrls } from "../../catalogue/base/urls.ts";
 import { DEPTH_DETAILS, nestsDeeperThan } from "../json-depth.ts";
 import { HttpError } from "../plugins/errors.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";

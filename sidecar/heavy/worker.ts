@@ -13,11 +13,11 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { answerRow, type RowInput } from "../../catalogue/contract/run.ts";
-import { serializeJson, type OperationContext, type Result } from "../../catalogue/api/endpoint.ts";
-import type { BucketName } from "../../catalogue/limits.ts";
+import { serializeJson, type OperationContext, type Result } from "../../catalogue/contract/endpoint.ts";
+import type { BucketName } from "../../catalogue/base/limits.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load/load.ts";
-import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/ports.ts";
-import type { PublicUrls } from "../../catalogue/urls.ts";
+import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/contract/ports.ts";
+import type { PublicUrls } from "../../catalogue/base/urls.ts";
 import { answerMcp } from "../../mcp/answer.ts";
 import {
   errorMessage,

@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import type { Endpoint } from "../../catalogue/api/endpoint.ts";
-import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../../catalogue/limits.ts";
-import { ERRORS, titleOfStatus, type ErrorTitle, type StatusOf } from "../../catalogue/api/error-catalogue.ts";
-import { HttpError, isHttpError } from "../../catalogue/api/problem.ts";
+import type { Endpoint } from "../../catalogue/contract/endpoint.ts";
+import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../../catalogue/base/limits.ts";
+import { ERRORS, titleOfStatus, type ErrorTitle, type StatusOf } from "../../catalogue/base/error-catalogue.ts";
+import { HttpError, isHttpError } from "../../catalogue/base/problem.ts";
 import type { ApiErrorT } from "../../catalogue/schema/index.ts";
 
 export { HttpError };

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
-import { BUCKETS, type BucketName } from "../../catalogue/limits.ts";
+import { BUCKETS, type BucketName } from "../../catalogue/base/limits.ts";
 import type { Store } from "../store/store.ts";
 import { HttpError } from "./errors.ts";
 import { clientKey } from "./limit-store.ts";

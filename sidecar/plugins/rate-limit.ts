@@ -9,7 +9,7 @@
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { BUCKETS, MCP_UNCOUNTED_METHODS, type BucketName } from "../../catalogue/limits.ts";
+import { BUCKETS, MCP_UNCOUNTED_METHODS, type BucketName } from "../../catalogue/base/limits.ts";
 import type { Store } from "../store/store.ts";
 import { HttpError } from "./errors.ts";
 import { clientKey, limitStore, limitsUncounted } from "./limit-store.ts";

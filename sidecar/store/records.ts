@@ -5,7 +5,7 @@
  */
 import { open } from "node:fs/promises";
 import { z } from "zod";
-import { issueLines } from "../../catalogue/api/issues.ts";
+import { issueLines } from "../../catalogue/base/issues.ts";
 import type { StoredList } from "./store.ts";
 
 export const StoredListRecord = z.object({

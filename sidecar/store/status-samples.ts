@@ -6,7 +6,7 @@
  */
 import { open, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { STATUS_HISTORY_LIMIT } from "../../catalogue/limits.ts";
+import { STATUS_HISTORY_LIMIT } from "../../catalogue/base/limits.ts";
 import { StatusRecord, type StatusRecordT } from "../../catalogue/schema/index.ts";
 
 /** Samples kept: as many as the history shows. */

@@ -3,7 +3,7 @@
  * one contract suite (tests/sidecar/store.contract.ts): the embedded store (single process,
  * durable by fsync) and Redis (many instances).
  */
-import type { RecordStore } from "../../catalogue/ports.ts";
+import type { RecordStore } from "../../catalogue/contract/ports.ts";
 import type { ReplicationT, StatusRecordT } from "../../catalogue/schema/index.ts";
 
 export { slugCandidates, type Idempotency, type NewList, type StoredList } from "../../catalogue/lists/lists.ts";
@@ -14,7 +14,7 @@ export {
   StoreUnavailableError,
   type Feedback,
   type OutboundClick,
-} from "../../catalogue/ports.ts";
+} from "../../catalogue/contract/ports.ts";
 
 export interface BucketHit {
   /** Requests counted in the current window, this one included. */

@@ -3,13 +3,13 @@
  * request (render.ts), its routes (the rows of routes.ts), the API same-origin under /v1/
  * (api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
-import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/api/error-catalogue.ts";
+import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import type { PublicUrls } from "../../catalogue/api/endpoint.ts";
-import { TEXT_HOST_LIMIT } from "../../catalogue/limits.ts";
+import type { PublicUrls } from "../../catalogue/contract/endpoint.ts";
+import { TEXT_HOST_LIMIT } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";

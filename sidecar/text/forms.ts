@@ -10,19 +10,19 @@
  * - POST /lists — the save form, form-encoded: the same list as POST /v1/lists saves (strict
  *   bucket), then a 303 to its page.
  */
-import type { ErrorTitle } from "../../catalogue/api/error-catalogue.ts";
+import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { issueDetails } from "../../catalogue/api/issues.ts";
-import { BUCKETS } from "../../catalogue/limits.ts";
+import { issueDetails } from "../../catalogue/base/issues.ts";
+import { BUCKETS } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import { unknownIds } from "../../catalogue/ids.ts";
+import { unknownIds } from "../../catalogue/search/ids.ts";
 import { listPath } from "../../catalogue/lists/lists.ts";
 import { newList } from "../../catalogue/lists/lists.node.ts";
 import { listBuilderRequest } from "../../catalogue/api/page-requests.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
-import { SlugTakenError, StoreUnavailableError } from "../../catalogue/ports.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { SlugTakenError, StoreUnavailableError } from "../../catalogue/contract/ports.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import { SavedListCreate } from "../../catalogue/schema/index.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";

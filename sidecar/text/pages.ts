@@ -5,14 +5,14 @@
  * /lifecycle?within=… is filtered as of today.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
-import { issueDetails } from "../../catalogue/api/issues.ts";
+import { parseIdList, UnknownIdsError } from "../../catalogue/search/ids.ts";
+import { issueDetails } from "../../catalogue/base/issues.ts";
 import { dayOf, lifecycleFilterOf } from "../../catalogue/lifecycle/lifecycle.ts";
 import { LifecycleQuery } from "../../catalogue/schema/index.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { compareRequest } from "../../catalogue/api/page-requests.ts";
-import { isHttpError } from "../../catalogue/api/problem.ts";
-import type { Doc } from "../../catalogue/render/doc.ts";
+import { isHttpError } from "../../catalogue/base/problem.ts";
+import type { Doc } from "../../catalogue/format/doc.ts";
 import { comparePage, lifecyclePage, savedListPage as savedListDoc } from "../../catalogue/render/pages.ts";
 import { textPageFor, textPages } from "../../catalogue/api/pages.ts";
 import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";

@@ -6,12 +6,12 @@
  * COLUMNS header asks for another width (terminalWidth).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ErrorTitle, StatusOf } from "../../catalogue/api/error-catalogue.ts";
-import { httpErrorOf } from "../../catalogue/api/problem.ts";
-import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/limits.ts";
-import { heading, paragraph, type Doc } from "../../catalogue/render/doc.ts";
+import type { ErrorTitle, StatusOf } from "../../catalogue/base/error-catalogue.ts";
+import { httpErrorOf } from "../../catalogue/base/problem.ts";
+import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/base/limits.ts";
+import { heading, paragraph, type Doc } from "../../catalogue/format/doc.ts";
 import { renderDoc } from "../../catalogue/api/static.ts";
-import { renderHtml } from "../../catalogue/render/html.ts";
+import { renderHtml } from "../../catalogue/format/html.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
 import type { Store, StoredList } from "../store/store.ts";

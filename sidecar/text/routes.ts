@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { cacheControl } from "../files.ts";
-import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
+import { MAX_BODY_BYTES } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { PAGES, pathPattern, textPageFor } from "../../catalogue/api/pages.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import type { RecordStore } from "../../catalogue/ports.ts";
+import type { RecordStore } from "../../catalogue/contract/ports.ts";
 import { errorDoc, render } from "./render.ts";
 import { clientGone, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";
 

@@ -15,7 +15,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../../catalogue/contract/index.ts";
-import { BUCKETS, FEEDBACK_MESSAGE } from "../../catalogue/limits.ts";
+import { BUCKETS, FEEDBACK_MESSAGE } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import {
   compareRequest,
@@ -24,8 +24,8 @@ import {
   searchHref,
   searchRequest,
 } from "../../catalogue/api/page-requests.ts";
-import { HttpError } from "../../catalogue/api/problem.ts";
-import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/render/doc.ts";
+import { HttpError } from "../../catalogue/base/problem.ts";
+import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/format/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc, equivalentsPath } from "../../catalogue/render/equivalents.ts";
 import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { Compressor, pruneCache } from "../../scripts/compress.ts";
+import { Compressor, pruneCache } from "../../build/compress.ts";
 
 const base = mkdtempSync(join(tmpdir(), "csc-compress-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 /**
  * `npm start` on a port the build was not made for: dist/ is reused (the listen port is not an input
- * of the build, scripts/inputs.ts), and every answer carries this server's URLs, its compressed forms
+ * of the build, build/inputs.ts), and every answer carries this server's URLs, its compressed forms
  * included (files.ts rewrites the build's canonical URLs as it reads the files).
  */
 import { spawn, type ChildProcess } from "node:child_process";

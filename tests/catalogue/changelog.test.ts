@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CHANGELOG, changelog } from "../../catalogue/api/changelog.ts";
+import { CHANGELOG, changelog } from "../../catalogue/contract/changelog.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { API_VERSION } from "../../catalogue/version.ts";
+import { API_VERSION } from "../../catalogue/base/version.ts";
 import { Changelog } from "../../catalogue/schema/index.ts";
 import { apiFiles, staticFileFor } from "../../catalogue/api/static.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";

@@ -1,6 +1,6 @@
 /** Release snapshots and the changes between them. */
 import { describe, expect, it } from "vitest";
-import { diffServices, releaseHistory, serializeSnapshot, Snapshot } from "../../catalogue/lifecycle/changes.ts";
+import { diffServices, releaseHistory, serializeSnapshot, Snapshot } from "../../catalogue/load/changes.ts";
 
 const before = {
   "aws-a": { name: "A", providerId: "aws" },

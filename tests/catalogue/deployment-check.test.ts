@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { azureResourceTypeIndex } from "../../catalogue/dependencies/dependencies.node.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
-import { IMPLICIT_NEEDS, type ImplicitNeed } from "../../catalogue/policies/implicit-needs.ts";
+import { IMPLICIT_NEEDS, type ImplicitNeed } from "../../catalogue/dependencies/implicit-needs.ts";
 import { TemplateError } from "../../catalogue/templates/errors.ts";
 import { MAX_TEMPLATE_ITEMS, readDeployment } from "../../catalogue/templates/read.ts";
 import { build, realCatalogue } from "../helpers/app.ts";

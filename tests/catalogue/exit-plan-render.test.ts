@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
-import { link, paragraph } from "../../catalogue/render/doc.ts";
+import { link, paragraph } from "../../catalogue/format/doc.ts";
 import { exitPlanCsv, exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
-import { renderHtml } from "../../catalogue/render/html.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderHtml } from "../../catalogue/format/html.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();

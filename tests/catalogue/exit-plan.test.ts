@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { allowedProviders, exitPlan } from "../../catalogue/exit/plan.ts";
 import { isClosed, sameProduct } from "../../catalogue/exit/context.ts";
 import { exposureReport } from "../../catalogue/equivalence/exposure.ts";
-import { HttpError } from "../../catalogue/api/problem.ts";
+import { HttpError } from "../../catalogue/base/problem.ts";
 import { ExitPlan, ExitPlanBody, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
 import { realCatalogue } from "../helpers/app.ts";

@@ -138,7 +138,7 @@ describe("the refresh diff", () => {
 
   it("npm run inventory:refresh prints the diff of aws/iam against a new items list", () => {
     const current = readInventory(
-      fileURLToPath(new URL("../../catalogue/inventory/", import.meta.url)),
+      fileURLToPath(new URL("../../catalogue/inventory/data/", import.meta.url)),
       "aws/iam",
       [],
     )!;

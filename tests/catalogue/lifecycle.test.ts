@@ -5,10 +5,10 @@
 import { parseFeed } from "@rowanmanning/feed-parser";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { changesAtom } from "../../catalogue/lifecycle/changes.ts";
+import { changesAtom } from "../../catalogue/load/changes.ts";
 import { addDays, lifecycleAtom, lifecycleCalendar, lifecycleList } from "../../catalogue/lifecycle/lifecycle.ts";
 import { loadCatalogue } from "../../catalogue/load/load.ts";
-import { foldLine } from "../../catalogue/render/feeds.ts";
+import { foldLine } from "../../catalogue/format/feeds.ts";
 import { realCatalogue, URLS } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();

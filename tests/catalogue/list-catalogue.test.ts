@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { compactListCatalogue, expandListCatalogue } from "../../catalogue/lists/list-catalogue.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { discoveryDocument, openApiDocument } from "../../catalogue/api/openapi.ts";
+import { discoveryDocument, openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { URLS } from "../helpers/app.ts";
 
 /** Every method and path of the contract's "Endpoints" section. */

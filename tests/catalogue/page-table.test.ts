@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_PAGES, PAGES, textPageFor, textPages, type PageRow } from "../../catalogue/api/pages.ts";
 import { SERVICE_SECTIONS } from "../../catalogue/render/sections.ts";
-import { servicePath } from "../../catalogue/urls.ts";
+import { servicePath } from "../../catalogue/base/urls.ts";
 import { TEXT_ROUTES } from "../../sidecar/text/routes.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

@@ -25,7 +25,7 @@ import { describe, expect, it } from "vitest";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "../../catalogue/policies/errors.ts";
-import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../../catalogue/limits.ts";
+import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../../catalogue/base/limits.ts";
 import {
   AWS_ESSENTIAL_PREFIXES,
   AZURE_ESSENTIAL_RESOURCE_TYPES,

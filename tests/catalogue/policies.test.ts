@@ -8,7 +8,7 @@ import {
   azurePolicySet,
 } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
-import { SCP_MAX_CHARACTERS } from "../../catalogue/limits.ts";
+import { SCP_MAX_CHARACTERS } from "../../catalogue/base/limits.ts";
 import { AWS_ESSENTIAL_PREFIXES } from "../../catalogue/policies/essentials.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseIdList, UnknownIdsError } from "../../catalogue/ids.ts";
+import { parseIdList, UnknownIdsError } from "../../catalogue/search/ids.ts";
 import { slugify } from "../../catalogue/lists/lists.ts";
-import { HttpError } from "../../catalogue/api/problem.ts";
+import { HttpError } from "../../catalogue/base/problem.ts";
 import { listServices } from "../../catalogue/search/query.ts";
 import { serviceSearch, stem, tokenize } from "../../catalogue/search/search.ts";
 import { fixtureCatalogue } from "../helpers/app.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderAnsi, TERMINAL_WIDTH } from "../../catalogue/render/ansi.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderAnsi, TERMINAL_WIDTH } from "../../catalogue/format/ansi.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { categoryPage, categoryTables, comparePage } from "../../catalogue/render/pages.ts";
 import { servicePage } from "../../catalogue/render/service-page.ts";
 import { textPages } from "../../catalogue/api/pages.ts";

@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { readInventory } from "../../catalogue/inventory/load.node.ts";
 import { terraformResourceProblems } from "../../catalogue/load/terraform-resources.ts";
 import { ServiceEntry } from "../../catalogue/schema/data-files.ts";
-import { renderAnsi } from "../../catalogue/render/ansi.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderAnsi } from "../../catalogue/format/ansi.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { servicePage } from "../../catalogue/render/service-page.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
@@ -52,7 +52,7 @@ function resourceTypes(config: string): string[] {
 function inventoryOf(provider: string) {
   const problems: string[] = [];
   const inventory = readInventory(
-    new URL("../../catalogue/inventory/", import.meta.url).pathname,
+    new URL("../../catalogue/inventory/data/", import.meta.url).pathname,
     `${provider}/terraform`,
     problems,
   );

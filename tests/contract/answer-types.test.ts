@@ -3,7 +3,7 @@
 // The @ts-expect-error lines below fail the type check if that ever stops, as a row whose answer
 // drifts from its schema would then compile silently.
 import { describe, expect, it } from "vitest";
-import { endpoint, type Endpoint } from "../../catalogue/api/endpoint.ts";
+import { endpoint, type Endpoint } from "../../catalogue/contract/endpoint.ts";
 import { json } from "../../catalogue/contract/shared.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { Health } from "../../catalogue/schema/index.ts";

@@ -10,7 +10,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { openApiDocument } from "../../catalogue/api/openapi.ts";
+import { openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { URLS } from "../helpers/app.ts";
 
 let dir: string;

@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import type { FastifyInstance } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES } from "../../catalogue/limits.ts";
+import { MAX_BODY_BYTES } from "../../catalogue/base/limits.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 import { documentRejects, nearBody, nearParameter, OPERATIONS, type Hints, type Operation } from "./openapi-schema.ts";
 

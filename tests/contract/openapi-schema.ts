@@ -8,7 +8,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { openApiDocument } from "../../catalogue/api/openapi.ts";
+import { openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { URLS } from "../helpers/app.ts";
 
 export type Json = Record<string, unknown>;

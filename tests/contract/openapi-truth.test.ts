@@ -11,8 +11,8 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { LifecycleQuery } from "../../catalogue/schema/index.ts";
-import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../../catalogue/limits.ts";
-import { openApiDocument } from "../../catalogue/api/openapi.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../../catalogue/base/limits.ts";
+import { openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 import { URLS } from "../helpers/app.ts";
 

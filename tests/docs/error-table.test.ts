@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { format, resolveConfig } from "prettier";
 import { describe, expect, it } from "vitest";
-import { ERRORS, errorTable, withErrorTable } from "../../catalogue/api/error-catalogue.ts";
+import { ERRORS, errorTable, withErrorTable } from "../../catalogue/base/error-catalogue.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { openApiDocument } from "../../catalogue/api/openapi.ts";
+import { openApiDocument } from "../../catalogue/contract/openapi.ts";
 
 const API_MD = new URL("../../docs/api.md", import.meta.url);
 

@@ -6,7 +6,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { openApiDocument } from "../../catalogue/api/openapi.ts";
+import { openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { URLS } from "./urls.ts";
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: object }> }> };

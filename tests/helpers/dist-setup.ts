@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { buildUrls, loadConfig } from "../../sidecar/config.ts";
-import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../../scripts/inputs.ts";
+import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../../build/inputs.ts";
 
 export default async function setup(): Promise<void> {
   if (process.env.VITEST_FAST) return;

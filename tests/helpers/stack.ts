@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { build as buildDist } from "../../scripts/build.ts";
-import { buildAndSwap, markServed } from "../../scripts/dist.ts";
+import { buildAndSwap, markServed } from "../../build/dist.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { buildUrls, loadConfig } from "../../sidecar/config.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";

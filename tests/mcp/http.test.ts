@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BUCKETS } from "../../catalogue/limits.ts";
+import { BUCKETS } from "../../catalogue/base/limits.ts";
 import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 import {

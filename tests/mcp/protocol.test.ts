@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../../sidecar/config.ts";
-import { MAX_JSON_DEPTH } from "../../catalogue/limits.ts";
+import { MAX_JSON_DEPTH } from "../../catalogue/base/limits.ts";
 import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
 import { nestsDeeperThan } from "../../sidecar/json-depth.ts";
 import { build, tempStore, URLS } from "../helpers/app.ts";

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
-import { MAX_APPROVED_IDS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../../catalogue/limits.ts";
+import { MAX_APPROVED_IDS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../../catalogue/base/limits.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };

@@ -1,5 +1,5 @@
 /**
- * The stdio server as a desktop assistant starts it: a child process (mcp/stdio.ts) over a build,
+ * The stdio server as a desktop assistant starts it: a child process (scripts/mcp-stdio.ts) over a build,
  * driven by the SDK's own Client. Its answers are compared with the API's (app.inject) for the same
  * requests; saved lists, which need the API server's store, are refused clearly.
  */
@@ -23,7 +23,7 @@ import {
   VALID,
 } from "./shared.ts";
 
-const STDIO = fileURLToPath(new URL("../../mcp/stdio.ts", import.meta.url));
+const STDIO = fileURLToPath(new URL("../../scripts/mcp-stdio.ts", import.meta.url));
 
 /** A build holding what the stdio server reads: the validated catalogue, as scripts/build.ts writes it. */
 function buildFolder(): string {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST_DIR } from "../../scripts/inputs.ts";
+import { DIST_DIR } from "../../build/inputs.ts";
 import { freePort, waitFor } from "../helpers/components.ts";
 import { startAsUser } from "../helpers/process.ts";
 

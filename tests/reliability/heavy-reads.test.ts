@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { BUCKETS } from "../../catalogue/limits.ts";
-import { discoveryDocument } from "../../catalogue/api/openapi.ts";
+import { BUCKETS } from "../../catalogue/base/limits.ts";
+import { discoveryDocument } from "../../catalogue/contract/openapi.ts";
 import { realCatalogue, URLS } from "../helpers/app.ts";
 import { spawnServer, type ServerProcess } from "../helpers/process.ts";
 import { mkdtempSync, rmSync } from "node:fs";

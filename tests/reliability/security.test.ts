@@ -4,8 +4,8 @@
  * an oversized q answered promptly, unguessable list ids.
  */
 import { describe, expect, it } from "vitest";
-import { renderAnsi } from "../../catalogue/render/ansi.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderAnsi } from "../../catalogue/format/ansi.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { savedListPage } from "../../catalogue/render/pages.ts";
 import { newListId } from "../../catalogue/lists/lists.node.ts";
 import { buildTextApp, type TextAppOptions } from "../../sidecar/text/app.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
-import { discoveryDocument, openApiDocument } from "../../catalogue/api/openapi.ts";
+import { discoveryDocument, openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { build, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({

@@ -9,7 +9,7 @@
 import { connect } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUCKETS } from "../../catalogue/limits.ts";
+import { BUCKETS } from "../../catalogue/base/limits.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { hostProblem } from "../../sidecar/client-errors.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";

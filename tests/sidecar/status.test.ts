@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { StatusRecord } from "../../catalogue/schema/index.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { STATUS_HISTORY_LIMIT } from "../../catalogue/limits.ts";
+import { STATUS_HISTORY_LIMIT } from "../../catalogue/base/limits.ts";
 import { SAMPLE_INTERVAL_MS, StatusSampler } from "../../sidecar/status.ts";
 import { fixtureCatalogue, tempStore } from "../helpers/app.ts";
 

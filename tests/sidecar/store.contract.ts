@@ -1,7 +1,7 @@
 /** The one contract suite every Store implementation passes (embedded and Redis). */
 import { describe, expect, it } from "vitest";
-import { STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../../catalogue/limits.ts";
-import { statusRecord } from "../../catalogue/api/status.ts";
+import { STATUS_HISTORY_LIMIT, STATUS_SAMPLE_MINUTES } from "../../catalogue/base/limits.ts";
+import { statusRecord } from "../../catalogue/contract/status.ts";
 import { IdempotencyKeyReusedError, SlugTakenError, type Store } from "../../sidecar/store/store.ts";
 
 const day = 86_400_000;

@@ -7,7 +7,7 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUCKETS } from "../../catalogue/limits.ts";
+import { BUCKETS } from "../../catalogue/base/limits.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 

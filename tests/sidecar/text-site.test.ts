@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Feedback } from "../../catalogue/ports.ts";
+import type { Feedback } from "../../catalogue/contract/ports.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";

@@ -6,12 +6,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { SERVICE_SECTIONS, shownSections } from "../../catalogue/render/sections.ts";
 import { servicePage } from "../../catalogue/render/service-page.ts";
-import { servicePath } from "../../catalogue/urls.ts";
+import { servicePath } from "../../catalogue/base/urls.ts";
 import { build as buildDist } from "../../scripts/build.ts";
-import { buildAndSwap } from "../../scripts/dist.ts";
+import { buildAndSwap } from "../../build/dist.ts";
 import { buildUrls, loadConfig } from "../../sidecar/config.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

@@ -12,7 +12,7 @@ import { type Browser, type Download, type Page } from "playwright-core";
 import { equivalenceMatrix } from "../../catalogue/equivalence/equivalents.ts";
 import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
-import { renderMarkdown } from "../../catalogue/render/markdown.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import { launchChromium } from "../helpers/chromium.ts";
 import { requireComponent } from "../helpers/components.ts";

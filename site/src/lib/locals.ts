@@ -4,8 +4,8 @@
  * made with), and what a page cannot read from the URL (a refused form, what was limited).
  */
 import type { Catalogue } from "../../../catalogue/load/load.ts";
-import type { RecordStore } from "../../../catalogue/ports.ts";
-import type { Doc } from "../../../catalogue/render/doc.ts";
+import type { RecordStore } from "../../../catalogue/contract/ports.ts";
+import type { Doc } from "../../../catalogue/format/doc.ts";
 
 export interface SiteLocals {
   readonly catalogue: Catalogue;

@@ -3,7 +3,7 @@
  * (Pagefind) should weigh most, the kinds (equivalence groups) it belongs to with a weight by
  * prominence, and the equivalents compared by default.
  */
-import { MAX_TEXT_COMPARE_SHOWN } from "../../../catalogue/limits.ts";
+import { MAX_TEXT_COMPARE_SHOWN } from "../../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../../catalogue/load/load.ts";
 
 /** Providers most people compare against; their equivalents are compared by default. */

@@ -7,7 +7,7 @@
  * download is what is shown.
  */
 import { COMPARE_GROUPS, compareCell, compareShown } from "../../../catalogue/equivalence/compare.ts";
-import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/limits.ts";
+import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/base/limits.ts";
 import { API_URL, errorMessage } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";

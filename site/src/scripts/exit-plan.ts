@@ -11,7 +11,7 @@
 import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit/catalogue.ts";
 import { exitPlan, exposureOf } from "../../../catalogue/exit/plan.ts";
 import type { ExitCatalogue } from "../../../catalogue/exit/context.ts";
-import { HttpError } from "../../../catalogue/api/problem.ts";
+import { HttpError } from "../../../catalogue/base/problem.ts";
 import {
   exitPlanCsv,
   exitPlanDoc,
@@ -20,7 +20,7 @@ import {
   sellersText,
   unplacedSentence,
 } from "../../../catalogue/render/exit-plan.ts";
-import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
+import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import type { ExitPlanT, ExitTargetT } from "../../../catalogue/schema/index.ts";
 import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
 

@@ -1,5 +1,5 @@
 /** /exposure/?ids=…: the picker, GET /v1/exposure, figures and accessible bar charts. */
-import { MAX_EXPOSURE_IDS } from "../../../catalogue/limits.ts";
+import { MAX_EXPOSURE_IDS } from "../../../catalogue/base/limits.ts";
 import { API_URL, errorMessage, readList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";

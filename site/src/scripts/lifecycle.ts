@@ -6,7 +6,7 @@
  * (?status=deprecated&within=90d&sort=provider, restored on load), the JSON link to the API's same
  * filter and the CSV download of the cards shown, in their order.
  */
-import { LIFECYCLE_WITHIN_MAX_DAYS } from "../../../catalogue/limits.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS } from "../../../catalogue/base/limits.ts";
 import { relativeDays } from "../../../catalogue/render/relative.ts";
 import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
 

@@ -5,7 +5,7 @@
  */
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../../catalogue/policies/errors.ts";
-import { renderMarkdown } from "../../../catalogue/render/markdown.ts";
+import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../../catalogue/render/pages.ts";
 import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, writeList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";

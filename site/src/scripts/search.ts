@@ -6,7 +6,7 @@
  * Pagefind is the second tier: pages whose text matches, other than the services listed.
  */
 import { ServiceSearch } from "../../../catalogue/search/search.ts";
-import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/limits.ts";
+import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/base/limits.ts";
 import { searchHref } from "../../../catalogue/render/pages.ts";
 import type { SiteSearchIndex } from "../lib/search-index.ts";
 

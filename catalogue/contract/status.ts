@@ -1,7 +1,7 @@
 /** GET /v1/status: the catalogue's counts and the components' states rolled up into one status. */
 import type { Catalogue } from "../load/load.ts";
 import type { ComponentStateT, ReplicationT, StatusRecordT, StatusReportT } from "../schema/index.ts";
-import { API_VERSION } from "../version.ts";
+import { API_VERSION } from "../base/version.ts";
 
 /** The worst of the components' states: down, then degraded, else ok. */
 export function rollUp(components: readonly ComponentStateT[]): ComponentStateT["status"] {

@@ -2,8 +2,8 @@
  * What the product's operations need from the outside world, named in its own terms; the sidecar's
  * stores (sidecar/store) and status sampler provide them.
  */
-import type { NewList, StoredList } from "./lists/lists.ts";
-import type { ComponentStateT, ReplicationT, StatusRecordT } from "./schema/index.ts";
+import type { NewList, StoredList } from "../lists/lists.ts";
+import type { ComponentStateT, ReplicationT, StatusRecordT } from "../schema/index.ts";
 
 export interface Feedback {
   readonly type: string;

@@ -4,11 +4,17 @@
  */
 import { z } from "zod";
 import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
-import { ERRORS, titlesOf } from "./error-catalogue.ts";
-import { BUCKETS, LIST_LIFETIME_DAYS, MCP_UNCOUNTED_METHODS, READ_CACHE_SECONDS, TEXT_HOST_LIMIT } from "../limits.ts";
+import { ERRORS, titlesOf } from "../base/error-catalogue.ts";
+import {
+  BUCKETS,
+  LIST_LIFETIME_DAYS,
+  MCP_UNCOUNTED_METHODS,
+  READ_CACHE_SECONDS,
+  TEXT_HOST_LIMIT,
+} from "../base/limits.ts";
 import { ApiError } from "../schema/index.ts";
-import type { PublicUrls } from "../urls.ts";
-import { API_MAJOR, API_VERSION } from "../version.ts";
+import type { PublicUrls } from "../base/urls.ts";
+import { API_MAJOR, API_VERSION } from "../base/version.ts";
 
 /** How each cache policy reads in prose. */
 const CACHE_PROSE: Record<CachePolicy, string> = {
@@ -309,7 +315,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
     ],
     paths,
     components: { schemas: componentSchemas(table) },
-    // Every error title a client can receive, its status and when (catalogue/api/error-catalogue.ts).
+    // Every error title a client can receive, its status and when (catalogue/base/error-catalogue.ts).
     "x-error-catalogue": Object.entries(ERRORS).map(([error, { status, when }]) => ({ error, status, when })),
   };
 }

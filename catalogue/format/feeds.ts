@@ -3,7 +3,7 @@
  * (RFC 5545) the calendars need. Tests read their output with maintained parsers (ical.js,
  * @rowanmanning/feed-parser).
  */
-import type { PublicUrls } from "../urls.ts";
+import type { PublicUrls } from "../base/urls.ts";
 import { stripControl } from "./doc.ts";
 
 export const xml = (text: string) =>

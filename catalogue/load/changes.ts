@@ -8,9 +8,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
-import { atomInstant, renderAtom, tagUri } from "../render/feeds.ts";
+import { atomInstant, renderAtom, tagUri } from "../format/feeds.ts";
 import { IsoDate, LIFECYCLE_STATUSES, type CatalogueReleaseT, type ServiceT } from "../schema/index.ts";
-import type { PublicUrls } from "../urls.ts";
+import type { PublicUrls } from "../base/urls.ts";
 
 export const SnapshotEntry = z
   .object({

@@ -4,7 +4,7 @@
  * stripped of control characters first, so data and user input can never emit escape sequences of
  * their own.
  */
-import { TEXT_WIDTH } from "../limits.ts";
+import { TEXT_WIDTH } from "../base/limits.ts";
 import { inlineText, stripControl, type Block, type Doc, type Inline } from "./doc.ts";
 
 export const TERMINAL_WIDTH = TEXT_WIDTH.default;

@@ -21,11 +21,11 @@ import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../catalogue/load/load.ts";
-import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/ports.ts";
+import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/contract/ports.ts";
 import { buildUrls, CANONICAL_URLS, loadConfig, publicUrls } from "../sidecar/config.ts";
-import { buildsDirOf, cleanStaleStaging, serving } from "../scripts/dist.ts";
-import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../scripts/inputs.ts";
-import { catalogueMcpServer } from "./server.ts";
+import { buildsDirOf, cleanStaleStaging, serving } from "../build/dist.ts";
+import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
+import { catalogueMcpServer } from "../mcp/server.ts";
 
 const NO_STORE = "The stdio server has no store";
 
@@ -59,7 +59,7 @@ async function isFresh(link: string, config: ReturnType<typeof loadConfig>): Pro
 
 /**
  * A build for next time, in a child process at low priority, its output on stderr; stopped (and
- * its staging folder removed by scripts/dist.ts) when this server exits.
+ * its staging folder removed by build/dist.ts) when this server exits.
  */
 function buildInBackground(script: string): void {
   const child = spawn(process.execPath, [script], {

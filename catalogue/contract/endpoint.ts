@@ -5,16 +5,16 @@
  * add a row and see every face pick it up.
  */
 import type { z } from "zod";
-import type { BucketName } from "../limits.ts";
+import type { BucketName } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
-import type { RecordStore, StatusSource } from "../ports.ts";
+import type { RecordStore, StatusSource } from "./ports.ts";
 
-import type { PublicUrls } from "../urls.ts";
+import type { PublicUrls } from "../base/urls.ts";
 
-export { API_MAJOR, API_VERSION } from "../version.ts";
-export type { PublicUrls } from "../urls.ts";
+export { API_MAJOR, API_VERSION } from "../base/version.ts";
+export type { PublicUrls } from "../base/urls.ts";
 
-export { ERROR_REASONS } from "./error-catalogue.ts";
+export { ERROR_REASONS } from "../base/error-catalogue.ts";
 
 /**
  * How caches may keep an answer:

@@ -9,7 +9,7 @@
 import { existsSync, lstatSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, symlink, utimes } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 // build.ts's command line calls buildAndSwap with its build function; its options live in inputs.ts.
 import { buildInputsHash, buildIsFresh, DIST_DIR, type BuildOptions } from "./inputs.ts";
 

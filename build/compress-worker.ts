@@ -1,5 +1,5 @@
 /**
- * One compression worker (scripts/compress.ts runs one per core). For each built file it is sent:
+ * One compression worker (build/compress.ts runs one per core). For each built file it is sent:
  * reads it, hashes it (the manifest's sha256), and for a compressible file writes the .br and .gz
  * beside it, taken from the compression cache when an entry for the same content and settings
  * decompresses to exactly that content, compressed fresh otherwise (and then stored: written to a

@@ -3,8 +3,8 @@
  * query of compare and exposure, `approvedServiceIds` of policies, export and lists, the text
  * host's /compare/{a,b,…} and the site's links.
  */
-import type { Catalogue } from "./load/load.ts";
-import { HttpError } from "./api/problem.ts";
+import type { Catalogue } from "../load/load.ts";
+import { HttpError } from "../base/problem.ts";
 
 /** Control and bidi characters (those stripControl removes) written as \uXXXX, so an echoed id is the id sent. */
 export function escapeControl(text: string): string {
@@ -14,7 +14,7 @@ export function escapeControl(text: string): string {
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
-import { serviceSearch } from "./search/search.ts";
+import { serviceSearch } from "./search.ts";
 
 /** How many unknown ids get suggestions (each costs one search), and how many slugs each. */
 const SUGGESTED_IDS = 5;

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { PublicUrls } from "../catalogue/urls.ts";
+import type { PublicUrls } from "../catalogue/base/urls.ts";
 
 /** What `build` (build.ts) is given; here so dist.ts can name it without importing build.ts. */
 export interface BuildOptions {
@@ -16,7 +16,7 @@ export interface BuildOptions {
   readonly outDir?: string;
   readonly urls: PublicUrls;
   readonly log?: (line: string) => void;
-  /** Where compressed files are kept between builds; by default .cache/compressed (scripts/compress.ts). */
+  /** Where compressed files are kept between builds; by default .cache/compressed (build/compress.ts). */
   readonly cacheDir?: string;
   /** Per-step timings are reported here (used by the build bench). */
   readonly onStep?: (step: string, ms: number) => void;
@@ -28,9 +28,9 @@ const INPUTS = [
   "catalogue",
   "site",
   "scripts/build.ts",
-  "scripts/compress.ts",
-  "scripts/compress-worker.ts",
-  "scripts/inputs.ts",
+  "build/compress.ts",
+  "build/compress-worker.ts",
+  "build/inputs.ts",
   "package-lock.json",
   "astro.config.mjs",
 ];

@@ -3,7 +3,7 @@
  * docs/spec/catalogue-api-v1.md ("Versioning"), then this implementation's additions. The
  * newest entry's version is API_VERSION (version.ts), checked by tests/catalogue/changelog.test.ts.
  */
-import { API_VERSION } from "../version.ts";
+import { API_VERSION } from "../base/version.ts";
 import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
@@ -32,7 +32,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
     version: "1.9.0",
     date: "2026-11-26",
     changes: [
-      "One catalogue of error titles (catalogue/api/error-catalogue.ts): every Error body's error is one of them, each with one status; OpenAPI lists them as x-error-catalogue (title, status, when) and each error response names the titles of its status; docs/api.md's table is written from it. /mcp transport refusals now carry the catalogue's title for their status (Not acceptable, Unsupported media type, Bad request) with the MCP SDK's words in details, and the text host's 500 is titled Internal server error.",
+      "One catalogue of error titles (catalogue/base/error-catalogue.ts): every Error body's error is one of them, each with one status; OpenAPI lists them as x-error-catalogue (title, status, when) and each error response names the titles of its status; docs/api.md's table is written from it. /mcp transport refusals now carry the catalogue's title for their status (Not acceptable, Unsupported media type, Bad request) with the MCP SDK's words in details, and the text host's 500 is titled Internal server error.",
       "POST /v1/lists: unlisted (optional boolean): true saves the list by its generated id only, with slug null (none given, none derived from the name), so it cannot be found by guessing a slug; slug with unlisted: true is a 400. A named list can be read by anyone who guesses its slug.",
       "Reads of a saved list that find none (GET /v1/lists/{id}, its lifecycle.ics and exit-plan, and the text host's /lists/{id}) count in a new misses bucket, 20 per minute per IP; past it every read of a list by that client is 429 with Retry-After until the minute is over. Reads that find a list are not counted; the MCP tool get_saved_list counts every call there.",
       'Every request body (POST /v1/lists, the policies, export, feedback, analytics/outbound, exit-plan) is closed: an unknown key is a 400 naming it and the key it most likely meant; a __proto__ key is such a key, no longer "not valid JSON".',

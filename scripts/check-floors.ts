@@ -1,0 +1,108 @@
+/**
+ * `npm run check:floors`: the folders stand on floors, and an import only runs down. Two houses are
+ * checked: the repository's top-level folders, and the folders inside catalogue/ (catalogue/README.md,
+ * "Floors"). A folder imports only folders on lower floors — never one on its own floor or above —
+ * so a folder-level loop cannot form either. dpdm reads the imports, type-only ones included, as
+ * `npm run check:cycles` does for files; a folder nobody placed on a floor fails too, so a new one
+ * is placed on purpose.
+ */
+import { relative, resolve, sep } from "node:path";
+import { parseDependencyTree, type DependencyTree } from "dpdm";
+
+/** One house: its folder, and its floors from the ground up, each floor the folders standing on it. */
+export interface House {
+  readonly root: string;
+  readonly floors: readonly (readonly string[])[];
+}
+
+/** The repository: the domain at the ground, the faces above it, the commands on top. */
+export const REPOSITORY: House = {
+  root: ".",
+  floors: [["catalogue"], ["build", "mcp"], ["sidecar", "site"], ["scripts"]],
+};
+
+/** catalogue/: the leaves, the schemas and the Doc, the domain, the tables and what is generated from them. */
+export const CATALOGUE: House = {
+  root: "catalogue",
+  floors: [
+    ["base"],
+    ["schema", "format"],
+    ["compliance", "dependencies"],
+    ["inventory"],
+    ["load"],
+    ["search", "lifecycle", "lists"],
+    ["equivalence", "policies"],
+    ["exit", "quality", "templates"],
+    ["render"],
+    ["contract"],
+    ["api"],
+  ],
+};
+
+/** The import graph as dpdm gives it: file → the files it imports (paths from the repository's root). */
+export type ImportTree = Readonly<Record<string, readonly { readonly id: string | null }[] | null>>;
+
+/** The folder of `house` a file stands in (a file at the house's top stands alone), or none outside it. */
+function folderOf(house: House, file: string): string | undefined {
+  const inside =
+    house.root === "." ? file : file.startsWith(`${house.root}/`) ? file.slice(house.root.length + 1) : undefined;
+  if (inside === undefined) return undefined;
+  return inside.split("/")[0];
+}
+
+/** Every import of `tree` that does not run down a floor of `house`, and every file on no floor, in words. */
+export function floorViolations(house: House, tree: ImportTree): string[] {
+  const floorOf = new Map(house.floors.flatMap((folders, floor) => folders.map((folder) => [folder, floor] as const)));
+  const problems = new Set<string>();
+  const where = (folder: string) => `${house.root === "." ? "" : `${house.root}/`}${folder}`;
+  for (const [file, imports] of Object.entries(tree)) {
+    const from = folderOf(house, file);
+    if (from === undefined) continue;
+    const fromFloor = floorOf.get(from);
+    if (fromFloor === undefined) {
+      if (house.root !== ".") problems.add(`${file}: ${where(from)} is on no floor (scripts/check-floors.ts)`);
+      continue;
+    }
+    for (const { id } of imports ?? []) {
+      const to = id === null ? undefined : folderOf(house, id);
+      if (to === undefined || to === from) continue;
+      const toFloor = floorOf.get(to);
+      if (toFloor === undefined) continue; // reported from its own files, or outside the floors (tests/)
+      if (toFloor === fromFloor)
+        problems.add(`${file} imports ${id}: ${where(from)} and ${where(to)} share floor ${fromFloor + 1}`);
+      if (toFloor > fromFloor)
+        problems.add(
+          `${file} imports ${id}: up from ${where(from)} (floor ${fromFloor + 1}) to ${where(to)} (floor ${toFloor + 1})`,
+        );
+    }
+  }
+  return [...problems].sort();
+}
+
+/** dpdm's graph of the TypeScript files in `folders` of `cwd`, keyed by paths from `cwd` with forward slashes. */
+export async function importTree(cwd: string, folders: readonly string[]): Promise<ImportTree> {
+  const tree: DependencyTree = await parseDependencyTree(
+    folders.map((folder) => `${folder}/**/*.ts`),
+    {
+      cwd,
+      context: cwd,
+      transform: false,
+      skipDynamicImports: false,
+    },
+  );
+  const slash = (path: string) => relative(cwd, resolve(cwd, path)).split(sep).join("/");
+  return Object.fromEntries(
+    Object.entries(tree).map(([file, imports]) => [
+      slash(file),
+      imports?.map(({ id }) => ({ id: id === null ? null : slash(id) })) ?? null,
+    ]),
+  );
+}
+
+if (import.meta.main) {
+  const tree = await importTree(process.cwd(), REPOSITORY.floors.flat());
+  const problems = [REPOSITORY, CATALOGUE].flatMap((house) => floorViolations(house, tree));
+  for (const problem of problems) console.error(`floors: ${problem}`);
+  if (problems.length > 0) process.exit(1);
+  console.log(`floors: ${Object.keys(tree).length} files, every import runs down a floor`);
+}
