@@ -200,6 +200,8 @@ function listen(server: Server, port: number): Promise<void> {
 
 /** Astro's dev server with the project's astro.config.mjs, on a loopback port of its own (its HMR socket). */
 async function startSite(): Promise<AstroDevServer> {
+  // The dev server reports to Astro's telemetry no more than a build does.
+  process.env.ASTRO_TELEMETRY_DISABLED = "1";
   const { dev } = await import("astro");
   const port = await freePort();
   return await dev({
