@@ -1,5 +1,5 @@
 /**
- * The text host's negotiation and replies (DESIGN "Hosts"): ?format=ansi|md|html wins; else
+ * The text host's negotiation and replies (docs/design.md "Hosts and how a request is served"): ?format=ansi|md|html wins; else
  * Accept, weighed by q-value (preferredType): text/markdown → Markdown; text/html → HTML (the
  * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the request's own rendering, or in the
  * API's Error shape under /v1/. ANSI and plain text are 80 columns wide unless ?width= or a
