@@ -7,25 +7,11 @@
 import type { Catalogue } from "../catalogue/load/load.ts";
 import { HttpError } from "../catalogue/base/problem.ts";
 import { stripControl } from "../catalogue/format/doc.ts";
+import { editDistance } from "../catalogue/base/edit-distance.ts";
 import { searchData, tokenize } from "../catalogue/search/search.ts";
 
 /** Letters and digits only, lower case: "digital-ocean" and "DigitalOcean" compare equal. */
 const compact = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-/** Levenshtein distance, for did-you-mean (short strings only: keys and slugs). */
-export function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const kept = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = kept;
-    }
-  }
-  return row[b.length]!;
-}
 
 /** The `count` candidates nearest `value`: those containing it (or in it) first, then by edit distance. */
 export function nearest(value: string, candidates: readonly string[], count: number): string[] {
@@ -35,7 +21,10 @@ export function nearest(value: string, candidates: readonly string[], count: num
       const other = compact(candidate);
       // Whole containment ("aws-rds" in "aws-rds-mysql") beats any edit: the shortest such first.
       const contains = other.includes(wanted) || wanted.includes(other);
-      return { candidate, score: contains ? Math.abs(other.length - wanted.length) - 1000 : distance(wanted, other) };
+      return {
+        candidate,
+        score: contains ? Math.abs(other.length - wanted.length) - 1000 : editDistance(wanted, other),
+      };
     })
     .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
     .slice(0, count)

@@ -1,7 +1,7 @@
 /**
  * `node scripts/aws-iam-changelog.ts <changelog.json> [from] [to]`: lists the services AWS removed
- * from its Service Authorization Reference (aws-iam-data's data/json/changelog.json, e.g. the copy
- * in ../shared/sources/aws-iam-data/), 2023-01-01 to 2026-12-31 unless told: renames,
+ * from its Service Authorization Reference (data/json/changelog.json of the tobilg/aws-iam-data
+ * repository on GitHub), 2023-01-01 to 2026-12-31 unless told: renames,
  * restorations, and the ones that ended, each with the catalogue service of that name and its
  * lifecycle status when the catalogue holds one. The lifecycle sweep starts from the last list.
  */

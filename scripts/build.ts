@@ -26,6 +26,8 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** The site (Astro) with its Pagefind index, into <outDir>/site; its pages read the same data. */
 async function buildSite(outDir: string, urls: PublicUrls, dataDir: string | undefined): Promise<{ pages: number }> {
+  // No build reports to Astro's telemetry, npm start's rebuild included.
+  process.env.ASTRO_TELEMETRY_DISABLED = "1";
   const { build: astroBuild } = await import("astro");
   const previous = { data: process.env.CATALOGUE_DATA_DIR, api: process.env.SITE_API_URL };
   process.env.CATALOGUE_DATA_DIR = dataDir ?? join(ROOT_DIR, "catalogue", "data");

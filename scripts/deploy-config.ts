@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import type { CachePolicy, Endpoint } from "../catalogue/contract/endpoint.ts";
 import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/base/limits.ts";
+import { escapeHtml } from "../catalogue/format/html.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/api/pages.ts";
 
@@ -181,6 +182,86 @@ export function nginxErrorPages(kind: "json" | "txt"): string {
   }).join("\n");
 }
 
+/**
+ * The errors nginx answers in place of a sidecar: each an entry of the error catalogue (the type
+ * ties title to status), rendered by nginxErrorBody in every form the hosts answer.
+ */
+export const NGINX_RENDERED_ERRORS = {
+  apiUnavailable: {
+    status: 503,
+    error: "Service unavailable",
+    details: "No API instance is answering; static reads still work. Try again shortly.",
+  },
+  textUnavailable: { status: 503, error: "Service unavailable", details: "Try again shortly." },
+  textTooMany: {
+    status: 429,
+    error: "Too many requests",
+    details: `Limit is ${TEXT_HOST_LIMIT.max} requests per minute per IP. Try again in a minute.`,
+  },
+} as const satisfies Record<string, CataloguedError>;
+
+/** A rendering of an error page: the API's Error shape, or the text host's ANSI, text, Markdown, HTML. */
+export type ErrorRendering = "json" | "ansi" | "txt" | "negotiate" | "md" | "html";
+
+/** An error's body as a rendering shows it (the text host's own error pages read the same). */
+export function nginxErrorBody({ status, error, details }: CataloguedError, rendering: ErrorRendering): string {
+  if (rendering === "json") return JSON.stringify({ error, status, details });
+  if (rendering === "md") return `# ${status} ${error}\n\n${details}\n`;
+  if (rendering === "html")
+    return `<!doctype html><html lang="en"><title>${escapeHtml(error)}</title><h1>${status} ${escapeHtml(error)}</h1><p>${escapeHtml(details)}</p></html>\n`;
+  return `${status} ${error}\n\n${details}\n`;
+}
+
+const MEDIA_TYPE: Record<ErrorRendering, string> = {
+  json: "application/json",
+  ansi: "text/plain",
+  txt: "text/plain",
+  negotiate: "text/plain",
+  md: "text/markdown",
+  html: "text/html",
+};
+
+/** Internal locations `/_<status>.<rendering>` answering `entry`, each with the headers given. */
+function errorLocations(entry: CataloguedError, renderings: readonly ErrorRendering[], headers: string): string {
+  return renderings
+    .map((rendering) => {
+      const body = nginxErrorBody(entry, rendering);
+      // nginx's return takes a quoted string: single quotes around JSON, double (with \n) around text.
+      const quoted =
+        rendering === "json"
+          ? `'${body.replace(/'/g, "\\'")}'`
+          : `"${body.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+      const name = rendering === "json" && entry.status === 503 ? "_unavailable" : `_${entry.status}`;
+      return `    location = /${name}.${rendering} { internal; default_type ${MEDIA_TYPE[rendering]};${headers} return ${entry.status} ${quoted}; }`;
+    })
+    .join("\n");
+}
+
+const TEXT_HEADERS = ` add_header Cache-Control "no-store" always; add_header Vary "Accept, Accept-Encoding" always; add_header X-Content-Type-Options "nosniff" always;`;
+
+/** The template's generated error locations: the API's 503, the text host's 503s and 429s. */
+function renderedErrorLocations(): Record<string, string> {
+  const { apiUnavailable, textUnavailable, textTooMany } = NGINX_RENDERED_ERRORS;
+  return {
+    "@API_UNAVAILABLE_JSON@": errorLocations(
+      apiUnavailable,
+      ["json"],
+      ` add_header Access-Control-Allow-Origin "*" always; add_header Cache-Control "no-store" always;`,
+    ),
+    "@TEXT_UNAVAILABLE_PAGES@": errorLocations(
+      textUnavailable,
+      ["ansi", "txt", "negotiate", "md", "html"],
+      TEXT_HEADERS,
+    ),
+    // The 429 pages' HTML is the site's own page (the template's /_429.html).
+    "@TEXT_TOO_MANY_PAGES@": errorLocations(
+      textTooMany,
+      ["ansi", "txt", "negotiate", "md"],
+      ` add_header Retry-After ${TEXT_HOST_LIMIT.windowMs / 1000} always;`,
+    ),
+  };
+}
+
 const TEMPLATE = new URL("../deploy/nginx.conf.template", import.meta.url);
 const BROTLI_MODULE = "/usr/share/nginx/modules-available/mod-http-brotli-static.conf";
 const BROTLI_SO = "/usr/lib/nginx/modules/ngx_http_brotli_static_module.so";
@@ -218,6 +299,7 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@TEXT_WINDOW_SECONDS@": String(TEXT_HOST_LIMIT.windowMs / 1000),
     "@ERROR_PAGES_JSON@": nginxErrorPages("json"),
     "@ERROR_PAGES_TXT@": nginxErrorPages("txt"),
+    ...renderedErrorLocations(),
   };
   let config = readFileSync(TEMPLATE, "utf8");
   if (!loadModules) config = config.replace(/^\s*brotli_static on;\n/m, "");

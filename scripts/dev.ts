@@ -21,6 +21,7 @@ import {
 } from "../catalogue/load/load.ts";
 import { buildApp } from "../sidecar/app.ts";
 import { loadConfig, publicUrls } from "../sidecar/config.ts";
+import { isApiPath } from "../sidecar/plugins/errors.ts";
 import { openStore, orExitIfInUse } from "../sidecar/server.ts";
 import { buildTextApp, type SiteHandler } from "../sidecar/text/app.ts";
 import { negotiate } from "../sidecar/text/render.ts";
@@ -182,7 +183,7 @@ const SITE_ASSETS = /^\/(@|_astro\/|node_modules\/|site\/|\.astro\/|favicon\.svg
 /** HTML pages the text host would have read from the build, and the dev server's own files. */
 function sendsToSite(request: IncomingMessage): boolean {
   const [pathname = "/", query = ""] = (request.url ?? "/").split("?", 2);
-  if (pathname.startsWith("/v1/")) return false;
+  if (isApiPath(pathname)) return false;
   if (SITE_ASSETS.test(pathname)) return true;
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   if (TEXT_HOST_ROUTES.some((pattern) => pattern.test(pathname))) return false;
@@ -199,6 +200,8 @@ function listen(server: Server, port: number): Promise<void> {
 
 /** Astro's dev server with the project's astro.config.mjs, on a loopback port of its own (its HMR socket). */
 async function startSite(): Promise<AstroDevServer> {
+  // The dev server reports to Astro's telemetry no more than a build does.
+  process.env.ASTRO_TELEMETRY_DISABLED = "1";
   const { dev } = await import("astro");
   const port = await freePort();
   return await dev({

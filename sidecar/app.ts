@@ -157,7 +157,7 @@ export async function apiStack(
   lingerAfterRefusal(app);
   // Its 404 handler answers 405 with Allow on the table's paths.
   await app.register(errors, { table: options.table ?? ENDPOINTS });
-  // DESIGN: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
+  // docs/design.md: a POST body that is not JSON is 415; Fastify would parse text/plain as a string.
   app.removeContentTypeParser("text/plain");
   // A "__proto__" key (or constructor.prototype) is refused as the unknown key it is, not as "not valid JSON".
   app.removeContentTypeParser("application/json");

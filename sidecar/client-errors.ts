@@ -9,6 +9,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CataloguedError } from "../catalogue/base/error-catalogue.ts";
+import { isApiPath } from "./plugins/errors.ts";
 
 /** A refusal before routing: a title of the error catalogue with its own status. */
 type ClientError = CataloguedError;
@@ -80,10 +81,13 @@ function answer(socket: Socket, host: "api" | "text", { status, error, details }
  */
 function requestsApi(error: NodeJS.ErrnoException, socket: Socket): boolean {
   const raw = (error as { rawPacket?: unknown }).rawPacket;
-  if (Buffer.isBuffer(raw)) return /^[!-~]{1,20} \/v1(?:[/?\s]|$)/.test(raw.subarray(0, 64).toString("latin1"));
+  if (Buffer.isBuffer(raw)) {
+    const target = /^[!-~]{1,20} (\S+)/.exec(raw.subarray(0, 64).toString("latin1"))?.[1];
+    return target !== undefined && isApiPath(target);
+  }
   // A request timed out: a stalled body's request line was read, and its answer waits on the socket.
   const url = (socket as Socket & { _httpMessage?: { req?: { url?: string } } | null })._httpMessage?.req?.url;
-  return typeof url === "string" && /^\/v1(?:[/?]|$)/.test(url);
+  return typeof url === "string" && isApiPath(url);
 }
 
 /**
@@ -112,7 +116,7 @@ export function answerConnect(server: Server, host: "api" | "text"): void {
   server.on("connect", (request: IncomingMessage, socket: Socket) => {
     socket.on("error", () => undefined);
     // The text host answers the API's paths in the API's Error shape, CONNECT included.
-    answer(socket, host === "api" || /^\/v1(?:[/?]|$)/.test(request.url ?? "") ? "api" : "text", {
+    answer(socket, host === "api" || isApiPath(request.url ?? "") ? "api" : "text", {
       status: 405,
       error: "Method not allowed",
       details: `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`,
@@ -185,7 +189,7 @@ export function requireHost(
 export function answerExpectation(server: Server, host: "api" | "text"): void {
   server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
     const details = `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported; only 100-continue is (RFC 9110 §10.1.1).`;
-    const api = host === "api" || /^\/v1(?:[/?]|$)/.test(request.url ?? "");
+    const api = host === "api" || isApiPath(request.url ?? "");
     const refusal: ClientError = { error: "Expectation failed", status: 417, details };
     const body = api ? JSON.stringify(refusal) : `417 Expectation failed\n\n${details}\n`;
     response.writeHead(417, {

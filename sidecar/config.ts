@@ -1,5 +1,5 @@
 /**
- * The runtime configuration, parsed once from the environment (DESIGN "Runtime interface").
+ * The runtime configuration, parsed once from the environment (docs/design.md "Runtime interface").
  * buildApp(config) takes the result, so tests pass their own.
  */
 import { isIP } from "node:net";

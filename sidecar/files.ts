@@ -31,7 +31,7 @@ export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;
 /** The site's hashed assets never change under one name. */
 export const IMMUTABLE_CACHE_CONTROL = `public, max-age=${ASSET_CACHE_SECONDS}, immutable`;
 /**
- * DESIGN "Hosts": Accept alone picks the rendering; User-Agent would split caches per browser.
+ * docs/design.md "Hosts and how a request is served": Accept alone picks the rendering; User-Agent would split caches per browser.
  * COLUMNS (a terminal's width, which browsers never send) sets the width of ANSI and plain text.
  */
 export const TEXT_VARY = "Accept, Accept-Encoding, COLUMNS";

@@ -6,7 +6,7 @@
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
 
-/** Saved lists live this long, then answer 404 and free their slug (DESIGN "Lists"). */
+/** Saved lists live this long, then answer 404 and free their slug (docs/design.md "Decisions on what the contract leaves open"). */
 export const LIST_LIFETIME_DAYS = 90;
 export const LIST_LIFETIME_MS = LIST_LIFETIME_DAYS * DAY_MS;
 

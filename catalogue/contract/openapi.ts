@@ -32,7 +32,7 @@ type JsonSchema = Record<string, unknown>;
 
 /**
  * Every object schema of the document left open to fields it does not name (zod closes them with
- * `additionalProperties: false`): responses gain optional fields in compatible versions (DESIGN:
+ * `additionalProperties: false`): responses gain optional fields in compatible versions (docs/design.md:
  * "response schemas stay open to new fields"), and request bodies' unknown fields are ignored by
  * the server, so a closed schema would make validating clients reject what the API promises.
  * `additionalProperties` that is a schema (a record's values) is kept; componentSchemas closes again
@@ -110,7 +110,7 @@ function componentSchemas(table: readonly Endpoint[]): Record<string, JsonSchema
     openObjects(schema);
   }
   // A request body that refuses unknown keys (a strictObject: an exit plan's misspelt criterion is
-  // a 400, DESIGN "Exit plans") stays closed, so the document says what the server does.
+  // a 400, docs/design.md "Decisions on what the contract leaves open") stays closed, so the document says what the server does.
   for (const schema of requestBodySchemas(table)) {
     const id = z.globalRegistry.get(schema)?.id;
     if (id && schemas[id] && isStrictObject(schema)) schemas[id].additionalProperties = false;

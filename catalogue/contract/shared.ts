@@ -2,9 +2,9 @@
  * What the rows of more than one tag use: answers of a content type, built files, a store failure
  * as an HTTP error, and an exit plan in the format asked for.
  */
-import negotiate from "@fastify/accept-negotiator";
 import { serializeJson, type PublicUrls, type Result, type StaticFile } from "./endpoint.ts";
 import { requireKnownIds } from "../search/ids.ts";
+import { preferredMediaType } from "../base/media-type.ts";
 import type { Catalogue } from "../load/load.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError } from "./ports.ts";
 import { HttpError } from "../base/problem.ts";
@@ -55,8 +55,8 @@ export const EXIT_PLAN_ALTERNATES = [MARKDOWN, CSV];
 /** ?format wins; else Accept naming text/markdown or text/csv; else JSON. */
 export function exitPlanFormat(format: ExitPlanFormat | undefined, accept: string | undefined): ExitPlanFormat {
   if (format) return format;
-  // Weighed with q-values (RFC 9110 §12.5.1): "text/markdown;q=0" refuses Markdown; no match is JSON.
-  const chosen = negotiate((accept ?? "").toLowerCase(), [...EXIT_PLAN_MEDIA_TYPES]);
+  // "text/markdown;q=0" refuses Markdown; */* and no match are JSON.
+  const chosen = preferredMediaType(accept, EXIT_PLAN_MEDIA_TYPES, "application/json");
   return chosen === "text/markdown" ? "md" : chosen === "text/csv" ? "csv" : "json";
 }
 

@@ -31,7 +31,7 @@ export function inlineText(part: Inline): string {
  * Removes C0 controls but tab and newline, DEL and C1 controls, and the bidirectional formatting
  * characters that reorder what follows them (embeddings and overrides U+202A–202E, isolates
  * U+2066–2069, marks U+200E/200F and U+061C): user text can then neither drive a terminal nor
- * disguise itself (DESIGN "Decisions": stripped in every rendering, and at input).
+ * disguise itself (docs/design.md "Decisions on what the contract leaves open": stripped in every rendering, and at input).
  */
 export function stripControl(text: string): string {
   // eslint-disable-next-line no-control-regex -- matching control characters is the point

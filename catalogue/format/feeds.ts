@@ -5,9 +5,10 @@
  */
 import type { PublicUrls } from "../base/urls.ts";
 import { stripControl } from "./doc.ts";
+import { escapeHtml } from "./html.ts";
 
-export const xml = (text: string) =>
-  stripControl(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+/** Atom's text and attributes: XML reads the HTML escape's character references. */
+const xml = escapeHtml;
 
 /** The authority of our tag: URIs (RFC 4151): the text host's name, which the deployment controls. */
 export const tagAuthority = (urls: PublicUrls): string => new URL(urls.textUrl).hostname;

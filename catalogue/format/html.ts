@@ -6,7 +6,8 @@
  */
 import { stripControl, type Block, type Doc, type Inline } from "./doc.ts";
 
-const escapeHtml = (text: string) => stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The one HTML and XML escape (the Atom feeds use it too): control characters go, markup is inert. */
+export const escapeHtml = (text: string) => stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** An href that can only navigate: http(s) or a same-host path; anything else becomes "#". */
 const safeHref = (href: string) => (/^(https?:\/\/|\/(?!\/))/i.test(href) ? escapeHtml(href) : "#");

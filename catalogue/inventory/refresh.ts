@@ -3,6 +3,7 @@
  * items removed, and the likely renames among them, so a release starts from the vendor's diff.
  */
 import { normaliseItems, type InventorySourceT } from "./inventory.ts";
+import { editDistance } from "../base/edit-distance.ts";
 
 export interface ItemsDiff {
   readonly added: readonly string[];
@@ -13,17 +14,6 @@ export interface ItemsDiff {
 
 /** Lowercase letters and digits only: `AWS::IoT1Click::Device` and `aws_iot1click_device` compare equal. */
 const bare = (item: string) => item.toLowerCase().replace(/[^a-z0-9]/g, "");
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
-}
 
 /** 1 for the same bare name, falling with the edit distance; one name containing the other scores 0.8. */
 export function similarity(a: string, b: string): number {

@@ -1,5 +1,5 @@
 /**
- * Saved approved-services lists, as the product defines them (DESIGN "Lists"): how a slug is
+ * Saved approved-services lists, as the product defines them (docs/design.md "Decisions on what the contract leaves open"): how a slug is
  * derived, how a stored list reads against the catalogue today, and where it lives. The API, the
  * text host and the site's list page all use these (pure: the browser may load it); making a new
  * list, which hashes its Idempotency-Key, is lists.node.ts.
@@ -23,7 +23,7 @@ export interface StoredList {
 
 /**
  * An Idempotency-Key as the stores keep it: scoped to the client that sent it and bound to the
- * request it came with (DESIGN: a retry returns the first list; another body → 422). Both are
+ * request it came with (docs/design.md: a retry returns the first list; another body → 422). Both are
  * digests, so a store never holds the client's address or the key itself.
  */
 export interface Idempotency {
@@ -51,7 +51,7 @@ export interface NewList {
   readonly idempotency?: Idempotency;
 }
 
-/** DESIGN: slugify = NFKD, strip marks, lowercase, runs of other characters → "-", trim "-", cut to 64. */
+/** docs/design.md: slugify = NFKD, strip marks, lowercase, runs of other characters → "-", trim "-", cut to 64. */
 export function slugify(name: string): string | null {
   const slug = name
     .normalize("NFKD")
@@ -74,7 +74,7 @@ export const slugCandidates = function* (base: string): Generator<string> {
 };
 
 /**
- * A list's name without control and bidi characters (DESIGN "Security"), or null when nothing is
+ * A list's name without control and bidi characters (docs/design.md "Decisions on what the contract leaves open"), or null when nothing is
  * left: applied when a list is saved, and again when one is read, for lists stored before it was.
  */
 export const cleanListName = (name: string | null): string | null => (name && stripControl(name).trim()) || null;

@@ -130,7 +130,7 @@ export function isEuResidentOnly(file: ProviderFileT): boolean {
 }
 
 /**
- * When the data last changed, from the data itself (DESIGN: "the same data builds the same bytes"):
+ * When the data last changed, from the data itself (docs/design.md: "the same data builds the same bytes"):
  * the newest of the providers' and services' lastVerified days and the release snapshots' days, as
  * midnight UTC. Never a file's modification time, which a fresh clone or a copy resets.
  */

@@ -8,6 +8,7 @@ import { describeTarget } from "../exit/plan.ts";
 import type { ServiceRecord } from "../load/load.ts";
 import type { ExitCandidateT, ExitPlanT, ExitServicePlanT, ExposureReportT, ProviderT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "../format/doc.ts";
+import { toCsv } from "../format/csv.ts";
 import { servicePath } from "./pages.ts";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -323,13 +324,6 @@ function sourceBlocks(catalogue: DocCatalogue, plan: ExitPlanT): Block[] {
   ];
 }
 
-/** RFC 4180 field: quoted when needed; a leading =, +, - or @ is defused for spreadsheets. */
-function csvField(value: string | number | boolean): string {
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 const CSV_HEAD = [
   "service",
   "service_name",
@@ -472,5 +466,5 @@ export function exitPlanCsv(plan: ExitPlanT): string {
         ]);
     }
   }
-  return `${rows.map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;
+  return toCsv(rows);
 }

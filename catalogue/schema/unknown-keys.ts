@@ -4,6 +4,7 @@
  * change the request. The 400 names each unknown key with the known key it is closest to.
  */
 import { z } from "zod";
+import { editDistance } from "../base/edit-distance.ts";
 
 /** zod's error option for a strict object: `unknown key "x" (did you mean "y"?)`, up to five keys. */
 export function unknownKeys(known: readonly string[]) {
@@ -31,18 +32,6 @@ export function nearestKey(key: string, known: readonly string[]): string | unde
   const lower = key.toLowerCase();
   return known.find((candidate) => {
     const other = candidate.toLowerCase();
-    return other.includes(lower) || lower.includes(other) || editDistance(lower, other) <= 2;
+    return other.includes(lower) || lower.includes(other) || editDistance(lower, other, 2) <= 2;
   });
-}
-
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
 }

@@ -73,7 +73,7 @@ export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): s
     if (record) known.add(record.service.slug);
     else (unknown ??= new Set()).add(id);
   }
-  // Echoed ids are user text: control and bidi characters are escaped (DESIGN "Security") — not
+  // Echoed ids are user text: control and bidi characters are escaped (docs/design.md "Decisions on what the contract leaves open") — not
   // stripped, which would name an id that exists ("aws-s3\0" is not aws-s3) — then cut.
   if (unknown)
     throw unknownIds(

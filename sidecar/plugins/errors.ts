@@ -46,6 +46,12 @@ export function toErrorBody(error: unknown): ApiErrorT {
   return bodyOf(titleOfStatus(status), status >= 500 ? undefined : e.message);
 }
 
+/** The API's 405 (RFC 9110 §15.5.6), on both hosts: Allow names the methods the path answers. */
+export function sendMethodNotAllowed(reply: FastifyReply, method: string, pathname: string, allow: string) {
+  const details = `${pathname.slice(0, 200)} answers ${allow}, not ${method.slice(0, 20)}; see GET / for the endpoint list`;
+  return sendError(reply.header("allow", allow), errorBody(405, "Method not allowed", details));
+}
+
 /**
  * The API's paths (also answered by the text host): their errors come in the Error shape. Read after
  * decoding, as the router reads a path, so `/%761/providers` is the API's path it routes to.
@@ -109,15 +115,7 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       const pathname = request.url.split("?")[0]!;
       const allow = allowed(request.method, pathname);
-      if (allow)
-        return sendError(
-          reply.header("allow", allow),
-          errorBody(
-            405,
-            "Method not allowed",
-            `${pathname.slice(0, 200)} answers ${allow}, not ${request.method.slice(0, 20)}; see GET / for the endpoint list`,
-          ),
-        );
+      if (allow) return sendMethodNotAllowed(reply, request.method, pathname, allow);
       return sendError(
         reply,
         errorBody(

@@ -21,9 +21,9 @@ import { lingerAfterRefusal } from "../linger.ts";
 import { refuseRepeatedParameters } from "../repeated-params.ts";
 import {
   allowedMethods as apiAllowedMethods,
-  errorBody,
   isApiPath,
   sendError,
+  sendMethodNotAllowed,
   toErrorBody,
 } from "../plugins/errors.ts";
 import { clientKey, limitStore } from "../plugins/limit-store.ts";
@@ -228,15 +228,7 @@ function notFoundHandler(replies: TextReplies, options: TextAppOptions) {
     if (isApiPath(request.url)) {
       const pathname = request.url.split("?")[0]!;
       const allowed = apiAllowed(request.method, pathname);
-      if (allowed)
-        return sendError(
-          reply.header("allow", allowed),
-          errorBody(
-            405,
-            "Method not allowed",
-            `${pathname.slice(0, 200)} answers ${allowed}, not ${request.method.slice(0, 20)}; see GET / for the endpoint list`,
-          ),
-        );
+      if (allowed) return sendMethodNotAllowed(reply, request.method, pathname, allowed);
     }
     const allow = allowedMethods(options.catalogue, options.files, request.url);
     if (!allow)

@@ -1,5 +1,5 @@
 /**
- * The text host's negotiation and replies (DESIGN "Hosts"): ?format=ansi|md|html wins; else
+ * The text host's negotiation and replies (docs/design.md "Hosts and how a request is served"): ?format=ansi|md|html wins; else
  * Accept, weighed by q-value (preferredType): text/markdown → Markdown; text/html → HTML (the
  * site); anything else → ANSI text, plain with ?color=never or NO_COLOR. Errors come in the request's own rendering, or in the
  * API's Error shape under /v1/. ANSI and plain text are 80 columns wide unless ?width= or a
@@ -10,6 +10,7 @@ import type { ErrorTitle, StatusOf } from "../../catalogue/base/error-catalogue.
 import { httpErrorOf } from "../../catalogue/base/problem.ts";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/base/limits.ts";
 import { heading, paragraph, type Doc } from "../../catalogue/format/doc.ts";
+import { preferredMediaType } from "../../catalogue/base/media-type.ts";
 import { renderDoc } from "../../catalogue/api/static.ts";
 import { renderHtml } from "../../catalogue/format/html.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
@@ -70,52 +71,18 @@ export function widthOf(request: FastifyRequest): number {
   return typeof width === "number" ? width : TEXT_WIDTH.default;
 }
 
+/** What the text host offers, in the order a tie at equal q goes to. */
 const OFFERS = ["text/markdown", "text/html", "text/plain"] as const;
 type Offer = (typeof OFFERS)[number];
 
 /**
- * The offer an Accept header prefers (RFC 9110 §12.5.1): each offer takes the q of the most
- * specific range that matches it (text/markdown before text/* before *\/*); the highest q > 0
- * wins. On a tie a type the client names outranks one a wildcard covers; between named types
- * Markdown, then HTML (what the text host has always preferred); between wildcards plain text,
- * the host's default. Nothing acceptable (e.g. only `text/markdown;q=0`) → plain text too:
- * DESIGN gives every other request the ANSI rendering rather than a 406.
+ * The offer an Accept header prefers (preferredMediaType): the highest q > 0 wins; a tie goes to
+ * Markdown, then HTML (what the text host has always preferred); *\/* stands for plain text, the
+ * host's default. Nothing acceptable (e.g. only `text/markdown;q=0`) → plain text too: the design
+ * gives every other request the ANSI rendering rather than a 406.
  */
 export function preferredType(accept: string): Offer {
-  const ranges: { type: string; subtype: string; q: number }[] = [];
-  for (const part of accept.toLowerCase().split(",")) {
-    const [range = "", ...params] = part.split(";").map((piece) => piece.trim());
-    const [type, subtype] = range.split("/");
-    if (!type || !subtype) continue;
-    let q = 1;
-    for (const param of params) {
-      const match = /^q\s*=\s*([01](?:\.\d{0,3})?)$/.exec(param);
-      if (match) q = Math.min(1, Number(match[1]));
-    }
-    ranges.push({ type, subtype, q });
-  }
-  let best: { offer: Offer; q: number; rank: number } | undefined;
-  for (const offer of OFFERS) {
-    const [type, subtype] = offer.split("/") as [string, string];
-    let match: { q: number; specificity: number } | undefined;
-    for (const range of ranges) {
-      const specificity =
-        range.type === type && range.subtype === subtype
-          ? 2
-          : range.type === type && range.subtype === "*"
-            ? 1
-            : range.type === "*" && range.subtype === "*"
-              ? 0
-              : -1;
-      if (specificity > (match?.specificity ?? -1)) match = { q: range.q, specificity };
-    }
-    if (!match || match.q === 0) continue;
-    // Named types first (Markdown, HTML, plain), then wildcard-matched ones (plain first).
-    const rank =
-      match.specificity === 2 ? 6 - OFFERS.indexOf(offer) : offer === "text/plain" ? 3 : 2 - OFFERS.indexOf(offer);
-    if (!best || match.q > best.q || (match.q === best.q && rank > best.rank)) best = { offer, q: match.q, rank };
-  }
-  return best?.offer ?? "text/plain";
+  return preferredMediaType(accept, OFFERS, "text/plain") ?? "text/plain";
 }
 
 /** A page in the requested rendering; HTML here is only for errors and pages the site lacks. */

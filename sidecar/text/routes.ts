@@ -11,6 +11,7 @@ import type { Catalogue } from "../../catalogue/load/load.ts";
 import { PAGES, pathPattern, textPageFor } from "../../catalogue/api/pages.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
 import { pageBudget } from "../response-budget.ts";
+import { isApiPath } from "../plugins/errors.ts";
 import { exitPlanPage } from "./exit-plan.ts";
 import { crossSiteRefusal, exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
@@ -101,7 +102,7 @@ export function allowedMethods(
   routes: readonly TextRoute[] = TEXT_ROUTES,
 ): readonly string[] | undefined {
   const { pathname } = splitRequestUrl(url);
-  if (/^\/v1(\/|$)/.test(pathname)) return undefined;
+  if (isApiPath(pathname)) return undefined;
   const methods = new Set(
     routes
       .filter((route) => route.path !== "/*" && new RegExp(pathPattern(route.path)).test(pathname))

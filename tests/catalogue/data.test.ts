@@ -145,7 +145,7 @@ describe("the catalogue data", () => {
 
   it("cites a vendor page for every service, or lists it with what was searched (decisions.md#facts-carry-sources)", () => {
     expect(unsourcedProblems(catalogue)).toEqual([]);
-    // Issue 73's floor: four in five services sourced, and at least half of every provider's.
+    // The sourcing floor: four in five services sourced, and at least half of every provider's.
     const sourced = catalogue.services.filter(
       (service) => !Object.hasOwn(SERVICES_WITHOUT_VENDOR_SOURCE, service.slug),
     );

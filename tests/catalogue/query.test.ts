@@ -116,7 +116,7 @@ describe("parseIdList", () => {
 });
 
 describe("slugify", () => {
-  it("follows DESIGN: NFKD, marks stripped, lowercase, other runs to -, trimmed, cut to 64", () => {
+  it("follows docs/design.md: NFKD, marks stripped, lowercase, other runs to -, trimmed, cut to 64", () => {
     expect(slugify("  Équipe Plateforme: Base-line 2026! ")).toBe("equipe-plateforme-base-line-2026");
     expect(slugify("x")).toBeNull();
     expect(slugify("!!!")).toBeNull();

@@ -79,12 +79,6 @@ export function saveFile(name: string, body: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** Rows as CSV (RFC 4180), each field quoted; a leading formula character is defused (spreadsheets would run it). */
-export function toCsv(rows: readonly (readonly string[])[]): string {
-  const field = (value: string) => `"${(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value).replace(/"/g, '""')}"`;
-  return `${rows.map((row) => row.map(field).join(",")).join("\r\n")}\r\n`;
-}
-
 /** A 429's message from the API's Error body and Retry-After: what was limited and when to retry. */
 export async function errorMessage(response: Response): Promise<string> {
   const body = (await response.json().catch(() => ({}))) as { error?: string; details?: string };

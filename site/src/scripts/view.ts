@@ -3,7 +3,8 @@
  * state lives in the page URL (restored on load, so a link shares the view), a stable text
  * ordering, the "showing n of m" wording and the CSV download of what is shown.
  */
-import { saveFile, toCsv } from "./common.ts";
+import { toCsv } from "../../../catalogue/format/csv.ts";
+import { saveFile } from "./common.ts";
 
 type Control = HTMLSelectElement | HTMLInputElement;
 

@@ -1,0 +1,65 @@
+/**
+ * The 503 and 429 bodies nginx answers in place of a sidecar are generated from the error catalogue
+ * (scripts/deploy-config.ts NGINX_RENDERED_ERRORS): every one in the rendered configuration names a
+ * catalogued title with its status, and the JSON ones parse as the API's Error shape.
+ */
+import { describe, expect, it } from "vitest";
+import { ERRORS, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
+import { ApiError } from "../../catalogue/schema/index.ts";
+import { renderNginxConfig } from "../../scripts/deploy-config.ts";
+
+const config = renderNginxConfig({
+  dist: "/srv/dist",
+  prefix: "/var/lib/nginx-test",
+  apiPort: 8080,
+  textPort: 8081,
+  sidecars: [{ host: "127.0.0.1", apiPort: 9080, textPort: 9081 }],
+});
+
+/** Each `location = /_<name>.<rendering>` answering 503 or 429 with a body nginx returns itself. */
+const answers = [
+  ...config.matchAll(/location = \/(_[a-z0-9]+)\.([a-z]+) \{[^\n]*? return (503|429) ('[^']*'|"(?:[^"\\]|\\.)*"); \}/g),
+].map(([, name, rendering, status, quoted]) => ({
+  where: `/${name}.${rendering}`,
+  rendering: rendering!,
+  status: Number(status),
+  body: quoted!.startsWith("'")
+    ? quoted!.slice(1, -1).replace(/\\'/g, "'")
+    : (JSON.parse(quoted!.replace(/\\n/g, "\\n")) as string),
+}));
+
+const catalogued = (title: string, status: number) => title in ERRORS && ERRORS[title as ErrorTitle].status === status;
+
+describe("nginx's own 503 and 429 bodies", () => {
+  it("are all generated: the template writes none by hand", () => {
+    expect(answers.map((answer) => answer.where).sort()).toEqual(
+      [
+        "/_unavailable.json",
+        ...["ansi", "txt", "negotiate", "md", "html"].map((rendering) => `/_503.${rendering}`),
+        ...["ansi", "txt", "negotiate", "md"].map((rendering) => `/_429.${rendering}`),
+      ].sort(),
+    );
+  });
+
+  it("answer the API's Error shape in JSON, with a catalogued title for the status", () => {
+    const json = answers.filter((answer) => answer.rendering === "json");
+    expect(json).toHaveLength(1);
+    for (const { body, status } of json) {
+      const parsed = ApiError.parse(JSON.parse(body));
+      expect(parsed.status).toBe(status);
+      expect(catalogued(parsed.error, status), parsed.error).toBe(true);
+    }
+  });
+
+  it("head every text rendering with the status and a catalogued title", () => {
+    for (const { where, rendering, body, status } of answers.filter((answer) => answer.rendering !== "json")) {
+      const heading =
+        rendering === "html"
+          ? /<h1>(\d{3}) ([^<]+)<\/h1>/.exec(body)
+          : new RegExp(`^${rendering === "md" ? "# " : ""}(\\d{3}) ([^\\n]+)\\n\\n.+\\n$`).exec(body);
+      expect(heading, where).not.toBeNull();
+      expect(Number(heading![1]), where).toBe(status);
+      expect(catalogued(heading![2]!, status), `${where}: ${heading![2]}`).toBe(true);
+    }
+  });
+});
