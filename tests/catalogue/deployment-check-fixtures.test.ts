@@ -37,7 +37,9 @@ const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied
   "aws-cdk-lambda": "blocked-then-allowed",
   // Microsoft.Portal/dashboards: no catalogue service owns it (listed in unplaced).
   "azure-data-product-analytics": "still-denied",
-  "azure-postgres-agentic-advisor": "blocked-then-allowed",
+  // Microsoft.HorizonDb/clusters, in a module written with symbolic names (languageVersion 2.0): no
+  // catalogue service owns it (listed in unplaced). Before the reader walked such modules it was missed.
+  "azure-postgres-agentic-advisor": "still-denied",
   // eventarcpublishing.googleapis.com: no catalogue service names it (listed in unplaced).
   "publish-events-channel": "still-denied",
   "cloudiot-events": "blocked-then-allowed",
