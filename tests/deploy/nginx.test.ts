@@ -411,6 +411,15 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
       json(refused, 413);
       expect(JSON.parse(refused.text).details).toBe(bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES));
     }
+    // The text host's face: the file as curl --data-binary posts it, past 64 KiB.
+    const face = await send(`${text}/deployments/check?ids=azure-container-apps&format=md`, {
+      from,
+      method: "POST",
+      headers: FORM,
+      body: template,
+    });
+    expect(face.status, face.text.slice(0, 200)).toBe(200);
+    expect(face.text).toMatch(/^# Deployment check/);
     const page = await send(`${text}/aws`, { from, headers: { "x-big": "a".repeat(17 * 1024) } });
     expect(page.status).toBe(431);
     expect(page.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
