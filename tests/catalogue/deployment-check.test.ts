@@ -13,7 +13,7 @@ import { IMPLICIT_NEEDS, type ImplicitNeed } from "../../catalogue/policies/impl
 import { TemplateError } from "../../catalogue/templates/errors.ts";
 import { MAX_TEMPLATE_ITEMS, readDeployment } from "../../catalogue/templates/read.ts";
 import { MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/limits.ts";
-import { build, realCatalogue } from "../helpers/app.ts";
+import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
 const GCP_APIS = new Set(
@@ -318,5 +318,15 @@ describe("bad input is an Invalid template naming what was not understood", () =
     const ok = await post({ template: ["run.googleapis.com"], approvedServiceIds: ["gcp-cloud-run"] });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().services.map((service: { id: string }) => service.id)).toEqual(["gcp-cloud-run"]);
+  });
+});
+
+describe("a catalogue without the implicit-needs table's services", () => {
+  it("still answers: what to add is only what it holds (aws-cloudformation is not in the fixture catalogue)", () => {
+    const small = fixtureCatalogue();
+    expect(small.bySlug.has("aws-cloudformation")).toBe(false);
+    const answer = checkTemplate(small, "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n", ["aws-s3"]);
+    expect(answer.suggestedServiceIds).toEqual(["aws-s3"]);
+    expect(answer.implicitNeeds.map((need) => need.id)).toContain("cloudformation-stack-operations");
   });
 });
