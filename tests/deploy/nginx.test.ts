@@ -3,12 +3,11 @@
  * one redis-server. Static reads are nginx's alone; the strict bucket holds across instances; a
  * list made through one instance reads through the other; the text host limit holds.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyTooLargeDetails, MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/limits.ts";
 import { build as buildDist } from "../../scripts/build.ts";
 import { cleanup, freePort, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
 import { startNginx, type Nginx } from "../helpers/nginx.ts";
@@ -386,40 +385,6 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
       json(await send(`${base}/v1/feedback`, { from, method: "POST", headers: JSON_BODY, body: big }), 413);
       json(await send(`${base}/v1/providers`, { from, headers: { "x-big": "a".repeat(17 * 1024) } }), 431);
     }
-    // The deployment check's own limit (4 MiB), on both hosts: a template past 64 KiB is read, one
-    // past 4 MiB refused by nginx in the Error shape naming that limit.
-    const template = readFileSync(
-      new URL("../fixtures/templates/azure/postgres-agentic-advisor-main.json", import.meta.url),
-      "utf8",
-    );
-    const check = `{"approvedServiceIds":["azure-container-apps"],"template":${template}}`;
-    const huge = `{"approvedServiceIds":["aws-s3"],"template":"${"a".repeat(MAX_TEMPLATE_BODY_BYTES)}"}`;
-    for (const base of [api, text]) {
-      const read = await send(`${base}/v1/deployments/check`, {
-        from,
-        method: "POST",
-        headers: JSON_BODY,
-        body: check,
-      });
-      expect(read.status, `${base}: ${read.text.slice(0, 200)}`).toBe(200);
-      const refused = await send(`${base}/v1/deployments/check`, {
-        from,
-        method: "POST",
-        headers: JSON_BODY,
-        body: huge,
-      });
-      json(refused, 413);
-      expect(JSON.parse(refused.text).details).toBe(bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES));
-    }
-    // The text host's face: the file as curl --data-binary posts it, past 64 KiB.
-    const face = await send(`${text}/deployments/check?ids=azure-container-apps&format=md`, {
-      from,
-      method: "POST",
-      headers: FORM,
-      body: template,
-    });
-    expect(face.status, face.text.slice(0, 200)).toBe(200);
-    expect(face.text).toMatch(/^# Deployment check/);
     const page = await send(`${text}/aws`, { from, headers: { "x-big": "a".repeat(17 * 1024) } });
     expect(page.status).toBe(431);
     expect(page.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
