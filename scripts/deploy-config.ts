@@ -11,7 +11,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import type { CachePolicy, Endpoint } from "../catalogue/contract/endpoint.ts";
-import { MAX_BODY_BYTES, TEXT_HOST_LIMIT } from "../catalogue/base/limits.ts";
+import {
+  bodyTooLargeDetails,
+  MAX_BODY_BYTES,
+  MAX_TEMPLATE_BODY_BYTES,
+  TEXT_HOST_LIMIT,
+} from "../catalogue/base/limits.ts";
 import { escapeHtml } from "../catalogue/format/html.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/api/pages.ts";
@@ -294,6 +299,8 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@READ_CACHE_CONTROL@": READ_CACHE_CONTROL,
     "@IMMUTABLE_CACHE_CONTROL@": IMMUTABLE_CACHE_CONTROL,
     "@MAX_BODY_KIB@": String(MAX_BODY_BYTES / 1024),
+    "@MAX_TEMPLATE_BODY_KIB@": String(MAX_TEMPLATE_BODY_BYTES / 1024),
+    "@TEMPLATE_LIMIT_DETAILS@": bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES),
     "@TEXT_LIMIT@": String(TEXT_HOST_LIMIT.max),
     "@TEXT_BURST@": String(TEXT_HOST_LIMIT.max - 1),
     "@TEXT_WINDOW_SECONDS@": String(TEXT_HOST_LIMIT.windowMs / 1000),

@@ -9,6 +9,7 @@
  */
 import type { CachePolicy } from "../contract/endpoint.ts";
 import { FILE_SEGMENT } from "../contract/endpoint.ts";
+import { MAX_TEMPLATE_BODY_BYTES } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { Doc } from "../format/doc.ts";
 import { equivalentsDoc } from "../render/equivalents.ts";
@@ -51,6 +52,11 @@ export interface PageRow {
   readonly serving: PageServing;
   /** Takes a form-encoded body (the no-JavaScript forms). */
   readonly form?: boolean;
+  /**
+   * Reads its body as text, whatever its type, up to this many bytes (the deployment check: a
+   * template posted as it is, which curl --data-binary labels form-encoded). A form row still.
+   */
+  readonly rawBodyLimit?: number;
   /** What the page reads to answer. */
   readonly reads: string;
   /** The files of site/src/pages/ that render its HTML face, prerendered or on demand. */
@@ -135,6 +141,7 @@ export const PAGES = [
   { id: "save-list", path: "/lists", methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: [] },
   { id: "saved-list", path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store and the catalogue", site: ["lists/[id].astro"] },
   { id: "exit-plan", path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store, the catalogue and the target (?provider, ?sovereignOption…)", site: ["on-demand/doc.astro"] },
+  { id: "deployment-check", path: "/deployments/check", methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, rawBodyLimit: MAX_TEMPLATE_BODY_BYTES, reads: "the template posted (the body, or the form's template field) and ?ids or ?list: the deployment check", site: ["on-demand/doc.astro"] },
   { id: "built", path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "dist/: the text pages above and the site's files", site: [] },
 ] as const satisfies readonly PageRow[];
 

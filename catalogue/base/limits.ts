@@ -52,6 +52,22 @@ export const ASSET_CACHE_SECONDS = 31_536_000;
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
+ * The deployment check's own body limit: what `bicep build` writes for a real sample reaches
+ * megabytes (146 KB to 1.9 MB measured), as CDK output does; 64 KiB refused the templates it reads.
+ */
+export const MAX_TEMPLATE_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A body limit as people write it: "64 KiB", "4 MiB". */
+export const bodyLimitText = (bytes: number): string =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
+
+/** What a 413 says: the limit of the path that refused the body (the sidecars' and nginx's words). */
+export const bodyTooLargeDetails = (bodyLimit: number = MAX_BODY_BYTES): string =>
+  bodyLimit === MAX_BODY_BYTES
+    ? `Request bodies are limited to ${bodyLimitText(bodyLimit)}`
+    : `Request bodies are limited to ${bodyLimitText(bodyLimit)} on this path (${bodyLimitText(MAX_BODY_BYTES)} elsewhere)`;
+
+/**
  * JSON nested deeper than this is refused (400, or a tool error) before anything walks it: 64 KiB
  * holds 32,000 levels of `[`, which overflow the stack of a recursive walk (structured clone, zod).
  * The deepest body the contract describes is four levels.

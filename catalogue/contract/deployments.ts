@@ -5,7 +5,7 @@
 import { endpoint, type Endpoint } from "./endpoint.ts";
 import { HttpError } from "../base/problem.ts";
 import { requireKnownIds } from "../search/ids.ts";
-import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
+import { bodyLimitText, LIST_LIFETIME_DAYS, MAX_BODY_BYTES, MAX_TEMPLATE_BODY_BYTES } from "../base/limits.ts";
 import { resolveList } from "../lists/lists.ts";
 import { TemplateCheck, TemplateCheckBody, type TemplateCheckBodyT } from "../schema/index.ts";
 import type { Catalogue } from "../load/load.ts";
@@ -50,10 +50,12 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
     method: "POST",
     path: "/v1/deployments/check",
     summary: "Deployment check",
-    description:
-      "Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, or holds more than 2,000 resources is a 400 Invalid template naming what was not understood; over 64 KiB a 413.",
+    description: `Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, or holds more than 2,000 resources is a 400 Invalid template naming what was not understood. The body may hold ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} (Bicep's and the CDK's output reach megabytes; other rows take ${bodyLimitText(MAX_BODY_BYTES)}); over that a 413.`,
     tag: "Policies",
     bucket: "strict",
+    bodyLimit: MAX_TEMPLATE_BODY_BYTES,
+    // Reading a template of megabytes takes the event loop long enough to slow every other client.
+    offThread: true,
     body: TemplateCheckBody,
     response: { status: 200, schema: TemplateCheck, contentType: "application/json" },
     errors: [400, 404, 413, 415, 429, 503],

@@ -169,6 +169,8 @@ export interface Endpoint<
    * not one: each request costs the event loop enough that a crowd of them slows every other (/mcp).
    */
   readonly offThread?: boolean;
+  /** Bytes of body the row takes, when not MAX_BODY_BYTES (catalogue/limits.ts); past it a 413 saying so. */
+  readonly bodyLimit?: number;
   readonly static?: StaticSpec;
   readonly example: { readonly request: string; readonly body?: unknown };
   /** Answers a validated request. */

@@ -380,7 +380,14 @@ export function checkDeployment(
       ? [entry.arrivesWith[0]!]
       : [],
   );
-  const suggested = sortedUnique([...ids, ...missing, ...needAnswers.flatMap((row) => row.approve), ...arrivals]);
+  // Only services this catalogue holds: the implicit-needs table names ids a smaller catalogue (a
+  // test's, a mirror's subset) may lack, and a document cannot be generated from an unknown id.
+  const suggested = sortedUnique([
+    ...ids,
+    ...missing,
+    ...needAnswers.flatMap((row) => row.approve),
+    ...arrivals,
+  ]).filter((id) => catalogue.bySlug.has(id));
   const verdicts = [...byVendor].flatMap(([vendor, required], at) => [
     first[at]!,
     ...(suggested.length > ids.length ? [verdict(catalogue, index, vendor, required, suggested)] : []),

@@ -7,6 +7,7 @@
  * of no known kind is still an item, and the check (check.ts) lists what it cannot place.
  */
 import { parse as parseYaml, type ScalarTag, type CollectionTag } from "yaml";
+import { MAX_JSON_DEPTH } from "../base/limits.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
 import { TemplateError } from "./errors.ts";
 
@@ -101,9 +102,26 @@ function parseText(text: string): unknown {
   }
 }
 
+/**
+ * Whether a parsed value nests deeper than `max`, counted without recursion: a template sent as text
+ * skips the body's depth check, and the walks below recurse (a real Bicep output nests 26 levels).
+ */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [inner, depth] = pending.pop()!;
+    if (inner === null || typeof inner !== "object") continue;
+    if (depth + 1 > max) return true;
+    for (const item of Array.isArray(inner) ? inner : Object.values(inner)) pending.push([item, depth + 1]);
+  }
+  return false;
+}
+
 /** Reads a deployment from the request's `template`: its text, or the JSON value already parsed. */
 export function readDeployment(template: unknown): Deployment {
   const value = typeof template === "string" ? parseText(template) : template;
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH))
+    throw new TemplateError(`The template nests more than ${MAX_JSON_DEPTH} levels deep; no vendor template does.`);
   if (Array.isArray(value)) return apiList(value);
   if (!isObject(value))
     throw new TemplateError(
@@ -201,32 +219,33 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
   return { format: "cloudformation", items: items.list(), parameterTypes, cdk, sam, expanded: [...expanded].sort() };
 }
 
-/** ARM: every resource, its nested resources with their full type (parent type / child name). */
+/** ARM resources: an array, or (languageVersion 2.0, Bicep with symbolic names) an object keyed by name. */
+const armResources = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : isObject(value) ? Object.values(value) : [];
+
+/**
+ * ARM: every resource, its nested resources with their full type (parent type / child name), and
+ * each nested deployment's own template (Microsoft.Resources/deployments, mode inline: Bicep's modules).
+ */
 function arm(template: Record<string, unknown>): Deployment {
   const items = new Items();
-  const walk = (resources: unknown, parentType: string | undefined, path: string) => {
-    if (!Array.isArray(resources)) return;
+  const walk = (resources: unknown[], parentType: string | undefined, path: string) => {
     resources.forEach((resource, index) => {
       const at = `${path}[${index}]`;
       if (!isObject(resource) || typeof resource.type !== "string")
         throw new TemplateError(`${at} has no type: every ARM resource needs one.`);
+      // `existing` resources (Bicep's `existing` keyword) are read, not deployed: the policy never sees them.
+      if (resource.existing === true) return;
       const type =
         parentType && !resource.type.includes("/") ? `${parentType}/${resource.type}` : resource.type.split("@")[0]!;
       const name = typeof resource.name === "string" ? resource.name.slice(0, 80) : at;
       items.add("azure-type", type, name);
-      walk(resource.resources, type, `${at}.resources`);
-      // A nested deployment's own template (Microsoft.Resources/deployments, mode inline).
+      walk(armResources(resource.resources), type, `${at}.resources`);
       const inner = isObject(resource.properties) ? resource.properties.template : undefined;
-      if (isObject(inner)) walk(inner.resources, undefined, `${at}.properties.template.resources`);
+      if (isObject(inner)) walk(armResources(inner.resources), undefined, `${at}.properties.template.resources`);
     });
   };
-  // languageVersion 2.0 (Bicep with symbolic names) writes resources as an object keyed by name.
-  const resources = Array.isArray(template.resources)
-    ? template.resources
-    : isObject(template.resources)
-      ? Object.values(template.resources)
-      : [];
-  walk(resources, undefined, "resources");
+  walk(armResources(template.resources), undefined, "resources");
   return plain("arm", items.list());
 }
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Endpoint } from "../../catalogue/contract/endpoint.ts";
-import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../../catalogue/base/limits.ts";
+import { bodyTooLargeDetails, MAX_PARAM_LENGTH } from "../../catalogue/base/limits.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle, type StatusOf } from "../../catalogue/base/error-catalogue.ts";
 import { HttpError, isHttpError } from "../../catalogue/base/problem.ts";
 import type { ApiErrorT } from "../../catalogue/schema/index.ts";
@@ -23,7 +23,6 @@ const FASTIFY_ERRORS: Record<string, [ErrorTitle, string?]> = {
     "Unsupported media type",
     "Send the body as JSON with Content-Type: application/json",
   ],
-  FST_ERR_CTP_BODY_TOO_LARGE: ["Payload too large", `Request bodies are limited to ${MAX_BODY_BYTES / 1024} KiB`],
   FST_ERR_CTP_EMPTY_JSON_BODY: ["Empty body", "Send a JSON object"],
   FST_ERR_CTP_INVALID_JSON_BODY: ["Invalid JSON", "The body is not valid JSON"],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ["Bad request", "Content-Length does not match the body"],
@@ -36,9 +35,11 @@ const FASTIFY_ERRORS: Record<string, [ErrorTitle, string?]> = {
 const bodyOf = (title: ErrorTitle, details?: string): ApiErrorT =>
   errorBody<ErrorTitle>(ERRORS[title].status, title, details);
 
-export function toErrorBody(error: unknown): ApiErrorT {
+/** The Error shape of `error`; a body over the limit says the route's own (the deployment check's is larger). `bodyLimit` is the limit of the route that refused a body (request.routeOptions). */
+export function toErrorBody(error: unknown, bodyLimit?: number): ApiErrorT {
   if (isHttpError(error)) return errorBody<ErrorTitle>(error.statusCode, error.title, error.details);
   const e = error as { code?: string; statusCode?: number; message?: string };
+  if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") return bodyOf("Payload too large", bodyTooLargeDetails(bodyLimit));
   const known = e.code ? FASTIFY_ERRORS[e.code] : undefined;
   if (known) return bodyOf(known[0], known[1]);
   if (error instanceof SyntaxError) return bodyOf("Invalid JSON", error.message);
@@ -104,7 +105,7 @@ export default fp(
   async (app: FastifyInstance, options: { readonly table?: readonly Endpoint[] }) => {
     const allowed = options.table ? allowedMethods(options.table) : () => undefined;
     app.setErrorHandler((error, request: FastifyRequest, reply) => {
-      const body = toErrorBody(error);
+      const body = toErrorBody(error, request.routeOptions.bodyLimit);
       if (body.status >= 500) request.log.error({ err: error }, "request failed");
       if (body.status === 429 || body.status === 503) {
         const ttl = (error as { retryAfter?: number }).retryAfter;

@@ -187,7 +187,7 @@ export default fp(
       app.route({
         method: row.method,
         url: fastifyPath(row),
-        bodyLimit: MAX_BODY_BYTES,
+        bodyLimit: row.bodyLimit ?? MAX_BODY_BYTES,
         // missBucket: plugins/miss-limit.ts meters the row's misses.
         config: {
           ...(row.bucket ? bucketConfig(row.bucket) : {}),

@@ -201,7 +201,7 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
     }
     // The API's paths: its Error shape with its own titles (e.g. 413 "Payload too large").
     if (isApiPath(request.url)) {
-      const body = toErrorBody(error);
+      const body = toErrorBody(error, request.routeOptions.bodyLimit);
       if (body.status >= 500) request.log.error({ err: error }, "text request failed");
       return sendError(reply, body);
     }
@@ -215,7 +215,7 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
     if (status === 500) return replies.error(request, reply, 500, "Internal server error", "Something went wrong.");
     const title = titleOfStatus(status);
     // The API's wording of the same refusal (a body over the limit says what the limit is).
-    const { details = "The request could not be understood." } = toErrorBody(error);
+    const { details = "The request could not be understood." } = toErrorBody(error, request.routeOptions.bodyLimit);
     return replies.error<ErrorTitle>(request, reply, ERRORS[title].status, title, details);
   };
 }

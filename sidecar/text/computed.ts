@@ -14,6 +14,7 @@ import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import type { StoredList } from "../store/store.ts";
+import { deploymentCheckBody } from "./deployment-check.ts";
 import { exitPlanBody } from "./exit-plan.ts";
 import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";
 import type { Computed, PagesComputer, Shape, SiteAnswer, SiteJob } from "./computed-shapes.ts";
@@ -42,6 +43,8 @@ export const TEXT_JOBS = {
     catalogue: Catalogue,
     input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
   ) => exitPlanBody(catalogue, input),
+  deploymentCheck: (catalogue: Catalogue, input: Shape & { template: string; approved: string[]; asDoc?: boolean }) =>
+    deploymentCheckBody(catalogue, input),
 } as const satisfies Record<string, (catalogue: Catalogue, input: never) => Computed>;
 
 type Jobs = typeof TEXT_JOBS;
@@ -132,9 +135,13 @@ export class ComputedPages implements PagesComputer {
     return this.worker !== undefined;
   }
 
-  /** A text page. Jobs of a saved list are not kept: the list is in their input, and it expires. */
+  /**
+   * A text page. Jobs of a saved list are not kept: the list is in their input, and it expires; nor
+   * is a deployment check, whose input is a template of up to megabytes.
+   */
   async text(job: TextJob, gone?: () => boolean): Promise<Computed> {
-    const key = job.name === "savedList" || job.name === "exitPlan" ? undefined : `text\0${JSON.stringify(job)}`;
+    const unkept = job.name === "savedList" || job.name === "exitPlan" || job.name === "deploymentCheck";
+    const key = unkept ? undefined : `text\0${JSON.stringify(job)}`;
     const compute = async (): Promise<Kept> => ({
       kind: "text",
       computed: await this.queue.run(

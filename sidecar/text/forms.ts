@@ -116,7 +116,7 @@ export async function listBuilderPage(c: TextContext, request: FastifyRequest, r
 }
 
 /** Over the strict bucket: the limit, in the request's rendering. */
-async function strictBucket(c: TextContext, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function strictBucket(c: TextContext, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
   const hit = await hitBucket(c.store, "strict", request.ip);
   reply.header("x-ratelimit-limit", String(BUCKETS.strict.max)).header("cache-control", "no-store");
   if (hit.current <= BUCKETS.strict.max) return false;

@@ -11,6 +11,7 @@ import type { Catalogue } from "../../catalogue/load/load.ts";
 import { PAGES, pathPattern, textPageFor } from "../../catalogue/api/pages.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
 import { pageBudget } from "../response-budget.ts";
+import { deploymentCheckPost } from "./deployment-check.ts";
 import { isApiPath } from "../plugins/errors.ts";
 import { exitPlanPage } from "./exit-plan.ts";
 import { crossSiteRefusal, exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
@@ -35,6 +36,7 @@ const HANDLERS: Record<RoutedRow["id"], TextHandler> = {
   "save-list": saveListForm,
   "saved-list": savedListPage,
   "exit-plan": exitPlanPage,
+  "deployment-check": deploymentCheckPost,
   built: builtPage,
 };
 
@@ -54,6 +56,7 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
     app.route({
       method: [...route.methods],
       url: route.path,
+      ...(route.rawBodyLimit ? { bodyLimit: route.rawBodyLimit } : {}),
       config: { bucket: route.bucket, ...(route.missBucket ? { missBucket: route.missBucket } : {}) },
       // The row's cache policy, unless the handler's answer says otherwise (an error is never kept).
       handler: async (request, reply) => {
@@ -79,7 +82,13 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
         if (refusal === undefined) return done();
         void context.replies.error(request, reply, 403, "Forbidden", refusal);
       });
-      for (const route of routes.filter((row) => row.form)) add(scope, route);
+      for (const route of routes.filter((row) => row.form && !row.rawBodyLimit)) add(scope, route);
+      // Rows that read their body as text, whatever its type (the deployment check): the guard above holds.
+      await scope.register(async (raw) => {
+        raw.removeAllContentTypeParsers();
+        raw.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+        for (const route of routes.filter((row) => row.form && row.rawBodyLimit)) add(raw, route);
+      });
     });
   };
 }

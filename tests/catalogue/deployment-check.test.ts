@@ -12,7 +12,8 @@ import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalo
 import { IMPLICIT_NEEDS, type ImplicitNeed } from "../../catalogue/dependencies/implicit-needs.ts";
 import { TemplateError } from "../../catalogue/templates/errors.ts";
 import { MAX_TEMPLATE_ITEMS, readDeployment } from "../../catalogue/templates/read.ts";
-import { build, realCatalogue } from "../helpers/app.ts";
+import { MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/base/limits.ts";
+import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
 const GCP_APIS = new Set(
@@ -180,7 +181,7 @@ describe("reading deployments", () => {
     expect(deployment.parameterTypes).toEqual(["AWS::SSM::Parameter::Value<AWS::EC2::Image::Id>"]);
   });
 
-  it("reads ARM nested resources with their parent's type, and symbolic-name resources", () => {
+  it("reads ARM nested resources with their parent's type, symbolic-name resources and modules, not `existing` ones", () => {
     const deployment = readDeployment({
       $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
       languageVersion: "2.0",
@@ -192,9 +193,24 @@ describe("reading deployments", () => {
           name: "n",
           properties: { template: { resources: [{ type: "Microsoft.KeyVault/vaults", name: "kv" }] } },
         },
+        // A module Bicep writes with symbolic names too: its resources are an object as well.
+        module: {
+          type: "Microsoft.Resources/deployments",
+          name: "m",
+          properties: {
+            template: {
+              languageVersion: "2.0",
+              resources: {
+                db: { type: "Microsoft.DBforPostgreSQL/flexibleServers", name: "db" },
+                plan: { existing: true, type: "Microsoft.Web/serverfarms", name: "plan" },
+              },
+            },
+          },
+        },
       },
     });
     expect(deployment.items.map((item) => item.item)).toEqual([
+      "Microsoft.DBforPostgreSQL/flexibleServers",
       "Microsoft.KeyVault/vaults",
       "Microsoft.Resources/deployments",
       "Microsoft.Web/sites",
@@ -297,10 +313,20 @@ describe("bad input is an Invalid template naming what was not understood", () =
     expect((await post({ template: "x: 1", approvedServiceIds: ["aws-s3"], listId: "abc" })).statusCode).toBe(400);
     expect((await post({ template: "x: 1" })).json()).toMatchObject({ error: "Invalid body" });
     expect((await post({ template: ["run.googleapis.com"], listId: "no-such-list" })).statusCode).toBe(404);
-    const big = await post({ template: "a".repeat(70 * 1024), approvedServiceIds: ["aws-s3"] });
+    const big = await post({ template: "a".repeat(MAX_TEMPLATE_BODY_BYTES), approvedServiceIds: ["aws-s3"] });
     expect(big.statusCode).toBe(413);
     const ok = await post({ template: ["run.googleapis.com"], approvedServiceIds: ["gcp-cloud-run"] });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().services.map((service: { id: string }) => service.id)).toEqual(["gcp-cloud-run"]);
+  });
+});
+
+describe("a catalogue without the implicit-needs table's services", () => {
+  it("still answers: what to add is only what it holds (aws-cloudformation is not in the fixture catalogue)", () => {
+    const small = fixtureCatalogue();
+    expect(small.bySlug.has("aws-cloudformation")).toBe(false);
+    const answer = checkTemplate(small, "Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n", ["aws-s3"]);
+    expect(answer.suggestedServiceIds).toEqual(["aws-s3"]);
+    expect(answer.implicitNeeds.map((need) => need.id)).toContain("cloudformation-stack-operations");
   });
 });

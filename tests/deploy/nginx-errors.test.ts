@@ -5,8 +5,10 @@
  * malformed Host is the sidecars' 400; HTTP/1.0 without Host is answered as it is directly.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bodyTooLargeDetails, MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/base/limits.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
@@ -19,6 +21,8 @@ import { socketExchange } from "../helpers/raw-http.ts";
 
 const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
 const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: ["127.0.0.1"] };
+/** What curl --data-binary labels a file. */
+const FORM_TYPE = "application/x-www-form-urlencoded";
 
 function parse(raw: string) {
   const [head = "", ...rest] = raw.split("\r\n\r\n");
@@ -98,6 +102,49 @@ describe.skipIf(!nginxBinary)("nginx's own answers, generated config", () => {
     expect(answer.headers["content-type"]).toMatch(/^text\/plain/);
     expect(answer.body).toMatch(new RegExp(`^${status} `));
   };
+
+  it("gives the deployment check its own 4 MiB body limit on both hosts, a 413 past it naming that limit", async () => {
+    // A real template past 64 KiB (146 KB of Bicep output); the fixture catalogue places none of its
+    // types, which is the check's answer, not a refusal.
+    const template = readFileSync(
+      new URL("../fixtures/templates/azure/postgres-agentic-advisor-main.json", import.meta.url),
+      "utf8",
+    );
+    const huge = `{"approvedServiceIds":["aws-s3"],"template":"${"a".repeat(MAX_TEMPLATE_BODY_BYTES)}"}`;
+    const post = (base: string, path: string, body: string, type = "application/json") =>
+      fetch(`${base}${path}`, { method: "POST", headers: { "content-type": type }, body });
+    for (const base of [api, text]) {
+      const read = await post(
+        base,
+        "/v1/deployments/check",
+        `{"approvedServiceIds":["aws-s3"],"template":${template}}`,
+      );
+      expect(read.status, base).toBe(200);
+      const refused = await post(base, "/v1/deployments/check", huge);
+      expect(refused.status, base).toBe(413);
+      expect(await refused.json()).toEqual({
+        error: "Payload too large",
+        status: 413,
+        details: bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES),
+      });
+      // Every other path keeps 64 KiB.
+      const other = await post(base, "/v1/feedback", JSON.stringify({ message: "x".repeat(70 * 1024) }));
+      expect(other.status).toBe(413);
+      expect((await other.json()).details).toBe(bodyTooLargeDetails());
+    }
+    // The text host's face: the file as curl --data-binary posts it, past 64 KiB; and past 4 MiB.
+    const face = await post(text, "/deployments/check?ids=aws-s3&format=md", template, FORM_TYPE);
+    expect(face.status).toBe(200);
+    expect(await face.text()).toMatch(/^# Deployment check/);
+    const tooBig = await post(
+      text,
+      "/deployments/check?ids=aws-s3",
+      "a".repeat(MAX_TEMPLATE_BODY_BYTES + 1),
+      FORM_TYPE,
+    );
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.text()).toContain(bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES));
+  });
 
   it("answers a missing /mirror/ file and /mirror/ itself with 404 in the Error shape", async () => {
     expect((await exchange(api, request("GET", "/mirror/text/aws.txt"))).status).toBe(200);

@@ -1,0 +1,70 @@
+/**
+ * The deployment check's answer as a document (render/doc.ts), for the text host's face
+ * (POST /deployments/check: ANSI, plain text, Markdown or the site's HTML) and the site's box: the
+ * verdict first, then what to add, the services, the implicit needs with their vendor pages, what
+ * no service owns, and every statement with what it was checked against.
+ */
+import { heading, link, paragraph, type Block, type Doc, type Inline } from "../format/doc.ts";
+import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
+
+const VENDOR_NAMES: Record<PolicyVerdict["providerId"], string> = {
+  aws: "AWS (service control policy)",
+  azure: "Azure (Azure Policy, Indexed mode)",
+  gcp: "Google Cloud (organization policy)",
+};
+
+const list = (items: readonly (readonly Inline[])[]): Block => ({ kind: "list", items });
+
+function verdictBlocks(answer: DeploymentCheckAnswer): Block[] {
+  return answer.verdicts.map((verdict) => {
+    const which = verdict.approvedServiceIds.join(", ") || "nothing";
+    const head = `${VENDOR_NAMES[verdict.providerId]}, from ${which}: `;
+    if (verdict.allowed) return paragraph(head, { strong: `allowed` }, ` (${verdict.checked} checked).`);
+    const denied = verdict.denied.map(
+      (entry) =>
+        `${entry.identifier} (for ${entry.neededFor.join(", ")}; ${entry.approve.length > 0 ? `approve ${entry.approve.join(" or ")}` : "no catalogue service allows it"})`,
+    );
+    return paragraph(head, { strong: "denied" }, ` ${verdict.refused ?? denied.join("; ")}.`);
+  });
+}
+
+/** The check's answer as a page. */
+export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
+  const added = answer.suggestedServiceIds.filter((id) => answer.missingServiceIds.includes(id));
+  const blocks: Block[] = [
+    heading(1, "Deployment check"),
+    paragraph(
+      `Read as ${answer.format}${answer.tools.length > 0 ? ` (${answer.tools.join(", ")})` : ""}: ${answer.items} distinct types or APIs.`,
+    ),
+    heading(2, "Verdict"),
+    ...verdictBlocks(answer),
+    heading(2, "What to add"),
+    paragraph(
+      added.length > 0
+        ? `Add ${added.join(", ")}: the list becomes ${answer.suggestedServiceIds.join(", ")}.`
+        : "Nothing: the approved list holds every service the deployment uses.",
+    ),
+    heading(2, "Services used"),
+    {
+      kind: "table",
+      head: ["Service", "Approved", "Because of"],
+      rows: answer.services.map((service) => [
+        service.id,
+        service.approved ? "yes" : service.allowedThrough ? `allowed with ${service.allowedThrough.join(", ")}` : "no",
+        service.items.map((item) => item.item).join(", "),
+      ]),
+    },
+  ];
+  if (answer.implicitNeeds.length > 0)
+    blocks.push(
+      heading(2, "Implicit needs"),
+      list(answer.implicitNeeds.map((need) => [`${need.what} `, link("(vendor page)", need.source.url)])),
+    );
+  if (answer.unplaced.length > 0)
+    blocks.push(heading(2, "Not placed"), list(answer.unplaced.map((item) => [`${item.item}: ${item.reason}`])));
+  blocks.push(
+    heading(2, "Statements"),
+    list(answer.statements.map((statement) => [`${statement.text} Checked: ${statement.checked.join("; ")}.`])),
+  );
+  return { title: "Deployment check", blocks };
+}

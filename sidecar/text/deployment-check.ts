@@ -1,0 +1,100 @@
+/**
+ * POST /deployments/check on the text host: the deployment check (POST /v1/deployments/check) for
+ * `curl --data-binary @template.json '<text host>/deployments/check?ids=aws-ec2,aws-cloudformation'`
+ * and for the site's form without JavaScript (form-encoded `template` and `ids`). The body is read
+ * as text (curl sends a file as form-encoded): a form's `template` field, else the body itself,
+ * JSON or YAML. The approved list is `ids` (comma-separated) or a saved list's `list`. Counted in
+ * the strict bucket as the API's row is; answered in the request's rendering, computed as a job
+ * (computed.ts) in the heavy computations' thread.
+ */
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { isHttpError } from "../../catalogue/base/problem.ts";
+import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
+import { checkTemplate } from "../../catalogue/contract/deployments.ts";
+import { requireKnownIds } from "../../catalogue/search/ids.ts";
+import { resolveList } from "../../catalogue/lists/lists.ts";
+import type { Catalogue } from "../../catalogue/load/load.ts";
+import type { Doc } from "../../catalogue/format/doc.ts";
+import { renderHtml } from "../../catalogue/format/html.ts";
+import { deploymentCheckDoc } from "../../catalogue/templates/render.ts";
+import { splitRequestUrl, TEXT_VARY } from "../files.ts";
+import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import type { TextContext } from "./context.ts";
+import { strictBucket } from "./forms.ts";
+import { render, widthOf } from "./render.ts";
+
+/** The job: the check's answer rendered, or its refusal; in HTML the Doc, which the site lays out. */
+export function deploymentCheckBody(
+  catalogue: Catalogue,
+  input: Shape & { template: string; approved: string[]; asDoc?: boolean },
+): Computed {
+  try {
+    const doc = deploymentCheckDoc(checkTemplate(catalogue, input.template, input.approved));
+    return { status: 200, body: input.asDoc ? JSON.stringify(doc) : render(doc, input.rendering, input.width) };
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
+  }
+}
+
+/** The template and the approved list's fields, from a form or from the body and the query. */
+function requestParts(request: FastifyRequest): { template: string; fields: URLSearchParams } {
+  const text = typeof request.body === "string" ? request.body : "";
+  const query = new URLSearchParams(splitRequestUrl(request.url).query);
+  const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers["content-type"] ?? "");
+  const form = isForm ? new URLSearchParams(text) : undefined;
+  // curl --data-binary sends a file as form-encoded too: a form is a body with a `template` field.
+  if (form?.has("template")) {
+    for (const [key, value] of query) if (!form.has(key)) form.set(key, value);
+    return { template: form.get("template") ?? "", fields: form };
+  }
+  return { template: text, fields: query };
+}
+
+const NO_LIST =
+  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>.";
+
+/** POST /deployments/check. */
+export async function deploymentCheckPost(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const { replies } = c;
+  const rendering = replies.rendering(request);
+  const { template, fields } = requestParts(request);
+  if (template.trim() === "")
+    return replies.error(request, reply, 400, "Invalid template", `Send the template as the body. ${NO_LIST}`);
+  const ids = (fields.get("ids") ?? "")
+    .split(",")
+    .map((id) => id.trim())
+    .filter((id) => id !== "");
+  const listId = fields.get("list")?.trim();
+  if (ids.length > 0 === Boolean(listId))
+    return replies.error(
+      request,
+      reply,
+      400,
+      "Invalid body",
+      `Give either ids or list, not both and not neither. ${NO_LIST}`,
+    );
+  let approved: string[];
+  try {
+    if (listId) {
+      const found = await replies.savedList(c.store, listId, request, reply);
+      if ("answered" in found) return found.answered;
+      approved = resolveList(c.catalogue, found.list).services.map((service) => service.slug);
+    } else approved = requireKnownIds(c.catalogue, ids);
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
+  }
+  if (await strictBucket(c, request, reply)) return reply;
+  const asDoc = rendering === "html" && c.site.available;
+  const input = { template, approved, rendering, width: widthOf(request), asDoc };
+  const computed = await c.computed.text({ name: "deploymentCheck", input }, clientGone(request));
+  if (asDoc && "body" in computed) {
+    const doc = JSON.parse(computed.body) as Doc;
+    const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
+    const sitePage = { page: { name: "doc", search: "" }, locals: { doc, docPage: { noindex: true } }, headers };
+    if (await c.site.render(request, reply, sitePage)) return reply;
+    return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
+  }
+  return replies.computed(request, reply, rendering, computed, false);
+}

@@ -1,0 +1,68 @@
+/**
+ * The list builder's deployment check (components/pages/DeploymentCheckBox.astro): the pasted or
+ * chosen template and the list in this browser, sent to POST /v1/deployments/check; the answer
+ * drawn below the form as text nodes (template text is never parsed as HTML).
+ */
+import { API_URL, errorMessage, readList } from "./common.ts";
+
+interface Answer {
+  verdicts: { providerId: string; approvedServiceIds: string[]; allowed: boolean; denied: { identifier: string }[] }[];
+  missingServiceIds: string[];
+  suggestedServiceIds: string[];
+  statements: { text: string; checked: string[] }[];
+}
+
+const form = document.querySelector<HTMLFormElement>("[data-check-form]");
+const answerBox = document.querySelector<HTMLElement>("[data-check-answer]")!;
+const fileControl = document.querySelector<HTMLElement>("[data-check-file]");
+const fileInput = document.querySelector<HTMLInputElement>("#check-file");
+
+const element = (tag: string, text: string) => {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  return node;
+};
+
+function draw(answer: Answer): void {
+  const verdicts = answer.verdicts.map((verdict) =>
+    element(
+      "p",
+      `${verdict.providerId}, from ${verdict.approvedServiceIds.join(", ") || "nothing"}: ${
+        verdict.allowed ? "allowed" : `denied ${verdict.denied.map((entry) => entry.identifier).join(", ")}`
+      }.`,
+    ),
+  );
+  const add =
+    answer.missingServiceIds.length > 0
+      ? `Add to your list: ${answer.missingServiceIds.join(", ")}.`
+      : "Your list holds every service this deployment uses.";
+  const statements = document.createElement("ul");
+  for (const statement of answer.statements)
+    statements.append(element("li", `${statement.text} Checked: ${statement.checked.join("; ")}.`));
+  answerBox.replaceChildren(element("h3", "Answer"), element("p", add), ...verdicts, statements);
+}
+
+async function check(template: string): Promise<void> {
+  const ids = readList();
+  if (ids.length === 0) return void answerBox.replaceChildren(element("p", "Add services to your list first."));
+  if (template.trim() === "") return void answerBox.replaceChildren(element("p", "Paste a template or choose a file."));
+  answerBox.replaceChildren(element("p", "Checking…"));
+  const response = await fetch(`${API_URL}/v1/deployments/check`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ template, approvedServiceIds: ids }),
+  });
+  if (!response.ok) return void answerBox.replaceChildren(element("p", await errorMessage(response)));
+  draw((await response.json()) as Answer);
+}
+
+if (form && fileControl && fileInput) {
+  // Reading a file needs this script: the control shows only with it.
+  fileControl.hidden = false;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const file = fileInput.files?.[0];
+    const text = form.querySelector<HTMLTextAreaElement>("textarea")!.value;
+    void (file && text.trim() === "" ? file.text() : Promise.resolve(text)).then(check);
+  });
+}
