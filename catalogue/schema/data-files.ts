@@ -16,6 +16,37 @@ export const CategoryFile = z.array(
 );
 
 /** data/search-words.yaml: how people ask, read by the one search (catalogue/search/search-words.ts). */
+/** A vendor's own localised page that uses some of a row's words for the kind they mean. */
+const SearchWordsSource = z
+  .object({ lang: z.enum(["de", "fr", "it", "es", "nl"]), url: HttpsUrl, words: z.array(z.string().min(1)).min(1) })
+  .strict();
+
+/**
+ * Words read as `means`. A row of the kinds' names in other languages says where each word comes
+ * from: `sources` (a vendor's localised page using it) or `unsourced` (no vendor page found: the
+ * mark, not invented provenance); then every word of the row is in exactly one of them.
+ */
+const SearchWordsRow = z
+  .object({
+    words: z.array(z.string().min(1)).min(1),
+    means: z.string().min(1),
+    sources: z.array(SearchWordsSource).optional(),
+    unsourced: z.array(z.string().min(1)).optional(),
+  })
+  .strict()
+  .superRefine((row, ctx) => {
+    if (!row.sources && !row.unsourced) return;
+    const listed = [...(row.sources ?? []).flatMap((source) => source.words), ...(row.unsourced ?? [])];
+    const once = new Set(listed);
+    for (const word of row.words)
+      if (!once.has(word))
+        ctx.addIssue({ code: "custom", message: `"${word}" is neither sourced nor marked unsourced` });
+    for (const word of once)
+      if (!row.words.includes(word))
+        ctx.addIssue({ code: "custom", message: `"${word}" is not one of the row's words` });
+    if (once.size !== listed.length) ctx.addIssue({ code: "custom", message: "a word is listed twice" });
+  });
+
 export const SearchWordsFile = z
   .object({
     /** Words no query requires, per language code. */
@@ -36,7 +67,7 @@ export const SearchWordsFile = z
         }),
     ),
     /** Words and phrases (other languages, shorthand, plain needs) read as the catalogue's words. */
-    words: z.array(z.object({ words: z.array(z.string().min(1)).min(1), means: z.string().min(1) }).strict()),
+    words: z.array(SearchWordsRow),
   })
   .strict();
 export type SearchWordsFileT = z.infer<typeof SearchWordsFile>;

@@ -1,25 +1,15 @@
 /**
- * How the one search (search.ts) matches a query's words over its MiniSearch index: every word
+ * How the one search (search.ts) matches a query's words over its index (search-engine.ts): every word
  * (AND), else some of them (OR with a coverage bonus); how it reads a vendor's abbreviation the
  * catalogue does not spell out ("secops": Google Security Operations), from the services' names;
  * and what a query that found nothing is told (the words that matched nothing, the nearest jobs).
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
-import type MiniSearch from "minisearch";
 import type { Query, SearchResult } from "minisearch";
 import { GENERIC_WORDS, type SearchData } from "./search-data.ts";
+import type { SearchIndex } from "./search-engine.ts";
 import { normaliseTerm, tokenize } from "./search-words.ts";
-
-/** What the index holds of one service. */
-export interface IndexedDoc {
-  readonly id: number;
-  readonly names: string;
-  readonly tags: string;
-  readonly kinds: string;
-  readonly subs: string;
-  readonly description: string;
-}
 
 /** Services matching every word that make an answer: with fewer, those matching some words follow. */
 export const ENOUGH = 5;
@@ -28,7 +18,7 @@ export const ENOUGH = 5;
 const OPTIONAL_WORDS = new Set("managed service services cloud".split(" "));
 
 /** Services matching every word, or every word with two adjacent ones joined, or the telling ones; `asWritten`: by prefix, no close spelling. */
-export function matchEvery(mini: MiniSearch<IndexedDoc>, rest: readonly string[], asWritten = false): SearchResult[] {
+export function matchEvery(mini: SearchIndex, rest: readonly string[], asWritten = false): SearchResult[] {
   // Every word, or every word with two adjacent ones joined ("dynamo db" → "dynamodb").
   const variants: string[][] = [[...rest]];
   // (Short queries only: a name split by a space is a name of two or three words.)
@@ -51,7 +41,7 @@ export function matchEvery(mini: MiniSearch<IndexedDoc>, rest: readonly string[]
  * names, tags, kinds or sub-services: a word only in descriptions ("this"), or only near one
  * ("matches" for "matching"), is no sign of what was meant.
  */
-export function matchSome(mini: MiniSearch<IndexedDoc>, rest: readonly string[]): SearchResult[] {
+export function matchSome(mini: SearchIndex, rest: readonly string[]): SearchResult[] {
   const asked = new Set(rest.map(normaliseTerm));
   const strong = new Set(
     mini
@@ -76,7 +66,7 @@ export function matchSome(mini: MiniSearch<IndexedDoc>, rest: readonly string[])
 }
 
 /** The words of a query that no service's text has, even by prefix or a close spelling. */
-export function unmatchedWords(mini: MiniSearch<IndexedDoc>, words: readonly string[]): string[] {
+export function unmatchedWords(mini: SearchIndex, words: readonly string[]): string[] {
   return words.filter((word) => mini.search(word).length === 0);
 }
 
@@ -93,7 +83,7 @@ const NEAREST_JOBS = 3;
  * The jobs nearest a query no service answered: those of the services whose text (descriptions
  * too) has any of its words, weighted by how well each matched.
  */
-export function nearestJobs(mini: MiniSearch<IndexedDoc>, data: SearchData, words: readonly string[]): NearJob[] {
+export function nearestJobs(mini: SearchIndex, data: SearchData, words: readonly string[]): NearJob[] {
   if (words.length === 0) return [];
   const weight = new Map<number, number>();
   for (const result of mini.search(words.join(" "), { combineWith: "OR" }).slice(0, 30))
@@ -201,13 +191,6 @@ export function subServicesOf(
     if (name) found[data.docs[result.id as number]!.id] = name;
   }
   return found;
-}
-
-/** Name text plus its adjacent words joined ("Amazon Route 53" also gives "route53", "amazonroute"). */
-export function withJoined(name: string): string {
-  const tokens = tokenize(name);
-  const joined = tokens.slice(1).map((token, i) => `${tokens[i]}${token}`);
-  return [...tokens, ...joined].join(" ");
 }
 
 /** The words of a query that name providers. */

@@ -22,7 +22,7 @@
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
-import MiniSearch, { type SearchResult } from "minisearch";
+import type { SearchResult } from "minisearch";
 import type { Catalogue } from "../load/load.ts";
 import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./search-data.ts";
 import { SearchKinds, type KindMatch } from "./search-kinds.ts";
@@ -33,12 +33,11 @@ import {
   matchSome,
   nearestJobs,
   providersWords,
-  withJoined,
   subServicesOf,
   unmatchedWords,
-  type IndexedDoc,
   type NearJob,
 } from "./search-match.ts";
+import { indexedDocs, miniSearchIndex, withJoined, type SearchEngine, type SearchIndex } from "./search-engine.ts";
 import { SearchPlaces } from "./search-places.ts";
 import { Speller } from "./search-spelling.ts";
 import {
@@ -64,9 +63,6 @@ export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc
  */
 const DESCRIPTIVE_WORDS = new Set("managed service services".split(" "));
 
-/** How much a generic word counts in the match, against 1 for any other word. */
-const GENERIC_WEIGHT = 0.3;
-
 export interface SearchOutcome {
   /** Matching slugs, best first. */
   readonly slugs: readonly string[];
@@ -86,13 +82,8 @@ export interface SearchOutcome {
   readonly nearestJobs?: readonly NearJob[];
 }
 
-/** Field weights: names first, then tags and sub-services, kinds (group and category names), description. */
-const BOOST = { names: 8, tags: 3, subs: 1, kinds: 2, description: 0.5 } as const;
-
 /** Words of a query the search reads. */
 const MAX_QUERY_WORDS = 8;
-
-const fuzzyFor = (term: string) => (term.length >= 8 ? 2 : term.length >= 5 ? 1 : false);
 
 /** How the search reads a query's words once it has its results. */
 interface Reading {
@@ -127,7 +118,7 @@ const fewUse = (set: ReadonlySet<string>) => set.size > 0 && set.size < 3;
 
 export class ServiceSearch {
   readonly data: SearchData;
-  private readonly mini: MiniSearch<IndexedDoc>;
+  private readonly mini: SearchIndex;
   /** normalised provider word → provider id. */
   private readonly providerWords = new Map<string, string>();
   private readonly providerSize = new Map<string, number>();
@@ -157,7 +148,8 @@ export class ServiceSearch {
   private readonly languageWords = new Set<string>();
   private readonly languageStems = new Set<string>();
 
-  constructor(data: SearchData) {
+  /** `engine`: MiniSearch; another only to measure it (scripts/search-engines.ts). */
+  constructor(data: SearchData, engine: SearchEngine = miniSearchIndex) {
     this.data = data;
     for (const provider of data.providers) {
       this.providerSize.set(provider.id, provider.size);
@@ -179,29 +171,7 @@ export class ServiceSearch {
     this.tagPhrases = data.docs.map((doc) => new Set(doc.tags.map((tag) => norm(tag).join(" "))));
     this.subWords = data.docs.map((doc) => doc.subServices.map(([name]) => norm(name)));
     this.kinds = new SearchKinds(data, this.tagPhrases);
-    const categoryName = new Map(data.categories.map((c) => [c.id, c.name]));
-    this.mini = new MiniSearch<IndexedDoc>({
-      fields: ["names", "tags", "subs", "kinds", "description"],
-      tokenize,
-      processTerm: (term) => normaliseTerm(term),
-      searchOptions: {
-        boost: BOOST,
-        boostTerm: (term) => (GENERIC_WORDS.has(term) ? GENERIC_WEIGHT : 1),
-        prefix: (term) => term.length >= 3,
-        fuzzy: fuzzyFor,
-        weights: { fuzzy: 0.3, prefix: 0.5 },
-      },
-    });
-    this.mini.addAll(
-      data.docs.map((doc, id) => ({
-        id,
-        names: doc.names.map(withJoined).join(" "),
-        tags: doc.tags.map(withJoined).join(" "),
-        subs: doc.subServices.map(([name, kind]) => `${withJoined(name)} ${kind}`).join(" "),
-        kinds: [...doc.groups.map((g) => data.groups[g]!.name), categoryName.get(doc.category) ?? ""].join(" "),
-        description: doc.description,
-      })),
-    );
+    this.mini = engine(indexedDocs(data));
     for (const doc of data.docs)
       for (const text of [...doc.names.map(withJoined), ...doc.tags.map(withJoined)])
         for (const token of tokenize(text)) this.vocabulary.add(normaliseTerm(token));

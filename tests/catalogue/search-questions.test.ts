@@ -9,13 +9,11 @@ import { listServices } from "../../catalogue/search/query.ts";
 import { serviceSearch } from "../../catalogue/search/search.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
-import { ASIDE_QUESTIONS, SEARCH_QUESTIONS, type SearchQuestion } from "../fixtures/search-questions.ts";
+import { ASIDE_QUESTIONS, SEARCH_QUESTIONS } from "../fixtures/search-questions.ts";
 
 const top = (query: string, n = 10) =>
   listServices(realCatalogue(), { q: query, page: 1, limit: n }).data.map((s) => s.slug);
 const search = (query: string) => serviceSearch(realCatalogue()).search(query);
-const answered = (question: SearchQuestion, n: number) =>
-  top(question.query, n).some((slug) => question.expect.includes(slug));
 
 describe("the held-out questions", () => {
   it("name only services of the catalogue", () => {
@@ -26,9 +24,14 @@ describe("the held-out questions", () => {
   // Before (main at 9871213): 31 of 100 in the top 3, 32 in the top 10, 58 with no result. After:
   // 83, 91 and 2. The bar sits just under, so a change that loses a kind of question fails here.
   it("answer at least 80 of 100 in the top 3 and 88 in the top 10, and leave at most 3 empty", () => {
-    const missed3 = SEARCH_QUESTIONS.filter((q) => !answered(q, 3)).map((q) => q.query);
-    const missed10 = SEARCH_QUESTIONS.filter((q) => !answered(q, 10)).map((q) => q.query);
-    const empty = SEARCH_QUESTIONS.filter((q) => top(q.query, 1).length === 0).map((q) => q.query);
+    // One search per question (the top 10), read three ways: the whole set is 100 searches.
+    const ranked = SEARCH_QUESTIONS.map((q) => {
+      const slugs = top(q.query, 10);
+      return { query: q.query, slugs, rank: slugs.findIndex((slug) => q.expect.includes(slug)) };
+    });
+    const missed3 = ranked.filter(({ rank }) => rank < 0 || rank >= 3).map(({ query }) => query);
+    const missed10 = ranked.filter(({ rank }) => rank < 0).map(({ query }) => query);
+    const empty = ranked.filter(({ slugs }) => slugs.length === 0).map(({ query }) => query);
     expect(100 - missed3.length, `top 3 misses: ${missed3.join("; ")}`).toBeGreaterThanOrEqual(80);
     expect(100 - missed10.length, `top 10 misses: ${missed10.join("; ")}`).toBeGreaterThanOrEqual(88);
     expect(empty.length, `empty: ${empty.join("; ")}`).toBeLessThanOrEqual(3);
