@@ -13,7 +13,13 @@ import { communitySourceProblems } from "../catalogue/quality/community-sources.
 import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality/quality.ts";
-import { membershipFindings, TWIN_PROVIDERS, twinFindings, twinPairs } from "../catalogue/quality/membership.ts";
+import {
+  membershipFindings,
+  membershipProblems,
+  TWIN_PROVIDERS,
+  twinFindings,
+  twinPairs,
+} from "../catalogue/quality/membership.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -152,6 +158,7 @@ try {
           `COMPATIBILITY_UNCHECKED: ${slug} is in a group swept for "${term}" but neither claims it nor records notCompatible`,
       ),
     ),
+    ...membershipProblems(catalogue),
     ...inventoryProblems,
     ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),

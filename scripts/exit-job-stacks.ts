@@ -10,7 +10,8 @@ import { loadCatalogue } from "../catalogue/load/load.ts";
 import { JOB_STACK_PLANS } from "../tests/fixtures/exit-plans-job-stacks.ts";
 
 const catalogue = loadCatalogue();
-const total = {
+/** A fresh count of every figure, for one stack or all. */
+const tallyOf = () => ({
   right: 0,
   defensible: 0,
   wrong: 0,
@@ -20,21 +21,12 @@ const total = {
   jobs: 0,
   jobsAsExpected: 0,
   dropped: 0,
-};
+});
+const total = tallyOf();
 const lines: string[] = [];
 for (const stack of JOB_STACK_PLANS) {
   const plan = exitPlan(catalogue, Object.keys(stack.mappings), stack.to);
-  const tally = {
-    right: 0,
-    defensible: 0,
-    wrong: 0,
-    trueGaps: 0,
-    falseGaps: 0,
-    mappedGaps: 0,
-    jobs: 0,
-    jobsAsExpected: 0,
-    dropped: 0,
-  };
+  const tally = tallyOf();
   for (const entry of plan.services) {
     const mapping = stack.mappings[entry.slug]!;
     const held = mapping.expect === "gap" ? [] : mapping.expect.filter((slug) => catalogue.bySlug.has(slug));

@@ -31,6 +31,7 @@ import {
   CompatibilityFile,
   ComplianceFile,
   EquivalentsFile,
+  NotDoingFile,
   ProviderFile,
   SearchWordsFile,
   ServiceEntry,
@@ -196,6 +197,18 @@ function readServices(dataDir: string, known: Known, problems: string[]): Map<st
   return entries;
 }
 
+/** not-doing.yaml: each row joins its group's notDoing, where readGroups checks it as one written there. */
+function addNotDoingRows(dataDir: string, groups: z.infer<typeof EquivalentsFile>, problems: string[]) {
+  const path = join(dataDir, "not-doing.yaml");
+  if (!existsSync(path)) return;
+  const byId = new Map(groups.map((group) => [group.id, group]));
+  (readFile(path, NotDoingFile, problems) ?? []).forEach(({ group: groupId, ...record }, index) => {
+    const group = byId.get(groupId);
+    if (!group) problems.push(`${shown(path)}: entry ${index + 1}: field group: unknown group "${groupId}"`);
+    else group.notDoing = [...(group.notDoing ?? []), record];
+  });
+}
+
 /** equivalents.yaml: groups of known services, none twice, spanning at least two providers. */
 function readGroups(
   dataDir: string,
@@ -205,6 +218,7 @@ function readGroups(
 ) {
   const path = join(dataDir, "equivalents.yaml");
   const groups = readFile(path, EquivalentsFile, problems) ?? [];
+  addNotDoingRows(dataDir, groups, problems);
   const groupIds = new Set<string>();
   const primaryOf = new Map<string, string>();
   groups.forEach((group, index) => {

@@ -11,6 +11,9 @@ import type { Catalogue } from "../load/load.ts";
 /** Provider pairs whose services of one name are the same product under two operators. */
 export const TWIN_PROVIDERS: readonly (readonly [string, string])[] = [["otc", "huawei"]];
 
+/** Lifecycle statuses the sweep skips: no new customer can move a workload there. */
+const CLOSED = new Set(["deprecated", "sunset", "retired"]);
+
 /** The words a tag must equal to name a group's job: its name, singular, and its id in words. */
 function jobWords(group: { readonly id: string; readonly name: string }): Set<string> {
   const name = group.name.toLowerCase();
@@ -37,11 +40,14 @@ export function membershipFindings(catalogue: Catalogue): MembershipFinding[] {
       !(catalogue.compatibilityById.get(id)?.groups ?? []).some((g) => groupIds.includes(g));
     for (const service of catalogue.services) {
       if (members.has(service.slug) || recorded.has(service.slug)) continue;
-      if (service.lifecycle?.status === "retired") continue;
+      // Closed to new customers (deprecated, sunset) or gone: never a place to move a job to.
+      if (CLOSED.has(service.lifecycle?.status ?? "active")) continue;
       const record = catalogue.bySlug.get(service.slug)!;
       const tag = (service.tags ?? []).find((t) => words.has(t.toLowerCase()));
+      // A scoped claim says the service does part of the job: the planner already proposes it as
+      // partial (rule "whole job"), so it is no membership left undecided.
       const claim = record.compatibility.find(
-        (c) => swept.some((term) => term.id === c.id) && inNone(c.id, record.groupIds),
+        (c) => !c.scope && swept.some((term) => term.id === c.id) && inNone(c.id, record.groupIds),
       );
       if (tag) findings.push({ slug: service.slug, group: group.id, why: `tag "${tag}"` });
       else if (claim) findings.push({ slug: service.slug, group: group.id, why: `claims ${claim.id}` });
@@ -94,4 +100,18 @@ export function twinFindings(catalogue: Catalogue): TwinFinding[] {
     const onlyB = groupsB.filter((id) => !groupsA.includes(id) && !recorded(a, id));
     return onlyA.length + onlyB.length > 0 ? [{ a, b, onlyA, onlyB }] : [];
   });
+}
+
+/** What `check:data` fails on: every membership finding unresolved and every pair of twins apart. */
+export function membershipProblems(catalogue: Catalogue): string[] {
+  return [
+    ...membershipFindings(catalogue).map(
+      (finding) =>
+        `MEMBERSHIP_UNRESOLVED: ${finding.slug} names the job of ${finding.group} (${finding.why}) but is no member and has no not-doing record`,
+    ),
+    ...twinFindings(catalogue).map(
+      (twin) =>
+        `TWINS_APART: ${twin.a} [${twin.onlyA.join(", ")}] and ${twin.b} [${twin.onlyB.join(", ")}] are one product in different groups without a not-doing record`,
+    ),
+  ];
 }

@@ -390,6 +390,26 @@ function candidateKind(candidate: ExitPlanT["services"][number]["candidates"][nu
   return candidate.compatibility.length > 0 ? "compatible" : "equivalent";
 }
 
+/** A CSV row whose candidate is the service itself: it stays, or is kept for lack of an equivalent. */
+function itselfRow(entry: ExitServicePlanT, kind: "stays" | "kept"): (string | number | boolean)[] {
+  const { slug, name, providerId, lifecycle, reason } = entry;
+  return [
+    slug,
+    name,
+    providerId,
+    entry.outcome,
+    kind,
+    "",
+    slug,
+    name,
+    providerId,
+    lifecycle,
+    true,
+    reason,
+    ...jobColumns(entry),
+  ];
+}
+
 /**
  * The plan as CSV, one row per service that stays, per candidate of a mapped service, and per gap
  * and each of its same-category services (kind nearest: not an equivalent). A candidate's kind is
@@ -403,19 +423,7 @@ export function exitPlanCsv(plan: ExitPlanT): string {
   const proposed = new Set(plan.targetList.approvedServiceIds);
   const from = (entry: ExitServicePlanT) => [entry.slug, entry.name, entry.providerId, entry.outcome];
   for (const entry of plan.services) {
-    if (entry.outcome === "stays")
-      rows.push([
-        ...from(entry),
-        "stays",
-        "",
-        entry.slug,
-        entry.name,
-        entry.providerId,
-        entry.lifecycle,
-        true,
-        entry.reason,
-        ...jobColumns(entry),
-      ]);
+    if (entry.outcome === "stays") rows.push(itselfRow(entry, "stays"));
     for (const c of entry.candidates)
       rows.push([
         ...from(entry),
@@ -433,18 +441,7 @@ export function exitPlanCsv(plan: ExitPlanT): string {
     if (entry.outcome === "no-equivalent") {
       rows.push(
         proposed.has(entry.slug)
-          ? [
-              ...from(entry),
-              "kept",
-              "",
-              entry.slug,
-              entry.name,
-              entry.providerId,
-              entry.lifecycle,
-              true,
-              entry.reason,
-              ...jobColumns(entry),
-            ]
+          ? itselfRow(entry, "kept")
           : [...from(entry), "gap", "", "", "", "", "", false, entry.reason, ...jobColumns(entry)],
       );
       for (const near of entry.nearest)

@@ -150,6 +150,22 @@ export const NotDoingRecord = z
     message: "give exactly one of service or provider",
   });
 
+/**
+ * data/not-doing.yaml: one row per (service, group) the membership sweep named and that was
+ * checked and found not doing the group's job, with why and the page that shows it
+ * (data/README.md, rule "membership sweep"). The loader adds each row to its group's notDoing.
+ */
+export const NotDoingFile = z.array(
+  z
+    .object({
+      service: Slug,
+      group: Slug,
+      note: z.string().min(1).max(300),
+      source: FactSource,
+    })
+    .strict(),
+);
+
 export const EquivalentsFile = z.array(
   z
     .object({
