@@ -24,7 +24,7 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   akamai: { identity: 19, description: 12 },
   alibaba: { identity: 118, description: 106 },
   aruba: { identity: 10, description: 9 },
-  aws: { identity: 39, description: 32 },
+  aws: { identity: 148, description: 142 },
   azure: { identity: 63, description: 47 },
   clevercloud: { identity: 16, description: 2 },
   cloudflare: { identity: 44, description: 34 },
