@@ -61,11 +61,19 @@ describe("GET /v1/services?compliance=", () => {
   } as const;
 
   for (const [scheme, listed] of Object.entries(SCHEME_LISTS))
-    it(`${scheme}: exactly the services the vendors' scope pages name, each with that page and the offer in scope`, () => {
+    it(`${scheme}: exactly the services the vendors' scope pages name, each with that page and the offer in scope`, async () => {
       const catalogue = realCatalogue();
       const { slugs, sources, total } = answer(catalogue, scheme);
       expect([...slugs].sort()).toEqual(Object.keys(listed).sort());
       expect(total).toBe(Object.keys(listed).length);
+      // The same through the route (its answer checked against the OpenAPI document by the helper).
+      const app = await build({ catalogue });
+      const response = await app.inject(`/v1/services?compliance=${scheme}&limit=200`);
+      expect(response.statusCode).toBe(200);
+      const body = response.json() as { data: { slug: string }[]; compliance: { sources: Record<string, unknown[]> } };
+      expect(body.data.map((service) => service.slug).sort()).toEqual(Object.keys(listed).sort());
+      expect(Object.keys(body.compliance.sources).sort()).toEqual(Object.keys(listed).sort());
+      await app.close();
       for (const [slug, host] of Object.entries(listed)) {
         const backing = sources[slug] as { url: string; offer?: string; programmes?: string[] }[];
         expect(backing.map((source) => new URL(source.url).hostname)).toEqual([host]);
