@@ -59,6 +59,8 @@ export function sourceProblems(
       );
     if (source.programmes && !source.backs.includes("compliance"))
       problems.push(`field sources.${i}.programmes: only a source that backs compliance names programmes`);
+    if (source.offer && !source.backs.includes("compliance"))
+      problems.push(`field sources.${i}.offer: only a source that backs compliance names the offer in scope`);
     for (const programme of source.programmes ?? [])
       if (!(entry.compliance ?? []).includes(programme))
         problems.push(`field sources.${i}.programmes: "${programme}" is not in the service's compliance`);

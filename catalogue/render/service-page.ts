@@ -146,10 +146,13 @@ function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
   const { sources } = record(catalogue, slug);
   if (sources.length === 0)
     return [paragraph("No vendor page is recorded for this service yet, so none of its facts is marked as verified.")];
+  // "compliance (ANSSI SecNumCloud, for Managed Dedicated Cloud - SecNumCloud)": the offer when narrower than the service.
+  const scopeOf = (source: ServiceSourceT) =>
+    [source.programmes && programmeNames(catalogue, source.programmes), source.offer && `for ${source.offer}`]
+      .filter(Boolean)
+      .join(", ");
   const backs = (source: ServiceSourceT) =>
-    source.programmes
-      ? `${source.backs.join(", ")} (${programmeNames(catalogue, source.programmes)})`
-      : source.backs.join(", ");
+    scopeOf(source) ? `${source.backs.join(", ")} (${scopeOf(source)})` : source.backs.join(", ");
   return [
     {
       kind: "list",

@@ -113,6 +113,16 @@ export const ServiceSourceEntry = z
           "For a source that backs compliance: the programmes (compliance ids) its scope list names the service for; absent means every programme of the service (added in 1.8.0)",
         ),
       ),
+    offer: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta(
+        d(
+          "For a source that backs compliance: the vendor's name of the offer, option or region of the service the programmes are held for, when that is narrower than the service (a SecNumCloud-qualified offer, an HDS option); absent means the service as a whole (added in 1.10.0)",
+        ),
+      ),
   })
   .strict();
 

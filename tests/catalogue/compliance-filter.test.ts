@@ -49,16 +49,45 @@ describe("GET /v1/services?compliance=", () => {
     for (const slug of slugs) expect(sources[slug]!.length).toBeGreaterThan(0);
   });
 
-  it("secnumcloud: no service until ANSSI's list or a vendor's scope list naming it is read, whatever tags say", () => {
-    const catalogue = realCatalogue();
-    // S3NS services carry the word as a search tag; a tag is not a qualification.
-    expect(catalogue.services.some((s) => s.providerId === "s3ns" && s.tags?.includes("secnumcloud"))).toBe(true);
-    expect(answer(catalogue, "secnumcloud")).toEqual({ slugs: [], sources: {}, total: 0 });
-  });
+  // The services each scheme's published scope names, as read on the vendors' pages on 2026-11-27
+  // (catalogue/data/README.md, "Compliance"), written here by hand so that a programme added to or
+  // dropped from a service without its list fails: ANSSI's own list was not readable, so SecNumCloud
+  // counts only an offer its vendor says is qualified (never "in qualification"); HDS only a service
+  // whose vendor page says it is certified. S3NS's PREMI3NS qualification stays provider-level (no
+  // readable page names its services).
+  const SCHEME_LISTS = {
+    secnumcloud: { "ovhcloud-hosted-private-cloud-vmware": "docs.ovhcloud.com" },
+    hds: { "ovhcloud-hosted-private-cloud-vmware": "help.ovhcloud.com" },
+  } as const;
 
-  it("hds: no service until a scope list naming it is read, and no provider's holding is inherited", () => {
+  for (const [scheme, listed] of Object.entries(SCHEME_LISTS))
+    it(`${scheme}: exactly the services the vendors' scope pages name, each with that page and the offer in scope`, async () => {
+      const catalogue = realCatalogue();
+      const { slugs, sources, total } = answer(catalogue, scheme);
+      expect([...slugs].sort()).toEqual(Object.keys(listed).sort());
+      expect(total).toBe(Object.keys(listed).length);
+      // The same through the route (its answer checked against the OpenAPI document by the helper).
+      const app = await build({ catalogue });
+      const response = await app.inject(`/v1/services?compliance=${scheme}&limit=200`);
+      expect(response.statusCode).toBe(200);
+      const body = response.json() as { data: { slug: string }[]; compliance: { sources: Record<string, unknown[]> } };
+      expect(body.data.map((service) => service.slug).sort()).toEqual(Object.keys(listed).sort());
+      expect(Object.keys(body.compliance.sources).sort()).toEqual(Object.keys(listed).sort());
+      await app.close();
+      for (const [slug, host] of Object.entries(listed)) {
+        const backing = sources[slug] as { url: string; offer?: string; programmes?: string[] }[];
+        expect(backing.map((source) => new URL(source.url).hostname)).toEqual([host]);
+        // The scope is an offer or option of the service, named as the vendor names it.
+        expect(backing[0]!.offer).toMatch(/\w/);
+        expect(backing[0]!.programmes).toEqual([scheme]);
+      }
+    });
+
+  it("secnumcloud: a tag or a provider's holding is not a qualification", () => {
     const catalogue = realCatalogue();
-    expect(answer(catalogue, "hds")).toEqual({ slugs: [], sources: {}, total: 0 });
+    // S3NS services carry the word as a search tag and S3NS holds it provider-wide; neither is a list.
+    expect(catalogue.services.some((s) => s.providerId === "s3ns" && s.tags?.includes("secnumcloud"))).toBe(true);
+    expect(answer(catalogue, "secnumcloud").slugs.some((slug) => slug.startsWith("s3ns-"))).toBe(false);
   });
 
   it("keeps only the sources that name the service for the programme asked", () => {

@@ -2625,6 +2625,8 @@ export interface components {
       backs: ("identity" | "description" | "lifecycle" | "compliance" | "identifiers" | "regions")[];
       /** @description For a source that backs compliance: the programmes (compliance ids) its scope list names the service for; absent means every programme of the service (added in 1.8.0) */
       programmes?: string[];
+      /** @description For a source that backs compliance: the vendor's name of the offer, option or region of the service the programmes are held for, when that is narrower than the service (a SecNumCloud-qualified offer, an HDS option); absent means the service as a whole (added in 1.10.0) */
+      offer?: string;
       /**
        * Format: date
        * @description Deprecated since 1.8.0, kept for 1.7 clients: the same day as retrieved
