@@ -82,7 +82,11 @@ describe.skipIf(!executablePath)("the site's last seams", () => {
         // The feedback form refused (its POST without JavaScript) renders the form again.
         const refused = await open("/feedback/", { javaScriptEnabled: false, size });
         await refused.locator("#fb-message").fill("  ");
-        await Promise.all([refused.waitForNavigation(), refused.locator("[data-feedback] button").click()]);
+        await Promise.all([
+          refused.waitForResponse((response) => response.request().method() === "POST"),
+          refused.locator("[data-feedback] button").click(),
+        ]);
+        await refused.waitForLoadState();
         for (const control of await deadControls(refused)) dead.push(`POST /feedback/: ${control}`);
         await refused.context().close();
         expect(dead).toEqual([]);
