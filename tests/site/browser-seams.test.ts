@@ -81,7 +81,7 @@ describe.skipIf(!executablePath)("the site's last seams", () => {
         }
         // The feedback form refused (its POST without JavaScript) renders the form again.
         const refused = await open("/feedback/", { javaScriptEnabled: false, size });
-        await refused.locator("#fb-message").fill("  ");
+        await refused.locator("#fb-message").fill("       ");
         await Promise.all([
           refused.waitForResponse((response) => response.request().method() === "POST"),
           refused.locator("[data-feedback] button").click(),
@@ -154,7 +154,9 @@ describe.skipIf(!executablePath)("the site's last seams", () => {
         const top = await page.locator(table).evaluate((t) => t.getBoundingClientRect().top);
         expect(header, `${path}: header`).toBeLessThanOrEqual(100);
         expect(top, `${path}: the table's top`).toBeLessThan(isPhone.height * 0.75);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(isPhone.width);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path}: width`).toBeLessThanOrEqual(
+          isPhone.width,
+        );
         await page.context().close();
       }
     }
