@@ -69,7 +69,8 @@ describe.skipIf(!executablePath)("the site's last seams", () => {
   for (const size of WIDTHS)
     it(
       `shows no control without JavaScript that does nothing, on every page type (${size.name})`,
-      { timeout: 240_000 },
+      // Some thirty pages, each in a fresh context: minutes on a loaded machine.
+      { timeout: 480_000 },
       async () => {
         const dead: string[] = [];
         for (const path of Object.values(PAGE_OF_ROW).flat()) {
