@@ -1,7 +1,8 @@
 /**
  * Behaviour every page shares: the theme toggle, the approved-list count and "add to list"
- * buttons (the list lives in localStorage), and outbound-click reporting for documentation and
- * pricing links. Everything degrades to plain links without JavaScript.
+ * buttons (the list lives in localStorage), "Copy" buttons beside an address, and outbound-click
+ * reporting for documentation and pricing links. Everything degrades to plain links (and text to
+ * select) without JavaScript.
  */
 import { APPROVED_LIST_KEY, THEME_KEY } from "../../../catalogue/render/theme.ts";
 
@@ -61,6 +62,22 @@ document.querySelectorAll<HTMLButtonElement>("[data-add-to-list]").forEach((butt
   });
 });
 updateCount();
+
+/** Wires a "Copy" button (data-copy: the text to copy); it says whether the copy was made. */
+export function wireCopy(button: HTMLButtonElement): void {
+  const label = button.textContent;
+  button.addEventListener("click", () => {
+    const done = (text: string) => {
+      button.textContent = text;
+      setTimeout(() => (button.textContent = label), 2000);
+    };
+    navigator.clipboard.writeText(button.dataset.copy!).then(
+      () => done("Copied"),
+      () => done("Not copied: select the address"),
+    );
+  });
+}
+document.querySelectorAll<HTMLButtonElement>("button[data-copy]").forEach(wireCopy);
 
 // Another tab changed the list: show it here too, so the next edit here does not drop that change.
 window.addEventListener("storage", (event) => {

@@ -7,18 +7,25 @@ import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../../catalogue/poli
 import { PolicyRequestError } from "../../../catalogue/policies/errors.ts";
 import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../../catalogue/render/pages.ts";
-import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, writeList } from "./common.ts";
+import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, wireCopy, writeList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 
 const status = document.querySelector<HTMLElement>("[data-list-status]")!;
+/** A message, with an address after it: absolute, as it is shared, and a button that copies it. */
 const say = (text: string, link?: string) => {
   status.replaceChildren(text);
   if (link) {
     const a = document.createElement("a");
-    a.href = link;
-    a.textContent = link;
-    status.append(" ", a);
+    a.href = new URL(link, location.href).href;
+    a.textContent = a.href;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "secondary";
+    copy.dataset.copy = a.href;
+    copy.textContent = "Copy address";
+    wireCopy(copy);
+    status.append(" ", a, " ", copy);
   }
 };
 

@@ -1,6 +1,8 @@
 /**
  * Service picker: searches the API as you type; selected slugs are kept in order and shown by
  * name, provider and lifecycle. Removing one moves focus to the next remove button (or the input).
+ * The matches are an ARIA combobox's listbox (WAI-ARIA APG, "list autocomplete"): focus stays in
+ * the box, the arrows move the active option (aria-activedescendant), Enter adds it, Escape closes.
  */
 import { API_URL } from "./common.ts";
 
@@ -33,15 +35,15 @@ export function picker(
   // Chips the page rendered (ServicePicker's `selected`) stand until the first change replaces them.
   const rendered = [...selected.querySelectorAll<HTMLElement>("li[data-slug]")].map((item) => item.dataset.slug!);
   let slugs = [...initial];
-  const chip = (text: string, action: "add" | "remove", onClick: () => void, slug?: string) => {
+  const chip = (text: string, onClick: () => void, slug: string) => {
     const item = document.createElement("li");
-    if (slug) item.dataset.slug = slug;
+    item.dataset.slug = slug;
     item.append(text);
     const button = document.createElement("button");
     button.type = "button";
     button.className = "secondary";
-    button.textContent = action === "add" ? "+" : "×";
-    button.setAttribute("aria-label", `${action === "add" ? "Add" : "Remove"} ${text}`);
+    button.textContent = "×";
+    button.setAttribute("aria-label", `Remove ${text}`);
     button.addEventListener("click", onClick);
     item.append(button);
     return item;
@@ -51,7 +53,6 @@ export function picker(
       ...slugs.map((slug, index) =>
         chip(
           describe(slug),
-          "remove",
           () => {
             update(slugs.filter((s) => s !== slug));
             // Keep focus in place: the chip that took this one's place, else the one before, else the input.
@@ -69,18 +70,17 @@ export function picker(
     render();
     onChange(slugs);
   };
+  const matches = combobox(input, options, (slug) => update([...slugs, slug]));
   let timer: ReturnType<typeof setTimeout> | undefined;
   input.addEventListener("input", () => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       const q = input.value.trim();
-      if (!q) return options.replaceChildren();
+      if (!q) return matches.show([]);
       const response = await fetch(`${API_URL}/v1/services?limit=12&q=${encodeURIComponent(q)}`);
       if (!response.ok) return;
       const { data } = (await response.json()) as { data: Found[] };
-      options.replaceChildren(
-        ...data.map((s) => chip(`${s.name} (${s.providerId})`, "add", () => update([...slugs, s.slug]))),
-      );
+      matches.show(data.map((s) => ({ slug: s.slug, text: `${s.name} (${s.providerId})` })));
       status.textContent = `${data.length} matching services.`;
     }, 200);
   });
@@ -95,4 +95,62 @@ export function picker(
     },
     refresh: render,
   };
+}
+
+/** The listbox under a combobox input: shows matches, moves through them by keyboard, picks one. */
+function combobox(input: HTMLInputElement, list: HTMLElement, pick: (slug: string) => void) {
+  let items: HTMLElement[] = [];
+  let active = -1;
+  const setActive = (index: number) => {
+    active = index;
+    items.forEach((item, i) => item.setAttribute("aria-selected", String(i === index)));
+    if (index < 0) input.removeAttribute("aria-activedescendant");
+    else {
+      input.setAttribute("aria-activedescendant", items[index]!.id);
+      items[index]!.scrollIntoView({ block: "nearest" });
+    }
+  };
+  const open = (on: boolean) => {
+    list.hidden = !on;
+    input.setAttribute("aria-expanded", String(on));
+    if (!on) setActive(-1);
+  };
+  const choose = (item: HTMLElement) => {
+    pick(item.dataset.slug!);
+    input.value = "";
+    show([]);
+    input.focus();
+  };
+  const show = (found: readonly { slug: string; text: string }[]) => {
+    items = found.map(({ slug, text }, i) => {
+      const item = document.createElement("li");
+      item.id = `${list.id}-${i}`;
+      item.setAttribute("role", "option");
+      item.setAttribute("aria-selected", "false");
+      item.dataset.slug = slug;
+      item.textContent = text;
+      // Pressed, the input keeps focus (the option is not focusable); released, the option is added.
+      item.addEventListener("mousedown", (event) => event.preventDefault());
+      item.addEventListener("click", () => choose(item));
+      return item;
+    });
+    list.replaceChildren(...items);
+    open(items.length > 0);
+  };
+  input.addEventListener("keydown", (event) => {
+    const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+    if (step !== undefined && items.length > 0) {
+      event.preventDefault();
+      if (list.hidden) open(true);
+      setActive((active + step + items.length) % items.length);
+    } else if (event.key === "Enter" && !list.hidden && items.length > 0) {
+      event.preventDefault();
+      choose(items[Math.max(active, 0)]!);
+    } else if (event.key === "Escape") {
+      if (!list.hidden) open(false);
+      else input.value = "";
+    }
+  });
+  input.addEventListener("blur", () => open(false));
+  return { show };
 }
