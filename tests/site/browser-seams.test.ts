@@ -36,6 +36,8 @@ const PAGE_OF_ROW: Record<(typeof PAGES)[number]["id"], readonly string[]> = {
   "list-file": [],
   // Answers 303 to the saved list (below).
   "save-list": [],
+  // A POST of a template: its form is the list builder's (above), its answer a document page.
+  "deployment-check": [],
   "saved-list": ["/lists/axe-list"],
   "exit-plan": ["/lists/axe-list/exit-plan", "/lists/axe-list/exit-plan?providers=ovhcloud"],
   built: ["/no-such-page"],
