@@ -51,6 +51,7 @@ export const BROWSER_CORE = [
   "catalogue/render/pages.ts",
   "catalogue/render/relative.ts",
   "catalogue/render/theme.ts",
+  "catalogue/search/search-engine.ts",
   "catalogue/search/search-data.ts",
   "catalogue/search/search-kinds.ts",
   "catalogue/search/search-match.ts",

@@ -96,9 +96,17 @@ export async function expectClean(page: TestPage, size: Width, label: string) {
   await page.waitForLoadState("networkidle");
   expect(await axe(page), label).toEqual([]);
   expect(page.errors, label).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${label}: page width`).toBeLessThanOrEqual(
-    size.width,
-  );
+  // The message names what sticks out, so a failure says where to look.
+  const wider = await page.evaluate((width) => {
+    const out = [...document.querySelectorAll<HTMLElement>("body *")].filter(
+      (element) => element.getBoundingClientRect().right > width + 0.5,
+    );
+    return out.slice(-3).map((element) => element.outerHTML.slice(0, 100));
+  }, size.width);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth),
+    `${label}: page width (${wider.join(" | ")})`,
+  ).toBeLessThanOrEqual(size.width);
 }
 
 export async function download(page: Page, click: () => Promise<void>): Promise<string> {
@@ -108,15 +116,20 @@ export async function download(page: Page, click: () => Promise<void>): Promise<
 
 export const slugOf = (href: string) => href.replace(/^\/|\/$/g, "").replace("/", "-");
 
-/** RFC 4180 as the site writes it (every field quoted, CRLF): the rows, header first. */
+/** RFC 4180 as the site writes it (a field quoted when it must be, CRLF): the rows, header first. */
 export function parseCsv(text: string): string[][] {
   expect(text.endsWith("\r\n")).toBe(true);
+  const quoted = (field: string) => (/[",\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field);
   return text
     .slice(0, -2)
     .split("\r\n")
     .map((line) => {
-      const fields = [...line.matchAll(/"((?:[^"]|"")*)"(?:,|$)/g)].map((m) => m[1]!.replaceAll('""', '"'));
-      expect(fields.map((f) => `"${f.replaceAll('"', '""')}"`).join(","), "a well-formed CSV line").toBe(line);
+      const fields: string[] = [];
+      for (const m of line.matchAll(/(?:"((?:[^"]|"")*)"|([^",]*))(,|$)/g)) {
+        fields.push(m[1] === undefined ? m[2]! : m[1].replaceAll('""', '"'));
+        if (m[3] === "") break;
+      }
+      expect(fields.map(quoted).join(","), "a well-formed CSV line").toBe(line);
       return fields;
     });
 }
