@@ -107,7 +107,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         expect(page.url()).toMatch(/differences=1/);
         expect(await page.locator("[data-compare-result] tbody th", { hasText: "(same)" }).count()).toBe(0);
         const csv = await download(page, () => page.locator("[data-compare-csv]").click());
-        expect(csv.split("\r\n")[0]).toContain('"Amazon Simple Storage Service (AWS)"');
+        expect(csv.split("\r\n")[0]).toContain("Amazon Simple Storage Service (AWS)");
         await page.screenshot({ path: `${ARTIFACTS}/compare-${size.name}.png`, fullPage: true });
         // A bare 404 no more, and the picker shows names.
         expect(await page.locator("[data-picker-selected] li").first().innerText()).toMatch(
