@@ -20,6 +20,7 @@ export const BROWSER_CORE = [
   "catalogue/base/issues.ts",
   "catalogue/base/problem.ts",
   "catalogue/base/edit-distance.ts",
+  "catalogue/base/nesting.ts",
   "catalogue/compliance/compliance.ts",
   "catalogue/dependencies/dependencies.ts",
   "catalogue/equivalence/compare.ts",

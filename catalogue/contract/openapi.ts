@@ -290,7 +290,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
     for (const [path, row] of pathTemplates(endpoint)) {
       const get = operation(row);
       paths[path] = { ...paths[path], [row.method.toLowerCase()]: get };
-      if (row.method === "GET" && row.tag !== "MCP") paths[path].head = headOperation(get);
+      if (row.method === "GET") paths[path].head = headOperation(get);
     }
   }
   return {

@@ -6,6 +6,7 @@
  * items it creates or calls, each with where in the input it came from; nothing is dropped: an item
  * of no known kind is still an item, and the check (check.ts) lists what it cannot place.
  */
+import { nestsDeeperThan } from "../base/nesting.ts";
 import { parse as parseYaml, type ScalarTag, type CollectionTag } from "yaml";
 import { MAX_JSON_DEPTH } from "../base/limits.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
@@ -100,21 +101,6 @@ function parseText(text: string): unknown {
       `The template is neither JSON nor YAML: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`,
     );
   }
-}
-
-/**
- * Whether a parsed value nests deeper than `max`, counted without recursion: a template sent as text
- * skips the body's depth check, and the walks below recurse (a real Bicep output nests 26 levels).
- */
-function nestsDeeperThan(value: unknown, max: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  while (pending.length > 0) {
-    const [inner, depth] = pending.pop()!;
-    if (inner === null || typeof inner !== "object") continue;
-    if (depth + 1 > max) return true;
-    for (const item of Array.isArray(inner) ? inner : Object.values(inner)) pending.push([item, depth + 1]);
-  }
-  return false;
 }
 
 /** Reads a deployment from the request's `template`: its text, or the JSON value already parsed. */

@@ -13,7 +13,8 @@ import type { Endpoint, Result } from "../../catalogue/contract/endpoint.ts";
 import { MAX_JSON_DEPTH, type BucketName } from "../../catalogue/base/limits.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/contract/ports.ts";
 import type { PublicUrls } from "../../catalogue/base/urls.ts";
-import { DEPTH_DETAILS, nestsDeeperThan } from "../json-depth.ts";
+import { nestsDeeperThan } from "../../catalogue/base/nesting.ts";
+import { DEPTH_DETAILS } from "../json-depth.ts";
 import { HttpError } from "../plugins/errors.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
 import {

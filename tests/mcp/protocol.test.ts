@@ -8,7 +8,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../../sidecar/config.ts";
 import { MAX_JSON_DEPTH } from "../../catalogue/base/limits.ts";
 import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
-import { nestsDeeperThan } from "../../sidecar/json-depth.ts";
+import { nestsDeeperThan } from "../../catalogue/base/nesting.ts";
 import { build, tempStore, URLS } from "../helpers/app.ts";
 
 const QUIET = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
