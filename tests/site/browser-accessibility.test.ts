@@ -178,6 +178,9 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         for (const path of PAGE_TYPES) {
           const page = await open(path, {
             size,
+            // As on a slow phone: a page is painted in parts while it arrives and its scripts run late
+            // (the matrix's cells moved so on a loaded CI machine and never on an idle one).
+            throttle: { cpu: 6, bytesPerSecond: 100_000 },
             // Observe from the first paint on, before any script of the page runs; name what moved.
             init: () => {
               const w = window as unknown as { cls: number; moved: string[] };

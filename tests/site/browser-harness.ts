@@ -59,9 +59,11 @@ export async function open(
     size?: Width;
     base?: string;
     init?: () => void;
+    /** A slow device and link (CPU slowed this many times, bytes per second), so a page is painted while it arrives. */
+    throttle?: { cpu: number; bytesPerSecond: number };
   } = {},
 ): Promise<TestPage> {
-  const { size = WIDTHS[0], base = stack.textUrl, init, ...contextOptions } = options;
+  const { size = WIDTHS[0], base = stack.textUrl, init, throttle, ...contextOptions } = options;
   const context = await browser.newContext({
     viewport: { width: size.width, height: size.height },
     acceptDownloads: true,
@@ -69,6 +71,17 @@ export async function open(
   });
   if (init) await context.addInitScript(init);
   const page = (await context.newPage()) as TestPage;
+  if (throttle) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle.cpu });
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 50,
+      downloadThroughput: throttle.bytesPerSecond,
+      uploadThroughput: throttle.bytesPerSecond,
+    });
+  }
   page.errors = [];
   page.on("pageerror", (error) => page.errors.push(error.message));
   page.on("console", (message) => {

@@ -65,6 +65,7 @@ async function loadColumns() {
   const fresh = page && page.querySelector("table[data-matrix]");
   if (!page || !fresh) return location.assign(url);
   table.replaceChildren(...fresh.childNodes);
+  table.setAttribute("style", fresh.getAttribute("style") ?? "");
   chosenNames.textContent = page.querySelector("[data-matrix-chosen]")?.textContent ?? "";
   rows = [...table.tBodies[0]!.rows];
   // None ticked is the default columns, as without JavaScript: the boxes say which.
