@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
 import { listPath, resolveList } from "../../catalogue/lists/lists.ts";
+import { href } from "../../catalogue/urls.ts";
 import { issueDetails } from "../../catalogue/api/issues.ts";
 import type { ErrorTitle } from "../../catalogue/api/error-catalogue.ts";
 import { HttpError, isHttpError } from "../../catalogue/api/problem.ts";
@@ -15,7 +16,7 @@ import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/render/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { TEXT_VARY } from "../files.ts";
-import { isDotSegment } from "./site-page.ts";
+import { isDotSegment, type SitePageRequest } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
@@ -76,7 +77,11 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   if (asDoc && "body" in computed) {
     const doc = JSON.parse(computed.body) as Doc;
     const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
-    const sitePage = { page: { name: "doc", search: "" }, locals: { doc, docPage: { noindex: true } }, headers };
+    const sitePage: SitePageRequest = {
+      page: { name: "doc", search: "" },
+      locals: { doc, docPage: { noindex: true } },
+      headers,
+    };
     if (await c.site.render(request, reply, sitePage)) return reply;
     return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
   }
@@ -106,7 +111,7 @@ export function exitPlanBody(
     if (!isHttpError(error)) throw error;
     return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
   }
-  const path = `${listPath(list)}/exit-plan`;
+  const path = href("exit-plan", { id: list.slug ?? list.id });
   const query = new URLSearchParams(
     Object.entries(target.to).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : String(value)]),
   ).toString();
