@@ -11,12 +11,13 @@ import type { CachePolicy } from "../contract/endpoint.ts";
 import { FILE_SEGMENT } from "../contract/endpoint.ts";
 import { MAX_TEMPLATE_BODY_BYTES } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
+import type { RecordStore } from "../contract/ports.ts";
 import type { Doc } from "../format/doc.ts";
 import { equivalentsDoc } from "../render/equivalents.ts";
 import { categoryPage, homePage, lifecyclePage, providerPage } from "../render/pages.ts";
 import { SERVICE_SECTIONS } from "../render/sections.ts";
 import { servicePage } from "../render/service-page.ts";
-import { servicePath } from "../base/urls.ts";
+import { PAGE_PATHS, servicePath, type PageId } from "../base/urls.ts";
 
 export type PageFormat = "ansi" | "txt" | "md" | "html";
 
@@ -38,7 +39,7 @@ export interface BuiltTextPages {
 
 export interface PageRow {
   readonly id: string;
-  /** Fastify's path (`:name` a segment, `*` the rest); trailing slashes are ignored. */
+  /** Fastify's path (`:name` a segment, `*` the rest), from ../base/urls.ts; trailing slashes are ignored. */
   readonly path: string;
   /** GET answers HEAD too. */
   readonly methods: readonly ("GET" | "POST")[];
@@ -116,33 +117,36 @@ const EQUIVALENTS_TEXT: BuiltTextPages = {
   pages: (catalogue) => [{ page: "equivalents", doc: () => equivalentsDoc(catalogue, []) }],
 };
 
+/** A row's id and its path, which ../base/urls.ts keeps (a leaf, so every link is built from it). */
+const at = <Id extends PageId>(id: Id) => ({ id, path: PAGE_PATHS[id] });
+
 const SERVICE_SECTION_IDS = SERVICE_SECTIONS.map((section) => section.id);
 
 // One row a page, read as a table. `static` rows are answered by `/*` (last, nginx's generic
 // location); the others are the text host's own routes.
 // prettier-ignore
 export const PAGES = [
-  { id: "home", path: "/", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["index.astro"], text: one("index", homePage) },
-  { id: "lifecycle", path: "/lifecycle", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue; ?within, status and provider filter the text renderings as of today", site: ["lifecycle.astro"], text: one("lifecycle", lifecyclePage) },
-  { id: "category", path: "/category/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["category/[id].astro"], text: CATEGORY_TEXT },
-  { id: "provider", path: "/:provider", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/index.astro"], text: PROVIDER_TEXT },
-  { id: "service", path: "/:provider/:service", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/[service].astro"], text: SERVICE_TEXT, sections: SERVICE_SECTION_IDS },
-  { id: "exit-planner", path: "/list/exit", methods: ["GET"], formats: HTML, bucket: "text", cache: "public", serving: "static", reads: "the list in the browser's storage, planned there over /exit-catalogue.json", site: ["list/exit.astro", "exit-catalogue.json.ts"] },
-  { id: "feedback-sent", path: "/feedback/thanks", methods: ["GET"], formats: HTML, bucket: "text", cache: "public", serving: "static", reads: "nothing", site: ["feedback/thanks.astro"] },
-  { id: "compare-ids", path: "/compare/:ids", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue and the ids in the path", site: ["on-demand/compare.astro"] },
-  { id: "compare", path: "/compare", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["compare/index.astro", "on-demand/compare.astro"] },
-  { id: "search", path: "/search", methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", reads: "the catalogue's search and ?q", site: ["search/index.astro", "on-demand/search.astro", "search-index.json.ts"] },
-  { id: "equivalents", path: "/equivalents", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?providers, ?category", site: ["equivalents/index.astro", "on-demand/equivalents.astro"], text: EQUIVALENTS_TEXT },
-  { id: "equivalence-group", path: "/equivalents/:id", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue", site: ["on-demand/doc.astro"] },
-  { id: "feedback", path: "/feedback", methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: ["feedback/index.astro", "on-demand/feedback.astro"] },
-  { id: "exposure", path: "/exposure", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["exposure/index.astro", "on-demand/exposure.astro"] },
-  { id: "list-builder", path: "/list", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["list/index.astro", "on-demand/list.astro", "list-catalogue.json.ts"] },
-  { id: "list-file", path: "/list/files/:file", methods: ["GET"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", reads: "the catalogue and ?ids: a policy or an export, to download", site: [] },
-  { id: "save-list", path: "/lists", methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: [] },
-  { id: "saved-list", path: "/lists/:id", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store and the catalogue", site: ["lists/[id].astro"] },
-  { id: "exit-plan", path: "/lists/:id/exit-plan", methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store, the catalogue and the target (?provider, ?sovereignOption…)", site: ["on-demand/doc.astro"] },
-  { id: "deployment-check", path: "/deployments/check", methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, rawBodyLimit: MAX_TEMPLATE_BODY_BYTES, reads: "the template posted (the body, or the form's template field) and ?ids or ?list: the deployment check", site: ["on-demand/doc.astro"] },
-  { id: "built", path: "/*", methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "dist/: the text pages above and the site's files", site: [] },
+  { ...at("home"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["index.astro"], text: one("index", homePage) },
+  { ...at("lifecycle"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue; ?within, status and provider filter the text renderings as of today", site: ["lifecycle.astro"], text: one("lifecycle", lifecyclePage) },
+  { ...at("category"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["category/[id].astro"], text: CATEGORY_TEXT },
+  { ...at("provider"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/index.astro"], text: PROVIDER_TEXT },
+  { ...at("service"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/[service].astro"], text: SERVICE_TEXT, sections: SERVICE_SECTION_IDS },
+  { ...at("exit-planner"), methods: ["GET"], formats: HTML, bucket: "text", cache: "public", serving: "static", reads: "the list in the browser's storage, planned there over /exit-catalogue.json", site: ["list/exit.astro", "exit-catalogue.json.ts"] },
+  { ...at("feedback-sent"), methods: ["GET"], formats: HTML, bucket: "text", cache: "public", serving: "static", reads: "nothing", site: ["feedback/thanks.astro"] },
+  { ...at("compare-ids"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue and the ids in the path", site: ["on-demand/compare.astro"] },
+  { ...at("compare"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["compare/index.astro", "on-demand/compare.astro"] },
+  { ...at("search"), methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", reads: "the catalogue's search and ?q", site: ["search/index.astro", "on-demand/search.astro", "search-index.json.ts"] },
+  { ...at("equivalents"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?providers, ?category", site: ["equivalents/index.astro", "on-demand/equivalents.astro"], text: EQUIVALENTS_TEXT },
+  { ...at("equivalence-group"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue", site: ["on-demand/doc.astro"] },
+  { ...at("feedback"), methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: ["feedback/index.astro", "on-demand/feedback.astro"] },
+  { ...at("exposure"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["exposure/index.astro", "on-demand/exposure.astro"] },
+  { ...at("list-builder"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["list/index.astro", "on-demand/list.astro", "list-catalogue.json.ts"] },
+  { ...at("list-file"), methods: ["GET"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", reads: "the catalogue and ?ids: a policy or an export, to download", site: [] },
+  { ...at("save-list"), methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: [] },
+  { ...at("saved-list"), methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store and the catalogue", site: ["lists/[id].astro"] },
+  { ...at("exit-plan"), methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store, the catalogue and the target (?provider, ?sovereignOption…)", site: ["on-demand/doc.astro"] },
+  { ...at("deployment-check"), methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, rawBodyLimit: MAX_TEMPLATE_BODY_BYTES, reads: "the template posted (the body, or the form's template field) and ?ids or ?list: the deployment check", site: ["on-demand/doc.astro"] },
+  { ...at("built"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "dist/: the text pages above and the site's files", site: [] },
 ] as const satisfies readonly PageRow[];
 
 /** The site's error pages, which answer for any path (site/src/pages/, by status). */
@@ -150,6 +154,38 @@ export const ERROR_PAGES = [
   { status: 404, site: ["404.astro"] },
   { status: 429, site: ["429.astro", "on-demand/429.astro"] },
 ] as const;
+
+/** A page of site/src/pages/on-demand/ the text host renders, by its file's name: from the tables' `site` columns. */
+export type OnDemandPage =
+  (typeof PAGES)[number]["site"][number] | (typeof ERROR_PAGES)[number]["site"][number] extends infer File
+  ? File extends `on-demand/${infer Name}.astro`
+    ? Name
+    : never
+  : never;
+
+/**
+ * What the text host hands a page it renders on demand beside the catalogue and store: what the page
+ * cannot read from its URL. One type for both sides: sidecar/text/site-page.ts sends it, the site's
+ * pages read it as Astro.locals (site/src/env.d.ts).
+ */
+export interface SitePageData {
+  /** The feedback form posted without JavaScript and refused: why, and what it held. */
+  readonly refusedFeedback?: { readonly problem: string; readonly message: string; readonly email: string };
+  /** Over a rate limit: what was limited and when to retry. */
+  readonly limited?: string;
+  /** A page the text host describes as a Doc (a kind of service, a saved list's exit plan). */
+  readonly doc?: Doc;
+  readonly docPage?: { readonly description?: string; readonly noindex?: boolean };
+}
+
+/** Every page rendered on demand gets these (Astro.locals): the running server's data and URLs. */
+export interface SiteLocals extends SitePageData {
+  readonly catalogue: Catalogue;
+  readonly store: RecordStore;
+  readonly apiUrl?: string | undefined;
+  /** The text host's public URL, which pages name (never the request's Host). */
+  readonly textUrl?: string | undefined;
+}
 
 /** A row's path as a regular expression over the request's path (nginx reads the same one). */
 export function pathPattern(path: string): string {

@@ -95,4 +95,4 @@ export function resolveList(
 }
 
 /** The list's address on the text host: by slug when it has one. */
-export const listPath = (list: Pick<StoredList, "slug" | "id">): string => `/lists/${list.slug ?? list.id}`;
+export { listPath } from "../base/urls.ts";

@@ -28,6 +28,7 @@ import {
   type SubServiceT,
   type VerifiedT,
 } from "../schema/index.ts";
+import { copiedServiceFields } from "../schema/service-fields.ts";
 
 export interface EquivalenceGroup {
   readonly id: string;
@@ -267,14 +268,7 @@ function toService(providerId: string, entry: ServiceEntryT): ServiceT {
     name: entry.name,
     shortName: entry.shortName,
     category: entry.category,
-    description: entry.description,
-    logo: entry.logo,
-    documentationUrl: entry.documentationUrl,
-    pricingUrl: entry.pricingUrl,
-    pricingModel: entry.pricingModel,
-    hasFreeTier: entry.hasFreeTier,
-    aliases: entry.aliases,
-    tags: entry.tags,
+    ...copiedServiceFields(entry),
     compliance,
     lifecycle: entry.lifecycle,
     lastVerified: lastVerifiedOf(entry),

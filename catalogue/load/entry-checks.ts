@@ -12,6 +12,7 @@ import {
   type ProviderFileT,
   type ServiceEntryT,
 } from "../schema/index.ts";
+import { serviceFieldUrls } from "../schema/service-fields.ts";
 
 export function hostAllowed(url: string, domains: readonly string[]): boolean {
   const host = new URL(url).hostname;
@@ -239,8 +240,7 @@ export function serviceProblems(
   const provider = known.providers.get(providerId)?.file;
   if (provider) {
     const urls: [string, string | undefined][] = [
-      ["documentationUrl", entry.documentationUrl],
-      ["pricingUrl", entry.pricingUrl],
+      ...serviceFieldUrls(entry),
       ["lifecycle.announcementUrl", entry.lifecycle?.announcementUrl],
     ];
     for (const [field, url] of urls)

@@ -5,6 +5,7 @@
  */
 import type { Catalogue } from "../load/load.ts";
 import { serviceFileOf } from "../load/load-services.ts";
+import { serviceFieldUrls } from "../schema/service-fields.ts";
 
 export interface CommunityArea {
   /** The host, matched with its subdomains (as officialDomains are). */
@@ -37,8 +38,7 @@ function inArea(url: string, area: CommunityArea): boolean {
 /** Every URL of an entry that backs or points at a fact, with the field it sits in. */
 function citedUrls(entry: Catalogue["source"]["services"][number]["entry"]): [string, string][] {
   const urls: [string, string][] = [];
-  if (entry.documentationUrl) urls.push(["documentationUrl", entry.documentationUrl]);
-  if (entry.pricingUrl) urls.push(["pricingUrl", entry.pricingUrl]);
+  urls.push(...serviceFieldUrls(entry));
   (entry.sources ?? []).forEach((source, i) => {
     urls.push([`sources.${i}.url`, source.url]);
     if (source.via) urls.push([`sources.${i}.via`, source.via]);

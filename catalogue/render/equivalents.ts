@@ -6,9 +6,10 @@
 import { equivalenceGroup, equivalenceMatrix, matrixColumns } from "../equivalence/equivalents.ts";
 import type { Catalogue } from "../load/load.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "../format/doc.ts";
+import { href } from "../base/urls.ts";
 import { categoryPath, lifecycleLabel, servicePath } from "./pages.ts";
 
-export const equivalentsPath = (id?: string) => (id ? `/equivalents/${id}` : "/equivalents");
+export const equivalentsPath = (id?: string): string => (id ? href("equivalence-group", { id }) : href("equivalents"));
 
 /** The matrix page; unknown provider ids are left out (named in a note), an unknown category shows no rows. */
 export function equivalentsDoc(catalogue: Catalogue, providers: readonly string[], category?: string): Doc {

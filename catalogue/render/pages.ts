@@ -17,7 +17,7 @@ import type { Catalogue } from "../load/load.ts";
 import { holdingText, ownComplianceText, providerHoldings } from "../compliance/compliance.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "../format/doc.ts";
-import { categoryPath, providerPath, servicePath } from "../base/urls.ts";
+import { categoryPath, href, providerPath, servicePath } from "../base/urls.ts";
 import { relativeDays } from "./relative.ts";
 
 export { relativeDays } from "./relative.ts";
@@ -432,6 +432,5 @@ export function approvedListDoc(
 
 /** The link of a search page: the query, its filters, and the page when not the first. */
 export function searchHref(query: string, filters: Readonly<Record<string, string>>, page = 1): string {
-  const params = new URLSearchParams({ q: query, ...filters, ...(page > 1 ? { page: String(page) } : {}) });
-  return `/search/?${params.toString()}`;
+  return href("search", { q: query, ...filters, ...(page > 1 ? { page: String(page) } : {}) });
 }

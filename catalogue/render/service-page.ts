@@ -10,6 +10,7 @@ import { heading, link, paragraph, type Block, type Doc, type Inline } from "../
 import { policyIdentifierRows } from "./identifiers.ts";
 import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";
 import { shownSections, type ServiceSectionId } from "./sections.ts";
+import { SERVICE_FIELD_ROWS, shownFieldValue } from "../schema/service-fields.ts";
 
 /** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
 function sourceDates(source: ServiceSourceT): Inline[] {
@@ -50,12 +51,10 @@ function fieldBlocks(catalogue: Catalogue, slug: string): Block[] {
     ["Lifecycle", [lifecycleLabel(service.lifecycle)]],
   ];
   if (service.shortName) fields.push(["Short name", [service.shortName]]);
-  if (service.pricingModel) fields.push(["Pricing model", [service.pricingModel]]);
-  if (service.hasFreeTier) fields.push(["Free tier", ["yes"]]);
-  if (service.documentationUrl)
-    fields.push(["Documentation", [link(service.documentationUrl, service.documentationUrl)]]);
-  if (service.pricingUrl) fields.push(["Pricing", [link(service.pricingUrl, service.pricingUrl)]]);
-  if (service.tags?.length) fields.push(["Tags", [service.tags.join(", ")]]);
+  for (const { key, shown } of SERVICE_FIELD_ROWS) {
+    const value = shown && shownFieldValue(service[key], shown);
+    if (shown && value) fields.push([shown.label, [shown.as === "link" ? link(value, value) : value]]);
+  }
   fields.push(...complianceRows(catalogue, service));
   // The copy's own date where a source gives one, never the day it was read (catalogue/quality/verified.ts).
   // Each date's age on the catalogue's last update: a 2022 scope table says it is 4 years old.

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { CompatibilityClaim, CompatibilityNotSupported, FactSource, ServiceLineage } from "./compatibility.ts";
 import { ComplianceScope, HeadOffice, Region, ServiceLifecycle, ServiceSourceEntry, SubService } from "./resources.ts";
 import { PolicyIdentifiers } from "./identifiers.ts";
-import { CountryCode, HttpsUrl, IsoDate, PRICING_MODELS, Slug } from "./vocabulary.ts";
+import { serviceEntryFields } from "./service-fields.ts";
+import { CountryCode, HttpsUrl, IsoDate, Slug } from "./vocabulary.ts";
 export const CategoryFile = z.array(
   z
     .object({
@@ -112,14 +113,8 @@ export const ServiceEntry = z
           "is no longer written by hand: list the vendor pages you checked under sources (url, retrieved, backs); lastVerified is their newest retrieved date",
       })
       .optional(),
-    description: z.string().min(1).optional(),
-    logo: z.string().min(1).optional(),
-    documentationUrl: HttpsUrl.optional(),
-    pricingUrl: HttpsUrl.optional(),
-    pricingModel: z.enum(PRICING_MODELS).optional(),
-    hasFreeTier: z.boolean().optional(),
-    aliases: z.array(z.string().min(1)).min(1).optional(),
-    tags: z.array(z.string().regex(/^[a-z0-9][a-z0-9 .+#/&-]*$/, "must be a lowercase keyword")).optional(),
+    // The plain fields, one row each in the field table (service-fields.ts).
+    ...serviceEntryFields(),
     /** Programmes whose provider-published scope names this service; each needs a source that backs compliance. */
     compliance: z.array(Slug).optional(),
     policyIdentifiers: PolicyIdentifiers.optional(),

@@ -17,4 +17,5 @@ export * from "./policy-documents.ts";
 export * from "./reports.ts";
 export * from "./requests.ts";
 export * from "./resources.ts";
+export * from "./service-fields.ts";
 export * from "./vocabulary.ts";

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
 import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
+import { serviceApiFields } from "./service-fields.ts";
 import {
   CountryCode,
   d,
@@ -232,17 +233,8 @@ export const Service = z
     name: z.string().meta(d("The vendor's current official name")),
     shortName: z.string().optional().meta(d("Short name, where the vendor uses one")),
     category: z.string().meta(d("Id of the category")),
-    description: z.string().optional().meta(d("One or two sentences on what it does")),
-    logo: z.string().optional().meta(d("URL path to a logo")),
-    documentationUrl: z.string().optional().meta(d("Official documentation")),
-    pricingUrl: z.string().optional().meta(d("Official pricing page")),
-    pricingModel: z.string().optional().meta(d("One of pay-as-you-go, subscription, free, included, quote")),
-    hasFreeTier: z.boolean().optional().meta(d("True when the vendor offers a free tier; absent when not known to")),
-    aliases: z
-      .array(z.string())
-      .optional()
-      .meta(d("Other names people search for: the vendor's abbreviations and former names (e.g. EKS, GCS)")),
-    tags: z.array(z.string()).optional().meta(d("Lowercase search keywords")),
+    // The plain fields, one row each in the field table (service-fields.ts).
+    ...serviceApiFields(),
     compliance: z
       .array(z.string())
       .optional()

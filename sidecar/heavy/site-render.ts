@@ -8,7 +8,7 @@ import { EventEmitter } from "node:events";
 import { pathToFileURL } from "node:url";
 import type { SiteAnswer, SiteJob } from "../text/computed-shapes.ts";
 import { errorDoc, render } from "../text/render.ts";
-import type { SiteHandler } from "../text/site-page.ts";
+import type { SiteHandler, SiteLocals } from "../text/site-page.ts";
 
 let loading: Promise<SiteHandler> | undefined;
 
@@ -93,7 +93,7 @@ class CollectedResponse extends EventEmitter {
   }
 }
 
-export async function renderSitePage(entry: string, job: SiteJob, locals: object): Promise<SiteAnswer> {
+export async function renderSitePage(entry: string, job: SiteJob, locals: SiteLocals): Promise<SiteAnswer> {
   const handler = await siteHandler(entry);
   const request = Object.assign(new EventEmitter(), {
     url: job.url,

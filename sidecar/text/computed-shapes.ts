@@ -5,6 +5,7 @@
  * and the queue that runs them (computed.ts) import no cycle.
  */
 import type { FastifyRequest } from "fastify";
+import type { SitePageData } from "../../catalogue/api/pages.ts";
 import type { TextFormat } from "../../catalogue/api/static.ts";
 
 /** The rendering a text-host answer is in: a text format, or HTML. */
@@ -25,7 +26,7 @@ export interface Shape {
 export interface SiteJob {
   readonly url: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly locals: object;
+  readonly locals: SitePageData;
   readonly apiUrl?: string | undefined;
   /** The text host's public URL, for what a page prints of it ("curl <url>/aws"), never the request's Host. */
   readonly textUrl?: string | undefined;

@@ -19,6 +19,7 @@ import { renderHtml } from "../../catalogue/format/html.ts";
 import { deploymentCheckDoc } from "../../catalogue/templates/render.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import type { SitePageRequest } from "./site-page.ts";
 import type { TextContext } from "./context.ts";
 import { strictBucket } from "./forms.ts";
 import { render, widthOf } from "./render.ts";
@@ -92,7 +93,11 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   if (asDoc && "body" in computed) {
     const doc = JSON.parse(computed.body) as Doc;
     const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
-    const sitePage = { page: { name: "doc", search: "" }, locals: { doc, docPage: { noindex: true } }, headers };
+    const sitePage: SitePageRequest = {
+      page: { name: "doc", search: "" },
+      locals: { doc, docPage: { noindex: true } },
+      headers,
+    };
     if (await c.site.render(request, reply, sitePage)) return reply;
     return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
   }

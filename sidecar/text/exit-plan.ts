@@ -11,11 +11,12 @@ import { issueDetails } from "../../catalogue/base/issues.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { HttpError, isHttpError } from "../../catalogue/base/problem.ts";
 import { link, paragraph, type Doc } from "../../catalogue/format/doc.ts";
+import { href } from "../../catalogue/base/urls.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/format/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { TEXT_VARY } from "../files.ts";
-import { isDotSegment } from "./site-page.ts";
+import { isDotSegment, type SitePageRequest } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
@@ -76,7 +77,11 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   if (asDoc && "body" in computed) {
     const doc = JSON.parse(computed.body) as Doc;
     const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
-    const sitePage = { page: { name: "doc", search: "" }, locals: { doc, docPage: { noindex: true } }, headers };
+    const sitePage: SitePageRequest = {
+      page: { name: "doc", search: "" },
+      locals: { doc, docPage: { noindex: true } },
+      headers,
+    };
     if (await c.site.render(request, reply, sitePage)) return reply;
     return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
   }
@@ -106,7 +111,7 @@ export function exitPlanBody(
     if (!isHttpError(error)) throw error;
     return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
   }
-  const path = `${listPath(list)}/exit-plan`;
+  const path = href("exit-plan", { id: list.slug ?? list.id });
   const query = new URLSearchParams(
     Object.entries(target.to).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : String(value)]),
   ).toString();

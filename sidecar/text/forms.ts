@@ -24,6 +24,7 @@ import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
 import { SlugTakenError, StoreUnavailableError } from "../../catalogue/contract/ports.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
+import type { OnDemandPage } from "../../catalogue/api/pages.ts";
 import { SavedListCreate } from "../../catalogue/schema/index.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
@@ -83,7 +84,13 @@ const paramsOf = (request: FastifyRequest) => new URLSearchParams(splitRequestUr
  * without the site's renderer (a mirror) the built page for both, whose script reads ?ids= as
  * it does on the origin.
  */
-async function pageWithIds(c: TextContext, request: FastifyRequest, reply: FastifyReply, file: string, name: string) {
+async function pageWithIds(
+  c: TextContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: string,
+  name: OnDemandPage,
+) {
   const { query } = splitRequestUrl(request.url);
   if ((!paramsOf(request).has("ids") || !c.site.available) && (await c.replies.site(request, reply, file))) return true;
   const page = { page: { name, search: query ? `?${query}` : "" }, headers: { vary: TEXT_VARY } };

@@ -11,8 +11,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Catalogue } from "../../catalogue/load/load.ts";
-import type { RecordStore } from "../../catalogue/contract/ports.ts";
+import type { OnDemandPage, SiteLocals, SitePageData } from "../../catalogue/api/pages.ts";
 import { errorDoc, render } from "./render.ts";
 import { clientGone, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";
 
@@ -21,7 +20,7 @@ export type SiteHandler = (
   request: IncomingMessage,
   response: ServerResponse,
   next: (error?: unknown) => void,
-  locals: object,
+  locals: SiteLocals,
 ) => void | Promise<void>;
 
 /**
@@ -49,22 +48,16 @@ export function isDotSegment(param: string): boolean {
   return param === "." || param === "..";
 }
 
-/** What the text host passes to every page it renders on demand (site/src/lib/locals.ts). */
-export interface SiteLocals {
-  readonly catalogue: Catalogue;
-  readonly store: RecordStore;
-  readonly apiUrl?: string;
-  readonly textUrl?: string;
-}
+export type { SiteLocals };
 
 export interface SitePageRequest {
   /**
    * The page of site/src/pages/on-demand/ to render, with the query it reads; absent: the request's
    * own path (the saved list, /lists/{id}).
    */
-  readonly page?: { readonly name: string; readonly search: string };
+  readonly page?: { readonly name: OnDemandPage; readonly search: string };
   /** Beside the catalogue and store: what the page cannot read from the URL. */
-  readonly locals?: object;
+  readonly locals?: SitePageData;
   readonly headers: Record<string, string>;
 }
 
@@ -138,7 +131,7 @@ async function serveSitePage(
   reply: FastifyReply,
   rawRequest: IncomingMessage,
   handler: SiteHandler,
-  locals: object,
+  locals: SiteLocals,
   headers: Record<string, string>,
 ): Promise<FastifyReply> {
   reply.hijack();

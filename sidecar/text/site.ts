@@ -28,11 +28,13 @@ import { HttpError } from "../../catalogue/base/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/format/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc, equivalentsPath } from "../../catalogue/render/equivalents.ts";
 import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
+import { href } from "../../catalogue/base/urls.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
 import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import type { SitePages } from "./site-page.ts";
+import type { SitePageRequest, SitePages } from "./site-page.ts";
+import type { OnDemandPage } from "../../catalogue/api/pages.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
@@ -43,7 +45,7 @@ const contentType = (rendering: Rendering) =>
 const searchParams = (request: FastifyRequest) => new URLSearchParams(splitRequestUrl(request.url).query);
 
 /** In HTML, the site's page `name` rendered for this request's query; false when there is none. */
-function sitePage(c: TextContext, request: FastifyRequest, reply: FastifyReply, name: string, headers = {}) {
+function sitePage(c: TextContext, request: FastifyRequest, reply: FastifyReply, name: OnDemandPage, headers = {}) {
   const { query } = splitRequestUrl(request.url);
   const search = query ? `?${query}` : "";
   return c.site.render(request, reply, { page: { name, search }, headers: { vary: TEXT_VARY, ...headers } });
@@ -181,7 +183,7 @@ export async function equivalenceGroupPage(c: TextContext, request: FastifyReque
   // to a page of the site; otherwise the computed text.
   if (rendering === "html" && c.site.available) {
     const doc = equivalenceGroupDoc(c.catalogue, id);
-    const page = { page: { name: "doc", search: "" }, locals: { doc }, headers: { vary: TEXT_VARY } };
+    const page: SitePageRequest = { page: { name: "doc", search: "" }, locals: { doc }, headers: { vary: TEXT_VARY } };
     if (doc && (await c.site.render(request, reply, page))) return reply;
   }
   const computed = await c.computed.text(
@@ -270,7 +272,7 @@ export async function limitPage(
 }
 
 const FEEDBACK_ROW = ENDPOINTS.find((row) => row.operationId === "sendFeedback")!;
-const FORM_PAGE = "/feedback/ (form)";
+const FORM_PAGE = `${href("feedback")} (form)`;
 
 /** Why a posted form cannot be sent, in words for its page; undefined when it can. */
 function feedbackProblem(form: Record<string, string>, message: string, email: string): string | undefined {
@@ -314,7 +316,7 @@ export async function feedbackPost(c: TextContext, request: FastifyRequest, repl
   if (problem) {
     reply.code(400);
     const refusedFeedback = { problem, message: form.message ?? "", email };
-    const page = { page: { name: "feedback", search: "" }, locals: { refusedFeedback }, headers: {} };
+    const page: SitePageRequest = { page: { name: "feedback", search: "" }, locals: { refusedFeedback }, headers: {} };
     if (rendering === "html" && (await c.site.render(request, reply, page))) return reply;
     return reply
       .type(contentType(rendering === "html" ? "txt" : rendering))
@@ -332,6 +334,6 @@ export async function feedbackPost(c: TextContext, request: FastifyRequest, repl
     return reply.type(contentType("txt")).send(`${error.message}: ${error.details ?? ""}\n`);
   }
   if (rendering === "html" && c.files?.has("site/client/feedback/thanks/index.html"))
-    return reply.code(303).header("location", "/feedback/thanks/").send();
+    return reply.code(303).header("location", href("feedback-sent")).send();
   return reply.code(201).type(contentType("txt")).send("Thank you: your feedback was recorded.\n");
 }

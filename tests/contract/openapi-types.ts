@@ -1111,14 +1111,14 @@ export interface components {
         description?: string;
         /** @description URL path to a logo */
         logo?: string;
-        /** @description Official documentation */
-        documentationUrl?: string;
-        /** @description Official pricing page */
-        pricingUrl?: string;
         /** @description One of pay-as-you-go, subscription, free, included, quote */
         pricingModel?: string;
         /** @description True when the vendor offers a free tier; absent when not known to */
         hasFreeTier?: boolean;
+        /** @description Official documentation */
+        documentationUrl?: string;
+        /** @description Official pricing page */
+        pricingUrl?: string;
         /** @description Other names people search for: the vendor's abbreviations and former names (e.g. EKS, GCS) */
         aliases?: string[];
         /** @description Lowercase search keywords */
@@ -2430,14 +2430,14 @@ export interface components {
       description?: string;
       /** @description URL path to a logo */
       logo?: string;
-      /** @description Official documentation */
-      documentationUrl?: string;
-      /** @description Official pricing page */
-      pricingUrl?: string;
       /** @description One of pay-as-you-go, subscription, free, included, quote */
       pricingModel?: string;
       /** @description True when the vendor offers a free tier; absent when not known to */
       hasFreeTier?: boolean;
+      /** @description Official documentation */
+      documentationUrl?: string;
+      /** @description Official pricing page */
+      pricingUrl?: string;
       /** @description Other names people search for: the vendor's abbreviations and former names (e.g. EKS, GCS) */
       aliases?: string[];
       /** @description Lowercase search keywords */
@@ -2491,14 +2491,14 @@ export interface components {
       description?: string;
       /** @description URL path to a logo */
       logo?: string;
-      /** @description Official documentation */
-      documentationUrl?: string;
-      /** @description Official pricing page */
-      pricingUrl?: string;
       /** @description One of pay-as-you-go, subscription, free, included, quote */
       pricingModel?: string;
       /** @description True when the vendor offers a free tier; absent when not known to */
       hasFreeTier?: boolean;
+      /** @description Official documentation */
+      documentationUrl?: string;
+      /** @description Official pricing page */
+      pricingUrl?: string;
       /** @description Other names people search for: the vendor's abbreviations and former names (e.g. EKS, GCS) */
       aliases?: string[];
       /** @description Lowercase search keywords */

@@ -1,7 +1,10 @@
-/** Site paths, one place: the text host's paths (/aws, /aws/s3, /category/storage). */
+/** Site paths, one place: every link is built from the page table's paths (catalogue/base/urls.ts). */
 export { lifecycleLabel } from "../../../catalogue/render/pages.ts";
-export { categoryPath, providerPath, servicePath } from "../../../catalogue/base/urls.ts";
-
-/** The service segment of a text path: the slug without its provider prefix. */
-export const serviceSegment = (service: { providerId: string; slug: string }) =>
-  service.slug.slice(service.providerId.length + 1);
+export {
+  categoryPath,
+  href,
+  listPath,
+  providerPath,
+  servicePath,
+  serviceSegment,
+} from "../../../catalogue/base/urls.ts";

@@ -12,6 +12,7 @@ import { API_URL, errorMessage } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
+import { href } from "../../../catalogue/base/urls.ts";
 
 const result = document.querySelector<HTMLElement>("[data-compare-result]")!;
 const note = document.querySelector<HTMLElement>("[data-compare-note]")!;
@@ -50,7 +51,7 @@ let shown: CompareResult | undefined;
 /** The ids stay in the path, in the order chosen (the shared-link form); the options go in the query. */
 function saveUrl(slugs: string[]) {
   const url = new URL(location.href);
-  url.pathname = slugs.length ? `/compare/${slugs.join(",")}` : "/compare/";
+  url.pathname = slugs.length ? href("compare-ids", { ids: slugs.join(",") }) : href("compare");
   url.search = "";
   saveUrlState(formState(tools, STATE), url);
 }

@@ -23,6 +23,7 @@ import {
 import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import type { ExitPlanT, ExitTargetT } from "../../../catalogue/schema/index.ts";
 import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
+import { href } from "../../../catalogue/base/urls.ts";
 
 const form = document.querySelector<HTMLFormElement>("[data-exit-form]")!;
 const status = document.querySelector<HTMLElement>("[data-exit-status]")!;
@@ -379,7 +380,7 @@ form.addEventListener("change", () => {
 const confirmBox = document.querySelector<HTMLElement>("[data-exit-confirm]")!;
 const adopt = (ids: string[]) => {
   writeList(ids);
-  location.href = "/list/";
+  location.href = href("list-builder");
 };
 const proposed = () => (plan && catalogue ? picked(plan, catalogue).targetList.approvedServiceIds : undefined);
 document.querySelector("[data-exit-adopt]")!.addEventListener("click", () => {

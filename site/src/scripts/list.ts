@@ -10,6 +10,7 @@ import { approvedListDoc } from "../../../catalogue/render/pages.ts";
 import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, wireCopy, writeList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
+import { listPath } from "../../../catalogue/base/urls.ts";
 
 const status = document.querySelector<HTMLElement>("[data-list-status]")!;
 /** A message, with an address after it: absolute, as it is shared, and a button that copies it. */
@@ -192,5 +193,5 @@ document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit
   });
   if (!response.ok) return say(await errorMessage(response));
   const body = (await response.json()) as { slug?: string | null; id: string };
-  say("Saved. Share this address:", `/lists/${body.slug ?? body.id}`);
+  say("Saved. Share this address:", listPath(body));
 });

@@ -9,6 +9,7 @@ import { ServiceSearch } from "../../../catalogue/search/search.ts";
 import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/base/limits.ts";
 import { searchHref } from "../../../catalogue/render/pages.ts";
 import type { SiteSearchIndex } from "../lib/search-index.ts";
+import { href } from "../../../catalogue/base/urls.ts";
 
 interface PageData {
   url: string;
@@ -159,7 +160,7 @@ function showDeadEnd(outcome: ReturnType<ServiceSearch["search"]>) {
     deadEnd.append("Nearest jobs: ");
     jobs.forEach((job, i) => {
       const link = document.createElement("a");
-      link.href = `/equivalents/${job.id}`;
+      link.href = href("equivalence-group", { id: job.id });
       link.textContent = job.name;
       deadEnd.append(...(i > 0 ? [", "] : []), link);
     });
