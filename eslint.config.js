@@ -1,11 +1,13 @@
 // One linter for the whole tree, site/ included: typescript-eslint's type-checked recommended rules
 // over every TypeScript file (each file typed by its own tsconfig: the project service), globals from the `globals` package, and the rules that keep the code the
-// browser loads pure (catalogue/README.md, "The browser's core"). `.astro` files are not linted
-// (no Astro plugin is installed): `npm run check:site` (astro check) typechecks their frontmatter.
+// browser loads pure (catalogue/README.md, "The browser's core"). `.astro` files are linted by
+// eslint-plugin-astro (its recommended rules, and the untyped ones of typescript-eslint);
+// `npm run check:site` (astro check) typechecks them.
 import { builtinModules } from "node:module";
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import astro from "eslint-plugin-astro";
 
 /**
  * The browser's core: site/src/scripts/** and every module they import, type-only imports aside
@@ -123,6 +125,18 @@ export default tseslint.config(
         ...NODE_ONLY_GLOBALS.map((name) => ({ name, message: "The browser may load this file: no Node globals." })),
       ],
     },
+  },
+  ...astro.configs.recommended,
+  {
+    // Typed rules need a TypeScript program of the file: astro check (check:site) has one for .astro
+    // files and their scripts, typescript-eslint's project service does not.
+    files: ["**/*.astro", "**/*.astro/*.ts", "**/*.astro/*.js"],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Markup is escaped by Astro; set:html is the one way around it, so each use says why it is safe.
+    files: ["**/*.astro"],
+    rules: { "astro/no-set-html-directive": "error" },
   },
   {
     // Plain JavaScript (this file, astro.config.mjs…) is not typed: no type-aware rules there.
