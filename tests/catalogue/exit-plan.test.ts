@@ -247,6 +247,22 @@ describe("exit plans, decisions.md#exit-ranking", () => {
     expect(plan.services[0]!.candidates[1]!.reason).toContain("Proposed beside Key Manager");
   });
 
+  it("rank each provider's flagship for the job before consolidation, and consolidation among flagships", () => {
+    const example = EXAMPLE_PLANS.find((plan) => plan.name === "AWS machine-learning stack to sovereign providers")!;
+    const plan = exitPlan(catalogue, example.approvedServiceIds, example.to);
+    expect(plan.targetList.providers).toContain("ovhcloud");
+    expect(plan.targetList.providers).not.toContain("elastx");
+    const candidates = plan.services.find((entry) => entry.slug === "aws-ec2")!.candidates;
+    const slugs = candidates.map((c) => c.slug);
+    // Rank 1 is OVHcloud's flagship, on a provider the list uses; OVHcloud's VPS, not its flagship
+    // for virtual machines, comes after Elastx's, though Elastx would add a provider.
+    expect(slugs[0]).toBe("ovhcloud-public-cloud-instances");
+    const vps = slugs.indexOf("ovhcloud-vps");
+    expect(slugs.indexOf("elastx-openstack-iaas")).toBeLessThan(vps);
+    expect(candidates[vps - 1]!.decidedBy).toBe("flagship");
+    expect(candidates[vps - 1]!.reason).toContain("is its provider's flagship for the job, VPS (OVHcloud) is not");
+  });
+
   it("count the services left unplaced where they are in exposure after, and say so", () => {
     const plan = exitPlan(catalogue, ["aws-s3", "azure-entra-id", "aws-cognito"], { providers: ["ovhcloud"] });
     expect(plan.exposure.unplacedServiceIds).toEqual(["azure-entra-id", "aws-cognito"]);
