@@ -25,7 +25,6 @@
 import { type ExposureCatalogue, exposureReport } from "../equivalence/exposure.ts";
 import type { TitleOf } from "../base/error-catalogue.ts";
 import { HttpError } from "../base/problem.ts";
-import { roundedPrior } from "../search/search.ts";
 import {
   type ExitCatalogue,
   compatibilityOf,
@@ -40,6 +39,7 @@ import {
   type RankContext,
   plural,
   providerNameOf,
+  flagshipPrior,
 } from "./context.ts";
 import { placeServices, coverProviders, reachOf, groupBreadth } from "./placement.ts";
 import { rankCandidates } from "./ranking.ts";
@@ -110,7 +110,7 @@ export function describeTarget(to: ExitTargetT, nameOf: (providerId: string) => 
 }
 
 const priors = new WeakMap<ExitCatalogue, Map<string, number>>();
-/** The flagship prior of a service: the compact catalogue's, else computed from its record, memoised. */
+/** The flagship prior of a service (flagshipPrior): the compact catalogue's, else computed from its record, memoised. */
 function priorLookup(catalogue: ExitCatalogue): (slug: string) => number {
   let known = priors.get(catalogue);
   if (!known) priors.set(catalogue, (known = new Map<string, number>()));
@@ -118,7 +118,7 @@ function priorLookup(catalogue: ExitCatalogue): (slug: string) => number {
     let prior = catalogue.priors?.get(slug) ?? known.get(slug);
     if (prior === undefined) {
       const record = catalogue.bySlug.get(slug)!;
-      prior = roundedPrior({
+      prior = flagshipPrior({
         service: record.service,
         groupIds: record.groupIds,
         equivalentSlugs: record.equivalentSlugs ?? [],

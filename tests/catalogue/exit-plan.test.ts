@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allowedProviders, exitPlan } from "../../catalogue/exit/plan.ts";
-import { isClosed, sameProduct } from "../../catalogue/exit/context.ts";
+import { flagshipPrior, isClosed, sameProduct } from "../../catalogue/exit/context.ts";
 import { exposureReport } from "../../catalogue/equivalence/exposure.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import { ExitPlan, ExitPlanBody, type ExitTargetT } from "../../catalogue/schema/index.ts";
@@ -261,6 +261,14 @@ describe("exit plans, decisions.md#exit-ranking", () => {
     expect(slugs.indexOf("elastx-openstack-iaas")).toBeLessThan(vps);
     expect(candidates[vps - 1]!.decidedBy).toBe("flagship");
     expect(candidates[vps - 1]!.reason).toContain("is its provider's flagship for the job, VPS (OVHcloud) is not");
+  });
+
+  it("give a candidate a flagship prior that group size does not move", () => {
+    const record = catalogue.bySlug.get("scaleway-cockpit")!;
+    const alone = { ...record, equivalentSlugs: [] };
+    expect(record.equivalentSlugs!.length).toBeGreaterThan(10);
+    expect(flagshipPrior(record)).toBe(flagshipPrior(alone));
+    expect(flagshipPrior({ ...alone, groupIds: [...alone.groupIds, "x"] })).toBeGreaterThan(flagshipPrior(alone));
   });
 
   it("count the services left unplaced where they are in exposure after, and say so", () => {
