@@ -13,10 +13,10 @@
  *   peers are never candidates (listed as closedPeers);
  * - no-equivalent: none, a gap; same-category services on allowed providers similar enough by
  *   their tags (NEAREST_FLOOR, at most three) are listed as `nearest`, marked as not equivalent.
- * The ranking (sortCandidates): lineage first, then shared compatibility, then shared groups, then
- * consolidation onto the providers the greedy set cover chose (COVER_METHOD), then the flagship
- * prior of the search and the matrix; a provider id or a name decides only where every signal is
- * equal, and each candidate's reason names the signal that decided (decidedBy). The proposed list
+ * The ranking (ranking.ts, catalogue/data/README.md rule "job fit"): job fit, lineage, shared
+ * compatibility and category, then its provider's flagship, then consolidation onto the providers
+ * the greedy set cover chose (COVER_METHOD), then the providers' flagship priors; a provider id or
+ * a name decides only where every signal is equal, and each candidate's reason names the signal that decided (decidedBy). The proposed list
  * takes every service that stays, each mapped service's rank-1 candidate and, for a service in
  * several groups, the best candidate on a used provider for each group rank 1 is not in. Exposure
  * before and after is exposureReport(), the function GET /v1/exposure answers with; after counts
