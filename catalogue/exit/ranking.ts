@@ -51,8 +51,9 @@ interface Ranked {
  * (jobOf), then one with candidates for more of the services), then the providers' best priors
  * compared, then the prior within a provider; a provider id or a name decides only where every
  * signal is equal. The prior is compared across providers only after consolidation: it counts a
- * record's groups, tiers and equivalents (group size), which say how finely the data describes a
- * product, not how well it does the job (Elastx DBaaS's four engines against Scaleway's Redis).
+ * record's groups and tiers (flagshipPrior: not its equivalents, group size), which say how finely
+ * the data describes a product, not how well it does the job (Elastx DBaaS's four engines against
+ * Scaleway's Redis).
  */
 function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
   const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
@@ -153,7 +154,7 @@ function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, abov
       return `${verb} by consolidation: ${consolidationWords(context, above ? ranked : other, above ? other : ranked)}.`;
     case "flagship":
       if (ranked.key[FLAGSHIP_AT] !== other.key[FLAGSHIP_AT])
-        return `${verb} by flagship: ${above ? me : them} is its provider's flagship for the job, ${above ? them : me} is not (flagship prior ${(above ? mine : theirs).prior.toFixed(2)} against ${(above ? theirs : mine).prior.toFixed(2)}).`;
+        return `${verb} by flagship: ${above ? me : them} is its provider's flagship for the job, ${above ? them : me} is not (its provider has a candidate with a higher flagship prior than its ${(above ? theirs : mine).prior.toFixed(2)}).`;
       return `${verb} by the flagship prior: ${me} ${mine.prior.toFixed(2)}, ${them} ${theirs.prior.toFixed(2)}${mine.service.providerId === theirs.service.providerId ? "" : ` (each provider's best candidate compared)`}.`;
     case "only":
       return "The only candidate.";
