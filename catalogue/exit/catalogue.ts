@@ -11,9 +11,9 @@ import {
   partialCompatibilityOf,
   type Approved,
   type ExitCatalogue,
+  flagshipPrior,
 } from "./context.ts";
 import type { Catalogue } from "../load/load.ts";
-import { roundedPrior } from "../search/search.ts";
 import type { CompatibilityClaimT, CompatibilityNotSupportedT, ServiceLineageT } from "../schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 
@@ -99,7 +99,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
               service.category,
               service.lifecycle ?? 0,
               service.tags ?? [],
-              roundedPrior(record),
+              flagshipPrior(record),
               service.documentationUrl ?? 0,
               [
                 ...compatibilityOf(record),

@@ -6,6 +6,14 @@
 import type { ExposureCatalogue } from "../equivalence/exposure.ts";
 import type { EquivalenceGroup, ServiceRecord } from "../load/load.ts";
 import type { CatalogueReleaseT, ExitCandidateT, ExitJobT, ProviderT, ServiceT } from "../schema/index.ts";
+import { roundedPrior } from "../search/search.ts";
+
+/**
+ * A candidate's flagship prior: the search's (servicePrior) without its count of equivalents,
+ * which is group size; group size never ranks a candidate (catalogue/data/README.md, rule "job fit").
+ */
+export const flagshipPrior = (record: Parameters<typeof roundedPrior>[0]): number =>
+  roundedPrior({ ...record, equivalentSlugs: [] });
 
 /** What an exit plan reads of a catalogue; a full Catalogue is one. */
 export interface ExitCatalogue extends ExposureCatalogue {
@@ -74,7 +82,7 @@ export interface Peer {
   readonly wholeJob: number;
   /** Entries it speaks for part of the job only, with the part ("kafka: producing only"); they never rank. */
   readonly partial: readonly string[];
-  /** The search's flagship prior (catalogue/search/search.ts). */
+  /** Its flagship prior (flagshipPrior). */
   readonly prior: number;
   /** Its record: its compatibility claims and notCompatible records judge each job (jobs.ts). */
   readonly record: Approved;

@@ -13,19 +13,18 @@
  *   peers are never candidates (listed as closedPeers);
  * - no-equivalent: none, a gap; same-category services on allowed providers similar enough by
  *   their tags (NEAREST_FLOOR, at most three) are listed as `nearest`, marked as not equivalent.
- * The ranking (sortCandidates): lineage first, then shared compatibility, then shared groups, then
- * consolidation onto the providers the greedy set cover chose (COVER_METHOD), then the flagship
- * prior of the search and the matrix; a provider id or a name decides only where every signal is
- * equal, and each candidate's reason names the signal that decided (decidedBy). The proposed list
- * takes every service that stays, each mapped service's rank-1 candidate and, for a service in
- * several groups, the best candidate on a used provider for each group rank 1 is not in. Exposure
- * before and after is exposureReport(), the function GET /v1/exposure answers with; after counts
- * the gaps where they are now.
+ * The ranking (ranking.ts, catalogue/data/README.md rule "job fit"): job fit, lineage, shared
+ * compatibility and category, then its provider's flagship, then consolidation onto the providers
+ * the greedy set cover chose (COVER_METHOD), then the providers' flagship priors; a provider id or
+ * a name decides only where every signal is equal, and each candidate's reason names the signal
+ * that decided (decidedBy). The proposed list takes every service that stays, each mapped
+ * service's rank-1 candidate and, for a service in several groups, the best candidate on a used
+ * provider for each group rank 1 is not in. Exposure before and after is exposureReport(), the
+ * function GET /v1/exposure answers with; after counts the gaps where they are now.
  */
 import { type ExposureCatalogue, exposureReport } from "../equivalence/exposure.ts";
 import type { TitleOf } from "../base/error-catalogue.ts";
 import { HttpError } from "../base/problem.ts";
-import { roundedPrior } from "../search/search.ts";
 import {
   type ExitCatalogue,
   compatibilityOf,
@@ -40,6 +39,7 @@ import {
   type RankContext,
   plural,
   providerNameOf,
+  flagshipPrior,
 } from "./context.ts";
 import { placeServices, coverProviders, reachOf, groupBreadth } from "./placement.ts";
 import { rankCandidates } from "./ranking.ts";
@@ -110,7 +110,7 @@ export function describeTarget(to: ExitTargetT, nameOf: (providerId: string) => 
 }
 
 const priors = new WeakMap<ExitCatalogue, Map<string, number>>();
-/** The flagship prior of a service: the compact catalogue's, else computed from its record, memoised. */
+/** A service's flagship prior (flagshipPrior): the compact catalogue's, else its record's, memoised. */
 function priorLookup(catalogue: ExitCatalogue): (slug: string) => number {
   let known = priors.get(catalogue);
   if (!known) priors.set(catalogue, (known = new Map<string, number>()));
@@ -118,7 +118,7 @@ function priorLookup(catalogue: ExitCatalogue): (slug: string) => number {
     let prior = catalogue.priors?.get(slug) ?? known.get(slug);
     if (prior === undefined) {
       const record = catalogue.bySlug.get(slug)!;
-      prior = roundedPrior({
+      prior = flagshipPrior({
         service: record.service,
         groupIds: record.groupIds,
         equivalentSlugs: record.equivalentSlugs ?? [],

@@ -18,6 +18,7 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "compatibility",
   "compatibility",
   "category",
+  "flagship",
   "consolidation",
   "consolidation",
   "consolidation",
@@ -28,9 +29,13 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "name",
 ];
 
-/** Where sortCandidates' key holds "a provider the list uses" and "the service's groups it covers". */
-const CHOSEN_AT = 8;
-const JOBS_AT = 9;
+/**
+ * Where sortCandidates' key holds "its provider's flagship for the job", "a provider the list uses"
+ * and "the service's groups it covers".
+ */
+const FLAGSHIP_AT = 8;
+const CHOSEN_AT = 9;
+const JOBS_AT = 10;
 
 interface Ranked {
   readonly peer: Peer;
@@ -39,12 +44,16 @@ interface Ranked {
 }
 
 /**
- * A moving service's open candidates, best first: the real signals of tierOf (job fit, then
- * lineage, then protocol), then consolidation (a provider the proposed list uses, then one whose
- * candidates cover more of the service's jobs (jobOf), then one with candidates for more of the
- * services), then the flagship prior (a provider's best candidate against another's, then within
- * a provider); a provider id or a name decides only where every signal is equal. Consolidation
- * comes after every job-fit signal, so it never overrides coverage.
+ * A moving service's open candidates, best first (the issue's order, rule "job fit"): the real
+ * signals of tierOf (job fit, then lineage, then protocol, then category), then flagship (the
+ * candidate is its provider's best for the job by the flagship prior), then consolidation (a
+ * provider the proposed list uses, then one whose candidates cover more of the service's jobs
+ * (jobOf), then one with candidates for more of the services), then the providers' best priors
+ * compared, then the prior within a provider; a provider id or a name decides only where every
+ * signal is equal. The prior is compared across providers only after consolidation: it counts a
+ * record's groups and tiers (flagshipPrior: not its equivalents, group size), which say how finely
+ * the data describes a product, not how well it does the job (Elastx DBaaS's four engines against
+ * Scaleway's Redis).
  */
 function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
   const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
@@ -69,6 +78,7 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
       inBroadest: inBroadest(peer),
       key: [
         ...tier,
+        peer.prior === flagship.get(`${providerId}|${tier.join()}`) ? 0 : 1,
         context.chosen.has(providerId) ? 0 : 1,
         -(jobs.get(providerId)?.size ?? 0),
         -(context.reach.get(providerId) ?? 0),
@@ -143,6 +153,8 @@ function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, abov
     case "consolidation":
       return `${verb} by consolidation: ${consolidationWords(context, above ? ranked : other, above ? other : ranked)}.`;
     case "flagship":
+      if (ranked.key[FLAGSHIP_AT] !== other.key[FLAGSHIP_AT])
+        return `${verb} by flagship: ${above ? me : them} is its provider's flagship for the job, ${above ? them : me} is not (its provider has a candidate with a higher flagship prior than its ${(above ? theirs : mine).prior.toFixed(2)}).`;
       return `${verb} by the flagship prior: ${me} ${mine.prior.toFixed(2)}, ${them} ${theirs.prior.toFixed(2)}${mine.service.providerId === theirs.service.providerId ? "" : ` (each provider's best candidate compared)`}.`;
     case "only":
       return "The only candidate.";

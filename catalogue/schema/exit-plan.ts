@@ -176,7 +176,7 @@ export const ExitCandidate = z
       .enum(EXIT_RANK_SIGNALS)
       .meta(
         d(
-          "The signal that puts it above the next candidate (the last: below the previous one): lifecycle, lineage, compatibility, groups, category, consolidation, flagship; name only where every signal is equal; only for a single candidate (added in 1.8.0)",
+          "The signal that puts it above the next candidate (the last: below the previous one), in ranking order: lifecycle, groups (job fit), lineage, compatibility, category, flagship (its provider's best for the job), consolidation, flagship (the providers' priors); name only where every signal is equal; only for a single candidate (added in 1.8.0)",
         ),
       ),
     reason: z.string().meta(d("Its signals, and which one decided its rank, in words")),

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allowedProviders, exitPlan } from "../../catalogue/exit/plan.ts";
-import { isClosed, sameProduct } from "../../catalogue/exit/context.ts";
+import { flagshipPrior, isClosed, sameProduct } from "../../catalogue/exit/context.ts";
 import { exposureReport } from "../../catalogue/equivalence/exposure.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import { ExitPlan, ExitPlanBody, type ExitTargetT } from "../../catalogue/schema/index.ts";
@@ -245,6 +245,30 @@ describe("exit plans, decisions.md#exit-ranking", () => {
     expect(proposed).toEqual(["scaleway-key-manager", "scaleway-secret-manager"]);
     expect(plan.targetList.approvedServiceIds).toEqual(proposed);
     expect(plan.services[0]!.candidates[1]!.reason).toContain("Proposed beside Key Manager");
+  });
+
+  it("rank each provider's flagship for the job before consolidation, and consolidation among flagships", () => {
+    const example = EXAMPLE_PLANS.find((plan) => plan.name === "AWS machine-learning stack to sovereign providers")!;
+    const plan = exitPlan(catalogue, example.approvedServiceIds, example.to);
+    expect(plan.targetList.providers).toContain("ovhcloud");
+    expect(plan.targetList.providers).not.toContain("elastx");
+    const candidates = plan.services.find((entry) => entry.slug === "aws-ec2")!.candidates;
+    const slugs = candidates.map((c) => c.slug);
+    // Rank 1 is OVHcloud's flagship, on a provider the list uses; OVHcloud's VPS, not its flagship
+    // for virtual machines, comes after Elastx's, though Elastx would add a provider.
+    expect(slugs[0]).toBe("ovhcloud-public-cloud-instances");
+    const vps = slugs.indexOf("ovhcloud-vps");
+    expect(slugs.indexOf("elastx-openstack-iaas")).toBeLessThan(vps);
+    expect(candidates[vps - 1]!.decidedBy).toBe("flagship");
+    expect(candidates[vps - 1]!.reason).toContain("is its provider's flagship for the job, VPS (OVHcloud) is not");
+  });
+
+  it("give a candidate a flagship prior that group size does not move", () => {
+    const record = catalogue.bySlug.get("scaleway-cockpit")!;
+    const alone = { ...record, equivalentSlugs: [] };
+    expect(record.equivalentSlugs!.length).toBeGreaterThan(10);
+    expect(flagshipPrior(record)).toBe(flagshipPrior(alone));
+    expect(flagshipPrior({ ...alone, groupIds: [...alone.groupIds, "x"] })).toBeGreaterThan(flagshipPrior(alone));
   });
 
   it("count the services left unplaced where they are in exposure after, and say so", () => {
