@@ -14,9 +14,10 @@ const client = join(distDir, "site", "client");
 
 const SCRIPT_SRC = /<script[^>]*\bsrc="(\/[^"]+\.js)"/g;
 const INLINE_MODULE = /<script type="module">([\s\S]*?)<\/script>/g;
-// Rolldown's output: `import{a as b}from"./x.js"`, `import"./x.js"`, `import("./x.js")`.
-const STATIC_IMPORT = /\bimport\s*(?:[\w$*{}\s,]+from\s*)?["']([^"']+\.js)["']/g;
-const DYNAMIC_IMPORT = /\bimport\(\s*["']([^"']+\.js)["']\s*\)/g;
+// Rolldown's output: `import{a as b}from"./x.js"`, `import"./x.js"`, a facade's `export{a as b}from"./x.js"`;
+// `import("./x.js")`, or `import(\`./x.js\`),__vite__mapDeps(…)` through Vite's preload helper.
+const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$*{}\s,]+from\s*)?["']([^"']+\.js)["']/g;
+const DYNAMIC_IMPORT = /\bimport\(\s*["'`]([^"'`]+\.js)["'`]\s*[,)]/g;
 
 const urlsIn = (text: string, pattern: RegExp) => [...text.matchAll(pattern)].map((match) => match[1]!);
 const resolveUrl = (from: string, url: string) => new URL(url, `http://page${from}`).pathname;

@@ -5,7 +5,7 @@
  * the URL; twenty results at a time ("More results"); focus moves to the results after a search.
  * Pagefind is the second tier: pages whose text matches, other than the services listed.
  */
-import { ServiceSearch } from "../../../catalogue/search/search.ts";
+import type { ServiceSearch } from "../../../catalogue/search/search.ts";
 import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/base/limits.ts";
 import { searchHref } from "../../../catalogue/render/pages.ts";
 import type { SiteSearchIndex } from "../lib/search-index.ts";
@@ -48,17 +48,23 @@ let matched: Readonly<Record<string, string>> = {};
 let shown = 0;
 let run_id = 0;
 
+/**
+ * The search's code (MiniSearch, the six languages' Snowball stemmers) is a chunk of its own, fetched
+ * beside the index when a search first runs: the page loads without it, and a page the text host
+ * painted fetches neither until the query changes.
+ */
 function load(): Promise<Loaded> {
-  return (loaded ??= fetch("/search-index.json")
-    .then((response) => {
+  return (loaded ??= Promise.all([
+    import("./service-search.ts"),
+    fetch("/search-index.json").then((response) => {
       if (!response.ok) throw new Error(`search index: HTTP ${response.status}`);
       return response.json() as Promise<SiteSearchIndex>;
-    })
-    .then((index) => ({
-      index,
-      search: new ServiceSearch(index.search),
-      position: new Map(index.search.docs.map((doc, i) => [doc.id, i])),
-    })));
+    }),
+  ]).then(([{ ServiceSearch }, index]) => ({
+    index,
+    search: new ServiceSearch(index.search),
+    position: new Map(index.search.docs.map((doc, i) => [doc.id, i])),
+  })));
 }
 
 function item({ index }: Loaded, position: number): HTMLLIElement {
