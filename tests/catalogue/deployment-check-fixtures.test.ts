@@ -50,6 +50,16 @@ const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied
   // Microsoft.Insights/workbooks, Microsoft.Portal/dashboards, Microsoft.DevTestLab/schedules: no
   // catalogue service owns them (listed in unplaced); 21 denied types before the suggestions, 3 after.
   "azure-chat-with-your-data": "still-denied",
+  // Azure's quickstarts, vendored in place of the hand-written fixtures written from them.
+  "azure-quickstart-application-gateway-waf": "allowed",
+  "azure-quickstart-aks": "allowed",
+  "azure-quickstart-azure-bastion": "allowed",
+  "azure-quickstart-site-to-site-vpn-create": "allowed",
+  "azure-quickstart-container-app-create": "allowed",
+  "azure-quickstart-cosmosdb-sql": "allowed",
+  "azure-quickstart-eventhubs-create-namespace-and-eventhub": "allowed",
+  "azure-quickstart-front-door-standard-premium": "allowed",
+  "azure-quickstart-storage-account-create": "allowed",
 };
 
 const memo = new Map<string, unknown>();
