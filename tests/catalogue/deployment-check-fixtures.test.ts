@@ -60,6 +60,12 @@ const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied
   "azure-quickstart-eventhubs-create-namespace-and-eventhub": "allowed",
   "azure-quickstart-front-door-standard-premium": "allowed",
   "azure-quickstart-storage-account-create": "allowed",
+  "azure-quickstart-vm-simple-windows": "allowed",
+  "azure-quickstart-nat-gateway-1-vm": "allowed",
+  "azure-quickstart-container-app-acr": "allowed",
+  // The Aurora Serverless Data API sample's two stacks (CloudFormation, then SAM), in place of its hand-written fixture.
+  "aws-aurora-data-api-rds": "allowed",
+  "aws-aurora-data-api-api": "blocked-then-allowed",
 };
 
 const memo = new Map<string, unknown>();
