@@ -102,7 +102,7 @@ const UNMAPPED_TERRAFORM: Record<string, string> = {
   azurerm:
     "the catalogue holds no types of the hashicorp/azurerm provider: send the ARM template (az bicep build, or the portal's export) or azapi resources, which name their ARM type",
   google:
-    "the catalogue holds no types of the hashicorp/google provider: send the list of Google APIs the project enables (gcloud services list --enabled)",
+    "the type is not in the gcp/terraform inventory (the catalogue places a google_* type through the API its provider product calls, and holds no service of this one's API): send the list of Google APIs the project enables (gcloud services list --enabled)",
 };
 
 interface Placement {

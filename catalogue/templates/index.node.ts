@@ -3,13 +3,14 @@
  * already knows through its inventories: CloudFormation types through aws/cloudformation's map.yaml
  * (with the IAM actions each type's handlers need), Azure resource types through the services' own
  * types and the vendored Bicep index (which says whether Indexed mode evaluates a type), Google APIs
- * through the services' API names, Terraform types through the services' terraformResources.
+ * through the services' API names, Terraform types through the services' terraformResources and the
+ * map.yaml of the <provider>/terraform inventories (gcp/terraform: each google_* type to its API's services).
  * Built once per catalogue.
  */
 import { azureResourceTypeIndex } from "../dependencies/dependencies.node.ts";
 import { reconcileInventory } from "../inventory/inventory.ts";
 import { CLOUDFORMATION_INVENTORY, readHandlerPermissions } from "../inventory/cloudformation.node.ts";
-import { DEFAULT_INVENTORY_DIR, readInventory } from "../inventory/load.node.ts";
+import { DEFAULT_INVENTORY_DIR, inventoryIds, readInventory } from "../inventory/load.node.ts";
 import type { Catalogue } from "../load/load.ts";
 
 export interface TemplateIndex {
@@ -62,6 +63,10 @@ export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVEN
       for (const group of record.dependencies)
         for (const type of group.identifiers) push(azureNeeded, type.toLowerCase(), service.slug);
   }
+  for (const id of inventoryIds(inventoryDir).filter((id) => id.endsWith("/terraform")))
+    for (const [type, owners] of Object.entries(readInventory(inventoryDir, id, [])?.map ?? {}))
+      if (!type.endsWith("*"))
+        for (const slug of typeof owners === "string" ? [owners] : owners) push(terraform, type, slug);
   const bicep = azureResourceTypeIndex();
   const index: TemplateIndex = {
     cloudFormationOwners: (type) => {

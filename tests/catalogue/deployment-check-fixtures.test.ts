@@ -17,6 +17,7 @@ import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { deploymentRequirements, triggeredNeeds, type PolicyVerdict } from "../../catalogue/templates/check.ts";
 import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { readDeployment } from "../../catalogue/templates/read.ts";
+import { DEFAULT_INVENTORY_DIR, readInventory } from "../../catalogue/inventory/load.node.ts";
 import { GOOGLE_PLAN_FIXTURES, TEMPLATE_FIXTURES, type TemplateFixture } from "../fixtures/templates/templates.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
@@ -50,6 +51,22 @@ const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied
   // Microsoft.Insights/workbooks, Microsoft.Portal/dashboards, Microsoft.DevTestLab/schedules: no
   // catalogue service owns them (listed in unplaced); 21 denied types before the suggestions, 3 after.
   "azure-chat-with-your-data": "still-denied",
+  // Azure's quickstarts, vendored in place of the hand-written fixtures written from them.
+  "azure-quickstart-application-gateway-waf": "allowed",
+  "azure-quickstart-aks": "allowed",
+  "azure-quickstart-azure-bastion": "allowed",
+  "azure-quickstart-site-to-site-vpn-create": "allowed",
+  "azure-quickstart-container-app-create": "allowed",
+  "azure-quickstart-cosmosdb-sql": "allowed",
+  "azure-quickstart-eventhubs-create-namespace-and-eventhub": "allowed",
+  "azure-quickstart-front-door-standard-premium": "allowed",
+  "azure-quickstart-storage-account-create": "allowed",
+  "azure-quickstart-vm-simple-windows": "allowed",
+  "azure-quickstart-nat-gateway-1-vm": "allowed",
+  "azure-quickstart-container-app-acr": "allowed",
+  // The Aurora Serverless Data API sample's two stacks (CloudFormation, then SAM), in place of its hand-written fixture.
+  "aws-aurora-data-api-rds": "allowed",
+  "aws-aurora-data-api-api": "blocked-then-allowed",
 };
 
 const memo = new Map<string, unknown>();
@@ -157,18 +174,25 @@ describe.each(TEMPLATE_FIXTURES.map((fixture) => [fixture.id, fixture] as const)
 });
 
 describe("Google's committed Terraform plans", () => {
+  const inventory = readInventory(DEFAULT_INVENTORY_DIR, "gcp/terraform", [])!;
   it.each(GOOGLE_PLAN_FIXTURES.map((fixture) => [fixture.id, fixture] as const))(
-    "%s is read as a plan, and each google_* type listed unplaced with what to send instead",
+    "%s is read as a plan, each google_* type placed through gcp/terraform, the approval among the services",
     (_id, fixture) => {
       const answer = checkTemplate(catalogue, text(fixture), fixture.approved);
       expect(answer.format).toBe("terraform-plan");
       expect(answer.items).toBeGreaterThan(0);
-      expect(answer.services).toEqual([]);
-      expect(answer.unplaced.length).toBe(answer.items);
-      for (const item of answer.unplaced) {
-        expect(item.item).toMatch(/^google_/);
-        expect(item.reason).toMatch(/gcloud services list --enabled/);
+      expect(answer.unplaced).toEqual([]);
+      const ids = answer.services.map((service) => service.id);
+      expect(ids).toEqual(expect.arrayContaining([...fixture.approved]));
+      for (const service of answer.services) {
+        expect(catalogue.bySlug.get(service.id)!.service.providerId).toBe("gcp");
+        for (const { item } of service.items) {
+          expect(item).toMatch(/^google_/);
+          // Placed by the inventory's map (the provider's own product → API), not by a hand list.
+          expect([inventory.map[item]].flat(), item).toContain(service.id);
+        }
       }
+      expect(answer.missingServiceIds).not.toEqual(expect.arrayContaining([...fixture.approved]));
     },
   );
 });

@@ -242,9 +242,10 @@ describe("reading deployments", () => {
           change: { actions: ["create"], after: { type: "Microsoft.KeyVault/vaults@2023-07-01" } },
         },
         {
-          address: "google_storage_bucket.b",
+          // Billing's product names no googleapis.com endpoint: gcp/terraform leaves it out.
+          address: "google_billing_account_iam_member.b",
           mode: "managed",
-          type: "google_storage_bucket",
+          type: "google_billing_account_iam_member",
           change: { actions: ["create"] },
         },
       ],
@@ -252,8 +253,8 @@ describe("reading deployments", () => {
     const answer = checkTemplate(catalogue, plan, ["azure-key-vault"]);
     expect(answer.format).toBe("terraform-plan");
     expect(answer.services.map((service) => service.id)).toEqual(["azure-key-vault", "scaleway-instances"]);
-    expect(answer.unplaced.map((entry) => entry.item)).toEqual(["google_storage_bucket"]);
-    expect(answer.unplaced[0]!.reason).toContain("hashicorp/google");
+    expect(answer.unplaced.map((entry) => entry.item)).toEqual(["google_billing_account_iam_member"]);
+    expect(answer.unplaced[0]!.reason).toContain("gcp/terraform inventory");
     expect(answer.statements.map((statement) => statement.kind)).toContain("not-governed");
   });
 

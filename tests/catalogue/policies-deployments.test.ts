@@ -24,6 +24,8 @@ import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalo
 import { AZURE, deploymentCheck, GCP } from "../../catalogue/policies/selection.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
+import { AZURE_QUICKSTARTS } from "../../catalogue/policies/deployments/azure-quickstarts.ts";
+import { quickstartDeployments } from "../fixtures/templates/deployments.ts";
 
 const catalogue = realCatalogue();
 const fixturesOf = (providerId: string) => DEPLOYMENTS.filter((fixture) => fixture.providerId === providerId);
@@ -54,6 +56,12 @@ describe("the deployment fixtures", () => {
       }
     }
     for (const providerId of ["aws", "azure", "gcp"]) expect(fixturesOf(providerId).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it("of Azure's quickstarts are what the vendored azuredeploy.json files say, not a hand list", () => {
+    expect(AZURE_QUICKSTARTS.length).toBeGreaterThanOrEqual(10);
+    // The committed module is the derivation from tests/fixtures/templates/azure/, to the type.
+    expect(AZURE_QUICKSTARTS).toEqual(quickstartDeployments(catalogue));
   });
 
   it("are all listed with their count and sources in docs/policies.md", () => {

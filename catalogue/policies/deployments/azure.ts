@@ -1,28 +1,13 @@
-/** Azure's deployment fixtures, each from a quickstart template or guide (see deployment.ts). */
+/**
+ * Azure's hand-written deployment fixtures, each from a quickstart template or guide (see deployment.ts):
+ * those whose case needs more than the template shows. The quickstarts that cover a case whole are
+ * derived from their vendored files instead (azure-quickstarts.ts).
+ */
 import { CHECKED, type Deployment } from "./deployment.ts";
 
 const QUICKSTARTS = "https://github.com/Azure/azure-quickstart-templates/blob";
 
 export const AZURE: readonly Deployment[] = [
-  {
-    id: "azure-application-gateway-waf",
-    providerId: "azure",
-    name: "Application Gateway with WAF",
-    services: ["azure-application-gateway"],
-    identifiers: [
-      "Microsoft.Network/applicationGateways",
-      "Microsoft.Network/publicIPAddresses",
-      "Microsoft.Network/virtualNetworks",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/9f73f726082754ae8d49abf5969faa182178d77a/quickstarts/microsoft.network/application-gateway-waf/azuredeploy.json`,
-        backs:
-          "the application-gateway-waf quickstart creates a Standard public IP, a virtual network with the gateway's subnet, and a WAF_v2 application gateway",
-        checked: CHECKED,
-      },
-    ],
-  },
   {
     id: "azure-aks-kubenet",
     providerId: "azure",
@@ -96,109 +81,6 @@ export const AZURE: readonly Deployment[] = [
     ],
   },
   {
-    id: "azure-vm-simple-windows",
-    providerId: "azure",
-    name: "Windows virtual machine",
-    services: ["azure-virtual-machines"],
-    identifiers: [
-      "Microsoft.Compute/virtualMachines",
-      "Microsoft.Network/networkInterfaces",
-      "Microsoft.Network/networkSecurityGroups",
-      "Microsoft.Network/publicIPAddresses",
-      "Microsoft.Network/virtualNetworks",
-      "Microsoft.Storage/storageAccounts",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/1782ba3913c34b61b27ee4d8d1ea2e5a78ea8634/quickstarts/microsoft.compute/vm-simple-windows/main.bicep`,
-        backs:
-          "the vm-simple-windows quickstart creates a public IP, a network security group, a virtual network, a network interface and a boot-diagnostics storage account beside the VM",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-bastion",
-    providerId: "azure",
-    name: "Azure Bastion host",
-    services: ["azure-bastion"],
-    identifiers: [
-      "Microsoft.Network/bastionHosts",
-      "Microsoft.Network/publicIPAddresses",
-      "Microsoft.Network/virtualNetworks",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/0342841e71ad6e4cd3d60e08dd0fca67e65c6bfe/quickstarts/microsoft.network/azure-bastion/main.bicep`,
-        backs: "a Bastion host with its Standard public IP and a virtual network with an AzureBastionSubnet",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-vpn-gateway-site-to-site",
-    providerId: "azure",
-    name: "Site-to-site VPN gateway",
-    services: ["azure-vpn-gateway"],
-    identifiers: [
-      "Microsoft.Network/virtualNetworkGateways",
-      "Microsoft.Network/localNetworkGateways",
-      "Microsoft.Network/connections",
-      "Microsoft.Network/publicIPAddresses",
-      "Microsoft.Network/virtualNetworks",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/612d6da72f6b86944d399fc9cd4766274cb74dee/quickstarts/microsoft.network/site-to-site-vpn-create/azuredeploy.json`,
-        backs:
-          "the site-to-site-vpn-create quickstart: a local network gateway, a virtual network with a GatewaySubnet, a public IP, the VPN gateway and its connection",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-nat-gateway",
-    providerId: "azure",
-    name: "NAT gateway for a VM's outbound traffic",
-    services: ["azure-nat-gateway", "azure-virtual-machines"],
-    identifiers: [
-      "Microsoft.Network/natGateways",
-      "Microsoft.Network/publicIPAddresses",
-      "Microsoft.Network/virtualNetworks",
-      "Microsoft.Network/networkSecurityGroups",
-      "Microsoft.Network/networkInterfaces",
-      "Microsoft.Compute/virtualMachines",
-    ],
-    notEvaluated: ["Microsoft.Network/virtualNetworks/subnets"],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/007ed0f8b0c2310a90742b9ee379c633172b4807/quickstarts/microsoft.network/nat-gateway-1-vm/main.bicep`,
-        backs:
-          "the nat-gateway-1-vm quickstart: a StandardV2 public IP and NAT gateway, a virtual network whose subnet uses it, a network security group, a NIC and a Linux VM",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-container-apps",
-    providerId: "azure",
-    name: "Container app with its environment",
-    services: ["azure-container-apps"],
-    identifiers: [
-      "Microsoft.App/containerApps",
-      "Microsoft.App/managedEnvironments",
-      "Microsoft.OperationalInsights/workspaces",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/197cb4a515514a43dfce00ed19a4c85b31e7d671/quickstarts/microsoft.app/container-app-create/main.bicep`,
-        backs:
-          "the container-app-create quickstart: a Log Analytics workspace, a container app environment sending its logs there, and the container app",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
     id: "azure-container-app-acr",
     providerId: "azure",
     name: "Container app pulling from a container registry seeded by a deployment script",
@@ -231,73 +113,6 @@ export const AZURE: readonly Deployment[] = [
         url: "https://learn.microsoft.com/azure/azure-resource-manager/templates/deployment-script-template",
         backs:
           "the deployment script service needs a storage account and a container instance to run the script, and creates them unless an existing storage account is named",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-cosmos-db-sql",
-    providerId: "azure",
-    name: "Cosmos DB for NoSQL account, database and container",
-    services: ["azure-cosmos-db"],
-    identifiers: [
-      "Microsoft.DocumentDB/databaseAccounts",
-      "Microsoft.DocumentDB/databaseAccounts/sqlDatabases",
-      "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/18ad1b6765319be417384e3a0eebee4996773200/quickstarts/microsoft.documentdb/cosmosdb-sql/main.bicep`,
-        backs: "the cosmosdb-sql quickstart: a database account, a SQL database and a container",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-event-hubs",
-    providerId: "azure",
-    name: "Event Hubs namespace and event hub",
-    services: ["azure-event-hubs"],
-    identifiers: ["Microsoft.EventHub/namespaces"],
-    notEvaluated: ["Microsoft.EventHub/namespaces/eventhubs"],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/dda57b64fbf26880d8194d6676b2862b35424c23/quickstarts/microsoft.eventhub/eventhubs-create-namespace-and-eventhub/main.bicep`,
-        backs: "the eventhubs-create-namespace-and-eventhub quickstart: a namespace and an event hub in it",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-front-door-standard",
-    providerId: "azure",
-    name: "Front Door Standard/Premium",
-    services: ["azure-front-door"],
-    identifiers: ["Microsoft.Cdn/profiles", "Microsoft.Cdn/profiles/afdEndpoints"],
-    notEvaluated: [
-      "Microsoft.Cdn/profiles/originGroups",
-      "Microsoft.Cdn/profiles/originGroups/origins",
-      "Microsoft.Cdn/profiles/afdEndpoints/routes",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/53e695de91f71d3d17993d315bc4ab847c19300f/quickstarts/microsoft.cdn/front-door-standard-premium/main.bicep`,
-        backs:
-          "the front-door-standard-premium quickstart: a profile, an endpoint, an origin group, an origin and a route",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-storage-account",
-    providerId: "azure",
-    name: "Storage account for blobs",
-    services: ["azure-blob-storage"],
-    identifiers: ["Microsoft.Storage/storageAccounts"],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/670a1b2f1d356f0cd56e5b0e1d3406f75b921733/quickstarts/microsoft.storage/storage-account-create/main.bicep`,
-        backs: "the storage-account-create quickstart: one StorageV2 storage account",
         checked: CHECKED,
       },
     ],
