@@ -7,6 +7,7 @@
  * of no known kind is still an item, and the check (check.ts) lists what it cannot place.
  */
 import { nestsDeeperThan } from "../base/nesting.ts";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { parse as parseYaml, type ScalarTag, type CollectionTag } from "yaml";
 import { MAX_JSON_DEPTH } from "../base/limits.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
@@ -92,6 +93,11 @@ function parseText(text: string): unknown {
     try {
       return JSON.parse(trimmed);
     } catch (error) {
+      // ARM templates may hold // and /* */ comments (Microsoft's "Template syntax: Comments"), as
+      // samples such as the Flex Consumption quickstart do: JSON with comments, nothing looser.
+      const errors: ParseError[] = [];
+      const value: unknown = parseJsonc(trimmed, errors, { allowTrailingComma: false, disallowComments: false });
+      if (errors.length === 0) return value;
       throw new TemplateError(`The template starts like JSON but is not valid JSON: ${(error as Error).message}`);
     }
   try {

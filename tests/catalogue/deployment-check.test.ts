@@ -265,6 +265,19 @@ describe("reading deployments", () => {
     ]);
     expect(readDeployment(["pubsub.googleapis.com"]).format).toBe("gcp-apis");
   });
+
+  it("reads an ARM template with comments, as Resource Manager does; a trailing comma stays invalid", () => {
+    const template = `{
+      "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+      "contentVersion": "1.0.0.0", // the template's own version
+      /* the function app's plan */
+      "resources": [{ "type": "Microsoft.Web/serverfarms", "apiVersion": "2023-12-01", "name": "plan" }]
+    }`;
+    const deployment = readDeployment(template);
+    expect(deployment.format).toBe("arm");
+    expect(deployment.items.map((item) => item.item)).toEqual(["Microsoft.Web/serverfarms"]);
+    expect(() => readDeployment('{"contentVersion": "1.0.0.0", "resources": [],}')).toThrow(/not valid JSON/);
+  });
 });
 
 describe("bad input is an Invalid template naming what was not understood", () => {
