@@ -14,12 +14,10 @@ import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
 import { resolveList } from "../../catalogue/lists/lists.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import type { Doc } from "../../catalogue/format/doc.ts";
-import { renderHtml } from "../../catalogue/format/html.ts";
 import { deploymentCheckDoc } from "../../catalogue/templates/render.ts";
-import { splitRequestUrl, TEXT_VARY } from "../files.ts";
+import { splitRequestUrl } from "../files.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
-import type { SitePageRequest } from "./site-page.ts";
+import { replyComputedPage } from "./computed-page.ts";
 import type { TextContext } from "./context.ts";
 import { strictBucket } from "./forms.ts";
 import { render, widthOf } from "./render.ts";
@@ -90,16 +88,5 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   const asDoc = rendering === "html" && c.site.available;
   const input = { template, approved, rendering, width: widthOf(request), asDoc };
   const computed = await c.computed.text({ name: "deploymentCheck", input }, clientGone(request));
-  if (asDoc && "body" in computed) {
-    const doc = JSON.parse(computed.body) as Doc;
-    const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
-    const sitePage: SitePageRequest = {
-      page: { name: "doc", search: "" },
-      locals: { doc, docPage: { noindex: true } },
-      headers,
-    };
-    if (await c.site.render(request, reply, sitePage)) return reply;
-    return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
-  }
-  return replies.computed(request, reply, rendering, computed, false);
+  return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }

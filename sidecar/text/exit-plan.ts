@@ -15,8 +15,8 @@ import { href } from "../../catalogue/base/urls.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderHtml } from "../../catalogue/format/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
-import { TEXT_VARY } from "../files.ts";
-import { isDotSegment, type SitePageRequest } from "./site-page.ts";
+import { isDotSegment } from "./site-page.ts";
+import { replyComputedPage } from "./computed-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
@@ -74,19 +74,7 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
     },
     clientGone(request),
   );
-  if (asDoc && "body" in computed) {
-    const doc = JSON.parse(computed.body) as Doc;
-    const headers = { vary: TEXT_VARY, "cache-control": "no-store" };
-    const sitePage: SitePageRequest = {
-      page: { name: "doc", search: "" },
-      locals: { doc, docPage: { noindex: true } },
-      headers,
-    };
-    if (await c.site.render(request, reply, sitePage)) return reply;
-    return replies.text(request, reply, 200, rendering, renderHtml(doc), false);
-  }
-  // Saved lists expire: not for shared caches.
-  return replies.computed(request, reply, rendering, computed, false);
+  return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }
 
 /** A saved list's exit plan to `to`, as a page. */
