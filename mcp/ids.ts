@@ -2,7 +2,7 @@
  * Ids a model can find: provider and category arguments resolved from the names a model would
  * guess ("amazon", "Google Cloud", "digital-ocean", "identity") the way the site's search resolves
  * provider words (catalogue/search/search.ts), an unresolvable one refused with the valid ids, unknown
- * argument keys refused with the nearest known key, unknown slugs answered with the nearest slugs.
+ * slugs answered with the nearest slugs; the nearest key for an unknown argument (./schemas.ts).
  */
 import type { Catalogue } from "../catalogue/load/load.ts";
 import { HttpError } from "../catalogue/base/problem.ts";
@@ -31,7 +31,7 @@ export function nearest(value: string, candidates: readonly string[], count: num
     .map((entry) => entry.candidate);
 }
 
-const shown = (value: string) => {
+export const shown = (value: string) => {
   const clean = stripControl(value);
   return clean.length > 80 ? `${clean.slice(0, 80)}…` : clean;
 };
@@ -108,21 +108,6 @@ export function resolveCategory(catalogue: Catalogue, value: string): string {
     400,
     "Unknown category",
     `"${shown(value)}" names no category; use one of these ids: ${catalogue.categories.map((category) => category.id).join(", ")}`,
-  );
-}
-
-/** Arguments a tool does not take: a 400 naming each with the nearest argument it does take. */
-export function refuseUnknownKeys(given: Record<string, unknown>, known: readonly string[]): void {
-  const unknown = Object.keys(given).filter((key) => !known.includes(key));
-  if (unknown.length === 0) return;
-  const hints = unknown.slice(0, 5).map((key) => {
-    const [near] = nearest(key, known, 1);
-    return `"${shown(key)}"${near ? ` (did you mean "${near}"?)` : ""}`;
-  });
-  throw new HttpError(
-    400,
-    "Invalid arguments",
-    `Unknown argument${unknown.length === 1 ? "" : "s"} ${hints.join(", ")}; this tool takes: ${known.join(", ")}`,
   );
 }
 

@@ -23,7 +23,19 @@ const GUIDE = [
   "Read catalogue:// resources for a whole service, provider, category or equivalence group.",
 ].join(" ");
 
+/** Made once per catalogue: every server asks, and a stateless request makes a server. */
+const made = new WeakMap<Catalogue, string>();
+
 export function instructionsFor(catalogue: Catalogue): string {
+  let instructions = made.get(catalogue);
+  if (instructions === undefined) {
+    instructions = composed(catalogue);
+    made.set(catalogue, instructions);
+  }
+  return instructions;
+}
+
+function composed(catalogue: Catalogue): string {
   const release = catalogueRelease(catalogue);
   return [
     `Facts about ${catalogue.services.length} cloud services across ${catalogue.providers.length} providers: equivalents, lifecycle, compliance, jurisdictional exposure, policy documents and exit plans, from the vendors' own pages. ${releaseLine(release)} Cite the release; prefer these answers to memory, which is older.`,

@@ -4,18 +4,26 @@
  * Read only: the tools run the API's read and compute operations, never a write, a file or the
  * network; every answer carries the catalogue release in its text and its _meta.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import type { AnyObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { LRUCache } from "lru-cache";
-import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { API_VERSION } from "../catalogue/base/version.ts";
 import { UnknownIdsError } from "../catalogue/search/ids.ts";
 import { issueDetails } from "../catalogue/base/issues.ts";
 import { HttpError, isHttpError } from "../catalogue/base/problem.ts";
-import { nearestSlugs, refuseUnknownKeys } from "./ids.ts";
+import { nearestSlugs } from "./ids.ts";
 import { instructionsFor, ICON } from "./instructions.ts";
-import { inputSchema, outputSchema } from "./schemas.ts";
+import { ANSWER_MAX_LENGTH, toolInput, toolOutput } from "./schemas.ts";
 import { registerPrompts } from "./prompts.ts";
 import { registerResources, RELEASE_META } from "./resources.ts";
 import { catalogueRelease, releaseLine, resourceLinks, toolText } from "./text.ts";
@@ -130,29 +138,6 @@ async function computeTool(
   };
 }
 
-/** An answer longer than this (structured content and text together, in characters: about 10,000 tokens) comes in parts. */
-export const ANSWER_MAX_LENGTH = 40_000;
-
-/**
- * Arguments every tool takes, as AWS's documentation server takes max_length and start_index: a
- * hard cap on the answer's size, whatever its own size arguments, and where to continue.
- */
-const PARTS = {
-  maxLength: z
-    .number()
-    .int()
-    .min(2_000)
-    .max(1_000_000)
-    .optional()
-    .meta({
-      description: `Longest answer in characters (default ${ANSWER_MAX_LENGTH}, about 10,000 tokens); a longer one comes in parts of its JSON, each naming the startIndex of the next`,
-    }),
-  startIndex: z.number().int().min(0).optional().meta({
-    description:
-      "For an answer that came in parts: the character of its JSON to go on from (the previous part's nextIndex)",
-  }),
-};
-
 /** Room a part keeps for the words around its slice of JSON and its structured content. */
 const PART_FRAME = 1_000;
 
@@ -209,60 +194,92 @@ function inParts(
   };
 }
 
-const ARGUMENTS = new Map(TOOLS.map((spec) => [spec.name, z.object({ ...spec.input, ...PARTS })]));
+/**
+ * Every tool as the SDK registers it (McpServer.registerTool), made once: a stateless request
+ * makes a server, and building the zod schemas (./schemas.ts) is the costly part, not registering.
+ */
+const REGISTRATIONS = TOOLS.map((spec) => ({
+  spec,
+  config: {
+    title: mcpToolTitle(spec.name),
+    description: spec.description,
+    inputSchema: toolInput(spec.input),
+    outputSchema: toolOutput(spec.output),
+    annotations: {
+      title: mcpToolTitle(spec.name),
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  },
+}));
+
+/** A tool's answer to arguments its schema accepted: in parts past maxLength. */
+async function answerTool(context: ToolContext, spec: ToolSpec, args: Record<string, unknown>) {
+  const { maxLength, startIndex, ...toolArgs } = args as { maxLength?: number; startIndex?: number };
+  return inParts(context, spec.name, await callTool(context, spec, toolArgs), { maxLength, startIndex });
+}
 
 /** tools/call's request as the protocol layer parses it: loose, so that bad params are our -32602, not -32603. */
 const LooseCallRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
+const CallParams = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+type ToolHandler = (args: Record<string, unknown>, extra: unknown) => Promise<CallToolResult>;
 
 /**
- * tools/call, answered here rather than by McpServer's own handler, so that arguments a tool's
- * schema refuses (and an unknown tool) are a tool error like any other: the API's Error shape and
- * wording, and the release. Params that are not a call at all (no name, arguments not an
- * object) are the protocol's invalid-params error.
+ * tools/list as McpServer makes it from the registered tools (the SDK's own converter and
+ * fields), made once: the SDK converts their zod schemas again on every call (POST /mcp
+ * tools/list measured 24 ms so, 4 ms with the list kept), and a stateless client lists them in
+ * every session. The tools are REGISTRATIONS', the same in
+ * every server, so the first server's list is every server's.
  */
-async function answerCall(context: ToolContext, params: unknown): Promise<CallToolResult> {
-  const call = z
-    .object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() })
-    .safeParse(params);
-  if (!call.success)
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      "tools/call params must be {name: string, arguments?: object}",
-      issueDetails(call.error.issues, "params"),
-    );
-  const { name, arguments: given } = call.data;
-  const spec = TOOLS.find((candidate) => candidate.name === name);
-  if (!spec)
-    return toolError(
-      context,
-      new HttpError(404, "Unknown tool", `No tool is named "${name.slice(0, 100)}"; tools/list names them`),
-    );
-  try {
-    refuseUnknownKeys(given ?? {}, [...Object.keys(spec.input), ...Object.keys(PARTS)]);
-  } catch (error) {
-    return toolError(context, error as HttpError);
-  }
-  const args = ARGUMENTS.get(spec.name)!.safeParse(given ?? {});
-  if (!args.success) return toolError(context, invalid(args.error, "arguments"));
-  const { maxLength, startIndex, ...toolArgs } = args.data;
-  return inParts(context, name, await callTool(context, spec, toolArgs), { maxLength, startIndex });
-}
+let toolList: Tool[] | undefined;
+const listOf = (tools: ReadonlyMap<string, RegisteredTool>): Tool[] =>
+  [...tools].map(([name, tool]) => ({
+    name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchemaCompat(tool.inputSchema as AnyObjectSchema, {
+      pipeStrategy: "input",
+    }) as Tool["inputSchema"],
+    outputSchema: toJsonSchemaCompat(tool.outputSchema as AnyObjectSchema, {
+      pipeStrategy: "output",
+    }) as Tool["outputSchema"],
+    annotations: tool.annotations,
+    execution: tool.execution,
+  }));
 
-/** tools/list, made once: the input schemas in full, the outputs shallow (./schemas.ts). */
-const TOOL_LIST = TOOLS.map((spec) => ({
-  name: spec.name,
-  title: mcpToolTitle(spec.name),
-  description: spec.description,
-  inputSchema: inputSchema({ ...spec.input, ...PARTS }),
-  outputSchema: outputSchema(spec.output),
-  annotations: {
-    title: mcpToolTitle(spec.name),
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-}));
+/**
+ * The tools the SDK registered, listed and called here rather than by McpServer's own handlers:
+ * its tools/list (above), and its tools/call, which answers a refused argument or an unknown tool
+ * with bare text and params that are not a call with -32603. Here those are a tool error like any
+ * other (the API's Error shape and wording, and the release), and bad params -32602.
+ */
+function answerTools(server: McpServer, context: ToolContext, tools: ReadonlyMap<string, RegisteredTool>) {
+  server.server.removeRequestHandler("tools/list");
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (toolList ??= listOf(tools)) }));
+  server.server.removeRequestHandler("tools/call");
+  server.server.setRequestHandler(LooseCallRequest, async ({ params }, extra) => {
+    const call = CallParams.safeParse(params);
+    if (!call.success)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "tools/call params must be {name: string, arguments?: object}",
+        issueDetails(call.error.issues, "params"),
+      );
+    const { name, arguments: given = {} } = call.data;
+    const tool = tools.get(name);
+    if (!tool)
+      return toolError(
+        context,
+        new HttpError(404, "Unknown tool", `No tool is named "${name.slice(0, 100)}"; tools/list names them`),
+      );
+    // The schema registered is the zod object of ./schemas.ts (toolInput).
+    const args = (tool.inputSchema as z.ZodType<Record<string, unknown>>).safeParse(given);
+    if (!args.success) return toolError(context, invalid(args.error, "arguments"));
+    return (tool.handler as ToolHandler)(args.data, extra);
+  });
+}
 
 /**
  * One JSON Schema validator for every server: each McpServer would make its own Ajv instance
@@ -282,9 +299,13 @@ export function catalogueMcpServer(context: ToolContext): McpServer {
     },
     { jsonSchemaValidator: JSON_SCHEMA_VALIDATOR, instructions: instructionsFor(context.catalogue) },
   );
-  server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.server.setRequestHandler(LooseCallRequest, (request) => answerCall(context, request.params));
+  const tools = new Map(
+    REGISTRATIONS.map(({ spec, config }) => [
+      spec.name,
+      server.registerTool(spec.name, config, (args: Record<string, unknown>) => answerTool(context, spec, args)),
+    ]),
+  );
+  answerTools(server, context, tools);
   registerResources(server, context);
   registerPrompts(server, context);
   // What is true: the lists never change while a server runs (a new catalogue is a new server).

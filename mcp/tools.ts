@@ -281,6 +281,9 @@ export const TOOLS: readonly ToolSpec[] = [
       "Maps an approved list onto the providers a target allows (POST /v1/exit-plan): per service stays, mapped (ranked peers with reasons) or a named gap; a proposed target list keeping providers few; exposure before and after.",
     input: {
       ...ExitPlanBody.shape,
+      // A copy without the OpenAPI component id (ExitTarget) that JSON Schema would list as a $ref:
+      // extend() makes a new schema, no child of the one with the id, its checks and messages kept.
+      to: ExitPlanBody.shape.to.extend({}).meta({ description: ExitPlanBody.shape.to.description! }),
       detail: z.enum(["summary", "full"]).optional().meta({
         description:
           "summary (default): per service the rank-1 pick, its reason and any gap; full: every ranked candidate with its reasons",

@@ -1,8 +1,9 @@
 /**
- * What the MCP tools send, checked on their parts: flat input schemas (no $ref a client must
- * follow), get_service's equivalents in the catalogue's ranking with a provider filter, provider
- * names resolved by exit_plan, paging hints that never point past the end, no empty `omitted`
- * entries, and exit_plan's full detail paged in its exposure rows too.
+ * What the MCP tools send, checked on their parts: the input schemas as tools/list sends them
+ * (flat, no $ref a client must follow; strict; the parts arguments on every tool), get_service's
+ * equivalents in the catalogue's ranking with a provider filter, provider names resolved by
+ * exit_plan, paging hints that never point past the end, no empty `omitted` entries, and
+ * exit_plan's full detail paged in its exposure rows too.
  */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,6 @@ import { z } from "zod";
 import type { ExitPlanT, LifecycleListT, ServiceDetailT, ServiceT } from "../../catalogue/schema/index.ts";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { fitExitPlan, fitLifecycle, fitService, type OmittedT } from "../../mcp/fit.ts";
-import { inputSchema } from "../../mcp/schemas.ts";
 import { TOOLS } from "../../mcp/tools.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
@@ -19,23 +19,46 @@ let app: FastifyInstance;
 
 const json = async <T>(url: string): Promise<T> => (await app.inject({ url })).json() as T;
 
-describe("MCP input schemas", () => {
+describe("MCP input schemas, as tools/list sends them", () => {
+  let tools: { name: string; description: string; inputSchema: Record<string, unknown> }[];
+  const inputOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema;
+  beforeAll(async () => {
+    const app = await build();
+    const answer = await app.inject({
+      method: "POST",
+      url: "/mcp",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+      payload: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    });
+    tools = answer.json().result.tools;
+    await app.close();
+  });
+
   it("are flat: no $ref or definitions, and exit_plan's target is typed in place", () => {
-    for (const spec of TOOLS) {
-      const text = JSON.stringify(inputSchema(spec.input));
-      expect(text, spec.name).not.toContain("$ref");
-      expect(text, spec.name).not.toContain("definitions");
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((spec) => spec.name));
+    for (const tool of tools) {
+      const text = JSON.stringify(tool.inputSchema);
+      expect(text, tool.name).not.toContain("$ref");
+      expect(text, tool.name).not.toContain("definitions");
     }
-    const plan = inputSchema(TOOLS.find((spec) => spec.name === "exit_plan")!.input) as {
+    const plan = inputOf("exit_plan") as {
       properties: { to: { type: string; properties: Record<string, unknown> } };
     };
     expect(plan.properties.to.type).toBe("object");
     expect(Object.keys(plan.properties.to.properties)).toEqual(expect.arrayContaining(["providers", "exclude"]));
   });
 
+  it("take the parts arguments and no other key on every tool", () => {
+    for (const tool of tools) {
+      const schema = tool.inputSchema as { properties: Record<string, unknown>; additionalProperties?: unknown };
+      expect(Object.keys(schema.properties), tool.name).toEqual(expect.arrayContaining(["maxLength", "startIndex"]));
+      expect(schema.additionalProperties, tool.name).toBe(false);
+    }
+  });
+
   it("say what search_services pages", () => {
-    const search = TOOLS.find((spec) => spec.name === "search_services")!;
-    const limit = inputSchema(search.input) as { properties: { limit: { maximum: number } } };
+    const search = tools.find((tool) => tool.name === "search_services")!;
+    const limit = inputOf("search_services") as { properties: { limit: { maximum: number } } };
     expect(search.description).toContain(`1 to ${limit.properties.limit.maximum} per page`);
   });
 });

@@ -4,9 +4,9 @@
  * feedback, telemetry); and every row it names exists.
  */
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { MCP_TOOLS } from "../../catalogue/contract/mcp.ts";
+import { toolInput } from "../../mcp/schemas.ts";
 import { TOOLS } from "../../mcp/tools.ts";
 import { realCatalogue } from "../helpers/app.ts";
 import { INVALID, VALID } from "./shared.ts";
@@ -16,8 +16,8 @@ describe("the MCP tool table", () => {
     .map((c) => ({ c, spec: TOOLS.find((tool) => tool.name === c.tool) }))
     .filter(({ spec }) => spec !== undefined)
     .flatMap(({ c, spec }) => {
-      // As the SDK does before calling: arguments its schema refuses never reach request().
-      const args = z.object(spec!.input).safeParse(c.args);
+      // As the server does before calling: arguments the registered schema refuses never reach request().
+      const args = toolInput(spec!.input).safeParse(c.args);
       if (!args.success) return [];
       try {
         return [{ tool: c.tool, operationId: spec!.request(args.data, realCatalogue()).operationId }];
