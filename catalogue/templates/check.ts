@@ -481,12 +481,16 @@ function statementsOf(
       text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
       checked: [`implicit-needs row ${row.id}`, row.source.url],
     });
+  // A plan's Google APIs are those its google_* types call, as the provider's files say (apis.yaml).
+  const apisFrom = deployment.items.some((item) => item.kind === "terraform-type" && index.terraformApi(item.item))
+    ? ` (the APIs its google_* types call, per gcp/terraform's apis.yaml${answer.implicitNeeds.length > 0 ? ", and those of the implicit needs listed" : ""})`
+    : "";
   // What a document allows beyond the list is said of the approved list's document, once.
   const said = new Set<string>();
   for (const entry of answer.verdicts) {
     const first = !said.has(entry.providerId);
     said.add(entry.providerId);
-    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index, deployment));
+    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index, apisFrom));
   }
   const ungoverned = sortedUnique(
     answer.services.map((service) => service.providerId).filter((id) => !(id in VENDOR_NAME)),
@@ -527,14 +531,11 @@ function verdictStatements(
   entry: PolicyVerdict,
   unchecked: readonly string[],
   index: TemplateIndex,
-  deployment: Deployment,
+  apisFrom: string,
 ): Statement[] {
   const vendor = VENDOR_NAME[entry.providerId];
   const list = entry.approvedServiceIds.join(", ");
-  // A plan's Google APIs are those its google_* types call, as the provider's files say (apis.yaml).
-  const fromTypes =
-    entry.providerId === "gcp" &&
-    deployment.items.some((item) => item.kind === "terraform-type" && index.terraformApi(item.item));
+  const fromTypes = entry.providerId === "gcp" && apisFrom !== "";
   const checked = [
     DOCUMENT[entry.providerId],
     ...(entry.providerId === "aws"
@@ -545,7 +546,7 @@ function verdictStatements(
           ? [index.terraformApiSource]
           : []),
   ];
-  const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ? " (the APIs its google_* types call, per gcp/terraform's apis.yaml, and those of the implicit needs listed)" : ""}`;
+  const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ? apisFrom : ""}`;
   const skipped = uncheckedNote(entry.providerId, unchecked);
   const statements: Statement[] = [];
   const subject = `the ${vendor} document generated from [${list}]`;
