@@ -268,7 +268,12 @@ describe("reading deployments", () => {
     // google_agent_registry_service calls agentregistry.googleapis.com, which no catalogue service names.
     const plan = {
       format_version: "1.2",
-      resource_changes: [change("google_eventarc_trigger"), change("google_agent_registry_service")],
+      resource_changes: [
+        change("google_eventarc_trigger"),
+        change("google_agent_registry_service"),
+        // Billing's product names no googleapis.com base URL: no API, so said unchecked, not allowed.
+        change("google_billing_account_iam_member"),
+      ],
     };
     const fromPlan = checkTemplate(catalogue, plan, ["gcp-eventarc"]);
     const fromApis = checkTemplate(
@@ -294,7 +299,13 @@ describe("reading deployments", () => {
     ).toBe(false);
     expect(
       fromPlan.unplaced.map((entry) => [entry.item, entry.reason.includes("agentregistry.googleapis.com")]),
-    ).toEqual([["google_agent_registry_service", true]]);
+    ).toEqual([
+      ["google_agent_registry_service", true],
+      ["google_billing_account_iam_member", false],
+    ]);
+    const verdict = fromPlan.statements.find((statement) => statement.kind === "verdict")!.text;
+    expect(verdict).toContain("apis.yaml and was not checked (google_billing_account_iam_member)");
+    expect(verdict).toContain("would be denied: agentregistry.googleapis.com");
   });
 
   it("reads a list of Google APIs as text or as an array", () => {
