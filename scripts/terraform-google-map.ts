@@ -1,5 +1,5 @@
 /**
- * Writes catalogue/inventory/data/gcp/terraform/ (items.txt, map.yaml, exclusions.yaml) from a git
+ * Writes catalogue/inventory/data/gcp/terraform/ (items.txt, map.yaml, exclusions.yaml, apis.yaml) from a git
  * clone of hashicorp/terraform-provider-google, without vendoring it. The provider says, in its own
  * files, which API each resource type calls: every type registers itself with its product
  * (google/services/<product>/*.go: `registry.Schema{Name, ProductName, Type}`, resources and IAM
@@ -8,6 +8,8 @@
  * belongs to whatever the gcp/apis inventory says of that API: mapped to the services owning it, or
  * excluded for the same reason. Types whose API neither a service nor gcp/apis holds, and types whose
  * product names no googleapis.com base URL, are left out of items.txt and printed (source.yaml says so).
+ * apis.yaml keeps each type's API (every type whose product names one, held or not), so the deployment
+ * check can evaluate the Google org policy for a plan as it does for a list of APIs.
  *
  *   node scripts/terraform-google-map.ts <git dir of terraform-provider-google> [out dir]
  */
@@ -106,6 +108,10 @@ writeFileSync(
 writeFileSync(
   join(out, "exclusions.yaml"),
   `${header("Types whose API gcp/apis excludes, with that exclusion's reason")}${exclusions.length ? stringify(exclusions) : "[]\n"}`,
+);
+writeFileSync(
+  join(out, "apis.yaml"),
+  `${header("Each type to the API (<name>.googleapis.com) its product's base URL names")}${stringify(Object.fromEntries(types.map((type) => [type, apiOfType.get(type)!])))}`,
 );
 console.error(
   `${types.length} types at ${commit.slice(0, 12)} (${date}): ${Object.keys(map).length} mapped, ${exclusions.length} excluded, ${unheld.length} whose API gcp/apis does not hold`,

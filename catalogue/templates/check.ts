@@ -95,6 +95,14 @@ export interface DeploymentCheckAnswer {
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
 const vendorOf = (kind: DeploymentItem["kind"]): Vendor | undefined =>
   kind === "cloudformation-type" ? "aws" : kind === "azure-type" ? "azure" : kind === "gcp-api" ? "gcp" : undefined;
+/** The vendor whose document governs an item: a google_* type whose API gcp/terraform holds is Google's. */
+const itemVendor = (index: TemplateIndex, { kind, item }: DeploymentItem): Vendor | undefined =>
+  kind === "terraform-type" ? (index.terraformApi(item) ? "gcp" : undefined) : vendorOf(kind);
+/** The Google APIs a deployment names: its API list, or the APIs its google_* Terraform types call. */
+const googleApis = (index: TemplateIndex, deployment: Deployment): string[] =>
+  deployment.items.flatMap(({ kind, item }) =>
+    kind === "gcp-api" ? [item] : kind === "terraform-type" ? [index.terraformApi(item) ?? []].flat() : [],
+  );
 
 /** Terraform providers whose resources the catalogue holds no types for, with what to send instead. */
 const UNMAPPED_TERRAFORM: Record<string, string> = {
@@ -190,6 +198,11 @@ function unplacedReason(
   if (kind === "gcp-api") return { reason: "No catalogue service names this Google API." };
   if (kind === "terraform-type") {
     const prefix = item.split("_")[0]!;
+    const api = index.terraformApi(item);
+    if (api)
+      return {
+        reason: `Not placed: the type calls ${api} (gcp/terraform's apis.yaml), which no catalogue service names; the Google verdict evaluates that API.`,
+      };
     return {
       reason: UNMAPPED_TERRAFORM[prefix]
         ? `Not placed: ${UNMAPPED_TERRAFORM[prefix]}.`
@@ -210,9 +223,11 @@ function unplacedReason(
   };
 }
 
-/** The implicit-needs rows the deployment's tools and types trigger. */
-export function triggeredNeeds(deployment: Deployment): ImplicitNeed[] {
+/** The implicit-needs rows the deployment's tools and types trigger (a plan's APIs through `index`). */
+export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex): ImplicitNeed[] {
+  const apis = new Set(index ? googleApis(index, deployment) : []);
   const has = (kind: DeploymentItem["kind"], type: string) =>
+    (kind === "gcp-api" && apis.has(type)) ||
     deployment.items.some((item) => item.kind === kind && item.item.toLowerCase() === type.toLowerCase());
   return IMPLICIT_NEEDS.filter((row) => {
     const trigger = row.trigger;
@@ -244,6 +259,12 @@ export function deploymentRequirements(index: TemplateIndex, deployment: Deploym
   const unchecked: string[] = [];
   for (const { kind, item } of deployment.items) {
     const vendor = vendorOf(kind);
+    // A google_* type needs the API its provider product calls; one without (not in apis.yaml) is unchecked.
+    if (kind === "terraform-type" && item.startsWith("google_")) {
+      const api = index.terraformApi(item);
+      if (api) need("gcp", api, item);
+      else unchecked.push(item);
+    }
     if (!vendor) continue;
     if (vendor === "aws") {
       const actions = index.handlerPermissions(item);
@@ -338,7 +359,7 @@ export function checkDeployment(
 ): DeploymentCheckAnswer {
   const approved = new Set(approvedServiceIds);
   const placement = place(catalogue, index, deployment, approved);
-  const needs = triggeredNeeds(deployment);
+  const needs = triggeredNeeds(deployment, index);
   const { byVendor, unchecked } = deploymentRequirements(index, deployment, needs);
   const ids = sortedUnique(approvedServiceIds);
   const documents = new Map([...byVendor.keys()].map((vendor) => [vendor, documentFor(catalogue, vendor, ids)]));
@@ -355,7 +376,10 @@ export function checkDeployment(
   const services = [...placement.services.values()]
     .map((service): UsedService => {
       if (service.approved) return service;
-      const vendor = vendorOf(deployment.items.find((item) => item.item === service.items[0]!.item)!.kind);
+      const vendor = itemVendor(
+        index,
+        deployment.items.find((item) => item.item === service.items[0]!.item)!,
+      );
       const lacking = !vendor || !documents.has(vendor) || service.items.some((item) => denied.has(item.item));
       return {
         ...service,
@@ -457,12 +481,16 @@ function statementsOf(
       text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
       checked: [`implicit-needs row ${row.id}`, row.source.url],
     });
+  // A plan's Google APIs are those its google_* types call, as the provider's files say (apis.yaml).
+  const apisFrom = deployment.items.some((item) => item.kind === "terraform-type" && index.terraformApi(item.item))
+    ? ` (the APIs its google_* types call, per gcp/terraform's apis.yaml${answer.implicitNeeds.length > 0 ? ", and those of the implicit needs listed" : ""})`
+    : "";
   // What a document allows beyond the list is said of the approved list's document, once.
   const said = new Set<string>();
   for (const entry of answer.verdicts) {
     const first = !said.has(entry.providerId);
     said.add(entry.providerId);
-    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index));
+    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index, apisFrom));
   }
   const ungoverned = sortedUnique(
     answer.services.map((service) => service.providerId).filter((id) => !(id in VENDOR_NAME)),
@@ -485,20 +513,41 @@ function inventoriesChecked(index: TemplateIndex, deployment: Deployment): strin
       : []),
     ...(kinds.has("gcp-api") ? ["the Google Cloud services' apiServices"] : []),
     ...(kinds.has("terraform-type") ? ["the services' terraformResources"] : []),
+    ...(deployment.items.some((item) => item.kind === "terraform-type" && item.item.startsWith("google_"))
+      ? ["inventory gcp/terraform (map.yaml: each google_* type to the services of its API)"]
+      : []),
   ];
 }
 
-function verdictStatements(entry: PolicyVerdict, unchecked: readonly string[], index: TemplateIndex): Statement[] {
+/** The types a vendor's verdict could not check: AWS types without handler permissions, google_* types without an API. */
+function uncheckedNote(vendor: Vendor, unchecked: readonly string[]): string {
+  const types = unchecked.filter((type) => (vendor === "gcp") === type.startsWith("google_"));
+  if (vendor === "azure" || types.length === 0) return "";
+  const why = vendor === "aws" ? "no handler permissions in the schemas" : "no API in gcp/terraform's apis.yaml";
+  return `; ${types.length} resource type${types.length === 1 ? " has" : "s have"} ${why} and ${types.length === 1 ? "was" : "were"} not checked (${types.slice(0, 4).join(", ")}${types.length > 4 ? ", …" : ""})`;
+}
+
+function verdictStatements(
+  entry: PolicyVerdict,
+  unchecked: readonly string[],
+  index: TemplateIndex,
+  apisFrom: string,
+): Statement[] {
   const vendor = VENDOR_NAME[entry.providerId];
   const list = entry.approvedServiceIds.join(", ");
+  const fromTypes = entry.providerId === "gcp" && apisFrom !== "";
   const checked = [
     DOCUMENT[entry.providerId],
     ...(entry.providerId === "aws"
       ? [`CloudFormation handler permissions (${index.cloudFormationSource})`]
       : entry.providerId === "azure"
         ? ["catalogue/reference/azure-resource-types.txt (indexed flags)"]
-        : []),
+        : fromTypes
+          ? [index.terraformApiSource]
+          : []),
   ];
+  const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ? apisFrom : ""}`;
+  const skipped = uncheckedNote(entry.providerId, unchecked);
   const statements: Statement[] = [];
   const subject = `the ${vendor} document generated from [${list}]`;
   if (entry.refused)
@@ -510,18 +559,18 @@ function verdictStatements(entry: PolicyVerdict, unchecked: readonly string[], i
   else if (entry.allowed)
     statements.push({
       kind: "verdict",
-      text: `Under ${subject}, all ${entry.checked} ${unitOf(entry.providerId)} this deployment was found to need are allowed${entry.providerId === "aws" && unchecked.length > 0 ? `; ${unchecked.length} resource type${unchecked.length === 1 ? " has" : "s have"} no handler permissions in the schemas and ${unchecked.length === 1 ? "was" : "were"} not checked (${unchecked.slice(0, 4).join(", ")}${unchecked.length > 4 ? ", …" : ""})` : ""}. Nothing else was evaluated.`,
+      text: `Under ${subject}, all ${entry.checked} ${needed} are allowed${skipped}. Nothing else was evaluated.`,
       checked,
     });
   else
     statements.push({
       kind: "verdict",
-      text: `Under ${subject}, ${entry.denied.length} of ${entry.checked} ${unitOf(entry.providerId)} this deployment needs would be denied: ${entry.denied
+      text: `Under ${subject}, ${entry.denied.length} of ${entry.checked} ${needed} would be denied: ${entry.denied
         .slice(0, 5)
         .map((denied) => denied.identifier)
         .join(
           ", ",
-        )}${entry.denied.length > 5 ? ", …" : ""} (denied lists each with what needs it and the services that would allow it).`,
+        )}${entry.denied.length > 5 ? ", …" : ""} (denied lists each with what needs it and the services that would allow it)${skipped}.`,
       checked,
     });
   for (const wider of entry.wider)

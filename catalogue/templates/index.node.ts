@@ -4,9 +4,13 @@
  * (with the IAM actions each type's handlers need), Azure resource types through the services' own
  * types and the vendored Bicep index (which says whether Indexed mode evaluates a type), Google APIs
  * through the services' API names, Terraform types through the services' terraformResources and the
- * map.yaml of the <provider>/terraform inventories (gcp/terraform: each google_* type to its API's services).
+ * map.yaml of the <provider>/terraform inventories (gcp/terraform: each google_* type to its API's services,
+ * and in apis.yaml the API itself, so a plan gets the Google verdict a list of APIs gets).
  * Built once per catalogue.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { azureResourceTypeIndex } from "../dependencies/dependencies.node.ts";
 import { reconcileInventory } from "../inventory/inventory.ts";
 import { CLOUDFORMATION_INVENTORY, readHandlerPermissions } from "../inventory/cloudformation.node.ts";
@@ -26,8 +30,24 @@ export interface TemplateIndex {
   readonly azureNeededBy: (type: string) => readonly string[];
   readonly gcpOwners: (api: string) => readonly string[];
   readonly terraformOwners: (type: string) => readonly string[];
+  /** google_* Terraform type → the API its provider product calls (gcp/terraform's apis.yaml). */
+  readonly terraformApi: (type: string) => string | undefined;
+  /** What the types' APIs were read from (the provider at its commit), for the answer's sources. */
+  readonly terraformApiSource: string;
   /** Commit of the CloudFormation schemas read, for the answer's sources. */
   readonly cloudFormationSource: string;
+}
+
+const GCP_TERRAFORM = "gcp/terraform";
+
+/** gcp/terraform's apis.yaml (written by scripts/terraform-google-map.ts): type → API; empty when absent. */
+function readTerraformApis(inventoryDir: string): Map<string, string> {
+  const path = join(inventoryDir, GCP_TERRAFORM, "apis.yaml");
+  if (!existsSync(path)) return new Map();
+  const entries = Object.entries((parseYaml(readFileSync(path, "utf8")) ?? {}) as Record<string, unknown>);
+  return new Map(
+    entries.filter((entry): entry is [string, string] => /^[a-z0-9.-]+\.googleapis\.com$/.test(String(entry[1]))),
+  );
 }
 
 const cache = new WeakMap<Catalogue, TemplateIndex>();
@@ -68,6 +88,8 @@ export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVEN
       if (!type.endsWith("*"))
         for (const slug of typeof owners === "string" ? [owners] : owners) push(terraform, type, slug);
   const bicep = azureResourceTypeIndex();
+  const terraformApis = readTerraformApis(inventoryDir);
+  const gcpTerraform = readInventory(inventoryDir, GCP_TERRAFORM, [])?.source;
   const index: TemplateIndex = {
     cloudFormationOwners: (type) => {
       const owners = report?.owners.get(type);
@@ -89,6 +111,10 @@ export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVEN
     azureNeededBy: (type) => azureNeeded.get(type.toLowerCase()) ?? [],
     gcpOwners: (api) => gcp.get(api) ?? [],
     terraformOwners: (type) => terraform.get(type) ?? [],
+    terraformApi: (type) => terraformApis.get(type),
+    terraformApiSource: gcpTerraform
+      ? `inventory gcp/terraform apis.yaml (${gcpTerraform.repository}/tree/${gcpTerraform.commit})`
+      : "",
     cloudFormationSource: inventory ? `${inventory.source.repository}/tree/${inventory.source.commit}` : "",
   };
   cache.set(catalogue, index);

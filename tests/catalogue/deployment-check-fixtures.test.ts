@@ -195,4 +195,56 @@ describe("Google's committed Terraform plans", () => {
       expect(answer.missingServiceIds).not.toEqual(expect.arrayContaining([...fixture.approved]));
     },
   );
+
+  it.each(GOOGLE_PLAN_FIXTURES.map((fixture) => [fixture.id, fixture] as const))(
+    "%s gets the Google verdict, each API its types call checked against gcp.restrictServiceUsage",
+    async (_id, fixture) => {
+      const answer = checkTemplate(catalogue, text(fixture), fixture.approved);
+      const deployment = readDeployment(text(fixture));
+      const index = templateIndex(catalogue);
+      const required = deploymentRequirements(index, deployment, triggeredNeeds(deployment, index)).byVendor.get(
+        "gcp",
+      )!;
+      // Every google_* type of the plan needs the API apis.yaml names for it, and nothing else is required.
+      const apis = new Set(deployment.items.map((item) => index.terraformApi(item.item)));
+      expect([...apis].every((api) => api?.endsWith(".googleapis.com"))).toBe(true);
+      expect([...required.keys()].sort()).toEqual(
+        [...apis, ...answer.implicitNeeds.flatMap((need) => need.identifiers)].sort(),
+      );
+      const verdicts = answer.verdicts.filter((verdict) => verdict.providerId === "gcp");
+      expect(verdicts.length).toBeGreaterThan(0);
+      for (const verdict of verdicts) {
+        const denied = new Set(verdict.denied.map((entry) => entry.identifier));
+        for (const { identifier } of required.values())
+          expect(await engineAllows("gcp", verdict.approvedServiceIds, identifier), identifier).toBe(
+            !denied.has(identifier),
+          );
+      }
+      // The approval a user would give allows every plan as it stands (stated, so a change shows).
+      expect(verdicts[0]!.allowed, fixture.id).toBe(true);
+      const statement = answer.statements.find((entry) => entry.kind === "verdict")!;
+      expect(statement.text).toContain("google_* types call, per gcp/terraform's apis.yaml");
+      expect(statement.checked.some((source) => source.includes("terraform-provider-google/tree/"))).toBe(true);
+    },
+  );
+
+  it("a plan whose API the approval lacks gets that API denied, with the type needing it and whom to approve", async () => {
+    const fixture = GOOGLE_PLAN_FIXTURES.find((entry) => entry.id === "gcp-plan-pubsub-topic")!;
+    const answer = checkTemplate(catalogue, text(fixture), ["gcp-cloud-storage"]);
+    const [first, last] = answer.verdicts.filter((verdict) => verdict.providerId === "gcp");
+    expect(await engineAllows("gcp", ["gcp-cloud-storage"], "pubsub.googleapis.com")).toBe(false);
+    expect(first!.allowed).toBe(false);
+    expect(first!.denied.map((entry) => [entry.identifier, entry.neededFor])).toEqual([
+      ["pubsub.googleapis.com", ["google_pubsub_topic"]],
+    ]);
+    // As for a list of APIs: every service naming the API (S3NS shares Google's API names).
+    expect(first!.denied[0]!.approve).toContain("gcp-pubsub");
+    expect(answer.missingServiceIds).toEqual(["gcp-pubsub"]);
+    expect(last!.approvedServiceIds).toEqual(["gcp-cloud-storage", "gcp-pubsub"]);
+    expect(last!.allowed).toBe(await engineAllows("gcp", last!.approvedServiceIds, "pubsub.googleapis.com"));
+    expect(last!.allowed).toBe(true);
+    const said = answer.statements.find((entry) => entry.kind === "verdict")!.text;
+    expect(said).toContain("1 of 1 APIs");
+    expect(said).toContain("would be denied: pubsub.googleapis.com");
+  });
 });

@@ -258,6 +258,56 @@ describe("reading deployments", () => {
     expect(answer.statements.map((statement) => statement.kind)).toContain("not-governed");
   });
 
+  it("gives a plan's google_* types the Google verdict a list of their APIs gets, implicit needs included", () => {
+    const change = (type: string) => ({
+      address: `${type}.x`,
+      mode: "managed",
+      type,
+      change: { actions: ["create"] },
+    });
+    // google_agent_registry_service calls agentregistry.googleapis.com, which no catalogue service names.
+    const plan = {
+      format_version: "1.2",
+      resource_changes: [
+        change("google_eventarc_trigger"),
+        change("google_agent_registry_service"),
+        // Billing's product names no googleapis.com base URL: no API, so said unchecked, not allowed.
+        change("google_billing_account_iam_member"),
+      ],
+    };
+    const fromPlan = checkTemplate(catalogue, plan, ["gcp-eventarc"]);
+    const fromApis = checkTemplate(
+      catalogue,
+      ["eventarc.googleapis.com", "agentregistry.googleapis.com"],
+      ["gcp-eventarc"],
+    );
+    const identifiers = (answer: typeof fromPlan) =>
+      answer.verdicts.map((verdict) => [
+        verdict.allowed,
+        verdict.denied.map((entry) => [entry.identifier, entry.approve]),
+      ]);
+    expect(identifiers(fromPlan)).toEqual(identifiers(fromApis));
+    expect(fromPlan.implicitNeeds.map((need) => need.id)).toEqual(["gcp-eventarc-pubsub"]);
+    const denied = fromPlan.verdicts[0]!.denied;
+    expect(denied.map((entry) => entry.identifier)).toEqual(["agentregistry.googleapis.com"]);
+    expect(denied[0]!.neededFor).toEqual(["google_agent_registry_service"]);
+    expect(denied[0]!.approve).toEqual([]);
+    expect(
+      gcpOrgPolicy(catalogue, ["gcp-eventarc"]).policy.spec.rules[0]!.values.allowedValues.includes(
+        "agentregistry.googleapis.com",
+      ),
+    ).toBe(false);
+    expect(
+      fromPlan.unplaced.map((entry) => [entry.item, entry.reason.includes("agentregistry.googleapis.com")]),
+    ).toEqual([
+      ["google_agent_registry_service", true],
+      ["google_billing_account_iam_member", false],
+    ]);
+    const verdict = fromPlan.statements.find((statement) => statement.kind === "verdict")!.text;
+    expect(verdict).toContain("apis.yaml and was not checked (google_billing_account_iam_member)");
+    expect(verdict).toContain("would be denied: agentregistry.googleapis.com");
+  });
+
   it("reads a list of Google APIs as text or as an array", () => {
     expect(readDeployment("run.googleapis.com\neventarc.googleapis.com").items.map((item) => item.item)).toEqual([
       "eventarc.googleapis.com",

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
+import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import {
   coverageTable,
@@ -172,6 +173,29 @@ describe("the catalogue's inventories", () => {
 
   it("leave no item unreconciled and no stale entry", () => {
     expect(reports.flatMap(reportProblems)).toEqual([]);
+  });
+
+  it("gcp/terraform's apis.yaml gives every held google_* type the API its map and exclusions were drawn from", () => {
+    const terraform = inventories.find((entry) => entry.id === "gcp/terraform")!;
+    const apis = parseYaml(
+      readFileSync(new URL("../../catalogue/inventory/data/gcp/terraform/apis.yaml", import.meta.url), "utf8"),
+    ) as Record<string, string>;
+    const gcpApis = reports.find((report) => report.id === "gcp/apis")!;
+    const namedBy = (api: string) =>
+      catalogue.services
+        .filter((service) => service.providerId === "gcp")
+        .filter((service) =>
+          catalogue.bySlug.get(service.slug)!.policyIdentifiers.apiServices?.some((entry) => entry.name === api),
+        )
+        .map((service) => service.slug);
+    for (const type of terraform.items) expect(apis[type], type).toMatch(/^[a-z0-9.-]+\.googleapis\.com$/);
+    for (const [type, owners] of Object.entries(terraform.map)) {
+      const api = apis[type]!;
+      const expected = namedBy(api).length > 0 ? namedBy(api) : [...(gcpApis.owners.get(api) ?? [])];
+      expect([owners].flat().sort(), type).toEqual(expected.sort());
+    }
+    for (const exclusion of terraform.exclusions)
+      expect(exclusion.note, exclusion.item).toContain(`calls ${apis[exclusion.item]}`);
   });
 
   it("in docs/data.md are what npm run docs:coverage writes", async () => {
