@@ -49,6 +49,14 @@ const SLOW_SUITES = [
   // A browser, and the conformance suite's twelve client runs.
   "tests/mcp/browser.test.ts",
   "tests/mcp/conformance.test.ts",
+  // Every inherited name through every row, route and tool: a fuzz run, as fuzz.test.ts (18 s).
+  "tests/sidecar/own-keys.test.ts",
+  // Child processes over whole builds: the stdio server (rebuilds dist/ behind a stale one), the
+  // mirror CLI's runs, a server started over a folder it cannot open (12–14 s each).
+  "tests/mcp/stdio.test.ts",
+  "tests/mirror/cli.test.ts",
+  "tests/mirror/mirror.test.ts",
+  "tests/sidecar/store-unopenable.test.ts",
 ];
 
 /** Suites of pure functions over the loaded catalogue, with no server, process or global state of their own. */
