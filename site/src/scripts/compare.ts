@@ -90,6 +90,7 @@ function draw() {
   if (!shown) return;
   const { columns, groups } = view(shown);
   const table = document.createElement("table");
+  table.style.setProperty("--columns", String(columns.length));
   const caption = table.createCaption();
   caption.className = "skip";
   caption.textContent = "Services side by side";
