@@ -8,7 +8,7 @@
  * feedback use the embedded store in <dir>/data (they stay on this machine).
  */
 import { loadConfig } from "../sidecar/config.ts";
-import { handleSignals } from "../sidecar/server.ts";
+import { runAsProcess } from "../sidecar/server.ts";
 import { mirror, MirrorError } from "./mirror.ts";
 import { serveMirror } from "./serve-mirror.ts";
 
@@ -66,7 +66,7 @@ async function main(args: string[]): Promise<void> {
   }
   if (command === "serve" && rest.length === 1) {
     const server = await serveMirror(rest[0]!, process.env);
-    handleSignals(server);
+    runAsProcess(server);
     const { PORT, TEXT_PORT, HOST } = loadConfig(process.env);
     console.error(
       `serve: mirror ${server.distDir()} on http://${HOST}:${PORT} (API) and http://${HOST}:${TEXT_PORT} (text host); following ${rest[0]}/current`,

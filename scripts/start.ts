@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { loadBuiltCatalogue } from "../catalogue/load/load.ts";
 import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
-import { handleSignals, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
+import { runAsProcess, openStore, orExitIfInUse, startServer } from "../sidecar/server.ts";
 import { buildCacheProblem, cannotWriteLine, isNotWritable } from "../build/build-cache.ts";
 import { serving } from "../build/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
@@ -64,5 +64,5 @@ try {
 const server = await orExitIfInUse(
   startServer(config, { distDir, store, catalogue: loadBuiltCatalogue(distDir), catalogueSource: { distDir } }),
 );
-handleSignals(server);
+runAsProcess(server);
 console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);

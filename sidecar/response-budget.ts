@@ -11,8 +11,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { collectGarbage } from "./memory-guard.ts";
 import { HttpError } from "./plugins/errors.ts";
 
 /** The chunk size of a file read for an answer (node's default is 64 KiB). */
@@ -37,11 +36,6 @@ export const BUSY_DETAILS = "Too many answers are being sent to clients that do 
 export const COLLECT_AFTER_ANSWERS = 256;
 export const IDLE_COLLECT_MS = 1_000;
 
-/** V8's full collection, without --expose-gc on the command line (node's documented v8 flag API). */
-const collectGarbage: () => void = (() => {
-  setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
-})();
 
 interface Waiter {
   readonly grant: () => void;

@@ -11,6 +11,7 @@ import { buildApp } from "./app.ts";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
+import { guardMemory } from "./memory-guard.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
@@ -158,7 +159,9 @@ export async function orExitIfInUse<T>(starting: Promise<T>): Promise<T> {
   }
 }
 
-export function handleSignals(server: RunningServer): void {
+/** What a process that serves does for itself: close on SIGINT/SIGTERM, and bound its memory. */
+export function runAsProcess(server: RunningServer): void {
+  guardMemory();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       server.close().then(
@@ -177,5 +180,5 @@ if (import.meta.main) {
   const server = await orExitIfInUse(
     startServer(config, { distDir, ...(catalogue && distDir ? { catalogue, catalogueSource: { distDir } } : {}) }),
   );
-  handleSignals(server);
+  runAsProcess(server);
 }
