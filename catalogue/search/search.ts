@@ -220,7 +220,7 @@ export class ServiceSearch {
         return { ...none, slugs: this.places.inPlace(this.places.alternativesTo([own[0]!]), asked.place) };
       return { ...none, slugs: this.places.inPlace(own, asked.place) };
     }
-    const { results, closest, full } = this.match(rest, named);
+    const { results, closest, full } = this.match(rest, named, respelt !== undefined);
     const suggestion = respelt ? undefined : this.speller.suggest(rest, results);
     const reading = { ...this.read(rest, results, closest, suggestion), full };
     const ordered = this.order(this.score(results, reading), named, reading).map(({ doc }) => doc.id);
@@ -306,16 +306,19 @@ export class ServiceSearch {
    * fewer, and never none ("password reset" is no "password rest").
    */
   private respellingHelps(respelt: ReadQuery, typed: ReadQuery): boolean {
-    const respeltCount = this.matchCount(respelt);
+    const respeltCount = this.matchCount(respelt, true);
     const typedCount = this.matchCount(typed, true);
     return respeltCount > typedCount || (respeltCount > 0 && respeltCount === typedCount);
   }
 
-  /** The services matching every word, once per search: a respelling's test and the match share it. */
-  private matchEvery(rest: readonly string[]): SearchResult[] {
-    const key = rest.join(" ");
+  /**
+   * The services matching every word, once per search: a respelling's test and the match share it.
+   * `asWritten`: by prefix, no close spelling (a respelt reading's words are the catalogue's own).
+   */
+  private matchEvery(rest: readonly string[], asWritten = false): SearchResult[] {
+    const key = `${asWritten ? "=" : "~"}${rest.join(" ")}`;
     let found = this.everyOf.get(key);
-    if (!found) this.everyOf.set(key, (found = matchEvery(this.mini, rest)));
+    if (!found) this.everyOf.set(key, (found = matchEvery(this.mini, rest, asWritten)));
     return found;
   }
 
@@ -323,7 +326,7 @@ export class ServiceSearch {
   private matchCount(read: ReadQuery, asWritten = false): number {
     const { providers, rest } = this.splitProviders(read.words.slice(0, MAX_QUERY_WORDS));
     if (rest.length === 0) return this.servicesOf(new Set(providers)).length;
-    return asWritten ? matchEvery(this.mini, rest, true).length : this.matchEvery(rest).length;
+    return this.matchEvery(rest, asWritten).length;
   }
 
   private known(word: string): boolean {
@@ -370,8 +373,9 @@ export class ServiceSearch {
   private match(
     rest: readonly string[],
     named: ReadonlySet<string> = new Set(),
+    asWritten = false,
   ): { results: SearchResult[]; closest: boolean; full: ReadonlySet<number> } {
-    const every = this.matchEvery(rest);
+    const every = this.matchEvery(rest, asWritten);
     const full = new Set(every.map((result) => result.id as number));
     const enough =
       every.length >= ENOUGH &&
