@@ -64,6 +64,10 @@ const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied
   "azure-quickstart-vm-simple-windows": "allowed",
   "azure-quickstart-nat-gateway-1-vm": "allowed",
   "azure-quickstart-container-app-acr": "allowed",
+  "azure-quickstart-key-vault-private-endpoint": "allowed",
+  // Application Insights, Log Analytics and the storage account come with azure-functions (its
+  // dependencies): the approval alone allows the sample, and the check says which came with it.
+  "azure-functions-flex-consumption": "allowed",
   // The Aurora Serverless Data API sample's two stacks (CloudFormation, then SAM), in place of its hand-written fixture.
   "aws-aurora-data-api-rds": "allowed",
   "aws-aurora-data-api-api": "blocked-then-allowed",

@@ -279,7 +279,7 @@ describe("explain mode's resource-type check for Azure and Google Cloud", () => 
 describe("explain: the deployment check", () => {
   it("reports a fixture it touches but does not cover, with what is missing and whom to approve", () => {
     const result = azurePolicySet(catalogue, ["azure-key-vault"]);
-    const gap = result.deployments.gaps.find((entry) => entry.id === "azure-key-vault-private-endpoint")!;
+    const gap = result.deployments.gaps.find((entry) => entry.id === "azure-quickstart-key-vault-private-endpoint")!;
     expect(gap).toBeDefined();
     expect(gap.missing).toContain("Microsoft.Network/privateEndpoints");
     expect(gap.approve).toContain("azure-private-link");
@@ -287,7 +287,7 @@ describe("explain: the deployment check", () => {
     expect(gap.sources[0]).toMatch(/azure-quickstart-templates/);
     expect(result.deployments.covered).toEqual([]);
     expect(result.notes.find((note) => note.startsWith("Deployment check"))).toMatch(
-      /azure-key-vault-private-endpoint.*which services to approve/,
+      /azure-quickstart-key-vault-private-endpoint.*which services to approve/,
     );
   });
 

@@ -1,5 +1,5 @@
 /**
- * Azure's deployment fixtures derived from the quickstarts vendored in tests/fixtures/templates/azure/
+ * Azure's deployment fixtures derived from the templates vendored in tests/fixtures/templates/azure/
  * (tests/fixtures/templates/deployments.ts writes this file; tests/catalogue/policies-deployments.test.ts
  * checks it still equals that derivation). Generated: do not edit by hand.
  */
@@ -197,6 +197,72 @@ export const AZURE_QUICKSTARTS: readonly Deployment[] = [
         url: "https://github.com/Azure/azure-quickstart-templates/blob/8a7e4b426afacf0708aaae8f331e244cbd94e6b4/quickstarts/microsoft.network/nat-gateway-1-vm/azuredeploy.json",
         backs:
           "the quickstart's own ARM template, vendored as tests/fixtures/templates/azure/quickstart-nat-gateway-1-vm.json: the types it creates, read by the deployment check's reader",
+        checked: "2026-11-27",
+      },
+    ],
+  },
+  {
+    id: "azure-quickstart-key-vault-private-endpoint",
+    providerId: "azure",
+    name: "Key Vault reached through a private endpoint (quickstart)",
+    services: [
+      "azure-key-vault",
+      "azure-private-link",
+      "azure-dns",
+      "azure-virtual-machines",
+      "azure-blob-storage",
+      "azure-log-analytics",
+    ],
+    identifiers: [
+      "Microsoft.Compute/virtualMachines",
+      "Microsoft.Compute/virtualMachines/extensions",
+      "Microsoft.KeyVault/vaults",
+      "Microsoft.Network/networkInterfaces",
+      "Microsoft.Network/networkSecurityGroups",
+      "Microsoft.Network/privateDnsZones",
+      "Microsoft.Network/privateDnsZones/virtualNetworkLinks",
+      "Microsoft.Network/privateEndpoints",
+      "Microsoft.Network/publicIPAddresses",
+      "Microsoft.Network/virtualNetworks",
+      "Microsoft.OperationalInsights/workspaces",
+      "Microsoft.Storage/storageAccounts",
+    ],
+    notEvaluated: [
+      "Microsoft.KeyVault/vaults/secrets",
+      "Microsoft.Network/privateEndpoints/privateDnsZoneGroups",
+      "Microsoft.OperationalInsights/workspaces/dataSources",
+    ],
+    sources: [
+      {
+        url: "https://github.com/Azure/azure-quickstart-templates/blob/050c4fcecd69c835dfe05d43751b122a0d47a74d/quickstarts/microsoft.keyvault/key-vault-private-endpoint/azuredeploy.json",
+        backs:
+          "the quickstart's own ARM template, vendored as tests/fixtures/templates/azure/quickstart-key-vault-private-endpoint.json: the types it creates, read by the deployment check's reader",
+        checked: "2026-11-27",
+      },
+    ],
+  },
+  {
+    id: "azure-functions-flex-consumption",
+    providerId: "azure",
+    name: "Azure Functions on the Flex Consumption plan (vendor sample)",
+    services: ["azure-functions"],
+    identifiers: [
+      "Microsoft.Insights/components",
+      "microsoft.operationalinsights/workspaces",
+      "Microsoft.Storage/storageAccounts",
+      "Microsoft.Web/serverfarms",
+      "Microsoft.Web/sites",
+    ],
+    notEvaluated: [
+      "Microsoft.Authorization/roleAssignments",
+      "Microsoft.Storage/storageAccounts/blobServices",
+      "Microsoft.Storage/storageAccounts/blobServices/containers",
+    ],
+    sources: [
+      {
+        url: "https://github.com/Azure-Samples/azure-functions-flex-consumption-samples/blob/9519a367daa710d4856f020fd905cef72b629f37/IaC/armtemplate/azuredeploy.json",
+        backs:
+          "the vendor sample's own ARM template, vendored as tests/fixtures/templates/azure/flex-consumption-azuredeploy.json: the types it creates, read by the deployment check's reader",
         checked: "2026-11-27",
       },
     ],

@@ -49,38 +49,6 @@ export const AZURE: readonly Deployment[] = [
     ],
   },
   {
-    id: "azure-functions-flex-consumption",
-    providerId: "azure",
-    name: "Azure Functions on the Flex Consumption plan",
-    services: ["azure-functions"],
-    identifiers: [
-      "Microsoft.Web/serverfarms",
-      "Microsoft.Web/sites",
-      "Microsoft.Storage/storageAccounts",
-      "Microsoft.Insights/components",
-      "Microsoft.OperationalInsights/workspaces",
-    ],
-    notEvaluated: [
-      "Microsoft.Storage/storageAccounts/blobServices",
-      "Microsoft.Storage/storageAccounts/blobServices/containers",
-      "Microsoft.Authorization/roleAssignments",
-    ],
-    sources: [
-      {
-        url: "https://github.com/Azure-Samples/azure-functions-flex-consumption-samples/blob/5e0699a85850cf1586bfdc9ae1c96fef87303a77/IaC/bicep/main.bicep",
-        backs:
-          "Microsoft's Flex Consumption Bicep sample: a monitoring module with a Log Analytics workspace and Application Insights, a storage account with a deployment blob container, and the function app",
-        checked: CHECKED,
-      },
-      {
-        url: "https://github.com/Azure-Samples/azure-functions-flex-consumption-samples/blob/90ddf70938a959133c1c8a7fdb16d62f36c5ade1/IaC/bicep/core/host/function.bicep",
-        backs:
-          "the FC1 (FlexConsumption) plan, the function app and a Storage Blob Data Owner role assignment for its identity",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
     id: "azure-container-app-acr",
     providerId: "azure",
     name: "Container app pulling from a container registry seeded by a deployment script",
@@ -113,45 +81,6 @@ export const AZURE: readonly Deployment[] = [
         url: "https://learn.microsoft.com/azure/azure-resource-manager/templates/deployment-script-template",
         backs:
           "the deployment script service needs a storage account and a container instance to run the script, and creates them unless an existing storage account is named",
-        checked: CHECKED,
-      },
-    ],
-  },
-  {
-    id: "azure-key-vault-private-endpoint",
-    providerId: "azure",
-    name: "Key Vault reached through a private endpoint",
-    services: [
-      "azure-key-vault",
-      "azure-private-link",
-      "azure-dns",
-      "azure-virtual-machines",
-      "azure-blob-storage",
-      "azure-log-analytics",
-    ],
-    identifiers: [
-      "Microsoft.KeyVault/vaults",
-      "Microsoft.Network/privateEndpoints",
-      "Microsoft.Network/privateDnsZones",
-      "Microsoft.Network/virtualNetworks",
-      "Microsoft.Network/networkSecurityGroups",
-      "Microsoft.Network/publicIPAddresses",
-      "Microsoft.Network/networkInterfaces",
-      "Microsoft.Compute/virtualMachines",
-      "Microsoft.Compute/virtualMachines/extensions",
-      "Microsoft.OperationalInsights/workspaces",
-      "Microsoft.Storage/storageAccounts",
-    ],
-    notEvaluated: [
-      "Microsoft.KeyVault/vaults/secrets",
-      "Microsoft.Network/privateEndpoints/privateDnsZoneGroups",
-      "Microsoft.Authorization/roleAssignments",
-    ],
-    sources: [
-      {
-        url: `${QUICKSTARTS}/2654b533f6736e51dc15feb5af5a48c008102182/quickstarts/microsoft.keyvault/key-vault-private-endpoint/README.md`,
-        backs:
-          "the key-vault-private-endpoint quickstart deploys a virtual network, a network security group, a Linux VM with a public IP, a NIC, a custom script extension and a role assignment, a Log Analytics workspace, a Key Vault with three secrets, a blob storage account, two private DNS zones, two private endpoints and their private DNS zone groups",
         checked: CHECKED,
       },
     ],
