@@ -435,6 +435,18 @@ export function checkDeployment(
 
 type Unstated = Omit<DeploymentCheckAnswer, "statements">;
 
+/** Which of the services used are approved, allowed without approval (the Flex sample's Application Insights), or lacking. */
+function usedServicesStatus(answer: Unstated): string {
+  const allowedUnlisted = answer.services.filter((service) => !service.approved && service.status === "allowed");
+  if (answer.missingServiceIds.length === 0 && allowedUnlisted.length === 0) return ", all on the approved list";
+  return [
+    answer.missingServiceIds.length > 0 ? `; the approved list lacks ${answer.missingServiceIds.join(", ")}` : "",
+    allowedUnlisted.length > 0
+      ? `; ${allowedUnlisted.map((service) => service.id).join(", ")} ${allowedUnlisted.length === 1 ? "is" : "are"} not on the approved list but allowed by what came with it`
+      : "",
+  ].join("");
+}
+
 /** What the answer says, each sentence with what backs it: never more than was evaluated. */
 function statementsOf(
   index: TemplateIndex,
@@ -450,7 +462,7 @@ function statementsOf(
     },
     {
       kind: "services",
-      text: `It uses ${answer.services.length} catalogue service${answer.services.length === 1 ? "" : "s"}${answer.missingServiceIds.length > 0 ? `; the approved list lacks ${answer.missingServiceIds.join(", ")}` : ", all on the approved list"}.`,
+      text: `It uses ${answer.services.length} catalogue service${answer.services.length === 1 ? "" : "s"}${usedServicesStatus(answer)}.`,
       checked: inventoriesChecked(index, deployment),
     },
   ];

@@ -145,6 +145,25 @@ describe("statements never over-claim", () => {
     expect(wider.find((entry) => entry.id === "azure-key-vault")?.cameWith).toContain("azure-machine-learning");
     expect(answer.statements.some((s) => s.kind === "wider" && s.text.includes("azure-key-vault"))).toBe(true);
   });
+
+  it("calls a service the template uses 'on the approved list' only when it is", () => {
+    const template = {
+      $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+      contentVersion: "1.0.0.0",
+      resources: [
+        { type: "Microsoft.Web/sites", name: "app" },
+        { type: "Microsoft.Insights/components", name: "insights" },
+      ],
+    };
+    const said = (approved: string[]) =>
+      checkTemplate(catalogue, template, approved).statements.find((s) => s.kind === "services")!.text;
+    // Application Insights comes with Functions (its dependencies): allowed, not approved.
+    expect(said(["azure-functions"])).toMatch(
+      /azure-application-insights is not on the approved list but allowed by what came with it/,
+    );
+    expect(said(["azure-functions"])).not.toMatch(/all on the approved list/);
+    expect(said(["azure-functions", "azure-application-insights"])).toMatch(/all on the approved list/);
+  });
 });
 
 describe("reading deployments", () => {
