@@ -36,7 +36,6 @@ export const BUSY_DETAILS = "Too many answers are being sent to clients that do 
 export const COLLECT_AFTER_ANSWERS = 256;
 export const IDLE_COLLECT_MS = 1_000;
 
-
 interface Waiter {
   readonly grant: () => void;
   readonly timer: NodeJS.Timeout;
