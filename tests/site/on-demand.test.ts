@@ -71,7 +71,9 @@ describe("the site's pages rendered on demand by the text host", () => {
     expect(body).toMatch(/<input[^>]*id="compare-ids"[^>]*value="aws-s3,ovhcloud-object-storage,nope-x"/);
     expect(body).toMatch(/data-compare-note[^>]*>Not in the catalogue: nope-x\. Comparing the rest\.<\/p>/);
     expect(body).not.toMatch(/data-compare-note[^>]*hidden/);
-    expect(body).toMatch(/data-compare-result[^>]*><table>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/);
+    expect(body).toMatch(
+      /data-compare-result[^>]*><table[^>]*>.*<a href="\/aws\/s3">Amazon Simple Storage Service<\/a>/,
+    );
     expect(body).toMatch(/<th scope="row">Provider[^<]*<\/th><td>Amazon Web Services<\/td><td>OVHcloud<\/td>/);
     const shared = squeeze(
       (await text.inject({ url: "/compare/ovhcloud-object-storage,nope-x,aws-s3", headers: HTML })).body,
