@@ -109,6 +109,10 @@ export const ERRORS = {
     status: 422,
     when: "An Idempotency-Key sent again with a different body within its lifetime.",
   },
+  "Template too costly": {
+    status: 422,
+    when: "A deployment check's template within the size limit whose reading passes a per-request budget: its values after YAML aliases, its reading thread's memory or time; details name the budget.",
+  },
   "Unprocessable content": { status: 422, when: "Another well-formed request the HTTP layer cannot process." },
   "Too many requests": {
     status: 429,

@@ -9,6 +9,7 @@ import type { InputPart } from "../base/error-catalogue.ts";
 import { issueDetails } from "../base/issues.ts";
 import type { BucketName } from "../base/limits.ts";
 import { HttpError } from "../base/problem.ts";
+import type { Deployment } from "../templates/read.ts";
 
 /** A request's parts as received (query and headers as strings, the body as parsed JSON). */
 export interface RowRequest {
@@ -64,6 +65,8 @@ export function rowInput(row: Endpoint, request: RowRequest): RowInput {
 export interface Caller {
   readonly client: string;
   readonly countIn?: (bucket: BucketName) => Promise<void>;
+  /** A readsTemplate row's template, read before the row ran (sidecar/heavy/reader.ts). */
+  readonly deployment?: Deployment;
 }
 
 /** The row's handler on validated input (rowInput's, here or on another thread). */
