@@ -63,6 +63,13 @@ export const LifecycleQuery = z.object({
     }),
   status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
   provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
+  ids: z
+    .string()
+    .optional()
+    .meta({
+      description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
+      example: "aws-ec2,gcp-gke",
+    }),
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
