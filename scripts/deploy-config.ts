@@ -10,7 +10,7 @@ import type { CataloguedError } from "../catalogue/base/error-catalogue.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import type { CachePolicy, Endpoint } from "../catalogue/contract/endpoint.ts";
+import { closesQuery, type CachePolicy, type Endpoint } from "../catalogue/contract/endpoint.ts";
 import {
   bodyTooLargeDetails,
   MAX_BODY_BYTES,
@@ -81,7 +81,9 @@ export function staticMaps(table: readonly Endpoint[]): string {
  * One location per static row: exact paths answer their file; parameterised paths capture each
  * parameter and answer the named file, falling back to a sidecar (which answers 404 in the Error
  * shape); a row with a query answers its file only for the plain request or a page it has a file
- * for; a rest-parameter row serves the build as it is.
+ * for; a rest-parameter row serves the build as it is. A /v1/ row asked with a query it has no
+ * file for goes to a sidecar, which refuses a parameter the row does not take
+ * (docs/decisions.md#closed-queries): nginx never answers the file for a query it ignored.
  */
 export function staticLocations(table: readonly Endpoint[], dist: string): string {
   const lines: string[] = [];
@@ -90,6 +92,8 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
     if (!spec || row.method !== "GET") continue;
     const own = headers(row.cache);
     const onlyReads = "if ($request_method !~ ^(GET|HEAD)$) { return 418; }";
+    // $args is the query after "?" (empty for "/v1/providers" and "/v1/providers?").
+    const noQuery = closesQuery(row) ? ' if ($args != "") { return 418; }' : "";
     if (row.restParam) {
       const prefix = row.path.replace(/\{\w+\}$/, "");
       // Withheld folders go to a sidecar, which answers 404 in the Error shape.
@@ -98,7 +102,7 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
     } else if (/\{\w+\}/.test(row.path)) {
       const regex = row.path.replace(/\{(\w+)\}/g, (_, name: string) => paramRegex(name));
       const file = spec.file.replace(/\{(\w+)\}/g, "$$$1");
-      lines.push(`    location ~ ^${regex}$ { ${onlyReads} ${own} try_files /${file} @sidecar; }`);
+      lines.push(`    location ~ ^${regex}$ { ${onlyReads}${noQuery} ${own} try_files /${file} @sidecar; }`);
     } else if (spec.pages) {
       lines.push(
         `    location = ${row.path} { ${onlyReads} if (${variable(row)} = "") { return 418; } ${own} try_files ${variable(row)} @sidecar; }`,
@@ -108,7 +112,7 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
         `    location = ${row.path} { ${onlyReads} if ($args != "") { return 418; } ${own} try_files /${spec.file} @sidecar; }`,
       );
     } else {
-      lines.push(`    location = ${row.path} { ${onlyReads} ${own} try_files /${spec.file} @sidecar; }`);
+      lines.push(`    location = ${row.path} { ${onlyReads}${noQuery} ${own} try_files /${spec.file} @sidecar; }`);
     }
   }
   return lines.join("\n");

@@ -19,7 +19,7 @@ export const ERRORS = {
   },
   "Invalid query": {
     status: 400,
-    when: "A query parameter is malformed, out of range, given twice, or unknown where the endpoint checks every parameter (those choosing a target or a document); details name it and the nearest valid one.",
+    when: "A query parameter is malformed, out of range or given twice, or one the endpoint does not take (any /v1/ endpoint); details name it, the nearest valid one and the parameters the endpoint takes.",
   },
   "Invalid body": {
     status: 400,

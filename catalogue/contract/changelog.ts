@@ -8,6 +8,16 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.11.0",
+    date: "2026-11-28",
+    changes: [
+      'Every /v1/ endpoint refuses a query parameter it does not take: a 400 Invalid query whose details name the parameter, the one it most likely meant and every one the endpoint takes (unknown parameter "jurisdictions" (did you mean "jurisdiction"?); this endpoint takes: …), from the sidecars, npm start, a mirror\'s server and nginx alike (a static file is never answered for a query it would ignore). Before, GET /v1/services and the other reads ignored one in silence (?jurisdiction=EU answered every service, GET /v1/exposure ignored regions). No cache-busting parameter (v, _) is taken: revalidate with If-None-Match. The downloads outside /v1/ (/, /openapi.json, /catalogue.json, /manifest.json, /mirror/*) still answer their file whatever the query. OpenAPI lists 400 on every /v1/ operation.',
+      "GET /v1/services: jurisdiction (optional) keeps the services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of a comma-separated, case-insensitive list (jurisdiction=eu,ch); a value no provider has is a 400 listing those the catalogue records. MCP search_services takes jurisdiction as a list.",
+      "GET /v1/lifecycle, /v1/lifecycle.atom and /v1/lifecycle.ics: ids (optional, comma-separated service slugs, up to 500) keeps those services' entries, beside provider, status and within; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure. A filtered feed's id and self link carry it. MCP lifecycle_upcoming takes ids.",
+      "GET /v1/services: compliance is case-insensitive (compliance=SECNUMCLOUD) and takes a comma-separated list whose programmes are all required (compliance=c5,hds: the services a scope list names for both); the answer's compliance gains programmes (every programme asked, {id, name}), its id and name being the first's, and its sources back any of them. MCP search_services now takes compliance (a list) too.",
+    ],
+  },
+  {
     version: "1.10.0",
     date: "2026-11-27",
     changes: [

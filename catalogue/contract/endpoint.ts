@@ -11,6 +11,7 @@ import type { RecordStore, StatusSource } from "./ports.ts";
 
 import type { PublicUrls } from "../base/urls.ts";
 import type { Deployment } from "../templates/read.ts";
+import { API_MAJOR } from "../base/version.ts";
 
 export { API_MAJOR, API_VERSION } from "../base/version.ts";
 export type { PublicUrls } from "../base/urls.ts";
@@ -211,6 +212,17 @@ export const endpoint = <
 >(
   row: Endpoint<Q, P, B, H, R>,
 ): Endpoint => row;
+
+/**
+ * Whether the row refuses query parameters it does not name (400 naming them, the nearest and the
+ * ones it takes): every row of the versioned API, whatever face answers it
+ * (docs/decisions.md#closed-queries). The downloads outside it (/, /openapi.json, /catalogue.json,
+ * /manifest.json, /mirror/*) are files and answer whatever the query.
+ */
+export const closesQuery = (row: Endpoint): boolean => row.path.startsWith(`/${API_MAJOR}/`);
+
+/** The query parameters a row takes, in its schema's order. */
+export const queryNames = (row: Endpoint): string[] => (row.query ? Object.keys(row.query.shape) : []);
 
 export function servingOf(row: Endpoint): Serving {
   if (!row.static) return "sidecar";

@@ -3,7 +3,7 @@
  * contract table (contract/) and the zod schemas in schema/.
  */
 import { z } from "zod";
-import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
+import { closesQuery, ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
 import { ERRORS, titlesOf } from "../base/error-catalogue.ts";
 import {
   BUCKETS,
@@ -155,6 +155,16 @@ function parameters(endpoint: Endpoint): Parameter[] {
   return result;
 }
 
+/** What every /v1/ operation says of a query parameter it does not list (docs/decisions.md#closed-queries). */
+const UNKNOWN_PARAMETERS =
+  "A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one.";
+
+/** The row's error statuses, with the 400 every /v1/ row answers to a parameter it does not take. */
+export const errorStatuses = (endpoint: Endpoint): number[] =>
+  closesQuery(endpoint) && !endpoint.errors.includes(400)
+    ? [400, ...endpoint.errors].sort((a, b) => a - b)
+    : [...endpoint.errors];
+
 function operation(endpoint: Endpoint): JsonSchema {
   const responses: Record<string, JsonSchema> = {
     [endpoint.response.status]: {
@@ -186,7 +196,7 @@ function operation(endpoint: Endpoint): JsonSchema {
         { 202: { description: endpoint.response.accepted } }
       : {}),
   };
-  for (const status of endpoint.errors) {
+  for (const status of errorStatuses(endpoint)) {
     responses[status] = {
       description: `${ERROR_REASONS[status] ?? "Error"}. The body's error is one of: ${titlesOf(status).join("; ")} (x-error-catalogue says when each happens).`,
       ...(status === 429
@@ -207,7 +217,7 @@ function operation(endpoint: Endpoint): JsonSchema {
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : endpoint.missBucket ? ` Rate limit: only reads that find nothing, in the ${endpoint.missBucket} bucket (${BUCKETS[endpoint.missBucket].max} per minute per IP).` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
+    description: `${endpoint.description}${closesQuery(endpoint) ? ` ${UNKNOWN_PARAMETERS}` : ""}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : endpoint.missBucket ? ` Rate limit: only reads that find nothing, in the ${endpoint.missBucket} bucket (${BUCKETS[endpoint.missBucket].max} per minute per IP).` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
     tags: [endpoint.tag],
     security: [],
     ...(endpoint.params || endpoint.query || endpoint.headers ? { parameters: parameters(endpoint) } : {}),
@@ -300,7 +310,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
       version: API_VERSION,
       summary: "A read-mostly catalogue of cloud services across 31 providers.",
       description:
-        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Answers are open: they may gain fields in compatible versions. Request bodies are closed: a key a body does not name is a 400 naming it (since 1.9.0). A query parameter given more than once (?provider=aws&provider=gcp) is a 400 on every endpoint: give each once, lists comma-separated.",
+        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Answers are open: they may gain fields in compatible versions. Request bodies are closed: a key a body does not name is a 400 naming it (since 1.9.0). A query parameter given more than once (?provider=aws&provider=gcp) is a 400 on every endpoint: give each once, lists comma-separated. Under /v1/ a query parameter an endpoint does not list is a 400 naming it, the nearest listed one and the listed ones, from every server that answers (a filter is never ignored in silence; no cache-busting parameter is taken: revalidate with If-None-Match instead) (since 1.11.0).",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: urls.apiUrl }],
