@@ -20,7 +20,7 @@ import {
 import { escapeHtml } from "../catalogue/format/html.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/api/pages.ts";
-import { METHOD_DETAILS, ORIGIN_FORM_DETAILS, VERSION_DETAILS } from "../sidecar/client-errors.ts";
+import { CONNECT_DETAILS, METHOD_DETAILS, ORIGIN_FORM_DETAILS, VERSION_DETAILS } from "../sidecar/client-errors.ts";
 
 export interface NginxOptions {
   dist: string;
@@ -135,7 +135,7 @@ export const textQueryComputed = (routes: readonly PageRow[]) => `~^${textPaths(
 
 /**
  * What nginx refuses itself, each an entry of the error catalogue. A details that names a `$variable`
- * (a `map` of the template) says what the request decides: 400 and 501 the sidecars' words for
+ * (a `map` of the template) says what the request decides: 400, 405 and 501 the sidecars' words for
  * the cases nginx can tell apart, 413 the path's body limit. `page` is the text host's wording,
  * where it differs.
  */
@@ -150,7 +150,7 @@ const NGINX_ERRORS: readonly (CataloguedError & { page?: string })[] = [
   {
     status: 405,
     error: "Method not allowed",
-    details: `This method is not supported (TRACE never is). Allowed methods: ${ALLOWED_METHODS}.`,
+    details: "$method_not_allowed_details",
   },
   { status: 413, error: "Payload too large", details: "$body_limit_details" },
   { status: 414, error: "URI too long", details: "The request line is limited to 16 KiB." },
@@ -330,6 +330,8 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@TEXT_ERROR_PAGES@": `${nginxErrorPageLines("$text_error_ext")}\n${nginxErrorPages(TEXT_ERROR_RENDERINGS)}`,
     "@ORIGIN_FORM_DETAILS@": ORIGIN_FORM_DETAILS,
     "@METHOD_DETAILS@": METHOD_DETAILS,
+    "@CONNECT_DETAILS@": CONNECT_DETAILS,
+    "@ALLOWED_METHODS@": ALLOWED_METHODS,
     ...renderedErrorLocations(),
   };
   let config = readFileSync(TEMPLATE, "utf8");

@@ -23,6 +23,7 @@ export const VERSION_DETAILS =
 export const ORIGIN_FORM_DETAILS =
   "The request target must be a path (origin form, RFC 9112 §3.2.1); this server is not a proxy and takes no absolute URL.";
 export const METHOD_DETAILS = `The request's method is not one this server implements (methods are case-sensitive: GET, not get). Allowed methods: ${ALLOWED}.`;
+export const CONNECT_DETAILS = `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`;
 
 function classify(error: NodeJS.ErrnoException): ClientError {
   // llhttp knows the registered methods, upper-case only (RFC 9110 §9.1: methods are case-sensitive).
@@ -123,7 +124,7 @@ export function answerConnect(server: Server, host: "api" | "text"): void {
     answer(socket, host === "api" || isApiPath(request.url ?? "") ? "api" : "text", {
       status: 405,
       error: "Method not allowed",
-      details: `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`,
+      details: CONNECT_DETAILS,
     });
   });
 }

@@ -45,7 +45,7 @@ describe("nginx's own refusals", () => {
     ] as const) {
       const sent = [
         ...server.matchAll(/error_page [\d ]+ =?\d* ?\/_(\d{3}|\$bad_request_page)\.(?:json|\$text_error_ext);/g),
-      ].flatMap(([, status]) => (status === "$bad_request_page" ? ["400", "501", "505"] : [status!]));
+      ].flatMap(([, status]) => (status === "$bad_request_page" ? ["400", "405", "501", "505"] : [status!]));
       expect(sent.length).toBeGreaterThan(8);
       for (const status of sent)
         for (const rendering of renderings)

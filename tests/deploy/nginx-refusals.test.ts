@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/base/limits.ts";
-import { ORIGIN_FORM_DETAILS } from "../../sidecar/client-errors.ts";
+import { CONNECT_DETAILS, ORIGIN_FORM_DETAILS } from "../../sidecar/client-errors.ts";
 import { requireComponent } from "../helpers/components.ts";
 import { startNginxStack, type NginxStack } from "../helpers/nginx-stack.ts";
 import { socketExchange } from "../helpers/raw-http.ts";
@@ -127,13 +127,16 @@ const REQUEST_LINES = [
   { what: "HTTP/3.0", status: 505, head: (path: string) => head("GET", path, "", "HTTP/3.0") },
   { what: "an absolute-form target", status: 400, head: (path: string) => head("GET", `http://localhost${path}`) },
   { what: "a lower-case method", status: 501, head: (path: string) => head("get", path) },
+  { what: "CONNECT", status: 405, head: (path: string) => head("CONNECT", path) },
+  { what: "CONNECT to host:port", status: 405, head: () => head("CONNECT", "localhost:443") },
 ];
+/** Targets that are not a path: the text host answers them as a page, the API's paths or not. */
+const NOT_A_PATH = new Set(["an absolute-form target", "CONNECT to host:port"]);
 /** Where each request line is sent, and the shape both nginx and the sidecar answer it in. */
 const LINE_TARGETS: { host: Host; path: string; shape: (what: string) => Shape }[] = [
   { host: "api", path: "/v1/providers", shape: () => "json" },
   { host: "text", path: "/aws", shape: () => "text" },
-  // An absolute URL is not one of the API's paths: the text host answers it as a page.
-  { host: "text", path: "/v1/providers", shape: (what) => (what === "an absolute-form target" ? "text" : "json") },
+  { host: "text", path: "/v1/providers", shape: (what) => (NOT_A_PATH.has(what) ? "text" : "json") },
 ];
 
 describe.skipIf(!nginxBinary)("nginx's refusals, any path, method or framing", () => {
@@ -226,6 +229,9 @@ describe.skipIf(!nginxBinary)("nginx's refusals, any path, method or framing", (
       }
     const absolute = await send(stack!.api, head("GET", "http://localhost/v1/providers"));
     expect(JSON.parse(absolute.body).details).toBe(ORIGIN_FORM_DETAILS);
+    const connect = await send(stack!.api, head("CONNECT", "localhost:443"));
+    expect(JSON.parse(connect.body).details).toBe(CONNECT_DETAILS);
+    expect(connect.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
   });
 
   it("answers an HTTP/0.9 request (no version) with the 505 body alone: HTTP/0.9 has no status line", async () => {
