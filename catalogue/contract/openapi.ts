@@ -6,10 +6,14 @@ import { z } from "zod";
 import { closesQuery, ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
 import { ERRORS, titlesOf } from "../base/error-catalogue.ts";
 import {
+  bodyTooLargeDetails,
   BUCKETS,
   LIST_LIFETIME_DAYS,
+  MAX_JSON_DEPTH,
+  MAX_TEMPLATE_BODY_BYTES,
   MCP_UNCOUNTED_METHODS,
   READ_CACHE_SECONDS,
+  TEMPLATE_BUDGET_TEXT,
   TEXT_HOST_LIMIT,
 } from "../base/limits.ts";
 import { ApiError } from "../schema/index.ts";
@@ -371,6 +375,11 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]) 
       misses: `${BUCKETS.misses.max} reads per minute per IP that find no saved list: ${[...new Set(table.filter((row) => row.missBucket === "misses").map((row) => `${row.method} ${row.path}`))].join(", ")}; past it every read of a list is 429 until the minute is over (reads that find one are not counted).`,
       textHost: `${TEXT_HOST_LIMIT.max} requests per minute per IP on the text host.`,
       headers: "X-RateLimit-Limit reports the endpoint's bucket limit; a 429 carries Retry-After in seconds.",
+    },
+    limits: {
+      bodies: `${bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES)} (POST /v1/deployments/check and the text host's POST /deployments/check); over it a 413. A refusal sent before the body ended closes the connection after reading at most 64 MiB or 10 s more.`,
+      templates: `Each deployment-check template is read with budgets of its own: ${TEMPLATE_BUDGET_TEXT}. Past one, that request alone gets a 422 Template too costly naming it; a key given twice in one object is a 400.`,
+      nesting: `JSON nested more than ${MAX_JSON_DEPTH} levels is a 400.`,
     },
     versions: [
       {

@@ -496,7 +496,7 @@ export interface paths {
     put?: never;
     /**
      * Deployment check
-     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, which the Google verdict then checks), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, or holds more than 2,000 resources is a 400 Invalid template naming what was not understood. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, which the Google verdict then checks), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable,, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (500,000 values after YAML aliases, 32 levels of nesting, 48 MB of heap and 10 s, each per request); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["checkDeployment"];
     delete?: never;
@@ -1324,6 +1324,10 @@ export interface components {
       };
       /** @description Each bucket's limit, in prose */
       rateLimits: {
+        [key: string]: string;
+      };
+      /** @description Per-request limits in prose: bodies, the deployment check's template budgets (added in 1.11.0) */
+      limits: {
         [key: string]: string;
       };
       /** @description Each major version with its status and operations */
@@ -4744,6 +4748,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Unprocessable content. The body's error is one of: Idempotency-Key reused; Template too costly; Unprocessable content (x-error-catalogue says when each happens). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
@@ -4847,7 +4860,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unprocessable content. The body's error is one of: Idempotency-Key reused; Unprocessable content (x-error-catalogue says when each happens). */
+      /** @description Unprocessable content. The body's error is one of: Idempotency-Key reused; Template too costly; Unprocessable content (x-error-catalogue says when each happens). */
       422: {
         headers: {
           [name: string]: unknown;
