@@ -50,7 +50,7 @@ export function writeDerivedTerraformInventory(out: string, inventory: DerivedTe
       "exclusions.yaml",
       `${header("Types no service owns, with the reason")}${exclusions.length ? stringify(exclusions) : "[]\n"}`,
     ],
-    [inventory.identifiers.file, `${header(inventory.identifiers.title)}${stringify(identifiers)}`],
+    [inventory.identifiers.file, `${header(inventory.identifiers.title)}${stringify(identifiers, { lineWidth: 0 })}`],
   ];
   for (const [file, text] of files) writeFileSync(join(out, file), text);
   return [
