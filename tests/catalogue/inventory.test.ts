@@ -21,6 +21,7 @@ import {
   type Inventory,
   type InventoryService,
 } from "../../catalogue/inventory/inventory.ts";
+import { azureResourceTypeIndex } from "../../catalogue/dependencies/dependencies.node.ts";
 import { readInventory, reconcileAll } from "../../catalogue/inventory/load.node.ts";
 import { diffItems, diffLines } from "../../catalogue/inventory/refresh.ts";
 import { realCatalogue } from "../helpers/app.ts";
@@ -196,6 +197,34 @@ describe("the catalogue's inventories", () => {
     }
     for (const exclusion of terraform.exclusions)
       expect(exclusion.note, exclusion.item).toContain(`calls ${apis[exclusion.item]}`);
+  });
+
+  it("aws/terraform's iam.yaml gives every type an IAM prefix of aws/iam, and its owners own that prefix", () => {
+    const terraform = inventories.find((entry) => entry.id === "aws/terraform")!;
+    const iam = inventories.find((entry) => entry.id === "aws/iam")!;
+    const prefixes = parseYaml(
+      readFileSync(new URL("../../catalogue/inventory/data/aws/terraform/iam.yaml", import.meta.url), "utf8"),
+    ) as Record<string, string>;
+    for (const type of terraform.items) expect(iam.items, type).toContain(prefixes[type]);
+    // packages.yaml narrows a shared prefix, never hands a type to a service of another prefix.
+    for (const [type, owners] of Object.entries(terraform.map))
+      for (const slug of [owners].flat())
+        expect(catalogue.bySlug.get(slug)!.policyIdentifiers.iamPrefixes, `${type} → ${slug}`).toContain(
+          prefixes[type],
+        );
+  });
+
+  it("azure/terraform's arm.yaml gives types only deployable ARM types of the Bicep index", () => {
+    const terraform = inventories.find((entry) => entry.id === "azure/terraform")!;
+    const types = parseYaml(
+      readFileSync(new URL("../../catalogue/inventory/data/azure/terraform/arm.yaml", import.meta.url), "utf8"),
+    ) as Record<string, string>;
+    const bicep = azureResourceTypeIndex();
+    for (const [type, armType] of Object.entries(types)) {
+      expect(terraform.items, type).toContain(type);
+      expect(bicep.get(armType.toLowerCase())?.type, type).toBe(armType);
+    }
+    expect(Object.keys(types).length / terraform.items.length).toBeGreaterThan(0.9);
   });
 
   it("in docs/data.md are what npm run docs:coverage writes", async () => {
