@@ -84,7 +84,10 @@ function packageTypes(): Map<string, Set<string>> {
       /"(azurerm_\w+)"\s*:/g,
     ))
       set.add(name!);
-    for (const [, struct] of body(/\) (Framework)?Resources\(\) \[\]sdk\.\w+ \{/).matchAll(/^\s*(\w+)\{\},?$/gm)) {
+    const typedBodies = [/\) Resources\(\) \[\]sdk\.Resource \{/, /\) FrameworkResources\(\) \[\]sdk\.\w+ \{/].map(
+      body,
+    );
+    for (const [, struct] of typedBodies.join("\n").matchAll(/^\s*(\w+)\{\},?$/gm)) {
       const name = typed.get(`${packageOf(path)}/${struct}`);
       if (name) set.add(name);
       else console.error(`${path}: ${struct} has no ResourceType() returning a name`);
