@@ -72,6 +72,35 @@ function packageTypes(): { types: Map<string, string[]>; origin: string } {
   };
 }
 
+/**
+ * names/data/names_data.hcl, when the git dir is a clone: per package (its `service` block's label), the
+ * names AWS gives its service (the CLI v2 command, with and without dashes, the aliases, the SDK id),
+ * which the IAM prefix often is when the package's own name is not (appautoscaling's CLI command is
+ * application-autoscaling).
+ */
+function namesOfPackages(): Map<string, string[]> {
+  const path = "names/data/names_data.hcl";
+  const listed = git("ls-tree", "--name-only", commit, "--", path).trim();
+  if (listed !== path) return new Map();
+  const names = new Map<string, string[]>();
+  for (const block of git("show", `${commit}:${path}`)
+    .split(/^service "/m)
+    .slice(1)) {
+    const label = /^([\w-]+)"/.exec(block)?.[1];
+    if (!label) continue;
+    const quoted = (key: string) =>
+      [...block.matchAll(new RegExp(`\\b${key}\\s*=\\s*"([^"]+)"`, "g"))].map((match) => match[1]!);
+    const aliases = /\baliases\s*=\s*\[([^\]]*)\]/.exec(block)?.[1] ?? "";
+    names.set(label, [
+      ...quoted("aws_cli_v2_command"),
+      ...quoted("aws_cli_v2_command_no_dashes"),
+      ...[...aliases.matchAll(/"([^"]+)"/g)].map((match) => match[1]!),
+      ...quoted("id").map((id) => id.toLowerCase().replaceAll(" ", "")),
+    ]);
+  }
+  return names;
+}
+
 /** packages.yaml: per package whose name is not an IAM prefix, the prefix, the services, or why it is excluded. */
 const PackageEntry = z
   .object({
@@ -102,19 +131,33 @@ const prefixes = inventories[at]!.items;
 const undashed = new Map(prefixes.map((prefix) => [prefix.replaceAll("-", ""), prefix]));
 
 const { types, origin } = packageTypes();
+const namesData = namesOfPackages();
+/** The IAM prefix a package's name, or a name names_data.hcl gives its service, is (with or without dashes). */
+const prefixOf = (name: string): { prefix?: string; by?: "name" | "names_data.hcl" } => {
+  const candidates: [string, "name" | "names_data.hcl"][] = [
+    [name, "name"],
+    ...(namesData.get(name) ?? []).map((alias): [string, "names_data.hcl"] => [alias, "names_data.hcl"]),
+  ];
+  for (const [candidate, by] of candidates) {
+    const prefix = prefixes.includes(candidate) ? candidate : undashed.get(candidate.replaceAll("-", ""));
+    if (prefix) return { prefix, by };
+  }
+  return {};
+};
 const map: Record<string, string[]> = {};
 const iam: Record<string, string> = {};
 const exclusions: InventoryExclusionT[] = [];
 const unresolved: string[] = [];
-let derived = 0;
+const by = { name: 0, "names_data.hcl": 0, "packages.yaml": 0 };
 for (const [name, registered] of [...types].sort(([a], [b]) => (a < b ? -1 : 1))) {
   const entry = reviewed[name];
   const names = [...new Set([...registered, ...(entry?.aliases ?? [])])];
   types.set(name, names);
-  const prefix = entry?.iam ?? (prefixes.includes(name) ? name : undashed.get(name));
+  const derived = prefixOf(name);
+  const prefix = entry?.iam ?? derived.prefix;
   const owners = entry?.services ?? (prefix ? [...(reports[at]!.owners.get(prefix) ?? [])] : []);
   const excluded = entry?.exclude ?? (prefix ? reports[at]!.exclusionOf.get(prefix) : undefined);
-  if (!entry && (owners.length > 0 || excluded)) derived++;
+  if (owners.length > 0 || excluded) by[entry ? "packages.yaml" : derived.by!]++;
   for (const type of names) {
     if (prefix) iam[type] = prefix;
     const own = Object.entries(entry?.types ?? {}).find(([pattern]) => matches(pattern, type))?.[1] ?? owners;
@@ -136,7 +179,7 @@ for (const [name, entry] of Object.entries(reviewed)) {
       unresolved.push(`packages.yaml: ${name}: ${pattern} names no type of the package (stale)`);
 }
 console.error(
-  `${types.size} packages in ${origin}: ${derived} placed by their name, ${types.size - derived} by packages.yaml`,
+  `${types.size} packages in ${origin}: ${by.name} placed by their name, ${by["names_data.hcl"]} by names_data.hcl, ${by["packages.yaml"]} by packages.yaml`,
 );
 if (unresolved.length > 0) {
   console.error(`${unresolved.length} packages without owners or exclusion, or stale lines (edit packages.yaml):`);

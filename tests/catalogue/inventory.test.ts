@@ -4,9 +4,9 @@
  * in docs/data.md is what npm run docs:coverage writes.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import { parse as parseYaml } from "yaml";
@@ -225,6 +225,48 @@ describe("the catalogue's inventories", () => {
       expect(bicep.get(armType.toLowerCase())?.type, type).toBe(armType);
     }
     expect(Object.keys(types).length / terraform.items.length).toBeGreaterThan(0.9);
+  });
+
+  it("scripts/terraform-aws-map.ts reads a provider clone: its packages' resources, their IAM prefix by name or names_data.hcl", () => {
+    // A clone in miniature, its files shaped as the provider's generator and names data write them.
+    const dir = mkdtempSync(join(tmpdir(), "terraform-aws-"));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    const method = (name: string, types: string[]) =>
+      `\nfunc (p *servicePackage) ${name}(ctx context.Context) []*inttypes.ServicePackage${name} {\n\treturn []*inttypes.ServicePackage${name}{\n${types.map((type) => `\t\t{\n\t\t\tFactory:  f,\n\t\t\tTypeName: "${type}",\n\t\t},\n`).join("")}\t}\n}\n`;
+    write(
+      "internal/service/sqs/service_package_gen.go",
+      `package sqs\n${method("SDKDataSources", ["aws_sqs_queues"])}${method("SDKResources", ["aws_sqs_queue"])}`,
+    );
+    write(
+      "internal/service/appautoscaling/service_package_gen.go",
+      `package appautoscaling\n${method("FrameworkResources", ["aws_appautoscaling_target"])}`,
+    );
+    write(
+      "names/data/names_data.hcl",
+      'service "appautoscaling" {\n  cli_v2_command {\n    aws_cli_v2_command = "application-autoscaling"\n  }\n}\n',
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "clone");
+    const out = join(dir, "out");
+    mkdirSync(out);
+    execFileSync(process.execPath, ["scripts/terraform-aws-map.ts", join(dir, ".git"), out], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      stdio: "pipe",
+    });
+    const read = (file: string) => parseYaml(readFileSync(join(out, file), "utf8")) as unknown;
+    expect(
+      readFileSync(join(out, "items.txt"), "utf8")
+        .split("\n")
+        .filter((line) => line && !line.startsWith("#")),
+    ).toEqual(["aws_appautoscaling_target", "aws_sqs_queue"]);
+    expect(read("iam.yaml")).toEqual({ aws_appautoscaling_target: "application-autoscaling", aws_sqs_queue: "sqs" });
+    expect(read("map.yaml")).toMatchObject({ aws_sqs_queue: "aws-sqs" });
   });
 
   it("in docs/data.md are what npm run docs:coverage writes", async () => {
