@@ -9,7 +9,16 @@ import type { TemplateIndex, TerraformNeed } from "./index.node.ts";
 /** The providers whose types a vendor's document governs, by the type's prefix. */
 const GOVERNED = new Map<
   string,
-  { vendor: TerraformNeed["vendor"]; inventory: string; file: string; what: string; owners: string; needs: string }
+  {
+    vendor: TerraformNeed["vendor"];
+    inventory: string;
+    file: string;
+    what: string;
+    owners: string;
+    needs: string;
+    /** Why a type of the provider may be missing from its inventory, and what to send instead. */
+    missing: string;
+  }
 >([
   [
     "aws",
@@ -20,6 +29,8 @@ const GOVERNED = new Map<
       what: "IAM prefix",
       owners: "each aws_* type to the services of its package's IAM prefix",
       needs: "for its aws_* types, every action of the IAM prefix each type's provider package drives",
+      missing:
+        "a type newer than the provider version read, or renamed: send the CloudFormation template instead, or the services' list",
     },
   ],
   [
@@ -31,6 +42,8 @@ const GOVERNED = new Map<
       what: "ARM type",
       owners: "each azurerm_* type to the services of the ARM type it imports",
       needs: "for its azurerm_* types, the ARM type each imports",
+      missing:
+        "a type newer than the provider commit read, or renamed: send the ARM template (az bicep build, or the portal's export) or azapi resources, which name their ARM type",
     },
   ],
   [
@@ -42,6 +55,8 @@ const GOVERNED = new Map<
       what: "API",
       owners: "each google_* type to the services of its API",
       needs: "the APIs its google_* types call",
+      missing:
+        "the catalogue places a google_* type through the API its provider product calls, and holds no service of this one's API: send the list of Google APIs the project enables (gcloud services list --enabled)",
     },
   ],
 ]);
@@ -69,7 +84,7 @@ export function terraformUnplacedReason(index: TemplateIndex, type: string): str
     return `Not placed: the type calls ${need.identifier} (gcp/terraform's apis.yaml), which no catalogue service names; the Google verdict evaluates that API.`;
   const provider = governed(type);
   if (provider)
-    return `Not placed: the type is not in the ${provider.inventory} inventory (a type newer than the provider version it was read from, or renamed)${verdict}.`;
+    return `Not placed: the type is not in the ${provider.inventory} inventory (${provider.missing})${verdict}.`;
   return "No catalogue service owns this Terraform resource type (the services' terraformResources).";
 }
 
