@@ -37,8 +37,17 @@ const git = (...args: string[]) =>
 const commit = git("rev-parse", "HEAD").trim();
 const date = git("log", "-1", "--format=%cs", commit).trim();
 /** `git grep` lines as [path, text]; `-A` context lines come back with `-` after the path. */
+/** `git grep`'s output; its exit status 1 means no line matched, which is an empty answer, not a failure. */
+const grepText = (...args: string[]): string => {
+  try {
+    return git("grep", ...args);
+  } catch (error) {
+    if ((error as { status?: number }).status === 1) return "";
+    throw error;
+  }
+};
 const grep = (pattern: string, pathspec: string, ...options: string[]): [string, string][] =>
-  git("grep", ...options, "-E", pattern, commit, "--", pathspec)
+  grepText(...options, "-E", pattern, commit, "--", pathspec)
     .split("\n")
     .flatMap((line) => {
       const match = /^[0-9a-f]+:([^:]+?\.(?:go|markdown))[:-](.*)$/.exec(line);

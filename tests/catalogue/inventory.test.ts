@@ -269,6 +269,56 @@ describe("the catalogue's inventories", () => {
     expect(read("map.yaml")).toMatchObject({ aws_sqs_queue: "aws-sqs" });
   });
 
+  it("scripts/terraform-azurerm-map.ts reads a provider clone: registrations, typed resources, each page's import ID", () => {
+    const dir = mkdtempSync(join(tmpdir(), "terraform-azurerm-"));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    // Framework resources listed first, as some registrations do, must not hide the typed ones.
+    write(
+      "internal/services/keyvault/registration.go",
+      [
+        "package keyvault\n",
+        "func (r Registration) FrameworkResources() []sdk.FrameworkWrappedResource {\n\treturn []sdk.FrameworkWrappedResource{}\n}\n",
+        "func (r Registration) SupportedResources() map[string]*pluginsdk.Resource {",
+        '\treturn map[string]*pluginsdk.Resource{\n\t\t"azurerm_key_vault": resourceKeyVault(),\n\t}\n}\n',
+        "func (r Registration) Resources() []sdk.Resource {\n\treturn []sdk.Resource{\n\t\tKeyVaultKeyResource{},\n\t}\n}\n",
+      ].join("\n"),
+    );
+    write(
+      "internal/services/keyvault/key_resource.go",
+      'package keyvault\n\nfunc (KeyVaultKeyResource) ResourceType() string {\n\treturn "azurerm_key_vault_key"\n}\n',
+    );
+    write(
+      "website/docs/r/key_vault.html.markdown",
+      "```shell\nterraform import azurerm_key_vault.example /subscriptions/0/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/vault1\n```\n",
+    );
+    write(
+      "website/docs/r/key_vault_key.html.markdown",
+      "```shell\nterraform import azurerm_key_vault_key.example https://vault1.vault.azure.net/keys/k/0\n```\n",
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "clone");
+    const out = join(dir, "out");
+    mkdirSync(out);
+    // A key's ID is its URL: no ARM type, so packages.yaml places it.
+    writeFileSync(join(out, "packages.yaml"), "keyvault: { services: [azure-key-vault] }\n");
+    execFileSync(process.execPath, ["scripts/terraform-azurerm-map.ts", join(dir, ".git"), out], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      stdio: "pipe",
+    });
+    const read = (file: string) => parseYaml(readFileSync(join(out, file), "utf8")) as unknown;
+    expect(read("arm.yaml")).toEqual({ azurerm_key_vault: "Microsoft.KeyVault/vaults" });
+    expect(read("map.yaml")).toEqual({
+      azurerm_key_vault: "azure-key-vault",
+      azurerm_key_vault_key: "azure-key-vault",
+    });
+  });
+
   it("in docs/data.md are what npm run docs:coverage writes", async () => {
     const path = fileURLToPath(new URL("../../docs/data.md", import.meta.url));
     const docs = readFileSync(path, "utf8");
