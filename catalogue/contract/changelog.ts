@@ -18,6 +18,7 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "POST /v1/deployments/check (and the text host's POST /deployments/check): each template is read with budgets of its own, stated in the row's description and in discovery's limits: 500,000 values after YAML aliases (each use of an alias counted again), 32 levels of nesting, and, on the sidecar, a thread of its own per request with 48 MB of heap and 10 s. Past one, only that request fails: a 422 Template too costly (a new error title) naming the budget. A key given twice in one JSON or YAML object is a 400 Invalid template naming the key and its path, as CloudFormation's linter flags it (a parser keeping the last dropped a whole Resources block). Uploads of 4 MiB bodies are read two at a time per host; the others wait unread.",
       "GET /: discovery gains limits (request bodies, the deployment check's template budgets, what an early refusal reads) in prose, beside rateLimits.",
       "A refusal sent before its request's body ended (a 429, 415 or 403, as a 413 before) closes the connection after reading at most 64 MiB or 10 s of the rest. The text host's forms take a browser's post only when its Host is one of the server's own names (its public URLs, loopback, MCP_ALLOWED_ORIGINS), as POST /mcp does: DNS rebinding.",
+      "POST /v1/policies/alpha-scp: exemptPrincipalArns takes the AWS European Sovereign Cloud's partition (arn:aws-eusc:iam::…), beside aws, aws-cn and aws-us-gov.",
     ],
   },
   {
