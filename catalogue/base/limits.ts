@@ -124,6 +124,11 @@ export const STATUS_HISTORY_LIMIT = 200;
 
 /** `GET /v1/lifecycle?within=<n>d`: n is a whole number of days from 0 to this. */
 export const LIFECYCLE_WITHIN_MAX_DAYS = 3650;
+/**
+ * Calendar reminders (VALARM): days before each event by default (?alarms= absent), and the most
+ * reminders and the furthest a request may ask (?alarms=30,7).
+ */
+export const CALENDAR_ALARMS = { defaultDays: [180, 90, 30], maxCount: 5, maxDays: 730 } as const;
 /** The lifecycle page's first group: dates within this many days. */
 export const LIFECYCLE_SOON_DAYS = 90;
 /** The lifecycle page's second group: dates within this many days (after the first group). */

@@ -4,8 +4,10 @@
  */
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { addDays } from "../../catalogue/lifecycle/lifecycle.ts";
-import { build, realCatalogue } from "../helpers/app.ts";
+import { build, realCatalogue, URLS } from "../helpers/app.ts";
+import { eventAlarms } from "../helpers/calendar.ts";
 
 const post = (url: string, body: unknown) => ({
   method: "POST" as const,
@@ -107,6 +109,47 @@ describe("feeds", () => {
     }
     expectError(await app.inject("/v1/lifecycle.atom?provider=nope"), 400);
     expectError(await app.inject("/v1/lifecycle.ics?status=gone"), 400);
+  });
+
+  it("gives the calendar's events to come the reminders asked in alarms, the default 180, 90, 30 days", async () => {
+    const app = await build({ now: at("2026-11-23") });
+    const triggers = async (query: string) => {
+      const response = await app.inject(`/v1/lifecycle.ics${query}`);
+      expect(response.statusCode, query).toBe(200);
+      const events = eventAlarms(response.body).filter((event) => event.alarms.length > 0);
+      expect(events.length, query).toBeGreaterThan(0);
+      return [...new Set(events.map((event) => event.alarms.map((alarm) => alarm.trigger).join(" ")))];
+    };
+    expect(await triggers("")).toEqual(["-P180D -P90D -P30D"]);
+    expect(await triggers("?alarms=30,7")).toEqual(["-P30D -P7D"]);
+    expect(await triggers("?alarms=7,30d,7&within=3650d")).toEqual(["-P30D -P7D"]);
+    const none = await app.inject("/v1/lifecycle.ics?alarms=none");
+    expect(none.statusCode).toBe(200);
+    expect(none.body).not.toContain("BEGIN:VALARM");
+    expect(none.body.match(/BEGIN:VEVENT/g)!.length).toBe(
+      (await app.inject("/v1/lifecycle.ics")).body.match(/BEGIN:VEVENT/g)!.length,
+    );
+  });
+
+  it("answers a bad alarms with a 400 in the Error shape naming the parameter", async () => {
+    const app = await build();
+    for (const alarms of ["1,2,3,4,5,6", "731", "-7", "30,", "soon", "", "none,7"]) {
+      const body = expectError(await app.inject(`/v1/lifecycle.ics?alarms=${encodeURIComponent(alarms)}`), 400);
+      expect(JSON.stringify(body), alarms).toContain("alarms");
+    }
+  });
+
+  it("builds the static calendar with the default reminders, the bytes the sidecar answers without a query", async () => {
+    const row = ENDPOINTS.find((endpoint) => endpoint.path === "/v1/lifecycle.ics")!;
+    const [built] = [...row.static!.files!(catalogue, URLS, ENDPOINTS)];
+    expect(built!.file).toBe("v1/lifecycle.ics");
+    const events = eventAlarms(built!.body).filter((event) => event.alarms.length > 0);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.alarms.map((alarm) => alarm.trigger).join() === "-P180D,-P90D,-P30D")).toBe(
+      true,
+    );
+    const app = await build({ now: at("2030-01-01") });
+    expect((await app.inject("/v1/lifecycle.ics")).body).toBe(built!.body);
   });
 
   it("lists the changes since the previous release snapshot", async () => {
