@@ -7,7 +7,7 @@ import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
 import { exitPlan } from "../exit/plan.ts";
 import { exitTargetOfQuery } from "../exit/target-query.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../base/limits.ts";
-import { lifecycleCalendar } from "../lifecycle/lifecycle.ts";
+import { dayOf, lifecycleCalendar, listCalendarFilterOf } from "../lifecycle/lifecycle.ts";
 import { cleanListName, listPath, resolveList, type StoredList } from "../lists/lists.ts";
 import { newList } from "../lists/lists.node.ts";
 import { IdempotencyKeyReusedError, SlugTakenError } from "./ports.ts";
@@ -17,6 +17,7 @@ import {
   ExitPlan,
   ExitPlanQuery,
   IdempotencyHeaders,
+  ListCalendarQuery,
   SavedList,
   SavedListCreate,
   SavedListDetail,
@@ -133,17 +134,18 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/lists/{id}/lifecycle.ics",
     summary: "A saved list's lifecycle calendar",
-    description: `GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. ${MISSES}`,
+    description: `GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
     }),
+    query: ListCalendarQuery,
     response: { status: 200, contentType: CALENDAR },
     missBucket: MISS_BUCKET,
-    errors: [404, 429, 503],
+    errors: [400, 404, 429, 503],
     cache: "until-expiry",
-    example: { request: "GET /v1/lists/platform-baseline/lifecycle.ics" },
-    handler: async (c, { params }) => {
+    example: { request: "GET /v1/lists/platform-baseline/lifecycle.ics?within=365d&alarms=30,7" },
+    handler: async (c, { params, query }) => {
       const list = await storeCall(() => c.store.getList(params.id, c.now()));
       if (!list) throw listNotFound();
       const { services } = resolveList(c.catalogue, list);
@@ -153,6 +155,9 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
           name: `Lifecycle: ${name}`,
           description: `Sunset and retirement dates of the ${services.length} services of the saved list ${c.urls.textUrl}${listPath(list)}.`,
           slugs: new Set(services.map((service) => service.slug)),
+          // Computed for each request: `within` and the reminders count from the request's day.
+          filtered: { filter: listCalendarFilterOf(query), asOf: dayOf(c.now()), query: "" },
+          alarms: query.alarms,
         }),
         contentType: CALENDAR,
         expiresAt: new Date(list.expiresAt),

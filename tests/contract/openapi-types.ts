@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -283,7 +283,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle calendar (iCalendar) (headers only)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleCalendar"];
     patch?: never;
@@ -558,7 +558,7 @@ export interface paths {
     };
     /**
      * A saved list's lifecycle calendar
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getListLifecycleCalendar"];
     put?: never;
@@ -567,7 +567,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's lifecycle calendar (headers only)
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     head: operations["headGetListLifecycleCalendar"];
     patch?: never;
@@ -3664,6 +3664,11 @@ export interface operations {
          * @example gcp
          */
         provider?: string;
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
       };
       header?: never;
       path?: never;
@@ -3715,6 +3720,11 @@ export interface operations {
          * @example gcp
          */
         provider?: string;
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
       };
       header?: never;
       path?: never;
@@ -4828,7 +4838,23 @@ export interface operations {
   };
   getListLifecycleCalendar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /**
+         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @example service
+         */
+        kind?: "service";
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
+      };
       header?: never;
       path: {
         /**
@@ -4848,6 +4874,15 @@ export interface operations {
         };
         content: {
           "text/calendar": string;
+        };
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
@@ -4892,7 +4927,23 @@ export interface operations {
   };
   headGetListLifecycleCalendar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /**
+         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @example service
+         */
+        kind?: "service";
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
+      };
       header?: never;
       path: {
         /**
@@ -4907,6 +4958,13 @@ export interface operations {
     responses: {
       /** @description A saved list's lifecycle calendar */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };

@@ -5,7 +5,7 @@
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { addDays } from "../../catalogue/lifecycle/lifecycle.ts";
+import { addDays, dayOf } from "../../catalogue/lifecycle/lifecycle.ts";
 import { build, realCatalogue, URLS } from "../helpers/app.ts";
 import { eventAlarms } from "../helpers/calendar.ts";
 
@@ -192,5 +192,58 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
   it("answers 404 for a list that does not exist", async () => {
     const app = await build();
     expectError(await app.inject("/v1/lists/no-such-list/lifecycle.ics"), 404);
+  });
+
+  /** A list of dated services around `today`: one past, some within 90 days, some later. */
+  async function datedList(today: string) {
+    const app = await build({ now: at(today) });
+    const dated = catalogue.services.filter((service) => service.lifecycle?.sunsetDate);
+    const created = await app.inject(post("/v1/lists", { approvedServiceIds: dated.map((service) => service.slug) }));
+    expect(created.statusCode).toBe(200);
+    const { id } = created.json() as { id: string };
+    const dates = async (query: string) => {
+      const response = await app.inject(`/v1/lists/${id}/lifecycle.ics${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return eventAlarms(response.body);
+    };
+    return { app, id, dated, dates };
+  }
+
+  it("takes within as GET /v1/lifecycle does: the dates from today to today + n days", async () => {
+    const today = "2026-11-23";
+    const { dated, dates } = await datedList(today);
+    for (const within of ["0d", "90d", "365", "3650d"]) {
+      const days = Number(within.replace(/d$/, ""));
+      const expected = dated
+        .map((service) => service.lifecycle!.sunsetDate!)
+        .filter((date) => date >= today && date <= addDays(today, days))
+        .sort();
+      const got = (await dates(`?within=${within}`)).map((event) => event.date).sort();
+      expect(got, within).toEqual(expected);
+    }
+    expect((await dates("")).length).toBe(dated.length);
+    expect((await dates("?within=90d")).length).toBeLessThan((await dates("?within=3650d")).length);
+  });
+
+  it("takes kind (service today) and alarms, and gives past events no reminder", async () => {
+    const today = "2026-11-23";
+    const { dates } = await datedList(today);
+    const all = await dates("");
+    expect(await dates("?kind=service")).toEqual(all);
+    for (const event of all)
+      expect(
+        event.alarms.map((alarm) => alarm.trigger),
+        event.date,
+      ).toEqual(event.date >= today ? ["-P180D", "-P90D", "-P30D"] : []);
+    const chosen = await dates("?within=365d&kind=service&alarms=14,1");
+    expect(chosen.length).toBeGreaterThan(0);
+    for (const event of chosen) expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(["-P14D", "-P1D"]);
+    expect((await dates("?alarms=none")).every((event) => event.alarms.length === 0)).toBe(true);
+  });
+
+  it("answers a bad within, kind or alarms with a 400 in the Error shape", async () => {
+    const { app, id } = await datedList(dayOf(new Date()));
+    for (const query of ["within=3651d", "within=soon", "kind=version", "kind=", "alarms=800", "alarms=1,2,3,4,5,6"])
+      expectError(await app.inject(`/v1/lists/${id}/lifecycle.ics?${query}`), 400);
   });
 });
