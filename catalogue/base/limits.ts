@@ -6,9 +6,18 @@
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
 
-/** Saved lists live this long, then answer 404 and free their slug (docs/design.md "Decisions on what the contract leaves open"). */
+/**
+ * Saved lists live this long after they are saved or last read, then answer 404 and free their slug
+ * (docs/design.md "Decisions on what the contract leaves open"; docs/decisions.md#list-renewal).
+ */
 export const LIST_LIFETIME_DAYS = 90;
 export const LIST_LIFETIME_MS = LIST_LIFETIME_DAYS * DAY_MS;
+/**
+ * Reading a saved list moves its expiry to the read + LIST_LIFETIME_DAYS, at most once this many
+ * days per list (docs/decisions.md#list-renewal): a list read every minute costs one write a day.
+ */
+export const LIST_RENEWAL_DAYS = 1;
+export const LIST_RENEWAL_MS = LIST_RENEWAL_DAYS * DAY_MS;
 
 /** Rate-limit buckets (contract "Limits"): per client IP per minute, independent of each other. */
 export const BUCKETS = {

@@ -97,3 +97,25 @@ while a < #ARGV do
   a = a + n + 4
 end
 return answers`);
+
+/**
+ * Renews one list (docs/decisions.md#list-renewal). KEYS: the list, then its slug's key and its
+ * Idempotency-Key's key where it has them; ARGV: id, the expiry it was read with, the new expiry,
+ * the new TTL in ms. Answers 1 once the list's expiresAt and every key's TTL are moved; 0, writing
+ * nothing, when the list is gone (expired) or its expiry is no longer the one read (another
+ * instance renewed it). The JSON is edited in place: `"expiresAt":"<read>"` can only be the field
+ * itself, since a quote inside a string value is escaped. A slug or key that now names another list
+ * is left alone.
+ */
+export const RENEW_LIST_SCRIPT = new Script(`
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local field = '"expiresAt":"' .. ARGV[2] .. '"'
+local from, to = string.find(raw, field, 1, true)
+if not from then return 0 end
+local renewed = string.sub(raw, 1, from - 1) .. '"expiresAt":"' .. ARGV[3] .. '"' .. string.sub(raw, to + 1)
+redis.call('SET', KEYS[1], renewed, 'PX', ARGV[4])
+for i = 2, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[1] then redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
+end
+return 1`);

@@ -30,7 +30,7 @@ import {
   type StoredList,
 } from "./store.ts";
 import { parseStoredList } from "./records.ts";
-import { CREATE_LISTS_SCRIPT, HIT_SCRIPT, type Client } from "./redis-scripts.ts";
+import { CREATE_LISTS_SCRIPT, HIT_SCRIPT, RENEW_LIST_SCRIPT, type Client } from "./redis-scripts.ts";
 import { parseStatusSample, samplesSince, STATUS_SAMPLES_KEPT } from "./status-samples.ts";
 
 export const COMMAND_TIMEOUT_MS = 1500;
@@ -362,6 +362,27 @@ export class RedisStore implements Store {
     if (!raw) return undefined;
     const list = parseStoredList(parseJson(raw));
     return list && new Date(list.expiresAt) > now ? list : undefined;
+  }
+
+  /**
+   * Moves the list's expiry and its keys' TTLs in one script call (RENEW_LIST_SCRIPT), replicated
+   * like the create it extends: a renewal acknowledged survives a failover.
+   */
+  async renewList(list: StoredList, expiresAt: Date, now: Date): Promise<boolean> {
+    const ttl = expiresAt.getTime() - now.getTime();
+    if (ttl <= 0 || new Date(list.expiresAt) <= now) return false;
+    const keys = [
+      `${PREFIX}list:${list.id}`,
+      ...(list.slug ? [`${PREFIX}slug:${list.slug}`] : []),
+      ...(list.idempotency ? [`${PREFIX}idem:${list.idempotency.scope}`] : []),
+    ];
+    const options = { keys, arguments: [list.id, list.expiresAt, expiresAt.toISOString(), String(ttl)] };
+    const answer = await this.replicated(
+      (client) => RENEW_LIST_SCRIPT.run(client, options),
+      () => RENEW_LIST_SCRIPT.args(options),
+      () => RENEW_LIST_SCRIPT.args(options, false),
+    );
+    return Number(answer) === 1;
   }
 
   async recordFeedback(feedback: Feedback): Promise<void> {
