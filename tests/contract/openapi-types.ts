@@ -1359,7 +1359,7 @@ export interface components {
        */
       served: "static" | "static+sidecar" | "sidecar";
       /**
-       * @description How long an answer may be reused: cached, revalidated, until the list expires, or never
+       * @description How long an answer may be reused: cached, revalidated, until the list expires or a read would renew it, or never
        * @enum {string}
        */
       cache: "public" | "revalidate" | "until-expiry" | "no-store";
