@@ -35,6 +35,30 @@ describe("the renewal rule", () => {
   });
 });
 
+describe("a saved list's expiry", () => {
+  it("expires exactly 90 days after creation or its last renewing read, freeing the slug", async () => {
+    let now = new Date("2026-01-01T00:00:00.000Z");
+    const app = await build({ store: await tempStore(), now: () => now });
+    const list = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).json();
+    expect(list.expiresAt).toBe("2026-04-01T00:00:00.000Z");
+    const unread = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"] }))).json();
+    now = new Date("2026-03-31T23:59:59.999Z");
+    // A read renews the list (docs/decisions.md#list-renewal); the unread one keeps its expiry.
+    const read = await app.inject("/v1/lists/expiring");
+    expect(read.statusCode).toBe(200);
+    expect(read.json().expiresAt).toBe("2026-06-29T23:59:59.999Z");
+    now = new Date("2026-04-01T00:00:00.000Z");
+    expect((await app.inject(`/v1/lists/${unread.id}`)).statusCode).toBe(404);
+    expect((await app.inject("/v1/lists/expiring")).statusCode).toBe(200);
+    now = new Date("2026-06-29T23:59:59.999Z");
+    expect((await app.inject("/v1/lists/expiring")).statusCode).toBe(404);
+    expect((await app.inject(`/v1/lists/${list.id}`)).statusCode).toBe(404);
+    expect((await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).statusCode).toBe(
+      200,
+    );
+  });
+});
+
 /** The read rows of one list, on a store, with a clock the test moves. */
 function renewalSuite(name: string, store: () => Promise<Store>) {
   describe(`reading a saved list (${name})`, () => {
