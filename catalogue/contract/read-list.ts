@@ -9,9 +9,9 @@ import { StoreUnavailableError, type RecordStore } from "./ports.ts";
 
 /**
  * The list at `slugOrId`, its expiry moved to `now` + the lifetime when that moves it by a day or
- * more (lists.ts renewedExpiry). The read does not depend on the renewal: when the store cannot
- * write it, or another read renewed the list first, the list is answered with the expiry it was
- * read with, and a later read tries again.
+ * more (lists.ts renewedExpiry). The read does not depend on the renewal: when another read renewed
+ * the list first, it is answered as the store now has it; when the store cannot write, with the
+ * expiry it was read with, and a later read tries again.
  */
 export async function readList(
   store: Pick<RecordStore, "getList" | "renewList">,
@@ -22,9 +22,17 @@ export async function readList(
   if (!list) return undefined;
   const expiresAt = renewedExpiry(list, now);
   if (!expiresAt) return list;
-  const renewed = await store.renewList(list, expiresAt, now).catch((error: unknown) => {
-    if (error instanceof StoreUnavailableError) return false;
-    throw error;
-  });
-  return renewed ? { ...list, expiresAt: expiresAt.toISOString() } : list;
+  const renewed = await store.renewList(list, expiresAt, now).catch(unavailable(false));
+  if (renewed) return { ...list, expiresAt: expiresAt.toISOString() };
+  const current = await store.getList(list.id, now).catch(unavailable(undefined));
+  // By id, which getList tries after slugs: a slug that spells this id is another list.
+  return current?.id === list.id ? current : list;
 }
+
+/** A store that cannot be reached answers `fallback`; any other error is thrown on. */
+const unavailable =
+  <T>(fallback: T) =>
+  (error: unknown): T => {
+    if (error instanceof StoreUnavailableError) return fallback;
+    throw error;
+  };

@@ -7,10 +7,11 @@
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { LIST_LIFETIME_MS, LIST_RENEWAL_MS } from "../../catalogue/base/limits.ts";
+import { readList } from "../../catalogue/contract/read-list.ts";
 import { renewedExpiry } from "../../catalogue/lists/lists.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
-import type { Store } from "../../sidecar/store/store.ts";
+import { StoreUnavailableError, type Store } from "../../sidecar/store/store.ts";
 import { build, realCatalogue, tempStore } from "../helpers/app.ts";
 import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
 
@@ -59,6 +60,38 @@ describe("a saved list's expiry", () => {
   });
 });
 
+describe("readList", () => {
+  const list = {
+    id: "l",
+    slug: null,
+    name: null,
+    approvedServiceIds: ["aws-s3"],
+    createdAt: iso(T0),
+    expiresAt: iso(at(90)),
+  };
+  const now = at(10);
+
+  it("answers the list with the expiry it had when the store cannot write, and throws a bug on", async () => {
+    const refusing = {
+      getList: () => Promise.resolve(list),
+      renewList: () => Promise.reject(new StoreUnavailableError("read-only")),
+    };
+    expect(await readList(refusing, "l", now)).toEqual(list);
+    const broken = { getList: () => Promise.resolve(list), renewList: () => Promise.reject(new TypeError("bug")) };
+    await expect(readList(broken, "l", now)).rejects.toThrow("bug");
+  });
+
+  it("answers the list as the store has it when another read renewed it first", async () => {
+    const renewed = { ...list, expiresAt: iso(at(100)) };
+    let reads = 0;
+    const raced = {
+      getList: () => Promise.resolve(reads++ === 0 ? list : renewed),
+      renewList: () => Promise.resolve(false),
+    };
+    expect(await readList(raced, "l", now)).toEqual(renewed);
+  });
+});
+
 /** The read rows of one list, on a store, with a clock the test moves. */
 function renewalSuite(name: string, store: () => Promise<Store>) {
   describe(`reading a saved list (${name})`, () => {
@@ -87,6 +120,14 @@ function renewalSuite(name: string, store: () => Promise<Store>) {
       expect(await expiresAt(10.5)).toBe(iso(at(100)));
       // Read every two days (a kept answer must not hide the read from the store), the list outlives 90 days.
       for (let day = 12; day <= 200; day += 2) expect(await expiresAt(day)).toBe(iso(at(day + 90)));
+    });
+
+    it("answers the renewed expiry to reads that race the renewing one", async () => {
+      const { app, slug, setDay } = await saved();
+      const id = ((await app.inject(`/v1/lists/${slug}`)).json() as { id: string }).id;
+      setDay(10);
+      const reads = await Promise.all([app.inject(`/v1/lists/${slug}`), app.inject(`/v1/lists/${id}`)]);
+      expect(reads.map((read) => read.json().expiresAt)).toEqual([iso(at(100)), iso(at(100))]);
     });
 
     it("renews on a read of the calendar or the exit plan too, and an unread list then expires", async () => {
