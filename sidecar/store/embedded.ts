@@ -2,9 +2,8 @@
  * The embedded store: state in memory, every acknowledged write added to a JSON-lines log in
  * DATA_DIR and synced (O_DSYNC) before the promise resolves, so it survives kill -9. The log is
  * replayed at start; a renewed list's newer record replaces its older one; expired lists are
- * skipped at replay and forgotten hourly while running. Writes
- * go through one queue with group commit, which also makes slug allocation atomic within the
- * process.
+ * skipped at replay and forgotten hourly while running. Writes go through one queue with group
+ * commit, which also makes slug allocation atomic within the process.
  *
  * The log ends in newline padding, written and synced ahead of use, and records overwrite it in
  * place: a synced write that changes no file metadata costs one device write, where an append also
@@ -389,7 +388,8 @@ export class EmbeddedStore implements Store {
         before = this.getListNow(list.id, now);
         if (!before || before.expiresAt !== list.expiresAt) throw new NotRenewed();
         after = { ...before, expiresAt: expiresAt.toISOString() };
-        // Indexed before the fsync, as a new list is: one renewal a day at most goes in the log.
+        // Indexed before the fsync, as a new list is, so a renewal after it in the batch is refused
+        // (its read is stale); put back below if the write fails.
         this.index(after);
         return { t: "list", list: after };
       });
