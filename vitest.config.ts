@@ -13,6 +13,8 @@ const MEASURING_SUITES = [
   "tests/reliability/heavy-reads.test.ts",
   "tests/reliability/text-host-memory.test.ts",
   "tests/reliability/text-host-heavy-pages.test.ts",
+  // Costly templates beside other heavy requests, then 8 × 4 MiB checks of each kind: RSS peaks.
+  "tests/reliability/template-isolation.test.ts",
   "tests/reliability/redis-faults.test.ts",
   "tests/reliability/redis-hang.test.ts",
   "tests/reliability/sentinel*.test.ts",

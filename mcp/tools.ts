@@ -12,6 +12,7 @@ import { type McpToolName } from "../catalogue/contract/mcp.ts";
 import { LifecycleQuery } from "../catalogue/schema/index.ts";
 import {
   LIFECYCLE_WITHIN_MAX_DAYS,
+  MAX_APPROVED_IDS,
   MAX_COMPARE_IDS,
   MAX_EXPOSURE_IDS,
   MAX_ID_LENGTH,
@@ -93,6 +94,9 @@ const flag = (value: boolean | undefined) => (value === undefined ? undefined : 
 const defined = (record: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 
+/** Values of one list filter (compliance, jurisdiction): more than the vocabulary holds is a mistake. */
+const MAX_LIST_FILTER = 64;
+
 const SEARCH_LIMIT = 20;
 const SEARCH_MAX_LIMIT = 25;
 
@@ -121,7 +125,7 @@ const FORMAT_ONLY = { strategy: "scp", part: "scp", exemptPrincipalArns: "scp", 
 export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "search_services",
-    description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status or free tier; questions in English, German, French, Italian, Spanish or Dutch. When nothing matches, search.unmatchedWords names the words no service has and search.nearestJobs the nearest equivalence groups (get them with catalogue://equivalents/{id}). Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
+    description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status, free tier, compliance programmes (all required) or the provider's head-office jurisdiction (any of those given); questions in English, German, French, Italian, Spanish or Dutch. When nothing matches, search.unmatchedWords names the words no service has and search.nearestJobs the nearest equivalence groups (get them with catalogue://equivalents/{id}). Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
     input: {
       // The API bounds q by the URL's length; a tool call has no URL, so the bound is explicit.
       query: z.string().max(MAX_URL_LENGTH).optional().meta({ description: ServicesQuery.shape.q.description! }),
@@ -132,6 +136,14 @@ export const TOOLS: readonly ToolSpec[] = [
       }),
       lifecycle: ServicesQuery.shape.lifecycle,
       freeTier: z.boolean().optional().meta({ description: "true: only services with a free tier" }),
+      compliance: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
+        description:
+          'Compliance programme ids, case-insensitive (e.g. ["secnumcloud"], ["c5", "hds"]): only services a provider-published scope list names for every one of them; an unknown id is refused with the valid ids',
+      }),
+      jurisdiction: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
+        description:
+          'Head-office jurisdictions as the catalogue records them (ISO 3166-1 alpha-2, EU for an EU/EEA member state; case-insensitive, e.g. ["EU", "CH"]): only services of providers in any of them; one no provider has is refused with those recorded',
+      }),
       page: ServicesQuery.shape.page,
       // The API pages up to 200; 25 rows are what fit beside an assistant's work (mcp/fit.ts).
       limit: z
@@ -142,12 +154,14 @@ export const TOOLS: readonly ToolSpec[] = [
         .default(SEARCH_LIMIT)
         .meta({ description: `Page size, 1 to ${SEARCH_MAX_LIMIT} (default ${SEARCH_LIMIT}); page for more` }),
     },
-    request: ({ query, freeTier, provider, category, ...rest }, catalogue) => ({
+    request: ({ query, freeTier, provider, category, compliance, jurisdiction, ...rest }, catalogue) => ({
       operationId: "listServices",
       query: defined({
         ...rest,
         q: query,
         freeTier: flag(freeTier),
+        compliance: compliance?.join(","),
+        jurisdiction: jurisdiction?.join(","),
         provider: provider === undefined ? undefined : resolveProvider(catalogue, provider),
         category: category === undefined ? undefined : resolveCategory(catalogue, category),
       }),
@@ -213,7 +227,7 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "lifecycle_upcoming",
     description:
-      "Services in preview, deprecated, sunsetting or retired (GET /v1/lifecycle), by next relevant date; withinDays keeps those whose sunset date falls between today (UTC) and today + n days.",
+      "Services in preview, deprecated, sunsetting or retired (GET /v1/lifecycle), by next relevant date; ids keeps those services' entries, provider and status filter, withinDays keeps those whose sunset date falls between today (UTC) and today + n days.",
     input: {
       withinDays: z
         .number()
@@ -222,6 +236,9 @@ export const TOOLS: readonly ToolSpec[] = [
         .max(LIFECYCLE_WITHIN_MAX_DAYS)
         .optional()
         .meta({ description: `Only sunset dates from today to today + n days (0 to ${LIFECYCLE_WITHIN_MAX_DAYS})` }),
+      ids: slugArray(MAX_APPROVED_IDS)
+        .optional()
+        .meta({ description: 'Only these services\' entries: slugs, e.g. ["aws-ec2"]; an unknown one is refused' }),
       provider: providerArg,
       status: LifecycleQuery.shape.status,
       from: isoDay.optional().meta({ description: "Only sunset dates on or after this day (YYYY-MM-DD)" }),
@@ -235,9 +252,10 @@ export const TOOLS: readonly ToolSpec[] = [
         .optional()
         .meta({ description: `Entries per page (default ${LIFECYCLE_LIMIT}, at most ${LIFECYCLE_MAX_LIMIT})` }),
     },
-    request: ({ withinDays, provider, status }, catalogue) => ({
+    request: ({ withinDays, provider, status, ids }, catalogue) => ({
       operationId: "listLifecycle",
       query: defined({
+        ids: ids?.join(","),
         within: withinDays === undefined ? undefined : `${withinDays}d`,
         provider: provider === undefined ? undefined : resolveProvider(catalogue, provider),
         status,

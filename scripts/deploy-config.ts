@@ -10,7 +10,7 @@ import type { CataloguedError } from "../catalogue/base/error-catalogue.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import type { CachePolicy, Endpoint } from "../catalogue/contract/endpoint.ts";
+import { closesQuery, type CachePolicy, type Endpoint } from "../catalogue/contract/endpoint.ts";
 import {
   bodyTooLargeDetails,
   MAX_BODY_BYTES,
@@ -20,6 +20,7 @@ import {
 import { escapeHtml } from "../catalogue/format/html.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/api/pages.ts";
+import { CONNECT_DETAILS, METHOD_DETAILS, ORIGIN_FORM_DETAILS, VERSION_DETAILS } from "../sidecar/client-errors.ts";
 
 export interface NginxOptions {
   dist: string;
@@ -81,7 +82,9 @@ export function staticMaps(table: readonly Endpoint[]): string {
  * One location per static row: exact paths answer their file; parameterised paths capture each
  * parameter and answer the named file, falling back to a sidecar (which answers 404 in the Error
  * shape); a row with a query answers its file only for the plain request or a page it has a file
- * for; a rest-parameter row serves the build as it is.
+ * for; a rest-parameter row serves the build as it is. A /v1/ row asked with a query it has no
+ * file for goes to a sidecar, which refuses a parameter the row does not take
+ * (docs/decisions.md#closed-queries): nginx never answers the file for a query it ignored.
  */
 export function staticLocations(table: readonly Endpoint[], dist: string): string {
   const lines: string[] = [];
@@ -90,6 +93,8 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
     if (!spec || row.method !== "GET") continue;
     const own = headers(row.cache);
     const onlyReads = "if ($request_method !~ ^(GET|HEAD)$) { return 418; }";
+    // $args is the query after "?" (empty for "/v1/providers" and "/v1/providers?").
+    const noQuery = closesQuery(row) ? ' if ($args != "") { return 418; }' : "";
     if (row.restParam) {
       const prefix = row.path.replace(/\{\w+\}$/, "");
       // Withheld folders go to a sidecar, which answers 404 in the Error shape.
@@ -98,7 +103,7 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
     } else if (/\{\w+\}/.test(row.path)) {
       const regex = row.path.replace(/\{(\w+)\}/g, (_, name: string) => paramRegex(name));
       const file = spec.file.replace(/\{(\w+)\}/g, "$$$1");
-      lines.push(`    location ~ ^${regex}$ { ${onlyReads} ${own} try_files /${file} @sidecar; }`);
+      lines.push(`    location ~ ^${regex}$ { ${onlyReads}${noQuery} ${own} try_files /${file} @sidecar; }`);
     } else if (spec.pages) {
       lines.push(
         `    location = ${row.path} { ${onlyReads} if (${variable(row)} = "") { return 418; } ${own} try_files ${variable(row)} @sidecar; }`,
@@ -108,7 +113,7 @@ export function staticLocations(table: readonly Endpoint[], dist: string): strin
         `    location = ${row.path} { ${onlyReads} if ($args != "") { return 418; } ${own} try_files /${spec.file} @sidecar; }`,
       );
     } else {
-      lines.push(`    location = ${row.path} { ${onlyReads} ${own} try_files /${spec.file} @sidecar; }`);
+      lines.push(`    location = ${row.path} { ${onlyReads}${noQuery} ${own} try_files /${spec.file} @sidecar; }`);
     }
   }
   return lines.join("\n");
@@ -132,8 +137,14 @@ export const textComputedPaths = (routes: readonly PageRow[]) => `^${textPaths(r
 /** nginx's regex over "$uri|$args" for `static+computed` paths asked with a query. */
 export const textQueryComputed = (routes: readonly PageRow[]) => `~^${textPaths(routes, "static+computed")}/?\\|.`;
 
-/** nginx's own refusals beyond the template's (400, 413, 414, 431): status, title, detail in the Error shape. */
-const NGINX_ERRORS: readonly (CataloguedError & { page: string })[] = [
+/**
+ * What nginx refuses itself, each an entry of the error catalogue. A details that names a `$variable`
+ * (a `map` of the template) says what the request decides: 400, 405 and 501 the sidecars' words for
+ * the cases nginx can tell apart, 413 the path's body limit. `page` is the text host's wording,
+ * where it differs.
+ */
+const NGINX_ERRORS: readonly (CataloguedError & { page?: string })[] = [
+  { status: 400, error: "Bad request", details: "$bad_request_details" },
   {
     status: 404,
     error: "Not found",
@@ -143,47 +154,57 @@ const NGINX_ERRORS: readonly (CataloguedError & { page: string })[] = [
   {
     status: 405,
     error: "Method not allowed",
-    details: `This method is not supported (TRACE never is). Allowed methods: ${ALLOWED_METHODS}.`,
-    page: `This method is not supported (TRACE never is). Allowed methods: ${ALLOWED_METHODS}.`,
+    details: "$method_not_allowed_details",
   },
+  { status: 413, error: "Payload too large", details: "$body_limit_details" },
+  { status: 414, error: "URI too long", details: "The request line is limited to 16 KiB." },
   {
     status: 416,
     error: "Range not satisfiable",
     details: "No range the Range header asks for lies within the file; ask without Range for the whole of it.",
-    page: "No range the Range header asks for lies within the file; ask without Range for the whole of it.",
   },
-  {
-    status: 417,
-    error: "Expectation failed",
-    details: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1).",
-    page: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1).",
-  },
-  {
-    status: 501,
-    error: "Not implemented",
-    details:
-      "The request uses a transfer coding this server does not implement: send a body with Content-Length or Transfer-Encoding: chunked.",
-    page: "The request uses a transfer coding this server does not implement: send a body with Content-Length or Transfer-Encoding: chunked.",
-  },
-  {
-    status: 505,
-    error: "HTTP version not supported",
-    details: "Send HTTP/1.1 (or HTTP/1.0).",
-    page: "Send HTTP/1.1 (or HTTP/1.0).",
-  },
+  { status: 417, error: "Expectation failed", details: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1)." },
+  { status: 431, error: "Request header fields too large", details: "Each header line is limited to 16 KiB." },
+  { status: 500, error: "Internal server error", details: "Something went wrong." },
+  { status: 501, error: "Not implemented", details: "$not_implemented_details" },
+  { status: 505, error: "HTTP version not supported", details: VERSION_DETAILS },
 ];
 
-/** The internal locations of NGINX_ERRORS: `/_<status>.json` in the Error shape, or `.txt` as the text host's plain text. */
-export function nginxErrorPages(kind: "json" | "txt"): string {
-  return NGINX_ERRORS.map(({ status, error, details, page }) => {
-    const allow = status === 405 ? ` add_header Allow "${ALLOWED_METHODS}" always;` : "";
-    const common = `internal; add_header Cache-Control "no-store" always; add_header X-Content-Type-Options "nosniff" always;${allow}`;
-    if (kind === "json") {
-      const body = JSON.stringify({ error, status, details }).replace(/'/g, "\\'");
-      return `    location = /_${status}.json { ${common} default_type application/json; add_header Access-Control-Allow-Origin "*" always; return ${status} '${body}'; }`;
-    }
-    const body = `${status} ${error}\\n\\n${page}\\n`.replace(/"/g, '\\"');
-    return `    location = /_${status}.txt { ${common} default_type text/plain; add_header Vary "Accept, Accept-Encoding" always; return ${status} "${body}"; }`;
+/**
+ * The `error_page` lines sending each status nginx answers itself to its page `/_<status>.<ext>`:
+ * a 400 to the page `$bad_request_page` names (a 501 or 505 where a sidecar answers so), a 403
+ * (the /mirror/ folder) as 404, nginx's 494 (a header line over the buffers) as 431.
+ */
+function nginxErrorPageLines(ext: string): string {
+  return [
+    `    error_page 400 = /_$bad_request_page.${ext};`,
+    `    error_page 403 =404 /_404.${ext};`,
+    `    error_page 494 =431 /_431.${ext};`,
+    ...NGINX_ERRORS.filter(({ status }) => status !== 400).map(
+      ({ status }) => `    error_page ${status} /_${status}.${ext};`,
+    ),
+  ].join("\n");
+}
+
+/** The renderings of the text host's own error pages: the API's Error shape for its paths, else the request's. */
+const TEXT_ERROR_RENDERINGS = ["json", "ansi", "txt", "negotiate", "md", "html"] as const;
+
+/** The internal locations answering NGINX_ERRORS, in each rendering given. */
+export function nginxErrorPages(renderings: readonly ErrorRendering[]): string {
+  return NGINX_ERRORS.map((entry) => {
+    const allow = entry.status === 405 ? ` add_header Allow "${ALLOWED_METHODS}" always;` : "";
+    const common = ` add_header Cache-Control "no-store" always; add_header X-Content-Type-Options "nosniff" always;${allow}`;
+    return renderings
+      .map((rendering) =>
+        rendering === "json"
+          ? errorLocation(entry, rendering, `${common} add_header Access-Control-Allow-Origin "*" always;`)
+          : errorLocation(
+              { ...entry, details: entry.page ?? entry.details },
+              rendering,
+              `${common} add_header Vary "Accept, Accept-Encoding" always;`,
+            ),
+      )
+      .join("\n");
   }).join("\n");
 }
 
@@ -226,20 +247,25 @@ const MEDIA_TYPE: Record<ErrorRendering, string> = {
   html: "text/html",
 };
 
-/** Internal locations `/_<status>.<rendering>` answering `entry`, each with the headers given. */
+/**
+ * The internal location `/_<status>.<rendering>` answering `entry` with the headers given. It
+ * takes a body of any size: a request refused for its body's size comes here while the rest of
+ * that body is discarded, and a limit here would refuse it again (a redirection cycle: 500).
+ */
+function errorLocation(entry: CataloguedError, rendering: ErrorRendering, headers: string): string {
+  const body = nginxErrorBody(entry, rendering);
+  // nginx's return takes a quoted string: single quotes around JSON, double (with \n) around text.
+  const quoted =
+    rendering === "json"
+      ? `'${body.replace(/'/g, "\\'")}'`
+      : `"${body.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+  const name = rendering === "json" && entry.status === 503 ? "_unavailable" : `_${entry.status}`;
+  return `    location = /${name}.${rendering} { internal; client_max_body_size 0; default_type ${MEDIA_TYPE[rendering]};${headers} return ${entry.status} ${quoted}; }`;
+}
+
+/** Internal locations answering `entry` in each rendering, with the same headers. */
 function errorLocations(entry: CataloguedError, renderings: readonly ErrorRendering[], headers: string): string {
-  return renderings
-    .map((rendering) => {
-      const body = nginxErrorBody(entry, rendering);
-      // nginx's return takes a quoted string: single quotes around JSON, double (with \n) around text.
-      const quoted =
-        rendering === "json"
-          ? `'${body.replace(/'/g, "\\'")}'`
-          : `"${body.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
-      const name = rendering === "json" && entry.status === 503 ? "_unavailable" : `_${entry.status}`;
-      return `    location = /${name}.${rendering} { internal; default_type ${MEDIA_TYPE[rendering]};${headers} return ${entry.status} ${quoted}; }`;
-    })
-    .join("\n");
+  return renderings.map((rendering) => errorLocation(entry, rendering, headers)).join("\n");
 }
 
 const TEXT_HEADERS = ` add_header Cache-Control "no-store" always; add_header Vary "Accept, Accept-Encoding" always; add_header X-Content-Type-Options "nosniff" always;`;
@@ -304,8 +330,12 @@ export function renderNginxConfig(options: NginxOptions): string {
     "@TEXT_LIMIT@": String(TEXT_HOST_LIMIT.max),
     "@TEXT_BURST@": String(TEXT_HOST_LIMIT.max - 1),
     "@TEXT_WINDOW_SECONDS@": String(TEXT_HOST_LIMIT.windowMs / 1000),
-    "@ERROR_PAGES_JSON@": nginxErrorPages("json"),
-    "@ERROR_PAGES_TXT@": nginxErrorPages("txt"),
+    "@API_ERROR_PAGES@": `${nginxErrorPageLines("json")}\n${nginxErrorPages(["json"])}`,
+    "@TEXT_ERROR_PAGES@": `${nginxErrorPageLines("$text_error_ext")}\n${nginxErrorPages(TEXT_ERROR_RENDERINGS)}`,
+    "@ORIGIN_FORM_DETAILS@": ORIGIN_FORM_DETAILS,
+    "@METHOD_DETAILS@": METHOD_DETAILS,
+    "@CONNECT_DETAILS@": CONNECT_DETAILS,
+    "@ALLOWED_METHODS@": ALLOWED_METHODS,
     ...renderedErrorLocations(),
   };
   let config = readFileSync(TEMPLATE, "utf8");

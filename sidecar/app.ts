@@ -25,6 +25,8 @@ import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
+import { UnreadBody } from "./heavy/reader.ts";
+import { gateUploads } from "./upload-gate.ts";
 import { refuseDeepJson } from "./json-depth.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { loggerOptions } from "./logging.ts";
@@ -161,7 +163,10 @@ export async function apiStack(
   app.removeContentTypeParser("text/plain");
   // A "__proto__" key (or constructor.prototype) is refused as the unknown key it is, not as "not valid JSON".
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    // A template-reading row's body (4 MiB) is parsed in a thread of its own (heavy/reader.ts), not here.
+    if ((request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate)
+      return done(null, new UnreadBody(body as string));
     try {
       done(null, parseJsonBody(body as string));
     } catch (error) {
@@ -245,6 +250,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.heavyWorker ??
     (options.catalogueSource ? new HeavyWorker(options.catalogueSource, options.urls, options.store) : undefined);
   if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
+  gateUploads(app, (request) => (request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate === true);
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),
     catalogue: options.catalogue,

@@ -14,8 +14,16 @@ import { isApiPath } from "./plugins/errors.ts";
 /** A refusal before routing: a title of the error catalogue with its own status. */
 type ClientError = CataloguedError;
 
-const VERSION_DETAILS =
+/** The methods both hosts answer (CORS and the routes). */
+const ALLOWED = "GET, HEAD, POST, OPTIONS";
+
+/** The details of each refusal nginx answers in the sidecars' words too (scripts/deploy-config.ts). */
+export const VERSION_DETAILS =
   "The request line names an HTTP version this server does not speak; send HTTP/1.1 (or HTTP/1.0).";
+export const ORIGIN_FORM_DETAILS =
+  "The request target must be a path (origin form, RFC 9112 §3.2.1); this server is not a proxy and takes no absolute URL.";
+export const METHOD_DETAILS = `The request's method is not one this server implements (methods are case-sensitive: GET, not get). Allowed methods: ${ALLOWED}.`;
+export const CONNECT_DETAILS = `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`;
 
 function classify(error: NodeJS.ErrnoException): ClientError {
   // llhttp knows the registered methods, upper-case only (RFC 9110 §9.1: methods are case-sensitive).
@@ -23,7 +31,7 @@ function classify(error: NodeJS.ErrnoException): ClientError {
     return {
       status: 501,
       error: "Not implemented",
-      details: `The request's method is not one this server implements (methods are case-sensitive: GET, not get). Allowed methods: ${ALLOWED}.`,
+      details: METHOD_DETAILS,
     };
   // llhttp reports a bare LF after the version under the version's code: that is framing, not a version.
   if (error.code === "HPE_INVALID_VERSION" && !/CRLF/.test(String((error as { reason?: unknown }).reason)))
@@ -57,9 +65,6 @@ const REASONS: Record<number, string> = {
   501: "Not Implemented",
   505: "HTTP Version Not Supported",
 };
-
-/** The methods both hosts answer (CORS and the routes). */
-const ALLOWED = "GET, HEAD, POST, OPTIONS";
 
 function answer(socket: Socket, host: "api" | "text", { status, error, details }: ClientError) {
   if (socket.writable && !socket.destroyed) {
@@ -119,7 +124,7 @@ export function answerConnect(server: Server, host: "api" | "text"): void {
     answer(socket, host === "api" || isApiPath(request.url ?? "") ? "api" : "text", {
       status: 405,
       error: "Method not allowed",
-      details: `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`,
+      details: CONNECT_DETAILS,
     });
   });
 }
@@ -156,10 +161,7 @@ export function requestLineProblem(request: IncomingMessage): ClientError | unde
   for (let i = 0; i < request.rawHeaders.length; i += 2) if (request.rawHeaders[i]!.toLowerCase() === "host") hosts++;
   if (hosts > 1) return bad("The request carries more than one Host header (RFC 9112 §3.2: exactly one).");
   const url = request.url ?? "";
-  if (!url.startsWith("/") && !(url === "*" && request.method === "OPTIONS"))
-    return bad(
-      "The request target must be a path (origin form, RFC 9112 §3.2.1); this server is not a proxy and takes no absolute URL.",
-    );
+  if (!url.startsWith("/") && !(url === "*" && request.method === "OPTIONS")) return bad(ORIGIN_FORM_DETAILS);
   const host = hostProblem(request.headers.host, request.httpVersion);
   return host === undefined ? undefined : bad(host);
 }

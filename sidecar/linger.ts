@@ -1,5 +1,6 @@
 /**
- * A body refused before it was read (413) is still on its way: closing at once would reset the
+ * A body refused before it was read (413, and any other refusal sent before its end: a 429, a 415,
+ * a 403) is still on its way: closing at once would reset the
  * connection under the client's upload, and a reset discards the answer it had not read yet (a
  * "broken pipe" instead of the 413). So the socket reads and discards what the client goes on
  * sending, as nginx's lingering close does, and closes when the body has ended — or past a bound
@@ -13,12 +14,19 @@ import type { FastifyInstance } from "fastify";
 export const LINGER_BYTES = 64 * 1024 * 1024;
 export const LINGER_MS = 10_000;
 
-/** Lets every 413 whose request body has not ended reach its client (see above). */
+/**
+ * Lets every refusal whose request body has not ended reach its client, and closes the connection
+ * after it: Node would otherwise read the rest of the body to find the next request, for as long as
+ * the client sends (712 MB in 30 s after a 429 on one connection).
+ */
 export function lingerAfterRefusal(app: FastifyInstance): void {
   app.addHook("onSend", (request, reply, payload, done) => {
     // Only a real connection lingers (an injected request has no socket to read from).
     const socket = request.raw.socket;
-    if (reply.statusCode === 413 && !request.raw.complete && socket instanceof Socket) linger(request.raw, socket);
+    if (reply.statusCode >= 400 && !request.raw.complete && socket instanceof Socket) {
+      reply.header("connection", "close");
+      linger(request.raw, socket);
+    }
     done(null, payload);
   });
 }

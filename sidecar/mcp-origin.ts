@@ -32,18 +32,24 @@ const originOf = (url: string): string | undefined => {
 export interface McpOriginPolicy {
   /** Whether a request with these Origin and Host headers may reach /mcp. */
   readonly allows: (origin: string | undefined, host: string | undefined) => boolean;
+  /** Whether a Host names this server: loopback, a public URL's host or an allowed origin's (the forms' check too). */
+  readonly allowsHost: (host: string | undefined) => boolean;
 }
 
 export function mcpOriginPolicy(urls: PublicUrls, allowed: readonly string[] = []): McpOriginPolicy {
-  if (allowed.includes("*")) return { allows: () => true };
+  if (allowed.includes("*")) return { allows: () => true, allowsHost: () => true };
   const origins = new Set(
     [urls.apiUrl, urls.textUrl, ...allowed].map(originOf).filter((origin): origin is string => !!origin),
   );
   const hostnames = new Set([...origins].map((origin) => new URL(origin).hostname.toLowerCase()));
+  const allowsHost = (host: string | undefined) => {
+    const hostname = host === undefined ? undefined : hostnameOf(host);
+    return hostname !== undefined && (LOOPBACK.has(hostname) || hostnames.has(hostname));
+  };
   return {
+    allowsHost,
     allows: (origin, host) => {
-      const hostname = host === undefined ? undefined : hostnameOf(host);
-      if (hostname === undefined || !(LOOPBACK.has(hostname) || hostnames.has(hostname))) return false;
+      if (!allowsHost(host)) return false;
       if (origin === undefined) return true;
       const parsed = originOf(origin);
       return parsed !== undefined && (origins.has(parsed) || LOOPBACK.has(new URL(parsed).hostname));

@@ -7,6 +7,7 @@
  */
 import { ENDPOINTS } from "../contract/index.ts";
 import {
+  closesQuery,
   FILE_SEGMENT,
   type Endpoint,
   type PublicUrls,
@@ -125,8 +126,10 @@ function fileForQuery(spec: StaticSpec, query: string): string | undefined {
 
 /**
  * The built file (a path inside dist/) that answers a GET for this URL, with the row it belongs
- * to; undefined when the sidecar must compute the answer. A row without query parameters ignores
- * the query; a row with them is static only without one (or with a page it has a file for).
+ * to; undefined when the sidecar must compute the answer. A row with query parameters is static
+ * only without one (or with a page it has a file for); so is a /v1/ row without any, whose handler
+ * then refuses the parameter (docs/decisions.md#closed-queries); the downloads outside /v1/
+ * ignore the query.
  */
 export function staticFileFor(
   table: readonly Endpoint[],
@@ -136,7 +139,11 @@ export function staticFileFor(
   for (const { row, spec, pattern, names } of staticRoutes(table)) {
     const match = pattern.exec(pathname);
     if (!match) continue;
-    let file = row.query ? fileForQuery(spec, query) : spec.file;
+    let file = row.query
+      ? fileForQuery(spec, query)
+      : closesQuery(row)
+        ? fileForQuery({ file: spec.file }, query)
+        : spec.file;
     if (file === undefined) return undefined;
     for (const [index, name] of names.entries()) {
       const raw = match[index + 1]!;

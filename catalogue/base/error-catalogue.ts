@@ -19,7 +19,7 @@ export const ERRORS = {
   },
   "Invalid query": {
     status: 400,
-    when: "A query parameter is malformed, out of range, given twice, or unknown where the endpoint checks every parameter (those choosing a target or a document); details name it and the nearest valid one.",
+    when: "A query parameter is malformed, out of range or given twice, or one the endpoint does not take (any /v1/ endpoint); details name it, the nearest valid one and the parameters the endpoint takes.",
   },
   "Invalid body": {
     status: 400,
@@ -108,6 +108,10 @@ export const ERRORS = {
   "Idempotency-Key reused": {
     status: 422,
     when: "An Idempotency-Key sent again with a different body within its lifetime.",
+  },
+  "Template too costly": {
+    status: 422,
+    when: "A deployment check's template within the size limit whose reading passes a per-request budget: its values after YAML aliases, its reading thread's memory or time; details name the budget.",
   },
   "Unprocessable content": { status: 422, when: "Another well-formed request the HTTP layer cannot process." },
   "Too many requests": {

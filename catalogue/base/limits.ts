@@ -66,6 +66,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export const MAX_TEMPLATE_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A template's reading budgets, each per request (a template past one fails alone: 422 naming it).
+ * Values: each scalar, array and object after YAML aliases (a 4 MiB vendor template holds about
+ * 200,000). Heap and time: the sidecar reads each template in a thread of its own (a 4 MiB vendor
+ * template needs ~40 MB and ~0.3 s there).
+ */
+export const TEMPLATE_VALUES_MAX = 500_000;
+export const TEMPLATE_READ_HEAP_MB = 48;
+export const TEMPLATE_READ_SECONDS = 10;
+
 /** A body limit as people write it: "64 KiB", "4 MiB". */
 export const bodyLimitText = (bytes: number): string =>
   bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`;
@@ -82,6 +92,9 @@ export const bodyTooLargeDetails = (bodyLimit: number = MAX_BODY_BYTES): string 
  * The deepest body the contract describes is four levels.
  */
 export const MAX_JSON_DEPTH = 32;
+
+/** The budgets in words, for the row's description, discovery and the docs. */
+export const TEMPLATE_BUDGET_TEXT = `${TEMPLATE_VALUES_MAX.toLocaleString("en")} values after YAML aliases, ${MAX_JSON_DEPTH} levels of nesting, ${TEMPLATE_READ_HEAP_MB} MB of heap and ${TEMPLATE_READ_SECONDS} s, each per request`;
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

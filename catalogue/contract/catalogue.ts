@@ -8,7 +8,7 @@ import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
 import { equivalenceGroup, equivalenceMatrix } from "../equivalence/equivalents.ts";
 import { exposureReport } from "../equivalence/exposure.ts";
 import { parseIdList } from "../search/ids.ts";
-import { DEFAULT_PAGE_SIZE, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../base/limits.ts";
+import { DEFAULT_PAGE_SIZE, MAX_APPROVED_IDS, MAX_COMPARE_IDS, MAX_EXPOSURE_IDS } from "../base/limits.ts";
 import { changesAtom } from "../load/changes.ts";
 import {
   catalogueDay,
@@ -72,7 +72,11 @@ const catalogueCalendar = (
   });
 
 const FEED_FILTERS =
-  " `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400.";
+  " `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400.";
+
+/** ?ids= of the lifecycle rows: known slugs (parseIdList's 400s), or undefined when not asked. */
+const lifecycleSlugs = (catalogue: Catalogue, ids: string | undefined): string[] | undefined =>
+  ids === undefined ? undefined : parseIdList(catalogue, ids, MAX_APPROVED_IDS);
 
 export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
   endpoint({
@@ -111,7 +115,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/services",
     summary: "Search and filter services",
     description:
-      "Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit, or an unknown compliance programme, is a 400.",
+      "Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance and jurisdiction take comma-separated, case-insensitive lists: every programme of compliance is required, any jurisdiction of jurisdiction matches. A bad page or limit, an unknown compliance programme or jurisdiction, or a parameter this endpoint does not take, is a 400.",
     tag: "Catalogue",
     query: ServicesQuery,
     response: { status: 200, schema: ServiceList, contentType: "application/json" },
@@ -130,15 +134,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
       },
     },
     example: { request: "GET /v1/services?q=object%20storage&provider=aws&limit=10" },
-    handler: (c, { query }) => {
-      if (query.compliance && !c.catalogue.compliance.has(query.compliance))
-        throw new HttpError(
-          400,
-          "Unknown compliance programme",
-          `compliance: unknown programme "${query.compliance}"; one of ${[...c.catalogue.compliance.keys()].join(", ")}`,
-        );
-      return { body: listServices(c.catalogue, query) };
-    },
+    handler: (c, { query }) => ({ body: listServices(c.catalogue, query) }),
   }),
   endpoint({
     operationId: "getService",
@@ -223,7 +219,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle",
     summary: "Lifecycle watch",
     description:
-      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `status` and `provider` filter too. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown provider, a bad status or a bad within is a 400.",
+      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status` and `provider` filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400.",
     tag: "Catalogue",
     query: LifecycleQuery,
     response: { status: 200, schema: LifecycleList, contentType: "application/json" },
@@ -235,7 +231,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     },
     example: { request: "GET /v1/lifecycle?within=90d&provider=gcp" },
     handler: (c, { query }) => {
-      const filter = lifecycleFilterOf(c.catalogue, query);
+      const filter = lifecycleFilterOf(c.catalogue, query, lifecycleSlugs(c.catalogue, query.ids));
       const filtered = Object.values(filter).some((value) => value !== undefined);
       return json(lifecycleList(c.catalogue, c.urls, filtered ? dayOf(c.now()) : catalogueDay(c.catalogue), filter));
     },
@@ -259,7 +255,14 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     },
     example: { request: "GET /v1/lifecycle.atom" },
     handler: (c, { query }) =>
-      text(lifecycleAtom(c.catalogue, c.urls, filteredFeed(c.catalogue, query, c.now())), ATOM),
+      text(
+        lifecycleAtom(
+          c.catalogue,
+          c.urls,
+          filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
+        ),
+        ATOM,
+      ),
   }),
   endpoint({
     operationId: "getLifecycleCalendar",
@@ -280,7 +283,15 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     },
     example: { request: "GET /v1/lifecycle.ics" },
     handler: (c, { query }) =>
-      text(catalogueCalendar(c.catalogue, c.urls, filteredFeed(c.catalogue, query, c.now()), query.alarms), CALENDAR),
+      text(
+        catalogueCalendar(
+          c.catalogue,
+          c.urls,
+          filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
+          query.alarms,
+        ),
+        CALENDAR,
+      ),
   }),
   endpoint({
     operationId: "getChanges",

@@ -5,15 +5,21 @@
 import { endpoint, type Endpoint } from "./endpoint.ts";
 import { HttpError } from "../base/problem.ts";
 import { requireKnownIds } from "../search/ids.ts";
-import { bodyLimitText, LIST_LIFETIME_DAYS, MAX_BODY_BYTES, MAX_TEMPLATE_BODY_BYTES } from "../base/limits.ts";
+import {
+  bodyLimitText,
+  LIST_LIFETIME_DAYS,
+  MAX_BODY_BYTES,
+  MAX_TEMPLATE_BODY_BYTES,
+  TEMPLATE_BUDGET_TEXT,
+} from "../base/limits.ts";
 import { resolveList } from "../lists/lists.ts";
 import { TemplateCheck, TemplateCheckBody, type TemplateCheckBodyT } from "../schema/index.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { RecordStore } from "./ports.ts";
 import { checkDeployment } from "../templates/check.ts";
-import { TemplateError } from "../templates/errors.ts";
+import { TemplateBudgetError, TemplateError } from "../templates/errors.ts";
 import { templateIndex } from "../templates/index.node.ts";
-import { readDeployment } from "../templates/read.ts";
+import { readDeployment, type Deployment } from "../templates/read.ts";
 import { storeCall } from "./shared.ts";
 import { readList } from "./read-list.ts";
 
@@ -35,13 +41,26 @@ async function approvedOf(
   return resolveList(catalogue, list).services.map((service) => service.slug);
 }
 
-/** Reads and checks a template; what cannot be read is a 400 naming it. */
+/**
+ * Checks a deployment: one read already (where a costly template fails alone), or a template read
+ * here; what cannot be read is a 400 naming it, one past the values budget a 422.
+ */
 export function checkTemplate(catalogue: Catalogue, template: unknown, approved: readonly string[]) {
   try {
-    return checkDeployment(catalogue, templateIndex(catalogue), readDeployment(template), approved);
+    const deployment = template instanceof ReadDeployment ? template.deployment : readDeployment(template);
+    return checkDeployment(catalogue, templateIndex(catalogue), deployment, approved);
   } catch (error) {
+    if (error instanceof TemplateBudgetError) throw new HttpError(422, "Template too costly", error.message);
     if (error instanceof TemplateError) throw new HttpError(400, "Invalid template", error.message);
     throw error;
+  }
+}
+
+/** A deployment read before the check (checkTemplate's input that is not a template to read). */
+export class ReadDeployment {
+  readonly deployment: Deployment;
+  constructor(deployment: Deployment) {
+    this.deployment = deployment;
   }
 }
 
@@ -51,15 +70,16 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
     method: "POST",
     path: "/v1/deployments/check",
     summary: "Deployment check",
-    description: `Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, which the Google verdict then checks), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, or holds more than 2,000 resources is a 400 Invalid template naming what was not understood. The body may hold ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} (Bicep's and the CDK's output reach megabytes; other rows take ${bodyLimitText(MAX_BODY_BYTES)}); over that a 413.`,
+    description: `Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (${TEMPLATE_BUDGET_TEXT}); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} (Bicep's and the CDK's output reach megabytes; other rows take ${bodyLimitText(MAX_BODY_BYTES)}); over that a 413.`,
     tag: "Policies",
     bucket: "strict",
     bodyLimit: MAX_TEMPLATE_BODY_BYTES,
     // Reading a template of megabytes takes the event loop long enough to slow every other client.
     offThread: true,
+    readsTemplate: true,
     body: TemplateCheckBody,
     response: { status: 200, schema: TemplateCheck, contentType: "application/json" },
-    errors: [400, 404, 413, 415, 429, 503],
+    errors: [400, 404, 413, 415, 422, 429, 503],
     cache: "no-store",
     example: {
       request: "POST /v1/deployments/check",
@@ -68,8 +88,12 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
         approvedServiceIds: ["aws-s3"],
       },
     },
-    handler: async (c, { body }) => ({
-      body: checkTemplate(c.catalogue, body.template, await approvedOf(c.catalogue, c.store, c.now(), body)),
+    handler: async (c, { body, deployment }) => ({
+      body: checkTemplate(
+        c.catalogue,
+        deployment ? new ReadDeployment(deployment) : body.template,
+        await approvedOf(c.catalogue, c.store, c.now(), body),
+      ),
     }),
   }),
 ];

@@ -10,6 +10,8 @@ import type { Catalogue } from "../load/load.ts";
 import type { RecordStore, StatusSource } from "./ports.ts";
 
 import type { PublicUrls } from "../base/urls.ts";
+import type { Deployment } from "../templates/read.ts";
+import { API_MAJOR } from "../base/version.ts";
 
 export { API_MAJOR, API_VERSION } from "../base/version.ts";
 export type { PublicUrls } from "../base/urls.ts";
@@ -170,6 +172,11 @@ export interface Endpoint<
    * not one: each request costs the event loop enough that a crowd of them slows every other (/mcp).
    */
   readonly offThread?: boolean;
+  /**
+   * The body's `template` is read before the handler, where a costly one fails alone (the sidecar:
+   * a thread of its own per request, sidecar/heavy/reader.ts); the handler gets it as `deployment`.
+   */
+  readonly readsTemplate?: boolean;
   /** Bytes of body the row takes, when not MAX_BODY_BYTES (catalogue/limits.ts); past it a 413 saying so. */
   readonly bodyLimit?: number;
   readonly static?: StaticSpec;
@@ -186,6 +193,8 @@ export interface Endpoint<
       readonly client: string;
       /** Counts this request in another bucket too, refusing it past that bucket's limit (HttpError 429). */
       readonly countIn?: (bucket: BucketName) => Promise<void>;
+      /** A readsTemplate row's template, read before the handler (absent: the handler reads body.template). */
+      readonly deployment?: Deployment;
     },
   ) => Result<Answer<R>> | Promise<Result<Answer<R>>>;
 }
@@ -204,6 +213,17 @@ export const endpoint = <
 >(
   row: Endpoint<Q, P, B, H, R>,
 ): Endpoint => row;
+
+/**
+ * Whether the row refuses query parameters it does not name (400 naming them, the nearest and the
+ * ones it takes): every row of the versioned API, whatever face answers it
+ * (docs/decisions.md#closed-queries). The downloads outside it (/, /openapi.json, /catalogue.json,
+ * /manifest.json, /mirror/*) are files and answer whatever the query.
+ */
+export const closesQuery = (row: Endpoint): boolean => row.path.startsWith(`/${API_MAJOR}/`);
+
+/** The query parameters a row takes, in its schema's order. */
+export const queryNames = (row: Endpoint): string[] => (row.query ? Object.keys(row.query.shape) : []);
 
 export function servingOf(row: Endpoint): Serving {
   if (!row.static) return "sidecar";

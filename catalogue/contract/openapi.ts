@@ -3,13 +3,17 @@
  * contract table (contract/) and the zod schemas in schema/.
  */
 import { z } from "zod";
-import { ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
+import { closesQuery, ERROR_REASONS, servingOf, type CachePolicy, type Endpoint } from "./endpoint.ts";
 import { ERRORS, titlesOf } from "../base/error-catalogue.ts";
 import {
+  bodyTooLargeDetails,
   BUCKETS,
   LIST_LIFETIME_DAYS,
+  MAX_JSON_DEPTH,
+  MAX_TEMPLATE_BODY_BYTES,
   MCP_UNCOUNTED_METHODS,
   READ_CACHE_SECONDS,
+  TEMPLATE_BUDGET_TEXT,
   TEXT_HOST_LIMIT,
 } from "../base/limits.ts";
 import { ApiError } from "../schema/index.ts";
@@ -155,6 +159,16 @@ function parameters(endpoint: Endpoint): Parameter[] {
   return result;
 }
 
+/** What every /v1/ operation says of a query parameter it does not list (docs/decisions.md#closed-queries). */
+const UNKNOWN_PARAMETERS =
+  "A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one.";
+
+/** The row's error statuses, with the 400 every /v1/ row answers to a parameter it does not take. */
+export const errorStatuses = (endpoint: Endpoint): number[] =>
+  closesQuery(endpoint) && !endpoint.errors.includes(400)
+    ? [400, ...endpoint.errors].sort((a, b) => a - b)
+    : [...endpoint.errors];
+
 function operation(endpoint: Endpoint): JsonSchema {
   const responses: Record<string, JsonSchema> = {
     [endpoint.response.status]: {
@@ -186,7 +200,7 @@ function operation(endpoint: Endpoint): JsonSchema {
         { 202: { description: endpoint.response.accepted } }
       : {}),
   };
-  for (const status of endpoint.errors) {
+  for (const status of errorStatuses(endpoint)) {
     responses[status] = {
       description: `${ERROR_REASONS[status] ?? "Error"}. The body's error is one of: ${titlesOf(status).join("; ")} (x-error-catalogue says when each happens).`,
       ...(status === 429
@@ -207,7 +221,7 @@ function operation(endpoint: Endpoint): JsonSchema {
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
-    description: `${endpoint.description}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : endpoint.missBucket ? ` Rate limit: only reads that find nothing, in the ${endpoint.missBucket} bucket (${BUCKETS[endpoint.missBucket].max} per minute per IP).` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
+    description: `${endpoint.description}${closesQuery(endpoint) ? ` ${UNKNOWN_PARAMETERS}` : ""}${endpoint.bucket ? ` Rate limit: ${endpoint.bucket} bucket, ${BUCKETS[endpoint.bucket].max} requests per minute per IP.` : endpoint.missBucket ? ` Rate limit: only reads that find nothing, in the ${endpoint.missBucket} bucket (${BUCKETS[endpoint.missBucket].max} per minute per IP).` : " Not rate-limited."} ${CACHE_PROSE[endpoint.cache]}`,
     tags: [endpoint.tag],
     security: [],
     ...(endpoint.params || endpoint.query || endpoint.headers ? { parameters: parameters(endpoint) } : {}),
@@ -300,7 +314,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
       version: API_VERSION,
       summary: "A read-mostly catalogue of cloud services across 31 providers.",
       description:
-        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Answers are open: they may gain fields in compatible versions. Request bodies are closed: a key a body does not name is a 400 naming it (since 1.9.0). A query parameter given more than once (?provider=aws&provider=gcp) is a 400 on every endpoint: give each once, lists comma-separated.",
+        "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Answers are open: they may gain fields in compatible versions. Request bodies are closed: a key a body does not name is a 400 naming it (since 1.9.0). A query parameter given more than once (?provider=aws&provider=gcp) is a 400 on every endpoint: give each once, lists comma-separated. Under /v1/ a query parameter an endpoint does not list is a 400 naming it, the nearest listed one and the listed ones, from every server that answers (a filter is never ignored in silence; no cache-busting parameter is taken: revalidate with If-None-Match instead) (since 1.11.0).",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: urls.apiUrl }],
@@ -361,6 +375,11 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]) 
       misses: `${BUCKETS.misses.max} reads per minute per IP that find no saved list: ${[...new Set(table.filter((row) => row.missBucket === "misses").map((row) => `${row.method} ${row.path}`))].join(", ")}; past it every read of a list is 429 until the minute is over (reads that find one are not counted).`,
       textHost: `${TEXT_HOST_LIMIT.max} requests per minute per IP on the text host.`,
       headers: "X-RateLimit-Limit reports the endpoint's bucket limit; a 429 carries Retry-After in seconds.",
+    },
+    limits: {
+      bodies: `${bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES)} (POST /v1/deployments/check and the text host's POST /deployments/check); over it a 413. A refusal sent before the body ended closes the connection after reading at most 64 MiB or 10 s more.`,
+      templates: `Each deployment-check template is read with budgets of its own: ${TEMPLATE_BUDGET_TEXT}. Past one, that request alone gets a 422 Template too costly naming it; a key given twice in one object is a 400.`,
+      nesting: `JSON nested more than ${MAX_JSON_DEPTH} levels is a 400.`,
     },
     versions: [
       {

@@ -4,11 +4,13 @@
  * part of the request, then its handler answers. An invalid part is a 400 titled for the part.
  */
 import type { z } from "zod";
-import type { Endpoint, OperationContext, Result } from "./endpoint.ts";
+import { closesQuery, queryNames, type Endpoint, type OperationContext, type Result } from "./endpoint.ts";
 import type { InputPart } from "../base/error-catalogue.ts";
 import { issueDetails } from "../base/issues.ts";
 import type { BucketName } from "../base/limits.ts";
 import { HttpError } from "../base/problem.ts";
+import type { Deployment } from "../templates/read.ts";
+import { unknownNames, unknownParameters } from "../schema/unknown-keys.ts";
 
 /** A request's parts as received (query and headers as strings, the body as parsed JSON). */
 export interface RowRequest {
@@ -50,8 +52,22 @@ function parseBody(schema: z.ZodType, raw: unknown): unknown {
   return parsePart(schema, raw, "body");
 }
 
+/**
+ * A /v1/ row's query names only parameters the row takes: a filter it does not have
+ * (?jurisdiction= where there was none, ?regions= on exposure) is a 400, never ignored in silence
+ * (docs/decisions.md#closed-queries). Checked before the values, so a misspelt name is what the
+ * 400 says first.
+ */
+function refuseUnknownParameters(row: Endpoint, query: unknown): void {
+  if (!closesQuery(row)) return;
+  const known = queryNames(row);
+  const unknown = unknownNames(query, known);
+  if (unknown.length > 0) throw new HttpError(400, "Invalid query", `query: ${unknownParameters(unknown, known)}`);
+}
+
 /** Validates a request against the row's schemas (HttpError 400 "Invalid query" and so on). */
 export function rowInput(row: Endpoint, request: RowRequest): RowInput {
+  refuseUnknownParameters(row, request.query);
   return {
     query: row.query ? parsePart(row.query, request.query, "query") : undefined,
     params: row.params ? parsePart(row.params, request.params, "path") : undefined,
@@ -64,6 +80,8 @@ export function rowInput(row: Endpoint, request: RowRequest): RowInput {
 export interface Caller {
   readonly client: string;
   readonly countIn?: (bucket: BucketName) => Promise<void>;
+  /** A readsTemplate row's template, read before the row ran (sidecar/heavy/reader.ts). */
+  readonly deployment?: Deployment;
 }
 
 /** The row's handler on validated input (rowInput's, here or on another thread). */

@@ -33,10 +33,20 @@ export interface LifecycleFilter {
   readonly providerId?: string | undefined;
   /** Only entries of this kind (LIFECYCLE_KINDS). */
   readonly kind?: LifecycleKind | undefined;
+  /** Only these services' entries (?ids=, known slugs: the caller checked them). */
+  readonly slugs?: ReadonlySet<string> | undefined;
 }
 
-/** A validated lifecycle query as a filter; an unknown provider is a 400. */
-export function lifecycleFilterOf(catalogue: Catalogue, query: LifecycleQueryT): LifecycleFilter {
+/**
+ * A validated lifecycle query as a filter; an unknown provider is a 400. `slugs` are the services
+ * of ?ids=, already checked against the catalogue by the caller (search/ids.ts parseIdList, one
+ * floor up from here, refuses unknown ones as every id list is refused).
+ */
+export function lifecycleFilterOf(
+  catalogue: Catalogue,
+  query: LifecycleQueryT,
+  slugs?: readonly string[],
+): LifecycleFilter {
   if (query.provider !== undefined && !catalogue.providerById.has(query.provider))
     throw new HttpError(
       400,
@@ -47,6 +57,7 @@ export function lifecycleFilterOf(catalogue: Catalogue, query: LifecycleQueryT):
     withinDays: query.within === undefined ? undefined : Number(query.within.replace(/d$/, "")),
     status: query.status,
     providerId: query.provider,
+    slugs: slugs === undefined ? undefined : new Set(slugs),
   };
 }
 
@@ -131,6 +142,7 @@ export function matchesFilter(entry: LifecycleEntryT, asOf: string, filter: Life
   if (filter.status && entry.status !== filter.status) return false;
   if (filter.providerId && entry.providerId !== filter.providerId) return false;
   if (filter.kind && kindOf(entry) !== filter.kind) return false;
+  if (filter.slugs && !filter.slugs.has(entry.slug)) return false;
   if (filter.withinDays !== undefined) {
     if (!entry.sunsetDate) return false;
     if (entry.sunsetDate < asOf || entry.sunsetDate > addDays(asOf, filter.withinDays)) return false;
@@ -244,13 +256,21 @@ export interface FilteredFeed {
 }
 
 /** The feed's filter for a validated query; undefined for no filter (the static feed). */
-export function filteredFeed(catalogue: Catalogue, query: LifecycleQueryT, now: Date): FilteredFeed | undefined {
-  const filter = lifecycleFilterOf(catalogue, query);
+export function filteredFeed(
+  catalogue: Catalogue,
+  query: LifecycleQueryT,
+  now: Date,
+  slugs?: readonly string[],
+): FilteredFeed | undefined {
+  const filter = lifecycleFilterOf(catalogue, query, slugs);
   if (!Object.values(filter).some((value) => value !== undefined)) return undefined;
   const asked = new URLSearchParams(
-    Object.entries({ status: query.status, provider: query.provider, within: query.within }).filter(
-      (pair): pair is [string, string] => pair[1] !== undefined,
-    ),
+    Object.entries({
+      status: query.status,
+      provider: query.provider,
+      within: query.within,
+      ids: slugs?.join(","),
+    }).filter((pair): pair is [string, string] => pair[1] !== undefined),
   );
   return { filter, asOf: dayOf(now), query: asked.toString() };
 }

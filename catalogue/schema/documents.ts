@@ -64,6 +64,9 @@ export const Discovery = z
       .meta(d("Where the API is described")),
     auth: z.object({ scheme: z.literal("open"), description: z.string() }).meta(d("Open: no credentials")),
     rateLimits: z.record(z.string(), z.string()).meta(d("Each bucket's limit, in prose")),
+    limits: z
+      .record(z.string(), z.string())
+      .meta(d("Per-request limits in prose: bodies, the deployment check's template budgets (added in 1.11.0)")),
     versions: z
       .array(
         z.object({

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../base/limits.ts";
 import { ExposureReport } from "./reports.ts";
-import { unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
+import { closedQuery, unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
 import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
 /** At most this many provider ids or jurisdictions in one target field. */
@@ -93,28 +93,25 @@ const commaList = (item: string, what: string, example: string) =>
 const PROVIDER_ID = "[a-z0-9]{1,64}";
 const JURISDICTION = "[A-Za-z]{2}";
 
-/** The query of GET /v1/lists/{id}/exit-plan: the target fields, comma-separated, and the format. */
 /**
- * The saved-list exit plan's query: the target, so an unknown parameter is a 400 with the one it
- * most likely meant (a misspelt `provider` would otherwise plan to every provider in silence).
+ * The query of GET /v1/lists/{id}/exit-plan: the target fields, comma-separated, and the format.
+ * Closed, as every /v1/ query is (docs/decisions.md#closed-queries): a misspelt `provider` would
+ * otherwise plan to every provider in silence.
  */
-export const ExitPlanQuery = z.strictObject(
-  {
-    providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
-    sovereignOption: queryBoolean("true: only sovereign-option providers (ExitTarget.sovereignOption)"),
-    euResidentOnly: queryBoolean("true: only EU-resident-only providers (ExitTarget.euResidentOnly)"),
-    jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
-    exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
-    format: z
-      .enum(EXIT_PLAN_FORMATS)
-      .optional()
-      .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
-    bom: queryBoolean(
-      "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
-    ),
-  },
-  unknownKeys,
-);
+export const ExitPlanQuery = closedQuery({
+  providers: commaList(PROVIDER_ID, "provider ids (ExitTarget.providers)", "ovhcloud,scaleway"),
+  sovereignOption: queryBoolean("true: only sovereign-option providers (ExitTarget.sovereignOption)"),
+  euResidentOnly: queryBoolean("true: only EU-resident-only providers (ExitTarget.euResidentOnly)"),
+  jurisdictions: commaList(JURISDICTION, "head-office jurisdictions (ExitTarget.jurisdictions)", "EU,CH"),
+  exclude: commaList(PROVIDER_ID, "provider ids never to use (ExitTarget.exclude)", "stackit"),
+  format: z
+    .enum(EXIT_PLAN_FORMATS)
+    .optional()
+    .meta({ description: "json (default), md (Markdown) or csv; wins over the Accept header" }),
+  bom: queryBoolean(
+    "CSV only: true (or 1) starts the file with a UTF-8 byte order mark, so that Excel reads ™, ® and accents right",
+  ),
+});
 
 /** The query of POST /v1/exit-plan: the format (and the CSV's byte order mark). */
 export const ExitPlanFormatQuery = ExitPlanQuery.pick({ format: true, bom: true });

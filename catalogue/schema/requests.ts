@@ -33,7 +33,13 @@ export const ServicesQuery = z.object({
     .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
   compliance: z.string().optional().meta({
     description:
-      "Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0)",
+      "Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids",
+    example: "c5,hds",
+  }),
+  jurisdiction: z.string().optional().meta({
+    description:
+      "Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)",
+    example: "EU,CH",
   }),
   page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
   limit: z.coerce
@@ -64,6 +70,13 @@ export const LifecycleQuery = z.object({
     }),
   status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
   provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
+  ids: z
+    .string()
+    .optional()
+    .meta({
+      description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
+      example: "aws-ec2,gcp-gke",
+    }),
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 

@@ -363,11 +363,17 @@ export const ServiceList = z
       .meta(d("How q was understood; present only when q was given (since 1.7.0)")),
     compliance: z
       .object({
-        id: z.string().meta(d("The programme asked for (compliance vocabulary id)")),
+        id: z
+          .string()
+          .meta(d("The programme asked for (compliance vocabulary id); when several were, the first of programmes")),
         name: z.string().meta(d("Its name")),
+        programmes: z
+          .array(z.object({ id: z.string(), name: z.string() }))
+          .optional()
+          .meta(d("Every programme asked for, each required of every service listed (since 1.11.0)")),
         sources: z
           .record(z.string(), z.array(ServiceSource))
-          .meta(d("Per service on this page: the sources (scope lists) that name it for the programme")),
+          .meta(d("Per service on this page: the sources (scope lists) that name it for the programmes")),
       })
       .optional()
       .meta(d("Present only when compliance was given: what backs each answer (since 1.10.0)")),

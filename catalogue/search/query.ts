@@ -3,10 +3,79 @@
  * pages) and service detail. Pure functions; the build and the sidecar call the same ones.
  */
 import type { Catalogue } from "../load/load.ts";
+import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "../schema/index.ts";
+import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
 
+/** A comma-separated filter's values: trimmed, empty ones dropped, each once, in the order given. */
+export function listItems(raw: string | undefined): string[] {
+  return [
+    ...new Set(
+      (raw ?? "")
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** `"x" (did you mean "y"?)` for each value, the nearest known one when one is near. */
+const namedValues = (values: readonly string[], known: readonly string[]) =>
+  values
+    .slice(0, 5)
+    .map((value) => {
+      const near = nearestKey(value, known);
+      return `"${value.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ""}`;
+    })
+    .join(", ");
+
+/**
+ * ?compliance=: programme ids, case-insensitive, comma-separated; a service must name every one
+ * (docs/decisions.md#list-filters). An id the vocabulary lacks is a 400 listing the ids.
+ */
+export function complianceFilterOf(catalogue: Catalogue, raw: string | undefined): string[] {
+  const ids = listItems(raw).map((id) => id.toLowerCase());
+  const unknown = ids.filter((id) => !catalogue.compliance.has(id));
+  if (unknown.length > 0) {
+    const known = [...catalogue.compliance.keys()];
+    throw new HttpError(
+      400,
+      "Unknown compliance programme",
+      `compliance: unknown programme${unknown.length === 1 ? "" : "s"} ${namedValues(unknown, known)}; one of ${known.join(", ")}`,
+    );
+  }
+  return ids;
+}
+
+/** The jurisdictions the catalogue records for its providers (Provider.jurisdiction), sorted. */
+export const providerJurisdictions = (catalogue: Catalogue): string[] =>
+  [
+    ...new Set(catalogue.providers.flatMap((provider) => (provider.jurisdiction ? [provider.jurisdiction] : []))),
+  ].sort();
+
+/**
+ * ?jurisdiction=: head-office jurisdictions as Provider.jurisdiction records them (ISO 3166-1
+ * alpha-2, EU for an EU/EEA member state), case-insensitive, comma-separated: a provider has one,
+ * so a list is any of them. A value no provider has is a 400 listing those the catalogue records
+ * (DE is not one: a German provider is recorded as EU).
+ */
+export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefined): string[] {
+  const codes = listItems(raw).map((code) => code.toUpperCase());
+  const known = providerJurisdictions(catalogue);
+  const unknown = codes.filter((code) => !known.includes(code));
+  if (unknown.length > 0)
+    throw new HttpError(
+      400,
+      "Invalid query",
+      `jurisdiction: ${namedValues(unknown, known)} is not a head-office jurisdiction the catalogue records; one of ${known.join(", ")} (EU/EEA member states are recorded as EU)`,
+    );
+  return codes;
+}
+
 export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
+  const compliance = complianceFilterOf(catalogue, query.compliance);
+  const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
   const q = query.q?.trim();
   const outcome = q ? serviceSearch(catalogue).search(q) : undefined;
   const ordered = outcome ? outcome.slugs.map((slug) => catalogue.bySlug.get(slug)!.service) : catalogue.services;
@@ -16,7 +85,9 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (!query.category || service.category === query.category) &&
       (query.freeTier !== true || service.hasFreeTier === true) &&
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
-      (!query.compliance || (service.compliance ?? []).includes(query.compliance)),
+      compliance.every((id) => (service.compliance ?? []).includes(id)) &&
+      (jurisdictions.size === 0 ||
+        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")),
   );
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
@@ -31,7 +102,7 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       total: matches.length,
       totalPages: Math.ceil(matches.length / query.limit),
     },
-    ...(query.compliance ? { compliance: complianceAnswer(catalogue, query.compliance, data) } : {}),
+    ...(compliance.length > 0 ? { compliance: complianceAnswer(catalogue, compliance, data) } : {}),
     ...(outcome
       ? {
           search: {
@@ -48,21 +119,25 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
 }
 
 /**
- * For ?compliance=: the programme and, per service on the page, the sources that back it, the scope
- * lists that name the service (a source with programmes names it only for those).
+ * For ?compliance=: the programmes and, per service on the page, the sources that back them, the
+ * scope lists that name the service (a source with programmes names it only for those). `id` and
+ * `name` are the first programme's, as they were when one could be asked (1.10.0).
  */
-function complianceAnswer(catalogue: Catalogue, id: string, data: readonly { slug: string }[]) {
+function complianceAnswer(catalogue: Catalogue, ids: readonly string[], data: readonly { slug: string }[]) {
   const sources = Object.fromEntries(
     data.map(({ slug }) => [
       slug,
       catalogue.bySlug
         .get(slug)!
         .sources.filter(
-          (source) => source.backs.includes("compliance") && (!source.programmes || source.programmes.includes(id)),
+          (source) =>
+            source.backs.includes("compliance") &&
+            (!source.programmes || source.programmes.some((programme) => ids.includes(programme))),
         ),
     ]),
   );
-  return { id, name: catalogue.compliance.get(id) ?? id, sources };
+  const programmes = ids.map((id) => ({ id, name: catalogue.compliance.get(id) ?? id }));
+  return { ...programmes[0]!, programmes, sources };
 }
 
 /** Number of pages of the unfiltered listing at a page size (at least one, even if empty). */

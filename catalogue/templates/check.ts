@@ -13,6 +13,15 @@ import type { Catalogue } from "../load/load.ts";
 import type { Deployment, DeploymentItem } from "./read.ts";
 import type { TemplateIndex } from "./index.node.ts";
 import { SAM_GENERATED_SOURCE } from "./sam.ts";
+import {
+  azureTypeOf,
+  planIdentifiersFrom,
+  terraformInventoriesChecked,
+  terraformUnplacedReason,
+  uncheckedNote,
+  uncheckedVendor,
+  uncheckedWhy,
+} from "./terraform.ts";
 
 type Vendor = "aws" | "azure" | "gcp";
 const VENDOR_NAME: Record<Vendor, string> = { aws: "AWS", azure: "Azure", gcp: "Google Cloud" };
@@ -95,23 +104,14 @@ export interface DeploymentCheckAnswer {
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
 const vendorOf = (kind: DeploymentItem["kind"]): Vendor | undefined =>
   kind === "cloudformation-type" ? "aws" : kind === "azure-type" ? "azure" : kind === "gcp-api" ? "gcp" : undefined;
-/** The vendor whose document governs an item: a google_* type whose API gcp/terraform holds is Google's. */
+/** The vendor whose document governs an item: a Terraform type's is that of the identifier its inventory keeps. */
 const itemVendor = (index: TemplateIndex, { kind, item }: DeploymentItem): Vendor | undefined =>
-  kind === "terraform-type" ? (index.terraformApi(item) ? "gcp" : undefined) : vendorOf(kind);
+  kind === "terraform-type" ? index.terraformNeed(item)?.vendor : vendorOf(kind);
 /** The Google APIs a deployment names: its API list, or the APIs its google_* Terraform types call. */
 const googleApis = (index: TemplateIndex, deployment: Deployment): string[] =>
   deployment.items.flatMap(({ kind, item }) =>
     kind === "gcp-api" ? [item] : kind === "terraform-type" ? [index.terraformApi(item) ?? []].flat() : [],
   );
-
-/** Terraform providers whose resources the catalogue holds no types for, with what to send instead. */
-const UNMAPPED_TERRAFORM: Record<string, string> = {
-  aws: "the catalogue holds no types of the hashicorp/aws provider: send the CloudFormation template instead, or the services' list",
-  azurerm:
-    "the catalogue holds no types of the hashicorp/azurerm provider: send the ARM template (az bicep build, or the portal's export) or azapi resources, which name their ARM type",
-  google:
-    "the type is not in the gcp/terraform inventory (the catalogue places a google_* type through the API its provider product calls, and holds no service of this one's API): send the list of Google APIs the project enables (gcloud services list --enabled)",
-};
 
 interface Placement {
   readonly services: Map<string, UsedService>;
@@ -156,7 +156,8 @@ function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deploymen
     services.set(id, entry);
   };
   for (const item of deployment.items) {
-    if (item.kind === "azure-type" && index.azureIndexed(item.item) === false) notEvaluated.push(item.item);
+    const azureType = azureTypeOf(index, item);
+    if (azureType && index.azureIndexed(azureType) === false) notEvaluated.push(azureType);
     const owners = ownersOf(catalogue, index, item);
     const chosen = owners.filter((id) => approved.has(id));
     if (owners.length === 0)
@@ -196,19 +197,7 @@ function unplacedReason(
   if (kind === "cloudformation-type")
     return { reason: "No catalogue service owns this CloudFormation type (inventory aws/cloudformation, map.yaml)." };
   if (kind === "gcp-api") return { reason: "No catalogue service names this Google API." };
-  if (kind === "terraform-type") {
-    const prefix = item.split("_")[0]!;
-    const api = index.terraformApi(item);
-    if (api)
-      return {
-        reason: `Not placed: the type calls ${api} (gcp/terraform's apis.yaml), which no catalogue service names; the Google verdict evaluates that API.`,
-      };
-    return {
-      reason: UNMAPPED_TERRAFORM[prefix]
-        ? `Not placed: ${UNMAPPED_TERRAFORM[prefix]}.`
-        : "No catalogue service owns this Terraform resource type (the services' terraformResources).",
-    };
-  }
+  if (kind === "terraform-type") return { reason: terraformUnplacedReason(index, item) };
   const arrivesWith = [...index.azureNeededBy(item)].sort();
   if (arrivesWith.length > 0)
     return {
@@ -226,8 +215,11 @@ function unplacedReason(
 /** The implicit-needs rows the deployment's tools and types trigger (a plan's APIs through `index`). */
 export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex): ImplicitNeed[] {
   const apis = new Set(index ? googleApis(index, deployment) : []);
+  // A plan's azurerm_* types ask for their ARM types as an ARM template's resources do.
+  const azure = new Set(index ? deployment.items.flatMap((item) => azureTypeOf(index, item)?.toLowerCase() ?? []) : []);
   const has = (kind: DeploymentItem["kind"], type: string) =>
     (kind === "gcp-api" && apis.has(type)) ||
+    (kind === "azure-type" && azure.has(type.toLowerCase())) ||
     deployment.items.some((item) => item.kind === kind && item.item.toLowerCase() === type.toLowerCase());
   return IMPLICIT_NEEDS.filter((row) => {
     const trigger = row.trigger;
@@ -259,11 +251,14 @@ export function deploymentRequirements(index: TemplateIndex, deployment: Deploym
   const unchecked: string[] = [];
   for (const { kind, item } of deployment.items) {
     const vendor = vendorOf(kind);
-    // A google_* type needs the API its provider product calls; one without (not in apis.yaml) is unchecked.
-    if (kind === "terraform-type" && item.startsWith("google_")) {
-      const api = index.terraformApi(item);
-      if (api) need("gcp", api, item);
-      else unchecked.push(item);
+    // A Terraform type needs the identifier its inventory keeps (the API, the IAM prefix's actions, the
+    // ARM type an Indexed-mode policy evaluates); a type of a governed provider without one is unchecked.
+    if (kind === "terraform-type") {
+      const wanted = index.terraformNeed(item);
+      if (!wanted) {
+        if (uncheckedVendor(item)) unchecked.push(item);
+      } else if (wanted.vendor !== "azure" || index.azureIndexed(wanted.identifier) !== false)
+        need(wanted.vendor, wanted.identifier, item);
     }
     if (!vendor) continue;
     if (vendor === "aws") {
@@ -493,17 +488,29 @@ function statementsOf(
       text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
       checked: [`implicit-needs row ${row.id}`, row.source.url],
     });
-  // A plan's Google APIs are those its google_* types call, as the provider's files say (apis.yaml).
-  const apisFrom = deployment.items.some((item) => item.kind === "terraform-type" && index.terraformApi(item.item))
-    ? ` (the APIs its google_* types call, per gcp/terraform's apis.yaml${answer.implicitNeeds.length > 0 ? ", and those of the implicit needs listed" : ""})`
-    : "";
+  // A plan's identifiers are those its types' inventories keep, as the providers' files say.
+  const from = planIdentifiersFrom(index, deployment, answer.implicitNeeds.length > 0);
   // What a document allows beyond the list is said of the approved list's document, once.
   const said = new Set<string>();
   for (const entry of answer.verdicts) {
     const first = !said.has(entry.providerId);
     said.add(entry.providerId);
-    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index, apisFrom));
+    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index, from));
   }
+  // A governed provider's types without an identifier, where no verdict of that vendor speaks of them.
+  const uncovered = unchecked.filter((type) => {
+    const vendor = uncheckedVendor(type);
+    return vendor && !answer.verdicts.some((entry) => entry.providerId === vendor);
+  });
+  if (uncovered.length > 0)
+    statements.push({
+      kind: "not-evaluated",
+      text: `${uncovered.length} Terraform type${uncovered.length === 1 ? " has" : "s have"} no policy identifier in ${uncovered.length === 1 ? "its" : "their"} inventory, so no verdict covers ${uncovered.length === 1 ? "it" : "them"}: ${uncovered
+        .slice(0, 6)
+        .map((type) => `${type} (${uncheckedWhy(type)})`)
+        .join(", ")}${uncovered.length > 6 ? ", …" : ""}.`,
+      checked: inventoriesChecked(index, deployment),
+    });
   const ungoverned = sortedUnique(
     answer.services.map((service) => service.providerId).filter((id) => !(id in VENDOR_NAME)),
   );
@@ -525,40 +532,29 @@ function inventoriesChecked(index: TemplateIndex, deployment: Deployment): strin
       : []),
     ...(kinds.has("gcp-api") ? ["the Google Cloud services' apiServices"] : []),
     ...(kinds.has("terraform-type") ? ["the services' terraformResources"] : []),
-    ...(deployment.items.some((item) => item.kind === "terraform-type" && item.item.startsWith("google_"))
-      ? ["inventory gcp/terraform (map.yaml: each google_* type to the services of its API)"]
-      : []),
+    ...terraformInventoriesChecked(deployment),
   ];
-}
-
-/** The types a vendor's verdict could not check: AWS types without handler permissions, google_* types without an API. */
-function uncheckedNote(vendor: Vendor, unchecked: readonly string[]): string {
-  const types = unchecked.filter((type) => (vendor === "gcp") === type.startsWith("google_"));
-  if (vendor === "azure" || types.length === 0) return "";
-  const why = vendor === "aws" ? "no handler permissions in the schemas" : "no API in gcp/terraform's apis.yaml";
-  return `; ${types.length} resource type${types.length === 1 ? " has" : "s have"} ${why} and ${types.length === 1 ? "was" : "were"} not checked (${types.slice(0, 4).join(", ")}${types.length > 4 ? ", …" : ""})`;
 }
 
 function verdictStatements(
   entry: PolicyVerdict,
   unchecked: readonly string[],
   index: TemplateIndex,
-  apisFrom: string,
+  from: Partial<Record<Vendor, string>>,
 ): Statement[] {
   const vendor = VENDOR_NAME[entry.providerId];
   const list = entry.approvedServiceIds.join(", ");
-  const fromTypes = entry.providerId === "gcp" && apisFrom !== "";
+  const fromTypes = from[entry.providerId];
   const checked = [
     DOCUMENT[entry.providerId],
     ...(entry.providerId === "aws"
       ? [`CloudFormation handler permissions (${index.cloudFormationSource})`]
       : entry.providerId === "azure"
         ? ["catalogue/reference/azure-resource-types.txt (indexed flags)"]
-        : fromTypes
-          ? [index.terraformApiSource]
-          : []),
+        : []),
+    ...(fromTypes ? [index.terraformNeedSource[entry.providerId]] : []),
   ];
-  const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ? apisFrom : ""}`;
+  const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ?? ""}`;
   const skipped = uncheckedNote(entry.providerId, unchecked);
   const statements: Statement[] = [];
   const subject = `the ${vendor} document generated from [${list}]`;

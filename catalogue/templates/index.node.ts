@@ -4,17 +4,18 @@
  * (with the IAM actions each type's handlers need), Azure resource types through the services' own
  * types and the vendored Bicep index (which says whether Indexed mode evaluates a type), Google APIs
  * through the services' API names, Terraform types through the services' terraformResources and the
- * map.yaml of the <provider>/terraform inventories (gcp/terraform: each google_* type to its API's services,
- * and in apis.yaml the API itself, so a plan gets the Google verdict a list of APIs gets).
+ * map.yaml of the <provider>/terraform inventories, and each type's policy identifier where its inventory
+ * keeps one (gcp/terraform's apis.yaml: the API a google_* type calls; aws/terraform's iam.yaml: the IAM
+ * prefix of an aws_* type's package; azure/terraform's arm.yaml: the ARM type an azurerm_* type imports),
+ * so a plan gets the verdicts a list of APIs, an SCP or an ARM template gets.
  * Built once per catalogue.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { azureResourceTypeIndex } from "../dependencies/dependencies.node.ts";
-import { reconcileInventory } from "../inventory/inventory.ts";
 import { CLOUDFORMATION_INVENTORY, readHandlerPermissions } from "../inventory/cloudformation.node.ts";
+import { matchesItem, reconcileInventory } from "../inventory/inventory.ts";
 import { DEFAULT_INVENTORY_DIR, inventoryIds, readInventory } from "../inventory/load.node.ts";
+import { readTypeIdentifiers } from "../inventory/terraform-files.node.ts";
 import type { Catalogue } from "../load/load.ts";
 
 export interface TemplateIndex {
@@ -34,21 +35,32 @@ export interface TemplateIndex {
   readonly terraformApi: (type: string) => string | undefined;
   /** What the types' APIs were read from (the provider at its commit), for the answer's sources. */
   readonly terraformApiSource: string;
+  /**
+   * Terraform type → the identifier a vendor's document checks for it: the API (gcp), `<IAM prefix>:*`
+   * (aws: the whole service the type's package drives), or the ARM type (azure); undefined when no
+   * inventory keeps one.
+   */
+  readonly terraformNeed: (type: string) => TerraformNeed | undefined;
+  /** Terraform type → its inventory's exclusion ("reason: note"), when an inventory excludes it. */
+  readonly terraformExclusion: (type: string) => string | undefined;
+  /** Per vendor, the inventory file its Terraform types' identifiers come from, with the provider read. */
+  readonly terraformNeedSource: Readonly<Record<TerraformNeed["vendor"], string>>;
   /** Commit of the CloudFormation schemas read, for the answer's sources. */
   readonly cloudFormationSource: string;
 }
 
-const GCP_TERRAFORM = "gcp/terraform";
-
-/** gcp/terraform's apis.yaml (written by scripts/terraform-google-map.ts): type → API; empty when absent. */
-function readTerraformApis(inventoryDir: string): Map<string, string> {
-  const path = join(inventoryDir, GCP_TERRAFORM, "apis.yaml");
-  if (!existsSync(path)) return new Map();
-  const entries = Object.entries((parseYaml(readFileSync(path, "utf8")) ?? {}) as Record<string, unknown>);
-  return new Map(
-    entries.filter((entry): entry is [string, string] => /^[a-z0-9.-]+\.googleapis\.com$/.test(String(entry[1]))),
-  );
+export interface TerraformNeed {
+  readonly vendor: "aws" | "azure" | "gcp";
+  readonly identifier: string;
 }
+
+const GCP_TERRAFORM = "gcp/terraform";
+/** Per vendor: the inventory, its type → identifier file (written by scripts/terraform-*-map.ts), what a value looks like. */
+const NEED_FILES = {
+  gcp: { id: GCP_TERRAFORM, file: "apis.yaml", valid: /^[a-z0-9.-]+\.googleapis\.com$/ },
+  aws: { id: "aws/terraform", file: "iam.yaml", valid: /^[a-z0-9-]+$/ },
+  azure: { id: "azure/terraform", file: "arm.yaml", valid: /^[A-Za-z0-9.]+(\/[A-Za-z0-9]+)+$/ },
+} as const;
 
 const cache = new WeakMap<Catalogue, TemplateIndex>();
 
@@ -57,6 +69,34 @@ const push = (map: Map<string, string[]>, key: string, slug: string) => {
   if (!list.includes(slug)) list.push(slug);
   map.set(key, list);
 };
+
+/**
+ * The <provider>/terraform inventories: their map.yaml owners added to `owners`, their exclusions, and
+ * per vendor the type → identifier file the deployment check's verdicts read.
+ */
+function readTerraformInventories(inventoryDir: string, owners: Map<string, string[]>) {
+  const excluded: { item: string; why: string }[] = [];
+  for (const id of inventoryIds(inventoryDir).filter((id) => id.endsWith("/terraform"))) {
+    const read = readInventory(inventoryDir, id, []);
+    for (const [type, slugs] of Object.entries(read?.map ?? {}))
+      if (!type.endsWith("*")) for (const slug of typeof slugs === "string" ? [slugs] : slugs) push(owners, type, slug);
+    for (const exclusion of read?.exclusions ?? [])
+      excluded.push({
+        item: exclusion.item,
+        why: `${id} excludes it as ${exclusion.reason}${exclusion.of ? ` of ${exclusion.of}` : ""}${exclusion.note ? ` (${exclusion.note})` : ""}`,
+      });
+  }
+  const needs = Object.entries(NEED_FILES).map(([vendor, { id, file, valid }]) => {
+    const source = readInventory(inventoryDir, id, [])?.source;
+    const origin = source ? `${source.repository}/tree/${source.commit ?? source.version}` : "";
+    return {
+      vendor: vendor as TerraformNeed["vendor"],
+      of: readTypeIdentifiers(join(inventoryDir, id, file), valid),
+      source: source ? `inventory ${id} ${file} (${origin})` : "",
+    };
+  });
+  return { excluded, needs };
+}
 
 export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVENTORY_DIR): TemplateIndex {
   const cached = cache.get(catalogue);
@@ -83,12 +123,9 @@ export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVEN
       for (const group of record.dependencies)
         for (const type of group.identifiers) push(azureNeeded, type.toLowerCase(), service.slug);
   }
-  for (const id of inventoryIds(inventoryDir).filter((id) => id.endsWith("/terraform")))
-    for (const [type, owners] of Object.entries(readInventory(inventoryDir, id, [])?.map ?? {}))
-      if (!type.endsWith("*"))
-        for (const slug of typeof owners === "string" ? [owners] : owners) push(terraform, type, slug);
+  const { excluded, needs } = readTerraformInventories(inventoryDir, terraform);
   const bicep = azureResourceTypeIndex();
-  const terraformApis = readTerraformApis(inventoryDir);
+  const terraformApis = needs[0]!.of;
   const gcpTerraform = readInventory(inventoryDir, GCP_TERRAFORM, [])?.source;
   const index: TemplateIndex = {
     cloudFormationOwners: (type) => {
@@ -112,6 +149,18 @@ export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVEN
     gcpOwners: (api) => gcp.get(api) ?? [],
     terraformOwners: (type) => terraform.get(type) ?? [],
     terraformApi: (type) => terraformApis.get(type),
+    terraformNeed: (type) => {
+      for (const { vendor, of } of needs) {
+        const identifier = of.get(type);
+        if (identifier) return { vendor, identifier: vendor === "aws" ? `${identifier}:*` : identifier };
+      }
+      return undefined;
+    },
+    terraformExclusion: (type) => excluded.find((entry) => matchesItem(entry.item, type))?.why,
+    terraformNeedSource: Object.fromEntries(needs.map(({ vendor, source }) => [vendor, source])) as Record<
+      TerraformNeed["vendor"],
+      string
+    >,
     terraformApiSource: gcpTerraform
       ? `inventory gcp/terraform apis.yaml (${gcpTerraform.repository}/tree/${gcpTerraform.commit})`
       : "",

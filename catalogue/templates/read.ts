@@ -6,10 +6,7 @@
  * items it creates or calls, each with where in the input it came from; nothing is dropped: an item
  * of no known kind is still an item, and the check (check.ts) lists what it cannot place.
  */
-import { nestsDeeperThan } from "../base/nesting.ts";
-import { parse as parseJsonc, type ParseError } from "jsonc-parser";
-import { parse as parseYaml, type ScalarTag, type CollectionTag } from "yaml";
-import { MAX_JSON_DEPTH } from "../base/limits.ts";
+import { isGoogleApi, parseTemplateText, refuseCostly } from "./parse.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
 import { TemplateError } from "./errors.ts";
 
@@ -39,81 +36,16 @@ export interface Deployment {
 export const MAX_TEMPLATE_ITEMS = 2000;
 const MAX_FROM = 5;
 
-// CloudFormation's short forms (!Ref, !Sub, !GetAtt …) read as the long form's object, so a template
-// written with them parses; their values are not evaluated.
-const INTRINSICS = [
-  "Ref",
-  "Condition",
-  "Base64",
-  "Cidr",
-  "FindInMap",
-  "GetAtt",
-  "GetAZs",
-  "ImportValue",
-  "Join",
-  "Select",
-  "Split",
-  "Sub",
-  "Transform",
-  "And",
-  "Equals",
-  "If",
-  "Not",
-  "Or",
-  "ToJsonString",
-  "Length",
-];
-const longName = (name: string) => (name === "Ref" || name === "Condition" ? name : `Fn::${name}`);
-const CLOUDFORMATION_TAGS: (ScalarTag | CollectionTag)[] = INTRINSICS.flatMap((name) => [
-  { tag: `!${name}`, resolve: (value: string) => ({ [longName(name)]: value }) },
-  {
-    tag: `!${name}`,
-    collection: "seq",
-    resolve: (value: unknown) => ({ [longName(name)]: (value as { toJSON(): unknown }).toJSON() }),
-  } as unknown as CollectionTag,
-  {
-    tag: `!${name}`,
-    collection: "map",
-    resolve: (value: unknown) => ({ [longName(name)]: (value as { toJSON(): unknown }).toJSON() }),
-  } as unknown as CollectionTag,
-]);
-
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-const GOOGLE_API = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.googleapis\.com$/;
-
-/** The input as a value: parsed JSON or YAML, or the lines of a plain API list. */
-function parseText(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === "") throw new TemplateError("The template is empty.");
-  const words = trimmed.split(/[\s,]+/).filter((word) => word !== "");
-  if (words.every((word) => GOOGLE_API.test(word))) return words;
-  if (trimmed.startsWith("{") || trimmed.startsWith("["))
-    try {
-      return JSON.parse(trimmed);
-    } catch (error) {
-      // ARM templates may hold // and /* */ comments (Microsoft's "Template syntax: Comments"), as
-      // samples such as the Flex Consumption quickstart do: JSON with comments, nothing looser.
-      const errors: ParseError[] = [];
-      const value: unknown = parseJsonc(trimmed, errors, { allowTrailingComma: false, disallowComments: false });
-      if (errors.length === 0) return value;
-      throw new TemplateError(`The template starts like JSON but is not valid JSON: ${(error as Error).message}`);
-    }
-  try {
-    return parseYaml(trimmed, { customTags: CLOUDFORMATION_TAGS, maxAliasCount: 100, uniqueKeys: false });
-  } catch (error) {
-    throw new TemplateError(
-      `The template is neither JSON nor YAML: ${(error as Error).message.split("\n")[0]!.slice(0, 200)}`,
-    );
-  }
-}
+/** What stands in a request's `template` once a reader read it elsewhere (the handler gets the deployment). */
+export const READ_TEMPLATE = "(read before the check)";
 
 /** Reads a deployment from the request's `template`: its text, or the JSON value already parsed. */
 export function readDeployment(template: unknown): Deployment {
-  const value = typeof template === "string" ? parseText(template) : template;
-  if (nestsDeeperThan(value, MAX_JSON_DEPTH))
-    throw new TemplateError(`The template nests more than ${MAX_JSON_DEPTH} levels deep; no vendor template does.`);
+  const value = typeof template === "string" ? parseTemplateText(template) : template;
+  if (typeof template !== "string") refuseCostly(template);
   if (Array.isArray(value)) return apiList(value);
   if (!isObject(value))
     throw new TemplateError(
@@ -158,7 +90,7 @@ const plain = (format: DeploymentFormat, items: DeploymentItem[]): Deployment =>
 
 function apiList(values: unknown[]): Deployment {
   const items = new Items();
-  const bad = values.filter((value) => typeof value !== "string" || !GOOGLE_API.test(value));
+  const bad = values.filter((value) => !isGoogleApi(value));
   if (bad.length > 0)
     throw new TemplateError(
       `A list is read as Google API names (like run.googleapis.com); these are not: ${bad

@@ -19,6 +19,7 @@ import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load/load.ts"
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/contract/ports.ts";
 import type { PublicUrls } from "../../catalogue/base/urls.ts";
 import { answerMcp } from "../../mcp/answer.ts";
+import type { Deployment } from "../../catalogue/templates/read.ts";
 import {
   errorMessage,
   httpError,
@@ -178,9 +179,13 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
       answerMcp,
     };
     // The main thread validated the input with this row's schemas (catalogue/contract/run.ts).
-    const { client, ...input } = message.input as RowInput & { readonly client: string };
+    const { client, deployment, ...input } = message.input as RowInput & {
+      readonly client: string;
+      readonly deployment?: Deployment;
+    };
     const handled = await answerRow(row, context, input, {
       client,
+      ...(deployment ? { deployment } : {}),
       ...(message.counts ? { countIn: countIn(message.job) } : {}),
     });
     // Serialised here: a string crosses to the main thread far cheaper than the object (1 MB for

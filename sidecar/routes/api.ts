@@ -13,6 +13,9 @@ import { serializeJson, type Endpoint, type OperationContext, type Result } from
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/base/limits.ts";
 import { acceptedEncoding, cacheControl, compress, etagMatches, etagOf } from "../files.ts";
 import type { HeavyWorker, WorkerResult } from "../heavy/pool.ts";
+import { TemplateReader, UnreadBody, type ReadTemplate } from "../heavy/reader.ts";
+import { httpError } from "../heavy/messages.ts";
+import { Slots } from "../heavy/slots.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
@@ -119,43 +122,11 @@ export const OFF_THREAD_SLOTS = 8;
  */
 export const isHeavy = (row: Endpoint) => row.bucket !== undefined && (row.pure === true || row.method === "GET");
 
-/**
- * Runs heavy computations `slots` at a time (one by default), each after a turn of the event loop,
- * so that a burst of them (from many clients: each is limited by its bucket) leaves other requests
- * answered between them rather than after all of them (decisions.md#bounded-memory: 200 saved-list exit plans held
- * /v1/health for 9 s).
- */
-class HeavyQueue {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly slots: number;
-
-  constructor(slots = 1) {
-    this.slots = slots;
-  }
-
-  async run<T>(compute: () => T | Promise<T>): Promise<T> {
-    if (this.running >= this.slots) {
-      if (this.waiting.length >= HEAVY_WAITING_MAX)
-        throw Object.assign(
-          new HttpError(503, "Service unavailable", "Too many computations are waiting; retry in a few seconds."),
-          { retryAfter: 5 },
-        );
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    // A slot freed by another is handed over with it (the `running` count stays).
-    else this.running++;
-    try {
-      // Let the requests that arrived meanwhile be read and answered first.
-      await new Promise((resolve) => setImmediate(resolve));
-      return await compute();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
+const computationsBusy = () =>
+  Object.assign(
+    new HttpError(503, "Service unavailable", "Too many computations are waiting; retry in a few seconds."),
+    { retryAfter: 5 },
+  );
 
 /** The kept answers, and the key of each by the URL that asked for it. */
 function keptAnswers() {
@@ -175,12 +146,16 @@ function keptAnswers() {
 }
 
 export default fp(
-  async (app: FastifyInstance, context: OperationContext & { readonly heavyWorker?: HeavyWorker }) => {
+  async (
+    app: FastifyInstance,
+    context: OperationContext & { readonly heavyWorker?: HeavyWorker; readonly templateReader?: TemplateReader },
+  ) => {
     const { kept, keyByUrl } = keptAnswers();
     // Requests for an answer being computed wait for that computation rather than start another.
     const computing = new Map<string, Promise<Prepared<Buffer> | undefined>>();
-    const heavy = new HeavyQueue();
-    const offThread = new HeavyQueue(OFF_THREAD_SLOTS);
+    const heavy = new Slots(1, HEAVY_WAITING_MAX, computationsBusy);
+    const offThread = new Slots(OFF_THREAD_SLOTS, HEAVY_WAITING_MAX, computationsBusy);
+    const reader = context.templateReader ?? new TemplateReader();
     for (const row of context.table) {
       // A GET's answer is kept when it is pure or has an expiry (a saved list and what derives from it).
       const keep = row.pure === true || row.cache === "until-expiry" || row.method === "GET";
@@ -192,6 +167,7 @@ export default fp(
         config: {
           ...(row.bucket ? bucketConfig(row.bucket) : {}),
           ...(row.missBucket ? { missBucket: row.missBucket } : {}),
+          ...(row.readsTemplate ? { readsTemplate: true } : {}),
         },
         handler: async (request, reply) => {
           const byUrl = keep && row.method === "GET" && !row.headers ? `${row.operationId}\0${request.url}` : undefined;
@@ -202,7 +178,9 @@ export default fp(
             if (hit && hit.until > now) return send(request, reply, row, hit, now);
           }
           const params = row.restParam ? renameRest(row, request.params) : request.params;
-          const input = rowInput(row, { query: request.query, params, body: request.body, headers: request.headers });
+          const { body, deployment, refusal } = await readBody(request.body, reader);
+          const input = rowInput(row, { query: request.query, params, body, headers: request.headers });
+          if (refusal) throw httpError(refusal);
           const client = clientKey(request.ip);
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
@@ -219,8 +197,8 @@ export default fp(
           const compressed = encoding ? { encoding, minBytes: COMPRESS_MIN_BYTES } : undefined;
           const handle = (): Promise<WorkerResult> | Result | Promise<Result> =>
             worker
-              ? worker.run(row.operationId, { ...input, client }, context.now(), counter, compressed)
-              : answerRow(row, context, input, { client, countIn: counter });
+              ? worker.run(row.operationId, { ...input, client, deployment }, context.now(), counter, compressed)
+              : answerRow(row, context, input, { client, countIn: counter, deployment });
           const queue = isHeavy(row) ? heavy : row.offThread ? offThread : undefined;
           const computed = queue ? queue.run(handle) : handle();
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
@@ -255,6 +233,14 @@ export default fp(
   },
   { name: "api-routes", dependencies: ["errors", "rate-limit"] },
 );
+
+/**
+ * A readsTemplate row's body was left unread (app.ts): its template is read in a thread of its own,
+ * and its refusal thrown once the rest of the body is valid. Any other body is as parsed.
+ */
+async function readBody(body: unknown, reader: TemplateReader): Promise<ReadTemplate> {
+  return body instanceof UnreadBody ? reader.read({ body: body.text }) : { body };
+}
 
 /** Fastify names a wildcard "*"; the row names it after its last path parameter. */
 function renameRest(row: Endpoint, params: unknown): Record<string, unknown> {

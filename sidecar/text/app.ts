@@ -3,6 +3,8 @@
  * request (render.ts), its routes (the rows of routes.ts), the API same-origin under /v1/
  * (api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
+import { mcpOriginPolicy } from "../mcp-origin.ts";
+import { TemplateReader } from "../heavy/reader.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
@@ -141,6 +143,8 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     replies,
     site,
     computed,
+    templateReader: new TemplateReader(),
+    ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
   };
   await app.register(registerTextRoutes(context));

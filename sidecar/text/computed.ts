@@ -14,6 +14,8 @@ import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import type { StoredList } from "../store/store.ts";
+import type { Deployment } from "../../catalogue/templates/read.ts";
+import { Slots } from "../heavy/slots.ts";
 import { deploymentCheckBody } from "./deployment-check.ts";
 import { exitPlanBody } from "./exit-plan.ts";
 import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";
@@ -43,8 +45,10 @@ export const TEXT_JOBS = {
     catalogue: Catalogue,
     input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
   ) => exitPlanBody(catalogue, input),
-  deploymentCheck: (catalogue: Catalogue, input: Shape & { template: string; approved: string[]; asDoc?: boolean }) =>
-    deploymentCheckBody(catalogue, input),
+  deploymentCheck: (
+    catalogue: Catalogue,
+    input: Shape & { deployment: Deployment; approved: string[]; asDoc?: boolean },
+  ) => deploymentCheckBody(catalogue, input),
 } as const satisfies Record<string, (catalogue: Catalogue, input: never) => Computed>;
 
 type Jobs = typeof TEXT_JOBS;
@@ -71,36 +75,13 @@ const KEPT_BODY_MAX = 1024 * 1024;
 
 export const PAGES_BUSY_DETAILS = "Too many pages are being computed; retry in a few seconds.";
 
-/** `slots` jobs at a time, each after a turn of the event loop; up to PAGE_WAITING_MAX waiting, then 503. */
-class JobQueue {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-  private readonly slots: number;
+const pagesBusy = () => Object.assign(new HttpError(503, "Service unavailable", PAGES_BUSY_DETAILS), { retryAfter: 5 });
 
-  constructor(slots: number) {
-    this.slots = slots;
-  }
-
-  /** Runs `job` in its turn; `gone` (the client left while it waited) skips it. */
-  async run<T>(job: () => T | Promise<T>, gone: () => boolean = () => false): Promise<T> {
-    if (this.running >= this.slots) {
-      if (this.waiting.length >= PAGE_WAITING_MAX)
-        throw Object.assign(new HttpError(503, "Service unavailable", PAGES_BUSY_DETAILS), { retryAfter: 5 });
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else this.running++;
-    try {
-      // Requests that arrived meanwhile are read and answered first.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (gone())
-        throw Object.assign(new HttpError(503, "Service unavailable", "The client went away."), { retryAfter: 1 });
-      return await job();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
-    }
-  }
-}
+/** The client left while its job waited: the job is skipped. */
+const leftWhen = (gone: (() => boolean) | undefined) => () =>
+  gone?.()
+    ? Object.assign(new HttpError(503, "Service unavailable", "The client went away."), { retryAfter: 1 })
+    : undefined;
 
 type Kept =
   { readonly kind: "text"; readonly computed: Computed } | { readonly kind: "site"; readonly answer: SiteAnswer };
@@ -116,7 +97,7 @@ const keptSize = (kept: Kept) =>
 export class ComputedPages implements PagesComputer {
   private readonly catalogue: Catalogue;
   private readonly worker: PageWorker | undefined;
-  private readonly queue: JobQueue;
+  private readonly queue: Slots;
   private readonly kept = new LRUCache<string, Kept>({
     maxSize: PAGE_CACHE_BYTES,
     sizeCalculation: (kept, key) => keptSize(kept) + key.length * 2,
@@ -127,7 +108,7 @@ export class ComputedPages implements PagesComputer {
   constructor(catalogue: Catalogue, worker?: PageWorker) {
     this.catalogue = catalogue;
     this.worker = worker;
-    this.queue = new JobQueue(worker ? PAGE_SLOTS : 1);
+    this.queue = new Slots(worker ? PAGE_SLOTS : 1, PAGE_WAITING_MAX, pagesBusy);
   }
 
   /** Whether site pages render in the worker (else the caller renders them here). */
@@ -146,7 +127,7 @@ export class ComputedPages implements PagesComputer {
       kind: "text",
       computed: await this.queue.run(
         () => (this.worker ? this.worker.textPage(job) : runTextJob(this.catalogue, job)),
-        gone,
+        leftWhen(gone),
       ),
     });
     const kept = await this.keep(key, compute);
@@ -159,7 +140,7 @@ export class ComputedPages implements PagesComputer {
     if (!worker) throw new Error("no worker renders the site's pages");
     const compute = async (): Promise<Kept> => ({
       kind: "site",
-      answer: await this.queue.run(() => worker.sitePage(job), gone),
+      answer: await this.queue.run(() => worker.sitePage(job), leftWhen(gone)),
     });
     const kept = await this.keep(key === undefined ? undefined : `site\0${key}`, compute);
     return (kept as Extract<Kept, { kind: "site" }>).answer;

@@ -10,7 +10,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isHttpError } from "../../catalogue/base/problem.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
-import { checkTemplate } from "../../catalogue/contract/deployments.ts";
+import { checkTemplate, ReadDeployment } from "../../catalogue/contract/deployments.ts";
+import type { Deployment } from "../../catalogue/templates/read.ts";
+import { httpError } from "../heavy/messages.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
 import { resolveList } from "../../catalogue/lists/lists.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
@@ -25,10 +27,10 @@ import { render, widthOf } from "./render.ts";
 /** The job: the check's answer rendered, or its refusal; in HTML the Doc, which the site lays out. */
 export function deploymentCheckBody(
   catalogue: Catalogue,
-  input: Shape & { template: string; approved: string[]; asDoc?: boolean },
+  input: Shape & { deployment: Deployment; approved: string[]; asDoc?: boolean },
 ): Computed {
   try {
-    const doc = deploymentCheckDoc(checkTemplate(catalogue, input.template, input.approved));
+    const doc = deploymentCheckDoc(checkTemplate(catalogue, new ReadDeployment(input.deployment), input.approved));
     return { status: 200, body: input.asDoc ? JSON.stringify(doc) : render(doc, input.rendering, input.width) };
   } catch (error) {
     if (!isHttpError(error)) throw error;
@@ -85,8 +87,18 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
     return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
   }
   if (await strictBucket(c, request, reply)) return reply;
+  let deployment: Deployment;
+  try {
+    // Read in a thread of its own (heavy/reader.ts): a costly template fails alone, with a 422.
+    const read = await c.templateReader.read({ template });
+    if (read.refusal) throw httpError(read.refusal);
+    deployment = read.deployment!;
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
+  }
   const asDoc = rendering === "html" && c.site.available;
-  const input = { template, approved, rendering, width: widthOf(request), asDoc };
+  const input = { deployment, approved, rendering, width: widthOf(request), asDoc };
   const computed = await c.computed.text({ name: "deploymentCheck", input }, clientGone(request));
   return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }

@@ -10,6 +10,7 @@
  * - POST /lists — the save form, form-encoded: the same list as POST /v1/lists saves (strict
  *   bucket), then a 303 to its page.
  */
+import type { McpOriginPolicy } from "../mcp-origin.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { issueDetails } from "../../catalogue/base/issues.ts";
@@ -47,6 +48,9 @@ export const LIST_FILES: Record<string, { type: string; make: (c: Catalogue, ids
   },
 };
 
+export const FOREIGN_HOST_DETAILS =
+  "This form takes posts from browsers only for this server's own host names (its public URLs, loopback, MCP_ALLOWED_ORIGINS): a page whose name was pointed at this server's address (DNS rebinding) cannot submit it.";
+
 export const CROSS_SITE_DETAILS =
   "This form takes posts from this site's own pages (or from a client that sends no Origin, such as curl); a page on another site cannot submit it.";
 
@@ -57,8 +61,16 @@ export const CROSS_SITE_DETAILS =
  * none; else no Origin (curl, scripts), the text host's configured origin, or an Origin naming the
  * host the request was sent to.
  */
-export function crossSiteRefusal(request: FastifyRequest, textUrl: string | undefined): string | undefined {
+export function crossSiteRefusal(
+  request: FastifyRequest,
+  textUrl: string | undefined,
+  hosts?: Pick<McpOriginPolicy, "allowsHost">,
+): string | undefined {
   const site = request.headers["sec-fetch-site"];
+  // A browser posting to a name rebound to this server's address sends that name as Host, and
+  // calls the post same-origin: a browser's post is taken only for this server's own host names.
+  const browser = site !== undefined || request.headers.origin !== undefined;
+  if (browser && hosts && !hosts.allowsHost(request.headers.host)) return FOREIGN_HOST_DETAILS;
   if (site === "cross-site") return CROSS_SITE_DETAILS;
   // The browser's own word for a post from this origin (or typed by the user): under the site's
   // Referrer-Policy: no-referrer, Chromium sends such a post with `Origin: null`.

@@ -4,6 +4,7 @@
  * (allowedMethods), and nginx's text-host locations from the table (scripts/deploy-config.ts): one
  * added row is routed, allowed and proxied.
  */
+import { gateUploads } from "../upload-gate.ts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { cacheControl } from "../files.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/base/limits.ts";
@@ -78,7 +79,7 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
       );
       // Before the body is read: a post from another site's page is refused (403), whatever it holds.
       scope.addHook("onRequest", (request, reply, done) => {
-        const refusal = crossSiteRefusal(request, context.textUrl);
+        const refusal = crossSiteRefusal(request, context.textUrl, context.hosts);
         if (refusal === undefined) return done();
         void context.replies.error(request, reply, 403, "Forbidden", refusal);
       });
@@ -87,6 +88,7 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
       await scope.register(async (raw) => {
         raw.removeAllContentTypeParsers();
         raw.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+        gateUploads(raw, () => true);
         for (const route of routes.filter((row) => row.form && row.rawBodyLimit)) add(raw, route);
       });
     });

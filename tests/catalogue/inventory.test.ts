@@ -4,9 +4,9 @@
  * in docs/data.md is what npm run docs:coverage writes.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import { parse as parseYaml } from "yaml";
@@ -21,6 +21,7 @@ import {
   type Inventory,
   type InventoryService,
 } from "../../catalogue/inventory/inventory.ts";
+import { azureResourceTypeIndex } from "../../catalogue/dependencies/dependencies.node.ts";
 import { readInventory, reconcileAll } from "../../catalogue/inventory/load.node.ts";
 import { diffItems, diffLines } from "../../catalogue/inventory/refresh.ts";
 import { realCatalogue } from "../helpers/app.ts";
@@ -196,6 +197,126 @@ describe("the catalogue's inventories", () => {
     }
     for (const exclusion of terraform.exclusions)
       expect(exclusion.note, exclusion.item).toContain(`calls ${apis[exclusion.item]}`);
+  });
+
+  it("aws/terraform's iam.yaml gives every type an IAM prefix of aws/iam, and its owners own that prefix", () => {
+    const terraform = inventories.find((entry) => entry.id === "aws/terraform")!;
+    const iam = inventories.find((entry) => entry.id === "aws/iam")!;
+    const prefixes = parseYaml(
+      readFileSync(new URL("../../catalogue/inventory/data/aws/terraform/iam.yaml", import.meta.url), "utf8"),
+    ) as Record<string, string>;
+    for (const type of terraform.items) expect(iam.items, type).toContain(prefixes[type]);
+    // packages.yaml narrows a shared prefix, never hands a type to a service of another prefix.
+    for (const [type, owners] of Object.entries(terraform.map))
+      for (const slug of [owners].flat())
+        expect(catalogue.bySlug.get(slug)!.policyIdentifiers.iamPrefixes, `${type} → ${slug}`).toContain(
+          prefixes[type],
+        );
+  });
+
+  it("azure/terraform's arm.yaml gives types only deployable ARM types of the Bicep index", () => {
+    const terraform = inventories.find((entry) => entry.id === "azure/terraform")!;
+    const types = parseYaml(
+      readFileSync(new URL("../../catalogue/inventory/data/azure/terraform/arm.yaml", import.meta.url), "utf8"),
+    ) as Record<string, string>;
+    const bicep = azureResourceTypeIndex();
+    for (const [type, armType] of Object.entries(types)) {
+      expect(terraform.items, type).toContain(type);
+      expect(bicep.get(armType.toLowerCase())?.type, type).toBe(armType);
+    }
+    expect(Object.keys(types).length / terraform.items.length).toBeGreaterThan(0.9);
+  });
+
+  it("scripts/terraform-aws-map.ts reads a provider clone: its packages' resources, their IAM prefix by name or names_data.hcl", () => {
+    // A clone in miniature, its files shaped as the provider's generator and names data write them.
+    const dir = mkdtempSync(join(tmpdir(), "terraform-aws-"));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    const method = (name: string, types: string[]) =>
+      `\nfunc (p *servicePackage) ${name}(ctx context.Context) []*inttypes.ServicePackage${name} {\n\treturn []*inttypes.ServicePackage${name}{\n${types.map((type) => `\t\t{\n\t\t\tFactory:  f,\n\t\t\tTypeName: "${type}",\n\t\t},\n`).join("")}\t}\n}\n`;
+    write(
+      "internal/service/sqs/service_package_gen.go",
+      `package sqs\n${method("SDKDataSources", ["aws_sqs_queues"])}${method("SDKResources", ["aws_sqs_queue"])}`,
+    );
+    write(
+      "internal/service/appautoscaling/service_package_gen.go",
+      `package appautoscaling\n${method("FrameworkResources", ["aws_appautoscaling_target"])}`,
+    );
+    write(
+      "names/data/names_data.hcl",
+      'service "appautoscaling" {\n  cli_v2_command {\n    aws_cli_v2_command = "application-autoscaling"\n  }\n}\n',
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "clone");
+    const out = join(dir, "out");
+    mkdirSync(out);
+    execFileSync(process.execPath, ["scripts/terraform-aws-map.ts", join(dir, ".git"), out], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      stdio: "pipe",
+    });
+    const read = (file: string) => parseYaml(readFileSync(join(out, file), "utf8")) as unknown;
+    expect(
+      readFileSync(join(out, "items.txt"), "utf8")
+        .split("\n")
+        .filter((line) => line && !line.startsWith("#")),
+    ).toEqual(["aws_appautoscaling_target", "aws_sqs_queue"]);
+    expect(read("iam.yaml")).toEqual({ aws_appautoscaling_target: "application-autoscaling", aws_sqs_queue: "sqs" });
+    expect(read("map.yaml")).toMatchObject({ aws_sqs_queue: "aws-sqs" });
+  });
+
+  it("scripts/terraform-azurerm-map.ts reads a provider clone: registrations, typed resources, each page's import ID", () => {
+    const dir = mkdtempSync(join(tmpdir(), "terraform-azurerm-"));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    // Framework resources listed first, as some registrations do, must not hide the typed ones.
+    write(
+      "internal/services/keyvault/registration.go",
+      [
+        "package keyvault\n",
+        "func (r Registration) FrameworkResources() []sdk.FrameworkWrappedResource {\n\treturn []sdk.FrameworkWrappedResource{}\n}\n",
+        "func (r Registration) SupportedResources() map[string]*pluginsdk.Resource {",
+        '\treturn map[string]*pluginsdk.Resource{\n\t\t"azurerm_key_vault": resourceKeyVault(),\n\t}\n}\n',
+        "func (r Registration) Resources() []sdk.Resource {\n\treturn []sdk.Resource{\n\t\tKeyVaultKeyResource{},\n\t}\n}\n",
+      ].join("\n"),
+    );
+    write(
+      "internal/services/keyvault/key_resource.go",
+      'package keyvault\n\nfunc (KeyVaultKeyResource) ResourceType() string {\n\treturn "azurerm_key_vault_key"\n}\n',
+    );
+    write(
+      "website/docs/r/key_vault.html.markdown",
+      "```shell\nterraform import azurerm_key_vault.example /subscriptions/0/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/vault1\n```\n",
+    );
+    write(
+      "website/docs/r/key_vault_key.html.markdown",
+      "```shell\nterraform import azurerm_key_vault_key.example https://vault1.vault.azure.net/keys/k/0\n```\n",
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-q", "-m", "clone");
+    const out = join(dir, "out");
+    mkdirSync(out);
+    // A key's ID is its URL: no ARM type, so packages.yaml places it.
+    writeFileSync(join(out, "packages.yaml"), "keyvault: { services: [azure-key-vault] }\n");
+    execFileSync(process.execPath, ["scripts/terraform-azurerm-map.ts", join(dir, ".git"), out], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      stdio: "pipe",
+    });
+    const read = (file: string) => parseYaml(readFileSync(join(out, file), "utf8")) as unknown;
+    expect(read("arm.yaml")).toEqual({ azurerm_key_vault: "Microsoft.KeyVault/vaults" });
+    expect(read("map.yaml")).toEqual({
+      azurerm_key_vault: "azure-key-vault",
+      azurerm_key_vault_key: "azure-key-vault",
+    });
   });
 
   it("in docs/data.md are what npm run docs:coverage writes", async () => {

@@ -58,7 +58,7 @@ export interface paths {
     };
     /**
      * Contract changelog
-     * @description Every version of the API contract, newest first, with its date and changes. Not rate-limited. Cached for 5 minutes.
+     * @description Every version of the API contract, newest first, with its date and changes. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getChangelog"];
     put?: never;
@@ -67,7 +67,7 @@ export interface paths {
     options?: never;
     /**
      * Contract changelog (headers only)
-     * @description Every version of the API contract, newest first, with its date and changes. Not rate-limited. Cached for 5 minutes.
+     * @description Every version of the API contract, newest first, with its date and changes. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetChangelog"];
     patch?: never;
@@ -82,7 +82,7 @@ export interface paths {
     };
     /**
      * List providers
-     * @description Every provider, with head office, jurisdiction, regions and the sovereignty flags. Not rate-limited. Cached for 5 minutes.
+     * @description Every provider, with head office, jurisdiction, regions and the sovereignty flags. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listProviders"];
     put?: never;
@@ -91,7 +91,7 @@ export interface paths {
     options?: never;
     /**
      * List providers (headers only)
-     * @description Every provider, with head office, jurisdiction, regions and the sovereignty flags. Not rate-limited. Cached for 5 minutes.
+     * @description Every provider, with head office, jurisdiction, regions and the sovereignty flags. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListProviders"];
     patch?: never;
@@ -106,7 +106,7 @@ export interface paths {
     };
     /**
      * List categories
-     * @description Every service category. Not rate-limited. Cached for 5 minutes.
+     * @description Every service category. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listCategories"];
     put?: never;
@@ -115,7 +115,7 @@ export interface paths {
     options?: never;
     /**
      * List categories (headers only)
-     * @description Every service category. Not rate-limited. Cached for 5 minutes.
+     * @description Every service category. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListCategories"];
     patch?: never;
@@ -130,7 +130,7 @@ export interface paths {
     };
     /**
      * Search and filter services
-     * @description Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit, or an unknown compliance programme, is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance and jurisdiction take comma-separated, case-insensitive lists: every programme of compliance is required, any jurisdiction of jurisdiction matches. A bad page or limit, an unknown compliance programme or jurisdiction, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listServices"];
     put?: never;
@@ -139,7 +139,7 @@ export interface paths {
     options?: never;
     /**
      * Search and filter services (headers only)
-     * @description Services ordered by provider then name, or by relevance when q is given. Unknown parameters are ignored; a bad page or limit, or an unknown compliance programme, is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance and jurisdiction take comma-separated, case-insensitive lists: every programme of compliance is required, any jurisdiction of jurisdiction matches. A bad page or limit, an unknown compliance programme or jurisdiction, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListServices"];
     patch?: never;
@@ -154,7 +154,7 @@ export interface paths {
     };
     /**
      * Get one service
-     * @description A service with sub-services, equivalents on other providers and policy identifiers. Not rate-limited. Cached for 5 minutes.
+     * @description A service with sub-services, equivalents on other providers and policy identifiers. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getService"];
     put?: never;
@@ -163,7 +163,7 @@ export interface paths {
     options?: never;
     /**
      * Get one service (headers only)
-     * @description A service with sub-services, equivalents on other providers and policy identifiers. Not rate-limited. Cached for 5 minutes.
+     * @description A service with sub-services, equivalents on other providers and policy identifiers. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetService"];
     patch?: never;
@@ -178,7 +178,7 @@ export interface paths {
     };
     /**
      * The equivalence matrix
-     * @description Every equivalence group (one kind of service: object storage, managed Kubernetes…) with its members by provider, the largest portfolios first and each provider's flagship first; and the providers, largest first, as the matrix's possible columns. Not rate-limited. Cached for 5 minutes.
+     * @description Every equivalence group (one kind of service: object storage, managed Kubernetes…) with its members by provider, the largest portfolios first and each provider's flagship first; and the providers, largest first, as the matrix's possible columns. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listEquivalents"];
     put?: never;
@@ -187,7 +187,7 @@ export interface paths {
     options?: never;
     /**
      * The equivalence matrix (headers only)
-     * @description Every equivalence group (one kind of service: object storage, managed Kubernetes…) with its members by provider, the largest portfolios first and each provider's flagship first; and the providers, largest first, as the matrix's possible columns. Not rate-limited. Cached for 5 minutes.
+     * @description Every equivalence group (one kind of service: object storage, managed Kubernetes…) with its members by provider, the largest portfolios first and each provider's flagship first; and the providers, largest first, as the matrix's possible columns. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListEquivalents"];
     patch?: never;
@@ -202,7 +202,7 @@ export interface paths {
     };
     /**
      * Get one equivalence group
-     * @description One equivalence group with its member services in full, by provider. Not rate-limited. Cached for 5 minutes.
+     * @description One equivalence group with its member services in full, by provider. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getEquivalenceGroup"];
     put?: never;
@@ -211,7 +211,7 @@ export interface paths {
     options?: never;
     /**
      * Get one equivalence group (headers only)
-     * @description One equivalence group with its member services in full, by provider. Not rate-limited. Cached for 5 minutes.
+     * @description One equivalence group with its member services in full, by provider. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetEquivalenceGroup"];
     patch?: never;
@@ -226,7 +226,7 @@ export interface paths {
     };
     /**
      * Lifecycle watch
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `status` and `provider` filter too. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status` and `provider` filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listLifecycle"];
     put?: never;
@@ -235,7 +235,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle watch (headers only)
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `status` and `provider` filter too. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status` and `provider` filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListLifecycle"];
     patch?: never;
@@ -250,7 +250,7 @@ export interface paths {
     };
     /**
      * Lifecycle feed (Atom)
-     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleAtom"];
     put?: never;
@@ -259,7 +259,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle feed (Atom) (headers only)
-     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleAtom"];
     patch?: never;
@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -283,7 +283,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle calendar (iCalendar) (headers only)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown provider, a bad status or a bad within is a 400. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleCalendar"];
     patch?: never;
@@ -298,7 +298,7 @@ export interface paths {
     };
     /**
      * Catalogue changes by release
-     * @description What each catalogue release added, removed, renamed or moved in lifecycle, newest first, each counted from the release before it; changes not yet recorded as a release come first with released: false. Not rate-limited. Cached for 5 minutes.
+     * @description What each catalogue release added, removed, renamed or moved in lifecycle, newest first, each counted from the release before it; changes not yet recorded as a release come first with released: false. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getChanges"];
     put?: never;
@@ -307,7 +307,7 @@ export interface paths {
     options?: never;
     /**
      * Catalogue changes by release (headers only)
-     * @description What each catalogue release added, removed, renamed or moved in lifecycle, newest first, each counted from the release before it; changes not yet recorded as a release come first with released: false. Not rate-limited. Cached for 5 minutes.
+     * @description What each catalogue release added, removed, renamed or moved in lifecycle, newest first, each counted from the release before it; changes not yet recorded as a release come first with released: false. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetChanges"];
     patch?: never;
@@ -322,7 +322,7 @@ export interface paths {
     };
     /**
      * Catalogue changes feed (Atom)
-     * @description GET /v1/changes as an Atom 1.0 feed: one entry per release. Not rate-limited. Cached for 5 minutes.
+     * @description GET /v1/changes as an Atom 1.0 feed: one entry per release. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getChangesAtom"];
     put?: never;
@@ -331,7 +331,7 @@ export interface paths {
     options?: never;
     /**
      * Catalogue changes feed (Atom) (headers only)
-     * @description GET /v1/changes as an Atom 1.0 feed: one entry per release. Not rate-limited. Cached for 5 minutes.
+     * @description GET /v1/changes as an Atom 1.0 feed: one entry per release. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetChangesAtom"];
     patch?: never;
@@ -346,7 +346,7 @@ export interface paths {
     };
     /**
      * Compare services
-     * @description Up to 10 services side by side, with a shared-attribute table and compliance in common and apart. Not rate-limited. Cached for 5 minutes.
+     * @description Up to 10 services side by side, with a shared-attribute table and compliance in common and apart. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["compareServices"];
     put?: never;
@@ -355,7 +355,7 @@ export interface paths {
     options?: never;
     /**
      * Compare services (headers only)
-     * @description Up to 10 services side by side, with a shared-attribute table and compliance in common and apart. Not rate-limited. Cached for 5 minutes.
+     * @description Up to 10 services side by side, with a shared-attribute table and compliance in common and apart. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headCompareServices"];
     patch?: never;
@@ -370,7 +370,7 @@ export interface paths {
     };
     /**
      * Jurisdictional exposure scorecard
-     * @description Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to 50 services. Procurement triage, not legal advice. Not rate-limited. Cached for 5 minutes.
+     * @description Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to 50 services. Procurement triage, not legal advice. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getExposure"];
     put?: never;
@@ -379,7 +379,7 @@ export interface paths {
     options?: never;
     /**
      * Jurisdictional exposure scorecard (headers only)
-     * @description Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to 50 services. Procurement triage, not legal advice. Not rate-limited. Cached for 5 minutes.
+     * @description Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to 50 services. Procurement triage, not legal advice. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetExposure"];
     patch?: never;
@@ -396,7 +396,7 @@ export interface paths {
     put?: never;
     /**
      * AWS service control policy
-     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateScp"];
     delete?: never;
@@ -416,7 +416,7 @@ export interface paths {
     put?: never;
     /**
      * Azure policy initiative
-     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateAzurePolicy"];
     delete?: never;
@@ -436,7 +436,7 @@ export interface paths {
     put?: never;
     /**
      * GCP organisation policy
-     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateGcpOrgPolicy"];
     delete?: never;
@@ -456,7 +456,7 @@ export interface paths {
     put?: never;
     /**
      * Markdown export
-     * @description The approved list as Markdown for runbooks, lifecycle shown. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The approved list as Markdown for runbooks, lifecycle shown. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["exportMarkdown"];
     delete?: never;
@@ -476,7 +476,7 @@ export interface paths {
     put?: never;
     /**
      * Exit plan
-     * @description Maps an approved list onto the providers a target allows (to: providers, sovereignOption, euResidentOnly, jurisdictions, each narrowing; exclude removes). Per service: stays (already on an allowed provider and open to new customers), mapped (its candidates on allowed providers: equivalence-group peers, the same product operated elsewhere, same-category services sharing a compatibility entry; ranked by job fit, lineage, compatibility, category, each provider's flagship, then consolidation onto fewer providers, each with the signal that decided; a service doing several jobs gets a target per job) or no-equivalent (a gap, with up to three similar same-category services marked as not equivalent). Deprecated, sunset and retired services are never proposed; a gap they leave says so. Then the gaps, a proposed target list chosen by greedy set cover to keep the providers few, and the exposure before and after (as GET /v1/exposure computes it; after counts the gaps where they are now). ?format=md or Accept: text/markdown answers a Markdown document to hand over (gaps first, a table per provider moved from, exposure, sources, the catalogue release); ?format=csv or Accept: text/csv a CSV. No criterion, an unknown provider, an unknown body key (named, with the key it most likely meant) or a target no provider meets: 400. Ids given more than once are planned once and named in notes. Rate limit: relaxed bucket, 30 requests per minute per IP. Not cached.
+     * @description Maps an approved list onto the providers a target allows (to: providers, sovereignOption, euResidentOnly, jurisdictions, each narrowing; exclude removes). Per service: stays (already on an allowed provider and open to new customers), mapped (its candidates on allowed providers: equivalence-group peers, the same product operated elsewhere, same-category services sharing a compatibility entry; ranked by job fit, lineage, compatibility, category, each provider's flagship, then consolidation onto fewer providers, each with the signal that decided; a service doing several jobs gets a target per job) or no-equivalent (a gap, with up to three similar same-category services marked as not equivalent). Deprecated, sunset and retired services are never proposed; a gap they leave says so. Then the gaps, a proposed target list chosen by greedy set cover to keep the providers few, and the exposure before and after (as GET /v1/exposure computes it; after counts the gaps where they are now). ?format=md or Accept: text/markdown answers a Markdown document to hand over (gaps first, a table per provider moved from, exposure, sources, the catalogue release); ?format=csv or Accept: text/csv a CSV. No criterion, an unknown provider, an unknown body key (named, with the key it most likely meant) or a target no provider meets: 400. Ids given more than once are planned once and named in notes. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Not cached.
      */
     post: operations["planExit"];
     delete?: never;
@@ -496,7 +496,7 @@ export interface paths {
     put?: never;
     /**
      * Deployment check
-     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, which the Google verdict then checks), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, or holds more than 2,000 resources is a 400 Invalid template naming what was not understood. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (500,000 values after YAML aliases, 32 levels of nesting, 48 MB of heap and 10 s, each per request); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["checkDeployment"];
     delete?: never;
@@ -516,7 +516,7 @@ export interface paths {
     put?: never;
     /**
      * Save an approved-services list
-     * @description Saves a list for 90 days from its last read (every read of it renews it) and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Saves a list for 90 days from its last read (every read of it renews it) and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["createList"];
     delete?: never;
@@ -534,7 +534,7 @@ export interface paths {
     };
     /**
      * Get a saved list
-     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getList"];
     put?: never;
@@ -543,7 +543,7 @@ export interface paths {
     options?: never;
     /**
      * Get a saved list (headers only)
-     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     head: operations["headGetList"];
     patch?: never;
@@ -558,7 +558,7 @@ export interface paths {
     };
     /**
      * A saved list's lifecycle calendar
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getListLifecycleCalendar"];
     put?: never;
@@ -567,7 +567,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's lifecycle calendar (headers only)
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     head: operations["headGetListLifecycleCalendar"];
     patch?: never;
@@ -582,7 +582,7 @@ export interface paths {
     };
     /**
      * A saved list's exit plan
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     get: operations["getListExitPlan"];
     put?: never;
@@ -591,7 +591,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's exit plan (headers only)
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     head: operations["headGetListExitPlan"];
     patch?: never;
@@ -606,7 +606,7 @@ export interface paths {
     };
     /**
      * Catalogue status
-     * @description Catalogue counts, last-updated time and each component's state. Not rate-limited. Not cached.
+     * @description Catalogue counts, last-updated time and each component's state. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Not cached.
      */
     get: operations["getStatus"];
     put?: never;
@@ -615,7 +615,7 @@ export interface paths {
     options?: never;
     /**
      * Catalogue status (headers only)
-     * @description Catalogue counts, last-updated time and each component's state. Not rate-limited. Not cached.
+     * @description Catalogue counts, last-updated time and each component's state. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Not cached.
      */
     head: operations["headGetStatus"];
     patch?: never;
@@ -630,7 +630,7 @@ export interface paths {
     };
     /**
      * Status history
-     * @description Samples of the last 24 hours, newest first, at most 200: one record every 10 minutes and at each start, holding every component's state (components) and their roll-up (component "all", status, the slowest latencyMs, message). Kept by the store, so it survives a restart. Not rate-limited. Not cached.
+     * @description Samples of the last 24 hours, newest first, at most 200: one record every 10 minutes and at each start, holding every component's state (components) and their roll-up (component "all", status, the slowest latencyMs, message). Kept by the store, so it survives a restart. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Not cached.
      */
     get: operations["getStatusHistory"];
     put?: never;
@@ -639,7 +639,7 @@ export interface paths {
     options?: never;
     /**
      * Status history (headers only)
-     * @description Samples of the last 24 hours, newest first, at most 200: one record every 10 minutes and at each start, holding every component's state (components) and their roll-up (component "all", status, the slowest latencyMs, message). Kept by the store, so it survives a restart. Not rate-limited. Not cached.
+     * @description Samples of the last 24 hours, newest first, at most 200: one record every 10 minutes and at each start, holding every component's state (components) and their roll-up (component "all", status, the slowest latencyMs, message). Kept by the store, so it survives a restart. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Not cached.
      */
     head: operations["headGetStatusHistory"];
     patch?: never;
@@ -654,7 +654,7 @@ export interface paths {
     };
     /**
      * Health probe
-     * @description Liveness probe: ok when the store answers a ping within a second (one ping at most every second, shared by all callers), else degraded, so a hung store shows here. Not rate-limited. Not cached.
+     * @description Liveness probe: ok when the store answers a ping within a second (one ping at most every second, shared by all callers), else degraded, so a hung store shows here. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Not cached.
      */
     get: operations["getHealth"];
     put?: never;
@@ -663,7 +663,7 @@ export interface paths {
     options?: never;
     /**
      * Health probe (headers only)
-     * @description Liveness probe: ok when the store answers a ping within a second (one ping at most every second, shared by all callers), else degraded, so a hung store shows here. Not rate-limited. Not cached.
+     * @description Liveness probe: ok when the store answers a ping within a second (one ping at most every second, shared by all callers), else degraded, so a hung store shows here. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Not cached.
      */
     head: operations["headGetHealth"];
     patch?: never;
@@ -680,7 +680,7 @@ export interface paths {
     put?: never;
     /**
      * Send feedback
-     * @description Stores feedback durably. type defaults to general when omitted or unrecognised; message 5 to 5000 characters. Rate limit: relaxed bucket, 30 requests per minute per IP. Not cached.
+     * @description Stores feedback durably. type defaults to general when omitted or unrecognised; message 5 to 5000 characters. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Not cached.
      */
     post: operations["sendFeedback"];
     delete?: never;
@@ -700,7 +700,7 @@ export interface paths {
     put?: never;
     /**
      * Outbound-click telemetry
-     * @description Records that a documentation or pricing link was followed. No personal data is stored. Rate limit: relaxed bucket, 30 requests per minute per IP. Not cached.
+     * @description Records that a documentation or pricing link was followed. No personal data is stored. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Not cached.
      */
     post: operations["recordOutboundClick"];
     delete?: never;
@@ -1324,6 +1324,10 @@ export interface components {
       };
       /** @description Each bucket's limit, in prose */
       rateLimits: {
+        [key: string]: string;
+      };
+      /** @description Per-request limits in prose: bodies, the deployment check's template budgets (added in 1.11.0) */
+      limits: {
         [key: string]: string;
       };
       /** @description Each major version with its status and operations */
@@ -2589,11 +2593,16 @@ export interface components {
       };
       /** @description Present only when compliance was given: what backs each answer (since 1.10.0) */
       compliance?: {
-        /** @description The programme asked for (compliance vocabulary id) */
+        /** @description The programme asked for (compliance vocabulary id); when several were, the first of programmes */
         id: string;
         /** @description Its name */
         name: string;
-        /** @description Per service on this page: the sources (scope lists) that name it for the programme */
+        /** @description Every programme asked for, each required of every service listed (since 1.11.0) */
+        programmes?: {
+          id: string;
+          name: string;
+        }[];
+        /** @description Per service on this page: the sources (scope lists) that name it for the programmes */
         sources: {
           [key: string]: components["schemas"]["ServiceSource"][];
         };
@@ -2991,6 +3000,15 @@ export interface operations {
           "application/json": components["schemas"]["Changelog"];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3013,6 +3031,13 @@ export interface operations {
     responses: {
       /** @description Contract changelog */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -3045,6 +3070,15 @@ export interface operations {
           "application/json": components["schemas"]["Provider"][];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3067,6 +3101,13 @@ export interface operations {
     responses: {
       /** @description List providers */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -3099,6 +3140,15 @@ export interface operations {
           "application/json": components["schemas"]["Category"][];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3126,6 +3176,13 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3148,8 +3205,16 @@ export interface operations {
         freeTier?: boolean | ("0" | "1" | "true" | "false");
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
-        /** @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0) */
+        /**
+         * @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @example c5,hds
+         */
         compliance?: string;
+        /**
+         * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
+         * @example EU,CH
+         */
+        jurisdiction?: string;
         /** @description 1-based page index */
         page?: number;
         /** @description Page size, 1 to 200 */
@@ -3203,8 +3268,16 @@ export interface operations {
         freeTier?: boolean | ("0" | "1" | "true" | "false");
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
-        /** @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0) */
+        /**
+         * @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @example c5,hds
+         */
         compliance?: string;
+        /**
+         * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
+         * @example EU,CH
+         */
+        jurisdiction?: string;
         /** @description 1-based page index */
         page?: number;
         /** @description Page size, 1 to 200 */
@@ -3263,6 +3336,15 @@ export interface operations {
           "application/json": components["schemas"]["ServiceDetail"];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
@@ -3305,6 +3387,13 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
@@ -3339,6 +3428,15 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceMatrix"];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3361,6 +3459,13 @@ export interface operations {
     responses: {
       /** @description The equivalence matrix */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -3397,6 +3502,15 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["EquivalenceGroupDetail"];
+        };
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
@@ -3441,6 +3555,13 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
@@ -3472,6 +3593,11 @@ export interface operations {
          * @example gcp
          */
         provider?: string;
+        /**
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @example aws-ec2,gcp-gke
+         */
+        ids?: string;
       };
       header?: never;
       path?: never;
@@ -3523,6 +3649,11 @@ export interface operations {
          * @example gcp
          */
         provider?: string;
+        /**
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @example aws-ec2,gcp-gke
+         */
+        ids?: string;
       };
       header?: never;
       path?: never;
@@ -3568,6 +3699,11 @@ export interface operations {
          * @example gcp
          */
         provider?: string;
+        /**
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @example aws-ec2,gcp-gke
+         */
+        ids?: string;
       };
       header?: never;
       path?: never;
@@ -3619,6 +3755,11 @@ export interface operations {
          * @example gcp
          */
         provider?: string;
+        /**
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @example aws-ec2,gcp-gke
+         */
+        ids?: string;
       };
       header?: never;
       path?: never;
@@ -3664,6 +3805,11 @@ export interface operations {
          * @example gcp
          */
         provider?: string;
+        /**
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @example aws-ec2,gcp-gke
+         */
+        ids?: string;
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
@@ -3721,6 +3867,11 @@ export interface operations {
          */
         provider?: string;
         /**
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @example aws-ec2,gcp-gke
+         */
+        ids?: string;
+        /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
          */
@@ -3773,6 +3924,15 @@ export interface operations {
           "application/json": components["schemas"]["ChangeHistory"];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3795,6 +3955,13 @@ export interface operations {
     responses: {
       /** @description Catalogue changes by release */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -3827,6 +3994,15 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -3849,6 +4025,13 @@ export interface operations {
     responses: {
       /** @description Catalogue changes feed (Atom) */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -4575,6 +4758,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Unprocessable content. The body's error is one of: Idempotency-Key reused; Template too costly; Unprocessable content (x-error-catalogue says when each happens). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Too many requests. The body's error is one of: Too many requests (x-error-catalogue says when each happens). */
       429: {
         headers: {
@@ -4678,7 +4870,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unprocessable content. The body's error is one of: Idempotency-Key reused; Unprocessable content (x-error-catalogue says when each happens). */
+      /** @description Unprocessable content. The body's error is one of: Idempotency-Key reused; Template too costly; Unprocessable content (x-error-catalogue says when each happens). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4742,6 +4934,15 @@ export interface operations {
           "application/json": components["schemas"]["SavedListDetail"];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found. The body's error is one of: Not found; Service not found; Equivalence group not found; List not found; No build here; Unknown tool; Provider not found; Category not found (x-error-catalogue says when each happens). */
       404: {
         headers: {
@@ -4799,6 +5000,13 @@ export interface operations {
     responses: {
       /** @description Get a saved list */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -5214,6 +5422,15 @@ export interface operations {
           "application/json": components["schemas"]["StatusReport"];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -5236,6 +5453,13 @@ export interface operations {
     responses: {
       /** @description Catalogue status */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -5266,6 +5490,15 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["StatusHistory"];
+        };
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Service unavailable. The body's error is one of: Service unavailable; Saved lists unavailable (x-error-catalogue says when each happens). */
@@ -5299,6 +5532,13 @@ export interface operations {
     responses: {
       /** @description Status history */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };
@@ -5338,6 +5578,15 @@ export interface operations {
           "application/json": components["schemas"]["Health"];
         };
       };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Any other client error */
       "4XX": {
         headers: {
@@ -5360,6 +5609,13 @@ export interface operations {
     responses: {
       /** @description Health probe */
       200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      400: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,7 +1,8 @@
 /**
  * The 503 and 429 bodies nginx answers in place of a sidecar are generated from the error catalogue
  * (scripts/deploy-config.ts NGINX_RENDERED_ERRORS): every one in the rendered configuration names a
- * catalogued title with its status, and the JSON ones parse as the API's Error shape.
+ * catalogued title with its status, and the JSON ones parse as the API's Error shape. So do the
+ * pages of what nginx refuses itself, each status in every rendering of the host it serves.
  */
 import { describe, expect, it } from "vitest";
 import { ERRORS, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
@@ -29,6 +30,36 @@ const answers = [
 }));
 
 const catalogued = (title: string, status: number) => title in ERRORS && ERRORS[title as ErrorTitle].status === status;
+
+/** Each internal error location of the configuration, with the status it returns, in file order. */
+const pages = [...config.matchAll(/location = \/_([a-z0-9]+)\.([a-z]+) \{ internal;[^\n]*? return (\d{3}) /g)].map(
+  ([, name, rendering, status]) => ({ name: name!, rendering: rendering!, status: Number(status) }),
+);
+
+describe("nginx's own refusals", () => {
+  it("have a page for each status their error_page lines send, in the Error shape on the API host and every rendering on the text host", () => {
+    const [, apiServer = "", textServer = ""] = config.split(/\n {2}server \{/);
+    for (const [server, renderings] of [
+      [apiServer, ["json"]],
+      [textServer, ["json", "ansi", "txt", "negotiate", "md", "html"]],
+    ] as const) {
+      const sent = [
+        ...server.matchAll(/error_page [\d ]+ =?\d* ?\/_(\d{3}|\$bad_request_page)\.(?:json|\$text_error_ext);/g),
+      ].flatMap(([, status]) => (status === "$bad_request_page" ? ["400", "405", "501", "505"] : [status!]));
+      expect(sent.length).toBeGreaterThan(8);
+      for (const status of sent)
+        for (const rendering of renderings)
+          expect(server, `/_${status}.${rendering}`).toContain(`location = /_${status}.${rendering} { internal;`);
+    }
+    expect(pages.every(({ name, status }) => name === "unavailable" || Number(name) === status)).toBe(true);
+  });
+
+  it("take a body of any size on their error pages, so a refused body is not refused again", () => {
+    const locations = config.match(/location = \/_[a-z0-9]+\.[a-z]+ \{ internal;[^\n]*/g)!;
+    expect(locations.length).toBeGreaterThan(pages.length);
+    for (const location of locations) expect(location).toContain("client_max_body_size 0;");
+  });
+});
 
 describe("nginx's own 503 and 429 bodies", () => {
   it("are all generated: the template writes none by hand", () => {

@@ -1,26 +1,19 @@
 /**
  * What the generated nginx configuration answers itself comes in the Error shape on the API host
- * and as plain text on the text host's pages (JSON under its /v1/): a missing /mirror/ file, the
+ * and in the request's rendering on the text host's pages (plain text for curl; JSON under its
+ * /v1/): a missing /mirror/ file, the
  * /mirror/ folder, TRACE, an HTTP/2.0 request line, a transfer coding other than chunked; a
  * malformed Host is the sidecars' 400; HTTP/1.0 without Host is answered as it is directly.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyTooLargeDetails, MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/base/limits.ts";
-import { buildApp } from "../../sidecar/app.ts";
-import { BuiltFiles } from "../../sidecar/files.ts";
-import { buildTextApp } from "../../sidecar/text/app.ts";
-import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
-import { freePort, requireComponent } from "../helpers/components.ts";
-import { fakeBuild } from "../helpers/fake-build.ts";
-import { startNginx, type Nginx } from "../helpers/nginx.ts";
-import type { ServerProcess } from "../helpers/process.ts";
+import { requireComponent } from "../helpers/components.ts";
+import { startNginxStack, type NginxStack } from "../helpers/nginx-stack.ts";
 import { socketExchange } from "../helpers/raw-http.ts";
 
 const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
-const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: ["127.0.0.1"] };
 /** What curl --data-binary labels a file. */
 const FORM_TYPE = "application/x-www-form-urlencoded";
 
@@ -49,43 +42,19 @@ describe("deploy-config.ts --help", () => {
 });
 
 describe.skipIf(!nginxBinary)("nginx's own answers, generated config", () => {
-  let nginx: Nginx | undefined;
-  const apps: FastifyInstance[] = [];
+  let stack: NginxStack | undefined;
   let api: string;
   let text: string;
   let direct: { api: string; text: string };
 
   beforeAll(async () => {
-    const store = await tempStore();
-    const catalogue = fixtureCatalogue();
     // The sidecars serve the same build as nginx: a Range request is theirs to answer.
-    const dist = fakeBuild({ "api/v1/health.json": "{}", "text/aws.txt": "AWS\n" });
-    const files = await BuiltFiles.open(dist);
-    const apiApp = await buildApp({ config, catalogue, store, urls: URLS, files });
-    const textApp = await buildTextApp({ config, catalogue, store, urls: URLS, api: apiApp, files, perMinute: 10_000 });
-    apps.push(textApp, apiApp);
-    await apiApp.listen({ port: 0, host: "127.0.0.1" });
-    await textApp.listen({ port: 0, host: "127.0.0.1" });
-    direct = {
-      api: `http://127.0.0.1:${(apiApp.server.address() as { port: number }).port}`,
-      text: `http://127.0.0.1:${(textApp.server.address() as { port: number }).port}`,
-    };
-    const [apiPort, textPort] = [await freePort(), await freePort()];
-    api = `http://127.0.0.1:${apiPort}`;
-    text = `http://127.0.0.1:${textPort}`;
-    nginx = await startNginx({
-      binary: nginxBinary!,
-      dist,
-      apiPort,
-      textPort,
-      sidecars: [direct as unknown as ServerProcess],
-      readyUrl: `${api}/v1/providers`,
-    });
+    stack = await startNginxStack(nginxBinary!, { "api/v1/health.json": "{}", "text/aws.txt": "AWS\n" });
+    ({ api, text, direct } = stack);
   }, 60_000);
 
   afterAll(async () => {
-    nginx?.stop();
-    for (const app of apps) await app.close();
+    await stack?.stop();
   });
 
   const request = (method: string, path: string, extra = "") =>

@@ -395,6 +395,29 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     expect(posted.headers.get("content-type")?.[0]).toMatch(/^text\/plain/);
   });
 
+  it("never answers a static /v1/ file for a query it would ignore: a sidecar refuses the parameter, on both hosts", async () => {
+    for (const [path, name] of [
+      ["/v1/providers?v=1", "v"],
+      ["/v1/changelog?jurisdiction=EU", "jurisdiction"],
+      ["/v1/services/aws-s3?format=md", "format"],
+      ["/v1/services?jurisdictions=EU", "jurisdictions"],
+      ["/v1/services?page=2&regions=eu", "regions"],
+      ["/v1/exposure?ids=aws-s3&regions=eu-central-1", "regions"],
+    ] as const)
+      for (const host of [api, text]) {
+        const response = await fetch(`${host}${path}`);
+        expect(response.status, `${host}${path}`).toBe(400);
+        expect(response.headers.get("content-type"), path).toMatch(/^application\/json/);
+        expect(response.headers.get("cache-control"), path).toBe("no-store");
+        const body = (await response.json()) as { error: string; status: number; details: string };
+        expect(body, path).toMatchObject({ error: "Invalid query", status: 400 });
+        expect(body.details, path).toContain(`unknown parameter "${name}"`);
+      }
+    expect((await fetch(`${api}/v1/services?jurisdiction=eu,ch&limit=1`)).status).toBe(200);
+    // The downloads outside /v1/ are files, whatever the query.
+    expect((await fetch(`${api}/openapi.json?v=1`)).status).toBe(200);
+  });
+
   it("keeps serving static reads with both sidecars stopped, and answers dynamic requests with 503 in the Error shape", async () => {
     for (const sidecar of sidecars) await sidecar.kill();
     for (const path of [

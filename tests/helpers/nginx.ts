@@ -18,7 +18,8 @@ export async function startNginx(options: {
   dist: string;
   apiPort: number;
   textPort: number;
-  sidecars: readonly ServerProcess[];
+  /** Each sidecar's API and text base URLs (a ServerProcess, or apps listening in-process). */
+  sidecars: readonly Pick<ServerProcess, "api" | "text">[];
   readyUrl: string;
 }): Promise<Nginx> {
   const prefix = mkdtempSync(join(tmpdir(), "csc-nginx-"));

@@ -57,11 +57,16 @@ export function rawRequest(
   });
 }
 
-/** Writes `head` on a socket and resolves with what came back and when the server closed it. */
+/**
+ * Writes `head` (and `body`, when given) on a socket and resolves with what came back and when the
+ * server closed it. A server that answers before reading the whole body may reset the socket: the
+ * answer is what arrived.
+ */
 export function socketExchange(
   base: string,
   head: string,
   timeoutMs: number,
+  body?: string | Buffer,
 ): Promise<{ answer: string; closedAfterMs: number | "open" }> {
   const url = new URL(base);
   const started = performance.now();
@@ -80,5 +85,6 @@ export function socketExchange(
       resolve({ answer, closedAfterMs: performance.now() - started });
     });
     socket.write(head);
+    if (body !== undefined) socket.write(body);
   });
 }

@@ -121,6 +121,22 @@ export const VALID: readonly ToolCase[] = [
       payload: { template: ["run.googleapis.com", "eventarc.googleapis.com"], approvedServiceIds: ["gcp-cloud-run"] },
     },
   },
+  // The list filters of 1.11.0: the same lists as the query's comma-separated values.
+  {
+    tool: "search_services",
+    args: { compliance: ["C5", "ens-high"], jurisdiction: ["us"], limit: 5 },
+    api: { url: "/v1/services?compliance=C5,ens-high&jurisdiction=us&limit=5" },
+  },
+  {
+    tool: "search_services",
+    args: { jurisdiction: ["EU", "ch"], page: 2, limit: 10 },
+    api: { url: "/v1/services?jurisdiction=EU,ch&page=2&limit=10" },
+  },
+  {
+    tool: "lifecycle_upcoming",
+    args: { ids: ["aws-chime", "aws-cloud-directory", "aws-ec2"], limit: 100 },
+    api: { url: "/v1/lifecycle?ids=aws-chime,aws-cloud-directory,aws-ec2" },
+  },
 ];
 
 export const INVALID: readonly ToolCase[] = [
@@ -165,6 +181,9 @@ export const INVALID: readonly ToolCase[] = [
     api: { method: "POST", url: "/v1/exit-plan", payload: { approvedServiceIds: ["aws-s3"], to: {} } },
   },
   { tool: "no_such_tool", args: {}, says: /no_such_tool/ },
+  { tool: "search_services", args: { jurisdiction: ["DE"] }, api: { url: "/v1/services?jurisdiction=DE" } },
+  { tool: "search_services", args: { compliance: ["secnum"] }, api: { url: "/v1/services?compliance=secnum" } },
+  { tool: "lifecycle_upcoming", args: { ids: ["aws-chimes"] }, api: { url: "/v1/lifecycle?ids=aws-chimes" } },
 ];
 
 /** The API's answer to the same question, as JSON. */

@@ -44,7 +44,8 @@ function queryRead(n: number, withDump: boolean): string {
     `/v1/services?provider=${PROVIDERS[n % PROVIDERS.length]}&limit=200`,
     `/v1/services?q=${encodeURIComponent(WORDS[n % WORDS.length]!)}&page=${1 + (n % 3)}`,
     `/v1/compare?ids=${SERVICES[n % SERVICES.length]},${SERVICES[(n + 1) % SERVICES.length]}`,
-    `/v1/equivalents?providers=${PROVIDERS[n % PROVIDERS.length]},${PROVIDERS[(n + 3) % PROVIDERS.length]}`,
+    // A query GET /v1/equivalents does not take is a 400 since 1.11.0: exposure varies by its ids.
+    `/v1/exposure?ids=${SERVICES[n % SERVICES.length]},${SERVICES[(n + 2) % SERVICES.length]}`,
     `/v1/lifecycle?within=${1 + (n % 365)}`,
     `/v1/services/${SERVICES[n % SERVICES.length]}`,
     withDump ? "/catalogue.json" : "/v1/equivalents",

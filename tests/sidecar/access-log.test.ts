@@ -32,7 +32,7 @@ it("writes one access line per request at the default level, all of them by exit
     // Repeated and one-off URLs, and a 404.
     const urls = [
       ...Array.from({ length: 150 }, () => "/v1/services?q=storage&limit=5"),
-      ...Array.from({ length: 50 }, (_, n) => `/v1/services?q=storage&limit=5&n=${n}`),
+      ...Array.from({ length: 50 }, (_, n) => `/v1/services?q=storage+${n}&limit=5`),
       "/v1/nope",
     ];
     // 40 at a time, so that many lines fall in one event-loop turn.

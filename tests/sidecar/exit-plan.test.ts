@@ -203,7 +203,9 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
     // A misspelt `providers` would otherwise plan to every sovereign provider in silence.
     const typo = await app.inject("/v1/lists/s3-typo/exit-plan?provider=stackit&sovereignOption=true");
     expectError(typo, 400);
-    expect(typo.json<{ details: string }>().details).toContain('unknown key "provider" (did you mean "providers"?)');
+    expect(typo.json<{ details: string }>().details).toContain(
+      'unknown parameter "provider" (did you mean "providers"?)',
+    );
     expect((await app.inject("/v1/lists/s3-typo/exit-plan?providers=stackit&format=md")).statusCode).toBe(200);
   });
 

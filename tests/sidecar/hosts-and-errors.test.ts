@@ -13,6 +13,7 @@ import { BUCKETS } from "../../catalogue/base/limits.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { hostProblem } from "../../sidecar/client-errors.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
+import { LINGER_BYTES } from "../../sidecar/linger.ts";
 import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { socketExchange } from "../helpers/raw-http.ts";
 
@@ -230,7 +231,12 @@ describe("errors answered before the routes, on both hosts", () => {
  * in 64 KiB writes. Resolves with what it read and whether every write went through: a server that
  * closes under the upload resets the connection, and a reset loses what the client had not read.
  */
-function upload(base: string, path: string, bytes: number): Promise<{ answer: string; reset: boolean }> {
+function upload(
+  base: string,
+  path: string,
+  bytes: number,
+  type = path.startsWith("/v1") ? "application/json" : "application/x-www-form-urlencoded",
+): Promise<{ answer: string; reset: boolean; sent: number }> {
   const url = new URL(base);
   return new Promise((resolve) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -239,11 +245,10 @@ function upload(base: string, path: string, bytes: number): Promise<{ answer: st
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => (answer += chunk));
     socket.on("error", () => (reset = true));
-    socket.on("close", () => resolve({ answer, reset }));
-    const type = path.startsWith("/v1") ? "application/json" : "application/x-www-form-urlencoded";
+    socket.on("close", () => resolve({ answer, reset, sent: bytes - Math.max(left, 0) }));
+    let left = bytes;
     socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${bytes}\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, "a");
-    let left = bytes;
     const write = (): void => {
       while (left > 0 && !socket.destroyed) {
         left -= chunk.length;
@@ -271,6 +276,17 @@ describe("request bodies and queries", () => {
       expect(answer, `${base}${path}`).toMatch(/^HTTP\/1\.1 413 /);
       expect(answer).toMatch(/limited to 64 KiB/);
       expect(reset, `${base}${path}: the upload was reset`).toBe(false);
+    }
+  });
+
+  it("stops reading an upload refused before its body (415) within the 413's cap, and closes the connection", async () => {
+    const { api, text } = await hosts();
+    for (const base of [await listen(api), await listen(text)]) {
+      const { answer, sent } = await upload(base, "/v1/exit-plan", 512 * 1024 * 1024, "text/plain");
+      expect(answer, base).toMatch(/^HTTP\/1\.1 415 /);
+      expect(answer, base).toMatch(/connection: close/i);
+      // What the socket buffers hold beyond the cap is a few MB at most.
+      expect(sent, base).toBeLessThan(LINGER_BYTES + 16 * 1024 * 1024);
     }
   });
 

@@ -63,6 +63,7 @@ describe("the text host's route rows", () => {
           replies: undefined!,
           site: undefined!,
           computed: undefined!,
+          templateReader: undefined!,
         },
         [extra],
       ),

@@ -19,6 +19,7 @@ async function textApp() {
     catalogue: realCatalogue(),
     store,
     perMinute: 10_000,
+    urls: URLS,
   });
   return { app, recorded };
 }
@@ -284,6 +285,18 @@ describe("the text host's forms and other sites", () => {
         expect(refused.body).toMatch(/403 Forbidden/);
         expect(refused.body).toMatch(/another site/);
       }
+    // DNS rebinding: a page on evil.example whose name now points here posts "same-origin".
+    for (const headers of [
+      { host: "evil.example", origin: "http://evil.example", "sec-fetch-site": "same-origin" } as Record<
+        string,
+        string
+      >,
+      { host: "evil.example", origin: "http://evil.example" },
+    ]) {
+      const refused = await post("/lists", headers, list);
+      expect(refused.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(refused.body).toMatch(/own host names/);
+    }
     expect(recorded).toHaveLength(0);
     const takenHeaders: Record<string, string>[] = [
       {},

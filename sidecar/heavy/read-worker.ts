@@ -1,0 +1,53 @@
+/**
+ * One template's reading (./reader.ts): the API's JSON body parsed with its duplicate keys refused
+ * and its depth bounded as the API's parser bounds every body, or the text host's template text,
+ * read into a deployment. A template the check cannot read (TemplateError: 400) or past the values
+ * budget (TemplateBudgetError: 422) is sent back as the refusal, for the body's other fields to be
+ * validated first; then the thread ends.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { HttpError } from "../../catalogue/base/problem.ts";
+import { TemplateBudgetError, TemplateError } from "../../catalogue/templates/errors.ts";
+import { parseJsonTemplate } from "../../catalogue/templates/parse.ts";
+import { READ_TEMPLATE, readDeployment, type Deployment } from "../../catalogue/templates/read.ts";
+import { refuseDeepJson } from "../json-depth.ts";
+import { errorMessage } from "./messages.ts";
+import type { ReadRequest, ReadTemplate } from "./reader.ts";
+
+function deploymentOf(template: unknown): { deployment: Deployment } | { refusal: ReturnType<typeof errorMessage> } {
+  try {
+    return { deployment: readDeployment(template) };
+  } catch (error) {
+    if (error instanceof TemplateBudgetError)
+      return { refusal: errorMessage(new HttpError(422, "Template too costly", error.message)) };
+    if (error instanceof TemplateError)
+      return { refusal: errorMessage(new HttpError(400, "Invalid template", error.message)) };
+    throw error;
+  }
+}
+
+function read(request: ReadRequest): ReadTemplate {
+  if ("template" in request) return deploymentOf(request.template);
+  let body: unknown;
+  try {
+    body = parseJsonTemplate(request.body);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new HttpError(400, "Invalid JSON", `body: ${error.message}`);
+    throw error;
+  }
+  refuseDeepJson(body);
+  // Not an object, or no template: the row's schema refuses it as it would any such body.
+  if (body === null || typeof body !== "object" || Array.isArray(body) || !("template" in body)) return { body };
+  const { template } = body;
+  if (typeof template !== "string" && (template === null || typeof template !== "object")) return { body };
+  return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template) };
+}
+
+try {
+  parentPort!.postMessage({ ok: read(workerData as ReadRequest) });
+} catch (error) {
+  // A recursion past the thread's stack (a shape no bound above foresaw) is the template's depth too.
+  const overflow = error instanceof RangeError && /call stack/.test(error.message);
+  const refused = overflow ? new HttpError(400, "Invalid template", "The template nests too deeply to read.") : error;
+  parentPort!.postMessage({ error: errorMessage(refused) });
+}
