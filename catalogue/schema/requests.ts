@@ -148,10 +148,11 @@ export const ApprovedServicesBody = strictBody({ approvedServiceIds }).meta({
  * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, a
  * federated-user session, or an account's root, the account id and the name possibly wildcarded
  * with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution. An assumed-role session matches
- * the shape but is refused below (ASSUMED_ROLE_ARN_PATTERN).
+ * the shape but is refused below (ASSUMED_ROLE_ARN_PATTERN). The partition may be the AWS European
+ * Sovereign Cloud's (aws-eusc), whose ARNs are arn:aws-eusc:… (its user guide, "ARNs").
  */
 export const PRINCIPAL_ARN_PATTERN =
-  /^arn:(?:aws|aws-cn|aws-us-gov):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;
+  /^arn:(?:aws|aws-cn|aws-us-gov|aws-eusc):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;
 
 /**
  * An STS assumed-role session ARN (arn:aws:sts::<account>:assumed-role/<role>/<session>). For a

@@ -11,7 +11,7 @@ import { TemplateBudgetError, TemplateError } from "../../catalogue/templates/er
 import { parseJsonTemplate } from "../../catalogue/templates/parse.ts";
 import { READ_TEMPLATE, readDeployment, type Deployment } from "../../catalogue/templates/read.ts";
 import { refuseDeepJson } from "../json-depth.ts";
-import { errorMessage } from "./messages.ts";
+import { errorMessage } from "./error-message.ts";
 import type { ReadRequest, ReadTemplate } from "./reader.ts";
 
 function deploymentOf(template: unknown): { deployment: Deployment } | { refusal: ReturnType<typeof errorMessage> } {
