@@ -137,6 +137,8 @@ describe("feeds", () => {
       const body = expectError(await app.inject(`/v1/lifecycle.ics?alarms=${encodeURIComponent(alarms)}`), 400);
       expect(JSON.stringify(body), alarms).toContain("alarms");
     }
+    // The Atom feed has no reminders: there alarms is a parameter it does not take.
+    expect(expectError(await app.inject("/v1/lifecycle.atom?alarms=30"), 400).details).toMatch(/alarms/);
   });
 
   it("builds the static calendar with the default reminders, the bytes the sidecar answers without a query", async () => {
@@ -241,9 +243,17 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
     expect((await dates("?alarms=none")).every((event) => event.alarms.length === 0)).toBe(true);
   });
 
-  it("answers a bad within, kind or alarms with a 400 in the Error shape", async () => {
+  it("answers a bad within, kind or alarms, or a parameter it does not take, with a 400 in the Error shape", async () => {
     const { app, id } = await datedList(dayOf(new Date()));
-    for (const query of ["within=3651d", "within=soon", "kind=version", "kind=", "alarms=800", "alarms=1,2,3,4,5,6"])
+    for (const query of [
+      "within=3651d",
+      "within=soon",
+      "kind=version",
+      "kind=",
+      "alarms=800",
+      "alarms=1,2,3,4,5,6",
+      "status=sunset",
+    ])
       expectError(await app.inject(`/v1/lists/${id}/lifecycle.ics?${query}`), 400);
   });
 });
