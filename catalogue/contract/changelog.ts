@@ -19,6 +19,9 @@ export const CHANGELOG: readonly ChangelogEntryT[] = [
       "GET /: discovery gains limits (request bodies, the deployment check's template budgets, what an early refusal reads) in prose, beside rateLimits.",
       "A refusal sent before its request's body ended (a 429, 415 or 403, as a 413 before) closes the connection after reading at most 64 MiB or 10 s of the rest. The text host's forms take a browser's post only when its Host is one of the server's own names (its public URLs, loopback, MCP_ALLOWED_ORIGINS), as POST /mcp does: DNS rebinding.",
       "POST /v1/policies/alpha-scp: exemptPrincipalArns takes the AWS European Sovereign Cloud's partition (arn:aws-eusc:iam::…), beside aws, aws-cn and aws-us-gov.",
+      "Calendar reminders (issue 99): each event to come in GET /v1/lifecycle.ics (the built file too) and GET /v1/lists/{id}/lifecycle.ics carries display reminders (VALARM: ACTION:DISPLAY, a DESCRIPTION, TRIGGER:-P<n>D before the event's day), by default 180, 90 and 30 days before it; past events carry none. alarms (optional, both calendars) chooses them: 1 to 5 whole numbers of days from 0 to 730, comma-separated (alarms=30,7), or none for no reminder; any other value is a 400.",
+      "GET /v1/lists/{id}/lifecycle.ics takes within (as GET /v1/lifecycle: dates from today, UTC, to today + n days) and kind (the kind of lifecycle entry: service); a bad within or kind is a 400.",
+      "Reading a saved list renews it: GET /v1/lists/{id}, its lifecycle.ics and exit-plan, POST /v1/deployments/check with its listId, the text host's /lists/{id} and MCP's get_saved_list move its expiresAt to the read + 90 days, written at most once a day per list (so expiresAt is at most a day short of 90 days after the last read; the read that renews answers the new date). An unread list still expires 90 days after it was saved. A saved list's answers are cached only until a read would renew it.",
     ],
   },
   {
