@@ -18,7 +18,7 @@ const post = (url: string, body: unknown) => ({
 
 function expectError(response: { statusCode: number; json(): unknown }, status: number) {
   expect(response.statusCode).toBe(status);
-  const body = response.json() as { status: number; error: string };
+  const body = response.json() as { status: number; error: string; details?: string };
   expect(body.status).toBe(status);
   return body;
 }
