@@ -26,6 +26,7 @@ import { listServices, pageCount, serviceDetail } from "../search/query.ts";
 import {
   Category,
   ChangeHistory,
+  idListPattern,
   CompareResult,
   EquivalenceGroupDetail,
   EquivalenceMatrix,
@@ -39,17 +40,6 @@ import {
   ServicesQuery,
 } from "../schema/index.ts";
 import { ATOM, CALENDAR, text, json, file } from "./shared.ts";
-
-/**
- * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
- * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
- * same white space as \s.
- */
-export const idListPattern = (max: number): string => {
-  const item = String.raw`\s*[^,\s][^,]*`;
-  const blanks = String.raw`(?:\s*,)*`;
-  return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
-};
 
 const slugList = (max: number) =>
   z.string().meta({

@@ -52,6 +52,17 @@ export const ServicesQuery = z.object({
 });
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
+/**
+ * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
+ * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
+ * same white space as \s.
+ */
+export const idListPattern = (max: number): string => {
+  const item = String.raw`\s*[^,\s][^,]*`;
+  const blanks = String.raw`(?:\s*,)*`;
+  return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
+};
+
 /** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
 export const LifecycleQuery = z.object({
   within: z
@@ -74,6 +85,7 @@ export const LifecycleQuery = z.object({
     .string()
     .optional()
     .meta({
+      pattern: idListPattern(MAX_APPROVED_IDS),
       description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
       example: "aws-ec2,gcp-gke",
     }),

@@ -48,7 +48,9 @@ function read(request: ReadRequest): ReadTemplate {
   // Not an object, or no template: the row's schema refuses it as it would any such body.
   if (body === null || typeof body !== "object" || Array.isArray(body) || !("template" in body)) return { body };
   const { template } = body;
-  if (typeof template !== "string" && (template === null || typeof template !== "object")) return { body };
+  // What the row's schema refuses (an empty text, a number) it refuses as it is, unread.
+  if (typeof template === "string" ? template === "" : template === null || typeof template !== "object")
+    return { body };
   return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template) };
 }
 
