@@ -5,6 +5,7 @@
  * logical id, resource name or plan address it came from.
  */
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
@@ -12,6 +13,7 @@ import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { checkOutcome } from "../../catalogue/templates/findings.ts";
 import { sarifLog, TextIndex } from "../../catalogue/templates/sarif.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
+import { GOOGLE_PLAN_FIXTURES, TEMPLATE_FIXTURES } from "../fixtures/templates/templates.ts";
 
 const catalogue = realCatalogue();
 
@@ -204,6 +206,31 @@ describe("the SARIF log", () => {
     const need = log.runs[0]!.results.find((result) => result.message.text.includes("implicit need"))!;
     expect(need.locations[0]!.physicalLocation).toEqual({ artifactLocation: { uri: "infra/my%20stack.yaml" } });
   });
+});
+
+describe("the SARIF of every vendor sample (tests/fixtures/templates/)", () => {
+  it.each([...TEMPLATE_FIXTURES, ...GOOGLE_PLAN_FIXTURES].map((fixture) => [fixture.id, fixture] as const))(
+    "%s: valid, each result located on a line naming its place",
+    (_id, fixture) => {
+      const bytes = readFileSync(new URL(`../fixtures/templates/${fixture.file}`, import.meta.url));
+      const text = (fixture.file.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8");
+      const { outcome, log, valid, errors } = sarifOf(text, [...fixture.approved], fixture.file);
+      expect(valid, errors).toBe(true);
+      const lines = text.split("\n");
+      log.runs[0]!.results.forEach((result, at) => {
+        const finding = outcome.findings[at]!;
+        const region = result.locations[0]!.physicalLocation.region;
+        if (finding.from.length === 0) return;
+        expect(region, `${finding.item} from ${finding.from.join(", ")}`).toBeDefined();
+        const line = lines[region!.startLine - 1]!.slice(region!.startColumn - 1);
+        const places = [...finding.from.map((from) => from.replace(/ \([^)]*\)$/, "")), finding.item];
+        expect(
+          places.some((place) => line.startsWith(place) || line.startsWith(JSON.stringify(place))),
+          `${finding.item} at line ${region!.startLine}: ${line.slice(0, 80)}`,
+        ).toBe(true);
+      });
+    },
+  );
 });
 
 describe("TextIndex", () => {
