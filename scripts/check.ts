@@ -27,11 +27,11 @@ import { serving } from "../build/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
 import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
 
-export const CHECK_USAGE =
+const CHECK_USAGE =
   "usage: cloud-catalogue check <template|plan file> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]";
 
 /** Exit statuses (docs/ci-check.md). */
-export const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
+const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
 
 /** A usage error or an input the check cannot read: exit 2, with the message (and the usage line when `usage`). */
 export class CheckUsageError extends Error {
@@ -139,7 +139,9 @@ async function checkByApi(api: string, text: string, approved: Approved): Promis
       signal: AbortSignal.timeout(120_000),
     });
   } catch (error) {
-    throw new CheckUnreachableError(`cannot reach ${url}: ${(error as Error).message}`);
+    // fetch says "fetch failed"; its cause says why (ECONNREFUSED, a DNS failure, the timeout).
+    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
+    throw new CheckUnreachableError(`cannot reach ${url}: ${cause ?? (error as Error).message}`);
   }
   const body = await response.text();
   if (response.status !== 200) {
@@ -260,4 +262,21 @@ export async function runCheck(args: string[]): Promise<number> {
     `cloud-catalogue check: ${outcome.allowed ? "allowed" : "not allowed"} (${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"})${outcome.allowed && outcome.exitCode === 1 ? "; --strict fails on the warnings" : ""}`,
   );
   return outcome.exitCode;
+}
+
+/** The command: runCheck, with its usage and API errors said on stderr and turned into their exit status. */
+export async function checkCommand(args: string[]): Promise<number> {
+  try {
+    return await runCheck(args);
+  } catch (error) {
+    if (error instanceof CheckUsageError) {
+      console.error(`cloud-catalogue check: ${error.message}${error.usage ? `\n${CHECK_USAGE}` : ""}`);
+      return EXIT.usage;
+    }
+    if (error instanceof CheckUnreachableError) {
+      console.error(`cloud-catalogue check: ${error.message}`);
+      return EXIT.unreachable;
+    }
+    throw error;
+  }
 }

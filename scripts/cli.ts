@@ -10,7 +10,6 @@
  */
 import { loadConfig } from "../sidecar/config.ts";
 import { runAsProcess } from "../sidecar/server.ts";
-import { CHECK_USAGE, CheckUnreachableError, CheckUsageError, EXIT, runCheck } from "./check.ts";
 import { mirror, MirrorError } from "./mirror.ts";
 import { serveMirror } from "./serve-mirror.ts";
 
@@ -85,7 +84,9 @@ async function main(args: string[]): Promise<void> {
   }
   const [command, ...rest] = args;
   if (command === "check") {
-    process.exitCode = await runCheck(rest);
+    // Loaded only for check: mirror and serve start without the deployment check's modules.
+    const { checkCommand } = await import("./check.ts");
+    process.exitCode = await checkCommand(rest);
     return;
   }
   if (command === "mirror" && rest.length === 2) {
@@ -108,14 +109,6 @@ async function main(args: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof CheckUsageError) {
-    console.error(`cloud-catalogue check: ${error.message}${error.usage ? `\n${CHECK_USAGE}` : ""}`);
-    process.exit(EXIT.usage);
-  }
-  if (error instanceof CheckUnreachableError) {
-    console.error(`cloud-catalogue check: ${error.message}`);
-    process.exit(EXIT.unreachable);
-  }
   console.error(`cloud-catalogue: ${error instanceof MirrorError ? error.message : (error as Error).stack}`);
   process.exit(1);
 });

@@ -13,6 +13,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { build } from "../helpers/app.ts";
+import { CheckUsageError, idsOfFile, listReference } from "../../scripts/check.ts";
 
 const CLI = fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url));
 // Loading and indexing catalogue/data takes a few seconds of a shared core per run.
@@ -74,6 +75,32 @@ const PLAN = JSON.stringify({
     name,
     change: { actions: ["create"], before: null, after: {} },
   })),
+});
+
+describe("the approved list's arguments", () => {
+  it("reads an ids file as text (commas, spaces, lines, # comments), a JSON list or a saved list's JSON", () => {
+    expect(idsOfFile("# platform\naws-s3, aws-sqs\n\naws-lambda # functions\n")).toEqual([
+      "aws-s3",
+      "aws-sqs",
+      "aws-lambda",
+    ]);
+    expect(idsOfFile('["aws-s3", "aws-sqs"]')).toEqual(["aws-s3", "aws-sqs"]);
+    expect(idsOfFile('{"id": "x", "approvedServiceIds": ["aws-s3"], "services": []}')).toEqual(["aws-s3"]);
+    expect(() => idsOfFile('{"services": []}')).toThrow(CheckUsageError);
+    expect(() => idsOfFile("[aws-s3]")).toThrow(/not valid JSON/);
+  });
+
+  it("takes a saved list's id, its text-host URL (the id) or its API URL (the id and the API)", () => {
+    expect(listReference("platform-baseline")).toEqual({ listId: "platform-baseline" });
+    expect(listReference("https://catalogue.example.org/lists/platform-baseline")).toEqual({
+      listId: "platform-baseline",
+    });
+    expect(listReference("https://example.org/catalogue/v1/lists/a%20b/")).toEqual({
+      listId: "a b",
+      api: "https://example.org/catalogue",
+    });
+    expect(() => listReference("https://example.org/compare/aws-s3")).toThrow(/not a saved list's URL/);
+  });
 });
 
 describe("cloud-catalogue check, offline", () => {
@@ -140,29 +167,33 @@ describe("cloud-catalogue check, offline", () => {
     RUN_MS * 2,
   );
 
-  it("exits 2 for a file it cannot read or parse, a missing list and unknown options, before loading the catalogue", async () => {
-    const dir = folder({ "broken.yaml": "Resources: [\n", "notes.json": '{"hello": 1}' });
-    for (const args of [
-      ["broken.yaml", "--ids", "aws-s3"],
-      ["notes.json", "--ids", "aws-s3"],
-      ["absent.yaml", "--ids", "aws-s3"],
-      ["broken.yaml"],
-      ["broken.yaml", "--ids", "aws-s3", "--list", "x"],
-      ["broken.yaml", "--ids", "aws-s3", "--colour"],
-      ["broken.yaml", "--ids", "aws-s3", "--format", "html"],
-    ]) {
-      const result = await run(dir, ...args);
-      expect(result.status, args.join(" ")).toBe(2);
-      expect(result.stdout).toBe("");
-    }
-    const unreadable = await run(dir, "broken.yaml", "--ids", "aws-s3");
-    expect(unreadable.stderr).toMatch(
-      /^cloud-catalogue check: the template cannot be checked: The template is neither JSON nor YAML/,
-    );
-    const noApi = await run(dir, "broken.yaml", "--list", "platform-baseline");
-    expect(noApi.status).toBe(2);
-    expect(noApi.stderr).toContain("a saved list is checked by the API that holds it");
-  });
+  it(
+    "exits 2 for a file it cannot read or parse, a missing list and unknown options, before loading the catalogue",
+    async () => {
+      const dir = folder({ "broken.yaml": "Resources: [\n", "notes.json": '{"hello": 1}' });
+      for (const args of [
+        ["broken.yaml", "--ids", "aws-s3"],
+        ["notes.json", "--ids", "aws-s3"],
+        ["absent.yaml", "--ids", "aws-s3"],
+        ["broken.yaml"],
+        ["broken.yaml", "--ids", "aws-s3", "--list", "x"],
+        ["broken.yaml", "--ids", "aws-s3", "--colour"],
+        ["broken.yaml", "--ids", "aws-s3", "--format", "html"],
+      ]) {
+        const result = await run(dir, ...args);
+        expect(result.status, args.join(" ")).toBe(2);
+        expect(result.stdout).toBe("");
+      }
+      const unreadable = await run(dir, "broken.yaml", "--ids", "aws-s3");
+      expect(unreadable.stderr).toMatch(
+        /^cloud-catalogue check: the template cannot be checked: The template is neither JSON nor YAML/,
+      );
+      const noApi = await run(dir, "broken.yaml", "--list", "platform-baseline");
+      expect(noApi.status).toBe(2);
+      expect(noApi.stderr).toContain("a saved list is checked by the API that holds it");
+    },
+    RUN_MS,
+  );
 
   it(
     "exits 2 for ids the catalogue does not hold",
