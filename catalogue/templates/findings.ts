@@ -141,8 +141,9 @@ function unplacedFindings(answer: DeploymentCheckAnswer): Finding[] {
 function names(text: string, item: string): boolean {
   for (let at = text.indexOf(item); at >= 0; at = text.indexOf(item, at + 1)) {
     const before = text[at - 1] ?? " ";
-    const after = text[at + item.length] ?? " ";
-    if (!/[\w:./-]/.test(before) && !/[\w:]/.test(after)) return true;
+    // Not a longer name's part: `Microsoft.Network/privateDnsZones` in `…/privateDnsZones/A`.
+    const after = text.slice(at + item.length, at + item.length + 2);
+    if (!/[\w:./-]/.test(before) && !/^[\w:/-]/.test(after) && !/^\.\w/.test(after)) return true;
   }
   return false;
 }
@@ -163,21 +164,25 @@ function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string,
     };
   });
   const said = new Set(answer.notEvaluated.map((type) => type.toLowerCase()));
-  const unchecked = answer.statements.filter(
-    (statement) =>
-      (statement.kind === "not-evaluated" && !statement.text.includes("Indexed-mode")) ||
-      (statement.kind === "verdict" && statement.text.includes("not checked")),
+  // Where the statements say what was not checked (check.ts's statementsOf and terraform.ts's
+  // uncheckedNote): a not-evaluated statement whole, or a verdict's "… were not checked (A, B, …)".
+  const clauses = answer.statements.flatMap((statement) =>
+    statement.kind === "not-evaluated"
+      ? [statement.text]
+      : statement.kind === "verdict"
+        ? [...statement.text.matchAll(/[^;]*\bnot checked \([^)]*\)/g)].map((match) => `${match[0].trim()}.`)
+        : [],
   );
-  for (const statement of unchecked)
+  for (const clause of clauses)
     for (const [item, from] of places)
-      if (!said.has(item.toLowerCase()) && names(statement.text, item)) {
+      if (!said.has(item.toLowerCase()) && names(clause, item)) {
         said.add(item.toLowerCase());
         findings.push({
           rule: "not-evaluated",
           level: "warning",
           item,
           from,
-          message: `${item} was not checked by any policy verdict: ${statement.text}`,
+          message: `${item} is evaluated by no policy verdict, which neither allows nor denies it: ${clause}`,
         });
       }
   return findings;

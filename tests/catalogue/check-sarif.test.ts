@@ -96,6 +96,34 @@ describe("the outcome of a check", () => {
     expect(checkOutcome(answer, { strict: true }).exitCode).toBe(1);
   });
 
+  it("warns of a type no verdict could check, whether a verdict of its vendor is given or not", () => {
+    const plan = (...types: string[]) =>
+      JSON.stringify({
+        format_version: "1.2",
+        resource_changes: types.map((type) => ({
+          address: `${type}.main`,
+          mode: "managed",
+          type,
+          change: { actions: ["create"] },
+        })),
+      });
+    const beside = checkOutcome(checkTemplate(catalogue, plan("aws_s3_bucket", "aws_made_up_thing"), ["aws-s3"]));
+    expect(beside.exitCode).toBe(0);
+    expect(beside.findings.map((finding) => [finding.rule, finding.item, finding.from])).toEqual([
+      ["unplaced", "aws_made_up_thing", ["aws_made_up_thing.main"]],
+      ["not-evaluated", "aws_made_up_thing", ["aws_made_up_thing.main"]],
+    ]);
+    expect(beside.findings[1]!.message).toMatch(
+      /^aws_made_up_thing is evaluated by no policy verdict, which neither allows nor denies it: 1 resource type has no IAM prefix .* not checked \(aws_made_up_thing\)\.$/,
+    );
+    const alone = checkOutcome(checkTemplate(catalogue, plan("aws_made_up_thing"), ["aws-s3"]));
+    expect(alone.findings.map((finding) => [finding.rule, finding.item])).toEqual([
+      ["unplaced", "aws_made_up_thing"],
+      ["not-evaluated", "aws_made_up_thing"],
+    ]);
+    expect(alone.exitCode).toBe(0);
+  });
+
   it("fails on a service of a provider no policy governs, when the list lacks it", () => {
     const plan = JSON.stringify({
       format_version: "1.2",
