@@ -8,7 +8,8 @@
  * missing when something of it is denied, or when no verdict speaks for it: a provider no document
  * governs, a type without identifiers). Unplaced items and what no policy evaluates are warnings:
  * check.ts never counts them in a verdict's `allowed` (the verdict still checks an unplaced type's
- * identifiers where it knows them), so they do not deny; `strict` fails on them too.
+ * identifiers where it knows them), so they do not deny; `strict` fails on them too
+ * (decisions.md#check-gate).
  *
  * Pure: it reads only the answer, so an answer from the API (`--api`) gives the same findings.
  */
