@@ -8,7 +8,8 @@
  */
 import type { Finding, FindingRule } from "./findings.ts";
 
-const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+// The OASIS standard's own URI for the schema (SARIF 2.1.0 errata 01, §3.13.3).
+const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 /** Each rule: its name, what it finds, and the level a result of it gets. */
 const RULES: Record<FindingRule, { name: string; text: string; help: string; level: "error" | "warning" }> = {
