@@ -92,6 +92,15 @@ export function listReference(reference: string): { listId: string; api?: string
   };
 }
 
+/** PUBLIC_API_URL as the server reads it (sidecar/config.ts); an environment it refuses is a usage error. */
+function publicApiUrl(): string | undefined {
+  try {
+    return loadConfig(process.env).PUBLIC_API_URL;
+  } catch (error) {
+    throw new CheckUsageError((error as Error).message);
+  }
+}
+
 /** The catalogue this package holds: dist/'s build when fresh (fast), else catalogue/data (mcp-stdio.ts does the same). */
 async function localCatalogue(): Promise<Catalogue> {
   if (existsSync(join(DIST_DIR, "api", "catalogue-source.json"))) {
@@ -225,7 +234,7 @@ export async function runCheck(args: string[]): Promise<number> {
   if (values.list !== undefined) {
     const reference = listReference(values.list as string);
     // A saved list lives in a deployment's store: the check runs there, against that deployment's catalogue.
-    api ??= reference.api ?? loadConfig(process.env).PUBLIC_API_URL;
+    api ??= reference.api ?? publicApiUrl();
     if (!api)
       throw new CheckUsageError(
         "a saved list is checked by the API that holds it: give --api URL, a list URL of the API (…/v1/lists/<id>), or set PUBLIC_API_URL",
@@ -247,15 +256,19 @@ export async function runCheck(args: string[]): Promise<number> {
     ? await checkByApi(api, text, approved)
     : await checkLocally(text, (approved as { approvedServiceIds: string[] }).approvedServiceIds);
   const outcome = checkOutcome(answer, { strict: values.strict === true });
-  process.stdout.write(render(answer, format));
   if (values.sarif !== undefined) {
     const version = (JSON.parse(readFileSync(join(ROOT_DIR, "package.json"), "utf8")) as { version: string }).version;
     const path = relative(process.cwd(), resolve(file)).split(sep).join("/");
-    writeFileSync(
-      values.sarif as string,
-      `${JSON.stringify(sarifLog(outcome.findings, { path, text, version }), null, 2)}\n`,
-    );
+    try {
+      writeFileSync(
+        values.sarif as string,
+        `${JSON.stringify(sarifLog(outcome.findings, { path, text, version }), null, 2)}\n`,
+      );
+    } catch (error) {
+      throw new CheckUsageError(`cannot write the SARIF file ${values.sarif as string}: ${(error as Error).message}`);
+    }
   }
+  process.stdout.write(render(answer, format));
   const errors = outcome.findings.filter((finding) => finding.level === "error").length;
   const warnings = outcome.findings.length - errors;
   console.error(
