@@ -64,7 +64,8 @@ Exit status: mirror and serve: 0 on success, 1 when mirroring or serving fails, 
 check: 0 when every vendor verdict from the approved list allows the deployment and the list
 lacks none of its services (unplaced and unevaluated items are warnings; with --strict they
 fail too); 1 when it is not allowed (errors in the SARIF); 2 on a usage error, an unreadable
-file or template, unknown ids or a list not found; 3 when the API cannot be reached or fails.
+file or template, an unwritable --sarif file, unknown ids or a list not found; 3 when the API
+cannot be reached or fails.
 
 Examples:
   npm run mirror -- http://localhost:8080 ./mirror
