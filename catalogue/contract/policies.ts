@@ -6,6 +6,14 @@ import { endpoint, type Endpoint, type Result } from "./endpoint.ts";
 import { exitPlan } from "../exit/plan.ts";
 import { azurePolicySet, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
 import { PolicyRequestError } from "../policies/errors.ts";
+import {
+  azurePolicySetTerraform,
+  gcpOrgPolicyTerraform,
+  scpTerraform,
+  TERRAFORM_FILES,
+  TERRAFORM_MEDIA_TYPE,
+} from "../policies/terraform.ts";
+import { preferredMediaType } from "../base/media-type.ts";
 import { HttpError } from "../base/problem.ts";
 import { renderMarkdown } from "../format/markdown.ts";
 import { approvedListDoc } from "../render/pages.ts";
@@ -19,6 +27,8 @@ import {
   ExitPlanFormatQuery,
   GcpOrgPolicyResponse,
   GcpPolicyQuery,
+  PolicyAcceptHeaders,
+  type PolicyAnswerFormat,
   PolicyQuery,
   ScpQuery,
   ScpResponse,
@@ -26,13 +36,33 @@ import {
 import { approvedIds, EXIT_PLAN_ALTERNATES, exitPlanFormat, exitPlanAnswer } from "./shared.ts";
 
 /** A policy generator's answer, or its refusal (nothing to allow, too large, bad part) as a 400. */
-function policyCall<Body>(call: () => Body): Result<Body> {
+function policyCall<Body>(call: () => Result<Body>): Result<Body> {
   try {
-    return { body: call() };
+    return call();
   } catch (error) {
     if (error instanceof PolicyRequestError) throw new HttpError(400, error.title, error.message);
     throw error;
   }
+}
+
+/** The policy rows' media types, JSON first: the one a tie or a wildcard gets. */
+const POLICY_MEDIA_TYPES = ["application/json", "text/x-hcl"] as const;
+
+/** ?format wins; else Accept naming text/x-hcl; else JSON (as exitPlanFormat chooses). */
+function policyFormat(query: { format?: PolicyAnswerFormat | undefined }, accept: string | undefined) {
+  if (query.format) return query.format;
+  return preferredMediaType(accept, POLICY_MEDIA_TYPES, "application/json") === "text/x-hcl" ? "terraform" : "json";
+}
+
+/** Terraform configuration, a .tf file to save; explain mode has no such form, so the two are a 400. */
+function terraform(query: { explain?: boolean | undefined }, file: string, make: () => string): Result<never> {
+  if (query.explain)
+    throw new HttpError(
+      400,
+      "Invalid query",
+      "explain=true answers JSON (the document with what was skipped, implied and kept); ask for the Terraform configuration (format=terraform or Accept: text/x-hcl) without explain.",
+    );
+  return { text: make(), contentType: TERRAFORM_MEDIA_TYPE, filename: file };
 }
 
 /** essentials=false opts out of keeping the vendor's account-operation essentials usable. */
@@ -51,22 +81,30 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     bucket: "strict",
     query: ScpQuery,
     body: ScpBody,
-    response: { status: 200, schema: ScpResponse, contentType: "application/json" },
+    headers: PolicyAcceptHeaders,
+    response: { status: 200, schema: ScpResponse, contentType: "application/json", alternates: [TERRAFORM_MEDIA_TYPE] },
     errors: [400, 413, 415, 429, 503],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/alpha-scp", body: { approvedServiceIds: ["aws-s3", "aws-lambda"] } },
-    handler: (c, { body, query }) =>
+    handler: (c, { body, query, headers }) =>
       policyCall(() => {
         const result = scpPolicy(c.catalogue, approvedIds(c.catalogue, body), {
           strategy: query.strategy,
           ...essentials(query),
           ...(body.exemptPrincipalArns ? { exemptPrincipalArns: body.exemptPrincipalArns } : {}),
         });
-        return scpAnswer(result, {
-          ...(query.explain ? { explain: true } : {}),
-          ...(query.part ? { part: query.part } : {}),
-        });
+        const part = query.part ? { part: query.part } : {};
+        if (policyFormat(query, headers.accept) === "terraform")
+          return terraform(query, TERRAFORM_FILES.scp, () => {
+            // Every SCP an allow-list needs, all attached to the target, unless part picks one
+            // (scpAnswer refuses a part the strategy or the list does not have).
+            const parts = result.policies ?? [result.policy];
+            if (query.part) scpAnswer(result, part);
+            const policies = query.part ? [parts[query.part - 1]!] : parts;
+            return scpTerraform(policies, { strategy: result.strategy, ...part });
+          });
+        return { body: scpAnswer(result, { ...(query.explain ? { explain: true } : {}), ...part }) };
       }),
   }),
   endpoint({
@@ -80,15 +118,24 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     bucket: "strict",
     query: PolicyQuery,
     body: ApprovedServicesBody,
-    response: { status: 200, schema: AzurePolicySetResponse, contentType: "application/json" },
+    headers: PolicyAcceptHeaders,
+    response: {
+      status: 200,
+      schema: AzurePolicySetResponse,
+      contentType: "application/json",
+      alternates: [TERRAFORM_MEDIA_TYPE],
+    },
     errors: [400, 413, 415, 429, 503],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/beta-policy", body: { approvedServiceIds: ["azure-blob-storage"] } },
-    handler: (c, { body, query }) =>
-      policyCall(() =>
-        policyAnswer(azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), essentials(query)), query),
-      ),
+    handler: (c, { body, query, headers }) =>
+      policyCall(() => {
+        const result = azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), essentials(query));
+        if (policyFormat(query, headers.accept) === "terraform")
+          return terraform(query, TERRAFORM_FILES.azure, () => azurePolicySetTerraform(result.policy));
+        return { body: policyAnswer(result, query) };
+      }),
   }),
   endpoint({
     operationId: "generateGcpOrgPolicy",
@@ -101,18 +148,27 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     bucket: "strict",
     query: GcpPolicyQuery,
     body: ApprovedServicesBody,
-    response: { status: 200, schema: GcpOrgPolicyResponse, contentType: "application/json" },
+    headers: PolicyAcceptHeaders,
+    response: {
+      status: 200,
+      schema: GcpOrgPolicyResponse,
+      contentType: "application/json",
+      alternates: [TERRAFORM_MEDIA_TYPE],
+    },
     errors: [400, 413, 415, 429, 503],
     cache: "no-store",
     pure: true,
     example: { request: "POST /v1/policies/gamma-org-policy", body: { approvedServiceIds: ["gcp-cloud-storage"] } },
-    handler: (c, { body, query }) =>
+    handler: (c, { body, query, headers }) =>
       policyCall(() => {
         const options = {
           ...essentials(query),
           ...(query.organizationId ? { organizationId: query.organizationId } : {}),
         };
-        return policyAnswer(gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options), query);
+        const result = gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options);
+        if (policyFormat(query, headers.accept) === "terraform")
+          return terraform(query, TERRAFORM_FILES.gcp, () => gcpOrgPolicyTerraform(result.policy));
+        return { body: policyAnswer(result, query) };
       }),
   }),
   endpoint({

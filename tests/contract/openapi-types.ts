@@ -4203,6 +4203,8 @@ export interface operations {
   generateScp: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
@@ -4212,7 +4214,10 @@ export interface operations {
         /** @description allow-list only: which of the SCPs to answer with (1 to 5) when the approved list needs more than one */
         part?: number;
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4239,6 +4244,7 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ScpResponse"];
+          "text/x-hcl": string;
         };
       };
       /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
@@ -4302,12 +4308,17 @@ export interface operations {
   generateAzurePolicy: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
         essentials?: boolean | ("0" | "1" | "true" | "false");
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4333,6 +4344,7 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["AzurePolicySetResponse"];
+          "text/x-hcl": string;
         };
       };
       /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
@@ -4396,6 +4408,8 @@ export interface operations {
   generateGcpOrgPolicy: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
@@ -4403,7 +4417,10 @@ export interface operations {
         /** @description Organization id (digits, no leading zero) to put in the policy name; ORGANIZATION_ID is left to replace when omitted */
         organizationId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4429,6 +4446,7 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["GcpOrgPolicyResponse"];
+          "text/x-hcl": string;
         };
       };
       /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
