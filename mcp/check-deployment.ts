@@ -9,7 +9,7 @@ import { TemplateCheck } from "../catalogue/schema/index.ts";
 export const CHECK_DEPLOYMENT_TOOL = {
   name: "check_deployment" as const,
   description:
-    "Check a deployment against an approved list (POST /v1/deployments/check): pass the template (CloudFormation or SAM JSON/YAML text, an ARM template, a Terraform plan from terraform show -json, or Google API names) and approvedServiceIds (or a saved list's listId). Answers the services it uses with the items that made it so, what the list lacks, the implicit needs of its tools and types with their vendor pages, and each vendor's verdict: allowed, or the actions, types or APIs still denied and the services that would allow them.",
+    "Check a deployment against an approved list (POST /v1/deployments/check): pass the template (CloudFormation or SAM JSON/YAML text, an ARM template, a Terraform plan from terraform show -json, or Google API names) and approvedServiceIds (or a saved list's listId). Answers the services it uses with the items that made it so, what the list lacks, the implicit needs of its tools and types with their vendor pages, and each vendor's verdict: allowed, or the actions, types or APIs still denied and the services that would allow them. The whole request is within /mcp's 64 KiB body limit (a larger one is refused naming it): send a larger template to POST /v1/deployments/check or the text host's POST /deployments/check, which take 4 MiB.",
   input: {
     template: z
       .union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())])

@@ -30,6 +30,7 @@ import {
   EquivalenceGroupDetail,
   EquivalenceMatrix,
   ExposureReport,
+  LifecycleCalendarQuery,
   LifecycleList,
   LifecycleQuery,
   Provider,
@@ -57,11 +58,17 @@ const slugList = (max: number) =>
     pattern: idListPattern(max),
   });
 
-const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls, filtered?: FilteredFeed) =>
+const catalogueCalendar = (
+  catalogue: Catalogue,
+  urls: PublicUrls,
+  filtered?: FilteredFeed,
+  alarms?: readonly number[],
+) =>
   lifecycleCalendar(catalogue, urls, {
     name: "Cloud service sunsets",
     description: "Sunset and retirement dates of cloud services, from the Cloud Services Catalogue.",
     ...(filtered ? { filtered } : {}),
+    alarms,
   });
 
 const FEED_FILTERS =
@@ -263,10 +270,10 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle.ics",
     summary: "Lifecycle calendar (iCalendar)",
     description:
-      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them." +
+      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400." +
       FEED_FILTERS,
     tag: "Catalogue",
-    query: LifecycleQuery,
+    query: LifecycleCalendarQuery,
     response: { status: 200, contentType: CALENDAR },
     errors: [400],
     cache: "public",
@@ -281,6 +288,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
           c.catalogue,
           c.urls,
           filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
+          query.alarms,
         ),
         CALENDAR,
       ),

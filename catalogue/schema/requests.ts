@@ -1,6 +1,7 @@
 /** Request bodies of the POST endpoints, request headers, and the services listing's and lifecycle list's queries. */
 import { z } from "zod";
 import {
+  CALENDAR_ALARMS,
   DEFAULT_PAGE_SIZE,
   EXEMPT_PRINCIPAL_ARN_MAX,
   FEEDBACK_MESSAGE,
@@ -15,7 +16,7 @@ import {
   MAX_URL_LENGTH,
 } from "../base/limits.ts";
 import { strictBody } from "./unknown-keys.ts";
-import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
+import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -79,6 +80,50 @@ export const LifecycleQuery = z.object({
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
+/**
+ * One reminder's days: a whole number from 0 to CALENDAR_ALARMS.maxDays (730), an optional d; the
+ * pattern is the whole check, so OpenAPI and the server agree (tests/catalogue/calendar-alarms.test.ts).
+ */
+const ALARM_DAYS = String.raw`(?:[0-6]?\d{1,2}|7[0-2]\d|730)d?`;
+export const ALARMS_PATTERN = `^(?:none|${ALARM_DAYS}(?:,${ALARM_DAYS}){0,${CALENDAR_ALARMS.maxCount - 1}})$`;
+
+/** ?alarms= of the calendars: the reminders' days before each event, most first, or none ([]). */
+const alarms = z
+  .string()
+  .regex(
+    new RegExp(ALARMS_PATTERN),
+    `must be none, or 1 to ${CALENDAR_ALARMS.maxCount} whole numbers of days from 0 to ${CALENDAR_ALARMS.maxDays}, comma-separated (e.g. 30,7)`,
+  )
+  .transform((value) =>
+    value === "none"
+      ? []
+      : [...new Set(value.split(",").map((days) => Number(days.replace(/d$/, ""))))].sort((a, b) => b - a),
+  )
+  .optional()
+  .meta({
+    description: `Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to ${CALENDAR_ALARMS.maxCount} of them, each 0 to ${CALENDAR_ALARMS.maxDays} (a d after each is allowed, repeats are dropped); none for no reminder. Default ${CALENDAR_ALARMS.defaultDays.join(",")}, as the built file has them; events already past carry none (added in 1.11.0)`,
+    example: "30,7",
+    pattern: ALARMS_PATTERN,
+  });
+
+/** GET /v1/lifecycle.ics's query: the lifecycle filters and the reminders. */
+export const LifecycleCalendarQuery = LifecycleQuery.extend({ alarms });
+export type LifecycleCalendarQueryT = z.output<typeof LifecycleCalendarQuery>;
+
+/** GET /v1/lists/{id}/lifecycle.ics's query. */
+export const ListCalendarQuery = z.object({
+  within: LifecycleQuery.shape.within,
+  kind: z
+    .enum(LIFECYCLE_KINDS)
+    .optional()
+    .meta({
+      description: `Only events of this kind of lifecycle entry (one of ${LIFECYCLE_KINDS.join(", ")}; added in 1.11.0)`,
+      example: "service",
+    }),
+  alarms,
+});
+export type ListCalendarQueryT = z.output<typeof ListCalendarQuery>;
+
 export const approvedServiceIds = z
   .array(z.string().min(1).max(MAX_ID_LENGTH))
   .min(1)
@@ -103,10 +148,11 @@ export const ApprovedServicesBody = strictBody({ approvedServiceIds }).meta({
  * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, a
  * federated-user session, or an account's root, the account id and the name possibly wildcarded
  * with * and ?, e.g. arn:aws:iam::*:role/AWSControlTowerExecution. An assumed-role session matches
- * the shape but is refused below (ASSUMED_ROLE_ARN_PATTERN).
+ * the shape but is refused below (ASSUMED_ROLE_ARN_PATTERN). The partition may be the AWS European
+ * Sovereign Cloud's (aws-eusc), whose ARNs are arn:aws-eusc:… (its user guide, "ARNs").
  */
 export const PRINCIPAL_ARN_PATTERN =
-  /^arn:(?:aws|aws-cn|aws-us-gov):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;
+  /^arn:(?:aws|aws-cn|aws-us-gov|aws-eusc):(?:iam|sts)::(?:[0-9*?]{1,12}):(?:root|(?:role|user|assumed-role|federated-user)\/[A-Za-z0-9+=,.@_\-/*?]{1,1024})$/;
 
 /**
  * An STS assumed-role session ARN (arn:aws:sts::<account>:assumed-role/<role>/<session>). For a

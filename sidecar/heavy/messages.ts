@@ -1,16 +1,8 @@
 /** What the main thread and the heavy computations' thread (./worker.ts) say to each other. */
+import type { ErrorMessage } from "./error-message.ts";
 import type { Result } from "../../catalogue/contract/endpoint.ts";
 import type { BucketName } from "../../catalogue/base/limits.ts";
-import { httpErrorOf } from "../../catalogue/base/problem.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
-
-/** An HttpError as it crosses between the threads. */
-export interface ErrorMessage {
-  readonly statusCode?: number;
-  readonly message: string;
-  readonly details?: string;
-  readonly retryAfter?: number;
-}
 
 /** Where the worker loads its catalogue: the build's (`distDir`), or the data folder's YAML. */
 export interface CatalogueSource {
@@ -54,19 +46,4 @@ export type FromWorker =
   | { kind: "page-result"; job: number; answer: Computed | SiteAnswer }
   | { kind: "error"; job: number; error: ErrorMessage };
 
-/** An error as it crosses: an HttpError keeps its status, details and Retry-After. */
-export function errorMessage(error: unknown): ErrorMessage {
-  const e = error as Partial<ErrorMessage>;
-  return {
-    statusCode: e.statusCode,
-    message: e.message ?? String(error),
-    details: e.details,
-    retryAfter: e.retryAfter,
-  };
-}
-
-/** The error again on the other side: an HttpError when it had a status. */
-export function httpError({ statusCode, message, details, retryAfter }: ErrorMessage): Error {
-  if (!statusCode) return new Error(message);
-  return Object.assign(httpErrorOf(statusCode, message, details), retryAfter === undefined ? {} : { retryAfter });
-}
+export { errorMessage, httpError, type ErrorMessage } from "./error-message.ts";

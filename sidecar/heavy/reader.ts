@@ -9,7 +9,7 @@
 import { Worker } from "node:worker_threads";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import { Slots } from "./slots.ts";
-import { errorMessage, httpError, type ErrorMessage } from "./messages.ts";
+import { errorMessage, httpError, type ErrorMessage } from "./error-message.ts";
 import type { Deployment } from "../../catalogue/templates/read.ts";
 import { TEMPLATE_READ_HEAP_MB, TEMPLATE_READ_SECONDS } from "../../catalogue/base/limits.ts";
 

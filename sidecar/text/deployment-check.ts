@@ -8,11 +8,10 @@
  * (computed.ts) in the heavy computations' thread.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { isHttpError } from "../../catalogue/base/problem.ts";
+import { httpErrorOf, isHttpError } from "../../catalogue/base/problem.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { checkTemplate, ReadDeployment } from "../../catalogue/contract/deployments.ts";
 import type { Deployment } from "../../catalogue/templates/read.ts";
-import { httpError } from "../heavy/messages.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
 import { resolveList } from "../../catalogue/lists/lists.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
@@ -91,7 +90,7 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   try {
     // Read in a thread of its own (heavy/reader.ts): a costly template fails alone, with a 422.
     const read = await c.templateReader.read({ template });
-    if (read.refusal) throw httpError(read.refusal);
+    if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;
   } catch (error) {
     if (!isHttpError(error)) throw error;

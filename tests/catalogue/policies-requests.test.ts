@@ -73,14 +73,20 @@ describe("approvedServiceIds", () => {
 
 describe("alpha-scp exemptPrincipalArns", () => {
   it("adds the ArnNotLike condition to the deny-list", async () => {
-    const exempt = ["arn:aws:iam::*:role/AWSControlTowerExecution", "arn:aws:iam::111122223333:role/BreakGlass"];
+    const exempt = [
+      "arn:aws:iam::*:role/AWSControlTowerExecution",
+      "arn:aws:iam::111122223333:role/BreakGlass",
+      // The AWS European Sovereign Cloud's partition.
+      "arn:aws-eusc:iam::111122223333:role/BreakGlass",
+    ];
     const response = await post("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3"],
       exemptPrincipalArns: exempt,
     });
     expect(response.status).toBe(200);
     const statement = (response.body.Statement as Record<string, unknown>[])[0]!;
-    expect(statement.Condition).toEqual({ ArnNotLike: { "aws:PrincipalARN": exempt } });
+    // Kept in code-unit order, as the document's other lists are.
+    expect(statement.Condition).toEqual({ ArnNotLike: { "aws:PrincipalARN": [...exempt].sort() } });
   });
 
   it("refuses what is not an IAM principal ARN pattern, too many, or an empty list", async () => {

@@ -113,6 +113,7 @@ describe("requests generated from the OpenAPI document", () => {
         "getLifecycleAtom",
         "getLifecycleCalendar",
         "getListExitPlan",
+        "getListLifecycleCalendar",
         "listLifecycle",
         "listServices",
         "mcp",

@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -283,7 +283,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle calendar (iCalendar) (headers only)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleCalendar"];
     patch?: never;
@@ -516,7 +516,7 @@ export interface paths {
     put?: never;
     /**
      * Save an approved-services list
-     * @description Saves a list for 90 days and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Saves a list for 90 days from its last read (every read of it renews it) and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["createList"];
     delete?: never;
@@ -534,7 +534,7 @@ export interface paths {
     };
     /**
      * Get a saved list
-     * @description By slug first, then by id. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getList"];
     put?: never;
@@ -543,7 +543,7 @@ export interface paths {
     options?: never;
     /**
      * Get a saved list (headers only)
-     * @description By slug first, then by id. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     head: operations["headGetList"];
     patch?: never;
@@ -558,7 +558,7 @@ export interface paths {
     };
     /**
      * A saved list's lifecycle calendar
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getListLifecycleCalendar"];
     put?: never;
@@ -567,7 +567,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's lifecycle calendar (headers only)
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     head: operations["headGetListLifecycleCalendar"];
     patch?: never;
@@ -582,7 +582,7 @@ export interface paths {
     };
     /**
      * A saved list's exit plan
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     get: operations["getListExitPlan"];
     put?: never;
@@ -591,7 +591,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's exit plan (headers only)
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     head: operations["headGetListExitPlan"];
     patch?: never;
@@ -1363,7 +1363,7 @@ export interface components {
        */
       served: "static" | "static+sidecar" | "sidecar";
       /**
-       * @description How long an answer may be reused: cached, revalidated, until the list expires, or never
+       * @description How long an answer may be reused: cached, revalidated, until the list expires or a read would renew it, or never
        * @enum {string}
        */
       cache: "public" | "revalidate" | "until-expiry" | "no-store";
@@ -2302,7 +2302,7 @@ export interface components {
       createdAt: string;
       /**
        * Format: date-time
-       * @description Exactly 90 days after createdAt; the list answers 404 afterwards
+       * @description 90 days after createdAt, or after the read that last renewed the list: a read moves it to the read + 90 days, at most once a day (since 1.11.0), so it is at most a day short of 90 days after the last read; the list answers 404 afterwards
        */
       expiresAt: string;
     };
@@ -2336,7 +2336,7 @@ export interface components {
       createdAt: string;
       /**
        * Format: date-time
-       * @description Exactly 90 days after createdAt; the list answers 404 afterwards
+       * @description 90 days after createdAt, or after the read that last renewed the list: a read moves it to the read + 90 days, at most once a day (since 1.11.0), so it is at most a day short of 90 days after the last read; the list answers 404 afterwards
        */
       expiresAt: string;
       /** @description The listed services as they are in the catalogue now, with lifecycle; ids no longer in the catalogue are left out */
@@ -2829,7 +2829,7 @@ export interface components {
         | unknown[];
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
-      /** @description A saved list's id or slug, instead of approvedServiceIds */
+      /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
     } & (unknown | unknown);
     /** @description What of a service its sources back, each kind of fact with the day its newest source was read (added in 1.8.0) */
@@ -3810,6 +3810,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
       };
       header?: never;
       path?: never;
@@ -3866,6 +3871,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
       };
       header?: never;
       path?: never;
@@ -5054,7 +5064,23 @@ export interface operations {
   };
   getListLifecycleCalendar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /**
+         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @example service
+         */
+        kind?: "service";
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
+      };
       header?: never;
       path: {
         /**
@@ -5127,7 +5153,23 @@ export interface operations {
   };
   headGetListLifecycleCalendar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /**
+         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @example service
+         */
+        kind?: "service";
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
+      };
       header?: never;
       path: {
         /**
