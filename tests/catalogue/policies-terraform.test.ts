@@ -5,7 +5,7 @@
  */
 import { parse } from "@cdktf/hcl2json";
 import { describe, expect, it } from "vitest";
-import { build, URLS } from "../helpers/app.ts";
+import { build, realCatalogue, URLS } from "../helpers/app.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { hclString, scpTerraform } from "../../catalogue/policies/terraform.ts";
@@ -74,6 +74,29 @@ describe("format=terraform", () => {
     expect(json(one(resources(part.hcl, "aws_organizations_policy").approved_services_part1).content)).toEqual(
       part.document,
     );
+  });
+
+  it("writes every SCP an allow-list needs, each attached to the target, when no part is asked", async () => {
+    const aws = realCatalogue()
+      .services.filter((service) => service.providerId === "aws")
+      .map((service) => service.slug);
+    const body = { approvedServiceIds: aws };
+    // The bare JSON is a 400 that points to part and explain; the .tf holds them all.
+    expect((await post("/v1/policies/alpha-scp?strategy=allow-list", body)).statusCode).toBe(400);
+    const tf = await post("/v1/policies/alpha-scp?strategy=allow-list&format=terraform", body);
+    expect(tf.statusCode, tf.body).toBe(200);
+    const explained = await post("/v1/policies/alpha-scp?strategy=allow-list&explain=true", body);
+    const { policies } = JSON.parse(explained.body) as { policies?: unknown[] };
+    expect(policies!.length).toBeGreaterThan(1);
+    const parsed = (await parse("aws-scp.tf", tf.body)) as Hcl;
+    const written = resources(parsed, "aws_organizations_policy");
+    const attached = resources(parsed, "aws_organizations_policy_attachment");
+    expect(Object.keys(written)).toEqual(policies!.map((_, index) => `approved_services_part${index + 1}`));
+    for (const [index, policy] of policies!.entries()) {
+      const name = `approved_services_part${index + 1}`;
+      expect(json(one(written[name]).content), name).toEqual(policy);
+      expect(one(attached[name]).target_id).toBe("${var.target_id}");
+    }
   });
 
   it("carries the Azure initiative into a management group's policy set definition and assignment", async () => {
