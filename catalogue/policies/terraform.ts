@@ -2,7 +2,8 @@
  * The three policy documents as Terraform/OpenTofu configuration: the document documents.ts wrote,
  * carried into the providers' resources unchanged — never a second generator of the rules. JSON the
  * providers take as a string (the SCP's content, the initiative's parameters, metadata and
- * parameter values) is the document's own JSON in a heredoc, so it reads back byte for byte.
+ * parameter values) is the document's own JSON in a heredoc, so it reads back byte for byte
+ * (decisions.md#policies-as-terraform).
  *
  * Argument names are the providers' own (their website/docs/r pages):
  * - AWS: aws_organizations_policy (name, description, type, content) and
