@@ -4,7 +4,8 @@
  * inside read back and compared with the JSON document the API answers for the same request.
  */
 import { parse } from "@cdktf/hcl2json";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
 import { build, realCatalogue, URLS } from "../helpers/app.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { openApiDocument } from "../../catalogue/contract/openapi.ts";
@@ -144,6 +145,24 @@ describe("format=terraform", () => {
       }));
       expect({ name: named(policy.name), spec: { rules } }).toEqual(document);
     }
+  });
+
+  it("answers the same .tf from the sidecar's worker thread, where the policy rows run", async () => {
+    const run = vi.spyOn(HeavyWorker.prototype, "run");
+    onTestFinished(() => run.mockRestore());
+    // The worker loads the data folder's catalogue, as realCatalogue() does.
+    const worker = await build({ catalogueSource: {} });
+    const request = {
+      method: "POST" as const,
+      url: "/v1/policies/beta-policy?format=terraform",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ approvedServiceIds: ["azure-blob-storage"] }),
+    };
+    const threaded = await worker.inject(request);
+    expect(run.mock.calls.some(([operationId]) => operationId === "generateAzurePolicy")).toBe(true);
+    expect(threaded.statusCode).toBe(200);
+    expect(threaded.headers["content-disposition"]).toBe('attachment; filename="azure-policy-set.tf"');
+    expect(threaded.body).toBe((await (await build()).inject(request)).body);
   });
 
   it("is chosen by Accept: text/x-hcl too, ?format winning", async () => {
