@@ -267,7 +267,7 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "generate_policy",
     description:
-      "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). explain: true adds what was skipped, implied, kept as essentials and the notes. A starting point: review and test it in a non-production unit first.",
+      "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). explain: true adds what was skipped, implied, kept as essentials and the notes. terraform: true answers the same document as Terraform/OpenTofu configuration (text: a .tf file's content). A starting point: review and test it in a non-production unit first.",
     input: {
       format: z.enum(POLICY_FORMATS).meta({ description: "scp (AWS), azure (Azure Policy) or gcp (Google Cloud)" }),
       approvedServiceIds: ApprovedServicesBody.shape.approvedServiceIds,
@@ -278,19 +278,30 @@ export const TOOLS: readonly ToolSpec[] = [
       part: ScpQuery.shape.part,
       exemptPrincipalArns: ScpBody.shape.exemptPrincipalArns,
       organizationId: GcpPolicyQuery.shape.organizationId,
+      terraform: z.boolean().optional().meta({
+        description:
+          "true: the same document as Terraform/OpenTofu configuration (the provider's resources, variables and attachment or assignment), answered as text/x-hcl in text; not with explain",
+      }),
     },
     request: (args) => {
       for (const [option, format] of Object.entries(FORMAT_ONLY))
         if (args[option as keyof typeof FORMAT_ONLY] !== undefined && args.format !== format)
           throw new HttpError(400, "Invalid arguments", `${option} applies to format ${format} only`);
-      const { format, approvedServiceIds, exemptPrincipalArns, explain, essentials, ...options } = args;
+      const { format, approvedServiceIds, exemptPrincipalArns, explain, essentials, terraform, ...options } = args;
       return {
         operationId: POLICY_ROWS[format],
-        query: defined({ ...options, explain: flag(explain), essentials: flag(essentials) }),
+        query: defined({
+          ...options,
+          explain: flag(explain),
+          essentials: flag(essentials),
+          format: terraform ? "terraform" : undefined,
+        }),
         body: defined({ approvedServiceIds, exemptPrincipalArns }),
+        headers: {},
       };
     },
-    // Three formats, three documents: described by their own rows; here, any JSON object.
+    // Three formats, three documents: described by their own rows; here, any JSON object (with
+    // terraform, {text, contentType}).
     output: z.looseObject({}),
   }),
   tool({

@@ -396,7 +396,7 @@ export interface paths {
     put?: never;
     /**
      * AWS service control policy
-     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: aws_organizations_policy and its aws_organizations_policy_attachment to var.target_id; an allow-list needing several SCPs gives them all, part one of them); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateScp"];
     delete?: never;
@@ -416,7 +416,7 @@ export interface paths {
     put?: never;
     /**
      * Azure policy initiative
-     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: azurerm_management_group_policy_set_definition and its azurerm_management_group_policy_assignment at var.management_group_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateAzurePolicy"];
     delete?: never;
@@ -436,7 +436,7 @@ export interface paths {
     put?: never;
     /**
      * GCP organisation policy
-     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateGcpOrgPolicy"];
     delete?: never;
@@ -4213,6 +4213,8 @@ export interface operations {
   generateScp: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
@@ -4222,7 +4224,10 @@ export interface operations {
         /** @description allow-list only: which of the SCPs to answer with (1 to 5) when the approved list needs more than one */
         part?: number;
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4249,6 +4254,7 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ScpResponse"];
+          "text/x-hcl": string;
         };
       };
       /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
@@ -4312,12 +4318,17 @@ export interface operations {
   generateAzurePolicy: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
         essentials?: boolean | ("0" | "1" | "true" | "false");
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4343,6 +4354,7 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["AzurePolicySetResponse"];
+          "text/x-hcl": string;
         };
       };
       /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
@@ -4406,6 +4418,8 @@ export interface operations {
   generateGcpOrgPolicy: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
@@ -4413,7 +4427,10 @@ export interface operations {
         /** @description Organization id (digits, no leading zero) to put in the policy name; ORGANIZATION_ID is left to replace when omitted */
         organizationId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4439,6 +4456,7 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["GcpOrgPolicyResponse"];
+          "text/x-hcl": string;
         };
       };
       /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
