@@ -21,7 +21,7 @@ import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inpu
  * allocates many such buffers and gains nothing from it).
  */
 function buildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { MALLOC_MMAP_THRESHOLD_: _tuning, ...rest } = env;
+  const { MALLOC_MMAP_THRESHOLD_: _tuning, MALLOC_ARENA_MAX: _arenas, ...rest } = env;
   return rest;
 }
 
