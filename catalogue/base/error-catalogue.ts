@@ -38,7 +38,11 @@ export const ERRORS = {
   "Empty body": { status: 400, when: "A POST that declares JSON carries no body." },
   "Invalid request": {
     status: 400,
-    when: "Two options contradict each other (exemptPrincipalArns with the allow-list SCP strategy).",
+    when: "Two options contradict each other (exemptPrincipalArns with the allow-list SCP strategy; allowedLocations mixing AWS partitions, or exempt principals of another partition than the regions').",
+  },
+  "Unknown locations": {
+    status: 400,
+    when: "A policy request's allowedLocations names no known region, country or group (details give the nearest), or none of the vendor's regions.",
   },
   "Nothing to allow": {
     status: 400,

@@ -39,6 +39,10 @@ function policyCall<Body>(call: () => Body): Result<Body> {
 const essentials = (query: { essentials?: boolean | undefined }) =>
   query.essentials === false ? { essentials: false } : {};
 
+/** allowedLocations, when the body names any (policies/locations.ts resolves them per vendor). */
+const locations = (body: { allowedLocations?: string[] | undefined }) =>
+  body.allowedLocations ? { allowedLocations: body.allowedLocations } : {};
+
 export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
   endpoint({
     operationId: "generateScp",
@@ -46,7 +50,7 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/alpha-scp",
     summary: "AWS service control policy",
     description:
-      "The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description \"Approved services\" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use.",
+      "The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description \"Approved services\" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. allowedLocations (region codes, country codes, EU or EEA) adds a second Deny statement on aws:RequestedRegion outside the allowed AWS regions, with the global-service NotAction exemptions of AWS's own Region deny example and the same principal exemptions; the regions must be of one partition (aws, or aws-eusc for the European Sovereign Cloud's eusc-de-east-1): mixing them is a 400, an unknown location a 400 naming the nearest. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use.",
     tag: "Policies",
     bucket: "strict",
     query: ScpQuery,
@@ -62,6 +66,7 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
           strategy: query.strategy,
           ...essentials(query),
           ...(body.exemptPrincipalArns ? { exemptPrincipalArns: body.exemptPrincipalArns } : {}),
+          ...locations(body),
         });
         return scpAnswer(result, {
           ...(query.explain ? { explain: true } : {}),

@@ -78,12 +78,18 @@ export type GcpPolicyQueryT = z.output<typeof GcpPolicyQuery>;
 export const ScpStatement = z
   .strictObject({
     Sid: z.string().meta(d("Statement id")),
-    Effect: z.enum(["Deny", "Allow"]).meta(d("Deny (deny-list strategy) or Allow (allow-list strategy)")),
+    Effect: z
+      .enum(["Deny", "Allow"])
+      .meta(d("Deny (deny-list strategy, and the region deny of allowedLocations) or Allow (allow-list strategy)")),
     NotAction: z
       .array(z.string())
       .min(1)
       .optional()
-      .meta(d("deny-list: actions exempted from the deny, as prefix:*: the approved services and the essentials")),
+      .meta(
+        d(
+          "deny-list: actions exempted from the deny, as prefix:*: the approved services and the essentials; region deny: AWS's global-service exemptions",
+        ),
+      ),
     Action: z
       .array(z.string())
       .min(1)
@@ -92,6 +98,12 @@ export const ScpStatement = z
     Resource: z.literal("*").meta(d("All resources")),
     Condition: z
       .strictObject({
+        StringNotEquals: z
+          .strictObject({
+            "aws:RequestedRegion": z.array(z.string()).min(1).meta(d("The allowed regions (allowedLocations)")),
+          })
+          .optional()
+          .meta(d("Region deny only: the deny applies to requests for any other region (added in 1.11.0)")),
         ArnNotLike: z
           .strictObject({
             "aws:PrincipalARN": z
@@ -99,20 +111,34 @@ export const ScpStatement = z
               .min(1)
               .meta(d("The exempt principals' ARN patterns (exemptPrincipalArns), * and ? as wildcards")),
           })
-          .meta(d("The deny applies only to principals whose ARN matches none of the patterns")),
+          .meta(d("The deny applies only to principals whose ARN matches none of the patterns"))
+          .optional(),
       })
       .optional()
-      .meta(d("deny-list with exemptPrincipalArns only: exempts those principals from the deny (added in 1.7.0)")),
+      .meta(
+        d(
+          "deny-list with exemptPrincipalArns: exempts those principals from the deny (added in 1.7.0); the region deny: the allowed regions, and the same exemption (added in 1.11.0)",
+        ),
+      ),
   })
   .meta({
     id: "ScpStatement",
-    description: "The one statement of an SCP: NotAction when it denies, Action when it allows",
+    description:
+      "A statement of an SCP: NotAction when it denies, Action when it allows; with allowedLocations a second, the region deny",
   });
 
 export const ScpDocument = z
   .strictObject({
     Version: z.literal("2012-10-17").meta(d("IAM policy language version")),
-    Statement: z.array(ScpStatement).length(1).meta(d("One deny-all-but or allow statement")),
+    Statement: z
+      .array(ScpStatement)
+      .min(1)
+      .max(2)
+      .meta(
+        d(
+          "One deny-all-but or allow statement; with allowedLocations, then the region deny (in the first SCP of an allow-list)",
+        ),
+      ),
   })
   .meta({
     id: "ScpDocument",
