@@ -12,6 +12,7 @@ import { approvedListDoc } from "../render/pages.ts";
 import {
   AcceptHeaders,
   ApprovedServicesBody,
+  PolicyBody,
   ScpBody,
   AzurePolicySetResponse,
   ExitPlan,
@@ -80,11 +81,11 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/beta-policy",
     summary: "Azure policy initiative",
     description:
-      "The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400.",
+      "The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. allowedLocations (region codes, country codes, EU or EEA) adds the built-in 'Allowed locations' and 'Allowed locations for resource groups' with the Azure regions among them (resources whose location is global are not evaluated); an unknown location is a 400 naming the nearest. No approved Azure service with a resource type: 400.",
     tag: "Policies",
     bucket: "strict",
     query: PolicyQuery,
-    body: ApprovedServicesBody,
+    body: PolicyBody,
     response: { status: 200, schema: AzurePolicySetResponse, contentType: "application/json" },
     errors: [400, 413, 415, 429, 503],
     cache: "no-store",
@@ -92,7 +93,10 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "POST /v1/policies/beta-policy", body: { approvedServiceIds: ["azure-blob-storage"] } },
     handler: (c, { body, query }) =>
       policyCall(() =>
-        policyAnswer(azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), essentials(query)), query),
+        policyAnswer(
+          azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), { ...essentials(query), ...locations(body) }),
+          query,
+        ),
       ),
   }),
   endpoint({

@@ -252,3 +252,22 @@ export function awsRegionDeny(
     ],
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Azure: the built-in location policies' list
+
+/** The Azure locations of allowedLocations, sorted, and what explain mode says of them. */
+export function azureLocations(catalogue: ListCatalogue, vendor: Vendor, allowedLocations: readonly string[]) {
+  const asked = resolveLocations(catalogue, vendor, allowedLocations);
+  requireRegions(vendor, asked);
+  const none = unmatched(asked);
+  const locations = regionIds(asked);
+  return {
+    locations,
+    notes: [
+      `Locations (allowedLocations): the built-in 'Allowed locations' denies resources outside ${locations.join(", ")}, and 'Allowed locations for resource groups' resource groups outside them.`,
+      "'Allowed locations' runs in Indexed mode and does not evaluate resources whose location is \"global\" (Front Door, Traffic Manager, DNS zones, Entra ID objects…), nor types without a location, nor Azure AD B2C directories: those are created whatever the list says.",
+      ...(none.length > 0 ? [`allowedLocations with no Azure region: ${none.join(", ")}.`] : []),
+    ],
+  };
+}

@@ -148,10 +148,16 @@ export const ScpDocument = z
 export const AzurePolicyDefinitionReference = z
   .strictObject({
     policyDefinitionReferenceId: z.string().meta(d("Reference id within the initiative")),
-    policyDefinitionId: z.string().meta(d("The built-in 'Allowed resource types' definition")),
+    policyDefinitionId: z
+      .string()
+      .meta(
+        d(
+          "The built-in 'Allowed resource types' definition; with allowedLocations also 'Allowed locations' and 'Allowed locations for resource groups'",
+        ),
+      ),
     parameters: z
       .record(z.string(), z.object({ value: z.unknown().meta(d("The value")) }))
-      .meta(d("listOfResourceTypesAllowed, bound to the initiative's parameter")),
+      .meta(d("listOfResourceTypesAllowed or listOfAllowedLocations, bound to the initiative's parameter")),
   })
   .meta({ id: "AzurePolicyDefinitionReference", description: "A policy definition referenced by the initiative" });
 
@@ -169,10 +175,10 @@ export const AzurePolicySetDocument = z
             z.object({
               type: z.literal("Array").meta(d("Array")),
               metadata: z.record(z.string(), z.unknown()).meta(d("Display name and description")),
-              defaultValue: z.array(z.string()).meta(d("The allowed resource types, sorted")),
+              defaultValue: z.array(z.string()).meta(d("The allowed resource types or locations, sorted")),
             }),
           )
-          .meta(d("Initiative parameters: allowedResourceTypes")),
+          .meta(d("Initiative parameters: allowedResourceTypes, and allowedLocations with allowedLocations")),
         policyDefinitions: z.array(AzurePolicyDefinitionReference).min(1).meta(d("The referenced policy definitions")),
       })
       .meta(d("Policy set definition properties")),
@@ -185,7 +191,13 @@ export const AzurePolicySetDocument = z
 
 export const GcpOrgPolicyDocument = z
   .strictObject({
-    name: z.string().meta(d("organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage")),
+    name: z
+      .string()
+      .meta(
+        d(
+          "organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage, or …/gcp.resourceLocations for the location policy",
+        ),
+      ),
     spec: z
       .strictObject({
         rules: z

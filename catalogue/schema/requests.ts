@@ -121,6 +121,13 @@ export const allowedLocations = z
     ),
   );
 
+/** Request body of the Azure and Google Cloud policy endpoints. */
+export const PolicyBody = strictBody({ approvedServiceIds, allowedLocations }).meta({
+  id: "PolicyBody",
+  description: "Request body of POST /v1/policies/beta-policy and gamma-org-policy; an unknown key is a 400",
+});
+export type PolicyBodyT = z.output<typeof PolicyBody>;
+
 /**
  * An aws:PrincipalARN pattern as AWS writes exemptions (ExemptedPrincipalArns of AWS Control Tower
  * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, a

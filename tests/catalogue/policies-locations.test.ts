@@ -6,10 +6,17 @@
  * policies-vendors.test.ts does; the Google policies' values are Google's value groups. The 400s go
  * through the API, whose answers build() checks against OpenAPI.
  */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
-import { scpPolicy } from "../../catalogue/policies/documents.ts";
+import {
+  AZURE_ALLOWED_LOCATIONS_DEFINITION,
+  AZURE_ALLOWED_RESOURCE_GROUP_LOCATIONS_DEFINITION,
+  azurePolicySet,
+  scpPolicy,
+} from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
 import { AWS_GLOBAL_SERVICE_EXEMPTIONS, LOCATION_GROUPS } from "../../catalogue/policies/locations.ts";
 import { SCP_MAX_CHARACTERS } from "../../catalogue/base/limits.ts";
@@ -236,5 +243,77 @@ describe("POST /v1/policies/alpha-scp with allowedLocations", () => {
     });
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body)).toMatch(/allowedLocations/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Azure
+
+/** The SDK's serializer mappers, loaded by path as policies-vendors.test.ts explains. */
+const requireFromHere = createRequire(import.meta.url);
+const armPolicyEntry = requireFromHere.resolve("@azure/arm-policy");
+const armPolicyMappers = requireFromHere(join(dirname(armPolicyEntry), "models", "mappers.js")) as Record<
+  string,
+  unknown
+>;
+const coreClient = createRequire(armPolicyEntry)("@azure/core-client") as {
+  createSerializer(
+    mappers: Record<string, unknown>,
+    isXml?: boolean,
+  ): {
+    serialize(mapper: unknown, object: unknown, objectName?: string): unknown;
+    deserialize(mapper: unknown, responseBody: unknown, objectName: string): unknown;
+  };
+};
+const azureSerializer = coreClient.createSerializer(armPolicyMappers, false);
+
+describe("Azure initiative with allowedLocations", () => {
+  const approved = ["azure-blob-storage", "azure-key-vault"];
+
+  it("references the built-in Allowed locations and Allowed locations for resource groups with the Azure regions, and the SDK reads it back unchanged", () => {
+    const { policy, notes } = azurePolicySet(catalogue, approved, {
+      allowedLocations: ["westeurope", "DE", "eu-central-1"],
+    });
+    const model = azureSerializer.deserialize(armPolicyMappers.PolicySetDefinition, policy, "policySetDefinition");
+    expect(azureSerializer.serialize(armPolicyMappers.PolicySetDefinition, model, "policySetDefinition")).toEqual(
+      policy,
+    );
+    const locations = policy.properties.parameters.allowedLocations!.defaultValue;
+    expect(locations).toContain("westeurope");
+    expect(locations).toContain("germanywestcentral");
+    expect(locations).not.toContain("eu-central-1");
+    expect(locations).not.toContain("northeurope");
+    const byId = new Map(
+      policy.properties.policyDefinitions.map((reference) => [reference.policyDefinitionId, reference]),
+    );
+    for (const id of [AZURE_ALLOWED_LOCATIONS_DEFINITION, AZURE_ALLOWED_RESOURCE_GROUP_LOCATIONS_DEFINITION])
+      expect(byId.get(id)?.parameters).toEqual({
+        listOfAllowedLocations: { value: "[parameters('allowedLocations')]" },
+      });
+    expect(policy.properties.policyDefinitions).toHaveLength(3);
+    expect(notes.join(" ")).toMatch(/"global"/);
+  });
+
+  it("leaves the initiative as it was without allowedLocations", () => {
+    const { policy } = azurePolicySet(catalogue, approved);
+    expect(policy.properties.policyDefinitions).toHaveLength(1);
+    expect(policy.properties.parameters.allowedLocations).toBeUndefined();
+  });
+
+  it("resolves EU to the Azure regions in EU member states only", () => {
+    const { policy } = azurePolicySet(catalogue, approved, { allowedLocations: ["EU"] });
+    const locations = policy.properties.parameters.allowedLocations!.defaultValue;
+    for (const region of ["westeurope", "northeurope", "francecentral", "germanywestcentral", "swedencentral"])
+      expect(locations).toContain(region);
+    for (const region of ["uksouth", "switzerlandnorth", "norwayeast", "eastus"])
+      expect(locations).not.toContain(region);
+    const eea = azurePolicySet(catalogue, approved, { allowedLocations: ["EEA"] }).policy;
+    expect(eea.properties.parameters.allowedLocations!.defaultValue).toContain("norwayeast");
+  });
+
+  it("refuses a list with no Azure region", () => {
+    expect(refusal(() => azurePolicySet(catalogue, approved, { allowedLocations: ["eu-central-1"] })).title).toBe(
+      "Unknown locations",
+    );
   });
 });
