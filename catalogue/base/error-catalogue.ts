@@ -52,6 +52,10 @@ export const ERRORS = {
     status: 400,
     when: "The generated document would exceed what the vendor accepts (an AWS deny-list SCP over its character limit); details say what to change.",
   },
+  "Several policies needed": {
+    status: 400,
+    when: "The Google Cloud answer with allowedLocations is two organization policies and no part was asked: ask each part, or explain=true for both.",
+  },
   "Several SCPs needed": {
     status: 400,
     when: "The allow-list needs more than one SCP and no part was asked: ask each part, or explain=true for all.",

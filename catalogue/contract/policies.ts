@@ -4,7 +4,7 @@
  */
 import { endpoint, type Endpoint, type Result } from "./endpoint.ts";
 import { exitPlan } from "../exit/plan.ts";
-import { azurePolicySet, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
+import { azurePolicySet, gcpAnswer, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
 import { PolicyRequestError } from "../policies/errors.ts";
 import { HttpError } from "../base/problem.ts";
 import { renderMarkdown } from "../format/markdown.ts";
@@ -105,11 +105,11 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/gamma-org-policy",
     summary: "GCP organisation policy",
     description:
-      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400.",
+      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). allowedLocations (region codes, country codes, EU or EEA) adds a second policy, gcp.resourceLocations, allowing Google's value groups (in:eu-locations for EU, in:<region>-locations per region; only supported resource types are covered): fetch each with part=1 (gcp.restrictServiceUsage) and part=2, or both with explain=true (policies); without part such a request is a 400. An unknown location is a 400 naming the nearest. No approved Google Cloud service with an API name: 400.",
     tag: "Policies",
     bucket: "strict",
     query: GcpPolicyQuery,
-    body: ApprovedServicesBody,
+    body: PolicyBody,
     response: { status: 200, schema: GcpOrgPolicyResponse, contentType: "application/json" },
     errors: [400, 413, 415, 429, 503],
     cache: "no-store",
@@ -119,9 +119,13 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
       policyCall(() => {
         const options = {
           ...essentials(query),
+          ...locations(body),
           ...(query.organizationId ? { organizationId: query.organizationId } : {}),
         };
-        return policyAnswer(gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options), query);
+        return gcpAnswer(gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options), {
+          ...(query.explain ? { explain: true } : {}),
+          ...(query.part ? { part: query.part } : {}),
+        });
       }),
   }),
   endpoint({

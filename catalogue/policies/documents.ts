@@ -26,7 +26,7 @@
 import { actionMatches, identifierKey } from "../dependencies/dependencies.ts";
 import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "./errors.ts";
-import { awsRegionDeny, azureLocations, AWS_GLOBAL_SERVICE_EXEMPTIONS } from "./locations.ts";
+import { awsRegionDeny, azureLocations, gcpLocationValues, AWS_GLOBAL_SERVICE_EXEMPTIONS } from "./locations.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../base/limits.ts";
 import {
   AWS,
@@ -378,6 +378,7 @@ export function gcpOrgPolicy(
   ids: readonly string[],
   options: GcpOptions = {},
 ): GcpOrgPolicyExplainedT {
+  const locations = options.allowedLocations && gcpLocationValues(catalogue, GCP, options.allowedLocations);
   const selection = select(catalogue, ids, GCP, options);
   // A dependency is confirmed when a catalogue service names it as an API Google confirms.
   const confirmed = new Set(
@@ -404,10 +405,15 @@ export function gcpOrgPolicy(
     name: `organizations/${organization}/policies/${GCP_CONSTRAINT}`,
     spec: { rules: [{ values: { allowedValues: uniqueFor(GCP, [...selection.allowed, ...selection.extra]) } }] },
   };
+  const locationPolicy: GcpOrgPolicyDocumentT | undefined = locations && {
+    name: `organizations/${organization}/policies/${GCP_LOCATIONS_CONSTRAINT}`,
+    spec: { rules: [{ values: { allowedValues: locations.values } }] },
+  };
   const allowedApis = new Set(policy.spec.rules[0]!.values.allowedValues);
   const deployments = deploymentCheck(catalogue, GCP, ids, (api) => allowedApis.has(api));
   return {
     policy,
+    ...(locationPolicy ? { policies: [policy, locationPolicy] } : {}),
     characters: minifiedLength(policy),
     ...selectionReport(selection),
     unconfirmed,
@@ -420,6 +426,32 @@ export function gcpOrgPolicy(
       "Google exempts some essential services (IAM, Cloud Logging, Cloud Monitoring) from this constraint whatever the policy says.",
       ...commonNotes(selection, GCP, "essentials=false"),
       ...deploymentNote(deployments, GCP),
+      ...(locations?.notes ?? []),
     ],
   };
+}
+
+/**
+ * The body of POST /v1/policies/gamma-org-policy: the policy, or with allowedLocations the `part`-th
+ * of the two (gcloud applies one per file), or with `explain` the explained result. Two policies
+ * and no `part` is a 400 that says how to fetch them, as scpAnswer does for an allow-list.
+ */
+export function gcpAnswer(
+  result: GcpOrgPolicyExplainedT,
+  request: { explain?: boolean; part?: number },
+): GcpOrgPolicyExplainedT | GcpOrgPolicyDocumentT {
+  const parts = result.policies ?? [result.policy];
+  if (request.part !== undefined && request.part > parts.length)
+    throw new PolicyRequestError(
+      "Invalid query",
+      "part applies with allowedLocations only: 1 is gcp.restrictServiceUsage, 2 gcp.resourceLocations.",
+    );
+  const policy = parts[(request.part ?? 1) - 1]!;
+  if (request.explain) return { ...result, policy, characters: minifiedLength(policy) };
+  if (parts.length > 1 && request.part === undefined)
+    throw new PolicyRequestError(
+      "Several policies needed",
+      "With allowedLocations the answer is two organization policies, each applied with gcloud org-policies set-policy: download gcp.restrictServiceUsage with part=1 and gcp.resourceLocations with part=2, or both with explain=true (policies).",
+    );
+  return policy;
 }

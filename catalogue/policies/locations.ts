@@ -271,3 +271,44 @@ export function azureLocations(catalogue: ListCatalogue, vendor: Vendor, allowed
     ],
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Google Cloud: gcp.resourceLocations' allowed values
+
+/**
+ * Google's value group per asked group: in:eu-locations is its "European Union" group (Restricting
+ * resource locations, value groups:
+ * https://cloud.google.com/resource-manager/docs/organization-policy/defining-locations). Google has
+ * no EEA group: EEA is the EU group and the regions in IS, LI and NO.
+ */
+const GCP_GROUP_VALUES: ReadonlyMap<string, string> = new Map([
+  ["EU", "in:eu-locations"],
+  ["EEA", "in:eu-locations"],
+]);
+export const GCP_SUPPORTED_SERVICES =
+  "https://cloud.google.com/resource-manager/docs/organization-policy/defining-locations-supported-services";
+
+/** The allowed values of gcp.resourceLocations, sorted, and what explain mode says of them. */
+export function gcpLocationValues(catalogue: ListCatalogue, vendor: Vendor, allowedLocations: readonly string[]) {
+  const asked = resolveLocations(catalogue, vendor, allowedLocations);
+  requireRegions(vendor, asked);
+  const eu = new Set(LOCATION_GROUPS.get("EU"));
+  const values = new Set<string>();
+  for (const location of asked) {
+    const group = GCP_GROUP_VALUES.get(location.asked);
+    if (location.kind === "group" && group) {
+      values.add(group);
+      // What the group holds beyond the EU (EEA: IS, LI, NO) by region.
+      for (const region of location.regions) if (!eu.has(region.country)) values.add(`in:${region.id}-locations`);
+    } else for (const region of location.regions) values.add(`in:${region.id}-locations`);
+  }
+  const none = unmatched(asked);
+  return {
+    values: [...values].sort(),
+    notes: [
+      `Locations (allowedLocations): a second organization policy restricts gcp.resourceLocations to ${[...values].sort().join(", ")} (Google's value groups: in:eu-locations for the EU, in:<region>-locations per region). Apply it too: gcloud org-policies set-policy locations.json.`,
+      `gcp.resourceLocations covers only the resource types Google lists as supporting it (${GCP_SUPPORTED_SERVICES}), and only resources created after the policy: global resources (Compute Engine global addresses…) and resources with no location choice are created whatever it says, and it is not a data-residency commitment.`,
+      ...(none.length > 0 ? [`allowedLocations with no Google Cloud region: ${none.join(", ")}.`] : []),
+    ],
+  };
+}

@@ -54,6 +54,17 @@ export const GCP_ORGANIZATION_ID_PATTERN = /^[1-9][0-9]{0,19}$/;
 
 export const GcpPolicyQuery = z.object({
   ...policyQueryShape,
+  part: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2)
+    .optional()
+    .meta(
+      d(
+        "With allowedLocations only: which organization policy to answer with, 1 (gcp.restrictServiceUsage) or 2 (gcp.resourceLocations); without it such a request is a 400, since gcloud applies one policy per file (added in 1.11.0)",
+      ),
+    ),
   organizationId: z
     .string()
     .regex(
@@ -205,13 +216,16 @@ export const GcpOrgPolicyDocument = z
             z.strictObject({
               values: z
                 .strictObject({
-                  allowedValues: z.array(z.string()).min(1).meta(d("The allowed API services, sorted")),
+                  allowedValues: z
+                    .array(z.string())
+                    .min(1)
+                    .meta(d("The allowed API services, sorted; or the allowed locations' value groups (in:…)")),
                 })
                 .meta(d("Allowed values of the list constraint")),
             }),
           )
           .length(1)
-          .meta(d("One rule allowing the approved API services and the essentials")),
+          .meta(d("One rule allowing the approved API services and the essentials, or the allowed locations")),
       })
       .meta(d("The policy spec")),
   })
@@ -422,7 +436,18 @@ export const AzurePolicySetExplained = z
   .meta({ id: "AzurePolicySetExplained", description: "POST /v1/policies/beta-policy?explain=true" });
 
 export const GcpOrgPolicyExplained = z
-  .object({ policy: GcpOrgPolicyDocument, ...explainShape })
+  .object({
+    policy: GcpOrgPolicyDocument,
+    policies: z
+      .array(GcpOrgPolicyDocument)
+      .optional()
+      .meta(
+        d(
+          "With allowedLocations: both organization policies, gcp.restrictServiceUsage then gcp.resourceLocations; apply each (added in 1.11.0)",
+        ),
+      ),
+    ...explainShape,
+  })
   .meta({ id: "GcpOrgPolicyExplained", description: "POST /v1/policies/gamma-org-policy?explain=true" });
 
 // The responses: the bare document, or the explained one with ?explain=true.

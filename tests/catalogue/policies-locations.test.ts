@@ -15,6 +15,7 @@ import {
   AZURE_ALLOWED_LOCATIONS_DEFINITION,
   AZURE_ALLOWED_RESOURCE_GROUP_LOCATIONS_DEFINITION,
   azurePolicySet,
+  gcpOrgPolicy,
   scpPolicy,
 } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
@@ -315,5 +316,53 @@ describe("Azure initiative with allowedLocations", () => {
     expect(refusal(() => azurePolicySet(catalogue, approved, { allowedLocations: ["eu-central-1"] })).title).toBe(
       "Unknown locations",
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Google Cloud
+
+describe("Google Cloud organization policies with allowedLocations", () => {
+  const approved = ["gcp-cloud-storage", "gcp-bigquery"];
+
+  it("adds a gcp.resourceLocations policy: Google's EU value group for EU, a region group per region otherwise", () => {
+    const result = gcpOrgPolicy(catalogue, approved, { allowedLocations: ["EU", "europe-west6", "westeurope"] });
+    expect(result.policies).toHaveLength(2);
+    const [services, locations] = result.policies!;
+    expect(services).toEqual(result.policy);
+    expect(locations!.name).toBe("organizations/ORGANIZATION_ID/policies/gcp.resourceLocations");
+    expect(locations!.spec.rules).toEqual([
+      { values: { allowedValues: ["in:eu-locations", "in:europe-west6-locations"] } },
+    ]);
+    expect(result.notes.join(" ")).toMatch(/only the resource types Google lists as supporting it/);
+    const de = gcpOrgPolicy(catalogue, approved, { allowedLocations: ["DE"] }).policies![1]!;
+    expect(de.spec.rules[0]!.values.allowedValues).toEqual(["in:europe-west10-locations", "in:europe-west3-locations"]);
+  });
+
+  it("answers each policy by part, and a 400 without part", async () => {
+    const body = { approvedServiceIds: ["gcp-cloud-storage"], allowedLocations: ["europe-west3"] };
+    const none = await post("/v1/policies/gamma-org-policy", body);
+    expect(none.status).toBe(400);
+    expect(none.body.error).toBe("Several policies needed");
+    const first = await post("/v1/policies/gamma-org-policy?part=1", body);
+    expect(first.status).toBe(200);
+    expect(first.body.name).toBe("organizations/ORGANIZATION_ID/policies/gcp.restrictServiceUsage");
+    const second = await post("/v1/policies/gamma-org-policy?part=2&organizationId=123456789012", body);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual({
+      name: "organizations/123456789012/policies/gcp.resourceLocations",
+      spec: { rules: [{ values: { allowedValues: ["in:europe-west3-locations"] } }] },
+    });
+    const explained = await post("/v1/policies/gamma-org-policy?explain=true", body);
+    expect(explained.status).toBe(200);
+    expect(explained.body.policies).toHaveLength(2);
+  });
+
+  it("is a 400 for an unknown location on the Azure and Google endpoints too", async () => {
+    for (const url of ["/v1/policies/beta-policy", "/v1/policies/gamma-org-policy"]) {
+      const response = await post(url, { approvedServiceIds: ["aws-s3"], allowedLocations: ["europe-wset3"] });
+      expect(response.status, url).toBe(400);
+      expect(response.body.details, url).toMatch(/"europe-wset3" \(nearest: europe-west3/);
+    }
   });
 });
