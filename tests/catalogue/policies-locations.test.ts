@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   AZURE_ALLOWED_LOCATIONS_DEFINITION,
@@ -364,5 +365,59 @@ describe("Google Cloud organization policies with allowedLocations", () => {
       expect(response.status, url).toBe(400);
       expect(response.body.details, url).toMatch(/"europe-wset3" \(nearest: europe-west3/);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Any list of known locations
+
+describe("any list of known locations", () => {
+  const regionsOfProvider = (id: string) => catalogue.providerById.get(id)!.file.regions;
+  const known = [
+    "EU",
+    "EEA",
+    ...new Set(["aws", "azure", "gcp"].flatMap((id) => regionsOfProvider(id).map((region) => region.country))),
+    ...["aws", "azure", "gcp"].flatMap((id) => regionsOfProvider(id).map((region) => region.id)),
+  ].filter((location) => location !== "eusc-de-east-1");
+  const lists = fc.uniqueArray(fc.constantFrom(...known), { minLength: 1, maxLength: 8 });
+  const awsRegions = new Set(
+    regionsOfProvider("aws")
+      .filter((r) => r.market === "global")
+      .map((r) => r.id),
+  );
+  const azureRegions = new Set(regionsOfProvider("azure").map((r) => r.id));
+
+  it("gives each vendor only its own regions (AWS: its aws partition), or refuses a list with none of them", () => {
+    fc.assert(
+      fc.property(lists, (allowedLocations) => {
+        const outcomes = [
+          () => {
+            const { policy } = scpPolicy(catalogue, ["aws-s3"], { allowedLocations });
+            expect(validateServiceControlPolicy(policy)).toEqual([]);
+            for (const region of regionsOf(policy)!) expect(awsRegions.has(region), region).toBe(true);
+          },
+          () => {
+            const { policy } = azurePolicySet(catalogue, ["azure-blob-storage"], { allowedLocations });
+            for (const region of policy.properties.parameters.allowedLocations!.defaultValue)
+              expect(azureRegions.has(region), region).toBe(true);
+          },
+          () => {
+            const { policies } = gcpOrgPolicy(catalogue, ["gcp-cloud-storage"], { allowedLocations });
+            for (const value of policies![1]!.spec.rules[0]!.values.allowedValues)
+              expect(value).toMatch(/^in:[a-z0-9-]+-locations$/);
+          },
+        ];
+        for (const outcome of outcomes) {
+          try {
+            outcome();
+          } catch (error) {
+            if (!(error instanceof PolicyRequestError)) throw error;
+            expect(error.title).toBe("Unknown locations");
+            expect(error.message).toMatch(/is or holds a region of/);
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });
