@@ -44,6 +44,7 @@ export const BROWSER_CORE = [
   "catalogue/policies/essentials.ts",
   "catalogue/policies/locations.ts",
   "catalogue/policies/selection.ts",
+  "catalogue/policies/terraform.ts",
   "catalogue/quality/verified.ts",
   "catalogue/format/doc.ts",
   "catalogue/render/exit-plan.ts",

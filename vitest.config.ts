@@ -58,6 +58,8 @@ const SLOW_SUITES = [
   // mirror CLI's runs, a server started over a folder it cannot open (12–14 s each).
   "tests/mcp/stdio.test.ts",
   "tests/mirror/cli.test.ts",
+  // cloud-catalogue check in child processes, each reading catalogue/data (or dist/) afresh: 60–100 s.
+  "tests/build/check-cli.test.ts",
   "tests/mirror/mirror.test.ts",
   "tests/sidecar/store-unopenable.test.ts",
 ];

@@ -17,7 +17,7 @@ const GUIDE = [
   "two to ten side by side → compare_services;",
   "where a list's providers are headquartered and host → exposure_scorecard;",
   "what is deprecated or retires between two days → lifecycle_upcoming (provider, from, to);",
-  "a policy allowing only a list → generate_policy (format scp, azure or gcp);",
+  "a policy allowing only a list → generate_policy (format scp, azure or gcp; terraform: true for a .tf);",
   "moving a list to other providers (an EU or sovereign alternative) → exit_plan (summary by default; detail: full for every candidate).",
   "Large answers are cut and say so in omitted, with the argument that shows the rest.",
   "Read catalogue:// resources for a whole service, provider, category or equivalence group.",

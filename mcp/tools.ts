@@ -273,7 +273,7 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "generate_policy",
     description:
-      "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). allowedLocations (regions, countries, EU or EEA) adds each vendor's location rule; gcp then answers two policies, one per part. explain: true adds what was skipped, implied, kept as essentials and the notes. A starting point: review and test it in a non-production unit first.",
+      "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). allowedLocations (regions, countries, EU or EEA) adds each vendor's location rule; gcp then answers two policies, one per part. explain: true adds what was skipped, implied, kept as essentials and the notes. terraform: true answers the same document as Terraform/OpenTofu configuration (text: a .tf file's content). A starting point: review and test it in a non-production unit first.",
     input: {
       format: z.enum(POLICY_FORMATS).meta({ description: "scp (AWS), azure (Azure Policy) or gcp (Google Cloud)" }),
       approvedServiceIds: ApprovedServicesBody.shape.approvedServiceIds,
@@ -287,20 +287,39 @@ export const TOOLS: readonly ToolSpec[] = [
       exemptPrincipalArns: ScpBody.shape.exemptPrincipalArns,
       allowedLocations: PolicyBody.shape.allowedLocations,
       organizationId: GcpPolicyQuery.shape.organizationId,
+      terraform: z.boolean().optional().meta({
+        description:
+          "true: the same document as Terraform/OpenTofu configuration (the provider's resources, variables and attachment or assignment), answered as text/x-hcl in text; not with explain",
+      }),
     },
     request: (args) => {
       for (const [option, formats] of Object.entries(FORMAT_ONLY))
         if (args[option as keyof typeof args] !== undefined && !formats.includes(args.format))
           throw new HttpError(400, "Invalid arguments", `${option} applies to format ${formats.join(" or ")} only`);
-      const { format, approvedServiceIds, exemptPrincipalArns, allowedLocations, explain, essentials, ...options } =
-        args;
+      const {
+        format,
+        approvedServiceIds,
+        exemptPrincipalArns,
+        allowedLocations,
+        explain,
+        essentials,
+        terraform,
+        ...options
+      } = args;
       return {
         operationId: POLICY_ROWS[format],
-        query: defined({ ...options, explain: flag(explain), essentials: flag(essentials) }),
+        query: defined({
+          ...options,
+          explain: flag(explain),
+          essentials: flag(essentials),
+          format: terraform ? "terraform" : undefined,
+        }),
         body: defined({ approvedServiceIds, exemptPrincipalArns, allowedLocations }),
+        headers: {},
       };
     },
-    // Three formats, three documents: described by their own rows; here, any JSON object.
+    // Three formats, three documents: described by their own rows; here, any JSON object (with
+    // terraform, {text, contentType}).
     output: z.looseObject({}),
   }),
   tool({

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * cloud-catalogue — mirror a deployment for offline use, and serve a mirror.
+ * cloud-catalogue — mirror a deployment for offline use, serve a mirror, check a deployment.
  *   cloud-catalogue mirror <api-url> <dir>   fetch (or update) a verified copy of the build
  *   cloud-catalogue serve <dir>              serve it on PORT/TEXT_PORT with no network
+ *   cloud-catalogue check <file> --ids …     check a template or plan against an approved list (check.ts)
  * serve answers every read, the text host and the site from the copy, and computes search,
  * compare, exposure, policies and the Markdown export from the mirrored catalogue. Lists and
  * feedback use the embedded store in <dir>/data (they stay on this machine).
@@ -12,10 +13,12 @@ import { runAsProcess } from "../sidecar/server.ts";
 import { mirror, MirrorError } from "./mirror.ts";
 import { serveMirror } from "./serve-mirror.ts";
 
-const USAGE = "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue --help";
+const USAGE =
+  "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue check <file> --ids a,b,c | cloud-catalogue --help";
 
 /** The whole help (--help, -h, help): what each command does, its environment, exit codes, examples. */
-const HELP = `cloud-catalogue — mirror a Cloud Services Catalogue deployment for offline use, and serve it.
+const HELP = `cloud-catalogue — mirror a Cloud Services Catalogue deployment for offline use, serve it,
+and check a deployment against an approved list.
 
 Usage:
   cloud-catalogue mirror <api-url> <dir>
@@ -31,6 +34,18 @@ Usage:
       mirrored catalogue. The origin's URLs are rewritten to the mirror's own in every
       answer. Lists and feedback stay on this machine, in <dir>/data. Follows updates:
       within a second or two of a mirror run switching <dir>/current, it serves the new copy.
+  cloud-catalogue check <template|plan file> (--ids a,b,c | --ids-file FILE | --list LIST)
+                        [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]
+      Check a CloudFormation or SAM template, an ARM template (Bicep's output), a Terraform
+      plan (terraform show -json) or a list of Google APIs against the approved services:
+      the services it uses, what the list lacks, and each vendor policy's verdict, printed
+      as the text host renders it (json: the API's answer). It runs here, against the
+      catalogue this package holds: no server, no network. --api URL asks that deployment's
+      POST /v1/deployments/check instead. --ids-file reads ids separated by commas, spaces or
+      lines (# comments), a JSON list, or a saved list's JSON (GET /v1/lists/<id>). --list
+      names a saved list (its id, slug or URL): it is checked by the API that holds it,
+      --api, the API of a …/v1/lists/<id> URL, or PUBLIC_API_URL. --sarif writes the
+      findings as SARIF 2.1.0 for code scanning. --strict fails on warnings too.
   cloud-catalogue --help
       This text (also -h or help).
 
@@ -41,14 +56,25 @@ Environment (serve):
   PUBLIC_API_URL    the API's public URL, if not http://HOST:PORT
   PUBLIC_TEXT_URL   the text host's public URL, if not http://HOST:TEXT_PORT
 
-Exit status: 0 on success, 1 when mirroring or serving fails, 2 on a usage error.
+Environment (check):
+  PUBLIC_API_URL    the API a --list is checked by, when neither --api nor the list's URL names one
+  NO_COLOR          plain text even on a terminal
+
+Exit status: mirror and serve: 0 on success, 1 when mirroring or serving fails, 2 on a usage error.
+check: 0 when every vendor verdict from the approved list allows the deployment and the list
+lacks none of its services (unplaced and unevaluated items are warnings; with --strict they
+fail too); 1 when it is not allowed (errors in the SARIF); 2 on a usage error, an unreadable
+file or template, an unwritable --sarif file, unknown ids or a list not found; 3 when the API
+cannot be reached or fails.
 
 Examples:
   npm run mirror -- http://localhost:8080 ./mirror
   npx cloud-catalogue serve ./mirror
   PORT=9080 TEXT_PORT=9081 npx cloud-catalogue serve ./mirror
+  npx cloud-catalogue check template.yaml --ids aws-s3,aws-lambda --sarif check.sarif
+  terraform show -json plan.out > plan.json && npx cloud-catalogue check plan.json --ids-file approved.txt
 
-More: docs/operations.md ("Mirror").
+More: docs/operations.md ("Mirror"), docs/ci-check.md (check in CI).
 `;
 
 async function main(args: string[]): Promise<void> {
@@ -58,6 +84,12 @@ async function main(args: string[]): Promise<void> {
     return;
   }
   const [command, ...rest] = args;
+  if (command === "check") {
+    // Loaded only for check: mirror and serve start without the deployment check's modules.
+    const { checkCommand } = await import("./check.ts");
+    process.exitCode = await checkCommand(rest);
+    return;
+  }
   if (command === "mirror" && rest.length === 2) {
     const [apiUrl, dir] = rest as [string, string];
     if (!/^https?:\/\//.test(apiUrl)) throw new MirrorError(`not an http(s) URL: ${apiUrl}`);

@@ -35,6 +35,7 @@ const noStore: RecordStore = {
   available: false,
   createList: () => Promise.reject(new StoreUnavailableError(NO_STORE)),
   getList: () => Promise.reject(new StoreUnavailableError(NO_STORE)),
+  renewList: () => Promise.reject(new StoreUnavailableError(NO_STORE)),
   recordFeedback: () => Promise.reject(new StoreUnavailableError(NO_STORE)),
   recordOutboundClick: () => Promise.reject(new StoreUnavailableError(NO_STORE)),
 };

@@ -63,6 +63,10 @@ export const ERRORS = {
   "Unknown service ids": { status: 400, when: "Ids name no service of the catalogue; details give the nearest slugs." },
   "Unknown provider": { status: 400, when: "A provider argument names no provider of the catalogue." },
   "Unknown provider ids": { status: 400, when: "An exit plan's target names providers the catalogue does not have." },
+  "Unknown jurisdiction": {
+    status: 400,
+    when: "A jurisdiction filter names no head-office jurisdiction the catalogue records; details list those it does.",
+  },
   "Unknown category": { status: 400, when: "An MCP tool's category argument names no category." },
   "Unknown compliance programme": {
     status: 400,

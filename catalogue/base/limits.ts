@@ -6,9 +6,18 @@
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
 
-/** Saved lists live this long, then answer 404 and free their slug (docs/design.md "Decisions on what the contract leaves open"). */
+/**
+ * Saved lists live this long after they are saved or last read, then answer 404 and free their slug
+ * (docs/design.md "Decisions on what the contract leaves open"; docs/decisions.md#list-renewal).
+ */
 export const LIST_LIFETIME_DAYS = 90;
 export const LIST_LIFETIME_MS = LIST_LIFETIME_DAYS * DAY_MS;
+/**
+ * Reading a saved list moves its expiry to the read + LIST_LIFETIME_DAYS, at most once this many
+ * days per list (docs/decisions.md#list-renewal): a list read every minute costs one write a day.
+ */
+export const LIST_RENEWAL_DAYS = 1;
+export const LIST_RENEWAL_MS = LIST_RENEWAL_DAYS * DAY_MS;
 
 /** Rate-limit buckets (contract "Limits"): per client IP per minute, independent of each other. */
 export const BUCKETS = {
@@ -140,6 +149,11 @@ export const STATUS_HISTORY_LIMIT = 200;
 
 /** `GET /v1/lifecycle?within=<n>d`: n is a whole number of days from 0 to this. */
 export const LIFECYCLE_WITHIN_MAX_DAYS = 3650;
+/**
+ * Calendar reminders (VALARM): days before each event by default (?alarms= absent), and the most
+ * reminders and the furthest a request may ask (?alarms=30,7).
+ */
+export const CALENDAR_ALARMS = { defaultDays: [180, 90, 30], maxCount: 5, maxDays: 730 } as const;
 /** The lifecycle page's first group: dates within this many days. */
 export const LIFECYCLE_SOON_DAYS = 90;
 /** The lifecycle page's second group: dates within this many days (after the first group). */

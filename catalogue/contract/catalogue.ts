@@ -26,10 +26,12 @@ import { listServices, pageCount, serviceDetail } from "../search/query.ts";
 import {
   Category,
   ChangeHistory,
+  idListPattern,
   CompareResult,
   EquivalenceGroupDetail,
   EquivalenceMatrix,
   ExposureReport,
+  LifecycleCalendarQuery,
   LifecycleList,
   LifecycleQuery,
   Provider,
@@ -39,17 +41,6 @@ import {
 } from "../schema/index.ts";
 import { ATOM, CALENDAR, text, json, file } from "./shared.ts";
 
-/**
- * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
- * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
- * same white space as \s.
- */
-export const idListPattern = (max: number): string => {
-  const item = String.raw`\s*[^,\s][^,]*`;
-  const blanks = String.raw`(?:\s*,)*`;
-  return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
-};
-
 const slugList = (max: number) =>
   z.string().meta({
     description: `Comma-separated service slugs (1 to ${max}, duplicates counted); trimmed, empty items and duplicates dropped`,
@@ -57,11 +48,17 @@ const slugList = (max: number) =>
     pattern: idListPattern(max),
   });
 
-const catalogueCalendar = (catalogue: Catalogue, urls: PublicUrls, filtered?: FilteredFeed) =>
+const catalogueCalendar = (
+  catalogue: Catalogue,
+  urls: PublicUrls,
+  filtered?: FilteredFeed,
+  alarms?: readonly number[],
+) =>
   lifecycleCalendar(catalogue, urls, {
     name: "Cloud service sunsets",
     description: "Sunset and retirement dates of cloud services, from the Cloud Services Catalogue.",
     ...(filtered ? { filtered } : {}),
+    alarms,
   });
 
 const FEED_FILTERS =
@@ -263,10 +260,10 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle.ics",
     summary: "Lifecycle calendar (iCalendar)",
     description:
-      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them." +
+      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400." +
       FEED_FILTERS,
     tag: "Catalogue",
-    query: LifecycleQuery,
+    query: LifecycleCalendarQuery,
     response: { status: 200, contentType: CALENDAR },
     errors: [400],
     cache: "public",
@@ -281,6 +278,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
           c.catalogue,
           c.urls,
           filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
+          query.alarms,
         ),
         CALENDAR,
       ),

@@ -21,6 +21,7 @@ import { TemplateBudgetError, TemplateError } from "../templates/errors.ts";
 import { templateIndex } from "../templates/index.node.ts";
 import { readDeployment, type Deployment } from "../templates/read.ts";
 import { storeCall } from "./shared.ts";
+import { readList } from "./read-list.ts";
 
 /** The approved ids: as given, or the saved list's (a missing list is a 404). */
 async function approvedOf(
@@ -30,12 +31,12 @@ async function approvedOf(
   body: TemplateCheckBodyT,
 ): Promise<string[]> {
   if (body.approvedServiceIds) return requireKnownIds(catalogue, body.approvedServiceIds);
-  const list = await storeCall(() => store.getList(body.listId!, now));
+  const list = await storeCall(() => readList(store, body.listId!, now));
   if (!list)
     throw new HttpError(
       404,
       "List not found",
-      `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
+      `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after they are saved or last read.`,
     );
   return resolveList(catalogue, list).services.map((service) => service.slug);
 }

@@ -22,7 +22,8 @@ export { ERROR_REASONS } from "../base/error-catalogue.ts";
  * How caches may keep an answer:
  * `public` — `public, max-age=READ_CACHE_SECONDS` with a strong ETag;
  * `revalidate` — `no-cache`: kept, but checked (ETag) before every reuse;
- * `until-expiry` — like public, but never past the `expiresAt` the handler returns;
+ * `until-expiry` — like public, but never past the `expiresAt` the handler returns (for a saved
+ *   list, the moment a read would renew it: lists.ts reusableUntil);
  * `no-store` — never kept (POSTs, status, health).
  */
 export type CachePolicy = "public" | "revalidate" | "until-expiry" | "no-store";

@@ -7,8 +7,9 @@ import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
 import { exitPlan } from "../exit/plan.ts";
 import { exitTargetOfQuery } from "../exit/target-query.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../base/limits.ts";
-import { lifecycleCalendar } from "../lifecycle/lifecycle.ts";
-import { cleanListName, listPath, resolveList, type StoredList } from "../lists/lists.ts";
+import { dayOf, lifecycleCalendar, listCalendarFilterOf } from "../lifecycle/lifecycle.ts";
+import { cleanListName, listPath, resolveList, reusableUntil, type StoredList } from "../lists/lists.ts";
+import { readList } from "./read-list.ts";
 import { newList } from "../lists/lists.node.ts";
 import { IdempotencyKeyReusedError, SlugTakenError } from "./ports.ts";
 import { HttpError } from "../base/problem.ts";
@@ -17,6 +18,7 @@ import {
   ExitPlan,
   ExitPlanQuery,
   IdempotencyHeaders,
+  ListCalendarQuery,
   SavedList,
   SavedListCreate,
   SavedListDetail,
@@ -36,13 +38,15 @@ function savedList(urls: PublicUrls, { idempotency: _, ...list }: StoredList): S
 
 /** Reads of a saved list that find none are counted here (sidecar/plugins/miss-limit.ts). */
 export const MISS_BUCKET: BucketName = "misses";
+/** What every read row says of renewal (docs/decisions.md#list-renewal). */
+const RENEWS = `A read renews the list: its expiresAt moves to the read + ${LIST_LIFETIME_DAYS} days, written at most once a day.`;
 const MISSES = `Reads that find no list are counted in the ${MISS_BUCKET} bucket (${BUCKETS[MISS_BUCKET].max} a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted.`;
 
 const listNotFound = () =>
   new HttpError(
     404,
     "List not found",
-    `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after creation.`,
+    `No list has this slug or id; lists expire ${LIST_LIFETIME_DAYS} days after they are saved or last read.`,
   );
 
 export const LISTS_ENDPOINTS: readonly Endpoint[] = [
@@ -51,7 +55,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "POST",
     path: "/v1/lists",
     summary: "Save an approved-services list",
-    description: `Saves a list for ${LIST_LIFETIME_DAYS} days and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null).`,
+    description: `Saves a list for ${LIST_LIFETIME_DAYS} days from its last read (every read of it renews it) and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null).`,
     tag: "Lists",
     bucket: "strict",
     headers: IdempotencyHeaders,
@@ -108,7 +112,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/lists/{id}",
     summary: "Get a saved list",
-    description: `By slug first, then by id. Expired lists answer 404. ${MISSES}`,
+    description: `By slug first, then by id. ${RENEWS} Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
@@ -119,12 +123,12 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     cache: "until-expiry",
     example: { request: "GET /v1/lists/platform-baseline" },
     handler: async (c, { params }) => {
-      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      const list = await storeCall(() => readList(c.store, params.id, c.now()));
       if (!list) throw listNotFound();
-      // A saved list never changes; its answer can be reused until it expires.
+      // A saved list's services never change; its answer is reused until a read would renew it.
       return {
         body: { ...savedList(c.urls, list), ...resolveList(c.catalogue, list) },
-        expiresAt: new Date(list.expiresAt),
+        expiresAt: reusableUntil(list),
       };
     },
   }),
@@ -133,18 +137,19 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/lists/{id}/lifecycle.ics",
     summary: "A saved list's lifecycle calendar",
-    description: `GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. ${MISSES}`,
+    description: `GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. ${RENEWS} Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
     }),
+    query: ListCalendarQuery,
     response: { status: 200, contentType: CALENDAR },
     missBucket: MISS_BUCKET,
-    errors: [404, 429, 503],
+    errors: [400, 404, 429, 503],
     cache: "until-expiry",
-    example: { request: "GET /v1/lists/platform-baseline/lifecycle.ics" },
-    handler: async (c, { params }) => {
-      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+    example: { request: "GET /v1/lists/platform-baseline/lifecycle.ics?within=365d&alarms=30,7" },
+    handler: async (c, { params, query }) => {
+      const list = await storeCall(() => readList(c.store, params.id, c.now()));
       if (!list) throw listNotFound();
       const { services } = resolveList(c.catalogue, list);
       const name = cleanListName(list.name) ?? list.slug ?? list.id;
@@ -153,9 +158,12 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
           name: `Lifecycle: ${name}`,
           description: `Sunset and retirement dates of the ${services.length} services of the saved list ${c.urls.textUrl}${listPath(list)}.`,
           slugs: new Set(services.map((service) => service.slug)),
+          // Computed for each request: `within` and the reminders count from the request's day.
+          filtered: { filter: listCalendarFilterOf(query), asOf: dayOf(c.now()), query: "" },
+          alarms: query.alarms,
         }),
         contentType: CALENDAR,
-        expiresAt: new Date(list.expiresAt),
+        expiresAt: reusableUntil(list),
       };
     },
   }),
@@ -165,7 +173,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/lists/{id}/exit-plan",
     summary: "A saved list's exit plan",
-    description: `POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. ${MISSES}`,
+    description: `POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. ${RENEWS} Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
@@ -180,7 +188,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "GET /v1/lists/platform-baseline/exit-plan?sovereignOption=true&format=md" },
     handler: async (c, { params, query, headers }) => {
       const to = exitTargetOfQuery(query);
-      const list = await storeCall(() => c.store.getList(params.id, c.now()));
+      const list = await storeCall(() => readList(c.store, params.id, c.now()));
       if (!list) throw listNotFound();
       const { services, missingServiceIds } = resolveList(c.catalogue, list);
       const plan = exitPlan(
@@ -190,7 +198,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       );
       if (missingServiceIds.length > 0)
         plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
-      // A saved list never changes: its plan for one query is kept until the list expires.
+      // A saved list's services never change: its plan for one query is kept until a read would renew it.
       return {
         ...exitPlanAnswer(
           c.catalogue,
@@ -200,7 +208,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
           list.name ?? list.slug ?? list.id,
           query.bom,
         ),
-        expiresAt: new Date(list.expiresAt),
+        expiresAt: reusableUntil(list),
       };
     },
   }),

@@ -322,7 +322,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
       { name: "Discovery", description: "What this API offers" },
       { name: "Catalogue", description: "Providers, categories, services, compare and exposure" },
       { name: "Policies", description: "Policy scaffolds and Markdown export from an approved list" },
-      { name: "Lists", description: `Saved approved-services lists (${LIST_LIFETIME_DAYS}-day lifetime)` },
+      { name: "Lists", description: `Saved approved-services lists (${LIST_LIFETIME_DAYS} days from the last read)` },
       { name: "Operations", description: "Status, health, feedback and telemetry" },
       { name: "Mirror", description: "The whole catalogue and the build, for scripts and offline mirrors" },
       { name: "MCP", description: "The catalogue as a Model Context Protocol server, for assistants" },

@@ -55,8 +55,17 @@ export interface RecordStore {
   readonly available: boolean;
   /** Saves a list; resolves only once the write is durable. */
   createList(list: NewList): Promise<StoredList>;
-  /** By slug first, then by id; undefined when neither matches or the list expired. */
+  /**
+   * By slug first, then by id; undefined when neither matches or the list expired. A peek: a
+   * user's read goes through readList (./read-list.ts), which also renews the list.
+   */
   getList(slugOrId: string, now: Date): Promise<StoredList | undefined>;
+  /**
+   * Moves the expiry of `list`, as it was read, to `expiresAt`, with its slug's and
+   * Idempotency-Key's, once the write is durable: true. False, writing nothing, when the list is
+   * gone or expired at `now`, or its expiry is no longer the one read (another read renewed it).
+   */
+  renewList(list: StoredList, expiresAt: Date, now: Date): Promise<boolean>;
   recordFeedback(feedback: Feedback): Promise<void>;
   recordOutboundClick(click: OutboundClick): Promise<void>;
 }

@@ -102,6 +102,19 @@ export function foldLine(line: string): string {
   return parts.join("\r\n");
 }
 
+/**
+ * A display reminder (VALARM, RFC 5545 §3.6.6) `days` before its event's start: ACTION:DISPLAY
+ * requires DESCRIPTION and TRIGGER, a duration relative to DTSTART (§3.8.6.3; 0 days is PT0S, the
+ * start itself). The lines go inside a VEVENT, unfolded: the calendar folds every line.
+ */
+export const icsAlarm = (days: number, description: string): string[] => [
+  "BEGIN:VALARM",
+  "ACTION:DISPLAY",
+  `DESCRIPTION:${icsText(description)}`,
+  `TRIGGER:${days === 0 ? "PT0S" : `-P${days}D`}`,
+  "END:VALARM",
+];
+
 /** A UTC date-time in the iCalendar basic form: 20261123T134649Z. */
 export const icsInstant = (iso: string) => iso.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
 

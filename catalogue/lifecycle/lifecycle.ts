@@ -3,11 +3,27 @@
  * filter, and the two feeds (Atom 1.0, RFC 4287; iCalendar, RFC 5545). Days are UTC calendar days
  * (YYYY-MM-DD), compared as strings.
  */
-import { DAY_MS } from "../base/limits.ts";
+import { CALENDAR_ALARMS, DAY_MS } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
-import { atomInstant, foldLine, icsInstant, icsText, renderAtom, tagAuthority, tagUri } from "../format/feeds.ts";
+import {
+  atomInstant,
+  foldLine,
+  icsAlarm,
+  icsInstant,
+  icsText,
+  renderAtom,
+  tagAuthority,
+  tagUri,
+} from "../format/feeds.ts";
 import { HttpError } from "../base/problem.ts";
-import type { LifecycleEntryT, LifecycleListT, LifecycleQueryT, ServiceT } from "../schema/index.ts";
+import type {
+  LifecycleEntryT,
+  LifecycleKind,
+  LifecycleListT,
+  LifecycleQueryT,
+  ListCalendarQueryT,
+  ServiceT,
+} from "../schema/index.ts";
 import { servicePath, type PublicUrls } from "../base/urls.ts";
 
 export interface LifecycleFilter {
@@ -15,6 +31,8 @@ export interface LifecycleFilter {
   readonly withinDays?: number | undefined;
   readonly status?: string | undefined;
   readonly providerId?: string | undefined;
+  /** Only entries of this kind (LIFECYCLE_KINDS). */
+  readonly kind?: LifecycleKind | undefined;
   /** Only these services' entries (?ids=, known slugs: the caller checked them). */
   readonly slugs?: ReadonlySet<string> | undefined;
 }
@@ -42,6 +60,18 @@ export function lifecycleFilterOf(
     slugs: slugs === undefined ? undefined : new Set(slugs),
   };
 }
+
+/** A saved list's calendar query as a filter (within and kind; the list already chose the services). */
+export const listCalendarFilterOf = (query: ListCalendarQueryT): LifecycleFilter => ({
+  withinDays: query.within === undefined ? undefined : Number(query.within.replace(/d$/, "")),
+  kind: query.kind,
+});
+
+/**
+ * What an entry is the lifecycle of. Every entry is a service's today; an entry of another kind
+ * (a version) says so here, and LIFECYCLE_KINDS lists it.
+ */
+export const kindOf = (_entry: LifecycleEntryT): LifecycleKind => "service";
 
 /** The UTC day of an instant. */
 export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
@@ -111,6 +141,7 @@ export function lifecycleEntries(
 export function matchesFilter(entry: LifecycleEntryT, asOf: string, filter: LifecycleFilter): boolean {
   if (filter.status && entry.status !== filter.status) return false;
   if (filter.providerId && entry.providerId !== filter.providerId) return false;
+  if (filter.kind && kindOf(entry) !== filter.kind) return false;
   if (filter.slugs && !filter.slugs.has(entry.slug)) return false;
   if (filter.withinDays !== undefined) {
     if (!entry.sunsetDate) return false;
@@ -186,6 +217,10 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls, filtered?:
   });
 }
 
+/** What a reminder says: the event, and how far off it is. */
+const alarmText = (title: string, days: number) =>
+  `${title} (${days === 0 ? "today" : days === 1 ? "tomorrow" : `in ${days} days`}).`;
+
 const icsDate = (day: string) => day.replace(/-/g, "");
 /** UTC as a VTIMEZONE (RFC 5545 §3.6.5): one STANDARD observance with a zero offset. */
 const UTC_TIMEZONE = [
@@ -206,6 +241,11 @@ export interface CalendarOptions {
   readonly slugs?: ReadonlySet<string>;
   /** Only the entries passing a filter (?status=, ?provider=, ?within=), as of a day. */
   readonly filtered?: FilteredFeed;
+  /**
+   * Reminders on each event on or after the calendar's day (`filtered.asOf`, else the catalogue's
+   * last update): days before it, most first; CALENDAR_ALARMS.defaultDays when absent, none when empty.
+   */
+  readonly alarms?: readonly number[] | undefined;
 }
 
 /** A feed asked with a query: the filter, the day `within` counts from, and the query as asked (normalised). */
@@ -238,7 +278,8 @@ export function filteredFeed(
 /**
  * An iCalendar of lifecycle dates: one all-day VEVENT per service with a sunsetDate. UIDs come
  * from slug and date (a sunset that becomes retired on the same day stays one event); DTSTAMP is
- * the catalogue's last update, so the same data gives the same bytes.
+ * the catalogue's last update, so the same data gives the same bytes. Events to come carry display
+ * reminders (VALARM); a past event carries none, as a reminder of a day gone by would only nag.
  */
 export function lifecycleCalendar(catalogue: Catalogue, urls: PublicUrls, options: CalendarOptions): string {
   const stamp = icsInstant(catalogue.lastUpdated);
@@ -257,18 +298,21 @@ export function lifecycleCalendar(catalogue: Catalogue, urls: PublicUrls, option
     `X-WR-CALNAME:${icsText(options.name)}`,
     `X-WR-CALDESC:${icsText(options.description)}`,
   ];
+  const alarms = options.alarms ?? CALENDAR_ALARMS.defaultDays;
   for (const entry of entries) {
+    const title = entryTitle(entry);
     lines.push(
       "BEGIN:VEVENT",
       `UID:${entry.slug}.${icsDate(entry.sunsetDate!)}@${host}`,
       `DTSTAMP:${stamp}`,
       `DTSTART;VALUE=DATE:${icsDate(entry.sunsetDate!)}`,
       `DTEND;VALUE=DATE:${icsDate(addDays(entry.sunsetDate!, 1))}`,
-      `SUMMARY:${icsText(entryTitle(entry))}`,
+      `SUMMARY:${icsText(title)}`,
       `DESCRIPTION:${icsText(entrySummary(entry))}`,
       `URL:${entry.url}`,
       `CATEGORIES:${icsText(entry.status)}`,
       "TRANSP:TRANSPARENT",
+      ...(entry.sunsetDate! >= asOf ? alarms.flatMap((days) => icsAlarm(days, alarmText(title, days))) : []),
       "END:VEVENT",
     );
   }

@@ -4,7 +4,7 @@
  * text host and the site's list page all use these (pure: the browser may load it); making a new
  * list, which hashes its Idempotency-Key, is lists.node.ts.
  */
-import { LIST_SLUG_LENGTH } from "../base/limits.ts";
+import { LIST_LIFETIME_MS, LIST_RENEWAL_MS, LIST_SLUG_LENGTH } from "../base/limits.ts";
 import type { Catalogue } from "../load/load.ts";
 import { stripControl } from "../format/doc.ts";
 import type { ServiceT } from "../schema/index.ts";
@@ -93,6 +93,24 @@ export function resolveList(
   }
   return { services, missingServiceIds };
 }
+
+/**
+ * The expiry a read at `now` gives a list (docs/decisions.md#list-renewal): now + the lifetime, when
+ * that moves it by a day or more; undefined otherwise, so a list read all day is written once a day.
+ * The rule reads only the stored expiry, so every server sharing a store applies it alike.
+ */
+export function renewedExpiry(list: Pick<StoredList, "expiresAt">, now: Date): Date | undefined {
+  const renewed = now.getTime() + LIST_LIFETIME_MS;
+  return renewed - Date.parse(list.expiresAt) >= LIST_RENEWAL_MS ? new Date(renewed) : undefined;
+}
+
+/**
+ * Until when an answer made from `list` may be reused (a server's kept answer, Cache-Control): the
+ * moment a read would renew it, so that the first read after it reaches the store and renews the
+ * list. Always before the list's expiry.
+ */
+export const reusableUntil = (list: Pick<StoredList, "expiresAt">): Date =>
+  new Date(Date.parse(list.expiresAt) - LIST_LIFETIME_MS + LIST_RENEWAL_MS);
 
 /** The list's address on the text host: by slug when it has one. */
 export { listPath } from "../base/urls.ts";

@@ -6,9 +6,11 @@
  */
 import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle/lifecycle.ts";
 import {
+  CALENDAR_ALARMS,
   LIFECYCLE_SOON_DAYS,
   LIFECYCLE_YEAR_DAYS,
   LIST_LIFECYCLE_WARNING_DAYS,
+  LIST_LIFETIME_DAYS,
   MAX_TEXT_COMPARE_SHOWN,
 } from "../base/limits.ts";
 import { listPath, resolveList, type StoredList } from "../lists/lists.ts";
@@ -381,10 +383,12 @@ export function savedListPage(
         : []),
       ...rest,
       paragraph(
-        "Calendar of this list's sunset dates: ",
+        `Calendar of this list's sunset dates, with reminders ${CALENDAR_ALARMS.defaultDays.join(", ")} days before (?alarms=30,7 for others, ?alarms=none for none; ?within=365d for the next year's): `,
         link(`/v1${listPath(list)}/lifecycle.ics`, `/v1${listPath(list)}/lifecycle.ics`),
       ),
-      paragraph(`Address ${listPath(list)}; expires ${list.expiresAt.slice(0, 10)}.`),
+      paragraph(
+        `Address ${listPath(list)}; expires ${list.expiresAt.slice(0, 10)} (${LIST_LIFETIME_DAYS} days after it is last read: reading it renews it).`,
+      ),
       ...(missing.length > 0 ? [paragraph(`No longer in the catalogue: ${missing.join(", ")}.`)] : []),
     ],
   };

@@ -22,7 +22,11 @@ export const TemplateCheckBody = strictBody({
     .min(1)
     .max(MAX_ID_LENGTH)
     .optional()
-    .meta(d("A saved list's id or slug, instead of approvedServiceIds")),
+    .meta(
+      d(
+        "A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does",
+      ),
+    ),
 })
   .refine((body) => (body.approvedServiceIds === undefined) !== (body.listId === undefined), {
     message: "give either approvedServiceIds or listId (the approved list), not both and not neither",

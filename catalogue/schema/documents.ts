@@ -27,7 +27,11 @@ const DiscoveryEndpoint = z
       .meta(d("From a built file, from a file unless a query asks for more, or computed")),
     cache: z
       .enum(["public", "revalidate", "until-expiry", "no-store"])
-      .meta(d("How long an answer may be reused: cached, revalidated, until the list expires, or never")),
+      .meta(
+        d(
+          "How long an answer may be reused: cached, revalidated, until the list expires or a read would renew it, or never",
+        ),
+      ),
     description: z.string().meta(d("What the operation does")),
     params: z.array(DiscoveryParameter).meta(d("Its path, query and header parameters")),
     body: z

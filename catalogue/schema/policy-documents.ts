@@ -11,7 +11,19 @@ import { d, queryBoolean } from "./vocabulary.ts";
 // ---------------------------------------------------------------------------------------------
 // Query parameters
 
+/** What a policy endpoint answers: the vendor's JSON document, or that document as Terraform/OpenTofu configuration. */
+export const POLICY_ANSWER_FORMATS = ["json", "terraform"] as const;
+export type PolicyAnswerFormat = (typeof POLICY_ANSWER_FORMATS)[number];
+
 const policyQueryShape = {
+  format: z
+    .enum(POLICY_ANSWER_FORMATS)
+    .optional()
+    .meta(
+      d(
+        "json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0)",
+      ),
+    ),
   explain: queryBoolean(
     "true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document",
   ),
@@ -21,6 +33,14 @@ const policyQueryShape = {
 };
 
 export const PolicyQuery = z.object(policyQueryShape);
+
+/** Accept: text/x-hcl asks for the Terraform configuration when ?format is absent. */
+export const PolicyAcceptHeaders = z.object({
+  accept: z
+    .string()
+    .optional()
+    .meta(d("text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document")),
+});
 
 export const SCP_STRATEGIES = ["deny-list", "allow-list"] as const;
 export const ScpQuery = z.object({

@@ -1,6 +1,7 @@
 /** Request bodies of the POST endpoints, request headers, and the services listing's and lifecycle list's queries. */
 import { z } from "zod";
 import {
+  CALENDAR_ALARMS,
   DEFAULT_PAGE_SIZE,
   EXEMPT_PRINCIPAL_ARN_MAX,
   FEEDBACK_MESSAGE,
@@ -17,7 +18,7 @@ import {
   MAX_URL_LENGTH,
 } from "../base/limits.ts";
 import { strictBody } from "./unknown-keys.ts";
-import { d, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
+import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -53,6 +54,17 @@ export const ServicesQuery = z.object({
 });
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
+/**
+ * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
+ * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
+ * same white space as \s.
+ */
+export const idListPattern = (max: number): string => {
+  const item = String.raw`\s*[^,\s][^,]*`;
+  const blanks = String.raw`(?:\s*,)*`;
+  return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
+};
+
 /** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
 export const LifecycleQuery = z.object({
   within: z
@@ -75,11 +87,56 @@ export const LifecycleQuery = z.object({
     .string()
     .optional()
     .meta({
+      pattern: idListPattern(MAX_APPROVED_IDS),
       description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
       example: "aws-ec2,gcp-gke",
     }),
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
+
+/**
+ * One reminder's days: a whole number from 0 to CALENDAR_ALARMS.maxDays (730), an optional d; the
+ * pattern is the whole check, so OpenAPI and the server agree (tests/catalogue/calendar-alarms.test.ts).
+ */
+const ALARM_DAYS = String.raw`(?:[0-6]?\d{1,2}|7[0-2]\d|730)d?`;
+export const ALARMS_PATTERN = `^(?:none|${ALARM_DAYS}(?:,${ALARM_DAYS}){0,${CALENDAR_ALARMS.maxCount - 1}})$`;
+
+/** ?alarms= of the calendars: the reminders' days before each event, most first, or none ([]). */
+const alarms = z
+  .string()
+  .regex(
+    new RegExp(ALARMS_PATTERN),
+    `must be none, or 1 to ${CALENDAR_ALARMS.maxCount} whole numbers of days from 0 to ${CALENDAR_ALARMS.maxDays}, comma-separated (e.g. 30,7)`,
+  )
+  .transform((value) =>
+    value === "none"
+      ? []
+      : [...new Set(value.split(",").map((days) => Number(days.replace(/d$/, ""))))].sort((a, b) => b - a),
+  )
+  .optional()
+  .meta({
+    description: `Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to ${CALENDAR_ALARMS.maxCount} of them, each 0 to ${CALENDAR_ALARMS.maxDays} (a d after each is allowed, repeats are dropped); none for no reminder. Default ${CALENDAR_ALARMS.defaultDays.join(",")}, as the built file has them; events already past carry none (added in 1.11.0)`,
+    example: "30,7",
+    pattern: ALARMS_PATTERN,
+  });
+
+/** GET /v1/lifecycle.ics's query: the lifecycle filters and the reminders. */
+export const LifecycleCalendarQuery = LifecycleQuery.extend({ alarms });
+export type LifecycleCalendarQueryT = z.output<typeof LifecycleCalendarQuery>;
+
+/** GET /v1/lists/{id}/lifecycle.ics's query. */
+export const ListCalendarQuery = z.object({
+  within: LifecycleQuery.shape.within,
+  kind: z
+    .enum(LIFECYCLE_KINDS)
+    .optional()
+    .meta({
+      description: `Only events of this kind of lifecycle entry (one of ${LIFECYCLE_KINDS.join(", ")}; added in 1.11.0)`,
+      example: "service",
+    }),
+  alarms,
+});
+export type ListCalendarQueryT = z.output<typeof ListCalendarQuery>;
 
 export const approvedServiceIds = z
   .array(z.string().min(1).max(MAX_ID_LENGTH))

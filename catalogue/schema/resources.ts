@@ -458,7 +458,11 @@ export const SavedList = z
     createdAt: z.iso.datetime().meta(d("When the list was created")),
     expiresAt: z.iso
       .datetime()
-      .meta(d(`Exactly ${LIST_LIFETIME_DAYS} days after createdAt; the list answers 404 afterwards`)),
+      .meta(
+        d(
+          `${LIST_LIFETIME_DAYS} days after createdAt, or after the read that last renewed the list: a read moves it to the read + ${LIST_LIFETIME_DAYS} days, at most once a day (since 1.11.0), so it is at most a day short of ${LIST_LIFETIME_DAYS} days after the last read; the list answers 404 afterwards`,
+        ),
+      ),
   })
   .meta({ id: "SavedList", description: "A saved approved-services list" });
 

@@ -5,6 +5,12 @@ import { z } from "zod";
 export const d = (description: string) => ({ description });
 
 export const LIFECYCLE_STATUSES = ["preview", "deprecated", "sunset", "retired"] as const;
+/**
+ * What a lifecycle entry is the lifecycle of: the one list of kinds, read by the `kind` query of a
+ * saved list's calendar (and its OpenAPI enum). A kind added here (versions) is a compatible addition.
+ */
+export const LIFECYCLE_KINDS = ["service"] as const;
+export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
 export const PRICING_MODELS = ["pay-as-you-go", "subscription", "free", "included", "quote"] as const;
 export const SUB_SERVICE_KINDS = ["tier", "edition", "storage-class", "engine", "feature", "plan"] as const;
 export const FEEDBACK_TYPES = ["bug", "feature", "question", "general"] as const;

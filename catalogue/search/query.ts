@@ -67,7 +67,7 @@ export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefin
   if (unknown.length > 0)
     throw new HttpError(
       400,
-      "Invalid query",
+      "Unknown jurisdiction",
       `jurisdiction: ${namedValues(unknown, known)} is not a head-office jurisdiction the catalogue records; one of ${known.join(", ")} (EU/EEA member states are recorded as EU)`,
     );
   return codes;

@@ -8,9 +8,9 @@
  * text's length; walking what the aliases share is what TEMPLATE_VALUES_MAX (base/limits.ts) bounds.
  */
 import yaml from "js-yaml";
-import { parse as parseJsonc, visit, type ParseError } from "jsonc-parser";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../base/limits.ts";
-import { TemplateBudgetError, TemplateError } from "./errors.ts";
+import { TemplateBudgetError, TemplateDepthError, TemplateError, TemplateSyntaxError } from "./errors.ts";
 
 // CloudFormation's short forms (!Ref, !Sub, !GetAtt …) read as the long form's object, so a template
 // written with them parses; their values are not evaluated. The rule functions are Rules' own.
@@ -91,7 +91,7 @@ function parseYaml(text: string): unknown {
   } catch (error) {
     if (!(error instanceof yaml.YAMLException)) throw error;
     const { reason, mark } = error;
-    if (reason.startsWith("nesting exceeded")) throw new TemplateError(DEPTH_MESSAGE);
+    if (reason.startsWith("nesting exceeded")) throw new TemplateDepthError(DEPTH_MESSAGE);
     if (reason === "duplicated mapping key")
       throw new TemplateError(
         duplicateKeyMessage(yamlKeyAt(mark.buffer, mark.position), yamlPathAt(mark.buffer, mark.line), mark.line + 1),
@@ -128,75 +128,90 @@ function yamlPathAt(buffer: string, line: number): string {
 
 /**
  * JSON, or JSON with comments (ARM templates may hold them: Microsoft's "Template syntax: Comments"),
- * nothing looser; a key twice in one object is refused with its path.
+ * nothing looser; scanned first (scanJson), so a key twice in one object, nesting past the bound or
+ * too many values are refused before any value is built.
  */
 export function parseJsonTemplate(text: string): unknown {
-  if (nestsDeeperThanText(text, MAX_JSON_DEPTH)) throw new TemplateError(DEPTH_MESSAGE);
-  refuseDuplicateJsonKeys(text);
+  scanJson(text);
   try {
     return JSON.parse(text);
   } catch (error) {
     const errors: ParseError[] = [];
     const value: unknown = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: false });
     if (errors.length === 0) return value;
-    throw new TemplateError(`The template starts like JSON but is not valid JSON: ${(error as Error).message}`);
+    throw new TemplateSyntaxError(`The template starts like JSON but is not valid JSON: ${(error as Error).message}`);
   }
 }
 
-/**
- * Whether JSON text opens more than `max` arrays or objects at once, by one pass over its
- * characters (strings skipped): the token walk below recurses, and 100,000 `[` overflow its stack.
- */
-function nestsDeeperThanText(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (inString) {
-      if (code === 0x5c) at++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
-      if (++depth > max) return true;
-    } else if (code === 0x5d || code === 0x7d) depth--;
-  }
-  return false;
-}
+const isSpace = (code: number) => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+const startsLiteral = (code: number) =>
+  (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x74 || code === 0x66 || code === 0x6e;
 
 /**
- * One walk of the text's tokens before any value is built: each object's keys, with the path to
- * it, and the count of values (past TEMPLATE_VALUES_MAX the walk stops).
+ * One pass over JSON text's characters, building nothing but each object's keys: refuses a key
+ * twice in one object (with the path to it and its line), nesting past MAX_JSON_DEPTH (a recursive
+ * walk of 100,000 `[` overflows the stack) and more than TEMPLATE_VALUES_MAX values. Comments are
+ * skipped; what is not JSON is left for JSON.parse to name.
  */
-function refuseDuplicateJsonKeys(text: string): void {
-  const containers: (Set<string> | undefined)[] = [];
-  let duplicate: { key: string; path: string; line: number } | undefined;
+function scanJson(text: string): void {
+  const open: { keys: Set<string> | undefined; at: string | number }[] = [];
   let values = 0;
+  let line = 1;
   const count = () => {
     if (++values > TEMPLATE_VALUES_MAX) throw tooManyValues();
   };
-  visit(
-    text,
-    {
-      onObjectBegin: () => {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x0a) line++;
+    else if (code === 0x22) {
+      const start = at;
+      for (at++; at < text.length && text.charCodeAt(at) !== 0x22; at++) if (text.charCodeAt(at) === 0x5c) at++;
+      let next = at + 1;
+      while (next < text.length && isSpace(text.charCodeAt(next))) next++;
+      const top = open.at(-1);
+      if (text.charCodeAt(next) !== 0x3a || !top?.keys) {
         count();
-        containers.push(new Set());
-      },
-      onArrayBegin: () => {
-        count();
-        containers.push(undefined);
-      },
-      onLiteralValue: count,
-      onObjectEnd: () => void containers.pop(),
-      onArrayEnd: () => void containers.pop(),
-      onObjectProperty: (key, _offset, _length, line, _character, pathOf) => {
-        const keys = containers.at(-1)!;
-        if (keys.has(key) && !duplicate) duplicate = { key, path: pathOf().join("."), line: line + 1 };
-        keys.add(key);
-      },
-    },
-    { disallowComments: false },
-  );
-  if (duplicate) throw new TemplateError(duplicateKeyMessage(duplicate.key, duplicate.path, duplicate.line));
+        continue;
+      }
+      let key = text.slice(start + 1, at);
+      if (key.includes("\\"))
+        try {
+          key = JSON.parse(text.slice(start, at + 1)) as string;
+        } catch {
+          // Not JSON: JSON.parse names it below.
+        }
+      if (top.keys.has(key))
+        throw new TemplateError(
+          duplicateKeyMessage(
+            key,
+            open
+              .slice(0, -1)
+              .map((entry) => entry.at)
+              .join("."),
+            line,
+          ),
+        );
+      top.keys.add(key);
+      top.at = key;
+    } else if (code === 0x2f && text.charCodeAt(at + 1) === 0x2f) {
+      while (at + 1 < text.length && text.charCodeAt(at + 1) !== 0x0a) at++;
+    } else if (code === 0x2f && text.charCodeAt(at + 1) === 0x2a) {
+      const end = text.indexOf("*/", at + 2);
+      const stop = end < 0 ? text.length : end + 1;
+      for (; at < stop; at++) if (text.charCodeAt(at) === 0x0a) line++;
+    } else if (code === 0x7b || code === 0x5b) {
+      count();
+      if (open.length >= MAX_JSON_DEPTH) throw new TemplateDepthError(DEPTH_MESSAGE);
+      open.push({ keys: code === 0x7b ? new Set() : undefined, at: 0 });
+    } else if (code === 0x7d || code === 0x5d) open.pop();
+    else if (code === 0x2c) {
+      const top = open.at(-1);
+      if (top && !top.keys) top.at = (top.at as number) + 1;
+    } else if (startsLiteral(code)) {
+      count();
+      while (at + 1 < text.length && /[\w.+-]/.test(text[at + 1]!)) at++;
+    }
+  }
 }
 
 /**
@@ -208,7 +223,7 @@ export function refuseCostly(value: unknown): void {
   const walk = (inner: unknown, depth: number): void => {
     if (++count > TEMPLATE_VALUES_MAX) throw tooManyValues();
     if (inner === null || typeof inner !== "object") return;
-    if (depth >= MAX_JSON_DEPTH) throw new TemplateError(DEPTH_MESSAGE);
+    if (depth >= MAX_JSON_DEPTH) throw new TemplateDepthError(DEPTH_MESSAGE);
     for (const child of Array.isArray(inner) ? inner : Object.values(inner)) walk(child, depth + 1);
   };
   walk(value, 0);

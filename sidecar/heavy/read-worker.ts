@@ -7,22 +7,30 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { HttpError } from "../../catalogue/base/problem.ts";
-import { TemplateBudgetError, TemplateError } from "../../catalogue/templates/errors.ts";
+import {
+  TemplateBudgetError,
+  TemplateDepthError,
+  TemplateError,
+  TemplateSyntaxError,
+} from "../../catalogue/templates/errors.ts";
 import { parseJsonTemplate } from "../../catalogue/templates/parse.ts";
 import { READ_TEMPLATE, readDeployment, type Deployment } from "../../catalogue/templates/read.ts";
-import { refuseDeepJson } from "../json-depth.ts";
+import { DEPTH_DETAILS } from "../json-depth.ts";
 import { errorMessage } from "./error-message.ts";
 import type { ReadRequest, ReadTemplate } from "./reader.ts";
+
+/** What the check could not read, as the API answers it; anything else is thrown on. */
+function refusalOf(error: unknown): HttpError {
+  if (error instanceof TemplateBudgetError) return new HttpError(422, "Template too costly", error.message);
+  if (error instanceof TemplateError) return new HttpError(400, "Invalid template", error.message);
+  throw error;
+}
 
 function deploymentOf(template: unknown): { deployment: Deployment } | { refusal: ReturnType<typeof errorMessage> } {
   try {
     return { deployment: readDeployment(template) };
   } catch (error) {
-    if (error instanceof TemplateBudgetError)
-      return { refusal: errorMessage(new HttpError(422, "Template too costly", error.message)) };
-    if (error instanceof TemplateError)
-      return { refusal: errorMessage(new HttpError(400, "Invalid template", error.message)) };
-    throw error;
+    return { refusal: errorMessage(refusalOf(error)) };
   }
 }
 
@@ -32,14 +40,17 @@ function read(request: ReadRequest): ReadTemplate {
   try {
     body = parseJsonTemplate(request.body);
   } catch (error) {
-    if (error instanceof TemplateError) throw new HttpError(400, "Invalid JSON", `body: ${error.message}`);
-    throw error;
+    // The body's own nesting and syntax are answered as the API's parser answers every body's.
+    if (error instanceof TemplateDepthError) throw new HttpError(400, "Invalid body", `body: ${DEPTH_DETAILS}`);
+    if (error instanceof TemplateSyntaxError) throw new HttpError(400, "Invalid JSON", `body: ${error.message}`);
+    throw refusalOf(error);
   }
-  refuseDeepJson(body);
   // Not an object, or no template: the row's schema refuses it as it would any such body.
   if (body === null || typeof body !== "object" || Array.isArray(body) || !("template" in body)) return { body };
   const { template } = body;
-  if (typeof template !== "string" && (template === null || typeof template !== "object")) return { body };
+  // What the row's schema refuses (an empty text, a number) it refuses as it is, unread.
+  if (typeof template === "string" ? template === "" : template === null || typeof template !== "object")
+    return { body };
   return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template) };
 }
 

@@ -130,7 +130,7 @@ const computationsBusy = () =>
 
 /** The kept answers, and the key of each by the URL that asked for it. */
 function keptAnswers() {
-  // Answers of pure rows (and saved lists, until they expire) are kept, so a repeated query costs a lookup.
+  // Answers of pure rows (and saved lists, until a read would renew them) are kept, so a repeated query costs a lookup.
   const kept = new LRUCache<string, Prepared<Buffer>>({
     maxSize: RESPONSE_CACHE_BYTES,
     // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.

@@ -1,9 +1,9 @@
 /**
  * The embedded store: state in memory, every acknowledged write added to a JSON-lines log in
  * DATA_DIR and synced (O_DSYNC) before the promise resolves, so it survives kill -9. The log is
- * replayed at start; expired lists are skipped at replay and forgotten hourly while running. Writes
- * go through one queue with group commit, which also makes slug allocation atomic within the
- * process.
+ * replayed at start; a renewed list's newer record replaces its older one; expired lists are
+ * skipped at replay and forgotten hourly while running. Writes go through one queue with group
+ * commit, which also makes slug allocation atomic within the process.
  *
  * The log ends in newline padding, written and synced ahead of use, and records overwrite it in
  * place: a synced write that changes no file metadata costs one device write, where an append also
@@ -52,6 +52,9 @@ class AlreadySaved extends Error {
     this.list = list;
   }
 }
+
+/** Thrown inside the write queue when a list to renew is gone, expired or renewed since it was read. */
+class NotRenewed extends Error {}
 
 /** Rate-limit counters kept; past this the oldest windows are dropped first. */
 const MAX_BUCKETS = 100_000;
@@ -371,6 +374,31 @@ export class EmbeddedStore implements Store {
 
   async getList(slugOrId: string, now: Date): Promise<StoredList | undefined> {
     return this.getListNow(this.slugs.get(slugOrId) ?? slugOrId, now) ?? this.getListNow(slugOrId, now);
+  }
+
+  /**
+   * The list again, its expiry moved: a whole list record after the first, which replay reads as
+   * the list's newest state (and a store of an earlier version reads alike).
+   */
+  async renewList(list: StoredList, expiresAt: Date, now: Date): Promise<boolean> {
+    let before: StoredList | undefined;
+    let after: StoredList | undefined;
+    try {
+      await this.append(() => {
+        before = this.getListNow(list.id, now);
+        if (!before || before.expiresAt !== list.expiresAt) throw new NotRenewed();
+        after = { ...before, expiresAt: expiresAt.toISOString() };
+        // Indexed before the fsync, as a new list is, so a renewal after it in the batch is refused
+        // (its read is stale); put back below if the write fails.
+        this.index(after);
+        return { t: "list", list: after };
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof NotRenewed) return false;
+      if (before && this.lists.get(list.id) === after) this.index(before);
+      throw error;
+    }
   }
 
   private getListNow(id: string | undefined, now: Date): StoredList | undefined {

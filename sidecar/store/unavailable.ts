@@ -27,6 +27,9 @@ export class UnavailableStore implements Store {
   getList(): Promise<StoredList | undefined> {
     return this.refuse();
   }
+  renewList(): Promise<boolean> {
+    return this.refuse();
+  }
   recordFeedback(): Promise<void> {
     return this.refuse();
   }

@@ -4,9 +4,10 @@
  *   exposure.astro), as compare does; without ids, the built page;
  * - GET /list?ids=a,b — the builder rendered with those services chosen (site/src/pages/on-demand/
  *   list.astro), its download and save forms carrying them; without ids, the built page;
- * - GET /list/files/{file}?ids=a,b — one of the four downloads the page makes in the browser
- *   (aws-scp.json, azure-policy-set.json, gcp-org-policy.json, approved-services.md), made by the
- *   same functions, counted in the API's strict bucket as POST /v1/policies/* is;
+ * - GET /list/files/{file}?ids=a,b — one of the downloads the page makes in the browser
+ *   (aws-scp.json, azure-policy-set.json, gcp-org-policy.json, each also as .tf, and
+ *   approved-services.md), made by the same functions, counted in the API's strict bucket as
+ *   POST /v1/policies/* is;
  * - POST /lists — the save form, form-encoded: the same list as POST /v1/lists saves (strict
  *   bucket), then a 303 to its page.
  */
@@ -22,6 +23,13 @@ import { newList } from "../../catalogue/lists/lists.node.ts";
 import { listBuilderRequest } from "../../catalogue/api/page-requests.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
+import {
+  azurePolicySetTerraform,
+  gcpOrgPolicyTerraform,
+  scpTerraform,
+  TERRAFORM_FILES,
+  TERRAFORM_MEDIA_TYPE,
+} from "../../catalogue/policies/terraform.ts";
 import { SlugTakenError, StoreUnavailableError } from "../../catalogue/contract/ports.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
@@ -41,6 +49,22 @@ export const LIST_FILES: Record<string, { type: string; make: (c: Catalogue, ids
   "gcp-org-policy.json": {
     type: "application/json",
     make: (c, ids) => JSON.stringify(gcpOrgPolicy(c, ids).policy, null, 2),
+  },
+  // The .tf of the same documents (POST /v1/policies/…?format=terraform without a query).
+  [TERRAFORM_FILES.scp]: {
+    type: TERRAFORM_MEDIA_TYPE,
+    make: (c, ids) => {
+      const result = scpPolicy(c, ids);
+      return scpTerraform([result.policy], { strategy: result.strategy });
+    },
+  },
+  [TERRAFORM_FILES.azure]: {
+    type: TERRAFORM_MEDIA_TYPE,
+    make: (c, ids) => azurePolicySetTerraform(azurePolicySet(c, ids).policy),
+  },
+  [TERRAFORM_FILES.gcp]: {
+    type: TERRAFORM_MEDIA_TYPE,
+    make: (c, ids) => gcpOrgPolicyTerraform(gcpOrgPolicy(c, ids).policy),
   },
   "approved-services.md": {
     type: "text/markdown; charset=utf-8",

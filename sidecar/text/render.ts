@@ -15,6 +15,7 @@ import { renderDoc } from "../../catalogue/api/static.ts";
 import { renderHtml } from "../../catalogue/format/html.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
+import { readList } from "../../catalogue/contract/read-list.ts";
 import type { Store, StoredList } from "../store/store.ts";
 
 import type { Computed, Rendering } from "./computed-shapes.ts";
@@ -173,14 +174,14 @@ export class TextReplies {
    * saved) or the store cannot be reached (503). Both text-host list pages read a list this way.
    */
   async savedList(
-    store: Pick<Store, "getList">,
+    store: Pick<Store, "getList" | "renewList">,
     id: string,
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<{ list: StoredList } | { answered: FastifyReply }> {
     let list;
     try {
-      list = await store.getList(id, new Date());
+      list = await readList(store, id, new Date());
     } catch {
       return {
         answered: await this.error(
@@ -197,7 +198,7 @@ export class TextReplies {
       answered: await this.notFound(
         request,
         reply,
-        `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved.`,
+        `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved or last read.`,
       ),
     };
   }

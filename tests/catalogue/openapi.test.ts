@@ -44,7 +44,7 @@ describe("the OpenAPI document", () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string; $ref?: string }> }> };
   };
 
-  it("is OpenAPI 3.1 at contract version 1.10.0", () => {
+  it("is OpenAPI 3.1 at contract version 1.11.0", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.11.0");
   });

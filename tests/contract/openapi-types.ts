@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -283,7 +283,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle calendar (iCalendar) (headers only)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleCalendar"];
     patch?: never;
@@ -396,7 +396,7 @@ export interface paths {
     put?: never;
     /**
      * AWS service control policy
-     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. allowedLocations (region codes, country codes, EU or EEA) adds a second Deny statement on aws:RequestedRegion outside the allowed AWS regions, with the global-service NotAction exemptions of AWS's own Region deny example and the same principal exemptions; the regions must be of one partition (aws, or aws-eusc for the European Sovereign Cloud's eusc-de-east-1): mixing them is a 400, an unknown location a 400 naming the nearest. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. allowedLocations (region codes, country codes, EU or EEA) adds a second Deny statement on aws:RequestedRegion outside the allowed AWS regions, with the global-service NotAction exemptions of AWS's own Region deny example and the same principal exemptions; the regions must be of one partition (aws, or aws-eusc for the European Sovereign Cloud's eusc-de-east-1): mixing them is a 400, an unknown location a 400 naming the nearest. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: aws_organizations_policy and its aws_organizations_policy_attachment to var.target_id; an allow-list needing several SCPs gives them all, part one of them); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateScp"];
     delete?: never;
@@ -416,7 +416,7 @@ export interface paths {
     put?: never;
     /**
      * Azure policy initiative
-     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. allowedLocations (region codes, country codes, EU or EEA) adds the built-in 'Allowed locations' and 'Allowed locations for resource groups' with the Azure regions among them (resources whose location is global are not evaluated); an unknown location is a 400 naming the nearest. No approved Azure service with a resource type: 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. allowedLocations (region codes, country codes, EU or EEA) adds the built-in 'Allowed locations' and 'Allowed locations for resource groups' with the Azure regions among them (resources whose location is global are not evaluated); an unknown location is a 400 naming the nearest. No approved Azure service with a resource type: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: azurerm_management_group_policy_set_definition and its azurerm_management_group_policy_assignment at var.management_group_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateAzurePolicy"];
     delete?: never;
@@ -436,7 +436,7 @@ export interface paths {
     put?: never;
     /**
      * GCP organisation policy
-     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). allowedLocations (region codes, country codes, EU or EEA) adds a second policy, gcp.resourceLocations, allowing Google's value groups (in:eu-locations for EU, in:<region>-locations per region; only supported resource types are covered): fetch each with part=1 (gcp.restrictServiceUsage) and part=2, or both with explain=true (policies); without part such a request is a 400. An unknown location is a 400 naming the nearest. No approved Google Cloud service with an API name: 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). allowedLocations (region codes, country codes, EU or EEA) adds a second policy, gcp.resourceLocations, allowing Google's value groups (in:eu-locations for EU, in:<region>-locations per region; only supported resource types are covered): fetch each with part=1 (gcp.restrictServiceUsage) and part=2, or both with explain=true (policies); without part such a request is a 400; format=terraform gives both resources in one .tf. An unknown location is a 400 naming the nearest. No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateGcpOrgPolicy"];
     delete?: never;
@@ -516,7 +516,7 @@ export interface paths {
     put?: never;
     /**
      * Save an approved-services list
-     * @description Saves a list for 90 days and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Saves a list for 90 days from its last read (every read of it renews it) and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["createList"];
     delete?: never;
@@ -534,7 +534,7 @@ export interface paths {
     };
     /**
      * Get a saved list
-     * @description By slug first, then by id. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getList"];
     put?: never;
@@ -543,7 +543,7 @@ export interface paths {
     options?: never;
     /**
      * Get a saved list (headers only)
-     * @description By slug first, then by id. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description By slug first, then by id. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     head: operations["headGetList"];
     patch?: never;
@@ -558,7 +558,7 @@ export interface paths {
     };
     /**
      * A saved list's lifecycle calendar
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     get: operations["getListLifecycleCalendar"];
     put?: never;
@@ -567,7 +567,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's lifecycle calendar (headers only)
-     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
+     * @description GET /v1/lifecycle.ics for the services of one saved list: an all-day event per sunset or retirement date of its services, so a team subscribes to the deprecations of what it approved. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; alarms chooses others (alarms=30,7) or none (alarms=none). within keeps the dates from today (UTC) to today + n days, as on GET /v1/lifecycle, and kind the entries of one kind; a bad alarms, within or kind is a 400. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: only reads that find nothing, in the misses bucket (20 per minute per IP). Cached for 5 minutes at most, never past the list's expiry.
      */
     head: operations["headGetListLifecycleCalendar"];
     patch?: never;
@@ -582,7 +582,7 @@ export interface paths {
     };
     /**
      * A saved list's exit plan
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     get: operations["getListExitPlan"];
     put?: never;
@@ -591,7 +591,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's exit plan (headers only)
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     head: operations["headGetListExitPlan"];
     patch?: never;
@@ -1363,7 +1363,7 @@ export interface components {
        */
       served: "static" | "static+sidecar" | "sidecar";
       /**
-       * @description How long an answer may be reused: cached, revalidated, until the list expires, or never
+       * @description How long an answer may be reused: cached, revalidated, until the list expires or a read would renew it, or never
        * @enum {string}
        */
       cache: "public" | "revalidate" | "until-expiry" | "no-store";
@@ -2311,7 +2311,7 @@ export interface components {
       createdAt: string;
       /**
        * Format: date-time
-       * @description Exactly 90 days after createdAt; the list answers 404 afterwards
+       * @description 90 days after createdAt, or after the read that last renewed the list: a read moves it to the read + 90 days, at most once a day (since 1.11.0), so it is at most a day short of 90 days after the last read; the list answers 404 afterwards
        */
       expiresAt: string;
     };
@@ -2345,7 +2345,7 @@ export interface components {
       createdAt: string;
       /**
        * Format: date-time
-       * @description Exactly 90 days after createdAt; the list answers 404 afterwards
+       * @description 90 days after createdAt, or after the read that last renewed the list: a read moves it to the read + 90 days, at most once a day (since 1.11.0), so it is at most a day short of 90 days after the last read; the list answers 404 afterwards
        */
       expiresAt: string;
       /** @description The listed services as they are in the catalogue now, with lifecycle; ids no longer in the catalogue are left out */
@@ -2845,7 +2845,7 @@ export interface components {
         | unknown[];
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
-      /** @description A saved list's id or slug, instead of approvedServiceIds */
+      /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
     } & (unknown | unknown);
     /** @description What of a service its sources back, each kind of fact with the day its newest source was read (added in 1.8.0) */
@@ -3016,7 +3016,7 @@ export interface operations {
           "application/json": components["schemas"]["Changelog"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3052,7 +3052,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3086,7 +3086,7 @@ export interface operations {
           "application/json": components["schemas"]["Provider"][];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3122,7 +3122,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3156,7 +3156,7 @@ export interface operations {
           "application/json": components["schemas"]["Category"][];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3192,7 +3192,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3251,7 +3251,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3312,7 +3312,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3352,7 +3352,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3403,7 +3403,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3444,7 +3444,7 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceMatrix"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3480,7 +3480,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3520,7 +3520,7 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceGroupDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3571,7 +3571,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3630,7 +3630,7 @@ export interface operations {
           "application/json": components["schemas"]["LifecycleList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3684,7 +3684,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3736,7 +3736,7 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3790,7 +3790,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3826,6 +3826,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
       };
       header?: never;
       path?: never;
@@ -3842,7 +3847,7 @@ export interface operations {
           "text/calendar": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3882,6 +3887,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
       };
       header?: never;
       path?: never;
@@ -3896,7 +3906,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3930,7 +3940,7 @@ export interface operations {
           "application/json": components["schemas"]["ChangeHistory"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3966,7 +3976,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4000,7 +4010,7 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4036,7 +4046,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4076,7 +4086,7 @@ export interface operations {
           "application/json": components["schemas"]["CompareResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4118,7 +4128,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4158,7 +4168,7 @@ export interface operations {
           "application/json": components["schemas"]["ExposureReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4200,7 +4210,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4219,6 +4229,8 @@ export interface operations {
   generateScp: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
@@ -4228,7 +4240,10 @@ export interface operations {
         /** @description allow-list only: which of the SCPs to answer with (1 to 5) when the approved list needs more than one */
         part?: number;
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4255,9 +4270,10 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ScpResponse"];
+          "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4318,12 +4334,17 @@ export interface operations {
   generateAzurePolicy: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
         essentials?: boolean | ("0" | "1" | "true" | "false");
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4349,9 +4370,10 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["AzurePolicySetResponse"];
+          "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4412,6 +4434,8 @@ export interface operations {
   generateGcpOrgPolicy: {
     parameters: {
       query?: {
+        /** @description json (default): the vendor's document; terraform: the same document as Terraform/OpenTofu configuration (text/x-hcl, a .tf file: the provider's resources, their variables and the attachment or assignment); wins over the Accept header; not with explain (added in 1.11.0) */
+        format?: "json" | "terraform";
         /** @description true: answer {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes, deployments} instead of the bare document */
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
@@ -4421,7 +4445,10 @@ export interface operations {
         /** @description Organization id (digits, no leading zero) to put in the policy name; ORGANIZATION_ID is left to replace when omitted */
         organizationId?: string;
       };
-      header?: never;
+      header?: {
+        /** @description text/x-hcl for the Terraform/OpenTofu configuration (?format wins); anything else: the JSON document */
+        accept?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4447,9 +4474,10 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["GcpOrgPolicyResponse"];
+          "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4539,7 +4567,7 @@ export interface operations {
           "text/markdown": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4643,7 +4671,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4730,7 +4758,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateCheck"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4842,7 +4870,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4942,7 +4970,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedListDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5013,7 +5041,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5054,7 +5082,23 @@ export interface operations {
   };
   getListLifecycleCalendar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /**
+         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @example service
+         */
+        kind?: "service";
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
+      };
       header?: never;
       path: {
         /**
@@ -5076,7 +5120,7 @@ export interface operations {
           "text/calendar": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5127,7 +5171,23 @@ export interface operations {
   };
   headGetListLifecycleCalendar: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description "<n>d" (or "<n>"), n a whole number from 0 to 3650: only entries whose sunsetDate is between today (UTC) and today + n days, both included; undated and past entries are left out
+         * @example 90d
+         */
+        within?: string;
+        /**
+         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @example service
+         */
+        kind?: "service";
+        /**
+         * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
+         * @example 30,7
+         */
+        alarms?: string;
+      };
       header?: never;
       path: {
         /**
@@ -5147,7 +5207,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5241,7 +5301,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5341,7 +5401,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5398,7 +5458,7 @@ export interface operations {
           "application/json": components["schemas"]["StatusReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5434,7 +5494,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5468,7 +5528,7 @@ export interface operations {
           "application/json": components["schemas"]["StatusHistory"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5513,7 +5573,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5554,7 +5614,7 @@ export interface operations {
           "application/json": components["schemas"]["Health"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5590,7 +5650,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5636,7 +5696,7 @@ export interface operations {
           "application/json": components["schemas"]["FeedbackResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5725,7 +5785,7 @@ export interface operations {
           "application/json": components["schemas"]["OutboundClickResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5839,7 +5899,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { build, fixtureCatalogue, realCatalogue, tempStore } from "../helpers/app.ts";
+import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
   method: "POST" as const,
@@ -455,21 +455,6 @@ describe("saved lists", () => {
     const unnamed = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "!" }))).json();
     expect(unnamed.slug).toBeNull();
     expect(unnamed.url).toBe(`http://text.test/lists/${unnamed.id}`);
-  });
-
-  it("expires exactly 90 days after creation, freeing the slug", async () => {
-    let now = new Date("2026-01-01T00:00:00.000Z");
-    const app = await build({ catalogue: fixtureCatalogue(), store: await tempStore(), now: () => now });
-    const list = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).json();
-    expect(list.expiresAt).toBe("2026-04-01T00:00:00.000Z");
-    now = new Date("2026-03-31T23:59:59.999Z");
-    expect((await app.inject("/v1/lists/expiring")).statusCode).toBe(200);
-    now = new Date("2026-04-01T00:00:00.000Z");
-    expectError(await app.inject("/v1/lists/expiring"), 404);
-    expectError(await app.inject(`/v1/lists/${list.id}`), 404);
-    expect((await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).statusCode).toBe(
-      200,
-    );
   });
 });
 

@@ -6,6 +6,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { BuiltFiles } from "../../sidecar/files.ts";
+import { StoreUnavailableError } from "../../sidecar/store/store.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue, tempStore } from "../helpers/app.ts";
 import { fakeBuild } from "../helpers/fake-build.ts";
@@ -66,23 +67,32 @@ describe("caching", () => {
     await text.close();
   });
 
-  it("never lets a saved list be cached past its expiry", async () => {
+  it("never lets a saved list be cached past its expiry, nor past the moment a read would renew it", async () => {
     const store = await tempStore();
+    // A store that cannot write just now: the read answers, the renewal is left to a later read.
+    const readOnly = Object.create(store, {
+      renewList: { value: () => Promise.reject(new StoreUnavailableError("read-only")) },
+    }) as typeof store;
     let now = new Date();
-    const app = await build({ store, now: () => now });
+    const app = await build({ store: readOnly, now: () => now });
     await store.createList({
       id: "soon-gone-id",
       slug: "soon-gone",
       name: null,
       approvedServiceIds: ["aws-s3"],
-      createdAt: now,
+      createdAt: new Date(now.getTime() - 90 * 86_400_000 + 100_000),
       expiresAt: new Date(now.getTime() + 100_000),
     });
     const first = await app.inject("/v1/lists/soon-gone");
-    expect(first.headers["cache-control"]).toBe("public, max-age=100");
+    expect(first.statusCode).toBe(200);
+    expect(first.json().expiresAt).toBe(new Date(now.getTime() + 100_000).toISOString());
+    expect(first.headers["cache-control"]).toBe("no-store");
+    // Renewed by a read on a store that writes: cached 5 minutes, well before its new expiry.
+    const renewing = await build({ store, now: () => now });
+    const renewed = await renewing.inject("/v1/lists/soon-gone");
+    expect(renewed.json().expiresAt).toBe(new Date(now.getTime() + 90 * 86_400_000).toISOString());
+    expect(renewed.headers["cache-control"]).toBe("public, max-age=300");
     now = new Date(now.getTime() + 99_500);
-    const later = await app.inject("/v1/lists/soon-gone");
-    expect(later.statusCode).toBe(200);
-    expect(later.headers["cache-control"]).toBe("no-store");
+    expect((await app.inject("/v1/lists/soon-gone")).statusCode).toBe(200);
   });
 });

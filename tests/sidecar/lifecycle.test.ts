@@ -4,8 +4,10 @@
  */
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
-import { addDays } from "../../catalogue/lifecycle/lifecycle.ts";
-import { build, realCatalogue } from "../helpers/app.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
+import { addDays, dayOf } from "../../catalogue/lifecycle/lifecycle.ts";
+import { build, realCatalogue, URLS } from "../helpers/app.ts";
+import { eventAlarms } from "../helpers/calendar.ts";
 
 const post = (url: string, body: unknown) => ({
   method: "POST" as const,
@@ -16,7 +18,7 @@ const post = (url: string, body: unknown) => ({
 
 function expectError(response: { statusCode: number; json(): unknown }, status: number) {
   expect(response.statusCode).toBe(status);
-  const body = response.json() as { status: number; error: string };
+  const body = response.json() as { status: number; error: string; details?: string };
   expect(body.status).toBe(status);
   return body;
 }
@@ -109,6 +111,49 @@ describe("feeds", () => {
     expectError(await app.inject("/v1/lifecycle.ics?status=gone"), 400);
   });
 
+  it("gives the calendar's events to come the reminders asked in alarms, the default 180, 90, 30 days", async () => {
+    const app = await build({ now: at("2026-11-23") });
+    const triggers = async (query: string) => {
+      const response = await app.inject(`/v1/lifecycle.ics${query}`);
+      expect(response.statusCode, query).toBe(200);
+      const events = eventAlarms(response.body).filter((event) => event.alarms.length > 0);
+      expect(events.length, query).toBeGreaterThan(0);
+      return [...new Set(events.map((event) => event.alarms.map((alarm) => alarm.trigger).join(" ")))];
+    };
+    expect(await triggers("")).toEqual(["-P180D -P90D -P30D"]);
+    expect(await triggers("?alarms=30,7")).toEqual(["-P30D -P7D"]);
+    expect(await triggers("?alarms=7,30d,7&within=3650d")).toEqual(["-P30D -P7D"]);
+    const none = await app.inject("/v1/lifecycle.ics?alarms=none");
+    expect(none.statusCode).toBe(200);
+    expect(none.body).not.toContain("BEGIN:VALARM");
+    expect(none.body.match(/BEGIN:VEVENT/g)!.length).toBe(
+      (await app.inject("/v1/lifecycle.ics")).body.match(/BEGIN:VEVENT/g)!.length,
+    );
+  });
+
+  it("answers a bad alarms with a 400 in the Error shape naming the parameter", async () => {
+    const app = await build();
+    for (const alarms of ["1,2,3,4,5,6", "731", "-7", "30,", "soon", "", "none,7"]) {
+      const body = expectError(await app.inject(`/v1/lifecycle.ics?alarms=${encodeURIComponent(alarms)}`), 400);
+      expect(JSON.stringify(body), alarms).toContain("alarms");
+    }
+    // The Atom feed has no reminders: there alarms is a parameter it does not take.
+    expect(expectError(await app.inject("/v1/lifecycle.atom?alarms=30"), 400).details).toMatch(/alarms/);
+  });
+
+  it("builds the static calendar with the default reminders, the bytes the sidecar answers without a query", async () => {
+    const row = ENDPOINTS.find((endpoint) => endpoint.path === "/v1/lifecycle.ics")!;
+    const [built] = [...row.static!.files!(catalogue, URLS, ENDPOINTS)];
+    expect(built!.file).toBe("v1/lifecycle.ics");
+    const events = eventAlarms(built!.body).filter((event) => event.alarms.length > 0);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.alarms.map((alarm) => alarm.trigger).join() === "-P180D,-P90D,-P30D")).toBe(
+      true,
+    );
+    const app = await build({ now: at("2030-01-01") });
+    expect((await app.inject("/v1/lifecycle.ics")).body).toBe(built!.body);
+  });
+
   it("lists the changes since the previous release snapshot", async () => {
     const app = await build();
     const response = await app.inject("/v1/changes");
@@ -149,5 +194,66 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
   it("answers 404 for a list that does not exist", async () => {
     const app = await build();
     expectError(await app.inject("/v1/lists/no-such-list/lifecycle.ics"), 404);
+  });
+
+  /** A list of dated services around `today`: one past, some within 90 days, some later. */
+  async function datedList(today: string) {
+    const app = await build({ now: at(today) });
+    const dated = catalogue.services.filter((service) => service.lifecycle?.sunsetDate);
+    const created = await app.inject(post("/v1/lists", { approvedServiceIds: dated.map((service) => service.slug) }));
+    expect(created.statusCode).toBe(200);
+    const { id } = created.json() as { id: string };
+    const dates = async (query: string) => {
+      const response = await app.inject(`/v1/lists/${id}/lifecycle.ics${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return eventAlarms(response.body);
+    };
+    return { app, id, dated, dates };
+  }
+
+  it("takes within as GET /v1/lifecycle does: the dates from today to today + n days", async () => {
+    const today = "2026-11-23";
+    const { dated, dates } = await datedList(today);
+    for (const within of ["0d", "90d", "365", "3650d"]) {
+      const days = Number(within.replace(/d$/, ""));
+      const expected = dated
+        .map((service) => service.lifecycle!.sunsetDate!)
+        .filter((date) => date >= today && date <= addDays(today, days))
+        .sort();
+      const got = (await dates(`?within=${within}`)).map((event) => event.date).sort();
+      expect(got, within).toEqual(expected);
+    }
+    expect((await dates("")).length).toBe(dated.length);
+    expect((await dates("?within=90d")).length).toBeLessThan((await dates("?within=3650d")).length);
+  });
+
+  it("takes kind (service today) and alarms, and gives past events no reminder", async () => {
+    const today = "2026-11-23";
+    const { dates } = await datedList(today);
+    const all = await dates("");
+    expect(await dates("?kind=service")).toEqual(all);
+    for (const event of all)
+      expect(
+        event.alarms.map((alarm) => alarm.trigger),
+        event.date,
+      ).toEqual(event.date >= today ? ["-P180D", "-P90D", "-P30D"] : []);
+    const chosen = await dates("?within=365d&kind=service&alarms=14,1");
+    expect(chosen.length).toBeGreaterThan(0);
+    for (const event of chosen) expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(["-P14D", "-P1D"]);
+    expect((await dates("?alarms=none")).every((event) => event.alarms.length === 0)).toBe(true);
+  });
+
+  it("answers a bad within, kind or alarms, or a parameter it does not take, with a 400 in the Error shape", async () => {
+    const { app, id } = await datedList(dayOf(new Date()));
+    for (const query of [
+      "within=3651d",
+      "within=soon",
+      "kind=version",
+      "kind=",
+      "alarms=800",
+      "alarms=1,2,3,4,5,6",
+      "status=sunset",
+    ])
+      expectError(await app.inject(`/v1/lists/${id}/lifecycle.ics?${query}`), 400);
   });
 });

@@ -53,7 +53,7 @@ describe("GET /v1/services?jurisdiction=", () => {
     const response = await app.inject("/v1/services?jurisdiction=EU,DE");
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: "Invalid query",
+      error: "Unknown jurisdiction",
       status: 400,
       details:
         'jurisdiction: "DE" is not a head-office jurisdiction the catalogue records; one of CH, CN, EU, JP, KR, SG, US (EU/EEA member states are recorded as EU)',

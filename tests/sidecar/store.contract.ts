@@ -146,6 +146,44 @@ export function storeContract(name: string, open: () => Promise<Store>, restart:
       expect(await store.getList(`f-${base}`, now)).toBeUndefined();
     });
 
+    it("renews a list: its later expiry read by id and slug, kept across a restart, Idempotency-Key included", async () => {
+      let store = await open();
+      const createdAt = new Date();
+      const base = `renew-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const input = newList(`r-${base}`, { slug: base, ...withKey(`k-${base}`) }, createdAt);
+      const list = await store.createList(input);
+      const now = new Date(createdAt.getTime() + 10 * day);
+      const later = new Date(now.getTime() + 90 * day);
+      expect(await store.renewList(list, later, now)).toBe(true);
+      const renewed = { ...list, expiresAt: later.toISOString() };
+      expect(await store.getList(list.id, now)).toEqual(renewed);
+      expect(await store.getList(base, now)).toEqual(renewed);
+      // Past the first expiry, the list is there, and a retry with its key still returns it.
+      const past = new Date(createdAt.getTime() + 95 * day);
+      store = await restart(store);
+      expect(await store.getList(base, past)).toEqual(renewed);
+      expect(await store.createList({ ...input, id: `other-${base}`, createdAt: past })).toEqual(renewed);
+      expect(await store.getList(base, new Date(later.getTime()))).toBeUndefined();
+    });
+
+    it("renews nothing from a stale read, a missing list or an expired one", async () => {
+      const store = await open();
+      const createdAt = new Date();
+      const list = await store.createList(newList(`stale-${Date.now()}-${Math.random()}`, {}, createdAt));
+      const now = new Date(createdAt.getTime() + 5 * day);
+      expect(await store.renewList(list, new Date(now.getTime() + 90 * day), now)).toBe(true);
+      // `list` holds the expiry before that renewal: another server's read, already overtaken.
+      expect(await store.renewList(list, new Date(now.getTime() + 91 * day), now)).toBe(false);
+      expect((await store.getList(list.id, now))!.expiresAt).toBe(new Date(now.getTime() + 90 * day).toISOString());
+      expect(
+        await store.renewList({ ...list, id: `missing-${Math.random()}` }, new Date(now.getTime() + day), now),
+      ).toBe(false);
+      const gone = await store.createList(newList(`gone-${Date.now()}-${Math.random()}`, {}, createdAt));
+      const after = new Date(createdAt.getTime() + 91 * day);
+      expect(await store.renewList(gone, new Date(after.getTime() + 90 * day), after)).toBe(false);
+      expect(await store.getList(gone.id, after)).toBeUndefined();
+    });
+
     it("hides expired lists", async () => {
       const store = await open();
       const list = await store.createList(newList(`e-${Date.now()}`, {}, new Date()));

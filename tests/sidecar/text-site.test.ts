@@ -251,6 +251,36 @@ describe("the text host's list forms", () => {
   });
 });
 
+describe("the text host's .tf downloads", () => {
+  it("answer each policy's Terraform configuration as the API's format=terraform does, as an attachment", async () => {
+    const { app } = await textApp();
+    const api = await buildApp({
+      config: { LOG_LEVEL: "silent" },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+      urls: URLS,
+    });
+    const cases = [
+      ["aws-scp.tf", "alpha-scp", "aws-s3,aws-lambda"],
+      ["azure-policy-set.tf", "beta-policy", "azure-blob-storage"],
+      ["gcp-org-policy.tf", "gamma-org-policy", "gcp-cloud-storage"],
+    ] as const;
+    for (const [file, path, ids] of cases) {
+      const download = await app.inject({ url: `/list/files/${file}?ids=${ids}` });
+      expect(download.statusCode, file).toBe(200);
+      expect(download.headers["content-type"]).toBe("text/x-hcl; charset=utf-8");
+      expect(download.headers["content-disposition"]).toBe(`attachment; filename="${file}"`);
+      const expected = await api.inject({
+        method: "POST",
+        url: `/v1/policies/${path}?format=terraform`,
+        payload: { approvedServiceIds: ids.split(",") },
+      });
+      expect(download.body, file).toBe(expected.body);
+    }
+    await Promise.all([app.close(), api.close()]);
+  });
+});
+
 describe("the text host's forms and other sites", () => {
   it("refuse a post from another site's page with 403, and take the site's own, curl's and the configured origin's", async () => {
     const { app, recorded } = await textApp();

@@ -365,7 +365,8 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
           await page.waitForURL(/\/list\/$/);
           expect(JSON.parse((await page.evaluate(() => localStorage.getItem("csc-approved-list")))!)).toEqual(adopted);
           for (const { section, make } of POLICIES) {
-            const button = page.locator(`[data-download="${section}"] [data-download-button]`);
+            // The section's first file, the vendor's JSON (the .tf follows it).
+            const button = page.locator(`[data-download="${section}"] [data-download-button]`).first();
             await expect.poll(() => button.isEnabled()).toBe(true);
             const file = JSON.parse(await download(page, () => button.click())) as unknown;
             // The generator's document over the adopted list, and not the original list's.

@@ -1,7 +1,7 @@
 /**
  * The site's on-demand list page as the text host serves it: the standard status line, the API
  * link of the running deployment (not the build machine's default), a hostile name stripped of
- * control and bidi characters in its title and heading.
+ * control and bidi characters in its title and heading, and the read renewing the list.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -77,5 +77,16 @@ describe("the site's list page on the text host", () => {
     expect(answer.body).toMatch(/<title>[^<]*evil/);
     expect(answer.body).toMatch(/<h1[^>]*>[^<]*evil/);
     expect(answer.body).not.toMatch(FORBIDDEN);
+  });
+
+  it("renews the list it shows (decisions.md#list-renewal) and shows the new expiry", async () => {
+    const before = Date.now();
+    const answer = await rawRequest(base, { path: "/lists/hostile", headers: { accept: "text/html" } });
+    if (answer === "hang") throw new Error("hang");
+    expect(answer.status).toBe(200);
+    const expiresAt = (await store.getList("hostile", new Date()))!.expiresAt;
+    // Saved with a day to live; read here (and by the test before), it lives 90 days from the first read.
+    expect(Date.parse(expiresAt)).toBeGreaterThan(before + 89 * 86_400_000);
+    expect(answer.body).toContain(`expires ${expiresAt.slice(0, 10)} (90 days after it is last read)`);
   });
 });

@@ -12,6 +12,7 @@ import { type Browser, type Download, type Page } from "playwright-core";
 import { equivalenceMatrix } from "../../catalogue/equivalence/equivalents.ts";
 import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
+import { azurePolicySetTerraform, gcpOrgPolicyTerraform, scpTerraform } from "../../catalogue/policies/terraform.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import { launchChromium } from "../helpers/chromium.ts";
@@ -244,11 +245,26 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
         gcp: JSON.stringify(gcpOrgPolicy(catalogue, ids).policy, null, 2),
         markdown: renderMarkdown(approvedListDoc(catalogue, ids)),
       };
-      for (const [section, expected] of Object.entries(files)) {
-        const button = page.locator(`[data-download="${section}"] [data-download-button]`);
-        expect(await button.isEnabled(), section).toBe(true);
+      const terraform = {
+        "aws-scp.tf": scpTerraform([scpPolicy(catalogue, ids).policy], { strategy: "deny-list" }),
+        "azure-policy-set.tf": azurePolicySetTerraform(azurePolicySet(catalogue, ids).policy),
+        "gcp-org-policy.tf": gcpOrgPolicyTerraform(gcpOrgPolicy(catalogue, ids).policy),
+      };
+      const buttons = [
+        ...Object.entries(files).map(([section, expected]) => ({
+          // The section's first file: the vendor's JSON, or the Markdown.
+          button: page.locator(`[data-download="${section}"] [data-download-button]`).first(),
+          expected,
+        })),
+        ...Object.entries(terraform).map(([file, expected]) => ({
+          button: page.locator(`form[data-file="${file}"] [data-download-button]`),
+          expected,
+        })),
+      ];
+      for (const { button, expected } of buttons) {
+        expect(await button.isEnabled()).toBe(true);
         const [file] = (await Promise.all([page.waitForEvent("download"), button.click()])) as [Download, void];
-        expect(readFileSync(await file.path(), "utf8"), section).toBe(expected);
+        expect(readFileSync(await file.path(), "utf8"), file.suggestedFilename()).toBe(expected);
       }
       await page.fill("#list-name", "Without scripts");
       await page.fill("#list-slug", "without-scripts");

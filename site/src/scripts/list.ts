@@ -5,6 +5,12 @@
  */
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../../catalogue/policies/errors.ts";
+import {
+  azurePolicySetTerraform,
+  gcpOrgPolicyTerraform,
+  scpTerraform,
+  TERRAFORM_MEDIA_TYPE,
+} from "../../../catalogue/policies/terraform.ts";
 import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../../catalogue/render/pages.ts";
 import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, wireCopy, writeList } from "./common.ts";
@@ -41,19 +47,33 @@ interface Explained {
   notes: string[];
 }
 
-type Made = { file: string; body: string; type: string; explained?: Explained } | { error: string };
+/** A section's files: the body and type of each, by extension; explain mode's report beside them. */
+type Made = { files: Record<string, { body: string; type: string }>; explained?: Explained } | { error: string };
 
 const GENERATORS: Record<string, (c: BrowserCatalogue, ids: string[]) => Made> = {
-  scp: (c, ids) => policy(scpPolicy(c, ids)),
-  azure: (c, ids) => policy(azurePolicySet(c, ids)),
-  gcp: (c, ids) => policy(gcpOrgPolicy(c, ids)),
-  markdown: (c, ids) => ({ file: "", body: renderMarkdown(approvedListDoc(c, ids)), type: "text/markdown" }),
+  scp: (c, ids) => {
+    const result = scpPolicy(c, ids);
+    return policy(result, scpTerraform([result.policy], { strategy: result.strategy }));
+  },
+  azure: (c, ids) => {
+    const result = azurePolicySet(c, ids);
+    return policy(result, azurePolicySetTerraform(result.policy));
+  },
+  gcp: (c, ids) => {
+    const result = gcpOrgPolicy(c, ids);
+    return policy(result, gcpOrgPolicyTerraform(result.policy));
+  },
+  markdown: (c, ids) => ({
+    files: { md: { body: renderMarkdown(approvedListDoc(c, ids)), type: "text/markdown" } },
+  }),
 };
-// The file is the vendor document itself (contract 1.6.0), indented.
-const policy = (explained: Explained): Made => ({
-  file: "",
-  body: JSON.stringify(explained.policy, null, 2),
-  type: "application/json",
+// The .json is the vendor document itself (contract 1.6.0), indented; the .tf the same document
+// as Terraform configuration (contract 1.11.0).
+const policy = (explained: Explained, terraform: string): Made => ({
+  files: {
+    json: { body: JSON.stringify(explained.policy, null, 2), type: "application/json" },
+    tf: { body: terraform, type: TERRAFORM_MEDIA_TYPE },
+  },
   explained,
 });
 
@@ -122,21 +142,25 @@ function recompute(catalogue: BrowserCatalogue) {
       }
     }
     current[kind] = made;
-    section.querySelector<HTMLButtonElement>("[data-download-button]")!.disabled = "error" in made;
+    for (const button of section.querySelectorAll<HTMLButtonElement>("[data-download-button]"))
+      button.disabled = "error" in made;
     section.querySelector("[data-explain]")!.replaceChildren(...explanation(made, catalogue));
   }
 }
 
-// The form gets the file from the text host without JavaScript; here the browser makes it.
+// Each form gets its file from the text host without JavaScript; here the browser makes it.
 for (const section of sections)
-  section.querySelector("[data-download-form]")!.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const made = current[section.dataset.download!];
-    if (!made || "error" in made) return;
-    const file = section.dataset.file!;
-    saveFile(file, made.body, made.type);
-    say(`Downloaded ${file}.`);
-  });
+  for (const form of section.querySelectorAll<HTMLFormElement>("[data-download-form]"))
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const made = current[section.dataset.download!];
+      if (!made || "error" in made) return;
+      const file = form.dataset.file!;
+      const one = made.files[file.slice(file.lastIndexOf(".") + 1)];
+      if (!one) return;
+      saveFile(file, one.body, one.type);
+      say(`Downloaded ${file}.`);
+    });
 
 let catalogue: BrowserCatalogue | undefined;
 const control = picker(

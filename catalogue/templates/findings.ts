@@ -1,0 +1,205 @@
+/**
+ * What a CI gate makes of the deployment check's answer (`cloud-catalogue check`, docs/ci-check.md):
+ * whether the deployment is allowed, and each finding with the item it is about, where that item
+ * came from in the template, and what would allow it (sarif.ts writes them as SARIF results).
+ *
+ * Allowed: every vendor verdict from the approved list allows all it checked (none denied, none
+ * refused), and no service the deployment uses is missing from the list (a service not approved is
+ * missing when something of it is denied, or when no verdict speaks for it: a provider no document
+ * governs, a type without identifiers). Unplaced items and what no policy evaluates are warnings:
+ * check.ts never counts them in a verdict's `allowed` (the verdict still checks an unplaced type's
+ * identifiers where it knows them), so they do not deny; `strict` fails on them too
+ * (decisions.md#check-gate).
+ *
+ * Pure: it reads only the answer, so an answer from the API (`--api`) gives the same findings.
+ */
+import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
+
+export type FindingRule =
+  "denied-action" | "denied-type" | "denied-api" | "service-missing" | "unplaced" | "not-evaluated";
+
+export interface Finding {
+  readonly rule: FindingRule;
+  readonly level: "error" | "warning";
+  /** What the finding is about: a resource type, an API, an implicit need or a service. */
+  readonly item: string;
+  /** Where in the template it came from: logical ids, resource names or plan addresses (may be none). */
+  readonly from: readonly string[];
+  /** The item, what is wrong and what would allow it, in one sentence or two. */
+  readonly message: string;
+}
+
+export interface CheckOutcome {
+  /** Every approved-list verdict allows what it checked, and no service used is missing. */
+  readonly allowed: boolean;
+  readonly findings: readonly Finding[];
+  /** 0: allowed (and, under strict, no warning); 1: not allowed. */
+  readonly exitCode: 0 | 1;
+}
+
+const DENIED_RULE: Record<PolicyVerdict["providerId"], FindingRule> = {
+  aws: "denied-action",
+  azure: "denied-type",
+  gcp: "denied-api",
+};
+const VENDOR: Record<PolicyVerdict["providerId"], { name: string; unit: string; document: string }> = {
+  aws: { name: "AWS", unit: "action", document: "SCP" },
+  azure: { name: "Azure", unit: "resource type", document: "Azure Policy set" },
+  gcp: { name: "Google Cloud", unit: "API", document: "organization policy" },
+};
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const some = (values: readonly string[], max: number) =>
+  `${values.slice(0, max).join(", ")}${values.length > max ? `, … (${values.length} in all)` : ""}`;
+
+/**
+ * The verdicts from the approved list: the first of each vendor (the schema's order: from the list,
+ * then, when it lacks something, from suggestedServiceIds).
+ */
+export function approvedVerdicts(answer: DeploymentCheckAnswer): PolicyVerdict[] {
+  const seen = new Set<string>();
+  return answer.verdicts.filter((verdict) => !seen.has(verdict.providerId) && seen.add(verdict.providerId));
+}
+
+/** Where each item of the answer came from (its services' items and its unplaced items). */
+function placesOf(answer: DeploymentCheckAnswer): Map<string, readonly string[]> {
+  const places = new Map<string, string[]>();
+  const add = (item: string, from: readonly string[]) =>
+    places.set(item, [...new Set([...(places.get(item) ?? []), ...from])]);
+  for (const service of answer.services) for (const entry of service.items) add(entry.item, entry.from);
+  for (const entry of answer.unplaced) add(entry.item, entry.from);
+  return places;
+}
+
+/** One finding per item a verdict denies something for: the identifiers, and the services that would allow them. */
+function deniedFindings(answer: DeploymentCheckAnswer, places: Map<string, readonly string[]>): Finding[] {
+  const findings: Finding[] = [];
+  for (const verdict of approvedVerdicts(answer)) {
+    const vendor = VENDOR[verdict.providerId];
+    const byNeed = new Map<string, { identifiers: string[]; approve: Set<string> }>();
+    for (const denied of verdict.denied)
+      for (const need of denied.neededFor) {
+        const entry = byNeed.get(need) ?? { identifiers: [], approve: new Set<string>() };
+        entry.identifiers.push(denied.identifier);
+        for (const id of denied.approve) entry.approve.add(id);
+        byNeed.set(need, entry);
+      }
+    const list = verdict.approvedServiceIds.join(", ") || "nothing";
+    for (const [need, { identifiers, approve }] of byNeed) {
+      const row = answer.implicitNeeds.find((entry) => entry.id === need);
+      const from = places.get(need) ?? [];
+      const what = row
+        ? `${row.what} (implicit need ${row.id})`
+        : `${need}${from.length > 0 ? ` (${some(from, 3)})` : ""}`;
+      const units = plural(identifiers.length, vendor.unit);
+      const why = verdict.refused
+        ? `needs ${units}, and no ${vendor.name} ${vendor.document} can be made from [${list}] (${verdict.refused.replace(/\.$/, "")})`
+        : `needs ${units} that the ${vendor.name} ${vendor.document} generated from [${list}] denies`;
+      const allow =
+        approve.size > 0
+          ? `approve ${[...approve].sort().join(" or ")} to allow ${identifiers.length === 1 ? "it" : "them"}`
+          : `no catalogue service allows ${identifiers.length === 1 ? "it" : "them"}`;
+      findings.push({
+        rule: DENIED_RULE[verdict.providerId],
+        level: "error",
+        item: need,
+        from,
+        message: `${what} ${why}: ${some(identifiers, 5)}; ${allow}.`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** Services the list lacks that no denial already names (no verdict speaks for them). */
+function missingFindings(answer: DeploymentCheckAnswer, denied: ReadonlySet<string>): Finding[] {
+  return answer.services
+    .filter((service) => service.status === "missing" && !service.items.some((entry) => denied.has(entry.item)))
+    .map((service) => {
+      const governed = service.providerId in VENDOR;
+      const items = service.items.map((entry) => entry.item);
+      return {
+        rule: "service-missing" as const,
+        level: "error" as const,
+        item: service.id,
+        from: [...new Set(service.items.flatMap((entry) => entry.from))],
+        message: `${service.id} (for ${some(items, 4)}) is not on the approved list, and no verdict allows it (${governed ? `no ${VENDOR[service.providerId as PolicyVerdict["providerId"]].name} identifier of it was checked` : `no policy document of the catalogue governs ${service.providerId}`}); add ${service.id} to the list to allow it.`,
+      };
+    });
+}
+
+function unplacedFindings(answer: DeploymentCheckAnswer): Finding[] {
+  return answer.unplaced.map((entry) => ({
+    rule: "unplaced",
+    level: "warning",
+    item: entry.item,
+    from: entry.from,
+    message: `${entry.item} is in no catalogue service: ${entry.reason}${entry.arrivesWith?.length ? ` Approving ${some(entry.arrivesWith, 3)} allows it.` : ""}`,
+  }));
+}
+
+/** Whether `text` names `item` as a whole name (not the start of a longer one). */
+function names(text: string, item: string): boolean {
+  for (let at = text.indexOf(item); at >= 0; at = text.indexOf(item, at + 1)) {
+    const before = text[at - 1] ?? " ";
+    // Not a longer name's part: `Microsoft.Network/privateDnsZones` in `…/privateDnsZones/A`.
+    const after = text.slice(at + item.length, at + item.length + 2);
+    if (!/[\w:./-]/.test(before) && !/^[\w:/-]/.test(after) && !/^\.\w/.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * What no policy evaluated: the Azure types Indexed mode never sees, and the types the statements
+ * say were not checked (no handler permissions, no identifier in an inventory), found by name in them.
+ */
+function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string, readonly string[]>): Finding[] {
+  const findings: Finding[] = answer.notEvaluated.map((type) => {
+    const item = [...places.keys()].find((name) => name.toLowerCase() === type.toLowerCase()) ?? type;
+    return {
+      rule: "not-evaluated",
+      level: "warning",
+      item: type,
+      from: places.get(item) ?? [],
+      message: `${type} is never evaluated by the Azure policy in Indexed mode (it has no location and tags): the policy neither allows nor denies it; a copy of the policy in mode All would evaluate it.`,
+    };
+  });
+  const said = new Set(answer.notEvaluated.map((type) => type.toLowerCase()));
+  // Where the statements say what was not checked (check.ts's statementsOf and terraform.ts's
+  // uncheckedNote): a not-evaluated statement whole, or a verdict's "… were not checked (A, B, …)".
+  const clauses = answer.statements.flatMap((statement) =>
+    statement.kind === "not-evaluated"
+      ? [statement.text]
+      : statement.kind === "verdict"
+        ? [...statement.text.matchAll(/[^;]*\bnot checked \([^)]*\)/g)].map((match) => `${match[0].trim()}.`)
+        : [],
+  );
+  for (const clause of clauses)
+    for (const [item, from] of places)
+      if (!said.has(item.toLowerCase()) && names(clause, item)) {
+        said.add(item.toLowerCase());
+        findings.push({
+          rule: "not-evaluated",
+          level: "warning",
+          item,
+          from,
+          message: `${item} is evaluated by no policy verdict, which neither allows nor denies it: ${clause}`,
+        });
+      }
+  return findings;
+}
+
+/** Every finding of an answer, errors first, and whether the deployment is allowed. */
+export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: boolean } = {}): CheckOutcome {
+  const places = placesOf(answer);
+  const denied = deniedFindings(answer, places);
+  const findings = [
+    ...denied,
+    ...missingFindings(answer, new Set(denied.map((finding) => finding.item))),
+    ...unplacedFindings(answer),
+    ...notEvaluatedFindings(answer, places),
+  ];
+  const allowed = approvedVerdicts(answer).every((verdict) => verdict.allowed) && answer.missingServiceIds.length === 0;
+  const failed = !allowed || (options.strict === true && findings.length > 0);
+  return { allowed, findings, exitCode: failed ? 1 : 0 };
+}

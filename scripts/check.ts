@@ -1,0 +1,295 @@
+/**
+ * `cloud-catalogue check <template|plan>`: the deployment check as a CI step (docs/ci-check.md).
+ * Reads the file, checks it against the approved list — here, against the catalogue this package
+ * holds (a fresh dist/, else catalogue/data: no server, no network), or with --api (and for a saved
+ * list) through that deployment's POST /v1/deployments/check — then prints the answer as the text
+ * host renders it (render.ts), writes SARIF when asked (sarif.ts), and exits with findings.ts's
+ * outcome. Writes: stdout (the answer), stderr (the outcome line or the error), the --sarif file.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { parseArgs } from "node:util";
+import { TEXT_WIDTH } from "../catalogue/base/limits.ts";
+import { isHttpError } from "../catalogue/base/problem.ts";
+import { checkTemplate, ReadDeployment } from "../catalogue/contract/deployments.ts";
+import { renderAnsi } from "../catalogue/format/ansi.ts";
+import { renderMarkdown } from "../catalogue/format/markdown.ts";
+import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
+import { TemplateCheck } from "../catalogue/schema/index.ts";
+import { requireKnownIds } from "../catalogue/search/ids.ts";
+import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
+import { TemplateBudgetError, TemplateError } from "../catalogue/templates/errors.ts";
+import { checkOutcome } from "../catalogue/templates/findings.ts";
+import { readDeployment, type Deployment } from "../catalogue/templates/read.ts";
+import { deploymentCheckDoc } from "../catalogue/templates/render.ts";
+import { sarifLog } from "../catalogue/templates/sarif.ts";
+import { serving } from "../build/dist.ts";
+import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
+import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
+
+const CHECK_USAGE =
+  "usage: cloud-catalogue check <template|plan file> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]";
+
+/** Exit statuses (docs/ci-check.md). */
+const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
+
+/** A usage error or an input the check cannot read: exit 2, with the message (and the usage line when `usage`). */
+export class CheckUsageError extends Error {
+  readonly usage: boolean;
+  constructor(message: string, usage = false) {
+    super(message);
+    this.usage = usage;
+  }
+}
+/** The API could not be reached, or answered neither a check nor a refusal of the input: exit 3. */
+export class CheckUnreachableError extends Error {}
+
+type Approved = { approvedServiceIds: string[] } | { listId: string };
+
+/** The ids of --ids-file: a JSON array, a JSON object with approvedServiceIds (GET /v1/lists/{id}), or text (commas, spaces or lines; `#` comments). */
+export function idsOfFile(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("[") || trimmed.startsWith("{")) {
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      throw new CheckUsageError(`the ids file is not valid JSON: ${(error as Error).message}`);
+    }
+    const ids =
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? (value as { approvedServiceIds?: unknown }).approvedServiceIds
+        : value;
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string"))
+      throw new CheckUsageError("the ids file's JSON must be a list of ids, or an object with approvedServiceIds");
+    return ids;
+  }
+  return text
+    .split("\n")
+    .map((line) => line.replace(/#.*/, ""))
+    .join(" ")
+    .split(/[\s,]+/)
+    .filter(Boolean);
+}
+
+/**
+ * A saved list's reference: its id or slug, or a URL ending in /lists/<id> (the text host's, which
+ * the list's `url` is) or /v1/lists/<id> (the API's, which names the API too).
+ */
+export function listReference(reference: string): { listId: string; api?: string } {
+  if (!/^https?:\/\//i.test(reference)) return { listId: reference };
+  let url: URL;
+  try {
+    url = new URL(reference);
+  } catch {
+    throw new CheckUsageError(`not a URL: ${reference}`);
+  }
+  const match = /^(.*?)(\/v1)?\/lists\/([^/]+)\/?$/.exec(url.pathname);
+  if (!match) throw new CheckUsageError(`not a saved list's URL (…/lists/<id>): ${reference}`);
+  return {
+    listId: decodeURIComponent(match[3]!),
+    ...(match[2] ? { api: `${url.origin}${match[1]}` } : {}),
+  };
+}
+
+/** PUBLIC_API_URL as the server reads it (sidecar/config.ts); an environment it refuses is a usage error. */
+function publicApiUrl(): string | undefined {
+  try {
+    return loadConfig(process.env).PUBLIC_API_URL;
+  } catch (error) {
+    throw new CheckUsageError((error as Error).message);
+  }
+}
+
+/** The catalogue this package holds: dist/'s build when fresh (fast), else catalogue/data (mcp-stdio.ts does the same). */
+async function localCatalogue(): Promise<Catalogue> {
+  if (existsSync(join(DIST_DIR, "api", "catalogue-source.json"))) {
+    let urls = [CANONICAL_URLS];
+    try {
+      urls = [buildUrls(loadConfig(process.env)), CANONICAL_URLS];
+    } catch {
+      // An environment the server would refuse changes nothing here: the canonical build is compared.
+    }
+    for (const candidate of urls)
+      if (await buildIsFresh(DIST_DIR, await buildInputsHash(candidate))) return loadBuiltCatalogue(serving(DIST_DIR));
+  }
+  return loadCatalogue();
+}
+
+/** The check here: the template read first (a bad file fails before the catalogue loads), then checked. */
+async function checkLocally(text: string, ids: string[]): Promise<DeploymentCheckAnswer> {
+  let deployment: Deployment;
+  try {
+    deployment = readDeployment(text);
+  } catch (error) {
+    if (error instanceof TemplateError || error instanceof TemplateBudgetError)
+      throw new CheckUsageError(`the template cannot be checked: ${error.message}`);
+    throw error;
+  }
+  const catalogue = await localCatalogue();
+  try {
+    // The API's rule for the ids (unknown ones named with the nearest slugs), then its check.
+    return checkTemplate(catalogue, new ReadDeployment(deployment), requireKnownIds(catalogue, ids));
+  } catch (error) {
+    if (isHttpError(error)) throw new CheckUsageError(`${error.title}: ${error.details ?? ""}`);
+    throw error;
+  }
+}
+
+/** The check by a deployment's API: its refusals of the input (400, 404, 413, 415, 422) are exit 2, anything else exit 3. */
+async function checkByApi(api: string, text: string, approved: Approved): Promise<DeploymentCheckAnswer> {
+  const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ template: text, ...approved }),
+      signal: AbortSignal.timeout(120_000),
+    });
+  } catch (error) {
+    // fetch says "fetch failed"; its cause says why (ECONNREFUSED, a DNS failure, the timeout).
+    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
+    throw new CheckUnreachableError(`cannot reach ${url}: ${cause ?? (error as Error).message}`);
+  }
+  const body = await response.text();
+  if (response.status !== 200) {
+    let problem = body.slice(0, 500);
+    try {
+      // The API's Error shape (catalogue/base/problem.ts): {error, status, details}.
+      const parsed = JSON.parse(body) as { error?: string; details?: string };
+      problem = [parsed.error, parsed.details].filter(Boolean).join(": ") || problem;
+    } catch {
+      // not JSON (a proxy's page): its start is quoted as it is
+    }
+    const message = `${url} answered ${response.status}: ${problem}`;
+    if ([400, 404, 413, 415, 422].includes(response.status)) throw new CheckUsageError(message);
+    throw new CheckUnreachableError(message);
+  }
+  let parsed: ReturnType<typeof TemplateCheck.safeParse>;
+  try {
+    parsed = TemplateCheck.safeParse(JSON.parse(body));
+  } catch {
+    throw new CheckUnreachableError(`${url} answered 200 with a body that is not JSON`);
+  }
+  if (!parsed.success)
+    throw new CheckUnreachableError(`${url} answered 200 with no deployment check: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+function render(answer: DeploymentCheckAnswer, format: string): string {
+  if (format === "json") return `${JSON.stringify(answer, null, 2)}\n`;
+  const doc = deploymentCheckDoc(answer);
+  if (format === "md") return renderMarkdown(doc);
+  // The text host's ANSI when a terminal reads it (and NO_COLOR is unset), plain text in a CI log.
+  const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const columns = process.stdout.columns ?? TEXT_WIDTH.default;
+  return renderAnsi(doc, color, Math.min(TEXT_WIDTH.max, Math.max(TEXT_WIDTH.min, columns)));
+}
+
+const readText = (path: string, what: string): string => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new CheckUsageError(
+      `cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+};
+
+/** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
+export async function runCheck(args: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        ids: { type: "string" },
+        "ids-file": { type: "string" },
+        list: { type: "string" },
+        api: { type: "string" },
+        sarif: { type: "string" },
+        format: { type: "string", default: "text" },
+        strict: { type: "boolean", default: false },
+      },
+    }));
+  } catch (error) {
+    throw new CheckUsageError((error as Error).message, true);
+  }
+  if (positionals.length !== 1) throw new CheckUsageError("name one template or plan file", true);
+  const format = values.format as string;
+  if (!["text", "json", "md"].includes(format))
+    throw new CheckUsageError(`--format is text, json or md, not ${format}`, true);
+  const given = (["ids", "ids-file", "list"] as const).filter((name) => values[name] !== undefined);
+  if (given.length !== 1) throw new CheckUsageError("give the approved list once: --ids, --ids-file or --list", true);
+  let api = values.api as string | undefined;
+  if (api !== undefined && !/^https?:\/\/[^/]/i.test(api))
+    throw new CheckUsageError(`--api is an http(s) URL, not ${api}`, true);
+
+  const file = positionals[0]!;
+  const text = readText(file, "template");
+  let approved: Approved;
+  if (values.list !== undefined) {
+    const reference = listReference(values.list as string);
+    // A saved list lives in a deployment's store: the check runs there, against that deployment's catalogue.
+    api ??= reference.api ?? publicApiUrl();
+    if (!api)
+      throw new CheckUsageError(
+        "a saved list is checked by the API that holds it: give --api URL, a list URL of the API (…/v1/lists/<id>), or set PUBLIC_API_URL",
+      );
+    approved = { listId: reference.listId };
+  } else {
+    const ids =
+      values.ids !== undefined
+        ? (values.ids as string)
+            .split(",")
+            .map((id) => id.trim())
+            .filter(Boolean)
+        : idsOfFile(readText(values["ids-file"] as string, "ids file"));
+    if (ids.length === 0) throw new CheckUsageError("the approved list is empty: name at least one catalogue id");
+    approved = { approvedServiceIds: ids };
+  }
+
+  const answer = api
+    ? await checkByApi(api, text, approved)
+    : await checkLocally(text, (approved as { approvedServiceIds: string[] }).approvedServiceIds);
+  const outcome = checkOutcome(answer, { strict: values.strict === true });
+  if (values.sarif !== undefined) {
+    const version = (JSON.parse(readFileSync(join(ROOT_DIR, "package.json"), "utf8")) as { version: string }).version;
+    const path = relative(process.cwd(), resolve(file)).split(sep).join("/");
+    try {
+      writeFileSync(
+        values.sarif as string,
+        `${JSON.stringify(sarifLog(outcome.findings, { path, text, version }), null, 2)}\n`,
+      );
+    } catch (error) {
+      throw new CheckUsageError(`cannot write the SARIF file ${values.sarif as string}: ${(error as Error).message}`);
+    }
+  }
+  process.stdout.write(render(answer, format));
+  const errors = outcome.findings.filter((finding) => finding.level === "error").length;
+  const warnings = outcome.findings.length - errors;
+  console.error(
+    `cloud-catalogue check: ${outcome.allowed ? "allowed" : "not allowed"} (${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"})${outcome.allowed && outcome.exitCode === 1 ? "; --strict fails on the warnings" : ""}`,
+  );
+  return outcome.exitCode;
+}
+
+/** The command: runCheck, with its usage and API errors said on stderr and turned into their exit status. */
+export async function checkCommand(args: string[]): Promise<number> {
+  try {
+    return await runCheck(args);
+  } catch (error) {
+    if (error instanceof CheckUsageError) {
+      console.error(`cloud-catalogue check: ${error.message}${error.usage ? `\n${CHECK_USAGE}` : ""}`);
+      return EXIT.usage;
+    }
+    if (error instanceof CheckUnreachableError) {
+      console.error(`cloud-catalogue check: ${error.message}`);
+      return EXIT.unreachable;
+    }
+    throw error;
+  }
+}
