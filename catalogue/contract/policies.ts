@@ -152,7 +152,7 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/gamma-org-policy",
     summary: "GCP organisation policy",
     description:
-      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). allowedLocations (region codes, country codes, EU or EEA) adds a second policy, gcp.resourceLocations, allowing Google's value groups (in:eu-locations for EU, in:<region>-locations per region; only supported resource types are covered): fetch each with part=1 (gcp.restrictServiceUsage) and part=2, or both with explain=true (policies); without part such a request is a 400; An unknown location is a 400 naming the nearest. No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain.",
+      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). allowedLocations (region codes, country codes, EU or EEA) adds a second policy, gcp.resourceLocations, allowing Google's value groups (in:eu-locations for EU, in:<region>-locations per region; only supported resource types are covered): fetch each with part=1 (gcp.restrictServiceUsage) and part=2, or both with explain=true (policies); without part such a request is a 400; format=terraform gives both resources in one .tf. An unknown location is a 400 naming the nearest. No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain.",
     tag: "Policies",
     bucket: "strict",
     query: GcpPolicyQuery,
@@ -177,7 +177,13 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
         };
         const result = gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options);
         if (policyFormat(query, headers.accept) === "terraform")
-          return terraform(query, TERRAFORM_FILES.gcp, () => gcpOrgPolicyTerraform(result.policy));
+          return terraform(query, TERRAFORM_FILES.gcp, () => {
+            // Both policies in one .tf unless part picks one (gcpAnswer refuses a part there is not).
+            const parts = result.policies ?? [result.policy];
+            if (query.part) gcpAnswer(result, { part: query.part });
+            const [first, ...others] = query.part ? [parts[query.part - 1]!] : parts;
+            return gcpOrgPolicyTerraform(first!, others);
+          });
         return {
           body: gcpAnswer(result, {
             ...(query.explain ? { explain: true } : {}),

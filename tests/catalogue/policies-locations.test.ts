@@ -359,6 +359,21 @@ describe("Google Cloud organization policies with allowedLocations", () => {
     expect(explained.body.policies).toHaveLength(2);
   });
 
+  it("answers both policies in one .tf with format=terraform", async () => {
+    const app = await build();
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/policies/gamma-org-policy?format=terraform",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ approvedServiceIds: ["gcp-cloud-storage"], allowedLocations: ["EU"] }),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toMatch(/resource "google_org_policy_policy" "restrict_service_usage"/);
+    expect(response.body).toMatch(/resource "google_org_policy_policy" "resource_locations"/);
+    expect(response.body).toMatch(/\/policies\/gcp\.resourceLocations/);
+    expect(response.body).toMatch(/"in:eu-locations"/);
+  });
+
   it("is a 400 for an unknown location on the Azure and Google endpoints too", async () => {
     for (const url of ["/v1/policies/beta-policy", "/v1/policies/gamma-org-policy"]) {
       const response = await post(url, { approvedServiceIds: ["aws-s3"], allowedLocations: ["europe-wset3"] });
