@@ -42,6 +42,7 @@ export const BROWSER_CORE = [
   "catalogue/policies/documents.ts",
   "catalogue/policies/errors.ts",
   "catalogue/policies/essentials.ts",
+  "catalogue/policies/locations.ts",
   "catalogue/policies/selection.ts",
   "catalogue/policies/terraform.ts",
   "catalogue/quality/verified.ts",

@@ -55,6 +55,7 @@ import {
   type LifecycleListT,
   type SavedListDetailT,
   type ServiceDetailT,
+  PolicyBody,
   ScpBody,
   SCP_STRATEGIES,
   ScpQuery,
@@ -119,8 +120,13 @@ function resolveTargetProviders<T extends { providers?: string[]; exclude?: stri
 export const POLICY_FORMATS = ["scp", "azure", "gcp"] as const;
 const POLICY_ROWS = { scp: "generateScp", azure: "generateAzurePolicy", gcp: "generateGcpOrgPolicy" } as const;
 
-/** Options of generate_policy that only one format takes. */
-const FORMAT_ONLY = { strategy: "scp", part: "scp", exemptPrincipalArns: "scp", organizationId: "gcp" } as const;
+/** Options of generate_policy that only some formats take. */
+const FORMAT_ONLY: Record<string, readonly (typeof POLICY_FORMATS)[number][]> = {
+  strategy: ["scp"],
+  part: ["scp", "gcp"],
+  exemptPrincipalArns: ["scp"],
+  organizationId: ["gcp"],
+};
 
 export const TOOLS: readonly ToolSpec[] = [
   tool({
@@ -267,7 +273,7 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "generate_policy",
     description:
-      "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). explain: true adds what was skipped, implied, kept as essentials and the notes. terraform: true answers the same document as Terraform/OpenTofu configuration (text: a .tf file's content). A starting point: review and test it in a non-production unit first.",
+      "The ready-to-apply policy that allows only the approved services (POST /v1/policies/…): format scp (AWS service control policy), azure (Azure Policy initiative) or gcp (GCP organization policy). allowedLocations (regions, countries, EU or EEA) adds each vendor's location rule; gcp then answers two policies, one per part. explain: true adds what was skipped, implied, kept as essentials and the notes. terraform: true answers the same document as Terraform/OpenTofu configuration (text: a .tf file's content). A starting point: review and test it in a non-production unit first.",
     input: {
       format: z.enum(POLICY_FORMATS).meta({ description: "scp (AWS), azure (Azure Policy) or gcp (Google Cloud)" }),
       approvedServiceIds: ApprovedServicesBody.shape.approvedServiceIds,
@@ -275,8 +281,11 @@ export const TOOLS: readonly ToolSpec[] = [
       essentials: z.boolean().optional().meta({ description: ScpQuery.shape.essentials.description! }),
       // The API's default (deny-list) is applied by the row: a default here would read as an scp option given.
       strategy: z.enum(SCP_STRATEGIES).optional().meta({ description: ScpQuery.shape.strategy.description! }),
-      part: ScpQuery.shape.part,
+      part: ScpQuery.shape.part.meta({
+        description: `${ScpQuery.shape.part.description!}; gcp with allowedLocations: ${GcpPolicyQuery.shape.part.description!}`,
+      }),
       exemptPrincipalArns: ScpBody.shape.exemptPrincipalArns,
+      allowedLocations: PolicyBody.shape.allowedLocations,
       organizationId: GcpPolicyQuery.shape.organizationId,
       terraform: z.boolean().optional().meta({
         description:
@@ -284,10 +293,19 @@ export const TOOLS: readonly ToolSpec[] = [
       }),
     },
     request: (args) => {
-      for (const [option, format] of Object.entries(FORMAT_ONLY))
-        if (args[option as keyof typeof FORMAT_ONLY] !== undefined && args.format !== format)
-          throw new HttpError(400, "Invalid arguments", `${option} applies to format ${format} only`);
-      const { format, approvedServiceIds, exemptPrincipalArns, explain, essentials, terraform, ...options } = args;
+      for (const [option, formats] of Object.entries(FORMAT_ONLY))
+        if (args[option as keyof typeof args] !== undefined && !formats.includes(args.format))
+          throw new HttpError(400, "Invalid arguments", `${option} applies to format ${formats.join(" or ")} only`);
+      const {
+        format,
+        approvedServiceIds,
+        exemptPrincipalArns,
+        allowedLocations,
+        explain,
+        essentials,
+        terraform,
+        ...options
+      } = args;
       return {
         operationId: POLICY_ROWS[format],
         query: defined({
@@ -296,7 +314,7 @@ export const TOOLS: readonly ToolSpec[] = [
           essentials: flag(essentials),
           format: terraform ? "terraform" : undefined,
         }),
-        body: defined({ approvedServiceIds, exemptPrincipalArns }),
+        body: defined({ approvedServiceIds, exemptPrincipalArns, allowedLocations }),
         headers: {},
       };
     },

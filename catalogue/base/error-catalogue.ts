@@ -38,7 +38,11 @@ export const ERRORS = {
   "Empty body": { status: 400, when: "A POST that declares JSON carries no body." },
   "Invalid request": {
     status: 400,
-    when: "Two options contradict each other (exemptPrincipalArns with the allow-list SCP strategy).",
+    when: "Two options contradict each other (exemptPrincipalArns with the allow-list SCP strategy; allowedLocations mixing AWS partitions, or exempt principals of another partition than the regions').",
+  },
+  "Unknown locations": {
+    status: 400,
+    when: "A policy request's allowedLocations names no known region, country or group (details give the nearest), or none of the vendor's regions.",
   },
   "Nothing to allow": {
     status: 400,
@@ -47,6 +51,10 @@ export const ERRORS = {
   "Policy too large": {
     status: 400,
     when: "The generated document would exceed what the vendor accepts (an AWS deny-list SCP over its character limit); details say what to change.",
+  },
+  "Several policies needed": {
+    status: 400,
+    when: "The Google Cloud answer with allowedLocations is two organization policies and no part was asked: ask each part, or explain=true for both.",
   },
   "Several SCPs needed": {
     status: 400,

@@ -106,6 +106,9 @@ export const MAX_APPROVED_IDS = 500;
 /** exemptPrincipalArns of the SCP endpoint: at most this many ARN patterns, each at most IAM's ARN length. */
 export const MAX_EXEMPT_PRINCIPALS = 20;
 export const EXEMPT_PRINCIPAL_ARN_MAX = 2048;
+/** allowedLocations of the policy endpoints: at most this many regions, countries or groups, each this long. */
+export const MAX_ALLOWED_LOCATIONS = 100;
+export const ALLOWED_LOCATION_MAX = 40;
 /** The text host's /search shows at most this many results. */
 export const TEXT_SEARCH_RESULTS = 20;
 /** The text host shows at most this many services side by side. */

@@ -4,7 +4,7 @@
  */
 import { endpoint, type Endpoint, type Result } from "./endpoint.ts";
 import { exitPlan } from "../exit/plan.ts";
-import { azurePolicySet, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
+import { azurePolicySet, gcpAnswer, gcpOrgPolicy, policyAnswer, scpAnswer, scpPolicy } from "../policies/documents.ts";
 import { PolicyRequestError } from "../policies/errors.ts";
 import {
   azurePolicySetTerraform,
@@ -20,6 +20,7 @@ import { approvedListDoc } from "../render/pages.ts";
 import {
   AcceptHeaders,
   ApprovedServicesBody,
+  PolicyBody,
   ScpBody,
   AzurePolicySetResponse,
   ExitPlan,
@@ -69,6 +70,10 @@ function terraform(query: { explain?: boolean | undefined }, file: string, make:
 const essentials = (query: { essentials?: boolean | undefined }) =>
   query.essentials === false ? { essentials: false } : {};
 
+/** allowedLocations, when the body names any (policies/locations.ts resolves them per vendor). */
+const locations = (body: { allowedLocations?: string[] | undefined }) =>
+  body.allowedLocations ? { allowedLocations: body.allowedLocations } : {};
+
 export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
   endpoint({
     operationId: "generateScp",
@@ -76,7 +81,7 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/alpha-scp",
     summary: "AWS service control policy",
     description:
-      "The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description \"Approved services\" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: aws_organizations_policy and its aws_organizations_policy_attachment to var.target_id; an allow-list needing several SCPs gives them all, part one of them); not with explain.",
+      "The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description \"Approved services\" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. allowedLocations (region codes, country codes, EU or EEA) adds a second Deny statement on aws:RequestedRegion outside the allowed AWS regions, with the global-service NotAction exemptions of AWS's own Region deny example and the same principal exemptions; the regions must be of one partition (aws, or aws-eusc for the European Sovereign Cloud's eusc-de-east-1): mixing them is a 400, an unknown location a 400 naming the nearest. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: aws_organizations_policy and its aws_organizations_policy_attachment to var.target_id; an allow-list needing several SCPs gives them all, part one of them); not with explain.",
     tag: "Policies",
     bucket: "strict",
     query: ScpQuery,
@@ -93,6 +98,7 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
           strategy: query.strategy,
           ...essentials(query),
           ...(body.exemptPrincipalArns ? { exemptPrincipalArns: body.exemptPrincipalArns } : {}),
+          ...locations(body),
         });
         const part = query.part ? { part: query.part } : {};
         if (policyFormat(query, headers.accept) === "terraform")
@@ -113,11 +119,11 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/beta-policy",
     summary: "Azure policy initiative",
     description:
-      "The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: azurerm_management_group_policy_set_definition and its azurerm_management_group_policy_assignment at var.management_group_id); not with explain.",
+      "The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. allowedLocations (region codes, country codes, EU or EEA) adds the built-in 'Allowed locations' and 'Allowed locations for resource groups' with the Azure regions among them (resources whose location is global are not evaluated); an unknown location is a 400 naming the nearest. No approved Azure service with a resource type: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: azurerm_management_group_policy_set_definition and its azurerm_management_group_policy_assignment at var.management_group_id); not with explain.",
     tag: "Policies",
     bucket: "strict",
     query: PolicyQuery,
-    body: ApprovedServicesBody,
+    body: PolicyBody,
     headers: PolicyAcceptHeaders,
     response: {
       status: 200,
@@ -131,7 +137,10 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "POST /v1/policies/beta-policy", body: { approvedServiceIds: ["azure-blob-storage"] } },
     handler: (c, { body, query, headers }) =>
       policyCall(() => {
-        const result = azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), essentials(query));
+        const result = azurePolicySet(c.catalogue, approvedIds(c.catalogue, body), {
+          ...essentials(query),
+          ...locations(body),
+        });
         if (policyFormat(query, headers.accept) === "terraform")
           return terraform(query, TERRAFORM_FILES.azure, () => azurePolicySetTerraform(result.policy));
         return { body: policyAnswer(result, query) };
@@ -143,11 +152,11 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/policies/gamma-org-policy",
     summary: "GCP organisation policy",
     description:
-      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain.",
+      "The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). allowedLocations (region codes, country codes, EU or EEA) adds a second policy, gcp.resourceLocations, allowing Google's value groups (in:eu-locations for EU, in:<region>-locations per region; only supported resource types are covered): fetch each with part=1 (gcp.restrictServiceUsage) and part=2, or both with explain=true (policies); without part such a request is a 400; format=terraform gives both resources in one .tf. An unknown location is a 400 naming the nearest. No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain.",
     tag: "Policies",
     bucket: "strict",
     query: GcpPolicyQuery,
-    body: ApprovedServicesBody,
+    body: PolicyBody,
     headers: PolicyAcceptHeaders,
     response: {
       status: 200,
@@ -163,12 +172,24 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
       policyCall(() => {
         const options = {
           ...essentials(query),
+          ...locations(body),
           ...(query.organizationId ? { organizationId: query.organizationId } : {}),
         };
         const result = gcpOrgPolicy(c.catalogue, approvedIds(c.catalogue, body), options);
         if (policyFormat(query, headers.accept) === "terraform")
-          return terraform(query, TERRAFORM_FILES.gcp, () => gcpOrgPolicyTerraform(result.policy));
-        return { body: policyAnswer(result, query) };
+          return terraform(query, TERRAFORM_FILES.gcp, () => {
+            // Both policies in one .tf unless part picks one (gcpAnswer refuses a part there is not).
+            const parts = result.policies ?? [result.policy];
+            if (query.part) gcpAnswer(result, { part: query.part });
+            const [first, ...others] = query.part ? [parts[query.part - 1]!] : parts;
+            return gcpOrgPolicyTerraform(first!, others);
+          });
+        return {
+          body: gcpAnswer(result, {
+            ...(query.explain ? { explain: true } : {}),
+            ...(query.part ? { part: query.part } : {}),
+          }),
+        };
       }),
   }),
   endpoint({

@@ -23,7 +23,8 @@ import type {
 
 /** What policies/documents.ts and approvedListDoc need; a full Catalogue is one. */
 export interface ListCatalogue {
-  readonly providers: readonly Pick<ProviderT, "id" | "name" | "shortName">[];
+  /** regions: what allowedLocations resolves to; the compact form leaves them out (the site sends none). */
+  readonly providers: readonly (Pick<ProviderT, "id" | "name" | "shortName"> & Partial<Pick<ProviderT, "regions">>)[];
   readonly services: readonly ServiceT[];
   readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "policyIdentifiers" | "dependencies">>;
 }

@@ -26,6 +26,7 @@
 import { actionMatches, identifierKey } from "../dependencies/dependencies.ts";
 import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "./errors.ts";
+import { awsRegionDeny, azureLocations, gcpLocationValues, AWS_GLOBAL_SERVICE_EXEMPTIONS } from "./locations.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../base/limits.ts";
 import {
   AWS,
@@ -60,16 +61,31 @@ export const AZ_SET_DEFINITION_CREATE =
 /** Built-in Azure Policy "Allowed resource types" (mode Indexed, effect deny). */
 export const AZURE_ALLOWED_RESOURCE_TYPES_DEFINITION =
   "/providers/Microsoft.Authorization/policyDefinitions/a08ec900-254a-4555-9bf5-e42af04b5c5c";
+/**
+ * Built-in "Allowed locations" (mode Indexed, skips location "global") and "Allowed locations for
+ * resource groups" (mode All), both with parameter listOfAllowedLocations (Azure/azure-policy,
+ * built-in-policies/policyDefinitions/General/AllowedLocations_Deny.json and
+ * ResourceGroupAllowedLocations_Deny.json).
+ */
+export const AZURE_ALLOWED_LOCATIONS_DEFINITION =
+  "/providers/Microsoft.Authorization/policyDefinitions/e56962a6-4747-49cd-b67b-bf8b01975c4c";
+export const AZURE_ALLOWED_RESOURCE_GROUP_LOCATIONS_DEFINITION =
+  "/providers/Microsoft.Authorization/policyDefinitions/e765b5de-1225-4ba3-bd56-1ac6695af988";
 export const GCP_CONSTRAINT = "gcp.restrictServiceUsage";
+export const GCP_LOCATIONS_CONSTRAINT = "gcp.resourceLocations";
 export const GCP_ORGANIZATION_PLACEHOLDER = "ORGANIZATION_ID";
 
 export type ScpStrategy = "deny-list" | "allow-list";
-export interface ScpOptions extends PolicyOptions {
+export interface LocationOptions extends PolicyOptions {
+  /** Regions, countries and groups to allow (policies/locations.ts resolves them per vendor). */
+  readonly allowedLocations?: readonly string[];
+}
+export interface ScpOptions extends LocationOptions {
   readonly strategy?: ScpStrategy;
   /** aws:PrincipalARN patterns exempt from the deny-list's deny (an ArnNotLike condition). */
   readonly exemptPrincipalArns?: readonly string[];
 }
-export interface GcpOptions extends PolicyOptions {
+export interface GcpOptions extends LocationOptions {
   /** Numeric organization id for the policy name; a placeholder to replace when omitted. */
   readonly organizationId?: string;
 }
@@ -91,7 +107,28 @@ export function scpAllows(actions: readonly string[], action: string): boolean {
 
 const SCP_VERSION = "2012-10-17" as const;
 
-function denyListScp(actions: readonly string[], exemptPrincipalArns: readonly string[]): ScpDocumentT {
+type ScpStatementT = ScpDocumentT["Statement"][number];
+
+/** The exemption AWS's own SCP examples write (e.g. for AWSControlTowerExecution), on a Deny. */
+const exemption = (exemptPrincipalArns: readonly string[]) =>
+  exemptPrincipalArns.length > 0 ? { ArnNotLike: { "aws:PrincipalARN": [...exemptPrincipalArns] } } : {};
+
+/** allowedLocations' Deny: any request for another region, but for AWS's global-service exemptions. */
+function regionDenyStatement(regions: readonly string[], exemptPrincipalArns: readonly string[]): ScpStatementT {
+  return {
+    Sid: "DenyOutsideAllowedRegions",
+    Effect: "Deny",
+    NotAction: [...AWS_GLOBAL_SERVICE_EXEMPTIONS],
+    Resource: "*",
+    Condition: { StringNotEquals: { "aws:RequestedRegion": [...regions] }, ...exemption(exemptPrincipalArns) },
+  };
+}
+
+function denyListScp(
+  actions: readonly string[],
+  exemptPrincipalArns: readonly string[],
+  regionDeny?: ScpStatementT,
+): ScpDocumentT {
   return {
     Version: SCP_VERSION,
     Statement: [
@@ -100,16 +137,19 @@ function denyListScp(actions: readonly string[], exemptPrincipalArns: readonly s
         Effect: "Deny",
         NotAction: [...actions],
         Resource: "*",
-        // AWS's own SCP examples exempt roles this way (e.g. AWSControlTowerExecution).
-        ...(exemptPrincipalArns.length > 0
-          ? { Condition: { ArnNotLike: { "aws:PrincipalARN": [...exemptPrincipalArns] } } }
-          : {}),
+        ...(exemptPrincipalArns.length > 0 ? { Condition: exemption(exemptPrincipalArns) } : {}),
       },
+      ...(regionDeny ? [regionDeny] : []),
     ],
   };
 }
 
-function allowListScp(actions: readonly string[], part: number, parts: number): ScpDocumentT {
+function allowListScp(
+  actions: readonly string[],
+  part: number,
+  parts: number,
+  regionDeny?: ScpStatementT,
+): ScpDocumentT {
   return {
     Version: SCP_VERSION,
     Statement: [
@@ -119,15 +159,19 @@ function allowListScp(actions: readonly string[], part: number, parts: number): 
         Action: [...actions],
         Resource: "*",
       },
+      ...(regionDeny ? [regionDeny] : []),
     ],
   };
 }
 
-/** Splits the actions into as few allow-list SCPs as fit AWS's size limit, in order. */
-function allowListParts(actions: readonly string[]): ScpDocumentT[] {
+/**
+ * Splits the actions into as few allow-list SCPs as fit AWS's size limit, in order; the region deny
+ * goes in the first, and every part is sized as if it held it (simpler, and at most one part more).
+ */
+function allowListParts(actions: readonly string[], regionDeny?: ScpStatementT): ScpDocumentT[] {
   const groups: string[][] = [];
   // The longest Sid a part can carry, so that numbering the parts afterwards cannot push one over.
-  const empty = minifiedLength(allowListScp([], SCP_MAX_PER_TARGET, SCP_MAX_PER_TARGET));
+  const empty = minifiedLength(allowListScp([], SCP_MAX_PER_TARGET, SCP_MAX_PER_TARGET, regionDeny));
   let current: string[] = [];
   let size = empty;
   for (const action of actions) {
@@ -141,7 +185,9 @@ function allowListParts(actions: readonly string[]): ScpDocumentT[] {
     current.push(action);
   }
   groups.push(current);
-  return groups.map((group, index) => allowListScp(group, index + 1, groups.length));
+  return groups.map((group, index) =>
+    allowListScp(group, index + 1, groups.length, index === 0 ? regionDeny : undefined),
+  );
 }
 
 export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], options: ScpOptions = {}): ScpExplainedT {
@@ -152,6 +198,10 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
       "Invalid request",
       "exemptPrincipalArns applies to strategy=deny-list only: an exemption is a condition on the Deny statement, and an allow-list SCP has none. Use the deny-list, or attach the allow-list only to OUs the exempt roles do not act in.",
     );
+  const locations = options.allowedLocations
+    ? awsRegionDeny(catalogue, AWS, options.allowedLocations, exempt)
+    : undefined;
+  const regionDeny = locations && regionDenyStatement(locations.regions, exempt);
   const selection = select(catalogue, ids, AWS, options);
   // Each approved prefix whole, and the dependencies under prefixes not approved (e.g. ec2:*VerifiedAccess*).
   const actions = [...selection.allowed.map((prefix) => `${prefix}:*`), ...selection.extra];
@@ -161,13 +211,14 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
     ...commonNotes(selection, AWS, "essentials=false"),
     ...deploymentNote(deployments, AWS),
     "SCPs do not affect the management account or service-linked roles, and grant nothing: identity policies must still allow the actions.",
+    ...(locations?.notes ?? []),
   ];
   if (strategy === "deny-list") {
-    const policy = denyListScp(actions, exempt);
+    const policy = denyListScp(actions, exempt, regionDeny);
     const characters = minifiedLength(policy);
     if (characters > SCP_MAX_CHARACTERS)
       throw new PolicyTooLargeError(
-        `The deny-list SCP would be ${characters} characters; AWS allows ${SCP_MAX_CHARACTERS}. A deny-list SCP cannot be split: two deny-all-but SCPs on one target deny everything not in both lists. Remove services from the list, or use strategy=allow-list, whose Allow SCPs add up on one target (up to ${SCP_MAX_PER_TARGET}).`,
+        `The deny-list SCP would be ${characters} characters${regionDeny ? `, ${minifiedLength(regionDeny)} of them the region deny` : ""}; AWS allows ${SCP_MAX_CHARACTERS}. A deny-list SCP cannot be split: two deny-all-but SCPs on one target deny everything not in both lists. Remove services from the list, or use strategy=allow-list, whose Allow SCPs add up on one target (up to ${SCP_MAX_PER_TARGET}).`,
       );
     return {
       policy,
@@ -187,7 +238,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
       ],
     };
   }
-  const policies = allowListParts(actions);
+  const policies = allowListParts(actions, regionDeny);
   if (policies.length > SCP_MAX_PER_TARGET)
     throw new PolicyTooLargeError(
       `The allow-list needs ${policies.length} SCPs of at most ${SCP_MAX_CHARACTERS} characters; AWS attaches at most ${SCP_MAX_PER_TARGET} to one target. Remove services from the list.`,
@@ -251,13 +302,14 @@ export function policyAnswer<T extends { policy: unknown }>(
 export function azurePolicySet(
   catalogue: ListCatalogue,
   ids: readonly string[],
-  options: PolicyOptions = {},
+  options: LocationOptions = {},
 ): AzurePolicySetExplainedT {
+  const locations = options.allowedLocations && azureLocations(catalogue, AZURE, options.allowedLocations);
   const selection = select(catalogue, ids, AZURE, options);
   const policy: AzurePolicySetDocumentT = {
     properties: {
       displayName: "Approved Azure services",
-      description: `Allows only the resource types of ${count(selection.included.length, "approved service")}${selection.essentials.length > 0 ? " and the account-operation essentials (resource groups, deployments, role assignments, policy, monitoring)" : ""}. Generated by the Cloud Services Catalogue.`,
+      description: `Allows only the resource types of ${count(selection.included.length, "approved service")}${selection.essentials.length > 0 ? " and the account-operation essentials (resource groups, deployments, role assignments, policy, monitoring)" : ""}${locations ? `, in ${count(locations.locations.length, "allowed location")}` : ""}. Generated by the Cloud Services Catalogue.`,
       policyType: "Custom",
       metadata: { category: "General", version: "1.0.0", generatedBy: "cloud-services-catalogue" },
       parameters: {
@@ -266,6 +318,13 @@ export function azurePolicySet(
           metadata: { displayName: "Allowed resource types", description: "Resource types that may be deployed" },
           defaultValue: uniqueFor(AZURE, [...selection.allowed, ...selection.extra]),
         },
+        ...(locations && {
+          allowedLocations: {
+            type: "Array" as const,
+            metadata: { displayName: "Allowed locations", description: "Locations resources may be deployed in" },
+            defaultValue: locations.locations,
+          },
+        }),
       },
       policyDefinitions: [
         {
@@ -273,6 +332,20 @@ export function azurePolicySet(
           policyDefinitionId: AZURE_ALLOWED_RESOURCE_TYPES_DEFINITION,
           parameters: { listOfResourceTypesAllowed: { value: "[parameters('allowedResourceTypes')]" } },
         },
+        ...(locations
+          ? [
+              {
+                policyDefinitionReferenceId: "allowedLocations",
+                policyDefinitionId: AZURE_ALLOWED_LOCATIONS_DEFINITION,
+                parameters: { listOfAllowedLocations: { value: "[parameters('allowedLocations')]" } },
+              },
+              {
+                policyDefinitionReferenceId: "allowedResourceGroupLocations",
+                policyDefinitionId: AZURE_ALLOWED_RESOURCE_GROUP_LOCATIONS_DEFINITION,
+                parameters: { listOfAllowedLocations: { value: "[parameters('allowedLocations')]" } },
+              },
+            ]
+          : []),
       ],
     },
   };
@@ -292,6 +365,7 @@ export function azurePolicySet(
       "The approved services' child types that the policy evaluates and the companion types their quickstart deployments create are allowed (dependencies in explain mode). A deployment may still create other types: assign with enforcement mode DoNotEnforce first to see what would be denied.",
       ...commonNotes(selection, AZURE, "essentials=false"),
       ...deploymentNote(deployments, AZURE),
+      ...(locations?.notes ?? []),
     ],
   };
 }
@@ -304,6 +378,7 @@ export function gcpOrgPolicy(
   ids: readonly string[],
   options: GcpOptions = {},
 ): GcpOrgPolicyExplainedT {
+  const locations = options.allowedLocations && gcpLocationValues(catalogue, GCP, options.allowedLocations);
   const selection = select(catalogue, ids, GCP, options);
   // A dependency is confirmed when a catalogue service names it as an API Google confirms.
   const confirmed = new Set(
@@ -330,10 +405,15 @@ export function gcpOrgPolicy(
     name: `organizations/${organization}/policies/${GCP_CONSTRAINT}`,
     spec: { rules: [{ values: { allowedValues: uniqueFor(GCP, [...selection.allowed, ...selection.extra]) } }] },
   };
+  const locationPolicy: GcpOrgPolicyDocumentT | undefined = locations && {
+    name: `organizations/${organization}/policies/${GCP_LOCATIONS_CONSTRAINT}`,
+    spec: { rules: [{ values: { allowedValues: locations.values } }] },
+  };
   const allowedApis = new Set(policy.spec.rules[0]!.values.allowedValues);
   const deployments = deploymentCheck(catalogue, GCP, ids, (api) => allowedApis.has(api));
   return {
     policy,
+    ...(locationPolicy ? { policies: [policy, locationPolicy] } : {}),
     characters: minifiedLength(policy),
     ...selectionReport(selection),
     unconfirmed,
@@ -346,6 +426,32 @@ export function gcpOrgPolicy(
       "Google exempts some essential services (IAM, Cloud Logging, Cloud Monitoring) from this constraint whatever the policy says.",
       ...commonNotes(selection, GCP, "essentials=false"),
       ...deploymentNote(deployments, GCP),
+      ...(locations?.notes ?? []),
     ],
   };
+}
+
+/**
+ * The body of POST /v1/policies/gamma-org-policy: the policy, or with allowedLocations the `part`-th
+ * of the two (gcloud applies one per file), or with `explain` the explained result. Two policies
+ * and no `part` is a 400 that says how to fetch them, as scpAnswer does for an allow-list.
+ */
+export function gcpAnswer(
+  result: GcpOrgPolicyExplainedT,
+  request: { explain?: boolean; part?: number },
+): GcpOrgPolicyExplainedT | GcpOrgPolicyDocumentT {
+  const parts = result.policies ?? [result.policy];
+  if (request.part !== undefined && request.part > parts.length)
+    throw new PolicyRequestError(
+      "Invalid query",
+      "part applies with allowedLocations only: 1 is gcp.restrictServiceUsage, 2 gcp.resourceLocations.",
+    );
+  const policy = parts[(request.part ?? 1) - 1]!;
+  if (request.explain) return { ...result, policy, characters: minifiedLength(policy) };
+  if (parts.length > 1 && request.part === undefined)
+    throw new PolicyRequestError(
+      "Several policies needed",
+      "With allowedLocations the answer is two organization policies, each applied with gcloud org-policies set-policy: download gcp.restrictServiceUsage with part=1 and gcp.resourceLocations with part=2, or both with explain=true (policies).",
+    );
+  return policy;
 }

@@ -256,19 +256,49 @@ const GCP_VALUE_ARGUMENTS: Record<string, string> = { allowedValues: "allowed_va
  * The organization policy as google_org_policy_policy, its name and parent built from
  * var.organization_id (defaulting to the organizationId asked for, if any).
  */
-export function gcpOrgPolicyTerraform(document: GcpOrgPolicyDocumentT): string {
-  const organization = /^organizations\/([^/]+)\//.exec(document.name)?.[1];
-  const known = organization && organization !== GCP_ORGANIZATION_PLACEHOLDER ? organization : undefined;
+/** One google_org_policy_policy resource: the document's constraint, its rules unchanged. */
+function gcpPolicyResource(document: GcpOrgPolicyDocumentT): string {
+  const constraint = document.name.slice(document.name.lastIndexOf("/") + 1);
   const rules = document.spec.rules.map((rule) => {
     const values = Object.entries(rule.values).map(
       ([key, list]) => [GCP_VALUE_ARGUMENTS[key] ?? key, hclList(list, "        ")] as const,
     );
     return `    rules {\n      values {\n${attributes(values, "        ")}\n      }\n    }`;
   });
+  const resource =
+    constraint === GCP_CONSTRAINT
+      ? "restrict_service_usage"
+      : constraint.replace(/^gcp\./, "").replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return block(
+    `resource "google_org_policy_policy" "${resource}"`,
+    `${attributes(
+      [
+        ["name", interpolated("organizations/", "var.organization_id", `/policies/${constraint}`)],
+        ["parent", interpolated("organizations/", "var.organization_id", "")],
+      ],
+      "  ",
+    )}\n\n  spec {\n${rules.join("\n\n")}\n  }`,
+  );
+}
+
+/**
+ * The organization policy, and with allowedLocations the gcp.resourceLocations one beside it
+ * (google_org_policy_policy.resource_locations): one .tf applies both, as gcloud needs two files.
+ */
+export function gcpOrgPolicyTerraform(
+  document: GcpOrgPolicyDocumentT,
+  others: readonly GcpOrgPolicyDocumentT[] = [],
+): string {
+  const organization = /^organizations\/([^/]+)\//.exec(document.name)?.[1];
+  const known = organization && organization !== GCP_ORGANIZATION_PLACEHOLDER ? organization : undefined;
   return [
     header([
       `Google Cloud organization policy from the Cloud Services Catalogue (POST /v1/policies/gamma-org-policy):`,
-      `${GCP_CONSTRAINT} allows only the approved services' APIs and the essentials.`,
+      ...[document, ...others].map((policy) =>
+        policy.name.endsWith(`/${GCP_CONSTRAINT}`)
+          ? `${GCP_CONSTRAINT} allows only the approved services' APIs and the essentials.`
+          : `${policy.name.slice(policy.name.lastIndexOf("/") + 1)} allows only the allowed locations (allowedLocations).`,
+      ),
     ]),
     requiredProvider("google", "hashicorp/google", ">= 5.0"),
     variable(
@@ -277,15 +307,6 @@ export function gcpOrgPolicyTerraform(document: GcpOrgPolicyDocumentT): string {
       "string",
       known === undefined ? undefined : hclString(known),
     ),
-    block(
-      'resource "google_org_policy_policy" "restrict_service_usage"',
-      `${attributes(
-        [
-          ["name", interpolated("organizations/", "var.organization_id", `/policies/${GCP_CONSTRAINT}`)],
-          ["parent", interpolated("organizations/", "var.organization_id", "")],
-        ],
-        "  ",
-      )}\n\n  spec {\n${rules.join("\n\n")}\n  }`,
-    ),
+    ...[document, ...others].map(gcpPolicyResource),
   ].join("\n");
 }

@@ -74,6 +74,17 @@ export const GCP_ORGANIZATION_ID_PATTERN = /^[1-9][0-9]{0,19}$/;
 
 export const GcpPolicyQuery = z.object({
   ...policyQueryShape,
+  part: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2)
+    .optional()
+    .meta(
+      d(
+        "With allowedLocations only: which organization policy to answer with, 1 (gcp.restrictServiceUsage) or 2 (gcp.resourceLocations); without it such a request is a 400, since gcloud applies one policy per file (added in 1.11.0)",
+      ),
+    ),
   organizationId: z
     .string()
     .regex(
@@ -98,12 +109,18 @@ export type GcpPolicyQueryT = z.output<typeof GcpPolicyQuery>;
 export const ScpStatement = z
   .strictObject({
     Sid: z.string().meta(d("Statement id")),
-    Effect: z.enum(["Deny", "Allow"]).meta(d("Deny (deny-list strategy) or Allow (allow-list strategy)")),
+    Effect: z
+      .enum(["Deny", "Allow"])
+      .meta(d("Deny (deny-list strategy, and the region deny of allowedLocations) or Allow (allow-list strategy)")),
     NotAction: z
       .array(z.string())
       .min(1)
       .optional()
-      .meta(d("deny-list: actions exempted from the deny, as prefix:*: the approved services and the essentials")),
+      .meta(
+        d(
+          "deny-list: actions exempted from the deny, as prefix:*: the approved services and the essentials; region deny: AWS's global-service exemptions",
+        ),
+      ),
     Action: z
       .array(z.string())
       .min(1)
@@ -112,6 +129,12 @@ export const ScpStatement = z
     Resource: z.literal("*").meta(d("All resources")),
     Condition: z
       .strictObject({
+        StringNotEquals: z
+          .strictObject({
+            "aws:RequestedRegion": z.array(z.string()).min(1).meta(d("The allowed regions (allowedLocations)")),
+          })
+          .optional()
+          .meta(d("Region deny only: the deny applies to requests for any other region (added in 1.11.0)")),
         ArnNotLike: z
           .strictObject({
             "aws:PrincipalARN": z
@@ -119,20 +142,34 @@ export const ScpStatement = z
               .min(1)
               .meta(d("The exempt principals' ARN patterns (exemptPrincipalArns), * and ? as wildcards")),
           })
-          .meta(d("The deny applies only to principals whose ARN matches none of the patterns")),
+          .meta(d("The deny applies only to principals whose ARN matches none of the patterns"))
+          .optional(),
       })
       .optional()
-      .meta(d("deny-list with exemptPrincipalArns only: exempts those principals from the deny (added in 1.7.0)")),
+      .meta(
+        d(
+          "deny-list with exemptPrincipalArns: exempts those principals from the deny (added in 1.7.0); the region deny: the allowed regions, and the same exemption (added in 1.11.0)",
+        ),
+      ),
   })
   .meta({
     id: "ScpStatement",
-    description: "The one statement of an SCP: NotAction when it denies, Action when it allows",
+    description:
+      "A statement of an SCP: NotAction when it denies, Action when it allows; with allowedLocations a second, the region deny",
   });
 
 export const ScpDocument = z
   .strictObject({
     Version: z.literal("2012-10-17").meta(d("IAM policy language version")),
-    Statement: z.array(ScpStatement).length(1).meta(d("One deny-all-but or allow statement")),
+    Statement: z
+      .array(ScpStatement)
+      .min(1)
+      .max(2)
+      .meta(
+        d(
+          "One deny-all-but or allow statement; with allowedLocations, then the region deny (in the first SCP of an allow-list)",
+        ),
+      ),
   })
   .meta({
     id: "ScpDocument",
@@ -142,10 +179,16 @@ export const ScpDocument = z
 export const AzurePolicyDefinitionReference = z
   .strictObject({
     policyDefinitionReferenceId: z.string().meta(d("Reference id within the initiative")),
-    policyDefinitionId: z.string().meta(d("The built-in 'Allowed resource types' definition")),
+    policyDefinitionId: z
+      .string()
+      .meta(
+        d(
+          "The built-in 'Allowed resource types' definition; with allowedLocations also 'Allowed locations' and 'Allowed locations for resource groups'",
+        ),
+      ),
     parameters: z
       .record(z.string(), z.object({ value: z.unknown().meta(d("The value")) }))
-      .meta(d("listOfResourceTypesAllowed, bound to the initiative's parameter")),
+      .meta(d("listOfResourceTypesAllowed or listOfAllowedLocations, bound to the initiative's parameter")),
   })
   .meta({ id: "AzurePolicyDefinitionReference", description: "A policy definition referenced by the initiative" });
 
@@ -163,10 +206,10 @@ export const AzurePolicySetDocument = z
             z.object({
               type: z.literal("Array").meta(d("Array")),
               metadata: z.record(z.string(), z.unknown()).meta(d("Display name and description")),
-              defaultValue: z.array(z.string()).meta(d("The allowed resource types, sorted")),
+              defaultValue: z.array(z.string()).meta(d("The allowed resource types or locations, sorted")),
             }),
           )
-          .meta(d("Initiative parameters: allowedResourceTypes")),
+          .meta(d("Initiative parameters: allowedResourceTypes, and allowedLocations with allowedLocations")),
         policyDefinitions: z.array(AzurePolicyDefinitionReference).min(1).meta(d("The referenced policy definitions")),
       })
       .meta(d("Policy set definition properties")),
@@ -179,7 +222,13 @@ export const AzurePolicySetDocument = z
 
 export const GcpOrgPolicyDocument = z
   .strictObject({
-    name: z.string().meta(d("organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage")),
+    name: z
+      .string()
+      .meta(
+        d(
+          "organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage, or …/gcp.resourceLocations for the location policy",
+        ),
+      ),
     spec: z
       .strictObject({
         rules: z
@@ -187,13 +236,16 @@ export const GcpOrgPolicyDocument = z
             z.strictObject({
               values: z
                 .strictObject({
-                  allowedValues: z.array(z.string()).min(1).meta(d("The allowed API services, sorted")),
+                  allowedValues: z
+                    .array(z.string())
+                    .min(1)
+                    .meta(d("The allowed API services, sorted; or the allowed locations' value groups (in:…)")),
                 })
                 .meta(d("Allowed values of the list constraint")),
             }),
           )
           .length(1)
-          .meta(d("One rule allowing the approved API services and the essentials")),
+          .meta(d("One rule allowing the approved API services and the essentials, or the allowed locations")),
       })
       .meta(d("The policy spec")),
   })
@@ -404,7 +456,18 @@ export const AzurePolicySetExplained = z
   .meta({ id: "AzurePolicySetExplained", description: "POST /v1/policies/beta-policy?explain=true" });
 
 export const GcpOrgPolicyExplained = z
-  .object({ policy: GcpOrgPolicyDocument, ...explainShape })
+  .object({
+    policy: GcpOrgPolicyDocument,
+    policies: z
+      .array(GcpOrgPolicyDocument)
+      .optional()
+      .meta(
+        d(
+          "With allowedLocations: both organization policies, gcp.restrictServiceUsage then gcp.resourceLocations; apply each (added in 1.11.0)",
+        ),
+      ),
+    ...explainShape,
+  })
   .meta({ id: "GcpOrgPolicyExplained", description: "POST /v1/policies/gamma-org-policy?explain=true" });
 
 // The responses: the bare document, or the explained one with ?explain=true.

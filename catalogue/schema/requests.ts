@@ -8,6 +8,8 @@ import {
   IDEMPOTENCY_KEY_MAX,
   LIST_NAME_MAX,
   LIFECYCLE_WITHIN_MAX_DAYS,
+  ALLOWED_LOCATION_MAX,
+  MAX_ALLOWED_LOCATIONS,
   LIST_SLUG_LENGTH,
   MAX_APPROVED_IDS,
   MAX_EXEMPT_PRINCIPALS,
@@ -156,6 +158,34 @@ export const ApprovedServicesBody = strictBody({ approvedServiceIds }).meta({
 });
 
 /**
+ * Where the policy lets resources be created (added in 1.11.0): checked against the catalogue's
+ * region data by policies/locations.ts, since which codes exist is data, not schema.
+ */
+export const allowedLocations = z
+  .array(
+    z
+      .string()
+      .min(2)
+      .max(ALLOWED_LOCATION_MAX)
+      .regex(/^[A-Za-z0-9-]+$/, "must be a region code (eu-central-1), a country code (DE) or a group (EU, EEA)"),
+  )
+  .min(1)
+  .max(MAX_ALLOWED_LOCATIONS)
+  .optional()
+  .meta(
+    d(
+      `1 to ${MAX_ALLOWED_LOCATIONS} locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0)`,
+    ),
+  );
+
+/** Request body of the Azure and Google Cloud policy endpoints. */
+export const PolicyBody = strictBody({ approvedServiceIds, allowedLocations }).meta({
+  id: "PolicyBody",
+  description: "Request body of POST /v1/policies/beta-policy and gamma-org-policy; an unknown key is a 400",
+});
+export type PolicyBodyT = z.output<typeof PolicyBody>;
+
+/**
  * An aws:PrincipalARN pattern as AWS writes exemptions (ExemptedPrincipalArns of AWS Control Tower
  * and the Control Catalog: ^arn:(aws|aws-us-gov):(iam|sts)::.+:.+$): an IAM role or user ARN, a
  * federated-user session, or an account's root, the account id and the name possibly wildcarded
@@ -198,9 +228,10 @@ export const ScpBody = strictBody({
     .optional()
     .meta(
       d(
-        `deny-list only: 1 to ${MAX_EXEMPT_PRINCIPALS} IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0)`,
+        `deny-list only: 1 to ${MAX_EXEMPT_PRINCIPALS} IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0); with allowedLocations, exempt from the region deny too, and of the regions' partition (since 1.11.0)`,
       ),
     ),
+  allowedLocations,
 }).meta({ id: "ScpBody", description: "Request body of POST /v1/policies/alpha-scp; an unknown key is a 400" });
 export type ScpBodyT = z.output<typeof ScpBody>;
 

@@ -21,7 +21,7 @@ const RUNS = Number(process.env.OPENAPI_PROPERTY_RUNS ?? 300);
 const SHAPE_TITLES = /^(Invalid (body|query|params|headers)|ids is required|Too many ids)$/;
 /** Rejections no schema keyword can state: between parameters, or depending on the approved list. */
 const BEYOND_SCHEMA =
-  /^(part applies to strategy=allow-list only\.|This allow-list needs \d+ SCPs?; part must be 1 to \d+\.|explain=true answers JSON \(.*\) without explain\.)$/;
+  /^(part applies to strategy=allow-list only\.|part applies with allowedLocations only: .*|This allow-list needs \d+ SCPs?; part must be 1 to \d+\.|explain=true answers JSON \(.*\) without explain\.)$/;
 
 let hints: Hints;
 beforeAll(() => {

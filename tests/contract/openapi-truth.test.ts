@@ -55,6 +55,7 @@ describe("the OpenAPI document tells the truth", () => {
       "#/components/schemas/ExitTarget",
       "#/components/schemas/FeedbackBody",
       "#/components/schemas/OutboundClickBody",
+      "#/components/schemas/PolicyBody",
       "#/components/schemas/SavedListCreate",
       "#/components/schemas/ScpBody",
       "#/components/schemas/TemplateCheckBody",

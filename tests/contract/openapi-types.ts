@@ -396,7 +396,7 @@ export interface paths {
     put?: never;
     /**
      * AWS service control policy
-     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: aws_organizations_policy and its aws_organizations_policy_attachment to var.target_id; an allow-list needing several SCPs gives them all, part one of them); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The SCP itself ({Version, Statement}), ready for aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json. strategy=deny-list (default): one Deny statement whose NotAction lists the approved services' IAM prefixes and the account-operation essentials (iam, sts, organizations, account, billing, support, health…; essentials=false leaves them out), attached beside FullAWSAccess; over AWS's 5,120 characters it is a 400, since a deny-list cannot be split. strategy=allow-list: Allow SCPs attached in place of FullAWSAccess, whose Allows add up on one target (at most 5); when more than one is needed, fetch each with part=1… or all with explain=true (policies). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. Each approved service's actions under other prefixes are allowed too (e.g. ec2:*VerifiedAccess* for Verified Access). exemptPrincipalArns (deny-list only) exempts IAM role or user ARN patterns from the deny with an ArnNotLike aws:PrincipalARN condition. allowedLocations (region codes, country codes, EU or EEA) adds a second Deny statement on aws:RequestedRegion outside the allowed AWS regions, with the global-service NotAction exemptions of AWS's own Region deny example and the same principal exemptions; the regions must be of one partition (aws, or aws-eusc for the European Sovereign Cloud's eusc-de-east-1): mixing them is a 400, an unknown location a 400 naming the nearest. No approved AWS service with an IAM prefix: 400. A starting point: review actions, add co-required permissions, and test in a non-production organisational unit before use. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: aws_organizations_policy and its aws_organizations_policy_attachment to var.target_id; an allow-list needing several SCPs gives them all, part one of them); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateScp"];
     delete?: never;
@@ -416,7 +416,7 @@ export interface paths {
     put?: never;
     /**
      * Azure policy initiative
-     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. No approved Azure service with a resource type: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: azurerm_management_group_policy_set_definition and its azurerm_management_group_policy_assignment at var.management_group_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The policy set definition itself, in the ARM shape ({properties: {displayName, policyType, parameters, policyDefinitions…}}), built on the built-in 'Allowed resource types' policy with the approved services' resource types and the account-operation essentials (resource groups, deployments, role assignments, policy, locks, diagnostic settings; essentials=false leaves them out). Create it with az rest --method put --url https://management.azure.com/providers/Microsoft.Management/managementGroups/{group}/providers/Microsoft.Authorization/policySetDefinitions/approved-services?api-version=2023-04-01 --body @policy-set.json, or az policy set-definition create --name approved-services --display-name (properties.displayName) --description (properties.description) --definitions (properties.policyDefinitions) --params (properties.parameters). explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}. The approved services' child types and quickstart companion types (network interfaces, public IPs, VM extensions…) are allowed too. allowedLocations (region codes, country codes, EU or EEA) adds the built-in 'Allowed locations' and 'Allowed locations for resource groups' with the Azure regions among them (resources whose location is global are not evaluated); an unknown location is a 400 naming the nearest. No approved Azure service with a resource type: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: azurerm_management_group_policy_set_definition and its azurerm_management_group_policy_assignment at var.management_group_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateAzurePolicy"];
     delete?: never;
@@ -436,7 +436,7 @@ export interface paths {
     put?: never;
     /**
      * GCP organisation policy
-     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description The organization policy itself ({name, spec.rules}), restricting constraints/gcp.restrictServiceUsage to every approved service's API names (confirmed as supported or not: an unsupported name is harmless) and the essentials (serviceusage, cloudresourcemanager, iam, logging, monitoring…; essentials=false leaves them out). Apply with gcloud org-policies set-policy policy.json after replacing ORGANIZATION_ID, or pass organizationId. explain=true answers {policy, characters, skipped, implied, dependencies, essentials, unconfirmed, notes}, unconfirmed listing the API names Google does not confirm as supported. The APIs the approved services depend on are allowed too (compute.googleapis.com for GKE…). allowedLocations (region codes, country codes, EU or EEA) adds a second policy, gcp.resourceLocations, allowing Google's value groups (in:eu-locations for EU, in:<region>-locations per region; only supported resource types are covered): fetch each with part=1 (gcp.restrictServiceUsage) and part=2, or both with explain=true (policies); without part such a request is a 400; format=terraform gives both resources in one .tf. An unknown location is a 400 naming the nearest. No approved Google Cloud service with an API name: 400. format=terraform (or Accept: text/x-hcl) answers the same document as Terraform/OpenTofu configuration (a .tf: google_org_policy_policy on organizations/var.organization_id); not with explain. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["generateGcpOrgPolicy"];
     delete?: never;
@@ -910,9 +910,9 @@ export interface components {
     AzurePolicyDefinitionReference: {
       /** @description Reference id within the initiative */
       policyDefinitionReferenceId: string;
-      /** @description The built-in 'Allowed resource types' definition */
+      /** @description The built-in 'Allowed resource types' definition; with allowedLocations also 'Allowed locations' and 'Allowed locations for resource groups' */
       policyDefinitionId: string;
-      /** @description listOfResourceTypesAllowed, bound to the initiative's parameter */
+      /** @description listOfResourceTypesAllowed or listOfAllowedLocations, bound to the initiative's parameter */
       parameters: {
         [key: string]: {
           /** @description The value */
@@ -937,7 +937,7 @@ export interface components {
         metadata: {
           [key: string]: unknown;
         };
-        /** @description Initiative parameters: allowedResourceTypes */
+        /** @description Initiative parameters: allowedResourceTypes, and allowedLocations with allowedLocations */
         parameters: {
           [key: string]: {
             /**
@@ -949,7 +949,7 @@ export interface components {
             metadata: {
               [key: string]: unknown;
             };
-            /** @description The allowed resource types, sorted */
+            /** @description The allowed resource types or locations, sorted */
             defaultValue: string[];
           };
         };
@@ -1900,15 +1900,15 @@ export interface components {
     };
     /** @description A Google Cloud organization policy (Organization Policy API v2): gcloud org-policies set-policy policy.json */
     GcpOrgPolicyDocument: {
-      /** @description organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage */
+      /** @description organizations/{ORGANIZATION_ID}/policies/gcp.restrictServiceUsage, or …/gcp.resourceLocations for the location policy */
       name: string;
       /** @description The policy spec */
       spec: {
-        /** @description One rule allowing the approved API services and the essentials */
+        /** @description One rule allowing the approved API services and the essentials, or the allowed locations */
         rules: {
           /** @description Allowed values of the list constraint */
           values: {
-            /** @description The allowed API services, sorted */
+            /** @description The allowed API services, sorted; or the allowed locations' value groups (in:…) */
             allowedValues: string[];
           };
         }[];
@@ -1917,6 +1917,8 @@ export interface components {
     /** @description POST /v1/policies/gamma-org-policy?explain=true */
     GcpOrgPolicyExplained: {
       policy: components["schemas"]["GcpOrgPolicyDocument"];
+      /** @description With allowedLocations: both organization policies, gcp.restrictServiceUsage then gcp.resourceLocations; apply each (added in 1.11.0) */
+      policies?: components["schemas"]["GcpOrgPolicyDocument"][];
       /** @description Length of the minified document, as AWS counts an SCP (limit 5120) */
       characters: number;
       /** @description Approved services not in the document, and why */
@@ -2170,6 +2172,13 @@ export interface components {
       /** @description Number of pages at this limit */
       totalPages: number;
     };
+    /** @description Request body of POST /v1/policies/beta-policy and gamma-org-policy; an unknown key is a 400 */
+    PolicyBody: {
+      /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
+      approvedServiceIds: string[];
+      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      allowedLocations?: string[];
+    };
     /** @description An identifier the document allows because an approved service needs it besides its own identifiers (added in 1.7.0) */
     PolicyDependency: {
       /** @description The identifier allowed: an Azure resource type, a Google API service name, or an AWS IAM action (pattern) as it appears in the document */
@@ -2348,8 +2357,10 @@ export interface components {
     ScpBody: {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
-      /** @description deny-list only: 1 to 20 IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0) */
+      /** @description deny-list only: 1 to 20 IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0); with allowedLocations, exempt from the region deny too, and of the regions' partition (since 1.11.0) */
       exemptPrincipalArns?: string[];
+      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      allowedLocations?: string[];
     };
     /** @description An AWS service control policy, at most 5120 characters minified: aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json */
     ScpDocument: {
@@ -2358,7 +2369,7 @@ export interface components {
        * @constant
        */
       Version: "2012-10-17";
-      /** @description One deny-all-but or allow statement */
+      /** @description One deny-all-but or allow statement; with allowedLocations, then the region deny (in the first SCP of an allow-list) */
       Statement: components["schemas"]["ScpStatement"][];
     };
     /** @description POST /v1/policies/alpha-scp?explain=true */
@@ -2389,16 +2400,16 @@ export interface components {
     };
     /** @description The SCP, or with explain=true the SCP explained */
     ScpResponse: components["schemas"]["ScpDocument"] | components["schemas"]["ScpExplained"];
-    /** @description The one statement of an SCP: NotAction when it denies, Action when it allows */
+    /** @description A statement of an SCP: NotAction when it denies, Action when it allows; with allowedLocations a second, the region deny */
     ScpStatement: {
       /** @description Statement id */
       Sid: string;
       /**
-       * @description Deny (deny-list strategy) or Allow (allow-list strategy)
+       * @description Deny (deny-list strategy, and the region deny of allowedLocations) or Allow (allow-list strategy)
        * @enum {string}
        */
       Effect: "Deny" | "Allow";
-      /** @description deny-list: actions exempted from the deny, as prefix:*: the approved services and the essentials */
+      /** @description deny-list: actions exempted from the deny, as prefix:*: the approved services and the essentials; region deny: AWS's global-service exemptions */
       NotAction?: string[];
       /** @description allow-list: actions allowed, as prefix:*: the approved services and the essentials */
       Action?: string[];
@@ -2407,10 +2418,15 @@ export interface components {
        * @constant
        */
       Resource: "*";
-      /** @description deny-list with exemptPrincipalArns only: exempts those principals from the deny (added in 1.7.0) */
+      /** @description deny-list with exemptPrincipalArns: exempts those principals from the deny (added in 1.7.0); the region deny: the allowed regions, and the same exemption (added in 1.11.0) */
       Condition?: {
+        /** @description Region deny only: the deny applies to requests for any other region (added in 1.11.0) */
+        StringNotEquals?: {
+          /** @description The allowed regions (allowedLocations) */
+          "aws:RequestedRegion": string[];
+        };
         /** @description The deny applies only to principals whose ARN matches none of the patterns */
-        ArnNotLike: {
+        ArnNotLike?: {
           /** @description The exempt principals' ARN patterns (exemptPrincipalArns), * and ? as wildcards */
           "aws:PrincipalARN": string[];
         };
@@ -3000,7 +3016,7 @@ export interface operations {
           "application/json": components["schemas"]["Changelog"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3036,7 +3052,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3070,7 +3086,7 @@ export interface operations {
           "application/json": components["schemas"]["Provider"][];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3106,7 +3122,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3140,7 +3156,7 @@ export interface operations {
           "application/json": components["schemas"]["Category"][];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3176,7 +3192,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3235,7 +3251,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3296,7 +3312,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3336,7 +3352,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3387,7 +3403,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3428,7 +3444,7 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceMatrix"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3464,7 +3480,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3504,7 +3520,7 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceGroupDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3555,7 +3571,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3614,7 +3630,7 @@ export interface operations {
           "application/json": components["schemas"]["LifecycleList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3668,7 +3684,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3720,7 +3736,7 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3774,7 +3790,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3831,7 +3847,7 @@ export interface operations {
           "text/calendar": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3890,7 +3906,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3924,7 +3940,7 @@ export interface operations {
           "application/json": components["schemas"]["ChangeHistory"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3960,7 +3976,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3994,7 +4010,7 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4030,7 +4046,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4070,7 +4086,7 @@ export interface operations {
           "application/json": components["schemas"]["CompareResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4112,7 +4128,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4152,7 +4168,7 @@ export interface operations {
           "application/json": components["schemas"]["ExposureReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4194,7 +4210,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4257,7 +4273,7 @@ export interface operations {
           "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4341,7 +4357,7 @@ export interface operations {
          *       ]
          *     }
          */
-        "application/json": components["schemas"]["ApprovedServicesBody"];
+        "application/json": components["schemas"]["PolicyBody"];
       };
     };
     responses: {
@@ -4357,7 +4373,7 @@ export interface operations {
           "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4424,6 +4440,8 @@ export interface operations {
         explain?: boolean | ("0" | "1" | "true" | "false");
         /** @description false: leave out the account-operation essentials (identity, billing, support, deployments, logging) that are otherwise always kept usable */
         essentials?: boolean | ("0" | "1" | "true" | "false");
+        /** @description With allowedLocations only: which organization policy to answer with, 1 (gcp.restrictServiceUsage) or 2 (gcp.resourceLocations); without it such a request is a 400, since gcloud applies one policy per file (added in 1.11.0) */
+        part?: number;
         /** @description Organization id (digits, no leading zero) to put in the policy name; ORGANIZATION_ID is left to replace when omitted */
         organizationId?: string;
       };
@@ -4443,7 +4461,7 @@ export interface operations {
          *       ]
          *     }
          */
-        "application/json": components["schemas"]["ApprovedServicesBody"];
+        "application/json": components["schemas"]["PolicyBody"];
       };
     };
     responses: {
@@ -4459,7 +4477,7 @@ export interface operations {
           "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4549,7 +4567,7 @@ export interface operations {
           "text/markdown": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4653,7 +4671,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4740,7 +4758,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateCheck"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4852,7 +4870,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4952,7 +4970,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedListDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5023,7 +5041,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5102,7 +5120,7 @@ export interface operations {
           "text/calendar": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5189,7 +5207,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5283,7 +5301,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5383,7 +5401,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5440,7 +5458,7 @@ export interface operations {
           "application/json": components["schemas"]["StatusReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5476,7 +5494,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5510,7 +5528,7 @@ export interface operations {
           "application/json": components["schemas"]["StatusHistory"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5555,7 +5573,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5596,7 +5614,7 @@ export interface operations {
           "application/json": components["schemas"]["Health"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5632,7 +5650,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5678,7 +5696,7 @@ export interface operations {
           "application/json": components["schemas"]["FeedbackResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5767,7 +5785,7 @@ export interface operations {
           "application/json": components["schemas"]["OutboundClickResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5881,7 +5899,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Nothing to allow; Policy too large; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;

@@ -71,6 +71,21 @@ describe("assistant questions in at most two calls", () => {
     expect(calls()).toBe(2);
   });
 
+  it("the Google location policy for the EU: generate_policy with allowedLocations and part 2", async () => {
+    const { call } = await assistant();
+    const answer = await call("generate_policy", {
+      format: "gcp",
+      approvedServiceIds: ["gcp-cloud-storage"],
+      allowedLocations: ["EU"],
+      part: 2,
+    });
+    expect(answer.isError ?? false).toBe(false);
+    expect(answer.structuredContent).toEqual({
+      name: "organizations/ORGANIZATION_ID/policies/gcp.resourceLocations",
+      spec: { rules: [{ values: { allowedValues: ["in:eu-locations"] } }] },
+    });
+  });
+
   it("what AWS retires next quarter: one lifecycle_upcoming call with from and to", async () => {
     const { call, calls } = await assistant();
     const quarter = nextQuarter(new Date());

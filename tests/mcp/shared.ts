@@ -174,6 +174,20 @@ export const INVALID: readonly ToolCase[] = [
     args: { format: "azure", approvedServiceIds: ["azure-blob-storage"], strategy: "allow-list" },
     says: /strategy applies to format scp only/,
   },
+  {
+    tool: "generate_policy",
+    args: { format: "azure", approvedServiceIds: ["azure-blob-storage"], part: 2 },
+    says: /part applies to format scp or gcp only/,
+  },
+  {
+    tool: "generate_policy",
+    args: { format: "gcp", approvedServiceIds: ["gcp-cloud-storage"], allowedLocations: ["europe-wset3"] },
+    api: {
+      method: "POST",
+      url: "/v1/policies/gamma-org-policy",
+      payload: { approvedServiceIds: ["gcp-cloud-storage"], allowedLocations: ["europe-wset3"] },
+    },
+  },
   { tool: "generate_policy", args: { format: "cloudformation", approvedServiceIds: ["aws-s3"] }, says: /format/ },
   {
     tool: "exit_plan",
