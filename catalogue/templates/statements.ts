@@ -1,0 +1,188 @@
+/**
+ * What the deployment check's answer says (check.ts): each sentence with what it was checked
+ * against, never more than was evaluated (decisions.md#approved-means-usable).
+ */
+import type { Deployment } from "./read.ts";
+import type { TemplateIndex } from "./index.node.ts";
+import type { DeploymentCheckAnswer, PolicyVerdict, Statement, Vendor } from "./check.ts";
+import { SAM_GENERATED_SOURCE } from "./sam.ts";
+import {
+  planIdentifiersFrom,
+  terraformInventoriesChecked,
+  uncheckedNote,
+  uncheckedVendor,
+  uncheckedWhy,
+} from "./terraform.ts";
+
+const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
+export const VENDOR_NAME: Record<Vendor, string> = { aws: "AWS", azure: "Azure", gcp: "Google Cloud" };
+const DOCUMENT: Record<Vendor, string> = {
+  aws: "the allow-list SCPs (POST /v1/policies/alpha-scp?strategy=allow-list; the deny-list's NotAction names the same actions), each action evaluated as scpAllows does",
+  azure:
+    "the Azure policy set (POST /v1/policies/beta-policy), each type Indexed mode evaluates looked up in allowedResourceTypes",
+  gcp: "the gcp.restrictServiceUsage organization policy (POST /v1/policies/gamma-org-policy), each API looked up in allowedValues",
+};
+
+export type Unstated = Omit<DeploymentCheckAnswer, "statements">;
+
+/** Which of the services used are approved, allowed without approval (the Flex sample's Application Insights), or lacking. */
+function usedServicesStatus(answer: Unstated): string {
+  const allowedUnlisted = answer.services.filter((service) => !service.approved && service.status === "allowed");
+  if (answer.missingServiceIds.length === 0 && allowedUnlisted.length === 0) return ", all on the approved list";
+  return [
+    answer.missingServiceIds.length > 0 ? `; the approved list lacks ${answer.missingServiceIds.join(", ")}` : "",
+    allowedUnlisted.length > 0
+      ? `; ${allowedUnlisted.map((service) => service.id).join(", ")} ${allowedUnlisted.length === 1 ? "is" : "are"} not on the approved list but allowed by what came with it`
+      : "",
+  ].join("");
+}
+
+/** What the answer says, each sentence with what backs it: never more than was evaluated. */
+export function statementsOf(
+  index: TemplateIndex,
+  deployment: Deployment,
+  answer: Unstated,
+  unchecked: readonly string[],
+): Statement[] {
+  const statements: Statement[] = [
+    {
+      kind: "read",
+      text: `Read a ${deployment.format} deployment with ${answer.items} distinct item${answer.items === 1 ? "" : "s"}${deployment.sam ? `, the SAM transform expanded (${deployment.expanded.length} expansions)` : ""}${deployment.cdk ? ", synthesised by the AWS CDK" : ""}.`,
+      checked: ["the template sent", ...(deployment.sam ? [SAM_GENERATED_SOURCE] : [])],
+    },
+    {
+      kind: "services",
+      text: `It uses ${answer.services.length} catalogue service${answer.services.length === 1 ? "" : "s"}${usedServicesStatus(answer)}.`,
+      checked: inventoriesChecked(index, deployment),
+    },
+  ];
+  if (answer.choices.length > 0)
+    statements.push({
+      kind: "services",
+      text: `${answer.choices.length} item${answer.choices.length === 1 ? " is" : "s are"} owned by several catalogue services, none approved: each is counted under one (choices names the others, any of which the policy would allow as well): ${answer.choices
+        .slice(0, 3)
+        .map((choice) => `${choice.item} → ${choice.chosen}`)
+        .join("; ")}${answer.choices.length > 3 ? "; …" : ""}.`,
+      checked: inventoriesChecked(index, deployment),
+    });
+  if (answer.unplaced.length > 0)
+    statements.push({
+      kind: "unplaced",
+      text: `${answer.unplaced.length} item${answer.unplaced.length === 1 ? "" : "s"} not placed in a catalogue service (listed in unplaced with the reason): nothing is said of ${answer.unplaced.length === 1 ? "it" : "them"} beyond that.`,
+      checked: inventoriesChecked(index, deployment),
+    });
+  if (answer.notEvaluated.length > 0)
+    statements.push({
+      kind: "not-evaluated",
+      text: `${answer.notEvaluated.length} Azure type${answer.notEvaluated.length === 1 ? " is" : "s are"} never evaluated by the Indexed-mode policy (no location and tags): ${answer.notEvaluated.slice(0, 6).join(", ")}${answer.notEvaluated.length > 6 ? ", …" : ""}; a mode All copy of the policy would evaluate them.`,
+      checked: ["catalogue/reference/azure-resource-types.txt (Azure/bicep-types-az)"],
+    });
+  for (const row of answer.implicitNeeds)
+    statements.push({
+      kind: "implicit-need",
+      text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
+      checked: [`implicit-needs row ${row.id}`, row.source.url],
+    });
+  // A plan's identifiers are those its types' inventories keep, as the providers' files say.
+  const from = planIdentifiersFrom(index, deployment, answer.implicitNeeds.length > 0);
+  // What a document allows beyond the list is said of the approved list's document, once.
+  const said = new Set<string>();
+  for (const entry of answer.verdicts) {
+    const first = !said.has(entry.providerId);
+    said.add(entry.providerId);
+    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index, from));
+  }
+  // A governed provider's types without an identifier, where no verdict of that vendor speaks of them.
+  const uncovered = unchecked.filter((type) => {
+    const vendor = uncheckedVendor(type);
+    return vendor && !answer.verdicts.some((entry) => entry.providerId === vendor);
+  });
+  if (uncovered.length > 0)
+    statements.push({
+      kind: "not-evaluated",
+      text: `${uncovered.length} Terraform type${uncovered.length === 1 ? " has" : "s have"} no policy identifier in ${uncovered.length === 1 ? "its" : "their"} inventory, so no verdict covers ${uncovered.length === 1 ? "it" : "them"}: ${uncovered
+        .slice(0, 6)
+        .map((type) => `${type} (${uncheckedWhy(type)})`)
+        .join(", ")}${uncovered.length > 6 ? ", …" : ""}.`,
+      checked: inventoriesChecked(index, deployment),
+    });
+  const ungoverned = sortedUnique(
+    answer.services.map((service) => service.providerId).filter((id) => !(id in VENDOR_NAME)),
+  );
+  if (ungoverned.length > 0)
+    statements.push({
+      kind: "not-governed",
+      text: `No policy document of this catalogue governs ${ungoverned.join(", ")}: their services are listed, and no verdict is given for them.`,
+      checked: ["the policy generators (AWS, Azure, Google Cloud only)"],
+    });
+  return statements;
+}
+
+function inventoriesChecked(index: TemplateIndex, deployment: Deployment): string[] {
+  const kinds = new Set(deployment.items.map((item) => item.kind));
+  return [
+    ...(kinds.has("cloudformation-type") ? [`inventory aws/cloudformation (${index.cloudFormationSource})`] : []),
+    ...(kinds.has("azure-type")
+      ? ["the Azure services' resourceTypes and catalogue/reference/azure-resource-types.txt"]
+      : []),
+    ...(kinds.has("gcp-api") ? ["the Google Cloud services' apiServices"] : []),
+    ...(kinds.has("terraform-type") ? ["the services' terraformResources"] : []),
+    ...terraformInventoriesChecked(deployment),
+  ];
+}
+
+function verdictStatements(
+  entry: PolicyVerdict,
+  unchecked: readonly string[],
+  index: TemplateIndex,
+  from: Partial<Record<Vendor, string>>,
+): Statement[] {
+  const vendor = VENDOR_NAME[entry.providerId];
+  const list = entry.approvedServiceIds.join(", ");
+  const fromTypes = from[entry.providerId];
+  const checked = [
+    DOCUMENT[entry.providerId],
+    ...(entry.providerId === "aws"
+      ? [`CloudFormation handler permissions (${index.cloudFormationSource})`]
+      : entry.providerId === "azure"
+        ? ["catalogue/reference/azure-resource-types.txt (indexed flags)"]
+        : []),
+    ...(fromTypes ? [index.terraformNeedSource[entry.providerId]] : []),
+  ];
+  const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ?? ""}`;
+  const skipped = uncheckedNote(entry.providerId, unchecked);
+  const statements: Statement[] = [];
+  const subject = `the ${vendor} document generated from [${list}]`;
+  if (entry.refused)
+    statements.push({
+      kind: "verdict",
+      text: `There is no ${vendor} document for [${list}]: ${entry.refused}`,
+      checked,
+    });
+  else if (entry.allowed)
+    statements.push({
+      kind: "verdict",
+      text: `Under ${subject}, all ${entry.checked} ${needed} are allowed${skipped}. Nothing else was evaluated.`,
+      checked,
+    });
+  else
+    statements.push({
+      kind: "verdict",
+      text: `Under ${subject}, ${entry.denied.length} of ${entry.checked} ${needed} would be denied: ${entry.denied
+        .slice(0, 5)
+        .map((denied) => denied.identifier)
+        .join(
+          ", ",
+        )}${entry.denied.length > 5 ? ", …" : ""} (denied lists each with what needs it and the services that would allow it)${skipped}.`,
+      checked,
+    });
+  for (const wider of entry.wider)
+    statements.push({
+      kind: "wider",
+      text: `The same document also allows ${wider.id}${wider.complete ? " wholly" : " in part"}, which came with ${wider.cameWith.join(", ")}.`,
+      checked: [DOCUMENT[entry.providerId], "the dependencies of the approved services (explain mode's implied)"],
+    });
+  return statements;
+}
+
+const unitOf = (vendor: Vendor) => (vendor === "aws" ? "actions" : vendor === "azure" ? "resource types" : "APIs");
