@@ -11,80 +11,30 @@ import { PolicyRequestError } from "../policies/errors.ts";
 import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-needs.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { Deployment, DeploymentItem } from "./read.ts";
+import type {
+  DeniedIdentifier,
+  DeploymentCheckAnswer,
+  NeedAnswer,
+  PolicyVerdict,
+  UnplacedItem,
+  UsedService,
+  Vendor,
+} from "./answer.ts";
 import type { TemplateIndex } from "./index.node.ts";
 import { statementsOf } from "./statements.ts";
 import { azureTypeOf, terraformUnplacedReason, uncheckedVendor } from "./terraform.ts";
 
-export type Vendor = "aws" | "azure" | "gcp";
-
-export interface UsedService {
-  readonly id: string;
-  readonly providerId: string;
-  readonly approved: boolean;
-  /** Not approved: missing (something of it is denied) or allowed (the document allows all it needs here). */
-  readonly status?: "missing" | "allowed";
-  /** Not approved, but wholly allowed by the approved list's document: what it came with. */
-  readonly allowedThrough?: readonly string[];
-  readonly items: { readonly item: string; readonly from: readonly string[] }[];
-}
-export interface UnplacedItem {
-  readonly item: string;
-  readonly kind: DeploymentItem["kind"];
-  readonly from: readonly string[];
-  readonly reason: string;
-  /** Services whose dependencies name it (an Azure type no service owns). */
-  readonly arrivesWith?: readonly string[];
-}
-export interface NeedAnswer {
-  readonly id: string;
-  readonly what: string;
-  readonly identifiers: readonly string[];
-  readonly services: readonly string[];
-  readonly approve: readonly string[];
-  readonly source: { readonly url: string; readonly backs: string; readonly checked: string };
-}
-export interface DeniedIdentifier {
-  readonly identifier: string;
-  /** What in the deployment needs it: resource types, APIs or implicit-need rows. */
-  readonly neededFor: readonly string[];
-  /** Catalogue services whose approval would allow it (empty: none owns it). */
-  readonly approve: readonly string[];
-}
-export interface PolicyVerdict {
-  readonly providerId: Vendor;
-  readonly approvedServiceIds: readonly string[];
-  readonly allowed: boolean;
-  readonly checked: number;
-  readonly denied: readonly DeniedIdentifier[];
-  /** Why the whole document could not be made (nothing to allow), when so. */
-  readonly refused?: string;
-  /** Services the document allows though not in approvedServiceIds, each with what brought it. */
-  readonly wider: readonly { readonly id: string; readonly cameWith: readonly string[]; readonly complete: boolean }[];
-}
-export interface Statement {
-  readonly kind: StatementKind;
-  readonly text: string;
-  readonly checked: readonly string[];
-}
-export type StatementKind =
-  "read" | "services" | "unplaced" | "not-evaluated" | "implicit-need" | "verdict" | "wider" | "not-governed";
-
-export interface DeploymentCheckAnswer {
-  readonly format: Deployment["format"];
-  readonly tools: readonly string[];
-  readonly expanded: readonly string[];
-  readonly items: number;
-  readonly services: readonly UsedService[];
-  readonly missingServiceIds: readonly string[];
-  /** Items several services own, none approved: the one counted, and the others that would do as well. */
-  readonly choices: readonly { readonly item: string; readonly chosen: string; readonly oneOf: readonly string[] }[];
-  readonly unplaced: readonly UnplacedItem[];
-  readonly notEvaluated: readonly string[];
-  readonly implicitNeeds: readonly NeedAnswer[];
-  readonly verdicts: readonly PolicyVerdict[];
-  readonly suggestedServiceIds: readonly string[];
-  readonly statements: readonly Statement[];
-}
+export type {
+  DeniedIdentifier,
+  DeploymentCheckAnswer,
+  NeedAnswer,
+  PolicyVerdict,
+  Statement,
+  StatementKind,
+  UnplacedItem,
+  UsedService,
+  Vendor,
+} from "./answer.ts";
 
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
 const vendorOf = (kind: DeploymentItem["kind"]): Vendor | undefined =>
@@ -161,8 +111,7 @@ function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deploymen
   for (const { owners } of open) for (const id of owners) tally.set(id, (tally.get(id) ?? 0) + 1);
   for (const { item, owners } of open) {
     // A service no longer open to new customers is never suggested while another would do.
-    const closed = (id: string) =>
-      ["deprecated", "sunset", "retired"].includes(catalogue.bySlug.get(id)!.service.lifecycle?.status ?? "");
+    const closed = (id: string) => closedToNew(catalogue, id);
     const chosen =
       owners.find((id) => services.has(id)) ??
       [...owners].sort(
@@ -330,6 +279,33 @@ function verdict(
   };
 }
 
+/**
+ * For each denied item no service being added covers, the one service to approve for it: the first of
+ * those allowing it that is still open to new customers (as place() chooses among owners).
+ */
+function allowing(
+  catalogue: Catalogue,
+  verdicts: readonly PolicyVerdict[],
+  approved: ReadonlySet<string>,
+  adding: ReadonlySet<string>,
+  needs: readonly NeedAnswer[],
+): string[] {
+  // A row with services to approve is allowed by them (a row of a service, through its dependencies).
+  const rows = new Set(needs.filter((row) => row.approve.length > 0).map((row) => row.id));
+  const picks = new Set<string>();
+  for (const { denied } of verdicts)
+    for (const { approve, neededFor } of denied) {
+      const covered = approve.some((id) => approved.has(id) || adding.has(id) || picks.has(id));
+      if (covered || approve.length === 0 || neededFor.every((why) => rows.has(why))) continue;
+      const open = approve.find((id) => !closedToNew(catalogue, id)) ?? approve[0]!;
+      picks.add(open);
+    }
+  return [...picks];
+}
+
+const closedToNew = (catalogue: Catalogue, id: string) =>
+  ["deprecated", "sunset", "retired"].includes(catalogue.bySlug.get(id)?.service.lifecycle?.status ?? "");
+
 /** The check's answer. `approvedServiceIds` are known ids (the endpoint checked them). */
 export function checkDeployment(
   catalogue: Catalogue,
@@ -384,13 +360,13 @@ export function checkDeployment(
       ? [entry.arrivesWith[0]!]
       : [],
   );
+  const adding = new Set([...missing, ...needAnswers.flatMap((row) => row.approve), ...arrivals]);
   // Only services this catalogue holds: the implicit-needs table names ids a smaller catalogue (a
   // test's, a mirror's subset) may lack, and a document cannot be generated from an unknown id.
   const suggested = sortedUnique([
     ...ids,
-    ...missing,
-    ...needAnswers.flatMap((row) => row.approve),
-    ...arrivals,
+    ...adding,
+    ...allowing(catalogue, first, approved, adding, needAnswers),
   ]).filter((id) => catalogue.bySlug.has(id));
   const verdicts = [...byVendor].flatMap(([vendor, required], at) => [
     first[at]!,
@@ -402,7 +378,8 @@ export function checkDeployment(
     expanded: deployment.expanded,
     items: deployment.items.length,
     services,
-    missingServiceIds: missing,
+    // Every service the suggested list adds: the verdict needs each one's approval.
+    missingServiceIds: suggested.filter((id) => !approved.has(id)),
     choices: placement.choices,
     unplaced: placement.unplaced,
     notEvaluated: placement.notEvaluated,

@@ -28,6 +28,21 @@ function verdictBlocks(answer: DeploymentCheckAnswer): Block[] {
   });
 }
 
+/**
+ * What the list lacks, in one sentence (here and in the site's box): the services missingServiceIds
+ * names, or, when it names none, whether the approved list's documents allow everything they checked
+ * (a denied item no catalogue service allows is said to be so, never "every service").
+ */
+export function whatToAdd(answer: Pick<DeploymentCheckAnswer, "missingServiceIds" | "verdicts">): string {
+  if (answer.missingServiceIds.length > 0) return `Add to your list: ${answer.missingServiceIds.join(", ")}.`;
+  const denied = answer.verdicts.filter((verdict) => !verdict.allowed);
+  if (denied.length === 0) return "Your list holds every service this deployment uses.";
+  const identifiers = [...new Set(denied.flatMap((verdict) => verdict.denied.map((entry) => entry.identifier)))];
+  return identifiers.length > 0
+    ? `No catalogue service would allow what stays denied: ${identifiers.slice(0, 5).join(", ")}${identifiers.length > 5 ? ", …" : ""}.`
+    : "No document could be made from your list (see the verdicts).";
+}
+
 /** The check's answer as a page. */
 export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
   const added = answer.suggestedServiceIds.filter((id) => answer.missingServiceIds.includes(id));
@@ -42,7 +57,7 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
     paragraph(
       added.length > 0
         ? `Add ${added.join(", ")}: the list becomes ${answer.suggestedServiceIds.join(", ")}.`
-        : "Nothing: the approved list holds every service the deployment uses.",
+        : whatToAdd(answer),
     ),
     heading(2, "Services used"),
     {

@@ -4,7 +4,7 @@
  */
 import type { Deployment } from "./read.ts";
 import type { TemplateIndex } from "./index.node.ts";
-import type { DeploymentCheckAnswer, PolicyVerdict, Statement, Vendor } from "./check.ts";
+import type { DeploymentCheckAnswer, PolicyVerdict, Statement, Vendor } from "./answer.ts";
 import { SAM_GENERATED_SOURCE } from "./sam.ts";
 import {
   planIdentifiersFrom,

@@ -3,10 +3,18 @@
  * chosen template and the list in this browser, sent to POST /v1/deployments/check; the answer
  * drawn below the form as text nodes (template text is never parsed as HTML).
  */
+import { whatToAdd } from "../../../catalogue/templates/render.ts";
 import { API_URL, errorMessage, readList } from "./common.ts";
 
 interface Answer {
-  verdicts: { providerId: string; approvedServiceIds: string[]; allowed: boolean; denied: { identifier: string }[] }[];
+  verdicts: {
+    providerId: "aws" | "azure" | "gcp";
+    approvedServiceIds: string[];
+    allowed: boolean;
+    denied: { identifier: string; neededFor: string[]; approve: string[] }[];
+    checked: number;
+    wider: { id: string; cameWith: string[]; complete: boolean }[];
+  }[];
   missingServiceIds: string[];
   suggestedServiceIds: string[];
   statements: { text: string; checked: string[] }[];
@@ -32,10 +40,8 @@ function draw(answer: Answer): void {
       }.`,
     ),
   );
-  const add =
-    answer.missingServiceIds.length > 0
-      ? `Add to your list: ${answer.missingServiceIds.join(", ")}.`
-      : "Your list holds every service this deployment uses.";
+  // The sentence follows missingServiceIds and the verdicts: never "every service" over a denial.
+  const add = whatToAdd(answer);
   const statements = document.createElement("ul");
   for (const statement of answer.statements)
     statements.append(element("li", `${statement.text} Checked: ${statement.checked.join("; ")}.`));
