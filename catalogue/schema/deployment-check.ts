@@ -76,7 +76,13 @@ export const TemplateCheck = z
         }),
       )
       .meta(d("The catalogue services the deployment uses, each with the items that made it so")),
-    missingServiceIds: z.array(z.string()).meta(d("Services it uses that the approved list lacks")),
+    missingServiceIds: z
+      .array(z.string())
+      .meta(
+        d(
+          "Services the approved list lacks whose approval the verdict needs: those it uses with something denied, the implicit needs' services, and for a denied item none of them covers the first service allowing it (what suggestedServiceIds adds)",
+        ),
+      ),
     choices: z
       .array(z.object({ item: z.string(), chosen: z.string(), oneOf: z.array(z.string()) }))
       .meta(d("Items several services own, none approved: the service counted, and the others that would do as well")),
@@ -114,6 +120,13 @@ export const TemplateCheck = z
           denied: z.array(Denied),
           refused: z.string().optional(),
           wider: z.array(z.object({ id: z.string(), cameWith: z.array(z.string()), complete: z.boolean() })),
+          notGoverned: z
+            .array(z.object({ identifier: z.string(), neededFor: z.array(z.string()), reason: z.string() }))
+            .meta(
+              d(
+                "What the document does not govern, never denied, each with why (Google: APIs gcp.restrictServiceUsage does not apply to, per Google's supported-services list); empty for AWS and Azure (added in 1.11.0)",
+              ),
+            ),
         }),
       )
       .meta(

@@ -49,6 +49,13 @@ export interface PolicyVerdict {
   readonly refused?: string;
   /** Services the document allows though not in approvedServiceIds, each with what brought it. */
   readonly wider: readonly { readonly id: string; readonly cameWith: readonly string[]; readonly complete: boolean }[];
+  /** What the document does not govern (Google: APIs gcp.restrictServiceUsage does not apply to): never denied. */
+  readonly notGoverned: readonly NotGoverned[];
+}
+export interface NotGoverned {
+  readonly identifier: string;
+  readonly neededFor: readonly string[];
+  readonly reason: string;
 }
 export interface Statement {
   readonly kind: StatementKind;

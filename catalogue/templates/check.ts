@@ -15,6 +15,7 @@ import type {
   DeniedIdentifier,
   DeploymentCheckAnswer,
   NeedAnswer,
+  NotGoverned,
   PolicyVerdict,
   UnplacedItem,
   UsedService,
@@ -28,6 +29,7 @@ export type {
   DeniedIdentifier,
   DeploymentCheckAnswer,
   NeedAnswer,
+  NotGoverned,
   PolicyVerdict,
   Statement,
   StatementKind,
@@ -255,13 +257,13 @@ function verdict(
 ): PolicyVerdict {
   const refused = typeof document === "string" ? document : undefined;
   const denied: DeniedIdentifier[] = [];
+  const notGoverned: NotGoverned[] = [];
   for (const { identifier, why } of [...required.values()].sort((a, b) => (a.identifier < b.identifier ? -1 : 1))) {
     if (typeof document !== "string" && document.allows(identifier)) continue;
-    denied.push({
-      identifier,
-      neededFor: [...why].sort(),
-      approve: sortedUnique(allowersOf(catalogue, index, vendor, identifier)).slice(0, 10),
-    });
+    const approve = sortedUnique(allowersOf(catalogue, index, vendor, identifier)).slice(0, 10);
+    const reason = vendor === "gcp" ? ungovernedReason(index, identifier, approve) : undefined;
+    if (reason) notGoverned.push({ identifier, neededFor: [...why].sort(), reason });
+    else denied.push({ identifier, neededFor: [...why].sort(), approve });
   }
   return {
     providerId: vendor,
@@ -276,7 +278,23 @@ function verdict(
         : document.implied
             .filter((entry) => !entry.linkedTo.every((link) => link === "essentials"))
             .map((entry) => ({ id: entry.id, cameWith: entry.linkedTo, complete: entry.complete })),
+    notGoverned,
   };
+}
+
+/**
+ * Why gcp.restrictServiceUsage does not govern an API, when it does not: the constraint governs only
+ * the services Google lists as supported (index.gcpSupportedSource). An API the vendored part of that list
+ * would hold and does not is not governed; one past that part is counted so only when nothing in the
+ * catalogue can approve it (no list could allow it, so a denial would be the catalogue's, not Google's).
+ */
+function ungovernedReason(index: TemplateIndex, api: string, approve: readonly string[]): string | undefined {
+  const governed = index.gcpGoverned(api);
+  if (governed === false)
+    return `Not on Google's list of the services gcp.restrictServiceUsage supports (${index.gcpSupportedSource}): the constraint does not govern it.`;
+  if (governed === undefined && approve.length === 0)
+    return `No catalogue service names it, and neither the vendored part of Google's supported-services list (${index.gcpSupportedSource}, accessapproval … bigtabletableadmin) nor any service confirms the constraint supports it: counted as not governed; Google's page is the authority.`;
+  return undefined;
 }
 
 /**

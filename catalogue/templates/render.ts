@@ -19,12 +19,16 @@ function verdictBlocks(answer: DeploymentCheckAnswer): Block[] {
   return answer.verdicts.map((verdict) => {
     const which = verdict.approvedServiceIds.join(", ") || "nothing";
     const head = `${VENDOR_NAMES[verdict.providerId]}, from ${which}: `;
-    if (verdict.allowed) return paragraph(head, { strong: `allowed` }, ` (${verdict.checked} checked).`);
+    const ungoverned =
+      verdict.notGoverned.length > 0
+        ? ` Not governed by the document: ${verdict.notGoverned.map((entry) => entry.identifier).join(", ")}.`
+        : "";
+    if (verdict.allowed) return paragraph(head, { strong: `allowed` }, ` (${verdict.checked} checked).${ungoverned}`);
     const denied = verdict.denied.map(
       (entry) =>
         `${entry.identifier} (for ${entry.neededFor.join(", ")}; ${entry.approve.length > 0 ? `approve ${entry.approve.join(" or ")}` : "no catalogue service allows it"})`,
     );
-    return paragraph(head, { strong: "denied" }, ` ${verdict.refused ?? denied.join("; ")}.`);
+    return paragraph(head, { strong: "denied" }, ` ${verdict.refused ?? denied.join("; ")}.${ungoverned}`);
   });
 }
 
@@ -33,7 +37,10 @@ function verdictBlocks(answer: DeploymentCheckAnswer): Block[] {
  * names, or, when it names none, whether the approved list's documents allow everything they checked
  * (a denied item no catalogue service allows is said to be so, never "every service").
  */
-export function whatToAdd(answer: Pick<DeploymentCheckAnswer, "missingServiceIds" | "verdicts">): string {
+export function whatToAdd(answer: {
+  readonly missingServiceIds: readonly string[];
+  readonly verdicts: readonly Pick<PolicyVerdict, "allowed" | "denied">[];
+}): string {
   if (answer.missingServiceIds.length > 0) return `Add to your list: ${answer.missingServiceIds.join(", ")}.`;
   const denied = answer.verdicts.filter((verdict) => !verdict.allowed);
   if (denied.length === 0) return "Your list holds every service this deployment uses.";

@@ -15,6 +15,8 @@ import {
 } from "./terraform.ts";
 
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
+const GCP_SUPPORTED_PAGE =
+  "https://cloud.google.com/resource-manager/docs/organization-policy/restricting-resources-supported-services";
 export const VENDOR_NAME: Record<Vendor, string> = { aws: "AWS", azure: "Azure", gcp: "Google Cloud" };
 const DOCUMENT: Record<Vendor, string> = {
   aws: "the allow-list SCPs (POST /v1/policies/alpha-scp?strategy=allow-list; the deny-list's NotAction names the same actions), each action evaluated as scpAllows does",
@@ -152,6 +154,7 @@ function verdictStatements(
   const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ?? ""}`;
   const skipped = uncheckedNote(entry.providerId, unchecked);
   const statements: Statement[] = [];
+  const ungoverned = entry.notGoverned.length;
   const subject = `the ${vendor} document generated from [${list}]`;
   if (entry.refused)
     statements.push({
@@ -162,7 +165,7 @@ function verdictStatements(
   else if (entry.allowed)
     statements.push({
       kind: "verdict",
-      text: `Under ${subject}, all ${entry.checked} ${needed} are allowed${skipped}. Nothing else was evaluated.`,
+      text: `Under ${subject}, all ${entry.checked} ${needed} are allowed${ungoverned > 0 ? ` (${ungoverned} of them because the constraint does not govern them)` : ""}${skipped}. Nothing else was evaluated.`,
       checked,
     });
   else
@@ -175,6 +178,15 @@ function verdictStatements(
           ", ",
         )}${entry.denied.length > 5 ? ", …" : ""} (denied lists each with what needs it and the services that would allow it)${skipped}.`,
       checked,
+    });
+  if (ungoverned > 0)
+    statements.push({
+      kind: "not-governed",
+      text: `${ungoverned} ${unitOf(entry.providerId)} this deployment needs ${ungoverned === 1 ? "is" : "are"} not governed by gcp.restrictServiceUsage, so never denied (notGoverned lists each with why): ${entry.notGoverned
+        .slice(0, 5)
+        .map((item) => item.identifier)
+        .join(", ")}${ungoverned > 5 ? ", …" : ""}.`,
+      checked: [index.gcpSupportedSource, GCP_SUPPORTED_PAGE],
     });
   for (const wider of entry.wider)
     statements.push({

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
+import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { whatToAdd } from "../../catalogue/templates/render.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
@@ -38,5 +39,49 @@ describe("missingServiceIds holds every service whose approval the verdict needs
     expect(whatToAdd({ missingServiceIds: [], verdicts: [{ ...denied, allowed: true, denied: [] }] })).toBe(
       "Your list holds every service this deployment uses.",
     );
+  });
+});
+
+describe("Google: an API gcp.restrictServiceUsage does not govern is never denied", () => {
+  const index = templateIndex(catalogue);
+
+  it("APIs nothing can approve and the supported list does not name are listed as not governed, with why", () => {
+    const apis = [
+      "run.googleapis.com",
+      "cloudapis.googleapis.com",
+      "storage-api.googleapis.com",
+      "storage-component.googleapis.com",
+      "sql-component.googleapis.com",
+      "firebase.googleapis.com",
+    ];
+    const answer = checkTemplate(catalogue, apis, ["gcp-cloud-run"]);
+    const [first] = answer.verdicts;
+    expect(first!.denied).toEqual([]);
+    expect(first!.allowed).toBe(true);
+    expect(first!.notGoverned.map((entry) => entry.identifier)).toEqual(apis.slice(1).sort());
+    for (const entry of first!.notGoverned) expect(entry.reason).toContain("gcp-restrict-service-usage.txt");
+    expect(answer.missingServiceIds).toEqual([]);
+    const said = answer.statements.find((statement) => statement.kind === "not-governed")!;
+    expect(said.text).toContain("5 APIs this deployment needs are not governed by gcp.restrictServiceUsage");
+    expect(said.checked).toContain(
+      "https://cloud.google.com/resource-manager/docs/organization-policy/restricting-resources-supported-services",
+    );
+  });
+
+  it("an API the vendored list would hold and does not is not governed, even when a service could approve it", () => {
+    const unlisted = "bigqueryml.googleapis.com";
+    expect(index.gcpGoverned(unlisted)).toBe(false);
+    expect(index.gcpGoverned("bigquery.googleapis.com")).toBe(true);
+    // Past the vendored part, only a service's own confirmation decides.
+    expect(index.gcpGoverned("cloudapis.googleapis.com")).toBeUndefined();
+    expect(index.gcpGoverned("storage.googleapis.com")).toBe(true);
+  });
+
+  it("an API the constraint governs stays denied, even when nothing can approve it", () => {
+    const listed = "automotiveaiagent.googleapis.com";
+    expect(index.gcpGoverned(listed)).toBe(true);
+    const answer = checkTemplate(catalogue, ["run.googleapis.com", listed], ["gcp-cloud-run"]);
+    expect(answer.verdicts[0]!.denied.map((entry) => entry.identifier)).toEqual([listed]);
+    expect(answer.verdicts[0]!.notGoverned).toEqual([]);
   });
 });

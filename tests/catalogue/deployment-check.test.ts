@@ -284,7 +284,8 @@ describe("reading deployments", () => {
       type,
       change: { actions: ["create"] },
     });
-    // google_agent_registry_service calls agentregistry.googleapis.com, which no catalogue service names.
+    // google_agent_registry_service calls agentregistry.googleapis.com, which no catalogue service names
+    // and Google's supported-services list (the vendored part covers its place) does not: not governed.
     const plan = {
       format_version: "1.2",
       resource_changes: [
@@ -304,13 +305,15 @@ describe("reading deployments", () => {
       answer.verdicts.map((verdict) => [
         verdict.allowed,
         verdict.denied.map((entry) => [entry.identifier, entry.approve]),
+        verdict.notGoverned.map((entry) => [entry.identifier, entry.reason]),
       ]);
     expect(identifiers(fromPlan)).toEqual(identifiers(fromApis));
     expect(fromPlan.implicitNeeds.map((need) => need.id)).toEqual(["gcp-eventarc-pubsub"]);
-    const denied = fromPlan.verdicts[0]!.denied;
-    expect(denied.map((entry) => entry.identifier)).toEqual(["agentregistry.googleapis.com"]);
-    expect(denied[0]!.neededFor).toEqual(["google_agent_registry_service"]);
-    expect(denied[0]!.approve).toEqual([]);
+    expect(fromPlan.verdicts[0]!.denied).toEqual([]);
+    const notGoverned = fromPlan.verdicts[0]!.notGoverned;
+    expect(notGoverned.map((entry) => entry.identifier)).toEqual(["agentregistry.googleapis.com"]);
+    expect(notGoverned[0]!.neededFor).toEqual(["google_agent_registry_service"]);
+    expect(notGoverned[0]!.reason).toContain("the constraint does not govern it");
     expect(
       gcpOrgPolicy(catalogue, ["gcp-eventarc"]).policy.spec.rules[0]!.values.allowedValues.includes(
         "agentregistry.googleapis.com",
@@ -324,7 +327,7 @@ describe("reading deployments", () => {
     ]);
     const verdict = fromPlan.statements.find((statement) => statement.kind === "verdict")!.text;
     expect(verdict).toContain("apis.yaml and was not checked (google_billing_account_iam_member)");
-    expect(verdict).toContain("would be denied: agentregistry.googleapis.com");
+    expect(verdict).toContain("are allowed (1 of them because the constraint does not govern them)");
   });
 
   it("reads a list of Google APIs as text or as an array", () => {

@@ -2753,7 +2753,7 @@ export interface components {
           from: string[];
         }[];
       }[];
-      /** @description Services it uses that the approved list lacks */
+      /** @description Services the approved list lacks whose approval the verdict needs: those it uses with something denied, the implicit needs' services, and for a denied item none of them covers the first service allowing it (what suggestedServiceIds adds) */
       missingServiceIds: string[];
       /** @description Items several services own, none approved: the service counted, and the others that would do as well */
       choices: {
@@ -2804,6 +2804,12 @@ export interface components {
           id: string;
           cameWith: string[];
           complete: boolean;
+        }[];
+        /** @description What the document does not govern, never denied, each with why (Google: APIs gcp.restrictServiceUsage does not apply to, per Google's supported-services list); empty for AWS and Azure (added in 1.11.0) */
+        notGoverned: {
+          identifier: string;
+          neededFor: string[];
+          reason: string;
         }[];
       }[];
       /** @description The approved list with what the check says to add */

@@ -8,12 +8,10 @@ import { API_URL, errorMessage, readList } from "./common.ts";
 
 interface Answer {
   verdicts: {
-    providerId: "aws" | "azure" | "gcp";
+    providerId: string;
     approvedServiceIds: string[];
     allowed: boolean;
     denied: { identifier: string; neededFor: string[]; approve: string[] }[];
-    checked: number;
-    wider: { id: string; cameWith: string[]; complete: boolean }[];
   }[];
   missingServiceIds: string[];
   suggestedServiceIds: string[];
