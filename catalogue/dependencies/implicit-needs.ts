@@ -5,7 +5,8 @@
  *   dependencies), so approving the service allows what the row names with it, and explain mode
  *   lists it with its source;
  * - the deployment check (catalogue/templates/), which applies a row when the user's template shows
- *   its trigger, and names the row, its source and the services it needs in the answer.
+ *   its trigger, and names the row, its source and the services it needs in the answer; a row of a
+ *   tool's own command (`tool`) is named as a tool need, apart from what the deployment needs.
  * A row whose identifiers belong to other catalogue services says which (`services`), so an answer
  * names the slugs to approve as well as the identifiers to allow.
  *
@@ -52,6 +53,11 @@ export interface ImplicitNeed {
   readonly identifiers: readonly string[];
   /** The catalogue services those identifiers belong to, the ones to approve with it. */
   readonly services: readonly string[];
+  /**
+   * A tool's own command a user may run beside the deployment (sam logs), not what deploying the
+   * template needs: the check names it as a tool need, and no verdict counts it.
+   */
+  readonly tool?: true;
   readonly source: ImplicitNeedSource;
 }
 
@@ -160,6 +166,8 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
     providerId: "aws",
     what: "sam logs: reading a SAM application's function logs",
     trigger: { kind: "sam" },
+    // Nothing in a deployment runs it: a user may, to read the functions' logs afterwards.
+    tool: true,
     identifiers: ["logs:FilterLogEvents"],
     services: ["aws-cloudwatch-logs"],
     source: {

@@ -42,6 +42,15 @@ const Denied = z.object({
   approve: z.array(z.string()).meta(d("Catalogue services whose approval would allow it (empty: none owns it)")),
 });
 
+const NeedRow = z.object({
+  id: z.string(),
+  what: z.string(),
+  identifiers: z.array(z.string()),
+  services: z.array(z.string()),
+  approve: z.array(z.string()),
+  source: Source,
+});
+
 export const TemplateCheck = z
   .object({
     format: z
@@ -99,17 +108,15 @@ export const TemplateCheck = z
       .meta(d("Items no catalogue service owns, listed with the reason, never dropped")),
     notEvaluated: z.array(z.string()).meta(d("Azure types the Indexed-mode policy never evaluates")),
     implicitNeeds: z
-      .array(
-        z.object({
-          id: z.string(),
-          what: z.string(),
-          identifiers: z.array(z.string()),
-          services: z.array(z.string()),
-          approve: z.array(z.string()),
-          source: Source,
-        }),
-      )
+      .array(NeedRow)
       .meta(d("What the deployment's tools and types need beyond their own services, each row with its vendor page")),
+    toolNeeds: z
+      .array(NeedRow)
+      .meta(
+        d(
+          "Tool commands a user may run beside the deployment (sam logs), each with its vendor page and what to approve to run it: not what the deployment needs, counted in no verdict (added in 1.11.0)",
+        ),
+      ),
     verdicts: z
       .array(
         z.object({

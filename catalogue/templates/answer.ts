@@ -77,6 +77,8 @@ export interface DeploymentCheckAnswer {
   readonly unplaced: readonly UnplacedItem[];
   readonly notEvaluated: readonly string[];
   readonly implicitNeeds: readonly NeedAnswer[];
+  /** Tool commands a user may run beside the deployment (sam logs): not the deployment's needs, in no verdict. */
+  readonly toolNeeds: readonly NeedAnswer[];
   readonly verdicts: readonly PolicyVerdict[];
   readonly suggestedServiceIds: readonly string[];
   readonly statements: readonly Statement[];

@@ -148,8 +148,11 @@ function unplacedReason(
   };
 }
 
-/** The implicit-needs rows the deployment's tools and types trigger (a plan's APIs through `index`). */
-export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex): ImplicitNeed[] {
+/**
+ * The implicit-needs rows the deployment's tools and types trigger (a plan's APIs through `index`):
+ * what deploying it needs, or (`tools`) the tool commands a user may run beside it (sam logs).
+ */
+export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex, tools = false): ImplicitNeed[] {
   const apis = new Set(index ? googleApis(index, deployment) : []);
   // A plan's azurerm_* types ask for their ARM types as an ARM template's resources do.
   const azure = new Set(index ? deployment.items.flatMap((item) => azureTypeOf(index, item)?.toLowerCase() ?? []) : []);
@@ -158,6 +161,7 @@ export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex): I
     (kind === "azure-type" && azure.has(type.toLowerCase())) ||
     deployment.items.some((item) => item.kind === kind && item.item.toLowerCase() === type.toLowerCase());
   return IMPLICIT_NEEDS.filter((row) => {
+    if ((row.tool === true) !== tools) return false;
     const trigger = row.trigger;
     if (trigger.kind === "cloudformation-template") return deployment.format === "cloudformation";
     if (trigger.kind === "parameter-type")
@@ -324,6 +328,28 @@ function allowing(
 const closedToNew = (catalogue: Catalogue, id: string) =>
   ["deprecated", "sunset", "retired"].includes(catalogue.bySlug.get(id)?.service.lifecycle?.status ?? "");
 
+/** A tool's commands are no part of the deployment: each named with what to approve to run it, in no verdict. */
+function toolNeedsOf(
+  catalogue: Catalogue,
+  index: TemplateIndex,
+  deployment: Deployment,
+  documents: ReadonlyMap<Vendor, Document>,
+  ids: readonly string[],
+): NeedAnswer[] {
+  return triggeredNeeds(deployment, index, true).map((row) => {
+    const document = documents.get(row.providerId) ?? documentFor(catalogue, row.providerId, ids);
+    const allowed = typeof document !== "string" && row.identifiers.every((identifier) => document.allows(identifier));
+    return {
+      id: row.id,
+      what: row.what,
+      identifiers: row.identifiers,
+      services: row.services,
+      approve: allowed ? [] : row.services.filter((id) => !ids.includes(id)),
+      source: row.source,
+    };
+  });
+}
+
 /** The check's answer. `approvedServiceIds` are known ids (the endpoint checked them). */
 export function checkDeployment(
   catalogue: Catalogue,
@@ -373,6 +399,7 @@ export function checkDeployment(
     approve: denied.has(row.id) ? (row.service ? [row.service] : row.services).filter((id) => !approved.has(id)) : [],
     source: row.source,
   }));
+  const toolNeeds = toolNeedsOf(catalogue, index, deployment, documents, ids);
   const arrivals = placement.unplaced.flatMap((entry) =>
     entry.arrivesWith && denied.has(entry.item) && !entry.arrivesWith.some((id) => missing.includes(id))
       ? [entry.arrivesWith[0]!]
@@ -402,6 +429,7 @@ export function checkDeployment(
     unplaced: placement.unplaced,
     notEvaluated: placement.notEvaluated,
     implicitNeeds: needAnswers,
+    toolNeeds,
     verdicts,
     suggestedServiceIds: suggested,
   };

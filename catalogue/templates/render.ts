@@ -82,6 +82,11 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
       heading(2, "Implicit needs"),
       list(answer.implicitNeeds.map((need) => [`${need.what} `, link("(vendor page)", need.source.url)])),
     );
+  if (answer.toolNeeds.length > 0)
+    blocks.push(
+      heading(2, "Tool needs (not the deployment's)"),
+      list(answer.toolNeeds.map((need) => [`${need.what} `, link("(vendor page)", need.source.url)])),
+    );
   if (answer.unplaced.length > 0)
     blocks.push(heading(2, "Not placed"), list(answer.unplaced.map((item) => [`${item.item}: ${item.reason}`])));
   blocks.push(

@@ -79,12 +79,7 @@ export function statementsOf(
       text: `${answer.notEvaluated.length} Azure type${answer.notEvaluated.length === 1 ? " is" : "s are"} never evaluated by the Indexed-mode policy (no location and tags): ${answer.notEvaluated.slice(0, 6).join(", ")}${answer.notEvaluated.length > 6 ? ", …" : ""}; a mode All copy of the policy would evaluate them.`,
       checked: ["catalogue/reference/azure-resource-types.txt (Azure/bicep-types-az)"],
     });
-  for (const row of answer.implicitNeeds)
-    statements.push({
-      kind: "implicit-need",
-      text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
-      checked: [`implicit-needs row ${row.id}`, row.source.url],
-    });
+  statements.push(...needStatements(answer));
   // A plan's identifiers are those its types' inventories keep, as the providers' files say.
   const from = planIdentifiersFrom(index, deployment, answer.implicitNeeds.length > 0);
   // What a document allows beyond the list is said of the approved list's document, once.
@@ -116,6 +111,24 @@ export function statementsOf(
       kind: "not-governed",
       text: `No policy document of this catalogue governs ${ungoverned.join(", ")}: their services are listed, and no verdict is given for them.`,
       checked: ["the policy generators (AWS, Azure, Google Cloud only)"],
+    });
+  return statements;
+}
+
+/** Each implicit need the deployment triggers, then each tool need, said apart. */
+function needStatements(answer: Unstated): Statement[] {
+  const statements: Statement[] = [];
+  for (const row of answer.implicitNeeds)
+    statements.push({
+      kind: "implicit-need",
+      text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
+      checked: [`implicit-needs row ${row.id}`, row.source.url],
+    });
+  for (const row of answer.toolNeeds)
+    statements.push({
+      kind: "implicit-need",
+      text: `A tool need, not the deployment's: ${row.what} needs ${row.identifiers.join(", ")} of ${row.services.join(", ")}${row.approve.length > 0 ? ` (approve ${row.approve.join(", ")} to run it)` : ", allowed by the approved list's document"}; no verdict counts it.`,
+      checked: [`implicit-needs row ${row.id}`, row.source.url],
     });
   return statements;
 }

@@ -85,3 +85,23 @@ describe("Google: an API gcp.restrictServiceUsage does not govern is never denie
     expect(answer.verdicts[0]!.notGoverned).toEqual([]);
   });
 });
+
+describe("a tool's needs are not the deployment's", () => {
+  it("sam logs (logs:FilterLogEvents) is a tool need of a SAM template, and no verdict denies it", () => {
+    const template = {
+      Transform: "AWS::Serverless-2016-10-31",
+      Resources: { Fn: { Type: "AWS::Serverless::Function", Properties: { Runtime: "python3.12", Role: "arn" } } },
+    };
+    const answer = checkTemplate(catalogue, template, ["aws-lambda", "aws-cloudformation", "aws-s3"]);
+    expect(answer.implicitNeeds.map((need) => need.id)).not.toContain("sam-logs");
+    expect(answer.toolNeeds.map((need) => [need.id, need.identifiers, need.approve])).toEqual([
+      ["sam-logs", ["logs:FilterLogEvents"], ["aws-cloudwatch-logs"]],
+    ]);
+    for (const verdict of answer.verdicts)
+      expect(verdict.denied.map((entry) => entry.identifier)).not.toContain("logs:FilterLogEvents");
+    expect(answer.missingServiceIds).not.toContain("aws-cloudwatch-logs");
+    const said = answer.statements.find((statement) => statement.text.startsWith("A tool need, not the deployment's"));
+    expect(said?.text).toContain("sam logs");
+    expect(said?.text).toContain("no verdict counts it");
+  });
+});

@@ -85,6 +85,17 @@ describe("the implicit-needs table", () => {
     it("applies to a template showing its trigger, with its source, and what to approve is allowed with it", () => {
       const owner = row.providerId === "aws" ? ["aws-s3"] : row.service ? [row.service] : [];
       const answer = checkTemplate(catalogue, templateFor(row), owner.length > 0 ? owner : row.services);
+      // A tool's command is named apart (toolNeeds), with what to approve to run it, in no verdict.
+      if (row.tool) {
+        const tool = answer.toolNeeds.find((need) => need.id === row.id);
+        expect(tool?.source.url, row.id).toBe(row.source.url);
+        expect(answer.implicitNeeds.map((need) => need.id)).not.toContain(row.id);
+        for (const verdict of answer.verdicts)
+          expect(verdict.denied.filter((denied) => denied.neededFor.includes(row.id))).toEqual([]);
+        for (const identifier of row.identifiers)
+          expect(allows(row, [...answer.suggestedServiceIds, ...tool!.approve], identifier), identifier).toBe(true);
+        return;
+      }
       const found = answer.implicitNeeds.find((need) => need.id === row.id);
       expect(found, row.id).toBeDefined();
       expect(found!.source.url).toBe(row.source.url);

@@ -2785,6 +2785,19 @@ export interface components {
           checked: string;
         };
       }[];
+      /** @description Tool commands a user may run beside the deployment (sam logs), each with its vendor page and what to approve to run it: not what the deployment needs, counted in no verdict (added in 1.11.0) */
+      toolNeeds: {
+        id: string;
+        what: string;
+        identifiers: string[];
+        services: string[];
+        approve: string[];
+        source: {
+          url: string;
+          backs: string;
+          checked: string;
+        };
+      }[];
       /** @description Per vendor, the generated document's verdict for this deployment: from the approved list, then (when it lacks something) from suggestedServiceIds */
       verdicts: {
         /** @enum {string} */
