@@ -106,7 +106,13 @@ export const TemplateCheck = z
         }),
       )
       .meta(d("Items no catalogue service owns, listed with the reason, never dropped")),
-    notEvaluated: z.array(z.string()).meta(d("Azure types the Indexed-mode policy never evaluates")),
+    notEvaluated: z
+      .array(z.string())
+      .meta(
+        d(
+          "Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`)",
+        ),
+      ),
     implicitNeeds: z
       .array(NeedRow)
       .meta(d("What the deployment's tools and types need beyond their own services, each row with its vendor page")),
@@ -126,6 +132,14 @@ export const TemplateCheck = z
           checked: z.number().int(),
           denied: z.array(Denied),
           refused: z.string().optional(),
+          notEvaluated: z
+            .array(z.string())
+            .optional()
+            .meta(
+              d(
+                "What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink), each with where: allowed is then false (added in 1.11.0)",
+              ),
+            ),
           wider: z.array(z.object({ id: z.string(), cameWith: z.array(z.string()), complete: z.boolean() })),
           notGoverned: z
             .array(z.object({ identifier: z.string(), neededFor: z.array(z.string()), reason: z.string() }))

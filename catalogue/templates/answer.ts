@@ -47,6 +47,8 @@ export interface PolicyVerdict {
   readonly denied: readonly DeniedIdentifier[];
   /** Why the whole document could not be made (nothing to allow), when so. */
   readonly refused?: string;
+  /** What the deployment holds that this verdict did not read (an ARM linked template): allowed is then false. */
+  readonly notEvaluated?: readonly string[];
   /** Services the document allows though not in approvedServiceIds, each with what brought it. */
   readonly wider: readonly { readonly id: string; readonly cameWith: readonly string[]; readonly complete: boolean }[];
   /** What the document does not govern (Google: APIs gcp.restrictServiceUsage does not apply to): never denied. */

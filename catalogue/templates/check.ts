@@ -208,6 +208,8 @@ export function deploymentRequirements(index: TemplateIndex, deployment: Deploym
     } else if (vendor === "gcp" || index.azureIndexed(item) !== false) need(vendor, item, item);
   }
   for (const row of needs) for (const identifier of row.identifiers) need(row.providerId, identifier, row.id);
+  // An ARM template with a linked template not read gets an Azure verdict, if only to say so.
+  if (deployment.notRead.length > 0 && !byVendor.has("azure")) byVendor.set("azure", new Map() as Required);
   return { byVendor, unchecked: sortedUnique(unchecked) };
 }
 
@@ -258,6 +260,7 @@ function verdict(
   required: Required,
   ids: readonly string[],
   document: Document = documentFor(catalogue, vendor, ids),
+  unread: readonly string[] = [],
 ): PolicyVerdict {
   const refused = typeof document === "string" ? document : undefined;
   const denied: DeniedIdentifier[] = [];
@@ -272,10 +275,12 @@ function verdict(
   return {
     providerId: vendor,
     approvedServiceIds: [...ids],
-    allowed: denied.length === 0,
+    // What was not read is not allowed: the verdict speaks only of what it saw.
+    allowed: denied.length === 0 && unread.length === 0,
     checked: required.size,
     denied,
     ...(refused ? { refused } : {}),
+    ...(unread.length > 0 ? { notEvaluated: [...unread] } : {}),
     wider:
       typeof document === "string"
         ? []
@@ -361,10 +366,12 @@ export function checkDeployment(
   const placement = place(catalogue, index, deployment, approved);
   const needs = triggeredNeeds(deployment, index);
   const { byVendor, unchecked } = deploymentRequirements(index, deployment, needs);
+  // A linked template the reader did not fetch is Azure's to evaluate: its verdict says it was not read.
+  const unread = (vendor: Vendor) => (vendor === "azure" ? deployment.notRead : []);
   const ids = sortedUnique(approvedServiceIds);
   const documents = new Map([...byVendor.keys()].map((vendor) => [vendor, documentFor(catalogue, vendor, ids)]));
   const first = [...byVendor].map(([vendor, required]) =>
-    verdict(catalogue, index, vendor, required, ids, documents.get(vendor)),
+    verdict(catalogue, index, vendor, required, ids, documents.get(vendor), unread(vendor)),
   );
   // What the approved list's documents deny, by what needs it: a service not approved is missing
   // only when something of it is denied (or no document speaks its provider's language).
@@ -415,7 +422,9 @@ export function checkDeployment(
   ]).filter((id) => catalogue.bySlug.has(id));
   const verdicts = [...byVendor].flatMap(([vendor, required], at) => [
     first[at]!,
-    ...(suggested.length > ids.length ? [verdict(catalogue, index, vendor, required, suggested)] : []),
+    ...(suggested.length > ids.length
+      ? [verdict(catalogue, index, vendor, required, suggested, undefined, unread(vendor))]
+      : []),
   ]);
   const answer = {
     format: deployment.format,
@@ -427,7 +436,7 @@ export function checkDeployment(
     missingServiceIds: suggested.filter((id) => !approved.has(id)),
     choices: placement.choices,
     unplaced: placement.unplaced,
-    notEvaluated: placement.notEvaluated,
+    notEvaluated: [...placement.notEvaluated, ...deployment.notRead],
     implicitNeeds: needAnswers,
     toolNeeds,
     verdicts,

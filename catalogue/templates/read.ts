@@ -30,6 +30,8 @@ export interface Deployment {
   readonly sam: boolean;
   /** SAM only: what each AWS::Serverless type expanded to, e.g. "AWS::Serverless::Function → AWS::Lambda::Function". */
   readonly expanded: readonly string[];
+  /** What the input names but the reader could not read, each with where and why (an ARM linked template). */
+  readonly notRead: readonly string[];
 }
 
 /** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
@@ -86,6 +88,7 @@ const plain = (format: DeploymentFormat, items: DeploymentItem[]): Deployment =>
   cdk: false,
   sam: false,
   expanded: [],
+  notRead: [],
 });
 
 function apiList(values: unknown[]): Deployment {
@@ -140,19 +143,36 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     }
     items.add("cloudformation-type", type, logicalId);
   }
-  return { format: "cloudformation", items: items.list(), parameterTypes, cdk, sam, expanded: [...expanded].sort() };
+  return {
+    format: "cloudformation",
+    items: items.list(),
+    parameterTypes,
+    cdk,
+    sam,
+    expanded: [...expanded].sort(),
+    notRead: [],
+  };
 }
 
 /** ARM resources: an array, or (languageVersion 2.0, Bicep with symbolic names) an object keyed by name. */
 const armResources = (value: unknown): unknown[] =>
   Array.isArray(value) ? value : isObject(value) ? Object.values(value) : [];
 
+/** The linked template's URI as written (an expression is kept as text), for the answer. */
+const linkOf = (link: unknown): string => {
+  const uri = isObject(link) ? (link.uri ?? link.id ?? link.relativePath) : undefined;
+  return typeof uri === "string" ? uri.slice(0, 200) : "(no uri)";
+};
+
 /**
  * ARM: every resource, its nested resources with their full type (parent type / child name), and
  * each nested deployment's own template (Microsoft.Resources/deployments, mode inline: Bicep's modules).
+ * A nested deployment's linked template (properties.templateLink) lives elsewhere and is never
+ * fetched: it is listed in notRead, so no verdict speaks for it.
  */
 function arm(template: Record<string, unknown>): Deployment {
   const items = new Items();
+  const notRead: string[] = [];
   const walk = (resources: unknown[], parentType: string | undefined, path: string) => {
     resources.forEach((resource, index) => {
       const at = `${path}[${index}]`;
@@ -167,10 +187,13 @@ function arm(template: Record<string, unknown>): Deployment {
       walk(armResources(resource.resources), type, `${at}.resources`);
       const inner = isObject(resource.properties) ? resource.properties.template : undefined;
       if (isObject(inner)) walk(armResources(inner.resources), undefined, `${at}.properties.template.resources`);
+      const link = isObject(resource.properties) ? resource.properties.templateLink : undefined;
+      if (link !== undefined && !isObject(inner))
+        notRead.push(`${name}: linked template ${linkOf(link)} (${at}.properties.templateLink)`);
     });
   };
   walk(armResources(template.resources), undefined, "resources");
-  return plain("arm", items.list());
+  return { ...plain("arm", items.list()), notRead };
 }
 
 interface PlanResource {

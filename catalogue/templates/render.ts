@@ -24,6 +24,12 @@ function verdictBlocks(answer: DeploymentCheckAnswer): Block[] {
         ? ` Not governed by the document: ${verdict.notGoverned.map((entry) => entry.identifier).join(", ")}.`
         : "";
     if (verdict.allowed) return paragraph(head, { strong: `allowed` }, ` (${verdict.checked} checked).${ungoverned}`);
+    if (verdict.notEvaluated)
+      return paragraph(
+        head,
+        { strong: "not evaluated" },
+        ` (not read: ${verdict.notEvaluated.join("; ")}; ${verdict.denied.length} of ${verdict.checked} denied in what was read).`,
+      );
     const denied = verdict.denied.map(
       (entry) =>
         `${entry.identifier} (for ${entry.neededFor.join(", ")}; ${entry.approve.length > 0 ? `approve ${entry.approve.join(" or ")}` : "no catalogue service allows it"})`,
@@ -35,13 +41,17 @@ function verdictBlocks(answer: DeploymentCheckAnswer): Block[] {
 /**
  * What the list lacks, in one sentence (here and in the site's box): the services missingServiceIds
  * names, or, when it names none, whether the approved list's documents allow everything they checked
- * (a denied item no catalogue service allows is said to be so, never "every service").
+ * (a denied item no catalogue service allows is said to be so, never "every service"), and that part
+ * of the deployment was not read when so.
  */
 export function whatToAdd(answer: {
   readonly missingServiceIds: readonly string[];
-  readonly verdicts: readonly Pick<PolicyVerdict, "allowed" | "denied">[];
+  readonly verdicts: readonly Pick<PolicyVerdict, "allowed" | "denied" | "notEvaluated">[];
 }): string {
-  if (answer.missingServiceIds.length > 0) return `Add to your list: ${answer.missingServiceIds.join(", ")}.`;
+  const unread = answer.verdicts.some((verdict) => verdict.notEvaluated);
+  const partly = unread ? " Part of the deployment was not read (a linked template): no verdict allows it." : "";
+  if (answer.missingServiceIds.length > 0) return `Add to your list: ${answer.missingServiceIds.join(", ")}.${partly}`;
+  if (unread) return partly.trim();
   const denied = answer.verdicts.filter((verdict) => !verdict.allowed);
   if (denied.length === 0) return "Your list holds every service this deployment uses.";
   const identifiers = [...new Set(denied.flatMap((verdict) => verdict.denied.map((entry) => entry.identifier)))];

@@ -73,11 +73,18 @@ export function statementsOf(
       text: `${answer.unplaced.length} item${answer.unplaced.length === 1 ? "" : "s"} not placed in a catalogue service (listed in unplaced with the reason): nothing is said of ${answer.unplaced.length === 1 ? "it" : "them"} beyond that.`,
       checked: inventoriesChecked(index, deployment),
     });
-  if (answer.notEvaluated.length > 0)
+  const types = answer.notEvaluated.filter((entry) => !deployment.notRead.includes(entry));
+  if (types.length > 0)
     statements.push({
       kind: "not-evaluated",
-      text: `${answer.notEvaluated.length} Azure type${answer.notEvaluated.length === 1 ? " is" : "s are"} never evaluated by the Indexed-mode policy (no location and tags): ${answer.notEvaluated.slice(0, 6).join(", ")}${answer.notEvaluated.length > 6 ? ", …" : ""}; a mode All copy of the policy would evaluate them.`,
+      text: `${types.length} Azure type${types.length === 1 ? " is" : "s are"} never evaluated by the Indexed-mode policy (no location and tags): ${types.slice(0, 6).join(", ")}${types.length > 6 ? ", …" : ""}; a mode All copy of the policy would evaluate them.`,
       checked: ["catalogue/reference/azure-resource-types.txt (Azure/bicep-types-az)"],
+    });
+  if (deployment.notRead.length > 0)
+    statements.push({
+      kind: "not-evaluated",
+      text: `${deployment.notRead.length} linked template${deployment.notRead.length === 1 ? " was" : "s were"} not read (the check never fetches a templateLink): ${deployment.notRead.slice(0, 3).join("; ")}${deployment.notRead.length > 3 ? "; …" : ""}. Nothing is said of what ${deployment.notRead.length === 1 ? "it deploys" : "they deploy"}, and no Azure verdict is given as allowed; check ${deployment.notRead.length === 1 ? "it" : "them"} on ${deployment.notRead.length === 1 ? "its" : "their"} own.`,
+      checked: ["the template sent"],
     });
   statements.push(...needStatements(answer));
   // A plan's identifiers are those its types' inventories keep, as the providers' files say.
@@ -173,6 +180,19 @@ function verdictStatements(
     statements.push({
       kind: "verdict",
       text: `There is no ${vendor} document for [${list}]: ${entry.refused}`,
+      checked,
+    });
+  else if (entry.notEvaluated)
+    statements.push({
+      kind: "verdict",
+      text: `Under ${subject}, no verdict is given: ${entry.notEvaluated.length} linked template${entry.notEvaluated.length === 1 ? " was" : "s were"} not read (notEvaluated). Of the ${entry.checked} ${needed} in what was read, ${
+        entry.denied.length === 0
+          ? "none"
+          : `${entry.denied.length} (${entry.denied
+              .slice(0, 5)
+              .map((denied) => denied.identifier)
+              .join(", ")}${entry.denied.length > 5 ? ", …" : ""})`
+      } would be denied${skipped}.`,
       checked,
     });
   else if (entry.allowed)

@@ -105,3 +105,60 @@ describe("a tool's needs are not the deployment's", () => {
     expect(said?.text).toContain("no verdict counts it");
   });
 });
+
+describe("what was not read is said so, never allowed", () => {
+  const linked = (extra: object[] = []) => ({
+    $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+    contentVersion: "1.0.0.0",
+    resources: [
+      ...extra,
+      {
+        type: "Microsoft.Resources/deployments",
+        apiVersion: "2022-09-01",
+        name: "linkedTemplate",
+        properties: {
+          mode: "Incremental",
+          templateLink: { uri: "https://mystorageaccount.blob.core.windows.net/AzureTemplates/newStorageAccount.json" },
+        },
+      },
+    ],
+  });
+
+  it("an ARM linked template (templateLink) is listed in notEvaluated, and the Azure verdict is not allowed", () => {
+    const answer = checkTemplate(catalogue, linked(), ["azure-blob-storage"]);
+    expect(answer.notEvaluated).toEqual([
+      "linkedTemplate: linked template https://mystorageaccount.blob.core.windows.net/AzureTemplates/newStorageAccount.json (resources[0].properties.templateLink)",
+    ]);
+    const azure = answer.verdicts.filter((verdict) => verdict.providerId === "azure");
+    expect(azure.length).toBeGreaterThan(0);
+    for (const verdict of azure) {
+      expect(verdict.allowed).toBe(false);
+      expect(verdict.notEvaluated).toEqual(answer.notEvaluated);
+    }
+    const said = answer.statements.filter((statement) => statement.kind === "not-evaluated");
+    expect(said.map((statement) => statement.text).join(" ")).toContain("1 linked template was not read");
+    expect(answer.statements.find((statement) => statement.kind === "verdict")!.text).toContain("no verdict is given");
+    expect(whatToAdd(answer)).toContain("Part of the deployment was not read");
+  });
+
+  it("what was read beside it is still checked, and an inline nested template is read as before", () => {
+    const storage = { type: "Microsoft.Storage/storageAccounts", name: "sa", location: "westeurope" };
+    const answer = checkTemplate(catalogue, linked([storage]), ["azure-blob-storage"]);
+    expect(answer.services.map((service) => service.id)).toContain("azure-blob-storage");
+    expect(answer.verdicts[0]!.denied).toEqual([]);
+    expect(answer.verdicts[0]!.allowed).toBe(false);
+    const inline = {
+      ...linked(),
+      resources: [
+        {
+          type: "Microsoft.Resources/deployments",
+          name: "inline",
+          properties: { mode: "Incremental", template: { resources: [storage] } },
+        },
+      ],
+    };
+    const read = checkTemplate(catalogue, inline, ["azure-blob-storage"]);
+    expect(read.notEvaluated).toEqual([]);
+    expect(read.verdicts[0]!.allowed).toBe(true);
+  });
+});

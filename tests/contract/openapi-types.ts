@@ -2770,7 +2770,7 @@ export interface components {
         reason: string;
         arrivesWith?: string[];
       }[];
-      /** @description Azure types the Indexed-mode policy never evaluates */
+      /** @description Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`) */
       notEvaluated: string[];
       /** @description What the deployment's tools and types need beyond their own services, each row with its vendor page */
       implicitNeeds: {
@@ -2813,6 +2813,8 @@ export interface components {
           approve: string[];
         }[];
         refused?: string;
+        /** @description What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink), each with where: allowed is then false (added in 1.11.0) */
+        notEvaluated?: string[];
         wider: {
           id: string;
           cameWith: string[];

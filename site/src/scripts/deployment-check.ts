@@ -12,6 +12,7 @@ interface Answer {
     approvedServiceIds: string[];
     allowed: boolean;
     denied: { identifier: string; neededFor: string[]; approve: string[] }[];
+    notEvaluated?: string[];
   }[];
   missingServiceIds: string[];
   suggestedServiceIds: string[];
@@ -34,7 +35,11 @@ function draw(answer: Answer): void {
     element(
       "p",
       `${verdict.providerId}, from ${verdict.approvedServiceIds.join(", ") || "nothing"}: ${
-        verdict.allowed ? "allowed" : `denied ${verdict.denied.map((entry) => entry.identifier).join(", ")}`
+        verdict.allowed
+          ? "allowed"
+          : verdict.notEvaluated
+            ? `not evaluated (not read: ${verdict.notEvaluated.join("; ")})`
+            : `denied ${verdict.denied.map((entry) => entry.identifier).join(", ")}`
       }.`,
     ),
   );
