@@ -32,6 +32,8 @@ export interface Deployment {
   readonly expanded: readonly string[];
   /** What the input names but the reader could not read, each with where and why (an ARM linked template). */
   readonly notRead: readonly string[];
+  /** CloudFormation only: Fn::ForEach loops whose collection could not be expanded (each resource's type read once). */
+  readonly loops?: readonly string[];
 }
 
 /** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
@@ -128,21 +130,25 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     Object.values(resources).some((resource) => isObject(resource) && resource.Type === "AWS::CDK::Metadata");
   const items = new Items();
   const expanded = new Set<string>();
-  for (const [logicalId, resource] of Object.entries(resources)) {
+  const loops: string[] = [];
+  const read = (logicalId: string, resource: unknown, at: string) => {
     if (!isObject(resource) || typeof resource.Type !== "string")
-      throw new TemplateError(`Resources.${logicalId.slice(0, 80)} has no Type: every resource needs one.`);
+      throw new TemplateError(`${at.slice(0, 120)} has no Type: every resource needs one.`);
     const type = resource.Type.startsWith("Custom::") ? "AWS::CloudFormation::CustomResource" : resource.Type;
     // The CDK's metadata resource is read by the CDK, not deployed as a service's resource.
-    if (type === "AWS::CDK::Metadata") continue;
+    if (type === "AWS::CDK::Metadata") return;
     if (sam && type.startsWith("AWS::Serverless::")) {
       for (const generated of expandServerless(type, resource)) {
         items.add("cloudformation-type", generated, `${logicalId} (${type})`);
         expanded.add(`${type} → ${generated}`);
       }
-      continue;
+      return;
     }
     items.add("cloudformation-type", type, logicalId);
-  }
+  };
+  for (const [logicalId, resource] of Object.entries(resources))
+    if (logicalId.startsWith(FOR_EACH)) forEach(logicalId, resource, `Resources.${logicalId}`, read, loops);
+    else read(logicalId, resource, `Resources.${logicalId}`);
   return {
     format: "cloudformation",
     items: items.list(),
@@ -151,8 +157,63 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     sam,
     expanded: [...expanded].sort(),
     notRead: [],
+    ...(loops.length > 0 ? { loops } : {}),
   };
 }
+
+const FOR_EACH = "Fn::ForEach::";
+
+/**
+ * Fn::ForEach (the AWS::LanguageExtensions transform): `Fn::ForEach::Name: [Identifier, Collection,
+ * {OutputKey: resource}]`, an output key being a resource or a nested loop. Each output resource is
+ * read once per value of a literal collection, its logical id and type with `${Identifier}` (or
+ * `&{Identifier}`) replaced; a collection given by Ref, a parameter or another function cannot be
+ * expanded here, so each output resource's type is read once and the loop is named in `loops`
+ * (https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/intrinsic-function-reference-foreach.html).
+ */
+function forEach(
+  key: string,
+  loop: unknown,
+  at: string,
+  read: (logicalId: string, resource: unknown, at: string) => void,
+  loops: string[],
+  outer: (text: string) => string = (text) => text,
+): void {
+  if (!Array.isArray(loop) || loop.length !== 3 || typeof loop[0] !== "string" || !isObject(loop[2]))
+    throw new TemplateError(
+      `${at.slice(0, 120)} is not a loop CloudFormation reads: Fn::ForEach takes [identifier, collection, {output key: resource}].`,
+    );
+  const [identifier, collection, outputs] = loop as [string, unknown, Record<string, unknown>];
+  const values =
+    Array.isArray(collection) && collection.every((value) => typeof value === "string") ? collection : undefined;
+  const note = `${key.slice(FOR_EACH.length)} (its collection is given by ${describe(collection)}: each resource's type read once)`;
+  if (!values && !loops.includes(note)) loops.push(note);
+  // Each value binds the identifier, inside the loops that enclose this one (outer) as well.
+  const bind = (value: string | undefined) => (text: string) =>
+    value === undefined
+      ? outer(text)
+      : outer(text)
+          .replaceAll(`\${${identifier}}`, value)
+          .replaceAll(`&{${identifier}}`, value.replace(/[^A-Za-z0-9]/g, ""));
+  for (const [outputKey, output] of Object.entries(outputs))
+    for (const value of (values ?? [undefined]) as (string | undefined)[]) {
+      const substitute = bind(value);
+      if (outputKey.startsWith(FOR_EACH)) {
+        forEach(outputKey, output, `${at}.${outputKey}`, read, loops, substitute);
+        continue;
+      }
+      const resource =
+        isObject(output) && typeof output.Type === "string" ? { ...output, Type: substitute(output.Type) } : output;
+      read(substitute(outputKey), resource, `${at}.${outputKey}`);
+    }
+}
+
+const describe = (value: unknown): string =>
+  isObject(value)
+    ? (Object.keys(value)[0] ?? "an object")
+    : Array.isArray(value)
+      ? "a list of non-strings"
+      : typeof value;
 
 /** ARM resources: an array, or (languageVersion 2.0, Bicep with symbolic names) an object keyed by name. */
 const armResources = (value: unknown): unknown[] =>

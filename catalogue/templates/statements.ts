@@ -15,6 +15,8 @@ import {
 } from "./terraform.ts";
 
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
+const FOR_EACH_SOURCE =
+  "https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/intrinsic-function-reference-foreach.html";
 const GCP_SUPPORTED_PAGE =
   "https://cloud.google.com/resource-manager/docs/organization-policy/restricting-resources-supported-services";
 export const VENDOR_NAME: Record<Vendor, string> = { aws: "AWS", azure: "Azure", gcp: "Google Cloud" };
@@ -47,11 +49,7 @@ export function statementsOf(
   unchecked: readonly string[],
 ): Statement[] {
   const statements: Statement[] = [
-    {
-      kind: "read",
-      text: `Read a ${deployment.format} deployment with ${answer.items} distinct item${answer.items === 1 ? "" : "s"}${deployment.sam ? `, the SAM transform expanded (${deployment.expanded.length} expansions)` : ""}${deployment.cdk ? ", synthesised by the AWS CDK" : ""}.`,
-      checked: ["the template sent", ...(deployment.sam ? [SAM_GENERATED_SOURCE] : [])],
-    },
+    ...readStatements(deployment, answer),
     {
       kind: "services",
       text: `It uses ${answer.services.length} catalogue service${answer.services.length === 1 ? "" : "s"}${usedServicesStatus(answer)}.`,
@@ -138,6 +136,26 @@ function needStatements(answer: Unstated): Statement[] {
       checked: [`implicit-needs row ${row.id}`, row.source.url],
     });
   return statements;
+}
+
+/** What was read: the deployment, and the Fn::ForEach loops it could not expand. */
+function readStatements(deployment: Deployment, answer: Unstated): Statement[] {
+  return [
+    {
+      kind: "read",
+      text: `Read a ${deployment.format} deployment with ${answer.items} distinct item${answer.items === 1 ? "" : "s"}${deployment.sam ? `, the SAM transform expanded (${deployment.expanded.length} expansions)` : ""}${deployment.cdk ? ", synthesised by the AWS CDK" : ""}.`,
+      checked: ["the template sent", ...(deployment.sam ? [SAM_GENERATED_SOURCE] : [])],
+    },
+    ...(deployment.loops
+      ? [
+          {
+            kind: "read" as const,
+            text: `${deployment.loops.length} Fn::ForEach loop${deployment.loops.length === 1 ? "'s collection" : "s' collections"} could not be expanded here: ${deployment.loops.slice(0, 3).join("; ")}${deployment.loops.length > 3 ? "; …" : ""}. The types are what the check needs; how many of each the stack creates is not said.`,
+            checked: ["the template sent", FOR_EACH_SOURCE],
+          },
+        ]
+      : []),
+  ];
 }
 
 function inventoriesChecked(index: TemplateIndex, deployment: Deployment): string[] {

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { whatToAdd } from "../../catalogue/templates/render.ts";
+import { readDeployment } from "../../catalogue/templates/read.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -160,5 +161,70 @@ describe("what was not read is said so, never allowed", () => {
     const read = checkTemplate(catalogue, inline, ["azure-blob-storage"]);
     expect(read.notEvaluated).toEqual([]);
     expect(read.verdicts[0]!.allowed).toBe(true);
+  });
+});
+
+describe("Fn::ForEach and YAML merge keys: every resource is read", () => {
+  it("expands Fn::ForEach over a literal collection, each output resource's type read (nested loops too)", () => {
+    const template = {
+      Transform: "AWS::LanguageExtensions",
+      Resources: {
+        "Fn::ForEach::Topics": [
+          "TopicName",
+          ["Success", "Failure"],
+          {
+            "SnsTopic${TopicName}": {
+              Type: "AWS::SNS::Topic",
+              Properties: { TopicName: { "Fn::Sub": "${TopicName}" } },
+            },
+            "Fn::ForEach::Queues": ["Queue", ["A", "B"], { "Queue${TopicName}${Queue}": { Type: "AWS::SQS::Queue" } }],
+          },
+        ],
+      },
+    };
+    const deployment = readDeployment(template);
+    expect(deployment.items.map((item) => [item.item, item.from])).toEqual([
+      ["AWS::SNS::Topic", ["SnsTopicSuccess", "SnsTopicFailure"]],
+      ["AWS::SQS::Queue", ["QueueSuccessA", "QueueSuccessB", "QueueFailureA", "QueueFailureB"]],
+    ]);
+    expect(deployment.loops).toBeUndefined();
+    const answer = checkTemplate(catalogue, template, ["aws-sns", "aws-sqs", "aws-cloudformation"]);
+    expect(answer.services.map((service) => service.id)).toEqual(["aws-sns", "aws-sqs"]);
+  });
+
+  it("a collection given by Ref still yields each resource type once, and a statement says the loop was not expanded", () => {
+    const template = {
+      Transform: "AWS::LanguageExtensions",
+      Parameters: { Names: { Type: "CommaDelimitedList" } },
+      Resources: {
+        "Fn::ForEach::Buckets": ["Name", { Ref: "Names" }, { "Bucket${Name}": { Type: "AWS::S3::Bucket" } }],
+      },
+    };
+    const answer = checkTemplate(catalogue, template, ["aws-s3", "aws-cloudformation"]);
+    expect(answer.services.map((service) => [service.id, service.items.map((item) => item.item)])).toEqual([
+      ["aws-s3", ["AWS::S3::Bucket"]],
+    ]);
+    const said = answer.statements.find((statement) => statement.text.includes("Fn::ForEach"))!;
+    expect(said.kind).toBe("read");
+    expect(said.text).toContain("Buckets (its collection is given by Ref");
+  });
+
+  it("reads a whole resource defined by a YAML merge key (<<: *anchor)", () => {
+    const yaml = [
+      "Resources:",
+      "  First: &queue",
+      "    Type: AWS::SQS::Queue",
+      "  Second:",
+      "    <<: *queue",
+      "  Topic:",
+      "    <<: &topic",
+      "      Type: AWS::SNS::Topic",
+      "",
+    ].join("\n");
+    const deployment = readDeployment(yaml);
+    expect(deployment.items.map((item) => [item.item, item.from])).toEqual([
+      ["AWS::SNS::Topic", ["Topic"]],
+      ["AWS::SQS::Queue", ["First", "Second"]],
+    ]);
   });
 });
