@@ -168,6 +168,7 @@ export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex, to
       return deployment.parameterTypes.some((type) => type.startsWith(trigger.prefix));
     if (trigger.kind === "cdk") return deployment.cdk;
     if (trigger.kind === "sam") return deployment.sam;
+    if (trigger.kind === "property") return deployment.shows?.includes(row.id) === true;
     const kind =
       row.providerId === "aws" ? "cloudformation-type" : row.providerId === "azure" ? "azure-type" : "gcp-api";
     return has(kind, trigger.type) && (trigger.with === undefined || has(kind, trigger.with));

@@ -9,6 +9,7 @@
 import { isGoogleApi, parseTemplateText, refuseCostly } from "./parse.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
 import { TemplateError } from "./errors.ts";
+import { IMPLICIT_NEEDS } from "../dependencies/implicit-needs.ts";
 
 export type DeploymentFormat = "cloudformation" | "arm" | "terraform-plan" | "gcp-apis";
 
@@ -34,6 +35,8 @@ export interface Deployment {
   readonly notRead: readonly string[];
   /** CloudFormation only: Fn::ForEach loops whose collection could not be expanded (each resource's type read once). */
   readonly loops?: readonly string[];
+  /** CloudFormation only: the implicit-needs rows whose property trigger a resource's Properties show. */
+  readonly shows?: readonly string[];
 }
 
 /** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
@@ -131,6 +134,7 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
   const items = new Items();
   const expanded = new Set<string>();
   const loops: string[] = [];
+  const shows = new Set<string>();
   const read = (logicalId: string, resource: unknown, at: string) => {
     if (!isObject(resource) || typeof resource.Type !== "string")
       throw new TemplateError(`${at.slice(0, 120)} has no Type: every resource needs one.`);
@@ -145,6 +149,7 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
       return;
     }
     items.add("cloudformation-type", type, logicalId);
+    for (const id of propertyNeeds(type, resource.Properties)) shows.add(id);
   };
   for (const [logicalId, resource] of Object.entries(resources))
     if (logicalId.startsWith(FOR_EACH)) forEach(logicalId, resource, `Resources.${logicalId}`, read, loops);
@@ -158,7 +163,27 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     expanded: [...expanded].sort(),
     notRead: [],
     ...(loops.length > 0 ? { loops } : {}),
+    ...(shows.size > 0 ? { shows: [...shows].sort() } : {}),
   };
+}
+
+/** The implicit-needs rows a resource's Properties trigger (a runtime need the template shows). */
+function propertyNeeds(type: string, properties: unknown): string[] {
+  return IMPLICIT_NEEDS.flatMap(({ id, trigger }) =>
+    trigger.kind === "property" &&
+    trigger.type === type &&
+    valuesAt(properties, trigger.path.split(".")).some((value) => String(value).toLowerCase() === trigger.equals)
+      ? [id]
+      : [],
+  );
+}
+
+/** The values at a dotted path (`*`: every item of a list). */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  if (path.length === 0) return [value];
+  const [head, ...rest] = path as [string, ...string[]];
+  if (head === "*") return Array.isArray(value) ? value.flatMap((item) => valuesAt(item, rest)) : [];
+  return isObject(value) && Object.hasOwn(value, head) ? valuesAt(value[head], rest) : [];
 }
 
 const FOR_EACH = "Fn::ForEach::";

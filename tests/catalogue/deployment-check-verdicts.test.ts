@@ -228,3 +228,51 @@ describe("Fn::ForEach and YAML merge keys: every resource is read", () => {
     ]);
   });
 });
+
+describe("runtime needs the template shows are read from its properties", () => {
+  // AWS's task-definition example for the awslogs driver (AmazonECS developer guide, using_awslogs).
+  const taskDefinition = (create: unknown) => ({
+    Resources: {
+      Task: {
+        Type: "AWS::ECS::TaskDefinition",
+        Properties: {
+          ContainerDefinitions: [
+            {
+              Name: "app",
+              Image: "public.ecr.aws/docker/library/httpd:latest",
+              LogConfiguration: {
+                LogDriver: "awslogs",
+                Options: {
+                  "awslogs-create-group": create,
+                  "awslogs-group": "firelens-container",
+                  "awslogs-region": "us-west-2",
+                  "awslogs-stream-prefix": "firelens",
+                },
+              },
+            },
+          ],
+        },
+      },
+    },
+  });
+
+  it('an ECS task definition with awslogs-create-group "true" needs logs:CreateLogGroup, with the vendor page', () => {
+    const answer = checkTemplate(catalogue, taskDefinition("true"), ["aws-ecs", "aws-cloudformation"]);
+    const need = answer.implicitNeeds.find((row) => row.id === "ecs-awslogs-create-group")!;
+    expect(need.identifiers).toEqual(["logs:CreateLogGroup"]);
+    expect(need.source.url).toBe("https://docs.aws.amazon.com/AmazonECS/latest/developerguide/using_awslogs.html");
+    const [first, last] = answer.verdicts;
+    expect(first!.denied.find((entry) => entry.identifier === "logs:CreateLogGroup")?.neededFor).toEqual([
+      "ecs-awslogs-create-group",
+    ]);
+    expect(answer.missingServiceIds).toContain("aws-cloudwatch-logs");
+    expect(last!.denied.map((entry) => entry.identifier)).not.toContain("logs:CreateLogGroup");
+  });
+
+  it("the same task definition without it (or false) needs nothing more", () => {
+    for (const create of [false, "false", undefined]) {
+      const answer = checkTemplate(catalogue, taskDefinition(create), ["aws-ecs", "aws-cloudformation"]);
+      expect(answer.implicitNeeds.map((row) => row.id)).not.toContain("ecs-awslogs-create-group");
+    }
+  });
+});

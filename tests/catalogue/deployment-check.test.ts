@@ -36,6 +36,14 @@ function templateFor(row: ImplicitNeed): unknown {
       Transform: "AWS::Serverless-2016-10-31",
       Resources: { Fn: { Type: "AWS::Serverless::Function", Properties: { Runtime: "python3.12" } } },
     };
+  if (trigger.kind === "property") {
+    // The path's keys nested, each `*` a one-item list, the value at the end.
+    const properties = trigger.path
+      .split(".")
+      .reverse()
+      .reduce<unknown>((inner, key) => (key === "*" ? [inner] : { [key]: inner }), trigger.equals);
+    return { Resources: { Resource: { Type: trigger.type, Properties: properties } } };
+  }
   if (row.providerId === "gcp") return [trigger.type];
   return {
     $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
