@@ -1,11 +1,13 @@
 /**
- * Implicit needs: what a tool or a resource type needs beyond its own service, each row backed by
- * the vendor's page. One table for two readers (decisions.md#approved-means-usable):
+ * Implicit needs: what a tool, a resource type or a resource's configuration (its properties, as
+ * an ECS task definition's awslogs options) needs beyond its own service, each row backed by the
+ * vendor's page. One table for two readers (decisions.md#approved-means-usable):
  * - the dependencies (dependencies.node.ts merges every row with a `service` into that service's
  *   dependencies), so approving the service allows what the row names with it, and explain mode
  *   lists it with its source;
  * - the deployment check (catalogue/templates/), which applies a row when the user's template shows
- *   its trigger, and names the row, its source and the services it needs in the answer.
+ *   its trigger, and names the row, its source and the services it needs in the answer; a row of a
+ *   tool's own command (`tool`) is named as a tool need, apart from what the deployment needs.
  * A row whose identifiers belong to other catalogue services says which (`services`), so an answer
  * names the slugs to approve as well as the identifiers to allow.
  *
@@ -34,7 +36,12 @@ export type ImplicitNeedTrigger =
    * A resource of this type (Azure: case-insensitive), or a Google API, in the deployment; with
    * `with`, only when that type is there too (the configuration that needs the row).
    */
-  | { readonly kind: "type"; readonly type: string; readonly with?: string };
+  | { readonly kind: "type"; readonly type: string; readonly with?: string }
+  /**
+   * A CloudFormation resource of this type whose Properties hold `equals` (compared as text,
+   * case-insensitive) at `path`: keys joined by dots, `*` for every item of a list.
+   */
+  | { readonly kind: "property"; readonly type: string; readonly path: string; readonly equals: string };
 
 export interface ImplicitNeed {
   /** kebab-case, unique. */
@@ -52,6 +59,11 @@ export interface ImplicitNeed {
   readonly identifiers: readonly string[];
   /** The catalogue services those identifiers belong to, the ones to approve with it. */
   readonly services: readonly string[];
+  /**
+   * A tool's own command a user may run beside the deployment (sam logs), not what deploying the
+   * template needs: the check names it as a tool need, and no verdict counts it.
+   */
+  readonly tool?: true;
   readonly source: ImplicitNeedSource;
 }
 
@@ -160,6 +172,8 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
     providerId: "aws",
     what: "sam logs: reading a SAM application's function logs",
     trigger: { kind: "sam" },
+    // Nothing in a deployment runs it: a user may, to read the functions' logs afterwards.
+    tool: true,
     identifiers: ["logs:FilterLogEvents"],
     services: ["aws-cloudwatch-logs"],
     source: {
@@ -167,6 +181,25 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
       backs:
         "sam logs fetches the logs a function writes to CloudWatch Logs, filtered by an expression (--filter); listing a log group's events that way needs logs:FilterLogEvents (docs.aws.amazon.com/cli/latest/reference/logs/filter-log-events.html)",
       checked: READ,
+    },
+  },
+  {
+    id: "ecs-awslogs-create-group",
+    providerId: "aws",
+    what: "An ECS task definition whose awslogs log driver creates its log group (awslogs-create-group: true)",
+    trigger: {
+      kind: "property",
+      type: "AWS::ECS::TaskDefinition",
+      path: "ContainerDefinitions.*.LogConfiguration.Options.awslogs-create-group",
+      equals: "true",
+    },
+    identifiers: ["logs:CreateLogGroup"],
+    services: ["aws-cloudwatch-logs"],
+    source: {
+      url: "https://docs.aws.amazon.com/AmazonECS/latest/developerguide/using_awslogs.html",
+      backs:
+        "with awslogs-create-group set to true the awslogs driver creates the log group when the task starts, and the task execution role's IAM policy must then include logs:CreateLogGroup",
+      checked: "2026-11-28",
     },
   },
   {

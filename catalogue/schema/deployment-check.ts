@@ -46,6 +46,15 @@ const Denied = z.object({
   approve: z.array(z.string()).meta(d("Catalogue services whose approval would allow it (empty: none owns it)")),
 });
 
+const NeedRow = z.object({
+  id: z.string(),
+  what: z.string(),
+  identifiers: z.array(z.string()),
+  services: z.array(z.string()),
+  approve: z.array(z.string()),
+  source: Source,
+});
+
 export const TemplateCheck = z
   .object({
     format: z
@@ -80,7 +89,13 @@ export const TemplateCheck = z
         }),
       )
       .meta(d("The catalogue services the deployment uses, each with the items that made it so")),
-    missingServiceIds: z.array(z.string()).meta(d("Services it uses that the approved list lacks")),
+    missingServiceIds: z
+      .array(z.string())
+      .meta(
+        d(
+          "Services the approved list lacks whose approval the verdict needs: those it uses with something denied, the implicit needs' services, and for a denied item none of them covers the first service allowing it (what suggestedServiceIds adds)",
+        ),
+      ),
     choices: z
       .array(z.object({ item: z.string(), chosen: z.string(), oneOf: z.array(z.string()) }))
       .meta(d("Items several services own, none approved: the service counted, and the others that would do as well")),
@@ -95,19 +110,23 @@ export const TemplateCheck = z
         }),
       )
       .meta(d("Items no catalogue service owns, listed with the reason, never dropped")),
-    notEvaluated: z.array(z.string()).meta(d("Azure types the Indexed-mode policy never evaluates")),
+    notEvaluated: z
+      .array(z.string())
+      .meta(
+        d(
+          "Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`)",
+        ),
+      ),
     implicitNeeds: z
-      .array(
-        z.object({
-          id: z.string(),
-          what: z.string(),
-          identifiers: z.array(z.string()),
-          services: z.array(z.string()),
-          approve: z.array(z.string()),
-          source: Source,
-        }),
-      )
+      .array(NeedRow)
       .meta(d("What the deployment's tools and types need beyond their own services, each row with its vendor page")),
+    toolNeeds: z
+      .array(NeedRow)
+      .meta(
+        d(
+          "Tool commands a user may run beside the deployment (sam logs), each with its vendor page and what to approve to run it: not what the deployment needs, counted in no verdict (added in 1.11.0)",
+        ),
+      ),
     verdicts: z
       .array(
         z.object({
@@ -117,7 +136,22 @@ export const TemplateCheck = z
           checked: z.number().int(),
           denied: z.array(Denied),
           refused: z.string().optional(),
+          notEvaluated: z
+            .array(z.string())
+            .optional()
+            .meta(
+              d(
+                "What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink), each with where: allowed is then false (added in 1.11.0)",
+              ),
+            ),
           wider: z.array(z.object({ id: z.string(), cameWith: z.array(z.string()), complete: z.boolean() })),
+          notGoverned: z
+            .array(z.object({ identifier: z.string(), neededFor: z.array(z.string()), reason: z.string() }))
+            .meta(
+              d(
+                "What the document does not govern, never denied, each with why (Google: APIs gcp.restrictServiceUsage does not apply to, per Google's supported-services list); empty for AWS and Azure (added in 1.11.0)",
+              ),
+            ),
         }),
       )
       .meta(

@@ -11,95 +11,32 @@ import { PolicyRequestError } from "../policies/errors.ts";
 import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-needs.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { Deployment, DeploymentItem } from "./read.ts";
+import type {
+  DeniedIdentifier,
+  DeploymentCheckAnswer,
+  NeedAnswer,
+  NotGoverned,
+  PolicyVerdict,
+  UnplacedItem,
+  UsedService,
+  Vendor,
+} from "./answer.ts";
 import type { TemplateIndex } from "./index.node.ts";
-import { SAM_GENERATED_SOURCE } from "./sam.ts";
-import {
-  azureTypeOf,
-  planIdentifiersFrom,
-  terraformInventoriesChecked,
-  terraformUnplacedReason,
-  uncheckedNote,
-  uncheckedVendor,
-  uncheckedWhy,
-} from "./terraform.ts";
+import { statementsOf } from "./statements.ts";
+import { azureTypeOf, terraformUnplacedReason, uncheckedVendor } from "./terraform.ts";
 
-type Vendor = "aws" | "azure" | "gcp";
-const VENDOR_NAME: Record<Vendor, string> = { aws: "AWS", azure: "Azure", gcp: "Google Cloud" };
-const DOCUMENT: Record<Vendor, string> = {
-  aws: "the allow-list SCPs (POST /v1/policies/alpha-scp?strategy=allow-list; the deny-list's NotAction names the same actions), each action evaluated as scpAllows does",
-  azure:
-    "the Azure policy set (POST /v1/policies/beta-policy), each type Indexed mode evaluates looked up in allowedResourceTypes",
-  gcp: "the gcp.restrictServiceUsage organization policy (POST /v1/policies/gamma-org-policy), each API looked up in allowedValues",
-};
-
-export interface UsedService {
-  readonly id: string;
-  readonly providerId: string;
-  readonly approved: boolean;
-  /** Not approved: missing (something of it is denied) or allowed (the document allows all it needs here). */
-  readonly status?: "missing" | "allowed";
-  /** Not approved, but wholly allowed by the approved list's document: what it came with. */
-  readonly allowedThrough?: readonly string[];
-  readonly items: { readonly item: string; readonly from: readonly string[] }[];
-}
-export interface UnplacedItem {
-  readonly item: string;
-  readonly kind: DeploymentItem["kind"];
-  readonly from: readonly string[];
-  readonly reason: string;
-  /** Services whose dependencies name it (an Azure type no service owns). */
-  readonly arrivesWith?: readonly string[];
-}
-export interface NeedAnswer {
-  readonly id: string;
-  readonly what: string;
-  readonly identifiers: readonly string[];
-  readonly services: readonly string[];
-  readonly approve: readonly string[];
-  readonly source: { readonly url: string; readonly backs: string; readonly checked: string };
-}
-export interface DeniedIdentifier {
-  readonly identifier: string;
-  /** What in the deployment needs it: resource types, APIs or implicit-need rows. */
-  readonly neededFor: readonly string[];
-  /** Catalogue services whose approval would allow it (empty: none owns it). */
-  readonly approve: readonly string[];
-}
-export interface PolicyVerdict {
-  readonly providerId: Vendor;
-  readonly approvedServiceIds: readonly string[];
-  readonly allowed: boolean;
-  readonly checked: number;
-  readonly denied: readonly DeniedIdentifier[];
-  /** Why the whole document could not be made (nothing to allow), when so. */
-  readonly refused?: string;
-  /** Services the document allows though not in approvedServiceIds, each with what brought it. */
-  readonly wider: readonly { readonly id: string; readonly cameWith: readonly string[]; readonly complete: boolean }[];
-}
-export interface Statement {
-  readonly kind: StatementKind;
-  readonly text: string;
-  readonly checked: readonly string[];
-}
-export type StatementKind =
-  "read" | "services" | "unplaced" | "not-evaluated" | "implicit-need" | "verdict" | "wider" | "not-governed";
-
-export interface DeploymentCheckAnswer {
-  readonly format: Deployment["format"];
-  readonly tools: readonly string[];
-  readonly expanded: readonly string[];
-  readonly items: number;
-  readonly services: readonly UsedService[];
-  readonly missingServiceIds: readonly string[];
-  /** Items several services own, none approved: the one counted, and the others that would do as well. */
-  readonly choices: readonly { readonly item: string; readonly chosen: string; readonly oneOf: readonly string[] }[];
-  readonly unplaced: readonly UnplacedItem[];
-  readonly notEvaluated: readonly string[];
-  readonly implicitNeeds: readonly NeedAnswer[];
-  readonly verdicts: readonly PolicyVerdict[];
-  readonly suggestedServiceIds: readonly string[];
-  readonly statements: readonly Statement[];
-}
+export type {
+  DeniedIdentifier,
+  DeploymentCheckAnswer,
+  NeedAnswer,
+  NotGoverned,
+  PolicyVerdict,
+  Statement,
+  StatementKind,
+  UnplacedItem,
+  UsedService,
+  Vendor,
+} from "./answer.ts";
 
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
 const vendorOf = (kind: DeploymentItem["kind"]): Vendor | undefined =>
@@ -176,8 +113,7 @@ function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deploymen
   for (const { owners } of open) for (const id of owners) tally.set(id, (tally.get(id) ?? 0) + 1);
   for (const { item, owners } of open) {
     // A service no longer open to new customers is never suggested while another would do.
-    const closed = (id: string) =>
-      ["deprecated", "sunset", "retired"].includes(catalogue.bySlug.get(id)!.service.lifecycle?.status ?? "");
+    const closed = (id: string) => closedToNew(catalogue, id);
     const chosen =
       owners.find((id) => services.has(id)) ??
       [...owners].sort(
@@ -212,8 +148,11 @@ function unplacedReason(
   };
 }
 
-/** The implicit-needs rows the deployment's tools and types trigger (a plan's APIs through `index`). */
-export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex): ImplicitNeed[] {
+/**
+ * The implicit-needs rows the deployment's tools and types trigger (a plan's APIs through `index`):
+ * what deploying it needs, or (`tools`) the tool commands a user may run beside it (sam logs).
+ */
+export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex, tools = false): ImplicitNeed[] {
   const apis = new Set(index ? googleApis(index, deployment) : []);
   // A plan's azurerm_* types ask for their ARM types as an ARM template's resources do.
   const azure = new Set(index ? deployment.items.flatMap((item) => azureTypeOf(index, item)?.toLowerCase() ?? []) : []);
@@ -222,12 +161,14 @@ export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex): I
     (kind === "azure-type" && azure.has(type.toLowerCase())) ||
     deployment.items.some((item) => item.kind === kind && item.item.toLowerCase() === type.toLowerCase());
   return IMPLICIT_NEEDS.filter((row) => {
+    if ((row.tool === true) !== tools) return false;
     const trigger = row.trigger;
     if (trigger.kind === "cloudformation-template") return deployment.format === "cloudformation";
     if (trigger.kind === "parameter-type")
       return deployment.parameterTypes.some((type) => type.startsWith(trigger.prefix));
     if (trigger.kind === "cdk") return deployment.cdk;
     if (trigger.kind === "sam") return deployment.sam;
+    if (trigger.kind === "property") return deployment.shows?.includes(row.id) === true;
     const kind =
       row.providerId === "aws" ? "cloudformation-type" : row.providerId === "azure" ? "azure-type" : "gcp-api";
     return has(kind, trigger.type) && (trigger.with === undefined || has(kind, trigger.with));
@@ -268,6 +209,8 @@ export function deploymentRequirements(index: TemplateIndex, deployment: Deploym
     } else if (vendor === "gcp" || index.azureIndexed(item) !== false) need(vendor, item, item);
   }
   for (const row of needs) for (const identifier of row.identifiers) need(row.providerId, identifier, row.id);
+  // An ARM template with a linked template not read gets an Azure verdict, if only to say so.
+  if (deployment.notRead.length > 0 && !byVendor.has("azure")) byVendor.set("azure", new Map() as Required);
   return { byVendor, unchecked: sortedUnique(unchecked) };
 }
 
@@ -318,31 +261,99 @@ function verdict(
   required: Required,
   ids: readonly string[],
   document: Document = documentFor(catalogue, vendor, ids),
+  unread: readonly string[] = [],
 ): PolicyVerdict {
   const refused = typeof document === "string" ? document : undefined;
   const denied: DeniedIdentifier[] = [];
+  const notGoverned: NotGoverned[] = [];
   for (const { identifier, why } of [...required.values()].sort((a, b) => (a.identifier < b.identifier ? -1 : 1))) {
     if (typeof document !== "string" && document.allows(identifier)) continue;
-    denied.push({
-      identifier,
-      neededFor: [...why].sort(),
-      approve: sortedUnique(allowersOf(catalogue, index, vendor, identifier)).slice(0, 10),
-    });
+    const approve = sortedUnique(allowersOf(catalogue, index, vendor, identifier)).slice(0, 10);
+    const reason = vendor === "gcp" ? ungovernedReason(index, identifier, approve) : undefined;
+    if (reason) notGoverned.push({ identifier, neededFor: [...why].sort(), reason });
+    else denied.push({ identifier, neededFor: [...why].sort(), approve });
   }
   return {
     providerId: vendor,
     approvedServiceIds: [...ids],
-    allowed: denied.length === 0,
+    // What was not read is not allowed: the verdict speaks only of what it saw.
+    allowed: denied.length === 0 && unread.length === 0,
     checked: required.size,
     denied,
     ...(refused ? { refused } : {}),
+    ...(unread.length > 0 ? { notEvaluated: [...unread] } : {}),
     wider:
       typeof document === "string"
         ? []
         : document.implied
             .filter((entry) => !entry.linkedTo.every((link) => link === "essentials"))
             .map((entry) => ({ id: entry.id, cameWith: entry.linkedTo, complete: entry.complete })),
+    notGoverned,
   };
+}
+
+/**
+ * Why gcp.restrictServiceUsage does not govern an API, when it does not: the constraint governs only
+ * the services Google lists as supported (index.gcpSupportedSource). An API the vendored part of that list
+ * would hold and does not is not governed; one past that part is counted so only when nothing in the
+ * catalogue can approve it (no list could allow it, so a denial would be the catalogue's, not Google's).
+ */
+function ungovernedReason(index: TemplateIndex, api: string, approve: readonly string[]): string | undefined {
+  const governed = index.gcpGoverned(api);
+  if (governed === false)
+    return `Not on Google's list of the services gcp.restrictServiceUsage supports (${index.gcpSupportedSource}): the constraint does not govern it.`;
+  if (governed === undefined && approve.length === 0)
+    return `No catalogue service names it, and neither the vendored part of Google's supported-services list (${index.gcpSupportedSource}, accessapproval … bigtabletableadmin) nor any service confirms the constraint supports it: counted as not governed; Google's page is the authority.`;
+  return undefined;
+}
+
+/**
+ * For each denied item no service being added covers, the one service to approve for it: the first of
+ * those allowing it that is still open to new customers (as place() chooses among owners).
+ */
+function allowing(
+  catalogue: Catalogue,
+  verdicts: readonly PolicyVerdict[],
+  approved: ReadonlySet<string>,
+  adding: ReadonlySet<string>,
+  needs: readonly NeedAnswer[],
+): string[] {
+  // A row with services to approve is allowed by them (a row of a service, through its dependencies).
+  const rows = new Set(needs.filter((row) => row.approve.length > 0).map((row) => row.id));
+  const picks = new Set<string>();
+  for (const { denied } of verdicts)
+    for (const { approve, neededFor } of denied) {
+      const covered = approve.some((id) => approved.has(id) || adding.has(id) || picks.has(id));
+      if (covered || approve.length === 0 || neededFor.every((why) => rows.has(why))) continue;
+      const open = approve.find((id) => !closedToNew(catalogue, id)) ?? approve[0]!;
+      picks.add(open);
+    }
+  return [...picks];
+}
+
+const closedToNew = (catalogue: Catalogue, id: string) =>
+  ["deprecated", "sunset", "retired"].includes(catalogue.bySlug.get(id)?.service.lifecycle?.status ?? "");
+
+/** A tool's commands are no part of the deployment: each named with what to approve to run it, in no verdict. */
+function toolNeedsOf(
+  catalogue: Catalogue,
+  index: TemplateIndex,
+  deployment: Deployment,
+  documents: ReadonlyMap<Vendor, Document>,
+  ids: readonly string[],
+): NeedAnswer[] {
+  return triggeredNeeds(deployment, index, true).map((row) => {
+    const document = documents.get(row.providerId) ?? documentFor(catalogue, row.providerId, ids);
+    const allowed = typeof document !== "string" && row.identifiers.every((identifier) => document.allows(identifier));
+    return {
+      id: row.id,
+      what: row.what,
+      identifiers: row.identifiers,
+      services: row.services,
+      approve: allowed ? [] : row.services.filter((id) => !ids.includes(id)),
+      source: row.source,
+    };
+  });
 }
 
 /** The check's answer. `approvedServiceIds` are known ids (the endpoint checked them). */
@@ -356,10 +367,12 @@ export function checkDeployment(
   const placement = place(catalogue, index, deployment, approved);
   const needs = triggeredNeeds(deployment, index);
   const { byVendor, unchecked } = deploymentRequirements(index, deployment, needs);
+  // A linked template the reader did not fetch is Azure's to evaluate: its verdict says it was not read.
+  const unread = (vendor: Vendor) => (vendor === "azure" ? deployment.notRead : []);
   const ids = sortedUnique(approvedServiceIds);
   const documents = new Map([...byVendor.keys()].map((vendor) => [vendor, documentFor(catalogue, vendor, ids)]));
   const first = [...byVendor].map(([vendor, required]) =>
-    verdict(catalogue, index, vendor, required, ids, documents.get(vendor)),
+    verdict(catalogue, index, vendor, required, ids, documents.get(vendor), unread(vendor)),
   );
   // What the approved list's documents deny, by what needs it: a service not approved is missing
   // only when something of it is denied (or no document speaks its provider's language).
@@ -394,22 +407,25 @@ export function checkDeployment(
     approve: denied.has(row.id) ? (row.service ? [row.service] : row.services).filter((id) => !approved.has(id)) : [],
     source: row.source,
   }));
+  const toolNeeds = toolNeedsOf(catalogue, index, deployment, documents, ids);
   const arrivals = placement.unplaced.flatMap((entry) =>
     entry.arrivesWith && denied.has(entry.item) && !entry.arrivesWith.some((id) => missing.includes(id))
       ? [entry.arrivesWith[0]!]
       : [],
   );
+  const adding = new Set([...missing, ...needAnswers.flatMap((row) => row.approve), ...arrivals]);
   // Only services this catalogue holds: the implicit-needs table names ids a smaller catalogue (a
   // test's, a mirror's subset) may lack, and a document cannot be generated from an unknown id.
   const suggested = sortedUnique([
     ...ids,
-    ...missing,
-    ...needAnswers.flatMap((row) => row.approve),
-    ...arrivals,
+    ...adding,
+    ...allowing(catalogue, first, approved, adding, needAnswers),
   ]).filter((id) => catalogue.bySlug.has(id));
   const verdicts = [...byVendor].flatMap(([vendor, required], at) => [
     first[at]!,
-    ...(suggested.length > ids.length ? [verdict(catalogue, index, vendor, required, suggested)] : []),
+    ...(suggested.length > ids.length
+      ? [verdict(catalogue, index, vendor, required, suggested, undefined, unread(vendor))]
+      : []),
   ]);
   const answer = {
     format: deployment.format,
@@ -417,177 +433,15 @@ export function checkDeployment(
     expanded: deployment.expanded,
     items: deployment.items.length,
     services,
-    missingServiceIds: missing,
+    // Every service the suggested list adds: the verdict needs each one's approval.
+    missingServiceIds: suggested.filter((id) => !approved.has(id)),
     choices: placement.choices,
     unplaced: placement.unplaced,
-    notEvaluated: placement.notEvaluated,
+    notEvaluated: [...placement.notEvaluated, ...deployment.notRead],
     implicitNeeds: needAnswers,
+    toolNeeds,
     verdicts,
     suggestedServiceIds: suggested,
   };
   return { ...answer, statements: statementsOf(index, deployment, answer, unchecked) };
 }
-
-type Unstated = Omit<DeploymentCheckAnswer, "statements">;
-
-/** Which of the services used are approved, allowed without approval (the Flex sample's Application Insights), or lacking. */
-function usedServicesStatus(answer: Unstated): string {
-  const allowedUnlisted = answer.services.filter((service) => !service.approved && service.status === "allowed");
-  if (answer.missingServiceIds.length === 0 && allowedUnlisted.length === 0) return ", all on the approved list";
-  return [
-    answer.missingServiceIds.length > 0 ? `; the approved list lacks ${answer.missingServiceIds.join(", ")}` : "",
-    allowedUnlisted.length > 0
-      ? `; ${allowedUnlisted.map((service) => service.id).join(", ")} ${allowedUnlisted.length === 1 ? "is" : "are"} not on the approved list but allowed by what came with it`
-      : "",
-  ].join("");
-}
-
-/** What the answer says, each sentence with what backs it: never more than was evaluated. */
-function statementsOf(
-  index: TemplateIndex,
-  deployment: Deployment,
-  answer: Unstated,
-  unchecked: readonly string[],
-): Statement[] {
-  const statements: Statement[] = [
-    {
-      kind: "read",
-      text: `Read a ${deployment.format} deployment with ${answer.items} distinct item${answer.items === 1 ? "" : "s"}${deployment.sam ? `, the SAM transform expanded (${deployment.expanded.length} expansions)` : ""}${deployment.cdk ? ", synthesised by the AWS CDK" : ""}.`,
-      checked: ["the template sent", ...(deployment.sam ? [SAM_GENERATED_SOURCE] : [])],
-    },
-    {
-      kind: "services",
-      text: `It uses ${answer.services.length} catalogue service${answer.services.length === 1 ? "" : "s"}${usedServicesStatus(answer)}.`,
-      checked: inventoriesChecked(index, deployment),
-    },
-  ];
-  if (answer.choices.length > 0)
-    statements.push({
-      kind: "services",
-      text: `${answer.choices.length} item${answer.choices.length === 1 ? " is" : "s are"} owned by several catalogue services, none approved: each is counted under one (choices names the others, any of which the policy would allow as well): ${answer.choices
-        .slice(0, 3)
-        .map((choice) => `${choice.item} → ${choice.chosen}`)
-        .join("; ")}${answer.choices.length > 3 ? "; …" : ""}.`,
-      checked: inventoriesChecked(index, deployment),
-    });
-  if (answer.unplaced.length > 0)
-    statements.push({
-      kind: "unplaced",
-      text: `${answer.unplaced.length} item${answer.unplaced.length === 1 ? "" : "s"} not placed in a catalogue service (listed in unplaced with the reason): nothing is said of ${answer.unplaced.length === 1 ? "it" : "them"} beyond that.`,
-      checked: inventoriesChecked(index, deployment),
-    });
-  if (answer.notEvaluated.length > 0)
-    statements.push({
-      kind: "not-evaluated",
-      text: `${answer.notEvaluated.length} Azure type${answer.notEvaluated.length === 1 ? " is" : "s are"} never evaluated by the Indexed-mode policy (no location and tags): ${answer.notEvaluated.slice(0, 6).join(", ")}${answer.notEvaluated.length > 6 ? ", …" : ""}; a mode All copy of the policy would evaluate them.`,
-      checked: ["catalogue/reference/azure-resource-types.txt (Azure/bicep-types-az)"],
-    });
-  for (const row of answer.implicitNeeds)
-    statements.push({
-      kind: "implicit-need",
-      text: `${row.what} needs ${row.identifiers.length} identifier${row.identifiers.length === 1 ? "" : "s"} of ${row.services.join(", ")}${row.approve.length > 0 ? `; approve ${row.approve.join(", ")}` : ""}.`,
-      checked: [`implicit-needs row ${row.id}`, row.source.url],
-    });
-  // A plan's identifiers are those its types' inventories keep, as the providers' files say.
-  const from = planIdentifiersFrom(index, deployment, answer.implicitNeeds.length > 0);
-  // What a document allows beyond the list is said of the approved list's document, once.
-  const said = new Set<string>();
-  for (const entry of answer.verdicts) {
-    const first = !said.has(entry.providerId);
-    said.add(entry.providerId);
-    statements.push(...verdictStatements(first ? entry : { ...entry, wider: [] }, unchecked, index, from));
-  }
-  // A governed provider's types without an identifier, where no verdict of that vendor speaks of them.
-  const uncovered = unchecked.filter((type) => {
-    const vendor = uncheckedVendor(type);
-    return vendor && !answer.verdicts.some((entry) => entry.providerId === vendor);
-  });
-  if (uncovered.length > 0)
-    statements.push({
-      kind: "not-evaluated",
-      text: `${uncovered.length} Terraform type${uncovered.length === 1 ? " has" : "s have"} no policy identifier in ${uncovered.length === 1 ? "its" : "their"} inventory, so no verdict covers ${uncovered.length === 1 ? "it" : "them"}: ${uncovered
-        .slice(0, 6)
-        .map((type) => `${type} (${uncheckedWhy(type)})`)
-        .join(", ")}${uncovered.length > 6 ? ", …" : ""}.`,
-      checked: inventoriesChecked(index, deployment),
-    });
-  const ungoverned = sortedUnique(
-    answer.services.map((service) => service.providerId).filter((id) => !(id in VENDOR_NAME)),
-  );
-  if (ungoverned.length > 0)
-    statements.push({
-      kind: "not-governed",
-      text: `No policy document of this catalogue governs ${ungoverned.join(", ")}: their services are listed, and no verdict is given for them.`,
-      checked: ["the policy generators (AWS, Azure, Google Cloud only)"],
-    });
-  return statements;
-}
-
-function inventoriesChecked(index: TemplateIndex, deployment: Deployment): string[] {
-  const kinds = new Set(deployment.items.map((item) => item.kind));
-  return [
-    ...(kinds.has("cloudformation-type") ? [`inventory aws/cloudformation (${index.cloudFormationSource})`] : []),
-    ...(kinds.has("azure-type")
-      ? ["the Azure services' resourceTypes and catalogue/reference/azure-resource-types.txt"]
-      : []),
-    ...(kinds.has("gcp-api") ? ["the Google Cloud services' apiServices"] : []),
-    ...(kinds.has("terraform-type") ? ["the services' terraformResources"] : []),
-    ...terraformInventoriesChecked(deployment),
-  ];
-}
-
-function verdictStatements(
-  entry: PolicyVerdict,
-  unchecked: readonly string[],
-  index: TemplateIndex,
-  from: Partial<Record<Vendor, string>>,
-): Statement[] {
-  const vendor = VENDOR_NAME[entry.providerId];
-  const list = entry.approvedServiceIds.join(", ");
-  const fromTypes = from[entry.providerId];
-  const checked = [
-    DOCUMENT[entry.providerId],
-    ...(entry.providerId === "aws"
-      ? [`CloudFormation handler permissions (${index.cloudFormationSource})`]
-      : entry.providerId === "azure"
-        ? ["catalogue/reference/azure-resource-types.txt (indexed flags)"]
-        : []),
-    ...(fromTypes ? [index.terraformNeedSource[entry.providerId]] : []),
-  ];
-  const needed = `${unitOf(entry.providerId)} this deployment was found to need${fromTypes ?? ""}`;
-  const skipped = uncheckedNote(entry.providerId, unchecked);
-  const statements: Statement[] = [];
-  const subject = `the ${vendor} document generated from [${list}]`;
-  if (entry.refused)
-    statements.push({
-      kind: "verdict",
-      text: `There is no ${vendor} document for [${list}]: ${entry.refused}`,
-      checked,
-    });
-  else if (entry.allowed)
-    statements.push({
-      kind: "verdict",
-      text: `Under ${subject}, all ${entry.checked} ${needed} are allowed${skipped}. Nothing else was evaluated.`,
-      checked,
-    });
-  else
-    statements.push({
-      kind: "verdict",
-      text: `Under ${subject}, ${entry.denied.length} of ${entry.checked} ${needed} would be denied: ${entry.denied
-        .slice(0, 5)
-        .map((denied) => denied.identifier)
-        .join(
-          ", ",
-        )}${entry.denied.length > 5 ? ", …" : ""} (denied lists each with what needs it and the services that would allow it)${skipped}.`,
-      checked,
-    });
-  for (const wider of entry.wider)
-    statements.push({
-      kind: "wider",
-      text: `The same document also allows ${wider.id}${wider.complete ? " wholly" : " in part"}, which came with ${wider.cameWith.join(", ")}.`,
-      checked: [DOCUMENT[entry.providerId], "the dependencies of the approved services (explain mode's implied)"],
-    });
-  return statements;
-}
-
-const unitOf = (vendor: Vendor) => (vendor === "aws" ? "actions" : vendor === "azure" ? "resource types" : "APIs");

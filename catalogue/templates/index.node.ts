@@ -10,6 +10,7 @@
  * so a plan gets the verdicts a list of APIs, an SCP or an ARM template gets.
  * Built once per catalogue.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { azureResourceTypeIndex } from "../dependencies/dependencies.node.ts";
 import { CLOUDFORMATION_INVENTORY, readHandlerPermissions } from "../inventory/cloudformation.node.ts";
@@ -30,6 +31,15 @@ export interface TemplateIndex {
   /** Azure type → the services whose dependencies name it (a type no service owns). */
   readonly azureNeededBy: (type: string) => readonly string[];
   readonly gcpOwners: (api: string) => readonly string[];
+  /**
+   * Google API → whether gcp.restrictServiceUsage governs it: true when Google's supported-services
+   * list (the vendored part) or a catalogue service (apiServices' restrictServiceUsage) says so, false
+   * when the vendored part of the list covers its place in the alphabet and does not name it,
+   * undefined past that part.
+   */
+  readonly gcpGoverned: (api: string) => boolean | undefined;
+  /** The vendored supported-services list gcpGoverned reads, for the answer's sources. */
+  readonly gcpSupportedSource: string;
   readonly terraformOwners: (type: string) => readonly string[];
   /** google_* Terraform type → the API its provider product calls (gcp/terraform's apis.yaml). */
   readonly terraformApi: (type: string) => string | undefined;
@@ -63,6 +73,36 @@ const NEED_FILES = {
 } as const;
 
 const cache = new WeakMap<Catalogue, TemplateIndex>();
+
+/** Google's "supported services" page for gcp.restrictServiceUsage, vendored in part (its header says which part). */
+const GCP_SUPPORTED_SOURCE = "catalogue/reference/gcp-restrict-service-usage.txt";
+const GCP_SUPPORTED_FILE = new URL("../reference/gcp-restrict-service-usage.txt", import.meta.url);
+
+/**
+ * Whether gcp.restrictServiceUsage governs an API (TemplateIndex.gcpGoverned): the vendored
+ * supported services, the range of the page they cover (their first and last names), and the APIs
+ * catalogue services confirm (apiServices' restrictServiceUsage).
+ */
+function gcpGovernedBy(catalogue: Catalogue): (api: string) => boolean | undefined {
+  const names = readFileSync(GCP_SUPPORTED_FILE, "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  const stems = names.map(stem).sort();
+  const [from, to] = [stems[0] ?? "", stems.at(-1) ?? ""];
+  const supported = new Set([
+    ...names,
+    ...catalogue.services.flatMap(
+      (service) =>
+        catalogue.bySlug
+          .get(service.slug)!
+          .policyIdentifiers.apiServices?.filter((api) => api.restrictServiceUsage)
+          .map((api) => api.name) ?? [],
+    ),
+  ]);
+  return (api) => (supported.has(api) ? true : stem(api) >= from && stem(api) <= to ? false : undefined);
+}
+const stem = (api: string) => api.replace(/\.googleapis\.com$/, "");
 
 const push = (map: Map<string, string[]>, key: string, slug: string) => {
   const list = map.get(key) ?? [];
@@ -147,6 +187,8 @@ export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVEN
     azureIndexed: (type) => bicep.get(type.toLowerCase())?.indexed,
     azureNeededBy: (type) => azureNeeded.get(type.toLowerCase()) ?? [],
     gcpOwners: (api) => gcp.get(api) ?? [],
+    gcpGoverned: gcpGovernedBy(catalogue),
+    gcpSupportedSource: GCP_SUPPORTED_SOURCE,
     terraformOwners: (type) => terraform.get(type) ?? [],
     terraformApi: (type) => terraformApis.get(type),
     terraformNeed: (type) => {

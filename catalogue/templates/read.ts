@@ -9,6 +9,7 @@
 import { isGoogleApi, parseTemplateText, refuseCostly } from "./parse.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
 import { TemplateError } from "./errors.ts";
+import { IMPLICIT_NEEDS } from "../dependencies/implicit-needs.ts";
 
 export type DeploymentFormat = "cloudformation" | "arm" | "terraform-plan" | "gcp-apis";
 
@@ -30,6 +31,12 @@ export interface Deployment {
   readonly sam: boolean;
   /** SAM only: what each AWS::Serverless type expanded to, e.g. "AWS::Serverless::Function → AWS::Lambda::Function". */
   readonly expanded: readonly string[];
+  /** What the input names but the reader could not read, each with where and why (an ARM linked template). */
+  readonly notRead: readonly string[];
+  /** CloudFormation only: Fn::ForEach loops whose collection could not be expanded (each resource's type read once). */
+  readonly loops?: readonly string[];
+  /** CloudFormation only: the implicit-needs rows whose property trigger a resource's Properties show. */
+  readonly shows?: readonly string[];
 }
 
 /** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
@@ -86,6 +93,7 @@ const plain = (format: DeploymentFormat, items: DeploymentItem[]): Deployment =>
   cdk: false,
   sam: false,
   expanded: [],
+  notRead: [],
 });
 
 function apiList(values: unknown[]): Deployment {
@@ -125,34 +133,132 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     Object.values(resources).some((resource) => isObject(resource) && resource.Type === "AWS::CDK::Metadata");
   const items = new Items();
   const expanded = new Set<string>();
-  for (const [logicalId, resource] of Object.entries(resources)) {
+  const loops: string[] = [];
+  const shows = new Set<string>();
+  const read = (logicalId: string, resource: unknown, at: string) => {
     if (!isObject(resource) || typeof resource.Type !== "string")
-      throw new TemplateError(`Resources.${logicalId.slice(0, 80)} has no Type: every resource needs one.`);
+      throw new TemplateError(`${at.slice(0, 120)} has no Type: every resource needs one.`);
     const type = resource.Type.startsWith("Custom::") ? "AWS::CloudFormation::CustomResource" : resource.Type;
     // The CDK's metadata resource is read by the CDK, not deployed as a service's resource.
-    if (type === "AWS::CDK::Metadata") continue;
+    if (type === "AWS::CDK::Metadata") return;
     if (sam && type.startsWith("AWS::Serverless::")) {
       for (const generated of expandServerless(type, resource)) {
         items.add("cloudformation-type", generated, `${logicalId} (${type})`);
         expanded.add(`${type} → ${generated}`);
       }
-      continue;
+      return;
     }
     items.add("cloudformation-type", type, logicalId);
-  }
-  return { format: "cloudformation", items: items.list(), parameterTypes, cdk, sam, expanded: [...expanded].sort() };
+    for (const id of propertyNeeds(type, resource.Properties)) shows.add(id);
+  };
+  for (const [logicalId, resource] of Object.entries(resources))
+    if (logicalId.startsWith(FOR_EACH)) forEach(logicalId, resource, `Resources.${logicalId}`, read, loops);
+    else read(logicalId, resource, `Resources.${logicalId}`);
+  return {
+    format: "cloudformation",
+    items: items.list(),
+    parameterTypes,
+    cdk,
+    sam,
+    expanded: [...expanded].sort(),
+    notRead: [],
+    ...(loops.length > 0 ? { loops } : {}),
+    ...(shows.size > 0 ? { shows: [...shows].sort() } : {}),
+  };
 }
+
+/** The implicit-needs rows a resource's Properties trigger (a runtime need the template shows). */
+function propertyNeeds(type: string, properties: unknown): string[] {
+  return IMPLICIT_NEEDS.flatMap(({ id, trigger }) =>
+    trigger.kind === "property" &&
+    trigger.type === type &&
+    valuesAt(properties, trigger.path.split(".")).some((value) => String(value).toLowerCase() === trigger.equals)
+      ? [id]
+      : [],
+  );
+}
+
+/** The values at a dotted path (`*`: every item of a list). */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  if (path.length === 0) return [value];
+  const [head, ...rest] = path as [string, ...string[]];
+  if (head === "*") return Array.isArray(value) ? value.flatMap((item) => valuesAt(item, rest)) : [];
+  return isObject(value) && Object.hasOwn(value, head) ? valuesAt(value[head], rest) : [];
+}
+
+const FOR_EACH = "Fn::ForEach::";
+
+/**
+ * Fn::ForEach (the AWS::LanguageExtensions transform): `Fn::ForEach::Name: [Identifier, Collection,
+ * {OutputKey: resource}]`, an output key being a resource or a nested loop. Each output resource is
+ * read once per value of a literal collection, its logical id and type with `${Identifier}` (or
+ * `&{Identifier}`) replaced; a collection given by Ref, a parameter or another function cannot be
+ * expanded here, so each output resource's type is read once and the loop is named in `loops`
+ * (https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/intrinsic-function-reference-foreach.html).
+ */
+function forEach(
+  key: string,
+  loop: unknown,
+  at: string,
+  read: (logicalId: string, resource: unknown, at: string) => void,
+  loops: string[],
+  outer: (text: string) => string = (text) => text,
+): void {
+  if (!Array.isArray(loop) || loop.length !== 3 || typeof loop[0] !== "string" || !isObject(loop[2]))
+    throw new TemplateError(
+      `${at.slice(0, 120)} is not a loop CloudFormation reads: Fn::ForEach takes [identifier, collection, {output key: resource}].`,
+    );
+  const [identifier, collection, outputs] = loop as [string, unknown, Record<string, unknown>];
+  const values =
+    Array.isArray(collection) && collection.every((value) => typeof value === "string") ? collection : undefined;
+  const note = `${key.slice(FOR_EACH.length)} (its collection is given by ${describe(collection)}: each resource's type read once)`;
+  if (!values && !loops.includes(note)) loops.push(note);
+  // Each value binds the identifier, inside the loops that enclose this one (outer) as well.
+  const bind = (value: string | undefined) => (text: string) =>
+    value === undefined
+      ? outer(text)
+      : outer(text)
+          .replaceAll(`\${${identifier}}`, value)
+          .replaceAll(`&{${identifier}}`, value.replace(/[^A-Za-z0-9]/g, ""));
+  for (const [outputKey, output] of Object.entries(outputs))
+    for (const value of (values ?? [undefined]) as (string | undefined)[]) {
+      const substitute = bind(value);
+      if (outputKey.startsWith(FOR_EACH)) {
+        forEach(outputKey, output, `${at}.${outputKey}`, read, loops, substitute);
+        continue;
+      }
+      const resource =
+        isObject(output) && typeof output.Type === "string" ? { ...output, Type: substitute(output.Type) } : output;
+      read(substitute(outputKey), resource, `${at}.${outputKey}`);
+    }
+}
+
+const describe = (value: unknown): string =>
+  isObject(value)
+    ? (Object.keys(value)[0] ?? "an object")
+    : Array.isArray(value)
+      ? "a list of non-strings"
+      : typeof value;
 
 /** ARM resources: an array, or (languageVersion 2.0, Bicep with symbolic names) an object keyed by name. */
 const armResources = (value: unknown): unknown[] =>
   Array.isArray(value) ? value : isObject(value) ? Object.values(value) : [];
 
+/** The linked template's URI as written (an expression is kept as text), for the answer. */
+const linkOf = (link: unknown): string => {
+  const uri = isObject(link) ? (link.uri ?? link.id ?? link.relativePath) : undefined;
+  return typeof uri === "string" ? uri.slice(0, 200) : "(no uri)";
+};
+
 /**
  * ARM: every resource, its nested resources with their full type (parent type / child name), and
  * each nested deployment's own template (Microsoft.Resources/deployments, mode inline: Bicep's modules).
+ * A nested deployment's linked template (properties.templateLink) lives elsewhere and is never
+ * fetched: it is listed in notRead, so no verdict speaks for it.
  */
 function arm(template: Record<string, unknown>): Deployment {
   const items = new Items();
+  const notRead: string[] = [];
   const walk = (resources: unknown[], parentType: string | undefined, path: string) => {
     resources.forEach((resource, index) => {
       const at = `${path}[${index}]`;
@@ -167,10 +273,13 @@ function arm(template: Record<string, unknown>): Deployment {
       walk(armResources(resource.resources), type, `${at}.resources`);
       const inner = isObject(resource.properties) ? resource.properties.template : undefined;
       if (isObject(inner)) walk(armResources(inner.resources), undefined, `${at}.properties.template.resources`);
+      const link = isObject(resource.properties) ? resource.properties.templateLink : undefined;
+      if (link !== undefined && !isObject(inner))
+        notRead.push(`${name}: linked template ${linkOf(link)} (${at}.properties.templateLink)`);
     });
   };
   walk(armResources(template.resources), undefined, "resources");
-  return plain("arm", items.list());
+  return { ...plain("arm", items.list()), notRead };
 }
 
 interface PlanResource {

@@ -19,13 +19,45 @@ function verdictBlocks(answer: DeploymentCheckAnswer): Block[] {
   return answer.verdicts.map((verdict) => {
     const which = verdict.approvedServiceIds.join(", ") || "nothing";
     const head = `${VENDOR_NAMES[verdict.providerId]}, from ${which}: `;
-    if (verdict.allowed) return paragraph(head, { strong: `allowed` }, ` (${verdict.checked} checked).`);
+    const ungoverned =
+      verdict.notGoverned.length > 0
+        ? ` Not governed by the document: ${verdict.notGoverned.map((entry) => entry.identifier).join(", ")}.`
+        : "";
+    if (verdict.allowed) return paragraph(head, { strong: `allowed` }, ` (${verdict.checked} checked).${ungoverned}`);
+    if (verdict.notEvaluated)
+      return paragraph(
+        head,
+        { strong: "not evaluated" },
+        ` (not read: ${verdict.notEvaluated.join("; ")}; ${verdict.denied.length} of ${verdict.checked} denied in what was read).`,
+      );
     const denied = verdict.denied.map(
       (entry) =>
         `${entry.identifier} (for ${entry.neededFor.join(", ")}; ${entry.approve.length > 0 ? `approve ${entry.approve.join(" or ")}` : "no catalogue service allows it"})`,
     );
-    return paragraph(head, { strong: "denied" }, ` ${verdict.refused ?? denied.join("; ")}.`);
+    return paragraph(head, { strong: "denied" }, ` ${verdict.refused ?? denied.join("; ")}.${ungoverned}`);
   });
+}
+
+/**
+ * What the list lacks, in one sentence (here and in the site's box): the services missingServiceIds
+ * names, or, when it names none, whether the approved list's documents allow everything they checked
+ * (a denied item no catalogue service allows is said to be so, never "every service"), and that part
+ * of the deployment was not read when so.
+ */
+export function whatToAdd(answer: {
+  readonly missingServiceIds: readonly string[];
+  readonly verdicts: readonly Pick<PolicyVerdict, "allowed" | "denied" | "notEvaluated">[];
+}): string {
+  const unread = answer.verdicts.some((verdict) => verdict.notEvaluated);
+  const partly = unread ? " Part of the deployment was not read (a linked template): no verdict allows it." : "";
+  if (answer.missingServiceIds.length > 0) return `Add to your list: ${answer.missingServiceIds.join(", ")}.${partly}`;
+  if (unread) return partly.trim();
+  const denied = answer.verdicts.filter((verdict) => !verdict.allowed);
+  if (denied.length === 0) return "Your list holds every service this deployment uses.";
+  const identifiers = [...new Set(denied.flatMap((verdict) => verdict.denied.map((entry) => entry.identifier)))];
+  return identifiers.length > 0
+    ? `No catalogue service would allow what stays denied: ${identifiers.slice(0, 5).join(", ")}${identifiers.length > 5 ? ", …" : ""}.`
+    : "No document could be made from your list (see the verdicts).";
 }
 
 /** The check's answer as a page. */
@@ -42,7 +74,7 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
     paragraph(
       added.length > 0
         ? `Add ${added.join(", ")}: the list becomes ${answer.suggestedServiceIds.join(", ")}.`
-        : "Nothing: the approved list holds every service the deployment uses.",
+        : whatToAdd(answer),
     ),
     heading(2, "Services used"),
     {
@@ -59,6 +91,11 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
     blocks.push(
       heading(2, "Implicit needs"),
       list(answer.implicitNeeds.map((need) => [`${need.what} `, link("(vendor page)", need.source.url)])),
+    );
+  if (answer.toolNeeds.length > 0)
+    blocks.push(
+      heading(2, "Tool needs (not the deployment's)"),
+      list(answer.toolNeeds.map((need) => [`${need.what} `, link("(vendor page)", need.source.url)])),
     );
   if (answer.unplaced.length > 0)
     blocks.push(heading(2, "Not placed"), list(answer.unplaced.map((item) => [`${item.item}: ${item.reason}`])));

@@ -36,6 +36,14 @@ function templateFor(row: ImplicitNeed): unknown {
       Transform: "AWS::Serverless-2016-10-31",
       Resources: { Fn: { Type: "AWS::Serverless::Function", Properties: { Runtime: "python3.12" } } },
     };
+  if (trigger.kind === "property") {
+    // The path's keys nested, each `*` a one-item list, the value at the end.
+    const properties = trigger.path
+      .split(".")
+      .reverse()
+      .reduce<unknown>((inner, key) => (key === "*" ? [inner] : { [key]: inner }), trigger.equals);
+    return { Resources: { Resource: { Type: trigger.type, Properties: properties } } };
+  }
   if (row.providerId === "gcp") return [trigger.type];
   return {
     $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
@@ -85,6 +93,17 @@ describe("the implicit-needs table", () => {
     it("applies to a template showing its trigger, with its source, and what to approve is allowed with it", () => {
       const owner = row.providerId === "aws" ? ["aws-s3"] : row.service ? [row.service] : [];
       const answer = checkTemplate(catalogue, templateFor(row), owner.length > 0 ? owner : row.services);
+      // A tool's command is named apart (toolNeeds), with what to approve to run it, in no verdict.
+      if (row.tool) {
+        const tool = answer.toolNeeds.find((need) => need.id === row.id);
+        expect(tool?.source.url, row.id).toBe(row.source.url);
+        expect(answer.implicitNeeds.map((need) => need.id)).not.toContain(row.id);
+        for (const verdict of answer.verdicts)
+          expect(verdict.denied.filter((denied) => denied.neededFor.includes(row.id))).toEqual([]);
+        for (const identifier of row.identifiers)
+          expect(allows(row, [...answer.suggestedServiceIds, ...tool!.approve], identifier), identifier).toBe(true);
+        return;
+      }
       const found = answer.implicitNeeds.find((need) => need.id === row.id);
       expect(found, row.id).toBeDefined();
       expect(found!.source.url).toBe(row.source.url);
@@ -284,7 +303,8 @@ describe("reading deployments", () => {
       type,
       change: { actions: ["create"] },
     });
-    // google_agent_registry_service calls agentregistry.googleapis.com, which no catalogue service names.
+    // google_agent_registry_service calls agentregistry.googleapis.com, which no catalogue service names
+    // and Google's supported-services list (the vendored part covers its place) does not: not governed.
     const plan = {
       format_version: "1.2",
       resource_changes: [
@@ -304,13 +324,15 @@ describe("reading deployments", () => {
       answer.verdicts.map((verdict) => [
         verdict.allowed,
         verdict.denied.map((entry) => [entry.identifier, entry.approve]),
+        verdict.notGoverned.map((entry) => [entry.identifier, entry.reason]),
       ]);
     expect(identifiers(fromPlan)).toEqual(identifiers(fromApis));
     expect(fromPlan.implicitNeeds.map((need) => need.id)).toEqual(["gcp-eventarc-pubsub"]);
-    const denied = fromPlan.verdicts[0]!.denied;
-    expect(denied.map((entry) => entry.identifier)).toEqual(["agentregistry.googleapis.com"]);
-    expect(denied[0]!.neededFor).toEqual(["google_agent_registry_service"]);
-    expect(denied[0]!.approve).toEqual([]);
+    expect(fromPlan.verdicts[0]!.denied).toEqual([]);
+    const notGoverned = fromPlan.verdicts[0]!.notGoverned;
+    expect(notGoverned.map((entry) => entry.identifier)).toEqual(["agentregistry.googleapis.com"]);
+    expect(notGoverned[0]!.neededFor).toEqual(["google_agent_registry_service"]);
+    expect(notGoverned[0]!.reason).toContain("the constraint does not govern it");
     expect(
       gcpOrgPolicy(catalogue, ["gcp-eventarc"]).policy.spec.rules[0]!.values.allowedValues.includes(
         "agentregistry.googleapis.com",
@@ -324,7 +346,7 @@ describe("reading deployments", () => {
     ]);
     const verdict = fromPlan.statements.find((statement) => statement.kind === "verdict")!.text;
     expect(verdict).toContain("apis.yaml and was not checked (google_billing_account_iam_member)");
-    expect(verdict).toContain("would be denied: agentregistry.googleapis.com");
+    expect(verdict).toContain("are allowed (1 of them because the constraint does not govern them)");
   });
 
   it("reads a list of Google APIs as text or as an array", () => {

@@ -2769,7 +2769,7 @@ export interface components {
           from: string[];
         }[];
       }[];
-      /** @description Services it uses that the approved list lacks */
+      /** @description Services the approved list lacks whose approval the verdict needs: those it uses with something denied, the implicit needs' services, and for a denied item none of them covers the first service allowing it (what suggestedServiceIds adds) */
       missingServiceIds: string[];
       /** @description Items several services own, none approved: the service counted, and the others that would do as well */
       choices: {
@@ -2786,10 +2786,23 @@ export interface components {
         reason: string;
         arrivesWith?: string[];
       }[];
-      /** @description Azure types the Indexed-mode policy never evaluates */
+      /** @description Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`) */
       notEvaluated: string[];
       /** @description What the deployment's tools and types need beyond their own services, each row with its vendor page */
       implicitNeeds: {
+        id: string;
+        what: string;
+        identifiers: string[];
+        services: string[];
+        approve: string[];
+        source: {
+          url: string;
+          backs: string;
+          checked: string;
+        };
+      }[];
+      /** @description Tool commands a user may run beside the deployment (sam logs), each with its vendor page and what to approve to run it: not what the deployment needs, counted in no verdict (added in 1.11.0) */
+      toolNeeds: {
         id: string;
         what: string;
         identifiers: string[];
@@ -2816,10 +2829,18 @@ export interface components {
           approve: string[];
         }[];
         refused?: string;
+        /** @description What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink), each with where: allowed is then false (added in 1.11.0) */
+        notEvaluated?: string[];
         wider: {
           id: string;
           cameWith: string[];
           complete: boolean;
+        }[];
+        /** @description What the document does not govern, never denied, each with why (Google: APIs gcp.restrictServiceUsage does not apply to, per Google's supported-services list); empty for AWS and Azure (added in 1.11.0) */
+        notGoverned: {
+          identifier: string;
+          neededFor: string[];
+          reason: string;
         }[];
       }[];
       /** @description The approved list with what the check says to add */

@@ -3,10 +3,17 @@
  * chosen template and the list in this browser, sent to POST /v1/deployments/check; the answer
  * drawn below the form as text nodes (template text is never parsed as HTML).
  */
+import { whatToAdd } from "../../../catalogue/templates/render.ts";
 import { API_URL, errorMessage, readList } from "./common.ts";
 
 interface Answer {
-  verdicts: { providerId: string; approvedServiceIds: string[]; allowed: boolean; denied: { identifier: string }[] }[];
+  verdicts: {
+    providerId: string;
+    approvedServiceIds: string[];
+    allowed: boolean;
+    denied: { identifier: string; neededFor: string[]; approve: string[] }[];
+    notEvaluated?: string[];
+  }[];
   missingServiceIds: string[];
   suggestedServiceIds: string[];
   statements: { text: string; checked: string[] }[];
@@ -28,14 +35,16 @@ function draw(answer: Answer): void {
     element(
       "p",
       `${verdict.providerId}, from ${verdict.approvedServiceIds.join(", ") || "nothing"}: ${
-        verdict.allowed ? "allowed" : `denied ${verdict.denied.map((entry) => entry.identifier).join(", ")}`
+        verdict.allowed
+          ? "allowed"
+          : verdict.notEvaluated
+            ? `not evaluated (not read: ${verdict.notEvaluated.join("; ")})`
+            : `denied ${verdict.denied.map((entry) => entry.identifier).join(", ")}`
       }.`,
     ),
   );
-  const add =
-    answer.missingServiceIds.length > 0
-      ? `Add to your list: ${answer.missingServiceIds.join(", ")}.`
-      : "Your list holds every service this deployment uses.";
+  // The sentence follows missingServiceIds and the verdicts: never "every service" over a denial.
+  const add = whatToAdd(answer);
   const statements = document.createElement("ul");
   for (const statement of answer.statements)
     statements.append(element("li", `${statement.text} Checked: ${statement.checked.join("; ")}.`));

@@ -1,0 +1,87 @@
+/**
+ * The deployment check's answer as types (check.ts makes it, statements.ts says it, render.ts draws
+ * it); catalogue/schema/deployment-check.ts is its contract.
+ */
+import type { Deployment, DeploymentItem } from "./read.ts";
+
+export type Vendor = "aws" | "azure" | "gcp";
+
+export interface UsedService {
+  readonly id: string;
+  readonly providerId: string;
+  readonly approved: boolean;
+  /** Not approved: missing (something of it is denied) or allowed (the document allows all it needs here). */
+  readonly status?: "missing" | "allowed";
+  /** Not approved, but wholly allowed by the approved list's document: what it came with. */
+  readonly allowedThrough?: readonly string[];
+  readonly items: { readonly item: string; readonly from: readonly string[] }[];
+}
+export interface UnplacedItem {
+  readonly item: string;
+  readonly kind: DeploymentItem["kind"];
+  readonly from: readonly string[];
+  readonly reason: string;
+  /** Services whose dependencies name it (an Azure type no service owns). */
+  readonly arrivesWith?: readonly string[];
+}
+export interface NeedAnswer {
+  readonly id: string;
+  readonly what: string;
+  readonly identifiers: readonly string[];
+  readonly services: readonly string[];
+  readonly approve: readonly string[];
+  readonly source: { readonly url: string; readonly backs: string; readonly checked: string };
+}
+export interface DeniedIdentifier {
+  readonly identifier: string;
+  /** What in the deployment needs it: resource types, APIs or implicit-need rows. */
+  readonly neededFor: readonly string[];
+  /** Catalogue services whose approval would allow it (empty: none owns it). */
+  readonly approve: readonly string[];
+}
+export interface PolicyVerdict {
+  readonly providerId: Vendor;
+  readonly approvedServiceIds: readonly string[];
+  readonly allowed: boolean;
+  readonly checked: number;
+  readonly denied: readonly DeniedIdentifier[];
+  /** Why the whole document could not be made (nothing to allow), when so. */
+  readonly refused?: string;
+  /** What the deployment holds that this verdict did not read (an ARM linked template): allowed is then false. */
+  readonly notEvaluated?: readonly string[];
+  /** Services the document allows though not in approvedServiceIds, each with what brought it. */
+  readonly wider: readonly { readonly id: string; readonly cameWith: readonly string[]; readonly complete: boolean }[];
+  /** What the document does not govern (Google: APIs gcp.restrictServiceUsage does not apply to): never denied. */
+  readonly notGoverned: readonly NotGoverned[];
+}
+export interface NotGoverned {
+  readonly identifier: string;
+  readonly neededFor: readonly string[];
+  readonly reason: string;
+}
+export interface Statement {
+  readonly kind: StatementKind;
+  readonly text: string;
+  readonly checked: readonly string[];
+}
+export type StatementKind =
+  "read" | "services" | "unplaced" | "not-evaluated" | "implicit-need" | "verdict" | "wider" | "not-governed";
+
+export interface DeploymentCheckAnswer {
+  readonly format: Deployment["format"];
+  readonly tools: readonly string[];
+  readonly expanded: readonly string[];
+  readonly items: number;
+  readonly services: readonly UsedService[];
+  readonly missingServiceIds: readonly string[];
+  /** Items several services own, none approved: the one counted, and the others that would do as well. */
+  readonly choices: readonly { readonly item: string; readonly chosen: string; readonly oneOf: readonly string[] }[];
+  readonly unplaced: readonly UnplacedItem[];
+  readonly notEvaluated: readonly string[];
+  readonly implicitNeeds: readonly NeedAnswer[];
+  /** Tool commands a user may run beside the deployment (sam logs): not the deployment's needs, in no verdict. */
+  readonly toolNeeds: readonly NeedAnswer[];
+  readonly verdicts: readonly PolicyVerdict[];
+  readonly suggestedServiceIds: readonly string[];
+  readonly statements: readonly Statement[];
+}
