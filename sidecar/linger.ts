@@ -23,12 +23,21 @@ export function lingerAfterRefusal(app: FastifyInstance): void {
   app.addHook("onSend", (request, reply, payload, done) => {
     // Only a real connection lingers (an injected request has no socket to read from).
     const socket = request.raw.socket;
-    if (reply.statusCode >= 400 && !request.raw.complete && socket instanceof Socket) {
+    if (reply.statusCode >= 400 && bodyStillComing(request.raw) && socket instanceof Socket) {
       reply.header("connection", "close");
       linger(request.raw, socket);
     }
     done(null, payload);
   });
+}
+
+/**
+ * Whether the request has a body not read to its end. A request without one (a GET) is not
+ * `complete` either until its empty stream is read, and its connection stays open.
+ */
+function bodyStillComing(request: IncomingMessage): boolean {
+  const declared = request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"]) > 0;
+  return declared && !request.complete;
 }
 
 function linger(request: IncomingMessage, socket: Socket): void {
