@@ -55,6 +55,7 @@ export const BROWSER_CORE = [
   "catalogue/format/markdown.ts",
   "catalogue/render/pages.ts",
   "catalogue/render/relative.ts",
+  "catalogue/templates/render.ts",
   "catalogue/render/theme.ts",
   "catalogue/search/search-engine.ts",
   "catalogue/search/search-data.ts",
