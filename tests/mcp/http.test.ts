@@ -147,6 +147,7 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(answers.map((answer) => answer.json().id)).toEqual(slugs.map((_, i) => i));
   });
 
+  // Its worker loads the catalogue from YAML: 10 s alone, past 30 s beside the other suites.
   it("answers in the worker thread, as the heavy rows are, the same as the API and counted in the row's bucket", async () => {
     const run = vi.spyOn(HeavyWorker.prototype, "run");
     // The worker loads the data folder's catalogue, as realCatalogue() does.
@@ -206,7 +207,7 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(answers.at(-1).result.structuredContent).toMatchObject({ status: 429 });
     expect(JSON.stringify(answers.at(-1).result)).toContain("the strict bucket");
     run.mockRestore();
-  });
+  }, 120_000);
 
   it("answers transport errors in the API's Error shape: no stream (405), Accept (406), batches, bad JSON-RPC", async () => {
     const app = await build();
