@@ -276,12 +276,13 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
           const scpSection = page.locator('[data-download="scp"]');
           await scpSection.locator("summary", { hasText: "Essentials kept usable" }).waitFor();
           expect(await page.locator('[data-download="azure"] [data-explain]').innerText()).toMatch(/Nothing to allow/);
-          expect(await page.locator('[data-download="azure"] button').isDisabled()).toBe(true);
-          const scp = JSON.parse(await download(page, () => scpSection.locator("button").click())) as {
+          // Each policy card has its JSON button first, then its .tf one.
+          expect(await page.locator('[data-download="azure"] button').first().isDisabled()).toBe(true);
+          const scp = JSON.parse(await download(page, () => scpSection.locator("button").first().click())) as {
             Statement: { NotAction: string[] }[];
           };
           expect(scp.Statement[0]!.NotAction).toEqual(expect.arrayContaining(["s3:*", "lambda:*", "iam:*", "sts:*"]));
-          const gcp = await download(page, () => page.locator('[data-download="gcp"] button').click());
+          const gcp = await download(page, () => page.locator('[data-download="gcp"] button').first().click());
           expect(gcp).toContain("storage.googleapis.com");
           const markdown = await download(page, () => page.locator('[data-download="markdown"] button').click());
           // The same document as the API's.
