@@ -73,7 +73,8 @@ describe.skipIf(!executablePath)("the list builder's deployment check, in a brow
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(`${base}/list/`);
-    expect(await page.isVisible("[data-check-file]")).toBe(true);
+    // The script shows the file picker once it runs (progressive enhancement): wait for it.
+    await page.waitForSelector("[data-check-file]", { state: "visible" });
     await page.fill("#check-template", TEMPLATE);
     await page.click("[data-check-form] button[type=submit]");
     await page.waitForSelector("[data-check-answer] h3");
