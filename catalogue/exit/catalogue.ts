@@ -14,6 +14,7 @@ import {
   flagshipPrior,
 } from "./context.ts";
 import type { Catalogue } from "../load/load.ts";
+import { capabilityData, capabilityIndex, type CapabilityData } from "../equivalence/capabilities.ts";
 import type { CompatibilityClaimT, CompatibilityNotSupportedT, ServiceLineageT } from "../schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 
@@ -64,6 +65,8 @@ export interface CompactExitCatalogue {
   readonly groups: readonly (readonly [string, string, readonly string[], readonly string[], readonly string[]])[];
   /** The compatibility terms swept over groups: [term id, group ids]. */
   readonly termGroups: readonly (readonly [string, readonly string[]])[];
+  /** Each job's capabilities and which each service has or lacks (capabilities.yaml, without sources). */
+  readonly capabilities?: CapabilityData;
 }
 
 export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue {
@@ -125,6 +128,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
     termGroups: [...catalogue.compatibilityById.values()].flatMap((term) =>
       term.groups ? [[term.id, term.groups] as const] : [],
     ),
+    ...(catalogue.source.capabilities ? { capabilities: capabilityData(catalogue.source.capabilities) } : {}),
   };
 }
 
@@ -222,6 +226,7 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
         : {}),
     })),
     compatibilityById: new Map(compact.termGroups.map(([id, groups]) => [id, { groups }])),
+    ...(compact.capabilities ? { capabilities: capabilityIndex(compact.capabilities) } : {}),
     bySlug,
     providerById,
     priors,

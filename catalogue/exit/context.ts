@@ -4,6 +4,8 @@
  * shapes the phases pass on (peers, placement, the ranking's context).
  */
 import type { ExposureCatalogue } from "../equivalence/exposure.ts";
+import type { CapabilityIndex } from "../equivalence/capabilities.ts";
+import type { CapabilityDifferenceT } from "../schema/capabilities.ts";
 import type { EquivalenceGroup, ServiceRecord } from "../load/load.ts";
 import type { CatalogueReleaseT, ExitCandidateT, ExitJobT, ProviderT, ServiceT } from "../schema/index.ts";
 import { roundedPrior } from "../search/search.ts";
@@ -28,6 +30,8 @@ export interface ExitCatalogue extends ExposureCatalogue {
   /** The compatibility terms' swept groups (compatibility.yaml `groups`): which job a protocol is part of. */
   readonly compatibilityById?: ReadonlyMap<string, { readonly groups?: readonly string[] | undefined }>;
 
+  /** Each job's capabilities and which each service has (capabilities.yaml): what a candidate keeps and loses. */
+  readonly capabilities?: CapabilityIndex | undefined;
   /** Each service's flagship prior, where the records lack what computes it (the compact catalogue). */
   readonly priors?: ReadonlyMap<string, number>;
   readonly providerById: ReadonlyMap<
@@ -90,6 +94,9 @@ export interface Peer {
   readonly jobFits: readonly JobFit[];
   /** Its best fit on those jobs (jobs.ts overallFit). */
   readonly fit: Fit;
+  /** Of the replaced service's capabilities over its jobs (capabilities.yaml): how many it keeps, how many it is recorded as lacking. */
+  readonly kept: number;
+  readonly lacking: number;
 }
 
 /** How a candidate does a job: same-product, compatible, partly-compatible, equivalent, look-alike. */
@@ -100,6 +107,8 @@ export interface JobFit {
   readonly status: ExitJobT["status"] | "none";
   readonly fit?: Fit;
   readonly lost: readonly string[];
+  /** The job's capabilities the replaced service has, as this candidate keeps them (capabilities.yaml). */
+  readonly capabilities?: CapabilityDifferenceT;
 }
 
 export interface Moving {

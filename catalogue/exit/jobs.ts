@@ -16,6 +16,7 @@ import {
   type PlanContext,
 } from "./context.ts";
 import type { ExitCandidateT, ExitJobT } from "../schema/index.ts";
+import { capabilityDifference, lostWords } from "../equivalence/capabilities.ts";
 
 export type Coverage = ExitJobT["status"];
 
@@ -58,8 +59,16 @@ export function jobFit(context: PlanContext, approved: Approved, peer: Judged, g
       .map(([id, note]) => `${id}: not supported${note ? ` (${note})` : ""}`),
   ];
   if (peer.groups.includes(groupId)) {
-    if (lost.length > 0) return { group: groupId, status: "partial", fit: "partly-compatible", lost };
-    return { group: groupId, status: "covered", fit: shares ? "compatible" : "equivalent", lost };
+    // What the replaced service has of the job's capabilities and the member lacks or is not known
+    // to have (issue 98): membership alone does not say SMB, pull delivery or signing come along.
+    const index = context.catalogue.capabilities;
+    const capabilities = capabilityDifference(index, groupId, approved.service.slug, peer.record.service.slug);
+    const short = capabilities ? capabilities.lost.length + capabilities.notKnown.length : 0;
+    const all = [...lost, ...(capabilities && index ? lostWords(index, capabilities) : [])];
+    const withCapabilities = capabilities ? { capabilities } : {};
+    if (lost.length > 0) return { group: groupId, status: "partial", fit: "partly-compatible", lost: all, ...withCapabilities };
+    const fit = shares ? "compatible" : "equivalent";
+    return { group: groupId, status: short > 0 ? "partial" : "covered", fit, lost: all, ...withCapabilities };
   }
   // Not a member: a protocol of the job spoken in part does that part (STACKIT Intake's Kafka for
   // Event Hubs); spoken whole, it is still not the job (a MySQL server is not cloud-native MySQL).
@@ -185,6 +194,7 @@ export function jobEntries(
       ...(fit.fit ? { fit: fit.fit } : {}),
       proposed: candidates[i]!.proposed,
       lost: [...fit.lost],
+      ...(fit.capabilities ? { capabilities: fit.capabilities } : {}),
     };
   });
 }

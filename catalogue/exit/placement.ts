@@ -69,6 +69,8 @@ function peersOn(context: PlanContext, approved: Approved, jobs: readonly string
       prior: context.prior(peer.service.slug),
       jobFits,
       fit: overallFit(jobFits, wholeJob, partial.length, judged.lineage),
+      kept: jobFits.reduce((sum, fit) => sum + (fit.capabilities?.kept.length ?? 0), 0),
+      lacking: jobFits.reduce((sum, fit) => sum + (fit.capabilities?.lost.length ?? 0), 0),
     };
   });
 }
@@ -77,7 +79,10 @@ function peersOn(context: PlanContext, approved: Approved, jobs: readonly string
  * A candidate's real signals, best first when compared in order (lower is better; rule "job fit"
  * in catalogue/data/README.md): generally available; then job fit: how it does the service's
  * primary job (whole, in part, not), how many of its jobs it does whole, how many at all; then
- * the same product (lineage); then shared compatibility entries — first those the replaced
+ * how many of the replaced service's capabilities it keeps, and how few it is recorded as lacking
+ * (capabilities.yaml: Azure Files to a share with SMB before an NFS-only one), on the primary job
+ * right after how it does it (Key Vault to a key manager that signs before a secret store doing
+ * two jobs), over all jobs after the counts; then the same product (lineage); then shared compatibility entries — first those the replaced
  * service speaks for the whole job, then any (its own scoped ones: AWS OpenSearch's Elasticsearch
  * 7.10 API); then its category. Group size never ranks.
  */
@@ -86,8 +91,12 @@ export function tierOf(peer: Peer, replaced: ServiceT): number[] {
   return [
     peer.service.lifecycle ? 1 : 0,
     primary ? coverageRank(primary.status) : 0,
+    -(primary?.capabilities?.kept.length ?? 0),
+    primary?.capabilities?.lost.length ?? 0,
     -peer.jobFits.filter((fit) => fit.status === "covered").length,
     -peer.jobFits.filter((fit) => fit.status !== "none").length,
+    -peer.kept,
+    peer.lacking,
     peer.lineage ? 0 : 1,
     -peer.wholeJob,
     -peer.compatibility.length,

@@ -12,8 +12,12 @@ import type { ExitCandidateT } from "../schema/index.ts";
 const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "lifecycle",
   "groups",
+  "capabilities",
+  "capabilities",
   "groups",
   "groups",
+  "capabilities",
+  "capabilities",
   "lineage",
   "compatibility",
   "compatibility",
@@ -33,9 +37,9 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
  * Where sortCandidates' key holds "its provider's flagship for the job", "a provider the list uses"
  * and "the service's groups it covers".
  */
-const FLAGSHIP_AT = 8;
-const CHOSEN_AT = 9;
-const JOBS_AT = 10;
+const FLAGSHIP_AT = 12;
+const CHOSEN_AT = 13;
+const JOBS_AT = 14;
 
 interface Ranked {
   readonly peer: Peer;
@@ -148,6 +152,8 @@ function decisionWords(context: RankContext, ranked: Ranked, other: Ranked, abov
       return `${verb} by compatibility: ${me} shares ${plural(mine.compatibility.length, "compatibility entry", "compatibility entries")}, ${them} ${theirs.compatibility.length}.`;
     case "groups":
       return `${verb} by job fit: ${me} ${jobWords(mine)}, ${them} ${jobWords(theirs)}.`;
+    case "capabilities":
+      return `${verb} by capabilities: ${me} keeps ${plural(mine.kept, "capability", "capabilities")} of the service's (lacks ${mine.lacking}), ${them} ${theirs.kept} (lacks ${theirs.lacking}).`;
     case "category":
       return `${verb} by category: ${above ? me : them} is in the service's category.`;
     case "consolidation":

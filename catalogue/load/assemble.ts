@@ -4,6 +4,8 @@
  * properties, services with their records, groups and the lookups by id. Pure: no file is read here.
  */
 
+import { capabilityData, capabilityIndex, type CapabilityIndex } from "../equivalence/capabilities.ts";
+import type { CapabilitiesFileT } from "../schema/capabilities.ts";
 import type { DependencyMap } from "../dependencies/dependencies.ts";
 import {
   EU_EEA_COUNTRIES,
@@ -92,6 +94,8 @@ export interface Catalogue {
   readonly changes: readonly CatalogueReleaseT[];
   /** The validated data it was assembled from (JSON-serialisable; mirrors ship it). */
   readonly source: CatalogueSource;
+  /** The capabilities of each job and which each service has (data/capabilities.yaml; absent in older builds). */
+  readonly capabilities?: CapabilityIndex;
 }
 
 /** Validated data files: what assembleCatalogue() indexes. */
@@ -110,6 +114,8 @@ export interface CatalogueSource {
   readonly dependencies?: DependencyMap;
   /** How people ask (data/search-words.yaml; absent in older builds and in data folders without it). */
   readonly searchWords?: SearchWordsFileT;
+  /** Per job the capabilities that decide a migration, per service which it has (data/capabilities.yaml, 1.11.0). */
+  readonly capabilities?: CapabilitiesFileT;
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
@@ -226,6 +232,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
     lastUpdated: source.lastUpdated,
     changes: source.changes ?? [],
     source,
+    ...(source.capabilities ? { capabilities: capabilityIndex(capabilityData(source.capabilities)) } : {}),
   });
 }
 

@@ -15,6 +15,8 @@ import { issueLines, issuePath } from "../base/issues.ts";
 import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
+import { capabilitiesProblems } from "./capabilities.ts";
+import { CapabilitiesFile } from "../schema/capabilities.ts";
 import {
   lineageProblems,
   providerProblems,
@@ -292,6 +294,12 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, categoryById, problems);
+  const capabilitiesPath = join(dataDir, "capabilities.yaml");
+  const capabilities = existsSync(capabilitiesPath)
+    ? readFile(capabilitiesPath, CapabilitiesFile, problems)
+    : undefined;
+  if (capabilities)
+    problems.push(...capabilitiesProblems(capabilities, shown(capabilitiesPath), groups, entries, providers));
   const handWritten = readDependencies(
     dataDir,
     new Map(
@@ -339,6 +347,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
     dependencies,
     ...(searchWords ? { searchWords } : {}),
+    ...(capabilities ? { capabilities } : {}),
   };
 }
 

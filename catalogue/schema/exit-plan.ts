@@ -3,6 +3,7 @@
  * and the plan they answer (catalogue/exit/plan.ts computes it).
  */
 import { z } from "zod";
+import { CapabilityDifference } from "./capabilities.ts";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../base/limits.ts";
 import { ExposureReport } from "./reports.ts";
 import { closedQuery, unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
@@ -133,6 +134,7 @@ export const EXIT_RANK_SIGNALS = [
   "lineage",
   "compatibility",
   "groups",
+  "capabilities",
   "category",
   "consolidation",
   "flagship",
@@ -173,7 +175,7 @@ export const ExitCandidate = z
       .enum(EXIT_RANK_SIGNALS)
       .meta(
         d(
-          "The signal that puts it above the next candidate (the last: below the previous one), in ranking order: lifecycle, groups (job fit), lineage, compatibility, category, flagship (its provider's best for the job), consolidation, flagship (the providers' priors); name only where every signal is equal; only for a single candidate (added in 1.8.0)",
+          "The signal that puts it above the next candidate (the last: below the previous one), in ranking order: lifecycle, groups (job fit), capabilities (keeps more of the replaced service's capabilities; added in 1.11.0), lineage, compatibility, category, flagship (its provider's best for the job), consolidation, flagship (the providers' priors); name only where every signal is equal; only for a single candidate (added in 1.8.0)",
         ),
       ),
     reason: z.string().meta(d("Its signals, and which one decided its rank, in words")),
@@ -264,9 +266,14 @@ export const ExitJob = z
       .array(z.string())
       .meta(
         d(
-          "What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only); empty when nothing is known lost",
+          "What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only) and, from 1.11.0, the replaced service's capabilities the candidate lacks or is not known to have (SMB file shares (smb): not supported); empty when nothing is known lost",
         ),
       ),
+    capabilities: CapabilityDifference.optional().meta(
+      d(
+        "The job's capabilities (capabilities.yaml) the replaced service has, as the covering candidate keeps, lacks or is not known to have them; absent where the catalogue records none for the replaced service (added in 1.11.0)",
+      ),
+    ),
     gapKind: z
       .enum(EXIT_GAP_KINDS)
       .optional()

@@ -6,6 +6,7 @@
  * (`z.infer`), validation and the OpenAPI document: each field's description lands there verbatim.
  * Contract: docs/spec/catalogue-api-v1.md, "Resources and their fields".
  */
+export * from "./capabilities.ts";
 export * from "./compatibility.ts";
 export * from "./data-files.ts";
 export * from "./documents.ts";

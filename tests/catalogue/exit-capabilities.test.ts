@@ -1,0 +1,133 @@
+/**
+ * What an exit loses, said truly (issue 98): a job's fit and "what is lost" come from the
+ * capabilities the replaced service has (catalogue/data/capabilities.yaml), not from group
+ * membership alone; the ranking keeps more of them first; the data file is checked.
+ */
+import { describe, expect, it } from "vitest";
+import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { capabilityDifference, capabilityIndex } from "../../catalogue/equivalence/capabilities.ts";
+import { capabilitiesProblems } from "../../catalogue/load/capabilities.ts";
+import type { ServiceAt, ProviderAt } from "../../catalogue/load/entry-checks.ts";
+import type { CapabilitiesFileT } from "../../catalogue/schema/capabilities.ts";
+import { realCatalogue } from "../helpers/app.ts";
+
+const catalogue = realCatalogue();
+const jobOf = (slug: string, to: Parameters<typeof exitPlan>[2], group: string) => {
+  const entry = exitPlan(catalogue, [slug], to).services[0]!;
+  return { entry, job: entry.jobs!.find((job) => job.group === group)! };
+};
+
+describe("what an exit loses (capabilities)", () => {
+  it("sends Azure Files to a share that keeps SMB before NFS-only ones, and names SMB where it is lost", () => {
+    const { entry, job } = jobOf("azure-files", { sovereignOption: true }, "file-storage");
+    expect(entry.candidates[0]!.slug).toBe("ovhcloud-nas-ha");
+    expect(job.capabilities!.kept).toContain("smb");
+    const nfsOnly = exitPlan(catalogue, ["azure-files"], { providers: ["ionos"] }).services[0]!;
+    const lost = nfsOnly.jobs!.find((j) => j.group === "file-storage")!;
+    expect(lost.by).toBe("ionos-network-file-storage");
+    expect(lost.status).toBe("partial");
+    expect(lost.capabilities!.lost).toEqual(["smb"]);
+    expect(lost.lost).toContain("SMB file shares (smb): not supported");
+    // Ranked by what it keeps: every NFS-only share in the sovereign plan ranks below the SMB one.
+    const smbAt = entry.candidates.findIndex((c) => c.slug === "ovhcloud-nas-ha");
+    const ionosAt = entry.candidates.findIndex((c) => c.slug === "ionos-network-file-storage");
+    expect(smbAt).toBeLessThan(ionosAt);
+  });
+
+  it("says a secret store loses Key Vault's encrypt, sign and wrap operations, and ranks a key manager first", () => {
+    const { job } = jobOf("azure-key-vault", { providers: ["elastx"] }, "key-management");
+    expect(job.by).toBe("elastx-barbican");
+    expect(job.status).toBe("partial");
+    expect(job.capabilities!.lost).toEqual(["encrypt-decrypt", "sign-verify", "wrap-unwrap"]);
+    const sovereign = exitPlan(catalogue, ["azure-key-vault"], { sovereignOption: true }).services[0]!;
+    const keys = sovereign.jobs!.find((j) => j.group === "key-management")!;
+    expect(keys.by).not.toBe("elastx-barbican");
+    expect(keys.capabilities!.lost).toEqual([]);
+  });
+
+  it("never calls a push-only notifier an equivalent of Pub/Sub with nothing lost", () => {
+    const { job } = jobOf("gcp-pubsub", { providers: ["otc"] }, "pub-sub");
+    expect(job.by).toBe("otc-simple-message-notification");
+    expect(job.status).toBe("partial");
+    expect(job.capabilities!.kept).toEqual(["push"]);
+    expect(job.capabilities!.lost).toEqual(["pull"]);
+    expect(job.lost).toContain("Pull delivery (pull): not supported");
+    expect(job.lost.some((words) => /Replay \(replay\): not known/.test(words))).toBe(true);
+  });
+
+  it("names Cosmos DB's multi-region writes and consistency levels as not known on a managed MongoDB", () => {
+    const { job } = jobOf("azure-cosmos-db", { providers: ["ovhcloud"] }, "document-database");
+    expect(job.by).toBe("ovhcloud-managed-mongodb");
+    expect(job.status).toBe("partial");
+    expect(job.capabilities!.notKnown).toEqual(["multi-region-writes", "tunable-consistency"]);
+    const firestore = jobOf("gcp-firestore", { providers: ["ovhcloud"] }, "document-database").job;
+    expect(firestore.capabilities!.notKnown).toEqual(["realtime-sync"]);
+  });
+
+  it("leaves a job whose replaced service has no recorded capabilities as membership says", () => {
+    const { job } = jobOf("aws-rds-postgresql", { providers: ["ovhcloud"] }, "managed-postgresql");
+    if (job) expect(job.capabilities).toBeUndefined();
+  });
+});
+
+describe("capabilityDifference", () => {
+  const index = capabilityIndex({
+    capabilities: ["a", "b", "c", "d"].map((id) => ({ id, name: id.toUpperCase(), means: id })),
+    jobs: [{ group: "g", capabilities: ["a", "b", "c", "d"] }],
+    services: [
+      { service: "from", has: ["a", "b", "c"], lacks: ["d"] },
+      { service: "to", has: ["a", "d"], lacks: ["b"] },
+    ],
+  });
+  it("splits the replaced service's capabilities into kept, lost and not known, and names what is gained", () => {
+    expect(capabilityDifference(index, "g", "from", "to")).toEqual({
+      kept: ["a"],
+      lost: ["b"],
+      notKnown: ["c"],
+      gained: ["d"],
+    });
+  });
+  it("says nothing where the replaced service has none recorded or the job has no capabilities", () => {
+    expect(capabilityDifference(index, "g", "to-less", "to")).toBeUndefined();
+    expect(capabilityDifference(index, "other", "from", "to")).toBeUndefined();
+  });
+});
+
+describe("capabilities.yaml checks", () => {
+  const source = { url: "https://docs.example.com/x", retrieved: "2026-11-28" };
+  const entries = new Map<string, ServiceAt>([
+    ["p-one", { path: "x", providerId: "p", entry: { slug: "p-one", name: "One", category: "storage" } }],
+    ["q-two", { path: "y", providerId: "q", entry: { slug: "q-two", name: "Two", category: "storage" } }],
+  ]);
+  const providers = new Map(
+    ["p", "q"].map((id) => [id, { path: id, file: { officialDomains: ["example.com"] } } as unknown as ProviderAt]),
+  );
+  const groups = [{ id: "g", services: ["p-one", "q-two"] }];
+  const file = (services: CapabilitiesFileT["services"]): CapabilitiesFileT => ({
+    capabilities: [
+      { id: "a", name: "A", means: "a" },
+      { id: "b", name: "B", means: "b" },
+    ],
+    jobs: [{ group: "g", capabilities: ["a", "b"] }],
+    services,
+  });
+  it("accepts a sourced entry", () => {
+    expect(capabilitiesProblems(file([{ service: "p-one", has: ["a"], lacks: ["b"], sources: [source] }]), "f", groups, entries, providers)).toEqual([]);
+  });
+  it("names an unsourced claim, an unknown capability, a capability stated twice and a source off the provider's domains", () => {
+    const problems = capabilitiesProblems(
+      file([
+        { service: "p-one", has: ["a"] },
+        { service: "q-two", has: ["a", "z"], lacks: ["a"], sources: [{ url: "https://elsewhere.org/", retrieved: "2026-11-28" }] },
+      ]),
+      "f",
+      groups,
+      entries,
+      providers,
+    ).join("\n");
+    expect(problems).toMatch(/p-one\): has and lacks need sources/);
+    expect(problems).toMatch(/"z" is not a capability of a job it does/);
+    expect(problems).toMatch(/"a" is in more than one of has, lacks and notKnown/);
+    expect(problems).toMatch(/host elsewhere.org is not one of the provider's officialDomains/);
+  });
+});
