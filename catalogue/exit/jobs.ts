@@ -66,7 +66,8 @@ export function jobFit(context: PlanContext, approved: Approved, peer: Judged, g
     const short = capabilities ? capabilities.lost.length + capabilities.notKnown.length : 0;
     const all = [...lost, ...(capabilities && index ? lostWords(index, capabilities) : [])];
     const withCapabilities = capabilities ? { capabilities } : {};
-    if (lost.length > 0) return { group: groupId, status: "partial", fit: "partly-compatible", lost: all, ...withCapabilities };
+    if (lost.length > 0)
+      return { group: groupId, status: "partial", fit: "partly-compatible", lost: all, ...withCapabilities };
     const fit = shares ? "compatible" : "equivalent";
     return { group: groupId, status: short > 0 ? "partial" : "covered", fit, lost: all, ...withCapabilities };
   }

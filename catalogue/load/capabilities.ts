@@ -41,9 +41,7 @@ export function capabilitiesProblems(
     if (!service) return problems.push(`${where}: not a service in the catalogue`);
     // The capabilities of the jobs it does: a capability of a job it is not in says nothing here.
     const own = new Set(
-      [...jobs]
-        .filter(([group]) => groupById.get(group)?.services.includes(entry.service))
-        .flatMap(([, ids]) => ids),
+      [...jobs].filter(([group]) => groupById.get(group)?.services.includes(entry.service)).flatMap(([, ids]) => ids),
     );
     const stated = [...(entry.has ?? []), ...(entry.lacks ?? []), ...(entry.notKnown ?? [])];
     if (stated.length === 0) problems.push(`${where}: states no capability`);

@@ -65,10 +65,16 @@ export type CapabilityState = (typeof CAPABILITY_STATES)[number];
 export const CapabilityDifference = z
   .object({
     kept: z.array(z.string()).meta(d("Capability ids the replaced service has and the replacing one has too")),
-    lost: z.array(z.string()).meta(d("Capability ids the replaced service has and the replacing one is recorded as lacking")),
+    lost: z
+      .array(z.string())
+      .meta(d("Capability ids the replaced service has and the replacing one is recorded as lacking")),
     notKnown: z
       .array(z.string())
-      .meta(d("Capability ids the replaced service has where the catalogue does not know whether the replacing one has them")),
+      .meta(
+        d(
+          "Capability ids the replaced service has where the catalogue does not know whether the replacing one has them",
+        ),
+      ),
     gained: z
       .array(z.string())
       .meta(d("Capability ids the replacing service has that the replaced one lacks or is not known to have")),

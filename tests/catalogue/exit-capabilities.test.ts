@@ -112,13 +112,26 @@ describe("capabilities.yaml checks", () => {
     services,
   });
   it("accepts a sourced entry", () => {
-    expect(capabilitiesProblems(file([{ service: "p-one", has: ["a"], lacks: ["b"], sources: [source] }]), "f", groups, entries, providers)).toEqual([]);
+    expect(
+      capabilitiesProblems(
+        file([{ service: "p-one", has: ["a"], lacks: ["b"], sources: [source] }]),
+        "f",
+        groups,
+        entries,
+        providers,
+      ),
+    ).toEqual([]);
   });
   it("names an unsourced claim, an unknown capability, a capability stated twice and a source off the provider's domains", () => {
     const problems = capabilitiesProblems(
       file([
         { service: "p-one", has: ["a"] },
-        { service: "q-two", has: ["a", "z"], lacks: ["a"], sources: [{ url: "https://elsewhere.org/", retrieved: "2026-11-28" }] },
+        {
+          service: "q-two",
+          has: ["a", "z"],
+          lacks: ["a"],
+          sources: [{ url: "https://elsewhere.org/", retrieved: "2026-11-28" }],
+        },
       ]),
       "f",
       groups,

@@ -1003,6 +1003,26 @@ export interface components {
       /** @description Every file of the build but the manifest itself, sorted by path */
       files: components["schemas"]["BuildFile"][];
     };
+    /** @description A capability that decides a migration, defined once (added in 1.11.0) */
+    Capability: {
+      /** @description Capability id, e.g. smb or sign-verify (kebab-case, stable) */
+      id: string;
+      /** @description Display name, e.g. SMB file shares */
+      name: string;
+      /** @description What a service must do to have it, in words a reader can check on a vendor page */
+      means: string;
+    };
+    /** @description What moving from one service to another keeps and loses of a job's capabilities (catalogue/data/capabilities.yaml; added in 1.11.0) */
+    CapabilityDifference: {
+      /** @description Capability ids the replaced service has and the replacing one has too */
+      kept: string[];
+      /** @description Capability ids the replaced service has and the replacing one is recorded as lacking */
+      lost: string[];
+      /** @description Capability ids the replaced service has where the catalogue does not know whether the replacing one has them */
+      notKnown: string[];
+      /** @description Capability ids the replacing service has that the replaced one lacks or is not known to have */
+      gained: string[];
+    };
     /** @description GET /catalogue.json: the whole catalogue in one file */
     CatalogueDump: {
       /** @description Every provider, as GET /v1/providers answers them */
@@ -1524,7 +1544,7 @@ export interface components {
       /** @description True for the candidates targetList takes: rank 1, and the best candidate on a provider the list uses for each of the service's groups rank 1 is not in (Key Vault: a key manager and a secret manager) */
       proposed: boolean;
       /**
-       * @description The signal that puts it above the next candidate (the last: below the previous one), in ranking order: lifecycle, groups (job fit), lineage, compatibility, category, flagship (its provider's best for the job), consolidation, flagship (the providers' priors); name only where every signal is equal; only for a single candidate (added in 1.8.0)
+       * @description The signal that puts it above the next candidate (the last: below the previous one), in ranking order: lifecycle, groups (job fit), capabilities (keeps more of the replaced service's capabilities; added in 1.11.0), lineage, compatibility, category, flagship (its provider's best for the job), consolidation, flagship (the providers' priors); name only where every signal is equal; only for a single candidate (added in 1.8.0)
        * @enum {string}
        */
       decidedBy:
@@ -1533,6 +1553,7 @@ export interface components {
         | "lineage"
         | "compatibility"
         | "groups"
+        | "capabilities"
         | "category"
         | "consolidation"
         | "flagship"
@@ -1610,8 +1631,10 @@ export interface components {
       fit?: "same-product" | "compatible" | "partly-compatible" | "equivalent" | "look-alike";
       /** @description Whether a proposed candidate covers it (the list takes it) */
       proposed: boolean;
-      /** @description What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only); empty when nothing is known lost */
+      /** @description What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only) and, from 1.11.0, the replaced service's capabilities the candidate lacks or is not known to have (SMB file shares (smb): not supported); empty when nothing is known lost */
       lost: string[];
+      /** @description The job's capabilities (capabilities.yaml) the replaced service has, as the covering candidate keeps, lacks or is not known to have them; absent where the catalogue records none for the replaced service (added in 1.11.0) */
+      capabilities?: components["schemas"]["CapabilityDifference"];
       /**
        * @description For a gap: not-sold when the catalogue records every allowed provider as not doing the job (with a source), not-checked otherwise
        * @enum {string}
