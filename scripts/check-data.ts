@@ -20,6 +20,7 @@ import {
   twinFindings,
   twinPairs,
 } from "../catalogue/quality/membership.ts";
+import { capabilityCoverage, capabilityLines, capabilityProblems } from "../catalogue/quality/capabilities.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -138,6 +139,10 @@ try {
   );
   for (const twin of twins)
     console.log(`    ${twin.a} [${twin.onlyA.join(", ")}] ≠ ${twin.b} [${twin.onlyB.join(", ")}]`);
+  // Issue 98: what an exit loses is only as true as the members' capabilities.
+  const capabilities = capabilityCoverage(catalogue);
+  console.log(`Capabilities (capabilities.yaml): ${capabilities.length} capability-defined jobs`);
+  for (const line of capabilityLines(capabilities)) console.log(`  ${line}`);
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).
@@ -159,6 +164,7 @@ try {
       ),
     ),
     ...membershipProblems(catalogue),
+    ...capabilityProblems(capabilities),
     ...inventoryProblems,
     ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),

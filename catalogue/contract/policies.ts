@@ -237,7 +237,7 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
       return exitPlanAnswer(
         c.catalogue,
         c.urls,
-        exitPlan(c.catalogue, body.approvedServiceIds, body.to),
+        exitPlan(c.catalogue, body.approvedServiceIds, body.to, body.jobsUsed),
         exitPlanFormat(query.format, headers.accept),
         undefined,
         query.bom,

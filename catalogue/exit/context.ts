@@ -121,7 +121,10 @@ export interface Moving {
 }
 
 export type Approved = Pick<ServiceRecord, "service" | "groupIds"> &
-  Partial<Pick<ServiceRecord, "compatibility" | "notCompatible" | "lineage">>;
+  Partial<Pick<ServiceRecord, "compatibility" | "notCompatible" | "lineage">> & {
+    /** The jobs the request says the service is used for, primary first (ExitPlanBody.jobsUsed). */
+    readonly usedFor?: readonly string[];
+  };
 
 /** What every phase of a plan reads: the catalogue, the allowed providers and the groups by id. */
 export interface PlanContext {
@@ -130,6 +133,8 @@ export interface PlanContext {
   readonly allowedSet: ReadonlySet<string>;
   readonly groupById: ReadonlyMap<string, EquivalenceGroup>;
   readonly prior: (slug: string) => number;
+  /** The services whose jobs the request gave (ExitPlanBody.jobsUsed): none of their jobs is optional. */
+  readonly jobsSaid?: ReadonlySet<string>;
   /** The services on allowed providers by lineage origin and by compatibility entry (built once). */
   readonly signalIndex: () => SignalIndex;
 }

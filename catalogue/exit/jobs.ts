@@ -118,6 +118,7 @@ function groupCategory(context: PlanContext, groupId: string): string {
  * without such a group, its broadest. The others follow in equivalents.yaml order.
  */
 export function jobsOf(context: PlanContext, approved: Approved, breadth: (groupId: string) => number): string[] {
+  if (approved.usedFor) return [...approved.usedFor];
   const groups = approved.groupIds;
   if (groups.length < 2) return [...groups];
   const named = groups.find((id) => context.groupById.get(id)?.primaryOf?.includes(approved.service.slug));

@@ -44,7 +44,7 @@ import {
 import { placeServices, coverProviders, reachOf, groupBreadth } from "./placement.ts";
 import { rankCandidates } from "./ranking.ts";
 import { coverageOf, fallbackOf, jobEntries, jobsOf } from "./jobs.ts";
-import type { ExitNearestT, ExitPlanT, ExitServicePlanT, ExitTargetT, ServiceT } from "../schema/index.ts";
+import type { ExitJobT, ExitNearestT, ExitPlanT, ExitServicePlanT, ExitTargetT, ServiceT } from "../schema/index.ts";
 
 export const COVER_METHOD =
   "Greedy set cover: the providers of the services that stay are used first; then, while a service with a candidate is not placed, the allowed provider with candidates for the most of them is added (ties: the provider id). Only each service's best candidates count: those equal best on its real signals (generally available before preview, then lineage, shared compatibility, shared groups, category). Greedy, so the provider count is small but not guaranteed minimal. Each mapped service then takes its rank-1 candidate, and a service in several groups also the best candidate on a chosen provider for each group rank 1 is not in.";
@@ -149,10 +149,15 @@ function signalIndexOf(catalogue: ExitCatalogue, allowed: ReadonlySet<string>): 
  * the services, place each (stays, or its open and closed peers), choose the providers by greedy
  * set cover, then rank each moving service's candidates with that choice and assemble the answer.
  */
-export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly string[], to: ExitTargetT): ExitPlanT {
+export function exitPlan(
+  catalogue: ExitCatalogue,
+  approvedServiceIds: readonly string[],
+  to: ExitTargetT,
+  jobsUsed?: Readonly<Record<string, readonly string[]>>,
+): ExitPlanT {
   const allowed = allowedProviders(catalogue, to);
   const { ids, repeated } = distinctIds(catalogue, approvedServiceIds);
-  const services = resolveServices(catalogue, ids);
+  const { services, said } = usedJobs(catalogue, resolveServices(catalogue, ids), jobsUsed);
   const allowedSet = new Set(allowed);
   let index: SignalIndex | undefined;
   const context: PlanContext = {
@@ -162,6 +167,7 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
     groupById: new Map(catalogue.groups.map((group) => [group.id, group])),
     prior: priorLookup(catalogue),
     signalIndex: () => (index ??= signalIndexOf(catalogue, allowedSet)),
+    jobsSaid: said,
   };
   const placement = placeServices(context, services);
   const placeable = placement.moving.filter((entry) => entry.best.length > 0);
@@ -184,6 +190,62 @@ export function exitPlan(catalogue: ExitCatalogue, approvedServiceIds: readonly 
     );
   return plan;
 }
+
+/**
+ * The jobs the request says each service is used for (ExitPlanBody.jobsUsed): such a service is
+ * planned with those groups only, the first its primary. A 400 names an id not approved or a job
+ * that is not one of the service's groups. `said` holds the services whose jobs were given.
+ */
+function usedJobs(
+  catalogue: ExitCatalogue,
+  services: readonly Approved[],
+  jobsUsed: Readonly<Record<string, readonly string[]>> | undefined,
+): { services: Approved[]; said: Set<string> } {
+  const used = new Map<string, readonly string[]>();
+  for (const [id, groups] of Object.entries(jobsUsed ?? {})) {
+    const slug = catalogue.bySlug.get(id)?.service.slug;
+    const approved = services.find((entry) => entry.service.slug === slug);
+    if (!approved)
+      throw new HttpError(
+        400,
+        "Invalid body",
+        `jobsUsed names ${id.slice(0, 80)}, which is not in approvedServiceIds.`,
+      );
+    const unknown = groups.filter((group) => !approved.groupIds.includes(group));
+    if (unknown.length > 0)
+      throw new HttpError(
+        400,
+        "Invalid body",
+        `jobsUsed.${id.slice(0, 80)}: ${unknown
+          .slice(0, 5)
+          .map((group) => group.slice(0, 80))
+          .join(
+            ", ",
+          )} ${unknown.length === 1 ? "is not a job" : "are not jobs"} of ${approved.service.name}; its jobs: ${approved.groupIds.join(", ") || "none"}.`,
+      );
+    used.set(approved.service.slug, [...new Set(groups)]);
+  }
+  return {
+    services: services.map((approved) => {
+      const groups = used.get(approved.service.slug);
+      return groups ? { ...approved, groupIds: groups, usedFor: groups } : approved;
+    }),
+    said: new Set(used.keys()),
+  };
+}
+
+/**
+ * A moving service's jobs when the request did not give them: its non-primary jobs are optional,
+ * and neither its coverage nor its fallback counts them (issue 98: a team using Key Vault for keys
+ * only is not told its exit is a gap because no target sells certificates).
+ */
+function markOptional(context: PlanContext, slug: string, jobs: readonly ExitJobT[]): ExitJobT[] {
+  if (context.jobsSaid?.has(slug) || jobs.length < 2) return [...jobs];
+  return jobs.map((job) => (job.primary ? job : { ...job, optional: true }));
+}
+
+/** The jobs coverage and fallback count: the optional ones left out. */
+const required = (jobs: readonly ExitJobT[]) => jobs.filter((job) => !job.optional);
 
 /** The ids in list order, each once, and those given more than once with their count. */
 function distinctIds(
@@ -283,8 +345,8 @@ function mappedPlan(
 ): ExitServicePlanT {
   const { service } = approved;
   const { candidates, peers } = rankCandidates(context, approved, entry.open);
-  const jobs = jobEntries(context, approved, entry.jobs, peers, candidates);
-  const fallback = fallbackOf(context, approved, jobs, []);
+  const jobs = markOptional(context, service.slug, jobEntries(context, approved, entry.jobs, peers, candidates));
+  const fallback = fallbackOf(context, approved, required(jobs), []);
   return {
     ...base,
     outcome: "mapped",
@@ -292,7 +354,7 @@ function mappedPlan(
     candidates,
     closedPeers: closedPeersOut(closed),
     nearest: [],
-    coverage: coverageOf(jobs, candidates[0]),
+    coverage: coverageOf(required(jobs), candidates[0]),
     jobs,
     ...(fallback ? { fallback } : {}),
   };
@@ -307,12 +369,12 @@ function gapPlan(
   nearestOf: (service: ServiceT) => ExitNearestT[],
 ): ExitServicePlanT {
   const { service } = approved;
-  const jobs = jobEntries(context, approved, jobIds, [], []);
+  const jobs = markOptional(context, service.slug, jobEntries(context, approved, jobIds, [], []));
   const nearest = nearestOf(service).map((near) => ({
     ...near,
     lacks: jobs.map((job) => job.name),
   }));
-  const fallback = fallbackOf(context, approved, jobs, nearest);
+  const fallback = fallbackOf(context, approved, required(jobs), nearest);
   return {
     ...base,
     outcome: "no-equivalent",
@@ -399,7 +461,14 @@ function assemblePlan(
 function jobSummary(plans: readonly ExitServicePlanT[]): NonNullable<ExitPlanT["summary"]["jobs"]> {
   const jobs = plans.filter((plan) => plan.outcome !== "stays").flatMap((plan) => plan.jobs ?? []);
   const count = (status: string) => jobs.filter((job) => job.status === status).length;
-  return { total: jobs.length, covered: count("covered"), partial: count("partial"), gap: count("gap") };
+  const optional = jobs.filter((job) => job.optional).length;
+  return {
+    total: jobs.length,
+    covered: count("covered"),
+    partial: count("partial"),
+    gap: count("gap"),
+    ...(optional > 0 ? { optional } : {}),
+  };
 }
 
 /**

@@ -110,7 +110,7 @@ function summaryBlocks(catalogue: DocCatalogue, plan: ExitPlanT): Block[] {
       ` The proposed list has ${plural(plan.targetList.approvedServiceIds.length, "service")} on ${plural(targetProviders.length, "provider")}${targetProviders.length > 0 ? ` (${targetProviders.join(", ")})` : ""}.`,
       ...(summary.jobs && summary.jobs.total > 0
         ? [
-            ` Jobs of the services that move: ${summary.jobs.covered} covered, ${summary.jobs.partial} partial, ${plural(summary.jobs.gap, "gap")} of ${summary.jobs.total}.`,
+            ` Jobs of the services that move: ${summary.jobs.covered} covered, ${summary.jobs.partial} partial, ${plural(summary.jobs.gap, "gap")} of ${summary.jobs.total}${summary.jobs.optional ? ` (${summary.jobs.optional} optional: not said to be used, counted in no coverage)` : ""}.`,
           ]
         : []),
     ),
@@ -124,7 +124,8 @@ function jobCell(entry: ExitServicePlanT, job: NonNullable<ExitServicePlanT["job
   const by = entry.candidates.find((c) => c.slug === job.by);
   const who = by ? ` by ${candidateLabel(by)}${job.proposed ? "" : " (not proposed)"}` : "";
   const lost = job.lost.length > 0 ? `; lost: ${job.lost.join("; ")}` : "";
-  return `${job.name}${job.primary ? " (primary)" : ""}: ${COVERAGE_WORDS[job.status]}${who}${job.fit ? `, ${job.fit}` : ""}${lost}`;
+  const role = job.primary ? " (primary)" : job.optional ? " (optional)" : "";
+  return `${job.name}${role}: ${COVERAGE_WORDS[job.status]}${who}${job.fit ? `, ${job.fit}` : ""}${lost}`;
 }
 
 /** A service's coverage and jobs in words, for a cell: "partial: Key management (primary): covered by …". */
@@ -151,7 +152,7 @@ function jobBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
   return [
     heading(2, "Jobs"),
     paragraph(
-      "Each service's jobs are its equivalence groups, primary first. Its coverage is the worst of them: covered (a candidate does the whole job), partial (part of it: what is lost is named) or gap.",
+      "Each service's jobs are its equivalence groups, primary first. Its coverage is the worst of them: covered (a candidate does the whole job), partial (part of it: what is lost is named) or gap. Where the request did not say which jobs a service is used for, its other jobs are optional and count in no coverage.",
     ),
     {
       kind: "table",

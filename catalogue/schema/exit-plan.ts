@@ -23,6 +23,7 @@ const KNOWN_KEYS = [
   "exclude",
   "format",
   "bom",
+  "jobsUsed",
 ];
 const unknownKeys = unknownKeysOf(KNOWN_KEYS);
 
@@ -75,6 +76,17 @@ export const ExitPlanBody = z
           d(`The approved services to plan an exit for: ids as in the services listing (1 to ${MAX_APPROVED_IDS})`),
         ),
       to: ExitTarget,
+      jobsUsed: z
+        .record(
+          z.string().min(1).max(MAX_ID_LENGTH),
+          z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_TARGET_ITEMS),
+        )
+        .optional()
+        .meta(
+          d(
+            "Per approved service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for: only those are planned, the first given being its primary. A service left out is planned with every job, its non-primary ones marked optional. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0)",
+          ),
+        ),
     },
     unknownKeys,
   )
@@ -283,6 +295,14 @@ export const ExitJob = z
         ),
       ),
     elsewhere: ExitElsewhere.optional(),
+    optional: z
+      .boolean()
+      .optional()
+      .meta(
+        d(
+          "true: a non-primary job of a service whose jobs the request did not give (ExitPlanBody.jobsUsed); it is proposed only where a target does it, and neither the entry's coverage nor its fallback counts it (added in 1.11.0)",
+        ),
+      ),
   })
   .meta({
     id: "ExitJob",
@@ -365,6 +385,11 @@ export const ExitPlan = z
             covered: z.number().int().meta(d("Covered whole")),
             partial: z.number().int().meta(d("Covered in part")),
             gap: z.number().int().meta(d("Not covered")),
+            optional: z
+              .number()
+              .int()
+              .optional()
+              .meta(d("Of total, the jobs marked optional (ExitJob.optional; added in 1.11.0)")),
           })
           .optional()
           .meta(d("The jobs of the moving services, by coverage (added in 1.10.0)")),

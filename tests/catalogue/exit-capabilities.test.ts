@@ -9,6 +9,10 @@ import { capabilityDifference, capabilityIndex } from "../../catalogue/equivalen
 import { capabilitiesProblems } from "../../catalogue/load/capabilities.ts";
 import type { ServiceAt, ProviderAt } from "../../catalogue/load/entry-checks.ts";
 import type { CapabilitiesFileT } from "../../catalogue/schema/capabilities.ts";
+import { capabilityCoverage, capabilityProblems } from "../../catalogue/quality/capabilities.ts";
+import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
+import type { HttpError } from "../../catalogue/base/problem.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -142,5 +146,72 @@ describe("capabilities.yaml checks", () => {
     expect(problems).toMatch(/"z" is not a capability of a job it does/);
     expect(problems).toMatch(/"a" is in more than one of has, lacks and notKnown/);
     expect(problems).toMatch(/host elsewhere.org is not one of the provider's officialDomains/);
+  });
+});
+
+describe("capability coverage (check:data)", () => {
+  it("looks at the big three's flagship of every capability-defined job, and counts the members stating capabilities", () => {
+    const coverage = capabilityCoverage(catalogue);
+    expect(coverage.map((row) => row.group)).toContain("file-storage");
+    expect(capabilityProblems(coverage)).toEqual([]);
+    const files = coverage.find((row) => row.group === "file-storage")!;
+    expect(files.stated).toBeGreaterThanOrEqual(14);
+    expect(files.without).not.toContain("azure-files");
+  });
+});
+
+describe("the jobs a team runs (jobsUsed)", () => {
+  it("plans only the jobs given, the first primary, and refuses a job the service does not do", () => {
+    const plan = exitPlan(
+      catalogue,
+      ["azure-key-vault"],
+      { providers: ["scaleway"] },
+      {
+        "azure-key-vault": ["secrets-management"],
+      },
+    );
+    const entry = plan.services[0]!;
+    expect(entry.jobs!.map((job) => [job.group, job.primary, job.optional])).toEqual([
+      ["secrets-management", true, undefined],
+    ]);
+    expect(entry.candidates[0]!.slug).toBe("scaleway-secret-manager");
+    const refusal = (jobsUsed: Record<string, string[]>) => {
+      try {
+        exitPlan(catalogue, ["azure-key-vault"], { providers: ["scaleway"] }, jobsUsed);
+      } catch (error) {
+        return error as HttpError;
+      }
+      throw new Error("not refused");
+    };
+    const notOne = refusal({ "azure-key-vault": ["object-storage"] });
+    expect([notOne.statusCode, notOne.title]).toEqual([400, "Invalid body"]);
+    expect(notOne.details).toMatch(/object-storage is not a job of Azure Key Vault; its jobs: /);
+    expect(refusal({ "aws-s3": ["object-storage"] }).details).toMatch(/aws-s3, which is not in approvedServiceIds/);
+  });
+
+  it("without them, marks the other jobs optional and leaves them out of coverage and fallback", () => {
+    const plan = exitPlan(catalogue, ["azure-key-vault"], { providers: ["ionos", "stackit"] });
+    const entry = plan.services[0]!;
+    expect(entry.jobs![0]!.optional).toBeUndefined();
+    expect(entry.jobs!.slice(1).every((job) => job.optional === true)).toBe(true);
+    const primary = entry.jobs![0]!;
+    expect(entry.coverage).toBe(primary.status);
+    expect(plan.summary.jobs!.optional).toBe(entry.jobs!.length - 1);
+  });
+
+  it("counts in the headline exactly the jobs the table lists", () => {
+    const plan = exitPlan(catalogue, ["azure-key-vault", "gcp-pubsub", "azure-files", "aws-s3", "aws-elb"], {
+      sovereignOption: true,
+    });
+    const rows = plan.services.filter((entry) => entry.outcome !== "stays").flatMap((entry) => entry.jobs ?? []);
+    const jobs = plan.summary.jobs!;
+    expect(jobs.total).toBe(rows.length);
+    expect(jobs.covered + jobs.partial + jobs.gap).toBe(rows.length);
+    expect(jobs.optional ?? 0).toBe(rows.filter((job) => job.optional).length);
+    const markdown = renderMarkdown(exitPlanDoc(catalogue, plan));
+    expect(markdown).toContain(`of ${rows.length}`);
+    // The Jobs table names each job once, with its role: one primary per service, the rest optional.
+    const roles = markdown.split("## Jobs")[1]!.match(/\((?:primary|optional)\):/g) ?? [];
+    expect(roles.length).toBe(rows.length);
   });
 });
