@@ -142,7 +142,45 @@ export function placeServices(context: PlanContext, services: readonly Approved[
   return { stays, moving, closedPeersOf };
 }
 
-/** Greedy set cover over the providers of each service's best candidates (COVER_METHOD). */
+/**
+ * Jobs tied to the network or the account the workloads run in: a VPN, a NAT gateway, a private
+ * resolver, a load balancer, monitoring, logging, identity, firewalls. A service whose primary job
+ * is one of them follows the providers receiving the workloads (issue 98): a VPN to Scaleway is no
+ * use to servers moved to STACKIT.
+ */
+export const WORKLOAD_TIED_JOBS: ReadonlySet<string> = new Set([
+  "virtual-network",
+  "vpn-gateway",
+  "client-vpn",
+  "nat-gateway",
+  "dns-resolver",
+  "private-endpoints",
+  "dedicated-interconnect",
+  "transit-routing",
+  "load-balancer",
+  "application-load-balancer",
+  "instance-firewall",
+  "network-firewall",
+  "bastion",
+  "monitoring-metrics",
+  "logging",
+  "audit-logging",
+  "tracing-apm",
+  "iam",
+]);
+
+/** Whether a moving service follows the workloads: its primary job is tied to their network or account. */
+export const followsWorkloads = (jobs: readonly string[]): boolean =>
+  jobs.length > 0 && WORKLOAD_TIED_JOBS.has(jobs[0]!);
+
+/** Whether a candidate does the service's primary job at all (whole or in part). */
+export const doesPrimary = (peer: Peer): boolean => coverageRank(peer.jobFits[0]?.status ?? "covered") < 2;
+
+/**
+ * Greedy set cover over the providers of each service's best candidates (COVER_METHOD): the
+ * workloads first; then each service following them (followsWorkloads) is placed where a chosen
+ * provider has a candidate doing its primary job, and only the rest add a provider.
+ */
 export function coverProviders(
   context: PlanContext,
   services: readonly Approved[],
@@ -150,6 +188,19 @@ export function coverProviders(
   placeable: readonly Moving[],
 ): Set<string> {
   const chosen = new Set([...stays].map((index) => services[index]!.service.providerId));
+  const workloads = placeable.filter((entry) => !followsWorkloads(entry.jobs));
+  greedyCover(context, chosen, workloads);
+  const follow = placeable.filter(
+    (entry) =>
+      followsWorkloads(entry.jobs) &&
+      !entry.open.some((peer) => chosen.has(peer.service.providerId) && doesPrimary(peer)),
+  );
+  greedyCover(context, chosen, follow);
+  return chosen;
+}
+
+/** Adds to chosen, greedily, the providers placing the most of the entries by their best candidates. */
+function greedyCover(context: PlanContext, chosen: Set<string>, placeable: readonly Moving[]): void {
   const covers = (entry: Moving, providerId: string) =>
     entry.best.some((peer) => peer.service.providerId === providerId);
   let unplaced = placeable.filter((entry) => ![...chosen].some((providerId) => covers(entry, providerId)));
@@ -164,7 +215,6 @@ export function coverProviders(
     chosen.add(pick);
     unplaced = unplaced.filter((entry) => !covers(entry, pick));
   }
-  return chosen;
 }
 
 /** How many of the services to move each allowed provider has a candidate for. */

@@ -4,13 +4,14 @@
  * extra candidates proposed for groups rank 1 is not in.
  */
 import { type Peer, type Approved, type RankContext, plural, providerNameOf } from "./context.ts";
-import { tierOf, compareKeys, inBroadestOf } from "./placement.ts";
+import { tierOf, compareKeys, inBroadestOf, followsWorkloads, doesPrimary } from "./placement.ts";
 import { coverageRank } from "./jobs.ts";
 import type { ExitCandidateT } from "../schema/index.ts";
 
 /** The signal each position of a ranking key stands for (rankKey). */
 const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
   "lifecycle",
+  "consolidation",
   "groups",
   "capabilities",
   "capabilities",
@@ -37,9 +38,10 @@ const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
  * Where sortCandidates' key holds "its provider's flagship for the job", "a provider the list uses"
  * and "the service's groups it covers".
  */
-const FLAGSHIP_AT = 12;
-const CHOSEN_AT = 13;
-const JOBS_AT = 14;
+const FOLLOWS_AT = 1;
+const FLAGSHIP_AT = 13;
+const CHOSEN_AT = 14;
+const JOBS_AT = 15;
 
 interface Ranked {
   readonly peer: Peer;
@@ -74,14 +76,20 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
     const at = `${peer.service.providerId}|${tier.join()}`;
     flagship.set(at, Math.max(flagship.get(at) ?? -Infinity, peer.prior));
   }
+  // A service tied to the workloads' network or account follows them: a candidate doing its
+  // primary job on a provider the list uses comes first (placement.ts, WORKLOAD_TIED_JOBS).
+  const follows = followsWorkloads(peerJobs(open));
   const ranked = open.map((peer): Ranked => {
     const tier = tiers.get(peer)!;
     const { providerId } = peer.service;
+    const followed = follows && context.chosen.has(providerId) && doesPrimary(peer) ? 0 : 1;
     return {
       peer,
       inBroadest: inBroadest(peer),
       key: [
-        ...tier,
+        tier[0]!,
+        followed,
+        ...tier.slice(1),
         peer.prior === flagship.get(`${providerId}|${tier.join()}`) ? 0 : 1,
         context.chosen.has(providerId) ? 0 : 1,
         -(jobs.get(providerId)?.size ?? 0),
@@ -96,6 +104,9 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
   });
   return ranked.sort((a, b) => compareKeys(a.key, b.key));
 }
+
+/** The service's jobs as its candidates were judged on them, primary first. */
+const peerJobs = (open: readonly Peer[]): string[] => (open[0]?.jobFits ?? []).map((fit) => fit.group);
 
 /** The signal that puts one candidate before another: the first key where they differ. */
 function decidingSignal(a: Ranked, b: Ranked): ExitCandidateT["decidedBy"] {
@@ -130,6 +141,8 @@ function signalWords(context: RankContext, approved: Approved, ranked: Ranked): 
 function consolidationWords(context: RankContext, winner: Ranked, loser: Ranked): string {
   const [a, b] = [winner.peer.service.providerId, loser.peer.service.providerId];
   const name = providerNameOf(context.catalogue, a);
+  if (winner.key[FOLLOWS_AT] !== loser.key[FOLLOWS_AT])
+    return `${name} receives the workloads this service's network or account is tied to`;
   if (winner.key[CHOSEN_AT] !== loser.key[CHOSEN_AT]) return `${name} is a provider the proposed list uses`;
   if (winner.key[JOBS_AT] !== loser.key[JOBS_AT])
     return `${name} covers ${-Number(winner.key[JOBS_AT])} of its groups on its own, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[JOBS_AT])}`;
@@ -244,8 +257,12 @@ function proposedForJobs(context: RankContext, approved: Approved, ranked: reado
     const best = bestCoverage(ranked, at);
     if (best >= 2 || [...proposed].some((entry) => coverageRank(entry.peer.jobFits[at]!.status) <= best)) return;
     const able = ranked.filter((entry) => coverageRank(entry.peer.jobFits[at]!.status) === best);
+    // An optional job (not primary, and the request did not say the service is used for it) is
+    // proposed only on a provider the list uses: it never adds a provider (issue 98).
+    const optional = at > 0 && !context.jobsSaid?.has(approved.service.slug);
     const extra =
-      able.find((entry) => context.chosen.has(entry.peer.service.providerId)) ?? (isJob(group) ? able[0] : undefined);
+      able.find((entry) => context.chosen.has(entry.peer.service.providerId)) ??
+      (isJob(group) && !optional ? able[0] : undefined);
     if (extra) proposed.add(extra);
   });
   return proposed;

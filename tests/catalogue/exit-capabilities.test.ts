@@ -13,6 +13,9 @@ import { capabilityCoverage, capabilityProblems } from "../../catalogue/quality/
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import type { HttpError } from "../../catalogue/base/problem.ts";
+import { WORKLOAD_TIED_JOBS } from "../../catalogue/exit/placement.ts";
+import type { ExitPlanT, ExitServicePlanT } from "../../catalogue/schema/index.ts";
+import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -213,5 +216,53 @@ describe("the jobs a team runs (jobsUsed)", () => {
     // The Jobs table names each job once, with its role: one primary per service, the rest optional.
     const roles = markdown.split("## Jobs")[1]!.match(/\((?:primary|optional)\):/g) ?? [];
     expect(roles.length).toBe(rows.length);
+  });
+});
+
+describe("placement by workload (network- and account-tied services)", () => {
+  const tied = (entry: ExitServicePlanT) => WORKLOAD_TIED_JOBS.has(entry.jobs?.[0]?.group ?? "");
+  /** Every tied service goes to a provider receiving a workload wherever one of them does its primary job. */
+  const followsWorkloads = (plan: ExitPlanT) => {
+    const mapped = plan.services.filter((entry) => entry.outcome === "mapped");
+    const receiving = new Set([
+      ...plan.services.filter((entry) => entry.outcome === "stays").map((entry) => entry.providerId),
+      ...mapped.filter((entry) => !tied(entry)).map((entry) => entry.candidates[0]!.providerId),
+    ]);
+    for (const entry of mapped.filter(tied)) {
+      const primary = entry.jobs![0]!.group;
+      const there = entry.candidates.some((c) => receiving.has(c.providerId) && c.jobs?.includes(primary));
+      if (there)
+        expect(receiving.has(entry.candidates[0]!.providerId), `${entry.slug} → ${entry.candidates[0]!.slug}`).toBe(
+          true,
+        );
+    }
+  };
+
+  it("puts the VPN, network, balancer, identity and monitoring where the servers and databases go", () => {
+    const plan = exitPlan(
+      catalogue,
+      [
+        "aws-ec2",
+        "aws-s3",
+        "aws-rds-postgresql",
+        "aws-site-to-site-vpn",
+        "aws-vpc",
+        "aws-elb",
+        "aws-iam",
+        "aws-cloudwatch",
+      ],
+      { sovereignOption: true },
+    );
+    const to = Object.fromEntries(plan.services.map((entry) => [entry.slug, entry.candidates[0]!.providerId]));
+    expect(to["aws-ec2"]).toBe("otc");
+    for (const slug of ["aws-site-to-site-vpn", "aws-vpc", "aws-elb", "aws-iam", "aws-cloudwatch"])
+      expect(to[slug], slug).toBe(to["aws-ec2"]);
+    const vpn = plan.services.find((entry) => entry.slug === "aws-site-to-site-vpn")!;
+    expect(vpn.candidates[0]!.reason).toMatch(/receives the workloads/);
+    followsWorkloads(plan);
+  });
+
+  it("holds for every reviewed example plan", () => {
+    for (const example of EXAMPLE_PLANS) followsWorkloads(exitPlan(catalogue, example.approvedServiceIds, example.to));
   });
 });
