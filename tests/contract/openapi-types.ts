@@ -1649,6 +1649,8 @@ export interface components {
         /** @description Its services doing the job, open to new customers, by slug */
         services: string[];
       }[];
+      /** @description true: a non-primary job of a service whose jobs the request did not give (ExitPlanBody.jobsUsed); it is proposed only where a target does it, and neither the entry's coverage nor its fallback counts it (added in 1.11.0) */
+      optional?: boolean;
     };
     /** @description A same-category service on an allowed provider, listed where no equivalent is: to evaluate, not a mapping */
     ExitNearest: {
@@ -1708,6 +1710,8 @@ export interface components {
           partial: number;
           /** @description Not covered */
           gap: number;
+          /** @description Of total, the jobs marked optional (ExitJob.optional; added in 1.11.0) */
+          optional?: number;
         };
       };
       /** @description One entry per approved service, in request order */
@@ -1740,6 +1744,10 @@ export interface components {
       /** @description The approved services to plan an exit for: ids as in the services listing (1 to 500) */
       approvedServiceIds: string[];
       to: components["schemas"]["ExitTarget"];
+      /** @description Per approved service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for: only those are planned, the first given being its primary. A service left out is planned with every job, its non-primary ones marked optional. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0) */
+      jobsUsed?: {
+        [key: string]: string[];
+      };
     };
     /** @description What becomes of one approved service */
     ExitServicePlan: {
