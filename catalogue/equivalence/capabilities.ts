@@ -4,7 +4,13 @@
  * "what is lost", the compare's key differences and a service page's equivalents, so the three
  * never disagree. Browser-safe: the site's planner runs it on the compact catalogue.
  */
-import type { CapabilitiesFileT, CapabilityDifferenceT, CapabilityState, CapabilityT } from "../schema/capabilities.ts";
+import type {
+  CapabilitiesFileT,
+  CapabilityDifferenceT,
+  CapabilityState,
+  CapabilityT,
+  KeyDifferenceT,
+} from "../schema/capabilities.ts";
 
 /** The capabilities data without its sources: what deciding a fit reads (JSON-serialisable). */
 export interface CapabilityData {
@@ -95,4 +101,37 @@ export function lostWords(index: CapabilityIndex, difference: CapabilityDifferen
     ...difference.lost.map((id) => `${name(id)} (${id}): not supported`),
     ...difference.notKnown.map((id) => `${name(id)} (${id}): not known whether it is supported`),
   ];
+}
+
+/**
+ * The key differences of moving `from` to `to`: one per capability-defined job both are members
+ * of, where the catalogue records `from`'s capabilities (the compare's and a service page's rows).
+ */
+export function keyDifferences(
+  index: CapabilityIndex | undefined,
+  groupsOf: (slug: string) => readonly string[],
+  from: string,
+  to: string,
+): KeyDifferenceT[] {
+  if (!index) return [];
+  const theirs = new Set(groupsOf(to));
+  return groupsOf(from)
+    .filter((group) => theirs.has(group))
+    .flatMap((group) => {
+      const difference = capabilityDifference(index, group, from, to);
+      return difference ? [{ group, from, to, ...difference, words: differenceWords(index, difference) }] : [];
+    });
+}
+
+/** "keeps SMB file shares; loses NFS v3 (not supported); not known: …; adds …". */
+function differenceWords(index: CapabilityIndex, difference: CapabilityDifferenceT): string {
+  const names = (ids: readonly string[]) => ids.map((id) => index.byId.get(id)?.name ?? id).join(", ");
+  return [
+    difference.kept.length > 0 ? `keeps ${names(difference.kept)}` : "",
+    difference.lost.length > 0 ? `loses ${names(difference.lost)} (not supported)` : "",
+    difference.notKnown.length > 0 ? `not known whether it has ${names(difference.notKnown)}` : "",
+    difference.gained.length > 0 ? `adds ${names(difference.gained)}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
 }

@@ -1,6 +1,7 @@
 /** GET /v1/compare: services side by side with a shared-attribute table. */
 import { providerHoldings } from "../compliance/compliance.ts";
 import type { Catalogue } from "../load/load.ts";
+import { keyDifferences } from "./capabilities.ts";
 import type { CompareResultT } from "../schema/index.ts";
 
 type Value = string | boolean | string[] | null;
@@ -98,6 +99,7 @@ export function compareServices(catalogue: Catalogue, slugs: readonly string[]):
   const bySlug = Object.fromEntries(
     services.map((service, i) => [service.slug, [...complianceSets[i]!].filter((id) => !common.includes(id)).sort()]),
   );
+  const groupsOf = (slug: string) => catalogue.bySlug.get(slug)?.groupIds ?? [];
   const sharedGroup = records[0]!.groupIds.some((groupId) =>
     records.every((record) => record.groupIds.includes(groupId)),
   );
@@ -110,5 +112,10 @@ export function compareServices(catalogue: Catalogue, slugs: readonly string[]):
     attributes,
     compliance: { common, bySlug },
     equivalent: records.length > 1 && sharedGroup,
+    keyDifferences: services.flatMap((from) =>
+      services
+        .filter((to) => to.slug !== from.slug)
+        .flatMap((to) => keyDifferences(catalogue.capabilities, groupsOf, from.slug, to.slug)),
+    ),
   };
 }

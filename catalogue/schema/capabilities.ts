@@ -85,3 +85,16 @@ export const CapabilityDifference = z
       "What moving from one service to another keeps and loses of a job's capabilities (catalogue/data/capabilities.yaml; added in 1.11.0)",
   });
 export type CapabilityDifferenceT = z.infer<typeof CapabilityDifference>;
+
+/** Moving one service to another in one job they share: the capability difference, in words too. */
+export const KeyDifference = CapabilityDifference.extend({
+  group: z.string().meta(d("The job both do: an equivalence group id with capabilities")),
+  from: z.string().meta(d("The service moved from (slug)")),
+  to: z.string().meta(d("The service moved to (slug)")),
+  words: z.string().meta(d('The difference in words: "keeps SMB file shares; loses NFS v3 (not supported)"')),
+}).meta({
+  id: "KeyDifference",
+  description:
+    "What moving from one service to an equivalent keeps and loses of a shared job's capabilities, as the exit plan reads it (added in 1.11.0)",
+});
+export type KeyDifferenceT = z.infer<typeof KeyDifference>;

@@ -4,6 +4,7 @@
  * each catalogue release. Each field's description lands in OpenAPI verbatim.
  */
 import { z } from "zod";
+import { KeyDifference } from "./capabilities.ts";
 import { ServiceDetail, ServiceLifecycle } from "./resources.ts";
 import { d, IsoDate, LIFECYCLE_STATUSES } from "./vocabulary.ts";
 export const ChangelogEntry = z
@@ -55,6 +56,14 @@ export const CompareResult = z
       })
       .meta(d("Compliance in common and apart")),
     equivalent: z.boolean().meta(d("True when all compared services belong to one equivalence group")),
+    keyDifferences: z
+      .array(KeyDifference)
+      .optional()
+      .meta(
+        d(
+          "For each ordered pair of compared services sharing a job with capabilities (capabilities.yaml), what moving from the first to the second keeps and loses; the same function as the exit plan's lost (added in 1.11.0)",
+        ),
+      ),
   })
   .meta({ id: "CompareResult", description: "GET /v1/compare" });
 

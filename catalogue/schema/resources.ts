@@ -2,6 +2,7 @@
  * API resources (contract "Resources and their fields") and the pieces they share with the data
  * files. Each field's description lands in OpenAPI verbatim.
  */
+import { KeyDifference } from "./capabilities.ts";
 import { z } from "zod";
 import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
@@ -260,6 +261,14 @@ export const Service = z
 export const ServiceDetail = Service.extend({
   subServices: z.array(SubService).meta(d("Tiers, editions, storage classes, engines, features or plans")),
   equivalents: z.array(Service).meta(d("Equivalent services on other providers")),
+  keyDifferences: z
+    .array(KeyDifference)
+    .optional()
+    .meta(
+      d(
+        "Per equivalent and shared job with capabilities (capabilities.yaml), what moving this service there keeps and loses; absent when the catalogue records none of this service's capabilities (added in 1.11.0)",
+      ),
+    ),
   policyIdentifiers: PolicyIdentifiers.meta(d("Identifiers that name the service in its provider's policies")),
   terraformResources: z
     .array(z.string())

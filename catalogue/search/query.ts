@@ -2,6 +2,7 @@
  * Reads over a Catalogue: the services listing (filters, search — the one ranking of search.ts —,
  * pages) and service detail. Pure functions; the build and the sidecar call the same ones.
  */
+import { keyDifferences } from "../equivalence/capabilities.ts";
 import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "../schema/index.ts";
@@ -145,6 +146,13 @@ export function pageCount(catalogue: Catalogue, limit: number): number {
   return Math.max(1, Math.ceil(catalogue.services.length / limit));
 }
 
+/** What moving this service to each equivalent keeps and loses (capabilities.yaml); absent when nothing is recorded. */
+function keyDifferencesOf(catalogue: Catalogue, slug: string, equivalents: readonly string[]) {
+  const groupsOf = (other: string) => catalogue.bySlug.get(other)?.groupIds ?? [];
+  const rows = equivalents.flatMap((other) => keyDifferences(catalogue.capabilities, groupsOf, slug, other));
+  return rows.length > 0 ? { keyDifferences: rows } : {};
+}
+
 export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetailT | undefined {
   const record = catalogue.bySlug.get(slug);
   if (!record) return undefined;
@@ -152,6 +160,7 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     ...record.service,
     subServices: [...record.subServices],
     equivalents: record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service),
+    ...keyDifferencesOf(catalogue, record.service.slug, record.equivalentSlugs),
     policyIdentifiers: record.policyIdentifiers,
     ...(record.terraformResources.length > 0 ? { terraformResources: [...record.terraformResources] } : {}),
     ...(record.sources.length > 0 ? { sources: [...record.sources] } : {}),

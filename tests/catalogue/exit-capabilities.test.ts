@@ -16,6 +16,8 @@ import type { HttpError } from "../../catalogue/base/problem.ts";
 import { WORKLOAD_TIED_JOBS } from "../../catalogue/exit/placement.ts";
 import type { ExitPlanT, ExitServicePlanT } from "../../catalogue/schema/index.ts";
 import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
+import { compareServices } from "../../catalogue/equivalence/compare.ts";
+import { serviceDetail } from "../../catalogue/search/query.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -264,5 +266,25 @@ describe("placement by workload (network- and account-tied services)", () => {
 
   it("holds for every reviewed example plan", () => {
     for (const example of EXAMPLE_PLANS) followsWorkloads(exitPlan(catalogue, example.approvedServiceIds, example.to));
+  });
+});
+
+describe("key differences (compare and the service page)", () => {
+  it("say on compare what the exit plan says is lost, from the same function", () => {
+    const result = compareServices(catalogue, ["azure-files", "ionos-network-file-storage"]);
+    const there = result.keyDifferences!.find((row) => row.from === "azure-files")!;
+    expect(there).toMatchObject({ group: "file-storage", kept: ["nfs-v4"], lost: ["smb"] });
+    expect(there.words).toBe("keeps NFS v4; loses SMB file shares (not supported)");
+    const plan = exitPlan(catalogue, ["azure-files"], { providers: ["ionos"] }).services[0]!;
+    expect(plan.jobs![0]!.capabilities!.lost).toEqual(there.lost);
+    // Back the other way: IONOS's NFS v4.2 share to Azure Files keeps it.
+    expect(result.keyDifferences!.find((row) => row.from === "ionos-network-file-storage")!.kept).toEqual(["nfs-v4"]);
+  });
+
+  it("list on a service's detail what moving to each equivalent keeps and loses", () => {
+    const detail = serviceDetail(catalogue, "azure-key-vault")!;
+    const barbican = detail.keyDifferences!.find((row) => row.to === "elastx-barbican")!;
+    expect(barbican.lost).toEqual(["encrypt-decrypt", "sign-verify", "wrap-unwrap"]);
+    expect(serviceDetail(catalogue, "aws-rds-postgresql")!.keyDifferences).toBeUndefined();
   });
 });

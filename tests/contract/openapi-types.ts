@@ -1156,6 +1156,8 @@ export interface components {
         verified?: components["schemas"]["Verified"];
         /** @description Tiers, editions, storage classes, engines, features or plans */
         subServices: components["schemas"]["SubService"][];
+        /** @description Per equivalent and shared job with capabilities (capabilities.yaml), what moving this service there keeps and loses; absent when the catalogue records none of this service's capabilities (added in 1.11.0) */
+        keyDifferences?: components["schemas"]["KeyDifference"][];
         /** @description Identifiers that name the service in its provider's policies */
         policyIdentifiers: components["schemas"]["PolicyIdentifiers"];
         /** @description Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0) */
@@ -1184,6 +1186,8 @@ export interface components {
       };
       /** @description True when all compared services belong to one equivalence group */
       equivalent: boolean;
+      /** @description For each ordered pair of compared services sharing a job with capabilities (capabilities.yaml), what moving from the first to the second keeps and loses; the same function as the exit plan's lost (added in 1.11.0) */
+      keyDifferences?: components["schemas"]["KeyDifference"][];
     };
     /** @description A wire protocol or API the service is compatible with, as its vendor states it: clients and tools built for it work against the service (added in 1.8.0) */
     CompatibilityClaim: {
@@ -2011,6 +2015,25 @@ export interface components {
       /** @description true when the document lets this service be wholly used: every identifier of it is in the document, or (Azure) is a type the Indexed-mode policy never evaluates (since 1.8.0) */
       complete: boolean;
     };
+    /** @description What moving from one service to an equivalent keeps and loses of a shared job's capabilities, as the exit plan reads it (added in 1.11.0) */
+    KeyDifference: {
+      /** @description Capability ids the replaced service has and the replacing one has too */
+      kept: string[];
+      /** @description Capability ids the replaced service has and the replacing one is recorded as lacking */
+      lost: string[];
+      /** @description Capability ids the replaced service has where the catalogue does not know whether the replacing one has them */
+      notKnown: string[];
+      /** @description Capability ids the replacing service has that the replaced one lacks or is not known to have */
+      gained: string[];
+      /** @description The job both do: an equivalence group id with capabilities */
+      group: string;
+      /** @description The service moved from (slug) */
+      from: string;
+      /** @description The service moved to (slug) */
+      to: string;
+      /** @description The difference in words: "keeps SMB file shares; loses NFS v3 (not supported)" */
+      words: string;
+    };
     /** @description One service's lifecycle announcement */
     LifecycleEntry: {
       /** @description Service slug */
@@ -2569,6 +2592,8 @@ export interface components {
       subServices: components["schemas"]["SubService"][];
       /** @description Equivalent services on other providers */
       equivalents: components["schemas"]["Service"][];
+      /** @description Per equivalent and shared job with capabilities (capabilities.yaml), what moving this service there keeps and loses; absent when the catalogue records none of this service's capabilities (added in 1.11.0) */
+      keyDifferences?: components["schemas"]["KeyDifference"][];
       /** @description Identifiers that name the service in its provider's policies */
       policyIdentifiers: components["schemas"]["PolicyIdentifiers"];
       /** @description Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0) */
