@@ -4,6 +4,7 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
+import { keyDifferences } from "../equivalence/capabilities.ts";
 import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle/lifecycle.ts";
 import {
   CALENDAR_ALARMS,
@@ -349,6 +350,24 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
       ],
     });
   }
+  // What moving one to another keeps and loses (issue 98), from the exit plan's own function.
+  const groupsOf = (slug: string) => catalogue.bySlug.get(slug)?.groupIds ?? [];
+  const differences = shown.flatMap((from) =>
+    shown
+      .filter((to) => to.slug !== from.slug)
+      .flatMap((to) => keyDifferences(catalogue.capabilities, groupsOf, from.slug, to.slug)),
+  );
+  if (differences.length > 0)
+    blocks.push(heading(2, "Key differences"), {
+      kind: "table",
+      head: ["From", "To", "Job", "What moving keeps and loses"],
+      rows: differences.map((row) => [
+        catalogue.bySlug.get(row.from)!.service.name,
+        catalogue.bySlug.get(row.to)!.service.name,
+        catalogue.groups.find((group) => group.id === row.group)?.name ?? row.group,
+        row.words,
+      ]),
+    });
   return { title: "Compare", blocks };
 }
 

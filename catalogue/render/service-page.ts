@@ -2,6 +2,7 @@
  * A service's page as a Doc (Markdown, ANSI, plain text and MCP): its sections in the order
  * sections.ts gives, the same walk the site's page makes, each section's heading from that list.
  */
+import { keyDifferences } from "../equivalence/capabilities.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
 import { categoryPath, providerPath, servicePath } from "../base/urls.ts";
@@ -119,8 +120,27 @@ const terraformBlocks: SectionBlocks = (catalogue, slug) => [
 function equivalentBlocks(catalogue: Catalogue, slug: string): Block[] {
   const equivalents = record(catalogue, slug).equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service);
   if (equivalents.length === 0) return [paragraph("No equivalent on another provider is recorded.")];
+  // What moving there keeps and loses (issue 98): the exit plan's own function, where recorded.
+  const groupsOf = (other: string) => catalogue.bySlug.get(other)?.groupIds ?? [];
+  const moving = equivalents.map((other) =>
+    keyDifferences(catalogue.capabilities, groupsOf, slug, other.slug)
+      .map((row) => row.words)
+      .join("; "),
+  );
+  if (moving.every((words) => words === ""))
+    return [
+      {
+        kind: "table",
+        head: ["Service", "Provider", "Lifecycle"],
+        rows: equivalents.map((other) => serviceRow(other)),
+      },
+    ];
   return [
-    { kind: "table", head: ["Service", "Provider", "Lifecycle"], rows: equivalents.map((other) => serviceRow(other)) },
+    {
+      kind: "table",
+      head: ["Service", "Provider", "Lifecycle", "Moving there"],
+      rows: equivalents.map((other, i) => [...serviceRow(other), moving[i] || "not recorded"]),
+    },
   ];
 }
 

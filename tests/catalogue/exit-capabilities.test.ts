@@ -18,6 +18,8 @@ import type { ExitPlanT, ExitServicePlanT } from "../../catalogue/schema/index.t
 import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
 import { compareServices } from "../../catalogue/equivalence/compare.ts";
 import { serviceDetail } from "../../catalogue/search/query.ts";
+import { comparePage } from "../../catalogue/render/pages.ts";
+import { servicePage } from "../../catalogue/render/service-page.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -286,5 +288,16 @@ describe("key differences (compare and the service page)", () => {
     const barbican = detail.keyDifferences!.find((row) => row.to === "elastx-barbican")!;
     expect(barbican.lost).toEqual(["encrypt-decrypt", "sign-verify", "wrap-unwrap"]);
     expect(serviceDetail(catalogue, "aws-rds-postgresql")!.keyDifferences).toBeUndefined();
+  });
+});
+
+describe("key differences on the text host's pages", () => {
+  it("shows on compare and on a service's equivalents what moving keeps and loses", () => {
+    const compare = renderMarkdown(comparePage(catalogue, ["azure-files", "ionos-network-file-storage"]));
+    expect(compare).toContain("## Key differences");
+    expect(compare).toContain("keeps NFS v4; loses SMB file shares (not supported)");
+    const page = renderMarkdown(servicePage(catalogue, "azure-key-vault"));
+    expect(page).toContain("Moving there");
+    expect(page).toMatch(/loses Encrypt and decrypt operations, Sign and verify operations, Envelope encryption/);
   });
 });
