@@ -121,6 +121,26 @@ describe("POST /v1/exit-plan", () => {
 });
 
 describe("POST /v1/exit-plan with repeated ids", () => {
+  it("plans only the jobs jobsUsed gives, and answers a bad one with a 400 naming it", async () => {
+    const app = await build();
+    const body = {
+      approvedServiceIds: ["azure-key-vault"],
+      to: { providers: ["scaleway"] },
+      jobsUsed: { "azure-key-vault": ["secrets-management"] },
+    };
+    const ok = await app.inject(post("/v1/exit-plan", body));
+    expect(ok.statusCode).toBe(200);
+    const plan = ok.json() as { services: { jobs: { group: string }[] }[] };
+    expect(plan.services[0]!.jobs.map((job) => job.group)).toEqual(["secrets-management"]);
+    for (const jobsUsed of [{ "azure-key-vault": ["object-storage"] }, { "aws-s3": ["object-storage"] }]) {
+      const error = expectError(await app.inject(post("/v1/exit-plan", { ...body, jobsUsed })), 400);
+      expect(error.error).toBe("Invalid body");
+      expect(error.details).toMatch(/object-storage is not a job|not in approvedServiceIds/);
+    }
+    const wrongShape = await app.inject(post("/v1/exit-plan", { ...body, jobsUsed: { "azure-key-vault": [] } }));
+    expectError(wrongShape, 400);
+  });
+
   it("plans each service once and says which were repeated, never in silence", async () => {
     const app = await build();
     const ids = [...Array.from({ length: 500 - 1 }, () => "aws-s3"), "aws-ec2"];
