@@ -25,7 +25,7 @@ export const BROWSER_CORE = [
   "catalogue/base/nesting.ts",
   "catalogue/compliance/compliance.ts",
   "catalogue/dependencies/dependencies.ts",
-  "catalogue/equivalence/capabilities.ts",
+  "catalogue/capabilities/capabilities.ts",
   "catalogue/equivalence/compare.ts",
   "catalogue/equivalence/exposure.ts",
   "catalogue/exit/catalogue.ts",

@@ -20,7 +20,7 @@ import {
   twinFindings,
   twinPairs,
 } from "../catalogue/quality/membership.ts";
-import { capabilityCoverage, capabilityLines, capabilityProblems } from "../catalogue/quality/capabilities.ts";
+import { capabilityCoverage, capabilityLines, capabilityProblems } from "../catalogue/exit/capability-coverage.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 

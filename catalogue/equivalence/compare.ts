@@ -1,7 +1,7 @@
 /** GET /v1/compare: services side by side with a shared-attribute table. */
 import { providerHoldings } from "../compliance/compliance.ts";
 import type { Catalogue } from "../load/load.ts";
-import { keyDifferences } from "./capabilities.ts";
+import { keyDifferences } from "../capabilities/capabilities.ts";
 import type { CompareResultT } from "../schema/index.ts";
 
 type Value = string | boolean | string[] | null;

@@ -14,7 +14,7 @@ import {
   flagshipPrior,
 } from "./context.ts";
 import type { Catalogue } from "../load/load.ts";
-import { capabilityData, capabilityIndex, type CapabilityData } from "../equivalence/capabilities.ts";
+import { capabilityData, capabilityIndex, type CapabilityData } from "../capabilities/capabilities.ts";
 import type { CompatibilityClaimT, CompatibilityNotSupportedT, ServiceLineageT } from "../schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 

@@ -4,7 +4,7 @@
  * shapes the phases pass on (peers, placement, the ranking's context).
  */
 import type { ExposureCatalogue } from "../equivalence/exposure.ts";
-import type { CapabilityIndex } from "../equivalence/capabilities.ts";
+import type { CapabilityIndex } from "../capabilities/capabilities.ts";
 import type { CapabilityDifferenceT } from "../schema/capabilities.ts";
 import type { EquivalenceGroup, ServiceRecord } from "../load/load.ts";
 import type { CatalogueReleaseT, ExitCandidateT, ExitJobT, ProviderT, ServiceT } from "../schema/index.ts";

@@ -16,7 +16,7 @@ import {
   type PlanContext,
 } from "./context.ts";
 import type { ExitCandidateT, ExitJobT } from "../schema/index.ts";
-import { capabilityDifference, lostWords } from "../equivalence/capabilities.ts";
+import { capabilityDifference, lostWords } from "../capabilities/capabilities.ts";
 
 export type Coverage = ExitJobT["status"];
 

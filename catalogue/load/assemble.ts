@@ -4,7 +4,7 @@
  * properties, services with their records, groups and the lookups by id. Pure: no file is read here.
  */
 
-import { capabilityData, capabilityIndex, type CapabilityIndex } from "../equivalence/capabilities.ts";
+import { capabilityData, capabilityIndex, type CapabilityIndex } from "../capabilities/capabilities.ts";
 import type { CapabilitiesFileT } from "../schema/capabilities.ts";
 import type { DependencyMap } from "../dependencies/dependencies.ts";
 import {

@@ -4,7 +4,7 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
-import { keyDifferences } from "../equivalence/capabilities.ts";
+import { keyDifferences } from "../capabilities/capabilities.ts";
 import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle/lifecycle.ts";
 import {
   CALENDAR_ALARMS,

@@ -2,7 +2,7 @@
  * A service's page as a Doc (Markdown, ANSI, plain text and MCP): its sections in the order
  * sections.ts gives, the same walk the site's page makes, each section's heading from that list.
  */
-import { keyDifferences } from "../equivalence/capabilities.ts";
+import { keyDifferences } from "../capabilities/capabilities.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
 import { categoryPath, providerPath, servicePath } from "../base/urls.ts";

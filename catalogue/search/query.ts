@@ -2,7 +2,7 @@
  * Reads over a Catalogue: the services listing (filters, search — the one ranking of search.ts —,
  * pages) and service detail. Pure functions; the build and the sidecar call the same ones.
  */
-import { keyDifferences } from "../equivalence/capabilities.ts";
+import { keyDifferences } from "../capabilities/capabilities.ts";
 import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "../schema/index.ts";

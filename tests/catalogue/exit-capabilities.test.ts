@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
-import { capabilityDifference, capabilityIndex } from "../../catalogue/equivalence/capabilities.ts";
+import { capabilityDifference, capabilityIndex } from "../../catalogue/capabilities/capabilities.ts";
 import { capabilitiesProblems } from "../../catalogue/load/capabilities.ts";
 import type { ServiceAt, ProviderAt } from "../../catalogue/load/entry-checks.ts";
 import type { CapabilitiesFileT } from "../../catalogue/schema/capabilities.ts";
-import { capabilityCoverage, capabilityProblems } from "../../catalogue/quality/capabilities.ts";
+import { capabilityCoverage, capabilityProblems } from "../../catalogue/exit/capability-coverage.ts";
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import type { HttpError } from "../../catalogue/base/problem.ts";

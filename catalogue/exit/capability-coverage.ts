@@ -5,8 +5,8 @@
  * members whose primary job it is, the one with the highest flagship prior: SQS for queues, not
  * Amazon MQ, whose primary job is brokering) states none: those are what exits start from.
  */
-import { flagshipPrior, type PlanContext } from "../exit/context.ts";
-import { jobsOf } from "../exit/jobs.ts";
+import { flagshipPrior, type PlanContext } from "./context.ts";
+import { jobsOf } from "./jobs.ts";
 import type { Catalogue } from "../load/load.ts";
 
 const BIG_THREE: readonly string[] = ["aws", "azure", "gcp"];
