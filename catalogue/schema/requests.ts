@@ -18,7 +18,7 @@ import {
   MAX_URL_LENGTH,
 } from "../base/limits.ts";
 import { strictBody } from "./unknown-keys.ts";
-import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
+import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, OUTBOUND_KINDS, queryBoolean } from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -329,7 +329,7 @@ export const OutboundClickBody = strictBody({
     .max(MAX_URL_LENGTH)
     .meta(d("The outbound URL that was followed")),
   serviceId: z.string().max(MAX_ID_LENGTH).optional().meta(d("The service whose link was followed")),
-  kind: z.enum(["documentation", "pricing", "announcement", "other"]).optional().meta(d("Which link it was")),
+  kind: z.enum(OUTBOUND_KINDS).optional().meta(d("Which link it was")),
   page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the click happened")),
 }).meta({
   id: "OutboundClickBody",
