@@ -232,7 +232,7 @@ describe("embedded store log and memory", () => {
       expect(await reopened.getList(list.id, new Date()), list.id).toEqual(lost.has(list.id) ? undefined : list);
     expect(reopened.skipped.count).toBe(lost.size);
     expect(describeSkipped(reopened.skipped)).toMatch(new RegExp(`^${lost.size} unreadable record\\(s\\) skipped`));
-    // decisions.md#bounded-memory: these records had been written in full (others follow them): not "never acknowledged".
+    // decisions.md#durable-acknowledgement: these records had been written in full (others follow them): not "never acknowledged".
     expect(reopened.skipped.first).toMatch(
       /not JSON: damaged after it was written in full .* may have been acknowledged$/,
     );
