@@ -145,52 +145,47 @@ describe("the text host's protocol", () => {
     const catalogue = fixtureCatalogue();
     const config = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
     const api = await buildApp({ config, catalogue, store, urls: URLS });
+    onTestFinished(() => api.close());
     const text = await buildTextApp({ config, catalogue, store, api, perMinute: 10_000 });
+    onTestFinished(() => text.close());
     return { api, text };
   }
 
   it("answers /v1/* requests refused before routing in the API's Error shape", async () => {
-    const { api, text } = await hosts();
+    const { text } = await hosts();
     await text.listen({ port: 0, host: "127.0.0.1" });
     const base = `http://127.0.0.1:${(text.server.address() as AddressInfo).port}`;
-    try {
-      const shaped = (answer: RawAnswer | "hang", status: number) => {
-        expect(answer).not.toBe("hang");
-        const { headers, body } = answer as RawAnswer;
-        expect(headers["content-type"]).toBe("application/json; charset=utf-8");
-        expect(JSON.parse(body)).toMatchObject({ status, error: expect.any(String) });
-      };
-      // Refused by node's parser: headers over 16 KiB; conflicting framing.
-      shaped(await rawRequest(base, { path: "/v1/services", headers: { "x-big": "a".repeat(20_000) } }), 431);
-      const framing = await socketExchange(
-        base,
-        "GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
-        3000,
-      );
-      expect(framing.answer).toMatch(/^HTTP\/1\.1 400 [^\r]*\r\nContent-Type: application\/json/);
-      // Refused by Fastify before the API sees it: a body over the limit, with the API's own title.
-      const large = await rawRequest(base, {
-        method: "POST",
-        path: "/v1/feedback",
-        headers: { "content-type": "application/json" },
-        body: "x".repeat(70_000),
-      });
-      shaped(large, 413);
-      expect(JSON.parse((large as RawAnswer).body)).toMatchObject({ error: "Payload too large" });
-      shaped(await rawRequest(base, { path: "/v1/%zz" }), 400);
-      // A page of the text host keeps its plain-text errors.
-      const page = await rawRequest(base, { path: "/aws", headers: { "x-big": "a".repeat(20_000) } });
-      expect((page as RawAnswer).headers["content-type"]).toMatch(/^text\/plain/);
-    } finally {
-      await text.close();
-      await api.close();
-    }
+    const shaped = (answer: RawAnswer | "hang", status: number) => {
+      expect(answer).not.toBe("hang");
+      const { headers, body } = answer as RawAnswer;
+      expect(headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(JSON.parse(body)).toMatchObject({ status, error: expect.any(String) });
+    };
+    // Refused by node's parser: headers over 16 KiB; conflicting framing.
+    shaped(await rawRequest(base, { path: "/v1/services", headers: { "x-big": "a".repeat(20_000) } }), 431);
+    const framing = await socketExchange(
+      base,
+      "GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+      3000,
+    );
+    expect(framing.answer).toMatch(/^HTTP\/1\.1 400 [^\r]*\r\nContent-Type: application\/json/);
+    // Refused by Fastify before the API sees it: a body over the limit, with the API's own title.
+    const large = await rawRequest(base, {
+      method: "POST",
+      path: "/v1/feedback",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(70_000),
+    });
+    shaped(large, 413);
+    expect(JSON.parse((large as RawAnswer).body)).toMatchObject({ error: "Payload too large" });
+    shaped(await rawRequest(base, { path: "/v1/%zz" }), 400);
+    // A page of the text host keeps its plain-text errors.
+    const page = await rawRequest(base, { path: "/aws", headers: { "x-big": "a".repeat(20_000) } });
+    expect((page as RawAnswer).headers["content-type"]).toMatch(/^text\/plain/);
   });
 
   it("answers a wrong method on a known page with 405 and Allow, in the request's rendering", async () => {
-    const { api, text } = await hosts();
-    onTestFinished(() => api.close());
-    onTestFinished(() => text.close());
+    const { text } = await hosts();
     for (const [method, url] of [
       ["POST", "/aws"],
       ["DELETE", "/aws/s3"],
@@ -217,9 +212,7 @@ describe("the text host's protocol", () => {
   });
 
   it("weighs Accept q-values: a type at q=0 is never sent, the higher q wins", async () => {
-    const { api, text } = await hosts();
-    onTestFinished(() => api.close());
-    onTestFinished(() => text.close());
+    const { text } = await hosts();
     const typeOf = async (accept: string) =>
       (await text.inject({ url: "/aws", headers: { accept } })).headers["content-type"];
     expect(await typeOf("text/markdown;q=0, text/plain")).toBe("text/plain; charset=utf-8");
@@ -236,9 +229,7 @@ describe("the text host's protocol", () => {
   });
 
   it("sends Vary: Accept, Accept-Encoding, COLUMNS on /search (not User-Agent, which splits caches per browser)", async () => {
-    const { api, text } = await hosts();
-    onTestFinished(() => api.close());
-    onTestFinished(() => text.close());
+    const { text } = await hosts();
     const search = await text.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8" } });
     expect(search.statusCode).toBe(200);
     expect(search.headers.vary).toBe("Accept, Accept-Encoding, COLUMNS");
