@@ -24,7 +24,7 @@ import type {
   ListCalendarQueryT,
   ServiceT,
 } from "../schema/index.ts";
-import { servicePath, type PublicUrls } from "../base/urls.ts";
+import { href, servicePath, type PublicUrls } from "../base/urls.ts";
 
 export interface LifecycleFilter {
   /** Only entries whose sunsetDate is between asOf and asOf + withinDays, both included. */
@@ -201,7 +201,7 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls, filtered?:
     title: "Cloud Services Catalogue: lifecycle",
     subtitle: "Cloud services in preview, deprecated, sunsetting or retired, as the vendors announced them.",
     self: `${urls.apiUrl}/v1/lifecycle.atom${filtered ? `?${filtered.query}` : ""}`,
-    alternate: `${urls.textUrl}/lifecycle`,
+    alternate: `${urls.textUrl}${href("lifecycle")}`,
     author: { name: "Cloud Services Catalogue", uri: urls.textUrl },
     fallbackUpdated: catalogue.lastUpdated.replace(/\.\d+Z$/, "Z"),
     entries: entries.map((entry) => ({

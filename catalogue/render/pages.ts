@@ -19,7 +19,7 @@ import type { Catalogue } from "../load/load.ts";
 import { holdingText, ownComplianceText, providerHoldings } from "../compliance/compliance.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "../format/doc.ts";
-import { categoryPath, href, providerPath, servicePath } from "../base/urls.ts";
+import { categoryPath, href, listCalendarPath, providerPath, servicePath } from "../base/urls.ts";
 import { relativeDays } from "./relative.ts";
 
 export { relativeDays } from "./relative.ts";
@@ -384,7 +384,7 @@ export function savedListPage(
       ...rest,
       paragraph(
         `Calendar of this list's sunset dates, with reminders ${CALENDAR_ALARMS.defaultDays.join(", ")} days before (?alarms=30,7 for others, ?alarms=none for none; ?within=365d for the next year's): `,
-        link(`/v1${listPath(list)}/lifecycle.ics`, `/v1${listPath(list)}/lifecycle.ics`),
+        link(listCalendarPath(list), listCalendarPath(list)),
       ),
       paragraph(
         `Address ${listPath(list)}; expires ${list.expiresAt.slice(0, 10)} (${LIST_LIFETIME_DAYS} days after it is last read: reading it renews it).`,

@@ -18,7 +18,7 @@ import {
   MAX_URL_LENGTH,
 } from "../base/limits.ts";
 import { strictBody } from "./unknown-keys.ts";
-import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
+import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, OUTBOUND_KINDS, queryBoolean } from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -55,10 +55,20 @@ export const ServicesQuery = z.object({
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
 /**
- * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
- * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
- * same white space as \s.
+ * The one rule of a comma-separated id list (compare, exposure, lifecycle's ids, the text host's
+ * compare path), in its two forms side by side: idListItems reads a list (search/ids.ts parseIdList
+ * bounds and checks what it gives), idListPattern says the same to OpenAPI. An item is trimmed
+ * (JavaScript's trim, the same white space as \s); blank items are dropped, so any number may stand
+ * around the 1 to `max` others; duplicates count toward `max`. tests/catalogue/id-list.test.ts holds
+ * the two forms to each other.
  */
+export const idListItems = (raw: string): string[] =>
+  raw
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+
+/** idListItems's rule as a pattern: a list it reads as 1 to `max` items, and no other. */
 export const idListPattern = (max: number): string => {
   const item = String.raw`\s*[^,\s][^,]*`;
   const blanks = String.raw`(?:\s*,)*`;
@@ -329,7 +339,7 @@ export const OutboundClickBody = strictBody({
     .max(MAX_URL_LENGTH)
     .meta(d("The outbound URL that was followed")),
   serviceId: z.string().max(MAX_ID_LENGTH).optional().meta(d("The service whose link was followed")),
-  kind: z.enum(["documentation", "pricing", "announcement", "other"]).optional().meta(d("Which link it was")),
+  kind: z.enum(OUTBOUND_KINDS).optional().meta(d("Which link it was")),
   page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the click happened")),
 }).meta({
   id: "OutboundClickBody",
