@@ -56,7 +56,10 @@ describe("GET /v1/services?compliance=", () => {
   // whose vendor page says it is certified. S3NS's PREMI3NS qualification stays provider-level (no
   // readable page names its services).
   const SCHEME_LISTS = {
-    secnumcloud: { "ovhcloud-hosted-private-cloud-vmware": "docs.ovhcloud.com" },
+    secnumcloud: {
+      "ovhcloud-hosted-private-cloud-vmware": "docs.ovhcloud.com",
+      "ovhcloud-bare-metal-pod": "help.ovhcloud.com",
+    },
     hds: { "ovhcloud-hosted-private-cloud-vmware": "help.ovhcloud.com" },
   } as const;
 
