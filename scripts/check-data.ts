@@ -19,6 +19,7 @@ import {
   TWIN_PROVIDERS,
   twinFindings,
   twinPairs,
+  twinsInNoGroup,
 } from "../catalogue/quality/membership.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
@@ -138,6 +139,15 @@ try {
   );
   for (const twin of twins)
     console.log(`    ${twin.a} [${twin.onlyA.join(", ")}] ≠ ${twin.b} [${twin.onlyB.join(", ")}]`);
+  // Twins in no group count only as a decision: each with a not-doing row saying why (issue 100).
+  const ungrouped = twinsInNoGroup(catalogue);
+  console.log(
+    `  twins in no group: ${ungrouped.length}, ${ungrouped.filter((t) => t.unrecorded.length === 0).length} with a not-doing record on both sides`,
+  );
+  for (const twins of ungrouped)
+    console.log(
+      `    ${twins.a} = ${twins.b}${twins.unrecorded.length > 0 ? ` (no record: ${twins.unrecorded.join(", ")})` : ""}`,
+    );
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).

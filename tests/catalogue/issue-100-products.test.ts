@@ -76,3 +76,19 @@ describe("issue 100: the products added", () => {
     expect(catalogue.bySlug.get("cloudflare-r2")!.terraformResources).not.toContain("cloudflare_r2_data_catalog");
   });
 });
+
+describe("issue 100: smaller fixes", () => {
+  it("gives Tencent's Gateway Load Balancer its equivalents on other providers", () => {
+    const record = realCatalogue().bySlug.get("tencent-gwlb")!;
+    expect(record.groupIds).toContain("gateway-load-balancer");
+    expect(record.equivalentSlugs).toEqual(expect.arrayContaining(["aws-elb", "azure-load-balancer", "alibaba-slb"]));
+  });
+
+  it("cites App & API Protector's own page for its identity, not another product's", () => {
+    const sources = realCatalogue().bySlug.get("akamai-app-api-protector")!.sources;
+    const identity = sources.filter((source) => source.backs.includes("identity"));
+    expect(identity.map((source) => source.url)).toEqual([
+      "https://techdocs.akamai.com/cloud-security/docs/apply-protections-to-your-api",
+    ]);
+  });
+});
