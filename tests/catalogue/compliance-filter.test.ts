@@ -162,9 +162,18 @@ describe("GET /v1/services?compliance=", () => {
         expect(backing.map((source) => new URL(source.url).hostname)).toEqual([host]);
         // The scope is an offer or option of the service, named as the vendor names it.
         expect(backing[0]!.offer).toMatch(/\w/);
-        expect(backing[0]!.programmes).toEqual([scheme]);
+        expect(backing[0]!.programmes).toContain(scheme);
       }
     });
+
+  it("pci-dss: OVHcloud's Hosted Private Cloud for its Payment option, from the page that names it (issue 100)", () => {
+    const catalogue = realCatalogue();
+    const { sources, providerWide } = answer(catalogue, "pci-dss");
+    const backing = sources["ovhcloud-hosted-private-cloud-vmware"] as { url: string; offer?: string }[];
+    expect(providerWide["ovhcloud-hosted-private-cloud-vmware"]).toBeUndefined();
+    expect(backing.map((source) => new URL(source.url).hostname)).toEqual(["help.ovhcloud.com"]);
+    expect(backing[0]!.offer).toMatch(/PCI DSS/);
+  });
 
   it("secnumcloud: a provider's holding is answered as provider-wide, never as a service's qualification", () => {
     const catalogue = realCatalogue();
