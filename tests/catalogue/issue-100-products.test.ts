@@ -91,4 +91,21 @@ describe("issue 100: smaller fixes", () => {
       "https://techdocs.akamai.com/cloud-security/docs/apply-protections-to-your-api",
     ]);
   });
+
+  it("says of CodeCommit, Snowball Edge, SimpleDB and Vertex AI only what their sources state", () => {
+    const catalogue = realCatalogue();
+    const description = (slug: string) => catalogue.bySlug.get(slug)!.service.description ?? "";
+    const backing = (slug: string) =>
+      catalogue.bySlug.get(slug)!.sources.filter((source) => source.backs.includes("description"));
+    // No vendor page read says CodeCommit is back in general availability.
+    expect(description("aws-codecommit")).not.toMatch(/general availability/i);
+    expect(backing("aws-codecommit").length).toBeGreaterThan(0);
+    // The API references say neither "rugged" nor "edge computing", nor "early" or "key-value".
+    expect(description("aws-snowball")).not.toMatch(/rugged|edge computing/i);
+    expect(description("aws-simpledb")).not.toMatch(/early|key-value/i);
+    // Vertex AI's description no longer rests on Agent Builder's page, another product's.
+    expect(backing("gcp-vertex-ai").map((source) => source.url)).not.toContain(
+      "https://docs.cloud.google.com/agent-builder/overview",
+    );
+  });
 });
