@@ -10,6 +10,7 @@ import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/life
 import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
 import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../catalogue/quality/words-sources.ts";
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
+import { otherProductProblems } from "../catalogue/quality/other-product-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality/quality.ts";
@@ -175,6 +176,8 @@ try {
     ...unsourcedProblems(catalogue),
     ...wordsProblems(words),
     ...communitySourceProblems(catalogue),
+    // Issue 100: a source for a service's identity or description that is another product's page.
+    ...otherProductProblems(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
       serviceExists: iamServiceExists,
