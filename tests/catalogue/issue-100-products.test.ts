@@ -68,6 +68,13 @@ describe("issue 100: the products added", () => {
       expect(catalogue.bySlug.get(slug)!.service.lifecycle, slug).toBeUndefined();
   });
 
+  it("reads OTC's AOM 2.0, which hosts Prometheus instances, as Huawei Cloud's AOM does", () => {
+    const catalogue = realCatalogue();
+    const claims = (slug: string) => catalogue.bySlug.get(slug)!.compatibility.map((claim) => claim.id);
+    expect(claims("otc-application-operations-management")).toContain("prometheus");
+    expect(claims("huawei-aom")).toContain("prometheus");
+  });
+
   it("moves R2's data catalog Terraform type to the catalog's own entry", () => {
     const catalogue = realCatalogue();
     expect(catalogue.bySlug.get("cloudflare-r2-data-catalog")!.terraformResources).toContain(
