@@ -25,6 +25,7 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
     "application operations management",
     "anwendungsüberwachung open telekom cloud",
   ],
+  "otc-cloud-secret-management-service": ["otc secrets manager", "geheimnisse open telekom cloud"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -37,6 +38,7 @@ const GROUPS: Record<string, readonly string[]> = {
   "cloudflare-r2-data-catalog": ["data-catalog-governance"],
   "ovhcloud-bare-metal-pod": ["bare-metal"],
   "otc-application-operations-management": ["monitoring-metrics"],
+  "otc-cloud-secret-management-service": ["secrets-management"],
 };
 
 describe("issue 100: the products added", () => {
