@@ -35,7 +35,7 @@ export const ServicesQuery = z.object({
     .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
   compliance: z.string().optional().meta({
     description:
-      "Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids",
+      "Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids",
     example: "c5,hds",
   }),
   jurisdiction: z.string().optional().meta({

@@ -1136,6 +1136,8 @@ export interface components {
         verified?: components["schemas"]["Verified"];
         /** @description Tiers, editions, storage classes, engines, features or plans */
         subServices: components["schemas"]["SubService"][];
+        /** @description Programmes the provider holds provider-wide that apply to this service (Provider.defaultCompliance less the service's own compliance and any programme whose complete scope list leaves the service out); shown as provider-wide, never as the service's own; absent when none, and on preview and retired services (added in 1.11.0) */
+        providerWideCompliance?: string[];
         /** @description Identifiers that name the service in its provider's policies */
         policyIdentifiers: components["schemas"]["PolicyIdentifiers"];
         /** @description Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0) */
@@ -2536,6 +2538,8 @@ export interface components {
       verified?: components["schemas"]["Verified"];
       /** @description Tiers, editions, storage classes, engines, features or plans */
       subServices: components["schemas"]["SubService"][];
+      /** @description Programmes the provider holds provider-wide that apply to this service (Provider.defaultCompliance less the service's own compliance and any programme whose complete scope list leaves the service out); shown as provider-wide, never as the service's own; absent when none, and on preview and retired services (added in 1.11.0) */
+      providerWideCompliance?: string[];
       /** @description Equivalent services on other providers */
       equivalents: components["schemas"]["Service"][];
       /** @description Identifiers that name the service in its provider's policies */
@@ -2621,6 +2625,10 @@ export interface components {
         /** @description Per service on this page: the sources (scope lists) that name it for the programmes */
         sources: {
           [key: string]: components["schemas"]["ServiceSource"][];
+        };
+        /** @description Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0) */
+        providerWide?: {
+          [key: string]: string[];
         };
       };
     };
@@ -3243,7 +3251,7 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
@@ -3306,7 +3314,7 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
