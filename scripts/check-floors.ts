@@ -27,7 +27,7 @@ export const CATALOGUE: House = {
   floors: [
     ["base"],
     ["schema", "format"],
-    ["compliance", "dependencies"],
+    ["compliance", "dependencies", "versions"],
     ["inventory"],
     ["load"],
     ["search", "lifecycle", "lists"],
