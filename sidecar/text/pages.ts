@@ -165,7 +165,12 @@ export function filteredLifecycleBody(
   catalogue: Catalogue,
   { query, now, rendering, width }: Shape & { query: Record<string, unknown>; now: number },
 ): Computed {
-  const parsed = LifecycleQuery.safeParse({ within: query.within, status: query.status, provider: query.provider });
+  const parsed = LifecycleQuery.safeParse({
+    within: query.within,
+    status: query.status,
+    provider: query.provider,
+    kind: query.kind,
+  });
   if (!parsed.success) return { status: 400, title: "Bad request", detail: issueDetails(parsed.error.issues, "query") };
   let filter;
   try {
