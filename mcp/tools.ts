@@ -177,7 +177,7 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "get_service",
     description:
-      "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
+      "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, versions and tiers with their end dates and statuses (ended ones with endedVersions), equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
     input: {
       slug: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "Service slug, e.g. aws-s3" }),
       equivalentsLimit: z
@@ -195,10 +195,17 @@ export const TOOLS: readonly ToolSpec[] = [
         .max(50)
         .optional()
         .meta({ description: 'Only equivalents on these providers: ids or names, e.g. ["gcp", "OVH"]' }),
+      endedVersions: z
+        .boolean()
+        .optional()
+        .meta({
+          description: "Also the versions whose support has ended (by default only supported and extended ones)",
+        }),
     },
     request: ({ slug }) => ({ operationId: "getService", params: { slug } }),
-    fit: (answer: ServiceDetailT, { equivalentsLimit, equivalentsProviders }, catalogue) =>
+    fit: (answer: ServiceDetailT, { equivalentsLimit, equivalentsProviders, endedVersions }, catalogue) =>
       fitService(answer, catalogue, {
+        ...(endedVersions ? { endedVersions } : {}),
         ...(equivalentsLimit ? { limit: equivalentsLimit } : {}),
         ...(equivalentsProviders
           ? { providers: equivalentsProviders.map((provider) => resolveProvider(catalogue, provider)) }
