@@ -89,8 +89,8 @@ export function savedListBody(
   return { status: 200, body: render(savedListDoc(catalogue, list), rendering, width) };
 }
 
-/** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
-const LIFECYCLE_KEYS = ["within", "status", "provider"] as const;
+/** ?within=90 (or 90d), status, provider, kind: the API's lifecycle query. */
+const LIFECYCLE_KEYS = ["within", "status", "provider", "kind"] as const;
 
 const docsByCatalogue = new WeakMap<Catalogue, Map<string, () => Doc>>();
 const pageDoc = (catalogue: Catalogue, page: string) => {
