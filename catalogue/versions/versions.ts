@@ -92,12 +92,17 @@ const spelled = (text: string) => text.trim().toLowerCase();
 /**
  * Whether a version string names a version: the id itself (case and surrounding space aside), or,
  * for engines and Kubernetes, a longer version of that release line (13.7 is of 13, 1.29.3 of 1.29,
- * 8.0.35 of 8.0): the id followed by a dot. Never a nearest version: 1.2 is not 1.29.
+ * 8.0.35 of 8.0, MYSQL_8_0_31 of MYSQL_8_0): the id followed by a dot or an underscore. Never a
+ * nearest version: 1.2 is not 1.29.
  */
 function names(asked: string, family: VersionFamilyDataT, version: VersionEntryT): boolean {
   const id = spelled(version.id);
   if (asked === id) return true;
-  return (family.kind === "engine" || family.kind === "kubernetes") && asked.startsWith(`${id}.`);
+  // Cloud SQL spells a minor version with underscores (MYSQL_8_0_31 of MYSQL_8_0).
+  return (
+    (family.kind === "engine" || family.kind === "kubernetes") &&
+    (asked.startsWith(`${id}.`) || asked.startsWith(`${id}_`))
+  );
 }
 
 /**

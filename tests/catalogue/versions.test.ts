@@ -106,6 +106,11 @@ describe("findVersion", () => {
     expect(findVersion(catalogue, "azure-kubernetes-service", "1.33.2", "2026-11-28")).toMatchObject({
       version: "1.33",
     });
+    expect(findVersion(catalogue, "gcp-cloud-sql-mysql", "MYSQL_8_0_31", "2026-11-28")).toMatchObject({
+      version: "MYSQL_8_0",
+      status: "extended",
+    });
+    expect(findVersion(catalogue, "gcp-cloud-sql-mysql", "MYSQL_8", "2026-11-28")).toBe("unknown");
     expect(findVersion(catalogue, "aws-eks", "1.2", "2026-11-28")).toBe("unknown");
     expect(findVersion(catalogue, "aws-eks", "1.99", "2026-11-28")).toBe("unknown");
     // Valkey 7.2 on ElastiCache is no Redis OSS version: Redis OSS 7 is not recorded, so it is unknown.
