@@ -195,12 +195,9 @@ export const TOOLS: readonly ToolSpec[] = [
         .max(50)
         .optional()
         .meta({ description: 'Only equivalents on these providers: ids or names, e.g. ["gcp", "OVH"]' }),
-      endedVersions: z
-        .boolean()
-        .optional()
-        .meta({
-          description: "Also the versions whose support has ended (by default only supported and extended ones)",
-        }),
+      endedVersions: z.boolean().optional().meta({
+        description: "Also the versions whose support has ended (by default only supported and extended ones)",
+      }),
     },
     request: ({ slug }) => ({ operationId: "getService", params: { slug } }),
     fit: (answer: ServiceDetailT, { equivalentsLimit, equivalentsProviders, endedVersions }, catalogue) =>
