@@ -25,6 +25,7 @@ export const BROWSER_CORE = [
   "catalogue/base/nesting.ts",
   "catalogue/compliance/compliance.ts",
   "catalogue/dependencies/dependencies.ts",
+  "catalogue/versions/versions.ts",
   "catalogue/equivalence/compare.ts",
   "catalogue/equivalence/exposure.ts",
   "catalogue/exit/catalogue.ts",

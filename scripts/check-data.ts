@@ -7,6 +7,7 @@ import { dependencyReferenceProblems } from "../catalogue/dependencies/dependenc
 import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.ts";
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/lifecycle-sources.ts";
+import { versionLines, versionStatusProblems } from "../catalogue/quality/version-gate.ts";
 import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
 import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../catalogue/quality/words-sources.ts";
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
@@ -151,6 +152,9 @@ try {
     );
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
+  const today = new Date().toISOString().slice(0, 10);
+  console.log("Versions and tiers (data/versions/; statuses computed from the dates):");
+  for (const line of versionLines(catalogue, today)) console.log(`  ${line}`);
   // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).
   const inventoryProblems: string[] = [];
   const inventoryDir = process.env.CATALOGUE_DATA_DIR
@@ -173,6 +177,7 @@ try {
     ...inventoryProblems,
     ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),
+    ...versionStatusProblems(catalogue, today),
     ...unsourcedProblems(catalogue),
     ...wordsProblems(words),
     ...communitySourceProblems(catalogue),

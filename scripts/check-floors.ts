@@ -28,7 +28,7 @@ export const CATALOGUE: House = {
   floors: [
     ["base"],
     ["schema", "format"],
-    ["compliance", "dependencies"],
+    ["compliance", "dependencies", "versions"],
     ["inventory"],
     ["load"],
     ["search", "lifecycle", "lists"],

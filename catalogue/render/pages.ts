@@ -265,13 +265,17 @@ export function lifecyclePage(
 ): Doc {
   const urls = { apiUrl: "", textUrl: "" };
   const entries = lifecycleList(catalogue, urls, today, filter).data;
-  const filtered = filter.withinDays !== undefined || filter.status !== undefined || filter.providerId !== undefined;
+  const filtered =
+    filter.withinDays !== undefined ||
+    filter.status !== undefined ||
+    filter.providerId !== undefined ||
+    filter.kind !== undefined;
   const blocks: Block[] = [
     heading(1, "Lifecycle"),
     paragraph(
       filtered
-        ? `${entries.length} entries${filter.withinDays !== undefined ? ` with a date from ${today} to ${addDays(today, filter.withinDays)}` : ""}${filter.status ? `, status ${filter.status}` : ""}${filter.providerId ? `, provider ${filter.providerId}` : ""}.`
-        : `Services in preview, deprecated, sunsetting or retired, as the vendors announced them, by upcoming date as of ${today}. Filter with ?within=90 (days), ?status= or ?provider=.`,
+        ? `${entries.length} entries${filter.withinDays !== undefined ? ` with a date from ${today} to ${addDays(today, filter.withinDays)}` : ""}${filter.status ? `, status ${filter.status}` : ""}${filter.providerId ? `, provider ${filter.providerId}` : ""}${filter.kind ? `, kind ${filter.kind}` : ""}.`
+        : `Services in preview, deprecated, sunsetting or retired, and the end dates of their versions and tiers, as the vendors announced them, by upcoming date as of ${today}. Filter with ?within=90 (days), ?status=, ?provider= or ?kind=version.`,
     ),
     paragraph(
       "Subscribe: ",
@@ -292,8 +296,12 @@ export function lifecyclePage(
       rows: members.map((entry) => {
         const service = catalogue.bySlug.get(entry.slug)!.service;
         const successor = entry.successorSlug ? catalogue.bySlug.get(entry.successorSlug)?.service : undefined;
+        // A version entry names its version and which end the date is (e.g. "Node.js 20 (nodejs20.x): Deprecation").
+        const label = entry.version
+          ? `${entry.name} ${entry.version.name ? `${entry.version.name} (${entry.version.id})` : `${entry.version.familyName} ${entry.version.id}`}: ${entry.version.endName}`
+          : entry.name;
         return [
-          link(entry.name, servicePath(service)),
+          link(label, servicePath(service)),
           entry.providerId,
           entry.status,
           entry.sunsetDate

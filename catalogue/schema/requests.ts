@@ -101,6 +101,13 @@ export const LifecycleQuery = z.object({
       description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
       example: "aws-ec2,gcp-gke",
     }),
+  kind: z
+    .enum(LIFECYCLE_KINDS)
+    .optional()
+    .meta({
+      description: `Only entries of this kind (one of ${LIFECYCLE_KINDS.join(", ")}): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)`,
+      example: "version",
+    }),
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 

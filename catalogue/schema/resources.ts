@@ -7,6 +7,7 @@ import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from 
 import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
 import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 import { serviceApiFields } from "./service-fields.ts";
+import { ServiceVersions } from "./versions.ts";
 import {
   CountryCode,
   d,
@@ -314,6 +315,12 @@ export const ServiceDetail = Service.extend({
         "Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0)",
       ),
     ),
+  // Rules of their own (data/versions/, statuses computed), so not a row of service-fields.ts.
+  versions: ServiceVersions.optional().meta(
+    d(
+      "What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0)",
+    ),
+  ),
 }).meta({
   id: "ServiceDetail",
   description:

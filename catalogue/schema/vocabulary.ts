@@ -9,7 +9,7 @@ export const LIFECYCLE_STATUSES = ["preview", "deprecated", "sunset", "retired"]
  * What a lifecycle entry is the lifecycle of: the one list of kinds, read by the `kind` query of a
  * saved list's calendar (and its OpenAPI enum). A kind added here (versions) is a compatible addition.
  */
-export const LIFECYCLE_KINDS = ["service"] as const;
+export const LIFECYCLE_KINDS = ["service", "version"] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
 export const PRICING_MODELS = ["pay-as-you-go", "subscription", "free", "included", "quote"] as const;
 export const SUB_SERVICE_KINDS = ["tier", "edition", "storage-class", "engine", "feature", "plan"] as const;

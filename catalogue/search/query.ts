@@ -2,12 +2,13 @@
  * Reads over a Catalogue: the services listing (filters, search — the one ranking of search.ts —,
  * pages) and service detail. Pure functions; the build and the sidecar call the same ones.
  */
-import type { Catalogue } from "../load/load.ts";
+import type { Catalogue, ServiceRecord } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../schema/index.ts";
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
 import { providerWideProgrammes } from "../compliance/compliance.ts";
+import { serviceVersionsOf } from "../versions/versions.ts";
 
 /** A comma-separated filter's values: trimmed, empty ones dropped, each once, in the order given. */
 export function listItems(raw: string | undefined): string[] {
@@ -197,5 +198,12 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
       : {}),
     ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
+    ...versionsOf(record.versions, catalogue.lastUpdated.slice(0, 10)),
   };
+}
+
+/** ServiceDetail.versions, statuses as of the catalogue's day (the static file's and the sidecar's alike). */
+function versionsOf(families: ServiceRecord["versions"], asOf: string): Pick<ServiceDetailT, "versions"> {
+  const versions = serviceVersionsOf(families, asOf);
+  return versions ? { versions } : {};
 }

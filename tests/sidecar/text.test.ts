@@ -125,6 +125,27 @@ describe("the text host", () => {
     expect(bad.body).toContain("within: must be a whole number of days");
   });
 
+  it("answers /lifecycle?kind=version with version end dates, and shows a service's versions table", async () => {
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+    });
+    const page = await text.inject("/lifecycle?kind=version&provider=azure&format=md");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("kind version");
+    expect(page.body).toContain("Azure Cache for Redis Tier Enterprise Flash: Retirement");
+    expect((await text.inject("/lifecycle?kind=tier&format=md")).statusCode).toBe(400);
+    const service = await text.inject("/aws/eks?format=md");
+    expect(service.statusCode).toBe(200);
+    expect(service.body).toContain("## Versions and tiers");
+    // Markdown escapes a cell's leading "1." (it would read as a list item): \1.34.
+    expect(service.body).toMatch(
+      /\| \\?1\.34 \| 2025-10-06 \| 2026-12-02 \| 2027-12-02 \| (supported|extended|ended) \|/,
+    );
+    await text.close();
+  });
+
   it("shows a service's sources and what each kind of fact was verified by on a service page", async () => {
     const text = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
