@@ -403,3 +403,30 @@ describe.each(deployments.filter((entry) => entry.providerId === "azure").map((e
     });
   },
 );
+
+describe("the ECS sample's run-time calls", () => {
+  // An SCP binds the task execution role too: pulling the ECR image (ECRImageURI) and writing the
+  // awslogs stream are that role's calls when a task starts, after the stack's own calls succeed.
+  const RUN_TIME = [
+    "ecr:GetAuthorizationToken",
+    "ecr:BatchCheckLayerAvailability",
+    "ecr:GetDownloadUrlForLayer",
+    "ecr:BatchGetImage",
+    "logs:CreateLogStream",
+    "logs:PutLogEvents",
+  ];
+
+  it("are the ones its execution role's own policy grants, and aws-ecs's document allows them without aws-ecr", async () => {
+    const entry = deployments.find((candidate) => candidate.id === "aws-apigw-vpclink-alb-ecs")!;
+    const source = text(entry);
+    for (const action of RUN_TIME) expect(source).toContain(`- ${action}`);
+    const list = entry.approved.filter((id) => id !== "aws-ecr" && id !== "aws-fargate");
+    const answer = checkTemplate(catalogue, source, [...list, "aws-s3"]);
+    expect(answer.verdicts[0]!.allowed).toBe(true);
+    const refused: string[] = [];
+    for (const action of RUN_TIME) if (!(await simulatorAllows(action, [...list, "aws-s3"]))) refused.push(action);
+    expect(refused).toEqual([]);
+    // Without aws-ecs nothing brings them: the simulator refuses the pull.
+    expect(await simulatorAllows("ecr:BatchGetImage", ["aws-vpc", "aws-elb", "aws-s3"])).toBe(false);
+  });
+});
