@@ -17,6 +17,7 @@ import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
 import { capabilitiesProblems } from "./capabilities.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
+import { readVersions } from "./load-versions.ts";
 import {
   lineageProblems,
   providerProblems,
@@ -324,6 +325,15 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
   for (const [slug, groups] of Object.entries(fromSchemas))
     dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
+  const versions = readVersions(
+    dataDir,
+    {
+      serviceProvider: new Map([...entries].map(([slug, { providerId }]) => [slug, providerId])),
+      officialDomains: new Map([...providers.values()].map(({ file }) => [file.id, file.officialDomains])),
+    },
+    problems,
+    (path) => readYaml(path, problems),
+  );
   const snapshots = readReleaseSnapshots(dataDir, problems);
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
@@ -332,7 +342,13 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const providerFiles = [...providers.values()].map(({ file }) => file);
   const lastUpdated = dataDate(
     providerFiles,
-    [...entries.values()].map(({ entry }) => ({ lastVerified: lastVerifiedOf(entry) })),
+    [
+      ...[...entries.values()].map(({ entry }) => ({ lastVerified: lastVerifiedOf(entry) })),
+      // A version family's source read is a change of the data as much as a service's.
+      ...Object.values(versions).flatMap((families) =>
+        families.map((family) => ({ lastVerified: family.source.retrieved })),
+      ),
+    ],
     snapshots,
   );
   const current = snapshotServices([...entries.values()].map(({ providerId, entry }) => ({ ...entry, providerId })));
@@ -346,6 +362,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     lastUpdated,
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
     dependencies,
+    ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),
     ...(capabilities ? { capabilities } : {}),
   };
