@@ -282,6 +282,21 @@ function readCompatibilityTerms(dataDir: string, problems: string[]): Compatibil
   return terms;
 }
 
+/** capabilities.yaml (issue 98), validated and cross-checked against the groups and services; absent where there is none. */
+function readCapabilities(
+  dataDir: string,
+  groups: Parameters<typeof capabilitiesProblems>[2],
+  entries: ReadonlyMap<string, ServiceAt>,
+  providers: ReadonlyMap<string, ProviderAt>,
+  problems: string[],
+) {
+  const path = join(dataDir, "capabilities.yaml");
+  if (!existsSync(path)) return undefined;
+  const capabilities = readFile(path, CapabilitiesFile, problems);
+  if (capabilities) problems.push(...capabilitiesProblems(capabilities, shown(path), groups, entries, providers));
+  return capabilities;
+}
+
 /** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
 export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
   const problems: string[] = [];
@@ -295,12 +310,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, categoryById, problems);
-  const capabilitiesPath = join(dataDir, "capabilities.yaml");
-  const capabilities = existsSync(capabilitiesPath)
-    ? readFile(capabilitiesPath, CapabilitiesFile, problems)
-    : undefined;
-  if (capabilities)
-    problems.push(...capabilitiesProblems(capabilities, shown(capabilitiesPath), groups, entries, providers));
+  const capabilities = readCapabilities(dataDir, groups, entries, providers, problems);
   const handWritten = readDependencies(
     dataDir,
     new Map(
