@@ -16,15 +16,7 @@ export interface VersionedAttribute {
   readonly value: string;
   /** The catalogue service whose versions the value names. */
   readonly serviceId: string;
-  /** The value as the version data spells it (the lookup takes 13.7 as of 13 itself). */
-  readonly version: string;
 }
-
-/** How a template spells a version, as the version data spells it; most spell it alike. */
-type Spell = (value: string) => string;
-const asGiven: Spell = (value) => value;
-/** Cloud SQL names engine and version in one: POSTGRES_13 → 13, MYSQL_8_0 → 8.0. */
-const cloudSqlVersion: Spell = (value) => /^[A-Z]+_(\d+(?:_\d+)?)$/.exec(value)?.[1]?.replace("_", ".") ?? value;
 
 interface Rule {
   readonly kind: DeploymentItem["kind"];
@@ -33,7 +25,6 @@ interface Rule {
   readonly path: string;
   /** The service the value belongs to, or the engine attribute and the service per engine. */
   readonly service: string | { readonly enginePath: string; readonly byEngine: Readonly<Record<string, string>> };
-  readonly spell: Spell;
 }
 
 const RDS_ENGINES = {
@@ -51,79 +42,68 @@ const RULES: readonly Rule[] = [
     type: "AWS::Lambda::Function",
     path: "Runtime",
     service: "aws-lambda",
-    spell: asGiven,
   },
   {
     kind: "cloudformation-type",
     type: "AWS::Serverless::Function",
     path: "Runtime",
     service: "aws-lambda",
-    spell: asGiven,
   },
   {
     kind: "cloudformation-type",
     type: "AWS::EKS::Cluster",
     path: "Version",
     service: "aws-eks",
-    spell: asGiven,
   },
   ...(["AWS::RDS::DBInstance", "AWS::RDS::DBCluster"] as const).map((type): Rule => ({
     kind: "cloudformation-type",
     type,
     path: "EngineVersion",
     service: { enginePath: "Engine", byEngine: RDS_ENGINES },
-    spell: asGiven,
   })),
   ...(["AWS::ElastiCache::CacheCluster", "AWS::ElastiCache::ReplicationGroup"] as const).map((type): Rule => ({
     kind: "cloudformation-type",
     type,
     path: "EngineVersion",
     service: { enginePath: "Engine", byEngine: CACHE_ENGINES },
-    spell: asGiven,
   })),
-  { kind: "terraform-type", type: "aws_lambda_function", path: "runtime", service: "aws-lambda", spell: asGiven },
-  { kind: "terraform-type", type: "aws_eks_cluster", path: "version", service: "aws-eks", spell: asGiven },
+  { kind: "terraform-type", type: "aws_lambda_function", path: "runtime", service: "aws-lambda" },
+  { kind: "terraform-type", type: "aws_eks_cluster", path: "version", service: "aws-eks" },
   ...(["aws_db_instance", "aws_rds_cluster"] as const).map((type): Rule => ({
     kind: "terraform-type",
     type,
     path: "engine_version",
     service: { enginePath: "engine", byEngine: RDS_ENGINES },
-    spell: asGiven,
   })),
   ...(["aws_elasticache_cluster", "aws_elasticache_replication_group"] as const).map((type): Rule => ({
     kind: "terraform-type",
     type,
     path: "engine_version",
     service: { enginePath: "engine", byEngine: CACHE_ENGINES },
-    spell: asGiven,
   })),
   {
     kind: "terraform-type",
     type: "azurerm_kubernetes_cluster",
     path: "kubernetes_version",
     service: "azure-kubernetes-service",
-    spell: asGiven,
   },
   {
     kind: "terraform-type",
     type: "azurerm_postgresql_flexible_server",
     path: "version",
     service: "azure-database-for-postgresql",
-    spell: asGiven,
   },
   {
     kind: "terraform-type",
     type: "azurerm_mysql_flexible_server",
     path: "version",
     service: "azure-database-for-mysql",
-    spell: asGiven,
   },
   {
     kind: "terraform-type",
     type: "google_container_cluster",
     path: "min_master_version",
     service: "gcp-gke",
-    spell: asGiven,
   },
   {
     kind: "terraform-type",
@@ -133,28 +113,24 @@ const RULES: readonly Rule[] = [
       enginePath: "database_version",
       byEngine: { POSTGRES: "gcp-cloud-sql-postgresql", MYSQL: "gcp-cloud-sql-mysql" },
     },
-    spell: cloudSqlVersion,
   },
   {
     kind: "azure-type",
     type: "Microsoft.ContainerService/managedClusters",
     path: "properties.kubernetesVersion",
     service: "azure-kubernetes-service",
-    spell: asGiven,
   },
   {
     kind: "azure-type",
     type: "Microsoft.DBforPostgreSQL/flexibleServers",
     path: "properties.version",
     service: "azure-database-for-postgresql",
-    spell: asGiven,
   },
   {
     kind: "azure-type",
     type: "Microsoft.DBforMySQL/flexibleServers",
     path: "properties.version",
     service: "azure-database-for-mysql",
-    spell: asGiven,
   },
 ];
 
@@ -204,7 +180,7 @@ export function versionedAttributes(
       serviceId = rule.service.byEngine[rule.service.enginePath === rule.path ? (engine.split("_")[0] ?? "") : engine];
     }
     if (serviceId === undefined) continue;
-    found.push({ type, from, attribute: rule.path, value, serviceId, version: rule.spell(value) });
+    found.push({ type, from, attribute: rule.path, value, serviceId });
   }
   return found;
 }

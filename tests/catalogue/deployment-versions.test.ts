@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { versionedAttributes } from "../../catalogue/templates/versioned.ts";
 
 const serviceAndVersion = (found: ReturnType<typeof versionedAttributes>) =>
-  found.map(({ serviceId, version }) => [serviceId, version]);
+  found.map(({ serviceId, value }) => [serviceId, value]);
 
 describe("versioned attributes", () => {
   it("reads a Lambda runtime and an EKS version from CloudFormation properties", () => {
@@ -19,7 +19,6 @@ describe("versioned attributes", () => {
         attribute: "Runtime",
         value: "nodejs18.x",
         serviceId: "aws-lambda",
-        version: "nodejs18.x",
       },
     ]);
     // YAML reads an unquoted 1.29 as a number: it is the version as written.
@@ -58,7 +57,7 @@ describe("versioned attributes", () => {
       { database_version: "MYSQL_8_0" },
       "db",
     );
-    expect(serviceAndVersion(sql)).toEqual([["gcp-cloud-sql-mysql", "8.0"]]);
+    expect(serviceAndVersion(sql)).toEqual([["gcp-cloud-sql-mysql", "MYSQL_8_0"]]);
   });
 
   it("reads no version from a reference, an unknown engine or another type", () => {
