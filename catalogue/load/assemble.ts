@@ -29,6 +29,8 @@ import {
   type VerifiedT,
 } from "../schema/index.ts";
 import { copiedServiceFields } from "../schema/service-fields.ts";
+import type { EndpointRegionData, RegionT, ServiceRegionT } from "../schema/index.ts";
+import { endpointOf, publicRegions, serviceRegions } from "./regions.ts";
 
 export interface EquivalenceGroup {
   readonly id: string;
@@ -64,6 +66,8 @@ export interface ServiceRecord {
   /** Slugs of equivalent services on other providers, ordered by provider then name. */
   readonly equivalentSlugs: readonly string[];
   readonly groupIds: readonly string[];
+  /** Where it runs: per region its country and level (regions.ts). */
+  readonly regions: readonly ServiceRegionT[];
 }
 
 export interface ProviderRecord {
@@ -72,6 +76,8 @@ export interface ProviderRecord {
   readonly regionCountries: readonly string[];
   readonly sovereignOption: boolean;
   readonly euResidentOnly: boolean;
+  /** Its regions as the API shows them: with operator and, for AWS, partition. */
+  readonly regions: readonly RegionT[];
 }
 
 export interface Catalogue {
@@ -110,6 +116,8 @@ export interface CatalogueSource {
   readonly dependencies?: DependencyMap;
   /** How people ask (data/search-words.yaml; absent in older builds and in data folders without it). */
   readonly searchWords?: SearchWordsFileT;
+  /** AWS services' regions from the vendored endpoint metadata (absent in older builds). */
+  readonly endpointRegions?: EndpointRegionData;
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
@@ -150,8 +158,8 @@ export function dataDate(
   return `${newest}T00:00:00.000Z`;
 }
 
-/** Indexes validated data into the immutable Catalogue every face uses. */
-export function assembleCatalogue(source: CatalogueSource): Catalogue {
+/** Each provider's record, by id in id order, with its public regions (regions.ts). */
+function providerRecords(source: CatalogueSource): Map<string, ProviderRecord> {
   const providerById = new Map<string, ProviderRecord>();
   for (const file of [...source.providers].sort((a, b) => a.id.localeCompare(b.id))) {
     const sovereignOption = isSovereignOption(file);
@@ -169,12 +177,21 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
       controllingCountry: file.controllingCountry,
       sovereignOption,
       euResidentOnly,
-      regions: file.regions,
+      regions: publicRegions(file, source.endpointRegions?.partitionOf),
     };
     const regionCountries = [...new Set(file.regions.map((region) => region.country))].sort();
-    providerById.set(file.id, deepFreeze({ provider, file, regionCountries, sovereignOption, euResidentOnly }));
+    providerById.set(
+      file.id,
+      deepFreeze({ provider, file, regionCountries, sovereignOption, euResidentOnly, regions: provider.regions ?? [] }),
+    );
   }
 
+  return providerById;
+}
+
+/** Indexes validated data into the immutable Catalogue every face uses. */
+export function assembleCatalogue(source: CatalogueSource): Catalogue {
+  const providerById = providerRecords(source);
   const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
   const services = source.services
     .map(({ providerId, entry }) => toService(providerId, entry))
@@ -209,6 +226,10 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         ...(entry.lineage ? { lineage: entry.lineage } : {}),
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
+        regions: serviceRegions(
+          providerById.get(service.providerId)?.regions ?? [],
+          endpointOf(source.endpointRegions, service.slug),
+        ),
       }),
     );
   }

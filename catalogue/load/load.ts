@@ -11,6 +11,7 @@ import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
 import { readDependencies } from "../dependencies/dependencies.node.ts";
 import { cloudFormationDependencies } from "../inventory/cloudformation.node.ts";
 import { inventoryDirOf } from "../inventory/load.node.ts";
+import { endpointRegions } from "../inventory/endpoint-regions.node.ts";
 import { issueLines, issuePath } from "../base/issues.ts";
 import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
@@ -316,6 +317,14 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
   for (const [slug, groups] of Object.entries(fromSchemas))
     dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
+  const regionsOfEndpoints = endpointRegions(
+    inventoryDirOf(dataDir),
+    [...entries].map(([slug, { providerId, entry }]) => ({
+      slug,
+      providerId,
+      policyIdentifiers: entry.policyIdentifiers,
+    })),
+  );
   const snapshots = readReleaseSnapshots(dataDir, problems);
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
@@ -339,6 +348,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
     dependencies,
     ...(searchWords ? { searchWords } : {}),
+    ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
   };
 }
 

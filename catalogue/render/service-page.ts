@@ -10,6 +10,7 @@ import { heading, link, paragraph, type Block, type Doc, type Inline } from "../
 import { policyIdentifierRows } from "./identifiers.ts";
 import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";
 import { shownSections, type ServiceSectionId } from "./sections.ts";
+import { regionsSection } from "./regions.ts";
 import { SERVICE_FIELD_ROWS, shownFieldValue } from "../schema/service-fields.ts";
 
 /** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
@@ -175,6 +176,10 @@ const SECTION_BLOCKS: Record<ServiceSectionId, SectionBlocks> = {
     { kind: "fields", rows: policyIdentifierRows(record(catalogue, slug).policyIdentifiers) },
   ],
   terraform: terraformBlocks,
+  regions: (catalogue, slug) => {
+    const { level, rows } = regionsSection(catalogue, slug);
+    return [paragraph(level), { kind: "fields", rows: rows.map(([country, ids]) => [country, [ids]]) }];
+  },
   equivalents: equivalentBlocks,
   dependencies: dependencyBlocks,
   sources: sourcesBlocks,

@@ -91,7 +91,7 @@ export const ProviderFile = z
     headOffice: HeadOffice,
     jurisdiction: z.string().regex(/^(?:[A-Z]{2})$/, "must be an ISO 3166-1 alpha-2 code, or EU"),
     controllingCountry: CountryCode,
-    regions: z.array(Region).min(1),
+    regions: z.array(Region.omit({ partition: true })).min(1),
   })
   .strict();
 

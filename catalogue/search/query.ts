@@ -7,6 +7,7 @@ import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "../schema/index.ts";
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
+import { countryFilterOf, regionFilterOf, runsIn } from "./location-filters.ts";
 
 /** A comma-separated filter's values: trimmed, empty ones dropped, each once, in the order given. */
 export function listItems(raw: string | undefined): string[] {
@@ -76,6 +77,8 @@ export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefin
 export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
   const compliance = complianceFilterOf(catalogue, query.compliance);
   const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
+  const regions = regionFilterOf(catalogue, listItems(query.region));
+  const countries = countryFilterOf(catalogue, listItems(query.country));
   const q = query.q?.trim();
   const outcome = q ? serviceSearch(catalogue).search(q) : undefined;
   const ordered = outcome ? outcome.slugs.map((slug) => catalogue.bySlug.get(slug)!.service) : catalogue.services;
@@ -87,7 +90,8 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
       compliance.every((id) => (service.compliance ?? []).includes(id)) &&
       (jurisdictions.size === 0 ||
-        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")),
+        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")) &&
+      runsIn(catalogue, service.slug, regions, countries),
   );
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
@@ -168,5 +172,6 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
       : {}),
     ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
+    ...(record.regions.length > 0 ? { regions: [...record.regions] } : {}),
   };
 }

@@ -130,7 +130,7 @@ export interface paths {
     };
     /**
      * Search and filter services
-     * @description Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance and jurisdiction take comma-separated, case-insensitive lists: every programme of compliance is required, any jurisdiction of jurisdiction matches. A bad page or limit, an unknown compliance programme or jurisdiction, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance, jurisdiction, region and country take comma-separated, case-insensitive lists: every programme of compliance is required, any value of the others matches. A bad page or limit, an unknown compliance programme, jurisdiction, region or country, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listServices"];
     put?: never;
@@ -139,7 +139,7 @@ export interface paths {
     options?: never;
     /**
      * Search and filter services (headers only)
-     * @description Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance and jurisdiction take comma-separated, case-insensitive lists: every programme of compliance is required, any jurisdiction of jurisdiction matches. A bad page or limit, an unknown compliance programme or jurisdiction, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance, jurisdiction, region and country take comma-separated, case-insensitive lists: every programme of compliance is required, any value of the others matches. A bad page or limit, an unknown compliance programme, jurisdiction, region or country, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListServices"];
     patch?: never;
@@ -1150,6 +1150,8 @@ export interface components {
         lineage?: components["schemas"]["ServiceLineage"];
         /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
         notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
+        /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order (added in 1.11.0) */
+        regions?: components["schemas"]["ServiceRegion"][];
       }[];
       /** @description Compare-friendly attributes, one row each */
       attributes: components["schemas"]["CompareAttribute"][];
@@ -1819,6 +1821,10 @@ export interface components {
       euResidentOnlyCount: number;
       /** @description Per-service rows, in request order */
       services: components["schemas"]["ExposureRow"][];
+      /** @description The regions asked (GET /v1/exposure?regions=), lower-case, when the scorecard is placed in them (added in 1.11.0) */
+      regions?: string[];
+      /** @description With regions: slugs of the selected services that run in none of them (added in 1.11.0) */
+      notInRegions?: string[];
       /** @description States that the report is procurement triage, not legal advice */
       disclaimer: string;
     };
@@ -1836,8 +1842,10 @@ export interface components {
       jurisdiction: string;
       /** @description Country of the ultimate controlling parent */
       controllingCountry: string;
-      /** @description Countries the provider's public regions are in */
+      /** @description Countries the provider's public regions are in; with the request's regions, the countries of those regions the service runs in (where its data sits) */
       regionCountries: string[];
+      /** @description Only with the request's regions: those of them the service runs in (ServiceDetail.regions); empty when it runs in none (added in 1.11.0) */
+      dataRegions?: string[];
       /** @description True when the head office is in the United States */
       usHeadquartered: boolean;
       /** @description Provider is a sovereign option (see Provider.sovereignOption) */
@@ -2247,6 +2255,10 @@ export interface components {
        * @enum {string}
        */
       market?: "global" | "mainland-china" | "eu-sovereign";
+      /** @description The legal entity that operates the region, as the provider publishes it; in the API, the provider's operating company (headOffice.company) unless the data names another for this region, and absent for a region of a separate market (eu-sovereign, mainland-china) whose entity the catalogue cannot name from the provider's own pages (added in 1.11.0) */
+      operator?: string;
+      /** @description AWS only: the partition the region is in (aws, aws-eusc…), from AWS's SDK endpoint metadata; API only, never in a data file (added in 1.11.0) */
+      partition?: string;
     };
     /** @description A service whose name changed */
     RenamedService: {
@@ -2552,6 +2564,8 @@ export interface components {
       lineage?: components["schemas"]["ServiceLineage"];
       /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
       notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
+      /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order (added in 1.11.0) */
+      regions?: components["schemas"]["ServiceRegion"][];
     };
     /** @description Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired. */
     ServiceLifecycle: {
@@ -2623,6 +2637,18 @@ export interface components {
           [key: string]: components["schemas"]["ServiceSource"][];
         };
       };
+    };
+    /** @description A region a service runs in (ServiceDetail.regions) */
+    ServiceRegion: {
+      /** @description The provider's region identifier (Provider.regions[].id) */
+      id: string;
+      /** @description Country the region is in (ISO 3166-1 alpha-2) */
+      country: string;
+      /**
+       * @description service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata); provider: the vendor publishes no such data the catalogue reads, so the provider's regions in general availability are given, and the service may not be offered in every one
+       * @enum {string}
+       */
+      level: "service" | "provider";
     };
     /** @description A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0) */
     ServiceSource: {
@@ -3037,7 +3063,7 @@ export interface operations {
           "application/json": components["schemas"]["Changelog"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3073,7 +3099,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3107,7 +3133,7 @@ export interface operations {
           "application/json": components["schemas"]["Provider"][];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3143,7 +3169,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3177,7 +3203,7 @@ export interface operations {
           "application/json": components["schemas"]["Category"][];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3213,7 +3239,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3252,6 +3278,16 @@ export interface operations {
          * @example EU,CH
          */
         jurisdiction?: string;
+        /**
+         * @description Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)
+         * @example eu-central-1,eusc-de-east-1
+         */
+        region?: string;
+        /**
+         * @description Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)
+         * @example DE,FR
+         */
+        country?: string;
         /** @description 1-based page index */
         page?: number;
         /** @description Page size, 1 to 200 */
@@ -3272,7 +3308,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3315,6 +3351,16 @@ export interface operations {
          * @example EU,CH
          */
         jurisdiction?: string;
+        /**
+         * @description Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)
+         * @example eu-central-1,eusc-de-east-1
+         */
+        region?: string;
+        /**
+         * @description Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)
+         * @example DE,FR
+         */
+        country?: string;
         /** @description 1-based page index */
         page?: number;
         /** @description Page size, 1 to 200 */
@@ -3333,7 +3379,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3373,7 +3419,7 @@ export interface operations {
           "application/json": components["schemas"]["ServiceDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3424,7 +3470,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3465,7 +3511,7 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceMatrix"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3501,7 +3547,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3541,7 +3587,7 @@ export interface operations {
           "application/json": components["schemas"]["EquivalenceGroupDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3592,7 +3638,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3651,7 +3697,7 @@ export interface operations {
           "application/json": components["schemas"]["LifecycleList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3705,7 +3751,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3757,7 +3803,7 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3811,7 +3857,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3868,7 +3914,7 @@ export interface operations {
           "text/calendar": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3927,7 +3973,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3961,7 +4007,7 @@ export interface operations {
           "application/json": components["schemas"]["ChangeHistory"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3997,7 +4043,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4031,7 +4077,7 @@ export interface operations {
           "application/atom+xml": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4067,7 +4113,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4107,7 +4153,7 @@ export interface operations {
           "application/json": components["schemas"]["CompareResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4149,7 +4195,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4173,6 +4219,11 @@ export interface operations {
          * @example aws-s3,gcp-cloud-storage
          */
         ids: string;
+        /**
+         * @description Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)
+         * @example eu-central-1,eusc-de-east-1
+         */
+        regions?: string;
       };
       header?: never;
       path?: never;
@@ -4189,7 +4240,7 @@ export interface operations {
           "application/json": components["schemas"]["ExposureReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4217,6 +4268,11 @@ export interface operations {
          * @example aws-s3,gcp-cloud-storage
          */
         ids: string;
+        /**
+         * @description Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)
+         * @example eu-central-1,eusc-de-east-1
+         */
+        regions?: string;
       };
       header?: never;
       path?: never;
@@ -4231,7 +4287,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4294,7 +4350,7 @@ export interface operations {
           "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4394,7 +4450,7 @@ export interface operations {
           "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4498,7 +4554,7 @@ export interface operations {
           "text/x-hcl": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4588,7 +4644,7 @@ export interface operations {
           "text/markdown": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4692,7 +4748,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4779,7 +4835,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateCheck"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4891,7 +4947,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedList"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4991,7 +5047,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedListDetail"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5062,7 +5118,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5141,7 +5197,7 @@ export interface operations {
           "text/calendar": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5228,7 +5284,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5322,7 +5378,7 @@ export interface operations {
           "text/csv": string;
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5422,7 +5478,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5479,7 +5535,7 @@ export interface operations {
           "application/json": components["schemas"]["StatusReport"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5515,7 +5571,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5549,7 +5605,7 @@ export interface operations {
           "application/json": components["schemas"]["StatusHistory"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5594,7 +5650,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5635,7 +5691,7 @@ export interface operations {
           "application/json": components["schemas"]["Health"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5671,7 +5727,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5717,7 +5773,7 @@ export interface operations {
           "application/json": components["schemas"]["FeedbackResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5806,7 +5862,7 @@ export interface operations {
           "application/json": components["schemas"]["OutboundClickResult"];
         };
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5920,7 +5976,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
+      /** @description Bad request. The body's error is one of: Bad request; Invalid query; Invalid body; Invalid path; Invalid headers; Invalid JSON; Invalid template; Empty body; Invalid request; Unknown locations; Nothing to allow; Policy too large; Several policies needed; Several SCPs needed; Unknown service ids; Unknown provider; Unknown provider ids; Unknown jurisdiction; Unknown region; Unknown country; Unknown category; Unknown compliance programme; Too many ids; ids is required; No target; No provider matches the target; serviceIds is not supported; Invalid arguments; Batches not supported; Not saved (x-error-catalogue says when each happens). */
       400: {
         headers: {
           [name: string]: unknown;
