@@ -10,6 +10,7 @@ import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/life
 import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
 import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../catalogue/quality/words-sources.ts";
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
+import { locationLines, locationProblems } from "../catalogue/quality/locations.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality/quality.ts";
@@ -150,6 +151,8 @@ try {
     `Vendor inventories: ${inventories.reports.length} (items mapped to a service, excluded with a reason, unreconciled)`,
   );
   for (const line of coverageLines(inventories.reports)) console.log(`  ${line}`);
+  console.log("Locations: services' regions per provider (per service from vendor data, or provider level), regions");
+  for (const line of locationLines(catalogue)) console.log(`  ${line}`);
   const problems = [
     ...qualityProblems(catalogue, report),
     ...swept.flatMap(([term, row]) =>
@@ -165,6 +168,7 @@ try {
     ...unsourcedProblems(catalogue),
     ...wordsProblems(words),
     ...communitySourceProblems(catalogue),
+    ...locationProblems(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
       serviceExists: iamServiceExists,
