@@ -56,7 +56,9 @@ export function locationProblems(catalogue: Catalogue): string[] {
   }
   for (const [region, partition] of Object.entries(data.partitionOf))
     if ((partition === "aws" || partition === "aws-eusc") && !listed.has(region))
-      problems.push(`LOCATIONS: the endpoint metadata has region ${region} (${partition}), which providers/aws.yaml lacks`);
+      problems.push(
+        `LOCATIONS: the endpoint metadata has region ${region} (${partition}), which providers/aws.yaml lacks`,
+      );
   for (const [slug, endpoint] of Object.entries(data.services))
     if ((catalogue.bySlug.get(slug)?.regions.length ?? 0) === 0)
       problems.push(
