@@ -38,9 +38,20 @@ export function locationLines(catalogue: Catalogue): string[] {
 /**
  * AWS's region list against the endpoint metadata: each region the catalogue lists is in it, in the
  * partition its market says (eu-sovereign: aws-eusc; else aws); each region of those two partitions
- * is in the list; each service the data places has at least one listed region.
+ * is in the list; each service the data places has at least one listed region. And each region a
+ * search place names is a provider's.
  */
 export function locationProblems(catalogue: Catalogue): string[] {
+  const known = new Set(catalogue.providers.flatMap((provider) => (provider.regions ?? []).map(({ id }) => id)));
+  const placeProblems = (catalogue.source.searchWords?.places ?? []).flatMap((place) =>
+    place.region && !known.has(place.region)
+      ? [`LOCATIONS: search-words.yaml place ${place.words[0]}: region ${place.region} is no provider's region`]
+      : [],
+  );
+  return [...placeProblems, ...awsRegionProblems(catalogue)];
+}
+
+function awsRegionProblems(catalogue: Catalogue): string[] {
   const data = catalogue.source.endpointRegions;
   const aws = catalogue.providerById.get("aws");
   if (!data || !aws) return [];

@@ -61,10 +61,12 @@ export const SearchWordsFile = z
           words: z.array(z.string().min(1)).min(1),
           jurisdictions: z.array(z.string().min(2)).optional(),
           country: CountryCode.optional(),
+          /** A region id: the services running there (ServiceDetail.regions), e.g. the AWS European Sovereign Cloud's. */
+          region: z.string().min(1).optional(),
         })
         .strict()
-        .refine((place) => Boolean(place.jurisdictions) !== Boolean(place.country), {
-          message: "a place has jurisdictions or a country, not both",
+        .refine((place) => [place.jurisdictions, place.country, place.region].filter(Boolean).length === 1, {
+          message: "a place has one of jurisdictions, a country or a region",
         }),
     ),
     /** Words and phrases (other languages, shorthand, plain needs) read as the catalogue's words. */

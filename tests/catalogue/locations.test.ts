@@ -11,6 +11,7 @@ import { endpointRegions, type EndpointRegionsFile } from "../../catalogue/inven
 import { publicRegions, serviceRegions } from "../../catalogue/load/regions.ts";
 import { assembleCatalogue } from "../../catalogue/load/load.ts";
 import { locationLines, locationProblems } from "../../catalogue/quality/locations.ts";
+import { listServices } from "../../catalogue/search/query.ts";
 import type { ProviderFileT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 
@@ -98,6 +99,29 @@ describe("publicRegions and serviceRegions", () => {
       { id: "us-east-1", country: "US", level: "provider" },
       { id: "eu-central-1", country: "DE", level: "provider" },
     ]);
+  });
+});
+
+describe("the search and the AWS European Sovereign Cloud", () => {
+  it("reads the name as a place: AWS's services running in eusc-de-east-1, S3 first when asked", () => {
+    const catalogue = realCatalogue();
+    const inEusc = (slug: string) =>
+      catalogue.bySlug.get(slug)!.regions.some((region) => region.id === "eusc-de-east-1");
+    const all = listServices(catalogue, { q: "AWS European Sovereign Cloud", page: 1, limit: 200 });
+    expect(all.pagination.total).toBeGreaterThan(50);
+    for (const service of all.data) {
+      expect(service.providerId).toBe("aws");
+      expect(inEusc(service.slug), service.slug).toBe(true);
+    }
+    // A service the metadata does not place there is not offered (App Studio: provider level, no eusc).
+    expect(all.data.map(({ slug }) => slug)).not.toContain("aws-app-studio");
+    const s3 = listServices(catalogue, { q: "s3 european sovereign cloud", page: 1, limit: 5 });
+    expect(s3.data[0]!.slug).toBe("aws-s3");
+    // "european" alone is still the EU/CH jurisdiction place.
+    const european = listServices(catalogue, { q: "european object storage", page: 1, limit: 50 });
+    expect(european.pagination.total).toBeGreaterThan(0);
+    for (const service of european.data)
+      expect(["EU", "CH"]).toContain(catalogue.providerById.get(service.providerId)!.provider.jurisdiction);
   });
 });
 
