@@ -25,7 +25,7 @@ export function regionsSection(catalogue: Catalogue, slug: string): RegionsSecti
   const perService = record.regions[0]?.level === "service";
   const count = record.regions.length;
   const level = perService
-    ? `${count} region${count === 1 ? "" : "s"}, per service from ${provider.provider.shortName}'s SDK endpoint metadata (${catalogue.source.endpointRegions?.origin ?? "vendored"}).`
+    ? `${count} region${count === 1 ? "" : "s"}, per service from ${provider.provider.shortName}'s SDK endpoint metadata (${catalogue.source.endpointRegions?.origin ?? "vendored"}); a region it does not name may still serve the service.`
     : `Provider level: ${provider.provider.shortName} publishes no per-service region list the catalogue reads, so these are its ${count} regions in general availability; the service may not be offered in every one.`;
   return { level, rows: [...byCountry].map(([country, ids]) => [country, ids.join(", ")] as const) };
 }
