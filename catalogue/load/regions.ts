@@ -1,5 +1,5 @@
 /**
- * Locations (decisions: "Locations" in DESIGN): each provider region with its operator and, for AWS,
+ * Locations (docs/decisions.md#locations): each provider region with its operator and, for AWS,
  * its partition; each service's regions from the vendor's per-service data (level service) or,
  * where the catalogue reads none, the provider's regions (level provider). Pure.
  */

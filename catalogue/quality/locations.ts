@@ -1,5 +1,5 @@
 /**
- * check:data's locations report (decisions: "Locations" in DESIGN): per provider how its services'
+ * check:data's locations report (docs/decisions.md#locations): per provider how its services'
  * regions are known (per service or provider level), its regions with country and operator, and
  * AWS's region list and services against the vendored endpoint metadata (inventory aws/endpoints).
  */
