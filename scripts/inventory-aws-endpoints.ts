@@ -69,10 +69,23 @@ const problems: string[] = [];
 const inventory = readInventory(DEFAULT_INVENTORY_DIR, id, problems);
 if (!inventory) throw new Error(problems.join("\n") || `${id}: unreadable`);
 const date = git("log", "-1", "--format=%H %cs", commit).trim();
-writeFileSync(
-  join(dir, "regions.json"),
-  `${JSON.stringify({ origin: `boto/botocore botocore/data/endpoints.json at ${date}`, partitions }, null, 1)}\n`,
-);
+/** One endpoint prefix a line, so a refresh's diff reads per service. */
+function regionsFileText(origin: string): string {
+  const last = (index: number, length: number) => (index === length - 1 ? "" : ",");
+  const lines = ["{", ` "origin": ${JSON.stringify(origin)},`, ' "partitions": ['];
+  partitions.forEach((partition, i) => {
+    lines.push(
+      `  {"partition": ${JSON.stringify(partition.partition)}, "regions": ${JSON.stringify(partition.regions)}, "services": {`,
+    );
+    const entries = Object.entries(partition.services);
+    entries.forEach(([prefix, served], j) =>
+      lines.push(`   ${JSON.stringify(prefix)}: ${JSON.stringify(served)}${last(j, entries.length)}`),
+    );
+    lines.push(`  }}${last(i, partitions.length)}`);
+  });
+  return `${[...lines, " ]", "}"].join("\n")}\n`;
+}
+writeFileSync(join(dir, "regions.json"), regionsFileText(`boto/botocore botocore/data/endpoints.json at ${date}`));
 const items = [...new Set(partitions.flatMap((partition) => Object.keys(partition.services)))];
 writeFileSync(join(dir, "items.txt"), itemsFileText(id, inventory.source, items));
 for (const partition of partitions)
