@@ -226,10 +226,14 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         ...(entry.lineage ? { lineage: entry.lineage } : {}),
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
-        regions: serviceRegions(
-          providerById.get(service.providerId)?.regions ?? [],
-          endpointOf(source.endpointRegions, service.slug),
-        ),
+        // A retired service runs nowhere, whatever an SDK's metadata still lists.
+        regions:
+          service.lifecycle?.status === "retired"
+            ? []
+            : serviceRegions(
+                providerById.get(service.providerId)?.regions ?? [],
+                endpointOf(source.endpointRegions, service.slug),
+              ),
       }),
     );
   }

@@ -330,7 +330,7 @@ export const ServiceDetail = Service.extend({
     .optional()
     .meta(
       d(
-        "Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order (added in 1.11.0)",
+        "Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0)",
       ),
     ),
 }).meta({

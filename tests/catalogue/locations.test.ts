@@ -102,6 +102,17 @@ describe("publicRegions and serviceRegions", () => {
   });
 });
 
+describe("a retired service's regions", () => {
+  it("are none, so no region or country filter answers it", () => {
+    const catalogue = realCatalogue();
+    const retired = [...catalogue.bySlug.values()].filter((record) => record.service.lifecycle?.status === "retired");
+    expect(retired.length).toBeGreaterThan(0);
+    for (const record of retired) expect(record.regions, record.service.slug).toEqual([]);
+    const active = [...catalogue.bySlug.values()].filter((record) => !record.service.lifecycle);
+    for (const record of active) expect(record.regions.length, record.service.slug).toBeGreaterThan(0);
+  });
+});
+
 describe("the search and the AWS European Sovereign Cloud", () => {
   it("reads the name as a place: AWS's services running in eusc-de-east-1, S3 first when asked", () => {
     const catalogue = realCatalogue();

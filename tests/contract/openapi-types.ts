@@ -1150,7 +1150,7 @@ export interface components {
         lineage?: components["schemas"]["ServiceLineage"];
         /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
         notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
-        /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order (added in 1.11.0) */
+        /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
         regions?: components["schemas"]["ServiceRegion"][];
       }[];
       /** @description Compare-friendly attributes, one row each */
@@ -2564,7 +2564,7 @@ export interface components {
       lineage?: components["schemas"]["ServiceLineage"];
       /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
       notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
-      /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order (added in 1.11.0) */
+      /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
       regions?: components["schemas"]["ServiceRegion"][];
     };
     /** @description Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired. */
