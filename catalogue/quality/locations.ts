@@ -12,11 +12,12 @@ export function locationLines(catalogue: Catalogue): string[] {
     const record = catalogue.providerById.get(provider.id)!;
     const services = [...catalogue.bySlug.values()].filter((service) => service.service.providerId === provider.id);
     const perService = services.filter((service) => service.regions[0]?.level === "service").length;
+    const providerLevel = services.filter((service) => service.regions[0]?.level === "provider").length;
     const operators = new Map<string, number>();
     for (const region of record.regions)
       operators.set(region.operator ?? "none stated", (operators.get(region.operator ?? "none stated") ?? 0) + 1);
     lines.push(
-      `${provider.id}: ${services.length} services (${perService} per service, ${services.length - perService} provider level); ${record.regions.length} regions in ${record.regionCountries.length} countries; operator ${[...operators].map(([name, count]) => `${name} (${count})`).join(", ")}`,
+      `${provider.id}: ${services.length} services (${perService} per service, ${providerLevel} provider level, ${services.length - perService - providerLevel} retired: none); ${record.regions.length} regions in ${record.regionCountries.length} countries; operator ${[...operators].map(([name, count]) => `${name} (${count})`).join(", ")}`,
     );
   }
   const aws = catalogue.providerById.get("aws");
