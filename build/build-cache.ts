@@ -1,7 +1,7 @@
 /**
  * Whether `npm start` can write the build cache (.cache/builds: the builds, and the mark of the one
  * a server serves), and the one line it says when it cannot: run as another user than the one who
- * built, it died with an uncaught EACCES stack trace (decisions.md#bounded-memory).
+ * built, it died with an uncaught EACCES stack trace (decisions.md#start-says-why).
  */
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname, relative } from "node:path";

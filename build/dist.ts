@@ -10,6 +10,7 @@ import { existsSync, lstatSync, realpathSync, rmSync, writeFileSync } from "node
 import { mkdir, readdir, rename, rm, stat, symlink, utimes } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
+import type { Compression } from "./compress.ts";
 // build.ts's command line calls buildAndSwap with its build function; its options live in inputs.ts.
 import { buildInputsHash, buildIsFresh, DIST_DIR, type BuildOptions } from "./inputs.ts";
 
@@ -25,6 +26,8 @@ export interface SwapOptions {
   readonly keep?: number;
   /** scripts/build.ts's build(). */
   readonly build: (options: BuildOptions) => Promise<void>;
+  /** "fast" builds into a folder of its own, unless the best build for these inputs is there. */
+  readonly compression?: Compression;
 }
 
 export const buildsDirOf = (link: string) => join(dirname(link), ".cache", "builds");
@@ -48,10 +51,12 @@ export async function buildAndSwap(options: SwapOptions): Promise<string> {
   const buildsDir = options.buildsDir ?? buildsDirOf(link);
   const log = options.log ?? ((line: string) => console.log(line));
   const inputs = await buildInputsHash(options.urls, options.dataDir);
-  const target = join(buildsDir, inputs.slice(0, 16));
+  const best = join(buildsDir, inputs.slice(0, 16));
+  const compression = options.compression === "fast" && !(await buildIsFresh(best, inputs, true)) ? "fast" : "best";
+  const target = compression === "fast" ? `${best}-fast` : best;
   await mkdir(buildsDir, { recursive: true });
   await adoptLegacyDist(link, buildsDir);
-  if (await buildIsFresh(target, inputs)) {
+  if (await buildIsFresh(target, inputs, compression === "best")) {
     log(`build: reusing ${relative(dirname(link), target)}, built earlier for the same inputs`);
   } else {
     await cleanStaleStaging(buildsDir);
@@ -68,6 +73,7 @@ export async function buildAndSwap(options: SwapOptions): Promise<string> {
         urls: options.urls,
         outDir: staging,
         log,
+        compression,
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       });
     } finally {

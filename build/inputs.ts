@@ -9,6 +9,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
+import type { Compression } from "./compress.ts";
 
 /** What `build` (build.ts) is given; here so dist.ts can name it without importing build.ts. */
 export interface BuildOptions {
@@ -20,6 +21,8 @@ export interface BuildOptions {
   readonly cacheDir?: string;
   /** Per-step timings are reported here (used by the build bench). */
   readonly onStep?: (step: string, ms: number) => void;
+  /** "best" unless said: "fast" is npm start's first build (build/compress.ts). */
+  readonly compression?: Compression;
 }
 
 export const ROOT_DIR = fileURLToPath(new URL("../", import.meta.url));
@@ -58,12 +61,21 @@ export async function buildInputsHash(urls: PublicUrls, dataDir?: string): Promi
   return hash.digest("hex");
 }
 
-/** Whether dist/ was built from exactly these inputs. */
-export async function buildIsFresh(distDir: string, expected: string): Promise<boolean> {
+interface BuildInfo {
+  readonly inputs?: string;
+  readonly compression?: Compression;
+}
+
+async function buildInfo(distDir: string): Promise<BuildInfo> {
   try {
-    const info = JSON.parse(await readFile(join(distDir, "build-info.json"), "utf8")) as { inputs?: string };
-    return info.inputs === expected;
+    return JSON.parse(await readFile(join(distDir, "build-info.json"), "utf8")) as BuildInfo;
   } catch {
-    return false;
+    return {};
   }
+}
+
+/** Whether dist/ was built from exactly these inputs (`best`: and compressed at its best). */
+export async function buildIsFresh(distDir: string, expected: string, best = false): Promise<boolean> {
+  const info = await buildInfo(distDir);
+  return info.inputs === expected && (!best || info.compression !== "fast");
 }

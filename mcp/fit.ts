@@ -78,7 +78,11 @@ const withOmitted = <T extends object>(answer: T, omitted: OmittedT) =>
 export function fitService(
   answer: ServiceDetailT,
   catalogue: Catalogue,
-  { limit = EQUIVALENTS_LIMIT, providers }: { limit?: number; providers?: readonly string[] } = {},
+  {
+    limit = EQUIVALENTS_LIMIT,
+    providers,
+    endedVersions = false,
+  }: { limit?: number; providers?: readonly string[]; endedVersions?: boolean } = {},
 ): ServiceDetailT {
   const ranked = rankedEquivalents(catalogue, answer.equivalents).filter(
     (service) => !providers || providers.includes(service.providerId),
@@ -90,7 +94,35 @@ export function fitService(
     "equivalents",
     `equivalentsLimit (up to 500) shows more, equivalentsProviders narrows them; each equivalence group in full: resource catalogue://equivalents/{id}`,
   );
-  return withOmitted({ ...answer, equivalents: shown }, omitted);
+  const versions = fitVersions(answer.versions, endedVersions);
+  return withOmitted({ ...answer, equivalents: shown, ...(versions ? { versions: versions.versions } : {}) }, [
+    ...omitted,
+    ...(versions?.omitted ?? []),
+  ]);
+}
+
+/**
+ * get_service's versions: those still supported or in extended support; the ended ones (Lambda
+ * lists runtimes back to 2016) are counted in omitted unless endedVersions asks for them.
+ */
+function fitVersions(
+  versions: ServiceDetailT["versions"],
+  endedVersions: boolean,
+): { versions: NonNullable<ServiceDetailT["versions"]>; omitted: OmittedT } | undefined {
+  if (!versions || endedVersions) return undefined;
+  const total = versions.families.reduce((sum, family) => sum + family.versions.length, 0);
+  const families = versions.families.map((family) => ({
+    ...family,
+    versions: family.versions.filter((version) => version.status !== "ended"),
+  }));
+  const shown = families.reduce((sum, family) => sum + family.versions.length, 0);
+  return {
+    versions: { ...versions, families },
+    omitted:
+      shown < total
+        ? [{ field: "versions", shown, total, hint: "endedVersions: true shows the versions whose support has ended" }]
+        : [],
+  };
 }
 
 /** lifecycle_upcoming: sunset dates between `from` and `to` (inclusive), then a page of `limit`. */

@@ -6,16 +6,8 @@
  */
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
-import type { AnyObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { LRUCache } from "lru-cache";
-import {
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { API_VERSION } from "../catalogue/base/version.ts";
 import { UnknownIdsError } from "../catalogue/search/ids.ts";
@@ -30,6 +22,7 @@ import { catalogueRelease, releaseLine, resourceLinks, toolText } from "./text.t
 import { invalid } from "../catalogue/contract/run.ts";
 import { mcpToolTitle } from "../catalogue/contract/mcp.ts";
 import { runRow, TOOLS, type ToolContext, type ToolSpec } from "./tools.ts";
+import { replaceToolHandlers, toolListOf, toolParts } from "./sdk-adapter.ts";
 
 export const SERVER_NAME = "cloud-services-catalogue";
 
@@ -224,7 +217,6 @@ async function answerTool(context: ToolContext, spec: ToolSpec, args: Record<str
 /** tools/call's request as the protocol layer parses it: loose, so that bad params are our -32602, not -32603. */
 const LooseCallRequest = z.object({ method: z.literal("tools/call"), params: z.unknown() });
 const CallParams = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
-type ToolHandler = (args: Record<string, unknown>, extra: unknown) => Promise<CallToolResult>;
 
 /**
  * tools/list as McpServer makes it from the registered tools (the SDK's own converter and
@@ -234,20 +226,6 @@ type ToolHandler = (args: Record<string, unknown>, extra: unknown) => Promise<Ca
  * every server, so the first server's list is every server's.
  */
 let toolList: Tool[] | undefined;
-const listOf = (tools: ReadonlyMap<string, RegisteredTool>): Tool[] =>
-  [...tools].map(([name, tool]) => ({
-    name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: toJsonSchemaCompat(tool.inputSchema as AnyObjectSchema, {
-      pipeStrategy: "input",
-    }) as Tool["inputSchema"],
-    outputSchema: toJsonSchemaCompat(tool.outputSchema as AnyObjectSchema, {
-      pipeStrategy: "output",
-    }) as Tool["outputSchema"],
-    annotations: tool.annotations,
-    execution: tool.execution,
-  }));
 
 /**
  * The tools the SDK registered, listed and called here rather than by McpServer's own handlers:
@@ -256,10 +234,8 @@ const listOf = (tools: ReadonlyMap<string, RegisteredTool>): Tool[] =>
  * other (the API's Error shape and wording, and the release), and bad params -32602.
  */
 function answerTools(server: McpServer, context: ToolContext, tools: ReadonlyMap<string, RegisteredTool>) {
-  server.server.removeRequestHandler("tools/list");
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (toolList ??= listOf(tools)) }));
-  server.server.removeRequestHandler("tools/call");
-  server.server.setRequestHandler(LooseCallRequest, async ({ params }, extra) => {
+  const list = () => ({ tools: (toolList ??= toolListOf(tools)) });
+  replaceToolHandlers(server, list, LooseCallRequest, async ({ params }, extra) => {
     const call = CallParams.safeParse(params);
     if (!call.success)
       throw new McpError(
@@ -275,9 +251,10 @@ function answerTools(server: McpServer, context: ToolContext, tools: ReadonlyMap
         new HttpError(404, "Unknown tool", `No tool is named "${name.slice(0, 100)}"; tools/list names them`),
       );
     // The schema registered is the zod object of ./schemas.ts (toolInput).
-    const args = (tool.inputSchema as z.ZodType<Record<string, unknown>>).safeParse(given);
+    const { input, handler } = toolParts(tool);
+    const args = input.safeParse(given);
     if (!args.success) return toolError(context, invalid(args.error, "arguments"));
-    return (tool.handler as ToolHandler)(args.data, extra);
+    return handler(args.data, extra);
   });
 }
 

@@ -190,7 +190,7 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "get_service",
     description:
-      "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
+      "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, versions and tiers with their end dates and statuses (ended ones with endedVersions), equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
     input: {
       slug: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "Service slug, e.g. aws-s3" }),
       equivalentsLimit: z
@@ -208,10 +208,14 @@ export const TOOLS: readonly ToolSpec[] = [
         .max(50)
         .optional()
         .meta({ description: 'Only equivalents on these providers: ids or names, e.g. ["gcp", "OVH"]' }),
+      endedVersions: z.boolean().optional().meta({
+        description: "Also the versions whose support has ended (by default only supported and extended ones)",
+      }),
     },
     request: ({ slug }) => ({ operationId: "getService", params: { slug } }),
-    fit: (answer: ServiceDetailT, { equivalentsLimit, equivalentsProviders }, catalogue) =>
+    fit: (answer: ServiceDetailT, { equivalentsLimit, equivalentsProviders, endedVersions }, catalogue) =>
       fitService(answer, catalogue, {
+        ...(endedVersions ? { endedVersions } : {}),
         ...(equivalentsLimit ? { limit: equivalentsLimit } : {}),
         ...(equivalentsProviders
           ? { providers: equivalentsProviders.map((provider) => resolveProvider(catalogue, provider)) }
@@ -253,7 +257,7 @@ export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "lifecycle_upcoming",
     description:
-      "Services in preview, deprecated, sunsetting or retired (GET /v1/lifecycle), by next relevant date; ids keeps those services' entries, provider and status filter, withinDays keeps those whose sunset date falls between today (UTC) and today + n days.",
+      "Services in preview, deprecated, sunsetting or retired, and the end dates of their versions and tiers (GET /v1/lifecycle), by next relevant date; ids keeps those services' entries, provider, status and kind (service or version) filter, withinDays keeps those whose sunset date falls between today (UTC) and today + n days.",
     input: {
       withinDays: z
         .number()
@@ -267,6 +271,7 @@ export const TOOLS: readonly ToolSpec[] = [
         .meta({ description: 'Only these services\' entries: slugs, e.g. ["aws-ec2"]; an unknown one is refused' }),
       provider: providerArg,
       status: LifecycleQuery.shape.status,
+      kind: LifecycleQuery.shape.kind,
       from: isoDay.optional().meta({ description: "Only sunset dates on or after this day (YYYY-MM-DD)" }),
       to: isoDay.optional().meta({ description: "Only sunset dates on or before this day (YYYY-MM-DD)" }),
       page: z.number().int().min(1).optional().meta({ description: "1-based page of limit entries" }),
@@ -278,13 +283,14 @@ export const TOOLS: readonly ToolSpec[] = [
         .optional()
         .meta({ description: `Entries per page (default ${LIFECYCLE_LIMIT}, at most ${LIFECYCLE_MAX_LIMIT})` }),
     },
-    request: ({ withinDays, provider, status, ids }, catalogue) => ({
+    request: ({ withinDays, provider, status, kind, ids }, catalogue) => ({
       operationId: "listLifecycle",
       query: defined({
         ids: ids?.join(","),
         within: withinDays === undefined ? undefined : `${withinDays}d`,
         provider: provider === undefined ? undefined : resolveProvider(catalogue, provider),
         status,
+        kind,
       }),
     }),
     fit: (answer: LifecycleListT, args) => fitLifecycle(answer, args),

@@ -183,7 +183,8 @@ export async function build(options: BuildOptions): Promise<void> {
       `${c.providers.length} providers, ${c.categories.length} categories, ${c.services.length} services, ${c.groups.length} equivalence groups`,
   );
   await rm(outDir, { recursive: true, force: true });
-  const compressor = new Compressor(outDir, cacheDir);
+  const compression = options.compression ?? "best";
+  const compressor = new Compressor(outDir, cacheDir, undefined, compression);
   try {
     await writeSteps(outDir, catalogue, options, step, compressor);
   } catch (error) {
@@ -205,7 +206,7 @@ export async function build(options: BuildOptions): Promise<void> {
   );
   await writeFile(
     join(outDir, "build-info.json"),
-    JSON.stringify({ inputs: await buildInputsHash(options.urls, options.dataDir) }),
+    JSON.stringify({ inputs: await buildInputsHash(options.urls, options.dataDir), compression }),
   );
   const stored = [...compressed.digests.values()].filter((file) => /\.(br|gz)$/.test(file.path));
   const budget = Math.max(
@@ -224,7 +225,9 @@ if (import.meta.main) {
   const config = loadConfig(process.env);
   try {
     // dist/ is a link to a finished build, swapped atomically (build/dist.ts).
-    await buildAndSwap({ urls: buildUrls(config), build });
+    // --fast: npm start's first build (build/compress.ts), the best one following it.
+    const compression = process.argv.includes("--fast") ? "fast" : "best";
+    await buildAndSwap({ urls: buildUrls(config), build, compression });
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

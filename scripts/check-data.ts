@@ -7,10 +7,12 @@ import { dependencyReferenceProblems } from "../catalogue/dependencies/dependenc
 import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.ts";
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/lifecycle-sources.ts";
+import { versionLines, versionStatusProblems } from "../catalogue/quality/version-gate.ts";
 import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
 import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../catalogue/quality/words-sources.ts";
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
 import { locationLines, locationProblems } from "../catalogue/quality/locations.ts";
+import { otherProductProblems } from "../catalogue/quality/other-product-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality/quality.ts";
@@ -20,6 +22,7 @@ import {
   TWIN_PROVIDERS,
   twinFindings,
   twinPairs,
+  twinsInNoGroup,
 } from "../catalogue/quality/membership.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
@@ -139,8 +142,20 @@ try {
   );
   for (const twin of twins)
     console.log(`    ${twin.a} [${twin.onlyA.join(", ")}] ≠ ${twin.b} [${twin.onlyB.join(", ")}]`);
+  // Twins in no group count only as a decision: each with a not-doing row saying why (issue 100).
+  const ungrouped = twinsInNoGroup(catalogue);
+  console.log(
+    `  twins in no group: ${ungrouped.length}, ${ungrouped.filter((t) => t.unrecorded.length === 0).length} with a not-doing record on both sides`,
+  );
+  for (const twins of ungrouped)
+    console.log(
+      `    ${twins.a} = ${twins.b}${twins.unrecorded.length > 0 ? ` (no record: ${twins.unrecorded.join(", ")})` : ""}`,
+    );
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
+  const today = new Date().toISOString().slice(0, 10);
+  console.log("Versions and tiers (data/versions/; statuses computed from the dates):");
+  for (const line of versionLines(catalogue, today)) console.log(`  ${line}`);
   // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).
   const inventoryProblems: string[] = [];
   const inventoryDir = process.env.CATALOGUE_DATA_DIR
@@ -165,10 +180,13 @@ try {
     ...inventoryProblems,
     ...inventories.reports.flatMap(reportProblems),
     ...staleLifecycleGaps(catalogue),
+    ...versionStatusProblems(catalogue, today),
     ...unsourcedProblems(catalogue),
     ...wordsProblems(words),
     ...communitySourceProblems(catalogue),
     ...locationProblems(catalogue),
+    // Issue 100: a source for a service's identity or description that is another product's page.
+    ...otherProductProblems(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
       serviceExists: iamServiceExists,

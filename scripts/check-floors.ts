@@ -4,7 +4,8 @@
  * "Floors"). A folder imports only folders on lower floors — never one on its own floor or above —
  * so a folder-level loop cannot form either. dpdm reads the imports, type-only ones included, as
  * `npm run check:cycles` does for files; a folder nobody placed on a floor fails too, so a new one
- * is placed on purpose.
+ * is placed on purpose. In sidecar/, the files that build and start the hosts stand at the top
+ * (SIDECAR_TOP).
  */
 import { relative, resolve, sep } from "node:path";
 import { parseDependencyTree, type DependencyTree } from "dpdm";
@@ -27,7 +28,7 @@ export const CATALOGUE: House = {
   floors: [
     ["base"],
     ["schema", "format"],
-    ["compliance", "dependencies"],
+    ["compliance", "dependencies", "versions"],
     ["inventory"],
     ["load"],
     ["search", "lifecycle", "lists"],
@@ -79,6 +80,32 @@ export function floorViolations(house: House, tree: ImportTree): string[] {
   return [...problems].sort();
 }
 
+/**
+ * sidecar/'s top, from the ground up: the files that build a host (the API app and the text host,
+ * side by side), then server.ts, which starts both. No other file of sidecar/ imports them, and a
+ * builder imports no other builder, so what the hosts share has a file of its own (host-options.ts).
+ */
+export const SIDECAR_TOP: readonly (readonly string[])[] = [
+  ["sidecar/app.ts", "sidecar/text/app.ts"],
+  ["sidecar/server.ts"],
+];
+
+/** Every import in sidecar/ of a file of SIDECAR_TOP that does not stand below it, in words. */
+export function topViolations(top: readonly (readonly string[])[], tree: ImportTree, root = "sidecar"): string[] {
+  const levelOf = new Map(top.flatMap((files, level) => files.map((file) => [file, level] as const)));
+  const problems: string[] = [];
+  for (const [file, imports] of Object.entries(tree)) {
+    if (!file.startsWith(`${root}/`)) continue;
+    const from = levelOf.get(file) ?? -1;
+    for (const { id } of imports ?? []) {
+      const to = id === null ? undefined : levelOf.get(id);
+      if (to !== undefined && to >= from && id !== file)
+        problems.push(`${file} imports ${id}: up to ${root}'s top (${top[to]!.join(", ")})`);
+    }
+  }
+  return problems.sort();
+}
+
 /** dpdm's graph of the TypeScript files in `folders` of `cwd`, keyed by paths from `cwd` with forward slashes. */
 export async function importTree(cwd: string, folders: readonly string[]): Promise<ImportTree> {
   const tree: DependencyTree = await parseDependencyTree(
@@ -101,7 +128,10 @@ export async function importTree(cwd: string, folders: readonly string[]): Promi
 
 if (import.meta.main) {
   const tree = await importTree(process.cwd(), REPOSITORY.floors.flat());
-  const problems = [REPOSITORY, CATALOGUE].flatMap((house) => floorViolations(house, tree));
+  const problems = [
+    ...[REPOSITORY, CATALOGUE].flatMap((house) => floorViolations(house, tree)),
+    ...topViolations(SIDECAR_TOP, tree),
+  ];
   for (const problem of problems) console.error(`floors: ${problem}`);
   if (problems.length > 0) process.exit(1);
   console.log(`floors: ${Object.keys(tree).length} files, every import runs down a floor`);

@@ -1,12 +1,14 @@
 /**
  * `npm start`: builds first when dist/ is missing or stale (its recorded input hash differs from
- * the sources'), then serves the API on PORT and the text host on TEXT_PORT from one process.
+ * the sources'), compressed fast, then serves the API on PORT and the text host on TEXT_PORT from
+ * one process while the best-compressed build is made behind it.
  * The store is opened before the build, so a second instance on the same DATA_DIR stops before it
  * builds. The build runs in a child process (`npm run build`), so the server does not keep the
  * builder's heap, and it writes a new folder that dist/ is then linked to (build/dist.ts): a
  * server still running on the previous build keeps its files.
  */
 import { spawn } from "node:child_process";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 import { loadBuiltCatalogue } from "../catalogue/load/load.ts";
 import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
@@ -36,14 +38,16 @@ function exitCannotWrite(line: string): never {
 }
 
 // The build's URLs are not the listen port's: a start on another port serves the same dist/.
-if (await buildIsFresh(DIST_DIR, await buildInputsHash(buildUrls(config)))) {
+const inputs = await buildInputsHash(buildUrls(config));
+const BUILD_SCRIPT = join(ROOT_DIR, "scripts", "build.ts");
+if (await buildIsFresh(DIST_DIR, inputs)) {
   console.log("start: dist/ is up to date");
 } else {
   const problem = buildCacheProblem(BUILDS_DIR, ROOT_DIR);
   if (problem) exitCannotWrite(problem);
-  console.log("start: dist/ is missing or older than the sources; building");
+  console.log("start: dist/ is missing or older than the sources; building (compressed fast, the best follows)");
   const code = await new Promise<number | null>((resolve, reject) =>
-    spawn(process.execPath, [join(ROOT_DIR, "scripts", "build.ts")], { stdio: "inherit", env: buildEnv(process.env) })
+    spawn(process.execPath, [BUILD_SCRIPT, "--fast"], { stdio: "inherit", env: buildEnv(process.env) })
       .once("error", reject)
       .once("exit", resolve),
   );
@@ -66,3 +70,26 @@ const server = await orExitIfInUse(
 );
 runAsProcess(server);
 console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);
+if (!(await buildIsFresh(distDir, inputs, true))) buildBestBehind();
+
+/**
+ * The build served was compressed fast (a first start): the best one is built behind it, at the
+ * lowest priority, and dist/ is linked to it when done; this server keeps serving the files it
+ * started with, the next start serves the best. It stops with the server.
+ */
+function buildBestBehind(): void {
+  const builder = spawn(process.execPath, [BUILD_SCRIPT], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: buildEnv(process.env),
+  });
+  try {
+    if (builder.pid !== undefined) setPriority(builder.pid, 19);
+  } catch {
+    // Not allowed: it runs at the server's priority.
+  }
+  builder.once("exit", (code) => {
+    if (code === 0) console.log("start: the best-compressed build is ready; the next start serves it");
+  });
+  process.once("exit", () => builder.kill());
+  console.log("start: building the best-compressed files in the background");
+}

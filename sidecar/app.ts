@@ -5,22 +5,14 @@
  */
 import compress from "@fastify/compress";
 import cors from "@fastify/cors";
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type RouteHandlerMethod,
-} from "fastify";
+import Fastify, { type FastifyInstance, type RouteHandlerMethod } from "fastify";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
 import type { Endpoint } from "../catalogue/contract/endpoint.ts";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
-import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/base/limits.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
 import { serviceSearch } from "../catalogue/search/search.ts";
 import { staticFileFor } from "../catalogue/api/static.ts";
-import type { ConfigT } from "./config.ts";
-import { answerConnect, answerExpectation, clientErrorHandler, requireHost } from "./client-errors.ts";
+import { answerConnect, answerExpectation, requireHost } from "./client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
@@ -29,12 +21,11 @@ import { UnreadBody } from "./heavy/reader.ts";
 import { gateUploads } from "./upload-gate.ts";
 import { refuseDeepJson } from "./json-depth.ts";
 import { lingerAfterRefusal } from "./linger.ts";
-import { loggerOptions } from "./logging.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
-import { limitPipelining, timeoutOptions, type HttpTimeouts } from "./http-limits.ts";
+import { limitPipelining } from "./http-limits.ts";
+import { fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "./host-options.ts";
 import errors, { errorBody, HttpError, sendError, toErrorBody } from "./plugins/errors.ts";
-import { trustedProxy } from "./plugins/limit-store.ts";
 import { limitMisses } from "./plugins/miss-limit.ts";
 import rateLimit from "./plugins/rate-limit.ts";
 import securityHeaders from "./plugins/security-headers.ts";
@@ -43,9 +34,7 @@ import { StatusSampler } from "./status.ts";
 import type { Store } from "./store/store.ts";
 
 export interface AppOptions {
-  readonly config: Pick<ConfigT, "TRUST_PROXY" | "LOG_LEVEL" | "MCP_ALLOWED_ORIGINS"> & {
-    readonly timeouts?: Partial<HttpTimeouts>;
-  };
+  readonly config: HostConfig;
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly urls: PublicUrls;
@@ -65,33 +54,6 @@ export interface AppOptions {
   readonly searchIndexOnFirstQuery?: boolean;
   /** The heavy rows' thread, when the caller shares it (with the text host's pages: server.ts). */
   readonly heavyWorker?: HeavyWorker;
-}
-
-type FrameworkErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
-
-/** Options both hosts share; `onFrameworkError` answers malformed URLs and over-long path parameters. */
-export function fastifyOptions(
-  config: AppOptions["config"],
-  onFrameworkError: FrameworkErrorHandler,
-  host: "api" | "text" = "api",
-) {
-  return {
-    ...timeoutOptions(config.timeouts),
-    clientErrorHandler: clientErrorHandler(host),
-    // One access line per request (logging.ts).
-    ...loggerOptions(config.LOG_LEVEL),
-    bodyLimit: MAX_BODY_BYTES,
-    // TRUST_PROXY unset: the socket address is the client. Set: only the listed proxies may speak for it.
-    trustProxy: config.TRUST_PROXY && config.TRUST_PROXY.length > 0 ? trustedProxy(config.TRUST_PROXY) : false,
-    // The text host's /compare/{a,b,…} takes up to ten slugs in one parameter.
-    routerOptions: { maxParamLength: MAX_PARAM_LENGTH[host], ignoreTrailingSlash: true },
-    onProtoPoisoning: "error" as const,
-    onConstructorPoisoning: "error" as const,
-    return503OnClosing: true,
-    forceCloseConnections: true,
-    // Fastify answers these before routing, outside the app's error handler.
-    frameworkErrors: onFrameworkError,
-  };
 }
 
 /** Fastify's own errors for an empty or malformed JSON body (plugins/errors.ts words them). */
@@ -131,10 +93,6 @@ function prototypeKey(value: unknown): string | undefined {
   return undefined;
 }
 
-/** What a client pipelining past the per-connection cap is told (http-limits.ts). */
-export const PIPELINE_DETAILS =
-  "Too many requests are waiting on this connection; read the answers before sending more, or open another connection.";
-
 /**
  * The Fastify app with the plugin stack every API answer passes through: access log, time limits,
  * Host check, pipelining cap, the Error shape, security headers, CORS and compression. buildApp adds
@@ -142,7 +100,7 @@ export const PIPELINE_DETAILS =
  * answers one kept body through it alone, which tells the routes' own cost from the stack's.
  */
 export async function apiStack(
-  config: AppOptions["config"],
+  config: HostConfig,
   options: { readonly https: boolean; readonly table?: readonly Endpoint[] },
 ): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));

@@ -127,7 +127,7 @@ const SERVICE_SECTION_IDS = SERVICE_SECTIONS.map((section) => section.id);
 // prettier-ignore
 export const PAGES = [
   { ...at("home"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["index.astro"], text: one("index", homePage) },
-  { ...at("lifecycle"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue; ?within, status and provider filter the text renderings as of today", site: ["lifecycle.astro"], text: one("lifecycle", lifecyclePage) },
+  { ...at("lifecycle"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue; ?within, status, provider and kind filter the text renderings as of today", site: ["lifecycle.astro"], text: one("lifecycle", lifecyclePage) },
   { ...at("category"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["category/[id].astro"], text: CATEGORY_TEXT },
   { ...at("provider"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/index.astro"], text: PROVIDER_TEXT },
   { ...at("service"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/[service].astro"], text: SERVICE_TEXT, sections: SERVICE_SECTION_IDS },

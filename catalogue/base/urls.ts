@@ -113,3 +113,9 @@ export const categoryPath = (categoryId: string): string => href("category", { i
 /** A saved list's page, by its custom address when it has one. */
 export const listPath = (list: { readonly slug?: string | null; readonly id: string }): string =>
   href("saved-list", { id: list.slug ?? list.id });
+/**
+ * A saved list's calendar on the API (GET /v1/lists/{id}/lifecycle.ics, catalogue/contract/lists.ts),
+ * by its custom address when it has one: an endpoint's path, not the page's with /v1 before it.
+ */
+export const listCalendarPath = (list: { readonly slug?: string | null; readonly id: string }): string =>
+  `/v1/lists/${encodeURIComponent(list.slug ?? list.id)}/lifecycle.ics`;

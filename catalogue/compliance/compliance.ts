@@ -44,6 +44,21 @@ export function providerHoldings(
   return holdings;
 }
 
+/**
+ * The programmes that apply to a service provider-wide (issue 100): those the provider holds for
+ * which it publishes no list of the services in scope that the catalogue cites, so the certificate's
+ * scope is the platform as far as the catalogue knows (STACKIT's, IONOS's and OTC's C5). A programme
+ * with a cited scope list (AWS's tables, Azure's FedRAMP page) is per service: only the services
+ * the list names hold it, as their own. The services filter matches these, labelled provider-wide;
+ * a retired or preview service has none.
+ */
+export function providerWideProgrammes(
+  provider: Pick<ProviderT, "defaultCompliance" | "complianceScope">,
+  service: Pick<ServiceT, "lifecycle" | "compliance">,
+): string[] {
+  return providerHoldings(provider, service).flatMap((holding) => (holding.url ? [] : [...holding.programmes]));
+}
+
 /** The service's own compliance in words: its programmes, "none" by rule, or "not known". */
 export function ownComplianceText(service: ServiceT, names: (ids: readonly string[]) => string): string {
   const own = service.compliance ?? [];
@@ -52,9 +67,13 @@ export function ownComplianceText(service: ServiceT, names: (ids: readonly strin
   return "Not known: no scope list the catalogue holds names this service";
 }
 
-/** "AWS holds PCI DSS, SOC 2; which services are in scope:" (the link follows), or "…; the catalogue cites no scope list". */
+/**
+ * "AWS holds PCI DSS, SOC 2; which services are in scope:" (the link follows), or "STACKIT holds
+ * C5 provider-wide; the catalogue cites no list of the services in scope": "provider-wide" is the
+ * label the services filter's answer gives the same programmes (ServiceList.compliance.providerWide).
+ */
 export function holdingText(provider: ProviderT, holding: ProviderHolding, names: string): string {
   return holding.url
     ? `${provider.shortName} holds ${names}; which services are in scope:`
-    : `${provider.shortName} holds ${names}; the catalogue cites no list of the services in scope`;
+    : `${provider.shortName} holds ${names} provider-wide; the catalogue cites no list of the services in scope`;
 }

@@ -57,13 +57,14 @@ const catalogueCalendar = (
 ) =>
   lifecycleCalendar(catalogue, urls, {
     name: "Cloud service sunsets",
-    description: "Sunset and retirement dates of cloud services, from the Cloud Services Catalogue.",
+    description:
+      "Sunset and retirement dates of cloud services, and the end dates of their versions and tiers, from the Cloud Services Catalogue.",
     ...(filtered ? { filtered } : {}),
     alarms,
   });
 
 const FEED_FILTERS =
-  " `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400.";
+  " `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400.";
 
 /** ?ids= of the lifecycle rows: known slugs (parseIdList's 400s), or undefined when not asked. */
 const lifecycleSlugs = (catalogue: Catalogue, ids: string | undefined): string[] | undefined =>
@@ -132,7 +133,8 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/services/{slug}",
     summary: "Get one service",
-    description: "A service with sub-services, equivalents on other providers and policy identifiers.",
+    description:
+      "A service with sub-services, equivalents on other providers and policy identifiers, and its versions and tiers with their end dates and computed statuses (versions, since 1.11.0).",
     tag: "Catalogue",
     params: z.object({ slug: z.string().meta({ description: "Service slug", example: "aws-s3" }) }),
     response: { status: 200, schema: ServiceDetail, contentType: "application/json" },
@@ -210,7 +212,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle",
     summary: "Lifecycle watch",
     description:
-      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status` and `provider` filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400.",
+      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400.",
     tag: "Catalogue",
     query: LifecycleQuery,
     response: { status: 200, schema: LifecycleList, contentType: "application/json" },
@@ -261,7 +263,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle.ics",
     summary: "Lifecycle calendar (iCalendar)",
     description:
-      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400." +
+      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400." +
       FEED_FILTERS,
     tag: "Catalogue",
     query: LifecycleCalendarQuery,

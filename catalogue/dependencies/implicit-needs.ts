@@ -272,6 +272,3 @@ export const IMPLICIT_NEEDS: readonly ImplicitNeed[] = [
     },
   },
 ];
-
-/** The rows a service's approval carries into its dependencies. */
-export const implicitNeedsOf = (slug: string) => IMPLICIT_NEEDS.filter((row) => row.service === slug);

@@ -4,7 +4,7 @@
  * (YYYY-MM-DD), compared as strings.
  */
 import { CALENDAR_ALARMS, DAY_MS } from "../base/limits.ts";
-import type { Catalogue } from "../load/load.ts";
+import type { Catalogue, ServiceRecord } from "../load/load.ts";
 import {
   atomInstant,
   foldLine,
@@ -24,7 +24,8 @@ import type {
   ListCalendarQueryT,
   ServiceT,
 } from "../schema/index.ts";
-import { servicePath, type PublicUrls } from "../base/urls.ts";
+import { href, servicePath, type PublicUrls } from "../base/urls.ts";
+import { versionStatus } from "../versions/versions.ts";
 
 export interface LifecycleFilter {
   /** Only entries whose sunsetDate is between asOf and asOf + withinDays, both included. */
@@ -57,6 +58,7 @@ export function lifecycleFilterOf(
     withinDays: query.within === undefined ? undefined : Number(query.within.replace(/d$/, "")),
     status: query.status,
     providerId: query.provider,
+    kind: query.kind,
     slugs: slugs === undefined ? undefined : new Set(slugs),
   };
 }
@@ -67,11 +69,8 @@ export const listCalendarFilterOf = (query: ListCalendarQueryT): LifecycleFilter
   kind: query.kind,
 });
 
-/**
- * What an entry is the lifecycle of. Every entry is a service's today; an entry of another kind
- * (a version) says so here, and LIFECYCLE_KINDS lists it.
- */
-export const kindOf = (_entry: LifecycleEntryT): LifecycleKind => "service";
+/** What an entry is the lifecycle of: a service's own status, or an end date of one of its versions. */
+export const kindOf = (entry: LifecycleEntryT): LifecycleKind => entry.kind;
 
 /** The UTC day of an instant. */
 export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
@@ -102,9 +101,58 @@ function entryOf(catalogue: Catalogue, urls: PublicUrls, service: ServiceT): Lif
     lastVerified: service.lastVerified,
     lifecycleVerified: service.verified?.lifecycle,
     url: `${urls.textUrl}${servicePath(service)}`,
+    kind: "service",
   };
+  return withoutUndefined(entry);
+}
+
+function withoutUndefined(entry: LifecycleEntryT): LifecycleEntryT {
   for (const key of Object.keys(entry) as (keyof LifecycleEntryT)[]) if (entry[key] === undefined) delete entry[key];
   return entry;
+}
+
+/**
+ * One entry per published end date of each version of a service (data/versions/): sunset while
+ * the date is to come, retired once it has passed, as of a day; the family's source is the
+ * announcement. The version's own status is computed from its dates, never read from the data.
+ */
+function versionEntriesOf(catalogue: Catalogue, urls: PublicUrls, record: ServiceRecord, asOf: string) {
+  const { service } = record;
+  return record.versions.flatMap((family) => {
+    const successor = family.successorSlug ? catalogue.bySlug.get(family.successorSlug)?.service : undefined;
+    return family.versions.flatMap((version) =>
+      (["standardEnd", "extendedEnd"] as const).flatMap((end) => {
+        const date = version[end];
+        if (date === undefined) return [];
+        const entry: LifecycleEntryT = {
+          slug: service.slug,
+          name: service.name,
+          providerId: service.providerId,
+          providerName: catalogue.providerById.get(service.providerId)!.provider.shortName,
+          status: date >= asOf ? "sunset" : "retired",
+          sunsetDate: date,
+          successorSlug: successor?.slug,
+          successorName: successor?.name,
+          note: version.note ?? family.note,
+          announcementUrl: family.source.url,
+          lastVerified: service.lastVerified,
+          lifecycleVerified: family.source.retrieved,
+          url: `${urls.textUrl}${servicePath(service)}`,
+          kind: "version",
+          version: {
+            family: family.id,
+            familyName: family.name,
+            id: version.id,
+            ...(version.name ? { name: version.name } : {}),
+            end,
+            endName: family.terms[end] ?? end,
+            status: versionStatus(version, asOf),
+          },
+        };
+        return [withoutUndefined(entry)];
+      }),
+    );
+  });
 }
 
 /**
@@ -120,7 +168,13 @@ export function byNextDate(asOf: string) {
     if (ra === 0 && a.sunsetDate !== b.sunsetDate) return a.sunsetDate!.localeCompare(b.sunsetDate!);
     if (ra === 2 && a.sunsetDate !== b.sunsetDate) return b.sunsetDate!.localeCompare(a.sunsetDate!);
     if (ra === 1 && a.status !== b.status) return UNDATED_ORDER.indexOf(a.status) - UNDATED_ORDER.indexOf(b.status);
-    return a.name.localeCompare(b.name, "en") || a.slug.localeCompare(b.slug);
+    return (
+      a.name.localeCompare(b.name, "en") ||
+      a.slug.localeCompare(b.slug) ||
+      // A service's own entry before its versions'; versions by family, then as the vendor lists them.
+      (a.version?.family ?? "").localeCompare(b.version?.family ?? "") ||
+      (a.version?.id ?? "").localeCompare(b.version?.id ?? "", "en", { numeric: true })
+    );
   };
 }
 
@@ -131,10 +185,11 @@ export function lifecycleEntries(
   asOf: string,
   slugs?: ReadonlySet<string>,
 ): LifecycleEntryT[] {
-  return catalogue.services
-    .filter((service) => service.lifecycle && (!slugs || slugs.has(service.slug)))
-    .map((service) => entryOf(catalogue, urls, service))
-    .sort(byNextDate(asOf));
+  const chosen = catalogue.services.filter((service) => !slugs || slugs.has(service.slug));
+  return [
+    ...chosen.filter((service) => service.lifecycle).map((service) => entryOf(catalogue, urls, service)),
+    ...chosen.flatMap((service) => versionEntriesOf(catalogue, urls, catalogue.bySlug.get(service.slug)!, asOf)),
+  ].sort(byNextDate(asOf));
 }
 
 /** Whether an entry passes a filter as of a day. */
@@ -173,8 +228,16 @@ const STATUS_PHRASE: Record<string, (date?: string) => string> = {
   retired: (date) => `retired on ${date}`,
 };
 
+/** A version entry's title: "AWS Lambda Node.js 20 (nodejs20.x) (AWS): Deprecation 2026-04-30". */
+function versionTitle(entry: LifecycleEntryT, version: NonNullable<LifecycleEntryT["version"]>): string {
+  const label = version.name ? `${version.name} (${version.id})` : `${version.familyName} ${version.id}`;
+  return `${entry.name} ${label} (${entry.providerName}): ${version.endName} ${entry.sunsetDate}`;
+}
+
 const entryTitle = (entry: LifecycleEntryT) =>
-  `${entry.name} (${entry.providerName}) ${STATUS_PHRASE[entry.status]!(entry.sunsetDate)}`;
+  entry.version
+    ? versionTitle(entry, entry.version)
+    : `${entry.name} (${entry.providerName}) ${STATUS_PHRASE[entry.status]!(entry.sunsetDate)}`;
 
 function entrySummary(entry: LifecycleEntryT): string {
   const parts = [`${entryTitle(entry)}.`];
@@ -201,11 +264,11 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls, filtered?:
     title: "Cloud Services Catalogue: lifecycle",
     subtitle: "Cloud services in preview, deprecated, sunsetting or retired, as the vendors announced them.",
     self: `${urls.apiUrl}/v1/lifecycle.atom${filtered ? `?${filtered.query}` : ""}`,
-    alternate: `${urls.textUrl}/lifecycle`,
+    alternate: `${urls.textUrl}${href("lifecycle")}`,
     author: { name: "Cloud Services Catalogue", uri: urls.textUrl },
     fallbackUpdated: catalogue.lastUpdated.replace(/\.\d+Z$/, "Z"),
     entries: entries.map((entry) => ({
-      id: tagUri(urls, `lifecycle/${entry.slug}/${entry.status}/${entry.sunsetDate ?? "undated"}`),
+      id: tagUri(urls, `lifecycle/${eventKey(entry, "/")}/${entry.status}/${entry.sunsetDate ?? "undated"}`),
       title: entryTitle(entry),
       // The day the announcement behind the entry was read, not the newest reading of any source.
       updated: atomInstant(entry.lifecycleVerified ?? catalogueDay(catalogue)),
@@ -216,6 +279,17 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls, filtered?:
     })),
   });
 }
+
+/**
+ * What names an entry's event in ids: the slug, and for a version entry its family, version and
+ * which end (a version id's other characters, a tier's space, made hyphens).
+ */
+const eventKey = (entry: LifecycleEntryT, separator: string): string =>
+  entry.version
+    ? [entry.slug, entry.version.family, entry.version.id.replace(/[^A-Za-z0-9.-]/g, "-"), entry.version.end].join(
+        separator,
+      )
+    : entry.slug;
 
 /** What a reminder says: the event, and how far off it is. */
 const alarmText = (title: string, days: number) =>
@@ -269,6 +343,7 @@ export function filteredFeed(
       status: query.status,
       provider: query.provider,
       within: query.within,
+      kind: query.kind,
       ids: slugs?.join(","),
     }).filter((pair): pair is [string, string] => pair[1] !== undefined),
   );
@@ -303,7 +378,7 @@ export function lifecycleCalendar(catalogue: Catalogue, urls: PublicUrls, option
     const title = entryTitle(entry);
     lines.push(
       "BEGIN:VEVENT",
-      `UID:${entry.slug}.${icsDate(entry.sunsetDate!)}@${host}`,
+      `UID:${eventKey(entry, ".")}.${icsDate(entry.sunsetDate!)}@${host}`,
       `DTSTAMP:${stamp}`,
       `DTSTART;VALUE=DATE:${icsDate(entry.sunsetDate!)}`,
       `DTEND;VALUE=DATE:${icsDate(addDays(entry.sunsetDate!, 1))}`,

@@ -27,6 +27,8 @@ import {
   type ServiceT,
   type SubServiceT,
   type VerifiedT,
+  type VersionFamilyDataT,
+  type VersionMap,
 } from "../schema/index.ts";
 import { copiedServiceFields } from "../schema/service-fields.ts";
 import type { EndpointRegionData, RegionT, ServiceRegionT } from "../schema/index.ts";
@@ -57,6 +59,8 @@ export interface ServiceRecord {
   readonly sources: readonly ServiceSourceT[];
   /** What else it needs to be usable under a policy allowing it (data/dependencies/), with sources. */
   readonly dependencies: readonly ServiceDependencyT[];
+  /** Its versions and tiers with their end dates (data/versions/; empty when none are recorded). */
+  readonly versions: readonly VersionFamilyDataT[];
   /** Wire protocols and APIs its vendor states it is compatible with, each with that page (empty when none). */
   readonly compatibility: readonly CompatibilityClaimT[];
   /** Compatibility terms checked on the vendor's pages and not supported, each with that page (empty when none). */
@@ -114,6 +118,8 @@ export interface CatalogueSource {
   readonly changes?: readonly CatalogueReleaseT[];
   /** Per service slug, its dependencies (data/dependencies/; absent in older builds). */
   readonly dependencies?: DependencyMap;
+  /** Per service slug, its version families (data/versions/; absent in older builds and folders without it). */
+  readonly versions?: VersionMap;
   /** How people ask (data/search-words.yaml; absent in older builds and in data folders without it). */
   readonly searchWords?: SearchWordsFileT;
   /** AWS services' regions from the vendored endpoint metadata (absent in older builds). */
@@ -221,6 +227,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         terraformResources: entry.terraformResources ?? [],
         sources: newestFirst(entry.sources ?? []).map(publicSource),
         dependencies: source.dependencies?.[service.slug] ?? [],
+        versions: source.versions?.[service.slug] ?? [],
         compatibility: entry.compatibility ?? [],
         notCompatible: entry.notCompatible ?? [],
         ...(entry.lineage ? { lineage: entry.lineage } : {}),

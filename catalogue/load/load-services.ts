@@ -46,9 +46,7 @@ export function listServiceFiles(dataDir: string, problems: string[], shown: (pa
   const files: ServiceFile[] = [];
   for (const provider of providers) {
     if (!provider.isDirectory()) {
-      problems.push(
-        `${shown(join(dir, provider.name))}: services are one file each, services/<provider>/<name>.yaml; split a list with scripts/split-services.ts`,
-      );
+      problems.push(`${shown(join(dir, provider.name))}: services are one file each, services/<provider>/<name>.yaml`);
       continue;
     }
     for (const file of readdirSync(join(dir, provider.name)).sort()) {

@@ -16,6 +16,7 @@ import { issueLines, issuePath } from "../base/issues.ts";
 import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
+import { readVersions } from "./load-versions.ts";
 import {
   lineageProblems,
   providerProblems,
@@ -325,6 +326,15 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
       policyIdentifiers: entry.policyIdentifiers,
     })),
   );
+  const versions = readVersions(
+    dataDir,
+    {
+      serviceProvider: new Map([...entries].map(([slug, { providerId }]) => [slug, providerId])),
+      officialDomains: new Map([...providers.values()].map(({ file }) => [file.id, file.officialDomains])),
+    },
+    problems,
+    (path) => readYaml(path, problems),
+  );
   const snapshots = readReleaseSnapshots(dataDir, problems);
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
@@ -333,7 +343,13 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const providerFiles = [...providers.values()].map(({ file }) => file);
   const lastUpdated = dataDate(
     providerFiles,
-    [...entries.values()].map(({ entry }) => ({ lastVerified: lastVerifiedOf(entry) })),
+    [
+      ...[...entries.values()].map(({ entry }) => ({ lastVerified: lastVerifiedOf(entry) })),
+      // A version family's source read is a change of the data as much as a service's.
+      ...Object.values(versions).flatMap((families) =>
+        families.map((family) => ({ lastVerified: family.source.retrieved })),
+      ),
+    ],
     snapshots,
   );
   const current = snapshotServices([...entries.values()].map(({ providerId, entry }) => ({ ...entry, providerId })));
@@ -347,6 +363,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     lastUpdated,
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
     dependencies,
+    ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),
     ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
   };

@@ -102,7 +102,28 @@ export function twinFindings(catalogue: Catalogue): TwinFinding[] {
   });
 }
 
-/** What `check:data` fails on: every membership finding unresolved and every pair of twins apart. */
+export interface UngroupedTwins {
+  readonly a: string;
+  readonly b: string;
+  /** The twins without a notDoing record: an omission, not a decision that they do no group's job. */
+  readonly unrecorded: readonly string[];
+}
+
+/**
+ * Twins in no group (issue 100). Both in no group is "the same groups" to twinFindings, so a pair
+ * nobody looked at passed as twins in step; each must instead record (a notDoing row on the group
+ * nearest its job) why it does no group's job.
+ */
+export function twinsInNoGroup(catalogue: Catalogue): UngroupedTwins[] {
+  const recorded = new Set(
+    catalogue.groups.flatMap((group) => (group.notDoing ?? []).flatMap((record) => record.service ?? [])),
+  );
+  return twinPairs(catalogue)
+    .filter((pair) => pair.every((slug) => catalogue.bySlug.get(slug)!.groupIds.length === 0))
+    .map(([a, b]) => ({ a, b, unrecorded: [a, b].filter((slug) => !recorded.has(slug)) }));
+}
+
+/** What `check:data` fails on: every membership finding unresolved, every pair of twins apart or in no group unrecorded. */
 export function membershipProblems(catalogue: Catalogue): string[] {
   return [
     ...membershipFindings(catalogue).map(
@@ -113,5 +134,11 @@ export function membershipProblems(catalogue: Catalogue): string[] {
       (twin) =>
         `TWINS_APART: ${twin.a} [${twin.onlyA.join(", ")}] and ${twin.b} [${twin.onlyB.join(", ")}] are one product in different groups without a not-doing record`,
     ),
+    ...twinsInNoGroup(catalogue)
+      .filter((twins) => twins.unrecorded.length > 0)
+      .map(
+        (twins) =>
+          `TWINS_UNGROUPED: ${twins.a} and ${twins.b} are in no group; ${twins.unrecorded.join(" and ")} record${twins.unrecorded.length === 1 ? "s" : ""} no not-doing row saying why`,
+      ),
   ];
 }

@@ -19,7 +19,7 @@ import type { Catalogue } from "../load/load.ts";
 import { holdingText, ownComplianceText, providerHoldings } from "../compliance/compliance.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "../format/doc.ts";
-import { categoryPath, href, providerPath, servicePath } from "../base/urls.ts";
+import { categoryPath, href, listCalendarPath, providerPath, servicePath } from "../base/urls.ts";
 import { relativeDays } from "./relative.ts";
 
 export { relativeDays } from "./relative.ts";
@@ -265,13 +265,17 @@ export function lifecyclePage(
 ): Doc {
   const urls = { apiUrl: "", textUrl: "" };
   const entries = lifecycleList(catalogue, urls, today, filter).data;
-  const filtered = filter.withinDays !== undefined || filter.status !== undefined || filter.providerId !== undefined;
+  const filtered =
+    filter.withinDays !== undefined ||
+    filter.status !== undefined ||
+    filter.providerId !== undefined ||
+    filter.kind !== undefined;
   const blocks: Block[] = [
     heading(1, "Lifecycle"),
     paragraph(
       filtered
-        ? `${entries.length} entries${filter.withinDays !== undefined ? ` with a date from ${today} to ${addDays(today, filter.withinDays)}` : ""}${filter.status ? `, status ${filter.status}` : ""}${filter.providerId ? `, provider ${filter.providerId}` : ""}.`
-        : `Services in preview, deprecated, sunsetting or retired, as the vendors announced them, by upcoming date as of ${today}. Filter with ?within=90 (days), ?status= or ?provider=.`,
+        ? `${entries.length} entries${filter.withinDays !== undefined ? ` with a date from ${today} to ${addDays(today, filter.withinDays)}` : ""}${filter.status ? `, status ${filter.status}` : ""}${filter.providerId ? `, provider ${filter.providerId}` : ""}${filter.kind ? `, kind ${filter.kind}` : ""}.`
+        : `Services in preview, deprecated, sunsetting or retired, and the end dates of their versions and tiers, as the vendors announced them, by upcoming date as of ${today}. Filter with ?within=90 (days), ?status=, ?provider= or ?kind=version.`,
     ),
     paragraph(
       "Subscribe: ",
@@ -292,8 +296,12 @@ export function lifecyclePage(
       rows: members.map((entry) => {
         const service = catalogue.bySlug.get(entry.slug)!.service;
         const successor = entry.successorSlug ? catalogue.bySlug.get(entry.successorSlug)?.service : undefined;
+        // A version entry names its version and which end the date is (e.g. "Node.js 20 (nodejs20.x): Deprecation").
+        const label = entry.version
+          ? `${entry.name} ${entry.version.name ? `${entry.version.name} (${entry.version.id})` : `${entry.version.familyName} ${entry.version.id}`}: ${entry.version.endName}`
+          : entry.name;
         return [
-          link(entry.name, servicePath(service)),
+          link(label, servicePath(service)),
           entry.providerId,
           entry.status,
           entry.sunsetDate
@@ -384,7 +392,7 @@ export function savedListPage(
       ...rest,
       paragraph(
         `Calendar of this list's sunset dates, with reminders ${CALENDAR_ALARMS.defaultDays.join(", ")} days before (?alarms=30,7 for others, ?alarms=none for none; ?within=365d for the next year's): `,
-        link(`/v1${listPath(list)}/lifecycle.ics`, `/v1${listPath(list)}/lifecycle.ics`),
+        link(listCalendarPath(list), listCalendarPath(list)),
       ),
       paragraph(
         `Address ${listPath(list)}; expires ${list.expiresAt.slice(0, 10)} (${LIST_LIFETIME_DAYS} days after it is last read: reading it renews it).`,

@@ -15,6 +15,8 @@ export const SERVICE_SECTIONS = [
   { id: "lineage", heading: "Lineage" },
   { id: "compatibility", heading: "Compatible with" },
   { id: "sub-services", heading: "Sub-services" },
+  /** Runtimes, Kubernetes versions, engine versions and tiers with their end dates (data/versions/). */
+  { id: "versions", heading: "Versions and tiers" },
   { id: "policy-identifiers", heading: "Policy identifiers" },
   { id: "terraform", heading: "Terraform resource types" },
   /** The regions it runs in, by country, and the level they are known at (1.11.0). */
@@ -35,6 +37,7 @@ const SHOWN_WHEN: Partial<Record<ServiceSectionId, (catalogue: Catalogue, slug: 
   },
   compatibility: (catalogue, slug) => catalogue.bySlug.get(slug)!.compatibility.length > 0,
   "sub-services": (catalogue, slug) => catalogue.bySlug.get(slug)!.subServices.length > 0,
+  versions: (catalogue, slug) => catalogue.bySlug.get(slug)!.versions.length > 0,
   terraform: (catalogue, slug) => catalogue.bySlug.get(slug)!.terraformResources.length > 0,
   dependencies: (catalogue, slug) => catalogue.bySlug.get(slug)!.dependencies.length > 0,
   regions: (catalogue, slug) => catalogue.bySlug.get(slug)!.regions.length > 0,

@@ -11,6 +11,7 @@ import { policyIdentifierRows } from "./identifiers.ts";
 import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";
 import { shownSections, type ServiceSectionId } from "./sections.ts";
 import { regionsSection } from "./regions.ts";
+import { versionTables } from "./versions.ts";
 import { SERVICE_FIELD_ROWS, shownFieldValue } from "../schema/service-fields.ts";
 
 /** "retrieved 2026-11-26 (copy of 2026-03-07, via <url>)": when a source was read, and what copy. */
@@ -113,6 +114,25 @@ const subServiceBlocks: SectionBlocks = (catalogue, slug) => [
   },
 ];
 
+/** Each version family as a table, with the page behind its dates (data/versions/). */
+const versionBlocks: SectionBlocks = (catalogue, slug) =>
+  versionTables(catalogue, slug).flatMap((table): Block[] => {
+    const successor = table.successorSlug ? catalogue.bySlug.get(table.successorSlug)?.service : undefined;
+    return [
+      heading(3, table.title),
+      ...(table.note ? [paragraph(table.note)] : []),
+      { kind: "table", head: [...table.head], rows: table.rows.map((row) => [...row]) },
+      paragraph(
+        ...(successor ? ["Moves to ", link(successor.name, servicePath(successor)), ". "] : []),
+        `Source: ${table.source.backs}: `,
+        link(table.source.url, table.source.url),
+        " (",
+        ...readOn(table.source),
+        ")",
+      ),
+    ];
+  });
+
 const terraformBlocks: SectionBlocks = (catalogue, slug) => [
   { kind: "fields", rows: [["Resource types", [record(catalogue, slug).terraformResources.join(", ")]]] },
 ];
@@ -172,6 +192,7 @@ const SECTION_BLOCKS: Record<ServiceSectionId, SectionBlocks> = {
   lineage: lineageBlocks,
   compatibility: compatibilityBlocks,
   "sub-services": subServiceBlocks,
+  versions: versionBlocks,
   "policy-identifiers": (catalogue, slug) => [
     { kind: "fields", rows: policyIdentifierRows(record(catalogue, slug).policyIdentifiers) },
   ],

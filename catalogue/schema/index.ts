@@ -20,3 +20,4 @@ export * from "./requests.ts";
 export * from "./resources.ts";
 export * from "./service-fields.ts";
 export * from "./vocabulary.ts";
+export * from "./versions.ts";

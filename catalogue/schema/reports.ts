@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { ServiceDetail, ServiceLifecycle } from "./resources.ts";
-import { d, IsoDate, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+import { d, IsoDate, LIFECYCLE_KINDS, LIFECYCLE_STATUSES } from "./vocabulary.ts";
+import { VERSION_STATUSES } from "./versions.ts";
 export const ChangelogEntry = z
   .object({
     version: z
@@ -180,6 +181,23 @@ export const ExposureReport = z
 
 // Lifecycle watch and release changes (added in 1.6.0)
 
+/** Which version a version entry of the lifecycle list is about, and which of its ends. */
+export const LifecycleVersion = z
+  .object({
+    family: z.string().meta(d("Family id within the service (ServiceDetail.versions)")),
+    familyName: z.string().meta(d("Family display name")),
+    id: z.string().meta(d("The vendor's own string for the version or tier")),
+    name: z.string().optional().meta(d("The vendor's display name, where it differs from id")),
+    end: z
+      .enum(["standardEnd", "extendedEnd"])
+      .meta(d("Which end sunsetDate is: the end of standard support, or the extended (or final) end")),
+    endName: z.string().meta(d("What the vendor calls that end (the family's terms), e.g. Deprecation")),
+    status: z
+      .enum(VERSION_STATUSES)
+      .meta(d("The version's status as of the list's asOf, computed from its dates: supported, extended, ended")),
+  })
+  .meta({ id: "LifecycleVersion", description: "The version or tier a version entry is about (added in 1.11.0)" });
+
 export const LifecycleEntry = z
   .object({
     slug: z.string().meta(d("Service slug")),
@@ -204,8 +222,20 @@ export const LifecycleEntry = z
       ),
     ),
     url: z.string().meta(d("The service's page on the text host")),
+    kind: z
+      .enum(LIFECYCLE_KINDS)
+      .meta(
+        d(
+          "What the entry is the lifecycle of: service (the service's own status), or version (one end date of one of its versions or tiers, see version; added in 1.11.0)",
+        ),
+      ),
+    version: LifecycleVersion.optional().meta(d("Present on a version entry: which version, which of its ends")),
   })
-  .meta({ id: "LifecycleEntry", description: "One service's lifecycle announcement" });
+  .meta({
+    id: "LifecycleEntry",
+    description:
+      "One service's lifecycle announcement, or one end date of a version or tier of it (status sunset while the date is to come, retired once it has passed; sunsetDate the date)",
+  });
 
 export const LifecycleList = z
   .object({

@@ -18,7 +18,7 @@ import {
   MAX_URL_LENGTH,
 } from "../base/limits.ts";
 import { strictBody } from "./unknown-keys.ts";
-import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, queryBoolean } from "./vocabulary.ts";
+import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, OUTBOUND_KINDS, queryBoolean } from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -35,7 +35,7 @@ export const ServicesQuery = z.object({
     .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
   compliance: z.string().optional().meta({
     description:
-      "Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids",
+      "Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids",
     example: "c5,hds",
   }),
   jurisdiction: z.string().optional().meta({
@@ -65,10 +65,20 @@ export const ServicesQuery = z.object({
 export type ServicesQueryT = z.infer<typeof ServicesQuery>;
 
 /**
- * parseIdList's bounds (search/ids.ts) as a pattern: items separated by commas, 1 to `max` of them not
- * blank (blank ones are dropped, so any number may be around them). Trimming is JavaScript's, the
- * same white space as \s.
+ * The one rule of a comma-separated id list (compare, exposure, lifecycle's ids, the text host's
+ * compare path), in its two forms side by side: idListItems reads a list (search/ids.ts parseIdList
+ * bounds and checks what it gives), idListPattern says the same to OpenAPI. An item is trimmed
+ * (JavaScript's trim, the same white space as \s); blank items are dropped, so any number may stand
+ * around the 1 to `max` others; duplicates count toward `max`. tests/catalogue/id-list.test.ts holds
+ * the two forms to each other.
  */
+export const idListItems = (raw: string): string[] =>
+  raw
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+
+/** idListItems's rule as a pattern: a list it reads as 1 to `max` items, and no other. */
 export const idListPattern = (max: number): string => {
   const item = String.raw`\s*[^,\s][^,]*`;
   const blanks = String.raw`(?:\s*,)*`;
@@ -100,6 +110,13 @@ export const LifecycleQuery = z.object({
       pattern: idListPattern(MAX_APPROVED_IDS),
       description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
       example: "aws-ec2,gcp-gke",
+    }),
+  kind: z
+    .enum(LIFECYCLE_KINDS)
+    .optional()
+    .meta({
+      description: `Only entries of this kind (one of ${LIFECYCLE_KINDS.join(", ")}): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)`,
+      example: "version",
     }),
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
@@ -339,7 +356,7 @@ export const OutboundClickBody = strictBody({
     .max(MAX_URL_LENGTH)
     .meta(d("The outbound URL that was followed")),
   serviceId: z.string().max(MAX_ID_LENGTH).optional().meta(d("The service whose link was followed")),
-  kind: z.enum(["documentation", "pricing", "announcement", "other"]).optional().meta(d("Which link it was")),
+  kind: z.enum(OUTBOUND_KINDS).optional().meta(d("Which link it was")),
   page: z.string().max(MAX_URL_LENGTH).optional().meta(d("Where the click happened")),
 }).meta({
   id: "OutboundClickBody",

@@ -8,6 +8,7 @@ import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
 import { ServiceRegion } from "./locations.ts";
 import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 import { serviceApiFields } from "./service-fields.ts";
+import { ServiceVersions } from "./versions.ts";
 import {
   CountryCode,
   d,
@@ -278,6 +279,14 @@ export const Service = z
 
 export const ServiceDetail = Service.extend({
   subServices: z.array(SubService).meta(d("Tiers, editions, storage classes, engines, features or plans")),
+  providerWideCompliance: z
+    .array(z.string())
+    .optional()
+    .meta(
+      d(
+        "Programmes the provider holds provider-wide that apply to this service (Provider.defaultCompliance less the service's own compliance and any programme whose complete scope list leaves the service out); shown as provider-wide, never as the service's own; absent when none, and on preview and retired services (added in 1.11.0)",
+      ),
+    ),
   equivalents: z.array(Service).meta(d("Equivalent services on other providers")),
   policyIdentifiers: PolicyIdentifiers.meta(d("Identifiers that name the service in its provider's policies")),
   terraformResources: z
@@ -333,6 +342,12 @@ export const ServiceDetail = Service.extend({
         "Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0)",
       ),
     ),
+  // Rules of their own (data/versions/, statuses computed), so not a row of service-fields.ts.
+  versions: ServiceVersions.optional().meta(
+    d(
+      "What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0)",
+    ),
+  ),
 }).meta({
   id: "ServiceDetail",
   description:
@@ -401,6 +416,14 @@ export const ServiceList = z
         sources: z
           .record(z.string(), z.array(ServiceSource))
           .meta(d("Per service on this page: the sources (scope lists) that name it for the programmes")),
+        providerWide: z
+          .record(z.string(), z.array(z.string()))
+          .optional()
+          .meta(
+            d(
+              "Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0)",
+            ),
+          ),
       })
       .optional()
       .meta(d("Present only when compliance was given: what backs each answer (since 1.10.0)")),

@@ -9,14 +9,14 @@
  * (names, category, compliance, lifecycle, sources…) stay written out in those files.
  */
 import { z } from "zod";
-import { d, HttpsUrl, PRICING_MODELS } from "./vocabulary.ts";
+import { d, HttpsUrl, PRICING_MODELS, type OutboundKind } from "./vocabulary.ts";
 
 /** How both renderers show a field: its label, and its value as text, a link, a list or a yes. */
 export interface ServiceFieldShown {
   readonly label: string;
   readonly as: "text" | "link" | "list" | "yes";
-  /** The site's `data-outbound` name for a link (counted by POST /v1/analytics/outbound). */
-  readonly outbound?: string;
+  /** The site's `data-outbound` name for a link: a `kind` POST /v1/analytics/outbound accepts. */
+  readonly outbound?: OutboundKind;
   /** What the site says when the field is absent; without it the site leaves the field out. */
   readonly missing?: string;
   /** The site shows it elsewhere on the page (not in the fields list). */

@@ -9,11 +9,17 @@ export const LIFECYCLE_STATUSES = ["preview", "deprecated", "sunset", "retired"]
  * What a lifecycle entry is the lifecycle of: the one list of kinds, read by the `kind` query of a
  * saved list's calendar (and its OpenAPI enum). A kind added here (versions) is a compatible addition.
  */
-export const LIFECYCLE_KINDS = ["service"] as const;
+export const LIFECYCLE_KINDS = ["service", "version"] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
 export const PRICING_MODELS = ["pay-as-you-go", "subscription", "free", "included", "quote"] as const;
 export const SUB_SERVICE_KINDS = ["tier", "edition", "storage-class", "engine", "feature", "plan"] as const;
 export const FEEDBACK_TYPES = ["bug", "feature", "question", "general"] as const;
+/**
+ * Which link an outbound click followed: the `kind` of POST /v1/analytics/outbound, and so the only
+ * names a service field's `data-outbound` may carry (service-fields.ts ServiceFieldShown.outbound).
+ */
+export const OUTBOUND_KINDS = ["documentation", "pricing", "announcement", "other"] as const;
+export type OutboundKind = (typeof OUTBOUND_KINDS)[number];
 /** What a service's source backs: the kinds of fact a vendor page can stand behind (ServiceSource.backs). */
 export const SOURCE_BACKS = ["identity", "description", "lifecycle", "compliance", "identifiers", "regions"] as const;
 export const COMPONENT_STATUSES = ["ok", "degraded", "down"] as const;

@@ -5,6 +5,7 @@
  */
 import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
+import { idListItems } from "../schema/requests.ts";
 
 /** Control and bidi characters (those stripControl removes) written as \uXXXX, so an echoed id is the id sent. */
 export function escapeControl(text: string): string {
@@ -87,15 +88,12 @@ export function requireKnownIds(catalogue: Catalogue, ids: readonly string[]): s
 }
 
 /**
- * A comma-separated id list (compare, exposure, the text host's compare path): trimmed, empty
- * items dropped, 1 to `max` ids (duplicates counted, as the OpenAPI pattern counts them), then
- * duplicates dropped, every one known. Throws HttpError (400) or UnknownIdsError.
+ * A comma-separated id list (compare, exposure, the text host's compare path) read by the one
+ * id-list rule (schema/requests.ts idListItems, whose pattern OpenAPI shows): 1 to `max` ids
+ * (duplicates counted), then duplicates dropped, every one known. Throws HttpError (400) or UnknownIdsError.
  */
 export function parseIdList(catalogue: Catalogue, raw: string | undefined, max: number): string[] {
-  const given = (raw ?? "")
-    .split(",")
-    .map((id) => id.trim())
-    .filter(Boolean);
+  const given = idListItems(raw ?? "");
   const ids = [...new Set(given)];
   if (ids.length === 0)
     throw new HttpError(

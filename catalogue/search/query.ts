@@ -2,12 +2,14 @@
  * Reads over a Catalogue: the services listing (filters, search — the one ranking of search.ts —,
  * pages) and service detail. Pure functions; the build and the sidecar call the same ones.
  */
-import type { Catalogue } from "../load/load.ts";
+import type { Catalogue, ServiceRecord } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
-import type { ServiceDetailT, ServiceListT, ServicesQueryT } from "../schema/index.ts";
+import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../schema/index.ts";
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
 import { countryFilterOf, regionFilterOf, runsIn } from "./location-filters.ts";
+import { providerWideProgrammes } from "../compliance/compliance.ts";
+import { serviceVersionsOf } from "../versions/versions.ts";
 
 /** A comma-separated filter's values: trimmed, empty ones dropped, each once, in the order given. */
 export function listItems(raw: string | undefined): string[] {
@@ -32,8 +34,9 @@ const namedValues = (values: readonly string[], known: readonly string[]) =>
     .join(", ");
 
 /**
- * ?compliance=: programme ids, case-insensitive, comma-separated; a service must name every one
- * (docs/decisions.md#list-filters). An id the vocabulary lacks is a 400 listing the ids.
+ * ?compliance=: programme ids, case-insensitive, comma-separated; a service must hold every one,
+ * named by its own scope list or held by its provider provider-wide (docs/decisions.md#list-filters;
+ * issue 100). An id the vocabulary lacks is a 400 listing the ids.
  */
 export function complianceFilterOf(catalogue: Catalogue, raw: string | undefined): string[] {
   const ids = listItems(raw).map((id) => id.toLowerCase());
@@ -88,7 +91,7 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (!query.category || service.category === query.category) &&
       (query.freeTier !== true || service.hasFreeTier === true) &&
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
-      compliance.every((id) => (service.compliance ?? []).includes(id)) &&
+      (compliance.length === 0 || holdsEvery(catalogue, service, compliance)) &&
       (jurisdictions.size === 0 ||
         jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")) &&
       runsIn(catalogue, service.slug, regions, countries),
@@ -122,26 +125,50 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
   };
 }
 
+/** The programmes of ids a service holds provider-wide only: its provider's, not named by its own list. */
+function providerWideOf(catalogue: Catalogue, service: ServiceT, ids: readonly string[]): string[] {
+  const provider = catalogue.providerById.get(service.providerId)?.provider;
+  if (!provider) return [];
+  const own = service.compliance ?? [];
+  const wide = providerWideProgrammes(provider, service);
+  return ids.filter((id) => !own.includes(id) && wide.includes(id));
+}
+
+/** Whether a service holds every programme asked, by its own scope list or provider-wide. */
+function holdsEvery(catalogue: Catalogue, service: ServiceT, ids: readonly string[]): boolean {
+  const own = service.compliance ?? [];
+  const wide = providerWideOf(catalogue, service, ids);
+  return ids.every((id) => own.includes(id) || wide.includes(id));
+}
+
 /**
  * For ?compliance=: the programmes and, per service on the page, the sources that back them, the
- * scope lists that name the service (a source with programmes names it only for those). `id` and
- * `name` are the first programme's, as they were when one could be asked (1.10.0).
+ * scope lists that name the service (a source with programmes names it only for those); and the
+ * programmes it holds provider-wide only, so a face labels them so. `id` and `name` are the first
+ * programme's, as they were when one could be asked (1.10.0).
  */
-function complianceAnswer(catalogue: Catalogue, ids: readonly string[], data: readonly { slug: string }[]) {
+function complianceAnswer(catalogue: Catalogue, ids: readonly string[], data: readonly ServiceT[]) {
+  const ownOf = (slug: string) => catalogue.bySlug.get(slug)!.service.compliance ?? [];
   const sources = Object.fromEntries(
     data.map(({ slug }) => [
       slug,
-      catalogue.bySlug
-        .get(slug)!
-        .sources.filter(
-          (source) =>
-            source.backs.includes("compliance") &&
-            (!source.programmes || source.programmes.some((programme) => ids.includes(programme))),
-        ),
+      catalogue.bySlug.get(slug)!.sources.filter(
+        (source) =>
+          source.backs.includes("compliance") &&
+          // A source without programmes names the service for its own programmes only: never
+          // for one it holds provider-wide.
+          (source.programmes ?? ownOf(slug)).some((programme) => ids.includes(programme)),
+      ),
     ]),
   );
+  const providerWide = Object.fromEntries(
+    data.flatMap((service) => {
+      const wide = providerWideOf(catalogue, service, ids);
+      return wide.length > 0 ? [[service.slug, wide]] : [];
+    }),
+  );
   const programmes = ids.map((id) => ({ id, name: catalogue.compliance.get(id) ?? id }));
-  return { ...programmes[0]!, programmes, sources };
+  return { ...programmes[0]!, programmes, sources, providerWide };
 }
 
 /** Number of pages of the unfiltered listing at a page size (at least one, even if empty). */
@@ -152,9 +179,12 @@ export function pageCount(catalogue: Catalogue, limit: number): number {
 export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetailT | undefined {
   const record = catalogue.bySlug.get(slug);
   if (!record) return undefined;
+  const provider = catalogue.providerById.get(record.service.providerId)?.provider;
+  const providerWide = provider ? providerWideProgrammes(provider, record.service) : [];
   return {
     ...record.service,
     subServices: [...record.subServices],
+    ...(providerWide.length > 0 ? { providerWideCompliance: providerWide } : {}),
     equivalents: record.equivalentSlugs.map((other) => catalogue.bySlug.get(other)!.service),
     policyIdentifiers: record.policyIdentifiers,
     ...(record.terraformResources.length > 0 ? { terraformResources: [...record.terraformResources] } : {}),
@@ -173,5 +203,12 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
     ...(record.regions.length > 0 ? { regions: [...record.regions] } : {}),
+    ...versionsOf(record.versions, catalogue.lastUpdated.slice(0, 10)),
   };
+}
+
+/** ServiceDetail.versions, statuses as of the catalogue's day (the static file's and the sidecar's alike). */
+function versionsOf(families: ServiceRecord["versions"], asOf: string): Pick<ServiceDetailT, "versions"> {
+  const versions = serviceVersionsOf(families, asOf);
+  return versions ? { versions } : {};
 }

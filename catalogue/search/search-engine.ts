@@ -3,7 +3,7 @@
  * which field weights, prefix and close-spelling rules, and the one engine the search runs on,
  * MiniSearch. The search asks the engine only through `SearchIndex` (MiniSearch's `search`), so
  * another engine can be measured under the very same reading, ranking and post-processing
- * (scripts/search-engines.ts; why MiniSearch: docs/search.md).
+ * (docs/search.md, "Engines measured": why MiniSearch).
  *
  * This module must stay free of Node APIs: the site bundles it.
  */

@@ -148,7 +148,7 @@ export class ServiceSearch {
   private readonly languageWords = new Set<string>();
   private readonly languageStems = new Set<string>();
 
-  /** `engine`: MiniSearch; another only to measure it (scripts/search-engines.ts). */
+  /** `engine`: MiniSearch; another only to measure it (docs/search.md, "Engines measured"). */
   constructor(data: SearchData, engine: SearchEngine = miniSearchIndex) {
     this.data = data;
     for (const provider of data.providers) {

@@ -308,8 +308,9 @@ function ungovernedReason(index: TemplateIndex, api: string, approve: readonly s
 }
 
 /**
- * For each denied item no service being added covers, the one service to approve for it: the first of
- * those allowing it that is still open to new customers (as place() chooses among owners).
+ * For each denied item no service being added covers, nor the document generated with them allows,
+ * the one service to approve for it: the first of those allowing it that is still open to new
+ * customers (as place() chooses among owners).
  */
 function allowing(
   catalogue: Catalogue,
@@ -321,13 +322,20 @@ function allowing(
   // A row with services to approve is allowed by them (a row of a service, through its dependencies).
   const rows = new Set(needs.filter((row) => row.approve.length > 0).map((row) => row.id));
   const picks = new Set<string>();
-  for (const { denied } of verdicts)
-    for (const { approve, neededFor } of denied) {
+  const known = sortedUnique([...approved, ...adding]).filter((id) => catalogue.bySlug.has(id));
+  for (const { providerId, denied } of verdicts) {
+    // What the services being added already allow (a Lambda function's ec2:Describe* and kms: calls come
+    // with aws-lambda's dependencies) needs no further service: none is suggested for it.
+    const document = adding.size > 0 ? documentFor(catalogue, providerId, known) : undefined;
+    const allowedByAdding = (identifier: string) => typeof document === "object" && document.allows(identifier);
+    for (const { identifier, approve, neededFor } of denied) {
       const covered = approve.some((id) => approved.has(id) || adding.has(id) || picks.has(id));
       if (covered || approve.length === 0 || neededFor.every((why) => rows.has(why))) continue;
+      if (allowedByAdding(identifier)) continue;
       const open = approve.find((id) => !closedToNew(catalogue, id)) ?? approve[0]!;
       picks.add(open);
     }
+  }
   return [...picks];
 }
 

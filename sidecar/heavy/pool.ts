@@ -1,7 +1,7 @@
 /**
  * Runs the heavy rows' handlers (routes/api.ts `isHeavy`) in a worker thread (./worker.ts), so a
  * 500-service exit plan (0.17–0.34 s of CPU, RELIABILITY.md) does not stop the main thread from
- * answering others (decisions.md#bounded-memory); /mcp's too (a row marked `offThread`: decisions.md#mcp). The thread starts
+ * answering others (decisions.md#heavy-off-the-loop); /mcp's too (a row marked `offThread`: decisions.md#mcp). The thread starts
  * with the first such request, loads the catalogue from the same source as the server, and ends
  * after IDLE_MS without work, giving its memory back. routes/api.ts queues the jobs: heavy ones
  * one at a time, /mcp's a few at once. Its store calls, and its requests to count a call in

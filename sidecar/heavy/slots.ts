@@ -1,7 +1,7 @@
 /**
  * Runs jobs `slots` at a time; up to `waitingMax` wait their turn, and beyond them the job is
  * refused with `busy()`. Each job starts after a turn of the event loop, so that requests which
- * arrived meanwhile are read and answered first (decisions.md#bounded-memory: 200 saved-list exit
+ * arrived meanwhile are read and answered first (decisions.md#heavy-off-the-loop: 200 saved-list exit
  * plans held /v1/health for 9 s). The heavy rows' queue, the text host's page jobs and the template
  * readers are each one.
  */

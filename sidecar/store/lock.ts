@@ -8,7 +8,7 @@
  * alone is reused; only the socket's holder reads or writes it (a new one is written beside it and
  * renamed over, so it is never seen empty).
  *
- * Who the file names is a holder only while it is one (decisions.md#bounded-memory): a process that is gone, a zombie
+ * Who the file names is a holder only while it is one (decisions.md#durable-acknowledgement): a process that is gone, a zombie
  * (state Z: killed, not yet reaped by its parent), or another process with the same pid (another
  * start time) is not. The kernel frees the socket only once every thread of a killed process has
  * finished (one in the middle of an fsync can take seconds), so when the socket is still bound and

@@ -14,7 +14,7 @@ import type { PublicUrls } from "../../catalogue/contract/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
-import { fastifyOptions, PIPELINE_DETAILS, type AppOptions } from "../app.ts";
+import { fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "../host-options.ts";
 import { answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
 import type { BuiltFiles } from "../files.ts";
@@ -43,7 +43,7 @@ import { limitPage } from "./site.ts";
 export { loadSiteHandler, siteEntry, type SiteHandler } from "./site-page.ts";
 
 export interface TextAppOptions {
-  readonly config: AppOptions["config"] & { NO_COLOR?: string | undefined };
+  readonly config: HostConfig & { NO_COLOR?: string | undefined };
   readonly catalogue: Catalogue;
   readonly store: Store;
   readonly files?: BuiltFiles;

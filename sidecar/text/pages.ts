@@ -89,8 +89,8 @@ export function savedListBody(
   return { status: 200, body: render(savedListDoc(catalogue, list), rendering, width) };
 }
 
-/** ?within=90 (or 90d), status, provider: the API's lifecycle query. */
-const LIFECYCLE_KEYS = ["within", "status", "provider"] as const;
+/** ?within=90 (or 90d), status, provider, kind: the API's lifecycle query. */
+const LIFECYCLE_KEYS = ["within", "status", "provider", "kind"] as const;
 
 const docsByCatalogue = new WeakMap<Catalogue, Map<string, () => Doc>>();
 const pageDoc = (catalogue: Catalogue, page: string) => {
@@ -165,7 +165,12 @@ export function filteredLifecycleBody(
   catalogue: Catalogue,
   { query, now, rendering, width }: Shape & { query: Record<string, unknown>; now: number },
 ): Computed {
-  const parsed = LifecycleQuery.safeParse({ within: query.within, status: query.status, provider: query.provider });
+  const parsed = LifecycleQuery.safeParse({
+    within: query.within,
+    status: query.status,
+    provider: query.provider,
+    kind: query.kind,
+  });
   if (!parsed.success) return { status: 400, title: "Bad request", detail: issueDetails(parsed.error.issues, "query") };
   let filter;
   try {

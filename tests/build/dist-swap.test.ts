@@ -13,7 +13,7 @@ import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
 import { buildAndSwap, serving } from "../../build/dist.ts";
-import { buildInputsHash, type BuildOptions } from "../../build/inputs.ts";
+import { buildInputsHash, buildIsFresh, type BuildOptions } from "../../build/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { FIXTURE_DIR, fixtureCatalogue, tempStore } from "../helpers/app.ts";
@@ -104,5 +104,33 @@ describe("dist/ across a change of public URLs (PUBLIC_*)", () => {
     expect(realpathSync(link)).toBe(served);
     expect(readFileSync(join(served, "writer"), "utf8")).toBe("first");
     expect(readdirSync(join(race, ".cache", "builds")).filter((entry) => entry.includes(".staging-"))).toEqual([]);
+  });
+
+  it("serves a fast build until the best one for the same inputs is linked, and never builds fast again then", async () => {
+    const dir = join(root, "fast");
+    mkdirSync(dir);
+    const link = join(dir, "dist");
+    const urls = urlsOn(8080);
+    const inputs = await buildInputsHash(urls, FIXTURE_DIR);
+    const asked: string[] = [];
+    const fakeBuild = async (options: BuildOptions) => {
+      asked.push(options.compression ?? "best");
+      mkdirSync(options.outDir!, { recursive: true });
+      writeFileSync(
+        join(options.outDir!, "build-info.json"),
+        JSON.stringify({ inputs, compression: options.compression }),
+      );
+    };
+    const options = { urls, dataDir: FIXTURE_DIR, link, log: () => undefined, build: fakeBuild };
+    const fast = await buildAndSwap({ ...options, compression: "fast" });
+    expect(fast.endsWith("-fast")).toBe(true);
+    expect(await buildIsFresh(link, inputs)).toBe(true);
+    expect(await buildIsFresh(link, inputs, true)).toBe(false);
+    const best = await buildAndSwap(options);
+    expect(realpathSync(link)).toBe(best);
+    expect(await buildIsFresh(link, inputs, true)).toBe(true);
+    // A later first start finds the best build: it links it, building nothing.
+    expect(await buildAndSwap({ ...options, compression: "fast" })).toBe(best);
+    expect(asked).toEqual(["fast", "best"]);
   });
 });

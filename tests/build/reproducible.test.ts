@@ -1,5 +1,5 @@
 /**
- * decisions.md#bounded-memory: builds are reproducible. Every date a build writes comes from the data (the newest
+ * decisions.md#reproducible-builds: builds are reproducible. Every date a build writes comes from the data (the newest
  * lastVerified or release day), never from file modification times or the clock, so two builds of
  * the same data are byte-identical, and a fresh clone (new mtimes) builds what the last one did;
  * also when one compressed every file fresh and the other took them from the compression cache.

@@ -1,11 +1,13 @@
 /**
  * GET /v1/services?compliance= (1.10.0): the services a scheme's own published list names, each
- * with the source that names it, never a service whose provider only holds the programme or whose
- * tags mention it; and the exposure scorecard's provider-level-only programmes.
+ * with the source that names it, never a service whose tags mention it; since 1.11.0 (issue 100)
+ * also those whose provider holds the programme provider-wide, labelled so (compliance.providerWide)
+ * and never given a source; and the exposure scorecard's provider-level-only programmes.
  */
 import { describe, expect, it } from "vitest";
 import { exposureReport } from "../../catalogue/equivalence/exposure.ts";
-import { listServices } from "../../catalogue/search/query.ts";
+import { listServices, serviceDetail } from "../../catalogue/search/query.ts";
+import { providerWideProgrammes } from "../../catalogue/compliance/compliance.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
@@ -13,11 +15,13 @@ import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 function answer(catalogue: Catalogue, compliance: string) {
   const slugs: string[] = [];
   const sources: Record<string, { url: string; asOf?: string }[]> = {};
+  const providerWide: Record<string, string[]> = {};
   for (let page = 1; ; page++) {
     const body = listServices(catalogue, { page, limit: 200, compliance });
     slugs.push(...body.data.map((service) => service.slug));
     Object.assign(sources, body.compliance!.sources);
-    if (page >= body.pagination.totalPages) return { slugs, sources, total: body.pagination.total };
+    Object.assign(providerWide, body.compliance!.providerWide);
+    if (page >= body.pagination.totalPages) return { slugs, sources, providerWide, total: body.pagination.total };
   }
 }
 
@@ -25,13 +29,24 @@ function answer(catalogue: Catalogue, compliance: string) {
 const named = (catalogue: Catalogue, id: string) =>
   catalogue.services.filter((service) => (service.compliance ?? []).includes(id)).map((service) => service.slug);
 
+/** Services the programme reaches only through their provider's provider-wide holding. */
+const heldProviderWide = (catalogue: Catalogue, id: string) =>
+  catalogue.services
+    .filter(
+      (service) =>
+        !(service.compliance ?? []).includes(id) &&
+        providerWideProgrammes(catalogue.providerById.get(service.providerId)!.provider, service).includes(id),
+    )
+    .map((service) => service.slug);
+
 describe("GET /v1/services?compliance=", () => {
-  it("c5: exactly the services BSI C5 scope lists name, each with a scope list, AWS's copy dated", () => {
+  it("c5: the services BSI C5 scope lists name, each with a scope list, AWS's copy dated", () => {
     const catalogue = realCatalogue();
-    const { slugs, sources } = answer(catalogue, "c5");
-    expect(slugs.length).toBeGreaterThan(50);
-    expect([...slugs].sort()).toEqual(named(catalogue, "c5").sort());
-    for (const slug of slugs) expect(sources[slug]!.length).toBeGreaterThan(0);
+    const { slugs, sources, providerWide } = answer(catalogue, "c5");
+    const listed = named(catalogue, "c5");
+    expect(listed.length).toBeGreaterThan(50);
+    expect(slugs.filter((slug) => !providerWide[slug]).sort()).toEqual([...listed].sort());
+    for (const slug of listed) expect(sources[slug]!.length).toBeGreaterThan(0);
     // AWS's programmes come from its 2022 tables: the copy's date is shown with each source.
     for (const slug of slugs.filter((s) => s.startsWith("aws-")))
       for (const source of sources[slug]!) expect(source.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -40,13 +55,61 @@ describe("GET /v1/services?compliance=", () => {
     expect(sources["aws-security-lake"]!.map((source) => source.asOf)).toEqual(["2025-01-29"]);
   });
 
-  it("ens-high: exactly the services Spain's ENS High scope lists name, with their sources", () => {
+  it("ens-high: the services Spain's ENS High scope lists name, with their sources", () => {
     const catalogue = realCatalogue();
-    const { slugs, sources } = answer(catalogue, "ens-high");
-    expect(slugs.length).toBeGreaterThan(0);
-    expect([...slugs].sort()).toEqual(named(catalogue, "ens-high").sort());
+    const { slugs, sources, providerWide } = answer(catalogue, "ens-high");
+    const listed = named(catalogue, "ens-high");
+    expect(listed.length).toBeGreaterThan(0);
+    expect(slugs.filter((slug) => !providerWide[slug]).sort()).toEqual([...listed].sort());
     expect(slugs).toContain("aws-artifact");
-    for (const slug of slugs) expect(sources[slug]!.length).toBeGreaterThan(0);
+    for (const slug of listed) expect(sources[slug]!.length).toBeGreaterThan(0);
+  });
+
+  // Issue 100: compliance=c5 answered 118 AWS services and 1 Google one, while STACKIT, IONOS and
+  // Open Telekom Cloud hold C5 platform-wide. Their services are answered now, labelled provider-wide.
+  it("c5: adds the services whose provider holds C5 provider-wide, labelled so and never given a source", () => {
+    const catalogue = realCatalogue();
+    const { slugs, sources, providerWide, total } = answer(catalogue, "c5");
+    const wide = heldProviderWide(catalogue, "c5");
+    expect(Object.keys(providerWide).sort()).toEqual([...wide].sort());
+    expect(total).toBe(named(catalogue, "c5").length + wide.length);
+    for (const provider of ["stackit", "ionos", "otc"]) {
+      const theirs = slugs.filter((slug) => slug.startsWith(`${provider}-`));
+      expect(theirs.length, provider).toBeGreaterThan(5);
+      for (const slug of theirs) {
+        expect(providerWide[slug], slug).toEqual(["c5"]);
+        expect(sources[slug], slug).toEqual([]);
+      }
+    }
+    // A preview or retired service is in no programme's scope, provider-wide or not.
+    for (const slug of slugs)
+      expect(["preview", "retired"]).not.toContain(catalogue.bySlug.get(slug)!.service.lifecycle?.status);
+    expect(catalogue.services.some((s) => s.providerId === "otc" && !slugs.includes(s.slug))).toBe(false);
+  });
+
+  it("never labels provider-wide a programme the service's own list names", () => {
+    const catalogue = realCatalogue();
+    const { providerWide } = answer(catalogue, "c5,iso-27001");
+    expect(Object.keys(providerWide).length).toBeGreaterThan(0);
+    for (const [slug, ids] of Object.entries(providerWide))
+      for (const id of ids)
+        expect(catalogue.bySlug.get(slug)!.service.compliance ?? [], `${slug} ${id}`).not.toContain(id);
+  });
+
+  it("says on each service which programmes hold for it provider-wide (ServiceDetail.providerWideCompliance)", () => {
+    const catalogue = realCatalogue();
+    const stackit = catalogue.services.find((s) => s.providerId === "stackit" && !s.lifecycle)!;
+    expect(serviceDetail(catalogue, stackit.slug)!.providerWideCompliance).toEqual(
+      expect.arrayContaining(["c5", "iso-27001"]),
+    );
+    // Preview: none of its provider's programmes is shown on it.
+    expect(serviceDetail(catalogue, "azure-horizondb")!.providerWideCompliance).toBeUndefined();
+    // AWS's programmes with a complete scope list (listed) are never provider-wide on a service it leaves out.
+    const aws = catalogue.providerById.get("aws")!.provider;
+    const listedIds = (aws.complianceScope ?? []).filter((scope) => scope.listed).flatMap((scope) => scope.programmes);
+    for (const service of catalogue.services.filter((s) => s.providerId === "aws"))
+      for (const id of serviceDetail(catalogue, service.slug)!.providerWideCompliance ?? [])
+        expect(listedIds, `${service.slug} ${id}`).not.toContain(id);
   });
 
   // The services each scheme's published scope names, as read on the vendors' pages on 2026-11-27
@@ -56,47 +119,90 @@ describe("GET /v1/services?compliance=", () => {
   // whose vendor page says it is certified. S3NS's PREMI3NS qualification stays provider-level (no
   // readable page names its services).
   const SCHEME_LISTS = {
-    secnumcloud: { "ovhcloud-hosted-private-cloud-vmware": "docs.ovhcloud.com" },
+    secnumcloud: {
+      "ovhcloud-hosted-private-cloud-vmware": "docs.ovhcloud.com",
+      "ovhcloud-bare-metal-pod": "help.ovhcloud.com",
+    },
     hds: { "ovhcloud-hosted-private-cloud-vmware": "help.ovhcloud.com" },
   } as const;
 
   for (const [scheme, listed] of Object.entries(SCHEME_LISTS))
     it(`${scheme}: exactly the services the vendors' scope pages name, each with that page and the offer in scope`, async () => {
       const catalogue = realCatalogue();
-      const { slugs, sources, total } = answer(catalogue, scheme);
-      expect([...slugs].sort()).toEqual(Object.keys(listed).sort());
-      expect(total).toBe(Object.keys(listed).length);
+      const { slugs, sources, providerWide, total } = answer(catalogue, scheme);
+      const own = slugs.filter((slug) => !providerWide[slug]);
+      expect([...own].sort()).toEqual(Object.keys(listed).sort());
+      expect(total).toBe(Object.keys(listed).length + heldProviderWide(catalogue, scheme).length);
       // The same through the route (its answer checked against the OpenAPI document by the helper).
       const app = await build({ catalogue });
-      const response = await app.inject(`/v1/services?compliance=${scheme}&limit=200`);
-      expect(response.statusCode).toBe(200);
-      const body = response.json() as { data: { slug: string }[]; compliance: { sources: Record<string, unknown[]> } };
-      expect(body.data.map((service) => service.slug).sort()).toEqual(Object.keys(listed).sort());
-      expect(Object.keys(body.compliance.sources).sort()).toEqual(Object.keys(listed).sort());
+      // Every page of the route's answer: the provider-wide services come first (by provider).
+      const ownThroughRoute: string[] = [];
+      const withSources: string[] = [];
+      for (let page = 1; ; page++) {
+        const response = await app.inject(`/v1/services?compliance=${scheme}&limit=200&page=${page}`);
+        expect(response.statusCode).toBe(200);
+        const body = response.json() as {
+          data: { slug: string }[];
+          pagination: { totalPages: number };
+          compliance: { sources: Record<string, unknown[]>; providerWide?: Record<string, string[]> };
+        };
+        ownThroughRoute.push(
+          ...body.data.map((service) => service.slug).filter((slug) => !body.compliance.providerWide?.[slug]),
+        );
+        withSources.push(
+          ...Object.entries(body.compliance.sources).flatMap(([slug, list]) => (list.length > 0 ? [slug] : [])),
+        );
+        if (page >= body.pagination.totalPages) break;
+      }
+      expect(ownThroughRoute.sort()).toEqual(Object.keys(listed).sort());
+      expect(withSources.sort()).toEqual(Object.keys(listed).sort());
       await app.close();
       for (const [slug, host] of Object.entries(listed)) {
         const backing = sources[slug] as { url: string; offer?: string; programmes?: string[] }[];
         expect(backing.map((source) => new URL(source.url).hostname)).toEqual([host]);
         // The scope is an offer or option of the service, named as the vendor names it.
         expect(backing[0]!.offer).toMatch(/\w/);
-        expect(backing[0]!.programmes).toEqual([scheme]);
+        expect(backing[0]!.programmes).toContain(scheme);
       }
     });
 
-  it("secnumcloud: a tag or a provider's holding is not a qualification", () => {
+  it("pci-dss: OVHcloud's Hosted Private Cloud for its Payment option, from the page that names it (issue 100)", () => {
+    const catalogue = realCatalogue();
+    const { sources, providerWide } = answer(catalogue, "pci-dss");
+    const backing = sources["ovhcloud-hosted-private-cloud-vmware"] as { url: string; offer?: string }[];
+    expect(providerWide["ovhcloud-hosted-private-cloud-vmware"]).toBeUndefined();
+    expect(backing.map((source) => new URL(source.url).hostname)).toEqual(["help.ovhcloud.com"]);
+    expect(backing[0]!.offer).toMatch(/PCI DSS/);
+  });
+
+  it("secnumcloud: a provider's holding is answered as provider-wide, never as a service's qualification", () => {
     const catalogue = realCatalogue();
     // S3NS services carry the word as a search tag and S3NS holds it provider-wide; neither is a list.
     expect(catalogue.services.some((s) => s.providerId === "s3ns" && s.tags?.includes("secnumcloud"))).toBe(true);
-    expect(answer(catalogue, "secnumcloud").slugs.some((slug) => slug.startsWith("s3ns-"))).toBe(false);
+    const { slugs, sources, providerWide } = answer(catalogue, "secnumcloud");
+    const s3ns = slugs.filter((slug) => slug.startsWith("s3ns-"));
+    expect(s3ns.length).toBeGreaterThan(0);
+    for (const slug of s3ns) {
+      expect(providerWide[slug]).toEqual(["secnumcloud"]);
+      expect(sources[slug]).toEqual([]);
+    }
+    // Outscale holds it for one region only, so not provider-wide: none of its services is answered.
+    expect(slugs.some((slug) => slug.startsWith("outscale-"))).toBe(false);
   });
 
   it("keeps only the sources that name the service for the programme asked", () => {
     // The fixture's aws-s3 lists PCI DSS from one scope page among its other sources.
     const body = listServices(fixtureCatalogue(), { page: 1, limit: 50, compliance: "pci-dss" });
-    expect(body.data.map((s) => s.slug)).toEqual(["aws-s3"]);
+    const wide = body.compliance!.providerWide ?? {};
+    expect(body.data.map((s) => s.slug).filter((slug) => !wide[slug])).toEqual(["aws-s3"]);
     expect(body.compliance!.sources["aws-s3"]!.every((source) => source.backs.includes("compliance"))).toBe(true);
     expect(body.compliance!.sources["aws-s3"]!.length).toBeGreaterThan(0);
-    expect(listServices(fixtureCatalogue(), { page: 1, limit: 50, compliance: "c5" }).data).toEqual([]);
+    // No fixture service lists C5: what answers is held provider-wide only, with no source.
+    const c5 = listServices(fixtureCatalogue(), { page: 1, limit: 50, compliance: "c5" });
+    for (const service of c5.data) {
+      expect(c5.compliance!.providerWide?.[service.slug]).toEqual(["c5"]);
+      expect(c5.compliance!.sources[service.slug]).toEqual([]);
+    }
   });
 
   it("answers an unknown programme with a 400 naming the ids", async () => {

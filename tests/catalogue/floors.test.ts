@@ -7,7 +7,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CATALOGUE, floorViolations, importTree, REPOSITORY, type House } from "../../scripts/check-floors.ts";
+import {
+  CATALOGUE,
+  floorViolations,
+  importTree,
+  REPOSITORY,
+  SIDECAR_TOP,
+  topViolations,
+  type House,
+} from "../../scripts/check-floors.ts";
 
 const HOUSE: House = { root: "catalogue", floors: [["base"], ["schema", "format"], ["api"]] };
 let dirs: string[] = [];
@@ -90,5 +98,23 @@ describe("folder floors", () => {
       const folders = house.floors.flat();
       expect(new Set(folders).size).toBe(folders.length);
     }
+  });
+
+  it("keeps the hosts' builders at sidecar/'s top: imported by server.ts only, never by each other", async () => {
+    const dir = tree({
+      "sidecar/host-options.ts": [],
+      "sidecar/app.ts": ["sidecar/host-options.ts"],
+      "sidecar/text/app.ts": ["sidecar/app.ts", "sidecar/host-options.ts"],
+      "sidecar/text/routes.ts": ["sidecar/server.ts"],
+      "sidecar/server.ts": ["sidecar/app.ts", "sidecar/text/app.ts"],
+    });
+    expect(topViolations(SIDECAR_TOP, await importTree(dir, ["sidecar"]))).toEqual([
+      "sidecar/text/app.ts imports sidecar/app.ts: up to sidecar's top (sidecar/app.ts, sidecar/text/app.ts)",
+      "sidecar/text/routes.ts imports sidecar/server.ts: up to sidecar's top (sidecar/server.ts)",
+    ]);
+  });
+
+  it("finds no import up to sidecar's top in the repository", async () => {
+    expect(topViolations(SIDECAR_TOP, await importTree(process.cwd(), ["sidecar"]))).toEqual([]);
   });
 });

@@ -14,6 +14,14 @@ import { realCatalogue, URLS } from "../helpers/app.ts";
 const catalogue = realCatalogue();
 const withLifecycle = catalogue.services.filter((service) => service.lifecycle);
 const dated = withLifecycle.filter((service) => service.lifecycle!.sunsetDate);
+/** Every published end date of every version (data/versions/): one version entry each. */
+const versionEnds = [...catalogue.bySlug.values()].flatMap((record) =>
+  record.versions.flatMap((family) =>
+    family.versions.flatMap((version) =>
+      [version.standardEnd, version.extendedEnd].filter((date) => date !== undefined),
+    ),
+  ),
+);
 
 function calendarEvents(text: string) {
   const component = new ICAL.Component(ICAL.parse(text));
@@ -24,9 +32,12 @@ function calendarEvents(text: string) {
 }
 
 describe("lifecycle list", () => {
-  it("holds every lifecycle entry of the catalogue exactly once", () => {
+  it("holds every lifecycle entry of the catalogue exactly once, and one entry per version end date", () => {
     const list = lifecycleList(catalogue, URLS, "2026-11-23");
-    expect(list.data.map((entry) => entry.slug).sort()).toEqual(withLifecycle.map((service) => service.slug).sort());
+    const services = list.data.filter((entry) => entry.kind === "service");
+    expect(services.map((entry) => entry.slug).sort()).toEqual(withLifecycle.map((service) => service.slug).sort());
+    expect(list.data.filter((entry) => entry.kind === "version")).toHaveLength(versionEnds.length);
+    expect(versionEnds.length).toBeGreaterThan(0);
   });
 
   it("puts upcoming dates first (soonest first), then undated entries, then past dates (most recent first)", () => {
@@ -67,9 +78,10 @@ describe("lifecycle Atom feed", () => {
     const feed = parseFeed(lifecycleAtom(catalogue, URLS));
     expect(feed.meta.type).toBe("atom");
     expect(feed.self).toBe(`${URLS.apiUrl}/v1/lifecycle.atom`);
-    expect(feed.items).toHaveLength(withLifecycle.length);
+    expect(feed.items).toHaveLength(withLifecycle.length + versionEnds.length);
     const bySlug = new Map(withLifecycle.map((service) => [service.slug, service]));
-    for (const item of feed.items) {
+    // A service's own entry is lifecycle/<slug>/<status>/<date>; a version's has its family, id and end between.
+    for (const item of feed.items.filter((each) => /lifecycle\/[^/]+\/[a-z]+\/[^/]+$/.test(each.id!))) {
       const slug = /lifecycle\/([^/]+)\//.exec(item.id!)![1]!;
       const service = bySlug.get(slug)!;
       expect(item.title).toContain(service.name);
@@ -118,7 +130,8 @@ describe("lifecycle calendar", () => {
   const text = lifecycleCalendar(catalogue, URLS, { name: "All", description: "Every date" });
 
   it("parses as iCalendar with one all-day event per sunset or retirement date", () => {
-    const events = calendarEvents(text);
+    const events = calendarEvents(text).filter((event) => /^[a-z0-9-]+\.\d{8}@/.test(event.uid));
+    expect(calendarEvents(text)).toHaveLength(dated.length + versionEnds.length);
     expect(events).toHaveLength(dated.length);
     const expected = new Map(dated.map((service) => [service.slug, service.lifecycle!.sunsetDate!]));
     for (const event of events) {
@@ -172,5 +185,76 @@ describe("lifecycle calendar", () => {
     // ical.js leaves X- properties undecoded: decode the value as the TEXT type it is.
     const raw = new ICAL.Component(ICAL.parse(calendar)).getFirstPropertyValue("x-wr-calname") as string;
     expect(ICAL.design.icalendar.value.text!.fromICAL!(raw)).toBe("a,b;c\\d\ne");
+  });
+});
+
+describe("version entries (issue 99)", () => {
+  const asOf = "2026-11-28";
+  const lambda = (list: ReturnType<typeof lifecycleList>) =>
+    list.data.filter((entry) => entry.slug === "aws-lambda" && entry.version?.id === "nodejs20.x");
+
+  it("kind=version keeps version entries only, kind=service the services' own", () => {
+    const versions = lifecycleList(catalogue, URLS, asOf, { kind: "version" }).data;
+    const services = lifecycleList(catalogue, URLS, asOf, { kind: "service" }).data;
+    expect(versions.length).toBe(versionEnds.length);
+    expect(versions.every((entry) => entry.kind === "version" && entry.version !== undefined)).toBe(true);
+    expect(services.map((entry) => entry.slug).sort()).toEqual(withLifecycle.map((service) => service.slug).sort());
+    expect(services.some((entry) => entry.version !== undefined)).toBe(false);
+  });
+
+  it("gives each end date of a version its own entry: sunset while to come, retired once passed", () => {
+    // Lambda's nodejs20.x: deprecated 2026-04-30, function updates blocked from 2027-03-03.
+    const entries = lambda(lifecycleList(catalogue, URLS, asOf));
+    expect(entries).toHaveLength(2);
+    const deprecation = entries.find((entry) => entry.version!.end === "standardEnd");
+    const block = entries.find((entry) => entry.version!.end === "extendedEnd");
+    expect(deprecation).toMatchObject({
+      status: "retired",
+      sunsetDate: "2026-04-30",
+      version: { family: "nodejs", end: "standardEnd", endName: "Deprecation", status: "extended" },
+    });
+    expect(block).toMatchObject({ status: "sunset", sunsetDate: "2027-03-03", version: { end: "extendedEnd" } });
+    expect(block!.announcementUrl).toBe("https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html");
+  });
+
+  it("filters version entries by ids, provider and within", () => {
+    const ids = lifecycleList(catalogue, URLS, asOf, { kind: "version", slugs: new Set(["aws-eks"]) }).data;
+    expect(ids.length).toBeGreaterThan(0);
+    expect(ids.every((entry) => entry.slug === "aws-eks")).toBe(true);
+    const azure = lifecycleList(catalogue, URLS, asOf, { kind: "version", providerId: "azure" }).data;
+    expect(azure.some((entry) => entry.slug === "azure-cache-for-redis" && entry.version?.id === "Enterprise")).toBe(
+      true,
+    );
+    expect(azure.every((entry) => entry.providerId === "azure")).toBe(true);
+    // EKS 1.34's standard support ends 2026-12-02: within 4 days of 2026-11-28, not within 3.
+    const has = (days: number) =>
+      lifecycleList(catalogue, URLS, asOf, { kind: "version", withinDays: days }).data.some(
+        (entry) => entry.slug === "aws-eks" && entry.version?.id === "1.34" && entry.version.end === "standardEnd",
+      );
+    expect(has(4)).toBe(true);
+    expect(has(3)).toBe(false);
+  });
+
+  it("puts a version's end date in the calendar as an all-day event with its reminders", () => {
+    const text = lifecycleCalendar(catalogue, URLS, {
+      name: "EKS",
+      description: "EKS versions",
+      slugs: new Set(["aws-eks"]),
+      filtered: { filter: { kind: "version" }, asOf, query: "kind=version" },
+    });
+    const component = new ICAL.Component(ICAL.parse(text));
+    const vevent = component
+      .getAllSubcomponents("vevent")
+      .find((each) =>
+        String(each.getFirstPropertyValue("uid")).startsWith("aws-eks.kubernetes.1.34.standardEnd.20261202@"),
+      );
+    expect(vevent).toBeDefined();
+    const event = new ICAL.Event(vevent!);
+    expect(event.startDate.isDate).toBe(true);
+    expect(event.startDate.toString()).toBe("2026-12-02");
+    expect(event.summary).toBe(
+      "Amazon Elastic Kubernetes Service Kubernetes 1.34 (AWS): End of standard support 2026-12-02",
+    );
+    expect(vevent!.getAllSubcomponents("valarm").length).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import { membershipProblems, twinPairs } from "../../catalogue/quality/membership.ts";
+import { membershipProblems, twinPairs, twinsInNoGroup } from "../../catalogue/quality/membership.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -41,6 +41,24 @@ describe("membership sweep and twins", () => {
     const problems = membershipProblems({ ...catalogue, bySlug });
     expect(problems).toEqual([
       expect.stringMatching(/^TWINS_APART: otc-simple-message-notification \[\] and huawei-smn \[pub-sub\]/),
+    ]);
+  });
+
+  // Issue 100: OTC's and Huawei Cloud's DDM sat in no group, which passed as "the same groups".
+  it("counts twins in no group, each recorded, and fails on one without a record", () => {
+    const ungrouped = twinsInNoGroup(catalogue);
+    expect(ungrouped).toContainEqual({ a: "otc-distributed-database-middleware", b: "huawei-ddm", unrecorded: [] });
+    for (const twins of ungrouped) expect(twins.unrecorded, `${twins.a} = ${twins.b}`).toEqual([]);
+    const without: Catalogue = {
+      ...catalogue,
+      groups: catalogue.groups.map((g) =>
+        g.id === "distributed-sql" ? { ...g, notDoing: g.notDoing!.filter((r) => r.service !== "huawei-ddm") } : g,
+      ),
+    };
+    expect(membershipProblems(without)).toEqual([
+      expect.stringMatching(
+        /^TWINS_UNGROUPED: otc-distributed-database-middleware and huawei-ddm are in no group; huawei-ddm records no/,
+      ),
     ]);
   });
 });

@@ -7,7 +7,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PAGES, type PageRow } from "../../catalogue/api/pages.ts";
-import { DIRECTORY_PAGES, PAGE_PATHS, href, listPath, servicePath } from "../../catalogue/base/urls.ts";
+import { ENDPOINTS } from "../../catalogue/contract/index.ts";
+import {
+  DIRECTORY_PAGES,
+  PAGE_PATHS,
+  href,
+  listCalendarPath,
+  listPath,
+  servicePath,
+} from "../../catalogue/base/urls.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const rows: readonly PageRow[] = PAGES;
@@ -33,21 +41,48 @@ function sourceFiles(): string[] {
 
 /** The text without its comments: a comment may name a page (`GET /lists/{id}`); only code links. */
 function withoutComments(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/(^|[\s;,(])\/\/[^\n]*/g, "$1");
+  return (
+    text
+      // A block comment keeps its line breaks, so that a finding's line number is the file's.
+      .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ""))
+      .replace(/<!--[\s\S]*?-->/g, (comment) => comment.replace(/[^\n]/g, ""))
+      .replace(/(^|[\s;,(])\/\/[^\n]*/g, "$1")
+  );
 }
 
-/** A string that starts with a row's fixed part: "/lifecycle", `/compare/${…}`, href="/"… */
-function literalPattern(path: string): RegExp | undefined {
-  if (path === "/*" || path.startsWith("/:")) return undefined;
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  if (path === "/") return /(?:href|action)\s*=\s*["'`]\/["'`]/;
-  const fixed = path.split("/:")[0]!;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** A template literal's interpolation (`${…}`), as a filled `:name` or a base URL is. */
+const INTERPOLATION = "\\$\\{[^}]*\\}";
+/** An interpolation that fills the parameter `name`: one whose expression says so (`${service.providerId}`). */
+const filling = (name: string) => `\\$\\{[^}]*${name}[^}]*\\}`;
+
+/**
+ * The ways source can spell a row's path: a string that starts with its fixed part ("/lifecycle",
+ * `/compare/${…}`, href="/"), a string that starts with its parameters (`/${provider}/${service}`),
+ * or one of its words after an interpolation (`${textUrl}/lifecycle`, `${listPath(list)}/exit-plan`).
+ */
+function literalPatterns(path: string): RegExp[] {
+  if (path === "/*") return [];
+  if (path === "/") return [/(?:href|action)\s*=\s*["'`]\/["'`]/];
+  const chunks = path.split(/\/:\w+/);
+  // A word ends where a path segment, a query, a fragment or the string does (lifecycle.ics is a file).
+  const afterInterpolation = chunks
+    .filter((chunk) => chunk !== "")
+    .map((chunk) => new RegExp(`${INTERPOLATION}${escape(chunk)}(?![\\w.-])`));
+  if (path.startsWith("/:")) {
+    const filled = path
+      .split("/")
+      .slice(1)
+      .map((segment) => (segment.startsWith(":") ? filling(segment.slice(1)) : escape(segment)));
+    return [new RegExp(`["'\`]/${filled.join("/")}(?=["'\`/?#]|$)`), ...afterInterpolation];
+  }
+  const fixed = chunks[0]!;
   const end = path.includes("/:") ? "/" : `(?=["'\`/?#]|$)`;
-  return new RegExp(`["'\`]${escape(fixed)}${end}`);
+  return [new RegExp(`["'\`]${escape(fixed)}${end}`), ...afterInterpolation];
 }
+
+/** An API path built on a page's (`/v1${listPath(list)}/…`): the page may move, the endpoint does not. */
+const API_ON_PAGE = /\/v1\$\{(?:href|\w+Path)\(/;
 
 describe("links from the page table", () => {
   it("takes every row's path from urls.ts, one row per path", () => {
@@ -76,13 +111,16 @@ describe("links from the page table", () => {
     expect(href("exit-planner", new URLSearchParams({ list: "x" }))).toBe("/list/exit/?list=x");
     expect(href("save-list")).toBe("/lists");
     expect(listPath({ slug: null, id: "abc" })).toBe("/lists/abc");
+    // A list's calendar is an endpoint of the contract table, whatever the list page's path.
+    const calendar = ENDPOINTS.find((row) => row.path.endsWith("/lifecycle.ics") && row.path.includes("{id}"));
+    expect(listCalendarPath({ slug: "team a", id: "abc" })).toBe(calendar?.path.replace("{id}", "team%20a"));
   });
 
   it("is the only place a page's path is written", () => {
-    const patterns = rows.flatMap((row) => {
-      const pattern = literalPattern(row.path);
-      return pattern ? [{ id: row.id, pattern }] : [];
-    });
+    const patterns = [
+      ...rows.flatMap((row) => literalPatterns(row.path).map((pattern) => ({ id: row.id, pattern }))),
+      { id: "(a page as an API path)", pattern: API_ON_PAGE },
+    ];
     const found: string[] = [];
     for (const file of sourceFiles()) {
       if (file in ALLOWED) continue;
@@ -96,12 +134,20 @@ describe("links from the page table", () => {
   });
 
   it("would find a literal path if one were written", () => {
-    const patterns = rows.flatMap((row) => literalPattern(row.path) ?? []);
+    const patterns = [...rows.flatMap((row) => literalPatterns(row.path)), API_ON_PAGE];
     const caught = (line: string) => patterns.some((pattern) => pattern.test(line));
     expect(caught('<a href="/lifecycle/">')).toBe(true);
     expect(caught("link.href = `/equivalents/${job.id}`;")).toBe(true);
     expect(caught('<a href="/">Home</a>')).toBe(true);
+    expect(caught("link.href = `/${service.providerId}/${serviceSegment(service)}`;")).toBe(true);
+    expect(caught("const page = `/${providerId}`;")).toBe(true);
+    expect(caught("const versioned = `/${API_MAJOR}/`;")).toBe(false);
+    expect(caught("alternate: `${urls.textUrl}/lifecycle`,")).toBe(true);
+    expect(caught("`${apiUrl}/v1${listPath(list)}/lifecycle.ics`")).toBe(true);
+    expect(caught("`${listPath(list)}/exit-plan?provider=x`")).toBe(true);
     expect(caught('const api = "/v1/lists";')).toBe(false);
+    expect(caught("`${apiUrl}/v1/lists/${id}/lifecycle.ics`")).toBe(false);
+    expect(caught("`${dir}/lifecycles.json`")).toBe(false);
     expect(caught(withoutComments("// see /lists/{id}"))).toBe(false);
   });
 });

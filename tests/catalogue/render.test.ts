@@ -156,7 +156,7 @@ describe("text renderings", () => {
       "- **Provider (AWS):** AWS holds SOC 2; which services are in scope: [https://aws.amazon.com/compliance/services-in-scope/](https://aws.amazon.com/compliance/services-in-scope/)\n",
     );
     expect(s3).toContain(
-      "- **Provider (AWS):** AWS holds ISO/IEC 27001; the catalogue cites no list of the services in scope\n",
+      "- **Provider (AWS):** AWS holds ISO/IEC 27001 provider-wide; the catalogue cites no list of the services in scope\n",
     );
     const lambda = renderAnsi(servicePage(fixtureCatalogue(), "aws-lambda"), false);
     expect(lambda).toMatch(/^Compliance \(this service\): Not known: no scope list the catalogue holds names\n/m);

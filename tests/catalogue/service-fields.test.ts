@@ -10,8 +10,13 @@ import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { serviceProblems, type Known } from "../../catalogue/load/entry-checks.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { servicePage } from "../../catalogue/render/service-page.ts";
-import { Service, ServiceEntry } from "../../catalogue/schema/index.ts";
-import { SERVICE_FIELD_ROWS, SERVICE_FIELDS, serviceFieldUrls } from "../../catalogue/schema/service-fields.ts";
+import { OutboundClickBody, Service, ServiceEntry } from "../../catalogue/schema/index.ts";
+import {
+  SERVICE_FIELD_ROWS,
+  SERVICE_FIELDS,
+  serviceFieldUrls,
+  type ServiceFieldShown,
+} from "../../catalogue/schema/service-fields.ts";
 import { API_VERSION } from "../../catalogue/base/version.ts";
 import { URLS, realCatalogue } from "../helpers/app.ts";
 
@@ -89,5 +94,15 @@ describe("the service field table", () => {
     expect(problems).toEqual(
       urlRows.map((key) => `field ${key}: host example.org is not one of aws's officialDomains`),
     );
+  });
+
+  it("names each link's data-outbound with a kind POST /v1/analytics/outbound accepts", () => {
+    const outbound = SERVICE_FIELD_ROWS.flatMap(({ shown }) => (shown?.outbound ? [shown.outbound] : []));
+    expect(outbound.length).toBeGreaterThan(0);
+    for (const kind of outbound) expect(OutboundClickBody.shape.kind.safeParse(kind).success, kind).toBe(true);
+    // The row's type is the endpoint's kind: a name the endpoint refuses does not typecheck.
+    // @ts-expect-error "docs" is not an outbound kind
+    const refused: ServiceFieldShown = { label: "Docs", as: "link", outbound: "docs" };
+    expect(OutboundClickBody.shape.kind.safeParse(refused.outbound).success).toBe(false);
   });
 });

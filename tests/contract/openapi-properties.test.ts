@@ -1,9 +1,9 @@
 /**
- * decisions.md#bounded-memory "Shown by": requests generated with fast-check from the OpenAPI document's own request
+ * decisions.md#openapi-truth: requests generated with fast-check from the OpenAPI document's own request
  * schemas (bodies, query parameters, headers) against the API: never a 5xx, and the server and the
  * document (ajv) agree on every request's shape. The only disagreements allowed are the ones no
  * schema can state: data-dependent answers (unknown ids, an unknown provider, nothing to allow for
- * a provider, a slug taken, a missing list), the 64 KiB body limit (413, declared), and the rules
+ * a provider, a slug taken, a missing list), the body limits (64 KiB, 4 MiB for the deployment check: 413, declared), and the rules
  * between two parameters (OpenAPI parameters cannot depend on each other): alpha-scp's `part`
  * applies to strategy=allow-list only, and only up to the number of SCPs the list needs; a
  * policy's explain=true answers JSON only, so not with format=terraform (or Accept: text/x-hcl).

@@ -1,5 +1,5 @@
 /**
- * decisions.md#bounded-memory item 9, "Contract truth": the OpenAPI document says what the server does. Responses are
+ * decisions.md#openapi-truth: the OpenAPI document says what the server does. Responses are
  * open to added fields; request bodies are as open as the server (which ignores unknown fields);
  * the bounds the prose states are schema keywords the server agrees with; /mirror/{path} is any
  * file; cross-origin JavaScript can read the X-RateLimit-Limit, Retry-After and ETag headers, and

@@ -154,7 +154,7 @@ export interface paths {
     };
     /**
      * Get one service
-     * @description A service with sub-services, equivalents on other providers and policy identifiers. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description A service with sub-services, equivalents on other providers and policy identifiers, and its versions and tiers with their end dates and computed statuses (versions, since 1.11.0). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getService"];
     put?: never;
@@ -163,7 +163,7 @@ export interface paths {
     options?: never;
     /**
      * Get one service (headers only)
-     * @description A service with sub-services, equivalents on other providers and policy identifiers. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description A service with sub-services, equivalents on other providers and policy identifiers, and its versions and tiers with their end dates and computed statuses (versions, since 1.11.0). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetService"];
     patch?: never;
@@ -226,7 +226,7 @@ export interface paths {
     };
     /**
      * Lifecycle watch
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status` and `provider` filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listLifecycle"];
     put?: never;
@@ -235,7 +235,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle watch (headers only)
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status` and `provider` filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListLifecycle"];
     patch?: never;
@@ -250,7 +250,7 @@ export interface paths {
     };
     /**
      * Lifecycle feed (Atom)
-     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleAtom"];
     put?: never;
@@ -259,7 +259,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle feed (Atom) (headers only)
-     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An Atom 1.0 feed with one entry per lifecycle announcement. Entry ids are tag: URIs made of slug, status and date: stable across builds, new when the announcement changes. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleAtom"];
     patch?: never;
@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -283,7 +283,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle calendar (iCalendar) (headers only)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date. UIDs are made of slug and date, so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider` and `within` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status or a bad within, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleCalendar"];
     patch?: never;
@@ -1136,6 +1136,8 @@ export interface components {
         verified?: components["schemas"]["Verified"];
         /** @description Tiers, editions, storage classes, engines, features or plans */
         subServices: components["schemas"]["SubService"][];
+        /** @description Programmes the provider holds provider-wide that apply to this service (Provider.defaultCompliance less the service's own compliance and any programme whose complete scope list leaves the service out); shown as provider-wide, never as the service's own; absent when none, and on preview and retired services (added in 1.11.0) */
+        providerWideCompliance?: string[];
         /** @description Identifiers that name the service in its provider's policies */
         policyIdentifiers: components["schemas"]["PolicyIdentifiers"];
         /** @description Resource types of the provider's official Terraform provider that this service owns (e.g. scaleway_instance_server), each owned by one service, so a plan's resources map to services; absent when none are recorded (added in 1.9.0) */
@@ -1152,6 +1154,8 @@ export interface components {
         notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
         /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
         regions?: components["schemas"]["ServiceRegion"][];
+        /** @description What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0) */
+        versions?: components["schemas"]["ServiceVersions"];
       }[];
       /** @description Compare-friendly attributes, one row each */
       attributes: components["schemas"]["CompareAttribute"][];
@@ -1988,7 +1992,7 @@ export interface components {
       /** @description true when the document lets this service be wholly used: every identifier of it is in the document, or (Azure) is a type the Indexed-mode policy never evaluates (since 1.8.0) */
       complete: boolean;
     };
-    /** @description One service's lifecycle announcement */
+    /** @description One service's lifecycle announcement, or one end date of a version or tier of it (status sunset while the date is to come, retired once it has passed; sunsetDate the date) */
     LifecycleEntry: {
       /** @description Service slug */
       slug: string;
@@ -2030,6 +2034,13 @@ export interface components {
       lifecycleVerified?: string;
       /** @description The service's page on the text host */
       url: string;
+      /**
+       * @description What the entry is the lifecycle of: service (the service's own status), or version (one end date of one of its versions or tiers, see version; added in 1.11.0)
+       * @enum {string}
+       */
+      kind: "service" | "version";
+      /** @description Present on a version entry: which version, which of its ends */
+      version?: components["schemas"]["LifecycleVersion"];
     };
     /** @description GET /v1/lifecycle: lifecycle entries by next relevant date */
     LifecycleList: {
@@ -2066,6 +2077,29 @@ export interface components {
        * @description Its date, when it has one
        */
       sunsetDate?: string;
+    };
+    /** @description The version or tier a version entry is about (added in 1.11.0) */
+    LifecycleVersion: {
+      /** @description Family id within the service (ServiceDetail.versions) */
+      family: string;
+      /** @description Family display name */
+      familyName: string;
+      /** @description The vendor's own string for the version or tier */
+      id: string;
+      /** @description The vendor's display name, where it differs from id */
+      name?: string;
+      /**
+       * @description Which end sunsetDate is: the end of standard support, or the extended (or final) end
+       * @enum {string}
+       */
+      end: "standardEnd" | "extendedEnd";
+      /** @description What the vendor calls that end (the family's terms), e.g. Deprecation */
+      endName: string;
+      /**
+       * @description The version's status as of the list's asOf, computed from its dates: supported, extended, ended
+       * @enum {string}
+       */
+      status: "supported" | "extended" | "ended";
     };
     /** @description The JSON-RPC 2.0 answer to one MCP request */
     McpAnswer: {
@@ -2548,6 +2582,8 @@ export interface components {
       verified?: components["schemas"]["Verified"];
       /** @description Tiers, editions, storage classes, engines, features or plans */
       subServices: components["schemas"]["SubService"][];
+      /** @description Programmes the provider holds provider-wide that apply to this service (Provider.defaultCompliance less the service's own compliance and any programme whose complete scope list leaves the service out); shown as provider-wide, never as the service's own; absent when none, and on preview and retired services (added in 1.11.0) */
+      providerWideCompliance?: string[];
       /** @description Equivalent services on other providers */
       equivalents: components["schemas"]["Service"][];
       /** @description Identifiers that name the service in its provider's policies */
@@ -2566,6 +2602,8 @@ export interface components {
       notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
       /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
       regions?: components["schemas"]["ServiceRegion"][];
+      /** @description What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0) */
+      versions?: components["schemas"]["ServiceVersions"];
     };
     /** @description Lifecycle of a service that is not simply generally available; absent means active. sunsetDate is required for sunset and retired. */
     ServiceLifecycle: {
@@ -2636,6 +2674,10 @@ export interface components {
         sources: {
           [key: string]: components["schemas"]["ServiceSource"][];
         };
+        /** @description Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0) */
+        providerWide?: {
+          [key: string]: string[];
+        };
       };
     };
     /** @description A region a service runs in (ServiceDetail.regions) */
@@ -2683,6 +2725,47 @@ export interface components {
        * @description Deprecated since 1.8.0, kept for 1.7 clients: the same day as retrieved
        */
       checked: string;
+    };
+    /** @description One version or tier of a service, with its end dates */
+    ServiceVersion: {
+      /** @description The vendor's own string for the version or tier (nodejs20.x, 1.31, 13, Premium) */
+      id: string;
+      /** @description The vendor's display name, where it differs from id */
+      name?: string;
+      /**
+       * Format: date
+       * @description The day the vendor made it available, where published
+       */
+      released?: string;
+      /**
+       * Format: date
+       * @description End of standard support (the family's terms.standardEnd); absent when the vendor publishes none yet
+       */
+      standardEnd?: string;
+      /**
+       * Format: date
+       * @description End of extended support or the vendor's later hard stop (terms.extendedEnd); absent when there is none
+       */
+      extendedEnd?: string;
+      /** @description The version id of this family the vendor names as its successor */
+      successor?: string;
+      /** @description What else the vendor says of this version */
+      note?: string;
+      /**
+       * @description Computed from the dates as of ServiceVersions.asOf, never written by hand: supported (before standardEnd, or no end published), extended (past standardEnd, on or before extendedEnd), ended (past its last end)
+       * @enum {string}
+       */
+      status: "supported" | "extended" | "ended";
+    };
+    /** @description What a team is made to move off inside a service: runtimes, Kubernetes versions, engine versions, tiers */
+    ServiceVersions: {
+      /**
+       * Format: date
+       * @description The day the statuses are computed for: the catalogue's last update (UTC)
+       */
+      asOf: string;
+      /** @description The service's version families */
+      families: components["schemas"]["VersionFamily"][];
     };
     /** @description An approved service left out of a policy document */
     SkippedService: {
@@ -2927,6 +3010,58 @@ export interface components {
        * @description The day the newest source backing regions was read
        */
       regions?: string;
+    };
+    /** @description A family of a service's versions or tiers with one source */
+    VersionFamily: {
+      /** @description Family id within the service (nodejs, kubernetes, postgresql, tier) */
+      id: string;
+      /** @description Display name */
+      name: string;
+      /**
+       * @description One of runtime, kubernetes, engine, tier
+       * @enum {string}
+       */
+      kind: "runtime" | "kubernetes" | "engine" | "tier";
+      /** @description What the vendor calls the two end dates of this family */
+      terms: {
+        /** @description What the vendor calls the first end date (e.g. Deprecation) */
+        standardEnd: string;
+        /** @description What the vendor calls the second end date (e.g. Block function update, End of extended support) */
+        extendedEnd?: string;
+      };
+      /** @description How to read this family's dates */
+      note?: string;
+      /** @description The catalogue service the vendor names as where to move */
+      successorSlug?: string;
+      /** @description The vendor page that publishes these dates */
+      source: components["schemas"]["VersionSource"];
+      /** @description Newest first, as the vendor lists them */
+      versions: components["schemas"]["ServiceVersion"][];
+    };
+    /** @description The vendor page that publishes a version family's dates */
+    VersionSource: {
+      /**
+       * Format: uri
+       * @description The vendor's page that states the fact, on one of the provider's official domains
+       */
+      url: string;
+      /**
+       * Format: date
+       * @description The day (YYYY-MM-DD) the catalogue read the page and found it states the fact
+       */
+      retrieved: string;
+      /**
+       * Format: date
+       * @description The date (YYYY-MM-DD) the page itself gives for what it says (last updated, published), where it has one
+       */
+      asOf?: string;
+      /**
+       * Format: uri
+       * @description The copy actually read when it is not the page itself: the vendor's own repository file the fact was taken from, pinned to its commit (added in 1.9.0)
+       */
+      via?: string;
+      /** @description What the page states, in our words */
+      backs: string;
     };
   };
   responses: never;
@@ -3269,7 +3404,7 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
@@ -3342,7 +3477,7 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services whose own compliance names this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): the services a provider's published scope list names, never those whose provider holds it platform-wide; the answer's compliance field gives, per service, the sources that back it (since 1.10.0). Comma-separated programmes are all required: compliance=c5,hds keeps the services named for both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
@@ -3681,6 +3816,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @example version
+         */
+        kind?: "service" | "version";
       };
       header?: never;
       path?: never;
@@ -3737,6 +3877,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @example version
+         */
+        kind?: "service" | "version";
       };
       header?: never;
       path?: never;
@@ -3787,6 +3932,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @example version
+         */
+        kind?: "service" | "version";
       };
       header?: never;
       path?: never;
@@ -3843,6 +3993,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @example version
+         */
+        kind?: "service" | "version";
       };
       header?: never;
       path?: never;
@@ -3893,6 +4048,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @example version
+         */
+        kind?: "service" | "version";
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
@@ -3954,6 +4114,11 @@ export interface operations {
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
+        /**
+         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @example version
+         */
+        kind?: "service" | "version";
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
@@ -5166,10 +5331,10 @@ export interface operations {
          */
         within?: string;
         /**
-         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @description Only events of this kind of lifecycle entry (one of service, version; added in 1.11.0)
          * @example service
          */
-        kind?: "service";
+        kind?: "service" | "version";
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
@@ -5255,10 +5420,10 @@ export interface operations {
          */
         within?: string;
         /**
-         * @description Only events of this kind of lifecycle entry (one of service; added in 1.11.0)
+         * @description Only events of this kind of lifecycle entry (one of service, version; added in 1.11.0)
          * @example service
          */
-        kind?: "service";
+        kind?: "service" | "version";
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7

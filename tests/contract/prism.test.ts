@@ -1,5 +1,5 @@
 /**
- * decisions.md#bounded-memory "Shown by": Stoplight Prism's validating proxy (`prism proxy --errors`), a tool nobody
+ * decisions.md#openapi-truth: Stoplight Prism's validating proxy (`prism proxy --errors`), a tool nobody
  * here wrote, in front of the real API server, driven over every operation of the OpenAPI document:
  * the document's own examples (valid requests) and requests that break one of its request schemas
  * (invalid ones). Prism checks each request against the document and each answer the server gives

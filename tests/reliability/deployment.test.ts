@@ -3,7 +3,7 @@
  * upgrade-insecure-requests only when the public URL is https (over plain http they break a LAN
  * deployment or a mirror).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
@@ -26,13 +26,13 @@ describe("deployment", () => {
       urls: { apiUrl: "http://api.test", textUrl: "http://text.test" },
       files: await BuiltFiles.open(dir),
     });
+    onTestFinished(() => api.close());
     for (const path of ["site/server/entry.mjs", "site/server/chunks/page.mjs", "site%2Fserver/entry.mjs"]) {
       const response = await api.inject(`/mirror/${path}`);
       expect(response.statusCode, path).toBe(404);
       expect(response.body).not.toContain("/home/builder");
     }
     expect((await api.inject("/mirror/site/client/favicon.svg")).statusCode).toBe(200);
-    await api.close();
   });
 
   for (const scheme of ["http", "https"] as const) {
@@ -40,7 +40,9 @@ describe("deployment", () => {
       const urls = { apiUrl: `${scheme}://api.example`, textUrl: `${scheme}://text.example` };
       const store = await tempStore();
       const api = await buildApp({ config, catalogue: fixtureCatalogue(), store, urls });
+      onTestFinished(() => api.close());
       const text = await buildTextApp({ config, catalogue: fixtureCatalogue(), store, urls });
+      onTestFinished(() => text.close());
       for (const response of [
         await api.inject("/v1/providers"),
         await text.inject({ url: "/aws", headers: { accept: "text/html" } }),
@@ -54,8 +56,6 @@ describe("deployment", () => {
           expect(response.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
         }
       }
-      await api.close();
-      await text.close();
     });
   }
 });

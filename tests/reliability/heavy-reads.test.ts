@@ -1,5 +1,5 @@
 /**
- * decisions.md#bounded-memory item 2: `GET /v1/lists/{id}/exit-plan` on a saved 500-service list does the work of
+ * decisions.md#heavy-off-the-loop: `GET /v1/lists/{id}/exit-plan` on a saved 500-service list does the work of
  * `POST /v1/exit-plan`, and was neither limited nor kept: 200 of them in parallel from one address
  * held `GET /v1/health` for 7.4–9.0 s. Now the read counts in the relaxed bucket with the POST, a
  * saved list's plan is kept until the list expires (requests for one being computed share it), and

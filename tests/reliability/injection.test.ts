@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, fixtureCatalogue } from "../helpers/app.ts";
@@ -54,6 +54,7 @@ describe("control and bidi characters", () => {
     const dir = mkdtempSync(join(tmpdir(), "csc-inject-"));
     dirs.push(dir);
     const store = await EmbeddedStore.open(dir);
+    onTestFinished(() => store.close());
     const now = new Date();
     await store.createList({
       id: "old-hostile-id",
@@ -68,6 +69,7 @@ describe("control and bidi characters", () => {
       catalogue: fixtureCatalogue(),
       store,
     });
+    onTestFinished(() => text.close());
     for (const format of ["ansi", "md", "html", "txt"]) {
       const page = await text.inject(`/lists/old-hostile?format=${format}`);
       expect(page.statusCode).toBe(200);
@@ -77,7 +79,5 @@ describe("control and bidi characters", () => {
       expect(body, format).toContain("evil");
       expect(body, format).not.toMatch(FORBIDDEN);
     }
-    await text.close();
-    await store.close();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * decisions.md#bounded-memory item 1: 200 connections that each pipelined 50 `GET /catalogue.json` (10 MB each) and
+ * decisions.md#bounded-memory: 200 connections that each pipelined 50 `GET /catalogue.json` (10 MB each) and
  * read nothing drove `npm start` from 165 to 896–942 MiB, and it held ~926 MiB a minute after every
  * socket had closed: the per-connection cap bounded one socket, nothing bounded the total. Started
  * as a user gets it (scripts/start.ts with package.json's flags and environment), the server's RSS

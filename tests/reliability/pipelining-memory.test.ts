@@ -1,5 +1,5 @@
 /**
- * decisions.md#bounded-memory item 1: one connection writing thousands of pipelined GETs for the largest built file
+ * decisions.md#bounded-memory: one connection writing thousands of pipelined GETs for the largest built file
  * and reading nothing drove `npm start` from 139 MiB to 4.8 GiB in 3 s (each queued request read
  * its own copy of the 12.8 MB file). Started as a user gets it (scripts/start.ts, which builds
  * dist/ when stale, real HTTP, default settings), the server's RSS must stay under 300 MB.

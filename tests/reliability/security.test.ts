@@ -3,7 +3,7 @@
  * rendered raw (HTML, Markdown) nor with control characters (ANSI), path traversal answered 404,
  * an oversized q answered promptly, unguessable list ids.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { renderAnsi } from "../../catalogue/format/ansi.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { savedListPage } from "../../catalogue/render/pages.ts";
@@ -36,12 +36,12 @@ describe("security", () => {
 
   it("sends a CSP and hardening headers on the text host's HTML", async () => {
     const text = await textApp();
+    onTestFinished(() => text.close());
     const response = await text.inject({ url: "/aws", headers: { accept: "text/html" } });
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(response.headers["content-security-policy"]).toMatch(/default-src 'self'/);
     expect(response.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
     expect(response.headers["x-frame-options"]).toBeDefined();
-    await text.close();
   });
 
   it("sends the same headers on the site's on-demand list page", async () => {
@@ -51,12 +51,12 @@ describe("security", () => {
         response.end("<p>list</p>");
       },
     });
+    onTestFinished(() => text.close());
     const response = await text.inject({ url: "/lists/some-list", headers: { accept: "text/html" } });
     expect(response.body).toBe("<p>list</p>");
     expect(response.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
     expect(response.headers["x-frame-options"]).toBeDefined();
     expect(response.headers["cache-control"]).toBe("no-store");
-    await text.close();
   });
 
   it("never renders a list name raw in Markdown or HTML, nor its control characters in ANSI", async () => {
@@ -95,6 +95,7 @@ describe("security", () => {
     });
     const { id } = created.json() as { id: string };
     const text = await textApp({ store });
+    onTestFinished(() => text.close());
     for (const accept of ["text/html", "text/markdown"]) {
       const response = await text.inject({ url: `/lists/${id}`, headers: { accept } });
       expect(response.statusCode).toBe(200);
@@ -108,12 +109,12 @@ describe("security", () => {
       expect(ansi).not.toContain("\u0007");
       expect(ansi).not.toContain("\u009b");
     }
-    await text.close();
   });
 
   it("answers path traversal on API and text paths with 404", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     const text = await textApp();
+    onTestFinished(() => text.close());
     for (const url of [
       "/../package.json",
       "/%2e%2e/package.json",
@@ -136,7 +137,6 @@ describe("security", () => {
       expect(response.statusCode, url).toBe(404);
       expect(response.headers["content-type"], url).toBe("text/plain; charset=utf-8");
     }
-    await text.close();
   });
 
   it("answers a 5,000-character q by its distinct words: repeats cost nothing, a word that matches nothing ends the search", async () => {

@@ -1,5 +1,5 @@
 /**
- * decisions.md#bounded-memory: `npm start` run as another user than the one who built died with an uncaught EACCES
+ * decisions.md#start-says-why: `npm start` run as another user than the one who built died with an uncaught EACCES
  * stack trace in .cache/builds. Run here as `nobody` (through setpriv, so the test needs root), it
  * must stop with one line saying what it cannot write and what to do.
  */

@@ -4,7 +4,7 @@
  * past its expiry.
  */
 import { gzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { StoreUnavailableError } from "../../sidecar/store/store.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
@@ -30,6 +30,7 @@ describe("caching", () => {
       store,
       files,
     });
+    onTestFinished(() => text.close());
     const api = await build({ store, files, catalogue: fixtureCatalogue() });
     for (const [app, url] of [
       [text, "/_astro/app.Bx1c9Qz3.js"],
@@ -50,7 +51,6 @@ describe("caching", () => {
       "public, max-age=31536000, immutable",
     );
     expect((await text.inject("/favicon.svg")).headers["cache-control"]).toBe("public, max-age=300");
-    await text.close();
   });
 
   it("varies text-host answers on Accept, Accept-Encoding and COLUMNS, never User-Agent", async () => {
@@ -59,12 +59,12 @@ describe("caching", () => {
       catalogue: fixtureCatalogue(),
       store: await tempStore(),
     });
+    onTestFinished(() => text.close());
     for (const url of ["/aws", "/aws?format=md", "/nope", "/lists/nope"])
       for (const accept of ["*/*", "text/html", "text/markdown"])
         expect((await text.inject({ url, headers: { accept } })).headers.vary, url).toBe(
           "Accept, Accept-Encoding, COLUMNS",
         );
-    await text.close();
   });
 
   it("never lets a saved list be cached past its expiry, nor past the moment a read would renew it", async () => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, realCatalogue, tempStore } from "../helpers/app.ts";
@@ -45,9 +45,9 @@ describe("contract details", () => {
       catalogue,
       store: await tempStore(),
     });
+    onTestFinished(() => text.close());
     const response = await text.inject(`${path}?format=md`);
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain("Showing the first 8 of 10 services");
-    await text.close();
   });
 });

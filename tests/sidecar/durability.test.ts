@@ -114,7 +114,7 @@ describe("kill -9 under load", () => {
   }, 180_000);
 
   it(`comes back after each of ${RESTARTS} kill -9 followed at once by a restart, and loses no acknowledged list`, async () => {
-    // decisions.md#bounded-memory: 4 of 6 immediate restarts exited "in use by process N", N the killed server, still
+    // decisions.md#durable-acknowledgement: 4 of 6 immediate restarts exited "in use by process N", N the killed server, still
     // a zombie whose last threads held the lock for ~2 s. Each restart here starts as soon as the
     // signal is sent, without waiting for the killed process to exit.
     const dataDir = mkdtempSync(join(tmpdir(), "csc-restarts-"));

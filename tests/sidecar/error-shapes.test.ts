@@ -115,7 +115,7 @@ describe("the Error shape on the API host", () => {
   });
 });
 
-describe("errors node used to answer on its own (decisions.md#bounded-memory)", () => {
+describe("errors node used to answer on its own (decisions.md#error-shape)", () => {
   it("answers a stalled body on the text host's /v1/feedback with 408 in the Error shape", async () => {
     const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
     const store = await tempStore();

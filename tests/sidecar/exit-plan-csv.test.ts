@@ -2,7 +2,7 @@
  * decisions.md#faces: an exit plan's CSV is a file to save (Content-Disposition) and, asked with ?bom=1 or
  * ?bom=true, starts with a UTF-8 byte order mark so that Excel does not garble ™, ® or accents.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { build } from "../helpers/app.ts";
 
 const post = (url: string) => ({
@@ -15,6 +15,7 @@ const post = (url: string) => ({
 describe("exit plan CSV downloads", () => {
   it("names the file to save and adds a byte order mark only when asked", async () => {
     const app = await build();
+    onTestFinished(() => app.close());
     const plain = await app.inject(post("/v1/exit-plan?format=csv"));
     expect(plain.statusCode).toBe(200);
     expect(plain.headers["content-type"]).toBe("text/csv; charset=utf-8");
@@ -30,6 +31,5 @@ describe("exit plan CSV downloads", () => {
     // JSON is not a file to save.
     const json = await app.inject(post("/v1/exit-plan"));
     expect(json.headers["content-disposition"]).toBeUndefined();
-    await app.close();
   });
 });

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { build } from "../helpers/app.ts";
 import { rawRequest, type RawAnswer } from "../helpers/raw-http.ts";
@@ -52,12 +52,12 @@ describe("Idempotency-Key on POST /v1/lists", () => {
     await store.close();
 
     const reopened = await EmbeddedStore.open(dir);
+    onTestFinished(() => reopened.close());
     const restarted = await build({ store: reopened });
+    onTestFinished(() => restarted.close());
     const after = await restarted.inject(post(body, "0b6f3c1e-7d7e-4a8c-9c55-1f0c1d1f9a10"));
     expect(after.statusCode).toBe(200);
     expect(after.json()).toEqual(first.json());
-    await restarted.close();
-    await reopened.close();
   });
 
   it("refuses a key that is too long or has other characters, in the Error shape", async () => {

@@ -5,6 +5,7 @@
  * are all required (docs/decisions.md#list-filters), and ids on the lifecycle rows.
  */
 import { describe, expect, it } from "vitest";
+import { providerWideProgrammes } from "../../catalogue/compliance/compliance.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
@@ -68,16 +69,27 @@ describe("GET /v1/services?compliance= as a list", () => {
     expect(upper.statusCode).toBe(200);
     const lower = await app.inject("/v1/services?compliance=secnumcloud");
     expect(upper.json<Listing>().data.map((s) => s.slug)).toEqual(lower.json<Listing>().data.map((s) => s.slug));
-    expect(upper.json<Listing>().data.map((s) => s.slug)).toEqual(["ovhcloud-hosted-private-cloud-vmware"]);
+    // The services a scope list names; S3NS's, matched provider-wide (issue 100), are labelled so.
+    const wide = (upper.json<Listing>().compliance as { providerWide?: Record<string, string[]> }).providerWide ?? {};
+    expect(
+      upper
+        .json<Listing>()
+        .data.map((s) => s.slug)
+        .filter((slug) => !wide[slug]),
+    ).toEqual(["ovhcloud-bare-metal-pod", "ovhcloud-hosted-private-cloud-vmware"]);
+    expect(Object.keys(wide).every((slug) => slug.startsWith("s3ns-"))).toBe(true);
     expect(upper.json<Listing>().compliance).toMatchObject({ id: "secnumcloud", programmes: [{ id: "secnumcloud" }] });
   });
 
   it("requires every programme of a comma-separated list (all of them, not any)", async () => {
     const catalogue = realCatalogue();
     const app = await build({ catalogue });
-    const has = (id: string) => (s: { compliance?: string[] }) => (s.compliance ?? []).includes(id);
-    const both = catalogue.services.filter((s) => has("c5")(s) && has("ens-high")(s));
-    const either = catalogue.services.filter((s) => has("c5")(s) || has("ens-high")(s));
+    // A service holds a programme by its own scope list or provider-wide (issue 100).
+    const holds = (id: string) => (s: (typeof catalogue.services)[number]) =>
+      (s.compliance ?? []).includes(id) ||
+      providerWideProgrammes(catalogue.providerById.get(s.providerId)!.provider, s).includes(id);
+    const both = catalogue.services.filter((s) => holds("c5")(s) && holds("ens-high")(s));
+    const either = catalogue.services.filter((s) => holds("c5")(s) || holds("ens-high")(s));
     // The data tells all-of from any-of apart.
     expect(both.length).toBeGreaterThan(0);
     expect(either.length).toBeGreaterThan(both.length);
@@ -85,7 +97,11 @@ describe("GET /v1/services?compliance= as a list", () => {
     expect(response.statusCode).toBe(200);
     const body = response.json<Listing>();
     expect(body.pagination.total).toBe(both.length);
-    for (const service of body.data) expect(service.compliance).toEqual(expect.arrayContaining(["c5", "ens-high"]));
+    const providerWide = (body.compliance as { providerWide?: Record<string, string[]> }).providerWide ?? {};
+    for (const service of body.data)
+      expect([...(service.compliance ?? []), ...(providerWide[service.slug] ?? [])]).toEqual(
+        expect.arrayContaining(["c5", "ens-high"]),
+      );
     expect(body.compliance).toMatchObject({
       id: "c5",
       programmes: [{ id: "c5" }, { id: "ens-high" }],

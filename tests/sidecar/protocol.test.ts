@@ -1,5 +1,5 @@
 /**
- * HTTP/1.1 as clients write it on a socket (decisions.md#bounded-memory items 1 and 8): a stalled body gets its 408 in
+ * HTTP/1.1 as clients write it on a socket (decisions.md#bounded-memory): a stalled body gets its 408 in
  * the Error shape before the socket closes, CONNECT gets an answer, pipelined requests are answered
  * in order, and one connection cannot have more than PIPELINE_ACTIVE of them in progress.
  */

@@ -138,7 +138,7 @@ const startTicksOf = (pid: number) => {
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!;
 };
 
-describe("the DATA_DIR lock and dead holders (decisions.md#bounded-memory)", () => {
+describe("the DATA_DIR lock and dead holders (decisions.md#durable-acknowledgement)", () => {
   it("is not held by a zombie: a killed holder its parent has not reaped", async () => {
     const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
     dirs.push(dir);

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { Config } from "../../sidecar/config.ts";
 import { openStore } from "../../sidecar/server.ts";
 import type { EmbeddedStore } from "../../sidecar/store/embedded.ts";
@@ -74,10 +74,10 @@ describe("replaying the embedded store's log", () => {
       catalogue: realCatalogue(),
       store,
     });
+    onTestFinished(() => text.close());
     for (const format of ["ansi", "md", "html"]) {
       expect((await text.inject(`/lists/no-ids?format=${format}`)).statusCode).toBe(404);
       expect((await text.inject(`/lists/good?format=${format}`)).statusCode).toBe(200);
     }
-    await text.close();
   });
 });

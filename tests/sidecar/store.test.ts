@@ -13,7 +13,7 @@ import {
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { DataDirInUseError, EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { describeSkipped } from "../../sidecar/store/records.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
@@ -135,6 +135,7 @@ describe("embedded store log and memory", () => {
 
   it("answers a retry sent with the first request by the saved list only once it is on disk", async () => {
     const store = await EmbeddedStore.open(newDir());
+    onTestFinished(() => store.close());
     await store.createList({ ...input, id: "before", slug: "before" });
     const restore = failWrites(store, (call) => call === 1);
     // Both in one batch: the second finds the first's list (its Idempotency-Key) not yet written.
@@ -151,7 +152,6 @@ describe("embedded store log and memory", () => {
       store.createList({ ...keyed, id: "retry-again" }),
     ]);
     expect(retryAgain).toEqual(again);
-    await store.close();
   });
 
   it("keeps working after a failed write whose place could not be padded again", async () => {
@@ -232,7 +232,7 @@ describe("embedded store log and memory", () => {
       expect(await reopened.getList(list.id, new Date()), list.id).toEqual(lost.has(list.id) ? undefined : list);
     expect(reopened.skipped.count).toBe(lost.size);
     expect(describeSkipped(reopened.skipped)).toMatch(new RegExp(`^${lost.size} unreadable record\\(s\\) skipped`));
-    // decisions.md#bounded-memory: these records had been written in full (others follow them): not "never acknowledged".
+    // decisions.md#durable-acknowledgement: these records had been written in full (others follow them): not "never acknowledged".
     expect(reopened.skipped.first).toMatch(
       /not JSON: damaged after it was written in full .* may have been acknowledged$/,
     );

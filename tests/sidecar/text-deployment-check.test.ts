@@ -4,7 +4,7 @@
  * rendering; the site's no-JavaScript form; the cross-site guard; bad input in the request's rendering.
  */
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { newList } from "../../catalogue/lists/lists.node.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";
@@ -29,6 +29,7 @@ async function textHost() {
 describe("POST /deployments/check on the text host", () => {
   it("answers a raw YAML or JSON template as curl posts it, in ANSI, plain text and Markdown", async () => {
     const text = await textHost();
+    onTestFinished(() => text.close());
     const post = (url: string, payload: string, headers: Record<string, string> = CURL) =>
       text.inject({ method: "POST", url, headers, payload });
     const ansi = await post("/deployments/check?ids=aws-ec2", EC2_YAML);
@@ -54,11 +55,11 @@ describe("POST /deployments/check on the text host", () => {
     const saved = await post("/deployments/check?format=md&list=queues", SQS_JSON);
     expect(saved.statusCode).toBe(200);
     expect(saved.body).toContain("aws-sqs");
-    await text.close();
   });
 
   it("takes the site's form (template and ids fields) and answers it in HTML", async () => {
     const text = await textHost();
+    onTestFinished(() => text.close());
     const form = new URLSearchParams({ template: SQS_JSON, ids: "aws-sqs,aws-cloudformation" }).toString();
     const html = await text.inject({
       method: "POST",
@@ -74,11 +75,11 @@ describe("POST /deployments/check on the text host", () => {
     expect(html.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(html.body).toContain("<h1>Deployment check</h1>");
     expect(html.body).toContain("aws-sqs");
-    await text.close();
   });
 
   it("refuses a post from another site, bad input and unknown ids in the request's rendering", async () => {
     const text = await textHost();
+    onTestFinished(() => text.close());
     const post = (url: string, payload: string, headers: Record<string, string> = CURL) =>
       text.inject({ method: "POST", url, headers, payload });
     const crossSite = await post("/deployments/check?ids=aws-sqs", SQS_JSON, {
@@ -104,6 +105,5 @@ describe("POST /deployments/check on the text host", () => {
     const put = await text.inject({ method: "PUT", url: "/deployments/check" });
     expect(put.statusCode).toBe(405);
     expect(put.headers.allow).toBe("POST");
-    await text.close();
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { newList } from "../../catalogue/lists/lists.node.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
@@ -28,6 +28,7 @@ describe("the text host's /lists/{id}/exit-plan", () => {
 
   it("renders the plan in Markdown, ANSI and HTML, not for shared caches", async () => {
     const text = await textHost();
+    onTestFinished(() => text.close());
     const md = await text.inject({
       url: "/lists/web/exit-plan?providers=ovhcloud,scaleway",
       headers: { accept: "text/markdown" },
@@ -55,19 +56,19 @@ describe("the text host's /lists/{id}/exit-plan", () => {
     expect(html.body).toContain("<table>");
     expect(html.body).toContain("Web &#60;stack&#62;");
     expect(html.body).not.toContain("<stack>");
-    await text.close();
   });
 
   it("plans to sovereign-option providers by default and says how to choose", async () => {
     const text = await textHost();
+    onTestFinished(() => text.close());
     const md = (await text.inject("/lists/web/exit-plan?format=md")).body;
     expect(md).toContain("Target: sovereign-option providers, the default.");
     expect(md).toMatch(/^# Exit plan: .* → sovereign option\n/);
-    await text.close();
   });
 
   it("answers a bad target with 400 and an unknown list with 404, in the request's rendering", async () => {
     const text = await textHost();
+    onTestFinished(() => text.close());
     for (const query of [
       "providers=nope",
       "sovereignOption=yes",
@@ -81,6 +82,5 @@ describe("the text host's /lists/{id}/exit-plan", () => {
     const missing = await text.inject("/lists/nothing-here/exit-plan?format=md");
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toMatch(/^# 404 /);
-    await text.close();
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { Feedback } from "../../catalogue/contract/ports.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
@@ -34,16 +34,17 @@ const form = (fields: Record<string, string>, accept = "*/*") => ({
 describe("the text host's /search", () => {
   it("answers curl with the API's ranking as text: the flagship first", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     const response = await app.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8", accept: "*/*" } });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/plain; charset=utf-8");
     const lines = response.body.split("\n").filter((line) => /Amazon|S3/.test(line));
     expect(lines[0]).toContain("Amazon Simple Storage Service");
-    await app.close();
   });
 
   it("answers Markdown with links to the service pages, and filters by provider", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     const response = await app.inject({
       url: "/search?q=kubernetes&provider=gcp",
       headers: { accept: "text/markdown" },
@@ -53,13 +54,13 @@ describe("the text host's /search", () => {
     expect(response.body).toContain("[Google Kubernetes Engine](/gcp/gke)");
     expect(response.body).not.toContain("/aws/");
     expect((await app.inject("/search/?format=md")).body).toContain("?q=");
-    await app.close();
   });
 });
 
 describe("the text host's /search, what it understood", () => {
   it("says closest matches and did-you-mean in text (the site's page: tests/site/on-demand.test.ts)", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     const text = await app.inject({ url: "/search?q=postgers", headers: { accept: "text/markdown" } });
     expect(text.body).toContain("Did you mean [postgres](/search/?q=postgres)?");
     const closest = await app.inject({
@@ -68,23 +69,23 @@ describe("the text host's /search, what it understood", () => {
     });
     expect(closest.body).toContain("No service matches every word; these are the closest.");
     expect(closest.body).toContain("[Amazon Elastic Kubernetes Service](/aws/eks)");
-    await app.close();
   });
 });
 
 describe("the text host's /equivalents", () => {
   it("renders the matrix: rows of kinds, the three largest providers as columns by default", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     const response = await app.inject({ url: "/equivalents", headers: { accept: "text/markdown" } });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain("# Equivalent services");
     expect(response.body).toMatch(/\| Kind \| AWS \| Azure \| Google Cloud \|/);
     expect(response.body).toMatch(/\[Object storage\]\(\/equivalents\/object-storage\) \| Amazon S3 \|/);
-    await app.close();
   });
 
   it("has one URL for the page in HTML, /equivalents/, and answers text at both", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     for (const [url, location] of [
       ["/equivalents", "/equivalents/"],
       ["/equivalents?providers=aws,gcp", "/equivalents/?providers=aws,gcp"],
@@ -96,11 +97,11 @@ describe("the text host's /equivalents", () => {
     expect((await app.inject({ url: "/equivalents/", headers: { accept: "text/html" } })).statusCode).toBe(200);
     for (const url of ["/equivalents", "/equivalents/"])
       expect((await app.inject({ url, headers: { accept: "text/markdown" } })).statusCode, url).toBe(200);
-    await app.close();
   });
 
   it("takes columns and a category from the URL, names unknown providers, and renders one kind", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     const chosen = await app.inject({
       url: "/equivalents?providers=ovhcloud,nope&category=storage",
       headers: { accept: "text/markdown" },
@@ -116,13 +117,13 @@ describe("the text host's /equivalents", () => {
     const missing = await app.inject({ url: "/equivalents/no-such-kind", headers: { accept: "text/plain" } });
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain("No kind of service");
-    await app.close();
   });
 });
 
 describe("the compare form without JavaScript", () => {
   it("answers the comparison of ?ids= as text, and how to ask for one (HTML: tests/site/on-demand.test.ts)", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     const text = await app.inject({
       url: "/compare?ids=aws-s3,gcp-cloud-storage",
       headers: { accept: "text/markdown" },
@@ -131,23 +132,23 @@ describe("the compare form without JavaScript", () => {
     const empty = await app.inject({ url: "/compare/", headers: { accept: "text/markdown" } });
     expect(empty.statusCode).toBe(200);
     expect(empty.body).toContain("/compare/aws-s3,gcp-cloud-storage");
-    await app.close();
   });
 });
 
 describe("the feedback form without JavaScript", () => {
   it("records a form-encoded message with the same operation as POST /v1/feedback", async () => {
     const { app, recorded } = await textApp();
+    onTestFinished(() => app.close());
     const response = await app.inject(form({ type: "bug", message: "  The S3 page is wrong.  ", email: "" }));
     expect(response.statusCode).toBe(201);
     expect(response.body).toContain("Thank you");
     expect(recorded).toHaveLength(1);
     expect(recorded[0]).toMatchObject({ type: "bug", message: "The S3 page is wrong." });
-    await app.close();
   });
 
   it("refuses a whitespace-only or too short message and records nothing", async () => {
     const { app, recorded } = await textApp();
+    onTestFinished(() => app.close());
     const blank = await app.inject(form({ type: "general", message: "      " }));
     expect(blank.statusCode).toBe(400);
     expect(blank.body).toContain("empty or only spaces");
@@ -157,7 +158,6 @@ describe("the feedback form without JavaScript", () => {
     const email = await app.inject(form({ message: "A fine message", email: "not-an-address" }));
     expect(email.statusCode).toBe(400);
     expect(recorded).toHaveLength(0);
-    await app.close();
   });
 });
 
@@ -167,8 +167,10 @@ describe("the text host's feedback form and the limits", () => {
     const catalogue = realCatalogue();
     const config = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
     const api = await buildApp({ config, catalogue, store, urls: URLS });
+    onTestFinished(() => api.close());
     // The text host's own limit: 60 pages a minute.
     const app = await buildTextApp({ config, catalogue, store, api });
+    onTestFinished(() => app.close());
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++)
       statuses.push((await app.inject(form({ type: "bug", message: `Message number ${i}` }))).statusCode);
@@ -188,8 +190,6 @@ describe("the text host's feedback form and the limits", () => {
     expect(viaApi.statusCode).toBe(429);
     // 32 form posts spent none of the 60 pages.
     for (let i = 0; i < 60; i++) expect((await app.inject({ url: "/aws?format=md" })).statusCode).toBe(200);
-    await app.close();
-    await api.close();
   });
 });
 
@@ -203,13 +203,13 @@ describe("the 429 page from a build without its server bundle", () => {
       files: await BuiltFiles.open(dist),
       perMinute: 1,
     });
+    onTestFinished(() => app.close());
     await app.inject({ url: "/aws", headers: { accept: "text/markdown" } });
     const over = await app.inject({ url: "/aws", headers: { accept: "text/html" } });
     expect(over.statusCode).toBe(429);
     expect(over.headers["content-type"]).toMatch(/^text\/html/);
     expect(over.headers["cache-control"]).toBe("no-store");
     expect(over.body).toContain("<h1>Too many requests</h1>");
-    await app.close();
   });
 });
 
@@ -284,6 +284,7 @@ describe("the text host's .tf downloads", () => {
 describe("the text host's forms and other sites", () => {
   it("refuse a post from another site's page with 403, and take the site's own, curl's and the configured origin's", async () => {
     const { app, recorded } = await textApp();
+    onTestFinished(() => app.close());
     const post = (url: string, headers: Record<string, string>, fields: Record<string, string>) =>
       app.inject({
         method: "POST",
@@ -342,11 +343,11 @@ describe("the text host's forms and other sites", () => {
       expect((await post("/feedback", headers, message)).statusCode).toBeLessThan(400);
     }
     expect(recorded).toHaveLength(5);
-    await app.close();
   });
 
   it("save unlisted as the site's form sends it by default, and listed when a custom address is asked", async () => {
     const { app } = await textApp();
+    onTestFinished(() => app.close());
     const save = (fields: Record<string, string>) =>
       app.inject({
         method: "POST",
@@ -360,6 +361,5 @@ describe("the text host's forms and other sites", () => {
     const custom = await save({ name: "Team storage", unlisted: "true", slug: "team-storage-eu" });
     expect(custom.statusCode).toBe(303);
     expect(custom.headers.location).toMatch(/\/lists\/team-storage-eu$/);
-    await app.close();
   });
 });

@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { buildApp } from "../../sidecar/app.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
@@ -12,6 +12,7 @@ describe("the text host", () => {
       catalogue: fixtureCatalogue(),
       store: await tempStore(),
     });
+    onTestFinished(() => text.close());
     for (let i = 0; i < 60; i++)
       expect((await text.inject({ url: "/aws", headers: { "user-agent": "curl/8" } })).statusCode).toBe(200);
     const curl = await text.inject({ url: "/aws", headers: { "user-agent": "curl/8" } });
@@ -29,7 +30,6 @@ describe("the text host", () => {
     for (const asset of ["/favicon.svg", "/list-catalogue.json", "/_astro/x.js"])
       expect((await text.inject(asset)).statusCode).not.toBe(429);
     expect((await text.inject("/list-catalogue.json.bak")).statusCode).toBe(429);
-    await text.close();
   });
 
   it("shows at most 8 services on /compare/… and says so when given more", async () => {
@@ -39,6 +39,7 @@ describe("the text host", () => {
       catalogue,
       store: await tempStore(),
     });
+    onTestFinished(() => text.close());
     const nine = catalogue.services.slice(0, 9).map((s) => s.slug);
     const page = (await text.inject(`/compare/${nine.join(",")}?format=md`)).body;
     expect(page).toContain("Showing the first 8 of 9 services");
@@ -47,7 +48,6 @@ describe("the text host", () => {
       "Showing the first",
     );
     expect((await text.inject(`/compare/${nine[0]},nope-x?format=md`)).statusCode).toBe(404);
-    await text.close();
   });
 
   it("wraps ANSI and plain text to ?width= or a COLUMNS header, and answers 400 for a bad width", async () => {
@@ -57,6 +57,7 @@ describe("the text host", () => {
       store: await tempStore(),
       perMinute: 10_000,
     });
+    onTestFinished(() => text.close());
     // A URL or link target alone on its line is never split, so it may be longer than the width.
     const longest = (body: string) =>
       Math.max(
@@ -102,7 +103,6 @@ describe("the text host", () => {
     expect(columns.statusCode).toBe(400);
     expect(columns.body).toContain("The COLUMNS header must be one whole number of columns");
     expect((await get("/search?q=s3&width=0")).statusCode).toBe(400);
-    await text.close();
   });
 
   it("answers /lifecycle?within=90 with only the dates of the next 90 days, and 400 for a bad within", async () => {
@@ -112,6 +112,7 @@ describe("the text host", () => {
       catalogue,
       store: await tempStore(),
     });
+    onTestFinished(() => text.close());
     const today = new Date().toISOString().slice(0, 10);
     const horizon = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
     const page = await text.inject("/lifecycle?within=90&format=md");
@@ -122,6 +123,26 @@ describe("the text host", () => {
     const bad = await text.inject("/lifecycle?within=soon&format=md");
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain("within: must be a whole number of days");
+  });
+
+  it("answers /lifecycle?kind=version with version end dates, and shows a service's versions table", async () => {
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: realCatalogue(),
+      store: await tempStore(),
+    });
+    const page = await text.inject("/lifecycle?kind=version&provider=azure&format=md");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("kind version");
+    expect(page.body).toContain("Azure Cache for Redis Tier Enterprise Flash: Retirement");
+    expect((await text.inject("/lifecycle?kind=tier&format=md")).statusCode).toBe(400);
+    const service = await text.inject("/aws/eks?format=md");
+    expect(service.statusCode).toBe(200);
+    expect(service.body).toContain("## Versions and tiers");
+    // Markdown escapes a cell's leading "1." (it would read as a list item): \1.34.
+    expect(service.body).toMatch(
+      /\| \\?1\.34 \| 2025-10-06 \| 2026-12-02 \| 2027-12-02 \| (supported|extended|ended) \|/,
+    );
     await text.close();
   });
 
@@ -131,11 +152,11 @@ describe("the text host", () => {
       catalogue: fixtureCatalogue(),
       store: await tempStore(),
     });
+    onTestFinished(() => text.close());
     const page = await text.inject("/aws/s3?format=md");
     expect(page.body).toContain("- **Verified:** identity 2026-11-25; description 2026-11-25; compliance 2026-11-20");
     expect(page.body).toContain("## Sources\n");
     expect(page.body).toContain("— backs compliance; retrieved 2026-11-20");
-    await text.close();
   });
 });
 
@@ -145,50 +166,47 @@ describe("the text host's protocol", () => {
     const catalogue = fixtureCatalogue();
     const config = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
     const api = await buildApp({ config, catalogue, store, urls: URLS });
+    onTestFinished(() => api.close());
     const text = await buildTextApp({ config, catalogue, store, api, perMinute: 10_000 });
+    onTestFinished(() => text.close());
     return { api, text };
   }
 
   it("answers /v1/* requests refused before routing in the API's Error shape", async () => {
-    const { api, text } = await hosts();
+    const { text } = await hosts();
     await text.listen({ port: 0, host: "127.0.0.1" });
     const base = `http://127.0.0.1:${(text.server.address() as AddressInfo).port}`;
-    try {
-      const shaped = (answer: RawAnswer | "hang", status: number) => {
-        expect(answer).not.toBe("hang");
-        const { headers, body } = answer as RawAnswer;
-        expect(headers["content-type"]).toBe("application/json; charset=utf-8");
-        expect(JSON.parse(body)).toMatchObject({ status, error: expect.any(String) });
-      };
-      // Refused by node's parser: headers over 16 KiB; conflicting framing.
-      shaped(await rawRequest(base, { path: "/v1/services", headers: { "x-big": "a".repeat(20_000) } }), 431);
-      const framing = await socketExchange(
-        base,
-        "GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
-        3000,
-      );
-      expect(framing.answer).toMatch(/^HTTP\/1\.1 400 [^\r]*\r\nContent-Type: application\/json/);
-      // Refused by Fastify before the API sees it: a body over the limit, with the API's own title.
-      const large = await rawRequest(base, {
-        method: "POST",
-        path: "/v1/feedback",
-        headers: { "content-type": "application/json" },
-        body: "x".repeat(70_000),
-      });
-      shaped(large, 413);
-      expect(JSON.parse((large as RawAnswer).body)).toMatchObject({ error: "Payload too large" });
-      shaped(await rawRequest(base, { path: "/v1/%zz" }), 400);
-      // A page of the text host keeps its plain-text errors.
-      const page = await rawRequest(base, { path: "/aws", headers: { "x-big": "a".repeat(20_000) } });
-      expect((page as RawAnswer).headers["content-type"]).toMatch(/^text\/plain/);
-    } finally {
-      await text.close();
-      await api.close();
-    }
+    const shaped = (answer: RawAnswer | "hang", status: number) => {
+      expect(answer).not.toBe("hang");
+      const { headers, body } = answer as RawAnswer;
+      expect(headers["content-type"]).toBe("application/json; charset=utf-8");
+      expect(JSON.parse(body)).toMatchObject({ status, error: expect.any(String) });
+    };
+    // Refused by node's parser: headers over 16 KiB; conflicting framing.
+    shaped(await rawRequest(base, { path: "/v1/services", headers: { "x-big": "a".repeat(20_000) } }), 431);
+    const framing = await socketExchange(
+      base,
+      "GET /v1/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n",
+      3000,
+    );
+    expect(framing.answer).toMatch(/^HTTP\/1\.1 400 [^\r]*\r\nContent-Type: application\/json/);
+    // Refused by Fastify before the API sees it: a body over the limit, with the API's own title.
+    const large = await rawRequest(base, {
+      method: "POST",
+      path: "/v1/feedback",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(70_000),
+    });
+    shaped(large, 413);
+    expect(JSON.parse((large as RawAnswer).body)).toMatchObject({ error: "Payload too large" });
+    shaped(await rawRequest(base, { path: "/v1/%zz" }), 400);
+    // A page of the text host keeps its plain-text errors.
+    const page = await rawRequest(base, { path: "/aws", headers: { "x-big": "a".repeat(20_000) } });
+    expect((page as RawAnswer).headers["content-type"]).toMatch(/^text\/plain/);
   });
 
   it("answers a wrong method on a known page with 405 and Allow, in the request's rendering", async () => {
-    const { api, text } = await hosts();
+    const { text } = await hosts();
     for (const [method, url] of [
       ["POST", "/aws"],
       ["DELETE", "/aws/s3"],
@@ -212,12 +230,10 @@ describe("the text host's protocol", () => {
     expect((await text.inject({ method: "POST", url: "/no-such-provider" })).statusCode).toBe(404);
     const apiPath = await text.inject({ method: "DELETE", url: "/v1/providers" });
     expect(apiPath.headers["content-type"]).toBe("application/json; charset=utf-8");
-    await text.close();
-    await api.close();
   });
 
   it("weighs Accept q-values: a type at q=0 is never sent, the higher q wins", async () => {
-    const { api, text } = await hosts();
+    const { text } = await hosts();
     const typeOf = async (accept: string) =>
       (await text.inject({ url: "/aws", headers: { accept } })).headers["content-type"];
     expect(await typeOf("text/markdown;q=0, text/plain")).toBe("text/plain; charset=utf-8");
@@ -231,16 +247,12 @@ describe("the text host's protocol", () => {
     );
     expect(await typeOf("*/*")).toBe("text/plain; charset=utf-8");
     expect(await typeOf("text/markdown, text/html")).toBe("text/markdown; charset=utf-8");
-    await text.close();
-    await api.close();
   });
 
   it("sends Vary: Accept, Accept-Encoding, COLUMNS on /search (not User-Agent, which splits caches per browser)", async () => {
-    const { api, text } = await hosts();
+    const { text } = await hosts();
     const search = await text.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8" } });
     expect(search.statusCode).toBe(200);
     expect(search.headers.vary).toBe("Accept, Accept-Encoding, COLUMNS");
-    await text.close();
-    await api.close();
   });
 });

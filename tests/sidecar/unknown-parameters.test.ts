@@ -49,7 +49,7 @@ describe("an unknown query parameter on /v1/", () => {
     const response = await app.inject("/v1/lifecycle?provder=gcp&withn=90d&ids=aws-chime");
     expect(response.statusCode).toBe(400);
     expect(response.json().details).toBe(
-      'query: unknown parameters "provder" (did you mean "provider"?), "withn" (did you mean "within"?); this endpoint takes: within, status, provider, ids',
+      'query: unknown parameters "provder" (did you mean "provider"?), "withn" (did you mean "within"?); this endpoint takes: within, status, provider, ids, kind',
     );
   });
 

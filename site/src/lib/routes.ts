@@ -3,6 +3,7 @@ export { lifecycleLabel } from "../../../catalogue/render/pages.ts";
 export {
   categoryPath,
   href,
+  listCalendarPath,
   listPath,
   providerPath,
   servicePath,

@@ -12,7 +12,7 @@ import { API_URL, errorMessage } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
-import { href } from "../../../catalogue/base/urls.ts";
+import { href, servicePath } from "../../../catalogue/base/urls.ts";
 
 const result = document.querySelector<HTMLElement>("[data-compare-result]")!;
 const note = document.querySelector<HTMLElement>("[data-compare-note]")!;
@@ -104,7 +104,7 @@ function draw() {
     th.scope = "col";
     th.dataset.slug = service.slug;
     const link = document.createElement("a");
-    link.href = `/${service.providerId}/${service.slug.slice(service.providerId.length + 1)}`;
+    link.href = servicePath(service);
     link.textContent = service.name;
     const provider = document.createElement("span");
     provider.className = "provider";

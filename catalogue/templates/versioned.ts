@@ -1,0 +1,210 @@
+/**
+ * The attributes of a deployment's resources that name a version a vendor retires: a Lambda
+ * runtime, a Kubernetes version, a database engine's version. Each is read where the template or
+ * plan states it as a literal (a Ref or a variable is not a version), with the service whose
+ * versions it names (by the engine where one type serves several); the version data then says
+ * whether it retires, or that it is not known.
+ */
+import type { DeploymentItem } from "./read.ts";
+
+export interface VersionedAttribute {
+  /** The resource type, and where the resource is (logical id or address). */
+  readonly type: string;
+  readonly from: string;
+  /** The attribute as the template names it, e.g. Properties.Runtime or engine_version. */
+  readonly attribute: string;
+  readonly value: string;
+  /** The catalogue service whose versions the value names. */
+  readonly serviceId: string;
+  /** The value as the version data spells it (the lookup takes 13.7 as of 13 itself). */
+  readonly version: string;
+}
+
+/** How a template spells a version, as the version data spells it; most spell it alike. */
+type Spell = (value: string) => string;
+const asGiven: Spell = (value) => value;
+/** Cloud SQL names engine and version in one: POSTGRES_13 → 13, MYSQL_8_0 → 8.0. */
+const cloudSqlVersion: Spell = (value) => /^[A-Z]+_(\d+(?:_\d+)?)$/.exec(value)?.[1]?.replace("_", ".") ?? value;
+
+interface Rule {
+  readonly kind: DeploymentItem["kind"];
+  readonly type: string;
+  /** Dotted path of the version within the resource's properties (attributes for Terraform). */
+  readonly path: string;
+  /** The service the value belongs to, or the engine attribute and the service per engine. */
+  readonly service: string | { readonly enginePath: string; readonly byEngine: Readonly<Record<string, string>> };
+  readonly spell: Spell;
+}
+
+const RDS_ENGINES = {
+  postgres: "aws-rds-postgresql",
+  mysql: "aws-rds-mysql",
+  mariadb: "aws-rds-mariadb",
+  "aurora-postgresql": "aws-aurora",
+  "aurora-mysql": "aws-aurora",
+};
+const CACHE_ENGINES = { redis: "aws-elasticache", valkey: "aws-elasticache" };
+
+const RULES: readonly Rule[] = [
+  {
+    kind: "cloudformation-type",
+    type: "AWS::Lambda::Function",
+    path: "Runtime",
+    service: "aws-lambda",
+    spell: asGiven,
+  },
+  {
+    kind: "cloudformation-type",
+    type: "AWS::Serverless::Function",
+    path: "Runtime",
+    service: "aws-lambda",
+    spell: asGiven,
+  },
+  {
+    kind: "cloudformation-type",
+    type: "AWS::EKS::Cluster",
+    path: "Version",
+    service: "aws-eks",
+    spell: asGiven,
+  },
+  ...(["AWS::RDS::DBInstance", "AWS::RDS::DBCluster"] as const).map((type): Rule => ({
+    kind: "cloudformation-type",
+    type,
+    path: "EngineVersion",
+    service: { enginePath: "Engine", byEngine: RDS_ENGINES },
+    spell: asGiven,
+  })),
+  ...(["AWS::ElastiCache::CacheCluster", "AWS::ElastiCache::ReplicationGroup"] as const).map((type): Rule => ({
+    kind: "cloudformation-type",
+    type,
+    path: "EngineVersion",
+    service: { enginePath: "Engine", byEngine: CACHE_ENGINES },
+    spell: asGiven,
+  })),
+  { kind: "terraform-type", type: "aws_lambda_function", path: "runtime", service: "aws-lambda", spell: asGiven },
+  { kind: "terraform-type", type: "aws_eks_cluster", path: "version", service: "aws-eks", spell: asGiven },
+  ...(["aws_db_instance", "aws_rds_cluster"] as const).map((type): Rule => ({
+    kind: "terraform-type",
+    type,
+    path: "engine_version",
+    service: { enginePath: "engine", byEngine: RDS_ENGINES },
+    spell: asGiven,
+  })),
+  ...(["aws_elasticache_cluster", "aws_elasticache_replication_group"] as const).map((type): Rule => ({
+    kind: "terraform-type",
+    type,
+    path: "engine_version",
+    service: { enginePath: "engine", byEngine: CACHE_ENGINES },
+    spell: asGiven,
+  })),
+  {
+    kind: "terraform-type",
+    type: "azurerm_kubernetes_cluster",
+    path: "kubernetes_version",
+    service: "azure-kubernetes-service",
+    spell: asGiven,
+  },
+  {
+    kind: "terraform-type",
+    type: "azurerm_postgresql_flexible_server",
+    path: "version",
+    service: "azure-database-for-postgresql",
+    spell: asGiven,
+  },
+  {
+    kind: "terraform-type",
+    type: "azurerm_mysql_flexible_server",
+    path: "version",
+    service: "azure-database-for-mysql",
+    spell: asGiven,
+  },
+  {
+    kind: "terraform-type",
+    type: "google_container_cluster",
+    path: "min_master_version",
+    service: "gcp-gke",
+    spell: asGiven,
+  },
+  {
+    kind: "terraform-type",
+    type: "google_sql_database_instance",
+    path: "database_version",
+    service: {
+      enginePath: "database_version",
+      byEngine: { POSTGRES: "gcp-cloud-sql-postgresql", MYSQL: "gcp-cloud-sql-mysql" },
+    },
+    spell: cloudSqlVersion,
+  },
+  {
+    kind: "azure-type",
+    type: "Microsoft.ContainerService/managedClusters",
+    path: "properties.kubernetesVersion",
+    service: "azure-kubernetes-service",
+    spell: asGiven,
+  },
+  {
+    kind: "azure-type",
+    type: "Microsoft.DBforPostgreSQL/flexibleServers",
+    path: "properties.version",
+    service: "azure-database-for-postgresql",
+    spell: asGiven,
+  },
+  {
+    kind: "azure-type",
+    type: "Microsoft.DBforMySQL/flexibleServers",
+    path: "properties.version",
+    service: "azure-database-for-mysql",
+    spell: asGiven,
+  },
+];
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function at(value: unknown, path: string): unknown {
+  let here = value;
+  for (const key of path.split(".")) {
+    if (!isObject(here) || !Object.hasOwn(here, key)) return undefined;
+    here = here[key];
+  }
+  return here;
+}
+
+/** A literal version: a string or a number (YAML reads 1.29 as a number); anything else is not one. */
+function literal(value: unknown): string | undefined {
+  if (typeof value === "string" && value.trim() !== "" && !value.includes("${")) return value.trim();
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/**
+ * The versioned attributes of one resource: `properties` is a CloudFormation resource's
+ * Properties, an ARM resource itself, or a Terraform resource's attribute values.
+ */
+export function versionedAttributes(
+  kind: DeploymentItem["kind"],
+  type: string,
+  properties: unknown,
+  from: string,
+): VersionedAttribute[] {
+  const found: VersionedAttribute[] = [];
+  for (const rule of RULES) {
+    if (
+      rule.kind !== kind ||
+      (kind === "azure-type" ? rule.type.toLowerCase() !== type.toLowerCase() : rule.type !== type)
+    )
+      continue;
+    const value = literal(at(properties, rule.path));
+    if (value === undefined) continue;
+    let serviceId: string | undefined;
+    if (typeof rule.service === "string") serviceId = rule.service;
+    else {
+      const engine = literal(at(properties, rule.service.enginePath)) ?? "";
+      // Cloud SQL names the engine in the version itself (POSTGRES_13).
+      serviceId = rule.service.byEngine[rule.service.enginePath === rule.path ? (engine.split("_")[0] ?? "") : engine];
+    }
+    if (serviceId === undefined) continue;
+    found.push({ type, from, attribute: rule.path, value, serviceId, version: rule.spell(value) });
+  }
+  return found;
+}
