@@ -305,27 +305,18 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     problems,
     (path) => readYaml(path, problems),
   );
+  // What the vendored inventories read of each service: its provider and policy identifiers.
+  const identified = [...entries].map(([slug, { providerId, entry }]) => ({
+    slug,
+    providerId,
+    policyIdentifiers: entry.policyIdentifiers,
+  }));
   // Plus what the vendors' resource schemas say each service's own resources need to deploy.
-  const fromSchemas = cloudFormationDependencies(
-    inventoryDirOf(dataDir),
-    [...entries].map(([slug, { providerId, entry }]) => ({
-      slug,
-      providerId,
-      policyIdentifiers: entry.policyIdentifiers,
-    })),
-    problems,
-  );
+  const fromSchemas = cloudFormationDependencies(inventoryDirOf(dataDir), identified, problems);
   const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
   for (const [slug, groups] of Object.entries(fromSchemas))
     dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
-  const regionsOfEndpoints = endpointRegions(
-    inventoryDirOf(dataDir),
-    [...entries].map(([slug, { providerId, entry }]) => ({
-      slug,
-      providerId,
-      policyIdentifiers: entry.policyIdentifiers,
-    })),
-  );
+  const regionsOfEndpoints = endpointRegions(inventoryDirOf(dataDir), identified);
   const versions = readVersions(
     dataDir,
     {
