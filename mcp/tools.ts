@@ -131,7 +131,7 @@ const FORMAT_ONLY: Record<string, readonly (typeof POLICY_FORMATS)[number][]> = 
 export const TOOLS: readonly ToolSpec[] = [
   tool({
     name: "search_services",
-    description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status, free tier, compliance programmes (all required) or the provider's head-office jurisdiction (any of those given); questions in English, German, French, Italian, Spanish or Dutch. When nothing matches, search.unmatchedWords names the words no service has and search.nearestJobs the nearest equivalence groups (get them with catalogue://equivalents/{id}). Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
+    description: `Search and filter the catalogue's services (GET /v1/services): free text over names, aliases, tags and descriptions in relevance order, typo-tolerant; filter by provider id, category id, lifecycle status, free tier, compliance programmes (all required), the provider's head-office jurisdiction, or the regions or countries a service runs in (any of those given); questions in English, German, French, Italian, Spanish or Dutch. When nothing matches, search.unmatchedWords names the words no service has and search.nearestJobs the nearest equivalence groups (get them with catalogue://equivalents/{id}). Paged: 1 to ${SEARCH_MAX_LIMIT} per page (default ${SEARCH_LIMIT}).`,
     input: {
       // The API bounds q by the URL's length; a tool call has no URL, so the bound is explicit.
       query: z.string().max(MAX_URL_LENGTH).optional().meta({ description: ServicesQuery.shape.q.description! }),
@@ -150,6 +150,14 @@ export const TOOLS: readonly ToolSpec[] = [
         description:
           'Head-office jurisdictions as the catalogue records them (ISO 3166-1 alpha-2, EU for an EU/EEA member state; case-insensitive, e.g. ["EU", "CH"]): only services of providers in any of them; one no provider has is refused with those recorded',
       }),
+      region: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
+        description:
+          'Region ids, case-insensitive (e.g. ["eu-central-1", "eusc-de-east-1"]): only services running in any of them (get_service regions); an unknown id is refused with the nearest',
+      }),
+      country: z.array(z.string().min(2).max(2)).min(1).max(MAX_LIST_FILTER).optional().meta({
+        description:
+          'ISO 3166-1 alpha-2 countries (e.g. ["DE"]): only services running in a region in any of them; one no region is in is refused with those there are',
+      }),
       page: ServicesQuery.shape.page,
       // The API pages up to 200; 25 rows are what fit beside an assistant's work (mcp/fit.ts).
       limit: z
@@ -160,7 +168,10 @@ export const TOOLS: readonly ToolSpec[] = [
         .default(SEARCH_LIMIT)
         .meta({ description: `Page size, 1 to ${SEARCH_MAX_LIMIT} (default ${SEARCH_LIMIT}); page for more` }),
     },
-    request: ({ query, freeTier, provider, category, compliance, jurisdiction, ...rest }, catalogue) => ({
+    request: (
+      { query, freeTier, provider, category, compliance, jurisdiction, region, country, ...rest },
+      catalogue,
+    ) => ({
       operationId: "listServices",
       query: defined({
         ...rest,
@@ -168,6 +179,8 @@ export const TOOLS: readonly ToolSpec[] = [
         freeTier: flag(freeTier),
         compliance: compliance?.join(","),
         jurisdiction: jurisdiction?.join(","),
+        region: region?.join(","),
+        country: country?.join(","),
         provider: provider === undefined ? undefined : resolveProvider(catalogue, provider),
         category: category === undefined ? undefined : resolveCategory(catalogue, category),
       }),
@@ -229,8 +242,15 @@ export const TOOLS: readonly ToolSpec[] = [
         .max(MAX_EXPOSURE_IDS)
         .optional()
         .meta({ description: `Per-service rows shown (default ${EXPOSURE_ROWS}); the totals count every service` }),
+      regions: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
+        description:
+          'Where the data sits: region ids (e.g. ["eu-central-1"]); region countries become those of these regions each service runs in; the parent company\'s jurisdiction still reaches the data',
+      }),
     },
-    request: ({ ids }) => ({ operationId: "getExposure", query: { ids: ids.join(",") } }),
+    request: ({ ids, regions }) => ({
+      operationId: "getExposure",
+      query: defined({ ids: ids.join(","), regions: regions?.join(",") }),
+    }),
     fit: (answer: ExposureReportT, { servicesLimit }) => fitExposure(answer, servicesLimit),
     output: ExposureReport.extend({ omitted: Omitted.optional() }),
   }),

@@ -11,6 +11,7 @@ import { versionLines, versionStatusProblems } from "../catalogue/quality/versio
 import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
 import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../catalogue/quality/words-sources.ts";
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
+import { locationLines, locationProblems } from "../catalogue/quality/locations.ts";
 import { otherProductProblems } from "../catalogue/quality/other-product-sources.ts";
 import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
@@ -170,6 +171,8 @@ try {
     `Vendor inventories: ${inventories.reports.length} (items mapped to a service, excluded with a reason, unreconciled)`,
   );
   for (const line of coverageLines(inventories.reports)) console.log(`  ${line}`);
+  console.log("Locations: services' regions per provider (per service from vendor data, or provider level), regions");
+  for (const line of locationLines(catalogue)) console.log(`  ${line}`);
   const problems = [
     ...qualityProblems(catalogue, report),
     ...swept.flatMap(([term, row]) =>
@@ -187,6 +190,7 @@ try {
     ...unsourcedProblems(catalogue),
     ...wordsProblems(words),
     ...communitySourceProblems(catalogue),
+    ...locationProblems(catalogue),
     // Issue 100: a source for a service's identity or description that is another product's page.
     ...otherProductProblems(catalogue),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.

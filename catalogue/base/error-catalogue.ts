@@ -67,6 +67,14 @@ export const ERRORS = {
     status: 400,
     when: "A jurisdiction filter names no head-office jurisdiction the catalogue records; details list those it does.",
   },
+  "Unknown region": {
+    status: 400,
+    when: "A region filter (services' region, exposure's regions) names no region id of any provider; details give the nearest.",
+  },
+  "Unknown country": {
+    status: 400,
+    when: "GET /v1/services's country names no country a provider region is in; details list those there are.",
+  },
   "Unknown category": { status: 400, when: "An MCP tool's category argument names no category." },
   "Unknown compliance programme": {
     status: 400,

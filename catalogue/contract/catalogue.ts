@@ -22,7 +22,8 @@ import {
 } from "../lifecycle/lifecycle.ts";
 import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
-import { listServices, pageCount, serviceDetail } from "../search/query.ts";
+import { listItems, listServices, pageCount, serviceDetail } from "../search/query.ts";
+import { regionFilterOf } from "../search/location-filters.ts";
 import {
   Category,
   ChangeHistory,
@@ -106,7 +107,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/services",
     summary: "Search and filter services",
     description:
-      "Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance and jurisdiction take comma-separated, case-insensitive lists: every programme of compliance is required, any jurisdiction of jurisdiction matches. A bad page or limit, an unknown compliance programme or jurisdiction, or a parameter this endpoint does not take, is a 400.",
+      "Services ordered by provider then name, or by relevance when q is given. Filters combine (each one more condition); compliance, jurisdiction, region and country take comma-separated, case-insensitive lists: every programme of compliance is required, any value of the others matches. A bad page or limit, an unknown compliance programme, jurisdiction, region or country, or a parameter this endpoint does not take, is a 400.",
     tag: "Catalogue",
     query: ServicesQuery,
     response: { status: 200, schema: ServiceList, contentType: "application/json" },
@@ -343,14 +344,23 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     summary: "Jurisdictional exposure scorecard",
     description: `Head-office jurisdictions, region countries, US-headquartered share, sovereign and EU-resident-only counts for up to ${MAX_EXPOSURE_IDS} services. Procurement triage, not legal advice.`,
     tag: "Catalogue",
-    query: z.object({ ids: slugList(MAX_EXPOSURE_IDS) }),
+    query: z.object({
+      ids: slugList(MAX_EXPOSURE_IDS),
+      regions: z.string().optional().meta({
+        description:
+          "Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)",
+        example: "eu-central-1,eusc-de-east-1",
+      }),
+    }),
     response: { status: 200, schema: ExposureReport, contentType: "application/json" },
     errors: [400],
     cache: "public",
     pure: true,
     example: { request: "GET /v1/exposure?ids=aws-s3,ovhcloud-object-storage" },
-    handler: (c, { query }) => ({
-      body: exposureReport(c.catalogue, parseIdList(c.catalogue, query.ids, MAX_EXPOSURE_IDS)),
-    }),
+    handler: (c, { query }) => {
+      const ids = parseIdList(c.catalogue, query.ids, MAX_EXPOSURE_IDS);
+      const regions = query.regions === undefined ? undefined : regionFilterOf(c.catalogue, listItems(query.regions));
+      return { body: exposureReport(c.catalogue, ids, regions && regions.size > 0 ? regions : undefined) };
+    },
   }),
 ];

@@ -6,6 +6,10 @@ import type { ExposureReportT, ProviderFileT } from "../schema/index.ts";
 export const EXPOSURE_DISCLAIMER =
   "Procurement triage, not legal advice. The figures describe where providers are headquartered and where their public regions are; they do not assess contracts, data flows, encryption, or which laws apply to your data. Consult counsel before relying on them.";
 
+/** Said when the scorecard is placed in regions: where the data sits does not change who can be compelled. */
+export const REGIONS_DISCLAIMER =
+  "Regions place the data, not the company: the provider's parent company, and the jurisdiction of its head office, still reach the data in every region it operates, a European region included.";
+
 const percentage = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
 
 function counts(keys: Iterable<string>, whole: number) {
@@ -18,7 +22,7 @@ function counts(keys: Iterable<string>, whole: number) {
 
 /** What the scorecard reads of a catalogue (a full Catalogue is one; the site's exit plans pass theirs). */
 export interface ExposureCatalogue {
-  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service">>;
+  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service"> & Partial<Pick<ServiceRecord, "regions">>>;
   readonly providerById: ReadonlyMap<
     string,
     {
@@ -56,10 +60,21 @@ function operatorsOf(
     });
 }
 
-export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly string[]): ExposureReportT {
+/**
+ * The scorecard of a selection; with `regions` (lower-case region ids), each service's region
+ * countries are those of the asked regions it runs in (ServiceRecord.regions), where its data sits,
+ * rather than every country its provider has a region in.
+ */
+export function exposureReport(
+  catalogue: ExposureCatalogue,
+  slugs: readonly string[],
+  regions?: ReadonlySet<string>,
+): ExposureReportT {
   const rows = slugs.map((slug) => {
-    const service = catalogue.bySlug.get(slug)!.service;
+    const record = catalogue.bySlug.get(slug)!;
+    const service = record.service;
     const provider = catalogue.providerById.get(service.providerId)!;
+    const placed = regions ? (record.regions ?? []).filter(({ id }) => regions.has(id.toLowerCase())) : undefined;
     return {
       slug,
       name: service.name,
@@ -67,7 +82,10 @@ export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly str
       headOfficeCountry: provider.file.headOffice.country,
       jurisdiction: provider.file.jurisdiction,
       controllingCountry: provider.file.controllingCountry,
-      regionCountries: [...provider.regionCountries],
+      regionCountries: placed
+        ? [...new Set(placed.map(({ country }) => country))].sort()
+        : [...provider.regionCountries],
+      ...(placed ? { dataRegions: placed.map(({ id }) => id) } : {}),
       usHeadquartered: provider.file.headOffice.country === "US",
       sovereignOption: provider.sovereignOption,
       euResidentOnly: provider.euResidentOnly,
@@ -104,6 +122,12 @@ export function exposureReport(catalogue: ExposureCatalogue, slugs: readonly str
     sovereignOptionCount: rows.filter((row) => row.sovereignOption).length,
     euResidentOnlyCount: rows.filter((row) => row.euResidentOnly).length,
     services: rows,
-    disclaimer: EXPOSURE_DISCLAIMER,
+    ...(regions
+      ? {
+          regions: [...regions],
+          notInRegions: rows.filter((row) => row.dataRegions?.length === 0).map((row) => row.slug),
+        }
+      : {}),
+    disclaimer: regions ? `${EXPOSURE_DISCLAIMER} ${REGIONS_DISCLAIMER}` : EXPOSURE_DISCLAIMER,
   };
 }

@@ -33,6 +33,8 @@ import {
   type VersionMap,
 } from "../schema/index.ts";
 import { copiedServiceFields } from "../schema/service-fields.ts";
+import type { EndpointRegionData, RegionT, ServiceRegionT } from "../schema/index.ts";
+import { endpointOf, publicRegions, serviceRegions } from "./regions.ts";
 
 export interface EquivalenceGroup {
   readonly id: string;
@@ -70,6 +72,8 @@ export interface ServiceRecord {
   /** Slugs of equivalent services on other providers, ordered by provider then name. */
   readonly equivalentSlugs: readonly string[];
   readonly groupIds: readonly string[];
+  /** Where it runs: per region its country and level (regions.ts). */
+  readonly regions: readonly ServiceRegionT[];
 }
 
 export interface ProviderRecord {
@@ -78,6 +82,8 @@ export interface ProviderRecord {
   readonly regionCountries: readonly string[];
   readonly sovereignOption: boolean;
   readonly euResidentOnly: boolean;
+  /** Its regions as the API shows them: with operator and, for AWS, partition. */
+  readonly regions: readonly RegionT[];
 }
 
 export interface Catalogue {
@@ -122,6 +128,8 @@ export interface CatalogueSource {
   readonly searchWords?: SearchWordsFileT;
   /** Per job the capabilities that decide a migration, per service which it has (data/capabilities.yaml, 1.11.0). */
   readonly capabilities?: CapabilitiesFileT;
+  /** AWS services' regions from the vendored endpoint metadata (absent in older builds). */
+  readonly endpointRegions?: EndpointRegionData;
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
@@ -162,8 +170,8 @@ export function dataDate(
   return `${newest}T00:00:00.000Z`;
 }
 
-/** Indexes validated data into the immutable Catalogue every face uses. */
-export function assembleCatalogue(source: CatalogueSource): Catalogue {
+/** Each provider's record, by id in id order, with its public regions (regions.ts). */
+function providerRecords(source: CatalogueSource): Map<string, ProviderRecord> {
   const providerById = new Map<string, ProviderRecord>();
   for (const file of [...source.providers].sort((a, b) => a.id.localeCompare(b.id))) {
     const sovereignOption = isSovereignOption(file);
@@ -181,12 +189,21 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
       controllingCountry: file.controllingCountry,
       sovereignOption,
       euResidentOnly,
-      regions: file.regions,
+      regions: publicRegions(file, source.endpointRegions?.partitionOf),
     };
     const regionCountries = [...new Set(file.regions.map((region) => region.country))].sort();
-    providerById.set(file.id, deepFreeze({ provider, file, regionCountries, sovereignOption, euResidentOnly }));
+    providerById.set(
+      file.id,
+      deepFreeze({ provider, file, regionCountries, sovereignOption, euResidentOnly, regions: provider.regions ?? [] }),
+    );
   }
 
+  return providerById;
+}
+
+/** Indexes validated data into the immutable Catalogue every face uses. */
+export function assembleCatalogue(source: CatalogueSource): Catalogue {
+  const providerById = providerRecords(source);
   const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
   const services = source.services
     .map(({ providerId, entry }) => toService(providerId, entry))
@@ -222,6 +239,14 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         ...(entry.lineage ? { lineage: entry.lineage } : {}),
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
+        // A retired service runs nowhere, whatever an SDK's metadata still lists.
+        regions:
+          service.lifecycle?.status === "retired"
+            ? []
+            : serviceRegions(
+                providerById.get(service.providerId)?.regions ?? [],
+                endpointOf(source.endpointRegions, service.slug),
+              ),
       }),
     );
   }

@@ -11,6 +11,7 @@ import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
 import { readDependencies } from "../dependencies/dependencies.node.ts";
 import { cloudFormationDependencies } from "../inventory/cloudformation.node.ts";
 import { inventoryDirOf } from "../inventory/load.node.ts";
+import { endpointRegions } from "../inventory/endpoint-regions.node.ts";
 import { issueLines, issuePath } from "../base/issues.ts";
 import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
@@ -322,19 +323,18 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     problems,
     (path) => readYaml(path, problems),
   );
+  // What the vendored inventories read of each service: its provider and policy identifiers.
+  const identified = [...entries].map(([slug, { providerId, entry }]) => ({
+    slug,
+    providerId,
+    policyIdentifiers: entry.policyIdentifiers,
+  }));
   // Plus what the vendors' resource schemas say each service's own resources need to deploy.
-  const fromSchemas = cloudFormationDependencies(
-    inventoryDirOf(dataDir),
-    [...entries].map(([slug, { providerId, entry }]) => ({
-      slug,
-      providerId,
-      policyIdentifiers: entry.policyIdentifiers,
-    })),
-    problems,
-  );
+  const fromSchemas = cloudFormationDependencies(inventoryDirOf(dataDir), identified, problems);
   const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
   for (const [slug, groups] of Object.entries(fromSchemas))
     dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
+  const regionsOfEndpoints = endpointRegions(inventoryDirOf(dataDir), identified);
   const versions = readVersions(
     dataDir,
     {
@@ -375,6 +375,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),
     ...(capabilities ? { capabilities } : {}),
+    ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { heading, link, paragraph, type Block, type Doc, type Inline } from "../
 import { policyIdentifierRows } from "./identifiers.ts";
 import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";
 import { shownSections, type ServiceSectionId } from "./sections.ts";
+import { regionsSection } from "./regions.ts";
 import { versionTables } from "./versions.ts";
 import { SERVICE_FIELD_ROWS, shownFieldValue } from "../schema/service-fields.ts";
 
@@ -216,6 +217,10 @@ const SECTION_BLOCKS: Record<ServiceSectionId, SectionBlocks> = {
     { kind: "fields", rows: policyIdentifierRows(record(catalogue, slug).policyIdentifiers) },
   ],
   terraform: terraformBlocks,
+  regions: (catalogue, slug) => {
+    const { level, rows } = regionsSection(catalogue, slug);
+    return [paragraph(level), { kind: "fields", rows: rows.map(([country, ids]) => [country, [ids]]) }];
+  },
   equivalents: equivalentBlocks,
   dependencies: dependencyBlocks,
   sources: sourcesBlocks,

@@ -61,10 +61,12 @@ export const SearchWordsFile = z
           words: z.array(z.string().min(1)).min(1),
           jurisdictions: z.array(z.string().min(2)).optional(),
           country: CountryCode.optional(),
+          /** A region id: the services running there (ServiceDetail.regions), e.g. the AWS European Sovereign Cloud's. */
+          region: z.string().min(1).optional(),
         })
         .strict()
-        .refine((place) => Boolean(place.jurisdictions) !== Boolean(place.country), {
-          message: "a place has jurisdictions or a country, not both",
+        .refine((place) => [place.jurisdictions, place.country, place.region].filter(Boolean).length === 1, {
+          message: "a place has one of jurisdictions, a country or a region",
         }),
     ),
     /** Words and phrases (other languages, shorthand, plain needs) read as the catalogue's words. */
@@ -91,7 +93,7 @@ export const ProviderFile = z
     headOffice: HeadOffice,
     jurisdiction: z.string().regex(/^(?:[A-Z]{2})$/, "must be an ISO 3166-1 alpha-2 code, or EU"),
     controllingCountry: CountryCode,
-    regions: z.array(Region).min(1),
+    regions: z.array(Region.omit({ partition: true })).min(1),
   })
   .strict();
 

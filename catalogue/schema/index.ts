@@ -12,6 +12,7 @@ export * from "./data-files.ts";
 export * from "./documents.ts";
 export * from "./exit-plan.ts";
 export * from "./identifiers.ts";
+export * from "./locations.ts";
 export * from "./operations.ts";
 export * from "./deployment-check.ts";
 export * from "./policy-documents.ts";

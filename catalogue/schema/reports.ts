@@ -84,7 +84,21 @@ export const ExposureRow = z
     headOfficeCountry: z.string().meta(d("Provider head-office country")),
     jurisdiction: z.string().meta(d("Provider head-office jurisdiction (ISO code, or EU)")),
     controllingCountry: z.string().meta(d("Country of the ultimate controlling parent")),
-    regionCountries: z.array(z.string()).meta(d("Countries the provider's public regions are in")),
+    regionCountries: z
+      .array(z.string())
+      .meta(
+        d(
+          "Countries the provider's public regions are in; with the request's regions, the countries of those regions the service runs in (where its data sits)",
+        ),
+      ),
+    dataRegions: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "Only with the request's regions: those of them the service runs in (ServiceDetail.regions); empty when it runs in none (added in 1.11.0)",
+        ),
+      ),
     usHeadquartered: z.boolean().meta(d("True when the head office is in the United States")),
     sovereignOption: z.boolean().meta(d("Provider is a sovereign option (see Provider.sovereignOption)")),
     euResidentOnly: z.boolean().meta(d("Provider is EU-resident-only (see Provider.euResidentOnly)")),
@@ -158,6 +172,18 @@ export const ExposureReport = z
     sovereignOptionCount: z.number().int().meta(d("Number of selected services that are sovereign options")),
     euResidentOnlyCount: z.number().int().meta(d("Number of selected services that are EU-resident-only options")),
     services: z.array(ExposureRow).meta(d("Per-service rows, in request order")),
+    regions: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "The regions asked (GET /v1/exposure?regions=), lower-case, when the scorecard is placed in them (added in 1.11.0)",
+        ),
+      ),
+    notInRegions: z
+      .array(z.string())
+      .optional()
+      .meta(d("With regions: slugs of the selected services that run in none of them (added in 1.11.0)")),
     disclaimer: z.string().meta(d("States that the report is procurement triage, not legal advice")),
   })
   .meta({ id: "ExposureReport", description: "GET /v1/exposure: the jurisdictional exposure scorecard" });

@@ -43,6 +43,16 @@ export const ServicesQuery = z.object({
       "Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)",
     example: "EU,CH",
   }),
+  region: z.string().optional().meta({
+    description:
+      "Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)",
+    example: "eu-central-1,eusc-de-east-1",
+  }),
+  country: z.string().optional().meta({
+    description:
+      "Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)",
+    example: "DE,FR",
+  }),
   page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
   limit: z.coerce
     .number()

@@ -6,6 +6,7 @@ import { KeyDifference } from "./capabilities.ts";
 import { z } from "zod";
 import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
+import { ServiceRegion } from "./locations.ts";
 import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 import { serviceApiFields } from "./service-fields.ts";
 import { ServiceVersions } from "./versions.ts";
@@ -41,6 +42,24 @@ export const Region = z
       .meta(
         d(
           "The provider's market the region belongs to, where the provider runs its regions as separate markets: mainland-china (regions in mainland China, under Chinese law and its rules such as ICP filing), eu-sovereign (a separate EU sovereign partition with its own accounts, e.g. the AWS European Sovereign Cloud), global (the provider's other regions, Hong Kong included). Set on every region of such a provider and on none of the others' (added in 1.6.0)",
+        ),
+      ),
+    operator: z
+      .string()
+      .min(1)
+      .optional()
+      .meta(
+        d(
+          "The legal entity that operates the region, as the provider publishes it; in the API, the provider's operating company (headOffice.company) unless the data names another for this region, and absent for a region of a separate market (eu-sovereign, mainland-china) whose entity the catalogue cannot name from the provider's own pages (added in 1.11.0)",
+        ),
+      ),
+    partition: z
+      .string()
+      .min(1)
+      .optional()
+      .meta(
+        d(
+          "AWS only: the partition the region is in (aws, aws-eusc…), from AWS's SDK endpoint metadata; API only, never in a data file (added in 1.11.0)",
         ),
       ),
   })
@@ -324,6 +343,14 @@ export const ServiceDetail = Service.extend({
         "Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0)",
       ),
     ),
+  regions: z
+    .array(ServiceRegion)
+    .optional()
+    .meta(
+      d(
+        "Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0)",
+      ),
+    ),
   // Rules of their own (data/versions/, statuses computed), so not a row of service-fields.ts.
   versions: ServiceVersions.optional().meta(
     d(
@@ -534,6 +561,7 @@ export const BuildManifest = z
   .meta({ id: "BuildManifest", description: "GET /manifest.json: what a mirror fetches and checks" });
 
 export type ProviderT = z.infer<typeof Provider>;
+export type RegionT = z.infer<typeof Region>;
 export type CategoryT = z.infer<typeof Category>;
 export type ServiceT = z.infer<typeof Service>;
 export type ServiceDetailT = z.infer<typeof ServiceDetail>;

@@ -8,6 +8,7 @@ import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../schema/index.ts";
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
+import { countryFilterOf, regionFilterOf, runsIn } from "./location-filters.ts";
 import { providerWideProgrammes } from "../compliance/compliance.ts";
 import { serviceVersionsOf } from "../versions/versions.ts";
 
@@ -80,6 +81,8 @@ export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefin
 export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
   const compliance = complianceFilterOf(catalogue, query.compliance);
   const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
+  const regions = regionFilterOf(catalogue, listItems(query.region));
+  const countries = countryFilterOf(catalogue, listItems(query.country));
   const q = query.q?.trim();
   const outcome = q ? serviceSearch(catalogue).search(q) : undefined;
   const ordered = outcome ? outcome.slugs.map((slug) => catalogue.bySlug.get(slug)!.service) : catalogue.services;
@@ -91,7 +94,8 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
       (compliance.length === 0 || holdsEvery(catalogue, service, compliance)) &&
       (jurisdictions.size === 0 ||
-        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")),
+        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")) &&
+      runsIn(catalogue, service.slug, regions, countries),
   );
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
@@ -207,6 +211,7 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
       : {}),
     ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
+    ...(record.regions.length > 0 ? { regions: [...record.regions] } : {}),
     ...versionsOf(record.versions, catalogue.lastUpdated.slice(0, 10)),
   };
 }

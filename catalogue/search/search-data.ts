@@ -33,6 +33,8 @@ export interface SearchDoc {
   readonly subServices: readonly (readonly [string, string])[];
   /** The data's prior for this service among equally good matches (higher first). */
   readonly prior: number;
+  /** The regions a place word names (search-words.yaml) that the service runs in; absent when none. */
+  readonly placeRegions?: readonly string[];
 }
 
 export interface SearchData {
@@ -104,6 +106,15 @@ export function searchData(catalogue: Catalogue): SearchData {
     }))
     .sort((a, b) => b.size - a.size || a.id.localeCompare(b.id));
   const groupPosition = new Map(catalogue.groups.map((group, i) => [group.id, i]));
+  // Only the regions a place names ship with the docs: the search data stays small.
+  const placeRegions = new Set(
+    (catalogue.source.searchWords?.places ?? []).flatMap((place) => (place.region ? [place.region] : [])),
+  );
+  const placeRegionsOf = (slug: string) =>
+    catalogue.bySlug
+      .get(slug)!
+      .regions.map(({ id }) => id)
+      .filter((id) => placeRegions.has(id));
   return {
     providers,
     words: compileSearchWords(catalogue.source.searchWords),
@@ -119,6 +130,7 @@ export function searchData(catalogue: Catalogue): SearchData {
       description: service.description ?? "",
       subServices: catalogue.bySlug.get(service.slug)!.subServices.map(({ name, kind }) => [name, kind] as const),
       prior: roundedPrior(catalogue.bySlug.get(service.slug)!),
+      ...(placeRegionsOf(service.slug).length > 0 ? { placeRegions: placeRegionsOf(service.slug) } : {}),
     })),
   };
 }

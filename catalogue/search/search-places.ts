@@ -56,8 +56,14 @@ export class SearchPlaces {
   /** The results in a place: providers based there (or under its jurisdictions) first, then those with a region there. */
   inPlace(slugs: readonly string[], place: Place | undefined): string[] {
     if (!place) return [...slugs];
-    const tiers = slugs.map((slug) => ({ slug, tier: this.placeTier(this.docBySlug(slug).provider, place) }));
+    const tiers = slugs.map((slug) => ({ slug, tier: this.serviceTier(slug, place) }));
     return [2, 1].flatMap((tier) => tiers.filter((entry) => entry.tier === tier).map(({ slug }) => slug));
+  }
+
+  /** A service's tier in a place: a region place holds the services running there (2), else its provider's tier. */
+  serviceTier(slug: string, place: Place | undefined): number {
+    if (place?.region) return this.docBySlug(slug).placeRegions?.includes(place.region) ? 2 : 0;
+    return this.placeTier(this.docBySlug(slug).provider, place);
   }
 
   /** 2: the provider is based in the place (or under its jurisdictions); 1: it has a region there; 0: neither. */

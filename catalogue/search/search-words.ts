@@ -55,6 +55,8 @@ function sameWord(word: string, phraseWord: string): boolean {
 export interface Place {
   readonly jurisdictions?: readonly string[];
   readonly country?: string;
+  /** A region id: the services running there (SearchDoc.placeRegions). */
+  readonly region?: string;
 }
 
 /** The compiled form the search ships (JSON): every word already tokenised. */
@@ -88,12 +90,22 @@ export function compileSearchWords(file: SearchWordsFileT | undefined): SearchWo
   return {
     stopWords: [...new Set(Object.values(file.stopWords).flat().flatMap(tokenize))],
     alternativeWords: [...new Set(file.alternativeWords.flatMap(tokenize))],
-    places: file.places.flatMap(({ words, jurisdictions, country }) =>
-      words.map(
-        (word) =>
-          [tokenize(word), { ...(jurisdictions ? { jurisdictions } : {}), ...(country ? { country } : {}) }] as const,
-      ),
-    ),
+    // Longest first, so "european sovereign cloud" is read before "european" (same first word).
+    places: file.places
+      .flatMap(({ words, jurisdictions, country, region }) =>
+        words.map(
+          (word) =>
+            [
+              tokenize(word),
+              {
+                ...(jurisdictions ? { jurisdictions } : {}),
+                ...(country ? { country } : {}),
+                ...(region ? { region } : {}),
+              },
+            ] as const,
+        ),
+      )
+      .sort((a, b) => b[0].length - a[0].length),
     phrases,
   };
 }

@@ -255,7 +255,7 @@ export class ServiceSearch {
     ask: { named: ReadonlySet<string>; alternative: boolean; place: Place | undefined },
   ): string[] {
     const product = this.productNamed(ordered, reading);
-    const inPlace = (slug: string) => this.places.placeTier(this.places.docBySlug(slug).provider, ask.place) > 0;
+    const inPlace = (slug: string) => this.places.serviceTier(slug, ask.place) > 0;
     if (product.length > 0) {
       const foreign =
         ask.named.size > 0 && product.every((slug) => !ask.named.has(this.places.docBySlug(slug).provider));

@@ -402,7 +402,7 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
       ["/v1/services/aws-s3?format=md", "format"],
       ["/v1/services?jurisdictions=EU", "jurisdictions"],
       ["/v1/services?page=2&regions=eu", "regions"],
-      ["/v1/exposure?ids=aws-s3&regions=eu-central-1", "regions"],
+      ["/v1/exposure?ids=aws-s3&region=eu-central-1", "region"],
     ] as const)
       for (const host of [api, text]) {
         const response = await fetch(`${host}${path}`);

@@ -133,6 +133,16 @@ export const VALID: readonly ToolCase[] = [
     api: { url: "/v1/services?jurisdiction=EU,ch&page=2&limit=10" },
   },
   {
+    tool: "search_services",
+    args: { region: ["eusc-de-east-1"], country: ["de"], limit: 5 },
+    api: { url: "/v1/services?region=eusc-de-east-1&country=de&limit=5" },
+  },
+  {
+    tool: "exposure_scorecard",
+    args: { ids: storage, regions: ["eu-central-1", "europe-west3"] },
+    api: { url: `/v1/exposure?ids=${storage.join(",")}&regions=eu-central-1,europe-west3` },
+  },
+  {
     tool: "lifecycle_upcoming",
     args: { ids: ["aws-chime", "aws-cloud-directory", "aws-ec2"], limit: 100 },
     api: { url: "/v1/lifecycle?ids=aws-chime,aws-cloud-directory,aws-ec2" },
@@ -196,6 +206,12 @@ export const INVALID: readonly ToolCase[] = [
   },
   { tool: "no_such_tool", args: {}, says: /no_such_tool/ },
   { tool: "search_services", args: { jurisdiction: ["DE"] }, api: { url: "/v1/services?jurisdiction=DE" } },
+  { tool: "search_services", args: { region: ["eu-centrl-1"] }, api: { url: "/v1/services?region=eu-centrl-1" } },
+  {
+    tool: "exposure_scorecard",
+    args: { ids: storage, regions: ["mars-1"] },
+    api: { url: `/v1/exposure?ids=${storage.join(",")}&regions=mars-1` },
+  },
   { tool: "search_services", args: { compliance: ["secnum"] }, api: { url: "/v1/services?compliance=secnum" } },
   { tool: "lifecycle_upcoming", args: { ids: ["aws-chimes"] }, api: { url: "/v1/lifecycle?ids=aws-chimes" } },
 ];

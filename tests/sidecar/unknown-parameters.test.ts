@@ -1,6 +1,6 @@
 /**
  * Filters ignored in silence (1.11.0: ?jurisdiction=EU answered all 1,677 services, /v1/exposure
- * ignored ?regions=): a query parameter a /v1/ row does not take is a 400 in the Error shape naming
+ * ignored ?regions=, which it now takes): a query parameter a /v1/ row does not take is a 400 in the Error shape naming
  * it, the nearest one the row takes and every one it takes — from the computed route, from the
  * route of a built file (npm start, a mirror), and through nginx, whose static locations send such
  * a query to a sidecar (docs/decisions.md#closed-queries).
@@ -14,7 +14,8 @@ import { BuiltFiles } from "../../sidecar/files.ts";
 import { build, fixtureCatalogue, URLS } from "../helpers/app.ts";
 import { fakeBuild } from "../helpers/fake-build.ts";
 
-const SERVICES_TAKES = "provider, category, q, freeTier, lifecycle, compliance, jurisdiction, page, limit";
+const SERVICES_TAKES =
+  "provider, category, q, freeTier, lifecycle, compliance, jurisdiction, region, country, page, limit";
 
 describe("an unknown query parameter on /v1/", () => {
   it("answers /v1/services?jurisdictions=EU with a 400 naming it, the nearest parameter and every one", async () => {
@@ -32,14 +33,14 @@ describe("an unknown query parameter on /v1/", () => {
     );
   });
 
-  it("answers /v1/exposure?regions= with a 400 rather than a scorecard that ignored the regions", async () => {
+  it("answers /v1/exposure?region= with a 400 rather than a scorecard that ignored the region", async () => {
     const app = await build();
-    const response = await app.inject("/v1/exposure?ids=aws-s3,ovhcloud-object-storage&regions=eu-central-1");
+    const response = await app.inject("/v1/exposure?ids=aws-s3,ovhcloud-object-storage&region=eu-central-1");
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error: "Invalid query",
       status: 400,
-      details: 'query: unknown parameter "regions"; this endpoint takes: ids',
+      details: 'query: unknown parameter "region" (did you mean "regions"?); this endpoint takes: ids, regions',
     });
   });
 
