@@ -79,7 +79,7 @@ describe("a .tf folder per cloud, through POST /v1/deployments/check (files)", (
     // The AWS document of any list already allows iam:*: aws-iam is used and allowed, not missing.
     expect(answer.services.find((service) => service.id === "aws-iam")).toMatchObject({ status: "allowed" });
     expect(answer.suggestedServiceIds).toEqual(["aws-cloudwatch-logs", "aws-lambda", "aws-s3", "aws-sqs"]);
-    const approved = await check(answer.suggestedServiceIds);
+    const approved = await check([...answer.suggestedServiceIds]);
     expect(verdictsOf(approved)).toEqual([{ providerId: "aws", allowed: true, denied: 0, notEvaluated: [] }]);
   });
 
