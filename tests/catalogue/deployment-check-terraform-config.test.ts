@@ -246,7 +246,7 @@ describe("HCL the check refuses", () => {
 describe("the reader against HashiCorp's HCL parser (@cdktf/hcl2json)", () => {
   it("reads the same resource, data and module blocks from every fixture folder that parses", async () => {
     const folders = readdirSync(FOLDERS).filter((name) => name !== "example-syntax-error");
-    expect(folders.length).toBeGreaterThanOrEqual(4);
+    expect(folders.length).toBeGreaterThanOrEqual(8);
     for (const name of folders)
       for (const [file, text] of Object.entries(tfFolder(name))) {
         const theirs = (await parse(file, text)) as Record<string, Record<string, Record<string, unknown>> | undefined>;
