@@ -33,11 +33,14 @@ export const TemplateCheckBody = strictBody({
       message: `1 to ${MAX_TF_FILES} .tf files`,
     })
     .optional()
-    .meta(
-      d(
+    .meta({
+      // The refinement's bounds in the document too.
+      minProperties: 1,
+      maxProperties: MAX_TF_FILES,
+      ...d(
         `Instead of template: one Terraform module's configuration, its .tf files' names (1 to ${MAX_TF_FILES}, main.tf) to their text, read as terraform plan would read that folder; a module block (another folder or a registry's) and a count or for_each that is not a literal are not read (notEvaluated) (added in 1.11.0)`,
       ),
-    ),
+    }),
   approvedServiceIds: approvedServiceIds.optional(),
   listId: z
     .string()

@@ -13,6 +13,7 @@ import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../../catalogue/templates/errors.ts";
 import { readHcl } from "../../catalogue/templates/hcl.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
+import { looksLikeTerraform } from "../../catalogue/templates/terraform-config.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -115,6 +116,22 @@ describe("a .tf folder per cloud, through POST /v1/deployments/check (files)", (
     );
     expect(first!.denied.map((denied) => denied.identifier)).not.toContain("storage.googleapis.com");
     expect(suggested).toMatchObject({ providerId: "gcp", allowed: true });
+  });
+
+  it("tells a .tf text from JSON and YAML by its first block", () => {
+    expect(looksLikeTerraform("# infra\n/* a\n   note */\n\nterraform {\n}\n")).toBe(true);
+    expect(looksLikeTerraform('// x\nresource "aws_s3_bucket" "b" {}\n')).toBe(true);
+    expect(looksLikeTerraform("locals {\n  a = 1\n}\n")).toBe(true);
+    for (const text of [
+      "resource: x\n",
+      "Resources:\n  B:\n    Type: AWS::S3::Bucket\n",
+      '{"resource": {}}',
+      "run.googleapis.com\n",
+      'resources "a" "b" {\n}\n',
+      "# only a comment\n",
+    ])
+      expect(looksLikeTerraform(text), text).toBe(false);
+    expect(readDeployment("Resources:\n  B:\n    Type: AWS::S3::Bucket\n").format).toBe("cloudformation");
   });
 
   it("one .tf text as template is read the same as the folder's single file", () => {
