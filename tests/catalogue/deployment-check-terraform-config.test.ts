@@ -132,6 +132,8 @@ describe("a .tf folder per cloud, through POST /v1/deployments/check (files)", (
     ])
       expect(looksLikeTerraform(text), text).toBe(false);
     expect(readDeployment("Resources:\n  B:\n    Type: AWS::S3::Bucket\n").format).toBe("cloudformation");
+    // A text starting with a comma was a TypeError (a 500) before it was any format's.
+    expect(() => readDeployment(",2x${<5~oV")).toThrow(TemplateError);
   });
 
   it("one .tf text as template is read the same as the folder's single file", () => {
