@@ -1,12 +1,12 @@
 /**
- * `cloud-catalogue check <template|plan>`: the deployment check as a CI step (docs/ci-check.md).
- * Reads the file, checks it against the approved list — here, against the catalogue this package
+ * `cloud-catalogue check <template|plan|.tf folder>`: the deployment check as a CI step (docs/ci-check.md).
+ * Reads the file (or a folder's *.tf files, not its sub-folders: one Terraform module), checks it against the approved list — here, against the catalogue this package
  * holds (a fresh dist/, else catalogue/data: no server, no network), or with --api (and for a saved
  * list) through that deployment's POST /v1/deployments/check — then prints the answer as the text
  * host renders it (render.ts), writes SARIF when asked (sarif.ts), and exits with findings.ts's
  * outcome. Writes: stdout (the answer), stderr (the outcome line or the error), the --sarif file.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { TEXT_WIDTH } from "../catalogue/base/limits.ts";
@@ -19,8 +19,8 @@ import { TemplateCheck } from "../catalogue/schema/index.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
 import { TemplateBudgetError, TemplateError } from "../catalogue/templates/errors.ts";
-import { checkOutcome } from "../catalogue/templates/findings.ts";
-import { readDeployment, type Deployment } from "../catalogue/templates/read.ts";
+import { checkOutcome, type CheckOutcome } from "../catalogue/templates/findings.ts";
+import { readDeployment, TerraformFiles, type Deployment } from "../catalogue/templates/read.ts";
 import { deploymentCheckDoc } from "../catalogue/templates/render.ts";
 import { sarifLog } from "../catalogue/templates/sarif.ts";
 import { serving } from "../build/dist.ts";
@@ -28,7 +28,7 @@ import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inpu
 import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
 
 const CHECK_USAGE =
-  "usage: cloud-catalogue check <template|plan file> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]";
+  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]";
 
 /** Exit statuses (docs/ci-check.md). */
 const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
@@ -116,11 +116,14 @@ async function localCatalogue(): Promise<Catalogue> {
   return loadCatalogue();
 }
 
+/** What is checked: a file's text, or a folder's .tf files (name to text). */
+type Input = string | TerraformFiles;
+
 /** The check here: the template read first (a bad file fails before the catalogue loads), then checked. */
-async function checkLocally(text: string, ids: string[]): Promise<DeploymentCheckAnswer> {
+async function checkLocally(input: Input, ids: string[]): Promise<DeploymentCheckAnswer> {
   let deployment: Deployment;
   try {
-    deployment = readDeployment(text);
+    deployment = readDeployment(input);
   } catch (error) {
     if (error instanceof TemplateError || error instanceof TemplateBudgetError)
       throw new CheckUsageError(`the template cannot be checked: ${error.message}`);
@@ -137,14 +140,17 @@ async function checkLocally(text: string, ids: string[]): Promise<DeploymentChec
 }
 
 /** The check by a deployment's API: its refusals of the input (400, 404, 413, 415, 422) are exit 2, anything else exit 3. */
-async function checkByApi(api: string, text: string, approved: Approved): Promise<DeploymentCheckAnswer> {
+async function checkByApi(api: string, input: Input, approved: Approved): Promise<DeploymentCheckAnswer> {
   const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
   let response: Response;
   try {
     response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ template: text, ...approved }),
+      body: JSON.stringify({
+        ...(input instanceof TerraformFiles ? { files: input.files } : { template: input }),
+        ...approved,
+      }),
       signal: AbortSignal.timeout(120_000),
     });
   } catch (error) {
@@ -197,6 +203,44 @@ const readText = (path: string, what: string): string => {
   }
 };
 
+/**
+ * A folder's *.tf files, as `terraform plan` reads one module: its sub-folders (other modules) are
+ * not read, which stderr says, and a module block naming one is listed as not evaluated.
+ */
+function readFolder(folder: string): TerraformFiles {
+  const names = readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".tf"))
+    .map((entry) => entry.name)
+    .sort();
+  if (names.length === 0)
+    throw new CheckUsageError(`the folder ${folder} holds no .tf file (its sub-folders are not read)`);
+  console.error(
+    `cloud-catalogue check: read ${names.length} .tf file${names.length === 1 ? "" : "s"} in ${folder} (${names.join(", ")}); sub-folders are not read, so a module block is listed as not evaluated`,
+  );
+  return new TerraformFiles(Object.fromEntries(names.map((name) => [name, readText(join(folder, name), "file")])));
+}
+
+/** The findings as SARIF (sarif.ts), each at the line of what it names in the file, or in the folder's .tf files. */
+function writeSarif(sarif: string, findings: CheckOutcome["findings"], file: string, input: Input): void {
+  const version = (JSON.parse(readFileSync(join(ROOT_DIR, "package.json"), "utf8")) as { version: string }).version;
+  const pathOf = (name: string) => relative(process.cwd(), resolve(name)).split(sep).join("/");
+  const path = pathOf(file);
+  const options =
+    input instanceof TerraformFiles
+      ? {
+          path,
+          text: "",
+          version,
+          files: Object.entries(input.files).map(([name, text]) => ({ path: pathOf(join(file, name)), text })),
+        }
+      : { path, text: input, version };
+  try {
+    writeFileSync(sarif, `${JSON.stringify(sarifLog(findings, options), null, 2)}\n`);
+  } catch (error) {
+    throw new CheckUsageError(`cannot write the SARIF file ${sarif}: ${(error as Error).message}`);
+  }
+}
+
 /** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
 export async function runCheck(args: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -218,7 +262,8 @@ export async function runCheck(args: string[]): Promise<number> {
   } catch (error) {
     throw new CheckUsageError((error as Error).message, true);
   }
-  if (positionals.length !== 1) throw new CheckUsageError("name one template or plan file", true);
+  if (positionals.length !== 1)
+    throw new CheckUsageError("name one template or plan file, or one folder of .tf files", true);
   const format = values.format as string;
   if (!["text", "json", "md"].includes(format))
     throw new CheckUsageError(`--format is text, json or md, not ${format}`, true);
@@ -229,7 +274,8 @@ export async function runCheck(args: string[]): Promise<number> {
     throw new CheckUsageError(`--api is an http(s) URL, not ${api}`, true);
 
   const file = positionals[0]!;
-  const text = readText(file, "template");
+  const folder = existsSync(file) && statSync(file).isDirectory();
+  const input: Input = folder ? readFolder(file) : readText(file, "template");
   let approved: Approved;
   if (values.list !== undefined) {
     const reference = listReference(values.list as string);
@@ -253,21 +299,10 @@ export async function runCheck(args: string[]): Promise<number> {
   }
 
   const answer = api
-    ? await checkByApi(api, text, approved)
-    : await checkLocally(text, (approved as { approvedServiceIds: string[] }).approvedServiceIds);
+    ? await checkByApi(api, input, approved)
+    : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds);
   const outcome = checkOutcome(answer, { strict: values.strict === true });
-  if (values.sarif !== undefined) {
-    const version = (JSON.parse(readFileSync(join(ROOT_DIR, "package.json"), "utf8")) as { version: string }).version;
-    const path = relative(process.cwd(), resolve(file)).split(sep).join("/");
-    try {
-      writeFileSync(
-        values.sarif as string,
-        `${JSON.stringify(sarifLog(outcome.findings, { path, text, version }), null, 2)}\n`,
-      );
-    } catch (error) {
-      throw new CheckUsageError(`cannot write the SARIF file ${values.sarif as string}: ${(error as Error).message}`);
-    }
-  }
+  if (values.sarif !== undefined) writeSarif(values.sarif as string, outcome.findings, file, input);
   process.stdout.write(render(answer, format));
   const errors = outcome.findings.filter((finding) => finding.level === "error").length;
   const warnings = outcome.findings.length - errors;

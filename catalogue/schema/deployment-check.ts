@@ -8,14 +8,39 @@ import { approvedServiceIds } from "./requests.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d } from "./vocabulary.ts";
 
+/** A .tf file's name as a request gives it: no folder, as Terraform reads only one folder's files. */
+export const TF_FILE_NAME = /^[^/\\]{1,200}\.tf$/;
+export const MAX_TF_FILES = 200;
+
 export const TemplateCheckBody = strictBody({
   template: z
     .union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())])
     .meta(
       d(
-        "What will be deployed: a CloudFormation or SAM template (JSON or YAML text, or the JSON object), an ARM template (also what bicep build writes), a Terraform plan (terraform show -json), or Google API names (a list, or text one a line)",
+        "What will be deployed: a CloudFormation or SAM template (JSON or YAML text, or the JSON object), an ARM template (also what bicep build writes), a Terraform plan (terraform show -json), one Terraform configuration file's text (.tf, recognised by its first block), or Google API names (a list, or text one a line)",
       ),
-    ),
+    )
+    .optional(),
+  files: z
+    .record(
+      z
+        .string()
+        .regex(TF_FILE_NAME, "a .tf file's name, without a folder (main.tf)")
+        .meta(d("A .tf file's name, without a folder")),
+      z.string(),
+    )
+    .refine((files) => Object.keys(files).length >= 1 && Object.keys(files).length <= MAX_TF_FILES, {
+      message: `1 to ${MAX_TF_FILES} .tf files`,
+    })
+    .optional()
+    .meta({
+      // The refinement's bounds in the document too.
+      minProperties: 1,
+      maxProperties: MAX_TF_FILES,
+      ...d(
+        `Instead of template: one Terraform module's configuration, its .tf files' names (1 to ${MAX_TF_FILES}, main.tf) to their text, read as terraform plan would read that folder; a module block (another folder or a registry's) and a count or for_each that is not a literal are not read (notEvaluated) (added in 1.11.0)`,
+      ),
+    }),
   approvedServiceIds: approvedServiceIds.optional(),
   listId: z
     .string()
@@ -28,14 +53,21 @@ export const TemplateCheckBody = strictBody({
       ),
     ),
 })
+  .refine((body) => (body.template === undefined) !== (body.files === undefined), {
+    message: "give either template or files (what will be deployed), not both and not neither",
+  })
   .refine((body) => (body.approvedServiceIds === undefined) !== (body.listId === undefined), {
     message: "give either approvedServiceIds or listId (the approved list), not both and not neither",
   })
   .meta({
     id: "TemplateCheckBody",
-    description: "Request body of POST /v1/deployments/check: the template and either approvedServiceIds or listId",
-    // The refinement in the document too, so a client validating against it agrees with the server.
-    oneOf: [{ required: ["approvedServiceIds"] }, { required: ["listId"] }],
+    description:
+      "Request body of POST /v1/deployments/check: the template (or .tf files) and either approvedServiceIds or listId",
+    // The refinements in the document too, so a client validating against it agrees with the server.
+    allOf: [
+      { oneOf: [{ required: ["template"] }, { required: ["files"] }] },
+      { oneOf: [{ required: ["approvedServiceIds"] }, { required: ["listId"] }] },
+    ],
   });
 export type TemplateCheckBodyT = z.output<typeof TemplateCheckBody>;
 
@@ -58,8 +90,12 @@ const NeedRow = z.object({
 export const TemplateCheck = z
   .object({
     format: z
-      .enum(["cloudformation", "arm", "terraform-plan", "gcp-apis"])
-      .meta(d("What the template was read as (SAM and CDK output are CloudFormation; Bicep output is ARM)")),
+      .enum(["cloudformation", "arm", "terraform-plan", "terraform-config", "gcp-apis"])
+      .meta(
+        d(
+          "What the template was read as (SAM and CDK output are CloudFormation; Bicep output is ARM; .tf files are terraform-config, added in 1.11.0)",
+        ),
+      ),
     tools: z.array(z.string()).meta(d("aws-cdk when the CDK synthesised it, aws-sam when it uses the SAM transform")),
     expanded: z.array(z.string()).meta(d("What each AWS::Serverless type was expanded to, as the SAM transform does")),
     items: z.number().int().meta(d("Distinct resource types or APIs read")),
@@ -114,7 +150,7 @@ export const TemplateCheck = z
       .array(z.string())
       .meta(
         d(
-          "Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`)",
+          'Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`; in .tf files, a module: `module.<name>: module "<source>" (<file>, line <n>)`, or a count or for_each that is not a literal: `<address>: count is not a literal (<file>, line <n>)`)',
         ),
       ),
     implicitNeeds: z
@@ -141,7 +177,7 @@ export const TemplateCheck = z
             .optional()
             .meta(
               d(
-                "What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink), each with where: allowed is then false (added in 1.11.0)",
+                "What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink; in .tf files, a module or a count or for_each that is not a literal), each with where: allowed is then false (added in 1.11.0)",
               ),
             ),
           wider: z.array(z.object({ id: z.string(), cameWith: z.array(z.string()), complete: z.boolean() })),

@@ -102,7 +102,7 @@ function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deploymen
         item: item.item,
         kind: item.kind,
         from: item.from,
-        ...unplacedReason(index, item.kind, item.item),
+        ...unplacedReason(index, item.kind, item.item, item.from),
       });
     else if (chosen.length > 0) for (const id of chosen) use(id, item);
     else if (owners.length === 1) use(owners[0]!, item);
@@ -129,7 +129,13 @@ function unplacedReason(
   index: TemplateIndex,
   kind: DeploymentItem["kind"],
   item: string,
+  from: readonly string[],
 ): { reason: string; arrivesWith?: string[] } {
+  // A .tf file's data sources only (data.<type>.<name>): the inventories map resource types.
+  if (kind === "terraform-type" && from.every((address) => /^(data|ephemeral)\./.test(address)))
+    return {
+      reason: `A data source, which no inventory maps (they map resource types): reading it may call the provider's API, and no verdict checks that call. ${terraformUnplacedReason(index, item)}`,
+    };
   if (kind === "cloudformation-type")
     return { reason: "No catalogue service owns this CloudFormation type (inventory aws/cloudformation, map.yaml)." };
   if (kind === "gcp-api") return { reason: "No catalogue service names this Google API." };
@@ -175,6 +181,12 @@ export function triggeredNeeds(deployment: Deployment, index?: TemplateIndex, to
   });
 }
 
+const VENDORS: readonly Vendor[] = ["aws", "azure", "gcp"];
+
+/** What the reader did not read that a vendor's verdict concerns (an ARM linked template: Azure's). */
+export const unreadFor = (deployment: Deployment, vendor: Vendor): string[] =>
+  deployment.notRead.filter((entry) => (deployment.notReadVendors?.[entry] ?? ["azure"]).includes(vendor));
+
 /** Per identifier key, the identifier as first spelt and what in the deployment needs it. */
 export type Required = Map<string, { identifier: string; why: Set<string> }>;
 
@@ -209,8 +221,9 @@ export function deploymentRequirements(index: TemplateIndex, deployment: Deploym
     } else if (vendor === "gcp" || index.azureIndexed(item) !== false) need(vendor, item, item);
   }
   for (const row of needs) for (const identifier of row.identifiers) need(row.providerId, identifier, row.id);
-  // An ARM template with a linked template not read gets an Azure verdict, if only to say so.
-  if (deployment.notRead.length > 0 && !byVendor.has("azure")) byVendor.set("azure", new Map() as Required);
+  // What was not read gets the verdicts it concerns, if only to say so (an ARM linked template: Azure's).
+  for (const vendor of VENDORS)
+    if (unreadFor(deployment, vendor).length > 0 && !byVendor.has(vendor)) byVendor.set(vendor, new Map() as Required);
   return { byVendor, unchecked: sortedUnique(unchecked) };
 }
 
@@ -375,8 +388,8 @@ export function checkDeployment(
   const placement = place(catalogue, index, deployment, approved);
   const needs = triggeredNeeds(deployment, index);
   const { byVendor, unchecked } = deploymentRequirements(index, deployment, needs);
-  // A linked template the reader did not fetch is Azure's to evaluate: its verdict says it was not read.
-  const unread = (vendor: Vendor) => (vendor === "azure" ? deployment.notRead : []);
+  // What the reader did not read (a linked template, a module): the verdicts it concerns say so.
+  const unread = (vendor: Vendor) => unreadFor(deployment, vendor);
   const ids = sortedUnique(approvedServiceIds);
   const documents = new Map([...byVendor.keys()].map((vendor) => [vendor, documentFor(catalogue, vendor, ids)]));
   const first = [...byVendor].map(([vendor, required]) =>

@@ -155,6 +155,15 @@ function names(text: string, item: string): boolean {
  */
 function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string, readonly string[]>): Finding[] {
   const findings: Finding[] = answer.notEvaluated.map((type) => {
+    // What the reader did not read ("<where>: <what>", a linked template or a .tf module): no type.
+    if (type.includes(": "))
+      return {
+        rule: "not-evaluated",
+        level: "warning",
+        item: type.slice(0, type.indexOf(": ")),
+        from: [],
+        message: `${type}: not read by the check, so no verdict it concerns is given as allowed; check it on its own.`,
+      };
     const item = [...places.keys()].find((name) => name.toLowerCase() === type.toLowerCase()) ?? type;
     return {
       rule: "not-evaluated",

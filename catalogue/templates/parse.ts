@@ -67,7 +67,8 @@ export function parseTemplateText(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === "") throw new TemplateError("The template is empty.");
   // Split into words only when the first is an API name: a template's words would be millions.
-  if (isGoogleApi(/^[^\s,]+/.exec(trimmed)![0])) {
+  // (A text starting with a comma has no first word.)
+  if (isGoogleApi(/^[^\s,]+/.exec(trimmed)?.[0])) {
     const words = trimmed.split(/[\s,]+/).filter((word) => word !== "");
     if (words.every(isGoogleApi)) return words;
   }

@@ -1,17 +1,21 @@
 /**
  * Reading what a user will deploy, recognised by its shape: a CloudFormation or SAM template (JSON or
  * YAML, CloudFormation's short-form tags read as custom tags), an ARM template (what `bicep build`
- * writes too; nested resources and child types), a Terraform plan (`terraform show -json`), or a
- * plain list of Google API service names (what `gcloud services enable` takes). The answer is the
+ * writes too; nested resources and child types), a Terraform plan (`terraform show -json`), Terraform
+ * configuration (`.tf` files' HCL, ./terraform-config.ts), or a plain list of Google API service
+ * names (what `gcloud services enable` takes). The answer is the
  * items it creates or calls, each with where in the input it came from; nothing is dropped: an item
  * of no known kind is still an item, and the check (check.ts) lists what it cannot place.
  */
 import { isGoogleApi, parseTemplateText, refuseCostly } from "./parse.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
 import { TemplateError } from "./errors.ts";
+import { Items } from "./items.ts";
+import { looksLikeTerraform, readTerraformConfig } from "./terraform-config.ts";
 import { IMPLICIT_NEEDS } from "../dependencies/implicit-needs.ts";
+import type { Vendor } from "./answer.ts";
 
-export type DeploymentFormat = "cloudformation" | "arm" | "terraform-plan" | "gcp-apis";
+export type DeploymentFormat = "cloudformation" | "arm" | "terraform-plan" | "terraform-config" | "gcp-apis";
 
 /** One thing the deployment creates or calls, in its own vocabulary. */
 export interface DeploymentItem {
@@ -31,17 +35,20 @@ export interface Deployment {
   readonly sam: boolean;
   /** SAM only: what each AWS::Serverless type expanded to, e.g. "AWS::Serverless::Function → AWS::Lambda::Function". */
   readonly expanded: readonly string[];
-  /** What the input names but the reader could not read, each with where and why (an ARM linked template). */
+  /**
+   * What the input names but the reader could not read, each with where and why (an ARM linked
+   * template; a Terraform module, or a count or for_each that is not a literal).
+   */
   readonly notRead: readonly string[];
+  /** The vendors whose verdicts each notRead entry concerns (none given: Azure's, an ARM template's). */
+  readonly notReadVendors?: Readonly<Record<string, readonly Vendor[]>>;
   /** CloudFormation only: Fn::ForEach loops whose collection could not be expanded (each resource's type read once). */
   readonly loops?: readonly string[];
   /** CloudFormation only: the implicit-needs rows whose property trigger a resource's Properties show. */
   readonly shows?: readonly string[];
 }
 
-/** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
-export const MAX_TEMPLATE_ITEMS = 2000;
-const MAX_FROM = 5;
+export { MAX_TEMPLATE_ITEMS } from "./items.ts";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -49,14 +56,28 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** What stands in a request's `template` once a reader read it elsewhere (the handler gets the deployment). */
 export const READ_TEMPLATE = "(read before the check)";
 
-/** Reads a deployment from the request's `template`: its text, or the JSON value already parsed. */
+/** A request's `.tf` files (name → text): one Terraform module's configuration. */
+export class TerraformFiles {
+  readonly files: Readonly<Record<string, string>>;
+  constructor(files: Readonly<Record<string, string>>) {
+    this.files = files;
+  }
+}
+
+/**
+ * Reads a deployment from the request's `template` (its text, or the JSON value already parsed) or
+ * its `.tf` files; a text whose first block is a Terraform block is read as one `.tf` file.
+ */
 export function readDeployment(template: unknown): Deployment {
+  if (template instanceof TerraformFiles) return readTerraformConfig(template.files);
+  if (typeof template === "string" && looksLikeTerraform(template))
+    return readTerraformConfig({ "the template": template });
   const value = typeof template === "string" ? parseTemplateText(template) : template;
   if (typeof template !== "string") refuseCostly(template);
   if (Array.isArray(value)) return apiList(value);
   if (!isObject(value))
     throw new TemplateError(
-      `Not a template: ${typeof template === "string" ? "the text parses to a single value" : "the value is not an object"}. Send a CloudFormation or SAM template, an ARM template, a Terraform plan (terraform show -json) or a list of Google API names.`,
+      `Not a template: ${typeof template === "string" ? "the text parses to a single value" : "the value is not an object"}. Send a CloudFormation or SAM template, an ARM template, a Terraform plan (terraform show -json) or configuration (.tf), or a list of Google API names.`,
     );
   if (isObject(value.Resources) || "AWSTemplateFormatVersion" in value) return cloudFormation(value);
   const armResources = Array.isArray(value.resources) || isObject(value.resources);
@@ -65,25 +86,8 @@ export function readDeployment(template: unknown): Deployment {
     return terraformPlan(value);
   const keys = Object.keys(value).slice(0, 8).join(", ");
   throw new TemplateError(
-    `Not a template this check reads: an object with keys ${keys || "(none)"}. It reads a CloudFormation or SAM template (Resources), an ARM template ($schema, contentVersion, resources), a Terraform plan (format_version with resource_changes or planned_values, from terraform show -json) or a list of Google API names.`,
+    `Not a template this check reads: an object with keys ${keys || "(none)"}. It reads a CloudFormation or SAM template (Resources), an ARM template ($schema, contentVersion, resources), a Terraform plan (format_version with resource_changes or planned_values, from terraform show -json), Terraform configuration (.tf text, or files) or a list of Google API names.`,
   );
-}
-
-/** Collects items, keeping the first few places each came from. */
-class Items {
-  readonly byKey = new Map<string, { kind: DeploymentItem["kind"]; item: string; from: string[] }>();
-  count = 0;
-  add(kind: DeploymentItem["kind"], item: string, from: string) {
-    if (++this.count > MAX_TEMPLATE_ITEMS)
-      throw new TemplateError(`The template holds more than ${MAX_TEMPLATE_ITEMS} resources; check it in parts.`);
-    const key = `${kind} ${kind === "azure-type" ? item.toLowerCase() : item}`;
-    const entry = this.byKey.get(key) ?? { kind, item, from: [] };
-    this.byKey.set(key, entry);
-    if (entry.from.length < MAX_FROM && !entry.from.includes(from)) entry.from.push(from);
-  }
-  list(): DeploymentItem[] {
-    return [...this.byKey.values()].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0));
-  }
 }
 
 const plain = (format: DeploymentFormat, items: DeploymentItem[]): Deployment => ({

@@ -49,7 +49,9 @@ export function whatToAdd(answer: {
   readonly verdicts: readonly Pick<PolicyVerdict, "allowed" | "denied" | "notEvaluated">[];
 }): string {
   const unread = answer.verdicts.some((verdict) => verdict.notEvaluated);
-  const partly = unread ? " Part of the deployment was not read (a linked template): no verdict allows it." : "";
+  const partly = unread
+    ? " Part of the deployment was not read (a linked template, a Terraform module or count): no verdict allows it."
+    : "";
   if (answer.missingServiceIds.length > 0) return `Add to your list: ${answer.missingServiceIds.join(", ")}.${partly}`;
   if (unread) return partly.trim();
   const denied = answer.verdicts.filter((verdict) => !verdict.allowed);

@@ -75,6 +75,15 @@ export class TextIndex {
       const trimmed = content.trim();
       if (trimmed) first(this.lines, trimmed.replace(/^-\s+/, "").replace(/^["']|["'],?$/g, ""), start);
     });
+    // A .tf block's address: resource "type" "name" → type.name, data → data.type.name, module "name" → module.name.
+    for (const match of text.matchAll(
+      /^[ \t]*(resource|data|ephemeral|module)[ \t]+"([^"\n]+)"(?:[ \t]+"([^"\n]+)")?/gm,
+    )) {
+      const [, block, first, second] = match as unknown as [string, string, string, string | undefined];
+      const address =
+        block === "resource" ? `${first}.${second}` : second ? `${block}.${first}.${second}` : `${block}.${first}`;
+      this.keys.set(address, this.keys.get(address) ?? match.index + match[0].indexOf(block));
+    }
     for (const match of text.matchAll(/"((?:[^"\\\n]|\\.){1,300})"/g)) {
       let value = match[1]!;
       if (value.includes("\\"))
@@ -119,13 +128,18 @@ export interface SarifOptions {
   readonly text: string;
   /** The tool's version (the package's). */
   readonly version: string;
+  /** A folder's .tf files (path relative to the repository root, and text), instead of path and text. */
+  readonly files?: readonly { readonly path: string; readonly text: string }[];
 }
 
 /** The SARIF 2.1.0 log: one run, the rules of every kind of finding, a result per finding. */
 export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
-  const index = new TextIndex(options.text);
-  // A URI reference (RFC 3986): each segment percent-encoded, the slashes kept.
-  const uri = options.path.split("/").map(encodeURIComponent).join("/");
+  // A folder's .tf files: each finding in the first file where what it names is found, else the first file.
+  const files = (options.files ?? [{ path: options.path, text: options.text }]).map((file) => ({
+    // A URI reference (RFC 3986): each segment percent-encoded, the slashes kept.
+    uri: file.path.split("/").map(encodeURIComponent).join("/"),
+    index: new TextIndex(file.text),
+  }));
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0" as const,
@@ -146,7 +160,8 @@ export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
         },
         columnKind: "utf16CodeUnits" as const,
         results: findings.map((finding) => {
-          const region = regionOf(index, finding);
+          const found = files.map((file) => ({ uri: file.uri, region: regionOf(file.index, finding) }));
+          const { uri, region } = found.find((file) => file.region) ?? found[0]!;
           return {
             ruleId: finding.rule,
             ruleIndex: RULE_IDS.indexOf(finding.rule),

@@ -78,12 +78,7 @@ export function statementsOf(
       text: `${types.length} Azure type${types.length === 1 ? " is" : "s are"} never evaluated by the Indexed-mode policy (no location and tags): ${types.slice(0, 6).join(", ")}${types.length > 6 ? ", …" : ""}; a mode All copy of the policy would evaluate them.`,
       checked: ["catalogue/reference/azure-resource-types.txt (Azure/bicep-types-az)"],
     });
-  if (deployment.notRead.length > 0)
-    statements.push({
-      kind: "not-evaluated",
-      text: `${deployment.notRead.length} linked template${deployment.notRead.length === 1 ? " was" : "s were"} not read (the check never fetches a templateLink): ${deployment.notRead.slice(0, 3).join("; ")}${deployment.notRead.length > 3 ? "; …" : ""}. Nothing is said of what ${deployment.notRead.length === 1 ? "it deploys" : "they deploy"}, and no Azure verdict is given as allowed; check ${deployment.notRead.length === 1 ? "it" : "them"} on ${deployment.notRead.length === 1 ? "its" : "their"} own.`,
-      checked: ["the template sent"],
-    });
+  statements.push(...notReadStatements(deployment));
   statements.push(...needStatements(answer));
   // A plan's identifiers are those its types' inventories keep, as the providers' files say.
   const from = planIdentifiersFrom(index, deployment, answer.implicitNeeds.length > 0);
@@ -203,7 +198,7 @@ function verdictStatements(
   else if (entry.notEvaluated)
     statements.push({
       kind: "verdict",
-      text: `Under ${subject}, no verdict is given: ${entry.notEvaluated.length} linked template${entry.notEvaluated.length === 1 ? " was" : "s were"} not read (notEvaluated). Of the ${entry.checked} ${needed} in what was read, ${
+      text: `Under ${subject}, no verdict is given: ${entry.notEvaluated.length} ${unreadNoun(entry.notEvaluated)} not read (notEvaluated). Of the ${entry.checked} ${needed} in what was read, ${
         entry.denied.length === 0
           ? "none"
           : `${entry.denied.length} (${entry.denied
@@ -249,3 +244,29 @@ function verdictStatements(
 }
 
 const unitOf = (vendor: Vendor) => (vendor === "aws" ? "actions" : vendor === "azure" ? "resource types" : "APIs");
+
+/** What a verdict's notEvaluated entries are, in words: linked templates, or a .tf module's blocks. */
+function unreadNoun(entries: readonly string[]): string {
+  const linked = entries.every((entry) => entry.includes(": linked template "));
+  const one = entries.length === 1;
+  return linked ? `linked template${one ? " was" : "s were"}` : `block${one ? " was" : "s were"}`;
+}
+
+/** What the reader did not read: an ARM template's linked templates, a .tf module's modules and counts. */
+function notReadStatements(deployment: Deployment): Statement[] {
+  const statements: Statement[] = [];
+  const unread = deployment.notRead.length;
+  if (unread > 0 && deployment.format === "terraform-config")
+    statements.push({
+      kind: "not-evaluated",
+      text: `${unread} block${unread === 1 ? " was" : "s were"} not read (the check reads the .tf files sent and evaluates no expression: a module's source is another folder or a registry's, a count or for_each that is not a literal may make any number of instances): ${deployment.notRead.slice(0, 3).join("; ")}${unread > 3 ? "; …" : ""}. No verdict ${unread === 1 ? "it concerns" : "they concern"} is given as allowed; check a module on its own (its folder's .tf files), or send the plan (terraform show -json).`,
+      checked: ["the .tf files sent"],
+    });
+  else if (unread > 0)
+    statements.push({
+      kind: "not-evaluated",
+      text: `${unread} linked template${unread === 1 ? " was" : "s were"} not read (the check never fetches a templateLink): ${deployment.notRead.slice(0, 3).join("; ")}${unread > 3 ? "; …" : ""}. Nothing is said of what ${unread === 1 ? "it deploys" : "they deploy"}, and no Azure verdict is given as allowed; check ${unread === 1 ? "it" : "them"} on ${unread === 1 ? "its" : "their"} own.`,
+      checked: ["the template sent"],
+    });
+  return statements;
+}

@@ -14,8 +14,9 @@ import {
   TemplateSyntaxError,
 } from "../../catalogue/templates/errors.ts";
 import { parseJsonTemplate } from "../../catalogue/templates/parse.ts";
-import { READ_TEMPLATE, readDeployment, type Deployment } from "../../catalogue/templates/read.ts";
+import { READ_TEMPLATE, readDeployment, TerraformFiles, type Deployment } from "../../catalogue/templates/read.ts";
 import { DEPTH_DETAILS } from "../json-depth.ts";
+import { MAX_TF_FILES, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
 import { errorMessage } from "./error-message.ts";
 import type { ReadRequest, ReadTemplate } from "./reader.ts";
 
@@ -34,6 +35,15 @@ function deploymentOf(template: unknown): { deployment: Deployment } | { refusal
   }
 }
 
+/** `files` as the row's schema takes it: 1 to MAX_TF_FILES .tf names, each to its text. */
+const tfFiles = (value: unknown): value is Record<string, string> =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.keys(value).length >= 1 &&
+  Object.keys(value).length <= MAX_TF_FILES &&
+  Object.entries(value).every(([name, text]) => TF_FILE_NAME.test(name) && typeof text === "string");
+
 function read(request: ReadRequest): ReadTemplate {
   if ("template" in request) return deploymentOf(request.template);
   let body: unknown;
@@ -46,7 +56,15 @@ function read(request: ReadRequest): ReadTemplate {
     throw refusalOf(error);
   }
   // Not an object, or no template: the row's schema refuses it as it would any such body.
-  if (body === null || typeof body !== "object" || Array.isArray(body) || !("template" in body)) return { body };
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return { body };
+  // .tf files without a template: read here as a text template would be; anything else is left to the schema.
+  if (!("template" in body) && "files" in body) {
+    const { files, ...rest } = body;
+    // Names the row's schema would refuse are left to it, unread, so it names them.
+    if (!tfFiles(files)) return { body };
+    return { body: { ...rest, template: READ_TEMPLATE }, ...deploymentOf(new TerraformFiles(files)) };
+  }
+  if (!("template" in body)) return { body };
   const { template } = body;
   // What the row's schema refuses (an empty text, a number) it refuses as it is, unread.
   if (typeof template === "string" ? template === "" : template === null || typeof template !== "object")

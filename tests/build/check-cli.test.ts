@@ -5,7 +5,7 @@
  * it cannot read; the SARIF it writes is valid against OASIS's schema (tests/fixtures/sarif/).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -207,6 +207,65 @@ describe("cloud-catalogue check, offline", () => {
   );
 });
 
+/** A fixture folder of .tf files (tests/fixtures/deployments/terraform/), copied into a folder of its own. */
+function tfCopy(name: string): string {
+  const dir = folder({});
+  cpSync(fileURLToPath(new URL(`../fixtures/deployments/terraform/${name}/`, import.meta.url)), dir, {
+    recursive: true,
+  });
+  return dir;
+}
+
+describe("cloud-catalogue check, a folder of .tf files", () => {
+  it(
+    "reads the folder's *.tf files and no sub-folder, saying so; exits 0 when the list allows them, 1 with a module, its SARIF on the module's line",
+    async () => {
+      const dir = tfCopy("example-aws");
+      // A sub-folder's module is not read, nor its .tf files.
+      mkdirSync(join(dir, "modules"));
+      writeFileSync(join(dir, "modules", "extra.tf"), 'resource "aws_sns_topic" "t" {}\n');
+      const allowed = await run(dir, ".", "--ids", "aws-cloudwatch-logs,aws-lambda,aws-s3,aws-sqs", "--format", "json");
+      expect(allowed.stderr).toContain(
+        "cloud-catalogue check: read 2 .tf files in . (iam.tf, main.tf); sub-folders are not read, so a module block is listed as not evaluated",
+      );
+      expect(allowed.stderr).toContain("cloud-catalogue check: allowed (0 errors");
+      expect(allowed.status).toBe(0);
+      const answer = JSON.parse(allowed.stdout) as { format: string; services: { id: string }[] };
+      expect(answer.format).toBe("terraform-config");
+      expect(answer.services.map((service) => service.id)).not.toContain("aws-sns");
+
+      const modules = tfCopy("example-module");
+      const result = await run(modules, ".", "--ids", "aws-s3,aws-sns,aws-sqs", "--sarif", "out.sarif");
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain("not allowed (0 errors, 4 warnings)");
+      const log = JSON.parse(readFileSync(join(modules, "out.sarif"), "utf8")) as {
+        runs: { results: { ruleId: string; locations: unknown[] }[] }[];
+      };
+      expect(validSarif(log), ajv.errorsText(validSarif.errors)).toBe(true);
+      expect(log.runs[0]!.results.map((entry) => [entry.ruleId, entry.locations])).toContainEqual([
+        "not-evaluated",
+        [{ physicalLocation: { artifactLocation: { uri: "main.tf" }, region: { startLine: 2, startColumn: 1 } } }],
+      ]);
+      const empty = await run(folder({ "README.md": "x" }), ".", "--ids", "aws-s3");
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toContain("holds no .tf file");
+    },
+    RUN_MS * 2,
+  );
+
+  it(
+    "a syntax error exits 2 naming the file and line",
+    async () => {
+      const result = await run(tfCopy("example-syntax-error"), ".", "--ids", "aws-s3");
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(
+        "the template cannot be checked: main.tf, line 5: the attribute has no value: an expression must follow =.",
+      );
+    },
+    RUN_MS,
+  );
+});
+
 describe("cloud-catalogue check --api", () => {
   it(
     "checks through the API, a saved list by its API URL, and exits 2 on the API's 400 and 404",
@@ -231,6 +290,10 @@ describe("cloud-catalogue check --api", () => {
       const unreadable = await run(dir, "broken.yaml", "--api", api, "--ids", "aws-s3");
       expect(unreadable.status).toBe(2);
       expect(unreadable.stderr).toContain("answered 400: Invalid template");
+      const tf = folder({ "main.tf": 'resource "aws_sqs_queue" "q" {}\n' });
+      const tfDenied = await run(tf, ".", "--api", api, "--ids", "aws-s3", "--format", "json");
+      expect(tfDenied.status).toBe(1);
+      expect((JSON.parse(tfDenied.stdout) as { format: string }).format).toBe("terraform-config");
       const noList = await run(dir, "template.yaml", "--api", api, "--list", "no-such-list");
       expect(noList.status).toBe(2);
       expect(noList.stderr).toContain("answered 404: List not found");

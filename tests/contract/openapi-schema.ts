@@ -224,18 +224,24 @@ export function nearBody(schema: Json, hints: Hints): fc.Arbitrary<unknown> {
   const whole = resolve(schema);
   const s = !whole.properties && Array.isArray(whole.anyOf) ? resolve(whole.anyOf[0] as Json) : whole;
   const keys = Object.keys(s.properties ?? {});
-  const { oneOf: _alternatives, ...fields } = s;
+  const { oneOf: _alternatives, allOf: _groups, ...fields } = s;
   const all = valid(fields, hints) as fc.Arbitrary<Record<string, unknown>>;
-  // A body that takes one of several fields (oneOf of `required`): a valid one keeps one of them.
-  const alternatives = ((whole.oneOf ?? []) as Json[]).map((alternative) => (alternative.required ?? []) as string[]);
+  // A body that takes one of several fields (oneOf of `required`, or several such oneOf in allOf:
+  // the deployment check's template or files, and approvedServiceIds or listId): a valid one keeps
+  // one of each.
+  const groups = [whole.oneOf, ...((whole.allOf ?? []) as Json[]).map((group) => group.oneOf)]
+    .filter((group): group is Json[] => Array.isArray(group))
+    .map((group) => group.map((alternative) => (alternative.required ?? []) as string[]));
   const base =
-    alternatives.length === 0
+    groups.length === 0
       ? all
-      : fc.tuple(all, fc.nat(alternatives.length - 1)).map(([body, kept]) => {
+      : fc.tuple(all, fc.tuple(...groups.map((group) => fc.nat(group.length - 1)))).map(([body, kept]) => {
           const copy = { ...body };
-          alternatives.forEach((keys, i) => {
-            if (i !== kept) for (const key of keys) delete copy[key];
-          });
+          groups.forEach((alternatives, group) =>
+            alternatives.forEach((keys, i) => {
+              if (i !== kept[group]) for (const key of keys) delete copy[key];
+            }),
+          );
           return copy;
         });
   return fc.oneof(

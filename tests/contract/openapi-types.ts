@@ -496,7 +496,7 @@ export interface paths {
     put?: never;
     /**
      * Deployment check
-     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (500,000 values after YAML aliases, 32 levels of nesting, 48 MB of heap and 10 s, each per request); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), Terraform configuration without a plan (one .tf file's text as template, or a module's files as files: name to text; resource and data blocks read as a plan's types by their addresses, azurerm data sources aside as Azure Policy evaluates no read; a module block, and a count or for_each that is not a literal, listed in notEvaluated with file and line, the verdicts they concern then not allowed; a count of 0 or an empty literal for_each is no instance; HCL that does not parse is a 400 naming the file and line), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (500,000 values after YAML aliases, 32 levels of nesting, 48 MB of heap and 10 s, each per request); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["checkDeployment"];
     delete?: never;
@@ -2907,10 +2907,10 @@ export interface components {
     /** @description What a deployment uses and whether the approved list's policies allow it */
     TemplateCheck: {
       /**
-       * @description What the template was read as (SAM and CDK output are CloudFormation; Bicep output is ARM)
+       * @description What the template was read as (SAM and CDK output are CloudFormation; Bicep output is ARM; .tf files are terraform-config, added in 1.11.0)
        * @enum {string}
        */
-      format: "cloudformation" | "arm" | "terraform-plan" | "gcp-apis";
+      format: "cloudformation" | "arm" | "terraform-plan" | "terraform-config" | "gcp-apis";
       /** @description aws-cdk when the CDK synthesised it, aws-sam when it uses the SAM transform */
       tools: string[];
       /** @description What each AWS::Serverless type was expanded to, as the SAM transform does */
@@ -2951,7 +2951,7 @@ export interface components {
         reason: string;
         arrivesWith?: string[];
       }[];
-      /** @description Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`) */
+      /** @description Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`; in .tf files, a module: `module.<name>: module "<source>" (<file>, line <n>)`, or a count or for_each that is not a literal: `<address>: count is not a literal (<file>, line <n>)`) */
       notEvaluated: string[];
       /** @description What the deployment's tools and types need beyond their own services, each row with its vendor page */
       implicitNeeds: {
@@ -2994,7 +2994,7 @@ export interface components {
           approve: string[];
         }[];
         refused?: string;
-        /** @description What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink), each with where: allowed is then false (added in 1.11.0) */
+        /** @description What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink; in .tf files, a module or a count or for_each that is not a literal), each with where: allowed is then false (added in 1.11.0) */
         notEvaluated?: string[];
         wider: {
           id: string;
@@ -3020,20 +3020,24 @@ export interface components {
         checked: string[];
       }[];
     };
-    /** @description Request body of POST /v1/deployments/check: the template and either approvedServiceIds or listId */
+    /** @description Request body of POST /v1/deployments/check: the template (or .tf files) and either approvedServiceIds or listId */
     TemplateCheckBody: {
-      /** @description What will be deployed: a CloudFormation or SAM template (JSON or YAML text, or the JSON object), an ARM template (also what bicep build writes), a Terraform plan (terraform show -json), or Google API names (a list, or text one a line) */
-      template:
+      /** @description What will be deployed: a CloudFormation or SAM template (JSON or YAML text, or the JSON object), an ARM template (also what bicep build writes), a Terraform plan (terraform show -json), one Terraform configuration file's text (.tf, recognised by its first block), or Google API names (a list, or text one a line) */
+      template?:
         | string
         | {
             [key: string]: unknown;
           }
         | unknown[];
+      /** @description Instead of template: one Terraform module's configuration, its .tf files' names (1 to 200, main.tf) to their text, read as terraform plan would read that folder; a module block (another folder or a registry's) and a count or for_each that is not a literal are not read (notEvaluated) (added in 1.11.0) */
+      files?: {
+        [key: string]: string;
+      };
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
-    } & (unknown | unknown);
+    } & ((unknown | unknown) & (unknown | unknown));
     /** @description What of a service its sources back, each kind of fact with the day its newest source was read (added in 1.8.0) */
     Verified: {
       /**

@@ -1,0 +1,338 @@
+/**
+ * HCL's native syntax (what `.tf` files hold, https://github.com/hashicorp/hcl/blob/main/hclsyntax/spec.md)
+ * read for its structure: every block with its type, labels and line, every attribute with its
+ * expression's tokens when the caller asks for that attribute, nothing else built. The whole text is
+ * still checked as HCL's parser checks its structure: unclosed blocks, brackets, strings, heredocs and
+ * interpolations, a block or attribute where neither can stand, an attribute without a value, labels
+ * that are not names or plain strings; each refused with the file and line (TemplateError).
+ *
+ * Why not HashiCorp's parser itself: @cdktf/hcl2json (hcl v2 in Go's WebAssembly) took 0.4 s and
+ * 28 MB of WebAssembly memory for a 92-byte file and 6.5 s and ~600 MB for 1.9 MB, memory outside the
+ * reading thread's heap limit (TEMPLATE_READ_HEAP_MB) and past its time; hcl2-parser (GopherJS) ran
+ * out of a 48 MB heap on 1.9 MB (51 s and 650 MB of heap without the limit); tree-sitter-hcl took
+ * 2.1 s and 211 MB of WebAssembly memory. This reader takes ~0.1 s and a few MB for the same 1.9 MB;
+ * the tests compare what it reads of real vendor configurations with @cdktf/hcl2json's reading.
+ */
+import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../base/limits.ts";
+import { TemplateBudgetError, TemplateDepthError, TemplateError } from "./errors.ts";
+
+export type HclTokenKind = "ident" | "number" | "string" | "heredoc" | "punct" | "newline" | "eof";
+
+export interface HclToken {
+  readonly kind: HclTokenKind;
+  /** ident, number and punct: the text; string: its value when it holds no interpolation. */
+  readonly text?: string;
+  readonly line: number;
+}
+
+export interface HclBlock {
+  readonly type: string;
+  readonly labels: readonly string[];
+  readonly line: number;
+  /** The attributes asked for, each with its expression's tokens (newlines inside brackets dropped). */
+  readonly attributes: ReadonlyMap<string, readonly HclToken[]>;
+  readonly blocks: readonly HclBlock[];
+}
+
+const NUMBER = /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const PUNCT3 = ["..."];
+const STRING_STOP = new Set(['"', "\\", "\n", "$", "%"]);
+const PUNCT2 = ["==", "!=", "<=", ">=", "&&", "||", "=>", "${", "%{"];
+const PUNCT1 = "{}[]()=,.:?!+-*/%<>~";
+
+const isLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+const isIdentStart = (code: number) => isLetter(code) || code > 0x7f;
+const isIdentPart = (code: number) => isLetter(code) || isDigit(code) || code === 0x2d || code > 0x7f;
+
+/**
+ * Reads one file's blocks. `keep` names the attributes whose tokens are kept (of the top-level
+ * blocks and their nested blocks); every other attribute is checked and dropped.
+ */
+export function readHcl(file: string, text: string, keep: ReadonlySet<string>): HclBlock[] {
+  return new HclReader(file, text, keep).read();
+}
+
+class HclReader {
+  private at = 0;
+  private line = 1;
+  private values = 0;
+  private depth = 0;
+  private peeked: HclToken | undefined;
+
+  private readonly file: string;
+  private readonly text: string;
+  private readonly keep: ReadonlySet<string>;
+
+  constructor(file: string, text: string, keep: ReadonlySet<string>) {
+    this.file = file;
+    this.text = text;
+    this.keep = keep;
+  }
+
+  private fail(message: string, line = this.line): never {
+    throw new TemplateError(`${this.file}, line ${line}: ${message}`);
+  }
+
+  private count() {
+    if (++this.values > TEMPLATE_VALUES_MAX)
+      throw new TemplateBudgetError(
+        `The configuration holds more than ${TEMPLATE_VALUES_MAX.toLocaleString("en")} blocks, attributes and values; check it in parts.`,
+      );
+  }
+
+  private enter(line: number) {
+    if (++this.depth > MAX_JSON_DEPTH)
+      throw new TemplateDepthError(
+        `${this.file}, line ${line}: the configuration nests more than ${MAX_JSON_DEPTH} levels deep.`,
+      );
+  }
+
+  private peek(): HclToken {
+    this.peeked ??= this.scan();
+    return this.peeked;
+  }
+
+  private next(): HclToken {
+    const token = this.peek();
+    this.peeked = undefined;
+    return token;
+  }
+
+  private describe(token: HclToken): string {
+    if (token.kind === "eof") return "the end of the file";
+    if (token.kind === "newline") return "a new line";
+    if (token.kind === "string" || token.kind === "heredoc") return "a string";
+    return `"${token.text}"`;
+  }
+
+  /** The next token; spaces and comments skipped (a line comment's newline is still a token). */
+  private scan(): HclToken {
+    const text = this.text;
+    for (;;) {
+      const char = text[this.at];
+      if (char === undefined) return { kind: "eof", line: this.line };
+      if (char === " " || char === "\t" || char === "\r" || char === "\uFEFF") this.at++;
+      else if (char === "#" || (char === "/" && text[this.at + 1] === "/")) {
+        const end = text.indexOf("\n", this.at);
+        this.at = end < 0 ? text.length : end;
+      } else if (char === "/" && text[this.at + 1] === "*") {
+        const end = text.indexOf("*/", this.at + 2);
+        if (end < 0) this.fail("a comment starting here is never closed (*/).");
+        for (let at = this.at; at < end; at++) if (text.charCodeAt(at) === 0x0a) this.line++;
+        this.at = end + 2;
+      } else break;
+    }
+    const line = this.line;
+    const char = text[this.at]!;
+    if (char === "\n") {
+      this.at++;
+      this.line++;
+      return { kind: "newline", line };
+    }
+    if (isIdentStart(char.charCodeAt(0))) {
+      const start = this.at;
+      while (this.at < text.length && isIdentPart(text.charCodeAt(this.at))) this.at++;
+      this.count();
+      return { kind: "ident", text: text.slice(start, this.at), line };
+    }
+    if (isDigit(char.charCodeAt(0))) {
+      NUMBER.lastIndex = this.at;
+      const match = NUMBER.exec(text)!;
+      this.at += match[0].length;
+      this.count();
+      return { kind: "number", text: match[0], line };
+    }
+    if (char === '"') {
+      this.at++;
+      this.count();
+      return { kind: "string", ...this.quoted(line), line };
+    }
+    const three = text.slice(this.at, this.at + 3);
+    if (char === "<" && /^<<-?[A-Za-z_]/.test(text.slice(this.at, this.at + 4))) {
+      this.heredoc(line);
+      this.count();
+      return { kind: "heredoc", line };
+    }
+    const punct =
+      PUNCT3.find((word) => word === three) ??
+      PUNCT2.find((word) => word === three.slice(0, 2)) ??
+      (PUNCT1.includes(char) ? char : undefined);
+    if (!punct || punct === "${" || punct === "%{")
+      this.fail(`"${char}" cannot stand here (HCL's native syntax has no such character outside strings).`);
+    this.at += punct.length;
+    return { kind: "punct", text: punct, line };
+  }
+
+  /** A quoted template after its opening quote: its value, when it has no interpolation. */
+  private quoted(line: number): { text?: string } {
+    const text = this.text;
+    let value = "";
+    let plain = true;
+    for (;;) {
+      const char = text[this.at];
+      if (char === undefined || char === "\n")
+        this.fail("a string starting here is not closed on its line (a quoted string cannot span lines).", line);
+      if (char === '"') {
+        this.at++;
+        return plain ? { text: value } : {};
+      }
+      if (char === "\\") {
+        const escaped = text[this.at + 1];
+        const simple: Record<string, string> = { n: "\n", r: "\r", t: "\t", '"': '"', "\\": "\\" };
+        if (escaped !== undefined && escaped in simple) {
+          value += simple[escaped];
+          this.at += 2;
+        } else if (escaped === "u" || escaped === "U") {
+          const digits = escaped === "u" ? 4 : 8;
+          const hex = text.slice(this.at + 2, this.at + 2 + digits);
+          if (!new RegExp(`^[0-9A-Fa-f]{${digits}}$`).test(hex)) this.fail(`"\\${escaped}${hex}" is not an escape.`);
+          value += String.fromCodePoint(parseInt(hex, 16));
+          this.at += 2 + digits;
+        } else this.fail(`"\\${escaped ?? ""}" is not an escape HCL knows.`);
+      } else if ((char === "$" || char === "%") && text[this.at + 1] === char && text[this.at + 2] === "{") {
+        value += `${char}{`;
+        this.at += 3;
+      } else if ((char === "$" || char === "%") && text[this.at + 1] === "{") {
+        plain = false;
+        this.at += 2;
+        this.interpolation(this.line);
+      } else {
+        // A run of plain characters at once.
+        const start = this.at;
+        this.at++;
+        while (this.at < text.length && !STRING_STOP.has(text[this.at]!)) this.at++;
+        value += text.slice(start, this.at);
+      }
+    }
+  }
+
+  /** An interpolation or directive after its `${` or `%{`, up to its closing brace. */
+  private interpolation(line: number) {
+    this.enter(line);
+    const close: string[] = [];
+    for (;;) {
+      const token = this.next();
+      if (token.kind === "eof") this.fail("an interpolation (${ or %{) starting here is never closed.", line);
+      if (token.kind !== "punct") continue;
+      const text = token.text!;
+      if (text === "{" || text === "[" || text === "(") {
+        this.enter(token.line);
+        close.push(text === "{" ? "}" : text === "[" ? "]" : ")");
+      } else if (text === "}" || text === "]" || text === ")") {
+        if (close.length === 0 && text === "}") break;
+        if (close.pop() !== text) this.fail(`"${text}" closes nothing opened here.`, token.line);
+        this.depth--;
+      }
+    }
+    this.depth--;
+  }
+
+  /** A heredoc from its `<<`: the rest of its line names the marker, a line holding only the marker ends it. */
+  private heredoc(line: number) {
+    const text = this.text;
+    const start = /^<<-?([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\r?\n/.exec(text.slice(this.at, this.at + 300));
+    if (!start) this.fail("a heredoc's marker (<<EOT) must end its line.");
+    const marker = start[1]!;
+    this.at += start[0].length;
+    this.line++;
+    for (;;) {
+      if (this.at >= text.length)
+        this.fail(`the heredoc starting here never ends (no line holding only ${marker}).`, line);
+      const end = text.indexOf("\n", this.at);
+      const row = text.slice(this.at, end < 0 ? text.length : end);
+      this.at = end < 0 ? text.length : end;
+      if (row.trim() === marker) return;
+      if (end >= 0) {
+        this.at++;
+        this.line++;
+      }
+    }
+  }
+
+  read(): HclBlock[] {
+    return this.body(undefined).blocks;
+  }
+
+  /** A body's items up to its closing brace (or the end of the file): its blocks, its attributes kept. */
+  private body(open: number | undefined): { blocks: HclBlock[]; attributes: Map<string, HclToken[]> } {
+    const blocks: HclBlock[] = [];
+    const attributes = new Map<string, HclToken[]>();
+    for (;;) {
+      const token = this.next();
+      if (token.kind === "newline") continue;
+      if (token.kind === "eof") {
+        if (open !== undefined) this.fail("the block opened here is never closed (no matching }).", open);
+        return { blocks, attributes };
+      }
+      if (token.kind === "punct" && token.text === "}" && open !== undefined) return { blocks, attributes };
+      if (token.kind !== "ident")
+        this.fail(`expected an attribute or a block, found ${this.describe(token)}.`, token.line);
+      const name = token.text!;
+      const after = this.peek();
+      if (after.kind === "punct" && after.text === "=") {
+        this.next();
+        const tokens = this.expression(token.line, open !== undefined);
+        if (attributes.has(name)) this.fail(`the attribute "${name}" is set twice in one block.`, token.line);
+        attributes.set(name, this.keep.has(name) ? tokens : []);
+        continue;
+      }
+      const labels: string[] = [];
+      for (;;) {
+        const label = this.next();
+        if (label.kind === "ident" || (label.kind === "string" && label.text !== undefined)) labels.push(label.text!);
+        else if (label.kind === "punct" && label.text === "{") break;
+        else
+          this.fail(
+            `"${name}" is followed by ${this.describe(label)}: an attribute needs "=", a block its labels (names or plain strings) and "{".`,
+            label.line,
+          );
+      }
+      this.enter(token.line);
+      const inner = this.body(token.line);
+      this.depth--;
+      const closing = this.peek();
+      if (closing.kind !== "newline" && closing.kind !== "eof" && !(closing.kind === "punct" && closing.text === "}"))
+        this.fail(`a block's closing brace must end its line; found ${this.describe(closing)}.`, closing.line);
+      blocks.push({ type: name, labels, line: token.line, ...inner });
+    }
+  }
+
+  /**
+   * An attribute's expression up to the newline (or a one-line block's closing brace) outside
+   * brackets; its tokens, newlines inside brackets left out. Brackets must pair.
+   */
+  private expression(line: number, inBlock: boolean): HclToken[] {
+    const tokens: HclToken[] = [];
+    const close: string[] = [];
+    for (;;) {
+      const token = this.peek();
+      if (token.kind === "eof") {
+        if (close.length > 0) this.fail(`a "${close.at(-1)}" is missing for a bracket opened on this attribute.`, line);
+        break;
+      }
+      if (token.kind === "newline") {
+        if (close.length === 0) break;
+        this.next();
+        continue;
+      }
+      if (token.kind === "punct") {
+        const text = token.text!;
+        if (text === "{" || text === "[" || text === "(") {
+          this.enter(token.line);
+          close.push(text === "{" ? "}" : text === "[" ? "]" : ")");
+        } else if (text === "}" || text === "]" || text === ")") {
+          if (close.length === 0) {
+            if (text === "}" && inBlock) break;
+            this.fail(`"${text}" closes nothing opened here.`, token.line);
+          }
+          if (close.pop() !== text) this.fail(`"${text}" does not close the bracket opened before it.`, token.line);
+          this.depth--;
+        }
+      }
+      tokens.push(this.next());
+    }
+    if (tokens.length === 0) this.fail("the attribute has no value: an expression must follow =.", line);
+    return tokens;
+  }
+}
