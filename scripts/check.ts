@@ -11,11 +11,11 @@ import { join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { TEXT_WIDTH } from "../catalogue/base/limits.ts";
 import { isHttpError } from "../catalogue/base/problem.ts";
-import { checkTemplate, ReadDeployment } from "../catalogue/contract/deployments.ts";
+import { checkTemplate, ReadDeployment, versionWindow } from "../catalogue/contract/deployments.ts";
 import { renderAnsi } from "../catalogue/format/ansi.ts";
 import { renderMarkdown } from "../catalogue/format/markdown.ts";
 import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
-import { TemplateCheck } from "../catalogue/schema/index.ts";
+import { TemplateCheck, TemplateCheckBody } from "../catalogue/schema/index.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
 import { TemplateBudgetError, TemplateError } from "../catalogue/templates/errors.ts";
@@ -28,7 +28,7 @@ import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inpu
 import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
 
 const CHECK_USAGE =
-  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]";
+  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d]";
 
 /** Exit statuses (docs/ci-check.md). */
 const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
@@ -120,7 +120,11 @@ async function localCatalogue(): Promise<Catalogue> {
 type Input = string | TerraformFiles;
 
 /** The check here: the template read first (a bad file fails before the catalogue loads), then checked. */
-async function checkLocally(input: Input, ids: string[]): Promise<DeploymentCheckAnswer> {
+async function checkLocally(
+  input: Input,
+  ids: string[],
+  retiringWithin: string | undefined,
+): Promise<DeploymentCheckAnswer> {
   let deployment: Deployment;
   try {
     deployment = readDeployment(input);
@@ -132,7 +136,12 @@ async function checkLocally(input: Input, ids: string[]): Promise<DeploymentChec
   const catalogue = await localCatalogue();
   try {
     // The API's rule for the ids (unknown ones named with the nearest slugs), then its check.
-    return checkTemplate(catalogue, new ReadDeployment(deployment), requireKnownIds(catalogue, ids));
+    return checkTemplate(
+      catalogue,
+      new ReadDeployment(deployment),
+      requireKnownIds(catalogue, ids),
+      versionWindow(new Date(), retiringWithin),
+    );
   } catch (error) {
     if (isHttpError(error)) throw new CheckUsageError(`${error.title}: ${error.details ?? ""}`);
     throw error;
@@ -140,7 +149,12 @@ async function checkLocally(input: Input, ids: string[]): Promise<DeploymentChec
 }
 
 /** The check by a deployment's API: its refusals of the input (400, 404, 413, 415, 422) are exit 2, anything else exit 3. */
-async function checkByApi(api: string, input: Input, approved: Approved): Promise<DeploymentCheckAnswer> {
+async function checkByApi(
+  api: string,
+  input: Input,
+  approved: Approved,
+  retiringWithin: string | undefined,
+): Promise<DeploymentCheckAnswer> {
   const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
   let response: Response;
   try {
@@ -150,6 +164,7 @@ async function checkByApi(api: string, input: Input, approved: Approved): Promis
       body: JSON.stringify({
         ...(input instanceof TerraformFiles ? { files: input.files } : { template: input }),
         ...approved,
+        ...(retiringWithin === undefined ? {} : { retiringWithin }),
       }),
       signal: AbortSignal.timeout(120_000),
     });
@@ -257,6 +272,7 @@ export async function runCheck(args: string[]): Promise<number> {
         sarif: { type: "string" },
         format: { type: "string", default: "text" },
         strict: { type: "boolean", default: false },
+        "retiring-within": { type: "string" },
       },
     }));
   } catch (error) {
@@ -269,6 +285,9 @@ export async function runCheck(args: string[]): Promise<number> {
     throw new CheckUsageError(`--format is text, json or md, not ${format}`, true);
   const given = (["ids", "ids-file", "list"] as const).filter((name) => values[name] !== undefined);
   if (given.length !== 1) throw new CheckUsageError("give the approved list once: --ids, --ids-file or --list", true);
+  const retiringWithin = values["retiring-within"] as string | undefined;
+  if (retiringWithin !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(retiringWithin).success)
+    throw new CheckUsageError(`--retiring-within is a number of days such as 90d, not ${retiringWithin}`, true);
   let api = values.api as string | undefined;
   if (api !== undefined && !/^https?:\/\/[^/]/i.test(api))
     throw new CheckUsageError(`--api is an http(s) URL, not ${api}`, true);
@@ -299,15 +318,15 @@ export async function runCheck(args: string[]): Promise<number> {
   }
 
   const answer = api
-    ? await checkByApi(api, input, approved)
-    : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds);
+    ? await checkByApi(api, input, approved, retiringWithin)
+    : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, retiringWithin);
   const outcome = checkOutcome(answer, { strict: values.strict === true });
   if (values.sarif !== undefined) writeSarif(values.sarif as string, outcome.findings, file, input);
   process.stdout.write(render(answer, format));
   const errors = outcome.findings.filter((finding) => finding.level === "error").length;
   const warnings = outcome.findings.length - errors;
   console.error(
-    `cloud-catalogue check: ${outcome.allowed ? "allowed" : "not allowed"} (${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"})${outcome.allowed && outcome.exitCode === 1 ? "; --strict fails on the warnings" : ""}`,
+    `cloud-catalogue check: ${outcome.allowed ? "allowed" : "not allowed"}${outcome.retiring > 0 ? `, ${outcome.retiring} version${outcome.retiring === 1 ? "" : "s"} retiring` : ""} (${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"})${outcome.allowed && outcome.retiring === 0 && outcome.exitCode === 1 ? "; --strict fails on the warnings" : ""}`,
   );
   return outcome.exitCode;
 }

@@ -16,7 +16,7 @@ import { resolveList } from "../lists/lists.ts";
 import { TemplateCheck, TemplateCheckBody, type TemplateCheckBodyT } from "../schema/index.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { RecordStore } from "./ports.ts";
-import { checkDeployment } from "../templates/check.ts";
+import { checkDeployment, RETIRING_WITHIN_DAYS, type VersionWindow } from "../templates/check.ts";
 import { TemplateBudgetError, TemplateError } from "../templates/errors.ts";
 import { templateIndex } from "../templates/index.node.ts";
 import { readDeployment, TerraformFiles, type Deployment } from "../templates/read.ts";
@@ -45,15 +45,28 @@ async function approvedOf(
  * Checks a deployment: one read already (where a costly template fails alone), or a template read
  * here; what cannot be read is a 400 naming it, one past the values budget a 422.
  */
-export function checkTemplate(catalogue: Catalogue, template: unknown, approved: readonly string[]) {
+export function checkTemplate(
+  catalogue: Catalogue,
+  template: unknown,
+  approved: readonly string[],
+  window: VersionWindow = versionWindow(new Date(), undefined),
+) {
   try {
     const deployment = template instanceof ReadDeployment ? template.deployment : readDeployment(template);
-    return checkDeployment(catalogue, templateIndex(catalogue), deployment, approved);
+    return checkDeployment(catalogue, templateIndex(catalogue), deployment, approved, window);
   } catch (error) {
     if (error instanceof TemplateBudgetError) throw new HttpError(422, "Template too costly", error.message);
     if (error instanceof TemplateError) throw new HttpError(400, "Invalid template", error.message);
     throw error;
   }
+}
+
+/** The day (UTC) versions are judged on, and the request's retiringWithin ("90d") or the default window. */
+export function versionWindow(now: Date, retiringWithin: string | undefined): VersionWindow {
+  return {
+    asOf: now.toISOString().slice(0, 10),
+    withinDays: retiringWithin === undefined ? RETIRING_WITHIN_DAYS : Number(retiringWithin.replace(/d$/, "")),
+  };
 }
 
 /** A deployment read before the check (checkTemplate's input that is not a template to read). */
@@ -93,6 +106,7 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
         c.catalogue,
         deployment ? new ReadDeployment(deployment) : body.files ? new TerraformFiles(body.files) : body.template,
         await approvedOf(c.catalogue, c.store, c.now(), body),
+        versionWindow(c.now(), body.retiringWithin),
       ),
     }),
   }),

@@ -3,8 +3,9 @@
  * saved list's id) and the answer (catalogue/templates/check.ts says what each field means).
  */
 import { z } from "zod";
-import { MAX_ID_LENGTH } from "../base/limits.ts";
-import { approvedServiceIds } from "./requests.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ID_LENGTH } from "../base/limits.ts";
+import { approvedServiceIds, LifecycleQuery } from "./requests.ts";
+import { VersionSource, VERSION_STATUSES } from "./versions.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d } from "./vocabulary.ts";
 
@@ -42,6 +43,10 @@ export const TemplateCheckBody = strictBody({
       ),
     }),
   approvedServiceIds: approvedServiceIds.optional(),
+  retiringWithin: LifecycleQuery.shape.within.meta({
+    description: `"<n>d" (or "<n>"), n from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: a version the deployment names is retiring when its support has ended or ends between today (UTC) and today + n days; 180d when not given (added in 1.11.0)`,
+    example: "90d",
+  }),
   listId: z
     .string()
     .min(1)
@@ -196,6 +201,40 @@ export const TemplateCheck = z
         ),
       ),
     suggestedServiceIds: z.array(z.string()).meta(d("The approved list with what the check says to add")),
+    versions: z
+      .array(
+        z.object({
+          type: z.string(),
+          from: z.string().meta(d("The resource: its logical id, name or address")),
+          attribute: z
+            .string()
+            .meta(d("Where the version is written, e.g. Runtime, engine_version, properties.kubernetesVersion")),
+          value: z.string().meta(d("The version as the template writes it")),
+          serviceId: z.string(),
+          status: z
+            .enum([...VERSION_STATUSES, "unknown"])
+            .meta(
+              d(
+                "The version's status today (ServiceVersion.status), or unknown: the catalogue holds no version this value names (never matched to a nearest one)",
+              ),
+            ),
+          version: z.string().optional().meta(d("The version the value names, as the vendor writes it (13 for 13.7)")),
+          family: z.string().optional(),
+          ends: z
+            .string()
+            .optional()
+            .meta(d("The day its support next ends (standard, else extended), or the last day it had")),
+          endsWhich: z.enum(["standardEnd", "extendedEnd"]).optional(),
+          retiring: z.boolean().meta(d("Its support has ended or ends within retiringWithin")),
+          successor: z.string().optional(),
+          source: VersionSource.optional(),
+        }),
+      )
+      .meta(
+        d(
+          "Each version a resource names (Lambda runtimes, Kubernetes and engine versions) with its status, end and vendor page, from the catalogue's version data (added in 1.11.0)",
+        ),
+      ),
     statements: z
       .array(
         z.object({
@@ -208,6 +247,7 @@ export const TemplateCheck = z
             "verdict",
             "wider",
             "not-governed",
+            "versions",
           ]),
           text: z.string(),
           checked: z.array(z.string()).meta(d("What the statement was checked against")),

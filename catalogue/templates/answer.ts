@@ -2,9 +2,11 @@
  * The deployment check's answer as types (check.ts makes it, statements.ts says it, render.ts draws
  * it); catalogue/schema/deployment-check.ts is its contract.
  */
-import type { Deployment, DeploymentItem } from "./read.ts";
+import type { Deployment, DeploymentItem, Vendor, VersionedAttribute } from "./deployment.ts";
 
-export type Vendor = "aws" | "azure" | "gcp";
+import type { VersionSourceT, VersionStatus } from "../schema/index.ts";
+
+export type { Vendor };
 
 export interface UsedService {
   readonly id: string;
@@ -65,7 +67,15 @@ export interface Statement {
   readonly checked: readonly string[];
 }
 export type StatementKind =
-  "read" | "services" | "unplaced" | "not-evaluated" | "implicit-need" | "verdict" | "wider" | "not-governed";
+  | "read"
+  | "services"
+  | "unplaced"
+  | "not-evaluated"
+  | "implicit-need"
+  | "verdict"
+  | "wider"
+  | "not-governed"
+  | "versions";
 
 export interface DeploymentCheckAnswer {
   readonly format: Deployment["format"];
@@ -83,5 +93,22 @@ export interface DeploymentCheckAnswer {
   readonly toolNeeds: readonly NeedAnswer[];
   readonly verdicts: readonly PolicyVerdict[];
   readonly suggestedServiceIds: readonly string[];
+  /** Each version the resources name, with its status and end (./retiring.ts). */
+  readonly versions: readonly VersionAnswer[];
   readonly statements: readonly Statement[];
+}
+
+/** A version a resource names, judged on the day (./retiring.ts). */
+export interface VersionAnswer extends VersionedAttribute {
+  readonly status: VersionStatus | "unknown";
+  /** The version and family the value names (absent when not known). */
+  readonly version?: string;
+  readonly family?: string;
+  /** The day support next ends (standard, else extended), or the last day it had once ended. */
+  readonly ends?: string;
+  readonly endsWhich?: "standardEnd" | "extendedEnd";
+  /** Support has ended, or ends within the window. */
+  readonly retiring: boolean;
+  readonly successor?: string;
+  readonly source?: VersionSourceT;
 }

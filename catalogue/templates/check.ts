@@ -10,7 +10,8 @@ import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../policies/
 import { PolicyRequestError } from "../policies/errors.ts";
 import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-needs.ts";
 import type { Catalogue } from "../load/load.ts";
-import type { Deployment, DeploymentItem } from "./read.ts";
+import type { Deployment, DeploymentItem } from "./deployment.ts";
+import { versionAnswers, versionStatements } from "./retiring.ts";
 import type {
   DeniedIdentifier,
   DeploymentCheckAnswer,
@@ -377,12 +378,53 @@ function toolNeedsOf(
   });
 }
 
+/**
+ * The services used: an approved one as it is; one not approved is missing when something of it is
+ * denied (or no document speaks its provider's language), else allowed, with what brought it.
+ */
+function usedServices(
+  index: TemplateIndex,
+  deployment: Deployment,
+  placement: ReturnType<typeof place>,
+  documents: ReadonlyMap<Vendor, Document | string>,
+  denied: ReadonlySet<string>,
+): UsedService[] {
+  const through = new Map<string, string[]>();
+  for (const document of documents.values())
+    if (typeof document !== "string")
+      for (const entry of document.implied) if (entry.complete) through.set(entry.id, entry.linkedTo);
+  return [...placement.services.values()]
+    .map((service): UsedService => {
+      if (service.approved) return service;
+      const vendor = itemVendor(
+        index,
+        deployment.items.find((item) => item.item === service.items[0]!.item)!,
+      );
+      const lacking = !vendor || !documents.has(vendor) || service.items.some((item) => denied.has(item.item));
+      return {
+        ...service,
+        status: lacking ? "missing" : "allowed",
+        ...(through.has(service.id) ? { allowedThrough: through.get(service.id)! } : {}),
+      };
+    })
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** The day versions are judged on, and the window within which one is retiring. */
+export interface VersionWindow {
+  readonly asOf: string;
+  readonly withinDays: number;
+}
+/** The window when a request gives none. */
+export const RETIRING_WITHIN_DAYS = 180;
+
 /** The check's answer. `approvedServiceIds` are known ids (the endpoint checked them). */
 export function checkDeployment(
   catalogue: Catalogue,
   index: TemplateIndex,
   deployment: Deployment,
   approvedServiceIds: readonly string[],
+  window: VersionWindow,
 ): DeploymentCheckAnswer {
   const approved = new Set(approvedServiceIds);
   const placement = place(catalogue, index, deployment, approved);
@@ -398,25 +440,7 @@ export function checkDeployment(
   // What the approved list's documents deny, by what needs it: a service not approved is missing
   // only when something of it is denied (or no document speaks its provider's language).
   const denied = new Set(first.flatMap((entry) => entry.denied.flatMap((item) => item.neededFor)));
-  const through = new Map<string, string[]>();
-  for (const document of documents.values())
-    if (typeof document !== "string")
-      for (const entry of document.implied) if (entry.complete) through.set(entry.id, entry.linkedTo);
-  const services = [...placement.services.values()]
-    .map((service): UsedService => {
-      if (service.approved) return service;
-      const vendor = itemVendor(
-        index,
-        deployment.items.find((item) => item.item === service.items[0]!.item)!,
-      );
-      const lacking = !vendor || !documents.has(vendor) || service.items.some((item) => denied.has(item.item));
-      return {
-        ...service,
-        status: lacking ? "missing" : "allowed",
-        ...(through.has(service.id) ? { allowedThrough: through.get(service.id)! } : {}),
-      };
-    })
-    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  const services = usedServices(index, deployment, placement, documents, denied);
   const missing = services.filter((service) => service.status === "missing").map((service) => service.id);
   const needAnswers: NeedAnswer[] = needs.map((row) => ({
     id: row.id,
@@ -463,6 +487,13 @@ export function checkDeployment(
     toolNeeds,
     verdicts,
     suggestedServiceIds: suggested,
+    versions: versionAnswers(catalogue, deployment, window.asOf, window.withinDays),
   };
-  return { ...answer, statements: statementsOf(index, deployment, answer, unchecked) };
+  return {
+    ...answer,
+    statements: [
+      ...statementsOf(index, deployment, answer, unchecked),
+      ...versionStatements(answer.versions, window.withinDays),
+    ],
+  };
 }

@@ -16,7 +16,14 @@
 import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
 
 export type FindingRule =
-  "denied-action" | "denied-type" | "denied-api" | "service-missing" | "unplaced" | "not-evaluated";
+  | "denied-action"
+  | "denied-type"
+  | "denied-api"
+  | "service-missing"
+  | "unplaced"
+  | "not-evaluated"
+  | "version-retiring"
+  | "version-unknown";
 
 export interface Finding {
   readonly rule: FindingRule;
@@ -33,7 +40,9 @@ export interface CheckOutcome {
   /** Every approved-list verdict allows what it checked, and no service used is missing. */
   readonly allowed: boolean;
   readonly findings: readonly Finding[];
-  /** 0: allowed (and, under strict, no warning); 1: not allowed. */
+  /** Versions the deployment names whose support has ended or ends within the request's window. */
+  readonly retiring: number;
+  /** 0: allowed, nothing retiring (and, under strict, no warning); 1: not allowed, or a version retiring. */
   readonly exitCode: 0 | 1;
 }
 
@@ -198,17 +207,49 @@ function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string,
   return findings;
 }
 
+/** A version that has ended or ends within the window is an error (the gate fails on it); one not known, a warning. */
+function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
+  return answer.versions.flatMap((version): Finding[] => {
+    const at = `${version.attribute} ${version.value} (${version.serviceId})`;
+    if (version.retiring)
+      return [
+        {
+          rule: "version-retiring",
+          level: "error",
+          item: version.value,
+          from: [version.from],
+          message: `${at}: ${version.status === "ended" ? `support ended ${version.ends ?? "(no date published)"}` : `${version.status === "extended" ? "in extended support, which ends" : "support ends"} ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
+        },
+      ];
+    if (version.status === "unknown")
+      return [
+        {
+          rule: "version-unknown",
+          level: "warning",
+          item: version.value,
+          from: [version.from],
+          message: `${at}: a version the catalogue does not know, so nothing is said of its support.`,
+        },
+      ];
+    return [];
+  });
+}
+
 /** Every finding of an answer, errors first, and whether the deployment is allowed. */
 export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: boolean } = {}): CheckOutcome {
   const places = placesOf(answer);
   const denied = deniedFindings(answer, places);
+  const versions = versionFindings(answer);
   const findings = [
     ...denied,
     ...missingFindings(answer, new Set(denied.map((finding) => finding.item))),
+    ...versions.filter((finding) => finding.level === "error"),
     ...unplacedFindings(answer),
     ...notEvaluatedFindings(answer, places),
+    ...versions.filter((finding) => finding.level === "warning"),
   ];
   const allowed = approvedVerdicts(answer).every((verdict) => verdict.allowed) && answer.missingServiceIds.length === 0;
-  const failed = !allowed || (options.strict === true && findings.length > 0);
-  return { allowed, findings, exitCode: failed ? 1 : 0 };
+  const retiring = answer.versions.filter((version) => version.retiring).length;
+  const failed = !allowed || retiring > 0 || (options.strict === true && findings.length > 0);
+  return { allowed, findings, retiring, exitCode: failed ? 1 : 0 };
 }

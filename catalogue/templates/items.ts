@@ -1,10 +1,13 @@
 /** The items a reader collects (read.ts, terraform-config.ts), each with the first few places it came from. */
 import { TemplateError } from "./errors.ts";
-import type { DeploymentItem } from "./read.ts";
+import type { DeploymentItem } from "./deployment.ts";
+import { versionedAttributes, type VersionedAttribute } from "./versioned.ts";
 
 /** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
 export const MAX_TEMPLATE_ITEMS = 2000;
 const MAX_FROM = 5;
+/** Versions read at most (one per versioned attribute of a resource); the rest are not reported. */
+const MAX_VERSIONED = 500;
 
 /** Collects items, keeping the first few places each came from. */
 export class Items {
@@ -17,6 +20,16 @@ export class Items {
     const entry = this.byKey.get(key) ?? { kind, item, from: [] };
     this.byKey.set(key, entry);
     if (entry.from.length < MAX_FROM && !entry.from.includes(from)) entry.from.push(from);
+  }
+  readonly versioned: VersionedAttribute[] = [];
+  /** Reads the versions a resource's attributes name (./versioned.ts). */
+  versions(kind: DeploymentItem["kind"], type: string, properties: unknown, from: string) {
+    if (this.versioned.length >= MAX_VERSIONED) return;
+    this.versioned.push(...versionedAttributes(kind, type, properties, from));
+  }
+  /** The versions read, as a deployment's optional field. */
+  versionedField(): { versioned?: readonly VersionedAttribute[] } {
+    return this.versioned.length > 0 ? { versioned: this.versioned.slice(0, MAX_VERSIONED) } : {};
   }
   list(): DeploymentItem[] {
     return [...this.byKey.values()].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0));

@@ -13,40 +13,9 @@ import { TemplateError } from "./errors.ts";
 import { Items } from "./items.ts";
 import { looksLikeTerraform, readTerraformConfig } from "./terraform-config.ts";
 import { IMPLICIT_NEEDS } from "../dependencies/implicit-needs.ts";
-import type { Vendor } from "./answer.ts";
+import type { Deployment, DeploymentFormat } from "./deployment.ts";
 
-export type DeploymentFormat = "cloudformation" | "arm" | "terraform-plan" | "terraform-config" | "gcp-apis";
-
-/** One thing the deployment creates or calls, in its own vocabulary. */
-export interface DeploymentItem {
-  /** cloudformation: a resource type; arm: an Azure resource type; terraform: a resource type; gcp: an API. */
-  readonly kind: "cloudformation-type" | "azure-type" | "terraform-type" | "gcp-api";
-  readonly item: string;
-  /** Where it came from: logical ids, resource names or addresses (at most a few). */
-  readonly from: readonly string[];
-}
-
-export interface Deployment {
-  readonly format: DeploymentFormat;
-  readonly items: readonly DeploymentItem[];
-  /** CloudFormation only: parameter types, and whether the CDK or SAM made it. */
-  readonly parameterTypes: readonly string[];
-  readonly cdk: boolean;
-  readonly sam: boolean;
-  /** SAM only: what each AWS::Serverless type expanded to, e.g. "AWS::Serverless::Function → AWS::Lambda::Function". */
-  readonly expanded: readonly string[];
-  /**
-   * What the input names but the reader could not read, each with where and why (an ARM linked
-   * template; a Terraform module, or a count or for_each that is not a literal).
-   */
-  readonly notRead: readonly string[];
-  /** The vendors whose verdicts each notRead entry concerns (none given: Azure's, an ARM template's). */
-  readonly notReadVendors?: Readonly<Record<string, readonly Vendor[]>>;
-  /** CloudFormation only: Fn::ForEach loops whose collection could not be expanded (each resource's type read once). */
-  readonly loops?: readonly string[];
-  /** CloudFormation only: the implicit-needs rows whose property trigger a resource's Properties show. */
-  readonly shows?: readonly string[];
-}
+export type { Deployment, DeploymentFormat, DeploymentItem } from "./deployment.ts";
 
 export { MAX_TEMPLATE_ITEMS } from "./items.ts";
 
@@ -90,14 +59,15 @@ export function readDeployment(template: unknown): Deployment {
   );
 }
 
-const plain = (format: DeploymentFormat, items: DeploymentItem[]): Deployment => ({
+const plain = (format: DeploymentFormat, items: Items): Deployment => ({
   format,
-  items,
+  items: items.list(),
   parameterTypes: [],
   cdk: false,
   sam: false,
   expanded: [],
   notRead: [],
+  ...items.versionedField(),
 });
 
 function apiList(values: unknown[]): Deployment {
@@ -111,7 +81,7 @@ function apiList(values: unknown[]): Deployment {
         .join(", ")}.`,
     );
   for (const api of values as string[]) items.add("gcp-api", api, "list");
-  return plain("gcp-apis", items.list());
+  return plain("gcp-apis", items);
 }
 
 function transforms(value: unknown): string[] {
@@ -136,6 +106,8 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     "BootstrapVersion" in parameters ||
     Object.values(resources).some((resource) => isObject(resource) && resource.Type === "AWS::CDK::Metadata");
   const items = new Items();
+  const functionGlobals =
+    isObject(template.Globals) && isObject(template.Globals.Function) ? template.Globals.Function : {};
   const expanded = new Set<string>();
   const loops: string[] = [];
   const shows = new Set<string>();
@@ -145,6 +117,14 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     const type = resource.Type.startsWith("Custom::") ? "AWS::CloudFormation::CustomResource" : resource.Type;
     // The CDK's metadata resource is read by the CDK, not deployed as a service's resource.
     if (type === "AWS::CDK::Metadata") return;
+    // SAM's Globals give every function what it does not set itself (its Runtime, most often).
+    const globals = sam && type === "AWS::Serverless::Function" ? functionGlobals : {};
+    items.versions(
+      "cloudformation-type",
+      type,
+      { ...globals, ...(isObject(resource.Properties) ? resource.Properties : {}) },
+      logicalId,
+    );
     if (sam && type.startsWith("AWS::Serverless::")) {
       for (const generated of expandServerless(type, resource)) {
         items.add("cloudformation-type", generated, `${logicalId} (${type})`);
@@ -168,6 +148,7 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
     notRead: [],
     ...(loops.length > 0 ? { loops } : {}),
     ...(shows.size > 0 ? { shows: [...shows].sort() } : {}),
+    ...items.versionedField(),
   };
 }
 
@@ -274,6 +255,7 @@ function arm(template: Record<string, unknown>): Deployment {
         parentType && !resource.type.includes("/") ? `${parentType}/${resource.type}` : resource.type.split("@")[0]!;
       const name = typeof resource.name === "string" ? resource.name.slice(0, 80) : at;
       items.add("azure-type", type, name);
+      items.versions("azure-type", type, resource, name);
       walk(armResources(resource.resources), type, `${at}.resources`);
       const inner = isObject(resource.properties) ? resource.properties.template : undefined;
       if (isObject(inner)) walk(armResources(inner.resources), undefined, `${at}.properties.template.resources`);
@@ -283,7 +265,7 @@ function arm(template: Record<string, unknown>): Deployment {
     });
   };
   walk(armResources(template.resources), undefined, "resources");
-  return { ...plain("arm", items.list()), notRead };
+  return { ...plain("arm", items), notRead };
 }
 
 interface PlanResource {
@@ -310,6 +292,7 @@ function terraformPlan(plan: Record<string, unknown>): Deployment {
     const armType = resource.type.startsWith("azapi_") ? azapiType(values) : undefined;
     if (armType) items.add("azure-type", armType, address);
     else items.add("terraform-type", resource.type, address);
+    items.versions("terraform-type", resource.type, values, address);
   };
   if (Array.isArray(plan.resource_changes)) {
     for (const change of plan.resource_changes as PlanResource[]) {
@@ -318,7 +301,7 @@ function terraformPlan(plan: Record<string, unknown>): Deployment {
       if (actions.length > 0 && actions.every((action) => action === "delete" || action === "no-op")) continue;
       add(change, change.change?.after);
     }
-    return plain("terraform-plan", items.list());
+    return plain("terraform-plan", items);
   }
   const walk = (module: unknown) => {
     if (!isObject(module)) return;
@@ -327,5 +310,5 @@ function terraformPlan(plan: Record<string, unknown>): Deployment {
     for (const child of Array.isArray(module.child_modules) ? module.child_modules : []) walk(child);
   };
   walk(isObject(plan.planned_values) ? plan.planned_values.root_module : undefined);
-  return plain("terraform-plan", items.list());
+  return plain("terraform-plan", items);
 }

@@ -101,6 +101,20 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
     );
   if (answer.unplaced.length > 0)
     blocks.push(heading(2, "Not placed"), list(answer.unplaced.map((item) => [`${item.item}: ${item.reason}`])));
+  if (answer.versions.length > 0)
+    blocks.push(
+      heading(2, "Versions"),
+      list(
+        answer.versions.map((version): Inline[] => [
+          `${version.from}: ${version.attribute} ${version.value} — ${
+            version.status === "unknown"
+              ? "not known to the catalogue"
+              : `${version.status}${version.ends ? `, ${version.status === "ended" ? "ended" : "ends"} ${version.ends}` : ""}${version.retiring ? " (retiring)" : ""}${version.successor ? `, successor ${version.successor}` : ""} `
+          }`,
+          ...(version.source ? [link("(vendor page)", version.source.url)] : []),
+        ]),
+      ),
+    );
   blocks.push(
     heading(2, "Statements"),
     list(answer.statements.map((statement) => [`${statement.text} Checked: ${statement.checked.join("; ")}.`])),

@@ -49,6 +49,18 @@ const RULES: Record<FindingRule, { name: string; text: string; help: string; lev
     help: "Review it by hand; the message says why no verdict covers it.",
     level: "warning",
   },
+  "version-retiring": {
+    name: "VersionRetiring",
+    text: "A runtime, Kubernetes or engine version the deployment names has ended, or its support ends within the window asked (retiringWithin, 180 days by default).",
+    help: "Move to a supported version before the date; the message names the date, the successor where the vendor names one, and the vendor page.",
+    level: "error",
+  },
+  "version-unknown": {
+    name: "VersionNotKnown",
+    text: "A version the deployment names is not in the catalogue's version data: nothing is said of its support.",
+    help: "Check the vendor's support calendar for it by hand.",
+    level: "warning",
+  },
 };
 const RULE_IDS = Object.keys(RULES) as FindingRule[];
 

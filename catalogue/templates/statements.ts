@@ -2,7 +2,7 @@
  * What the deployment check's answer says (check.ts): each sentence with what it was checked
  * against, never more than was evaluated (decisions.md#approved-means-usable).
  */
-import type { Deployment } from "./read.ts";
+import type { Deployment } from "./deployment.ts";
 import type { TemplateIndex } from "./index.node.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict, Statement, Vendor } from "./answer.ts";
 import { SAM_GENERATED_SOURCE } from "./sam.ts";

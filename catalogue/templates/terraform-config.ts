@@ -16,8 +16,8 @@
 import { TemplateError } from "./errors.ts";
 import { readHcl, type HclBlock, type HclToken } from "./hcl.ts";
 import { Items } from "./items.ts";
-import type { Vendor } from "./answer.ts";
-import type { Deployment } from "./read.ts";
+import { VERSION_ATTRIBUTES } from "./versioned.ts";
+import type { Deployment, Vendor } from "./deployment.ts";
 import { uncheckedVendor } from "./terraform.ts";
 
 /** The block types Terraform reads at the top of a configuration file. */
@@ -38,7 +38,7 @@ const TOP_LEVEL = new Set([
 ]);
 
 /** The attributes whose values are read (the others are only checked as HCL). */
-const READ_ATTRIBUTES = new Set(["count", "for_each", "source", "type"]);
+const READ_ATTRIBUTES = new Set(["count", "for_each", "source", "type", ...VERSION_ATTRIBUTES]);
 
 const VENDORS: readonly Vendor[] = ["aws", "azure", "gcp"];
 
@@ -146,6 +146,15 @@ export function readTerraformConfig(files: Readonly<Record<string, string>>): De
     const armType = type.startsWith("azapi_") ? literalString(block.attributes.get("type"))?.split("@")[0] : undefined;
     if (armType) items.add("azure-type", armType, address);
     else items.add("terraform-type", type, address);
+    if (block.type === "resource") {
+      const literals = VERSION_ATTRIBUTES.map((name) => [name, literalString(block.attributes.get(name))] as const);
+      items.versions(
+        "terraform-type",
+        type,
+        Object.fromEntries(literals.filter(([, value]) => value !== undefined)),
+        address,
+      );
+    }
   };
   for (const file of names) for (const block of readHcl(file, files[file]!, READ_ATTRIBUTES)) read(file, block);
   const list = items.list();
@@ -166,5 +175,6 @@ export function readTerraformConfig(files: Readonly<Record<string, string>>): De
     expanded: [],
     notRead: unread.map(({ entry }) => entry),
     notReadVendors: Object.fromEntries(unread.map(({ entry, vendors }) => [entry, vendors])),
+    ...items.versionedField(),
   };
 }

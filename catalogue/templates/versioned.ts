@@ -5,18 +5,9 @@
  * versions it names (by the engine where one type serves several); the version data then says
  * whether it retires, or that it is not known.
  */
-import type { DeploymentItem } from "./read.ts";
+import type { DeploymentItem, VersionedAttribute } from "./deployment.ts";
 
-export interface VersionedAttribute {
-  /** The resource type, and where the resource is (logical id or address). */
-  readonly type: string;
-  readonly from: string;
-  /** The attribute as the template names it, e.g. Properties.Runtime or engine_version. */
-  readonly attribute: string;
-  readonly value: string;
-  /** The catalogue service whose versions the value names. */
-  readonly serviceId: string;
-}
+export type { VersionedAttribute };
 
 interface Rule {
   readonly kind: DeploymentItem["kind"];
@@ -132,6 +123,16 @@ const RULES: readonly Rule[] = [
     path: "properties.version",
     service: "azure-database-for-mysql",
   },
+];
+
+/** The attributes of Terraform resources the rules read (./terraform-config.ts reads their literals). */
+export const VERSION_ATTRIBUTES = [
+  ...new Set(
+    RULES.filter((rule) => rule.kind === "terraform-type").flatMap((rule) => [
+      rule.path,
+      ...(typeof rule.service === "string" ? [] : [rule.service.enginePath]),
+    ]),
+  ),
 ];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

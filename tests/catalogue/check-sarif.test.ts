@@ -62,7 +62,7 @@ const PLAN = JSON.stringify({
 describe("the outcome of a check", () => {
   it("is allowed, exit 0 and no finding, when every verdict from the list allows the template", () => {
     const outcome = checkOutcome(checkTemplate(catalogue, CLOUDFORMATION, ALLOWING));
-    expect(outcome).toEqual({ allowed: true, findings: [], exitCode: 0 });
+    expect(outcome).toEqual({ allowed: true, findings: [], retiring: 0, exitCode: 0 });
   });
 
   it("is not allowed, exit 1, with an error per denied item naming what would allow it", () => {
@@ -185,6 +185,8 @@ describe("the SARIF log", () => {
       "service-missing",
       "unplaced",
       "not-evaluated",
+      "version-retiring",
+      "version-unknown",
     ]);
     expect(run!.results).toEqual([
       {
@@ -269,5 +271,57 @@ describe("TextIndex", () => {
     expect(index.find("run.googleapis.com")).toEqual({ startLine: 4, startColumn: 1 });
     expect(index.find('a"b')).toEqual({ startLine: 5, startColumn: 10 });
     expect(index.find("Missing")).toBeUndefined();
+  });
+});
+
+describe("versions in the gate (issue 99)", () => {
+  const SAM = `AWSTemplateFormatVersion: "2010-09-09"
+Transform: AWS::Serverless-2016-10-31
+Globals:
+  Function:
+    Runtime: nodejs16.x
+Resources:
+  Old:
+    Type: AWS::Serverless::Function
+    Properties:
+      Handler: index.handler
+      CodeUri: src/
+  Odd:
+    Type: AWS::Serverless::Function
+    Properties:
+      Handler: index.handler
+      CodeUri: src/
+      Runtime: nodejs99.x
+`;
+  const answer = () =>
+    checkTemplate(catalogue, SAM, ["aws-cloudformation", "aws-lambda", "aws-s3", "aws-iam", "aws-cloudwatch-logs"], {
+      asOf: "2026-11-28",
+      withinDays: 180,
+    });
+
+  it("fails the gate on a runtime in extended support ending within the window, with an error on its resource", () => {
+    const outcome = checkOutcome(answer());
+    expect(outcome.retiring).toBe(1);
+    expect(outcome.exitCode).toBe(1);
+    const retiring = outcome.findings.find((finding) => finding.rule === "version-retiring")!;
+    expect(retiring).toMatchObject({ level: "error", item: "nodejs16.x", from: ["Old"] });
+    expect(retiring.message).toContain("in extended support, which ends 2027-03-03");
+    expect(retiring.message).toContain("https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html");
+    // Not known is said, never matched to a nearest runtime, and only warns.
+    expect(outcome.findings.find((finding) => finding.rule === "version-unknown")).toMatchObject({
+      level: "warning",
+      item: "nodejs99.x",
+      from: ["Odd"],
+    });
+  });
+
+  it("writes both as SARIF 2.1.0 results on the resources' lines", () => {
+    const outcome = checkOutcome(answer());
+    const log = sarifLog(outcome.findings, { path: "template.yaml", text: SAM, version: "0.1.0" });
+    expect(validSarif(log), ajv.errorsText(validSarif.errors)).toBe(true);
+    const lines = Object.fromEntries(
+      log.runs[0]!.results.map((result) => [result.ruleId, result.locations?.[0]?.physicalLocation.region?.startLine]),
+    );
+    expect(lines).toMatchObject({ "version-retiring": 7, "version-unknown": 12 });
   });
 });

@@ -39,9 +39,9 @@ const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied
   "aws-cdk-lambda": "blocked-then-allowed",
   // Microsoft.Portal/dashboards: no catalogue service owns it (listed in unplaced).
   "azure-data-product-analytics": "still-denied",
-  // Microsoft.HorizonDb/clusters, in a module written with symbolic names (languageVersion 2.0): no
-  // catalogue service owns it (listed in unplaced). Before the reader walked such modules it was missed.
-  "azure-postgres-agentic-advisor": "still-denied",
+  // Microsoft.HorizonDb/clusters, in a module written with symbolic names (languageVersion 2.0): owned
+  // since issue 100 by Azure HorizonDB, which the suggestions add (it was unplaced, so still denied).
+  "azure-postgres-agentic-advisor": "blocked-then-allowed",
   // eventarcpublishing.googleapis.com: no catalogue service names it (listed in unplaced) and nothing
   // confirms gcp.restrictServiceUsage governs it, so it is not governed (notGoverned), never denied.
   "publish-events-channel": "allowed",

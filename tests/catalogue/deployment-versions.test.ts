@@ -2,8 +2,11 @@
  * Issue 99: the attributes of a deployment that name a version a vendor retires, read as literals
  * with the service whose versions they name; anything else is not read as a version.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { versionedAttributes } from "../../catalogue/templates/versioned.ts";
+import { checkTemplate } from "../../catalogue/contract/deployments.ts";
+import { realCatalogue } from "../helpers/catalogue.ts";
+import { build } from "../helpers/app.ts";
 
 const serviceAndVersion = (found: ReturnType<typeof versionedAttributes>) =>
   found.map(({ serviceId, value }) => [serviceId, value]);
@@ -71,5 +74,100 @@ describe("versioned attributes", () => {
       versionedAttributes("terraform-type", "aws_db_instance", { engine: "oracle-ee", engine_version: "19" }, "o"),
     ).toEqual([]);
     expect(versionedAttributes("terraform-type", "aws_s3_bucket", { runtime: "nodejs18.x" }, "b")).toEqual([]);
+  });
+});
+
+const catalogue = realCatalogue();
+const ON = (withinDays: number) => ({ asOf: "2026-11-28", withinDays });
+const plan = (resources: { type: string; name: string; after: Record<string, unknown> }[]) => ({
+  format_version: "1.2",
+  resource_changes: resources.map(({ type, name, after }) => ({
+    address: `${type}.${name}`,
+    mode: "managed",
+    type,
+    name,
+    change: { actions: ["create"], before: null, after },
+  })),
+});
+
+describe("what in a deployment retires", () => {
+  it("reports an EKS version in extended support from a Terraform plan, retiring only within a window reaching its end", () => {
+    const eks = plan([{ type: "aws_eks_cluster", name: "main", after: { name: "main", version: "1.33" } }]);
+    const [within180] = checkTemplate(catalogue, eks, ["aws-eks"], ON(180)).versions;
+    expect(within180).toMatchObject({
+      from: "aws_eks_cluster.main",
+      attribute: "version",
+      value: "1.33",
+      serviceId: "aws-eks",
+      status: "extended",
+      version: "1.33",
+      ends: "2027-07-29",
+      endsWhich: "extendedEnd",
+      retiring: false,
+      source: { url: "https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html" },
+    });
+    const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(365));
+    expect(answer.versions[0]!.retiring).toBe(true);
+    expect(answer.statements.find((statement) => statement.kind === "versions")!.text).toContain(
+      "aws_eks_cluster.main (version 1.33): in extended support, ending 2027-07-29",
+    );
+  });
+
+  it("reports an ARM AKS cluster and a PostgreSQL flexible server by their versions", () => {
+    const arm = {
+      $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+      contentVersion: "1.0.0.0",
+      resources: [
+        {
+          type: "Microsoft.ContainerService/managedClusters",
+          apiVersion: "2024-02-01",
+          name: "aks",
+          location: "westeurope",
+          properties: { kubernetesVersion: "1.31.5", dnsPrefix: "aks" },
+        },
+        {
+          type: "Microsoft.DBforPostgreSQL/flexibleServers",
+          apiVersion: "2023-06-01-preview",
+          name: "pg",
+          location: "westeurope",
+          properties: { version: "14" },
+        },
+      ],
+    };
+    const versions = checkTemplate(catalogue, arm, ["azure-kubernetes-service"], ON(180)).versions;
+    expect(versions.map(({ from, status, ends, retiring }) => ({ from, status, ends, retiring }))).toEqual([
+      { from: "aks", status: "extended", ends: "2026-11-30", retiring: true },
+      { from: "pg", status: "ended", ends: "2026-11-12", retiring: true },
+    ]);
+  });
+
+  it("says a version it does not hold is not known, never the nearest one", () => {
+    const eks = plan([{ type: "aws_eks_cluster", name: "old", after: { version: "1.2" } }]);
+    const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(180));
+    expect(answer.versions[0]).toMatchObject({ value: "1.2", status: "unknown", retiring: false });
+    expect(answer.versions[0]).not.toHaveProperty("version");
+    expect(answer.statements.map((statement) => statement.text)).toContainEqual(
+      expect.stringContaining("1 version is not known to the catalogue"),
+    );
+  });
+
+  it("takes retiringWithin on the API and refuses one that is no number of days", async () => {
+    const app = await build();
+    onTestFinished(() => app.close());
+    const template = { Resources: { Fn: { Type: "AWS::Lambda::Function", Properties: { Runtime: "python3.9" } } } };
+    const check = (body: object) =>
+      app.inject({
+        method: "POST",
+        url: "/v1/deployments/check",
+        payload: { template, approvedServiceIds: ["aws-lambda"], ...body },
+      });
+    const answered = await check({ retiringWithin: "30d" });
+    expect(answered.statusCode).toBe(200);
+    // python3.9: deprecated 2025-12-15, function updates blocked from 2027-03-03 (AWS's runtimes page).
+    expect(answered.json().versions[0]).toMatchObject({ value: "python3.9", version: "python3.9", family: "python" });
+    const refused = await check({ retiringWithin: "soon" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: "Invalid body" });
+    expect(refused.json().details).toContain("retiringWithin");
   });
 });

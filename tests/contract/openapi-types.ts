@@ -3010,11 +3010,46 @@ export interface components {
       }[];
       /** @description The approved list with what the check says to add */
       suggestedServiceIds: string[];
+      /** @description Each version a resource names (Lambda runtimes, Kubernetes and engine versions) with its status, end and vendor page, from the catalogue's version data (added in 1.11.0) */
+      versions: {
+        type: string;
+        /** @description The resource: its logical id, name or address */
+        from: string;
+        /** @description Where the version is written, e.g. Runtime, engine_version, properties.kubernetesVersion */
+        attribute: string;
+        /** @description The version as the template writes it */
+        value: string;
+        serviceId: string;
+        /**
+         * @description The version's status today (ServiceVersion.status), or unknown: the catalogue holds no version this value names (never matched to a nearest one)
+         * @enum {string}
+         */
+        status: "supported" | "extended" | "ended" | "unknown";
+        /** @description The version the value names, as the vendor writes it (13 for 13.7) */
+        version?: string;
+        family?: string;
+        /** @description The day its support next ends (standard, else extended), or the last day it had */
+        ends?: string;
+        /** @enum {string} */
+        endsWhich?: "standardEnd" | "extendedEnd";
+        /** @description Its support has ended or ends within retiringWithin */
+        retiring: boolean;
+        successor?: string;
+        source?: components["schemas"]["VersionSource"];
+      }[];
       /** @description The answer in sentences, each with what backs it */
       statements: {
         /** @enum {string} */
         kind:
-          "read" | "services" | "unplaced" | "not-evaluated" | "implicit-need" | "verdict" | "wider" | "not-governed";
+          | "read"
+          | "services"
+          | "unplaced"
+          | "not-evaluated"
+          | "implicit-need"
+          | "verdict"
+          | "wider"
+          | "not-governed"
+          | "versions";
         text: string;
         /** @description What the statement was checked against */
         checked: string[];
@@ -3035,6 +3070,11 @@ export interface components {
       };
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
+      /**
+       * @description "<n>d" (or "<n>"), n from 0 to 3650: a version the deployment names is retiring when its support has ended or ends between today (UTC) and today + n days; 180d when not given (added in 1.11.0)
+       * @example 90d
+       */
+      retiringWithin?: string;
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
     } & ((unknown | unknown) & (unknown | unknown));
