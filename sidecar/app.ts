@@ -205,9 +205,15 @@ export async function apiStack(
       reply.header("access-control-expose-headers", [...API_EXPOSED_HEADERS, ...MCP_EXPOSED_HEADERS].join(", "));
     done(null, payload);
   });
-  await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
+  await app.register(compress, { ...COMPRESSION, encodings: [...COMPRESSION.encodings] });
   return app;
 }
+
+/**
+ * How both hosts compress what they compute (the built files come precompressed, files.ts):
+ * answers from 1 KiB, brotli (quality 4, @fastify/compress's default) before gzip.
+ */
+export const COMPRESSION = { global: true, threshold: 1024, encodings: ["br", "gzip"] } as const;
 
 const API_EXPOSED_HEADERS = ["X-RateLimit-Limit", "Retry-After", "ETag"];
 const MCP_EXPOSED_HEADERS = ["Mcp-Protocol-Version", "Mcp-Session-Id"];
