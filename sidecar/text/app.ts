@@ -75,10 +75,12 @@ const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).d
 
 /**
  * Not counted against the limit: the site's assets come with every page view (a CDN serves them in
- * production), and so do the list builder's and the exit planner's data files; /v1/* is the API's,
+ * production), and so do the list builder's, the exit planner's and the search's data files
+ * (/search-index.json, which the search page fetches: it was counted, issue 101); /v1/* is the API's,
  * limited by its own buckets; and routes counted in another bucket (routes.ts).
  */
-const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json)(\?|$)/;
+const NOT_COUNTED =
+  /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json|search-index\.json)(\?|$)/;
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
