@@ -85,6 +85,16 @@ const NOUNS = {
 } as const;
 const counted = (n: number, kind: keyof typeof NOUNS) => `${n} ${n === 1 ? kind : NOUNS[kind]}`;
 
+/**
+ * A service's own fields: its equivalents by slug, as catalogue.json embeds each equivalent whole
+ * and a rename of one would otherwise show as a change of all its equivalents.
+ */
+function ownFields(service: Entry): Entry {
+  const equivalents = service.equivalents;
+  if (!Array.isArray(equivalents)) return service;
+  return { ...service, equivalents: equivalents.map((other) => (other as Entry).slug) };
+}
+
 /** Everything the pulled catalogue changed from the one it replaces. */
 export function pulledChanges(before: CatalogueDump, after: CatalogueDump): PulledChanges {
   const services = diffServices(
@@ -95,7 +105,7 @@ export function pulledChanges(before: CatalogueDump, after: CatalogueDump): Pull
   // Services the release diff already reports (added, removed) are not repeated as "changed".
   const reported = new Set([...services.added, ...services.removed].map((service) => service.slug));
   const renamedOrMoved = new Set([...services.renamed, ...services.lifecycle].map((service) => service.slug));
-  const serviceFields = diffEntries("service", before.services, after.services, reported);
+  const serviceFields = diffEntries("service", before.services.map(ownFields), after.services.map(ownFields), reported);
   const otherServiceLines = serviceFields.lines.filter(
     (line) => !renamedOrMoved.has(line.replace(/^service (\S+): .*$/, "$1")),
   );

@@ -53,6 +53,16 @@ describe("what a mirror run says it pulled", () => {
     });
   });
 
+  it("does not count a service changed because an equivalent it embeds was renamed", () => {
+    const other = { slug: "aws-s3", providerId: "aws", name: "S3", equivalents: [service] };
+    const renamedService = { ...service, name: "Object Storage (S3)" };
+    const changed = pulledChanges(
+      dump({ services: [service, other] }),
+      dump({ services: [renamedService, { ...other, equivalents: [renamedService] }] }),
+    );
+    expect(changed.lines).toEqual(["renamed stackit-object-storage: Object Storage → Object Storage (S3)"]);
+  });
+
   it("names categories and providers added or removed", () => {
     const changed = pulledChanges(
       dump(),
