@@ -30,13 +30,25 @@ export const PARTS = {
   }),
 };
 
+/** Arguments assistants send for one a tool takes under another name, in order of preference. */
+const ALIASES: Readonly<Record<string, readonly string[]>> = {
+  id: ["slug", "ids"],
+  service: ["slug", "ids"],
+  serviceId: ["slug", "ids"],
+  slugs: ["ids", "slug"],
+  services: ["ids", "slug"],
+  serviceIds: ["ids", "slug"],
+  query: ["q"],
+};
+
 /** An argument a tool does not take: named, with the nearest one it does take, and the list. */
 function unknownArguments(known: readonly string[]) {
   return {
     error: (issue: { code?: string; keys?: string[] }) => {
       if (issue.code !== "unrecognized_keys" || !issue.keys) return undefined;
       const hints = issue.keys.slice(0, 5).map((key) => {
-        const [near] = nearest(key, known, 1);
+        // What an assistant means by a word the spelling cannot tell: `id` is the slug, not "equivalentsProviders".
+        const [near] = (ALIASES[key] ?? []).filter((alias) => known.includes(alias)).concat(nearest(key, known, 1));
         return `"${shown(key)}"${near ? ` (did you mean "${near}"?)` : ""}`;
       });
       return `Unknown argument${issue.keys.length === 1 ? "" : "s"} ${hints.join(", ")}; this tool takes: ${known.join(", ")}`;

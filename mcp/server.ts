@@ -253,9 +253,23 @@ function answerTools(server: McpServer, context: ToolContext, tools: ReadonlyMap
     // The schema registered is the zod object of ./schemas.ts (toolInput).
     const { input, handler } = toolParts(tool);
     const args = input.safeParse(given);
-    if (!args.success) return toolError(context, invalid(args.error, "arguments"));
+    if (!args.success) return toolError(context, invalid(wrongTypeFirst(args.error), "arguments"));
     return handler(args.data, extra);
   });
+}
+
+/**
+ * The issues of an argument of the wrong type, without the checks zod still ran on it: `ids` sent
+ * as one string was also told "expected string to have <=10 characters" (issue 101).
+ */
+function wrongTypeFirst(error: z.ZodError): z.ZodError {
+  const wrongType = new Set(
+    error.issues.filter((issue) => issue.code === "invalid_type").map((issue) => JSON.stringify(issue.path)),
+  );
+  const issues = error.issues.filter(
+    (issue) => issue.code === "invalid_type" || !wrongType.has(JSON.stringify(issue.path)),
+  );
+  return new z.ZodError(issues);
 }
 
 /**

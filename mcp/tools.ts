@@ -84,7 +84,13 @@ const tool = <S extends z.ZodRawShape>(spec: ToolSpec<S>): ToolSpec => spec as u
 
 const slugArray = (max: number) =>
   z
-    .array(z.string().min(1).max(MAX_ID_LENGTH))
+    .array(z.string().min(1).max(MAX_ID_LENGTH), {
+      // "aws-s3,gcp-gke" as one string: say what to send, not zod's "expected array" alone (issue 101).
+      error: (issue) =>
+        issue.code === "invalid_type" && typeof issue.input === "string"
+          ? `expected an array of slugs, e.g. ["aws-s3", "gcp-cloud-storage"], not one string`
+          : undefined,
+    })
     .min(1)
     .max(max)
     .meta({ description: `Service slugs (1 to ${max}), e.g. ["aws-s3", "gcp-cloud-storage"]` });

@@ -4,18 +4,21 @@
  * each sha256, and only then swaps the new copy in: <dir>/current is a symlink replaced by one
  * rename, so a failed or interrupted run, killed at any moment, leaves the previous complete mirror
  * as it was; the copy it replaces is kept until the next update, for a running `serve` to move off
- * (scripts/serve-mirror.ts follows `current`). A re-run with nothing changed leaves it untouched. A re-run
+ * (scripts/serve-mirror.ts follows `current`), and any copy a `serve` still answers from is kept
+ * until it lets go of it (mirror-leases.ts). A re-run with nothing changed leaves it untouched. A re-run
  * reuses unchanged files from the current copy and fetches only what changed; an interrupted run
  * resumes from its staging folder. When it replaces an earlier mirror, it prints what the pulled
- * catalogue changed: services added, removed, renamed or moved in lifecycle (catalogue/load/changes.ts).
+ * catalogue changed: services added, removed, renamed or moved in lifecycle, and any other change to
+ * services, providers, categories or equivalence groups (mirror-changes.ts).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { changeLines, changeSummary, diffServices, snapshotServices } from "../catalogue/load/changes.ts";
-import { BuildManifest, type BuildManifestT, type ServiceT } from "../catalogue/schema/index.ts";
+import { BuildManifest, type BuildManifestT } from "../catalogue/schema/index.ts";
+import { pulledChanges, readCatalogueDump } from "./mirror-changes.ts";
+import { leasedVersions } from "./mirror-leases.ts";
 
 type ManifestFile = BuildManifestT["files"][number];
 
@@ -24,18 +27,8 @@ export interface MirrorResult {
   readonly reused: number;
   readonly bytesFetched: number;
   readonly version: string;
-  /** What the pulled catalogue changed from the mirror it replaced, one line each (empty on a first mirror). */
+  /** What the pulled catalogue changed from the mirror it replaced, one line each (empty on a first mirror or none). */
   readonly changes: readonly string[];
-}
-
-/** The services of a build's catalogue.json, as a release snapshot records them; undefined when unreadable. */
-function dumpServices(path: string) {
-  try {
-    const dump = JSON.parse(readFileSync(path, "utf8")) as { services: ServiceT[] };
-    return snapshotServices(dump.services);
-  } catch {
-    return undefined;
-  }
 }
 
 export class MirrorError extends Error {}
@@ -152,7 +145,7 @@ async function fetchFiles(run: MirrorRun, files: readonly ManifestFile[]) {
  * copy being served is never touched), then points `current` at it with one atomic rename. A kill
  * at any moment leaves `current` naming a complete copy: the old one until the rename, the new one after.
  */
-async function swapCurrent(dir: string, staging: string, version: string): Promise<string> {
+export async function swapCurrent(dir: string, staging: string, version: string): Promise<string> {
   const name = `${version}-${Date.now().toString(36)}`;
   await rename(staging, join(dir, "versions", name));
   const temporaryLink = join(dir, `.current-${process.pid}`);
@@ -165,13 +158,14 @@ async function swapCurrent(dir: string, staging: string, version: string): Promi
 }
 
 /**
- * Removes the version folders neither in use nor just replaced (a running `serve` reads the one it
- * replaced until it follows `current`, within a second or two), and links left by killed runs.
- * Staging folders of interrupted runs stay for a resume.
+ * Removes the version folders neither in use, nor just replaced (a running `serve` may not have
+ * followed `current` yet), nor leased by a running `serve` whose hosts still answer from them
+ * (mirror-leases.ts), and links left by killed runs. Staging folders of interrupted runs stay for a resume.
  */
 async function dropOldVersions(dir: string, keep: readonly string[]): Promise<void> {
+  const leased = leasedVersions(dir);
   for (const entry of await readdir(join(dir, "versions"))) {
-    if (keep.includes(entry) || entry.endsWith(".partial")) continue;
+    if (keep.includes(entry) || leased.has(entry) || entry.endsWith(".partial")) continue;
     await rm(join(dir, "versions", entry), { recursive: true, force: true });
   }
   for (const entry of await readdir(dir))
@@ -200,10 +194,10 @@ export async function mirror(
   );
   await writeFile(join(staging, "api", "manifest.json"), manifest.bytes);
 
-  const before = previous ? dumpServices(join(current, "api", "catalogue.json")) : undefined;
-  const after = dumpServices(join(staging, "api", "catalogue.json"));
-  const diff = before && after ? diffServices(before, after) : undefined;
-  const changes = diff ? changeLines(diff) : [];
+  const before = previous ? readCatalogueDump(join(current, "api", "catalogue.json")) : undefined;
+  const after = readCatalogueDump(join(staging, "api", "catalogue.json"));
+  const diff = before && after ? pulledChanges(before, after) : undefined;
+  const changes = diff?.lines ?? [];
 
   let inUse = basename(await readlink(current).catch(() => ""));
   if (fromCurrent === manifest.files.length && inUse.startsWith(`${version}-`)) {
@@ -213,7 +207,7 @@ export async function mirror(
   const total = manifest.files.length;
   log(`mirror: done — ${total} files, ${fetched} fetched, ${reused} reused; ${current} → versions/${inUse}`);
   if (diff) {
-    log(`mirror: catalogue changes pulled: ${changeSummary(diff)}`);
+    log(`mirror: catalogue changes pulled: ${diff.summary}`);
     for (const line of changes) log(`  ${line}`);
   }
   return { fetched, reused, bytesFetched, version, changes };

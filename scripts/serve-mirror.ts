@@ -3,8 +3,10 @@
  * restart. Every FOLLOW_MS it reads where <dir>/current points; when a `cloud-catalogue mirror` run
  * has switched it, it builds both hosts over the new copy (the catalogue, the files, the site),
  * and only when they are ready hands the listening sockets over: the new hosts accept every
- * connection from then on, and the old hosts finish the requests they hold before closing. The mirror run
- * keeps the copy it replaced until its next update, so the old hosts never read a deleted folder.
+ * connection from then on, and the old hosts answer what their kept-alive connections still ask,
+ * each answer with `Connection: close`, then close (serve-retire.ts). The copy stays on disk until
+ * the last of its connections has closed: `serve` leases it (mirror-leases.ts), `mirror` never
+ * deletes a leased copy, and `serve` deletes it when it lets go and `current` names another.
  * A new copy that cannot be loaded is logged and the served one stays.
  */
 import { realpathSync } from "node:fs";
@@ -13,12 +15,12 @@ import type { FastifyInstance } from "fastify";
 import { loadBuiltCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { loadConfig } from "../sidecar/config.ts";
 import { openStore, prepareServer, type PreparedServer, type RunningServer } from "../sidecar/server.ts";
+import { ServedCopies } from "./mirror-leases.ts";
 import { currentDir, MirrorError } from "./mirror.ts";
+import { retirable, type RetirableHost } from "./serve-retire.ts";
 
 /** How often `serve` looks at where <dir>/current points. */
 export const FOLLOW_MS = 1000;
-/** How long the hosts of a replaced copy may finish the requests they hold. */
-const DRAIN_MS = 10_000;
 
 export interface MirrorServer extends RunningServer {
   /** The copy being served (the resolved <dir>/current). */
@@ -54,14 +56,23 @@ async function moveListener(from: FastifyInstance, to: FastifyInstance): Promise
   old._handle = null;
 }
 
-/** Moves both ports from the old hosts to the new ones; the old ones close once their requests are done. */
-async function handOver(old: PreparedServer, next: PreparedServer): Promise<void> {
-  await moveListener(old.api, next.api);
-  await moveListener(old.text, next.text);
-  // Kept-alive connections stay with the old hosts (their copy is still on disk) until idle for
-  // the keep-alive limit (http-limits.ts, 5 s); whatever is left after DRAIN_MS is closed.
-  const drained = setTimeout(() => void Promise.all([old.api.close(), old.text.close()]), DRAIN_MS);
-  drained.unref();
+/** Both hosts over one copy, tracked so that they can be retired (serve-retire.ts). */
+interface Hosts {
+  readonly prepared: PreparedServer;
+  readonly api: RetirableHost;
+  readonly text: RetirableHost;
+}
+
+const tracked = (prepared: PreparedServer): Hosts => ({
+  prepared,
+  api: retirable(prepared.api),
+  text: retirable(prepared.text),
+});
+
+/** Moves both ports from the old hosts to the new ones. */
+async function handOver(old: Hosts, next: Hosts): Promise<void> {
+  await moveListener(old.prepared.api, next.prepared.api);
+  await moveListener(old.prepared.text, next.prepared.text);
 }
 
 export async function serveMirror(
@@ -72,25 +83,42 @@ export async function serveMirror(
   let copy = loadCopy(dir);
   const config = loadConfig({ DATA_DIR: join(dir, "data"), ...env });
   const store = await openStore(config, log);
-  let live = await prepareServer(config, { ...copy, store });
-  await live.api.listen({ port: config.PORT, host: config.HOST });
-  await live.text.listen({ port: config.TEXT_PORT, host: config.HOST });
+  const leases = new ServedCopies(dir, log);
+  leases.hold(copy.distDir);
+  let live = tracked(await prepareServer(config, { ...copy, store }));
+  await live.prepared.api.listen({ port: config.PORT, host: config.HOST });
+  await live.prepared.text.listen({ port: config.TEXT_PORT, host: config.HOST });
+  const retiring = new Map<Hosts, Promise<void>>();
   let following: Promise<void> | undefined;
   let refused: string | undefined;
   const follow = async () => {
     let next: ReturnType<typeof loadCopy>;
+    let target: string | undefined;
     try {
-      if (realpathSync(currentDir(dir)) === copy.distDir) return;
+      target = realpathSync(currentDir(dir));
+      if (target === copy.distDir) return;
+      // Leased before it is read, so that a second update cannot delete it meanwhile.
+      leases.hold(target);
       next = loadCopy(dir);
     } catch (error) {
+      if (target && target !== copy.distDir) leases.letGo(target);
       // Mid-update or broken: keep serving the copy in hand, and say so once.
       const message = (error as Error).message;
       if (message !== refused) log(`serve: still serving ${copy.distDir}: ${message}`);
       refused = message;
       return;
     }
-    const prepared = await prepareServer(config, { ...next, store });
+    const prepared = tracked(await prepareServer(config, { ...next, store }));
     await handOver(live, prepared);
+    const [old, oldCopy] = [live, copy];
+    const retired = Promise.all([old.api.retire(), old.text.retire()])
+      .then(() => undefined)
+      .catch((error: unknown) => log(`serve: closing the hosts of ${oldCopy.distDir}: ${(error as Error).message}`))
+      .finally(() => {
+        retiring.delete(old);
+        leases.letGo(oldCopy.distDir);
+      });
+    retiring.set(old, retired);
     [live, copy, refused] = [prepared, next, undefined];
     log(`serve: now serving ${copy.distDir}`);
   };
@@ -102,10 +130,10 @@ export async function serveMirror(
   let closing: Promise<void> | undefined;
   return {
     get api() {
-      return live.api;
+      return live.prepared.api;
     },
     get text() {
-      return live.text;
+      return live.prepared.text;
     },
     store,
     distDir: () => copy.distDir,
@@ -113,7 +141,13 @@ export async function serveMirror(
       (closing ??= (async () => {
         clearInterval(timer);
         await following;
-        await Promise.all([live.api.close(), live.text.close()]);
+        // Shutting down: the draining hosts close now too, whatever they still hold.
+        const draining = [...retiring.keys()].flatMap((hosts) => [
+          hosts.prepared.api.close(),
+          hosts.prepared.text.close(),
+        ]);
+        await Promise.all([live.prepared.api.close(), live.prepared.text.close(), ...draining, ...retiring.values()]);
+        leases.close();
         await store.close();
       })()),
   };

@@ -24,7 +24,7 @@ import { lingerAfterRefusal } from "./linger.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { limitPipelining } from "./http-limits.ts";
-import { fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "./host-options.ts";
+import { COMPRESSION, fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "./host-options.ts";
 import errors, { errorBody, HttpError, sendError, toErrorBody } from "./plugins/errors.ts";
 import { limitMisses } from "./plugins/miss-limit.ts";
 import rateLimit from "./plugins/rate-limit.ts";
@@ -163,7 +163,7 @@ export async function apiStack(
       reply.header("access-control-expose-headers", [...API_EXPOSED_HEADERS, ...MCP_EXPOSED_HEADERS].join(", "));
     done(null, payload);
   });
-  await app.register(compress, { global: true, threshold: 1024, encodings: ["br", "gzip"] });
+  await app.register(compress, { ...COMPRESSION, encodings: [...COMPRESSION.encodings] });
   return app;
 }
 

@@ -47,3 +47,9 @@ export function fastifyOptions(
 /** What a client pipelining past the per-connection cap is told (http-limits.ts). */
 export const PIPELINE_DETAILS =
   "Too many requests are waiting on this connection; read the answers before sending more, or open another connection.";
+
+/**
+ * How both hosts compress what they compute (the built files come precompressed, files.ts):
+ * answers from 1 KiB, brotli (quality 4, @fastify/compress's default) before gzip.
+ */
+export const COMPRESSION = { global: true, threshold: 1024, encodings: ["br", "gzip"] } as const;

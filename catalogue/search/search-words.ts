@@ -81,6 +81,21 @@ export function tokenize(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * "Alternative to", "instead of", "replacement for" in the six languages the search reads, beside
+ * the data's alternativeWords: Spanish and Italian were missing there, so "alternativa a AWS
+ * Lambda" answered AWS Lambda itself (issue 101). A word here only ever marks a question as
+ * asking for alternatives; words that also mean something else ("como", "plaats") are left out.
+ */
+export const ALTERNATIVE_WORDS: Readonly<Record<"en" | "de" | "fr" | "nl" | "es" | "it", readonly string[]>> = {
+  en: ["alternative", "alternatives", "instead", "replacement", "equivalent", "equivalents"],
+  de: ["alternative", "alternativen", "statt", "anstelle", "anstatt", "ersatz"],
+  fr: ["alternative", "alternatives", "remplacement", "remplacer", "equivalent", "equivalents"],
+  nl: ["alternatief", "alternatieven", "vervanger", "vervanging", "equivalent"],
+  es: ["alternativa", "alternativas", "reemplazo", "reemplazar", "sustituto", "sustituir", "equivalente"],
+  it: ["alternativa", "alternative", "sostituto", "sostituire", "invece", "anziche", "equivalente"],
+};
+
 export function compileSearchWords(file: SearchWordsFileT | undefined): SearchWords {
   if (!file) return NO_SEARCH_WORDS;
   const phrases = file.words
@@ -89,7 +104,9 @@ export function compileSearchWords(file: SearchWordsFileT | undefined): SearchWo
     .sort((a, b) => b[0].length - a[0].length);
   return {
     stopWords: [...new Set(Object.values(file.stopWords).flat().flatMap(tokenize))],
-    alternativeWords: [...new Set(file.alternativeWords.flatMap(tokenize))],
+    alternativeWords: [
+      ...new Set([...file.alternativeWords, ...Object.values(ALTERNATIVE_WORDS).flat()].flatMap(tokenize)),
+    ],
     // Longest first, so "european sovereign cloud" is read before "european" (same first word).
     places: file.places
       .flatMap(({ words, jurisdictions, country, region }) =>

@@ -23,6 +23,7 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import type { SearchResult } from "minisearch";
+import { editDistance } from "../base/edit-distance.ts";
 import type { Catalogue } from "../load/load.ts";
 import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./search-data.ts";
 import { SearchKinds, type KindMatch } from "./search-kinds.ts";
@@ -200,9 +201,7 @@ export class ServiceSearch {
     const asked = this.expanded(readQuery(q, this.data.words, this.ours));
     // A word neither the catalogue nor a language knows, respelt to the nearest whole word the
     // catalogue has ("postgers"), when that finds more services than the query as typed.
-    const respelling = this.speller.respell(asked.words, (word) => this.known(word));
-    const candidate = respelling && readQuery(respelling.join(" "), this.data.words, this.ours);
-    const respelt = candidate && this.respellingHelps(candidate, asked) ? respelling : undefined;
+    const { respelt, candidate } = this.respelt(asked);
     const read = respelt && candidate ? candidate : asked;
     // A version ("postgresql 17") leads to the engine's services: a number no name or tag holds is
     // not required. Distinct words, at most MAX_QUERY_WORDS: more say nothing more and only cost time.
@@ -298,6 +297,35 @@ export class ServiceSearch {
     if (this.languageWords.has(word)) return true;
     const least = STEM_SHARE * word.length + STEM_KEY;
     return stemsOf(word).some((key) => key.length >= least && this.languageStems.has(key));
+  }
+
+  /**
+   * The query respelt where that helps: every unknown word respelt, else the first long word one
+   * letter off a word that matches services, the other words as typed ("kubernets administrado":
+   * the Spanish word stays, "kubernets" becomes kubernetes).
+   */
+  private respelt(asked: ReadQuery): { respelt?: string[]; candidate?: ReadQuery } {
+    const respelling = this.speller.respell(asked.words, (word) => this.known(word));
+    if (!respelling) return {};
+    const read = (words: readonly string[]) => readQuery(words.join(" "), this.data.words, this.ours);
+    const whole = read(respelling);
+    if (this.respellingHelps(whole, asked)) return { respelt: respelling, candidate: whole };
+    if (respelling.length < 2) return {};
+    for (const [i, word] of asked.words.entries()) {
+      const one = respelling[i];
+      // Only a near miss of a long word ("widgets" is no "budgets", "reset" no "rest").
+      if (
+        !one ||
+        one === word ||
+        word.length < 7 ||
+        editDistance(word, one, 1) > 1 ||
+        this.matchCount(read([one]), true) === 0
+      )
+        continue;
+      const words = asked.words.with(i, one);
+      return { respelt: words, candidate: read(words) };
+    }
+    return {};
   }
 
   /**

@@ -36,10 +36,13 @@ class MissLimiter {
     return ms > 0 ? Math.ceil(ms / 1000) : undefined;
   }
 
-  /** Counts a miss; past the limit the client is refused until the window ends. */
+  /**
+   * Counts a miss; at the limit the client is refused until the window ends: `max` misses are
+   * answered, not one more (the 21st of 20 was answered 404, issue 101).
+   */
   async miss(ip: string, bucket: BucketName): Promise<void> {
     const { current, ttl } = await hitBucket(this.store, bucket, ip);
-    if (current > BUCKETS[bucket].max) this.refusedUntil.set(`${clientKey(ip)}\0${bucket}`, Date.now() + ttl);
+    if (current >= BUCKETS[bucket].max) this.refusedUntil.set(`${clientKey(ip)}\0${bucket}`, Date.now() + ttl);
   }
 }
 

@@ -7,6 +7,7 @@ import { mcpOriginPolicy } from "../mcp-origin.ts";
 import { TemplateReader } from "../heavy/reader.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { createHash } from "node:crypto";
+import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
@@ -14,7 +15,7 @@ import type { PublicUrls } from "../../catalogue/contract/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
-import { fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "../host-options.ts";
+import { COMPRESSION, fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "../host-options.ts";
 import { answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
 import type { BuiltFiles } from "../files.ts";
@@ -74,10 +75,12 @@ const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).d
 
 /**
  * Not counted against the limit: the site's assets come with every page view (a CDN serves them in
- * production), and so do the list builder's and the exit planner's data files; /v1/* is the API's,
+ * production), and so do the list builder's, the exit planner's and the search's data files
+ * (/search-index.json, which the search page fetches: it was counted, issue 101); /v1/* is the API's,
  * limited by its own buckets; and routes counted in another bucket (routes.ts).
  */
-const NOT_COUNTED = /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json)(\?|$)/;
+const NOT_COUNTED =
+  /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json|search-index\.json)(\?|$)/;
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
   const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
@@ -124,6 +127,10 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   if (options.files) await options.files.register(app);
   await registerHeadersAndLimit(app, options);
   limitMisses(app, options.store, "text");
+  // The computed pages (a search, equivalents with a selection, a saved list, an exit plan) are
+  // compressed as the API's answers are; built files keep their precompressed siblings, and /v1/
+  // was handed to the API app above, which compresses its own.
+  await app.register(compress, { ...COMPRESSION, encodings: [...COMPRESSION.encodings] });
 
   // ?width= and COLUMNS shape every text answer (render.ts): a bad one is a 400 in the
   // request's rendering, whichever page it was asked of.

@@ -174,6 +174,13 @@ export const INVALID: readonly ToolCase[] = [
   { tool: "search_services", args: { category: "nope" }, says: /use one of these ids: .*\bstorage\b/ },
   { tool: "search_services", args: { providerId: "aws" }, says: /"providerId" \(did you mean "provider"\?\)/ },
   { tool: "get_service", args: { slug: "aws-s3", extra: 1 }, says: /Unknown argument "extra"/ },
+  // Issue 101: `id` is the slug, not "equivalentsProviders"; a comma-separated string is told what to send, once.
+  { tool: "get_service", args: { id: "aws-s3" }, says: /Unknown argument "id" \(did you mean "slug"\?\)/ },
+  {
+    tool: "compare_services",
+    args: { ids: "aws-s3,gcp-cloud-storage" },
+    says: /^(?![\s\S]*Too big)[\s\S]*ids: expected an array of slugs, e\.g\. \["aws-s3", "gcp-cloud-storage"\], not one string/,
+  },
   {
     tool: "generate_policy",
     args: { format: "scp", approvedServiceIds: ["gcp-cloud-storage"] },

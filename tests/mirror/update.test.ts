@@ -5,18 +5,18 @@
  * that completes and one that changes nothing leave serve answering every request throughout.
  * MIRROR_KILL_SEED repeats a run's kill points.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { get as httpGet } from "node:http";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { build as buildDist } from "../../scripts/build.ts";
-import { currentDir, mirror } from "../../scripts/mirror.ts";
+import { currentDir, mirror, swapCurrent } from "../../scripts/mirror.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
@@ -230,6 +230,81 @@ describe("updating a mirror while serve serves it", () => {
     expect(readFileSync(join(dir, "current", "api", "manifest.json")).equals(before)).toBe(false);
     expect(failures).toEqual([]);
     expect(serveLog).toMatch(/serve: now serving/);
+  }, 120_000);
+
+  it("keeps every kept-alive client answered through three swaps within 10 s, then drops the old copies", async () => {
+    // Issue 101: kept-alive connections stayed on the replaced hosts, were cut when their drain
+    // ended, and a second update deleted the copy they still read (404s).
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    // Pages, and a different file of the copy on disk at each turn: a file first read after its
+    // copy was deleted is what answered 404.
+    const manifest = JSON.parse(readFileSync(join(currentDir(dir), "api", "manifest.json"), "utf8")) as {
+      files: { path: string }[];
+    };
+    const files = manifest.files
+      .filter((file) => /^(api\/v1\/services|text)\//.test(file.path))
+      .map((file) => `${api}/mirror/${file.path}`);
+    const pages = [
+      `${api}/v1/providers`,
+      `${api}/v1/services/aws-s3`,
+      `${text}/aws/s3`,
+      `${text}/stackit/object-storage`,
+    ];
+    const paths = files.flatMap((file, index) => [file, pages[index % pages.length]!]);
+    const keptAlive = (url: string) =>
+      new Promise<number | string>((resolve) => {
+        const request = httpGet(url, { agent, headers: asNewClient() }, (answer) => {
+          answer.resume();
+          answer.once("end", () => resolve(answer.statusCode ?? "no status"));
+          answer.once("error", (error) => resolve(String(error)));
+        });
+        request.once("error", (error) => resolve(String(error)));
+      });
+    const failures: string[] = [];
+    let requests = 0;
+    let polling = true;
+    const clients = Array.from({ length: 4 }, async (_, index) => {
+      for (let turn = index; polling; turn++) {
+        const url = paths[turn % paths.length]!;
+        const status = await keptAlive(url);
+        requests++;
+        if (status !== 200) failures.push(`${url} ${status}`);
+      }
+    });
+    // Three swaps a second or two apart, each made by the mirror's own swap (swapCurrent, which
+    // also drops old copies) over a hard-linked copy of the one in use: a full mirror run takes
+    // longer than 10 s on a busy machine.
+    const started = performance.now();
+    for (let swap = 0; swap < 3; swap++) {
+      const served = realpathSync(currentDir(dir));
+      const staging = join(dir, "versions", `swap-${swap}.partial`);
+      execFileSync("cp", ["-al", served, staging]);
+      const name = await swapCurrent(dir, staging, basename(served).split("-")[0]!);
+      await waitFor(
+        () => Promise.resolve(serveLog.includes(`serve: now serving ${join(realpathSync(dir), "versions", name)}`)),
+        10_000,
+        `serve to follow the swap to ${name}\n${serveLog}`,
+      );
+    }
+    const swapsMs = performance.now() - started;
+    // Past the old drain (10 s), which closed the connections still busy under their requests.
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    polling = false;
+    await Promise.all(clients);
+    agent.destroy();
+    expect(failures).toEqual([]);
+    expect(requests).toBeGreaterThan(100);
+    expect(swapsMs, "the three swaps fell within 10 s").toBeLessThan(10_000);
+    // Every replaced copy was deleted once its last connection closed; only the one in use is left.
+    const inUse = basename(realpathSync(currentDir(dir)));
+    await waitFor(
+      () =>
+        Promise.resolve(
+          readdirSync(join(dir, "versions")).every((name) => name === inUse || name.endsWith(".partial")),
+        ),
+      20_000,
+      `the replaced copies to be removed: ${readdirSync(join(dir, "versions")).join(", ")}\n${serveLog}`,
+    );
   }, 120_000);
 
   it(`leaves a servable mirror, followed by serve, when killed at ${KILLS} random points (seed ${seed})`, async () => {

@@ -426,8 +426,8 @@ describe("saved lists that can stay private", () => {
       const url = i % 2 === 0 ? `/v1/lists/guess-${i}` : `/lists/guess-${i}`;
       expect((await app.inject({ url, headers: { "user-agent": "curl/8" } })).statusCode, url).toBe(404);
     }
-    // The miss past the limit is answered; from then on every read of a list is 429, hit or miss.
-    expect((await api.inject("/v1/lists/one-more")).statusCode).toBe(404);
+    // `max` misses are answered, not one more (issue 101); from then on every read of a list is 429, hit or miss.
+    expect((await api.inject("/v1/lists/one-more")).statusCode).toBe(429);
     const refused = await api.inject(`/v1/lists/${slug}`);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);

@@ -1,0 +1,122 @@
+/**
+ * Which mirror copies running `serve` processes still read. Each `serve` keeps a lease,
+ * <dir>/serving/<pid>.json, naming the version folders its hosts serve — the current one and any
+ * replaced one whose connections have not all closed yet. `mirror` never deletes a leased copy,
+ * and `serve` deletes a copy it let go of once nobody holds it and `current` no longer names it:
+ * two updates in a row can no longer delete a copy that draining hosts still answer from.
+ * A lease whose process is gone counts for nothing and is removed.
+ */
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+const leaseDir = (dir: string) => join(dir, "serving");
+
+/** Whether process `pid` still runs (signal 0 only checks; EPERM means it runs as someone else). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Records the versions this process serves (replacing its lease at once, by rename). */
+export function writeLease(dir: string, versions: Iterable<string>): void {
+  mkdirSync(leaseDir(dir), { recursive: true });
+  const path = join(leaseDir(dir), `${process.pid}.json`);
+  writeFileSync(`${path}.tmp`, JSON.stringify({ versions: [...new Set(versions)] }));
+  renameSync(`${path}.tmp`, path);
+}
+
+export function removeLease(dir: string): void {
+  rmSync(join(leaseDir(dir), `${process.pid}.json`), { force: true });
+}
+
+/** The versions leased by running processes, other than `exceptPid`'s; leases of dead ones are removed. */
+export function leasedVersions(dir: string, exceptPid?: number): Set<string> {
+  const versions = new Set<string>();
+  let entries: string[];
+  try {
+    entries = readdirSync(leaseDir(dir));
+  } catch {
+    return versions;
+  }
+  for (const entry of entries) {
+    const match = /^(\d+)\.json$/.exec(entry);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid === exceptPid) continue;
+    const path = join(leaseDir(dir), entry);
+    if (!running(pid)) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    try {
+      const lease = JSON.parse(readFileSync(path, "utf8")) as { versions?: unknown };
+      if (Array.isArray(lease.versions)) for (const name of lease.versions) versions.add(String(name));
+    } catch {
+      // Leases are replaced by rename, never written in place: an unreadable one is not ours to honour.
+    }
+  }
+  return versions;
+}
+
+/** Deletes version folder `name` when `current` does not name it and no other running process leases it. */
+export function dropIfUnheld(dir: string, name: string): boolean {
+  const inUse = (() => {
+    try {
+      return basename(readlinkSync(join(dir, "current")));
+    } catch {
+      return undefined;
+    }
+  })();
+  if (name === inUse || leasedVersions(dir, process.pid).has(name)) return false;
+  rmSync(join(dir, "versions", name), { recursive: true, force: true });
+  return true;
+}
+
+/** The copies one `serve` holds, kept in its lease: the copy served, and replaced ones still draining. */
+export class ServedCopies {
+  private readonly held = new Set<string>();
+  private readonly dir: string;
+  private readonly log: (line: string) => void;
+
+  constructor(dir: string, log: (line: string) => void) {
+    this.dir = dir;
+    this.log = log;
+  }
+
+  /** The version folder a served copy is, when it is one of <dir>/versions. */
+  private versionOf(distDir: string): string | undefined {
+    return dirname(distDir) === realpathSync(join(this.dir, "versions")) ? basename(distDir) : undefined;
+  }
+
+  hold(distDir: string): void {
+    const version = this.versionOf(distDir);
+    if (version) this.held.add(version);
+    writeLease(this.dir, this.held);
+  }
+
+  /** Lets go of a copy, and deletes it when `current` names another and no other `serve` holds it. */
+  letGo(distDir: string): void {
+    const version = this.versionOf(distDir);
+    if (!version) return;
+    this.held.delete(version);
+    writeLease(this.dir, this.held);
+    if (dropIfUnheld(this.dir, version)) this.log(`serve: removed ${distDir}, its last connection closed`);
+  }
+
+  close(): void {
+    removeLease(this.dir);
+  }
+}
