@@ -32,7 +32,7 @@ export const EXIT_PLAN_PAGE = 10;
 export const EXIT_PLAN_MAX_PAGE = 50;
 export const LIFECYCLE_LIMIT = 20;
 export const LIFECYCLE_MAX_LIMIT = 100;
-export const EQUIVALENTS_LIMIT = 10;
+export const EQUIVALENTS_LIMIT = 6;
 
 /**
  * A page of `items`: 1-based, and the cut it makes, if any. `hint` says how to see more only
