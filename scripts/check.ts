@@ -261,6 +261,21 @@ function writeSarif(sarif: string, findings: CheckOutcome["findings"], file: str
   }
 }
 
+/** --locations as the API's allowedLocations (the same schema element): a comma-separated list. */
+function locationsOf(option: string | undefined): string[] | undefined {
+  if (option === undefined) return undefined;
+  const locations = option
+    .split(",")
+    .map((location) => location.trim())
+    .filter(Boolean);
+  if (!TemplateCheckBody.shape.allowedLocations.safeParse(locations).success)
+    throw new CheckUsageError(
+      `--locations is a comma-separated list of 1 to 100 region codes (fr-par), country codes (DE) or groups (EU, EEA), not ${option}`,
+      true,
+    );
+  return locations;
+}
+
 /** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
 export async function runCheck(args: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -294,18 +309,7 @@ export async function runCheck(args: string[]): Promise<number> {
   const retiringWithin = values["retiring-within"] as string | undefined;
   if (retiringWithin !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(retiringWithin).success)
     throw new CheckUsageError(`--retiring-within is a number of days such as 90d, not ${retiringWithin}`, true);
-  const allowedLocations =
-    values.locations === undefined
-      ? undefined
-      : (values.locations as string)
-          .split(",")
-          .map((location) => location.trim())
-          .filter(Boolean);
-  if (allowedLocations !== undefined && !TemplateCheckBody.shape.allowedLocations.safeParse(allowedLocations).success)
-    throw new CheckUsageError(
-      `--locations is a comma-separated list of 1 to 100 region codes (fr-par), country codes (DE) or groups (EU, EEA), not ${values.locations as string}`,
-      true,
-    );
+  const allowedLocations = locationsOf(values.locations as string | undefined);
   let api = values.api as string | undefined;
   if (api !== undefined && !/^https?:\/\/[^/]/i.test(api))
     throw new CheckUsageError(`--api is an http(s) URL, not ${api}`, true);
