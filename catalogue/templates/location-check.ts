@@ -22,7 +22,8 @@ export function checkVocabulary(catalogue: ListCatalogue): LocationVocabulary {
 /**
  * OVHcloud's Public Cloud regions as its Terraform provider and OpenStack name them (GRA7, SBG5,
  * DE1, UK1, WAW1, BHS5, SGP1, SYD1: site letters and a number), to the catalogue's region of that
- * site; DE1 is the Limburg site, UK1 the London (Erith) one.
+ * site: DE and UK are OVHcloud's only sites in those countries the catalogue lists (Limburg, and
+ * Erith for London). Other names (US-EAST-VA-1, RBX-A) are matched by id or not at all.
  */
 const OVH_SITES: ReadonlyMap<string, string> = new Map([
   ["GRA", "eu-west-gra"],
