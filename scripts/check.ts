@@ -28,7 +28,7 @@ import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inpu
 import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
 
 const CHECK_USAGE =
-  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d]";
+  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d] [--locations EU,CH,…]";
 
 /** Exit statuses (docs/ci-check.md). */
 const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
@@ -119,12 +119,15 @@ async function localCatalogue(): Promise<Catalogue> {
 /** What is checked: a file's text, or a folder's .tf files (name to text). */
 type Input = string | TerraformFiles;
 
+/** The request's options beside the template and the list. */
+interface CheckOptions {
+  readonly retiringWithin: string | undefined;
+  /** --locations: allowedLocations, as the API takes it. */
+  readonly allowedLocations: string[] | undefined;
+}
+
 /** The check here: the template read first (a bad file fails before the catalogue loads), then checked. */
-async function checkLocally(
-  input: Input,
-  ids: string[],
-  retiringWithin: string | undefined,
-): Promise<DeploymentCheckAnswer> {
+async function checkLocally(input: Input, ids: string[], options: CheckOptions): Promise<DeploymentCheckAnswer> {
   let deployment: Deployment;
   try {
     deployment = readDeployment(input);
@@ -140,7 +143,8 @@ async function checkLocally(
       catalogue,
       new ReadDeployment(deployment),
       requireKnownIds(catalogue, ids),
-      versionWindow(new Date(), retiringWithin),
+      versionWindow(new Date(), options.retiringWithin),
+      options.allowedLocations,
     );
   } catch (error) {
     if (isHttpError(error)) throw new CheckUsageError(`${error.title}: ${error.details ?? ""}`);
@@ -153,7 +157,7 @@ async function checkByApi(
   api: string,
   input: Input,
   approved: Approved,
-  retiringWithin: string | undefined,
+  { retiringWithin, allowedLocations }: CheckOptions,
 ): Promise<DeploymentCheckAnswer> {
   const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
   let response: Response;
@@ -165,6 +169,7 @@ async function checkByApi(
         ...(input instanceof TerraformFiles ? { files: input.files } : { template: input }),
         ...approved,
         ...(retiringWithin === undefined ? {} : { retiringWithin }),
+        ...(allowedLocations === undefined ? {} : { allowedLocations }),
       }),
       signal: AbortSignal.timeout(120_000),
     });
@@ -256,6 +261,21 @@ function writeSarif(sarif: string, findings: CheckOutcome["findings"], file: str
   }
 }
 
+/** --locations as the API's allowedLocations (the same schema element): a comma-separated list. */
+function locationsOf(option: string | undefined): string[] | undefined {
+  if (option === undefined) return undefined;
+  const locations = option
+    .split(",")
+    .map((location) => location.trim())
+    .filter(Boolean);
+  if (!TemplateCheckBody.shape.allowedLocations.safeParse(locations).success)
+    throw new CheckUsageError(
+      `--locations is a comma-separated list of 1 to 100 region codes (fr-par), country codes (DE) or groups (EU, EEA), not ${option}`,
+      true,
+    );
+  return locations;
+}
+
 /** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
 export async function runCheck(args: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -273,6 +293,7 @@ export async function runCheck(args: string[]): Promise<number> {
         format: { type: "string", default: "text" },
         strict: { type: "boolean", default: false },
         "retiring-within": { type: "string" },
+        locations: { type: "string" },
       },
     }));
   } catch (error) {
@@ -288,6 +309,7 @@ export async function runCheck(args: string[]): Promise<number> {
   const retiringWithin = values["retiring-within"] as string | undefined;
   if (retiringWithin !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(retiringWithin).success)
     throw new CheckUsageError(`--retiring-within is a number of days such as 90d, not ${retiringWithin}`, true);
+  const allowedLocations = locationsOf(values.locations as string | undefined);
   let api = values.api as string | undefined;
   if (api !== undefined && !/^https?:\/\/[^/]/i.test(api))
     throw new CheckUsageError(`--api is an http(s) URL, not ${api}`, true);
@@ -317,9 +339,10 @@ export async function runCheck(args: string[]): Promise<number> {
     approved = { approvedServiceIds: ids };
   }
 
+  const options = { retiringWithin, allowedLocations };
   const answer = api
-    ? await checkByApi(api, input, approved, retiringWithin)
-    : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, retiringWithin);
+    ? await checkByApi(api, input, approved, options)
+    : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, options);
   const outcome = checkOutcome(answer, { strict: values.strict === true });
   if (values.sarif !== undefined) writeSarif(values.sarif as string, outcome.findings, file, input);
   process.stdout.write(render(answer, format));

@@ -36,6 +36,7 @@ Usage:
       within a second or two of a mirror run switching <dir>/current, it serves the new copy.
   cloud-catalogue check <template|plan file> (--ids a,b,c | --ids-file FILE | --list LIST)
                         [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]
+                        [--locations EU,CH,…]
       Check a CloudFormation or SAM template, an ARM template (Bicep's output), a Terraform
       plan (terraform show -json) or a list of Google APIs against the approved services:
       the services it uses, what the list lacks, and each vendor policy's verdict, printed
@@ -46,6 +47,8 @@ Usage:
       names a saved list (its id, slug or URL): it is checked by the API that holds it,
       --api, the API of a …/v1/lists/<id> URL, or PUBLIC_API_URL. --sarif writes the
       findings as SARIF 2.1.0 for code scanning. --strict fails on warnings too.
+      --locations (region codes of any provider, country codes, EU, EEA) fails on a
+      resource whose stated region, location or zone is outside them.
   cloud-catalogue --help
       This text (also -h or help).
 

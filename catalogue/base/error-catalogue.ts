@@ -42,7 +42,7 @@ export const ERRORS = {
   },
   "Unknown locations": {
     status: 400,
-    when: "A policy request's allowedLocations names no known region, country or group (details give the nearest), or none of the vendor's regions.",
+    when: "A policy request's or deployment check's allowedLocations names no known region, country or group (details give the nearest), or (policies) none of the vendor's regions.",
   },
   "Nothing to allow": {
     status: 400,

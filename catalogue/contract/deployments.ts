@@ -21,6 +21,7 @@ import { TemplateBudgetError, TemplateError } from "../templates/errors.ts";
 import { templateIndex } from "../templates/index.node.ts";
 import { readDeployment, TerraformFiles, type Deployment } from "../templates/read.ts";
 import { storeCall } from "./shared.ts";
+import { PolicyRequestError } from "../policies/errors.ts";
 import { readList } from "./read-list.ts";
 
 /** The approved ids: as given, or the saved list's (a missing list is a 404). */
@@ -50,11 +51,13 @@ export function checkTemplate(
   template: unknown,
   approved: readonly string[],
   window: VersionWindow = versionWindow(new Date(), undefined),
+  allowedLocations?: readonly string[],
 ) {
   try {
     const deployment = template instanceof ReadDeployment ? template.deployment : readDeployment(template);
-    return checkDeployment(catalogue, templateIndex(catalogue), deployment, approved, window);
+    return checkDeployment(catalogue, templateIndex(catalogue), deployment, approved, window, allowedLocations);
   } catch (error) {
+    if (error instanceof PolicyRequestError) throw new HttpError(400, error.title, error.message);
     if (error instanceof TemplateBudgetError) throw new HttpError(422, "Template too costly", error.message);
     if (error instanceof TemplateError) throw new HttpError(400, "Invalid template", error.message);
     throw error;
@@ -83,7 +86,7 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
     method: "POST",
     path: "/v1/deployments/check",
     summary: "Deployment check",
-    description: `Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), Terraform configuration without a plan (one .tf file's text as template, or a module's files as files: name to text; resource and data blocks read as a plan's types by their addresses, azurerm data sources aside as Azure Policy evaluates no read; a module block, and a count or for_each that is not a literal, listed in notEvaluated with file and line, the verdicts they concern then not allowed; a count of 0 or an empty literal for_each is no instance; HCL that does not parse is a 400 naming the file and line), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (${TEMPLATE_BUDGET_TEXT}); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} (Bicep's and the CDK's output reach megabytes; other rows take ${bodyLimitText(MAX_BODY_BYTES)}); over that a 413.`,
+    description: `Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), Terraform configuration without a plan (one .tf file's text as template, or a module's files as files: name to text; resource and data blocks read as a plan's types by their addresses, azurerm data sources aside as Azure Policy evaluates no read; a module block, and a count or for_each that is not a literal, listed in notEvaluated with file and line, the verdicts they concern then not allowed; a count of 0 or an empty literal for_each is no instance; HCL that does not parse is a 400 naming the file and line), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. With allowedLocations (as the policy endpoints take it: region codes of any provider, country codes, EU or EEA), each resource stating a literal region, location or zone (Terraform plan and .tf attributes, ARM location) is matched to its provider's catalogue region and answered in locations, allowed or not, the same way on every provider, including those without an organisation-policy engine (a location the catalogue does not know: allowed null; an unknown allowedLocations entry: a 400 Unknown locations naming the nearest). statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (${TEMPLATE_BUDGET_TEXT}); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} (Bicep's and the CDK's output reach megabytes; other rows take ${bodyLimitText(MAX_BODY_BYTES)}); over that a 413.`,
     tag: "Policies",
     bucket: "strict",
     bodyLimit: MAX_TEMPLATE_BODY_BYTES,
@@ -107,6 +110,7 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
         deployment ? new ReadDeployment(deployment) : body.files ? new TerraformFiles(body.files) : body.template,
         await approvedOf(c.catalogue, c.store, c.now(), body),
         versionWindow(c.now(), body.retiringWithin),
+        body.allowedLocations,
       ),
     }),
   }),

@@ -51,13 +51,27 @@ function regionsOf(catalogue: ListCatalogue, providerId: string): readonly Locat
   return provider.regions;
 }
 
-/** Region ids of the policy providers, and countries and groups, as allowedLocations knows them. */
-function vocabulary(catalogue: ListCatalogue) {
+/**
+ * Whose regions allowedLocations may name, and how a 400 names them: the policy endpoints know the
+ * three policy providers'; the deployment check every provider's with regions.
+ */
+export interface LocationVocabulary {
+  readonly providerIds: readonly string[];
+  /** "AWS, Azure or Google Cloud", "any provider of the catalogue". */
+  readonly named: string;
+}
+export const POLICY_VOCABULARY: LocationVocabulary = {
+  providerIds: POLICY_PROVIDERS,
+  named: "AWS, Azure or Google Cloud",
+};
+
+/** Region ids of the vocabulary's providers, and countries and groups, as allowedLocations knows them. */
+function vocabulary(catalogue: ListCatalogue, known: LocationVocabulary) {
   const regions = new Map<string, string>();
   const countries = new Set<string>([...LOCATION_GROUPS.values()].flat());
-  for (const providerId of POLICY_PROVIDERS)
+  for (const providerId of known.providerIds)
     for (const region of regionsOf(catalogue, providerId)) {
-      regions.set(region.id, providerId);
+      regions.set(region.id.toLowerCase(), providerId);
       countries.add(region.country);
     }
   return { regions, countries };
@@ -81,34 +95,37 @@ function nearest(word: string, known: readonly string[]): string[] {
  */
 export function resolveLocations(
   catalogue: ListCatalogue,
-  vendor: Vendor,
+  vendor: Pick<Vendor, "providerId">,
   allowedLocations: readonly string[],
+  known: LocationVocabulary = POLICY_VOCABULARY,
 ): AskedLocation[] {
-  const { regions, countries } = vocabulary(catalogue);
+  const { regions, countries } = vocabulary(catalogue, known);
   const own = regionsOf(catalogue, vendor.providerId);
   const asked: AskedLocation[] = [];
   const unknown: string[] = [];
   for (const raw of new Set(allowedLocations.map((location) => location.trim()))) {
     const lower = raw.toLowerCase();
     const upper = raw.toUpperCase();
-    if (regions.has(lower))
-      asked.push({ asked: lower, kind: "region", regions: own.filter((region) => region.id === lower) });
-    else if (LOCATION_GROUPS.has(upper)) {
+    // Groups and countries first: a few providers' region ids are a group's or a country's code
+    // (Heroku's eu, Cloudflare's us and ca), and EU or DE means the group or the country.
+    if (LOCATION_GROUPS.has(upper)) {
       const members = new Set(LOCATION_GROUPS.get(upper));
       asked.push({ asked: upper, kind: "group", regions: own.filter((region) => members.has(region.country)) });
     } else if (/^[A-Z]{2}$/.test(upper) && countries.has(upper))
       asked.push({ asked: upper, kind: "country", regions: own.filter((region) => region.country === upper) });
+    else if (regions.has(lower))
+      asked.push({ asked: lower, kind: "region", regions: own.filter((region) => region.id.toLowerCase() === lower) });
     else unknown.push(raw);
   }
   if (unknown.length > 0) {
-    const known = [...LOCATION_GROUPS.keys(), ...[...countries].sort(), ...[...regions.keys()].sort()];
+    const words = [...LOCATION_GROUPS.keys(), ...[...countries].sort(), ...[...regions.keys()].sort()];
     const named = unknown.map((word) => {
-      const near = nearest(word, known);
+      const near = nearest(word, words);
       return `"${word}"${near.length > 0 ? ` (nearest: ${near.join(", ")})` : ""}`;
     });
     throw new PolicyRequestError(
       "Unknown locations",
-      `allowedLocations names no region of AWS, Azure or Google Cloud, no country they have a region in and no group (EU, EEA): ${named.join("; ")}.`,
+      `allowedLocations names no region of ${known.named}, no country they have a region in and no group (EU, EEA): ${named.join("; ")}.`,
     );
   }
   return asked;

@@ -3,8 +3,8 @@
  * saved list's id) and the answer (catalogue/templates/check.ts says what each field means).
  */
 import { z } from "zod";
-import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ID_LENGTH } from "../base/limits.ts";
-import { approvedServiceIds, LifecycleQuery } from "./requests.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS, MAX_ID_LENGTH } from "../base/limits.ts";
+import { allowedLocations, approvedServiceIds, LifecycleQuery } from "./requests.ts";
 import { VersionSource, VERSION_STATUSES } from "./versions.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d } from "./vocabulary.ts";
@@ -47,6 +47,11 @@ export const TemplateCheckBody = strictBody({
     description: `"<n>d" (or "<n>"), n from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: a version the deployment names is retiring when its support has ended or ends between today (UTC) and today + n days; 180d when not given (added in 1.11.0)`,
     example: "90d",
   }),
+  allowedLocations: allowedLocations.meta(
+    d(
+      `Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to ${MAX_ALLOWED_LOCATIONS} region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes or the groups EU and EEA; an unknown location is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0)`,
+    ),
+  ),
   listId: z
     .string()
     .min(1)
@@ -235,6 +240,42 @@ export const TemplateCheck = z
           "Each version a resource names (Lambda runtimes, Kubernetes and engine versions) with its status, end and vendor page, from the catalogue's version data (added in 1.11.0)",
         ),
       ),
+    locations: z
+      .array(
+        z.object({
+          from: z.string().meta(d("The resource: its ARM name, plan or .tf address")),
+          type: z.string(),
+          providerId: z
+            .string()
+            .optional()
+            .meta(
+              d("The catalogue provider it deploys to (by its Terraform type's prefix; azure for ARM), when known"),
+            ),
+          attribute: z.string().meta(d("What states the location: region, location or zone")),
+          location: z.string().meta(d("The location as the input states it")),
+          region: z
+            .string()
+            .optional()
+            .meta(
+              d("The catalogue region it names (a zone or data centre only when it extends exactly one region's id)"),
+            ),
+          country: z.string().optional().meta(d("The region's country (ISO 3166-1 alpha-2)")),
+          allowed: z
+            .boolean()
+            .nullable()
+            .optional()
+            .meta(
+              d(
+                "With allowedLocations only: whether the region is among them, or null when the catalogue's regions do not hold the location",
+              ),
+            ),
+        }),
+      )
+      .meta(
+        d(
+          "Each resource that states a literal location (Terraform plan and .tf attributes region, location, zone; ARM location), at most 500: where it goes and, with allowedLocations, whether it may. Resources stating none (CloudFormation's, a provider block's region) are not listed (added in 1.11.0)",
+        ),
+      ),
     statements: z
       .array(
         z.object({
@@ -248,6 +289,7 @@ export const TemplateCheck = z
             "wider",
             "not-governed",
             "versions",
+            "locations",
           ]),
           text: z.string(),
           checked: z.array(z.string()).meta(d("What the statement was checked against")),

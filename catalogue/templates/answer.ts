@@ -75,7 +75,8 @@ export type StatementKind =
   | "verdict"
   | "wider"
   | "not-governed"
-  | "versions";
+  | "versions"
+  | "locations";
 
 export interface DeploymentCheckAnswer {
   readonly format: Deployment["format"];
@@ -95,6 +96,8 @@ export interface DeploymentCheckAnswer {
   readonly suggestedServiceIds: readonly string[];
   /** Each version the resources name, with its status and end (./retiring.ts). */
   readonly versions: readonly VersionAnswer[];
+  /** Each resource stating its location, with its region and, with allowedLocations, whether allowed. */
+  readonly locations: readonly LocationAnswer[];
   readonly statements: readonly Statement[];
 }
 
@@ -111,4 +114,20 @@ export interface VersionAnswer extends VersionedAttribute {
   readonly retiring: boolean;
   readonly successor?: string;
   readonly source?: VersionSourceT;
+}
+
+/** A resource's stated location, matched to its provider's region (./location-check.ts). */
+export interface LocationAnswer {
+  readonly from: string;
+  readonly type: string;
+  readonly providerId?: string;
+  /** region, location or zone: the attribute that states it. */
+  readonly attribute: string;
+  /** As the input states it. */
+  readonly location: string;
+  /** The catalogue's region id and its country, when the location names one. */
+  readonly region?: string;
+  readonly country?: string;
+  /** With allowedLocations: whether the region is allowed, or null when the location is not known. */
+  readonly allowed?: boolean | null;
 }

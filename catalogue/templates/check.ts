@@ -12,6 +12,7 @@ import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-need
 import type { Catalogue } from "../load/load.ts";
 import type { Deployment, DeploymentItem } from "./deployment.ts";
 import { versionAnswers, versionStatements } from "./retiring.ts";
+import { locationAnswers, locationStatements } from "./location-check.ts";
 import type {
   DeniedIdentifier,
   DeploymentCheckAnswer,
@@ -29,6 +30,7 @@ import { azureTypeOf, terraformUnplacedReason, uncheckedVendor } from "./terrafo
 export type {
   DeniedIdentifier,
   DeploymentCheckAnswer,
+  LocationAnswer,
   NeedAnswer,
   NotGoverned,
   PolicyVerdict,
@@ -418,14 +420,19 @@ export interface VersionWindow {
 /** The window when a request gives none. */
 export const RETIRING_WITHIN_DAYS = 180;
 
-/** The check's answer. `approvedServiceIds` are known ids (the endpoint checked them). */
+/**
+ * The check's answer. `approvedServiceIds` are known ids (the endpoint checked them); an unknown
+ * location of `allowedLocations` is a PolicyRequestError (a 400, as at the policy endpoints).
+ */
 export function checkDeployment(
   catalogue: Catalogue,
   index: TemplateIndex,
   deployment: Deployment,
   approvedServiceIds: readonly string[],
   window: VersionWindow,
+  allowedLocations?: readonly string[],
 ): DeploymentCheckAnswer {
+  const locations = locationAnswers(catalogue, deployment, allowedLocations);
   const approved = new Set(approvedServiceIds);
   const placement = place(catalogue, index, deployment, approved);
   const needs = triggeredNeeds(deployment, index);
@@ -488,12 +495,14 @@ export function checkDeployment(
     verdicts,
     suggestedServiceIds: suggested,
     versions: versionAnswers(catalogue, deployment, window.asOf, window.withinDays),
+    locations,
   };
   return {
     ...answer,
     statements: [
       ...statementsOf(index, deployment, answer, unchecked),
       ...versionStatements(answer.versions, window.withinDays),
+      ...locationStatements(deployment, locations, allowedLocations),
     ],
   };
 }

@@ -39,6 +39,22 @@ export interface Deployment {
   readonly shows?: readonly string[];
   /** The versions the resources' attributes name (a Lambda runtime, a Kubernetes or engine version). */
   readonly versioned?: readonly VersionedAttribute[];
+  /** The locations the resources state as literals (./stated-locations.ts), at most a few hundred. */
+  readonly locations?: readonly StatedLocation[];
+  /** How many resources state no location (a CloudFormation stack's, a provider block's region applies). */
+  readonly unlocated?: number;
+}
+
+/** A resource's literal region, location or zone, as the input states it. */
+export interface StatedLocation {
+  /** The resource type, and where the resource is (ARM name, plan or .tf address). */
+  readonly type: string;
+  readonly from: string;
+  /** The catalogue provider it deploys to (by its Terraform prefix; azure for ARM), when known. */
+  readonly providerId?: string;
+  /** region, location or zone. */
+  readonly attribute: string;
+  readonly value: string;
 }
 
 /** A resource attribute naming a version a vendor retires (./versioned.ts reads them). */

@@ -6,7 +6,8 @@
  * Allowed: every vendor verdict from the approved list allows all it checked (none denied, none
  * refused), and no service the deployment uses is missing from the list (a service not approved is
  * missing when something of it is denied, or when no verdict speaks for it: a provider no document
- * governs, a type without identifiers). Unplaced items and what no policy evaluates are warnings:
+ * governs, a type without identifiers), and no resource states a location outside the request's
+ * allowedLocations. Unplaced items and what no policy evaluates are warnings:
  * check.ts never counts them in a verdict's `allowed` (the verdict still checks an unplaced type's
  * identifiers where it knows them), so they do not deny; `strict` fails on them too
  * (decisions.md#check-gate).
@@ -23,7 +24,9 @@ export type FindingRule =
   | "unplaced"
   | "not-evaluated"
   | "version-retiring"
-  | "version-unknown";
+  | "version-unknown"
+  | "location-denied"
+  | "location-unknown";
 
 export interface Finding {
   readonly rule: FindingRule;
@@ -235,20 +238,59 @@ function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
   });
 }
 
+/**
+ * With allowedLocations (allowed present): a resource in a region outside them is an error (the gate
+ * fails on it), one whose location the catalogue does not know a warning.
+ */
+function locationFindings(answer: DeploymentCheckAnswer): Finding[] {
+  // An answer of an API before 1.11.0 has no locations.
+  return (answer.locations ?? []).flatMap((entry): Finding[] => {
+    const at = `${entry.from} (${entry.type}) states ${entry.attribute} ${entry.location}`;
+    if (entry.allowed === false)
+      return [
+        {
+          rule: "location-denied",
+          level: "error",
+          item: entry.region ?? entry.location,
+          from: [entry.from],
+          message: `${at}: region ${entry.region}${entry.country ? ` (${entry.country})` : ""} of ${entry.providerId}, outside allowedLocations; move it to an allowed region or allow the location.`,
+        },
+      ];
+    if (entry.allowed === null)
+      return [
+        {
+          rule: "location-unknown",
+          level: "warning",
+          item: entry.location,
+          from: [entry.from],
+          message: `${at}: a location the catalogue's regions${entry.providerId ? ` of ${entry.providerId}` : ""} do not hold, so it is neither allowed nor denied; check it by hand.`,
+        },
+      ];
+    return [];
+  });
+}
+
 /** Every finding of an answer, errors first, and whether the deployment is allowed. */
 export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: boolean } = {}): CheckOutcome {
   const places = placesOf(answer);
   const denied = deniedFindings(answer, places);
   const versions = versionFindings(answer);
+  const locations = locationFindings(answer);
   const findings = [
     ...denied,
     ...missingFindings(answer, new Set(denied.map((finding) => finding.item))),
+    ...locations.filter((finding) => finding.level === "error"),
     ...versions.filter((finding) => finding.level === "error"),
     ...unplacedFindings(answer),
     ...notEvaluatedFindings(answer, places),
     ...versions.filter((finding) => finding.level === "warning"),
+    ...locations.filter((finding) => finding.level === "warning"),
   ];
-  const allowed = approvedVerdicts(answer).every((verdict) => verdict.allowed) && answer.missingServiceIds.length === 0;
+  // A resource outside allowedLocations is not allowed, whatever the verdicts say of its services.
+  const allowed =
+    approvedVerdicts(answer).every((verdict) => verdict.allowed) &&
+    answer.missingServiceIds.length === 0 &&
+    !locations.some((finding) => finding.level === "error");
   const retiring = answer.versions.filter((version) => version.retiring).length;
   const failed = !allowed || retiring > 0 || (options.strict === true && findings.length > 0);
   return { allowed, findings, retiring, exitCode: failed ? 1 : 0 };

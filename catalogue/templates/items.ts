@@ -1,7 +1,8 @@
 /** The items a reader collects (read.ts, terraform-config.ts), each with the first few places it came from. */
 import { TemplateError } from "./errors.ts";
-import type { DeploymentItem } from "./deployment.ts";
+import type { Deployment, DeploymentItem } from "./deployment.ts";
 import { versionedAttributes, type VersionedAttribute } from "./versioned.ts";
+import { LocatedResources } from "./stated-locations.ts";
 
 /** At most this many resources are read; more is a 400 (the body's size bounds the rest). */
 export const MAX_TEMPLATE_ITEMS = 2000;
@@ -27,9 +28,17 @@ export class Items {
     if (this.versioned.length >= MAX_VERSIONED) return;
     this.versioned.push(...versionedAttributes(kind, type, properties, from));
   }
-  /** The versions read, as a deployment's optional field. */
-  versionedField(): { versioned?: readonly VersionedAttribute[] } {
-    return this.versioned.length > 0 ? { versioned: this.versioned.slice(0, MAX_VERSIONED) } : {};
+  /** The versions and locations read, as a deployment's optional fields. */
+  versionedField(): Pick<Deployment, "versioned" | "locations" | "unlocated"> {
+    return {
+      ...(this.versioned.length > 0 ? { versioned: this.versioned.slice(0, MAX_VERSIONED) } : {}),
+      ...this.located.fields(),
+    };
+  }
+  readonly located = new LocatedResources();
+  /** Reads where a resource says it goes (./stated-locations.ts). */
+  locate(type: string, providerId: string | undefined, values: unknown, from: string) {
+    this.located.read(type, providerId, values, from);
   }
   list(): DeploymentItem[] {
     return [...this.byKey.values()].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0));

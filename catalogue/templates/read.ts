@@ -11,6 +11,7 @@ import { isGoogleApi, parseTemplateText, refuseCostly } from "./parse.ts";
 import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
 import { TemplateError } from "./errors.ts";
 import { Items } from "./items.ts";
+import { terraformProviderOf } from "./stated-locations.ts";
 import { looksLikeTerraform, readTerraformConfig } from "./terraform-config.ts";
 import { IMPLICIT_NEEDS } from "../dependencies/implicit-needs.ts";
 import type { Deployment, DeploymentFormat } from "./deployment.ts";
@@ -133,6 +134,8 @@ function cloudFormation(template: Record<string, unknown>): Deployment {
       return;
     }
     items.add("cloudformation-type", type, logicalId);
+    // A stack's resources go to the stack's region, which the template does not state.
+    items.locate(type, "aws", undefined, logicalId);
     for (const id of propertyNeeds(type, resource.Properties)) shows.add(id);
   };
   for (const [logicalId, resource] of Object.entries(resources))
@@ -256,6 +259,7 @@ function arm(template: Record<string, unknown>): Deployment {
       const name = typeof resource.name === "string" ? resource.name.slice(0, 80) : at;
       items.add("azure-type", type, name);
       items.versions("azure-type", type, resource, name);
+      items.locate(type, "azure", resource, name);
       walk(armResources(resource.resources), type, `${at}.resources`);
       const inner = isObject(resource.properties) ? resource.properties.template : undefined;
       if (isObject(inner)) walk(armResources(inner.resources), undefined, `${at}.properties.template.resources`);
@@ -293,6 +297,7 @@ function terraformPlan(plan: Record<string, unknown>): Deployment {
     if (armType) items.add("azure-type", armType, address);
     else items.add("terraform-type", resource.type, address);
     items.versions("terraform-type", resource.type, values, address);
+    items.locate(resource.type, terraformProviderOf(resource.type), values, address);
   };
   if (Array.isArray(plan.resource_changes)) {
     for (const change of plan.resource_changes as PlanResource[]) {

@@ -61,6 +61,18 @@ const RULES: Record<FindingRule, { name: string; text: string; help: string; lev
     help: "Check the vendor's support calendar for it by hand.",
     level: "warning",
   },
+  "location-denied": {
+    name: "LocationDenied",
+    text: "A resource of the deployment states a region outside the allowedLocations asked.",
+    help: "Move the resource to an allowed region, or add its region, country or group to allowedLocations.",
+    level: "error",
+  },
+  "location-unknown": {
+    name: "LocationNotKnown",
+    text: "A resource states a location the catalogue's provider regions do not hold: it is neither allowed nor denied.",
+    help: "Check the location by hand against the allowed list; the message names it.",
+    level: "warning",
+  },
 };
 const RULE_IDS = Object.keys(RULES) as FindingRule[];
 

@@ -19,6 +19,7 @@ import { Items } from "./items.ts";
 import { VERSION_ATTRIBUTES } from "./versioned.ts";
 import type { Deployment, Vendor } from "./deployment.ts";
 import { uncheckedVendor } from "./terraform.ts";
+import { LOCATION_ATTRIBUTES, terraformProviderOf } from "./stated-locations.ts";
 
 /** The block types Terraform reads at the top of a configuration file. */
 const TOP_LEVEL = new Set([
@@ -38,7 +39,7 @@ const TOP_LEVEL = new Set([
 ]);
 
 /** The attributes whose values are read (the others are only checked as HCL). */
-const READ_ATTRIBUTES = new Set(["count", "for_each", "source", "type", ...VERSION_ATTRIBUTES]);
+const READ_ATTRIBUTES = new Set(["count", "for_each", "source", "type", ...VERSION_ATTRIBUTES, ...LOCATION_ATTRIBUTES]);
 
 const VENDORS: readonly Vendor[] = ["aws", "azure", "gcp"];
 
@@ -152,6 +153,13 @@ export function readTerraformConfig(files: Readonly<Record<string, string>>): De
         "terraform-type",
         type,
         Object.fromEntries(literals.filter(([, value]) => value !== undefined)),
+        address,
+      );
+      const stated = LOCATION_ATTRIBUTES.map((name) => [name, literalString(block.attributes.get(name))] as const);
+      items.locate(
+        type,
+        terraformProviderOf(type),
+        Object.fromEntries(stated.filter(([, value]) => value !== undefined)),
         address,
       );
     }

@@ -187,6 +187,8 @@ describe("the SARIF log", () => {
       "not-evaluated",
       "version-retiring",
       "version-unknown",
+      "location-denied",
+      "location-unknown",
     ]);
     expect(run!.results).toEqual([
       {

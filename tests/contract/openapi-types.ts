@@ -496,7 +496,7 @@ export interface paths {
     put?: never;
     /**
      * Deployment check
-     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), Terraform configuration without a plan (one .tf file's text as template, or a module's files as files: name to text; resource and data blocks read as a plan's types by their addresses, azurerm data sources aside as Azure Policy evaluates no read; a module block, and a count or for_each that is not a literal, listed in notEvaluated with file and line, the verdicts they concern then not allowed; a count of 0 or an empty literal for_each is no instance; HCL that does not parse is a 400 naming the file and line), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (500,000 values after YAML aliases, 32 levels of nesting, 48 MB of heap and 10 s, each per request); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Reads what will be deployed, recognised by its shape: a CloudFormation or SAM template (JSON or YAML, short-form tags such as !Ref and !Sub read; Transform AWS::Serverless-2016-10-31 expanded to what SAM creates), an ARM template (what bicep build writes too, comments allowed; nested resources and child types), a Terraform plan (terraform show -json: the catalogue's Terraform types, azapi resources by their ARM type, google_* types by the API each calls, aws_* types by the IAM prefix of their provider package and azurerm_* types by the ARM type each imports, which the Google, AWS and Azure verdicts then check), Terraform configuration without a plan (one .tf file's text as template, or a module's files as files: name to text; resource and data blocks read as a plan's types by their addresses, azurerm data sources aside as Azure Policy evaluates no read; a module block, and a count or for_each that is not a literal, listed in notEvaluated with file and line, the verdicts they concern then not allowed; a count of 0 or an empty literal for_each is no instance; HCL that does not parse is a 400 naming the file and line), or Google API names (what gcloud services enable takes). With approvedServiceIds or a saved list's listId it answers: the catalogue services the deployment uses, each with the items that made it so; the items no service owns (unplaced, with the reason: never dropped); the services the list lacks; the implicit needs of its tools and types (CloudFormation's own calls, SSM parameter types, CDK bootstrap, SAM's bucket and sam logs, an Azure ML workspace's companions, private endpoints' DNS zones, Eventarc's Pub/Sub…), each with its vendor page; and per vendor the generated document's verdict, from the list and from suggestedServiceIds (the list plus what to add): allowed, or each denied action, type or API with what needs it and the services that would allow it. With allowedLocations (as the policy endpoints take it: region codes of any provider, country codes, EU or EEA), each resource stating a literal region, location or zone (Terraform plan and .tf attributes, ARM location) is matched to its provider's catalogue region and answered in locations, allowed or not, the same way on every provider, including those without an organisation-policy engine (a location the catalogue does not know: allowed null; an unknown allowedLocations entry: a 400 Unknown locations naming the nearest). statements says it in sentences, each with what was checked. A body that is no such document, unparseable, holds more than 2,000 resources or a key twice in one object (400 naming the key and its path, as CloudFormation's linter does) is a 400 Invalid template naming what was not understood. Reading has budgets (500,000 values after YAML aliases, 32 levels of nesting, 48 MB of heap and 10 s, each per request); a template past one is a 422 Template too costly naming it, and fails alone: no other request shares its reading. The body may hold 4 MiB (Bicep's and the CDK's output reach megabytes; other rows take 64 KiB); over that a 413. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["checkDeployment"];
     delete?: never;
@@ -3037,6 +3037,24 @@ export interface components {
         successor?: string;
         source?: components["schemas"]["VersionSource"];
       }[];
+      /** @description Each resource that states a literal location (Terraform plan and .tf attributes region, location, zone; ARM location), at most 500: where it goes and, with allowedLocations, whether it may. Resources stating none (CloudFormation's, a provider block's region) are not listed (added in 1.11.0) */
+      locations: {
+        /** @description The resource: its ARM name, plan or .tf address */
+        from: string;
+        type: string;
+        /** @description The catalogue provider it deploys to (by its Terraform type's prefix; azure for ARM), when known */
+        providerId?: string;
+        /** @description What states the location: region, location or zone */
+        attribute: string;
+        /** @description The location as the input states it */
+        location: string;
+        /** @description The catalogue region it names (a zone or data centre only when it extends exactly one region's id) */
+        region?: string;
+        /** @description The region's country (ISO 3166-1 alpha-2) */
+        country?: string;
+        /** @description With allowedLocations only: whether the region is among them, or null when the catalogue's regions do not hold the location */
+        allowed?: boolean | null;
+      }[];
       /** @description The answer in sentences, each with what backs it */
       statements: {
         /** @enum {string} */
@@ -3049,7 +3067,8 @@ export interface components {
           | "verdict"
           | "wider"
           | "not-governed"
-          | "versions";
+          | "versions"
+          | "locations";
         text: string;
         /** @description What the statement was checked against */
         checked: string[];
@@ -3075,6 +3094,8 @@ export interface components {
        * @example 90d
        */
       retiringWithin?: string;
+      /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes or the groups EU and EEA; an unknown location is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
+      allowedLocations?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
     } & ((unknown | unknown) & (unknown | unknown));
