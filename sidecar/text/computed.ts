@@ -14,7 +14,6 @@ import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import type { StoredList } from "../store/store.ts";
-import type { Deployment } from "../../catalogue/templates/read.ts";
 import { Slots } from "../heavy/slots.ts";
 import { deploymentCheckBody } from "./deployment-check.ts";
 import { exitPlanBody } from "./exit-plan.ts";
@@ -45,10 +44,8 @@ export const TEXT_JOBS = {
     catalogue: Catalogue,
     input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
   ) => exitPlanBody(catalogue, input),
-  deploymentCheck: (
-    catalogue: Catalogue,
-    input: Shape & { deployment: Deployment; approved: string[]; asDoc?: boolean },
-  ) => deploymentCheckBody(catalogue, input),
+  deploymentCheck: (catalogue: Catalogue, input: Parameters<typeof deploymentCheckBody>[1]) =>
+    deploymentCheckBody(catalogue, input),
 } as const satisfies Record<string, (catalogue: Catalogue, input: never) => Computed>;
 
 type Jobs = typeof TEXT_JOBS;

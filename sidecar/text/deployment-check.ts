@@ -10,7 +10,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { httpErrorOf, isHttpError } from "../../catalogue/base/problem.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
-import { checkTemplate, ReadDeployment } from "../../catalogue/contract/deployments.ts";
+import { checkTemplate, ReadDeployment, versionWindow } from "../../catalogue/contract/deployments.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS } from "../../catalogue/base/limits.ts";
+import { TemplateCheckBody } from "../../catalogue/schema/index.ts";
+import type { VersionWindow } from "../../catalogue/templates/check.ts";
 import type { Deployment } from "../../catalogue/templates/read.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
 import { resolveList } from "../../catalogue/lists/lists.ts";
@@ -26,10 +29,23 @@ import { render, widthOf } from "./render.ts";
 /** The job: the check's answer rendered, or its refusal; in HTML the Doc, which the site lays out. */
 export function deploymentCheckBody(
   catalogue: Catalogue,
-  input: Shape & { deployment: Deployment; approved: string[]; asDoc?: boolean },
+  input: Shape & {
+    deployment: Deployment;
+    approved: string[];
+    asDoc?: boolean;
+    window?: VersionWindow;
+    allowedLocations?: string[];
+  },
 ): Computed {
   try {
-    const doc = deploymentCheckDoc(checkTemplate(catalogue, new ReadDeployment(input.deployment), input.approved));
+    const answer = checkTemplate(
+      catalogue,
+      new ReadDeployment(input.deployment),
+      input.approved,
+      input.window,
+      input.allowedLocations,
+    );
+    const doc = deploymentCheckDoc(answer);
     return { status: 200, body: input.asDoc ? JSON.stringify(doc) : render(doc, input.rendering, input.width) };
   } catch (error) {
     if (!isHttpError(error)) throw error;
@@ -52,7 +68,24 @@ function requestParts(request: FastifyRequest): { template: string; fields: URLS
 }
 
 const NO_LIST =
-  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>.";
+  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>; optionally ?within=90d (versions retiring within it, 180d by default) and ?locations=EU,CH (where resources may go).";
+
+/** The query's within= and locations=, as the API's retiringWithin and allowedLocations; a bad one is a 400. */
+function checkOptions(fields: URLSearchParams): { window: VersionWindow; allowedLocations?: string[] } | string {
+  const within = fields.get("within")?.trim() || undefined;
+  if (within !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(within).success)
+    return `within is a number of days such as 90d (0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d), not ${within.slice(0, 40)}.`;
+  const locations = (fields.get("locations") ?? "")
+    .split(",")
+    .map((location) => location.trim())
+    .filter((location) => location !== "");
+  if (locations.length > 0 && !TemplateCheckBody.shape.allowedLocations.safeParse(locations).success)
+    return `locations are region codes, ISO country codes or EU/EEA, comma-separated (at most ${MAX_ALLOWED_LOCATIONS}).`;
+  return {
+    window: versionWindow(new Date(), within),
+    ...(locations.length > 0 ? { allowedLocations: locations } : {}),
+  };
+}
 
 /** POST /deployments/check. */
 export async function deploymentCheckPost(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
@@ -74,6 +107,8 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
       "Invalid body",
       `Give either ids or list, not both and not neither. ${NO_LIST}`,
     );
+  const options = checkOptions(fields);
+  if (typeof options === "string") return replies.error(request, reply, 400, "Invalid body", options);
   let approved: string[];
   try {
     if (listId) {
@@ -97,7 +132,7 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
     return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
   }
   const asDoc = rendering === "html" && c.site.available;
-  const input = { deployment, approved, rendering, width: widthOf(request), asDoc };
+  const input = { deployment, approved, rendering, width: widthOf(request), asDoc, ...options };
   const computed = await c.computed.text({ name: "deploymentCheck", input }, clientGone(request));
   return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }

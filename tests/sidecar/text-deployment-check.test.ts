@@ -106,4 +106,33 @@ describe("POST /deployments/check on the text host", () => {
     expect(put.statusCode).toBe(405);
     expect(put.headers.allow).toBe("POST");
   });
+
+  it("takes within= for retiring versions and locations= for where resources may go, refusing bad ones", async () => {
+    const text = await textHost();
+    onTestFinished(() => text.close());
+    const post = (query: string, payload: string) =>
+      text.inject({ method: "POST", url: `/deployments/check?${query}&format=md`, headers: CURL, payload });
+    const plan = JSON.stringify({
+      format_version: "1.2",
+      resource_changes: [
+        {
+          address: "azurerm_kubernetes_cluster.aks",
+          mode: "managed",
+          type: "azurerm_kubernetes_cluster",
+          name: "aks",
+          change: { actions: ["create"], before: null, after: { location: "eastus", kubernetes_version: "1.31.5" } },
+        },
+      ],
+    });
+    const answered = await post("ids=azure-kubernetes-service&within=3650d&locations=EU", plan);
+    expect(answered.statusCode).toBe(200);
+    expect(answered.body).toContain("## Versions");
+    expect(answered.body).toMatch(/1\.31\.5 — (extended|ended)[^\n]*\(retiring\)/);
+    expect(answered.body).toMatch(/eastus/);
+    const badWithin = await post("ids=azure-kubernetes-service&within=soon", plan);
+    expect(badWithin.statusCode).toBe(400);
+    expect(badWithin.body).toContain("within is a number of days");
+    const badLocations = await post("ids=azure-kubernetes-service&locations=not%20a%20place", plan);
+    expect(badLocations.statusCode).toBe(400);
+  });
 });
