@@ -101,9 +101,10 @@ export interface Known {
 }
 
 /**
- * A provider's regions, as "field …: …" phrases: no id twice; and a provider that splits its
- * regions into markets says so for every region, so an absent market always means "this provider
- * has one market", never "someone forgot".
+ * A provider's regions, as "field …: …" phrases: no id twice; an unnamed operator's source on the
+ * provider's domains and never beside a named operator; and a provider that splits its regions
+ * into markets says so for every region, so an absent market always means "this provider has one
+ * market", never "someone forgot".
  */
 export function regionProblems(file: ProviderFileT): string[] {
   const problems: string[] = [];
@@ -112,6 +113,13 @@ export function regionProblems(file: ProviderFileT): string[] {
   file.regions.forEach((region, index) => {
     if (regionIds.has(region.id)) problems.push(`field regions.${index}.id: duplicate region id "${region.id}"`);
     regionIds.add(region.id);
+    if (region.unnamedOperatorSource !== undefined) {
+      // A page either names the region's operator or says only that it is another entity: not both.
+      if (region.operator !== undefined)
+        problems.push(`field regions.${index}.unnamedOperatorSource: not with operator, which names the entity`);
+      if (!hostAllowed(region.unnamedOperatorSource, file.officialDomains))
+        problems.push(`field regions.${index}.unnamedOperatorSource: host is not one of officialDomains`);
+    }
     if (!marketed) return;
     if (region.market === undefined)
       problems.push(`field regions.${index}.market: missing, but other regions of this provider have one`);

@@ -7,15 +7,15 @@ import type { EndpointRegionData, EndpointRegionsT, ProviderFileT, RegionT, Serv
 
 /** The provider's regions as the API shows them: operator where known, partition where the vendored data has the region. */
 export function publicRegions(file: ProviderFileT, partitionOf: Readonly<Record<string, string>> = {}): RegionT[] {
-  return file.regions.map((region) => {
+  return file.regions.map(({ unnamedOperatorSource, ...region }) => {
     const partition = file.id === "aws" && Object.hasOwn(partitionOf, region.id) ? partitionOf[region.id] : undefined;
+    // A region of a separate market (the AWS European Sovereign Cloud, China), or one a provider
+    // page says another entity runs, is not the head office's: without a name, no operator is stated.
+    const otherEntity =
+      unnamedOperatorSource !== undefined || (region.market !== undefined && region.market !== "global");
     return {
       ...region,
-      // A region of a separate market (the AWS European Sovereign Cloud, China) is run by another
-      // entity: without the data naming it, no operator is stated rather than the head office's.
-      ...(region.operator || !region.market || region.market === "global"
-        ? { operator: region.operator ?? file.headOffice.company }
-        : {}),
+      ...(region.operator || !otherEntity ? { operator: region.operator ?? file.headOffice.company } : {}),
       ...(partition ? { partition } : {}),
     };
   });

@@ -93,7 +93,18 @@ export const ProviderFile = z
     headOffice: HeadOffice,
     jurisdiction: z.string().regex(/^(?:[A-Z]{2})$/, "must be an ISO 3166-1 alpha-2 code, or EU"),
     controllingCountry: CountryCode,
-    regions: z.array(Region.omit({ partition: true })).min(1),
+    regions: z
+      .array(
+        Region.omit({ partition: true }).extend({
+          /**
+           * A provider page (on officialDomains) saying an entity other than headOffice.company runs
+           * this region without naming it; the API then states no operator. Data file only, never
+           * with operator.
+           */
+          unnamedOperatorSource: HttpsUrl.optional(),
+        }),
+      )
+      .min(1),
   })
   .strict();
 

@@ -50,7 +50,7 @@ export const Region = z
       .optional()
       .meta(
         d(
-          "The legal entity that operates the region, as the provider publishes it; in the API, the provider's operating company (headOffice.company) unless the data names another for this region, and absent for a region of a separate market (eu-sovereign, mainland-china) whose entity the catalogue cannot name from the provider's own pages (added in 1.11.0)",
+          "The legal entity that operates the region, as the provider publishes it; in the API, the provider's operating company (headOffice.company) unless the data names another for this region, and absent where the catalogue cannot name the entity from the provider's own pages: a region of a separate market (eu-sovereign, mainland-china), or one a provider page says another entity runs without naming it (OCI's EU Sovereign Cloud regions, Alibaba Cloud's partner-operated Riyadh region) (added in 1.11.0)",
         ),
       ),
     partition: z

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { endpointRegions, type EndpointRegionsFile } from "../../catalogue/inventory/endpoint-regions.node.ts";
+import { regionProblems } from "../../catalogue/load/entry-checks.ts";
 import { publicRegions, serviceRegions } from "../../catalogue/load/regions.ts";
 import { assembleCatalogue } from "../../catalogue/load/load.ts";
 import { locationLines, locationProblems } from "../../catalogue/quality/locations.ts";
@@ -99,6 +100,61 @@ describe("publicRegions and serviceRegions", () => {
       { id: "us-east-1", country: "US", level: "provider" },
       { id: "eu-central-1", country: "DE", level: "provider" },
     ]);
+  });
+});
+
+describe("a region another entity runs, unnamed", () => {
+  const OCI = {
+    id: "oci",
+    officialDomains: ["oracle.com"],
+    headOffice: { country: "US", city: "Austin", company: "Oracle Corporation" },
+    regions: [
+      { id: "eu-frankfurt-1", name: "Germany Central (Frankfurt)", country: "DE" },
+      {
+        id: "eu-frankfurt-2",
+        name: "EU Sovereign Central (Frankfurt)",
+        country: "DE",
+        unnamedOperatorSource: "https://docs.oracle.com/en/solutions/learn-about-eusc/index.html",
+      },
+    ],
+  } as unknown as ProviderFileT;
+
+  it("states no operator for it, and the data-only source stays out of the API", () => {
+    const [commercial, sovereign] = publicRegions(OCI);
+    expect(commercial).toEqual({ ...OCI.regions[0], operator: "Oracle Corporation" });
+    expect(sovereign).toEqual({ id: "eu-frankfurt-2", name: "EU Sovereign Central (Frankfurt)", country: "DE" });
+    // Only the operator changes: whether provider-level regions list it is a market's matter, not this.
+    expect(serviceRegions(publicRegions(OCI), undefined).map(({ id }) => id)).toEqual([
+      "eu-frankfurt-1",
+      "eu-frankfurt-2",
+    ]);
+  });
+
+  it("is refused beside a named operator, or from a page off the provider's domains", () => {
+    const named = { ...OCI.regions[1]!, operator: "Some GmbH" };
+    const offDomain = { ...OCI.regions[1]!, unnamedOperatorSource: "https://example.com/eusc" };
+    expect(regionProblems({ ...OCI, regions: [OCI.regions[0]!, named] })).toEqual([
+      "field regions.1.unnamedOperatorSource: not with operator, which names the entity",
+    ]);
+    expect(regionProblems({ ...OCI, regions: [OCI.regions[0]!, offDomain] })).toEqual([
+      "field regions.1.unnamedOperatorSource: host is not one of officialDomains",
+    ]);
+  });
+
+  it("holds for the catalogue's: OCI's EU Sovereign Cloud and Alibaba Cloud's partner-operated Riyadh", () => {
+    const catalogue = realCatalogue();
+    const operatorOf = (provider: string, region: string) =>
+      catalogue.providerById.get(provider)!.regions.find((entry) => entry.id === region)!;
+    for (const [provider, region] of [
+      ["oci", "eu-frankfurt-2"],
+      ["oci", "eu-madrid-2"],
+      ["alibaba", "me-central-1"],
+    ] as const) {
+      expect(operatorOf(provider, region), region).not.toHaveProperty("operator");
+      expect(operatorOf(provider, region), region).not.toHaveProperty("unnamedOperatorSource");
+    }
+    expect(operatorOf("oci", "eu-frankfurt-1").operator).toBe("Oracle Corporation");
+    expect(operatorOf("alibaba", "eu-central-1").operator).toBe("Alibaba Cloud (Singapore) Private Limited");
   });
 });
 
