@@ -15,9 +15,9 @@ import { openApiTypes } from "../../scripts/write-openapi.ts";
 import { build, realCatalogue, URLS } from "../helpers/app.ts";
 import { fakeBuild } from "../helpers/fake-build.ts";
 import { OPERATIONS } from "./openapi-schema.ts";
-import type { paths } from "./openapi-types.ts";
+import type { paths } from "../../catalogue/contract/openapi-types.ts";
 
-const TYPES = fileURLToPath(new URL("./openapi-types.ts", import.meta.url));
+const TYPES = fileURLToPath(new URL("../../catalogue/contract/openapi-types.ts", import.meta.url));
 
 describe("a strict openapi-fetch client generated from the OpenAPI document", () => {
   it("uses the types the document generates today", async () => {
@@ -26,7 +26,7 @@ describe("a strict openapi-fetch client generated from the OpenAPI document", ()
       ...(await prettier.resolveConfig(TYPES)),
       filepath: TYPES,
     });
-    // Regenerate: node scripts/write-openapi.ts --types tests/contract/openapi-types.ts && npx prettier --write it.
+    // Regenerate: node scripts/write-openapi.ts --types catalogue/contract/openapi-types.ts && npx prettier --write it.
     expect(readFileSync(TYPES, "utf8")).toBe(fresh);
   });
 

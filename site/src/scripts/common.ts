@@ -4,10 +4,10 @@
  * reporting for documentation and pricing links. Everything degrades to plain links (and text to
  * select) without JavaScript.
  */
+import type { components } from "../../../catalogue/contract/openapi-types.ts";
 import { APPROVED_LIST_KEY, THEME_KEY } from "../../../catalogue/render/theme.ts";
+import { api } from "./api.ts";
 
-/** The API, same-origin: the text host answers /v1/* (sidecar/text/app.ts; nginx routes it likewise). */
-export const API_URL = "";
 const LIST_KEY = APPROVED_LIST_KEY;
 /** Fired on window when the list changed in another tab (the storage event), with the new list. */
 export const LIST_CHANGED = "csc-list-changed";
@@ -96,27 +96,19 @@ export function saveFile(name: string, body: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** A 429's message from the API's Error body and Retry-After: what was limited and when to retry. */
-export async function errorMessage(response: Response): Promise<string> {
-  const body = (await response.json().catch(() => ({}))) as { error?: string; details?: string };
-  const text = `${body.error ?? `Error ${response.status}`}: ${body.details ?? ""}`.trim();
-  const retry = response.headers.get("retry-after");
-  if (response.status !== 429 || !retry || /retry/i.test(text)) return text;
-  return `${text} Retry in ${retry} seconds.`;
-}
-
 document.addEventListener("click", (event) => {
   const link = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[data-outbound]");
   if (!link) return;
-  void fetch(`${API_URL}/v1/analytics/outbound`, {
-    method: "POST",
-    keepalive: true,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      url: link.href,
-      serviceId: link.dataset.service,
-      kind: link.dataset.outbound,
-      page: location.pathname,
-    }),
-  }).catch(() => undefined);
+  const kind = link.dataset.outbound as NonNullable<components["schemas"]["OutboundClickBody"]["kind"]>;
+  void api
+    .POST("/v1/analytics/outbound", {
+      keepalive: true,
+      body: {
+        url: link.href,
+        ...(link.dataset.service ? { serviceId: link.dataset.service } : {}),
+        kind,
+        page: location.pathname,
+      },
+    })
+    .catch(() => undefined);
 });

@@ -8,7 +8,8 @@
  */
 import { COMPARE_GROUPS, compareCell, compareShown } from "../../../catalogue/equivalence/compare.ts";
 import { MAX_TEXT_COMPARE_SHOWN as MAX } from "../../../catalogue/base/limits.ts";
-import { API_URL, errorMessage } from "./common.ts";
+import type { components } from "../../../catalogue/contract/openapi-types.ts";
+import { api, errorMessage } from "./api.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 import { downloadCsv, formState, orderBy, restoreForm, saveUrlState, shownText } from "./view.ts";
@@ -32,11 +33,7 @@ const requested = [
 ];
 restoreForm(tools, STATE, params);
 
-type Value = string | boolean | string[] | null;
-interface CompareResult {
-  services: { slug: string; name: string; providerId: string }[];
-  attributes: { attribute: string; label: string; values: Record<string, Value>; shared: boolean }[];
-}
+type CompareResult = components["schemas"]["CompareResult"];
 
 /** Compliance programme names by id (the page's data-compliance-names), shown in place of the API's ids. */
 const complianceNames = new Map(
@@ -148,15 +145,15 @@ async function show(slugs: string[]) {
     tools.hidden = true;
     return result.replaceChildren();
   }
-  const response = await fetch(`${API_URL}/v1/compare?ids=${slugs.map(encodeURIComponent).join(",")}`);
-  if (!response.ok) {
+  const { data, error, response } = await api.GET("/v1/compare", { params: { query: { ids: slugs.join(",") } } });
+  if (!data) {
     tools.hidden = true;
     const p = document.createElement("p");
     p.className = "notice";
-    p.textContent = await errorMessage(response);
+    p.textContent = errorMessage(error, response);
     return result.replaceChildren(p);
   }
-  shown = (await response.json()) as CompareResult;
+  shown = data;
   draw();
 }
 

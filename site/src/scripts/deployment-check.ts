@@ -4,20 +4,11 @@
  * drawn below the form as text nodes (template text is never parsed as HTML).
  */
 import { whatToAdd } from "../../../catalogue/templates/render.ts";
-import { API_URL, errorMessage, readList } from "./common.ts";
+import type { components } from "../../../catalogue/contract/openapi-types.ts";
+import { api, errorMessage } from "./api.ts";
+import { readList } from "./common.ts";
 
-interface Answer {
-  verdicts: {
-    providerId: string;
-    approvedServiceIds: string[];
-    allowed: boolean;
-    denied: { identifier: string; neededFor: string[]; approve: string[] }[];
-    notEvaluated?: string[];
-  }[];
-  missingServiceIds: string[];
-  suggestedServiceIds: string[];
-  statements: { text: string; checked: string[] }[];
-}
+type Answer = components["schemas"]["TemplateCheck"];
 
 const form = document.querySelector<HTMLFormElement>("[data-check-form]");
 const answerBox = document.querySelector<HTMLElement>("[data-check-answer]")!;
@@ -56,13 +47,11 @@ async function check(template: string): Promise<void> {
   if (ids.length === 0) return void answerBox.replaceChildren(element("p", "Add services to your list first."));
   if (template.trim() === "") return void answerBox.replaceChildren(element("p", "Paste a template or choose a file."));
   answerBox.replaceChildren(element("p", "Checking…"));
-  const response = await fetch(`${API_URL}/v1/deployments/check`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ template, approvedServiceIds: ids }),
+  const { data, error, response } = await api.POST("/v1/deployments/check", {
+    body: { template, approvedServiceIds: ids },
   });
-  if (!response.ok) return void answerBox.replaceChildren(element("p", await errorMessage(response)));
-  draw((await response.json()) as Answer);
+  if (!data) return void answerBox.replaceChildren(element("p", errorMessage(error, response)));
+  draw(data);
 }
 
 if (form && fileControl && fileInput) {

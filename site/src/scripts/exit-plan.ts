@@ -22,7 +22,8 @@ import {
 } from "../../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import type { ExitPlanT, ExitTargetT } from "../../../catalogue/schema/index.ts";
-import { API_URL, errorMessage, readList, saveFile, writeList } from "./common.ts";
+import { api, errorMessage } from "./api.ts";
+import { readList, saveFile, writeList } from "./common.ts";
 import { href } from "../../../catalogue/base/urls.ts";
 
 const form = document.querySelector<HTMLFormElement>("[data-exit-form]")!;
@@ -310,9 +311,8 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
 const savedListId = new URLSearchParams(location.search).get("list");
 let saved: Promise<{ ids: string[]; name: string } | string> | undefined;
 const savedList = (id: string) =>
-  (saved ??= fetch(`${API_URL}/v1/lists/${encodeURIComponent(id)}`).then(async (response) => {
-    if (!response.ok) return errorMessage(response);
-    const list = (await response.json()) as { approvedServiceIds: string[]; name: string | null; slug: string | null };
+  (saved ??= api.GET("/v1/lists/{id}", { params: { path: { id } } }).then(({ data: list, error, response }) => {
+    if (!list) return errorMessage(error, response);
     return { ids: list.approvedServiceIds, name: list.name ?? list.slug ?? id };
   }));
 

@@ -1,32 +1,12 @@
 /** /exposure/?ids=…: the picker, GET /v1/exposure, figures and accessible bar charts. */
 import { MAX_EXPOSURE_IDS } from "../../../catalogue/base/limits.ts";
-import { API_URL, errorMessage, readList } from "./common.ts";
+import type { components } from "../../../catalogue/contract/openapi-types.ts";
+import { api, errorMessage } from "./api.ts";
+import { readList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 
-interface Count {
-  key: string;
-  count: number;
-  percentage: number;
-}
-interface Report {
-  totalServices: number;
-  totalProviders: number;
-  byJurisdiction: Count[];
-  byRegionCountry: Count[];
-  usHeadquarteredProviderPercentage: number;
-  sovereignOptionCount: number;
-  euResidentOnlyCount: number;
-  services: {
-    slug: string;
-    name: string;
-    providerId: string;
-    jurisdiction: string;
-    sovereignOption: boolean;
-    euResidentOnly: boolean;
-  }[];
-  disclaimer: string;
-}
+type Count = components["schemas"]["ExposureCount"];
 
 const section = document.querySelector<HTMLElement>("[data-exposure-result]")!;
 const note = document.querySelector<HTMLElement>("[data-exposure-note]")!;
@@ -66,14 +46,17 @@ async function show(slugs: string[]) {
     section.hidden = true;
     return;
   }
-  const response = await fetch(`${API_URL}/v1/exposure?ids=${slugs.map(encodeURIComponent).join(",")}`);
-  if (!response.ok) {
+  const {
+    data: report,
+    error,
+    response,
+  } = await api.GET("/v1/exposure", { params: { query: { ids: slugs.join(",") } } });
+  if (!report) {
     section.hidden = true;
     note.hidden = false;
-    note.textContent = await errorMessage(response);
+    note.textContent = errorMessage(error, response);
     return;
   }
-  const report = (await response.json()) as Report;
   section.hidden = false;
   figure("services", String(report.totalServices));
   figure("providers", String(report.totalProviders));

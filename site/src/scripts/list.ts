@@ -13,7 +13,8 @@ import {
 } from "../../../catalogue/policies/terraform.ts";
 import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../../catalogue/render/pages.ts";
-import { API_URL, errorMessage, LIST_CHANGED, readList, saveFile, wireCopy, writeList } from "./common.ts";
+import { api, errorMessage } from "./api.ts";
+import { LIST_CHANGED, readList, saveFile, wireCopy, writeList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 import { listPath } from "../../../catalogue/base/urls.ts";
@@ -205,17 +206,18 @@ document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit
   // Unlisted (ticked by default): saved by its generated id only. A custom address asks for a listed
   // list, so it wins over the default (the API refuses the two together).
   const unlisted = form.get("unlisted") === "true" && !slug;
-  const response = await fetch(`${API_URL}/v1/lists`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
+  const {
+    data: body,
+    error,
+    response,
+  } = await api.POST("/v1/lists", {
+    body: {
       approvedServiceIds: ids,
       ...(name ? { name } : {}),
       ...(slug ? { slug } : {}),
       ...(unlisted ? { unlisted: true } : {}),
-    }),
+    },
   });
-  if (!response.ok) return say(await errorMessage(response));
-  const body = (await response.json()) as { slug?: string | null; id: string };
+  if (!body) return say(errorMessage(error, response));
   say("Saved. Share this address:", listPath(body));
 });

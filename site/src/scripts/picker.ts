@@ -4,13 +4,7 @@
  * The matches are an ARIA combobox's listbox (WAI-ARIA APG, "list autocomplete"): focus stays in
  * the box, the arrows move the active option (aria-activedescendant), Enter adds it, Escape closes.
  */
-import { API_URL } from "./common.ts";
-
-interface Found {
-  slug: string;
-  name: string;
-  providerId: string;
-}
+import { api } from "./api.ts";
 
 export interface Picker {
   /** Replaces the selection and reports it (onChange). */
@@ -77,9 +71,9 @@ export function picker(
     timer = setTimeout(async () => {
       const q = input.value.trim();
       if (!q) return matches.show([]);
-      const response = await fetch(`${API_URL}/v1/services?limit=12&q=${encodeURIComponent(q)}`);
-      if (!response.ok) return;
-      const { data } = (await response.json()) as { data: Found[] };
+      const { data: page } = await api.GET("/v1/services", { params: { query: { limit: 12, q } } });
+      if (!page) return;
+      const { data } = page;
       matches.show(data.map((s) => ({ slug: s.slug, text: `${s.name} (${s.providerId})` })));
       status.textContent = `${data.length} matching services.`;
     }, 200);
