@@ -80,7 +80,7 @@ export function rowInput(row: Endpoint, request: RowRequest): RowInput {
 export interface Caller {
   readonly client: string;
   readonly countIn?: (bucket: BucketName) => Promise<void>;
-  /** A readsTemplate row's template, read before the row ran (sidecar/heavy/reader.ts). */
+  /** A readsTemplate row's template, read before the row ran (sidecar/threads/reader.ts). */
   readonly deployment?: Deployment;
 }
 

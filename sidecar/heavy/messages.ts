@@ -1,5 +1,5 @@
 /** What the main thread and the heavy computations' thread (./worker.ts) say to each other. */
-import type { ErrorMessage } from "./error-message.ts";
+import type { ErrorMessage } from "../threads/error-message.ts";
 import type { Result } from "../../catalogue/contract/endpoint.ts";
 import type { BucketName } from "../../catalogue/base/limits.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
@@ -46,4 +46,4 @@ export type FromWorker =
   | { kind: "page-result"; job: number; answer: Computed | SiteAnswer }
   | { kind: "error"; job: number; error: ErrorMessage };
 
-export { errorMessage, httpError, type ErrorMessage } from "./error-message.ts";
+export { errorMessage, httpError, type ErrorMessage } from "../threads/error-message.ts";

@@ -13,9 +13,9 @@ import { serializeJson, type Endpoint, type OperationContext, type Result } from
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/base/limits.ts";
 import { acceptedEncoding, cacheControl, compress, etagMatches, etagOf } from "../files.ts";
 import type { HeavyWorker, WorkerResult } from "../heavy/pool.ts";
-import { TemplateReader, UnreadBody, type ReadTemplate } from "../heavy/reader.ts";
+import { TemplateReader, UnreadBody, type ReadTemplate } from "../threads/reader.ts";
 import { httpError } from "../heavy/messages.ts";
-import { Slots } from "../heavy/slots.ts";
+import { Slots } from "../threads/slots.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";

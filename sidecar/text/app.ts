@@ -4,7 +4,7 @@
  * (api-forward.ts), security headers and TEXT_HOST_LIMIT requests a minute per client.
  */
 import { mcpOriginPolicy } from "../mcp-origin.ts";
-import { TemplateReader } from "../heavy/reader.ts";
+import { TemplateReader } from "../threads/reader.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { createHash } from "node:crypto";
 import compress from "@fastify/compress";

@@ -14,7 +14,7 @@ import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { ExitTargetT } from "../../catalogue/schema/index.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import type { StoredList } from "../store/store.ts";
-import { Slots } from "../heavy/slots.ts";
+import { Slots } from "../threads/slots.ts";
 import { deploymentCheckBody } from "./deployment-check.ts";
 import { exitPlanBody } from "./exit-plan.ts";
 import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";

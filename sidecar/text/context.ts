@@ -1,6 +1,6 @@
 /** What a text-host route is (a routed row of catalogue/api/pages.ts, routes.ts) and what its handler is given. */
 import type { McpOriginPolicy } from "../mcp-origin.ts";
-import type { TemplateReader } from "../heavy/reader.ts";
+import type { TemplateReader } from "../threads/reader.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { PageRow } from "../../catalogue/api/pages.ts";
@@ -20,7 +20,7 @@ export interface TextContext {
   readonly site: SitePages;
   /** The computed pages, run off the event loop and kept (computed.ts). */
   readonly computed: PagesComputer;
-  /** Reads deployment-check templates, each in a thread of its own (heavy/reader.ts). */
+  /** Reads deployment-check templates, each in a thread of its own (threads/reader.ts). */
   readonly templateReader: TemplateReader;
   /** The host names browsers' form posts may be sent to (mcp-origin.ts); absent: any (no public URLs given). */
   readonly hosts?: Pick<McpOriginPolicy, "allowsHost">;
