@@ -24,7 +24,12 @@ import {
   twinPairs,
   twinsInNoGroup,
 } from "../catalogue/quality/membership.ts";
-import { capabilityCoverage, capabilityLines, capabilityProblems } from "../catalogue/exit/capability-coverage.ts";
+import {
+  capabilityCoverage,
+  capabilityLines,
+  capabilityProblems,
+  flagshipTotalLine,
+} from "../catalogue/exit/capability-coverage.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -156,6 +161,7 @@ try {
   const capabilities = capabilityCoverage(catalogue);
   console.log(`Capabilities (capabilities.yaml): ${capabilities.length} capability-defined jobs`);
   for (const line of capabilityLines(capabilities)) console.log(`  ${line}`);
+  console.log(`  ${flagshipTotalLine(capabilities)}`);
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   const today = new Date().toISOString().slice(0, 10);
