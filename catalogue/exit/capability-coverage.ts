@@ -2,8 +2,10 @@
  * Capability coverage (issue 98): per capability-defined job, how many members state their
  * capabilities (capabilities.yaml) and which do not. A job's "what is lost" is only as true as its
  * members' data, so check:data fails where the big three's flagship for the job (of its provider's
- * members whose primary job it is, the one with the highest flagship prior: SQS for queues, not
- * Amazon MQ, whose primary job is brokering) states none: those are what exits start from.
+ * current members whose primary job it is, or of all its current members where none is, the one
+ * with the highest flagship prior: Amazon MQ for queues, Pub/Sub for GCP's pub/sub) states none of
+ * the job's capabilities as had or lacked: an entry of only notKnown is no data, and those
+ * services are what exits start from.
  */
 import { flagshipPrior, type PlanContext } from "./context.ts";
 import { jobsOf } from "./jobs.ts";
@@ -20,7 +22,9 @@ export interface CapabilityCoverage {
   readonly without: readonly string[];
   /** Of those, the ones with no entry at all: never looked at. */
   readonly unchecked: readonly string[];
-  /** The big three's flagships for the job never looked at: check:data fails on them. */
+  /** The big three's flagships for the job (one per provider that has a current member). */
+  readonly flagships: readonly string[];
+  /** Of those, the ones stating none of the job's capabilities as had or lacked: check:data fails on them. */
   readonly flagshipsWithout: readonly string[];
 }
 
@@ -40,14 +44,16 @@ export function capabilityCoverage(catalogue: Catalogue): CapabilityCoverage[] {
     const listed = new Set(catalogue.source.capabilities?.services.map((entry) => entry.service));
     const unchecked = without.filter((slug) => !listed.has(slug));
     const flagships = BIG_THREE.flatMap((providerId) => {
-      const own = members
+      const current = members
         .map((slug) => catalogue.bySlug.get(slug)!)
         .filter(
           (record) =>
             record.service.providerId === providerId &&
-            (!record.service.lifecycle || record.service.lifecycle.status === "preview") &&
-            primaryOf(record.service.slug) === group,
+            (!record.service.lifecycle || record.service.lifecycle.status === "preview"),
         );
+      const primary = current.filter((record) => primaryOf(record.service.slug) === group);
+      // Pub/Sub's primary job is queueing, yet it is GCP's pub/sub: a provider's job has a flagship.
+      const own = primary.length > 0 ? primary : current;
       if (own.length === 0) return [];
       const best = own.reduce((a, b) => (flagshipPrior(b) > flagshipPrior(a) ? b : a));
       return [best.service.slug];
@@ -58,7 +64,8 @@ export function capabilityCoverage(catalogue: Catalogue): CapabilityCoverage[] {
       stated: members.length - without.length,
       without,
       unchecked,
-      flagshipsWithout: flagships.filter((slug) => unchecked.includes(slug)),
+      flagships,
+      flagshipsWithout: flagships.filter((slug) => without.includes(slug)),
     };
   });
 }
@@ -66,13 +73,20 @@ export function capabilityCoverage(catalogue: Catalogue): CapabilityCoverage[] {
 export const capabilityLines = (coverage: readonly CapabilityCoverage[]): string[] =>
   coverage.map(
     (row) =>
-      `${row.group}: ${row.stated} of ${row.members} members state capabilities; ${row.without.length - row.unchecked.length} checked and none known; ${row.unchecked.length} not looked at${row.unchecked.length > 0 ? ` (${row.unchecked.slice(0, 8).join(", ")}${row.unchecked.length > 8 ? "…" : ""})` : ""}; big-three flagships not looked at: ${row.flagshipsWithout.length}`,
+      `${row.group}: ${row.stated} of ${row.members} members state capabilities; ${row.without.length - row.unchecked.length} checked and none known; ${row.unchecked.length} not looked at${row.unchecked.length > 0 ? ` (${row.unchecked.slice(0, 8).join(", ")}${row.unchecked.length > 8 ? "…" : ""})` : ""}; big-three flagships (${row.flagships.join(", ") || "none"}) without data: ${row.flagshipsWithout.length}`,
   );
+
+/** The one figure the issue asks for, over every capability-defined job. */
+export const flagshipTotalLine = (coverage: readonly CapabilityCoverage[]): string => {
+  const flagships = coverage.reduce((sum, row) => sum + row.flagships.length, 0);
+  const without = coverage.reduce((sum, row) => sum + row.flagshipsWithout.length, 0);
+  return `${without} of ${flagships} big-three flagships of capability-defined jobs without capability data (had or lacked)`;
+};
 
 export const capabilityProblems = (coverage: readonly CapabilityCoverage[]): string[] =>
   coverage.flatMap((row) =>
     row.flagshipsWithout.map(
       (slug) =>
-        `CAPABILITIES_MISSING: ${slug} is its provider's flagship for ${row.group}, a capability-defined job, and has no entry in capabilities.yaml (state what its vendor's pages say, or notKnown)`,
+        `CAPABILITIES_MISSING: ${slug} is its provider's flagship for ${row.group}, a capability-defined job, and states none of its capabilities as had or lacked in capabilities.yaml (state what its vendor's pages say; notKnown alone is no data)`,
     ),
   );

@@ -150,7 +150,13 @@ export function elsewhereOf(
   }));
 }
 
-/** not-sold when every allowed provider is recorded (with a source) as selling no service doing the job. */
+/**
+ * not-sold when every allowed provider is recorded (with a source) as selling no service doing the
+ * job. Not from the reconciled inventories: a Terraform inventory lists what can be automated, not
+ * what is sold, and every one misses current products of its provider (check:data prints which):
+ * OTC's has no resource for AOM, Cloud Secret Management or DMS for RocketMQ, all sold, so "none in
+ * the inventory" would have called those jobs not sold (issue 98's false gaps).
+ */
 export function gapKindOf(context: PlanContext, groupId: string): NonNullable<ExitJobT["gapKind"]> {
   const checked = new Set((context.groupById.get(groupId)?.notDoing ?? []).map((record) => record.provider));
   return context.allowed.every((providerId) => checked.has(providerId)) ? "not-sold" : "not-checked";

@@ -234,6 +234,19 @@ function usedJobs(
   };
 }
 
+/** A saved list's jobsUsed, checked as POST /v1/exit-plan checks its own (the same 400s), keyed by each service's slug. */
+export function checkedJobsUsed(
+  catalogue: ExitCatalogue,
+  ids: readonly string[],
+  jobsUsed: Readonly<Record<string, readonly string[]>> | undefined,
+): Record<string, string[]> | undefined {
+  if (!jobsUsed) return undefined;
+  const { services } = usedJobs(catalogue, resolveServices(catalogue, ids), jobsUsed);
+  return Object.fromEntries(
+    services.flatMap((approved) => (approved.usedFor ? [[approved.service.slug, [...approved.usedFor]]] : [])),
+  );
+}
+
 /**
  * A moving service's jobs when the request did not give them: its non-primary jobs are optional,
  * and neither its coverage nor its fallback counts them (issue 98: a team using Key Vault for keys

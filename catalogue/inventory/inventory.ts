@@ -266,6 +266,35 @@ export function coverageLines(reports: readonly InventoryReport[]): string[] {
   );
 }
 
+/**
+ * Of a provider's current services (its slugs given), those owning none of an inventory's items:
+ * products the inventory does not list. An exit gap could be called "not-sold" from an inventory
+ * only if it listed every product its provider sells; one that misses a product the catalogue
+ * holds is no proof that a product neither holds is not sold (issue 98: OTC's Terraform inventory
+ * has no resource for AOM, Cloud Secret Management or DMS for RocketMQ, all sold).
+ */
+export const servicesWithoutItem = (report: InventoryReport, currentSlugs: readonly string[]): string[] => {
+  const owning = new Set([...report.owners.values()].flat());
+  return currentSlugs.filter((slug) => !owning.has(slug));
+};
+
+/** One line: how many Terraform inventories list every current service of their provider, fewest missing first. */
+export function inventoryCompletenessLine(
+  reports: readonly InventoryReport[],
+  currentOf: (providerId: string) => readonly string[],
+): string {
+  const terraform = reports
+    .filter((report) => report.id.endsWith("/terraform"))
+    .map((report) => ({ report, missing: servicesWithoutItem(report, currentOf(report.providerId)) }))
+    .sort((a, b) => a.missing.length - b.missing.length || a.report.id.localeCompare(b.report.id));
+  const complete = terraform.filter((row) => row.missing.length === 0).length;
+  const fewest = terraform
+    .filter((row) => row.missing.length > 0)
+    .slice(0, 5)
+    .map((row) => `${row.report.providerId} ${row.missing.length} (${row.missing.slice(0, 3).join(", ")})`);
+  return `Terraform inventories listing every current service of their provider: ${complete} of ${terraform.length}, so none proves a job not sold (gapKind stays not-checked); fewest missing: ${fewest.join("; ") || "none"}`;
+}
+
 /** The Markdown table docs/data.md carries, one row per inventory. */
 export function coverageTable(reports: readonly InventoryReport[], inventories: readonly Inventory[]): string {
   const line = (cells: readonly (string | number)[]) => `| ${cells.join(" | ")} |`;

@@ -25,10 +25,18 @@ export function idempotencyOf(
     readonly slug?: string | undefined;
     readonly ids: readonly string[];
     readonly unlisted?: boolean | undefined;
+    readonly jobsUsed?: Readonly<Record<string, readonly string[]>> | undefined;
   },
 ): Idempotency {
-  // `unlisted` joins the fingerprint only when true, so the digests kept before it existed still match.
-  const fields = [request.name ?? null, request.slug ?? null, request.ids, ...(request.unlisted ? [true] : [])];
+  // `unlisted` and `jobsUsed` join the fingerprint only when given, so the digests kept before they
+  // existed still match; a retry with other jobs is another body (422).
+  const fields = [
+    request.name ?? null,
+    request.slug ?? null,
+    request.ids,
+    ...(request.unlisted ? [true] : []),
+    ...(request.jobsUsed ? [{ jobsUsed: request.jobsUsed }] : []),
+  ];
   return { scope: sha256(JSON.stringify([client, key])), fingerprint: sha256(JSON.stringify(fields)) };
 }
 
@@ -41,6 +49,8 @@ export function newList(
     readonly unlisted?: boolean | undefined;
     /** Known and without duplicates, as requireKnownIds (search/ids.ts) returns them. */
     readonly ids: readonly string[];
+    /** Per service slug, the jobs the team uses it for, checked against the catalogue. */
+    readonly jobsUsed?: Readonly<Record<string, readonly string[]>> | undefined;
     /** The request's Idempotency-Key and the client that sent it. */
     readonly idempotencyKey?: { readonly key: string; readonly client: string } | undefined;
   },
@@ -52,6 +62,7 @@ export function newList(
     id: newListId(),
     name,
     approvedServiceIds: input.ids,
+    ...(input.jobsUsed ? { jobsUsed: input.jobsUsed } : {}),
     createdAt,
     expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_MS),
     ...(input.slug && !input.unlisted ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),

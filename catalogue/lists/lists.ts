@@ -15,6 +15,8 @@ export interface StoredList {
   readonly slug: string | null;
   readonly name: string | null;
   readonly approvedServiceIds: readonly string[];
+  /** Per service slug, the jobs the team uses it for (SavedListCreate.jobsUsed); absent when none were given. */
+  readonly jobsUsed?: Readonly<Record<string, readonly string[]>>;
   readonly createdAt: string;
   readonly expiresAt: string;
   /** The Idempotency-Key of the request that saved it, kept for the list's lifetime (never shown). */
@@ -38,6 +40,8 @@ export interface NewList {
   readonly id: string;
   readonly name: string | null;
   readonly approvedServiceIds: readonly string[];
+  /** Per service slug, the jobs the team uses it for, checked against the catalogue. */
+  readonly jobsUsed?: Readonly<Record<string, readonly string[]>>;
   readonly createdAt: Date;
   readonly expiresAt: Date;
   /** An explicit slug: taken → SlugTakenError. */
@@ -93,6 +97,34 @@ export function resolveList(
   }
   return { services, missingServiceIds };
 }
+
+/**
+ * A stored list's jobs used, read against today's catalogue for its exit plan: the jobs still among
+ * each service's groups. The request was checked when the list was saved, but the catalogue moves
+ * on; a job no longer the service's is dropped and named (`dropped`), never a 400 on a read, and a
+ * service left with none is planned with all its jobs.
+ */
+export function resolveJobsUsed(
+  catalogue: Pick<Catalogue, "bySlug">,
+  list: Pick<StoredList, "jobsUsed">,
+): { jobsUsed: Record<string, string[]> | undefined; dropped: string[] } {
+  if (!list.jobsUsed) return { jobsUsed: undefined, dropped: [] };
+  const jobsUsed: Record<string, string[]> = {};
+  const dropped: string[] = [];
+  for (const [slug, groups] of Object.entries(list.jobsUsed)) {
+    const record = catalogue.bySlug.get(slug);
+    // A service the catalogue no longer holds is named by the plan's missing ids already.
+    if (!record) continue;
+    const kept = groups.filter((group) => record.groupIds.includes(group));
+    dropped.push(...groups.filter((group) => !kept.includes(group)).map((group) => `${slug}: ${group}`));
+    if (kept.length > 0) jobsUsed[record.service.slug] = kept;
+  }
+  return { jobsUsed: Object.keys(jobsUsed).length > 0 ? jobsUsed : undefined, dropped };
+}
+
+/** The plan's note naming the saved jobs resolveJobsUsed dropped. */
+export const jobsDroppedNote = (dropped: readonly string[]): string =>
+  `Saved jobs no longer among their service's jobs in the catalogue, so not planned: ${dropped.slice(0, 20).join(", ")}${dropped.length > 20 ? ` and ${dropped.length - 20} more` : ""}.`;
 
 /**
  * The expiry a read at `now` gives a list (docs/decisions.md#list-renewal): now + the lifetime, when

@@ -124,7 +124,8 @@ function jobCell(entry: ExitServicePlanT, job: NonNullable<ExitServicePlanT["job
   const by = entry.candidates.find((c) => c.slug === job.by);
   const who = by ? ` by ${candidateLabel(by)}${job.proposed ? "" : " (not proposed)"}` : "";
   const lost = job.lost.length > 0 ? `; lost: ${job.lost.join("; ")}` : "";
-  const role = job.primary ? " (primary)" : job.optional ? " (optional)" : "";
+  // Every row names its role, so the headline's count can be checked against the table.
+  const role = job.primary ? " (primary)" : job.optional ? " (optional)" : " (used)";
   return `${job.name}${role}: ${COVERAGE_WORDS[job.status]}${who}${job.fit ? `, ${job.fit}` : ""}${lost}`;
 }
 
@@ -152,7 +153,7 @@ function jobBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
   return [
     heading(2, "Jobs"),
     paragraph(
-      "Each service's jobs are its equivalence groups, primary first. Its coverage is the worst of them: covered (a candidate does the whole job), partial (part of it: what is lost is named) or gap. Where the request did not say which jobs a service is used for, its other jobs are optional and count in no coverage.",
+      "Each service's jobs are its equivalence groups, primary first. Its coverage is the worst of them: covered (a candidate does the whole job), partial (part of it: what is lost is named) or gap. Where the request did not say which jobs a service is used for, its other jobs are optional and count in no coverage; where it did, only those are planned, the first primary and the others used.",
     ),
     {
       kind: "table",

@@ -65,6 +65,12 @@ export const ExitTarget = z
       "Where to go: the providers that satisfy every criterion given (at least one of providers, sovereignOption: true, euResidentOnly: true, jurisdictions), less those in exclude. No matching provider is a 400.",
   });
 
+/** Per service id, the jobs (equivalence group ids) a team uses it for: POST /v1/exit-plan and a saved list. */
+export const JobsUsed = z.record(
+  z.string().min(1).max(MAX_ID_LENGTH),
+  z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_TARGET_ITEMS),
+);
+
 export const ExitPlanBody = z
   .strictObject(
     {
@@ -76,17 +82,11 @@ export const ExitPlanBody = z
           d(`The approved services to plan an exit for: ids as in the services listing (1 to ${MAX_APPROVED_IDS})`),
         ),
       to: ExitTarget,
-      jobsUsed: z
-        .record(
-          z.string().min(1).max(MAX_ID_LENGTH),
-          z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_TARGET_ITEMS),
-        )
-        .optional()
-        .meta(
-          d(
-            "Per approved service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for: only those are planned, the first given being its primary. A service left out is planned with every job, its non-primary ones marked optional. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0)",
-          ),
+      jobsUsed: JobsUsed.optional().meta(
+        d(
+          "Per approved service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for: only those are planned, the first given being its primary. A service left out is planned with every job, its non-primary ones marked optional. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0)",
         ),
+      ),
     },
     unknownKeys,
   )

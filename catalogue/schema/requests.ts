@@ -17,6 +17,7 @@ import {
   MAX_PAGE_SIZE,
   MAX_URL_LENGTH,
 } from "../base/limits.ts";
+import { JobsUsed } from "./exit-plan.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, OUTBOUND_KINDS, queryBoolean } from "./vocabulary.ts";
 
@@ -309,6 +310,11 @@ export const SavedListCreate = strictBody({
         "true: saved by its generated id only, with slug null (none given, none derived from the name), so it cannot be found by guessing a slug; readable at /v1/lists/{id} and its url only (added in 1.9.0)",
       ),
     ),
+  jobsUsed: JobsUsed.optional().meta(
+    d(
+      "Per listed service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for, as POST /v1/exit-plan's jobsUsed: the list's exit plan (GET /v1/lists/{id}/exit-plan) plans only those, the first given being the primary. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0)",
+    ),
+  ),
 })
   .refine((body) => !(body.unlisted === true && body.slug !== undefined), {
     message: "an unlisted list has no slug: send slug or unlisted: true, not both",

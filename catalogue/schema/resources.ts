@@ -514,6 +514,14 @@ export const SavedList = z
     slug: z.string().nullable().meta(d("Human-readable slug, or null")),
     name: z.string().nullable().meta(d("Display name, or null")),
     approvedServiceIds: z.array(z.string()).meta(d("The approved service ids, in the order given")),
+    jobsUsed: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .meta(
+        d(
+          "Per listed service id, the jobs the team uses it for, as saved (SavedListCreate.jobsUsed); absent when none were given (added in 1.11.0)",
+        ),
+      ),
     createdAt: z.iso.datetime().meta(d("When the list was created")),
     expiresAt: z.iso
       .datetime()

@@ -353,6 +353,7 @@ export class EmbeddedStore implements Store {
         slug,
         name: input.name,
         approvedServiceIds: input.approvedServiceIds,
+        ...(input.jobsUsed ? { jobsUsed: input.jobsUsed } : {}),
         createdAt: input.createdAt.toISOString(),
         expiresAt: input.expiresAt.toISOString(),
         ...(input.idempotency ? { idempotency: input.idempotency } : {}),

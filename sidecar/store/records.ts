@@ -14,6 +14,8 @@ export const StoredListRecord = z.object({
   slug: z.string().nullable().default(null),
   name: z.string().nullable().default(null),
   approvedServiceIds: z.array(z.string()),
+  // Lists saved before jobs used existed, or without them, have no jobsUsed key.
+  jobsUsed: z.record(z.string(), z.array(z.string())).optional(),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
   // Lists saved before keys were scoped to the client had a bare `idempotencyKey`: dropped here, so

@@ -271,6 +271,7 @@ export class RedisStore implements Store {
       slug: null as string | null,
       name: input.name,
       approvedServiceIds: input.approvedServiceIds,
+      ...(input.jobsUsed ? { jobsUsed: input.jobsUsed } : {}),
       createdAt: input.createdAt.toISOString(),
       expiresAt: input.expiresAt.toISOString(),
       ...(input.idempotency ? { idempotency: input.idempotency } : {}),

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
-import { listPath, resolveList } from "../../catalogue/lists/lists.ts";
+import { jobsDroppedNote, listPath, resolveJobsUsed, resolveList } from "../../catalogue/lists/lists.ts";
 import { issueDetails } from "../../catalogue/base/issues.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { HttpError, isHttpError } from "../../catalogue/base/problem.ts";
@@ -85,15 +85,18 @@ export function exitPlanBody(
   const { list, rendering } = input;
   const target = { to: input.to, defaulted: input.defaulted };
   const { services, missingServiceIds } = resolveList(catalogue, list);
+  const { jobsUsed, dropped } = resolveJobsUsed(catalogue, list);
   let doc: Doc;
   try {
     const plan = exitPlan(
       catalogue,
       services.map((service) => service.slug),
       target.to,
+      jobsUsed,
     );
     if (missingServiceIds.length > 0)
       plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
+    if (dropped.length > 0) plan.notes.push(jobsDroppedNote(dropped));
     doc = exitPlanDoc(catalogue, plan, { base: input.textUrl, listName: list.name ?? list.slug ?? list.id });
   } catch (error) {
     if (!isHttpError(error)) throw error;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
-import { capabilityDifference, capabilityIndex } from "../../catalogue/capabilities/capabilities.ts";
+import { capabilityData, capabilityDifference, capabilityIndex } from "../../catalogue/capabilities/capabilities.ts";
 import { capabilitiesProblems } from "../../catalogue/load/capabilities.ts";
 import type { ServiceAt, ProviderAt } from "../../catalogue/load/entry-checks.ts";
 import type { CapabilitiesFileT } from "../../catalogue/schema/capabilities.ts";
@@ -164,6 +164,36 @@ describe("capability coverage (check:data)", () => {
     const files = coverage.find((row) => row.group === "file-storage")!;
     expect(files.stated).toBeGreaterThanOrEqual(14);
     expect(files.without).not.toContain("azure-files");
+    expect(coverage.flatMap((row) => row.flagshipsWithout)).toEqual([]);
+    // Pub/Sub queues first, yet it is GCP's pub/sub: every job has a flagship per provider that has a member.
+    expect(coverage.find((row) => row.group === "pub-sub")!.flagships).toContain("gcp-pubsub");
+  });
+
+  it("fails on a big-three flagship whose entry is only notKnown, as on one with no entry", () => {
+    const file = catalogue.source.capabilities!;
+    const withEntry = (services: typeof file.services) => {
+      const changed = { ...file, services };
+      return {
+        ...catalogue,
+        capabilities: capabilityIndex(capabilityData(changed)),
+        source: { ...catalogue.source, capabilities: changed },
+      };
+    };
+    const notKnownOnly = withEntry(
+      file.services.map((entry) =>
+        entry.service === "aws-mq"
+          ? { service: "aws-mq", notKnown: ["pull", "push", "fifo-ordering", "dead-letter", "replay"] }
+          : entry,
+      ),
+    );
+    const problems = capabilityProblems(capabilityCoverage(notKnownOnly));
+    expect(problems).toEqual([
+      expect.stringMatching(/^CAPABILITIES_MISSING: aws-mq is its provider's flagship for message-queue/),
+    ]);
+    const noEntry = withEntry(file.services.filter((entry) => entry.service !== "aws-kms"));
+    expect(capabilityProblems(capabilityCoverage(noEntry))).toEqual([
+      expect.stringMatching(/aws-kms .* key-management/),
+    ]);
   });
 });
 
