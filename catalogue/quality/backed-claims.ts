@@ -129,7 +129,7 @@ export function backedClaimProblems(report: BackedClaims, baseline: ReadonlySet<
     .filter((key) => !now.has(key))
     .map(
       (key) =>
-        `UNBACKED_CLAIM_BASELINE: "${key.replaceAll("\t", " | ")}" is backed now (or no longer said); take it out of catalogue/quality/unbacked-claims.txt`,
+        `UNBACKED_CLAIM_BASELINE: "${key.replaceAll("\t", " | ")}" is backed now (or no longer said); take it out of catalogue/data/unbacked-claims.txt (npm run check:data -- --shrink-claims-baseline)`,
     );
   return [...fresh, ...stale];
 }

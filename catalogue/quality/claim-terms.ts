@@ -83,9 +83,25 @@ const WORD_PATTERN = /[A-Za-z0-9.#+/]*[A-Za-z0-9#+]/g;
 
 /** Acronyms every cloud page uses, which name no product, protocol or standard of their own. */
 const GENERIC_WORDS = new Set(
-  ["API", "APIs", "AI", "ID", "IDs", "IP", "SDK", "SDKs", "UI", "CLI", "IT", "SaaS", "PaaS", "IaaS", "VM", "VMs"].map(
-    (word) => word.toLowerCase(),
-  ),
+  [
+    "API",
+    "APIs",
+    "AI",
+    "ID",
+    "IDs",
+    "IP",
+    "IPs",
+    "SDK",
+    "SDKs",
+    "UI",
+    "CLI",
+    "IT",
+    "SaaS",
+    "PaaS",
+    "IaaS",
+    "VM",
+    "VMs",
+  ].map((word) => word.toLowerCase()),
 );
 
 export type Span = readonly [number, number];
