@@ -104,6 +104,10 @@ describe("Service.descriptionBacked on the real data", () => {
     expect(transfer.descriptionBacked).toBe(true);
     const source = transfer.sources!.find((s) => s.backs.includes("description"))!;
     expect(source.claims!.join(" ")).toMatch(/SFTP/);
+    // The text host shows what each source states beside it, and no "not yet backed" note.
+    const page = JSON.stringify(servicePage(catalogue, "aws-transfer-family"));
+    expect(page).toContain("states: ");
+    expect(page).not.toContain("Description not yet backed");
   });
 
   it("is false, and said so on the text host's page, for one not yet read for its claims", () => {
