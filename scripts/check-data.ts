@@ -13,7 +13,9 @@ import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../ca
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
 import { locationLines, locationProblems } from "../catalogue/quality/locations.ts";
 import { otherProductProblems } from "../catalogue/quality/other-product-sources.ts";
-import { CatalogueError, loadCatalogue } from "../catalogue/load/load.ts";
+import { backedClaimLines, backedClaimProblems, backedClaims } from "../catalogue/quality/backed-claims.ts";
+import { readBaseline, writeBaseline } from "../catalogue/quality/unbacked-baseline.node.ts";
+import { CatalogueError, DEFAULT_DATA_DIR, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
 import { coverage, equivalenceReport, qualityProblems } from "../catalogue/quality/quality.ts";
 import {
@@ -112,6 +114,16 @@ try {
     `Sources for the words (services with a source backing identity and description; at least ${WORDS_THRESHOLD * 100} % or listed in catalogue/quality/words-sources.ts):`,
   );
   for (const line of wordsLines(words)) console.log(`  ${line}`);
+  // Issue 100: claims counted per claim, not per `backs` tag (catalogue/quality/backed-claims.ts).
+  const claims = backedClaims(catalogue);
+  const dataDir = process.env.CATALOGUE_DATA_DIR ?? DEFAULT_DATA_DIR;
+  if (process.argv.includes("--shrink-claims-baseline"))
+    console.log(`Unbacked-claims baseline written: ${writeBaseline(dataDir, claims.unbacked)} lines`);
+  const claimsBaseline = readBaseline(dataDir);
+  console.log(
+    `Backed claims per provider (claims a source's claims state / claims made; ${claims.unbacked.length} description and lifecycle claims unbacked, ${claimsBaseline.size} in the baseline catalogue/data/unbacked-claims.txt):`,
+  );
+  for (const line of backedClaimLines(claims)) console.log(`  ${line}`);
   const equivalence = equivalenceReport(catalogue);
   console.log(
     `Compatibility: ${equivalence.servicesWithCompatibility} services with compatibility entries (${equivalence.compatibilityClaims} claims, each with its vendor source); ${equivalence.servicesWithLineage} with a lineage origin`,
@@ -208,6 +220,8 @@ try {
     ...locationProblems(catalogue),
     // Issue 100: a source for a service's identity or description that is another product's page.
     ...otherProductProblems(catalogue),
+    // Issue 100: a description or lifecycle claim no source states, beyond the shrinking baseline.
+    ...backedClaimProblems(claims, claimsBaseline),
     // Dependencies against the vendors' references: the vendored Azure index, AWS's service reference.
     ...(await dependencyReferenceProblems(dependencies, {
       serviceExists: iamServiceExists,

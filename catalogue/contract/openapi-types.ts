@@ -1152,6 +1152,8 @@ export interface components {
          * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
          */
         lastVerified?: string;
+        /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+        descriptionBacked?: boolean;
         /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
         verified?: components["schemas"]["Verified"];
         /** @description Tiers, editions, storage classes, engines, features or plans */
@@ -2583,6 +2585,8 @@ export interface components {
        * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
        */
       lastVerified?: string;
+      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+      descriptionBacked?: boolean;
       /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
       verified?: components["schemas"]["Verified"];
     };
@@ -2644,6 +2648,8 @@ export interface components {
        * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
        */
       lastVerified?: string;
+      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+      descriptionBacked?: boolean;
       /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
       verified?: components["schemas"]["Verified"];
       /** @description Tiers, editions, storage classes, engines, features or plans */
@@ -2784,6 +2790,8 @@ export interface components {
       via?: string;
       /** @description Which of the service's facts the page backs: identity (name, provider, category), description, lifecycle, compliance, identifiers (policy identifiers), regions */
       backs: ("identity" | "description" | "lifecycle" | "compliance" | "identifiers" | "regions")[];
+      /** @description What the page states, in the catalogue's own words: the specific claims (capabilities, numbers, dates, protocols, names) it was read for; each claim term of the service's description must be stated in one of its sources' claims (catalogue/data/README.md, "Claim terms"; added in 1.11.0) */
+      claims?: string[];
       /** @description For a source that backs compliance: the programmes (compliance ids) its scope list names the service for; absent means every programme of the service (added in 1.8.0) */
       programmes?: string[];
       /** @description For a source that backs compliance: the vendor's name of the offer, option or region of the service the programmes are held for, when that is narrower than the service (a SecNumCloud-qualified offer, an HDS option); absent means the service as a whole (added in 1.10.0) */

@@ -35,6 +35,7 @@ import {
 import { copiedServiceFields } from "../schema/service-fields.ts";
 import type { EndpointRegionData, RegionT, ServiceRegionT } from "../schema/index.ts";
 import { endpointOf, publicRegions, serviceRegions } from "./regions.ts";
+import { descriptionBacked } from "../quality/claim-terms.ts";
 
 export interface EquivalenceGroup {
   readonly id: string;
@@ -206,7 +207,14 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
   const providerById = providerRecords(source);
   const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
   const services = source.services
-    .map(({ providerId, entry }) => toService(providerId, entry))
+    .map(({ providerId, entry }) =>
+      toService(providerId, entry, {
+        providerNames: providerNamesOf(providerById.get(providerId)),
+        compatibilityNames: (entry.compatibility ?? []).map(
+          (claim) => source.compatibilityTerms?.find((term) => term.id === claim.id)?.name ?? claim.id,
+        ),
+      }),
+    )
     .sort((a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug));
   const order = new Map(services.map((service, index) => [service.slug, index]));
   const groupById = new Map(source.groups.map((group) => [group.id, group]));
@@ -293,12 +301,23 @@ export function verifiedOf(entry: Pick<ServiceEntryT, "sources">): VerifiedT | u
   return Object.fromEntries(SOURCE_BACKS.flatMap((kind) => (verified[kind] ? [[kind, verified[kind]]] : [])));
 }
 
+/** A provider's names, which a description may use as its service's own (rule "claim terms"). */
+function providerNamesOf(
+  record: { readonly provider: { readonly name: string; readonly shortName: string } } | undefined,
+) {
+  return record ? [record.provider.name, record.provider.shortName] : [];
+}
+
 /**
  * The public Service shape (see data/README.md): id = slug; compliance is the entry's own list only,
  * never the provider's defaultCompliance (that stays on the provider); lastVerified is the newest
  * checked date of the entry's sources, absent when it has none.
  */
-function toService(providerId: string, entry: ServiceEntryT): ServiceT {
+function toService(
+  providerId: string,
+  entry: ServiceEntryT,
+  names: { readonly providerNames: readonly string[]; readonly compatibilityNames: readonly string[] },
+): ServiceT {
   const compliance = [...(entry.compliance ?? [])];
   const service: ServiceT = {
     id: entry.slug,
@@ -311,6 +330,12 @@ function toService(providerId: string, entry: ServiceEntryT): ServiceT {
     compliance,
     lifecycle: entry.lifecycle,
     lastVerified: lastVerifiedOf(entry),
+    descriptionBacked: descriptionBacked({
+      description: entry.description,
+      names: [entry.name, entry.shortName ?? "", ...(entry.aliases ?? []), ...names.providerNames].filter(Boolean),
+      sources: entry.sources ?? [],
+      compatibility: names.compatibilityNames,
+    }),
     verified: verifiedOf(entry),
   };
   // Drop absent optional fields so that serialised JSON carries no undefined keys and key order is stable.

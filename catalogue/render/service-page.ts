@@ -7,6 +7,7 @@ import type { Catalogue } from "../load/load.ts";
 import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
 import { categoryPath, providerPath, servicePath } from "../base/urls.ts";
 import { shownVerifiedText } from "../quality/verified.ts";
+import { DESCRIPTION_NOT_BACKED } from "../quality/claim-terms.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "../format/doc.ts";
 import { policyIdentifierRows } from "./identifiers.ts";
 import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";
@@ -40,6 +41,7 @@ function summaryBlocks(catalogue: Catalogue, slug: string): Block[] {
   const { service } = record(catalogue, slug);
   const blocks: Block[] = [heading(1, service.name)];
   if (service.description) blocks.push(paragraph(service.description));
+  if (service.descriptionBacked === false) blocks.push(paragraph(DESCRIPTION_NOT_BACKED));
   if (service.lifecycle) blocks.push(lifecycleNote(catalogue, service.lifecycle));
   return blocks;
 }
@@ -200,6 +202,8 @@ function sourcesBlocks(catalogue: Catalogue, slug: string): Block[] {
         link(source.url, source.url),
         ` — backs ${backs(source)}; `,
         ...sourceDates(source),
+        // What the page states, as read: the claims a description's terms are checked against.
+        ...(source.claims ? [`; states: ${source.claims.join("; ")}`] : []),
       ]),
     },
   ];

@@ -126,6 +126,15 @@ export const ServiceSourceEntry = z
           "Which of the service's facts the page backs: identity (name, provider, category), description, lifecycle, compliance, identifiers (policy identifiers), regions",
         ),
       ),
+    claims: z
+      .array(z.string().min(1).max(300))
+      .min(1)
+      .optional()
+      .meta(
+        d(
+          "What the page states, in the catalogue's own words: the specific claims (capabilities, numbers, dates, protocols, names) it was read for; each claim term of the service's description must be stated in one of its sources' claims (catalogue/data/README.md, \"Claim terms\"; added in 1.11.0)",
+        ),
+      ),
     programmes: z
       .array(Slug)
       .min(1)
@@ -270,6 +279,14 @@ export const Service = z
         "Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)",
       ),
     ),
+    descriptionBacked: z
+      .boolean()
+      .optional()
+      .meta(
+        d(
+          "Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0)",
+        ),
+      ),
     verified: Verified.optional().meta(
       d(
         "Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0)",
