@@ -1,6 +1,6 @@
 /**
  * The attributes of a deployment's resources that name a version a vendor retires: a Lambda
- * runtime, a Kubernetes version, a database engine's version. Each is read where the template or
+ * runtime, a Kubernetes version, a database engine's version, an App Service site's language stack. Each is read where the template or
  * plan states it as a literal (a Ref or a variable is not a version), with the service whose
  * versions it names (by the engine where one type serves several); the version data then says
  * whether it retires, or that it is not known.
@@ -14,9 +14,24 @@ interface Rule {
   readonly type: string;
   /** Dotted path of the version within the resource's properties (attributes for Terraform). */
   readonly path: string;
-  /** The service the value belongs to, or the engine attribute and the service per engine. */
-  readonly service: string | { readonly enginePath: string; readonly byEngine: Readonly<Record<string, string>> };
+  /**
+   * The service the value belongs to, or the engine attribute and the service per engine, or a
+   * function of the resource choosing it (an ARM site's kind says function app or web app).
+   */
+  readonly service:
+    | string
+    | { readonly enginePath: string; readonly byEngine: Readonly<Record<string, string>> }
+    | ((properties: unknown) => string);
 }
+
+/** An App Service site (Microsoft.Web/sites) is a function app when its kind says so, else a web app. */
+const siteService = (resource: unknown): string =>
+  typeof at(resource, "kind") === "string" && (at(resource, "kind") as string).toLowerCase().includes("functionapp")
+    ? "azure-functions"
+    : "azure-app-service";
+
+/** A linuxFxVersion naming a container image (DOCKER|nginx:1.25) names no stack the vendor retires. */
+const CONTAINER_STACKS = /^(docker|compose|kube)\|/i;
 
 const RDS_ENGINES = {
   postgres: "aws-rds-postgresql",
@@ -107,6 +122,12 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: "azure-type",
+    type: "Microsoft.Web/sites",
+    path: "properties.siteConfig.linuxFxVersion",
+    service: siteService,
+  },
+  {
+    kind: "azure-type",
     type: "Microsoft.ContainerService/managedClusters",
     path: "properties.kubernetesVersion",
     service: "azure-kubernetes-service",
@@ -130,7 +151,7 @@ export const VERSION_ATTRIBUTES = [
   ...new Set(
     RULES.filter((rule) => rule.kind === "terraform-type").flatMap((rule) => [
       rule.path,
-      ...(typeof rule.service === "string" ? [] : [rule.service.enginePath]),
+      ...(typeof rule.service === "object" ? [rule.service.enginePath] : []),
     ]),
   ),
 ];
@@ -149,6 +170,8 @@ function at(value: unknown, path: string): unknown {
 
 /** A literal version: a string or a number (YAML reads 1.29 as a number); anything else is not one. */
 function literal(value: unknown): string | undefined {
+  // An ARM expression ([parameters('x')]) is no literal; "[[" is ARM's escape for a literal "[".
+  if (typeof value === "string" && /^\s*\[(?!\[)/.test(value)) return undefined;
   if (typeof value === "string" && value.trim() !== "" && !value.includes("${")) return value.trim();
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
@@ -172,9 +195,10 @@ export function versionedAttributes(
     )
       continue;
     const value = literal(at(properties, rule.path));
-    if (value === undefined) continue;
+    if (value === undefined || CONTAINER_STACKS.test(value)) continue;
     let serviceId: string | undefined;
     if (typeof rule.service === "string") serviceId = rule.service;
+    else if (typeof rule.service === "function") serviceId = rule.service(properties);
     else {
       const engine = literal(at(properties, rule.service.enginePath)) ?? "";
       // Cloud SQL names the engine in the version itself (POSTGRES_13).

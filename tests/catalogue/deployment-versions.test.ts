@@ -74,6 +74,14 @@ describe("versioned attributes", () => {
       versionedAttributes("terraform-type", "aws_db_instance", { engine: "oracle-ee", engine_version: "19" }, "o"),
     ).toEqual([]);
     expect(versionedAttributes("terraform-type", "aws_s3_bucket", { runtime: "nodejs18.x" }, "b")).toEqual([]);
+    expect(
+      versionedAttributes(
+        "azure-type",
+        "Microsoft.Web/sites",
+        { kind: "functionapp,linux", properties: { siteConfig: { linuxFxVersion: "[parameters('stack')]" } } },
+        "fn",
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -138,6 +146,116 @@ describe("what in a deployment retires", () => {
     expect(versions.map(({ from, status, ends, retiring }) => ({ from, status, ends, retiring }))).toEqual([
       { from: "aks", status: "extended", ends: "2026-11-30", retiring: true },
       { from: "pg", status: "ended", ends: "2026-11-12", retiring: true },
+    ]);
+  });
+
+  it("reports an ARM App Service stack: a function app's by its language page, a web app's as not known", () => {
+    const site = (name: string, kind: string, linuxFxVersion: string) => ({
+      type: "Microsoft.Web/sites",
+      apiVersion: "2023-12-01",
+      name,
+      kind,
+      location: "westeurope",
+      properties: { siteConfig: { linuxFxVersion } },
+    });
+    const arm = {
+      $schema: "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+      contentVersion: "1.0.0.0",
+      resources: [
+        site("fn-node", "functionapp,linux", "Node|20"),
+        site("fn-dotnet", "functionapp,linux", "DOTNET-ISOLATED|10.0"),
+        site("web", "app,linux", "PYTHON|3.12"),
+        // A container image names no stack the vendor retires: it is not read as a version.
+        site("web-container", "app,linux,container", "DOCKER|nginx:1.27"),
+      ],
+    };
+    const answer = checkTemplate(catalogue, arm, ["azure-functions", "azure-app-service"], ON(30));
+    expect(
+      answer.versions.map(({ from, attribute, serviceId, status, ends, retiring }) => ({
+        from,
+        attribute,
+        serviceId,
+        status,
+        ends,
+        retiring,
+      })),
+    ).toEqual([
+      // Node.js 20 on Functions: expected end of support April 30, 2026 (past on the day).
+      {
+        from: "fn-node",
+        attribute: "properties.siteConfig.linuxFxVersion",
+        serviceId: "azure-functions",
+        status: "ended",
+        ends: "2026-04-30",
+        retiring: true,
+      },
+      // .NET 10 (isolated worker model): November 14, 2028, beyond the window.
+      {
+        from: "fn-dotnet",
+        attribute: "properties.siteConfig.linuxFxVersion",
+        serviceId: "azure-functions",
+        status: "supported",
+        ends: "2028-11-14",
+        retiring: false,
+      },
+      {
+        from: "web",
+        attribute: "properties.siteConfig.linuxFxVersion",
+        serviceId: "azure-app-service",
+        status: "unknown",
+        ends: undefined,
+        retiring: false,
+      },
+    ]);
+    expect(answer.versions[0]!.source?.url).toBe(
+      "https://learn.microsoft.com/azure/azure-functions/supported-languages",
+    );
+    expect(answer.statements.map((statement) => statement.text)).toContainEqual(
+      expect.stringContaining("fn-node (properties.siteConfig.linuxFxVersion Node|20): ended 2026-04-30"),
+    );
+    expect(answer.statements.map((statement) => statement.text)).toContainEqual(
+      expect.stringContaining("1 version is not known to the catalogue"),
+    );
+  });
+
+  it("reports a Cloud SQL for PostgreSQL and an RDS for MariaDB version from a Terraform plan", () => {
+    const answer = checkTemplate(
+      catalogue,
+      plan([
+        { type: "google_sql_database_instance", name: "pg", after: { database_version: "POSTGRES_14" } },
+        { type: "aws_db_instance", name: "maria", after: { engine: "mariadb", engine_version: "10.6.14" } },
+      ]),
+      ["gcp-cloud-sql-postgresql", "aws-rds-mariadb"],
+      ON(60),
+    );
+    expect(
+      answer.versions.map(({ serviceId, version, status, ends, endsWhich, retiring }) => ({
+        serviceId,
+        version,
+        status,
+        ends,
+        endsWhich,
+        retiring,
+      })),
+    ).toEqual([
+      // Google: PostgreSQL 14's extended support starts February 1, 2027.
+      {
+        serviceId: "gcp-cloud-sql-postgresql",
+        version: "POSTGRES_14",
+        status: "supported",
+        ends: "2027-01-31",
+        endsWhich: "standardEnd",
+        retiring: false,
+      },
+      // AWS: RDS for MariaDB 10.6's end of standard support is December 31, 2026.
+      {
+        serviceId: "aws-rds-mariadb",
+        version: "10.6",
+        status: "supported",
+        ends: "2026-12-31",
+        endsWhich: "standardEnd",
+        retiring: true,
+      },
     ]);
   });
 
