@@ -12,8 +12,13 @@ export type { VersionedAttribute };
 interface Rule {
   readonly kind: DeploymentItem["kind"];
   readonly type: string;
-  /** Dotted path of the version within the resource's properties (attributes for Terraform). */
+  /**
+   * Dotted path of the version within the resource's properties (attributes for Terraform); a
+   * number is an index (a Terraform nested block is a list: site_config.0.application_stack.0).
+   */
   readonly path: string;
+  /** The version family the attribute names, where the attribute says which (node_version: node). */
+  readonly family?: string;
   /**
    * The service the value belongs to, or the engine attribute and the service per engine, or a
    * function of the resource choosing it (an ARM site's kind says function app or web app).
@@ -87,6 +92,21 @@ const RULES: readonly Rule[] = [
     path: "engine_version",
     service: { enginePath: "engine", byEngine: CACHE_ENGINES },
   })),
+  // A Linux function app's language stack (Windows apps write other strings: ~20, v8.0).
+  ...(
+    [
+      ["node_version", "node"],
+      ["powershell_core_version", "powershell"],
+      ["python_version", "python"],
+      ["java_version", "java"],
+    ] as const
+  ).map(([attribute, family]): Rule => ({
+    kind: "terraform-type",
+    type: "azurerm_linux_function_app",
+    path: `site_config.0.application_stack.0.${attribute}`,
+    service: "azure-functions",
+    family,
+  })),
   {
     kind: "terraform-type",
     type: "azurerm_kubernetes_cluster",
@@ -146,7 +166,7 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-/** The attributes of Terraform resources the rules read (./terraform-config.ts reads their literals). */
+/** The attribute paths of Terraform resources the rules read (./terraform-config.ts reads their literals). */
 export const VERSION_ATTRIBUTES = [
   ...new Set(
     RULES.filter((rule) => rule.kind === "terraform-type").flatMap((rule) => [
@@ -162,10 +182,32 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 function at(value: unknown, path: string): unknown {
   let here = value;
   for (const key of path.split(".")) {
-    if (!isObject(here) || !Object.hasOwn(here, key)) return undefined;
-    here = here[key];
+    if (Array.isArray(here) && /^[0-9]+$/.test(key)) here = here[Number(key)];
+    else if (!isObject(here) || !Object.hasOwn(here, key)) return undefined;
+    else here = here[key];
   }
   return here;
+}
+
+/**
+ * The values at dotted paths as the nested object `at` reads (a number makes a list): what a
+ * reader of Terraform configuration found in a resource's blocks, in a plan's shape.
+ */
+export function valuesAtPaths(found: readonly (readonly [string, string])[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [path, value] of found) {
+    const keys = path.split(".");
+    let here: Record<string, unknown> | unknown[] = root;
+    keys.forEach((key, i) => {
+      const last = i === keys.length - 1;
+      const slot = Array.isArray(here) ? Number(key) : key;
+      const into = here as Record<string | number, unknown>;
+      if (last) into[slot] = value;
+      else into[slot] ??= /^[0-9]+$/.test(keys[i + 1]!) ? [] : {};
+      here = into[slot] as Record<string, unknown> | unknown[];
+    });
+  }
+  return root;
 }
 
 /** A literal version: a string or a number (YAML reads 1.29 as a number); anything else is not one. */
@@ -205,7 +247,7 @@ export function versionedAttributes(
       serviceId = rule.service.byEngine[rule.service.enginePath === rule.path ? (engine.split("_")[0] ?? "") : engine];
     }
     if (serviceId === undefined) continue;
-    found.push({ type, from, attribute: rule.path, value, serviceId });
+    found.push({ type, from, attribute: rule.path, value, serviceId, ...(rule.family ? { family: rule.family } : {}) });
   }
   return found;
 }

@@ -259,6 +259,57 @@ describe("what in a deployment retires", () => {
     ]);
   });
 
+  it("reads a Linux function app's language stack from a Terraform plan's and a .tf file's nested blocks", () => {
+    const stack = (application_stack: Record<string, unknown>) => ({
+      site_config: [{ application_stack: [application_stack] }],
+    });
+    const fromPlan = checkTemplate(
+      catalogue,
+      plan([
+        { type: "azurerm_linux_function_app", name: "node", after: stack({ node_version: "22" }) },
+        { type: "azurerm_linux_function_app", name: "py", after: stack({ python_version: "3.12" }) },
+      ]),
+      ["azure-functions"],
+      ON(90),
+    ).versions;
+    const tf = `resource "azurerm_linux_function_app" "node" {
+  name = "fn"
+  site_config {
+    application_stack {
+      node_version = "22"
+    }
+  }
+}
+
+resource "azurerm_linux_function_app" "py" {
+  name = "py"
+  site_config {
+    application_stack {
+      python_version = "3.12"
+    }
+  }
+}
+`;
+    const fromConfig = checkTemplate(catalogue, tf, ["azure-functions"], ON(90)).versions;
+    for (const versions of [fromPlan, fromConfig]) {
+      // Node.js 22 on Functions: expected end of support April 30, 2027 (Microsoft's language page), past a 90-day window.
+      expect(versions[0]).toMatchObject({
+        from: "azurerm_linux_function_app.node",
+        attribute: "site_config.0.application_stack.0.node_version",
+        value: "22",
+        serviceId: "azure-functions",
+        family: "node",
+        version: "22",
+        status: "supported",
+        ends: "2027-04-30",
+        retiring: false,
+      });
+      // No Python family is recorded for Functions: not known, and no family is said.
+      expect(versions[1]).toMatchObject({ value: "3.12", status: "unknown", retiring: false });
+      expect(versions[1]).not.toHaveProperty("family");
+    }
+  });
+
   it("says a version it does not hold is not known, never the nearest one", () => {
     const eks = plan([{ type: "aws_eks_cluster", name: "old", after: { version: "1.2" } }]);
     const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(180));
