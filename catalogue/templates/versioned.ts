@@ -1,6 +1,6 @@
 /**
  * The attributes of a deployment's resources that name a version a vendor retires: a Lambda
- * runtime, a Kubernetes version, a database engine's version, an App Service site's language stack. Each is read where the template or
+ * runtime, a Kubernetes version, a database engine's or Kafka version, an App Service site's language stack. Each is read where the template or
  * plan states it as a literal (a Ref or a variable is not a version), with the service whose
  * versions it names (by the engine where one type serves several); the version data then says
  * whether it retires, or that it is not known.
@@ -78,7 +78,14 @@ const RULES: readonly Rule[] = [
     path: "EngineVersion",
     service: { enginePath: "Engine", byEngine: CACHE_ENGINES },
   })),
+  {
+    kind: "cloudformation-type",
+    type: "AWS::MSK::Cluster",
+    path: "KafkaVersion",
+    service: "aws-msk",
+  },
   { kind: "terraform-type", type: "aws_lambda_function", path: "runtime", service: "aws-lambda" },
+  { kind: "terraform-type", type: "aws_msk_cluster", path: "kafka_version", service: "aws-msk" },
   { kind: "terraform-type", type: "aws_eks_cluster", path: "version", service: "aws-eks" },
   ...(["aws_db_instance", "aws_rds_cluster"] as const).map((type): Rule => ({
     kind: "terraform-type",

@@ -310,6 +310,30 @@ resource "azurerm_linux_function_app" "py" {
     }
   });
 
+  it("reads an MSK cluster's Kafka version as its release line, from CloudFormation and a plan", () => {
+    const template = {
+      Resources: { Kafka: { Type: "AWS::MSK::Cluster", Properties: { KafkaVersion: "3.6.0", ClusterName: "k" } } },
+    };
+    // AWS's supported Kafka versions page: 3.6's end of support is 2026-06-01, past on the day.
+    expect(checkTemplate(catalogue, template, ["aws-msk"], ON(30)).versions[0]).toMatchObject({
+      serviceId: "aws-msk",
+      value: "3.6.0",
+      version: "3.6",
+      status: "ended",
+      ends: "2026-06-01",
+      retiring: true,
+    });
+    const fromPlan = checkTemplate(
+      catalogue,
+      plan([{ type: "aws_msk_cluster", name: "k", after: { kafka_version: "3.9.x" } }]),
+      ["aws-msk"],
+      ON(30),
+    ).versions[0];
+    // 3.9 has no end published: supported, no date.
+    expect(fromPlan).toMatchObject({ version: "3.9", status: "supported", retiring: false });
+    expect(fromPlan).not.toHaveProperty("ends");
+  });
+
   it("says a version it does not hold is not known, never the nearest one", () => {
     const eks = plan([{ type: "aws_eks_cluster", name: "old", after: { version: "1.2" } }]);
     const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(180));
