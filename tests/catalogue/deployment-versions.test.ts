@@ -334,6 +334,27 @@ resource "azurerm_linux_function_app" "py" {
     expect(fromPlan).not.toHaveProperty("ends");
   });
 
+  it("reads an OpenSearch domain's engine version, and no Elasticsearch version as one", () => {
+    const answer = checkTemplate(
+      catalogue,
+      plan([
+        { type: "aws_opensearch_domain", name: "search", after: { engine_version: "OpenSearch_2.9" } },
+        { type: "aws_opensearch_domain", name: "legacy", after: { engine_version: "Elasticsearch_7.10" } },
+      ]),
+      ["aws-opensearch"],
+      ON(365),
+    ).versions;
+    // AWS: OpenSearch 2.9's standard support ended 2025-11-07, its extended support ends 2027-11-07.
+    expect(answer[0]).toMatchObject({
+      version: "OpenSearch_2.9",
+      status: "extended",
+      ends: "2027-11-07",
+      endsWhich: "extendedEnd",
+      retiring: true,
+    });
+    expect(answer[1]).toMatchObject({ value: "Elasticsearch_7.10", status: "unknown" });
+  });
+
   it("says a version it does not hold is not known, never the nearest one", () => {
     const eks = plan([{ type: "aws_eks_cluster", name: "old", after: { version: "1.2" } }]);
     const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(180));
