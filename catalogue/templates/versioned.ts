@@ -1,6 +1,6 @@
 /**
  * The attributes of a deployment's resources that name a version a vendor retires: a Lambda
- * runtime, a Kubernetes version, a database engine's, Kafka or OpenSearch version, an App Service site's language stack. Each is read where the template or
+ * runtime, a Kubernetes version, a database engine's (DocumentDB's too), Kafka or OpenSearch version, an App Service site's language stack. Each is read where the template or
  * plan states it as a literal (a Ref or a variable is not a version), with the service whose
  * versions it names (by the engine where one type serves several); the version data then says
  * whether it retires, or that it is not known.
@@ -86,12 +86,19 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: "cloudformation-type",
+    type: "AWS::DocDB::DBCluster",
+    path: "EngineVersion",
+    service: "aws-documentdb",
+  },
+  {
+    kind: "cloudformation-type",
     type: "AWS::MSK::Cluster",
     path: "KafkaVersion",
     service: "aws-msk",
   },
   { kind: "terraform-type", type: "aws_lambda_function", path: "runtime", service: "aws-lambda" },
   { kind: "terraform-type", type: "aws_msk_cluster", path: "kafka_version", service: "aws-msk" },
+  { kind: "terraform-type", type: "aws_docdb_cluster", path: "engine_version", service: "aws-documentdb" },
   { kind: "terraform-type", type: "aws_opensearch_domain", path: "engine_version", service: "aws-opensearch" },
   { kind: "terraform-type", type: "aws_eks_cluster", path: "version", service: "aws-eks" },
   ...(["aws_db_instance", "aws_rds_cluster"] as const).map((type): Rule => ({

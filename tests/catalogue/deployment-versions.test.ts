@@ -355,6 +355,20 @@ resource "azurerm_linux_function_app" "py" {
     expect(answer[1]).toMatchObject({ value: "Elasticsearch_7.10", status: "unknown" });
   });
 
+  it("reads a DocumentDB cluster's engine version as its release line", () => {
+    const template = {
+      Resources: { Docs: { Type: "AWS::DocDB::DBCluster", Properties: { EngineVersion: "3.6.0" } } },
+    };
+    // AWS: DocumentDB 3.6's standard support ended 2026-03-30; extended support runs to 2029-03-30.
+    expect(checkTemplate(catalogue, template, ["aws-documentdb"], ON(180)).versions[0]).toMatchObject({
+      serviceId: "aws-documentdb",
+      version: "3.6",
+      status: "extended",
+      ends: "2029-03-30",
+      retiring: false,
+    });
+  });
+
   it("says a version it does not hold is not known, never the nearest one", () => {
     const eks = plan([{ type: "aws_eks_cluster", name: "old", after: { version: "1.2" } }]);
     const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(180));
