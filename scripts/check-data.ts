@@ -179,6 +179,8 @@ try {
   const today = new Date().toISOString().slice(0, 10);
   console.log("Versions and tiers (data/versions/; statuses computed from the dates):");
   for (const line of versionLines(catalogue, today)) console.log(`  ${line}`);
+  // The gate below fails on any; the count is printed so a clean run shows it is 0.
+  console.log(`  past an end yet served with the status before it: ${versionStatusProblems(catalogue, today).length}`);
   // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).
   const inventoryProblems: string[] = [];
   const inventoryDir = process.env.CATALOGUE_DATA_DIR

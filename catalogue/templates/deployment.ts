@@ -67,4 +67,6 @@ export interface VersionedAttribute {
   readonly value: string;
   /** The catalogue service whose versions the value names. */
   readonly serviceId: string;
+  /** The version family the attribute names (a function app's node_version), when it names one. */
+  readonly family?: string;
 }

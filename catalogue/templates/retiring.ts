@@ -24,8 +24,9 @@ export function versionAnswers(
   withinDays: number,
 ): VersionAnswer[] {
   const until = daysAfter(asOf, withinDays);
-  return (deployment.versioned ?? []).map((attribute): VersionAnswer => {
-    const found = findVersion(catalogue, attribute.serviceId, attribute.value, asOf);
+  return (deployment.versioned ?? []).map(({ family: named, ...attribute }): VersionAnswer => {
+    // The family an attribute names narrows the lookup; the answer's family is the one found.
+    const found = findVersion(catalogue, attribute.serviceId, attribute.value, asOf, named);
     if (found === "unknown") return { ...attribute, status: "unknown", retiring: false };
     const next = nextEndOf(found, asOf);
     const ends = next?.date ?? found.ends;

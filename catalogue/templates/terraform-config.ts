@@ -16,7 +16,7 @@
 import { TemplateError } from "./errors.ts";
 import { readHcl, type HclBlock, type HclToken } from "./hcl.ts";
 import { Items } from "./items.ts";
-import { VERSION_ATTRIBUTES } from "./versioned.ts";
+import { VERSION_ATTRIBUTES, valuesAtPaths } from "./versioned.ts";
 import type { Deployment, Vendor } from "./deployment.ts";
 import { uncheckedVendor } from "./terraform.ts";
 import { LOCATION_ATTRIBUTES, terraformProviderOf } from "./stated-locations.ts";
@@ -39,7 +39,23 @@ const TOP_LEVEL = new Set([
 ]);
 
 /** The attributes whose values are read (the others are only checked as HCL). */
-const READ_ATTRIBUTES = new Set(["count", "for_each", "source", "type", ...VERSION_ATTRIBUTES, ...LOCATION_ATTRIBUTES]);
+const READ_ATTRIBUTES = new Set([
+  "count",
+  "for_each",
+  "source",
+  "type",
+  ...VERSION_ATTRIBUTES.map((path) => path.split(".").at(-1)!),
+  ...LOCATION_ATTRIBUTES,
+]);
+
+/** A literal at a dotted path of a block: nested blocks by type (the first of each; an index is skipped). */
+function literalAt(block: HclBlock, path: string): string | undefined {
+  const keys = path.split(".");
+  let here: HclBlock | undefined = block;
+  for (const key of keys.slice(0, -1))
+    if (!/^[0-9]+$/.test(key)) here = here?.blocks.find((inner) => inner.type === key);
+  return here ? literalString(here.attributes.get(keys.at(-1)!)) : undefined;
+}
 
 const VENDORS: readonly Vendor[] = ["aws", "azure", "gcp"];
 
@@ -148,13 +164,11 @@ export function readTerraformConfig(files: Readonly<Record<string, string>>): De
     if (armType) items.add("azure-type", armType, address);
     else items.add("terraform-type", type, address);
     if (block.type === "resource") {
-      const literals = VERSION_ATTRIBUTES.map((name) => [name, literalString(block.attributes.get(name))] as const);
-      items.versions(
-        "terraform-type",
-        type,
-        Object.fromEntries(literals.filter(([, value]) => value !== undefined)),
-        address,
-      );
+      const literals = VERSION_ATTRIBUTES.flatMap((path) => {
+        const value = literalAt(block, path);
+        return value === undefined ? [] : [[path, value] as const];
+      });
+      items.versions("terraform-type", type, valuesAtPaths(literals), address);
       const stated = LOCATION_ATTRIBUTES.map((name) => [name, literalString(block.attributes.get(name))] as const);
       items.locate(
         type,

@@ -1,6 +1,6 @@
 /**
  * The attributes of a deployment's resources that name a version a vendor retires: a Lambda
- * runtime, a Kubernetes version, a database engine's version. Each is read where the template or
+ * runtime, a Kubernetes version, a database engine's (DocumentDB's too), Kafka or OpenSearch version, an App Service site's language stack. Each is read where the template or
  * plan states it as a literal (a Ref or a variable is not a version), with the service whose
  * versions it names (by the engine where one type serves several); the version data then says
  * whether it retires, or that it is not known.
@@ -12,11 +12,31 @@ export type { VersionedAttribute };
 interface Rule {
   readonly kind: DeploymentItem["kind"];
   readonly type: string;
-  /** Dotted path of the version within the resource's properties (attributes for Terraform). */
+  /**
+   * Dotted path of the version within the resource's properties (attributes for Terraform); a
+   * number is an index (a Terraform nested block is a list: site_config.0.application_stack.0).
+   */
   readonly path: string;
-  /** The service the value belongs to, or the engine attribute and the service per engine. */
-  readonly service: string | { readonly enginePath: string; readonly byEngine: Readonly<Record<string, string>> };
+  /** The version family the attribute names, where the attribute says which (node_version: node). */
+  readonly family?: string;
+  /**
+   * The service the value belongs to, or the engine attribute and the service per engine, or a
+   * function of the resource choosing it (an ARM site's kind says function app or web app).
+   */
+  readonly service:
+    | string
+    | { readonly enginePath: string; readonly byEngine: Readonly<Record<string, string>> }
+    | ((properties: unknown) => string);
 }
+
+/** An App Service site (Microsoft.Web/sites) is a function app when its kind says so, else a web app. */
+const siteService = (resource: unknown): string =>
+  typeof at(resource, "kind") === "string" && (at(resource, "kind") as string).toLowerCase().includes("functionapp")
+    ? "azure-functions"
+    : "azure-app-service";
+
+/** A linuxFxVersion naming a container image (DOCKER|nginx:1.25) names no stack the vendor retires. */
+const CONTAINER_STACKS = /^(docker|compose|kube)\|/i;
 
 const RDS_ENGINES = {
   postgres: "aws-rds-postgresql",
@@ -58,7 +78,28 @@ const RULES: readonly Rule[] = [
     path: "EngineVersion",
     service: { enginePath: "Engine", byEngine: CACHE_ENGINES },
   })),
+  {
+    kind: "cloudformation-type",
+    type: "AWS::OpenSearchService::Domain",
+    path: "EngineVersion",
+    service: "aws-opensearch",
+  },
+  {
+    kind: "cloudformation-type",
+    type: "AWS::DocDB::DBCluster",
+    path: "EngineVersion",
+    service: "aws-documentdb",
+  },
+  {
+    kind: "cloudformation-type",
+    type: "AWS::MSK::Cluster",
+    path: "KafkaVersion",
+    service: "aws-msk",
+  },
   { kind: "terraform-type", type: "aws_lambda_function", path: "runtime", service: "aws-lambda" },
+  { kind: "terraform-type", type: "aws_msk_cluster", path: "kafka_version", service: "aws-msk" },
+  { kind: "terraform-type", type: "aws_docdb_cluster", path: "engine_version", service: "aws-documentdb" },
+  { kind: "terraform-type", type: "aws_opensearch_domain", path: "engine_version", service: "aws-opensearch" },
   { kind: "terraform-type", type: "aws_eks_cluster", path: "version", service: "aws-eks" },
   ...(["aws_db_instance", "aws_rds_cluster"] as const).map((type): Rule => ({
     kind: "terraform-type",
@@ -71,6 +112,21 @@ const RULES: readonly Rule[] = [
     type,
     path: "engine_version",
     service: { enginePath: "engine", byEngine: CACHE_ENGINES },
+  })),
+  // A Linux function app's language stack (Windows apps write other strings: ~20, v8.0).
+  ...(
+    [
+      ["node_version", "node"],
+      ["powershell_core_version", "powershell"],
+      ["python_version", "python"],
+      ["java_version", "java"],
+    ] as const
+  ).map(([attribute, family]): Rule => ({
+    kind: "terraform-type",
+    type: "azurerm_linux_function_app",
+    path: `site_config.0.application_stack.0.${attribute}`,
+    service: "azure-functions",
+    family,
   })),
   {
     kind: "terraform-type",
@@ -107,6 +163,12 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: "azure-type",
+    type: "Microsoft.Web/sites",
+    path: "properties.siteConfig.linuxFxVersion",
+    service: siteService,
+  },
+  {
+    kind: "azure-type",
     type: "Microsoft.ContainerService/managedClusters",
     path: "properties.kubernetesVersion",
     service: "azure-kubernetes-service",
@@ -125,12 +187,12 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-/** The attributes of Terraform resources the rules read (./terraform-config.ts reads their literals). */
+/** The attribute paths of Terraform resources the rules read (./terraform-config.ts reads their literals). */
 export const VERSION_ATTRIBUTES = [
   ...new Set(
     RULES.filter((rule) => rule.kind === "terraform-type").flatMap((rule) => [
       rule.path,
-      ...(typeof rule.service === "string" ? [] : [rule.service.enginePath]),
+      ...(typeof rule.service === "object" ? [rule.service.enginePath] : []),
     ]),
   ),
 ];
@@ -141,14 +203,38 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 function at(value: unknown, path: string): unknown {
   let here = value;
   for (const key of path.split(".")) {
-    if (!isObject(here) || !Object.hasOwn(here, key)) return undefined;
-    here = here[key];
+    if (Array.isArray(here) && /^[0-9]+$/.test(key)) here = here[Number(key)];
+    else if (!isObject(here) || !Object.hasOwn(here, key)) return undefined;
+    else here = here[key];
   }
   return here;
 }
 
+/**
+ * The values at dotted paths as the nested object `at` reads (a number makes a list): what a
+ * reader of Terraform configuration found in a resource's blocks, in a plan's shape.
+ */
+export function valuesAtPaths(found: readonly (readonly [string, string])[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [path, value] of found) {
+    const keys = path.split(".");
+    let here: Record<string, unknown> | unknown[] = root;
+    keys.forEach((key, i) => {
+      const last = i === keys.length - 1;
+      const slot = Array.isArray(here) ? Number(key) : key;
+      const into = here as Record<string | number, unknown>;
+      if (last) into[slot] = value;
+      else into[slot] ??= /^[0-9]+$/.test(keys[i + 1]!) ? [] : {};
+      here = into[slot] as Record<string, unknown> | unknown[];
+    });
+  }
+  return root;
+}
+
 /** A literal version: a string or a number (YAML reads 1.29 as a number); anything else is not one. */
 function literal(value: unknown): string | undefined {
+  // An ARM expression ([parameters('x')]) is no literal; "[[" is ARM's escape for a literal "[".
+  if (typeof value === "string" && /^\s*\[(?!\[)/.test(value)) return undefined;
   if (typeof value === "string" && value.trim() !== "" && !value.includes("${")) return value.trim();
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
@@ -172,16 +258,17 @@ export function versionedAttributes(
     )
       continue;
     const value = literal(at(properties, rule.path));
-    if (value === undefined) continue;
+    if (value === undefined || CONTAINER_STACKS.test(value)) continue;
     let serviceId: string | undefined;
     if (typeof rule.service === "string") serviceId = rule.service;
+    else if (typeof rule.service === "function") serviceId = rule.service(properties);
     else {
       const engine = literal(at(properties, rule.service.enginePath)) ?? "";
       // Cloud SQL names the engine in the version itself (POSTGRES_13).
       serviceId = rule.service.byEngine[rule.service.enginePath === rule.path ? (engine.split("_")[0] ?? "") : engine];
     }
     if (serviceId === undefined) continue;
-    found.push({ type, from, attribute: rule.path, value, serviceId });
+    found.push({ type, from, attribute: rule.path, value, serviceId, ...(rule.family ? { family: rule.family } : {}) });
   }
   return found;
 }

@@ -108,7 +108,8 @@ function names(asked: string, family: VersionFamilyDataT, version: VersionEntryT
 /**
  * The version a service's version string names, with its status as of a day, or "unknown": a
  * service without versions, a string no version names, or one that more than one family's
- * versions name (a Valkey 7.2 must not be read as Redis OSS 7). `family` narrows to one family.
+ * versions name (a Valkey 7.2 must not be read as Redis OSS 7). `family` narrows to one family,
+ * as does a stack string's family before its bar (Node|22 is version 22 of the family node).
  */
 export function findVersion(
   catalogue: VersionLookup,
@@ -118,10 +119,14 @@ export function findVersion(
   family?: string,
 ): FoundVersion | "unknown" {
   const families = catalogue.bySlug.get(serviceSlug)?.versions ?? [];
-  const asked = spelled(versionString);
-  if (asked === "") return "unknown";
+  // A stack string (App Service's linuxFxVersion, Node|22) names its family before the bar.
+  const bar = versionString.indexOf("|");
+  const stackFamily = bar === -1 ? undefined : spelled(versionString.slice(0, bar));
+  const asked = spelled(bar === -1 ? versionString : versionString.slice(bar + 1));
+  if (asked === "" || stackFamily === "") return "unknown";
   const matches = families
     .filter((candidate) => family === undefined || candidate.id === family)
+    .filter((candidate) => stackFamily === undefined || candidate.id === stackFamily)
     .flatMap((candidate) =>
       candidate.versions
         .filter((version) => names(asked, candidate, version))

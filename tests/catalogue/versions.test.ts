@@ -119,6 +119,25 @@ describe("findVersion", () => {
     expect(findVersion(catalogue, "aws-lambda", "python3.1", "2026-11-28")).toBe("unknown");
   });
 
+  it("reads a stack string's family before its bar, and only that family", () => {
+    // Azure Functions' language page: Node.js 22 is expected to end support on April 30, 2027.
+    expect(findVersion(catalogue, "azure-functions", "Node|22", "2026-11-28")).toMatchObject({
+      version: "22",
+      family: "node",
+      status: "supported",
+      ends: "2027-04-30",
+    });
+    expect(findVersion(catalogue, "azure-functions", "DOTNET-ISOLATED|8.0", "2026-11-28")).toMatchObject({
+      family: "dotnet-isolated",
+      ends: "2026-11-10",
+    });
+    // No Python family is recorded: Python|22 is not Node.js 22, and a bar with nothing before it names no family.
+    expect(findVersion(catalogue, "azure-functions", "Python|22", "2026-11-28")).toBe("unknown");
+    expect(findVersion(catalogue, "azure-functions", "|22", "2026-11-28")).toBe("unknown");
+    expect(findVersion(catalogue, "azure-functions", "Node|", "2026-11-28")).toBe("unknown");
+    expect(findVersion(catalogue, "azure-functions", "Node|22", "2026-11-28", "powershell")).toBe("unknown");
+  });
+
   it("names a tier's successor service", () => {
     expect(findVersion(catalogue, "azure-cache-for-redis", "Enterprise", "2026-11-28")).toMatchObject({
       status: "supported",
