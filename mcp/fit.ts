@@ -95,10 +95,39 @@ export function fitService(
     `equivalentsLimit (up to 500) shows more, equivalentsProviders narrows them; each equivalence group in full: resource catalogue://equivalents/{id}`,
   );
   const versions = fitVersions(answer.versions, endedVersions);
-  return withOmitted({ ...answer, equivalents: shown, ...(versions ? { versions: versions.versions } : {}) }, [
-    ...omitted,
-    ...(versions?.omitted ?? []),
-  ]);
+  const differences = fitDifferences(answer.keyDifferences, new Set(shown.map((service) => service.slug)));
+  return withOmitted(
+    {
+      ...answer,
+      equivalents: shown,
+      ...(versions ? { versions: versions.versions } : {}),
+      ...(differences ? { keyDifferences: differences.keyDifferences } : {}),
+    },
+    [...omitted, ...(versions?.omitted ?? []), ...(differences?.omitted ?? [])],
+  );
+}
+
+/**
+ * get_service's key differences: those to the equivalents shown (OTC's load balancer has 60
+ * equivalents, and their differences alone were 12,000 characters); the rest counted in omitted.
+ */
+function fitDifferences(
+  differences: ServiceDetailT["keyDifferences"],
+  shownSlugs: ReadonlySet<string>,
+): { keyDifferences: NonNullable<ServiceDetailT["keyDifferences"]>; omitted: OmittedT } | undefined {
+  if (!differences) return undefined;
+  const keyDifferences = differences.filter((difference) => shownSlugs.has(difference.to));
+  return {
+    keyDifferences,
+    omitted: [
+      {
+        field: "keyDifferences",
+        shown: keyDifferences.length,
+        total: differences.length,
+        hint: "equivalentsLimit shows the differences to more equivalents",
+      },
+    ].filter((cut) => cut.shown < cut.total),
+  };
 }
 
 /**
