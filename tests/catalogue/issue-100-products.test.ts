@@ -33,6 +33,9 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
   "azure-storage-discovery": ["blob storage insights", "speicheranalyse blob"],
   "gcp-parameter-manager": ["google cloud parameter store", "paramètres de configuration google"],
   "exoscale-dedicated-inference": ["dedicated inference", "ki inferenz gpu exoscale"],
+  "azure-content-understanding": ["content understanding", "analyse multimodale de contenu azure"],
+  "tencent-codebuddy": ["ai coding assistant tencent", "assistant de programmation ia tencent"],
+  "tencent-adp": ["agent development platform", "KI Agenten Plattform tencent"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -48,6 +51,9 @@ const GROUPS: Record<string, readonly string[]> = {
   "otc-cloud-secret-management-service": ["secrets-management"],
   "azure-durable-task-scheduler": ["workflow-orchestration"],
   "gcp-parameter-manager": ["app-configuration"],
+  "azure-content-understanding": ["document-ai"],
+  "tencent-codebuddy": ["ai-coding-assistant"],
+  "tencent-adp": ["ai-agent-platform"],
 };
 
 describe("issue 100: the products added", () => {
@@ -83,6 +89,9 @@ describe("issue 100: the products added", () => {
       "azure-storage-discovery",
       "gcp-parameter-manager",
       "exoscale-dedicated-inference",
+      "azure-content-understanding",
+      "tencent-codebuddy",
+      "tencent-adp",
     ])
       expect(catalogue.bySlug.get(slug)!.service.lifecycle, slug).toBeUndefined();
   });
