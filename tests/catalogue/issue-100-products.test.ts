@@ -36,6 +36,7 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
   "azure-content-understanding": ["content understanding", "analyse multimodale de contenu azure"],
   "tencent-codebuddy": ["ai coding assistant tencent", "assistant de programmation ia tencent"],
   "tencent-adp": ["agent development platform", "KI Agenten Plattform tencent"],
+  "alibaba-lingma": ["alibaba ai coding assistant", "assistant de code ia alibaba"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -54,6 +55,7 @@ const GROUPS: Record<string, readonly string[]> = {
   "azure-content-understanding": ["document-ai"],
   "tencent-codebuddy": ["ai-coding-assistant"],
   "tencent-adp": ["ai-agent-platform"],
+  "alibaba-lingma": ["ai-coding-assistant"],
 };
 
 describe("issue 100: the products added", () => {
@@ -92,6 +94,7 @@ describe("issue 100: the products added", () => {
       "azure-content-understanding",
       "tencent-codebuddy",
       "tencent-adp",
+      "alibaba-lingma",
     ])
       expect(catalogue.bySlug.get(slug)!.service.lifecycle, slug).toBeUndefined();
   });
