@@ -37,6 +37,7 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
   "tencent-codebuddy": ["ai coding assistant tencent", "assistant de programmation ia tencent"],
   "tencent-adp": ["agent development platform", "KI Agenten Plattform tencent"],
   "alibaba-lingma": ["alibaba ai coding assistant", "assistant de code ia alibaba"],
+  "cloudflare-email-sending": ["send email from workers", "e-mails versenden cloudflare"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -56,6 +57,7 @@ const GROUPS: Record<string, readonly string[]> = {
   "tencent-codebuddy": ["ai-coding-assistant"],
   "tencent-adp": ["ai-agent-platform"],
   "alibaba-lingma": ["ai-coding-assistant"],
+  "cloudflare-email-sending": ["email-sending"],
 };
 
 describe("issue 100: the products added", () => {
@@ -75,7 +77,12 @@ describe("issue 100: the products added", () => {
 
   it("marks preview only where the vendor says so, and names the vendor's page", () => {
     const catalogue = realCatalogue();
-    for (const slug of ["azure-horizondb", "cloudflare-r2-sql", "cloudflare-r2-data-catalog"]) {
+    for (const slug of [
+      "azure-horizondb",
+      "cloudflare-r2-sql",
+      "cloudflare-r2-data-catalog",
+      "cloudflare-email-sending",
+    ]) {
       const service = catalogue.bySlug.get(slug)!.service;
       expect(service.lifecycle?.status, slug).toBe("preview");
       expect(
