@@ -4,6 +4,7 @@
  * and each in the groups whose job it does.
  */
 import { describe, expect, it } from "vitest";
+import { reconcileAll } from "../../catalogue/inventory/load.node.ts";
 import { listServices } from "../../catalogue/search/query.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
@@ -26,6 +27,17 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
     "anwendungsüberwachung open telekom cloud",
   ],
   "otc-cloud-secret-management-service": ["otc secrets manager", "geheimnisse open telekom cloud"],
+  // The launch sweep (issue 100's "2025–26 launches"): their own words are enough in the second
+  // language, so search-words.yaml gained nothing for them.
+  "azure-durable-task-scheduler": ["durable execution", "orchestration de workflows azure"],
+  "azure-storage-discovery": ["blob storage insights", "speicheranalyse blob"],
+  "gcp-parameter-manager": ["google cloud parameter store", "paramètres de configuration google"],
+  "exoscale-dedicated-inference": ["dedicated inference", "ki inferenz gpu exoscale"],
+  "azure-content-understanding": ["content understanding", "analyse multimodale de contenu azure"],
+  "tencent-codebuddy": ["ai coding assistant tencent", "assistant de programmation ia tencent"],
+  "tencent-adp": ["agent development platform", "KI Agenten Plattform tencent"],
+  "alibaba-lingma": ["alibaba ai coding assistant", "assistant de code ia alibaba"],
+  "cloudflare-email-sending": ["send email from workers", "e-mails versenden cloudflare"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -39,6 +51,13 @@ const GROUPS: Record<string, readonly string[]> = {
   "ovhcloud-bare-metal-pod": ["bare-metal"],
   "otc-application-operations-management": ["monitoring-metrics"],
   "otc-cloud-secret-management-service": ["secrets-management"],
+  "azure-durable-task-scheduler": ["workflow-orchestration"],
+  "gcp-parameter-manager": ["app-configuration"],
+  "azure-content-understanding": ["document-ai"],
+  "tencent-codebuddy": ["ai-coding-assistant"],
+  "tencent-adp": ["ai-agent-platform"],
+  "alibaba-lingma": ["ai-coding-assistant"],
+  "cloudflare-email-sending": ["email-sending"],
 };
 
 describe("issue 100: the products added", () => {
@@ -58,7 +77,12 @@ describe("issue 100: the products added", () => {
 
   it("marks preview only where the vendor says so, and names the vendor's page", () => {
     const catalogue = realCatalogue();
-    for (const slug of ["azure-horizondb", "cloudflare-r2-sql", "cloudflare-r2-data-catalog"]) {
+    for (const slug of [
+      "azure-horizondb",
+      "cloudflare-r2-sql",
+      "cloudflare-r2-data-catalog",
+      "cloudflare-email-sending",
+    ]) {
       const service = catalogue.bySlug.get(slug)!.service;
       expect(service.lifecycle?.status, slug).toBe("preview");
       expect(
@@ -66,7 +90,19 @@ describe("issue 100: the products added", () => {
         slug,
       ).toBe(true);
     }
-    for (const slug of ["azure-sre-agent", "gcp-firebase-app-hosting", "gcp-firebase-sql-connect"])
+    for (const slug of [
+      "azure-sre-agent",
+      "gcp-firebase-app-hosting",
+      "gcp-firebase-sql-connect",
+      "azure-durable-task-scheduler",
+      "azure-storage-discovery",
+      "gcp-parameter-manager",
+      "exoscale-dedicated-inference",
+      "azure-content-understanding",
+      "tencent-codebuddy",
+      "tencent-adp",
+      "alibaba-lingma",
+    ])
       expect(catalogue.bySlug.get(slug)!.service.lifecycle, slug).toBeUndefined();
   });
 
@@ -83,6 +119,17 @@ describe("issue 100: the products added", () => {
       "cloudflare_r2_data_catalog",
     );
     expect(catalogue.bySlug.get("cloudflare-r2")!.terraformResources).not.toContain("cloudflare_r2_data_catalog");
+  });
+});
+
+describe("issue 100: the launch sweep's re-placed inventory items", () => {
+  it("gives Azure's DurableTask and StorageDiscovery namespaces to their own products", () => {
+    const catalogue = realCatalogue();
+    const { reports } = reconcileAll(catalogue, undefined, []);
+    const owners = reports.find((report) => report.id === "azure/resource-providers")!.owners;
+    // Both were mapped by hand to the service they extend (Functions, Blob Storage) before.
+    expect(owners.get("Microsoft.DurableTask")).toEqual(["azure-durable-task-scheduler"]);
+    expect(owners.get("Microsoft.StorageDiscovery")).toEqual(["azure-storage-discovery"]);
   });
 });
 
