@@ -43,3 +43,22 @@ export interface EndpointRegionData {
   /** Per service slug, its regions; a service the data lacks has no key. */
   readonly services: Readonly<Record<string, EndpointRegionsT>>;
 }
+
+/**
+ * What a load derives from a provider's vendored per-service availability (Azure's resource-type
+ * locations, Google Cloud's products by region: inventory/service-regions.node.ts).
+ */
+export interface VendorRegionData {
+  readonly provider: string;
+  /** Where the data came from (repository, path, commit, date). */
+  readonly origin: string;
+  /** Per service slug, the items (resource types, products) it claims and their regions. */
+  readonly services: Readonly<Record<string, EndpointRegionsT>>;
+  /** Every location the data names, to reconcile against the provider's region list. */
+  readonly locations: readonly string[];
+  readonly itemCount: number;
+  /** Items no service claims. */
+  readonly unclaimed: number;
+  /** Services whose items name no listed region (only "global" or a geography): provider level. */
+  readonly unplaced: readonly string[];
+}
