@@ -15,6 +15,7 @@ import {
 } from "../../catalogue/inventory/service-regions.node.ts";
 import { DEFAULT_INVENTORY_DIR } from "../../catalogue/inventory/load.node.ts";
 import { locationLines, locationProblems } from "../../catalogue/quality/locations.ts";
+import { regionsSection } from "../../catalogue/render/regions.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 
 const AZURE_FILE: RegionsFileT = {
@@ -213,5 +214,21 @@ describe("the real catalogue against the vendored files", () => {
     );
     expect(lines).toMatch(/gcp locations the data names that providers\/gcp\.yaml does not list .*: none/);
     expect(locationProblems(catalogue).filter((line) => line.includes("availability data"))).toEqual([]);
+  });
+
+  it("says on the service page where each list comes from", () => {
+    expect(regionsSection(catalogue, "azure-kubernetes-service").level).toMatch(
+      /^\d+ regions, per service from Azure Resource Manager's locations of the resource types it names \(https:\/\/github\.com\/Azure\/PSRule\.Rules\.Azure .*as of 2025-10-04.*\); a region opened since that date is not named\.$/,
+    );
+    expect(regionsSection(catalogue, "gcp-cloud-run").level).toMatch(
+      /per service from Google Cloud's locations page, by product/,
+    );
+    expect(regionsSection(catalogue, "azure-virtual-network").level).toMatch(
+      /^Provider level: Azure's per-service data the catalogue reads \(.*\) does not place this service in a region/,
+    );
+    expect(regionsSection(catalogue, "aws-s3").level).toMatch(/per service from AWS's SDK endpoint metadata/);
+    expect(regionsSection(catalogue, "hetzner-cloud-servers").level).toMatch(
+      /^Provider level: Hetzner publishes no per-service/,
+    );
   });
 });
