@@ -11,7 +11,8 @@
  *   spaces removed: "West Europe" → westeurope), each distinct list once in `locationSets`.
  * - gcp: GoogleCloudPlatform/region-picker's data/products.json, the product × region table of
  *   cloud.google.com/about/locations as its parser reads it; kept per product the regions marked
- *   available.
+ *   available, and in `notInTable` the regions of a continent whose table has no row for it (the
+ *   page says nothing of the product there).
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -77,8 +78,16 @@ function azureItems(): { sets: string[][]; items: [string, number][]; missing: s
   return { sets, items, missing };
 }
 
-function gcpItems(): [string, string[]][] {
-  const table = JSON.parse(git("show", `${commit}:data/products.json`)) as Record<string, Record<string, boolean>>;
+/** Per product, the table's regions it has no cell for (its row is missing from that continent's table). */
+function gcpNotInTable(table: Record<string, Record<string, boolean>>): [string, string[]][] {
+  const all = [...new Set(Object.values(table).flatMap((regions) => Object.keys(regions)))].sort();
+  return Object.entries(table)
+    .map(([product, regions]): [string, string[]] => [product, all.filter((region) => !Object.hasOwn(regions, region))])
+    .filter(([, missing]) => missing.length > 0)
+    .sort(byKey);
+}
+
+function gcpItems(table: Record<string, Record<string, boolean>>): [string, string[]][] {
   return Object.entries(table)
     .map(([product, regions]): [string, string[]] => [
       product,
@@ -104,9 +113,15 @@ if (provider === "azure") {
   );
   summary = `${items.length} resource types, ${sets.length} location sets; namespaces absent from the mirror: ${missing.join(", ") || "none"}`;
 } else {
-  const items = gcpItems();
+  const table = JSON.parse(git("show", `${commit}:data/products.json`)) as Record<string, Record<string, boolean>>;
+  const items = gcpItems(table);
+  const notInTable = gcpNotInTable(table);
   const origin = `https://github.com/GoogleCloudPlatform/region-picker data/products.json ${hash}, as of ${date}`;
-  lines.push(` "origin": ${JSON.stringify(origin)},`, ' "items": {');
+  lines.push(` "origin": ${JSON.stringify(origin)},`, ' "notInTable": {');
+  notInTable.forEach(([item, regions], i) =>
+    lines.push(`  ${JSON.stringify(item)}: ${JSON.stringify(regions)}${i === notInTable.length - 1 ? "" : ","}`),
+  );
+  lines.push(" },", ' "items": {');
   items.forEach(([item, regions], i) =>
     lines.push(`  ${JSON.stringify(item)}: ${JSON.stringify(regions)}${i === items.length - 1 ? "" : ","}`),
   );

@@ -40,6 +40,8 @@ export type RegionOriginT = z.infer<typeof RegionOrigin>;
 export const RegionsFile = z.object({
   origin: z.string().min(1),
   missingNamespaces: z.array(z.string()).optional(),
+  /** Per item, regions the source has no cell for (its row is missing from that table): not known. */
+  notInTable: z.record(z.string(), z.array(z.string())).optional(),
   locationSets: z.array(z.array(z.string())).optional(),
   items: z.record(z.string(), z.union([z.array(z.string()), z.number().int().nonnegative()])),
 });
@@ -128,6 +130,7 @@ export function readServiceRegions(
     for (const slug of typeof owners === "string" ? [owners] : owners)
       if (!slugs.has(slug)) problems.push(`${at}/map.yaml: ${item} maps to unknown service ${slug}`);
   }
+  problems.push(...uncoveredProblems(at, file.data, map.data));
   const locations = new Set<string>();
   for (const item of Object.keys(file.data.items)) {
     try {
@@ -147,6 +150,32 @@ export function readServiceRegions(
     unplaced: claimed.unplaced,
     itemCount: Object.keys(file.data.items).length,
   };
+}
+
+/**
+ * A service mapped to rows that leave regions unknown (no cell in any of its rows: a continent's
+ * table lacks the product) would be placed by half a page: refuse the mapping.
+ */
+export function uncoveredProblems(
+  at: string,
+  file: RegionsFileT,
+  map: Readonly<Record<string, string | readonly string[]>>,
+): string[] {
+  const rowsOf = new Map<string, string[]>();
+  for (const [item, owners] of Object.entries(map))
+    for (const slug of typeof owners === "string" ? [owners] : owners)
+      rowsOf.set(slug, [...(rowsOf.get(slug) ?? []), item]);
+  const problems: string[] = [];
+  for (const [slug, rows] of rowsOf) {
+    const unknown = rows
+      .map((row) => new Set(file.notInTable?.[row] ?? []))
+      .reduce((left, right) => new Set([...left].filter((region) => right.has(region))));
+    if (unknown.size > 0)
+      problems.push(
+        `${at}/map.yaml: ${slug}: no row of ${rows.join(", ")} has a cell for ${[...unknown].join(", ")}, so its regions there are not known; leave it unmapped (provider level)`,
+      );
+  }
+  return problems;
 }
 
 /** Every provider's vendored data that a data folder has; `regionIdsOf` gives a provider's listed regions. */

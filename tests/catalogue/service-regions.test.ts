@@ -11,6 +11,7 @@ import {
   claimRegions,
   itemRegions,
   readServiceRegions,
+  uncoveredProblems,
   type RegionsFileT,
 } from "../../catalogue/inventory/service-regions.node.ts";
 import { DEFAULT_INVENTORY_DIR } from "../../catalogue/inventory/load.node.ts";
@@ -97,6 +98,30 @@ describe("claimRegions", () => {
     expect(Object.keys(claimed.services)).toEqual(["gcp-cloud-sql-mysql", "gcp-cloud-sql-postgresql"]);
     expect(claimed.services["gcp-cloud-sql-mysql"]!.regions).toEqual(["europe-west1", "us-central1"]);
     expect(claimed.unclaimed).toBe(2);
+  });
+
+  it("refuses a mapping whose rows leave a region unknown, unless another row of the service covers it", () => {
+    const file: RegionsFileT = {
+      origin: "test",
+      notInTable: {
+        "Virtual Private Cloud (VPC)": ["europe-west1"],
+        "Virtual Private Cloud": ["us-central1"],
+        "NetApp Volumes": ["europe-west1"],
+      },
+      items: {
+        "Virtual Private Cloud (VPC)": ["us-central1"],
+        "Virtual Private Cloud": ["europe-west1"],
+        "NetApp Volumes": ["us-central1"],
+      },
+    };
+    const map = {
+      "Virtual Private Cloud (VPC)": "gcp-vpc",
+      "Virtual Private Cloud": "gcp-vpc",
+      "NetApp Volumes": "gcp-netapp-volumes",
+    };
+    expect(uncoveredProblems("at", file, map)).toEqual([
+      "at/map.yaml: gcp-netapp-volumes: no row of NetApp Volumes has a cell for europe-west1, so its regions there are not known; leave it unmapped (provider level)",
+    ]);
   });
 
   it("refuses a location-set index that is not there", () => {
