@@ -45,9 +45,13 @@ function vendorRegionLines(catalogue: Catalogue, data: VendorRegionData): string
   const listed = new Set(catalogue.providerById.get(data.provider)?.regions.map(({ id }) => id) ?? []);
   const named = new Set(data.locations);
   const services = [...catalogue.bySlug.values()].filter((record) => record.service.providerId === data.provider);
-  const without = services.filter((record) => !Object.hasOwn(data.services, record.service.slug));
+  const without = services
+    .filter((record) => !Object.hasOwn(data.services, record.service.slug))
+    .filter((record) => record.service.lifecycle?.status !== "retired");
+  const retired = services.filter((record) => record.service.lifecycle?.status === "retired").length;
   return [
-    `${data.provider} availability data (${data.origin}): ${data.itemCount} items, ${data.itemCount - data.unclaimed} claimed; ${Object.keys(data.services).length} services placed by it, ${without.length} not (provider level)`,
+    `${data.provider} availability data (${data.origin}): ${data.itemCount} items, ${data.itemCount - data.unclaimed} claimed; ${services.length - without.length - retired} services in use placed by it`,
+    `  ${data.provider} services in use it does not place (provider level): ${without.length}: ${without.map((record) => record.service.slug).join(", ")}`,
     `  ${data.provider} services whose items name only "global" or a geography (provider level): ${data.unplaced.length}: ${data.unplaced.join(", ") || "none"}`,
     `  ${data.provider} locations the data names that providers/${data.provider}.yaml does not list (not a region, or not a public one): ${data.locations.filter((id) => !listed.has(id)).join(", ") || "none"}`,
     `  ${data.provider} regions providers/${data.provider}.yaml lists that the data never names (newer than it, or restricted): ${[...listed].filter((id) => !named.has(id)).join(", ") || "none"}`,
