@@ -2761,7 +2761,7 @@ export interface components {
       /** @description Country the region is in (ISO 3166-1 alpha-2) */
       country: string;
       /**
-       * @description service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service, e.g. IAM in the AWS European Sovereign Cloud); provider: the vendor publishes no such data the catalogue reads, so the provider's regions in general availability are given, and the service may not be offered in every one
+       * @description service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service, e.g. IAM in the AWS European Sovereign Cloud; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; each as of the vendored copy's date, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one
        * @enum {string}
        */
       level: "service" | "provider";

@@ -33,8 +33,8 @@ import {
   type VersionMap,
 } from "../schema/index.ts";
 import { copiedServiceFields } from "../schema/service-fields.ts";
-import type { EndpointRegionData, RegionT, ServiceRegionT } from "../schema/index.ts";
-import { endpointOf, publicRegions, serviceRegions } from "./regions.ts";
+import type { EndpointRegionData, RegionT, ServiceRegionT, VendorRegionData } from "../schema/index.ts";
+import { endpointOf, publicRegions, serviceRegions, vendorRegionsOf } from "./regions.ts";
 import { descriptionBacked } from "../quality/claim-terms.ts";
 
 export interface EquivalenceGroup {
@@ -131,6 +131,8 @@ export interface CatalogueSource {
   readonly capabilities?: CapabilitiesFileT;
   /** AWS services' regions from the vendored endpoint metadata (absent in older builds). */
   readonly endpointRegions?: EndpointRegionData;
+  /** Azure's and Google Cloud's services' regions from their vendored availability data (absent in older builds). */
+  readonly vendorRegions?: readonly VendorRegionData[];
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
@@ -253,7 +255,8 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
             ? []
             : serviceRegions(
                 providerById.get(service.providerId)?.regions ?? [],
-                endpointOf(source.endpointRegions, service.slug),
+                endpointOf(source.endpointRegions, service.slug) ??
+                  vendorRegionsOf(source.vendorRegions, service.providerId, service.slug),
               ),
       }),
     );

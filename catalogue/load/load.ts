@@ -12,6 +12,7 @@ import { readDependencies } from "../dependencies/dependencies.node.ts";
 import { cloudFormationDependencies } from "../inventory/cloudformation.node.ts";
 import { inventoryDirOf } from "../inventory/load.node.ts";
 import { endpointRegions } from "../inventory/endpoint-regions.node.ts";
+import { vendorRegions } from "../inventory/service-regions.node.ts";
 import { issueLines, issuePath } from "../base/issues.ts";
 import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
@@ -335,6 +336,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   for (const [slug, groups] of Object.entries(fromSchemas))
     dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
   const regionsOfEndpoints = endpointRegions(inventoryDirOf(dataDir), identified);
+  const regionsOfVendors = vendorRegions(inventoryDirOf(dataDir), identified, regionIdsOf(providers), problems);
   const versions = readVersions(
     dataDir,
     {
@@ -376,8 +378,15 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...(searchWords ? { searchWords } : {}),
     ...(capabilities ? { capabilities } : {}),
     ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
+    ...(regionsOfVendors.length > 0 ? { vendorRegions: regionsOfVendors } : {}),
   };
 }
+
+/** A provider's listed region ids, which the vendored availability data is read against. */
+const regionIdsOf =
+  (providers: ReadonlyMap<string, ProviderAt>) =>
+  (id: string): ReadonlySet<string> =>
+    new Set(providers.get(id)?.file.regions.map((region) => region.id) ?? []);
 
 /** Reads, validates and indexes catalogue/data (or another data folder). */
 export function loadCatalogue(dataDir: string = DEFAULT_DATA_DIR): Catalogue {

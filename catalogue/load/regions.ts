@@ -3,7 +3,14 @@
  * its partition; each service's regions from the vendor's per-service data (level service) or,
  * where the catalogue reads none, the provider's regions (level provider). Pure.
  */
-import type { EndpointRegionData, EndpointRegionsT, ProviderFileT, RegionT, ServiceRegionT } from "../schema/index.ts";
+import type {
+  EndpointRegionData,
+  EndpointRegionsT,
+  ProviderFileT,
+  RegionT,
+  ServiceRegionT,
+  VendorRegionData,
+} from "../schema/index.ts";
 
 /** The provider's regions as the API shows them: operator where known, partition where the vendored data has the region. */
 export function publicRegions(file: ProviderFileT, partitionOf: Readonly<Record<string, string>> = {}): RegionT[] {
@@ -42,3 +49,13 @@ export function serviceRegions(regions: readonly RegionT[], endpoint: EndpointRe
 /** The per-service data of one slug, when the load derived any. */
 export const endpointOf = (data: EndpointRegionData | undefined, slug: string): EndpointRegionsT | undefined =>
   data && Object.hasOwn(data.services, slug) ? data.services[slug] : undefined;
+
+/** The per-service data of one slug from its provider's vendored availability data, when there is any. */
+export function vendorRegionsOf(
+  data: readonly VendorRegionData[] | undefined,
+  providerId: string,
+  slug: string,
+): EndpointRegionsT | undefined {
+  const own = data?.find((entry) => entry.provider === providerId);
+  return own && Object.hasOwn(own.services, slug) ? own.services[slug] : undefined;
+}

@@ -1,9 +1,12 @@
 /**
  * check:data's locations report (docs/decisions.md#locations): per provider how its services'
  * regions are known (per service or provider level), its regions with country and operator, and
- * AWS's region list and services against the vendored endpoint metadata (inventory aws/endpoints).
+ * AWS's region list and services against the vendored endpoint metadata (inventory aws/endpoints),
+ * and Azure's and Google Cloud's region lists against their vendored availability data
+ * (inventory/data/<provider>/locations).
  */
 import type { Catalogue } from "../load/load.ts";
+import type { VendorRegionData } from "../schema/index.ts";
 
 /** Lines to print: per provider, services per level, regions, countries and operators; AWS's regions in full. */
 export function locationLines(catalogue: Catalogue): string[] {
@@ -33,7 +36,26 @@ export function locationLines(catalogue: Catalogue): string[] {
       .map((record) => record.service.slug);
     lines.push(`AWS services the endpoint metadata lacks (provider level): ${without.length}: ${without.join(", ")}`);
   }
+  for (const data of catalogue.source.vendorRegions ?? []) lines.push(...vendorRegionLines(catalogue, data));
   return lines;
+}
+
+/** A provider's vendored availability data against its region list and services. */
+function vendorRegionLines(catalogue: Catalogue, data: VendorRegionData): string[] {
+  const listed = new Set(catalogue.providerById.get(data.provider)?.regions.map(({ id }) => id) ?? []);
+  const named = new Set(data.locations);
+  const services = [...catalogue.bySlug.values()].filter((record) => record.service.providerId === data.provider);
+  const without = services
+    .filter((record) => !Object.hasOwn(data.services, record.service.slug))
+    .filter((record) => record.service.lifecycle?.status !== "retired");
+  const retired = services.filter((record) => record.service.lifecycle?.status === "retired").length;
+  return [
+    `${data.provider} availability data (${data.origin}): ${data.itemCount} items, ${data.itemCount - data.unclaimed} claimed; ${services.length - without.length - retired} services in use placed by it`,
+    `  ${data.provider} services in use it does not place (provider level): ${without.length}: ${without.map((record) => record.service.slug).join(", ")}`,
+    `  ${data.provider} services whose items name only "global" or a geography (provider level): ${data.unplaced.length}: ${data.unplaced.join(", ") || "none"}`,
+    `  ${data.provider} locations the data names that providers/${data.provider}.yaml does not list (not a region, or not a public one): ${data.locations.filter((id) => !listed.has(id)).join(", ") || "none"}`,
+    `  ${data.provider} regions providers/${data.provider}.yaml lists that the data never names (newer than it, or restricted): ${[...listed].filter((id) => !named.has(id)).join(", ") || "none"}`,
+  ];
 }
 
 /**
@@ -49,7 +71,21 @@ export function locationProblems(catalogue: Catalogue): string[] {
       ? [`LOCATIONS: search-words.yaml place ${place.words[0]}: region ${place.region} is no provider's region`]
       : [],
   );
-  return [...placeProblems, ...awsRegionProblems(catalogue)];
+  return [...placeProblems, ...awsRegionProblems(catalogue), ...vendorRegionProblems(catalogue)];
+}
+
+/** Each service the vendored availability data places has at least one region of its provider's list. */
+function vendorRegionProblems(catalogue: Catalogue): string[] {
+  return (catalogue.source.vendorRegions ?? []).flatMap((data) =>
+    Object.entries(data.services).flatMap(([slug, claimed]) => {
+      const record = catalogue.bySlug.get(slug);
+      return record && record.service.lifecycle?.status !== "retired" && record.regions.length === 0
+        ? [
+            `LOCATIONS: ${slug}: its items in the ${data.provider} availability data (${claimed.prefixes.join(", ")}) name no region providers/${data.provider}.yaml lists`,
+          ]
+        : [];
+    }),
+  );
 }
 
 function awsRegionProblems(catalogue: Catalogue): string[] {

@@ -16,7 +16,7 @@ export const ServiceRegion = z
       .enum(REGION_LEVELS)
       .meta(
         d(
-          "service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service, e.g. IAM in the AWS European Sovereign Cloud); provider: the vendor publishes no such data the catalogue reads, so the provider's regions in general availability are given, and the service may not be offered in every one",
+          "service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service, e.g. IAM in the AWS European Sovereign Cloud; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; each as of the vendored copy's date, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one",
         ),
       ),
   })
@@ -42,4 +42,23 @@ export interface EndpointRegionData {
   readonly partitionOf: Readonly<Record<string, string>>;
   /** Per service slug, its regions; a service the data lacks has no key. */
   readonly services: Readonly<Record<string, EndpointRegionsT>>;
+}
+
+/**
+ * What a load derives from a provider's vendored per-service availability (Azure's resource-type
+ * locations, Google Cloud's products by region: inventory/service-regions.node.ts).
+ */
+export interface VendorRegionData {
+  readonly provider: string;
+  /** Where the data came from (repository, path, commit, date). */
+  readonly origin: string;
+  /** Per service slug, the items (resource types, products) it claims and their regions. */
+  readonly services: Readonly<Record<string, EndpointRegionsT>>;
+  /** Every location the data names, to reconcile against the provider's region list. */
+  readonly locations: readonly string[];
+  readonly itemCount: number;
+  /** Items no service claims. */
+  readonly unclaimed: number;
+  /** Services whose items name no listed region (only "global" or a geography): provider level. */
+  readonly unplaced: readonly string[];
 }

@@ -29,7 +29,7 @@ describe("GET /v1/services/{slug}: regions", () => {
   it("marks a service without per-service data as provider level, leaving out the EU sovereign partition", async () => {
     const catalogue = realCatalogue();
     const app = await build({ catalogue });
-    const regions = (await app.inject("/v1/services/gcp-gke")).json<Detail>().regions!;
+    const regions = (await app.inject("/v1/services/gcp-iam")).json<Detail>().regions!;
     expect(regions.map((region) => region.id)).toEqual(catalogue.providerById.get("gcp")!.regions.map(({ id }) => id));
     expect(new Set(regions.map((region) => region.level))).toEqual(new Set(["provider"]));
     // aws-app-studio: not in the endpoint metadata, so AWS's regions, but not eusc-de-east-1.

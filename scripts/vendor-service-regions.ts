@@ -1,0 +1,133 @@
+/**
+ * `node scripts/vendor-service-regions.ts azure <PSRule.Rules.Azure git dir> [commit]` and
+ * `node scripts/vendor-service-regions.ts gcp <region-picker git dir> [commit]`: write a reduced copy
+ * of a vendor's per-resource-type or per-product region availability to
+ * catalogue/inventory/data/<provider>/locations/regions.json (service-regions.node.ts reads it).
+ *
+ * - azure: Azure/PSRule.Rules.Azure's data/providers/<namespace>/types.json, the Azure Resource
+ *   Manager provider list (`GET /providers`: each resource type's `locations`) that Microsoft's
+ *   PSRule project commits. Kept: every resource type with at least one location, keyed
+ *   `<namespace>/<type>` in lower case, its locations as ARM location names (display name lower-cased,
+ *   spaces removed: "West Europe" → westeurope), each distinct list once in `locationSets`.
+ * - gcp: GoogleCloudPlatform/region-picker's data/products.json, the product × region table of
+ *   cloud.google.com/about/locations as its parser reads it; kept per product the regions marked
+ *   available, and in `notInTable` the regions of a continent whose table has no row for it (the
+ *   page says nothing of the product there).
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_INVENTORY_DIR } from "../catalogue/inventory/load.node.ts";
+
+const [provider, gitDir, commit = "HEAD"] = process.argv.slice(2);
+if ((provider !== "azure" && provider !== "gcp") || !gitDir) {
+  console.error("usage: node scripts/vendor-service-regions.ts azure|gcp <git dir> [commit]");
+  process.exit(1);
+}
+const git = (...args: string[]) =>
+  execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 1 << 30 });
+const hash = git("rev-parse", `${commit}^{commit}`).trim();
+/** The artefact's date: when the vendored path last changed at that commit. */
+const date = git(
+  "log",
+  "-1",
+  "--format=%cs",
+  commit,
+  "--",
+  provider === "azure" ? "data/providers" : "data/products.json",
+).trim();
+
+/** ARM's location name for a display name ("Germany West Central" → germanywestcentral). */
+export const armLocationName = (displayName: string): string => displayName.toLowerCase().replace(/\s+/g, "");
+
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+function azureItems(): { sets: string[][]; items: [string, number][]; missing: string[] } {
+  const folder = "data/providers";
+  const paths = git("ls-tree", "-r", "--name-only", commit, folder)
+    .split("\n")
+    .filter((path) => path.endsWith("/types.json"));
+  const sets: string[][] = [];
+  const setIndex = new Map<string, number>();
+  const items: [string, number][] = [];
+  const missing: string[] = [];
+  const all: [string, string[]][] = [];
+  for (const path of paths) {
+    const namespace = path.split("/").at(-2)!;
+    let text: string;
+    try {
+      text = git("show", `${commit}:${path}`);
+    } catch {
+      // A mirror may lack its largest blobs: say so rather than vendor a partial namespace.
+      missing.push(namespace);
+      continue;
+    }
+    for (const type of JSON.parse(text) as { resourceType: string; locations?: string[] | null }[]) {
+      const locations = [...new Set((type.locations ?? []).map(armLocationName))].sort();
+      if (locations.length > 0) all.push([`${namespace}/${type.resourceType.toLowerCase()}`, locations]);
+    }
+  }
+  for (const [item, locations] of all.sort(byKey)) {
+    const key = locations.join(",");
+    if (!setIndex.has(key)) {
+      setIndex.set(key, sets.length);
+      sets.push(locations);
+    }
+    items.push([item, setIndex.get(key)!]);
+  }
+  return { sets, items, missing };
+}
+
+/** Per product, the table's regions it has no cell for (its row is missing from that continent's table). */
+function gcpNotInTable(table: Record<string, Record<string, boolean>>): [string, string[]][] {
+  const all = [...new Set(Object.values(table).flatMap((regions) => Object.keys(regions)))].sort();
+  return Object.entries(table)
+    .map(([product, regions]): [string, string[]] => [product, all.filter((region) => !Object.hasOwn(regions, region))])
+    .filter(([, missing]) => missing.length > 0)
+    .sort(byKey);
+}
+
+function gcpItems(table: Record<string, Record<string, boolean>>): [string, string[]][] {
+  return Object.entries(table)
+    .map(([product, regions]): [string, string[]] => [
+      product,
+      Object.entries(regions)
+        .filter(([, available]) => available)
+        .map(([region]) => region)
+        .sort(),
+    ])
+    .sort(byKey);
+}
+
+const lines = ["{"];
+let summary: string;
+if (provider === "azure") {
+  const { sets, items, missing } = azureItems();
+  const origin = `https://github.com/Azure/PSRule.Rules.Azure data/providers/*/types.json ${hash}, as of ${date}`;
+  lines.push(` "origin": ${JSON.stringify(origin)},`, ` "missingNamespaces": ${JSON.stringify(missing)},`);
+  lines.push(' "locationSets": [');
+  sets.forEach((set, i) => lines.push(`  ${JSON.stringify(set)}${i === sets.length - 1 ? "" : ","}`));
+  lines.push(" ],", ' "items": {');
+  items.forEach(([item, set], i) =>
+    lines.push(`  ${JSON.stringify(item)}: ${set}${i === items.length - 1 ? "" : ","}`),
+  );
+  summary = `${items.length} resource types, ${sets.length} location sets; namespaces absent from the mirror: ${missing.join(", ") || "none"}`;
+} else {
+  const table = JSON.parse(git("show", `${commit}:data/products.json`)) as Record<string, Record<string, boolean>>;
+  const items = gcpItems(table);
+  const notInTable = gcpNotInTable(table);
+  const origin = `https://github.com/GoogleCloudPlatform/region-picker data/products.json ${hash}, as of ${date}`;
+  lines.push(` "origin": ${JSON.stringify(origin)},`, ' "notInTable": {');
+  notInTable.forEach(([item, regions], i) =>
+    lines.push(`  ${JSON.stringify(item)}: ${JSON.stringify(regions)}${i === notInTable.length - 1 ? "" : ","}`),
+  );
+  lines.push(" },", ' "items": {');
+  items.forEach(([item, regions], i) =>
+    lines.push(`  ${JSON.stringify(item)}: ${JSON.stringify(regions)}${i === items.length - 1 ? "" : ","}`),
+  );
+  summary = `${items.length} products`;
+}
+lines.push(" }", "}", "");
+const out = join(DEFAULT_INVENTORY_DIR, provider, "locations", "regions.json");
+writeFileSync(out, lines.join("\n"));
+console.log(`${out}: ${summary} (${hash} ${date})`);
