@@ -19,6 +19,7 @@ export const AZURE_NOT_EVALUATED_OWN_TYPES: readonly string[] = [
   "Microsoft.CognitiveServices/accounts/deployments",
   "Microsoft.Consumption/budgets",
   "Microsoft.CostManagement/exports",
+  "Microsoft.DurableTask/schedulers/taskHubs",
   "Microsoft.Insights/diagnosticSettings",
   "Microsoft.ManagedServices/registrationAssignments",
   "Microsoft.ManagedServices/registrationDefinitions",
