@@ -68,7 +68,7 @@ export interface TextAppOptions {
  * ids, the matrix's providers): joined as one comma-separated list, never refused as repeated.
  */
 // "width" is refused when repeated by its own check (render.ts terminalWidth), which says how to give it.
-const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers", "width"]);
+const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers", "width", "jurisdictions", "exclude"]);
 
 /** The CSP source expression that allows the site's one inline script, THEME_SCRIPT. */
 const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;

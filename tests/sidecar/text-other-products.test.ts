@@ -56,7 +56,7 @@ describe("MCP search_services at a dead end", () => {
     const result = (await client.callTool({
       name: "search_services",
       arguments: { query: "alternative to Vercel" },
-    })) as {
+    })) as unknown as {
       structuredContent: {
         data: { slug: string }[];
         search: { otherProduct?: { name: string; kinds: { id: string }[] } };
