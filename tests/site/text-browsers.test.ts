@@ -1,8 +1,8 @@
 /**
- * The site in a text browser (issue 101): w3m, which runs no script and reads no CSS (it shows
- * `hidden` elements), dumps each page type of the running stack. Each reads (its own content is
- * there), shows no control that needs JavaScript, and the exit planner's plain form, submitted as
- * a browser submits it, answers a plan. Skips loudly without w3m; under CI=true fails.
+ * The site in text browsers (issue 101): w3m and lynx, which run no script and read no CSS (they
+ * show `hidden` elements), dump each page type of the running stack. Each reads (its own content
+ * is there), shows no control that needs JavaScript, and the exit planner's plain form, submitted
+ * as a browser submits it, answers a plan. Skips loudly without either; under CI=true fails.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -11,7 +11,16 @@ import { requireComponent } from "../helpers/components.ts";
 import { startStack, type Stack } from "../helpers/stack.ts";
 
 const w3m = requireComponent("w3m");
+const lynx = requireComponent("lynx");
 const run = promisify(execFile);
+
+/** Each text browser found, with its arguments for a dump 100 columns wide. */
+const BROWSERS = [
+  ["w3m", w3m, ["-dump", "-cols", "100"]],
+  ["lynx", lynx, ["-dump", "-nolist", "-width=100"]],
+].flatMap(([name, binary, args]) =>
+  binary ? [{ name: name as string, binary: binary as string, args: args as string[] }] : [],
+);
 
 /** Texts only a control needing JavaScript shows (site/src/components/JsOnly.astro keeps them out of text browsers). */
 const JS_ONLY_TEXTS = [
@@ -47,7 +56,7 @@ const PAGES: readonly (readonly [string, string])[] = [
   ["/feedback/", "Feedback"],
 ];
 
-describe.skipIf(!w3m)("the site in w3m, without JavaScript", () => {
+describe.skipIf(!w3m || !lynx)("the site in w3m and lynx, without JavaScript", () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ textPerMinute: 100_000 });
@@ -60,15 +69,23 @@ describe.skipIf(!w3m)("the site in w3m, without JavaScript", () => {
   }, 300_000);
   afterAll(async () => stack?.close());
 
-  const dump = async (path: string) =>
-    (await run(w3m!, ["-dump", "-cols", "100", `${stack.textUrl}${path}`], { timeout: 30_000 })).stdout;
+  const dump = async (path: string, browser = BROWSERS[0]!) =>
+    (await run(browser.binary, [...browser.args, `${stack.textUrl}${path}`], { timeout: 30_000 })).stdout
+      // lynx joins a wrapped line's words with a newline and indents: read it as running text.
+      .replace(/\s+/g, " ");
 
-  it.each(PAGES)("%s reads in w3m and shows no control that needs JavaScript", async (path, shows) => {
-    const text = await dump(path);
-    expect(text).toContain(shows);
-    expect(text.length).toBeGreaterThan(300);
-    for (const control of JS_ONLY_TEXTS) expect(text, `${path} shows "${control}"`).not.toContain(control);
-  });
+  it.each(BROWSERS.flatMap((browser) => PAGES.map(([path, shows]) => [browser.name, path, shows] as const)))(
+    "%s: %s reads and shows no control that needs JavaScript",
+    async (name, path, shows) => {
+      const text = await dump(
+        path,
+        BROWSERS.find((browser) => browser.name === name),
+      );
+      expect(text).toContain(shows);
+      expect(text.length).toBeGreaterThan(300);
+      for (const control of JS_ONLY_TEXTS) expect(text, `${path} shows "${control}"`).not.toContain(control);
+    },
+  );
 
   it("the exit planner's plain form, submitted over HTTP as a browser does, answers the plan", async () => {
     const html = await (await fetch(`${stack.textUrl}/list/exit/`, { headers: { accept: "text/html" } })).text();
