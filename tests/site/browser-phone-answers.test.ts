@@ -136,6 +136,21 @@ describe.skipIf(!executablePath)("every page type at 390 px with its largest ans
       }
   });
 
+  it("says, searching in the browser, that Snowflake is not in the catalogue and links its kind", async () => {
+    const page = await open("/search/", { size: PHONE });
+    await page.fill("#search-q", "alternatief voor Snowflake");
+    await page.press("#search-q", "Enter");
+    await page.waitForSelector("[data-search-dead-end]:not([hidden])", { timeout: 30_000 });
+    const deadEnd = page.locator("[data-search-dead-end]");
+    expect(await deadEnd.innerText()).toContain(
+      "Snowflake is not in the catalogue; shown instead, the services of its kind",
+    );
+    expect(await deadEnd.locator("a").first().getAttribute("href")).toBe("/equivalents/data-warehouse");
+    await expectFits(page, "/search/ with a dead end");
+    expect(page.errors).toEqual([]);
+    await page.context().close();
+  });
+
   it("shows a service's JavaScript-only controls in a browser running scripts (JsOnly)", async () => {
     const page = await open("/aws/s3", { size: PHONE });
     await page.waitForLoadState("networkidle");
