@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** nginx prints its version with -v and rejects --version. */
-const VERSION_FLAG: Record<string, string> = { nginx: "-v" };
+const VERSION_FLAG: Record<string, string> = { nginx: "-v", w3m: "-version" };
 
 export function findBinary(
   name: string,

@@ -2732,6 +2732,20 @@ export interface components {
           id: string;
           name: string;
         }[];
+        /** @description When q names a product the catalogue does not list (Snowflake, Vercel) or a provider alone asking for alternatives (alternative to Heroku): the product, read as the kinds of service it is (catalogue/data/other-products.yaml); data then holds those kinds' services (added in 1.11.0) */
+        otherProduct?: {
+          /** @description The product as its vendor names it (Snowflake) */
+          name: string;
+          /** @description The kinds of service it is, the main one first */
+          kinds: {
+            /** @description An equivalence group id (GET /v1/equivalents/{id}) or a category id */
+            id: string;
+            /** @description Its name */
+            name: string;
+          }[];
+          /** @description Why it is of those kinds, in one sentence */
+          why: string;
+        };
       };
       /** @description Present only when compliance was given: what backs each answer (since 1.10.0) */
       compliance?: {

@@ -20,6 +20,7 @@ import {
   type PolicyIdentifiersT,
   type ProviderFileT,
   type ProviderT,
+  type OtherProductsFileT,
   type SearchWordsFileT,
   type ServiceDependencyT,
   type ServiceEntryT,
@@ -127,6 +128,8 @@ export interface CatalogueSource {
   readonly versions?: VersionMap;
   /** How people ask (data/search-words.yaml; absent in older builds and in data folders without it). */
   readonly searchWords?: SearchWordsFileT;
+  /** Products the catalogue does not list, by kind (data/other-products.yaml; absent in older builds). */
+  readonly otherProducts?: OtherProductsFileT;
   /** Per job the capabilities that decide a migration, per service which it has (data/capabilities.yaml, 1.11.0). */
   readonly capabilities?: CapabilitiesFileT;
   /** AWS services' regions from the vendored endpoint metadata (absent in older builds). */

@@ -18,6 +18,7 @@ import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
 import { capabilitiesProblems } from "./capabilities.ts";
+import { otherProductsProblems } from "./other-products.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
 import {
@@ -37,6 +38,7 @@ import {
   ComplianceFile,
   EquivalentsFile,
   NotDoingFile,
+  OtherProductsFile,
   ProviderFile,
   SearchWordsFile,
   ServiceEntry,
@@ -299,6 +301,37 @@ function readCapabilities(
   return capabilities;
 }
 
+/** other-products.yaml, cross-checked against the kinds, providers and services' names; absent where there is none. */
+function readOtherProducts(
+  dataDir: string,
+  read: {
+    groups: readonly { id: string }[];
+    categories: readonly { id: string }[];
+    providers: ReadonlyMap<string, ProviderAt>;
+    entries: ReadonlyMap<string, ServiceAt>;
+  },
+  problems: string[],
+) {
+  const path = join(dataDir, "other-products.yaml");
+  if (!existsSync(path)) return undefined;
+  const file = readFile(path, OtherProductsFile, problems);
+  if (!file) return undefined;
+  const serviceNames = new Set(
+    [...read.entries.values()].flatMap(({ entry }) =>
+      [entry.name, entry.shortName ?? "", ...(entry.aliases ?? [])].map((name) => name.toLowerCase()),
+    ),
+  );
+  problems.push(
+    ...otherProductsProblems(file, shown(path), {
+      groups: new Set(read.groups.map(({ id }) => id)),
+      categories: new Set(read.categories.map(({ id }) => id)),
+      providers: new Set(read.providers.keys()),
+      serviceNames,
+    }),
+  );
+  return file;
+}
+
 /** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
 export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
   const problems: string[] = [];
@@ -349,6 +382,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const snapshots = readReleaseSnapshots(dataDir, problems);
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
+  const otherProducts = readOtherProducts(dataDir, { groups, categories, providers, entries }, problems);
 
   if (problems.length > 0) throw new CatalogueError(problems);
   const providerFiles = [...providers.values()].map(({ file }) => file);
@@ -376,6 +410,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     dependencies,
     ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),
+    ...(otherProducts ? { otherProducts } : {}),
     ...(capabilities ? { capabilities } : {}),
     ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
     ...(regionsOfVendors.length > 0 ? { vendorRegions: regionsOfVendors } : {}),

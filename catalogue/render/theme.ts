@@ -20,3 +20,12 @@ export const APPROVED_LIST_KEY = "csc-approved-list";
  * shift what is in view.
  */
 export const THEME_SCRIPT = `document.documentElement.dataset.js="";try{var t=localStorage.getItem("${THEME_KEY}");if(t==="dark"||t==="light")document.documentElement.dataset.theme=t;var l=JSON.parse(localStorage.getItem("${APPROVED_LIST_KEY}")||"[]");if(Array.isArray(l)&&l.length)document.documentElement.dataset.list=""}catch(e){}`;
+
+/**
+ * Puts a JavaScript-only control in the page where it stands, while the page is parsed: the control
+ * is written as the text of a `<script type="text/html">` just before this script, which text
+ * browsers (lynx, w3m) skip, as they show `hidden` elements (issue 101); a browser running scripts
+ * parses it in place before first paint, so nothing shifts. The site's JsOnly component writes both;
+ * the text host's CSP allows this script by its hash, as THEME_SCRIPT.
+ */
+export const JS_ONLY_SCRIPT = `(function(s){var m=s.previousElementSibling;m.insertAdjacentHTML("beforebegin",m.textContent);m.remove();s.remove()})(document.currentScript)`;

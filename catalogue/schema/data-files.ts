@@ -75,6 +75,32 @@ export const SearchWordsFile = z
   .strict();
 export type SearchWordsFileT = z.infer<typeof SearchWordsFile>;
 
+/**
+ * data/other-products.yaml: products people name that the catalogue does not list (Snowflake,
+ * Vercel), or a provider named alone ("alternative to Heroku"), each with the kinds of service
+ * (equivalence groups or categories) it is and why. The search answers such a name with the kinds'
+ * services and says so (catalogue/search/search.ts).
+ */
+export const OtherProductsFile = z.array(
+  z
+    .object({
+      /** The product's name as its vendor writes it. */
+      name: z.string().min(1),
+      /** Other names people use for it ("confluent" for Confluent Cloud); the name itself is always read. */
+      words: z.array(z.string().min(1)).min(1).optional(),
+      /** A provider of the catalogue this name is (Heroku): then its own services of these kinds are meant. */
+      provider: z.string().min(1).optional(),
+      /** Equivalence group or category ids: the kinds of service it is, the main one first. */
+      kinds: z.array(Slug).min(1),
+      /** Why it is of those kinds, in one sentence a reviewer can check. */
+      why: z.string().min(1),
+      /** The vendor's own site, to tell which product is meant. */
+      site: HttpsUrl,
+    })
+    .strict(),
+);
+export type OtherProductsFileT = z.infer<typeof OtherProductsFile>;
+
 export const ComplianceFile = z.array(z.object({ id: Slug, name: z.string().min(1) }).strict());
 
 export const ProviderFile = z

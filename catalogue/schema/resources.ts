@@ -9,6 +9,7 @@ import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
 import { ServiceRegion } from "./locations.ts";
 import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 import { serviceApiFields } from "./service-fields.ts";
+import { SearchOtherProduct } from "./search-answer.ts";
 import { ServiceVersions } from "./versions.ts";
 import {
   CountryCode,
@@ -426,6 +427,11 @@ export const ServiceList = z
               "When no service matched q: up to three jobs (equivalence groups, GET /v1/equivalents/{id}) nearest its words, from the services whose text has any of them (since 1.10.0)",
             ),
           ),
+        otherProduct: SearchOtherProduct.optional().meta(
+          d(
+            "When q names a product the catalogue does not list (Snowflake, Vercel) or a provider alone asking for alternatives (alternative to Heroku): the product, read as the kinds of service it is (catalogue/data/other-products.yaml); data then holds those kinds' services (added in 1.11.0)",
+          ),
+        ),
       })
       .optional()
       .meta(d("How q was understood; present only when q was given (since 1.7.0)")),

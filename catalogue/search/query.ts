@@ -120,6 +120,14 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
             // A dead end says what missed and where to look instead (filters aside: only when the search found nothing).
             ...(outcome.unmatched ? { unmatchedWords: [...outcome.unmatched] } : {}),
             ...(outcome.nearestJobs ? { nearestJobs: outcome.nearestJobs.map(({ id, name }) => ({ id, name })) } : {}),
+            ...(outcome.otherProduct
+              ? {
+                  otherProduct: {
+                    ...outcome.otherProduct,
+                    kinds: outcome.otherProduct.kinds.map((kind) => ({ ...kind })),
+                  },
+                }
+              : {}),
           },
         }
       : {}),

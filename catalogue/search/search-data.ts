@@ -5,6 +5,7 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import type { Catalogue, ServiceRecord } from "../load/load.ts";
+import type { OtherProductsFileT } from "../schema/data-files.ts";
 import { compileSearchWords, tokenize, type SearchWords } from "./search-words.ts";
 
 /** Words that say nothing about which service is meant. */
@@ -45,6 +46,8 @@ export interface SearchData {
   readonly categories: readonly { readonly id: string; readonly name: string }[];
   /** How people ask: stop words, other languages, shorthand, places (data/search-words.yaml). */
   readonly words: SearchWords;
+  /** Products the catalogue does not list, by kind (data/other-products.yaml; absent in older indexes). */
+  readonly otherProducts?: readonly OtherProduct[];
 }
 
 export interface SearchProvider {
@@ -118,6 +121,11 @@ export function searchData(catalogue: Catalogue): SearchData {
   return {
     providers,
     words: compileSearchWords(catalogue.source.searchWords),
+    otherProducts: otherProductsData(
+      catalogue.source.otherProducts,
+      (id) =>
+        catalogue.groups.find((group) => group.id === id)?.name ?? catalogue.categories.find((c) => c.id === id)?.name,
+    ),
     groups: catalogue.groups.map(({ id, name }) => ({ id, name })),
     categories: catalogue.categories.map(({ id, name }) => ({ id, name })),
     docs: catalogue.services.map((service) => ({
@@ -133,4 +141,28 @@ export function searchData(catalogue: Catalogue): SearchData {
       ...(placeRegionsOf(service.slug).length > 0 ? { placeRegions: placeRegionsOf(service.slug) } : {}),
     })),
   };
+}
+
+/** A product the catalogue does not list, as the search ships it (in /search-index.json). */
+export interface OtherProduct {
+  readonly name: string;
+  /** Its name and other names, as tokens. */
+  readonly words: readonly (readonly string[])[];
+  readonly provider?: string;
+  readonly kinds: readonly { readonly id: string; readonly name: string }[];
+  readonly why: string;
+}
+
+/** The search's view of data/other-products.yaml, its kinds named by group or category. */
+export function otherProductsData(
+  file: OtherProductsFileT | undefined,
+  kindName: (id: string) => string | undefined,
+): OtherProduct[] {
+  return (file ?? []).map((product) => ({
+    name: product.name,
+    words: [product.name, ...(product.words ?? [])].map(tokenize).filter((tokens) => tokens.length > 0),
+    ...(product.provider ? { provider: product.provider } : {}),
+    kinds: product.kinds.map((id) => ({ id, name: kindName(id) ?? id })),
+    why: product.why,
+  }));
 }

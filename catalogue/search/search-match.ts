@@ -203,3 +203,32 @@ export function subServicesOf(
 export function providersWords(q: string, providerWords: ReadonlyMap<string, string>): string[] {
   return tokenize(q).filter((word) => providerWords.has(word));
 }
+
+/** What a search answers: its services and how it read the query. */
+export interface SearchOutcome {
+  /** Matching slugs, best first. */
+  readonly slugs: readonly string[];
+  /** True when no service matched every word and these are the closest matches. */
+  readonly closest: boolean;
+  /** A corrected query when a word was not found as typed but a close one was. */
+  readonly suggestion?: string;
+  /** Providers the query named (their matches come first). */
+  readonly providers: readonly string[];
+  /** Whether the query named a kind of service (results diversified across providers). */
+  readonly kind: boolean;
+  /** For results found through a sub-service, slug → the sub-service's name that matched. */
+  readonly subServices: Readonly<Record<string, string>>;
+  /** When nothing was found: the query's words that no service's text has, as the search read them. */
+  readonly unmatched?: readonly string[];
+  /** When nothing was found: the jobs (equivalence groups) nearest the query's words. */
+  readonly nearestJobs?: readonly NearJob[];
+  /** A product the catalogue does not list that the query named, read as its kinds. */
+  readonly otherProduct?: OtherProductNamed;
+}
+
+/** What a search tells of the other product a query named: its name, kinds and why. */
+export interface OtherProductNamed {
+  readonly name: string;
+  readonly kinds: readonly { readonly id: string; readonly name: string }[];
+  readonly why: string;
+}

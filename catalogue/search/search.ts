@@ -18,7 +18,8 @@
  * - a query naming a kind (a group, a category, a tag several providers use; search-kinds.ts), or
  *   a sentence with a run of such words, shows the kind's best match per provider first, the largest
  *   portfolios first, the flagship by a prior from the data;
- * - an answer with nothing says which words matched nothing and the nearest jobs; nonsense finds nothing.
+ * - an answer with nothing says which words matched nothing and the nearest jobs; nonsense finds
+ *   nothing; a product the catalogue does not list is read as its kind (search-other-products.ts).
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
@@ -36,10 +37,11 @@ import {
   providersWords,
   subServicesOf,
   unmatchedWords,
-  type NearJob,
+  type SearchOutcome,
 } from "./search-match.ts";
 import { indexedDocs, miniSearchIndex, withJoined, type SearchEngine, type SearchIndex } from "./search-engine.ts";
 import { SearchPlaces } from "./search-places.ts";
+import { OtherProductSearch } from "./search-other-products.ts";
 import { Speller } from "./search-spelling.ts";
 import {
   dataWords,
@@ -55,7 +57,7 @@ import {
   type ReadQuery,
 } from "./search-words.ts";
 
-export { normaliseTerm, stem, tokenize };
+export { normaliseTerm, stem, tokenize, type SearchOutcome };
 export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./search-data.ts";
 
 /**
@@ -63,25 +65,6 @@ export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc
  * ("Managed MySQL") is how several providers describe the kind, not a product one would name.
  */
 const DESCRIPTIVE_WORDS = new Set("managed service services".split(" "));
-
-export interface SearchOutcome {
-  /** Matching slugs, best first. */
-  readonly slugs: readonly string[];
-  /** True when no service matched every word and these are the closest matches. */
-  readonly closest: boolean;
-  /** A corrected query when a word was not found as typed but a close one was. */
-  readonly suggestion?: string;
-  /** Providers the query named (their matches come first). */
-  readonly providers: readonly string[];
-  /** Whether the query named a kind of service (results diversified across providers). */
-  readonly kind: boolean;
-  /** For results found through a sub-service, slug → the sub-service's name that matched. */
-  readonly subServices: Readonly<Record<string, string>>;
-  /** When nothing was found: the query's words that no service's text has, as the search read them. */
-  readonly unmatched?: readonly string[];
-  /** When nothing was found: the jobs (equivalence groups) nearest the query's words. */
-  readonly nearestJobs?: readonly NearJob[];
-}
 
 /** Words of a query the search reads. */
 const MAX_QUERY_WORDS = 8;
@@ -144,10 +127,11 @@ export class ServiceSearch {
   /** This search's matches of every word, by the words (cleared at each search). */
   private readonly everyOf = new Map<string, SearchResult[]>();
   /** Whether a word is the catalogue's own (a name's or tag's word): never read by a language's stem. */
-  private readonly ours = (word: string) => this.vocabulary.has(normaliseTerm(word));
+  readonly ours = (word: string) => this.vocabulary.has(normaliseTerm(word));
   /** The search words' own words as written, and the stems of those that are not the catalogue's. */
   private readonly languageWords = new Set<string>();
   private readonly languageStems = new Set<string>();
+  private readonly otherProducts: OtherProductSearch;
 
   /** `engine`: MiniSearch; another only to measure it (docs/search.md, "Engines measured"). */
   constructor(data: SearchData, engine: SearchEngine = miniSearchIndex) {
@@ -183,10 +167,11 @@ export class ServiceSearch {
     this.speller = new Speller(data, normaliseTerm, this.vocabulary);
     this.places = new SearchPlaces(data);
     this.abbreviations = new Abbreviations(data);
+    this.otherProducts = new OtherProductSearch(data, this.places, this);
   }
 
   /** Whether a word names a provider, and which. */
-  private providerOf(word: string): string | undefined {
+  providerOf(word: string): string | undefined {
     const exact = this.providerWords.get(word);
     if (exact) return exact;
     // "ovh" for "ovhcloud": a start of a provider word that is not itself a word of the catalogue.
@@ -197,6 +182,11 @@ export class ServiceSearch {
   }
 
   search(q: string): SearchOutcome {
+    return this.otherProducts.search(q) ?? this.searchRead(q);
+  }
+
+  /** The search of a query as written, no other product read. */
+  searchRead(q: string): SearchOutcome {
     this.everyOf.clear();
     const asked = this.expanded(readQuery(q, this.data.words, this.ours));
     // A word neither the catalogue nor a language knows, respelt to the nearest whole word the
@@ -243,10 +233,9 @@ export class ServiceSearch {
   }
 
   /**
-   * What the query asks for, from the services it matched: their alternatives when it asks for
-   * them ("dynamo alternative"), names another provider's product beside a provider ("azure
-   * lambda"), or names a product outside the place it names ("lambda in europe"); else the matches,
-   * in the place it names.
+   * What the query asks for, from the services it matched: their alternatives when it asks for them
+   * ("dynamo alternative"), names another provider's product beside a provider ("azure lambda"), or
+   * a product outside the place it names ("lambda in europe"); else the matches, in that place.
    */
   private answer(
     ordered: readonly string[],
@@ -384,7 +373,7 @@ export class ServiceSearch {
   }
 
   /** A query of provider words only: those providers' services, flagships first. */
-  private servicesOf(named: ReadonlySet<string>): string[] {
+  servicesOf(named: ReadonlySet<string>): string[] {
     const docs = this.data.docs
       .map((doc, i) => ({ doc, i }))
       .filter(({ doc }) => named.has(doc.provider))

@@ -14,7 +14,7 @@ import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import type { PublicUrls } from "../../catalogue/contract/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import { THEME_SCRIPT } from "../../catalogue/render/theme.ts";
+import { JS_ONLY_SCRIPT, THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { COMPRESSION, fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "../host-options.ts";
 import { answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
@@ -68,10 +68,12 @@ export interface TextAppOptions {
  * ids, the matrix's providers): joined as one comma-separated list, never refused as repeated.
  */
 // "width" is refused when repeated by its own check (render.ts terminalWidth), which says how to give it.
-const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers", "width"]);
+const FORM_LIST_PARAMETERS: ReadonlySet<string> = new Set(["ids", "providers", "width", "jurisdictions", "exclude"]);
 
 /** The CSP source expression that allows the site's one inline script, THEME_SCRIPT. */
 const THEME_SCRIPT_HASH = `'sha256-${createHash("sha256").update(THEME_SCRIPT).digest("base64")}'`;
+/** And the one that puts JavaScript-only controls in place (JS_ONLY_SCRIPT, site/src/components/JsOnly.astro). */
+const JS_ONLY_SCRIPT_HASH = `'sha256-${createHash("sha256").update(JS_ONLY_SCRIPT).digest("base64")}'`;
 
 /**
  * Not counted against the limit: the site's assets come with every page view (a CDN serves them in
@@ -165,7 +167,7 @@ async function registerHeadersAndLimit(app: FastifyInstance, options: TextAppOpt
       directives: {
         defaultSrc: ["'self'"],
         // The hash allows the site's one inline script, which applies the saved theme before first paint.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'", THEME_SCRIPT_HASH],
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", THEME_SCRIPT_HASH, JS_ONLY_SCRIPT_HASH],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:"],
         connectSrc: ["'self'"],

@@ -2,11 +2,15 @@
  * /lists/{id}/exit-plan on the text host: a saved list's exit plan (catalogue/exit/plan.ts) in
  * ANSI, Markdown or HTML, the target in the query as on GET /v1/lists/{id}/exit-plan. Without a
  * target the plan is to sovereign-option providers, and the page says how to choose another.
+ * /list/exit/?ids=…: the planner's plain form (a text browser, no JavaScript), planned the same way.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
 import { jobsDroppedNote, listPath, resolveJobsUsed, resolveList } from "../../catalogue/lists/lists.ts";
+import { listBuilderRequest } from "../../catalogue/api/page-requests.ts";
+import { unknownIds } from "../../catalogue/search/ids.ts";
+import { splitRequestUrl } from "../files.ts";
 import { issueDetails } from "../../catalogue/base/issues.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { HttpError, isHttpError } from "../../catalogue/base/problem.ts";
@@ -77,15 +81,88 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }
 
-/** A saved list's exit plan to `to`, as a page. */
+/**
+ * GET /list/exit/: the planner the site built (its script plans the browser's list); with ?ids=, the
+ * plain form's submission, planned here to the form's target and answered as a page, so the planner
+ * works without JavaScript (issue 101).
+ */
+export async function exitPlannerPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
+  const { replies } = c;
+  const params = new URLSearchParams(splitRequestUrl(request.url).query);
+  const rendering = replies.rendering(request);
+  if (!params.has("ids")) {
+    if (rendering === "html" && (await replies.site(request, reply, "list/exit/index.html"))) return reply;
+    return replies.notFound(
+      request,
+      reply,
+      "The exit planner is a page of the site: plan with ?ids=aws-s3,… here, or POST /v1/exit-plan.",
+    );
+  }
+  const { known, unknown } = listBuilderRequest(c.catalogue, params);
+  if (unknown.length > 0) {
+    const error = unknownIds(c.catalogue, unknown);
+    return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
+  }
+  if (known.length === 0)
+    return replies.error(request, reply, 400, "Bad request", "Name the services to plan: ?ids=aws-s3,aws-lambda.");
+  let target;
+  try {
+    // A form sends a ticked box as "on" and repeats a key per box: the API's query takes true and commas.
+    // Nothing ticked is no target, a 400 as the script's form and POST /v1/exit-plan say (not the pages' default).
+    const asked = formTarget(params);
+    target = TARGET_KEYS.every((key) => asked[key] === undefined)
+      ? { to: exitTargetOfQuery({}), defaulted: false }
+      : exitTargetOfRequest(asked);
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
+  }
+  const asDoc = rendering === "html" && c.site.available;
+  const list = { ids: known };
+  const computed = await c.computed.text(
+    {
+      name: "exitPlan",
+      input: {
+        list,
+        to: target.to,
+        defaulted: target.defaulted,
+        textUrl: c.textUrl ?? "",
+        rendering,
+        width: widthOf(request),
+        asDoc,
+      },
+    },
+    clientGone(request),
+  );
+  return replyComputedPage(c, request, reply, rendering, computed, asDoc);
+}
+
+/** The planner form's fields as the target query reads them: "on" as true, repeated keys joined by commas. */
+function formTarget(params: URLSearchParams): Record<string, string | undefined> {
+  const value = (key: string) => {
+    const values = params.getAll(key).filter((v) => v !== "");
+    if (values.length === 0) return undefined;
+    return values.map((v) => (v === "on" ? "true" : v)).join(",");
+  };
+  return Object.fromEntries(TARGET_KEYS.map((key) => [key, value(key)]));
+}
+
+/** An unsaved list, planned from the planner's form: its service ids. */
+interface FormList {
+  readonly ids: readonly string[];
+}
+
+/** A saved list's (or the planner form's) exit plan to `to`, as a page. */
 export function exitPlanBody(
   catalogue: Catalogue,
-  input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
+  input: Shape & { list: StoredList | FormList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
 ): Computed {
   const { list, rendering } = input;
   const target = { to: input.to, defaulted: input.defaulted };
-  const { services, missingServiceIds } = resolveList(catalogue, list);
-  const { jobsUsed, dropped } = resolveJobsUsed(catalogue, list);
+  const saved = "approvedServiceIds" in list ? list : undefined;
+  const ids = saved ? saved.approvedServiceIds : (list as FormList).ids;
+  const { services, missingServiceIds } = resolveList(catalogue, { approvedServiceIds: ids });
+  const { jobsUsed, dropped } = saved ? resolveJobsUsed(catalogue, saved) : { jobsUsed: undefined, dropped: [] };
   let doc: Doc;
   try {
     const plan = exitPlan(
@@ -97,12 +174,14 @@ export function exitPlanBody(
     if (missingServiceIds.length > 0)
       plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
     if (dropped.length > 0) plan.notes.push(jobsDroppedNote(dropped));
-    doc = exitPlanDoc(catalogue, plan, { base: input.textUrl, listName: list.name ?? list.slug ?? list.id });
+    doc = exitPlanDoc(catalogue, plan, {
+      base: input.textUrl,
+      listName: saved ? (saved.name ?? saved.slug ?? saved.id) : "your list",
+    });
   } catch (error) {
     if (!isHttpError(error)) throw error;
     return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
   }
-  const path = href("exit-plan", { id: list.slug ?? list.id });
   const query = new URLSearchParams(
     Object.entries(target.to).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : String(value)]),
   ).toString();
@@ -111,17 +190,7 @@ export function exitPlanBody(
     title: doc.title,
     blocks: [
       title!,
-      paragraph(
-        target.defaulted
-          ? "Target: sovereign-option providers, the default. Choose another with "
-          : "Choose another target with ",
-        `?providers=ovhcloud,scaleway, ?sovereignOption=true, ?euResidentOnly=true, ?jurisdictions=EU,CH and ?exclude=…, combined as you like (each narrows). `,
-        "The list: ",
-        link(listPath(list), listPath(list)),
-        ". As CSV: ",
-        link(`/v1${path}?${query}&format=csv`, `/v1${path}?${query}&format=csv`),
-        ".",
-      ),
+      saved ? savedListTarget(saved, target.defaulted, query) : formTargetNote(ids, target.defaulted),
       ...rest,
     ],
   };
@@ -131,4 +200,30 @@ export function exitPlanBody(
     status: 200,
     body: rendering === "html" ? renderHtml(page) : render(page, rendering, input.width),
   };
+}
+
+/** Under a saved list's plan: how to choose another target, the list and the plan as CSV. */
+function savedListTarget(list: StoredList, defaulted: boolean, query: string) {
+  const path = href("exit-plan", { id: list.slug ?? list.id });
+  return paragraph(
+    defaulted ? "Target: sovereign-option providers, the default. Choose another with " : "Choose another target with ",
+    `?providers=ovhcloud,scaleway, ?sovereignOption=true, ?euResidentOnly=true, ?jurisdictions=EU,CH and ?exclude=…, combined as you like (each narrows). `,
+    "The list: ",
+    link(listPath(list), listPath(list)),
+    ". As CSV: ",
+    link(`/v1${path}?${query}&format=csv`, `/v1${path}?${query}&format=csv`),
+    ".",
+  );
+}
+
+/** Under the planner form's plan: the target it planned to and the way back to the form. */
+function formTargetNote(ids: readonly string[], defaulted: boolean) {
+  return paragraph(
+    defaulted ? "Target: sovereign-option providers, the default. " : "",
+    "Planned on the server from the planner's form. ",
+    link("Plan again", href("exit-planner")),
+    " · ",
+    link("These services in the list builder", href("list-builder", { ids: ids.join(",") })),
+    ".",
+  );
 }

@@ -14,7 +14,7 @@ import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts"
 import { pageBudget } from "../response-budget.ts";
 import { deploymentCheckPost } from "./deployment-check.ts";
 import { isApiPath } from "../plugins/errors.ts";
-import { exitPlanPage } from "./exit-plan.ts";
+import { exitPlannerPage, exitPlanPage } from "./exit-plan.ts";
 import { crossSiteRefusal, exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
 import type { TextContext, TextHandler, TextRoute } from "./context.ts";
@@ -37,6 +37,7 @@ const HANDLERS: Record<RoutedRow["id"], TextHandler> = {
   "save-list": saveListForm,
   "saved-list": savedListPage,
   "exit-plan": exitPlanPage,
+  "exit-planner": exitPlannerPage,
   "deployment-check": deploymentCheckPost,
   built: builtPage,
 };

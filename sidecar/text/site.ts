@@ -27,7 +27,7 @@ import {
 import { HttpError } from "../../catalogue/base/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/format/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc, equivalentsPath } from "../../catalogue/render/equivalents.ts";
-import { comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
+import { categoryPath, comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
 import { href } from "../../catalogue/base/urls.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
@@ -78,19 +78,36 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
       ),
       ...(hint ? [paragraph(hint)] : []),
       ...(didYouMean ? [paragraph("Did you mean ", link(didYouMean, searchHref(didYouMean, filters)), "?")] : []),
-      ...deadEnd(found),
+      ...deadEnd(catalogue, found),
       ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
       ...(pager.length > 0 ? [paragraph(...pager)] : []),
     ],
   };
 }
 
-/** What a search that found nothing is told: the words that matched nothing and the nearest jobs. */
-function deadEnd(found: ReturnType<typeof searchRequest>["found"]): Doc["blocks"] {
+/**
+ * What a search that found nothing is told: the words that matched nothing (the catalogue does not
+ * know what they are) and the nearest jobs; or, for a product it does not list, the kinds it read.
+ */
+function deadEnd(catalogue: Catalogue, found: ReturnType<typeof searchRequest>["found"]): Doc["blocks"] {
   const unmatched = found.search?.unmatchedWords ?? [];
   const jobs = found.search?.nearestJobs ?? [];
+  const other = found.search?.otherProduct;
+  const kindPath = (id: string) =>
+    catalogue.groups.some((group) => group.id === id) ? equivalentsPath(id) : categoryPath(id);
   return [
-    ...(unmatched.length > 0 ? [paragraph(`No service has: ${unmatched.join(", ")}.`)] : []),
+    ...(other
+      ? [
+          paragraph(
+            `${other.name} is not in the catalogue; shown instead, the services of its kind: `,
+            ...other.kinds.flatMap((kind, i) => [...(i > 0 ? [", "] : []), link(kind.name, kindPath(kind.id))]),
+            `. ${other.why}`,
+          ),
+        ]
+      : []),
+    ...(unmatched.length > 0
+      ? [paragraph(`No service has: ${unmatched.join(", ")}; the catalogue does not know what that is.`)]
+      : []),
     ...(jobs.length > 0
       ? [
           paragraph(

@@ -166,7 +166,7 @@ describe("no dead end", () => {
       headers: { "user-agent": "curl/8", accept: "text/markdown" },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain("No service has: nothing.");
+    expect(response.body).toContain("No service has: nothing; the catalogue does not know what that is.");
     expect(response.body).toMatch(/Nearest jobs: \[[^\]]+\]\(\/equivalents\/[a-z0-9-]+\)/);
     await app.close();
   });

@@ -26,6 +26,7 @@ const COMPUTED_PAGES = {
   "equivalents with a selection": "/equivalents/?category=storage",
   "saved list": "/lists/compressed",
   "exit plan": "/lists/compressed/exit-plan?provider=stackit",
+  "exit planner's plain form": "/list/exit/?ids=aws-s3,aws-lambda&providers=stackit,ovhcloud",
 } as const;
 
 describe("the text host's computed pages, compressed", () => {

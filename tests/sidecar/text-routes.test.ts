@@ -76,7 +76,7 @@ describe("the text host's route rows", () => {
 
     const routes = [extra, ...TEXT_ROUTES];
     expect(textComputedPaths(routes)).toContain("/regions/[^/]+");
-    expect(textQueryComputed(TEXT_ROUTES)).toBe("~^(/compare|/equivalents|/exposure|/list)/?\\|.");
+    expect(textQueryComputed(TEXT_ROUTES)).toBe("~^(/list/exit|/compare|/equivalents|/exposure|/list)/?\\|.");
     const config = renderNginxConfig({
       dist: "/srv/dist",
       prefix: "/tmp/p",
@@ -87,7 +87,7 @@ describe("the text host's route rows", () => {
     });
     expect(config).toContain(`location ~ ${textComputedPaths(routes)} {`);
     expect(config).toMatch(
-      /map "\$uri\|\$args" \$text_query_computed \{\n\s+"~\^\(\/compare\|\/equivalents\|\/exposure\|\/list\)/,
+      /map "\$uri\|\$args" \$text_query_computed \{\n\s+"~\^\(\/list\/exit\|\/compare\|\/equivalents\|\/exposure\|\/list\)/,
     );
   });
 });

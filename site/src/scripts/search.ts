@@ -156,23 +156,41 @@ async function pageText(query: string, listed: ReadonlySet<string>, id: number) 
   }
 }
 
-/** A search that found nothing: the words no service has and the nearest jobs, as the text host says them. */
-function showDeadEnd(outcome: ReturnType<ServiceSearch["search"]>) {
+/**
+ * A search that found nothing: the words no service has and the nearest jobs; or a product the
+ * catalogue does not list, read as its kinds. As the text host says them.
+ */
+function showDeadEnd(outcome: ReturnType<ServiceSearch["search"]>, groups: readonly { readonly id: string }[]) {
   deadEnd.replaceChildren();
   const unmatched = outcome.unmatched ?? [];
   const jobs = outcome.nearestJobs ?? [];
-  if (unmatched.length > 0) deadEnd.append(`No service has: ${unmatched.join(", ")}. `);
+  const other = outcome.otherProduct;
+  const anchor = (name: string, path: string) => {
+    const link = document.createElement("a");
+    link.href = path;
+    link.textContent = name;
+    return link;
+  };
+  if (other) {
+    deadEnd.append(`${other.name} is not in the catalogue; shown instead, the services of its kind: `);
+    other.kinds.forEach((kind, i) => {
+      const path = groups.some((group) => group.id === kind.id)
+        ? href("equivalence-group", { id: kind.id })
+        : href("category", { id: kind.id });
+      deadEnd.append(...(i > 0 ? [", "] : []), anchor(kind.name, path));
+    });
+    deadEnd.append(`. ${other.why} `);
+  }
+  if (unmatched.length > 0)
+    deadEnd.append(`No service has: ${unmatched.join(", ")}; the catalogue does not know what that is. `);
   if (jobs.length > 0) {
     deadEnd.append("Nearest jobs: ");
-    jobs.forEach((job, i) => {
-      const link = document.createElement("a");
-      link.href = href("equivalence-group", { id: job.id });
-      link.textContent = job.name;
-      deadEnd.append(...(i > 0 ? [", "] : []), link);
-    });
+    jobs.forEach((job, i) =>
+      deadEnd.append(...(i > 0 ? [", "] : []), anchor(job.name, href("equivalence-group", { id: job.id }))),
+    );
     deadEnd.append(".");
   }
-  deadEnd.hidden = unmatched.length === 0 && jobs.length === 0;
+  deadEnd.hidden = !other && unmatched.length === 0 && jobs.length === 0;
 }
 
 interface Asked {
@@ -245,7 +263,7 @@ async function run(focus: boolean) {
     respelt.append("Did you mean ", link, "?");
   }
   respelt.hidden = !outcome.suggestion;
-  showDeadEnd(outcome);
+  showDeadEnd(outcome, data.search.data.groups);
   // The server's page links belong to the search it rendered.
   document.querySelector("[data-search-pager]")?.remove();
   const first = results.slice(0, PAGE).map((position) => data.index.paths[position]!);

@@ -1,0 +1,107 @@
+/**
+ * Products the catalogue does not list but whose kind it knows (data/other-products.yaml):
+ * "alternative to Snowflake" is read as the kind Snowflake is (data warehouses), "alternative to
+ * Heroku" (a provider named alone) as Heroku's own services of its kind (app platforms). Only when
+ * the product is all the query names besides place, provider, stop and alternative words: a longer
+ * query ("snowflake connector glue") is searched as written.
+ *
+ * This module must stay free of Node APIs: the site bundles it.
+ */
+import type { OtherProductNamed, SearchOutcome } from "./search-match.ts";
+import type { OtherProduct, SearchData } from "./search-data.ts";
+import type { SearchPlaces } from "./search-places.ts";
+import { readQuery, tokenize, type CatalogueWord } from "./search-words.ts";
+
+/** Where a query names a product: the product and the run of tokens that names it. */
+export interface OtherProductAt {
+  readonly product: OtherProduct;
+  readonly at: number;
+  readonly length: number;
+}
+
+/**
+ * The other product a query's tokens name, when its words are all the query asks besides `spare`
+ * words (its read words that are place, provider, stop or alternative words are not in `read`).
+ */
+export function otherProductIn(
+  products: readonly OtherProduct[],
+  tokens: readonly string[],
+  read: readonly string[],
+  spare: (word: string) => boolean,
+): OtherProductAt | undefined {
+  for (const product of products)
+    for (const words of product.words)
+      for (let at = 0; at + words.length <= tokens.length; at++) {
+        if (!words.every((word, i) => tokens[at + i] === word)) continue;
+        const named = new Set(words);
+        if (read.every((word) => named.has(word) || spare(word))) return { product, at, length: words.length };
+      }
+  return undefined;
+}
+
+/** The query with the product's words replaced by a kind's name ("alternative to data warehouses"). */
+export function queryOfKind(tokens: readonly string[], found: OtherProductAt, kindName: string): string {
+  return [...tokens.slice(0, found.at), ...tokenize(kindName), ...tokens.slice(found.at + found.length)].join(" ");
+}
+
+/** The named product as an answer tells it. */
+export const productNamed = ({ name, kinds, why }: OtherProduct): OtherProductNamed => ({ name, kinds, why });
+
+/** Whether a service (its doc) is of one of the product's kinds: in its group, or of its category. */
+export function ofKinds(
+  doc: { readonly groups: readonly number[]; readonly category: string },
+  groupIds: readonly { readonly id: string }[],
+  product: OtherProduct,
+): boolean {
+  return product.kinds.some(({ id }) => doc.category === id || doc.groups.some((i) => groupIds[i]?.id === id));
+}
+
+/** What the search lends the reading of other products: its own search of a query, and its readings. */
+interface SearchParts {
+  readonly ours: CatalogueWord;
+  readonly providerOf: (word: string) => string | undefined;
+  /** A provider's services, flagships first. */
+  readonly servicesOf: (named: ReadonlySet<string>) => string[];
+  /** The search of a query as written (no other product read). */
+  readonly searchRead: (q: string) => SearchOutcome;
+}
+
+/** Query tokens looked at for a product's name: a long query names more than a product. */
+const MAX_TOKENS = 32;
+
+export class OtherProductSearch {
+  private readonly data: SearchData;
+  private readonly places: SearchPlaces;
+  private readonly parts: SearchParts;
+  constructor(data: SearchData, places: SearchPlaces, parts: SearchParts) {
+    this.data = data;
+    this.places = places;
+    this.parts = parts;
+  }
+
+  /** The answer to a query naming another product, read as its kinds; undefined when it names none. */
+  search(q: string): SearchOutcome | undefined {
+    const products = this.data.otherProducts ?? [];
+    if (products.length === 0) return undefined;
+    const tokens = tokenize(q).slice(0, MAX_TOKENS);
+    const read = readQuery(q, this.data.words, this.parts.ours);
+    const found = otherProductIn(products, tokens, read.words, (word) => this.parts.providerOf(word) !== undefined);
+    if (!found) return undefined;
+    const { product } = found;
+    const otherProduct = productNamed(product);
+    if (product.provider) {
+      // "heroku" alone lists Heroku's services; "alternative to heroku" asks what else does its own kind's job.
+      if (!read.alternative) return undefined;
+      const own = this.parts
+        .servicesOf(new Set([product.provider]))
+        .filter((slug) => ofKinds(this.places.docBySlug(slug), this.data.groups, product));
+      const slugs = this.places.inPlace(this.places.alternativesTo(own), read.place);
+      return { slugs, closest: false, providers: [], kind: true, subServices: {}, otherProduct };
+    }
+    // Each kind searched by its name in the product's place ("snowflake in europe"), the main kind's first.
+    const outcomes = product.kinds.map((kind) => this.parts.searchRead(queryOfKind(tokens, found, kind.name)));
+    const slugs = [...new Set(outcomes.flatMap((outcome) => outcome.slugs))];
+    const { unmatched: _unmatched, nearestJobs: _nearest, ...first } = outcomes[0]!;
+    return { ...first, slugs, otherProduct };
+  }
+}
