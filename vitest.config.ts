@@ -87,9 +87,17 @@ const SHARED_SERVER_SUITES = ["tests/sidecar", "tests/contract", "tests/mcp", "t
 
 const excluded = [...configDefaults.exclude, ...(process.env.VITEST_FAST ? SLOW_SUITES : [])];
 
+/**
+ * The edit loop's property runs: fewer generated cases of the costliest properties (each through
+ * the vendors' simulators), the same properties; `npm test` runs them in full. A run that sets
+ * the variable itself keeps its own count.
+ */
+const FAST_RUNS = process.env.VITEST_FAST ? { POLICY_RUNS: process.env.POLICY_RUNS ?? "15" } : {};
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    env: FAST_RUNS,
     hookTimeout: 120_000,
     // Suites start real servers (redis-server, nginx, chromium) on free ports, in processes of their own.
     pool: "forks",
