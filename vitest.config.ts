@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
+import { LongestProjectsFirst } from "./tests/helpers/sequencer.ts";
 
 /**
  * Suites that measure the server (RSS peaks, p99 latencies, deadlines of a few seconds): they run
@@ -104,6 +105,8 @@ export default defineConfig({
     // catalogue/data read and validated once for the run; suites assemble it from that copy.
     globalSetup: ["tests/helpers/catalogue-setup.ts"],
     reporters: ["default"],
+    // The isolated suites' long files first, beside the shared workers' short ones (helpers/sequencer.ts).
+    sequence: { sequencer: LongestProjectsFirst },
     projects: [
       {
         extends: true,
