@@ -3,7 +3,8 @@
  * the validated source in a file for realCatalogue() (helpers/catalogue.ts), and as a build leaves
  * it (api/catalogue-source.json) for the heavy computations' threads the suites start
  * (workerCatalogueSource()). Invalid data leaves nothing provided, so each suite loads the data
- * itself and fails with the loader's own problems.
+ * itself and fails with the loader's own problems. Its folder lasts the run: the suites share
+ * the fixture's builds there too.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -42,6 +43,8 @@ export default function setup(project: TestProject): () => void {
   copy.users += 1;
   if (copy.path) project.provide("realCatalogueSource", copy.path);
   if (copy.built) project.provide("builtCatalogueDir", copy.built);
+  // The run's own folder, for what its suites share (helpers/fixture-build.ts).
+  project.provide("testRunDir", copy.dir);
   return () => {
     copy.users -= 1;
     if (copy.users > 0) return;
