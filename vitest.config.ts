@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { configDefaults, defineConfig } from "vitest/config";
+import { LongestProjectsFirst } from "./tests/helpers/sequencer.ts";
 
 /**
  * Suites that measure the server (RSS peaks, p99 latencies, deadlines of a few seconds): they run
@@ -87,15 +88,25 @@ const SHARED_SERVER_SUITES = ["tests/sidecar", "tests/contract", "tests/mcp", "t
 
 const excluded = [...configDefaults.exclude, ...(process.env.VITEST_FAST ? SLOW_SUITES : [])];
 
+/**
+ * The edit loop's property runs: fewer generated cases of the costliest properties (each through
+ * the vendors' simulators), the same properties; `npm test` runs them in full. A run that sets
+ * the variable itself keeps its own count.
+ */
+const FAST_RUNS = process.env.VITEST_FAST ? { POLICY_RUNS: process.env.POLICY_RUNS ?? "15" } : {};
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
+    env: FAST_RUNS,
     hookTimeout: 120_000,
     // Suites start real servers (redis-server, nginx, chromium) on free ports, in processes of their own.
     pool: "forks",
     // catalogue/data read and validated once for the run; suites assemble it from that copy.
     globalSetup: ["tests/helpers/catalogue-setup.ts"],
     reporters: ["default"],
+    // The isolated suites' long files first, beside the shared workers' short ones (helpers/sequencer.ts).
+    sequence: { sequencer: LongestProjectsFirst },
     projects: [
       {
         extends: true,

@@ -8,7 +8,7 @@ import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { categoryTables } from "../../catalogue/render/pages.ts";
 import { apiFiles, mirrored, textFiles } from "../../catalogue/api/static.ts";
 import { MIRROR_DEPTH } from "../../catalogue/contract/openapi.ts";
-import { build as buildDist, listFiles } from "../../scripts/build.ts";
+import { listFiles } from "../../scripts/build.ts";
 import { buildInputsHash, buildIsFresh } from "../../build/inputs.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
@@ -16,13 +16,13 @@ import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { StoreUnavailableError } from "../../sidecar/store/store.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
 import { build, FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
+import { fixtureBuild } from "../helpers/fixture-build.ts";
 
 let dist: string;
 beforeAll(async () => {
-  dist = mkdtempSync(join(tmpdir(), "csc-dist-"));
-  await buildDist({ dataDir: FIXTURE_DIR, outDir: dist, urls: URLS, log: () => undefined });
+  // The run's one build of the fixture for these URLs (helpers/fixture-build.ts): shared, so read only.
+  dist = await fixtureBuild(URLS);
 });
-afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
 /** The request that a dist/api file answers. */
 function apiUrlOf(file: string): string {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterEach, expect } from "vitest";
 import { loadCatalogue, type Catalogue } from "../../catalogue/load/load.ts";
-import { realCatalogue } from "./catalogue.ts";
+import { realCatalogue, workerCatalogueSource } from "./catalogue.ts";
 import { buildApp, type AppOptions } from "../../sidecar/app.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { contractProblems } from "./contract.ts";
@@ -13,7 +13,7 @@ import type { Store } from "../../sidecar/store/store.ts";
 import { URLS } from "./urls.ts";
 
 /** Re-exported: most suites take the URLs and the real catalogue from here with build(). */
-export { realCatalogue, URLS };
+export { realCatalogue, workerCatalogueSource, URLS };
 
 export const FIXTURE_DIR = new URL("../fixtures/catalogue/", import.meta.url).pathname;
 

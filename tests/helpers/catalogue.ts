@@ -8,11 +8,14 @@ import { readFileSync } from "node:fs";
 import { deserialize } from "node:v8";
 import { inject } from "vitest";
 import { assembleCatalogue, loadCatalogue, type Catalogue, type CatalogueSource } from "../../catalogue/load/load.ts";
+import type { CatalogueSource as WorkerSource } from "../../sidecar/heavy/pool.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** The file holding this run's validated catalogue/data (v8-serialized), when it was valid. */
     realCatalogueSource: string;
+    /** A folder holding that source as a build does (api/catalogue-source.json), when it was valid. */
+    builtCatalogueDir: string;
   }
 }
 
@@ -26,4 +29,14 @@ export function realCatalogue(): Catalogue {
   const path = inject("realCatalogueSource") as string | undefined;
   real = path ? assembleCatalogue(deserialize(readFileSync(path)) as CatalogueSource) : loadCatalogue();
   return real;
+}
+
+/**
+ * Where a heavy computations' thread (sidecar/heavy/pool.ts) started by a suite loads the real
+ * catalogue: the run's validated source as a build leaves it, as the sidecar's threads load a
+ * build's; the data folder itself when the run has none.
+ */
+export function workerCatalogueSource(): WorkerSource {
+  const built = inject("builtCatalogueDir") as string | undefined;
+  return built ? { distDir: built } : {};
 }

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { build } from "../helpers/app.ts";
+import { build, workerCatalogueSource } from "../helpers/app.ts";
 
 const SCENARIOS = [
   "server-initialize",
@@ -60,7 +60,7 @@ async function runSuite(url: string): Promise<Record<string, string>> {
 describe.skipIf(!entry)("the official MCP conformance suite", () => {
   for (const [where, options] of [
     ["on the main thread", {}],
-    ["through the worker thread", { catalogueSource: {} }],
+    ["through the worker thread", { catalogueSource: workerCatalogueSource() }],
   ] as const)
     it(`passes every scenario that applies, ${where}`, { timeout: 300_000 }, async () => {
       const app = await build(options);

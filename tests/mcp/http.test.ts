@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BUCKETS } from "../../catalogue/base/limits.ts";
 import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
-import { build, realCatalogue } from "../helpers/app.ts";
+import { build, realCatalogue, workerCatalogueSource } from "../helpers/app.ts";
 import {
   call,
   expectListings,
@@ -147,11 +147,10 @@ describe("the MCP server over Streamable HTTP (POST /mcp)", () => {
     expect(answers.map((answer) => answer.json().id)).toEqual(slugs.map((_, i) => i));
   });
 
-  // Its worker loads the catalogue from YAML: 10 s alone, past 30 s beside the other suites.
   it("answers in the worker thread, as the heavy rows are, the same as the API and counted in the row's bucket", async () => {
     const run = vi.spyOn(HeavyWorker.prototype, "run");
-    // The worker loads the data folder's catalogue, as realCatalogue() does.
-    const app = await build({ catalogueSource: {} });
+    // The worker loads the run's catalogue, as realCatalogue() does, from a build's JSON.
+    const app = await build({ catalogueSource: workerCatalogueSource() });
     const address = await app.listen({ port: 0, host: "127.0.0.1" });
     const client = new Client({ name: "http-worker-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${address}/mcp`)));

@@ -9,7 +9,7 @@ import { loadConfig } from "../../sidecar/config.ts";
 import { MAX_JSON_DEPTH } from "../../catalogue/base/limits.ts";
 import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
 import { nestsDeeperThan } from "../../catalogue/base/nesting.ts";
-import { build, tempStore, URLS } from "../helpers/app.ts";
+import { build, tempStore, URLS, workerCatalogueSource } from "../helpers/app.ts";
 
 const QUIET = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
 const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
@@ -175,7 +175,7 @@ describe("POST /mcp for browsers and strict clients", () => {
 
   it("answers a JSON-RPC batch under protocol 2025-03-26 and refuses one under later revisions", async () => {
     // Through the worker thread, as the sidecar answers /mcp with a built catalogue.
-    const app = await build({ catalogueSource: {} });
+    const app = await build({ catalogueSource: workerCatalogueSource() });
     const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
     const old = await app.inject({
       method: "POST",
@@ -198,7 +198,7 @@ describe("POST /mcp for browsers and strict clients", () => {
   });
 
   it("refuses arguments nested past the bound with 400 before the worker, and the worker's own check", async () => {
-    const app = await build({ catalogueSource: {} });
+    const app = await build({ catalogueSource: workerCatalogueSource() });
     const deepText = `${"[".repeat(6000)}${"]".repeat(6000)}`;
     const deep = JSON.parse(deepText) as unknown;
     // Written by hand: JSON.stringify itself recurses.

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { MAX_BODY_BYTES, MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/base/limits.ts";
-import { build } from "../helpers/app.ts";
+import { build, workerCatalogueSource } from "../helpers/app.ts";
 
 /** Azure-Samples/chat-with-your-data-solution-accelerator's infra/main.json (3.2 MB), gzipped byte for byte. */
 const BIG_ARM = gunzipSync(
@@ -21,7 +21,7 @@ describe("POST /v1/deployments/check body limit", () => {
     expect(BIG_ARM.length).toBeGreaterThan(3_000_000);
     expect(MAX_TEMPLATE_BODY_BYTES).toBeGreaterThan(BIG_ARM.length + 1024);
     // catalogueSource: the app starts the heavy computations' thread, which runs this row.
-    const app = await build({ catalogueSource: {} });
+    const app = await build({ catalogueSource: workerCatalogueSource() });
     const payload = `{"approvedServiceIds":["azure-app-service","azure-openai"],"template":${BIG_ARM}}`;
     const answer = await app.inject({ method: "POST", url: "/v1/deployments/check", headers: JSON_HEADERS, payload });
     expect(answer.statusCode, answer.body.slice(0, 300)).toBe(200);

@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build as buildDist } from "../../scripts/build.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
 import { buildTextApp, loadSiteHandler, siteEntry } from "../../sidecar/text/app.ts";
-import { FIXTURE_DIR, fixtureCatalogue, URLS } from "../helpers/app.ts";
+import { fixtureCatalogue, URLS } from "../helpers/app.ts";
+import { fixtureBuild } from "../helpers/fixture-build.ts";
 
 /** A computed page of each kind (catalogue/api/pages.ts rows served "computed" or "static+computed" with a query). */
 const COMPUTED_PAGES = {
@@ -36,14 +36,9 @@ describe("the text host's computed pages, compressed", () => {
   let text: FastifyInstance;
   let worker: HeavyWorker;
   beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), "csc-text-compression-dist-"));
     data = mkdtempSync(join(tmpdir(), "csc-text-compression-data-"));
-    await buildDist({
-      dataDir: FIXTURE_DIR,
-      outDir: dist,
-      urls: { apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" },
-      log: () => undefined,
-    });
+    // The run's one build of the fixture for these URLs (helpers/fixture-build.ts): shared, so read only.
+    dist = await fixtureBuild(URLS);
     store = await EmbeddedStore.open(data);
     const now = new Date();
     await store.createList({
@@ -71,7 +66,7 @@ describe("the text host's computed pages, compressed", () => {
     await text?.close();
     await worker?.close();
     await store?.close();
-    for (const dir of [dist, data]) if (dir) rmSync(dir, { recursive: true, force: true });
+    if (data) rmSync(data, { recursive: true, force: true });
   });
 
   for (const [kind, url] of Object.entries(COMPUTED_PAGES))

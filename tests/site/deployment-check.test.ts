@@ -11,12 +11,12 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build as buildDist } from "../../scripts/build.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
-import { FIXTURE_DIR, fixtureCatalogue } from "../helpers/app.ts";
+import { fixtureCatalogue } from "../helpers/app.ts";
+import { fixtureBuild } from "../helpers/fixture-build.ts";
 import { launchChromium } from "../helpers/chromium.ts";
 import { requireComponent } from "../helpers/components.ts";
 
@@ -33,14 +33,9 @@ describe.skipIf(!executablePath)("the list builder's deployment check, in a brow
   let browser: Browser;
   let base: string;
   beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), "csc-check-dist-"));
     data = mkdtempSync(join(tmpdir(), "csc-check-data-"));
-    await buildDist({
-      dataDir: FIXTURE_DIR,
-      outDir: dist,
-      urls: { apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" },
-      log: () => undefined,
-    });
+    // The run's one build of the fixture for these URLs (helpers/fixture-build.ts): shared, so read only.
+    dist = await fixtureBuild({ apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" });
     store = await EmbeddedStore.open(data);
     const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
     api = await buildApp({ config, catalogue: fixtureCatalogue(), store, urls: { apiUrl: "", textUrl: "" } });
@@ -63,7 +58,7 @@ describe.skipIf(!executablePath)("the list builder's deployment check, in a brow
     await text?.close();
     await api?.close();
     await store?.close();
-    for (const dir of [dist, data]) if (dir) rmSync(dir, { recursive: true, force: true });
+    if (data) rmSync(data, { recursive: true, force: true });
   });
 
   it("checks a pasted template against the list in this browser and shows the answer", async () => {

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build as buildDist } from "../../scripts/build.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
-import { FIXTURE_DIR, fixtureCatalogue } from "../helpers/app.ts";
+import { fixtureCatalogue } from "../helpers/app.ts";
+import { fixtureBuild } from "../helpers/fixture-build.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 
 const PUBLIC_API = "https://api.catalogue.example";
@@ -25,14 +25,9 @@ describe("the site's list page on the text host", () => {
   let text: FastifyInstance;
   let base: string;
   beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), "csc-list-page-dist-"));
     data = mkdtempSync(join(tmpdir(), "csc-list-page-data-"));
-    await buildDist({
-      dataDir: FIXTURE_DIR,
-      outDir: dist,
-      urls: { apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" },
-      log: () => undefined,
-    });
+    // The run's one build of the fixture for these URLs (helpers/fixture-build.ts): shared, so read only.
+    dist = await fixtureBuild({ apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" });
     store = await EmbeddedStore.open(data);
     const now = new Date();
     await store.createList({
@@ -57,7 +52,7 @@ describe("the site's list page on the text host", () => {
   afterAll(async () => {
     await text?.close();
     await store?.close();
-    for (const dir of [dist, data]) if (dir) rmSync(dir, { recursive: true, force: true });
+    if (data) rmSync(data, { recursive: true, force: true });
   });
 
   it("answers an unknown list with 404 Not Found, not 404 OK", async () => {

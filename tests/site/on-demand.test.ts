@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build as buildDist } from "../../scripts/build.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
 import { buildTextApp, loadSiteHandler, siteEntry } from "../../sidecar/text/app.ts";
-import { FIXTURE_DIR, fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
+import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
+import { fixtureBuild } from "../helpers/fixture-build.ts";
 
 const HTML = { accept: "text/html" };
 /** The markup between two tags, white space between tags dropped (Astro may keep some). */
@@ -29,14 +29,9 @@ describe("the site's pages rendered on demand by the text host", () => {
   let inWorker: FastifyInstance;
   let worker: HeavyWorker;
   beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), "csc-on-demand-dist-"));
     data = mkdtempSync(join(tmpdir(), "csc-on-demand-data-"));
-    await buildDist({
-      dataDir: FIXTURE_DIR,
-      outDir: dist,
-      urls: { apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" },
-      log: () => undefined,
-    });
+    // The run's one build of the fixture for these URLs (helpers/fixture-build.ts): shared, so read only.
+    dist = await fixtureBuild({ apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" });
     store = await EmbeddedStore.open(data);
     const siteHandler = await loadSiteHandler(dist);
     if (!siteHandler) throw new Error("the build has no on-demand handler");
@@ -61,7 +56,7 @@ describe("the site's pages rendered on demand by the text host", () => {
     await inWorker?.close();
     await worker?.close();
     await store?.close();
-    for (const dir of [dist, data]) if (dir) rmSync(dir, { recursive: true, force: true });
+    if (data) rmSync(data, { recursive: true, force: true });
   });
 
   it("renders the compare form's ?ids= and a shared /compare/a,b with the comparison, unknown ids named", async () => {
