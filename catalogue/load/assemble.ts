@@ -36,7 +36,7 @@ import {
 import { copiedServiceFields } from "../schema/service-fields.ts";
 import type { EndpointRegionData, RegionT, ServiceRegionT, VendorRegionData } from "../schema/index.ts";
 import { endpointOf, publicRegions, serviceRegions, vendorRegionsOf } from "./regions.ts";
-import { descriptionBacked } from "../quality/claim-terms.ts";
+import { descriptionBacked } from "./claim-terms.ts";
 
 export interface EquivalenceGroup {
   readonly id: string;

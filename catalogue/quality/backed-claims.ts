@@ -2,7 +2,7 @@
  * Backed claims per provider (issue 100): how much of what the catalogue says its sources state,
  * counted per claim rather than per `backs` tag, and the claims no source states. A claim is
  *
- * - description: each claim term of the description (rule "claim terms", claim-terms.ts);
+ * - description: each claim term of the description (rule "claim terms", ../load/claim-terms.ts);
  * - identity: the service's name, stated in the claims of a source that backs identity;
  * - compliance: each programme of the service's own compliance, named by a source that backs
  *   compliance (its `programmes`, or the service's whole list when it names none);
@@ -13,7 +13,7 @@
  * entry that is now backed, or no longer a claim, fails too, so that it is taken out.
  */
 import type { Catalogue } from "../load/load.ts";
-import { claimTerms, states, unbackedTerms } from "./claim-terms.ts";
+import { claimTerms, states, unbackedTerms } from "../load/claim-terms.ts";
 
 export const CLAIM_FACES = ["description", "identity", "compliance", "lifecycle"] as const;
 export type ClaimFace = (typeof CLAIM_FACES)[number];

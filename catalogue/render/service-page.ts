@@ -7,7 +7,7 @@ import type { Catalogue } from "../load/load.ts";
 import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
 import { categoryPath, providerPath, servicePath } from "../base/urls.ts";
 import { shownVerifiedText } from "../quality/verified.ts";
-import { DESCRIPTION_NOT_BACKED } from "../quality/claim-terms.ts";
+import { DESCRIPTION_NOT_BACKED } from "../load/claim-terms.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "../format/doc.ts";
 import { policyIdentifierRows } from "./identifiers.ts";
 import { complianceRows, lifecycleLabel, lifecycleNote, programmeNames, serviceRow } from "./pages.ts";

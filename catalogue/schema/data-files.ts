@@ -1,7 +1,8 @@
 /** The human-edited data files in catalogue/data (see its README). The loader validates them against these. */
 import { z } from "zod";
 import { CompatibilityClaim, CompatibilityNotSupported, FactSource, ServiceLineage } from "./compatibility.ts";
-import { ComplianceScope, HeadOffice, Region, ServiceLifecycle, ServiceSourceEntry, SubService } from "./resources.ts";
+import { HeadOffice, Region, ServiceLifecycle, SubService } from "./resources.ts";
+import { ComplianceScope, ServiceSourceEntry } from "./sources.ts";
 import { PolicyIdentifiers } from "./identifiers.ts";
 import { serviceEntryFields } from "./service-fields.ts";
 import { CountryCode, HttpsUrl, IsoDate, Slug } from "./vocabulary.ts";

@@ -20,5 +20,6 @@ export * from "./reports.ts";
 export * from "./requests.ts";
 export * from "./resources.ts";
 export * from "./service-fields.ts";
+export * from "./sources.ts";
 export * from "./vocabulary.ts";
 export * from "./versions.ts";

@@ -4,7 +4,7 @@
  * real data (a description read for its claims shows so; one not yet read says so on every face).
  */
 import { describe, expect, it } from "vitest";
-import { claimTerms, descriptionBacked, states, unbackedTerms } from "../../catalogue/quality/claim-terms.ts";
+import { claimTerms, descriptionBacked, states, unbackedTerms } from "../../catalogue/load/claim-terms.ts";
 import { backedClaimProblems, backedClaims, baselineKey } from "../../catalogue/quality/backed-claims.ts";
 import { readBaseline } from "../../catalogue/quality/unbacked-baseline.node.ts";
 import { DEFAULT_DATA_DIR } from "../../catalogue/load/load.ts";
