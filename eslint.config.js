@@ -63,6 +63,7 @@ export const BROWSER_CORE = [
   "catalogue/search/search-data.ts",
   "catalogue/search/search-kinds.ts",
   "catalogue/search/search-match.ts",
+  "catalogue/search/search-other-products.ts",
   "catalogue/search/search-places.ts",
   "catalogue/search/search-spelling.ts",
   "catalogue/search/search-words.ts",
