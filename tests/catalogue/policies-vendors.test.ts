@@ -66,10 +66,15 @@ function attempt<T>(call: () => T): T | PolicyRequestError {
   }
 }
 
+/**
+ * Whether the provider's policy has something to allow: a service's own identifiers, or what a
+ * service without any needs of others (the AWS CDK: CloudFormation's and its bootstrap's actions).
+ */
 const hasIdentifiers = (catalogue: Catalogue, ids: readonly string[], providerId: string) =>
   ids.some((id) => {
     const entry = catalogue.bySlug.get(id)!;
     const identifiers = entry.policyIdentifiers;
+    if (entry.service.providerId === providerId && entry.dependencies.length > 0) return true;
     return (
       entry.service.providerId === providerId &&
       (providerId === "aws"
@@ -201,7 +206,8 @@ describe("AWS SCPs, checked with @cloud-copilot/iam-policy, iam-data and iam-sim
         if (deny instanceof PolicyRequestError) return;
         await checkScps([deny.policy], "deny-list", approved);
       }),
-      { numRuns: RUNS },
+      // The AWS CDK alone: no prefix of its own, CloudFormation's actions from its needs (a CI run's counterexample).
+      { numRuns: RUNS, examples: [[["aws-cdk"]]] },
     );
   });
 

@@ -7,6 +7,9 @@
  * after the rest, so each of its seconds is a second of `npm test`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanup, freePort, requireComponent, startRedis, waitFor, type RedisServer } from "../helpers/components.ts";
 import { START_ARGS } from "../helpers/process.ts";
@@ -19,19 +22,35 @@ describe.skipIf(!redisBinary)("load", () => {
   let redis: RedisServer;
   let server: ChildProcess;
   let api: string;
+  let dataDir: string | undefined;
   beforeAll(async () => {
     redis = await startRedis(redisBinary!);
     const [port, textPort] = [await freePort(), await freePort()];
     api = `http://127.0.0.1:${port}`;
+    // A data folder of its own (the default one may be held by another start) and its errors shown:
+    // a start that exits fails the suite at once, with why, rather than after the wait.
+    dataDir = mkdtempSync(join(tmpdir(), "csc-load-"));
     server = spawn(process.execPath, [...START_ARGS], {
-      env: { ...process.env, PORT: String(port), TEXT_PORT: String(textPort), REDIS_URL: redis.url, LOG_LEVEL: "warn" },
-      stdio: "ignore",
+      env: {
+        ...process.env,
+        PORT: String(port),
+        TEXT_PORT: String(textPort),
+        REDIS_URL: redis.url,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
     });
-    await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 180_000, "npm start");
+    const exited = new Promise<never>((_, reject) =>
+      server.once("exit", (code) => reject(new Error(`npm start exited (${code}) before /v1/health answered`))),
+    );
+    exited.catch(() => undefined);
+    await Promise.race([waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 180_000, "npm start"), exited]);
   }, 200_000);
   afterAll(async () => {
     server?.kill("SIGTERM");
     if (redis) await cleanup(redis);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it(
