@@ -16,7 +16,7 @@ import { loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import type { StaticFile } from "../catalogue/contract/endpoint.ts";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
 import type { BuildManifestT } from "../catalogue/schema/index.ts";
-import { apiFiles, mirrored, textFiles } from "../catalogue/api/static.ts";
+import { apiFiles, mirrored, textFiles } from "../catalogue/outputs/static.ts";
 import { buildUrls, loadConfig } from "../sidecar/config.ts";
 import { Compressor, pruneCache, type FileDigest } from "../build/compress.ts";
 import { buildAndSwap } from "../build/dist.ts";

@@ -36,7 +36,7 @@ export const CATALOGUE: House = {
     ["exit", "quality", "templates"],
     ["render"],
     ["contract"],
-    ["api"],
+    ["outputs"],
   ],
 };
 

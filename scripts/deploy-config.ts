@@ -19,7 +19,7 @@ import {
 } from "../catalogue/base/limits.ts";
 import { escapeHtml } from "../catalogue/format/html.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
-import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/api/pages.ts";
+import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/outputs/pages.ts";
 import { CONNECT_DETAILS, METHOD_DETAILS, ORIGIN_FORM_DETAILS, VERSION_DETAILS } from "../sidecar/client-errors.ts";
 
 export interface NginxOptions {

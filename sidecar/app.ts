@@ -11,12 +11,12 @@ import type { Endpoint } from "../catalogue/contract/endpoint.ts";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
 import { serviceSearch } from "../catalogue/search/search.ts";
-import { staticFileFor } from "../catalogue/api/static.ts";
+import { staticFileFor } from "../catalogue/outputs/static.ts";
 import { answerConnect, answerExpectation, requireHost } from "./client-errors.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
-import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
+import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
 import { UnreadBody } from "./threads/reader.ts";
 import { gateUploads } from "./upload-gate.ts";
 import { refuseDeepJson } from "./json-depth.ts";
@@ -47,7 +47,7 @@ export interface AppOptions {
   readonly table?: readonly Endpoint[];
   /**
    * Where `catalogue` was loaded from: given, the heavy rows run in a worker thread that loads the
-   * same (heavy/pool.ts); absent (a catalogue made in memory), on the main thread, one at a time.
+   * same (worker/pool.ts); absent (a catalogue made in memory), on the main thread, one at a time.
    */
   readonly catalogueSource?: CatalogueSource;
   /** Index the catalogue for search on the first query, not before: `npm run dev` swaps apps on each edit. */

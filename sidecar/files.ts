@@ -6,7 +6,7 @@
  * @fastify/static (never read whole per request), counting against the process's budget of answers
  * in flight (response-budget.ts). Both choose the precompressed .br/.gz from Accept-Encoding, give
  * the strong ETag of the build manifest's sha256 (304 on If-None-Match), Cache-Control and the
- * content types of catalogue/api/static.ts, and answer HEAD. A build served at other URLs than it was
+ * content types of catalogue/outputs/static.ts, and answer HEAD. A build served at other URLs than it was
  * built for (another port, a mirror, a moved deployment) has those URLs rewritten in its text
  * files when they are read, and those compressed again: the build's siblings hold the old URLs.
  * `asBuilt` sends a file byte for byte whatever the URLs (/mirror/: the manifest's hashes name it).
@@ -24,7 +24,7 @@ import { LRUCache } from "lru-cache";
 import type { CachePolicy } from "../catalogue/contract/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/base/limits.ts";
 import { rewriteAtom, rewriteCalendar } from "../catalogue/format/feeds.ts";
-import { CONTENT_TYPES, contentTypeOf } from "../catalogue/api/static.ts";
+import { CONTENT_TYPES, contentTypeOf } from "../catalogue/outputs/static.ts";
 import { STREAM_CHUNK_BYTES, streamBudget } from "./response-budget.ts";
 
 export const READ_CACHE_CONTROL = `public, max-age=${READ_CACHE_SECONDS}`;

@@ -12,7 +12,7 @@ import type { PublicUrls } from "../catalogue/base/urls.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
 import { guardMemory } from "./memory-guard.ts";
-import { HeavyWorker, type CatalogueSource } from "./heavy/pool.ts";
+import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";

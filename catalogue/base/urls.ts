@@ -2,7 +2,7 @@
  * Where the catalogue is published and every path of the text host and the site: a leaf module (it
  * imports nothing), so the domain, the renderers, the build, both hosts, MCP and the site link
  * through `href()` without reaching for the tables. `PAGE_PATHS` is the page table's path column
- * (api/pages.ts takes each row's path from it); tests/catalogue/page-links.test.ts refuses a
+ * (outputs/pages.ts takes each row's path from it); tests/catalogue/page-links.test.ts refuses a
  * literal copy of one anywhere else in source.
  */
 

@@ -168,7 +168,7 @@ export interface Endpoint<
   /** The answer depends only on the catalogue and the validated input: the sidecar keeps it once computed. */
   readonly pure?: boolean;
   /**
-   * Answered in the sidecar's worker thread (sidecar/heavy/), as the heavy rows are, though it is
+   * Answered in the sidecar's worker thread (sidecar/worker/), as the heavy rows are, though it is
    * not one: each request costs the event loop enough that a crowd of them slows every other (/mcp).
    */
   readonly offThread?: boolean;

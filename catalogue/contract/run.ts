@@ -1,6 +1,6 @@
 /**
  * The one way a contract row is run, by the API router (sidecar/routes/api.ts), the MCP tools
- * (mcp/tools.ts) and the worker thread (sidecar/heavy/worker.ts): the row's schemas validate each
+ * (mcp/tools.ts) and the worker thread (sidecar/worker/worker.ts): the row's schemas validate each
  * part of the request, then its handler answers. An invalid part is a 400 titled for the part.
  */
 import type { z } from "zod";

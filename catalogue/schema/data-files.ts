@@ -17,7 +17,7 @@ export const CategoryFile = z.array(
     .strict(),
 );
 
-/** data/search-words.yaml: how people ask, read by the one search (catalogue/search/search-words.ts). */
+/** data/search-words.yaml: how people ask, read by the one search (catalogue/search/words.ts). */
 /** A vendor's own localised page that uses some of a row's words for the kind they mean. */
 const SearchWordsSource = z
   .object({ lang: z.enum(["de", "fr", "it", "es", "nl"]), url: HttpsUrl, words: z.array(z.string().min(1)).min(1) })

@@ -26,8 +26,8 @@
 import type { SearchResult } from "minisearch";
 import { editDistance } from "../base/edit-distance.ts";
 import type { Catalogue } from "../load/load.ts";
-import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./search-data.ts";
-import { SearchKinds, type KindMatch } from "./search-kinds.ts";
+import { GENERIC_WORDS, searchData, type SearchData, type SearchDoc } from "./data.ts";
+import { SearchKinds, type KindMatch } from "./kinds.ts";
 import {
   Abbreviations,
   ENOUGH,
@@ -38,11 +38,11 @@ import {
   subServicesOf,
   unmatchedWords,
   type SearchOutcome,
-} from "./search-match.ts";
-import { indexedDocs, miniSearchIndex, withJoined, type SearchEngine, type SearchIndex } from "./search-engine.ts";
-import { SearchPlaces } from "./search-places.ts";
-import { OtherProductSearch } from "./search-other-products.ts";
-import { Speller } from "./search-spelling.ts";
+} from "./match.ts";
+import { indexedDocs, miniSearchIndex, withJoined, type SearchEngine, type SearchIndex } from "./engine.ts";
+import { SearchPlaces } from "./places.ts";
+import { OtherProductSearch } from "./other-products.ts";
+import { Speller } from "./spelling.ts";
 import {
   dataWords,
   norm,
@@ -55,10 +55,10 @@ import {
   tokenize,
   type Place,
   type ReadQuery,
-} from "./search-words.ts";
+} from "./words.ts";
 
 export { normaliseTerm, stem, tokenize, type SearchOutcome };
-export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./search-data.ts";
+export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./data.ts";
 
 /**
  * Generic words that describe rather than brand: a name made of one of them and a kind's word

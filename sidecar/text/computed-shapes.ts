@@ -5,8 +5,8 @@
  * and the queue that runs them (computed.ts) import no cycle.
  */
 import type { FastifyRequest } from "fastify";
-import type { SitePageData } from "../../catalogue/api/pages.ts";
-import type { TextFormat } from "../../catalogue/api/static.ts";
+import type { SitePageData } from "../../catalogue/outputs/pages.ts";
+import type { TextFormat } from "../../catalogue/outputs/static.ts";
 
 /** The rendering a text-host answer is in: a text format, or HTML. */
 export type Rendering = TextFormat | "html";

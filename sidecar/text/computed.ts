@@ -4,7 +4,7 @@
  * functions of the catalogue and the request's input. Each costs 10–300 ms of CPU, and any query is
  * a new one, so a cache alone bounds nothing: 60 clients asking new matrices held the event loop,
  * and the API host's /v1/health behind it, for seconds. So they run in the heavy computations'
- * thread (heavy/worker.ts), at most PAGE_SLOTS at once and PAGE_WAITING_MAX waiting (then 503 and
+ * thread (worker/worker.ts), at most PAGE_SLOTS at once and PAGE_WAITING_MAX waiting (then 503 and
  * Retry-After), and their answers are kept by job in a bounded LRU, so a repeated query costs a
  * lookup. Without the thread (a catalogue made in memory, in tests), the same jobs run here, one
  * at a time with the event loop turning between them.
@@ -55,7 +55,7 @@ export function runTextJob(catalogue: Catalogue, job: TextJob): Computed {
   return (TEXT_JOBS[job.name] as (catalogue: Catalogue, input: unknown) => Computed)(catalogue, job.input);
 }
 
-/** The thread the jobs run in (heavy/pool.ts HeavyWorker). */
+/** The thread the jobs run in (worker/pool.ts HeavyWorker). */
 export interface PageWorker {
   textPage(job: TextJob): Promise<Computed>;
   sitePage(job: SiteJob): Promise<SiteAnswer>;

@@ -1,9 +1,9 @@
-/** What a text-host route is (a routed row of catalogue/api/pages.ts, routes.ts) and what its handler is given. */
+/** What a text-host route is (a routed row of catalogue/outputs/pages.ts, routes.ts) and what its handler is given. */
 import type { McpOriginPolicy } from "../mcp-origin.ts";
 import type { TemplateReader } from "../threads/reader.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import type { PageRow } from "../../catalogue/api/pages.ts";
+import type { PageRow } from "../../catalogue/outputs/pages.ts";
 import type { BuiltFiles } from "../files.ts";
 import type { Store } from "../store/store.ts";
 import type { TextReplies } from "./render.ts";
@@ -31,9 +31,9 @@ export interface TextContext {
 /** Answers a routed page's request. */
 export type TextHandler = (context: TextContext, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-/** A routed row of the page table (catalogue/api/pages.ts) with its handler. */
+/** A routed row of the page table (catalogue/outputs/pages.ts) with its handler. */
 export interface TextRoute extends PageRow {
   readonly handler: TextHandler;
 }
 
-export type { PageServing as TextServing } from "../../catalogue/api/pages.ts";
+export type { PageServing as TextServing } from "../../catalogue/outputs/pages.ts";

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
 import { jobsDroppedNote, listPath, resolveJobsUsed, resolveList } from "../../catalogue/lists/lists.ts";
-import { listBuilderRequest } from "../../catalogue/api/page-requests.ts";
+import { listBuilderRequest } from "../../catalogue/outputs/page-requests.ts";
 import { unknownIds } from "../../catalogue/search/ids.ts";
 import { splitRequestUrl } from "../files.ts";
 import { issueDetails } from "../../catalogue/base/issues.ts";

@@ -20,7 +20,7 @@ import type { Catalogue } from "../../catalogue/load/load.ts";
 import { unknownIds } from "../../catalogue/search/ids.ts";
 import { listPath } from "../../catalogue/lists/lists.ts";
 import { newList } from "../../catalogue/lists/lists.node.ts";
-import { listBuilderRequest } from "../../catalogue/api/page-requests.ts";
+import { listBuilderRequest } from "../../catalogue/outputs/page-requests.ts";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
 import {
@@ -33,7 +33,7 @@ import {
 import { SlugTakenError, StoreUnavailableError } from "../../catalogue/contract/ports.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../catalogue/render/pages.ts";
-import type { OnDemandPage } from "../../catalogue/api/pages.ts";
+import type { OnDemandPage } from "../../catalogue/outputs/pages.ts";
 import { SavedListCreate } from "../../catalogue/schema/index.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";

@@ -11,7 +11,7 @@ import { httpErrorOf } from "../../catalogue/base/problem.ts";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/base/limits.ts";
 import { heading, paragraph, type Doc } from "../../catalogue/format/doc.ts";
 import { preferredMediaType } from "../../catalogue/base/media-type.ts";
-import { renderDoc } from "../../catalogue/api/static.ts";
+import { renderDoc } from "../../catalogue/outputs/static.ts";
 import { renderHtml } from "../../catalogue/format/html.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";

@@ -1,5 +1,5 @@
 /**
- * The text host's routes: the routed rows of the page table (catalogue/api/pages.ts), each given its
+ * The text host's routes: the routed rows of the page table (catalogue/outputs/pages.ts), each given its
  * handler. The router registers them (registerTextRoutes), a 405's Allow is read from them
  * (allowedMethods), and nginx's text-host locations from the table (scripts/deploy-config.ts): one
  * added row is routed, allowed and proxied.
@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { cacheControl } from "../files.ts";
 import { MAX_BODY_BYTES } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import { PAGES, pathPattern, textPageFor } from "../../catalogue/api/pages.ts";
+import { PAGES, pathPattern, textPageFor } from "../../catalogue/outputs/pages.ts";
 import { safeRelativePath, splitRequestUrl, type BuiltFiles } from "../files.ts";
 import { pageBudget } from "../response-budget.ts";
 import { deploymentCheckPost } from "./deployment-check.ts";

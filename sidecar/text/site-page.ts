@@ -11,7 +11,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { OnDemandPage, SiteLocals, SitePageData } from "../../catalogue/api/pages.ts";
+import type { OnDemandPage, SiteLocals, SitePageData } from "../../catalogue/outputs/pages.ts";
 import { errorDoc, render } from "./render.ts";
 import { clientGone, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";
 

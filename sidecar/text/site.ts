@@ -1,6 +1,6 @@
 /**
  * What the site does without JavaScript, on the text host:
- * - GET /search?q= — the API's ranking (catalogue/api/page-requests.ts searchRequest) in the negotiated
+ * - GET /search?q= — the API's ranking (catalogue/outputs/page-requests.ts searchRequest) in the negotiated
  *   rendering; in HTML, the site's search page rendered with those results (its script runs the
  *   same search and keeps them);
  * - GET /equivalents (?providers=, ?category=) and /equivalents/{id} — the equivalence matrix
@@ -23,7 +23,7 @@ import {
   matrixRequest,
   searchHref,
   searchRequest,
-} from "../../catalogue/api/page-requests.ts";
+} from "../../catalogue/outputs/page-requests.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/format/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc, equivalentsPath } from "../../catalogue/render/equivalents.ts";
@@ -34,7 +34,7 @@ import { hitBucket } from "../plugins/rate-limit.ts";
 import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import type { SitePageRequest, SitePages } from "./site-page.ts";
-import type { OnDemandPage } from "../../catalogue/api/pages.ts";
+import type { OnDemandPage } from "../../catalogue/outputs/pages.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;

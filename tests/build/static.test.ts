@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../catalogue/load/load.ts";
 import { categoryTables } from "../../catalogue/render/pages.ts";
-import { apiFiles, mirrored, textFiles } from "../../catalogue/api/static.ts";
+import { apiFiles, mirrored, textFiles } from "../../catalogue/outputs/static.ts";
 import { MIRROR_DEPTH } from "../../catalogue/contract/openapi.ts";
 import { listFiles } from "../../scripts/build.ts";
 import { buildInputsHash, buildIsFresh } from "../../build/inputs.ts";

@@ -3,7 +3,7 @@ import { CHANGELOG, changelog } from "../../catalogue/contract/changelog.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { API_VERSION } from "../../catalogue/base/version.ts";
 import { Changelog } from "../../catalogue/schema/index.ts";
-import { apiFiles, staticFileFor } from "../../catalogue/api/static.ts";
+import { apiFiles, staticFileFor } from "../../catalogue/outputs/static.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";
 import { fixtureCatalogue, URLS } from "../helpers/app.ts";
 

@@ -14,7 +14,7 @@ import { endpoint, type Endpoint } from "../../catalogue/contract/endpoint.ts";
 import { discoveryDocument, openApiDocument } from "../../catalogue/contract/openapi.ts";
 import { DEFAULT_PAGE_SIZE } from "../../catalogue/base/limits.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
-import { apiFiles, staticFileFor } from "../../catalogue/api/static.ts";
+import { apiFiles, staticFileFor } from "../../catalogue/outputs/static.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";

@@ -50,18 +50,18 @@ describe("folder floors", () => {
     const dir = tree({
       "catalogue/base/errors.ts": [],
       "catalogue/schema/shape.ts": ["catalogue/base/errors.ts"],
-      "catalogue/api/pages.ts": ["catalogue/schema/shape.ts", "catalogue/base/errors.ts"],
+      "catalogue/outputs/pages.ts": ["catalogue/schema/shape.ts", "catalogue/base/errors.ts"],
     });
     expect(floorViolations(HOUSE, await importTree(dir, ["catalogue"]))).toEqual([]);
   });
 
   it("fails an import that runs up", async () => {
     const dir = tree({
-      "catalogue/base/errors.ts": ["catalogue/api/pages.ts"],
-      "catalogue/api/pages.ts": [],
+      "catalogue/base/errors.ts": ["catalogue/outputs/pages.ts"],
+      "catalogue/outputs/pages.ts": [],
     });
     expect(floorViolations(HOUSE, await importTree(dir, ["catalogue"]))).toEqual([
-      "catalogue/base/errors.ts imports catalogue/api/pages.ts: up from catalogue/base (floor 1) to catalogue/api (floor 3)",
+      "catalogue/base/errors.ts imports catalogue/outputs/pages.ts: up from catalogue/base (floor 1) to catalogue/outputs (floor 3)",
     ]);
   });
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { PAGES, type PageRow } from "../../catalogue/api/pages.ts";
+import { PAGES, type PageRow } from "../../catalogue/outputs/pages.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import {
   DIRECTORY_PAGES,

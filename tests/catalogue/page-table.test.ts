@@ -1,12 +1,12 @@
 /**
- * The page table (catalogue/api/pages.ts) is the one list of pages: every file of site/src/pages/ is a
+ * The page table (catalogue/outputs/pages.ts) is the one list of pages: every file of site/src/pages/ is a
  * row's (or an error page's), every file a row names exists, the build's text pages are the rows'
  * and the text host routes exactly the rows a sidecar answers.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ERROR_PAGES, PAGES, textPageFor, textPages, type PageRow } from "../../catalogue/api/pages.ts";
+import { ERROR_PAGES, PAGES, textPageFor, textPages, type PageRow } from "../../catalogue/outputs/pages.ts";
 import { SERVICE_SECTIONS } from "../../catalogue/render/sections.ts";
 import { servicePath } from "../../catalogue/base/urls.ts";
 import { TEXT_ROUTES } from "../../sidecar/text/routes.ts";

@@ -5,7 +5,7 @@
  */
 import { parse } from "@cdktf/hcl2json";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { HeavyWorker } from "../../sidecar/worker/pool.ts";
 import { build, realCatalogue, URLS, workerCatalogueSource } from "../helpers/app.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { openApiDocument } from "../../catalogue/contract/openapi.ts";

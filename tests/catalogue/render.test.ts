@@ -3,7 +3,7 @@ import { renderAnsi, TERMINAL_WIDTH } from "../../catalogue/format/ansi.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { categoryPage, categoryTables, comparePage } from "../../catalogue/render/pages.ts";
 import { servicePage } from "../../catalogue/render/service-page.ts";
-import { textPages } from "../../catalogue/api/pages.ts";
+import { textPages } from "../../catalogue/outputs/pages.ts";
 import { fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
 /* eslint-disable no-control-regex -- these tests look for escape sequences on purpose */

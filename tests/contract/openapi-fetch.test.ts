@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import createClient, { type Middleware } from "openapi-fetch";
 import { describe, expect, it } from "vitest";
-import { apiFiles } from "../../catalogue/api/static.ts";
+import { apiFiles } from "../../catalogue/outputs/static.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { openApiTypes } from "../../scripts/write-openapi.ts";
 import { build, realCatalogue, URLS } from "../helpers/app.ts";

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFiles } from "../../catalogue/api/static.ts";
+import { apiFiles } from "../../catalogue/outputs/static.ts";
 import { buildApp } from "../../sidecar/app.ts";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { deserialize } from "node:v8";
 import { inject } from "vitest";
 import { assembleCatalogue, loadCatalogue, type Catalogue, type CatalogueSource } from "../../catalogue/load/load.ts";
-import type { CatalogueSource as WorkerSource } from "../../sidecar/heavy/pool.ts";
+import type { CatalogueSource as WorkerSource } from "../../sidecar/worker/pool.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -32,7 +32,7 @@ export function realCatalogue(): Catalogue {
 }
 
 /**
- * Where a heavy computations' thread (sidecar/heavy/pool.ts) started by a suite loads the real
+ * Where a heavy computations' thread (sidecar/worker/pool.ts) started by a suite loads the real
  * catalogue: the run's validated source as a build leaves it, as the sidecar's threads load a
  * build's; the data folder itself when the run has none.
  */

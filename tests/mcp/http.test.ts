@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BUCKETS } from "../../catalogue/base/limits.ts";
-import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { HeavyWorker } from "../../sidecar/worker/pool.ts";
 import { build, realCatalogue, workerCatalogueSource } from "../helpers/app.ts";
 import {
   call,

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../../sidecar/config.ts";
 import { MAX_JSON_DEPTH } from "../../catalogue/base/limits.ts";
-import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { HeavyWorker } from "../../sidecar/worker/pool.ts";
 import { nestsDeeperThan } from "../../catalogue/base/nesting.ts";
 import { build, tempStore, URLS, workerCatalogueSource } from "../helpers/app.ts";
 

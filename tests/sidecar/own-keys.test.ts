@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { PAGES } from "../../catalogue/api/pages.ts";
+import { PAGES } from "../../catalogue/outputs/pages.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, realCatalogue, tempStore } from "../helpers/app.ts";
 

@@ -13,12 +13,12 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { HeavyWorker } from "../../sidecar/worker/pool.ts";
 import { buildTextApp, loadSiteHandler, siteEntry } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, URLS } from "../helpers/app.ts";
 import { fixtureBuild } from "../helpers/fixture-build.ts";
 
-/** A computed page of each kind (catalogue/api/pages.ts rows served "computed" or "static+computed" with a query). */
+/** A computed page of each kind (catalogue/outputs/pages.ts rows served "computed" or "static+computed" with a query). */
 const COMPUTED_PAGES = {
   search: "/search?q=object+storage",
   "compare (ids)": "/compare?ids=aws-s3,gcp-cloud-storage",

@@ -5,7 +5,7 @@
  * like them, as a precompressed static variant.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { textFiles } from "../../catalogue/api/static.ts";
+import { textFiles } from "../../catalogue/outputs/static.ts";
 import { TEXT_VARY } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore } from "../helpers/app.ts";

@@ -6,7 +6,7 @@
  * a query to a sidecar (docs/decisions.md#closed-queries).
  */
 import { describe, expect, it } from "vitest";
-import { apiFiles } from "../../catalogue/api/static.ts";
+import { apiFiles } from "../../catalogue/outputs/static.ts";
 import { closesQuery, queryNames } from "../../catalogue/contract/endpoint.ts";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";

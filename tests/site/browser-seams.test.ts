@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { PAGES } from "../../catalogue/api/pages.ts";
+import { PAGES } from "../../catalogue/outputs/pages.ts";
 import { APPROVED_LIST_KEY } from "../../catalogue/render/theme.ts";
 import { executablePath, useSiteBrowser, WIDTHS, stack, browser, open } from "./browser-harness.ts";
 

@@ -11,7 +11,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuiltFiles } from "../../sidecar/files.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { HeavyWorker } from "../../sidecar/heavy/pool.ts";
+import { HeavyWorker } from "../../sidecar/worker/pool.ts";
 import { buildTextApp, loadSiteHandler, siteEntry } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { fixtureBuild } from "../helpers/fixture-build.ts";

@@ -6,8 +6,8 @@
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
-import type { SearchData, SearchDoc, SearchProvider } from "./search-data.ts";
-import type { Place } from "./search-words.ts";
+import type { SearchData, SearchDoc, SearchProvider } from "./data.ts";
+import type { Place } from "./words.ts";
 
 export class SearchPlaces {
   private readonly docIndex = new Map<string, number>();

@@ -4,8 +4,8 @@
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
-import { GENERIC_WORDS, type SearchData } from "./search-data.ts";
-import { norm } from "./search-words.ts";
+import { GENERIC_WORDS, type SearchData } from "./data.ts";
+import { norm } from "./words.ts";
 
 /** The kind of service a query names, if any (`named`), by equivalence group, category or shared tag. */
 export interface KindMatch {

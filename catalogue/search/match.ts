@@ -7,9 +7,9 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import type { Query, SearchResult } from "minisearch";
-import { GENERIC_WORDS, type SearchData } from "./search-data.ts";
-import { fuzzyFor, type SearchIndex } from "./search-engine.ts";
-import { normaliseTerm, tokenize } from "./search-words.ts";
+import { GENERIC_WORDS, type SearchData } from "./data.ts";
+import { fuzzyFor, type SearchIndex } from "./engine.ts";
+import { normaliseTerm, tokenize } from "./words.ts";
 
 /** Services matching every word that make an answer: with fewer, those matching some words follow. */
 export const ENOUGH = 5;

@@ -6,8 +6,8 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import type { SearchResult } from "minisearch";
-import type { SearchData } from "./search-data.ts";
-import { tokenize } from "./search-words.ts";
+import type { SearchData } from "./data.ts";
+import { tokenize } from "./words.ts";
 import { editDistance } from "../base/edit-distance.ts";
 
 export class Speller {

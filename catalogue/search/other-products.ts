@@ -7,10 +7,10 @@
  *
  * This module must stay free of Node APIs: the site bundles it.
  */
-import type { OtherProductNamed, SearchOutcome } from "./search-match.ts";
-import type { OtherProduct, SearchData } from "./search-data.ts";
-import type { SearchPlaces } from "./search-places.ts";
-import { readQuery, tokenize, type CatalogueWord } from "./search-words.ts";
+import type { OtherProductNamed, SearchOutcome } from "./match.ts";
+import type { OtherProduct, SearchData } from "./data.ts";
+import type { SearchPlaces } from "./places.ts";
+import { readQuery, tokenize, type CatalogueWord } from "./words.ts";
 
 /** Where a query names a product: the product and the run of tokens that names it. */
 export interface OtherProductAt {

@@ -8,8 +8,8 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import MiniSearch from "minisearch";
-import { GENERIC_WORDS, type SearchData } from "./search-data.ts";
-import { normaliseTerm, tokenize } from "./search-words.ts";
+import { GENERIC_WORDS, type SearchData } from "./data.ts";
+import { normaliseTerm, tokenize } from "./words.ts";
 
 /** What the index holds of one service. */
 export interface IndexedDoc {

@@ -6,7 +6,7 @@
  */
 import type { Catalogue, ServiceRecord } from "../load/load.ts";
 import type { OtherProductsFileT } from "../schema/data-files.ts";
-import { compileSearchWords, tokenize, type SearchWords } from "./search-words.ts";
+import { compileSearchWords, tokenize, type SearchWords } from "./words.ts";
 
 /** Words that say nothing about which service is meant. */
 export const GENERIC_WORDS = new Set(
