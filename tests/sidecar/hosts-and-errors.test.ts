@@ -285,8 +285,9 @@ describe("request bodies and queries", () => {
       const { answer, sent } = await upload(base, "/v1/exit-plan", 512 * 1024 * 1024, "text/plain");
       expect(answer, base).toMatch(/^HTTP\/1\.1 415 /);
       expect(answer, base).toMatch(/connection: close/i);
-      // What the socket buffers hold beyond the cap is a few MB at most.
-      expect(sent, base).toBeLessThan(LINGER_BYTES + 16 * 1024 * 1024);
+      // Beyond the cap, what the two sockets' kernel buffers and the client's own queue held when
+      // the server closed: 17.2 MB in a CI run, far from the 512 MB offered.
+      expect(sent, base).toBeLessThan(LINGER_BYTES + 32 * 1024 * 1024);
     }
   });
 
