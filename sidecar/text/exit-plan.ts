@@ -50,7 +50,6 @@ export function exitTargetOfRequest(query: Record<string, unknown>): { to: ExitT
 export async function exitPlanPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const { store, replies } = c;
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
-  const rendering = replies.rendering(request);
   if (isDotSegment(id)) return replies.notFound(request, reply, "No page here.");
   let target;
   try {
@@ -61,13 +60,25 @@ export async function exitPlanPage(c: TextContext, request: FastifyRequest, repl
   }
   const found = await replies.savedList(store, id, request, reply);
   if ("answered" in found) return found.answered;
+  return planPage(c, request, reply, found.list, target);
+}
+
+/** A list's plan to `target` as the page asked for, computed in the heavy thread. */
+async function planPage(
+  c: TextContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  list: StoredList | FormList,
+  target: { to: ExitTargetT; defaulted: boolean },
+) {
+  const rendering = c.replies.rendering(request);
   // In HTML the site's layout around the plan: the job computes the Doc, the site renders it.
   const asDoc = rendering === "html" && c.site.available;
   const computed = await c.computed.text(
     {
       name: "exitPlan",
       input: {
-        list: found.list,
+        list,
         to: target.to,
         defaulted: target.defaulted,
         textUrl: c.textUrl ?? "",
@@ -117,24 +128,7 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
     if (!isHttpError(error)) throw error;
     return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
   }
-  const asDoc = rendering === "html" && c.site.available;
-  const list = { ids: known };
-  const computed = await c.computed.text(
-    {
-      name: "exitPlan",
-      input: {
-        list,
-        to: target.to,
-        defaulted: target.defaulted,
-        textUrl: c.textUrl ?? "",
-        rendering,
-        width: widthOf(request),
-        asDoc,
-      },
-    },
-    clientGone(request),
-  );
-  return replyComputedPage(c, request, reply, rendering, computed, asDoc);
+  return planPage(c, request, reply, { ids: known }, target);
 }
 
 /** The planner form's fields as the target query reads them: "on" as true, repeated keys joined by commas. */
