@@ -101,6 +101,7 @@ async function call(
   base: string,
   operation: Operation,
   request: { path?: string; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown },
+  readBody = true,
 ): Promise<Sent> {
   const path = request.path ?? examplePath(operation);
   const query = new URLSearchParams(request.query ?? {}).toString();
@@ -115,12 +116,14 @@ async function call(
     },
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
   });
+  // Left unread, the body is cancelled: a GET compared by status and type alone (18 MB for /catalogue.json).
+  if (!readBody) await response.body?.cancel();
   return {
     what: `${operation.method} ${path}${query ? `?${query}` : ""} ${request.body === undefined ? "" : JSON.stringify(request.body).slice(0, 120)}`,
     status: response.status,
     contentType: response.headers.get("content-type") ?? "",
     violations: response.headers.get("sl-violations"),
-    body: await response.text(),
+    body: readBody ? await response.text() : "",
   };
 }
 
@@ -281,7 +284,7 @@ describe("Prism's validating proxy in front of the server", () => {
     for (const head of heads) {
       const get = OPERATIONS.find((operation) => operation.method === "GET" && operation.path === head.path)!;
       const [got, headed] = [
-        await call(upstream, get, exampleRequest(get)),
+        await call(upstream, get, exampleRequest(get), false),
         await call(upstream, head, exampleRequest(head)),
       ];
       if (headed.status !== got.status || headed.contentType !== got.contentType || headed.body !== "")
