@@ -9,6 +9,7 @@
  *   under dist/ with sha256 and size; dist/build-info.json with the hash of the build's inputs.
  * Each step logs what it wrote and how long it took.
  */
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
@@ -26,23 +27,16 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** The site (Astro) with its Pagefind index, into <outDir>/site; its pages read the same data. */
 async function buildSite(outDir: string, urls: PublicUrls, dataDir: string | undefined): Promise<{ pages: number }> {
-  // No build reports to Astro's telemetry, npm start's rebuild included.
-  process.env.ASTRO_TELEMETRY_DISABLED = "1";
-  const { build: astroBuild } = await import("astro");
-  const previous = { data: process.env.CATALOGUE_DATA_DIR, api: process.env.SITE_API_URL };
-  process.env.CATALOGUE_DATA_DIR = dataDir ?? join(ROOT_DIR, "catalogue", "data");
-  process.env.SITE_API_URL = urls.apiUrl;
-  try {
-    await astroBuild({ root: ROOT_DIR, outDir: join(outDir, "site"), logLevel: "warn", site: urls.textUrl });
-  } finally {
-    for (const [key, value] of [
-      ["CATALOGUE_DATA_DIR", previous.data],
-      ["SITE_API_URL", previous.api],
-    ] as const) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  }
+  const env = {
+    ...process.env,
+    CATALOGUE_DATA_DIR: dataDir ?? join(ROOT_DIR, "catalogue", "data"),
+    SITE_API_URL: urls.apiUrl,
+  };
+  const args = [join(ROOT_DIR, "scripts", "build-site.ts"), join(outDir, "site"), urls.textUrl];
+  const code = await new Promise<number | null>((resolve, reject) =>
+    spawn(process.execPath, args, { stdio: "inherit", env }).once("error", reject).once("exit", resolve),
+  );
+  if (code !== 0) throw new Error(`build: the site's build exited with ${code}`);
   const pages = (await listFiles(join(outDir, "site", "client"))).filter((file) => file.endsWith(".html")).length;
   return { pages };
 }
@@ -132,8 +126,8 @@ function stepRunner(options: BuildOptions, log: (line: string) => void): StepRun
 
 /**
  * The API, text and site steps, each step's files queued on the compressor as soon as written, so
- * they compress while the next steps run. The site builds meanwhile: Astro's bundler works on
- * threads of its own, and the API and text files are written while it does. A failed step fails
+ * they compress while the next steps run. The site builds meanwhile, in a process of its own
+ * (scripts/build-site.ts), and the API and text files are written while it does. A failed step fails
  * the build once the others have stopped.
  */
 async function writeSteps(
