@@ -122,7 +122,7 @@ export async function apiStack(
   // A "__proto__" key (or constructor.prototype) is refused as the unknown key it is, not as "not valid JSON".
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    // A template-reading row's body (4 MiB) is parsed in a thread of its own (threads/reader.ts), not here.
+    // A template-reading row's body (4 MiB) is parsed in the reading thread (threads/reader.ts), not here.
     if ((request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate)
       return done(null, new UnreadBody(body as string));
     try {

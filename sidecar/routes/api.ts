@@ -156,6 +156,7 @@ export default fp(
     const heavy = new Slots(1, HEAVY_WAITING_MAX, computationsBusy);
     const offThread = new Slots(OFF_THREAD_SLOTS, HEAVY_WAITING_MAX, computationsBusy);
     const reader = context.templateReader ?? new TemplateReader();
+    app.addHook("onClose", () => reader.close());
     for (const row of context.table) {
       // A GET's answer is kept when it is pure or has an expiry (a saved list and what derives from it).
       const keep = row.pure === true || row.cache === "until-expiry" || row.method === "GET";
@@ -235,7 +236,7 @@ export default fp(
 );
 
 /**
- * A readsTemplate row's body was left unread (app.ts): its template is read in a thread of its own,
+ * A readsTemplate row's body was left unread (app.ts): its template is read in the reading thread,
  * and its refusal thrown once the rest of the body is valid. Any other body is as parsed.
  */
 async function readBody(body: unknown, reader: TemplateReader): Promise<ReadTemplate> {

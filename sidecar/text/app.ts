@@ -156,6 +156,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
   };
+  app.addHook("onClose", () => context.templateReader.close());
   await app.register(registerTextRoutes(context));
   return app;
 }

@@ -20,7 +20,7 @@ export interface TextContext {
   readonly site: SitePages;
   /** The computed pages, run off the event loop and kept (computed.ts). */
   readonly computed: PagesComputer;
-  /** Reads deployment-check templates, each in a thread of its own (threads/reader.ts). */
+  /** Reads deployment-check templates, one at a time in a thread of their own (threads/reader.ts). */
   readonly templateReader: TemplateReader;
   /** The host names browsers' form posts may be sent to (mcp-origin.ts); absent: any (no public URLs given). */
   readonly hosts?: Pick<McpOriginPolicy, "allowsHost">;

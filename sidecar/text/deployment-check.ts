@@ -123,7 +123,7 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   if (await strictBucket(c, request, reply)) return reply;
   let deployment: Deployment;
   try {
-    // Read in a thread of its own (threads/reader.ts): a costly template fails alone, with a 422.
+    // Read in the reading thread (threads/reader.ts): a costly template fails alone, with a 422.
     const read = await c.templateReader.read({ template });
     if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;

@@ -3,9 +3,9 @@
  * and its depth bounded as the API's parser bounds every body, or the text host's template text,
  * read into a deployment. A template the check cannot read (TemplateError: 400) or past the values
  * budget (TemplateBudgetError: 422) is sent back as the refusal, for the body's other fields to be
- * validated first; then the thread ends.
+ * validated first. The thread then waits for the next request, unless its reader ends it.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import {
   TemplateBudgetError,
@@ -72,11 +72,13 @@ function read(request: ReadRequest): ReadTemplate {
   return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template) };
 }
 
-try {
-  parentPort!.postMessage({ ok: read(workerData as ReadRequest) });
-} catch (error) {
-  // A recursion past the thread's stack (a shape no bound above foresaw) is the template's depth too.
-  const overflow = error instanceof RangeError && /call stack/.test(error.message);
-  const refused = overflow ? new HttpError(400, "Invalid template", "The template nests too deeply to read.") : error;
-  parentPort!.postMessage({ error: errorMessage(refused) });
-}
+parentPort!.on("message", (request: ReadRequest) => {
+  try {
+    parentPort!.postMessage({ ok: read(request) });
+  } catch (error) {
+    // A recursion past the thread's stack (a shape no bound above foresaw) is the template's depth too.
+    const overflow = error instanceof RangeError && /call stack/.test(error.message);
+    const refused = overflow ? new HttpError(400, "Invalid template", "The template nests too deeply to read.") : error;
+    parentPort!.postMessage({ error: errorMessage(refused) });
+  }
+});

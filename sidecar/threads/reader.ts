@@ -1,10 +1,12 @@
 /**
- * Reads deployment-check templates, each in a thread of its own (./read-worker.ts) with its own
- * heap and time budget, so one costly template fails alone: the thread that exhausts its heap or
- * its time ends, its request gets a 422 naming the budget, and no other request shares that
- * thread (the heavy computations' thread, ./pool.ts, only ever sees what was read: a short list of
- * items). Threads start per request (no catalogue loaded: 0.2–0.3 s on a loaded machine),
- * READERS_AT_ONCE at a time, so eight maximum-size templates at once cost one reader's memory.
+ * Reads deployment-check templates in a thread with its own heap and time budget (./read-worker.ts),
+ * one template at a time, so one costly template fails alone: the thread that exhausts its heap or
+ * its time ends, its request gets a 422 naming the budget, and no other request was in that thread
+ * (the heavy computations' thread, ./pool.ts, only ever sees what was read: a short list of items).
+ * A thread that read a small template reads the next (starting one costs 0.2–0.3 s on a loaded
+ * machine, more than reading most templates); one that read a large template is ended, so its heap
+ * goes back, as is one left idle. READERS_AT_ONCE at a time, so eight maximum-size templates at
+ * once cost one reader's memory.
  */
 import { Worker } from "node:worker_threads";
 import { HttpError } from "../../catalogue/base/problem.ts";
@@ -16,6 +18,10 @@ import { TEMPLATE_READ_HEAP_MB, TEMPLATE_READ_SECONDS } from "../../catalogue/ba
 /** Templates read at once; the others wait, READERS_WAITING_MAX at most, then 503. */
 const READERS_AT_ONCE = 1;
 const READERS_WAITING_MAX = 32;
+/** A thread whose request was larger than this is ended after it: what it read may have grown its heap. */
+const REUSE_MAX_CHARS = 256 * 1024;
+/** An idle thread is ended after this long. */
+const IDLE_MS = 10_000;
 
 /** What a reading thread is sent: the API's JSON body (with `template` in it), or a template's text. */
 export type ReadRequest = { readonly body: string } | { readonly template: string };
@@ -50,51 +56,89 @@ export class TemplateReader {
       { retryAfter: 5 },
     ),
   );
+  /** The thread kept from the last small read, with the timer that ends it when left idle. */
+  private idle: { readonly worker: Worker; readonly timer: NodeJS.Timeout; readonly gone: () => void } | undefined;
 
   read(request: ReadRequest): Promise<ReadTemplate> {
-    return this.slots.run(() => readInThread(request));
+    return this.slots.run(() => this.readInThread(request));
+  }
+
+  /** Ends the idle thread (the app's close). */
+  async close(): Promise<void> {
+    const idle = this.takeIdle();
+    if (idle) await idle.terminate();
+  }
+
+  private takeIdle(): Worker | undefined {
+    const idle = this.idle;
+    this.idle = undefined;
+    if (!idle) return undefined;
+    clearTimeout(idle.timer);
+    idle.worker.off("exit", idle.gone).off("error", idle.gone);
+    return idle.worker;
+  }
+
+  private keep(worker: Worker): void {
+    worker.unref();
+    const timer = setTimeout(() => void this.close(), IDLE_MS);
+    timer.unref();
+    // Idle, it reads nothing; should it end or fail all the same, it is not handed out again.
+    // (Only these listeners come off: the Worker's own, which deliver its messages, stay.)
+    const gone = () => void (this.idle?.worker === worker && this.close());
+    worker.on("exit", gone).on("error", gone);
+    this.idle = { worker, timer, gone };
+  }
+
+  private readInThread(request: ReadRequest): Promise<ReadTemplate> {
+    const worker = this.takeIdle() ?? startReader();
+    worker.ref();
+    const size = "body" in request ? request.body.length : request.template.length;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (outcome: () => void, reusable = false) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+        outcome();
+        if (reusable && size <= REUSE_MAX_CHARS) this.keep(worker);
+        else void worker.terminate();
+      };
+      const timer = setTimeout(
+        () =>
+          settle(() =>
+            reject(
+              tooCostly(
+                `Reading the template took more than ${TEMPLATE_READ_SECONDS} s, its budget; check it in parts.`,
+              ),
+            ),
+          ),
+        TEMPLATE_READ_SECONDS * 1000,
+      );
+      const onMessage = (message: FromReader) =>
+        settle(() => ("ok" in message ? resolve(message.ok) : reject(httpError(message.error))), true);
+      const onError = (error: Error & { code?: string }) =>
+        settle(() =>
+          reject(
+            error.code === "ERR_WORKER_OUT_OF_MEMORY"
+              ? tooCostly(
+                  `Reading the template needed more than ${TEMPLATE_READ_HEAP_MB} MB, its budget (a 4 MiB vendor template needs about 40); check it in parts.`,
+                )
+              : httpError(errorMessage(error)),
+          ),
+        );
+      const onExit = () =>
+        settle(() =>
+          reject(new HttpError(503, "Service unavailable", "The template's reading was interrupted; retry.")),
+        );
+      worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+      worker.postMessage(request);
+    });
   }
 }
 
-function readInThread(request: ReadRequest): Promise<ReadTemplate> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./read-worker.ts", import.meta.url), {
-      workerData: request,
-      resourceLimits: { maxOldGenerationSizeMb: TEMPLATE_READ_HEAP_MB, maxYoungGenerationSizeMb: 2, stackSizeMb: 4 },
-    });
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outcome();
-      void worker.terminate();
-    };
-    const timer = setTimeout(
-      () =>
-        settle(() =>
-          reject(
-            tooCostly(`Reading the template took more than ${TEMPLATE_READ_SECONDS} s, its budget; check it in parts.`),
-          ),
-        ),
-      TEMPLATE_READ_SECONDS * 1000,
-    );
-    worker.on("message", (message: FromReader) =>
-      settle(() => ("ok" in message ? resolve(message.ok) : reject(httpError(message.error)))),
-    );
-    worker.on("error", (error: Error & { code?: string }) =>
-      settle(() =>
-        reject(
-          error.code === "ERR_WORKER_OUT_OF_MEMORY"
-            ? tooCostly(
-                `Reading the template needed more than ${TEMPLATE_READ_HEAP_MB} MB, its budget (a 4 MiB vendor template needs about 40); check it in parts.`,
-              )
-            : httpError(errorMessage(error)),
-        ),
-      ),
-    );
-    worker.on("exit", () =>
-      settle(() => reject(new HttpError(503, "Service unavailable", "The template's reading was interrupted; retry."))),
-    );
+function startReader(): Worker {
+  return new Worker(new URL("./read-worker.ts", import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: TEMPLATE_READ_HEAP_MB, maxYoungGenerationSizeMb: 2, stackSizeMb: 4 },
   });
 }
