@@ -20,6 +20,7 @@ export const EXCLUSION_REASONS = [
   "account",
   "retired",
   "not-in-catalogue",
+  "not-placeable",
 ] as const;
 export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 
@@ -71,6 +72,11 @@ export const InventoryExclusion = z
       context.addIssue({ code: "custom", message: `reason ${exclusion.reason} needs of: <slug>` });
     if (exclusion.reason === "retired" && !exclusion.note)
       context.addIssue({ code: "custom", message: "reason retired needs a note with the date it ended" });
+    if (exclusion.reason === "not-placeable" && !exclusion.note)
+      context.addIssue({
+        code: "custom",
+        message: "reason not-placeable needs a note: why the item's regions cannot place the service",
+      });
     if (exclusion.reason === "not-in-catalogue" && !exclusion.note)
       context.addIssue({
         code: "custom",

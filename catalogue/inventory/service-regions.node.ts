@@ -6,15 +6,16 @@
  * each product's regions, claimed only through map.yaml (the page names products, not APIs). A
  * service's regions are the union of its items' that the provider's list has; a service that claims
  * none, or whose items name only "global" or a geography, has no key, so the provider's list
- * applies (level provider). Not an inventory (no source.yaml): its items are not
- * reconciled one by one, as azure/resource-providers and gcp/apis already reconcile the namespaces
- * and APIs.
+ * applies (level provider). Reconciled like an inventory (issue 97): every item is claimed or named
+ * by exclusions.yaml with a reason (inventory.ts's schema and rules; Azure's compared
+ * case-insensitively), and check:data fails on an item that is neither.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { EndpointRegionsT, PolicyIdentifiersT, VendorRegionData } from "../schema/index.ts";
+import { ExclusionsFile, reconcileInventory, type InventoryExclusionT, type InventoryReport } from "./inventory.ts";
 
 /** The providers with vendored per-service availability, and how their services claim items. */
 export const SERVICE_REGION_PROVIDERS = { azure: "resource-type", gcp: "map-only" } as const;
@@ -114,14 +115,19 @@ export function readServiceRegions(
   const map = z
     .record(z.string(), z.union([z.string(), z.array(z.string())]))
     .safeParse(existsSync(mapPath) ? (parseYaml(readFileSync(mapPath, "utf8")) ?? {}) : {});
+  const exclusionsPath = join(folder, "exclusions.yaml");
+  const exclusions = ExclusionsFile.safeParse(
+    existsSync(exclusionsPath) ? (parseYaml(readFileSync(exclusionsPath, "utf8")) ?? []) : [],
+  );
   for (const [name, parsed] of [
     ["origin.yaml", origin],
     ["regions.json", file],
     ["map.yaml", map],
+    ["exclusions.yaml", exclusions],
   ] as const)
     if (!parsed.success)
       problems.push(...parsed.error.issues.map((issue) => `${at}/${name}: ${issue.path.join(".")}: ${issue.message}`));
-  if (!origin.success || !file.success || !map.success) return undefined;
+  if (!origin.success || !file.success || !map.success || !exclusions.success) return undefined;
   if (origin.data.provider !== provider)
     problems.push(`${at}/origin.yaml: provider "${origin.data.provider}" is not the folder's "${provider}"`);
   const slugs = new Set(services.map(({ slug }) => slug));
@@ -141,15 +147,55 @@ export function readServiceRegions(
     }
   }
   const claimed = claimRegions(provider, file.data, map.data, services, listed);
+  const report = reconcileRegionItems(origin.data, file.data, map.data, exclusions.data, services);
+  // map.yaml's own problems are reported above; the exclusions' (stale, contradicting, misfiled) here.
+  problems.push(...report.problems.filter((problem) => !problem.includes("/map.yaml: ")));
   return {
     provider,
     origin: `${origin.data.repository} ${origin.data.path} ${origin.data.commit}, as of ${origin.data.asOf}; licence ${origin.data.licence}`,
     services: claimed.services,
     locations: [...locations].sort(),
     unclaimed: claimed.unclaimed,
+    excluded: report.excluded,
+    unreconciled: report.unreconciled,
     unplaced: claimed.unplaced,
     itemCount: Object.keys(file.data.items).length,
   };
+}
+
+/**
+ * Pure: every item of a provider's availability data claimed (as claimRegions claims it), excluded
+ * by exclusions.yaml or unreconciled, by the inventories' rules (inventory.ts). Azure's items are
+ * ARM types, which Azure compares case-insensitively: exclusions and map entries are compared
+ * lower-cased, as regions.json writes its items.
+ */
+export function reconcileRegionItems(
+  origin: RegionOriginT,
+  file: RegionsFileT,
+  map: Readonly<Record<string, string | readonly string[]>>,
+  exclusions: readonly InventoryExclusionT[],
+  services: readonly ClaimingService[],
+): InventoryReport {
+  const caseless = SERVICE_REGION_PROVIDERS[origin.provider] === "resource-type";
+  const key = (item: string) => (caseless ? item.toLowerCase() : item);
+  const slugs = new Set(services.map(({ slug }) => slug));
+  const report = reconcileInventory(
+    {
+      id: `${origin.provider}/locations`,
+      source: {
+        ...origin,
+        itemKind: caseless ? "resource type" : "product",
+        mapping: caseless ? "azure-type" : "map-only",
+      },
+      items: Object.keys(file.items).map(key),
+      exclusions: exclusions.map((exclusion) => ({ ...exclusion, item: key(exclusion.item) })),
+      map: Object.fromEntries(Object.entries(map).map(([item, owners]) => [key(item), owners])),
+    },
+    services,
+    (slug) => slugs.has(slug),
+  );
+  // The inventories' messages name items.txt; here the items are regions.json's.
+  return { ...report, problems: report.problems.map((problem) => problem.replace("of items.txt", "of regions.json")) };
 }
 
 /**

@@ -50,7 +50,7 @@ function vendorRegionLines(catalogue: Catalogue, data: VendorRegionData): string
     .filter((record) => record.service.lifecycle?.status !== "retired");
   const retired = services.filter((record) => record.service.lifecycle?.status === "retired").length;
   return [
-    `${data.provider} availability data (${data.origin}): ${data.itemCount} items, ${data.itemCount - data.unclaimed} claimed; ${services.length - without.length - retired} services in use placed by it`,
+    `${data.provider} availability data (${data.origin}): ${data.itemCount} items, ${data.itemCount - data.unclaimed} claimed, ${data.excluded} excluded, ${data.unreconciled.length} unreconciled; ${services.length - without.length - retired} services in use placed by it`,
     `  ${data.provider} services in use it does not place (provider level): ${without.length}: ${without.map((record) => record.service.slug).join(", ")}`,
     `  ${data.provider} services whose items name only "global" or a geography (provider level): ${data.unplaced.length}: ${data.unplaced.join(", ") || "none"}`,
     `  ${data.provider} locations the data names that providers/${data.provider}.yaml does not list (not a region, or not a public one): ${data.locations.filter((id) => !listed.has(id)).join(", ") || "none"}`,
@@ -74,10 +74,17 @@ export function locationProblems(catalogue: Catalogue): string[] {
   return [...placeProblems, ...awsRegionProblems(catalogue), ...vendorRegionProblems(catalogue)];
 }
 
-/** Each service the vendored availability data places has at least one region of its provider's list. */
+/**
+ * Each item of the vendored availability data is claimed or excluded (exclusions.yaml, with a
+ * reason), and each service it places has at least one region of its provider's list.
+ */
 function vendorRegionProblems(catalogue: Catalogue): string[] {
-  return (catalogue.source.vendorRegions ?? []).flatMap((data) =>
-    Object.entries(data.services).flatMap(([slug, claimed]) => {
+  return (catalogue.source.vendorRegions ?? []).flatMap((data) => [
+    ...data.unreconciled.map(
+      (item) =>
+        `LOCATIONS: ${data.provider}/locations: "${item}" is neither claimed by a service nor excluded (name it in a service's policyIdentifiers or map.yaml, or in exclusions.yaml with a reason)`,
+    ),
+    ...Object.entries(data.services).flatMap(([slug, claimed]) => {
       const record = catalogue.bySlug.get(slug);
       return record && record.service.lifecycle?.status !== "retired" && record.regions.length === 0
         ? [
@@ -85,7 +92,7 @@ function vendorRegionProblems(catalogue: Catalogue): string[] {
           ]
         : [];
     }),
-  );
+  ]);
 }
 
 function awsRegionProblems(catalogue: Catalogue): string[] {

@@ -59,6 +59,10 @@ export interface VendorRegionData {
   readonly itemCount: number;
   /** Items no service claims. */
   readonly unclaimed: number;
+  /** Items no service claims that exclusions.yaml excludes, with a reason. */
+  readonly excluded: number;
+  /** Items neither claimed nor excluded: check:data fails on each. */
+  readonly unreconciled: readonly string[];
   /** Services whose items name no listed region (only "global" or a geography): provider level. */
   readonly unplaced: readonly string[];
 }

@@ -11,6 +11,7 @@ import {
   claimRegions,
   itemRegions,
   readServiceRegions,
+  reconcileRegionItems,
   uncoveredProblems,
   type RegionsFileT,
 } from "../../catalogue/inventory/service-regions.node.ts";
@@ -129,6 +130,83 @@ describe("claimRegions", () => {
   });
 });
 
+describe("reconcileRegionItems", () => {
+  const origin = (provider: "azure" | "gcp") => ({
+    provider,
+    title: "t",
+    repository: "https://github.com/example/data",
+    path: "p",
+    commit: "a".repeat(40),
+    asOf: "2025-10-04",
+    retrieved: "2026-11-28",
+    licence: "MIT",
+    note: "n",
+  });
+  const file: RegionsFileT = {
+    origin: "test",
+    items: {
+      "microsoft.web/sites": ["westeurope"],
+      "microsoft.web/sites/slots": ["westeurope"],
+      "microsoft.web/operations": ["global"],
+      "microsoft.foo/bars": ["eastus"],
+    },
+  };
+  const services = [
+    { slug: "azure-app-service", providerId: "azure", policyIdentifiers: { resourceTypes: ["Microsoft.Web/sites"] } },
+  ];
+
+  it("counts an Azure item claimed, excluded (case-insensitively, by pattern) or unreconciled", () => {
+    const report = reconcileRegionItems(
+      origin("azure"),
+      file,
+      {},
+      [
+        { item: "Microsoft.Web/sites/*", reason: "feature", of: "azure-app-service", note: "child types" },
+        { item: "microsoft.web/operations", reason: "internal", note: "an endpoint" },
+      ],
+      services,
+    );
+    expect({ mapped: report.mapped, excluded: report.excluded, unreconciled: report.unreconciled }).toEqual({
+      mapped: 1,
+      excluded: 2,
+      unreconciled: ["microsoft.foo/bars"],
+    });
+    expect(report.problems).toEqual([]);
+  });
+
+  it("reports an exclusion naming no item, one contradicting a claim, and an unknown slug", () => {
+    const report = reconcileRegionItems(
+      origin("azure"),
+      file,
+      {},
+      [
+        { item: "microsoft.gone/*", reason: "internal", note: "stale" },
+        { item: "microsoft.web/sites", reason: "internal", note: "claimed" },
+        { item: "microsoft.foo/bars", reason: "feature", of: "azure-nothing" },
+      ],
+      services,
+    );
+    expect(report.problems).toEqual([
+      "azure/locations/exclusions.yaml: microsoft.gone/*: names no item of regions.json (stale)",
+      "azure/locations/exclusions.yaml: microsoft.web/sites: is mapped to azure-app-service; remove the exclusion or the mapping",
+      'azure/locations/exclusions.yaml: microsoft.foo/bars: unknown service slug "azure-nothing"',
+    ]);
+  });
+
+  it("claims Google rows through map.yaml only, and compares its exclusions exactly", () => {
+    const gcp: RegionsFileT = { origin: "t", items: { "Cloud Run": ["europe-west1"], E: ["africa-south1"] } };
+    const report = reconcileRegionItems(
+      origin("gcp"),
+      gcp,
+      { "Cloud Run": "gcp-cloud-run" },
+      [{ item: "e", reason: "not-placeable", note: "a footnote" }],
+      [{ slug: "gcp-cloud-run", providerId: "gcp" }],
+    );
+    expect(report.mapped).toBe(1);
+    expect(report.unreconciled).toEqual(["E"]);
+  });
+});
+
 describe("readServiceRegions", () => {
   const ORIGIN = [
     "provider: gcp",
@@ -173,6 +251,32 @@ describe("readServiceRegions", () => {
       readServiceRegions(folder("", ORIGIN.replace("licence: Apache-2.0\n", "")), "gcp", services, new Set(), bad),
     ).toBeUndefined();
     expect(bad.join("\n")).toMatch(/origin\.yaml: licence/);
+  });
+
+  it("reads exclusions.yaml: its items excluded, what is left unreconciled, a bad entry a problem", () => {
+    const dir = folder("");
+    writeFileSync(
+      join(dir, "gcp", "locations", "regions.json"),
+      JSON.stringify({
+        origin: "t",
+        items: { "Cloud Run": ["europe-west1"], E: ["europe-west1"], N: ["europe-west1"] },
+      }),
+    );
+    writeFileSync(
+      join(dir, "gcp", "locations", "exclusions.yaml"),
+      "- {item: E, reason: not-placeable, note: a footnote}\n",
+    );
+    const problems: string[] = [];
+    const data = readServiceRegions(dir, "gcp", services, new Set(["europe-west1"]), problems)!;
+    expect({ excluded: data.excluded, unreconciled: data.unreconciled, problems }).toEqual({
+      excluded: 1,
+      unreconciled: ["Cloud Run", "N"],
+      problems: [],
+    });
+    writeFileSync(join(dir, "gcp", "locations", "exclusions.yaml"), "- {item: E, reason: feature}\n");
+    const bad: string[] = [];
+    expect(readServiceRegions(dir, "gcp", services, new Set(), bad)).toBeUndefined();
+    expect(bad.join("\n")).toMatch(/exclusions\.yaml: 0: reason feature needs of: <slug>/);
   });
 
   it("is undefined for a data folder without the provider's file", () => {
@@ -235,10 +339,36 @@ describe("the real catalogue against the vendored files", () => {
   it("reports per provider what the data places, and finds no service it places in no listed region", () => {
     const lines = locationLines(catalogue).join("\n");
     expect(lines).toMatch(
-      /azure availability data \(https:\/\/github\.com\/Azure\/PSRule\.Rules\.Azure .*\): \d+ items/,
+      /azure availability data \(https:\/\/github\.com\/Azure\/PSRule\.Rules\.Azure .*\): \d+ items, \d+ claimed, \d+ excluded, 0 unreconciled/,
     );
+    expect(lines).toMatch(/gcp availability data \(.*\): \d+ items, \d+ claimed, \d+ excluded, 0 unreconciled/);
     expect(lines).toMatch(/gcp locations the data names that providers\/gcp\.yaml does not list .*: none/);
     expect(locationProblems(catalogue).filter((line) => line.includes("availability data"))).toEqual([]);
+  });
+
+  it("claims or excludes every item of both datasets, and fails check:data on one that is neither", () => {
+    const data = catalogue.source.vendorRegions ?? [];
+    expect(data.map(({ provider }) => provider).sort()).toEqual(["azure", "gcp"]);
+    for (const provider of data) {
+      expect({ provider: provider.provider, unreconciled: provider.unreconciled }).toEqual({
+        provider: provider.provider,
+        unreconciled: [],
+      });
+      expect(provider.itemCount - provider.unclaimed + provider.excluded).toBe(provider.itemCount);
+    }
+    const withGap = {
+      ...catalogue,
+      source: {
+        ...catalogue.source,
+        vendorRegions: data.map((entry) =>
+          entry.provider === "gcp" ? { ...entry, unreconciled: ["Some Product"] } : entry,
+        ),
+      },
+    };
+    expect(locationProblems(withGap)).toContain(
+      'LOCATIONS: gcp/locations: "Some Product" is neither claimed by a service nor excluded (name it in a service\'s policyIdentifiers or map.yaml, or in exclusions.yaml with a reason)',
+    );
+    expect(locationProblems(catalogue).filter((line) => line.includes("/locations:"))).toEqual([]);
   });
 
   it("says on the service page where each list comes from", () => {
