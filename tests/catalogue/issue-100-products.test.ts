@@ -47,6 +47,7 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
   "sakura-workflows": ["sakura workflows", "ワークフロー"],
   "sakura-api-gateway": ["sakura api gateway", "APIゲートウェイ"],
   "sakura-eventbus": ["sakura eventbus", "イベントバス"],
+  "sakura-nosql": ["sakura cassandra", "base de données cassandra sakura"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -72,6 +73,7 @@ const GROUPS: Record<string, readonly string[]> = {
   "sakura-monitoring-suite": ["monitoring-metrics", "logging"],
   "sakura-workflows": ["workflow-orchestration"],
   "sakura-api-gateway": ["api-management"],
+  "sakura-nosql": ["wide-column-database"],
 };
 
 describe("issue 100: the products added", () => {
@@ -97,6 +99,7 @@ describe("issue 100: the products added", () => {
       "cloudflare-r2-data-catalog",
       "cloudflare-email-sending",
       "naver-ncloud-storage",
+      "sakura-nosql",
     ]) {
       const service = catalogue.bySlug.get(slug)!.service;
       expect(service.lifecycle?.status, slug).toBe("preview");
@@ -134,11 +137,12 @@ describe("issue 100: the products added", () => {
     expect(claims("huawei-aom")).toContain("prometheus");
   });
 
-  it("reads Ncloud Storage as S3-compatible and Monitoring Suite as Prometheus-compatible, as their pages say", () => {
+  it("reads Ncloud Storage as S3-, Monitoring Suite as Prometheus- and NoSQL as Cassandra-compatible, as their pages say", () => {
     const catalogue = realCatalogue();
     const claims = (slug: string) => catalogue.bySlug.get(slug)!.compatibility.map((claim) => claim.id);
     expect(claims("naver-ncloud-storage")).toContain("s3-api");
     expect(claims("sakura-monitoring-suite")).toContain("prometheus");
+    expect(claims("sakura-nosql")).toContain("cassandra-cql");
   });
 
   it("moves R2's data catalog Terraform type to the catalog's own entry", () => {
