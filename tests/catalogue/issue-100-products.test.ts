@@ -48,6 +48,7 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
   "sakura-api-gateway": ["sakura api gateway", "APIゲートウェイ"],
   "sakura-eventbus": ["sakura eventbus", "イベントバス"],
   "sakura-nosql": ["sakura cassandra", "base de données cassandra sakura"],
+  "sakura-security-control": ["sakura security posture", "セキュリティコントロール"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -74,6 +75,7 @@ const GROUPS: Record<string, readonly string[]> = {
   "sakura-workflows": ["workflow-orchestration"],
   "sakura-api-gateway": ["api-management"],
   "sakura-nosql": ["wide-column-database"],
+  "sakura-security-control": ["security-posture"],
 };
 
 describe("issue 100: the products added", () => {
@@ -126,6 +128,7 @@ describe("issue 100: the products added", () => {
       "sakura-workflows",
       "sakura-api-gateway",
       "sakura-eventbus",
+      "sakura-security-control",
     ])
       expect(catalogue.bySlug.get(slug)!.service.lifecycle, slug).toBeUndefined();
   });
