@@ -38,6 +38,17 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
   "tencent-adp": ["agent development platform", "KI Agenten Plattform tencent"],
   "alibaba-lingma": ["alibaba ai coding assistant", "assistant de code ia alibaba"],
   "cloudflare-email-sending": ["send email from workers", "e-mails versenden cloudflare"],
+  // The sweep of NAVER Cloud, NHN Cloud, SAKURA and S3NS: SAKURA's entries carry the vendor's
+  // Japanese names as aliases, so Japanese finds them.
+  "naver-ncloud-storage": ["ncloud storage", "stockage objet naver"],
+  "naver-maps": ["naver maps", "mapas naver"],
+  "naver-api-hub": ["naver search api", "api de recherche naver"],
+  "sakura-monitoring-suite": ["sakura monitoring", "モニタリングスイート"],
+  "sakura-workflows": ["sakura workflows", "ワークフロー"],
+  "sakura-api-gateway": ["sakura api gateway", "APIゲートウェイ"],
+  "sakura-eventbus": ["sakura eventbus", "イベントバス"],
+  "sakura-nosql": ["sakura cassandra", "base de données cassandra sakura"],
+  "sakura-security-control": ["sakura security posture", "セキュリティコントロール"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -58,6 +69,13 @@ const GROUPS: Record<string, readonly string[]> = {
   "tencent-adp": ["ai-agent-platform"],
   "alibaba-lingma": ["ai-coding-assistant"],
   "cloudflare-email-sending": ["email-sending"],
+  "naver-ncloud-storage": ["object-storage"],
+  "naver-maps": ["maps-location"],
+  "sakura-monitoring-suite": ["monitoring-metrics", "logging"],
+  "sakura-workflows": ["workflow-orchestration"],
+  "sakura-api-gateway": ["api-management"],
+  "sakura-nosql": ["wide-column-database"],
+  "sakura-security-control": ["security-posture"],
 };
 
 describe("issue 100: the products added", () => {
@@ -82,6 +100,8 @@ describe("issue 100: the products added", () => {
       "cloudflare-r2-sql",
       "cloudflare-r2-data-catalog",
       "cloudflare-email-sending",
+      "naver-ncloud-storage",
+      "sakura-nosql",
     ]) {
       const service = catalogue.bySlug.get(slug)!.service;
       expect(service.lifecycle?.status, slug).toBe("preview");
@@ -102,6 +122,13 @@ describe("issue 100: the products added", () => {
       "tencent-codebuddy",
       "tencent-adp",
       "alibaba-lingma",
+      "naver-maps",
+      "naver-api-hub",
+      "sakura-monitoring-suite",
+      "sakura-workflows",
+      "sakura-api-gateway",
+      "sakura-eventbus",
+      "sakura-security-control",
     ])
       expect(catalogue.bySlug.get(slug)!.service.lifecycle, slug).toBeUndefined();
   });
@@ -111,6 +138,14 @@ describe("issue 100: the products added", () => {
     const claims = (slug: string) => catalogue.bySlug.get(slug)!.compatibility.map((claim) => claim.id);
     expect(claims("otc-application-operations-management")).toContain("prometheus");
     expect(claims("huawei-aom")).toContain("prometheus");
+  });
+
+  it("reads Ncloud Storage as S3-, Monitoring Suite as Prometheus- and NoSQL as Cassandra-compatible, as their pages say", () => {
+    const catalogue = realCatalogue();
+    const claims = (slug: string) => catalogue.bySlug.get(slug)!.compatibility.map((claim) => claim.id);
+    expect(claims("naver-ncloud-storage")).toContain("s3-api");
+    expect(claims("sakura-monitoring-suite")).toContain("prometheus");
+    expect(claims("sakura-nosql")).toContain("cassandra-cql");
   });
 
   it("moves R2's data catalog Terraform type to the catalog's own entry", () => {
