@@ -20,8 +20,6 @@ export const LIFECYCLE_WITHOUT_VENDOR_SOURCE: Readonly<Record<string, string>> =
     "docs.aws.amazon.com/deeplens/latest/dg/deeplens-end-of-life.html not in the corpora; awsdocs/aws-deeplens-user-guide was archived before the notice; only third-party pages cite it",
   "aws-deepcomposer":
     "AWS's blog post 'Support for AWS DeepComposer ending soon' not in the corpora; the DeepComposer guide pages read carry no banner; only third-party lists cite it",
-  "azure-microsoft-genomics":
-    "no Azure update or Learn notice of the retirement found; the Microsoft Genomics FAQ pages read carry none",
   "digitalocean-managed-caching":
     "no DigitalOcean release note or docs notice of the end of Managed Caching found in the corpora",
   "heroku-enterprise":
