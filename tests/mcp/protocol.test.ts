@@ -3,6 +3,7 @@
  * checked (DNS rebinding) with the MCP_ALLOWED_ORIGINS allow-list, Accept: *\/*, the JSON-RPC
  * error codes, the capabilities and protocol revision offered, and the ids a model guesses.
  */
+import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../../sidecar/config.ts";
@@ -19,6 +20,9 @@ const initialize = {
   method: "initialize",
   params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "t", version: "1" } },
 };
+/** An MCP initialize POSTed to `app` with these headers beside the MCP ones, at `url`. */
+const initializeOn = (app: FastifyInstance, headers: Record<string, string>, url = "/mcp") =>
+  app.inject({ method: "POST", url, headers: { ...HEADERS, ...headers }, payload: initialize });
 const callTool = (name: string, args: unknown, id = 2) => ({
   jsonrpc: "2.0",
   id,
@@ -41,12 +45,7 @@ describe("POST /mcp for browsers and strict clients", () => {
     expect(preflight.statusCode).toBe(204);
     const allowed = String(preflight.headers["access-control-allow-headers"]).toLowerCase();
     for (const header of ["mcp-protocol-version", "mcp-session-id", "last-event-id"]) expect(allowed).toContain(header);
-    const answer = await app.inject({
-      method: "POST",
-      url: "/mcp",
-      headers: { ...HEADERS, origin: "https://assistant.example" },
-      payload: initialize,
-    });
+    const answer = await initializeOn(app, { origin: "https://assistant.example" });
     expect(answer.statusCode).toBe(200);
     expect(String(answer.headers["access-control-expose-headers"]).toLowerCase()).toContain("mcp-protocol-version");
   });
@@ -60,31 +59,16 @@ describe("POST /mcp for browsers and strict clients", () => {
 
   it("refuses a foreign Origin or Host with 403 in the Error shape, and allows loopback and listed ones", async () => {
     const app = await build();
-    const evil = await app.inject({
-      method: "POST",
-      url: "/mcp",
-      headers: { ...HEADERS, host: "evil.example.com", origin: "http://evil.example.com" },
-      payload: initialize,
-    });
+    const evil = await initializeOn(app, { host: "evil.example.com", origin: "http://evil.example.com" });
     expect(evil.statusCode).toBe(403);
     expect(evil.json()).toMatchObject({
       error: "Forbidden",
       status: 403,
       details: expect.stringContaining("MCP_ALLOWED_ORIGINS"),
     });
-    const foreignOrigin = await app.inject({
-      method: "POST",
-      url: "/mcp",
-      headers: { ...HEADERS, host: "127.0.0.1:8080", origin: "https://elsewhere.example" },
-      payload: initialize,
-    });
+    const foreignOrigin = await initializeOn(app, { host: "127.0.0.1:8080", origin: "https://elsewhere.example" });
     expect(foreignOrigin.statusCode).toBe(403);
-    const rebound = await app.inject({
-      method: "POST",
-      url: "/mcp",
-      headers: { ...HEADERS, host: "evil.example.com" },
-      payload: initialize,
-    });
+    const rebound = await initializeOn(app, { host: "evil.example.com" });
     expect(rebound.statusCode).toBe(403);
     for (const [host, origin] of [
       ["127.0.0.1:8080", "http://127.0.0.1:8080"],
@@ -92,53 +76,28 @@ describe("POST /mcp for browsers and strict clients", () => {
       ["[::1]:8080", undefined],
       ["api.test", "http://text.test"],
     ] as const) {
-      const ok = await app.inject({
-        method: "POST",
-        url: "/mcp",
-        headers: { ...HEADERS, host, ...(origin ? { origin } : {}) },
-        payload: initialize,
-      });
+      const ok = await initializeOn(app, { host, ...(origin ? { origin } : {}) });
       expect(ok.statusCode, `${host} ${origin}`).toBe(200);
     }
     // Other routes keep their open CORS: only /mcp is checked.
     const other = await app.inject({ url: "/v1/providers", headers: { origin: "https://elsewhere.example" } });
     expect(other.statusCode).toBe(200);
     const open = await build({ config: { ...QUIET, MCP_ALLOWED_ORIGINS: ["*"] } });
-    const anyOrigin = await open.inject({
-      method: "POST",
-      url: "/mcp",
-      headers: { ...HEADERS, host: "mcp.example.org", origin: "https://elsewhere.example" },
-      payload: initialize,
-    });
+    const anyOrigin = await initializeOn(open, { host: "mcp.example.org", origin: "https://elsewhere.example" });
     expect(anyOrigin.statusCode).toBe(200);
   });
 
   it("guards every spelling of the /mcp path the router decodes", async () => {
     const app = await build();
     for (const url of ["/%6dcp", "/%6Dcp", "/mc%70", "/%6d%63%70", "/mcp/", "/%6dcp/", "/mcp?x=1", "/%6dcp?x=1"]) {
-      const evil = await app.inject({
-        method: "POST",
-        url,
-        headers: { ...HEADERS, host: "127.0.0.1:8080", origin: "http://evil.example" },
-        payload: initialize,
-      });
+      const evil = await initializeOn(app, { host: "127.0.0.1:8080", origin: "http://evil.example" }, url);
       expect(evil.statusCode, url).toBe(403);
       expect(evil.json().error, url).toBe("Forbidden");
-      const own = await app.inject({
-        method: "POST",
-        url,
-        headers: { ...HEADERS, host: "127.0.0.1:8080" },
-        payload: initialize,
-      });
+      const own = await initializeOn(app, { host: "127.0.0.1:8080" }, url);
       expect(own.statusCode, url).toBe(200);
     }
     // Mixed case is another path: no route, so no session either.
-    const upper = await app.inject({
-      method: "POST",
-      url: "/MCP",
-      headers: { ...HEADERS, host: "127.0.0.1:8080", origin: "http://evil.example" },
-      payload: initialize,
-    });
+    const upper = await initializeOn(app, { host: "127.0.0.1:8080", origin: "http://evil.example" }, "/MCP");
     expect(upper.statusCode).toBe(404);
   });
 

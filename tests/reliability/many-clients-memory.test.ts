@@ -8,13 +8,12 @@
 import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { MEMORY_BOUND_MB, rssBackUnder, rssMb, startAsUserPerSuite } from "../helpers/process.ts";
+import { catalogueDumpBytes, peakRssMb } from "./memory-load.ts";
 
 const CONNECTIONS = 200;
 const PIPELINED = 50;
 const DURING_LIMIT_MB = MEMORY_BOUND_MB;
 const AFTER_LIMIT_MB = 250;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(process.platform !== "linux")("many connections pipelining the largest file", () => {
   const server = startAsUserPerSuite("many-clients");
@@ -22,8 +21,7 @@ describe.skipIf(process.platform !== "linux")("many connections pipelining the l
   it(`keeps the server under ${DURING_LIMIT_MB} MB while ${CONNECTIONS} connections each pipeline ${PIPELINED} GET /catalogue.json and read nothing, and under ${AFTER_LIMIT_MB} MB a minute after they close`, async () => {
     const { child, port } = server();
     const base = `http://127.0.0.1:${port}`;
-    const head = await fetch(`${base}/catalogue.json`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
-    const size = Number(head.headers.get("content-length"));
+    const size = await catalogueDumpBytes(base);
     expect(size).toBeGreaterThan(5_000_000);
     const pid = child.pid!;
     const ready = rssMb(pid);
@@ -38,11 +36,7 @@ describe.skipIf(process.platform !== "linux")("many connections pipelining the l
       );
       sockets.push(socket);
     }
-    let peak = ready;
-    for (let i = 0; i < 60; i++) {
-      await sleep(250);
-      peak = Math.max(peak, rssMb(pid));
-    }
+    const peak = await peakRssMb(pid, ready, 60);
     // The server still answers others meanwhile.
     expect((await fetch(`${base}/v1/health`)).ok).toBe(true);
     for (const socket of sockets) socket.destroy();

@@ -7,11 +7,10 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { rssMb, startAsUserPerSuite } from "../helpers/process.ts";
+import { catalogueDumpBytes, peakRssMb } from "./memory-load.ts";
 
 const REQUESTS = 4000;
 const LIMIT_MB = 300;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(process.platform !== "linux")("pipelined requests for the largest file", () => {
   const server = startAsUserPerSuite("pipelining");
@@ -19,8 +18,7 @@ describe.skipIf(process.platform !== "linux")("pipelined requests for the larges
   it(`keeps the server under ${LIMIT_MB} MB while one connection pipelines ${REQUESTS} GET /catalogue.json and reads nothing`, async () => {
     const { child, port } = server();
     const base = `http://127.0.0.1:${port}`;
-    const head = await fetch(`${base}/catalogue.json`, { method: "HEAD", headers: { "accept-encoding": "identity" } });
-    const size = Number(head.headers.get("content-length"));
+    const size = await catalogueDumpBytes(base);
     // The issue's file: the catalogue's full export, the largest the build writes.
     expect(size).toBeGreaterThan(5_000_000);
     const pid = child.pid!;
@@ -31,11 +29,7 @@ describe.skipIf(process.platform !== "linux")("pipelined requests for the larges
     // Read nothing: the answers pile up on the server's side.
     socket.pause();
     socket.write("GET /catalogue.json HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(REQUESTS));
-    let peak = ready;
-    for (let i = 0; i < 40; i++) {
-      await sleep(250);
-      peak = Math.max(peak, rssMb(pid));
-    }
+    const peak = await peakRssMb(pid, ready, 40);
     socket.destroy();
     console.log(
       `pipelining: RSS ${ready.toFixed(0)} MB when ready, peak ${peak.toFixed(0)} MB over 10 s of ${REQUESTS} pipelined GET /catalogue.json (${(size / 1e6).toFixed(1)} MB each), nothing read`,

@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, requireComponent, waitFor } from "../helpers/components.ts";
-import { startNginx, type Nginx } from "../helpers/nginx.ts";
-import { spawnServer, type ServerProcess } from "../helpers/process.ts";
+import { startTwoSidecarsBehindNginx, stopSidecarsBehindNginx, type Nginx } from "../helpers/nginx.ts";
+import type { ServerProcess } from "../helpers/process.ts";
 import { startSentinelGroup, type SentinelGroup } from "../helpers/sentinel.ts";
 
 const nginxBinary = requireComponent("nginx", ["/usr/sbin/nginx", "/usr/bin/nginx"]);
@@ -87,11 +87,11 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
         PUBLIC_API_URL: api,
         PUBLIC_TEXT_URL: `http://127.0.0.1:${textPort}`,
       };
-      for (let i = 0; i < 2; i++) sidecars.push(await spawnServer(env));
       // Lists and every POST go to the sidecars, so nginx needs no build here: an empty dist/.
       dist = mkdtempSync(join(tmpdir(), "csc-sentinel-dist-"));
-      nginx = await startNginx({
+      nginx = await startTwoSidecarsBehindNginx({
         binary: nginxBinary!,
+        env,
         dist,
         apiPort,
         textPort,
@@ -101,8 +101,7 @@ describe.skipIf(!nginxBinary || !redisBinary || !sentinelBinary)(
     }, 120_000);
 
     afterAll(async () => {
-      nginx?.stop();
-      for (const sidecar of sidecars) await sidecar.kill();
+      await stopSidecarsBehindNginx(nginx, sidecars);
       await group?.stop();
       if (dist) rmSync(dist, { recursive: true, force: true });
     });

@@ -12,20 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startAsUserPerSuite } from "../helpers/process.ts";
+import { LOAD_PROVIDERS, LOAD_SERVICES } from "./memory-load.ts";
 
 const ADDRESSES = 60;
 const SECONDS = 20;
 const P99_LIMIT_MS = 100;
-
-const PROVIDERS = ["aws", "azure", "gcp", "ovhcloud", "scaleway", "ionos", "stackit", "hetzner", "oci", "ibm"];
-const SERVICES = [
-  "aws-s3",
-  "gcp-cloud-storage",
-  "azure-blob-storage",
-  "ovhcloud-object-storage",
-  "aws-ec2",
-  "aws-lambda",
-];
 
 /** 2,000 distinct computed pages, so that few are answered from the kept ones. */
 function pages(): { path: string; accept: string }[] {
@@ -34,8 +25,8 @@ function pages(): { path: string; accept: string }[] {
       [...new Set(Array.from({ length: count }, (_, i) => list[(n * 7 + i * 3) % list.length]!))].join(",");
     const width = 60 + (n % 140);
     const path = [
-      `/equivalents/?providers=${pick(PROVIDERS, 2 + (n % 5))}&width=${width}`,
-      `/compare?ids=${pick(SERVICES, 2 + (n % 4))}&width=${width}`,
+      `/equivalents/?providers=${pick(LOAD_PROVIDERS, 2 + (n % 5))}&width=${width}`,
+      `/compare?ids=${pick(LOAD_SERVICES, 2 + (n % 4))}&width=${width}`,
       `/search?q=storage+${n}`,
       `/lifecycle?within=${1 + (n % 365)}&width=${width}`,
     ][n % 4]!;

@@ -14,6 +14,7 @@
 import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { MEMORY_BOUND_MB, MEMORY_TARGET_MB, rssBackUnder, rssMb, startAsUserPerSuite } from "../helpers/process.ts";
+import { LOAD_PROVIDERS, LOAD_SERVICES, peakRssMb } from "./memory-load.ts";
 
 const CONNECTIONS = 200;
 const PIPELINED = 16;
@@ -26,33 +27,22 @@ const DURING_LIMIT_MB = MEMORY_BOUND_MB;
 const COMPUTED_DURING_LIMIT_MB = MEMORY_BOUND_MB;
 const AFTER_LIMIT_MB = 250;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The largest answers under /v1/ (the dump is not under /v1/: /v1/%2e%2e/ is refused). */
 const API_READS = ["/v1/equivalents", "/v1/services?limit=200", "/v1/lifecycle", "/v1/changes", "/v1/providers"];
 
-const PROVIDERS = ["aws", "azure", "gcp", "ovhcloud", "scaleway", "ionos", "stackit", "hetzner", "oci", "ibm"];
-const SERVICES = [
-  "aws-s3",
-  "gcp-cloud-storage",
-  "azure-blob-storage",
-  "ovhcloud-object-storage",
-  "aws-ec2",
-  "aws-lambda",
-];
 const WORDS = ["object storage", "kubernetes", "database", "queue", "dns", "cdn", "backup", "vpn", "key", "log"];
 
 /** The `n`th of a mix of /v1/ reads each computed on first asking, as varied as many users make them. */
 function queryRead(n: number, withDump: boolean): string {
   const reads = [
     `/v1/services?limit=200&page=${1 + (n % 9)}`,
-    `/v1/services?provider=${PROVIDERS[n % PROVIDERS.length]}&limit=200`,
+    `/v1/services?provider=${LOAD_PROVIDERS[n % LOAD_PROVIDERS.length]}&limit=200`,
     `/v1/services?q=${encodeURIComponent(WORDS[n % WORDS.length]!)}&page=${1 + (n % 3)}`,
-    `/v1/compare?ids=${SERVICES[n % SERVICES.length]},${SERVICES[(n + 1) % SERVICES.length]}`,
+    `/v1/compare?ids=${LOAD_SERVICES[n % LOAD_SERVICES.length]},${LOAD_SERVICES[(n + 1) % LOAD_SERVICES.length]}`,
     // A query GET /v1/equivalents does not take is a 400 since 1.11.0: exposure varies by its ids.
-    `/v1/exposure?ids=${SERVICES[n % SERVICES.length]},${SERVICES[(n + 2) % SERVICES.length]}`,
+    `/v1/exposure?ids=${LOAD_SERVICES[n % LOAD_SERVICES.length]},${LOAD_SERVICES[(n + 2) % LOAD_SERVICES.length]}`,
     `/v1/lifecycle?within=${1 + (n % 365)}`,
-    `/v1/services/${SERVICES[n % SERVICES.length]}`,
+    `/v1/services/${LOAD_SERVICES[n % LOAD_SERVICES.length]}`,
     withDump ? "/catalogue.json" : "/v1/equivalents",
   ];
   return reads[n % reads.length]!;
@@ -64,8 +54,8 @@ function computedPage(n: number): { path: string; accept: string } {
     Array.from({ length: count }, (_, i) => list[(n * 7 + i * 3) % list.length]!);
   const width = 60 + (n % 140);
   const paths = [
-    `/equivalents/?providers=${[...new Set(pick(PROVIDERS, 2 + (n % 5)))].join(",")}&width=${width}`,
-    `/compare?ids=${[...new Set(pick(SERVICES, 2 + (n % 4)))].join(",")}&width=${width}`,
+    `/equivalents/?providers=${[...new Set(pick(LOAD_PROVIDERS, 2 + (n % 5)))].join(",")}&width=${width}`,
+    `/compare?ids=${[...new Set(pick(LOAD_SERVICES, 2 + (n % 4)))].join(",")}&width=${width}`,
     `/search?q=${encodeURIComponent(pick(WORDS, 1)[0]!)}+${n}`,
     `/lifecycle?within=${1 + (n % 365)}&width=${width}`,
   ];
@@ -97,11 +87,7 @@ describe.skipIf(process.platform !== "linux")("the text host under many clients 
       socket.once("connect", () => socket.write(requests(i)));
       sockets.push(socket);
     }
-    let peak = ready;
-    for (let i = 0; i < 60; i++) {
-      await sleep(250);
-      peak = Math.max(peak, rssMb(pid));
-    }
+    const peak = await peakRssMb(pid, ready, 60);
     // The API's health answers meanwhile, on both hosts.
     expect((await fetch(`http://127.0.0.1:${server().port}/v1/health`)).ok).toBe(true);
     expect((await fetch(`http://127.0.0.1:${textPort}/v1/health`)).ok).toBe(true);

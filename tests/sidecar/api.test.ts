@@ -1,21 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
-import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
-
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST" as const,
-  url,
-  headers: { "content-type": "application/json", ...headers },
-  payload: typeof body === "string" ? body : JSON.stringify(body),
-});
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number) {
-  expect(response.statusCode).toBe(status);
-  const body = response.json() as { error: unknown; status: unknown };
-  expect(typeof body.error).toBe("string");
-  expect(body.status).toBe(status);
-  return body as { error: string; status: number; details?: string };
-}
+import { build, expectError, fixtureCatalogue, postJson, realCatalogue } from "../helpers/app.ts";
 
 describe("GET /v1/services", () => {
   it("answers a filtered search with data and pagination", async () => {
@@ -213,7 +198,7 @@ describe("policies and export", () => {
   it("answers the SCP document itself, keeping the essentials, and explains it on request", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     const ids = ["aws-s3", "aws-lambda", "stackit-object-storage", "aws-old-thing"];
-    const response = await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ids }));
+    const response = await app.inject(postJson("/v1/policies/alpha-scp", { approvedServiceIds: ids }));
     expect(response.statusCode).toBe(200);
     expect(response.headers["x-ratelimit-limit"]).toBe("10");
     const body = response.json();
@@ -224,7 +209,7 @@ describe("policies and export", () => {
     expect(body.Statement[0].NotAction).not.toContain("cloud9:*");
 
     const explained = (
-      await app.inject(post("/v1/policies/alpha-scp?explain=true", { approvedServiceIds: ids }))
+      await app.inject(postJson("/v1/policies/alpha-scp?explain=true", { approvedServiceIds: ids }))
     ).json();
     expect(explained.policy).toEqual(body);
     expect(explained.characters).toBe(JSON.stringify(body).length);
@@ -237,11 +222,11 @@ describe("policies and export", () => {
   it("leaves the essentials out only when asked to", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     const body = (
-      await app.inject(post("/v1/policies/alpha-scp?essentials=false", { approvedServiceIds: ["aws-s3"] }))
+      await app.inject(postJson("/v1/policies/alpha-scp?essentials=false", { approvedServiceIds: ["aws-s3"] }))
     ).json();
     expect(body.Statement[0].NotAction).toEqual(["s3:*"]);
     expectError(
-      await app.inject(post("/v1/policies/alpha-scp?essentials=maybe", { approvedServiceIds: ["aws-s3"] })),
+      await app.inject(postJson("/v1/policies/alpha-scp?essentials=maybe", { approvedServiceIds: ["aws-s3"] })),
       400,
     );
   });
@@ -250,14 +235,14 @@ describe("policies and export", () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     for (const path of ["alpha-scp", "beta-policy", "gamma-org-policy"]) {
       const error = expectError(
-        await app.inject(post(`/v1/policies/${path}`, { approvedServiceIds: ["stackit-object-storage"] })),
+        await app.inject(postJson(`/v1/policies/${path}`, { approvedServiceIds: ["stackit-object-storage"] })),
         400,
       );
       expect(error.error).toBe("Nothing to allow");
       expect(error.details).toMatch(/^The approved service is not an? (AWS|Azure|Google Cloud) service/);
     }
     expect(
-      expectError(await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-old-thing"] })), 400)
+      expectError(await app.inject(postJson("/v1/policies/alpha-scp", { approvedServiceIds: ["aws-old-thing"] })), 400)
         .details,
     ).toMatch(/^The approved AWS service has no IAM service prefix \(aws-old-thing\)/);
   });
@@ -267,18 +252,18 @@ describe("policies and export", () => {
     const ids = realCatalogue()
       .services.filter((s) => s.providerId === "aws")
       .map((s) => s.slug);
-    const refused = expectError(await app.inject(post("/v1/policies/alpha-scp", { approvedServiceIds: ids })), 400);
+    const refused = expectError(await app.inject(postJson("/v1/policies/alpha-scp", { approvedServiceIds: ids })), 400);
     expect(refused.details).toMatch(/cannot be split/);
     expect(refused.details).toMatch(/strategy=allow-list/);
     expect(refused.details).not.toMatch(/Split the approved services/);
 
     const several = expectError(
-      await app.inject(post("/v1/policies/alpha-scp?strategy=allow-list", { approvedServiceIds: ids })),
+      await app.inject(postJson("/v1/policies/alpha-scp?strategy=allow-list", { approvedServiceIds: ids })),
       400,
     );
     expect(several.details).toMatch(/part=1/);
     const explained = (
-      await app.inject(post("/v1/policies/alpha-scp?strategy=allow-list&explain=true", { approvedServiceIds: ids }))
+      await app.inject(postJson("/v1/policies/alpha-scp?strategy=allow-list&explain=true", { approvedServiceIds: ids }))
     ).json();
     expect(explained.policies.length).toBeGreaterThan(1);
     expect(explained.policies.length).toBeLessThanOrEqual(5);
@@ -286,17 +271,19 @@ describe("policies and export", () => {
       expect(JSON.stringify(policy).length).toBeLessThanOrEqual(5120);
       expect(policy.Statement[0].Effect).toBe("Allow");
       const part = await app.inject(
-        post(`/v1/policies/alpha-scp?strategy=allow-list&part=${index + 1}`, { approvedServiceIds: ids }),
+        postJson(`/v1/policies/alpha-scp?strategy=allow-list&part=${index + 1}`, { approvedServiceIds: ids }),
       );
       expect(part.statusCode).toBe(200);
       expect(part.json()).toEqual(policy);
     }
     const last = explained.policies.length + 1;
     expectError(
-      await app.inject(post(`/v1/policies/alpha-scp?strategy=allow-list&part=${last}`, { approvedServiceIds: ids })),
+      await app.inject(
+        postJson(`/v1/policies/alpha-scp?strategy=allow-list&part=${last}`, { approvedServiceIds: ids }),
+      ),
       400,
     );
-    expectError(await app.inject(post("/v1/policies/alpha-scp?part=1", { approvedServiceIds: ["aws-s3"] })), 400);
+    expectError(await app.inject(postJson("/v1/policies/alpha-scp?part=1", { approvedServiceIds: ["aws-s3"] })), 400);
   });
 
   it("answers the Azure policy set definition itself, on the built-in Allowed resource types policy", async () => {
@@ -306,7 +293,7 @@ describe("policies and export", () => {
       .slice(0, 3)
       .map((s) => s.slug);
     const body = (
-      await app.inject(post("/v1/policies/beta-policy", { approvedServiceIds: [...azure, "aws-s3"] }))
+      await app.inject(postJson("/v1/policies/beta-policy", { approvedServiceIds: [...azure, "aws-s3"] }))
     ).json();
     expect(Object.keys(body)).toEqual(["properties"]);
     expect(body.properties.policyDefinitions[0].policyDefinitionId).toBe(
@@ -316,7 +303,7 @@ describe("policies and export", () => {
     expect(types).toContain("Microsoft.Resources/deployments");
     expect(types.every((t: string) => t.startsWith("Microsoft."))).toBe(true);
     const explained = (
-      await app.inject(post("/v1/policies/beta-policy?explain=true", { approvedServiceIds: [...azure, "aws-s3"] }))
+      await app.inject(postJson("/v1/policies/beta-policy?explain=true", { approvedServiceIds: [...azure, "aws-s3"] }))
     ).json();
     expect(explained.policy).toEqual(body);
     expect(explained.skipped.map((s: { id: string }) => s.id)).toContain("aws-s3");
@@ -329,7 +316,7 @@ describe("policies and export", () => {
       .slice(0, 5)
       .map((s) => s.slug);
     const body = (
-      await app.inject(post("/v1/policies/gamma-org-policy?organizationId=123456789", { approvedServiceIds: gcp }))
+      await app.inject(postJson("/v1/policies/gamma-org-policy?organizationId=123456789", { approvedServiceIds: gcp }))
     ).json();
     expect(Object.keys(body)).toEqual(["name", "spec"]);
     expect(body.name).toBe("organizations/123456789/policies/gcp.restrictServiceUsage");
@@ -337,7 +324,7 @@ describe("policies and export", () => {
     expect(allowed.every((s: string) => s.endsWith(".googleapis.com"))).toBe(true);
     expect(allowed).toContain("serviceusage.googleapis.com");
     expectError(
-      await app.inject(post("/v1/policies/gamma-org-policy?organizationId=abc", { approvedServiceIds: gcp })),
+      await app.inject(postJson("/v1/policies/gamma-org-policy?organizationId=abc", { approvedServiceIds: gcp })),
       400,
     );
   });
@@ -368,12 +355,14 @@ describe("policies and export", () => {
 
   it("exports Markdown with lifecycle shown", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
-    const response = await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3", "aws-old-thing"] }));
+    const response = await app.inject(
+      postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3", "aws-old-thing"] }),
+    );
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(response.body).toContain("retired 2024-01-31 → aws-s3");
     expect(response.body).toContain("2 approved services.");
-    const one = await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }));
+    const one = await app.inject(postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }));
     expect(one.body).toContain("1 approved service.");
     expect(one.body).not.toContain("1 approved services");
   });
@@ -381,35 +370,35 @@ describe("policies and export", () => {
   it("refuses bad bodies in the Error shape", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     expect(
-      expectError(await app.inject(post("/v1/policies/alpha-scp", { serviceIds: ["aws-s3"] })), 400).details,
+      expectError(await app.inject(postJson("/v1/policies/alpha-scp", { serviceIds: ["aws-s3"] })), 400).details,
     ).toMatch(/approvedServiceIds/);
     expect(
-      expectError(await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3", "nope-1"] })), 400)
+      expectError(await app.inject(postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3", "nope-1"] })), 400)
         .details,
     ).toContain("nope-1");
-    expectError(await app.inject(post("/v1/policies/beta-policy", { approvedServiceIds: [] })), 400);
-    expectError(await app.inject(post("/v1/policies/beta-policy", {})), 400);
-    expectError(await app.inject(post("/v1/policies/beta-policy", "[1,2]")), 400);
-    expectError(await app.inject(post("/v1/policies/beta-policy", "{not json")), 400);
+    expectError(await app.inject(postJson("/v1/policies/beta-policy", { approvedServiceIds: [] })), 400);
+    expectError(await app.inject(postJson("/v1/policies/beta-policy", {})), 400);
+    expectError(await app.inject(postJson("/v1/policies/beta-policy", "[1,2]")), 400);
+    expectError(await app.inject(postJson("/v1/policies/beta-policy", "{not json")), 400);
     expectError(
-      await app.inject(post("/v1/policies/beta-policy", '{"__proto__":{"a":1},"approvedServiceIds":["aws-s3"]}')),
+      await app.inject(postJson("/v1/policies/beta-policy", '{"__proto__":{"a":1},"approvedServiceIds":["aws-s3"]}')),
       400,
     );
     expectError(
       await app.inject(
-        post("/v1/policies/beta-policy", '{"constructor":{"prototype":{"a":1}},"approvedServiceIds":["aws-s3"]}'),
+        postJson("/v1/policies/beta-policy", '{"constructor":{"prototype":{"a":1}},"approvedServiceIds":["aws-s3"]}'),
       ),
       400,
     );
     expectError(
       await app.inject({
-        ...post("/v1/policies/beta-policy", "approvedServiceIds=aws-s3"),
+        ...postJson("/v1/policies/beta-policy", "approvedServiceIds=aws-s3"),
         headers: { "content-type": "application/x-www-form-urlencoded" },
       }),
       415,
     );
     expectError(
-      await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "x".repeat(70 * 1024) })),
+      await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "x".repeat(70 * 1024) })),
       413,
     );
   });
@@ -418,7 +407,7 @@ describe("policies and export", () => {
 describe("saved lists", () => {
   it("saves with an explicit slug, answers 409 when it is taken, and reads by slug or id", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
-    const created = await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "team-a" }));
+    const created = await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "team-a" }));
     expect(created.statusCode).toBe(200);
     const list = created.json();
     expect(list).toMatchObject({
@@ -428,7 +417,7 @@ describe("saved lists", () => {
       approvedServiceIds: ["aws-s3"],
     });
     expect(list.id).toMatch(/^[A-Za-z0-9_-]{21}$/);
-    expectError(await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "team-a" })), 409);
+    expectError(await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "team-a" })), 409);
     expect((await app.inject(`/v1/lists/team-a`)).json().id).toBe(list.id);
     const byId = (await app.inject(`/v1/lists/${list.id}`)).json();
     expect(byId.services[0].slug).toBe("aws-s3");
@@ -438,9 +427,9 @@ describe("saved lists", () => {
   it("enforces each slug rule", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     for (const slug of ["a", "-ab", "ab-", "AB", "a b", "x".repeat(65)])
-      expectError(await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug })), 400);
+      expectError(await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug })), 400);
     for (const slug of ["ab", "x".repeat(64), "a-1-b"])
-      expect((await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug }))).statusCode).toBe(200);
+      expect((await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug }))).statusCode).toBe(200);
   });
 
   it("derives slugs from names with -2 and -3 on collision, and null for short names", async () => {
@@ -448,11 +437,11 @@ describe("saved lists", () => {
     const slugs = [];
     for (let i = 0; i < 3; i++)
       slugs.push(
-        (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "Platform Baseline" }))).json()
+        (await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "Platform Baseline" }))).json()
           .slug,
       );
     expect(slugs).toEqual(["platform-baseline", "platform-baseline-2", "platform-baseline-3"]);
-    const unnamed = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "!" }))).json();
+    const unnamed = (await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], name: "!" }))).json();
     expect(unnamed.slug).toBeNull();
     expect(unnamed.url).toBe(`http://text.test/lists/${unnamed.id}`);
   });
@@ -467,14 +456,14 @@ describe("feedback and outbound clicks", () => {
       [5000, 201],
       [5001, 400],
     ] as const) {
-      const response = await app.inject(post("/v1/feedback", { message: "x".repeat(length) }));
+      const response = await app.inject(postJson("/v1/feedback", { message: "x".repeat(length) }));
       expect(response.statusCode, String(length)).toBe(status);
     }
-    const ok = await app.inject(post("/v1/feedback", { message: "hello there", type: "nonsense" }));
+    const ok = await app.inject(postJson("/v1/feedback", { message: "hello there", type: "nonsense" }));
     expect(ok.json()).toEqual({ success: true, message: expect.any(String) });
     expect(ok.headers["x-ratelimit-limit"]).toBe("30");
-    expectError(await app.inject(post("/v1/feedback", { message: "hello there", email: "nope" })), 400);
-    expect(expectError(await app.inject(post("/v1/feedback", { message: " \n\t   " })), 400).details).toMatch(
+    expectError(await app.inject(postJson("/v1/feedback", { message: "hello there", email: "nope" })), 400);
+    expect(expectError(await app.inject(postJson("/v1/feedback", { message: " \n\t   " })), 400).details).toMatch(
       /must not be blank/,
     );
   });
@@ -482,7 +471,7 @@ describe("feedback and outbound clicks", () => {
   it("records outbound clicks", async () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     const response = await app.inject(
-      post("/v1/analytics/outbound", {
+      postJson("/v1/analytics/outbound", {
         url: "https://aws.amazon.com/s3/pricing/",
         serviceId: "aws-s3",
         kind: "pricing",
@@ -490,7 +479,7 @@ describe("feedback and outbound clicks", () => {
     );
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ recorded: true });
-    expectError(await app.inject(post("/v1/analytics/outbound", { url: "javascript:alert(1)" })), 400);
+    expectError(await app.inject(postJson("/v1/analytics/outbound", { url: "javascript:alert(1)" })), 400);
   });
 });
 
@@ -499,10 +488,10 @@ describe("rate limits", () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     for (let i = 1; i <= 10; i++)
       expect(
-        (await app.inject(post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }))).statusCode,
+        (await app.inject(postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }))).statusCode,
         `request ${i}`,
       ).toBe(200);
-    const limited = await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"] }));
+    const limited = await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"] }));
     expectError(limited, 429);
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     expect(limited.headers["x-ratelimit-limit"]).toBe("10");
@@ -517,10 +506,10 @@ describe("rate limits", () => {
     expect(details).not.toContain("this endpoint");
     // The relaxed bucket is independent: 30 more pass, the 31st does not.
     for (let i = 1; i <= 30; i++)
-      expect((await app.inject(post("/v1/feedback", { message: "hello there" }))).statusCode, `feedback ${i}`).toBe(
+      expect((await app.inject(postJson("/v1/feedback", { message: "hello there" }))).statusCode, `feedback ${i}`).toBe(
         201,
       );
-    expectError(await app.inject(post("/v1/feedback", { message: "hello there" })), 429);
+    expectError(await app.inject(postJson("/v1/feedback", { message: "hello there" })), 429);
     // Reads are never limited.
     expect((await app.inject("/v1/providers")).statusCode).toBe(200);
   });
@@ -529,11 +518,11 @@ describe("rate limits", () => {
     const app = await build({ catalogue: fixtureCatalogue() });
     for (let i = 1; i <= 10; i++)
       await app.inject(
-        post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": `10.0.0.${i}` }),
+        postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": `10.0.0.${i}` }),
       );
     expectError(
       await app.inject(
-        post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "10.9.9.9" }),
+        postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "10.9.9.9" }),
       ),
       429,
     );
@@ -546,12 +535,12 @@ describe("rate limits", () => {
     });
     for (let i = 1; i <= 10; i++)
       await app.inject(
-        post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "203.0.113.1" }),
+        postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "203.0.113.1" }),
       );
     expect(
       (
         await app.inject(
-          post("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "203.0.113.2" }),
+          postJson("/v1/export/markdown", { approvedServiceIds: ["aws-s3"] }, { "x-forwarded-for": "203.0.113.2" }),
         )
       ).statusCode,
     ).toBe(200);

@@ -2,22 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
 import { discoveryDocument, openApiDocument } from "../../catalogue/contract/openapi.ts";
-import { build, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
-
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST" as const,
-  url,
-  headers: { "content-type": "application/json", ...headers },
-  payload: typeof body === "string" ? body : JSON.stringify(body),
-});
-
-function expectError(response: { statusCode: number; json(): unknown }, status: number) {
-  expect(response.statusCode).toBe(status);
-  const body = response.json() as { error: unknown; status: unknown };
-  expect(typeof body.error).toBe("string");
-  expect(body.status).toBe(status);
-  return body as { error: string; status: number; details?: string };
-}
+import { build, expectError, postJson, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 
 const WEB_STACK = ["aws-ec2", "aws-s3", "aws-rds-postgresql", "aws-route-53", "azure-entra-id"];
 
@@ -25,7 +10,10 @@ describe("POST /v1/exit-plan", () => {
   it("answers the plan exitPlan computes, in the relaxed bucket, not cached", async () => {
     const app = await build();
     const response = await app.inject(
-      post("/v1/exit-plan", { approvedServiceIds: WEB_STACK, to: { sovereignOption: true, exclude: ["scaleway"] } }),
+      postJson("/v1/exit-plan", {
+        approvedServiceIds: WEB_STACK,
+        to: { sovereignOption: true, exclude: ["scaleway"] },
+      }),
     );
     expect(response.statusCode).toBe(200);
     expect(response.headers["x-ratelimit-limit"]).toBe("30");
@@ -48,10 +36,10 @@ describe("POST /v1/exit-plan", () => {
       ["text/markdown;q=0.5, text/csv", "text/csv"],
       ["*/*", "application/json"],
     ] as const) {
-      const weighed = await app.inject(post("/v1/exit-plan", body, { accept }));
+      const weighed = await app.inject(postJson("/v1/exit-plan", body, { accept }));
       expect(String(weighed.headers["content-type"]), accept).toContain(type);
     }
-    const md = await app.inject(post("/v1/exit-plan", body, { accept: "text/markdown" }));
+    const md = await app.inject(postJson("/v1/exit-plan", body, { accept: "text/markdown" }));
     expect(md.statusCode).toBe(200);
     expect(md.headers["content-type"]).toBe("text/markdown; charset=utf-8");
     expect(md.body).toMatch(/^# Exit plan → providers OVHcloud, Scaleway\n/);
@@ -66,7 +54,7 @@ describe("POST /v1/exit-plan", () => {
     );
     expect(md.body).toContain("](http://text.test/aws/s3)");
 
-    const csv = await app.inject(post("/v1/exit-plan?format=csv", body, { accept: "text/markdown" }));
+    const csv = await app.inject(postJson("/v1/exit-plan?format=csv", body, { accept: "text/markdown" }));
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     const lines = csv.body.trimEnd().split("\r\n");
     expect(lines[0]).toBe(
@@ -76,7 +64,7 @@ describe("POST /v1/exit-plan", () => {
     expect(lines.some((line) => line.startsWith("aws-s3,") && line.includes(",compatible,1,"))).toBe(true);
     expect(lines.some((line) => line.startsWith("azure-entra-id,") && line.includes(",gap,"))).toBe(true);
 
-    const json = await app.inject(post("/v1/exit-plan?format=json", body, { accept: "text/csv" }));
+    const json = await app.inject(postJson("/v1/exit-plan?format=json", body, { accept: "text/csv" }));
     expect(json.headers["content-type"]).toBe("application/json; charset=utf-8");
   });
 
@@ -103,17 +91,17 @@ describe("POST /v1/exit-plan", () => {
       ["not json", /./],
     ];
     for (const [body, title] of cases) {
-      const error = expectError(await app.inject(post("/v1/exit-plan", body)), 400);
+      const error = expectError(await app.inject(postJson("/v1/exit-plan", body)), 400);
       expect(error.error, JSON.stringify(body)).toMatch(title);
     }
     expectError(
       await app.inject(
-        post("/v1/exit-plan?format=pdf", { approvedServiceIds: ["aws-s3"], to: { euResidentOnly: true } }),
+        postJson("/v1/exit-plan?format=pdf", { approvedServiceIds: ["aws-s3"], to: { euResidentOnly: true } }),
       ),
       400,
     );
     const misspelt = expectError(
-      await app.inject(post("/v1/exit-plan", { approvedServiceIds: ["aws-s3"], to: { euResident: true } })),
+      await app.inject(postJson("/v1/exit-plan", { approvedServiceIds: ["aws-s3"], to: { euResident: true } })),
       400,
     );
     expect(misspelt.details).toContain('to: unknown key "euResident" (did you mean "euResidentOnly"?)');
@@ -128,16 +116,16 @@ describe("POST /v1/exit-plan with repeated ids", () => {
       to: { providers: ["scaleway"] },
       jobsUsed: { "azure-key-vault": ["secrets-management"] },
     };
-    const ok = await app.inject(post("/v1/exit-plan", body));
+    const ok = await app.inject(postJson("/v1/exit-plan", body));
     expect(ok.statusCode).toBe(200);
     const plan = ok.json() as { services: { jobs: { group: string }[] }[] };
     expect(plan.services[0]!.jobs.map((job) => job.group)).toEqual(["secrets-management"]);
     for (const jobsUsed of [{ "azure-key-vault": ["object-storage"] }, { "aws-s3": ["object-storage"] }]) {
-      const error = expectError(await app.inject(post("/v1/exit-plan", { ...body, jobsUsed })), 400);
+      const error = expectError(await app.inject(postJson("/v1/exit-plan", { ...body, jobsUsed })), 400);
       expect(error.error).toBe("Invalid body");
       expect(error.details).toMatch(/object-storage is not a job|not in approvedServiceIds/);
     }
-    const wrongShape = await app.inject(post("/v1/exit-plan", { ...body, jobsUsed: { "azure-key-vault": [] } }));
+    const wrongShape = await app.inject(postJson("/v1/exit-plan", { ...body, jobsUsed: { "azure-key-vault": [] } }));
     expectError(wrongShape, 400);
   });
 
@@ -145,7 +133,7 @@ describe("POST /v1/exit-plan with repeated ids", () => {
     const app = await build();
     const ids = [...Array.from({ length: 500 - 1 }, () => "aws-s3"), "aws-ec2"];
     const response = await app.inject(
-      post("/v1/exit-plan", { approvedServiceIds: ids, to: { sovereignOption: true } }),
+      postJson("/v1/exit-plan", { approvedServiceIds: ids, to: { sovereignOption: true } }),
     );
     expect(response.statusCode).toBe(200);
     const plan = response.json() as { services: { slug: string }[]; notes: string[] };
@@ -158,7 +146,7 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
   it("plans a saved list's exit from the query form of the target", async () => {
     const app = await build();
     const created = await app.inject(
-      post("/v1/lists", { approvedServiceIds: WEB_STACK, name: "Web stack", slug: "web" }),
+      postJson("/v1/lists", { approvedServiceIds: WEB_STACK, name: "Web stack", slug: "web" }),
     );
     expect(created.statusCode).toBe(200);
     const response = await app.inject(
@@ -200,7 +188,7 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
 
   it("answers 404 for an unknown list and 400 for every bad target", async () => {
     const app = await build();
-    await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "s3-only" }));
+    await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "s3-only" }));
     expectError(await app.inject("/v1/lists/nothing-here/exit-plan?sovereignOption=true"), 404);
     for (const query of [
       "",
@@ -219,7 +207,7 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
 
   it("refuses an unknown parameter of the saved-list plan with the one it most likely meant", async () => {
     const app = await build();
-    await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "s3-typo" }));
+    await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "s3-typo" }));
     // A misspelt `providers` would otherwise plan to every sovereign provider in silence.
     const typo = await app.inject("/v1/lists/s3-typo/exit-plan?provider=stackit&sovereignOption=true");
     expectError(typo, 400);
@@ -232,7 +220,10 @@ describe("GET /v1/lists/{id}/exit-plan", () => {
   it("names the nearest slugs for unknown ids, in the plan and in compare", async () => {
     const app = await build();
     const plan = await app.inject(
-      post("/v1/exit-plan", { approvedServiceIds: ["azure-aks", "aws-rds"], to: { providers: ["stackit"] } }),
+      postJson("/v1/exit-plan", {
+        approvedServiceIds: ["azure-aks", "aws-rds"],
+        to: { providers: ["stackit"] },
+      }),
     );
     expectError(plan, 400);
     const { details } = plan.json<{ details: string }>();

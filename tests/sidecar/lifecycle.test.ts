@@ -6,15 +6,8 @@ import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { addDays, dayOf } from "../../catalogue/lifecycle/lifecycle.ts";
-import { build, realCatalogue, URLS } from "../helpers/app.ts";
+import { build, postJson, realCatalogue, URLS } from "../helpers/app.ts";
 import { eventAlarms } from "../helpers/calendar.ts";
-
-const post = (url: string, body: unknown) => ({
-  method: "POST" as const,
-  url,
-  headers: { "content-type": "application/json" },
-  payload: JSON.stringify(body),
-});
 
 function expectError(response: { statusCode: number; json(): unknown }, status: number) {
   expect(response.statusCode).toBe(status);
@@ -174,7 +167,7 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
     const withDates = catalogue.services.filter((service) => service.lifecycle?.sunsetDate).slice(0, 3);
     const undated = catalogue.services.filter((service) => !service.lifecycle?.sunsetDate).slice(0, 2);
     const ids = [...withDates, ...undated].map((service) => service.slug);
-    const created = await app.inject(post("/v1/lists", { name: "Team, baseline", approvedServiceIds: ids }));
+    const created = await app.inject(postJson("/v1/lists", { name: "Team, baseline", approvedServiceIds: ids }));
     expect(created.statusCode).toBe(200);
     const { id, slug } = created.json() as { id: string; slug: string };
     for (const key of [id, slug]) {
@@ -201,7 +194,9 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
   async function datedList(today: string) {
     const app = await build({ now: at(today) });
     const dated = catalogue.services.filter((service) => service.lifecycle?.sunsetDate);
-    const created = await app.inject(post("/v1/lists", { approvedServiceIds: dated.map((service) => service.slug) }));
+    const created = await app.inject(
+      postJson("/v1/lists", { approvedServiceIds: dated.map((service) => service.slug) }),
+    );
     expect(created.statusCode).toBe(200);
     const { id } = created.json() as { id: string };
     const dates = async (query: string) => {

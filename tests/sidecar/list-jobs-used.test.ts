@@ -13,14 +13,7 @@ import { resolveJobsUsed } from "../../catalogue/lists/lists.ts";
 import type { ExitPlanT } from "../../catalogue/schema/index.ts";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
-import { build, realCatalogue, tempStore } from "../helpers/app.ts";
-
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
-  method: "POST" as const,
-  url,
-  headers: { "content-type": "application/json", ...headers },
-  payload: JSON.stringify(body),
-});
+import { build, postJson, realCatalogue, tempStore } from "../helpers/app.ts";
 
 const ids = ["azure-key-vault", "aws-ec2"];
 const jobsUsed = { "azure-key-vault": ["key-management"], "aws-ec2": ["virtual-machines"] };
@@ -30,11 +23,11 @@ const jobsOf = (plan: ExitPlanT, slug: string) =>
 describe("a saved list's jobs used", () => {
   it("is returned with the list and plans only those jobs, where the list without them plans all", async () => {
     const app = await build();
-    const saved = await app.inject(post("/v1/lists", { approvedServiceIds: ids, slug: "keys-and-vms", jobsUsed }));
+    const saved = await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, slug: "keys-and-vms", jobsUsed }));
     expect(saved.statusCode).toBe(200);
     expect(saved.json().jobsUsed).toEqual(jobsUsed);
     expect((await app.inject("/v1/lists/keys-and-vms")).json().jobsUsed).toEqual(jobsUsed);
-    await app.inject(post("/v1/lists", { approvedServiceIds: ids, slug: "keys-and-vms-all" }));
+    await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, slug: "keys-and-vms-all" }));
     expect((await app.inject("/v1/lists/keys-and-vms-all")).json().jobsUsed).toBeUndefined();
 
     const used: ExitPlanT = (await app.inject("/v1/lists/keys-and-vms/exit-plan?providers=scaleway")).json();
@@ -52,7 +45,7 @@ describe("a saved list's jobs used", () => {
   it("counts in the headline exactly the jobs its table lists (JSON and Markdown)", async () => {
     const app = await build();
     const partly = { "azure-key-vault": ["key-management", "secrets-management"] };
-    await app.inject(post("/v1/lists", { approvedServiceIds: ids, slug: "partly-said", jobsUsed: partly }));
+    await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, slug: "partly-said", jobsUsed: partly }));
     const plan: ExitPlanT = (await app.inject("/v1/lists/partly-said/exit-plan?sovereignOption=true")).json();
     const rows = plan.services.filter((entry) => entry.outcome !== "stays").flatMap((entry) => entry.jobs ?? []);
     const jobs = plan.summary.jobs!;
@@ -74,7 +67,7 @@ describe("a saved list's jobs used", () => {
   it("plans the same jobs on the text host's list exit plan", async () => {
     const store = await tempStore();
     const api = await build({ store });
-    await api.inject(post("/v1/lists", { approvedServiceIds: ids, slug: "text-host-jobs", jobsUsed }));
+    await api.inject(postJson("/v1/lists", { approvedServiceIds: ids, slug: "text-host-jobs", jobsUsed }));
     const text = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
       catalogue: realCatalogue(),
@@ -91,7 +84,7 @@ describe("a saved list's jobs used", () => {
   it("refuses bad jobs when the list is saved, in the Error shape, and saves nothing", async () => {
     const app = await build();
     const refused = async (body: unknown) => {
-      const response = await app.inject(post("/v1/lists", { approvedServiceIds: ids, slug: "refused", ...body! }));
+      const response = await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, slug: "refused", ...body! }));
       expect(response.statusCode).toBe(400);
       expect(response.headers["content-type"]).toMatch(/^application\/json/);
       return response.json() as { error: string; status: number; details?: string };
@@ -111,7 +104,7 @@ describe("a saved list's jobs used", () => {
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const store = await EmbeddedStore.open(dir);
     const app = await build({ store });
-    await app.inject(post("/v1/lists", { approvedServiceIds: ids, slug: "kept-jobs", jobsUsed }));
+    await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, slug: "kept-jobs", jobsUsed }));
     await app.close();
     await store.close();
     const reopened = await EmbeddedStore.open(dir);
@@ -125,13 +118,13 @@ describe("a saved list's jobs used", () => {
   it("makes other jobs another body for an Idempotency-Key (422)", async () => {
     const app = await build();
     const key = { "idempotency-key": "jobs-used-key" };
-    const first = await app.inject(post("/v1/lists", { approvedServiceIds: ids, jobsUsed }, key));
-    const retry = await app.inject(post("/v1/lists", { approvedServiceIds: ids, jobsUsed }, key));
+    const first = await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, jobsUsed }, key));
+    const retry = await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, jobsUsed }, key));
     expect(retry.json().id).toBe(first.json().id);
     const other = { "azure-key-vault": ["secrets-management"] };
-    expect((await app.inject(post("/v1/lists", { approvedServiceIds: ids, jobsUsed: other }, key))).statusCode).toBe(
-      422,
-    );
+    expect(
+      (await app.inject(postJson("/v1/lists", { approvedServiceIds: ids, jobsUsed: other }, key))).statusCode,
+    ).toBe(422);
   });
 });
 

@@ -5,27 +5,21 @@
  * TTLs move with it. A kept answer never outlives the moment a read would renew.
  */
 import { createClient } from "redis";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { LIST_LIFETIME_MS, LIST_RENEWAL_MS } from "../../catalogue/base/limits.ts";
 import { readList } from "../../catalogue/contract/read-list.ts";
 import { renewedExpiry } from "../../catalogue/lists/lists.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { StoreUnavailableError, type Store } from "../../sidecar/store/store.ts";
-import { build, realCatalogue, tempStore } from "../helpers/app.ts";
-import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
+import { build, postJson, realCatalogue, tempStore } from "../helpers/app.ts";
+import { requireComponent } from "../helpers/components.ts";
+import { useRedis } from "../helpers/redis.ts";
 
 const DAY = 86_400_000;
 const T0 = new Date("2026-01-01T00:00:00.000Z");
 const at = (days: number) => new Date(T0.getTime() + days * DAY);
 const iso = (date: Date) => date.toISOString();
-
-const post = (url: string, body: unknown) => ({
-  method: "POST" as const,
-  url,
-  headers: { "content-type": "application/json" },
-  payload: JSON.stringify(body),
-});
 
 describe("the renewal rule", () => {
   it("moves the expiry to now + 90 days when that moves it by a day or more, else leaves it", () => {
@@ -40,9 +34,9 @@ describe("a saved list's expiry", () => {
   it("expires exactly 90 days after creation or its last renewing read, freeing the slug", async () => {
     let now = new Date("2026-01-01T00:00:00.000Z");
     const app = await build({ store: await tempStore(), now: () => now });
-    const list = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).json();
+    const list = (await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).json();
     expect(list.expiresAt).toBe("2026-04-01T00:00:00.000Z");
-    const unread = (await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"] }))).json();
+    const unread = (await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"] }))).json();
     now = new Date("2026-03-31T23:59:59.999Z");
     // A read renews the list (docs/decisions.md#list-renewal); the unread one keeps its expiry.
     const read = await app.inject("/v1/lists/expiring");
@@ -54,9 +48,9 @@ describe("a saved list's expiry", () => {
     now = new Date("2026-06-29T23:59:59.999Z");
     expect((await app.inject("/v1/lists/expiring")).statusCode).toBe(404);
     expect((await app.inject(`/v1/lists/${list.id}`)).statusCode).toBe(404);
-    expect((await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug: "expiring" }))).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -99,7 +93,7 @@ function renewalSuite(name: string, store: () => Promise<Store>) {
       let now = T0;
       const app = await build({ store: await store(), now: () => now });
       const slug = `team-${Math.random().toString(36).slice(2, 10)}`;
-      const created = await app.inject(post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug }));
+      const created = await app.inject(postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug }));
       expect(created.statusCode).toBe(200);
       expect(created.json().expiresAt).toBe(iso(at(90)));
       const expiresAt = async (day: number) => {
@@ -187,15 +181,9 @@ describe("the text host's list page", () => {
 
 const redisBinary = requireComponent("redis-server");
 describe.skipIf(!redisBinary)("redis", () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis(redisBinary!);
-  });
-  afterAll(async () => {
-    if (redis) await cleanup(redis);
-  });
+  const redis = useRedis(redisBinary!);
   const connect = async () => {
-    const store = await RedisStore.connect(redis.url);
+    const store = await RedisStore.connect(redis().url);
     onTestFinished(() => store.close());
     return store;
   };
@@ -203,7 +191,7 @@ describe.skipIf(!redisBinary)("redis", () => {
 
   it("moves the TTL of the list's key, its slug's and its Idempotency-Key's with its expiry", async () => {
     const store = await connect();
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: redis().url });
     await client.connect();
     onTestFinished(() => client.close());
     // Saved now with a minute to live, read a day later (by the app's clock): its keys then live 90 days.
@@ -211,7 +199,7 @@ describe.skipIf(!redisBinary)("redis", () => {
     const app = await build({ store, now: () => now });
     const slug = `ttl-${Math.random().toString(36).slice(2, 10)}`;
     const created = await app.inject({
-      ...post("/v1/lists", { approvedServiceIds: ["aws-s3"], slug }),
+      ...postJson("/v1/lists", { approvedServiceIds: ["aws-s3"], slug }),
       headers: { "content-type": "application/json", "idempotency-key": `key-${slug}` },
     });
     expect(created.statusCode).toBe(200);

@@ -36,13 +36,18 @@ const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+/** A DATA_DIR of the test's own, removed after it. */
+const lockDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
+  dirs.push(dir);
+  return dir;
+};
 
 describe("the DATA_DIR lock", () => {
   it(`lets exactly one of ${OPENERS} processes opening at once over a stale lock hold it`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
-    dirs.push(dir);
-    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString();
-    writeFileSync(join(dir, "store.lock"), dead);
+    const dir = lockDir();
+    const dead = deadPid();
+    writeFileSync(join(dir, "store.lock"), String(dead));
     const children = Array.from({ length: OPENERS }, () => {
       const child = spawn(process.execPath, ["--input-type=module", "-e", OPENER], {
         env: { ...process.env, DATA_DIR: dir },
@@ -77,39 +82,24 @@ describe("the DATA_DIR lock", () => {
   }, 120_000);
 
   it("is not refused for good by a lock whose pid a new, unrelated process has taken since a crash", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
-    dirs.push(dir);
+    const dir = lockDir();
     const lock = join(dir, "store.lock");
     // An unrelated process alive now, with the pid a crashed holder's lock names.
     const unrelated = spawn("sleep", ["30"], { stdio: "ignore" });
     try {
       await new Promise((resolve) => unrelated.once("spawn", resolve));
       const pid = unrelated.pid!;
-      const open = async () => {
-        const child = spawnSync(
-          process.execPath,
-          [
-            "--input-type=module",
-            "-e",
-            `import { EmbeddedStore } from ${JSON.stringify(STORE)};
-             try { const store = await EmbeddedStore.open(process.env.DATA_DIR); await store.close(); console.log("opened"); }
-             catch (error) { console.log(error.message); }`,
-          ],
-          { env: { ...process.env, DATA_DIR: dir }, encoding: "utf8" },
-        );
-        return child.stdout.trim();
-      };
       // This version's lock: the pid and an identity the live process does not have.
-      writeFileSync(lock, `${pid}\n${readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim()} 1\n`);
-      expect(await open()).toBe("opened");
+      writeFileSync(lock, `${pid}\n${bootIdNow()} 1\n`);
+      expect(openIn(dir).result).toBe("opened");
       // An older version's lock (a pid alone) written before the process with that pid started.
       writeFileSync(lock, String(pid));
       const before = new Date(Date.now() - 3_600_000);
       utimesSync(lock, before, before);
-      expect(await open()).toBe("opened");
+      expect(openIn(dir).result).toBe("opened");
       // Written after it started (a folder restored by cp), by a process without the store open: replaced.
       writeFileSync(lock, String(pid));
-      expect(await open()).toBe("opened");
+      expect(openIn(dir).result).toBe("opened");
     } finally {
       unrelated.kill();
     }
@@ -132,6 +122,9 @@ function openIn(dir: string): { result: string; stderr: string } {
   return { result: child.stdout.trim(), stderr: child.stderr };
 }
 
+/** The pid of a process that has exited. */
+const deadPid = () =>
+  Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString());
 const bootIdNow = () => readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
 const startTicksOf = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -140,8 +133,7 @@ const startTicksOf = (pid: number) => {
 
 describe("the DATA_DIR lock and dead holders (decisions.md#durable-acknowledgement)", () => {
   it("is not held by a zombie: a killed holder its parent has not reaped", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
-    dirs.push(dir);
+    const dir = lockDir();
     // The shell's child exits at once; the shell then becomes `sleep`, which never reaps it.
     const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 30"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
@@ -157,8 +149,7 @@ describe("the DATA_DIR lock and dead holders (decisions.md#durable-acknowledgeme
   }, 30_000);
 
   it("respects an older version's lock whose process has the store open, and says so when it replaces one", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
-    dirs.push(dir);
+    const dir = lockDir();
     writeFileSync(join(dir, "store.jsonl"), "");
     // An older version held the folder with store.lock alone (a pid), and kept store.jsonl open.
     const holder = spawn(
@@ -187,13 +178,10 @@ describe("the DATA_DIR lock and dead holders (decisions.md#durable-acknowledgeme
   }, 30_000);
 
   it("waits for a killed holder's socket to be freed rather than refusing", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "csc-lock-"));
-    dirs.push(dir);
+    const dir = lockDir();
     // A holder that binds the lock's socket, then is killed while a thread of it still holds the
     // socket: here a process holding the socket for 1.5 s after the file names a dead pid.
-    const dead = Number(
-      spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]).stdout.toString(),
-    );
+    const dead = deadPid();
     const holding = spawn(
       process.execPath,
       [

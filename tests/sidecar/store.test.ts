@@ -13,12 +13,13 @@ import {
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { DataDirInUseError, EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { describeSkipped } from "../../sidecar/store/records.ts";
 import { RedisStore } from "../../sidecar/store/redis.ts";
 import { StoreUnavailableError, type Store, type StoredList } from "../../sidecar/store/store.ts";
-import { cleanup, requireComponent, startRedis, type RedisServer } from "../helpers/components.ts";
+import { requireComponent } from "../helpers/components.ts";
+import { useRedis } from "../helpers/redis.ts";
 import { storeContract } from "./store.contract.ts";
 
 const dirs: string[] = [];
@@ -365,15 +366,9 @@ describe("embedded store log and memory", () => {
 
 const redisBinary = requireComponent("redis-server");
 describe.skipIf(!redisBinary)("redis", () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis(redisBinary!);
-  });
-  afterAll(async () => {
-    if (redis) await cleanup(redis);
-  });
+  const redis = useRedis(redisBinary!);
   const connectKept = async () => {
-    const store = await RedisStore.connect(redis.url);
+    const store = await RedisStore.connect(redis().url);
     stores.push(store);
     return store;
   };
@@ -383,7 +378,7 @@ describe.skipIf(!redisBinary)("redis", () => {
   });
 
   it("writes lists to the AOF but keeps rate-limit counters out of it", async () => {
-    const store = await RedisStore.connect(redis.url);
+    const store = await RedisStore.connect(redis().url);
     stores.push(store);
     const marker = `aof-${Date.now()}`;
     await store.hit("strict", marker, 60_000);
@@ -394,15 +389,15 @@ describe.skipIf(!redisBinary)("redis", () => {
       createdAt: new Date(),
       expiresAt: new Date(Date.now() + 60_000),
     });
-    const aof = readdirSync(join(redis.dir, "appendonlydir"))
-      .map((file) => readFileSync(join(redis.dir, "appendonlydir", file), "latin1"))
+    const aof = readdirSync(join(redis().dir, "appendonlydir"))
+      .map((file) => readFileSync(join(redis().dir, "appendonlydir", file), "latin1"))
       .join("");
     expect(aof).toContain(`list-${marker}`);
     expect(aof).not.toContain(`rl:strict:${marker}`);
   });
 
   it("reports Redis running with appendfsync always as durable", async () => {
-    const store = await RedisStore.connect(redis.url);
+    const store = await RedisStore.connect(redis().url);
     stores.push(store);
     await store.checkDurability();
     expect(store.durabilityWarning).toBeNull();

@@ -5,6 +5,7 @@ import { BuiltFiles } from "../../sidecar/files.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { fakeBuild } from "../helpers/fake-build.ts";
+import { buildText } from "../helpers/text-app.ts";
 
 async function textApp() {
   const store = await tempStore();
@@ -14,13 +15,7 @@ async function textApp() {
     recorded.push(feedback);
     return recordFeedback(feedback);
   };
-  const app = await buildTextApp({
-    config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-    catalogue: realCatalogue(),
-    store,
-    perMinute: 10_000,
-    urls: URLS,
-  });
+  const app = await buildText({ store, perMinute: 10_000, urls: URLS });
   return { app, recorded };
 }
 
@@ -34,7 +29,6 @@ const form = (fields: Record<string, string>, accept = "*/*") => ({
 describe("the text host's /search", () => {
   it("answers curl with the API's ranking as text: the flagship first", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     const response = await app.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8", accept: "*/*" } });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/plain; charset=utf-8");
@@ -44,7 +38,6 @@ describe("the text host's /search", () => {
 
   it("answers Markdown with links to the service pages, and filters by provider", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     const response = await app.inject({
       url: "/search?q=kubernetes&provider=gcp",
       headers: { accept: "text/markdown" },
@@ -60,7 +53,6 @@ describe("the text host's /search", () => {
 describe("the text host's /search, what it understood", () => {
   it("says closest matches and did-you-mean in text (the site's page: tests/site/on-demand.test.ts)", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     const text = await app.inject({ url: "/search?q=postgers", headers: { accept: "text/markdown" } });
     expect(text.body).toContain("Did you mean [postgres](/search/?q=postgres)?");
     const closest = await app.inject({
@@ -75,7 +67,6 @@ describe("the text host's /search, what it understood", () => {
 describe("the text host's /equivalents", () => {
   it("renders the matrix: rows of kinds, the three largest providers as columns by default", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     const response = await app.inject({ url: "/equivalents", headers: { accept: "text/markdown" } });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain("# Equivalent services");
@@ -85,7 +76,6 @@ describe("the text host's /equivalents", () => {
 
   it("has one URL for the page in HTML, /equivalents/, and answers text at both", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     for (const [url, location] of [
       ["/equivalents", "/equivalents/"],
       ["/equivalents?providers=aws,gcp", "/equivalents/?providers=aws,gcp"],
@@ -101,7 +91,6 @@ describe("the text host's /equivalents", () => {
 
   it("takes columns and a category from the URL, names unknown providers, and renders one kind", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     const chosen = await app.inject({
       url: "/equivalents?providers=ovhcloud,nope&category=storage",
       headers: { accept: "text/markdown" },
@@ -123,7 +112,6 @@ describe("the text host's /equivalents", () => {
 describe("the compare form without JavaScript", () => {
   it("answers the comparison of ?ids= as text, and how to ask for one (HTML: tests/site/on-demand.test.ts)", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     const text = await app.inject({
       url: "/compare?ids=aws-s3,gcp-cloud-storage",
       headers: { accept: "text/markdown" },
@@ -138,7 +126,6 @@ describe("the compare form without JavaScript", () => {
 describe("the feedback form without JavaScript", () => {
   it("records a form-encoded message with the same operation as POST /v1/feedback", async () => {
     const { app, recorded } = await textApp();
-    onTestFinished(() => app.close());
     const response = await app.inject(form({ type: "bug", message: "  The S3 page is wrong.  ", email: "" }));
     expect(response.statusCode).toBe(201);
     expect(response.body).toContain("Thank you");
@@ -148,7 +135,6 @@ describe("the feedback form without JavaScript", () => {
 
   it("refuses a whitespace-only or too short message and records nothing", async () => {
     const { app, recorded } = await textApp();
-    onTestFinished(() => app.close());
     const blank = await app.inject(form({ type: "general", message: "      " }));
     expect(blank.statusCode).toBe(400);
     expect(blank.body).toContain("empty or only spaces");
@@ -196,14 +182,10 @@ describe("the text host's feedback form and the limits", () => {
 describe("the 429 page from a build without its server bundle", () => {
   it("is the built page, with the 429 status and not kept by caches", async () => {
     const dist = fakeBuild({ "site/client/429/index.html": "<h1>Too many requests</h1><p>Try again in a minute.</p>" });
-    const app = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: realCatalogue(),
-      store: await tempStore(),
+    const app = await buildText({
       files: await BuiltFiles.open(dist),
       perMinute: 1,
     });
-    onTestFinished(() => app.close());
     await app.inject({ url: "/aws", headers: { accept: "text/markdown" } });
     const over = await app.inject({ url: "/aws", headers: { accept: "text/html" } });
     expect(over.statusCode).toBe(429);
@@ -284,7 +266,6 @@ describe("the text host's .tf downloads", () => {
 describe("the text host's forms and other sites", () => {
   it("refuse a post from another site's page with 403, and take the site's own, curl's and the configured origin's", async () => {
     const { app, recorded } = await textApp();
-    onTestFinished(() => app.close());
     const post = (url: string, headers: Record<string, string>, fields: Record<string, string>) =>
       app.inject({
         method: "POST",
@@ -347,7 +328,6 @@ describe("the text host's forms and other sites", () => {
 
   it("save unlisted as the site's form sends it by default, and listed when a custom address is asked", async () => {
     const { app } = await textApp();
-    onTestFinished(() => app.close());
     const save = (fields: Record<string, string>) =>
       app.inject({
         method: "POST",

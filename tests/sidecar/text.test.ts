@@ -4,15 +4,13 @@ import { buildApp } from "../../sidecar/app.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { fixtureCatalogue, realCatalogue, tempStore, URLS } from "../helpers/app.ts";
 import { rawRequest, socketExchange, type RawAnswer } from "../helpers/raw-http.ts";
+import { buildText } from "../helpers/text-app.ts";
 
 describe("the text host", () => {
   it("answers the 61st request in a minute from one IP with 429, in the request's format", async () => {
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    const text = await buildText({
       catalogue: fixtureCatalogue(),
-      store: await tempStore(),
     });
-    onTestFinished(() => text.close());
     for (let i = 0; i < 60; i++)
       expect((await text.inject({ url: "/aws", headers: { "user-agent": "curl/8" } })).statusCode).toBe(200);
     const curl = await text.inject({ url: "/aws", headers: { "user-agent": "curl/8" } });
@@ -34,12 +32,9 @@ describe("the text host", () => {
 
   it("shows at most 8 services on /compare/… and says so when given more", async () => {
     const catalogue = realCatalogue();
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    const text = await buildText({
       catalogue,
-      store: await tempStore(),
     });
-    onTestFinished(() => text.close());
     const nine = catalogue.services.slice(0, 9).map((s) => s.slug);
     const page = (await text.inject(`/compare/${nine.join(",")}?format=md`)).body;
     expect(page).toContain("Showing the first 8 of 9 services");
@@ -51,13 +46,9 @@ describe("the text host", () => {
   });
 
   it("wraps ANSI and plain text to ?width= or a COLUMNS header, and answers 400 for a bad width", async () => {
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: realCatalogue(),
-      store: await tempStore(),
+    const text = await buildText({
       perMinute: 10_000,
     });
-    onTestFinished(() => text.close());
     // A URL or link target alone on its line is never split, so it may be longer than the width.
     const longest = (body: string) =>
       Math.max(
@@ -107,12 +98,9 @@ describe("the text host", () => {
 
   it("answers /lifecycle?within=90 with only the dates of the next 90 days, and 400 for a bad within", async () => {
     const catalogue = realCatalogue();
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    const text = await buildText({
       catalogue,
-      store: await tempStore(),
     });
-    onTestFinished(() => text.close());
     const today = new Date().toISOString().slice(0, 10);
     const horizon = new Date(Date.now() + 90 * 86_400_000).toISOString().slice(0, 10);
     const page = await text.inject("/lifecycle?within=90&format=md");
@@ -126,11 +114,7 @@ describe("the text host", () => {
   });
 
   it("answers /lifecycle?kind=version with version end dates, and shows a service's versions table", async () => {
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
-      catalogue: realCatalogue(),
-      store: await tempStore(),
-    });
+    const text = await buildText();
     const page = await text.inject("/lifecycle?kind=version&provider=azure&format=md");
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain("kind version");
@@ -147,12 +131,9 @@ describe("the text host", () => {
   });
 
   it("shows a service's sources and what each kind of fact was verified by on a service page", async () => {
-    const text = await buildTextApp({
-      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+    const text = await buildText({
       catalogue: fixtureCatalogue(),
-      store: await tempStore(),
     });
-    onTestFinished(() => text.close());
     const page = await text.inject("/aws/s3?format=md");
     expect(page.body).toContain("- **Verified:** identity 2026-11-25; description 2026-11-25; compliance 2026-11-20");
     expect(page.body).toContain("## Sources\n");

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { executablePath, useSiteBrowser, ARTIFACTS, WIDTHS, stack, browser, open, axe } from "./browser-harness.ts";
+import { layoutShiftOf, observeLayoutShifts, pageTypes } from "./layout-shift.ts";
 
 describe.skipIf(!executablePath)("the site in a browser", () => {
   useSiteBrowser();
@@ -143,69 +144,27 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         });
   });
 
-  // Every page type the site and the text host serve a browser, the on-demand ones with their query.
+  // Every page type (layout-shift.ts), with the saved list useSiteBrowser() makes.
   // decisions.md#faces: the toggle, the filters, a service's "add to my list", the picker's chips and count,
   // the exposure disclaimer and the compare options used to appear or grow after first paint (up to
   // 0.377); they now take their place from it (data-js-only, rendered server-side), and the footer
   // starts below the fold, so nothing a script adds moves what is in view.
-  const PAGE_TYPES = [
-    "/",
-    "/aws",
-    "/aws/s3",
-    "/category/storage",
-    "/lifecycle/",
-    "/compare/",
-    "/compare/aws-s3,gcp-cloud-storage",
-    "/equivalents/",
-    "/equivalents/?providers=aws,ovhcloud,scaleway&category=storage",
-    "/equivalents/virtual-machines",
-    "/exposure/",
-    "/exposure/?ids=aws-s3,gcp-cloud-storage",
-    "/search/",
-    "/search/?q=object%20storage",
-    "/list/",
-    "/list/exit/",
-    "/lists/axe-list",
-    "/lists/axe-list/exit-plan",
-    "/feedback/",
-    "/feedback/thanks/",
-    "/no-such-page",
-  ];
   describe("layout shift", () => {
     for (const size of WIDTHS)
       it(`does not shift any page type: CLS under 0.05 (${size.name})`, { timeout: 240_000 }, async () => {
         const shifts: string[] = [];
-        for (const path of PAGE_TYPES) {
+        for (const path of pageTypes("axe-list")) {
           const page = await open(path, {
             size,
             // As on a slow phone: a page is painted in parts while it arrives and its scripts run late
             // (the matrix's cells moved so on a loaded CI machine and never on an idle one).
             throttle: { cpu: 6, bytesPerSecond: 100_000 },
             // Observe from the first paint on, before any script of the page runs; name what moved.
-            init: () => {
-              const w = window as unknown as { cls: number; moved: string[] };
-              w.cls = 0;
-              w.moved = [];
-              new PerformanceObserver((list) => {
-                for (const entry of list.getEntries() as unknown as {
-                  value: number;
-                  hadRecentInput: boolean;
-                  sources: { node: Node | null }[];
-                }[]) {
-                  if (entry.hadRecentInput) continue;
-                  w.cls += entry.value;
-                  for (const { node } of entry.sources)
-                    w.moved.push(node instanceof Element ? node.outerHTML.slice(0, 80) : String(node?.nodeName));
-                }
-              }).observe({ type: "layout-shift", buffered: true });
-            },
+            init: observeLayoutShifts,
           });
           await page.waitForLoadState("networkidle");
           await page.waitForTimeout(300);
-          const { cls, moved } = await page.evaluate(() => {
-            const w = window as unknown as { cls: number; moved: string[] };
-            return { cls: w.cls, moved: w.moved };
-          });
+          const { cls, moved } = await layoutShiftOf(page);
           if (!(cls < 0.05)) shifts.push(`${path}: ${cls.toFixed(3)} (${moved.join(" | ")})`);
           await page.context().close();
         }

@@ -4,69 +4,31 @@
  * alternative, see the exposure follow, adopt it, and find the builder's list and downloads follow;
  * at 1200 and 390 px, axe clean. And without JavaScript: a saved list's plan through the server.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
-import { type Browser, type Download, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../sidecar/app.ts";
-import { BuiltFiles } from "../../sidecar/files.ts";
-import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
-import { buildTextApp, loadSiteHandler } from "../../sidecar/text/app.ts";
-import { fixtureCatalogue } from "../helpers/app.ts";
-import { fixtureBuild } from "../helpers/fixture-build.ts";
-import { launchChromium } from "../helpers/chromium.ts";
+import { type Download, type Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { requireComponent } from "../helpers/components.ts";
+import { useFixtureSite } from "./fixture-site.ts";
 
 const executablePath = requireComponent("chromium");
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const LIST_KEY = "csc-approved-list";
 
 describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
-  let dist: string;
-  let data: string;
-  let store: EmbeddedStore;
-  let api: FastifyInstance;
-  let text: FastifyInstance;
-  let browser: Browser;
-  let base: string;
-  beforeAll(async () => {
-    data = mkdtempSync(join(tmpdir(), "csc-exit-data-"));
-    // The run's one build of the fixture for these URLs (helpers/fixture-build.ts): shared, so read only.
-    dist = await fixtureBuild({ apiUrl: "http://127.0.0.1:1", textUrl: "http://127.0.0.1:2" });
-    store = await EmbeddedStore.open(data);
-    await store.createList({
-      id: "exit-list-id",
-      slug: "exit-list",
-      name: "Exit list",
-      approvedServiceIds: ["aws-s3"],
-      createdAt: new Date(),
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
-    const config = { LOG_LEVEL: "silent" as const, TRUST_PROXY: undefined };
-    api = await buildApp({ config, catalogue: fixtureCatalogue(), store, urls: { apiUrl: "", textUrl: "" } });
-    const siteHandler = await loadSiteHandler(dist);
-    text = await buildTextApp({
-      config,
-      catalogue: fixtureCatalogue(),
-      store,
-      files: await BuiltFiles.open(dist),
-      api,
-      perMinute: 100_000,
-      ...(siteHandler ? { siteHandler } : {}),
-    });
-    await text.listen({ port: 0, host: "127.0.0.1" });
-    base = `http://127.0.0.1:${(text.server.address() as { port: number }).port}`;
-    browser = await launchChromium(executablePath!);
-  }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await text?.close();
-    await api?.close();
-    await store?.close();
-    if (data) rmSync(data, { recursive: true, force: true });
+  const site = useFixtureSite({
+    executablePath: executablePath!,
+    dataPrefix: "csc-exit-data-",
+    setUpTimeout: 240_000,
+    seed: (store) =>
+      store.createList({
+        id: "exit-list-id",
+        slug: "exit-list",
+        name: "Exit list",
+        approvedServiceIds: ["aws-s3"],
+        createdAt: new Date(),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      }),
   });
 
   async function seriousViolations(page: Page) {
@@ -82,7 +44,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
 
   for (const width of [1200, 390])
     it(`plans to sovereign providers, picks an alternative and adopts it (${width} px)`, async () => {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+      const context = await site.browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
       await context.addInitScript(
         ([key]) => {
           if (!localStorage.getItem(key!)) localStorage.setItem(key!, JSON.stringify(["aws-s3", "aws-lambda"]));
@@ -93,7 +55,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
       page.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
-      await page.goto(`${base}/list/exit/`);
+      await page.goto(`${site.base}/list/exit/`);
       await page.waitForSelector("[data-exit-result]:not([hidden])");
       // Sovereign option is the default target: S3 maps to OVHcloud first, Lambda is a gap.
       expect(await page.textContent("[data-exit-summary]")).toContain("2 services: 0 stay, 1 mapped, 1 gap.");
@@ -110,7 +72,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         void,
       ];
       const md = readFileSync(await plan.path(), "utf8");
-      expect(md).toContain(`](${base}/aws/s3)`);
+      expect(md).toContain(`](${site.base}/aws/s3)`);
       expect(md).toContain("[documentation](https://help.ovhcloud.com/csm/en-public-cloud-storage-s3)");
       await page.check('input[value="stackit-object-storage"]');
       expect(await page.textContent("[data-exit-summary]")).toContain("(stackit)");
@@ -130,7 +92,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
         "Your list has 2 services. Replace it with the proposed 1 service?",
       );
       await page.click("[data-exit-replace]");
-      await page.waitForURL(`${base}/list/`);
+      await page.waitForURL(`${site.base}/list/`);
       expect(await page.evaluate((key) => localStorage.getItem(key), LIST_KEY)).toBe('["stackit-object-storage"]');
       // The builder follows the adopted list: its Markdown export lists the new service.
       await page.waitForFunction(
@@ -151,9 +113,9 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
     });
 
   it("names an empty list and a missing target", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${base}/list/exit/`);
+    await page.goto(`${site.base}/list/exit/`);
     await page.waitForFunction(() => document.querySelector("[data-exit-status]")?.textContent);
     expect(await page.textContent("[data-exit-status]")).toContain("Your list is empty");
     await page.evaluate((key) => localStorage.setItem(key, '["aws-s3"]'), LIST_KEY);
@@ -165,22 +127,22 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
   });
 
   it("plans a saved list named in the address, from its page, leaving my list alone", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${base}/lists/exit-list`);
+    await page.goto(`${site.base}/lists/exit-list`);
     await page.click('a[href="/list/exit/?list=exit-list"]');
     await page.waitForSelector("[data-exit-result]:not([hidden])");
     expect(await page.textContent("[data-exit-status]")).toBe("Planned 1 service of the saved list “Exit list”.");
     expect(await page.evaluate((key) => localStorage.getItem(key), LIST_KEY)).toBeNull();
-    await page.goto(`${base}/list/exit/?list=no-such-list`);
+    await page.goto(`${site.base}/list/exit/?list=no-such-list`);
     await expect.poll(() => page.textContent("[data-exit-status]")).toContain("List not found");
     await context.close();
   });
 
   it("serves a saved list's plan without JavaScript, linked from the list's page", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await site.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${base}/lists/exit-list`);
+    await page.goto(`${site.base}/lists/exit-list`);
     await page.click('a[href="/lists/exit-list/exit-plan"]');
     expect(await page.textContent("h1")).toBe("Exit plan: Exit list → sovereign option");
     expect(await page.textContent("main")).toContain("Object Storage (OVHcloud)");
@@ -191,7 +153,7 @@ describe.skipIf(!executablePath)("Plan an exit, in a browser", () => {
   /** Axe needs script: run it in a scripted page over the same HTML. */
   async function seriousViolationsNoJs(page: Page) {
     const html = await page.content();
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const scripted = await context.newPage();
     await scripted.setContent(html);
     const violations = await seriousViolations(scripted);

@@ -18,6 +18,7 @@ import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import { launchChromium } from "../helpers/chromium.ts";
 import { requireComponent } from "../helpers/components.ts";
 import { startStack, type Stack } from "../helpers/stack.ts";
+import { layoutShiftOf, observeLayoutShifts, pageTypes } from "./layout-shift.ts";
 
 const executablePath = requireComponent("chromium");
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -53,23 +54,7 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
         LIST_KEY,
         list,
       ] as const);
-    await context.addInitScript(() => {
-      const w = window as unknown as { cls: number; moved: string[] };
-      w.cls = 0;
-      w.moved = [];
-      new PerformanceObserver((entries) => {
-        for (const entry of entries.getEntries() as unknown as {
-          value: number;
-          hadRecentInput: boolean;
-          sources: { node: Node | null }[];
-        }[]) {
-          if (entry.hadRecentInput) continue;
-          w.cls += entry.value;
-          for (const { node } of entry.sources)
-            w.moved.push(node instanceof Element ? node.outerHTML.slice(0, 80) : String(node?.nodeName));
-        }
-      }).observe({ type: "layout-shift", buffered: true });
-    });
+    await context.addInitScript(observeLayoutShifts);
     const page = await context.newPage();
     await page.goto(`${stack.textUrl}${path}`);
     return page;
@@ -87,12 +72,6 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
   }
 
   /** The layout shift since the first paint (observed from before any script), and what moved. */
-  const shiftOf = (page: Page) =>
-    page.evaluate(() => {
-      const w = window as unknown as { cls: number; moved: string[] };
-      return { cls: w.cls, moved: w.moved };
-    });
-
   it("answers /aws/aws-s3 with the site page of /aws/s3, for every service; Markdown at both", async () => {
     const catalogue = loadCatalogue();
     const html = { accept: "text/html" };
@@ -152,43 +131,20 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
     },
   );
 
-  const PAGE_TYPES = [
-    "/",
-    "/aws",
-    "/aws/s3",
-    "/category/storage",
-    "/lifecycle/",
-    "/compare/",
-    "/compare/aws-s3,gcp-cloud-storage",
-    "/equivalents/",
-    "/equivalents/?providers=aws,ovhcloud,scaleway&category=storage",
-    "/equivalents/virtual-machines",
-    "/exposure/",
-    "/exposure/?ids=aws-s3,gcp-cloud-storage",
-    "/search/",
-    "/search/?q=object%20storage",
-    "/list/",
-    "/list/exit/",
-    "/lists/seams-list",
-    "/lists/seams-list/exit-plan",
-    "/feedback/",
-    "/feedback/thanks/",
-    "/no-such-page",
-  ];
   for (const size of [DESKTOP, PHONE])
     it(
       `does not shift any page type with a non-empty list: CLS under 0.05 (${size.width} px)`,
       { timeout: 300_000 },
       async () => {
         const shifts: string[] = [];
-        for (const path of PAGE_TYPES) {
+        for (const path of pageTypes("seams-list")) {
           const page = await open(path, {
             size,
             list: ["aws-s3", "aws-ec2", "gcp-cloud-storage", "azure-blob-storage"],
           });
           await page.waitForLoadState("networkidle");
           await page.waitForTimeout(300);
-          const { cls, moved } = await shiftOf(page);
+          const { cls, moved } = await layoutShiftOf(page);
           if (!(cls < 0.05)) shifts.push(`${path}: ${cls.toFixed(4)} (${moved.join(" | ")})`);
           await page.context().close();
         }
@@ -296,7 +252,7 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
         const scripted = await open("/exposure/?ids=aws-s3,gcp-cloud-storage");
         await scripted.waitForLoadState("networkidle");
         expect(await scripted.locator('[data-figure="services"]').innerText()).toBe("2");
-        expect((await shiftOf(scripted)).cls).toBeLessThan(0.05);
+        expect((await layoutShiftOf(scripted)).cls).toBeLessThan(0.05);
         expect(await axe(scripted)).toEqual([]);
         await scripted.context().close();
       },
