@@ -96,16 +96,38 @@ export function fitService(
   );
   const versions = fitVersions(answer.versions, endedVersions);
   const differences = fitDifferences(answer.keyDifferences, new Set(shown.map((service) => service.slug)));
+  const dependencies = answer.dependencies?.slice(0, DEPENDENCIES_LIMIT);
   return withOmitted(
     {
       ...answer,
       equivalents: shown,
       ...(versions ? { versions: versions.versions } : {}),
       ...(differences ? { keyDifferences: differences.keyDifferences } : {}),
+      ...(dependencies ? { dependencies } : {}),
     },
-    [...omitted, ...(versions?.omitted ?? []), ...(differences?.omitted ?? [])],
+    [
+      ...omitted,
+      ...(versions?.omitted ?? []),
+      ...(differences?.omitted ?? []),
+      ...(dependencies && dependencies.length < answer.dependencies!.length
+        ? [
+            {
+              field: "dependencies",
+              shown: dependencies.length,
+              total: answer.dependencies!.length,
+              hint: `every dependency with its source: resource catalogue://services/${answer.slug}`,
+            },
+          ]
+        : []),
+    ],
   );
 }
+
+/**
+ * get_service's dependencies (what a resource type's handlers need besides the service's own
+ * actions): the first few, each with its schema's source; EC2 has 17 (9,000 characters).
+ */
+const DEPENDENCIES_LIMIT = 6;
 
 /**
  * get_service's key differences: those to the equivalents shown (OTC's load balancer has 60

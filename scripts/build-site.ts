@@ -4,7 +4,6 @@
  * process (the site step took 16 s beside them, 9 s alone). Arguments: the folder to write the
  * site into and the site's URL; the environment names the data folder and the API's URL.
  */
-import { build } from "astro";
 import { ROOT_DIR } from "../build/inputs.ts";
 
 const [outDir, site] = process.argv.slice(2);
@@ -14,4 +13,5 @@ if (!outDir || !site) {
 }
 // No build reports to Astro's telemetry, npm start's rebuild included.
 process.env.ASTRO_TELEMETRY_DISABLED = "1";
+const { build } = await import("astro");
 await build({ root: ROOT_DIR, outDir, logLevel: "warn", site });

@@ -30,7 +30,7 @@ const S3 = {
 
 describe("the service data file's JSON Schema", () => {
   it("is committed as the field table writes it (node scripts/write-service-schema.ts)", () => {
-    expect(committed).toBe(serviceEntryJsonSchemaText());
+    expect(committed, "service.schema.json is stale: npm run docs:data-schema").toBe(serviceEntryJsonSchemaText());
   });
 
   it("accepts every service file of the catalogue", () => {
@@ -42,7 +42,7 @@ describe("the service data file's JSON Schema", () => {
     const refused = files.flatMap(({ path }) =>
       validate(parse(readFileSync(path, "utf8"))) ? [] : [`${path}: ${JSON.stringify(validate.errors)}`],
     );
-    expect(refused).toEqual([]);
+    expect(refused, "files the committed schema refuses (a new field? npm run docs:data-schema)").toEqual([]);
   });
 
   it("refuses an unknown key, a missing name, a pricing model outside the vocabulary and lastVerified", () => {

@@ -19,7 +19,7 @@ const lock = JSON.parse(read("package-lock.json")) as {
 describe("no telemetry", () => {
   it("turns Astro's telemetry off before Astro runs: build, dev server and check", () => {
     for (const [path, call] of [
-      ["scripts/build.ts", 'await import("astro")'],
+      ["scripts/build-site.ts", 'await import("astro")'],
       ["scripts/dev.ts", 'await import("astro")'],
     ] as const) {
       const source = read(path);
