@@ -7,7 +7,7 @@
  *
  * 1. dates: 2025-12-17, 17 December 2025, December 17, 2025, December 2025, and a bare year 19xx/20xx;
  * 2. numbers, with their unit when one follows (12 hours, 99.99 %, 5 TB, 10 Gbit/s, 3 AZs) and
- *    version numbers (v2, 1.3, 16.4);
+ *    version numbers (v2, 1.3, 16.4); a number glued to letters that are no unit (3D, 10K) is a name (3);
  * 3. names: protocols, standards and products, read as a run of words each with a capital letter
  *    (NFS, SMB, S3, Kafka, PostgreSQL, Active Directory, Amazon EC2). A sentence's first word counts
  *    only when it is no plain capitalised word (an acronym, CamelCase or a word with a digit).
@@ -77,7 +77,11 @@ const DATE_PATTERNS = [
   new RegExp(`\\b${MONTH} \\d{4}\\b`, "gi"),
   /\b(?:19|20)\d{2}\b/g,
 ];
-const NUMBER_PATTERN = new RegExp(`(?<![\\w.])v?\\d+(?:[.,]\\d+)*\\+?(?:\\s?(?:${UNITS.join("|")})(?![\\w]))?`, "gi");
+// A number glued to letters that are no unit ("3D", "10K", "4o") is a name, not a count: it is left to the names.
+const NUMBER_PATTERN = new RegExp(
+  `(?<![\\w.])v?\\d+(?:[.,]\\d+)*\\+?(?:\\s?(?:${UNITS.join("|")})(?![\\w]))?(?![\\w])`,
+  "gi",
+);
 // A word with a capital letter (S3, PostgreSQL, HTTP/2, PKCS#11, .NET), hyphen-joined parts apart.
 const WORD_PATTERN = /[A-Za-z0-9.#+/]*[A-Za-z0-9#+]/g;
 

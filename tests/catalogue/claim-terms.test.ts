@@ -37,6 +37,23 @@ describe("claimTerms", () => {
     expect(claimTerms("NFS shares. Backups run nightly")).toEqual(["NFS"]);
     expect(claimTerms("Runs VMs with an SDK and a CLI")).toEqual([]);
   });
+
+  it("reads a number glued to letters (3D, 10K) as a name, so that a claim saying it backs it", () => {
+    expect(claimTerms("Renders 3D models on Thales payShield 10K devices, 3 zones and 5TB.")).toEqual([
+      "3D",
+      "Thales payShield 10K",
+      "3 zones",
+      "5TB",
+    ]);
+    expect(claimTerms("Streams GPT-4o output")).toEqual(["GPT"]);
+    expect(
+      unbackedTerms({
+        description: "Rendered high-quality 3D models in the cloud.",
+        names: [],
+        sources: [{ backs: ["description"], claims: ["Renders high-quality interactive 3D content in the cloud."] }],
+      }),
+    ).toEqual([]);
+  });
 });
 
 describe("states", () => {

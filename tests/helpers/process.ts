@@ -138,6 +138,30 @@ export async function rssBackUnder(
 }
 
 /**
+ * The peak resident set of `pid` under a load already sent, sampled every 250 ms: for at least
+ * `minMs`, then until no sample has passed the peak for `settledMs`, `maxMs` at most. Answers piled
+ * up unread reach their peak within seconds and stay there; a load still growing is sampled to the
+ * end. Resolves with the peak and how long it was sampled.
+ */
+export async function rssPeak(
+  pid: number,
+  { minMs = 5000, settledMs = 4000, maxMs = 15_000 } = {},
+): Promise<{ mb: number; seconds: number }> {
+  const started = performance.now();
+  let peak = rssMb(pid);
+  let peakAt = started;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = performance.now();
+    const mb = rssMb(pid);
+    if (mb > peak) [peak, peakAt] = [mb, now];
+    const elapsed = now - started;
+    if (elapsed >= maxMs || (elapsed >= minMs && now - peakAt >= settledMs))
+      return { mb: peak, seconds: elapsed / 1000 };
+  }
+}
+
+/**
  * `npm start` as a user runs it (package.json's flags and environment, default LOG_LEVEL) on a free
  * port, for the memory tests: the listen port is not an input of the build, so dist/ is built once
  * and served on every port with its URLs rewritten. `extraEnv` goes on top (e.g. TRUST_PROXY).

@@ -2,9 +2,10 @@
  * A mixed read/write load (CONNECTIONS keep-alive clients, each sending the next request when the
  * last is answered) against `npm start` (scripts/start.ts) with Redis: no 5xx,
  * no connection errors, no non-2xx but the intended 429s of the strict and relaxed buckets.
- * LOAD_SECONDS (default 30) and LOAD_CONNECTIONS (default 50) set the size. Thirty seconds made
+ * LOAD_SECONDS (default 20) and LOAD_CONNECTIONS (default 50) set the size. Thirty seconds made
  * 114,856–121,195 requests in three CI runs (60 s made 247,094), all with no error: it runs alone
- * after the rest, so each of its seconds is a second of `npm test`.
+ * after the rest, so each of its seconds is a second of `npm test`, and 20 s (about 75,000) shows
+ * an error as well. The bench measures speed; this holds correctness under load.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,7 +16,7 @@ import { cleanup, freePort, requireComponent, startRedis, waitFor, type RedisSer
 import { START_ARGS } from "../helpers/process.ts";
 
 const redisBinary = requireComponent("redis-server");
-const SECONDS = Number(process.env.LOAD_SECONDS ?? 30);
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);
 
 describe.skipIf(!redisBinary)("load", () => {
