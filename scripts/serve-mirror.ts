@@ -11,13 +11,12 @@
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
 import { loadBuiltCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { loadConfig } from "../sidecar/config.ts";
-import { openStore, prepareServer, type PreparedServer, type RunningServer } from "../sidecar/server.ts";
+import { openStore, prepareServer, type RunningServer } from "../sidecar/server.ts";
 import { ServedCopies } from "./mirror-leases.ts";
 import { currentDir, MirrorError } from "./mirror.ts";
-import { retirable, type RetirableHost } from "./serve-retire.ts";
+import { LiveHosts } from "./serve-retire.ts";
 
 /** How often `serve` looks at where <dir>/current points. */
 export const FOLLOW_MS = 1000;
@@ -37,44 +36,6 @@ function loadCopy(dir: string): { distDir: string; catalogue: Catalogue } {
   }
 }
 
-/** A listening socket, as node's `server.listen(handle)` takes it (net.Server keeps it as `_handle`). */
-interface ListeningServer {
-  _handle: object | null;
-}
-
-/**
- * Moves a host's listening socket to its successor: the successor listens on the same socket
- * (node's `server.listen({ handle })`), so no connection is refused or reset in between, not even
- * one waiting in the socket's backlog; the old server lets go of it so that closing it later does
- * not close the socket, and finishes the requests it holds.
- */
-async function moveListener(from: FastifyInstance, to: FastifyInstance): Promise<void> {
-  const old = from.server as unknown as ListeningServer;
-  const handle = old._handle;
-  if (!handle) throw new Error("the served host is not listening");
-  await to.listen({ handle } as { port?: number });
-  old._handle = null;
-}
-
-/** Both hosts over one copy, tracked so that they can be retired (serve-retire.ts). */
-interface Hosts {
-  readonly prepared: PreparedServer;
-  readonly api: RetirableHost;
-  readonly text: RetirableHost;
-}
-
-const tracked = (prepared: PreparedServer): Hosts => ({
-  prepared,
-  api: retirable(prepared.api),
-  text: retirable(prepared.text),
-});
-
-/** Moves both ports from the old hosts to the new ones. */
-async function handOver(old: Hosts, next: Hosts): Promise<void> {
-  await moveListener(old.prepared.api, next.prepared.api);
-  await moveListener(old.prepared.text, next.prepared.text);
-}
-
 export async function serveMirror(
   dir: string,
   env: NodeJS.ProcessEnv,
@@ -85,10 +46,7 @@ export async function serveMirror(
   const store = await openStore(config, log);
   const leases = new ServedCopies(dir, log);
   leases.hold(copy.distDir);
-  let live = tracked(await prepareServer(config, { ...copy, store }));
-  await live.prepared.api.listen({ port: config.PORT, host: config.HOST });
-  await live.prepared.text.listen({ port: config.TEXT_PORT, host: config.HOST });
-  const retiring = new Map<Hosts, Promise<void>>();
+  const hosts = await LiveHosts.listen(await prepareServer(config, { ...copy, store }), config);
   let following: Promise<void> | undefined;
   let refused: string | undefined;
   const follow = async () => {
@@ -108,18 +66,12 @@ export async function serveMirror(
       refused = message;
       return;
     }
-    const prepared = tracked(await prepareServer(config, { ...next, store }));
-    await handOver(live, prepared);
-    const [old, oldCopy] = [live, copy];
-    const retired = Promise.all([old.api.retire(), old.text.retire()])
-      .then(() => undefined)
-      .catch((error: unknown) => log(`serve: closing the hosts of ${oldCopy.distDir}: ${(error as Error).message}`))
-      .finally(() => {
-        retiring.delete(old);
-        leases.letGo(oldCopy.distDir);
-      });
-    retiring.set(old, retired);
-    [live, copy, refused] = [prepared, next, undefined];
+    const oldCopy = copy;
+    await hosts.replace(await prepareServer(config, { ...next, store }), (error) => {
+      if (error) log(`serve: closing the hosts of ${oldCopy.distDir}: ${error.message}`);
+      leases.letGo(oldCopy.distDir);
+    });
+    [copy, refused] = [next, undefined];
     log(`serve: now serving ${copy.distDir}`);
   };
   const timer = setInterval(() => {
@@ -130,10 +82,10 @@ export async function serveMirror(
   let closing: Promise<void> | undefined;
   return {
     get api() {
-      return live.prepared.api;
+      return hosts.api;
     },
     get text() {
-      return live.prepared.text;
+      return hosts.text;
     },
     store,
     distDir: () => copy.distDir,
@@ -142,11 +94,7 @@ export async function serveMirror(
         clearInterval(timer);
         await following;
         // Shutting down: the draining hosts close now too, whatever they still hold.
-        const draining = [...retiring.keys()].flatMap((hosts) => [
-          hosts.prepared.api.close(),
-          hosts.prepared.text.close(),
-        ]);
-        await Promise.all([live.prepared.api.close(), live.prepared.text.close(), ...draining, ...retiring.values()]);
+        await hosts.close();
         leases.close();
         await store.close();
       })()),

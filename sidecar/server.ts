@@ -160,7 +160,7 @@ export async function orExitIfInUse<T>(starting: Promise<T>): Promise<T> {
 }
 
 /** What a process that serves does for itself: close on SIGINT/SIGTERM, and bound its memory. */
-export function runAsProcess(server: RunningServer): void {
+export function runAsProcess(server: Pick<RunningServer, "close">): void {
   guardMemory();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

@@ -1,0 +1,96 @@
+/**
+ * `npm start` with no build (scripts/start.ts): it answers at once, every answer computed from the
+ * sources, while dist/ is built; the hosts over the build then take the listening sockets, and a
+ * client kept alive across the hand-over loses no request (serve-retire.ts serveWhileBuilding).
+ */
+import { Agent, get as httpGet } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load/load.ts";
+import { freePort } from "../../scripts/components.ts";
+import { serveWhileBuilding } from "../../scripts/serve-retire.ts";
+import { loadConfig } from "../../sidecar/config.ts";
+import { prepareServer } from "../../sidecar/server.ts";
+import { FIXTURE_DIR, tempStore, URLS } from "../helpers/app.ts";
+import { fixtureBuild } from "../helpers/fixture-build.ts";
+
+const closing: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close();
+});
+
+/** A first start over the fixture catalogue whose build finishes when the test says. */
+async function firstStart() {
+  const [port, textPort] = [await freePort(), await freePort()];
+  const config = loadConfig({ PORT: String(port), TEXT_PORT: String(textPort), HOST: "127.0.0.1", LOG_LEVEL: "warn" });
+  const urls = { apiUrl: `http://127.0.0.1:${port}`, textUrl: `http://127.0.0.1:${textPort}` };
+  // The run's shared build of the fixture, made for other URLs: served with this server's (files.ts).
+  const dist = await fixtureBuild(URLS);
+  const store = await tempStore();
+  let finishBuild: (succeeded: boolean) => void = () => undefined;
+  const building = new Promise<boolean>((resolve) => (finishBuild = resolve));
+  const fromSources = prepareServer(config, {
+    store,
+    catalogue: loadCatalogue(FIXTURE_DIR),
+    catalogueSource: { dataDir: FIXTURE_DIR },
+  });
+  const fromBuild = () =>
+    prepareServer(config, {
+      distDir: dist,
+      store,
+      catalogue: loadBuiltCatalogue(dist),
+      catalogueSource: { distDir: dist },
+    });
+  const logged: string[] = [];
+  const started = await serveWhileBuilding(config, fromSources, building, fromBuild, (line) => logged.push(line));
+  closing.push(() => started.hosts.close());
+  return { ...started, urls, finishBuild, logged };
+}
+
+/** GET on a kept-alive connection: status, body and the Connection header. */
+function keptAlive(agent: Agent, url: string): Promise<{ status: number; body: string; connection: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { agent, headers: { accept: "text/html" } }, (answer) => {
+      let body = "";
+      answer.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      answer.once("end", () =>
+        resolve({ status: answer.statusCode ?? 0, body, connection: String(answer.headers.connection) }),
+      );
+    }).once("error", reject);
+  });
+}
+
+/** The site's page links Astro's bundled assets; the text host's computed HTML does not. */
+const SITE_PAGE = /\/_astro\//;
+
+describe("npm start with no build", () => {
+  it("serves computed answers at once, then the build's files, with no kept-alive request lost", async () => {
+    const { urls, finishBuild, built } = await firstStart();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    closing.push(async () => agent.destroy());
+    const before = await keptAlive(agent, `${urls.textUrl}/`);
+    expect(before.status).toBe(200);
+    expect(before.body).not.toMatch(SITE_PAGE);
+    expect((await fetch(`${urls.apiUrl}/v1/services/aws-s3`)).status).toBe(200);
+
+    finishBuild(true);
+    expect(await built).toBe(true);
+    // The connection kept alive before the hand-over gets its answer, and is told to close.
+    const across = await keptAlive(agent, `${urls.textUrl}/`);
+    expect(across.status).toBe(200);
+    expect(across.connection).toBe("close");
+    // The next connection reaches the hosts over the build: the site's page.
+    const after = await keptAlive(agent, `${urls.textUrl}/`);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatch(SITE_PAGE);
+    expect((await fetch(`${urls.apiUrl}/v1/services/aws-s3`)).status).toBe(200);
+  });
+
+  it("keeps answering from the sources when the build fails", async () => {
+    const { urls, finishBuild, built } = await firstStart();
+    finishBuild(false);
+    expect(await built).toBe(false);
+    const page = await fetch(`${urls.textUrl}/`, { headers: { accept: "text/html" } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toMatch(SITE_PAGE);
+  });
+});
