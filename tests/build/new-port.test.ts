@@ -50,8 +50,13 @@ async function start(): Promise<Started> {
   let stdout = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
   const api = `http://127.0.0.1:${port}`;
-  // A stale dist/ is built first (a minute or more on a busy machine).
   await waitFor(async () => (await fetch(`${api}/v1/health`)).ok, 600_000, "npm start");
+  // A stale dist/ is built while the sources answer (a minute or more on a busy machine): wait for it.
+  await waitFor(
+    () => Promise.resolve(/start: (dist\/ is up to date|now serving the built files)/.test(stdout)),
+    600_000,
+    "npm start to serve the build",
+  );
   return { child, api, text: `http://127.0.0.1:${textPort}`, stdout: () => stdout };
 }
 
