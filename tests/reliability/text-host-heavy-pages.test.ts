@@ -15,7 +15,7 @@ import { startAsUserPerSuite } from "../helpers/process.ts";
 import { LOAD_PROVIDERS, LOAD_SERVICES } from "./memory-load.ts";
 
 const ADDRESSES = 60;
-const SECONDS = 20;
+const SECONDS = 10;
 const P99_LIMIT_MS = 100;
 
 /** 2,000 distinct computed pages, so that few are answered from the kept ones. */
@@ -97,7 +97,7 @@ describe.skipIf(process.platform !== "linux")(
         const quantile = (times: number[], q: number) =>
           times[Math.min(times.length - 1, Math.ceil(times.length * q) - 1)]!;
         // The same polling with nothing else going on, for comparison (a shared machine's own jitter).
-        const quietUntil = performance.now() + 5000;
+        const quietUntil = performance.now() + 3000;
         const quiet = await poll(() => performance.now() > quietUntil);
 
         const pagesFile = join(dir, "pages.txt");
