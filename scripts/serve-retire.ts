@@ -1,9 +1,8 @@
 /**
  * Replacing the hosts being served without cutting any request: those of a replaced mirror copy
- * (scripts/serve-mirror.ts), and `npm start`'s hosts over the data folder once its first build is
+ * (scripts/serve-mirror.ts), and `npm start`'s hosts over the sources once its first build is
  * ready (scripts/start.ts). The new hosts take over the listening sockets (LiveHosts.replace);
- * then the old ones only hold kept-alive
- * connections. Each request they still answer — the one in progress at the swap, or one that
+ * then the old ones only hold kept-alive connections. Each request they still answer — the one in progress at the swap, or one that
  * arrives on a kept-alive connection afterwards — is answered in full from the old copy with
  * `Connection: close`, so the client opens its next connection on the new hosts. The old hosts
  * close once their last connection has (an idle one closes by itself after the keep-alive limit,
@@ -105,6 +104,7 @@ const tracked = (prepared: PreparedServer): Hosts => ({ api: retirable(prepared.
 export class LiveHosts {
   private live: Hosts;
   private readonly retiring = new Map<Hosts, Promise<void>>();
+  private closed = false;
 
   private constructor(live: Hosts) {
     this.live = live;
@@ -131,6 +131,11 @@ export class LiveHosts {
    * once they have closed (or failed to).
    */
   async replace(next: PreparedServer, retired: (error?: Error) => void = () => undefined): Promise<void> {
+    // Shut down meanwhile (a build that finished as the server was stopped): nothing to serve.
+    if (this.closed) {
+      await Promise.all([next.api.close(), next.text.close()]);
+      return;
+    }
     const old = this.live;
     const hosts = tracked(next);
     await moveListener(old.api.app, hosts.api.app);
@@ -148,6 +153,7 @@ export class LiveHosts {
 
   /** Closes the hosts served and those still draining, whatever they hold (shutting down). */
   async close(): Promise<void> {
+    this.closed = true;
     const draining = [...this.retiring.keys()].flatMap((hosts) => [hosts.api.app.close(), hosts.text.app.close()]);
     await Promise.all([this.api.close(), this.text.close(), ...draining, ...this.retiring.values()]);
   }

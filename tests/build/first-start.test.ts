@@ -85,6 +85,14 @@ describe("npm start with no build", () => {
     expect((await fetch(`${urls.apiUrl}/v1/services/aws-s3`)).status).toBe(200);
   });
 
+  it("stops cleanly when the build lands as the server is being stopped", async () => {
+    const { urls, finishBuild, built, hosts } = await firstStart();
+    await hosts.close();
+    finishBuild(true);
+    await built;
+    await expect(fetch(`${urls.apiUrl}/v1/health`)).rejects.toThrow();
+  });
+
   it("keeps answering from the sources when the build fails", async () => {
     const { urls, finishBuild, built } = await firstStart();
     finishBuild(false);
