@@ -1,7 +1,7 @@
 /**
  * `npm start`: serves the API on PORT and the text host on TEXT_PORT from one process, from dist/.
  * When dist/ is missing or stale (its recorded input hash differs from the sources'), it serves at
- * once from the data folder (every answer computed, as the sidecar does without a build) while
+ * once from the sources (every answer computed, as the sidecar does without a build) while
  * dist/ is built, compressed fast; the hosts over the build then take the listening sockets
  * without cutting a request (serve-retire.ts), and the best-compressed build is made behind them.
  * The store is opened before the build, so a second instance on the same DATA_DIR stops before it
