@@ -64,7 +64,7 @@ const SITE_PAGE = /\/_astro\//;
 
 describe("npm start with no build", () => {
   it("serves computed answers at once, then the build's files, with no kept-alive request lost", async () => {
-    const { urls, finishBuild, built } = await firstStart();
+    const { urls, finishBuild, built, logged } = await firstStart();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     closing.push(async () => agent.destroy());
     const before = await keptAlive(agent, `${urls.textUrl}/`);
@@ -83,6 +83,8 @@ describe("npm start with no build", () => {
     expect(after.status).toBe(200);
     expect(after.body).toMatch(SITE_PAGE);
     expect((await fetch(`${urls.apiUrl}/v1/services/aws-s3`)).status).toBe(200);
+    // Closing the hosts over the sources reported no error.
+    expect(logged).toEqual([]);
   });
 
   it("stops cleanly when the build lands as the server is being stopped", async () => {
