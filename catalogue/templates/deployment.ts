@@ -17,9 +17,65 @@ export interface DeploymentItem {
   readonly from: readonly string[];
 }
 
+/** Where a resource instance goes, as the evaluation found it (./evaluate/instances.ts). */
+export type InstanceLocation =
+  /** A region, zone or location, from the resource's attribute or (via) its provider block, an input, the request. */
+  | { readonly kind: "stated"; readonly attribute: string; readonly value: string; readonly via?: string }
+  /** Answered from the vendor's global endpoint, with why. */
+  | { readonly kind: "global"; readonly why: string }
+  /** The input does not say (an input without a value, a provider block without a region), with why. */
+  | { readonly kind: "unknown"; readonly why: string }
+  /** The resource has no place of its own (an Azure child resource, a Hetzner SSH key). */
+  | { readonly kind: "none" };
+
+/**
+ * One resource instance a deployment makes, resolved: every rule of the check reads these (through
+ * ./resolved.ts's views), never the template's text.
+ */
+export interface ResourceInstance {
+  readonly kind: DeploymentItem["kind"];
+  readonly item: string;
+  /** Its address, logical id or resource name. */
+  readonly from: string;
+  /** The catalogue provider it deploys to, when known. */
+  readonly providerId?: string;
+  readonly deployed: Deployed;
+  readonly location: InstanceLocation;
+  readonly versioned?: readonly VersionedAttribute[];
+  /** The attributes a generic type is placed by (an engine, a kind), as stated. */
+  readonly traits?: Readonly<Record<string, string>>;
+}
+
+/** A resource the deployment declares but does not deploy, or deploys depending on inputs. */
+export interface ConditionalResource {
+  readonly item: string;
+  readonly from: string;
+  readonly because: string;
+  /** The inputs it depends on (depends only). */
+  readonly on?: readonly string[];
+}
+
+/** A resource whose location the input does not say. */
+export interface UnknownLocation {
+  readonly type: string;
+  readonly from: string;
+  readonly providerId?: string;
+  readonly why: string;
+}
+
 export interface Deployment {
   readonly format: DeploymentFormat;
+  /** The deployed items (instances not deployed are left out), from ./resolved.ts. */
   readonly items: readonly DeploymentItem[];
+  /** Instances never deployed (a false condition, a count of 0), and those that depend on inputs. */
+  readonly notDeployed?: readonly ConditionalResource[];
+  readonly dependsOnInputs?: readonly ConditionalResource[];
+  /** The inputs (variables, parameters) the evaluation read, with their values' sources. */
+  readonly inputs?: readonly InputUse[];
+  /** Resources whose location the input does not say, with why. */
+  readonly unknownLocations?: readonly UnknownLocation[];
+  /** Generic types' traits, by item (ovh_cloud_project_database → engine postgresql), for the services rule. */
+  readonly traits?: Readonly<Record<string, readonly Readonly<Record<string, string>>[]>>;
   /** CloudFormation only: parameter types, and whether the CDK or SAM made it. */
   readonly parameterTypes: readonly string[];
   readonly cdk: boolean;
@@ -41,11 +97,27 @@ export interface Deployment {
   readonly versioned?: readonly VersionedAttribute[];
   /** The locations the resources state as literals (./stated-locations.ts), at most a few hundred. */
   readonly locations?: readonly StatedLocation[];
-  /** How many resources state no location (a CloudFormation stack's, a provider block's region applies). */
+  /** How many resources have no place of their own. */
   readonly unlocated?: number;
 }
 
-/** A resource's literal region, location or zone, as the input states it. */
+/** Whether a resource instance is deployed: yes, no (a false condition, a count of 0), or it depends on inputs. */
+export type Deployed =
+  | { readonly state: "yes" }
+  | { readonly state: "no"; readonly because: string }
+  | { readonly state: "depends"; readonly on: readonly string[]; readonly because: string };
+
+/** An input of the deployment the evaluation read: a variable or parameter, with where its value came from. */
+export interface InputUse {
+  /** As the deployment names it: var.region, parameter Env, parameters('location'). */
+  readonly name: string;
+  /** "the request", "its default", a variable or parameters file's name, or "no value". */
+  readonly source: string;
+  /** The value as JSON text (cut to 200 characters), when it has one. */
+  readonly value?: string;
+}
+
+/** A resource's region, location or zone, as the input states it. */
 export interface StatedLocation {
   /** The resource type, and where the resource is (ARM name, plan or .tf address). */
   readonly type: string;
@@ -55,6 +127,10 @@ export interface StatedLocation {
   /** region, location or zone. */
   readonly attribute: string;
   readonly value: string;
+  /** Where the value came from when not the resource's own attribute (a provider block, an input, the request). */
+  readonly via?: string;
+  /** Set when the resource is answered from its vendor's global endpoint: why (value is then "global"). */
+  readonly global?: string;
 }
 
 /** A resource attribute naming a version a vendor retires (./versioned.ts reads them). */

@@ -16,14 +16,25 @@
 import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../base/limits.ts";
 import { TemplateBudgetError, TemplateDepthError, TemplateError } from "./errors.ts";
 
-export type HclTokenKind = "ident" | "number" | "string" | "heredoc" | "punct" | "newline" | "eof";
+export type HclTokenKind = "ident" | "number" | "string" | "template" | "punct" | "newline" | "eof";
+
+/** A template's part: literal text, or an interpolation's (`${…}`) or a directive's (`%{…}`) tokens. */
+export type HclTemplatePart = string | { readonly tokens: readonly HclToken[]; readonly directive: boolean };
 
 export interface HclToken {
   readonly kind: HclTokenKind;
-  /** ident, number and punct: the text; string: its value when it holds no interpolation. */
+  /** ident, number and punct: the text; string: its value (a quoted string or heredoc without interpolation). */
   readonly text?: string;
+  /** template: a quoted string or heredoc holding interpolations or directives, in parts. */
+  readonly parts?: readonly HclTemplatePart[];
   readonly line: number;
 }
+
+/**
+ * Which attributes' expressions are kept, by name and the types of the blocks holding them from the
+ * top (["resource"], ["resource", "site_config"], ["locals"]); every other one is checked and dropped.
+ */
+export type KeepAttribute = (name: string, blocks: readonly string[]) => boolean;
 
 export interface HclBlock {
   readonly type: string;
@@ -45,12 +56,14 @@ const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const isIdentStart = (code: number) => isLetter(code) || code > 0x7f;
 const isIdentPart = (code: number) => isLetter(code) || isDigit(code) || code === 0x2d || code > 0x7f;
 
-/**
- * Reads one file's blocks. `keep` names the attributes whose tokens are kept (of the top-level
- * blocks and their nested blocks); every other attribute is checked and dropped.
- */
-export function readHcl(file: string, text: string, keep: ReadonlySet<string>): HclBlock[] {
-  return new HclReader(file, text, keep).read();
+/** Reads one file's blocks, keeping the expressions of the attributes `keep` names. */
+export function readHcl(file: string, text: string, keep: KeepAttribute): HclBlock[] {
+  return new HclReader(file, text, keep).read().blocks;
+}
+
+/** Reads a file of attributes and blocks (a variable file), every attribute's expression kept. */
+export function readHclBody(file: string, text: string): Omit<HclBlock, "type" | "labels" | "line"> {
+  return new HclReader(file, text, () => true).read();
 }
 
 class HclReader {
@@ -62,12 +75,16 @@ class HclReader {
 
   private readonly file: string;
   private readonly text: string;
-  private readonly keep: ReadonlySet<string>;
+  private readonly keep: KeepAttribute;
+  /** The types of the blocks being read, from the top. */
+  private readonly blockTypes: string[] = [];
 
-  constructor(file: string, text: string, keep: ReadonlySet<string>) {
+  /** `firstLine`: a heredoc's body is read by a reader of its own, its lines counted from the heredoc's. */
+  constructor(file: string, text: string, keep: KeepAttribute, firstLine = 1) {
     this.file = file;
     this.text = text;
     this.keep = keep;
+    this.line = firstLine;
   }
 
   private fail(message: string, line = this.line): never {
@@ -108,7 +125,7 @@ class HclReader {
   private describe(token: HclToken): string {
     if (token.kind === "eof") return "the end of the file";
     if (token.kind === "newline") return "a new line";
-    if (token.kind === "string" || token.kind === "heredoc") return "a string";
+    if (token.kind === "string" || token.kind === "template") return "a string";
     return `"${token.text}"`;
   }
 
@@ -152,13 +169,13 @@ class HclReader {
     if (char === '"') {
       this.at++;
       this.count();
-      return { kind: "string", ...this.quoted(line), line };
+      return this.templateToken(this.quoted(line), line);
     }
     const three = text.slice(this.at, this.at + 3);
     if (char === "<" && /^<<-?[A-Za-z_]/.test(text.slice(this.at, this.at + 4))) {
-      this.heredoc(line);
+      const parts = this.heredoc(line);
       this.count();
-      return { kind: "heredoc", line };
+      return this.templateToken(parts, line);
     }
     const punct =
       PUNCT3.find((word) => word === three) ??
@@ -170,18 +187,25 @@ class HclReader {
     return { kind: "punct", text: punct, line };
   }
 
-  /** A quoted template after its opening quote: its value, when it has no interpolation. */
-  private quoted(line: number): { text?: string } {
+  /** A string token when the template is literal text alone, else a template token. */
+  private templateToken(parts: HclTemplatePart[], line: number): HclToken {
+    if (parts.every((part) => typeof part === "string")) return { kind: "string", text: parts.join(""), line };
+    return { kind: "template", parts, line };
+  }
+
+  /** A quoted template after its opening quote, in parts. */
+  private quoted(line: number): HclTemplatePart[] {
     const text = this.text;
+    const parts: HclTemplatePart[] = [];
     let value = "";
-    let plain = true;
     for (;;) {
       const char = text[this.at];
       if (char === undefined || char === "\n")
         this.fail("a string starting here is not closed on its line (a quoted string cannot span lines).", line);
       if (char === '"') {
         this.at++;
-        return plain ? { text: value } : {};
+        if (value !== "" || parts.length === 0) parts.push(value);
+        return parts;
       }
       if (char === "\\") {
         const escaped = text[this.at + 1];
@@ -206,9 +230,10 @@ class HclReader {
         value += `${char}{`;
         this.at += 3;
       } else if ((char === "$" || char === "%") && text[this.at + 1] === "{") {
-        plain = false;
+        if (value !== "") parts.push(value);
+        value = "";
         this.at += 2;
-        this.interpolation(this.line);
+        parts.push({ tokens: this.interpolation(this.line), directive: char === "%" });
       } else {
         // A run of plain characters at once.
         const start = this.at;
@@ -219,51 +244,97 @@ class HclReader {
     }
   }
 
-  /** An interpolation or directive after its `${` or `%{`, up to its closing brace. */
-  private interpolation(line: number) {
+  /** An interpolation or directive after its `${` or `%{`, up to its closing brace: its tokens. */
+  private interpolation(line: number): HclToken[] {
     this.enter(line);
+    const tokens: HclToken[] = [];
     const close: string[] = [];
     for (;;) {
       const token = this.next();
       if (token.kind === "eof") this.fail("an interpolation (${ or %{) starting here is never closed.", line);
-      if (token.kind !== "punct") continue;
-      const text = token.text!;
-      if (text === "{" || text === "[" || text === "(") {
-        this.enter(token.line);
-        close.push(text === "{" ? "}" : text === "[" ? "]" : ")");
-      } else if (text === "}" || text === "]" || text === ")") {
-        if (close.length === 0 && text === "}") break;
-        if (close.pop() !== text) this.fail(`"${text}" closes nothing opened here.`, token.line);
-        this.depth--;
+      if (token.kind === "newline") continue;
+      if (token.kind === "punct") {
+        const text = token.text!;
+        if (text === "{" || text === "[" || text === "(") {
+          this.enter(token.line);
+          close.push(text === "{" ? "}" : text === "[" ? "]" : ")");
+        } else if (text === "}" || text === "]" || text === ")") {
+          if (close.length === 0 && text === "}") break;
+          if (close.pop() !== text) this.fail(`"${text}" closes nothing opened here.`, token.line);
+          this.depth--;
+        }
       }
+      tokens.push(token);
     }
     this.depth--;
+    // A template's strip markers (${~ and ~}) change only spaces around it.
+    if (tokens[0]?.kind === "punct" && tokens[0].text === "~") tokens.shift();
+    if (tokens.at(-1)?.kind === "punct" && tokens.at(-1)!.text === "~") tokens.pop();
+    return tokens;
   }
 
-  /** A heredoc from its `<<`: the rest of its line names the marker, a line holding only the marker ends it. */
-  private heredoc(line: number) {
+  /**
+   * A heredoc from its `<<`: the rest of its line names the marker, a line holding only the marker
+   * ends it. Its body is a template (no escapes); `<<-` takes the least indentation off every line.
+   */
+  private heredoc(line: number): HclTemplatePart[] {
     const text = this.text;
-    const start = /^<<-?([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\r?\n/.exec(text.slice(this.at, this.at + 300));
+    const start = /^<<(-?)([A-Za-z_][A-Za-z0-9_-]*)[ \t]*\r?\n/.exec(text.slice(this.at, this.at + 300));
     if (!start) this.fail("a heredoc's marker (<<EOT) must end its line.");
-    const marker = start[1]!;
+    const marker = start[2]!;
     this.at += start[0].length;
     this.line++;
+    const bodyLine = this.line;
+    const rows: string[] = [];
     for (;;) {
       if (this.at >= text.length)
         this.fail(`the heredoc starting here never ends (no line holding only ${marker}).`, line);
       const end = text.indexOf("\n", this.at);
       const row = text.slice(this.at, end < 0 ? text.length : end);
       this.at = end < 0 ? text.length : end;
-      if (row.trim() === marker) return;
+      if (row.trim() === marker) break;
+      rows.push(row.replace(/\r$/, ""));
       if (end >= 0) {
         this.at++;
         this.line++;
       }
     }
+    if (start[1] === "-") {
+      const indent = Math.min(...rows.filter((row) => row.trim() !== "").map((row) => /^[ \t]*/.exec(row)![0].length));
+      if (Number.isFinite(indent)) for (let i = 0; i < rows.length; i++) rows[i] = rows[i]!.slice(indent);
+    }
+    const body = rows.map((row) => `${row}\n`).join("");
+    if (!/[$%]\{/.test(body)) return [body];
+    return new HclReader(this.file, body, this.keep, bodyLine).templateBody();
   }
 
-  read(): HclBlock[] {
-    return this.body(undefined).blocks;
+  /** This reader's whole text as a heredoc's template body: literal text and interpolations, no escapes. */
+  private templateBody(): HclTemplatePart[] {
+    const text = this.text;
+    const parts: HclTemplatePart[] = [];
+    let value = "";
+    while (this.at < text.length) {
+      const char = text[this.at]!;
+      if ((char === "$" || char === "%") && text[this.at + 1] === char && text[this.at + 2] === "{") {
+        value += `${char}{`;
+        this.at += 3;
+      } else if ((char === "$" || char === "%") && text[this.at + 1] === "{") {
+        if (value !== "") parts.push(value);
+        value = "";
+        this.at += 2;
+        parts.push({ tokens: this.interpolation(this.line), directive: char === "%" });
+      } else {
+        if (char === "\n") this.line++;
+        value += char;
+        this.at++;
+      }
+    }
+    if (value !== "") parts.push(value);
+    return parts;
+  }
+
+  read(): { blocks: HclBlock[]; attributes: Map<string, HclToken[]> } {
+    return this.body(undefined);
   }
 
   /** A body's items up to its closing brace (or the end of the file): its blocks, its attributes kept. */
@@ -286,7 +357,7 @@ class HclReader {
         this.next();
         const tokens = this.expression(token.line, open !== undefined);
         if (attributes.has(name)) this.fail(`the attribute "${name}" is set twice in one block.`, token.line);
-        attributes.set(name, this.keep.has(name) ? tokens : []);
+        attributes.set(name, this.keep(name, this.blockTypes) ? tokens : []);
         continue;
       }
       const labels: string[] = [];
@@ -301,7 +372,9 @@ class HclReader {
           );
       }
       this.enter(token.line);
+      this.blockTypes.push(name);
       const inner = this.body(token.line);
+      this.blockTypes.pop();
       this.depth--;
       const closing = this.peek();
       if (closing.kind !== "newline" && closing.kind !== "eof" && !(closing.kind === "punct" && closing.text === "}"))

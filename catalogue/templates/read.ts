@@ -34,14 +34,23 @@ export class TerraformFiles {
   }
 }
 
+/** What a deployment is evaluated with beside its text: its inputs' values, and where it is deployed. */
+export interface DeploymentInputs {
+  /** Values of the deployment's inputs by name: Terraform variables, CloudFormation or ARM parameters. */
+  readonly inputs?: Readonly<Record<string, unknown>>;
+  /** Where it is deployed when it does not say: a CloudFormation stack's region, an ARM resource group's location, a Terraform provider's region. */
+  readonly region?: string;
+}
+
 /**
  * Reads a deployment from the request's `template` (its text, or the JSON value already parsed) or
  * its `.tf` files; a text whose first block is a Terraform block is read as one `.tf` file.
  */
-export function readDeployment(template: unknown): Deployment {
-  if (template instanceof TerraformFiles) return readTerraformConfig(template.files);
+export function readDeployment(template: unknown, given: DeploymentInputs = {}): Deployment {
+  const terraform = { ...(given.inputs ? { variables: given.inputs } : {}), ...(given.region ? { region: given.region } : {}) };
+  if (template instanceof TerraformFiles) return readTerraformConfig(template.files, terraform);
   if (typeof template === "string" && looksLikeTerraform(template))
-    return readTerraformConfig({ "the template": template });
+    return readTerraformConfig({ "main.tf": template }, terraform);
   const value = typeof template === "string" ? parseTemplateText(template) : template;
   if (typeof template !== "string") refuseCostly(template);
   if (Array.isArray(value)) return apiList(value);

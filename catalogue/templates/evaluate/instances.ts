@@ -1,0 +1,115 @@
+/**
+ * Resource instances from what an evaluation resolved: each instance's catalogue provider, where it
+ * goes (./places.ts: its own attribute, else its provider block's, else the request's region; global
+ * types and values as global; what no input says as unknown, with why), the versions its attributes
+ * name (../versioned.ts) and the traits a generic type is placed by (../generic-types.ts).
+ */
+import type { DeploymentItem, InstanceLocation, ResourceInstance } from "../deployment.ts";
+import { traitAttributes } from "../generic-types.ts";
+import { terraformProviderOf } from "../stated-locations.ts";
+import { versionedAttributes } from "../versioned.ts";
+import { DEFAULT_PLACES, globalType, isGlobalValue, TERRAFORM_PLACES, AZURE_GLOBAL, GOOGLE_GLOBAL } from "./places.ts";
+import type { EvaluatedResource } from "./terraform.ts";
+import { dependsOn, isUnknown, isValueObject, own, type Value } from "./values.ts";
+
+/** The value at a dotted path (a number indexes a list: nodes.0.region). */
+export function valueAt(value: unknown, path: string): unknown {
+  let here = value;
+  for (const key of path.split(".")) {
+    if (isUnknown(here)) return here;
+    if (Array.isArray(here) && /^[0-9]+$/.test(key)) here = here[Number(key)];
+    else if (isValueObject(here as Value)) here = own(here as Record<string, Value>, key);
+    else if (typeof here === "object" && here !== null && !Array.isArray(here) && Object.hasOwn(here, key))
+      here = (here as Record<string, unknown>)[key];
+    else return undefined;
+  }
+  return here;
+}
+
+/** A value as a place: a non-empty string (an ARM expression left unevaluated is none). */
+function placeValue(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" || trimmed.startsWith("[") || trimmed.includes("${") ? undefined : trimmed.slice(0, 100);
+}
+
+const vendorGlobal = (providerId: string | undefined) =>
+  providerId === "azure" ? AZURE_GLOBAL : providerId === "gcp" ? GOOGLE_GLOBAL : "its vendor's word for no region";
+
+/**
+ * Where a resource goes: the first of `attributes` it states; an Unknown there says why it is not
+ * known; else `fallback` (its provider block's, an input's, the request's) decides.
+ */
+export function locate(
+  type: string,
+  providerId: string | undefined,
+  values: unknown,
+  attributes: readonly string[],
+  fallback: () => InstanceLocation,
+): InstanceLocation {
+  const global = globalType(type);
+  if (global) return { kind: "global", why: global };
+  for (const attribute of attributes) {
+    const value = valueAt(values, attribute);
+    if (isUnknown(value)) return { kind: "unknown", why: `its ${attribute} ${dependsOn(value)}` };
+    const stated = placeValue(value);
+    if (stated === undefined) continue;
+    if (isGlobalValue(stated)) return { kind: "global", why: vendorGlobal(providerId) };
+    return { kind: "stated", attribute: attribute.split(".").at(-1)!, value: stated };
+  }
+  return fallback();
+}
+
+/** The traits a generic type is placed by, where the values state them. */
+export function traitsOf(kind: DeploymentItem["kind"], type: string, values: unknown): Record<string, string> | undefined {
+  const traits: Record<string, string> = {};
+  for (const path of traitAttributes(kind, type)) {
+    const value = valueAt(values, path);
+    if (typeof value === "string" && value.trim() !== "") traits[path] = value.trim().slice(0, 100);
+  }
+  return Object.keys(traits).length > 0 ? traits : undefined;
+}
+
+/** A Terraform resource instance (configuration or plan) as the rules read it. */
+export function terraformInstance(resource: EvaluatedResource, requestRegion: string | undefined): ResourceInstance {
+  const { type, attributes, provider } = resource;
+  const armType = type.startsWith("azapi_") ? azapiType(attributes) : undefined;
+  const kind: DeploymentItem["kind"] = armType ? "azure-type" : "terraform-type";
+  const item = armType ?? type;
+  const providerId = terraformProviderOf(type);
+  const places = TERRAFORM_PLACES.get(type.slice(0, Math.max(0, type.indexOf("_")))) ?? DEFAULT_PLACES;
+  const fromProvider = (): InstanceLocation => {
+    for (const attribute of places.provider) {
+      const value = valueAt(provider.attributes, attribute);
+      const where = `the provider block ${provider.key}${provider.where ? ` (${provider.where})` : ""}`;
+      if (isUnknown(value)) return { kind: "unknown", why: `${where}'s ${attribute} ${dependsOn(value)}` };
+      const stated = placeValue(value);
+      if (stated !== undefined) return { kind: "stated", attribute, value: stated, via: where };
+    }
+    if (places.provider.length === 0) return { kind: "none" };
+    if (requestRegion) return { kind: "stated", attribute: places.provider[0]!, value: requestRegion, via: "the request's region" };
+    return {
+      kind: "unknown",
+      why: `the ${provider.key} provider's ${places.provider.join(" or ")} is not set in the configuration${provider.where ? ` (${provider.where})` : ""}: it comes from the environment Terraform runs in; give it as the request's region (--region)`,
+    };
+  };
+  const versioned = resource.mode === "resource" ? versionedAttributes("terraform-type", type, attributes, resource.address) : [];
+  const traits = traitsOf(kind, item, attributes);
+  return {
+    kind,
+    item,
+    from: resource.address.slice(0, 160),
+    ...(providerId ? { providerId } : {}),
+    deployed: resource.deployed,
+    location:
+      resource.mode === "resource" ? locate(type, providerId, attributes, places.resource, fromProvider) : { kind: "none" },
+    ...(versioned.length > 0 ? { versioned } : {}),
+    ...(traits ? { traits } : {}),
+  };
+}
+
+/** What an azapi resource creates: its ARM type, without the API version. */
+export function azapiType(values: unknown): string | undefined {
+  const type = valueAt(values, "type");
+  return typeof type === "string" ? type.split("@")[0] : undefined;
+}
