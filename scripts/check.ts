@@ -6,7 +6,7 @@
  * host renders it (render.ts), writes SARIF when asked (sarif.ts), and exits with findings.ts's
  * outcome. Writes: stdout (the answer), stderr (the outcome line or the error), the --sarif file.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { TEXT_WIDTH } from "../catalogue/base/limits.ts";
@@ -20,15 +20,17 @@ import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
 import { TemplateBudgetError, TemplateError } from "../catalogue/templates/errors.ts";
 import { checkOutcome, type CheckOutcome } from "../catalogue/templates/findings.ts";
-import { readDeployment, TerraformFiles, type Deployment } from "../catalogue/templates/read.ts";
+import { readDeployment, TerraformFiles, type Deployment, type DeploymentInputs } from "../catalogue/templates/read.ts";
 import { deploymentCheckDoc } from "../catalogue/templates/render.ts";
 import { sarifLog } from "../catalogue/templates/sarif.ts";
 import { serving } from "../build/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
 import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
+import { checkInputs, InputError } from "./check-inputs.ts";
+import { FolderError, readTerraformFolder } from "./terraform-folder.ts";
 
 const CHECK_USAGE =
-  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d] [--locations EU,CH,…]";
+  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d] [--locations EU,CH,…] [--var name=value …] [--var-file FILE …] [--region eu-west-1]";
 
 /** Exit statuses (docs/ci-check.md). */
 const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
@@ -124,13 +126,15 @@ interface CheckOptions {
   readonly retiringWithin: string | undefined;
   /** --locations: allowedLocations, as the API takes it. */
   readonly allowedLocations: string[] | undefined;
+  /** --var and --var-file (inputs) and --region, as the API takes them. */
+  readonly given: DeploymentInputs;
 }
 
 /** The check here: the template read first (a bad file fails before the catalogue loads), then checked. */
 async function checkLocally(input: Input, ids: string[], options: CheckOptions): Promise<DeploymentCheckAnswer> {
   let deployment: Deployment;
   try {
-    deployment = readDeployment(input);
+    deployment = readDeployment(input, options.given);
   } catch (error) {
     if (error instanceof TemplateError || error instanceof TemplateBudgetError)
       throw new CheckUsageError(`the template cannot be checked: ${error.message}`);
@@ -157,7 +161,7 @@ async function checkByApi(
   api: string,
   input: Input,
   approved: Approved,
-  { retiringWithin, allowedLocations }: CheckOptions,
+  { retiringWithin, allowedLocations, given }: CheckOptions,
 ): Promise<DeploymentCheckAnswer> {
   const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
   let response: Response;
@@ -170,6 +174,7 @@ async function checkByApi(
         ...approved,
         ...(retiringWithin === undefined ? {} : { retiringWithin }),
         ...(allowedLocations === undefined ? {} : { allowedLocations }),
+        ...given,
       }),
       signal: AbortSignal.timeout(120_000),
     });
@@ -224,20 +229,23 @@ const readText = (path: string, what: string): string => {
 };
 
 /**
- * A folder's *.tf files, as `terraform plan` reads one module: its sub-folders (other modules) are
- * not read, which stderr says, and a module block naming one is listed as not evaluated.
+ * A folder as `terraform plan` reads it (./terraform-folder.ts): the root module's .tf and variable
+ * files, its local modules' folders and what terraform init installed; stderr says what was read.
  */
 function readFolder(folder: string): TerraformFiles {
-  const names = readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".tf"))
-    .map((entry) => entry.name)
-    .sort();
-  if (names.length === 0)
-    throw new CheckUsageError(`the folder ${folder} holds no .tf file (its sub-folders are not read)`);
+  let files: Record<string, string>;
+  try {
+    files = readTerraformFolder(folder);
+  } catch (error) {
+    if (error instanceof FolderError) throw new CheckUsageError(error.message);
+    throw error;
+  }
+  const names = Object.keys(files);
+  const shown = names.length > 8 ? `${names.slice(0, 8).join(", ")}, …` : names.join(", ");
   console.error(
-    `cloud-catalogue check: read ${names.length} .tf file${names.length === 1 ? "" : "s"} in ${folder} (${names.join(", ")}); sub-folders are not read, so a module block is listed as not evaluated`,
+    `cloud-catalogue check: read ${names.length} file${names.length === 1 ? "" : "s"} in ${folder} (${shown})`,
   );
-  return new TerraformFiles(Object.fromEntries(names.map((name) => [name, readText(join(folder, name), "file")])));
+  return new TerraformFiles(files);
 }
 
 /** The findings as SARIF (sarif.ts), each at the line of what it names in the file, or in the folder's .tf files. */
@@ -276,9 +284,27 @@ function locationsOf(option: string | undefined): string[] | undefined {
   return locations;
 }
 
+/** --var, --var-file and --region as the request's inputs and region. */
+function givenOf(values: Record<string, string | boolean | string[] | undefined>): DeploymentInputs {
+  const region = values.region as string | undefined;
+  if (region !== undefined && !TemplateCheckBody.shape.region.safeParse(region).success)
+    throw new CheckUsageError(`--region is a region code such as eu-west-1, not ${region}`, true);
+  let inputs: Record<string, unknown> | undefined;
+  try {
+    inputs = checkInputs(
+      (values["var-file"] as string[] | undefined) ?? [],
+      (values.var as string[] | undefined) ?? [],
+    );
+  } catch (error) {
+    if (error instanceof InputError) throw new CheckUsageError(error.message);
+    throw error;
+  }
+  return { ...(inputs ? { inputs } : {}), ...(region ? { region } : {}) };
+}
+
 /** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
 export async function runCheck(args: string[]): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -294,6 +320,9 @@ export async function runCheck(args: string[]): Promise<number> {
         strict: { type: "boolean", default: false },
         "retiring-within": { type: "string" },
         locations: { type: "string" },
+        var: { type: "string", multiple: true },
+        "var-file": { type: "string", multiple: true },
+        region: { type: "string" },
       },
     }));
   } catch (error) {
@@ -339,7 +368,7 @@ export async function runCheck(args: string[]): Promise<number> {
     approved = { approvedServiceIds: ids };
   }
 
-  const options = { retiringWithin, allowedLocations };
+  const options = { retiringWithin, allowedLocations, given: givenOf(values) };
   const answer = api
     ? await checkByApi(api, input, approved, options)
     : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, options);

@@ -2,7 +2,15 @@
  * The deployment check's answer as types (check.ts makes it, statements.ts says it, render.ts draws
  * it); catalogue/schema/deployment-check.ts is its contract.
  */
-import type { Deployment, DeploymentItem, Vendor, VersionedAttribute } from "./deployment.ts";
+import type {
+  ConditionalResource,
+  Deployment,
+  DeploymentItem,
+  InputUse,
+  UnknownLocation,
+  Vendor,
+  VersionedAttribute,
+} from "./deployment.ts";
 
 import type { VersionSourceT, VersionStatus } from "../schema/index.ts";
 
@@ -76,7 +84,8 @@ export type StatementKind =
   | "wider"
   | "not-governed"
   | "versions"
-  | "locations";
+  | "locations"
+  | "inputs";
 
 export interface DeploymentCheckAnswer {
   readonly format: Deployment["format"];
@@ -98,6 +107,14 @@ export interface DeploymentCheckAnswer {
   readonly versions: readonly VersionAnswer[];
   /** Each resource stating its location, with its region and, with allowedLocations, whether allowed. */
   readonly locations: readonly LocationAnswer[];
+  /** The deployment's inputs (variables, parameters) the evaluation read, each with where its value came from. */
+  readonly inputs: readonly InputUse[];
+  /** Resources declared but never deployed (a false condition, a count of 0): in no verdict. */
+  readonly notDeployed: readonly ConditionalResource[];
+  /** Resources deployed or not depending on inputs without a value: counted in the verdicts. */
+  readonly dependsOnInputs: readonly ConditionalResource[];
+  /** Resources whose location the input does not say, with why. */
+  readonly unknownLocations: readonly UnknownLocation[];
   readonly statements: readonly Statement[];
 }
 
@@ -130,4 +147,8 @@ export interface LocationAnswer {
   readonly country?: string;
   /** With allowedLocations: whether the region is allowed, or null when the location is not known. */
   readonly allowed?: boolean | null;
+  /** Where the location came from when not the resource's own attribute (a provider block, an input, the request's region). */
+  readonly via?: string;
+  /** A global resource (location "global"): why, and that the vendors' location policies exempt it. */
+  readonly global?: string;
 }

@@ -24,6 +24,7 @@ import type {
   Vendor,
 } from "./answer.ts";
 import type { TemplateIndex } from "./index.node.ts";
+import { serviceOfTraits } from "./generic-types.ts";
 import { statementsOf } from "./statements.ts";
 import { azureTypeOf, terraformUnplacedReason, uncheckedVendor } from "./terraform.ts";
 
@@ -80,6 +81,14 @@ function ownersOf(catalogue: Catalogue, index: TemplateIndex, { kind, item }: De
  * an item several services own, none approved, goes to the owner already used or the one owning
  * most such items, and the others are named (choices). What cannot be placed is kept with the reason.
  */
+/** The services a generic type's instances name by their traits (an engine, a kind), where the catalogue holds them. */
+function tracedOwners(catalogue: Catalogue, deployment: Deployment, { kind, item }: DeploymentItem): string[] {
+  const traits = deployment.traits?.[item] ?? [];
+  return sortedUnique(
+    traits.flatMap((entry) => serviceOfTraits(kind, item, entry) ?? []).filter((id) => catalogue.bySlug.has(id)),
+  );
+}
+
 function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deployment, approved: Set<string>): Placement {
   const services = new Map<string, UsedService>();
   const unplaced: UnplacedItem[] = [];
@@ -98,6 +107,12 @@ function place(catalogue: Catalogue, index: TemplateIndex, deployment: Deploymen
   for (const item of deployment.items) {
     const azureType = azureTypeOf(index, item);
     if (azureType && index.azureIndexed(azureType) === false) notEvaluated.push(azureType);
+    // A generic type is placed in the services its instances' traits name, approved or not: each is used.
+    const traced = tracedOwners(catalogue, deployment, item);
+    if (traced.length > 0) {
+      for (const id of traced) use(id, item);
+      continue;
+    }
     const owners = ownersOf(catalogue, index, item);
     const chosen = owners.filter((id) => approved.has(id));
     if (owners.length === 0)
@@ -285,7 +300,12 @@ function verdict(
   for (const { identifier, why } of [...required.values()].sort((a, b) => (a.identifier < b.identifier ? -1 : 1))) {
     if (typeof document !== "string" && document.allows(identifier)) continue;
     const approve = sortedUnique(allowersOf(catalogue, index, vendor, identifier)).slice(0, 10);
-    const reason = vendor === "gcp" ? ungovernedReason(index, identifier, approve) : undefined;
+    const reason =
+      vendor === "gcp"
+        ? ungovernedReason(index, identifier, approve)
+        : vendor === "azure"
+          ? azureNotGoverned(identifier)
+          : undefined;
     if (reason) notGoverned.push({ identifier, neededFor: [...why].sort(), reason });
     else denied.push({ identifier, neededFor: [...why].sort(), approve });
   }
@@ -307,6 +327,23 @@ function verdict(
     notGoverned,
   };
 }
+
+/**
+ * Azure types the initiative never governs, whatever the list: Indexed mode, the built-in 'Allowed
+ * resource types' policy's, never evaluates resource groups or subscriptions (Azure Policy's
+ * definition structure: "The exception is resource groups and subscriptions … set mode to all").
+ */
+const AZURE_NOT_GOVERNED: ReadonlyMap<string, string> = new Map(
+  [
+    "microsoft.resources/resourcegroups",
+    "microsoft.resources/subscriptions/resourcegroups",
+    "microsoft.resources/subscriptions",
+  ].map((type) => [
+    type,
+    "A resource group or subscription: the 'Allowed resource types' policy runs in mode Indexed, which never evaluates them (https://learn.microsoft.com/en-us/azure/governance/policy/concepts/definition-structure-basics#resource-manager-modes); their location is governed by 'Allowed locations for resource groups'.",
+  ]),
+);
+const azureNotGoverned = (type: string) => AZURE_NOT_GOVERNED.get(type.toLowerCase());
 
 /**
  * Why gcp.restrictServiceUsage does not govern an API, when it does not: the constraint governs only
@@ -496,6 +533,10 @@ export function checkDeployment(
     suggestedServiceIds: suggested,
     versions: versionAnswers(catalogue, deployment, window.asOf, window.withinDays),
     locations,
+    inputs: deployment.inputs ?? [],
+    notDeployed: deployment.notDeployed ?? [],
+    dependsOnInputs: deployment.dependsOnInputs ?? [],
+    unknownLocations: deployment.unknownLocations ?? [],
   };
   return {
     ...answer,

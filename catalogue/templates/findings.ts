@@ -244,7 +244,7 @@ function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
  */
 function locationFindings(answer: DeploymentCheckAnswer): Finding[] {
   // An answer of an API before 1.11.0 has no locations.
-  return (answer.locations ?? []).flatMap((entry): Finding[] => {
+  const stated = (answer.locations ?? []).flatMap((entry): Finding[] => {
     const at = `${entry.from} (${entry.type}) states ${entry.attribute} ${entry.location}`;
     if (entry.allowed === false)
       return [
@@ -268,6 +268,20 @@ function locationFindings(answer: DeploymentCheckAnswer): Finding[] {
       ];
     return [];
   });
+  // With allowedLocations (the answer then says so in a locations statement), a resource whose
+  // location the input does not say is a warning too (from 1.12.0).
+  const judged = answer.statements.some((statement) => statement.kind === "locations");
+  const unsaid = judged ? (answer.unknownLocations ?? []) : [];
+  return [
+    ...stated,
+    ...unsaid.map((entry): Finding => ({
+      rule: "location-unknown",
+      level: "warning",
+      item: entry.type,
+      from: [entry.from],
+      message: `${entry.from} (${entry.type}): its location is not known, so it is neither allowed nor denied: ${entry.why}.`,
+    })),
+  ];
 }
 
 /** Every finding of an answer, errors first, and whether the deployment is allowed. */

@@ -63,7 +63,11 @@ export const GENERIC_TYPES: readonly GenericType[] = [
     kind: "terraform-type",
     type: "google_sql_database_instance",
     attribute: "database_version",
-    byValue: { postgres: "gcp-cloud-sql-postgresql", mysql: "gcp-cloud-sql-mysql", sqlserver: "gcp-cloud-sql-sql-server" },
+    byValue: {
+      postgres: "gcp-cloud-sql-postgresql",
+      mysql: "gcp-cloud-sql-mysql",
+      sqlserver: "gcp-cloud-sql-sql-server",
+    },
     source: "https://cloud.google.com/sql/docs/db-versions",
   },
   {
@@ -103,4 +107,6 @@ export function serviceOfTraits(
 }
 
 /** Every attribute any row reads (the configuration reader keeps them). */
-export const TRAIT_ATTRIBUTES: readonly string[] = [...new Set(GENERIC_TYPES.map((row) => row.attribute.split(".")[0]!))];
+export const TRAIT_ATTRIBUTES: readonly string[] = [
+  ...new Set(GENERIC_TYPES.map((row) => row.attribute.split(".")[0]!)),
+];

@@ -77,16 +77,22 @@ export function locationAnswers(
     return allowedByProvider.get(providerId)!;
   };
   return (deployment.locations ?? []).map((stated: StatedLocation): LocationAnswer => {
-    const provider = stated.providerId
-      ? catalogue.providers.find((candidate) => candidate.id === stated.providerId)
-      : undefined;
-    const region = provider?.regions ? regionOf(provider.regions, provider.id, stated.value) : undefined;
-    return {
+    const common = {
       from: stated.from,
       type: stated.type,
       ...(stated.providerId ? { providerId: stated.providerId } : {}),
       attribute: stated.attribute,
       location: stated.value,
+      ...(stated.via ? { via: stated.via } : {}),
+    };
+    // A global resource is exempt from each vendor's location policy: allowed, and said so.
+    if (stated.global) return { ...common, global: stated.global, ...(allowedLocations ? { allowed: true } : {}) };
+    const provider = stated.providerId
+      ? catalogue.providers.find((candidate) => candidate.id === stated.providerId)
+      : undefined;
+    const region = provider?.regions ? regionOf(provider.regions, provider.id, stated.value) : undefined;
+    return {
+      ...common,
       ...(region ? { region: region.id, country: region.country } : {}),
       ...(allowedLocations ? { allowed: region ? allowedOf(provider!.id).has(region.id) : null } : {}),
     };
@@ -107,12 +113,30 @@ export function locationStatements(
   const asked = [...new Set(allowedLocations.map((location) => location.trim()))].join(", ");
   const denied = answers.filter((answer) => answer.allowed === false);
   const unknown = answers.filter((answer) => answer.allowed === null);
+  const global = answers.filter((answer) => answer.global);
   const where = (answer: LocationAnswer) =>
-    `${answer.from} (${answer.location}${answer.region && answer.region !== answer.location ? ` = ${answer.region}` : ""}${answer.country ? `, ${answer.country}` : ""})`;
+    `${answer.from} (${answer.location}${answer.region && answer.region !== answer.location ? ` = ${answer.region}` : ""}${answer.country ? `, ${answer.country}` : ""}${answer.via ? `, from ${answer.via}` : ""})`;
+  const notSaid = deployment.unknownLocations ?? [];
   const parts = [
     denied.length > 0
       ? `${resources(denied.length)} outside the allowed locations (${asked}): ${some(denied.map(where), 8)}.`
-      : `No resource that states its location is outside the allowed locations (${asked}): ${resources(answers.length - unknown.length)} checked.`,
+      : `No resource whose location the input says is outside the allowed locations (${asked}): ${resources(answers.length - unknown.length - global.length)} checked.`,
+    ...(global.length > 0
+      ? [
+          `${resources(global.length)} ${global.length === 1 ? "is" : "are"} global, answered from the vendor's global endpoint, which each vendor's location policy exempts: allowed, though ${global.length === 1 ? "its" : "their"} data may leave the allowed locations (${some(
+            global.map((answer) => answer.from),
+            6,
+          )}).`,
+        ]
+      : []),
+    ...(notSaid.length > 0
+      ? [
+          `${resources(notSaid.length)} ${notSaid.length === 1 ? "goes" : "go"} where the input does not say, so neither allowed nor denied: ${some(
+            notSaid.map((entry) => `${entry.from} (${entry.why})`),
+            4,
+          )}.`,
+        ]
+      : []),
     ...(unknown.length > 0
       ? [
           `${resources(unknown.length)} state a location the catalogue's regions do not hold, so neither allowed nor denied: ${some(
@@ -123,7 +147,7 @@ export function locationStatements(
       : []),
     ...(deployment.unlocated
       ? [
-          `${resources(deployment.unlocated)} state no location of their own (the region of the stack, the provider block or the resource group applies, which the input does not say): not listed, not checked.`,
+          `${resources(deployment.unlocated)} ${deployment.unlocated === 1 ? "has" : "have"} no location of ${deployment.unlocated === 1 ? "its" : "their"} own (a child resource, a resource of no region): not listed, not checked.`,
         ]
       : []),
   ];

@@ -16,7 +16,7 @@ import type {
   VersionedAttribute,
 } from "./deployment.ts";
 
-/** At most this many distinct resources are read; more is a 400 (the body's size bounds the rest). */
+/** At most this many resource instances are read; more is a 400 (the body's size bounds the rest). */
 export const MAX_TEMPLATE_ITEMS = 2000;
 const MAX_FROM = 5;
 /** Versions, located resources and listed conditional resources kept at most (the rest are counted or left out). */
@@ -44,8 +44,13 @@ export function resolvedDeployment(
   const versioned: VersionedAttribute[] = [];
   const locations: StatedLocation[] = [];
   const unknownLocations: UnknownLocation[] = [];
-  const traits: Record<string, Record<string, string>[]> = Object.create(null) as Record<string, Record<string, string>[]>;
+  const traits: Record<string, Record<string, string>[]> = Object.create(null) as Record<
+    string,
+    Record<string, string>[]
+  >;
   let unlocated = 0;
+  if (instances.length > MAX_TEMPLATE_ITEMS)
+    throw new TemplateError(`The template holds more than ${MAX_TEMPLATE_ITEMS} resources; check it in parts.`);
   for (const instance of instances) {
     const { deployed } = instance;
     if (deployed.state === "no") {
@@ -58,8 +63,6 @@ export function resolvedDeployment(
     const key = `${instance.kind} ${instance.kind === "azure-type" ? instance.item.toLowerCase() : instance.item}`;
     let entry = items.get(key);
     if (!entry) {
-      if (items.size >= MAX_TEMPLATE_ITEMS)
-        throw new TemplateError(`The template holds more than ${MAX_TEMPLATE_ITEMS} resources; check it in parts.`);
       entry = { kind: instance.kind, item: instance.item, from: [] };
       items.set(key, entry);
     }
@@ -67,7 +70,11 @@ export function resolvedDeployment(
     for (const attribute of instance.versioned ?? []) if (versioned.length < MAX_VERSIONED) versioned.push(attribute);
     if (instance.traits) (traits[instance.item] ??= []).push({ ...instance.traits });
     const place = instance.location;
-    const base = { type: instance.item, from: instance.from, ...(instance.providerId ? { providerId: instance.providerId } : {}) };
+    const base = {
+      type: instance.item,
+      from: instance.from,
+      ...(instance.providerId ? { providerId: instance.providerId } : {}),
+    };
     if (place.kind === "none") unlocated++;
     else if (place.kind === "unknown") {
       if (unknownLocations.length < MAX_LOCATED) unknownLocations.push({ ...base, why: place.why });

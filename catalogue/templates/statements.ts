@@ -141,6 +141,7 @@ function readStatements(deployment: Deployment, answer: Unstated): Statement[] {
       text: `Read a ${deployment.format} deployment with ${answer.items} distinct item${answer.items === 1 ? "" : "s"}${deployment.sam ? `, the SAM transform expanded (${deployment.expanded.length} expansions)` : ""}${deployment.cdk ? ", synthesised by the AWS CDK" : ""}.`,
       checked: ["the template sent", ...(deployment.sam ? [SAM_GENERATED_SOURCE] : [])],
     },
+    ...evaluationStatements(deployment),
     ...(deployment.loops
       ? [
           {
@@ -151,6 +152,54 @@ function readStatements(deployment: Deployment, answer: Unstated): Statement[] {
         ]
       : []),
   ];
+}
+
+const EVALUATED: Record<Deployment["format"], string> = {
+  cloudformation: "Parameters, Conditions, Mappings and intrinsic functions evaluated",
+  arm: "parameters, variables, conditions, copy loops and nested deployments evaluated",
+  "terraform-config": "variables, locals, provider blocks, count, for_each and modules evaluated",
+  "terraform-plan": "the plan's provider configurations and variables read",
+  "gcp-apis": "",
+};
+
+const some = (values: readonly string[], max: number) =>
+  `${values.slice(0, max).join("; ")}${values.length > max ? `; … (${values.length} in all)` : ""}`;
+
+/** What the evaluation used and found: the inputs without a value, what is never deployed, what depends on inputs. */
+function evaluationStatements(deployment: Deployment): Statement[] {
+  const inputs = deployment.inputs ?? [];
+  const missing = inputs.filter((input) => input.source === "no value");
+  const notDeployed = deployment.notDeployed ?? [];
+  const depends = deployment.dependsOnInputs ?? [];
+  if (EVALUATED[deployment.format] === "" || (inputs.length === 0 && notDeployed.length === 0 && depends.length === 0))
+    return [];
+  const parts = [
+    `${EVALUATED[deployment.format]}: ${inputs.length} input${inputs.length === 1 ? "" : "s"} read${
+      missing.length > 0
+        ? `, ${missing.length} without a value (${missing
+            .slice(0, 6)
+            .map((input) => input.name)
+            .join(", ")}${missing.length > 6 ? ", …" : ""}; give them as inputs)`
+        : ""
+    }.`,
+    ...(notDeployed.length > 0
+      ? [
+          `${notDeployed.length} resource${notDeployed.length === 1 ? " is" : "s are"} not deployed with these inputs and in no verdict: ${some(
+            notDeployed.map((entry) => `${entry.from} (${entry.because})`),
+            3,
+          )}.`,
+        ]
+      : []),
+    ...(depends.length > 0
+      ? [
+          `${depends.length} resource${depends.length === 1 ? " is" : "s are"} deployed or not depending on inputs without a value, and counted as deployed: ${some(
+            depends.map((entry) => `${entry.from} (${entry.because})`),
+            3,
+          )}.`,
+        ]
+      : []),
+  ];
+  return [{ kind: "inputs", text: parts.join(" "), checked: ["the template sent", "the request's inputs and region"] }];
 }
 
 function inventoriesChecked(index: TemplateIndex, deployment: Deployment): string[] {
@@ -259,7 +308,7 @@ function notReadStatements(deployment: Deployment): Statement[] {
   if (unread > 0 && deployment.format === "terraform-config")
     statements.push({
       kind: "not-evaluated",
-      text: `${unread} block${unread === 1 ? " was" : "s were"} not read (the check reads the .tf files sent and evaluates no expression: a module's source is another folder or a registry's, a count or for_each that is not a literal may make any number of instances): ${deployment.notRead.slice(0, 3).join("; ")}${unread > 3 ? "; …" : ""}. No verdict ${unread === 1 ? "it concerns" : "they concern"} is given as allowed; check a module on its own (its folder's .tf files), or send the plan (terraform show -json).`,
+      text: `${unread} module${unread === 1 ? " was" : "s were"} not read, ${unread === 1 ? "its" : "their"} files not being in the input: ${deployment.notRead.slice(0, 3).join("; ")}${unread > 3 ? "; …" : ""}. No verdict ${unread === 1 ? "it concerns" : "they concern"} is given as allowed; send a local module's folder with the root's files (modules/net/main.tf), a registry module's after terraform init (.terraform/modules, which cloud-catalogue check reads from the folder), or the plan (terraform show -json).`,
       checked: ["the .tf files sent"],
     });
   else if (unread > 0)

@@ -68,7 +68,10 @@ export function readTerraformConfig(files: Readonly<Record<string, string>>, inp
   const instances = resources.map((resource) => terraformInstance(resource, inputs.region));
   // A module not read: its verdicts are those of the vendor its registry source names, else of
   // every vendor the configuration uses, else of all three.
-  const used = new Set<Vendor>(instances.flatMap((instance) => uncheckedVendor(instance.item) ?? []));
+  const used = new Set<Vendor>([
+    ...evaluation.providers.flatMap((name) => REGISTRY_VENDOR[name] ?? []),
+    ...instances.flatMap((instance) => uncheckedVendor(instance.item) ?? []),
+  ]);
   if (instances.some((instance) => instance.kind === "azure-type")) used.add("azure");
   const notReadVendors = Object.fromEntries(
     evaluation.unreadModules.map(({ entry, source }) => {

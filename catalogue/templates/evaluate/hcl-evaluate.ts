@@ -20,7 +20,6 @@ import {
   valueObject,
   valuesEqual,
   type Value,
-  type ValueObject,
 } from "./values.ts";
 
 export { EvaluationError };
@@ -59,7 +58,7 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
       if (expression.directive) return new Unknown([], "a template directive (%{…}) not evaluated here");
       const parts = expression.parts.map((part) => (typeof part === "string" ? part : asText(inner(part))));
       const unknown = parts.filter(isUnknown);
-      return unknown.length > 0 ? unknownOf(unknown) : parts.join("");
+      return unknown.length > 0 ? unknownOf(unknown) : (parts as string[]).join("");
     }
     case "tuple":
       return expression.items.map((item) => inner(item));
@@ -92,22 +91,14 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
       return items.map((item) =>
         inner(expression.each, {
           reference: (root, keys) =>
-            root === SPLAT_ITEM ? keys.reduce<Value>((value, key) => access(value, key), item) : scope.reference(root, keys),
+            root === SPLAT_ITEM
+              ? keys.reduce<Value>((value, key) => access(value, key), item)
+              : scope.reference(root, keys),
         }),
       );
     }
-    case "call": {
-      if (expression.name === "try") return tryEach(expression.args, inner);
-      if (expression.name === "can") return canEvaluate(expression.args, inner);
-      const args = expression.args.map((arg) => inner(arg));
-      if (expression.expand) {
-        const last = args.pop();
-        if (isUnknown(last)) return last;
-        if (!Array.isArray(last)) throw new EvaluationError(`"..." expands a list, in the call of ${expression.name}`);
-        args.push(...(last as Value[]));
-      }
-      return callFunction(expression.name, args);
-    }
+    case "call":
+      return call(expression, inner);
     case "unary": {
       const operand = inner(expression.operand);
       if (isUnknown(operand)) return operand;
@@ -130,6 +121,19 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
     case "for":
       return forExpression(expression, scope, inner);
   }
+}
+
+function call(expression: Extract<Expression, { kind: "call" }>, inner: (next: Expression) => Value): Value {
+  if (expression.name === "try") return tryEach(expression.args, inner);
+  if (expression.name === "can") return canEvaluate(expression.args, inner);
+  const args = expression.args.map((arg) => inner(arg));
+  if (expression.expand) {
+    const last = args.pop();
+    if (isUnknown(last)) return last;
+    if (!Array.isArray(last)) throw new EvaluationError(`"..." expands a list, in the call of ${expression.name}`);
+    args.push(...(last as Value[]));
+  }
+  return callFunction(expression.name, args);
 }
 
 /** A chain of accesses from a root name (var.region, local.tags["env"]): the root and its keys. */
@@ -273,8 +277,7 @@ function forExpression(
   for (const [key, value] of pairs) {
     const bound: Scope = {
       reference: (root, keys) => {
-        const here =
-          root === expression.valueName ? value : root === expression.keyName ? key : undefined;
+        const here = root === expression.valueName ? value : root === expression.keyName ? key : undefined;
         return here === undefined ? scope.reference(root, keys) : keys.reduce<Value>(access, here);
       },
     };
@@ -302,5 +305,5 @@ function forExpression(
   }
   if (unknowns.length > 0) return unknownOf(unknowns);
   if (!expression.object) return list;
-  return valueObject(expression.group ? grouped : single) as ValueObject;
+  return valueObject(expression.group ? grouped : single);
 }

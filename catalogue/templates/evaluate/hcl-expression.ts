@@ -37,7 +37,14 @@ export type Expression =
 export const SPLAT_ITEM = "\u0000item";
 
 /** Binary operators by precedence, lowest first (HCL's spec, "Operations"). */
-const LEVELS: readonly (readonly string[])[] = [["||"], ["&&"], ["==", "!="], [">", ">=", "<", "<="], ["+", "-"], ["*", "/", "%"]];
+const LEVELS: readonly (readonly string[])[] = [
+  ["||"],
+  ["&&"],
+  ["==", "!="],
+  [">", ">=", "<", "<="],
+  ["+", "-"],
+  ["*", "/", "%"],
+];
 
 /** Parses an attribute's tokens (from ../hcl.ts) as one expression. */
 export function parseExpression(tokens: readonly HclToken[], file: string): Expression {
@@ -230,7 +237,8 @@ class ExpressionParser {
   }
 
   private tuple(): Expression {
-    if (this.peek()?.kind === "ident" && this.peek()!.text === "for" && !this.is("=", 1)) return this.forExpression(false);
+    if (this.peek()?.kind === "ident" && this.peek()!.text === "for" && !this.is("=", 1))
+      return this.forExpression(false);
     const items: Expression[] = [];
     while (!this.is("]")) {
       items.push(this.expression());

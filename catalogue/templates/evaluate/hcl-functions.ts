@@ -29,14 +29,23 @@ const fail = (message: string): never => {
   throw new EvaluationError(message);
 };
 
+/** An argument that is not text (asText's Unknown for a list) ends the call, which answers that Unknown. */
+class UnknownArgument extends Error {
+  readonly unknown: Unknown;
+  constructor(unknown: Unknown) {
+    super("an argument that is not text");
+    this.unknown = unknown;
+  }
+}
 const text = (value: Value, name: string): string => {
   const found = asText(value);
-  if (isUnknown(found)) throw found;
+  if (isUnknown(found)) throw new UnknownArgument(unknownOf([found], `${name}() of a list or object`));
   return found;
 };
 const list = (value: Value, name: string): Value[] =>
   Array.isArray(value) ? (value as Value[]) : fail(`${name}() takes a list`);
-const object = (value: Value, name: string): ValueObject => (isValueObject(value) ? value : fail(`${name}() takes a map`));
+const object = (value: Value, name: string): ValueObject =>
+  isValueObject(value) ? value : fail(`${name}() takes a map`);
 const number = (value: Value, name: string): number => {
   const found = typeof value === "string" ? Number(value) : value;
   return typeof found === "number" && Number.isFinite(found) ? found : fail(`${name}() takes a number`);
@@ -46,7 +55,7 @@ const number = (value: Value, name: string): number => {
 function toSet(items: readonly Value[]): Value[] {
   const kept: Value[] = [];
   for (const item of items) if (!kept.some((other) => valuesEqual(other, item) === true)) kept.push(item);
-  return kept.every((item) => typeof item === "string") ? (kept as string[]).sort() : kept;
+  return kept.every((item) => typeof item === "string") ? kept.sort() : kept;
 }
 
 /** Go's fmt verbs as Terraform's format() takes them: %s %d %v %q %%, with widths read and ignored. */
@@ -144,7 +153,7 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
   split: ([separator, value]) => text(value!, "split").split(text(separator!, "split")),
   join: ([separator, ...lists]) =>
-    lists.flatMap((item) => list(item!, "join").map((part) => text(part, "join"))).join(text(separator!, "join")),
+    lists.flatMap((item) => list(item, "join").map((part) => text(part, "join"))).join(text(separator!, "join")),
   format: ([pattern, ...args]) => format(text(pattern!, "format"), args),
   formatlist: ([pattern, ...args]) => {
     const lengths = args.filter((arg) => Array.isArray(arg)).map((arg) => (arg as Value[]).length);
@@ -215,7 +224,8 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
   compact: ([values]) => list(values!, "compact").filter((item) => item !== null && item !== ""),
   coalesce: (args) => args.find((item) => item !== null && item !== "") ?? fail("coalesce() found no value"),
-  coalescelist: (args) => args.find((item) => Array.isArray(item) && item.length > 0) ?? fail("coalescelist() found no list"),
+  coalescelist: (args) =>
+    args.find((item) => Array.isArray(item) && item.length > 0) ?? fail("coalescelist() found no list"),
   one: ([values]) => {
     const items = list(values!, "one");
     return items.length === 0 ? null : items.length === 1 ? items[0]! : fail("one() of more than one item");
@@ -236,13 +246,24 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
     return Array.from({ length: Math.max(0, count) }, (_, i) => start + i * step);
   },
   slice: ([values, start, end]) => list(values!, "slice").slice(number(start!, "slice"), number(end!, "slice")),
-  sort: ([values]) => list(values!, "sort").map((item) => text(item, "sort")).sort(),
+  sort: ([values]) =>
+    list(values!, "sort")
+      .map((item) => text(item, "sort"))
+      .sort(),
   reverse: ([values]) => [...list(values!, "reverse")].reverse(),
   setunion: (sets) => toSet(sets.flatMap((item) => list(item, "setunion"))),
   setintersection: ([first, ...rest]) =>
-    toSet(list(first!, "setintersection").filter((item) => rest.every((set) => list(set, "setintersection").some((other) => valuesEqual(other, item) === true)))),
+    toSet(
+      list(first!, "setintersection").filter((item) =>
+        rest.every((set) => list(set, "setintersection").some((other) => valuesEqual(other, item) === true)),
+      ),
+    ),
   setsubtract: ([first, second]) =>
-    toSet(list(first!, "setsubtract").filter((item) => !list(second!, "setsubtract").some((other) => valuesEqual(other, item) === true))),
+    toSet(
+      list(first!, "setsubtract").filter(
+        (item) => !list(second!, "setsubtract").some((other) => valuesEqual(other, item) === true),
+      ),
+    ),
   alltrue: ([values]) => list(values!, "alltrue").every((item) => item === true || item === "true"),
   anytrue: ([values]) => list(values!, "anytrue").some((item) => item === true || item === "true"),
   sum: ([values]) => list(values!, "sum").reduce<number>((total, item) => total + number(item, "sum"), 0),
@@ -291,7 +312,7 @@ export function callFunction(name: string, args: Value[]): Value {
   try {
     return implementation(args);
   } catch (error) {
-    if (isUnknown(error)) return error;
+    if (error instanceof UnknownArgument) return error.unknown;
     throw error;
   }
 }

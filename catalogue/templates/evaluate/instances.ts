@@ -10,7 +10,7 @@ import { terraformProviderOf } from "../stated-locations.ts";
 import { versionedAttributes } from "../versioned.ts";
 import { DEFAULT_PLACES, globalType, isGlobalValue, TERRAFORM_PLACES, AZURE_GLOBAL, GOOGLE_GLOBAL } from "./places.ts";
 import type { EvaluatedResource } from "./terraform.ts";
-import { dependsOn, isUnknown, isValueObject, own, type Value } from "./values.ts";
+import { dependsOn, isUnknown, isValueObject, own } from "./values.ts";
 
 /** The value at a dotted path (a number indexes a list: nodes.0.region). */
 export function valueAt(value: unknown, path: string): unknown {
@@ -18,7 +18,7 @@ export function valueAt(value: unknown, path: string): unknown {
   for (const key of path.split(".")) {
     if (isUnknown(here)) return here;
     if (Array.isArray(here) && /^[0-9]+$/.test(key)) here = here[Number(key)];
-    else if (isValueObject(here as Value)) here = own(here as Record<string, Value>, key);
+    else if (isValueObject(here)) here = own(here, key);
     else if (typeof here === "object" && here !== null && !Array.isArray(here) && Object.hasOwn(here, key))
       here = (here as Record<string, unknown>)[key];
     else return undefined;
@@ -61,7 +61,11 @@ export function locate(
 }
 
 /** The traits a generic type is placed by, where the values state them. */
-export function traitsOf(kind: DeploymentItem["kind"], type: string, values: unknown): Record<string, string> | undefined {
+export function traitsOf(
+  kind: DeploymentItem["kind"],
+  type: string,
+  values: unknown,
+): Record<string, string> | undefined {
   const traits: Record<string, string> = {};
   for (const path of traitAttributes(kind, type)) {
     const value = valueAt(values, path);
@@ -87,13 +91,15 @@ export function terraformInstance(resource: EvaluatedResource, requestRegion: st
       if (stated !== undefined) return { kind: "stated", attribute, value: stated, via: where };
     }
     if (places.provider.length === 0) return { kind: "none" };
-    if (requestRegion) return { kind: "stated", attribute: places.provider[0]!, value: requestRegion, via: "the request's region" };
+    if (requestRegion)
+      return { kind: "stated", attribute: places.provider[0]!, value: requestRegion, via: "the request's region" };
     return {
       kind: "unknown",
       why: `the ${provider.key} provider's ${places.provider.join(" or ")} is not set in the configuration${provider.where ? ` (${provider.where})` : ""}: it comes from the environment Terraform runs in; give it as the request's region (--region)`,
     };
   };
-  const versioned = resource.mode === "resource" ? versionedAttributes("terraform-type", type, attributes, resource.address) : [];
+  const versioned =
+    resource.mode === "resource" ? versionedAttributes("terraform-type", type, attributes, resource.address) : [];
   const traits = traitsOf(kind, item, attributes);
   return {
     kind,
@@ -102,7 +108,9 @@ export function terraformInstance(resource: EvaluatedResource, requestRegion: st
     ...(providerId ? { providerId } : {}),
     deployed: resource.deployed,
     location:
-      resource.mode === "resource" ? locate(type, providerId, attributes, places.resource, fromProvider) : { kind: "none" },
+      resource.mode === "resource"
+        ? locate(type, providerId, attributes, places.resource, fromProvider)
+        : { kind: "none" },
     ...(versioned.length > 0 ? { versioned } : {}),
     ...(traits ? { traits } : {}),
   };

@@ -47,7 +47,11 @@ export const DEFAULT_PLACES: TerraformPlaces = { resource: STATED, provider: [] 
 
 /** Every attribute name the places read of resources (the configuration reader keeps their expressions). */
 export const PLACE_ATTRIBUTES: readonly string[] = [
-  ...new Set([...TERRAFORM_PLACES.values(), DEFAULT_PLACES].flatMap((places) => places.resource.map((path) => path.split(".")[0]!))),
+  ...new Set(
+    [...TERRAFORM_PLACES.values(), DEFAULT_PLACES].flatMap((places) =>
+      places.resource.map((path) => path.split(".")[0]!),
+    ),
+  ),
 ];
 
 /** Resource types answered from a vendor's global endpoint, by prefix or exact name, with the vendor's word for why. */
@@ -124,7 +128,13 @@ const GLOBAL_TYPES: readonly GlobalTypes[] = [
     why: GOOGLE_GLOBAL,
   },
   {
-    prefixes: ["azurerm_cdn_frontdoor_", "azurerm_frontdoor", "azurerm_dns_", "azurerm_private_dns_", "azurerm_traffic_manager_"],
+    prefixes: [
+      "azurerm_cdn_frontdoor_",
+      "azurerm_frontdoor",
+      "azurerm_dns_",
+      "azurerm_private_dns_",
+      "azurerm_traffic_manager_",
+    ],
     why: AZURE_GLOBAL,
   },
   {

@@ -128,11 +128,7 @@ function bodyOf(block: HclBlock, file: string): BodyConfig {
 }
 
 /** Reads one folder's `.tf` files as a module. */
-export function readModule(
-  files: Readonly<Record<string, string>>,
-  dir: string,
-  keep: KeepAttribute,
-): ModuleConfig {
+export function readModule(files: Readonly<Record<string, string>>, dir: string, keep: KeepAttribute): ModuleConfig {
   const variables = new Map<string, { default?: Expression; where: string }>();
   const locals = new Map<string, { expression: Expression; where: string }>();
   const providers: ProviderConfig[] = [];
@@ -178,27 +174,9 @@ export function readModule(
           if (block.labels[0] && value) outputs.set(block.labels[0], value);
           break;
         }
-        case "module": {
-          const name = block.labels[0];
-          if (!name) throw new TemplateError(`${where}: a module block takes its name as a label.`);
-          const source = expression("source");
-          const inputs = new Map<string, Expression>();
-          for (const [attribute, tokens] of block.attributes)
-            if (tokens.length > 0 && !["source", "version", "count", "for_each", "providers", "depends_on"].includes(attribute))
-              inputs.set(attribute, parseExpression(tokens, shown));
-          const count = expression("count");
-          const forEach = expression("for_each");
-          modules.push({
-            name,
-            source: source?.kind === "literal" && typeof source.value === "string" ? source.value : undefined,
-            where,
-            ...(count ? { count } : {}),
-            ...(forEach ? { forEach } : {}),
-            providers: providerMap(expression("providers")),
-            inputs,
-          });
+        case "module":
+          modules.push(moduleCallOf(block, path));
           break;
-        }
         case "check":
           for (const inner of block.blocks) if (inner.type === "data") resources.push(resourceOf(inner, shown));
           break;
@@ -211,6 +189,33 @@ export function readModule(
     }
   }
   return { dir, variables, locals, providers, resources, modules, outputs };
+}
+
+const NOT_INPUTS = ["source", "version", "count", "for_each", "providers", "depends_on"];
+
+function moduleCallOf(block: HclBlock, file: string): ModuleCallConfig {
+  const where = `${file}, line ${block.line}`;
+  const name = block.labels[0];
+  if (!name) throw new TemplateError(`${where}: a module block takes its name as a label.`);
+  const expression = (attribute: string) => {
+    const tokens = block.attributes.get(attribute);
+    return tokens && tokens.length > 0 ? parseExpression(tokens, file) : undefined;
+  };
+  const inputs = new Map<string, Expression>();
+  for (const [attribute, tokens] of block.attributes)
+    if (tokens.length > 0 && !NOT_INPUTS.includes(attribute)) inputs.set(attribute, parseExpression(tokens, file));
+  const source = expression("source");
+  const count = expression("count");
+  const forEach = expression("for_each");
+  return {
+    name,
+    source: source?.kind === "literal" && typeof source.value === "string" ? source.value : undefined,
+    where,
+    ...(count ? { count } : {}),
+    ...(forEach ? { forEach } : {}),
+    providers: providerMap(expression("providers")),
+    inputs,
+  };
 }
 
 function resourceOf(block: HclBlock, file: string): ResourceConfig {
@@ -291,7 +296,9 @@ export function jsonExpression(value: unknown): Expression {
   if (typeof value === "object" && value !== null)
     return {
       kind: "object",
-      items: Object.entries(value).map(([key, item]) => [{ kind: "literal", value: key }, jsonExpression(item)] as const),
+      items: Object.entries(value).map(
+        ([key, item]) => [{ kind: "literal", value: key }, jsonExpression(item)] as const,
+      ),
     };
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value === null)
     return { kind: "literal", value };
@@ -316,4 +323,3 @@ export function installedModules(files: Readonly<Record<string, string>>): Map<s
   }
   return dirs;
 }
-

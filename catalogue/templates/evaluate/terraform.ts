@@ -24,7 +24,19 @@ import {
   type ResourceConfig,
 } from "./terraform-modules.ts";
 import type { KeepAttribute } from "../hcl.ts";
-import { isUnknown, isValueObject, own, Unknown, unknownOf, valueObject, type Value, type ValueObject } from "./values.ts";
+import {
+  dependsOn,
+  isUnknown,
+  isValueObject,
+  own,
+  textOf,
+  Unknown,
+  unknownInside,
+  unknownOf,
+  valueObject,
+  type Value,
+  type ValueObject,
+} from "./values.ts";
 import type { Deployed, InputUse } from "../deployment.ts";
 
 /** Resource and module instances at most: past it, the configuration is too costly to evaluate. */
@@ -56,6 +68,8 @@ export interface UnreadModule {
 
 export interface TerraformEvaluation {
   readonly resources: readonly EvaluatedResource[];
+  /** The providers the root module's provider blocks configure (aws, google). */
+  readonly providers: readonly string[];
   readonly unreadModules: readonly UnreadModule[];
   readonly inputs: readonly InputUse[];
 }
@@ -107,16 +121,28 @@ export function evaluateTerraform(
     throw new TemplateError(
       `inputs names variables the root module does not declare: ${unknownNames.slice(0, 8).join(", ")}.`,
     );
-  const rootInstance = new ModuleInstance(run, root, { path: "", depth: 0, manifestKey: "" }, new Map(), YES, (name) => {
-    const given = values.get(name);
-    if (given) return { value: given.value, source: given.source };
-    const declared = root.variables.get(name)!;
-    if (declared.default) return { value: evaluate(declared.default, EMPTY_SCOPE), source: "its default" };
-    return { value: new Unknown([`var.${name}`]), source: "no value" };
-  });
+  const rootInstance = new ModuleInstance(
+    run,
+    root,
+    { path: "", depth: 0, manifestKey: "" },
+    new Map(),
+    YES,
+    (name) => {
+      const given = values.get(name);
+      if (given) return { value: given.value, source: given.source };
+      const declared = root.variables.get(name)!;
+      if (declared.default) return { value: evaluate(declared.default, EMPTY_SCOPE), source: "its default" };
+      return { value: new Unknown([`var.${name}`]), source: "no value" };
+    },
+  );
   rootInstance.resolveProviders(undefined);
   rootInstance.expand();
-  return { resources: run.resources, unreadModules: run.unreadModules, inputs: [...run.inputs.values()] };
+  return {
+    resources: run.resources,
+    providers: [...new Set(root.providers.map((provider) => provider.key.split(".")[0]!))],
+    unreadModules: run.unreadModules,
+    inputs: [...run.inputs.values()],
+  };
 }
 
 const EMPTY_SCOPE: Scope = {
@@ -256,7 +282,9 @@ class ModuleInstance {
       case "path":
         return this.config.dir === "" ? "." : this.config.dir;
       case "terraform":
-        return name === "workspace" ? "default" : new Unknown([], `terraform.${String(name)} not known`);
+        return name === "workspace"
+          ? "default"
+          : new Unknown([], `terraform.${textOf(isUnknown(name) ? null : name)} not known`);
       case "module":
         if (typeof name !== "string") return new Unknown([], "module used without a name");
         return rest(this.moduleOutputs(name), 1);
@@ -360,14 +388,28 @@ class ModuleInstance {
       if (isUnknown(value)) return [{ key: "[?]", binding: { count: value }, deployed: depends(value, "count") }];
       const total = typeof value === "number" ? value : Number(value);
       if (!Number.isInteger(total) || total < 0)
-        return [{ key: "[?]", binding: { count: new Unknown([]) }, deployed: depends(new Unknown([], "a count that is not a whole number"), "count") }];
+        return [
+          {
+            key: "[?]",
+            binding: { count: new Unknown([]) },
+            deployed: depends(new Unknown([], "a count that is not a whole number"), "count"),
+          },
+        ];
       if (total === 0) return [{ key: "", binding: { count: 0 }, deployed: { state: "no", because: "count is 0" } }];
-      return Array.from({ length: total }, (_, index) => ({ key: `[${index}]`, binding: { count: index }, deployed: YES }));
+      return Array.from({ length: total }, (_, index) => ({
+        key: `[${index}]`,
+        binding: { count: index },
+        deployed: YES,
+      }));
     }
     if (forEach) {
       const value = evaluate(forEach, this.scope({}));
-      if (isUnknown(value))
-        return [{ key: "[?]", binding: { each: { key: value, value } }, deployed: depends(value, "for_each") }];
+      const unknown = isUnknown(value) ? value : unknownInside(value);
+      // A collection with an Unknown key or member has instances no one can name yet.
+      if (unknown && (isUnknown(value) || !isValueObject(value)))
+        return [
+          { key: "[?]", binding: { each: { key: unknown, value: unknown } }, deployed: depends(unknown, "for_each") },
+        ];
       const items = forEachItems(value);
       if (items.length === 0)
         return [{ key: "", binding: {}, deployed: { state: "no", because: "for_each is empty" } }];
@@ -392,7 +434,11 @@ class ModuleInstance {
         address: `${base}${key}`,
         where: config.where,
         attributes: state.state === "no" ? valueObject() : this.evaluateBody(config.body, binding),
-        provider: { key: provider.key, ...(provider.where ? { where: provider.where } : {}), attributes: provider.attributes() },
+        provider: {
+          key: provider.key,
+          ...(provider.where ? { where: provider.where } : {}),
+          attributes: provider.attributes(),
+        },
         deployed: state,
       });
     }
@@ -475,17 +521,10 @@ function forEachItems(value: Value): [string, Value][] {
       .sort()
       .map((key) => [key, value[key]!]);
   if (Array.isArray(value))
-    return [...new Set((value as Value[]).map((item) => String(item)))].sort().map((item) => [item, item]);
+    return [...new Set((value as Value[]).map((item) => textOf(item)))].sort().map((item) => [item, item]);
   return [];
 }
 
 function depends(value: Unknown, what: string): Deployed {
-  return {
-    state: "depends",
-    on: [...value.inputs],
-    because:
-      value.inputs.length > 0
-        ? `its ${what} depends on ${value.inputs.join(", ")}, which the input gives no value`
-        : `its ${what} is not known before deployment (${value.reason ?? "computed"})`,
-  };
+  return { state: "depends", on: [...value.inputs], because: `its ${what} ${dependsOn(value)}` };
 }

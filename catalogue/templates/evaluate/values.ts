@@ -22,6 +22,8 @@ export interface ValueObject {
 export type Value = null | boolean | number | string | readonly Value[] | ValueObject | Unknown;
 
 export const isUnknown = (value: unknown): value is Unknown => value instanceof Unknown;
+/** A list (Array.isArray narrows a readonly list to any[]). */
+export const isList = (value: unknown): value is readonly Value[] => Array.isArray(value);
 export const isValueObject = (value: unknown): value is ValueObject =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Unknown);
 
@@ -47,19 +49,27 @@ export function unknownOf(values: readonly Value[], reason?: string): Unknown {
 export function unknownInside(value: Value, depth = 0): Unknown | undefined {
   if (value instanceof Unknown) return value;
   if (depth > 40 || value === null || typeof value !== "object") return undefined;
-  for (const inner of Array.isArray(value) ? value : Object.values(value as ValueObject)) {
+  for (const inner of isList(value) ? value : Object.values(value)) {
     const found = unknownInside(inner, depth + 1);
     if (found) return found;
   }
   return undefined;
 }
 
-/** What an Unknown depends on, said in words. */
+/** What an Unknown depends on, said as a predicate ("its region …"). */
 export function dependsOn(value: Unknown): string {
   if (value.inputs.length > 0)
     return `depends on ${value.inputs.slice(0, 4).join(", ")}${value.inputs.length > 4 ? ", …" : ""}, which the input gives no value`;
-  return value.reason ?? "not known before it is deployed";
+  return `is not known before deployment (${value.reason ?? "computed when deployed"})`;
 }
+
+/** A known value as text: strings as they are, numbers and booleans written, others as JSON. */
+export const textOf = (value: Value | undefined): string =>
+  typeof value === "string"
+    ? value
+    : typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : JSON.stringify(value ?? null);
 
 /** A value as text, for a string template or a message (an Unknown has none). */
 export function asText(value: Value): string | Unknown {
