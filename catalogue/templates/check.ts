@@ -24,7 +24,7 @@ import type {
   Vendor,
 } from "./answer.ts";
 import type { TemplateIndex } from "./index.node.ts";
-import { serviceOfTraits } from "./generic-types.ts";
+import { RENAMED_TYPES, serviceOfTraits, TERRAFORM_IDENTIFIERS } from "./generic-types.ts";
 import { statementsOf } from "./statements.ts";
 import { azureTypeOf, terraformUnplacedReason, uncheckedVendor } from "./terraform.ts";
 
@@ -83,7 +83,8 @@ function ownersOf(catalogue: Catalogue, index: TemplateIndex, { kind, item }: De
  */
 /** The services a generic type's instances name by their traits (an engine, a kind), where the catalogue holds them. */
 function tracedOwners(catalogue: Catalogue, deployment: Deployment, { kind, item }: DeploymentItem): string[] {
-  const traits = deployment.traits?.[item] ?? [];
+  // A row that names its service whatever the attributes (ionoscloud_datacenter) needs no trait.
+  const traits = deployment.traits?.[item] ?? [{}];
   return sortedUnique(
     traits.flatMap((entry) => serviceOfTraits(kind, item, entry) ?? []).filter((id) => catalogue.bySlug.has(id)),
   );
@@ -461,14 +462,30 @@ export const RETIRING_WITHIN_DAYS = 180;
  * The check's answer. `approvedServiceIds` are known ids (the endpoint checked them); an unknown
  * location of `allowedLocations` is a PolicyRequestError (a 400, as at the policy endpoints).
  */
+/**
+ * The index, reading a type a newer provider release renamed as its new name, and a type whose
+ * identifier no inventory can give from generic-types.ts's table.
+ */
+function withRenamedTypes(index: TemplateIndex): TemplateIndex {
+  const named = (type: string) => RENAMED_TYPES.get(type) ?? type;
+  return {
+    ...index,
+    terraformOwners: (type) => index.terraformOwners(named(type)),
+    terraformApi: (type) => index.terraformApi(named(type)),
+    terraformNeed: (type) => index.terraformNeed(named(type)) ?? TERRAFORM_IDENTIFIERS.get(type),
+    terraformExclusion: (type) => index.terraformExclusion(named(type)),
+  };
+}
+
 export function checkDeployment(
   catalogue: Catalogue,
-  index: TemplateIndex,
+  inventories: TemplateIndex,
   deployment: Deployment,
   approvedServiceIds: readonly string[],
   window: VersionWindow,
   allowedLocations?: readonly string[],
 ): DeploymentCheckAnswer {
+  const index = withRenamedTypes(inventories);
   const locations = locationAnswers(catalogue, deployment, allowedLocations);
   const approved = new Set(approvedServiceIds);
   const placement = place(catalogue, index, deployment, approved);

@@ -9,7 +9,7 @@ import type { DeploymentItem } from "./deployment.ts";
 export interface GenericType {
   readonly kind: DeploymentItem["kind"];
   readonly type: string;
-  /** The attribute (dotted path) whose value names the service. */
+  /** The attribute (dotted path) whose value names the service; "*" in byValue names it whatever the attribute says. */
   readonly attribute: string;
   /** Lower-cased value (or its prefix before "_", Cloud SQL's POSTGRES_15) → catalogue service. */
   readonly byValue: Readonly<Record<string, string>>;
@@ -71,6 +71,14 @@ export const GENERIC_TYPES: readonly GenericType[] = [
     source: "https://cloud.google.com/sql/docs/db-versions",
   },
   {
+    // The virtual data centre every IONOS Compute Engine server, volume and LAN is created in.
+    kind: "terraform-type",
+    type: "ionoscloud_datacenter",
+    attribute: "location",
+    byValue: { "*": "ionos-compute-engine" },
+    source: "https://registry.terraform.io/providers/ionos-cloud/ionoscloud/latest/docs/resources/datacenter",
+  },
+  {
     kind: "azure-type",
     type: "Microsoft.Web/sites",
     attribute: "kind",
@@ -95,7 +103,9 @@ export function serviceOfTraits(
   traits: Readonly<Record<string, string>>,
 ): string | undefined {
   for (const row of GENERIC_TYPES) {
-    if (row.kind !== kind || !sameType(row, type) || traits[row.attribute] === undefined) continue;
+    if (row.kind !== kind || !sameType(row, type)) continue;
+    if (row.byValue["*"]) return row.byValue["*"];
+    if (traits[row.attribute] === undefined) continue;
     const value = normal(traits[row.attribute]!);
     // A site's kind is a list ("functionapp,linux"); Cloud SQL's version names its engine (POSTGRES_15);
     // an RDS engine its edition (oracle-ee, sqlserver-se).
@@ -110,3 +120,26 @@ export function serviceOfTraits(
 export const TRAIT_ATTRIBUTES: readonly string[] = [
   ...new Set(GENERIC_TYPES.map((row) => row.attribute.split(".")[0]!)),
 ];
+
+/**
+ * Types a newer provider release removed in favour of another that creates the same resource: a
+ * configuration written for the older release is placed as the newer type (azurerm 4.0 removed the
+ * App Service and Function App resources of 2.x/3.x for their Linux and Windows forms, which import
+ * the same ARM types: https://registry.terraform.io/providers/hashicorp/azurerm/latest/docs/guides/4.0-upgrade-guide).
+ */
+export const RENAMED_TYPES: ReadonlyMap<string, string> = new Map([
+  ["azurerm_app_service", "azurerm_linux_web_app"],
+  ["azurerm_app_service_slot", "azurerm_linux_web_app_slot"],
+  ["azurerm_app_service_plan", "azurerm_service_plan"],
+  ["azurerm_function_app", "azurerm_linux_function_app"],
+  ["azurerm_function_app_slot", "azurerm_linux_function_app_slot"],
+]);
+
+/**
+ * Policy identifiers the inventories cannot give: azure/terraform's arm.yaml maps a type by the
+ * provider namespace of the ID it imports, and a resource group's ID
+ * (/subscriptions/{id}/resourceGroups/{name}) has none; azurerm_resource_group creates
+ * Microsoft.Resources/resourceGroups, as an ARM template's resource group is.
+ */
+export const TERRAFORM_IDENTIFIERS: ReadonlyMap<string, { readonly vendor: "azure"; readonly identifier: string }> =
+  new Map([["azurerm_resource_group", { vendor: "azure", identifier: "Microsoft.Resources/resourceGroups" }]]);

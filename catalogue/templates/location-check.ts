@@ -52,7 +52,8 @@ export function regionOf(
   const byId = (id: string | undefined) => regions.find((region) => region.id.toLowerCase() === id);
   const exact = byId(key);
   if (exact) return exact;
-  const site = providerId === "ovhcloud" ? /^([A-Z]+)[0-9]+$/i.exec(value)?.[1]?.toUpperCase() : undefined;
+  // Managed Databases name a site alone (GRA), Public Cloud a site and a number (GRA7).
+  const site = providerId === "ovhcloud" ? /^([A-Z]+)[0-9]*$/i.exec(value)?.[1]?.toUpperCase() : undefined;
   if (site && OVH_SITES.has(site)) return byId(OVH_SITES.get(site));
   const extended = regions.filter((region) => key.startsWith(`${region.id.toLowerCase()}-`));
   return extended.length === 1 ? extended[0] : undefined;
