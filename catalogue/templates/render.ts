@@ -62,6 +62,54 @@ export function whatToAdd(answer: {
     : "No document could be made from your list (see the verdicts).";
 }
 
+/** Where each resource goes, as the evaluation found it: stated, from its provider block or the request, global, or not known. */
+function placeBlocks(answer: DeploymentCheckAnswer): Block[] {
+  // An answer of an API before 1.12.0 has no unknownLocations.
+  const unknown = answer.unknownLocations ?? [];
+  if (answer.locations.length === 0 && unknown.length === 0) return [];
+  const verdict = (allowed: boolean | null | undefined) =>
+    allowed === undefined
+      ? ""
+      : allowed === null
+        ? " — not known to the catalogue"
+        : allowed
+          ? " — allowed"
+          : " — outside the allowed locations";
+  return [
+    heading(2, "Locations"),
+    list([
+      ...answer.locations.map((place): Inline[] => [
+        place.global
+          ? `${place.from}: global — ${place.global}${verdict(place.allowed)}`
+          : `${place.from}: ${place.location}${place.region && place.region !== place.location ? ` (${place.region})` : ""}${place.country ? `, ${place.country}` : ""}${place.via ? `, from ${place.via}` : ""}${verdict(place.allowed)}`,
+      ]),
+      ...unknown.map((place): Inline[] => [`${place.from}: not known — ${place.why}`]),
+    ]),
+  ];
+}
+
+/** The inputs read, what is never deployed and what depends on inputs. */
+function evaluationBlocks(answer: DeploymentCheckAnswer): Block[] {
+  const inputs = answer.inputs ?? [];
+  const notDeployed = answer.notDeployed ?? [];
+  const depends = answer.dependsOnInputs ?? [];
+  const blocks: Block[] = [];
+  if (inputs.length > 0)
+    blocks.push(
+      heading(2, "Inputs"),
+      list(inputs.map((input): Inline[] => [`${input.name} = ${input.value ?? "(no value)"} — ${input.source}`])),
+    );
+  if (notDeployed.length > 0 || depends.length > 0)
+    blocks.push(
+      heading(2, "Not deployed, or depending on inputs"),
+      list([
+        ...notDeployed.map((entry): Inline[] => [`${entry.from}: not deployed — ${entry.because}`]),
+        ...depends.map((entry): Inline[] => [`${entry.from}: counted as deployed — ${entry.because}`]),
+      ]),
+    );
+  return blocks;
+}
+
 /** The check's answer as a page. */
 export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
   const added = answer.suggestedServiceIds.filter((id) => answer.missingServiceIds.includes(id));
@@ -101,6 +149,7 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
     );
   if (answer.unplaced.length > 0)
     blocks.push(heading(2, "Not placed"), list(answer.unplaced.map((item) => [`${item.item}: ${item.reason}`])));
+  blocks.push(...placeBlocks(answer), ...evaluationBlocks(answer));
   if (answer.versions.length > 0)
     blocks.push(
       heading(2, "Versions"),

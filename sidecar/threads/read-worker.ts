@@ -62,7 +62,7 @@ function givenOf(body: Record<string, unknown>): DeploymentInputs | undefined {
 }
 
 function read(request: ReadRequest): ReadTemplate {
-  if ("template" in request) return deploymentOf(request.template);
+  if ("template" in request) return deploymentOf(request.template, request.given);
   let body: unknown;
   try {
     body = parseJsonTemplate(request.body);
