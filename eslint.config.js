@@ -36,6 +36,7 @@ export const BROWSER_CORE = [
   "catalogue/exit/plan.ts",
   "catalogue/exit/ranking.ts",
   "catalogue/lifecycle/lifecycle.ts",
+  "catalogue/locations/places.ts",
   "catalogue/base/limits.ts",
   "catalogue/lists/list-catalogue.ts",
   "catalogue/lists/lists.ts",

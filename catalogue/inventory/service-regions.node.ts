@@ -4,9 +4,9 @@
  * optional map.yaml). Azure: each resource type's ARM locations, claimed by the services whose
  * policyIdentifiers.resourceTypes name the type (case-insensitively) or map.yaml maps; Google Cloud:
  * each product's regions, claimed only through map.yaml (the page names products, not APIs). A
- * service's regions are the union of its items' that the provider's list has; a service that claims
- * none, or whose items name only "global" or a geography, has no key, so the provider's list
- * applies (level provider). Reconciled like an inventory (issue 97): every item is claimed or named
+ * service's regions are the union of its items' that the provider's list has; a service whose items
+ * name only "global" is global; one that claims none, or whose items name only a geography, has no
+ * key, so the provider's list applies (level provider). Reconciled like an inventory (issue 97): every item is claimed or named
  * by exclusions.yaml with a reason (inventory.ts's schema and rules; Azure's compared
  * case-insensitively), and check:data fails on an item that is neither.
  */
@@ -16,6 +16,9 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { EndpointRegionsT, PolicyIdentifiersT, VendorRegionData } from "../schema/index.ts";
 import { ExclusionsFile, reconcileInventory, type InventoryExclusionT, type InventoryReport } from "./inventory.ts";
+
+/** The location ARM gives a resource type that is not placed in a region (Front Door, Traffic Manager, DNS zones). */
+const GLOBAL_LOCATION = "global";
 
 /** The providers with vendored per-service availability, and how their services claim items. */
 export const SERVICE_REGION_PROVIDERS = { azure: "resource-type", gcp: "map-only" } as const;
@@ -90,10 +93,14 @@ export function claimRegions(
   const result: Record<string, EndpointRegionsT> = {};
   const unplaced: string[] = [];
   for (const [slug, items] of [...claims].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const regions = new Set([...items].flatMap((item) => itemRegions(file, item)).filter((id) => listed.has(id)));
-    // Only "global" or a geography ("europe"): no region to place it in, so the provider's list applies.
-    if (regions.size === 0) unplaced.push(slug);
-    else result[slug] = { prefixes: [...items].sort(), regions: [...regions].sort(), globalIn: [] };
+    const named = [...items].flatMap((item) => itemRegions(file, item));
+    const regions = new Set(named.filter((id) => listed.has(id)));
+    if (regions.size > 0) result[slug] = { prefixes: [...items].sort(), regions: [...regions].sort(), globalIn: [] };
+    // Only Azure's "global" location: answered from its global endpoint (load/regions.ts, kind global).
+    else if (named.includes(GLOBAL_LOCATION))
+      result[slug] = { prefixes: [...items].sort(), regions: [], globalIn: [GLOBAL_LOCATION] };
+    // Only a geography ("europe"): no region to place it in, so the provider's list applies.
+    else unplaced.push(slug);
   }
   return { services: result, unclaimed: Object.keys(file.items).length - claimed.size, unplaced };
 }
@@ -153,6 +160,7 @@ export function readServiceRegions(
   return {
     provider,
     origin: `${origin.data.repository} ${origin.data.path} ${origin.data.commit}, as of ${origin.data.asOf}; licence ${origin.data.licence}`,
+    asOf: origin.data.asOf,
     services: claimed.services,
     locations: [...locations].sort(),
     unclaimed: claimed.unclaimed,

@@ -22,14 +22,12 @@ import { realCatalogue } from "../helpers/catalogue.ts";
 
 const AZURE_FILE: RegionsFileT = {
   origin: "test",
-  locationSets: [
-    ["eastus", "westeurope"],
-    ["global", "europe"],
-  ],
+  locationSets: [["eastus", "westeurope"], ["global", "europe"], ["europe"]],
   items: {
     "microsoft.containerservice/managedclusters": 0,
     "microsoft.web/sites": ["westeurope", "eastus2euap"],
     "microsoft.communication/communicationservices": 1,
+    "microsoft.insights/geographic": 2,
   },
 };
 const LISTED = new Set(["eastus", "westeurope"]);
@@ -57,6 +55,11 @@ describe("claimRegions", () => {
           policyIdentifiers: { resourceTypes: ["Microsoft.Communication/CommunicationServices"] },
         },
         {
+          slug: "azure-geo",
+          providerId: "azure",
+          policyIdentifiers: { resourceTypes: ["Microsoft.Insights/geographic"] },
+        },
+        {
           slug: "azure-none",
           providerId: "azure",
           policyIdentifiers: { resourceTypes: ["Microsoft.Network/virtualNetworks"] },
@@ -73,9 +76,11 @@ describe("claimRegions", () => {
       },
       // A canary location the provider does not list (eastus2euap) is dropped.
       "azure-web": { prefixes: ["microsoft.web/sites"], regions: ["westeurope"], globalIn: [] },
+      // "global" and no listed region: answered from Azure's global location (kind global).
+      "azure-acs": { prefixes: ["microsoft.communication/communicationservices"], regions: [], globalIn: ["global"] },
     });
-    // Only "global" and a geography: no region to place it in, so the provider's list applies.
-    expect(claimed.unplaced).toEqual(["azure-acs"]);
+    // Only a geography: no region to place it in, so the provider's list applies.
+    expect(claimed.unplaced).toEqual(["azure-geo"]);
     expect(claimed.unclaimed).toBe(0);
   });
 
@@ -331,9 +336,10 @@ describe("the real catalogue against the vendored files", () => {
     expect(vmware).not.toContain("europe-west1");
   });
 
-  it("leaves at provider level what the data cannot place: Microsoft.Network (absent from the mirror) and global-only types", () => {
+  it("leaves at provider level what the data cannot place (Microsoft.Network, absent from the mirror), and answers global-only types as global", () => {
     expect(regionsOf("azure-virtual-network").every(({ level }) => level === "provider")).toBe(true);
-    expect(regionsOf("azure-communication-services").every(({ level }) => level === "provider")).toBe(true);
+    expect(catalogue.bySlug.get("azure-communication-services")!.placement?.kind).toBe("global");
+    expect(regionsOf("azure-communication-services")).toEqual([]);
   });
 
   it("reports per provider what the data places, and finds no service it places in no listed region", () => {
