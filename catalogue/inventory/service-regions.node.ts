@@ -1,9 +1,11 @@
 /**
- * Azure's and Google Cloud's per-service regions from the vendored availability data
+ * Azure's, Google Cloud's and Open Telekom Cloud's per-service regions from the vendored availability data
  * (data/<provider>/locations/: origin.yaml, regions.json written by scripts/vendor-service-regions.ts,
  * optional map.yaml). Azure: each resource type's ARM locations, claimed by the services whose
  * policyIdentifiers.resourceTypes name the type (case-insensitively) or map.yaml maps; Google Cloud:
- * each product's regions, claimed only through map.yaml (the page names products, not APIs). A
+ * each product's regions, claimed only through map.yaml (the page names products, not APIs); OTC:
+ * each service row of its regions-and-endpoints tables (the public and the Swiss cloud's), claimed
+ * through map.yaml. A
  * service's regions are the union of its items' that the provider's list has; a service whose items
  * name only "global" is global; one that claims none, or whose items name only a geography, has no
  * key, so the provider's list applies (level provider). Reconciled like an inventory (issue 97): every item is claimed or named
@@ -21,7 +23,7 @@ import { ExclusionsFile, reconcileInventory, type InventoryExclusionT, type Inve
 const GLOBAL_LOCATION = "global";
 
 /** The providers with vendored per-service availability, and how their services claim items. */
-export const SERVICE_REGION_PROVIDERS = { azure: "resource-type", gcp: "map-only" } as const;
+export const SERVICE_REGION_PROVIDERS = { azure: "resource-type", gcp: "map-only", otc: "map-only" } as const;
 export type ServiceRegionProvider = keyof typeof SERVICE_REGION_PROVIDERS;
 
 /** origin.yaml: where the vendored data came from (the fields of an inventory's source.yaml that apply). */
@@ -36,6 +38,19 @@ export const RegionOrigin = z
     retrieved: z.iso.date(),
     licence: z.string().min(1),
     note: z.string().min(1),
+    /** Further files of the same kind the data was read from (OTC's Swiss cloud has its own table). */
+    alsoFrom: z
+      .array(
+        z
+          .object({
+            repository: z.url({ protocol: /^https$/ }),
+            path: z.string().min(1),
+            commit: z.string().regex(/^[0-9a-f]{40}$/, "must be 40 hex digits"),
+            asOf: z.iso.date(),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 export type RegionOriginT = z.infer<typeof RegionOrigin>;
@@ -157,10 +172,14 @@ export function readServiceRegions(
   const report = reconcileRegionItems(origin.data, file.data, map.data, exclusions.data, services);
   // map.yaml's own problems are reported above; the exclusions' (stale, contradicting, misfiled) here.
   problems.push(...report.problems.filter((problem) => !problem.includes("/map.yaml: ")));
+  const also = (origin.data.alsoFrom ?? []).map(
+    (file) => ` and ${file.repository} ${file.path} ${file.commit}, as of ${file.asOf}`,
+  );
   return {
     provider,
-    origin: `${origin.data.repository} ${origin.data.path} ${origin.data.commit}, as of ${origin.data.asOf}; licence ${origin.data.licence}`,
-    asOf: origin.data.asOf,
+    origin: `${origin.data.repository} ${origin.data.path} ${origin.data.commit}, as of ${origin.data.asOf}${also.join("")}; licence ${origin.data.licence}`,
+    // The oldest copy read: a region opened since it may be missing.
+    asOf: [origin.data.asOf, ...(origin.data.alsoFrom ?? []).map((file) => file.asOf)].sort()[0]!,
     services: claimed.services,
     locations: [...locations].sort(),
     unclaimed: claimed.unclaimed,
