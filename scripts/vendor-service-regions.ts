@@ -15,6 +15,9 @@
  *   cloud.google.com/about/locations as its parser reads it; kept per product the regions marked
  *   available, and in `notInTable` the regions of a continent whose table has no row for it (the
  *   page says nothing of the product there).
+ * - scaleway: scaleway/scaleway-sdk-go's api/<product>/<version>/*_sdk.go, where each API client
+ *   says the regions (`Regions()`) or zones (`Zones()`) it serves; kept per `<product>/<version>
+ *   <client>` its regions, a zone read as its region (fr-par-3 → fr-par, by scw/locality.go's names).
  * - otc: opentelekomcloud-docs/regions-and-endpoints and opentelekomcloud-docs-swiss/regions-and-endpoints
  *   doc/source/index.rst, Open Telekom Cloud's tables of each service's endpoint per region (the
  *   public cloud's eu-de and eu-nl, the Swiss cloud's eu-ch2); kept per service name (as the table
@@ -26,9 +29,9 @@ import { join } from "node:path";
 import { DEFAULT_INVENTORY_DIR } from "../catalogue/inventory/load.node.ts";
 
 const [provider, gitDir, third] = process.argv.slice(2);
-if ((provider !== "azure" && provider !== "gcp" && provider !== "otc") || !gitDir || (provider === "otc" && !third)) {
+if (!["azure", "gcp", "otc", "scaleway"].includes(provider ?? "") || !gitDir || (provider === "otc" && !third)) {
   console.error(
-    "usage: node scripts/vendor-service-regions.ts azure|gcp <git dir> [commit], or otc <git dir> <Swiss git dir>",
+    "usage: node scripts/vendor-service-regions.ts azure|gcp|scaleway <git dir> [commit], or otc <git dir> <Swiss git dir>",
   );
   process.exit(1);
 }
@@ -46,7 +49,7 @@ const date = git(
   "--format=%cs",
   commit,
   "--",
-  provider === "azure" ? "data/providers" : provider === "gcp" ? "data/products.json" : OTC_TABLE,
+  { azure: "data/providers", gcp: "data/products.json", otc: OTC_TABLE, scaleway: "api" }[provider!]!,
 ).trim();
 
 /** ARM's location name for a display name ("Germany West Central" → germanywestcentral). */
@@ -134,6 +137,32 @@ export function otcTable(text: string): Map<string, Set<string>> {
   return services;
 }
 
+/** Scaleway's SDK: per `<product>/<version> <client>`, the regions its Regions() or Zones() names. */
+function scalewayItems(): [string, string[]][] {
+  const names = new Map<string, string>();
+  for (const [, name, value] of git("show", `${commit}:scw/locality.go`).matchAll(
+    /\b((?:Region|Zone)[A-Za-z0-9]+)\s*=\s*(?:Region|Zone)\("([a-z0-9-]+)"\)/g,
+  ))
+    names.set(name!, value!);
+  const items: [string, string[]][] = [];
+  const paths = git("ls-tree", "-r", "--name-only", commit, "api").split("\n").filter((path) => path.endsWith("_sdk.go"));
+  for (const path of paths) {
+    const [, product, version] = path.split("/");
+    const text = git("show", `${commit}:${path}`);
+    for (const [, client, list] of text.matchAll(
+      /func \(s \*([A-Za-z]+)\) (?:Regions|Zones)\(\) \[\]scw\.(?:Region|Zone) \{\s*return \[\]scw\.(?:Region|Zone)\{([^}]*)\}/g,
+    )) {
+      const regions = [...list!.matchAll(/scw\.([A-Za-z0-9]+)/g)].map(([, constant]) => {
+        const id = names.get(constant!);
+        if (!id) throw new Error(`${path}: ${constant} is not in scw/locality.go`);
+        return constant!.startsWith("Zone") ? id.replace(/-\d+$/, "") : id;
+      });
+      items.push([`${product}/${version} ${client}`, [...new Set(regions)].sort()]);
+    }
+  }
+  return items.sort(byKey);
+}
+
 const lines = ["{"];
 let summary: string;
 if (provider === "azure") {
@@ -147,6 +176,14 @@ if (provider === "azure") {
     lines.push(`  ${JSON.stringify(item)}: ${set}${i === items.length - 1 ? "" : ","}`),
   );
   summary = `${items.length} resource types, ${sets.length} location sets; namespaces absent from the mirror: ${missing.join(", ") || "none"}`;
+} else if (provider === "scaleway") {
+  const items = scalewayItems();
+  const origin = `https://github.com/scaleway/scaleway-sdk-go api/*/*/*_sdk.go ${hash}, as of ${date}`;
+  lines.push(` "origin": ${JSON.stringify(origin)},`, ' "items": {');
+  items.forEach(([item, regions], i) =>
+    lines.push(`  ${JSON.stringify(item)}: ${JSON.stringify(regions)}${i === items.length - 1 ? "" : ","}`),
+  );
+  summary = `${items.length} API clients`;
 } else if (provider === "otc") {
   const swissHash = gitIn(third!, "rev-parse", "HEAD^{commit}").trim();
   const swissDate = gitIn(third!, "log", "-1", "--format=%cs", "HEAD", "--", OTC_TABLE).trim();

@@ -23,7 +23,12 @@ import { ExclusionsFile, reconcileInventory, type InventoryExclusionT, type Inve
 const GLOBAL_LOCATION = "global";
 
 /** The providers with vendored per-service availability, and how their services claim items. */
-export const SERVICE_REGION_PROVIDERS = { azure: "resource-type", gcp: "map-only", otc: "map-only" } as const;
+export const SERVICE_REGION_PROVIDERS = {
+  azure: "resource-type",
+  gcp: "map-only",
+  otc: "map-only",
+  scaleway: "map-only",
+} as const;
 export type ServiceRegionProvider = keyof typeof SERVICE_REGION_PROVIDERS;
 
 /** origin.yaml: where the vendored data came from (the fields of an inventory's source.yaml that apply). */
