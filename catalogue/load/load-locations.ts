@@ -69,8 +69,6 @@ function multiRegionProblems(entry: MultiRegionT, context: LocationsContext): st
   for (const slug of entry.services)
     if (context.entries.get(slug)?.providerId !== entry.providerId)
       problems.push(`field services: "${slug}" is not a service of ${entry.providerId}`);
-  if (!entry.regions && !entry.countries)
-    problems.push("field regions: name the regions or the countries it covers, as the vendor's page states them");
   problems.push(...factSourceProblems("source", entry.source, file.officialDomains));
   return problems;
 }

@@ -173,7 +173,7 @@ export const MultiRegion = z
     name: z.string().min(1),
     /** The provider's region ids it covers, where the vendor names them. */
     regions: z.array(z.string().min(1)).min(1).optional(),
-    /** The countries it covers, where the vendor says so without naming regions (EU: the member states). */
+    /** The countries it covers, where the vendor says so without naming regions (EU: the member states); neither when the vendor names neither. */
     countries: z.array(CountryCode).min(1).optional(),
     /** The services that take it as a location. */
     services: z.array(Slug).min(1),
