@@ -216,6 +216,6 @@ if (provider === "azure") {
   summary = `${items.length} products`;
 }
 lines.push(" }", "}", "");
-const out = join(DEFAULT_INVENTORY_DIR, provider, "locations", "regions.json");
+const out = join(DEFAULT_INVENTORY_DIR, provider!, "locations", "regions.json");
 writeFileSync(out, lines.join("\n"));
 console.log(`${out}: ${summary} (${hash} ${date})`);

@@ -65,7 +65,7 @@ export interface PlaceCatalogue {
 
 /** A resolved place: what it is and what it covers. */
 export interface Place {
-  /** The word normalised: region ids lower case, countries and groups upper case, a multi-region as its vendor writes it, "global". */
+  /** The word normalised: region ids lower case (provider:region when asked so), countries and groups upper case, a multi-region as its vendor writes it, "global". */
   readonly place: string;
   readonly kind: PlaceKind;
   /** A region's or multi-region's provider when the word named one provider's (qualified, or only one has it). */
@@ -193,7 +193,7 @@ function qualifiedPlace(index: PlaceIndex, providerId: string, value: string): P
   const multi = index.multiById.get(lower)?.find((candidate) => candidate.providerId === providerId);
   if (multi) return multiRegionPlace(index, multi);
   const regions = (index.regionsById.get(lower) ?? []).filter((region) => region.providerId === providerId);
-  return regions.length > 0 ? regionPlace(lower, regions) : undefined;
+  return regions.length > 0 ? regionPlace(`${providerId}:${lower}`, regions) : undefined;
 }
 
 /** One word as a place, or undefined when none answers to it. */

@@ -352,9 +352,9 @@ describe("the real catalogue against the vendored files", () => {
     expect(locationProblems(catalogue).filter((line) => line.includes("availability data"))).toEqual([]);
   });
 
-  it("claims or excludes every item of both datasets, and fails check:data on one that is neither", () => {
+  it("claims or excludes every item of each dataset, and fails check:data on one that is neither", () => {
     const data = catalogue.source.vendorRegions ?? [];
-    expect(data.map(({ provider }) => provider).sort()).toEqual(["azure", "gcp"]);
+    expect(data.map(({ provider }) => provider).sort()).toEqual(["azure", "gcp", "otc", "scaleway"]);
     for (const provider of data) {
       expect({ provider: provider.provider, unreconciled: provider.unreconciled }).toEqual({
         provider: provider.provider,
@@ -377,19 +377,25 @@ describe("the real catalogue against the vendored files", () => {
     expect(locationProblems(catalogue).filter((line) => line.includes("/locations:"))).toEqual([]);
   });
 
-  it("says on the service page where each list comes from", () => {
+  it("says on the service page which kind of place it is, where the list comes from and its date", () => {
     expect(regionsSection(catalogue, "azure-kubernetes-service").level).toMatch(
-      /^\d+ regions, per service from Azure Resource Manager's locations of the resource types it names \(https:\/\/github\.com\/Azure\/PSRule\.Rules\.Azure .*as of 2025-10-04.*\); a region opened since that date is not named\.$/,
+      /^\d+ regions, per service from Azure Resource Manager's locations of the resource types it names \(https:\/\/github\.com\/Azure\/PSRule\.Rules\.Azure .*as of 2025-10-04.*\), as of 2025-10-04; a region opened since is not named\.$/,
     );
     expect(regionsSection(catalogue, "gcp-cloud-run").level).toMatch(
-      /per service from Google Cloud's locations page, by product/,
+      /per service from Google Cloud's locations page, by product .*, as of 2025-04-27/,
     );
     expect(regionsSection(catalogue, "azure-virtual-network").level).toMatch(
-      /^Provider level: Azure's per-service data the catalogue reads \(.*\) does not place this service in a region/,
+      /^Provider level: Azure's per-service data the catalogue reads \(.*\) does not place this service in a region.*no filter counts it as running there\.$/,
     );
-    expect(regionsSection(catalogue, "aws-s3").level).toMatch(/per service from AWS's SDK endpoint metadata/);
+    expect(regionsSection(catalogue, "aws-s3").level).toMatch(
+      /per service from AWS's SDK endpoint metadata .*, as of 2026-08-07/,
+    );
     expect(regionsSection(catalogue, "hetzner-cloud-servers").level).toMatch(
-      /^Provider level: Hetzner publishes no per-service/,
+      /^Provider level: Hetzner publishes no per-service region list .* \(as of \d{4}-\d{2}-\d{2}\)/,
     );
+    expect(regionsSection(catalogue, "aws-iam").level).toMatch(
+      /^Global: answered from AWS's global endpoint, not chosen per region; AWS names us-east-1 for it/,
+    );
+    expect(regionsSection(catalogue, "aws-iam").rows).toEqual([["US", "us-east-1"]]);
   });
 });
