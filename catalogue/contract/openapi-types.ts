@@ -2305,7 +2305,7 @@ export interface components {
     PolicyBody: {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
-      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      /** @description 1 to 100 places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0) */
       allowedLocations?: string[];
     };
     /** @description An identifier the document allows because an approved service needs it besides its own identifiers (added in 1.7.0) */
@@ -2504,7 +2504,7 @@ export interface components {
       approvedServiceIds: string[];
       /** @description deny-list only: 1 to 20 IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0); with allowedLocations, exempt from the region deny too, and of the regions' partition (since 1.11.0) */
       exemptPrincipalArns?: string[];
-      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      /** @description 1 to 100 places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0) */
       allowedLocations?: string[];
     };
     /** @description An AWS service control policy, at most 5120 characters minified: aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json */
@@ -3194,7 +3194,7 @@ export interface components {
        * @example 90d
        */
       retiringWithin?: string;
-      /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes or the groups EU and EEA; an unknown location is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
+      /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 places: region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes, the groups EU and EEA, vendors' multi-regions or global, since 1.12.0 read by the one vocabulary of places; an unknown place is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
       allowedLocations?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;

@@ -195,14 +195,18 @@ export const allowedLocations = z
       .string()
       .min(2)
       .max(ALLOWED_LOCATION_MAX)
-      .regex(/^[A-Za-z0-9-]+$/, "must be a region code (eu-central-1), a country code (DE) or a group (EU, EEA)"),
+      // Region ids as providers write them (IONOS's de/fra, heroku:eu qualified, a name with a space).
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9 :/._-]*$/,
+        "must be a place: a region code (eu-central-1, provider:region), a country code (DE), a group (EU, EEA), a multi-region (EUR4) or global",
+      ),
   )
   .min(1)
   .max(MAX_ALLOWED_LOCATIONS)
   .optional()
   .meta(
     d(
-      `1 to ${MAX_ALLOWED_LOCATIONS} locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0)`,
+      `1 to ${MAX_ALLOWED_LOCATIONS} places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0)`,
     ),
   );
 
