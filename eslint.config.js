@@ -29,6 +29,7 @@ export const BROWSER_CORE = [
   "catalogue/versions/versions.ts",
   "catalogue/equivalence/compare.ts",
   "catalogue/equivalence/exposure.ts",
+  "catalogue/equivalence/exposure-places.ts",
   "catalogue/exit/catalogue.ts",
   "catalogue/exit/context.ts",
   "catalogue/exit/placement.ts",
