@@ -124,10 +124,22 @@ export function otcTable(text: string): Map<string, Set<string>> {
   let current: string | undefined;
   let cells: string[][] = [];
   for (const line of body.split("\n")) {
-    if (line.startsWith("|")) cells.push(line.replace(/^\||\|$/g, "").split("|").map((cell) => cell.trim()));
+    if (line.startsWith("|"))
+      cells.push(
+        line
+          .replace(/^\||\|$/g, "")
+          .split("|")
+          .map((cell) => cell.trim()),
+      );
     else if (line.startsWith("+") && cells.length > 0) {
-      const name = cells.map((row) => row[0] ?? "").filter(Boolean).join(" ");
-      const region = cells.map((row) => row[2] ?? "").filter(Boolean).join(" ");
+      const name = cells
+        .map((row) => row[0] ?? "")
+        .filter(Boolean)
+        .join(" ");
+      const region = cells
+        .map((row) => row[2] ?? "")
+        .filter(Boolean)
+        .join(" ");
       cells = [];
       if (name.startsWith("**")) continue; // the header row
       if (name) current = name;
@@ -145,7 +157,9 @@ function scalewayItems(): [string, string[]][] {
   ))
     names.set(name!, value!);
   const items: [string, string[]][] = [];
-  const paths = git("ls-tree", "-r", "--name-only", commit, "api").split("\n").filter((path) => path.endsWith("_sdk.go"));
+  const paths = git("ls-tree", "-r", "--name-only", commit, "api")
+    .split("\n")
+    .filter((path) => path.endsWith("_sdk.go"));
   for (const path of paths) {
     const [, product, version] = path.split("/");
     const text = git("show", `${commit}:${path}`);

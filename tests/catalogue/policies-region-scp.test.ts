@@ -77,7 +77,8 @@ describe("explain on approved services offered in none of the allowed regions", 
         record.service.providerId === providerId &&
         !record.service.lifecycle &&
         record.placement?.kind === "regional" &&
-        (record.policyIdentifiers.resourceTypes?.length ?? 0) + (record.policyIdentifiers.apiServices?.length ?? 0) > 0 &&
+        (record.policyIdentifiers.resourceTypes?.length ?? 0) + (record.policyIdentifiers.apiServices?.length ?? 0) >
+          0 &&
         !record.regions.some((region) => region.id === allowed),
     )!;
 
