@@ -74,3 +74,36 @@ export function placesAnswer(places: readonly Place[]) {
     regions: place.regions.length,
   }));
 }
+
+/** A global service as a data table row: answered from its vendor's global endpoint (placement global). */
+export interface GlobalServiceRow {
+  readonly slug: string;
+  readonly providerId: string;
+  /** The region(s) the vendor names for it (its control plane); empty when it names none. */
+  readonly homeRegions: readonly string[];
+  readonly source: string;
+  readonly asOf: string;
+}
+
+/**
+ * Every global service, by provider then slug: the table the deployment check reads to answer a
+ * resource of such a service as global (no region to allow or deny), and GET-able as data.
+ */
+export function globalServices(catalogue: Catalogue): GlobalServiceRow[] {
+  return catalogue.services
+    .flatMap((service) => {
+      const placement = catalogue.bySlug.get(service.slug)?.placement;
+      return placement?.kind === "global"
+        ? [
+            {
+              slug: service.slug,
+              providerId: service.providerId,
+              homeRegions: placement.homeRegions ?? [],
+              source: placement.source,
+              asOf: placement.asOf,
+            },
+          ]
+        : [];
+    })
+    .sort((a, b) => a.providerId.localeCompare(b.providerId) || a.slug.localeCompare(b.slug));
+}

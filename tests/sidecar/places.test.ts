@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolvePlace, shadowedRegions } from "../../catalogue/locations/places.ts";
+import { globalServices } from "../../catalogue/search/location-filters.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
 
@@ -251,5 +252,18 @@ describe("GET /v1/exposure?regions=", () => {
     const row = report.services.find((service) => service.slug === "hetzner-cloud-servers")!;
     expect(row).toMatchObject({ placement: "provider-level", possibleRegions: ["sin"], regionCountries: ["SG"] });
     expect(row).not.toHaveProperty("dataRegions");
+  });
+});
+
+describe("the global services' table", () => {
+  it("holds the services the issue named, with the region AWS names, and no regional service", () => {
+    const rows = globalServices(catalogue);
+    const bySlug = new Map(rows.map((row) => [row.slug, row]));
+    for (const slug of ["aws-cloudfront", "aws-organizations", "aws-budgets", "aws-shield", "aws-iam", "aws-route-53"])
+      expect(bySlug.get(slug)?.homeRegions, slug).toEqual(["us-east-1"]);
+    expect(bySlug.get("aws-cloud-wan")?.homeRegions).toEqual(["us-west-2"]);
+    expect(bySlug.get("azure-front-door")?.homeRegions).toEqual([]);
+    expect(bySlug.has("aws-s3")).toBe(false);
+    for (const row of rows) expect(catalogue.bySlug.get(row.slug)!.placement!.kind).toBe("global");
   });
 });
