@@ -165,7 +165,11 @@ function indexOf(catalogue: PlaceCatalogue): PlaceIndex {
 function multiRegionPlace(index: PlaceIndex, multi: PlaceMultiRegion): Place {
   const own = index.regionsOf.get(multi.providerId) ?? [];
   const named = new Set(multi.regions ?? []);
-  const regions = own.filter((region) => named.has(region.id));
+  const countries = new Set(multi.countries ?? []);
+  // The regions the vendor names; else, where it names only countries (Google's EU), its regions there.
+  const regions = multi.regions
+    ? own.filter((region) => named.has(region.id))
+    : own.filter((region) => countries.has(region.country));
   return {
     place: multi.value,
     kind: "multi-region",
