@@ -11,6 +11,7 @@ import type {
   LifecycleListT,
   SavedListDetailT,
   ServiceDetailT,
+  ServiceListT,
 } from "../catalogue/schema/index.ts";
 import { rankedEquivalents } from "../catalogue/equivalence/equivalents.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
@@ -290,6 +291,19 @@ function pagedExposure(answer: ExitPlanT, page: number, limit: number, cut: Omit
 export const EXPOSURE_ROWS = 15;
 
 /** exposure_scorecard: the totals in full, the per-service rows cut to `servicesLimit`. */
+/** The provider-level services a place filter lists apart: their count, and the first of them by slug. */
+export const PROVIDER_LEVEL_SHOWN = 25;
+
+/** search_services: the answer whole but for places.providerLevel, cut to PROVIDER_LEVEL_SHOWN slugs (total kept). */
+export function fitServiceList(answer: ServiceListT): ServiceListT {
+  const level = answer.places?.providerLevel;
+  if (!answer.places || !level || level.services.length <= PROVIDER_LEVEL_SHOWN) return answer;
+  return {
+    ...answer,
+    places: { ...answer.places, providerLevel: { ...level, services: level.services.slice(0, PROVIDER_LEVEL_SHOWN) } },
+  };
+}
+
 export function fitExposure(answer: ExposureReportT, limit = EXPOSURE_ROWS): ExposureReportT {
   const { shown, omitted } = pageOf(
     answer.services,

@@ -23,7 +23,7 @@ import {
 import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import { listItems, listServices, pageCount, serviceDetail } from "../search/query.ts";
-import { regionFilterOf } from "../search/location-filters.ts";
+import { placesOf } from "../search/location-filters.ts";
 import {
   Category,
   ChangeHistory,
@@ -348,8 +348,8 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
       ids: slugList(MAX_EXPOSURE_IDS),
       regions: z.string().optional().meta({
         description:
-          "Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)",
-        example: "eu-central-1,eusc-de-east-1",
+          "Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest",
+        example: "EU,eusc-de-east-1",
       }),
     }),
     response: { status: 200, schema: ExposureReport, contentType: "application/json" },
@@ -359,8 +359,8 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "GET /v1/exposure?ids=aws-s3,ovhcloud-object-storage" },
     handler: (c, { query }) => {
       const ids = parseIdList(c.catalogue, query.ids, MAX_EXPOSURE_IDS);
-      const regions = query.regions === undefined ? undefined : regionFilterOf(c.catalogue, listItems(query.regions));
-      return { body: exposureReport(c.catalogue, ids, regions && regions.size > 0 ? regions : undefined) };
+      const places = query.regions === undefined ? [] : placesOf(c.catalogue, listItems(query.regions), "regions");
+      return { body: exposureReport(c.catalogue, ids, places.length > 0 ? places : undefined) };
     },
   }),
 ];

@@ -906,6 +906,22 @@ export interface components {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
     };
+    /** @description A place a request named, and what it covers (added in 1.12.0) */
+    AskedPlace: {
+      /** @description The place as read: a region id (lower case), a country or group (upper case), a multi-region as its vendor writes it, or global */
+      place: string;
+      /**
+       * @description What the word was read as
+       * @enum {string}
+       */
+      kind: "region" | "country" | "group" | "multi-region" | "global";
+      /** @description The provider whose region or multi-region it is, when it is one provider's */
+      providerId?: string;
+      /** @description The countries it covers (none for global) */
+      countries: string[];
+      /** @description How many catalogue regions it covers, of every provider */
+      regions: number;
+    };
     /** @description A policy definition referenced by the initiative */
     AzurePolicyDefinitionReference: {
       /** @description Reference id within the initiative */
@@ -1176,8 +1192,10 @@ export interface components {
         lineage?: components["schemas"]["ServiceLineage"];
         /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
         notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
-        /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
+        /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list; global: a global service's home region), in the provider's order; absent for a retired service (added in 1.11.0; level global and a global service's home region only, since 1.12.0) */
         regions?: components["schemas"]["ServiceRegion"][];
+        /** @description How the service's place is known: kind global (answered from the vendor's global endpoint), regional (its own regions) or provider-level (only the provider's regions), the data it comes from and that copy's date; absent for a retired service (added in 1.12.0) */
+        placement?: components["schemas"]["ServicePlacement"];
         /** @description What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0) */
         versions?: components["schemas"]["ServiceVersions"];
       }[];
@@ -1855,6 +1873,8 @@ export interface components {
         controllingCountry: string;
         /** @description How many of the selected services it runs */
         services: number;
+        /** @description Only with the request's regions: the regions where the selection's data sits (or may sit) whose operating entity the catalogue cannot name (Region.operator absent: the AWS European Sovereign Cloud, OCI's EU Sovereign Cloud); company is then absent, rather than the head office's (added in 1.12.0) */
+        unnamedOperatorRegions?: string[];
       }[];
       /** @description Number of selected services that are sovereign options */
       sovereignOptionCount: number;
@@ -1862,10 +1882,14 @@ export interface components {
       euResidentOnlyCount: number;
       /** @description Per-service rows, in request order */
       services: components["schemas"]["ExposureRow"][];
-      /** @description The regions asked (GET /v1/exposure?regions=), lower-case, when the scorecard is placed in them (added in 1.11.0) */
+      /** @description The places asked (GET /v1/exposure?regions=), as read: region ids lower case, countries and groups upper case, multi-regions as their vendor writes them, global; when the scorecard is placed in them (added in 1.11.0; every kind of place since 1.12.0) */
       regions?: string[];
-      /** @description With regions: slugs of the selected services that run in none of them (added in 1.11.0) */
+      /** @description With regions: each place asked, its kind and what it covers (added in 1.12.0) */
+      places?: components["schemas"]["AskedPlace"][];
+      /** @description With regions: slugs of the selected services that are in none of them: a regional service running in none, a global service whose vendor's region is not among them, a provider-level service whose provider has no region there (added in 1.11.0) */
       notInRegions?: string[];
+      /** @description With regions: slugs of the selected services whose own regions are not known while their provider has a region among the places: they may or may not run there, so they are neither counted as there nor in notInRegions (added in 1.12.0) */
+      providerLevel?: string[];
       /** @description States that the report is procurement triage, not legal advice */
       disclaimer: string;
     };
@@ -1885,8 +1909,15 @@ export interface components {
       controllingCountry: string;
       /** @description Countries the provider's public regions are in; with the request's regions, the countries of those regions the service runs in (where its data sits) */
       regionCountries: string[];
-      /** @description Only with the request's regions: those of them the service runs in (ServiceDetail.regions); empty when it runs in none (added in 1.11.0) */
+      /** @description Only with the request's regions: the regions of them the service runs in by its own regions (ServiceDetail.regions, level service); for a global service, the region its vendor names for it, wherever the places asked are; empty when it runs in none; absent for a provider-level service, whose own regions are not known (added in 1.11.0; global and provider level since 1.12.0) */
       dataRegions?: string[];
+      /**
+       * @description Only with the request's regions: the service's kind of place (ServiceDetail.placement.kind): global, regional or provider-level (added in 1.12.0)
+       * @enum {string}
+       */
+      placement?: "global" | "regional" | "provider-level";
+      /** @description Only with the request's regions, for a provider-level service: its provider's regions among them, where it may run (its own list is not known); regionCountries are then their countries (added in 1.12.0) */
+      possibleRegions?: string[];
       /** @description True when the head office is in the United States */
       usHeadquartered: boolean;
       /** @description Provider is a sovereign option (see Provider.sovereignOption) */
@@ -2274,7 +2305,7 @@ export interface components {
     PolicyBody: {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
-      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      /** @description 1 to 100 places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0) */
       allowedLocations?: string[];
     };
     /** @description An identifier the document allows because an approved service needs it besides its own identifiers (added in 1.7.0) */
@@ -2473,7 +2504,7 @@ export interface components {
       approvedServiceIds: string[];
       /** @description deny-list only: 1 to 20 IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0); with allowedLocations, exempt from the region deny too, and of the regions' partition (since 1.11.0) */
       exemptPrincipalArns?: string[];
-      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      /** @description 1 to 100 places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0) */
       allowedLocations?: string[];
     };
     /** @description An AWS service control policy, at most 5120 characters minified: aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json */
@@ -2674,8 +2705,10 @@ export interface components {
       lineage?: components["schemas"]["ServiceLineage"];
       /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
       notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
-      /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
+      /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list; global: a global service's home region), in the provider's order; absent for a retired service (added in 1.11.0; level global and a global service's home region only, since 1.12.0) */
       regions?: components["schemas"]["ServiceRegion"][];
+      /** @description How the service's place is known: kind global (answered from the vendor's global endpoint), regional (its own regions) or provider-level (only the provider's regions), the data it comes from and that copy's date; absent for a retired service (added in 1.12.0) */
+      placement?: components["schemas"]["ServicePlacement"];
       /** @description What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0) */
       versions?: components["schemas"]["ServiceVersions"];
     };
@@ -2747,6 +2780,8 @@ export interface components {
           why: string;
         };
       };
+      /** @description Only with region= or country=: the places as read; data holds the services that run there by their own regions (placement regional) or are global there, and providerLevel the services that only may (added in 1.12.0) */
+      places?: components["schemas"]["ServicesPlaces"];
       /** @description Present only when compliance was given: what backs each answer (since 1.10.0) */
       compliance?: {
         /** @description The programme asked for (compliance vocabulary id); when several were, the first of programmes */
@@ -2768,6 +2803,23 @@ export interface components {
         };
       };
     };
+    /** @description How the service's place is known: global, regional or provider level, from which data, as of which date (ServiceDetail.placement; added in 1.12.0) */
+    ServicePlacement: {
+      /**
+       * @description global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider). Filters and exposure answer "runs here" only from global and regional data
+       * @enum {string}
+       */
+      kind: "global" | "regional" | "provider-level";
+      /** @description Where the list comes from: the vendor's data or page, with its commit or address */
+      source: string;
+      /**
+       * Format: date
+       * @description The date of the copy the list was read from (a dataset's commit, a page's date, or for provider level the day the provider's region list was last reviewed): a region opened since is not named
+       */
+      asOf: string;
+      /** @description global only: the region ids the vendor names for the service (AWS: where its global endpoint signs requests, its control plane; e.g. us-east-1 for IAM and CloudFront); absent when the vendor names none */
+      homeRegions?: string[];
+    };
     /** @description A region a service runs in (ServiceDetail.regions) */
     ServiceRegion: {
       /** @description The provider's region identifier (Provider.regions[].id) */
@@ -2775,10 +2827,10 @@ export interface components {
       /** @description Country the region is in (ISO 3166-1 alpha-2) */
       country: string;
       /**
-       * @description service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service, e.g. IAM in the AWS European Sovereign Cloud; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; each as of the vendored copy's date, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one
+       * @description service: the vendor's per-service data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; or a vendor page data/locations/ cites; each as of the copy's date, ServiceDetail.placement.asOf, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one; global (added in 1.12.0): the service is answered from the vendor's global endpoint, and this is the region the vendor names for it (where its control plane and configuration are), not a region it is chosen in
        * @enum {string}
        */
-      level: "service" | "provider";
+      level: "service" | "provider" | "global";
     };
     /** @description A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0) */
     ServiceSource: {
@@ -2815,6 +2867,20 @@ export interface components {
        * @description Deprecated since 1.8.0, kept for 1.7 clients: the same day as retrieved
        */
       checked: string;
+    };
+    /** @description With region= or country=: the places as read, which services on the page are global, and the provider-level services listed apart (added in 1.12.0) */
+    ServicesPlaces: {
+      /** @description Every place of region= and country=, as read */
+      asked: components["schemas"]["AskedPlace"][];
+      /** @description Slugs of this page's services matched as global services (placement.kind global): global was asked, or a place covers the region their vendor names for them; they run from the vendor's global endpoint, not in the region */
+      global: string[];
+      /** @description Services left out of data because their own regions are not known (placement.kind provider-level) while their provider has a region in the places: they may or may not run there. Listed apart, never as running there */
+      providerLevel: {
+        /** @description How many there are */
+        total: number;
+        /** @description Their slugs, in the listing's order */
+        services: string[];
+      };
     };
     /** @description One version or tier of a service, with its end dates */
     ServiceVersion: {
@@ -3128,7 +3194,7 @@ export interface components {
        * @example 90d
        */
       retiringWithin?: string;
-      /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes or the groups EU and EEA; an unknown location is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
+      /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 places: region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes, the groups EU and EEA, vendors' multi-regions or global, since 1.12.0 read by the one vocabulary of places; an unknown place is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
       allowedLocations?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
@@ -3569,12 +3635,12 @@ export interface operations {
          */
         jurisdiction?: string;
         /**
-         * @description Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Only services that run in one of these places, comma-separated, case-insensitive, any of them (since 1.11.0). A place is a region id of any provider (provider:region for one named like a group or country, e.g. heroku:eu), an ISO country code, EU, EEA, a vendor's multi-region or dual-region (NAM4, EUR4, gcp:US) or global (every kind since 1.12.0). "Runs there" is read from service-level data only (1.12.0): a regional service's own regions (ServiceDetail.placement.kind regional), a global service when global is asked or a place holds the region its vendor names for it (listed in places.global); a provider-level service, whose own regions are not known, is left out of data and listed apart in places.providerLevel. An unknown place is a 400 naming the nearest
+         * @example eu-central-1,EU
          */
         region?: string;
         /**
-         * @description Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)
+         * @description Only services that run in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), read as region= reads it (since 1.11.0); it takes every kind of place region= takes (EU, EEA, multi-regions, global; since 1.12.0), and both together must each hold the service. An unknown place is a 400 Unknown country naming the nearest
          * @example DE,FR
          */
         country?: string;
@@ -3642,12 +3708,12 @@ export interface operations {
          */
         jurisdiction?: string;
         /**
-         * @description Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Only services that run in one of these places, comma-separated, case-insensitive, any of them (since 1.11.0). A place is a region id of any provider (provider:region for one named like a group or country, e.g. heroku:eu), an ISO country code, EU, EEA, a vendor's multi-region or dual-region (NAM4, EUR4, gcp:US) or global (every kind since 1.12.0). "Runs there" is read from service-level data only (1.12.0): a regional service's own regions (ServiceDetail.placement.kind regional), a global service when global is asked or a place holds the region its vendor names for it (listed in places.global); a provider-level service, whose own regions are not known, is left out of data and listed apart in places.providerLevel. An unknown place is a 400 naming the nearest
+         * @example eu-central-1,EU
          */
         region?: string;
         /**
-         * @description Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)
+         * @description Only services that run in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), read as region= reads it (since 1.11.0); it takes every kind of place region= takes (EU, EEA, multi-regions, global; since 1.12.0), and both together must each hold the service. An unknown place is a 400 Unknown country naming the nearest
          * @example DE,FR
          */
         country?: string;
@@ -4540,8 +4606,8 @@ export interface operations {
          */
         ids: string;
         /**
-         * @description Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest
+         * @example EU,eusc-de-east-1
          */
         regions?: string;
       };
@@ -4589,8 +4655,8 @@ export interface operations {
          */
         ids: string;
         /**
-         * @description Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest
+         * @example EU,eusc-de-east-1
          */
         regions?: string;
       };

@@ -21,6 +21,7 @@ import { capabilitiesProblems } from "./capabilities.ts";
 import { otherProductsProblems } from "./other-products.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
+import { readLocations } from "./load-locations.ts";
 import {
   lineageProblems,
   providerProblems,
@@ -43,6 +44,7 @@ import {
   SearchWordsFile,
   ServiceEntry,
   type CompatibilityTermT,
+  type PolicyIdentifiersT,
   type ServiceDependencyT,
 } from "../schema/index.ts";
 import { assembleCatalogue, dataDate, lastVerifiedOf, type Catalogue, type CatalogueSource } from "./assemble.ts";
@@ -364,12 +366,11 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     policyIdentifiers: entry.policyIdentifiers,
   }));
   // Plus what the vendors' resource schemas say each service's own resources need to deploy.
-  const fromSchemas = cloudFormationDependencies(inventoryDirOf(dataDir), identified, problems);
-  const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
-  for (const [slug, groups] of Object.entries(fromSchemas))
-    dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
-  const regionsOfEndpoints = endpointRegions(inventoryDirOf(dataDir), identified);
-  const regionsOfVendors = vendorRegions(inventoryDirOf(dataDir), identified, regionIdsOf(providers), problems);
+  const dependencies = withSchemaDependencies(
+    handWritten,
+    cloudFormationDependencies(inventoryDirOf(dataDir), identified, problems),
+  );
+  const places = readPlaces(dataDir, { identified, entries, providers }, problems);
   const versions = readVersions(
     dataDir,
     {
@@ -412,8 +413,45 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...(searchWords ? { searchWords } : {}),
     ...(otherProducts ? { otherProducts } : {}),
     ...(capabilities ? { capabilities } : {}),
-    ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
-    ...(regionsOfVendors.length > 0 ? { vendorRegions: regionsOfVendors } : {}),
+    ...places,
+  };
+}
+
+/** The hand-written dependencies, then per service what its resource schemas say its resources need. */
+function withSchemaDependencies(
+  handWritten: Readonly<Record<string, readonly ServiceDependencyT[]>>,
+  fromSchemas: Readonly<Record<string, readonly ServiceDependencyT[]>>,
+): Record<string, ServiceDependencyT[]> {
+  const dependencies: Record<string, ServiceDependencyT[]> = Object.fromEntries(
+    Object.entries(handWritten).map(([slug, groups]) => [slug, [...groups]]),
+  );
+  for (const [slug, groups] of Object.entries(fromSchemas))
+    dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
+  return dependencies;
+}
+
+/**
+ * Where the services run, as CatalogueSource carries it (only what there is): the vendored
+ * per-service region data (AWS's endpoints, Azure's and Google's availability) and data/locations/.
+ */
+function readPlaces(
+  dataDir: string,
+  read: {
+    identified: readonly { slug: string; providerId: string; policyIdentifiers?: PolicyIdentifiersT | undefined }[];
+    entries: ReadonlyMap<string, ServiceAt>;
+    providers: ReadonlyMap<string, ProviderAt>;
+  },
+  problems: string[],
+): Pick<CatalogueSource, "endpointRegions" | "vendorRegions" | "statedPlacements" | "multiRegions"> {
+  const inventoryDir = inventoryDirOf(dataDir);
+  const endpoints = endpointRegions(inventoryDir, read.identified);
+  const vendors = vendorRegions(inventoryDir, read.identified, regionIdsOf(read.providers), problems);
+  const locations = readLocations(dataDir, read, problems, (path) => readYaml(path, problems));
+  return {
+    ...(endpoints ? { endpointRegions: endpoints } : {}),
+    ...(vendors.length > 0 ? { vendorRegions: vendors } : {}),
+    ...(Object.keys(locations.statedPlacements).length > 0 ? { statedPlacements: locations.statedPlacements } : {}),
+    ...(locations.multiRegions.length > 0 ? { multiRegions: locations.multiRegions } : {}),
   };
 }
 

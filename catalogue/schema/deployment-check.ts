@@ -87,7 +87,7 @@ export const TemplateCheckBody = strictBody({
   }),
   allowedLocations: allowedLocations.meta(
     d(
-      `Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to ${MAX_ALLOWED_LOCATIONS} region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes or the groups EU and EEA; an unknown location is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0)`,
+      `Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to ${MAX_ALLOWED_LOCATIONS} places: region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes, the groups EU and EEA, vendors' multi-regions or global, since 1.12.0 read by the one vocabulary of places; an unknown place is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0)`,
     ),
   ),
   listId: z

@@ -46,12 +46,12 @@ export const ServicesQuery = z.object({
   }),
   region: z.string().optional().meta({
     description:
-      "Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)",
-    example: "eu-central-1,eusc-de-east-1",
+      "Only services that run in one of these places, comma-separated, case-insensitive, any of them (since 1.11.0). A place is a region id of any provider (provider:region for one named like a group or country, e.g. heroku:eu), an ISO country code, EU, EEA, a vendor's multi-region or dual-region (NAM4, EUR4, gcp:US) or global (every kind since 1.12.0). \"Runs there\" is read from service-level data only (1.12.0): a regional service's own regions (ServiceDetail.placement.kind regional), a global service when global is asked or a place holds the region its vendor names for it (listed in places.global); a provider-level service, whose own regions are not known, is left out of data and listed apart in places.providerLevel. An unknown place is a 400 naming the nearest",
+    example: "eu-central-1,EU",
   }),
   country: z.string().optional().meta({
     description:
-      "Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)",
+      "Only services that run in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), read as region= reads it (since 1.11.0); it takes every kind of place region= takes (EU, EEA, multi-regions, global; since 1.12.0), and both together must each hold the service. An unknown place is a 400 Unknown country naming the nearest",
     example: "DE,FR",
   }),
   page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
@@ -195,14 +195,18 @@ export const allowedLocations = z
       .string()
       .min(2)
       .max(ALLOWED_LOCATION_MAX)
-      .regex(/^[A-Za-z0-9-]+$/, "must be a region code (eu-central-1), a country code (DE) or a group (EU, EEA)"),
+      // Region ids as providers write them (IONOS's de/fra, heroku:eu qualified, a name with a space).
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9 :/._-]*$/,
+        "must be a place: a region code (eu-central-1, provider:region), a country code (DE), a group (EU, EEA), a multi-region (EUR4) or global",
+      ),
   )
   .min(1)
   .max(MAX_ALLOWED_LOCATIONS)
   .optional()
   .meta(
     d(
-      `1 to ${MAX_ALLOWED_LOCATIONS} locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0)`,
+      `1 to ${MAX_ALLOWED_LOCATIONS} places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0)`,
     ),
   );
 
