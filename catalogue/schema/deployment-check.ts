@@ -321,6 +321,14 @@ export const TemplateCheck = z
                 "Where the location came from when not the resource's own attribute: a provider block (the provider block aws.eu (main.tf, line 3)), the request's region (added in 1.12.0)",
               ),
             ),
+          multiRegion: z
+            .array(z.string())
+            .optional()
+            .meta(
+              d(
+                "A vendor's multi-region or dual-region (a bucket's US, EU, NAM4): the catalogue regions it may keep data in, or the countries where its vendor names no region; allowed only when all are (added in 1.12.0)",
+              ),
+            ),
           global: z
             .string()
             .optional()

@@ -151,4 +151,6 @@ export interface LocationAnswer {
   readonly via?: string;
   /** A global resource (location "global"): why, and that the vendors' location policies exempt it. */
   readonly global?: string;
+  /** A vendor's multi-region or dual-region (US, EU, NAM4): the regions (or countries) it may keep data in. */
+  readonly multiRegion?: readonly string[];
 }

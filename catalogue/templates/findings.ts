@@ -253,7 +253,9 @@ function locationFindings(answer: DeploymentCheckAnswer): Finding[] {
           level: "error",
           item: entry.region ?? entry.location,
           from: [entry.from],
-          message: `${at}: region ${entry.region}${entry.country ? ` (${entry.country})` : ""} of ${entry.providerId}, outside allowedLocations; move it to an allowed region or allow the location.`,
+          message: entry.multiRegion
+            ? `${at}: a multi-region of ${entry.providerId} that may keep data in ${entry.multiRegion.slice(0, 8).join(", ")}${entry.multiRegion.length > 8 ? ", …" : ""}, not all within allowedLocations; choose a region or a multi-region inside them.`
+            : `${at}: region ${entry.region}${entry.country ? ` (${entry.country})` : ""} of ${entry.providerId}, outside allowedLocations; move it to an allowed region or allow the location.`,
         },
       ];
     if (entry.allowed === null)

@@ -6,7 +6,13 @@
  * one approved list with locations is checked the same way on every provider, with or without an
  * organisation-policy engine.
  */
-import { resolveLocations, type LocationRegion, type LocationVocabulary } from "../policies/locations.ts";
+import { resolvePlace, type Place } from "../locations/places.ts";
+import {
+  allowedPlaces,
+  resolveLocations,
+  type LocationRegion,
+  type LocationVocabulary,
+} from "../policies/locations.ts";
 import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import type { LocationAnswer, Statement } from "./answer.ts";
 import type { Deployment, StatedLocation } from "./deployment.ts";
@@ -69,6 +75,7 @@ export function locationAnswers(
   // An unknown location is a 400 whatever the deployment holds, as at the policy endpoints.
   if (allowedLocations)
     resolveLocations(catalogue, { providerId: vocabulary.providerIds[0]! }, allowedLocations, vocabulary);
+  const allowed = allowedLocations ? allowedPlaces(catalogue, allowedLocations) : undefined;
   const allowedByProvider = new Map<string, Set<string>>();
   const allowedOf = (providerId: string) => {
     if (!allowedByProvider.has(providerId)) {
@@ -92,12 +99,40 @@ export function locationAnswers(
       ? catalogue.providers.find((candidate) => candidate.id === stated.providerId)
       : undefined;
     const region = provider?.regions ? regionOf(provider.regions, provider.id, stated.value) : undefined;
+    if (!region && provider) {
+      // A vendor's multi-region or dual-region (a bucket's US, EU or NAM4): allowed only if all it covers is.
+      const multi = resolvePlace(catalogue, `${provider.id}:${stated.value}`);
+      if (multi?.kind === "multi-region")
+        return {
+          ...common,
+          multiRegion: multi.regions.length > 0 ? multi.regions.map((covered) => covered.id) : multi.countries,
+          ...(allowedLocations ? { allowed: multiRegionAllowed(multi, allowed!) } : {}),
+        };
+    }
     return {
       ...common,
       ...(region ? { region: region.id, country: region.country } : {}),
       ...(allowedLocations ? { allowed: region ? allowedOf(provider!.id).has(region.id) : null } : {}),
     };
   });
+}
+
+/**
+ * A multi-region is allowed when every region it covers is (or, where its vendor names countries
+ * rather than regions, every country): data in a multi-region may be kept in any of them.
+ */
+function multiRegionAllowed(multi: Place, allowed: readonly Place[]): boolean {
+  if (allowed.some((place) => place.kind === "multi-region" && place.place === multi.place)) return true;
+  if (multi.regions.length > 0)
+    return multi.regions.every((covered) =>
+      allowed.some((place) =>
+        place.regions.some((region) => region.providerId === covered.providerId && region.id === covered.id),
+      ),
+    );
+  const countries = new Set(
+    allowed.filter((place) => place.kind !== "multi-region").flatMap((place) => place.countries),
+  );
+  return multi.countries.length > 0 && multi.countries.every((country) => countries.has(country));
 }
 
 const some = (values: readonly string[], max: number) =>

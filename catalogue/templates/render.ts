@@ -81,7 +81,7 @@ function placeBlocks(answer: DeploymentCheckAnswer): Block[] {
       ...answer.locations.map((place): Inline[] => [
         place.global
           ? `${place.from}: global — ${place.global}${verdict(place.allowed)}`
-          : `${place.from}: ${place.location}${place.region && place.region !== place.location ? ` (${place.region})` : ""}${place.country ? `, ${place.country}` : ""}${place.via ? `, from ${place.via}` : ""}${verdict(place.allowed)}`,
+          : `${place.from}: ${place.location}${place.region && place.region !== place.location ? ` (${place.region})` : ""}${place.country ? `, ${place.country}` : ""}${place.multiRegion ? ` (a multi-region: ${place.multiRegion.join(", ")})` : ""}${place.via ? `, from ${place.via}` : ""}${verdict(place.allowed)}`,
       ]),
       ...unknown.map((place): Inline[] => [`${place.from}: not known — ${place.why}`]),
     ]),

@@ -102,6 +102,28 @@ describe("EU-only means EU-only: where a resource goes is evaluated", () => {
     });
   });
 
+  it("a Google multi-region or dual-region: allowed only when every region it covers is", () => {
+    const bucket = (location: string) =>
+      check(
+        tf({ "main.tf": `resource "google_storage_bucket" "b" {\n  name = "b"\n  location = "${location}"\n}\n` }),
+        ["gcp-cloud-storage"],
+        ["EU"],
+      );
+    expect(bucket("US").locations[0]).toMatchObject({
+      location: "US",
+      allowed: false,
+      multiRegion: expect.arrayContaining(["us-central1"]),
+    });
+    expect(checkOutcome(bucket("US")).findings[0]).toMatchObject({ rule: "location-denied" });
+    expect(bucket("EU").locations[0]).toMatchObject({ location: "EU", allowed: true });
+    expect(bucket("EUR4").locations[0]).toMatchObject({
+      location: "EUR4",
+      allowed: true,
+      multiRegion: ["europe-north1", "europe-west4"],
+    });
+    expect(bucket("europe-west3").locations[0]).toMatchObject({ region: "europe-west3", allowed: true });
+  });
+
   it("no region anywhere: unknown with why, a warning, and a failure under --strict", () => {
     const answer = check(tf({ "main.tf": 'resource "aws_s3_bucket" "b" {}\n' }), ["aws-s3"], ["EU"]);
     expect(answer.locations).toEqual([]);
