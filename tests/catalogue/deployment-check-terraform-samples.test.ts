@@ -60,7 +60,9 @@ describe("vendor Terraform samples against the list a user would write", () => {
     );
     // Issue 110: azurerm_resource_group asked for azure-resource-manager; Indexed mode never evaluates a resource group.
     expect(answer.missingServiceIds).toEqual([]);
-    expect(answer.verdicts[0]!.notGoverned.map((entry) => entry.identifier)).toEqual(["Microsoft.Resources/resourceGroups"]);
+    expect(answer.verdicts[0]!.notGoverned.map((entry) => entry.identifier)).toEqual([
+      "Microsoft.Resources/resourceGroups",
+    ]);
     expect(answer.unplaced.map((entry) => entry.item)).toEqual(["random_pet", "random_string"]);
     expectAllowedOnceSuggested("azure-functions-flex", answer);
   });
