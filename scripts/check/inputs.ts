@@ -35,6 +35,7 @@ function cannotRead(error: unknown, what: string, path: string): CheckUsageError
   if (error instanceof CheckUsageError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "ELOOP") return new CheckUsageError(`the ${what} ${path} is a symbolic link: ${NOT_REGULAR}`);
+  if (code === "ENOENT") return new CheckUsageError(`the ${what} ${path} does not exist (ENOENT)`);
   return new CheckUsageError(`cannot read the ${what} ${path}: ${code ?? (error as Error).message}`);
 }
 
