@@ -274,19 +274,15 @@ function report(
 /**
  * Runs the check to its exit status, whatever happens: its failures (CheckUsageError: 2;
  * CheckUnreachableError: 3) and any crash (2, a short message; the stack with --debug), thrown or
- * escaping from a callback, are said on stderr and, with --sarif, written as a log with the reason.
+ * escaping from a callback while it runs, are said on stderr and, with --sarif, written as a log
+ * with the reason. (After it, cli.ts keeps a late failure from changing the status.)
  */
 export async function checkCommand(args: string[]): Promise<number> {
   const state: RunState = {};
   const debug = args.includes("--debug");
-  let settled = false;
+  let crashed: ((error: unknown) => void) | undefined;
   const run = new Promise<number>((resolveRun, reject) => {
-    const crashed = (error: unknown) => {
-      if (!settled) reject(error instanceof Error ? error : new Error(String(error)));
-      else if (debug)
-        console.error(`cloud-catalogue check: after the check: ${String((error as Error).stack ?? error)}`);
-    };
-    // Left in place: a late failure (a socket closing after the answer) must not turn into Node's exit 1.
+    crashed = (error: unknown) => reject(error instanceof Error ? error : new Error(String(error)));
     process.on("uncaughtException", crashed);
     process.on("unhandledRejection", crashed);
     runCheck(args, state).then(resolveRun, reject);
@@ -294,29 +290,34 @@ export async function checkCommand(args: string[]): Promise<number> {
   try {
     return await run;
   } catch (error) {
-    const exitCode = error instanceof CheckUnreachableError ? CHECK_EXIT.unreachable : CHECK_EXIT.noCheck;
-    const reason =
-      error instanceof CheckUsageError || error instanceof CheckUnreachableError
-        ? error.message
-        : `the check failed unexpectedly, so there is no verdict: ${error instanceof Error ? error.message : String(error)}${debug ? "" : " (--debug shows where)"}`;
-    console.error(`cloud-catalogue check: ${reason}`);
-    if (error instanceof CheckUsageError && error.usage) console.error(CHECK_USAGE);
-    if (debug && error instanceof Error && !(error instanceof CheckUsageError) && error.stack)
-      console.error(error.stack);
-    const sarif = sarifPathOf(args);
-    if (sarif !== undefined) {
-      const catalogue = sarifCatalogue(state.release);
-      try {
-        writeSarifFile(
-          sarif,
-          failedSarifLog({ version: toolVersion(), exitCode, reason, ...(catalogue ? { catalogue } : {}) }),
-        );
-      } catch (writeError) {
-        console.error(`cloud-catalogue check: ${(writeError as Error).message}`);
-      }
-    }
-    return exitCode;
+    return failed(error, args, state, debug);
   } finally {
-    settled = true;
+    process.off("uncaughtException", crashed!);
+    process.off("unhandledRejection", crashed!);
   }
+}
+
+/** A run that ended without a verdict: the reason on stderr and in the SARIF; 3 when the API gave no answer, else 2. */
+function failed(error: unknown, args: readonly string[], state: RunState, debug: boolean): number {
+  const exitCode = error instanceof CheckUnreachableError ? CHECK_EXIT.unreachable : CHECK_EXIT.noCheck;
+  const reason =
+    error instanceof CheckUsageError || error instanceof CheckUnreachableError
+      ? error.message
+      : `the check failed unexpectedly, so there is no verdict: ${error instanceof Error ? error.message : String(error)}${debug ? "" : " (--debug shows where)"}`;
+  console.error(`cloud-catalogue check: ${reason}`);
+  if (error instanceof CheckUsageError && error.usage) console.error(CHECK_USAGE);
+  if (debug && error instanceof Error && !(error instanceof CheckUsageError) && error.stack) console.error(error.stack);
+  const sarif = sarifPathOf(args);
+  if (sarif !== undefined) {
+    const catalogue = sarifCatalogue(state.release);
+    try {
+      writeSarifFile(
+        sarif,
+        failedSarifLog({ version: toolVersion(), exitCode, reason, ...(catalogue ? { catalogue } : {}) }),
+      );
+    } catch (writeError) {
+      console.error(`cloud-catalogue check: ${(writeError as Error).message}`);
+    }
+  }
+  return exitCode;
 }

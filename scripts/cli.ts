@@ -153,4 +153,11 @@ if (args[0] !== "check") {
 main(args).then((status) => {
   if (status === undefined) return;
   process.exitCode = status;
+  // A failure after the check's verdict (a socket closing late) is said, and the verdict's status kept.
+  const late = (error: unknown) => {
+    console.error(`cloud-catalogue: after the command: ${failureText(error, debug)}`);
+    process.exit(status);
+  };
+  process.on("uncaughtException", late);
+  process.on("unhandledRejection", late);
 }, crash);

@@ -213,6 +213,17 @@ interface SarifLocation {
   };
 }
 
+/** A result (§3.27): a finding where it stands, and against a baseline, its state and what accepts it. */
+export interface SarifResult {
+  readonly ruleId: FindingRule;
+  readonly ruleIndex: number;
+  readonly level: Finding["level"];
+  readonly message: { readonly text: string };
+  readonly locations: readonly SarifLocation[];
+  readonly baselineState?: "new" | "unchanged" | "absent";
+  readonly suppressions?: readonly { readonly kind: "external"; readonly justification: string }[];
+}
+
 /** The SARIF 2.1.0 log: one run, the rules of every kind of finding, a result per finding. */
 export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
   // A folder's .tf files: each finding in the first file where what it names is found, else the first file.
@@ -226,7 +237,7 @@ export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
     const { uri, region } = found.find((file) => file.region) ?? found[0]!;
     return [{ physicalLocation: { artifactLocation: { uri }, ...(region ? { region } : {}) } }];
   };
-  const resultOf = (finding: Finding) => ({
+  const resultOf = (finding: Finding): SarifResult => ({
     ruleId: finding.rule,
     ruleIndex: RULE_IDS.indexOf(finding.rule),
     level: finding.level,
@@ -234,7 +245,7 @@ export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
     locations: locate(finding),
   });
   const baseline = options.baseline;
-  const results = baseline ? baselineResults(baseline, resultOf, options.path) : findings.map(resultOf);
+  const results: SarifResult[] = baseline ? baselineResults(baseline, resultOf, options.path) : findings.map(resultOf);
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0" as const,
@@ -275,34 +286,34 @@ export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
  * accept it, with their reasons), only the new ones in pull-request mode; each entry that accepts
  * nothing any more, absent.
  */
-function baselineResults<R extends object>(
+function baselineResults(
   baseline: NonNullable<SarifOptions["baseline"]>,
-  resultOf: (finding: Finding) => R,
+  resultOf: (finding: Finding) => SarifResult,
   path: string,
-) {
+): SarifResult[] {
   return [
     ...baseline.findings
       .filter((entry) => !baseline.newOnly || entry.acceptedBy.length === 0)
-      .map(({ finding, acceptedBy }) => ({
+      .map(({ finding, acceptedBy }): SarifResult => ({
         ...resultOf(finding),
-        baselineState: acceptedBy.length > 0 ? ("unchanged" as const) : ("new" as const),
+        baselineState: acceptedBy.length > 0 ? "unchanged" : "new",
         ...(acceptedBy.length > 0
           ? {
               suppressions: acceptedBy.map((entry) => ({
                 // No status: a suppression without one is in force (§3.35.3).
-                kind: "external" as const,
+                kind: "external",
                 justification: `${entry.reason}${entry.expires ? ` (until ${entry.expires})` : ""}`,
               })),
             }
           : {}),
       })),
-    ...baseline.unmatched.map((entry) => ({
+    ...baseline.unmatched.map((entry): SarifResult => ({
       ruleId: entry.rule,
       ruleIndex: RULE_IDS.indexOf(entry.rule),
       level: RULES[entry.rule].level,
       message: { text: `No longer found: the baseline's ${entryText(entry)} (${entry.reason}).` },
-      baselineState: "absent" as const,
-      locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(entry.file ?? path) } } }] as SarifLocation[],
+      baselineState: "absent",
+      locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(entry.file ?? path) } } }],
     })),
   ];
 }
