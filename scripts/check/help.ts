@@ -82,6 +82,7 @@ The gate:
   --write-baseline FILE write a baseline accepting every finding that counts (keeping the
                         entries of --baseline in use), then exit as checked against it
   --debug               on a crash, the stack trace too
+  --help, -h            this text
 
 Exit status:
   0  allowed: no finding that counts is at or above --fail-on-severity (or --soft-fail)

@@ -39,18 +39,17 @@ function cannotRead(error: unknown, what: string, path: string): CheckUsageError
   return new CheckUsageError(`cannot read the ${what} ${path}: ${code ?? (error as Error).message}`);
 }
 
-/** Runs `read`, refused (exit 2) when it takes longer than the API's reading budget. */
-async function withinReadTime<T>(what: string, read: () => Promise<T>): Promise<T> {
+/** Runs `read`, refused (exit 2) when it takes longer than the API's reading budget (a stalled mount, a slow disk). */
+export async function withinReadTime<T>(
+  what: string,
+  read: () => Promise<T>,
+  seconds: number = TEMPLATE_READ_SECONDS,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () =>
-        reject(
-          new CheckUsageError(
-            `reading the ${what} took more than ${TEMPLATE_READ_SECONDS} s (the API's reading budget)`,
-          ),
-        ),
-      TEMPLATE_READ_SECONDS * 1000,
+      () => reject(new CheckUsageError(`reading the ${what} took more than ${seconds} s (the API's reading budget)`)),
+      seconds * 1000,
     );
   });
   try {
