@@ -4,12 +4,12 @@
  * API with --api and a saved list. Exit 0 allowed, 1 not allowed, 2 no check, 3 no answer; the
  * SARIF it writes, on every exit, is valid against OASIS's schema (tests/fixtures/sarif/).
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { build } from "../helpers/app.ts";
-import { folderWith, packagedCli, runCli } from "../helpers/cli.ts";
+import { builtCatalogue, folderWith, packagedCli, runCli } from "../helpers/cli.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
 import { CheckUsageError, idsOfFile, listReference } from "../../scripts/check.ts";
@@ -198,6 +198,46 @@ describe("cloud-catalogue check, offline", () => {
     expect(debug.status).toBe(2);
     // A reader that refuses the escape (issue 109's fix) says so instead of crashing: no stack to show then.
     if (debug.stderr.includes("failed unexpectedly")) expect(debug.stderr).toMatch(/\n\s+at /);
+  });
+});
+
+describe("cloud-catalogue check --catalogue, and the package's other commands", () => {
+  it("checks against a mirror's or a build's catalogue, naming it; a folder holding none is exit 2", async () => {
+    const built = builtCatalogue();
+    if (!built) throw new Error("the run has no validated catalogue (helpers/catalogue-setup.ts): the data is invalid");
+    const dir = folderWith({ "template.yaml": TEMPLATE });
+    // A mirror as `cloud-catalogue mirror` leaves it: current → versions/<copy>.
+    mkdirSync(join(dir, "mirror", "versions"), { recursive: true });
+    cpSync(built, join(dir, "mirror", "versions", "a1"), { recursive: true });
+    symlinkSync(join("versions", "a1"), join(dir, "mirror", "current"));
+    const mirrored = await run(
+      dir,
+      "template.yaml",
+      "--ids",
+      "aws-cloudformation,aws-s3,aws-sqs",
+      "--catalogue",
+      "mirror",
+    );
+    expect(mirrored.status).toBe(0);
+    expect(mirrored.stderr).toMatch(
+      /checked against the catalogue release \d{4}-\d{2}-\d{2}.*, from the mirror mirror\n/,
+    );
+    const build = await run(dir, "template.yaml", "--ids", "aws-cloudformation,aws-s3", "--catalogue", built);
+    expect(build.status).toBe(1);
+    expect(build.stderr).toContain(`, from the build ${built}`);
+    const none = await run(dir, "template.yaml", "--ids", "aws-s3", "--catalogue", ".");
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("cloud-catalogue check: . holds no catalogue: neither a mirror");
+  });
+
+  it("mirrors from the package (an origin that cannot be reached is exit 1), and sends serve to a clone (exit 2)", async () => {
+    const dir = folderWith({});
+    const mirror = await runCli(bin, dir, ["mirror", "http://127.0.0.1:9", "copy"]);
+    expect(mirror.status).toBe(1);
+    expect(mirror.stderr).toMatch(/^cloud-catalogue: cannot reach http:\/\/127\.0\.0\.1:9\/manifest\.json/);
+    const serve = await runCli(bin, dir, ["serve", "copy"]);
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toContain("serve runs from a clone of the repository");
   });
 });
 
