@@ -23,7 +23,7 @@ import { TemplateBudgetError, TemplateError } from "../catalogue/templates/error
 import { baselineOf, checkOutcome, judge, type Judgement, type Suppression } from "../catalogue/templates/findings.ts";
 import { readDeployment, TerraformFiles, type Deployment } from "../catalogue/templates/read.ts";
 import { deploymentCheckDoc } from "../catalogue/templates/render.ts";
-import { failedSarifLog, sarifLog, type SarifCatalogue } from "../catalogue/templates/sarif.ts";
+import { failedSarifLog, sarifLog } from "../catalogue/templates/sarif.ts";
 import { apiRelease, checkByApi, type CheckInput } from "./check/api.ts";
 import { readBaseline, writeBaseline } from "./check/baseline.ts";
 import { catalogueOfFolder, ownCatalogue, releaseText, type CatalogueRelease } from "./check/catalogue.ts";
@@ -141,8 +141,6 @@ function render(answer: DeploymentCheckAnswer, format: Format, release: Catalogu
   const columns = process.stdout.columns ?? TEXT_WIDTH.default;
   return `${renderAnsi(doc, color, Math.min(TEXT_WIDTH.max, Math.max(TEXT_WIDTH.min, columns)))}\n${checkedAgainst}`;
 }
-
-const sarifCatalogue = (release: CatalogueRelease | undefined): SarifCatalogue | undefined => release && { ...release };
 
 /** Writes a SARIF log; a file that cannot be written is a usage error (exit 2). */
 function writeSarifFile(path: string, log: unknown): void {
@@ -309,8 +307,8 @@ function failed(error: unknown, args: readonly string[], state: RunState, debug:
   if (debug && error instanceof Error && !(error instanceof CheckUsageError) && error.stack) console.error(error.stack);
   const sarif = sarifPathOf(args);
   if (sarif !== undefined) {
-    const catalogue = sarifCatalogue(state.release);
     try {
+      const catalogue = state.release;
       writeSarifFile(
         sarif,
         failedSarifLog({ version: toolVersion(), exitCode, reason, ...(catalogue ? { catalogue } : {}) }),
