@@ -186,19 +186,22 @@ describe("cloud-catalogue check, offline", () => {
     expect(result.stderr).toContain("Unknown service ids: Not in the catalogue: aws-nothing");
   });
 
-  it("exits 2, never 1, when reading the template throws: a short message, the stack only with --debug", async () => {
-    // issue 109: a \U escape past Unicode reached String.fromCodePoint unchecked.
-    const dir = folderWith({ "main.tf": 'resource "aws_s3_bucket" "b" {\n  bucket = "\\UFFFFFFFF"\n}\n' });
-    const plain = await run(dir, "main.tf", "--ids", "aws-s3", "--sarif", "crash.sarif");
-    expect(plain.status).toBe(2);
-    expect(plain.stderr).not.toMatch(/\n\s+at /);
-    expect(plain.stderr.split("\n").filter(Boolean)).toHaveLength(1);
-    expect(sarifIn(dir, "crash.sarif").runs[0]!.invocations![0]!.executionSuccessful).toBe(false);
-    const debug = await run(dir, "main.tf", "--ids", "aws-s3", "--debug");
-    expect(debug.status).toBe(2);
-    // A reader that refuses the escape (issue 109's fix) says so instead of crashing: no stack to show then.
-    if (debug.stderr.includes("failed unexpectedly")) expect(debug.stderr).toMatch(/\n\s+at /);
-  });
+  it.each(["\\UFFFFFFFF", "\\U00110000"])(
+    "exits 2, never 1, when a .tf holds %s: a short message, the stack only with --debug, SARIF written",
+    async (escape) => {
+      // issue 109: a \U escape past Unicode reached String.fromCodePoint unchecked.
+      const dir = folderWith({ "main.tf": `resource "aws_s3_bucket" "b" {\n  bucket = "${escape}"\n}\n` });
+      const plain = await run(dir, "main.tf", "--ids", "aws-s3", "--sarif", "crash.sarif");
+      expect(plain.status).toBe(2);
+      expect(plain.stderr).not.toMatch(/\n\s+at /);
+      expect(plain.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+      expect(sarifIn(dir, "crash.sarif").runs[0]!.invocations![0]!.executionSuccessful).toBe(false);
+      const debug = await run(dir, "main.tf", "--ids", "aws-s3", "--debug");
+      expect(debug.status).toBe(2);
+      // A reader that refuses the escape (issue 109's fix) says so instead of crashing: no stack to show then.
+      if (debug.stderr.includes("failed unexpectedly")) expect(debug.stderr).toMatch(/\n\s+at /);
+    },
+  );
 });
 
 describe("cloud-catalogue check --catalogue, and the package's other commands", () => {
