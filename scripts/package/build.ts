@@ -79,7 +79,8 @@ export function leanSource(source: CatalogueSource): CatalogueSource {
 /**
  * The repository's files the check reads, recorded while it checks every sample: node:fs's
  * synchronous readers wrapped for the while (syncBuiltinESMExports hands the wrappers to the
- * modules' named imports too).
+ * modules' named imports too). The check reads its data synchronously; a reader that starts
+ * reading with fs/promises would need recording here too.
  */
 function filesTheCheckReads(source: CatalogueSource): string[] {
   const fs = createRequire(import.meta.url)("node:fs") as Record<string, unknown>;
@@ -97,7 +98,13 @@ function filesTheCheckReads(source: CatalogueSource): string[] {
   try {
     const catalogue = assembleCatalogue(source);
     for (const sample of SAMPLES)
-      checkTemplate(catalogue, "files" in sample ? new TerraformFiles(sample.files) : sample.template, sample.ids);
+      checkTemplate(
+        catalogue,
+        sample.files ? new TerraformFiles(sample.files) : sample.template,
+        sample.ids,
+        undefined,
+        sample.locations,
+      );
   } finally {
     names.forEach((name, at) => (fs[name] = originals[at]));
     syncBuiltinESMExports();

@@ -3,9 +3,10 @@
  * records the files the check opens (build.ts): whatever a reader or the index starts reading is
  * then packed. Not a test of the check: its verdicts are not looked at.
  */
-export type Sample =
-  | { readonly template: string; readonly ids: string[] }
-  | { readonly files: Record<string, string>; readonly ids: string[] };
+export type Sample = (
+  | { readonly template: string; readonly files?: undefined }
+  | { readonly files: Record<string, string>; readonly template?: undefined }
+) & { readonly ids: string[]; readonly locations?: string[] };
 
 export const SAMPLES: readonly Sample[] = [
   {
@@ -22,6 +23,7 @@ export const SAMPLES: readonly Sample[] = [
       ],
     }),
     ids: ["azure-blob-storage"],
+    locations: ["EU"],
   },
   {
     template: JSON.stringify({
@@ -44,9 +46,10 @@ export const SAMPLES: readonly Sample[] = [
   {
     files: {
       "main.tf":
-        'resource "aws_sqs_queue" "q" {}\nresource "google_pubsub_topic" "t" {}\nmodule "m" { source = "./m" }\n',
+        'resource "aws_sqs_queue" "q" {}\nresource "google_pubsub_topic" "t" {}\nresource "azurerm_resource_group" "g" {\n  location = "westeurope"\n}\nmodule "m" { source = "./m" }\n',
     },
     ids: ["aws-sqs"],
+    locations: ["EU", "CH"],
   },
   { template: "storage.googleapis.com\npubsub.googleapis.com\n", ids: ["gcp-cloud-storage"] },
 ];
