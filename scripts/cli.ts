@@ -153,6 +153,7 @@ if (args[0] !== "check") {
 main(args).then((status) => {
   if (status === undefined) return;
   process.exitCode = status;
+  if (args[0] !== "check") return;
   // A failure after the check's verdict (a socket closing late) is said, and the verdict's status kept.
   const late = (error: unknown) => {
     console.error(`cloud-catalogue: after the command: ${failureText(error, debug)}`);
