@@ -14,6 +14,8 @@ import { CheckUsageError } from "../../scripts/check/errors.ts";
 import { readInputFile, readTerraformFolder, withinReadTime } from "../../scripts/check/inputs.ts";
 import { folderWith, packagedCli, runCli } from "../helpers/cli.ts";
 
+/** A test runs the bin a few times, each a fraction of a CPU-second; on a loaded machine, seconds each. */
+const RUN_MS = 60_000;
 let bin: string;
 beforeAll(async () => {
   bin = await packagedCli();
@@ -35,7 +37,7 @@ async function refused(cwd: string, ...args: string[]): Promise<string> {
 
 const TF = 'resource "aws_s3_bucket" "logs" {}\n';
 
-describe("what check reads: regular files only", () => {
+describe("what check reads: regular files only", { timeout: RUN_MS }, () => {
   it("refuses a symbolic link, named or in a folder, rather than following it", async () => {
     const dir = folderWith({ "real.tf": TF });
     symlinkSync(join(dir, "real.tf"), join(dir, "link.tf"));
@@ -63,7 +65,7 @@ describe("what check reads: regular files only", () => {
   });
 });
 
-describe("what check reads: the API's sizes", () => {
+describe("what check reads: the API's sizes", { timeout: RUN_MS }, () => {
   it("refuses a 1 GB sparse .tf by its size, named or in a folder, reading none of it", async () => {
     const dir = folderWith({ "main.tf": TF });
     execFileSync("truncate", ["-s", "1G", join(dir, "huge.tf")]);

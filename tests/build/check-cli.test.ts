@@ -14,6 +14,8 @@ import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
 import { CheckUsageError, idsOfFile, listReference } from "../../scripts/check.ts";
 
+/** A test runs the bin a few times, each a fraction of a CPU-second; on a loaded machine, seconds each. */
+const RUN_MS = 60_000;
 let bin: string;
 beforeAll(async () => {
   bin = await packagedCli();
@@ -78,7 +80,7 @@ describe("the approved list's arguments", () => {
   });
 });
 
-describe("cloud-catalogue check, offline", () => {
+describe("cloud-catalogue check, offline", { timeout: RUN_MS }, () => {
   it("exits 0 for a template the list allows, printing the text host's answer and the catalogue's release", async () => {
     const dir = folderWith({ "template.yaml": TEMPLATE });
     const result = await run(dir, "template.yaml", "--ids", "aws-cloudformation,aws-s3,aws-sqs");
@@ -204,7 +206,7 @@ describe("cloud-catalogue check, offline", () => {
   );
 });
 
-describe("cloud-catalogue check --catalogue, and the package's other commands", () => {
+describe("cloud-catalogue check --catalogue, and the package's other commands", { timeout: RUN_MS }, () => {
   it("checks against a mirror's or a build's catalogue, naming it; a folder holding none is exit 2", async () => {
     const built = builtCatalogue();
     if (!built) throw new Error("the run has no validated catalogue (helpers/catalogue-setup.ts): the data is invalid");
@@ -253,7 +255,7 @@ function tfCopy(name: string): string {
   return dir;
 }
 
-describe("cloud-catalogue check, a folder of .tf files", () => {
+describe("cloud-catalogue check, a folder of .tf files", { timeout: RUN_MS }, () => {
   it("reads the folder's *.tf files and no sub-folder, saying so; exits 0 when the list allows them, 1 with a module, a not-read error on its line", async () => {
     const dir = tfCopy("example-aws");
     // A sub-folder's module is not read, nor its .tf files.
@@ -292,7 +294,7 @@ describe("cloud-catalogue check, a folder of .tf files", () => {
   });
 });
 
-describe("cloud-catalogue check --api", () => {
+describe("cloud-catalogue check --api", { timeout: 120_000 }, () => {
   it("checks through the API, a saved list by its API URL, exits 2 on the API's 400 and 404, and 3 with SARIF when it is gone", async () => {
     const app = await build();
     const api = await app.listen({ port: 0, host: "127.0.0.1" });

@@ -12,6 +12,8 @@ import { folderWith, packagedCli, runCli } from "../helpers/cli.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
 
+/** A test runs the bin a few times, each a fraction of a CPU-second; on a loaded machine, seconds each. */
+const RUN_MS = 60_000;
 let bin: string;
 beforeAll(async () => {
   bin = await packagedCli();
@@ -42,7 +44,7 @@ const plan = (...resources: [string, string][]) => JSON.stringify(terraformPlan(
 const PLAN = plan(["aws_s3_bucket", "logs"], ["aws_sqs_queue", "jobs"], ["random_id", "suffix"]);
 const IDS = ["--ids", "aws-s3"];
 
-describe("the severity the gate fails on", () => {
+describe("the severity the gate fails on", { timeout: RUN_MS }, () => {
   it("fails on errors by default, on warnings too at --fail-on-severity warning or --strict", async () => {
     const dir = folderWith({ "plan.json": PLAN });
     const denied = await run(dir, "plan.json", ...IDS);
@@ -76,7 +78,7 @@ describe("the severity the gate fails on", () => {
   });
 });
 
-describe("the baseline", () => {
+describe("the baseline", { timeout: RUN_MS }, () => {
   it("written with --write-baseline, accepts today's findings: the check passes, each result unchanged and suppressed", async () => {
     const dir = folderWith({ "plan.json": PLAN });
     const written = await run(dir, "plan.json", ...IDS, "--write-baseline", "baseline.json");
