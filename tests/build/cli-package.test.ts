@@ -18,6 +18,8 @@ import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
 
 const PACK_MS = 300_000;
+/** A test that runs the repository's CLI (which reads its build or catalogue/data) or installs: a loaded machine's minutes. */
+const RUN_MS = 120_000;
 const work = mkdtempSync(join(tmpdir(), "csc-cli-package-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 let tarball: string;
@@ -112,28 +114,36 @@ function sarifOf(dir: string, name: string) {
 }
 
 describe.each(NODES)("the installed package on Node %s", (_major, node) => {
-  it.each(INPUTS)("checks $what as the repository's CLI does: exit status, answer and SARIF", async (input) => {
-    const dir = repository();
-    const args = (sarif: string) => ["check", input.path, "--ids", input.ids, "--format", "json", "--sarif", sarif];
-    const bin = join(PACKAGE_DIR(), "dist", "bin", "cloud-catalogue.js");
-    const packaged: CliRun = await runCli(bin, dir, args("packaged.sarif"), { node });
-    const own: CliRun = await runCli(REPOSITORY_CLI, dir, args("repository.sarif"), { timeoutMs: 120_000 });
-    expect(packaged.stderr).toContain("from the package's snapshot");
-    expect(packaged.status, packaged.stderr).toBe(1);
-    expect(own.status, own.stderr).toBe(1);
-    expect(JSON.parse(packaged.stdout)).toEqual(JSON.parse(own.stdout));
-    expect(sarifOf(dir, "packaged.sarif")).toEqual(sarifOf(dir, "repository.sarif"));
-  });
+  it.each(INPUTS)(
+    "checks $what as the repository's CLI does: exit status, answer and SARIF",
+    async (input) => {
+      const dir = repository();
+      const args = (sarif: string) => ["check", input.path, "--ids", input.ids, "--format", "json", "--sarif", sarif];
+      const bin = join(PACKAGE_DIR(), "dist", "bin", "cloud-catalogue.js");
+      const packaged: CliRun = await runCli(bin, dir, args("packaged.sarif"), { node });
+      const own: CliRun = await runCli(REPOSITORY_CLI, dir, args("repository.sarif"), { timeoutMs: 120_000 });
+      expect(packaged.stderr).toContain("from the package's snapshot");
+      expect(packaged.status, packaged.stderr).toBe(1);
+      expect(own.status, own.stderr).toBe(1);
+      expect(JSON.parse(packaged.stdout)).toEqual(JSON.parse(own.stdout));
+      expect(sarifOf(dir, "packaged.sarif")).toEqual(sarifOf(dir, "repository.sarif"));
+    },
+    RUN_MS,
+  );
 
-  it("runs as its bin, by the shebang, with that Node first on PATH", () => {
-    const dir = repository();
-    const bin = join(installed, "node_modules", ".bin", "cloud-catalogue");
-    const result = sh(`"${bin}" check template.yaml --ids aws-cloudformation,aws-s3,aws-sqs`, dir, {
-      PATH: `${join(node, "..")}:${process.env.PATH}`,
-    });
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toContain("cloud-catalogue check: allowed (0 errors, 0 warnings)");
-  });
+  it(
+    "runs as its bin, by the shebang, with that Node first on PATH",
+    () => {
+      const dir = repository();
+      const bin = join(installed, "node_modules", ".bin", "cloud-catalogue");
+      const result = sh(`"${bin}" check template.yaml --ids aws-cloudformation,aws-s3,aws-sqs`, dir, {
+        PATH: `${join(node, "..")}:${process.env.PATH}`,
+      });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toContain("cloud-catalogue check: allowed (0 errors, 0 warnings)");
+    },
+    RUN_MS,
+  );
 });
 
 /** A check in a CI job's repository: the folder allowed by the approved list, and the baseline the examples name. */
@@ -153,50 +163,54 @@ const globalPrefix = () => {
 };
 
 describe("the container image's recipe (cli/Dockerfile)", () => {
-  it("installs the package and checks a mounted repository, its steps run as a script", () => {
-    const root = mkdtempSync(join(work, "image-"));
-    const context = mkdtempSync(join(work, "context-"));
-    cpSync(tarball, join(context, tarball.split("/").at(-1)!));
-    // The image's own paths under `root`: /tmp, /usr/local (npm's global prefix in node images), /src.
-    const rooted = (text: string) => text.replace(/(^|[\s"'=])\/(tmp|src|usr)\b/g, `$1${root}/$2`);
-    const env = {
-      npm_config_prefix: join(root, "usr", "local"),
-      PATH: `${join(root, "usr", "local", "bin")}:${process.env.PATH}`,
-    };
-    mkdirSync(join(root, "tmp"), { recursive: true });
-    mkdirSync(join(root, "usr", "local", "lib"), { recursive: true });
-    let workdir = root;
-    let entrypoint: string[] = [];
-    const lines = readFileSync(join(ROOT, "cli", "Dockerfile"), "utf8")
-      .split("\n")
-      .filter((line) => line.trim() && !line.startsWith("#"));
-    for (const line of lines) {
-      const [instruction, ...rest] = line.split(" ");
-      const argument = rest.join(" ");
-      if (instruction === "FROM") expect(argument).toMatch(/^node:2\d/);
-      else if (instruction === "COPY") {
-        const [from, to] = rest as [string, string];
-        const matches = readdirSync(context).filter((name) =>
-          new RegExp(`^${from.replace(/\./g, "\\.").replace(/\*/g, ".*")}$`).test(name),
-        );
-        expect(matches).toHaveLength(1);
-        cpSync(join(context, matches[0]!), rooted(to));
-      } else if (instruction === "RUN") {
-        const result = sh(rooted(argument), workdir, env);
-        expect(result.status, `${line}\n${result.stderr}`).toBe(0);
-      } else if (instruction === "WORKDIR") {
-        workdir = rooted(argument);
-        mkdirSync(workdir, { recursive: true });
-      } else if (instruction === "ENTRYPOINT") entrypoint = JSON.parse(argument) as string[];
-      else if (instruction !== "CMD") throw new Error(`the test does not run ${instruction}`);
-    }
-    // docker run -v "$PWD:/src" cloud-catalogue check infra/ …
-    cpSync(ciRepository(), workdir, { recursive: true });
-    const command = [...entrypoint, "check", "infra/", "--ids-file", "approved.txt", "--sarif", "check.sarif"];
-    const result = sh(command.map((word) => JSON.stringify(word)).join(" "), workdir, env);
-    expect(result.status, result.stderr).toBe(0);
-    expect(sarifOf(workdir, "check.sarif").runs[0]).toBeDefined();
-  });
+  it(
+    "installs the package and checks a mounted repository, its steps run as a script",
+    () => {
+      const root = mkdtempSync(join(work, "image-"));
+      const context = mkdtempSync(join(work, "context-"));
+      cpSync(tarball, join(context, tarball.split("/").at(-1)!));
+      // The image's own paths under `root`: /tmp, /usr/local (npm's global prefix in node images), /src.
+      const rooted = (text: string) => text.replace(/(^|[\s"'=])\/(tmp|src|usr)\b/g, `$1${root}/$2`);
+      const env = {
+        npm_config_prefix: join(root, "usr", "local"),
+        PATH: `${join(root, "usr", "local", "bin")}:${process.env.PATH}`,
+      };
+      mkdirSync(join(root, "tmp"), { recursive: true });
+      mkdirSync(join(root, "usr", "local", "lib"), { recursive: true });
+      let workdir = root;
+      let entrypoint: string[] = [];
+      const lines = readFileSync(join(ROOT, "cli", "Dockerfile"), "utf8")
+        .split("\n")
+        .filter((line) => line.trim() && !line.startsWith("#"));
+      for (const line of lines) {
+        const [instruction, ...rest] = line.split(" ");
+        const argument = rest.join(" ");
+        if (instruction === "FROM") expect(argument).toMatch(/^node:2\d/);
+        else if (instruction === "COPY") {
+          const [from, to] = rest as [string, string];
+          const matches = readdirSync(context).filter((name) =>
+            new RegExp(`^${from.replace(/\./g, "\\.").replace(/\*/g, ".*")}$`).test(name),
+          );
+          expect(matches).toHaveLength(1);
+          cpSync(join(context, matches[0]!), rooted(to));
+        } else if (instruction === "RUN") {
+          const result = sh(rooted(argument), workdir, env);
+          expect(result.status, `${line}\n${result.stderr}`).toBe(0);
+        } else if (instruction === "WORKDIR") {
+          workdir = rooted(argument);
+          mkdirSync(workdir, { recursive: true });
+        } else if (instruction === "ENTRYPOINT") entrypoint = JSON.parse(argument) as string[];
+        else if (instruction !== "CMD") throw new Error(`the test does not run ${instruction}`);
+      }
+      // docker run -v "$PWD:/src" cloud-catalogue check infra/ …
+      cpSync(ciRepository(), workdir, { recursive: true });
+      const command = [...entrypoint, "check", "infra/", "--ids-file", "approved.txt", "--sarif", "check.sarif"];
+      const result = sh(command.map((word) => JSON.stringify(word)).join(" "), workdir, env);
+      expect(result.status, result.stderr).toBe(0);
+      expect(sarifOf(workdir, "check.sarif").runs[0]).toBeDefined();
+    },
+    RUN_MS,
+  );
 });
 
 /** The YAML block of a section of docs/ci-check.md. */
@@ -209,55 +223,63 @@ function docExample(section: string): unknown {
 }
 
 describe("the CI examples of docs/ci-check.md, run as written", () => {
-  it("GitHub Actions: installs the release checking its sha256, checks, and leaves the SARIF to upload", () => {
-    const workflow = docExample("GitHub Actions") as {
-      jobs: Record<
-        string,
-        { env: Record<string, string>; steps: { run?: string; uses?: string; with?: Record<string, string> }[] }
-      >;
-    };
-    const job = Object.values(workflow.jobs)[0]!;
-    expect(Object.keys(job.env)).toEqual(["CLOUD_CATALOGUE_TGZ", "CLOUD_CATALOGUE_SHA256"]);
-    const dir = ciRepository();
-    const env = {
-      ...globalPrefix(),
-      RUNNER_TEMP: mkdtempSync(join(work, "runner-")),
-      CLOUD_CATALOGUE_TGZ: `file://${tarball}`,
-      CLOUD_CATALOGUE_SHA256: sha256(tarball),
-    };
-    for (const step of job.steps.filter((entry) => entry.run)) {
-      const result = sh(step.run!, dir, env);
-      expect(result.status, `${step.run}\n${result.stderr}`).toBe(0);
-    }
-    const upload = job.steps.find((step) => step.uses?.startsWith("github/codeql-action/upload-sarif"))!;
-    expect(sarifOf(dir, upload.with!.sarif_file!).runs).toHaveLength(1);
-    // A tarball that is not the release's is refused before it is installed.
-    const forged = sh(job.steps.find((step) => step.run?.includes("sha256sum"))!.run!, dir, {
-      ...env,
-      ...globalPrefix(),
-      CLOUD_CATALOGUE_SHA256: "0".repeat(64),
-    });
-    expect(forged.status).not.toBe(0);
-  });
+  it(
+    "GitHub Actions: installs the release checking its sha256, checks, and leaves the SARIF to upload",
+    () => {
+      const workflow = docExample("GitHub Actions") as {
+        jobs: Record<
+          string,
+          { env: Record<string, string>; steps: { run?: string; uses?: string; with?: Record<string, string> }[] }
+        >;
+      };
+      const job = Object.values(workflow.jobs)[0]!;
+      expect(Object.keys(job.env)).toEqual(["CLOUD_CATALOGUE_TGZ", "CLOUD_CATALOGUE_SHA256"]);
+      const dir = ciRepository();
+      const env = {
+        ...globalPrefix(),
+        RUNNER_TEMP: mkdtempSync(join(work, "runner-")),
+        CLOUD_CATALOGUE_TGZ: `file://${tarball}`,
+        CLOUD_CATALOGUE_SHA256: sha256(tarball),
+      };
+      for (const step of job.steps.filter((entry) => entry.run)) {
+        const result = sh(step.run!, dir, env);
+        expect(result.status, `${step.run}\n${result.stderr}`).toBe(0);
+      }
+      const upload = job.steps.find((step) => step.uses?.startsWith("github/codeql-action/upload-sarif"))!;
+      expect(sarifOf(dir, upload.with!.sarif_file!).runs).toHaveLength(1);
+      // A tarball that is not the release's is refused before it is installed.
+      const forged = sh(job.steps.find((step) => step.run?.includes("sha256sum"))!.run!, dir, {
+        ...env,
+        ...globalPrefix(),
+        CLOUD_CATALOGUE_SHA256: "0".repeat(64),
+      });
+      expect(forged.status).not.toBe(0);
+    },
+    RUN_MS,
+  );
 
-  it("GitLab CI: the same, keeping the SARIF and the Markdown answer as artifacts", () => {
-    const pipeline = docExample("GitLab CI") as Record<
-      string,
-      { variables: Record<string, string>; script: string[]; artifacts: { paths: string[] } }
-    >;
-    const job = Object.values(pipeline)[0]!;
-    expect(Object.keys(job.variables)).toEqual(["CLOUD_CATALOGUE_TGZ", "CLOUD_CATALOGUE_SHA256"]);
-    const dir = ciRepository();
-    const env = {
-      ...globalPrefix(),
-      CLOUD_CATALOGUE_TGZ: `file://${tarball}`,
-      CLOUD_CATALOGUE_SHA256: sha256(tarball),
-    };
-    for (const line of job.script) {
-      const result = sh(line, dir, env);
-      expect(result.status, `${line}\n${result.stderr}`).toBe(0);
-    }
-    for (const path of job.artifacts.paths) expect(existsSync(join(dir, path)), path).toBe(true);
-    expect(readFileSync(join(dir, "check.md"), "utf8")).toMatch(/^# Deployment check\n/);
-  });
+  it(
+    "GitLab CI: the same, keeping the SARIF and the Markdown answer as artifacts",
+    () => {
+      const pipeline = docExample("GitLab CI") as Record<
+        string,
+        { variables: Record<string, string>; script: string[]; artifacts: { paths: string[] } }
+      >;
+      const job = Object.values(pipeline)[0]!;
+      expect(Object.keys(job.variables)).toEqual(["CLOUD_CATALOGUE_TGZ", "CLOUD_CATALOGUE_SHA256"]);
+      const dir = ciRepository();
+      const env = {
+        ...globalPrefix(),
+        CLOUD_CATALOGUE_TGZ: `file://${tarball}`,
+        CLOUD_CATALOGUE_SHA256: sha256(tarball),
+      };
+      for (const line of job.script) {
+        const result = sh(line, dir, env);
+        expect(result.status, `${line}\n${result.stderr}`).toBe(0);
+      }
+      for (const path of job.artifacts.paths) expect(existsSync(join(dir, path)), path).toBe(true);
+      expect(readFileSync(join(dir, "check.md"), "utf8")).toMatch(/^# Deployment check\n/);
+    },
+    RUN_MS,
+  );
 });
