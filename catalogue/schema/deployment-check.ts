@@ -3,7 +3,7 @@
  * saved list's id) and the answer (catalogue/templates/check.ts says what each field means).
  */
 import { z } from "zod";
-import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS, MAX_ID_LENGTH } from "../base/limits.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS, MAX_ID_LENGTH, MAX_TF_FILES } from "../base/limits.ts";
 import { allowedLocations, approvedServiceIds, LifecycleQuery } from "./requests.ts";
 import { VersionSource, VERSION_STATUSES } from "./versions.ts";
 import { strictBody } from "./unknown-keys.ts";
@@ -11,7 +11,8 @@ import { d } from "./vocabulary.ts";
 
 /** A .tf file's name as a request gives it: no folder, as Terraform reads only one folder's files. */
 export const TF_FILE_NAME = /^[^/\\]{1,200}\.tf$/;
-export const MAX_TF_FILES = 200;
+// Where the limit lives (base/limits.ts) and where its readers have found it.
+export { MAX_TF_FILES };
 
 export const TemplateCheckBody = strictBody({
   template: z
