@@ -67,6 +67,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_TEMPLATE_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
+ * The most .tf files one deployment check reads (the request's `files`, a folder given to
+ * `cloud-catalogue check`): one Terraform module's folder.
+ */
+export const MAX_TF_FILES = 200;
+
+/**
  * A template's reading budgets, each per request (a template past one fails alone: 422 naming it).
  * Values: each scalar, array and object after YAML aliases (a 4 MiB vendor template holds about
  * 200,000). Heap and time: the sidecar reads each template in a thread of its own (a 4 MiB vendor

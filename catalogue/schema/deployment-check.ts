@@ -3,13 +3,12 @@
  * saved list's id) and the answer (catalogue/templates/check.ts says what each field means).
  */
 import { z } from "zod";
-import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS, MAX_ID_LENGTH } from "../base/limits.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS, MAX_ID_LENGTH, MAX_TF_FILES } from "../base/limits.ts";
 import { allowedLocations, approvedServiceIds, LifecycleQuery } from "./requests.ts";
 import { VersionSource, VERSION_STATUSES } from "./versions.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d } from "./vocabulary.ts";
 
-/** A .tf file's name as a request gives it: no folder, as Terraform reads only one folder's files. */
 /**
  * A configuration file's path in `files`: a .tf file, a variable file (.tfvars, .tfvars.json) or terraform
  * init's module manifest, at the top or in folders (a local module's, .terraform/modules/…); no "." or
@@ -17,7 +16,8 @@ import { d } from "./vocabulary.ts";
  */
 export const TF_FILE_NAME =
   /^(?!\/)(?!(?:.*\/)?\.\.?(?:\/|$))(?:[^/\\]{1,200}\/){0,15}[^/\\]{1,200}(?:\.tf|\.tfvars|\.tfvars\.json)$|^(?:[^/\\]{1,200}\/){0,15}\.terraform\/modules\/modules\.json$/;
-export const MAX_TF_FILES = 200;
+// Where the limit lives (base/limits.ts) and where its readers have found it.
+export { MAX_TF_FILES };
 /** Inputs a check takes at most. */
 export const MAX_DEPLOYMENT_INPUTS = 200;
 

@@ -169,6 +169,7 @@ describe("the SARIF log", () => {
       "service-missing",
       "unplaced",
       "not-evaluated",
+      "not-read",
       "version-retiring",
       "version-unknown",
       "location-denied",
