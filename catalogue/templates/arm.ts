@@ -11,7 +11,7 @@ import { TemplateError } from "./errors.ts";
 import type { Deployed, Deployment, InputUse, InstanceLocation, ResourceInstance } from "./deployment.ts";
 import { resolveArm, type ArmContext } from "./evaluate/arm.ts";
 import { fromJson } from "./evaluate/hcl-functions.ts";
-import { locate, traitsOf } from "./evaluate/instances.ts";
+import { locate, replicasOf, traitsOf } from "./evaluate/instances.ts";
 import { asBoolean, dependsOn, isUnknown, Unknown, valueObject, type Value } from "./evaluate/values.ts";
 import { resolvedDeployment } from "./resolved.ts";
 import { versionedAttributes } from "./versioned.ts";
@@ -299,6 +299,7 @@ function walkTemplate(
         here.groups.set(evaluated.name.toLowerCase(), (evaluated as Record<string, Value>).location ?? null);
       const traits = traitsOf("azure-type", type, evaluated);
       const versioned = versionedAttributes("azure-type", type, evaluated, name);
+      const replicas = replicasOf(type, evaluated);
       instances.push({
         kind: "azure-type",
         item: type,
@@ -306,6 +307,7 @@ function walkTemplate(
         providerId: "azure",
         deployed,
         location: locate(type, "azure", evaluated, ["location"], fallback),
+        ...(replicas ? { replicas } : {}),
         ...(versioned.length > 0 ? { versioned } : {}),
         ...(traits ? { traits } : {}),
       });

@@ -8,7 +8,7 @@
 import { TemplateError } from "./errors.ts";
 import type { Deployed, Deployment, InstanceLocation, ResourceInstance } from "./deployment.ts";
 import { CloudFormationEvaluator } from "./evaluate/cloudformation.ts";
-import { locate, traitsOf } from "./evaluate/instances.ts";
+import { locate, replicasOf, traitsOf } from "./evaluate/instances.ts";
 import { dependsOn, isUnknown, isValueObject, type Value } from "./evaluate/values.ts";
 import { IMPLICIT_NEEDS } from "../dependencies/implicit-needs.ts";
 import { resolvedDeployment } from "./resolved.ts";
@@ -71,6 +71,7 @@ export function readCloudFormation(
         providerId: "aws",
         deployed,
         location: locate(item, "aws", properties, [], stackRegion),
+        ...(withVersions && replicasOf(item, properties) ? { replicas: replicasOf(item, properties)! } : {}),
         ...(withVersions && versioned.length > 0 ? { versioned } : {}),
         ...(traits ? { traits } : {}),
       };

@@ -44,6 +44,8 @@ export interface ResourceInstance {
   readonly versioned?: readonly VersionedAttribute[];
   /** The attributes a generic type is placed by (an engine, a kind), as stated. */
   readonly traits?: Readonly<Record<string, string>>;
+  /** Further places it keeps data in (replicas): each stated or not known. */
+  readonly replicas?: readonly InstanceLocation[];
 }
 
 /** A resource the deployment declares but does not deploy, or deploys depending on inputs. */

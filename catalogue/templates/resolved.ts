@@ -69,21 +69,29 @@ export function resolvedDeployment(
     if (entry.from.length < MAX_FROM && !entry.from.includes(instance.from)) entry.from.push(instance.from);
     for (const attribute of instance.versioned ?? []) if (versioned.length < MAX_VERSIONED) versioned.push(attribute);
     if (instance.traits) (traits[instance.item] ??= []).push({ ...instance.traits });
-    const place = instance.location;
-    const base = {
-      type: instance.item,
-      from: instance.from,
-      ...(instance.providerId ? { providerId: instance.providerId } : {}),
-    };
-    if (place.kind === "none") unlocated++;
-    else if (place.kind === "unknown") {
-      if (unknownLocations.length < MAX_LOCATED) unknownLocations.push({ ...base, why: place.why });
-    } else if (locations.length < MAX_LOCATED)
-      locations.push(
-        place.kind === "global"
-          ? { ...base, attribute: "global", value: "global", global: place.why }
-          : { ...base, attribute: place.attribute, value: place.value, ...(place.via ? { via: place.via } : {}) },
-      );
+    const base = { type: instance.item, ...(instance.providerId ? { providerId: instance.providerId } : {}) };
+    // Its own place, then each replica's (a global table's, a Cosmos DB account's other regions).
+    const places = [
+      [instance.location, instance.from] as const,
+      ...(instance.replicas ?? []).map((replica) => [replica, `${instance.from} (replica)`] as const),
+    ];
+    for (const [place, from] of places) {
+      if (place.kind === "none") unlocated++;
+      else if (place.kind === "unknown") {
+        if (unknownLocations.length < MAX_LOCATED) unknownLocations.push({ ...base, from, why: place.why });
+      } else if (locations.length < MAX_LOCATED)
+        locations.push(
+          place.kind === "global"
+            ? { ...base, from, attribute: "global", value: "global", global: place.why }
+            : {
+                ...base,
+                from,
+                attribute: place.attribute,
+                value: place.value,
+                ...(place.via ? { via: place.via } : {}),
+              },
+        );
+    }
   }
   return {
     format,

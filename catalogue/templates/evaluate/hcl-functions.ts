@@ -98,10 +98,8 @@ const NOT_EVALUATED: Readonly<Record<string, string>> = {
   uuidv5: "computes a hash",
   yamldecode: "decodes YAML",
   yamlencode: "encodes YAML",
-  regex: "matches a regular expression",
   base64encode: "encodes base64",
   base64decode: "decodes base64",
-  regexall: "matches regular expressions",
   formatdate: "formats dates",
   timeadd: "computes dates",
   sensitive: "",
@@ -273,6 +271,14 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   ceil: ([value]) => Math.ceil(number(value!, "ceil")),
   floor: ([value]) => Math.floor(number(value!, "floor")),
   signum: ([value]) => Math.sign(number(value!, "signum")),
+  regex: ([expression, value]) => {
+    const match = pattern(text(expression!, "regex")).exec(text(value!, "regex"));
+    return match ? matchValue(match) : fail("regex() found no match");
+  },
+  regexall: ([expression, value]) =>
+    [...text(value!, "regexall").matchAll(pattern(text(expression!, "regexall"), "g"))]
+      .slice(0, MAX_RANGE)
+      .map(matchValue),
   jsonencode: ([value]) => JSON.stringify(value),
   jsondecode: ([value]) => {
     try {
@@ -282,6 +288,22 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
     }
   },
 };
+
+/** A pattern in RE2's syntax as JavaScript reads it ((?P<name>…) is (?<name>…)); one it cannot read fails the call. */
+function pattern(text: string, flags = ""): RegExp {
+  try {
+    return new RegExp(text.replace(/\(\?P</g, "(?<"), flags);
+  } catch {
+    return fail("a regular expression this check cannot read");
+  }
+}
+
+/** What regex() answers for one match: the whole match, its groups as a list, or its named groups as an object. */
+function matchValue(match: RegExpExecArray): Value {
+  if (match.groups) return valueObject(Object.entries(match.groups).map(([key, group]) => [key, group ?? null]));
+  if (match.length > 1) return match.slice(1).map((group) => group ?? null);
+  return match[0];
+}
 
 /** A parsed JSON value as a Value (objects without a prototype). */
 export function fromJson(value: unknown, depth = 0): Value {

@@ -8,7 +8,16 @@ import type { DeploymentItem, InstanceLocation, ResourceInstance } from "../depl
 import { traitAttributes } from "../generic-types.ts";
 import { terraformProviderOf } from "../stated-locations.ts";
 import { versionedAttributes } from "../versioned.ts";
-import { DEFAULT_PLACES, globalType, isGlobalValue, TERRAFORM_PLACES, AZURE_GLOBAL, GOOGLE_GLOBAL } from "./places.ts";
+import {
+  AZURE_GLOBAL,
+  childType,
+  DEFAULT_PLACES,
+  globalType,
+  GOOGLE_GLOBAL,
+  isGlobalValue,
+  REPLICA_PLACES,
+  TERRAFORM_PLACES,
+} from "./places.ts";
 import type { EvaluatedResource } from "./terraform.ts";
 import { dependsOn, isUnknown, isValueObject, own } from "./values.ts";
 
@@ -24,6 +33,29 @@ export function valueAt(value: unknown, path: string): unknown {
     else return undefined;
   }
   return here;
+}
+
+/** The values at a dotted path with `*` for every item of a list (replica.*.region_name). */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  if (path.length === 0) return [value];
+  if (isUnknown(value)) return [value];
+  const [head, ...rest] = path as [string, ...string[]];
+  if (head === "*") return Array.isArray(value) ? value.flatMap((item) => valuesAt(item, rest)) : [];
+  const next = valueAt(value, head);
+  return next === undefined ? [] : valuesAt(next, rest);
+}
+
+/** The further places a resource keeps data in (REPLICA_PLACES), each stated or not known. */
+export function replicasOf(type: string, values: unknown): InstanceLocation[] | undefined {
+  const path = REPLICA_PLACES.get(type);
+  if (!path) return undefined;
+  const attribute = path.split(".").at(-1)!;
+  const found = valuesAt(values, path.split(".")).flatMap((value): InstanceLocation[] => {
+    if (isUnknown(value)) return [{ kind: "unknown", why: `a replica's ${attribute} ${dependsOn(value)}` }];
+    const stated = placeValue(value);
+    return stated === undefined ? [] : [{ kind: "stated", attribute, value: stated, via: "a replica" }];
+  });
+  return found.length > 0 ? found : undefined;
 }
 
 /** A value as a place: a non-empty string (an ARM expression left unevaluated is none). */
@@ -83,6 +115,7 @@ export function terraformInstance(resource: EvaluatedResource, requestRegion: st
   const providerId = terraformProviderOf(type);
   const places = TERRAFORM_PLACES.get(type.slice(0, Math.max(0, type.indexOf("_")))) ?? DEFAULT_PLACES;
   const fromProvider = (): InstanceLocation => {
+    if (childType(type)) return { kind: "none" };
     for (const attribute of places.provider) {
       const value = valueAt(provider.attributes, attribute);
       const where = `the provider block ${provider.key}${provider.where ? ` (${provider.where})` : ""}`;
@@ -101,7 +134,9 @@ export function terraformInstance(resource: EvaluatedResource, requestRegion: st
   const versioned =
     resource.mode === "resource" ? versionedAttributes("terraform-type", type, attributes, resource.address) : [];
   const traits = traitsOf(kind, item, attributes);
+  const replicas = resource.mode === "resource" ? replicasOf(type, attributes) : undefined;
   return {
+    ...(replicas ? { replicas } : {}),
     kind,
     item,
     from: resource.address.slice(0, 160),

@@ -45,12 +45,23 @@ export const TERRAFORM_PLACES: ReadonlyMap<string, TerraformPlaces> = new Map<st
 /** A provider with no entry: its resources state region, location or zone themselves. */
 export const DEFAULT_PLACES: TerraformPlaces = { resource: STATED, provider: [] };
 
+/**
+ * Attributes naming the further regions a resource keeps its data in beside its own (a DynamoDB
+ * global table's replicas, a Cosmos DB account's geo-locations): each is a place of its own.
+ */
+export const REPLICA_PLACES: ReadonlyMap<string, string> = new Map([
+  ["aws_dynamodb_table", "replica.*.region_name"],
+  ["AWS::DynamoDB::GlobalTable", "Replicas.*.Region"],
+  ["azurerm_cosmosdb_account", "geo_location.*.location"],
+  ["Microsoft.DocumentDB/databaseAccounts", "properties.locations.*.locationName"],
+]);
+
 /** Every attribute name the places read of resources (the configuration reader keeps their expressions). */
 export const PLACE_ATTRIBUTES: readonly string[] = [
   ...new Set(
-    [...TERRAFORM_PLACES.values(), DEFAULT_PLACES].flatMap((places) =>
-      places.resource.map((path) => path.split(".")[0]!),
-    ),
+    [...[...TERRAFORM_PLACES.values(), DEFAULT_PLACES].flatMap((places) => places.resource), ...REPLICA_PLACES.values()]
+      .flatMap((path) => path.split("."))
+      .filter((name) => !/^([0-9]+|\*)$/.test(name)),
   ),
 ];
 
@@ -142,6 +153,33 @@ const GLOBAL_TYPES: readonly GlobalTypes[] = [
     why: "Cloudflare's network answers from every data centre it runs (its Data Localization Suite, not a region, limits where data is processed)",
   },
 ];
+
+/**
+ * Google Cloud types that live in a parent resource and have no place of their own (a Cloud SQL
+ * instance's databases and users, a bucket's objects and ACLs, a dataset's tables, IAM bindings):
+ * the provider's default region does not place them; their parent's place is checked.
+ */
+const GOOGLE_CHILD_TYPES = {
+  exact: [
+    "google_sql_database",
+    "google_sql_user",
+    "google_sql_ssl_cert",
+    "google_storage_bucket_object",
+    "google_storage_bucket_acl",
+    "google_storage_default_object_acl",
+    "google_storage_object_acl",
+    "google_storage_notification",
+    "google_bigquery_table",
+    "google_bigquery_routine",
+    "google_secret_manager_secret_version",
+  ],
+  suffixes: ["_iam_member", "_iam_binding", "_iam_policy"],
+};
+
+/** Whether a type lives in its parent, without a place of its own. */
+export const childType = (type: string): boolean =>
+  type.startsWith("google_") &&
+  (GOOGLE_CHILD_TYPES.exact.includes(type) || GOOGLE_CHILD_TYPES.suffixes.some((suffix) => type.endsWith(suffix)));
 
 /** Why a type is global, when it is. */
 export function globalType(type: string): string | undefined {

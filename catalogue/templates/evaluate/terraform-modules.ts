@@ -31,7 +31,7 @@ export const TOP_LEVEL = new Set([
 const KEPT_WHOLE = new Set(["module", "locals", "variable", "provider", "output", "terraform"]);
 
 /** The meta-arguments of resources and module calls the evaluator reads. */
-const META = ["count", "for_each", "provider", "providers", "source"];
+const META = ["count", "for_each", "provider", "providers", "source", "iterator"];
 
 /** Attribute names read of resources (the rules' tables name them) beside the meta-arguments. */
 export function keepAttributes(resourceAttributes: ReadonlySet<string>): KeepAttribute {
@@ -41,7 +41,14 @@ export function keepAttributes(resourceAttributes: ReadonlySet<string>): KeepAtt
 /** A nested block's attributes and blocks, as the rules read a plan's values (blocks as lists). */
 export interface BodyConfig {
   readonly attributes: ReadonlyMap<string, Expression>;
-  readonly blocks: readonly { readonly type: string; readonly body: BodyConfig }[];
+  readonly blocks: readonly NestedBlock[];
+}
+
+/** A nested block, or a `dynamic` block making one per item of its for_each, its iterator named. */
+export interface NestedBlock {
+  readonly type: string;
+  readonly body: BodyConfig;
+  readonly dynamic?: { readonly forEach: Expression; readonly iterator: string };
 }
 
 export interface ResourceConfig {
@@ -118,13 +125,22 @@ function bodyOf(block: HclBlock, file: string): BodyConfig {
   const attributes = new Map<string, Expression>();
   for (const [name, tokens] of block.attributes)
     if (tokens.length > 0) attributes.set(name, parseExpression(tokens, file));
-  // `dynamic` blocks make nested blocks from a collection: their content is not a block of its own.
-  return {
-    attributes,
-    blocks: block.blocks
-      .filter((inner) => inner.type !== "dynamic" && inner.type !== "lifecycle")
-      .map((inner) => ({ type: inner.type, body: bodyOf(inner, file) })),
-  };
+  const blocks: NestedBlock[] = [];
+  for (const inner of block.blocks) {
+    if (inner.type === "lifecycle") continue;
+    if (inner.type !== "dynamic") {
+      blocks.push({ type: inner.type, body: bodyOf(inner, file) });
+      continue;
+    }
+    // `dynamic "replica" { for_each = …; iterator = r; content { … } }`: a replica block per item.
+    const forEach = inner.attributes.get("for_each");
+    const content = inner.blocks.find((candidate) => candidate.type === "content");
+    const type = inner.labels[0];
+    if (!type || !forEach || forEach.length === 0 || !content) continue;
+    const iterator = referenceText(inner.attributes.get("iterator")) ?? type;
+    blocks.push({ type, body: bodyOf(content, file), dynamic: { forEach: parseExpression(forEach, file), iterator } });
+  }
+  return { attributes, blocks };
 }
 
 /** Reads one folder's `.tf` files as a module. */

@@ -26,6 +26,7 @@ import {
 import type { KeepAttribute } from "../hcl.ts";
 import {
   dependsOn,
+  isList,
   isUnknown,
   isValueObject,
   own,
@@ -77,6 +78,8 @@ export interface TerraformEvaluation {
 interface Binding {
   readonly count?: Value;
   readonly each?: { readonly key: Value; readonly value: Value };
+  /** A dynamic block's iterators, by name (replica.value, r.key). */
+  readonly iterators?: ReadonlyMap<string, { readonly key: Value; readonly value: Value }>;
 }
 
 interface ProviderRef {
@@ -258,6 +261,8 @@ class ModuleInstance {
   private reference(root: string, keys: readonly Key[], binding: Binding): Value {
     const rest = (value: Value, from: number) => keys.slice(from).reduce<Value>(access, value);
     const name = keys[0];
+    const iterator = binding.iterators?.get(root);
+    if (iterator) return rest(name === "key" ? iterator.key : iterator.value, 1);
     switch (root) {
       case "var": {
         if (typeof name !== "string") return new Unknown([], "var used without a name");
@@ -368,8 +373,26 @@ class ModuleInstance {
       if (!["count", "for_each", "provider", "depends_on", "lifecycle"].includes(name))
         entries.push([name, evaluate(expression, scope)]);
     const blocks = new Map<string, Value[]>();
-    for (const { type, body: inner } of body.blocks)
-      blocks.set(type, [...(blocks.get(type) ?? []), this.evaluateBody(inner, binding)]);
+    const add = (type: string, value: Value) => blocks.set(type, [...(blocks.get(type) ?? []), value]);
+    for (const { type, body: inner, dynamic } of body.blocks) {
+      if (!dynamic) {
+        add(type, this.evaluateBody(inner, binding));
+        continue;
+      }
+      const collection = evaluate(dynamic.forEach, scope);
+      const unknown = isUnknown(collection) ? collection : undefined;
+      // A dynamic block's for_each is any collection: a list's items by index, a map's by key.
+      const items: [Value, Value][] = unknown
+        ? [[unknown, unknown]]
+        : isList(collection)
+          ? collection.map((item, index) => [index, item])
+          : forEachItems(collection);
+      for (const [key, value] of items.slice(0, MAX_INSTANCES)) {
+        const iterators = new Map(binding.iterators ?? []);
+        iterators.set(dynamic.iterator, { key, value });
+        add(type, this.evaluateBody(inner, { ...binding, iterators }));
+      }
+    }
     return valueObject([...entries, ...blocks]);
   }
 
