@@ -15,7 +15,7 @@ import { checkTemplate, ReadDeployment, versionWindow } from "../catalogue/contr
 import { renderAnsi } from "../catalogue/format/ansi.ts";
 import { renderMarkdown } from "../catalogue/format/markdown.ts";
 import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
-import { TemplateCheck, TemplateCheckBody } from "../catalogue/schema/index.ts";
+import { FAIL_ON, TemplateCheck, TemplateCheckBody, type FailOn } from "../catalogue/schema/index.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
 import { TemplateBudgetError, TemplateError } from "../catalogue/templates/errors.ts";
@@ -28,7 +28,7 @@ import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inpu
 import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
 
 const CHECK_USAGE =
-  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d] [--locations EU,CH,…]";
+  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d] [--fail-on deprecated|extended|end] [--locations EU,CH,…]";
 
 /** Exit statuses (docs/ci-check.md). */
 const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
@@ -122,6 +122,8 @@ type Input = string | TerraformFiles;
 /** The request's options beside the template and the list. */
 interface CheckOptions {
   readonly retiringWithin: string | undefined;
+  /** --fail-on: the first phase of a version's life that fails the check (the API's failOn). */
+  readonly failOn: FailOn | undefined;
   /** --locations: allowedLocations, as the API takes it. */
   readonly allowedLocations: string[] | undefined;
 }
@@ -143,7 +145,7 @@ async function checkLocally(input: Input, ids: string[], options: CheckOptions):
       catalogue,
       new ReadDeployment(deployment),
       requireKnownIds(catalogue, ids),
-      versionWindow(new Date(), options.retiringWithin),
+      versionWindow(new Date(), options.retiringWithin, options.failOn),
       options.allowedLocations,
     );
   } catch (error) {
@@ -157,7 +159,7 @@ async function checkByApi(
   api: string,
   input: Input,
   approved: Approved,
-  { retiringWithin, allowedLocations }: CheckOptions,
+  { retiringWithin, failOn, allowedLocations }: CheckOptions,
 ): Promise<DeploymentCheckAnswer> {
   const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
   let response: Response;
@@ -169,6 +171,7 @@ async function checkByApi(
         ...(input instanceof TerraformFiles ? { files: input.files } : { template: input }),
         ...approved,
         ...(retiringWithin === undefined ? {} : { retiringWithin }),
+        ...(failOn === undefined ? {} : { failOn }),
         ...(allowedLocations === undefined ? {} : { allowedLocations }),
       }),
       signal: AbortSignal.timeout(120_000),
@@ -293,6 +296,7 @@ export async function runCheck(args: string[]): Promise<number> {
         format: { type: "string", default: "text" },
         strict: { type: "boolean", default: false },
         "retiring-within": { type: "string" },
+        "fail-on": { type: "string" },
         locations: { type: "string" },
       },
     }));
@@ -309,6 +313,10 @@ export async function runCheck(args: string[]): Promise<number> {
   const retiringWithin = values["retiring-within"] as string | undefined;
   if (retiringWithin !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(retiringWithin).success)
     throw new CheckUsageError(`--retiring-within is a number of days such as 90d, not ${retiringWithin}`, true);
+  const failOnGiven = values["fail-on"] as string | undefined;
+  if (failOnGiven !== undefined && !(FAIL_ON as readonly string[]).includes(failOnGiven))
+    throw new CheckUsageError(`--fail-on is ${FAIL_ON.join(", ")}, not ${failOnGiven}`, true);
+  const failOn = failOnGiven as FailOn | undefined;
   const allowedLocations = locationsOf(values.locations as string | undefined);
   let api = values.api as string | undefined;
   if (api !== undefined && !/^https?:\/\/[^/]/i.test(api))
@@ -339,7 +347,7 @@ export async function runCheck(args: string[]): Promise<number> {
     approved = { approvedServiceIds: ids };
   }
 
-  const options = { retiringWithin, allowedLocations };
+  const options = { retiringWithin, failOn, allowedLocations };
   const answer = api
     ? await checkByApi(api, input, approved, options)
     : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, options);

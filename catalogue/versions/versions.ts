@@ -197,11 +197,14 @@ const spelled = (text: string) => text.trim().toLowerCase();
  * Whether a version string names a version: the id itself (case and surrounding space aside), or,
  * for engines and Kubernetes, a longer version of that release line (13.7 is of 13, 1.29.3 of 1.29,
  * 8.0.35 of 8.0, MYSQL_8_0_31 of MYSQL_8_0, GKE's 1.29.3-gke.1093000 of 1.29): the id followed by a
- * dot, an underscore or a hyphen. Never a nearest version: 1.2 is not 1.29.
+ * dot, an underscore or a hyphen; a tier, its SKU with a size. Never a nearest version: 1.2 is not 1.29.
  */
 function names(asked: string, family: VersionFamilyDataT, version: VersionEntryT): boolean {
   const id = spelled(version.id);
   if (asked === id) return true;
+  // A tier's SKU names its size after an underscore, its words joined (Azure's Enterprise_E10,
+  // EnterpriseFlash_F300 and Terraform's Enterprise_E10-2 are of the tiers Enterprise and Enterprise Flash).
+  if (family.kind === "tier") return asked.replace(/\s+/g, "").startsWith(`${id.replace(/\s+/g, "")}_`);
   // Cloud SQL spells a minor version with underscores (MYSQL_8_0_31 of MYSQL_8_0).
   return (
     (family.kind === "engine" || family.kind === "kubernetes") &&
