@@ -286,8 +286,9 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
           c.urls,
           filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
           query.alarms,
-          // Any query is answered on the request's day: its reminders are those still to come today.
-          dayOf(c.now()),
+          // A query (alarms= too) is answered on the request's day: its reminders are those still to
+          // come today. Without one the answer is the built file's, as of the catalogue's day.
+          Object.values(query).some((value) => value !== undefined) ? dayOf(c.now()) : undefined,
         ),
         CALENDAR,
       ),

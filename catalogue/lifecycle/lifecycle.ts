@@ -175,8 +175,6 @@ function entryOf(catalogue: Catalogue, urls: PublicUrls, service: ServiceT): Lif
     url: `${urls.textUrl}${servicePath(service)}`,
     kind: "service",
   };
-  if (lifecycle.sunsetDate)
-    entry.revision = revisionOf(catalogue.eventDates.get(eventKey(entry, ".")), lifecycle.sunsetDate);
   return withoutUndefined(entry);
 }
 
@@ -228,14 +226,10 @@ function versionEntriesOf(catalogue: Catalogue, urls: PublicUrls, record: Servic
             end,
             endName: termOf(family, end),
             phase,
-            ...(info ? { consequence: info.consequence } : {}),
             ...(info?.paid !== undefined ? { paid: info.paid } : {}),
-            ...(info?.price ? { price: info.price } : {}),
             status: statusOfPhase(now),
-            versionPhase: now,
           },
         };
-        entry.revision = revisionOf(catalogue.eventDates.get(eventKey(entry, ".")), date);
         return [withoutUndefined(entry)];
       });
     });
@@ -334,11 +328,20 @@ export function verifiedText(entry: Pick<LifecycleEntryT, "lifecycleVerified" | 
     : `Verified ${entry.lifecycleVerified} (the day the vendor page was read).`;
 }
 
-function entrySummary(entry: LifecycleEntryT): string {
+/** What the phase a version entry's date leads into means and costs, as its family describes it. */
+function phaseInfoOf(catalogue: Catalogue, entry: LifecycleEntryT) {
+  const version = entry.version;
+  if (!version || version.phase === "supported") return undefined;
+  const family = catalogue.bySlug.get(entry.slug)?.versions.find((candidate) => candidate.id === version.family);
+  return family?.phases?.[version.phase];
+}
+
+function entrySummary(catalogue: Catalogue, entry: LifecycleEntryT): string {
   const parts = [`${entryTitle(entry)}.`];
-  if (entry.version?.consequence)
+  const info = phaseInfoOf(catalogue, entry);
+  if (info)
     parts.push(
-      `${entry.version.consequence}${/[.!?]$/.test(entry.version.consequence) ? "" : "."}${entry.version.price ? ` Price: ${entry.version.price}.` : entry.version.paid ? " Paid." : ""}`,
+      `${info.consequence}${/[.!?]$/.test(info.consequence) ? "" : "."}${info.price ? ` Price: ${info.price}.` : info.paid ? " Paid." : ""}`,
     );
   if (entry.gaTarget) parts.push(`GA target: ${entry.gaTarget}.`);
   if (entry.note) parts.push(entry.note);
@@ -376,7 +379,7 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls, filtered?:
       link: entry.url,
       related: entry.announcementUrl,
       category: entry.status,
-      summary: entrySummary(entry),
+      summary: entrySummary(catalogue, entry),
     })),
   });
 }
@@ -480,7 +483,7 @@ export function filteredFeed(
  * An iCalendar of lifecycle dates: one all-day VEVENT per service sunset and per version date.
  * A UID names the event (service, or service, family, version and which date), never its date, so
  * a date that moves updates the event in place; SEQUENCE counts the date's changes in the recorded
- * event dates (entry.revision). DTSTAMP is the catalogue's last update, so the same data gives the
+ * event dates (revisionOf). DTSTAMP is the catalogue's last update, so the same data gives the
  * same bytes. A reminder (VALARM) is kept only while its own day is still to come on the calendar's
  * day (the built file: the catalogue's day; a request with a query: the request's day), as a
  * reminder of a day gone by would only nag. REFRESH-INTERVAL and X-PUBLISHED-TTL ask subscribers
@@ -511,12 +514,12 @@ export function lifecycleCalendar(catalogue: Catalogue, urls: PublicUrls, option
     lines.push(
       "BEGIN:VEVENT",
       `UID:${eventKey(entry, ".")}@${host}`,
-      `SEQUENCE:${entry.revision ?? 0}`,
+      `SEQUENCE:${revisionOf(catalogue.eventDates.get(eventKey(entry, ".")), entry.sunsetDate!)}`,
       `DTSTAMP:${stamp}`,
       `DTSTART;VALUE=DATE:${icsDate(entry.sunsetDate!)}`,
       `DTEND;VALUE=DATE:${icsDate(addDays(entry.sunsetDate!, 1))}`,
       `SUMMARY:${icsText(title)}`,
-      `DESCRIPTION:${icsText(entrySummary(entry))}`,
+      `DESCRIPTION:${icsText(entrySummary(catalogue, entry))}`,
       `URL:${entry.url}`,
       `CATEGORIES:${icsText(entry.status)}`,
       "TRANSP:TRANSPARENT",

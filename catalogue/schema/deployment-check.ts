@@ -99,11 +99,11 @@ const Source = z.object({ url: z.string(), backs: z.string(), checked: z.string(
 /** A phase of a version in the answer. */
 const VersionPhaseAnswer = z
   .object({
-    phase: z.enum(VERSION_PHASES),
+    phase: z.enum(VERSION_PHASES).meta(d(`One of ${VERSION_PHASES.join(", ")}`)),
     starts: z.string().meta(d("Its first day (YYYY-MM-DD)")),
     name: z.string().meta(d("What the vendor calls the date it begins from")),
     consequence: z.string().optional().meta(d("What it means, in the vendor's terms, where recorded")),
-    paid: z.boolean().optional(),
+    paid: z.boolean().optional().meta(d("True when the vendor charges for the phase")),
     price: z.string().optional().meta(d("Its price basis where the vendor states it")),
   })
   .meta({ id: "VersionPhaseAnswer", description: "A phase of a version a deployment names (added in 1.12.0)" });

@@ -212,16 +212,17 @@ export const LifecycleVersion = z
           "The phase the date leads into: deprecated or extended after standardEnd, block-create, block-update, ended after extendedEnd (added in 1.12.0)",
         ),
       ),
-    consequence: z
-      .string()
+    paid: z
+      .boolean()
       .optional()
-      .meta(d("What that phase means, in the vendor's terms, where the catalogue records it (added in 1.12.0)")),
-    paid: z.boolean().optional().meta(d("True when the vendor charges for that phase (added in 1.12.0)")),
-    price: z.string().optional().meta(d("Its price basis where the vendor states it (added in 1.12.0)")),
+      .meta(
+        d(
+          "True when the vendor charges for that phase (added in 1.12.0); what the phase means and costs is in the service's versions (VersionFamily.phases) and in the feeds' summaries",
+        ),
+      ),
     status: z
       .enum(VERSION_STATUSES)
       .meta(d("The version's status as of the list's asOf, computed from its dates: supported, extended, ended")),
-    versionPhase: z.enum(VERSION_PHASES).meta(d("The version's phase as of the list's asOf (added in 1.12.0)")),
   })
   .meta({ id: "LifecycleVersion", description: "The version or tier a version entry is about (added in 1.11.0)" });
 
@@ -254,16 +255,6 @@ export const LifecycleEntry = z
       ),
     ),
     sourceRetrieved: IsoDate.optional().meta(d("The day the catalogue read that source (added in 1.12.0)")),
-    revision: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .meta(
-        d(
-          "How many times the entry's date has changed in the catalogue's record of event dates (catalogue/releases/event-dates.txt): the calendar event's SEQUENCE (added in 1.12.0)",
-        ),
-      ),
     url: z.string().meta(d("The service's page on the text host")),
     kind: z
       .enum(LIFECYCLE_KINDS)

@@ -165,10 +165,19 @@ export const VersionPhaseInfo = z
           "The price basis where the vendor states it (per cluster hour, per vCPU-hour…), never a figure we did not read",
         ),
       ),
-    source: VersionSource.meta(d("The vendor page that states the consequence (and price)")),
-    datesSource: VersionSource.optional().meta(
-      d("Where the dates this phase begins from were read, when not the family's source (Lambda's block dates)"),
-    ),
+    source: z
+      .string()
+      .meta(
+        d("The vendor page that states the consequence (and price): its URL, described in ServiceVersions.sources"),
+      ),
+    datesSource: z
+      .string()
+      .optional()
+      .meta(
+        d(
+          "Where the dates this phase begins from were read, when not the family's source (Lambda's block dates): its URL, described in ServiceVersions.sources",
+        ),
+      ),
   })
   .meta({ id: "VersionPhaseInfo", description: "What a phase means for a family's versions (added in 1.12.0)" });
 export type VersionPhaseInfoT = z.infer<typeof VersionPhaseInfo>;
@@ -203,10 +212,11 @@ export const ServiceVersion = z
       ),
     phase: z
       .enum(VERSION_PHASES)
-      .meta(d("Its phase as of ServiceVersions.asOf (VersionFamily.phases says what it means; added in 1.12.0)")),
-    phases: z
-      .array(VersionPhaseStart)
-      .meta(d("Every phase after standard support its dates give, in order (added in 1.12.0)")),
+      .meta(
+        d(
+          "Its phase as of ServiceVersions.asOf (VersionFamily.phases says what each means; each begins the day after standardEnd or extendedEnd, on blockCreate or blockUpdate; added in 1.12.0)",
+        ),
+      ),
   })
   .meta({ id: "ServiceVersion", description: "One version or tier of a service, with its end dates and phases" });
 
@@ -231,6 +241,12 @@ export const ServiceVersions = z
   .object({
     asOf: IsoDate.meta(d("The day the statuses are computed for: the catalogue's last update (UTC)")),
     families: z.array(VersionFamily).meta(d("The service's version families")),
+    sources: z
+      .array(VersionSource)
+      .optional()
+      .meta(
+        d("The pages the families' phases cite (VersionPhaseInfo.source, datesSource), each once (added in 1.12.0)"),
+      ),
   })
   .meta({
     id: "ServiceVersions",

@@ -504,7 +504,7 @@ export function checkDeployment(
     ...answer,
     statements: [
       ...statementsOf(index, deployment, answer, unchecked),
-      ...versionStatements(answer.versions, window.withinDays, window.failOn, window.asOf),
+      ...versionStatements(answer.versions, window.withinDays, window.failOn),
       ...locationStatements(deployment, locations, allowedLocations),
     ],
   };

@@ -14,6 +14,7 @@
  *
  * Pure: it reads only the answer, so an answer from the API (`--api`) gives the same findings.
  */
+import { phaseStory } from "./retiring.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
 
 export type FindingRule =
@@ -221,7 +222,8 @@ function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
           level: "error",
           item: version.value,
           from: [version.from],
-          message: `${at}: ${version.status === "ended" ? `support ended ${version.ends ?? "(no date published)"}` : `${version.status === "extended" ? "in extended support, which ends" : "support ends"} ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
+          // The phase it is in and those to come, as the vendor names them (a Lambda runtime is deprecated, never extended).
+          message: `${at}: ${phaseStory(version) ?? `support ends ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
         },
       ];
     if (version.status === "unknown")

@@ -123,14 +123,20 @@ function phaseWords(phase: AnsweredPhase): string {
   }
 }
 
-/** Where a version is in its life on a day, and what comes next: "deprecated … since 2024-10-15; creating blocked from 2027-02-01". */
-export function phaseStory(answer: PhasedVersionAnswer, asOf: string): string {
-  const phases = answer.phases ?? [];
-  const begun = phases.filter((entry) => entry.starts <= asOf);
-  const now = begun.at(-1);
+/**
+ * Where a version is in its life on the day judged, and what comes next, as every face says it
+ * (statements, the CI gate's findings, the text host): "deprecated (no extended support) since
+ * 2024-10-15; creating blocked from 2027-02-01 (Block function create)". Undefined for a version
+ * not known.
+ */
+export function phaseStory(answer: VersionAnswer): string | undefined {
+  const { phase, phases = [] } = answer as PhasedVersionAnswer;
+  if (phase === undefined) return undefined;
+  // The phases are in order; the one the version is in is the last of its kind begun.
+  const current = phases.map((entry) => entry.phase).lastIndexOf(phase);
+  const now = current === -1 ? undefined : phases[current]!;
   const parts = [now ? `${phaseWords(now)} since ${now.starts}` : "supported"];
-  for (const entry of phases.filter((each) => each.starts > asOf))
-    parts.push(`${phaseWords(entry)} from ${entry.starts} (${entry.name})`);
+  for (const entry of phases.slice(current + 1)) parts.push(`${phaseWords(entry)} from ${entry.starts} (${entry.name})`);
   return parts.join("; ");
 }
 
@@ -147,7 +153,6 @@ export function versionStatements(
   answers: readonly VersionAnswer[],
   withinDays: number,
   failOn: FailOn = DEFAULT_FAIL_ON,
-  asOf: string = new Date().toISOString().slice(0, 10),
 ): Statement[] {
   if (answers.length === 0) return [];
   const phased = answers as readonly PhasedVersionAnswer[];
@@ -167,7 +172,7 @@ export function versionStatements(
             .slice(0, 6)
             .map(
               (answer) =>
-                `${where(answer)}: ${phaseStory(answer, asOf)}${answer.successor ? `; successor ${answer.successor}` : ""}`,
+                `${where(answer)}: ${phaseStory(answer)}${answer.successor ? `; successor ${answer.successor}` : ""}`,
             )
             .join("; ")}${retiring.length > 6 ? "; …" : ""}.`,
     checked: sources(retiring.length > 0 ? retiring : answers),

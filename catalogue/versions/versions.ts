@@ -100,7 +100,7 @@ export function nextEndOf(
 export const termOf = (family: Pick<VersionFamilyDataT, "terms">, date: VersionDate): string =>
   family.terms[date] ?? date;
 
-/** A family's described phases as the API lists them, in phase order. */
+/** A family's described phases as the API lists them, in phase order, their pages by URL. */
 export function familyPhases(family: VersionFamilyDataT): VersionPhaseInfoT[] | undefined {
   const described = family.phases;
   if (!described) return undefined;
@@ -113,8 +113,28 @@ export function familyPhases(family: VersionFamilyDataT): VersionPhaseInfoT[] | 
   };
   return (Object.keys(nameOf) as (keyof typeof nameOf)[]).flatMap((phase) => {
     const info: PhaseDataT | undefined = described[phase];
-    return info ? [{ phase, name: termOf(family, nameOf[phase]), ...info }] : [];
+    if (!info) return [];
+    const { source, datesSource, ...rest } = info;
+    return [
+      {
+        phase,
+        name: termOf(family, nameOf[phase]),
+        ...rest,
+        source: source.url,
+        ...(datesSource ? { datesSource: datesSource.url } : {}),
+      },
+    ];
   });
+}
+
+/** The pages a service's families' phases cite, each once, in order of first citation. */
+function phaseSources(families: readonly VersionFamilyDataT[]): VersionSourceT[] {
+  const byUrl = new Map<string, VersionSourceT>();
+  for (const family of families)
+    for (const info of Object.values(family.phases ?? {}))
+      for (const source of [info.source, info.datesSource])
+        if (source && !byUrl.has(source.url)) byUrl.set(source.url, source);
+  return [...byUrl.values()];
 }
 
 function publicVersion(
@@ -122,13 +142,8 @@ function publicVersion(
   version: VersionEntryT,
   asOf: string,
 ): ServiceVersionT {
-  const phases = versionPhases(version, family);
-  const shown: ServiceVersionT = {
-    ...version,
-    status: statusOfPhase(phaseOn(phases, asOf)),
-    phase: phaseOn(phases, asOf),
-    phases,
-  };
+  const phase = phaseOn(versionPhases(version, family), asOf);
+  const shown: ServiceVersionT = { ...version, status: statusOfPhase(phase), phase };
   for (const key of Object.keys(shown) as (keyof ServiceVersionT)[]) if (shown[key] === undefined) delete shown[key];
   return shown;
 }
@@ -136,8 +151,10 @@ function publicVersion(
 /** A service's families as the API shows them, statuses as of a day; undefined when it has none. */
 export function serviceVersionsOf(families: readonly VersionFamilyDataT[], asOf: string): ServiceVersionsT | undefined {
   if (families.length === 0) return undefined;
+  const sources = phaseSources(families);
   return {
     asOf,
+    ...(sources.length > 0 ? { sources } : {}),
     families: families.map((family) => {
       const phases = familyPhases(family);
       return {

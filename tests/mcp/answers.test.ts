@@ -86,11 +86,28 @@ describe("assistant questions in at most two calls", () => {
     });
   });
 
-  it("what AWS retires next quarter: one lifecycle_upcoming call with from and to", async () => {
+  it("what AWS retires next quarter: a lifecycle_upcoming call with from and to, and its second part", async () => {
     const { call, calls } = await assistant();
     const quarter = nextQuarter(new Date());
-    const answer = await call("lifecycle_upcoming", { provider: "AWS", ...quarter, limit: 100 });
-    expect(answer.isError ?? false).toBe(false);
+    const args = { provider: "AWS", ...quarter, limit: 100 };
+    const first = await call("lifecycle_upcoming", args);
+    expect(first.isError ?? false).toBe(false);
+    // Since issue 113 each version phase has its own entry (a Lambda runtime's blocked create and
+    // update too): a quarter may take a second part, asked with startIndex.
+    const json = (result: typeof first) =>
+      /\n\n([\s\S]*)\n\n[^\n]*\n$/.exec(
+        result.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
+      )?.[1] ?? "";
+    const next = first.structuredContent.continuation?.nextIndex as number | null | undefined;
+    const answer =
+      next === undefined
+        ? first
+        : {
+            structuredContent: JSON.parse(
+              json(first) +
+                (next === null ? "" : json(await call("lifecycle_upcoming", { ...args, startIndex: next }))),
+            ) as Record<string, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
+          };
     const catalogue = realCatalogue();
     const inQuarter = (date: string | undefined) => date !== undefined && date >= quarter.from && date <= quarter.to;
     // A service sunset in the quarter, or one of its versions' support ending in it (issue 99).
@@ -102,7 +119,9 @@ describe("assistant questions in at most two calls", () => {
             catalogue.bySlug
               .get(service.slug)!
               .versions.some((family) =>
-                family.versions.some((version) => inQuarter(version.standardEnd) || inQuarter(version.extendedEnd)),
+                family.versions.some((version) =>
+                  [version.standardEnd, version.blockCreate, version.blockUpdate, version.extendedEnd].some(inQuarter),
+                ),
               )),
       )
       .map((service) => service.slug)
@@ -110,6 +129,6 @@ describe("assistant questions in at most two calls", () => {
     const slugs = answer.structuredContent.data.map((entry: { slug: string }) => entry.slug);
     expect([...new Set(slugs)].sort()).toEqual(expected);
     expect(answer.structuredContent.omitted).toBeUndefined();
-    expect(calls()).toBe(1);
+    expect(calls()).toBeLessThanOrEqual(2);
   });
 });

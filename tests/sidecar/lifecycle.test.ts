@@ -114,9 +114,16 @@ describe("feeds", () => {
       expect(events.length, query).toBeGreaterThan(0);
       return [...new Set(events.map((event) => event.alarms.map((alarm) => alarm.trigger).join(" ")))];
     };
-    expect(await triggers("")).toEqual(["-P180D -P90D -P30D"]);
-    expect(await triggers("?alarms=30,7")).toEqual(["-P30D -P7D"]);
-    expect(await triggers("?alarms=7,30d,7&within=3650d")).toEqual(["-P30D -P7D"]);
+    // Each reminder only while its own day is still to come (issue 113): an event 60 days away keeps
+    // its 30-day reminder alone. A query is answered on the request's day, the built file on the catalogue's.
+    expect(await triggers("")).toContain("-P180D -P90D -P30D");
+    expect(await triggers("")).toContain("-P30D");
+    expect(await triggers("?alarms=30,7")).toContain("-P30D -P7D");
+    expect(await triggers("?alarms=7,30d,7&within=3650d")).toContain("-P30D -P7D");
+    const response = await app.inject("/v1/lifecycle.ics?alarms=180,90,30");
+    for (const event of eventAlarms(response.body))
+      for (const alarm of event.alarms)
+        expect(addDays(event.date, -Number(/\d+/.exec(alarm.trigger)![0])) >= "2026-11-23", event.date).toBe(true);
     const none = await app.inject("/v1/lifecycle.ics?alarms=none");
     expect(none.statusCode).toBe(200);
     expect(none.body).not.toContain("BEGIN:VALARM");
@@ -141,9 +148,12 @@ describe("feeds", () => {
     expect(built!.file).toBe("v1/lifecycle.ics");
     const events = eventAlarms(built!.body).filter((event) => event.alarms.length > 0);
     expect(events.length).toBeGreaterThan(0);
-    expect(events.every((event) => event.alarms.map((alarm) => alarm.trigger).join() === "-P180D,-P90D,-P30D")).toBe(
-      true,
-    );
+    // The default reminders still to come on the catalogue's day, the day the file is built for.
+    const day = catalogue.lastUpdated.slice(0, 10);
+    for (const event of events)
+      expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(
+        [180, 90, 30].filter((days) => addDays(event.date, -days) >= day).map((days) => `-P${days}D`),
+      );
     const app = await build({ now: at("2030-01-01") });
     expect((await app.inject("/v1/lifecycle.ics")).body).toBe(built!.body);
   });
@@ -177,7 +187,8 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
       const events = new ICAL.Component(ICAL.parse(response.body))
         .getAllSubcomponents("vevent")
         .map((vevent) => new ICAL.Event(vevent));
-      const got = events.map((event) => `${event.uid.split(".")[0]} ${event.startDate.toString()}`).sort();
+      // A service's UID is its slug and the host: no date, so a moved date updates the event.
+      const got = events.map((event) => `${event.uid.split("@")[0]} ${event.startDate.toString()}`).sort();
       const expected = withDates.map((service) => `${service.slug} ${service.lifecycle!.sunsetDate}`).sort();
       expect(got).toEqual(expected);
     }
@@ -237,10 +248,13 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
       expect(
         event.alarms.map((alarm) => alarm.trigger),
         event.date,
-      ).toEqual(event.date >= today ? ["-P180D", "-P90D", "-P30D"] : []);
+      ).toEqual([180, 90, 30].filter((days) => addDays(event.date, -days) >= today).map((days) => `-P${days}D`));
     const chosen = await dates("?within=365d&kind=service&alarms=14,1");
     expect(chosen.length).toBeGreaterThan(0);
-    for (const event of chosen) expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(["-P14D", "-P1D"]);
+    for (const event of chosen)
+      expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(
+        [14, 1].filter((days) => addDays(event.date, -days) >= today).map((days) => `-P${days}D`),
+      );
     expect((await dates("?alarms=none")).every((event) => event.alarms.length === 0)).toBe(true);
   });
 
