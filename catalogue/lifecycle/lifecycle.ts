@@ -368,7 +368,8 @@ export function lifecycleAtom(catalogue: Catalogue, urls: PublicUrls, filtered?:
     title: "Cloud Services Catalogue: lifecycle",
     subtitle: "Cloud services in preview, deprecated, sunsetting or retired, as the vendors announced them.",
     self: `${urls.apiUrl}/v1/lifecycle.atom${filtered ? `?${filtered.query}` : ""}`,
-    alternate: `${urls.textUrl}${href("lifecycle")}`,
+    // The text host's page with the same filter (issue 113: links follow the filters).
+    alternate: `${urls.textUrl}${href("lifecycle")}${filtered ? `?${filtered.query}` : ""}`,
     author: { name: "Cloud Services Catalogue", uri: urls.textUrl },
     fallbackUpdated: catalogue.lastUpdated.replace(/\.\d+Z$/, "Z"),
     entries: entries.map((entry) => ({

@@ -56,6 +56,33 @@ describe("GET /v1/lifecycle", () => {
     expect(data.every((entry) => entry.status === "retired" && entry.providerId === "aws")).toBe(true);
   });
 
+  it("takes comma-separated lists of statuses, providers and kinds, and ids whatever their case (issue 113)", async () => {
+    const app = await build({ now: at("2026-11-23") });
+    const list = async (query: string) => {
+      const response = await app.inject(`/v1/lifecycle?${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return (response.json() as { data: { status: string; providerId: string; kind: string; slug: string }[] }).data;
+    };
+    const providers = await list("provider=azure,gcp");
+    expect(new Set(providers.map((entry) => entry.providerId))).toEqual(new Set(["azure", "gcp"]));
+    expect(await list("provider=Azure, GCP")).toEqual(providers);
+    const statuses = await list("status=deprecated,preview");
+    expect(new Set(statuses.map((entry) => entry.status))).toEqual(new Set(["deprecated", "preview"]));
+    expect((await list("kind=service,version")).length).toBe(
+      (await list("status=preview,deprecated,sunset,retired")).length,
+    );
+    const lambda = await list("ids=AWS-LAMBDA");
+    expect(lambda.length).toBeGreaterThan(0);
+    expect(lambda.every((entry) => entry.slug === "aws-lambda")).toBe(true);
+    expect(expectError(await app.inject("/v1/lifecycle?provider=azure,nope"), 400).details).toContain('"nope"');
+    expectError(await app.inject("/v1/lifecycle?status=deprecated,gone"), 400);
+    expectError(await app.inject("/v1/lifecycle?kind=version,tier"), 400);
+    // The feeds take the same lists, their self link the list as read.
+    const atom = await app.inject("/v1/lifecycle.atom?provider=azure,gcp&status=sunset,retired");
+    expect(atom.statusCode).toBe(200);
+    expect(atom.body).toContain("/v1/lifecycle.atom?status=sunset%2Cretired&#38;provider=azure%2Cgcp");
+  });
+
   it("answers 400 for a bad within, a bad status or an unknown provider", async () => {
     const app = await build();
     for (const within of ["d", "-1d", "1.5d", "3651d", "99999d", "90days", "9 0d"])
