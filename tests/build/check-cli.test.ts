@@ -183,6 +183,32 @@ describe("cloud-catalogue check, offline", () => {
   );
 
   it(
+    "fails on the phase --fail-on names: a version in paid extended support by default, not with end (issue 113)",
+    async () => {
+      // Cloud SQL for PostgreSQL 12: in extended support since 2025-02-01, its end on 2028-01-31.
+      const plan = JSON.stringify(
+        terraformPlan([["google_sql_database_instance", "db", { database_version: "POSTGRES_12" }]]),
+      );
+      const dir = folder({ "plan.json": plan });
+      const args = ["plan.json", "--ids", "gcp-cloud-sql-postgresql", "--retiring-within", "0d", "--format", "json"];
+      const byDefault = await run(dir, ...args);
+      expect(JSON.parse(byDefault.stdout).versions[0]).toMatchObject({
+        value: "POSTGRES_12",
+        phase: "extended",
+        retiring: true,
+        failOn: "deprecated",
+      });
+      expect(byDefault.status).toBe(1);
+      const onEnd = await run(dir, ...args, "--fail-on", "end");
+      expect(JSON.parse(onEnd.stdout).versions[0]).toMatchObject({ retiring: false, failOn: "end" });
+      const bad = await run(dir, ...args, "--fail-on", "soon");
+      expect(bad.status).toBe(2);
+      expect(bad.stderr).toContain("--fail-on is deprecated, extended, end, not soon");
+    },
+    RUN_MS * 3,
+  );
+
+  it(
     "exits 2 for ids the catalogue does not hold",
     async () => {
       const dir = folder({ "template.yaml": TEMPLATE });
