@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { addDays, dayOf } from "../../catalogue/lifecycle/lifecycle.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
+import { wholeAnswer } from "../helpers/mcp-parts.ts";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -90,24 +91,13 @@ describe("assistant questions in at most two calls", () => {
     const { call, calls } = await assistant();
     const quarter = nextQuarter(new Date());
     const args = { provider: "AWS", ...quarter, limit: 100 };
-    const first = await call("lifecycle_upcoming", args);
-    expect(first.isError ?? false).toBe(false);
     // Since issue 113 each version phase has its own entry (a Lambda runtime's blocked create and
     // update too): a quarter may take a second part, asked with startIndex.
-    const json = (result: typeof first) =>
-      /\n\n([\s\S]*)\n\n[^\n]*\n$/.exec(
-        result.content.map((part) => (part.type === "text" ? part.text : "")).join(""),
-      )?.[1] ?? "";
-    const next = first.structuredContent.continuation?.nextIndex as number | null | undefined;
-    const answer =
-      next === undefined
-        ? first
-        : {
-            structuredContent: JSON.parse(
-              json(first) +
-                (next === null ? "" : json(await call("lifecycle_upcoming", { ...args, startIndex: next }))),
-            ) as Record<string, any>, // eslint-disable-line @typescript-eslint/no-explicit-any
-          };
+    const { answer, parts } = await wholeAnswer<{ data: { slug: string }[]; omitted?: unknown }>(
+      (each) => call("lifecycle_upcoming", each),
+      args,
+    );
+    expect(parts).toBeLessThanOrEqual(2);
     const catalogue = realCatalogue();
     const inQuarter = (date: string | undefined) => date !== undefined && date >= quarter.from && date <= quarter.to;
     // A service sunset in the quarter, or one of its versions' support ending in it (issue 99).
@@ -126,9 +116,9 @@ describe("assistant questions in at most two calls", () => {
       )
       .map((service) => service.slug)
       .sort();
-    const slugs = answer.structuredContent.data.map((entry: { slug: string }) => entry.slug);
+    const slugs = answer.data.map((entry) => entry.slug);
     expect([...new Set(slugs)].sort()).toEqual(expected);
-    expect(answer.structuredContent.omitted).toBeUndefined();
+    expect(answer.omitted).toBeUndefined();
     expect(calls()).toBeLessThanOrEqual(2);
   });
 });
