@@ -136,7 +136,8 @@ export function phaseStory(answer: VersionAnswer): string | undefined {
   const current = phases.map((entry) => entry.phase).lastIndexOf(phase);
   const now = current === -1 ? undefined : phases[current]!;
   const parts = [now ? `${phaseWords(now)} since ${now.starts}` : "supported"];
-  for (const entry of phases.slice(current + 1)) parts.push(`${phaseWords(entry)} from ${entry.starts} (${entry.name})`);
+  for (const entry of phases.slice(current + 1))
+    parts.push(`${phaseWords(entry)} from ${entry.starts} (${entry.name})`);
   return parts.join("; ");
 }
 
