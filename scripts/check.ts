@@ -121,7 +121,7 @@ async function checkLocally(
       catalogue,
       new ReadDeployment(deployment),
       requireKnownIds(catalogue, ids),
-      versionWindow(new Date(), request.retiringWithin),
+      versionWindow(new Date(), request.retiringWithin, request.failOnPhase),
       request.allowedLocations,
     );
     return { answer, release };
@@ -202,7 +202,12 @@ export async function runCheck(args: string[], state: RunState = {}): Promise<nu
 
   let answer: DeploymentCheckAnswer;
   if (api) {
-    const asked = { approved, retiringWithin: request.retiringWithin, allowedLocations: request.allowedLocations };
+    const asked = {
+      approved,
+      retiringWithin: request.retiringWithin,
+      failOn: request.failOnPhase,
+      allowedLocations: request.allowedLocations,
+    };
     const [checked, release] = await Promise.all([checkByApi(api, input, asked), apiRelease(api)]);
     answer = checked;
     state.release = release;

@@ -16,6 +16,7 @@ export type CheckInput = { readonly template: string } | { readonly files: Reado
 export interface ApiRequest {
   readonly approved: { approvedServiceIds: string[] } | { listId: string };
   readonly retiringWithin?: string | undefined;
+  readonly failOn?: string | undefined;
   readonly allowedLocations?: readonly string[] | undefined;
 }
 
@@ -35,6 +36,7 @@ export async function checkByApi(api: string, input: CheckInput, request: ApiReq
         ...input,
         ...request.approved,
         ...(request.retiringWithin === undefined ? {} : { retiringWithin: request.retiringWithin }),
+        ...(request.failOn === undefined ? {} : { failOn: request.failOn }),
         ...(request.allowedLocations === undefined ? {} : { allowedLocations: request.allowedLocations }),
       }),
       signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),

@@ -4,7 +4,7 @@
  * usage error (exit 2) naming the option. Nothing is read from disk here.
  */
 import { parseArgs } from "node:util";
-import { TemplateCheckBody } from "../../catalogue/schema/index.ts";
+import { FAIL_ON, TemplateCheckBody, type FailOn } from "../../catalogue/schema/index.ts";
 import { CheckUsageError } from "./errors.ts";
 
 export const CHECK_OPTIONS = {
@@ -14,6 +14,7 @@ export const CHECK_OPTIONS = {
   catalogue: { type: "string" },
   api: { type: "string" },
   "retiring-within": { type: "string" },
+  "fail-on": { type: "string" },
   locations: { type: "string" },
   format: { type: "string", default: "text" },
   sarif: { type: "string" },
@@ -39,6 +40,8 @@ export interface CheckRequest {
   readonly catalogueDir?: string;
   readonly api?: string;
   readonly retiringWithin?: string;
+  /** --fail-on: the first phase of a version's life that fails the check (the API's failOn). */
+  readonly failOnPhase?: FailOn;
   /** --locations: allowedLocations, as the API takes it. */
   readonly allowedLocations?: string[];
   readonly format: Format;
@@ -104,6 +107,10 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
   if (retiringWithin !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(retiringWithin).success)
     throw usage(`--retiring-within is a number of days such as 90d, not ${retiringWithin}`);
 
+  const phase = values["fail-on"];
+  if (phase !== undefined && !(FAIL_ON as readonly string[]).includes(phase))
+    throw usage(`--fail-on is ${FAIL_ON.join(", ")}, not ${phase}`);
+
   const severity = values["fail-on-severity"];
   if (severity !== undefined && severity !== "error" && severity !== "warning")
     throw usage(`--fail-on-severity is error or warning, not ${severity}`);
@@ -118,6 +125,7 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
     ...(values.catalogue === undefined ? {} : { catalogueDir: values.catalogue }),
     ...(values.api === undefined ? {} : { api: values.api }),
     ...(retiringWithin === undefined ? {} : { retiringWithin }),
+    ...(phase === undefined ? {} : { failOnPhase: phase as FailOn }),
     ...(values.locations === undefined ? {} : { allowedLocations: locationsOf(values.locations) }),
     format,
     ...(values.sarif === undefined ? {} : { sarif: values.sarif }),
