@@ -155,7 +155,8 @@ function fitDifferences(
 
 /**
  * get_service's versions: those still supported or in extended support; the ended ones (Lambda
- * lists runtimes back to 2016) are counted in omitted unless endedVersions asks for them.
+ * lists runtimes back to 2016) are counted in omitted unless endedVersions asks for them, as are
+ * what each phase means and the pages saying so (each version still says its phase).
  */
 function fitVersions(
   versions: ServiceDetailT["versions"],
@@ -163,17 +164,30 @@ function fitVersions(
 ): { versions: NonNullable<ServiceDetailT["versions"]>; omitted: OmittedT } | undefined {
   if (!versions || endedVersions) return undefined;
   const total = versions.families.reduce((sum, family) => sum + family.versions.length, 0);
-  const families = versions.families.map((family) => ({
+  const described = versions.families.reduce((sum, family) => sum + (family.phases?.length ?? 0), 0);
+  const families = versions.families.map(({ phases: _phases, ...family }) => ({
     ...family,
     versions: family.versions.filter((version) => version.status !== "ended"),
   }));
   const shown = families.reduce((sum, family) => sum + family.versions.length, 0);
+  const { sources: _sources, ...kept } = versions;
   return {
-    versions: { ...versions, families },
-    omitted:
-      shown < total
+    versions: { ...kept, families },
+    omitted: [
+      ...(shown < total
         ? [{ field: "versions", shown, total, hint: "endedVersions: true shows the versions whose support has ended" }]
-        : [],
+        : []),
+      ...(described > 0
+        ? [
+            {
+              field: "versions.families.phases",
+              shown: 0,
+              total: described,
+              hint: "endedVersions: true shows what each phase means and costs, with the vendor pages",
+            },
+          ]
+        : []),
+    ],
   };
 }
 

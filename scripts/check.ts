@@ -123,7 +123,7 @@ async function checkLocally(
       catalogue,
       new ReadDeployment(deployment),
       requireKnownIds(catalogue, ids),
-      versionWindow(new Date(), request.retiringWithin),
+      versionWindow(new Date(), request.retiringWithin, request.failOnPhase),
       request.allowedLocations,
     );
     return { answer, release };
@@ -218,6 +218,7 @@ export async function runCheck(args: string[], state: RunState = {}): Promise<nu
     const asked = {
       approved,
       retiringWithin: request.retiringWithin,
+      failOn: request.failOnPhase,
       allowedLocations: request.allowedLocations,
       given,
     };

@@ -226,7 +226,7 @@ export interface paths {
     };
     /**
      * Lifecycle watch
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version, which date and, since 1.12.0, the phase it leads into with its consequence). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs, case-insensitive), `status`, `provider` and `kind` (service or version; each a comma-separated list since 1.12.0, e.g. provider=azure,gcp, status=deprecated,preview) filter too, each one more condition. lifecycleVerified is the date of the copy of the vendor page read (sourceAsOf) where the source gives one, beside sourceRetrieved, the day it was read (1.12.0). Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listLifecycle"];
     put?: never;
@@ -235,7 +235,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle watch (headers only)
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version, which date and, since 1.12.0, the phase it leads into with its consequence). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs, case-insensitive), `status`, `provider` and `kind` (service or version; each a comma-separated list since 1.12.0, e.g. provider=azure,gcp, status=deprecated,preview) filter too, each one more condition. lifecycleVerified is the date of the copy of the vendor page read (sourceAsOf) where the source gives one, beside sourceRetrieved, the day it was read (1.12.0). Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListLifecycle"];
     patch?: never;
@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per date of a version or tier (end of standard support, blocks on create and update, end of extended support). A UID names the event, never its date (slug; a version's also its family, id and which date: since 1.12.0), and SEQUENCE counts the changes of its date in the catalogue's record of event dates, so a calendar app updates a moved event in place rather than keeping the old one beside it. Each event carries display reminders (VALARM), by default 180, 90 and 30 days before it, each only while its day is still to come: in the built file (no query) on the catalogue's last update, in an answer to a query (alarms=180,90,30 included) on the request's day (since 1.12.0); `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. REFRESH-INTERVAL and X-PUBLISHED-TTL ask for a daily refresh (since 1.12.0). `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -283,7 +283,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle calendar (iCalendar) (headers only)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per date of a version or tier (end of standard support, blocks on create and update, end of extended support). A UID names the event, never its date (slug; a version's also its family, id and which date: since 1.12.0), and SEQUENCE counts the changes of its date in the catalogue's record of event dates, so a calendar app updates a moved event in place rather than keeping the old one beside it. Each event carries display reminders (VALARM), by default 180, 90 and 30 days before it, each only while its day is still to come: in the built file (no query) on the catalogue's last update, in an answer to a query (alarms=180,90,30 included) on the request's day (since 1.12.0); `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. REFRESH-INTERVAL and X-PUBLISHED-TTL ask for a daily refresh (since 1.12.0). `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleCalendar"];
     patch?: never;
@@ -2116,9 +2116,19 @@ export interface components {
       lastVerified?: string;
       /**
        * Format: date
-       * @description The day the newest source backing this lifecycle entry (the vendor's announcement) was read: Service.verified.lifecycle; absent when none is listed (added in 1.8.0)
+       * @description What the entry's dates are verified as of: the date of the copy of the vendor's page that was read (sourceAsOf) when the source gives one, else the day it was read (sourceRetrieved); never the day an older copy was read (since 1.12.0; before, always the day read). Absent when no source is listed (added in 1.8.0)
        */
       lifecycleVerified?: string;
+      /**
+       * Format: date
+       * @description The date of the copy of the vendor's page behind the entry (its last update, or the commit of the repository file read), where known (added in 1.12.0)
+       */
+      sourceAsOf?: string;
+      /**
+       * Format: date
+       * @description The day the catalogue read that source (added in 1.12.0)
+       */
+      sourceRetrieved?: string;
       /** @description The service's page on the text host */
       url: string;
       /**
@@ -2176,12 +2186,19 @@ export interface components {
       /** @description The vendor's display name, where it differs from id */
       name?: string;
       /**
-       * @description Which end sunsetDate is: the end of standard support, or the extended (or final) end
+       * @description Which of the version's dates sunsetDate is: standardEnd or extendedEnd (last days of support), blockCreate or blockUpdate (first days refused; since 1.12.0)
        * @enum {string}
        */
-      end: "standardEnd" | "extendedEnd";
-      /** @description What the vendor calls that end (the family's terms), e.g. Deprecation */
+      end: "standardEnd" | "blockCreate" | "blockUpdate" | "extendedEnd";
+      /** @description What the vendor calls that date (the family's terms), e.g. Deprecation */
       endName: string;
+      /**
+       * @description The phase the date leads into: deprecated or extended after standardEnd, block-create, block-update, ended after extendedEnd (added in 1.12.0)
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /** @description True when the vendor charges for that phase (added in 1.12.0); what the phase means and costs is in the service's versions (VersionFamily.phases) and in the feeds' summaries */
+      paid?: boolean;
       /**
        * @description The version's status as of the list's asOf, computed from its dates: supported, extended, ended
        * @enum {string}
@@ -2882,7 +2899,7 @@ export interface components {
         services: string[];
       };
     };
-    /** @description One version or tier of a service, with its end dates */
+    /** @description One version or tier of a service, with its end dates and phases */
     ServiceVersion: {
       /** @description The vendor's own string for the version or tier (nodejs20.x, 1.31, 13, Premium) */
       id: string;
@@ -2895,23 +2912,38 @@ export interface components {
       released?: string;
       /**
        * Format: date
-       * @description End of standard support (the family's terms.standardEnd); absent when the vendor publishes none yet
+       * @description Last day of standard support (the family's terms.standardEnd); absent when the vendor publishes none yet
        */
       standardEnd?: string;
       /**
        * Format: date
-       * @description End of extended support or the vendor's later hard stop (terms.extendedEnd); absent when there is none
+       * @description Last day of extended support (terms.extendedEnd); absent when there is none. Since 1.12.0 never a Lambda runtime's Block function update, which is blockUpdate
        */
       extendedEnd?: string;
+      /**
+       * Format: date
+       * @description The day the vendor starts refusing to create resources on it (terms.blockCreate; added in 1.12.0)
+       */
+      blockCreate?: string;
+      /**
+       * Format: date
+       * @description The day the vendor starts refusing to update them (terms.blockUpdate; added in 1.12.0)
+       */
+      blockUpdate?: string;
       /** @description The version id of this family the vendor names as its successor */
       successor?: string;
       /** @description What else the vendor says of this version */
       note?: string;
       /**
-       * @description Computed from the dates as of ServiceVersions.asOf, never written by hand: supported (before standardEnd, or no end published), extended (past standardEnd, on or before extendedEnd), ended (past its last end)
+       * @description Computed from the dates as of ServiceVersions.asOf, never written by hand: supported (up to standardEnd, or no end published), extended (past standardEnd, before its final phase: extended support, or deprecated and still usable; phase says which), ended (in its final phase: past extendedEnd, from blockUpdate, or past standardEnd when nothing follows)
        * @enum {string}
        */
       status: "supported" | "extended" | "ended";
+      /**
+       * @description Its phase as of ServiceVersions.asOf (VersionFamily.phases says what each means; each begins the day after standardEnd or extendedEnd, on blockCreate or blockUpdate; added in 1.12.0)
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
     };
     /** @description What a team is made to move off inside a service: runtimes, Kubernetes versions, engine versions, tiers */
     ServiceVersions: {
@@ -2922,6 +2954,8 @@ export interface components {
       asOf: string;
       /** @description The service's version families */
       families: components["schemas"]["VersionFamily"][];
+      /** @description The pages the families' phases cite (VersionPhaseInfo.source, datesSource), each once (added in 1.12.0) */
+      sources?: components["schemas"]["VersionSource"][];
     };
     /** @description An approved service left out of a policy document */
     SkippedService: {
@@ -3110,7 +3144,7 @@ export interface components {
       }[];
       /** @description The approved list with what the check says to add */
       suggestedServiceIds: string[];
-      /** @description Each version a resource names (Lambda runtimes, Kubernetes and engine versions) with its status, end and vendor page, from the catalogue's version data (added in 1.11.0) */
+      /** @description Each version a resource names (Lambda runtimes and layers' compatible runtimes, Functions hosts and language stacks, App Service PHP, Kubernetes clusters and node pools, engine versions, Azure Cache for Redis tiers) with its status, phases and vendor page, from the catalogue's version data (added in 1.11.0) */
       versions: {
         type: string;
         /** @description The resource: its logical id, name or address */
@@ -3132,10 +3166,37 @@ export interface components {
         ends?: string;
         /** @enum {string} */
         endsWhich?: "standardEnd" | "extendedEnd";
-        /** @description Its support has ended or ends within retiringWithin */
+        /**
+         * @description Its phase today: supported, deprecated, extended, block-create, block-update or ended (added in 1.12.0)
+         * @enum {string}
+         */
+        phase?: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+        /** @description Every phase after standard support its dates give, in order, each with its first day (added in 1.12.0) */
+        phases?: components["schemas"]["VersionPhaseAnswer"][];
+        /** @description It is in, or enters within retiringWithin, the phase failOn names (before 1.12.0: its support had ended or ended within the window) */
         retiring: boolean;
+        /** @description When retiring: the phase that makes it so, begun (retiring now) or beginning within the window (added in 1.12.0) */
+        retiringPhase?: components["schemas"]["VersionPhaseAnswer"];
+        /**
+         * @description The failOn applied (added in 1.12.0)
+         * @enum {string}
+         */
+        failOn?: "deprecated" | "extended" | "end";
         successor?: string;
         source?: components["schemas"]["VersionSource"];
+      }[];
+      /** @description Each service the deployment uses that has a lifecycle of its own (deprecated, sunsetting, retired, preview), judged against it (added in 1.12.0) */
+      serviceLifecycle?: {
+        serviceId: string;
+        /** @enum {string} */
+        status: "preview" | "deprecated" | "sunset" | "retired";
+        /** @description Its sunset or retirement date, when announced */
+        date?: string;
+        /** @description Retired, sunsetting within retiringWithin, or deprecated when failOn is deprecated */
+        retiring: boolean;
+        successor?: string;
+        note?: string;
+        announcementUrl?: string;
       }[];
       /** @description Each resource that states a literal location (Terraform plan and .tf attributes region, location, zone; ARM location), at most 500: where it goes and, with allowedLocations, whether it may. Resources stating none (CloudFormation's, a provider block's region) are not listed (added in 1.11.0) */
       locations: {
@@ -3190,10 +3251,16 @@ export interface components {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
       /**
-       * @description "<n>d" (or "<n>"), n from 0 to 3650: a version the deployment names is retiring when its support has ended or ends between today (UTC) and today + n days; 180d when not given (added in 1.11.0)
+       * @description "<n>d" (or "<n>"), n from 0 to 3650: a version the deployment names is retiring when it is in, or enters between today (UTC) and today + n days, the phase failOn names; 180d when not given (added in 1.11.0)
        * @example 90d
        */
       retiringWithin?: string;
+      /**
+       * @description The first phase of a version's life the check fails on: deprecated (the default: any phase after standard support, whatever the vendor calls it, begun or beginning within retiringWithin), extended (extended support, paid or not, or worse), end (the vendor refusing to create or update resources on it, or its end). A version already in that phase is retiring now (added in 1.12.0)
+       * @example extended
+       * @enum {string}
+       */
+      failOn?: "deprecated" | "extended" | "end";
       /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 places: region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes, the groups EU and EEA, vendors' multi-regions or global, since 1.12.0 read by the one vocabulary of places; an unknown place is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
       allowedLocations?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
@@ -3243,13 +3310,19 @@ export interface components {
        * @enum {string}
        */
       kind: "runtime" | "kubernetes" | "engine" | "tier";
-      /** @description What the vendor calls the two end dates of this family */
+      /** @description What the vendor calls each date of this family's versions */
       terms: {
         /** @description What the vendor calls the first end date (e.g. Deprecation) */
         standardEnd: string;
-        /** @description What the vendor calls the second end date (e.g. Block function update, End of extended support) */
+        /** @description What the vendor calls the end of extended support (e.g. End of RDS Extended Support) */
         extendedEnd?: string;
+        /** @description What the vendor calls the day creating resources on a version is blocked (added in 1.12.0) */
+        blockCreate?: string;
+        /** @description What the vendor calls the day updating them is blocked (e.g. Block function update; added in 1.12.0) */
+        blockUpdate?: string;
       };
+      /** @description What each phase after standard support means, costs and where the vendor says so (added in 1.12.0) */
+      phases?: components["schemas"]["VersionPhaseInfo"][];
       /** @description How to read this family's dates */
       note?: string;
       /** @description The catalogue service the vendor names as where to move */
@@ -3258,6 +3331,62 @@ export interface components {
       source: components["schemas"]["VersionSource"];
       /** @description Newest first, as the vendor lists them */
       versions: components["schemas"]["ServiceVersion"][];
+    };
+    /** @description A phase of a version a deployment names (added in 1.12.0) */
+    VersionPhaseAnswer: {
+      /**
+       * @description One of supported, deprecated, extended, block-create, block-update, ended
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /** @description Its first day (YYYY-MM-DD) */
+      starts: string;
+      /** @description What the vendor calls the date it begins from */
+      name: string;
+      /** @description What it means, in the vendor's terms, where recorded */
+      consequence?: string;
+      /** @description True when the vendor charges for the phase */
+      paid?: boolean;
+      /** @description Its price basis where the vendor states it */
+      price?: string;
+    };
+    /** @description What a phase means for a family's versions (added in 1.12.0) */
+    VersionPhaseInfo: {
+      /**
+       * @description The phase described
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /** @description What the vendor calls the date the phase begins from (the family's terms) */
+      name: string;
+      /** @description What happens to a resource on a version in this phase, in the vendor's terms */
+      consequence: string;
+      /** @description True when the vendor charges for the phase (paid extended support) */
+      paid?: boolean;
+      /** @description The price basis where the vendor states it (per cluster hour, per vCPU-hour…), never a figure we did not read */
+      price?: string;
+      /** @description The vendor page that states the consequence (and price): its URL, described in ServiceVersions.sources */
+      source: string;
+      /** @description Where the dates this phase begins from were read, when not the family's source (Lambda's block dates): its URL, described in ServiceVersions.sources */
+      datesSource?: string;
+    };
+    /** @description A phase of a version and the day it begins (added in 1.12.0) */
+    VersionPhaseStart: {
+      /**
+       * @description One of supported, deprecated, extended, block-create, block-update, ended
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /**
+       * Format: date
+       * @description The first day of the phase: the day after standardEnd or extendedEnd (last days of support), blockCreate or blockUpdate itself
+       */
+      starts: string;
+      /**
+       * @description The version's date the phase begins from
+       * @enum {string}
+       */
+      from: "standardEnd" | "blockCreate" | "blockUpdate" | "extendedEnd";
     };
     /** @description The vendor page that publishes a version family's dates */
     VersionSource: {
@@ -4025,23 +4154,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4086,23 +4218,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4141,23 +4276,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4202,23 +4340,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4257,23 +4398,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
@@ -4323,23 +4467,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7

@@ -114,6 +114,8 @@ export interface Catalogue {
   readonly lastUpdated: string;
   /** What each release changed, newest first (changes.ts). */
   readonly changes: readonly CatalogueReleaseT[];
+  /** Per lifecycle event (a calendar UID's key), the dates it has had, oldest first (event-dates.ts; empty in older builds). */
+  readonly eventDates: ReadonlyMap<string, readonly string[]>;
   /** The validated data it was assembled from (JSON-serialisable; mirrors ship it). */
   readonly source: CatalogueSource;
   /** The capabilities of each job and which each service has (data/capabilities.yaml; absent in older builds). */
@@ -134,6 +136,8 @@ export interface CatalogueSource {
   readonly lastUpdated: string;
   /** What each release changed, from the release snapshots beside the data folder (absent in older builds). */
   readonly changes?: readonly CatalogueReleaseT[];
+  /** The recorded dates of each lifecycle event (catalogue/releases/event-dates.txt; absent in older builds). */
+  readonly eventDates?: Readonly<Record<string, readonly string[]>>;
   /** Per service slug, its dependencies (data/dependencies/; absent in older builds). */
   readonly dependencies?: DependencyMap;
   /** Per service slug, its version families (data/versions/; absent in older builds and folders without it). */
@@ -286,6 +290,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
     bySlug,
     lastUpdated: source.lastUpdated,
     changes: source.changes ?? [],
+    eventDates: new Map(Object.entries(source.eventDates ?? {})),
     source,
     ...(source.capabilities ? { capabilities: capabilityIndex(capabilityData(source.capabilities)) } : {}),
     multiRegions: source.multiRegions ?? [],

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
+import { readEventDates } from "./event-dates.ts";
 import { readDependencies } from "../dependencies/dependencies.node.ts";
 import { cloudFormationDependencies } from "../inventory/cloudformation.node.ts";
 import { inventoryDirOf } from "../inventory/load.node.ts";
@@ -266,13 +267,28 @@ function readGroups(
   return groups;
 }
 
-/** The release snapshots beside the data folder; none (the problem recorded) when they cannot be read. */
-function readReleaseSnapshots(dataDir: string, problems: string[]): ReturnType<typeof readSnapshots> {
+/**
+ * The release snapshots and the recorded lifecycle event dates beside the data folder (the latter as
+ * a source field, absent when none); none (the problem recorded) when they cannot be read.
+ */
+function readReleases(dataDir: string, problems: string[]) {
+  let snapshots: ReturnType<typeof readSnapshots> = [];
   try {
-    return readSnapshots(releasesDirOf(dataDir));
+    snapshots = readSnapshots(releasesDirOf(dataDir));
   } catch (error) {
     problems.push((error as Error).message);
-    return [];
+  }
+  return { snapshots, eventDates: recordedEventDates(dataDir, problems) };
+}
+
+/** The recorded lifecycle event dates beside the data folder, as a source field; none when there are none or they are unreadable (the problem recorded). */
+function recordedEventDates(dataDir: string, problems: string[]): { eventDates?: Record<string, string[]> } {
+  try {
+    const eventDates = readEventDates(releasesDirOf(dataDir));
+    return Object.keys(eventDates).length > 0 ? { eventDates } : {};
+  } catch (error) {
+    problems.push((error as Error).message);
+    return {};
   }
 }
 
@@ -380,7 +396,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     problems,
     (path) => readYaml(path, problems),
   );
-  const snapshots = readReleaseSnapshots(dataDir, problems);
+  const { snapshots, eventDates } = readReleases(dataDir, problems);
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
   const otherProducts = readOtherProducts(dataDir, { groups, categories, providers, entries }, problems);
@@ -408,6 +424,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     groups,
     lastUpdated,
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
+    ...eventDates,
     dependencies,
     ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),

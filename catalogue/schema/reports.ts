@@ -8,7 +8,7 @@ import { KeyDifference } from "./capabilities.ts";
 import { AskedPlace, PLACEMENT_KINDS } from "./locations.ts";
 import { ServiceDetail, ServiceLifecycle } from "./resources.ts";
 import { d, IsoDate, LIFECYCLE_KINDS, LIFECYCLE_STATUSES } from "./vocabulary.ts";
-import { VERSION_STATUSES } from "./versions.ts";
+import { VERSION_DATES, VERSION_PHASES, VERSION_STATUSES } from "./versions.ts";
 export const ChangelogEntry = z
   .object({
     version: z
@@ -239,9 +239,28 @@ export const LifecycleVersion = z
     id: z.string().meta(d("The vendor's own string for the version or tier")),
     name: z.string().optional().meta(d("The vendor's display name, where it differs from id")),
     end: z
-      .enum(["standardEnd", "extendedEnd"])
-      .meta(d("Which end sunsetDate is: the end of standard support, or the extended (or final) end")),
-    endName: z.string().meta(d("What the vendor calls that end (the family's terms), e.g. Deprecation")),
+      .enum(VERSION_DATES)
+      .meta(
+        d(
+          "Which of the version's dates sunsetDate is: standardEnd or extendedEnd (last days of support), blockCreate or blockUpdate (first days refused; since 1.12.0)",
+        ),
+      ),
+    endName: z.string().meta(d("What the vendor calls that date (the family's terms), e.g. Deprecation")),
+    phase: z
+      .enum(VERSION_PHASES)
+      .meta(
+        d(
+          "The phase the date leads into: deprecated or extended after standardEnd, block-create, block-update, ended after extendedEnd (added in 1.12.0)",
+        ),
+      ),
+    paid: z
+      .boolean()
+      .optional()
+      .meta(
+        d(
+          "True when the vendor charges for that phase (added in 1.12.0); what the phase means and costs is in the service's versions (VersionFamily.phases) and in the feeds' summaries",
+        ),
+      ),
     status: z
       .enum(VERSION_STATUSES)
       .meta(d("The version's status as of the list's asOf, computed from its dates: supported, extended, ended")),
@@ -268,9 +287,15 @@ export const LifecycleEntry = z
     ),
     lifecycleVerified: IsoDate.optional().meta(
       d(
-        "The day the newest source backing this lifecycle entry (the vendor's announcement) was read: Service.verified.lifecycle; absent when none is listed (added in 1.8.0)",
+        "What the entry's dates are verified as of: the date of the copy of the vendor's page that was read (sourceAsOf) when the source gives one, else the day it was read (sourceRetrieved); never the day an older copy was read (since 1.12.0; before, always the day read). Absent when no source is listed (added in 1.8.0)",
       ),
     ),
+    sourceAsOf: IsoDate.optional().meta(
+      d(
+        "The date of the copy of the vendor's page behind the entry (its last update, or the commit of the repository file read), where known (added in 1.12.0)",
+      ),
+    ),
+    sourceRetrieved: IsoDate.optional().meta(d("The day the catalogue read that source (added in 1.12.0)")),
     url: z.string().meta(d("The service's page on the text host")),
     kind: z
       .enum(LIFECYCLE_KINDS)

@@ -86,6 +86,30 @@ export const idListPattern = (max: number): string => {
   return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
 };
 
+/** A comma-separated list of a vocabulary's values (trimmed, repeats allowed), as one pattern OpenAPI shows too. */
+const choiceList = (values: readonly string[]) => {
+  const one = `(?:${values.join("|")})`;
+  const pattern = `^\\s*${one}\\s*(?:,\\s*${one}\\s*)*$`;
+  return z
+    .string()
+    .regex(new RegExp(pattern), `must be one or more of ${values.join(", ")}, comma-separated`)
+    .optional()
+    .meta({ pattern });
+};
+
+/** The values of a comma-separated list (choiceList's, provider's), trimmed, in order, each once. */
+export const listValues = (raw: string | undefined): string[] | undefined =>
+  raw === undefined
+    ? undefined
+    : [
+        ...new Set(
+          raw
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean),
+        ),
+      ];
+
 /** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
 export const LifecycleQuery = z.object({
   within: z
@@ -102,23 +126,27 @@ export const LifecycleQuery = z.object({
       // (tests/contract/openapi-bounds.test.ts checks every value against LIFECYCLE_WITHIN_MAX_DAYS).
       pattern: String.raw`^(?=\d{1,5}d?$)0*(?:\d{1,3}|[12]\d{3}|3[0-5]\d{2}|36[0-4]\d|3650)d?$`,
     }),
-  status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
-  provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
+  status: choiceList(LIFECYCLE_STATUSES).meta({
+    description: `Only entries with one of these lifecycle statuses: ${LIFECYCLE_STATUSES.join(", ")}, comma-separated (status=deprecated,preview; a list since 1.12.0)`,
+    example: "sunset,retired",
+  }),
+  provider: z.string().optional().meta({
+    description:
+      "Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)",
+    example: "gcp",
+  }),
   ids: z
     .string()
     .optional()
     .meta({
       pattern: idListPattern(MAX_APPROVED_IDS),
-      description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
+      description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
       example: "aws-ec2,gcp-gke",
     }),
-  kind: z
-    .enum(LIFECYCLE_KINDS)
-    .optional()
-    .meta({
-      description: `Only entries of this kind (one of ${LIFECYCLE_KINDS.join(", ")}): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)`,
-      example: "version",
-    }),
+  kind: choiceList(LIFECYCLE_KINDS).meta({
+    description: `Only entries of these kinds (${LIFECYCLE_KINDS.join(", ")}, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)`,
+    example: "version",
+  }),
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 

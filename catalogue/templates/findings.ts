@@ -20,6 +20,7 @@
  * judge() then weighs them as the gate does: against the repository's baseline (accepted findings,
  * each with a reason and an optional expiry) and the severity the gate fails on.
  */
+import { phaseStory } from "./retiring.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
 
 /** Every kind of finding, errors' first (sarif.ts gives each a rule). */
@@ -240,7 +241,8 @@ function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
           level: "error",
           item: version.value,
           from: [version.from],
-          message: `${at}: ${version.status === "ended" ? `support ended ${version.ends ?? "(no date published)"}` : `${version.status === "extended" ? "in extended support, which ends" : "support ends"} ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
+          // The phase it is in and those to come, as the vendor names them (a Lambda runtime is deprecated, never extended).
+          message: `${at}: ${phaseStory(version) ?? `support ends ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
         },
       ];
     if (version.status === "unknown")

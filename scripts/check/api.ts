@@ -17,6 +17,7 @@ export type CheckInput = { readonly template: string } | { readonly files: Reado
 export interface ApiRequest {
   readonly approved: { approvedServiceIds: string[] } | { listId: string };
   readonly retiringWithin?: string | undefined;
+  readonly failOn?: string | undefined;
   readonly allowedLocations?: readonly string[] | undefined;
   /** The deployment's inputs and region (--var, --var-file, --region). */
   readonly given?: DeploymentInputs | undefined;
@@ -38,6 +39,7 @@ export async function checkByApi(api: string, input: CheckInput, request: ApiReq
         ...input,
         ...request.approved,
         ...(request.retiringWithin === undefined ? {} : { retiringWithin: request.retiringWithin }),
+        ...(request.failOn === undefined ? {} : { failOn: request.failOn }),
         ...(request.allowedLocations === undefined ? {} : { allowedLocations: request.allowedLocations }),
         ...request.given,
       }),

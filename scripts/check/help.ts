@@ -18,8 +18,8 @@ export const CHECK_USAGE =
 
 export const CHECK_HELP = `Usage: cloud-catalogue check <template|plan file|folder of .tf files>
          (--ids a,b,c | --ids-file FILE | --list LIST)
-         [--catalogue DIR | --api URL] [--retiring-within 180d] [--locations EU,CH,…]
-         [--var name=value …] [--var-file FILE …] [--region eu-west-1]
+         [--catalogue DIR | --api URL] [--retiring-within 180d] [--fail-on deprecated]
+         [--locations EU,CH,…] [--var name=value …] [--var-file FILE …] [--region eu-west-1]
          [--format text|json|md] [--sarif FILE]
          [--baseline FILE [--new-only]] [--write-baseline FILE]
          [--fail-on-severity error|warning] [--strict] [--soft-fail] [--debug]
@@ -57,6 +57,10 @@ The catalogue it is checked against (the answer names its release):
 What is asked beside the list:
   --retiring-within Nd  a version the deployment names fails when its support has ended or
                         ends within N days (default 180d; 0 to ${LIFECYCLE_WITHIN_MAX_DAYS})
+  --fail-on PHASE       the first phase of a version's life that fails: deprecated (the default:
+                        any phase after standard support), extended (paid extended support or
+                        worse) or end (the vendor refusing to create, update or run it); a
+                        version already in it fails whatever the window
   --locations EU,CH,…   a resource going to a region outside these fails (region codes of any
                         provider, country codes, EU, EEA, multi-regions); one whose region the
                         input does not say is a warning

@@ -4,7 +4,7 @@
  * usage error (exit 2) naming the option. Nothing is read from disk here.
  */
 import { parseArgs } from "node:util";
-import { TemplateCheckBody } from "../../catalogue/schema/index.ts";
+import { FAIL_ON, TemplateCheckBody, type FailOn } from "../../catalogue/schema/index.ts";
 import { CheckUsageError } from "./errors.ts";
 
 export const CHECK_OPTIONS = {
@@ -14,6 +14,7 @@ export const CHECK_OPTIONS = {
   catalogue: { type: "string" },
   api: { type: "string" },
   "retiring-within": { type: "string" },
+  "fail-on": { type: "string" },
   locations: { type: "string" },
   var: { type: "string", multiple: true },
   "var-file": { type: "string", multiple: true },
@@ -42,6 +43,8 @@ export interface CheckRequest {
   readonly catalogueDir?: string;
   readonly api?: string;
   readonly retiringWithin?: string;
+  /** --fail-on: the first phase of a version's life that fails the check (the API's failOn). */
+  readonly failOnPhase?: FailOn;
   /** --locations: allowedLocations, as the API takes it. */
   readonly allowedLocations?: string[];
   /** --var name=value and --var-file FILE, in order (the deployment's inputs), and --region. */
@@ -114,6 +117,10 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
   if (values.region !== undefined && !TemplateCheckBody.shape.region.safeParse(values.region).success)
     throw usage(`--region is a region code such as eu-west-1, not ${values.region}`);
 
+  const phase = values["fail-on"];
+  if (phase !== undefined && !(FAIL_ON as readonly string[]).includes(phase))
+    throw usage(`--fail-on is ${FAIL_ON.join(", ")}, not ${phase}`);
+
   const severity = values["fail-on-severity"];
   if (severity !== undefined && severity !== "error" && severity !== "warning")
     throw usage(`--fail-on-severity is error or warning, not ${severity}`);
@@ -128,6 +135,7 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
     ...(values.catalogue === undefined ? {} : { catalogueDir: values.catalogue }),
     ...(values.api === undefined ? {} : { api: values.api }),
     ...(retiringWithin === undefined ? {} : { retiringWithin }),
+    ...(phase === undefined ? {} : { failOnPhase: phase as FailOn }),
     ...(values.locations === undefined ? {} : { allowedLocations: locationsOf(values.locations) }),
     variables: values.var ?? [],
     variableFiles: values["var-file"] ?? [],

@@ -12,7 +12,7 @@ import { httpErrorOf, isHttpError } from "../../catalogue/base/problem.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { checkTemplate, ReadDeployment, versionWindow } from "../../catalogue/contract/deployments.ts";
 import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS } from "../../catalogue/base/limits.ts";
-import { TemplateCheckBody } from "../../catalogue/schema/index.ts";
+import { FAIL_ON, TemplateCheckBody } from "../../catalogue/schema/index.ts";
 import type { VersionWindow } from "../../catalogue/templates/check.ts";
 import type { Deployment, DeploymentInputs } from "../../catalogue/templates/read.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
@@ -68,7 +68,7 @@ function requestParts(request: FastifyRequest): { template: string; fields: URLS
 }
 
 const NO_LIST =
-  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>; optionally ?within=90d (versions retiring within it, 180d by default), ?locations=EU,CH (where resources may go), ?region=eu-west-1 (where the deployment is made when it does not say) and input.<name>=<value> (a parameter's or variable's value).";
+  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>; optionally ?within=90d (versions retiring within it, 180d by default), ?failOn=deprecated|extended|end (the first phase that fails), ?locations=EU,CH (where resources may go), ?region=eu-west-1 (where the deployment is made when it does not say) and input.<name>=<value> (a parameter's or variable's value).";
 
 /** region= and each input.<name>= field, as the API's region and inputs (text values). */
 function givenOf(fields: URLSearchParams): DeploymentInputs | string {
@@ -85,11 +85,14 @@ function givenOf(fields: URLSearchParams): DeploymentInputs | string {
   return { ...(Object.keys(inputs).length > 0 ? { inputs } : {}), ...(region ? { region } : {}) };
 }
 
-/** The query's within= and locations=, as the API's retiringWithin and allowedLocations; a bad one is a 400. */
+/** The query's within=, failOn= and locations=, as the API's retiringWithin, failOn and allowedLocations; a bad one is a 400. */
 function checkOptions(fields: URLSearchParams): { window: VersionWindow; allowedLocations?: string[] } | string {
   const within = fields.get("within")?.trim() || undefined;
   if (within !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(within).success)
     return `within is a number of days such as 90d (0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d), not ${within.slice(0, 40)}.`;
+  const failOn = fields.get("failOn")?.trim() || undefined;
+  const failOnParsed = TemplateCheckBody.shape.failOn.safeParse(failOn);
+  if (!failOnParsed.success) return `failOn is ${FAIL_ON.join(", ")}, not ${(failOn ?? "").slice(0, 40)}.`;
   const locations = (fields.get("locations") ?? "")
     .split(",")
     .map((location) => location.trim())
@@ -97,7 +100,7 @@ function checkOptions(fields: URLSearchParams): { window: VersionWindow; allowed
   if (locations.length > 0 && !TemplateCheckBody.shape.allowedLocations.safeParse(locations).success)
     return `locations are region codes, ISO country codes or EU/EEA, comma-separated (at most ${MAX_ALLOWED_LOCATIONS}).`;
   return {
-    window: versionWindow(new Date(), within),
+    window: versionWindow(new Date(), within, failOnParsed.data),
     ...(locations.length > 0 ? { allowedLocations: locations } : {}),
   };
 }

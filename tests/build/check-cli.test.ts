@@ -255,6 +255,30 @@ function tfCopy(name: string): string {
   return dir;
 }
 
+describe("cloud-catalogue check --fail-on (issue 113)", { timeout: RUN_MS * 3 }, () => {
+  it("fails on the phase --fail-on names: a version in paid extended support by default, not with end", async () => {
+    // Cloud SQL for PostgreSQL 12: in extended support since 2025-02-01, its end on 2028-01-31.
+    const plan = JSON.stringify(
+      terraformPlan([["google_sql_database_instance", "db", { database_version: "POSTGRES_12" }]]),
+    );
+    const dir = folderWith({ "plan.json": plan });
+    const args = ["plan.json", "--ids", "gcp-cloud-sql-postgresql", "--retiring-within", "0d", "--format", "json"];
+    const byDefault = await run(dir, ...args);
+    expect(JSON.parse(byDefault.stdout).versions[0]).toMatchObject({
+      value: "POSTGRES_12",
+      phase: "extended",
+      retiring: true,
+      failOn: "deprecated",
+    });
+    expect(byDefault.status).toBe(1);
+    const onEnd = await run(dir, ...args, "--fail-on", "end");
+    expect(JSON.parse(onEnd.stdout).versions[0]).toMatchObject({ retiring: false, failOn: "end" });
+    const bad = await run(dir, ...args, "--fail-on", "soon");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--fail-on is deprecated, extended, end, not soon");
+  });
+});
+
 describe("cloud-catalogue check, a folder of .tf files", { timeout: RUN_MS }, () => {
   it("reads the folder as terraform plan does, saying what; exits 0 when the list allows it, 1 with a module not sent, a not-read error on its line", async () => {
     const dir = tfCopy("example-aws");
