@@ -351,7 +351,6 @@ export const TemplateCheck = z
           announcementUrl: z.string().optional(),
         }),
       )
-      .optional()
       .meta(
         d(
           "Each service the deployment uses that has a lifecycle of its own (deprecated, sunsetting, retired, preview), judged against it (added in 1.12.0)",

@@ -12,7 +12,7 @@ import type {
   VersionedAttribute,
 } from "./deployment.ts";
 
-import type { VersionSourceT, VersionStatus } from "../schema/index.ts";
+import type { FailOn, VersionPhase, VersionSourceT, VersionStatus } from "../schema/index.ts";
 
 export type { Vendor };
 
@@ -105,6 +105,8 @@ export interface DeploymentCheckAnswer {
   readonly suggestedServiceIds: readonly string[];
   /** Each version the resources name, with its status and end (./retiring.ts). */
   readonly versions: readonly VersionAnswer[];
+  /** Each service used that has a lifecycle of its own (sunset, deprecated, retired), judged as versions are. */
+  readonly serviceLifecycle: readonly ServiceLifecycleAnswer[];
   /** Each resource stating its location, with its region and, with allowedLocations, whether allowed. */
   readonly locations: readonly LocationAnswer[];
   /** The deployment's inputs (variables, parameters) the evaluation read, each with where its value came from. */
@@ -131,6 +133,39 @@ export interface VersionAnswer extends VersionedAttribute {
   readonly retiring: boolean;
   readonly successor?: string;
   readonly source?: VersionSourceT;
+  /** Its phase on the day judged (added in 1.12.0). */
+  readonly phase?: VersionPhase;
+  /** Every phase after standard support its dates give, in order. */
+  readonly phases?: readonly AnsweredPhase[];
+  /** The phase that makes it retiring: the first the request fails on, begun or beginning within the window. */
+  readonly retiringPhase?: AnsweredPhase;
+  /** The rule applied. */
+  readonly failOn?: FailOn;
+}
+
+/** A phase of a version as the answer lists it. */
+export interface AnsweredPhase {
+  readonly phase: VersionPhase;
+  /** Its first day. */
+  readonly starts: string;
+  /** What the vendor calls the date it begins from. */
+  readonly name: string;
+  readonly consequence?: string;
+  readonly paid?: boolean;
+  readonly price?: string;
+}
+
+/** A service a deployment uses, judged against its own lifecycle (schema/deployment-check.ts serviceLifecycle). */
+export interface ServiceLifecycleAnswer {
+  readonly serviceId: string;
+  readonly status: "preview" | "deprecated" | "sunset" | "retired";
+  /** Its sunset or retirement date, when announced. */
+  readonly date?: string;
+  /** It is retired, deprecated (failOn deprecated), or its date falls within the window. */
+  readonly retiring: boolean;
+  readonly successor?: string;
+  readonly note?: string;
+  readonly announcementUrl?: string;
 }
 
 /** A resource's stated location, matched to its provider's region (./location-check.ts). */

@@ -12,7 +12,12 @@ import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-need
 import type { Catalogue } from "../load/load.ts";
 import type { FailOn } from "../schema/index.ts";
 import type { Deployment, DeploymentItem } from "./deployment.ts";
-import { versionAnswers, versionStatements } from "./retiring.ts";
+import {
+  serviceLifecycleAnswers,
+  serviceLifecycleStatements,
+  versionAnswers,
+  versionStatements,
+} from "./retiring.ts";
 import { locationAnswers, locationStatements } from "./location-check.ts";
 import type {
   DeniedIdentifier,
@@ -552,6 +557,14 @@ export function checkDeployment(
     verdicts,
     suggestedServiceIds: suggested,
     versions: versionAnswers(catalogue, deployment, window.asOf, window.withinDays, window.failOn),
+    // Each service the deployment uses, against its own lifecycle (Azure Blueprints' sunset).
+    serviceLifecycle: serviceLifecycleAnswers(
+      catalogue,
+      services.map((service) => service.id),
+      window.asOf,
+      window.withinDays,
+      window.failOn,
+    ),
     locations,
     inputs: deployment.inputs ?? [],
     notDeployed: deployment.notDeployed ?? [],
@@ -563,6 +576,7 @@ export function checkDeployment(
     statements: [
       ...statementsOf(index, deployment, answer, unchecked),
       ...versionStatements(answer.versions, window.withinDays, window.failOn),
+      ...serviceLifecycleStatements(answer.serviceLifecycle, window.withinDays),
       ...locationStatements(deployment, locations, allowedLocations),
     ],
   };

@@ -32,6 +32,7 @@ export const FINDING_RULES = [
   "not-read",
   "location-denied",
   "version-retiring",
+  "service-retiring",
   "unplaced",
   "not-evaluated",
   "version-unknown",
@@ -230,6 +231,22 @@ function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string,
   return findings;
 }
 
+/** A service used that is retired, deprecated (failOn deprecated) or sunsets within the window: an error. */
+function serviceFindings(answer: DeploymentCheckAnswer): Finding[] {
+  // An answer of an API before 1.12.0 has no serviceLifecycle.
+  return (answer.serviceLifecycle ?? [])
+    .filter((entry) => entry.retiring)
+    .map(
+      (entry): Finding => ({
+        rule: "service-retiring",
+        level: "error",
+        item: entry.serviceId,
+        from: answer.services.find((service) => service.id === entry.serviceId)?.items.flatMap((item) => item.from) ?? [],
+        message: `${entry.serviceId} is ${entry.status}${entry.date ? ` (${entry.status === "retired" ? "since" : "from"} ${entry.date})` : ""}${entry.successor ? `; successor: ${entry.successor}` : ""}${entry.announcementUrl ? ` (${entry.announcementUrl})` : ""}.`,
+      }),
+    );
+}
+
 /** A version that has ended or ends within the window is an error (the gate fails on it); one not known, a warning. */
 function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
   return answer.versions.flatMap((version): Finding[] => {
@@ -320,6 +337,7 @@ export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: 
     ...notEvaluated.filter((finding) => finding.level === "error"),
     ...locations.filter((finding) => finding.level === "error"),
     ...versions.filter((finding) => finding.level === "error"),
+    ...serviceFindings(answer),
     ...unplacedFindings(answer),
     ...notEvaluated.filter((finding) => finding.level === "warning"),
     ...versions.filter((finding) => finding.level === "warning"),
@@ -330,7 +348,9 @@ export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: 
     approvedVerdicts(answer).every((verdict) => verdict.allowed) &&
     answer.missingServiceIds.length === 0 &&
     !locations.some((finding) => finding.level === "error");
-  const retiring = answer.versions.filter((version) => version.retiring).length;
+  const retiring =
+    answer.versions.filter((version) => version.retiring).length +
+    (answer.serviceLifecycle ?? []).filter((entry) => entry.retiring).length;
   const failed = !allowed || retiring > 0 || (options.strict === true && findings.length > 0);
   return { allowed, findings, retiring, exitCode: failed ? 1 : 0 };
 }

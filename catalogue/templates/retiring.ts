@@ -13,33 +13,12 @@ import type { Catalogue } from "../load/load.ts";
 import type { FailOn, VersionPhase } from "../schema/index.ts";
 import { findVersion, nextEndOf } from "../versions/versions.ts";
 import type { Deployment } from "./deployment.ts";
-import type { Statement, VersionAnswer } from "./answer.ts";
+import type { AnsweredPhase, ServiceLifecycleAnswer, Statement, VersionAnswer } from "./answer.ts";
 
-export type { VersionAnswer };
+export type { AnsweredPhase, ServiceLifecycleAnswer, VersionAnswer };
 
-/** A phase of a version as the answer lists it. */
-export interface AnsweredPhase {
-  readonly phase: VersionPhase;
-  /** Its first day. */
-  readonly starts: string;
-  /** What the vendor calls the date it begins from. */
-  readonly name: string;
-  readonly consequence?: string;
-  readonly paid?: boolean;
-  readonly price?: string;
-}
-
-/** A version answer with its phases (schema/deployment-check.ts's version fields added in 1.12.0). */
-export interface PhasedVersionAnswer extends VersionAnswer {
-  /** Its phase on the day judged. */
-  readonly phase?: VersionPhase;
-  /** Every phase after standard support its dates give, in order. */
-  readonly phases?: readonly AnsweredPhase[];
-  /** The phase that makes it retiring: the first the request fails on, begun or beginning within the window. */
-  readonly retiringPhase?: AnsweredPhase;
-  /** The rule applied. */
-  readonly failOn: FailOn;
-}
+/** A version answer with its phases, the rule applied always named. */
+export type PhasedVersionAnswer = VersionAnswer & { readonly failOn: FailOn };
 
 /** The failOn the check applies when a request names none: any phase after standard support. */
 export const DEFAULT_FAIL_ON: FailOn = "deprecated";
@@ -188,19 +167,6 @@ export function versionStatements(
       checked: ["the catalogue's version data (GET /v1/services/{slug}, versions)"],
     });
   return statements;
-}
-
-/** A service a deployment uses, judged against its own lifecycle (schema/deployment-check.ts serviceLifecycle). */
-export interface ServiceLifecycleAnswer {
-  readonly serviceId: string;
-  readonly status: "preview" | "deprecated" | "sunset" | "retired";
-  /** Its sunset or retirement date, when announced. */
-  readonly date?: string;
-  /** It is retired, deprecated (failOn deprecated), or its date falls within the window. */
-  readonly retiring: boolean;
-  readonly successor?: string;
-  readonly note?: string;
-  readonly announcementUrl?: string;
 }
 
 /**

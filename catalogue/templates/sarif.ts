@@ -67,6 +67,12 @@ const RULES: Record<FindingRule, { name: string; text: string; help: string; lev
     help: "Move to a supported version before the date; the message names the date, the successor where the vendor names one, and the vendor page.",
     level: "error",
   },
+  "service-retiring": {
+    name: "ServiceRetiring",
+    text: "A service the deployment uses is retired, deprecated, or sunsets within the window asked (its own lifecycle, as its vendor announced it).",
+    help: "Move to its successor before the date; the message names the date, the successor and the vendor's notice.",
+    level: "error",
+  },
   "version-unknown": {
     name: "VersionNotKnown",
     text: "A version the deployment names is not in the catalogue's version data: nothing is said of its support.",
