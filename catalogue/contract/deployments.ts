@@ -17,7 +17,7 @@ import { TemplateCheck, TemplateCheckBody, type FailOn, type TemplateCheckBodyT 
 import type { Catalogue } from "../load/load.ts";
 import type { RecordStore } from "./ports.ts";
 import { checkDeployment, RETIRING_WITHIN_DAYS, type VersionWindow } from "../templates/check.ts";
-import { TemplateBudgetError, TemplateError } from "../templates/errors.ts";
+import { TemplateBudgetError, TemplateError } from "../templates/model/errors.ts";
 import { templateIndex } from "../templates/index.node.ts";
 import { readDeployment, TerraformFiles, type Deployment, type DeploymentInputs } from "../templates/read.ts";
 import { storeCall } from "./shared.ts";

@@ -2,21 +2,21 @@
  * Reading what a user will deploy, recognised by its shape: a CloudFormation or SAM template (JSON or
  * YAML, CloudFormation's short-form tags read as custom tags), an ARM template (what `bicep build`
  * writes too; nested resources and child types), a Terraform plan (`terraform show -json`), Terraform
- * configuration (`.tf` files' HCL, ./terraform-config.ts), or a plain list of Google API service
+ * configuration (`.tf` files' HCL, ./evaluate/terraform-config.ts), or a plain list of Google API service
  * names (what `gcloud services enable` takes). The answer is the
  * items it creates or calls, each with where in the input it came from; nothing is dropped: an item
  * of no known kind is still an item, and the check (check.ts) lists what it cannot place.
  */
-import { isGoogleApi, parseTemplateText, refuseCostly } from "./parse.ts";
-import { readArm } from "./arm.ts";
-import { readCloudFormation } from "./cloudformation.ts";
-import { TemplateError } from "./errors.ts";
+import { isGoogleApi, parseTemplateText, refuseCostly } from "./readers/parse.ts";
+import { readArm } from "./evaluate/arm.ts";
+import { readCloudFormation } from "./evaluate/cloudformation.ts";
+import { TemplateError } from "./model/errors.ts";
 import { resolvedDeployment } from "./resolved.ts";
-import { looksLikeTerraform, readTerraformConfig } from "./terraform-config.ts";
-import { readTerraformPlan } from "./terraform-plan.ts";
-import type { Deployment, ResourceInstance } from "./deployment.ts";
+import { looksLikeTerraform, readTerraformConfig } from "./evaluate/terraform-config.ts";
+import { readTerraformPlan } from "./evaluate/terraform-plan.ts";
+import type { Deployment, ResourceInstance } from "./model/deployment.ts";
 
-export type { Deployment, DeploymentFormat, DeploymentItem } from "./deployment.ts";
+export type { Deployment, DeploymentFormat, DeploymentItem } from "./model/deployment.ts";
 
 export { MAX_TEMPLATE_ITEMS } from "./resolved.ts";
 

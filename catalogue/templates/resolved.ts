@@ -4,7 +4,7 @@
  * does not say of it, what is never deployed and what depends on inputs. Computed once, here, so
  * every rule (services and policies, locations, versions) reads the same instances.
  */
-import { TemplateError } from "./errors.ts";
+import { TemplateError } from "./model/errors.ts";
 import type {
   ConditionalResource,
   Deployment,
@@ -14,7 +14,7 @@ import type {
   StatedLocation,
   UnknownLocation,
   VersionedAttribute,
-} from "./deployment.ts";
+} from "./model/deployment.ts";
 
 /** At most this many resource instances are read; more is a 400 (the body's size bounds the rest). */
 export const MAX_TEMPLATE_ITEMS = 2000;

@@ -5,12 +5,12 @@
  * `aws cloudformation` CLI's [{ParameterKey, ParameterValue}]) or an ARM parameters file
  * ({parameters: {name: {value}}}). Later ones win, as `terraform plan` applies them in order.
  */
-import { parseExpression } from "../../catalogue/templates/evaluate/hcl-expression.ts";
+import { parseExpression } from "../../catalogue/templates/readers/hcl-expression.ts";
 import { evaluate } from "../../catalogue/templates/evaluate/hcl-evaluate.ts";
-import { readVariableFile } from "../../catalogue/templates/evaluate/terraform-modules.ts";
+import { readVariableFile } from "../../catalogue/templates/readers/terraform-modules.ts";
 import { isUnknown, unknownInside, type Value } from "../../catalogue/templates/evaluate/values.ts";
-import { TemplateError } from "../../catalogue/templates/errors.ts";
-import { readHclBody } from "../../catalogue/templates/hcl.ts";
+import { TemplateError } from "../../catalogue/templates/model/errors.ts";
+import { readHclBody } from "../../catalogue/templates/readers/hcl.ts";
 
 import { CheckUsageError } from "./errors.ts";
 

@@ -18,7 +18,7 @@ import type { Deployment, DeploymentInputs } from "../../catalogue/templates/rea
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
 import { resolveList } from "../../catalogue/lists/lists.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import { deploymentCheckDoc } from "../../catalogue/templates/render.ts";
+import { deploymentCheckDoc } from "../../catalogue/templates/answer/render.ts";
 import { splitRequestUrl } from "../files.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
 import { replyComputedPage } from "./computed-page.ts";

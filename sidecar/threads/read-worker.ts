@@ -12,8 +12,8 @@ import {
   TemplateDepthError,
   TemplateError,
   TemplateSyntaxError,
-} from "../../catalogue/templates/errors.ts";
-import { parseJsonTemplate } from "../../catalogue/templates/parse.ts";
+} from "../../catalogue/templates/model/errors.ts";
+import { parseJsonTemplate } from "../../catalogue/templates/readers/parse.ts";
 import {
   READ_TEMPLATE,
   readDeployment,

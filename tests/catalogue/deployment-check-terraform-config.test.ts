@@ -10,10 +10,10 @@ import { parse } from "@cdktf/hcl2json";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../../catalogue/base/limits.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../../catalogue/templates/errors.ts";
-import { readHcl } from "../../catalogue/templates/hcl.ts";
+import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../../catalogue/templates/model/errors.ts";
+import { readHcl } from "../../catalogue/templates/readers/hcl.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
-import { looksLikeTerraform } from "../../catalogue/templates/terraform-config.ts";
+import { looksLikeTerraform } from "../../catalogue/templates/evaluate/terraform-config.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { templateIndex } from "../../catalogue/templates/index.node.ts";
-import { whatToAdd } from "../../catalogue/templates/render.ts";
+import { whatToAdd } from "../../catalogue/templates/answer/render.ts";
 import { readDeployment } from "../../catalogue/templates/read.ts";
 import { realCatalogue } from "../helpers/app.ts";
 

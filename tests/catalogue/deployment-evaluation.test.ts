@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { TerraformFiles } from "../../catalogue/templates/read.ts";
-import { checkOutcome } from "../../catalogue/templates/findings.ts";
+import { checkOutcome } from "../../catalogue/templates/answer/findings.ts";
 import { realCatalogue } from "../helpers/app.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
 

@@ -1,367 +1,383 @@
 /**
- * ARM template expressions (`"[concat(parameters('name'), '-x')]"`) parsed and evaluated as Resource
- * Manager does at deployment (https://learn.microsoft.com/azure/azure-resource-manager/templates/template-expressions):
- * parameters and variables, resourceGroup(), subscription() and deployment(), copyIndex() within a
- * copy loop, and the template functions a deployment's names, locations, versions, kinds and
- * conditions are written with. What only the deployment knows (reference(), list*(), uniqueString(),
- * guid(), utcNow()) is Unknown naming why; a parameter without a value is Unknown naming it.
+ * An ARM template (what `bicep build` writes too) as a deployment: every resource evaluated
+ * (./evaluate/arm.ts) — its condition, copy loop, name, location, kind and properties — in the
+ * scope it deploys to: the request's parameter values (a parameters file's), else their defaults;
+ * resourceGroup().location and a subscription deployment's location from the request's region; a
+ * nested deployment (Bicep's modules) with the parameters it passes, in the resource group it
+ * names. Nested resources get their full type (parent type / child name). A linked template
+ * (properties.templateLink) lives elsewhere and is never fetched: it is listed in notRead.
  */
+import { TemplateError } from "../model/errors.ts";
+import type { Deployed, Deployment, InputUse, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
+import { resolveArm, type ArmContext } from "./arm-expressions.ts";
 import { fromJson } from "./hcl-functions.ts";
-import {
-  asBoolean,
-  isList,
-  isUnknown,
-  isValueObject,
-  own,
-  textOf,
-  Unknown,
-  unknownInside,
-  unknownOf,
-  valueObject,
-  valuesEqual,
-  type Value,
-  type ValueObject,
-} from "./values.ts";
+import { locate, replicasOf, traitsOf } from "./instances.ts";
+import { asBoolean, dependsOn, isUnknown, Unknown, valueObject, type Value } from "./values.ts";
+import { resolvedDeployment } from "../resolved.ts";
+import { versionedAttributes } from "../tables/versioned.ts";
 
-type Node =
-  | { readonly kind: "literal"; readonly value: string | number }
-  | { readonly kind: "call"; readonly name: string; readonly args: readonly Node[] }
-  | { readonly kind: "property"; readonly of: Node; readonly name: string }
-  | { readonly kind: "index"; readonly of: Node; readonly key: Node };
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Why an expression could not be read: it is kept as Unknown, never a refusal (Resource Manager validates it). */
-class ParseError extends Error {}
+/** ARM resources: an array, or (languageVersion 2.0, Bicep with symbolic names) an object keyed by name. */
+const armResources = (value: unknown): [string | undefined, unknown][] =>
+  Array.isArray(value) ? value.map((item) => [undefined, item]) : isObject(value) ? Object.entries(value) : [];
 
-/** Whether a template string is an expression ("[[" escapes a literal "["). */
-export const isExpression = (text: string): boolean => {
-  const trimmed = text.trim();
-  return trimmed.startsWith("[") && !trimmed.startsWith("[[") && trimmed.endsWith("]");
+/** The linked template's URI as written (an expression is kept as text), for the answer. */
+const linkOf = (link: unknown): string => {
+  const uri = isObject(link) ? (link.uri ?? link.id ?? link.relativePath) : undefined;
+  return typeof uri === "string" ? uri.slice(0, 200) : "(no uri)";
 };
 
-function parse(text: string): Node {
-  let at = 0;
-  const space = () => {
-    while (at < text.length && /\s/.test(text[at]!)) at++;
+const MAX_COPIES = 800;
+const MAX_NESTING = 10;
+
+/** Where a template's resources go when they do not say: its resource group's location, or its deployment's. */
+interface Placement {
+  readonly resourceGroupLocation: Value;
+  readonly deploymentLocation: Value;
+}
+
+interface Frame {
+  readonly template: Record<string, unknown>;
+  /** The resource groups the deployment creates, by name, with their locations. */
+  readonly groups: Map<string, Value>;
+  readonly parameters: (name: string) => Value;
+  readonly placement: Placement;
+  readonly copies: ReadonlyMap<string, Value>;
+  readonly innermostCopy: Value | undefined;
+  readonly deployed: Deployed;
+  readonly depth: number;
+}
+
+const YES: Deployed = { state: "yes" };
+
+function both(parent: Deployed, child: Deployed): Deployed {
+  if (parent.state === "no") return parent;
+  if (child.state === "no") return child;
+  if (parent.state === "depends" && child.state === "depends")
+    return { state: "depends", on: [...new Set([...parent.on, ...child.on])].sort(), because: parent.because };
+  return parent.state === "depends" ? parent : child;
+}
+
+export function readArm(
+  template: Record<string, unknown>,
+  given: Readonly<Record<string, unknown>> | undefined,
+  region: string | undefined,
+): Deployment {
+  const instances: ResourceInstance[] = [];
+  const notRead: string[] = [];
+  const inputs: InputUse[] = [];
+  const regionValue = region ?? new Unknown(["resourceGroup().location"], "the resource group's location");
+  const declared = isObject(template.parameters) ? template.parameters : {};
+  const unknownNames = Object.keys(given ?? {}).filter((name) => !Object.hasOwn(declared, name));
+  if (unknownNames.length > 0)
+    throw new TemplateError(
+      `inputs names parameters the template does not declare: ${unknownNames.slice(0, 8).join(", ")}.`,
+    );
+  const subscriptionScope =
+    /subscriptionDeploymentTemplate|managementGroupDeploymentTemplate|tenantDeploymentTemplate/i.test(
+      typeof template.$schema === "string" ? template.$schema : "",
+    );
+  const placement: Placement = {
+    resourceGroupLocation: subscriptionScope
+      ? new Unknown([], "resourceGroup() at subscription scope")
+      : (region ?? new Unknown(["resourceGroup().location"], "the resource group's location")),
+    deploymentLocation: subscriptionScope
+      ? (region ?? new Unknown(["deployment().location"], "the deployment's location"))
+      : regionValue,
   };
-  const expression = (): Node => {
-    space();
-    let node = term();
-    for (;;) {
-      space();
-      if (text[at] === ".") {
-        at++;
-        const name = /^[A-Za-z_$][\w$]*/.exec(text.slice(at))?.[0];
-        if (!name) throw new ParseError("a property name");
-        at += name.length;
-        node = { kind: "property", of: node, name };
-      } else if (text[at] === "[") {
-        at++;
-        const key = expression();
-        space();
-        if (text[at] !== "]") throw new ParseError("]");
-        at++;
-        node = { kind: "index", of: node, key };
-      } else return node;
+  const values = given
+    ? Object.fromEntries(Object.entries(given).map(([name, value]) => [name, fromJson(value)]))
+    : undefined;
+  // The parameters' defaults are evaluated in the frame they belong to, once it is made.
+  const frame: Frame = {
+    template,
+    groups: new Map(),
+    parameters: parameterReader(
+      template,
+      values,
+      () => frame,
+      (use) => inputs.push(use),
+    ),
+    placement,
+    copies: new Map(),
+    innermostCopy: undefined,
+    deployed: YES,
+    depth: 0,
+  };
+  walkTemplate(frame, undefined, "resources", instances, notRead, template.resources);
+  return resolvedDeployment("arm", instances, {
+    notRead,
+    ...(inputs.length > 0 ? { inputs } : {}),
+  });
+}
+
+/** A template's parameter reader: given values first, else defaults (evaluated in the template's scope), each read once. */
+function parameterReader(
+  template: Record<string, unknown>,
+  given: Readonly<Record<string, Value>> | undefined,
+  frame: () => Frame,
+  record?: (use: InputUse) => void,
+): (name: string) => Value {
+  const declared = isObject(template.parameters) ? template.parameters : {};
+  const values = new Map<string, Value>();
+  const reading = new Set<string>();
+  return (name) => {
+    const key = Object.keys(declared).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+    if (key === undefined) return new Unknown([], `parameters('${name.slice(0, 60)}') is not declared`);
+    const known = values.get(key);
+    if (known !== undefined) return known;
+    if (reading.has(key)) return new Unknown([], `parameters('${key}') refers to itself`);
+    reading.add(key);
+    const parameter = declared[key];
+    let value: Value;
+    let source: string;
+    if (given && Object.hasOwn(given, key)) {
+      value = given[key]!;
+      source = "the request";
+    } else if (isObject(parameter) && parameter.defaultValue !== undefined) {
+      value = resolveArm(parameter.defaultValue, context(frame()));
+      source = "its default";
+    } else if (isObject(parameter) && parameter.nullable === true) {
+      // Bicep's optional parameters (type?) are nullable: given nothing, they are null.
+      value = null;
+      source = "its default";
+    } else {
+      value = new Unknown([`parameters('${key}')`]);
+      source = "no value";
     }
+    reading.delete(key);
+    values.set(key, value);
+    record?.({
+      name: `parameters('${key}')`,
+      source,
+      ...(isUnknown(value) ? {} : { value: JSON.stringify(value).slice(0, 200) }),
+    });
+    return value;
   };
-  const term = (): Node => {
-    space();
-    const char = text[at];
-    if (char === "'") {
-      let value = "";
-      at++;
-      for (;;) {
-        if (at >= text.length) throw new ParseError("a closing quote");
-        if (text[at] === "'") {
-          if (text[at + 1] === "'") {
-            value += "'";
-            at += 2;
-            continue;
-          }
-          at++;
-          return { kind: "literal", value };
+}
+
+function context(frame: Frame): ArmContext {
+  const variables = isObject(frame.template.variables) ? frame.template.variables : {};
+  const cache = new Map<string, Value>();
+  const self: ArmContext = {
+    parameter: frame.parameters,
+    variable: (name) => {
+      const key = Object.keys(variables).find(
+        (candidate) => candidate !== "copy" && candidate.toLowerCase() === name.toLowerCase(),
+      );
+      const loop = Array.isArray(variables.copy)
+        ? (variables.copy as unknown[]).find(
+            (entry) => isObject(entry) && String(entry.name).toLowerCase() === name.toLowerCase(),
+          )
+        : undefined;
+      if (key === undefined && !isObject(loop))
+        return new Unknown([], `variables('${name.slice(0, 60)}') is not declared`);
+      const id = key ?? name.toLowerCase();
+      if (!cache.has(id)) {
+        cache.set(id, new Unknown([], `variables('${id}') refers to itself`));
+        cache.set(
+          id,
+          key !== undefined ? resolveArm(variables[key], self) : copiedVariable(loop as Record<string, unknown>, frame),
+        );
+      }
+      return cache.get(id)!;
+    },
+    resourceGroup: () =>
+      valueObject([
+        ["location", frame.placement.resourceGroupLocation],
+        ["name", new Unknown([], "the resource group's name")],
+        ["id", new Unknown([], "the resource group's id")],
+      ]),
+    subscription: () =>
+      valueObject([
+        ["subscriptionId", new Unknown([], "the subscription's id")],
+        ["id", new Unknown([], "the subscription's id")],
+      ]),
+    deployment: () =>
+      valueObject([
+        ["name", new Unknown([], "the deployment's name")],
+        ["location", frame.placement.deploymentLocation],
+      ]),
+    copyIndex: (loop) =>
+      loop === undefined
+        ? (frame.innermostCopy ?? new Unknown([], "copyIndex() outside a copy loop"))
+        : (frame.copies.get(loop) ?? new Unknown([], `copyIndex('${loop}') outside that loop`)),
+  };
+  return self;
+}
+
+/** A variable made by a copy loop (variables.copy: {name, count, input}): each input with its copyIndex(name). */
+function copiedVariable(loop: Record<string, unknown>, frame: Frame): Value {
+  const name = String(loop.name);
+  const count = resolveArm(loop.count, context(frame));
+  if (isUnknown(count)) return count;
+  const total = Math.min(Number(count), MAX_COPIES);
+  if (!Number.isInteger(total) || total < 0)
+    return new Unknown([], `variables('${name}')'s copy count is not a whole number`);
+  return Array.from({ length: total }, (_, index) =>
+    resolveArm(
+      loop.input,
+      context({ ...frame, copies: new Map([...frame.copies, [name, index]]), innermostCopy: index }),
+    ),
+  );
+}
+
+/** A resource's condition: deployed, not, or depending on parameters. */
+function conditionOf(value: unknown, frame: Frame): Deployed {
+  if (value === undefined) return YES;
+  const truth = asBoolean(resolveArm(value, context(frame)));
+  if (isUnknown(truth))
+    return { state: "depends", on: [...truth.inputs], because: `its condition ${dependsOn(truth)}` };
+  return truth ? YES : { state: "no", because: "its condition is false" };
+}
+
+/** A copy loop's iterations: each index bound, or one iteration whose index is Unknown. */
+function copiesOf(copy: unknown, frame: Frame): { frame: Frame; deployed: Deployed }[] {
+  if (!isObject(copy)) return [{ frame, deployed: YES }];
+  const name = typeof copy.name === "string" ? copy.name : "copy";
+  const count = resolveArm(copy.count, context(frame));
+  const bind = (index: Value): Frame => ({
+    ...frame,
+    copies: new Map([...frame.copies, [name, index]]),
+    innermostCopy: index,
+  });
+  if (isUnknown(count))
+    return [
+      {
+        frame: bind(count),
+        deployed: { state: "depends", on: [...count.inputs], because: `its copy count ${dependsOn(count)}` },
+      },
+    ];
+  const total = Number(count);
+  if (!Number.isInteger(total) || total < 0)
+    return [
+      {
+        frame: bind(new Unknown([])),
+        deployed: { state: "depends", on: [], because: "its copy count is not a whole number" },
+      },
+    ];
+  if (total === 0) return [{ frame, deployed: { state: "no", because: "its copy count is 0" } }];
+  return Array.from({ length: Math.min(total, MAX_COPIES) }, (_, index) => ({ frame: bind(index), deployed: YES }));
+}
+
+function walkTemplate(
+  frame: Frame,
+  parentType: string | undefined,
+  path: string,
+  instances: ResourceInstance[],
+  notRead: string[],
+  resources: unknown,
+): void {
+  armResources(resources).forEach(([symbolic, resource], index) => {
+    const at = `${path}[${symbolic ?? index}]`;
+    if (!isObject(resource) || typeof resource.type !== "string")
+      throw new TemplateError(`${at} has no type: every ARM resource needs one.`);
+    // `existing` resources (Bicep's `existing` keyword) are read, not deployed: the policy never sees them.
+    if (resource.existing === true) return;
+    const type =
+      parentType && !resource.type.includes("/") ? `${parentType}/${resource.type}` : resource.type.split("@")[0]!;
+    const condition = conditionOf(resource.condition, frame);
+    for (const copy of copiesOf(resource.copy, frame)) {
+      const deployed = both(frame.deployed, both(condition, copy.deployed));
+      const here = { ...copy.frame, deployed };
+      const scope = context(here);
+      const evaluated = deployed.state === "no" ? valueObject() : resolveArm(resource, scope);
+      const name =
+        evaluated && !isUnknown(evaluated) && typeof (evaluated as Record<string, Value>).name === "string"
+          ? ((evaluated as Record<string, Value>).name as string).slice(0, 80)
+          : typeof resource.name === "string"
+            ? (symbolic ?? resource.name).slice(0, 80)
+            : at;
+      const fallback = (): InstanceLocation => ({ kind: "none" });
+      if (
+        type.toLowerCase() === "microsoft.resources/resourcegroups" &&
+        isObject(evaluated) &&
+        typeof evaluated.name === "string"
+      )
+        here.groups.set(evaluated.name.toLowerCase(), (evaluated as Record<string, Value>).location ?? null);
+      const traits = traitsOf("azure-type", type, evaluated);
+      const versioned = versionedAttributes("azure-type", type, evaluated, name);
+      const replicas = replicasOf(type, evaluated);
+      instances.push({
+        kind: "azure-type",
+        item: type,
+        from: name,
+        providerId: "azure",
+        deployed,
+        location: locate(type, "azure", evaluated, ["location"], fallback),
+        ...(replicas ? { replicas } : {}),
+        ...(versioned.length > 0 ? { versioned } : {}),
+        ...(traits ? { traits } : {}),
+      });
+      walkTemplate(here, type, `${at}.resources`, instances, notRead, resource.resources);
+      const properties = isObject(resource.properties) ? resource.properties : undefined;
+      const inner = properties?.template;
+      if (isObject(inner)) {
+        if (here.depth >= MAX_NESTING) notRead.push(`${name}: nested deployments deeper than ${MAX_NESTING} (${at})`);
+        else {
+          const innerFrame = nested(here, inner, properties!, evaluated);
+          walkTemplate(
+            innerFrame,
+            undefined,
+            `${at}.properties.template.resources`,
+            instances,
+            notRead,
+            inner.resources,
+          );
         }
-        value += text[at++];
       }
+      const link = properties?.templateLink;
+      if (link !== undefined && !isObject(inner))
+        notRead.push(`${name}: linked template ${linkOf(link)} (${at}.properties.templateLink)`);
     }
-    const number = /^-?[0-9]+(\.[0-9]+)?/.exec(text.slice(at))?.[0];
-    if (number) {
-      at += number.length;
-      return { kind: "literal", value: Number(number) };
-    }
-    const name = /^[A-Za-z_][\w.]*/.exec(text.slice(at))?.[0];
-    if (!name) throw new ParseError("a function");
-    at += name.length;
-    space();
-    if (text[at] !== "(") throw new ParseError("(");
-    at++;
-    const args: Node[] = [];
-    space();
-    while (text[at] !== ")") {
-      args.push(expression());
-      space();
-      if (text[at] === ",") at++;
-      else if (text[at] !== ")") throw new ParseError(", or )");
-      if (at >= text.length) throw new ParseError(")");
-    }
-    at++;
-    return { kind: "call", name: name.toLowerCase(), args };
+  });
+}
+
+/**
+ * A nested deployment's frame: with expressionEvaluationOptions.scope inner (Bicep's modules), the
+ * inner template's own parameters from what the deployment passes; else the outer template's. Its
+ * resource group is the one it names (its location not known unless the request gives one) or the
+ * outer's.
+ */
+function nested(
+  outer: Frame,
+  template: Record<string, unknown>,
+  properties: Record<string, unknown>,
+  evaluated: Value,
+): Frame {
+  const scopeInner =
+    isObject(properties.expressionEvaluationOptions) &&
+    String(properties.expressionEvaluationOptions.scope).toLowerCase() === "inner";
+  const evaluatedProperties =
+    evaluated && !isUnknown(evaluated) ? (evaluated as Record<string, Value>).properties : undefined;
+  const passedRaw = isObject(evaluatedProperties)
+    ? (evaluatedProperties as Record<string, Value>).parameters
+    : undefined;
+  const passed: Record<string, Value> = {};
+  if (isObject(passedRaw))
+    for (const [name, entry] of Object.entries(passedRaw as Record<string, Value>))
+      if (isObject(entry) && Object.hasOwn(entry, "value")) passed[name] = (entry as Record<string, Value>).value!;
+  const group = evaluated && !isUnknown(evaluated) ? (evaluated as Record<string, Value>).resourceGroup : undefined;
+  const location = evaluated && !isUnknown(evaluated) ? (evaluated as Record<string, Value>).location : undefined;
+  // The resource group it names: one this deployment creates has its location; another is not known.
+  const groupLocation =
+    group === undefined
+      ? outer.placement.resourceGroupLocation
+      : typeof group === "string" && outer.groups.has(group.toLowerCase())
+        ? outer.groups.get(group.toLowerCase())!
+        : new Unknown(["resourceGroup().location"], "the resource group's location");
+  const placement: Placement = {
+    resourceGroupLocation: groupLocation,
+    deploymentLocation: location ?? outer.placement.deploymentLocation,
   };
-  const node = expression();
-  space();
-  if (at !== text.length) throw new ParseError("the end of the expression");
-  return node;
-}
-
-/** What expressions are evaluated against. */
-export interface ArmContext {
-  readonly parameter: (name: string) => Value;
-  readonly variable: (name: string) => Value;
-  /** resourceGroup(), subscription(), deployment(): objects whose unknown parts are Unknown. */
-  readonly resourceGroup: () => Value;
-  readonly subscription: () => Value;
-  readonly deployment: () => Value;
-  /** copyIndex(loop?): the current index of a copy loop. */
-  readonly copyIndex: (loop: string | undefined) => Value;
-}
-
-const UNKNOWN_FUNCTIONS: Readonly<Record<string, string>> = {
-  reference: "a deployed resource's properties",
-  list: "a deployed resource's keys",
-  listkeys: "a deployed resource's keys",
-  listsecrets: "a deployed resource's secrets",
-  listaccountsas: "a deployed resource's token",
-  uniquestring: "a hash of deployment values",
-  guid: "a hash of deployment values",
-  newguid: "random",
-  utcnow: "the deployment's time",
-  dateTimeAdd: "the deployment's time",
-  pickzones: "the region's zones",
-  environment: "the cloud's endpoints",
-  tenant: "the tenant",
-  managementgroup: "the management group",
-  extensionresourceid: "a resource id",
-  subscriptionresourceid: "a resource id",
-  tenantresourceid: "a resource id",
-  resourceid: "a resource id",
-  filter: "a lambda",
-  map: "a lambda",
-  reduce: "a lambda",
-  sort: "a lambda",
-  toobject: "a lambda",
-  items: "an object's items",
-  base64: "an encoding",
-  datauri: "an encoding",
-};
-
-/** Evaluates a template value: strings that are expressions evaluated, objects and arrays walked. */
-export function resolveArm(value: unknown, context: ArmContext, depth = 0): Value {
-  if (depth > 64) return new Unknown([], "nested too deeply");
-  if (typeof value === "string") return isExpression(value) ? evaluateExpression(value, context) : literalString(value);
-  if (Array.isArray(value)) return value.map((item) => resolveArm(item, context, depth + 1));
-  if (typeof value === "object" && value !== null)
-    return valueObject(Object.entries(value).map(([key, item]) => [key, resolveArm(item, context, depth + 1)]));
-  return (value ?? null) as Value;
-}
-
-/** "[[x]" is the literal "[x]". */
-const literalString = (text: string) => (text.trimStart().startsWith("[[") ? text.replace("[[", "[") : text);
-
-export function evaluateExpression(text: string, context: ArmContext): Value {
-  const trimmed = text.trim();
-  let node: Node;
-  try {
-    node = parse(trimmed.slice(1, -1));
-  } catch (error) {
-    if (error instanceof ParseError)
-      return new Unknown([], `an expression this check cannot read (${trimmed.slice(0, 60)})`);
-    throw error;
-  }
-  return evaluate(node, context, 0);
-}
-
-function evaluate(node: Node, context: ArmContext, depth: number): Value {
-  if (depth > 64) return new Unknown([], "nested too deeply");
-  const inner = (next: Node) => evaluate(next, context, depth + 1);
-  switch (node.kind) {
-    case "literal":
-      return node.value;
-    case "property":
-    case "index": {
-      const of = inner(node.of);
-      const key = node.kind === "property" ? node.name : inner(node.key);
-      if (isUnknown(of)) return of;
-      if (isUnknown(key)) return key;
-      if (Array.isArray(of)) return (of as Value[])[num(key)] ?? new Unknown([], "an index outside its array");
-      if (isValueObject(of)) {
-        // ARM's property names are case-insensitive.
-        const name = Object.keys(of).find((candidate) => candidate.toLowerCase() === str(key).toLowerCase());
-        return name === undefined ? new Unknown([], `no property ${str(key).slice(0, 60)}`) : of[name]!;
-      }
-      return new Unknown([], `a property of a ${of === null ? "null" : typeof of}`);
-    }
-    case "call":
-      return call(node, context, inner);
-  }
-}
-
-const str = textOf;
-const num = (value: Value | undefined): number => Number(str(value));
-const list = (value: Value | undefined): Value[] | undefined => (Array.isArray(value) ? (value as Value[]) : undefined);
-
-type ArmFunction = (args: readonly Value[]) => Value;
-
-/** The template functions over known arguments (an Unknown argument makes the answer Unknown first). */
-const FUNCTIONS: Readonly<Record<string, ArmFunction>> = {
-  concat: (args) =>
-    args.every((arg) => Array.isArray(arg)) ? args.flatMap((arg) => arg as Value[]) : args.map(str).join(""),
-  format: ([pattern, ...rest]) =>
-    str(pattern).replace(/\{(\d+)(:[^}]*)?\}/g, (_, at: string) => str(rest[Number(at)] ?? "")),
-  tolower: ([value]) => str(value).toLowerCase(),
-  toupper: ([value]) => str(value).toUpperCase(),
-  trim: ([value]) => str(value).trim(),
-  replace: ([value, search, replacement]) => str(value).split(str(search)).join(str(replacement)),
-  substring: ([value, start, length]) =>
-    str(value).slice(num(start ?? 0), length === undefined ? undefined : num(start ?? 0) + num(length)),
-  split: ([value, separator]) => str(value).split(str(separator)),
-  startswith: ([value, prefix]) => str(value).toLowerCase().startsWith(str(prefix).toLowerCase()),
-  endswith: ([value, suffix]) => str(value).toLowerCase().endsWith(str(suffix).toLowerCase()),
-  string: ([value]) => str(value),
-  int: ([value]) => Math.trunc(num(value)),
-  bool: ([value]) => value === true || str(value).toLowerCase() === "true",
-  json: ([value]) => {
-    try {
-      return fromJson(JSON.parse(str(value)));
-    } catch {
-      return new Unknown([], "json() of text that is not JSON");
-    }
-  },
-  equals: ([a, b]) => valuesEqual(a ?? null, b ?? null),
-  greater: ([a, b]) => num(a) > num(b),
-  greaterorequals: ([a, b]) => num(a) >= num(b),
-  less: ([a, b]) => num(a) < num(b),
-  lessorequals: ([a, b]) => num(a) <= num(b),
-  add: ([a, b]) => num(a) + num(b),
-  sub: ([a, b]) => num(a) - num(b),
-  mul: ([a, b]) => num(a) * num(b),
-  createarray: (args) => [...args],
-  array: ([value]) => list(value) ?? [value ?? null],
-  createobject: (args) => {
-    const entries: [string, Value][] = [];
-    for (let at = 0; at + 1 < args.length; at += 2) entries.push([str(args[at]), args[at + 1]!]);
-    return valueObject(entries);
-  },
-  union: (args) => {
-    if (!args.every((arg) => Array.isArray(arg)))
-      return valueObject(args.flatMap((arg) => (isValueObject(arg) ? Object.entries(arg) : [])));
-    const out: Value[] = [];
-    for (const item of args.flatMap((arg) => arg as Value[]))
-      if (!out.some((other) => valuesEqual(other, item) === true)) out.push(item);
-    return out;
-  },
-  first: ([value]) => (list(value) ? (list(value)![0] ?? null) : str(value).slice(0, 1)),
-  last: ([value]) => (list(value) ? (list(value)!.at(-1) ?? null) : str(value).slice(-1)),
-  range: ([start, count]) =>
-    Array.from({ length: Math.max(0, Math.min(num(count), 10_000)) }, (_, at) => num(start) + at),
-  take: ([value, count]) => list(value)?.slice(0, num(count)) ?? str(value).slice(0, num(count)),
-  skip: ([value, count]) => list(value)?.slice(num(count)) ?? str(value).slice(num(count)),
-  min: (args) => Math.min(...(list(args[0]) ?? args).map(num)),
-  max: (args) => Math.max(...(list(args[0]) ?? args).map(num)),
-  tryget: ([object, key]) => (isValueObject(object ?? null) ? (own(object as ValueObject, str(key)) ?? null) : null),
-};
-
-/** Functions that read an Unknown argument themselves (coalesce's first known, an empty()'s answer). */
-const READS_UNKNOWN: Readonly<Record<string, ArmFunction>> = {
-  coalesce: (args) => {
-    const first = args.find((arg) => arg !== null);
-    return first ?? null;
-  },
-  not: ([value]) => {
-    const truth = asBoolean(value ?? null);
-    return isUnknown(truth) ? truth : !truth;
-  },
-  and: (args) => logic(args, false),
-  or: (args) => logic(args, true),
-  empty: ([value]) => {
-    if (isUnknown(value)) return value;
-    if (value === null || value === "" || value === undefined) return true;
-    if (Array.isArray(value)) return value.length === 0;
-    return isValueObject(value) ? Object.keys(value).length === 0 : false;
-  },
-  length: ([value]) => {
-    if (isUnknown(value)) return value;
-    if (typeof value === "string" || Array.isArray(value)) return value.length;
-    return isValueObject(value ?? null)
-      ? Object.keys(value as ValueObject).length
-      : new Unknown([], "length() of a scalar");
-  },
-  contains: ([container, item]) => {
-    if (isUnknown(container) || isUnknown(item)) return unknownOf([container, item].filter(isUnknown));
-    if (typeof container === "string") return container.toLowerCase().includes(str(item).toLowerCase());
-    if (isList(container)) return container.some((entry) => valuesEqual(entry, item ?? null) === true);
-    return isValueObject(container ?? null) ? own(container as ValueObject, str(item)) !== undefined : false;
-  },
-};
-
-function logic(args: readonly Value[], decides: boolean): Value {
-  const truths = args.map((arg) => asBoolean(arg));
-  if (truths.some((truth) => truth === decides)) return decides;
-  const missing = truths.filter(isUnknown);
-  return missing.length > 0 ? unknownOf(missing) : !decides;
-}
-
-function call(node: Extract<Node, { kind: "call" }>, context: ArmContext, inner: (next: Node) => Value): Value {
-  // Bicep's namespaced calls (sys.concat, az.resourceGroup) are the plain functions.
-  const bare = node.name.replace(/^(sys|az)\./, "");
-  if (bare === "if") {
-    const test = asBoolean(inner(node.args[0]!));
-    if (!isUnknown(test)) return inner(node.args[test ? 1 : 2]!);
-    const [then, otherwise] = [inner(node.args[1]!), inner(node.args[2]!)];
-    return valuesEqual(then, otherwise) === true ? then : unknownOf([test, then, otherwise]);
-  }
-  const args = node.args.map(inner);
-  const contextual = contextCall(bare, args, context);
-  if (contextual !== undefined) return contextual;
-  if (Object.hasOwn(UNKNOWN_FUNCTIONS, bare) || bare.startsWith("list"))
-    return new Unknown(unknownInputs(args), `${bare}(): ${UNKNOWN_FUNCTIONS[bare] ?? "a deployed resource's values"}`);
-  if (Object.hasOwn(READS_UNKNOWN, bare)) return READS_UNKNOWN[bare]!(args);
-  const unknown = args.filter(isUnknown);
-  if (unknown.length > 0) return unknownOf(unknown);
-  if (Object.hasOwn(FUNCTIONS, bare)) return FUNCTIONS[bare]!(args);
-  return new Unknown([], `the function ${node.name.slice(0, 40)}() is not evaluated by this check`);
-}
-
-/** The functions that read the deployment's context: parameters, variables, scopes, copyIndex. */
-function contextCall(bare: string, args: readonly Value[], context: ArmContext): Value | undefined {
-  switch (bare) {
-    case "parameters":
-    case "variables": {
-      const name = args[0];
-      if (isUnknown(name)) return name;
-      return bare === "parameters" ? context.parameter(str(name)) : context.variable(str(name));
-    }
-    case "resourcegroup":
-      return context.resourceGroup();
-    case "subscription":
-      return context.subscription();
-    case "deployment":
-      return context.deployment();
-    case "copyindex": {
-      const loop = typeof args[0] === "string" ? args[0] : undefined;
-      const offset = typeof args[0] === "number" ? args[0] : typeof args[1] === "number" ? args[1] : 0;
-      const index = context.copyIndex(loop);
-      return isUnknown(index) ? index : num(index) + offset;
-    }
-    case "true":
-      return true;
-    case "false":
-      return false;
-    case "null":
-      return null;
-  }
-  return undefined;
-}
-
-function unknownInputs(args: readonly Value[]): string[] {
-  return [...new Set(args.flatMap((arg) => unknownInside(arg)?.inputs ?? []))];
+  const frame: Frame = {
+    ...outer,
+    template: scopeInner ? template : { ...template, variables: outer.template.variables },
+    parameters: scopeInner ? parameterReader(template, passed, () => frame) : outer.parameters,
+    placement,
+    depth: outer.depth + 1,
+  };
+  return frame;
 }

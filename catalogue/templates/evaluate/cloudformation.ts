@@ -1,312 +1,208 @@
 /**
- * CloudFormation's intrinsic functions evaluated as a stack's creation would
- * (https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/intrinsic-function-reference.html):
- * Parameters (the request's values, else their defaults), pseudo parameters (AWS::Region from the
- * request), Mappings with Fn::FindInMap, Conditions with Fn::Equals, And, Or, Not and Fn::If,
- * Ref, Fn::Sub, Join, Select, Split, Length and ToJsonString. What only the deployment knows (a
- * resource's Ref or attribute, a value from SSM Parameter Store or another stack) is Unknown naming
- * why; a parameter without a value is Unknown naming it.
+ * A CloudFormation or SAM template as a deployment: each resource evaluated (./evaluate/cloudformation.ts:
+ * its Condition, its Properties' intrinsic functions), Fn::ForEach loops expanded over their
+ * collection when it is known, SAM's Globals given to each function and each AWS::Serverless
+ * resource expanded to what the transform creates (./sam.ts). A stack's resources go to the stack's
+ * region, which the template never states: the request's region (AWS::Region) when given.
  */
-import { fromJson } from "./hcl-functions.ts";
-import {
-  asText,
-  isUnknown,
-  isValueObject,
-  own,
-  textOf,
-  Unknown,
-  unknownOf,
-  valueObject,
-  valuesEqual,
-  type Value,
-  type ValueObject,
-} from "./values.ts";
-import type { InputUse } from "../deployment.ts";
-
-/** AWS::NoValue: a property given it is removed. */
-const NO_VALUE = Symbol("AWS::NoValue");
-type Evaluated = Value | typeof NO_VALUE;
+import { TemplateError } from "../model/errors.ts";
+import type { Deployed, Deployment, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
+import { CloudFormationEvaluator } from "./cloudformation-intrinsics.ts";
+import { locate, replicasOf, traitsOf } from "./instances.ts";
+import { dependsOn, isUnknown, isValueObject, type Value } from "./values.ts";
+import { IMPLICIT_NEEDS } from "../../dependencies/implicit-needs.ts";
+import { resolvedDeployment } from "../resolved.ts";
+import { expandServerless, SAM_TRANSFORM } from "./sam.ts";
+import { versionedAttributes } from "../tables/versioned.ts";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The partition of a region (https://docs.aws.amazon.com/whitepapers/latest/aws-fault-isolation-boundaries/partitions.html). */
-function partitionOf(region: string): string {
-  if (region.startsWith("cn-")) return "aws-cn";
-  if (region.startsWith("us-gov-")) return "aws-us-gov";
-  if (region.startsWith("eusc-")) return "aws-eusc";
-  return "aws";
+function transforms(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.filter((entry): entry is string => typeof entry === "string");
+  return [];
 }
 
-export class CloudFormationEvaluator {
-  private readonly parameters = new Map<string, Value>();
-  private readonly conditionValues = new Map<string, boolean | Unknown>();
-  private readonly evaluating = new Set<string>();
-  readonly inputs: InputUse[] = [];
-  private readonly template: Record<string, unknown>;
-  private readonly region: string | undefined;
-  private readonly resources: ReadonlySet<string>;
+const FOR_EACH = "Fn::ForEach::";
 
-  constructor(
-    template: Record<string, unknown>,
-    given: Readonly<Record<string, unknown>> | undefined,
-    region: string | undefined,
-  ) {
-    this.template = template;
-    this.region = region;
-    this.resources = new Set(isObject(template.Resources) ? Object.keys(template.Resources) : []);
-    const declared = isObject(template.Parameters) ? template.Parameters : {};
-    for (const [name, parameter] of Object.entries(declared)) {
-      const type = isObject(parameter) && typeof parameter.Type === "string" ? parameter.Type : "String";
-      const value = given && Object.hasOwn(given, name) ? given[name] : undefined;
-      const fallback = isObject(parameter) ? parameter.Default : undefined;
-      let resolved: Value;
-      let source: string;
-      if (type.startsWith("AWS::SSM::Parameter::Value")) {
-        // The value is the SSM parameter's, read when the stack is made; the default names the parameter.
-        resolved = new Unknown(
-          [],
-          `read from SSM Parameter Store (${(typeof (value ?? fallback) === "string" ? ((value ?? fallback) as string) : name).slice(0, 80)}) when the stack is made`,
-        );
-        source = "SSM Parameter Store";
-      } else if (value !== undefined) {
-        resolved = listOf(type, fromJson(value));
-        source = "the request";
-      } else if (fallback !== undefined) {
-        resolved = listOf(type, fromJson(fallback));
-        source = "its default";
-      } else {
-        resolved = new Unknown([`parameter ${name}`]);
-        source = "no value";
-      }
-      this.parameters.set(name, resolved);
-      this.inputs.push({
-        name: `parameter ${name}`,
-        source,
-        ...(isUnknown(resolved) ? {} : { value: JSON.stringify(resolved).slice(0, 200) }),
-      });
-    }
-    const unknownNames = Object.keys(given ?? {}).filter((name) => !this.parameters.has(name));
-    if (unknownNames.length > 0) this.unknownInputs = unknownNames;
-  }
-
-  /** Names the request gave that the template does not declare as parameters. */
-  unknownInputs: readonly string[] = [];
-
-  /** A condition's value by name (Conditions section). */
-  condition(name: string): boolean | Unknown {
-    const known = this.conditionValues.get(name);
-    if (known !== undefined) return known;
-    const conditions = isObject(this.template.Conditions) ? this.template.Conditions : {};
-    if (!Object.hasOwn(conditions, name)) return new Unknown([], `the condition ${name} is not declared`);
-    if (this.evaluating.has(name)) return new Unknown([], `the condition ${name} refers to itself`);
-    this.evaluating.add(name);
-    const value = this.truth(this.evaluate(conditions[name]));
-    this.evaluating.delete(name);
-    this.conditionValues.set(name, value);
-    return value;
-  }
-
-  private truth(value: Evaluated): boolean | Unknown {
-    if (value === NO_VALUE) return new Unknown([], "AWS::NoValue as a condition");
-    if (isUnknown(value)) return value;
-    if (typeof value === "boolean") return value;
-    if (value === "true" || value === "false") return value === "true";
-    return new Unknown([], "a condition that is not true or false");
-  }
-
-  /** A template value with its intrinsic functions evaluated (AWS::NoValue drops the property). */
-  resolve(value: unknown): Value {
-    const result = this.evaluate(value);
-    return result === NO_VALUE ? null : result;
-  }
-
-  private evaluate(value: unknown, depth = 0): Evaluated {
-    if (depth > 64) return new Unknown([], "nested too deeply");
-    if (Array.isArray(value)) {
-      const items = value.map((item) => this.evaluate(item, depth + 1));
-      return items.filter((item): item is Value => item !== NO_VALUE);
-    }
-    if (!isObject(value)) return (value ?? null) as Value;
-    const keys = Object.keys(value);
-    if (keys.length === 1) {
-      const key = keys[0]!;
-      const argument = value[key];
-      const intrinsic = this.intrinsic(key, argument, depth);
-      if (intrinsic !== undefined) return intrinsic;
-    }
-    const entries: [string, Value][] = [];
-    for (const key of keys) {
-      const item = this.evaluate(value[key], depth + 1);
-      if (item !== NO_VALUE) entries.push([key, item]);
-    }
-    return valueObject(entries);
-  }
-
-  private intrinsic(key: string, argument: unknown, depth: number): Evaluated | undefined {
-    const inner = (item: unknown) => this.evaluate(item, depth + 1);
-    const args = Array.isArray(argument) ? argument : [argument];
-    const logical = this.logical(key, args, inner);
-    if (logical !== undefined) return logical;
-    switch (key) {
-      case "Ref":
-        return typeof argument === "string" ? this.ref(argument) : new Unknown([], "a Ref that names nothing");
-      case "Condition":
-        return typeof argument === "string"
-          ? this.condition(argument)
-          : new Unknown([], "a Condition that names nothing");
-      case "Fn::FindInMap":
-        return this.findInMap(args.map(inner));
-      case "Fn::Sub":
-        return this.sub(args, inner);
-      case "Fn::Join": {
-        const [separator, items] = [inner(args[0]), inner(args[1])];
-        if (isUnknown(separator) || isUnknown(items)) return unknownOf([separator as Value, items as Value]);
-        if (!Array.isArray(items)) return new Unknown([], "an Fn::Join of something other than a list");
-        const parts = (items as Value[]).map(asText);
-        const unknown = parts.filter(isUnknown);
-        return unknown.length > 0 ? unknownOf(unknown) : (parts as string[]).join(textOf(separator as Value));
-      }
-      case "Fn::Select": {
-        const [index, items] = [inner(args[0]), inner(args[1])];
-        if (isUnknown(index) || isUnknown(items)) return unknownOf([index as Value, items as Value]);
-        const list = Array.isArray(items) ? (items as Value[]) : undefined;
-        const at = Number(index);
-        return list && Number.isInteger(at) && at >= 0 && at < list.length
-          ? list[at]!
-          : new Unknown([], "an Fn::Select outside its list");
-      }
-      case "Fn::Split": {
-        const [separator, text] = [inner(args[0]), inner(args[1])];
-        if (isUnknown(separator) || isUnknown(text)) return unknownOf([separator as Value, text as Value]);
-        return textOf(text as Value).split(textOf(separator as Value));
-      }
-      case "Fn::Length": {
-        const items = inner(argument);
-        return isUnknown(items)
-          ? items
-          : Array.isArray(items)
-            ? items.length
-            : new Unknown([], "an Fn::Length of something other than a list");
-      }
-      case "Fn::ToJsonString": {
-        const item = inner(argument);
-        return isUnknown(item) ? item : JSON.stringify(item);
-      }
-      case "Fn::Base64":
-        return inner(argument);
-      case "Fn::GetAtt":
-        return new Unknown([], "a resource's attribute, known when it is created");
-      case "Fn::GetAZs":
-        return new Unknown([], "the region's Availability Zones, known when the stack is made");
-      case "Fn::ImportValue":
-        return new Unknown([], "exported by another stack");
-      case "Fn::Cidr":
-        return new Unknown([], "computed address ranges");
-      case "Fn::Transform":
-        return new Unknown([], "a macro's output, known when the stack is made");
-    }
-    return undefined;
-  }
-
-  /** The condition functions: Fn::If, Equals, Not, And, Or. */
-  private logical(key: string, args: readonly unknown[], inner: (item: unknown) => Evaluated): Evaluated | undefined {
-    switch (key) {
-      case "Fn::If": {
-        if (args.length !== 3 || typeof args[0] !== "string")
-          return new Unknown([], "an Fn::If that is not [condition, then, else]");
-        const test = this.condition(args[0]);
-        if (!isUnknown(test)) return inner(test ? args[1] : args[2]);
-        const then = inner(args[1]);
-        const otherwise = inner(args[2]);
-        if (then !== NO_VALUE && otherwise !== NO_VALUE && valuesEqual(then, otherwise) === true) return then;
-        return unknownOf([test, ...[then, otherwise].filter((item): item is Value => item !== NO_VALUE)]);
-      }
-      case "Fn::Equals": {
-        const [a, b] = args.map(inner);
-        if (a === NO_VALUE || b === NO_VALUE) return false;
-        return valuesEqual(a ?? null, b ?? null);
-      }
-      case "Fn::Not": {
-        const truth = this.truth(inner(args[0]));
-        return isUnknown(truth) ? truth : !truth;
-      }
-      case "Fn::And":
-      case "Fn::Or": {
-        const decides = key === "Fn::Or";
-        const truths = args.map((item) => this.truth(inner(item)));
-        if (truths.some((truth) => truth === decides)) return decides;
-        const unknown = truths.filter(isUnknown);
-        return unknown.length > 0 ? unknownOf(unknown) : !decides;
-      }
-    }
-    return undefined;
-  }
-
-  private ref(name: string): Evaluated {
-    if (this.parameters.has(name)) return this.parameters.get(name)!;
-    switch (name) {
-      case "AWS::NoValue":
-        return NO_VALUE;
-      case "AWS::Region":
-        return this.region ?? new Unknown(["AWS::Region"], "the stack's region");
-      case "AWS::Partition":
-        return this.region ? partitionOf(this.region) : new Unknown(["AWS::Region"], "the stack's partition");
-      case "AWS::URLSuffix":
-        return this.region?.startsWith("cn-") ? "amazonaws.com.cn" : "amazonaws.com";
-      case "AWS::AccountId":
-      case "AWS::StackName":
-      case "AWS::StackId":
-      case "AWS::NotificationARNs":
-        return new Unknown([], `${name}, known when the stack is made`);
-    }
-    if (this.resources.has(name)) return new Unknown([], `the id of ${name.slice(0, 60)}, known when it is created`);
-    return new Unknown([], `a Ref to ${name.slice(0, 60)}, which the template does not declare`);
-  }
-
-  private findInMap(args: readonly Evaluated[]): Evaluated {
-    const [map, top, second, options] = args;
-    const known = [map, top, second].filter((item): item is Value => item !== NO_VALUE && item !== undefined);
-    if (known.some(isUnknown)) return unknownOf(known);
-    const mappings = isObject(this.template.Mappings) ? fromJson(this.template.Mappings) : valueObject();
-    const found = [map, top, second].reduce<Value | undefined>(
-      (here, key) =>
-        here !== undefined && key !== NO_VALUE && isValueObject(here) ? own(here, textOf(key as Value)) : undefined,
-      mappings,
+export function readCloudFormation(
+  template: Record<string, unknown>,
+  inputs: Readonly<Record<string, unknown>> | undefined,
+  region: string | undefined,
+): Deployment {
+  const resources = template.Resources;
+  if (!isObject(resources)) throw new TemplateError("A CloudFormation template needs a Resources object.");
+  const sam = transforms(template.Transform).includes(SAM_TRANSFORM);
+  const parameters = isObject(template.Parameters) ? template.Parameters : {};
+  const cdk =
+    "BootstrapVersion" in parameters ||
+    Object.values(resources).some((resource) => isObject(resource) && resource.Type === "AWS::CDK::Metadata");
+  const evaluator = new CloudFormationEvaluator(template, inputs, region);
+  if (evaluator.unknownInputs.length > 0)
+    throw new TemplateError(
+      `inputs names parameters the template does not declare: ${evaluator.unknownInputs.slice(0, 8).join(", ")}.`,
     );
-    if (found !== undefined) return found;
-    // The language extensions' fourth argument: {DefaultValue: …}.
-    const fallback = isValueObject(options ?? null) ? own(options as ValueObject, "DefaultValue") : undefined;
-    const names = [map, top, second].map((key) => (key === NO_VALUE ? "" : textOf(key as Value)));
-    return fallback ?? new Unknown([], `Fn::FindInMap found no ${names.join(" › ")}`);
-  }
+  const functionGlobals =
+    isObject(template.Globals) && isObject(template.Globals.Function) ? template.Globals.Function : {};
+  const instances: ResourceInstance[] = [];
+  const expanded = new Set<string>();
+  const loops: string[] = [];
+  const shows = new Set<string>();
+  const stackRegion = () => stackRegionOf(region);
+  const read = (logicalId: string, resource: unknown, at: string) => {
+    if (!isObject(resource) || typeof resource.Type !== "string")
+      throw new TemplateError(`${at.slice(0, 120)} has no Type: every resource needs one.`);
+    const type = resource.Type.startsWith("Custom::") ? "AWS::CloudFormation::CustomResource" : resource.Type;
+    // The CDK's metadata resource is read by the CDK, not deployed as a service's resource.
+    if (type === "AWS::CDK::Metadata") return;
+    const deployed = deployedOf(evaluator, resource.Condition);
+    // SAM's Globals give every function what it does not set itself (its Runtime, most often).
+    const globals = sam && type === "AWS::Serverless::Function" ? functionGlobals : {};
+    const raw = { ...globals, ...(isObject(resource.Properties) ? resource.Properties : {}) };
+    const properties = deployed.state === "no" ? {} : evaluator.resolve(raw);
+    const versioned = versionedAttributes("cloudformation-type", type, properties, logicalId);
+    const instance = (item: string, from: string, withVersions: boolean): ResourceInstance => {
+      const traits = traitsOf("cloudformation-type", item, properties);
+      return {
+        kind: "cloudformation-type",
+        item,
+        from,
+        providerId: "aws",
+        deployed,
+        location: locate(item, "aws", properties, [], stackRegion),
+        ...(withVersions && replicasOf(item, properties) ? { replicas: replicasOf(item, properties)! } : {}),
+        ...(withVersions && versioned.length > 0 ? { versioned } : {}),
+        ...(traits ? { traits } : {}),
+      };
+    };
+    if (sam && type.startsWith("AWS::Serverless::")) {
+      const evaluated = { ...resource, Properties: isValueObject(properties) ? properties : {} };
+      expandServerless(type, evaluated).forEach((generated, index) => {
+        instances.push(instance(generated, `${logicalId} (${type})`, index === 0));
+        expanded.add(`${type} → ${generated}`);
+      });
+      return;
+    }
+    instances.push(instance(type, logicalId, true));
+    if (deployed.state !== "no") for (const id of propertyNeeds(type, properties)) shows.add(id);
+  };
+  for (const [logicalId, resource] of Object.entries(resources))
+    if (logicalId.startsWith(FOR_EACH))
+      forEach(logicalId, resource, `Resources.${logicalId}`, read, loops, (value) => evaluator.resolve(value));
+    else read(logicalId, resource, `Resources.${logicalId}`);
+  return resolvedDeployment("cloudformation", instances, {
+    parameterTypes: parameterTypesOf(parameters),
+    cdk,
+    sam,
+    expanded: [...expanded].sort(),
+    ...(loops.length > 0 ? { loops } : {}),
+    ...(shows.size > 0 ? { shows: [...shows].sort() } : {}),
+    ...(evaluator.inputs.length > 0 ? { inputs: evaluator.inputs } : {}),
+  });
+}
 
-  private sub(args: readonly unknown[], inner: (item: unknown) => Evaluated): Evaluated {
-    const text = args[0];
-    if (typeof text !== "string") return new Unknown([], "an Fn::Sub without a string");
-    const variables = isObject(args[1]) ? args[1] : {};
-    const unknowns: Value[] = [];
-    const result = text.replace(/\$\{(!?)([^}]*)\}/g, (whole, literal: string, name: string) => {
-      if (literal === "!") return `\${${name}}`;
-      let value: Evaluated;
-      if (Object.hasOwn(variables, name)) value = inner(variables[name]);
-      else if (name.includes(".") && !name.startsWith("AWS::"))
-        value = new Unknown([], "a resource's attribute, known when it is created");
-      else value = this.ref(name);
-      const part = value === NO_VALUE ? "" : asText(value);
-      if (isUnknown(part)) {
-        unknowns.push(part);
-        return whole;
+/** The parameters' types (an SSM parameter type needs ssm:GetParameters). */
+const parameterTypesOf = (parameters: Record<string, unknown>): string[] =>
+  [
+    ...new Set(
+      Object.values(parameters)
+        .map((parameter) => (isObject(parameter) ? parameter.Type : undefined))
+        .filter((type): type is string => typeof type === "string"),
+    ),
+  ].sort();
+
+/** Where a stack's resources go: the request's region (AWS::Region), else not known. */
+function stackRegionOf(region: string | undefined): InstanceLocation {
+  return region
+    ? { kind: "stated", attribute: "region", value: region, via: "the request's region (AWS::Region)" }
+    : {
+        kind: "unknown",
+        why: "the stack's region, which a template never states: give it as the request's region (--region)",
+      };
+}
+
+/** A resource's Condition: deployed, not, or depending on parameters. */
+function deployedOf(evaluator: CloudFormationEvaluator, condition: unknown): Deployed {
+  if (condition === undefined) return { state: "yes" };
+  if (typeof condition !== "string")
+    throw new TemplateError("A resource's Condition names a condition of the Conditions section.");
+  const value = evaluator.condition(condition);
+  if (isUnknown(value))
+    return { state: "depends", on: [...value.inputs], because: `its Condition ${condition} ${dependsOn(value)}` };
+  return value ? { state: "yes" } : { state: "no", because: `its Condition ${condition} is false` };
+}
+
+/** The implicit-needs rows whose property trigger a resource's Properties show. */
+function propertyNeeds(type: string, properties: Value): string[] {
+  return IMPLICIT_NEEDS.flatMap(({ id, trigger }) =>
+    trigger.kind === "property" &&
+    trigger.type === type &&
+    valuesAt(properties, trigger.path.split(".")).some((value) => String(value).toLowerCase() === trigger.equals)
+      ? [id]
+      : [],
+  );
+}
+
+/** The values at a dotted path (`*`: every item of a list). */
+function valuesAt(value: unknown, path: readonly string[]): unknown[] {
+  if (path.length === 0) return [value];
+  const [head, ...rest] = path as [string, ...string[]];
+  if (head === "*") return Array.isArray(value) ? value.flatMap((item) => valuesAt(item, rest)) : [];
+  return isObject(value) && Object.hasOwn(value, head) ? valuesAt(value[head], rest) : [];
+}
+
+/**
+ * Fn::ForEach (the AWS::LanguageExtensions transform): `Fn::ForEach::Name: [Identifier, Collection,
+ * {OutputKey: resource}]`, an output key being a resource or a nested loop. Each output resource is
+ * read once per value of the collection (a literal list, or a parameter's or mapping's value), its
+ * logical id and type with `${Identifier}` (or `&{Identifier}`) replaced; a collection not known
+ * here is named in `loops`, each output resource's type read once
+ * (https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/intrinsic-function-reference-foreach.html).
+ */
+function forEach(
+  key: string,
+  loop: unknown,
+  at: string,
+  read: (logicalId: string, resource: unknown, at: string) => void,
+  loops: string[],
+  resolve: (value: unknown) => Value,
+  outer: (text: string) => string = (text) => text,
+): void {
+  if (!Array.isArray(loop) || loop.length !== 3 || typeof loop[0] !== "string" || !isObject(loop[2]))
+    throw new TemplateError(
+      `${at.slice(0, 120)} is not a loop CloudFormation reads: Fn::ForEach takes [identifier, collection, {output key: resource}].`,
+    );
+  const [identifier, collection, outputs] = loop as [string, unknown, Record<string, unknown>];
+  const evaluated = resolve(collection);
+  const values =
+    Array.isArray(evaluated) && evaluated.every((value) => typeof value === "string") ? evaluated : undefined;
+  const why = isUnknown(evaluated) ? dependsOn(evaluated) : `given by ${describe(collection)}`;
+  const note = `${key.slice(FOR_EACH.length)} (its collection ${why}: each resource's type read once)`;
+  if (!values && !loops.includes(note)) loops.push(note);
+  // Each value binds the identifier, inside the loops that enclose this one (outer) as well.
+  const bind = (value: string | undefined) => (text: string) =>
+    value === undefined
+      ? outer(text)
+      : outer(text)
+          .replaceAll(`\${${identifier}}`, value)
+          .replaceAll(`&{${identifier}}`, value.replace(/[^A-Za-z0-9]/g, ""));
+  for (const [outputKey, output] of Object.entries(outputs))
+    for (const value of (values ?? [undefined]) as (string | undefined)[]) {
+      const substitute = bind(value);
+      if (outputKey.startsWith(FOR_EACH)) {
+        forEach(outputKey, output, `${at}.${outputKey}`, read, loops, resolve, substitute);
+        continue;
       }
-      return part;
-    });
-    return unknowns.length > 0 ? unknownOf(unknowns) : result;
-  }
+      const resource =
+        isObject(output) && typeof output.Type === "string" ? { ...output, Type: substitute(output.Type) } : output;
+      read(substitute(outputKey), resource, `${at}.${outputKey}`);
+    }
 }
 
-/** A List<…> or CommaDelimitedList parameter's value as a list. */
-function listOf(type: string, value: Value): Value {
-  if ((type.startsWith("List<") || type === "CommaDelimitedList") && typeof value === "string")
-    return value.split(",").map((item) => item.trim());
-  return value;
-}
+const describe = (value: unknown): string =>
+  isObject(value)
+    ? (Object.keys(value)[0] ?? "an object")
+    : Array.isArray(value)
+      ? "a list of non-strings"
+      : typeof value;

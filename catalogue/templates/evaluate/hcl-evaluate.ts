@@ -7,7 +7,7 @@
  * (an undeclared variable, a missing key) is Unknown with the reason, since the check judges a
  * deployment rather than validating it.
  */
-import { SPLAT_ITEM, type Expression } from "./hcl-expression.ts";
+import { SPLAT_ITEM, type Expression } from "../readers/hcl-expression.ts";
 import { callFunction, EvaluationError } from "./hcl-functions.ts";
 import {
   asBoolean,

@@ -1,13 +1,13 @@
 /**
  * Resource instances from what an evaluation resolved: each instance's catalogue provider, where it
- * goes (./places.ts: its own attribute, else its provider block's, else the request's region; global
+ * goes (../tables/places.ts: its own attribute, else its provider block's, else the request's region; global
  * types and values as global; what no input says as unknown, with why), the versions its attributes
- * name (../versioned.ts) and the traits a generic type is placed by (../generic-types.ts).
+ * name (../tables/versioned.ts) and the traits a generic type is placed by (../tables/generic-types.ts).
  */
-import type { DeploymentItem, InstanceLocation, ResourceInstance } from "../deployment.ts";
-import { traitAttributes } from "../generic-types.ts";
-import { terraformProviderOf } from "../stated-locations.ts";
-import { versionedAttributes } from "../versioned.ts";
+import type { DeploymentItem, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
+import { traitAttributes } from "../tables/generic-types.ts";
+import { terraformProviderOf } from "../tables/terraform-providers.ts";
+import { versionedAttributes } from "../tables/versioned.ts";
 import {
   AZURE_GLOBAL,
   childType,
@@ -17,7 +17,7 @@ import {
   isGlobalValue,
   REPLICA_PLACES,
   TERRAFORM_PLACES,
-} from "./places.ts";
+} from "../tables/places.ts";
 import type { EvaluatedResource } from "./terraform.ts";
 import { dependsOn, isUnknown, isValueObject, own } from "./values.ts";
 

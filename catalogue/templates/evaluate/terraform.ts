@@ -7,9 +7,9 @@
  * instance with its evaluated attributes, its provider configuration's, and whether it is deployed:
  * yes, no (a count of 0), or depending on an input that has no value here.
  */
-import { TemplateBudgetError, TemplateError } from "../errors.ts";
+import { TemplateBudgetError, TemplateError } from "../model/errors.ts";
 import { evaluate, access, type Key, type Scope } from "./hcl-evaluate.ts";
-import type { Expression } from "./hcl-expression.ts";
+import type { Expression } from "../readers/hcl-expression.ts";
 import { fromJson } from "./hcl-functions.ts";
 import {
   installedModules,
@@ -22,8 +22,8 @@ import {
   type ModuleCallConfig,
   type ModuleConfig,
   type ResourceConfig,
-} from "./terraform-modules.ts";
-import type { KeepAttribute } from "../hcl.ts";
+} from "../readers/terraform-modules.ts";
+import type { KeepAttribute } from "../readers/hcl.ts";
 import {
   dependsOn,
   isList,
@@ -38,7 +38,7 @@ import {
   type Value,
   type ValueObject,
 } from "./values.ts";
-import type { Deployed, InputUse } from "../deployment.ts";
+import type { Deployed, InputUse } from "../model/deployment.ts";
 
 /** Resource and module instances at most: past it, the configuration is too costly to evaluate. */
 export const MAX_INSTANCES = 10_000;

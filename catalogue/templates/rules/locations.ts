@@ -1,21 +1,21 @@
 /**
  * The deployment check's locations (added in 1.11.0): each resource's stated location
- * (./stated-locations.ts) matched to its provider's region in the catalogue, and, with the
+ * (../evaluate/instances.ts) matched to its provider's region in the catalogue, and, with the
  * request's allowedLocations, whether that region is allowed. allowedLocations means what it means
  * to the policy endpoints (policies/locations.ts resolves it), over every provider with regions, so
  * one approved list with locations is checked the same way on every provider, with or without an
  * organisation-policy engine.
  */
-import { resolvePlace, type Place } from "../locations/places.ts";
+import { resolvePlace, type Place } from "../../locations/places.ts";
 import {
   allowedPlaces,
   resolveLocations,
   type LocationRegion,
   type LocationVocabulary,
-} from "../policies/locations.ts";
-import type { ListCatalogue } from "../lists/list-catalogue.ts";
-import type { LocationAnswer, Statement } from "./answer.ts";
-import type { Deployment, StatedLocation } from "./deployment.ts";
+} from "../../policies/locations.ts";
+import type { ListCatalogue } from "../../lists/list-catalogue.ts";
+import type { LocationAnswer, Statement } from "../model/answer.ts";
+import type { Deployment, StatedLocation } from "../model/deployment.ts";
 
 /** The vocabulary of the check's allowedLocations: every provider's regions the catalogue holds. */
 export function checkVocabulary(catalogue: ListCatalogue): LocationVocabulary {

@@ -6,8 +6,8 @@
  * the folder its `source` names, a registry module's where `terraform init` put it (the
  * `.terraform/modules/modules.json` manifest), and the root's variable files.
  */
-import { TemplateError } from "../errors.ts";
-import { readHcl, readHclBody, type HclBlock, type HclToken, type KeepAttribute } from "../hcl.ts";
+import { TemplateError } from "../model/errors.ts";
+import { readHcl, readHclBody, type HclBlock, type HclToken, type KeepAttribute } from "./hcl.ts";
 import { parseExpression, type Expression } from "./hcl-expression.ts";
 
 /** The block types Terraform reads at the top of a configuration file. */

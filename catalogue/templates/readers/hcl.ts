@@ -13,8 +13,8 @@
  * 2.1 s and 211 MB of WebAssembly memory. This reader takes ~0.1 s and a few MB for the same 1.9 MB;
  * the tests compare what it reads of real vendor configurations with @cdktf/hcl2json's reading.
  */
-import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../base/limits.ts";
-import { TemplateBudgetError, TemplateDepthError, TemplateError } from "./errors.ts";
+import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../../base/limits.ts";
+import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../model/errors.ts";
 
 export type HclTokenKind = "ident" | "number" | "string" | "template" | "punct" | "newline" | "eof";
 

@@ -9,7 +9,7 @@
  * aside: Engine: Postgres is postgres); the version data then says whether it retires, or that it
  * is not known.
  */
-import type { DeploymentItem, VersionedAttribute } from "./deployment.ts";
+import type { DeploymentItem, VersionedAttribute } from "../model/deployment.ts";
 
 export type { VersionedAttribute };
 
@@ -213,7 +213,7 @@ const RULES: readonly Rule[] = [
 ];
 
 /**
- * The attribute paths of Terraform resources the rules read (./terraform-config.ts reads their
+ * The attribute paths of Terraform resources the rules read (../evaluate/terraform-config.ts keeps their
  * literals): strings, so a list (a layer's compatible_runtimes) is read from plans only.
  */
 export const VERSION_ATTRIBUTES = [

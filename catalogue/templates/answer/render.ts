@@ -4,9 +4,9 @@
  * verdict first, then what to add, the services, the implicit needs with their vendor pages, what
  * no service owns, and every statement with what it was checked against.
  */
-import { phaseStory } from "./retiring.ts";
-import { heading, link, paragraph, type Block, type Doc, type Inline } from "../format/doc.ts";
-import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
+import { phaseStory } from "../rules/versions.ts";
+import { heading, link, paragraph, type Block, type Doc, type Inline } from "../../format/doc.ts";
+import type { DeploymentCheckAnswer, PolicyVerdict } from "../model/answer.ts";
 
 const VENDOR_NAMES: Record<PolicyVerdict["providerId"], string> = {
   aws: "AWS (service control policy)",

@@ -1,5 +1,5 @@
 /**
- * Terraform configuration (`.tf` files, ./hcl.ts reads their HCL) as a deployment, for a user who
+ * Terraform configuration (`.tf` files, ../readers/hcl.ts reads their HCL) as a deployment, for a user who
  * cannot run `terraform plan` (no credentials) to check it all the same: the files evaluated as a
  * plan would (./evaluate/terraform.ts: variables, locals, provider blocks, count and for_each,
  * local and installed modules), each resource instance then resolved (./evaluate/instances.ts).
@@ -9,15 +9,15 @@
  * `existing` resources); an azapi resource is its ARM type. A module whose files are not in the
  * input is listed as not read (Deployment.notRead), with the verdicts it concerns.
  */
-import type { Deployment, Vendor } from "./deployment.ts";
-import { terraformInstance } from "./evaluate/instances.ts";
-import { PLACE_ATTRIBUTES } from "./evaluate/places.ts";
-import { evaluateTerraform } from "./evaluate/terraform.ts";
-import { keepAttributes, TOP_LEVEL } from "./evaluate/terraform-modules.ts";
-import { TRAIT_ATTRIBUTES } from "./generic-types.ts";
-import { resolvedDeployment } from "./resolved.ts";
-import { uncheckedVendor } from "./terraform.ts";
-import { VERSION_ATTRIBUTES } from "./versioned.ts";
+import type { Deployment, Vendor } from "../model/deployment.ts";
+import { terraformInstance } from "./instances.ts";
+import { PLACE_ATTRIBUTES } from "../tables/places.ts";
+import { evaluateTerraform } from "./terraform.ts";
+import { keepAttributes, TOP_LEVEL } from "../readers/terraform-modules.ts";
+import { TRAIT_ATTRIBUTES } from "../tables/generic-types.ts";
+import { resolvedDeployment } from "../resolved.ts";
+import { terraformProviderOf } from "../tables/terraform-providers.ts";
+import { VERSION_ATTRIBUTES } from "../tables/versioned.ts";
 
 /** What the check reads of a Terraform configuration beside its files. */
 export interface TerraformInputs {
@@ -33,6 +33,12 @@ const KEEP = keepAttributes(
 );
 
 const VENDORS: readonly Vendor[] = ["aws", "azure", "gcp"];
+
+/** The vendor whose policy governs a Terraform type (aws_, azurerm_ and azapi_, google_), when one does. */
+function vendorOf(type: string): Vendor | undefined {
+  const provider = terraformProviderOf(type);
+  return VENDORS.find((vendor) => vendor === provider);
+}
 
 /** A registry module's source (`[host/]namespace/name/provider`): the provider names the vendor it deploys to. */
 const REGISTRY_SOURCE = /^(?:[a-z0-9.-]+\.[a-z]{2,}\/)?[\w-]+\/[\w-]+\/([a-z0-9]+)(?:\/\/.*)?$/;
@@ -63,14 +69,14 @@ export function readTerraformConfig(files: Readonly<Record<string, string>>, inp
   const evaluation = evaluateTerraform(files, inputs.variables, KEEP);
   // Azure Policy evaluates what is written, never a read.
   const resources = evaluation.resources.filter(
-    (resource) => resource.mode === "resource" || uncheckedVendor(resource.type) !== "azure",
+    (resource) => resource.mode === "resource" || vendorOf(resource.type) !== "azure",
   );
   const instances = resources.map((resource) => terraformInstance(resource, inputs.region));
   // A module not read: its verdicts are those of the vendor its registry source names, else of
   // every vendor the configuration uses, else of all three.
   const used = new Set<Vendor>([
     ...evaluation.providers.flatMap((name) => REGISTRY_VENDOR[name] ?? []),
-    ...instances.flatMap((instance) => uncheckedVendor(instance.item) ?? []),
+    ...instances.flatMap((instance) => vendorOf(instance.item) ?? []),
   ]);
   if (instances.some((instance) => instance.kind === "azure-type")) used.add("azure");
   const notReadVendors = Object.fromEntries(

@@ -20,8 +20,8 @@
  * judge() then weighs them as the gate does: against the repository's baseline (accepted findings,
  * each with a reason and an optional expiry) and the severity the gate fails on.
  */
-import { phaseStory } from "./retiring.ts";
-import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
+import { phaseStory } from "../rules/versions.ts";
+import type { DeploymentCheckAnswer, PolicyVerdict } from "../model/answer.ts";
 
 /** Every kind of finding, errors' first (sarif.ts gives each a rule). */
 export const FINDING_RULES = [
@@ -178,7 +178,7 @@ function names(text: string, item: string): boolean {
  * say were not checked (no handler permissions, no identifier in an inventory), found by name in them.
  */
 function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string, readonly string[]>): Finding[] {
-  // What a verdict from the list did not read: that verdict is not allowed for it (check.ts's verdict()).
+  // What a verdict from the list did not read: that verdict is not allowed for it (rules/policies.ts's verdict()).
   const unreadBy = new Map<string, string[]>();
   for (const verdict of approvedVerdicts(answer))
     for (const entry of verdict.notEvaluated ?? [])
@@ -207,7 +207,7 @@ function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string,
     };
   });
   const said = new Set(answer.notEvaluated.map((type) => type.toLowerCase()));
-  // Where the statements say what was not checked (check.ts's statementsOf and terraform.ts's
+  // Where the statements say what was not checked (statements.ts's statementsOf and rules/terraform-types.ts's
   // uncheckedNote): a not-evaluated statement whole, or a verdict's "… were not checked (A, B, …)".
   const clauses = answer.statements.flatMap((statement) =>
     statement.kind === "not-evaluated"
@@ -236,15 +236,13 @@ function serviceFindings(answer: DeploymentCheckAnswer): Finding[] {
   // An answer of an API before 1.12.0 has no serviceLifecycle.
   return (answer.serviceLifecycle ?? [])
     .filter((entry) => entry.retiring)
-    .map(
-      (entry): Finding => ({
-        rule: "service-retiring",
-        level: "error",
-        item: entry.serviceId,
-        from: answer.services.find((service) => service.id === entry.serviceId)?.items.flatMap((item) => item.from) ?? [],
-        message: `${entry.serviceId} is ${entry.status}${entry.date ? ` (${entry.status === "retired" ? "since" : "from"} ${entry.date})` : ""}${entry.successor ? `; successor: ${entry.successor}` : ""}${entry.announcementUrl ? ` (${entry.announcementUrl})` : ""}.`,
-      }),
-    );
+    .map((entry): Finding => ({
+      rule: "service-retiring",
+      level: "error",
+      item: entry.serviceId,
+      from: answer.services.find((service) => service.id === entry.serviceId)?.items.flatMap((item) => item.from) ?? [],
+      message: `${entry.serviceId} is ${entry.status}${entry.date ? ` (${entry.status === "retired" ? "since" : "from"} ${entry.date})` : ""}${entry.successor ? `; successor: ${entry.successor}` : ""}${entry.announcementUrl ? ` (${entry.announcementUrl})` : ""}.`,
+    }));
 }
 
 /** A version that has ended or ends within the window is an error (the gate fails on it); one not known, a warning. */

@@ -1,12 +1,12 @@
 /**
  * HCL's expression syntax (https://github.com/hashicorp/hcl/blob/main/hclsyntax/spec.md#expressions)
- * parsed from the tokens ../hcl.ts keeps of an attribute: literals, templates, tuples and objects,
+ * parsed from the tokens ./hcl.ts keeps of an attribute: literals, templates, tuples and objects,
  * variables with attribute, index and splat access, function calls, unary and binary operators by
  * HCL's precedence, conditionals and `for` expressions. An expression it cannot parse is refused
  * with the file and line, as `terraform validate` would refuse it.
  */
-import { TemplateError } from "../errors.ts";
-import type { HclTemplatePart, HclToken } from "../hcl.ts";
+import { TemplateError } from "../model/errors.ts";
+import type { HclTemplatePart, HclToken } from "./hcl.ts";
 
 export type Expression =
   | { readonly kind: "literal"; readonly value: null | boolean | number | string }

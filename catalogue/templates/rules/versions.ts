@@ -1,5 +1,5 @@
 /**
- * What in a deployment retires: each version its resources name (./versioned.ts), looked up in the
+ * What in a deployment retires: each version its resources name (../tables/versioned.ts), looked up in the
  * catalogue's version data (../versions/versions.ts, never matched to a nearest version) with its
  * phase on the day (supported, deprecated, extended, block-create, block-update, ended), each phase
  * with its first day and consequence, the successor and the vendor page. A version is retiring when
@@ -9,11 +9,11 @@
  * does not hold is said to be not known, with what it was read as. The services a deployment uses
  * are judged against their own lifecycle the same way (serviceLifecycleAnswers).
  */
-import type { Catalogue } from "../load/load.ts";
-import type { FailOn, VersionPhase } from "../schema/index.ts";
-import { findVersion, nextEndOf } from "../versions/versions.ts";
-import type { Deployment } from "./deployment.ts";
-import type { AnsweredPhase, ServiceLifecycleAnswer, Statement, VersionAnswer } from "./answer.ts";
+import type { Catalogue } from "../../load/load.ts";
+import type { FailOn, VersionPhase } from "../../schema/index.ts";
+import { findVersion, nextEndOf } from "../../versions/versions.ts";
+import type { Deployment } from "../model/deployment.ts";
+import type { AnsweredPhase, ServiceLifecycleAnswer, Statement, VersionAnswer } from "../model/answer.ts";
 
 export type { AnsweredPhase, ServiceLifecycleAnswer, VersionAnswer };
 

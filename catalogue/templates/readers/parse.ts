@@ -9,8 +9,8 @@
  */
 import yaml from "js-yaml";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
-import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../base/limits.ts";
-import { TemplateBudgetError, TemplateDepthError, TemplateError, TemplateSyntaxError } from "./errors.ts";
+import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../../base/limits.ts";
+import { TemplateBudgetError, TemplateDepthError, TemplateError, TemplateSyntaxError } from "../model/errors.ts";
 
 // CloudFormation's short forms (!Ref, !Sub, !GetAtt …) read as the long form's object, so a template
 // written with them parses; their values are not evaluated. The rule functions are Rules' own.

@@ -12,7 +12,7 @@ import type {
   VersionedAttribute,
 } from "./deployment.ts";
 
-import type { FailOn, VersionPhase, VersionSourceT, VersionStatus } from "../schema/index.ts";
+import type { FailOn, VersionPhase, VersionSourceT, VersionStatus } from "../../schema/index.ts";
 
 export type { Vendor };
 

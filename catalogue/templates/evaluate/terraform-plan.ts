@@ -5,13 +5,13 @@
  * configuration: `provider_config` with its expressions (a constant, or a variable whose value the
  * plan's `variables` record), the configuration a resource uses by its `provider_config_key`.
  */
-import { TemplateError } from "./errors.ts";
-import type { Deployment } from "./deployment.ts";
-import { terraformInstance } from "./evaluate/instances.ts";
-import { fromJson } from "./evaluate/hcl-functions.ts";
-import type { EvaluatedProvider } from "./evaluate/terraform.ts";
-import { isValueObject, Unknown, valueObject, type Value } from "./evaluate/values.ts";
-import { resolvedDeployment } from "./resolved.ts";
+import { TemplateError } from "../model/errors.ts";
+import type { Deployment } from "../model/deployment.ts";
+import { terraformInstance } from "./instances.ts";
+import { fromJson } from "./hcl-functions.ts";
+import type { EvaluatedProvider } from "./terraform.ts";
+import { isValueObject, Unknown, valueObject, type Value } from "./values.ts";
+import { resolvedDeployment } from "../resolved.ts";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,10 +1,10 @@
 /**
  * Resource types that serve several catalogue services, told apart by an attribute the resource
  * states (an engine, a kind), as data: the services rule places such a resource in the service its
- * traits name (../templates/check.ts), and the evaluator reads those attributes
- * (./evaluate/instances.ts). A value the table does not hold leaves the type to the inventories.
+ * traits name (../rules/services.ts), and the evaluator reads those attributes
+ * (../evaluate/instances.ts). A value the table does not hold leaves the type to the inventories.
  */
-import type { DeploymentItem } from "./deployment.ts";
+import type { DeploymentItem } from "../model/deployment.ts";
 
 export interface GenericType {
   readonly kind: DeploymentItem["kind"];

@@ -2,7 +2,7 @@
  * Where each vendor's resources say they go, as data: the attributes of a resource (and of its
  * provider configuration) that state its region, zone or location, in the order one is taken, and
  * the resource types answered from a vendor's global endpoint, which no region holds. The
- * evaluator (./instances.ts) reads these; nothing else decides a place.
+ * evaluator (../evaluate/instances.ts) reads these; nothing else decides a place.
  */
 
 /** Per Terraform provider (its type prefix): the resource's location attributes and its provider block's. */

@@ -3,8 +3,8 @@
  * whose document governs a type and the identifier it checks (index.node.ts reads them from the
  * <provider>/terraform inventories), why a type is unplaced, and why one was not checked.
  */
-import type { Deployment, DeploymentItem } from "./deployment.ts";
-import type { TemplateIndex, TerraformNeed } from "./index.node.ts";
+import type { Deployment, DeploymentItem } from "../model/deployment.ts";
+import type { TemplateIndex, TerraformNeed } from "../index.node.ts";
 
 /** The providers whose types a vendor's document governs, by the type's prefix. */
 const GOVERNED = new Map<

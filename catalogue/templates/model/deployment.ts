@@ -1,5 +1,5 @@
 /**
- * What a reader makes of a deployment (./read.ts, ./terraform-config.ts): its items, each with where
+ * What the evaluator makes of a deployment (../evaluate/, through ../read.ts): its items, each with where
  * it came from, and what it could not read. Types only, so that the readers and the check share them
  * without importing one another.
  */
@@ -30,7 +30,7 @@ export type InstanceLocation =
 
 /**
  * One resource instance a deployment makes, resolved: every rule of the check reads these (through
- * ./resolved.ts's views), never the template's text.
+ * ../resolved.ts's views), never the template's text.
  */
 export interface ResourceInstance {
   readonly kind: DeploymentItem["kind"];

@@ -2,17 +2,17 @@
  * What the deployment check's answer says (check.ts): each sentence with what it was checked
  * against, never more than was evaluated (decisions.md#approved-means-usable).
  */
-import type { Deployment } from "./deployment.ts";
-import type { TemplateIndex } from "./index.node.ts";
-import type { DeploymentCheckAnswer, PolicyVerdict, Statement, Vendor } from "./answer.ts";
-import { SAM_GENERATED_SOURCE } from "./sam.ts";
+import type { Deployment } from "../model/deployment.ts";
+import type { TemplateIndex } from "../index.node.ts";
+import type { DeploymentCheckAnswer, PolicyVerdict, Statement, Vendor } from "../model/answer.ts";
+import { SAM_GENERATED_SOURCE } from "../evaluate/sam.ts";
 import {
   planIdentifiersFrom,
   terraformInventoriesChecked,
   uncheckedNote,
   uncheckedVendor,
   uncheckedWhy,
-} from "./terraform.ts";
+} from "../rules/terraform-types.ts";
 
 const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
 const FOR_EACH_SOURCE =
