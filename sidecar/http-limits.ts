@@ -6,7 +6,9 @@
  * - request: the whole request, body included, within REQUEST_MS (node `requestTimeout`), else 408;
  * - idle: a socket with no traffic for IDLE_MS is closed (Fastify `connectionTimeout`), always
  *   later than the request limit, so that a stalled body gets its 408 before the socket closes;
- * - keep-alive: an idle kept-alive socket is closed after KEEP_ALIVE_MS (Fastify's default is 72 s).
+ * - keep-alive: an idle kept-alive socket is closed after KEEP_ALIVE_MS (Fastify's default is 72 s);
+ * - deadline: the server's own time for a request it has read, its waits and its work, before a 503
+ *   with Retry-After (deadline.ts); shorter than the idle limit, so that no request is left to it.
  * Node checks the first two every `connectionsCheckingInterval` (30 s by default): 1 s here, so a
  * limit holds to within a second.
  *
@@ -23,6 +25,7 @@ export interface HttpTimeouts {
   readonly requestMs: number;
   readonly idleMs: number;
   readonly keepAliveMs: number;
+  readonly deadlineMs: number;
 }
 
 export const HTTP_TIMEOUTS: HttpTimeouts = {
@@ -30,11 +33,15 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
   requestMs: 30_000,
   idleMs: 35_000,
   keepAliveMs: 5_000,
+  deadlineMs: 25_000,
 };
+
+/** The limits a host runs with: the defaults, with a test's shorter ones on top. */
+export const httpTimeouts = (timeouts: Partial<HttpTimeouts> = {}): HttpTimeouts => ({ ...HTTP_TIMEOUTS, ...timeouts });
 
 /** The Fastify options that set the limits (`http` goes to node's http.createServer). */
 export function timeoutOptions(timeouts: Partial<HttpTimeouts> = {}) {
-  const t = { ...HTTP_TIMEOUTS, ...timeouts };
+  const t = httpTimeouts(timeouts);
   const checkingMs = Math.min(1000, t.headersMs);
   return {
     // Node's check of the request limit runs every checkingMs: the idle limit waits for it.
