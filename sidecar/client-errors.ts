@@ -24,6 +24,7 @@ export const VERSION_DETAILS =
 export const ORIGIN_FORM_DETAILS =
   "The request target must be a path (origin form, RFC 9112 §3.2.1); this server is not a proxy and takes no absolute URL.";
 export const METHOD_DETAILS = `The request's method is not one this server implements (methods are case-sensitive: GET, not get). Allowed methods: ${ALLOWED}.`;
+export const HEADERS_TOO_LARGE_DETAILS = "The URL and headers together are limited to 16 KiB.";
 export const CONNECT_DETAILS = `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`;
 
 function classify(error: NodeJS.ErrnoException): ClientError {
@@ -47,7 +48,7 @@ function classify(error: NodeJS.ErrnoException): ClientError {
     return {
       status: 431,
       error: "Request header fields too large",
-      details: "The URL and headers together are limited to 16 KiB.",
+      details: HEADERS_TOO_LARGE_DETAILS,
     };
   return {
     status: 400,
