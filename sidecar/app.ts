@@ -18,7 +18,7 @@ import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
-import { UnreadBody } from "./threads/reader.ts";
+import { TemplateReader, UnreadBody } from "./threads/reader.ts";
 import { gateUploads } from "./upload-gate.ts";
 import { refuseDeepJson } from "./json-depth.ts";
 import { lingerAfterRefusal } from "./linger.ts";
@@ -211,10 +211,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.heavyWorker ??
     (options.catalogueSource ? new HeavyWorker(options.catalogueSource, options.urls, options.store) : undefined);
   if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
+  const templateReader = new TemplateReader();
   gateUploads(
     app,
     (request) => (request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate === true,
     httpTimeouts(options.config.timeouts),
+    () => templateReader.settled(),
   );
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),
@@ -226,6 +228,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => new Date()),
     startedAt: Date.now(),
     answerMcp,
+    templateReader,
   });
   return app;
 }

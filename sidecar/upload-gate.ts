@@ -12,7 +12,10 @@
  * the wait is the server's, and bounded as such: an upload waits for its turn at most until its
  * deadline (deadline.ts) and never past two thirds of the request limit, which leaves its body the
  * rest to arrive; past that it is answered 503 with Retry-After, its body read and discarded
- * (linger.ts). Once its turn comes, the body's time is the client's.
+ * (linger.ts). Once its turn comes, the body's time is the client's. A turn is handed on when the
+ * answer is sent and the host's reader has nothing left to read (`settled`): an upload answered 503
+ * past its deadline while its template is still read would otherwise let the next body in beside
+ * it (eight maximum checks then peaked at 396 MB, not 289–341).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { HttpError } from "../catalogue/base/problem.ts";
@@ -29,6 +32,7 @@ export function gateUploads(
   app: FastifyInstance,
   applies: (request: FastifyRequest) => boolean,
   timeouts: Pick<HttpTimeouts, "requestMs">,
+  settled: () => Promise<void> = () => Promise.resolve(),
 ): void {
   let inFlight = 0;
   const waiting: (() => void)[] = [];
@@ -53,7 +57,9 @@ export function gateUploads(
       if (index >= 0) waiting.splice(index, 1);
     };
     reply.raw.once("close", () => {
-      if (state === "holding") handOver();
+      // A request answered past its deadline leaves its template still being read: the next body
+      // is read once that reading has ended, so that two are never held at once.
+      if (state === "holding") void settled().then(handOver);
       else if (state === "waiting") leave();
       state = "done";
     });

@@ -64,6 +64,11 @@ export class TemplateReader {
     return this.slots.run(() => this.readInThread(request), { deadline });
   }
 
+  /** Resolves once no template is being read or waits to be (the upload gate's next turn waits for it). */
+  settled(): Promise<void> {
+    return this.slots.idle();
+  }
+
   /** Ends the idle thread (the app's close). */
   async close(): Promise<void> {
     const idle = this.takeIdle();

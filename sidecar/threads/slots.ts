@@ -21,6 +21,8 @@ export interface RunOptions {
 export class Slots {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Callers of idle(), told when the last job ends. */
+  private readonly idleWaiters: (() => void)[] = [];
   private readonly slots: number;
   private readonly waitingMax: number;
   private readonly busy: () => Error;
@@ -58,6 +60,12 @@ export class Slots {
     return beforeDeadline(work, deadline);
   }
 
+  /** Resolves once no job runs or waits: at once when none does. */
+  idle(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Resolves with a slot handed over, or rejects at the deadline, leaving the queue. */
   private turn(deadline: number | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -80,7 +88,8 @@ export class Slots {
 
   private release(): void {
     const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+    if (next) return next();
+    this.running--;
+    if (this.running === 0) for (const told of this.idleWaiters.splice(0)) told();
   }
 }
