@@ -8,6 +8,15 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.12.0",
+    date: "2026-11-28",
+    changes: [
+      "Every request is answered (issue 109): the server gives a request it has read 25 s of its own time (the time its body takes to arrive is the client's). A request still waiting past it (a deployment check's upload waiting for its turn, a template waiting to be read, a heavy computation, an MCP call, a text-host page) is answered 503 Service unavailable with Retry-After: 5 in the host's shape, never a 408 for a body that arrived whole nor a connection closed without an answer; an upload waits for its turn at most 20 s.",
+      "MCP: a tool that fails on the server's side answers a tool error (isError: true) in the Error shape with status 500 Internal server error, saying nothing was checked; before, the JSON-RPC error -32603, which a client could read as the tool's answer.",
+      "Behind the documented nginx (deploy/): more than 16 KiB of request line and headers in all is a 431 in the Error shape (the request's rendering on the text host's pages), as a sidecar answers it; before, nginx took a header block of lines each within its 16 KiB buffers.",
+    ],
+  },
+  {
     version: "1.11.0",
     date: "2026-11-28",
     changes: [
