@@ -25,6 +25,7 @@
  * connection to be accepted: node accepts one per turn), lasted as long as all of them (issue 109).
  */
 import type { Socket } from "node:net";
+import { REQUEST_BODY_SECONDS, REQUEST_DEADLINE_SECONDS, REQUEST_HEADERS_SECONDS } from "../catalogue/base/limits.ts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 export interface HttpTimeouts {
   readonly headersMs: number;
@@ -35,11 +36,11 @@ export interface HttpTimeouts {
 }
 
 export const HTTP_TIMEOUTS: HttpTimeouts = {
-  headersMs: 10_000,
-  requestMs: 30_000,
+  headersMs: REQUEST_HEADERS_SECONDS * 1000,
+  requestMs: REQUEST_BODY_SECONDS * 1000,
   idleMs: 35_000,
   keepAliveMs: 5_000,
-  deadlineMs: 25_000,
+  deadlineMs: REQUEST_DEADLINE_SECONDS * 1000,
 };
 
 /** The limits a host runs with: the defaults, with a test's shorter ones on top. */
