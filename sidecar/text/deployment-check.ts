@@ -20,7 +20,8 @@ import { resolveList } from "../../catalogue/lists/lists.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { deploymentCheckDoc } from "../../catalogue/templates/answer/render.ts";
 import { splitRequestUrl } from "../files.ts";
-import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
+import { deadlineOf } from "../deadline.ts";
 import { replyComputedPage } from "./computed-page.ts";
 import type { TextContext } from "./context.ts";
 import { strictBucket } from "./forms.ts";
@@ -144,7 +145,7 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   let deployment: Deployment;
   try {
     // Read in the reading thread (threads/reader.ts): a costly template fails alone, with a 422.
-    const read = await c.templateReader.read({ template, given });
+    const read = await c.templateReader.read({ template, given }, deadlineOf(request));
     if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;
   } catch (error) {
@@ -153,6 +154,6 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   }
   const asDoc = rendering === "html" && c.site.available;
   const input = { deployment, approved, rendering, width: widthOf(request), asDoc, ...options };
-  const computed = await c.computed.text({ name: "deploymentCheck", input }, clientGone(request));
+  const computed = await c.computed.text({ name: "deploymentCheck", input }, waitFor(request));
   return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }

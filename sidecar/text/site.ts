@@ -35,7 +35,7 @@ import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import type { SitePageRequest, SitePages } from "./site-page.ts";
 import type { OnDemandPage } from "../../catalogue/outputs/pages.ts";
-import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
 const contentType = (rendering: Rendering) =>
@@ -164,7 +164,7 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
   const query = normalisedQuery(request, ["q", "provider", "category", "lifecycle", "region", "country", "page"]);
   const computed = await c.computed.text(
     { name: "search", input: { query, rendering, width: widthOf(request) } },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed, false);
 }
@@ -196,7 +196,7 @@ export async function equivalentsPage(c: TextContext, request: FastifyRequest, r
   const query = normalisedQuery(request, ["providers", "category"]);
   const computed = await c.computed.text(
     { name: "equivalents", input: { query, rendering, width: widthOf(request) } },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }
@@ -234,7 +234,7 @@ export async function equivalenceGroupPage(c: TextContext, request: FastifyReque
       name: "equivalenceGroup",
       input: { id, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }
@@ -257,7 +257,7 @@ export async function compareQuery(c: TextContext, request: FastifyRequest, repl
       name: "compareQuery",
       input: { query, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }

@@ -24,6 +24,7 @@ import {
 import { DEPTH_DETAILS } from "../json-depth.ts";
 import { MAX_TF_FILES, TemplateCheckBody, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
 import { errorMessage } from "./error-message.ts";
+import { lowerThisThreadsPriority } from "./priority.ts";
 import type { ReadRequest, ReadTemplate } from "./reader.ts";
 
 /** What the check could not read, as the API answers it; anything else is thrown on. */
@@ -90,6 +91,9 @@ function read(request: ReadRequest): ReadTemplate {
     return { body };
   return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template, given) };
 }
+
+// Reading a template yields the CPU to the main thread's cheap reads, as the heavy thread does.
+lowerThisThreadsPriority();
 
 parentPort!.on("message", (request: ReadRequest) => {
   try {
