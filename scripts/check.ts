@@ -20,7 +20,13 @@ import { renderMarkdown } from "../catalogue/format/markdown.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
 import { TemplateBudgetError, TemplateError } from "../catalogue/templates/model/errors.ts";
-import { baselineOf, checkOutcome, judge, type Judgement, type Suppression } from "../catalogue/templates/answer/findings.ts";
+import {
+  baselineOf,
+  checkOutcome,
+  judge,
+  type Judgement,
+  type Suppression,
+} from "../catalogue/templates/answer/findings.ts";
 import { readDeployment, TerraformFiles, type Deployment, type DeploymentInputs } from "../catalogue/templates/read.ts";
 import { deploymentCheckDoc } from "../catalogue/templates/answer/render.ts";
 import { failedSarifLog, sarifLog } from "../catalogue/templates/answer/sarif.ts";
