@@ -5,6 +5,7 @@
  * no service owns, and every statement with what it was checked against.
  */
 import { phaseStory } from "../rules/versions.ts";
+import { approvedVerdicts, checkOutcome } from "./findings.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "../../format/doc.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "../model/answer.ts";
 
@@ -111,6 +112,27 @@ function evaluationBlocks(answer: DeploymentCheckAnswer): Block[] {
   return blocks;
 }
 
+/** The outcome the CLI's exit code reads (findings.ts), said first: the vendors' verdicts are one part of it. */
+function outcomeBlock(answer: DeploymentCheckAnswer): Block {
+  const { allowed, retiring } = checkOutcome(answer);
+  const denied = approvedVerdicts(answer).filter((verdict) => !verdict.allowed).length;
+  const outside = answer.locations.filter((place) => place.allowed === false).length;
+  const reasons = [
+    ...(denied > 0 ? [`${denied} vendor ${denied === 1 ? "document denies" : "documents deny"} it`] : []),
+    ...(answer.missingServiceIds.length > 0 ? [`the list lacks ${answer.missingServiceIds.join(", ")}`] : []),
+    ...(outside > 0
+      ? [`${outside} ${outside === 1 ? "resource goes" : "resources go"} outside the allowed locations`]
+      : []),
+  ];
+  const versions =
+    retiring > 0
+      ? ` ${retiring} ${retiring === 1 ? "version or service is" : "versions or services are"} retiring (see Versions).`
+      : "";
+  return allowed
+    ? paragraph({ strong: "Allowed" }, `: the list allows everything this deployment was found to use.${versions}`)
+    : paragraph({ strong: "Not allowed" }, `: ${reasons.join("; ") || "see the verdicts below"}.${versions}`);
+}
+
 /** The check's answer as a page. */
 export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
   const added = answer.suggestedServiceIds.filter((id) => answer.missingServiceIds.includes(id));
@@ -120,6 +142,7 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
       `Read as ${answer.format}${answer.tools.length > 0 ? ` (${answer.tools.join(", ")})` : ""}: ${answer.items} distinct types or APIs.`,
     ),
     heading(2, "Verdict"),
+    outcomeBlock(answer),
     ...verdictBlocks(answer),
     heading(2, "What to add"),
     paragraph(
