@@ -14,6 +14,7 @@ import {
   serviceLifecycleStatements,
   versionAnswers,
   versionStatements,
+  unknownVersionStatements,
 } from "./rules/versions.ts";
 import { locationAnswers, locationStatements } from "./rules/locations.ts";
 import type { DeploymentCheckAnswer } from "./model/answer.ts";
@@ -117,6 +118,7 @@ export function checkDeployment(
     statements: [
       ...statementsOf(index, deployment, answer, unchecked),
       ...versionStatements(answer.versions, window.withinDays, window.failOn),
+      ...unknownVersionStatements(deployment),
       ...serviceLifecycleStatements(answer.serviceLifecycle, window.withinDays),
       ...locationStatements(deployment, locations, allowedLocations),
     ],

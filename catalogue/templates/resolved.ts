@@ -13,6 +13,7 @@ import type {
   ResourceInstance,
   StatedLocation,
   UnknownLocation,
+  UnknownVersion,
   VersionedAttribute,
 } from "./model/deployment.ts";
 
@@ -42,12 +43,11 @@ export function resolvedDeployment(
   const notDeployed: ConditionalResource[] = [];
   const dependsOnInputs: ConditionalResource[] = [];
   const versioned: VersionedAttribute[] = [];
+  const versionsUnknown: UnknownVersion[] = [];
   const locations: StatedLocation[] = [];
   const unknownLocations: UnknownLocation[] = [];
-  const traits: Record<string, Record<string, string>[]> = Object.create(null) as Record<
-    string,
-    Record<string, string>[]
-  >;
+  type Traits = Record<string, Record<string, string>[]>;
+  const traits = Object.create(null) as Traits;
   let unlocated = 0;
   if (instances.length > MAX_TEMPLATE_ITEMS)
     throw new TemplateError(`The template holds more than ${MAX_TEMPLATE_ITEMS} resources; check it in parts.`);
@@ -68,6 +68,8 @@ export function resolvedDeployment(
     }
     if (entry.from.length < MAX_FROM && !entry.from.includes(instance.from)) entry.from.push(instance.from);
     for (const attribute of instance.versioned ?? []) if (versioned.length < MAX_VERSIONED) versioned.push(attribute);
+    for (const attribute of instance.versionsUnknown ?? [])
+      if (versionsUnknown.length < MAX_VERSIONED) versionsUnknown.push(attribute);
     if (instance.traits) (traits[instance.item] ??= []).push({ ...instance.traits });
     const base = { type: instance.item, ...(instance.providerId ? { providerId: instance.providerId } : {}) };
     // Its own place, then each replica's (a global table's, a Cosmos DB account's other regions).
@@ -105,6 +107,7 @@ export function resolvedDeployment(
     ...(notDeployed.length > 0 ? { notDeployed } : {}),
     ...(dependsOnInputs.length > 0 ? { dependsOnInputs } : {}),
     ...(versioned.length > 0 ? { versioned } : {}),
+    ...(versionsUnknown.length > 0 ? { versionsUnknown } : {}),
     ...(locations.length > 0 ? { locations } : {}),
     ...(unknownLocations.length > 0 ? { unknownLocations } : {}),
     ...(unlocated > 0 ? { unlocated } : {}),

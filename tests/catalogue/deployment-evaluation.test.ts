@@ -246,6 +246,37 @@ describe("versions set through inputs are read", () => {
   });
 });
 
+describe("a version set through an input without a value is said, not passed over", () => {
+  it.each([
+    [
+      "Terraform",
+      tf({
+        "main.tf":
+          'variable "runtime" {}\nresource "aws_lambda_function" "f" {\n  function_name = "f"\n  runtime = var.runtime\n}\n',
+      }),
+      "aws_lambda_function.f (runtime: var.runtime)",
+    ],
+    [
+      "CloudFormation",
+      {
+        Parameters: { Runtime: { Type: "String" } },
+        Resources: { Fn: { Type: "AWS::Lambda::Function", Properties: { Runtime: { Ref: "Runtime" } } } },
+      },
+      "Fn (Runtime: parameter Runtime)",
+    ],
+  ])("%s: named with its input, and checked once the input is given", (_, template, named) => {
+    const open = check(template, ["aws-lambda"]);
+    expect(open.versions).toEqual([]);
+    const said = open.statements.filter((statement) => statement.kind === "versions").map((s) => s.text);
+    expect(said).toEqual([expect.stringContaining(`support is not checked: ${named}`)]);
+    const given = check(template, ["aws-lambda"], undefined, {
+      inputs: { [named.includes("var.") ? "runtime" : "Runtime"]: "python3.8" },
+    });
+    expect(given.versions.map(({ value, retiring }) => [value, retiring])).toEqual([["python3.8", true]]);
+    expect(given.statements.map((statement) => statement.text).join(" ")).not.toContain("support is not checked");
+  });
+});
+
 describe("resources that are never deployed are not judged", () => {
   it("an ARM condition false, literally or by a parameter's default; true when the input says so", () => {
     const arm = (condition: unknown) => ({

@@ -11,7 +11,7 @@ import { TemplateError } from "../model/errors.ts";
 import type { Deployed, Deployment, InputUse, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
 import { resolveArm, type ArmContext } from "./arm-expressions.ts";
 import { fromJson } from "./hcl-functions.ts";
-import { locate, replicasOf, traitsOf } from "./instances.ts";
+import { locate, replicasOf, traitsOf, unknownVersions } from "./instances.ts";
 import { asBoolean, dependsOn, isUnknown, Unknown, valueObject, type Value } from "./values.ts";
 import { resolvedDeployment } from "../resolved.ts";
 import { versionedAttributes } from "../tables/versioned.ts";
@@ -299,6 +299,7 @@ function walkTemplate(
         here.groups.set(evaluated.name.toLowerCase(), (evaluated as Record<string, Value>).location ?? null);
       const traits = traitsOf("azure-type", type, evaluated);
       const versioned = versionedAttributes("azure-type", type, evaluated, name);
+      const versionsUnknown = unknownVersions("azure-type", type, evaluated, name);
       const replicas = replicasOf(type, evaluated);
       instances.push({
         kind: "azure-type",
@@ -309,6 +310,7 @@ function walkTemplate(
         location: locate(type, "azure", evaluated, ["location"], fallback),
         ...(replicas ? { replicas } : {}),
         ...(versioned.length > 0 ? { versioned } : {}),
+        ...(versionsUnknown.length > 0 ? { versionsUnknown } : {}),
         ...(traits ? { traits } : {}),
       });
       walkTemplate(here, type, `${at}.resources`, instances, notRead, resource.resources);

@@ -8,7 +8,7 @@
 import { TemplateError } from "../model/errors.ts";
 import type { Deployed, Deployment, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
 import { CloudFormationEvaluator } from "./cloudformation-intrinsics.ts";
-import { locate, replicasOf, traitsOf } from "./instances.ts";
+import { locate, replicasOf, traitsOf, unknownVersions } from "./instances.ts";
 import { dependsOn, isUnknown, isValueObject, type Value } from "./values.ts";
 import { IMPLICIT_NEEDS } from "../../dependencies/implicit-needs.ts";
 import { resolvedDeployment } from "../resolved.ts";
@@ -62,6 +62,7 @@ export function readCloudFormation(
     const raw = { ...globals, ...(isObject(resource.Properties) ? resource.Properties : {}) };
     const properties = deployed.state === "no" ? {} : evaluator.resolve(raw);
     const versioned = versionedAttributes("cloudformation-type", type, properties, logicalId);
+    const versionsUnknown = unknownVersions("cloudformation-type", type, properties, logicalId);
     const instance = (item: string, from: string, withVersions: boolean): ResourceInstance => {
       const traits = traitsOf("cloudformation-type", item, properties);
       return {
@@ -73,6 +74,7 @@ export function readCloudFormation(
         location: locate(item, "aws", properties, [], stackRegion),
         ...(withVersions && replicasOf(item, properties) ? { replicas: replicasOf(item, properties)! } : {}),
         ...(withVersions && versioned.length > 0 ? { versioned } : {}),
+        ...(withVersions && versionsUnknown.length > 0 ? { versionsUnknown } : {}),
         ...(traits ? { traits } : {}),
       };
     };

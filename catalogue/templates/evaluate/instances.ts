@@ -4,10 +4,10 @@
  * types and values as global; what no input says as unknown, with why), the versions its attributes
  * name (../tables/versioned.ts) and the traits a generic type is placed by (../tables/generic-types.ts).
  */
-import type { DeploymentItem, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
+import type { DeploymentItem, InstanceLocation, ResourceInstance, UnknownVersion } from "../model/deployment.ts";
 import { traitAttributes } from "../tables/generic-types.ts";
 import { terraformProviderOf } from "../tables/terraform-providers.ts";
-import { versionedAttributes } from "../tables/versioned.ts";
+import { versionedAttributes, versionValuesRead } from "../tables/versioned.ts";
 import {
   AZURE_GLOBAL,
   childType,
@@ -93,6 +93,31 @@ export function locate(
 }
 
 /** The traits a generic type is placed by, where the values state them. */
+/**
+ * The version attributes of a resource set through values the deployment does not say (a variable
+ * or parameter without a value): named with the inputs that would tell, so that no version passes
+ * unread in silence.
+ */
+export function unknownVersions(
+  kind: DeploymentItem["kind"],
+  type: string,
+  values: unknown,
+  from: string,
+): UnknownVersion[] {
+  return versionValuesRead(kind, type, values).flatMap(({ attribute, raw }): UnknownVersion[] =>
+    isUnknown(raw)
+      ? [
+          {
+            type,
+            from,
+            attribute,
+            dependsOn: raw.inputs.length > 0 ? raw.inputs : [raw.reason ?? "computed when deployed"],
+          },
+        ]
+      : [],
+  );
+}
+
 export function traitsOf(
   kind: DeploymentItem["kind"],
   type: string,
@@ -133,6 +158,8 @@ export function terraformInstance(resource: EvaluatedResource, requestRegion: st
   };
   const versioned =
     resource.mode === "resource" ? versionedAttributes("terraform-type", type, attributes, resource.address) : [];
+  const versionsUnknown =
+    resource.mode === "resource" ? unknownVersions("terraform-type", type, attributes, resource.address) : [];
   const traits = traitsOf(kind, item, attributes);
   const replicas = resource.mode === "resource" ? replicasOf(type, attributes) : undefined;
   return {
@@ -147,6 +174,7 @@ export function terraformInstance(resource: EvaluatedResource, requestRegion: st
         ? locate(type, providerId, attributes, places.resource, fromProvider)
         : { kind: "none" },
     ...(versioned.length > 0 ? { versioned } : {}),
+    ...(versionsUnknown.length > 0 ? { versionsUnknown } : {}),
     ...(traits ? { traits } : {}),
   };
 }

@@ -42,6 +42,8 @@ export interface ResourceInstance {
   readonly deployed: Deployed;
   readonly location: InstanceLocation;
   readonly versioned?: readonly VersionedAttribute[];
+  /** Version attributes set through what the deployment does not say (an input without a value). */
+  readonly versionsUnknown?: readonly UnknownVersion[];
   /** The attributes a generic type is placed by (an engine, a kind), as stated. */
   readonly traits?: Readonly<Record<string, string>>;
   /** Further places it keeps data in (replicas): each stated or not known. */
@@ -97,6 +99,8 @@ export interface Deployment {
   readonly shows?: readonly string[];
   /** The versions the resources' attributes name (a Lambda runtime, a Kubernetes or engine version). */
   readonly versioned?: readonly VersionedAttribute[];
+  /** The version attributes no value was found for: each with the inputs it depends on. */
+  readonly versionsUnknown?: readonly UnknownVersion[];
   /** The locations the resources state as literals (./stated-locations.ts), at most a few hundred. */
   readonly locations?: readonly StatedLocation[];
   /** How many resources have no place of their own. */
@@ -133,6 +137,15 @@ export interface StatedLocation {
   readonly via?: string;
   /** Set when the resource is answered from its vendor's global endpoint: why (value is then "global"). */
   readonly global?: string;
+}
+
+/** A version attribute whose value depends on what the deployment does not say. */
+export interface UnknownVersion {
+  readonly type: string;
+  readonly from: string;
+  readonly attribute: string;
+  /** The inputs that would tell ("var.runtime", "parameter Runtime"), or why nothing would. */
+  readonly dependsOn: readonly string[];
 }
 
 /** A resource attribute naming a version a vendor retires (./versioned.ts reads them). */

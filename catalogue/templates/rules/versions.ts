@@ -170,6 +170,26 @@ export function versionStatements(
 }
 
 /**
+ * The versions no value was found for: said with the inputs that would tell, so that a runtime set
+ * by a variable without a value is not passed over in silence (its support is not checked).
+ */
+export function unknownVersionStatements(deployment: Deployment): Statement[] {
+  const unknown = deployment.versionsUnknown ?? [];
+  if (unknown.length === 0) return [];
+  const named = unknown
+    .slice(0, 6)
+    .map((entry) => `${entry.from} (${entry.attribute}: ${entry.dependsOn.slice(0, 3).join(", ")})`)
+    .join(", ");
+  return [
+    {
+      kind: "versions",
+      text: `${unknown.length} version${unknown.length === 1 ? " is" : "s are"} set through inputs without a value, so ${unknown.length === 1 ? "its" : "their"} support is not checked: ${named}${unknown.length > 6 ? ", …" : ""}. Give the inputs (inputs, --var, input.<name>=) to check ${unknown.length === 1 ? "it" : "them"}.`,
+      checked: ["the deployment's inputs, evaluated"],
+    },
+  ];
+}
+
+/**
  * The services a deployment uses that have a lifecycle of their own (Azure Blueprints sunsetting,
  * DevOps Guru, Cloud Directory…), judged as versions are: retired, or its sunset date within the
  * window, is retiring whatever failOn says (a sunset is the service's end); deprecated without a

@@ -269,6 +269,24 @@ function literal(value: unknown): string | undefined {
 }
 
 /**
+ * What each version rule of a resource type reads in `properties`, as found (a literal, or a value
+ * the evaluator does not know): the evaluator names those it does not know (../evaluate/versions.ts).
+ */
+export function versionValuesRead(
+  kind: DeploymentItem["kind"],
+  type: string,
+  properties: unknown,
+): { attribute: string; raw: unknown }[] {
+  return RULES.filter((rule) => ruleFits(rule, kind, type)).map((rule) => ({
+    attribute: rule.path,
+    raw: rule.read ? rule.read(properties) : at(properties, rule.path),
+  }));
+}
+
+const ruleFits = (rule: Rule, kind: DeploymentItem["kind"], type: string) =>
+  rule.kind === kind && (kind === "azure-type" ? rule.type.toLowerCase() === type.toLowerCase() : rule.type === type);
+
+/**
  * The versioned attributes of one resource: `properties` is a CloudFormation resource's
  * Properties, an ARM resource itself, or a Terraform resource's attribute values.
  */
@@ -280,11 +298,7 @@ export function versionedAttributes(
 ): VersionedAttribute[] {
   const found: VersionedAttribute[] = [];
   for (const rule of RULES) {
-    if (
-      rule.kind !== kind ||
-      (kind === "azure-type" ? rule.type.toLowerCase() !== type.toLowerCase() : rule.type !== type)
-    )
-      continue;
+    if (!ruleFits(rule, kind, type)) continue;
     const raw = rule.read ? rule.read(properties) : at(properties, rule.path);
     const values = (rule.list ? (Array.isArray(raw) ? raw : []) : [raw])
       .map(literal)
