@@ -1,7 +1,8 @@
 /**
- * `npm run check:floors`: the folders stand on floors, and an import only runs down. Two houses are
- * checked: the repository's top-level folders, and the folders inside catalogue/ (catalogue/README.md,
- * "Floors"). A folder imports only folders on lower floors — never one on its own floor or above —
+ * `npm run check:floors`: the folders stand on floors, and an import only runs down. Three houses
+ * are checked: the repository's top-level folders, the folders inside catalogue/ (catalogue/README.md,
+ * "Floors"), and the deployment check's, catalogue/templates/ (its README: readers, evaluator,
+ * resolved deployment, rules, answer). A folder imports only folders on lower floors — never one on its own floor or above —
  * so a folder-level loop cannot form either. dpdm reads the imports, type-only ones included, as
  * `npm run check:cycles` does for files; a folder nobody placed on a floor fails too, so a new one
  * is placed on purpose. In sidecar/, the files that build and start the hosts stand at the top
@@ -37,6 +38,27 @@ export const CATALOGUE: House = {
     ["render"],
     ["contract"],
     ["outputs"],
+  ],
+};
+
+/**
+ * catalogue/templates/: a deployment passes each floor once, upwards: the types (model), the vendor
+ * tables, the readers (text to structure), the resolved deployment's builder, the evaluator (structure
+ * to resource instances), the inventories' index, the rules (services, policies, needs, locations,
+ * versions), the answer's faces (statements, findings, SARIF, render), then the two entries: read.ts
+ * (a text to a resolved deployment) and check.ts (a resolved deployment to the answer).
+ */
+export const TEMPLATES: House = {
+  root: "catalogue/templates",
+  floors: [
+    ["model"],
+    ["tables"],
+    ["readers", "resolved.ts"],
+    ["evaluate"],
+    ["index.node.ts"],
+    ["rules"],
+    ["answer"],
+    ["read.ts", "check.ts"],
   ],
 };
 
@@ -129,7 +151,7 @@ export async function importTree(cwd: string, folders: readonly string[]): Promi
 if (import.meta.main) {
   const tree = await importTree(process.cwd(), REPOSITORY.floors.flat());
   const problems = [
-    ...[REPOSITORY, CATALOGUE].flatMap((house) => floorViolations(house, tree)),
+    ...[REPOSITORY, CATALOGUE, TEMPLATES].flatMap((house) => floorViolations(house, tree)),
     ...topViolations(SIDECAR_TOP, tree),
   ];
   for (const problem of problems) console.error(`floors: ${problem}`);

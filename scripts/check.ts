@@ -19,17 +19,24 @@ import { renderAnsi } from "../catalogue/format/ansi.ts";
 import { renderMarkdown } from "../catalogue/format/markdown.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
-import { TemplateBudgetError, TemplateError } from "../catalogue/templates/errors.ts";
-import { baselineOf, checkOutcome, judge, type Judgement, type Suppression } from "../catalogue/templates/findings.ts";
-import { readDeployment, TerraformFiles, type Deployment } from "../catalogue/templates/read.ts";
-import { deploymentCheckDoc } from "../catalogue/templates/render.ts";
-import { failedSarifLog, sarifLog } from "../catalogue/templates/sarif.ts";
+import { TemplateBudgetError, TemplateError } from "../catalogue/templates/model/errors.ts";
+import {
+  baselineOf,
+  checkOutcome,
+  judge,
+  type Judgement,
+  type Suppression,
+} from "../catalogue/templates/answer/findings.ts";
+import { readDeployment, TerraformFiles, type Deployment, type DeploymentInputs } from "../catalogue/templates/read.ts";
+import { deploymentCheckDoc } from "../catalogue/templates/answer/render.ts";
+import { failedSarifLog, sarifLog } from "../catalogue/templates/answer/sarif.ts";
 import { apiRelease, checkByApi, type CheckInput } from "./check/api.ts";
 import { readBaseline, writeBaseline } from "./check/baseline.ts";
 import { catalogueOfFolder, ownCatalogue, releaseText, type CatalogueRelease } from "./check/catalogue.ts";
 import { CHECK_EXIT, CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
 import { CHECK_HELP, CHECK_USAGE } from "./check/help.ts";
 import { isFolder, readInputFile, readTerraformFolder } from "./check/inputs.ts";
+import { checkInputs } from "./check/variables.ts";
 import { parseCheckArgs, sarifPathOf, type CheckRequest, type Format } from "./check/options.ts";
 import { findingLines, outcomeLine } from "./check/report.ts";
 import { PACKAGED } from "./package/packaged.ts";
@@ -105,10 +112,11 @@ async function checkLocally(
   input: CheckInput,
   ids: string[],
   request: CheckRequest,
+  given: DeploymentInputs,
 ): Promise<{ answer: DeploymentCheckAnswer; release: CatalogueRelease }> {
   let deployment: Deployment;
   try {
-    deployment = readDeployment("template" in input ? input.template : new TerraformFiles({ ...input.files }));
+    deployment = readDeployment("template" in input ? input.template : new TerraformFiles({ ...input.files }), given);
   } catch (error) {
     if (error instanceof TemplateError || error instanceof TemplateBudgetError)
       throw new CheckUsageError(`the template cannot be checked: ${error.message}`);
@@ -156,13 +164,14 @@ interface RunState {
   release?: CatalogueRelease;
 }
 
-/** What is checked: the folder's .tf files (said on stderr), or the file's text. */
+/** What is checked: a folder as terraform plan reads it (what was read said on stderr), or the file's text. */
 async function readCheckInput(path: string): Promise<CheckInput> {
   if (!(await isFolder(path))) return { template: await readInputFile(path, "template") };
   const files = await readTerraformFolder(path);
   const names = Object.keys(files);
+  const shown = names.length > 8 ? `${names.slice(0, 8).join(", ")}, …` : names.join(", ");
   console.error(
-    `cloud-catalogue check: read ${names.length} .tf file${names.length === 1 ? "" : "s"} in ${path} (${names.join(", ")}); sub-folders are not read, so a module block is a not-read error`,
+    `cloud-catalogue check: read ${names.length} file${names.length === 1 ? "" : "s"} in ${path} (${shown})`,
   );
   return { files };
 }
@@ -189,6 +198,15 @@ async function approvedOf(
   return { approved: { approvedServiceIds: ids }, api: request.api };
 }
 
+/** --var, --var-file and --region as the API's inputs and region. */
+async function givenOf(request: CheckRequest): Promise<DeploymentInputs> {
+  const files = await Promise.all(
+    request.variableFiles.map(async (path) => [path, await readInputFile(path, "variable file")] as const),
+  );
+  const inputs = checkInputs(files, request.variables);
+  return { ...(inputs ? { inputs } : {}), ...(request.region ? { region: request.region } : {}) };
+}
+
 /** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
 export async function runCheck(args: string[], state: RunState = {}): Promise<number> {
   const request = parseCheckArgs(args);
@@ -197,6 +215,7 @@ export async function runCheck(args: string[], state: RunState = {}): Promise<nu
     return CHECK_EXIT.allowed;
   }
   const input = await readCheckInput(request.path);
+  const given = await givenOf(request);
   const suppressions: Suppression[] = request.baseline ? await readBaseline(request.baseline) : [];
   const { approved, api } = await approvedOf(request);
 
@@ -207,12 +226,14 @@ export async function runCheck(args: string[], state: RunState = {}): Promise<nu
       retiringWithin: request.retiringWithin,
       failOn: request.failOnPhase,
       allowedLocations: request.allowedLocations,
+      given,
     };
     const [checked, release] = await Promise.all([checkByApi(api, input, asked), apiRelease(api)]);
     answer = checked;
     state.release = release;
   } else {
-    const local = await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, request);
+    const ids = (approved as { approvedServiceIds: string[] }).approvedServiceIds;
+    const local = await checkLocally(input, ids, request, given);
     answer = local.answer;
     state.release = local.release;
   }

@@ -17,9 +17,9 @@ import { TemplateCheck, TemplateCheckBody, type FailOn, type TemplateCheckBodyT 
 import type { Catalogue } from "../load/load.ts";
 import type { RecordStore } from "./ports.ts";
 import { checkDeployment, RETIRING_WITHIN_DAYS, type VersionWindow } from "../templates/check.ts";
-import { TemplateBudgetError, TemplateError } from "../templates/errors.ts";
+import { TemplateBudgetError, TemplateError } from "../templates/model/errors.ts";
 import { templateIndex } from "../templates/index.node.ts";
-import { readDeployment, TerraformFiles, type Deployment } from "../templates/read.ts";
+import { readDeployment, TerraformFiles, type Deployment, type DeploymentInputs } from "../templates/read.ts";
 import { storeCall } from "./shared.ts";
 import { PolicyRequestError } from "../policies/errors.ts";
 import { readList } from "./read-list.ts";
@@ -52,9 +52,10 @@ export function checkTemplate(
   approved: readonly string[],
   window: VersionWindow = versionWindow(new Date(), undefined),
   allowedLocations?: readonly string[],
+  given: DeploymentInputs = {},
 ) {
   try {
-    const deployment = template instanceof ReadDeployment ? template.deployment : readDeployment(template);
+    const deployment = template instanceof ReadDeployment ? template.deployment : readDeployment(template, given);
     return checkDeployment(catalogue, templateIndex(catalogue), deployment, approved, window, allowedLocations);
   } catch (error) {
     if (error instanceof PolicyRequestError) throw new HttpError(400, error.title, error.message);
@@ -115,6 +116,7 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
         await approvedOf(c.catalogue, c.store, c.now(), body),
         versionWindow(c.now(), body.retiringWithin, body.failOn),
         body.allowedLocations,
+        { ...(body.inputs ? { inputs: body.inputs } : {}), ...(body.region ? { region: body.region } : {}) },
       ),
     }),
   }),

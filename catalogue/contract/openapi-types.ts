@@ -3186,7 +3186,7 @@ export interface components {
         source?: components["schemas"]["VersionSource"];
       }[];
       /** @description Each service the deployment uses that has a lifecycle of its own (deprecated, sunsetting, retired, preview), judged against it (added in 1.12.0) */
-      serviceLifecycle?: {
+      serviceLifecycle: {
         serviceId: string;
         /** @enum {string} */
         status: "preview" | "deprecated" | "sunset" | "retired";
@@ -3198,7 +3198,7 @@ export interface components {
         note?: string;
         announcementUrl?: string;
       }[];
-      /** @description Each resource that states a literal location (Terraform plan and .tf attributes region, location, zone; ARM location), at most 500: where it goes and, with allowedLocations, whether it may. Resources stating none (CloudFormation's, a provider block's region) are not listed (added in 1.11.0) */
+      /** @description Each resource whose location the evaluated input says (its own region, location or zone, its provider block's region, the request's region), at most 500: where it goes and, with allowedLocations, whether it may; global resources answered as global (from 1.12.0; before, only literal attributes) (added in 1.11.0) */
       locations: {
         /** @description The resource: its ARM name, plan or .tf address */
         from: string;
@@ -3213,8 +3213,53 @@ export interface components {
         region?: string;
         /** @description The region's country (ISO 3166-1 alpha-2) */
         country?: string;
-        /** @description With allowedLocations only: whether the region is among them, or null when the catalogue's regions do not hold the location */
+        /** @description With allowedLocations only: whether the region is among them (true for a global resource, which every vendor's location policy exempts), or null when the catalogue's regions do not hold the location */
         allowed?: boolean | null;
+        /** @description Where the location came from when not the resource's own attribute: a provider block (the provider block aws.eu (main.tf, line 3)), the request's region (added in 1.12.0) */
+        via?: string;
+        /** @description A vendor's multi-region or dual-region (a bucket's US, EU, NAM4): the catalogue regions it may keep data in, or the countries where its vendor names no region; allowed only when all are (added in 1.12.0) */
+        multiRegion?: string[];
+        /** @description Set on a global resource (location global: CloudFront, IAM, Front Door, a global load balancer): why, and that the vendors' location policies exempt it, its data possibly leaving the allowed locations (added in 1.12.0) */
+        global?: string;
+      }[];
+      /** @description The deployment's inputs the evaluation read (Terraform root variables, CloudFormation and ARM parameters), each with where its value came from (added in 1.12.0) */
+      inputs: {
+        /** @description As the deployment names it: var.region, parameter Env, parameters('location') */
+        name: string;
+        /** @description Where its value came from: "the request", "its default", a variable file's name, or "no value" */
+        source: string;
+        /** @description The value as JSON text, cut to 200 characters */
+        value?: string;
+      }[];
+      /** @description Resources declared but never deployed with these inputs (a false condition or Condition, a count, copy count or for_each of none), at most 200: in no verdict (added in 1.12.0) */
+      notDeployed: {
+        /** @description Its type (or API) */
+        item: string;
+        /** @description Its address, logical id or name */
+        from: string;
+        /** @description Why: the condition, count or for_each and what it depends on */
+        because: string;
+        /** @description The inputs it depends on (dependsOnInputs only) */
+        on?: string[];
+      }[];
+      /** @description Resources deployed or not depending on inputs that have no value (on names them), at most 200: counted in the verdicts as deployed; give the inputs to decide (added in 1.12.0) */
+      dependsOnInputs: {
+        /** @description Its type (or API) */
+        item: string;
+        /** @description Its address, logical id or name */
+        from: string;
+        /** @description Why: the condition, count or for_each and what it depends on */
+        because: string;
+        /** @description The inputs it depends on (dependsOnInputs only) */
+        on?: string[];
+      }[];
+      /** @description Resources whose location the input does not say (a stack's region not given, a variable without a value), at most 500, each with why: neither allowed nor denied (added in 1.12.0) */
+      unknownLocations: {
+        type: string;
+        from: string;
+        providerId?: string;
+        /** @description Why the location is not known: the input it depends on, or what the input does not say */
+        why: string;
       }[];
       /** @description The answer in sentences, each with what backs it */
       statements: {
@@ -3229,7 +3274,8 @@ export interface components {
           | "wider"
           | "not-governed"
           | "versions"
-          | "locations";
+          | "locations"
+          | "inputs";
         text: string;
         /** @description What the statement was checked against */
         checked: string[];
@@ -3244,12 +3290,18 @@ export interface components {
             [key: string]: unknown;
           }
         | unknown[];
-      /** @description Instead of template: one Terraform module's configuration, its .tf files' names (1 to 200, main.tf) to their text, read as terraform plan would read that folder; a module block (another folder or a registry's) and a count or for_each that is not a literal are not read (notEvaluated) (added in 1.11.0) */
+      /** @description Instead of template: a Terraform configuration's files, path to text (1 to 200): the root module's .tf files at the top, a local module's in the folder its source names (modules/net/main.tf), a registry module's where terraform init put it (.terraform/modules/…, with .terraform/modules/modules.json), and the root's terraform.tfvars and *.auto.tfvars; evaluated as terraform plan would (variables, locals, provider blocks, count and for_each, modules); a module whose files are not sent is not read (notEvaluated) (added in 1.11.0; folders, variable files and modules from 1.12.0) */
       files?: {
         [key: string]: string;
       };
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
+      /** @description Values of the deployment's inputs by name, as a deployment gives them: Terraform root variables (terraform plan -var; over *.auto.tfvars, terraform.tfvars and defaults), CloudFormation parameters (over their Default), ARM parameters (a parameters file's values, over defaultValue); a name the deployment does not declare is a 400 (added in 1.12.0) */
+      inputs?: {
+        [key: string]: unknown;
+      };
+      /** @description Where the deployment is made when it does not say: a CloudFormation stack's region (AWS::Region), an ARM deployment's resource group (resourceGroup().location) or subscription deployment location, a Terraform provider block's region when it sets none (the environment's AWS_REGION) (added in 1.12.0) */
+      region?: string;
       /**
        * @description "<n>d" (or "<n>"), n from 0 to 3650: a version the deployment names is retiring when it is in, or enters between today (UTC) and today + n days, the phase failOn names; 180d when not given (added in 1.11.0)
        * @example 90d

@@ -17,10 +17,17 @@ import { d } from "./vocabulary.ts";
 export const FAIL_ON = ["deprecated", "extended", "end"] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
-/** A .tf file's name as a request gives it: no folder, as Terraform reads only one folder's files. */
-export const TF_FILE_NAME = /^[^/\\]{1,200}\.tf$/;
+/**
+ * A configuration file's path in `files`: a .tf file, a variable file (.tfvars, .tfvars.json) or terraform
+ * init's module manifest, at the top or in folders (a local module's, .terraform/modules/…); no "." or
+ * ".." segment, no leading "/".
+ */
+export const TF_FILE_NAME =
+  /^(?!\/)(?!(?:.*\/)?\.\.?(?:\/|$))(?:[^/\\]{1,200}\/){0,15}[^/\\]{1,200}(?:\.tf|\.tfvars|\.tfvars\.json)$|^(?:[^/\\]{1,200}\/){0,15}\.terraform\/modules\/modules\.json$/;
 // Where the limit lives (base/limits.ts) and where its readers have found it.
 export { MAX_TF_FILES };
+/** Inputs a check takes at most. */
+export const MAX_DEPLOYMENT_INPUTS = 200;
 
 export const TemplateCheckBody = strictBody({
   template: z
@@ -35,8 +42,15 @@ export const TemplateCheckBody = strictBody({
     .record(
       z
         .string()
-        .regex(TF_FILE_NAME, "a .tf file's name, without a folder (main.tf)")
-        .meta(d("A .tf file's name, without a folder")),
+        .regex(
+          TF_FILE_NAME,
+          "a .tf, .tfvars or .tfvars.json file's path (main.tf, modules/net/main.tf, prod.auto.tfvars)",
+        )
+        .meta(
+          d(
+            "A configuration file's path: .tf, .tfvars, .tfvars.json or .terraform/modules/modules.json, in folders allowed",
+          ),
+        ),
       z.string(),
     )
     .refine((files) => Object.keys(files).length >= 1 && Object.keys(files).length <= MAX_TF_FILES, {
@@ -48,10 +62,33 @@ export const TemplateCheckBody = strictBody({
       minProperties: 1,
       maxProperties: MAX_TF_FILES,
       ...d(
-        `Instead of template: one Terraform module's configuration, its .tf files' names (1 to ${MAX_TF_FILES}, main.tf) to their text, read as terraform plan would read that folder; a module block (another folder or a registry's) and a count or for_each that is not a literal are not read (notEvaluated) (added in 1.11.0)`,
+        `Instead of template: a Terraform configuration's files, path to text (1 to ${MAX_TF_FILES}): the root module's .tf files at the top, a local module's in the folder its source names (modules/net/main.tf), a registry module's where terraform init put it (.terraform/modules/…, with .terraform/modules/modules.json), and the root's terraform.tfvars and *.auto.tfvars; evaluated as terraform plan would (variables, locals, provider blocks, count and for_each, modules); a module whose files are not sent is not read (notEvaluated) (added in 1.11.0; folders, variable files and modules from 1.12.0)`,
       ),
     }),
   approvedServiceIds: approvedServiceIds.optional(),
+  inputs: z
+    .record(z.string().min(1).max(200), z.unknown())
+    .refine((inputs) => Object.keys(inputs).length <= MAX_DEPLOYMENT_INPUTS, {
+      message: `at most ${MAX_DEPLOYMENT_INPUTS} inputs`,
+    })
+    .optional()
+    .meta({
+      maxProperties: MAX_DEPLOYMENT_INPUTS,
+      ...d(
+        `Values of the deployment's inputs by name, as a deployment gives them: Terraform root variables (terraform plan -var; over *.auto.tfvars, terraform.tfvars and defaults), CloudFormation parameters (over their Default), ARM parameters (a parameters file's values, over defaultValue); a name the deployment does not declare is a 400 (added in 1.12.0)`,
+      ),
+    }),
+  region: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9 _-]+$/, "a region code")
+    .optional()
+    .meta(
+      d(
+        "Where the deployment is made when it does not say: a CloudFormation stack's region (AWS::Region), an ARM deployment's resource group (resourceGroup().location) or subscription deployment location, a Terraform provider block's region when it sets none (the environment's AWS_REGION) (added in 1.12.0)",
+      ),
+    ),
   retiringWithin: LifecycleQuery.shape.within.meta({
     description: `"<n>d" (or "<n>"), n from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: a version the deployment names is retiring when it is in, or enters between today (UTC) and today + n days, the phase failOn names; 180d when not given (added in 1.11.0)`,
     example: "90d",
@@ -96,6 +133,12 @@ export const TemplateCheckBody = strictBody({
 export type TemplateCheckBodyT = z.output<typeof TemplateCheckBody>;
 
 const Source = z.object({ url: z.string(), backs: z.string(), checked: z.string() });
+const ConditionalResource = z.object({
+  item: z.string().meta(d("Its type (or API)")),
+  from: z.string().meta(d("Its address, logical id or name")),
+  because: z.string().meta(d("Why: the condition, count or for_each and what it depends on")),
+  on: z.array(z.string()).optional().meta(d("The inputs it depends on (dependsOnInputs only)")),
+});
 
 /** A phase of a version in the answer. */
 const VersionPhaseAnswer = z
@@ -308,7 +351,6 @@ export const TemplateCheck = z
           announcementUrl: z.string().optional(),
         }),
       )
-      .optional()
       .meta(
         d(
           "Each service the deployment uses that has a lifecycle of its own (deprecated, sunsetting, retired, preview), judged against it (added in 1.12.0)",
@@ -340,14 +382,83 @@ export const TemplateCheck = z
             .optional()
             .meta(
               d(
-                "With allowedLocations only: whether the region is among them, or null when the catalogue's regions do not hold the location",
+                "With allowedLocations only: whether the region is among them (true for a global resource, which every vendor's location policy exempts), or null when the catalogue's regions do not hold the location",
+              ),
+            ),
+          via: z
+            .string()
+            .optional()
+            .meta(
+              d(
+                "Where the location came from when not the resource's own attribute: a provider block (the provider block aws.eu (main.tf, line 3)), the request's region (added in 1.12.0)",
+              ),
+            ),
+          multiRegion: z
+            .array(z.string())
+            .optional()
+            .meta(
+              d(
+                "A vendor's multi-region or dual-region (a bucket's US, EU, NAM4): the catalogue regions it may keep data in, or the countries where its vendor names no region; allowed only when all are (added in 1.12.0)",
+              ),
+            ),
+          global: z
+            .string()
+            .optional()
+            .meta(
+              d(
+                "Set on a global resource (location global: CloudFront, IAM, Front Door, a global load balancer): why, and that the vendors' location policies exempt it, its data possibly leaving the allowed locations (added in 1.12.0)",
               ),
             ),
         }),
       )
       .meta(
         d(
-          "Each resource that states a literal location (Terraform plan and .tf attributes region, location, zone; ARM location), at most 500: where it goes and, with allowedLocations, whether it may. Resources stating none (CloudFormation's, a provider block's region) are not listed (added in 1.11.0)",
+          "Each resource whose location the evaluated input says (its own region, location or zone, its provider block's region, the request's region), at most 500: where it goes and, with allowedLocations, whether it may; global resources answered as global (from 1.12.0; before, only literal attributes) (added in 1.11.0)",
+        ),
+      ),
+    inputs: z
+      .array(
+        z.object({
+          name: z.string().meta(d("As the deployment names it: var.region, parameter Env, parameters('location')")),
+          source: z
+            .string()
+            .meta(d('Where its value came from: "the request", "its default", a variable file\'s name, or "no value"')),
+          value: z.string().optional().meta(d("The value as JSON text, cut to 200 characters")),
+        }),
+      )
+      .meta(
+        d(
+          "The deployment's inputs the evaluation read (Terraform root variables, CloudFormation and ARM parameters), each with where its value came from (added in 1.12.0)",
+        ),
+      ),
+    notDeployed: z
+      .array(ConditionalResource)
+      .meta(
+        d(
+          "Resources declared but never deployed with these inputs (a false condition or Condition, a count, copy count or for_each of none), at most 200: in no verdict (added in 1.12.0)",
+        ),
+      ),
+    dependsOnInputs: z
+      .array(ConditionalResource)
+      .meta(
+        d(
+          "Resources deployed or not depending on inputs that have no value (on names them), at most 200: counted in the verdicts as deployed; give the inputs to decide (added in 1.12.0)",
+        ),
+      ),
+    unknownLocations: z
+      .array(
+        z.object({
+          type: z.string(),
+          from: z.string(),
+          providerId: z.string().optional(),
+          why: z
+            .string()
+            .meta(d("Why the location is not known: the input it depends on, or what the input does not say")),
+        }),
+      )
+      .meta(
+        d(
+          "Resources whose location the input does not say (a stack's region not given, a variable without a value), at most 500, each with why: neither allowed nor denied (added in 1.12.0)",
         ),
       ),
     statements: z
@@ -364,6 +475,7 @@ export const TemplateCheck = z
             "not-governed",
             "versions",
             "locations",
+            "inputs",
           ]),
           text: z.string(),
           checked: z.array(z.string()).meta(d("What the statement was checked against")),

@@ -175,7 +175,17 @@ export function templateIndex(catalogue: Catalogue, inventoryDir = DEFAULT_INVEN
       if (!match) return [];
       return typeof match[1] === "string" ? [match[1]] : [...match[1]];
     },
-    handlerPermissions: (type) => permissions[type]?.permissions,
+    handlerPermissions: (type) => {
+      const listed = permissions[type]?.permissions;
+      if (!listed || listed.length > 0) return listed;
+      // A schema listing no handler permission (256 of them, AWS::Cloud9::EnvironmentEC2 among them)
+      // does not mean the type calls nothing: it calls its own service, every action of whose IAM
+      // prefix its owners' approval allows.
+      const prefixes = index
+        .cloudFormationOwners(type)
+        .flatMap((slug) => catalogue.bySlug.get(slug)?.policyIdentifiers.iamPrefixes ?? []);
+      return [...new Set(prefixes)].sort().map((prefix) => `${prefix}:*`);
+    },
     azureOwners: (type) => {
       const parts = type.toLowerCase().split("/");
       for (let end = parts.length; end >= 2; end--) {

@@ -6,6 +6,7 @@
  */
 import { TemplateCheck, type CatalogueReleaseT } from "../../catalogue/schema/index.ts";
 import type { DeploymentCheckAnswer } from "../../catalogue/templates/check.ts";
+import type { DeploymentInputs } from "../../catalogue/templates/read.ts";
 import { releaseOf, type CatalogueRelease } from "./catalogue.ts";
 import { CheckUnreachableError, CheckUsageError } from "./errors.ts";
 
@@ -18,6 +19,8 @@ export interface ApiRequest {
   readonly retiringWithin?: string | undefined;
   readonly failOn?: string | undefined;
   readonly allowedLocations?: readonly string[] | undefined;
+  /** The deployment's inputs and region (--var, --var-file, --region). */
+  readonly given?: DeploymentInputs | undefined;
 }
 
 /** How long the API may take to answer a check (its own reading budget is 10 s; a queue may add to it). */
@@ -38,6 +41,7 @@ export async function checkByApi(api: string, input: CheckInput, request: ApiReq
         ...(request.retiringWithin === undefined ? {} : { retiringWithin: request.retiringWithin }),
         ...(request.failOn === undefined ? {} : { failOn: request.failOn }),
         ...(request.allowedLocations === undefined ? {} : { allowedLocations: request.allowedLocations }),
+        ...request.given,
       }),
       signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
     });

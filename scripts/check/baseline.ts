@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { z } from "zod";
-import { FINDING_RULES, type Suppression } from "../../catalogue/templates/findings.ts";
+import { FINDING_RULES, type Suppression } from "../../catalogue/templates/answer/findings.ts";
 import { CheckUsageError } from "./errors.ts";
 import { readInputFile } from "./inputs.ts";
 

@@ -19,7 +19,7 @@ export const CHECK_USAGE =
 export const CHECK_HELP = `Usage: cloud-catalogue check <template|plan file|folder of .tf files>
          (--ids a,b,c | --ids-file FILE | --list LIST)
          [--catalogue DIR | --api URL] [--retiring-within 180d] [--fail-on deprecated]
-         [--locations EU,CH,…]
+         [--locations EU,CH,…] [--var name=value …] [--var-file FILE …] [--region eu-west-1]
          [--format text|json|md] [--sarif FILE]
          [--baseline FILE [--new-only]] [--write-baseline FILE]
          [--fail-on-severity error|warning] [--strict] [--soft-fail] [--debug]
@@ -31,11 +31,14 @@ What is checked (one path):
   a file                a CloudFormation or SAM template (JSON or YAML), an ARM template (what
                         bicep build writes), a Terraform plan (terraform show -json plan.out >
                         plan.json), one .tf file, or Google API names one a line
-  a folder              its *.tf files, read as one Terraform module without terraform plan (no
-                        credentials); its sub-folders (other modules) are not read, so a module
-                        block is a not-read error, as a count or for_each that is not a literal
+  a folder              a Terraform configuration, read as terraform plan reads it, without
+                        credentials: its *.tf files, terraform.tfvars and *.auto.tfvars, the
+                        folders its local modules' sources name, and what terraform init
+                        installed (.terraform/modules); variables, locals, provider blocks,
+                        count, for_each and modules are evaluated; a module whose files are
+                        not there is a not-read error
   Bounded as the API is: regular files only (a symbolic link, fifo or device is refused), each
-  at most ${LIMIT}, at most ${MAX_TF_FILES} .tf files in a folder and ${LIMIT} together, read within ${TEMPLATE_READ_SECONDS} s.
+  at most ${LIMIT}, at most ${MAX_TF_FILES} files of a folder and ${LIMIT} together, read within ${TEMPLATE_READ_SECONDS} s.
 
 The approved list (one of):
   --ids a,b,c           catalogue ids, comma-separated
@@ -58,8 +61,19 @@ What is asked beside the list:
                         any phase after standard support), extended (paid extended support or
                         worse) or end (the vendor refusing to create, update or run it); a
                         version already in it fails whatever the window
-  --locations EU,CH,…   a resource stating a region outside these fails (region codes of any
-                        provider, country codes, EU, EEA)
+  --locations EU,CH,…   a resource going to a region outside these fails (region codes of any
+                        provider, country codes, EU, EEA, multi-regions); one whose region the
+                        input does not say is a warning
+
+The deployment's inputs (parameters and variables are evaluated; their defaults apply otherwise):
+  --var name=value      a Terraform variable's or a CloudFormation or ARM parameter's value, as
+                        terraform plan -var takes it (a list or object in HCL); repeatable
+  --var-file FILE       a .tfvars file (HCL or JSON), a CloudFormation parameters file
+                        ([{"ParameterKey", "ParameterValue"}]) or an ARM parameters file;
+                        repeatable, later values winning, --var last
+  --region REGION       where the deployment is made when it does not say: a CloudFormation
+                        stack's region, an ARM resource group's location, a Terraform provider
+                        block without a region (the environment's AWS_REGION)
 
 Output:
   --format text|json|md the answer as the text host renders it (default text; colour on a

@@ -114,44 +114,117 @@ export async function isFolder(path: string): Promise<boolean> {
 }
 
 /**
- * A folder's *.tf files (name → text), as `terraform plan` reads one module: its sub-folders (other
- * modules) are not read. Each must be a regular file; at most MAX_TF_FILES of them, and their text
- * together at most MAX_TEMPLATE_BODY_BYTES, as the API's `files` and body limit take them.
+ * The root module's .tf files measured before any is read: a folder the API would refuse (more
+ * than MAX_TF_FILES files, more than the body limit together, a file that is not regular) is
+ * refused without reading a byte (a 1 GB sparse .tf costs nothing).
+ */
+async function refuseRootBeforeReading(folder: string, names: readonly string[]): Promise<void> {
+  if (names.length === 0) throw new CheckUsageError(`the folder ${folder} holds no .tf file`);
+  if (names.length > MAX_TF_FILES)
+    throw new CheckUsageError(
+      `the folder ${folder} holds ${names.length} .tf files; the check reads at most ${MAX_TF_FILES} (the API's limit)`,
+    );
+  let total = 0;
+  for (const name of names) {
+    const path = join(folder, name);
+    const stats = await lstat(path).catch((error: unknown) => {
+      throw cannotRead(error, "file", path);
+    });
+    if (!stats.isFile()) throw new CheckUsageError(`the file ${path} is ${kindOf(stats)}: ${NOT_REGULAR}`);
+    total += stats.size;
+  }
+  if (total > MAX_TEMPLATE_BODY_BYTES)
+    throw new CheckUsageError(
+      `the ${names.length} .tf files of the folder ${folder} hold ${sizeText(total)} together, over the ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} the check reads (the API's body limit); none was read`,
+    );
+}
+
+const MANIFEST = ".terraform/modules/modules.json";
+const VARIABLE_FILE = /^(terraform\.tfvars(\.json)?|.+\.auto\.tfvars(\.json)?)$/;
+/** A local module's source in a module block (the evaluator reads the blocks; this finds the folders to send it). */
+const LOCAL_SOURCE = /^\s*source\s*=\s*"(\.\.?\/[^"]*)"/gm;
+
+/** A relative path joined to a folder, or undefined when it leaves the configuration's folder. */
+function joinInside(dir: string, relative: string): string | undefined {
+  const parts = dir === "" ? [] : dir.split("/");
+  for (const part of relative.replace(/\/+$/, "").split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join("/");
+}
+
+/**
+ * A Terraform configuration's files (path → text) as `terraform plan` reads them from its folder:
+ * the root module's `.tf` files and the variable files Terraform loads by itself (terraform.tfvars,
+ * *.auto.tfvars, their .json forms), each local module's folder its `source` names (not one outside
+ * the folder), and what `terraform init` installed (.terraform/modules/modules.json and the folders
+ * it lists). Each a regular file; at most MAX_TF_FILES of them, and their text together at most
+ * MAX_TEMPLATE_BODY_BYTES, as the API's `files` and body limit take them.
  */
 export function readTerraformFolder(folder: string): Promise<Record<string, string>> {
   return withinReadTime(`folder ${folder}`, async () => {
-    let entries;
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch (error) {
-      throw cannotRead(error, "folder", folder);
-    }
-    const names = entries
-      .filter((entry) => entry.name.endsWith(".tf"))
-      .map((entry) => entry.name)
-      .sort();
-    if (names.length === 0)
-      throw new CheckUsageError(`the folder ${folder} holds no .tf file (its sub-folders are not read)`);
-    if (names.length > MAX_TF_FILES)
-      throw new CheckUsageError(
-        `the folder ${folder} holds ${names.length} .tf files; the check reads at most ${MAX_TF_FILES} (the API's limit for one module)`,
-      );
-    // Every file's type and size first: a folder the API would refuse is refused before any is read.
-    let total = 0;
-    for (const name of names) {
-      const path = join(folder, name);
-      const stats = await lstat(path).catch((error: unknown) => {
-        throw cannotRead(error, "file", path);
-      });
-      if (!stats.isFile()) throw new CheckUsageError(`the file ${path} is ${kindOf(stats)}: ${NOT_REGULAR}`);
-      total += stats.size;
-    }
-    if (total > MAX_TEMPLATE_BODY_BYTES)
-      throw new CheckUsageError(
-        `the ${names.length} .tf files of the folder ${folder} hold ${sizeText(total)} together, over the ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} the check reads (the API's body limit); none was read`,
-      );
     const files: Record<string, string> = {};
-    for (const name of names) files[name] = await readRegular(join(folder, name), "file", MAX_TEMPLATE_BODY_BYTES);
+    let total = 0;
+    const read = async (path: string) => {
+      if (Object.hasOwn(files, path)) return;
+      if (Object.keys(files).length >= MAX_TF_FILES)
+        throw new CheckUsageError(
+          `the configuration in ${folder} holds more than ${MAX_TF_FILES} files; the check reads at most ${MAX_TF_FILES} (the API's limit)`,
+        );
+      const text = await readRegular(join(folder, path), "file", MAX_TEMPLATE_BODY_BYTES);
+      total += Buffer.byteLength(text);
+      if (total > MAX_TEMPLATE_BODY_BYTES)
+        throw new CheckUsageError(
+          `the configuration in ${folder} holds more than ${bodyLimitText(MAX_TEMPLATE_BODY_BYTES)} of files, the check's limit (the API's body limit)`,
+        );
+      files[path] = text;
+    };
+    const entriesOf = async (dir: string) => {
+      try {
+        return await readdir(join(folder, dir), { withFileTypes: true });
+      } catch (error) {
+        throw cannotRead(error, "folder", join(folder, dir));
+      }
+    };
+    const isDir = async (dir: string) =>
+      (await lstat(join(folder, dir)).catch(() => undefined))?.isDirectory() === true;
+    const module = async (dir: string, depth: number): Promise<void> => {
+      const names = (await entriesOf(dir))
+        .filter((entry) => entry.name.endsWith(".tf") && !entry.isDirectory())
+        .map((entry) => (dir === "" ? entry.name : `${dir}/${entry.name}`))
+        .sort();
+      for (const path of names) await read(path);
+      if (depth > 12) return;
+      for (const path of names)
+        for (const [, source] of files[path]!.matchAll(LOCAL_SOURCE)) {
+          const target = joinInside(dir, source!);
+          if (target !== undefined && target !== dir && (await isDir(target))) await module(target, depth + 1);
+        }
+    };
+    const top = await entriesOf("");
+    await refuseRootBeforeReading(
+      folder,
+      top.filter((entry) => entry.name.endsWith(".tf")).map((entry) => entry.name),
+    );
+    await module("", 0);
+    for (const entry of top) if (VARIABLE_FILE.test(entry.name)) await read(entry.name);
+    if (await lstat(join(folder, MANIFEST)).catch(() => undefined)) {
+      await read(MANIFEST);
+      let manifest: { Modules?: { Dir?: unknown }[] } = {};
+      try {
+        manifest = JSON.parse(files[MANIFEST]!) as typeof manifest;
+      } catch {
+        // A manifest that is not JSON is the evaluator's to refuse, naming it.
+      }
+      for (const { Dir } of manifest.Modules ?? []) {
+        const dir = typeof Dir === "string" ? joinInside("", Dir) : undefined;
+        if (dir && (await isDir(dir))) await module(dir, 1);
+      }
+    }
     return files;
   });
 }

@@ -16,6 +16,9 @@ export const CHECK_OPTIONS = {
   "retiring-within": { type: "string" },
   "fail-on": { type: "string" },
   locations: { type: "string" },
+  var: { type: "string", multiple: true },
+  "var-file": { type: "string", multiple: true },
+  region: { type: "string" },
   format: { type: "string", default: "text" },
   sarif: { type: "string" },
   "fail-on-severity": { type: "string" },
@@ -44,6 +47,10 @@ export interface CheckRequest {
   readonly failOnPhase?: FailOn;
   /** --locations: allowedLocations, as the API takes it. */
   readonly allowedLocations?: string[];
+  /** --var name=value and --var-file FILE, in order (the deployment's inputs), and --region. */
+  readonly variables: string[];
+  readonly variableFiles: string[];
+  readonly region?: string;
   readonly format: Format;
   readonly sarif?: string;
   readonly failOn: "error" | "warning";
@@ -107,6 +114,9 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
   if (retiringWithin !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(retiringWithin).success)
     throw usage(`--retiring-within is a number of days such as 90d, not ${retiringWithin}`);
 
+  if (values.region !== undefined && !TemplateCheckBody.shape.region.safeParse(values.region).success)
+    throw usage(`--region is a region code such as eu-west-1, not ${values.region}`);
+
   const phase = values["fail-on"];
   if (phase !== undefined && !(FAIL_ON as readonly string[]).includes(phase))
     throw usage(`--fail-on is ${FAIL_ON.join(", ")}, not ${phase}`);
@@ -127,6 +137,9 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
     ...(retiringWithin === undefined ? {} : { retiringWithin }),
     ...(phase === undefined ? {} : { failOnPhase: phase as FailOn }),
     ...(values.locations === undefined ? {} : { allowedLocations: locationsOf(values.locations) }),
+    variables: values.var ?? [],
+    variableFiles: values["var-file"] ?? [],
+    ...(values.region === undefined ? {} : { region: values.region }),
     format,
     ...(values.sarif === undefined ? {} : { sarif: values.sarif }),
     failOn: values.strict || severity === "warning" ? "warning" : "error",

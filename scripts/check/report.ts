@@ -3,7 +3,7 @@
  * shows them without opening the SARIF), the baseline entries expired or accepting nothing, and
  * one outcome line with the counts.
  */
-import type { Finding, Judgement, Suppression } from "../../catalogue/templates/findings.ts";
+import type { Finding, Judgement, Suppression } from "../../catalogue/templates/answer/findings.ts";
 
 const PREFIX = "cloud-catalogue check:";
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;

@@ -14,11 +14,11 @@ import { checkTemplate, ReadDeployment, versionWindow } from "../../catalogue/co
 import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS } from "../../catalogue/base/limits.ts";
 import { FAIL_ON, TemplateCheckBody } from "../../catalogue/schema/index.ts";
 import type { VersionWindow } from "../../catalogue/templates/check.ts";
-import type { Deployment } from "../../catalogue/templates/read.ts";
+import type { Deployment, DeploymentInputs } from "../../catalogue/templates/read.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
 import { resolveList } from "../../catalogue/lists/lists.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import { deploymentCheckDoc } from "../../catalogue/templates/render.ts";
+import { deploymentCheckDoc } from "../../catalogue/templates/answer/render.ts";
 import { splitRequestUrl } from "../files.ts";
 import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 import { deadlineOf } from "../deadline.ts";
@@ -69,7 +69,22 @@ function requestParts(request: FastifyRequest): { template: string; fields: URLS
 }
 
 const NO_LIST =
-  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>; optionally ?within=90d (versions retiring within it, 180d by default), ?failOn=deprecated|extended|end (the first phase that fails) and ?locations=EU,CH (where resources may go).";
+  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>; optionally ?within=90d (versions retiring within it, 180d by default), ?failOn=deprecated|extended|end (the first phase that fails), ?locations=EU,CH (where resources may go), ?region=eu-west-1 (where the deployment is made when it does not say) and input.<name>=<value> (a parameter's or variable's value).";
+
+/** region= and each input.<name>= field, as the API's region and inputs (text values). */
+function givenOf(fields: URLSearchParams): DeploymentInputs | string {
+  const region = fields.get("region")?.trim() || undefined;
+  if (region !== undefined && !TemplateCheckBody.shape.region.safeParse(region).success)
+    return `region is a region code such as eu-west-1, not ${region.slice(0, 40)}.`;
+  const inputs = Object.fromEntries(
+    [...fields]
+      .filter(([key]) => key.startsWith("input.") && key.length > 6)
+      .map(([key, value]) => [key.slice(6), value]),
+  );
+  if (!TemplateCheckBody.shape.inputs.safeParse(inputs).success)
+    return "input.<name> fields name inputs of 1 to 200 characters, 200 at most.";
+  return { ...(Object.keys(inputs).length > 0 ? { inputs } : {}), ...(region ? { region } : {}) };
+}
 
 /** The query's within=, failOn= and locations=, as the API's retiringWithin, failOn and allowedLocations; a bad one is a 400. */
 function checkOptions(fields: URLSearchParams): { window: VersionWindow; allowedLocations?: string[] } | string {
@@ -113,6 +128,8 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
     );
   const options = checkOptions(fields);
   if (typeof options === "string") return replies.error(request, reply, 400, "Invalid body", options);
+  const given = givenOf(fields);
+  if (typeof given === "string") return replies.error(request, reply, 400, "Invalid body", given);
   let approved: string[];
   try {
     if (listId) {
@@ -128,7 +145,7 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   let deployment: Deployment;
   try {
     // Read in the reading thread (threads/reader.ts): a costly template fails alone, with a 422.
-    const read = await c.templateReader.read({ template }, deadlineOf(request));
+    const read = await c.templateReader.read({ template, given }, deadlineOf(request));
     if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;
   } catch (error) {

@@ -12,11 +12,17 @@ import {
   TemplateDepthError,
   TemplateError,
   TemplateSyntaxError,
-} from "../../catalogue/templates/errors.ts";
-import { parseJsonTemplate } from "../../catalogue/templates/parse.ts";
-import { READ_TEMPLATE, readDeployment, TerraformFiles, type Deployment } from "../../catalogue/templates/read.ts";
+} from "../../catalogue/templates/model/errors.ts";
+import { parseJsonTemplate } from "../../catalogue/templates/readers/parse.ts";
+import {
+  READ_TEMPLATE,
+  readDeployment,
+  TerraformFiles,
+  type Deployment,
+  type DeploymentInputs,
+} from "../../catalogue/templates/read.ts";
 import { DEPTH_DETAILS } from "../json-depth.ts";
-import { MAX_TF_FILES, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
+import { MAX_TF_FILES, TemplateCheckBody, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
 import { errorMessage } from "./error-message.ts";
 import { lowerThisThreadsPriority } from "./priority.ts";
 import type { ReadRequest, ReadTemplate } from "./reader.ts";
@@ -28,9 +34,12 @@ function refusalOf(error: unknown): HttpError {
   throw error;
 }
 
-function deploymentOf(template: unknown): { deployment: Deployment } | { refusal: ReturnType<typeof errorMessage> } {
+function deploymentOf(
+  template: unknown,
+  given: DeploymentInputs = {},
+): { deployment: Deployment } | { refusal: ReturnType<typeof errorMessage> } {
   try {
-    return { deployment: readDeployment(template) };
+    return { deployment: readDeployment(template, given) };
   } catch (error) {
     return { refusal: errorMessage(refusalOf(error)) };
   }
@@ -45,8 +54,16 @@ const tfFiles = (value: unknown): value is Record<string, string> =>
   Object.keys(value).length <= MAX_TF_FILES &&
   Object.entries(value).every(([name, text]) => TF_FILE_NAME.test(name) && typeof text === "string");
 
+/** The body's inputs and region as the row's schema takes them, or undefined when it would refuse them (it then names them). */
+function givenOf(body: Record<string, unknown>): DeploymentInputs | undefined {
+  const parsed = TemplateCheckBody.shape.inputs.safeParse(body.inputs);
+  const region = TemplateCheckBody.shape.region.safeParse(body.region);
+  if (!parsed.success || !region.success) return undefined;
+  return { ...(parsed.data ? { inputs: parsed.data } : {}), ...(region.data ? { region: region.data } : {}) };
+}
+
 function read(request: ReadRequest): ReadTemplate {
-  if ("template" in request) return deploymentOf(request.template);
+  if ("template" in request) return deploymentOf(request.template, request.given);
   let body: unknown;
   try {
     body = parseJsonTemplate(request.body);
@@ -58,19 +75,21 @@ function read(request: ReadRequest): ReadTemplate {
   }
   // Not an object, or no template: the row's schema refuses it as it would any such body.
   if (body === null || typeof body !== "object" || Array.isArray(body)) return { body };
+  const given = givenOf(body as Record<string, unknown>);
+  if (!given) return { body };
   // .tf files without a template: read here as a text template would be; anything else is left to the schema.
   if (!("template" in body) && "files" in body) {
     const { files, ...rest } = body;
     // Names the row's schema would refuse are left to it, unread, so it names them.
     if (!tfFiles(files)) return { body };
-    return { body: { ...rest, template: READ_TEMPLATE }, ...deploymentOf(new TerraformFiles(files)) };
+    return { body: { ...rest, template: READ_TEMPLATE }, ...deploymentOf(new TerraformFiles(files), given) };
   }
   if (!("template" in body)) return { body };
   const { template } = body;
   // What the row's schema refuses (an empty text, a number) it refuses as it is, unread.
   if (typeof template === "string" ? template === "" : template === null || typeof template !== "object")
     return { body };
-  return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template) };
+  return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template, given) };
 }
 
 // Reading a template yields the CPU to the main thread's cheap reads, as the heavy thread does.

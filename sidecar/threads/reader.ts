@@ -12,7 +12,7 @@ import { Worker } from "node:worker_threads";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import { Slots } from "./slots.ts";
 import { errorMessage, httpError, type ErrorMessage } from "./error-message.ts";
-import type { Deployment } from "../../catalogue/templates/read.ts";
+import type { Deployment, DeploymentInputs } from "../../catalogue/templates/read.ts";
 import { TEMPLATE_READ_HEAP_MB, TEMPLATE_READ_SECONDS } from "../../catalogue/base/limits.ts";
 
 /** Templates read at once; the others wait, READERS_WAITING_MAX at most, then 503. */
@@ -24,7 +24,7 @@ const REUSE_MAX_CHARS = 256 * 1024;
 const IDLE_MS = 10_000;
 
 /** What a reading thread is sent: the API's JSON body (with `template` in it), or a template's text. */
-export type ReadRequest = { readonly body: string } | { readonly template: string };
+export type ReadRequest = { readonly body: string } | { readonly template: string; readonly given?: DeploymentInputs };
 
 /**
  * What was read: the template as a deployment, and (API) the body with its template's place holding

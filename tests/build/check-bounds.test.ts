@@ -80,7 +80,7 @@ describe("what check reads: the API's sizes", { timeout: RUN_MS }, () => {
   it(`refuses a folder of more than ${MAX_TF_FILES} .tf files, and one whose files hold more than 4 MiB together`, async () => {
     const many = folderWith(Object.fromEntries(Array.from({ length: MAX_TF_FILES + 1 }, (_, at) => [`f${at}.tf`, TF])));
     expect(await refused(many, ".", "--ids", "aws-s3")).toBe(
-      `the folder . holds ${MAX_TF_FILES + 1} .tf files; the check reads at most ${MAX_TF_FILES} (the API's limit for one module)`,
+      `the folder . holds ${MAX_TF_FILES + 1} .tf files; the check reads at most ${MAX_TF_FILES} (the API's limit)`,
     );
     const third = `# ${"x".repeat(MAX_TEMPLATE_BODY_BYTES / 3)}\n`;
     const heavy = folderWith({ "a.tf": third, "b.tf": third, "c.tf": third, "d.tf": TF });

@@ -280,15 +280,13 @@ describe("cloud-catalogue check --fail-on (issue 113)", { timeout: RUN_MS * 3 },
 });
 
 describe("cloud-catalogue check, a folder of .tf files", { timeout: RUN_MS }, () => {
-  it("reads the folder's *.tf files and no sub-folder, saying so; exits 0 when the list allows them, 1 with a module, a not-read error on its line", async () => {
+  it("reads the folder as terraform plan does, saying what; exits 0 when the list allows it, 1 with a module not sent, a not-read error on its line", async () => {
     const dir = tfCopy("example-aws");
-    // A sub-folder's module is not read, nor its .tf files.
+    // A sub-folder no module block names is not part of the configuration.
     mkdirSync(join(dir, "modules"));
     writeFileSync(join(dir, "modules", "extra.tf"), 'resource "aws_sns_topic" "t" {}\n');
     const allowed = await run(dir, ".", "--ids", "aws-cloudwatch-logs,aws-lambda,aws-s3,aws-sqs", "--format", "json");
-    expect(allowed.stderr).toContain(
-      "cloud-catalogue check: read 2 .tf files in . (iam.tf, main.tf); sub-folders are not read, so a module block is a not-read error",
-    );
+    expect(allowed.stderr).toContain("cloud-catalogue check: read 2 files in . (iam.tf, main.tf)");
     expect(allowed.stderr).toContain("cloud-catalogue check: allowed (0 errors");
     expect(allowed.status).toBe(0);
     const answer = JSON.parse(allowed.stdout) as { format: string; services: { id: string }[] };
@@ -298,7 +296,8 @@ describe("cloud-catalogue check, a folder of .tf files", { timeout: RUN_MS }, ()
     const modules = tfCopy("example-module");
     const result = await run(modules, ".", "--ids", "aws-s3,aws-sns,aws-sqs", "--sarif", "out.sarif");
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain("not allowed (4 errors, 0 warnings)");
+    // The registry module and the local one, neither sent: two not-read errors.
+    expect(result.stderr).toContain("not allowed (2 errors, 0 warnings)");
     const log = sarifIn(modules, "out.sarif");
     expect(log.runs[0]!.results.map((entry) => [entry.ruleId, entry.locations])).toContainEqual([
       "not-read",
@@ -307,6 +306,56 @@ describe("cloud-catalogue check, a folder of .tf files", { timeout: RUN_MS }, ()
     const empty = await run(folderWith({ "README.md": "x" }), ".", "--ids", "aws-s3");
     expect(empty.status).toBe(2);
     expect(empty.stderr).toContain("holds no .tf file");
+  });
+
+  it("reads a local module's folder and the variable files, takes --var, --var-file and --region, and fails EU-only on a US provider block", async () => {
+    const dir = folderWith({
+      "main.tf": [
+        'variable "region" {\n  default = "eu-west-1"\n}',
+        'provider "aws" {\n  region = var.region\n}',
+        'module "queue" {\n  source = "./modules/queue"\n}',
+        'resource "aws_s3_bucket" "b" {}',
+      ].join("\n"),
+      "modules/queue/main.tf": 'resource "aws_sqs_queue" "q" {}\n',
+      "modules/unused/main.tf": 'resource "aws_sns_topic" "t" {}\n',
+      "prod.tfvars": 'region = "us-east-1"\n',
+    });
+    const eu = await run(dir, ".", "--ids", "aws-s3,aws-sqs", "--locations", "EU", "--format", "json");
+    expect(eu.stderr).toContain("read 2 files in . (main.tf, modules/queue/main.tf)");
+    expect(eu.status).toBe(0);
+    const us = await run(dir, ".", "--ids", "aws-s3,aws-sqs", "--locations", "EU", "--var-file", "prod.tfvars");
+    expect(us.status).toBe(1);
+    expect(us.stderr).toContain("location-denied");
+    const flag = await run(
+      dir,
+      ".",
+      "--ids",
+      "aws-s3,aws-sqs",
+      "--locations",
+      "EU",
+      "--var",
+      "region=ap-south-1",
+      "--format",
+      "json",
+    );
+    expect(flag.status).toBe(1);
+    expect((JSON.parse(flag.stdout) as { inputs: unknown[] }).inputs).toEqual([
+      { name: "var.region", source: "the request", value: '"ap-south-1"' },
+    ]);
+    const stack = folderWith({ "stack.yaml": "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n" });
+    const region = await run(
+      stack,
+      "stack.yaml",
+      "--ids",
+      "aws-sqs,aws-cloudformation",
+      "--locations",
+      "EU",
+      "--region",
+      "us-east-1",
+    );
+    expect(region.status).toBe(1);
+    const bad = await run(stack, "stack.yaml", "--ids", "aws-sqs", "--region", "not a region!");
+    expect(bad.status).toBe(2);
   });
 
   it("a syntax error exits 2 naming the file and line", async () => {

@@ -1,5 +1,5 @@
 /**
- * The gate's weighing of findings (catalogue/templates/findings.ts's judge(), issue 111): a
+ * The gate's weighing of findings (catalogue/templates/answer/findings.ts's judge(), issue 111): a
  * baseline's entries accept findings resource by resource, expire, and are reported when they
  * accept nothing; the severity threshold; what the check did not read is an error of its own; and
  * the SARIF of it all (baselineState, suppressions, the invocation, the log of a run with no
@@ -9,9 +9,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import { baselineOf, checkOutcome, judge, type Finding, type Suppression } from "../../catalogue/templates/findings.ts";
+import {
+  baselineOf,
+  checkOutcome,
+  judge,
+  type Finding,
+  type Suppression,
+} from "../../catalogue/templates/answer/findings.ts";
 import { TerraformFiles } from "../../catalogue/templates/read.ts";
-import { failedSarifLog, sarifLog } from "../../catalogue/templates/sarif.ts";
+import { failedSarifLog, sarifLog } from "../../catalogue/templates/answer/sarif.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 

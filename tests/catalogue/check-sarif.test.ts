@@ -1,5 +1,5 @@
 /**
- * The check as a CI gate (catalogue/templates/findings.ts, sarif.ts; `cloud-catalogue check`, issue
+ * The check as a CI gate (catalogue/templates/answer/findings.ts, sarif.ts; `cloud-catalogue check`, issue
  * 96): which answers are allowed, each finding with what would allow it, and the SARIF log valid
  * against the SARIF 2.1.0 schema of OASIS (tests/fixtures/sarif/), each result on the line of the
  * logical id, resource name or plan address it came from.
@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import { checkOutcome } from "../../catalogue/templates/findings.ts";
-import { sarifLog, TextIndex } from "../../catalogue/templates/sarif.ts";
+import { checkOutcome } from "../../catalogue/templates/answer/findings.ts";
+import { sarifLog, TextIndex } from "../../catalogue/templates/answer/sarif.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";

@@ -13,7 +13,9 @@ import { actionMatches } from "../../catalogue/dependencies/dependencies.ts";
 import { describe, expect, it } from "vitest";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import { deploymentRequirements, triggeredNeeds, type PolicyVerdict } from "../../catalogue/templates/check.ts";
+import type { PolicyVerdict } from "../../catalogue/templates/check.ts";
+import { triggeredNeeds } from "../../catalogue/templates/rules/needs.ts";
+import { deploymentRequirements } from "../../catalogue/templates/rules/policies.ts";
 import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { readDeployment } from "../../catalogue/templates/read.ts";
 import { DEFAULT_INVENTORY_DIR, readInventory } from "../../catalogue/inventory/load.node.ts";
@@ -47,9 +49,11 @@ const OUTCOME: Record<string, "allowed" | "blocked-then-allowed" | "still-denied
   "image-processing-v1": "allowed",
   "bigquery-jobs-notifier-run": "allowed",
   "trigger-gke-eventarc-events": "allowed",
-  // Microsoft.Insights/workbooks, Microsoft.Portal/dashboards, Microsoft.DevTestLab/schedules: no
-  // catalogue service owns them (listed in unplaced); 21 denied types before the suggestions, 3 after.
-  "azure-chat-with-your-data": "still-denied",
+  // With its parameters' defaults (enableMonitoring, enablePrivateNetworking false; databaseType
+  // PostgreSQL), the workbook, dashboard, VM and Cosmos DB modules are not deployed (their conditions
+  // are false): what is deployed is allowed once the suggestions are approved. Before issue 110, read
+  // without evaluating, they were denied (Microsoft.Portal/dashboards with nothing to approve).
+  "azure-chat-with-your-data": "blocked-then-allowed",
   // Azure's quickstarts, vendored in place of the hand-written fixtures written from them.
   "azure-quickstart-application-gateway-waf": "allowed",
   "azure-quickstart-aks": "allowed",

@@ -9,11 +9,11 @@ import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { isHttpError } from "../../catalogue/base/problem.ts";
 import { TemplateCheck, TemplateCheckBody } from "../../catalogue/schema/index.ts";
-import { checkOutcome } from "../../catalogue/templates/findings.ts";
-import { regionOf } from "../../catalogue/templates/location-check.ts";
+import { checkOutcome } from "../../catalogue/templates/answer/findings.ts";
+import { regionOf } from "../../catalogue/templates/rules/locations.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
-import { sarifLog } from "../../catalogue/templates/sarif.ts";
-import { TERRAFORM_PROVIDERS } from "../../catalogue/templates/stated-locations.ts";
+import { sarifLog } from "../../catalogue/templates/answer/sarif.ts";
+import { TERRAFORM_PROVIDERS } from "../../catalogue/templates/tables/terraform-providers.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan, type PlannedResource } from "../helpers/terraform-plan.ts";
@@ -118,7 +118,9 @@ describe("a Terraform plan per European provider checked against a list with loc
         },
       ]);
       expect(checkOutcome(good)).toMatchObject({ allowed: true, exitCode: 0 });
-      expect(locationsText(good)).toMatch(/^No resource that states its location is outside the allowed locations/);
+      expect(locationsText(good)).toMatch(
+        /^No resource whose location the input says is outside the allowed locations/,
+      );
 
       const outside = plan([[entry.type, "main", { [entry.attribute]: entry.outside[0], name: "main" }]]);
       const bad = check(outside, [...("outsideAllowed" in entry ? entry.outsideAllowed : entry.allowed)], ids);
@@ -170,7 +172,11 @@ describe("an Azure ARM template", () => {
         allowed: true,
       },
     ]);
-    expect(locationsText(good)).toContain("1 resource state no location of their own");
+    // resourceGroup().location: the resource group's, which the input does not say without the request's region.
+    expect(good.unknownLocations).toEqual([
+      expect.objectContaining({ from: "net", why: expect.stringContaining("resourceGroup().location") }),
+    ]);
+    expect(locationsText(good)).toContain("1 resource goes where the input does not say");
     const bad = check(arm("eastus"), ["EU"], ids);
     expect(bad.locations[0]).toMatchObject({ region: "eastus", country: "US", allowed: false });
     expect(checkOutcome(bad).findings.filter((finding) => finding.rule === "location-denied")).toHaveLength(1);
@@ -216,7 +222,7 @@ describe("a location the catalogue does not know", () => {
     const text = locationsText(answer)!;
     expect(text).toContain("hcloud_server.far (mars1)");
     // The volume states none: counted, not listed.
-    expect(text).toContain("1 resource state no location of their own");
+    expect(text).toContain("1 resource has no location of its own");
   });
 
   it("writes valid SARIF with the new rules", () => {
@@ -273,7 +279,7 @@ describe("allowedLocations of the check", () => {
 });
 
 describe("the readers", () => {
-  it("read .tf literal attributes and skip what is not a literal, capped at 500", () => {
+  it("read .tf attributes as evaluated, say why one is not known, and cap the list at 500", () => {
     const files = new TerraformFiles({
       "main.tf": `resource "scaleway_rdb_instance" "db" {\n  region = "fr-par"\n}\nresource "scaleway_instance_server" "vm" {\n  zone = var.zone\n}\n`,
     });
@@ -287,7 +293,9 @@ describe("the readers", () => {
         value: "fr-par",
       },
     ]);
-    expect(deployment.unlocated).toBe(1);
+    expect(deployment.unknownLocations).toEqual([
+      expect.objectContaining({ from: "scaleway_instance_server.vm", why: expect.stringContaining("var.zone") }),
+    ]);
     const many = plan(
       Array.from({ length: 600 }, (_, at) => ["hcloud_server", `s${at}`, { location: "fsn1" }] as const),
     );

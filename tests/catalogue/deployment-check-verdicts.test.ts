@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { templateIndex } from "../../catalogue/templates/index.node.ts";
-import { whatToAdd } from "../../catalogue/templates/render.ts";
+import { whatToAdd } from "../../catalogue/templates/answer/render.ts";
 import { readDeployment } from "../../catalogue/templates/read.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
@@ -206,7 +206,13 @@ describe("Fn::ForEach and YAML merge keys: every resource is read", () => {
     ]);
     const said = answer.statements.find((statement) => statement.text.includes("Fn::ForEach"))!;
     expect(said.kind).toBe("read");
-    expect(said.text).toContain("Buckets (its collection is given by Ref");
+    expect(said.text).toContain("Buckets (its collection depends on parameter Names, which the input gives no value");
+    // Given the parameter, the loop is expanded: one bucket per name.
+    const given = checkTemplate(catalogue, template, ["aws-s3"], undefined, undefined, {
+      inputs: { Names: "logs,data" },
+    });
+    expect(given.services[0]!.items[0]!.from).toEqual(["Bucketlogs", "Bucketdata"]);
+    expect(given.statements.some((statement) => statement.text.includes("Fn::ForEach"))).toBe(false);
   });
 
   it("reads a whole resource defined by a YAML merge key (<<: *anchor)", () => {

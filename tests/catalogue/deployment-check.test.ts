@@ -10,7 +10,7 @@ import { azureResourceTypeIndex } from "../../catalogue/dependencies/dependencie
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { IMPLICIT_NEEDS, type ImplicitNeed } from "../../catalogue/dependencies/implicit-needs.ts";
-import { TemplateError } from "../../catalogue/templates/errors.ts";
+import { TemplateError } from "../../catalogue/templates/model/errors.ts";
 import { MAX_TEMPLATE_ITEMS, readDeployment } from "../../catalogue/templates/read.ts";
 import { MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/base/limits.ts";
 import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";

@@ -3,7 +3,7 @@
  * with the service whose versions they name; anything else is not read as a version.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
-import { versionedAttributes } from "../../catalogue/templates/versioned.ts";
+import { versionedAttributes } from "../../catalogue/templates/tables/versioned.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import { build } from "../helpers/app.ts";

@@ -4,7 +4,7 @@
  * the file, line and column.
  */
 import { describe, expect, it } from "vitest";
-import { TemplateError } from "../../catalogue/templates/errors.ts";
+import { TemplateError } from "../../catalogue/templates/model/errors.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
 
 const bucket = (value: string) =>

@@ -10,8 +10,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import { serviceLifecycleAnswers, serviceLifecycleStatements } from "../../catalogue/templates/retiring.ts";
-import type { PhasedVersionAnswer } from "../../catalogue/templates/retiring.ts";
+import { serviceLifecycleAnswers, serviceLifecycleStatements } from "../../catalogue/templates/rules/versions.ts";
+import type { PhasedVersionAnswer } from "../../catalogue/templates/rules/versions.ts";
 import type { FailOn } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import { build } from "../helpers/app.ts";

@@ -9,7 +9,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TemplateBudgetError, TemplateError } from "../../catalogue/templates/errors.ts";
+import { TemplateBudgetError, TemplateError } from "../../catalogue/templates/model/errors.ts";
 import { readDeployment, TerraformFiles } from "../../catalogue/templates/read.ts";
 
 /** Reads `template`: what it was, or the error it threw when that is not a refusal the faces answer 4xx. */

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, inject, onTestFinished } from "vitest";
 import { waitFor } from "./components.ts";
@@ -60,7 +60,10 @@ afterAll(() => {
 export function folderWith(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), "csc-cli-"));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   return dir;
 }
 

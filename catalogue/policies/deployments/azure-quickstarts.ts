@@ -35,7 +35,6 @@ export const AZURE_QUICKSTARTS: readonly Deployment[] = [
       "Microsoft.Network/publicIPAddresses",
       "Microsoft.Network/virtualNetworks",
     ],
-    notEvaluated: ["Microsoft.Network/virtualNetworks/subnets"],
     sources: [
       {
         url: "https://github.com/Azure/azure-quickstart-templates/blob/2d975e22054ac8a90b5b669d87c694d072351b5f/quickstarts/microsoft.network/azure-bastion/azuredeploy.json",

@@ -3,7 +3,7 @@
  * chosen template and the list in this browser, sent to POST /v1/deployments/check; the answer
  * drawn below the form as text nodes (template text is never parsed as HTML).
  */
-import { whatToAdd } from "../../../catalogue/templates/render.ts";
+import { whatToAdd } from "../../../catalogue/templates/answer/render.ts";
 import type { components } from "../../../catalogue/contract/openapi-types.ts";
 import { api, errorMessage } from "./api.ts";
 import { readList } from "./common.ts";
