@@ -18,6 +18,8 @@ import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
 import { capabilitiesProblems } from "./capabilities.ts";
+import { egressProblems, placementProblems } from "./exit-data.ts";
+import { EgressFile, PlacementFile } from "../schema/exit-data.ts";
 import { otherProductsProblems } from "./other-products.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
@@ -293,12 +295,30 @@ function readCapabilities(
   entries: ReadonlyMap<string, ServiceAt>,
   providers: ReadonlyMap<string, ProviderAt>,
   problems: string[],
+  terms: ReadonlySet<string>,
 ) {
   const path = join(dataDir, "capabilities.yaml");
   if (!existsSync(path)) return undefined;
   const capabilities = readFile(path, CapabilitiesFile, problems);
-  if (capabilities) problems.push(...capabilitiesProblems(capabilities, shown(path), groups, entries, providers));
+  if (capabilities)
+    problems.push(...capabilitiesProblems(capabilities, shown(path), groups, entries, providers, terms));
   return capabilities;
+}
+
+/** placement.yaml and egress.yaml (issue 114), validated and cross-checked; each absent where there is none. */
+function readExitData(
+  dataDir: string,
+  groups: readonly { readonly id: string }[],
+  providers: ReadonlyMap<string, ProviderAt>,
+  problems: string[],
+) {
+  const placementPath = join(dataDir, "placement.yaml");
+  const placement = existsSync(placementPath) ? readFile(placementPath, PlacementFile, problems) : undefined;
+  if (placement) problems.push(...placementProblems(placement, shown(placementPath), groups));
+  const egressPath = join(dataDir, "egress.yaml");
+  const egress = existsSync(egressPath) ? readFile(egressPath, EgressFile, problems) : undefined;
+  if (egress) problems.push(...egressProblems(egress, shown(egressPath), providers));
+  return { ...(placement ? { placement } : {}), ...(egress ? { egress } : {}) };
 }
 
 /** other-products.yaml, cross-checked against the kinds, providers and services' names; absent where there is none. */
@@ -345,7 +365,8 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, categoryById, problems);
-  const capabilities = readCapabilities(dataDir, groups, entries, providers, problems);
+  const capabilities = readCapabilities(dataDir, groups, entries, providers, problems, new Set(compatibility.keys()));
+  const exitData = { ...(capabilities ? { capabilities } : {}), ...readExitData(dataDir, groups, providers, problems) };
   const handWritten = readDependencies(
     dataDir,
     new Map(
@@ -411,7 +432,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),
     ...(otherProducts ? { otherProducts } : {}),
-    ...(capabilities ? { capabilities } : {}),
+    ...exitData,
     ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
     ...(regionsOfVendors.length > 0 ? { vendorRegions: regionsOfVendors } : {}),
   };
