@@ -49,16 +49,20 @@ export function egressCost(egress: Pick<ProviderEgressT, "tiers">, gb: number): 
   return Math.round(cost * 100) / 100;
 }
 
+/** An entry with a price: its currency, scope and source given together (the schema's rule). */
+type Priced = ProviderEgressT & Required<Pick<ProviderEgressT, "currency" | "scope" | "source">>;
+
 /** A provider's price in words: "100 GB free a month, then USD 0.09 per GB up to 10,240 GB, … (scope; page, read day)". */
-function priceWords(egress: ProviderEgressT): string {
-  const free = egress.freeGbPerMonth ? `${number(egress.freeGbPerMonth)} GB free a month` : "no free allowance";
+function priceWords(egress: Priced): string {
   const tiers = egress.tiers ?? [];
+  const page = `${egress.source.url}, read ${egress.source.retrieved}`;
+  if (tiers.length > 0 && tiers.every((tier) => tier.perGb === 0)) return `no charge (${egress.scope}; ${page})`;
+  const free = egress.freeGbPerMonth ? `${number(egress.freeGbPerMonth)} GB free a month` : "no free allowance";
   const bands = tiers.map((tier, i) => {
     const price = `${money(egress.currency, tier.perGb)} per GB`;
     if (tier.upToGb !== undefined) return `${price} up to ${number(tier.upToGb)} GB`;
     return i === 0 ? price : `${price} beyond ${number(tiers[i - 1]!.upToGb!)} GB`;
   });
-  const page = `${egress.source.url}, read ${egress.source.retrieved}`;
   return `${free}${bands.length > 0 ? `, then ${bands.join(", ")}` : ""} (${egress.scope}; ${page})`;
 }
 
@@ -69,7 +73,10 @@ function leavingProvider(
   plans: readonly ExitServicePlanT[],
   dataGb: Readonly<Record<string, number>> | undefined,
 ): ExitLeavingProviderT {
-  const egress = catalogue.egress?.providers.find((entry) => entry.provider === providerId);
+  const entry = catalogue.egress?.providers.find((one) => one.provider === providerId);
+  // A price only where its page states it (currency, scope and source together).
+  const egress = entry?.source && entry.scope && entry.currency ? (entry as Priced) : undefined;
+  const waiver = entry?.waiver;
   const name = providerNameOf(catalogue, providerId);
   // A retired service has nothing left to move.
   const volumes = plans.filter((plan) => plan.lifecycle !== "retired" && dataGb?.[plan.slug] !== undefined);
@@ -77,7 +84,7 @@ function leavingProvider(
   const words = [
     egress
       ? `Internet egress from ${name}: ${priceWords(egress)}.`
-      : `The catalogue has no page of ${name}'s stating its internet egress price: ask ${name}, or read its price list.`,
+      : `The catalogue holds no official page stating the internet egress price of ${name}: ask the provider, or read its price list.`,
   ];
   let estimate: ExitLeavingProviderT["estimate"];
   if (volumes.length > 0) {
@@ -87,13 +94,13 @@ function leavingProvider(
     const said =
       cost === undefined
         ? `Moving ${number(gb)} GB out of ${name}: no published band price in the catalogue, so no estimate.`
-        : `Moving ${number(gb)} GB out of ${name} within one month: ${number(billable)} GB past the free allowance, about ${money(currency, cost)} at list price, before tax${egress?.waiver ? " and before the exit waiver" : ""}.`;
+        : `Moving ${number(gb)} GB out of ${name} within one month: ${number(billable)} GB past the free allowance, about ${money(currency, cost)} at list price, before tax${waiver ? " and before the exit waiver" : ""}.`;
     estimate = { dataGb: gb, billableGb: billable, ...(cost === undefined ? {} : { cost }), currency, words: said };
     words.push(said);
   }
-  if (egress?.waiver)
+  if (waiver)
     words.push(
-      `${name} waives it for customers leaving (published ${egress.waiver.announced}): ${egress.waiver.gives} Conditions: ${egress.waiver.conditions.join(" ")}`,
+      `${name} waives it for customers leaving (published ${waiver.announced}; ${waiver.source.url}, read ${waiver.source.retrieved}): ${waiver.gives} Conditions: ${waiver.conditions.join(" ")}`,
     );
   return {
     providerId,
@@ -110,7 +117,7 @@ function leavingProvider(
           },
         }
       : {}),
-    ...(egress?.waiver ? { waiver: structuredClone(egress.waiver) } : {}),
+    ...(waiver ? { waiver: structuredClone(waiver) } : {}),
     ...(estimate ? { estimate } : {}),
     words: words.join(" "),
   };

@@ -38,7 +38,8 @@ export function egressProblems(file: EgressFileT, at: string, providers: Readonl
     if (seen.has(entry.provider)) problems.push(`${where}: listed twice`);
     seen.add(entry.provider);
     const domains = provider?.file.officialDomains;
-    problems.push(...factSourceProblems("source", entry.source, domains).map((problem) => `${where}: ${problem}`));
+    if (entry.source)
+      problems.push(...factSourceProblems("source", entry.source, domains).map((problem) => `${where}: ${problem}`));
     if (entry.waiver)
       problems.push(
         ...factSourceProblems("waiver.source", entry.waiver.source, domains).map((problem) => `${where}: ${problem}`),

@@ -47,20 +47,34 @@ export const ExitWaiver = z
     description: "Free data transfer for customers leaving, as the vendor published it (added in 1.12.0)",
   });
 
+/**
+ * A provider's egress price where an official page states it (currency, scope and source together),
+ * and the exit waiver it published; either may be absent, never guessed.
+ */
 export const ProviderEgress = z
   .object({
     provider: Slug,
-    currency: z.enum(["USD", "EUR", "CHF", "GBP"]),
+    currency: z.enum(["USD", "EUR", "CHF", "GBP"]).optional(),
     /** Internet egress free each month before the bands apply (GB); 0 when none. */
     freeGbPerMonth: z.number().min(0).optional(),
     /** What the free allowance or the price covers, as the page says (per account, per server, which regions). */
-    scope: z.string().min(5).max(300),
+    scope: z.string().min(5).max(300).optional(),
     /** The bands, in order; absent where the page gives the allowance only. */
     tiers: z.array(EgressTier).min(1).optional(),
-    source: FactSource,
+    source: FactSource.optional(),
     waiver: ExitWaiver.optional(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (entry) =>
+      (entry.currency !== undefined) === (entry.scope !== undefined) &&
+      (entry.scope !== undefined) === (entry.source !== undefined) &&
+      (entry.scope !== undefined || (entry.tiers === undefined && entry.freeGbPerMonth === undefined)),
+    { message: "a price needs its currency, scope and source together; without them give no tiers or allowance" },
+  )
+  .refine((entry) => entry.scope !== undefined || entry.waiver !== undefined, {
+    message: "states neither a price nor a waiver",
+  });
 
 /** One period of the Data Act's rules on switching charges. */
 export const SwitchingPeriod = z
