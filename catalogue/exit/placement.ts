@@ -234,6 +234,10 @@ export function coverProviders(
   followers: ReadonlyMap<number, readonly number[]>,
 ): Set<string> {
   const chosen = new Set([...stays].map((index) => services[index]!.service.providerId));
+  if (chosen.size === 0) {
+    const anchor = anchorOf(context, placeable, followers);
+    if (anchor) chosen.add(anchor);
+  }
   greedyCover(
     context,
     chosen,
@@ -246,6 +250,38 @@ export function coverProviders(
   );
   greedyCover(context, chosen, follow);
   return chosen;
+}
+
+/**
+ * The consolidated choice (issue 114), where nothing of the list stays: the provider taking the
+ * most of the services to move, workloads and the services following them alike (a follower where
+ * the provider has a candidate doing its primary job at all); between providers taking as many,
+ * the one keeping more followers (a key manager, a VPN or private endpoints left on another
+ * provider serve nothing there, a queue elsewhere still does its job), then the one holding more
+ * of their finest candidates, then the first in catalogue order. A provider added after it takes
+ * only what it cannot, chosen by how well it does that.
+ */
+function anchorOf(
+  context: PlanContext,
+  placeable: readonly Moving[],
+  followers: ReadonlyMap<number, readonly number[]>,
+): string | undefined {
+  let pick: string | undefined;
+  let most = [0, 0, 0];
+  for (const providerId of context.allowed) {
+    const placed = placeable.filter((entry) =>
+      followers.has(entry.index)
+        ? entry.open.some((peer) => peer.service.providerId === providerId && doesPrimary(peer))
+        : entry.best.some((peer) => peer.service.providerId === providerId),
+    );
+    const score = [
+      placed.length,
+      placed.filter((entry) => followers.has(entry.index)).length,
+      placed.filter((entry) => entry.finest.some((peer) => peer.service.providerId === providerId)).length,
+    ];
+    if (compareKeys(score, most) > 0) [pick, most] = [providerId, score];
+  }
+  return pick;
 }
 
 /**

@@ -393,8 +393,11 @@ function splitWords(plan: ExitServicePlanT, providerId: string, main: string, ma
   if (plan.outcome === "stays") return `${plan.name}, which stays there`;
   const here = plan.candidates.find((c) => c.proposed && c.providerId === providerId)!;
   const jobs = required(plan.jobs ?? []).filter((job) => here.jobs?.includes(job.group) ?? false);
-  const there = plan.candidates.filter((c) => c.providerId === main);
   const named = jobs.map((job) => job.name).join(", ") || "its job";
+  // The consolidated choice's candidates doing any of those jobs (one doing only another is none).
+  const there = plan.candidates.filter(
+    (c) => c.providerId === main && (jobs.length === 0 || jobs.some((job) => c.jobs?.includes(job.group))),
+  );
   if (there.length === 0) return `${plan.name}: ${mainName} has no service doing ${named}`;
   const rank1 = plan.candidates[0]!;
   if (rank1.providerId === providerId && rank1.decidedBy === "consolidation")
