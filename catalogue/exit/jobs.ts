@@ -34,10 +34,18 @@ export const coverageRank = (status: Coverage | "none"): number => Math.min(2, C
 /** The worse of two coverages. */
 export const worse = (a: Coverage, b: Coverage): Coverage => (coverageRank(a) >= coverageRank(b) ? a : b);
 
-/** The terms the service speaks for the whole job whose sweep covers the group (compatibility.yaml `groups`). */
+/**
+ * The terms the service speaks for the whole job that bear on the group: those whose sweep covers
+ * it (compatibility.yaml `groups`), and those swept over no group, which bear on each of the
+ * service's jobs (issue 114: R2's S3 API against a store speaking it only in a closed preview). A
+ * member claiming no such term loses nothing by it; one with only a scoped claim does that part.
+ */
 function termsOfJob(context: PlanContext, approved: Approved, groupId: string): string[] {
   const terms = context.catalogue.compatibilityById;
-  return compatibilityOf(approved).filter((id) => terms?.get(id)?.groups?.includes(groupId) ?? false);
+  return compatibilityOf(approved).filter((id) => {
+    const groups = terms?.get(id)?.groups;
+    return groups === undefined || groups.includes(groupId);
+  });
 }
 
 /**
