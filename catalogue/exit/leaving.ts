@@ -81,6 +81,13 @@ function leavingProvider(
   // A retired service has nothing left to move.
   const volumes = plans.filter((plan) => plan.lifecycle !== "retired" && dataGb?.[plan.slug] !== undefined);
   const gb = volumes.reduce((sum, plan) => sum + dataGb![plan.slug]!, 0);
+  // A price stated for some products only (R2's) prices their data only.
+  const unpriced = egress?.services
+    ? volumes.filter((plan) => !egress.services!.includes(plan.slug))
+    : egress
+      ? []
+      : volumes;
+  const unpricedGb = unpriced.reduce((sum, plan) => sum + dataGb![plan.slug]!, 0);
   const words = [
     egress
       ? `Internet egress from ${name}: ${priceWords(egress)}.`
@@ -88,14 +95,26 @@ function leavingProvider(
   ];
   let estimate: ExitLeavingProviderT["estimate"];
   if (volumes.length > 0) {
-    const billable = Math.max(0, gb - (egress?.freeGbPerMonth ?? 0));
-    const cost = egress ? egressCost(egress, billable) : undefined;
+    const priced = egress ? gb - unpricedGb : 0;
+    const billable = Math.max(0, priced - (egress?.freeGbPerMonth ?? 0));
+    const cost = egress && priced > 0 ? egressCost(egress, billable) : undefined;
     const currency = egress?.currency ?? "";
+    const outside =
+      egress && unpricedGb > 0
+        ? ` ${number(unpricedGb)} GB from ${unpriced.map((plan) => plan.name).join(", ")}: the published price does not cover ${unpriced.length === 1 ? "it" : "them"}, so no estimate.`
+        : "";
     const said =
       cost === undefined
-        ? `Moving ${number(gb)} GB out of ${name}: no published band price in the catalogue, so no estimate.`
-        : `Moving ${number(gb)} GB out of ${name} within one month: ${number(billable)} GB past the free allowance, about ${money(currency, cost)} at list price, before tax${waiver ? " and before the exit waiver" : ""}.`;
-    estimate = { dataGb: gb, billableGb: billable, ...(cost === undefined ? {} : { cost }), currency, words: said };
+        ? `Moving ${number(gb)} GB out of ${name}: no published band price in the catalogue${egress ? " for that data" : ""}, so no estimate.`
+        : `Moving ${number(priced)} GB out of ${name} within one month: ${number(billable)} GB past the free allowance, about ${money(currency, cost)} at list price, before tax${waiver ? " and before the exit waiver" : ""}.${outside}`;
+    estimate = {
+      dataGb: gb,
+      billableGb: billable,
+      ...(egress && unpricedGb > 0 ? { unpricedGb } : {}),
+      ...(cost === undefined ? {} : { cost }),
+      currency,
+      words: said,
+    };
     words.push(said);
   }
   if (waiver)
@@ -113,6 +132,7 @@ function leavingProvider(
             ...(egress.freeGbPerMonth === undefined ? {} : { freeGbPerMonth: egress.freeGbPerMonth }),
             scope: egress.scope,
             ...(egress.tiers ? { tiers: egress.tiers.map((tier) => ({ ...tier })) } : {}),
+            ...(egress.services ? { services: [...egress.services] } : {}),
             source: { ...egress.source },
           },
         }

@@ -1,8 +1,8 @@
 /**
  * placement.yaml and egress.yaml cross-checks (issue 114): every group named is a group of
  * equivalents.yaml, each job listed once; every egress entry a provider of the catalogue, listed
- * once, its price and waiver sourced on the provider's own domains, read no later than today, its
- * bands in increasing order; the Data Act's periods in order, without a gap.
+ * once, its price and waiver sourced on the provider's own domains, read no later than today, the
+ * services it prices that provider's own, its bands in increasing order; the Data Act's periods in order, without a gap.
  */
 import type { EgressFileT, PlacementFileT } from "../schema/exit-data.ts";
 import { factSourceProblems, type ProviderAt } from "./entry-checks.ts";
@@ -28,7 +28,12 @@ export function placementProblems(
   return problems;
 }
 
-export function egressProblems(file: EgressFileT, at: string, providers: ReadonlyMap<string, ProviderAt>): string[] {
+export function egressProblems(
+  file: EgressFileT,
+  at: string,
+  providers: ReadonlyMap<string, ProviderAt>,
+  providerOf: (slug: string) => string | undefined = () => undefined,
+): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   file.providers.forEach((entry, i) => {
@@ -44,6 +49,9 @@ export function egressProblems(file: EgressFileT, at: string, providers: Readonl
       problems.push(
         ...factSourceProblems("waiver.source", entry.waiver.source, domains).map((problem) => `${where}: ${problem}`),
       );
+    for (const slug of entry.services ?? [])
+      if (providerOf(slug) !== entry.provider)
+        problems.push(`${where}: services: "${slug}" is not a service of ${entry.provider}`);
     const tiers = entry.tiers ?? [];
     tiers.forEach((tier, t) => {
       const last = t === tiers.length - 1;

@@ -305,20 +305,38 @@ function readCapabilities(
   return capabilities;
 }
 
-/** placement.yaml and egress.yaml (issue 114), validated and cross-checked; each absent where there is none. */
+/** capabilities.yaml, placement.yaml and egress.yaml (issue 114), validated and cross-checked; each absent where there is none. */
 function readExitData(
   dataDir: string,
-  groups: readonly { readonly id: string }[],
-  providers: ReadonlyMap<string, ProviderAt>,
+  known: {
+    readonly groups: Parameters<typeof capabilitiesProblems>[2];
+    readonly providers: ReadonlyMap<string, ProviderAt>;
+    readonly entries: ReadonlyMap<string, ServiceAt>;
+    readonly compatibility: ReadonlyMap<string, unknown>;
+  },
   problems: string[],
 ) {
+  const { groups, providers, entries } = known;
+  const capabilities = readCapabilities(
+    dataDir,
+    groups,
+    entries,
+    providers,
+    problems,
+    new Set(known.compatibility.keys()),
+  );
   const placementPath = join(dataDir, "placement.yaml");
   const placement = existsSync(placementPath) ? readFile(placementPath, PlacementFile, problems) : undefined;
   if (placement) problems.push(...placementProblems(placement, shown(placementPath), groups));
   const egressPath = join(dataDir, "egress.yaml");
   const egress = existsSync(egressPath) ? readFile(egressPath, EgressFile, problems) : undefined;
-  if (egress) problems.push(...egressProblems(egress, shown(egressPath), providers));
-  return { ...(placement ? { placement } : {}), ...(egress ? { egress } : {}) };
+  if (egress)
+    problems.push(...egressProblems(egress, shown(egressPath), providers, (slug) => entries.get(slug)?.providerId));
+  return {
+    ...(capabilities ? { capabilities } : {}),
+    ...(placement ? { placement } : {}),
+    ...(egress ? { egress } : {}),
+  };
 }
 
 /** other-products.yaml, cross-checked against the kinds, providers and services' names; absent where there is none. */
@@ -365,8 +383,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, categoryById, problems);
-  const capabilities = readCapabilities(dataDir, groups, entries, providers, problems, new Set(compatibility.keys()));
-  const exitData = { ...(capabilities ? { capabilities } : {}), ...readExitData(dataDir, groups, providers, problems) };
+  const exitData = readExitData(dataDir, { groups, providers, entries, compatibility }, problems);
   const handWritten = readDependencies(
     dataDir,
     new Map(

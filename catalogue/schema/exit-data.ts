@@ -61,6 +61,8 @@ export const ProviderEgress = z
     scope: z.string().min(5).max(300).optional(),
     /** The bands, in order; absent where the page gives the allowance only. */
     tiers: z.array(EgressTier).min(1).optional(),
+    /** The services the price is stated for, where the page prices one product's egress only; absent: all. */
+    services: z.array(Slug).min(1).optional(),
     source: FactSource.optional(),
     waiver: ExitWaiver.optional(),
   })
@@ -69,7 +71,8 @@ export const ProviderEgress = z
     (entry) =>
       (entry.currency !== undefined) === (entry.scope !== undefined) &&
       (entry.scope !== undefined) === (entry.source !== undefined) &&
-      (entry.scope !== undefined || (entry.tiers === undefined && entry.freeGbPerMonth === undefined)),
+      (entry.scope !== undefined ||
+        (entry.tiers === undefined && entry.freeGbPerMonth === undefined && entry.services === undefined)),
     { message: "a price needs its currency, scope and source together; without them give no tiers or allowance" },
   )
   .refine((entry) => entry.scope !== undefined || entry.waiver !== undefined, {

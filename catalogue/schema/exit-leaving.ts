@@ -29,7 +29,15 @@ const PageRead = z
 export const ExitEgressEstimate = z
   .object({
     dataGb: z.number().meta(d("The GB to move out of this provider: the sum of dataGb over its services that move")),
-    billableGb: z.number().meta(d("Of those, the GB past the free monthly allowance")),
+    billableGb: z.number().meta(d("Of those the price applies to, the GB past the free monthly allowance")),
+    unpricedGb: z
+      .number()
+      .optional()
+      .meta(
+        d(
+          "Of dataGb, the GB from services the published price does not cover (it prices one product's egress only): not in cost",
+        ),
+      ),
     cost: z
       .number()
       .optional()
@@ -55,6 +63,12 @@ export const ExitLeavingProvider = z
         freeGbPerMonth: z.number().optional().meta(d("Internet egress free each month, in GB")),
         scope: z.string().meta(d("What the price or allowance covers, as the page says")),
         tiers: z.array(EgressTier).optional().meta(d("The price bands past the free allowance, in order")),
+        services: z
+          .array(z.string())
+          .optional()
+          .meta(
+            d("The services the price is stated for, by slug, where the page prices one product only; absent: all"),
+          ),
         source: PageRead,
       })
       .optional()
