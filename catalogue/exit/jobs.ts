@@ -59,14 +59,15 @@ export function jobFit(context: PlanContext, approved: Approved, peer: Judged, g
   const terms = termsOfJob(context, approved, groupId);
   const whole = compatibilityOf(peer.record);
   const shares = terms.some((id) => whole.includes(id));
-  const lost = [
+  const termsLost: [string, string][] = [
     ...partialCompatibilityOf(peer.record)
       .filter(([id]) => terms.includes(id) && !whole.includes(id))
-      .map(([id, scope]) => `${id}: ${scope}`),
+      .map(([id, scope]): [string, string] => [id, `${id}: ${scope}`]),
     ...notCompatibleOf(peer.record)
       .filter(([id]) => terms.includes(id))
-      .map(([id, note]) => `${id}: not supported${note ? ` (${note})` : ""}`),
+      .map(([id, note]): [string, string] => [id, `${id}: not supported${note ? ` (${note})` : ""}`]),
   ];
+  const lost = termsLost.map(([, words]) => words);
   if (peer.groups.includes(groupId)) {
     // What the replaced service has of the job's capabilities and the member lacks, or has in part
     // only (issue 98): membership alone does not say SMB, pull delivery or signing come along. A
@@ -78,7 +79,12 @@ export function jobFit(context: PlanContext, approved: Approved, peer: Judged, g
     const target = recorded(peer.record);
     const capabilities = capabilityDifference(index, groupId, recorded(approved), target);
     const short = capabilities ? capabilities.lost.length + (capabilities.partial?.length ?? 0) : 0;
-    const all = [...lost, ...(capabilities && index ? lostWords(index, capabilities, target) : [])];
+    // A term a capability of the job restates (smb) is said once, as the capability.
+    const restated = new Set([...(capabilities?.lost ?? []), ...(capabilities?.partial ?? [])]);
+    const all = [
+      ...termsLost.filter(([id]) => !restated.has(id)).map(([, words]) => words),
+      ...(capabilities && index ? lostWords(index, capabilities, target) : []),
+    ];
     const unconfirmed = capabilities && index ? unconfirmedWords(index, capabilities) : [];
     const withCapabilities = {
       ...(capabilities ? { capabilities } : {}),
