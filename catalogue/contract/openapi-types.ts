@@ -1609,8 +1609,10 @@ export interface components {
     ExitEgressEstimate: {
       /** @description The GB to move out of this provider: the sum of dataGb over its services that move */
       dataGb: number;
-      /** @description Of those, the GB past the free monthly allowance */
+      /** @description Of those the price applies to, the GB past the free monthly allowance */
       billableGb: number;
+      /** @description Of dataGb, the GB from services the published price does not cover (it prices one product's egress only): not in cost */
+      unpricedGb?: number;
       /** @description The list-price egress of moving them within one month, in currency; absent where no band price is known */
       cost?: number;
       /** @description ISO 4217 code of the provider's published price */
@@ -1740,6 +1742,8 @@ export interface components {
         scope: string;
         /** @description The price bands past the free allowance, in order */
         tiers?: components["schemas"]["EgressTier"][];
+        /** @description The services the price is stated for, by slug, where the page prices one product only; absent: all */
+        services?: string[];
         /** @description The page behind a figure */
         source: {
           /** @description The page that states it */
@@ -5215,6 +5219,9 @@ export interface operations {
          *       ],
          *       "to": {
          *         "sovereignOption": true
+         *       },
+         *       "dataGb": {
+         *         "aws-s3": 2000
          *       }
          *     }
          */

@@ -105,7 +105,7 @@ describe("one exit plan on every face (issue 114)", () => {
           limit: 50,
           maxLength: 1_000_000,
         },
-      })) as { isError?: boolean; structuredContent: ExitPlanT };
+      })) as unknown as { isError?: boolean; structuredContent: ExitPlanT };
       expect(mcp.isError ?? false).toBe(false);
       expect(said(mcp.structuredContent), `${stack.name}: MCP`).toEqual(expected);
 
