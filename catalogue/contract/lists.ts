@@ -10,13 +10,7 @@ import { listExitPlan } from "../exit/list-plan.ts";
 import { exitTargetOfQuery } from "../exit/target-query.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../base/limits.ts";
 import { dayOf, lifecycleCalendar, listCalendarFilterOf } from "../lifecycle/lifecycle.ts";
-import {
-  cleanListName,
-  listPath,
-  resolveList,
-  reusableUntil,
-  type StoredList,
-} from "../lists/lists.ts";
+import { cleanListName, listPath, resolveList, reusableUntil, type StoredList } from "../lists/lists.ts";
 import { readList } from "./read-list.ts";
 import { newList } from "../lists/lists.node.ts";
 import { IdempotencyKeyReusedError, SlugTakenError } from "./ports.ts";
