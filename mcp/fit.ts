@@ -95,7 +95,12 @@ export function fitService(
     `equivalentsLimit (up to 500) shows more, equivalentsProviders narrows them; each equivalence group in full: resource catalogue://equivalents/{id}`,
   );
   const versions = fitVersions(answer.versions, endedVersions);
-  const differences = fitDifferences(answer.keyDifferences, new Set(shown.map((service) => service.slug)), answer.slug);
+  // Every equivalent shown (equivalentsLimit up to 500): the differences whole, their pages included.
+  const differences = fitDifferences(
+    answer.keyDifferences,
+    new Set(shown.map((service) => service.slug)),
+    shown.length < answer.equivalents.length ? answer.slug : undefined,
+  );
   const dependencies = answer.dependencies?.slice(0, DEPENDENCIES_LIMIT);
   return withOmitted(
     {
@@ -132,17 +137,18 @@ const DEPENDENCIES_LIMIT = 6;
 /**
  * get_service's key differences: those to the equivalents shown (OTC's load balancer has 60
  * equivalents, and their differences alone were 12,000 characters); the rest counted in omitted.
- * Their pages (1.12.0: both sides' vendor pages, repeated per pair) are left to the resource.
+ * When the equivalents are cut, their pages (1.12.0: both sides' vendor pages, repeated per pair)
+ * are left to the resource named by `cutSourcesOf`.
  */
 function fitDifferences(
   differences: ServiceDetailT["keyDifferences"],
   shownSlugs: ReadonlySet<string>,
-  slug: string,
+  cutSourcesOf: string | undefined,
 ): { keyDifferences: NonNullable<ServiceDetailT["keyDifferences"]>; omitted: OmittedT } | undefined {
   if (!differences) return undefined;
   const shown = differences.filter((difference) => shownSlugs.has(difference.to));
-  const sourced = shown.filter((difference) => (difference.sources?.length ?? 0) > 0).length;
-  const keyDifferences = shown.map(({ sources: _sources, ...difference }) => difference);
+  const sourced = cutSourcesOf ? shown.filter((difference) => (difference.sources?.length ?? 0) > 0).length : 0;
+  const keyDifferences = cutSourcesOf ? shown.map(({ sources: _sources, ...difference }) => difference) : shown;
   return {
     keyDifferences,
     omitted: [
@@ -156,7 +162,7 @@ function fitDifferences(
         field: "keyDifferences[].sources",
         shown: 0,
         total: sourced,
-        hint: `each difference with the vendor pages behind it: resource catalogue://services/${slug}`,
+        hint: `each difference with the vendor pages behind it: resource catalogue://services/${cutSourcesOf}`,
       },
     ].filter((cut) => cut.shown < cut.total),
   };
