@@ -96,7 +96,12 @@ export function fitService(
     `equivalentsLimit (up to 500) shows more, equivalentsProviders narrows them; each equivalence group in full: resource catalogue://equivalents/{id}`,
   );
   const versions = fitVersions(answer.versions, endedVersions);
-  const differences = fitDifferences(answer.keyDifferences, new Set(shown.map((service) => service.slug)));
+  // Every equivalent shown (equivalentsLimit up to 500): the differences whole, their pages included.
+  const differences = fitDifferences(
+    answer.keyDifferences,
+    new Set(shown.map((service) => service.slug)),
+    shown.length < answer.equivalents.length ? answer.slug : undefined,
+  );
   const dependencies = answer.dependencies?.slice(0, DEPENDENCIES_LIMIT);
   return withOmitted(
     {
@@ -133,13 +138,18 @@ const DEPENDENCIES_LIMIT = 6;
 /**
  * get_service's key differences: those to the equivalents shown (OTC's load balancer has 60
  * equivalents, and their differences alone were 12,000 characters); the rest counted in omitted.
+ * When the equivalents are cut, their pages (1.12.0: both sides' vendor pages, repeated per pair)
+ * are left to the resource named by `cutSourcesOf`.
  */
 function fitDifferences(
   differences: ServiceDetailT["keyDifferences"],
   shownSlugs: ReadonlySet<string>,
+  cutSourcesOf: string | undefined,
 ): { keyDifferences: NonNullable<ServiceDetailT["keyDifferences"]>; omitted: OmittedT } | undefined {
   if (!differences) return undefined;
-  const keyDifferences = differences.filter((difference) => shownSlugs.has(difference.to));
+  const shown = differences.filter((difference) => shownSlugs.has(difference.to));
+  const sourced = cutSourcesOf ? shown.filter((difference) => (difference.sources?.length ?? 0) > 0).length : 0;
+  const keyDifferences = cutSourcesOf ? shown.map(({ sources: _sources, ...difference }) => difference) : shown;
   return {
     keyDifferences,
     omitted: [
@@ -148,6 +158,12 @@ function fitDifferences(
         shown: keyDifferences.length,
         total: differences.length,
         hint: "equivalentsLimit shows the differences to more equivalents",
+      },
+      {
+        field: "keyDifferences[].sources",
+        shown: 0,
+        total: sourced,
+        hint: `each difference with the vendor pages behind it: resource catalogue://services/${cutSourcesOf}`,
       },
     ].filter((cut) => cut.shown < cut.total),
   };
@@ -268,6 +284,10 @@ export function fitExitPlan(
     const exposure = pagedExposure(answer, page, args.limit ?? EXIT_PLAN_PAGE, cut);
     return { ...answer, services, gaps, exposure, ...(nonEmpty(cut).length > 0 ? { omitted: nonEmpty(cut) } : {}) };
   }
+  // The summary's lists as long as the list: the consolidated choice's services in targetList.why
+  // (its reason counts them) and each provider's moved services in leaving (each service's providerId).
+  const targetList = summaryTargetList(answer, cut);
+  const leaving = summaryLeaving(answer, cut);
   // The summary's exposure is its totals (each side's per-service rows are as long as the list).
   const exposure = Object.fromEntries<unknown>(
     Object.entries(answer.exposure).map(([side, report]) => {
@@ -286,7 +306,74 @@ export function fitExitPlan(
       return [side, totals];
     }),
   );
-  return { ...answer, services, gaps, exposure, ...(nonEmpty(cut).length > 0 ? { omitted: nonEmpty(cut) } : {}) };
+  return {
+    ...answer,
+    services,
+    gaps,
+    targetList,
+    ...(leaving ? { leaving } : {}),
+    exposure,
+    ...(nonEmpty(cut).length > 0 ? { omitted: nonEmpty(cut) } : {}),
+  };
+}
+
+/** How many of targetList.why's providers the summary keeps: the consolidated choice (its reason counts them). */
+const WHY_SHOWN = 1;
+
+/**
+ * exit_plan's summary: targetList.why for the first providers, without the services each takes
+ * (its reason names them; each service's rank 1 names its provider); the rest counted in omitted.
+ */
+function summaryTargetList(answer: ExitPlanT, cut: OmittedT): ExitPlanT["targetList"] {
+  const why = answer.targetList.why ?? [];
+  if (why.length === 0) return answer.targetList;
+  const listed = why.reduce((sum, one) => sum + one.services.length, 0);
+  cut.push(
+    { field: "targetList.why", shown: Math.min(why.length, WHY_SHOWN), total: why.length, hint: 'detail: "full"' },
+    { field: "targetList.why[].services", shown: 0, total: listed, hint: 'detail: "full" lists them' },
+  );
+  return { ...answer.targetList, why: why.slice(0, WHY_SHOWN).map((one) => ({ ...one, services: [] })) };
+}
+
+/**
+ * exit_plan's summary: leaving without each provider's moved services (each service's providerId
+ * says it) and without its words (its price, waiver and estimate are there as fields).
+ */
+function summaryLeaving(answer: ExitPlanT, cut: OmittedT): ExitPlanT["leaving"] {
+  if (!answer.leaving) return undefined;
+  const { providers } = answer.leaving;
+  const total = providers.reduce((sum, one) => sum + one.services.length, 0);
+  if (total > 0)
+    cut.push({ field: "leaving.providers[].services", shown: 0, total, hint: 'detail: "full" lists them' });
+  if (providers.length > 0)
+    cut.push({ field: "leaving.providers[].words", shown: 0, total: providers.length, hint: 'detail: "full"' });
+  const waivers = providers.filter((one) => one.waiver).length;
+  if (waivers > 0)
+    cut.push({
+      field: "leaving.providers[].waiver.conditions",
+      shown: 0,
+      total: waivers,
+      hint: 'detail: "full", or the waiver\'s source page',
+    });
+  cut.push({
+    field: "leaving.dataAct.periods",
+    shown: 0,
+    total: answer.leaving.dataAct.periods.length,
+    hint: 'rule is the one in force on asOf; detail: "full" gives every period',
+  });
+  if (answer.leaving.notes.length > 0)
+    cut.push({ field: "leaving.notes", shown: 0, total: answer.leaving.notes.length, hint: 'detail: "full"' });
+  return {
+    ...answer.leaving,
+    dataAct: { ...answer.leaving.dataAct, periods: [] },
+    notes: [],
+    providers: providers.map(({ waiver, ...one }) => ({
+      ...one,
+      services: [],
+      words: "",
+      ...(waiver ? { waiver: { ...waiver, conditions: [] } } : {}),
+    })),
+  };
 }
 
 /** exit_plan in full: each side's per-service exposure rows (as long as the list) paged as the services are. */

@@ -38,7 +38,11 @@ for (const stack of CAPABILITY_STACKS) {
     const jobOf = (group: string) => (entry.jobs ?? []).find((job) => job.group === group);
     const said = (group: string, id: string) => {
       const job = jobOf(group);
-      return job === undefined || job.status === "gap" || job.lost.some((words) => words.includes(id));
+      return (
+        job === undefined ||
+        job.status === "gap" ||
+        [...job.lost, ...(job.unconfirmed ?? [])].some((words) => words.includes(id))
+      );
     };
     for (const [group, ids] of Object.entries(mapping.names ?? {}))
       for (const id of ids)

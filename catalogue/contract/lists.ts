@@ -4,19 +4,13 @@
  */
 import { z } from "zod";
 import { endpoint, type Endpoint, type PublicUrls } from "./endpoint.ts";
-import { checkedJobsUsed, exitPlan } from "../exit/plan.ts";
+import { checkedJobsUsed } from "../exit/plan.ts";
+import { checkedDataGb } from "../exit/leaving.ts";
+import { listExitPlan } from "../exit/list-plan.ts";
 import { exitTargetOfQuery } from "../exit/target-query.ts";
 import { BUCKETS, LIST_LIFETIME_DAYS, type BucketName } from "../base/limits.ts";
 import { dayOf, lifecycleCalendar, listCalendarFilterOf } from "../lifecycle/lifecycle.ts";
-import {
-  cleanListName,
-  jobsDroppedNote,
-  listPath,
-  resolveJobsUsed,
-  resolveList,
-  reusableUntil,
-  type StoredList,
-} from "../lists/lists.ts";
+import { cleanListName, listPath, resolveList, reusableUntil, type StoredList } from "../lists/lists.ts";
 import { readList } from "./read-list.ts";
 import { newList } from "../lists/lists.node.ts";
 import { IdempotencyKeyReusedError, SlugTakenError } from "./ports.ts";
@@ -34,9 +28,10 @@ import {
 } from "../schema/index.ts";
 import { CALENDAR, storeCall, approvedIds, EXIT_PLAN_ALTERNATES, exitPlanFormat, exitPlanAnswer } from "./shared.ts";
 
-function savedList(urls: PublicUrls, { idempotency: _, jobsUsed, ...list }: StoredList): SavedListT {
+function savedList(urls: PublicUrls, { idempotency: _, jobsUsed, dataGb, ...list }: StoredList): SavedListT {
   return {
     ...list,
+    ...(dataGb ? { dataGb: { ...dataGb } } : {}),
     // Lists saved before names were cleaned may still hold ESC or bidi characters.
     name: cleanListName(list.name),
     approvedServiceIds: [...list.approvedServiceIds],
@@ -82,6 +77,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       const ids = approvedIds(c.catalogue, body);
       // Checked now, as POST /v1/exit-plan checks its own: a bad job is the saver's 400, not a reader's.
       const jobsUsed = checkedJobsUsed(c.catalogue, ids, body.jobsUsed);
+      const dataGb = checkedDataGb(c.catalogue, ids, body.dataGb);
       const idempotencyKey = headers["idempotency-key"];
       const candidate = newList(
         {
@@ -90,6 +86,7 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
           unlisted: body.unlisted,
           ids,
           jobsUsed,
+          dataGb,
           idempotencyKey: idempotencyKey === undefined ? undefined : { key: idempotencyKey, client },
         },
         c.now(),
@@ -204,17 +201,8 @@ export const LISTS_ENDPOINTS: readonly Endpoint[] = [
       const to = exitTargetOfQuery(query);
       const list = await storeCall(() => readList(c.store, params.id, c.now()));
       if (!list) throw listNotFound();
-      const { services, missingServiceIds } = resolveList(c.catalogue, list);
-      const { jobsUsed, dropped } = resolveJobsUsed(c.catalogue, list);
-      const plan = exitPlan(
-        c.catalogue,
-        services.map((service) => service.slug),
-        to,
-        jobsUsed,
-      );
-      if (missingServiceIds.length > 0)
-        plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
-      if (dropped.length > 0) plan.notes.push(jobsDroppedNote(dropped));
+      // The one way every face plans a list (catalogue/exit/list-plan.ts).
+      const plan = listExitPlan(c.catalogue, list, to);
       // A saved list's services never change: its plan for one query is kept until a read would renew it.
       return {
         ...exitPlanAnswer(

@@ -1027,6 +1027,8 @@ export interface components {
       name: string;
       /** @description What a service must do to have it, in words a reader can check on a vendor page */
       means: string;
+      /** @description A compatibility term (compatibility.yaml) whose records state the capability: a service claiming it whole has it, in part (a scope) has it in part, recorded as not supporting it lacks it, each with the record's source, unless capabilities.yaml states the service's capability itself (added in 1.12.0) */
+      compatibility?: string;
     };
     /** @description What moving from one service to another keeps and loses of a job's capabilities (catalogue/data/capabilities.yaml; added in 1.11.0) */
     CapabilityDifference: {
@@ -1034,7 +1036,9 @@ export interface components {
       kept: string[];
       /** @description Capability ids the replaced service has and the replacing one is recorded as lacking */
       lost: string[];
-      /** @description Capability ids the replaced service has where the catalogue does not know whether the replacing one has them */
+      /** @description Capability ids the replaced service has and the replacing one has only in part, as its vendor's page limits it (SMB shares mounted only from servers on the provider's own network) (added in 1.12.0) */
+      partial?: string[];
+      /** @description Capability ids the replaced service has where the catalogue does not know whether the replacing one has them; from 1.12.0 they never count as lost */
       notKnown: string[];
       /** @description Capability ids the replacing service has that the replaced one lacks or is not known to have */
       gained: string[];
@@ -1478,6 +1482,13 @@ export interface components {
       /** @description Members whose primary job this group is, where the default rule picks another (added in 1.10.0) */
       primaryOf?: string[];
     };
+    /** @description A band of a provider's internet egress price (added in 1.12.0) */
+    EgressTier: {
+      /** @description The band ends at this many GB in the month; absent: no end */
+      upToGb?: number;
+      /** @description Price per GB in the band, in the provider's currency, before tax */
+      perGb: number;
+    };
     /** @description One equivalence group with its members in full (since 1.7.0) */
     EquivalenceGroupDetail: {
       /** @description Group id (kebab-case, stable) */
@@ -1612,6 +1623,21 @@ export interface components {
        */
       status: "preview" | "deprecated" | "sunset" | "retired";
     };
+    /** @description The egress of moving the given data out of one provider (added in 1.12.0) */
+    ExitEgressEstimate: {
+      /** @description The GB to move out of this provider: the sum of dataGb over its services that move */
+      dataGb: number;
+      /** @description Of those the price applies to, the GB past the free monthly allowance */
+      billableGb: number;
+      /** @description Of dataGb, the GB from services the published price does not cover (it prices one product's egress only): not in cost */
+      unpricedGb?: number;
+      /** @description The list-price egress of moving them within one month, in currency; absent where no band price is known */
+      cost?: number;
+      /** @description ISO 4217 code of the provider's published price */
+      currency: string;
+      /** @description The estimate in words, with what it assumes */
+      words: string;
+    };
     /** @description An approved service with no equivalent on the allowed providers */
     ExitGap: {
       /** @description Service slug */
@@ -1620,9 +1646,14 @@ export interface components {
       name: string;
       /** @description Provider id */
       providerId: string;
+      /**
+       * @description no-equivalent: nothing replaces it; mapped: it is mapped for other jobs, and jobs names those it is used for that no allowed provider does (added in 1.12.0)
+       * @enum {string}
+       */
+      outcome?: "mapped" | "no-equivalent";
       /** @description Why no equivalent is proposed */
       reason: string;
-      /** @description Its jobs (group ids), none of which the allowed providers cover (added in 1.10.0) */
+      /** @description Its jobs (group ids) the allowed providers do not cover (added in 1.10.0); for a mapped service only those (1.12.0) */
       jobs?: string[];
       /**
        * @description not-sold or not-checked (ExitJob.gapKind)
@@ -1661,8 +1692,10 @@ export interface components {
       fit?: "same-product" | "compatible" | "partly-compatible" | "equivalent" | "look-alike";
       /** @description Whether a proposed candidate covers it (the list takes it) */
       proposed: boolean;
-      /** @description What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only) and, from 1.11.0, the replaced service's capabilities the candidate lacks or is not known to have (SMB file shares (smb): not supported); empty when nothing is known lost */
+      /** @description What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only) and, from 1.11.0, the replaced service's capabilities the candidate lacks (SMB file shares (smb): not supported) or, from 1.12.0, has in part only (with the part its vendor's page limits it to); empty when nothing is known lost. Until 1.12.0 it also named capabilities not known of the candidate, which unconfirmed now holds */
       lost: string[];
+      /** @description The replaced service's capabilities of the job the covering candidate is not known to have (SMB file shares (smb): not known whether it is supported): to check on the vendor's pages, never counted as lost (added in 1.12.0) */
+      unconfirmed?: string[];
       /** @description The job's capabilities (capabilities.yaml) the replaced service has, as the covering candidate keeps, lacks or is not known to have them; absent where the catalogue records none for the replaced service (added in 1.11.0) */
       capabilities?: components["schemas"]["CapabilityDifference"];
       /**
@@ -1681,6 +1714,70 @@ export interface components {
       }[];
       /** @description true: a non-primary job of a service whose jobs the request did not give (ExitPlanBody.jobsUsed); it is proposed only where a target does it, and neither the entry's coverage nor its fallback counts it (added in 1.11.0) */
       optional?: boolean;
+    };
+    /** @description What leaving costs: each provider's egress price, its exit waiver, the Data Act's switching-charge rules, and the estimated egress of the data given (added in 1.12.0) */
+    ExitLeaving: {
+      /** @description The day the rules are read for: the catalogue data's date (YYYY-MM-DD) */
+      asOf: string;
+      /** @description The EU Data Act's rules on switching charges; they apply to services used in the EU */
+      dataAct: {
+        /** @description The regulation */
+        name: string;
+        /** @description The rule on switching charges in force on asOf */
+        rule: string;
+        /** @description Its rules by period, in order */
+        periods: components["schemas"]["SwitchingPeriod"][];
+        /** @description The page behind a figure */
+        source: {
+          /** @description The page that states it */
+          url: string;
+          /** @description The day the catalogue read it (YYYY-MM-DD) */
+          retrieved: string;
+          /** @description The date the page gives for itself, where it has one */
+          asOf?: string;
+        };
+      };
+      /** @description Each provider the plan moves services from */
+      providers: components["schemas"]["ExitLeavingProvider"][];
+      /** @description What the figures assume and leave out */
+      notes: string[];
+    };
+    /** @description What leaving one provider costs (added in 1.12.0) */
+    ExitLeavingProvider: {
+      /** @description A provider the plan moves services from */
+      providerId: string;
+      /** @description Its display name */
+      providerName: string;
+      /** @description Its services the plan moves, by slug */
+      services: string[];
+      /** @description Its internet egress price as its own page states it; absent where the catalogue has no such page */
+      egress?: {
+        /** @description ISO 4217 code */
+        currency: string;
+        /** @description Internet egress free each month, in GB */
+        freeGbPerMonth?: number;
+        /** @description What the price or allowance covers, as the page says */
+        scope: string;
+        /** @description The price bands past the free allowance, in order */
+        tiers?: components["schemas"]["EgressTier"][];
+        /** @description The services the price is stated for, by slug, where the page prices one product only; absent: all */
+        services?: string[];
+        /** @description The page behind a figure */
+        source: {
+          /** @description The page that states it */
+          url: string;
+          /** @description The day the catalogue read it (YYYY-MM-DD) */
+          retrieved: string;
+          /** @description The date the page gives for itself, where it has one */
+          asOf?: string;
+        };
+      };
+      /** @description The free data transfer it published for customers leaving, with its conditions */
+      waiver?: components["schemas"]["ExitWaiver"];
+      /** @description Present when dataGb gives volumes for its services */
+      estimate?: components["schemas"]["ExitEgressEstimate"];
+      /** @description What leaving it costs, in words */
+      words: string;
     };
     /** @description A same-category service on an allowed provider, listed where no equivalent is: to evaluate, not a mapping */
     ExitNearest: {
@@ -1728,8 +1825,10 @@ export interface components {
         stays: number;
         /** @description How many have candidates */
         mapped: number;
-        /** @description How many are gaps */
+        /** @description How many have no equivalent */
         noEquivalent: number;
+        /** @description How many services are gaps (the length of gaps): those with no equivalent, and those mapped for other jobs whose used job no allowed provider does (added in 1.12.0) */
+        gaps?: number;
         /** @description The jobs of the moving services, by coverage (added in 1.10.0) */
         jobs?: {
           /** @description Jobs of the services that move */
@@ -1746,7 +1845,7 @@ export interface components {
       };
       /** @description One entry per approved service, in request order */
       services: components["schemas"]["ExitServicePlan"][];
-      /** @description The no-equivalent services, in request order */
+      /** @description The services with no equivalent and, from 1.12.0, the mapped ones with a used job no allowed provider does, in request order */
       gaps: components["schemas"]["ExitGap"][];
       /** @description The proposed target list, ready for POST /v1/lists or the policy endpoints */
       targetList: {
@@ -1754,6 +1853,15 @@ export interface components {
         approvedServiceIds: string[];
         /** @description Its providers, by id */
         providers: string[];
+        /** @description Why each provider is in the proposed list, the consolidated choice first (added in 1.12.0) */
+        why?: {
+          /** @description A provider of the proposed list */
+          providerId: string;
+          /** @description The approved services placed on it (they stay there, or move there) */
+          services: string[];
+          /** @description Why it is in the list: the consolidated choice (receives the most services), or which services it is added for and why the consolidated choice does not take them */
+          reason: string;
+        }[];
         /** @description How the candidates were chosen */
         method: string;
       };
@@ -1766,6 +1874,7 @@ export interface components {
         /** @description The gaps the proposed list leaves out, counted in after where they are now, since nothing replaces them (added in 1.8.0) */
         unplacedServiceIds: string[];
       };
+      leaving?: components["schemas"]["ExitLeaving"];
       /** @description What the plan does not say: read before relying on it */
       notes: string[];
     };
@@ -1777,6 +1886,10 @@ export interface components {
       /** @description Per approved service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for: only those are planned, the first given being its primary. A service left out is planned with every job, its non-primary ones marked optional. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0) */
       jobsUsed?: {
         [key: string]: string[];
+      };
+      /** @description Per approved service id, the data to move out of it, in GB (0 to 1,000,000,000): the plan estimates the egress of moving it at its provider's published internet egress price. An id not in approvedServiceIds is a 400 (added in 1.12.0) */
+      dataGb?: {
+        [key: string]: number;
       };
     };
     /** @description What becomes of one approved service */
@@ -1831,6 +1944,19 @@ export interface components {
       jurisdictions?: string[];
       /** @description Never these providers, whatever else matches; an unknown id is a 400 */
       exclude?: string[];
+    };
+    /** @description Free data transfer for customers leaving, as the vendor published it (added in 1.12.0) */
+    ExitWaiver: {
+      /**
+       * Format: date
+       * @description The day the vendor published the waiver (YYYY-MM-DD)
+       */
+      announced: string;
+      /** @description What the waiver gives, in the vendor's terms */
+      gives: string;
+      /** @description The conditions the vendor's page states, each as a sentence */
+      conditions: string[];
+      source: components["schemas"]["FactSource"];
     };
     /** @description A bucket of the exposure breakdown */
     ExposureCount: {
@@ -2060,13 +2186,15 @@ export interface components {
       /** @description true when the document lets this service be wholly used: every identifier of it is in the document, or (Azure) is a type the Indexed-mode policy never evaluates (since 1.8.0) */
       complete: boolean;
     };
-    /** @description What moving from one service to an equivalent keeps and loses of a shared job's capabilities, as the exit plan reads it (added in 1.11.0) */
+    /** @description What moving from one service to an equivalent keeps and loses of a shared job's capabilities, as the exit plan reads it (added in 1.11.0), and from 1.12.0 of the protocols and APIs it speaks, with the vendor pages behind each */
     KeyDifference: {
       /** @description Capability ids the replaced service has and the replacing one has too */
       kept: string[];
       /** @description Capability ids the replaced service has and the replacing one is recorded as lacking */
       lost: string[];
-      /** @description Capability ids the replaced service has where the catalogue does not know whether the replacing one has them */
+      /** @description Capability ids the replaced service has and the replacing one has only in part, as its vendor's page limits it (SMB shares mounted only from servers on the provider's own network) (added in 1.12.0) */
+      partial?: string[];
+      /** @description Capability ids the replaced service has where the catalogue does not know whether the replacing one has them; from 1.12.0 they never count as lost */
       notKnown: string[];
       /** @description Capability ids the replacing service has that the replaced one lacks or is not known to have */
       gained: string[];
@@ -2076,6 +2204,22 @@ export interface components {
       from: string;
       /** @description The service moved to (slug) */
       to: string;
+      /** @description The protocols and APIs the moved service speaks (its compatibility records), as the other service's records state them; terms neither records are left out (added in 1.12.0) */
+      compatibility?: {
+        /** @description Compatibility term ids the moved service speaks and the other speaks too */
+        kept: string[];
+        /** @description Terms the other speaks in part only, with the part ("kafka: producing only") */
+        partial: string[];
+        /** @description Terms the other is recorded as not speaking, with what its vendor's page says instead */
+        lost: string[];
+      };
+      /** @description The vendor pages behind the capabilities and compatibility records compared (added in 1.12.0) */
+      sources?: {
+        /** @description The vendor page */
+        url: string;
+        /** @description The day it was read */
+        retrieved: string;
+      }[];
       /** @description The difference in words: "keeps SMB file shares; loses NFS v3 (not supported)" */
       words: string;
     };
@@ -2458,6 +2602,10 @@ export interface components {
       jobsUsed?: {
         [key: string]: string[];
       };
+      /** @description Per listed service id, the data to move out of it in GB, as saved (SavedListCreate.dataGb); absent when none were given (added in 1.12.0) */
+      dataGb?: {
+        [key: string]: number;
+      };
       /**
        * Format: date-time
        * @description When the list was created
@@ -2483,6 +2631,10 @@ export interface components {
       jobsUsed?: {
         [key: string]: string[];
       };
+      /** @description Per listed service id, the data to move out of it in GB, as POST /v1/exit-plan's dataGb: the list's exit plan estimates the egress of moving it (ExitPlan.leaving). An id not in approvedServiceIds is a 400 (added in 1.12.0) */
+      dataGb?: {
+        [key: string]: number;
+      };
     };
     /** @description GET /v1/lists/{id}: the saved list with its services resolved */
     SavedListDetail: {
@@ -2499,6 +2651,10 @@ export interface components {
       /** @description Per listed service id, the jobs the team uses it for, as saved (SavedListCreate.jobsUsed); absent when none were given (added in 1.11.0) */
       jobsUsed?: {
         [key: string]: string[];
+      };
+      /** @description Per listed service id, the data to move out of it in GB, as saved (SavedListCreate.dataGb); absent when none were given (added in 1.12.0) */
+      dataGb?: {
+        [key: string]: number;
       };
       /**
        * Format: date-time
@@ -3037,6 +3193,21 @@ export interface components {
       kind: "tier" | "edition" | "storage-class" | "engine" | "feature" | "plan";
       /** @description One sentence on what distinguishes it */
       description?: string;
+    };
+    /** @description A period of the EU Data Act's rules on switching and data egress charges (added in 1.12.0) */
+    SwitchingPeriod: {
+      /**
+       * Format: date
+       * @description The first day the rule applies (YYYY-MM-DD)
+       */
+      from: string;
+      /**
+       * Format: date
+       * @description The day the next rule takes over; absent: no end is set
+       */
+      until?: string;
+      /** @description The rule on switching and data egress charges, in words */
+      rule: string;
     };
     /** @description What a deployment uses and whether the approved list's policies allow it */
     TemplateCheck: {
@@ -5313,6 +5484,9 @@ export interface operations {
          *       ],
          *       "to": {
          *         "sovereignOption": true
+         *       },
+         *       "dataGb": {
+         *         "aws-s3": 2000
          *       }
          *     }
          */

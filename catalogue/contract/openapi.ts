@@ -313,7 +313,7 @@ export function openApiDocument(urls: PublicUrls, table: readonly Endpoint[]) {
     info: {
       title: "Cloud Services Catalogue API",
       version: API_VERSION,
-      summary: "A read-mostly catalogue of cloud services across 31 providers.",
+      summary: "A read-mostly catalogue of cloud services across 32 providers.",
       description:
         "Providers, categories and services with equivalents across providers, compliance tags and lifecycle; a jurisdictional exposure scorecard; policy scaffolds (AWS SCP, Azure policy initiative, GCP organisation policy); Markdown export; shareable lists. Open: no credentials; an X-API-Key header is accepted and ignored. Every error body has the Error shape. Answers are open: they may gain fields in compatible versions. Request bodies are closed: a key a body does not name is a 400 naming it (since 1.9.0). A query parameter given more than once (?provider=aws&provider=gcp) is a 400 on every endpoint: give each once, lists comma-separated. Under /v1/ a query parameter an endpoint does not list is a 400 naming it, the nearest listed one and the listed ones, from every server that answers (a filter is never ignored in silence; no cache-busting parameter is taken: revalidate with If-None-Match instead) (since 1.11.0).",
       license: { name: "MIT", identifier: "MIT" },
@@ -358,7 +358,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]) 
   return {
     name: "Cloud Services Catalogue API",
     description:
-      "A read-mostly catalogue of cloud services across 31 providers: equivalents, compliance, lifecycle, jurisdictional exposure, policy scaffolds, Markdown export and shareable lists.",
+      "A read-mostly catalogue of cloud services across 32 providers: equivalents, compliance, lifecycle, jurisdictional exposure, policy scaffolds, Markdown export and shareable lists.",
     latestVersion: API_MAJOR,
     apiVersion: API_VERSION,
     documentation: {

@@ -229,7 +229,11 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
     pure: true,
     example: {
       request: "POST /v1/exit-plan",
-      body: { approvedServiceIds: ["aws-s3", "aws-ec2", "aws-rds-postgresql"], to: { sovereignOption: true } },
+      body: {
+        approvedServiceIds: ["aws-s3", "aws-ec2", "aws-rds-postgresql"],
+        to: { sovereignOption: true },
+        dataGb: { "aws-s3": 2000 },
+      },
     },
     handler: (c, { body, query, headers }) => {
       approvedIds(c.catalogue, body); // every unknown id named in one 400
@@ -237,7 +241,7 @@ export const POLICIES_ENDPOINTS: readonly Endpoint[] = [
       return exitPlanAnswer(
         c.catalogue,
         c.urls,
-        exitPlan(c.catalogue, body.approvedServiceIds, body.to, body.jobsUsed),
+        exitPlan(c.catalogue, body.approvedServiceIds, body.to, body.jobsUsed, body.dataGb),
         exitPlanFormat(query.format, headers.accept),
         undefined,
         query.bom,

@@ -1,7 +1,7 @@
 /** GET /v1/compare: services side by side with a shared-attribute table. */
 import { providerHoldings } from "../compliance/compliance.ts";
 import type { Catalogue } from "../load/load.ts";
-import { keyDifferences } from "../capabilities/capabilities.ts";
+import { keyDifferences, protocolReader } from "../capabilities/capabilities.ts";
 import type { CompareResultT } from "../schema/index.ts";
 
 type Value = string | boolean | string[] | null;
@@ -115,7 +115,9 @@ export function compareServices(catalogue: Catalogue, slugs: readonly string[]):
     keyDifferences: services.flatMap((from) =>
       services
         .filter((to) => to.slug !== from.slug)
-        .flatMap((to) => keyDifferences(catalogue.capabilities, groupsOf, from.slug, to.slug)),
+        .flatMap((to) =>
+          keyDifferences(catalogue.capabilities, groupsOf, from.slug, to.slug, protocolReader(catalogue)),
+        ),
     ),
   };
 }

@@ -15,6 +15,8 @@ import {
 } from "./context.ts";
 import type { Catalogue } from "../load/load.ts";
 import { capabilityData, capabilityIndex, type CapabilityData } from "../capabilities/capabilities.ts";
+import { followsIndex } from "../capabilities/follows.ts";
+import type { EgressFileT } from "../schema/exit-data.ts";
 import type { CompatibilityClaimT, CompatibilityNotSupportedT, ServiceLineageT } from "../schema/compatibility.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 
@@ -67,6 +69,10 @@ export interface CompactExitCatalogue {
   readonly termGroups: readonly (readonly [string, readonly string[]])[];
   /** Each job's capabilities and which each service has or lacks (capabilities.yaml, without sources). */
   readonly capabilities?: CapabilityData;
+  /** The jobs that follow what they serve: [group, served groups, why] (placement.yaml). */
+  readonly follows?: readonly (readonly [string, readonly string[], string])[];
+  /** What leaving costs, with its pages (egress.yaml, whole: the plan names every figure's page). */
+  readonly egress?: EgressFileT;
 }
 
 export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue {
@@ -128,7 +134,13 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
     termGroups: [...catalogue.compatibilityById.values()].flatMap((term) =>
       term.groups ? [[term.id, term.groups] as const] : [],
     ),
-    ...(catalogue.source.capabilities ? { capabilities: capabilityData(catalogue.source.capabilities) } : {}),
+    ...(catalogue.source.capabilities
+      ? { capabilities: capabilityData(catalogue.source.capabilities, catalogue.bySlug) }
+      : {}),
+    ...(catalogue.source.placement
+      ? { follows: catalogue.source.placement.follows.map(({ group, serves, why }) => [group, serves, why] as const) }
+      : {}),
+    ...(catalogue.source.egress ? { egress: catalogue.source.egress } : {}),
   };
 }
 
@@ -227,6 +239,10 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
     })),
     compatibilityById: new Map(compact.termGroups.map(([id, groups]) => [id, { groups }])),
     ...(compact.capabilities ? { capabilities: capabilityIndex(compact.capabilities) } : {}),
+    ...(compact.follows
+      ? { follows: followsIndex(compact.follows.map(([group, serves, why]) => ({ group, serves, why }))) }
+      : {}),
+    ...(compact.egress ? { egress: compact.egress } : {}),
     bySlug,
     providerById,
     priors,

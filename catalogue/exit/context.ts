@@ -5,6 +5,8 @@
  */
 import type { ExposureCatalogue } from "../equivalence/exposure.ts";
 import type { CapabilityIndex } from "../capabilities/capabilities.ts";
+import type { FollowsIndex } from "../capabilities/follows.ts";
+import type { EgressFileT } from "../schema/exit-data.ts";
 import type { CapabilityDifferenceT } from "../schema/capabilities.ts";
 import type { EquivalenceGroup, ServiceRecord } from "../load/load.ts";
 import type { CatalogueReleaseT, ExitCandidateT, ExitJobT, ProviderT, ServiceT } from "../schema/index.ts";
@@ -32,6 +34,10 @@ export interface ExitCatalogue extends ExposureCatalogue {
 
   /** Each job's capabilities and which each service has (capabilities.yaml): what a candidate keeps and loses. */
   readonly capabilities?: CapabilityIndex | undefined;
+  /** The jobs that follow what they serve (placement.yaml, issue 114). */
+  readonly follows?: FollowsIndex | undefined;
+  /** What leaving costs: egress prices, exit waivers, the Data Act's rules (egress.yaml, issue 114). */
+  readonly egress?: EgressFileT | undefined;
   /** Each service's flagship prior, where the records lack what computes it (the compact catalogue). */
   readonly priors?: ReadonlyMap<string, number>;
   readonly providerById: ReadonlyMap<
@@ -92,9 +98,11 @@ export interface Peer {
   readonly record: Approved;
   /** How it does each of the service's jobs, in the service's job order (primary first). */
   readonly jobFits: readonly JobFit[];
+  /** Whether the request said which jobs the replaced service is used for (all of jobFits count), else its primary only. */
+  readonly said: boolean;
   /** Its best fit on those jobs (jobs.ts overallFit). */
   readonly fit: Fit;
-  /** Of the replaced service's capabilities over its jobs (capabilities.yaml): how many it keeps, how many it is recorded as lacking. */
+  /** Of the replaced service's capabilities over its jobs (capabilities.yaml): how many it keeps, how many it is recorded as lacking or having in part only. */
   readonly kept: number;
   readonly lacking: number;
 }
@@ -109,6 +117,8 @@ export interface JobFit {
   readonly lost: readonly string[];
   /** The job's capabilities the replaced service has, as this candidate keeps them (capabilities.yaml). */
   readonly capabilities?: CapabilityDifferenceT;
+  /** Those capabilities the catalogue does not know whether it has, in words: to check, no loss. */
+  readonly unconfirmed?: readonly string[];
 }
 
 export interface Moving {
@@ -116,8 +126,10 @@ export interface Moving {
   /** Its jobs (group ids), primary first. */
   readonly jobs: readonly string[];
   readonly open: Peer[];
-  /** The candidates that count for the cover: those with the best real signals (see tierOf). */
+  /** The candidates that count for the cover: those best at its jobs (placement.ts jobTierOf). */
   readonly best: Peer[];
+  /** Of those, the best by every real signal (placement.ts tierOf): what breaks the cover's ties. */
+  readonly finest: Peer[];
 }
 
 export type Approved = Pick<ServiceRecord, "service" | "groupIds"> &
@@ -153,8 +165,12 @@ export interface Placement {
 
 /** What ranking a moving service's candidates reads, once the cover is chosen. */
 export interface RankContext extends PlanContext {
+  /** For a service that follows what it serves: per provider, how many of those services it receives. */
+  readonly receiving?: ReadonlyMap<string, number>;
   /** The providers the proposed list uses. */
   readonly chosen: ReadonlySet<string>;
+  /** Per chosen provider, how many of the services it takes or could take (placement.ts weightsOf). */
+  readonly weight: ReadonlyMap<string, number>;
   /** How many of the services to move each allowed provider has a candidate for. */
   readonly reach: ReadonlyMap<string, number>;
   readonly breadth: (groupId: string) => number;

@@ -7,6 +7,7 @@
 import {
   compatibilityOf,
   notCompatibleOf,
+  originOf,
   partialCompatibilityOf,
   providerNameOf,
   type Approved,
@@ -16,7 +17,7 @@ import {
   type PlanContext,
 } from "./context.ts";
 import type { ExitCandidateT, ExitJobT } from "../schema/index.ts";
-import { capabilityDifference, lostWords } from "../capabilities/capabilities.ts";
+import { capabilityDifference, lostWords, unconfirmedWords } from "../capabilities/capabilities.ts";
 
 export type Coverage = ExitJobT["status"];
 
@@ -33,10 +34,18 @@ export const coverageRank = (status: Coverage | "none"): number => Math.min(2, C
 /** The worse of two coverages. */
 export const worse = (a: Coverage, b: Coverage): Coverage => (coverageRank(a) >= coverageRank(b) ? a : b);
 
-/** The terms the service speaks for the whole job whose sweep covers the group (compatibility.yaml `groups`). */
+/**
+ * The terms the service speaks for the whole job that bear on the group: those whose sweep covers
+ * it (compatibility.yaml `groups`), and those swept over no group, which bear on each of the
+ * service's jobs (issue 114: R2's S3 API against a store speaking it only in a closed preview). A
+ * member claiming no such term loses nothing by it; one with only a scoped claim does that part.
+ */
 function termsOfJob(context: PlanContext, approved: Approved, groupId: string): string[] {
   const terms = context.catalogue.compatibilityById;
-  return compatibilityOf(approved).filter((id) => terms?.get(id)?.groups?.includes(groupId) ?? false);
+  return compatibilityOf(approved).filter((id) => {
+    const groups = terms?.get(id)?.groups;
+    return groups === undefined || groups.includes(groupId);
+  });
 }
 
 /**
@@ -50,22 +59,37 @@ export function jobFit(context: PlanContext, approved: Approved, peer: Judged, g
   const terms = termsOfJob(context, approved, groupId);
   const whole = compatibilityOf(peer.record);
   const shares = terms.some((id) => whole.includes(id));
-  const lost = [
+  const termsLost: [string, string][] = [
     ...partialCompatibilityOf(peer.record)
       .filter(([id]) => terms.includes(id) && !whole.includes(id))
-      .map(([id, scope]) => `${id}: ${scope}`),
+      .map(([id, scope]): [string, string] => [id, `${id}: ${scope}`]),
     ...notCompatibleOf(peer.record)
       .filter(([id]) => terms.includes(id))
-      .map(([id, note]) => `${id}: not supported${note ? ` (${note})` : ""}`),
+      .map(([id, note]): [string, string] => [id, `${id}: not supported${note ? ` (${note})` : ""}`]),
   ];
+  const lost = termsLost.map(([, words]) => words);
   if (peer.groups.includes(groupId)) {
-    // What the replaced service has of the job's capabilities and the member lacks or is not known
-    // to have (issue 98): membership alone does not say SMB, pull delivery or signing come along.
+    // What the replaced service has of the job's capabilities and the member lacks, or has in part
+    // only (issue 98): membership alone does not say SMB, pull delivery or signing come along. A
+    // capability not known of the member is said (unconfirmed), never counted as lost (issue 114).
     const index = context.catalogue.capabilities;
-    const capabilities = capabilityDifference(index, groupId, approved.service.slug, peer.record.service.slug);
-    const short = capabilities ? capabilities.lost.length + capabilities.notKnown.length : 0;
-    const all = [...lost, ...(capabilities && index ? lostWords(index, capabilities) : [])];
-    const withCapabilities = capabilities ? { capabilities } : {};
+    // The same product operated elsewhere has its origin's capabilities (S3NS's Pub/Sub is Google's).
+    const recorded = (record: Approved) =>
+      index?.states.has(record.service.slug) ? record.service.slug : (originOf(record) ?? record.service.slug);
+    const target = recorded(peer.record);
+    const capabilities = capabilityDifference(index, groupId, recorded(approved), target);
+    const short = capabilities ? capabilities.lost.length + (capabilities.partial?.length ?? 0) : 0;
+    // A term a capability of the job restates (smb) is said once, as the capability.
+    const restated = new Set([...(capabilities?.lost ?? []), ...(capabilities?.partial ?? [])]);
+    const all = [
+      ...termsLost.filter(([id]) => !restated.has(id)).map(([, words]) => words),
+      ...(capabilities && index ? lostWords(index, capabilities, target) : []),
+    ];
+    const unconfirmed = capabilities && index ? unconfirmedWords(index, capabilities) : [];
+    const withCapabilities = {
+      ...(capabilities ? { capabilities } : {}),
+      ...(unconfirmed.length > 0 ? { unconfirmed } : {}),
+    };
     if (lost.length > 0)
       return { group: groupId, status: "partial", fit: "partly-compatible", lost: all, ...withCapabilities };
     const fit = shares ? "compatible" : "equivalent";
@@ -162,12 +186,18 @@ export function gapKindOf(context: PlanContext, groupId: string): NonNullable<Ex
   return context.allowed.every((providerId) => checked.has(providerId)) ? "not-sold" : "not-checked";
 }
 
-/** The candidate a job names: the proposed one among the best at it, else the first ranked of those. */
+/**
+ * The candidate a job names: the proposed one doing it best (issue 114: the job says what the plan
+ * does, not what a candidate it leaves out would do), else the first ranked of those doing it best.
+ */
 function coveringAt(peers: readonly Peer[], candidates: readonly ExitCandidateT[], at: number): number | undefined {
-  const best = Math.min(2, ...peers.map((peer) => coverageRank(peer.jobFits[at]!.status)));
-  if (best >= 2) return undefined;
-  const able = peers.flatMap((peer, i) => (coverageRank(peer.jobFits[at]!.status) === best ? [i] : []));
-  return able.find((i) => candidates[i]!.proposed) ?? able[0];
+  const rank = (i: number) => coverageRank(peers[i]!.jobFits[at]!.status);
+  const doing = peers.flatMap((_, i) => (rank(i) < 2 ? [i] : []));
+  if (doing.length === 0) return undefined;
+  const proposed = doing.filter((i) => candidates[i]!.proposed);
+  const pool = proposed.length > 0 ? proposed : doing;
+  const best = Math.min(...pool.map(rank));
+  return pool.find((i) => rank(i) === best);
 }
 
 /**
@@ -202,6 +232,7 @@ export function jobEntries(
       ...(fit.fit ? { fit: fit.fit } : {}),
       proposed: candidates[i]!.proposed,
       lost: [...fit.lost],
+      ...(fit.unconfirmed ? { unconfirmed: [...fit.unconfirmed] } : {}),
       ...(fit.capabilities ? { capabilities: fit.capabilities } : {}),
     };
   });
@@ -214,19 +245,26 @@ export function coverageOf(jobs: readonly ExitJobT[], rankOne: ExitCandidateT | 
   return rankOne.fit === "partly-compatible" || rankOne.fit === "look-alike" ? "partial" : "covered";
 }
 
-/** What to do for the jobs of a service the target does not cover, in words; undefined when none. */
+/**
+ * What to do for the jobs of a service the target does not cover, in words; undefined when none.
+ * `closing` (service-plans.ts closedWords) says the service is sunset or retired: keeping it where
+ * it is is then no way out, and the words say there is nothing to keep.
+ */
 export function fallbackOf(
   context: PlanContext,
   approved: Approved,
   jobs: readonly ExitJobT[],
   nearest: readonly { readonly name: string; readonly providerName: string }[],
+  closing?: string,
 ): string | undefined {
   const gaps = jobs.filter((job) => job.status === "gap");
   const { service } = approved;
-  const here = `or keep ${service.name} on ${providerNameOf(context.catalogue, service.providerId)} for it`;
+  const where = providerNameOf(context.catalogue, service.providerId);
+  const here = closing ? "" : `, or keep ${service.name} on ${where} for it`;
   if (jobs.length > 0 && gaps.length === 0) return undefined;
+  const nothing = closing ? `${closing[0]!.toUpperCase()}${closing.slice(1)}. ` : "";
   if (gaps.length === 0 && nearest.length === 0)
-    return `Nothing in the catalogue does this job on the allowed providers: keep ${service.name} where it is, or rebuild it on general compute.`;
+    return `${nothing}Nothing in the catalogue does this job on the allowed providers: ${closing ? "rebuild it on general compute" : `keep ${service.name} where it is, or rebuild it on general compute`}.`;
   const parts = gaps.map((job) => {
     const sellers = (job.elsewhere ?? [])
       .slice(0, 3)
@@ -235,11 +273,15 @@ export function fallbackOf(
       job.gapKind === "not-sold"
         ? "the allowed providers are recorded as not selling it"
         : "the catalogue has not checked that the allowed providers lack it";
-    return `${job.name}: ${sellers.length > 0 ? `sold by ${sellers.join(", ")}${(job.elsewhere ?? []).length > 3 ? ` and ${(job.elsewhere ?? []).length - 3} more` : ""}; allow one of them, ${here}` : `no provider in the catalogue sells it besides ${providerNameOf(context.catalogue, service.providerId)}; ${here.slice(3)}`} (${checked})`;
+    const more = (job.elsewhere ?? []).length > 3 ? ` and ${(job.elsewhere ?? []).length - 3} more` : "";
+    const alone = closing
+      ? `no open service in the catalogue does it besides ${where}'s; rebuild it on general compute`
+      : `no provider in the catalogue sells it besides ${where}; keep ${service.name} on ${where} for it`;
+    return `${job.name}: ${sellers.length > 0 ? `sold by ${sellers.join(", ")}${more}; allow one of them${here}` : alone} (${checked})`;
   });
   const near =
     nearest.length > 0
       ? `Evaluate ${nearest.map((n) => `${n.name} (${n.providerName})`).join(", ")}: same category, not an equivalent. `
       : "";
-  return `${near}${parts.join(". ")}${parts.length > 0 ? "." : ""}`.trim();
+  return `${nothing}${near}${parts.join(". ")}${parts.length > 0 ? "." : ""}`.trim();
 }

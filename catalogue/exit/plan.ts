@@ -13,14 +13,18 @@
  *   peers are never candidates (listed as closedPeers);
  * - no-equivalent: none, a gap; same-category services on allowed providers similar enough by
  *   their tags (NEAREST_FLOOR, at most three) are listed as `nearest`, marked as not equivalent.
- * The ranking (ranking.ts, catalogue/data/README.md rule "job fit"): job fit, lineage, shared
- * compatibility and category, then its provider's flagship, then consolidation onto the providers
- * the greedy set cover chose (COVER_METHOD), then the providers' flagship priors; a provider id or
- * a name decides only where every signal is equal, and each candidate's reason names the signal
- * that decided (decidedBy). The proposed list takes every service that stays, each mapped
- * service's rank-1 candidate and, for a service in several groups, the best candidate on a used
- * provider for each group rank 1 is not in. Exposure before and after is exposureReport(), the
- * function GET /v1/exposure answers with; after counts the gaps where they are now.
+ * The ranking (ranking.ts, catalogue/data/README.md rule "job fit"): a service that follows what it
+ * serves (placement.yaml: keys, secrets, shares, volumes, networks) goes where those services go;
+ * then job fit, then consolidation onto the providers the greedy set cover chose by job fit
+ * (COVER_METHOD), then lineage, shared compatibility, capabilities kept and category, then its
+ * provider's flagship, then the providers' flagship priors; a provider id or a name decides only
+ * where every signal is equal, and each candidate's reason names the signal that decided
+ * (decidedBy). The proposed list takes every service that stays, each mapped service's rank-1
+ * candidate and, for a service in several groups it is used for, the best candidate on a used
+ * provider for each group rank 1 is not in; targetList.why says why each provider is in it.
+ * Exposure before and after is exposureReport(), the function GET /v1/exposure answers with; after
+ * counts the gaps where they are now, a retired one nowhere. `leaving` (leaving.ts) says what
+ * leaving each provider costs, and, given the data volumes (dataGb), estimates its egress.
  */
 import { type ExposureCatalogue, exposureReport } from "../equivalence/exposure.ts";
 import type { TitleOf } from "../base/error-catalogue.ts";
@@ -28,35 +32,30 @@ import { HttpError } from "../base/problem.ts";
 import {
   type ExitCatalogue,
   compatibilityOf,
-  isClosed,
   partialCompatibilityOf,
   originOf,
-  type Moving,
   type Approved,
   type PlanContext,
   type SignalIndex,
-  type Placement,
   type RankContext,
-  plural,
   providerNameOf,
   flagshipPrior,
 } from "./context.ts";
-import { placeServices, coverProviders, reachOf, groupBreadth } from "./placement.ts";
-import { rankCandidates } from "./ranking.ts";
-import { coverageOf, fallbackOf, jobEntries, jobsOf } from "./jobs.ts";
-import type { ExitJobT, ExitNearestT, ExitPlanT, ExitServicePlanT, ExitTargetT, ServiceT } from "../schema/index.ts";
+import { placeServices, coverProviders, reachOf, groupBreadth, followersOf, weightsOf } from "./placement.ts";
+import { jobsOf } from "./jobs.ts";
+import { required, servicePlans } from "./service-plans.ts";
+import { checkedDataGb, leavingOf, type DataVolumes } from "./leaving.ts";
+import type { ExitPlanT, ExitServicePlanT, ExitTargetT } from "../schema/index.ts";
 
 export const COVER_METHOD =
-  "Greedy set cover: the providers of the services that stay are used first; then, while a service with a candidate is not placed, the allowed provider with candidates for the most of them is added (ties: the provider id). Only each service's best candidates count: those equal best on its real signals (generally available before preview, then lineage, shared compatibility, shared groups, category). Greedy, so the provider count is small but not guaranteed minimal. A service whose primary job is tied to the workloads' network or account (VPN, NAT, private DNS, load balancing, firewalls, monitoring, logging, identity) is placed after the others, on a chosen provider with a candidate doing that job where there is one, and ranks that candidate first. Each mapped service then takes its rank-1 candidate, and a service in several groups also the best candidate on a chosen provider for each group rank 1 is not in.";
+  "Greedy set cover: the providers of the services that stay are used first; then, while a service with a candidate is not placed, the allowed provider with candidates for the most of them is added (ties: the provider holding more of their finest candidates, by how well they do the jobs, lineage and shared compatibility, then the catalogue order). A candidate counts for the cover when it does the service's primary job and as many of the jobs the service is said to be used for as any does (generally available before preview), however well: so a second provider is added only where a job is missing on the providers already chosen, and targetList.why says which. Ranking then prefers the provider taking most of the list among those doing the jobs, and how well each candidate does them decides among its own; what it loses is named. Greedy, so the provider count is small but not guaranteed minimal. A service whose primary job follows what it serves (placement.yaml: keys, secrets, file shares, volumes, networks, VPN, private connectivity, load balancing, monitoring, logging, identity) is placed after the others, on the provider receiving most of the services it serves where one there does its job, else on another chosen provider that does, and only then on a new one. Each mapped service then takes its rank-1 candidate, and a service in several groups it is said to be used for also the best candidate on a chosen provider for each group rank 1 does not do at all; an optional job adds nothing.";
 
 export const EXIT_PLAN_NOTES = [
   "Equivalence means the services do the same job at the same layer (catalogue/data/README.md); it does not mean feature parity, the same APIs, prices or limits. Check each mapping against the vendors' documentation before planning a migration.",
   "Deprecated, sunset and retired services are never proposed; preview services only where no generally available equivalent exists on the allowed providers, and they are labelled.",
-  "Exposure after counts the proposed list and, where they are now, the services with no equivalent (exposure.unplacedServiceIds): a gap is not an exit.",
+  "Exposure after counts the proposed list and, where they are now, the services with no equivalent (exposure.unplacedServiceIds): a gap is not an exit. A retired service is counted nowhere: nothing of it is left to keep.",
   "Exposure figures are procurement triage, not legal advice (see exposure.disclaimer).",
 ];
-
-const lifecycleOf = (service: ServiceT): ExitServicePlanT["lifecycle"] => service.lifecycle?.status ?? "active";
 
 const targetError = (title: TitleOf<400>, details: string) => new HttpError(400, title, details);
 
@@ -154,10 +153,16 @@ export function exitPlan(
   approvedServiceIds: readonly string[],
   to: ExitTargetT,
   jobsUsed?: Readonly<Record<string, readonly string[]>>,
+  dataGb?: DataVolumes,
 ): ExitPlanT {
   const allowed = allowedProviders(catalogue, to);
   const { ids, repeated } = distinctIds(catalogue, approvedServiceIds);
   const { services, said } = usedJobs(catalogue, resolveServices(catalogue, ids), jobsUsed);
+  const volumes = checkedDataGb(
+    catalogue,
+    services.map((approved) => approved.service.slug),
+    dataGb,
+  );
   const allowedSet = new Set(allowed);
   let index: SignalIndex | undefined;
   const context: PlanContext = {
@@ -171,16 +176,22 @@ export function exitPlan(
   };
   const placement = placeServices(context, services);
   const placeable = placement.moving.filter((entry) => entry.best.length > 0);
+  const breadth = groupBreadth(context);
+  const followers = followersOf(context, services, (i) => jobsOf(context, services[i]!, breadth)[0], placement.moving);
+  const chosen = coverProviders(context, services, placement.stays, placeable, followers);
   const rank: RankContext = {
     ...context,
-    chosen: coverProviders(context, services, placement.stays, placeable),
+    chosen,
+    weight: weightsOf(services, placement.stays, placeable, chosen),
     reach: reachOf(placeable),
-    breadth: groupBreadth(context),
+    breadth,
     movingCount: placement.moving.length,
   };
-  const plans = servicePlans(rank, services, placement);
+  const plans = servicePlans(rank, services, placement, followers);
   const targetIds = proposedServiceIds(plans);
   const plan = assemblePlan(context, to, ids, plans, targetIds);
+  const leaving = leavingOf(catalogue, plans, volumes);
+  if (leaving) plan.leaving = leaving;
   if (repeated.length > 0)
     plan.notes.push(
       `Listed more than once, planned once: ${repeated
@@ -247,19 +258,6 @@ export function checkedJobsUsed(
   );
 }
 
-/**
- * A moving service's jobs when the request did not give them: its non-primary jobs are optional,
- * and neither its coverage nor its fallback counts them (issue 98: a team using Key Vault for keys
- * only is not told its exit is a gap because no target sells certificates).
- */
-function markOptional(context: PlanContext, slug: string, jobs: readonly ExitJobT[]): ExitJobT[] {
-  if (context.jobsSaid?.has(slug) || jobs.length < 2) return [...jobs];
-  return jobs.map((job) => (job.primary ? job : { ...job, optional: true }));
-}
-
-/** The jobs coverage and fallback count: the optional ones left out. */
-const required = (jobs: readonly ExitJobT[]) => jobs.filter((job) => !job.optional);
-
 /** The ids in list order, each once, and those given more than once with their count. */
 function distinctIds(
   catalogue: ExitCatalogue,
@@ -282,141 +280,7 @@ function resolveServices(catalogue: ExitCatalogue, ids: readonly string[]): Appr
   });
 }
 
-type PlanBase = Pick<ExitServicePlanT, "slug" | "name" | "providerId" | "providerName" | "category" | "lifecycle">;
-
-/** Each approved service's plan, in list order: stays, mapped or no-equivalent. */
-function servicePlans(context: RankContext, services: readonly Approved[], placement: Placement): ExitServicePlanT[] {
-  let sameCategory: Map<string, ServiceT[]> | undefined;
-  const nearestOf = (service: ServiceT) =>
-    nearestServices(
-      context.catalogue,
-      service,
-      (sameCategory ??= openByCategory(context.catalogue, context.allowedSet)),
-    );
-  const movingByIndex = new Map(placement.moving.map((entry) => [entry.index, entry]));
-  return services.map((approved, index) => {
-    const { service } = approved;
-    const base: PlanBase = {
-      slug: service.slug,
-      name: service.name,
-      providerId: service.providerId,
-      providerName: providerNameOf(context.catalogue, service.providerId),
-      category: service.category,
-      lifecycle: lifecycleOf(service),
-    };
-    if (placement.stays.has(index)) return stayPlan(context, base, service, jobsOf(context, approved, context.breadth));
-    const entry = movingByIndex.get(index)!;
-    const closed = placement.closedPeersOf.get(index)!;
-    return entry.open.length > 0
-      ? mappedPlan(context, base, approved, entry, closed)
-      : gapPlan(context, base, approved, entry.jobs, closed, nearestOf);
-  });
-}
-
-function stayPlan(context: PlanContext, base: PlanBase, service: ServiceT, jobs: readonly string[]): ExitServicePlanT {
-  return {
-    ...base,
-    outcome: "stays",
-    reason: `${base.providerName} is an allowed provider${service.lifecycle ? "; the service is in preview" : ""}.`,
-    candidates: [],
-    closedPeers: [],
-    nearest: [],
-    coverage: "covered",
-    jobs: jobs.map((group, at) => ({
-      group,
-      name: context.groupById.get(group)?.name ?? group,
-      primary: at === 0,
-      status: "covered" as const,
-      by: service.slug,
-      proposed: true,
-      lost: [],
-    })),
-  };
-}
-
-/** Why a service must move: its provider is not allowed, or it is closed to new customers there. */
-function whyMove(context: PlanContext, base: PlanBase, service: ServiceT): string {
-  return context.allowedSet.has(service.providerId)
-    ? `It is ${service.lifecycle!.status} on ${base.providerName}, so it is replaced though its provider is allowed`
-    : `${base.providerName} is not an allowed provider`;
-}
-
-const closedPeersOut = (closed: readonly ServiceT[]): ExitServicePlanT["closedPeers"] =>
-  closed.map((peer) => ({
-    slug: peer.slug,
-    name: peer.name,
-    providerId: peer.providerId,
-    status: peer.lifecycle!.status,
-  }));
-
-function mappedPlan(
-  context: RankContext,
-  base: PlanBase,
-  approved: Approved,
-  entry: Moving,
-  closed: readonly ServiceT[],
-): ExitServicePlanT {
-  const { service } = approved;
-  const { candidates, peers } = rankCandidates(context, approved, entry.open);
-  const jobs = markOptional(context, service.slug, jobEntries(context, approved, entry.jobs, peers, candidates));
-  const fallback = fallbackOf(context, approved, required(jobs), []);
-  return {
-    ...base,
-    outcome: "mapped",
-    reason: `${whyMove(context, base, service)}; ${plural(candidates.length, "equivalent")} on the allowed providers${closed.length > 0 ? ` (${closed.length} more left out as closed to new customers)` : ""}.`,
-    candidates,
-    closedPeers: closedPeersOut(closed),
-    nearest: [],
-    coverage: coverageOf(required(jobs), candidates[0]),
-    jobs,
-    ...(fallback ? { fallback } : {}),
-  };
-}
-
-function gapPlan(
-  context: PlanContext,
-  base: PlanBase,
-  approved: Approved,
-  jobIds: readonly string[],
-  closed: readonly ServiceT[],
-  nearestOf: (service: ServiceT) => ExitNearestT[],
-): ExitServicePlanT {
-  const { service } = approved;
-  const jobs = markOptional(context, service.slug, jobEntries(context, approved, jobIds, [], []));
-  const nearest = nearestOf(service).map((near) => ({
-    ...near,
-    lacks: jobs.map((job) => job.name),
-  }));
-  const fallback = fallbackOf(context, approved, required(jobs), nearest);
-  return {
-    ...base,
-    outcome: "no-equivalent",
-    reason: `${whyMove(context, base, service)}; ${gapReason(context, approved, closed)}.`,
-    candidates: [],
-    closedPeers: closedPeersOut(closed),
-    nearest,
-    coverage: "gap",
-    jobs,
-    ...(fallback ? { fallback } : {}),
-  };
-}
-
-/** Why a service that moves has no equivalent on the allowed providers. */
-function gapReason(context: PlanContext, { service, groupIds }: Approved, closed: readonly ServiceT[]): string {
-  if (groupIds.length === 0) return "the catalogue names no equivalent of it on any provider";
-  if (closed.length > 0)
-    return `its only equivalents on the allowed providers are closed to new customers: ${closed.map((peer) => `${peer.name} (${peer.lifecycle!.status})`).join(", ")}`;
-  const elsewhere = new Set(
-    groupIds.flatMap((id) =>
-      (context.groupById.get(id)?.services ?? [])
-        .map((slug) => context.catalogue.bySlug.get(slug)?.service.providerId)
-        .filter((providerId) => providerId !== undefined && providerId !== service.providerId),
-    ),
-  );
-  return `none of its equivalents (on ${plural(elsewhere.size, "other provider")}) runs on the allowed providers`;
-}
-
-/** The proposed list: every service that stays and each mapped service's rank-1 candidate. */
+/** The proposed list: every service that stays and each mapped service's proposed candidates. */
 function proposedServiceIds(plans: readonly ExitServicePlanT[]): string[] {
   return [
     ...new Set(
@@ -435,6 +299,7 @@ function assemblePlan(
   targetIds: string[],
 ): ExitPlanT {
   const release = catalogue.changes.find((change) => change.released)?.release ?? null;
+  const gaps = gapsOf(plans);
   return {
     target: { criteria: to, providers: [...allowed] },
     catalogue: { release, lastUpdated: catalogue.lastUpdated },
@@ -443,31 +308,102 @@ function assemblePlan(
       stays: plans.filter((plan) => plan.outcome === "stays").length,
       mapped: plans.filter((plan) => plan.outcome === "mapped").length,
       noEquivalent: plans.filter((plan) => plan.outcome === "no-equivalent").length,
+      gaps: gaps.length,
       jobs: jobSummary(plans),
     },
     services: plans,
-    gaps: plans
-      .filter((plan) => plan.outcome === "no-equivalent")
-      .map(({ slug, name, providerId, reason, jobs }) => {
-        const primary = jobs?.[0];
-        return {
-          slug,
-          name,
-          providerId,
-          reason,
-          jobs: (jobs ?? []).map((job) => job.group),
-          ...(primary?.gapKind ? { gapKind: primary.gapKind } : {}),
-          ...(primary?.elsewhere ? { elsewhere: primary.elsewhere } : {}),
-        };
-      }),
+    gaps,
     targetList: {
       approvedServiceIds: targetIds,
       providers: [...new Set(targetIds.map((slug) => catalogue.bySlug.get(slug)!.service.providerId))].sort(),
+      why: providerReasons(catalogue, plans),
       method: COVER_METHOD,
     },
     exposure: exposureOf(catalogue, ids, plans, targetIds),
     notes: [...EXIT_PLAN_NOTES],
   };
+}
+
+/**
+ * The gaps: each service with no equivalent, and each mapped one with a job it is used for (not
+ * optional) that no allowed provider does (issue 114: a used job's gap is a gap, in the headline
+ * too). `jobs` names only the jobs not covered.
+ */
+function gapsOf(plans: readonly ExitServicePlanT[]): ExitPlanT["gaps"] {
+  return plans.flatMap(({ slug, name, providerId, reason, jobs, outcome }) => {
+    if (outcome === "stays") return [];
+    const missing = required(jobs ?? []).filter((job) => job.status === "gap");
+    if (outcome === "mapped" && missing.length === 0) return [];
+    const first = missing[0] ?? jobs?.[0];
+    return [
+      {
+        slug,
+        name,
+        providerId,
+        outcome,
+        reason:
+          outcome === "mapped"
+            ? `Mapped for its other jobs, but no allowed provider does ${missing.map((job) => job.name).join(", ")}, which it is used for.`
+            : reason,
+        jobs: (outcome === "mapped" ? missing : (jobs ?? [])).map((job) => job.group),
+        ...(first?.gapKind ? { gapKind: first.gapKind } : {}),
+        ...(first?.elsewhere ? { elsewhere: first.elsewhere } : {}),
+      },
+    ];
+  });
+}
+
+/**
+ * Why each provider of the proposed list is in it (issue 114: a split is said, never silent): the
+ * provider receiving the most services is the consolidated choice; another is there for the
+ * services that stay on it, the services following what they serve to it, or the services whose
+ * job the consolidated choice does not do, or does only in part.
+ */
+function providerReasons(
+  catalogue: ExitCatalogue,
+  plans: readonly ExitServicePlanT[],
+): NonNullable<ExitPlanT["targetList"]["why"]> {
+  const byProvider = new Map<string, ExitServicePlanT[]>();
+  for (const plan of plans) {
+    const providers =
+      plan.outcome === "stays"
+        ? [plan.providerId]
+        : [...new Set(plan.candidates.filter((c) => c.proposed).map((c) => c.providerId))];
+    for (const providerId of providers) byProvider.set(providerId, [...(byProvider.get(providerId) ?? []), plan]);
+  }
+  const ordered = [...byProvider].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  const [main] = ordered[0] ?? [];
+  const mainName = main ? providerNameOf(catalogue, main) : "";
+  return ordered.map(([providerId, placed], at) => {
+    const name = providerNameOf(catalogue, providerId);
+    const services = placed.map((plan) => plan.slug);
+    if (at === 0)
+      return {
+        providerId,
+        services,
+        reason: `${name} receives the most services (${placed.length} of ${plans.length}): the consolidated choice.`,
+      };
+    const why = placed.map((plan) => splitWords(plan, providerId, main!, mainName));
+    return { providerId, services, reason: `${name} is added for ${why.join("; ")}.` };
+  });
+}
+
+/** Why one service lands on a provider other than the consolidated choice, in words. */
+function splitWords(plan: ExitServicePlanT, providerId: string, main: string, mainName: string): string {
+  if (plan.outcome === "stays") return `${plan.name}, which stays there`;
+  const here = plan.candidates.find((c) => c.proposed && c.providerId === providerId)!;
+  const jobs = required(plan.jobs ?? []).filter((job) => here.jobs?.includes(job.group) ?? false);
+  const named = jobs.map((job) => job.name).join(", ") || "its job";
+  // The consolidated choice's candidates doing any of those jobs (one doing only another is none).
+  const there = plan.candidates.filter(
+    (c) => c.providerId === main && (jobs.length === 0 || jobs.some((job) => c.jobs?.includes(job.group))),
+  );
+  if (there.length === 0) return `${plan.name}: ${mainName} has no service doing ${named}`;
+  const rank1 = plan.candidates[0]!;
+  if (rank1.providerId === providerId && rank1.decidedBy === "consolidation")
+    return `${plan.name}: it follows the services it serves there`;
+  const lost = jobs.flatMap((job) => job.lost).slice(0, 2);
+  return `${plan.name}: ${mainName}'s ${there[0]!.name} does ${named} less well${lost.length > 0 ? ` (here it loses only ${lost.join("; ")})` : ""}`;
 }
 
 /** The jobs of the services that move, by coverage. */
@@ -491,64 +427,17 @@ function jobSummary(plans: readonly ExitServicePlanT[]): NonNullable<ExitPlanT["
 export function exposureOf(
   catalogue: ExposureCatalogue,
   ids: readonly string[],
-  plans: readonly Pick<ExitServicePlanT, "slug" | "outcome">[],
+  plans: readonly (Pick<ExitServicePlanT, "slug" | "outcome"> & Partial<Pick<ExitServicePlanT, "lifecycle">>)[],
   targetIds: readonly string[],
 ): ExitPlanT["exposure"] {
   const proposed = new Set(targetIds);
+  // A retired gap runs nowhere: nothing of it is left to count where it is.
   const unplaced = plans
-    .filter((plan) => plan.outcome === "no-equivalent" && !proposed.has(plan.slug))
+    .filter((plan) => plan.outcome === "no-equivalent" && !proposed.has(plan.slug) && plan.lifecycle !== "retired")
     .map((plan) => plan.slug);
   return {
     before: exposureReport(catalogue, ids),
     after: exposureReport(catalogue, [...targetIds, ...unplaced]),
     unplacedServiceIds: unplaced,
   };
-}
-
-/** The open services on allowed providers, by category: where a gap's nearest services are looked for. */
-function openByCategory(catalogue: ExitCatalogue, allowed: ReadonlySet<string>): Map<string, ServiceT[]> {
-  const byCategory = new Map<string, ServiceT[]>();
-  for (const service of catalogue.services)
-    if (allowed.has(service.providerId) && !isClosed(service))
-      byCategory.set(service.category, [...(byCategory.get(service.category) ?? []), service]);
-  return byCategory;
-}
-
-/**
- * The similarity floor of a gap's nearest services: the search tags they must share with it. A
- * same-category service sharing none is noise (Azure SQL Database → an OpenSearch offering).
- */
-export const NEAREST_FLOOR = 1;
-
-/**
- * Up to three open same-category services on allowed providers sharing at least NEAREST_FLOOR tags
- * with the gap, most shared tags first: not equivalents.
- */
-function nearestServices(
-  catalogue: ExitCatalogue,
-  service: ServiceT,
-  sameCategory: ReadonlyMap<string, readonly ServiceT[]>,
-): ExitNearestT[] {
-  const tags = new Set(service.tags ?? []);
-  return (sameCategory.get(service.category) ?? [])
-    .filter((other) => other.slug !== service.slug)
-    .map((other) => ({ other, shared: (other.tags ?? []).filter((tag) => tags.has(tag)) }))
-    .filter(({ shared }) => shared.length >= NEAREST_FLOOR)
-    .sort(
-      (a, b) =>
-        b.shared.length - a.shared.length ||
-        (a.other.lifecycle ? 1 : 0) - (b.other.lifecycle ? 1 : 0) ||
-        a.other.name.localeCompare(b.other.name, "en") ||
-        a.other.slug.localeCompare(b.other.slug),
-    )
-    .slice(0, 3)
-    .map(({ other, shared }) => ({
-      slug: other.slug,
-      name: other.name,
-      providerId: other.providerId,
-      providerName: catalogue.providerById.get(other.providerId)!.provider.name,
-      kind: "same-category" as const,
-      sharedTags: shared,
-      reason: `Same category (${service.category})${shared.length > 0 ? `, shares the tags ${shared.join(", ")}` : ""}${other.lifecycle ? ", in preview" : ""}; not an equivalent: evaluate before relying on it.`,
-    }));
 }

@@ -4,44 +4,59 @@
  * extra candidates proposed for groups rank 1 is not in.
  */
 import { type Peer, type Approved, type RankContext, plural, providerNameOf } from "./context.ts";
-import { tierOf, compareKeys, inBroadestOf, followsWorkloads, doesPrimary } from "./placement.ts";
+import {
+  tierOf,
+  doneTierOf,
+  qualityTierOf,
+  signalTierOf,
+  compareKeys,
+  inBroadestOf,
+  doesPrimary,
+} from "./placement.ts";
 import { coverageRank } from "./jobs.ts";
 import type { ExitCandidateT } from "../schema/index.ts";
 
-/** The signal each position of a ranking key stands for (rankKey). */
-const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = [
-  "lifecycle",
-  "consolidation",
-  "groups",
-  "capabilities",
-  "capabilities",
-  "groups",
-  "groups",
-  "capabilities",
-  "capabilities",
-  "lineage",
-  "compatibility",
-  "compatibility",
-  "category",
-  "flagship",
-  "consolidation",
-  "consolidation",
-  "consolidation",
-  "flagship",
-  "name",
-  "flagship",
-  "name",
-  "name",
-];
-
 /**
- * Where sortCandidates' key holds "its provider's flagship for the job", "a provider the list uses"
- * and "the service's groups it covers".
+ * The ranking key, part by part, each with the signal it stands for (decidedBy): lifecycle, then
+ * following the workloads (a service that follows what it serves goes where it is received), then
+ * whether it does the jobs (doneTierOf), then consolidation (a provider the proposed list uses),
+ * then how well it does them (qualityTierOf) and the other real signals (signalTierOf), then
+ * flagship, then the other consolidation signals, then the providers' priors; a name only where
+ * every signal is equal.
  */
-const FOLLOWS_AT = 1;
-const FLAGSHIP_AT = 13;
-const CHOSEN_AT = 14;
-const JOBS_AT = 15;
+const KEY_PARTS = [
+  ["lifecycle", "lifecycle"],
+  ["follows", "consolidation"],
+  ["primaryDone", "groups"],
+  ["done", "groups"],
+  ["chosen", "consolidation"],
+  ["fit", "compatibility"],
+  ["primary", "groups"],
+  ["primaryShort", "capabilities"],
+  ["covered", "groups"],
+  ["lacking", "capabilities"],
+  ["lineage", "lineage"],
+  ["wholeJob", "compatibility"],
+  ["compatibility", "compatibility"],
+  ["primaryKept", "capabilities"],
+  ["kept", "capabilities"],
+  ["category", "category"],
+  ["flagship", "flagship"],
+  ["jobs", "consolidation"],
+  ["reach", "consolidation"],
+  ["providerPrior", "flagship"],
+  ["providerId", "name"],
+  ["prior", "flagship"],
+  ["name", "name"],
+  ["slug", "name"],
+] as const satisfies readonly (readonly [string, ExitCandidateT["decidedBy"]])[];
+
+const KEY_SIGNALS: readonly ExitCandidateT["decidedBy"][] = KEY_PARTS.map(([, signal]) => signal);
+const at = (part: (typeof KEY_PARTS)[number][0]) => KEY_PARTS.findIndex(([name]) => name === part);
+const FOLLOWS_AT = at("follows");
+const CHOSEN_AT = at("chosen");
+const FLAGSHIP_AT = at("flagship");
+const JOBS_AT = at("jobs");
 
 interface Ranked {
   readonly peer: Peer;
@@ -50,16 +65,18 @@ interface Ranked {
 }
 
 /**
- * A moving service's open candidates, best first (the issue's order, rule "job fit"): the real
- * signals of tierOf (job fit, then lineage, then protocol, then category), then flagship (the
- * candidate is its provider's best for the job by the flagship prior), then consolidation (a
- * provider the proposed list uses, then one whose candidates cover more of the service's jobs
- * (jobOf), then one with candidates for more of the services), then the providers' best priors
- * compared, then the prior within a provider; a provider id or a name decides only where every
- * signal is equal. The prior is compared across providers only after consolidation: it counts a
- * record's groups and tiers (flagshipPrior: not its equivalents, group size), which say how finely
- * the data describes a product, not how well it does the job (Elastx DBaaS's four engines against
- * Scaleway's Redis).
+ * A moving service's open candidates, best first (rule "job fit"): KEY_PARTS in order. For a
+ * service that follows what it serves (context.receiving), a candidate doing its primary job on the
+ * provider receiving most of those services comes first, then one on another provider the list
+ * uses. Otherwise whether it does the jobs first, then a provider the proposed list uses (the cover
+ * chose the providers by the jobs done, so consolidation never costs a job; what it costs is said,
+ * as lost), then the same product or the service's own protocol, how well it does the primary job
+ * and its capabilities, then lineage, protocols, capabilities kept and category, then flagship (the
+ * candidate is its provider's best by the flagship prior),
+ * then the provider whose candidates cover more of the service's jobs (jobOf), then one with
+ * candidates for more of the services, then the providers' best priors compared, then the prior
+ * within a provider. The prior counts how finely the data describes a product, not how well it
+ * does the job, so it comes last.
  */
 function sortCandidates(context: RankContext, approved: Approved, open: readonly Peer[]): Ranked[] {
   const inBroadest = inBroadestOf(context.breadth, approved.groupIds);
@@ -73,25 +90,30 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
       jobs.set(peer.service.providerId, (jobs.get(peer.service.providerId) ?? new Set()).add(id));
   const flagship = new Map<string, number>();
   for (const [peer, tier] of tiers) {
-    const at = `${peer.service.providerId}|${tier.join()}`;
-    flagship.set(at, Math.max(flagship.get(at) ?? -Infinity, peer.prior));
+    const where = `${peer.service.providerId}|${tier.join()}`;
+    flagship.set(where, Math.max(flagship.get(where) ?? -Infinity, peer.prior));
   }
-  // A service tied to the workloads' network or account follows them: a candidate doing its
-  // primary job on a provider the list uses comes first (placement.ts, WORKLOAD_TIED_JOBS).
-  const follows = followsWorkloads(peerJobs(open));
+  const followKey = (peer: Peer): number => {
+    if (!context.receiving) return 0;
+    if (!doesPrimary(peer)) return 1;
+    const received = context.receiving.get(peer.service.providerId) ?? 0;
+    return received > 0 ? -received : context.chosen.has(peer.service.providerId) ? 0 : 1;
+  };
   const ranked = open.map((peer): Ranked => {
     const tier = tiers.get(peer)!;
     const { providerId } = peer.service;
-    const followed = follows && context.chosen.has(providerId) && doesPrimary(peer) ? 0 : 1;
+    const [lifecycle, ...done] = doneTierOf(peer);
     return {
       peer,
       inBroadest: inBroadest(peer),
       key: [
-        tier[0]!,
-        followed,
-        ...tier.slice(1),
+        lifecycle!,
+        followKey(peer),
+        ...done,
+        context.chosen.has(providerId) ? -(context.weight.get(providerId) ?? 0) : 1,
+        ...qualityTierOf(peer),
+        ...signalTierOf(peer, approved.service),
         peer.prior === flagship.get(`${providerId}|${tier.join()}`) ? 0 : 1,
-        context.chosen.has(providerId) ? 0 : 1,
         -(jobs.get(providerId)?.size ?? 0),
         -(context.reach.get(providerId) ?? 0),
         -flagship.get(`${providerId}|${tier.join()}`)!,
@@ -104,9 +126,6 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
   });
   return ranked.sort((a, b) => compareKeys(a.key, b.key));
 }
-
-/** The service's jobs as its candidates were judged on them, primary first. */
-const peerJobs = (open: readonly Peer[]): string[] => (open[0]?.jobFits ?? []).map((fit) => fit.group);
 
 /** The signal that puts one candidate before another: the first key where they differ. */
 function decidingSignal(a: Ranked, b: Ranked): ExitCandidateT["decidedBy"] {
@@ -142,8 +161,11 @@ function consolidationWords(context: RankContext, winner: Ranked, loser: Ranked)
   const [a, b] = [winner.peer.service.providerId, loser.peer.service.providerId];
   const name = providerNameOf(context.catalogue, a);
   if (winner.key[FOLLOWS_AT] !== loser.key[FOLLOWS_AT])
-    return `${name} receives the workloads this service's network or account is tied to`;
-  if (winner.key[CHOSEN_AT] !== loser.key[CHOSEN_AT]) return `${name} is a provider the proposed list uses`;
+    return `${name} receives ${-Number(winner.key[FOLLOWS_AT]) > 0 ? `${-Number(winner.key[FOLLOWS_AT])} of the services this one serves` : "services of the list"}, where this service is of use`;
+  if (winner.key[CHOSEN_AT] !== loser.key[CHOSEN_AT])
+    return loser.key[CHOSEN_AT] === 1
+      ? `${name} is a provider the proposed list uses`
+      : `${name} takes more of the list (${-Number(winner.key[CHOSEN_AT])} services, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[CHOSEN_AT])})`;
   if (winner.key[JOBS_AT] !== loser.key[JOBS_AT])
     return `${name} covers ${-Number(winner.key[JOBS_AT])} of its groups on its own, ${providerNameOf(context.catalogue, b)} ${-Number(loser.key[JOBS_AT])}`;
   return `${name} has candidates for more of the services to move (${context.reach.get(a) ?? 0} of ${context.movingCount}, ${providerNameOf(context.catalogue, b)} ${context.reach.get(b) ?? 0})`;
@@ -243,10 +265,10 @@ const bestCoverage = (ranked: readonly Ranked[], at: number): number =>
   Math.min(2, ...ranked.map((entry) => coverageRank(entry.peer.jobFits[at]!.status)));
 
 /**
- * Rank 1, and for each job of the service no proposed candidate covers as well as its best
- * candidate does: the first ranked candidate covering it that well on a provider the list uses,
- * else (a job at least half as broad as its broadest, jobOf) the first anywhere. Coverage first:
- * a job is never left uncovered to save a provider.
+ * Rank 1, and for each job of the service (it is used for) no proposed candidate does at all: the
+ * first ranked candidate doing it best on a provider the list uses, else (a job at least half as
+ * broad as its broadest, jobOf) the first anywhere. Coverage first: a job is never left undone to
+ * save a provider; but one done in part keeps its loss named rather than add a second candidate.
  */
 function proposedForJobs(context: RankContext, approved: Approved, ranked: readonly Ranked[]): Set<Ranked> {
   const first = ranked[0];
@@ -255,14 +277,25 @@ function proposedForJobs(context: RankContext, approved: Approved, ranked: reado
   const isJob = jobOf(context, approved);
   first.peer.jobFits.forEach(({ group }, at) => {
     const best = bestCoverage(ranked, at);
-    if (best >= 2 || [...proposed].some((entry) => coverageRank(entry.peer.jobFits[at]!.status) <= best)) return;
+    // A job a proposed candidate does, even in part, takes no second candidate (issue 114): what is
+    // lost is said, and a provider is never added to do a job better.
+    if (best >= 2 || [...proposed].some((entry) => coverageRank(entry.peer.jobFits[at]!.status) < 2)) return;
     const able = ranked.filter((entry) => coverageRank(entry.peer.jobFits[at]!.status) === best);
-    // An optional job (not primary, and the request did not say the service is used for it) is
-    // proposed only on a provider the list uses: it never adds a provider (issue 98).
-    const optional = at > 0 && !context.jobsSaid?.has(approved.service.slug);
+    // An optional job (not primary, and the request did not say the service is used for it) adds
+    // nothing to the proposed list (issue 114): EC2's Mac instances are no job of a game backend.
+    if (at > 0 && !context.jobsSaid?.has(approved.service.slug)) return;
+    // A service that follows what it serves is of no use elsewhere: its other jobs too are taken
+    // where those services are received, else on a provider the list uses, never on a new one
+    // (issue 114: no SMB share on a provider the servers are not on).
+    if (context.receiving) {
+      const received =
+        able.find((entry) => context.receiving!.has(entry.peer.service.providerId)) ??
+        able.find((entry) => context.chosen.has(entry.peer.service.providerId));
+      if (received) proposed.add(received);
+      return;
+    }
     const extra =
-      able.find((entry) => context.chosen.has(entry.peer.service.providerId)) ??
-      (isJob(group) && !optional ? able[0] : undefined);
+      able.find((entry) => context.chosen.has(entry.peer.service.providerId)) ?? (isJob(group) ? able[0] : undefined);
     if (extra) proposed.add(extra);
   });
   return proposed;

@@ -298,7 +298,8 @@ export function inventoryCompletenessLine(
     .filter((row) => row.missing.length > 0)
     .slice(0, 5)
     .map((row) => `${row.report.providerId} ${row.missing.length} (${row.missing.slice(0, 3).join(", ")})`);
-  return `Terraform inventories listing every current service of their provider: ${complete} of ${terraform.length}, so none proves a job not sold (gapKind stays not-checked); fewest missing: ${fewest.join("; ") || "none"}`;
+  // Complete against the catalogue proves nothing of a product neither lists (issue 114: bunny.net's is).
+  return `Terraform inventories listing every current service of their provider: ${complete} of ${terraform.length}; none proves a job not sold, a product neither the catalogue nor the provider's Terraform lists being unseen (gapKind stays not-checked); fewest missing: ${fewest.join("; ") || "none"}`;
 }
 
 /** The Markdown table docs/data.md carries, one row per inventory. */

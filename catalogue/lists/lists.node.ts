@@ -26,9 +26,10 @@ export function idempotencyOf(
     readonly ids: readonly string[];
     readonly unlisted?: boolean | undefined;
     readonly jobsUsed?: Readonly<Record<string, readonly string[]>> | undefined;
+    readonly dataGb?: Readonly<Record<string, number>> | undefined;
   },
 ): Idempotency {
-  // `unlisted` and `jobsUsed` join the fingerprint only when given, so the digests kept before they
+  // `unlisted`, `jobsUsed` and `dataGb` join the fingerprint only when given, so the digests kept before they
   // existed still match; a retry with other jobs is another body (422).
   const fields = [
     request.name ?? null,
@@ -36,6 +37,7 @@ export function idempotencyOf(
     request.ids,
     ...(request.unlisted ? [true] : []),
     ...(request.jobsUsed ? [{ jobsUsed: request.jobsUsed }] : []),
+    ...(request.dataGb ? [{ dataGb: request.dataGb }] : []),
   ];
   return { scope: sha256(JSON.stringify([client, key])), fingerprint: sha256(JSON.stringify(fields)) };
 }
@@ -51,6 +53,8 @@ export function newList(
     readonly ids: readonly string[];
     /** Per service slug, the jobs the team uses it for, checked against the catalogue. */
     readonly jobsUsed?: Readonly<Record<string, readonly string[]>> | undefined;
+    /** Per service slug, the GB of data to move out of it. */
+    readonly dataGb?: Readonly<Record<string, number>> | undefined;
     /** The request's Idempotency-Key and the client that sent it. */
     readonly idempotencyKey?: { readonly key: string; readonly client: string } | undefined;
   },
@@ -63,6 +67,7 @@ export function newList(
     name,
     approvedServiceIds: input.ids,
     ...(input.jobsUsed ? { jobsUsed: input.jobsUsed } : {}),
+    ...(input.dataGb ? { dataGb: input.dataGb } : {}),
     createdAt,
     expiresAt: new Date(createdAt.getTime() + LIST_LIFETIME_MS),
     ...(input.slug && !input.unlisted ? { slug: input.slug } : derivedSlug ? { derivedSlug } : {}),

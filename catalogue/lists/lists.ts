@@ -17,6 +17,8 @@ export interface StoredList {
   readonly approvedServiceIds: readonly string[];
   /** Per service slug, the jobs the team uses it for (SavedListCreate.jobsUsed); absent when none were given. */
   readonly jobsUsed?: Readonly<Record<string, readonly string[]>>;
+  /** Per service slug, the GB of data to move out of it (SavedListCreate.dataGb); absent when none were given. */
+  readonly dataGb?: Readonly<Record<string, number>>;
   readonly createdAt: string;
   readonly expiresAt: string;
   /** The Idempotency-Key of the request that saved it, kept for the list's lifetime (never shown). */
@@ -42,6 +44,8 @@ export interface NewList {
   readonly approvedServiceIds: readonly string[];
   /** Per service slug, the jobs the team uses it for, checked against the catalogue. */
   readonly jobsUsed?: Readonly<Record<string, readonly string[]>>;
+  /** Per service slug, the GB of data to move out of it. */
+  readonly dataGb?: Readonly<Record<string, number>>;
   readonly createdAt: Date;
   readonly expiresAt: Date;
   /** An explicit slug: taken → SlugTakenError. */
@@ -105,8 +109,13 @@ export function resolveList(
  * service left with none is planned with all its jobs.
  */
 export function resolveJobsUsed(
-  catalogue: Pick<Catalogue, "bySlug">,
-  list: Pick<StoredList, "jobsUsed">,
+  catalogue: {
+    readonly bySlug: ReadonlyMap<
+      string,
+      { readonly service: Pick<ServiceT, "slug">; readonly groupIds: readonly string[] }
+    >;
+  },
+  list: { readonly jobsUsed?: Readonly<Record<string, readonly string[]>> | undefined },
 ): { jobsUsed: Record<string, string[]> | undefined; dropped: string[] } {
   if (!list.jobsUsed) return { jobsUsed: undefined, dropped: [] };
   const jobsUsed: Record<string, string[]> = {};

@@ -6,6 +6,8 @@
 
 import { capabilityData, capabilityIndex, type CapabilityIndex } from "../capabilities/capabilities.ts";
 import type { CapabilitiesFileT } from "../schema/capabilities.ts";
+import type { EgressFileT, PlacementFileT } from "../schema/exit-data.ts";
+import { followsIndex, type FollowsIndex } from "../capabilities/follows.ts";
 import type { DependencyMap } from "../dependencies/dependencies.ts";
 import {
   EU_EEA_COUNTRIES,
@@ -120,6 +122,10 @@ export interface Catalogue {
   readonly source: CatalogueSource;
   /** The capabilities of each job and which each service has (data/capabilities.yaml; absent in older builds). */
   readonly capabilities?: CapabilityIndex;
+  /** Per job that follows what it serves, the jobs it serves and why (data/placement.yaml; absent in older builds). */
+  readonly follows?: FollowsIndex;
+  /** What leaving costs (data/egress.yaml; absent in older builds). */
+  readonly egress?: EgressFileT;
   /** The vendors' multi-regions and dual-regions (data/locations/multi-regions.yaml; empty when none). */
   readonly multiRegions: readonly MultiRegionT[];
 }
@@ -148,6 +154,10 @@ export interface CatalogueSource {
   readonly otherProducts?: OtherProductsFileT;
   /** Per job the capabilities that decide a migration, per service which it has (data/capabilities.yaml, 1.11.0). */
   readonly capabilities?: CapabilitiesFileT;
+  /** The jobs that follow what they serve (data/placement.yaml, 1.12.0; absent in older builds). */
+  readonly placement?: PlacementFileT;
+  /** What leaving costs: egress prices, exit waivers, the Data Act's rules (data/egress.yaml, 1.12.0). */
+  readonly egress?: EgressFileT;
   /** AWS services' regions from the vendored endpoint metadata (absent in older builds). */
   readonly endpointRegions?: EndpointRegionData;
   /** Azure's and Google Cloud's services' regions from their vendored availability data (absent in older builds). */
@@ -292,9 +302,16 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
     changes: source.changes ?? [],
     eventDates: new Map(Object.entries(source.eventDates ?? {})),
     source,
-    ...(source.capabilities ? { capabilities: capabilityIndex(capabilityData(source.capabilities)) } : {}),
+    ...(source.capabilities ? { capabilities: capabilitiesOf(source.capabilities, bySlug) } : {}),
+    ...(source.placement ? { follows: followsIndex(source.placement.follows) } : {}),
+    ...(source.egress ? { egress: source.egress } : {}),
     multiRegions: source.multiRegions ?? [],
   });
+}
+
+/** The capability index, with what the services' compatibility records state (issue 114). */
+function capabilitiesOf(file: CapabilitiesFileT, bySlug: ReadonlyMap<string, ServiceRecord>): CapabilityIndex {
+  return capabilityIndex(capabilityData(file, bySlug), file, bySlug);
 }
 
 /** A service's regions and placement (regions.ts); a retired service has neither. */

@@ -12,11 +12,16 @@ export function capabilitiesProblems(
   groups: readonly { readonly id: string; readonly services: readonly string[] }[],
   entries: ReadonlyMap<string, ServiceAt>,
   providers: ReadonlyMap<string, ProviderAt>,
+  terms?: ReadonlySet<string>,
 ): string[] {
   const problems: string[] = [];
   const defined = new Set<string>();
   file.capabilities.forEach((capability, i) => {
     if (defined.has(capability.id)) problems.push(`${at}: capabilities.${i}: "${capability.id}" is defined twice`);
+    if (capability.compatibility && terms && !terms.has(capability.compatibility))
+      problems.push(
+        `${at}: capabilities.${i}: compatibility "${capability.compatibility}" is not a term of compatibility.yaml`,
+      );
     defined.add(capability.id);
   });
   const groupById = new Map(groups.map((group) => [group.id, group]));
@@ -43,7 +48,7 @@ export function capabilitiesProblems(
     const own = new Set(
       [...jobs].filter(([group]) => groupById.get(group)?.services.includes(entry.service)).flatMap(([, ids]) => ids),
     );
-    const stated = [...(entry.has ?? []), ...(entry.lacks ?? []), ...(entry.notKnown ?? [])];
+    const stated = [...(entry.has ?? []), ...(entry.partly ?? []), ...(entry.lacks ?? []), ...(entry.notKnown ?? [])];
     if (stated.length === 0) problems.push(`${where}: states no capability`);
     for (const id of stated) {
       if (!own.has(id)) problems.push(`${where}: "${id}" is not a capability of a job it does`);
@@ -52,9 +57,20 @@ export function capabilitiesProblems(
     }
     for (const id of Object.keys(entry.notes ?? {}))
       if (!stated.includes(id)) problems.push(`${where}: notes.${id}: not a capability stated here`);
-    const claims = (entry.has ?? []).length + (entry.lacks ?? []).length;
+    const claims = (entry.has ?? []).length + (entry.partly ?? []).length + (entry.lacks ?? []).length;
     if (claims > 0 && !entry.sources)
-      problems.push(`${where}: has and lacks need sources (the vendor pages stating them)`);
+      problems.push(`${where}: has, partly and lacks need sources (the vendor pages stating them)`);
+    for (const id of entry.partly ?? [])
+      if (!entry.notes?.[id])
+        problems.push(`${where}: partly "${id}" needs a note saying which part, as the vendor's page does`);
+    // The engine's own pages may be on its project's domain; the service's sources say it runs it.
+    (entry.engine?.sources ?? []).forEach((source, s) =>
+      problems.push(
+        ...factSourceProblems(`engine.sources.${s}`, source, undefined).map((problem) => `${where}: ${problem}`),
+      ),
+    );
+    if (entry.engine && !entry.sources)
+      problems.push(`${where}: engine needs the service's own sources stating it runs ${entry.engine.name}`);
     const domains = providers.get(service.providerId)?.file.officialDomains;
     (entry.sources ?? []).forEach((source, s) =>
       problems.push(...factSourceProblems(`sources.${s}`, source, domains).map((problem) => `${where}: ${problem}`)),

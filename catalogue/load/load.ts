@@ -19,6 +19,8 @@ import { mergeScope } from "../compliance/scope.ts";
 import { listServiceFiles, type ServiceFile } from "./load-services.ts";
 import { terraformResourceProblems } from "./terraform-resources.ts";
 import { capabilitiesProblems } from "./capabilities.ts";
+import { egressProblems, placementProblems } from "./exit-data.ts";
+import { EgressFile, PlacementFile } from "../schema/exit-data.ts";
 import { otherProductsProblems } from "./other-products.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
@@ -311,12 +313,48 @@ function readCapabilities(
   entries: ReadonlyMap<string, ServiceAt>,
   providers: ReadonlyMap<string, ProviderAt>,
   problems: string[],
+  terms: ReadonlySet<string>,
 ) {
   const path = join(dataDir, "capabilities.yaml");
   if (!existsSync(path)) return undefined;
   const capabilities = readFile(path, CapabilitiesFile, problems);
-  if (capabilities) problems.push(...capabilitiesProblems(capabilities, shown(path), groups, entries, providers));
+  if (capabilities)
+    problems.push(...capabilitiesProblems(capabilities, shown(path), groups, entries, providers, terms));
   return capabilities;
+}
+
+/** capabilities.yaml, placement.yaml and egress.yaml (issue 114), validated and cross-checked; each absent where there is none. */
+function readExitData(
+  dataDir: string,
+  known: {
+    readonly groups: Parameters<typeof capabilitiesProblems>[2];
+    readonly providers: ReadonlyMap<string, ProviderAt>;
+    readonly entries: ReadonlyMap<string, ServiceAt>;
+    readonly compatibility: ReadonlyMap<string, unknown>;
+  },
+  problems: string[],
+) {
+  const { groups, providers, entries } = known;
+  const capabilities = readCapabilities(
+    dataDir,
+    groups,
+    entries,
+    providers,
+    problems,
+    new Set(known.compatibility.keys()),
+  );
+  const placementPath = join(dataDir, "placement.yaml");
+  const placement = existsSync(placementPath) ? readFile(placementPath, PlacementFile, problems) : undefined;
+  if (placement) problems.push(...placementProblems(placement, shown(placementPath), groups));
+  const egressPath = join(dataDir, "egress.yaml");
+  const egress = existsSync(egressPath) ? readFile(egressPath, EgressFile, problems) : undefined;
+  if (egress)
+    problems.push(...egressProblems(egress, shown(egressPath), providers, (slug) => entries.get(slug)?.providerId));
+  return {
+    ...(capabilities ? { capabilities } : {}),
+    ...(placement ? { placement } : {}),
+    ...(egress ? { egress } : {}),
+  };
 }
 
 /** other-products.yaml, cross-checked against the kinds, providers and services' names; absent where there is none. */
@@ -363,7 +401,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const entries = readServices(dataDir, { compliance, compatibility, categoryById, providers }, problems);
   mergeScope(dataDir, entries, compliance, problems, (path) => readYaml(path, problems));
   const groups = readGroups(dataDir, entries, categoryById, problems);
-  const capabilities = readCapabilities(dataDir, groups, entries, providers, problems);
+  const exitData = readExitData(dataDir, { groups, providers, entries, compatibility }, problems);
   const handWritten = readDependencies(
     dataDir,
     new Map(
@@ -429,7 +467,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),
     ...(otherProducts ? { otherProducts } : {}),
-    ...(capabilities ? { capabilities } : {}),
+    ...exitData,
     ...places,
   };
 }

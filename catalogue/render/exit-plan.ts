@@ -86,12 +86,26 @@ export function exitPlanDoc(
     ...stayingBlocks(plan, serviceLink),
     ...closedPeerBlocks(plan),
     ...exposureBlocks(plan),
+    ...leavingBlocks(plan),
     ...proposedListBlocks(plan),
     ...sourceBlocks(catalogue, plan),
     heading(2, "Read before relying on it"),
     { kind: "list", items: plan.notes.map((note) => [note]) },
   ];
   return { title, blocks };
+}
+
+/**
+ * The counts: "16 services: 0 stay, 15 mapped, 2 gaps (1 with no equivalent, 1 mapped whose used
+ * job none does)." A used job's gap is a gap (issue 114), so mapped and gaps may overlap.
+ */
+export function headline(plan: Pick<ExitPlanT, "summary">): string {
+  const { summary } = plan;
+  const gaps = summary.gaps ?? summary.noEquivalent;
+  const partly = gaps - summary.noEquivalent;
+  const split =
+    partly > 0 ? ` (${summary.noEquivalent} with no equivalent, ${partly} mapped whose used job none does)` : "";
+  return `${plural(summary.services, "service")}: ${summary.stays} stay, ${summary.mapped} mapped, ${plural(gaps, "gap")}${split}.`;
 }
 
 /** Where the plan comes from, what the target allows, and the counts. */
@@ -104,9 +118,7 @@ function summaryBlocks(catalogue: DocCatalogue, plan: ExitPlanT): Block[] {
       `Made from the Cloud Services Catalogue ${plan.catalogue.release ? `release ${plan.catalogue.release}` : "(no release recorded)"}, data last updated ${plan.catalogue.lastUpdated.slice(0, 10)}. The target allows ${plural(allowed.length, "provider")}: ${allowed.join(", ")}.`,
     ),
     paragraph(
-      strong(
-        `${plural(summary.services, "service")}: ${summary.stays} stay, ${summary.mapped} mapped, ${plural(summary.noEquivalent, "gap")}.`,
-      ),
+      strong(headline(plan)),
       ` The proposed list has ${plural(plan.targetList.approvedServiceIds.length, "service")} on ${plural(targetProviders.length, "provider")}${targetProviders.length > 0 ? ` (${targetProviders.join(", ")})` : ""}.`,
       ...(summary.jobs && summary.jobs.total > 0
         ? [
@@ -124,9 +136,11 @@ function jobCell(entry: ExitServicePlanT, job: NonNullable<ExitServicePlanT["job
   const by = entry.candidates.find((c) => c.slug === job.by);
   const who = by ? ` by ${candidateLabel(by)}${job.proposed ? "" : " (not proposed)"}` : "";
   const lost = job.lost.length > 0 ? `; lost: ${job.lost.join("; ")}` : "";
+  // Not known is no loss (issue 114): said as what to check.
+  const check = (job.unconfirmed ?? []).length > 0 ? `; to check: ${job.unconfirmed!.join("; ")}` : "";
   // Every row names its role, so the headline's count can be checked against the table.
   const role = job.primary ? " (primary)" : job.optional ? " (optional)" : " (used)";
-  return `${job.name}${role}: ${COVERAGE_WORDS[job.status]}${who}${job.fit ? `, ${job.fit}` : ""}${lost}`;
+  return `${job.name}${role}: ${COVERAGE_WORDS[job.status]}${who}${job.fit ? `, ${job.fit}` : ""}${lost}${check}`;
 }
 
 /** A service's coverage and jobs in words, for a cell: "partial: Key management (primary): covered by …". */
@@ -178,7 +192,7 @@ function gapBlocks(plan: ExitPlanT, serviceLink: ServiceLink): Block[] {
       kind: "note",
       tone: "warning",
       parts: [
-        `${plural(plan.gaps.length, "service")} ha${plan.gaps.length === 1 ? "s" : "ve"} no equivalent on the allowed providers. The services listed beside them share only the category: evaluate them, they are not equivalents.`,
+        `${plural(plan.gaps.length, "service")} ha${plan.gaps.length === 1 ? "s" : "ve"} no equivalent on the allowed providers, or a job ${plan.gaps.length === 1 ? "it is" : "they are"} used for that none does. The services listed beside them share only the category: evaluate them, they are not equivalents.`,
       ],
     },
     {
@@ -297,12 +311,45 @@ function exposureBlocks(plan: ExitPlanT): Block[] {
 }
 
 function proposedListBlocks(plan: ExitPlanT): Block[] {
+  const why = plan.targetList.why ?? [];
   return [
     heading(2, "Proposed list"),
     plan.targetList.approvedServiceIds.length > 0
       ? paragraph(plan.targetList.approvedServiceIds.join(", "))
       : paragraph("Empty: nothing stays and nothing maps."),
+    ...(why.length > 0 ? [{ kind: "list" as const, items: why.map((provider) => [provider.reason]) }] : []),
     paragraph(plan.targetList.method),
+  ];
+}
+
+/** What leaving costs (issue 114): the Data Act's rule on the plan's date, each provider moved from, the notes. */
+function leavingBlocks(plan: ExitPlanT): Block[] {
+  const leaving = plan.leaving;
+  if (!leaving) return [];
+  const periods = leaving.dataAct.periods
+    .map((period) => `from ${period.from}${period.until ? ` to ${period.until}` : ""}, ${period.rule}`)
+    .join(" Then, ");
+  return [
+    heading(2, "What leaving costs"),
+    paragraph(
+      `${leaving.dataAct.name}, in force on ${leaving.asOf}: ${leaving.dataAct.rule} Its rules by date: ${periods} `,
+      link("The regulation", leaving.dataAct.source.url),
+      ` (read ${leaving.dataAct.source.retrieved}).`,
+    ),
+    ...(leaving.providers.length > 0
+      ? [
+          {
+            kind: "table" as const,
+            head: ["Moving from", "Services", "Egress, waiver and estimate"],
+            rows: leaving.providers.map((provider) => [
+              provider.providerName,
+              provider.services.join(", "),
+              provider.words,
+            ]),
+          },
+        ]
+      : []),
+    { kind: "list", items: leaving.notes.map((note) => [note]) },
   ];
 }
 

@@ -4,7 +4,7 @@
  * Markdown export of an approved list. Paths are the text host's: /{provider}/{service} with the
  * service slug's provider prefix left off.
  */
-import { keyDifferences } from "../capabilities/capabilities.ts";
+import { keyDifferences, protocolReader } from "../capabilities/capabilities.ts";
 import {
   addDays,
   daysBetween,
@@ -386,7 +386,7 @@ export function comparePage(catalogue: Catalogue, slugs: readonly string[]): Doc
   const differences = shown.flatMap((from) =>
     shown
       .filter((to) => to.slug !== from.slug)
-      .flatMap((to) => keyDifferences(catalogue.capabilities, groupsOf, from.slug, to.slug)),
+      .flatMap((to) => keyDifferences(catalogue.capabilities, groupsOf, from.slug, to.slug, protocolReader(catalogue))),
   );
   if (differences.length > 0)
     blocks.push(heading(2, "Key differences"), {

@@ -2,7 +2,7 @@
  * A service's page as a Doc (Markdown, ANSI, plain text and MCP): its sections in the order
  * sections.ts gives, the same walk the site's page makes, each section's heading from that list.
  */
-import { keyDifferences } from "../capabilities/capabilities.ts";
+import { keyDifferences, protocolReader } from "../capabilities/capabilities.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { FactSourceT, ServiceSourceT } from "../schema/index.ts";
 import { categoryPath, providerPath, servicePath } from "../base/urls.ts";
@@ -153,7 +153,7 @@ function equivalentBlocks(catalogue: Catalogue, slug: string): Block[] {
   // What moving there keeps and loses (issue 98): the exit plan's own function, where recorded.
   const groupsOf = (other: string) => catalogue.bySlug.get(other)?.groupIds ?? [];
   const moving = equivalents.map((other) =>
-    keyDifferences(catalogue.capabilities, groupsOf, slug, other.slug)
+    keyDifferences(catalogue.capabilities, groupsOf, slug, other.slug, protocolReader(catalogue))
       .map((row) => row.words)
       .join("; "),
   );

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { CapabilityDifference } from "./capabilities.ts";
+import { DataGb, ExitLeaving } from "./exit-leaving.ts";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../base/limits.ts";
 import { ExposureReport } from "./reports.ts";
 import { closedQuery, unknownKeys as unknownKeysOf } from "./unknown-keys.ts";
@@ -24,6 +25,7 @@ const KNOWN_KEYS = [
   "format",
   "bom",
   "jobsUsed",
+  "dataGb",
 ];
 const unknownKeys = unknownKeysOf(KNOWN_KEYS);
 
@@ -87,6 +89,7 @@ export const ExitPlanBody = z
           "Per approved service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for: only those are planned, the first given being its primary. A service left out is planned with every job, its non-primary ones marked optional. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0)",
         ),
       ),
+      dataGb: DataGb.optional(),
     },
     unknownKeys,
   )
@@ -278,7 +281,15 @@ export const ExitJob = z
       .array(z.string())
       .meta(
         d(
-          "What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only) and, from 1.11.0, the replaced service's capabilities the candidate lacks or is not known to have (SMB file shares (smb): not supported); empty when nothing is known lost",
+          "What is lost, from the candidates' compatibility scopes and notCompatible records (kafka: producing only) and, from 1.11.0, the replaced service's capabilities the candidate lacks (SMB file shares (smb): not supported) or, from 1.12.0, has in part only (with the part its vendor's page limits it to); empty when nothing is known lost. Until 1.12.0 it also named capabilities not known of the candidate, which unconfirmed now holds",
+        ),
+      ),
+    unconfirmed: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "The replaced service's capabilities of the job the covering candidate is not known to have (SMB file shares (smb): not known whether it is supported): to check on the vendor's pages, never counted as lost (added in 1.12.0)",
         ),
       ),
     capabilities: CapabilityDifference.optional().meta(
@@ -378,7 +389,16 @@ export const ExitPlan = z
         services: z.number().int().meta(d("Approved services planned")),
         stays: z.number().int().meta(d("How many stay")),
         mapped: z.number().int().meta(d("How many have candidates")),
-        noEquivalent: z.number().int().meta(d("How many are gaps")),
+        noEquivalent: z.number().int().meta(d("How many have no equivalent")),
+        gaps: z
+          .number()
+          .int()
+          .optional()
+          .meta(
+            d(
+              "How many services are gaps (the length of gaps): those with no equivalent, and those mapped for other jobs whose used job no allowed provider does (added in 1.12.0)",
+            ),
+          ),
         jobs: z
           .object({
             total: z.number().int().meta(d("Jobs of the services that move")),
@@ -403,17 +423,33 @@ export const ExitPlan = z
             slug: z.string().meta(d("Service slug")),
             name: z.string().meta(d("Service name")),
             providerId: z.string().meta(d("Provider id")),
+            outcome: z
+              .enum(["mapped", "no-equivalent"])
+              .optional()
+              .meta(
+                d(
+                  "no-equivalent: nothing replaces it; mapped: it is mapped for other jobs, and jobs names those it is used for that no allowed provider does (added in 1.12.0)",
+                ),
+              ),
             reason: z.string().meta(d("Why no equivalent is proposed")),
             jobs: z
               .array(z.string())
               .optional()
-              .meta(d("Its jobs (group ids), none of which the allowed providers cover (added in 1.10.0)")),
+              .meta(
+                d(
+                  "Its jobs (group ids) the allowed providers do not cover (added in 1.10.0); for a mapped service only those (1.12.0)",
+                ),
+              ),
             gapKind: z.enum(EXIT_GAP_KINDS).optional().meta(d("not-sold or not-checked (ExitJob.gapKind)")),
             elsewhere: ExitElsewhere.optional(),
           })
           .meta({ id: "ExitGap", description: "An approved service with no equivalent on the allowed providers" }),
       )
-      .meta(d("The no-equivalent services, in request order")),
+      .meta(
+        d(
+          "The services with no equivalent and, from 1.12.0, the mapped ones with a used job no allowed provider does, in request order",
+        ),
+      ),
     targetList: z
       .object({
         approvedServiceIds: z
@@ -422,6 +458,24 @@ export const ExitPlan = z
             d("The proposed list: the services that stay and each mapped service's rank-1 candidate, no duplicates"),
           ),
         providers: z.array(z.string()).meta(d("Its providers, by id")),
+        why: z
+          .array(
+            z.object({
+              providerId: z.string().meta(d("A provider of the proposed list")),
+              services: z
+                .array(z.string())
+                .meta(d("The approved services placed on it (they stay there, or move there)")),
+              reason: z
+                .string()
+                .meta(
+                  d(
+                    "Why it is in the list: the consolidated choice (receives the most services), or which services it is added for and why the consolidated choice does not take them",
+                  ),
+                ),
+            }),
+          )
+          .optional()
+          .meta(d("Why each provider is in the proposed list, the consolidated choice first (added in 1.12.0)")),
         method: z.string().meta(d("How the candidates were chosen")),
       })
       .meta(d("The proposed target list, ready for POST /v1/lists or the policy endpoints")),
@@ -442,6 +496,7 @@ export const ExitPlan = z
           ),
       })
       .meta(d("The jurisdictional exposure before and after")),
+    leaving: ExitLeaving.optional(),
     notes: z.array(z.string()).meta(d("What the plan does not say: read before relying on it")),
   })
   .meta({ id: "ExitPlan", description: "POST /v1/exit-plan: an approved list mapped onto the providers chosen" });

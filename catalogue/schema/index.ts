@@ -10,6 +10,8 @@ export * from "./capabilities.ts";
 export * from "./compatibility.ts";
 export * from "./data-files.ts";
 export * from "./documents.ts";
+export * from "./exit-data.ts";
+export * from "./exit-leaving.ts";
 export * from "./exit-plan.ts";
 export * from "./identifiers.ts";
 export * from "./locations.ts";

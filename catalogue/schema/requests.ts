@@ -18,6 +18,7 @@ import {
   MAX_URL_LENGTH,
 } from "../base/limits.ts";
 import { JobsUsed } from "./exit-plan.ts";
+import { DataGb } from "./exit-leaving.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, OUTBOUND_KINDS, queryBoolean } from "./vocabulary.ts";
 
@@ -345,6 +346,11 @@ export const SavedListCreate = strictBody({
   jobsUsed: JobsUsed.optional().meta(
     d(
       "Per listed service id, the jobs (equivalence group ids, as ExitJob.group) the team uses it for, as POST /v1/exit-plan's jobsUsed: the list's exit plan (GET /v1/lists/{id}/exit-plan) plans only those, the first given being the primary. An id not in approvedServiceIds, or a job not one of the service's groups, is a 400 (added in 1.11.0)",
+    ),
+  ),
+  dataGb: DataGb.optional().meta(
+    d(
+      "Per listed service id, the data to move out of it in GB, as POST /v1/exit-plan's dataGb: the list's exit plan estimates the egress of moving it (ExitPlan.leaving). An id not in approvedServiceIds is a 400 (added in 1.12.0)",
     ),
   ),
 })

@@ -475,6 +475,14 @@ export const SavedList = z
           "Per listed service id, the jobs the team uses it for, as saved (SavedListCreate.jobsUsed); absent when none were given (added in 1.11.0)",
         ),
       ),
+    dataGb: z
+      .record(z.string(), z.number())
+      .optional()
+      .meta(
+        d(
+          "Per listed service id, the data to move out of it in GB, as saved (SavedListCreate.dataGb); absent when none were given (added in 1.12.0)",
+        ),
+      ),
     createdAt: z.iso.datetime().meta(d("When the list was created")),
     expiresAt: z.iso
       .datetime()

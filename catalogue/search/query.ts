@@ -2,7 +2,7 @@
  * Reads over a Catalogue: the services listing (filters, search — the one ranking of search.ts —,
  * pages) and service detail. Pure functions; the build and the sidecar call the same ones.
  */
-import { keyDifferences } from "../capabilities/capabilities.ts";
+import { keyDifferences, protocolReader } from "../capabilities/capabilities.ts";
 import type { Catalogue, ServiceRecord } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../schema/index.ts";
@@ -205,7 +205,9 @@ export function pageCount(catalogue: Catalogue, limit: number): number {
 /** What moving this service to each equivalent keeps and loses (capabilities.yaml); absent when nothing is recorded. */
 function keyDifferencesOf(catalogue: Catalogue, slug: string, equivalents: readonly string[]) {
   const groupsOf = (other: string) => catalogue.bySlug.get(other)?.groupIds ?? [];
-  const rows = equivalents.flatMap((other) => keyDifferences(catalogue.capabilities, groupsOf, slug, other));
+  const rows = equivalents.flatMap((other) =>
+    keyDifferences(catalogue.capabilities, groupsOf, slug, other, protocolReader(catalogue)),
+  );
   return rows.length > 0 ? { keyDifferences: rows } : {};
 }
 

@@ -354,6 +354,7 @@ export class EmbeddedStore implements Store {
         name: input.name,
         approvedServiceIds: input.approvedServiceIds,
         ...(input.jobsUsed ? { jobsUsed: input.jobsUsed } : {}),
+        ...(input.dataGb ? { dataGb: input.dataGb } : {}),
         createdAt: input.createdAt.toISOString(),
         expiresAt: input.expiresAt.toISOString(),
         ...(input.idempotency ? { idempotency: input.idempotency } : {}),

@@ -16,6 +16,8 @@ export const StoredListRecord = z.object({
   approvedServiceIds: z.array(z.string()),
   // Lists saved before jobs used existed, or without them, have no jobsUsed key.
   jobsUsed: z.record(z.string(), z.array(z.string())).optional(),
+  // Lists saved before data volumes existed, or without them, have no dataGb key.
+  dataGb: z.record(z.string(), z.number()).optional(),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
   // Lists saved before keys were scoped to the client had a bare `idempotencyKey`: dropped here, so

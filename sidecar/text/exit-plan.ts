@@ -2,12 +2,16 @@
  * /lists/{id}/exit-plan on the text host: a saved list's exit plan (catalogue/exit/plan.ts) in
  * ANSI, Markdown or HTML, the target in the query as on GET /v1/lists/{id}/exit-plan. Without a
  * target the plan is to sovereign-option providers, and the page says how to choose another.
- * /list/exit/?ids=…: the planner's plain form (a text browser, no JavaScript), planned the same way.
+ * /list/exit/?ids=…: the planner's plain form (a text browser, no JavaScript), planned the same way,
+ * with its jobsUsed and dataGb fields; /list/exit/?list=…: a saved list, as the site's planner plans
+ * it. Every one goes through listExitPlan or exitPlan (catalogue/exit/list-plan.ts), the functions
+ * POST /v1/exit-plan and GET /v1/lists/{id}/exit-plan answer with (issue 114).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { exitPlan } from "../../catalogue/exit/plan.ts";
+import { listExitPlan, listFieldsOf } from "../../catalogue/exit/list-plan.ts";
 import { exitTargetOfQuery } from "../../catalogue/exit/target-query.ts";
-import { jobsDroppedNote, listPath, resolveJobsUsed, resolveList } from "../../catalogue/lists/lists.ts";
+import { listPath } from "../../catalogue/lists/lists.ts";
 import { listBuilderRequest } from "../../catalogue/outputs/page-requests.ts";
 import { unknownIds } from "../../catalogue/search/ids.ts";
 import { splitRequestUrl } from "../files.ts";
@@ -103,10 +107,13 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
   const rendering = replies.rendering(request);
   if (!params.has("ids")) {
     if (rendering === "html" && (await replies.site(request, reply, "list/exit/index.html"))) return reply;
+    const listId = params.get("list");
+    // A saved list planned here as the site's planner plans it: its jobs and data volumes, the form's target.
+    if (listId) return savedListPlan(c, request, reply, listId, params);
     return replies.notFound(
       request,
       reply,
-      "The exit planner is a page of the site: plan with ?ids=aws-s3,… here, or POST /v1/exit-plan.",
+      "The exit planner is a page of the site: plan with ?ids=aws-s3,… or ?list=<saved list> here, or POST /v1/exit-plan.",
     );
   }
   const { known, unknown } = listBuilderRequest(c.catalogue, params);
@@ -117,6 +124,7 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
   if (known.length === 0)
     return replies.error(request, reply, 400, "Bad request", "Name the services to plan: ?ids=aws-s3,aws-lambda.");
   let target;
+  let form: FormList;
   try {
     // A form sends a ticked box as "on" and repeats a key per box: the API's query takes true and commas.
     // Nothing ticked is no target, a 400 as the script's form and POST /v1/exit-plan say (not the pages' default).
@@ -124,11 +132,32 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
     target = TARGET_KEYS.every((key) => asked[key] === undefined)
       ? { to: exitTargetOfQuery({}), defaulted: false }
       : exitTargetOfRequest(asked);
+    form = { ids: known, ...listFieldsOf((key) => params.get(key)) };
   } catch (error) {
     if (!isHttpError(error)) throw error;
     return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
   }
-  return planPage(c, request, reply, { ids: known }, target);
+  return planPage(c, request, reply, form, target);
+}
+
+/** /list/exit/?list=…: a saved list's plan to the form's target (the pages' default without one). */
+async function savedListPlan(
+  c: TextContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+  params: URLSearchParams,
+) {
+  let target;
+  try {
+    target = exitTargetOfRequest(formTarget(params));
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    return c.replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
+  }
+  const found = await c.replies.savedList(c.store, id, request, reply);
+  if ("answered" in found) return found.answered;
+  return planPage(c, request, reply, found.list, target);
 }
 
 /** The planner form's fields as the target query reads them: "on" as true, repeated keys joined by commas. */
@@ -141,9 +170,11 @@ function formTarget(params: URLSearchParams): Record<string, string | undefined>
   return Object.fromEntries(TARGET_KEYS.map((key) => [key, value(key)]));
 }
 
-/** An unsaved list, planned from the planner's form: its service ids. */
+/** An unsaved list, planned from the planner's form: its service ids, and the jobs and data volumes it gives. */
 interface FormList {
   readonly ids: readonly string[];
+  readonly jobsUsed?: Readonly<Record<string, readonly string[]>>;
+  readonly dataGb?: Readonly<Record<string, number>>;
 }
 
 /** A saved list's (or the planner form's) exit plan to `to`, as a page. */
@@ -154,20 +185,14 @@ export function exitPlanBody(
   const { list, rendering } = input;
   const target = { to: input.to, defaulted: input.defaulted };
   const saved = "approvedServiceIds" in list ? list : undefined;
-  const ids = saved ? saved.approvedServiceIds : (list as FormList).ids;
-  const { services, missingServiceIds } = resolveList(catalogue, { approvedServiceIds: ids });
-  const { jobsUsed, dropped } = saved ? resolveJobsUsed(catalogue, saved) : { jobsUsed: undefined, dropped: [] };
+  const form = saved ? undefined : (list as FormList);
+  const ids = saved ? saved.approvedServiceIds : form!.ids;
   let doc: Doc;
   try {
-    const plan = exitPlan(
-      catalogue,
-      services.map((service) => service.slug),
-      target.to,
-      jobsUsed,
-    );
-    if (missingServiceIds.length > 0)
-      plan.notes.push(`No longer in the catalogue, so not planned: ${missingServiceIds.join(", ")}.`);
-    if (dropped.length > 0) plan.notes.push(jobsDroppedNote(dropped));
+    // A saved list as every face plans it; the form's fields as POST /v1/exit-plan checks its body.
+    const plan = saved
+      ? listExitPlan(catalogue, saved, target.to)
+      : exitPlan(catalogue, form!.ids, target.to, form!.jobsUsed, form!.dataGb);
     doc = exitPlanDoc(catalogue, plan, {
       base: input.textUrl,
       listName: saved ? (saved.name ?? saved.slug ?? saved.id) : "your list",

@@ -13,7 +13,6 @@ import { capabilityCoverage, capabilityProblems } from "../../catalogue/exit/cap
 import { exitPlanDoc } from "../../catalogue/render/exit-plan.ts";
 import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import type { HttpError } from "../../catalogue/base/problem.ts";
-import { WORKLOAD_TIED_JOBS } from "../../catalogue/exit/placement.ts";
 import type { ExitPlanT, ExitServicePlanT } from "../../catalogue/schema/index.ts";
 import { EXAMPLE_PLANS } from "../fixtures/exit-plans.ts";
 import { compareServices } from "../../catalogue/equivalence/compare.ts";
@@ -31,8 +30,16 @@ const jobOf = (slug: string, to: Parameters<typeof exitPlan>[2], group: string) 
 describe("what an exit loses (capabilities)", () => {
   it("sends Azure Files to a share that keeps SMB before NFS-only ones, and names SMB where it is lost", () => {
     const { entry, job } = jobOf("azure-files", { sovereignOption: true }, "file-storage");
+    // Issue 114: NAS-HA's page limits its CIFS shares to Windows servers on OVHcloud's network,
+    // which the plan names as SMB kept in part only; it still ranks above every NFS-only share.
     expect(entry.candidates[0]!.slug).toBe("ovhcloud-nas-ha");
-    expect(job.capabilities!.kept).toContain("smb");
+    expect(job.capabilities!.partial).toContain("smb");
+    const nasHa = exitPlan(catalogue, ["azure-files"], { providers: ["ovhcloud"] }).services[0]!.jobs![0]!;
+    expect(nasHa.by).toBe("ovhcloud-nas-ha");
+    expect(nasHa.capabilities!.partial).toEqual(["smb"]);
+    expect(nasHa.lost.join(" ")).toContain(
+      "SMB file shares (smb): in part only (CIFS shares mounted from Windows servers on OVHcloud's network",
+    );
     const nfsOnly = exitPlan(catalogue, ["azure-files"], { providers: ["ionos"] }).services[0]!;
     const lost = nfsOnly.jobs!.find((j) => j.group === "file-storage")!;
     expect(lost.by).toBe("ionos-network-file-storage");
@@ -63,14 +70,22 @@ describe("what an exit loses (capabilities)", () => {
     expect(job.capabilities!.kept).toEqual(["push"]);
     expect(job.capabilities!.lost).toEqual(["pull"]);
     expect(job.lost).toContain("Pull delivery (pull): not supported");
-    expect(job.lost.some((words) => /Replay \(replay\): not known/.test(words))).toBe(true);
+    // Issue 114: what is not known is said to be checked, never counted as lost.
+    expect(job.lost.some((words) => /not known/.test(words))).toBe(false);
+    expect(job.unconfirmed!.some((words) => /Replay \(replay\): not known/.test(words))).toBe(true);
   });
 
   it("names Cosmos DB's multi-region writes and consistency levels as not known on a managed MongoDB", () => {
     const { job } = jobOf("azure-cosmos-db", { providers: ["ovhcloud"] }, "document-database");
     expect(job.by).toBe("ovhcloud-managed-mongodb");
-    expect(job.status).toBe("partial");
+    // Issue 114: not known is no loss: the job is covered, and what to check is said.
+    expect(job.status).toBe("covered");
     expect(job.capabilities!.notKnown).toEqual(["multi-region-writes", "tunable-consistency"]);
+    expect(job.unconfirmed).toEqual([
+      "Multi-region writes (multi-region-writes): not known whether it is supported",
+      "Tunable consistency (tunable-consistency): not known whether it is supported",
+    ]);
+    expect(job.lost).toEqual([]);
     const firestore = jobOf("gcp-firestore", { providers: ["ovhcloud"] }, "document-database").job;
     expect(firestore.capabilities!.notKnown).toEqual(["realtime-sync"]);
   });
@@ -149,7 +164,7 @@ describe("capabilities.yaml checks", () => {
       entries,
       providers,
     ).join("\n");
-    expect(problems).toMatch(/p-one\): has and lacks need sources/);
+    expect(problems).toMatch(/p-one\): has, partly and lacks need sources/);
     expect(problems).toMatch(/"z" is not a capability of a job it does/);
     expect(problems).toMatch(/"a" is in more than one of has, lacks and notKnown/);
     expect(problems).toMatch(/host elsewhere.org is not one of the provider's officialDomains/);
@@ -254,7 +269,8 @@ describe("the jobs a team runs (jobsUsed)", () => {
 });
 
 describe("placement by workload (network- and account-tied services)", () => {
-  const tied = (entry: ExitServicePlanT) => WORKLOAD_TIED_JOBS.has(entry.jobs?.[0]?.group ?? "");
+  // The jobs that follow what they serve, as data (placement.yaml, issue 114), not names in code.
+  const tied = (entry: ExitServicePlanT) => catalogue.follows!.has(entry.jobs?.[0]?.group ?? "");
   /** Every tied service goes to a provider receiving a workload wherever one of them does its primary job. */
   const followsWorkloads = (plan: ExitPlanT) => {
     const mapped = plan.services.filter((entry) => entry.outcome === "mapped");
@@ -292,7 +308,7 @@ describe("placement by workload (network- and account-tied services)", () => {
     for (const slug of ["aws-site-to-site-vpn", "aws-vpc", "aws-elb", "aws-iam", "aws-cloudwatch"])
       expect(to[slug], slug).toBe(to["aws-ec2"]);
     const vpn = plan.services.find((entry) => entry.slug === "aws-site-to-site-vpn")!;
-    expect(vpn.candidates[0]!.reason).toMatch(/receives the workloads/);
+    expect(vpn.candidates[0]!.reason).toMatch(/receives \d+ of the services this one serves/);
     followsWorkloads(plan);
   });
 
@@ -306,7 +322,12 @@ describe("key differences (compare and the service page)", () => {
     const result = compareServices(catalogue, ["azure-files", "ionos-network-file-storage"]);
     const there = result.keyDifferences!.find((row) => row.from === "azure-files")!;
     expect(there).toMatchObject({ group: "file-storage", kept: ["nfs-v4"], lost: ["smb"] });
-    expect(there.words).toBe("keeps NFS v4; loses SMB file shares (not supported)");
+    // Issue 114: the protocols too, each record's page named.
+    expect(there.words).toBe(
+      "keeps NFS v4; loses SMB file shares (not supported); still speaks NFS; does not speak SMB (NFSv4.2 shares only; no SMB)",
+    );
+    expect(there.compatibility).toEqual({ kept: ["nfs"], partial: [], lost: ["smb: NFSv4.2 shares only; no SMB"] });
+    expect(there.sources!.length).toBeGreaterThan(0);
     const plan = exitPlan(catalogue, ["azure-files"], { providers: ["ionos"] }).services[0]!;
     expect(plan.jobs![0]!.capabilities!.lost).toEqual(there.lost);
     // Back the other way: IONOS's NFS v4.2 share to Azure Files keeps it.
@@ -317,7 +338,10 @@ describe("key differences (compare and the service page)", () => {
     const detail = serviceDetail(catalogue, "azure-key-vault")!;
     const barbican = detail.keyDifferences!.find((row) => row.to === "elastx-barbican")!;
     expect(barbican.lost).toEqual(["encrypt-decrypt", "sign-verify", "wrap-unwrap"]);
-    expect(serviceDetail(catalogue, "aws-rds-postgresql")!.keyDifferences).toBeUndefined();
+    // Issue 114: a service with no capabilities recorded still gets its protocols compared, sourced.
+    const postgres = serviceDetail(catalogue, "aws-rds-postgresql")!.keyDifferences!;
+    expect(postgres.every((row) => row.compatibility !== undefined && row.sources!.length > 0)).toBe(true);
+    expect(postgres.some((row) => row.compatibility!.kept.includes("postgresql"))).toBe(true);
   });
 });
 

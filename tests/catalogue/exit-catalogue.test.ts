@@ -42,9 +42,11 @@ describe("the site's compact exit catalogue", () => {
   // primaries and what they do not do) and each service's compliance for the exposure rows took it
   // to 447,809 characters, 72.6 KiB, at 1,676 services; capabilities and the launches of 2025–26 to
   // 461,285, 74.1 KiB, at 1,697. What is sent is what the page waits for, so that is held too.
-  it("is small enough to fetch with the page: under 475,000 characters, 76 KiB brotli-compressed", () => {
+  // Issue 114's placement and egress data (the plan names every waiver's page and conditions) and
+  // Bunny.net's services took it to about 480,000 characters.
+  it("is small enough to fetch with the page: under 490,000 characters, 78 KiB brotli-compressed", () => {
     const json = JSON.stringify(compactExitCatalogue(catalogue));
-    expect(json.length).toBeLessThan(475_000);
-    expect(brotliCompressSync(json).length).toBeLessThan(76 * 1024);
+    expect(json.length).toBeLessThan(490_000);
+    expect(brotliCompressSync(json).length).toBeLessThan(78 * 1024);
   });
 });

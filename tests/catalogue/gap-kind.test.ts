@@ -30,13 +30,17 @@ describe("the Terraform inventories as proof that a job is not sold", () => {
     expect(missing).not.toContain("otc-elastic-cloud-server");
   });
 
-  it("finds none listing every current service of its provider, and says so", () => {
+  it("finds only bunny.net's listing every current service of its provider, and says none proves a job not sold", () => {
     const terraform = reports.filter((report) => report.id.endsWith("/terraform"));
     expect(terraform.length).toBeGreaterThan(20);
-    for (const report of terraform)
-      expect(servicesWithoutItem(report, currentOf(report.providerId)), report.id).not.toEqual([]);
+    // Issue 114: bunny.net's nine services were added from its pages with its Terraform provider's
+    // types, so its inventory lists them all; what neither lists is no more seen than before.
+    const complete = terraform.filter(
+      (report) => servicesWithoutItem(report, currentOf(report.providerId)).length === 0,
+    );
+    expect(complete.map((report) => report.id)).toEqual(["bunny/terraform"]);
     expect(inventoryCompletenessLine(reports, currentOf)).toMatch(
-      new RegExp(`: 0 of ${terraform.length}, so none proves a job not sold`),
+      new RegExp(`: 1 of ${terraform.length}; none proves a job not sold`),
     );
   });
 });

@@ -42,6 +42,7 @@ const PROVIDERS = [
   "cloudflare",
   "ibm",
   "oci",
+  "bunny",
 ] as const;
 
 /** The resource types a configuration declares, in order, once each. */

@@ -11,6 +11,7 @@ export const TERRAFORM_PROVIDERS: ReadonlyMap<string, string> = new Map([
   ["aws", "aws"],
   ["azurerm", "azure"],
   ["azapi", "azure"],
+  ["bunnynet", "bunny"],
   ["google", "gcp"],
   ["alicloud", "alibaba"],
   ["arubacloud", "aruba"],

@@ -7,15 +7,20 @@
  * policies and Markdown export then follow, after asking when it would replace a non-empty list.
  * The criteria live in the address (?sovereignOption=true&jurisdictions=EU,CH, the text host's
  * /lists/{id}/exit-plan query), and a plan whose criteria changed says so until Plan is pressed.
+ * A saved list (?list=) is planned by listExitPlan with the jobs and data volumes saved with it,
+ * the function GET /v1/lists/{id}/exit-plan answers with; the browser's own list by exitPlan with
+ * the form's jobs and data fields, as POST /v1/exit-plan (issue 114: one plan on every face).
  */
 import { expandExitCatalogue, type CompactExitCatalogue } from "../../../catalogue/exit/catalogue.ts";
 import { exitPlan, exposureOf } from "../../../catalogue/exit/plan.ts";
+import { listExitPlan, listFieldsOf, listFieldsText, type ListToPlan } from "../../../catalogue/exit/list-plan.ts";
 import type { ExitCatalogue } from "../../../catalogue/exit/context.ts";
 import { HttpError } from "../../../catalogue/base/problem.ts";
 import {
   exitPlanCsv,
   exitPlanDoc,
   exposureRows,
+  headline,
   jobsText,
   sellersText,
   unplacedSentence,
@@ -198,7 +203,7 @@ function showExposure(current: ExitPlanT) {
   document.querySelector("[data-exit-disclaimer]")!.textContent =
     `${unplaced.length > 0 ? `${unplacedSentence(unplaced)} ` : ""}${before.disclaimer}`;
   document.querySelector("[data-exit-summary]")!.textContent =
-    `${plural(current.summary.services, "service")}: ${current.summary.stays} stay, ${current.summary.mapped} mapped, ${plural(current.summary.noEquivalent, "gap")}. The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"})${kept.size > 0 ? `, ${plural(kept.size, "gap")} kept where ${kept.size === 1 ? "it is" : "they are"}` : ""}.`;
+    `${headline(current)} The proposed list has ${plural(current.targetList.approvedServiceIds.length, "service")} on ${plural(current.targetList.providers.length, "provider")} (${current.targetList.providers.join(", ") || "none"})${kept.size > 0 ? `, ${plural(kept.size, "gap")} kept where ${kept.size === 1 ? "it is" : "they are"}` : ""}.`;
 }
 
 /** A gap's name and the choice to keep it where it is (in the proposed list) rather than leave it out. */
@@ -275,19 +280,18 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
     gaps.replaceChildren(
       table(
         ["Service", "Why", "Same category, not equivalent", "Sold by (outside the target)"],
-        base.services
-          .filter((entry) => entry.outcome === "no-equivalent")
-          .map((entry) => [
-            keepChoice(base, c, entry),
-            entry.reason,
+        base.gaps.map((gap) => {
+          const entry = base.services.find((one) => one.slug === gap.slug)!;
+          // A service mapped for its other jobs is in the list already: only a whole gap can be kept.
+          return [
+            entry.outcome === "no-equivalent" ? keepChoice(base, c, entry) : `${entry.name} (${entry.providerName})`,
+            gap.reason,
             entry.nearest.map((near) => `${near.name} (${near.providerName})`).join("; ") || "none",
             // The first three sellers: the handover document names them all.
-            sellersText(
-              base.gaps.find((gap) => gap.slug === entry.slug)!,
-              3,
-            ),
-          ]),
-        "Services with no equivalent on the providers chosen",
+            sellersText(gap, 3),
+          ];
+        }),
+        "Services with no equivalent, or a used job none does, on the providers chosen",
         true,
       ),
     );
@@ -304,32 +308,75 @@ function show(base: ExitPlanT, c: ExitCatalogue) {
       table(["Service", "Move to", "Why rank 1", "Jobs"], rows, "What each service becomes; rank 1 is proposed", true),
     );
   showExposure(current);
+  showWhyAndLeaving(base);
   result.hidden = false;
 }
 
-/** ?list=<slug or id>: a saved list's services (GET /v1/lists/{id}, not rate-limited), fetched once. */
+/** Why each provider is in the proposed list, and what leaving costs (issue 114), as the plan says them. */
+function showWhyAndLeaving(base: ExitPlanT) {
+  document
+    .querySelector("[data-exit-why]")!
+    .replaceChildren(...(base.targetList.why ?? []).map((provider) => el("li", provider.reason)));
+  const leaving = base.leaving;
+  const box = document.querySelector("[data-exit-leaving]")!;
+  if (!leaving) return void box.replaceChildren(el("p", "This catalogue carries no egress data."));
+  box.replaceChildren(
+    el("p", `${leaving.dataAct.name}, on ${leaving.asOf}: ${leaving.dataAct.rule}`),
+    ...leaving.providers.map((provider) => el("p", provider.words)),
+    ...leaving.notes.map((note) => el("p", note)),
+  );
+}
+
+/** ?list=<slug or id>: a saved list as saved (GET /v1/lists/{id}, not rate-limited), fetched once. */
 const savedListId = new URLSearchParams(location.search).get("list");
-let saved: Promise<{ ids: string[]; name: string } | string> | undefined;
+let saved: Promise<{ list: ListToPlan; name: string } | string> | undefined;
 const savedList = (id: string) =>
   (saved ??= api.GET("/v1/lists/{id}", { params: { path: { id } } }).then(({ data: list, error, response }) => {
     if (!list) return errorMessage(error, response);
-    return { ids: list.approvedServiceIds, name: list.name ?? list.slug ?? id };
+    const { approvedServiceIds, jobsUsed, dataGb } = list;
+    return {
+      list: { approvedServiceIds, ...(jobsUsed ? { jobsUsed } : {}), ...(dataGb ? { dataGb } : {}) },
+      name: list.name ?? list.slug ?? id,
+    };
   }));
 
-/** The services to plan: the saved list named in the address, else the list being built. */
-async function listToPlan(): Promise<{ ids: string[]; from: string } | undefined> {
+/** The form's jobs and data fields, and whether they are the saved list's own (shown, not edited). */
+const listFields = {
+  jobsUsed: form.querySelector<HTMLInputElement>('input[name="jobsUsed"]')!,
+  dataGb: form.querySelector<HTMLInputElement>('input[name="dataGb"]')!,
+};
+function showSavedFields(list: ListToPlan): void {
+  const text = listFieldsText(list);
+  for (const key of ["jobsUsed", "dataGb"] as const) {
+    listFields[key].value = text[key];
+    listFields[key].readOnly = true;
+  }
+  form.querySelector<HTMLElement>("[data-exit-list-saved]")!.hidden = false;
+}
+
+/** The list to plan: the saved list named in the address, as saved, else the list being built. */
+async function listToPlan(): Promise<{ list: ListToPlan; saved: boolean; from: string } | undefined> {
   if (!savedListId) {
     const ids = readList();
-    if (ids.length > 0) return { ids, from: "your list" };
+    if (ids.length > 0) return { list: { approvedServiceIds: ids }, saved: false, from: "your list" };
     status.textContent = "Your list is empty: add services in the list builder first.";
     return undefined;
   }
-  const list = await savedList(savedListId).catch(() => "The saved list could not be loaded; try again.");
-  if (typeof list === "string") {
-    status.textContent = list;
+  const found = await savedList(savedListId).catch(() => "The saved list could not be loaded; try again.");
+  if (typeof found === "string") {
+    status.textContent = found;
     return undefined;
   }
-  return { ids: list.ids, from: `the saved list “${list.name}”` };
+  showSavedFields(found.list);
+  return { list: found.list, saved: true, from: `the saved list “${found.name}”` };
+}
+
+/** The plan of the list to the form's target: a saved list's as the API plans it, else the form's. */
+function planOf(c: ExitCatalogue, toPlan: { list: ListToPlan; saved: boolean }, to: ExitTargetT): ExitPlanT {
+  if (toPlan.saved) return listExitPlan(c, toPlan.list, to);
+  const known = toPlan.list.approvedServiceIds.filter((id) => c.bySlug.has(id));
+  const fields = listFieldsOf((key) => listFields[key].value);
+  return exitPlan(c, known, to, fields.jobsUsed, fields.dataGb);
 }
 
 async function planNow() {
@@ -338,7 +385,7 @@ async function planNow() {
     result.hidden = true;
     return;
   }
-  const ids = list.ids;
+  const ids = list.list.approvedServiceIds;
   try {
     catalogue = await exitCatalogue();
   } catch {
@@ -347,7 +394,7 @@ async function planNow() {
   }
   const known = ids.filter((id) => catalogue!.bySlug.has(id));
   try {
-    plan = exitPlan(catalogue, known, targetOfForm());
+    plan = planOf(catalogue, list, targetOfForm());
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     result.hidden = true;
