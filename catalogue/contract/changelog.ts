@@ -8,6 +8,14 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.12.0",
+    date: "2026-11-28",
+    changes: [
+      "GET /v1/services: compliance answers by default only the services a provider-published scope list names for every programme asked (their own compliance), as docs/api.md has said since 1.10.0; 1.11.0 also answered every service whose provider holds a programme provider-wide (compliance=iso-27001: 1,254 services, 4 of them named by a list). complianceScope (optional, added) asks for those: own (the default), provider (the services holding one or more of the programmes only provider-wide) or all (both); given without compliance it is a 400 Invalid query. The answer's compliance gains scope (as applied) and counts {own, provider}: both holdings counted apart over every other filter, whichever the scope lists; providerWide labels the provider-wide ones on the page as before. MCP search_services takes complianceScope. The text host's /search and the site's search take compliance and complianceScope (a programme alone lists without words), count both holdings, link the other scopes and label each provider-wide service, by the same rule.",
+      "Service.compliance: AWS services list ISO/IEC 27001, 27017, 27018, 27701, ISO 9001 and CSA STAR where AWS's \"ISO and CSA STAR Certifications and Services\" page names them (https://aws.amazon.com/compliance/iso-certified/, the copy of 2021-09-04 saved by salesforce/aws-allowlister, each with that source, asOf and via); AWS's Provider.complianceScope cites that page for them. compliance=iso-27001&provider=aws answered none (the services-in-scope copy has no ISO tab); it answers 133 services.",
+    ],
+  },
+  {
     version: "1.11.0",
     date: "2026-11-28",
     changes: [

@@ -2762,9 +2762,21 @@ export interface components {
         sources: {
           [key: string]: components["schemas"]["ServiceSource"][];
         };
-        /** @description Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0) */
+        /** @description Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0); since 1.12.0 only with complianceScope=provider or all */
         providerWide?: {
           [key: string]: string[];
+        };
+        /**
+         * @description Whose holding the answer lists: complianceScope as asked, own when not given (added in 1.12.0)
+         * @enum {string}
+         */
+        scope?: "own" | "provider" | "all";
+        /** @description Both holdings counted apart, whichever complianceScope keeps: pagination.total counts only those it keeps (added in 1.12.0) */
+        counts?: {
+          /** @description Services (over every other filter) that a scope list names for every programme asked */
+          own: number;
+          /** @description Services (over every other filter) holding one or more of them only through their provider's provider-wide holding: listed with complianceScope=provider or all */
+          provider: number;
         };
       };
     };
@@ -3559,10 +3571,15 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
+        /**
+         * @description With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
+         * @example all
+         */
+        complianceScope?: "own" | "provider" | "all";
         /**
          * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
          * @example EU,CH
@@ -3632,10 +3649,15 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
+        /**
+         * @description With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
+         * @example all
+         */
+        complianceScope?: "own" | "provider" | "all";
         /**
          * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
          * @example EU,CH

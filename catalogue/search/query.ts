@@ -9,7 +9,7 @@ import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
 import { countryFilterOf, regionFilterOf, runsIn } from "./location-filters.ts";
-import { providerWideProgrammes } from "../compliance/compliance.ts";
+import { complianceHeld, providerWideProgrammes, scopeKeeps, type ComplianceHeld } from "../compliance/compliance.ts";
 import { serviceVersionsOf } from "../versions/versions.ts";
 
 /** A comma-separated filter's values: trimmed, empty ones dropped, each once, in the order given. */
@@ -35,9 +35,10 @@ const namedValues = (values: readonly string[], known: readonly string[]) =>
     .join(", ");
 
 /**
- * ?compliance=: programme ids, case-insensitive, comma-separated; a service must hold every one,
- * named by its own scope list or held by its provider provider-wide (docs/decisions.md#list-filters;
- * issue 100). An id the vocabulary lacks is a 400 listing the ids.
+ * ?compliance=: programme ids, case-insensitive, comma-separated; a service must hold every one
+ * (docs/decisions.md#list-filters), named by its own scope lists, or, with complianceScope=provider
+ * or all, held by its provider provider-wide (docs/decisions.md#compliance-own; issue 115). An id
+ * the vocabulary lacks is a 400 listing the ids.
  */
 export function complianceFilterOf(catalogue: Catalogue, raw: string | undefined): string[] {
   const ids = listItems(raw).map((id) => id.toLowerCase());
@@ -80,23 +81,32 @@ export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefin
 
 export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
   const compliance = complianceFilterOf(catalogue, query.compliance);
+  if (query.complianceScope && compliance.length === 0)
+    throw new HttpError(
+      400,
+      "Invalid query",
+      `complianceScope: says whose holding of the programmes in compliance= to answer; give compliance too (compliance=iso-27001&complianceScope=${query.complianceScope})`,
+    );
+  const scope = query.complianceScope ?? "own";
   const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
   const regions = regionFilterOf(catalogue, listItems(query.region));
   const countries = countryFilterOf(catalogue, listItems(query.country));
   const q = query.q?.trim();
   const outcome = q ? serviceSearch(catalogue).search(q) : undefined;
   const ordered = outcome ? outcome.slugs.map((slug) => catalogue.bySlug.get(slug)!.service) : catalogue.services;
-  const matches = ordered.filter(
+  const filtered = ordered.filter(
     (service) =>
       (!query.provider || service.providerId === query.provider) &&
       (!query.category || service.category === query.category) &&
       (query.freeTier !== true || service.hasFreeTier === true) &&
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
-      (compliance.length === 0 || holdsEvery(catalogue, service, compliance)) &&
       (jurisdictions.size === 0 ||
         jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")) &&
       runsIn(catalogue, service.slug, regions, countries),
   );
+  // Compliance last: both holdings are counted over every other filter, whichever the scope keeps.
+  const held = new Map(compliance.length > 0 ? filtered.map((s) => [s.slug, heldBy(catalogue, s, compliance)]) : []);
+  const matches = compliance.length === 0 ? filtered : filtered.filter((s) => scopeKeeps(scope, held.get(s.slug)));
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
   const subServices = Object.fromEntries(
@@ -110,7 +120,9 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       total: matches.length,
       totalPages: Math.ceil(matches.length / query.limit),
     },
-    ...(compliance.length > 0 ? { compliance: complianceAnswer(catalogue, compliance, data) } : {}),
+    ...(compliance.length > 0
+      ? { compliance: { ...complianceAnswer(catalogue, compliance, data), scope, counts: countsOf(held) } }
+      : {}),
     ...(outcome
       ? {
           search: {
@@ -143,11 +155,16 @@ function providerWideOf(catalogue: Catalogue, service: ServiceT, ids: readonly s
   return ids.filter((id) => !own.includes(id) && wide.includes(id));
 }
 
-/** Whether a service holds every programme asked, by its own scope list or provider-wide. */
-function holdsEvery(catalogue: Catalogue, service: ServiceT, ids: readonly string[]): boolean {
-  const own = service.compliance ?? [];
-  const wide = providerWideOf(catalogue, service, ids);
-  return ids.every((id) => own.includes(id) || wide.includes(id));
+/** How a service holds every programme asked: its own, provider-wide (in part), or not (undefined). */
+function heldBy(catalogue: Catalogue, service: ServiceT, ids: readonly string[]): ComplianceHeld | undefined {
+  return complianceHeld(service.compliance ?? [], providerWideOf(catalogue, service, ids), ids);
+}
+
+/** The services holding the programmes as their own and, apart, those holding one only provider-wide. */
+function countsOf(held: ReadonlyMap<string, ComplianceHeld | undefined>) {
+  const counts = { own: 0, provider: 0 };
+  for (const how of held.values()) if (how) counts[how]++;
+  return counts;
 }
 
 /**
