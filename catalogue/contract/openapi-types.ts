@@ -1152,7 +1152,7 @@ export interface components {
          * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
          */
         lastVerified?: string;
-        /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+        /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
         descriptionBacked?: boolean;
         /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
         verified?: components["schemas"]["Verified"];
@@ -2585,7 +2585,7 @@ export interface components {
        * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
        */
       lastVerified?: string;
-      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
       descriptionBacked?: boolean;
       /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
       verified?: components["schemas"]["Verified"];
@@ -2648,7 +2648,7 @@ export interface components {
        * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
        */
       lastVerified?: string;
-      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
       descriptionBacked?: boolean;
       /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
       verified?: components["schemas"]["Verified"];

@@ -206,7 +206,7 @@ export const Service = z
       .optional()
       .meta(
         d(
-          "Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0)",
+          "Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0)",
         ),
       ),
     verified: Verified.optional().meta(
