@@ -68,8 +68,8 @@ describe("GET /v1/services?compliance=", () => {
     for (const slug of slugs.filter((s) => s.startsWith("aws-")))
       for (const source of sources[slug]!) expect(source.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(slugs).toContain("aws-api-gateway");
-    // Services AWS added in its 2024 C5 cycle (blog of 2025-01-29) carry that copy's date, not 2022's.
-    expect(sources["aws-security-lake"]!.map((source) => source.asOf)).toEqual(["2025-01-29"]);
+    // The 2024 C5 additions rested on a personal blog's mirror of AWS's post (issue 115): not known now.
+    expect(slugs).not.toContain("aws-security-lake");
   });
 
   it("ens-high: the services Spain's ENS High scope lists name, with their sources", () => {
