@@ -9,7 +9,9 @@
  * database to a point in time", not by "backups".
  */
 import { stemmer } from "@orama/stemmers/english";
-import type { Span } from "./claim-terms.ts";
+
+/** A [start, end) range of a text that a claim term already takes. */
+export type Span = readonly [number, number];
 
 /** Words that join or frame a phrase and state nothing themselves: each ends a capability term. */
 const FUNCTION_WORDS = new Set(

@@ -22,7 +22,7 @@
  * a source that backs identity, as the name itself is.
  */
 
-import { capabilityTermsOutside, statesCapability } from "./capability-terms.ts";
+import { capabilityTermsOutside, statesCapability, type Span } from "./capability-terms.ts";
 
 const MONTHS = [
   "january",
@@ -114,7 +114,7 @@ const GENERIC_WORDS = new Set(
   ].map((word) => word.toLowerCase()),
 );
 
-export type Span = readonly [number, number];
+export type { Span };
 
 function taken(spans: Span[], start: number, end: number): boolean {
   return spans.some(([a, b]) => start < b && end > a);
