@@ -85,7 +85,7 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
     throw new HttpError(
       400,
       "Invalid query",
-      `complianceScope: says whose holding of the programmes in compliance= to answer; give compliance too (compliance=iso-27001&complianceScope=${query.complianceScope})`,
+      `complianceScope applies with compliance only: it says whose holding of the programmes in compliance= to answer; give compliance too (compliance=iso-27001&complianceScope=${query.complianceScope}).`,
     );
   const scope = query.complianceScope ?? "own";
   const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));

@@ -299,7 +299,7 @@ describe("GET /v1/services?compliance=: own by default, provider-wide only when 
     const alone = await app.inject("/v1/services?complianceScope=all");
     expect(alone.statusCode).toBe(400);
     expect(alone.json()).toMatchObject({ error: "Invalid query", status: 400 });
-    expect(alone.json().details).toMatch(/^complianceScope: .*give compliance too/);
+    expect(alone.json().details).toMatch(/^complianceScope applies with compliance only: .*give compliance too/);
     const unknown = await app.inject("/v1/services?compliance=c5&complianceScope=everyone");
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().details).toMatch(/complianceScope/);
