@@ -41,10 +41,11 @@ describe("the site's compact exit catalogue", () => {
   // services it is 401,389 characters, 67 KiB brotli-compressed. Exit plans by job (the groups'
   // primaries and what they do not do) and each service's compliance for the exposure rows took it
   // to 447,809 characters, 72.6 KiB, at 1,676 services; capabilities and the launches of 2025–26 to
-  // 461,285, 74.1 KiB, at 1,697. What is sent is what the page waits for, so that is held too.
-  it("is small enough to fetch with the page: under 475,000 characters, 76 KiB brotli-compressed", () => {
+  // 461,285, 74.1 KiB, at 1,697; issue 115's missing products to 475,077, 75.2 KiB, at 1,715.
+  // What is sent is what the page waits for, so that is held too.
+  it("is small enough to fetch with the page: under 490,000 characters, 76 KiB brotli-compressed", () => {
     const json = JSON.stringify(compactExitCatalogue(catalogue));
-    expect(json.length).toBeLessThan(475_000);
+    expect(json.length).toBeLessThan(490_000);
     expect(brotliCompressSync(json).length).toBeLessThan(76 * 1024);
   });
 });
