@@ -29,7 +29,10 @@ export { searchHref };
 export interface SearchRequest {
   /** The words searched for ("" when none). */
   readonly query: string;
-  /** The filters chosen (provider, category, lifecycle as given; compliance and complianceScope as read). */
+  /**
+   * The filters chosen: provider, category, lifecycle and the places region and country as given;
+   * compliance and complianceScope as read.
+   */
   readonly filters: Readonly<Record<string, string>>;
   readonly found: ServiceListT;
   /** The page of results shown (1-based; TEXT_SEARCH_RESULTS a page) and how many there are. */
@@ -72,13 +75,17 @@ function complianceFilters(catalogue: Catalogue, params: URLSearchParams) {
   };
 }
 
-/** /search?q=…&provider=…&category=…&lifecycle=…&compliance=…: the API's ranking, its first TEXT_SEARCH_RESULTS. */
+/**
+ * /search?q=…&provider=…&category=…&lifecycle=…&region=…&country=…&compliance=…: the API's ranking,
+ * its first TEXT_SEARCH_RESULTS; a place filter lists provider-level services apart, as the API does
+ * (an unknown place is the API's 400).
+ */
 export function searchRequest(catalogue: Catalogue, params: URLSearchParams): SearchRequest {
   const query = textParam(params, "q") ?? "";
   const compliance = complianceFilters(catalogue, params);
   const filters: Record<string, string> = {
     ...Object.fromEntries(
-      (["provider", "category", "lifecycle"] as const).flatMap((key) => {
+      (["provider", "category", "lifecycle", "region", "country"] as const).flatMap((key) => {
         const value = textParam(params, key);
         return value ? [[key, value]] : [];
       }),

@@ -8,7 +8,7 @@ import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../schema/index.ts";
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
-import { countryFilterOf, regionFilterOf, runsIn } from "./location-filters.ts";
+import { matchAll, placesAnswer, placesOf } from "./location-filters.ts";
 import { complianceHeld, providerWideProgrammes, scopeKeeps, type ComplianceHeld } from "../compliance/compliance.ts";
 import { serviceVersionsOf } from "../versions/versions.ts";
 
@@ -79,18 +79,24 @@ export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefin
   return codes;
 }
 
-export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
-  const compliance = complianceFilterOf(catalogue, query.compliance);
+/** ?complianceScope=, own by default; a 400 without ?compliance=, whose holding it says to answer. */
+function complianceScopeOf(query: ServicesQueryT, compliance: readonly string[]) {
   if (query.complianceScope && compliance.length === 0)
     throw new HttpError(
       400,
       "Invalid query",
       `complianceScope applies with compliance only: it says whose holding of the programmes in compliance= to answer; give compliance too (compliance=iso-27001&complianceScope=${query.complianceScope}).`,
     );
-  const scope = query.complianceScope ?? "own";
+  return query.complianceScope ?? "own";
+}
+
+export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
+  const compliance = complianceFilterOf(catalogue, query.compliance);
+  const scope = complianceScopeOf(query, compliance);
   const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
-  const regions = regionFilterOf(catalogue, listItems(query.region));
-  const countries = countryFilterOf(catalogue, listItems(query.country));
+  const regions = placesOf(catalogue, listItems(query.region), "region");
+  const countries = placesOf(catalogue, listItems(query.country), "country", "Unknown country");
+  const placed = regions.length > 0 || countries.length > 0;
   const q = query.q?.trim();
   const outcome = q ? serviceSearch(catalogue).search(q) : undefined;
   const ordered = outcome ? outcome.slugs.map((slug) => catalogue.bySlug.get(slug)!.service) : catalogue.services;
@@ -101,12 +107,19 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (query.freeTier !== true || service.hasFreeTier === true) &&
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
       (jurisdictions.size === 0 ||
-        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")) &&
-      runsIn(catalogue, service.slug, regions, countries),
+        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")),
+  );
+  const matchOf = new Map(
+    placed ? filtered.map(({ slug }) => [slug, matchAll(catalogue, slug, [regions, countries])] as const) : [],
   );
   // Compliance last: both holdings are counted over every other filter, whichever the scope keeps.
   const held = new Map(compliance.length > 0 ? filtered.map((s) => [s.slug, heldBy(catalogue, s, compliance)]) : []);
-  const matches = compliance.length === 0 ? filtered : filtered.filter((s) => scopeKeeps(scope, held.get(s.slug)));
+  const kept = compliance.length === 0 ? filtered : filtered.filter((s) => scopeKeeps(scope, held.get(s.slug)));
+  // Provider-level services only may run in the places: listed apart from data, never as running there.
+  const runsThere = ({ slug }: ServiceT) =>
+    !placed || matchOf.get(slug) === "service" || matchOf.get(slug) === "global";
+  const matches = kept.filter(runsThere);
+  const providerLevel = kept.filter(({ slug }) => matchOf.get(slug) === "provider-level").map(({ slug }) => slug);
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
   const subServices = Object.fromEntries(
@@ -120,8 +133,23 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       total: matches.length,
       totalPages: Math.ceil(matches.length / query.limit),
     },
+    ...(placed
+      ? {
+          places: {
+            asked: placesAnswer([...regions, ...countries]),
+            global: data.filter(({ slug }) => matchOf.get(slug) === "global").map(({ slug }) => slug),
+            providerLevel: { total: providerLevel.length, services: providerLevel },
+          },
+        }
+      : {}),
     ...(compliance.length > 0
-      ? { compliance: { ...complianceAnswer(catalogue, compliance, data), scope, counts: countsOf(held) } }
+      ? {
+          compliance: {
+            ...complianceAnswer(catalogue, compliance, data),
+            scope,
+            counts: countsOf(new Map(filtered.filter(runsThere).map(({ slug }) => [slug, held.get(slug)]))),
+          },
+        }
       : {}),
     ...(outcome
       ? {
@@ -237,6 +265,7 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
     ...(record.regions.length > 0 ? { regions: [...record.regions] } : {}),
+    ...(record.placement ? { placement: { ...record.placement } } : {}),
     ...versionsOf(record.versions, catalogue.lastUpdated.slice(0, 10)),
   };
 }

@@ -19,7 +19,7 @@ import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 import type { StoredList } from "../store/store.ts";
 
 type Params<P> = FastifyRequest<{ Params: P }>;
@@ -39,7 +39,7 @@ export async function comparePath(c: TextContext, request: FastifyRequest, reply
       name: "comparePath",
       input: { ids: raw, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }
@@ -75,7 +75,7 @@ export async function savedListPage(c: TextContext, request: FastifyRequest, rep
       name: "savedList",
       input: { list: found.list, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   // Saved lists expire: not for shared caches.
   return c.replies.computed(request, reply, rendering, computed, false);
@@ -155,7 +155,7 @@ async function filteredLifecycle(
       // Today's date, not the time: one day's answers are kept as one.
       input: { query: asked, now: Date.parse(dayOf(new Date())), rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }

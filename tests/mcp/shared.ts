@@ -67,7 +67,8 @@ export const VALID: readonly ToolCase[] = [
   },
   {
     tool: "lifecycle_upcoming",
-    args: { status: "deprecated", limit: 100 },
+    // Past the 40,000-character default since 1.12.0's version dates and sources: asked whole.
+    args: { status: "deprecated", limit: 100, maxLength: 1_000_000 },
     api: { url: "/v1/lifecycle?status=deprecated" },
   },
   {
