@@ -18,6 +18,7 @@ export const BROWSER_CORE = [
   "site/src/scripts/**/*.ts",
   "site/src/lib/service-label.ts",
   "site/src/lib/shown-text.ts",
+  "site/src/lib/search-compliance.ts",
   "catalogue/base/error-catalogue.ts",
   "catalogue/base/issues.ts",
   "catalogue/base/problem.ts",

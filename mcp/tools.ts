@@ -152,8 +152,9 @@ export const TOOLS: readonly ToolSpec[] = [
       freeTier: z.boolean().optional().meta({ description: "true: only services with a free tier" }),
       compliance: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
         description:
-          'Compliance programme ids, case-insensitive (e.g. ["secnumcloud"], ["c5", "hds"]): only services a provider-published scope list names for every one of them; an unknown id is refused with the valid ids',
+          'Compliance programme ids, case-insensitive (e.g. ["secnumcloud"], ["c5", "hds"]): only services a provider-published scope list names for every one of them (complianceScope widens it to provider-wide holdings; compliance.counts gives both); an unknown id is refused with the valid ids',
       }),
+      complianceScope: ServicesQuery.shape.complianceScope,
       jurisdiction: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
         description:
           'Head-office jurisdictions as the catalogue records them (ISO 3166-1 alpha-2, EU for an EU/EEA member state; case-insensitive, e.g. ["EU", "CH"]): only services of providers in any of them; one no provider has is refused with those recorded',

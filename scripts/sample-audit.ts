@@ -9,6 +9,11 @@
  * `node scripts/sample-audit.ts --other-providers <seed>`: the same draw among the services of every
  * provider but AWS, Azure and Google Cloud; prints the 40 slugs in drawn order, for a field-by-field
  * audit by hand (docs/audit-providers-2026-11-26.md records one).
+ *
+ * `node scripts/sample-audit.ts --backed <seed>`: the same draw, 15 among the services whose
+ * description is backed (Service.descriptionBacked); prints each description's claim terms with the
+ * source claim (and its page) or the name that states each, to read against the pages by hand
+ * (docs/audits/sample-2026-11-28-issue-115.md records one).
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -16,11 +21,13 @@ import { servicesForRow, type ScopeRow } from "../catalogue/compliance/aws-scope
 import { awsScopePages } from "../catalogue/compliance/aws-scope-pages.ts";
 import { loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import type { ServiceT } from "../catalogue/schema/index.ts";
+import { claimTermsByKind, states } from "../catalogue/load/claim-terms.ts";
+import { statesCapability } from "../catalogue/load/capability-terms.ts";
 
 type Verdict = "right" | "wrong" | "unsourced" | "unchecked" | "none";
 const SAMPLE = 40;
 
-function draw(slugs: readonly string[], seed: number): string[] {
+function draw(slugs: readonly string[], seed: number, size = SAMPLE): string[] {
   let state = seed;
   const rnd = () => {
     state |= 0;
@@ -34,7 +41,7 @@ function draw(slugs: readonly string[], seed: number): string[] {
     const j = Math.floor(rnd() * (i + 1));
     [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
   }
-  return shuffled.slice(0, SAMPLE);
+  return shuffled.slice(0, size);
 }
 
 const referenceLines = (file: string) =>
@@ -111,8 +118,35 @@ const FIELDS = {
 
 const HYPERSCALERS = new Set(["aws", "azure", "gcp"]);
 const otherProviders = process.argv[2] === "--other-providers";
-const seed = Number(process.argv[otherProviders ? 3 : 2] ?? 20261127);
+const backedOnly = process.argv[2] === "--backed";
+const seed = Number(process.argv[otherProviders || backedOnly ? 3 : 2] ?? 20261127);
 const catalogue = loadCatalogue();
+if (backedOnly) {
+  const BACKED_SAMPLE = 15;
+  const backed = catalogue.services.filter((service) => service.descriptionBacked === true);
+  console.log(`seed ${seed}: ${BACKED_SAMPLE} of ${backed.length} services whose description is backed`);
+  for (const slug of draw(
+    backed.map((service) => service.slug),
+    seed,
+    BACKED_SAMPLE,
+  )) {
+    const { service, sources } = catalogue.bySlug.get(slug)!;
+    const names = [service.name, service.shortName ?? "", ...(service.aliases ?? [])].filter(Boolean);
+    console.log(`\n## ${slug}: ${service.description}`);
+    for (const { term, kind } of claimTermsByKind(service.description ?? "")) {
+      const stated = kind === "capabilities" ? statesCapability : states;
+      const source = sources.find((s) => (s.claims ?? []).some((claim) => stated(claim, term)));
+      const claim = source?.claims?.find((c) => stated(c, term));
+      const by = source
+        ? `${source.url}: "${claim}"`
+        : names.some((name) => stated(name, term))
+          ? "(the service's name)"
+          : "(the provider's name or a compatibility term)";
+      console.log(`- ${term} [${kind}] ← ${by}`);
+    }
+  }
+  process.exit(0);
+}
 if (otherProviders) {
   const others = catalogue.services.filter((service) => !HYPERSCALERS.has(service.providerId));
   console.log(`seed ${seed}: ${SAMPLE} of ${others.length} services of the other providers`);

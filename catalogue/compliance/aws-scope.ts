@@ -1,7 +1,8 @@
 /**
  * AWS's own compliance scope tables, read from the copies in catalogue/reference/aws-compliance/
- * ("Services in Scope by Compliance Program" and the "HIPAA Eligible Services Reference", saved
- * 2022-07-15): which programme each table names which AWS service for, and which catalogue
+ * ("Services in Scope by Compliance Program", the "HIPAA Eligible Services Reference" and "ISO and
+ * CSA STAR Certifications and Services", saved 2022-07-15): which programme each table names which
+ * AWS service for, and which catalogue
  * services those rows are. Pure functions over the pages' text; scripts/aws-scope.ts writes the
  * result to catalogue/data/scope/aws.yaml and tests/catalogue/aws-scope.test.ts checks it.
  */
@@ -67,6 +68,45 @@ function tableRows(table: string): ScopeRow[] {
 /** Every row of every programme table on the services-in-scope page (one row per table a service is in). */
 export function servicesInScopeRows(html: string): ScopeRow[] {
   return [...html.matchAll(/<table[\s\S]*?<\/table>/g)].flatMap((m) => tableRows(m[0]));
+}
+
+/** The ISO and CSA STAR certificates the ISO page names ("ISO/IEC 27001:2013, 27017:2015, …, and CSA STAR CCM") → compliance.yaml ids. */
+const ISO_PAGE_CERTIFICATES: Readonly<Record<string, string>> = {
+  "27001": "iso-27001",
+  "27017": "iso-27017",
+  "27018": "iso-27018",
+  "27701": "iso-27701",
+  "9001": "iso-9001",
+  "22301": "iso-22301",
+};
+
+/**
+ * The programmes the "ISO and CSA STAR Certifications and Services" page says its one table is in
+ * scope of: the standards its opening sentence names ("certification for compliance with ISO/IEC
+ * 27001:2013, 27017:2015, … and CSA STAR CCM v3.0.1"), read from the page so that a newer copy
+ * naming another standard is read as it says.
+ */
+export function isoPageProgrammes(html: string): string[] {
+  const text = plainText(html);
+  const sentence = /certification for compliance with ([^.]*?\d)\s*\./.exec(text)?.[1] ?? "";
+  const standards = [...sentence.matchAll(/\b(\d{4,5}):\d{4}\b/g)].flatMap((m) => ISO_PAGE_CERTIFICATES[m[1]!] ?? []);
+  return [...new Set([...standards, ...(/CSA STAR/.test(sentence) ? ["csa-star"] : [])])];
+}
+
+/**
+ * The services the ISO page lists (https://aws.amazon.com/compliance/iso-certified/): the rows of
+ * its table headed "AWS Services | Namespaces*", each in scope of every programme the page names.
+ */
+export function isoCertifiedRows(html: string): ScopeRow[] {
+  const programmes = isoPageProgrammes(html);
+  const table = [...html.matchAll(/<table[\s\S]*?<\/table>/g)]
+    .map((m) => [...m[0].matchAll(/<tr[\s\S]*?<\/tr>/g)].map((row) => cellsOf(row[0])))
+    .find(([heading]) => heading?.[0] === "AWS Services");
+  if (!table || programmes.length === 0) return [];
+  return table.slice(1).flatMap((cells) => {
+    const [name, prefix] = cells;
+    return name ? [{ name, ...(prefix ? { prefix } : {}), programmes }] : [];
+  });
 }
 
 /** The services the HIPAA reference page lists: the first list after its "Last Updated" line. */

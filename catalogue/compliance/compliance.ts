@@ -4,7 +4,7 @@
  * never "none"; and apart, as the provider's, what the provider holds, with where it lists the
  * services in scope. Pure (the site's pages and the text host both call it).
  */
-import type { ProviderT, ServiceT } from "../schema/index.ts";
+import type { ComplianceFilterScope, ProviderT, ServiceT } from "../schema/index.ts";
 
 /** Programmes the provider holds, shown on a service page as the provider's, with the page listing their scope. */
 export interface ProviderHolding {
@@ -57,6 +57,53 @@ export function providerWideProgrammes(
   service: Pick<ServiceT, "lifecycle" | "compliance">,
 ): string[] {
   return providerHoldings(provider, service).flatMap((holding) => (holding.url ? [] : [...holding.programmes]));
+}
+
+/** How a service holds every programme asked: by its own scope lists, or (some) only provider-wide. */
+export type ComplianceHeld = "own" | "provider";
+
+/**
+ * The compliance filter's one rule (docs/decisions.md#compliance-own), for the API, MCP, the text
+ * host and the site alike: a service holds every programme asked as its `own` when its own scope
+ * lists name each, as `provider` when one or more it holds only through its provider's provider-wide
+ * holding (`providerWide`: providerWideProgrammes), and not at all (undefined) when it lacks one.
+ */
+export function complianceHeld(
+  own: readonly string[],
+  providerWide: readonly string[],
+  asked: readonly string[],
+): ComplianceHeld | undefined {
+  if (asked.every((id) => own.includes(id))) return "own";
+  if (asked.every((id) => own.includes(id) || providerWide.includes(id))) return "provider";
+  return undefined;
+}
+
+/** Whether a complianceScope keeps a service holding the programmes so: own by default, provider-wide only when asked. */
+export const scopeKeeps = (scope: ComplianceFilterScope, held: ComplianceHeld | undefined): boolean =>
+  held !== undefined && (scope === "all" || scope === held);
+
+/** What each complianceScope lists, in words (the search form's choices, and the answer's "Shown:"). */
+export const COMPLIANCE_SCOPE_LABELS: Readonly<Record<ComplianceFilterScope, string>> = {
+  own: "their own",
+  provider: "provider-wide only",
+  all: "both",
+};
+
+/** The scopes in their order (own, provider, all), for a face that may not import the schema (the browser's). */
+export const COMPLIANCE_SCOPES_SHOWN = Object.keys(COMPLIANCE_SCOPE_LABELS) as ComplianceFilterScope[];
+
+/**
+ * The compliance filter's answer in words, the same on the text host and the site: both holdings
+ * counted apart, whichever the scope lists ("ISO/IEC 27001 — named by a scope list (their own): 133
+ * services; held only provider-wide, through their provider: 1,121. Shown: their own.").
+ */
+export function complianceCountsText(
+  programmes: string,
+  counts: { readonly own: number; readonly provider: number },
+  scope: ComplianceFilterScope,
+): string {
+  const services = (n: number) => `${n.toLocaleString("en")} service${n === 1 ? "" : "s"}`;
+  return `${programmes} — named by a scope list (their own): ${services(counts.own)}; held only provider-wide, through their provider: ${services(counts.provider)}. Shown: ${COMPLIANCE_SCOPE_LABELS[scope]}.`;
 }
 
 /** The service's own compliance in words: its programmes, "none" by rule, or "not known". */

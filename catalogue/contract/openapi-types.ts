@@ -1172,7 +1172,7 @@ export interface components {
          * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
          */
         lastVerified?: string;
-        /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+        /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
         descriptionBacked?: boolean;
         /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
         verified?: components["schemas"]["Verified"];
@@ -2789,7 +2789,7 @@ export interface components {
        * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
        */
       lastVerified?: string;
-      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
       descriptionBacked?: boolean;
       /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
       verified?: components["schemas"]["Verified"];
@@ -2852,7 +2852,7 @@ export interface components {
        * @description Kept for 1.6 and 1.7 clients; read verified instead. The newest ServiceSource.retrieved of any source, whatever fact it backs, so it does not say that every field was checked that day; absent when the service has no source (added in 1.6.0; since 1.7.0 derived from the sources)
        */
       lastVerified?: string;
-      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
+      /** @description Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0) */
       descriptionBacked?: boolean;
       /** @description Per kind of fact the service's sources back, the day the newest of those sources was read (e.g. {identifiers: 2026-11-26}); a kind that is missing has no source. Absent when the service has no source (added in 1.8.0) */
       verified?: components["schemas"]["Verified"];
@@ -2970,9 +2970,21 @@ export interface components {
         sources: {
           [key: string]: components["schemas"]["ServiceSource"][];
         };
-        /** @description Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0) */
+        /** @description Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0); since 1.12.0 only with complianceScope=provider or all */
         providerWide?: {
           [key: string]: string[];
+        };
+        /**
+         * @description Whose holding the answer lists: complianceScope as asked, own when not given (added in 1.12.0)
+         * @enum {string}
+         */
+        scope?: "own" | "provider" | "all";
+        /** @description Both holdings counted apart, whichever complianceScope keeps: pagination.total counts only those it keeps (added in 1.12.0) */
+        counts?: {
+          /** @description Services (over every other filter) that a scope list names for every programme asked */
+          own: number;
+          /** @description Services (over every other filter) holding one or more of them only through their provider's provider-wide holding: listed with complianceScope=provider or all */
+          provider: number;
         };
       };
     };
@@ -3977,10 +3989,15 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
+        /**
+         * @description With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
+         * @example all
+         */
+        complianceScope?: "own" | "provider" | "all";
         /**
          * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
          * @example EU,CH
@@ -4050,10 +4067,15 @@ export interface operations {
         /** @description Only services with this lifecycle status (active = no lifecycle block) */
         lifecycle?: "preview" | "deprecated" | "sunset" | "retired" | "active";
         /**
-         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
+         * @description Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids
          * @example c5,hds
          */
         compliance?: string;
+        /**
+         * @description With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)
+         * @example all
+         */
+        complianceScope?: "own" | "provider" | "all";
         /**
          * @description Only services of providers whose head-office jurisdiction (Provider.jurisdiction: an ISO 3166-1 alpha-2 code, or EU for an EU/EEA member state) is one of these: comma-separated, case-insensitive, any of them (a provider has one). A value no provider has is a 400 listing those the catalogue records (a German provider is recorded as EU, not DE) (since 1.11.0)
          * @example EU,CH

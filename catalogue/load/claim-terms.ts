@@ -12,11 +12,17 @@
  *    (NFS, SMB, S3, Kafka, PostgreSQL, Active Directory, Amazon EC2). A sentence's first word counts
  *    only when it is no plain capitalised word (an acronym, CamelCase or a word with a digit).
  *
+ * 4. capabilities (issue 115): the lower-case phrases left, what the product does ("zonal shift",
+ *    "point-in-time restore"), read in capability-terms.ts; stated by a claim holding each of its
+ *    words (by stem), not by matching the phrase whole.
+ *
  * Generic words of the trade (API, SDK, VM, AI…: GENERIC_WORDS) state nothing checkable and are no term.
  * A term a compatibility entry names (its vocabulary name: "Apache Kafka protocol" states Kafka) is
  * backed by that entry's vendor source. A name term that is the service's own name, short name or alias, or its provider's, is backed by
  * a source that backs identity, as the name itself is.
  */
+
+import { capabilityTermsOutside, statesCapability, type Span } from "./capability-terms.ts";
 
 const MONTHS = [
   "january",
@@ -108,7 +114,7 @@ const GENERIC_WORDS = new Set(
   ].map((word) => word.toLowerCase()),
 );
 
-export type Span = readonly [number, number];
+export type { Span };
 
 function taken(spans: Span[], start: number, end: number): boolean {
   return spans.some(([a, b]) => start < b && end > a);
@@ -124,28 +130,56 @@ function sentenceStarts(text: string): Set<number> {
 const isPlainCapitalised = (word: string) => /^[A-Z][a-z]*$/.test(word);
 const hasCapital = (word: string) => /[A-Z]/.test(word);
 
-/** The claim terms of a text, in the order found, each once (case-insensitive). */
+/** The kinds of claim term a description holds: check:data counts each apart. */
+export const CLAIM_TERM_KINDS = ["dates", "numbers", "names", "capabilities"] as const;
+export type ClaimTermKind = (typeof CLAIM_TERM_KINDS)[number];
+
+/** One claim term of a text and its kind. */
+export interface ClaimTerm {
+  readonly term: string;
+  readonly kind: ClaimTermKind;
+}
+
+/** The claim terms of a text, in the order found, each once (case-insensitive): dates, numbers and names. */
 export function claimTerms(text: string): string[] {
+  return termsOf(text).terms.map(({ term }) => term);
+}
+
+/** Every claim term of a text with its kind: dates, numbers and names, then the capability terms left. */
+export function claimTermsByKind(text: string): ClaimTerm[] {
+  const { terms, spans } = termsOf(text);
+  const seen = new Set(terms.map(({ term }) => term.toLowerCase()));
+  const capabilities = capabilityTermsOutside(text, spans).filter((term) => {
+    const key = term.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return [...terms, ...capabilities.map((term) => ({ term, kind: "capabilities" as const }))];
+}
+
+/** Dates, numbers and names of a text, each once, with the spans they were taken from. */
+function termsOf(text: string): { terms: ClaimTerm[]; spans: Span[] } {
   const spans: Span[] = [];
-  const found: { at: number; term: string }[] = [];
-  const take = (pattern: RegExp) => {
+  const found: { at: number; term: string; kind: ClaimTermKind }[] = [];
+  const take = (pattern: RegExp, kind: ClaimTermKind) => {
     for (const match of text.matchAll(pattern)) {
       const start = match.index;
       const end = start + match[0].length;
       if (taken(spans, start, end)) continue;
       spans.push([start, end]);
-      found.push({ at: start, term: match[0].trim() });
+      found.push({ at: start, term: match[0].trim(), kind });
     }
   };
-  for (const pattern of DATE_PATTERNS) take(pattern);
-  take(NUMBER_PATTERN);
+  for (const pattern of DATE_PATTERNS) take(pattern, "dates");
+  take(NUMBER_PATTERN, "numbers");
   // Names: runs of capitalised words (hyphens split a word: "S3-compatible" is S3).
   const starts = sentenceStarts(text);
   let run: { start: number; end: number } | undefined;
   const closeRun = () => {
     if (run) {
       spans.push([run.start, run.end]);
-      found.push({ at: run.start, term: text.slice(run.start, run.end) });
+      found.push({ at: run.start, term: text.slice(run.start, run.end), kind: "names" });
     }
     run = undefined;
   };
@@ -167,15 +201,17 @@ export function claimTerms(text: string): string[] {
   }
   closeRun();
   const seen = new Set<string>();
-  return found
+  const terms = found
     .sort((a, b) => a.at - b.at)
-    .map(({ term }) => term.replace(/[.,;:]+$/, ""))
-    .filter((term) => {
+    .map(({ term, kind }) => ({ term: term.replace(/[.,;:]+$/, ""), kind }))
+    .filter(({ term }) => {
       const key = term.toLowerCase();
       if (term.length === 0 || seen.has(key) || GENERIC_WORDS.has(key)) return false;
       seen.add(key);
       return true;
     });
+  // A generic acronym is no term, but its span is taken: it is no capability either.
+  return { terms, spans };
 }
 
 /** Dates written in a text, as YYYY-MM-DD (a month alone as YYYY-MM), so that any form matches. */
@@ -208,7 +244,7 @@ export function states(claim: string, term: string): boolean {
 
 /** What every face says beside a description whose Service.descriptionBacked is false. */
 export const DESCRIPTION_NOT_BACKED =
-  "Description not yet backed: no source the catalogue read states each of its claims (names, numbers, dates, protocols).";
+  "Description not yet backed: no source the catalogue read states each of its claims (names, numbers, dates, protocols, capabilities).";
 
 /** What decides whether a service's description terms are backed. */
 export interface ClaimContext {
@@ -222,12 +258,18 @@ export interface ClaimContext {
 
 /** The description's claim terms no source of the service states. */
 export function unbackedTerms(context: ClaimContext): string[] {
+  return unbackedClaimTerms(context).map(({ term }) => term);
+}
+
+/** The description's claim terms no source of the service states, with their kinds. */
+export function unbackedClaimTerms(context: ClaimContext): ClaimTerm[] {
   const claims = [...context.sources.flatMap((source) => source.claims ?? []), ...(context.compatibility ?? [])];
   const identity = context.sources.some((source) => source.backs.includes("identity"));
-  return claimTerms(context.description ?? "").filter(
-    (term) =>
-      !claims.some((claim) => states(claim, term)) && !(identity && context.names.some((name) => states(name, term))),
-  );
+  const names = identity ? context.names.filter(Boolean) : [];
+  return claimTermsByKind(context.description ?? "").filter(({ term, kind }) => {
+    const stated = kind === "capabilities" ? statesCapability : states;
+    return !claims.some((claim) => stated(claim, term)) && !names.some((name) => stated(name, term));
+  });
 }
 
 /**

@@ -7,7 +7,7 @@ import { MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from ".
 import type { Catalogue } from "../load/load.ts";
 import { listServices } from "../search/query.ts";
 import { searchHref } from "../render/pages.ts";
-import type { ServiceListT } from "../schema/index.ts";
+import { COMPLIANCE_FILTER_SCOPES, type ComplianceFilterScope, type ServiceListT } from "../schema/index.ts";
 
 /** Every value of `name`, repeated keys and comma-separated lists alike, trimmed, blanks dropped. */
 export function listParam(params: URLSearchParams, name: string, max = 40): string[] {
@@ -29,7 +29,10 @@ export { searchHref };
 export interface SearchRequest {
   /** The words searched for ("" when none). */
   readonly query: string;
-  /** The filters chosen (provider, category, lifecycle, and the places region and country), as given. */
+  /**
+   * The filters chosen: provider, category, lifecycle and the places region and country as given;
+   * compliance and complianceScope as read.
+   */
   readonly filters: Readonly<Record<string, string>>;
   readonly found: ServiceListT;
   /** The page of results shown (1-based; TEXT_SEARCH_RESULTS a page) and how many there are. */
@@ -52,24 +55,50 @@ function searchHint(found: ServiceListT): string {
 }
 
 /**
- * /search?q=…&provider=…&category=…&lifecycle=…&region=…&country=…: the API's ranking, its first
- * TEXT_SEARCH_RESULTS; a place filter lists provider-level services apart, as the API does (an
- * unknown place is the API's 400).
+ * The search form's compliance filter, as the API reads it: the known programmes of ?compliance=
+ * (case-insensitive; an unknown one is named in the hint, not an error page) and ?complianceScope=
+ * (own, provider or all; only with a programme). The form offers only known values.
+ */
+function complianceFilters(catalogue: Catalogue, params: URLSearchParams) {
+  const asked = listParam(params, "compliance").map((id) => id.toLowerCase());
+  const known = asked.filter((id) => catalogue.compliance.has(id));
+  const unknown = asked.filter((id) => !catalogue.compliance.has(id));
+  const scope = textParam(params, "complianceScope");
+  const valid = COMPLIANCE_FILTER_SCOPES.find((value) => value === scope);
+  return {
+    filters: {
+      ...(known.length > 0 ? { compliance: known.join(",") } : {}),
+      ...(known.length > 0 && valid && valid !== "own" ? { complianceScope: valid } : {}),
+    },
+    unknown:
+      unknown.length > 0 ? `Not a compliance programme the catalogue knows: ${unknown.join(", ").slice(0, 200)}.` : "",
+  };
+}
+
+/**
+ * /search?q=…&provider=…&category=…&lifecycle=…&region=…&country=…&compliance=…: the API's ranking,
+ * its first TEXT_SEARCH_RESULTS; a place filter lists provider-level services apart, as the API does
+ * (an unknown place is the API's 400).
  */
 export function searchRequest(catalogue: Catalogue, params: URLSearchParams): SearchRequest {
   const query = textParam(params, "q") ?? "";
-  const filters = Object.fromEntries(
-    (["provider", "category", "lifecycle", "region", "country"] as const).flatMap((key) => {
-      const value = textParam(params, key);
-      return value ? [[key, value]] : [];
-    }),
-  );
+  const compliance = complianceFilters(catalogue, params);
+  const filters: Record<string, string> = {
+    ...Object.fromEntries(
+      (["provider", "category", "lifecycle", "region", "country"] as const).flatMap((key) => {
+        const value = textParam(params, key);
+        return value ? [[key, value]] : [];
+      }),
+    ),
+    ...compliance.filters,
+  };
   // Paging without JavaScript: ?page=N, within the results (a page past the last shows the last).
   const asked = Math.max(1, Math.min(1000, Number.parseInt(textParam(params, "page") ?? "1", 10) || 1));
   const search = (page: number) =>
     listServices(catalogue, {
       ...(query ? { q: query } : {}),
       ...filters,
+      complianceScope: filters.complianceScope as ComplianceFilterScope | undefined,
       page,
       limit: TEXT_SEARCH_RESULTS,
     });
@@ -79,7 +108,8 @@ export function searchRequest(catalogue: Catalogue, params: URLSearchParams): Se
   const page = Math.min(asked, pages);
   const found = page === asked ? answer : search(page);
   const didYouMean = found.search?.didYouMean;
-  return { query, filters, found, page, pages, hint: searchHint(found), ...(didYouMean ? { didYouMean } : {}) };
+  const hint = [compliance.unknown, searchHint(found)].filter(Boolean).join(" ");
+  return { query, filters, found, page, pages, hint, ...(didYouMean ? { didYouMean } : {}) };
 }
 
 export interface CompareRequest {

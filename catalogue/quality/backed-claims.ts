@@ -2,7 +2,8 @@
  * Backed claims per provider (issue 100): how much of what the catalogue says its sources state,
  * counted per claim rather than per `backs` tag, and the claims no source states. A claim is
  *
- * - description: each claim term of the description (rule "claim terms", ../load/claim-terms.ts);
+ * - description: each claim term of the description (rule "claim terms", ../load/claim-terms.ts),
+ *   counted by kind too: dates, numbers, names and (issue 115) capabilities;
  * - identity: the service's name, stated in the claims of a source that backs identity;
  * - compliance: each programme of the service's own compliance, named by a source that backs
  *   compliance (its `programmes`, or the service's whole list when it names none);
@@ -13,7 +14,13 @@
  * entry that is now backed, or no longer a claim, fails too, so that it is taken out.
  */
 import type { Catalogue } from "../load/load.ts";
-import { claimTerms, states, unbackedTerms } from "../load/claim-terms.ts";
+import {
+  CLAIM_TERM_KINDS,
+  claimTermsByKind,
+  states,
+  unbackedClaimTerms,
+  type ClaimTermKind,
+} from "../load/claim-terms.ts";
 
 export const CLAIM_FACES = ["description", "identity", "compliance", "lifecycle"] as const;
 export type ClaimFace = (typeof CLAIM_FACES)[number];
@@ -33,6 +40,8 @@ export interface ProviderClaims {
   readonly providerId: string;
   /** Per face, claims stated by a source and claims made. */
   readonly counts: Record<ClaimFace, { backed: number; claims: number }>;
+  /** The description's claims by kind of term (they add up to counts.description). */
+  readonly kinds: Record<ClaimTermKind, { backed: number; claims: number }>;
   /** Services with a description, and those whose description is backed (Service.descriptionBacked). */
   readonly descriptions: number;
   readonly descriptionsBacked: number;
@@ -57,6 +66,9 @@ export function backedClaims(catalogue: Catalogue): BackedClaims {
         counts: Object.fromEntries(
           CLAIM_FACES.map((face) => [face, { backed: 0, claims: 0 }]),
         ) as ProviderClaims["counts"],
+        kinds: Object.fromEntries(
+          CLAIM_TERM_KINDS.map((kind) => [kind, { backed: 0, claims: 0 }]),
+        ) as ProviderClaims["kinds"],
         descriptions: 0,
         descriptionsBacked: 0,
       } satisfies ProviderClaims);
@@ -65,8 +77,8 @@ export function backedClaims(catalogue: Catalogue): BackedClaims {
       sources.filter((source) => source.backs.includes(fact)).flatMap((source) => source.claims ?? []);
 
     if (service.description) {
-      const terms = claimTerms(service.description);
-      const missing = unbackedTerms({
+      const terms = claimTermsByKind(service.description);
+      const missing = unbackedClaimTerms({
         description: service.description,
         names: [service.name, service.shortName ?? "", ...(service.aliases ?? []), provider.name, provider.shortName],
         sources,
@@ -76,9 +88,12 @@ export function backedClaims(catalogue: Catalogue): BackedClaims {
       });
       row.counts.description.claims += terms.length;
       row.counts.description.backed += terms.length - missing.length;
+      for (const { kind } of terms) row.kinds[kind].claims++;
+      for (const { kind } of terms) row.kinds[kind].backed++;
+      for (const { kind } of missing) row.kinds[kind].backed--;
       (row as { descriptions: number }).descriptions++;
       if (service.descriptionBacked) (row as { descriptionsBacked: number }).descriptionsBacked++;
-      for (const term of missing) unbacked.push({ slug: service.slug, face: "description", term });
+      for (const { term } of missing) unbacked.push({ slug: service.slug, face: "description", term });
     }
 
     const identityClaims = claimsOf("identity");
@@ -108,11 +123,14 @@ export function backedClaims(catalogue: Catalogue): BackedClaims {
 const share = ({ backed, claims }: { backed: number; claims: number }) =>
   claims === 0 ? "–" : `${backed}/${claims} (${((backed / claims) * 100).toFixed(1)} %)`;
 
-/** One line per provider: backed claims per face and descriptions wholly backed. */
+/**
+ * One line per provider: backed claims per face, the description's by kind (names, numbers, dates,
+ * capabilities), and descriptions wholly backed.
+ */
 export function backedClaimLines(report: BackedClaims): string[] {
   return report.providers.map(
     (row) =>
-      `${row.providerId}: ${CLAIM_FACES.map((face) => `${face} ${share(row.counts[face])}`).join(", ")}; descriptions backed ${row.descriptionsBacked}/${row.descriptions}`,
+      `${row.providerId}: ${CLAIM_FACES.map((face) => `${face} ${share(row.counts[face])}`).join(", ")}; description by kind: ${CLAIM_TERM_KINDS.map((kind) => `${kind} ${share(row.kinds[kind])}`).join(", ")}; descriptions backed ${row.descriptionsBacked}/${row.descriptions}`,
   );
 }
 

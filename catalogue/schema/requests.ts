@@ -20,7 +20,14 @@ import {
 import { JobsUsed } from "./exit-plan.ts";
 import { DataGb } from "./exit-leaving.ts";
 import { strictBody } from "./unknown-keys.ts";
-import { d, LIFECYCLE_KINDS, LIFECYCLE_STATUSES, OUTBOUND_KINDS, queryBoolean } from "./vocabulary.ts";
+import {
+  COMPLIANCE_FILTER_SCOPES,
+  d,
+  LIFECYCLE_KINDS,
+  LIFECYCLE_STATUSES,
+  OUTBOUND_KINDS,
+  queryBoolean,
+} from "./vocabulary.ts";
 
 /** GET /v1/services's query (query.ts's listServices reads it). */
 export const ServicesQuery = z.object({
@@ -37,8 +44,13 @@ export const ServicesQuery = z.object({
     .meta({ description: "Only services with this lifecycle status (active = no lifecycle block)" }),
   compliance: z.string().optional().meta({
     description:
-      "Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): those a provider's published scope list names, with the sources that back it in the answer's compliance.sources (since 1.10.0), and those whose provider holds it provider-wide, labelled so in compliance.providerWide (since 1.11.0; before, never those). Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids",
+      "Only services that hold this programme (an id of the compliance vocabulary, e.g. secnumcloud, c5, hds, ens-high; case-insensitive): by default those a provider's published scope list names (their own compliance), with the sources that back it in the answer's compliance.sources (since 1.10.0); those whose provider holds it provider-wide only with complianceScope=provider or all, labelled so in compliance.providerWide (since 1.12.0; 1.11.0 answered them always). The answer's compliance.counts gives both apart. Comma-separated programmes are all required: compliance=c5,hds keeps the services holding both (since 1.11.0). An unknown id is a 400 listing the ids",
     example: "c5,hds",
+  }),
+  complianceScope: z.enum(COMPLIANCE_FILTER_SCOPES).optional().meta({
+    description:
+      "With compliance: whose holding to answer. own (the default): the services a scope list names for every programme asked; provider: those holding one or more of them only through their provider's provider-wide holding (Provider.defaultCompliance with no scope list cited; never a preview or retired service); all: both. Without compliance it is a 400 (added in 1.12.0)",
+    example: "all",
   }),
   jurisdiction: z.string().optional().meta({
     description:

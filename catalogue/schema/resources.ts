@@ -13,6 +13,7 @@ import { SearchOtherProduct } from "./search-answer.ts";
 import { ComplianceScope, ServiceSource } from "./sources.ts";
 import { ServiceVersions } from "./versions.ts";
 import {
+  COMPLIANCE_FILTER_SCOPES,
   CountryCode,
   d,
   HttpsUrl,
@@ -205,7 +206,7 @@ export const Service = z
       .optional()
       .meta(
         d(
-          "Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0)",
+          "Whether the description is backed by what its sources state: true when a source that backs the description lists the claims it was read for and every claim term of the description (dates, numbers with units, versions, protocol, standard and product names, and since 1.12.0 its lower-case capability terms such as zonal shift or point-in-time restore, each word stated by one claim) is stated in a source's claims; false when not yet, so read the description as unconfirmed; absent without a description (added in 1.11.0)",
         ),
       ),
     verified: Verified.optional().meta(
@@ -383,7 +384,32 @@ export const ServiceList = z
           .optional()
           .meta(
             d(
-              "Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0)",
+              "Per service on this page matched through its provider: the programmes asked that its provider holds provider-wide (Provider.defaultCompliance, the service being neither preview nor retired nor left out of a complete scope list) and no scope list names the service for; the service is listed for them as provider-wide, never as its own compliance. Absent from a service matched only by its own scope lists (since 1.11.0); since 1.12.0 only with complianceScope=provider or all",
+            ),
+          ),
+        scope: z
+          .enum(COMPLIANCE_FILTER_SCOPES)
+          .optional()
+          .meta(d("Whose holding the answer lists: complianceScope as asked, own when not given (added in 1.12.0)")),
+        counts: z
+          .object({
+            own: z
+              .number()
+              .int()
+              .meta(d("Services (over every other filter) that a scope list names for every programme asked")),
+            provider: z
+              .number()
+              .int()
+              .meta(
+                d(
+                  "Services (over every other filter) holding one or more of them only through their provider's provider-wide holding: listed with complianceScope=provider or all",
+                ),
+              ),
+          })
+          .optional()
+          .meta(
+            d(
+              "Both holdings counted apart, whichever complianceScope keeps: pagination.total counts only those it keeps (added in 1.12.0)",
             ),
           ),
       })

@@ -11,6 +11,13 @@ export const LIFECYCLE_STATUSES = ["preview", "deprecated", "sunset", "retired"]
  */
 export const LIFECYCLE_KINDS = ["service", "version"] as const;
 export type LifecycleKind = (typeof LIFECYCLE_KINDS)[number];
+/**
+ * Whose holding of a compliance programme GET /v1/services?compliance= answers (complianceScope):
+ * `own`, the services a scope list names for it (the default); `provider`, those that hold it only
+ * through their provider's provider-wide holding; `all`, both (docs/decisions.md#compliance-own).
+ */
+export const COMPLIANCE_FILTER_SCOPES = ["own", "provider", "all"] as const;
+export type ComplianceFilterScope = (typeof COMPLIANCE_FILTER_SCOPES)[number];
 export const PRICING_MODELS = ["pay-as-you-go", "subscription", "free", "included", "quote"] as const;
 export const SUB_SERVICE_KINDS = ["tier", "edition", "storage-class", "engine", "feature", "plan"] as const;
 export const FEEDBACK_TYPES = ["bug", "feature", "question", "general"] as const;

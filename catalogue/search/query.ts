@@ -9,7 +9,7 @@ import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
 import { matchAll, placesAnswer, placesOf } from "./location-filters.ts";
-import { providerWideProgrammes } from "../compliance/compliance.ts";
+import { complianceHeld, providerWideProgrammes, scopeKeeps, type ComplianceHeld } from "../compliance/compliance.ts";
 import { serviceVersionsOf } from "../versions/versions.ts";
 
 /** A comma-separated filter's values: trimmed, empty ones dropped, each once, in the order given. */
@@ -35,9 +35,10 @@ const namedValues = (values: readonly string[], known: readonly string[]) =>
     .join(", ");
 
 /**
- * ?compliance=: programme ids, case-insensitive, comma-separated; a service must hold every one,
- * named by its own scope list or held by its provider provider-wide (docs/decisions.md#list-filters;
- * issue 100). An id the vocabulary lacks is a 400 listing the ids.
+ * ?compliance=: programme ids, case-insensitive, comma-separated; a service must hold every one
+ * (docs/decisions.md#list-filters), named by its own scope lists, or, with complianceScope=provider
+ * or all, held by its provider provider-wide (docs/decisions.md#compliance-own; issue 115). An id
+ * the vocabulary lacks is a 400 listing the ids.
  */
 export function complianceFilterOf(catalogue: Catalogue, raw: string | undefined): string[] {
   const ids = listItems(raw).map((id) => id.toLowerCase());
@@ -78,8 +79,20 @@ export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefin
   return codes;
 }
 
+/** ?complianceScope=, own by default; a 400 without ?compliance=, whose holding it says to answer. */
+function complianceScopeOf(query: ServicesQueryT, compliance: readonly string[]) {
+  if (query.complianceScope && compliance.length === 0)
+    throw new HttpError(
+      400,
+      "Invalid query",
+      `complianceScope applies with compliance only: it says whose holding of the programmes in compliance= to answer; give compliance too (compliance=iso-27001&complianceScope=${query.complianceScope}).`,
+    );
+  return query.complianceScope ?? "own";
+}
+
 export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
   const compliance = complianceFilterOf(catalogue, query.compliance);
+  const scope = complianceScopeOf(query, compliance);
   const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
   const regions = placesOf(catalogue, listItems(query.region), "region");
   const countries = placesOf(catalogue, listItems(query.country), "country", "Unknown country");
@@ -93,18 +106,20 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (!query.category || service.category === query.category) &&
       (query.freeTier !== true || service.hasFreeTier === true) &&
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
-      (compliance.length === 0 || holdsEvery(catalogue, service, compliance)) &&
       (jurisdictions.size === 0 ||
         jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")),
   );
   const matchOf = new Map(
     placed ? filtered.map(({ slug }) => [slug, matchAll(catalogue, slug, [regions, countries])] as const) : [],
   );
+  // Compliance last: both holdings are counted over every other filter, whichever the scope keeps.
+  const held = new Map(compliance.length > 0 ? filtered.map((s) => [s.slug, heldBy(catalogue, s, compliance)]) : []);
+  const kept = compliance.length === 0 ? filtered : filtered.filter((s) => scopeKeeps(scope, held.get(s.slug)));
   // Provider-level services only may run in the places: listed apart from data, never as running there.
-  const matches = placed
-    ? filtered.filter(({ slug }) => matchOf.get(slug) === "service" || matchOf.get(slug) === "global")
-    : filtered;
-  const providerLevel = filtered.filter(({ slug }) => matchOf.get(slug) === "provider-level").map(({ slug }) => slug);
+  const runsThere = ({ slug }: ServiceT) =>
+    !placed || matchOf.get(slug) === "service" || matchOf.get(slug) === "global";
+  const matches = kept.filter(runsThere);
+  const providerLevel = kept.filter(({ slug }) => matchOf.get(slug) === "provider-level").map(({ slug }) => slug);
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
   const subServices = Object.fromEntries(
@@ -127,7 +142,15 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
           },
         }
       : {}),
-    ...(compliance.length > 0 ? { compliance: complianceAnswer(catalogue, compliance, data) } : {}),
+    ...(compliance.length > 0
+      ? {
+          compliance: {
+            ...complianceAnswer(catalogue, compliance, data),
+            scope,
+            counts: countsOf(new Map(filtered.filter(runsThere).map(({ slug }) => [slug, held.get(slug)]))),
+          },
+        }
+      : {}),
     ...(outcome
       ? {
           search: {
@@ -160,11 +183,16 @@ function providerWideOf(catalogue: Catalogue, service: ServiceT, ids: readonly s
   return ids.filter((id) => !own.includes(id) && wide.includes(id));
 }
 
-/** Whether a service holds every programme asked, by its own scope list or provider-wide. */
-function holdsEvery(catalogue: Catalogue, service: ServiceT, ids: readonly string[]): boolean {
-  const own = service.compliance ?? [];
-  const wide = providerWideOf(catalogue, service, ids);
-  return ids.every((id) => own.includes(id) || wide.includes(id));
+/** How a service holds every programme asked: its own, provider-wide (in part), or not (undefined). */
+function heldBy(catalogue: Catalogue, service: ServiceT, ids: readonly string[]): ComplianceHeld | undefined {
+  return complianceHeld(service.compliance ?? [], providerWideOf(catalogue, service, ids), ids);
+}
+
+/** The services holding the programmes as their own and, apart, those holding one only provider-wide. */
+function countsOf(held: ReadonlyMap<string, ComplianceHeld | undefined>) {
+  const counts = { own: 0, provider: 0 };
+  for (const how of held.values()) if (how) counts[how]++;
+  return counts;
 }
 
 /**

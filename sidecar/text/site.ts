@@ -27,7 +27,15 @@ import {
 import { HttpError } from "../../catalogue/base/problem.ts";
 import { heading, link, paragraph, stripControl, type Doc, type Inline } from "../../catalogue/format/doc.ts";
 import { equivalenceGroupDoc, equivalentsDoc, equivalentsPath } from "../../catalogue/render/equivalents.ts";
-import { categoryPath, comparePage, lifecycleLabel, servicePath } from "../../catalogue/render/pages.ts";
+import {
+  categoryPath,
+  comparePage,
+  lifecycleLabel,
+  programmeNames,
+  servicePath,
+} from "../../catalogue/render/pages.ts";
+import { COMPLIANCE_SCOPE_LABELS, complianceCountsText } from "../../catalogue/compliance/compliance.ts";
+import { COMPLIANCE_FILTER_SCOPES, type ServiceListT } from "../../catalogue/schema/index.ts";
 import { href } from "../../catalogue/base/urls.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
@@ -53,18 +61,31 @@ function sitePage(c: TextContext, request: FastifyRequest, reply: FastifyReply, 
 
 function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchRequest>): Doc {
   const { query, found, hint, didYouMean, page, pages, filters } = request;
-  if (!query)
+  if (!query && !filters.compliance)
     return {
       title: "Search",
-      blocks: [heading(1, "Search"), paragraph("Add ?q= and some words, e.g. /search?q=object+storage.")],
+      blocks: [
+        heading(1, "Search"),
+        paragraph(
+          "Add ?q= and some words, e.g. /search?q=object+storage, or a compliance programme, e.g. /search?compliance=iso-27001.",
+        ),
+      ],
     };
+  const wide = found.compliance?.providerWide ?? {};
   const global = new Set(found.places?.global ?? []);
   const items: Inline[][] = found.data.map((service) => [
     link(service.name, servicePath(service)),
     ` — ${catalogue.providerById.get(service.providerId)!.provider.shortName}, ${lifecycleLabel(service.lifecycle)}`,
     ...(found.search?.subServices?.[service.slug] ? [`; matched ${found.search.subServices[service.slug]}`] : []),
+    ...(wide[service.slug] ? [`; provider-wide: ${programmeNames(catalogue, wide[service.slug]!)}`] : []),
     ...(global.has(service.slug) ? ["; global, answered from its vendor's global endpoint"] : []),
   ]);
+  const title = query
+    ? `Search: ${query}`
+    : `Compliance: ${programmeNames(
+        catalogue,
+        found.compliance!.programmes!.map((p) => p.id),
+      )}`;
   const { total } = found.pagination;
   const pager: Inline[] = [
     ...(page > 1 ? [link("Previous page", searchHref(query, filters, page - 1))] : []),
@@ -72,12 +93,13 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
     ...(page < pages ? [link("Next page", searchHref(query, filters, page + 1))] : []),
   ];
   return {
-    title: `Search: ${query}`,
+    title,
     blocks: [
-      heading(1, `Search: ${query}`),
+      heading(1, title),
       paragraph(
         total === 0 ? "No results." : `${total} services match${pages > 1 ? `; page ${page} of ${pages}` : ""}.`,
       ),
+      ...(found.compliance ? [complianceCounts(catalogue, query, filters, found.compliance)] : []),
       ...(hint ? [paragraph(hint)] : []),
       ...(didYouMean ? [paragraph("Did you mean ", link(didYouMean, searchHref(didYouMean, filters)), "?")] : []),
       ...deadEnd(catalogue, found),
@@ -86,6 +108,31 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
       ...providerLevelBlocks(catalogue, found),
     ],
   };
+}
+
+/** The compliance filter's two holdings counted apart, with links to the other scopes (catalogue/compliance/compliance.ts words it). */
+function complianceCounts(
+  catalogue: Catalogue,
+  query: string,
+  filters: Readonly<Record<string, string>>,
+  answer: NonNullable<ServiceListT["compliance"]>,
+): Doc["blocks"][number] {
+  const scope = answer.scope ?? "own";
+  const names = programmeNames(
+    catalogue,
+    answer.programmes!.map((p) => p.id),
+  );
+  const others = COMPLIANCE_FILTER_SCOPES.filter((other) => other !== scope);
+  const hrefOf = (other: string) => {
+    const { complianceScope: _, ...rest } = filters;
+    return searchHref(query, other === "own" ? rest : { ...rest, complianceScope: other });
+  };
+  return paragraph(
+    complianceCountsText(names, answer.counts!, scope),
+    " Show: ",
+    ...others.flatMap((other, i) => [...(i > 0 ? [", "] : []), link(COMPLIANCE_SCOPE_LABELS[other], hrefOf(other))]),
+    ".",
+  );
 }
 
 /** With a place filter: the provider-level services listed apart, as the API's places.providerLevel. */
@@ -159,9 +206,20 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
   if (rendering === "html" && (await sitePage(c, request, reply, "search"))) return reply;
   // Without the site's renderer (a mirror), the built search page, whose script searches; a query's
   // results are written as text so that they read without JavaScript too.
-  if (rendering === "html" && !searchParams(request).get("q")?.trim())
+  const asked = searchParams(request);
+  if (rendering === "html" && !asked.get("q")?.trim() && !asked.get("compliance")?.trim())
     if (await c.replies.site(request, reply, "search/index.html")) return reply;
-  const query = normalisedQuery(request, ["q", "provider", "category", "lifecycle", "region", "country", "page"]);
+  const query = normalisedQuery(request, [
+    "q",
+    "provider",
+    "category",
+    "lifecycle",
+    "region",
+    "country",
+    "compliance",
+    "complianceScope",
+    "page",
+  ]);
   const computed = await c.computed.text(
     { name: "search", input: { query, rendering, width: widthOf(request) } },
     waitFor(request),

@@ -1,6 +1,7 @@
 /**
  * AWS per-service compliance against AWS's own scope tables (the copies of 2022-07-15 in
- * catalogue/reference/aws-compliance/): the flagships list exactly what the tables tick for them,
+ * catalogue/reference/aws-compliance/, the ISO page's among them since issue 115): the flagships
+ * list exactly what the tables tick for them,
  * each programme with the scope page that names it, dated; the generated file is what the
  * generator writes today; a service the copies cannot know stays "not known".
  */
@@ -12,6 +13,8 @@ import {
   nameKeys,
   servicesInScopeRows,
   hipaaEligibleRows,
+  isoCertifiedRows,
+  isoPageProgrammes,
   type ScopeEntry,
 } from "../../catalogue/compliance/aws-scope.ts";
 import { awsScopePages } from "../../catalogue/compliance/aws-scope-pages.ts";
@@ -22,6 +25,8 @@ const file = (path: string) => readFileSync(fileURLToPath(new URL(`../../${path}
 const catalogue = loadCatalogue();
 const inScope = servicesInScopeRows(file("catalogue/reference/aws-compliance/services-in-scope.html"));
 const hipaa = hipaaEligibleRows(file("catalogue/reference/aws-compliance/hipaa-eligible-services-reference.html"));
+const isoPage = file("catalogue/reference/aws-compliance/iso-certified.html");
+const iso = isoCertifiedRows(isoPage);
 
 /** How AWS's tables name each flagship (its current and former names), and its IAM prefix where a table gives one. */
 const FLAGSHIPS: [slug: string, names: RegExp, prefix: string][] = [
@@ -54,7 +59,7 @@ const DIGEST_MISSES: Readonly<Record<string, string>> = {
 
 describe("AWS per-service compliance, from AWS's scope tables", () => {
   it.each(FLAGSHIPS)("%s lists exactly the programmes the tables tick for it", (slug, names, prefix) => {
-    const rows = [...inScope, ...hipaa].filter((row) => names.test(row.name));
+    const rows = [...inScope, ...hipaa, ...iso].filter((row) => names.test(row.name));
     expect(rows.length, "the tables name the flagship").toBeGreaterThan(5);
     for (const row of rows) if (row.prefix) expect(row.prefix, row.name).toBe(prefix);
     const expected = [...new Set(rows.flatMap((row) => row.programmes))].sort();
@@ -63,7 +68,7 @@ describe("AWS per-service compliance, from AWS's scope tables", () => {
     for (const programme of expected) {
       const backing = sources.filter((s) => s.backs.includes("compliance") && s.programmes?.includes(programme));
       expect(backing.length, `${slug} ${programme} has its scope page`).toBe(1);
-      expect(backing[0]).toMatchObject({ retrieved: "2026-11-26", via: expect.stringContaining("aws-allowlister") });
+      expect(backing[0]).toMatchObject({ via: expect.stringContaining("aws-allowlister") });
       expect(backing[0]!.asOf! < "2022-07-16").toBe(true);
     }
   });
@@ -77,6 +82,7 @@ describe("AWS per-service compliance, from AWS's scope tables", () => {
       ["HIPAA", "hipaa"],
       ["HITRUST", "hitrust"],
       ["IRAP", "irap"],
+      ["ISO", "iso-27001"],
     ];
     for (const [column, programme] of pairs)
       expect(compliance.includes(programme), `${slug} ${column}`).toBe(
@@ -101,7 +107,7 @@ describe("AWS per-service compliance, from AWS's scope tables", () => {
   });
 
   it("reads the HIPAA page's own date and every programme column it maps", () => {
-    expect(awsScopePages().map((page) => page.id)).toEqual(["services-in-scope", "hipaa-eligible"]);
+    expect(awsScopePages().map((page) => page.id)).toEqual(["services-in-scope", "hipaa-eligible", "iso-certified"]);
     const programmes = new Set(inScope.flatMap((row) => row.programmes));
     for (const id of [
       "soc-1",
@@ -117,5 +123,45 @@ describe("AWS per-service compliance, from AWS's scope tables", () => {
     ])
       expect(programmes.has(id), id).toBe(true);
     expect(hipaa.length).toBeGreaterThan(100);
+  });
+
+  // Issue 115: ?compliance=iso-27001&provider=aws answered nothing, as the services-in-scope copy
+  // has no ISO tab; AWS lists ISO's scope on a page of its own, which the digest's ISO column reads.
+  it("reads AWS's ISO and CSA STAR page: its certificates, its date and the services it names", () => {
+    expect(isoPageProgrammes(isoPage)).toEqual([
+      "iso-27001",
+      "iso-27017",
+      "iso-27018",
+      "iso-27701",
+      "iso-9001",
+      "csa-star",
+    ]);
+    const page = awsScopePages().find((p) => p.id === "iso-certified")!;
+    expect(page.url).toBe("https://aws.amazon.com/compliance/iso-certified/");
+    expect(iso.length).toBeGreaterThan(140);
+    for (const slug of ["aws-s3", "aws-ec2", "aws-lambda", "aws-dynamodb"]) {
+      const { service, sources } = catalogue.bySlug.get(slug)!;
+      expect(service.compliance, slug).toEqual(expect.arrayContaining(["iso-27001", "iso-27017", "csa-star"]));
+      const backing = sources.find((s) => s.url === page.url)!;
+      expect(backing, slug).toMatchObject({ backs: ["compliance"], asOf: "2021-09-04", retrieved: "2026-11-28" });
+    }
+  });
+
+  it("names for ISO the prefixes the digest's ISO column ticks, but for the digest's own spellings", () => {
+    const [header, ...lines] = file("catalogue/reference/aws-compliance/compliance_statuses.csv").trim().split("\n");
+    const isoColumn = header!.split(",").indexOf("ISO");
+    const ticked = new Set(
+      lines
+        .map((line) => line.split(","))
+        .filter((row) => row[isoColumn] === "true")
+        .map((row) => row[0]),
+    );
+    const prefixes = iso.flatMap((row) => (row.prefix ?? "").split(",").map((prefix) => prefix.trim())).filter(Boolean);
+    // The page's namespaces the digest writes otherwise (IAM's spelling: forecast, kafka, cassandra,
+    // lex, outposts, sdb, shield, iot, snowball) or drops (sdkmetrics): the same page read twice.
+    const respelled = ["DDoSProtection", "amazonforecast", "iot-device", "keyspaces", "models.lex", "msk"];
+    respelled.push("outpost", "runtime.lex", "sbd", "sdkmetrics", "snowballedge");
+    expect([...new Set(prefixes.filter((prefix) => !ticked.has(prefix)))].sort()).toEqual(respelled.sort());
+    expect(ticked.has("s3") && ticked.has("ec2")).toBe(true);
   });
 });

@@ -1,10 +1,18 @@
 /**
- * Rule "claim terms" (issue 100): what of a description is a checkable claim, when a source's
+ * Rule "claim terms" (issues 100 and 115): what of a description is a checkable claim (dates,
+ * numbers, names and, since issue 115, the lower-case capability terms), when a source's
  * claims state it, the shrinking baseline of unbacked claims, and Service.descriptionBacked on the
  * real data (a description read for its claims shows so; one not yet read says so on every face).
  */
 import { describe, expect, it } from "vitest";
-import { claimTerms, descriptionBacked, states, unbackedTerms } from "../../catalogue/load/claim-terms.ts";
+import {
+  claimTerms,
+  claimTermsByKind,
+  descriptionBacked,
+  states,
+  unbackedTerms,
+} from "../../catalogue/load/claim-terms.ts";
+import { statesCapability } from "../../catalogue/load/capability-terms.ts";
 import { backedClaimProblems, backedClaims, baselineKey } from "../../catalogue/quality/backed-claims.ts";
 import { readBaseline } from "../../catalogue/quality/unbacked-baseline.node.ts";
 import { DEFAULT_DATA_DIR } from "../../catalogue/load/load.ts";
@@ -50,9 +58,43 @@ describe("claimTerms", () => {
       unbackedTerms({
         description: "Rendered high-quality 3D models in the cloud.",
         names: [],
-        sources: [{ backs: ["description"], claims: ["Renders high-quality interactive 3D content in the cloud."] }],
+        sources: [{ backs: ["description"], claims: ["Renders high-quality interactive 3D models in the cloud."] }],
       }),
     ).toEqual([]);
+  });
+});
+
+// Issue 115: "backed" read capitals and digits only, so aws-arc's "readiness checks, zonal shift,
+// region switch" and Chime SDK's "screen sharing" passed with no page stating them.
+describe("capability terms", () => {
+  it("takes the lower-case phrases left between function words and punctuation, generic words dropped", () => {
+    expect(
+      claimTermsByKind(
+        "Readiness checks, routing controls, zonal shift and region switch plans for recovering applications across Availability Zones.",
+      ),
+    ).toEqual([
+      { term: "Availability Zones", kind: "names" },
+      { term: "Readiness checks", kind: "capabilities" },
+      { term: "routing controls", kind: "capabilities" },
+      { term: "zonal shift", kind: "capabilities" },
+      { term: "region switch plans", kind: "capabilities" },
+      { term: "recovering", kind: "capabilities" },
+    ]);
+    // "Fully managed … service" says what kind of thing it is, not what it does; a hyphenated word is one.
+    expect(claimTermsByKind("Fully managed MySQL service with point-in-time restore.").map(({ term }) => term)).toEqual(
+      ["MySQL", "point-in-time restore"],
+    );
+  });
+
+  it("is stated by a claim holding each of its words, by stem, never by a claim lacking one", () => {
+    expect(statesCapability("Restores a database to a point in time", "point-in-time restore")).toBe(true);
+    expect(statesCapability("Takes automated backups", "point-in-time restore")).toBe(false);
+    expect(statesCapability("Users can share their screens in a meeting", "screen sharing")).toBe(true);
+    expect(statesCapability("Audio and video meetings", "screen sharing")).toBe(false);
+    const read = { backs: ["identity", "description"], claims: ["Object storage with routing control"] };
+    expect(unbackedTerms({ description: "Object storage with zonal shift.", names: [], sources: [read] })).toEqual([
+      "zonal shift",
+    ]);
   });
 });
 

@@ -1,27 +1,44 @@
 /**
  * GET /v1/services?compliance= (1.10.0): the services a scheme's own published list names, each
- * with the source that names it, never a service whose tags mention it; since 1.11.0 (issue 100)
- * also those whose provider holds the programme provider-wide, labelled so (compliance.providerWide)
- * and never given a source; and the exposure scorecard's provider-level-only programmes.
+ * with the source that names it, never a service whose tags mention it; those whose provider holds
+ * the programme provider-wide (issue 100) only when asked with complianceScope=provider or all
+ * (issue 115), labelled so (compliance.providerWide) and never given a source, both holdings counted
+ * apart (compliance.counts); and the exposure scorecard's provider-level-only programmes.
  */
 import { describe, expect, it } from "vitest";
 import { exposureReport } from "../../catalogue/equivalence/exposure.ts";
 import { listServices, serviceDetail } from "../../catalogue/search/query.ts";
 import { providerWideProgrammes } from "../../catalogue/compliance/compliance.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
+import type { ComplianceFilterScope } from "../../catalogue/schema/index.ts";
 import { build, fixtureCatalogue, realCatalogue } from "../helpers/app.ts";
 
-/** Every page of the listing for one programme: slugs and, per slug, the URLs of its backing sources. */
-function answer(catalogue: Catalogue, compliance: string) {
+/**
+ * Every page of the listing for one programme: slugs and, per slug, the URLs of its backing sources;
+ * both holdings (complianceScope=all) unless another scope is asked, or none ("not given": the default).
+ */
+function answer(
+  catalogue: Catalogue,
+  compliance: string,
+  complianceScope: ComplianceFilterScope | "not given" = "all",
+  provider?: string,
+) {
   const slugs: string[] = [];
-  const sources: Record<string, { url: string; asOf?: string }[]> = {};
+  const sources: Record<string, { url: string; asOf?: string; retrieved: string }[]> = {};
   const providerWide: Record<string, string[]> = {};
   for (let page = 1; ; page++) {
-    const body = listServices(catalogue, { page, limit: 200, compliance });
+    const body = listServices(catalogue, {
+      page,
+      limit: 200,
+      compliance,
+      ...(complianceScope === "not given" ? {} : { complianceScope }),
+      ...(provider ? { provider } : {}),
+    });
     slugs.push(...body.data.map((service) => service.slug));
     Object.assign(sources, body.compliance!.sources);
     Object.assign(providerWide, body.compliance!.providerWide);
-    if (page >= body.pagination.totalPages) return { slugs, sources, providerWide, total: body.pagination.total };
+    if (page >= body.pagination.totalPages)
+      return { slugs, sources, providerWide, total: body.pagination.total, counts: body.compliance!.counts! };
   }
 }
 
@@ -51,8 +68,8 @@ describe("GET /v1/services?compliance=", () => {
     for (const slug of slugs.filter((s) => s.startsWith("aws-")))
       for (const source of sources[slug]!) expect(source.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(slugs).toContain("aws-api-gateway");
-    // Services AWS added in its 2024 C5 cycle (blog of 2025-01-29) carry that copy's date, not 2022's.
-    expect(sources["aws-security-lake"]!.map((source) => source.asOf)).toEqual(["2025-01-29"]);
+    // The 2024 C5 additions rested on a personal blog's mirror of AWS's post (issue 115): not known now.
+    expect(slugs).not.toContain("aws-security-lake");
   });
 
   it("ens-high: the services Spain's ENS High scope lists name, with their sources", () => {
@@ -139,7 +156,9 @@ describe("GET /v1/services?compliance=", () => {
       const ownThroughRoute: string[] = [];
       const withSources: string[] = [];
       for (let page = 1; ; page++) {
-        const response = await app.inject(`/v1/services?compliance=${scheme}&limit=200&page=${page}`);
+        const response = await app.inject(
+          `/v1/services?compliance=${scheme}&complianceScope=all&limit=200&page=${page}`,
+        );
         expect(response.statusCode).toBe(200);
         const body = response.json() as {
           data: { slug: string }[];
@@ -192,13 +211,18 @@ describe("GET /v1/services?compliance=", () => {
 
   it("keeps only the sources that name the service for the programme asked", () => {
     // The fixture's aws-s3 lists PCI DSS from one scope page among its other sources.
-    const body = listServices(fixtureCatalogue(), { page: 1, limit: 50, compliance: "pci-dss" });
+    const body = listServices(fixtureCatalogue(), {
+      page: 1,
+      limit: 50,
+      compliance: "pci-dss",
+      complianceScope: "all",
+    });
     const wide = body.compliance!.providerWide ?? {};
     expect(body.data.map((s) => s.slug).filter((slug) => !wide[slug])).toEqual(["aws-s3"]);
     expect(body.compliance!.sources["aws-s3"]!.every((source) => source.backs.includes("compliance"))).toBe(true);
     expect(body.compliance!.sources["aws-s3"]!.length).toBeGreaterThan(0);
     // No fixture service lists C5: what answers is held provider-wide only, with no source.
-    const c5 = listServices(fixtureCatalogue(), { page: 1, limit: 50, compliance: "c5" });
+    const c5 = listServices(fixtureCatalogue(), { page: 1, limit: 50, compliance: "c5", complianceScope: "all" });
     for (const service of c5.data) {
       expect(c5.compliance!.providerWide?.[service.slug]).toEqual(["c5"]);
       expect(c5.compliance!.sources[service.slug]).toEqual([]);
@@ -212,6 +236,73 @@ describe("GET /v1/services?compliance=", () => {
     expect(response.json()).toMatchObject({ error: "Unknown compliance programme" });
     expect(response.json().details).toMatch(/unknown programme "secnum".*secnumcloud/);
     expect((await app.inject("/v1/services?compliance=c5")).statusCode).toBe(200);
+  });
+});
+
+// Issue 115: docs/api.md said compliance= never answers a service whose provider holds the
+// programme only provider-wide, while 1.11.0 answered them always (iso-27001: 1,254 services, 4 of
+// them named by a list). The rule now: own by default, provider-wide only when asked, both counted.
+describe("GET /v1/services?compliance=: own by default, provider-wide only when asked", () => {
+  it("answers by default only the services a scope list names, counting the provider-wide ones apart", () => {
+    const catalogue = realCatalogue();
+    for (const id of ["iso-27001", "hds", "c5"]) {
+      const { slugs, providerWide, total, counts } = answer(catalogue, id, "not given");
+      expect(slugs.sort(), id).toEqual(named(catalogue, id).sort());
+      expect(providerWide, id).toEqual({});
+      expect(counts, id).toEqual({ own: total, provider: heldProviderWide(catalogue, id).length });
+      expect(counts.provider, id).toBeGreaterThan(0);
+    }
+    expect(listServices(catalogue, { page: 1, limit: 1, compliance: "c5" }).compliance!.scope).toBe("own");
+  });
+
+  it("answers with complianceScope=provider only the provider-wide holders, and with all both", () => {
+    const catalogue = realCatalogue();
+    const own = answer(catalogue, "iso-27001", "own");
+    const wide = answer(catalogue, "iso-27001", "provider");
+    const all = answer(catalogue, "iso-27001", "all");
+    expect(wide.slugs.sort()).toEqual(heldProviderWide(catalogue, "iso-27001").sort());
+    expect(Object.keys(wide.providerWide).sort()).toEqual([...wide.slugs].sort());
+    expect(all.slugs.sort()).toEqual([...own.slugs, ...wide.slugs].sort());
+    // The counts are the same whichever the scope: both holdings, apart.
+    for (const asked of [own, wide, all]) expect(asked.counts).toEqual({ own: own.total, provider: wide.total });
+  });
+
+  it("counts a service with one programme own and another provider-wide as provider-wide", () => {
+    const catalogue = realCatalogue();
+    // OVHcloud's Hosted Private Cloud names HDS by its own list; ISO/IEC 27001 is OVHcloud's, provider-wide.
+    const own = answer(catalogue, "hds,iso-27001", "own");
+    const wide = answer(catalogue, "hds,iso-27001", "provider");
+    expect(own.slugs).not.toContain("ovhcloud-hosted-private-cloud-vmware");
+    expect(wide.providerWide["ovhcloud-hosted-private-cloud-vmware"]).toEqual(["iso-27001"]);
+  });
+
+  // The issue's case: 0 AWS services for ISO/IEC 27001 while Alibaba's answered provider-wide.
+  it("answers AWS services for ISO/IEC 27001 from AWS's ISO page, with the copy's date", () => {
+    const catalogue = realCatalogue();
+    const { slugs, sources, counts } = answer(catalogue, "iso-27001", "not given", "aws");
+    expect(slugs).toEqual(expect.arrayContaining(["aws-s3", "aws-ec2", "aws-lambda", "aws-dynamodb"]));
+    expect(slugs.length).toBeGreaterThan(100);
+    // AWS cites a list for ISO: a service it leaves out is not known, never provider-wide.
+    expect(counts.provider).toBe(0);
+    for (const slug of ["aws-s3", "aws-ec2"])
+      expect(sources[slug]).toEqual([
+        expect.objectContaining({
+          url: "https://aws.amazon.com/compliance/iso-certified/",
+          asOf: "2021-09-04",
+          via: expect.stringContaining("/aws_allowlister/data/iso-certified.html"),
+        }),
+      ]);
+  });
+
+  it("refuses complianceScope without compliance, and a scope it does not know", async () => {
+    const app = await build();
+    const alone = await app.inject("/v1/services?complianceScope=all");
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json()).toMatchObject({ error: "Invalid query", status: 400 });
+    expect(alone.json().details).toMatch(/^complianceScope applies with compliance only: .*give compliance too/);
+    const unknown = await app.inject("/v1/services?compliance=c5&complianceScope=everyone");
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details).toMatch(/complianceScope/);
   });
 });
 

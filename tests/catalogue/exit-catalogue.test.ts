@@ -41,12 +41,13 @@ describe("the site's compact exit catalogue", () => {
   // services it is 401,389 characters, 67 KiB brotli-compressed. Exit plans by job (the groups'
   // primaries and what they do not do) and each service's compliance for the exposure rows took it
   // to 447,809 characters, 72.6 KiB, at 1,676 services; capabilities and the launches of 2025–26 to
-  // 461,285, 74.1 KiB, at 1,697. What is sent is what the page waits for, so that is held too.
+  // 461,285, 74.1 KiB, at 1,697; issue 115's missing products to 475,077, 75.2 KiB, at 1,715.
+  // What is sent is what the page waits for, so that is held too.
   // Issue 114's placement and egress data (the plan names every waiver's page and conditions) and
-  // Bunny.net's services took it to about 480,000 characters.
-  it("is small enough to fetch with the page: under 490,000 characters, 78 KiB brotli-compressed", () => {
+  // Bunny.net's services took it to about 480,000 characters; with issue 115's, 490,341.
+  it("is small enough to fetch with the page: under 500,000 characters, 78 KiB brotli-compressed", () => {
     const json = JSON.stringify(compactExitCatalogue(catalogue));
-    expect(json.length).toBeLessThan(490_000);
+    expect(json.length).toBeLessThan(500_000);
     expect(brotliCompressSync(json).length).toBeLessThan(78 * 1024);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 100: the products the catalogue lacked, each found by search in English and in a second
+ * Issues 100 and 115: the products the catalogue lacked, each found by search in English and in a second
  * language (the second through catalogue/data/search-words.yaml where its own words are English),
  * and each in the groups whose job it does.
  */
@@ -49,6 +49,15 @@ const FOUND_BY: Record<string, readonly [string, string]> = {
   "sakura-eventbus": ["sakura eventbus", "イベントバス"],
   "sakura-nosql": ["sakura cassandra", "base de données cassandra sakura"],
   "sakura-security-control": ["sakura security posture", "セキュリティコントロール"],
+  // Issue 115: the products a reviewer looked for and did not find.
+  "aws-quick": ["amazon quick suite", "agents ia amazon quick"],
+  "azure-playwright-workspaces": ["playwright", "pruebas playwright azure"],
+  "azure-container-storage": ["azure container storage", "stockage conteneurs azure"],
+  "gcp-firebase-ai-logic": ["firebase ai logic", "gemini sdk für mobile apps"],
+  "cloudflare-workers-vpc": ["workers vpc", "accès réseau privé workers cloudflare"],
+  "cloudflare-sandbox": ["cloudflare sandboxes", "code ausführen sandbox cloudflare"],
+  "akamai-functions": ["akamai functions", "webassembly funktionen akamai"],
+  "akamai-firewall-for-ai": ["prompt injection protection", "pare-feu ia akamai"],
 };
 
 /** The groups each does the job of (its sources' descriptions say so). */
@@ -76,9 +85,11 @@ const GROUPS: Record<string, readonly string[]> = {
   "sakura-api-gateway": ["api-management"],
   "sakura-nosql": ["wide-column-database"],
   "sakura-security-control": ["security-posture"],
+  "akamai-functions": ["serverless-functions"],
+  "akamai-firewall-for-ai": ["ai-guardrails"],
 };
 
-describe("issue 100: the products added", () => {
+describe("issues 100 and 115: the products added", () => {
   for (const [slug, [english, other]] of Object.entries(FOUND_BY))
     it(`finds ${slug} in English ("${english}") and in another language ("${other}")`, () => {
       expect(realCatalogue().bySlug.has(slug)).toBe(true);
@@ -102,6 +113,9 @@ describe("issue 100: the products added", () => {
       "cloudflare-email-sending",
       "naver-ncloud-storage",
       "sakura-nosql",
+      // Issue 115: beta on the vendor's page.
+      "cloudflare-workers-vpc",
+      "clevercloud-materia-kv",
     ]) {
       const service = catalogue.bySlug.get(slug)!.service;
       expect(service.lifecycle?.status, slug).toBe("preview");

@@ -6,7 +6,8 @@
  * a provider, a slug taken, a missing list), the body limits (64 KiB, 4 MiB for the deployment check: 413, declared), and the rules
  * between two parameters (OpenAPI parameters cannot depend on each other): alpha-scp's `part`
  * applies to strategy=allow-list only, and only up to the number of SCPs the list needs; a
- * policy's explain=true answers JSON only, so not with format=terraform (or Accept: text/x-hcl).
+ * policy's explain=true answers JSON only, so not with format=terraform (or Accept: text/x-hcl);
+ * GET /v1/services' complianceScope applies with compliance only.
  */
 import fc from "fast-check";
 import type { FastifyInstance } from "fastify";
@@ -21,7 +22,7 @@ const RUNS = Number(process.env.OPENAPI_PROPERTY_RUNS ?? 300);
 const SHAPE_TITLES = /^(Invalid (body|query|params|headers)|ids is required|Too many ids)$/;
 /** Rejections no schema keyword can state: between parameters, or depending on the approved list. */
 const BEYOND_SCHEMA =
-  /^(part applies to strategy=allow-list only\.|part applies with allowedLocations only: .*|This allow-list needs \d+ SCPs?; part must be 1 to \d+\.|explain=true answers JSON \(.*\) without explain\.)$/;
+  /^(part applies to strategy=allow-list only\.|part applies with allowedLocations only: .*|This allow-list needs \d+ SCPs?; part must be 1 to \d+\.|explain=true answers JSON \(.*\) without explain\.|complianceScope applies with compliance only: .*)$/;
 
 let hints: Hints;
 beforeAll(() => {

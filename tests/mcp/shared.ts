@@ -128,6 +128,12 @@ export const VALID: readonly ToolCase[] = [
     args: { compliance: ["C5", "ens-high"], jurisdiction: ["us"], limit: 5 },
     api: { url: "/v1/services?compliance=C5,ens-high&jurisdiction=us&limit=5" },
   },
+  // Provider-wide holdings only when asked (1.12.0).
+  {
+    tool: "search_services",
+    args: { compliance: ["hds"], complianceScope: "all", limit: 5 },
+    api: { url: "/v1/services?compliance=hds&complianceScope=all&limit=5" },
+  },
   {
     tool: "search_services",
     args: { jurisdiction: ["EU", "ch"], page: 2, limit: 10 },

@@ -69,14 +69,14 @@ describe("GET /v1/services?compliance= as a list", () => {
     expect(upper.statusCode).toBe(200);
     const lower = await app.inject("/v1/services?compliance=secnumcloud");
     expect(upper.json<Listing>().data.map((s) => s.slug)).toEqual(lower.json<Listing>().data.map((s) => s.slug));
-    // The services a scope list names; S3NS's, matched provider-wide (issue 100), are labelled so.
-    const wide = (upper.json<Listing>().compliance as { providerWide?: Record<string, string[]> }).providerWide ?? {};
-    expect(
-      upper
-        .json<Listing>()
-        .data.map((s) => s.slug)
-        .filter((slug) => !wide[slug]),
-    ).toEqual(["ovhcloud-bare-metal-pod", "ovhcloud-hosted-private-cloud-vmware"]);
+    // The services a scope list names; S3NS's, held provider-wide (issue 100), only when asked (issue 115).
+    expect(upper.json<Listing>().data.map((s) => s.slug)).toEqual([
+      "ovhcloud-bare-metal-pod",
+      "ovhcloud-hosted-private-cloud-vmware",
+    ]);
+    const all = await app.inject("/v1/services?compliance=SECNUMCLOUD&complianceScope=all");
+    const wide = (all.json<Listing>().compliance as { providerWide?: Record<string, string[]> }).providerWide ?? {};
+    expect(Object.keys(wide).length).toBeGreaterThan(0);
     expect(Object.keys(wide).every((slug) => slug.startsWith("s3ns-"))).toBe(true);
     expect(upper.json<Listing>().compliance).toMatchObject({ id: "secnumcloud", programmes: [{ id: "secnumcloud" }] });
   });
@@ -93,7 +93,7 @@ describe("GET /v1/services?compliance= as a list", () => {
     // The data tells all-of from any-of apart.
     expect(both.length).toBeGreaterThan(0);
     expect(either.length).toBeGreaterThan(both.length);
-    const response = await app.inject("/v1/services?compliance=C5,%20ens-high&limit=200");
+    const response = await app.inject("/v1/services?compliance=C5,%20ens-high&complianceScope=all&limit=200");
     expect(response.statusCode).toBe(200);
     const body = response.json<Listing>();
     expect(body.pagination.total).toBe(both.length);

@@ -15,7 +15,7 @@ import { build, fixtureCatalogue, URLS } from "../helpers/app.ts";
 import { fakeBuild } from "../helpers/fake-build.ts";
 
 const SERVICES_TAKES =
-  "provider, category, q, freeTier, lifecycle, compliance, jurisdiction, region, country, page, limit";
+  "provider, category, q, freeTier, lifecycle, compliance, complianceScope, jurisdiction, region, country, page, limit";
 
 describe("an unknown query parameter on /v1/", () => {
   it("answers /v1/services?jurisdictions=EU with a 400 naming it, the nearest parameter and every one", async () => {

@@ -227,6 +227,32 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
     });
   });
 
+  // Issue 115: the compliance filter's one rule in the search box (own by default, provider-wide
+  // only when asked, both counted), over the index, as GET /v1/services?compliance= answers.
+  it("lists a programme's own holders without words, counts both and widens to provider-wide on asking", async () => {
+    const page = await open("/search/?compliance=hds");
+    await page.locator("[data-search-results][data-source] li").first().waitFor();
+    const slugs = async () =>
+      (
+        await page
+          .locator("[data-search-results] li > a")
+          .evaluateAll((links) => links.map((a) => a.getAttribute("href")!))
+      ).map(slugOf);
+    expect(await slugs()).toEqual(["ovhcloud-hosted-private-cloud-vmware"]);
+    const counts = page.locator("[data-search-compliance]");
+    expect(await counts.innerText()).toMatch(
+      /^HDS health data hosting \(France\) — named by a scope list \(their own\): 1 service; held only provider-wide, through their provider: \d{2,} services\. Shown: their own\./,
+    );
+    await page.locator('select[name="complianceScope"]').selectOption("all");
+    await page.waitForFunction(() => location.search.includes("complianceScope=all"));
+    await page.locator("[data-search-results] li").nth(19).waitFor();
+    expect(await counts.innerText()).toContain("Shown: both.");
+    expect(await page.locator("[data-search-results] li .muted").allInnerTexts()).toContainEqual(
+      expect.stringContaining("provider-wide: HDS health data hosting (France)"),
+    );
+    expect(page.errors).toEqual([]);
+  });
+
   it("keeps each search filter's name with its select at 390 px", async () => {
     const page = await open("/search/?q=object%20storage", { size: WIDTHS[1] });
     const drift = await page.locator("[data-search-filters] label").evaluateAll((labels) =>
@@ -237,7 +263,7 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
         return Math.abs(select.left - box.left) + Math.max(0, select.top - box.top - 40);
       }),
     );
-    expect(drift.length).toBe(3);
+    expect(drift.length).toBe(5);
     for (const value of drift) expect(value).toBeLessThan(2);
   });
 });

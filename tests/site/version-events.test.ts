@@ -303,7 +303,8 @@ describe("eight real version events, each on every face", () => {
 
     it("MCP: get_service holds the version and lifecycle_upcoming the event", async () => {
       const tool = await mcp();
-      const service = await tool<ServiceDetailT>("get_service", { slug: event.slug });
+      // Lambda's answer is near the 40,000-character default, past which it comes in parts: ask for it whole.
+      const service = await tool<ServiceDetailT>("get_service", { slug: event.slug, maxLength: 100_000 });
       const family = service.versions!.families.find((each) => each.id === event.family)!;
       expect(family.versions.find((version) => version.id === event.id)).toMatchObject({ [event.end]: event.date });
       const upcoming = await tool<LifecycleListT>("lifecycle_upcoming", {

@@ -4,6 +4,7 @@
  * never replaced.
  */
 import type { Catalogue } from "../../../catalogue/load/load.ts";
+import type { ProviderT } from "../../../catalogue/schema/index.ts";
 import { lifecycleLabel, servicePath } from "../../../catalogue/render/pages.ts";
 import { searchData, type SearchData } from "../../../catalogue/search/search.ts";
 
@@ -15,6 +16,16 @@ export interface SiteSearchIndex {
   readonly paths: readonly string[];
   /** Per service (search.docs order): its lifecycle as the text host labels it ("active", "sunset 2027-03-31"). */
   readonly lifecycle: readonly string[];
+  /**
+   * The compliance filter's inputs, read by the one rule (catalogue/compliance/compliance.ts): per
+   * service (search.docs order) its own programmes, space-separated; per provider what it holds and
+   * where it lists the services in scope; the programmes' names.
+   */
+  readonly compliance: {
+    readonly own: readonly string[];
+    readonly providers: Readonly<Record<string, Pick<ProviderT, "defaultCompliance" | "complianceScope">>>;
+    readonly names: Readonly<Record<string, string>>;
+  };
 }
 
 export function siteSearchIndex(catalogue: Catalogue): SiteSearchIndex {
@@ -23,5 +34,18 @@ export function siteSearchIndex(catalogue: Catalogue): SiteSearchIndex {
     providerNames: Object.fromEntries(catalogue.providers.map((provider) => [provider.id, provider.shortName])),
     paths: catalogue.services.map((service) => servicePath(service)),
     lifecycle: catalogue.services.map((service) => lifecycleLabel(service.lifecycle)),
+    compliance: {
+      own: catalogue.services.map((service) => (service.compliance ?? []).join(" ")),
+      providers: Object.fromEntries(
+        catalogue.providers.map((provider) => [
+          provider.id,
+          {
+            ...(provider.defaultCompliance ? { defaultCompliance: provider.defaultCompliance } : {}),
+            ...(provider.complianceScope ? { complianceScope: provider.complianceScope } : {}),
+          },
+        ]),
+      ),
+      names: Object.fromEntries(catalogue.compliance),
+    },
   };
 }

@@ -10,6 +10,14 @@ import { TEXT_SEARCH_RESULTS as PAGE } from "../../../catalogue/base/limits.ts";
 import { searchHref } from "../../../catalogue/render/pages.ts";
 import type { SiteSearchIndex } from "../lib/search-index.ts";
 import { href } from "../../../catalogue/base/urls.ts";
+import {
+  COMPLIANCE_SCOPE_LABELS,
+  COMPLIANCE_SCOPES_SHOWN,
+  complianceCountsText,
+  scopeKeeps,
+} from "../../../catalogue/compliance/compliance.ts";
+import { complianceHeldAt, ownAt } from "../lib/search-compliance.ts";
+import type { ComplianceFilterScope } from "../../../catalogue/schema/vocabulary.ts";
 
 interface PageData {
   url: string;
@@ -31,6 +39,7 @@ const list = document.querySelector<HTMLOListElement>("[data-search-results]")!;
 const more = document.querySelector<HTMLButtonElement>("[data-search-more]")!;
 const respelt = document.querySelector<HTMLElement>("[data-search-respelt]")!;
 const deadEnd = document.querySelector<HTMLElement>("[data-search-dead-end]")!;
+const complianceLine = document.querySelector<HTMLElement>("[data-search-compliance]")!;
 const textSection = document.querySelector<HTMLElement>("[data-search-text]")!;
 const textList = document.querySelector<HTMLOListElement>("[data-search-text-results]")!;
 const textMore = document.querySelector<HTMLElement>("[data-search-text-more]")!;
@@ -45,6 +54,8 @@ let loaded: Promise<Loaded> | undefined;
 let results: number[] = [];
 /** Slug → the sub-service a result was found through ("matches S3 Glacier Deep Archive"). */
 let matched: Readonly<Record<string, string>> = {};
+/** Slug → the programmes asked that a result holds only provider-wide ("provider-wide: BSI C5"). */
+let heldWide: Readonly<Record<string, string>> = {};
 let shown = 0;
 let run_id = 0;
 
@@ -81,6 +92,7 @@ function item({ index }: Loaded, position: number): HTMLLIElement {
     category,
     index.lifecycle[position]!,
     ...(matched[doc.id] ? [`matches ${matched[doc.id]}`] : []),
+    ...(heldWide[doc.id] ? [`provider-wide: ${heldWide[doc.id]}`] : []),
   ].join(" · ");
   li.append(a, meta);
   if (doc.description) {
@@ -206,22 +218,72 @@ const asked = (): Asked => ({
   ),
 });
 
+/** Every service in the catalogue's order: what a compliance filter without words lists, as the API does. */
+const everything = (data: Loaded): ReturnType<ServiceSearch["search"]> => ({
+  slugs: data.index.search.docs.map((doc) => doc.id),
+  closest: false,
+  providers: [],
+  kind: false,
+  subServices: {},
+});
+
 /** Ranks the query over the index into `results` (filtered) and `matched`; the search's outcome. */
 function rank(data: Loaded, { query, filters }: Asked) {
-  const outcome = data.search.search(query);
+  const outcome = query ? data.search.search(query) : everything(data);
   matched = outcome.subServices;
-  // The API's filters, applied after ranking as listServices does.
+  const asked = (filters.compliance ?? "").split(",").filter(Boolean);
+  const scope = (filters.complianceScope ?? "own") as ComplianceFilterScope;
+  const counts = { own: 0, provider: 0 };
+  const wide: Record<string, string> = {};
+  // The API's filters, applied after ranking as listServices does; compliance last, both holdings counted.
   results = outcome.slugs
     .map((slug) => data.position.get(slug)!)
     .filter((position) => {
       const doc = data.index.search.docs[position]!;
-      return (
-        (!filters.provider || doc.provider === filters.provider) &&
-        (!filters.category || doc.category === filters.category) &&
-        (!filters.lifecycle || data.index.lifecycle[position]!.split(" ")[0] === filters.lifecycle)
-      );
+      if (
+        (filters.provider && doc.provider !== filters.provider) ||
+        (filters.category && doc.category !== filters.category) ||
+        (filters.lifecycle && data.index.lifecycle[position]!.split(" ")[0] !== filters.lifecycle)
+      )
+        return false;
+      if (asked.length === 0) return true;
+      const held = complianceHeldAt(data.index, position, asked);
+      if (held) counts[held]++;
+      if (held === "provider") {
+        const own = ownAt(data.index, position);
+        wide[doc.id] = asked
+          .filter((id) => !own.includes(id))
+          .map((id) => data.index.compliance.names[id] ?? id)
+          .join(", ");
+      }
+      return scopeKeeps(scope, held);
     });
+  heldWide = scope === "own" ? {} : wide;
+  showCompliance(data, { query, filters }, asked, counts, scope);
   return outcome;
+}
+
+/** The compliance filter's two holdings counted apart, with links to the other scopes; as the text host says it. */
+function showCompliance(
+  data: Loaded,
+  { query, filters }: Asked,
+  asked: readonly string[],
+  counts: { own: number; provider: number },
+  scope: ComplianceFilterScope,
+) {
+  complianceLine.replaceChildren();
+  complianceLine.hidden = asked.length === 0;
+  if (asked.length === 0) return;
+  const names = asked.map((id) => data.index.compliance.names[id] ?? id).join(", ");
+  complianceLine.append(complianceCountsText(names, counts, scope), " Show: ");
+  COMPLIANCE_SCOPES_SHOWN.filter((other) => other !== scope).forEach((other, i) => {
+    const { complianceScope: _, ...rest } = filters;
+    const link = document.createElement("a");
+    link.href = searchHref(query, other === "own" ? rest : { ...rest, complianceScope: other });
+    link.textContent = COMPLIANCE_SCOPE_LABELS[other];
+    complianceLine.append(...(i > 0 ? [", "] : []), link);
+  });
+  complianceLine.append(".");
 }
 
 async function run(focus: boolean) {
@@ -232,7 +294,8 @@ async function run(focus: boolean) {
   const url = new URL(location.href);
   url.search = new URLSearchParams({ ...(query ? { q: query } : {}), ...filters }).toString();
   history.replaceState(null, "", url);
-  if (!query) {
+  if (!query && !filters.compliance) {
+    complianceLine.hidden = true;
     list.replaceChildren();
     list.dataset.source = "index";
     results = [];
@@ -281,7 +344,7 @@ async function run(focus: boolean) {
   // Marks the list as final (the browser tests wait for it).
   list.dataset.source = "index";
   if (focus) heading.focus();
-  void pageText(query, new Set(first), id);
+  if (query) void pageText(query, new Set(first), id);
 }
 
 // A place filter (region=, country=) is answered by the server: the index knows no placements.
@@ -318,15 +381,15 @@ textMore.querySelector("button")!.addEventListener("click", () => {
   void pageText(arrived.query, new Set(paintedHrefs()), run_id);
 });
 
-if (list.hasAttribute("data-painted") && arrived.query) {
+if (list.hasAttribute("data-painted") && (arrived.query || arrived.filters.compliance)) {
   // The text host painted these results (the page rendered on demand for ?q=): they stand, and
   // neither index is fetched until the query changes, "More results" or the page-text search.
   shown = list.children.length;
   list.dataset.source = "server";
   heading.focus();
   // No dead end: with no service found, the pages' text is searched at once, inline.
-  if (shown === 0) void pageText(arrived.query, new Set(), run_id);
+  if (shown === 0 && arrived.query) void pageText(arrived.query, new Set(), run_id);
 } else {
   // Arriving with a query (a prerendered page): results get the focus.
-  void run(Boolean(arrived.query));
+  void run(Boolean(arrived.query || arrived.filters.compliance));
 }
