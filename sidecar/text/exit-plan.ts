@@ -119,11 +119,9 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
   let target;
   try {
     // A form sends a ticked box as "on" and repeats a key per box: the API's query takes true and commas.
-    // Nothing ticked is no target, a 400 as the script's form and POST /v1/exit-plan say (not the pages' default).
-    const asked = formTarget(params);
-    target = TARGET_KEYS.every((key) => asked[key] === undefined)
-      ? { to: exitTargetOfQuery({}), defaulted: false }
-      : exitTargetOfRequest(asked);
+    // No criterion (a link with ?ids= alone, or nothing ticked) plans to the pages' default,
+    // sovereign-option providers, as /lists/{id}/exit-plan does, and the page says so.
+    target = exitTargetOfRequest(formTarget(params));
   } catch (error) {
     if (!isHttpError(error)) throw error;
     return replies.error<ErrorTitle>(request, reply, error.statusCode, error.title, error.details ?? "");
