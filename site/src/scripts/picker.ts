@@ -66,14 +66,23 @@ export function picker(
   };
   const matches = combobox(input, options, (slug) => update([...slugs, slug]));
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // Only the answer to the latest query is shown: an older one still on its way is cancelled, and
+  // one that arrives anyway (answered before the abort) is dropped by its number.
+  let asked = 0;
+  let inFlight: AbortController | undefined;
   input.addEventListener("input", () => {
     clearTimeout(timer);
+    inFlight?.abort();
+    const ask = ++asked;
     timer = setTimeout(async () => {
       const q = input.value.trim();
       if (!q) return matches.show([]);
-      const { data: page } = await api.GET("/v1/services", { params: { query: { limit: 12, q } } });
-      if (!page) return;
-      const { data } = page;
+      const controller = (inFlight = new AbortController());
+      const answer = await api
+        .GET("/v1/services", { params: { query: { limit: 12, q } }, signal: controller.signal })
+        .catch(() => undefined);
+      if (ask !== asked || !answer?.data) return;
+      const { data } = answer.data;
       matches.show(data.map((s) => ({ slug: s.slug, text: `${s.name} (${s.providerId})` })));
       status.textContent = `${data.length} matching services.`;
     }, 200);
