@@ -21,6 +21,7 @@ import { renderHtml } from "../../catalogue/format/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { isDotSegment } from "./site-page.ts";
 import { replyComputedPage } from "./computed-page.ts";
+import { plainPage } from "./plain-pages.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
@@ -102,7 +103,10 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
   const params = new URLSearchParams(splitRequestUrl(request.url).query);
   const rendering = replies.rendering(request);
   if (!params.has("ids")) {
-    if (rendering === "html" && (await replies.site(request, reply, "list/exit/index.html"))) return reply;
+    if (rendering === "html")
+      return (await replies.site(request, reply, "list/exit/index.html"))
+        ? reply
+        : plainPage(c, request, reply, "list/exit");
     return replies.notFound(
       request,
       reply,
