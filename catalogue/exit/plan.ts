@@ -45,6 +45,7 @@ import { placeServices, coverProviders, reachOf, groupBreadth } from "./placemen
 import { rankCandidates } from "./ranking.ts";
 import { coverageOf, fallbackOf, jobEntries, jobsOf } from "./jobs.ts";
 import type { ExitJobT, ExitNearestT, ExitPlanT, ExitServicePlanT, ExitTargetT, ServiceT } from "../schema/index.ts";
+import { LOCATION_GROUPS } from "../policies/locations.ts";
 
 export const COVER_METHOD =
   "Greedy set cover: the providers of the services that stay are used first; then, while a service with a candidate is not placed, the allowed provider with candidates for the most of them is added (ties: the provider id). Only each service's best candidates count: those equal best on its real signals (generally available before preview, then lineage, shared compatibility, shared groups, category). Greedy, so the provider count is small but not guaranteed minimal. A service whose primary job is tied to the workloads' network or account (VPN, NAT, private DNS, load balancing, firewalls, monitoring, logging, identity) is placed after the others, on a chosen provider with a candidate doing that job where there is one, and ranks that candidate first. Each mapped service then takes its rank-1 candidate, and a service in several groups also the best candidate on a chosen provider for each group rank 1 is not in.";
@@ -90,12 +91,31 @@ export function allowedProviders(catalogue: ExitCatalogue, to: ExitTargetT): str
         !(to.exclude ?? []).includes(record.provider.id),
     )
     .map((record) => record.provider.id);
-  if (allowed.length === 0)
+  if (allowed.length === 0) {
+    const memberStates = memberStatesNote(catalogue, to);
     throw targetError(
       "No provider matches the target",
-      `No provider of the catalogue meets every criterion given (${describeTarget(to, (id) => catalogue.providerById.get(id)?.provider.name ?? id)}); widen it.`,
+      `No provider of the catalogue meets every criterion given (${describeTarget(to, (id) => catalogue.providerById.get(id)?.provider.name ?? id)}); widen it.${memberStates ? ` ${memberStates}` : ""}`,
     );
+  }
   return allowed;
+}
+
+/**
+ * What a target's EU/EEA member-state jurisdictions (FR, DE…) find: a provider based in one is
+ * recorded under jurisdiction EU (Provider.jurisdiction), as GET /v1/services?jurisdiction= says
+ * when refusing DE. The plan says so and names the providers based there (issue 116: a plan to FR
+ * found none though four French providers are listed); undefined when the target names none.
+ */
+export function memberStatesNote(catalogue: ExitCatalogue, to: ExitTargetT): string | undefined {
+  const states = [...new Set(to.jurisdictions ?? [])].filter((code) => LOCATION_GROUPS.get("EEA")!.includes(code));
+  if (states.length === 0) return undefined;
+  const based = catalogue.providers.filter((provider) =>
+    states.includes(catalogue.providerById.get(provider.id)!.file.headOffice.country),
+  );
+  const named =
+    based.length > 0 ? ` Based there: ${based.map((provider) => `${provider.name} (${provider.id})`).join(", ")}.` : "";
+  return `Providers based in an EU/EEA member state are recorded under jurisdiction EU, not ${states.join(" or ")}: ask for jurisdictions ["EU"], or name the providers (providers: […]).${named}`;
 }
 
 /** The target in words, providers by name: "sovereign option; jurisdiction EU or CH; not STACKIT". */
@@ -181,6 +201,8 @@ export function exitPlan(
   const plans = servicePlans(rank, services, placement);
   const targetIds = proposedServiceIds(plans);
   const plan = assemblePlan(context, to, ids, plans, targetIds);
+  const memberStates = memberStatesNote(catalogue, to);
+  if (memberStates) plan.notes.push(memberStates);
   if (repeated.length > 0)
     plan.notes.push(
       `Listed more than once, planned once: ${repeated
