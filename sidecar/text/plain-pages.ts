@@ -9,9 +9,15 @@
  * the site's own page replaces it once built.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { FEEDBACK_MESSAGE, LIST_NAME_MAX, LIST_SLUG_LENGTH, MAX_EXPOSURE_IDS } from "../../catalogue/base/limits.ts";
+import {
+  FEEDBACK_MESSAGE,
+  LIST_NAME_MAX,
+  LIST_SLUG_LENGTH,
+  MAX_EXPOSURE_IDS,
+  STRICT_BUCKET_TEXT,
+} from "../../catalogue/base/limits.ts";
 import { href, servicePath } from "../../catalogue/base/urls.ts";
-import { exposureReport } from "../../catalogue/equivalence/exposure.ts";
+import { exposureReport, JURISDICTION_RULE } from "../../catalogue/equivalence/exposure.ts";
 import { escapeHtml, renderPage } from "../../catalogue/format/html.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { listBuilderRequest } from "../../catalogue/outputs/page-requests.ts";
@@ -106,7 +112,7 @@ ${chosen(catalogue, known, unknown)}
 <p><label for="list-name">Name</label><br><input id="list-name" name="name" maxlength="${LIST_NAME_MAX}"></p>
 <p><label for="list-slug">Custom address (optional: ${LIST_SLUG_LENGTH.min}–${LIST_SLUG_LENGTH.max} lowercase letters, digits and hyphens)</label><br><input id="list-slug" name="slug" minlength="${LIST_SLUG_LENGTH.min}" maxlength="${LIST_SLUG_LENGTH.max}"></p>
 <p><label><input type="checkbox" name="unlisted" value="true" checked> Unlisted: no address from the name, only an unguessable one</label></p>
-<button type="submit">Save list</button></form>`,
+<p>${escapeHtml(STRICT_BUCKET_TEXT)}</p><button type="submit">Save list</button></form>`,
   ];
 }
 
@@ -133,7 +139,7 @@ ${idsForm(href("exit-planner"), "", "Services to plan: their ids, comma-separate
 <fieldset><legend>Target (every criterion chosen must hold; none: sovereign-option providers)</legend>
 <label class="block"><input type="checkbox" name="sovereignOption" checked> Only sovereign-option providers (head office and controlling parent in the EU/EEA or Switzerland)</label>
 <label class="block"><input type="checkbox" name="euResidentOnly"> Only EU-resident-only providers (head office and every region in the EU/EEA)</label>
-<fieldset><legend>Only these head-office jurisdictions (none ticked: any)</legend>${boxes("jurisdictions", jurisdictions)}</fieldset>
+<fieldset><legend>Only these head-office jurisdictions (none ticked: any)</legend><p>${escapeHtml(JURISDICTION_RULE)}</p>${boxes("jurisdictions", jurisdictions)}</fieldset>
 <details><summary>Only these providers (none ticked: any)</summary>${boxes("providers", providers)}</details>
 <details><summary>Never these providers</summary>${boxes("exclude", providers)}</details></fieldset></form>`,
   ];
