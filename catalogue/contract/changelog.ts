@@ -8,6 +8,16 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.12.0",
+    date: "2026-11-28",
+    changes: [
+      "GET /v1/services?q= (and every face of the one search): another product named with an alternative word and words of its kind (\"Vercel Alternative für statische Webseiten\") answers that kind and says so in search.otherProduct; an alternative asked beside a provider and a kind (\"Warteschlange wie Amazon SQS\") answers other providers' services, never that provider's alone; 'like' words that also mean 'how' (wie, come, como, zoals) ask for an alternative before a provider's or product's name; Italian 'ad' after an alternative word; European and the countries as place words in Dutch, Italian and Spanish too (issue 116).",
+      "POST /v1/exit-plan and GET /v1/lists/{id}/exit-plan: a target naming an EU/EEA member state's jurisdiction (jurisdictions: [\"FR\"]) is answered saying that providers based there are recorded under EU, naming them: in the 400's details when no provider meets the target, else in notes (issue 116).",
+      "Compressed answers name Accept-Encoding once in Vary (the text host's computed pages said it twice).",
+      "The text host: POST /deployments/check takes the site's form as multipart/form-data (a file in the field file, read when template is empty), as browsers and text browsers send a chosen file; GET /list/exit/?ids=… with no criterion plans to sovereign-option providers, as /lists/{id}/exit-plan does, rather than answering 400.",
+    ],
+  },
+  {
     version: "1.11.0",
     date: "2026-11-28",
     changes: [
