@@ -11,6 +11,7 @@ import type {
   LifecycleListT,
   SavedListDetailT,
   ServiceDetailT,
+  ServiceListT,
 } from "../catalogue/schema/index.ts";
 import { rankedEquivalents } from "../catalogue/equivalence/equivalents.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
@@ -154,7 +155,8 @@ function fitDifferences(
 
 /**
  * get_service's versions: those still supported or in extended support; the ended ones (Lambda
- * lists runtimes back to 2016) are counted in omitted unless endedVersions asks for them.
+ * lists runtimes back to 2016) are counted in omitted unless endedVersions asks for them, as are
+ * what each phase means and the pages saying so (each version still says its phase).
  */
 function fitVersions(
   versions: ServiceDetailT["versions"],
@@ -162,17 +164,30 @@ function fitVersions(
 ): { versions: NonNullable<ServiceDetailT["versions"]>; omitted: OmittedT } | undefined {
   if (!versions || endedVersions) return undefined;
   const total = versions.families.reduce((sum, family) => sum + family.versions.length, 0);
-  const families = versions.families.map((family) => ({
+  const described = versions.families.reduce((sum, family) => sum + (family.phases?.length ?? 0), 0);
+  const families = versions.families.map(({ phases: _phases, ...family }) => ({
     ...family,
     versions: family.versions.filter((version) => version.status !== "ended"),
   }));
   const shown = families.reduce((sum, family) => sum + family.versions.length, 0);
+  const { sources: _sources, ...kept } = versions;
   return {
-    versions: { ...versions, families },
-    omitted:
-      shown < total
+    versions: { ...kept, families },
+    omitted: [
+      ...(shown < total
         ? [{ field: "versions", shown, total, hint: "endedVersions: true shows the versions whose support has ended" }]
-        : [],
+        : []),
+      ...(described > 0
+        ? [
+            {
+              field: "versions.families.phases",
+              shown: 0,
+              total: described,
+              hint: "endedVersions: true shows what each phase means and costs, with the vendor pages",
+            },
+          ]
+        : []),
+    ],
   };
 }
 
@@ -290,6 +305,19 @@ function pagedExposure(answer: ExitPlanT, page: number, limit: number, cut: Omit
 export const EXPOSURE_ROWS = 15;
 
 /** exposure_scorecard: the totals in full, the per-service rows cut to `servicesLimit`. */
+/** The provider-level services a place filter lists apart: their count, and the first of them by slug. */
+export const PROVIDER_LEVEL_SHOWN = 25;
+
+/** search_services: the answer whole but for places.providerLevel, cut to PROVIDER_LEVEL_SHOWN slugs (total kept). */
+export function fitServiceList(answer: ServiceListT): ServiceListT {
+  const level = answer.places?.providerLevel;
+  if (!answer.places || !level || level.services.length <= PROVIDER_LEVEL_SHOWN) return answer;
+  return {
+    ...answer,
+    places: { ...answer.places, providerLevel: { ...level, services: level.services.slice(0, PROVIDER_LEVEL_SHOWN) } },
+  };
+}
+
 export function fitExposure(answer: ExposureReportT, limit = EXPOSURE_ROWS): ExposureReportT {
   const { shown, omitted } = pageOf(
     answer.services,

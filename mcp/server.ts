@@ -208,10 +208,26 @@ const REGISTRATIONS = TOOLS.map((spec) => ({
   },
 }));
 
-/** A tool's answer to arguments its schema accepted: in parts past maxLength. */
+/** What a tool that failed on this server's side answers: nothing was checked, nothing is concluded. */
+export const TOOL_FAULT_DETAILS =
+  "The tool failed on this server's side: nothing was checked, and no answer is implied. Retry, or report the call if it fails again.";
+
+/**
+ * A tool's answer to arguments its schema accepted: in parts past maxLength. A fault of this server
+ * (an error that is not a refusal) is a tool error in the API's Error shape with status 500, never
+ * the protocol's -32603, which a client may take for the tool's verdict (issue 109).
+ */
 async function answerTool(context: ToolContext, spec: ToolSpec, args: Record<string, unknown>) {
   const { maxLength, startIndex, ...toolArgs } = args as { maxLength?: number; startIndex?: number };
-  return inParts(context, spec.name, await callTool(context, spec, toolArgs), { maxLength, startIndex });
+  try {
+    return inParts(context, spec.name, await callTool(context, spec, toolArgs), { maxLength, startIndex });
+  } catch (error) {
+    if (isHttpError(error)) return toolError(context, error);
+    console.error(
+      `mcp: ${spec.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    return toolError(context, new HttpError(500, "Internal server error", TOOL_FAULT_DETAILS));
+  }
 }
 
 /** tools/call's request as the protocol layer parses it: loose, so that bad params are our -32602, not -32603. */

@@ -38,6 +38,7 @@ import {
   fitExposure,
   fitLifecycle,
   fitSavedList,
+  fitServiceList,
   LIST_SERVICES,
   fitService,
   LIFECYCLE_LIMIT,
@@ -55,6 +56,7 @@ import {
   type LifecycleListT,
   type SavedListDetailT,
   type ServiceDetailT,
+  type ServiceListT,
   PolicyBody,
   ScpBody,
   SCP_STRATEGIES,
@@ -158,11 +160,11 @@ export const TOOLS: readonly ToolSpec[] = [
       }),
       region: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
         description:
-          'Region ids, case-insensitive (e.g. ["eu-central-1", "eusc-de-east-1"]): only services running in any of them (get_service regions); an unknown id is refused with the nearest',
+          'Places, case-insensitive: region ids (e.g. ["eu-central-1", "eusc-de-east-1"]; provider:region for one named like a group or country, e.g. "heroku:eu"), country codes, "EU", "EEA", vendors\' multi-regions ("NAM4", "gcp:US") or "global": only services that run there by their own regions (get_service placement regional) or are global there; services whose own regions are not known are listed apart in places.providerLevel, never as running there; an unknown place is refused with the nearest',
       }),
-      country: z.array(z.string().min(2).max(2)).min(1).max(MAX_LIST_FILTER).optional().meta({
+      country: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
         description:
-          'ISO 3166-1 alpha-2 countries (e.g. ["DE"]): only services running in a region in any of them; one no region is in is refused with those there are',
+          'Countries (ISO 3166-1 alpha-2, e.g. ["DE"]) or any place region takes: only services running there, read as region is; both given, each must hold; an unknown place is refused with the nearest',
       }),
       page: ServicesQuery.shape.page,
       // The API pages up to 200; 25 rows are what fit beside an assistant's work (mcp/fit.ts).
@@ -191,12 +193,13 @@ export const TOOLS: readonly ToolSpec[] = [
         category: category === undefined ? undefined : resolveCategory(catalogue, category),
       }),
     }),
+    fit: (answer: ServiceListT) => fitServiceList(answer),
     output: ServiceList,
   }),
   tool({
     name: "get_service",
     description:
-      "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, versions and tiers with their end dates and statuses (ended ones with endedVersions), equivalents on other providers, policy identifiers, dependencies and the vendor sources behind it.",
+      "One service by slug (GET /v1/services/{slug}): its facts, lifecycle, sub-services, versions and tiers with their end dates and statuses (ended ones with endedVersions), equivalents on other providers, policy identifiers, dependencies, where it runs (regions, and placement: global, regional or provider-level, with the data's source and date) and the vendor sources behind it.",
     input: {
       slug: z.string().min(1).max(MAX_ID_LENGTH).meta({ description: "Service slug, e.g. aws-s3" }),
       equivalentsLimit: z
@@ -250,7 +253,7 @@ export const TOOLS: readonly ToolSpec[] = [
         .meta({ description: `Per-service rows shown (default ${EXPOSURE_ROWS}); the totals count every service` }),
       regions: z.array(z.string().min(1).max(MAX_ID_LENGTH)).min(1).max(MAX_LIST_FILTER).optional().meta({
         description:
-          'Where the data sits: region ids (e.g. ["eu-central-1"]); region countries become those of these regions each service runs in; the parent company\'s jurisdiction still reaches the data',
+          'Where the data sits: places (region ids, countries, "EU", "EEA", multi-regions, "global"; e.g. ["EU"]): a regional service\'s region countries become those of the asked regions it runs in, a global service\'s those of the region its vendor names, and a provider-level service is listed apart (providerLevel, possibleRegions); the parent company\'s jurisdiction still reaches the data',
       }),
     },
     request: ({ ids, regions }) => ({

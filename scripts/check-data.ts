@@ -8,6 +8,7 @@ import { coverageLines, inventoryCompletenessLine, reportProblems } from "../cat
 import { DEFAULT_INVENTORY_DIR, inventoryDirOf, reconcileAll } from "../catalogue/inventory/load.node.ts";
 import { lifecycleGapLines, staleLifecycleGaps } from "../catalogue/quality/lifecycle-sources.ts";
 import { versionLines, versionStatusProblems } from "../catalogue/quality/version-gate.ts";
+import { currentEventDates } from "../catalogue/lifecycle/lifecycle.ts";
 import { unsourcedLines, unsourcedProblems } from "../catalogue/quality/unsourced.ts";
 import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../catalogue/quality/words-sources.ts";
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
@@ -181,6 +182,11 @@ try {
   for (const line of versionLines(catalogue, today)) console.log(`  ${line}`);
   // The gate below fails on any; the count is printed so a clean run shows it is 0.
   console.log(`  past an end yet served with the status before it: ${versionStatusProblems(catalogue, today).length}`);
+  // A moved date not yet recorded still counts one revision; `npm run release` records it (event-dates.ts).
+  const unrecorded = [...currentEventDates(catalogue)].filter(
+    ([key, date]) => catalogue.eventDates.get(key)?.at(-1) !== date,
+  ).length;
+  console.log(`  lifecycle event dates not yet in catalogue/releases/event-dates.txt: ${unrecorded}`);
   // Vendor inventories kept beside the data folder (catalogue/inventory for catalogue/data).
   const inventoryProblems: string[] = [];
   const inventoryDir = process.env.CATALOGUE_DATA_DIR

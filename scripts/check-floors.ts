@@ -28,7 +28,7 @@ export const CATALOGUE: House = {
   floors: [
     ["base"],
     ["schema", "format"],
-    ["compliance", "dependencies", "versions", "capabilities"],
+    ["compliance", "dependencies", "versions", "capabilities", "locations"],
     ["inventory"],
     ["load"],
     ["search", "lifecycle", "lists"],

@@ -1,50 +1,40 @@
 /**
- * `cloud-catalogue check <template|plan|.tf folder>`: the deployment check as a CI step (docs/ci-check.md).
- * Reads the file (or a folder's *.tf files, not its sub-folders: one Terraform module), checks it against the approved list — here, against the catalogue this package
- * holds (a fresh dist/, else catalogue/data: no server, no network), or with --api (and for a saved
- * list) through that deployment's POST /v1/deployments/check — then prints the answer as the text
- * host renders it (render.ts), writes SARIF when asked (sarif.ts), and exits with findings.ts's
- * outcome. Writes: stdout (the answer), stderr (the outcome line or the error), the --sarif file.
+ * `cloud-catalogue check <template|plan|.tf folder>`: the deployment check as a CI gate
+ * (docs/ci-check.md; every option in check/help.ts). Reads the input within the API's bounds
+ * (check/inputs.ts), checks it against the approved list — here, against the catalogue this copy
+ * holds or a mirror's (check/catalogue.ts), or through a deployment's POST /v1/deployments/check
+ * (check/api.ts) — prints the answer as the text host renders it, weighs the findings against the
+ * baseline and the threshold (findings.ts's judge()), writes SARIF when asked, and exits:
+ * 0 allowed, 1 not allowed, 2 no check, 3 no answer (check/errors.ts). Whatever fails, a crash
+ * included, ends in 2 or 3 with the reason on stderr and in the SARIF: never in 1.
+ * Writes: stdout (the answer), stderr (the catalogue, the findings, the outcome or the error), the
+ * --sarif and --write-baseline files.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
-import { parseArgs } from "node:util";
+import { readFileSync, writeFileSync } from "node:fs";
+import { relative, resolve, sep } from "node:path";
 import { TEXT_WIDTH } from "../catalogue/base/limits.ts";
 import { isHttpError } from "../catalogue/base/problem.ts";
 import { checkTemplate, ReadDeployment, versionWindow } from "../catalogue/contract/deployments.ts";
 import { renderAnsi } from "../catalogue/format/ansi.ts";
 import { renderMarkdown } from "../catalogue/format/markdown.ts";
-import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
-import { TemplateCheck, TemplateCheckBody } from "../catalogue/schema/index.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
 import { TemplateBudgetError, TemplateError } from "../catalogue/templates/errors.ts";
-import { checkOutcome, type CheckOutcome } from "../catalogue/templates/findings.ts";
+import { baselineOf, checkOutcome, judge, type Judgement, type Suppression } from "../catalogue/templates/findings.ts";
 import { readDeployment, TerraformFiles, type Deployment } from "../catalogue/templates/read.ts";
 import { deploymentCheckDoc } from "../catalogue/templates/render.ts";
-import { sarifLog } from "../catalogue/templates/sarif.ts";
-import { serving } from "../build/dist.ts";
-import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
-import { buildUrls, CANONICAL_URLS, loadConfig } from "../sidecar/config.ts";
+import { failedSarifLog, sarifLog } from "../catalogue/templates/sarif.ts";
+import { apiRelease, checkByApi, type CheckInput } from "./check/api.ts";
+import { readBaseline, writeBaseline } from "./check/baseline.ts";
+import { catalogueOfFolder, ownCatalogue, releaseText, type CatalogueRelease } from "./check/catalogue.ts";
+import { CHECK_EXIT, CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
+import { CHECK_HELP, CHECK_USAGE } from "./check/help.ts";
+import { isFolder, readInputFile, readTerraformFolder } from "./check/inputs.ts";
+import { parseCheckArgs, sarifPathOf, type CheckRequest, type Format } from "./check/options.ts";
+import { findingLines, outcomeLine } from "./check/report.ts";
+import { PACKAGED } from "./package/packaged.ts";
 
-const CHECK_USAGE =
-  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list <saved list URL or id>) [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict] [--retiring-within 180d] [--locations EU,CH,…]";
-
-/** Exit statuses (docs/ci-check.md). */
-const EXIT = { allowed: 0, notAllowed: 1, usage: 2, unreachable: 3 } as const;
-
-/** A usage error or an input the check cannot read: exit 2, with the message (and the usage line when `usage`). */
-export class CheckUsageError extends Error {
-  readonly usage: boolean;
-  constructor(message: string, usage = false) {
-    super(message);
-    this.usage = usage;
-  }
-}
-/** The API could not be reached, or answered neither a check nor a refusal of the input: exit 3. */
-export class CheckUnreachableError extends Error {}
-
-type Approved = { approvedServiceIds: string[] } | { listId: string };
+export { CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
 
 /** The ids of --ids-file: a JSON array, a JSON object with approvedServiceIds (GET /v1/lists/{id}), or text (commas, spaces or lines; `#` comments). */
 export function idsOfFile(text: string): string[] {
@@ -93,7 +83,8 @@ export function listReference(reference: string): { listId: string; api?: string
 }
 
 /** PUBLIC_API_URL as the server reads it (sidecar/config.ts); an environment it refuses is a usage error. */
-function publicApiUrl(): string | undefined {
+async function publicApiUrl(): Promise<string | undefined> {
+  const { loadConfig } = await import("../sidecar/config.ts");
   try {
     return loadConfig(process.env).PUBLIC_API_URL;
   } catch (error) {
@@ -101,272 +92,235 @@ function publicApiUrl(): string | undefined {
   }
 }
 
-/** The catalogue this package holds: dist/'s build when fresh (fast), else catalogue/data (mcp-stdio.ts does the same). */
-async function localCatalogue(): Promise<Catalogue> {
-  if (existsSync(join(DIST_DIR, "api", "catalogue-source.json"))) {
-    let urls = [CANONICAL_URLS];
-    try {
-      urls = [buildUrls(loadConfig(process.env)), CANONICAL_URLS];
-    } catch {
-      // An environment the server would refuse changes nothing here: the canonical build is compared.
-    }
-    for (const candidate of urls)
-      if (await buildIsFresh(DIST_DIR, await buildInputsHash(candidate))) return loadBuiltCatalogue(serving(DIST_DIR));
-  }
-  return loadCatalogue();
-}
+/** The tool's version for SARIF: the package's, or in a clone the repository's (cli/package.json keeps them one). */
+const toolVersion = (): string =>
+  PACKAGED?.version ??
+  (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 
-/** What is checked: a file's text, or a folder's .tf files (name to text). */
-type Input = string | TerraformFiles;
+/** A path as SARIF and the baseline name it: relative to the working folder (the repository's root in CI). */
+const pathOf = (name: string) => relative(process.cwd(), resolve(name)).split(sep).join("/") || ".";
 
-/** The request's options beside the template and the list. */
-interface CheckOptions {
-  readonly retiringWithin: string | undefined;
-  /** --locations: allowedLocations, as the API takes it. */
-  readonly allowedLocations: string[] | undefined;
-}
-
-/** The check here: the template read first (a bad file fails before the catalogue loads), then checked. */
-async function checkLocally(input: Input, ids: string[], options: CheckOptions): Promise<DeploymentCheckAnswer> {
+/** The check here: the input read first (a bad file fails before the catalogue loads), then checked. */
+async function checkLocally(
+  input: CheckInput,
+  ids: string[],
+  request: CheckRequest,
+): Promise<{ answer: DeploymentCheckAnswer; release: CatalogueRelease }> {
   let deployment: Deployment;
   try {
-    deployment = readDeployment(input);
+    deployment = readDeployment("template" in input ? input.template : new TerraformFiles({ ...input.files }));
   } catch (error) {
     if (error instanceof TemplateError || error instanceof TemplateBudgetError)
       throw new CheckUsageError(`the template cannot be checked: ${error.message}`);
     throw error;
   }
-  const catalogue = await localCatalogue();
+  const { catalogue, release } = request.catalogueDir ? catalogueOfFolder(request.catalogueDir) : await ownCatalogue();
   try {
     // The API's rule for the ids (unknown ones named with the nearest slugs), then its check.
-    return checkTemplate(
+    const answer = checkTemplate(
       catalogue,
       new ReadDeployment(deployment),
       requireKnownIds(catalogue, ids),
-      versionWindow(new Date(), options.retiringWithin),
-      options.allowedLocations,
+      versionWindow(new Date(), request.retiringWithin, request.failOnPhase),
+      request.allowedLocations,
     );
+    return { answer, release };
   } catch (error) {
     if (isHttpError(error)) throw new CheckUsageError(`${error.title}: ${error.details ?? ""}`);
     throw error;
   }
 }
 
-/** The check by a deployment's API: its refusals of the input (400, 404, 413, 415, 422) are exit 2, anything else exit 3. */
-async function checkByApi(
-  api: string,
-  input: Input,
-  approved: Approved,
-  { retiringWithin, allowedLocations }: CheckOptions,
-): Promise<DeploymentCheckAnswer> {
-  const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({
-        ...(input instanceof TerraformFiles ? { files: input.files } : { template: input }),
-        ...approved,
-        ...(retiringWithin === undefined ? {} : { retiringWithin }),
-        ...(allowedLocations === undefined ? {} : { allowedLocations }),
-      }),
-      signal: AbortSignal.timeout(120_000),
-    });
-  } catch (error) {
-    // fetch says "fetch failed"; its cause says why (ECONNREFUSED, a DNS failure, the timeout).
-    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
-    throw new CheckUnreachableError(`cannot reach ${url}: ${cause ?? (error as Error).message}`);
-  }
-  const body = await response.text();
-  if (response.status !== 200) {
-    let problem = body.slice(0, 500);
-    try {
-      // The API's Error shape (catalogue/base/problem.ts): {error, status, details}.
-      const parsed = JSON.parse(body) as { error?: string; details?: string };
-      problem = [parsed.error, parsed.details].filter(Boolean).join(": ") || problem;
-    } catch {
-      // not JSON (a proxy's page): its start is quoted as it is
-    }
-    const message = `${url} answered ${response.status}: ${problem}`;
-    if ([400, 404, 413, 415, 422].includes(response.status)) throw new CheckUsageError(message);
-    throw new CheckUnreachableError(message);
-  }
-  let parsed: ReturnType<typeof TemplateCheck.safeParse>;
-  try {
-    parsed = TemplateCheck.safeParse(JSON.parse(body));
-  } catch {
-    throw new CheckUnreachableError(`${url} answered 200 with a body that is not JSON`);
-  }
-  if (!parsed.success)
-    throw new CheckUnreachableError(`${url} answered 200 with no deployment check: ${parsed.error.message}`);
-  return parsed.data;
-}
-
-function render(answer: DeploymentCheckAnswer, format: string): string {
+function render(answer: DeploymentCheckAnswer, format: Format, release: CatalogueRelease): string {
   if (format === "json") return `${JSON.stringify(answer, null, 2)}\n`;
   const doc = deploymentCheckDoc(answer);
-  if (format === "md") return renderMarkdown(doc);
+  const checkedAgainst = `Checked against the ${releaseText(release)}.\n`;
+  if (format === "md") return `${renderMarkdown(doc)}\n${checkedAgainst}`;
   // The text host's ANSI when a terminal reads it (and NO_COLOR is unset), plain text in a CI log.
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
   const columns = process.stdout.columns ?? TEXT_WIDTH.default;
-  return renderAnsi(doc, color, Math.min(TEXT_WIDTH.max, Math.max(TEXT_WIDTH.min, columns)));
+  return `${renderAnsi(doc, color, Math.min(TEXT_WIDTH.max, Math.max(TEXT_WIDTH.min, columns)))}\n${checkedAgainst}`;
 }
 
-const readText = (path: string, what: string): string => {
+/** Writes a SARIF log; a file that cannot be written is a usage error (exit 2). */
+function writeSarifFile(path: string, log: unknown): void {
   try {
-    return readFileSync(path, "utf8");
+    writeFileSync(path, `${JSON.stringify(log, null, 2)}\n`);
   } catch (error) {
-    throw new CheckUsageError(
-      `cannot read the ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    throw new CheckUsageError(`cannot write the SARIF file ${path}: ${(error as Error).message}`);
   }
-};
+}
 
-/**
- * A folder's *.tf files, as `terraform plan` reads one module: its sub-folders (other modules) are
- * not read, which stderr says, and a module block naming one is listed as not evaluated.
- */
-function readFolder(folder: string): TerraformFiles {
-  const names = readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".tf"))
-    .map((entry) => entry.name)
-    .sort();
-  if (names.length === 0)
-    throw new CheckUsageError(`the folder ${folder} holds no .tf file (its sub-folders are not read)`);
+/** What a run knows by the time it ends, for its SARIF should it end without a verdict. */
+interface RunState {
+  release?: CatalogueRelease;
+}
+
+/** What is checked: the folder's .tf files (said on stderr), or the file's text. */
+async function readCheckInput(path: string): Promise<CheckInput> {
+  if (!(await isFolder(path))) return { template: await readInputFile(path, "template") };
+  const files = await readTerraformFolder(path);
+  const names = Object.keys(files);
   console.error(
-    `cloud-catalogue check: read ${names.length} .tf file${names.length === 1 ? "" : "s"} in ${folder} (${names.join(", ")}); sub-folders are not read, so a module block is listed as not evaluated`,
+    `cloud-catalogue check: read ${names.length} .tf file${names.length === 1 ? "" : "s"} in ${path} (${names.join(", ")}); sub-folders are not read, so a module block is a not-read error`,
   );
-  return new TerraformFiles(Object.fromEntries(names.map((name) => [name, readText(join(folder, name), "file")])));
+  return { files };
 }
 
-/** The findings as SARIF (sarif.ts), each at the line of what it names in the file, or in the folder's .tf files. */
-function writeSarif(sarif: string, findings: CheckOutcome["findings"], file: string, input: Input): void {
-  const version = (JSON.parse(readFileSync(join(ROOT_DIR, "package.json"), "utf8")) as { version: string }).version;
-  const pathOf = (name: string) => relative(process.cwd(), resolve(name)).split(sep).join("/");
-  const path = pathOf(file);
-  const options =
-    input instanceof TerraformFiles
-      ? {
-          path,
-          text: "",
-          version,
-          files: Object.entries(input.files).map(([name, text]) => ({ path: pathOf(join(file, name)), text })),
-        }
-      : { path, text: input, version };
-  try {
-    writeFileSync(sarif, `${JSON.stringify(sarifLog(findings, options), null, 2)}\n`);
-  } catch (error) {
-    throw new CheckUsageError(`cannot write the SARIF file ${sarif}: ${(error as Error).message}`);
-  }
-}
-
-/** --locations as the API's allowedLocations (the same schema element): a comma-separated list. */
-function locationsOf(option: string | undefined): string[] | undefined {
-  if (option === undefined) return undefined;
-  const locations = option
-    .split(",")
-    .map((location) => location.trim())
-    .filter(Boolean);
-  if (!TemplateCheckBody.shape.allowedLocations.safeParse(locations).success)
-    throw new CheckUsageError(
-      `--locations is a comma-separated list of 1 to 100 region codes (fr-par), country codes (DE) or groups (EU, EEA), not ${option}`,
-      true,
-    );
-  return locations;
-}
-
-/** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
-export async function runCheck(args: string[]): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        ids: { type: "string" },
-        "ids-file": { type: "string" },
-        list: { type: "string" },
-        api: { type: "string" },
-        sarif: { type: "string" },
-        format: { type: "string", default: "text" },
-        strict: { type: "boolean", default: false },
-        "retiring-within": { type: "string" },
-        locations: { type: "string" },
-      },
-    }));
-  } catch (error) {
-    throw new CheckUsageError((error as Error).message, true);
-  }
-  if (positionals.length !== 1)
-    throw new CheckUsageError("name one template or plan file, or one folder of .tf files", true);
-  const format = values.format as string;
-  if (!["text", "json", "md"].includes(format))
-    throw new CheckUsageError(`--format is text, json or md, not ${format}`, true);
-  const given = (["ids", "ids-file", "list"] as const).filter((name) => values[name] !== undefined);
-  if (given.length !== 1) throw new CheckUsageError("give the approved list once: --ids, --ids-file or --list", true);
-  const retiringWithin = values["retiring-within"] as string | undefined;
-  if (retiringWithin !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(retiringWithin).success)
-    throw new CheckUsageError(`--retiring-within is a number of days such as 90d, not ${retiringWithin}`, true);
-  const allowedLocations = locationsOf(values.locations as string | undefined);
-  let api = values.api as string | undefined;
-  if (api !== undefined && !/^https?:\/\/[^/]/i.test(api))
-    throw new CheckUsageError(`--api is an http(s) URL, not ${api}`, true);
-
-  const file = positionals[0]!;
-  const folder = existsSync(file) && statSync(file).isDirectory();
-  const input: Input = folder ? readFolder(file) : readText(file, "template");
-  let approved: Approved;
-  if (values.list !== undefined) {
-    const reference = listReference(values.list as string);
+/** The approved list as the API takes it, and the API that checks a saved list. */
+async function approvedOf(
+  request: CheckRequest,
+): Promise<{ approved: { approvedServiceIds: string[] } | { listId: string }; api: string | undefined }> {
+  if ("list" in request.approved) {
+    const reference = listReference(request.approved.list);
     // A saved list lives in a deployment's store: the check runs there, against that deployment's catalogue.
-    api ??= reference.api ?? publicApiUrl();
+    const api = request.api ?? reference.api ?? (await publicApiUrl());
     if (!api)
       throw new CheckUsageError(
         "a saved list is checked by the API that holds it: give --api URL, a list URL of the API (…/v1/lists/<id>), or set PUBLIC_API_URL",
       );
-    approved = { listId: reference.listId };
-  } else {
-    const ids =
-      values.ids !== undefined
-        ? (values.ids as string)
-            .split(",")
-            .map((id) => id.trim())
-            .filter(Boolean)
-        : idsOfFile(readText(values["ids-file"] as string, "ids file"));
-    if (ids.length === 0) throw new CheckUsageError("the approved list is empty: name at least one catalogue id");
-    approved = { approvedServiceIds: ids };
+    return { approved: { listId: reference.listId }, api };
   }
-
-  const options = { retiringWithin, allowedLocations };
-  const answer = api
-    ? await checkByApi(api, input, approved, options)
-    : await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, options);
-  const outcome = checkOutcome(answer, { strict: values.strict === true });
-  if (values.sarif !== undefined) writeSarif(values.sarif as string, outcome.findings, file, input);
-  process.stdout.write(render(answer, format));
-  const errors = outcome.findings.filter((finding) => finding.level === "error").length;
-  const warnings = outcome.findings.length - errors;
-  console.error(
-    `cloud-catalogue check: ${outcome.allowed ? "allowed" : "not allowed"}${outcome.retiring > 0 ? `, ${outcome.retiring} version${outcome.retiring === 1 ? "" : "s"} retiring` : ""} (${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"})${outcome.allowed && outcome.retiring === 0 && outcome.exitCode === 1 ? "; --strict fails on the warnings" : ""}`,
-  );
-  return outcome.exitCode;
+  const ids =
+    "ids" in request.approved
+      ? request.approved.ids
+      : idsOfFile(await readInputFile(request.approved.idsFile, "ids file"));
+  if (ids.length === 0) throw new CheckUsageError("the approved list is empty: name at least one catalogue id");
+  return { approved: { approvedServiceIds: ids }, api: request.api };
 }
 
-/** The command: runCheck, with its usage and API errors said on stderr and turned into their exit status. */
-export async function checkCommand(args: string[]): Promise<number> {
-  try {
-    return await runCheck(args);
-  } catch (error) {
-    if (error instanceof CheckUsageError) {
-      console.error(`cloud-catalogue check: ${error.message}${error.usage ? `\n${CHECK_USAGE}` : ""}`);
-      return EXIT.usage;
-    }
-    if (error instanceof CheckUnreachableError) {
-      console.error(`cloud-catalogue check: ${error.message}`);
-      return EXIT.unreachable;
-    }
-    throw error;
+/** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
+export async function runCheck(args: string[], state: RunState = {}): Promise<number> {
+  const request = parseCheckArgs(args);
+  if (request === "help") {
+    process.stdout.write(CHECK_HELP);
+    return CHECK_EXIT.allowed;
   }
+  const input = await readCheckInput(request.path);
+  const suppressions: Suppression[] = request.baseline ? await readBaseline(request.baseline) : [];
+  const { approved, api } = await approvedOf(request);
+
+  let answer: DeploymentCheckAnswer;
+  if (api) {
+    const asked = {
+      approved,
+      retiringWithin: request.retiringWithin,
+      failOn: request.failOnPhase,
+      allowedLocations: request.allowedLocations,
+    };
+    const [checked, release] = await Promise.all([checkByApi(api, input, asked), apiRelease(api)]);
+    answer = checked;
+    state.release = release;
+  } else {
+    const local = await checkLocally(input, (approved as { approvedServiceIds: string[] }).approvedServiceIds, request);
+    answer = local.answer;
+    state.release = local.release;
+  }
+  console.error(`cloud-catalogue check: checked against the ${releaseText(state.release)}`);
+
+  return report(request, input, answer, suppressions, state.release);
+}
+
+/** The answer weighed, written and said: the baseline written when asked, the SARIF, the output; the exit status. */
+function report(
+  request: CheckRequest,
+  input: CheckInput,
+  answer: DeploymentCheckAnswer,
+  suppressions: readonly Suppression[],
+  release: CatalogueRelease,
+): number {
+  const file = pathOf(request.path);
+  const outcome = checkOutcome(answer);
+  const today = new Date().toISOString().slice(0, 10);
+  let judgement: Judgement = judge(outcome.findings, { failOn: request.failOn, suppressions, file, today });
+  if (request.writeBaseline) {
+    const kept = suppressions.filter((entry) => judgement.findings.some((found) => found.acceptedBy.includes(entry)));
+    const written = [...kept, ...baselineOf(judgement.counted, file, today)];
+    writeBaseline(request.writeBaseline, written);
+    console.error(
+      `cloud-catalogue check: wrote ${written.length} entr${written.length === 1 ? "y" : "ies"} to the baseline ${request.writeBaseline}; give each a reason`,
+    );
+    judgement = judge(outcome.findings, { failOn: request.failOn, suppressions: written, file, today });
+  }
+  const exitCode = judgement.exitCode === 1 && !request.softFail ? CHECK_EXIT.notAllowed : CHECK_EXIT.allowed;
+  const baselineGiven = request.baseline !== undefined || request.writeBaseline !== undefined;
+
+  if (request.sarif !== undefined) {
+    const sarifInput =
+      "files" in input
+        ? {
+            path: file,
+            text: "",
+            files: Object.entries(input.files).map(([name, text]) => ({
+              path: pathOf(resolve(request.path, name)),
+              text,
+            })),
+          }
+        : { path: file, text: input.template };
+    writeSarifFile(
+      request.sarif,
+      sarifLog(outcome.findings, {
+        ...sarifInput,
+        version: toolVersion(),
+        exitCode,
+        ...(baselineGiven ? { baseline: { ...judgement, newOnly: request.newOnly } } : {}),
+        catalogue: release,
+      }),
+    );
+  }
+  process.stdout.write(render(answer, request.format, release));
+  for (const line of findingLines(judgement, { newOnly: request.newOnly })) console.error(line);
+  console.error(outcomeLine(outcome.allowed, judgement, { softFail: request.softFail, failOn: request.failOn }));
+  return exitCode;
+}
+
+/**
+ * Runs the check to its exit status, whatever happens: its failures (CheckUsageError: 2;
+ * CheckUnreachableError: 3) and any crash (2, a short message; the stack with --debug), thrown or
+ * escaping from a callback while it runs, are said on stderr and, with --sarif, written as a log
+ * with the reason. (After it, cli.ts keeps a late failure from changing the status.)
+ */
+export async function checkCommand(args: string[]): Promise<number> {
+  const state: RunState = {};
+  const debug = args.includes("--debug");
+  let crashed: ((error: unknown) => void) | undefined;
+  const run = new Promise<number>((resolveRun, reject) => {
+    crashed = (error: unknown) => reject(error instanceof Error ? error : new Error(String(error)));
+    process.on("uncaughtException", crashed);
+    process.on("unhandledRejection", crashed);
+    runCheck(args, state).then(resolveRun, reject);
+  });
+  try {
+    return await run;
+  } catch (error) {
+    return failed(error, args, state, debug);
+  } finally {
+    process.off("uncaughtException", crashed!);
+    process.off("unhandledRejection", crashed!);
+  }
+}
+
+/** A run that ended without a verdict: the reason on stderr and in the SARIF; 3 when the API gave no answer, else 2. */
+function failed(error: unknown, args: readonly string[], state: RunState, debug: boolean): number {
+  const exitCode = error instanceof CheckUnreachableError ? CHECK_EXIT.unreachable : CHECK_EXIT.noCheck;
+  const reason =
+    error instanceof CheckUsageError || error instanceof CheckUnreachableError
+      ? error.message
+      : `the check failed unexpectedly, so there is no verdict: ${error instanceof Error ? error.message : String(error)}${debug ? "" : " (--debug shows where)"}`;
+  console.error(`cloud-catalogue check: ${reason}`);
+  if (error instanceof CheckUsageError && error.usage) console.error(CHECK_USAGE);
+  if (debug && error instanceof Error && !(error instanceof CheckUsageError) && error.stack) console.error(error.stack);
+  const sarif = sarifPathOf(args);
+  if (sarif !== undefined) {
+    try {
+      const catalogue = state.release;
+      writeSarifFile(
+        sarif,
+        failedSarifLog({ version: toolVersion(), exitCode, reason, ...(catalogue ? { catalogue } : {}) }),
+      );
+    } catch (writeError) {
+      console.error(`cloud-catalogue check: ${(writeError as Error).message}`);
+    }
+  }
+  return exitCode;
 }

@@ -3,18 +3,16 @@
  * cloud-catalogue — mirror a deployment for offline use, serve a mirror, check a deployment.
  *   cloud-catalogue mirror <api-url> <dir>   fetch (or update) a verified copy of the build
  *   cloud-catalogue serve <dir>              serve it on PORT/TEXT_PORT with no network
- *   cloud-catalogue check <file> --ids …     check a template or plan against an approved list (check.ts)
- * serve answers every read, the text host and the site from the copy, and computes search,
- * compare, exposure, policies and the Markdown export from the mirrored catalogue. Lists and
- * feedback use the embedded store in <dir>/data (they stay on this machine).
+ *   cloud-catalogue check <file|folder> …    check a deployment against an approved list (check.ts)
+ * Each command's modules load only when it runs: a check starts without the server's, a mirror
+ * without the check's. The package (cli/README.md) bundles this file; `serve` runs from a clone.
+ * A command never crashes into a status its contract gives another meaning: check's exits are
+ * check.ts's (a crash is 2, never 1); mirror and serve exit 1 on any failure, 2 on a usage error.
  */
-import { loadConfig } from "../sidecar/config.ts";
-import { runAsProcess } from "../sidecar/server.ts";
-import { mirror, MirrorError } from "./mirror.ts";
-import { serveMirror } from "./serve-mirror.ts";
+import { PACKAGED } from "./package/packaged.ts";
 
 const USAGE =
-  "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue check <file> --ids a,b,c | cloud-catalogue --help";
+  "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue check <file|folder> (--ids a,b,c | --ids-file FILE | --list LIST) | cloud-catalogue --help";
 
 /** The whole help (--help, -h, help): what each command does, its environment, exit codes, examples. */
 const HELP = `cloud-catalogue — mirror a Cloud Services Catalogue deployment for offline use, serve it,
@@ -34,21 +32,11 @@ Usage:
       mirrored catalogue. The origin's URLs are rewritten to the mirror's own in every
       answer. Lists and feedback stay on this machine, in <dir>/data. Follows updates:
       within a second or two of a mirror run switching <dir>/current, it serves the new copy.
-  cloud-catalogue check <template|plan file> (--ids a,b,c | --ids-file FILE | --list LIST)
-                        [--api URL] [--sarif out.sarif] [--format text|json|md] [--strict]
-                        [--locations EU,CH,…]
-      Check a CloudFormation or SAM template, an ARM template (Bicep's output), a Terraform
-      plan (terraform show -json) or a list of Google APIs against the approved services:
-      the services it uses, what the list lacks, and each vendor policy's verdict, printed
-      as the text host renders it (json: the API's answer). It runs here, against the
-      catalogue this package holds: no server, no network. --api URL asks that deployment's
-      POST /v1/deployments/check instead. --ids-file reads ids separated by commas, spaces or
-      lines (# comments), a JSON list, or a saved list's JSON (GET /v1/lists/<id>). --list
-      names a saved list (its id, slug or URL): it is checked by the API that holds it,
-      --api, the API of a …/v1/lists/<id> URL, or PUBLIC_API_URL. --sarif writes the
-      findings as SARIF 2.1.0 for code scanning. --strict fails on warnings too.
-      --locations (region codes of any provider, country codes, EU, EEA) fails on a
-      resource whose stated region, location or zone is outside them.
+      From a clone of the repository (npm ci); the installed package holds check and mirror.
+  cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list LIST) […]
+      Check a deployment against the approved services, offline against the catalogue the
+      package holds, a mirror's (--catalogue DIR), or a deployment's API (--api URL); for CI,
+      with SARIF, a baseline and honest exit codes. Every option: cloud-catalogue check --help.
   cloud-catalogue --help
       This text (also -h or help).
 
@@ -59,60 +47,118 @@ Environment (serve):
   PUBLIC_API_URL    the API's public URL, if not http://HOST:PORT
   PUBLIC_TEXT_URL   the text host's public URL, if not http://HOST:TEXT_PORT
 
-Environment (check):
-  PUBLIC_API_URL    the API a --list is checked by, when neither --api nor the list's URL names one
-  NO_COLOR          plain text even on a terminal
-
 Exit status: mirror and serve: 0 on success, 1 when mirroring or serving fails, 2 on a usage error.
-check: 0 when every vendor verdict from the approved list allows the deployment and the list
-lacks none of its services (unplaced and unevaluated items are warnings; with --strict they
-fail too); 1 when it is not allowed (errors in the SARIF); 2 on a usage error, an unreadable
-file or template, an unwritable --sarif file, unknown ids or a list not found; 3 when the API
-cannot be reached or fails.
+check: 0 allowed, 1 not allowed, 2 no check (usage, unreadable input, crash), 3 the API
+unreachable (cloud-catalogue check --help).
 
 Examples:
   npm run mirror -- http://localhost:8080 ./mirror
   npx cloud-catalogue serve ./mirror
   PORT=9080 TEXT_PORT=9081 npx cloud-catalogue serve ./mirror
-  npx cloud-catalogue check template.yaml --ids aws-s3,aws-lambda --sarif check.sarif
-  terraform show -json plan.out > plan.json && npx cloud-catalogue check plan.json --ids-file approved.txt
+  cloud-catalogue check template.yaml --ids aws-s3,aws-lambda --sarif check.sarif
 
 More: docs/operations.md ("Mirror"), docs/ci-check.md (check in CI).
 `;
 
-async function main(args: string[]): Promise<void> {
-  // `npm run mirror -- --help` runs `cli.ts mirror --help`: a help flag anywhere asks for help.
-  if (args.some((arg) => arg === "--help" || arg === "-h") || args[0] === "help") {
-    process.stdout.write(HELP);
-    return;
-  }
-  const [command, ...rest] = args;
-  if (command === "check") {
-    // Loaded only for check: mirror and serve start without the deployment check's modules.
-    const { checkCommand } = await import("./check.ts");
-    process.exitCode = await checkCommand(rest);
-    return;
-  }
-  if (command === "mirror" && rest.length === 2) {
-    const [apiUrl, dir] = rest as [string, string];
-    if (!/^https?:\/\//.test(apiUrl)) throw new MirrorError(`not an http(s) URL: ${apiUrl}`);
-    await mirror(apiUrl, dir);
-    return;
-  }
-  if (command === "serve" && rest.length === 1) {
-    const server = await serveMirror(rest[0]!, process.env);
-    runAsProcess(server);
-    const { PORT, TEXT_PORT, HOST } = loadConfig(process.env);
-    console.error(
-      `serve: mirror ${server.distDir()} on http://${HOST}:${PORT} (API) and http://${HOST}:${TEXT_PORT} (text host); following ${rest[0]}/current`,
-    );
-    return;
-  }
-  console.error(`${USAGE}\n(cloud-catalogue --help for more)`);
-  process.exitCode = 2;
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+const wantsHelp = (args: readonly string[]) =>
+  args.some((arg) => arg === "--help" || arg === "-h") || args[0] === "help";
+
+/** A failure's message: the error's own for the failures a command expects, with the stack only under --debug. */
+function failureText(error: unknown, debug: boolean): string {
+  if (debug && error instanceof Error && error.stack) return error.stack;
+  return error instanceof Error ? error.message : String(error);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(`cloud-catalogue: ${error instanceof MirrorError ? error.message : (error as Error).stack}`);
-  process.exit(1);
-});
+async function mirrorCommand(args: readonly string[]): Promise<number> {
+  if (args.length !== 2) {
+    console.error(`${USAGE}\n(cloud-catalogue --help for more)`);
+    return EXIT.usage;
+  }
+  const [apiUrl, dir] = args as [string, string];
+  if (!/^https?:\/\//i.test(apiUrl)) {
+    console.error(`cloud-catalogue mirror: not an http(s) URL: ${apiUrl}\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const { mirror } = await import("./mirror.ts");
+  await mirror(apiUrl, dir);
+  return EXIT.ok;
+}
+
+async function serveCommand(args: readonly string[]): Promise<number> {
+  if (args.length !== 1) {
+    console.error(`${USAGE}\n(cloud-catalogue --help for more)`);
+    return EXIT.usage;
+  }
+  if (PACKAGED) {
+    console.error(
+      "cloud-catalogue serve: the installed package holds check and mirror; serve runs from a clone of the repository (npm ci, then npx cloud-catalogue serve <dir>)",
+    );
+    return EXIT.usage;
+  }
+  const [{ serveMirror }, { runAsProcess }, { loadConfig }] = await Promise.all([
+    import("./serve-mirror.ts"),
+    import("../sidecar/server.ts"),
+    import("../sidecar/config.ts"),
+  ]);
+  const server = await serveMirror(args[0]!, process.env);
+  runAsProcess(server);
+  const { PORT, TEXT_PORT, HOST } = loadConfig(process.env);
+  console.error(
+    `serve: mirror ${server.distDir()} on http://${HOST}:${PORT} (API) and http://${HOST}:${TEXT_PORT} (text host); following ${args[0]}/current`,
+  );
+  return EXIT.ok;
+}
+
+/** The command's exit status; `undefined` while it keeps running (serve). */
+async function main(args: string[]): Promise<number | undefined> {
+  const [command, ...rest] = args;
+  // check has its own help, exits and crash handling (check.ts): it is the CI gate.
+  if (command === "check") {
+    const { checkCommand } = await import("./check.ts");
+    return checkCommand(rest);
+  }
+  // `npm run mirror -- --help` runs `cli.ts mirror --help`: a help flag anywhere asks for help.
+  if (wantsHelp(args)) {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const operands = rest.filter((arg) => arg !== "--debug");
+  if (command === "mirror") return mirrorCommand(operands);
+  if (command === "serve") {
+    await serveCommand(operands).then((status) => {
+      if (status !== EXIT.ok) process.exitCode = status;
+    });
+    return undefined;
+  }
+  console.error(`${USAGE}\n(cloud-catalogue --help for more)`);
+  return EXIT.usage;
+}
+
+const args = process.argv.slice(2);
+const debug = args.includes("--debug");
+/**
+ * A failure that escapes mirror or serve (a MirrorError says what failed; anything else is
+ * unexpected): its message, the stack only with --debug, exit 1. check catches its own (2).
+ */
+const crash = (error: unknown) => {
+  console.error(`cloud-catalogue: ${failureText(error, debug)}`);
+  process.exit(args[0] === "check" ? 2 : EXIT.failed);
+};
+if (args[0] !== "check") {
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+}
+main(args).then((status) => {
+  if (status === undefined) return;
+  process.exitCode = status;
+  if (args[0] !== "check") return;
+  // A failure after the check's verdict (a socket closing late) is said, and the verdict's status kept.
+  const late = (error: unknown) => {
+    console.error(`cloud-catalogue: after the command: ${failureText(error, debug)}`);
+    process.exit(status);
+  };
+  process.on("uncaughtException", late);
+  process.on("unhandledRejection", late);
+}, crash);

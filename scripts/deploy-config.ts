@@ -20,7 +20,13 @@ import {
 import { escapeHtml } from "../catalogue/format/html.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
 import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/outputs/pages.ts";
-import { CONNECT_DETAILS, METHOD_DETAILS, ORIGIN_FORM_DETAILS, VERSION_DETAILS } from "../sidecar/client-errors.ts";
+import {
+  CONNECT_DETAILS,
+  HEADERS_TOO_LARGE_DETAILS,
+  METHOD_DETAILS,
+  ORIGIN_FORM_DETAILS,
+  VERSION_DETAILS,
+} from "../sidecar/client-errors.ts";
 
 export interface NginxOptions {
   dist: string;
@@ -164,7 +170,7 @@ const NGINX_ERRORS: readonly (CataloguedError & { page?: string })[] = [
     details: "No range the Range header asks for lies within the file; ask without Range for the whole of it.",
   },
   { status: 417, error: "Expectation failed", details: "Only Expect: 100-continue is supported (RFC 9110 §10.1.1)." },
-  { status: 431, error: "Request header fields too large", details: "Each header line is limited to 16 KiB." },
+  { status: 431, error: "Request header fields too large", details: HEADERS_TOO_LARGE_DETAILS },
   { status: 500, error: "Internal server error", details: "Something went wrong." },
   { status: 501, error: "Not implemented", details: "$not_implemented_details" },
   { status: 505, error: "HTTP version not supported", details: VERSION_DETAILS },

@@ -11,18 +11,19 @@ import type { PublicUrls } from "../catalogue/base/urls.ts";
 import type { Catalogue } from "../catalogue/load/load.ts";
 import { serviceSearch } from "../catalogue/search/search.ts";
 import { staticFileFor } from "../catalogue/outputs/static.ts";
-import { answerConnect, answerExpectation, requireHost } from "./client-errors.ts";
+import { answerBeforeIdleClose, answerConnect, answerExpectation, requireHost } from "./client-errors.ts";
+import { stampDeadlines } from "./deadline.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "./dot-segments.ts";
 import { answerMcp } from "../mcp/answer.ts";
 import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
-import { UnreadBody } from "./threads/reader.ts";
+import { TemplateReader, UnreadBody } from "./threads/reader.ts";
 import { gateUploads } from "./upload-gate.ts";
 import { refuseDeepJson } from "./json-depth.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
-import { limitPipelining } from "./http-limits.ts";
+import { httpTimeouts, limitPipelining } from "./http-limits.ts";
 import { fastifyOptions, PIPELINE_DETAILS, registerCompression, type HostConfig } from "./host-options.ts";
 import errors, { errorBody, HttpError, sendError, toErrorBody } from "./plugins/errors.ts";
 import { limitMisses } from "./plugins/miss-limit.ts";
@@ -105,6 +106,8 @@ export async function apiStack(
   const app = Fastify(fastifyOptions(config, (error, _request, reply) => void sendError(reply, toErrorBody(error))));
   answerConnect(app.server, "api");
   answerExpectation(app.server, "api");
+  answerBeforeIdleClose(app.server, "api");
+  stampDeadlines(app, httpTimeouts(config.timeouts).deadlineMs);
   requireHost(app, (_request, reply, { status, error, details }) =>
     sendError(reply, errorBody(status, error, details)),
   );
@@ -207,7 +210,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.heavyWorker ??
     (options.catalogueSource ? new HeavyWorker(options.catalogueSource, options.urls, options.store) : undefined);
   if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
-  gateUploads(app, (request) => (request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate === true);
+  const templateReader = new TemplateReader();
+  gateUploads(
+    app,
+    (request) => (request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate === true,
+    httpTimeouts(options.config.timeouts),
+    () => templateReader.settled(),
+  );
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),
     catalogue: options.catalogue,
@@ -218,6 +227,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now: options.now ?? (() => new Date()),
     startedAt: Date.now(),
     answerMcp,
+    templateReader,
   });
   return app;
 }

@@ -9,6 +9,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CataloguedError } from "../catalogue/base/error-catalogue.ts";
+import { DEADLINE_RETRY_AFTER_SECONDS, PAST_DEADLINE_DETAILS } from "./deadline.ts";
 import { isApiPath } from "./plugins/errors.ts";
 
 /** A refusal before routing: a title of the error catalogue with its own status. */
@@ -23,6 +24,7 @@ export const VERSION_DETAILS =
 export const ORIGIN_FORM_DETAILS =
   "The request target must be a path (origin form, RFC 9112 §3.2.1); this server is not a proxy and takes no absolute URL.";
 export const METHOD_DETAILS = `The request's method is not one this server implements (methods are case-sensitive: GET, not get). Allowed methods: ${ALLOWED}.`;
+export const HEADERS_TOO_LARGE_DETAILS = "The URL and headers together are limited to 16 KiB.";
 export const CONNECT_DETAILS = `This server is not a proxy: CONNECT is not supported. Allowed methods: ${ALLOWED}.`;
 
 function classify(error: NodeJS.ErrnoException): ClientError {
@@ -46,7 +48,7 @@ function classify(error: NodeJS.ErrnoException): ClientError {
     return {
       status: 431,
       error: "Request header fields too large",
-      details: "The URL and headers together are limited to 16 KiB.",
+      details: HEADERS_TOO_LARGE_DETAILS,
     };
   return {
     status: 400,
@@ -63,6 +65,7 @@ const REASONS: Record<number, string> = {
   417: "Expectation Failed",
   431: "Request Header Fields Too Large",
   501: "Not Implemented",
+  503: "Service Unavailable",
   505: "HTTP Version Not Supported",
 };
 
@@ -73,8 +76,9 @@ function answer(socket: Socket, host: "api" | "text", { status, error, details }
         ? ["application/json; charset=utf-8", JSON.stringify({ error, status, details })]
         : ["text/plain; charset=utf-8", `${status} ${error}\n\n${details}\n`];
     const allow = status === 405 ? `Allow: ${ALLOWED}\r\n` : "";
+    const retry = status === 503 ? `Retry-After: ${DEADLINE_RETRY_AFTER_SECONDS}\r\n` : "";
     socket.end(
-      `HTTP/1.1 ${status} ${REASONS[status] ?? "Bad Request"}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${allow}Connection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${REASONS[status] ?? "Bad Request"}\r\nContent-Type: ${contentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${allow}${retry}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroySoon();
@@ -114,6 +118,24 @@ export function clientErrorHandler(host: "api" | "text") {
     if (error.code === "ECONNRESET" || socket.destroyed || waitsItsTurn(error, socket)) return;
     answer(socket, host === "api" || requestsApi(error, socket) ? "api" : "text", classify(error));
   };
+}
+
+/**
+ * The last resort behind the requests' deadline (deadline.ts): a socket idle past the idle limit
+ * while its request has no answer yet gets a 503 in the host's format before it closes, never a
+ * bare close. Node closes such a socket silently unless the server listens for 'timeout'; one that
+ * has begun answering (a client that does not read) or holds no request is closed as node would.
+ */
+export function answerBeforeIdleClose(server: Server, host: "api" | "text"): void {
+  server.on("timeout", (socket: Socket) => {
+    const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (!response || response.headersSent || !socket.writable) return void socket.destroy();
+    answer(socket, host === "api" || isApiPath(response.req.url ?? "") ? "api" : "text", {
+      status: 503,
+      error: "Service unavailable",
+      details: PAST_DEADLINE_DETAILS,
+    });
+  });
 }
 
 /** Answers CONNECT (a proxy's tunnel request, which neither host is) with 405 instead of silence. */

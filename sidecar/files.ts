@@ -67,7 +67,7 @@ const ENCODINGS = [
 type Encoding = (typeof ENCODINGS)[number][0];
 
 /** A file of this size or less (in the representation sent) is answered from memory. */
-export const MEMORY_FILE_BYTES = 128 * 1024;
+export const MEMORY_FILE_BYTES = 1024 * 1024;
 /** What the cache of small files holds at most (bodies; their headers are a few hundred bytes each). */
 export const MEMORY_CACHE_BYTES = 32 * 1024 * 1024;
 

@@ -42,7 +42,7 @@ export const ERRORS = {
   },
   "Unknown locations": {
     status: 400,
-    when: "A policy request's or deployment check's allowedLocations names no known region, country or group (details give the nearest), or (policies) none of the vendor's regions.",
+    when: "A policy request's or deployment check's allowedLocations names no known place (region, country, group, multi-region or global; details give the nearest), or (policies) none of the vendor's regions.",
   },
   "Nothing to allow": {
     status: 400,
@@ -69,11 +69,11 @@ export const ERRORS = {
   },
   "Unknown region": {
     status: 400,
-    when: "A region filter (services' region, exposure's regions) names no region id of any provider; details give the nearest.",
+    when: "A place filter (services' region, exposure's regions) names no known place (region, country, group, multi-region or global); details give the nearest.",
   },
   "Unknown country": {
     status: 400,
-    when: "GET /v1/services's country names no country a provider region is in; details list those there are.",
+    when: "GET /v1/services's country names no known place (a country a provider region is in, a group, a multi-region or global); details give the nearest.",
   },
   "Unknown category": { status: 400, when: "An MCP tool's category argument names no category." },
   "Unknown compliance programme": {

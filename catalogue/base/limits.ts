@@ -73,6 +73,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_TEMPLATE_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
+ * The most .tf files one deployment check reads (the request's `files`, a folder given to
+ * `cloud-catalogue check`): one Terraform module's folder.
+ */
+export const MAX_TF_FILES = 200;
+
+/**
  * A template's reading budgets, each per request (a template past one fails alone: 422 naming it).
  * Values: each scalar, array and object after YAML aliases (a 4 MiB vendor template holds about
  * 200,000). Heap and time: the sidecar reads each template in a thread of its own (a 4 MiB vendor
@@ -81,6 +87,19 @@ export const MAX_TEMPLATE_BODY_BYTES = 4 * 1024 * 1024;
 export const TEMPLATE_VALUES_MAX = 500_000;
 export const TEMPLATE_READ_HEAP_MB = 48;
 export const TEMPLATE_READ_SECONDS = 10;
+
+/**
+ * The server's own time for a request it has read, its waits and its work (the time its body takes
+ * to arrive is the client's): past it a 503 with Retry-After (sidecar/deadline.ts). A body must
+ * arrive within REQUEST_BODY_SECONDS (else 408); an upload waiting for its turn waits at most two
+ * thirds of that, so that a body left unread is never answered 408.
+ */
+export const REQUEST_DEADLINE_SECONDS = 25;
+export const REQUEST_HEADERS_SECONDS = 10;
+export const REQUEST_BODY_SECONDS = 30;
+
+/** What discovery says of them. */
+export const TIME_LIMITS_TEXT = `A request's headers must arrive within ${REQUEST_HEADERS_SECONDS} s and its body within ${REQUEST_BODY_SECONDS} s (else 408). The server gives a request it has read ${REQUEST_DEADLINE_SECONDS} s of its own time (queues, threads, the computation); past it, a 503 with Retry-After. A deployment check's upload waits for its turn at most ${(REQUEST_BODY_SECONDS * 2) / 3} s.`;
 
 /** A body limit as people write it: "64 KiB", "4 MiB". */
 export const bodyLimitText = (bytes: number): string =>

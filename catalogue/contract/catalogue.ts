@@ -15,6 +15,7 @@ import {
   dayOf,
   filteredFeed,
   type FilteredFeed,
+  isFiltered,
   lifecycleAtom,
   lifecycleCalendar,
   lifecycleFilterOf,
@@ -23,7 +24,7 @@ import {
 import type { Catalogue } from "../load/load.ts";
 import { HttpError } from "../base/problem.ts";
 import { listItems, listServices, pageCount, serviceDetail } from "../search/query.ts";
-import { regionFilterOf } from "../search/location-filters.ts";
+import { placesOf } from "../search/location-filters.ts";
 import {
   Category,
   ChangeHistory,
@@ -54,12 +55,14 @@ const catalogueCalendar = (
   urls: PublicUrls,
   filtered?: FilteredFeed,
   alarms?: readonly number[],
+  asOf?: string,
 ) =>
   lifecycleCalendar(catalogue, urls, {
     name: "Cloud service sunsets",
     description:
-      "Sunset and retirement dates of cloud services, and the end dates of their versions and tiers, from the Cloud Services Catalogue.",
+      "Sunset and retirement dates of cloud services, and the dates of their versions' and tiers' phases (end of standard support, extended support, blocks, end), from the Cloud Services Catalogue.",
     ...(filtered ? { filtered } : {}),
+    ...(asOf ? { asOf } : {}),
     alarms,
   });
 
@@ -68,7 +71,8 @@ const FEED_FILTERS =
 
 /** ?ids= of the lifecycle rows: known slugs (parseIdList's 400s), or undefined when not asked. */
 const lifecycleSlugs = (catalogue: Catalogue, ids: string | undefined): string[] | undefined =>
-  ids === undefined ? undefined : parseIdList(catalogue, ids, MAX_APPROVED_IDS);
+  // Slugs are lower case: AWS-LAMBDA names aws-lambda (since 1.12.0).
+  ids === undefined ? undefined : parseIdList(catalogue, ids.toLowerCase(), MAX_APPROVED_IDS);
 
 export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
   endpoint({
@@ -212,7 +216,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle",
     summary: "Lifecycle watch",
     description:
-      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400.",
+      "Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version, which date and, since 1.12.0, the phase it leads into with its consequence). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs, case-insensitive), `status`, `provider` and `kind` (service or version; each a comma-separated list since 1.12.0, e.g. provider=azure,gcp, status=deprecated,preview) filter too, each one more condition. lifecycleVerified is the date of the copy of the vendor page read (sourceAsOf) where the source gives one, beside sourceRetrieved, the day it was read (1.12.0). Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400.",
     tag: "Catalogue",
     query: LifecycleQuery,
     response: { status: 200, schema: LifecycleList, contentType: "application/json" },
@@ -225,7 +229,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "GET /v1/lifecycle?within=90d&provider=gcp" },
     handler: (c, { query }) => {
       const filter = lifecycleFilterOf(c.catalogue, query, lifecycleSlugs(c.catalogue, query.ids));
-      const filtered = Object.values(filter).some((value) => value !== undefined);
+      const filtered = isFiltered(filter);
       return json(lifecycleList(c.catalogue, c.urls, filtered ? dayOf(c.now()) : catalogueDay(c.catalogue), filter));
     },
   }),
@@ -263,7 +267,7 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/lifecycle.ics",
     summary: "Lifecycle calendar (iCalendar)",
     description:
-      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400." +
+      "An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per date of a version or tier (end of standard support, blocks on create and update, end of extended support). A UID names the event, never its date (slug; a version's also its family, id and which date: since 1.12.0), and SEQUENCE counts the changes of its date in the catalogue's record of event dates, so a calendar app updates a moved event in place rather than keeping the old one beside it. Each event carries display reminders (VALARM), by default 180, 90 and 30 days before it, each only while its day is still to come: in the built file (no query) on the catalogue's last update, in an answer to a query (alarms=180,90,30 included) on the request's day (since 1.12.0); `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. REFRESH-INTERVAL and X-PUBLISHED-TTL ask for a daily refresh (since 1.12.0)." +
       FEED_FILTERS,
     tag: "Catalogue",
     query: LifecycleCalendarQuery,
@@ -282,6 +286,9 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
           c.urls,
           filteredFeed(c.catalogue, query, c.now(), lifecycleSlugs(c.catalogue, query.ids)),
           query.alarms,
+          // A query (alarms= too) is answered on the request's day: its reminders are those still to
+          // come today. Without one the answer is the built file's, as of the catalogue's day.
+          Object.values(query).some((value) => value !== undefined) ? dayOf(c.now()) : undefined,
         ),
         CALENDAR,
       ),
@@ -348,8 +355,8 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
       ids: slugList(MAX_EXPOSURE_IDS),
       regions: z.string().optional().meta({
         description:
-          "Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)",
-        example: "eu-central-1,eusc-de-east-1",
+          "Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest",
+        example: "EU,eusc-de-east-1",
       }),
     }),
     response: { status: 200, schema: ExposureReport, contentType: "application/json" },
@@ -359,8 +366,8 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     example: { request: "GET /v1/exposure?ids=aws-s3,ovhcloud-object-storage" },
     handler: (c, { query }) => {
       const ids = parseIdList(c.catalogue, query.ids, MAX_EXPOSURE_IDS);
-      const regions = query.regions === undefined ? undefined : regionFilterOf(c.catalogue, listItems(query.regions));
-      return { body: exposureReport(c.catalogue, ids, regions && regions.size > 0 ? regions : undefined) };
+      const places = query.regions === undefined ? [] : placesOf(c.catalogue, listItems(query.regions), "regions");
+      return { body: exposureReport(c.catalogue, ids, places.length > 0 ? places : undefined) };
     },
   }),
 ];

@@ -13,7 +13,7 @@ import {
   TEMPLATE_BUDGET_TEXT,
 } from "../base/limits.ts";
 import { resolveList } from "../lists/lists.ts";
-import { TemplateCheck, TemplateCheckBody, type TemplateCheckBodyT } from "../schema/index.ts";
+import { TemplateCheck, TemplateCheckBody, type FailOn, type TemplateCheckBodyT } from "../schema/index.ts";
 import type { Catalogue } from "../load/load.ts";
 import type { RecordStore } from "./ports.ts";
 import { checkDeployment, RETIRING_WITHIN_DAYS, type VersionWindow } from "../templates/check.ts";
@@ -64,11 +64,15 @@ export function checkTemplate(
   }
 }
 
-/** The day (UTC) versions are judged on, and the request's retiringWithin ("90d") or the default window. */
-export function versionWindow(now: Date, retiringWithin: string | undefined): VersionWindow {
+/**
+ * The day (UTC) versions are judged on, the request's retiringWithin ("90d") or the default window,
+ * and the first phase it fails on (failOn, added in 1.12.0).
+ */
+export function versionWindow(now: Date, retiringWithin: string | undefined, failOn?: FailOn): VersionWindow {
   return {
     asOf: now.toISOString().slice(0, 10),
     withinDays: retiringWithin === undefined ? RETIRING_WITHIN_DAYS : Number(retiringWithin.replace(/d$/, "")),
+    ...(failOn ? { failOn } : {}),
   };
 }
 
@@ -109,7 +113,7 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
         c.catalogue,
         deployment ? new ReadDeployment(deployment) : body.files ? new TerraformFiles(body.files) : body.template,
         await approvedOf(c.catalogue, c.store, c.now(), body),
-        versionWindow(c.now(), body.retiringWithin),
+        versionWindow(c.now(), body.retiringWithin, body.failOn),
         body.allowedLocations,
       ),
     }),

@@ -226,7 +226,7 @@ export interface paths {
     };
     /**
      * Lifecycle watch
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version, which date and, since 1.12.0, the phase it leads into with its consequence). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs, case-insensitive), `status`, `provider` and `kind` (service or version; each a comma-separated list since 1.12.0, e.g. provider=azure,gcp, status=deprecated,preview) filter too, each one more condition. lifecycleVerified is the date of the copy of the vendor page read (sourceAsOf) where the source gives one, beside sourceRetrieved, the day it was read (1.12.0). Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["listLifecycle"];
     put?: never;
@@ -235,7 +235,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle watch (headers only)
-     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per end date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version and which end). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs), `status`, `provider` and `kind` (service or version) filter too, each one more condition. Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description Every lifecycle entry (preview, deprecated, sunset, retired) by next relevant date: upcoming dates soonest first, then undated entries, then past dates most recent first. Services' own entries (kind service) and, since 1.11.0, one entry per date of each version or tier of a service (kind version: sunset while the date is to come, retired once it has passed, with version saying which version, which date and, since 1.12.0, the phase it leads into with its consequence). `within=<n>d` keeps entries whose sunsetDate is between today (UTC, the request's day) and today + n days, both included, leaving out undated and past ones; `ids` (comma-separated service slugs, case-insensitive), `status`, `provider` and `kind` (service or version; each a comma-separated list since 1.12.0, e.g. provider=azure,gcp, status=deprecated,preview) filter too, each one more condition. lifecycleVerified is the date of the copy of the vendor page read (sourceAsOf) where the source gives one, beside sourceRetrieved, the day it was read (1.12.0). Without a query the answer is the static file, ordered as of the catalogue's last update (asOf says which day). An unknown service id (named with the nearest slugs) or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headListLifecycle"];
     patch?: never;
@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Lifecycle calendar (iCalendar)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per date of a version or tier (end of standard support, blocks on create and update, end of extended support). A UID names the event, never its date (slug; a version's also its family, id and which date: since 1.12.0), and SEQUENCE counts the changes of its date in the catalogue's record of event dates, so a calendar app updates a moved event in place rather than keeping the old one beside it. Each event carries display reminders (VALARM), by default 180, 90 and 30 days before it, each only while its day is still to come: in the built file (no query) on the catalogue's last update, in an answer to a query (alarms=180,90,30 included) on the request's day (since 1.12.0); `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. REFRESH-INTERVAL and X-PUBLISHED-TTL ask for a daily refresh (since 1.12.0). `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     get: operations["getLifecycleCalendar"];
     put?: never;
@@ -283,7 +283,7 @@ export interface paths {
     options?: never;
     /**
      * Lifecycle calendar (iCalendar) (headers only)
-     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per end date of a version or tier. UIDs are made of slug and date (a version's also of its family, id and which end), so a calendar app updates events rather than duplicating them. Each event to come carries display reminders (VALARM), by default 180, 90 and 30 days before it; `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
+     * @description An iCalendar (RFC 5545) with one all-day event per sunset or retirement date, and one per date of a version or tier (end of standard support, blocks on create and update, end of extended support). A UID names the event, never its date (slug; a version's also its family, id and which date: since 1.12.0), and SEQUENCE counts the changes of its date in the catalogue's record of event dates, so a calendar app updates a moved event in place rather than keeping the old one beside it. Each event carries display reminders (VALARM), by default 180, 90 and 30 days before it, each only while its day is still to come: in the built file (no query) on the catalogue's last update, in an answer to a query (alarms=180,90,30 included) on the request's day (since 1.12.0); `alarms` chooses others (e.g. alarms=30,7) or none (alarms=none), and a bad value is a 400. REFRESH-INTERVAL and X-PUBLISHED-TTL ask for a daily refresh (since 1.12.0). `ids`, `status`, `provider`, `within` and `kind` filter as on GET /v1/lifecycle (within counts from the request's day, UTC); without a query the answer is the static file. An unknown service id or provider, a bad status, within or kind, or a parameter this endpoint does not take, is a 400. A query parameter not listed here is a 400 (Invalid query) naming it, the listed one it most likely meant and every listed one. Not rate-limited. Cached for 5 minutes.
      */
     head: operations["headGetLifecycleCalendar"];
     patch?: never;
@@ -906,6 +906,22 @@ export interface components {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
     };
+    /** @description A place a request named, and what it covers (added in 1.12.0) */
+    AskedPlace: {
+      /** @description The place as read: a region id (lower case), a country or group (upper case), a multi-region as its vendor writes it, or global */
+      place: string;
+      /**
+       * @description What the word was read as
+       * @enum {string}
+       */
+      kind: "region" | "country" | "group" | "multi-region" | "global";
+      /** @description The provider whose region or multi-region it is, when it is one provider's */
+      providerId?: string;
+      /** @description The countries it covers (none for global) */
+      countries: string[];
+      /** @description How many catalogue regions it covers, of every provider */
+      regions: number;
+    };
     /** @description A policy definition referenced by the initiative */
     AzurePolicyDefinitionReference: {
       /** @description Reference id within the initiative */
@@ -1176,8 +1192,10 @@ export interface components {
         lineage?: components["schemas"]["ServiceLineage"];
         /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
         notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
-        /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
+        /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list; global: a global service's home region), in the provider's order; absent for a retired service (added in 1.11.0; level global and a global service's home region only, since 1.12.0) */
         regions?: components["schemas"]["ServiceRegion"][];
+        /** @description How the service's place is known: kind global (answered from the vendor's global endpoint), regional (its own regions) or provider-level (only the provider's regions), the data it comes from and that copy's date; absent for a retired service (added in 1.12.0) */
+        placement?: components["schemas"]["ServicePlacement"];
         /** @description What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0) */
         versions?: components["schemas"]["ServiceVersions"];
       }[];
@@ -1855,6 +1873,8 @@ export interface components {
         controllingCountry: string;
         /** @description How many of the selected services it runs */
         services: number;
+        /** @description Only with the request's regions: the regions where the selection's data sits (or may sit) whose operating entity the catalogue cannot name (Region.operator absent: the AWS European Sovereign Cloud, OCI's EU Sovereign Cloud); company is then absent, rather than the head office's (added in 1.12.0) */
+        unnamedOperatorRegions?: string[];
       }[];
       /** @description Number of selected services that are sovereign options */
       sovereignOptionCount: number;
@@ -1862,10 +1882,14 @@ export interface components {
       euResidentOnlyCount: number;
       /** @description Per-service rows, in request order */
       services: components["schemas"]["ExposureRow"][];
-      /** @description The regions asked (GET /v1/exposure?regions=), lower-case, when the scorecard is placed in them (added in 1.11.0) */
+      /** @description The places asked (GET /v1/exposure?regions=), as read: region ids lower case, countries and groups upper case, multi-regions as their vendor writes them, global; when the scorecard is placed in them (added in 1.11.0; every kind of place since 1.12.0) */
       regions?: string[];
-      /** @description With regions: slugs of the selected services that run in none of them (added in 1.11.0) */
+      /** @description With regions: each place asked, its kind and what it covers (added in 1.12.0) */
+      places?: components["schemas"]["AskedPlace"][];
+      /** @description With regions: slugs of the selected services that are in none of them: a regional service running in none, a global service whose vendor's region is not among them, a provider-level service whose provider has no region there (added in 1.11.0) */
       notInRegions?: string[];
+      /** @description With regions: slugs of the selected services whose own regions are not known while their provider has a region among the places: they may or may not run there, so they are neither counted as there nor in notInRegions (added in 1.12.0) */
+      providerLevel?: string[];
       /** @description States that the report is procurement triage, not legal advice */
       disclaimer: string;
     };
@@ -1885,8 +1909,15 @@ export interface components {
       controllingCountry: string;
       /** @description Countries the provider's public regions are in; with the request's regions, the countries of those regions the service runs in (where its data sits) */
       regionCountries: string[];
-      /** @description Only with the request's regions: those of them the service runs in (ServiceDetail.regions); empty when it runs in none (added in 1.11.0) */
+      /** @description Only with the request's regions: the regions of them the service runs in by its own regions (ServiceDetail.regions, level service); for a global service, the region its vendor names for it, wherever the places asked are; empty when it runs in none; absent for a provider-level service, whose own regions are not known (added in 1.11.0; global and provider level since 1.12.0) */
       dataRegions?: string[];
+      /**
+       * @description Only with the request's regions: the service's kind of place (ServiceDetail.placement.kind): global, regional or provider-level (added in 1.12.0)
+       * @enum {string}
+       */
+      placement?: "global" | "regional" | "provider-level";
+      /** @description Only with the request's regions, for a provider-level service: its provider's regions among them, where it may run (its own list is not known); regionCountries are then their countries (added in 1.12.0) */
+      possibleRegions?: string[];
       /** @description True when the head office is in the United States */
       usHeadquartered: boolean;
       /** @description Provider is a sovereign option (see Provider.sovereignOption) */
@@ -2085,9 +2116,19 @@ export interface components {
       lastVerified?: string;
       /**
        * Format: date
-       * @description The day the newest source backing this lifecycle entry (the vendor's announcement) was read: Service.verified.lifecycle; absent when none is listed (added in 1.8.0)
+       * @description What the entry's dates are verified as of: the date of the copy of the vendor's page that was read (sourceAsOf) when the source gives one, else the day it was read (sourceRetrieved); never the day an older copy was read (since 1.12.0; before, always the day read). Absent when no source is listed (added in 1.8.0)
        */
       lifecycleVerified?: string;
+      /**
+       * Format: date
+       * @description The date of the copy of the vendor's page behind the entry (its last update, or the commit of the repository file read), where known (added in 1.12.0)
+       */
+      sourceAsOf?: string;
+      /**
+       * Format: date
+       * @description The day the catalogue read that source (added in 1.12.0)
+       */
+      sourceRetrieved?: string;
       /** @description The service's page on the text host */
       url: string;
       /**
@@ -2145,12 +2186,19 @@ export interface components {
       /** @description The vendor's display name, where it differs from id */
       name?: string;
       /**
-       * @description Which end sunsetDate is: the end of standard support, or the extended (or final) end
+       * @description Which of the version's dates sunsetDate is: standardEnd or extendedEnd (last days of support), blockCreate or blockUpdate (first days refused; since 1.12.0)
        * @enum {string}
        */
-      end: "standardEnd" | "extendedEnd";
-      /** @description What the vendor calls that end (the family's terms), e.g. Deprecation */
+      end: "standardEnd" | "blockCreate" | "blockUpdate" | "extendedEnd";
+      /** @description What the vendor calls that date (the family's terms), e.g. Deprecation */
       endName: string;
+      /**
+       * @description The phase the date leads into: deprecated or extended after standardEnd, block-create, block-update, ended after extendedEnd (added in 1.12.0)
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /** @description True when the vendor charges for that phase (added in 1.12.0); what the phase means and costs is in the service's versions (VersionFamily.phases) and in the feeds' summaries */
+      paid?: boolean;
       /**
        * @description The version's status as of the list's asOf, computed from its dates: supported, extended, ended
        * @enum {string}
@@ -2274,7 +2322,7 @@ export interface components {
     PolicyBody: {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds: string[];
-      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      /** @description 1 to 100 places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0) */
       allowedLocations?: string[];
     };
     /** @description An identifier the document allows because an approved service needs it besides its own identifiers (added in 1.7.0) */
@@ -2473,7 +2521,7 @@ export interface components {
       approvedServiceIds: string[];
       /** @description deny-list only: 1 to 20 IAM role or user ARN patterns (* and ? as wildcards) exempt from the deny through an ArnNotLike aws:PrincipalARN condition, e.g. arn:aws:iam::*:role/AWSControlTowerExecution or a break-glass role (added in 1.7.0); with allowedLocations, exempt from the region deny too, and of the regions' partition (since 1.11.0) */
       exemptPrincipalArns?: string[];
-      /** @description 1 to 100 locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0) */
+      /** @description 1 to 100 places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0) */
       allowedLocations?: string[];
     };
     /** @description An AWS service control policy, at most 5120 characters minified: aws organizations create-policy --type SERVICE_CONTROL_POLICY --name approved-services --description "Approved services" --content file://scp.json */
@@ -2674,8 +2722,10 @@ export interface components {
       lineage?: components["schemas"]["ServiceLineage"];
       /** @description Compatibility terms checked on the vendor's pages and not supported, each with the page checked; absent when none is recorded (added in 1.9.0) */
       notCompatible?: components["schemas"]["CompatibilityNotSupported"][];
-      /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0) */
+      /** @description Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list; global: a global service's home region), in the provider's order; absent for a retired service (added in 1.11.0; level global and a global service's home region only, since 1.12.0) */
       regions?: components["schemas"]["ServiceRegion"][];
+      /** @description How the service's place is known: kind global (answered from the vendor's global endpoint), regional (its own regions) or provider-level (only the provider's regions), the data it comes from and that copy's date; absent for a retired service (added in 1.12.0) */
+      placement?: components["schemas"]["ServicePlacement"];
       /** @description What a team is made to move off inside the service: runtimes, Kubernetes versions, engine major versions, tiers, each with its end dates and a status computed from them as of versions.asOf, with the vendor page behind them; absent when none are recorded (added in 1.11.0) */
       versions?: components["schemas"]["ServiceVersions"];
     };
@@ -2747,6 +2797,8 @@ export interface components {
           why: string;
         };
       };
+      /** @description Only with region= or country=: the places as read; data holds the services that run there by their own regions (placement regional) or are global there, and providerLevel the services that only may (added in 1.12.0) */
+      places?: components["schemas"]["ServicesPlaces"];
       /** @description Present only when compliance was given: what backs each answer (since 1.10.0) */
       compliance?: {
         /** @description The programme asked for (compliance vocabulary id); when several were, the first of programmes */
@@ -2768,6 +2820,23 @@ export interface components {
         };
       };
     };
+    /** @description How the service's place is known: global, regional or provider level, from which data, as of which date (ServiceDetail.placement; added in 1.12.0) */
+    ServicePlacement: {
+      /**
+       * @description global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider). Filters and exposure answer "runs here" only from global and regional data
+       * @enum {string}
+       */
+      kind: "global" | "regional" | "provider-level";
+      /** @description Where the list comes from: the vendor's data or page, with its commit or address */
+      source: string;
+      /**
+       * Format: date
+       * @description The date of the copy the list was read from (a dataset's commit, a page's date, or for provider level the day the provider's region list was last reviewed): a region opened since is not named
+       */
+      asOf: string;
+      /** @description global only: the region ids the vendor names for the service (AWS: where its global endpoint signs requests, its control plane; e.g. us-east-1 for IAM and CloudFront); absent when the vendor names none */
+      homeRegions?: string[];
+    };
     /** @description A region a service runs in (ServiceDetail.regions) */
     ServiceRegion: {
       /** @description The provider's region identifier (Provider.regions[].id) */
@@ -2775,10 +2844,10 @@ export interface components {
       /** @description Country the region is in (ISO 3166-1 alpha-2) */
       country: string;
       /**
-       * @description service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service, e.g. IAM in the AWS European Sovereign Cloud; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; each as of the vendored copy's date, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one
+       * @description service: the vendor's per-service data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; or a vendor page data/locations/ cites; each as of the copy's date, ServiceDetail.placement.asOf, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one; global (added in 1.12.0): the service is answered from the vendor's global endpoint, and this is the region the vendor names for it (where its control plane and configuration are), not a region it is chosen in
        * @enum {string}
        */
-      level: "service" | "provider";
+      level: "service" | "provider" | "global";
     };
     /** @description A vendor page that backs some of a service's facts, with the day it was read (added in 1.7.0; retrieved in 1.8.0) */
     ServiceSource: {
@@ -2816,7 +2885,21 @@ export interface components {
        */
       checked: string;
     };
-    /** @description One version or tier of a service, with its end dates */
+    /** @description With region= or country=: the places as read, which services on the page are global, and the provider-level services listed apart (added in 1.12.0) */
+    ServicesPlaces: {
+      /** @description Every place of region= and country=, as read */
+      asked: components["schemas"]["AskedPlace"][];
+      /** @description Slugs of this page's services matched as global services (placement.kind global): global was asked, or a place covers the region their vendor names for them; they run from the vendor's global endpoint, not in the region */
+      global: string[];
+      /** @description Services left out of data because their own regions are not known (placement.kind provider-level) while their provider has a region in the places: they may or may not run there. Listed apart, never as running there */
+      providerLevel: {
+        /** @description How many there are */
+        total: number;
+        /** @description Their slugs, in the listing's order */
+        services: string[];
+      };
+    };
+    /** @description One version or tier of a service, with its end dates and phases */
     ServiceVersion: {
       /** @description The vendor's own string for the version or tier (nodejs20.x, 1.31, 13, Premium) */
       id: string;
@@ -2829,23 +2912,38 @@ export interface components {
       released?: string;
       /**
        * Format: date
-       * @description End of standard support (the family's terms.standardEnd); absent when the vendor publishes none yet
+       * @description Last day of standard support (the family's terms.standardEnd); absent when the vendor publishes none yet
        */
       standardEnd?: string;
       /**
        * Format: date
-       * @description End of extended support or the vendor's later hard stop (terms.extendedEnd); absent when there is none
+       * @description Last day of extended support (terms.extendedEnd); absent when there is none. Since 1.12.0 never a Lambda runtime's Block function update, which is blockUpdate
        */
       extendedEnd?: string;
+      /**
+       * Format: date
+       * @description The day the vendor starts refusing to create resources on it (terms.blockCreate; added in 1.12.0)
+       */
+      blockCreate?: string;
+      /**
+       * Format: date
+       * @description The day the vendor starts refusing to update them (terms.blockUpdate; added in 1.12.0)
+       */
+      blockUpdate?: string;
       /** @description The version id of this family the vendor names as its successor */
       successor?: string;
       /** @description What else the vendor says of this version */
       note?: string;
       /**
-       * @description Computed from the dates as of ServiceVersions.asOf, never written by hand: supported (before standardEnd, or no end published), extended (past standardEnd, on or before extendedEnd), ended (past its last end)
+       * @description Computed from the dates as of ServiceVersions.asOf, never written by hand: supported (up to standardEnd, or no end published), extended (past standardEnd, before its final phase: extended support, or deprecated and still usable; phase says which), ended (in its final phase: past extendedEnd, from blockUpdate, or past standardEnd when nothing follows)
        * @enum {string}
        */
       status: "supported" | "extended" | "ended";
+      /**
+       * @description Its phase as of ServiceVersions.asOf (VersionFamily.phases says what each means; each begins the day after standardEnd or extendedEnd, on blockCreate or blockUpdate; added in 1.12.0)
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
     };
     /** @description What a team is made to move off inside a service: runtimes, Kubernetes versions, engine versions, tiers */
     ServiceVersions: {
@@ -2856,6 +2954,8 @@ export interface components {
       asOf: string;
       /** @description The service's version families */
       families: components["schemas"]["VersionFamily"][];
+      /** @description The pages the families' phases cite (VersionPhaseInfo.source, datesSource), each once (added in 1.12.0) */
+      sources?: components["schemas"]["VersionSource"][];
     };
     /** @description An approved service left out of a policy document */
     SkippedService: {
@@ -3044,7 +3144,7 @@ export interface components {
       }[];
       /** @description The approved list with what the check says to add */
       suggestedServiceIds: string[];
-      /** @description Each version a resource names (Lambda runtimes, Kubernetes and engine versions) with its status, end and vendor page, from the catalogue's version data (added in 1.11.0) */
+      /** @description Each version a resource names (Lambda runtimes and layers' compatible runtimes, Functions hosts and language stacks, App Service PHP, Kubernetes clusters and node pools, engine versions, Azure Cache for Redis tiers) with its status, phases and vendor page, from the catalogue's version data (added in 1.11.0) */
       versions: {
         type: string;
         /** @description The resource: its logical id, name or address */
@@ -3066,10 +3166,37 @@ export interface components {
         ends?: string;
         /** @enum {string} */
         endsWhich?: "standardEnd" | "extendedEnd";
-        /** @description Its support has ended or ends within retiringWithin */
+        /**
+         * @description Its phase today: supported, deprecated, extended, block-create, block-update or ended (added in 1.12.0)
+         * @enum {string}
+         */
+        phase?: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+        /** @description Every phase after standard support its dates give, in order, each with its first day (added in 1.12.0) */
+        phases?: components["schemas"]["VersionPhaseAnswer"][];
+        /** @description It is in, or enters within retiringWithin, the phase failOn names (before 1.12.0: its support had ended or ended within the window) */
         retiring: boolean;
+        /** @description When retiring: the phase that makes it so, begun (retiring now) or beginning within the window (added in 1.12.0) */
+        retiringPhase?: components["schemas"]["VersionPhaseAnswer"];
+        /**
+         * @description The failOn applied (added in 1.12.0)
+         * @enum {string}
+         */
+        failOn?: "deprecated" | "extended" | "end";
         successor?: string;
         source?: components["schemas"]["VersionSource"];
+      }[];
+      /** @description Each service the deployment uses that has a lifecycle of its own (deprecated, sunsetting, retired, preview), judged against it (added in 1.12.0) */
+      serviceLifecycle?: {
+        serviceId: string;
+        /** @enum {string} */
+        status: "preview" | "deprecated" | "sunset" | "retired";
+        /** @description Its sunset or retirement date, when announced */
+        date?: string;
+        /** @description Retired, sunsetting within retiringWithin, or deprecated when failOn is deprecated */
+        retiring: boolean;
+        successor?: string;
+        note?: string;
+        announcementUrl?: string;
       }[];
       /** @description Each resource that states a literal location (Terraform plan and .tf attributes region, location, zone; ARM location), at most 500: where it goes and, with allowedLocations, whether it may. Resources stating none (CloudFormation's, a provider block's region) are not listed (added in 1.11.0) */
       locations: {
@@ -3124,11 +3251,17 @@ export interface components {
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
       /**
-       * @description "<n>d" (or "<n>"), n from 0 to 3650: a version the deployment names is retiring when its support has ended or ends between today (UTC) and today + n days; 180d when not given (added in 1.11.0)
+       * @description "<n>d" (or "<n>"), n from 0 to 3650: a version the deployment names is retiring when it is in, or enters between today (UTC) and today + n days, the phase failOn names; 180d when not given (added in 1.11.0)
        * @example 90d
        */
       retiringWithin?: string;
-      /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes or the groups EU and EEA; an unknown location is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
+      /**
+       * @description The first phase of a version's life the check fails on: deprecated (the default: any phase after standard support, whatever the vendor calls it, begun or beginning within retiringWithin), extended (extended support, paid or not, or worse), end (the vendor refusing to create or update resources on it, or its end). A version already in that phase is retiring now (added in 1.12.0)
+       * @example extended
+       * @enum {string}
+       */
+      failOn?: "deprecated" | "extended" | "end";
+      /** @description Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to 100 places: region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes, the groups EU and EEA, vendors' multi-regions or global, since 1.12.0 read by the one vocabulary of places; an unknown place is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0) */
       allowedLocations?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
@@ -3177,13 +3310,19 @@ export interface components {
        * @enum {string}
        */
       kind: "runtime" | "kubernetes" | "engine" | "tier";
-      /** @description What the vendor calls the two end dates of this family */
+      /** @description What the vendor calls each date of this family's versions */
       terms: {
         /** @description What the vendor calls the first end date (e.g. Deprecation) */
         standardEnd: string;
-        /** @description What the vendor calls the second end date (e.g. Block function update, End of extended support) */
+        /** @description What the vendor calls the end of extended support (e.g. End of RDS Extended Support) */
         extendedEnd?: string;
+        /** @description What the vendor calls the day creating resources on a version is blocked (added in 1.12.0) */
+        blockCreate?: string;
+        /** @description What the vendor calls the day updating them is blocked (e.g. Block function update; added in 1.12.0) */
+        blockUpdate?: string;
       };
+      /** @description What each phase after standard support means, costs and where the vendor says so (added in 1.12.0) */
+      phases?: components["schemas"]["VersionPhaseInfo"][];
       /** @description How to read this family's dates */
       note?: string;
       /** @description The catalogue service the vendor names as where to move */
@@ -3192,6 +3331,62 @@ export interface components {
       source: components["schemas"]["VersionSource"];
       /** @description Newest first, as the vendor lists them */
       versions: components["schemas"]["ServiceVersion"][];
+    };
+    /** @description A phase of a version a deployment names (added in 1.12.0) */
+    VersionPhaseAnswer: {
+      /**
+       * @description One of supported, deprecated, extended, block-create, block-update, ended
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /** @description Its first day (YYYY-MM-DD) */
+      starts: string;
+      /** @description What the vendor calls the date it begins from */
+      name: string;
+      /** @description What it means, in the vendor's terms, where recorded */
+      consequence?: string;
+      /** @description True when the vendor charges for the phase */
+      paid?: boolean;
+      /** @description Its price basis where the vendor states it */
+      price?: string;
+    };
+    /** @description What a phase means for a family's versions (added in 1.12.0) */
+    VersionPhaseInfo: {
+      /**
+       * @description The phase described
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /** @description What the vendor calls the date the phase begins from (the family's terms) */
+      name: string;
+      /** @description What happens to a resource on a version in this phase, in the vendor's terms */
+      consequence: string;
+      /** @description True when the vendor charges for the phase (paid extended support) */
+      paid?: boolean;
+      /** @description The price basis where the vendor states it (per cluster hour, per vCPU-hour…), never a figure we did not read */
+      price?: string;
+      /** @description The vendor page that states the consequence (and price): its URL, described in ServiceVersions.sources */
+      source: string;
+      /** @description Where the dates this phase begins from were read, when not the family's source (Lambda's block dates): its URL, described in ServiceVersions.sources */
+      datesSource?: string;
+    };
+    /** @description A phase of a version and the day it begins (added in 1.12.0) */
+    VersionPhaseStart: {
+      /**
+       * @description One of supported, deprecated, extended, block-create, block-update, ended
+       * @enum {string}
+       */
+      phase: "supported" | "deprecated" | "extended" | "block-create" | "block-update" | "ended";
+      /**
+       * Format: date
+       * @description The first day of the phase: the day after standardEnd or extendedEnd (last days of support), blockCreate or blockUpdate itself
+       */
+      starts: string;
+      /**
+       * @description The version's date the phase begins from
+       * @enum {string}
+       */
+      from: "standardEnd" | "blockCreate" | "blockUpdate" | "extendedEnd";
     };
     /** @description The vendor page that publishes a version family's dates */
     VersionSource: {
@@ -3569,12 +3764,12 @@ export interface operations {
          */
         jurisdiction?: string;
         /**
-         * @description Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Only services that run in one of these places, comma-separated, case-insensitive, any of them (since 1.11.0). A place is a region id of any provider (provider:region for one named like a group or country, e.g. heroku:eu), an ISO country code, EU, EEA, a vendor's multi-region or dual-region (NAM4, EUR4, gcp:US) or global (every kind since 1.12.0). "Runs there" is read from service-level data only (1.12.0): a regional service's own regions (ServiceDetail.placement.kind regional), a global service when global is asked or a place holds the region its vendor names for it (listed in places.global); a provider-level service, whose own regions are not known, is left out of data and listed apart in places.providerLevel. An unknown place is a 400 naming the nearest
+         * @example eu-central-1,EU
          */
         region?: string;
         /**
-         * @description Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)
+         * @description Only services that run in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), read as region= reads it (since 1.11.0); it takes every kind of place region= takes (EU, EEA, multi-regions, global; since 1.12.0), and both together must each hold the service. An unknown place is a 400 Unknown country naming the nearest
          * @example DE,FR
          */
         country?: string;
@@ -3642,12 +3837,12 @@ export interface operations {
          */
         jurisdiction?: string;
         /**
-         * @description Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Only services that run in one of these places, comma-separated, case-insensitive, any of them (since 1.11.0). A place is a region id of any provider (provider:region for one named like a group or country, e.g. heroku:eu), an ISO country code, EU, EEA, a vendor's multi-region or dual-region (NAM4, EUR4, gcp:US) or global (every kind since 1.12.0). "Runs there" is read from service-level data only (1.12.0): a regional service's own regions (ServiceDetail.placement.kind regional), a global service when global is asked or a place holds the region its vendor names for it (listed in places.global); a provider-level service, whose own regions are not known, is left out of data and listed apart in places.providerLevel. An unknown place is a 400 naming the nearest
+         * @example eu-central-1,EU
          */
         region?: string;
         /**
-         * @description Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)
+         * @description Only services that run in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), read as region= reads it (since 1.11.0); it takes every kind of place region= takes (EU, EEA, multi-regions, global; since 1.12.0), and both together must each hold the service. An unknown place is a 400 Unknown country naming the nearest
          * @example DE,FR
          */
         country?: string;
@@ -3959,23 +4154,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4020,23 +4218,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4075,23 +4276,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4136,23 +4340,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
       };
       header?: never;
       path?: never;
@@ -4191,23 +4398,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
@@ -4257,23 +4467,26 @@ export interface operations {
          * @example 90d
          */
         within?: string;
-        /** @description Only entries with this lifecycle status */
-        status?: "preview" | "deprecated" | "sunset" | "retired";
         /**
-         * @description Only this provider's entries (a provider id)
+         * @description Only entries with one of these lifecycle statuses: preview, deprecated, sunset, retired, comma-separated (status=deprecated,preview; a list since 1.12.0)
+         * @example sunset,retired
+         */
+        status?: string;
+        /**
+         * @description Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)
          * @example gcp
          */
         provider?: string;
         /**
-         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
+         * @description Only these services' entries: comma-separated service slugs (1 to 500, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)
          * @example aws-ec2,gcp-gke
          */
         ids?: string;
         /**
-         * @description Only entries of this kind (one of service, version): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)
+         * @description Only entries of these kinds (service, version, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)
          * @example version
          */
-        kind?: "service" | "version";
+        kind?: string;
         /**
          * @description Reminders (VALARM) on each event to come: days before it, comma-separated, 1 to 5 of them, each 0 to 730 (a d after each is allowed, repeats are dropped); none for no reminder. Default 180,90,30, as the built file has them; events already past carry none (added in 1.11.0)
          * @example 30,7
@@ -4540,8 +4753,8 @@ export interface operations {
          */
         ids: string;
         /**
-         * @description Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest
+         * @example EU,eusc-de-east-1
          */
         regions?: string;
       };
@@ -4589,8 +4802,8 @@ export interface operations {
          */
         ids: string;
         /**
-         * @description Where the data sits: region ids (comma-separated, case-insensitive). Each service's regionCountries become the countries of those regions it runs in (dataRegions), byRegionCountry counts them, notInRegions names services running in none; the jurisdiction figures do not change, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown id is a 400 naming the nearest (since 1.11.0)
-         * @example eu-central-1,eusc-de-east-1
+         * @description Where the data sits: places, comma-separated, case-insensitive: region ids (provider:region for one named like a group or country, e.g. heroku:eu), ISO country codes, EU, EEA, vendors' multi-regions (NAM4, EUR4, gcp:US) or global (since 1.11.0; every kind of place since 1.12.0). Each regional service's regionCountries become the countries of the asked regions it runs in (dataRegions); a global service's are those of the region its vendor names for it (placement global); a provider-level service, whose own regions are not known, is listed apart in providerLevel with its provider's regions there as possibleRegions. byRegionCountry counts them, notInRegions names services in none; the jurisdiction figures do not change, an operator whose region's entity the catalogue cannot name is not named, and the disclaimer says the parent company's jurisdiction still reaches the data. An unknown place is a 400 Unknown region naming the nearest
+         * @example EU,eusc-de-east-1
          */
         regions?: string;
       };

@@ -15,6 +15,7 @@ import {
   READ_CACHE_SECONDS,
   TEMPLATE_BUDGET_TEXT,
   TEXT_HOST_LIMIT,
+  TIME_LIMITS_TEXT,
 } from "../base/limits.ts";
 import { ApiError } from "../schema/index.ts";
 import type { PublicUrls } from "../base/urls.ts";
@@ -380,6 +381,7 @@ export function discoveryDocument(urls: PublicUrls, table: readonly Endpoint[]) 
       bodies: `${bodyTooLargeDetails(MAX_TEMPLATE_BODY_BYTES)} (POST /v1/deployments/check and the text host's POST /deployments/check); over it a 413. A refusal sent before the body ended closes the connection after reading at most 64 MiB or 10 s more.`,
       templates: `Each deployment-check template is read with budgets of its own: ${TEMPLATE_BUDGET_TEXT}. Past one, that request alone gets a 422 Template too costly naming it; a key given twice in one object is a 400.`,
       nesting: `JSON nested more than ${MAX_JSON_DEPTH} levels is a 400.`,
+      time: TIME_LIMITS_TEXT,
     },
     versions: [
       {

@@ -1,7 +1,8 @@
 /** GET /v1/exposure: the jurisdictional exposure scorecard of a selection of services. */
 import type { ServiceRecord } from "../load/load.ts";
 import { outOfScopeByLifecycle, providerHoldings } from "../compliance/compliance.ts";
-import type { ExposureReportT, ProviderFileT } from "../schema/index.ts";
+import type { ExposureReportT, ProviderFileT, RegionT } from "../schema/index.ts";
+import { placesCover, type Place } from "../locations/places.ts";
 
 /**
  * How the catalogue records a provider's jurisdiction, said where a visitor chooses or reads one
@@ -29,7 +30,10 @@ function counts(keys: Iterable<string>, whole: number) {
 
 /** What the scorecard reads of a catalogue (a full Catalogue is one; the site's exit plans pass theirs). */
 export interface ExposureCatalogue {
-  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service"> & Partial<Pick<ServiceRecord, "regions">>>;
+  readonly bySlug: ReadonlyMap<
+    string,
+    Pick<ServiceRecord, "service"> & Partial<Pick<ServiceRecord, "regions" | "placement">>
+  >;
   readonly providerById: ReadonlyMap<
     string,
     {
@@ -41,47 +45,122 @@ export interface ExposureCatalogue {
       readonly regionCountries: readonly string[];
       readonly sovereignOption: boolean;
       readonly euResidentOnly: boolean;
+      /** Its regions with their operators (a full Catalogue's; read only when the scorecard is placed). */
+      readonly regions?: readonly Pick<RegionT, "id" | "country" | "operator">[];
     }
   >;
 }
 
-/** Each provider of the rows with its operating company and jurisdictions, most services first. */
+/**
+ * Each provider of the rows with its operating company and jurisdictions, most services first.
+ * Placed in regions, the company is named only where every region the selection sits in (or may sit
+ * in) names its operator and all name the same one; else no company, and the regions that name none.
+ */
 function operatorsOf(
   catalogue: ExposureCatalogue,
-  rows: readonly { readonly providerId: string }[],
+  rows: readonly {
+    readonly providerId: string;
+    readonly dataRegions?: readonly string[];
+    readonly possibleRegions?: readonly string[];
+  }[],
+  placed: boolean,
 ): NonNullable<ExposureReportT["operators"]> {
   const tally = new Map<string, number>();
-  for (const row of rows) tally.set(row.providerId, (tally.get(row.providerId) ?? 0) + 1);
+  const sitsIn = new Map<string, Set<string>>();
+  for (const row of rows) {
+    tally.set(row.providerId, (tally.get(row.providerId) ?? 0) + 1);
+    const regions = sitsIn.get(row.providerId) ?? new Set<string>();
+    for (const id of [...(row.dataRegions ?? []), ...(row.possibleRegions ?? [])]) regions.add(id);
+    sitsIn.set(row.providerId, regions);
+  }
   return [...tally]
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     .map(([providerId, services]) => {
-      const { file } = catalogue.providerById.get(providerId)!;
+      const record = catalogue.providerById.get(providerId)!;
+      const { file } = record;
+      const operatorOf = new Map((record.regions ?? []).map((region) => [region.id, region.operator]));
+      const regions = [...(sitsIn.get(providerId) ?? [])];
+      const unnamed = placed ? regions.filter((id) => operatorOf.has(id) && !operatorOf.get(id)) : [];
+      const named = new Set(regions.flatMap((id) => operatorOf.get(id) ?? []));
+      const company =
+        unnamed.length > 0
+          ? undefined
+          : placed && named.size === 1
+            ? [...named][0]
+            : placed && named.size > 1
+              ? undefined
+              : file.headOffice.company;
       return {
         providerId,
-        ...(file.headOffice.company ? { company: file.headOffice.company } : {}),
+        ...(company ? { company } : {}),
         headOfficeCountry: file.headOffice.country,
         jurisdiction: file.jurisdiction,
         controllingCountry: file.controllingCountry,
         services,
+        ...(unnamed.length > 0 ? { unnamedOperatorRegions: unnamed.sort() } : {}),
       };
     });
 }
 
+/** Where one service sits in the places asked, by its kind of place (docs/decisions.md#places). */
+function placedRow(
+  catalogue: ExposureCatalogue,
+  slug: string,
+  places: readonly Place[],
+): Pick<ExposureReportT["services"][number], "regionCountries" | "dataRegions" | "placement" | "possibleRegions"> & {
+  readonly inPlaces: boolean;
+} {
+  const record = catalogue.bySlug.get(slug)!;
+  const providerId = record.service.providerId;
+  const regions = record.regions ?? [];
+  const kind = record.placement?.kind;
+  const countriesOf = (list: readonly { country: string }[]) => [...new Set(list.map(({ country }) => country))].sort();
+  const covered = regions.filter(({ id }) => placesCover(places, providerId, id));
+  if (kind === "global") {
+    // Its data sits in the region its vendor names for it, whatever was asked.
+    const inPlaces = places.some((place) => place.kind === "global") || covered.length > 0;
+    return {
+      placement: kind,
+      dataRegions: regions.map(({ id }) => id),
+      regionCountries: countriesOf(regions),
+      inPlaces,
+    };
+  }
+  if (kind === "provider-level")
+    return {
+      placement: kind,
+      possibleRegions: covered.map(({ id }) => id),
+      regionCountries: countriesOf(covered),
+      inPlaces: covered.length > 0,
+    };
+  // Regional, or a catalogue without placements (a site's compact one): its own regions.
+  const offered = places.filter((place) => place.offeredBy?.includes(slug));
+  const offeredRegions = offered.flatMap((place) => place.regions.filter((region) => region.providerId === providerId));
+  const data = [...new Map([...covered, ...offeredRegions].map((region) => [region.id, region])).values()];
+  return {
+    ...(kind ? { placement: kind } : {}),
+    dataRegions: data.map(({ id }) => id),
+    regionCountries: [...new Set([...countriesOf(data), ...offered.flatMap((place) => place.countries)])].sort(),
+    inPlaces: data.length > 0 || offered.length > 0,
+  };
+}
+
 /**
- * The scorecard of a selection; with `regions` (lower-case region ids), each service's region
- * countries are those of the asked regions it runs in (ServiceRecord.regions), where its data sits,
- * rather than every country its provider has a region in.
+ * The scorecard of a selection; with `places` (locations/places.ts), each service is placed where
+ * its data sits in them: a regional service's own regions there, a global service's vendor-named
+ * region, and a provider-level service only where it may be (possibleRegions, listed apart), rather
+ * than every country its provider has a region in.
  */
 export function exposureReport(
   catalogue: ExposureCatalogue,
   slugs: readonly string[],
-  regions?: ReadonlySet<string>,
+  places?: readonly Place[],
 ): ExposureReportT {
   const rows = slugs.map((slug) => {
     const record = catalogue.bySlug.get(slug)!;
     const service = record.service;
     const provider = catalogue.providerById.get(service.providerId)!;
-    const placed = regions ? (record.regions ?? []).filter(({ id }) => regions.has(id.toLowerCase())) : undefined;
+    const placed = places ? placedRow(catalogue, slug, places) : undefined;
     return {
       slug,
       name: service.name,
@@ -89,10 +168,10 @@ export function exposureReport(
       headOfficeCountry: provider.file.headOffice.country,
       jurisdiction: provider.file.jurisdiction,
       controllingCountry: provider.file.controllingCountry,
-      regionCountries: placed
-        ? [...new Set(placed.map(({ country }) => country))].sort()
-        : [...provider.regionCountries],
-      ...(placed ? { dataRegions: placed.map(({ id }) => id) } : {}),
+      regionCountries: placed ? placed.regionCountries : [...provider.regionCountries],
+      ...(placed?.dataRegions ? { dataRegions: placed.dataRegions } : {}),
+      ...(placed?.placement ? { placement: placed.placement } : {}),
+      ...(placed?.possibleRegions ? { possibleRegions: placed.possibleRegions } : {}),
       usHeadquartered: provider.file.headOffice.country === "US",
       sovereignOption: provider.sovereignOption,
       euResidentOnly: provider.euResidentOnly,
@@ -102,6 +181,7 @@ export function exposureReport(
         // What the provider holds that no scope list the catalogue cites names this service for.
         providerOnly: providerHoldings(provider.file, service).flatMap((holding) => [...holding.programmes]),
       },
+      inPlaces: placed?.inPlaces,
     };
   });
   const providers = new Map(rows.map((row) => [row.providerId, row.usHeadquartered]));
@@ -125,16 +205,26 @@ export function exposureReport(
       rows.map((row) => row.controllingCountry),
       rows.length,
     ),
-    operators: operatorsOf(catalogue, rows),
+    operators: operatorsOf(catalogue, rows, places !== undefined),
     sovereignOptionCount: rows.filter((row) => row.sovereignOption).length,
     euResidentOnlyCount: rows.filter((row) => row.euResidentOnly).length,
-    services: rows,
-    ...(regions
+    services: rows.map(({ inPlaces: _inPlaces, ...row }) => row),
+    ...(places
       ? {
-          regions: [...regions],
-          notInRegions: rows.filter((row) => row.dataRegions?.length === 0).map((row) => row.slug),
+          regions: places.map((place) => place.place),
+          places: places.map((place) => ({
+            place: place.place,
+            kind: place.kind,
+            ...(place.providerId ? { providerId: place.providerId } : {}),
+            countries: [...place.countries],
+            regions: place.regions.length,
+          })),
+          notInRegions: rows.filter((row) => row.inPlaces === false).map((row) => row.slug),
+          providerLevel: rows
+            .filter((row) => row.inPlaces === true && row.placement === "provider-level")
+            .map((row) => row.slug),
         }
       : {}),
-    disclaimer: regions ? `${EXPOSURE_DISCLAIMER} ${REGIONS_DISCLAIMER}` : EXPOSURE_DISCLAIMER,
+    disclaimer: places ? `${EXPOSURE_DISCLAIMER} ${REGIONS_DISCLAIMER}` : EXPOSURE_DISCLAIMER,
   };
 }

@@ -134,12 +134,14 @@ export function rewriteAtom(text: string, change: (part: string) => string): str
 
 /**
  * `change` applied to each unfolded content line of an iCalendar text but its UIDs (permanent,
- * RFC 5545 §3.8.4.7), each line folded again: a URL may span a fold, and a longer one needs new folds.
+ * RFC 5545 §3.8.4.7), every line folded again, UIDs too: a URL may span a fold, a longer one needs
+ * new folds, and a UID over 75 octets was folded in the built file (a server on another port once
+ * returned UIDs unfolded, joining lines RFC 5545 §3.1 requires folded).
  */
 export function rewriteCalendar(text: string, change: (line: string) => string): string {
   return text
     .replace(/\r\n[ \t]/g, "")
     .split("\r\n")
-    .map((line) => (line === "" || /^UID[;:]/i.test(line) ? line : foldLine(change(line))))
+    .map((line) => (line === "" ? line : foldLine(/^UID[;:]/i.test(line) ? line : change(line))))
     .join("\r\n");
 }

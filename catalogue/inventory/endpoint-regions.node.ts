@@ -2,7 +2,8 @@
  * The regions of each AWS service, from the vendored endpoint metadata (data/aws/endpoints/:
  * regions.json, written from botocore's endpoints.json by scripts/inventory-aws-endpoints.ts). A
  * service owns a prefix when its iamPrefixes name it or map.yaml maps it to the service, as the
- * inventory's reconciliation counts it; its regions are the union of its prefixes' regions.
+ * inventory's reconciliation counts it; its regions are the union of its prefixes' regions, and a
+ * partition-wide (global) endpoint's signing region is its home region (load/regions.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -50,16 +51,26 @@ export function endpointRegions(
     const prefixes = new Set<string>();
     const regions = new Set<string>();
     const globalIn = new Set<string>();
+    const homeRegions = new Set<string>();
     for (const partition of file.partitions)
       for (const prefix of own) {
         const served = Object.hasOwn(partition.services, prefix) ? partition.services[prefix] : undefined;
         if (!served) continue;
         prefixes.add(prefix);
-        if ("global" in served) globalIn.add(partition.partition);
-        else for (const region of served) regions.add(region);
+        if ("global" in served) {
+          globalIn.add(partition.partition);
+          // The region the global endpoint signs in, when it is one (aws-global names none).
+          if (Object.hasOwn(partition.regions, served.global)) homeRegions.add(served.global);
+        } else for (const region of served) regions.add(region);
       }
     if (prefixes.size > 0)
-      result[service.slug] = { prefixes: [...prefixes].sort(), regions: [...regions].sort(), globalIn: [...globalIn] };
+      result[service.slug] = {
+        prefixes: [...prefixes].sort(),
+        regions: [...regions].sort(),
+        globalIn: [...globalIn],
+        ...(homeRegions.size > 0 ? { homeRegions: [...homeRegions].sort() } : {}),
+      };
   }
-  return { origin: file.origin, partitionOf, services: result };
+  const asOf = /\d{4}-\d{2}-\d{2}/.exec(file.origin)?.[0];
+  return { origin: file.origin, ...(asOf ? { asOf } : {}), partitionOf, services: result };
 }

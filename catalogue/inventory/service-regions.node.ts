@@ -1,12 +1,14 @@
 /**
- * Azure's and Google Cloud's per-service regions from the vendored availability data
+ * Azure's, Google Cloud's and Open Telekom Cloud's per-service regions from the vendored availability data
  * (data/<provider>/locations/: origin.yaml, regions.json written by scripts/vendor-service-regions.ts,
  * optional map.yaml). Azure: each resource type's ARM locations, claimed by the services whose
  * policyIdentifiers.resourceTypes name the type (case-insensitively) or map.yaml maps; Google Cloud:
- * each product's regions, claimed only through map.yaml (the page names products, not APIs). A
- * service's regions are the union of its items' that the provider's list has; a service that claims
- * none, or whose items name only "global" or a geography, has no key, so the provider's list
- * applies (level provider). Reconciled like an inventory (issue 97): every item is claimed or named
+ * each product's regions, claimed only through map.yaml (the page names products, not APIs); OTC:
+ * each service row of its regions-and-endpoints tables (the public and the Swiss cloud's), claimed
+ * through map.yaml. A
+ * service's regions are the union of its items' that the provider's list has; a service whose items
+ * name only "global" is global; one that claims none, or whose items name only a geography, has no
+ * key, so the provider's list applies (level provider). Reconciled like an inventory (issue 97): every item is claimed or named
  * by exclusions.yaml with a reason (inventory.ts's schema and rules; Azure's compared
  * case-insensitively), and check:data fails on an item that is neither.
  */
@@ -17,8 +19,16 @@ import { z } from "zod";
 import type { EndpointRegionsT, PolicyIdentifiersT, VendorRegionData } from "../schema/index.ts";
 import { ExclusionsFile, reconcileInventory, type InventoryExclusionT, type InventoryReport } from "./inventory.ts";
 
+/** The location ARM gives a resource type that is not placed in a region (Front Door, Traffic Manager, DNS zones). */
+const GLOBAL_LOCATION = "global";
+
 /** The providers with vendored per-service availability, and how their services claim items. */
-export const SERVICE_REGION_PROVIDERS = { azure: "resource-type", gcp: "map-only" } as const;
+export const SERVICE_REGION_PROVIDERS = {
+  azure: "resource-type",
+  gcp: "map-only",
+  otc: "map-only",
+  scaleway: "map-only",
+} as const;
 export type ServiceRegionProvider = keyof typeof SERVICE_REGION_PROVIDERS;
 
 /** origin.yaml: where the vendored data came from (the fields of an inventory's source.yaml that apply). */
@@ -33,6 +43,19 @@ export const RegionOrigin = z
     retrieved: z.iso.date(),
     licence: z.string().min(1),
     note: z.string().min(1),
+    /** Further files of the same kind the data was read from (OTC's Swiss cloud has its own table). */
+    alsoFrom: z
+      .array(
+        z
+          .object({
+            repository: z.url({ protocol: /^https$/ }),
+            path: z.string().min(1),
+            commit: z.string().regex(/^[0-9a-f]{40}$/, "must be 40 hex digits"),
+            asOf: z.iso.date(),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 export type RegionOriginT = z.infer<typeof RegionOrigin>;
@@ -90,10 +113,14 @@ export function claimRegions(
   const result: Record<string, EndpointRegionsT> = {};
   const unplaced: string[] = [];
   for (const [slug, items] of [...claims].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const regions = new Set([...items].flatMap((item) => itemRegions(file, item)).filter((id) => listed.has(id)));
-    // Only "global" or a geography ("europe"): no region to place it in, so the provider's list applies.
-    if (regions.size === 0) unplaced.push(slug);
-    else result[slug] = { prefixes: [...items].sort(), regions: [...regions].sort(), globalIn: [] };
+    const named = [...items].flatMap((item) => itemRegions(file, item));
+    const regions = new Set(named.filter((id) => listed.has(id)));
+    if (regions.size > 0) result[slug] = { prefixes: [...items].sort(), regions: [...regions].sort(), globalIn: [] };
+    // Only Azure's "global" location: answered from its global endpoint (load/regions.ts, kind global).
+    else if (named.includes(GLOBAL_LOCATION))
+      result[slug] = { prefixes: [...items].sort(), regions: [], globalIn: [GLOBAL_LOCATION] };
+    // Only a geography ("europe"): no region to place it in, so the provider's list applies.
+    else unplaced.push(slug);
   }
   return { services: result, unclaimed: Object.keys(file.items).length - claimed.size, unplaced };
 }
@@ -150,9 +177,14 @@ export function readServiceRegions(
   const report = reconcileRegionItems(origin.data, file.data, map.data, exclusions.data, services);
   // map.yaml's own problems are reported above; the exclusions' (stale, contradicting, misfiled) here.
   problems.push(...report.problems.filter((problem) => !problem.includes("/map.yaml: ")));
+  const also = (origin.data.alsoFrom ?? []).map(
+    (file) => ` and ${file.repository} ${file.path} ${file.commit}, as of ${file.asOf}`,
+  );
   return {
     provider,
-    origin: `${origin.data.repository} ${origin.data.path} ${origin.data.commit}, as of ${origin.data.asOf}; licence ${origin.data.licence}`,
+    origin: `${origin.data.repository} ${origin.data.path} ${origin.data.commit}, as of ${origin.data.asOf}${also.join("")}; licence ${origin.data.licence}`,
+    // The oldest copy read: a region opened since it may be missing.
+    asOf: [origin.data.asOf, ...(origin.data.alsoFrom ?? []).map((file) => file.asOf)].sort()[0]!,
     services: claimed.services,
     locations: [...locations].sort(),
     unclaimed: claimed.unclaimed,

@@ -26,7 +26,14 @@ export interface ListCatalogue {
   /** regions: what allowedLocations resolves to; the compact form leaves them out (the site sends none). */
   readonly providers: readonly (Pick<ProviderT, "id" | "name" | "shortName"> & Partial<Pick<ProviderT, "regions">>)[];
   readonly services: readonly ServiceT[];
-  readonly bySlug: ReadonlyMap<string, Pick<ServiceRecord, "service" | "policyIdentifiers" | "dependencies">>;
+  /** regions and placement: where each service runs, for the policies' location notes (the compact form leaves them out). */
+  readonly bySlug: ReadonlyMap<
+    string,
+    Pick<ServiceRecord, "service" | "policyIdentifiers" | "dependencies"> &
+      Partial<Pick<ServiceRecord, "regions" | "placement">>
+  >;
+  /** The vendors' multi-regions, which allowedLocations may name (locations/places.ts; absent from the compact form). */
+  readonly multiRegions?: Catalogue["multiRegions"];
 }
 
 /** Providers whose policy documents the API generates (catalogue/policies/documents.ts). */

@@ -34,8 +34,16 @@ import {
   type VersionMap,
 } from "../schema/index.ts";
 import { copiedServiceFields } from "../schema/service-fields.ts";
-import type { EndpointRegionData, RegionT, ServiceRegionT, VendorRegionData } from "../schema/index.ts";
-import { endpointOf, publicRegions, serviceRegions, vendorRegionsOf } from "./regions.ts";
+import type {
+  EndpointRegionData,
+  MultiRegionT,
+  RegionT,
+  ServicePlacementT,
+  ServiceRegionT,
+  StatedPlacementT,
+  VendorRegionData,
+} from "../schema/index.ts";
+import { derivedRegionsOf, publicRegions, servicePlacement } from "./regions.ts";
 import { descriptionBacked } from "./claim-terms.ts";
 
 export interface EquivalenceGroup {
@@ -76,6 +84,8 @@ export interface ServiceRecord {
   readonly groupIds: readonly string[];
   /** Where it runs: per region its country and level (regions.ts). */
   readonly regions: readonly ServiceRegionT[];
+  /** How its place is known: global, regional or provider level, from which data as of when; absent when retired. */
+  readonly placement?: ServicePlacementT;
 }
 
 export interface ProviderRecord {
@@ -104,10 +114,14 @@ export interface Catalogue {
   readonly lastUpdated: string;
   /** What each release changed, newest first (changes.ts). */
   readonly changes: readonly CatalogueReleaseT[];
+  /** Per lifecycle event (a calendar UID's key), the dates it has had, oldest first (event-dates.ts; empty in older builds). */
+  readonly eventDates: ReadonlyMap<string, readonly string[]>;
   /** The validated data it was assembled from (JSON-serialisable; mirrors ship it). */
   readonly source: CatalogueSource;
   /** The capabilities of each job and which each service has (data/capabilities.yaml; absent in older builds). */
   readonly capabilities?: CapabilityIndex;
+  /** The vendors' multi-regions and dual-regions (data/locations/multi-regions.yaml; empty when none). */
+  readonly multiRegions: readonly MultiRegionT[];
 }
 
 /** Validated data files: what assembleCatalogue() indexes. */
@@ -122,6 +136,8 @@ export interface CatalogueSource {
   readonly lastUpdated: string;
   /** What each release changed, from the release snapshots beside the data folder (absent in older builds). */
   readonly changes?: readonly CatalogueReleaseT[];
+  /** The recorded dates of each lifecycle event (catalogue/releases/event-dates.txt; absent in older builds). */
+  readonly eventDates?: Readonly<Record<string, readonly string[]>>;
   /** Per service slug, its dependencies (data/dependencies/; absent in older builds). */
   readonly dependencies?: DependencyMap;
   /** Per service slug, its version families (data/versions/; absent in older builds and folders without it). */
@@ -136,6 +152,10 @@ export interface CatalogueSource {
   readonly endpointRegions?: EndpointRegionData;
   /** Azure's and Google Cloud's services' regions from their vendored availability data (absent in older builds). */
   readonly vendorRegions?: readonly VendorRegionData[];
+  /** Per service slug, what a vendor page states of its place (data/locations/<provider>.yaml; absent before 1.12.0). */
+  readonly statedPlacements?: Readonly<Record<string, StatedPlacementT>>;
+  /** The vendors' multi-regions and dual-regions (data/locations/multi-regions.yaml; absent before 1.12.0). */
+  readonly multiRegions?: readonly MultiRegionT[];
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");
@@ -253,14 +273,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         equivalentSlugs: [...equivalents].sort((a, b) => order.get(a)! - order.get(b)!),
         groupIds: memberships,
         // A retired service runs nowhere, whatever an SDK's metadata still lists.
-        regions:
-          service.lifecycle?.status === "retired"
-            ? []
-            : serviceRegions(
-                providerById.get(service.providerId)?.regions ?? [],
-                endpointOf(source.endpointRegions, service.slug) ??
-                  vendorRegionsOf(source.vendorRegions, service.providerId, service.slug),
-              ),
+        ...placementOf(source, providerById.get(service.providerId), service),
       }),
     );
   }
@@ -277,9 +290,32 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
     bySlug,
     lastUpdated: source.lastUpdated,
     changes: source.changes ?? [],
+    eventDates: new Map(Object.entries(source.eventDates ?? {})),
     source,
     ...(source.capabilities ? { capabilities: capabilityIndex(capabilityData(source.capabilities)) } : {}),
+    multiRegions: source.multiRegions ?? [],
   });
+}
+
+/** A service's regions and placement (regions.ts); a retired service has neither. */
+function placementOf(
+  source: CatalogueSource,
+  provider: ProviderRecord | undefined,
+  service: ServiceT,
+): Pick<ServiceRecord, "regions" | "placement"> {
+  if (service.lifecycle?.status === "retired" || !provider) return { regions: [] };
+  const stated: StatedPlacementT | undefined =
+    source.statedPlacements && Object.hasOwn(source.statedPlacements, service.slug)
+      ? source.statedPlacements[service.slug]
+      : undefined;
+  const placed = servicePlacement({
+    regions: provider.regions,
+    providerListAsOf: provider.file.lastVerified,
+    providerName: provider.provider.shortName,
+    derived: derivedRegionsOf(source.endpointRegions, source.vendorRegions, service.providerId, service.slug),
+    stated,
+  });
+  return { regions: placed.regions, placement: placed.placement };
 }
 
 /** Sources by retrieved date, newest first; ties keep the file's order. */

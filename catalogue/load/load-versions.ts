@@ -7,7 +7,14 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { issueLines, issuePath } from "../base/issues.ts";
-import { VersionsFile, type VersionFamilyDataT, type VersionFamilyEntryT, type VersionMap } from "../schema/index.ts";
+import {
+  VersionsFile,
+  type PhaseDataT,
+  type VersionFamilyDataT,
+  type VersionFamilyEntryT,
+  type VersionMap,
+  type VersionSourceT,
+} from "../schema/index.ts";
 import { factSourceProblems, shown } from "./entry-checks.ts";
 
 /** What the reader needs to know of the catalogue. */
@@ -32,6 +39,11 @@ function familyProblems(family: VersionFamilyEntryT, context: VersionsContext): 
       problems.push(`${at}.extendedEnd: an extended end needs the standardEnd before it`);
     if (version.extendedEnd && version.standardEnd && version.extendedEnd < version.standardEnd)
       problems.push(`${at}.extendedEnd: ${version.extendedEnd} is before standardEnd (${version.standardEnd})`);
+    if (version.blockUpdate && version.blockCreate && version.blockUpdate < version.blockCreate)
+      problems.push(`${at}.blockUpdate: ${version.blockUpdate} is before blockCreate (${version.blockCreate})`);
+    for (const field of ["blockCreate", "blockUpdate"] as const)
+      if (version[field] && family.terms[field] === undefined)
+        problems.push(`${at}.${field}: versions have a ${field}; say what the vendor calls it in terms.${field}`);
   });
   family.versions.forEach((version, i) => {
     if (version.successor !== undefined && !ids.has(version.successor.toLowerCase()))
@@ -44,6 +56,30 @@ function familyProblems(family: VersionFamilyEntryT, context: VersionsContext): 
   if (family.versions.some((version) => version.extendedEnd) && family.terms.extendedEnd === undefined)
     problems.push(`field terms.extendedEnd: versions have an extendedEnd; say what the vendor calls it`);
   return problems;
+}
+
+/** A family's phase descriptions with their sources resolved (the family's own when a phase names none). */
+function resolvedPhases(
+  family: VersionFamilyEntryT,
+  familySource: VersionSourceT | undefined,
+  sources: Readonly<Record<string, VersionSourceT>>,
+  cited: Set<string>,
+  problem: (text: string) => void,
+): VersionFamilyDataT["phases"] {
+  if (!family.phases || !familySource) return undefined;
+  const resolved: Record<string, PhaseDataT> = {};
+  for (const [phase, info] of Object.entries(family.phases)) {
+    if (!info) continue;
+    const { source: id, datesSource: datesId, ...rest } = info;
+    for (const cite of [id, datesId]) if (cite !== undefined) cited.add(cite);
+    const source = id === undefined ? familySource : sources[id];
+    const datesSource = datesId === undefined ? undefined : sources[datesId];
+    if (!source) problem(`field phases.${phase}.source: unknown source "${id}" (see sources)`);
+    else if (datesId !== undefined && !datesSource)
+      problem(`field phases.${phase}.datesSource: unknown source "${datesId}" (see sources)`);
+    else resolved[phase] = { ...rest, source, ...(datesSource ? { datesSource } : {}) };
+  }
+  return resolved;
 }
 
 /** Reads every versions file of a data folder; a data folder without versions/ has none. */
@@ -105,7 +141,11 @@ export function readVersions(
         const source = sources[family.source];
         if (!source) problems.push(`${where}: field source: unknown source "${family.source}" (see sources)`);
         for (const problem of familyProblems(family, context)) problems.push(`${where}: ${problem}`);
-        if (source) resolved.push({ ...family, source });
+        const phases = resolvedPhases(family, source, sources, cited, (problem) =>
+          problems.push(`${where}: ${problem}`),
+        );
+        const { phases: _described, ...rest } = family;
+        if (source) resolved.push({ ...rest, source, ...(phases ? { phases } : {}) });
       });
       result[slug] = resolved;
     }

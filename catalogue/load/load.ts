@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { readSnapshots, releaseHistory, snapshotServices } from "./changes.ts";
+import { readEventDates } from "./event-dates.ts";
 import { readDependencies } from "../dependencies/dependencies.node.ts";
 import { cloudFormationDependencies } from "../inventory/cloudformation.node.ts";
 import { inventoryDirOf } from "../inventory/load.node.ts";
@@ -21,6 +22,7 @@ import { capabilitiesProblems } from "./capabilities.ts";
 import { otherProductsProblems } from "./other-products.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
+import { readLocations } from "./load-locations.ts";
 import {
   lineageProblems,
   providerProblems,
@@ -43,6 +45,7 @@ import {
   SearchWordsFile,
   ServiceEntry,
   type CompatibilityTermT,
+  type PolicyIdentifiersT,
   type ServiceDependencyT,
 } from "../schema/index.ts";
 import { assembleCatalogue, dataDate, lastVerifiedOf, type Catalogue, type CatalogueSource } from "./assemble.ts";
@@ -264,13 +267,28 @@ function readGroups(
   return groups;
 }
 
-/** The release snapshots beside the data folder; none (the problem recorded) when they cannot be read. */
-function readReleaseSnapshots(dataDir: string, problems: string[]): ReturnType<typeof readSnapshots> {
+/**
+ * The release snapshots and the recorded lifecycle event dates beside the data folder (the latter as
+ * a source field, absent when none); none (the problem recorded) when they cannot be read.
+ */
+function readReleases(dataDir: string, problems: string[]) {
+  let snapshots: ReturnType<typeof readSnapshots> = [];
   try {
-    return readSnapshots(releasesDirOf(dataDir));
+    snapshots = readSnapshots(releasesDirOf(dataDir));
   } catch (error) {
     problems.push((error as Error).message);
-    return [];
+  }
+  return { snapshots, eventDates: recordedEventDates(dataDir, problems) };
+}
+
+/** The recorded lifecycle event dates beside the data folder, as a source field; none when there are none or they are unreadable (the problem recorded). */
+function recordedEventDates(dataDir: string, problems: string[]): { eventDates?: Record<string, string[]> } {
+  try {
+    const eventDates = readEventDates(releasesDirOf(dataDir));
+    return Object.keys(eventDates).length > 0 ? { eventDates } : {};
+  } catch (error) {
+    problems.push((error as Error).message);
+    return {};
   }
 }
 
@@ -364,12 +382,11 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     policyIdentifiers: entry.policyIdentifiers,
   }));
   // Plus what the vendors' resource schemas say each service's own resources need to deploy.
-  const fromSchemas = cloudFormationDependencies(inventoryDirOf(dataDir), identified, problems);
-  const dependencies: Record<string, ServiceDependencyT[]> = { ...handWritten } as Record<string, ServiceDependencyT[]>;
-  for (const [slug, groups] of Object.entries(fromSchemas))
-    dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
-  const regionsOfEndpoints = endpointRegions(inventoryDirOf(dataDir), identified);
-  const regionsOfVendors = vendorRegions(inventoryDirOf(dataDir), identified, regionIdsOf(providers), problems);
+  const dependencies = withSchemaDependencies(
+    handWritten,
+    cloudFormationDependencies(inventoryDirOf(dataDir), identified, problems),
+  );
+  const places = readPlaces(dataDir, { identified, entries, providers }, problems);
   const versions = readVersions(
     dataDir,
     {
@@ -379,7 +396,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     problems,
     (path) => readYaml(path, problems),
   );
-  const snapshots = readReleaseSnapshots(dataDir, problems);
+  const { snapshots, eventDates } = readReleases(dataDir, problems);
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
   const otherProducts = readOtherProducts(dataDir, { groups, categories, providers, entries }, problems);
@@ -407,13 +424,51 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     groups,
     lastUpdated,
     changes: releaseHistory(snapshots, current, lastUpdated.slice(0, 10)),
+    ...eventDates,
     dependencies,
     ...(Object.keys(versions).length > 0 ? { versions } : {}),
     ...(searchWords ? { searchWords } : {}),
     ...(otherProducts ? { otherProducts } : {}),
     ...(capabilities ? { capabilities } : {}),
-    ...(regionsOfEndpoints ? { endpointRegions: regionsOfEndpoints } : {}),
-    ...(regionsOfVendors.length > 0 ? { vendorRegions: regionsOfVendors } : {}),
+    ...places,
+  };
+}
+
+/** The hand-written dependencies, then per service what its resource schemas say its resources need. */
+function withSchemaDependencies(
+  handWritten: Readonly<Record<string, readonly ServiceDependencyT[]>>,
+  fromSchemas: Readonly<Record<string, readonly ServiceDependencyT[]>>,
+): Record<string, ServiceDependencyT[]> {
+  const dependencies: Record<string, ServiceDependencyT[]> = Object.fromEntries(
+    Object.entries(handWritten).map(([slug, groups]) => [slug, [...groups]]),
+  );
+  for (const [slug, groups] of Object.entries(fromSchemas))
+    dependencies[slug] = [...(dependencies[slug] ?? []), ...groups];
+  return dependencies;
+}
+
+/**
+ * Where the services run, as CatalogueSource carries it (only what there is): the vendored
+ * per-service region data (AWS's endpoints, Azure's and Google's availability) and data/locations/.
+ */
+function readPlaces(
+  dataDir: string,
+  read: {
+    identified: readonly { slug: string; providerId: string; policyIdentifiers?: PolicyIdentifiersT | undefined }[];
+    entries: ReadonlyMap<string, ServiceAt>;
+    providers: ReadonlyMap<string, ProviderAt>;
+  },
+  problems: string[],
+): Pick<CatalogueSource, "endpointRegions" | "vendorRegions" | "statedPlacements" | "multiRegions"> {
+  const inventoryDir = inventoryDirOf(dataDir);
+  const endpoints = endpointRegions(inventoryDir, read.identified);
+  const vendors = vendorRegions(inventoryDir, read.identified, regionIdsOf(read.providers), problems);
+  const locations = readLocations(dataDir, read, problems, (path) => readYaml(path, problems));
+  return {
+    ...(endpoints ? { endpointRegions: endpoints } : {}),
+    ...(vendors.length > 0 ? { vendorRegions: vendors } : {}),
+    ...(Object.keys(locations.statedPlacements).length > 0 ? { statedPlacements: locations.statedPlacements } : {}),
+    ...(locations.multiRegions.length > 0 ? { multiRegions: locations.multiRegions } : {}),
   };
 }
 

@@ -29,7 +29,7 @@ export { searchHref };
 export interface SearchRequest {
   /** The words searched for ("" when none). */
   readonly query: string;
-  /** The filters chosen (provider, category, lifecycle), as given. */
+  /** The filters chosen (provider, category, lifecycle, and the places region and country), as given. */
   readonly filters: Readonly<Record<string, string>>;
   readonly found: ServiceListT;
   /** The page of results shown (1-based; TEXT_SEARCH_RESULTS a page) and how many there are. */
@@ -51,11 +51,15 @@ function searchHint(found: ServiceListT): string {
     .join(" ");
 }
 
-/** /search?q=…&provider=…&category=…&lifecycle=…: the API's ranking, its first TEXT_SEARCH_RESULTS. */
+/**
+ * /search?q=…&provider=…&category=…&lifecycle=…&region=…&country=…: the API's ranking, its first
+ * TEXT_SEARCH_RESULTS; a place filter lists provider-level services apart, as the API does (an
+ * unknown place is the API's 400).
+ */
 export function searchRequest(catalogue: Catalogue, params: URLSearchParams): SearchRequest {
   const query = textParam(params, "q") ?? "";
   const filters = Object.fromEntries(
-    (["provider", "category", "lifecycle"] as const).flatMap((key) => {
+    (["provider", "category", "lifecycle", "region", "country"] as const).flatMap((key) => {
       const value = textParam(params, key);
       return value ? [[key, value]] : [];
     }),

@@ -199,7 +199,7 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
       "exemptPrincipalArns applies to strategy=deny-list only: an exemption is a condition on the Deny statement, and an allow-list SCP has none. Use the deny-list, or attach the allow-list only to OUs the exempt roles do not act in.",
     );
   const locations = options.allowedLocations
-    ? awsRegionDeny(catalogue, AWS, options.allowedLocations, exempt)
+    ? awsRegionDeny(catalogue, AWS, options.allowedLocations, exempt, ids)
     : undefined;
   const regionDeny = locations && regionDenyStatement(locations.regions, exempt);
   const selection = select(catalogue, ids, AWS, options);
@@ -304,7 +304,7 @@ export function azurePolicySet(
   ids: readonly string[],
   options: LocationOptions = {},
 ): AzurePolicySetExplainedT {
-  const locations = options.allowedLocations && azureLocations(catalogue, AZURE, options.allowedLocations);
+  const locations = options.allowedLocations && azureLocations(catalogue, AZURE, options.allowedLocations, ids);
   const selection = select(catalogue, ids, AZURE, options);
   const policy: AzurePolicySetDocumentT = {
     properties: {
@@ -378,7 +378,7 @@ export function gcpOrgPolicy(
   ids: readonly string[],
   options: GcpOptions = {},
 ): GcpOrgPolicyExplainedT {
-  const locations = options.allowedLocations && gcpLocationValues(catalogue, GCP, options.allowedLocations);
+  const locations = options.allowedLocations && gcpLocationValues(catalogue, GCP, options.allowedLocations, ids);
   const selection = select(catalogue, ids, GCP, options);
   // A dependency is confirmed when a catalogue service names it as an API Google confirms.
   const confirmed = new Set(

@@ -1,29 +1,28 @@
 /**
- * allowedLocations of a policy request, resolved to one vendor's regions from the catalogue's
- * provider region data (data/providers/*.yaml): a region code stands for itself, an ISO country
- * code for every region of the vendor located there, a group (EU, EEA) for every region in its
- * member states. Pure, so the browser could run it too; documents.ts turns the result into each
- * vendor's location rule.
+ * allowedLocations of a policy request, resolved to one vendor's regions through the one vocabulary
+ * of places (locations/places.ts): a region code stands for itself, an ISO country code for every
+ * region of the vendor located there, a group (EU, EEA) for every region in its member states, a
+ * multi-region for the regions its vendor names, global for none (the vendors' global services are
+ * outside any location rule, and the notes say so). Pure, so the browser could run it too;
+ * documents.ts turns the result into each vendor's location rule.
  */
-import { editDistance } from "../base/edit-distance.ts";
 import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import { POLICY_PROVIDERS } from "../lists/list-catalogue.ts";
+import {
+  EEA_ONLY,
+  EU_COUNTRIES,
+  PLACE_GROUPS,
+  resolvePlaces,
+  UnknownPlacesError,
+  type Place,
+  type PlaceKind,
+} from "../locations/places.ts";
 import { PolicyRequestError } from "./errors.ts";
 import type { Vendor } from "./selection.ts";
 
-/**
- * The EU's 27 member states (ISO 3166-1 alpha-2). schema/vocabulary.ts's EU_EEA_COUNTRIES is this
- * plus EEA_ONLY; tests/catalogue/policies-locations.test.ts checks the two agree (zod keeps the
- * browser from importing it here).
- */
-const EU_COUNTRIES = "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split(" ");
-/** The EEA members outside the EU. */
-const EEA_ONLY = ["IS", "LI", "NO"];
-/** The groups allowedLocations may name, with their member states. */
-export const LOCATION_GROUPS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["EU", EU_COUNTRIES],
-  ["EEA", [...EU_COUNTRIES, ...EEA_ONLY]],
-]);
+/** The groups allowedLocations may name, with their member states (locations/places.ts's). */
+export const LOCATION_GROUPS = PLACE_GROUPS;
+export { EEA_ONLY, EU_COUNTRIES };
 
 /** A region as the generators read it from the provider data. */
 export interface LocationRegion {
@@ -34,9 +33,9 @@ export interface LocationRegion {
 
 /** One asked location and the vendor's regions it stands for. */
 export interface AskedLocation {
-  /** As the request wrote it, normalised: region codes lower case, countries and groups upper case. */
+  /** As read: region codes lower case, countries and groups upper case, a multi-region as its vendor writes it, global. */
   readonly asked: string;
-  readonly kind: "region" | "country" | "group";
+  readonly kind: PlaceKind;
   /** The vendor's regions it stands for, sorted; empty when the vendor has none there. */
   readonly regions: readonly LocationRegion[];
 }
@@ -52,8 +51,9 @@ function regionsOf(catalogue: ListCatalogue, providerId: string): readonly Locat
 }
 
 /**
- * Whose regions allowedLocations may name, and how a 400 names them: the policy endpoints know the
- * three policy providers'; the deployment check every provider's with regions.
+ * Who asks, for the 400's words: every endpoint reads the same vocabulary of places (every
+ * provider's regions, countries, groups, multi-regions, global); the policy endpoints then keep
+ * their vendor's regions, the deployment check each resource's provider's.
  */
 export interface LocationVocabulary {
   readonly providerIds: readonly string[];
@@ -65,79 +65,102 @@ export const POLICY_VOCABULARY: LocationVocabulary = {
   named: "AWS, Azure or Google Cloud",
 };
 
-/** Region ids of the vocabulary's providers, and countries and groups, as allowedLocations knows them. */
-function vocabulary(catalogue: ListCatalogue, known: LocationVocabulary) {
-  const regions = new Map<string, string>();
-  const countries = new Set<string>([...LOCATION_GROUPS.values()].flat());
-  for (const providerId of known.providerIds)
-    for (const region of regionsOf(catalogue, providerId)) {
-      regions.set(region.id.toLowerCase(), providerId);
-      countries.add(region.country);
-    }
-  return { regions, countries };
-}
-
-/** The up to three known locations nearest an unknown one, for the 400's "did you mean". */
-function nearest(word: string, known: readonly string[]): string[] {
-  const most = Math.max(2, Math.floor(word.length / 3));
-  return known
-    .map((candidate) => ({ candidate, distance: editDistance(word.toLowerCase(), candidate.toLowerCase(), most) }))
-    .filter(({ distance }) => distance <= most)
-    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
-    .slice(0, 3)
-    .map(({ candidate }) => candidate);
+/** The places of allowedLocations; an unknown one is the 400 every place parameter answers. */
+export function allowedPlaces(catalogue: ListCatalogue, allowedLocations: readonly string[]): Place[] {
+  try {
+    return resolvePlaces(catalogue, allowedLocations, "allowedLocations");
+  } catch (error) {
+    if (error instanceof UnknownPlacesError) throw new PolicyRequestError("Unknown locations", error.message);
+    throw error;
+  }
 }
 
 /**
  * The asked locations, each resolved to the vendor's regions; every unknown one named in one 400
- * with its nearest known locations. Repeats are dropped; a region code of another vendor resolves
- * to no region of this one (the same list serves the three endpoints).
+ * with its nearest known places. Repeats are dropped; a place of another vendor resolves to no
+ * region of this one (the same list serves every endpoint). `known` is kept for the callers that
+ * name their vocabulary; every endpoint reads the same places.
  */
 export function resolveLocations(
   catalogue: ListCatalogue,
   vendor: Pick<Vendor, "providerId">,
   allowedLocations: readonly string[],
-  known: LocationVocabulary = POLICY_VOCABULARY,
+  _known: LocationVocabulary = POLICY_VOCABULARY,
 ): AskedLocation[] {
-  const { regions, countries } = vocabulary(catalogue, known);
+  const places = allowedPlaces(catalogue, allowedLocations);
   const own = regionsOf(catalogue, vendor.providerId);
-  const asked: AskedLocation[] = [];
-  const unknown: string[] = [];
-  for (const raw of new Set(allowedLocations.map((location) => location.trim()))) {
-    const lower = raw.toLowerCase();
-    const upper = raw.toUpperCase();
-    // Groups and countries first: a few providers' region ids are a group's or a country's code
-    // (Heroku's eu, Cloudflare's us and ca), and EU or DE means the group or the country.
-    if (LOCATION_GROUPS.has(upper)) {
-      const members = new Set(LOCATION_GROUPS.get(upper));
-      asked.push({ asked: upper, kind: "group", regions: own.filter((region) => members.has(region.country)) });
-    } else if (/^[A-Z]{2}$/.test(upper) && countries.has(upper))
-      asked.push({ asked: upper, kind: "country", regions: own.filter((region) => region.country === upper) });
-    else if (regions.has(lower))
-      asked.push({ asked: lower, kind: "region", regions: own.filter((region) => region.id.toLowerCase() === lower) });
-    else unknown.push(raw);
-  }
-  if (unknown.length > 0) {
-    const words = [...LOCATION_GROUPS.keys(), ...[...countries].sort(), ...[...regions.keys()].sort()];
-    const named = unknown.map((word) => {
-      const near = nearest(word, words);
-      return `"${word}"${near.length > 0 ? ` (nearest: ${near.join(", ")})` : ""}`;
-    });
-    throw new PolicyRequestError(
-      "Unknown locations",
-      `allowedLocations names no region of ${known.named}, no country they have a region in and no group (EU, EEA): ${named.join("; ")}.`,
+  return places.map((place) => {
+    const covered = new Set(
+      place.regions.filter((region) => region.providerId === vendor.providerId).map((region) => region.id),
     );
-  }
-  return asked;
+    return { asked: place.place, kind: place.kind, regions: own.filter((region) => covered.has(region.id)) };
+  });
 }
+
+/**
+ * What explain says of the approved services and the allowed places (every policy): the approved
+ * services whose own regions (placement regional) hold none of the allowed regions, named with where
+ * they are offered, as the location rule denies them everywhere they run; how many are known only at
+ * provider level (not checked); and what `global` means to this vendor's rule.
+ */
+export function placementNotes(
+  catalogue: ListCatalogue,
+  vendor: Pick<Vendor, "providerId" | "providerName">,
+  ids: readonly string[],
+  allowedRegions: readonly string[],
+): string[] {
+  const allowed = new Set(allowedRegions);
+  const offeredNowhere: string[] = [];
+  let unknown = 0;
+  let asOf = "";
+  for (const id of ids) {
+    const record = catalogue.bySlug.get(id);
+    if (!record?.placement || record.service.providerId !== vendor.providerId) continue;
+    if (record.placement.kind === "provider-level") unknown++;
+    if (record.placement.kind !== "regional") continue;
+    const own = (record.regions ?? []).map((region) => region.id);
+    if (own.some((region) => allowed.has(region))) continue;
+    asOf = record.placement.asOf > asOf ? record.placement.asOf : asOf;
+    const shown = own.length > 4 ? `${own.slice(0, 4).join(", ")}, … (${own.length} regions)` : own.join(", ");
+    offeredNowhere.push(`${record.service.name} (${id}: ${shown}${own.length === 1 ? " only" : ""})`);
+  }
+  return [
+    ...(offeredNowhere.length > 0
+      ? [
+          `Approved but offered in none of the allowed regions, by their own region lists (as of ${asOf}): ${offeredNowhere.join("; ")}. The location rule denies them wherever they run: allow one of their regions, or drop them from the list.`,
+        ]
+      : []),
+    ...(unknown > 0
+      ? [
+          `${unknown} approved ${vendor.providerName} service${unknown === 1 ? "'s" : "s'"} own regions are not known (provider level): whether ${unknown === 1 ? "it is" : "they are"} offered in the allowed regions is not checked.`,
+        ]
+      : []),
+  ];
+}
+
+/** What `global` among allowedLocations means to each vendor's location rule. */
+const GLOBAL_NOTES: Readonly<Record<string, string>> = {
+  aws: "global (allowedLocations): AWS's global services are answered from their global endpoints and stay usable through the region deny's exemptions whatever the list; global names no region.",
+  azure:
+    "global (allowedLocations): resources whose location is global are not evaluated by 'Allowed locations' whatever the list; global names no region.",
+  gcp: "global (allowedLocations): global resources are created whatever gcp.resourceLocations allows; global names no region.",
+};
+
+/** The note on `global`, when it was asked. */
+export const globalNote = (vendor: Pick<Vendor, "providerId">, asked: readonly AskedLocation[]): string[] =>
+  asked.some((location) => location.kind === "global") && GLOBAL_NOTES[vendor.providerId]
+    ? [GLOBAL_NOTES[vendor.providerId]!]
+    : [];
 
 /** The asked locations' regions, each once, sorted. */
 export const regionIds = (asked: readonly AskedLocation[]) =>
   [...new Set(asked.flatMap((location) => location.regions.map((region) => region.id)))].sort();
 
-/** The asked locations standing for none of the vendor's regions, for the notes. */
+/** The asked locations standing for none of the vendor's regions, for the notes (global has its own). */
 export const unmatched = (asked: readonly AskedLocation[]) =>
-  asked.filter((location) => location.regions.length === 0).map((location) => location.asked);
+  asked
+    .filter((location) => location.regions.length === 0 && location.kind !== "global")
+    .map((location) => location.asked);
 
 /** A 400 when none of the asked locations is a region of the vendor: the rule would deny everything. */
 export function requireRegions(vendor: Vendor, asked: readonly AskedLocation[]): void {
@@ -152,13 +175,18 @@ export function requireRegions(vendor: Vendor, asked: readonly AskedLocation[]):
 // AWS: a region deny statement, in one partition
 
 /**
- * AWS's own "Deny access to AWS based on the requested AWS Region" SCP example (Organizations user
- * guide, General examples: AWS_REGION_DENY_EXAMPLE), its NotAction list copied unchanged: the global
- * services whose endpoints sit in us-east-1, exempted so the region deny does not break them.
- * Copied from the guide's source (awsdocs/aws-organizations-docs, doc_source/
- * orgs_manage_policies_scps_examples_general.md, commit 19e0cbe3); AWS says it may not hold the
+ * AWS's own region-deny SCP sample, its NotAction list copied unchanged: the global services and
+ * operations exempted so the region deny does not break them. From aws-samples/
+ * service-control-policy-examples, Region-controls/Deny-access-to-AWS-based-on-the-requested-AWS-region.json
+ * (AWS_REGION_DENY_SAMPLE), at commit 35a50b09 (2026-04-09), vendored byte for byte in
+ * reference/aws-scp-examples/; tests/catalogue/policies-region-scp.test.ts holds the two equal. It
+ * replaced the Organizations guide's archived copy: Route 53 ARC's three prefixes and
+ * s3:ListMultiRegionAccessPoints added, supportplans:* dropped. AWS says it may not hold the
  * latest global services.
  */
+export const AWS_REGION_DENY_SAMPLE =
+  "https://github.com/aws-samples/service-control-policy-examples/blob/35a50b0948bda5ebeb05ef4c6fc5df4f48cd0682/Region-controls/Deny-access-to-AWS-based-on-the-requested-AWS-region.json";
+/** The Organizations user guide's page of the same example, for readers. */
 export const AWS_REGION_DENY_EXAMPLE =
   "https://docs.aws.amazon.com/organizations/latest/userguide/orgs_manage_policies_scps_examples_general.html#example-scp-deny-region";
 export const AWS_GLOBAL_SERVICE_EXEMPTIONS: readonly string[] = [
@@ -189,13 +217,16 @@ export const AWS_GLOBAL_SERVICE_EXEMPTIONS: readonly string[] = [
   "pricing:*",
   "route53:*",
   "route53domains:*",
+  "route53-recovery-cluster:*",
+  "route53-recovery-control-config:*",
+  "route53-recovery-readiness:*",
   "s3:GetAccountPublic*",
   "s3:ListAllMyBuckets",
+  "s3:ListMultiRegionAccessPoints",
   "s3:PutAccountPublic*",
   "shield:*",
   "sts:*",
   "support:*",
-  "supportplans:*",
   "trustedadvisor:*",
   "waf-regional:*",
   "waf:*",
@@ -223,6 +254,7 @@ export function awsRegionDeny(
   vendor: Vendor,
   allowedLocations: readonly string[],
   exemptPrincipalArns: readonly string[],
+  ids: readonly string[] = [],
 ): AwsRegionDeny {
   const asked = resolveLocations(catalogue, vendor, allowedLocations);
   const explicit = asked.filter((location) => location.kind === "region").flatMap((location) => location.regions);
@@ -253,8 +285,8 @@ export function awsRegionDeny(
     partition,
     regions,
     notes: [
-      `Region deny (allowedLocations): a second Deny statement denies every request for a region other than ${regions.join(", ")} (StringNotEquals aws:RequestedRegion), except the global services AWS's own example exempts in NotAction (${AWS_REGION_DENY_EXAMPLE}), copied unchanged.`,
-      "What the region deny cannot cover: the exempted services (IAM, Organizations, STS, Route 53, CloudFront, WAF, Shield, Support, billing and pricing, Health, Config, Direct Connect, Global Accelerator, KMS and ACM among them) stay usable whatever the region, so a KMS key, an ACM certificate or a Config rule can still be created outside the list; global resources (IAM roles, Route 53 zones, CloudFront distributions) have no region at all. AWS says its list may miss newer global services: check it against the services your accounts use (IAM access advisor). With AWS Control Tower, use its own Region deny control instead.",
+      `Region deny (allowedLocations): a second Deny statement denies every request for a region other than ${regions.join(", ")} (StringNotEquals aws:RequestedRegion), except the global services AWS's own region-deny sample exempts in NotAction (${AWS_REGION_DENY_SAMPLE}), copied unchanged.`,
+      "What the region deny cannot cover: the exempted services (IAM, Organizations, STS, Route 53 and its Application Recovery Controller, CloudFront, WAF, Shield, Support, billing and pricing, Health, Config, Direct Connect, Global Accelerator, KMS and ACM among them) stay usable whatever the region, so a KMS key, an ACM certificate or a Config rule can still be created outside the list; global resources (IAM roles, Route 53 zones, CloudFront distributions) have no region at all. AWS says its list may miss newer global services: check it against the services your accounts use (IAM access advisor). With AWS Control Tower, use its own Region deny control instead.",
       ...(partition === "aws-eusc"
         ? [
             "For the aws-eusc partition (AWS European Sovereign Cloud): create and attach the SCP in that partition's organization; it has its own accounts and IAM, and global services there answer in eusc-de-east-1.",
@@ -266,6 +298,8 @@ export function awsRegionDeny(
           ]
         : []),
       ...(none.length > 0 ? [`allowedLocations with no AWS region of this partition: ${none.join(", ")}.`] : []),
+      ...globalNote(vendor, asked),
+      ...placementNotes(catalogue, vendor, ids, regions),
     ],
   };
 }
@@ -274,7 +308,12 @@ export function awsRegionDeny(
 // Azure: the built-in location policies' list
 
 /** The Azure locations of allowedLocations, sorted, and what explain mode says of them. */
-export function azureLocations(catalogue: ListCatalogue, vendor: Vendor, allowedLocations: readonly string[]) {
+export function azureLocations(
+  catalogue: ListCatalogue,
+  vendor: Vendor,
+  allowedLocations: readonly string[],
+  ids: readonly string[] = [],
+) {
   const asked = resolveLocations(catalogue, vendor, allowedLocations);
   requireRegions(vendor, asked);
   const none = unmatched(asked);
@@ -285,6 +324,8 @@ export function azureLocations(catalogue: ListCatalogue, vendor: Vendor, allowed
       `Locations (allowedLocations): the built-in 'Allowed locations' denies resources outside ${locations.join(", ")}, and 'Allowed locations for resource groups' resource groups outside them.`,
       "'Allowed locations' runs in Indexed mode and does not evaluate resources whose location is \"global\" (Front Door, Traffic Manager, DNS zones, Entra ID objects…), nor types without a location, nor Azure AD B2C directories: those are created whatever the list says.",
       ...(none.length > 0 ? [`allowedLocations with no Azure region: ${none.join(", ")}.`] : []),
+      ...globalNote(vendor, asked),
+      ...placementNotes(catalogue, vendor, ids, locations),
     ],
   };
 }
@@ -306,7 +347,12 @@ export const GCP_SUPPORTED_SERVICES =
   "https://cloud.google.com/resource-manager/docs/organization-policy/defining-locations-supported-services";
 
 /** The allowed values of gcp.resourceLocations, sorted, and what explain mode says of them. */
-export function gcpLocationValues(catalogue: ListCatalogue, vendor: Vendor, allowedLocations: readonly string[]) {
+export function gcpLocationValues(
+  catalogue: ListCatalogue,
+  vendor: Vendor,
+  allowedLocations: readonly string[],
+  ids: readonly string[] = [],
+) {
   const asked = resolveLocations(catalogue, vendor, allowedLocations);
   requireRegions(vendor, asked);
   const eu = new Set(LOCATION_GROUPS.get("EU"));
@@ -326,6 +372,8 @@ export function gcpLocationValues(catalogue: ListCatalogue, vendor: Vendor, allo
       `Locations (allowedLocations): a second organization policy restricts gcp.resourceLocations to ${[...values].sort().join(", ")} (Google's value groups: in:eu-locations for the EU, in:<region>-locations per region). Apply it too: gcloud org-policies set-policy locations.json.`,
       `gcp.resourceLocations covers only the resource types Google lists as supporting it (${GCP_SUPPORTED_SERVICES}), and only resources created after the policy: global resources (Compute Engine global addresses…) and resources with no location choice are created whatever it says, and it is not a data-residency commitment.`,
       ...(none.length > 0 ? [`allowedLocations with no Google Cloud region: ${none.join(", ")}.`] : []),
+      ...globalNote(vendor, asked),
+      ...placementNotes(catalogue, vendor, ids, regionIds(asked)),
     ],
   };
 }

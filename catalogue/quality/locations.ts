@@ -14,13 +14,16 @@ export function locationLines(catalogue: Catalogue): string[] {
   for (const provider of catalogue.providers) {
     const record = catalogue.providerById.get(provider.id)!;
     const services = [...catalogue.bySlug.values()].filter((service) => service.service.providerId === provider.id);
-    const perService = services.filter((service) => service.regions[0]?.level === "service").length;
-    const providerLevel = services.filter((service) => service.regions[0]?.level === "provider").length;
+    const kind = (name: string) => services.filter((service) => service.placement?.kind === name).length;
+    const [perService, global, providerLevel] = [kind("regional"), kind("global"), kind("provider-level")];
+    const stated = services.filter((service) =>
+      Object.hasOwn(catalogue.source.statedPlacements ?? {}, service.service.slug),
+    ).length;
     const operators = new Map<string, number>();
     for (const region of record.regions)
       operators.set(region.operator ?? "none stated", (operators.get(region.operator ?? "none stated") ?? 0) + 1);
     lines.push(
-      `${provider.id}: ${services.length} services (${perService} per service, ${providerLevel} provider level, ${services.length - perService - providerLevel} retired: none); ${record.regions.length} regions in ${record.regionCountries.length} countries; operator ${[...operators].map(([name, count]) => `${name} (${count})`).join(", ")}`,
+      `${provider.id}: ${services.length} services (${perService} per service, ${global} global, ${providerLevel} provider level, ${services.length - perService - global - providerLevel} retired: none; ${stated} from data/locations/); ${record.regions.length} regions in ${record.regionCountries.length} countries; operator ${[...operators].map(([name, count]) => `${name} (${count})`).join(", ")}`,
     );
   }
   const aws = catalogue.providerById.get("aws");
@@ -52,7 +55,7 @@ function vendorRegionLines(catalogue: Catalogue, data: VendorRegionData): string
   return [
     `${data.provider} availability data (${data.origin}): ${data.itemCount} items, ${data.itemCount - data.unclaimed} claimed, ${data.excluded} excluded, ${data.unreconciled.length} unreconciled; ${services.length - without.length - retired} services in use placed by it`,
     `  ${data.provider} services in use it does not place (provider level): ${without.length}: ${without.map((record) => record.service.slug).join(", ")}`,
-    `  ${data.provider} services whose items name only "global" or a geography (provider level): ${data.unplaced.length}: ${data.unplaced.join(", ") || "none"}`,
+    `  ${data.provider} services whose items name only a geography (provider level): ${data.unplaced.length}: ${data.unplaced.join(", ") || "none"}`,
     `  ${data.provider} locations the data names that providers/${data.provider}.yaml does not list (not a region, or not a public one): ${data.locations.filter((id) => !listed.has(id)).join(", ") || "none"}`,
     `  ${data.provider} regions providers/${data.provider}.yaml lists that the data never names (newer than it, or restricted): ${[...listed].filter((id) => !named.has(id)).join(", ") || "none"}`,
   ];
@@ -86,7 +89,7 @@ function vendorRegionProblems(catalogue: Catalogue): string[] {
     ),
     ...Object.entries(data.services).flatMap(([slug, claimed]) => {
       const record = catalogue.bySlug.get(slug);
-      return record && record.service.lifecycle?.status !== "retired" && record.regions.length === 0
+      return record && record.placement?.kind === "regional" && record.regions.length === 0
         ? [
             `LOCATIONS: ${slug}: its items in the ${data.provider} availability data (${claimed.prefixes.join(", ")}) name no region providers/${data.provider}.yaml lists`,
           ]
@@ -117,7 +120,7 @@ function awsRegionProblems(catalogue: Catalogue): string[] {
   for (const [slug, endpoint] of Object.entries(data.services)) {
     const record = catalogue.bySlug.get(slug);
     // A retired service runs nowhere on purpose (assemble.ts), whatever the metadata still lists.
-    if (record && record.service.lifecycle?.status !== "retired" && record.regions.length === 0)
+    if (record && record.placement && record.placement.kind !== "global" && record.regions.length === 0)
       problems.push(
         `LOCATIONS: ${slug}: its endpoint prefixes (${endpoint.prefixes.join(", ")}) serve no region providers/aws.yaml lists`,
       );

@@ -7,6 +7,7 @@
  */
 import type { Catalogue } from "../load/load.ts";
 import { versionStatus } from "../versions/versions.ts";
+import type { VersionFamilyDataT } from "../schema/index.ts";
 
 /** One version of the catalogue, with where it is. */
 interface VersionAt {
@@ -16,6 +17,9 @@ interface VersionAt {
   readonly id: string;
   readonly standardEnd?: string | undefined;
   readonly extendedEnd?: string | undefined;
+  readonly blockCreate?: string | undefined;
+  readonly blockUpdate?: string | undefined;
+  readonly phases?: VersionFamilyDataT["phases"];
 }
 
 function versionsOf(catalogue: Catalogue): VersionAt[] {
@@ -25,6 +29,7 @@ function versionsOf(catalogue: Catalogue): VersionAt[] {
         slug: record.service.slug,
         providerId: record.service.providerId,
         family: family.id,
+        phases: family.phases,
         ...version,
       })),
     ),
@@ -50,7 +55,7 @@ export function versionLines(catalogue: Catalogue, today: string): string[] {
       // The loader refuses a family without a source on the provider's domains: every version has one.
       if (family.source.url) row.sourced += family.versions.length;
       for (const version of family.versions) {
-        const status = versionStatus(version, today);
+        const status = versionStatus(version, today, family);
         row.statuses.set(status, (row.statuses.get(status) ?? 0) + 1);
       }
       byProvider.set(record.service.providerId, row);
@@ -74,11 +79,11 @@ export function versionLines(catalogue: Catalogue, today: string): string[] {
 export function versionStatusProblems(catalogue: Catalogue, today: string): string[] {
   const served = catalogue.lastUpdated.slice(0, 10);
   return versionsOf(catalogue).flatMap((version) => {
-    const shown = versionStatus(version, served);
-    const due = versionStatus(version, today);
+    const shown = versionStatus(version, served, version);
+    const due = versionStatus(version, today, version);
     if (shown === due) return [];
     return [
-      `VERSION_STATUS_STALE: ${version.slug} ${version.family} ${version.id} is served as ${shown} (as of the catalogue's day, ${served}) but is ${due} on ${today} (standard end ${version.standardEnd ?? "none"}, extended end ${version.extendedEnd ?? "none"}); re-read its source and move retrieved`,
+      `VERSION_STATUS_STALE: ${version.slug} ${version.family} ${version.id} is served as ${shown} (as of the catalogue's day, ${served}) but is ${due} on ${today} (standard end ${version.standardEnd ?? "none"}, extended end ${version.extendedEnd ?? "none"}, updates blocked ${version.blockUpdate ?? "none"}); re-read its source and move retrieved`,
     ];
   });
 }

@@ -5,7 +5,14 @@
  * service slug's provider prefix left off.
  */
 import { keyDifferences } from "../capabilities/capabilities.ts";
-import { addDays, daysBetween, lifecycleList, type LifecycleFilter } from "../lifecycle/lifecycle.ts";
+import {
+  addDays,
+  daysBetween,
+  filterQuery,
+  isFiltered,
+  lifecycleList,
+  type LifecycleFilter,
+} from "../lifecycle/lifecycle.ts";
 import {
   CALENDAR_ALARMS,
   LIFECYCLE_SOON_DAYS,
@@ -255,9 +262,14 @@ export function lifecycleGroup(sunsetDate: string | undefined, today: string): L
   return days <= LIFECYCLE_YEAR_DAYS ? "year" : "later";
 }
 
+/** A filter's lists in words: "status sunset or retired". */
+const listWords = (what: string, values: ReadonlySet<string> | undefined) =>
+  values ? `, ${what} ${[...values].join(" or ")}` : "";
+
 /**
  * The lifecycle page: entries grouped by upcoming date (next 90 days, within a year, later,
- * undated, then past), as of a day; `withinDays` keeps only dates between today and today + n.
+ * undated, then past), as of a day; with `within` the dates from today to today + n days, headed
+ * "Next n days"; the feed and JSON links ask for the same filter.
  */
 export function lifecyclePage(
   catalogue: Catalogue,
@@ -266,38 +278,49 @@ export function lifecyclePage(
 ): Doc {
   const urls = { apiUrl: "", textUrl: "" };
   const entries = lifecycleList(catalogue, urls, today, filter).data;
-  const filtered =
-    filter.withinDays !== undefined ||
-    filter.status !== undefined ||
-    filter.providerId !== undefined ||
-    filter.kind !== undefined;
+  const filtered = isFiltered(filter);
+  const query = filterQuery(filter);
+  const withQuery = (path: string) => (query ? `${path}?${query}` : path);
   const blocks: Block[] = [
     heading(1, "Lifecycle"),
     paragraph(
       filtered
-        ? `${entries.length} entries${filter.withinDays !== undefined ? ` with a date from ${today} to ${addDays(today, filter.withinDays)}` : ""}${filter.status ? `, status ${filter.status}` : ""}${filter.providerId ? `, provider ${filter.providerId}` : ""}${filter.kind ? `, kind ${filter.kind}` : ""}.`
-        : `Services in preview, deprecated, sunsetting or retired, and the end dates of their versions and tiers, as the vendors announced them, by upcoming date as of ${today}. Filter with ?within=90 (days), ?status=, ?provider= or ?kind=version.`,
+        ? `${entries.length} entries${filter.withinDays !== undefined ? ` with a date from ${today} to ${addDays(today, filter.withinDays)}` : ""}${listWords("status", filter.statuses)}${listWords("provider", filter.providerIds)}${listWords("kind", filter.kinds)}.`
+        : `Services in preview, deprecated, sunsetting or retired, and the dates of their versions' and tiers' phases, as the vendors announced them, by upcoming date as of ${today}. Filter with ?within=90 (days), ?status=, ?provider= or ?kind=version (lists comma-separated).`,
     ),
     paragraph(
       "Subscribe: ",
-      link("Atom feed", "/v1/lifecycle.atom"),
+      link("Atom feed", withQuery("/v1/lifecycle.atom")),
       ", ",
-      link("calendar (iCalendar)", "/v1/lifecycle.ics"),
+      link("calendar (iCalendar)", withQuery("/v1/lifecycle.ics")),
       ", ",
-      link("JSON", "/v1/lifecycle"),
+      link("JSON", withQuery("/v1/lifecycle")),
       ".",
     ),
   ];
-  for (const group of LIFECYCLE_GROUPS) {
-    const members = entries.filter((entry) => lifecycleGroup(entry.sunsetDate, today) === group.id);
+  // Within a window every entry has a date from today to today + n: one group, named by the window.
+  const groups =
+    filter.withinDays === undefined
+      ? LIFECYCLE_GROUPS.map((group) => ({
+          ...group,
+          members: entries.filter((entry) => lifecycleGroup(entry.sunsetDate, today) === group.id),
+        }))
+      : [
+          {
+            id: "window",
+            title: `Next ${filter.withinDays} day${filter.withinDays === 1 ? "" : "s"}`,
+            members: entries,
+          },
+        ];
+  for (const { title, members } of groups) {
     if (members.length === 0) continue;
-    blocks.push(heading(2, `${group.title} (${members.length})`), {
+    blocks.push(heading(2, `${title} (${members.length})`), {
       kind: "table",
       head: ["Service", "Provider", "Status", "Date", "Successor"],
       rows: members.map((entry) => {
         const service = catalogue.bySlug.get(entry.slug)!.service;
         const successor = entry.successorSlug ? catalogue.bySlug.get(entry.successorSlug)?.service : undefined;
-        // A version entry names its version and which end the date is (e.g. "Node.js 20 (nodejs20.x): Deprecation").
+        // A version entry names its version and which date it is (e.g. "Node.js 20 (nodejs20.x): Deprecation").
         const label = entry.version
           ? `${entry.name} ${entry.version.name ? `${entry.version.name} (${entry.version.id})` : `${entry.version.familyName} ${entry.version.id}`}: ${entry.version.endName}`
           : entry.name;

@@ -1,17 +1,21 @@
 /**
  * A service's "Where it runs" section, shared by the text renderings (service-page.ts) and the
- * site's component (site/src/components/service/Regions.astro): the level line and the regions
- * grouped by country, in the provider's order.
+ * site's component (site/src/components/service/Regions.astro): one sentence saying which of the
+ * three kinds of place it is (docs/decisions.md#places) — global, regional with its own list, or
+ * provider level — where that comes from and the copy's date, then the regions grouped by country,
+ * in the provider's order.
  */
 import type { Catalogue } from "../load/load.ts";
-import type { VendorRegionData } from "../schema/index.ts";
+import type { ServicePlacementT, VendorRegionData } from "../schema/index.ts";
 
 export interface RegionsSection {
-  /** One sentence: where the list comes from (per service, or the provider's, marked so). */
+  /** One sentence: the kind of place, where the list comes from and as of when. */
   readonly level: string;
   /** Country code, then the region ids there with their names. */
   readonly rows: readonly (readonly [string, string])[];
 }
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 export function regionsSection(catalogue: Catalogue, slug: string): RegionsSection {
   const record = catalogue.bySlug.get(slug)!;
@@ -23,25 +27,54 @@ export function regionsSection(catalogue: Catalogue, slug: string): RegionsSecti
     const label = region?.partition && region.partition !== "aws" ? `${id} (${region.partition})` : id;
     byCountry.set(country, [...(byCountry.get(country) ?? []), label]);
   }
-  const perService = record.regions[0]?.level === "service";
-  const count = record.regions.length;
-  const name = provider.provider.shortName;
-  const vendor = catalogue.source.vendorRegions?.find((data) => data.provider === provider.provider.id);
-  const level = perService
-    ? `${count} region${count === 1 ? "" : "s"}, per service from ${perServiceSource(name, catalogue, vendor)}.`
-    : vendor
-      ? `Provider level: ${name}'s per-service data the catalogue reads (${vendor.origin}) does not place this service in a region, so these are its ${count} regions in general availability; the service may not be offered in every one.`
-      : `Provider level: ${name} publishes no per-service region list the catalogue reads, so these are its ${count} regions in general availability; the service may not be offered in every one.`;
+  const level = record.placement
+    ? placementSentence(catalogue, provider.provider.id, record.placement, record.regions.length)
+    : "";
   return { level, rows: [...byCountry].map(([country, ids]) => [country, ids.join(", ")] as const) };
 }
 
-/** Where a per-service list comes from, and what it cannot say. */
-function perServiceSource(name: string, catalogue: Catalogue, vendor: VendorRegionData | undefined): string {
-  if (!vendor)
-    return `${name}'s SDK endpoint metadata (${catalogue.source.endpointRegions?.origin ?? "vendored"}); a region it does not name may still serve the service`;
-  const what =
-    vendor.provider === "azure"
-      ? "Azure Resource Manager's locations of the resource types it names"
-      : `${name}'s locations page, by product`;
-  return `${what} (${vendor.origin}); a region opened since that date is not named`;
+/** The section's sentence for one kind of place, with its source and date. */
+export function placementSentence(
+  catalogue: Catalogue,
+  providerId: string,
+  placement: ServicePlacementT,
+  count: number,
+): string {
+  const name = catalogue.providerById.get(providerId)?.provider.shortName ?? providerId;
+  const asOf = `as of ${placement.asOf}`;
+  switch (placement.kind) {
+    case "global":
+      return `Global: answered from ${name}'s global endpoint, not chosen per region${
+        placement.homeRegions
+          ? `; ${name} names ${placement.homeRegions.join(" and ")} for it (where its control plane and configuration are)`
+          : `; ${name} names no region for it`
+      } (${placement.source}, ${asOf}). A region filter finds it only for global or that region.`;
+    case "regional":
+      return `${plural(count, "region")}, per service from ${perServiceSource(catalogue, name, placement)}, ${asOf}; a region opened since is not named.`;
+    case "provider-level": {
+      const vendor = catalogue.source.vendorRegions?.find((data) => data.provider === providerId);
+      const why = vendor
+        ? `${name}'s per-service data the catalogue reads (${vendor.origin}) does not place this service in a region`
+        : `${name} publishes no per-service region list the catalogue reads`;
+      return `Provider level: ${why}, so these are its ${plural(count, "region")} in general availability (${asOf}); the service may not be offered in every one, and no filter counts it as running there.`;
+    }
+  }
+}
+
+/** Where a per-service list comes from, in words. */
+function perServiceSource(catalogue: Catalogue, name: string, placement: ServicePlacementT): string {
+  const endpoints = catalogue.source.endpointRegions;
+  if (endpoints && placement.source === endpoints.origin)
+    return `${name}'s SDK endpoint metadata (${endpoints.origin}), which does not name every region a service has`;
+  const vendor: VendorRegionData | undefined = catalogue.source.vendorRegions?.find(
+    (data) => data.origin === placement.source,
+  );
+  if (!vendor) return `${name}'s page ${placement.source}`;
+  const what: Readonly<Record<string, string>> = {
+    azure: "Azure Resource Manager's locations of the resource types it names",
+    gcp: `${name}'s locations page, by product`,
+    otc: `${name}'s regions-and-endpoints tables, by service`,
+    scaleway: `${name}'s SDK, the regions each API serves`,
+  };
+  return `${what[vendor.provider] ?? `${name}'s availability data`} (${vendor.origin})`;
 }

@@ -19,7 +19,7 @@ export const SERVICE_SECTIONS = [
   { id: "versions", heading: "Versions and tiers" },
   { id: "policy-identifiers", heading: "Policy identifiers" },
   { id: "terraform", heading: "Terraform resource types" },
-  /** The regions it runs in, by country, and the level they are known at (1.11.0). */
+  /** The regions it runs in, by country, and the kind of place it is with the data's date (1.11.0; 1.12.0). */
   { id: "regions", heading: "Where it runs" },
   { id: "equivalents", heading: "Equivalents" },
   { id: "dependencies", heading: "Needs to be usable" },
@@ -40,7 +40,7 @@ const SHOWN_WHEN: Partial<Record<ServiceSectionId, (catalogue: Catalogue, slug: 
   versions: (catalogue, slug) => catalogue.bySlug.get(slug)!.versions.length > 0,
   terraform: (catalogue, slug) => catalogue.bySlug.get(slug)!.terraformResources.length > 0,
   dependencies: (catalogue, slug) => catalogue.bySlug.get(slug)!.dependencies.length > 0,
-  regions: (catalogue, slug) => catalogue.bySlug.get(slug)!.regions.length > 0,
+  regions: (catalogue, slug) => catalogue.bySlug.get(slug)!.placement !== undefined,
 };
 
 /** The sections a service's page shows, in page order. */

@@ -125,6 +125,13 @@ const versionBlocks: SectionBlocks = (catalogue, slug) =>
       heading(3, table.title),
       ...(table.note ? [paragraph(table.note)] : []),
       { kind: "table", head: [...table.head], rows: table.rows.map((row) => [...row]) },
+      // What each phase after standard support means and costs, with its page where not the family's.
+      ...table.phases.map((phase) =>
+        paragraph(
+          phase.text,
+          ...(phase.source ? [" (", link(phase.source.url, phase.source.url), ", ", ...readOn(phase.source), ")"] : []),
+        ),
+      ),
       paragraph(
         ...(successor ? ["Moves to ", link(successor.name, servicePath(successor)), ". "] : []),
         `Source: ${table.source.backs}: `,

@@ -15,9 +15,21 @@ export interface VersionTable {
   readonly head: readonly string[];
   readonly rows: readonly (readonly string[])[];
   readonly source: VersionSourceT;
+  /** What each phase after standard support means and costs, with the page that says so (the family's when the same). */
+  readonly phases: readonly { readonly text: string; readonly source?: VersionSourceT }[];
   /** The catalogue slug the whole family moves to, when the vendor names one. */
   readonly successorSlug?: string | undefined;
 }
+
+/** A phase as a table cell says it. */
+const PHASE_WORDS: Readonly<Record<string, string>> = {
+  supported: "supported",
+  deprecated: "deprecated",
+  extended: "extended support",
+  "block-create": "creating blocked",
+  "block-update": "updating blocked",
+  ended: "ended",
+};
 
 /** The day the statuses are shown for. */
 export const versionsDay = (catalogue: Catalogue): string => catalogue.lastUpdated.slice(0, 10);
@@ -26,9 +38,23 @@ export const versionsDay = (catalogue: Catalogue): string => catalogue.lastUpdat
 export function versionTables(catalogue: Catalogue, slug: string): VersionTable[] {
   const versions = serviceVersionsOf(catalogue.bySlug.get(slug)?.versions ?? [], versionsDay(catalogue));
   if (!versions) return [];
+  const sources = new Map((versions.sources ?? []).map((source) => [source.url, source]));
+  const data = catalogue.bySlug.get(slug)!.versions;
   return versions.families.map((family) => {
-    const extended = family.terms.extendedEnd;
     const released = family.versions.some((version) => version.released);
+    // The dated columns a family has: its standard end, its blocks (Lambda), its extended end.
+    const dates = (["blockCreate", "blockUpdate", "extendedEnd"] as const).filter((date) =>
+      family.versions.some((version) => version[date]),
+    );
+    const phaseOf = (id: string) => {
+      const version = data.find((each) => each.id === family.id)!.versions.find((each) => each.id === id)!;
+      const phase = family.versions.find((each) => each.id === id)!.phase;
+      return phase === "extended" && family.phases?.some((info) => info.phase === "extended" && info.paid)
+        ? "paid extended support"
+        : phase === "supported" && version.standardEnd === undefined
+          ? "supported (no end announced)"
+          : PHASE_WORDS[phase]!;
+    };
     return {
       id: family.id,
       title: `${family.name} (${family.kind})`,
@@ -37,17 +63,21 @@ export function versionTables(catalogue: Catalogue, slug: string): VersionTable[
         family.kind === "tier" ? "Tier" : "Version",
         ...(released ? ["Released"] : []),
         family.terms.standardEnd,
-        ...(extended ? [extended] : []),
-        `Status on ${versions.asOf}`,
+        ...dates.map((date) => family.terms[date] ?? date),
+        `Phase on ${versions.asOf}`,
       ],
       rows: family.versions.map((version) => [
         version.name && version.name !== version.id ? `${version.id} (${version.name})` : version.id,
         ...(released ? [version.released ?? ""] : []),
         version.standardEnd ?? "not announced",
-        ...(extended ? [version.extendedEnd ?? ""] : []),
-        version.status,
+        ...dates.map((date) => version[date] ?? ""),
+        phaseOf(version.id),
       ]),
       source: family.source,
+      phases: (family.phases ?? []).map((info) => ({
+        text: `${PHASE_WORDS[info.phase]![0]!.toUpperCase()}${PHASE_WORDS[info.phase]!.slice(1)} (from ${info.name}): ${info.consequence}${info.price ? `; ${info.price}` : info.paid ? "; paid" : ""}.`,
+        ...(info.source !== family.source.url && sources.has(info.source) ? { source: sources.get(info.source)! } : {}),
+      })),
       successorSlug: family.successorSlug,
     };
   });

@@ -3,15 +3,24 @@
  * saved list's id) and the answer (catalogue/templates/check.ts says what each field means).
  */
 import { z } from "zod";
-import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS, MAX_ID_LENGTH } from "../base/limits.ts";
+import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS, MAX_ID_LENGTH, MAX_TF_FILES } from "../base/limits.ts";
 import { allowedLocations, approvedServiceIds, LifecycleQuery } from "./requests.ts";
-import { VersionSource, VERSION_STATUSES } from "./versions.ts";
+import { VersionSource, VERSION_PHASES, VERSION_STATUSES } from "./versions.ts";
 import { strictBody } from "./unknown-keys.ts";
 import { d } from "./vocabulary.ts";
 
+/**
+ * The first phase of a version's life a deployment check fails on (added in 1.12.0): deprecated,
+ * any phase after standard support (the default); extended, extended support or worse; end, the
+ * vendor refusing to create or update resources on it, or its end.
+ */
+export const FAIL_ON = ["deprecated", "extended", "end"] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
 /** A .tf file's name as a request gives it: no folder, as Terraform reads only one folder's files. */
 export const TF_FILE_NAME = /^[^/\\]{1,200}\.tf$/;
-export const MAX_TF_FILES = 200;
+// Where the limit lives (base/limits.ts) and where its readers have found it.
+export { MAX_TF_FILES };
 
 export const TemplateCheckBody = strictBody({
   template: z
@@ -44,12 +53,17 @@ export const TemplateCheckBody = strictBody({
     }),
   approvedServiceIds: approvedServiceIds.optional(),
   retiringWithin: LifecycleQuery.shape.within.meta({
-    description: `"<n>d" (or "<n>"), n from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: a version the deployment names is retiring when its support has ended or ends between today (UTC) and today + n days; 180d when not given (added in 1.11.0)`,
+    description: `"<n>d" (or "<n>"), n from 0 to ${LIFECYCLE_WITHIN_MAX_DAYS}: a version the deployment names is retiring when it is in, or enters between today (UTC) and today + n days, the phase failOn names; 180d when not given (added in 1.11.0)`,
     example: "90d",
+  }),
+  failOn: z.enum(FAIL_ON).optional().meta({
+    description:
+      "The first phase of a version's life the check fails on: deprecated (the default: any phase after standard support, whatever the vendor calls it, begun or beginning within retiringWithin), extended (extended support, paid or not, or worse), end (the vendor refusing to create or update resources on it, or its end). A version already in that phase is retiring now (added in 1.12.0)",
+    example: "extended",
   }),
   allowedLocations: allowedLocations.meta(
     d(
-      `Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to ${MAX_ALLOWED_LOCATIONS} region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes or the groups EU and EEA; an unknown location is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0)`,
+      `Where the deployment's resources may go, as in the policy endpoints' allowedLocations (1 to ${MAX_ALLOWED_LOCATIONS} places: region codes of any provider of the catalogue, ISO 3166-1 alpha-2 country codes, the groups EU and EEA, vendors' multi-regions or global, since 1.12.0 read by the one vocabulary of places; an unknown place is a 400 naming the nearest): each resource that states its region, location or zone is checked against them, the same way on every provider (locations) (added in 1.11.0)`,
     ),
   ),
   listId: z
@@ -82,6 +96,18 @@ export const TemplateCheckBody = strictBody({
 export type TemplateCheckBodyT = z.output<typeof TemplateCheckBody>;
 
 const Source = z.object({ url: z.string(), backs: z.string(), checked: z.string() });
+
+/** A phase of a version in the answer. */
+const VersionPhaseAnswer = z
+  .object({
+    phase: z.enum(VERSION_PHASES).meta(d(`One of ${VERSION_PHASES.join(", ")}`)),
+    starts: z.string().meta(d("Its first day (YYYY-MM-DD)")),
+    name: z.string().meta(d("What the vendor calls the date it begins from")),
+    consequence: z.string().optional().meta(d("What it means, in the vendor's terms, where recorded")),
+    paid: z.boolean().optional().meta(d("True when the vendor charges for the phase")),
+    price: z.string().optional().meta(d("Its price basis where the vendor states it")),
+  })
+  .meta({ id: "VersionPhaseAnswer", description: "A phase of a version a deployment names (added in 1.12.0)" });
 const Denied = z.object({
   identifier: z.string(),
   neededFor: z.array(z.string()).meta(d("What in the deployment needs it: resource types, APIs or implicit-need rows")),
@@ -230,14 +256,62 @@ export const TemplateCheck = z
             .optional()
             .meta(d("The day its support next ends (standard, else extended), or the last day it had")),
           endsWhich: z.enum(["standardEnd", "extendedEnd"]).optional(),
-          retiring: z.boolean().meta(d("Its support has ended or ends within retiringWithin")),
+          phase: z
+            .enum(VERSION_PHASES)
+            .optional()
+            .meta(
+              d(
+                "Its phase today: supported, deprecated, extended, block-create, block-update or ended (added in 1.12.0)",
+              ),
+            ),
+          phases: z
+            .array(VersionPhaseAnswer)
+            .optional()
+            .meta(
+              d(
+                "Every phase after standard support its dates give, in order, each with its first day (added in 1.12.0)",
+              ),
+            ),
+          retiring: z
+            .boolean()
+            .meta(
+              d(
+                "It is in, or enters within retiringWithin, the phase failOn names (before 1.12.0: its support had ended or ended within the window)",
+              ),
+            ),
+          retiringPhase: VersionPhaseAnswer.optional().meta(
+            d(
+              "When retiring: the phase that makes it so, begun (retiring now) or beginning within the window (added in 1.12.0)",
+            ),
+          ),
+          failOn: z.enum(FAIL_ON).optional().meta(d("The failOn applied (added in 1.12.0)")),
           successor: z.string().optional(),
           source: VersionSource.optional(),
         }),
       )
       .meta(
         d(
-          "Each version a resource names (Lambda runtimes, Kubernetes and engine versions) with its status, end and vendor page, from the catalogue's version data (added in 1.11.0)",
+          "Each version a resource names (Lambda runtimes and layers' compatible runtimes, Functions hosts and language stacks, App Service PHP, Kubernetes clusters and node pools, engine versions, Azure Cache for Redis tiers) with its status, phases and vendor page, from the catalogue's version data (added in 1.11.0)",
+        ),
+      ),
+    serviceLifecycle: z
+      .array(
+        z.object({
+          serviceId: z.string(),
+          status: z.enum(["preview", "deprecated", "sunset", "retired"]),
+          date: z.string().optional().meta(d("Its sunset or retirement date, when announced")),
+          retiring: z
+            .boolean()
+            .meta(d("Retired, sunsetting within retiringWithin, or deprecated when failOn is deprecated")),
+          successor: z.string().optional(),
+          note: z.string().optional(),
+          announcementUrl: z.string().optional(),
+        }),
+      )
+      .optional()
+      .meta(
+        d(
+          "Each service the deployment uses that has a lifecycle of its own (deprecated, sunsetting, retired, preview), judged against it (added in 1.12.0)",
         ),
       ),
     locations: z

@@ -1,12 +1,25 @@
 /**
- * Where a service runs (contract 1.11.0, "Locations"): its regions, each with country and the level
- * the vendor publishes it at, and the derived per-service region data a load hands to assembly.
+ * Where a service runs (contract 1.11.0, "Locations"; 1.12.0, "three kinds of place"): its regions,
+ * each with country and the level the vendor publishes it at, its placement (global, regional per
+ * service, or provider level) with the date of the data behind it, the data files that state a
+ * service's placement or a vendor's multi-regions, and the derived per-service region data a load
+ * hands to assembly.
  */
 import { z } from "zod";
-import { CountryCode, d } from "./vocabulary.ts";
+import { CountryCode, d, HttpsUrl, IsoDate, Slug } from "./vocabulary.ts";
 
-/** service: the vendor's machine-readable per-service data names it; provider: only the provider's list does. */
-export const REGION_LEVELS = ["service", "provider"] as const;
+/**
+ * service: the vendor's per-service data names it; provider: only the provider's list does;
+ * global: the region a global service's vendor names for it (its control plane and configuration).
+ */
+export const REGION_LEVELS = ["service", "provider", "global"] as const;
+
+/**
+ * The three kinds of place a service can be known at (docs/decisions.md#places): answered from a
+ * vendor's global endpoint, regional with its own list, or only the provider's list known.
+ */
+export const PLACEMENT_KINDS = ["global", "regional", "provider-level"] as const;
+export type PlacementKind = (typeof PLACEMENT_KINDS)[number];
 
 export const ServiceRegion = z
   .object({
@@ -16,12 +29,159 @@ export const ServiceRegion = z
       .enum(REGION_LEVELS)
       .meta(
         d(
-          "service: the vendor's per-service machine-readable data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service, e.g. IAM in the AWS European Sovereign Cloud; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; each as of the vendored copy's date, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one",
+          "service: the vendor's per-service data lists the service in this region (AWS: its SDK endpoint metadata, which AWS no longer completes for every service and region: a region it does not name may still serve the service; Azure: Azure Resource Manager's locations of the resource types the service names; Google Cloud: the product's regions on Google's locations page; or a vendor page data/locations/ cites; each as of the copy's date, ServiceDetail.placement.asOf, so a region opened since is not named); provider: the vendor publishes no such data the catalogue reads for this service, so the provider's regions in general availability are given, and the service may not be offered in every one; global (added in 1.12.0): the service is answered from the vendor's global endpoint, and this is the region the vendor names for it (where its control plane and configuration are), not a region it is chosen in",
         ),
       ),
   })
   .meta({ id: "ServiceRegion", description: "A region a service runs in (ServiceDetail.regions)" });
 export type ServiceRegionT = z.infer<typeof ServiceRegion>;
+
+export const ServicePlacement = z
+  .object({
+    kind: z
+      .enum(PLACEMENT_KINDS)
+      .meta(
+        d(
+          "global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider). Filters and exposure answer \"runs here\" only from global and regional data",
+        ),
+      ),
+    source: z
+      .string()
+      .min(1)
+      .meta(d("Where the list comes from: the vendor's data or page, with its commit or address")),
+    asOf: IsoDate.meta(
+      d(
+        "The date of the copy the list was read from (a dataset's commit, a page's date, or for provider level the day the provider's region list was last reviewed): a region opened since is not named",
+      ),
+    ),
+    homeRegions: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "global only: the region ids the vendor names for the service (AWS: where its global endpoint signs requests, its control plane; e.g. us-east-1 for IAM and CloudFront); absent when the vendor names none",
+        ),
+      ),
+  })
+  .meta({
+    id: "ServicePlacement",
+    description:
+      "How the service's place is known: global, regional or provider level, from which data, as of which date (ServiceDetail.placement; added in 1.12.0)",
+  });
+export type ServicePlacementT = z.infer<typeof ServicePlacement>;
+
+/** The kinds of word a place parameter takes (locations/places.ts). */
+export const PLACE_KIND_NAMES = ["region", "country", "group", "multi-region", "global"] as const;
+
+export const AskedPlace = z
+  .object({
+    place: z
+      .string()
+      .meta(
+        d(
+          "The place as read: a region id (lower case), a country or group (upper case), a multi-region as its vendor writes it, or global",
+        ),
+      ),
+    kind: z.enum(PLACE_KIND_NAMES).meta(d("What the word was read as")),
+    providerId: z
+      .string()
+      .optional()
+      .meta(d("The provider whose region or multi-region it is, when it is one provider's")),
+    countries: z.array(z.string()).meta(d("The countries it covers (none for global)")),
+    regions: z.number().int().nonnegative().meta(d("How many catalogue regions it covers, of every provider")),
+  })
+  .meta({ id: "AskedPlace", description: "A place a request named, and what it covers (added in 1.12.0)" });
+
+/** GET /v1/services?region=|country=: how the places were read and the services that only may run there. */
+export const ServicesPlaces = z
+  .object({
+    asked: z.array(AskedPlace).meta(d("Every place of region= and country=, as read")),
+    global: z
+      .array(z.string())
+      .meta(
+        d(
+          "Slugs of this page's services matched as global services (placement.kind global): global was asked, or a place covers the region their vendor names for them; they run from the vendor's global endpoint, not in the region",
+        ),
+      ),
+    providerLevel: z
+      .object({
+        total: z.number().int().nonnegative().meta(d("How many there are")),
+        services: z.array(z.string()).meta(d("Their slugs, in the listing's order")),
+      })
+      .meta(
+        d(
+          "Services left out of data because their own regions are not known (placement.kind provider-level) while their provider has a region in the places: they may or may not run there. Listed apart, never as running there",
+        ),
+      ),
+  })
+  .meta({
+    id: "ServicesPlaces",
+    description:
+      "With region= or country=: the places as read, which services on the page are global, and the provider-level services listed apart (added in 1.12.0)",
+  });
+
+/** A vendor page that states a service's placement or a multi-region's regions (data/locations/). */
+export const LocationSource = z
+  .object({
+    url: HttpsUrl,
+    retrieved: IsoDate,
+    asOf: IsoDate.optional(),
+    /** The copy actually read when it is not the page itself (a repository's copy of the page). */
+    via: HttpsUrl.optional(),
+    /** What the page states, in the catalogue's words. */
+    claims: z.array(z.string().min(1).max(300)).min(1).optional(),
+  })
+  .strict();
+
+/**
+ * data/locations/<provider>.yaml: per service, what a vendor page states of its place, over the
+ * vendored machine-readable data (which lacks it, or says less): its regions, or that it is global.
+ */
+export const StatedPlacement = z
+  .object({
+    service: Slug,
+    /** The provider's region ids (data/providers/<provider>.yaml) the page places the service in. */
+    regions: z.array(z.string().min(1)).min(1).optional(),
+    /** Answered from the vendor's global endpoint; homeRegions when the page names its region(s). */
+    global: z
+      .object({ homeRegions: z.array(z.string().min(1)).min(1).optional() })
+      .strict()
+      .optional(),
+    source: LocationSource,
+    note: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((entry) => (entry.regions === undefined) !== (entry.global === undefined), {
+    message: "states either regions or global, not both or neither",
+  });
+export type StatedPlacementT = z.infer<typeof StatedPlacement>;
+export const StatedPlacementsFile = z.array(StatedPlacement);
+
+/** The kinds of multi-region location value a vendor offers. */
+export const MULTI_REGION_KINDS = ["multi-region", "dual-region"] as const;
+
+/**
+ * data/locations/multi-regions.yaml: a vendor's location values that stand for several regions
+ * (Google Cloud Storage's US, EU, ASIA and dual-regions NAM4, EUR4…), with what each covers.
+ */
+export const MultiRegion = z
+  .object({
+    providerId: z.string().min(1),
+    /** The value as the vendor writes it (upper case for Google's bucket locations). */
+    value: z.string().regex(/^[A-Za-z0-9-]+$/),
+    kind: z.enum(MULTI_REGION_KINDS),
+    name: z.string().min(1),
+    /** The provider's region ids it covers, where the vendor names them. */
+    regions: z.array(z.string().min(1)).min(1).optional(),
+    /** The countries it covers, where the vendor says so without naming regions (EU: the member states); neither when the vendor names neither. */
+    countries: z.array(CountryCode).min(1).optional(),
+    /** The services that take it as a location. */
+    services: z.array(Slug).min(1),
+    source: LocationSource,
+  })
+  .strict();
+export type MultiRegionT = z.infer<typeof MultiRegion>;
+export const MultiRegionsFile = z.array(MultiRegion);
 
 /** A service's regions as a vendor's per-service data gives them (before the provider's list filters them). */
 export const EndpointRegions = z.object({
@@ -29,8 +189,10 @@ export const EndpointRegions = z.object({
   prefixes: z.array(z.string()),
   /** Region ids (of any partition) at least one of those prefixes has an endpoint in. */
   regions: z.array(z.string()),
-  /** Partitions where one of its prefixes is a partition-wide (global) endpoint. */
+  /** Partitions (AWS) where one of its prefixes is a partition-wide (global) endpoint; "global" for a vendor's global location. */
   globalIn: z.array(z.string()),
+  /** The regions the global endpoints sign requests in (AWS's credentialScope), where the data names one. */
+  homeRegions: z.array(z.string()).optional(),
 });
 export type EndpointRegionsT = z.infer<typeof EndpointRegions>;
 
@@ -38,6 +200,8 @@ export type EndpointRegionsT = z.infer<typeof EndpointRegions>;
 export interface EndpointRegionData {
   /** Where the data came from (repository, path, commit, date). */
   readonly origin: string;
+  /** The copy's date (absent in builds before 1.12.0). */
+  readonly asOf?: string;
   /** Each region id of the data with its partition (aws, aws-eusc, aws-cn…). */
   readonly partitionOf: Readonly<Record<string, string>>;
   /** Per service slug, its regions; a service the data lacks has no key. */
@@ -52,6 +216,8 @@ export interface VendorRegionData {
   readonly provider: string;
   /** Where the data came from (repository, path, commit, date). */
   readonly origin: string;
+  /** The copy's date (absent in builds before 1.12.0). */
+  readonly asOf?: string;
   /** Per service slug, the items (resource types, products) it claims and their regions. */
   readonly services: Readonly<Record<string, EndpointRegionsT>>;
   /** Every location the data names, to reconcile against the provider's region list. */
@@ -63,6 +229,6 @@ export interface VendorRegionData {
   readonly excluded: number;
   /** Items neither claimed nor excluded: check:data fails on each. */
   readonly unreconciled: readonly string[];
-  /** Services whose items name no listed region (only "global" or a geography): provider level. */
+  /** Services whose items name no listed region and not "global" (only a geography): provider level. */
   readonly unplaced: readonly string[];
 }

@@ -5,9 +5,10 @@
  */
 import { z } from "zod";
 import { KeyDifference } from "./capabilities.ts";
+import { AskedPlace, PLACEMENT_KINDS } from "./locations.ts";
 import { ServiceDetail, ServiceLifecycle } from "./resources.ts";
 import { d, IsoDate, LIFECYCLE_KINDS, LIFECYCLE_STATUSES } from "./vocabulary.ts";
-import { VERSION_STATUSES } from "./versions.ts";
+import { VERSION_DATES, VERSION_PHASES, VERSION_STATUSES } from "./versions.ts";
 export const ChangelogEntry = z
   .object({
     version: z
@@ -96,7 +97,23 @@ export const ExposureRow = z
       .optional()
       .meta(
         d(
-          "Only with the request's regions: those of them the service runs in (ServiceDetail.regions); empty when it runs in none (added in 1.11.0)",
+          "Only with the request's regions: the regions of them the service runs in by its own regions (ServiceDetail.regions, level service); for a global service, the region its vendor names for it, wherever the places asked are; empty when it runs in none; absent for a provider-level service, whose own regions are not known (added in 1.11.0; global and provider level since 1.12.0)",
+        ),
+      ),
+    placement: z
+      .enum(PLACEMENT_KINDS)
+      .optional()
+      .meta(
+        d(
+          "Only with the request's regions: the service's kind of place (ServiceDetail.placement.kind): global, regional or provider-level (added in 1.12.0)",
+        ),
+      ),
+    possibleRegions: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "Only with the request's regions, for a provider-level service: its provider's regions among them, where it may run (its own list is not known); regionCountries are then their countries (added in 1.12.0)",
         ),
       ),
     usHeadquartered: z.boolean().meta(d("True when the head office is in the United States")),
@@ -161,6 +178,14 @@ export const ExposureReport = z
           jurisdiction: z.string().meta(d("Its head-office jurisdiction (ISO code, or EU)")),
           controllingCountry: z.string().meta(d("Country of its ultimate controlling parent")),
           services: z.number().int().meta(d("How many of the selected services it runs")),
+          unnamedOperatorRegions: z
+            .array(z.string())
+            .optional()
+            .meta(
+              d(
+                "Only with the request's regions: the regions where the selection's data sits (or may sit) whose operating entity the catalogue cannot name (Region.operator absent: the AWS European Sovereign Cloud, OCI's EU Sovereign Cloud); company is then absent, rather than the head office's (added in 1.12.0)",
+              ),
+            ),
         }),
       )
       .optional()
@@ -177,13 +202,29 @@ export const ExposureReport = z
       .optional()
       .meta(
         d(
-          "The regions asked (GET /v1/exposure?regions=), lower-case, when the scorecard is placed in them (added in 1.11.0)",
+          "The places asked (GET /v1/exposure?regions=), as read: region ids lower case, countries and groups upper case, multi-regions as their vendor writes them, global; when the scorecard is placed in them (added in 1.11.0; every kind of place since 1.12.0)",
         ),
       ),
+    places: z
+      .array(AskedPlace)
+      .optional()
+      .meta(d("With regions: each place asked, its kind and what it covers (added in 1.12.0)")),
     notInRegions: z
       .array(z.string())
       .optional()
-      .meta(d("With regions: slugs of the selected services that run in none of them (added in 1.11.0)")),
+      .meta(
+        d(
+          "With regions: slugs of the selected services that are in none of them: a regional service running in none, a global service whose vendor's region is not among them, a provider-level service whose provider has no region there (added in 1.11.0)",
+        ),
+      ),
+    providerLevel: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "With regions: slugs of the selected services whose own regions are not known while their provider has a region among the places: they may or may not run there, so they are neither counted as there nor in notInRegions (added in 1.12.0)",
+        ),
+      ),
     disclaimer: z.string().meta(d("States that the report is procurement triage, not legal advice")),
   })
   .meta({ id: "ExposureReport", description: "GET /v1/exposure: the jurisdictional exposure scorecard" });
@@ -198,9 +239,28 @@ export const LifecycleVersion = z
     id: z.string().meta(d("The vendor's own string for the version or tier")),
     name: z.string().optional().meta(d("The vendor's display name, where it differs from id")),
     end: z
-      .enum(["standardEnd", "extendedEnd"])
-      .meta(d("Which end sunsetDate is: the end of standard support, or the extended (or final) end")),
-    endName: z.string().meta(d("What the vendor calls that end (the family's terms), e.g. Deprecation")),
+      .enum(VERSION_DATES)
+      .meta(
+        d(
+          "Which of the version's dates sunsetDate is: standardEnd or extendedEnd (last days of support), blockCreate or blockUpdate (first days refused; since 1.12.0)",
+        ),
+      ),
+    endName: z.string().meta(d("What the vendor calls that date (the family's terms), e.g. Deprecation")),
+    phase: z
+      .enum(VERSION_PHASES)
+      .meta(
+        d(
+          "The phase the date leads into: deprecated or extended after standardEnd, block-create, block-update, ended after extendedEnd (added in 1.12.0)",
+        ),
+      ),
+    paid: z
+      .boolean()
+      .optional()
+      .meta(
+        d(
+          "True when the vendor charges for that phase (added in 1.12.0); what the phase means and costs is in the service's versions (VersionFamily.phases) and in the feeds' summaries",
+        ),
+      ),
     status: z
       .enum(VERSION_STATUSES)
       .meta(d("The version's status as of the list's asOf, computed from its dates: supported, extended, ended")),
@@ -227,9 +287,15 @@ export const LifecycleEntry = z
     ),
     lifecycleVerified: IsoDate.optional().meta(
       d(
-        "The day the newest source backing this lifecycle entry (the vendor's announcement) was read: Service.verified.lifecycle; absent when none is listed (added in 1.8.0)",
+        "What the entry's dates are verified as of: the date of the copy of the vendor's page that was read (sourceAsOf) when the source gives one, else the day it was read (sourceRetrieved); never the day an older copy was read (since 1.12.0; before, always the day read). Absent when no source is listed (added in 1.8.0)",
       ),
     ),
+    sourceAsOf: IsoDate.optional().meta(
+      d(
+        "The date of the copy of the vendor's page behind the entry (its last update, or the commit of the repository file read), where known (added in 1.12.0)",
+      ),
+    ),
+    sourceRetrieved: IsoDate.optional().meta(d("The day the catalogue read that source (added in 1.12.0)")),
     url: z.string().meta(d("The service's page on the text host")),
     kind: z
       .enum(LIFECYCLE_KINDS)

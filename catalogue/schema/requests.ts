@@ -46,12 +46,12 @@ export const ServicesQuery = z.object({
   }),
   region: z.string().optional().meta({
     description:
-      "Only services that run in one of these regions (ServiceDetail.regions: per service where the vendor publishes it, else the provider's regions): region ids as providers name them, comma-separated, case-insensitive, any of them. An id no provider has is a 400 listing the nearest ones (since 1.11.0)",
-    example: "eu-central-1,eusc-de-east-1",
+      "Only services that run in one of these places, comma-separated, case-insensitive, any of them (since 1.11.0). A place is a region id of any provider (provider:region for one named like a group or country, e.g. heroku:eu), an ISO country code, EU, EEA, a vendor's multi-region or dual-region (NAM4, EUR4, gcp:US) or global (every kind since 1.12.0). \"Runs there\" is read from service-level data only (1.12.0): a regional service's own regions (ServiceDetail.placement.kind regional), a global service when global is asked or a place holds the region its vendor names for it (listed in places.global); a provider-level service, whose own regions are not known, is left out of data and listed apart in places.providerLevel. An unknown place is a 400 naming the nearest",
+    example: "eu-central-1,EU",
   }),
   country: z.string().optional().meta({
     description:
-      "Only services that run in a region in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), by the same regions as region=. A country no region is in is a 400 listing the countries the catalogue's regions are in (since 1.11.0)",
+      "Only services that run in one of these countries (ISO 3166-1 alpha-2, comma-separated, case-insensitive, any of them), read as region= reads it (since 1.11.0); it takes every kind of place region= takes (EU, EEA, multi-regions, global; since 1.12.0), and both together must each hold the service. An unknown place is a 400 Unknown country naming the nearest",
     example: "DE,FR",
   }),
   page: z.coerce.number().int().min(1).default(1).meta({ description: "1-based page index" }),
@@ -86,6 +86,30 @@ export const idListPattern = (max: number): string => {
   return `^${blanks}${item}(?:,${blanks}${item}){0,${max - 1}}(?:,\\s*)*$`;
 };
 
+/** A comma-separated list of a vocabulary's values (trimmed, repeats allowed), as one pattern OpenAPI shows too. */
+const choiceList = (values: readonly string[]) => {
+  const one = `(?:${values.join("|")})`;
+  const pattern = `^\\s*${one}\\s*(?:,\\s*${one}\\s*)*$`;
+  return z
+    .string()
+    .regex(new RegExp(pattern), `must be one or more of ${values.join(", ")}, comma-separated`)
+    .optional()
+    .meta({ pattern });
+};
+
+/** The values of a comma-separated list (choiceList's, provider's), trimmed, in order, each once. */
+export const listValues = (raw: string | undefined): string[] | undefined =>
+  raw === undefined
+    ? undefined
+    : [
+        ...new Set(
+          raw
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean),
+        ),
+      ];
+
 /** GET /v1/lifecycle's query; the text host's /lifecycle takes the same. */
 export const LifecycleQuery = z.object({
   within: z
@@ -102,23 +126,27 @@ export const LifecycleQuery = z.object({
       // (tests/contract/openapi-bounds.test.ts checks every value against LIFECYCLE_WITHIN_MAX_DAYS).
       pattern: String.raw`^(?=\d{1,5}d?$)0*(?:\d{1,3}|[12]\d{3}|3[0-5]\d{2}|36[0-4]\d|3650)d?$`,
     }),
-  status: z.enum(LIFECYCLE_STATUSES).optional().meta({ description: "Only entries with this lifecycle status" }),
-  provider: z.string().optional().meta({ description: "Only this provider's entries (a provider id)", example: "gcp" }),
+  status: choiceList(LIFECYCLE_STATUSES).meta({
+    description: `Only entries with one of these lifecycle statuses: ${LIFECYCLE_STATUSES.join(", ")}, comma-separated (status=deprecated,preview; a list since 1.12.0)`,
+    example: "sunset,retired",
+  }),
+  provider: z.string().optional().meta({
+    description:
+      "Only these providers' entries: provider ids, comma-separated, case-insensitive (provider=azure,gcp; a list since 1.12.0)",
+    example: "gcp",
+  }),
   ids: z
     .string()
     .optional()
     .meta({
       pattern: idListPattern(MAX_APPROVED_IDS),
-      description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
+      description: `Only these services' entries: comma-separated service slugs (1 to ${MAX_APPROVED_IDS}, duplicates counted), trimmed, case-insensitive (since 1.12.0), empty items and duplicates dropped; an unknown slug is a 400 naming it with the nearest slugs, as on compare and exposure; a service with no lifecycle entry (active) adds none (since 1.11.0)`,
       example: "aws-ec2,gcp-gke",
     }),
-  kind: z
-    .enum(LIFECYCLE_KINDS)
-    .optional()
-    .meta({
-      description: `Only entries of this kind (one of ${LIFECYCLE_KINDS.join(", ")}): service for services' own statuses, version for the end dates of their versions and tiers; every kind when absent (added in 1.11.0)`,
-      example: "version",
-    }),
+  kind: choiceList(LIFECYCLE_KINDS).meta({
+    description: `Only entries of these kinds (${LIFECYCLE_KINDS.join(", ")}, comma-separated): service for services' own statuses, version for the end dates and phases of their versions and tiers; every kind when absent (added in 1.11.0; a list since 1.12.0)`,
+    example: "version",
+  }),
 });
 export type LifecycleQueryT = z.output<typeof LifecycleQuery>;
 
@@ -195,14 +223,18 @@ export const allowedLocations = z
       .string()
       .min(2)
       .max(ALLOWED_LOCATION_MAX)
-      .regex(/^[A-Za-z0-9-]+$/, "must be a region code (eu-central-1), a country code (DE) or a group (EU, EEA)"),
+      // Region ids as providers write them (IONOS's de/fra, heroku:eu qualified, a name with a space).
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9 :/._-]*$/,
+        "must be a place: a region code (eu-central-1, provider:region), a country code (DE), a group (EU, EEA), a multi-region (EUR4) or global",
+      ),
   )
   .min(1)
   .max(MAX_ALLOWED_LOCATIONS)
   .optional()
   .meta(
     d(
-      `1 to ${MAX_ALLOWED_LOCATIONS} locations to allow beside the services: region codes (eu-central-1, westeurope, europe-west3), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there) or groups (EU: the EU member states; EEA: the EU plus IS, LI and NO). Each vendor's document allows its own regions among them; an unknown location is a 400 naming the nearest (added in 1.11.0)`,
+      `1 to ${MAX_ALLOWED_LOCATIONS} places to allow beside the services: region codes of any provider (eu-central-1, westeurope, europe-west3, de/fra; provider:region for one named like a group or a country, e.g. heroku:eu), ISO 3166-1 alpha-2 country codes (DE: every region of the vendor located there), groups (EU: the EU member states; EEA: the EU plus IS, LI and NO), vendors' multi-regions and dual-regions (EUR4: the regions they cover; since 1.12.0) or global (a vendor's global endpoint, outside any location rule; since 1.12.0). Each vendor's document allows its own regions among them; an unknown place is a 400 naming the nearest (added in 1.11.0)`,
     ),
   );
 

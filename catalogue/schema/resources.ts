@@ -6,7 +6,7 @@ import { KeyDifference } from "./capabilities.ts";
 import { z } from "zod";
 import { CompatibilityNotSupported, ServiceCompatibility, ServiceLineage } from "./compatibility.ts";
 import { PolicyIdentifiers, ServiceDependency } from "./identifiers.ts";
-import { ServiceRegion } from "./locations.ts";
+import { ServicePlacement, ServiceRegion, ServicesPlaces } from "./locations.ts";
 import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 import { serviceApiFields } from "./service-fields.ts";
 import { SearchOtherProduct } from "./search-answer.ts";
@@ -286,9 +286,14 @@ export const ServiceDetail = Service.extend({
     .optional()
     .meta(
       d(
-        "Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list), in the provider's order; absent for a retired service (added in 1.11.0)",
+        "Where the service runs: region ids with their country and level (service: from the vendor's per-service data; provider: the provider's regions, the vendor publishing no per-service list; global: a global service's home region), in the provider's order; absent for a retired service (added in 1.11.0; level global and a global service's home region only, since 1.12.0)",
       ),
     ),
+  placement: ServicePlacement.optional().meta(
+    d(
+      "How the service's place is known: kind global (answered from the vendor's global endpoint), regional (its own regions) or provider-level (only the provider's regions), the data it comes from and that copy's date; absent for a retired service (added in 1.12.0)",
+    ),
+  ),
   // Rules of their own (data/versions/, statuses computed), so not a row of service-fields.ts.
   versions: ServiceVersions.optional().meta(
     d(
@@ -355,6 +360,11 @@ export const ServiceList = z
       })
       .optional()
       .meta(d("How q was understood; present only when q was given (since 1.7.0)")),
+    places: ServicesPlaces.optional().meta(
+      d(
+        "Only with region= or country=: the places as read; data holds the services that run there by their own regions (placement regional) or are global there, and providerLevel the services that only may (added in 1.12.0)",
+      ),
+    ),
     compliance: z
       .object({
         id: z

@@ -8,7 +8,7 @@ import { HttpError } from "../base/problem.ts";
 import type { ServiceDetailT, ServiceListT, ServicesQueryT, ServiceT } from "../schema/index.ts";
 import { nearestKey } from "../schema/unknown-keys.ts";
 import { serviceSearch } from "./search.ts";
-import { countryFilterOf, regionFilterOf, runsIn } from "./location-filters.ts";
+import { matchAll, placesAnswer, placesOf } from "./location-filters.ts";
 import { providerWideProgrammes } from "../compliance/compliance.ts";
 import { serviceVersionsOf } from "../versions/versions.ts";
 
@@ -81,12 +81,13 @@ export function jurisdictionFilterOf(catalogue: Catalogue, raw: string | undefin
 export function listServices(catalogue: Catalogue, query: ServicesQueryT): ServiceListT {
   const compliance = complianceFilterOf(catalogue, query.compliance);
   const jurisdictions = new Set(jurisdictionFilterOf(catalogue, query.jurisdiction));
-  const regions = regionFilterOf(catalogue, listItems(query.region));
-  const countries = countryFilterOf(catalogue, listItems(query.country));
+  const regions = placesOf(catalogue, listItems(query.region), "region");
+  const countries = placesOf(catalogue, listItems(query.country), "country", "Unknown country");
+  const placed = regions.length > 0 || countries.length > 0;
   const q = query.q?.trim();
   const outcome = q ? serviceSearch(catalogue).search(q) : undefined;
   const ordered = outcome ? outcome.slugs.map((slug) => catalogue.bySlug.get(slug)!.service) : catalogue.services;
-  const matches = ordered.filter(
+  const filtered = ordered.filter(
     (service) =>
       (!query.provider || service.providerId === query.provider) &&
       (!query.category || service.category === query.category) &&
@@ -94,9 +95,16 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       (!query.lifecycle || (service.lifecycle?.status ?? "active") === query.lifecycle) &&
       (compliance.length === 0 || holdsEvery(catalogue, service, compliance)) &&
       (jurisdictions.size === 0 ||
-        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")) &&
-      runsIn(catalogue, service.slug, regions, countries),
+        jurisdictions.has(catalogue.providerById.get(service.providerId)?.provider.jurisdiction ?? "")),
   );
+  const matchOf = new Map(
+    placed ? filtered.map(({ slug }) => [slug, matchAll(catalogue, slug, [regions, countries])] as const) : [],
+  );
+  // Provider-level services only may run in the places: listed apart from data, never as running there.
+  const matches = placed
+    ? filtered.filter(({ slug }) => matchOf.get(slug) === "service" || matchOf.get(slug) === "global")
+    : filtered;
+  const providerLevel = filtered.filter(({ slug }) => matchOf.get(slug) === "provider-level").map(({ slug }) => slug);
   const start = (query.page - 1) * query.limit;
   const data = matches.slice(start, start + query.limit);
   const subServices = Object.fromEntries(
@@ -110,6 +118,15 @@ export function listServices(catalogue: Catalogue, query: ServicesQueryT): Servi
       total: matches.length,
       totalPages: Math.ceil(matches.length / query.limit),
     },
+    ...(placed
+      ? {
+          places: {
+            asked: placesAnswer([...regions, ...countries]),
+            global: data.filter(({ slug }) => matchOf.get(slug) === "global").map(({ slug }) => slug),
+            providerLevel: { total: providerLevel.length, services: providerLevel },
+          },
+        }
+      : {}),
     ...(compliance.length > 0 ? { compliance: complianceAnswer(catalogue, compliance, data) } : {}),
     ...(outcome
       ? {
@@ -220,6 +237,7 @@ export function serviceDetail(catalogue: Catalogue, slug: string): ServiceDetail
     ...(record.notCompatible.length > 0 ? { notCompatible: [...record.notCompatible] } : {}),
     ...(record.lineage ? { lineage: record.lineage } : {}),
     ...(record.regions.length > 0 ? { regions: [...record.regions] } : {}),
+    ...(record.placement ? { placement: { ...record.placement } } : {}),
     ...versionsOf(record.versions, catalogue.lastUpdated.slice(0, 10)),
   };
 }

@@ -10,6 +10,7 @@ import { azurePolicySet, gcpOrgPolicy, scpAllows, scpPolicy } from "../policies/
 import { PolicyRequestError } from "../policies/errors.ts";
 import { IMPLICIT_NEEDS, type ImplicitNeed } from "../dependencies/implicit-needs.ts";
 import type { Catalogue } from "../load/load.ts";
+import type { FailOn } from "../schema/index.ts";
 import type { Deployment, DeploymentItem } from "./deployment.ts";
 import { versionAnswers, versionStatements } from "./retiring.ts";
 import { locationAnswers, locationStatements } from "./location-check.ts";
@@ -416,6 +417,8 @@ function usedServices(
 export interface VersionWindow {
   readonly asOf: string;
   readonly withinDays: number;
+  /** The first phase a version fails on (deprecated when absent; ./retiring.ts). */
+  readonly failOn?: FailOn;
 }
 /** The window when a request gives none. */
 export const RETIRING_WITHIN_DAYS = 180;
@@ -494,14 +497,14 @@ export function checkDeployment(
     toolNeeds,
     verdicts,
     suggestedServiceIds: suggested,
-    versions: versionAnswers(catalogue, deployment, window.asOf, window.withinDays),
+    versions: versionAnswers(catalogue, deployment, window.asOf, window.withinDays, window.failOn),
     locations,
   };
   return {
     ...answer,
     statements: [
       ...statementsOf(index, deployment, answer, unchecked),
-      ...versionStatements(answer.versions, window.withinDays),
+      ...versionStatements(answer.versions, window.withinDays, window.failOn),
       ...locationStatements(deployment, locations, allowedLocations),
     ],
   };

@@ -12,21 +12,32 @@
  * identifiers where it knows them), so they do not deny; `strict` fails on them too
  * (decisions.md#check-gate).
  *
+ * What the verdicts did not read (a module block, a count that is not a literal, an ARM linked
+ * template) makes them not allowed: an error of its own (`not-read`), so that every reason a
+ * deployment is not allowed is a finding a baseline can accept.
+ *
  * Pure: it reads only the answer, so an answer from the API (`--api`) gives the same findings.
+ * judge() then weighs them as the gate does: against the repository's baseline (accepted findings,
+ * each with a reason and an optional expiry) and the severity the gate fails on.
  */
+import { phaseStory } from "./retiring.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
 
-export type FindingRule =
-  | "denied-action"
-  | "denied-type"
-  | "denied-api"
-  | "service-missing"
-  | "unplaced"
-  | "not-evaluated"
-  | "version-retiring"
-  | "version-unknown"
-  | "location-denied"
-  | "location-unknown";
+/** Every kind of finding, errors' first (sarif.ts gives each a rule). */
+export const FINDING_RULES = [
+  "denied-action",
+  "denied-type",
+  "denied-api",
+  "service-missing",
+  "not-read",
+  "location-denied",
+  "version-retiring",
+  "unplaced",
+  "not-evaluated",
+  "version-unknown",
+  "location-unknown",
+] as const;
+export type FindingRule = (typeof FINDING_RULES)[number];
 
 export interface Finding {
   readonly rule: FindingRule;
@@ -166,16 +177,25 @@ function names(text: string, item: string): boolean {
  * say were not checked (no handler permissions, no identifier in an inventory), found by name in them.
  */
 function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string, readonly string[]>): Finding[] {
+  // What a verdict from the list did not read: that verdict is not allowed for it (check.ts's verdict()).
+  const unreadBy = new Map<string, string[]>();
+  for (const verdict of approvedVerdicts(answer))
+    for (const entry of verdict.notEvaluated ?? [])
+      unreadBy.set(entry, [...(unreadBy.get(entry) ?? []), VENDOR[verdict.providerId].name]);
   const findings: Finding[] = answer.notEvaluated.map((type) => {
     // What the reader did not read ("<where>: <what>", a linked template or a .tf module): no type.
-    if (type.includes(": "))
+    if (type.includes(": ")) {
+      const vendors = unreadBy.get(type);
       return {
-        rule: "not-evaluated",
-        level: "warning",
+        rule: vendors ? "not-read" : "not-evaluated",
+        level: vendors ? "error" : "warning",
         item: type.slice(0, type.indexOf(": ")),
         from: [],
-        message: `${type}: not read by the check, so no verdict it concerns is given as allowed; check it on its own.`,
+        message: vendors
+          ? `${type}: not read by the check, so the ${vendors.join(" and ")} verdict it concerns is not given as allowed; check it on its own (a plan reads it), or accept it in the baseline with the reason.`
+          : `${type}: not read by the check, so no verdict it concerns is given as allowed; check it on its own.`,
       };
+    }
     const item = [...places.keys()].find((name) => name.toLowerCase() === type.toLowerCase()) ?? type;
     return {
       rule: "not-evaluated",
@@ -221,7 +241,8 @@ function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
           level: "error",
           item: version.value,
           from: [version.from],
-          message: `${at}: ${version.status === "ended" ? `support ended ${version.ends ?? "(no date published)"}` : `${version.status === "extended" ? "in extended support, which ends" : "support ends"} ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
+          // The phase it is in and those to come, as the vendor names them (a Lambda runtime is deprecated, never extended).
+          message: `${at}: ${phaseStory(version) ?? `support ends ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
         },
       ];
     if (version.status === "unknown")
@@ -276,13 +297,15 @@ export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: 
   const denied = deniedFindings(answer, places);
   const versions = versionFindings(answer);
   const locations = locationFindings(answer);
+  const notEvaluated = notEvaluatedFindings(answer, places);
   const findings = [
     ...denied,
     ...missingFindings(answer, new Set(denied.map((finding) => finding.item))),
+    ...notEvaluated.filter((finding) => finding.level === "error"),
     ...locations.filter((finding) => finding.level === "error"),
     ...versions.filter((finding) => finding.level === "error"),
     ...unplacedFindings(answer),
-    ...notEvaluatedFindings(answer, places),
+    ...notEvaluated.filter((finding) => finding.level === "warning"),
     ...versions.filter((finding) => finding.level === "warning"),
     ...locations.filter((finding) => finding.level === "warning"),
   ];
@@ -294,4 +317,104 @@ export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: 
   const retiring = answer.versions.filter((version) => version.retiring).length;
   const failed = !allowed || retiring > 0 || (options.strict === true && findings.length > 0);
   return { allowed, findings, retiring, exitCode: failed ? 1 : 0 };
+}
+
+/**
+ * An entry of the repository's baseline (docs/ci-check.md, "Baseline"): findings of `rule` accepted,
+ * narrowed to an item, a resource and the checked file when given, with the reason, until the end
+ * of `expires` (UTC) when given. `cloud-catalogue check --write-baseline` writes one per finding
+ * and resource; people write them by hand too.
+ */
+export interface Suppression {
+  readonly rule: FindingRule;
+  /** The finding's item: a resource type, an API, an implicit need or a service. */
+  readonly item?: string;
+  /** One resource it came from: a logical id, resource name or plan address. */
+  readonly resource?: string;
+  /** The checked file or folder, as given to the check (relative to the repository's root). */
+  readonly file?: string;
+  readonly reason: string;
+  /** The last day it applies (YYYY-MM-DD); after it, the findings count again and the entry is reported. */
+  readonly expires?: string;
+}
+
+export interface JudgedFinding {
+  readonly finding: Finding;
+  /** The entries that accept it, each of its resources by one at least; empty: it is new, and counts. */
+  readonly acceptedBy: readonly Suppression[];
+}
+
+export interface Judgement {
+  readonly findings: readonly JudgedFinding[];
+  /** Findings no entry accepts: those the gate weighs. */
+  readonly counted: readonly Finding[];
+  /** Counted findings at or above the severity the gate fails on. */
+  readonly failing: readonly Finding[];
+  /** Entries past their expiry: applied to nothing, reported. */
+  readonly expired: readonly Suppression[];
+  /** Entries in force that accept no finding: what they accepted is gone (SARIF's absent). */
+  readonly unmatched: readonly Suppression[];
+  /** 0: nothing fails; 1: a counted finding at or above the threshold. */
+  readonly exitCode: 0 | 1;
+}
+
+export interface JudgeOptions {
+  /** The severity the gate fails on: error (default) or warning (every finding). */
+  readonly failOn?: Finding["level"];
+  readonly suppressions?: readonly Suppression[];
+  /** The checked file or folder, as entries name it. */
+  readonly file?: string;
+  /** Today (YYYY-MM-DD, UTC): entries that expired before it are not applied. */
+  readonly today: string;
+}
+
+const accepts = (entry: Suppression, finding: Finding, file: string | undefined, resource: string | undefined) =>
+  entry.rule === finding.rule &&
+  (entry.item === undefined || entry.item === finding.item) &&
+  (entry.file === undefined || entry.file === file) &&
+  (entry.resource === undefined || entry.resource === resource);
+
+/**
+ * The findings weighed as the gate does: each accepted when every resource it came from (or the
+ * finding itself, when it names none) is accepted by an entry in force; the rest counted, and
+ * failing when at or above the threshold.
+ */
+export function judge(findings: readonly Finding[], options: JudgeOptions): Judgement {
+  const entries = options.suppressions ?? [];
+  const expired = entries.filter((entry) => entry.expires !== undefined && entry.expires < options.today);
+  const inForce = entries.filter((entry) => !expired.includes(entry));
+  const used = new Set<Suppression>();
+  const judged = findings.map((finding): JudgedFinding => {
+    const resources = finding.from.length > 0 ? finding.from : [undefined];
+    const byResource = resources.map((resource) =>
+      inForce.filter((entry) => accepts(entry, finding, options.file, resource)),
+    );
+    if (!byResource.every((found) => found.length > 0)) return { finding, acceptedBy: [] };
+    const acceptedBy = [...new Set(byResource.flat())];
+    for (const entry of acceptedBy) used.add(entry);
+    return { finding, acceptedBy };
+  });
+  const counted = judged.filter((entry) => entry.acceptedBy.length === 0).map((entry) => entry.finding);
+  const failing = counted.filter((finding) => options.failOn === "warning" || finding.level === "error");
+  return {
+    findings: judged,
+    counted,
+    failing,
+    expired,
+    unmatched: inForce.filter((entry) => !used.has(entry)),
+    exitCode: failing.length > 0 ? 1 : 0,
+  };
+}
+
+/** A baseline accepting these findings: an entry per finding and resource it came from. */
+export function baselineOf(findings: readonly Finding[], file: string, today: string): Suppression[] {
+  return findings.flatMap((finding) =>
+    (finding.from.length > 0 ? finding.from : [undefined]).map((resource) => ({
+      rule: finding.rule,
+      item: finding.item,
+      ...(resource === undefined ? {} : { resource }),
+      file,
+      reason: `in the baseline written ${today}`,
+    })),
+  );
 }

@@ -74,6 +74,12 @@ class HclReader {
     throw new TemplateError(`${this.file}, line ${line}: ${message}`);
   }
 
+  /** Refuses what starts at the reading position, naming its column too. */
+  private failAt(message: string): never {
+    const column = this.at - this.text.lastIndexOf("\n", this.at - 1);
+    throw new TemplateError(`${this.file}, line ${this.line}, column ${column}: ${message}`);
+  }
+
   private count() {
     if (++this.values > TEMPLATE_VALUES_MAX)
       throw new TemplateBudgetError(
@@ -186,10 +192,16 @@ class HclReader {
         } else if (escaped === "u" || escaped === "U") {
           const digits = escaped === "u" ? 4 : 8;
           const hex = text.slice(this.at + 2, this.at + 2 + digits);
-          if (!new RegExp(`^[0-9A-Fa-f]{${digits}}$`).test(hex)) this.fail(`"\\${escaped}${hex}" is not an escape.`);
-          value += String.fromCodePoint(parseInt(hex, 16));
+          const written = `"\\${escaped}${hex.replace(/[^0-9A-Za-z]/g, "")}"`;
+          if (!new RegExp(`^[0-9A-Fa-f]{${digits}}$`).test(hex))
+            this.failAt(`${written} is not an escape: \\${escaped} takes ${digits} hexadecimal digits.`);
+          const code = parseInt(hex, 16);
+          // As HCL's own parser: a code point UTF-8 cannot encode (a surrogate half, past U+10FFFF) is refused.
+          if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+            this.failAt(`${written} is not a character (U+${hex.toUpperCase()} cannot be encoded in UTF-8).`);
+          value += String.fromCodePoint(code);
           this.at += 2 + digits;
-        } else this.fail(`"\\${escaped ?? ""}" is not an escape HCL knows.`);
+        } else this.failAt(`"\\${escaped ?? ""}" is not an escape HCL knows.`);
       } else if ((char === "$" || char === "%") && text[this.at + 1] === char && text[this.at + 2] === "{") {
         value += `${char}{`;
         this.at += 3;

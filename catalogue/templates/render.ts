@@ -4,6 +4,7 @@
  * verdict first, then what to add, the services, the implicit needs with their vendor pages, what
  * no service owns, and every statement with what it was checked against.
  */
+import { phaseStory } from "./retiring.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "../format/doc.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "./check.ts";
 
@@ -109,7 +110,7 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
           `${version.from}: ${version.attribute} ${version.value} — ${
             version.status === "unknown"
               ? "not known to the catalogue"
-              : `${version.status}${version.ends ? `, ${version.status === "ended" ? "ended" : "ends"} ${version.ends}` : ""}${version.retiring ? " (retiring)" : ""}${version.successor ? `, successor ${version.successor}` : ""} `
+              : `${phaseStory(version) ?? version.status}${version.retiring ? " (retiring)" : ""}${version.successor ? `, successor ${version.successor}` : ""} `
           }`,
           ...(version.source ? [link("(vendor page)", version.source.url)] : []),
         ]),

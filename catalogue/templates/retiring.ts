@@ -1,16 +1,62 @@
 /**
  * What in a deployment retires: each version its resources name (./versioned.ts), looked up in the
  * catalogue's version data (../versions/versions.ts, never matched to a nearest version) with its
- * status on the day, the date its support next ends, the successor and the vendor page; `retiring`
- * when its support has ended or ends within the window. A version the data does not hold is said
- * to be not known, with what it was read as.
+ * phase on the day (supported, deprecated, extended, block-create, block-update, ended), each phase
+ * with its first day and consequence, the successor and the vendor page. A version is retiring when
+ * it reaches, by the end of the window, the first phase the request fails on (failOn: deprecated,
+ * the default, any phase after standard support; extended, extended support or worse; end, the
+ * vendor refusing it or its end); one already in that phase is retiring now. A version the data
+ * does not hold is said to be not known, with what it was read as. The services a deployment uses
+ * are judged against their own lifecycle the same way (serviceLifecycleAnswers).
  */
 import type { Catalogue } from "../load/load.ts";
+import type { FailOn, VersionPhase } from "../schema/index.ts";
 import { findVersion, nextEndOf } from "../versions/versions.ts";
 import type { Deployment } from "./deployment.ts";
 import type { Statement, VersionAnswer } from "./answer.ts";
 
 export type { VersionAnswer };
+
+/** A phase of a version as the answer lists it. */
+export interface AnsweredPhase {
+  readonly phase: VersionPhase;
+  /** Its first day. */
+  readonly starts: string;
+  /** What the vendor calls the date it begins from. */
+  readonly name: string;
+  readonly consequence?: string;
+  readonly paid?: boolean;
+  readonly price?: string;
+}
+
+/** A version answer with its phases (schema/deployment-check.ts's version fields added in 1.12.0). */
+export interface PhasedVersionAnswer extends VersionAnswer {
+  /** Its phase on the day judged. */
+  readonly phase?: VersionPhase;
+  /** Every phase after standard support its dates give, in order. */
+  readonly phases?: readonly AnsweredPhase[];
+  /** The phase that makes it retiring: the first the request fails on, begun or beginning within the window. */
+  readonly retiringPhase?: AnsweredPhase;
+  /** The rule applied. */
+  readonly failOn: FailOn;
+}
+
+/** The failOn the check applies when a request names none: any phase after standard support. */
+export const DEFAULT_FAIL_ON: FailOn = "deprecated";
+
+/**
+ * How far along a phase is: failOn deprecated fails from rank 1, extended from 2, end from 3 (the
+ * vendor refusing to create or update it, or its end: what breaks a deployment).
+ */
+const RANK: Readonly<Record<VersionPhase, number>> = {
+  supported: 0,
+  deprecated: 1,
+  extended: 2,
+  "block-create": 3,
+  "block-update": 3,
+  ended: 3,
+};
+const FAIL_RANK: Readonly<Record<FailOn, number>> = { deprecated: 1, extended: 2, end: 3 };
 
 /** The day `days` after `asOf` (YYYY-MM-DD, UTC). */
 function daysAfter(asOf: string, days: number): string {
@@ -22,49 +68,112 @@ export function versionAnswers(
   deployment: Deployment,
   asOf: string,
   withinDays: number,
-): VersionAnswer[] {
+  failOn: FailOn = DEFAULT_FAIL_ON,
+): PhasedVersionAnswer[] {
   const until = daysAfter(asOf, withinDays);
-  return (deployment.versioned ?? []).map(({ family: named, ...attribute }): VersionAnswer => {
+  return (deployment.versioned ?? []).map(({ family: named, ...attribute }): PhasedVersionAnswer => {
     // The family an attribute names narrows the lookup; the answer's family is the one found.
     const found = findVersion(catalogue, attribute.serviceId, attribute.value, asOf, named);
-    if (found === "unknown") return { ...attribute, status: "unknown", retiring: false };
+    if (found === "unknown") return { ...attribute, status: "unknown", retiring: false, failOn };
     const next = nextEndOf(found, asOf);
     const ends = next?.date ?? found.ends;
+    const phases: AnsweredPhase[] = found.phases.map((entry) => ({
+      phase: entry.phase,
+      starts: entry.starts,
+      name: entry.name,
+      ...(entry.consequence ? { consequence: entry.consequence } : {}),
+      ...(entry.paid !== undefined ? { paid: entry.paid } : {}),
+      ...(entry.price ? { price: entry.price } : {}),
+    }));
+    const failing = phases.find((entry) => RANK[entry.phase] >= FAIL_RANK[failOn]);
+    const retiring = failing !== undefined && failing.starts <= until;
     return {
       ...attribute,
       status: found.status,
+      phase: found.phase,
+      phases,
       version: found.version,
       family: found.family,
       ...(ends ? { ends } : {}),
       ...(next ? { endsWhich: next.which } : {}),
-      retiring: found.status === "ended" || (next !== undefined && next.date <= until),
+      retiring,
+      ...(retiring ? { retiringPhase: failing } : {}),
+      failOn,
       ...(found.successor ? { successor: found.successor } : {}),
       source: found.source,
     };
   });
 }
 
+/** A phase in words, as a statement says it ("in paid extended support"). */
+function phaseWords(phase: AnsweredPhase): string {
+  switch (phase.phase) {
+    case "deprecated":
+      return "deprecated (no extended support)";
+    case "extended":
+      return phase.paid ? "in paid extended support" : "in extended support";
+    case "block-create":
+      return "creating blocked";
+    case "block-update":
+      return "updating blocked";
+    case "ended":
+      return "ended";
+    default:
+      return "supported";
+  }
+}
+
+/**
+ * Where a version is in its life on the day judged, and what comes next, as every face says it
+ * (statements, the CI gate's findings, the text host): "deprecated (no extended support) since
+ * 2024-10-15; creating blocked from 2027-02-01 (Block function create)". Undefined for a version
+ * not known.
+ */
+export function phaseStory(answer: VersionAnswer): string | undefined {
+  const { phase, phases = [] } = answer as PhasedVersionAnswer;
+  if (phase === undefined) return undefined;
+  // The phases are in order; the one the version is in is the last of its kind begun.
+  const current = phases.map((entry) => entry.phase).lastIndexOf(phase);
+  const now = current === -1 ? undefined : phases[current]!;
+  const parts = [now ? `${phaseWords(now)} since ${now.starts}` : "supported"];
+  for (const entry of phases.slice(current + 1))
+    parts.push(`${phaseWords(entry)} from ${entry.starts} (${entry.name})`);
+  return parts.join("; ");
+}
+
 const where = (answer: VersionAnswer) => `${answer.from} (${answer.attribute} ${answer.value})`;
 
+const FAIL_ON_WORDS: Readonly<Record<FailOn, string>> = {
+  deprecated: "past standard support",
+  extended: "in extended support or worse",
+  end: "refused or ended",
+};
+
 /** What the versions say, each sentence with the vendor pages behind it. */
-export function versionStatements(answers: readonly VersionAnswer[], withinDays: number): Statement[] {
+export function versionStatements(
+  answers: readonly VersionAnswer[],
+  withinDays: number,
+  failOn: FailOn = DEFAULT_FAIL_ON,
+): Statement[] {
   if (answers.length === 0) return [];
-  const retiring = answers.filter((answer) => answer.retiring);
-  const unknown = answers.filter((answer) => answer.status === "unknown");
+  const phased = answers as readonly PhasedVersionAnswer[];
+  const retiring = phased.filter((answer) => answer.retiring);
+  const unknown = phased.filter((answer) => answer.status === "unknown");
   const sources = (list: readonly VersionAnswer[]) => [
     ...new Set(list.flatMap((answer) => (answer.source ? [answer.source.url] : []))),
   ];
+  const rule = `${FAIL_ON_WORDS[failOn]} now or within ${withinDays} days`;
   const statements: Statement[] = [];
   statements.push({
     kind: "versions",
     text:
       retiring.length === 0
-        ? `Of the ${answers.length} version${answers.length === 1 ? "" : "s"} the resources name, none has ended or ends within ${withinDays} days.`
-        : `${retiring.length} of the ${answers.length} versions the resources name ${retiring.length === 1 ? "has" : "have"} ended or end${retiring.length === 1 ? "s" : ""} within ${withinDays} days: ${retiring
+        ? `Of the ${answers.length} version${answers.length === 1 ? "" : "s"} the resources name, none is ${rule}.`
+        : `${retiring.length} of the ${answers.length} versions the resources name ${retiring.length === 1 ? "is" : "are"} ${rule}: ${retiring
             .slice(0, 6)
             .map(
               (answer) =>
-                `${where(answer)}: ${answer.status === "ended" ? `ended ${answer.ends ?? "(no date published)"}` : `${answer.status === "extended" ? "in extended support, ending" : "ends"} ${answer.ends}`}${answer.successor ? `, successor ${answer.successor}` : ""}`,
+                `${where(answer)}: ${phaseStory(answer)}${answer.successor ? `; successor ${answer.successor}` : ""}`,
             )
             .join("; ")}${retiring.length > 6 ? "; …" : ""}.`,
     checked: sources(retiring.length > 0 ? retiring : answers),
@@ -79,4 +188,74 @@ export function versionStatements(answers: readonly VersionAnswer[], withinDays:
       checked: ["the catalogue's version data (GET /v1/services/{slug}, versions)"],
     });
   return statements;
+}
+
+/** A service a deployment uses, judged against its own lifecycle (schema/deployment-check.ts serviceLifecycle). */
+export interface ServiceLifecycleAnswer {
+  readonly serviceId: string;
+  readonly status: "preview" | "deprecated" | "sunset" | "retired";
+  /** Its sunset or retirement date, when announced. */
+  readonly date?: string;
+  /** It is retired, deprecated (failOn deprecated), or its date falls within the window. */
+  readonly retiring: boolean;
+  readonly successor?: string;
+  readonly note?: string;
+  readonly announcementUrl?: string;
+}
+
+/**
+ * The services a deployment uses that have a lifecycle of their own (Azure Blueprints sunsetting,
+ * DevOps Guru, Cloud Directory…), judged as versions are: retired, or its sunset date within the
+ * window, is retiring whatever failOn says (a sunset is the service's end); deprecated without a
+ * date is retiring when the request fails on deprecated. Unknown ids and active services say nothing.
+ */
+export function serviceLifecycleAnswers(
+  catalogue: Catalogue,
+  serviceIds: readonly string[],
+  asOf: string,
+  withinDays: number,
+  failOn: FailOn = DEFAULT_FAIL_ON,
+): ServiceLifecycleAnswer[] {
+  const until = daysAfter(asOf, withinDays);
+  return [...new Set(serviceIds)].sort().flatMap((id): ServiceLifecycleAnswer[] => {
+    const lifecycle = catalogue.bySlug.get(id)?.service.lifecycle;
+    if (!lifecycle) return [];
+    const dated = lifecycle.sunsetDate !== undefined && lifecycle.sunsetDate <= until;
+    const retiring =
+      lifecycle.status === "retired" ||
+      (lifecycle.status !== "preview" && dated) ||
+      (lifecycle.status === "deprecated" && failOn === "deprecated");
+    return [
+      {
+        serviceId: id,
+        status: lifecycle.status,
+        ...(lifecycle.sunsetDate ? { date: lifecycle.sunsetDate } : {}),
+        retiring,
+        ...(lifecycle.successorSlug ? { successor: lifecycle.successorSlug } : {}),
+        ...(lifecycle.note ? { note: lifecycle.note } : {}),
+        ...(lifecycle.announcementUrl ? { announcementUrl: lifecycle.announcementUrl } : {}),
+      },
+    ];
+  });
+}
+
+/** What the services' own lifecycles say: one statement naming those retiring, with the vendors' notices. */
+export function serviceLifecycleStatements(
+  answers: readonly ServiceLifecycleAnswer[],
+  withinDays: number,
+): Statement[] {
+  const retiring = answers.filter((answer) => answer.retiring);
+  if (retiring.length === 0) return [];
+  const said = (answer: ServiceLifecycleAnswer) =>
+    `${answer.serviceId} ${answer.status === "retired" ? `retired${answer.date ? ` on ${answer.date}` : ""}` : answer.date ? `${answer.status === "sunset" ? "sunsets" : "ends"} on ${answer.date}` : answer.status}${answer.successor ? ` (successor ${answer.successor})` : ""}`;
+  return [
+    {
+      kind: "versions",
+      text: `${retiring.length} of the services the deployment uses ${retiring.length === 1 ? "is" : "are"} retired, deprecated or sunsetting within ${withinDays} days: ${retiring
+        .slice(0, 6)
+        .map(said)
+        .join("; ")}${retiring.length > 6 ? "; …" : ""}.`,
+      checked: [...new Set(retiring.flatMap((answer) => (answer.announcementUrl ? [answer.announcementUrl] : [])))],
+    },
+  ];
 }

@@ -3,10 +3,16 @@
  * read: one run of the tool "cloud-catalogue", a rule per kind of finding, a result per finding
  * located in the template file, on the line of the logical id, resource name or plan address it
  * came from when a cheap search of the text finds it (none otherwise: the file alone).
+ * With a baseline (findings.ts's judge()), each result has its baselineState (new, unchanged) and
+ * the entries that accept it as external suppressions, and each entry that accepts nothing any more
+ * is an absent result; the invocation says the exit status and any expired entry. When there is no
+ * check (exit 2 or 3), failedSarifLog() writes a log with no results whose invocation says why, so
+ * an upload step that expects the file finds it, and shows the reason.
  * Spec: https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html (§3.13 sarifLog, §3.19
- * toolComponent, §3.27 result, §3.30 region); tests validate against the spec's own JSON schema.
+ * toolComponent, §3.20 invocation, §3.27 result: §3.27.23 suppressions, §3.27.24 baselineState,
+ * §3.30 region, §3.58 notification); tests validate against the spec's own JSON schema.
  */
-import type { Finding, FindingRule } from "./findings.ts";
+import type { Finding, FindingRule, JudgedFinding, Suppression } from "./findings.ts";
 
 // The OASIS standard's own URI for the schema (SARIF 2.1.0 errata 01, §3.13.3).
 const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -48,6 +54,12 @@ const RULES: Record<FindingRule, { name: string; text: string; help: string; lev
     text: "An item of the deployment is evaluated by no policy verdict: the policy neither allows nor denies it.",
     help: "Review it by hand; the message says why no verdict covers it.",
     level: "warning",
+  },
+  "not-read": {
+    name: "NotRead",
+    text: "A part of the deployment the check did not read (a module block, a count or for_each that is not a literal, an ARM linked template): the verdicts it concerns are not given as allowed.",
+    help: "Check what it names on its own (a Terraform plan reads modules and counts), or accept it in the baseline with the reason.",
+    level: "error",
   },
   "version-retiring": {
     name: "VersionRetiring",
@@ -145,6 +157,13 @@ function regionOf(index: TextIndex, finding: Finding) {
   return index.find(finding.item);
 }
 
+/** The catalogue a check was made against (scripts/check/catalogue.ts), as the run's properties name it. */
+export interface SarifCatalogue {
+  readonly release?: string;
+  readonly dataDate?: string;
+  readonly from: string;
+}
+
 export interface SarifOptions {
   /** The template's path relative to the repository root, with forward slashes. */
   readonly path: string;
@@ -154,6 +173,55 @@ export interface SarifOptions {
   readonly version: string;
   /** A folder's .tf files (path relative to the repository root, and text), instead of path and text. */
   readonly files?: readonly { readonly path: string; readonly text: string }[];
+  /** The findings judged against a baseline: each result's baselineState and suppressions. */
+  readonly baseline?: {
+    readonly findings: readonly JudgedFinding[];
+    /** Entries that accept no finding any more: absent results. */
+    readonly unmatched: readonly Suppression[];
+    readonly expired: readonly Suppression[];
+    /** Pull-request mode: only new results (and absent ones). */
+    readonly newOnly?: boolean;
+  };
+  readonly catalogue?: SarifCatalogue;
+  /** The command's exit status, for the invocation (absent: no invocation is written). */
+  readonly exitCode?: number;
+}
+
+/** The tool: the rules of every kind of finding. */
+function driverOf(version: string) {
+  return {
+    name: "cloud-catalogue",
+    version,
+    rules: RULE_IDS.map((id) => ({
+      id,
+      name: RULES[id].name,
+      shortDescription: { text: RULES[id].text },
+      help: { text: RULES[id].help },
+      defaultConfiguration: { level: RULES[id].level },
+    })),
+  };
+}
+
+const entryText = (entry: Suppression) =>
+  [entry.rule, entry.item, entry.resource, entry.file].filter((part) => part !== undefined).join(" ");
+
+/** A result's location: the file, and the line and column when found (§3.28). */
+interface SarifLocation {
+  readonly physicalLocation: {
+    readonly artifactLocation: { readonly uri: string };
+    readonly region?: { readonly startLine: number; readonly startColumn: number };
+  };
+}
+
+/** A result (§3.27): a finding where it stands, and against a baseline, its state and what accepts it. */
+export interface SarifResult {
+  readonly ruleId: FindingRule;
+  readonly ruleIndex: number;
+  readonly level: Finding["level"];
+  readonly message: { readonly text: string };
+  readonly locations: readonly SarifLocation[];
+  readonly baselineState?: "new" | "unchanged" | "absent";
+  readonly suppressions?: readonly { readonly kind: "external"; readonly justification: string }[];
 }
 
 /** The SARIF 2.1.0 log: one run, the rules of every kind of finding, a result per finding. */
@@ -161,39 +229,129 @@ export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
   // A folder's .tf files: each finding in the first file where what it names is found, else the first file.
   const files = (options.files ?? [{ path: options.path, text: options.text }]).map((file) => ({
     // A URI reference (RFC 3986): each segment percent-encoded, the slashes kept.
-    uri: file.path.split("/").map(encodeURIComponent).join("/"),
+    uri: uriOf(file.path),
     index: new TextIndex(file.text),
   }));
+  const locate = (finding: Finding): SarifLocation[] => {
+    const found = files.map((file) => ({ uri: file.uri, region: regionOf(file.index, finding) }));
+    const { uri, region } = found.find((file) => file.region) ?? found[0]!;
+    return [{ physicalLocation: { artifactLocation: { uri }, ...(region ? { region } : {}) } }];
+  };
+  const resultOf = (finding: Finding): SarifResult => ({
+    ruleId: finding.rule,
+    ruleIndex: RULE_IDS.indexOf(finding.rule),
+    level: finding.level,
+    message: { text: finding.message },
+    locations: locate(finding),
+  });
+  const baseline = options.baseline;
+  const results: SarifResult[] = baseline ? baselineResults(baseline, resultOf, options.path) : findings.map(resultOf);
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0" as const,
     runs: [
       {
-        tool: {
-          driver: {
-            name: "cloud-catalogue",
-            version: options.version,
-            rules: RULE_IDS.map((id) => ({
-              id,
-              name: RULES[id].name,
-              shortDescription: { text: RULES[id].text },
-              help: { text: RULES[id].help },
-              defaultConfiguration: { level: RULES[id].level },
-            })),
-          },
-        },
+        tool: { driver: driverOf(options.version) },
+        ...(options.exitCode === undefined
+          ? {}
+          : {
+              invocations: [
+                {
+                  executionSuccessful: true,
+                  exitCode: options.exitCode,
+                  ...(baseline && baseline.expired.length > 0
+                    ? {
+                        toolConfigurationNotifications: baseline.expired.map((entry) => ({
+                          level: "warning" as const,
+                          descriptor: { id: "expired-baseline-entry" },
+                          message: {
+                            text: `The baseline's ${entryText(entry)} expired on ${entry.expires} (${entry.reason}): the findings it accepted count again.`,
+                          },
+                        })),
+                      }
+                    : {}),
+                },
+              ],
+            }),
         columnKind: "utf16CodeUnits" as const,
-        results: findings.map((finding) => {
-          const found = files.map((file) => ({ uri: file.uri, region: regionOf(file.index, finding) }));
-          const { uri, region } = found.find((file) => file.region) ?? found[0]!;
-          return {
-            ruleId: finding.rule,
-            ruleIndex: RULE_IDS.indexOf(finding.rule),
-            level: finding.level,
-            message: { text: finding.message },
-            locations: [{ physicalLocation: { artifactLocation: { uri }, ...(region ? { region } : {}) } }],
-          };
-        }),
+        results,
+        ...(options.catalogue ? { properties: { catalogue: options.catalogue } } : {}),
+      },
+    ],
+  };
+}
+
+/**
+ * The results against a baseline: each finding new or unchanged (then suppressed by the entries that
+ * accept it, with their reasons), only the new ones in pull-request mode; each entry that accepts
+ * nothing any more, absent.
+ */
+function baselineResults(
+  baseline: NonNullable<SarifOptions["baseline"]>,
+  resultOf: (finding: Finding) => SarifResult,
+  path: string,
+): SarifResult[] {
+  return [
+    ...baseline.findings
+      .filter((entry) => !baseline.newOnly || entry.acceptedBy.length === 0)
+      .map(({ finding, acceptedBy }): SarifResult => ({
+        ...resultOf(finding),
+        baselineState: acceptedBy.length > 0 ? "unchanged" : "new",
+        ...(acceptedBy.length > 0
+          ? {
+              suppressions: acceptedBy.map((entry) => ({
+                // No status: a suppression without one is in force (§3.35.3).
+                kind: "external",
+                justification: `${entry.reason}${entry.expires ? ` (until ${entry.expires})` : ""}`,
+              })),
+            }
+          : {}),
+      })),
+    ...baseline.unmatched.map((entry): SarifResult => ({
+      ruleId: entry.rule,
+      ruleIndex: RULE_IDS.indexOf(entry.rule),
+      level: RULES[entry.rule].level,
+      message: { text: `No longer found: the baseline's ${entryText(entry)} (${entry.reason}).` },
+      baselineState: "absent",
+      locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(entry.file ?? path) } } }],
+    })),
+  ];
+}
+
+/** A URI reference (RFC 3986) of a path relative to the repository: each segment percent-encoded. */
+const uriOf = (path: string) => path.split("/").map(encodeURIComponent).join("/");
+
+/**
+ * The log of a run that gave no verdict (exit 2: no check; 3: the API unreachable): no result, and
+ * the reason as the invocation's tool execution notification, which code scanning shows.
+ */
+export function failedSarifLog(options: {
+  readonly version: string;
+  readonly exitCode: number;
+  readonly reason: string;
+  readonly catalogue?: SarifCatalogue;
+}) {
+  return {
+    $schema: SARIF_SCHEMA,
+    version: "2.1.0" as const,
+    runs: [
+      {
+        tool: { driver: driverOf(options.version) },
+        invocations: [
+          {
+            executionSuccessful: false,
+            exitCode: options.exitCode,
+            toolExecutionNotifications: [
+              {
+                level: "error" as const,
+                descriptor: { id: options.exitCode === 3 ? "api-unreachable" : "no-check" },
+                message: { text: options.reason },
+              },
+            ],
+          },
+        ],
+        results: [],
+        ...(options.catalogue ? { properties: { catalogue: options.catalogue } } : {}),
       },
     ],
   };

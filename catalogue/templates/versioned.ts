@@ -1,9 +1,13 @@
 /**
  * The attributes of a deployment's resources that name a version a vendor retires: a Lambda
- * runtime, a Kubernetes version, a database engine's (DocumentDB's too), Kafka or OpenSearch version, an App Service site's language stack. Each is read where the template or
- * plan states it as a literal (a Ref or a variable is not a version), with the service whose
- * versions it names (by the engine where one type serves several); the version data then says
- * whether it retires, or that it is not known.
+ * runtime and a layer's compatible runtimes, a Functions host (FUNCTIONS_EXTENSION_VERSION) and
+ * language stack, an App Service PHP stack, a Kubernetes version of a cluster or its node pools
+ * and node groups, a database engine's (DocumentDB's, Neptune's too), Kafka, OpenSearch, Amazon MQ
+ * or Glue version, an Azure Cache for Redis tier. Each is read where the template or plan states it
+ * as a literal (a Ref or a variable is not a version: the evaluator hands resolved values here),
+ * with the service whose versions it names (by the engine where one type serves several, its case
+ * aside: Engine: Postgres is postgres); the version data then says whether it retires, or that it
+ * is not known.
  */
 import type { DeploymentItem, VersionedAttribute } from "./deployment.ts";
 
@@ -17,15 +21,24 @@ interface Rule {
    * number is an index (a Terraform nested block is a list: site_config.0.application_stack.0).
    */
   readonly path: string;
+  /** The value where the path does not reach it (an app setting in a list of name/value pairs). */
+  readonly read?: (properties: unknown) => unknown;
+  /** The value is a list of versions (a layer's compatible runtimes): each literal item is one. */
+  readonly list?: boolean;
   /** The version family the attribute names, where the attribute says which (node_version: node). */
   readonly family?: string;
   /**
-   * The service the value belongs to, or the engine attribute and the service per engine, or a
-   * function of the resource choosing it (an ARM site's kind says function app or web app).
+   * The service the value belongs to, or the engine attribute and the service per engine (and the
+   * family per engine, where one service has one family per engine), or a function of the
+   * resource choosing it (an ARM site's kind says function app or web app).
    */
   readonly service:
     | string
-    | { readonly enginePath: string; readonly byEngine: Readonly<Record<string, string>> }
+    | {
+        readonly enginePath: string;
+        readonly byEngine: Readonly<Record<string, string>>;
+        readonly familyByEngine?: Readonly<Record<string, string>>;
+      }
     | ((properties: unknown) => string);
 }
 
@@ -38,6 +51,20 @@ const siteService = (resource: unknown): string =>
 /** A linuxFxVersion naming a container image (DOCKER|nginx:1.25) names no stack the vendor retires. */
 const CONTAINER_STACKS = /^(docker|compose|kube)\|/i;
 
+/** An app setting's value in ARM's list of {name, value} pairs, the name's case aside. */
+const appSetting =
+  (listPath: string, name: string) =>
+  (resource: unknown): unknown => {
+    const settings = at(resource, listPath);
+    if (!Array.isArray(settings)) return undefined;
+    const found: unknown = (settings as unknown[]).find(
+      (setting) =>
+        isObject(setting) && typeof setting.name === "string" && setting.name.toLowerCase() === name.toLowerCase(),
+    );
+    return isObject(found) ? found.value : undefined;
+  };
+
+// Engine names are read case-insensitively (CloudFormation takes Engine: Postgres): keys in lower case.
 const RDS_ENGINES = {
   postgres: "aws-rds-postgresql",
   mysql: "aws-rds-mysql",
@@ -46,73 +73,76 @@ const RDS_ENGINES = {
   "aurora-mysql": "aws-aurora",
 };
 const CACHE_ENGINES = { redis: "aws-elasticache", valkey: "aws-elasticache" };
+const MQ_ENGINES = { activemq: "aws-mq", rabbitmq: "aws-mq" };
+const MQ_FAMILIES = { activemq: "activemq", rabbitmq: "rabbitmq" };
+
+const cfn = (type: string, path: string, service: Rule["service"], more: Partial<Rule> = {}): Rule => ({
+  kind: "cloudformation-type",
+  type,
+  path,
+  service,
+  ...more,
+});
+const tf = (type: string, path: string, service: Rule["service"], more: Partial<Rule> = {}): Rule => ({
+  kind: "terraform-type",
+  type,
+  path,
+  service,
+  ...more,
+});
+const arm = (type: string, path: string, service: Rule["service"], more: Partial<Rule> = {}): Rule => ({
+  kind: "azure-type",
+  type,
+  path,
+  service,
+  ...more,
+});
 
 const RULES: readonly Rule[] = [
-  {
-    kind: "cloudformation-type",
-    type: "AWS::Lambda::Function",
-    path: "Runtime",
-    service: "aws-lambda",
-  },
-  {
-    kind: "cloudformation-type",
-    type: "AWS::Serverless::Function",
-    path: "Runtime",
-    service: "aws-lambda",
-  },
-  {
-    kind: "cloudformation-type",
-    type: "AWS::EKS::Cluster",
-    path: "Version",
-    service: "aws-eks",
-  },
-  ...(["AWS::RDS::DBInstance", "AWS::RDS::DBCluster"] as const).map((type): Rule => ({
-    kind: "cloudformation-type",
-    type,
-    path: "EngineVersion",
-    service: { enginePath: "Engine", byEngine: RDS_ENGINES },
-  })),
-  ...(["AWS::ElastiCache::CacheCluster", "AWS::ElastiCache::ReplicationGroup"] as const).map((type): Rule => ({
-    kind: "cloudformation-type",
-    type,
-    path: "EngineVersion",
-    service: { enginePath: "Engine", byEngine: CACHE_ENGINES },
-  })),
-  {
-    kind: "cloudformation-type",
-    type: "AWS::OpenSearchService::Domain",
-    path: "EngineVersion",
-    service: "aws-opensearch",
-  },
-  {
-    kind: "cloudformation-type",
-    type: "AWS::DocDB::DBCluster",
-    path: "EngineVersion",
-    service: "aws-documentdb",
-  },
-  {
-    kind: "cloudformation-type",
-    type: "AWS::MSK::Cluster",
-    path: "KafkaVersion",
-    service: "aws-msk",
-  },
-  { kind: "terraform-type", type: "aws_lambda_function", path: "runtime", service: "aws-lambda" },
-  { kind: "terraform-type", type: "aws_msk_cluster", path: "kafka_version", service: "aws-msk" },
-  { kind: "terraform-type", type: "aws_docdb_cluster", path: "engine_version", service: "aws-documentdb" },
-  { kind: "terraform-type", type: "aws_opensearch_domain", path: "engine_version", service: "aws-opensearch" },
-  { kind: "terraform-type", type: "aws_eks_cluster", path: "version", service: "aws-eks" },
-  ...(["aws_db_instance", "aws_rds_cluster"] as const).map((type): Rule => ({
-    kind: "terraform-type",
-    type,
-    path: "engine_version",
-    service: { enginePath: "engine", byEngine: RDS_ENGINES },
-  })),
-  ...(["aws_elasticache_cluster", "aws_elasticache_replication_group"] as const).map((type): Rule => ({
-    kind: "terraform-type",
-    type,
-    path: "engine_version",
-    service: { enginePath: "engine", byEngine: CACHE_ENGINES },
-  })),
+  // AWS CloudFormation (SAM's serverless types as written, before the transform).
+  cfn("AWS::Lambda::Function", "Runtime", "aws-lambda"),
+  cfn("AWS::Serverless::Function", "Runtime", "aws-lambda"),
+  cfn("AWS::Lambda::LayerVersion", "CompatibleRuntimes", "aws-lambda", { list: true }),
+  cfn("AWS::Serverless::LayerVersion", "CompatibleRuntimes", "aws-lambda", { list: true }),
+  cfn("AWS::EKS::Cluster", "Version", "aws-eks"),
+  cfn("AWS::EKS::Nodegroup", "Version", "aws-eks"),
+  ...(["AWS::RDS::DBInstance", "AWS::RDS::DBCluster"] as const).map((type) =>
+    cfn(type, "EngineVersion", { enginePath: "Engine", byEngine: RDS_ENGINES }),
+  ),
+  ...(["AWS::ElastiCache::CacheCluster", "AWS::ElastiCache::ReplicationGroup"] as const).map((type) =>
+    cfn(type, "EngineVersion", { enginePath: "Engine", byEngine: CACHE_ENGINES }),
+  ),
+  cfn("AWS::OpenSearchService::Domain", "EngineVersion", "aws-opensearch"),
+  cfn("AWS::DocDB::DBCluster", "EngineVersion", "aws-documentdb"),
+  cfn("AWS::Neptune::DBCluster", "EngineVersion", "aws-neptune"),
+  cfn("AWS::MSK::Cluster", "KafkaVersion", "aws-msk"),
+  cfn("AWS::AmazonMQ::Broker", "EngineVersion", {
+    enginePath: "EngineType",
+    byEngine: MQ_ENGINES,
+    familyByEngine: MQ_FAMILIES,
+  }),
+  cfn("AWS::Glue::Job", "GlueVersion", "aws-glue"),
+  // AWS Terraform.
+  tf("aws_lambda_function", "runtime", "aws-lambda"),
+  tf("aws_lambda_layer_version", "compatible_runtimes", "aws-lambda", { list: true }),
+  tf("aws_msk_cluster", "kafka_version", "aws-msk"),
+  tf("aws_docdb_cluster", "engine_version", "aws-documentdb"),
+  tf("aws_neptune_cluster", "engine_version", "aws-neptune"),
+  tf("aws_opensearch_domain", "engine_version", "aws-opensearch"),
+  tf("aws_eks_cluster", "version", "aws-eks"),
+  tf("aws_eks_node_group", "version", "aws-eks"),
+  tf("aws_glue_job", "glue_version", "aws-glue"),
+  tf("aws_mq_broker", "engine_version", {
+    enginePath: "engine_type",
+    byEngine: MQ_ENGINES,
+    familyByEngine: MQ_FAMILIES,
+  }),
+  ...(["aws_db_instance", "aws_rds_cluster"] as const).map((type) =>
+    tf(type, "engine_version", { enginePath: "engine", byEngine: RDS_ENGINES }),
+  ),
+  ...(["aws_elasticache_cluster", "aws_elasticache_replication_group"] as const).map((type) =>
+    tf(type, "engine_version", { enginePath: "engine", byEngine: CACHE_ENGINES }),
+  ),
   // A Linux function app's language stack (Windows apps write other strings: ~20, v8.0).
   ...(
     [
@@ -121,76 +151,74 @@ const RULES: readonly Rule[] = [
       ["python_version", "python"],
       ["java_version", "java"],
     ] as const
-  ).map(([attribute, family]): Rule => ({
-    kind: "terraform-type",
-    type: "azurerm_linux_function_app",
-    path: `site_config.0.application_stack.0.${attribute}`,
-    service: "azure-functions",
-    family,
-  })),
-  {
-    kind: "terraform-type",
-    type: "azurerm_kubernetes_cluster",
-    path: "kubernetes_version",
-    service: "azure-kubernetes-service",
-  },
-  {
-    kind: "terraform-type",
-    type: "azurerm_postgresql_flexible_server",
-    path: "version",
-    service: "azure-database-for-postgresql",
-  },
-  {
-    kind: "terraform-type",
-    type: "azurerm_mysql_flexible_server",
-    path: "version",
-    service: "azure-database-for-mysql",
-  },
-  {
-    kind: "terraform-type",
-    type: "google_container_cluster",
-    path: "min_master_version",
-    service: "gcp-gke",
-  },
-  {
-    kind: "terraform-type",
-    type: "google_sql_database_instance",
-    path: "database_version",
-    service: {
-      enginePath: "database_version",
-      byEngine: { POSTGRES: "gcp-cloud-sql-postgresql", MYSQL: "gcp-cloud-sql-mysql" },
+  ).map(([attribute, family]) =>
+    tf("azurerm_linux_function_app", `site_config.0.application_stack.0.${attribute}`, "azure-functions", { family }),
+  ),
+  // The Functions runtime host, both operating systems, and the older azurerm_function_app's version.
+  ...(["azurerm_linux_function_app", "azurerm_windows_function_app"] as const).map((type) =>
+    tf(type, "functions_extension_version", "azure-functions", { family: "host" }),
+  ),
+  tf("azurerm_function_app", "version", "azure-functions", { family: "host" }),
+  // A Linux web app's PHP stack, and the older azurerm_app_service's linux_fx_version (PHP|8.2).
+  tf("azurerm_linux_web_app", "site_config.0.application_stack.0.php_version", "azure-app-service", {
+    family: "php",
+  }),
+  tf("azurerm_app_service", "site_config.0.linux_fx_version", "azure-app-service"),
+  tf("azurerm_kubernetes_cluster", "kubernetes_version", "azure-kubernetes-service"),
+  tf("azurerm_kubernetes_cluster", "default_node_pool.0.orchestrator_version", "azure-kubernetes-service"),
+  tf("azurerm_kubernetes_cluster_node_pool", "orchestrator_version", "azure-kubernetes-service"),
+  tf("azurerm_postgresql_flexible_server", "version", "azure-database-for-postgresql"),
+  tf("azurerm_mysql_flexible_server", "version", "azure-database-for-mysql"),
+  tf("azurerm_redis_cache", "sku_name", "azure-cache-for-redis", { family: "tier" }),
+  tf("azurerm_redis_enterprise_cluster", "sku_name", "azure-cache-for-redis", { family: "tier" }),
+  // Google Cloud Terraform.
+  tf("google_container_cluster", "min_master_version", "gcp-gke"),
+  tf("google_container_cluster", "node_version", "gcp-gke"),
+  tf("google_container_node_pool", "version", "gcp-gke"),
+  tf("google_sql_database_instance", "database_version", {
+    enginePath: "database_version",
+    byEngine: { postgres: "gcp-cloud-sql-postgresql", mysql: "gcp-cloud-sql-mysql" },
+  }),
+  // Alibaba Cloud Terraform: ACK clusters.
+  ...(["alicloud_cs_managed_kubernetes", "alicloud_cs_kubernetes"] as const).map((type) =>
+    tf(type, "version", "alibaba-ack"),
+  ),
+  // Azure Resource Manager.
+  arm("Microsoft.Web/sites", "properties.siteConfig.linuxFxVersion", siteService),
+  // A Windows site's PHP (phpVersion 7.4); a function app's runtime host among its app settings.
+  arm("Microsoft.Web/sites", "properties.siteConfig.phpVersion", "azure-app-service", { family: "php" }),
+  arm("Microsoft.Web/sites", "properties.siteConfig.appSettings.FUNCTIONS_EXTENSION_VERSION", "azure-functions", {
+    family: "host",
+    read: appSetting("properties.siteConfig.appSettings", "FUNCTIONS_EXTENSION_VERSION"),
+  }),
+  // The same app settings written as a child resource (Microsoft.Web/sites/config named appsettings).
+  arm("Microsoft.Web/sites/config", "properties.FUNCTIONS_EXTENSION_VERSION", "azure-functions", { family: "host" }),
+  arm("Microsoft.ContainerService/managedClusters", "properties.kubernetesVersion", "azure-kubernetes-service"),
+  arm("Microsoft.ContainerService/managedClusters", "properties.agentPoolProfiles", "azure-kubernetes-service", {
+    list: true,
+    read: (resource) => {
+      const pools = at(resource, "properties.agentPoolProfiles");
+      return Array.isArray(pools) ? pools.map((pool) => at(pool, "orchestratorVersion")) : undefined;
     },
-  },
-  {
-    kind: "azure-type",
-    type: "Microsoft.Web/sites",
-    path: "properties.siteConfig.linuxFxVersion",
-    service: siteService,
-  },
-  {
-    kind: "azure-type",
-    type: "Microsoft.ContainerService/managedClusters",
-    path: "properties.kubernetesVersion",
-    service: "azure-kubernetes-service",
-  },
-  {
-    kind: "azure-type",
-    type: "Microsoft.DBforPostgreSQL/flexibleServers",
-    path: "properties.version",
-    service: "azure-database-for-postgresql",
-  },
-  {
-    kind: "azure-type",
-    type: "Microsoft.DBforMySQL/flexibleServers",
-    path: "properties.version",
-    service: "azure-database-for-mysql",
-  },
+  }),
+  arm(
+    "Microsoft.ContainerService/managedClusters/agentPools",
+    "properties.orchestratorVersion",
+    "azure-kubernetes-service",
+  ),
+  arm("Microsoft.DBforPostgreSQL/flexibleServers", "properties.version", "azure-database-for-postgresql"),
+  arm("Microsoft.DBforMySQL/flexibleServers", "properties.version", "azure-database-for-mysql"),
+  arm("Microsoft.Cache/redis", "properties.sku.name", "azure-cache-for-redis", { family: "tier" }),
+  arm("Microsoft.Cache/redisEnterprise", "sku.name", "azure-cache-for-redis", { family: "tier" }),
 ];
 
-/** The attribute paths of Terraform resources the rules read (./terraform-config.ts reads their literals). */
+/**
+ * The attribute paths of Terraform resources the rules read (./terraform-config.ts reads their
+ * literals): strings, so a list (a layer's compatible_runtimes) is read from plans only.
+ */
 export const VERSION_ATTRIBUTES = [
   ...new Set(
-    RULES.filter((rule) => rule.kind === "terraform-type").flatMap((rule) => [
+    RULES.filter((rule) => rule.kind === "terraform-type" && !rule.list).flatMap((rule) => [
       rule.path,
       ...(typeof rule.service === "object" ? [rule.service.enginePath] : []),
     ]),
@@ -257,18 +285,26 @@ export function versionedAttributes(
       (kind === "azure-type" ? rule.type.toLowerCase() !== type.toLowerCase() : rule.type !== type)
     )
       continue;
-    const value = literal(at(properties, rule.path));
-    if (value === undefined || CONTAINER_STACKS.test(value)) continue;
+    const raw = rule.read ? rule.read(properties) : at(properties, rule.path);
+    const values = (rule.list ? (Array.isArray(raw) ? raw : []) : [raw])
+      .map(literal)
+      .filter((value): value is string => value !== undefined && !CONTAINER_STACKS.test(value));
+    if (values.length === 0) continue;
     let serviceId: string | undefined;
+    let family = rule.family;
     if (typeof rule.service === "string") serviceId = rule.service;
     else if (typeof rule.service === "function") serviceId = rule.service(properties);
     else {
-      const engine = literal(at(properties, rule.service.enginePath)) ?? "";
+      const named = (literal(at(properties, rule.service.enginePath)) ?? "").toLowerCase();
       // Cloud SQL names the engine in the version itself (POSTGRES_13).
-      serviceId = rule.service.byEngine[rule.service.enginePath === rule.path ? (engine.split("_")[0] ?? "") : engine];
+      const engine = rule.service.enginePath === rule.path ? (named.split("_")[0] ?? "") : named;
+      serviceId = Object.hasOwn(rule.service.byEngine, engine) ? rule.service.byEngine[engine] : undefined;
+      if (rule.service.familyByEngine && Object.hasOwn(rule.service.familyByEngine, engine))
+        family = rule.service.familyByEngine[engine];
     }
     if (serviceId === undefined) continue;
-    found.push({ type, from, attribute: rule.path, value, serviceId, ...(rule.family ? { family: rule.family } : {}) });
+    for (const value of new Set(values))
+      found.push({ type, from, attribute: rule.path, value, serviceId, ...(family ? { family } : {}) });
   }
   return found;
 }

@@ -65,6 +65,12 @@ export interface Request {
   unique?: boolean;
   /** Each connection waits this long before its next request (wrk.lua's delay()): a paced client. */
   delayMs?: number;
+  /** Paths each connection sends at once, pipelined, GET (wrk.lua's BENCH_PIPELINE). */
+  pipeline?: readonly string[];
+  /** A file of bodies, one a line, sent in turn (wrk.lua's BENCH_BODY_FILE). */
+  bodyFile?: string;
+  /** wrk's --timeout for one answer, in seconds (5 by default). */
+  timeoutSeconds?: number;
 }
 
 /** Where each wrk run's client numbers start, so that no client comes back within a bucket's minute. */
@@ -79,7 +85,7 @@ function wrkCommand(url: string, request: Request, seconds: number, connections:
     `-c${connections}`,
     `-d${seconds}s`,
     "--timeout",
-    "5s",
+    `${request.timeoutSeconds ?? 5}s`,
     "-s",
     join(root, "scripts", "bench", "wrk.lua"),
   ]
@@ -93,6 +99,8 @@ function wrkCommand(url: string, request: Request, seconds: number, connections:
     BENCH_LIST: request.list ? "1" : "",
     BENCH_UNIQUE: request.unique ? "1" : "",
     BENCH_DELAY_MS: String(request.delayMs ?? 0),
+    BENCH_PIPELINE: request.pipeline?.join("|") ?? "",
+    BENCH_BODY_FILE: request.bodyFile ?? "",
     BENCH_SEED: String(seed),
     BENCH_OUT: out,
   };
@@ -121,7 +129,9 @@ export function wrk(url: string, request: Request, seconds: number, pid: number,
   return readRun(out, pid, cpu);
 }
 
-/** wrk in the background, for a load beside a measurement. */
+let besideRuns = 0;
+
+/** wrk in the background, for a load beside a measurement (several may run at once). */
 export function wrkBeside(
   url: string,
   request: Request,
@@ -129,7 +139,7 @@ export function wrkBeside(
   pid: number,
   connections: number,
 ): Promise<Run> {
-  const out = join(runFiles, "wrk-load.json");
+  const out = join(runFiles, `wrk-beside-${++besideRuns}.json`);
   const { args, env } = wrkCommand(url, request, seconds, connections, out);
   const cpu = cpuSeconds(pid);
   return new Promise((resolve, reject) =>

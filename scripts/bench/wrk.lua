@@ -6,6 +6,10 @@
 --   BENCH_UNIQUE=1   each request's path has its own number in place of UNIQUE, so no answer is
 --                    kept for another request (the search itself, uncached)
 --   BENCH_DELAY_MS   each connection waits this long before its next request (a paced client)
+--   BENCH_PIPELINE   paths separated by "|": each connection sends them all at once (pipelined),
+--                    then the next batch when every answer has come (wrk counts each answer)
+--   BENCH_BODY_FILE  bodies, one a line, sent in turn (a 4 MiB template, MCP calls): BENCH_BODY's
+--                    environment variable cannot hold more than 128 KiB
 --   BENCH_SEED       where this row's client numbers start, so rows do not share clients
 --   BENCH_OUT        file to write the result to, as one JSON line, with wrk's own CPU time
 -- Without BENCH_XFF/BENCH_LIST/BENCH_UNIQUE there is no per-request Lua: wrk sends one prepared request.
@@ -18,6 +22,15 @@ local unique = os.getenv("BENCH_UNIQUE") == "1"
 local seed = tonumber(os.getenv("BENCH_SEED") or "0")
 local counter = 0
 local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "0")
+local pipeline = os.getenv("BENCH_PIPELINE") or ""
+local body_file = os.getenv("BENCH_BODY_FILE") or ""
+local bodies = {}
+if body_file ~= "" then
+  for line in io.lines(body_file) do
+    if line ~= "" then bodies[#bodies + 1] = line end
+  end
+  body = bodies[1]
+end
 
 if delay_ms > 0 then
   delay = function()
@@ -37,7 +50,20 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-if xff or list or unique then
+if pipeline ~= "" then
+  local requests
+  -- Made in init, once wrk has set the Host header (at load time wrk.format has none to add).
+  init = function()
+    local batch = {}
+    for path in pipeline:gmatch("[^|]+") do
+      batch[#batch + 1] = wrk.format("GET", path)
+    end
+    requests = table.concat(batch)
+  end
+  request = function()
+    return requests
+  end
+elseif xff or list or unique or #bodies > 1 then
   request = function()
     counter = counter + 1
     -- 24 bits of client number per thread: 16 M distinct clients before one repeats.
@@ -52,6 +78,9 @@ if xff or list or unique then
         "10.%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
     end
     local payload = wrk.body
+    if #bodies > 1 then
+      payload = bodies[(counter % #bodies) + 1]
+    end
     if list then
       payload = string.format('{"name":"Bench %d-%d","approvedServiceIds":%s}', tid or 0, n, body)
     end

@@ -16,6 +16,7 @@ import type { HeavyWorker, WorkerResult } from "../worker/pool.ts";
 import { TemplateReader, UnreadBody, type ReadTemplate } from "../threads/reader.ts";
 import { httpError } from "../worker/messages.ts";
 import { Slots } from "../threads/slots.ts";
+import { beforeDeadline, deadlineOf } from "../deadline.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
@@ -128,7 +129,7 @@ const computationsBusy = () =>
     { retryAfter: 5 },
   );
 
-/** The kept answers, and the key of each by the URL that asked for it. */
+/** The kept answers, the key of each by the URL that asked for it, and the answers being computed. */
 function keptAnswers() {
   // Answers of pure rows (and saved lists, until a read would renew them) are kept, so a repeated query costs a lookup.
   const kept = new LRUCache<string, Prepared<Buffer>>({
@@ -142,7 +143,9 @@ function keptAnswers() {
     maxSize: URL_KEYS_SIZE,
     sizeCalculation: (key, url) => key.length + url.length + 64,
   });
-  return { kept, keyByUrl };
+  // Requests for an answer being computed wait for that computation rather than start another.
+  const computing = new Map<string, Promise<Prepared<Buffer> | undefined>>();
+  return { kept, keyByUrl, computing };
 }
 
 export default fp(
@@ -150,9 +153,7 @@ export default fp(
     app: FastifyInstance,
     context: OperationContext & { readonly heavyWorker?: HeavyWorker; readonly templateReader?: TemplateReader },
   ) => {
-    const { kept, keyByUrl } = keptAnswers();
-    // Requests for an answer being computed wait for that computation rather than start another.
-    const computing = new Map<string, Promise<Prepared<Buffer> | undefined>>();
+    const { kept, keyByUrl, computing } = keptAnswers();
     const heavy = new Slots(1, HEAVY_WAITING_MAX, computationsBusy);
     const offThread = new Slots(OFF_THREAD_SLOTS, HEAVY_WAITING_MAX, computationsBusy);
     const reader = context.templateReader ?? new TemplateReader();
@@ -179,7 +180,8 @@ export default fp(
             if (hit && hit.until > now) return send(request, reply, row, hit, now);
           }
           const params = row.restParam ? renameRest(row, request.params) : request.params;
-          const { body, deployment, refusal } = await readBody(request.body, reader);
+          const deadline = deadlineOf(request); // every wait below ends at it with a 503 (../deadline.ts)
+          const { body, deployment, refusal } = await readBody(request.body, reader, deadline);
           const input = rowInput(row, { query: request.query, params, body, headers: request.headers });
           if (refusal) throw httpError(refusal);
           const client = clientKey(request.ip);
@@ -188,7 +190,7 @@ export default fp(
           if (byUrl !== undefined && key !== undefined) keyByUrl.set(byUrl, key);
           const hit = key ? kept.get(key) : undefined;
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
-          const shared = key ? await computing.get(key) : undefined;
+          const shared = key && computing.has(key) ? await beforeDeadline(computing.get(key)!, deadline) : undefined;
           if (shared && shared.until > now) return send(request, reply, row, shared, now);
           const worker =
             (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
@@ -201,7 +203,7 @@ export default fp(
               ? worker.run(row.operationId, { ...input, client, deployment }, context.now(), counter, compressed)
               : answerRow(row, context, input, { client, countIn: counter, deployment });
           const queue = isHeavy(row) ? heavy : row.offThread ? offThread : undefined;
-          const computed = queue ? queue.run(handle) : handle();
+          const computed = queue ? queue.run(handle, { deadline }) : handle();
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
           const keeping =
             key === undefined
@@ -239,8 +241,8 @@ export default fp(
  * A readsTemplate row's body was left unread (app.ts): its template is read in the reading thread,
  * and its refusal thrown once the rest of the body is valid. Any other body is as parsed.
  */
-async function readBody(body: unknown, reader: TemplateReader): Promise<ReadTemplate> {
-  return body instanceof UnreadBody ? reader.read({ body: body.text }) : { body };
+async function readBody(body: unknown, reader: TemplateReader, deadline: number | undefined): Promise<ReadTemplate> {
+  return body instanceof UnreadBody ? reader.read({ body: body.text }, deadline) : { body };
 }
 
 /** Fastify names a wildcard "*"; the row names it after its last path parameter. */

@@ -15,10 +15,11 @@ import { TEXT_HOST_LIMIT } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { JS_ONLY_SCRIPT, THEME_SCRIPT } from "../../catalogue/render/theme.ts";
 import { fastifyOptions, PIPELINE_DETAILS, registerCompression, type HostConfig } from "../host-options.ts";
-import { answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
+import { answerBeforeIdleClose, answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
+import { stampDeadlines } from "../deadline.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
 import type { BuiltFiles } from "../files.ts";
-import { limitPipelining } from "../http-limits.ts";
+import { httpTimeouts, limitPipelining } from "../http-limits.ts";
 import { lingerAfterRefusal } from "../linger.ts";
 import { refuseRepeatedParameters } from "../repeated-params.ts";
 import {
@@ -110,8 +111,10 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   );
   answerConnect(app.server, "text");
   answerExpectation(app.server, "text");
+  answerBeforeIdleClose(app.server, "text");
   // First: /v1/ is the API's, through the API's own handler and hooks (Host, repeated parameters…).
   if (options.api) await forwardApi(app, options.api);
+  stampDeadlines(app, httpTimeouts(options.config.timeouts).deadlineMs);
   requireHost(app, (request, reply, { status, error, details }) =>
     replies.error(request, reply, status, error, details),
   );
@@ -154,6 +157,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     templateReader: new TemplateReader(),
     ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
+    timeouts: httpTimeouts(options.config.timeouts),
   };
   app.addHook("onClose", () => context.templateReader.close());
   await app.register(registerTextRoutes(context));
@@ -216,6 +220,7 @@ function textErrorHandler(replies: TextReplies, site: SitePages) {
     if (isApiPath(request.url)) {
       const body = toErrorBody(error, request.routeOptions.bodyLimit);
       if (body.status >= 500) request.log.error({ err: error }, "text request failed");
+      if (body.status === 503 && e.retryAfter !== undefined) reply.header("retry-after", String(e.retryAfter));
       return sendError(reply, body);
     }
     // 503: the server's bound on files in flight (response-budget.ts) was reached; it says when to retry.

@@ -7,6 +7,7 @@
 import type { FastifyRequest } from "fastify";
 import type { SitePageData } from "../../catalogue/outputs/pages.ts";
 import type { TextFormat } from "../../catalogue/outputs/static.ts";
+import { deadlineOf } from "../deadline.ts";
 
 /** The rendering a text-host answer is in: a text format, or HTML. */
 export type Rendering = TextFormat | "html";
@@ -39,8 +40,16 @@ export interface SiteAnswer {
   readonly body: Uint8Array;
 }
 
-/** Whether the request's client went away (a job still waiting for it is skipped). */
-export const clientGone = (request: FastifyRequest) => () => request.raw.socket?.destroyed === true;
+/** What a job waits for its turn on behalf of: whether its client went away (a job still waiting for it is skipped), and its request's deadline (../deadline.ts). */
+export interface JobWait {
+  readonly gone: () => boolean;
+  readonly deadline: number | undefined;
+}
+
+export const waitFor = (request: FastifyRequest): JobWait => ({
+  gone: () => request.raw.socket?.destroyed === true,
+  deadline: deadlineOf(request),
+});
 
 /**
  * What the handlers call to run a job (computed.ts ComputedPages): a text page by job name and
@@ -49,6 +58,6 @@ export const clientGone = (request: FastifyRequest) => () => request.raw.socket?
 export interface PagesComputer {
   /** Whether site pages render in the worker thread. */
   readonly rendersSite: boolean;
-  text(job: { readonly name: string; readonly input: object }, gone?: () => boolean): Promise<Computed>;
-  site(job: SiteJob, key: string | undefined, gone?: () => boolean): Promise<SiteAnswer>;
+  text(job: { readonly name: string; readonly input: object }, wait?: JobWait): Promise<Computed>;
+  site(job: SiteJob, key: string | undefined, wait?: JobWait): Promise<SiteAnswer>;
 }

@@ -15,13 +15,15 @@ import type { ExitTargetT } from "../../catalogue/schema/index.ts";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import type { StoredList } from "../store/store.ts";
 import { Slots } from "../threads/slots.ts";
+import { beforeDeadline } from "../deadline.ts";
 import { deploymentCheckBody } from "./deployment-check.ts";
 import { exitPlanBody } from "./exit-plan.ts";
 import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";
-import type { Computed, PagesComputer, Shape, SiteAnswer, SiteJob } from "./computed-shapes.ts";
+import type { Computed, JobWait, PagesComputer, Shape, SiteAnswer, SiteJob } from "./computed-shapes.ts";
 
 export {
-  clientGone,
+  waitFor,
+  type JobWait,
   type Computed,
   type PagesComputer,
   type Shape,
@@ -117,38 +119,41 @@ export class ComputedPages implements PagesComputer {
    * A text page. Jobs of a saved list are not kept: the list is in their input, and it expires; nor
    * is a deployment check, whose input is a template of up to megabytes.
    */
-  async text(job: TextJob, gone?: () => boolean): Promise<Computed> {
+  async text(job: TextJob, wait?: JobWait): Promise<Computed> {
     const unkept = job.name === "savedList" || job.name === "exitPlan" || job.name === "deploymentCheck";
     const key = unkept ? undefined : `text\0${JSON.stringify(job)}`;
     const compute = async (): Promise<Kept> => ({
       kind: "text",
       computed: await this.queue.run(
         () => (this.worker ? this.worker.textPage(job) : runTextJob(this.catalogue, job)),
-        leftWhen(gone),
+        { gone: leftWhen(wait?.gone), deadline: wait?.deadline },
       ),
     });
-    const kept = await this.keep(key, compute);
+    const kept = await this.keep(key, compute, wait?.deadline);
     return (kept as Extract<Kept, { kind: "text" }>).computed;
   }
 
   /** A site page rendered in the worker; `key` (the job's URL and what it reads of the request) keeps it. */
-  async site(job: SiteJob, key: string | undefined, gone?: () => boolean): Promise<SiteAnswer> {
+  async site(job: SiteJob, key: string | undefined, wait?: JobWait): Promise<SiteAnswer> {
     const worker = this.worker;
     if (!worker) throw new Error("no worker renders the site's pages");
     const compute = async (): Promise<Kept> => ({
       kind: "site",
-      answer: await this.queue.run(() => worker.sitePage(job), leftWhen(gone)),
+      answer: await this.queue.run(() => worker.sitePage(job), {
+        gone: leftWhen(wait?.gone),
+        deadline: wait?.deadline,
+      }),
     });
-    const kept = await this.keep(key === undefined ? undefined : `site\0${key}`, compute);
+    const kept = await this.keep(key === undefined ? undefined : `site\0${key}`, compute, wait?.deadline);
     return (kept as Extract<Kept, { kind: "site" }>).answer;
   }
 
-  private async keep(key: string | undefined, compute: () => Promise<Kept>): Promise<Kept> {
+  private async keep(key: string | undefined, compute: () => Promise<Kept>, deadline?: number): Promise<Kept> {
     if (key === undefined) return compute();
     const hit = this.kept.get(key);
     if (hit) return hit;
     const shared = this.computing.get(key);
-    if (shared) return shared;
+    if (shared) return beforeDeadline(shared, deadline);
     const computing = compute();
     this.computing.set(key, computing);
     try {

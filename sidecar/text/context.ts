@@ -1,6 +1,7 @@
 /** What a text-host route is (a routed row of catalogue/outputs/pages.ts, routes.ts) and what its handler is given. */
 import type { McpOriginPolicy } from "../mcp-origin.ts";
 import type { TemplateReader } from "../threads/reader.ts";
+import type { HttpTimeouts } from "../http-limits.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { PageRow } from "../../catalogue/outputs/pages.ts";
@@ -26,6 +27,8 @@ export interface TextContext {
   readonly hosts?: Pick<McpOriginPolicy, "allowsHost">;
   /** The text host's public URL: the exit plan's links are absolute (pasted into tickets). */
   readonly textUrl?: string | undefined;
+  /** This host's time limits (../http-limits.ts): the upload gate leaves a body part of the request limit. */
+  readonly timeouts: HttpTimeouts;
 }
 
 /** Answers a routed page's request. */

@@ -12,7 +12,7 @@ import { httpErrorOf, isHttpError } from "../../catalogue/base/problem.ts";
 import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { checkTemplate, ReadDeployment, versionWindow } from "../../catalogue/contract/deployments.ts";
 import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS } from "../../catalogue/base/limits.ts";
-import { TemplateCheckBody } from "../../catalogue/schema/index.ts";
+import { FAIL_ON, TemplateCheckBody } from "../../catalogue/schema/index.ts";
 import type { VersionWindow } from "../../catalogue/templates/check.ts";
 import type { Deployment } from "../../catalogue/templates/read.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
@@ -20,7 +20,8 @@ import { resolveList } from "../../catalogue/lists/lists.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { deploymentCheckDoc } from "../../catalogue/templates/render.ts";
 import { splitRequestUrl } from "../files.ts";
-import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
+import { deadlineOf } from "../deadline.ts";
 import { replyComputedPage } from "./computed-page.ts";
 import type { TextContext } from "./context.ts";
 import { strictBucket } from "./forms.ts";
@@ -97,13 +98,16 @@ function requestParts(request: FastifyRequest): { template: string; fields: URLS
 }
 
 const NO_LIST =
-  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>; optionally ?within=90d (versions retiring within it, 180d by default) and ?locations=EU,CH (where resources may go).";
+  "Name the approved list: ?ids=aws-ec2,aws-cloudformation (catalogue ids, comma-separated) or ?list=<a saved list's id or slug>; optionally ?within=90d (versions retiring within it, 180d by default), ?failOn=deprecated|extended|end (the first phase that fails) and ?locations=EU,CH (where resources may go).";
 
-/** The query's within= and locations=, as the API's retiringWithin and allowedLocations; a bad one is a 400. */
+/** The query's within=, failOn= and locations=, as the API's retiringWithin, failOn and allowedLocations; a bad one is a 400. */
 function checkOptions(fields: URLSearchParams): { window: VersionWindow; allowedLocations?: string[] } | string {
   const within = fields.get("within")?.trim() || undefined;
   if (within !== undefined && !TemplateCheckBody.shape.retiringWithin.safeParse(within).success)
     return `within is a number of days such as 90d (0d to ${LIFECYCLE_WITHIN_MAX_DAYS}d), not ${within.slice(0, 40)}.`;
+  const failOn = fields.get("failOn")?.trim() || undefined;
+  const failOnParsed = TemplateCheckBody.shape.failOn.safeParse(failOn);
+  if (!failOnParsed.success) return `failOn is ${FAIL_ON.join(", ")}, not ${(failOn ?? "").slice(0, 40)}.`;
   const locations = (fields.get("locations") ?? "")
     .split(",")
     .map((location) => location.trim())
@@ -111,7 +115,7 @@ function checkOptions(fields: URLSearchParams): { window: VersionWindow; allowed
   if (locations.length > 0 && !TemplateCheckBody.shape.allowedLocations.safeParse(locations).success)
     return `locations are region codes, ISO country codes or EU/EEA, comma-separated (at most ${MAX_ALLOWED_LOCATIONS}).`;
   return {
-    window: versionWindow(new Date(), within),
+    window: versionWindow(new Date(), within, failOnParsed.data),
     ...(locations.length > 0 ? { allowedLocations: locations } : {}),
   };
 }
@@ -153,7 +157,7 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   let deployment: Deployment;
   try {
     // Read in the reading thread (threads/reader.ts): a costly template fails alone, with a 422.
-    const read = await c.templateReader.read({ template });
+    const read = await c.templateReader.read({ template }, deadlineOf(request));
     if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;
   } catch (error) {
@@ -162,6 +166,6 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   }
   const asDoc = rendering === "html" && c.site.available;
   const input = { deployment, approved, rendering, width: widthOf(request), asDoc, ...options };
-  const computed = await c.computed.text({ name: "deploymentCheck", input }, clientGone(request));
+  const computed = await c.computed.text({ name: "deploymentCheck", input }, waitFor(request));
   return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }

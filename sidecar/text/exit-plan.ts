@@ -24,7 +24,7 @@ import { replyComputedPage } from "./computed-page.ts";
 import { plainPage } from "./plain-pages.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import type { StoredList } from "../store/store.ts";
 
@@ -88,7 +88,7 @@ async function planPage(
         asDoc,
       },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return replyComputedPage(c, request, reply, rendering, computed, asDoc);
 }

@@ -19,7 +19,7 @@ import { safeRelativePath, splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
-import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 import { isPlainPage, plainPage } from "./plain-pages.ts";
 import type { StoredList } from "../store/store.ts";
 
@@ -40,7 +40,7 @@ export async function comparePath(c: TextContext, request: FastifyRequest, reply
       name: "comparePath",
       input: { ids: raw, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }
@@ -76,7 +76,7 @@ export async function savedListPage(c: TextContext, request: FastifyRequest, rep
       name: "savedList",
       input: { list: found.list, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   // Saved lists expire: not for shared caches.
   return c.replies.computed(request, reply, rendering, computed, false);
@@ -158,7 +158,7 @@ async function filteredLifecycle(
       // Today's date, not the time: one day's answers are kept as one.
       input: { query: asked, now: Date.parse(dayOf(new Date())), rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }

@@ -89,7 +89,12 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
       await scope.register(async (raw) => {
         raw.removeAllContentTypeParsers();
         raw.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-        gateUploads(raw, () => true);
+        gateUploads(
+          raw,
+          () => true,
+          context.timeouts,
+          () => context.templateReader.settled(),
+        );
         for (const route of routes.filter((row) => row.form && row.rawBodyLimit)) add(raw, route);
       });
     });

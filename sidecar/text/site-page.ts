@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { OnDemandPage, SiteLocals, SitePageData } from "../../catalogue/outputs/pages.ts";
 import { errorDoc, render } from "./render.ts";
-import { clientGone, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";
+import { waitFor, type PagesComputer, type SiteAnswer } from "./computed-shapes.ts";
 
 /** The built site's on-demand handler (@astrojs/node). */
 export type SiteHandler = (
@@ -96,7 +96,7 @@ export class SitePages {
         apiUrl: this.locals.apiUrl,
         textUrl: this.locals.textUrl,
       };
-      sendSiteAnswer(reply, await this.computed.site(job, key, clientGone(request)), page.headers);
+      sendSiteAnswer(reply, await this.computed.site(job, key, waitFor(request)), page.headers);
       return true;
     }
     // The page is chosen by the URL Astro is handed: the public one stays in the browser.

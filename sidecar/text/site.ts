@@ -15,7 +15,7 @@
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { ENDPOINTS, recordFeedback } from "../../catalogue/contract/index.ts";
-import { BUCKETS, FEEDBACK_MESSAGE } from "../../catalogue/base/limits.ts";
+import { BUCKETS, FEEDBACK_MESSAGE, TEXT_SEARCH_RESULTS } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import {
   compareRequest,
@@ -35,7 +35,7 @@ import { render, widthOf, type Rendering } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import type { SitePageRequest, SitePages } from "./site-page.ts";
 import type { OnDemandPage } from "../../catalogue/outputs/pages.ts";
-import { clientGone, type Computed, type Shape } from "./computed-shapes.ts";
+import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 
 const CONTENT_TYPE = { md: "text/markdown; charset=utf-8", ansi: "text/plain; charset=utf-8" } as const;
 const contentType = (rendering: Rendering) =>
@@ -58,10 +58,12 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
       title: "Search",
       blocks: [heading(1, "Search"), paragraph("Add ?q= and some words, e.g. /search?q=object+storage.")],
     };
+  const global = new Set(found.places?.global ?? []);
   const items: Inline[][] = found.data.map((service) => [
     link(service.name, servicePath(service)),
     ` — ${catalogue.providerById.get(service.providerId)!.provider.shortName}, ${lifecycleLabel(service.lifecycle)}`,
     ...(found.search?.subServices?.[service.slug] ? [`; matched ${found.search.subServices[service.slug]}`] : []),
+    ...(global.has(service.slug) ? ["; global, answered from its vendor's global endpoint"] : []),
   ]);
   const { total } = found.pagination;
   const pager: Inline[] = [
@@ -81,8 +83,32 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
       ...deadEnd(catalogue, found),
       ...(items.length > 0 ? [{ kind: "list" as const, items }] : []),
       ...(pager.length > 0 ? [paragraph(...pager)] : []),
+      ...providerLevelBlocks(catalogue, found),
     ],
   };
+}
+
+/** With a place filter: the provider-level services listed apart, as the API's places.providerLevel. */
+function providerLevelBlocks(catalogue: Catalogue, found: ReturnType<typeof searchRequest>["found"]): Doc["blocks"] {
+  const level = found.places?.providerLevel;
+  if (!level || level.total === 0) return [];
+  const shown = level.services.slice(0, TEXT_SEARCH_RESULTS);
+  return [
+    heading(2, "Provider level, listed apart"),
+    paragraph(
+      `${level.total} more service${level.total === 1 ? "" : "s"} whose own regions are not known: their provider has a region in ${found.places!.asked.map(({ place }) => place).join(", ")}, so they may or may not run there.${level.total > shown.length ? ` The first ${shown.length}:` : ""}`,
+    ),
+    {
+      kind: "list" as const,
+      items: shown.map((slug) => {
+        const { service } = catalogue.bySlug.get(slug)!;
+        return [
+          link(service.name, servicePath(service)),
+          ` — ${catalogue.providerById.get(service.providerId)!.provider.shortName}`,
+        ];
+      }),
+    },
+  ];
 }
 
 /**
@@ -135,10 +161,10 @@ export async function searchPage(c: TextContext, request: FastifyRequest, reply:
   // results are written as text so that they read without JavaScript too.
   if (rendering === "html" && !searchParams(request).get("q")?.trim())
     if (await c.replies.site(request, reply, "search/index.html")) return reply;
-  const query = normalisedQuery(request, ["q", "provider", "category", "lifecycle", "page"]);
+  const query = normalisedQuery(request, ["q", "provider", "category", "lifecycle", "region", "country", "page"]);
   const computed = await c.computed.text(
     { name: "search", input: { query, rendering, width: widthOf(request) } },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed, false);
 }
@@ -170,7 +196,7 @@ export async function equivalentsPage(c: TextContext, request: FastifyRequest, r
   const query = normalisedQuery(request, ["providers", "category"]);
   const computed = await c.computed.text(
     { name: "equivalents", input: { query, rendering, width: widthOf(request) } },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }
@@ -215,7 +241,7 @@ export async function equivalenceGroupPage(c: TextContext, request: FastifyReque
       name: "equivalenceGroup",
       input: { id, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }
@@ -238,7 +264,7 @@ export async function compareQuery(c: TextContext, request: FastifyRequest, repl
       name: "compareQuery",
       input: { query, rendering, width: widthOf(request) },
     },
-    clientGone(request),
+    waitFor(request),
   );
   return c.replies.computed(request, reply, rendering, computed);
 }

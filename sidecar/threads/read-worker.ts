@@ -18,6 +18,7 @@ import { READ_TEMPLATE, readDeployment, TerraformFiles, type Deployment } from "
 import { DEPTH_DETAILS } from "../json-depth.ts";
 import { MAX_TF_FILES, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
 import { errorMessage } from "./error-message.ts";
+import { lowerThisThreadsPriority } from "./priority.ts";
 import type { ReadRequest, ReadTemplate } from "./reader.ts";
 
 /** What the check could not read, as the API answers it; anything else is thrown on. */
@@ -71,6 +72,9 @@ function read(request: ReadRequest): ReadTemplate {
     return { body };
   return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template) };
 }
+
+// Reading a template yields the CPU to the main thread's cheap reads, as the heavy thread does.
+lowerThisThreadsPriority();
 
 parentPort!.on("message", (request: ReadRequest) => {
   try {

@@ -6,7 +6,7 @@
  * A thread that read a small template reads the next (starting one costs 0.2–0.3 s on a loaded
  * machine, more than reading most templates); one that read a large template is ended, so its heap
  * goes back, as is one left idle. READERS_AT_ONCE at a time, so eight maximum-size templates at
- * once cost one reader's memory.
+ * once cost one reader's memory; each waits at most until its request's deadline (../deadline.ts).
  */
 import { Worker } from "node:worker_threads";
 import { HttpError } from "../../catalogue/base/problem.ts";
@@ -59,8 +59,14 @@ export class TemplateReader {
   /** The thread kept from the last small read, with the timer that ends it when left idle. */
   private idle: { readonly worker: Worker; readonly timer: NodeJS.Timeout; readonly gone: () => void } | undefined;
 
-  read(request: ReadRequest): Promise<ReadTemplate> {
-    return this.slots.run(() => this.readInThread(request));
+  /** Reads in its turn; `deadline` (the request's, ../deadline.ts) bounds the wait for the turn and the reading. */
+  read(request: ReadRequest, deadline?: number): Promise<ReadTemplate> {
+    return this.slots.run(() => this.readInThread(request), { deadline });
+  }
+
+  /** Resolves once no template is being read or waits to be (the upload gate's next turn waits for it). */
+  settled(): Promise<void> {
+    return this.slots.idle();
   }
 
   /** Ends the idle thread (the app's close). */

@@ -5,8 +5,7 @@
  * for other clients. The store and the rate-limit counters are the main thread's, reached through
  * messages.
  */
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
+import { lowerThisThreadsPriority } from "../threads/priority.ts";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
@@ -29,21 +28,8 @@ import {
   type ToWorker,
 } from "./messages.ts";
 
-/**
- * This thread yields the CPU to the main one: on a busy machine the plan then waits, not every
- * other client. Linux gives each thread its own nice value (setpriority on its thread id).
- */
-function lowerPriority(): void {
-  try {
-    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, WORKER_NICE);
-  } catch {
-    // Not Linux, or not allowed: the thread keeps the process's priority.
-  }
-}
-
-const WORKER_NICE = 10;
-lowerPriority();
+// This thread yields the CPU to the main one: on a busy machine the plan then waits, not every other client.
+lowerThisThreadsPriority();
 const { source, urls, siteEntry } = workerData as { source: CatalogueSource; urls: PublicUrls; siteEntry?: string };
 const catalogue = source.distDir ? loadBuiltCatalogue(source.distDir) : loadCatalogue(source.dataDir);
 const port = parentPort!;

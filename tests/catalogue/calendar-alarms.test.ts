@@ -7,7 +7,7 @@ import ICAL from "ical.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CALENDAR_ALARMS } from "../../catalogue/base/limits.ts";
-import { catalogueDay, lifecycleCalendar } from "../../catalogue/lifecycle/lifecycle.ts";
+import { addDays, catalogueDay, lifecycleCalendar } from "../../catalogue/lifecycle/lifecycle.ts";
 import { ALARMS_PATTERN, LifecycleCalendarQuery } from "../../catalogue/schema/index.ts";
 import { realCatalogue, URLS } from "../helpers/app.ts";
 import { eventAlarms } from "../helpers/calendar.ts";
@@ -19,11 +19,19 @@ describe("calendar reminders", () => {
   const text = lifecycleCalendar(catalogue, URLS, { name: "All", description: "Every date" });
   const events = eventAlarms(text);
 
-  it("gives each event to come three display reminders, 180, 90 and 30 days before it, by default", () => {
+  /** The default reminders whose own day is still to come on the calendar's day. */
+  const due = (date: string, days: readonly number[] = [180, 90, 30]) =>
+    days.filter((before) => addDays(date, -before) >= asOf);
+  const triggerOf = (days: number) => (days === 0 ? "PT0S" : `-P${days}D`);
+
+  it("gives each event its display reminders 180, 90 and 30 days before it by default, those still to come", () => {
     const upcoming = events.filter((event) => event.date >= asOf);
     expect(upcoming.length).toBeGreaterThan(0);
+    // Some events to come have all three, some fewer: a reminder whose day has passed is left out.
+    expect(upcoming.some((event) => event.alarms.length === 3)).toBe(true);
+    expect(upcoming.some((event) => event.alarms.length > 0 && event.alarms.length < 3)).toBe(true);
     for (const event of upcoming) {
-      expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(["-P180D", "-P90D", "-P30D"]);
+      expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(due(event.date).map(triggerOf));
       for (const alarm of event.alarms) {
         expect(alarm.action).toBe("DISPLAY");
         expect(alarm.description).toMatch(/ \(in \d+ days\)\.$/);
@@ -39,21 +47,38 @@ describe("calendar reminders", () => {
     expect(trigger.toSeconds()).toBeLessThan(0);
   });
 
-  it("gives past events no reminder, so the total is three per event to come", () => {
+  it("gives past events no reminder and no event a reminder already past (issue 113)", () => {
     const past = events.filter((event) => event.date < asOf);
     expect(past.length).toBeGreaterThan(0);
     expect(past.every((event) => event.alarms.length === 0)).toBe(true);
-    const upcoming = events.filter((event) => event.date >= asOf).length;
-    expect(text.match(/^BEGIN:VALARM\r$/gm)?.length).toBe(3 * upcoming);
-    expect(text.match(/^END:VALARM\r$/gm)?.length).toBe(3 * upcoming);
+    const expected = events.reduce((sum, event) => sum + due(event.date).length, 0);
+    expect(text.match(/^BEGIN:VALARM\r$/gm)?.length).toBe(expected);
+    expect(text.match(/^END:VALARM\r$/gm)?.length).toBe(expected);
+    for (const event of events)
+      for (const alarm of event.alarms) {
+        const days = Number(/\d+/.exec(alarm.trigger)?.[0] ?? 0);
+        expect(addDays(event.date, -days) >= asOf, `${event.date} ${alarm.trigger}`).toBe(true);
+      }
+  });
+
+  it("counts the reminders still to come from the calendar's day: a later day drops those passed since", () => {
+    const later = addDays(asOf, 60);
+    const after = eventAlarms(lifecycleCalendar(catalogue, URLS, { name: "All", description: "x", asOf: later }));
+    const count = (list: typeof events) => list.reduce((sum, event) => sum + event.alarms.length, 0);
+    expect(count(after)).toBeLessThan(count(events));
+    for (const event of after)
+      for (const alarm of event.alarms)
+        expect(addDays(event.date, -Number(/\d+/.exec(alarm.trigger)?.[0] ?? 0)) >= later).toBe(true);
   });
 
   it("writes the reminders asked, none for an empty list, and says today for 0 days", () => {
     const chosen = eventAlarms(
       lifecycleCalendar(catalogue, URLS, { name: "All", description: "x", alarms: [30, 7, 0] }),
     ).filter((event) => event.date >= asOf);
-    for (const event of chosen) expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(["-P30D", "-P7D", "PT0S"]);
-    expect(chosen[0]!.alarms[2]!.description).toMatch(/ \(today\)\.$/);
+    for (const event of chosen)
+      expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(due(event.date, [30, 7, 0]).map(triggerOf));
+    const all = chosen.find((event) => event.alarms.length === 3)!;
+    expect(all.alarms[2]!.description).toMatch(/ \(today\)\.$/);
     const none = lifecycleCalendar(catalogue, URLS, { name: "All", description: "x", alarms: [] });
     expect(none).not.toContain("VALARM");
     expect(eventAlarms(none)).toHaveLength(events.length);

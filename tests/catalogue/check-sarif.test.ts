@@ -169,6 +169,7 @@ describe("the SARIF log", () => {
       "service-missing",
       "unplaced",
       "not-evaluated",
+      "not-read",
       "version-retiring",
       "version-unknown",
       "location-denied",
@@ -285,13 +286,16 @@ Resources:
       withinDays: 180,
     });
 
-  it("fails the gate on a runtime in extended support ending within the window, with an error on its resource", () => {
+  it("fails the gate on a deprecated runtime, its blocks to come named, with an error on its resource", () => {
     const outcome = checkOutcome(answer());
     expect(outcome.retiring).toBe(1);
     expect(outcome.exitCode).toBe(1);
     const retiring = outcome.findings.find((finding) => finding.rule === "version-retiring")!;
     expect(retiring).toMatchObject({ level: "error", item: "nodejs16.x", from: ["Old"] });
-    expect(retiring.message).toContain("in extended support, which ends 2027-03-03");
+    // A Lambda runtime has no extended support: deprecated, then creating and updating blocked (issue 113).
+    expect(retiring.message).toContain(
+      "deprecated (no extended support) since 2024-06-13; creating blocked from 2027-02-01 (Block function create); updating blocked from 2027-03-03 (Block function update)",
+    );
     expect(retiring.message).toContain("https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html");
     // Not known is said, never matched to a nearest runtime, and only warns.
     expect(outcome.findings.find((finding) => finding.rule === "version-unknown")).toMatchObject({

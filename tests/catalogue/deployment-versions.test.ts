@@ -87,13 +87,18 @@ describe("versioned attributes", () => {
 });
 
 const catalogue = realCatalogue();
-const ON = (withinDays: number) => ({ asOf: "2026-11-28", withinDays });
+const ON = (withinDays: number, failOn?: "deprecated" | "extended" | "end") => ({
+  asOf: "2026-11-28",
+  withinDays,
+  ...(failOn ? { failOn } : {}),
+});
 const plan = (resources: { type: string; name: string; after: Record<string, unknown> }[]) =>
   terraformPlan(resources.map(({ type, name, after }) => [type, name, after] as const));
 
 describe("what in a deployment retires", () => {
-  it("reports an EKS version in extended support from a Terraform plan, retiring only within a window reaching its end", () => {
+  it("reports an EKS version in extended support from a Terraform plan: retiring now, or on its end with failOn end", () => {
     const eks = plan([{ type: "aws_eks_cluster", name: "main", after: { name: "main", version: "1.33" } }]);
+    // EKS 1.33: standard support ended 2026-07-29, extended support ends 2027-07-29.
     const [within180] = checkTemplate(catalogue, eks, ["aws-eks"], ON(180)).versions;
     expect(within180).toMatchObject({
       from: "aws_eks_cluster.main",
@@ -101,16 +106,29 @@ describe("what in a deployment retires", () => {
       value: "1.33",
       serviceId: "aws-eks",
       status: "extended",
+      phase: "extended",
       version: "1.33",
       ends: "2027-07-29",
       endsWhich: "extendedEnd",
-      retiring: false,
+      retiring: true,
+      retiringPhase: {
+        phase: "extended",
+        starts: "2026-07-30",
+        paid: true,
+        price: "an additional cost per cluster hour",
+      },
+      failOn: "deprecated",
       source: { url: "https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html" },
     });
-    const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(365));
-    expect(answer.versions[0]!.retiring).toBe(true);
+    // Failing only on the end: not within 180 days, within 365.
+    expect(checkTemplate(catalogue, eks, ["aws-eks"], ON(180, "end")).versions[0]!.retiring).toBe(false);
+    const answer = checkTemplate(catalogue, eks, ["aws-eks"], ON(365, "end"));
+    expect(answer.versions[0]).toMatchObject({
+      retiring: true,
+      retiringPhase: { phase: "ended", starts: "2027-07-30" },
+    });
     expect(answer.statements.find((statement) => statement.kind === "versions")!.text).toContain(
-      "aws_eks_cluster.main (version 1.33): in extended support, ending 2027-07-29",
+      "aws_eks_cluster.main (version 1.33): in paid extended support since 2026-07-30; ended from 2027-07-30 (End of extended support)",
     );
   });
 
@@ -138,7 +156,8 @@ describe("what in a deployment retires", () => {
     const versions = checkTemplate(catalogue, arm, ["azure-kubernetes-service"], ON(180)).versions;
     expect(versions.map(({ from, status, ends, retiring }) => ({ from, status, ends, retiring }))).toEqual([
       { from: "aks", status: "extended", ends: "2026-11-30", retiring: true },
-      { from: "pg", status: "ended", ends: "2026-11-12", retiring: true },
+      // PostgreSQL 14: standard support ended 2026-11-12, paid extended support runs to 2029-11-11.
+      { from: "pg", status: "extended", ends: "2029-11-11", retiring: true },
     ]);
   });
 
@@ -204,7 +223,7 @@ describe("what in a deployment retires", () => {
       "https://learn.microsoft.com/azure/azure-functions/supported-languages",
     );
     expect(answer.statements.map((statement) => statement.text)).toContainEqual(
-      expect.stringContaining("fn-node (properties.siteConfig.linuxFxVersion Node|20): ended 2026-04-30"),
+      expect.stringContaining("fn-node (properties.siteConfig.linuxFxVersion Node|20): ended since 2026-05-01"),
     );
     expect(answer.statements.map((statement) => statement.text)).toContainEqual(
       expect.stringContaining("1 version is not known to the catalogue"),
@@ -357,9 +376,11 @@ resource "azurerm_linux_function_app" "py" {
       serviceId: "aws-documentdb",
       version: "3.6",
       status: "extended",
+      phase: "extended",
       ends: "2029-03-30",
-      retiring: false,
+      retiring: true,
     });
+    expect(checkTemplate(catalogue, template, ["aws-documentdb"], ON(180, "end")).versions[0]!.retiring).toBe(false);
   });
 
   it("says a version it does not hold is not known, never the nearest one", () => {

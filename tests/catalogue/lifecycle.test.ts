@@ -14,11 +14,13 @@ import { realCatalogue, URLS } from "../helpers/app.ts";
 const catalogue = realCatalogue();
 const withLifecycle = catalogue.services.filter((service) => service.lifecycle);
 const dated = withLifecycle.filter((service) => service.lifecycle!.sunsetDate);
-/** Every published end date of every version (data/versions/): one version entry each. */
+/** Every published date of every version (data/versions/): its ends and blocks, one version entry each. */
 const versionEnds = [...catalogue.bySlug.values()].flatMap((record) =>
   record.versions.flatMap((family) =>
     family.versions.flatMap((version) =>
-      [version.standardEnd, version.extendedEnd].filter((date) => date !== undefined),
+      [version.standardEnd, version.blockCreate, version.blockUpdate, version.extendedEnd].filter(
+        (date) => date !== undefined,
+      ),
     ),
   ),
 );
@@ -32,7 +34,7 @@ function calendarEvents(text: string) {
 }
 
 describe("lifecycle list", () => {
-  it("holds every lifecycle entry of the catalogue exactly once, and one entry per version end date", () => {
+  it("holds every lifecycle entry of the catalogue exactly once, and one entry per version date", () => {
     const list = lifecycleList(catalogue, URLS, "2026-11-23");
     const services = list.data.filter((entry) => entry.kind === "service");
     expect(services.map((entry) => entry.slug).sort()).toEqual(withLifecycle.map((service) => service.slug).sort());
@@ -67,9 +69,21 @@ describe("lifecycle list", () => {
   });
 
   it("filters by status and provider", () => {
-    const { data } = lifecycleList(catalogue, URLS, "2026-11-23", { status: "retired", providerId: "gcp" });
+    const { data } = lifecycleList(catalogue, URLS, "2026-11-23", {
+      statuses: new Set(["retired"]),
+      providerIds: new Set(["gcp"]),
+    });
     expect(data.length).toBeGreaterThan(0);
     expect(data.every((entry) => entry.status === "retired" && entry.providerId === "gcp")).toBe(true);
+  });
+
+  it("filters by lists of statuses and providers, any of each", () => {
+    const { data } = lifecycleList(catalogue, URLS, "2026-11-23", {
+      statuses: new Set(["sunset", "deprecated"]),
+      providerIds: new Set(["azure", "gcp"]),
+    });
+    expect(new Set(data.map((entry) => entry.providerId))).toEqual(new Set(["azure", "gcp"]));
+    expect(new Set(data.map((entry) => entry.status))).toEqual(new Set(["sunset", "deprecated"]));
   });
 });
 
@@ -86,10 +100,14 @@ describe("lifecycle Atom feed", () => {
       const service = bySlug.get(slug)!;
       expect(item.title).toContain(service.name);
       if (service.lifecycle!.sunsetDate) expect(item.title).toContain(service.lifecycle!.sunsetDate);
-      // The day its lifecycle source was read; the catalogue's own day for an entry without one.
-      expect(item.updated?.toISOString().slice(0, 10)).toBe(
-        service.verified?.lifecycle ?? catalogue.lastUpdated.slice(0, 10),
-      );
+      // What its lifecycle source is verified as of: the copy's date where it gives one, else the day
+      // it was read; the catalogue's own day for an entry without one.
+      const sources = catalogue.bySlug.get(slug)!.sources.filter((source) => source.backs.includes("lifecycle"));
+      const newest = sources
+        .map((source) => source.asOf ?? source.retrieved)
+        .sort()
+        .at(-1);
+      expect(item.updated?.toISOString().slice(0, 10)).toBe(newest ?? catalogue.lastUpdated.slice(0, 10));
       expect(item.url).toMatch(new RegExp(`^${URLS.textUrl}/${service.providerId}/`));
     }
     expect(new Set(feed.items.map((item) => item.id)).size).toBe(feed.items.length);
@@ -129,13 +147,14 @@ describe("lifecycle Atom feed", () => {
 describe("lifecycle calendar", () => {
   const text = lifecycleCalendar(catalogue, URLS, { name: "All", description: "Every date" });
 
-  it("parses as iCalendar with one all-day event per sunset or retirement date", () => {
-    const events = calendarEvents(text).filter((event) => /^[a-z0-9-]+\.\d{8}@/.test(event.uid));
+  it("parses as iCalendar with one all-day event per sunset or retirement date, its UID without the date", () => {
+    // A service's own event is <slug>@host; a version's has its family, id and which date between.
+    const events = calendarEvents(text).filter((event) => /^[a-z0-9-]+@/.test(event.uid));
     expect(calendarEvents(text)).toHaveLength(dated.length + versionEnds.length);
     expect(events).toHaveLength(dated.length);
     const expected = new Map(dated.map((service) => [service.slug, service.lifecycle!.sunsetDate!]));
     for (const event of events) {
-      const slug = event.uid.split(".")[0]!;
+      const slug = event.uid.split("@")[0]!;
       expect(event.start.isDate).toBe(true);
       expect(event.start.toString()).toBe(expected.get(slug));
       expect(event.end.toString()).toBe(addDays(expected.get(slug)!, 1));
@@ -194,60 +213,95 @@ describe("version entries (issue 99)", () => {
     list.data.filter((entry) => entry.slug === "aws-lambda" && entry.version?.id === "nodejs20.x");
 
   it("kind=version keeps version entries only, kind=service the services' own", () => {
-    const versions = lifecycleList(catalogue, URLS, asOf, { kind: "version" }).data;
-    const services = lifecycleList(catalogue, URLS, asOf, { kind: "service" }).data;
+    const versions = lifecycleList(catalogue, URLS, asOf, { kinds: new Set(["version"]) }).data;
+    const services = lifecycleList(catalogue, URLS, asOf, { kinds: new Set(["service"]) }).data;
     expect(versions.length).toBe(versionEnds.length);
     expect(versions.every((entry) => entry.kind === "version" && entry.version !== undefined)).toBe(true);
     expect(services.map((entry) => entry.slug).sort()).toEqual(withLifecycle.map((service) => service.slug).sort());
     expect(services.some((entry) => entry.version !== undefined)).toBe(false);
   });
 
-  it("gives each end date of a version its own entry: sunset while to come, retired once passed", () => {
-    // Lambda's nodejs20.x: deprecated 2026-04-30, function updates blocked from 2027-03-03.
+  it("gives each date of a version its own entry, with the phase it leads into: sunset while to come, retired once passed", () => {
+    // Lambda's nodejs20.x: deprecated 2026-04-30, creating blocked from 2027-02-01, updating from 2027-03-03.
     const entries = lambda(lifecycleList(catalogue, URLS, asOf));
-    expect(entries).toHaveLength(2);
+    expect(entries).toHaveLength(3);
     const deprecation = entries.find((entry) => entry.version!.end === "standardEnd");
-    const block = entries.find((entry) => entry.version!.end === "extendedEnd");
+    const create = entries.find((entry) => entry.version!.end === "blockCreate");
+    const update = entries.find((entry) => entry.version!.end === "blockUpdate");
     expect(deprecation).toMatchObject({
       status: "retired",
       sunsetDate: "2026-04-30",
-      version: { family: "nodejs", end: "standardEnd", endName: "Deprecation", status: "extended" },
+      version: {
+        family: "nodejs",
+        end: "standardEnd",
+        endName: "Deprecation",
+        phase: "deprecated",
+        status: "extended",
+      },
     });
-    expect(block).toMatchObject({ status: "sunset", sunsetDate: "2027-03-03", version: { end: "extendedEnd" } });
-    expect(block!.announcementUrl).toBe("https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html");
+    expect(create).toMatchObject({
+      status: "sunset",
+      sunsetDate: "2027-02-01",
+      version: { end: "blockCreate", endName: "Block function create", phase: "block-create" },
+    });
+    // What the phase means is said in the feeds' summaries, from the family's description.
+    const atom = parseFeed(lifecycleAtom(catalogue, URLS));
+    const item = atom.items.find((each) =>
+      each.id!.endsWith("lifecycle/aws-lambda/nodejs/nodejs20.x/blockCreate/sunset/2027-02-01"),
+    )!;
+    expect(item.description).toContain("New functions can no longer be created on the runtime");
+    expect(update).toMatchObject({ status: "sunset", sunsetDate: "2027-03-03", version: { phase: "block-update" } });
+    // The deprecation date is read in endoflife.date's copy, the block-create date in cfn-lint's.
+    expect(deprecation!.announcementUrl).toBe("https://docs.aws.amazon.com/lambda/latest/dg/lambda-runtimes.html");
+    expect(deprecation).toMatchObject({
+      lifecycleVerified: "2026-08-16",
+      sourceAsOf: "2026-08-16",
+      sourceRetrieved: "2026-11-28",
+    });
+    expect(create).toMatchObject({ lifecycleVerified: "2026-06-02", sourceAsOf: "2026-06-02" });
+  });
+
+  it("never says a version's dates were verified on the day an older copy was read", () => {
+    const entries = lifecycleList(catalogue, URLS, asOf, { kinds: new Set(["version"]) }).data;
+    for (const entry of entries)
+      if (entry.sourceAsOf)
+        expect(entry.lifecycleVerified, `${entry.slug} ${entry.version!.id}`).toBe(entry.sourceAsOf);
+      else expect(entry.lifecycleVerified).toBe(entry.sourceRetrieved);
+    expect(entries.filter((entry) => entry.sourceAsOf).length).toBeGreaterThan(200);
   });
 
   it("filters version entries by ids, provider and within", () => {
-    const ids = lifecycleList(catalogue, URLS, asOf, { kind: "version", slugs: new Set(["aws-eks"]) }).data;
+    const ids = lifecycleList(catalogue, URLS, asOf, { kinds: new Set(["version"]), slugs: new Set(["aws-eks"]) }).data;
     expect(ids.length).toBeGreaterThan(0);
     expect(ids.every((entry) => entry.slug === "aws-eks")).toBe(true);
-    const azure = lifecycleList(catalogue, URLS, asOf, { kind: "version", providerId: "azure" }).data;
+    const azure = lifecycleList(catalogue, URLS, asOf, {
+      kinds: new Set(["version"]),
+      providerIds: new Set(["azure"]),
+    }).data;
     expect(azure.some((entry) => entry.slug === "azure-cache-for-redis" && entry.version?.id === "Enterprise")).toBe(
       true,
     );
     expect(azure.every((entry) => entry.providerId === "azure")).toBe(true);
     // EKS 1.34's standard support ends 2026-12-02: within 4 days of 2026-11-28, not within 3.
     const has = (days: number) =>
-      lifecycleList(catalogue, URLS, asOf, { kind: "version", withinDays: days }).data.some(
+      lifecycleList(catalogue, URLS, asOf, { kinds: new Set(["version"]), withinDays: days }).data.some(
         (entry) => entry.slug === "aws-eks" && entry.version?.id === "1.34" && entry.version.end === "standardEnd",
       );
     expect(has(4)).toBe(true);
     expect(has(3)).toBe(false);
   });
 
-  it("puts a version's end date in the calendar as an all-day event with its reminders", () => {
+  it("puts a version's end date in the calendar as an all-day event with its reminders still to come", () => {
     const text = lifecycleCalendar(catalogue, URLS, {
       name: "EKS",
       description: "EKS versions",
       slugs: new Set(["aws-eks"]),
-      filtered: { filter: { kind: "version" }, asOf, query: "kind=version" },
+      filtered: { filter: { kinds: new Set(["version"]) }, asOf, query: "kind=version" },
     });
     const component = new ICAL.Component(ICAL.parse(text));
     const vevent = component
       .getAllSubcomponents("vevent")
-      .find((each) =>
-        String(each.getFirstPropertyValue("uid")).startsWith("aws-eks.kubernetes.1.34.standardEnd.20261202@"),
-      );
+      .find((each) => String(each.getFirstPropertyValue("uid")).startsWith("aws-eks.kubernetes.1.34.standardEnd@"));
     expect(vevent).toBeDefined();
     const event = new ICAL.Event(vevent!);
     expect(event.startDate.isDate).toBe(true);
@@ -255,6 +309,13 @@ describe("version entries (issue 99)", () => {
     expect(event.summary).toBe(
       "Amazon Elastic Kubernetes Service Kubernetes 1.34 (AWS): End of standard support 2026-12-02",
     );
-    expect(vevent!.getAllSubcomponents("valarm").length).toBeGreaterThan(0);
+    // Its 180, 90 and 30-day reminders fell before 2026-11-28: none is written, as one gone by would only nag.
+    expect(vevent!.getAllSubcomponents("valarm")).toHaveLength(0);
+    const extended = component
+      .getAllSubcomponents("vevent")
+      .find((each) => String(each.getFirstPropertyValue("uid")).startsWith("aws-eks.kubernetes.1.34.extendedEnd@"))!;
+    expect(
+      extended.getAllSubcomponents("valarm").map((alarm) => String(alarm.getFirstPropertyValue("trigger"))),
+    ).toEqual(["-P180D", "-P90D", "-P30D"]);
   });
 });

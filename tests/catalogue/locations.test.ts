@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { endpointRegions, type EndpointRegionsFile } from "../../catalogue/inventory/endpoint-regions.node.ts";
 import { regionProblems } from "../../catalogue/load/entry-checks.ts";
-import { publicRegions, serviceRegions } from "../../catalogue/load/regions.ts";
+import { publicRegions, servicePlacement } from "../../catalogue/load/regions.ts";
 import { assembleCatalogue } from "../../catalogue/load/load.ts";
 import { locationLines, locationProblems } from "../../catalogue/quality/locations.ts";
 import { listServices } from "../../catalogue/search/query.ts";
@@ -62,7 +62,12 @@ describe("endpointRegions", () => {
       regions: ["eu-central-1", "eusc-de-east-1", "us-east-1"],
       globalIn: [],
     });
-    expect(data.services["aws-iam"]).toEqual({ prefixes: ["iam"], regions: [], globalIn: ["aws"] });
+    expect(data.services["aws-iam"]).toEqual({
+      prefixes: ["iam"],
+      regions: [],
+      globalIn: ["aws"],
+      homeRegions: ["us-east-1"],
+    });
     expect(data.services["aws-lex"]).toEqual({ prefixes: ["runtime.lex"], regions: ["us-east-1"], globalIn: [] });
     // Not in the data, or not AWS's: no key, so the provider's list (level provider) applies.
     expect(Object.keys(data.services).sort()).toEqual(["aws-iam", "aws-lex", "aws-s3"]);
@@ -85,21 +90,101 @@ describe("publicRegions and serviceRegions", () => {
     ]);
   });
 
-  it("places a service by its data (a global endpoint covering its partition), else at provider level", () => {
+  const placed = (data?: { prefixes: string[]; regions: string[]; globalIn: string[]; homeRegions?: string[] }) =>
+    servicePlacement({
+      regions,
+      providerListAsOf: "2026-11-22",
+      providerName: "AWS",
+      derived: data && { data, origin: "botocore endpoints.json at abc 2026-08-07", asOf: "2026-08-07" },
+    });
+
+  it("places a service by its regional endpoints, else at provider level, with the data's date", () => {
+    expect(placed({ prefixes: ["s3"], regions: ["eusc-de-east-1", "us-east-1"], globalIn: [] })).toEqual({
+      regions: [
+        { id: "us-east-1", country: "US", level: "service" },
+        { id: "eusc-de-east-1", country: "DE", level: "service" },
+      ],
+      placement: { kind: "regional", source: "botocore endpoints.json at abc 2026-08-07", asOf: "2026-08-07" },
+    });
+    expect(placed()).toEqual({
+      regions: [
+        { id: "us-east-1", country: "US", level: "provider" },
+        { id: "eu-central-1", country: "DE", level: "provider" },
+      ],
+      placement: {
+        kind: "provider-level",
+        source: "AWS's regions in general availability (data/providers/)",
+        asOf: "2026-11-22",
+      },
+    });
+  });
+
+  it("places a service answered only from a partition-wide endpoint as global, in the region it signs in, never in every region", () => {
+    expect(placed({ prefixes: ["iam"], regions: [], globalIn: ["aws"], homeRegions: ["us-east-1"] })).toEqual({
+      regions: [{ id: "us-east-1", country: "US", level: "global" }],
+      placement: {
+        kind: "global",
+        source: "botocore endpoints.json at abc 2026-08-07",
+        asOf: "2026-08-07",
+        homeRegions: ["us-east-1"],
+      },
+    });
+    // A global endpoint beside regional ones is a part of a regional service: its regions only.
     expect(
-      serviceRegions(regions, { prefixes: ["s3"], regions: ["eusc-de-east-1", "us-east-1"], globalIn: [] }),
-    ).toEqual([
-      { id: "us-east-1", country: "US", level: "service" },
-      { id: "eusc-de-east-1", country: "DE", level: "service" },
-    ]);
-    expect(serviceRegions(regions, { prefixes: ["iam"], regions: [], globalIn: ["aws"] }).map(({ id }) => id)).toEqual([
-      "us-east-1",
-      "eu-central-1",
-    ]);
-    expect(serviceRegions(regions, undefined)).toEqual([
-      { id: "us-east-1", country: "US", level: "provider" },
-      { id: "eu-central-1", country: "DE", level: "provider" },
-    ]);
+      placed({
+        prefixes: ["waf", "waf-regional"],
+        regions: ["eu-central-1"],
+        globalIn: ["aws"],
+        homeRegions: ["us-east-1"],
+      }).regions,
+    ).toEqual([{ id: "eu-central-1", country: "DE", level: "service" }]);
+    // aws-global names no region: global with no home region.
+    expect(placed({ prefixes: ["codecatalyst"], regions: [], globalIn: ["aws"] })).toMatchObject({
+      regions: [],
+      placement: { kind: "global" },
+    });
+  });
+
+  it("takes a vendor page's statement over the derived data", () => {
+    const source = { url: "https://docs.aws.amazon.com/x", retrieved: "2026-11-28", asOf: "2026-10-01" };
+    const stated = servicePlacement({
+      regions,
+      providerListAsOf: "2026-11-22",
+      providerName: "AWS",
+      derived: {
+        data: { prefixes: ["x"], regions: ["us-east-1", "eu-central-1"], globalIn: [] },
+        origin: "o",
+        asOf: "2026-08-07",
+      },
+      stated: { service: "aws-x", regions: ["eu-central-1"], source },
+    });
+    expect(stated).toEqual({
+      regions: [{ id: "eu-central-1", country: "DE", level: "service" }],
+      placement: { kind: "regional", source: "https://docs.aws.amazon.com/x", asOf: "2026-10-01" },
+    });
+    const global = servicePlacement({
+      regions,
+      providerListAsOf: "2026-11-22",
+      providerName: "AWS",
+      derived: {
+        data: {
+          prefixes: ["iam", "sts"],
+          regions: ["us-east-1", "eu-central-1"],
+          globalIn: ["aws"],
+          homeRegions: ["us-east-1"],
+        },
+        origin: "o",
+        asOf: "2026-08-07",
+      },
+      stated: { service: "aws-iam", global: {}, source },
+    });
+    expect(global.placement).toEqual({
+      kind: "global",
+      source: "https://docs.aws.amazon.com/x",
+      asOf: "2026-10-01",
+      homeRegions: ["us-east-1"],
+    });
+    expect(global.regions).toEqual([{ id: "us-east-1", country: "US", level: "global" }]);
   });
 });
 
@@ -124,10 +209,13 @@ describe("a region another entity runs, unnamed", () => {
     expect(commercial).toEqual({ ...OCI.regions[0], operator: "Oracle Corporation" });
     expect(sovereign).toEqual({ id: "eu-frankfurt-2", name: "EU Sovereign Central (Frankfurt)", country: "DE" });
     // Only the operator changes: whether provider-level regions list it is a market's matter, not this.
-    expect(serviceRegions(publicRegions(OCI), undefined).map(({ id }) => id)).toEqual([
-      "eu-frankfurt-1",
-      "eu-frankfurt-2",
-    ]);
+    expect(
+      servicePlacement({
+        regions: publicRegions(OCI),
+        providerListAsOf: "2026-11-22",
+        providerName: "OCI",
+      }).regions.map(({ id }) => id),
+    ).toEqual(["eu-frankfurt-1", "eu-frankfurt-2"]);
   });
 
   it("is refused beside a named operator, or from a page off the provider's domains", () => {
@@ -165,7 +253,11 @@ describe("a retired service's regions", () => {
     expect(retired.length).toBeGreaterThan(0);
     for (const record of retired) expect(record.regions, record.service.slug).toEqual([]);
     const active = [...catalogue.bySlug.values()].filter((record) => !record.service.lifecycle);
-    for (const record of active) expect(record.regions.length, record.service.slug).toBeGreaterThan(0);
+    for (const record of active) {
+      expect(record.placement, record.service.slug).toBeDefined();
+      // A global service whose vendor names no home region (CodeCatalyst's aws-global) lists none.
+      if (record.placement!.kind !== "global") expect(record.regions.length, record.service.slug).toBeGreaterThan(0);
+    }
   });
 });
 
@@ -199,7 +291,9 @@ describe("check:data's locations", () => {
     const lines = locationLines(catalogue);
     expect(lines.filter((line) => /^[a-z0-9]+: \d+ services \(/.test(line))).toHaveLength(catalogue.providers.length);
     expect(lines).toContain("  aws eusc-de-east-1: DE, aws-eusc, operator not stated");
-    expect(lines.find((line) => line.startsWith("aws: "))).toMatch(/^aws: \d+ services \((\d{3}) per service/);
+    expect(lines.find((line) => line.startsWith("aws: "))).toMatch(
+      /^aws: \d+ services \((\d{3}) per service, \d+ global/,
+    );
   });
 
   it("names a region the metadata has that aws.yaml lacks, and one in the wrong partition", () => {

@@ -69,7 +69,7 @@ describe("AWS SCP with allowedLocations", () => {
     const deny = policy.Statement[1]!;
     expect(deny).toMatchObject({ Effect: "Deny", Resource: "*", NotAction: AWS_GLOBAL_SERVICE_EXEMPTIONS });
     expect(regionsOf(policy)).toEqual(["eu-central-1", "eu-west-1"]);
-    expect(notes.join(" ")).toMatch(/orgs_manage_policies_scps_examples_general\.html/);
+    expect(notes.join(" ")).toMatch(/aws-samples\/service-control-policy-examples\/blob\/35a50b09/);
     expect(notes.join(" ")).toMatch(/cannot cover/);
   });
 

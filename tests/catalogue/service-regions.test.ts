@@ -22,14 +22,12 @@ import { realCatalogue } from "../helpers/catalogue.ts";
 
 const AZURE_FILE: RegionsFileT = {
   origin: "test",
-  locationSets: [
-    ["eastus", "westeurope"],
-    ["global", "europe"],
-  ],
+  locationSets: [["eastus", "westeurope"], ["global", "europe"], ["europe"]],
   items: {
     "microsoft.containerservice/managedclusters": 0,
     "microsoft.web/sites": ["westeurope", "eastus2euap"],
     "microsoft.communication/communicationservices": 1,
+    "microsoft.insights/geographic": 2,
   },
 };
 const LISTED = new Set(["eastus", "westeurope"]);
@@ -57,6 +55,11 @@ describe("claimRegions", () => {
           policyIdentifiers: { resourceTypes: ["Microsoft.Communication/CommunicationServices"] },
         },
         {
+          slug: "azure-geo",
+          providerId: "azure",
+          policyIdentifiers: { resourceTypes: ["Microsoft.Insights/geographic"] },
+        },
+        {
           slug: "azure-none",
           providerId: "azure",
           policyIdentifiers: { resourceTypes: ["Microsoft.Network/virtualNetworks"] },
@@ -73,9 +76,11 @@ describe("claimRegions", () => {
       },
       // A canary location the provider does not list (eastus2euap) is dropped.
       "azure-web": { prefixes: ["microsoft.web/sites"], regions: ["westeurope"], globalIn: [] },
+      // "global" and no listed region: answered from Azure's global location (kind global).
+      "azure-acs": { prefixes: ["microsoft.communication/communicationservices"], regions: [], globalIn: ["global"] },
     });
-    // Only "global" and a geography: no region to place it in, so the provider's list applies.
-    expect(claimed.unplaced).toEqual(["azure-acs"]);
+    // Only a geography: no region to place it in, so the provider's list applies.
+    expect(claimed.unplaced).toEqual(["azure-geo"]);
     expect(claimed.unclaimed).toBe(0);
   });
 
@@ -331,9 +336,10 @@ describe("the real catalogue against the vendored files", () => {
     expect(vmware).not.toContain("europe-west1");
   });
 
-  it("leaves at provider level what the data cannot place: Microsoft.Network (absent from the mirror) and global-only types", () => {
+  it("leaves at provider level what the data cannot place (Microsoft.Network, absent from the mirror), and answers global-only types as global", () => {
     expect(regionsOf("azure-virtual-network").every(({ level }) => level === "provider")).toBe(true);
-    expect(regionsOf("azure-communication-services").every(({ level }) => level === "provider")).toBe(true);
+    expect(catalogue.bySlug.get("azure-communication-services")!.placement?.kind).toBe("global");
+    expect(regionsOf("azure-communication-services")).toEqual([]);
   });
 
   it("reports per provider what the data places, and finds no service it places in no listed region", () => {
@@ -346,9 +352,9 @@ describe("the real catalogue against the vendored files", () => {
     expect(locationProblems(catalogue).filter((line) => line.includes("availability data"))).toEqual([]);
   });
 
-  it("claims or excludes every item of both datasets, and fails check:data on one that is neither", () => {
+  it("claims or excludes every item of each dataset, and fails check:data on one that is neither", () => {
     const data = catalogue.source.vendorRegions ?? [];
-    expect(data.map(({ provider }) => provider).sort()).toEqual(["azure", "gcp"]);
+    expect(data.map(({ provider }) => provider).sort()).toEqual(["azure", "gcp", "otc", "scaleway"]);
     for (const provider of data) {
       expect({ provider: provider.provider, unreconciled: provider.unreconciled }).toEqual({
         provider: provider.provider,
@@ -371,19 +377,25 @@ describe("the real catalogue against the vendored files", () => {
     expect(locationProblems(catalogue).filter((line) => line.includes("/locations:"))).toEqual([]);
   });
 
-  it("says on the service page where each list comes from", () => {
+  it("says on the service page which kind of place it is, where the list comes from and its date", () => {
     expect(regionsSection(catalogue, "azure-kubernetes-service").level).toMatch(
-      /^\d+ regions, per service from Azure Resource Manager's locations of the resource types it names \(https:\/\/github\.com\/Azure\/PSRule\.Rules\.Azure .*as of 2025-10-04.*\); a region opened since that date is not named\.$/,
+      /^\d+ regions, per service from Azure Resource Manager's locations of the resource types it names \(https:\/\/github\.com\/Azure\/PSRule\.Rules\.Azure .*as of 2025-10-04.*\), as of 2025-10-04; a region opened since is not named\.$/,
     );
     expect(regionsSection(catalogue, "gcp-cloud-run").level).toMatch(
-      /per service from Google Cloud's locations page, by product/,
+      /per service from Google Cloud's locations page, by product .*, as of 2025-04-27/,
     );
     expect(regionsSection(catalogue, "azure-virtual-network").level).toMatch(
-      /^Provider level: Azure's per-service data the catalogue reads \(.*\) does not place this service in a region/,
+      /^Provider level: Azure's per-service data the catalogue reads \(.*\) does not place this service in a region.*no filter counts it as running there\.$/,
     );
-    expect(regionsSection(catalogue, "aws-s3").level).toMatch(/per service from AWS's SDK endpoint metadata/);
+    expect(regionsSection(catalogue, "aws-s3").level).toMatch(
+      /per service from AWS's SDK endpoint metadata .*, as of 2026-08-07/,
+    );
     expect(regionsSection(catalogue, "hetzner-cloud-servers").level).toMatch(
-      /^Provider level: Hetzner publishes no per-service/,
+      /^Provider level: Hetzner publishes no per-service region list .* \(as of \d{4}-\d{2}-\d{2}\)/,
     );
+    expect(regionsSection(catalogue, "aws-iam").level).toMatch(
+      /^Global: answered from AWS's global endpoint, not chosen per region; AWS names us-east-1 for it/,
+    );
+    expect(regionsSection(catalogue, "aws-iam").rows).toEqual([["US", "us-east-1"]]);
   });
 });

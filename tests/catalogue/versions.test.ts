@@ -9,7 +9,13 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { CatalogueError, loadCatalogue } from "../../catalogue/load/load.ts";
 import { versionStatusProblems } from "../../catalogue/quality/version-gate.ts";
-import { findVersion, serviceVersionsOf, versionStatus } from "../../catalogue/versions/versions.ts";
+import {
+  findVersion,
+  phaseOn,
+  serviceVersionsOf,
+  versionPhases,
+  versionStatus,
+} from "../../catalogue/versions/versions.ts";
 import type { VersionFamilyDataT } from "../../catalogue/schema/index.ts";
 import { FIXTURE_DIR } from "../helpers/app.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
@@ -27,10 +33,20 @@ const FAMILIES: VersionFamilyDataT[] = [
     name: "Node.js",
     kind: "runtime",
     source: SOURCE,
-    terms: { standardEnd: "Deprecation", extendedEnd: "Block function update" },
+    terms: { standardEnd: "Deprecation", blockCreate: "Block function create", blockUpdate: "Block function update" },
+    phases: {
+      deprecated: { consequence: "No more patches", source: SOURCE },
+      "block-create": { consequence: "No new functions", source: SOURCE },
+    },
     versions: [
-      { id: "nodejs22.x", standardEnd: "2027-04-30", extendedEnd: "2027-07-01" },
-      { id: "nodejs20.x", standardEnd: "2026-04-30", extendedEnd: "2027-03-03", successor: "nodejs22.x" },
+      { id: "nodejs22.x", standardEnd: "2027-04-30", blockCreate: "2027-06-01", blockUpdate: "2027-07-01" },
+      {
+        id: "nodejs20.x",
+        standardEnd: "2026-04-30",
+        blockCreate: "2027-02-01",
+        blockUpdate: "2027-03-03",
+        successor: "nodejs22.x",
+      },
     ],
   },
 ];
@@ -46,6 +62,30 @@ describe("a version's status, computed from its dates", () => {
     expect(versionStatus(version, "2027-03-04")).toBe("ended");
     expect(versionStatus({ standardEnd: "2026-04-30" }, "2026-05-01")).toBe("ended");
     expect(versionStatus({}, "2099-01-01")).toBe("supported");
+  });
+
+  it("gives each phase its first day: past a last day of support, on a block's own day", () => {
+    const rds = { standardEnd: "2024-02-29", extendedEnd: "2027-03-31" };
+    expect(versionPhases(rds)).toEqual([
+      { phase: "extended", starts: "2024-03-01", from: "standardEnd" },
+      { phase: "ended", starts: "2027-04-01", from: "extendedEnd" },
+    ]);
+    const lambda = { standardEnd: "2024-10-14", blockCreate: "2027-02-01", blockUpdate: "2027-03-03" };
+    expect(versionPhases(lambda).map((entry) => `${entry.phase} ${entry.starts}`)).toEqual([
+      "deprecated 2024-10-15",
+      "block-create 2027-02-01",
+      "block-update 2027-03-03",
+    ]);
+    expect(phaseOn(versionPhases(lambda), "2024-10-14")).toBe("supported");
+    expect(phaseOn(versionPhases(lambda), "2026-11-28")).toBe("deprecated");
+    expect(phaseOn(versionPhases(lambda), "2027-02-01")).toBe("block-create");
+    // A Lambda runtime has no extended support: deprecated and still usable is "extended" only in the
+    // coarse status, and it has ended on the day updates are blocked.
+    expect(versionStatus(lambda, "2027-03-02")).toBe("extended");
+    expect(versionStatus(lambda, "2027-03-03")).toBe("ended");
+    // A standard end with nothing after it: deprecated where the family says what that means, else ended.
+    expect(versionPhases({ standardEnd: "2026-11-10" }, { phases: FAMILIES[0]!.phases })[0]!.phase).toBe("deprecated");
+    expect(versionPhases({ standardEnd: "2026-11-10" })[0]!.phase).toBe("ended");
   });
 
   it("changes when a dated end passes, with the same data and no status written anywhere", () => {
@@ -76,13 +116,38 @@ describe("findVersion", () => {
       version: "nodejs20.x",
       family: "nodejs",
       status: "extended",
-      ends: "2027-03-03",
+      phase: "deprecated",
+      phases: [
+        {
+          phase: "deprecated",
+          starts: "2026-05-01",
+          from: "standardEnd",
+          name: "Deprecation",
+          consequence: "No more patches",
+          source: SOURCE,
+        },
+        {
+          phase: "block-create",
+          starts: "2027-02-01",
+          from: "blockCreate",
+          name: "Block function create",
+          consequence: "No new functions",
+          source: SOURCE,
+        },
+        { phase: "block-update", starts: "2027-03-03", from: "blockUpdate", name: "Block function update" },
+      ],
+      ends: "2027-03-02",
       standardEnd: "2026-04-30",
-      extendedEnd: "2027-03-03",
+      extendedEnd: undefined,
+      blockCreate: "2027-02-01",
+      blockUpdate: "2027-03-03",
       successor: "nodejs22.x",
       source: SOURCE,
     });
-    expect(findVersion(lookup, "aws-lambda", " NodeJS20.X ", "2027-03-04")).toMatchObject({ status: "ended" });
+    expect(findVersion(lookup, "aws-lambda", " NodeJS20.X ", "2027-03-03")).toMatchObject({
+      status: "ended",
+      phase: "block-update",
+    });
   });
 
   it("says unknown rather than match a nearest version, and for an unknown service", () => {

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_TEMPLATE_BODY_BYTES } from "../../catalogue/base/limits.ts";
-import { CONNECT_DETAILS, ORIGIN_FORM_DETAILS } from "../../sidecar/client-errors.ts";
+import { CONNECT_DETAILS, HEADERS_TOO_LARGE_DETAILS, ORIGIN_FORM_DETAILS } from "../../sidecar/client-errors.ts";
 import { requireComponent } from "../helpers/components.ts";
 import { startNginxStack, type NginxStack } from "../helpers/nginx-stack.ts";
 import { socketExchange } from "../helpers/raw-http.ts";
@@ -146,7 +146,7 @@ describe.skipIf(!nginxBinary)("nginx's refusals, any path, method or framing", (
     parse((await socketExchange(url, bytes, 5000, body)).answer);
 
   beforeAll(async () => {
-    stack = await startNginxStack(nginxBinary!, { "text/aws.txt": "AWS\n" });
+    stack = await startNginxStack(nginxBinary!, { "text/aws.txt": "AWS\n", "api/v1/providers.json": "[]" });
   }, 60_000);
   afterAll(async () => {
     await stack?.stop();
@@ -160,6 +160,30 @@ describe.skipIf(!nginxBinary)("nginx's refusals, any path, method or framing", (
         expectError(answer, status, shape, `${refusal.what} ${host} ${path}`);
         if (status === 405) expect(answer.headers.allow).toBe("GET, HEAD, POST, OPTIONS");
       }
+  });
+
+  it("answers more than 16 KiB of headers in lines under 16 KiB with 431 in the host's format, static reads and proxied ones, as the sidecars do", async () => {
+    // 5 lines of 4 KB: each line fits nginx's buffers, the head does not fit the sidecars' 16 KiB.
+    const lines = (count: number) =>
+      Array.from({ length: count }, (_, i) => `X-Pad-${i}: ${"a".repeat(4000)}\r\n`).join("");
+    const cases: [Host, string, Shape][] = [
+      ["api", "/v1/providers", "json"],
+      ["api", "/v1/services?q=storage", "json"],
+      ["api", "/v1/deployments/check", "json"],
+      ["text", "/aws", "text"],
+      ["text", "/v1/providers", "json"],
+      ["text", "/search?q=storage", "text"],
+    ];
+    for (const [host, path, shape] of cases) {
+      const where = `20 KB of headers ${host} ${path}`;
+      const answer = await send(base(host), head("GET", path, lines(5)));
+      expectError(answer, 431, shape, where);
+      if (shape === "json") expect(JSON.parse(answer.body).details, where).toBe(HEADERS_TOO_LARGE_DETAILS);
+      expectError(await send(stack!.direct[host], head("GET", path, lines(5))), 431, shape, `${where} (sidecar)`);
+    }
+    // 12 KB of headers are read as any request is.
+    expect((await send(stack!.api, head("GET", "/v1/providers", lines(3)))).status).toBe(200);
+    expect((await send(stack!.text, head("GET", "/aws", lines(3)))).status).toBe(200);
   });
 
   it("keeps the same answers when the request's lines end in a bare LF", async () => {

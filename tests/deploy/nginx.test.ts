@@ -233,6 +233,33 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     ).toBe(200);
   });
 
+  it("answers an HCL escape UTF-8 cannot encode with a 400 naming file, line and column on both hosts, never a 500", async () => {
+    // Issue 109: "\UFFFFFFFF" was a 500 through nginx too.
+    const terraform = 'resource "aws_s3_bucket" "logs" {\n  bucket = "\\UFFFFFFFF"\n}\n';
+    for (const base of [api, text]) {
+      const answer = await send(`${base}/v1/deployments/check`, {
+        from: "127.0.0.4",
+        method: "POST",
+        headers: JSON_BODY,
+        body: JSON.stringify({ approvedServiceIds: ["aws-s3"], files: { "main.tf": terraform } }),
+      });
+      expect(answer.status, base).toBe(400);
+      expect(JSON.parse(answer.text), base).toMatchObject({
+        error: "Invalid template",
+        status: 400,
+        details: expect.stringMatching(/^main\.tf, line 2, column 13: .*cannot be encoded/),
+      });
+    }
+    const page = await send(`${text}/deployments/check?ids=aws-s3&color=never`, {
+      from: "127.0.0.4",
+      method: "POST",
+      headers: { "content-type": "text/plain", accept: "text/plain" },
+      body: terraform,
+    });
+    expect(page.status).toBe(400);
+    expect(page.text).toMatch(/^400 Invalid template\n/);
+  });
+
   it("never serves the dump, the manifest or the OpenAPI document to a path with dot segments, on either host", async () => {
     const climbs = [
       "/v1/%2e%2e/catalogue.json",

@@ -27,14 +27,11 @@ export const START_ENV: Readonly<Record<string, string>> = Object.fromEntries(
     .map((match) => [match[1]!, match[2]!]),
 );
 
-/** The resident memory asked of `npm start` under each load of the memory suites. */
-export const MEMORY_TARGET_MB = 300;
 /**
- * What the memory suites hold a peak to: the target and a margin. The same code's peak moves by
- * 20–40 MB between runs (when V8 collects, CI's load), so a bound at the target failed newcomers
- * on noise (306 MB on a fresh clone); past the margin is a real regression, such as the 900 MB
- * these suites were written for. Each suite prints its peak beside the target; a peak over the
- * target is reported (RELIABILITY.md), not hidden by the margin.
+ * The resident memory asked of `npm start`'s node process under every documented load (issue 109:
+ * it replaced a 300 MB target that the suites held with a margin to 400, and that loads such as 100
+ * MCP clients or eight maximum-size checks passed in CI). The memory suites hold each peak to it and
+ * print it; the bench measures it beside each heavy load (BENCHMARKS.md).
  */
 export const MEMORY_BOUND_MB = 400;
 

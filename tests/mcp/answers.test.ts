@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { addDays, dayOf } from "../../catalogue/lifecycle/lifecycle.ts";
 import { build, realCatalogue } from "../helpers/app.ts";
+import { wholeAnswer } from "../helpers/mcp-parts.ts";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -86,11 +87,17 @@ describe("assistant questions in at most two calls", () => {
     });
   });
 
-  it("what AWS retires next quarter: one lifecycle_upcoming call with from and to", async () => {
+  it("what AWS retires next quarter: a lifecycle_upcoming call with from and to, and its second part", async () => {
     const { call, calls } = await assistant();
     const quarter = nextQuarter(new Date());
-    const answer = await call("lifecycle_upcoming", { provider: "AWS", ...quarter, limit: 100 });
-    expect(answer.isError ?? false).toBe(false);
+    const args = { provider: "AWS", ...quarter, limit: 100 };
+    // Since issue 113 each version phase has its own entry (a Lambda runtime's blocked create and
+    // update too): a quarter may take a second part, asked with startIndex.
+    const { answer, parts } = await wholeAnswer<{ data: { slug: string }[]; omitted?: unknown }>(
+      (each) => call("lifecycle_upcoming", each),
+      args,
+    );
+    expect(parts).toBeLessThanOrEqual(2);
     const catalogue = realCatalogue();
     const inQuarter = (date: string | undefined) => date !== undefined && date >= quarter.from && date <= quarter.to;
     // A service sunset in the quarter, or one of its versions' support ending in it (issue 99).
@@ -102,14 +109,16 @@ describe("assistant questions in at most two calls", () => {
             catalogue.bySlug
               .get(service.slug)!
               .versions.some((family) =>
-                family.versions.some((version) => inQuarter(version.standardEnd) || inQuarter(version.extendedEnd)),
+                family.versions.some((version) =>
+                  [version.standardEnd, version.blockCreate, version.blockUpdate, version.extendedEnd].some(inQuarter),
+                ),
               )),
       )
       .map((service) => service.slug)
       .sort();
-    const slugs = answer.structuredContent.data.map((entry: { slug: string }) => entry.slug);
+    const slugs = answer.data.map((entry) => entry.slug);
     expect([...new Set(slugs)].sort()).toEqual(expected);
-    expect(answer.structuredContent.omitted).toBeUndefined();
-    expect(calls()).toBe(1);
+    expect(answer.omitted).toBeUndefined();
+    expect(calls()).toBeLessThanOrEqual(2);
   });
 });

@@ -18,5 +18,11 @@ describe("cloud-catalogue --help", () => {
     const result = run("mirror");
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^usage: cloud-catalogue mirror/);
+    // Not an http(s) URL is a usage error too (it exited 1, a failed mirror, before issue 111).
+    const ftp = run("mirror", "ftp://x", "dir");
+    expect(ftp.status).toBe(2);
+    expect(ftp.stderr).toMatch(/^cloud-catalogue mirror: not an http\(s\) URL: ftp:\/\/x\nusage: /);
+    expect(run("serve").status).toBe(2);
+    expect(run("frobnicate").status).toBe(2);
   });
 });

@@ -2,15 +2,16 @@
  * decisions.md#bounded-memory: one connection writing thousands of pipelined GETs for the largest built file
  * and reading nothing drove `npm start` from 139 MiB to 4.8 GiB in 3 s (each queued request read
  * its own copy of the 12.8 MB file). Started as a user gets it (scripts/start.ts, which builds
- * dist/ when stale, real HTTP, default settings), the server's RSS must stay under 300 MB.
+ * dist/ when stale, real HTTP, default settings), the server's RSS must stay under the memory
+ * suites' bound (tests/helpers/process.ts).
  */
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { rssMb, rssPeak, startAsUserPerSuite } from "../helpers/process.ts";
+import { MEMORY_BOUND_MB, rssMb, rssPeak, startAsUserPerSuite } from "../helpers/process.ts";
 import { catalogueDumpBytes } from "./memory-load.ts";
 
 const REQUESTS = 4000;
-const LIMIT_MB = 300;
+const LIMIT_MB = MEMORY_BOUND_MB;
 
 describe.skipIf(process.platform !== "linux")("pipelined requests for the largest file", () => {
   const server = startAsUserPerSuite("pipelining");

@@ -7,11 +7,12 @@
  * costly templates are sent on both hosts while other heavy requests run (MCP tools/list and a
  * tool call, an exit plan, a small check): the costly ones fail alone with a 422 (or 400) naming
  * the limit, the realistic one is answered, and every other request succeeds. Then eight
- * maximum-size checks of each input kind at once: the peak is printed beside the 300 MB target and
- * held to the suites' bound (helpers/process.ts).
+ * maximum-size checks of each input kind at once, each answered 200 or, past its deadline, 503 with
+ * Retry-After (never the 408 that uploads waiting for the reader got: issue 109); the peak is
+ * printed and held to the memory suites' bound (helpers/process.ts).
  */
 import { describe, expect, it } from "vitest";
-import { MEMORY_BOUND_MB, MEMORY_TARGET_MB, rssMb, startAsUserPerSuite } from "../helpers/process.ts";
+import { MEMORY_BOUND_MB, rssMb, startAsUserPerSuite } from "../helpers/process.ts";
 
 const MIB = 1024 * 1024;
 
@@ -166,7 +167,7 @@ describe.skipIf(process.platform !== "linux")("a costly template fails alone", (
     }
   }, 120_000);
 
-  it(`stays under ${MEMORY_BOUND_MB} MB with eight maximum-size checks of each input kind at once`, async () => {
+  it(`answers eight maximum-size checks of each input kind at once, each 200 or 503 with Retry-After, never 408, and stays under ${MEMORY_BOUND_MB} MB`, async () => {
     const pid = server().child.pid!;
     const kinds = [
       { name: "YAML", send: () => text(bucketsYaml(1900).slice(0, 4 * MIB - 4096)) },
@@ -181,15 +182,18 @@ describe.skipIf(process.platform !== "linux")("a costly template fails alone", (
       const sampling = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
       const answers = await Promise.all(Array.from({ length: 8 }, () => kind.send()));
       clearInterval(sampling);
-      const statuses = answers.map((answer) => answer.status);
+      // Issue 109: uploads waiting for the one reader were answered 408 at 30 s; a wait past the
+      // request's deadline is the server's, a 503 with Retry-After (sidecar/deadline.ts).
+      const statuses = answers.map((answer) =>
+        answer.status === 503 ? `503 retry-after ${answer.headers.get("retry-after")}` : String(answer.status),
+      );
       await Promise.all(answers.map((answer) => answer.arrayBuffer()));
       console.log(
-        `template isolation: 8 × ${kind.name} (4 MiB): peak ${peak.toFixed(0)} MB (target ${MEMORY_TARGET_MB})`,
+        `template isolation: 8 × ${kind.name} (4 MiB): ${statuses.join(", ")}; peak ${peak.toFixed(0)} MB (bound ${MEMORY_BOUND_MB})`,
       );
-      expect(
-        statuses.every((status) => status === 200),
-        `${kind.name}: ${statuses.join(",")}`,
-      ).toBe(true);
+      expect(statuses, kind.name).toContain("200");
+      for (const status of statuses)
+        expect(status, `${kind.name}: ${statuses.join(", ")}`).toMatch(/^(200|503 retry-after 5)$/);
       expect(peak, kind.name).toBeLessThan(MEMORY_BOUND_MB);
     }
   }, 180_000);

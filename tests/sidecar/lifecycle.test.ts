@@ -56,6 +56,33 @@ describe("GET /v1/lifecycle", () => {
     expect(data.every((entry) => entry.status === "retired" && entry.providerId === "aws")).toBe(true);
   });
 
+  it("takes comma-separated lists of statuses, providers and kinds, and ids whatever their case (issue 113)", async () => {
+    const app = await build({ now: at("2026-11-23") });
+    const list = async (query: string) => {
+      const response = await app.inject(`/v1/lifecycle?${query}`);
+      expect(response.statusCode, query).toBe(200);
+      return (response.json() as { data: { status: string; providerId: string; kind: string; slug: string }[] }).data;
+    };
+    const providers = await list("provider=azure,gcp");
+    expect(new Set(providers.map((entry) => entry.providerId))).toEqual(new Set(["azure", "gcp"]));
+    expect(await list("provider=Azure, GCP")).toEqual(providers);
+    const statuses = await list("status=deprecated,preview");
+    expect(new Set(statuses.map((entry) => entry.status))).toEqual(new Set(["deprecated", "preview"]));
+    expect((await list("kind=service,version")).length).toBe(
+      (await list("status=preview,deprecated,sunset,retired")).length,
+    );
+    const lambda = await list("ids=AWS-LAMBDA");
+    expect(lambda.length).toBeGreaterThan(0);
+    expect(lambda.every((entry) => entry.slug === "aws-lambda")).toBe(true);
+    expect(expectError(await app.inject("/v1/lifecycle?provider=azure,nope"), 400).details).toContain('"nope"');
+    expectError(await app.inject("/v1/lifecycle?status=deprecated,gone"), 400);
+    expectError(await app.inject("/v1/lifecycle?kind=version,tier"), 400);
+    // The feeds take the same lists, their self link the list as read.
+    const atom = await app.inject("/v1/lifecycle.atom?provider=azure,gcp&status=sunset,retired");
+    expect(atom.statusCode).toBe(200);
+    expect(atom.body).toContain("/v1/lifecycle.atom?status=sunset%2Cretired&#38;provider=azure%2Cgcp");
+  });
+
   it("answers 400 for a bad within, a bad status or an unknown provider", async () => {
     const app = await build();
     for (const within of ["d", "-1d", "1.5d", "3651d", "99999d", "90days", "9 0d"])
@@ -114,9 +141,16 @@ describe("feeds", () => {
       expect(events.length, query).toBeGreaterThan(0);
       return [...new Set(events.map((event) => event.alarms.map((alarm) => alarm.trigger).join(" ")))];
     };
-    expect(await triggers("")).toEqual(["-P180D -P90D -P30D"]);
-    expect(await triggers("?alarms=30,7")).toEqual(["-P30D -P7D"]);
-    expect(await triggers("?alarms=7,30d,7&within=3650d")).toEqual(["-P30D -P7D"]);
+    // Each reminder only while its own day is still to come (issue 113): an event 60 days away keeps
+    // its 30-day reminder alone. A query is answered on the request's day, the built file on the catalogue's.
+    expect(await triggers("")).toContain("-P180D -P90D -P30D");
+    expect(await triggers("")).toContain("-P30D");
+    expect(await triggers("?alarms=30,7")).toContain("-P30D -P7D");
+    expect(await triggers("?alarms=7,30d,7&within=3650d")).toContain("-P30D -P7D");
+    const response = await app.inject("/v1/lifecycle.ics?alarms=180,90,30");
+    for (const event of eventAlarms(response.body))
+      for (const alarm of event.alarms)
+        expect(addDays(event.date, -Number(/\d+/.exec(alarm.trigger)![0])) >= "2026-11-23", event.date).toBe(true);
     const none = await app.inject("/v1/lifecycle.ics?alarms=none");
     expect(none.statusCode).toBe(200);
     expect(none.body).not.toContain("BEGIN:VALARM");
@@ -141,9 +175,12 @@ describe("feeds", () => {
     expect(built!.file).toBe("v1/lifecycle.ics");
     const events = eventAlarms(built!.body).filter((event) => event.alarms.length > 0);
     expect(events.length).toBeGreaterThan(0);
-    expect(events.every((event) => event.alarms.map((alarm) => alarm.trigger).join() === "-P180D,-P90D,-P30D")).toBe(
-      true,
-    );
+    // The default reminders still to come on the catalogue's day, the day the file is built for.
+    const day = catalogue.lastUpdated.slice(0, 10);
+    for (const event of events)
+      expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(
+        [180, 90, 30].filter((days) => addDays(event.date, -days) >= day).map((days) => `-P${days}D`),
+      );
     const app = await build({ now: at("2030-01-01") });
     expect((await app.inject("/v1/lifecycle.ics")).body).toBe(built!.body);
   });
@@ -177,7 +214,8 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
       const events = new ICAL.Component(ICAL.parse(response.body))
         .getAllSubcomponents("vevent")
         .map((vevent) => new ICAL.Event(vevent));
-      const got = events.map((event) => `${event.uid.split(".")[0]} ${event.startDate.toString()}`).sort();
+      // A service's UID is its slug and the host: no date, so a moved date updates the event.
+      const got = events.map((event) => `${event.uid.split("@")[0]} ${event.startDate.toString()}`).sort();
       const expected = withDates.map((service) => `${service.slug} ${service.lifecycle!.sunsetDate}`).sort();
       expect(got).toEqual(expected);
     }
@@ -237,10 +275,13 @@ describe("GET /v1/lists/{id}/lifecycle.ics", () => {
       expect(
         event.alarms.map((alarm) => alarm.trigger),
         event.date,
-      ).toEqual(event.date >= today ? ["-P180D", "-P90D", "-P30D"] : []);
+      ).toEqual([180, 90, 30].filter((days) => addDays(event.date, -days) >= today).map((days) => `-P${days}D`));
     const chosen = await dates("?within=365d&kind=service&alarms=14,1");
     expect(chosen.length).toBeGreaterThan(0);
-    for (const event of chosen) expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(["-P14D", "-P1D"]);
+    for (const event of chosen)
+      expect(event.alarms.map((alarm) => alarm.trigger)).toEqual(
+        [14, 1].filter((days) => addDays(event.date, -days) >= today).map((days) => `-P${days}D`),
+      );
     expect((await dates("?alarms=none")).every((event) => event.alarms.length === 0)).toBe(true);
   });
 

@@ -152,12 +152,21 @@ describe("POST /deployments/check on the text host", () => {
     const answered = await post("ids=azure-kubernetes-service&within=3650d&locations=EU", plan);
     expect(answered.statusCode).toBe(200);
     expect(answered.body).toContain("## Versions");
-    expect(answered.body).toMatch(/1\.31\.5 — (extended|ended)[^\n]*\(retiring\)/);
+    // AKS 1.31: end of life 2025-11-01, LTS to 2026-11-30 (the day of the build decides which is shown).
+    expect(answered.body).toMatch(
+      /1\.31\.5 — (in extended support since 2025-11-02|ended since 2026-12-01)[^\n]*\(retiring\)/,
+    );
     expect(answered.body).toMatch(/eastus/);
     const badWithin = await post("ids=azure-kubernetes-service&within=soon", plan);
     expect(badWithin.statusCode).toBe(400);
     expect(badWithin.body).toContain("within is a number of days");
     const badLocations = await post("ids=azure-kubernetes-service&locations=not%20a%20place", plan);
     expect(badLocations.statusCode).toBe(400);
+    // failOn=end: 1.31's LTS end (2026-11-30) counts, its end of standard support does not.
+    const endOnly = await post("ids=azure-kubernetes-service&within=0d&failOn=end", plan);
+    expect(endOnly.statusCode).toBe(200);
+    const badFailOn = await post("ids=azure-kubernetes-service&failOn=later", plan);
+    expect(badFailOn.statusCode).toBe(400);
+    expect(badFailOn.body).toContain("failOn is deprecated, extended, end");
   });
 });

@@ -2,6 +2,7 @@
  * The text host's routes are rows: one added row is routed, named in a 405's Allow, and given
  * nginx's location (computed paths proxied, a static+computed path's query sent to a sidecar).
  */
+import { HTTP_TIMEOUTS } from "../../sidecar/http-limits.ts";
 import { describe, expect, it } from "vitest";
 import { renderNginxConfig, textComputedPaths, textQueryComputed } from "../../scripts/deploy-config.ts";
 import {
@@ -64,6 +65,7 @@ describe("the text host's route rows", () => {
           site: undefined!,
           computed: undefined!,
           templateReader: undefined!,
+          timeouts: HTTP_TIMEOUTS,
         },
         [extra],
       ),

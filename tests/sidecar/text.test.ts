@@ -125,9 +125,27 @@ describe("the text host", () => {
     expect(service.body).toContain("## Versions and tiers");
     // Markdown escapes a cell's leading "1." (it would read as a list item): \1.34.
     expect(service.body).toMatch(
-      /\| \\?1\.34 \| 2025-10-06 \| 2026-12-02 \| 2027-12-02 \| (supported|extended|ended) \|/,
+      /\| \\?1\.34 \| 2025-10-06 \| 2026-12-02 \| 2027-12-02 \| (supported|paid extended support|ended) \|/,
     );
+    // What extended support means and costs, from the vendor's page (issue 113).
+    expect(service.body).toContain("Extended support (from End of standard support): ");
+    expect(service.body).toContain("an additional cost per cluster hour");
     await text.close();
+  });
+
+  it("heads /lifecycle?within=30&kind=version with its window, its feed links asking the same (issue 113)", async () => {
+    const text = await buildText({ catalogue: realCatalogue() });
+    onTestFinished(() => text.close());
+    const page = await text.inject("/lifecycle?within=30&kind=version&provider=aws,azure&format=md");
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/^## Next 30 days \(\d+\)$/m);
+    expect(page.body).not.toContain("Next 90 days");
+    expect(page.body).toContain("provider aws or azure, kind version");
+    for (const feed of ["/v1/lifecycle.atom", "/v1/lifecycle.ics", "/v1/lifecycle"])
+      expect(page.body).toContain(`(${feed}?provider=aws%2Cazure&within=30d&kind=version)`);
+    const lists = await text.inject("/lifecycle?status=deprecated,preview&format=md");
+    expect(lists.statusCode).toBe(200);
+    expect(lists.body).toContain("status deprecated or preview");
   });
 
   it("shows a service's sources and what each kind of fact was verified by on a service page", async () => {

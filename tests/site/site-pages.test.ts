@@ -251,6 +251,16 @@ describe.skipIf(!executablePath)("the site's pages, one per address, in a browse
         expect(await exposure.locator("[data-exposure-rows] tbody tr").count()).toBe(2);
         expect(await exposure.locator("[data-exposure-note]").innerText()).toContain("Not in the catalogue: nope.");
         await exposure.context().close();
+        // Placed in places (1.12.0): a global service's vendor region, a provider-level one apart.
+        const placed = await open("/exposure/?ids=aws-cloudfront,hetzner-cloud-servers&regions=EU", {
+          javaScriptEnabled: false,
+        });
+        const where = await placed.locator("[data-exposure-places]").innerText();
+        expect(where).toContain("Placed in EU (group).");
+        expect(where).toContain("In none of these places: Amazon CloudFront.");
+        expect(where).toMatch(/Provider level, listed apart .*: Cloud Servers\./);
+        expect(await placed.locator("[data-exposure-rows]").innerText()).toContain("global: us-east-1");
+        await placed.context().close();
         const exit = await open("/list/exit/", { javaScriptEnabled: false });
         expect(await exit.locator("[data-exit-form] button[type=submit]").isVisible()).toBe(false);
         await exit.context().close();

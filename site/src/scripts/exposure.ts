@@ -8,6 +8,7 @@ import { api, errorMessage } from "./api.ts";
 import { addressIds, addressListId, readList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
+import { placedIn, placesNotes } from "../../../catalogue/equivalence/exposure-places.ts";
 
 type Count = components["schemas"]["ExposureCount"];
 
@@ -40,10 +41,27 @@ function chart(container: Element, counts: Count[], label: string) {
   container.replaceChildren(list);
 }
 
+const regionsInput = document.querySelector<HTMLInputElement>("[data-exposure-regions]");
+const placesBlock = document.querySelector<HTMLElement>("[data-exposure-places]")!;
+/** The places typed (GET /v1/exposure's regions), comma-separated, blanks dropped. */
+const placesAsked = () =>
+  (regionsInput?.value ?? "")
+    .split(",")
+    .map((value) => value.trim())
+    .filter(Boolean)
+    .join(",");
+
+/** The services last scored, to score again when the places change. */
+let scored: string[] = [];
+
 async function show(slugs: string[]) {
+  scored = slugs;
   const url = new URL(location.href);
   if (slugs.length) url.searchParams.set("ids", slugs.join(","));
   else url.searchParams.delete("ids");
+  const regions = placesAsked();
+  if (regions) url.searchParams.set("regions", regions);
+  else url.searchParams.delete("regions");
   history.replaceState(null, "", url);
   if (slugs.length === 0) {
     section.hidden = true;
@@ -53,7 +71,9 @@ async function show(slugs: string[]) {
     data: report,
     error,
     response,
-  } = await api.GET("/v1/exposure", { params: { query: { ids: slugs.join(",") } } });
+  } = await api.GET("/v1/exposure", {
+    params: { query: { ids: slugs.join(","), ...(regions ? { regions } : {}) } },
+  });
   if (!report) {
     section.hidden = true;
     note.hidden = false;
@@ -61,6 +81,13 @@ async function show(slugs: string[]) {
     return;
   }
   section.hidden = false;
+  note.hidden = true;
+  const notes = placesNotes(report);
+  placesBlock.hidden = notes.length === 0;
+  placesBlock.replaceChildren(
+    Object.assign(document.createElement("h2"), { textContent: "Where the data sits" }),
+    ...notes.map((line) => Object.assign(document.createElement("p"), { textContent: line })),
+  );
   figure("services", String(report.totalServices));
   figure("providers", String(report.totalProviders));
   figure("us", `${report.usHeadquarteredProviderPercentage} %`);
@@ -75,7 +102,8 @@ async function show(slugs: string[]) {
   chart(document.querySelector('[data-chart="regions"]')!, report.byRegionCountry, "Services by region country");
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
-  for (const title of ["Service", "Provider", "Jurisdiction", "Sovereign option", "EU-resident-only"]) {
+  const titles = ["Service", "Provider", "Jurisdiction", "Sovereign option", "EU-resident-only"];
+  for (const title of report.places ? [...titles, "Where the data sits"] : titles) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = title;
@@ -90,6 +118,7 @@ async function show(slugs: string[]) {
       row.jurisdiction,
       row.sovereignOption ? "Yes" : "No",
       row.euResidentOnly ? "Yes" : "No",
+      ...(report.places ? [placedIn(row)] : []),
     ])
       tr.insertCell().textContent = value;
   }
@@ -115,6 +144,8 @@ document.querySelector("[data-use-list]")!.addEventListener("click", () => {
   }
   control.set(mine.slice(0, MAX_EXPOSURE_IDS));
 });
+// Placing the scorecard again where the data sits, for the services chosen.
+regionsInput?.addEventListener("change", () => void show(scored));
 // A shared link with ids the catalogue no longer has: name them, score the rest.
 void listCatalogue().then(
   (loaded) => {

@@ -1,10 +1,11 @@
 /**
  * The lifecycle page (pages/lifecycle.astro) in the browser: countdowns refreshed for today, and
- * over the no-JS cards the status, provider and date-window filters (`within=90d` as on
- * GET /v1/lifecycle: dates from today to today + 90 days), a sort (next date keeps the date groups;
+ * over the no-JS cards the status, provider, kind and date-window filters (`within=90d` as on
+ * GET /v1/lifecycle: dates from today to today + 90 days; the first group is then headed "Next n
+ * days" when n is shorter), a sort (next date keeps the date groups;
  * provider, name or status list every card in one sorted list), their state in the URL
- * (?status=deprecated&within=90d&sort=provider, restored on load), the JSON link to the API's same
- * filter and the CSV download of the cards shown, in their order.
+ * (?status=deprecated&within=90d&sort=provider, restored on load), the feed, calendar and JSON
+ * links to the API's same filter and the CSV download of the cards shown, in their order.
  */
 import { LIFECYCLE_WITHIN_MAX_DAYS } from "../../../catalogue/base/limits.ts";
 import { relativeDays } from "../../../catalogue/render/relative.ts";
@@ -25,9 +26,9 @@ const groups = [...document.querySelectorAll<HTMLElement>(".lifecycle-group")];
 // In build order, which is next-date order; each card's home is its date group's list.
 const cards = [...document.querySelectorAll<HTMLLIElement>("li.card[data-slug]")];
 const home = new Map(cards.map((card) => [card, card.parentElement!]));
-const STATE = ["status", "provider", "within", "sort"] as const;
-/** The filters GET /v1/lifecycle takes too (the JSON link carries them). */
-const API_FILTERS = ["status", "provider", "within"] as const;
+const STATE = ["status", "provider", "kind", "within", "sort"] as const;
+/** The filters GET /v1/lifecycle, .atom and .ics take too (their links carry them). */
+const API_FILTERS = ["status", "provider", "kind", "within"] as const;
 
 /**
  * A window from a link ("90", "90d"), as the select's value; one the select does not offer (45d)
@@ -46,7 +47,9 @@ if (tools && sorted) {
   const params = new URLSearchParams(location.search);
   const linkedWindow = windowOf(tools.elements.namedItem("within") as HTMLSelectElement, params.get("within"));
   if (linkedWindow) params.set("within", linkedWindow);
-  const json = document.querySelector<HTMLAnchorElement>("[data-lifecycle-json]");
+  const links = [...document.querySelectorAll<HTMLAnchorElement>("[data-lifecycle-json], [data-lifecycle-feed]")];
+  // Each group's title as built ("Next 90 days"), so a shorter window can rename the first.
+  const titles = new Map(groups.map((group) => [group, group.querySelector("[data-group-title]")?.textContent ?? ""]));
   const sortSelect = tools.elements.namedItem("sort") as HTMLSelectElement;
   // The status select lists LIFECYCLE_STATUSES in their order (preview … retired): sort by that.
   const statusRank = [...(tools.elements.namedItem("status") as HTMLSelectElement).options].map((o) => o.value);
@@ -56,23 +59,24 @@ if (tools && sorted) {
     status: (card) => statusRank.indexOf(card.dataset.status ?? ""),
   };
 
-  const matches = (card: HTMLElement, status: string, provider: string, within: string) => {
+  const matches = (card: HTMLElement, status: string, provider: string, kind: string, within: string) => {
     const date = card.dataset.date;
     const days = within ? Number(within.replace(/d$/, "")) : undefined;
     return (
       (!status || card.dataset.status === status) &&
       (!provider || card.dataset.provider === provider) &&
+      (!kind || card.dataset.kind === kind) &&
       (days === undefined || (date !== undefined && daysTo(date) >= 0 && daysTo(date) <= days))
     );
   };
 
   const apply = () => {
     const state = formState(tools, STATE);
-    const { status, provider, within, sort } = state;
+    const { status, provider, kind, within, sort } = state;
     const key = sortKeys[sort];
     let shown = 0;
     for (const card of cards) {
-      card.hidden = !matches(card, status, provider, within);
+      card.hidden = !matches(card, status, provider, kind, within);
       if (!card.hidden) shown++;
     }
     if (key) {
@@ -86,14 +90,25 @@ if (tools && sorted) {
       const inGroup = group.querySelectorAll("li.card:not([hidden])").length;
       group.hidden = Boolean(key) || inGroup === 0;
       group.querySelector("[data-group-count]")!.textContent = String(inGroup);
+      // The soon group holds the next 90 days; within a shorter window it holds that window.
+      const title = group.querySelector("[data-group-title]");
+      const days = within ? Number(within.replace(/d$/, "")) : undefined;
+      if (title)
+        title.textContent =
+          group.dataset.group === "soon" &&
+          days !== undefined &&
+          /^Next \d+ days$/.test(titles.get(group)!) &&
+          days < Number(/\d+/.exec(titles.get(group)!)![0])
+            ? `Next ${days} day${days === 1 ? "" : "s"}`
+            : titles.get(group)!;
     }
     tools.querySelector("[data-lifecycle-count]")!.textContent = shownText(shown, cards.length, "entries");
-    if (json) {
-      const url = new URL(json.href);
+    for (const link of links) {
+      const url = new URL(link.href);
       for (const name of API_FILTERS)
         if (state[name]) url.searchParams.set(name, state[name]);
         else url.searchParams.delete(name);
-      json.href = url.href;
+      link.href = url.href;
     }
   };
 

@@ -284,12 +284,17 @@ async function run(focus: boolean) {
   void pageText(query, new Set(first), id);
 }
 
+// A place filter (region=, country=) is answered by the server: the index knows no placements.
+const placed = form.querySelector("[data-search-place]") !== null;
 form.addEventListener("submit", (event) => {
+  if (placed) return;
   event.preventDefault();
   void run(true);
 });
 form.addEventListener("change", (event) => {
-  if ((event.target as HTMLElement).matches("[data-search-filter]")) void run(false);
+  if (!(event.target as HTMLElement).matches("[data-search-filter]")) return;
+  if (placed) form.requestSubmit();
+  else void run(false);
 });
 const params = new URLSearchParams(location.search);
 input.value = params.get("q") ?? input.value;
