@@ -169,7 +169,15 @@ async function responds(page: Page, control: Control): Promise<boolean | string>
         const current = await target.inputValue();
         await target.selectOption(values.find((value) => value !== current) ?? values[0]!);
       } else if (/checkbox|radio/.test(tag)) await target.click(PRESS);
-      else await target.fill("s3", { timeout: 10_000 });
+      else {
+        // A field asking where data sits takes a place; any other, a word to search for.
+        const label = await target.evaluate((element) =>
+          [...((element as HTMLInputElement).labels ?? [])].map((label) => label.textContent ?? "").join(" "),
+        );
+        await target.fill(/where the data sits|regions|countries/i.test(label) ? "EU" : "s3", { timeout: 10_000 });
+        // Then left, as a user leaves it: a field that acts on its change (exposure's places) acts now.
+        await target.dispatchEvent("change");
+      }
     }
   } catch (error) {
     const why = (error as Error).message.split("\n");
