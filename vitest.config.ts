@@ -50,6 +50,8 @@ const SLOW_SUITES = [
   "tests/mirror/any-port.test.ts",
   // Two builds, 26 mirror runs of the CLI (24 killed at random) under a running serve.
   "tests/mirror/update.test.ts",
+  // serve over copies of the whole build, switched twice under kept-alive clients (about a minute).
+  "tests/mirror/keep-alive.test.ts",
   // A browser, and the conformance suite's twelve client runs.
   "tests/mcp/browser.test.ts",
   "tests/mcp/conformance.test.ts",

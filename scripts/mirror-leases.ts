@@ -16,6 +16,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 const leaseDir = (dir: string) => join(dir, "serving");
@@ -71,8 +72,13 @@ export function leasedVersions(dir: string, exceptPid?: number): Set<string> {
   return versions;
 }
 
-/** Deletes version folder `name` when `current` does not name it and no other running process leases it. */
-export function dropIfUnheld(dir: string, name: string): boolean {
+/**
+ * Deletes version folder `name` when `current` does not name it and no other running process leases
+ * it; resolves whether it did. Off the event loop (fs/promises): a copy is some 30,000 files, and
+ * deleting it in place held `serve`'s loop for seconds, long enough for kept-alive connections' timers
+ * to close them under requests already sent (issue 116).
+ */
+export async function dropIfUnheld(dir: string, name: string): Promise<boolean> {
   const inUse = (() => {
     try {
       return basename(readlinkSync(join(dir, "current")));
@@ -81,7 +87,7 @@ export function dropIfUnheld(dir: string, name: string): boolean {
     }
   })();
   if (name === inUse || leasedVersions(dir, process.pid).has(name)) return false;
-  rmSync(join(dir, "versions", name), { recursive: true, force: true });
+  await rm(join(dir, "versions", name), { recursive: true, force: true });
   return true;
 }
 
@@ -113,7 +119,10 @@ export class ServedCopies {
     if (!version) return;
     this.held.delete(version);
     writeLease(this.dir, this.held);
-    if (dropIfUnheld(this.dir, version)) this.log(`serve: removed ${distDir}, its last connection closed`);
+    void dropIfUnheld(this.dir, version).then(
+      (removed) => removed && this.log(`serve: removed ${distDir}, its last connection closed`),
+      (error: unknown) => this.log(`serve: could not remove ${distDir}: ${(error as Error).message}`),
+    );
   }
 
   close(): void {

@@ -55,10 +55,13 @@ export async function serveMirror(
     try {
       target = realpathSync(currentDir(dir));
       if (target === copy.distDir) return;
+      // Loading a copy holds the event loop: idle kept-alive connections wait for it (serve-retire.ts).
+      hosts.hold();
       // Leased before it is read, so that a second update cannot delete it meanwhile.
       leases.hold(target);
       next = loadCopy(dir);
     } catch (error) {
+      hosts.release();
       if (target && target !== copy.distDir) leases.letGo(target);
       // Mid-update or broken: keep serving the copy in hand, and say so once.
       const message = (error as Error).message;
@@ -67,10 +70,13 @@ export async function serveMirror(
       return;
     }
     const oldCopy = copy;
-    await hosts.replace(await prepareServer(config, { ...next, store }), (error) => {
-      if (error) log(`serve: closing the hosts of ${oldCopy.distDir}: ${error.message}`);
-      leases.letGo(oldCopy.distDir);
-    });
+    await hosts.replaceWith(
+      () => prepareServer(config, { ...next, store }),
+      (error) => {
+        if (error) log(`serve: closing the hosts of ${oldCopy.distDir}: ${error.message}`);
+        leases.letGo(oldCopy.distDir);
+      },
+    );
     [copy, refused] = [next, undefined];
     log(`serve: now serving ${copy.distDir}`);
   };

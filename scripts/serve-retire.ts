@@ -1,13 +1,24 @@
 /**
  * Replacing the hosts being served without cutting any request: those of a replaced mirror copy
  * (scripts/serve-mirror.ts), and `npm start`'s hosts over the sources once its first build is
- * ready (scripts/start.ts). The new hosts take over the listening sockets (LiveHosts.replace);
- * then the old ones only hold kept-alive connections. Each request they still answer — the one in progress at the swap, or one that
- * arrives on a kept-alive connection afterwards — is answered in full from the old copy with
- * `Connection: close`, so the client opens its next connection on the new hosts. The old hosts
- * close once their last connection has (an idle one closes by itself after the keep-alive limit,
- * http-limits.ts), and only then is their copy released; no answer is ever cut by a timer, save
- * for a connection still open after RETIRE_CAP_MS, longer than every limit that bounds one.
+ * ready (scripts/start.ts).
+ *
+ * 1. Preparing the next hosts loads a catalogue and builds two apps in this process, which can
+ *    hold the event loop for seconds (over the real catalogue, on a busy machine). A request sent
+ *    meanwhile on an idle kept-alive connection waits unread; when the loop runs again, timers run
+ *    before sockets are read, so the connection's keep-alive timer closed it under that request
+ *    (issue 116: requests hung, then were reset). `hold` lets idle kept-alive connections outlast
+ *    the preparation (PREPARE_HOLD_MS): such a request is read and answered.
+ * 2. The new hosts take over the listening sockets (LiveHosts.replace): every new connection is
+ *    theirs. The old hosts finish the requests in progress at the switch from the old copy; every
+ *    later request on their kept-alive connections is handed to the new hosts (their copy, never
+ *    the old one: a stale answer after "now serving" is only one already in progress). Each answer
+ *    on an old connection says `Connection: close`, so the client's next connection is the new
+ *    hosts'; idle ones go back to the keep-alive limit (http-limits.ts). Closing idle connections
+ *    at the switch instead would race a request the client is sending on one.
+ * 3. The old hosts close once their last connection has, and only then is their copy released; no
+ *    answer is ever cut by a timer, save for a connection still open after RETIRE_CAP_MS, longer
+ *    than every limit that bounds one.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -19,16 +30,24 @@ import type { PreparedServer } from "../sidecar/server.ts";
 /** Past the request and idle limits together: a connection open this long after a swap is stuck. */
 export const RETIRE_CAP_MS = HTTP_TIMEOUTS.requestMs + HTTP_TIMEOUTS.idleMs;
 
+/** How long an idle kept-alive connection may wait while the next hosts are prepared (hold). */
+export const PREPARE_HOLD_MS = 60_000;
+
 /** A host whose connections and answers in progress are tracked, so that it can be retired. */
 export interface RetirableHost {
   readonly app: FastifyInstance;
   /** Connections still open. */
   connections(): number;
+  /** Idle kept-alive connections outlast PREPARE_HOLD_MS (the event loop may be held meanwhile). */
+  hold(): void;
+  /** Idle kept-alive connections back to the keep-alive limit. */
+  release(): void;
   /**
-   * From now on every answer closes its connection; resolves once every connection has closed
-   * and the host with it (after RETIRE_CAP_MS, open connections are closed under their clients).
+   * From now on every answer closes its connection, and requests not yet begun are handed to
+   * `successor` (the hosts that took the listening socket); resolves once every connection has
+   * closed and the host with it (after RETIRE_CAP_MS, open connections are closed under their clients).
    */
-  retire(): Promise<void>;
+  retire(successor?: Server): Promise<void>;
 }
 
 /** Starts tracking `app`'s connections; call before it listens. */
@@ -36,6 +55,9 @@ export function retirable(app: FastifyInstance): RetirableHost {
   const server: Server = app.server;
   const sockets = new Set<Socket>();
   const answering = new Set<ServerResponse>();
+  /** Answers in progress per connection; a connection with none that has answered once is idle, kept alive. */
+  const inProgress = new WeakMap<Socket, number>();
+  const answered = new WeakSet<Socket>();
   let retired = false;
   let allClosed: (() => void) | undefined;
   const checkClosed = () => {
@@ -49,16 +71,34 @@ export function retirable(app: FastifyInstance): RetirableHost {
     });
   });
   // Before Fastify's own listener, so that the answer's headers have not been written yet.
-  server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => {
+  const track = (request: IncomingMessage, response: ServerResponse) => {
     if (retired) response.shouldKeepAlive = false;
     answering.add(response);
-    response.once("close", () => answering.delete(response));
-  });
+    const socket = request.socket;
+    inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1);
+    response.once("close", () => {
+      answering.delete(response);
+      inProgress.set(socket, (inProgress.get(socket) ?? 1) - 1);
+      answered.add(socket);
+    });
+  };
+  server.prependListener("request", track);
+  const idleKeptAlive = () => [...sockets].filter((socket) => answered.has(socket) && !inProgress.get(socket));
   return {
     app,
     connections: () => sockets.size,
-    retire: async () => {
+    // Node clears a kept-alive connection's timer when its next request arrives (node:_http_server).
+    hold: () => idleKeptAlive().forEach((socket) => socket.setTimeout(PREPARE_HOLD_MS)),
+    release: () => idleKeptAlive().forEach((socket) => socket.setTimeout(server.keepAliveTimeout)),
+    retire: async (successor) => {
       retired = true;
+      if (successor) {
+        // Requests read from now on are the successor's (Fastify's handler is Node's other listener).
+        for (const listener of server.listeners("request"))
+          if (listener !== track) server.off("request", listener as (...args: unknown[]) => void);
+        server.on("request", (request, response) => successor.emit("request", request, response));
+      }
+      idleKeptAlive().forEach((socket) => socket.setTimeout(server.keepAliveTimeout));
       // Answers in progress whose headers are not out yet say `Connection: close` too; one already
       // sending its headers leaves its connection idle, and the next request on it gets the close.
       for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
@@ -126,9 +166,34 @@ export class LiveHosts {
     return this.live.text.app;
   }
 
+  /** The next hosts are about to be prepared: idle kept-alive connections wait for them (serve-retire.ts, 1). */
+  hold(): void {
+    this.live.api.hold();
+    this.live.text.hold();
+  }
+
+  /** No next hosts after all: idle kept-alive connections back to the keep-alive limit. */
+  release(): void {
+    this.live.api.release();
+    this.live.text.release();
+  }
+
+  /** Holds (see hold), prepares the next hosts and replaces these with them; released if preparing fails. */
+  async replaceWith(prepare: () => Promise<PreparedServer>, retired?: (error?: Error) => void): Promise<void> {
+    this.hold();
+    let next: PreparedServer;
+    try {
+      next = await prepare();
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    await this.replace(next, retired);
+  }
+
   /**
-   * Hands both listening sockets to `next` and retires the hosts served until now; `retired` runs
-   * once they have closed (or failed to).
+   * Hands both listening sockets to `next` and retires the hosts served until now, their
+   * connections' later requests handed to `next`; `retired` runs once they have closed (or failed to).
    */
   async replace(next: PreparedServer, retired: (error?: Error) => void = () => undefined): Promise<void> {
     // Shut down meanwhile (a build that finished as the server was stopped): nothing to serve.
@@ -141,7 +206,7 @@ export class LiveHosts {
     await moveListener(old.api.app, hosts.api.app);
     await moveListener(old.text.app, hosts.text.app);
     this.live = hosts;
-    const retiring = Promise.all([old.api.retire(), old.text.retire()]).then(
+    const retiring = Promise.all([old.api.retire(hosts.api.app.server), old.text.retire(hosts.text.app.server)]).then(
       () => retired(),
       (error: unknown) => retired(error as Error),
     );
@@ -174,7 +239,7 @@ export async function serveWhileBuilding(
   const hosts = await LiveHosts.listen(await fromSources, config);
   const built = building.then(async (succeeded) => {
     if (!succeeded) return false;
-    await hosts.replace(await fromBuild(), (error) => {
+    await hosts.replaceWith(fromBuild, (error) => {
       if (error) log(`start: closing the hosts over the sources: ${error.message}`);
     });
     return true;

@@ -3,7 +3,6 @@
  * serves dist/api files when given the build, and computes everything else — or everything, when
  * given no build — from the catalogue through the routes registered from the contract table.
  */
-import compress from "@fastify/compress";
 import cors from "@fastify/cors";
 import Fastify, { type FastifyInstance, type RouteHandlerMethod } from "fastify";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
@@ -25,7 +24,7 @@ import { lingerAfterRefusal } from "./linger.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
 import { httpTimeouts, limitPipelining } from "./http-limits.ts";
-import { COMPRESSION, fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "./host-options.ts";
+import { fastifyOptions, PIPELINE_DETAILS, registerCompression, type HostConfig } from "./host-options.ts";
 import errors, { errorBody, HttpError, sendError, toErrorBody } from "./plugins/errors.ts";
 import { limitMisses } from "./plugins/miss-limit.ts";
 import rateLimit from "./plugins/rate-limit.ts";
@@ -166,7 +165,7 @@ export async function apiStack(
       reply.header("access-control-expose-headers", [...API_EXPOSED_HEADERS, ...MCP_EXPOSED_HEADERS].join(", "));
     done(null, payload);
   });
-  await app.register(compress, { ...COMPRESSION, encodings: [...COMPRESSION.encodings] });
+  await registerCompression(app);
   return app;
 }
 

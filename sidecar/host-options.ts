@@ -4,7 +4,8 @@
  * rather than on it: no file of sidecar/ but server.ts imports a host's builder
  * (scripts/check-floors.ts, SIDECAR_TOP).
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import compress from "@fastify/compress";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from "fastify";
 import { MAX_BODY_BYTES, MAX_PARAM_LENGTH } from "../catalogue/base/limits.ts";
 import type { ConfigT } from "./config.ts";
 import { clientErrorHandler } from "./client-errors.ts";
@@ -53,3 +54,32 @@ export const PIPELINE_DETAILS =
  * answers from 1 KiB, brotli (quality 4, @fastify/compress's default) before gzip.
  */
 export const COMPRESSION = { global: true, threshold: 1024, encodings: ["br", "gzip"] } as const;
+
+/**
+ * Registers @fastify/compress with COMPRESSION, then a hook that names each Vary field once: the
+ * plugin appends "accept-encoding" to a Vary that says "Accept-Encoding" (its check is
+ * case-sensitive), and a cache reading "Accept, Accept-Encoding, COLUMNS, accept-encoding" may key
+ * on it twice (issue 116). The plugin puts its hook on each route as it is added (onRoute): this
+ * one is put after it the same way, so it reads what the plugin wrote.
+ */
+export async function registerCompression(app: FastifyInstance): Promise<void> {
+  await app.register(compress, { ...COMPRESSION, encodings: [...COMPRESSION.encodings] });
+  // A callback hook: an async one on every answer costs each its own microtask hops.
+  const onceEach: onSendHookHandler = (_request, reply, payload, done) => {
+    const vary = reply.getHeader("vary");
+    if (typeof vary === "string" && vary.includes(",")) reply.header("vary", varyOnce(vary));
+    done(null, payload);
+  };
+  app.addHook("onRoute", (route) => {
+    const hooks = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
+    route.onSend = [...hooks, onceEach];
+  });
+}
+
+/** A Vary value with each field once, case aside, the first spelling kept. */
+export function varyOnce(vary: string): string {
+  const seen = new Map<string, string>();
+  for (const field of vary.split(",").map((name) => name.trim()))
+    if (field && !seen.has(field.toLowerCase())) seen.set(field.toLowerCase(), field);
+  return [...seen.values()].join(", ");
+}

@@ -34,6 +34,12 @@ export const BUCKETS = {
 export type BucketName = keyof typeof BUCKETS;
 
 /**
+ * The strict bucket as a visitor of the site meets it (the list builder's Save and deployment check,
+ * its downloads without JavaScript): said beside them, the API's numbers.
+ */
+export const STRICT_BUCKET_TEXT = `Saving a list, checking a deployment and (without JavaScript) each download share the API's strict limit: ${BUCKETS.strict.max} a minute from one address; past it, the answer says when to try again.`;
+
+/**
  * The messages of an MCP session's setup and discovery, not counted in the mcp bucket (since 1.10.0):
  * answered from the server's own description, they cost what a GET does, and counting them spent
  * an office's shared address on setup (100 assistants: 300 messages before the first call).

@@ -6,7 +6,7 @@
  */
 import type { Catalogue } from "../load/load.ts";
 import type { EquivalenceGroupDetailT, EquivalenceMatrixT, EquivalenceGroupRowT, ServiceT } from "../schema/index.ts";
-import { serviceSearch } from "../search/search.ts";
+import { roundedPrior } from "../search/data.ts";
 
 /** How many of the largest providers the matrix shows when none are chosen. */
 export const DEFAULT_MATRIX_PROVIDERS = 3;
@@ -23,6 +23,24 @@ function portfolio(catalogue: Catalogue): ReadonlyMap<string, number> {
   return size;
 }
 
+const priors = new WeakMap<Catalogue, ReadonlyMap<string, number>>();
+/**
+ * Each service's flagship prior, as the search ships it (roundedPrior, the same numbers), once per
+ * catalogue: read from the search's index, each matrix row rebuilt a map of every service (175 rows
+ * × 1,706 services: 0.2–0.5 s a matrix), and a thread without the index built it first (3 s).
+ */
+function priorOf(catalogue: Catalogue): ReadonlyMap<string, number> {
+  let prior = priors.get(catalogue);
+  if (!prior)
+    priors.set(
+      catalogue,
+      (prior = new Map(
+        catalogue.services.map((service) => [service.slug, roundedPrior(catalogue.bySlug.get(service.slug)!)]),
+      )),
+    );
+  return prior;
+}
+
 /** Provider ids, largest portfolio first (ties by id). */
 export function providersBySize(catalogue: Catalogue): string[] {
   const size = portfolio(catalogue);
@@ -33,7 +51,7 @@ export function providersBySize(catalogue: Catalogue): string[] {
 
 /** The members of a group by provider, largest portfolio first, flagship (highest prior) first. */
 function membersOf(catalogue: Catalogue, slugs: readonly string[]): { providerId: string; services: ServiceT[] }[] {
-  const prior = new Map(serviceSearch(catalogue).data.docs.map((doc) => [doc.id, doc.prior]));
+  const prior = priorOf(catalogue);
   const byProvider = new Map<string, ServiceT[]>();
   for (const slug of slugs) {
     const service = catalogue.bySlug.get(slug)!.service;
@@ -84,8 +102,19 @@ function row(catalogue: Catalogue, group: Catalogue["groups"][number]): Equivale
   };
 }
 
-/** GET /v1/equivalents: every group with its members by provider, and the possible columns. */
+const matrices = new WeakMap<Catalogue, EquivalenceMatrixT>();
+
+/**
+ * GET /v1/equivalents: every group with its members by provider, and the possible columns. Made
+ * once per catalogue (a pure function of it) and shared by every caller: read it, never change it.
+ */
 export function equivalenceMatrix(catalogue: Catalogue): EquivalenceMatrixT {
+  let matrix = matrices.get(catalogue);
+  if (!matrix) matrices.set(catalogue, (matrix = makeMatrix(catalogue)));
+  return matrix;
+}
+
+function makeMatrix(catalogue: Catalogue): EquivalenceMatrixT {
   const size = portfolio(catalogue);
   return {
     providers: providersBySize(catalogue).map((id) => ({
@@ -125,7 +154,7 @@ export function rankedEquivalents<T extends { slug: string; providerId: string; 
   catalogue: Catalogue,
   services: readonly T[],
 ): T[] {
-  const prior = new Map(serviceSearch(catalogue).data.docs.map((doc) => [doc.id, doc.prior]));
+  const prior = priorOf(catalogue);
   const size = portfolio(catalogue);
   const byPrior = [...services].sort(
     (a, b) => (prior.get(b.slug) ?? 0) - (prior.get(a.slug) ?? 0) || a.name.localeCompare(b.name, "en"),

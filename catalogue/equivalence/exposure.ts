@@ -4,6 +4,13 @@ import { outOfScopeByLifecycle, providerHoldings } from "../compliance/complianc
 import type { ExposureReportT, ProviderFileT, RegionT } from "../schema/index.ts";
 import { placesCover, type Place } from "../locations/places.ts";
 
+/**
+ * How the catalogue records a provider's jurisdiction, said where a visitor chooses or reads one
+ * (the scorecard, the exit planner): a French provider is EU, so "FR" finds none (issue 116).
+ */
+export const JURISDICTION_RULE =
+  "A provider's jurisdiction is its head office's legal regime: EU for a provider based in an EU/EEA member state (a French or German provider counts as EU), otherwise its country (CH, US…).";
+
 export const EXPOSURE_DISCLAIMER =
   "Procurement triage, not legal advice. The figures describe where providers are headquartered and where their public regions are; they do not assess contracts, data flows, encryption, or which laws apply to your data. Consult counsel before relying on them.";
 

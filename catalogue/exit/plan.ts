@@ -46,6 +46,7 @@ import { jobsOf } from "./jobs.ts";
 import { required, servicePlans } from "./service-plans.ts";
 import { checkedDataGb, leavingOf, type DataVolumes } from "./leaving.ts";
 import type { ExitPlanT, ExitServicePlanT, ExitTargetT } from "../schema/index.ts";
+import { LOCATION_GROUPS } from "../policies/locations.ts";
 
 export const COVER_METHOD =
   "Greedy set cover: the providers of the services that stay are used first; then, while a service with a candidate is not placed, the allowed provider with candidates for the most of them is added (ties: the provider holding more of their finest candidates, by how well they do the jobs, lineage and shared compatibility, then the catalogue order). A candidate counts for the cover when it does the service's primary job and as many of the jobs the service is said to be used for as any does (generally available before preview), however well: so a second provider is added only where a job is missing on the providers already chosen, and targetList.why says which. Ranking then prefers the provider taking most of the list among those doing the jobs, and how well each candidate does them decides among its own; what it loses is named. Greedy, so the provider count is small but not guaranteed minimal. A service whose primary job follows what it serves (placement.yaml: keys, secrets, file shares, volumes, networks, VPN, private connectivity, load balancing, monitoring, logging, identity) is placed after the others, on the provider receiving most of the services it serves where one there does its job, else on another chosen provider that does, and only then on a new one. Each mapped service then takes its rank-1 candidate, and a service in several groups it is said to be used for also the best candidate on a chosen provider for each group rank 1 does not do at all; an optional job adds nothing.";
@@ -89,12 +90,31 @@ export function allowedProviders(catalogue: ExitCatalogue, to: ExitTargetT): str
         !(to.exclude ?? []).includes(record.provider.id),
     )
     .map((record) => record.provider.id);
-  if (allowed.length === 0)
+  if (allowed.length === 0) {
+    const memberStates = memberStatesNote(catalogue, to);
     throw targetError(
       "No provider matches the target",
-      `No provider of the catalogue meets every criterion given (${describeTarget(to, (id) => catalogue.providerById.get(id)?.provider.name ?? id)}); widen it.`,
+      `No provider of the catalogue meets every criterion given (${describeTarget(to, (id) => catalogue.providerById.get(id)?.provider.name ?? id)}); widen it.${memberStates ? ` ${memberStates}` : ""}`,
     );
+  }
   return allowed;
+}
+
+/**
+ * What a target's EU/EEA member-state jurisdictions (FR, DE…) find: a provider based in one is
+ * recorded under jurisdiction EU (Provider.jurisdiction), as GET /v1/services?jurisdiction= says
+ * when refusing DE. The plan says so and names the providers based there (issue 116: a plan to FR
+ * found none though four French providers are listed); undefined when the target names none.
+ */
+export function memberStatesNote(catalogue: ExitCatalogue, to: ExitTargetT): string | undefined {
+  const states = [...new Set(to.jurisdictions ?? [])].filter((code) => LOCATION_GROUPS.get("EEA")!.includes(code));
+  if (states.length === 0) return undefined;
+  const based = catalogue.providers.filter((provider) =>
+    states.includes(catalogue.providerById.get(provider.id)!.file.headOffice.country),
+  );
+  const named =
+    based.length > 0 ? ` Based there: ${based.map((provider) => `${provider.name} (${provider.id})`).join(", ")}.` : "";
+  return `Providers based in an EU/EEA member state are recorded under jurisdiction EU, not ${states.join(" or ")}: ask for jurisdictions ["EU"], or name the providers (providers: […]).${named}`;
 }
 
 /** The target in words, providers by name: "sovereign option; jurisdiction EU or CH; not STACKIT". */
@@ -192,6 +212,8 @@ export function exitPlan(
   const plan = assemblePlan(context, to, ids, plans, targetIds);
   const leaving = leavingOf(catalogue, plans, volumes);
   if (leaving) plan.leaving = leaving;
+  const memberStates = memberStatesNote(catalogue, to);
+  if (memberStates) plan.notes.push(memberStates);
   if (repeated.length > 0)
     plan.notes.push(
       `Listed more than once, planned once: ${repeated

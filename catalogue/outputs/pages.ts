@@ -137,7 +137,7 @@ export const PAGES = [
   { ...at("compare"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["compare/index.astro", "on-demand/compare.astro"] },
   { ...at("search"), methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "computed", reads: "the catalogue's search and ?q", site: ["search/index.astro", "on-demand/search.astro", "search-index.json.ts"] },
   { ...at("equivalents"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?providers, ?category", site: ["equivalents/index.astro", "on-demand/equivalents.astro"], text: EQUIVALENTS_TEXT },
-  { ...at("equivalence-group"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue", site: ["on-demand/doc.astro"] },
+  { ...at("equivalence-group"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue", site: ["equivalents/[id].astro", "on-demand/doc.astro"] },
   { ...at("feedback"), methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: ["feedback/index.astro", "on-demand/feedback.astro"] },
   { ...at("exposure"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["exposure/index.astro", "on-demand/exposure.astro"] },
   { ...at("list-builder"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["list/index.astro", "on-demand/list.astro", "list-catalogue.json.ts"] },

@@ -15,11 +15,12 @@ export const THEME_KEY = "csc-theme";
 export const APPROVED_LIST_KEY = "csc-approved-list";
 
 /**
- * Also marks the root `data-list` when that list has services, so a page whose content a script
- * draws from it (the list builder) keeps that content out of sight until drawn, rather than
- * shift what is in view.
+ * Also marks the root `data-list` when that list has services, or the address names some (?ids=,
+ * ?list=: the list builder works on the address's list), so a page whose content a script draws
+ * from it (the list builder) keeps that content out of sight until drawn, rather than shift what
+ * is in view.
  */
-export const THEME_SCRIPT = `document.documentElement.dataset.js="";try{var t=localStorage.getItem("${THEME_KEY}");if(t==="dark"||t==="light")document.documentElement.dataset.theme=t;var l=JSON.parse(localStorage.getItem("${APPROVED_LIST_KEY}")||"[]");if(Array.isArray(l)&&l.length)document.documentElement.dataset.list=""}catch(e){}`;
+export const THEME_SCRIPT = `document.documentElement.dataset.js="";try{var t=localStorage.getItem("${THEME_KEY}");if(t==="dark"||t==="light")document.documentElement.dataset.theme=t;var l=JSON.parse(localStorage.getItem("${APPROVED_LIST_KEY}")||"[]");if(Array.isArray(l)&&l.length||/[?&](ids|list)=[^&]/.test(location.search))document.documentElement.dataset.list=""}catch(e){}`;
 
 /**
  * Puts a JavaScript-only control in the page where it stands, while the page is parsed: the control

@@ -10,7 +10,7 @@
 import type { OtherProductNamed, SearchOutcome } from "./match.ts";
 import type { OtherProduct, SearchData } from "./data.ts";
 import type { SearchPlaces } from "./places.ts";
-import { readQuery, tokenize, type CatalogueWord } from "./words.ts";
+import { readQuery, stemsOf, tokenize, type CatalogueWord, type ReadQuery } from "./words.ts";
 
 /** Where a query names a product: the product and the run of tokens that names it. */
 export interface OtherProductAt {
@@ -73,19 +73,34 @@ export class OtherProductSearch {
   private readonly data: SearchData;
   private readonly places: SearchPlaces;
   private readonly parts: SearchParts;
+  /** The first word of each product's names. */
+  private readonly firstWords: ReadonlySet<string>;
   constructor(data: SearchData, places: SearchPlaces, parts: SearchParts) {
     this.data = data;
     this.places = places;
     this.parts = parts;
+    this.firstWords = new Set((data.otherProducts ?? []).flatMap((product) => product.words.map((words) => words[0]!)));
   }
 
-  /** The answer to a query naming another product, read as its kinds; undefined when it names none. */
+  /** Whether a word starts a product's name ("vercel"). */
+  startsName(word: string): boolean {
+    return this.firstWords.has(word);
+  }
+
+  /**
+   * The answer to a query naming another product, read as its kinds; undefined when it names none.
+   * The product is all the query names, or it is named with an alternative word and words that say
+   * which of its kinds is wanted ("Vercel Alternative für statische Webseiten", "host my app like
+   * on Heroku"): those kinds first.
+   */
   search(q: string): SearchOutcome | undefined {
     const products = this.data.otherProducts ?? [];
     if (products.length === 0) return undefined;
     const tokens = tokenize(q).slice(0, MAX_TOKENS);
-    const read = readQuery(q, this.data.words, this.parts.ours);
-    const found = otherProductIn(products, tokens, read.words, (word) => this.parts.providerOf(word) !== undefined);
+    const read = readQuery(q, this.data.words, this.parts.ours, (word) => this.isMaker(word));
+    const isProvider = (word: string) => this.parts.providerOf(word) !== undefined;
+    const alone = otherProductIn(products, tokens, read.words, isProvider);
+    const found = alone ?? (read.alternative ? otherProductIn(products, tokens, read.words, () => true) : undefined);
     if (!found) return undefined;
     const { product } = found;
     const otherProduct = productNamed(product);
@@ -98,10 +113,38 @@ export class OtherProductSearch {
       const slugs = this.places.inPlace(this.places.alternativesTo(own), read.place);
       return { slugs, closest: false, providers: [], kind: true, subServices: {}, otherProduct };
     }
-    // Each kind searched by its name in the product's place ("snowflake in europe"), the main kind's first.
-    const outcomes = product.kinds.map((kind) => this.parts.searchRead(queryOfKind(tokens, found, kind.name)));
+    // Each kind searched by its name in the product's place ("snowflake in europe"), the main kind's
+    // first; with words beside the product, the kinds they name first, each searched by its name alone.
+    const kinds = alone ? product.kinds : byWordsShared(product.kinds, read.words);
+    const outcomes = kinds.map((kind) =>
+      alone ? this.parts.searchRead(queryOfKind(tokens, found, kind.name)) : this.kindInPlace(kind.name, read),
+    );
     const slugs = [...new Set(outcomes.flatMap((outcome) => outcome.slugs))];
     const { unmatched: _unmatched, nearestJobs: _nearest, ...first } = outcomes[0]!;
     return { ...first, slugs, otherProduct };
   }
+
+  private isMaker(word: string): boolean {
+    return this.parts.providerOf(word) !== undefined || this.startsName(word);
+  }
+
+  /** A kind's services by its name, in the place the query names. */
+  private kindInPlace(kindName: string, read: ReadQuery): SearchOutcome {
+    const outcome = this.parts.searchRead(kindName);
+    return { ...outcome, slugs: this.places.inPlace(outcome.slugs, read.place) };
+  }
+}
+
+/** The kinds, those sharing most words (by stem) with the query's first, else in their order. */
+function byWordsShared<Kind extends { readonly name: string }>(
+  kinds: readonly Kind[],
+  words: readonly string[],
+): Kind[] {
+  const asked = new Set(words.flatMap((word) => [word, ...stemsOf(word)]));
+  const shared = (kind: Kind) =>
+    tokenize(kind.name).filter((word) => asked.has(word) || stemsOf(word).some((key) => asked.has(key))).length;
+  return kinds
+    .map((kind, i) => ({ kind, i, shared: shared(kind) }))
+    .sort((a, b) => b.shared - a.shared || a.i - b.i)
+    .map(({ kind }) => kind);
 }

@@ -49,6 +49,7 @@ import {
   normaliseTerm,
   readQuery,
   stem,
+  type MakerWord,
   stemsOf,
   STEM_KEY,
   STEM_SHARE,
@@ -128,6 +129,8 @@ export class ServiceSearch {
   private readonly everyOf = new Map<string, SearchResult[]>();
   /** Whether a word is the catalogue's own (a name's or tag's word): never read by a language's stem. */
   readonly ours = (word: string) => this.vocabulary.has(normaliseTerm(word));
+  /** Whether a word starts a provider's or another product's name ("wie Amazon SQS", "like Vercel"). */
+  readonly maker: MakerWord = (word) => this.providerWords.has(word) || this.otherProducts.startsName(word);
   /** The search words' own words as written, and the stems of those that are not the catalogue's. */
   private readonly languageWords = new Set<string>();
   private readonly languageStems = new Set<string>();
@@ -188,7 +191,7 @@ export class ServiceSearch {
   /** The search of a query as written, no other product read. */
   searchRead(q: string): SearchOutcome {
     this.everyOf.clear();
-    const asked = this.expanded(readQuery(q, this.data.words, this.ours));
+    const asked = this.expanded(readQuery(q, this.data.words, this.ours, this.maker));
     // A word neither the catalogue nor a language knows, respelt to the nearest whole word the
     // catalogue has ("postgers"), when that finds more services than the query as typed.
     const { respelt, candidate } = this.respelt(asked);
@@ -242,7 +245,13 @@ export class ServiceSearch {
     reading: Reading,
     ask: { named: ReadonlySet<string>; alternative: boolean; place: Place | undefined },
   ): string[] {
-    const product = this.productNamed(ordered, reading);
+    const named = this.productNamed(ordered, reading);
+    // "Warteschlange wie Amazon SQS": a kind beside the provider named asks for an alternative to
+    // that provider's best match (never that provider alone: its services are what is left).
+    const product =
+      named.length === 0 && ask.alternative && ask.named.size > 0
+        ? ordered.filter((slug) => ask.named.has(this.places.docBySlug(slug).provider)).slice(0, 1)
+        : named;
     const inPlace = (slug: string) => this.places.serviceTier(slug, ask.place) > 0;
     if (product.length > 0) {
       const foreign =
@@ -296,7 +305,7 @@ export class ServiceSearch {
   private respelt(asked: ReadQuery): { respelt?: string[]; candidate?: ReadQuery } {
     const respelling = this.speller.respell(asked.words, (word) => this.known(word));
     if (!respelling) return {};
-    const read = (words: readonly string[]) => readQuery(words.join(" "), this.data.words, this.ours);
+    const read = (words: readonly string[]) => readQuery(words.join(" "), this.data.words, this.ours, this.maker);
     const whole = read(respelling);
     if (this.respellingHelps(whole, asked)) return { respelt: respelling, candidate: whole };
     if (respelling.length < 2) return {};

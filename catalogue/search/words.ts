@@ -96,6 +96,20 @@ export const ALTERNATIVE_WORDS: Readonly<Record<"en" | "de" | "fr" | "nl" | "es"
   it: ["alternativa", "alternative", "sostituto", "sostituire", "invece", "anziche", "equivalente"],
 };
 
+/**
+ * Words that mean "like" but also "how" or "as" ("wie", "come", "como", "zoals"): they ask for an
+ * alternative only before a provider's or another product's name ("Warteschlange wie Amazon SQS",
+ * "come su Heroku"), stop words between them allowed.
+ */
+export const LIKE_WORDS: readonly string[] = ["wie", "come", "como", "zoals", "comme", "like"];
+
+/**
+ * Small words that join an alternative word to what it names and mean nothing else there: Italian
+ * "ad" ("alternativa ad Amazon S3", "a" before a vowel), which elsewhere is Active Directory's
+ * shorthand ("azure ad"), so it is no stop word.
+ */
+export const ALTERNATIVE_LINKS: readonly string[] = ["ad"];
+
 export function compileSearchWords(file: SearchWordsFileT | undefined): SearchWords {
   if (!file) return NO_SEARCH_WORDS;
   const phrases = file.words
@@ -139,6 +153,9 @@ export interface ReadQuery {
 
 /** Whether a word is one of the catalogue's own (a name's or tag's): such a word is never read by its stem. */
 export type CatalogueWord = (word: string) => boolean;
+
+/** Whether a word starts a provider's or another product's name ("amazon", "heroku", "vercel"). */
+export type MakerWord = (word: string) => boolean;
 
 const startsAt = (tokens: readonly string[], at: number, phrase: readonly string[], ours: CatalogueWord) =>
   phrase.every((word, i) => {
@@ -234,9 +251,15 @@ function rewrite(tokens: readonly Read[], phrases: WordLookup["phrases"], ours: 
  * Reads a query's words: phrases rewritten, place and alternative words taken out, stop words
  * dropped, then phrases read again without the stop words ("decouple my microservices").
  */
-export function readQuery(q: string, words: SearchWords, ours: CatalogueWord = () => false): ReadQuery {
+export function readQuery(
+  q: string,
+  words: SearchWords,
+  ours: CatalogueWord = () => false,
+  maker: MakerWord = () => false,
+): ReadQuery {
   const lookup = lookupOf(words);
   const tokens = tokenize(q);
+  const likeAlternative = likesMaker(tokens, lookup, maker);
   let place: Place | undefined;
   const kept: Read[] = [];
   // Place words first, as written ("pays bas"), so no rewriting can take them.
@@ -248,8 +271,12 @@ export function readQuery(q: string, words: SearchWords, ours: CatalogueWord = (
     } else kept.push({ word: tokens[at++]!, given: false });
   }
   const rewritten = rewrite(kept, lookup.phrases, ours);
-  const asked = rewritten.filter(({ word }) => !lookup.alternative.has(word));
-  const alternative = asked.length > 0 && asked.length < rewritten.length;
+  const asked = rewritten.filter(
+    ({ word }, i) =>
+      !lookup.alternative.has(word) &&
+      !(ALTERNATIVE_LINKS.includes(word) && i > 0 && lookup.alternative.has(rewritten[i - 1]!.word)),
+  );
+  const alternative = asked.length > 0 && (asked.length < rewritten.length || likeAlternative);
   const telling = (alternative ? asked : rewritten).filter(({ word }) => !lookup.stop.has(word));
   const chosen = telling.length > 0 ? rewrite(telling, lookup.phrases, ours) : alternative ? asked : rewritten;
   return {
@@ -257,6 +284,17 @@ export function readQuery(q: string, words: SearchWords, ours: CatalogueWord = (
     ...(place ? { place } : {}),
     alternative,
   };
+}
+
+/** Whether a "like" word comes before a provider's or product's name, only stop words between. */
+function likesMaker(tokens: readonly string[], lookup: WordLookup, maker: MakerWord): boolean {
+  for (const [at, token] of tokens.entries()) {
+    if (!LIKE_WORDS.includes(token)) continue;
+    let next = at + 1;
+    while (next < tokens.length && lookup.stop.has(tokens[next]!) && !maker(tokens[next]!)) next++;
+    if (next < tokens.length && maker(tokens[next]!)) return true;
+  }
+  return false;
 }
 
 /** Light English stemming: plurals to singular ("queues" → "queue", "policies" → "policy"). */

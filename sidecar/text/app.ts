@@ -7,7 +7,6 @@ import { mcpOriginPolicy } from "../mcp-origin.ts";
 import { TemplateReader } from "../threads/reader.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { createHash } from "node:crypto";
-import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
@@ -15,7 +14,7 @@ import type { PublicUrls } from "../../catalogue/contract/endpoint.ts";
 import { TEXT_HOST_LIMIT } from "../../catalogue/base/limits.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
 import { JS_ONLY_SCRIPT, THEME_SCRIPT } from "../../catalogue/render/theme.ts";
-import { COMPRESSION, fastifyOptions, PIPELINE_DETAILS, type HostConfig } from "../host-options.ts";
+import { fastifyOptions, PIPELINE_DETAILS, registerCompression, type HostConfig } from "../host-options.ts";
 import { answerBeforeIdleClose, answerConnect, answerExpectation, requireHost } from "../client-errors.ts";
 import { stampDeadlines } from "../deadline.ts";
 import { DOT_SEGMENT_DETAILS, refuseDotSegments } from "../dot-segments.ts";
@@ -135,7 +134,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
   // The computed pages (a search, equivalents with a selection, a saved list, an exit plan) are
   // compressed as the API's answers are; built files keep their precompressed siblings, and /v1/
   // was handed to the API app above, which compresses its own.
-  await app.register(compress, { ...COMPRESSION, encodings: [...COMPRESSION.encodings] });
+  await registerCompression(app);
 
   // ?width= and COLUMNS shape every text answer (render.ts): a bad one is a 400 in the
   // request's rendering, whichever page it was asked of.

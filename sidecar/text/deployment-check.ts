@@ -54,10 +54,39 @@ export function deploymentCheckBody(
   }
 }
 
+/**
+ * A multipart/form-data body's fields by name (RFC 7578), as the site's form sends them with a file
+ * chosen (a text browser's "Or choose a file" too): each part's text, a file's content for its field.
+ * Undefined when the body is not multipart or names no boundary.
+ */
+export function multipartFields(body: string, contentType: string | undefined): URLSearchParams | undefined {
+  if (!/^multipart\/form-data/i.test(contentType ?? "")) return undefined;
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType!);
+  const delimiter = boundary?.[1] ?? boundary?.[2];
+  if (!delimiter) return undefined;
+  const fields = new URLSearchParams();
+  for (const part of body.split(`--${delimiter}`).slice(1)) {
+    if (part.startsWith("--")) break;
+    const headerEnd = part.indexOf("\r\n\r\n");
+    if (headerEnd < 0) continue;
+    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(part.slice(0, headerEnd))?.[1];
+    // The part's content ends before the CRLF that precedes the next delimiter.
+    if (name !== undefined) fields.append(name, part.slice(headerEnd + 4).replace(/\r\n$/, ""));
+  }
+  return fields;
+}
+
 /** The template and the approved list's fields, from a form or from the body and the query. */
 function requestParts(request: FastifyRequest): { template: string; fields: URLSearchParams } {
   const text = typeof request.body === "string" ? request.body : "";
   const query = new URLSearchParams(splitRequestUrl(request.url).query);
+  // The form with a file chosen: the pasted text, else the file's.
+  const multipart = multipartFields(text, request.headers["content-type"]);
+  if (multipart) {
+    for (const [key, value] of query) if (!multipart.has(key)) multipart.set(key, value);
+    const pasted = multipart.get("template") ?? "";
+    return { template: pasted.trim() === "" ? (multipart.get("file") ?? "") : pasted, fields: multipart };
+  }
   const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers["content-type"] ?? "");
   const form = isForm ? new URLSearchParams(text) : undefined;
   // curl --data-binary sends a file as form-encoded too: a form is a body with a `template` field.

@@ -25,6 +25,7 @@ import { renderHtml } from "../../catalogue/format/html.ts";
 import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts";
 import { isDotSegment } from "./site-page.ts";
 import { replyComputedPage } from "./computed-page.ts";
+import { plainPage } from "./plain-pages.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
@@ -110,6 +111,7 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
     const listId = params.get("list");
     // A saved list planned here as the site's planner plans it: its jobs and data volumes, the form's target.
     if (listId) return savedListPlan(c, request, reply, listId, params);
+    if (rendering === "html") return plainPage(c, request, reply, "list/exit");
     return replies.notFound(
       request,
       reply,
@@ -127,11 +129,9 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
   let form: FormList;
   try {
     // A form sends a ticked box as "on" and repeats a key per box: the API's query takes true and commas.
-    // Nothing ticked is no target, a 400 as the script's form and POST /v1/exit-plan say (not the pages' default).
-    const asked = formTarget(params);
-    target = TARGET_KEYS.every((key) => asked[key] === undefined)
-      ? { to: exitTargetOfQuery({}), defaulted: false }
-      : exitTargetOfRequest(asked);
+    // No criterion (a link with ?ids= alone, or nothing ticked) plans to the pages' default,
+    // sovereign-option providers, as /lists/{id}/exit-plan does, and the page says so.
+    target = exitTargetOfRequest(formTarget(params));
     form = { ids: known, ...listFieldsOf((key) => params.get(key)) };
   } catch (error) {
     if (!isHttpError(error)) throw error;

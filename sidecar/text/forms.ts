@@ -16,61 +16,19 @@ import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { issueDetails } from "../../catalogue/base/issues.ts";
 import { BUCKETS } from "../../catalogue/base/limits.ts";
-import type { Catalogue } from "../../catalogue/load/load.ts";
 import { unknownIds } from "../../catalogue/search/ids.ts";
 import { listPath } from "../../catalogue/lists/lists.ts";
 import { newList } from "../../catalogue/lists/lists.node.ts";
 import { listBuilderRequest } from "../../catalogue/outputs/page-requests.ts";
-import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
-import {
-  azurePolicySetTerraform,
-  gcpOrgPolicyTerraform,
-  scpTerraform,
-  TERRAFORM_FILES,
-  TERRAFORM_MEDIA_TYPE,
-} from "../../catalogue/policies/terraform.ts";
 import { SlugTakenError, StoreUnavailableError } from "../../catalogue/contract/ports.ts";
-import { renderMarkdown } from "../../catalogue/format/markdown.ts";
-import { approvedListDoc } from "../../catalogue/render/pages.ts";
 import type { OnDemandPage } from "../../catalogue/outputs/pages.ts";
 import { SavedListCreate } from "../../catalogue/schema/index.ts";
 import { splitRequestUrl, TEXT_VARY } from "../files.ts";
 import { hitBucket } from "../plugins/rate-limit.ts";
 import type { TextContext } from "./context.ts";
-
-/** The builder's downloads, by file name, as scripts/list.ts makes them in the browser. */
-export const LIST_FILES: Record<string, { type: string; make: (c: Catalogue, ids: string[]) => string }> = {
-  "aws-scp.json": { type: "application/json", make: (c, ids) => JSON.stringify(scpPolicy(c, ids).policy, null, 2) },
-  "azure-policy-set.json": {
-    type: "application/json",
-    make: (c, ids) => JSON.stringify(azurePolicySet(c, ids).policy, null, 2),
-  },
-  "gcp-org-policy.json": {
-    type: "application/json",
-    make: (c, ids) => JSON.stringify(gcpOrgPolicy(c, ids).policy, null, 2),
-  },
-  // The .tf of the same documents (POST /v1/policies/…?format=terraform without a query).
-  [TERRAFORM_FILES.scp]: {
-    type: TERRAFORM_MEDIA_TYPE,
-    make: (c, ids) => {
-      const result = scpPolicy(c, ids);
-      return scpTerraform([result.policy], { strategy: result.strategy });
-    },
-  },
-  [TERRAFORM_FILES.azure]: {
-    type: TERRAFORM_MEDIA_TYPE,
-    make: (c, ids) => azurePolicySetTerraform(azurePolicySet(c, ids).policy),
-  },
-  [TERRAFORM_FILES.gcp]: {
-    type: TERRAFORM_MEDIA_TYPE,
-    make: (c, ids) => gcpOrgPolicyTerraform(gcpOrgPolicy(c, ids).policy),
-  },
-  "approved-services.md": {
-    type: "text/markdown; charset=utf-8",
-    make: (c, ids) => renderMarkdown(approvedListDoc(c, ids)),
-  },
-};
+import { LIST_FILES } from "./list-files.ts";
+import { plainPage } from "./plain-pages.ts";
 
 export const FOREIGN_HOST_DETAILS =
   "This form takes posts from browsers only for this server's own host names (its public URLs, loopback, MCP_ALLOWED_ORIGINS): a page whose name was pointed at this server's address (DNS rebinding) cannot submit it.";
@@ -135,11 +93,10 @@ async function pageWithIds(
 
 /** GET /exposure (?ids=): the scorecard, scored on the server for the URL's ids. */
 export async function exposurePage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
-  if (
-    c.replies.rendering(request) === "html" &&
-    (await pageWithIds(c, request, reply, "exposure/index.html", "exposure"))
-  )
-    return reply;
+  if (c.replies.rendering(request) === "html")
+    return (await pageWithIds(c, request, reply, "exposure/index.html", "exposure"))
+      ? reply
+      : plainPage(c, request, reply, "exposure");
   return c.replies.notFound(
     request,
     reply,
@@ -149,8 +106,10 @@ export async function exposurePage(c: TextContext, request: FastifyRequest, repl
 
 /** GET /list (?ids=): the builder with the services chosen in HTML; the built page without ids. */
 export async function listBuilderPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
-  if (c.replies.rendering(request) === "html" && (await pageWithIds(c, request, reply, "list/index.html", "list")))
-    return reply;
+  if (c.replies.rendering(request) === "html")
+    return (await pageWithIds(c, request, reply, "list/index.html", "list"))
+      ? reply
+      : plainPage(c, request, reply, "list");
   return c.replies.notFound(
     request,
     reply,

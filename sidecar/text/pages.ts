@@ -20,6 +20,7 @@ import { isDotSegment } from "./site-page.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
+import { isPlainPage, plainPage } from "./plain-pages.ts";
 import type { StoredList } from "../store/store.ts";
 
 type Params<P> = FastifyRequest<{ Params: P }>;
@@ -115,6 +116,8 @@ export async function builtPage(c: TextContext, request: FastifyRequest, reply: 
   if (rendering === "html") {
     const dir = decoded.replace(/^\/+|\/+$/g, "");
     if (await c.replies.site(request, reply, dir ? `${dir}/index.html` : "index.html")) return reply;
+    // No built site (npm start's first minute): the site's own pages, plainly (plain-pages.ts).
+    if (isPlainPage(dir)) return plainPage(c, request, reply, dir);
     if (!page) return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}.`);
     // /aws/aws-s3 is the same service as /aws/s3, whose site page the browser is sent to: one page
     // per service (the text renderings answer at both paths).

@@ -122,8 +122,19 @@ export class TextReplies {
       .code(status)
       .header("content-type", CONTENT_TYPE[rendering])
       .header("vary", TEXT_VARY)
-      .header("cache-control", status === 200 && cacheable ? READ_CACHE_CONTROL : "no-store")
+      .header(
+        "cache-control",
+        status === 200 && cacheable && !this.replacedByBuild(rendering) ? READ_CACHE_CONTROL : "no-store",
+      )
       .send(request.method === "HEAD" ? undefined : body);
+  }
+
+  /**
+   * HTML answered with no build at all (npm start's first minute, from the sources) is the text
+   * host's own rendering, which the site's page replaces once built: no cache may keep it.
+   */
+  private replacedByBuild(rendering: Rendering): boolean {
+    return rendering === "html" && this.files === undefined;
   }
 
   /** A computed page (computed.ts): its body, or its error, in the request's rendering. */

@@ -280,8 +280,15 @@ export function equivalenceGroupBody(catalogue: Catalogue, { id, rendering, widt
 export async function equivalenceGroupPage(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const { id } = (request as FastifyRequest<{ Params: { id: string } }>).params;
   const rendering = c.replies.rendering(request);
-  // In HTML the site's layout around the same Doc (one group: cheap), so the matrix's links lead
-  // to a page of the site; otherwise the computed text.
+  // In HTML the site's page, prerendered (site/src/pages/equivalents/[id].astro); a build without
+  // it renders the same Doc in the site's layout, so the matrix's links lead to a page of the site;
+  // otherwise the computed text.
+  if (
+    rendering === "html" &&
+    /^[a-z0-9-]+$/.test(id) &&
+    (await c.replies.site(request, reply, `equivalents/${id}/index.html`))
+  )
+    return reply;
   if (rendering === "html" && c.site.available) {
     const doc = equivalenceGroupDoc(c.catalogue, id);
     const page: SitePageRequest = { page: { name: "doc", search: "" }, locals: { doc }, headers: { vary: TEXT_VARY } };

@@ -1,7 +1,8 @@
 /**
  * `npm start` with no build (scripts/start.ts): it answers at once, every answer computed from the
- * sources, while dist/ is built; the hosts over the build then take the listening sockets, and a
- * client kept alive across the hand-over loses no request (serve-retire.ts serveWhileBuilding).
+ * sources (every page of the site in its frame, uncached), while dist/ is built; the hosts over the
+ * build then take the listening sockets, and a client kept alive across the hand-over loses no
+ * request and gets the build's answer (serve-retire.ts serveWhileBuilding).
  */
 import { Agent, get as httpGet } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
@@ -74,9 +75,12 @@ describe("npm start with no build", () => {
 
     finishBuild(true);
     expect(await built).toBe(true);
-    // The connection kept alive before the hand-over gets its answer, and is told to close.
+    // The connection kept alive before the hand-over gets its answer, from the build (the hosts over
+    // it answer what the old ones read after the switch: a page never stays the sources'), and is
+    // told to close.
     const across = await keptAlive(agent, `${urls.textUrl}/`);
     expect(across.status).toBe(200);
+    expect(across.body).toMatch(SITE_PAGE);
     expect(across.connection).toBe("close");
     // The next connection reaches the hosts over the build: the site's page.
     const after = await keptAlive(agent, `${urls.textUrl}/`);
@@ -85,6 +89,49 @@ describe("npm start with no build", () => {
     expect((await fetch(`${urls.apiUrl}/v1/services/aws-s3`)).status).toBe(200);
     // Closing the hosts over the sources reported no error.
     expect(logged).toEqual([]);
+  });
+
+  it("serves every page of the site in its frame before the build lands, none kept by a cache", async () => {
+    // Issue 116: /list/, /list/exit/ and /exposure/ were 404s until the build landed, and the other
+    // pages came without the site's header, navigation and search.
+    const { urls } = await firstStart();
+    const pages = [
+      "/",
+      "/lifecycle/",
+      "/category/storage/",
+      "/aws/",
+      "/aws/s3",
+      "/compare/",
+      "/compare/aws-s3,ovhcloud-object-storage",
+      "/search/",
+      "/search/?q=object+storage",
+      "/equivalents/",
+      "/exposure/",
+      "/exposure/?ids=aws-s3,stackit-object-storage",
+      "/list/",
+      "/list/?ids=aws-s3,aws-lambda",
+      "/list/exit/",
+      "/list/exit/?ids=aws-s3",
+      "/feedback/",
+      "/feedback/thanks/",
+    ];
+    for (const path of pages) {
+      const page = await fetch(`${urls.textUrl}${path}`, { headers: { accept: "text/html" } });
+      const body = await page.text();
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("cache-control"), path).toBe("no-store");
+      expect(body, path).toMatch(/<header class="site">/);
+      expect(body, path).toMatch(/<nav aria-label="Main">.*href="\/list\/">My list<\/a>/);
+      expect(body, path).toMatch(/<form action="\/search\/" method="get" role="search"/);
+    }
+    // The plain builder's forms name the services chosen, as the site's forms without JavaScript do.
+    const builder = await (
+      await fetch(`${urls.textUrl}/list/?ids=aws-s3`, { headers: { accept: "text/html" } })
+    ).text();
+    expect(builder).toContain('href="/list/files/aws-scp.json?ids=aws-s3"');
+    expect(builder).toMatch(/<form method="post" action="\/deployments\/check" enctype="multipart\/form-data">/);
+    const download = await fetch(`${urls.textUrl}/list/files/approved-services.md?ids=aws-s3`);
+    expect(download.status).toBe(200);
   });
 
   it("stops cleanly when the build lands as the server is being stopped", async () => {

@@ -24,9 +24,20 @@ function playwrightDisabledFeatures(): string[] {
   return [...list.matchAll(/"(\w+)"/g)].map((match) => match[1]!);
 }
 
-export function launchChromium(executablePath: string, options: { disableFeatures?: string[] } = {}): Promise<Browser> {
+/**
+ * How long one browser step (a navigation, a wait for a selector or a load state) may take. Playwright's
+ * default, 30 s, was all a throttled phone page rendered on demand had on a machine half as fast as
+ * CI (issue 116: the layout-shift suite timed out at /equivalents/?providers=…): every time bound in
+ * a test holds on such a machine.
+ */
+export const BROWSER_STEP_MS = 120_000;
+
+export async function launchChromium(
+  executablePath: string,
+  options: { disableFeatures?: string[] } = {},
+): Promise<Browser> {
   const features = [...playwrightDisabledFeatures(), ...UNUSED_BROWSER_UI, ...(options.disableFeatures ?? [])];
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath,
     args: [
       "--no-sandbox",
@@ -39,4 +50,13 @@ export function launchChromium(executablePath: string, options: { disableFeature
       `--disable-features=${features.join(",")}`,
     ],
   });
+  // Every context a suite opens gets the step bound (contexts, not pages: a page inherits its context's).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(BROWSER_STEP_MS);
+    context.setDefaultNavigationTimeout(BROWSER_STEP_MS);
+    return context;
+  };
+  return browser;
 }

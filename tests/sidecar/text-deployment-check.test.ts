@@ -77,6 +77,31 @@ describe("POST /deployments/check on the text host", () => {
     expect(html.body).toContain("aws-sqs");
   });
 
+  it("takes the form with a file chosen (multipart, as browsers and w3m or lynx send it): the file when nothing is pasted", async () => {
+    // Issue 116: the text browsers' "Or choose a file" field had no name, so nothing was sent.
+    const text = await textHost();
+    onTestFinished(() => text.close());
+    const form = new FormData();
+    form.set("ids", "aws-sqs,aws-cloudformation");
+    form.set("template", "");
+    form.set("file", new Blob([SQS_JSON], { type: "application/json" }), "queue.json");
+    // The bytes and boundary a browser sends for this form.
+    const encoded = new Response(form);
+    const html = await text.inject({
+      method: "POST",
+      url: "/deployments/check",
+      headers: {
+        "content-type": encoded.headers.get("content-type")!,
+        accept: "text/html",
+        "sec-fetch-site": "same-origin",
+      },
+      payload: Buffer.from(await encoded.arrayBuffer()),
+    });
+    expect(html.statusCode, html.body.slice(0, 300)).toBe(200);
+    expect(html.body).toContain("<h1>Deployment check</h1>");
+    expect(html.body).toContain("aws-sqs");
+  });
+
   it("refuses a post from another site, bad input and unknown ids in the request's rendering", async () => {
     const text = await textHost();
     onTestFinished(() => text.close());

@@ -37,11 +37,13 @@ describe("GET /list/exit/?ids=…, the planner's plain form", () => {
       expect(["EU", "CH"]).toContain(realCatalogue().providerById.get(id)!.provider.jurisdiction);
   });
 
-  it("refuses a form with no box ticked as no target, as POST /v1/exit-plan does (not the pages' default)", async () => {
+  it("plans ?ids= with no criterion to sovereign-option providers, as /lists/{id}/exit-plan does, and says so", async () => {
+    // Issue 116: a link with ?ids= alone was a bare 400 page where a saved list's plan defaults.
     const text = await textHost();
     const response = await text.inject({ url: "/list/exit/?ids=aws-s3", headers: MD });
-    expect(response.statusCode).toBe(400);
-    expect(response.body).toContain("No target");
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("Target: sovereign-option providers, the default.");
+    expect(response.body).toContain("](/aws/s3)");
   });
 
   it("refuses an unknown id with the nearest, and a form with no id, as 400s", async () => {

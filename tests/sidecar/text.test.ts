@@ -253,5 +253,12 @@ describe("the text host's protocol", () => {
     const search = await text.inject({ url: "/search?q=s3", headers: { "user-agent": "curl/8" } });
     expect(search.statusCode).toBe(200);
     expect(search.headers.vary).toBe("Accept, Accept-Encoding, COLUMNS");
+    // Compressed, Accept-Encoding is named once (issue 116: the compression plugin added it again).
+    const compressed = await text.inject({
+      url: "/search?q=object+storage",
+      headers: { accept: "text/html", "accept-encoding": "br, gzip" },
+    });
+    expect(compressed.headers["content-encoding"]).toBe("br");
+    expect(compressed.headers.vary).toBe("Accept, Accept-Encoding, COLUMNS");
   });
 });

@@ -56,7 +56,7 @@ export async function open(
     javaScriptEnabled?: boolean;
     bypassCSP?: boolean;
     colorScheme?: "light" | "dark";
-    size?: Width;
+    size?: { readonly width: number; readonly height: number };
     base?: string;
     init?: () => void;
     /** A slow device and link (CPU slowed this many times, bytes per second), so a page is painted while it arrives. */

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HELD_OUT_CASES, RANKING_CASES } from "../fixtures/ranking-queries.ts";
+import { FACE_QUESTIONS } from "../fixtures/search-faces-questions.ts";
 import {
   executablePath,
   useSiteBrowser,
@@ -85,6 +86,39 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       expect(failures).toEqual([]);
       expect(page.errors).toEqual([]);
     });
+
+    it(
+      "answers issue 116's thirty held-out questions through the site's search box, in the API's order",
+      {
+        timeout: 240_000,
+      },
+      async () => {
+        // Typed into the page, so the browser's own search ranks (tests/catalogue/search-faces.test.ts
+        // judges the answers; here the site's face must give the API's first three).
+        const page = await open("/search/");
+        const differ: string[] = [];
+        for (const { query } of FACE_QUESTIONS) {
+          await page.evaluate(
+            () => delete document.querySelector<HTMLElement>("[data-search-results]")!.dataset.source,
+          );
+          await page.locator("#search-q").fill(query);
+          await page.locator("#search-q").press("Enter");
+          await page.locator('[data-search-results][data-source="index"]').waitFor({ state: "attached" });
+          const slugs = (
+            await page
+              .locator("[data-search-results] li > a")
+              .evaluateAll((links) => links.map((a) => a.getAttribute("href")!))
+          ).map(slugOf);
+          const api = (await (
+            await fetch(`${stack.apiUrl}/v1/services?q=${encodeURIComponent(query)}&limit=3`)
+          ).json()) as { data: { slug: string }[] };
+          if (slugs.slice(0, 3).join(" ") !== api.data.map((s) => s.slug).join(" "))
+            differ.push(`${query}: site ${slugs.slice(0, 3).join(" ")}, API ${api.data.map((s) => s.slug).join(" ")}`);
+        }
+        expect(differ).toEqual([]);
+        expect(page.errors).toEqual([]);
+      },
+    );
 
     for (const size of WIDTHS)
       it(`keeps the results in place: no reordering, layout shift under 0.1 (${size.name})`, async () => {

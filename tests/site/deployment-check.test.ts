@@ -2,8 +2,8 @@
  * The list builder's deployment check (components/pages/DeploymentCheckBox.astro) in Debian's
  * chromium, on a build of the fixture catalogue served by the text host with the API same-origin:
  * with JavaScript a pasted template is checked against the list in this browser and the answer drawn
- * below; without it the form posts to the text host's POST /deployments/check and the file control
- * (which needs the script) is hidden.
+ * below; without it the form posts to the text host's POST /deployments/check, a chosen file too
+ * (multipart: the field has a name, so text browsers send it as well, issue 116).
  */
 import { describe, expect, it } from "vitest";
 import { requireComponent } from "../helpers/components.ts";
@@ -27,8 +27,7 @@ describe.skipIf(!executablePath)("the list builder's deployment check, in a brow
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(`${site.base}/list/`);
-    // The script shows the file picker once it runs (progressive enhancement): wait for it.
-    await page.waitForSelector("[data-check-file]", { state: "visible" });
+    await page.locator(":root[data-list-drawn]").waitFor({ state: "attached" });
     await page.fill("#check-template", TEMPLATE);
     await page.click("[data-check-form] button[type=submit]");
     await page.waitForSelector("[data-check-answer] h3");
@@ -43,8 +42,23 @@ describe.skipIf(!executablePath)("the list builder's deployment check, in a brow
     const context = await site.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${site.base}/list/?ids=aws-s3`);
-    expect(await page.isVisible("[data-check-file]")).toBe(false);
     await page.fill("#check-template", TEMPLATE);
+    await page.click("[data-check-form] button[type=submit]");
+    expect(await page.textContent("h1")).toBe("Deployment check");
+    expect(await page.textContent("main")).toContain("aws-s3");
+    await context.close();
+  });
+
+  it("without JavaScript sends a chosen file, and the text host checks it", async () => {
+    const context = await site.browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${site.base}/list/?ids=aws-s3`);
+    expect(await page.isVisible("[data-check-file]")).toBe(true);
+    await page.setInputFiles("#check-file", {
+      name: "bucket.yaml",
+      mimeType: "application/x-yaml",
+      buffer: Buffer.from(TEMPLATE),
+    });
     await page.click("[data-check-form] button[type=submit]");
     expect(await page.textContent("h1")).toBe("Deployment check");
     expect(await page.textContent("main")).toContain("aws-s3");

@@ -21,6 +21,31 @@ export function readList(): string[] {
   }
 }
 
+/**
+ * The services the address names (?ids=a,b): a page that takes services reads them from there
+ * first, so a shared link opens on its services whatever this browser's list holds.
+ */
+export function addressIds(search = location.search): string[] {
+  const ids = (new URLSearchParams(search).get("ids") ?? "")
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+  return [...new Set(ids)];
+}
+
+/** The saved list the address names (?list=<slug or id>), if any. */
+export const addressListId = (search = location.search): string | undefined =>
+  new URLSearchParams(search).get("list")?.trim() || undefined;
+
+/** Writes the page's services into its address (?ids=), in place: the address stays the page's list. */
+export function writeAddressIds(ids: readonly string[]): void {
+  const url = new URL(location.href);
+  if (ids.length > 0) url.searchParams.set("ids", ids.join(","));
+  else url.searchParams.delete("ids");
+  url.searchParams.delete("list");
+  history.replaceState(null, "", url);
+}
+
 export function writeList(ids: string[]): void {
   localStorage.setItem(LIST_KEY, JSON.stringify([...new Set(ids)]));
   updateCount();

@@ -1,18 +1,17 @@
 /**
  * The list builder's deployment check (components/pages/DeploymentCheckBox.astro): the pasted or
- * chosen template and the list in this browser, sent to POST /v1/deployments/check; the answer
- * drawn below the form as text nodes (template text is never parsed as HTML).
+ * chosen template and the page's list (the form's ids field, which scripts/list.ts keeps as the
+ * list: the address's or this browser's), sent to POST /v1/deployments/check; the answer drawn
+ * below the form as text nodes (template text is never parsed as HTML).
  */
 import { whatToAdd } from "../../../catalogue/templates/answer/render.ts";
 import type { components } from "../../../catalogue/contract/openapi-types.ts";
 import { api, errorMessage } from "./api.ts";
-import { readList } from "./common.ts";
 
 type Answer = components["schemas"]["TemplateCheck"];
 
 const form = document.querySelector<HTMLFormElement>("[data-check-form]");
 const answerBox = document.querySelector<HTMLElement>("[data-check-answer]")!;
-const fileControl = document.querySelector<HTMLElement>("[data-check-file]");
 const fileInput = document.querySelector<HTMLInputElement>("#check-file");
 
 const element = (tag: string, text: string) => {
@@ -43,7 +42,7 @@ function draw(answer: Answer): void {
 }
 
 async function check(template: string): Promise<void> {
-  const ids = readList();
+  const ids = (form?.querySelector<HTMLInputElement>("[data-check-ids]")?.value ?? "").split(",").filter(Boolean);
   if (ids.length === 0) return void answerBox.replaceChildren(element("p", "Add services to your list first."));
   if (template.trim() === "") return void answerBox.replaceChildren(element("p", "Paste a template or choose a file."));
   answerBox.replaceChildren(element("p", "Checking…"));
@@ -54,9 +53,7 @@ async function check(template: string): Promise<void> {
   draw(data);
 }
 
-if (form && fileControl && fileInput) {
-  // Reading a file needs this script: the control shows only with it.
-  fileControl.hidden = false;
+if (form && fileInput) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const file = fileInput.files?.[0];

@@ -1,8 +1,11 @@
-/** /exposure/?ids=…: the picker, GET /v1/exposure, figures and accessible bar charts. */
+/**
+ * /exposure/?ids=… (or a saved list's ?list=): the picker, GET /v1/exposure, figures and accessible
+ * bar charts. The address's services first; "use my list" takes this browser's list instead.
+ */
 import { MAX_EXPOSURE_IDS } from "../../../catalogue/base/limits.ts";
 import type { components } from "../../../catalogue/contract/openapi-types.ts";
 import { api, errorMessage } from "./api.ts";
-import { readList } from "./common.ts";
+import { addressIds, addressListId, readList } from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 import { placedIn, placesNotes } from "../../../catalogue/equivalence/exposure-places.ts";
@@ -122,10 +125,8 @@ async function show(slugs: string[]) {
   document.querySelector("[data-exposure-rows]")!.replaceChildren(table);
 }
 
-const requested = (new URLSearchParams(location.search).get("ids") ?? "")
-  .split(",")
-  .map((s) => s.trim())
-  .filter(Boolean);
+const requested = addressIds();
+const savedListId = addressListId();
 let catalogue: BrowserCatalogue | undefined;
 const control = picker(
   document.querySelector<HTMLElement>('[data-picker="exposure"]')!,
@@ -133,9 +134,16 @@ const control = picker(
   (slugs) => void show(slugs),
   (slug) => describeService(catalogue, slug),
 );
-document
-  .querySelector("[data-use-list]")!
-  .addEventListener("click", () => control.set(readList().slice(0, MAX_EXPOSURE_IDS)));
+document.querySelector("[data-use-list]")!.addEventListener("click", () => {
+  const mine = readList();
+  // An empty list would clear the picker and say nothing: say why instead.
+  if (mine.length === 0) {
+    note.hidden = false;
+    note.textContent = "Your list in this browser is empty: add services to it, or pick them below.";
+    return;
+  }
+  control.set(mine.slice(0, MAX_EXPOSURE_IDS));
+});
 // Placing the scorecard again where the data sits, for the services chosen.
 regionsInput?.addEventListener("change", () => void show(scored));
 // A shared link with ids the catalogue no longer has: name them, score the rest.
@@ -147,7 +155,19 @@ void listCatalogue().then(
       note.hidden = false;
       note.textContent = `Not in the catalogue: ${unknown.join(", ")}. ${known.length > 0 ? "Scoring the rest." : "Pick services below."}`;
     }
+    if (savedListId && requested.length === 0) return void scoreSavedList(savedListId);
     control.set(known.slice(0, MAX_EXPOSURE_IDS));
   },
   () => control.set(requested.slice(0, MAX_EXPOSURE_IDS)),
 );
+
+/** ?list=<slug or id>: a saved list's services (GET /v1/lists/{id}, not rate-limited), scored as ids. */
+async function scoreSavedList(id: string) {
+  const { data: list, error, response } = await api.GET("/v1/lists/{id}", { params: { path: { id } } });
+  if (!list) {
+    note.hidden = false;
+    note.textContent = errorMessage(error, response);
+    return;
+  }
+  control.set(list.approvedServiceIds.slice(0, MAX_EXPOSURE_IDS));
+}

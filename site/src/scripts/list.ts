@@ -1,7 +1,10 @@
 /**
  * /list/: the approved-list builder. The three policies (explained) and the Markdown export are
  * computed here by the API's own functions over the compact catalogue (list-catalogue.ts), so
- * only Save spends a request of the API's strict bucket. The list follows edits in other tabs.
+ * only Save spends a request of the API's strict bucket. The list is the address's when it names
+ * services (?ids=, or a saved list's ?list=): edits then stay in the address, and this browser's
+ * list changes only when asked ("Make this my list"). Else it is the browser's, and follows edits
+ * in other tabs. Every form's ids field holds the list, which the deployment check reads too.
  */
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../../catalogue/policies/errors.ts";
@@ -14,7 +17,16 @@ import {
 import { renderMarkdown } from "../../../catalogue/format/markdown.ts";
 import { approvedListDoc } from "../../../catalogue/render/pages.ts";
 import { api, errorMessage } from "./api.ts";
-import { LIST_CHANGED, readList, saveFile, wireCopy, writeList } from "./common.ts";
+import {
+  addressIds,
+  addressListId,
+  LIST_CHANGED,
+  readList,
+  saveFile,
+  wireCopy,
+  writeAddressIds,
+  writeList,
+} from "./common.ts";
 import { describeService, listCatalogue, splitKnown, type BrowserCatalogue } from "./list-catalogue.ts";
 import { picker } from "./picker.ts";
 import { listPath } from "../../../catalogue/base/urls.ts";
@@ -127,8 +139,33 @@ function explanation(made: Made, catalogue: BrowserCatalogue): Node[] {
 const sections = [...document.querySelectorAll<HTMLElement>("[data-download]")];
 let current: Record<string, Made> = {};
 
+/** Where the list comes from: the address when it names services or a saved list, else this browser. */
+const savedListId = addressListId();
+const fromAddress = addressIds().length > 0 || savedListId !== undefined;
+const pickerRoot = document.querySelector<HTMLElement>('[data-picker="list"]')!;
+/** The chips the page rendered for the address's ids (the known ones), which the picker keeps. */
+const renderedIds = [...pickerRoot.querySelectorAll<HTMLElement>("[data-picker-selected] li[data-slug]")].map(
+  (item) => item.dataset.slug!,
+);
+let listed: string[] = fromAddress ? (renderedIds.length > 0 ? renderedIds : addressIds()) : readList();
+
+/** The list into every form's ids field (downloads, save, the deployment check), as the page without JavaScript has it. */
+function fillForms(): void {
+  for (const field of document.querySelectorAll<HTMLInputElement>('input[type="hidden"][name="ids"]'))
+    field.value = listed.join(",");
+}
+
+/** The list changed here: kept where it comes from, and everything made from it redone. */
+function changeList(next: string[]): void {
+  listed = next;
+  if (fromAddress) writeAddressIds(next);
+  else writeList(next);
+  fillForms();
+  if (catalogue) recompute(catalogue);
+}
+
 function recompute(catalogue: BrowserCatalogue) {
-  const ids = splitKnown(catalogue, readList()).known;
+  const ids = splitKnown(catalogue, listed).known;
   current = {};
   for (const section of sections) {
     const kind = section.dataset.download!;
@@ -165,37 +202,80 @@ for (const section of sections)
 
 let catalogue: BrowserCatalogue | undefined;
 const control = picker(
-  document.querySelector<HTMLElement>('[data-picker="list"]')!,
-  readList(),
-  (slugs) => {
-    writeList(slugs);
-    if (catalogue) recompute(catalogue);
-  },
+  pickerRoot,
+  // Chips rendered with the page stand as they are (no layout shift).
+  renderedIds.length > 0 ? [] : listed,
+  changeList,
   (slug) => describeService(catalogue, slug),
 );
 window.addEventListener(LIST_CHANGED, () => {
-  control.show(readList());
+  // The address's list is not this browser's: another tab's edit leaves it as it is.
+  if (fromAddress) return;
+  listed = readList();
+  control.show(listed);
+  fillForms();
   if (catalogue) recompute(catalogue);
 });
+fillForms();
+if (fromAddress) document.querySelector<HTMLElement>("[data-list-source]")!.hidden = false;
+
+// "Make this my list": the address's services become this browser's list (asked first when that
+// would replace another non-empty list), and the page then works on it as on any list of its own.
+const adoptButton = document.querySelector<HTMLButtonElement>("[data-adopt-address]");
+let confirming = false;
+adoptButton?.addEventListener("click", () => {
+  const mine = readList();
+  const same = mine.length === listed.length && mine.every((id, i) => id === listed[i]);
+  // Never silently: another list in this browser is replaced on a second press, once said.
+  if (mine.length > 0 && !same && !confirming) {
+    confirming = true;
+    adoptButton.textContent = `Replace my ${mine.length} services`;
+    return say(
+      `Your list in this browser has ${mine.length} services: press again to replace them with these ${listed.length}.`,
+    );
+  }
+  confirming = false;
+  adoptButton.textContent = "Make this my list";
+  writeList(listed);
+  say(`This browser's list is now these ${listed.length} services.`);
+});
+// A saved list named in the address (?list=): its services, read once (GET /v1/lists/{id}, not rate-limited).
+const savedListLoaded = savedListId
+  ? api
+      .GET("/v1/lists/{id}", { params: { path: { id: savedListId } } })
+      .then(({ data: list, error, response }) => {
+        if (!list) return say(errorMessage(error, response));
+        listed = list.approvedServiceIds;
+        control.show(listed);
+        fillForms();
+        if (catalogue) recompute(catalogue);
+        say(`The services of the saved list “${list.name ?? list.slug ?? savedListId}”.`);
+      })
+      .catch(() => say("The saved list could not be loaded; reload the page to try again."))
+  : undefined;
 // What follows the picker is out of sight until drawn when a list was there at first paint (global.css).
 const drawn = () => (document.documentElement.dataset.listDrawn = "");
-listCatalogue().then(
+const catalogueLoaded = listCatalogue().then(
   (loaded) => {
     catalogue = loaded;
+    // A shared link may carry ids the catalogue no longer has: the page names them, the list leaves them out.
+    const known = splitKnown(loaded, listed).known;
+    if (known.length < listed.length) {
+      listed = known;
+      control.show(listed);
+      fillForms();
+    }
     control.refresh();
     recompute(loaded);
-    drawn();
   },
-  () => {
-    say("The catalogue could not be loaded; reload the page to download files.");
-    drawn();
-  },
+  () => say("The catalogue could not be loaded; reload the page to download files."),
 );
+void Promise.allSettled([catalogueLoaded, savedListLoaded]).then(drawn);
 
 document.querySelector<HTMLFormElement>("[data-save]")!.addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = new FormData(event.target as HTMLFormElement);
-  const ids = readList();
+  const ids = listed;
   if (ids.length === 0) return say("Add services to your list first.");
   const field = (key: string) => {
     const value = form.get(key);

@@ -65,19 +65,7 @@ export function picker(
     onChange(slugs);
   };
   const matches = combobox(input, options, (slug) => update([...slugs, slug]));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  input.addEventListener("input", () => {
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const q = input.value.trim();
-      if (!q) return matches.show([]);
-      const { data: page } = await api.GET("/v1/services", { params: { query: { limit: 12, q } } });
-      if (!page) return;
-      const { data } = page;
-      matches.show(data.map((s) => ({ slug: s.slug, text: `${s.name} (${s.providerId})` })));
-      status.textContent = `${data.length} matching services.`;
-    }, 200);
-  });
+  searchAsYouType(input, matches.show, status);
   // The page's own chips and count are what render() would draw (names come with the catalogue).
   if (rendered.length === 0 || initial.length > 0) render();
   else slugs = rendered;
@@ -147,4 +135,44 @@ function combobox(input: HTMLInputElement, list: HTMLElement, pick: (slug: strin
   });
   input.addEventListener("blur", () => open(false));
   return { show };
+}
+
+/**
+ * Searches the API as `input` is typed (200 ms after the last key) and shows the matches. Only the
+ * answer to the latest query is shown: an older one still on its way is cancelled, and one that
+ * arrives anyway (answered before the abort) is dropped by its number.
+ */
+function searchAsYouType(
+  input: HTMLInputElement,
+  show: (found: readonly { slug: string; text: string }[]) => void,
+  status: HTMLElement,
+): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let asked = 0;
+  let inFlight: AbortController | undefined;
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    inFlight?.abort();
+    const ask = ++asked;
+    timer = setTimeout(async () => {
+      const q = input.value.trim();
+      if (!q) return show([]);
+      const controller = (inFlight = new AbortController());
+      const answer = await api
+        .GET("/v1/services", { params: { query: { limit: 12, q } }, signal: controller.signal })
+        .catch(() => undefined);
+      // Dropped too once the box has lost focus: matches popping up then would cover the page.
+      if (ask !== asked || !answer?.data || document.activeElement !== input) return;
+      const { data } = answer.data;
+      show(data.map((s) => ({ slug: s.slug, text: `${s.name} (${s.providerId})` })));
+      status.textContent = `${data.length} matching services.`;
+    }, 200);
+  });
+  // Escape cancels the search on its way too: its matches must not open after the box was closed.
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    clearTimeout(timer);
+    inFlight?.abort();
+    asked++;
+  });
 }
