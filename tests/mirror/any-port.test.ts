@@ -117,7 +117,8 @@ describe("a mirror of npm start on a random port, and a mirror of that mirror", 
       );
       expect(differing, name).toEqual([]);
     }
-  });
+    // Every file of three copies hashed (the build's twice): 30–40 s on a loaded 2-core machine.
+  }, 120_000);
 
   it("serves every site page and text page it holds as the origin does, apart from the URLs", async () => {
     const dir = realpathSync(join(work, "first", "current"));
