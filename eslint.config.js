@@ -64,9 +64,11 @@ export const BROWSER_CORE = [
   "catalogue/format/markdown.ts",
   "catalogue/render/pages.ts",
   "catalogue/render/relative.ts",
-  "catalogue/templates/render.ts",
+  // The check's answer as a page, with the outcome its findings decide (the site renders it).
+  "catalogue/templates/answer/render.ts",
+  "catalogue/templates/answer/findings.ts",
   // What a version's phases say (phaseStory), which the check's render and findings read.
-  "catalogue/templates/retiring.ts",
+  "catalogue/templates/rules/versions.ts",
   "catalogue/render/theme.ts",
   "catalogue/search/engine.ts",
   "catalogue/search/data.ts",

@@ -52,8 +52,20 @@ export function readDeployment(template: unknown, given: DeploymentInputs = {}):
     ...(given.region ? { region: given.region } : {}),
   };
   if (template instanceof TerraformFiles) return readTerraformConfig(template.files, terraform);
-  if (typeof template === "string" && looksLikeTerraform(template))
-    return readTerraformConfig({ "main.tf": template }, terraform);
+  if (typeof template === "string" && looksLikeTerraform(template)) {
+    try {
+      return readTerraformConfig({ "main.tf": template }, terraform);
+    } catch (error) {
+      // One text sent is "the template" to its sender, as the other formats' errors say.
+      if (
+        error instanceof TemplateError &&
+        error.constructor === TemplateError &&
+        error.message.startsWith("main.tf, line ")
+      )
+        throw new TemplateError(`the template${error.message.slice("main.tf".length)}`);
+      throw error;
+    }
+  }
   const value = typeof template === "string" ? parseTemplateText(template) : template;
   if (typeof template !== "string") refuseCostly(template);
   if (Array.isArray(value)) return apiList(value);

@@ -171,6 +171,7 @@ describe("the SARIF log", () => {
       "not-evaluated",
       "not-read",
       "version-retiring",
+      "service-retiring",
       "version-unknown",
       "location-denied",
       "location-unknown",

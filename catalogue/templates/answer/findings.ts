@@ -240,7 +240,11 @@ function serviceFindings(answer: DeploymentCheckAnswer): Finding[] {
       rule: "service-retiring",
       level: "error",
       item: entry.serviceId,
-      from: answer.services.find((service) => service.id === entry.serviceId)?.items.flatMap((item) => item.from) ?? [],
+      // Where its items are: a list of Google API names is read from "list", so there the API name is the place.
+      from:
+        answer.services
+          .find((service) => service.id === entry.serviceId)
+          ?.items.flatMap((item) => item.from.map((from) => (from === "list" ? item.item : from))) ?? [],
       message: `${entry.serviceId} is ${entry.status}${entry.date ? ` (${entry.status === "retired" ? "since" : "from"} ${entry.date})` : ""}${entry.successor ? `; successor: ${entry.successor}` : ""}${entry.announcementUrl ? ` (${entry.announcementUrl})` : ""}.`,
     }));
 }
