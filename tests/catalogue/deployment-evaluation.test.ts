@@ -11,6 +11,8 @@ import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { TerraformFiles } from "../../catalogue/templates/read.ts";
 import { checkOutcome } from "../../catalogue/templates/answer/findings.ts";
+import { deploymentCheckDoc } from "../../catalogue/templates/answer/render.ts";
+import { renderMarkdown } from "../../catalogue/format/markdown.ts";
 import { realCatalogue } from "../helpers/app.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
 
@@ -374,6 +376,10 @@ describe("resource groups and modules", () => {
       expect.stringContaining('module.vpc: module "terraform-aws-modules/vpc/aws"'),
     ]);
     expect(partial.verdicts[0]!.allowed).toBe(false);
+    // The page says why: a part not read, not a denial.
+    const page = renderMarkdown(deploymentCheckDoc(partial));
+    expect(page).toContain("Not allowed**: part of the deployment was not read");
+    expect(page).not.toMatch(/documents? den(y|ies) it/);
     const installed = check(
       tf({
         ...files,

@@ -115,9 +115,13 @@ function evaluationBlocks(answer: DeploymentCheckAnswer): Block[] {
 /** The outcome the CLI's exit code reads (findings.ts), said first: the vendors' verdicts are one part of it. */
 function outcomeBlock(answer: DeploymentCheckAnswer): Block {
   const { allowed, retiring } = checkOutcome(answer);
-  const denied = approvedVerdicts(answer).filter((verdict) => !verdict.allowed).length;
+  const verdicts = approvedVerdicts(answer);
+  // A verdict over a part not read (a module, a linked template) is no denial: it cannot allow.
+  const unread = verdicts.some((verdict) => verdict.notEvaluated);
+  const denied = verdicts.filter((verdict) => !verdict.allowed && !verdict.notEvaluated).length;
   const outside = answer.locations.filter((place) => place.allowed === false).length;
   const reasons = [
+    ...(unread ? ["part of the deployment was not read, so no verdict allows it (the verdicts below say what)"] : []),
     ...(denied > 0 ? [`${denied} vendor ${denied === 1 ? "document denies" : "documents deny"} it`] : []),
     ...(answer.missingServiceIds.length > 0 ? [`the list lacks ${answer.missingServiceIds.join(", ")}`] : []),
     ...(outside > 0
