@@ -157,6 +157,11 @@ export class BuiltFiles {
     return this.hashes.has(path);
   }
 
+  /** The bytes the cache of small files holds (for tests and the benchmark). */
+  get heldBytes(): number {
+    return this.memory.calculatedSize;
+  }
+
   /**
    * Registers @fastify/static on `app` for `send` (reply.sendFile), serving no route of its own.
    * Its ETag, Last-Modified and Cache-Control are off: the manifest's hash and the row's policy say them.
@@ -207,7 +212,7 @@ export class BuiltFiles {
     if (request.headers.range === undefined) {
       const encoding = this.encodingFor(request, path);
       const size = this.sizes.get(encoding ? `${path}${suffixOf(encoding)}` : path);
-      if (size !== undefined && size <= MEMORY_FILE_BYTES) {
+      if (size !== undefined && size <= MEMORY_FILE_BYTES && (await this.holdable(path, asBuilt))) {
         const held = await this.fromMemory(path, encoding, asBuilt);
         if (held) {
           sendHeld(request, reply, held, extraHeaders, status);
@@ -259,10 +264,22 @@ export class BuiltFiles {
     return true;
   }
 
+  /**
+   * Whether a small representation of `path` may be held. A rewritten file's encodings are
+   * compressed from its identity text, so that must be small too (a 0.5 MB catalogue.json.br would
+   * hold its 24 MB identity), unless the file names none of the build's URLs (read once to know).
+   */
+  private async holdable(path: string, asBuilt: boolean): Promise<boolean> {
+    if (asBuilt || !this.rewrites(path) || this.unchanged.has(path)) return true;
+    if ((this.sizes.get(path) ?? Number.POSITIVE_INFINITY) <= MEMORY_FILE_BYTES) return true;
+    await this.rewritten(path);
+    return this.unchanged.has(path);
+  }
+
   /** A small file's representation from the cache, read on its first request; undefined when unreadable. */
   private fromMemory(path: string, encoding: Encoding | undefined, asBuilt = false): Promise<Held | undefined> | Held {
     // The build's own bytes of a rewritten file are held apart from its rewritten text.
-    const rewrites = !asBuilt && this.rewrites(path);
+    const rewrites = !asBuilt && this.rewrites(path) && !this.unchanged.has(path);
     const key = `${path}${encoding ? `\0${encoding}` : ""}${asBuilt && this.rewrites(path) ? "\0built" : ""}`;
     const held = this.memory.get(key);
     if (held) return held;
