@@ -29,7 +29,7 @@ export function fastifyPath(row: Endpoint): string {
 }
 
 /** A response ready to send: computed once, then possibly served again from the cache. */
-interface Prepared<B extends Buffer | string = Buffer | string> {
+export interface Prepared<B extends Buffer | string = Buffer | string> {
   /** Epoch ms after which a kept copy must not be served. */
   readonly until: number;
   readonly status: number;
@@ -105,7 +105,9 @@ async function send(request: FastifyRequest, reply: FastifyReply, row: Endpoint,
   return reply.header("content-encoding", encoding).send(encoded);
 }
 
-const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
+export const RESPONSE_CACHE_BYTES = 16 * 1024 * 1024;
+/** Kept answers larger than RESPONSE_CACHE_BYTES (the catalogue dump is the one the contract has). */
+const LARGE_ANSWERS_KEPT = 2;
 /** What the URLs remembered with the key of their kept answer hold at most (characters of both). */
 const URL_KEYS_SIZE = 2 * 1024 * 1024;
 
@@ -130,13 +132,21 @@ const computationsBusy = () =>
   );
 
 /** The kept answers, the key of each by the URL that asked for it, and the answers being computed. */
-function keptAnswers() {
+export function keptAnswers() {
   // Answers of pure rows (and saved lists, until a read would renew them) are kept, so a repeated query costs a lookup.
-  const kept = new LRUCache<string, Prepared<Buffer>>({
-    maxSize: RESPONSE_CACHE_BYTES,
-    // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
-    sizeCalculation: (value, key) => value.body.length + (value.body.length >> 1) + key.length + 64,
-  });
+  // Room for the compressed forms too (a fraction of the body each), made after the answer is kept.
+  const sizeOf = (value: Prepared<Buffer>, key: string) =>
+    value.body.length + (value.body.length >> 1) + key.length + 64;
+  const small = new LRUCache<string, Prepared<Buffer>>({ maxSize: RESPONSE_CACHE_BYTES, sizeCalculation: sizeOf });
+  // An answer too large for that cache (the 24 MB catalogue dump, computed while `npm start` builds
+  // dist/) is kept apart: computed and compressed again for each request, 200 pipelining readers
+  // took the process past 2 GB.
+  const large = new LRUCache<string, Prepared<Buffer>>({ max: LARGE_ANSWERS_KEPT });
+  const kept = {
+    get: (key: string) => small.get(key) ?? large.get(key),
+    set: (key: string, value: Prepared<Buffer>) =>
+      void (sizeOf(value, key) > RESPONSE_CACHE_BYTES ? large : small).set(key, value),
+  };
   // A GET whose input is its URL alone (no header is an input) finds its kept answer's key by
   // its URL, without validating and serialising its query again: the key of a URL that was valid.
   const keyByUrl = new LRUCache<string, string>({
