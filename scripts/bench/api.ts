@@ -102,6 +102,12 @@ interface Server {
 /** `npm start` of the code at `codeRoot`, from its package.json's start command, as a user runs it. */
 async function startServer(codeRoot: string, label: string, port: number, env: Record<string, string>) {
   const start = npmStartCommand(codeRoot);
+  // dist/ built first, as a server that has run a while serves it: a start over a stale one serves
+  // answers computed from the sources, then a fast build, while a build runs beside it.
+  execFileSync(process.execPath, [join(codeRoot, "scripts", "build.ts")], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    stdio: ["ignore", openSync(join(work, `build-${label.replace(/\W+/g, "-")}.log`), "a"), "inherit"],
+  });
   const child = await spawnReady(
     process.execPath,
     [...start.nodeFlags, join(codeRoot, start.script)],
