@@ -22,7 +22,7 @@
  * a source that backs identity, as the name itself is.
  */
 
-import { capabilityTermsOutside, statesCapability, type Span } from "./capability-terms.ts";
+import { capabilityTermsOutside, claimStems, statesCapability, type Span } from "./capability-terms.ts";
 
 const MONTHS = [
   "january",
@@ -232,14 +232,22 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** Whether a claim text states a term: the same words (or the same date in any form), case-insensitive. */
 export function states(claim: string, term: string): boolean {
+  return statedBy(term)(claim);
+}
+
+/** `states` for one term, to check it against many claims (its dates and pattern made once). */
+function statedBy(term: string): (claim: string) => boolean {
   const termDates = isoDates(term);
-  if (termDates.length > 0) {
-    const claimDates = isoDates(claim);
-    if (termDates.every((date) => claimDates.some((other) => other === date || other.startsWith(`${date}-`))))
-      return true;
-  }
   const words = term.split(/\s+/).map(escape).join("\\s+");
-  return new RegExp(`(?<![\\w])${words}(?![\\w])`, "i").test(claim);
+  const pattern = new RegExp(`(?<![\\w])${words}(?![\\w])`, "i");
+  return (claim) => {
+    if (termDates.length > 0) {
+      const claimDates = isoDates(claim);
+      if (termDates.every((date) => claimDates.some((other) => other === date || other.startsWith(`${date}-`))))
+        return true;
+    }
+    return pattern.test(claim);
+  };
 }
 
 /** What every face says beside a description whose Service.descriptionBacked is false. */
@@ -266,9 +274,15 @@ export function unbackedClaimTerms(context: ClaimContext): ClaimTerm[] {
   const claims = [...context.sources.flatMap((source) => source.claims ?? []), ...(context.compatibility ?? [])];
   const identity = context.sources.some((source) => source.backs.includes("identity"));
   const names = identity ? context.names.filter(Boolean) : [];
+  // Each claim's stems once for all of the description's capability terms.
+  let said: readonly ReadonlySet<string>[] | undefined;
   return claimTermsByKind(context.description ?? "").filter(({ term, kind }) => {
-    const stated = kind === "capabilities" ? statesCapability : states;
-    return !claims.some((claim) => stated(claim, term)) && !names.some((name) => stated(name, term));
+    if (kind !== "capabilities") {
+      const stated = statedBy(term);
+      return !claims.some(stated) && !names.some(stated);
+    }
+    said ??= claims.map(claimStems);
+    return !said.some((stems) => statesCapability(stems, term)) && !names.some((name) => statesCapability(name, term));
   });
 }
 
