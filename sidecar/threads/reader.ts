@@ -14,6 +14,7 @@ import { Slots } from "./slots.ts";
 import { errorMessage, httpError, type ErrorMessage } from "./error-message.ts";
 import type { Deployment, DeploymentInputs } from "../../catalogue/templates/read.ts";
 import { TEMPLATE_READ_HEAP_MB, TEMPLATE_READ_SECONDS } from "../../catalogue/base/limits.ts";
+import { threadEnv } from "./compile-cache.ts";
 
 /** Templates read at once; the others wait, READERS_WAITING_MAX at most, then 503. */
 const READERS_AT_ONCE = 1;
@@ -145,6 +146,7 @@ export class TemplateReader {
 
 function startReader(): Worker {
   return new Worker(new URL("./read-worker.ts", import.meta.url), {
+    env: threadEnv(),
     resourceLimits: { maxOldGenerationSizeMb: TEMPLATE_READ_HEAP_MB, maxYoungGenerationSizeMb: 2, stackSizeMb: 4 },
   });
 }

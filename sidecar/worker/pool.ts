@@ -25,6 +25,7 @@ import {
   type FromWorker,
   type ToWorker,
 } from "./messages.ts";
+import { threadEnv } from "../threads/compile-cache.ts";
 
 export type { CatalogueSource } from "./messages.ts";
 
@@ -152,6 +153,7 @@ export class HeavyWorker {
   private start(): Worker {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), {
       workerData: { source: this.source, urls: this.urls, ...(this.siteEntry ? { siteEntry: this.siteEntry } : {}) },
+      env: threadEnv(),
       // Its heap is bounded: V8 would let a thread rendering large pages one after another grow
       // its old generation to several times what it holds (the catalogue and the site's bundle)
       // before collecting. Past the bound the thread ends, its jobs get 503, the next starts another.
