@@ -85,7 +85,9 @@ const NOT_COUNTED =
   /^\/(_astro|pagefind|v1)\/|^\/(favicon\.svg|list-catalogue\.json|exit-catalogue\.json|search-index\.json)(\?|$)/;
 
 export async function buildTextApp(options: TextAppOptions): Promise<FastifyInstance> {
-  const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files);
+  const replies = new TextReplies(options.config.NO_COLOR !== undefined, options.files, () =>
+    options.pageWorker?.warmSite?.(),
+  );
   const computed = new ComputedPages(options.catalogue, options.pageWorker);
   const site = new SitePages(
     options.siteHandler,

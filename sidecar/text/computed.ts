@@ -61,6 +61,8 @@ export function runTextJob(catalogue: Catalogue, job: TextJob): Computed {
 export interface PageWorker {
   textPage(job: TextJob): Promise<Computed>;
   sitePage(job: SiteJob): Promise<SiteAnswer>;
+  /** Gets ready for a site page soon (a browser is on the site). */
+  warmSite?(): void;
 }
 
 /** Jobs in the worker at once: enough to hide the round trip between the threads. */

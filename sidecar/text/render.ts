@@ -100,10 +100,13 @@ export function errorDoc(status: number, title: string, detail: string): Doc {
 export class TextReplies {
   private readonly noColor: boolean;
   private readonly files: BuiltFiles | undefined;
+  /** Called when a page of the built site is sent (a browser is on the site). */
+  private readonly onSitePage: (() => void) | undefined;
 
-  constructor(noColor: boolean, files: BuiltFiles | undefined) {
+  constructor(noColor: boolean, files: BuiltFiles | undefined, onSitePage?: () => void) {
     this.noColor = noColor;
     this.files = files;
+    this.onSitePage = onSitePage;
   }
 
   rendering(request: FastifyRequest): Rendering {
@@ -168,6 +171,7 @@ export class TextReplies {
     const files = this.files;
     if (!files || !files.has(`site/client/${path}`)) return false;
     if (status !== 200) reply.code(status);
+    if (status === 200 && path.endsWith(".html")) this.onSitePage?.();
     return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);
   }
 

@@ -30,6 +30,8 @@ export type ToWorker =
   /** A page of the text host (text/computed.ts): a text rendering, or the site's page rendered on demand. */
   | { kind: "text-page"; job: number; page: TextJob }
   | { kind: "site-page"; job: number; page: SiteJob }
+  /** Load the site's bundle ahead of a page (HeavyWorker.warmSite): nothing is answered. */
+  | { kind: "warm-site" }
   | { kind: "count-result"; call: number; error?: ErrorMessage }
   | {
       kind: "store-result";

@@ -73,9 +73,29 @@ export class HeavyWorker {
     this.siteEntry = siteEntry;
   }
 
+  /** Whether the thread runs (started by a job or warmSite, not yet ended after IDLE_MS). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   /** A text page of the text host, computed in the thread. */
   textPage(page: TextJob): Promise<Computed> {
     return this.post((job) => ({ kind: "text-page", job, page }));
+  }
+
+  /**
+   * Starts the thread, with the site's bundle, when a browser is on the site and none runs: its next
+   * page is often one rendered on demand (a filtered matrix, a comparison), which a thread starting
+   * then makes wait about a second. It ends IDLE_MS later, as after a job.
+   */
+  warmSite(): void {
+    if (!this.siteEntry || this.jobs.size > 0) return;
+    clearTimeout(this.idle);
+    if (!this.worker) {
+      this.worker = this.start();
+      this.worker.postMessage({ kind: "warm-site" } satisfies ToWorker);
+    }
+    this.idleLater();
   }
 
   /** A page of the site rendered on demand in the thread. */

@@ -13,7 +13,7 @@ import type { SiteHandler, SiteLocals } from "../text/site-page.ts";
 let loading: Promise<SiteHandler> | undefined;
 
 /** The handler, imported on the first page asked for (a thread that renders none does not hold the bundle). */
-function siteHandler(entry: string): Promise<SiteHandler> {
+export function loadSiteHandler(entry: string): Promise<SiteHandler> {
   return (loading ??= import(pathToFileURL(entry).href).then(({ handler }: { handler?: SiteHandler }) => {
     if (!handler) throw new Error(`${entry} exports no handler`);
     return handler;
@@ -94,7 +94,7 @@ class CollectedResponse extends EventEmitter {
 }
 
 export async function renderSitePage(entry: string, job: SiteJob, locals: SiteLocals): Promise<SiteAnswer> {
-  const handler = await siteHandler(entry);
+  const handler = await loadSiteHandler(entry);
   const request = Object.assign(new EventEmitter(), {
     url: job.url,
     method: "GET",

@@ -83,8 +83,16 @@ port.on("message", (message: ToWorker) => {
     return;
   }
   if (message.kind === "text-page" || message.kind === "site-page") return void answerPage(message);
+  if (message.kind === "warm-site") return void warmSite();
   void answer(message);
 });
+
+/** The site's modules and bundle loaded before its first page is asked for; a failure waits for that page to say it. */
+async function warmSite(): Promise<void> {
+  if (!siteEntry) return;
+  const { loadSiteHandler } = await import("./site-render.ts");
+  await loadSiteHandler(siteEntry).catch(() => undefined);
+}
 
 /** A page of the text host; its modules are loaded with the first (a thread for the API alone does without). */
 async function answerPage(message: Extract<ToWorker, { kind: "text-page" | "site-page" }>): Promise<void> {
