@@ -157,7 +157,7 @@ export class BuiltFiles {
     return this.hashes.has(path);
   }
 
-  /** The bytes the cache of small files holds (for tests and the benchmark). */
+  /** The bytes the cache of small files holds (for tests). */
   get heldBytes(): number {
     return this.memory.calculatedSize;
   }
@@ -212,7 +212,9 @@ export class BuiltFiles {
     if (request.headers.range === undefined) {
       const encoding = this.encodingFor(request, path);
       const size = this.sizes.get(encoding ? `${path}${suffixOf(encoding)}` : path);
-      if (size !== undefined && size <= MEMORY_FILE_BYTES && (await this.holdable(path, asBuilt))) {
+      // Most files settle at once: only a large rewritten one is awaited, read the first time.
+      const holdable = size !== undefined && size <= MEMORY_FILE_BYTES && this.holdable(path, asBuilt);
+      if (holdable === true || (holdable !== false && (await holdable))) {
         const held = await this.fromMemory(path, encoding, asBuilt);
         if (held) {
           sendHeld(request, reply, held, extraHeaders, status);
@@ -269,11 +271,10 @@ export class BuiltFiles {
    * compressed from its identity text, so that must be small too (a 0.5 MB catalogue.json.br would
    * hold its 24 MB identity), unless the file names none of the build's URLs (read once to know).
    */
-  private async holdable(path: string, asBuilt: boolean): Promise<boolean> {
+  private holdable(path: string, asBuilt: boolean): boolean | Promise<boolean> {
     if (asBuilt || !this.rewrites(path) || this.unchanged.has(path)) return true;
     if ((this.sizes.get(path) ?? Number.POSITIVE_INFINITY) <= MEMORY_FILE_BYTES) return true;
-    await this.rewritten(path);
-    return this.unchanged.has(path);
+    return this.rewritten(path).then(() => this.unchanged.has(path));
   }
 
   /** A small file's representation from the cache, read on its first request; undefined when unreadable. */
