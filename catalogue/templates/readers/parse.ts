@@ -86,8 +86,9 @@ function parseYaml(text: string): unknown {
       listener: (event) => {
         if (event === "open" && ++nodes > TEMPLATE_VALUES_MAX) throw tooManyValues();
       },
-      // maxDepth (js-yaml 4.1.1+) is not in @types/js-yaml yet.
-      maxDepth: TEMPLATE_MAX_DEPTH,
+      // maxDepth (js-yaml 4.1.1+) is not in @types/js-yaml yet. It counts every node, the scalar
+      // inside the deepest collection too: one more than the collections JSON's bound counts.
+      maxDepth: TEMPLATE_MAX_DEPTH + 1,
     } as yaml.LoadOptions);
   } catch (error) {
     if (!(error instanceof yaml.YAMLException)) throw error;
