@@ -170,6 +170,15 @@ export const TEMPLATE_BUDGET_WORDS: Readonly<Record<TemplateBudgetName, string>>
 /** The evaluation's budgets in one sentence's words. */
 export const TEMPLATE_EVALUATION_TEXT = `${Object.values(TEMPLATE_BUDGET_WORDS).join("; ")}; an ARM copy loop at most ${ARM_COPY_MAX} (Azure's own limit)`;
 
+/**
+ * A deployment check's answer describes each version in full (its phases with their consequences
+ * and prices, its retiring phase, its vendor page) on this many of its entries; each later entry of
+ * the same version names it and its phase but leaves the description to those (issue 120: a 1.5 KB
+ * tree of modules, 512 instances of one engine version, answered 1.2 MB, 1.3 KB of each entry the
+ * same prose). Every instance keeps its entry: the gate's findings are per instance.
+ */
+export const VERSION_DESCRIBED_ENTRIES = 3;
+
 /** The budgets in words, for the row's description, discovery and the docs. */
 export const TEMPLATE_BUDGET_TEXT = `${TEMPLATE_VALUES_MAX.toLocaleString("en")} values after YAML aliases, ${TEMPLATE_MAX_DEPTH} levels of nesting, ${TEMPLATE_READ_HEAP_MB} MB of heap and ${TEMPLATE_READ_SECONDS} s to read; then, to evaluate: ${TEMPLATE_EVALUATION_TEXT}; each per request`;
 
