@@ -136,10 +136,12 @@ export function jsonLength(value: unknown, limit: number): number {
     else if (item === null || item === undefined || typeof item !== "object") total += 4;
     else if (Array.isArray(item)) {
       total += 1 + Math.max(1, item.length);
+      if (total > limit) break;
       for (const inner of item as unknown[]) stack.push(inner);
     } else {
       const keys = Object.keys(item);
       total += 1 + Math.max(1, keys.length);
+      if (total > limit) break;
       for (const key of keys) {
         total += quotedLength(key) + 1;
         stack.push((item as Record<string, unknown>)[key]);
