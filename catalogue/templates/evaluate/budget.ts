@@ -18,6 +18,12 @@ export interface Place {
   readonly path?: string;
 }
 
+/** "main.tf, line 3" (a block's or an attribute's `where`) as the place a refusal names. */
+export function placeOf(where: string): Place {
+  const match = /^(.*), line (\d+)$/.exec(where);
+  return match ? { file: match[1]!, line: Number(match[2]) } : { file: where };
+}
+
 const count = (value: number) => (Number.isFinite(value) ? Math.trunc(value).toLocaleString("en") : String(value));
 
 export class EvaluationBudget {

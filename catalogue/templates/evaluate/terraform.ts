@@ -8,7 +8,7 @@
  * yes, no (a count of 0), or depending on an input that has no value here.
  */
 import { TemplateError } from "../model/errors.ts";
-import { budget, withBudget, type Place } from "./budget.ts";
+import { budget, placeOf, withBudget } from "./budget.ts";
 import { evaluate, access, type Key, type Scope } from "./hcl-evaluate.ts";
 import type { Expression } from "../readers/hcl-expression.ts";
 import { fromJson } from "./hcl-functions.ts";
@@ -97,12 +97,6 @@ function both(parent: Deployed, child: Deployed): Deployed {
   if (parent.state === "depends" && child.state === "depends")
     return { state: "depends", on: [...new Set([...parent.on, ...child.on])].sort(), because: parent.because };
   return parent.state === "depends" ? parent : child;
-}
-
-/** "main.tf, line 3" as the place a budget's refusal names. */
-export function placeOf(where: string): Place {
-  const match = /^(.*), line (\d+)$/.exec(where);
-  return match ? { file: match[1]!, line: Number(match[2]) } : { file: where };
 }
 
 /** Evaluates a configuration's files (path → text) with the request's variable values, within the evaluation's budgets. */
