@@ -163,3 +163,13 @@ describe("functions as Terraform answers them", () => {
     ).toThrow(/setproduct\(\) makes 10,100 items/);
   });
 });
+
+describe("where a refusal says it happened", () => {
+  it("names a module's own file and line for what its output evaluates, not its caller's", () => {
+    const files = new TerraformFiles({
+      "main.tf": `module "m" {\n  source = "./m"\n}\nprovider "aws" {\n  region = module.m.big\n}\nresource "aws_s3_bucket" "b" {}\n`,
+      "m/main.tf": `locals {\n  x = "xx"\n}\n\noutput "big" {\n  value = length(range(20000))\n}\n`,
+    });
+    expect(() => readDeployment(files)).toThrow(/^m\/main\.tf, line 6: range\(0, 20000, 1\) makes 20,000 items/);
+  });
+});

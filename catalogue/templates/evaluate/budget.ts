@@ -41,7 +41,16 @@ export class EvaluationBudget {
   /** Runs `run` with the evaluator at `place` (what a refusal names); the place before is restored after. */
   at<T>(place: Place, run: () => T): T {
     const before = this.place;
-    this.place = { ...before, ...place };
+    // Another file is a place of its own (its line, if any, with it); a line or a path alone is
+    // within the file before.
+    this.place =
+      place.file !== undefined
+        ? place
+        : {
+            ...before,
+            ...(place.line !== undefined ? { line: place.line } : {}),
+            ...(place.path ? { path: place.path } : {}),
+          };
     try {
       return run();
     } finally {

@@ -94,7 +94,7 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
     case "call":
       return expression.line === undefined
         ? call(expression, inner)
-        : budget().at({ line: expression.line }, () => call(expression, inner));
+        : budget().at({ file: expression.file, line: expression.line }, () => call(expression, inner));
     case "unary": {
       const operand = inner(expression.operand);
       if (isUnknown(operand)) return operand;
@@ -117,7 +117,7 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
     case "for":
       return expression.line === undefined
         ? forExpression(expression, scope, inner)
-        : budget().at({ line: expression.line }, () => forExpression(expression, scope, inner));
+        : budget().at({ file: expression.file, line: expression.line }, () => forExpression(expression, scope, inner));
   }
 }
 

@@ -22,7 +22,8 @@ export type Expression =
       readonly name: string;
       readonly args: readonly Expression[];
       readonly expand: boolean;
-      /** Its line, for what a budget's refusal names. */
+      /** Its file and line, for what a budget's refusal names. */
+      readonly file?: string;
       readonly line?: number;
     }
   | { readonly kind: "unary"; readonly op: "-" | "!"; readonly operand: Expression }
@@ -38,6 +39,7 @@ export type Expression =
       readonly value: Expression;
       readonly condition: Expression | undefined;
       readonly group: boolean;
+      readonly file?: string;
       readonly line?: number;
     };
 
@@ -241,7 +243,7 @@ class ExpressionParser {
       else if (!this.is(")")) this.fail(`expected "," or ")" in the call of ${name}, found ${describe(this.peek())}.`);
     }
     this.at++;
-    return { kind: "call", name, args, expand, line };
+    return { kind: "call", name, args, expand, file: this.file, line };
   }
 
   private tuple(): Expression {
@@ -313,7 +315,7 @@ class ExpressionParser {
       condition = this.expression();
     }
     this.take(object ? "}" : "]");
-    return { kind: "for", object, keyName, valueName, collection, key, value, condition, group, line };
+    return { kind: "for", object, keyName, valueName, collection, key, value, condition, group, file: this.file, line };
   }
 
   private name(): string {
