@@ -1,7 +1,8 @@
 /**
  * `cloud-catalogue check <template|plan|.tf folder>`: the deployment check as a CI gate
  * (docs/ci-check.md; every option in check/help.ts). Reads the input within the API's bounds
- * (check/inputs.ts), checks it against the approved list — here, against the catalogue this copy
+ * (check/inputs.ts) and evaluates it under the API's budgets in a bounded child process
+ * (check/bounded-read.ts), checks it against the approved list — here, against the catalogue this copy
  * holds or a mirror's (check/catalogue.ts), or through a deployment's POST /v1/deployments/check
  * (check/api.ts) — prints the answer as the text host renders it, weighs the findings against the
  * baseline and the threshold (findings.ts's judge()), writes SARIF when asked, and exits:
@@ -19,7 +20,6 @@ import { renderAnsi } from "../catalogue/format/ansi.ts";
 import { renderMarkdown } from "../catalogue/format/markdown.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
-import { TemplateBudgetError, TemplateError } from "../catalogue/templates/model/errors.ts";
 import {
   baselineOf,
   checkOutcome,
@@ -27,11 +27,12 @@ import {
   type Judgement,
   type Suppression,
 } from "../catalogue/templates/answer/findings.ts";
-import { readDeployment, TerraformFiles, type Deployment, type DeploymentInputs } from "../catalogue/templates/read.ts";
+import type { DeploymentInputs } from "../catalogue/templates/read.ts";
 import { deploymentCheckDoc } from "../catalogue/templates/answer/render.ts";
 import { failedSarifLog, sarifLog } from "../catalogue/templates/answer/sarif.ts";
 import { apiRelease, checkByApi, type CheckInput } from "./check/api.ts";
 import { readBaseline, writeBaseline } from "./check/baseline.ts";
+import { readBounded } from "./check/bounded-read.ts";
 import { catalogueOfFolder, ownCatalogue, releaseText, type CatalogueRelease } from "./check/catalogue.ts";
 import { CHECK_EXIT, CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
 import { CHECK_HELP, CHECK_USAGE } from "./check/help.ts";
@@ -114,14 +115,8 @@ async function checkLocally(
   request: CheckRequest,
   given: DeploymentInputs,
 ): Promise<{ answer: DeploymentCheckAnswer; release: CatalogueRelease }> {
-  let deployment: Deployment;
-  try {
-    deployment = readDeployment("template" in input ? input.template : new TerraformFiles({ ...input.files }), given);
-  } catch (error) {
-    if (error instanceof TemplateError || error instanceof TemplateBudgetError)
-      throw new CheckUsageError(`the template cannot be checked: ${error.message}`);
-    throw error;
-  }
+  // Read in a child bounded as the API's reading thread, before the catalogue loads (check/bounded-read.ts).
+  const deployment = await readBounded(input, given);
   const { catalogue, release } = request.catalogueDir ? catalogueOfFolder(request.catalogueDir) : await ownCatalogue();
   try {
     // The API's rule for the ids (unknown ones named with the nearest slugs), then its check.

@@ -118,8 +118,68 @@ export const bodyTooLargeDetails = (bodyLimit: number = MAX_BODY_BYTES): string 
  */
 export const MAX_JSON_DEPTH = 32;
 
+/**
+ * A template (a deployment check's template or .tf files, and the body that carries it) nests at
+ * most this deep: real plans go past MAX_JSON_DEPTH (an aws_wafv2_web_acl's and → or → not
+ * statements two modules deep: 35 levels in its plan's configuration). Every reader and evaluator
+ * holds this depth in a quarter of a reading thread's 4 MB stack (tests/catalogue/template-depth.test.ts).
+ */
+export const TEMPLATE_MAX_DEPTH = 256;
+
+/**
+ * The evaluator's budgets, per evaluation (issue 120; STYLE.md 31 "Check the bound, then spend"):
+ * each is checked before what it bounds is made, in the one evaluator the API, MCP and the CLI run,
+ * and past one the evaluation ends with a 422 Template too costly naming the file, the line (or the
+ * template's path) and the bound. The largest vendor template the tests hold
+ * (chat-with-your-data, 3.2 MB of ARM) takes 83,248 steps and 470 instances: under 5% of each.
+ */
+export const TEMPLATE_BUDGETS = {
+  /** Resource and module instances in all: count, for_each, module calls, ARM copy loops, Fn::ForEach. */
+  instances: 10_000,
+  /** Items of one list, set, map or object that a function, a for expression, a splat, range or a loop makes. */
+  items: 10_000,
+  /** Characters of one string a function, an interpolation or an intrinsic makes. */
+  stringChars: 1_048_576,
+  /** Characters of every string made in one evaluation, together (what string work costs). */
+  totalChars: 16_777_216,
+  /** Steps of one evaluation: each expression or template value evaluated, each item made or compared. */
+  steps: 5_000_000,
+  /** Regular expressions' work in one evaluation: each pattern's program size times the length of the text it reads. */
+  regexWork: 50_000_000,
+} as const;
+export type TemplateBudgetName = keyof typeof TEMPLATE_BUDGETS;
+
+/** An ARM copy loop's count at most: Azure's own limit ("The count can't exceed 800."). */
+export const ARM_COPY_MAX = 800;
+export const ARM_COPY_LIMITS_URL =
+  "https://learn.microsoft.com/azure/azure-resource-manager/templates/copy-resources#copy-limits";
+
+const number = (value: number) => value.toLocaleString("en");
+
+/** Each evaluation budget in words with its number: error messages, discovery, the docs and --help read these. */
+export const TEMPLATE_BUDGET_WORDS: Readonly<Record<TemplateBudgetName, string>> = {
+  instances: `${number(TEMPLATE_BUDGETS.instances)} resource and module instances (count, for_each, modules, ARM copy loops, Fn::ForEach)`,
+  items: `${number(TEMPLATE_BUDGETS.items)} items in one list, set or map a function, a for expression, a splat, range or a loop makes`,
+  stringChars: `${number(TEMPLATE_BUDGETS.stringChars)} characters in one string a function or an interpolation makes`,
+  totalChars: `${number(TEMPLATE_BUDGETS.totalChars)} characters in all the strings one evaluation makes`,
+  steps: `${number(TEMPLATE_BUDGETS.steps)} steps of evaluation (each expression evaluated, each item made or compared)`,
+  regexWork: `${number(TEMPLATE_BUDGETS.regexWork)} units of regular-expression work (a pattern's size times its text's length; patterns run in RE2's linear time)`,
+};
+
+/** The evaluation's budgets in one sentence's words. */
+export const TEMPLATE_EVALUATION_TEXT = `${Object.values(TEMPLATE_BUDGET_WORDS).join("; ")}; an ARM copy loop at most ${ARM_COPY_MAX} (Azure's own limit)`;
+
+/**
+ * A deployment check's answer describes each version in full (its phases with their consequences
+ * and prices, its retiring phase, its vendor page) on this many of its entries; each later entry of
+ * the same version names it and its phase but leaves the description to those (issue 120: a 1.5 KB
+ * tree of modules, 512 instances of one engine version, answered 1.2 MB, 1.3 KB of each entry the
+ * same prose). Every instance keeps its entry: the gate's findings are per instance.
+ */
+export const VERSION_DESCRIBED_ENTRIES = 3;
+
 /** The budgets in words, for the row's description, discovery and the docs. */
-export const TEMPLATE_BUDGET_TEXT = `${TEMPLATE_VALUES_MAX.toLocaleString("en")} values after YAML aliases, ${MAX_JSON_DEPTH} levels of nesting, ${TEMPLATE_READ_HEAP_MB} MB of heap and ${TEMPLATE_READ_SECONDS} s, each per request`;
+export const TEMPLATE_BUDGET_TEXT = `${TEMPLATE_VALUES_MAX.toLocaleString("en")} values after YAML aliases, ${TEMPLATE_MAX_DEPTH} levels of nesting, ${TEMPLATE_READ_HEAP_MB} MB of heap and ${TEMPLATE_READ_SECONDS} s to read; then, to evaluate: ${TEMPLATE_EVALUATION_TEXT}; each per request`;
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

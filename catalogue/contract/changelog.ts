@@ -8,6 +8,17 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.13.0",
+    date: "2026-11-29",
+    changes: [
+      "POST /v1/deployments/check (the text host's, MCP check_deployment and cloud-catalogue check alike) evaluates within budgets, each checked before what it bounds is made (issue 120; the row's description and discovery's limits say them with their numbers): 10,000 resource and module instances (count, for_each, modules, ARM copy loops, Fn::ForEach), 10,000 items in one list, set or map a function, a for expression, a splat, range or a loop makes, 1,048,576 characters in one string and 16,777,216 in all the strings of one evaluation, 5,000,000 steps, and 50,000,000 units of regular-expression work. Past one, a 422 Template too costly whose details name the file and line (or the template's path) and the budget. Before, count = 10000000 or a join doubling a string ended the server's process; a for expression, splat or range over more than 10,000 items was read as a value not known, and is now a 422.",
+      "An ARM copy loop whose count passes 800 is a 422 Template too costly quoting Azure's limit (\"The count can't exceed 800.\"); before, it was silently read as 800 copies. A variable's copy loop alike.",
+      "Terraform's regex, regexall and replace with a /pattern/ run in RE2's linear-time engine (re2js), with Terraform's RE2 syntax: no pattern backtracks (regex(\"^(a+)+$\", 54 a's and a !) answers at once), and what RE2 refuses (backreferences, lookaround) is refused as Terraform refuses it, read as a value not known with why; format() and formatlist() honour widths and flags (%02d writes 03); setproduct() is evaluated.",
+      "Templates nest to 256 levels (32 before, which refused real plans: an aws_wafv2_web_acl's and → or → not statements two modules deep nest 35 levels in the plan's configuration); other request bodies keep the 32-level bound.",
+      "versions[]: each version is described in full (phases, retiringPhase, source) on its first 3 entries; each later entry of the same version (serviceId, family, version, failOn) names it and its phase and leaves the description to those (a 1.5 KB tree of modules answered 1.2 MB, 1.3 KB of each entry the same prose). Every instance keeps its entry.",
+    ],
+  },
+  {
     version: "1.12.0",
     date: "2026-11-28",
     changes: [

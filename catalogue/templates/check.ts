@@ -10,6 +10,7 @@ import type { Catalogue } from "../load/load.ts";
 import type { FailOn } from "../schema/index.ts";
 import type { Deployment } from "./model/deployment.ts";
 import {
+  describedOnce,
   serviceLifecycleAnswers,
   serviceLifecycleStatements,
   versionAnswers,
@@ -98,7 +99,7 @@ export function checkDeployment(
     toolNeeds,
     verdicts,
     suggestedServiceIds: suggested,
-    versions: versionAnswers(catalogue, deployment, window.asOf, window.withinDays, window.failOn),
+    versions: describedOnce(versionAnswers(catalogue, deployment, window.asOf, window.withinDays, window.failOn)),
     // Each service the deployment uses, against its own lifecycle (Azure Blueprints' sunset).
     serviceLifecycle: serviceLifecycleAnswers(
       catalogue,

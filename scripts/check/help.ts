@@ -4,14 +4,47 @@
  * an option added to options.ts is said here, or that test fails.
  */
 import {
+  ARM_COPY_MAX,
   bodyLimitText,
   LIFECYCLE_WITHIN_MAX_DAYS,
   MAX_TEMPLATE_BODY_BYTES,
   MAX_TF_FILES,
+  TEMPLATE_BUDGET_WORDS,
+  TEMPLATE_MAX_DEPTH,
+  TEMPLATE_READ_HEAP_MB,
   TEMPLATE_READ_SECONDS,
+  TEMPLATE_VALUES_MAX,
 } from "../../catalogue/base/limits.ts";
 
 const LIMIT = bodyLimitText(MAX_TEMPLATE_BODY_BYTES);
+
+/** Words wrapped at the help's width: the first line indented by `indent`, the others by `hanging`. */
+function wrapped(text: string, indent: string, hanging = indent, width = 96): string {
+  const lines: string[] = [];
+  let line = "";
+  const lead = () => (lines.length === 0 ? indent : hanging);
+  for (const word of text.split(" ")) {
+    if (line !== "" && lead().length + line.length + 1 + word.length > width) {
+      lines.push(lead() + line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(lead() + line);
+  return lines.join("\n");
+}
+
+/** The evaluation's bounds, each with its number (limits.ts's words, as the API's description says them). */
+const EVALUATION_BOUNDS = [
+  `Read and evaluated as the API does, in a process of its own with ${TEMPLATE_READ_HEAP_MB} MB of heap and ${TEMPLATE_READ_SECONDS} s; past any of these bounds the check stops (exit 2, the bound named in the message and the SARIF):`,
+  ...[
+    `${TEMPLATE_VALUES_MAX.toLocaleString("en")} values after YAML aliases`,
+    `${TEMPLATE_MAX_DEPTH} levels of nesting`,
+    ...Object.values(TEMPLATE_BUDGET_WORDS),
+    `an ARM copy loop's count of ${ARM_COPY_MAX} (Azure's own limit)`,
+  ].map((words) => wrapped(`- ${words}`, "  ", "    ")),
+]
+  .map((paragraph, at) => (at === 0 ? wrapped(paragraph, "  ") : paragraph))
+  .join("\n");
 
 export const CHECK_USAGE =
   "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list LIST) [options] (cloud-catalogue check --help)";
@@ -39,6 +72,7 @@ What is checked (one path):
                         not there is a not-read error
   Bounded as the API is: regular files only (a symbolic link, fifo or device is refused), each
   at most ${LIMIT}, at most ${MAX_TF_FILES} files of a folder and ${LIMIT} together, read within ${TEMPLATE_READ_SECONDS} s.
+${EVALUATION_BOUNDS}
 
 The approved list (one of):
   --ids a,b,c           catalogue ids, comma-separated

@@ -2,7 +2,8 @@
  * `npm run build:package` (and `npm pack` in cli/, its prepack): writes cli/dist/, what the
  * cloud-catalogue package holds (cli/README.md):
  *   bin/        scripts/cli.ts bundled by esbuild for the Node versions cli/package.json declares
- *               (one file per command, loaded when it runs; serve stays in the repository)
+ *               (one file per command, loaded when it runs; serve stays in the repository), and
+ *               read-deployment.js, the child process check reads its input in
  *   snapshot/   catalogue-source.json, the catalogue a check reads: the validated source a build
  *               ships (dist/api/catalogue-source.json when fresh, else catalogue/data read and
  *               checked); yaml.json, the inventories' YAML already parsed (yaml-snapshot.ts)
@@ -181,7 +182,11 @@ export async function buildPackage(options: { out?: string; source?: string; log
   writeFileSync(join(out, "snapshot", "yaml.json"), JSON.stringify(parsedYaml(ROOT_DIR, files)));
 
   await build({
-    entryPoints: { "cloud-catalogue": join(ROOT_DIR, "scripts", "cli.ts") },
+    // The check reads its input in a child process of its own (scripts/check/bounded-read.ts).
+    entryPoints: {
+      "cloud-catalogue": join(ROOT_DIR, "scripts", "cli.ts"),
+      "read-deployment": join(ROOT_DIR, "scripts", "check", "read-child.ts"),
+    },
     outdir: join(out, "bin"),
     bundle: true,
     splitting: true,

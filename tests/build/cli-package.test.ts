@@ -16,6 +16,7 @@ import { parse as parseYaml } from "yaml";
 import { REPOSITORY_CLI, ROOT, runCli, type CliRun } from "../helpers/cli.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
+import { runWatched } from "../helpers/process-tree.ts";
 
 const PACK_MS = 300_000;
 /** A test that runs the repository's CLI (which reads its build or catalogue/data) or installs: a loaded machine's minutes. */
@@ -279,6 +280,32 @@ describe("the CI examples of docs/ci-check.md, run as written", () => {
       }
       for (const path of job.artifacts.paths) expect(existsSync(join(dir, path)), path).toBe(true);
       expect(readFileSync(join(dir, "check.md"), "utf8")).toMatch(/^# Deployment check\n/);
+    },
+    RUN_MS,
+  );
+});
+
+describe("the installed package's evaluation budgets (issue 120)", () => {
+  it.each(NODES)(
+    "on Node %s, count = 1e8 ends with exit 2, the bound in the message and the SARIF, the CLI under 400 MB",
+    async (_major, node) => {
+      const dir = mkdtempSync(join(work, "costly-"));
+      writeFileSync(join(dir, "main.tf"), 'resource "aws_s3_bucket" "big" {\n  count = 100000000\n}\n');
+      const bin = join(PACKAGE_DIR(), "dist", "bin", "cloud-catalogue.js");
+      const run = await runWatched([bin, "check", "main.tf", "--ids", "aws-s3", "--sarif", "bound.sarif"], {
+        cwd: dir,
+        node,
+      });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/count of 100,000,000 makes 100,000,000 instances.*at most 10,000 resource/);
+      const log = JSON.parse(readFileSync(join(dir, "bound.sarif"), "utf8")) as {
+        runs: { invocations: { toolExecutionNotifications: { message: { text: string } }[] }[] }[];
+      };
+      expect(log.runs[0]!.invocations[0]!.toolExecutionNotifications[0]!.message.text).toMatch(
+        /at most 10,000 resource/,
+      );
+      expect(run.seconds).toBeLessThanOrEqual(15);
+      expect(run.peakMb).toBeLessThanOrEqual(400);
     },
     RUN_MS,
   );

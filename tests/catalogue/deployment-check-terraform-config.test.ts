@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parse } from "@cdktf/hcl2json";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../../catalogue/base/limits.ts";
+import { TEMPLATE_MAX_DEPTH, TEMPLATE_VALUES_MAX } from "../../catalogue/base/limits.ts";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../../catalogue/templates/model/errors.ts";
 import { readHcl } from "../../catalogue/templates/readers/hcl.ts";
@@ -258,7 +258,7 @@ describe("HCL the check refuses", () => {
   });
 
   it("the templates' budgets: nesting past the bound, values past the bound", () => {
-    const deep = `locals {\n  x = ${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}\n}\n`;
+    const deep = `locals {\n  x = ${"[".repeat(TEMPLATE_MAX_DEPTH + 1)}${"]".repeat(TEMPLATE_MAX_DEPTH + 1)}\n}\n`;
     expect(() => readHcl("main.tf", deep, () => false)).toThrow(TemplateDepthError);
     const many = `locals {\n  x = [${"1,".repeat(TEMPLATE_VALUES_MAX)}]\n}\n`;
     expect(() => readHcl("main.tf", many, () => false)).toThrow(TemplateBudgetError);

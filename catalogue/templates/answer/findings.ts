@@ -20,7 +20,7 @@
  * judge() then weighs them as the gate does: against the repository's baseline (accepted findings,
  * each with a reason and an optional expiry) and the severity the gate fails on.
  */
-import { phaseStory } from "../rules/versions.ts";
+import { phaseStory, withDescriptions } from "../rules/versions.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "../model/answer.ts";
 
 /** Every kind of finding, errors' first (sarif.ts gives each a rule). */
@@ -251,7 +251,8 @@ function serviceFindings(answer: DeploymentCheckAnswer): Finding[] {
 
 /** A version that has ended or ends within the window is an error (the gate fails on it); one not known, a warning. */
 function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
-  return answer.versions.flatMap((version): Finding[] => {
+  // An answer describes each version on its first entries only: the others take it from them.
+  return withDescriptions(answer.versions).flatMap((version): Finding[] => {
     const at = `${version.attribute} ${version.value} (${version.serviceId})`;
     if (version.retiring)
       return [

@@ -4,7 +4,7 @@
  * verdict first, then what to add, the services, the implicit needs with their vendor pages, what
  * no service owns, and every statement with what it was checked against.
  */
-import { phaseStory } from "../rules/versions.ts";
+import { phaseStory, withDescriptions } from "../rules/versions.ts";
 import { approvedVerdicts, checkOutcome } from "./findings.ts";
 import { heading, link, paragraph, type Block, type Doc, type Inline } from "../../format/doc.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "../model/answer.ts";
@@ -182,7 +182,7 @@ export function deploymentCheckDoc(answer: DeploymentCheckAnswer): Doc {
     blocks.push(
       heading(2, "Versions"),
       list(
-        answer.versions.map((version): Inline[] => [
+        withDescriptions(answer.versions).map((version): Inline[] => [
           `${version.from}: ${version.attribute} ${version.value} — ${
             version.status === "unknown"
               ? "not known to the catalogue"

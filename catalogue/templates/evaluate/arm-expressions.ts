@@ -6,6 +6,8 @@
  * conditions are written with. What only the deployment knows (reference(), list*(), uniqueString(),
  * guid(), utcNow()) is Unknown naming why; a parameter without a value is Unknown naming it.
  */
+import { TEMPLATE_MAX_DEPTH } from "../../base/limits.ts";
+import { budget } from "./budget.ts";
 import { fromJson } from "./hcl-functions.ts";
 import {
   asBoolean,
@@ -156,7 +158,8 @@ const UNKNOWN_FUNCTIONS: Readonly<Record<string, string>> = {
 
 /** Evaluates a template value: strings that are expressions evaluated, objects and arrays walked. */
 export function resolveArm(value: unknown, context: ArmContext, depth = 0): Value {
-  if (depth > 64) return new Unknown([], "nested too deeply");
+  if (depth > TEMPLATE_MAX_DEPTH) return new Unknown([], "nested too deeply");
+  budget().step();
   if (typeof value === "string") return isExpression(value) ? evaluateExpression(value, context) : literalString(value);
   if (Array.isArray(value)) return value.map((item) => resolveArm(item, context, depth + 1));
   if (typeof value === "object" && value !== null)
@@ -181,7 +184,8 @@ export function evaluateExpression(text: string, context: ArmContext): Value {
 }
 
 function evaluate(node: Node, context: ArmContext, depth: number): Value {
-  if (depth > 64) return new Unknown([], "nested too deeply");
+  if (depth > TEMPLATE_MAX_DEPTH) return new Unknown([], "nested too deeply");
+  budget().step();
   const inner = (next: Node) => evaluate(next, context, depth + 1);
   switch (node.kind) {
     case "literal":
@@ -211,19 +215,59 @@ const list = (value: Value | undefined): Value[] | undefined => (Array.isArray(v
 
 type ArmFunction = (args: readonly Value[]) => Value;
 
+/** Texts joined, their length checked before the string is made. */
+function joinChecked(parts: readonly string[], separator: string, what: string): string {
+  budget().string(
+    parts.reduce((sum, part) => sum + part.length, 0) + separator.length * Math.max(0, parts.length - 1),
+    what,
+  );
+  return parts.join(separator);
+}
+
+/** How many times `search` is found in `text` (split's count: "" between every character). */
+function occurrences(text: string, search: string): number {
+  if (search === "") return Math.max(0, text.length - 1);
+  let found = 0;
+  for (let at = text.indexOf(search); at >= 0; at = text.indexOf(search, at + search.length)) found++;
+  return found;
+}
+
 /** The template functions over known arguments (an Unknown argument makes the answer Unknown first). */
 const FUNCTIONS: Readonly<Record<string, ArmFunction>> = {
-  concat: (args) =>
-    args.every((arg) => Array.isArray(arg)) ? args.flatMap((arg) => arg as Value[]) : args.map(str).join(""),
-  format: ([pattern, ...rest]) =>
-    str(pattern).replace(/\{(\d+)(:[^}]*)?\}/g, (_, at: string) => str(rest[Number(at)] ?? "")),
+  concat: (args) => {
+    if (!args.every((arg) => Array.isArray(arg))) return joinChecked(args.map(str), "", "concat()");
+    budget().items(
+      args.reduce((sum, arg) => sum + (arg as Value[]).length, 0),
+      "concat()",
+    );
+    return args.flatMap((arg) => arg as Value[]);
+  },
+  format: ([pattern, ...rest]) => {
+    const text = str(pattern);
+    const parts: string[] = [];
+    let last = 0;
+    for (const match of text.matchAll(/\{(\d+)(:[^}]*)?\}/g)) {
+      parts.push(text.slice(last, match.index), str(rest[Number(match[1])] ?? ""));
+      last = match.index + match[0].length;
+    }
+    parts.push(text.slice(last));
+    return joinChecked(parts, "", "format()");
+  },
   tolower: ([value]) => str(value).toLowerCase(),
   toupper: ([value]) => str(value).toUpperCase(),
   trim: ([value]) => str(value).trim(),
-  replace: ([value, search, replacement]) => str(value).split(str(search)).join(str(replacement)),
+  replace: ([value, search, replacement]) => {
+    const [v, s, r] = [str(value), str(search), str(replacement)];
+    budget().string(v.length + occurrences(v, s) * (r.length - s.length), "replace()");
+    return v.split(s).join(r);
+  },
   substring: ([value, start, length]) =>
     str(value).slice(num(start ?? 0), length === undefined ? undefined : num(start ?? 0) + num(length)),
-  split: ([value, separator]) => str(value).split(str(separator)),
+  split: ([value, separator]) => {
+    const [v, s] = [str(value), str(separator)];
+    budget().items(occurrences(v, s) + 1, "split()");
+    return v.split(s);
+  },
   startswith: ([value, prefix]) => str(value).toLowerCase().startsWith(str(prefix).toLowerCase()),
   endswith: ([value, suffix]) => str(value).toLowerCase().endsWith(str(suffix).toLowerCase()),
   string: ([value]) => str(value),
@@ -252,6 +296,13 @@ const FUNCTIONS: Readonly<Record<string, ArmFunction>> = {
     return valueObject(entries);
   },
   union: (args) => {
+    budget().items(
+      args.reduce<number>(
+        (sum, arg) => sum + (Array.isArray(arg) || isValueObject(arg) ? Object.keys(arg).length : 0),
+        0,
+      ),
+      "union()",
+    );
     if (!args.every((arg) => Array.isArray(arg)))
       return valueObject(args.flatMap((arg) => (isValueObject(arg) ? Object.entries(arg) : [])));
     const out: Value[] = [];
@@ -261,8 +312,12 @@ const FUNCTIONS: Readonly<Record<string, ArmFunction>> = {
   },
   first: ([value]) => (list(value) ? (list(value)![0] ?? null) : str(value).slice(0, 1)),
   last: ([value]) => (list(value) ? (list(value)!.at(-1) ?? null) : str(value).slice(-1)),
-  range: ([start, count]) =>
-    Array.from({ length: Math.max(0, Math.min(num(count), 10_000)) }, (_, at) => num(start) + at),
+  range: ([start, count]) => {
+    const total = Math.max(0, Math.trunc(num(count)));
+    if (!Number.isFinite(total)) return new Unknown([], "range() of a count that is not a number");
+    budget().items(total, `range(${str(start)}, ${total.toLocaleString("en")})`);
+    return Array.from({ length: total }, (_, at) => num(start) + at);
+  },
   take: ([value, count]) => list(value)?.slice(0, num(count)) ?? str(value).slice(0, num(count)),
   skip: ([value, count]) => list(value)?.slice(num(count)) ?? str(value).slice(num(count)),
   min: (args) => Math.min(...(list(args[0]) ?? args).map(num)),

@@ -7,12 +7,14 @@
  * names. Nested resources get their full type (parent type / child name). A linked template
  * (properties.templateLink) lives elsewhere and is never fetched: it is listed in notRead.
  */
-import { TemplateError } from "../model/errors.ts";
+import { ARM_COPY_LIMITS_URL, ARM_COPY_MAX } from "../../base/limits.ts";
+import { TemplateBudgetError, TemplateError } from "../model/errors.ts";
+import { budget, withBudget } from "./budget.ts";
 import type { Deployed, Deployment, InputUse, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
 import { resolveArm, type ArmContext } from "./arm-expressions.ts";
 import { fromJson } from "./hcl-functions.ts";
 import { locate, replicasOf, traitsOf, unknownVersions } from "./instances.ts";
-import { asBoolean, dependsOn, isUnknown, Unknown, valueObject, type Value } from "./values.ts";
+import { asBoolean, dependsOn, isUnknown, jsonPreview, Unknown, valueObject, type Value } from "./values.ts";
 import { resolvedDeployment } from "../resolved.ts";
 import { versionedAttributes } from "../tables/versioned.ts";
 
@@ -29,8 +31,18 @@ const linkOf = (link: unknown): string => {
   return typeof uri === "string" ? uri.slice(0, 200) : "(no uri)";
 };
 
-const MAX_COPIES = 800;
 const MAX_NESTING = 10;
+
+/**
+ * A copy loop's count past Azure's limit is refused as Azure refuses it (its deployment fails), with
+ * Azure's words; within it, the copies are charged to the instances budget before any is made.
+ */
+function copyCount(total: number, what: string): void {
+  if (total > ARM_COPY_MAX)
+    throw new TemplateBudgetError(
+      `${budget().where()}: ${what} has a copy count of ${total.toLocaleString("en")}; Azure Resource Manager refuses it before deploying: "The count can't exceed ${ARM_COPY_MAX}." (${ARM_COPY_LIMITS_URL}).`,
+    );
+}
 
 /** Where a template's resources go when they do not say: its resource group's location, or its deployment's. */
 interface Placement {
@@ -60,7 +72,16 @@ function both(parent: Deployed, child: Deployed): Deployed {
   return parent.state === "depends" ? parent : child;
 }
 
+/** An ARM template as a deployment, evaluated within the evaluation's budgets. */
 export function readArm(
+  template: Record<string, unknown>,
+  given: Readonly<Record<string, unknown>> | undefined,
+  region: string | undefined,
+): Deployment {
+  return withBudget(() => readArmTemplate(template, given, region));
+}
+
+function readArmTemplate(
   template: Record<string, unknown>,
   given: Readonly<Record<string, unknown>> | undefined,
   region: string | undefined,
@@ -137,7 +158,7 @@ function parameterReader(
       value = given[key]!;
       source = "the request";
     } else if (isObject(parameter) && parameter.defaultValue !== undefined) {
-      value = resolveArm(parameter.defaultValue, context(frame()));
+      value = budget().at({ path: `parameters.${key}` }, () => resolveArm(parameter.defaultValue, context(frame())));
       source = "its default";
     } else if (isObject(parameter) && parameter.nullable === true) {
       // Bicep's optional parameters (type?) are nullable: given nothing, they are null.
@@ -152,7 +173,7 @@ function parameterReader(
     record?.({
       name: `parameters('${key}')`,
       source,
-      ...(isUnknown(value) ? {} : { value: JSON.stringify(value).slice(0, 200) }),
+      ...(isUnknown(value) ? {} : { value: jsonPreview(value, 200) }),
     });
     return value;
   };
@@ -179,7 +200,11 @@ function context(frame: Frame): ArmContext {
         cache.set(id, new Unknown([], `variables('${id}') refers to itself`));
         cache.set(
           id,
-          key !== undefined ? resolveArm(variables[key], self) : copiedVariable(loop as Record<string, unknown>, frame),
+          budget().at({ path: `variables.${key ?? name}` }, () =>
+            key !== undefined
+              ? resolveArm(variables[key], self)
+              : copiedVariable(loop as Record<string, unknown>, frame),
+          ),
         );
       }
       return cache.get(id)!;
@@ -213,9 +238,11 @@ function copiedVariable(loop: Record<string, unknown>, frame: Frame): Value {
   const name = String(loop.name);
   const count = resolveArm(loop.count, context(frame));
   if (isUnknown(count)) return count;
-  const total = Math.min(Number(count), MAX_COPIES);
+  const total = Number(count);
   if (!Number.isInteger(total) || total < 0)
     return new Unknown([], `variables('${name}')'s copy count is not a whole number`);
+  copyCount(total, `the variable copy loop ${name.slice(0, 60)}`);
+  budget().items(total, `the variable copy loop ${name.slice(0, 60)}`);
   return Array.from({ length: total }, (_, index) =>
     resolveArm(
       loop.input,
@@ -259,7 +286,10 @@ function copiesOf(copy: unknown, frame: Frame): { frame: Frame; deployed: Deploy
       },
     ];
   if (total === 0) return [{ frame, deployed: { state: "no", because: "its copy count is 0" } }];
-  return Array.from({ length: Math.min(total, MAX_COPIES) }, (_, index) => ({ frame: bind(index), deployed: YES }));
+  copyCount(total, `the copy loop ${name.slice(0, 60)}`);
+  // One instance is charged as each is pushed; the rest of the loop is charged here, before it is made.
+  budget().instances(total - 1, `the copy loop ${name.slice(0, 60)}`);
+  return Array.from({ length: total }, (_, index) => ({ frame: bind(index), deployed: YES }));
 }
 
 function walkTemplate(
@@ -272,69 +302,76 @@ function walkTemplate(
 ): void {
   armResources(resources).forEach(([symbolic, resource], index) => {
     const at = `${path}[${symbolic ?? index}]`;
-    if (!isObject(resource) || typeof resource.type !== "string")
-      throw new TemplateError(`${at} has no type: every ARM resource needs one.`);
-    // `existing` resources (Bicep's `existing` keyword) are read, not deployed: the policy never sees them.
-    if (resource.existing === true) return;
-    const type =
-      parentType && !resource.type.includes("/") ? `${parentType}/${resource.type}` : resource.type.split("@")[0]!;
-    const condition = conditionOf(resource.condition, frame);
-    for (const copy of copiesOf(resource.copy, frame)) {
-      const deployed = both(frame.deployed, both(condition, copy.deployed));
-      const here = { ...copy.frame, deployed };
-      const scope = context(here);
-      const evaluated = deployed.state === "no" ? valueObject() : resolveArm(resource, scope);
-      const name =
-        evaluated && !isUnknown(evaluated) && typeof (evaluated as Record<string, Value>).name === "string"
-          ? ((evaluated as Record<string, Value>).name as string).slice(0, 80)
-          : typeof resource.name === "string"
-            ? (symbolic ?? resource.name).slice(0, 80)
-            : at;
-      const fallback = (): InstanceLocation => ({ kind: "none" });
-      if (
-        type.toLowerCase() === "microsoft.resources/resourcegroups" &&
-        isObject(evaluated) &&
-        typeof evaluated.name === "string"
-      )
-        here.groups.set(evaluated.name.toLowerCase(), (evaluated as Record<string, Value>).location ?? null);
-      const traits = traitsOf("azure-type", type, evaluated);
-      const versioned = versionedAttributes("azure-type", type, evaluated, name);
-      const versionsUnknown = unknownVersions("azure-type", type, evaluated, name);
-      const replicas = replicasOf(type, evaluated);
-      instances.push({
-        kind: "azure-type",
-        item: type,
-        from: name,
-        providerId: "azure",
-        deployed,
-        location: locate(type, "azure", evaluated, ["location"], fallback),
-        ...(replicas ? { replicas } : {}),
-        ...(versioned.length > 0 ? { versioned } : {}),
-        ...(versionsUnknown.length > 0 ? { versionsUnknown } : {}),
-        ...(traits ? { traits } : {}),
-      });
-      walkTemplate(here, type, `${at}.resources`, instances, notRead, resource.resources);
-      const properties = isObject(resource.properties) ? resource.properties : undefined;
-      const inner = properties?.template;
-      if (isObject(inner)) {
-        if (here.depth >= MAX_NESTING) notRead.push(`${name}: nested deployments deeper than ${MAX_NESTING} (${at})`);
-        else {
-          const innerFrame = nested(here, inner, properties!, evaluated);
-          walkTemplate(
-            innerFrame,
-            undefined,
-            `${at}.properties.template.resources`,
-            instances,
-            notRead,
-            inner.resources,
-          );
-        }
-      }
-      const link = properties?.templateLink;
-      if (link !== undefined && !isObject(inner))
-        notRead.push(`${name}: linked template ${linkOf(link)} (${at}.properties.templateLink)`);
-    }
+    budget().at({ path: at }, () => walkResource(frame, parentType, at, symbolic, resource, instances, notRead));
   });
+}
+
+function walkResource(
+  frame: Frame,
+  parentType: string | undefined,
+  at: string,
+  symbolic: string | undefined,
+  resource: unknown,
+  instances: ResourceInstance[],
+  notRead: string[],
+): void {
+  if (!isObject(resource) || typeof resource.type !== "string")
+    throw new TemplateError(`${at} has no type: every ARM resource needs one.`);
+  // `existing` resources (Bicep's `existing` keyword) are read, not deployed: the policy never sees them.
+  if (resource.existing === true) return;
+  const type =
+    parentType && !resource.type.includes("/") ? `${parentType}/${resource.type}` : resource.type.split("@")[0]!;
+  const condition = conditionOf(resource.condition, frame);
+  const copies = copiesOf(resource.copy, frame);
+  for (const copy of copies) {
+    if (copy === copies[0]) budget().instances(1, at);
+    const deployed = both(frame.deployed, both(condition, copy.deployed));
+    const here = { ...copy.frame, deployed };
+    const scope = context(here);
+    const evaluated = deployed.state === "no" ? valueObject() : resolveArm(resource, scope);
+    const name =
+      evaluated && !isUnknown(evaluated) && typeof (evaluated as Record<string, Value>).name === "string"
+        ? ((evaluated as Record<string, Value>).name as string).slice(0, 80)
+        : typeof resource.name === "string"
+          ? (symbolic ?? resource.name).slice(0, 80)
+          : at;
+    const fallback = (): InstanceLocation => ({ kind: "none" });
+    if (
+      type.toLowerCase() === "microsoft.resources/resourcegroups" &&
+      isObject(evaluated) &&
+      typeof evaluated.name === "string"
+    )
+      here.groups.set(evaluated.name.toLowerCase(), (evaluated as Record<string, Value>).location ?? null);
+    const traits = traitsOf("azure-type", type, evaluated);
+    const versioned = versionedAttributes("azure-type", type, evaluated, name);
+    const versionsUnknown = unknownVersions("azure-type", type, evaluated, name);
+    const replicas = replicasOf(type, evaluated);
+    instances.push({
+      kind: "azure-type",
+      item: type,
+      from: name,
+      providerId: "azure",
+      deployed,
+      location: locate(type, "azure", evaluated, ["location"], fallback),
+      ...(replicas ? { replicas } : {}),
+      ...(versioned.length > 0 ? { versioned } : {}),
+      ...(versionsUnknown.length > 0 ? { versionsUnknown } : {}),
+      ...(traits ? { traits } : {}),
+    });
+    walkTemplate(here, type, `${at}.resources`, instances, notRead, resource.resources);
+    const properties = isObject(resource.properties) ? resource.properties : undefined;
+    const inner = properties?.template;
+    if (isObject(inner)) {
+      if (here.depth >= MAX_NESTING) notRead.push(`${name}: nested deployments deeper than ${MAX_NESTING} (${at})`);
+      else {
+        const innerFrame = nested(here, inner, properties!, evaluated);
+        walkTemplate(innerFrame, undefined, `${at}.properties.template.resources`, instances, notRead, inner.resources);
+      }
+    }
+    const link = properties?.templateLink;
+    if (link !== undefined && !isObject(inner))
+      notRead.push(`${name}: linked template ${linkOf(link)} (${at}.properties.templateLink)`);
+  }
 }
 
 /**

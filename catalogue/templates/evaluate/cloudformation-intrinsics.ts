@@ -7,11 +7,15 @@
  * resource's Ref or attribute, a value from SSM Parameter Store or another stack) is Unknown naming
  * why; a parameter without a value is Unknown naming it.
  */
+import { TEMPLATE_MAX_DEPTH } from "../../base/limits.ts";
+import { budget } from "./budget.ts";
 import { fromJson } from "./hcl-functions.ts";
 import {
   asText,
   isUnknown,
   isValueObject,
+  jsonPreview,
+  jsonText,
   own,
   textOf,
   Unknown,
@@ -70,10 +74,10 @@ export class CloudFormationEvaluator {
         );
         source = "SSM Parameter Store";
       } else if (value !== undefined) {
-        resolved = listOf(type, fromJson(value));
+        resolved = budget().at({ path: `Parameters.${name}` }, () => listOf(type, fromJson(value)));
         source = "the request";
       } else if (fallback !== undefined) {
-        resolved = listOf(type, fromJson(fallback));
+        resolved = budget().at({ path: `Parameters.${name}` }, () => listOf(type, fromJson(fallback)));
         source = "its default";
       } else {
         resolved = new Unknown([`parameter ${name}`]);
@@ -83,7 +87,7 @@ export class CloudFormationEvaluator {
       this.inputs.push({
         name: `parameter ${name}`,
         source,
-        ...(isUnknown(resolved) ? {} : { value: JSON.stringify(resolved).slice(0, 200) }),
+        ...(isUnknown(resolved) ? {} : { value: jsonPreview(resolved, 200) }),
       });
     }
     const unknownNames = Object.keys(given ?? {}).filter((name) => !this.parameters.has(name));
@@ -122,7 +126,8 @@ export class CloudFormationEvaluator {
   }
 
   private evaluate(value: unknown, depth = 0): Evaluated {
-    if (depth > 64) return new Unknown([], "nested too deeply");
+    if (depth > TEMPLATE_MAX_DEPTH) return new Unknown([], "nested too deeply");
+    budget().step();
     if (Array.isArray(value)) {
       const items = value.map((item) => this.evaluate(item, depth + 1));
       return items.filter((item): item is Value => item !== NO_VALUE);
@@ -165,7 +170,15 @@ export class CloudFormationEvaluator {
         if (!Array.isArray(items)) return new Unknown([], "an Fn::Join of something other than a list");
         const parts = (items as Value[]).map(asText);
         const unknown = parts.filter(isUnknown);
-        return unknown.length > 0 ? unknownOf(unknown) : (parts as string[]).join(textOf(separator as Value));
+        if (unknown.length > 0) return unknownOf(unknown);
+        const joiner = textOf(separator as Value);
+        // A YAML alias of a long string joined many times: the length is checked before the string is made.
+        budget().string(
+          (parts as string[]).reduce((sum, part) => sum + part.length, 0) +
+            joiner.length * Math.max(0, parts.length - 1),
+          "Fn::Join",
+        );
+        return (parts as string[]).join(joiner);
       }
       case "Fn::Select": {
         const [index, items] = [inner(args[0]), inner(args[1])];
@@ -179,7 +192,7 @@ export class CloudFormationEvaluator {
       case "Fn::Split": {
         const [separator, text] = [inner(args[0]), inner(args[1])];
         if (isUnknown(separator) || isUnknown(text)) return unknownOf([separator as Value, text as Value]);
-        return textOf(text as Value).split(textOf(separator as Value));
+        return splitChecked(textOf(text as Value), textOf(separator as Value), "Fn::Split");
       }
       case "Fn::Length": {
         const items = inner(argument);
@@ -191,7 +204,7 @@ export class CloudFormationEvaluator {
       }
       case "Fn::ToJsonString": {
         const item = inner(argument);
-        return isUnknown(item) ? item : JSON.stringify(item);
+        return isUnknown(item) ? item : jsonText(item === NO_VALUE ? null : item, "Fn::ToJsonString");
       }
       case "Fn::Base64":
         return inner(argument);
@@ -286,6 +299,7 @@ export class CloudFormationEvaluator {
     if (typeof text !== "string") return new Unknown([], "an Fn::Sub without a string");
     const variables = isObject(args[1]) ? args[1] : {};
     const unknowns: Value[] = [];
+    let length = text.length;
     const result = text.replace(/\$\{(!?)([^}]*)\}/g, (whole, literal: string, name: string) => {
       if (literal === "!") return `\${${name}}`;
       let value: Evaluated;
@@ -298,6 +312,9 @@ export class CloudFormationEvaluator {
         unknowns.push(part);
         return whole;
       }
+      // Each substitution's length is counted before the text grows by it.
+      length += part.length - whole.length;
+      budget().string(length, "Fn::Sub");
       return part;
     });
     return unknowns.length > 0 ? unknownOf(unknowns) : result;
@@ -307,6 +324,15 @@ export class CloudFormationEvaluator {
 /** A List<…> or CommaDelimitedList parameter's value as a list. */
 function listOf(type: string, value: Value): Value {
   if ((type.startsWith("List<") || type === "CommaDelimitedList") && typeof value === "string")
-    return value.split(",").map((item) => item.trim());
+    return splitChecked(value, ",", "a list parameter's value").map((item) => item.trim());
   return value;
+}
+
+/** A text split, its number of parts checked before the list is made. */
+function splitChecked(text: string, separator: string, what: string): string[] {
+  let parts = 1;
+  if (separator === "") parts = text.length;
+  else for (let at = text.indexOf(separator); at >= 0; at = text.indexOf(separator, at + separator.length)) parts++;
+  budget().items(parts, what);
+  return text.split(separator);
 }

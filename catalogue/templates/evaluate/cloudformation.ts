@@ -7,6 +7,7 @@
  */
 import { TemplateError } from "../model/errors.ts";
 import type { Deployed, Deployment, InstanceLocation, ResourceInstance } from "../model/deployment.ts";
+import { budget, withBudget } from "./budget.ts";
 import { CloudFormationEvaluator } from "./cloudformation-intrinsics.ts";
 import { locate, replicasOf, traitsOf, unknownVersions } from "./instances.ts";
 import { dependsOn, isUnknown, isValueObject, type Value } from "./values.ts";
@@ -26,7 +27,16 @@ function transforms(value: unknown): string[] {
 
 const FOR_EACH = "Fn::ForEach::";
 
+/** A CloudFormation or SAM template as a deployment, evaluated within the evaluation's budgets. */
 export function readCloudFormation(
+  template: Record<string, unknown>,
+  inputs: Readonly<Record<string, unknown>> | undefined,
+  region: string | undefined,
+): Deployment {
+  return withBudget(() => readTemplate(template, inputs, region));
+}
+
+function readTemplate(
   template: Record<string, unknown>,
   inputs: Readonly<Record<string, unknown>> | undefined,
   region: string | undefined,
@@ -50,7 +60,10 @@ export function readCloudFormation(
   const loops: string[] = [];
   const shows = new Set<string>();
   const stackRegion = () => stackRegionOf(region);
-  const read = (logicalId: string, resource: unknown, at: string) => {
+  const read = (logicalId: string, resource: unknown, at: string) =>
+    budget().at({ path: at.slice(0, 200) }, () => readResource(logicalId, resource, at));
+  const readResource = (logicalId: string, resource: unknown, at: string) => {
+    budget().instances(1, at.slice(0, 200));
     if (!isObject(resource) || typeof resource.Type !== "string")
       throw new TemplateError(`${at.slice(0, 120)} has no Type: every resource needs one.`);
     const type = resource.Type.startsWith("Custom::") ? "AWS::CloudFormation::CustomResource" : resource.Type;
@@ -91,7 +104,9 @@ export function readCloudFormation(
   };
   for (const [logicalId, resource] of Object.entries(resources))
     if (logicalId.startsWith(FOR_EACH))
-      forEach(logicalId, resource, `Resources.${logicalId}`, read, loops, (value) => evaluator.resolve(value));
+      budget().at({ path: `Resources.${logicalId}`.slice(0, 200) }, () =>
+        forEach(logicalId, resource, `Resources.${logicalId}`, read, loops, (value) => evaluator.resolve(value)),
+      );
     else read(logicalId, resource, `Resources.${logicalId}`);
   return resolvedDeployment("cloudformation", instances, {
     parameterTypes: parameterTypesOf(parameters),
@@ -182,6 +197,9 @@ function forEach(
   const why = isUnknown(evaluated) ? dependsOn(evaluated) : `given by ${describe(collection)}`;
   const note = `${key.slice(FOR_EACH.length)} (its collection ${why}: each resource's type read once)`;
   if (!values && !loops.includes(note)) loops.push(note);
+  // The loop's resources, nested loops' included, are charged before any is read: a loop over a
+  // huge list (or loops within loops) is refused here.
+  if (values && values.length > 1) budget().items(values.length, `${key.slice(0, 100)}'s collection`);
   // Each value binds the identifier, inside the loops that enclose this one (outer) as well.
   const bind = (value: string | undefined) => (text: string) =>
     value === undefined

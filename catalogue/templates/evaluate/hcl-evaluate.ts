@@ -7,7 +7,9 @@
  * (an undeclared variable, a missing key) is Unknown with the reason, since the check judges a
  * deployment rather than validating it.
  */
+import { TEMPLATE_MAX_DEPTH } from "../../base/limits.ts";
 import { SPLAT_ITEM, type Expression } from "../readers/hcl-expression.ts";
+import { budget } from "./budget.ts";
 import { callFunction, EvaluationError } from "./hcl-functions.ts";
 import {
   asBoolean,
@@ -33,9 +35,6 @@ export interface Scope {
   reference(root: string, keys: readonly Key[]): Value;
 }
 
-/** At most this many items a `for`, a splat or a function makes at once (the template's other budgets bound the rest). */
-export const MAX_COLLECTION = 10_000;
-
 /** Evaluates an expression in a scope. */
 export function evaluate(expression: Expression, scope: Scope): Value {
   try {
@@ -46,20 +45,15 @@ export function evaluate(expression: Expression, scope: Scope): Value {
   }
 }
 
-const MAX_DEPTH = 64;
-
 function evaluateIn(expression: Expression, scope: Scope, depth: number): Value {
-  if (depth > MAX_DEPTH) throw new EvaluationError("an expression nested too deeply");
+  if (depth > TEMPLATE_MAX_DEPTH) throw new EvaluationError("an expression nested too deeply");
+  budget().step();
   const inner = (next: Expression, innerScope: Scope = scope) => evaluateIn(next, innerScope, depth + 1);
   switch (expression.kind) {
     case "literal":
       return expression.value;
-    case "template": {
-      if (expression.directive) return new Unknown([], "a template directive (%{…}) not evaluated here");
-      const parts = expression.parts.map((part) => (typeof part === "string" ? part : asText(inner(part))));
-      const unknown = parts.filter(isUnknown);
-      return unknown.length > 0 ? unknownOf(unknown) : (parts as string[]).join("");
-    }
+    case "template":
+      return template(expression, inner);
     case "tuple":
       return expression.items.map((item) => inner(item));
     case "object": {
@@ -87,7 +81,7 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
       if (isUnknown(of)) return of;
       // A splat of a single value is a list of it; of null, an empty list.
       const items = of === null ? [] : Array.isArray(of) ? (of as Value[]) : [of];
-      if (items.length > MAX_COLLECTION) throw new EvaluationError("a splat over too many items");
+      budget().items(items.length, "a splat ([*])");
       return items.map((item) =>
         inner(expression.each, {
           reference: (root, keys) =>
@@ -98,7 +92,9 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
       );
     }
     case "call":
-      return call(expression, inner);
+      return expression.line === undefined
+        ? call(expression, inner)
+        : budget().at({ file: expression.file, line: expression.line }, () => call(expression, inner));
     case "unary": {
       const operand = inner(expression.operand);
       if (isUnknown(operand)) return operand;
@@ -119,8 +115,23 @@ function evaluateIn(expression: Expression, scope: Scope, depth: number): Value 
       return valuesEqual(then, otherwise) === true ? then : unknownOf([test, then, otherwise]);
     }
     case "for":
-      return forExpression(expression, scope, inner);
+      return expression.line === undefined
+        ? forExpression(expression, scope, inner)
+        : budget().at({ file: expression.file, line: expression.line }, () => forExpression(expression, scope, inner));
   }
+}
+
+/** A string template's text; "${local.big}${local.big}" doubles a string, so its length is checked before it is made. */
+function template(expression: Extract<Expression, { kind: "template" }>, inner: (next: Expression) => Value): Value {
+  if (expression.directive) return new Unknown([], "a template directive (%{…}) not evaluated here");
+  const parts = expression.parts.map((part) => (typeof part === "string" ? part : asText(inner(part))));
+  const unknown = parts.filter(isUnknown);
+  if (unknown.length > 0) return unknownOf(unknown);
+  budget().string(
+    (parts as string[]).reduce((sum, part) => sum + part.length, 0),
+    "a string template",
+  );
+  return (parts as string[]).join("");
 }
 
 function call(expression: Extract<Expression, { kind: "call" }>, inner: (next: Expression) => Value): Value {
@@ -269,7 +280,9 @@ function forExpression(
           .sort()
           .map((key) => [key, collection[key]!])
       : [];
-  if (pairs.length > MAX_COLLECTION) throw new EvaluationError("a for expression over too many items");
+  // Each item is charged before the loop makes anything: nested for expressions multiply, and the
+  // product meets the items or steps budget as it grows, never after.
+  budget().items(pairs.length, `a for expression over ${pairs.length.toLocaleString("en")} items`);
   const list: Value[] = [];
   const grouped = new Map<string, Value[]>();
   const single = new Map<string, Value>();
@@ -299,8 +312,11 @@ function forExpression(
       unknowns.push(name);
       continue;
     }
-    if (expression.group) grouped.set(name, [...(grouped.get(name) ?? []), item]);
-    else if (single.has(name)) throw new EvaluationError(`the key "${name.slice(0, 60)}" twice in a for expression`);
+    if (expression.group) {
+      const group = grouped.get(name);
+      if (group) group.push(item);
+      else grouped.set(name, [item]);
+    } else if (single.has(name)) throw new EvaluationError(`the key "${name.slice(0, 60)}" twice in a for expression`);
     else single.set(name, item);
   }
   if (unknowns.length > 0) return unknownOf(unknowns);

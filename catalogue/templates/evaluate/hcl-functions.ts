@@ -6,6 +6,9 @@
  * it; an unknown argument makes the answer Unknown. A call Terraform would refuse is an
  * EvaluationError, which the evaluator turns into an Unknown with the reason.
  */
+import { RE2JS, RE2JSException, type Matcher } from "re2js";
+import { TEMPLATE_BUDGETS, TEMPLATE_MAX_DEPTH } from "../../base/limits.ts";
+import { budget } from "./budget.ts";
 import {
   asText,
   isUnknown,
@@ -16,14 +19,13 @@ import {
   unknownOf,
   valueObject,
   valuesEqual,
+  jsonText,
   type Value,
   type ValueObject,
 } from "./values.ts";
 
 /** A call Terraform would refuse, or an access that fails: the evaluator makes it an Unknown with this message. */
 export class EvaluationError extends Error {}
-
-const MAX_RANGE = 10_000;
 
 const fail = (message: string): never => {
   throw new EvaluationError(message);
@@ -51,26 +53,97 @@ const number = (value: Value, name: string): number => {
   return typeof found === "number" && Number.isFinite(found) ? found : fail(`${name}() takes a number`);
 };
 
+/** Items without duplicates, in their order: scalars by a key at once, lists and objects compared (each comparison a step). */
+function distinctItems(items: readonly Value[]): Value[] {
+  const kept: Value[] = [];
+  const scalars = new Set<string>();
+  for (const item of items) {
+    if (item === null || typeof item !== "object") {
+      const key = `${typeof item}:${String(item)}`;
+      if (!scalars.has(key)) {
+        scalars.add(key);
+        kept.push(item);
+      }
+    } else if (!kept.some((other) => valuesEqual(other, item) === true)) kept.push(item);
+  }
+  return kept;
+}
+
 /** A set as Terraform orders one: known items, duplicates dropped, strings sorted. */
 function toSet(items: readonly Value[]): Value[] {
-  const kept: Value[] = [];
-  for (const item of items) if (!kept.some((other) => valuesEqual(other, item) === true)) kept.push(item);
+  const kept = distinctItems(items);
   return kept.every((item) => typeof item === "string") ? kept.sort() : kept;
 }
 
-/** Go's fmt verbs as Terraform's format() takes them: %s %d %v %q %%, with widths read and ignored. */
+/** A string about to be made by `what`, its length checked first. */
+const sized = (length: number, what: string): void => budget().string(length, what);
+
+/** The text `parts` join to, its length checked before it is made. */
+function joined(parts: readonly string[], separator: string, what: string): string {
+  let length = parts.length > 0 ? separator.length * (parts.length - 1) : 0;
+  for (const part of parts) length += part.length;
+  sized(length, what);
+  return parts.join(separator);
+}
+
+/** How many times `search` is found in `text` (as split counts them: "" between every character). */
+function occurrences(text: string, search: string): number {
+  if (search === "") return Math.max(0, text.length - 1);
+  let found = 0;
+  for (let at = text.indexOf(search); at >= 0; at = text.indexOf(search, at + search.length)) found++;
+  return found;
+}
+
+/** One of Go's fmt verbs as Terraform's format() writes it, padded to its width. */
+function verbText(verb: string, flags: string, width: number, value: Value): string {
+  let out: string;
+  if (verb === "q") out = JSON.stringify(text(value, "format"));
+  else if (verb === "d") out = String(Math.trunc(number(value, "format")));
+  else if (verb === "v" && typeof value === "object" && value !== null) out = jsonText(value, "format()'s %v");
+  else out = text(value, "format");
+  if (out.length >= width) return out;
+  sized(width, `format()'s width of ${width}`);
+  if (flags.includes("-")) return out.padEnd(width, " ");
+  if (flags.includes("0") && verb === "d")
+    return out.startsWith("-") ? `-${out.slice(1).padStart(width - 1, "0")}` : out.padStart(width, "0");
+  return out.padStart(width, " ");
+}
+
+const VERBS = /%(?:\[(\d+)\])?([-+# 0]*)(\d*)(?:\.\d+)?([sdvqftx%])/g;
+
+/** Go's fmt verbs as Terraform's format() takes them: %s %d %v %q %%, with widths; its length checked before it is made. */
 function format(pattern: string, args: readonly Value[]): string {
   let next = 0;
-  return pattern.replace(/%(?:\[(\d+)\])?[-+# 0]*\d*(?:\.\d+)?([sdvqftx%])/g, (_match, position, verb: string) => {
-    if (verb === "%") return "%";
-    const value = args[position === undefined ? next++ : Number(position) - 1];
-    if (value === undefined) fail("format() has fewer arguments than its verbs");
-    if (verb === "q") return JSON.stringify(text(value!, "format"));
-    if (verb === "d") return String(Math.trunc(number(value!, "format")));
-    if (verb === "v" && typeof value === "object" && value !== null) return JSON.stringify(value);
-    return text(value!, "format");
-  });
+  const parts: string[] = [];
+  let last = 0;
+  let length = 0;
+  for (const match of pattern.matchAll(VERBS)) {
+    const [whole, position, flags, width, verb] = match as unknown as [
+      string,
+      string | undefined,
+      string,
+      string,
+      string,
+    ];
+    parts.push(pattern.slice(last, match.index));
+    last = match.index + whole.length;
+    let piece: string;
+    if (verb === "%") piece = "%";
+    else {
+      const value = args[position === undefined ? next++ : Number(position) - 1];
+      if (value === undefined) fail("format() has fewer arguments than its verbs");
+      piece = verbText(verb, flags, width === "" ? 0 : Number(width), value!);
+    }
+    length += piece.length + (parts.at(-1)?.length ?? 0);
+    sized(length, "format()");
+    parts.push(piece);
+  }
+  parts.push(pattern.slice(last));
+  return joined(parts, "", "format()");
 }
+
+/** Checks a list about to be made by `what` has few enough items. */
+const itemsOf = (n: number, what: string): void => budget().items(n, what);
 
 type Implementation = (args: Value[]) => Value;
 
@@ -139,23 +212,34 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
   replace: ([value, search, replacement]) => {
     const [v, s, r] = [text(value!, "replace"), text(search!, "replace"), text(replacement!, "replace")];
-    // "/…/" is a regular expression (RE2's syntax; JavaScript's reads the common cases alike).
-    if (s.length > 1 && s.startsWith("/") && s.endsWith("/")) {
-      try {
-        return v.replace(new RegExp(s.slice(1, -1), "g"), r.replace(/\$\{?(\d+)\}?/g, "$$$1"));
-      } catch {
-        return fail("replace() with a pattern this check cannot read");
-      }
-    }
-    return s === "" ? v : v.split(s).join(r);
+    // "/…/" is a regular expression in RE2's syntax, run by RE2's linear-time engine.
+    if (s.length > 1 && s.startsWith("/") && s.endsWith("/")) return replacePattern(v, pattern(s.slice(1, -1)), r);
+    if (s === "") return v;
+    sized(v.length + occurrences(v, s) * (r.length - s.length), "replace()");
+    return v.split(s).join(r);
   },
-  split: ([separator, value]) => text(value!, "split").split(text(separator!, "split")),
-  join: ([separator, ...lists]) =>
-    lists.flatMap((item) => list(item, "join").map((part) => text(part, "join"))).join(text(separator!, "join")),
+  split: ([separator, value]) => {
+    const [v, s] = [text(value!, "split"), text(separator!, "split")];
+    itemsOf(occurrences(v, s) + 1, "split()");
+    return v.split(s);
+  },
+  join: ([separator, ...lists]) => {
+    const parts = lists.map((item) => list(item, "join"));
+    itemsOf(
+      parts.reduce((sum, part) => sum + part.length, 0),
+      "join()'s lists",
+    );
+    return joined(
+      parts.flatMap((part) => part.map((item) => text(item, "join"))),
+      text(separator!, "join"),
+      "join()",
+    );
+  },
   format: ([pattern, ...args]) => format(text(pattern!, "format"), args),
   formatlist: ([pattern, ...args]) => {
     const lengths = args.filter((arg) => Array.isArray(arg)).map((arg) => (arg as Value[]).length);
     const size = lengths.length > 0 ? Math.min(...lengths) : 1;
+    itemsOf(size, "formatlist()");
     return Array.from({ length: size }, (_, i) =>
       format(
         text(pattern!, "formatlist"),
@@ -180,9 +264,22 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
       : Array.isArray(value)
         ? value.length
         : Object.keys(object(value!, "length")).length,
-  concat: (lists) => lists.flatMap((item) => list(item, "concat")),
-  merge: (objects) =>
-    valueObject(objects.filter((item) => item !== null).flatMap((item) => Object.entries(object(item, "merge")))),
+  concat: (lists) => {
+    const parts = lists.map((item) => list(item, "concat"));
+    itemsOf(
+      parts.reduce((sum, part) => sum + part.length, 0),
+      "concat()",
+    );
+    return parts.flat();
+  },
+  merge: (objects) => {
+    const parts = objects.filter((item) => item !== null).map((item) => Object.keys(object(item, "merge")));
+    itemsOf(
+      parts.reduce((sum, keys) => sum + keys.length, 0),
+      "merge()",
+    );
+    return valueObject(objects.filter((item) => item !== null).flatMap((item) => Object.entries(item as ValueObject)));
+  },
   lookup: ([map, key, fallback]) => {
     const found = own(object(map!, "lookup"), text(key!, "lookup"));
     return found !== undefined ? found : fallback !== undefined ? fallback : fail("lookup() found no such key");
@@ -207,19 +304,20 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
   flatten: ([values]) => {
     const out: Value[] = [];
+    // Counted as it goes, before each item is added: a list holding one long list many times is refused at the bound.
     const walk = (items: readonly Value[], depth: number) => {
       for (const item of items)
-        if (Array.isArray(item) && depth < 32) walk(item as Value[], depth + 1);
-        else out.push(item);
+        if (Array.isArray(item) && depth < TEMPLATE_MAX_DEPTH) walk(item as Value[], depth + 1);
+        else {
+          if (out.length >= TEMPLATE_BUDGETS.items) itemsOf(out.length + 1, "flatten()");
+          out.push(item);
+        }
     };
     walk(list(values!, "flatten"), 0);
+    itemsOf(out.length, "flatten()");
     return out;
   },
-  distinct: ([values]) => {
-    const kept: Value[] = [];
-    for (const item of list(values!, "distinct")) if (!kept.some((k) => valuesEqual(k, item) === true)) kept.push(item);
-    return kept;
-  },
+  distinct: ([values]) => distinctItems(list(values!, "distinct")),
   compact: ([values]) => list(values!, "compact").filter((item) => item !== null && item !== ""),
   coalesce: (args) => args.find((item) => item !== null && item !== "") ?? fail("coalesce() found no value"),
   coalescelist: (args) =>
@@ -239,9 +337,21 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
         ? [0, number(args[0]!, "range"), 1]
         : [number(args[0]!, "range"), number(args[1]!, "range"), args[2] === undefined ? 1 : number(args[2], "range")];
     if (step === 0) fail("range() with a step of 0");
-    const count = Math.ceil((end - start) / step);
-    if (count > MAX_RANGE) fail("range() of too many numbers");
-    return Array.from({ length: Math.max(0, count) }, (_, i) => start + i * step);
+    const count = Math.max(0, Math.ceil((end - start) / step));
+    itemsOf(count, `range(${[start, end, step].join(", ")})`);
+    return Array.from({ length: count }, (_, i) => start + i * step);
+  },
+  setproduct: (sets) => {
+    const lists = sets.map((item) => list(item, "setproduct"));
+    // The product's size, known before any of it is made.
+    itemsOf(
+      lists.reduce((product, items) => product * items.length, lists.length > 0 ? 1 : 0),
+      "setproduct()",
+    );
+    return lists.reduce<Value[][]>(
+      (product, items) => product.flatMap((row) => items.map((item) => [...row, item])),
+      [[]],
+    );
   },
   slice: ([values, start, end]) => list(values!, "slice").slice(number(start!, "slice"), number(end!, "slice")),
   sort: ([values]) =>
@@ -249,7 +359,14 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
       .map((item) => text(item, "sort"))
       .sort(),
   reverse: ([values]) => [...list(values!, "reverse")].reverse(),
-  setunion: (sets) => toSet(sets.flatMap((item) => list(item, "setunion"))),
+  setunion: (sets) => {
+    const lists = sets.map((item) => list(item, "setunion"));
+    itemsOf(
+      lists.reduce((sum, items) => sum + items.length, 0),
+      "setunion()",
+    );
+    return toSet(lists.flat());
+  },
   setintersection: ([first, ...rest]) =>
     toSet(
       list(first!, "setintersection").filter((item) =>
@@ -272,14 +389,12 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   floor: ([value]) => Math.floor(number(value!, "floor")),
   signum: ([value]) => Math.sign(number(value!, "signum")),
   regex: ([expression, value]) => {
-    const match = pattern(text(expression!, "regex")).exec(text(value!, "regex"));
-    return match ? matchValue(match) : fail("regex() found no match");
+    const found = matchesOf(pattern(text(expression!, "regex")), text(value!, "regex"), "regex()", 1);
+    return found.length > 0 ? found[0]! : fail("regex() found no match");
   },
   regexall: ([expression, value]) =>
-    [...text(value!, "regexall").matchAll(pattern(text(expression!, "regexall"), "g"))]
-      .slice(0, MAX_RANGE)
-      .map(matchValue),
-  jsonencode: ([value]) => JSON.stringify(value),
+    matchesOf(pattern(text(expression!, "regexall")), text(value!, "regexall"), "regexall()", Infinity),
+  jsonencode: ([value]) => jsonText(value!, "jsonencode()"),
   jsondecode: ([value]) => {
     try {
       return fromJson(JSON.parse(text(value!, "jsondecode")));
@@ -289,25 +404,79 @@ const FUNCTIONS: Readonly<Record<string, Implementation>> = {
   },
 };
 
-/** A pattern in RE2's syntax as JavaScript reads it ((?P<name>…) is (?<name>…)); one it cannot read fails the call. */
-function pattern(text: string, flags = ""): RegExp {
+/**
+ * A pattern in RE2's syntax (Terraform's: https://developer.hashicorp.com/terraform/language/functions/regex),
+ * compiled by re2js, RE2's engine in JavaScript: it matches in time linear in the text, so no pattern
+ * backtracks (^(a+)+$ over 54 a's and a "!" answers at once), and what RE2 refuses (backreferences,
+ * lookaround) Terraform refuses too. One it cannot read fails the call (Unknown, with why).
+ */
+function pattern(text: string): RE2JS {
+  budget().string(text.length, "a regular expression");
   try {
-    return new RegExp(text.replace(/\(\?P</g, "(?<"), flags);
-  } catch {
-    return fail("a regular expression this check cannot read");
+    return RE2JS.compile(text);
+  } catch (error) {
+    if (error instanceof RE2JSException)
+      return fail(`a regular expression RE2 refuses (${error.message.slice(0, 100)}), as Terraform does`);
+    throw error;
   }
 }
 
 /** What regex() answers for one match: the whole match, its groups as a list, or its named groups as an object. */
-function matchValue(match: RegExpExecArray): Value {
-  if (match.groups) return valueObject(Object.entries(match.groups).map(([key, group]) => [key, group ?? null]));
-  if (match.length > 1) return match.slice(1).map((group) => group ?? null);
-  return match[0];
+function matchValue(matcher: Matcher, names: readonly string[]): Value {
+  if (names.length > 0) return valueObject(names.map((name) => [name, matcher.group(name)]));
+  const groups = matcher.groupCount();
+  if (groups > 0) return Array.from({ length: groups }, (_, at) => matcher.group(at + 1));
+  return matcher.group(0) ?? "";
 }
 
-/** A parsed JSON value as a Value (objects without a prototype). */
+/** Up to `most` matches of a pattern in a text, its work (the pattern's size times the text's length) charged first. */
+function matchesOf(re: RE2JS, input: string, what: string, most: number): Value[] {
+  budget().regex(re.programSize(), input.length, what);
+  const names = Object.keys(re.namedGroups());
+  const matcher = re.matcher(input);
+  const found: Value[] = [];
+  while (found.length < most && matcher.find()) {
+    itemsOf(found.length + 1, what);
+    found.push(matchValue(matcher, names));
+  }
+  return found;
+}
+
+/** replace() with a pattern: the text between matches and each replacement ($1, ${name}) added, its length checked as it grows. */
+function replacePattern(input: string, re: RE2JS, replacement: string): string {
+  budget().regex(re.programSize(), input.length, "replace()");
+  const matcher = re.matcher(input);
+  const parts: string[] = [];
+  let length = 0;
+  let last = 0;
+  const add = (part: string) => {
+    length += part.length;
+    sized(length, "replace()");
+    parts.push(part);
+  };
+  while (matcher.find()) {
+    add(input.slice(last, matcher.start()));
+    // Terraform's replacement refers to groups as $1, ${1} or ${name}.
+    add(
+      replacement.replace(/\$(?:\{(\w+)\}|(\d+))/g, (_whole, braced: string | undefined, bare: string | undefined) => {
+        const group = braced ?? bare!;
+        try {
+          return matcher.group(/^\d+$/.test(group) ? Number(group) : group) ?? "";
+        } catch {
+          return "";
+        }
+      }),
+    );
+    last = matcher.end();
+  }
+  add(input.slice(last));
+  return parts.join("");
+}
+
+/** A parsed JSON value as a Value (objects without a prototype); each value a step. */
 export function fromJson(value: unknown, depth = 0): Value {
-  if (depth > 64) return fail("JSON nested too deeply");
+  if (depth > TEMPLATE_MAX_DEPTH) return fail("JSON nested too deeply");
+  budget().step();
   if (Array.isArray(value)) return value.map((item) => fromJson(item, depth + 1));
   if (typeof value === "object" && value !== null)
     return valueObject(Object.entries(value).map(([key, item]) => [key, fromJson(item, depth + 1)]));

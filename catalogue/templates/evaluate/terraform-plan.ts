@@ -5,7 +5,9 @@
  * configuration: `provider_config` with its expressions (a constant, or a variable whose value the
  * plan's `variables` record), the configuration a resource uses by its `provider_config_key`.
  */
+import { TEMPLATE_MAX_DEPTH } from "../../base/limits.ts";
 import { TemplateError } from "../model/errors.ts";
+import { budget, withBudget } from "./budget.ts";
 import type { Deployment } from "../model/deployment.ts";
 import { terraformInstance } from "./instances.ts";
 import { fromJson } from "./hcl-functions.ts";
@@ -28,7 +30,8 @@ interface PlanResource {
 /** A plan value with what it marks as known only after apply made Unknown. */
 function planned(after: unknown, unknown: unknown, depth = 0): Value {
   if (unknown === true) return new Unknown([], "known after apply");
-  if (depth > 32) return fromJson(after);
+  if (depth > TEMPLATE_MAX_DEPTH) return new Unknown([], "nested too deeply");
+  budget().step();
   if (Array.isArray(after))
     return after.map((item, at) => planned(item, Array.isArray(unknown) ? unknown[at] : undefined, depth + 1));
   if (isObject(after)) {
@@ -86,7 +89,12 @@ function providerConfigs(plan: Record<string, unknown>) {
   return { providers, keys };
 }
 
+/** A Terraform plan as a deployment, read within the evaluation's budgets. */
 export function readTerraformPlan(plan: Record<string, unknown>, region: string | undefined): Deployment {
+  return withBudget(() => readPlan(plan, region));
+}
+
+function readPlan(plan: Record<string, unknown>, region: string | undefined): Deployment {
   const { providers, keys } = providerConfigs(plan);
   const providerOf = (address: string, type: string): EvaluatedProvider => {
     const key = keys.get(configAddress(address)) ?? type.slice(0, Math.max(0, type.indexOf("_")));
@@ -101,6 +109,7 @@ export function readTerraformPlan(plan: Record<string, unknown>, region: string 
     if (resource.mode !== undefined && resource.mode !== "managed") return;
     if (typeof resource.type !== "string") throw new TemplateError("A Terraform plan resource has no type.");
     const address = typeof resource.address === "string" ? resource.address.slice(0, 120) : resource.type;
+    budget().instances(1, address);
     resources.push(
       terraformInstance(
         {

@@ -7,7 +7,8 @@
  * instance with its evaluated attributes, its provider configuration's, and whether it is deployed:
  * yes, no (a count of 0), or depending on an input that has no value here.
  */
-import { TemplateBudgetError, TemplateError } from "../model/errors.ts";
+import { TemplateError } from "../model/errors.ts";
+import { budget, placeOf, withBudget } from "./budget.ts";
 import { evaluate, access, type Key, type Scope } from "./hcl-evaluate.ts";
 import type { Expression } from "../readers/hcl-expression.ts";
 import { fromJson } from "./hcl-functions.ts";
@@ -29,6 +30,7 @@ import {
   isList,
   isUnknown,
   isValueObject,
+  jsonPreview,
   own,
   textOf,
   Unknown,
@@ -40,8 +42,6 @@ import {
 } from "./values.ts";
 import type { Deployed, InputUse } from "../model/deployment.ts";
 
-/** Resource and module instances at most: past it, the configuration is too costly to evaluate. */
-export const MAX_INSTANCES = 10_000;
 /** Modules nest at most this deep. */
 const MAX_MODULE_DEPTH = 12;
 
@@ -99,8 +99,16 @@ function both(parent: Deployed, child: Deployed): Deployed {
   return parent.state === "depends" ? parent : child;
 }
 
-/** Evaluates a configuration's files (path → text) with the request's variable values. */
+/** Evaluates a configuration's files (path → text) with the request's variable values, within the evaluation's budgets. */
 export function evaluateTerraform(
+  files: Readonly<Record<string, string>>,
+  variables: Readonly<Record<string, unknown>> | undefined,
+  keep: KeepAttribute,
+): TerraformEvaluation {
+  return withBudget(() => evaluateFiles(files, variables, keep));
+}
+
+function evaluateFiles(
   files: Readonly<Record<string, string>>,
   variables: Readonly<Record<string, unknown>> | undefined,
   keep: KeepAttribute,
@@ -117,7 +125,7 @@ export function evaluateTerraform(
   for (const path of variableFiles(files)) {
     for (const [name, expression] of readVariableFile(path, files[path]!))
       if (root.variables.has(name) && values.get(name)?.source !== "the request")
-        values.set(name, { value: evaluate(expression, EMPTY_SCOPE), source: path });
+        values.set(name, { value: budget().at({ file: path }, () => evaluate(expression, EMPTY_SCOPE)), source: path });
   }
   const unknownNames = Object.keys(variables ?? {}).filter((name) => !root.variables.has(name));
   if (unknownNames.length > 0)
@@ -134,7 +142,11 @@ export function evaluateTerraform(
       const given = values.get(name);
       if (given) return { value: given.value, source: given.source };
       const declared = root.variables.get(name)!;
-      if (declared.default) return { value: evaluate(declared.default, EMPTY_SCOPE), source: "its default" };
+      if (declared.default)
+        return {
+          value: budget().at(placeOf(declared.where), () => evaluate(declared.default!, EMPTY_SCOPE)),
+          source: "its default",
+        };
       return { value: new Unknown([`var.${name}`]), source: "no value" };
     },
   );
@@ -158,7 +170,6 @@ class Run {
   readonly inputs = new Map<string, InputUse>();
   private readonly modules = new Map<string, ModuleConfig>();
   private readonly installed: Map<string, string>;
-  instances = 0;
   readonly files: Readonly<Record<string, string>>;
   private readonly keep: KeepAttribute;
 
@@ -175,13 +186,6 @@ class Run {
       this.modules.set(dir, config);
     }
     return config;
-  }
-
-  count(): void {
-    if (++this.instances > MAX_INSTANCES)
-      throw new TemplateBudgetError(
-        `The configuration makes more than ${MAX_INSTANCES.toLocaleString("en")} resource and module instances; check it in parts.`,
-      );
   }
 
   /** A module call's folder among the files: a local source joined to its caller's, else where terraform init put it. */
@@ -272,7 +276,7 @@ class ModuleInstance {
           this.run.inputs.set(name, {
             name: `var.${name}`,
             source,
-            ...(isUnknown(value) ? {} : { value: JSON.stringify(value).slice(0, 200) }),
+            ...(isUnknown(value) ? {} : { value: jsonPreview(value, 200) }),
           });
         return rest(value, 1);
       }
@@ -310,7 +314,7 @@ class ModuleInstance {
     if (!declared) return new Unknown([], `local.${name} is not declared`);
     if (this.evaluatingLocals.has(name)) return new Unknown([], `local.${name} refers to itself`);
     this.evaluatingLocals.add(name);
-    const value = evaluate(declared.expression, this.scope({}));
+    const value = budget().at(placeOf(declared.where), () => evaluate(declared.expression, this.scope({})));
     this.evaluatingLocals.delete(name);
     this.locals.set(name, value);
     return value;
@@ -333,7 +337,9 @@ class ModuleInstance {
       if (this.evaluatingResources.has(id)) return new Unknown([], `${address} refers to itself`);
       this.evaluatingResources.add(id);
       const binding = counted ? this.bindingAt(config, index as string | number) : {};
-      attributes = binding ? this.evaluateBody(config.body, binding) : new Unknown([], `${id} is not an instance`);
+      attributes = binding
+        ? budget().at(placeOf(config.where), () => this.evaluateBody(config.body, binding))
+        : new Unknown([], `${id} is not an instance`);
       this.evaluatingResources.delete(id);
       this.resourceValues.set(id, attributes);
     }
@@ -373,7 +379,11 @@ class ModuleInstance {
       if (!["count", "for_each", "provider", "depends_on", "lifecycle"].includes(name))
         entries.push([name, evaluate(expression, scope)]);
     const blocks = new Map<string, Value[]>();
-    const add = (type: string, value: Value) => blocks.set(type, [...(blocks.get(type) ?? []), value]);
+    const add = (type: string, value: Value) => {
+      const list = blocks.get(type);
+      if (list) list.push(value);
+      else blocks.set(type, [value]);
+    };
     for (const { type, body: inner, dynamic } of body.blocks) {
       if (!dynamic) {
         add(type, this.evaluateBody(inner, binding));
@@ -387,7 +397,8 @@ class ModuleInstance {
         : isList(collection)
           ? collection.map((item, index) => [index, item])
           : forEachItems(collection);
-      for (const [key, value] of items.slice(0, MAX_INSTANCES)) {
+      budget().items(items.length, `a dynamic "${type}" block's for_each`);
+      for (const [key, value] of items) {
         const iterators = new Map(binding.iterators ?? []);
         iterators.set(dynamic.iterator, { key, value });
         add(type, this.evaluateBody(inner, { ...binding, iterators }));
@@ -398,13 +409,27 @@ class ModuleInstance {
 
   /** Every resource and module call of this module instance, expanded by count and for_each. */
   expand(): void {
-    for (const call of this.config.modules) if (!this.children.has(call.name)) this.expandModule(call);
-    for (const resource of this.config.resources) this.expandResource(resource);
+    for (const call of this.config.modules)
+      if (!this.children.has(call.name)) budget().at(placeOf(call.where), () => this.expandModule(call));
+    for (const resource of this.config.resources)
+      budget().at(placeOf(resource.where), () => this.expandResource(resource));
   }
 
+  /** A resource's or module call's instances, their number charged to the instances budget before any is made. */
   private instancesOf(
     count: Expression | undefined,
     forEach: Expression | undefined,
+    address: string,
+  ): { key: string; binding: Binding; deployed: Deployed }[] {
+    const instances = this.instancesIn(count, forEach, address);
+    if (instances.length === 1) budget().instances(1, address);
+    return instances;
+  }
+
+  private instancesIn(
+    count: Expression | undefined,
+    forEach: Expression | undefined,
+    address: string,
   ): { key: string; binding: Binding; deployed: Deployed }[] {
     if (count) {
       const value = evaluate(count, this.scope({}));
@@ -419,6 +444,8 @@ class ModuleInstance {
           },
         ];
       if (total === 0) return [{ key: "", binding: { count: 0 }, deployed: { state: "no", because: "count is 0" } }];
+      // Charged before the instances are made: count = 10000000 is refused here, allocating nothing.
+      if (total > 1) budget().instances(total, `${address}'s count of ${total.toLocaleString("en")}`);
       return Array.from({ length: total }, (_, index) => ({
         key: `[${index}]`,
         binding: { count: index },
@@ -436,6 +463,8 @@ class ModuleInstance {
       const items = forEachItems(value);
       if (items.length === 0)
         return [{ key: "", binding: {}, deployed: { state: "no", because: "for_each is empty" } }];
+      if (items.length > 1)
+        budget().instances(items.length, `${address}'s for_each over ${items.length.toLocaleString("en")} items`);
       return items.map(([key, item]) => ({
         key: `[${JSON.stringify(key)}]`,
         binding: { each: { key, value: item } },
@@ -448,8 +477,7 @@ class ModuleInstance {
   private expandResource(config: ResourceConfig): void {
     const base = `${this.path}${config.mode === "resource" ? "" : `${config.mode}.`}${config.type}.${config.name}`;
     const provider = this.providerOf(config);
-    for (const { key, binding, deployed } of this.instancesOf(config.count, config.forEach)) {
-      this.run.count();
+    for (const { key, binding, deployed } of this.instancesOf(config.count, config.forEach, base)) {
       const state = both(this.deployed, deployed);
       this.run.resources.push({
         mode: config.mode,
@@ -500,8 +528,11 @@ class ModuleInstance {
     const config = this.run.module(dir);
     const outputs: [string, Value][] = [];
     const counted = call.count !== undefined || call.forEach !== undefined;
-    for (const { key, binding, deployed } of this.instancesOf(call.count, call.forEach)) {
-      this.run.count();
+    for (const { key, binding, deployed } of this.instancesOf(
+      call.count,
+      call.forEach,
+      `${this.path}module.${call.name}`,
+    )) {
       const scope = this.scope(binding);
       const inputs = new Map<string, Value>();
       for (const [name, expression] of call.inputs) inputs.set(name, evaluate(expression, scope));
@@ -514,7 +545,11 @@ class ModuleInstance {
         (name) => {
           if (inputs.has(name)) return { value: inputs.get(name)!, source: `module.${call.name}` };
           const declared = config.variables.get(name)!;
-          if (declared.default) return { value: evaluate(declared.default, EMPTY_SCOPE), source: "its default" };
+          if (declared.default)
+            return {
+              value: budget().at(placeOf(declared.where), () => evaluate(declared.default!, EMPTY_SCOPE)),
+              source: "its default",
+            };
           return { value: new Unknown([], `module.${call.name}'s variable ${name} has no value`), source: "no value" };
         },
       );
@@ -539,6 +574,7 @@ class ModuleInstance {
 
 /** A for_each collection's instances: a map's keys and values, a set of strings' items as both. */
 function forEachItems(value: Value): [string, Value][] {
+  if (isValueObject(value) || Array.isArray(value)) budget().step(Object.keys(value).length);
   if (isValueObject(value))
     return Object.keys(value)
       .sort()

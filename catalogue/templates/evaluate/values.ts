@@ -4,6 +4,8 @@
  * not evaluated here). An Unknown names the inputs it depends on, so that an answer can say
  * "depends on var.region" rather than guess.
  */
+import { TEMPLATE_BUDGETS, TEMPLATE_MAX_DEPTH } from "../../base/limits.ts";
+import { budget } from "./budget.ts";
 
 export class Unknown {
   /** The inputs whose values would make it known ("var.region", "parameter Env"). */
@@ -45,11 +47,13 @@ export function unknownOf(values: readonly Value[], reason?: string): Unknown {
   return new Unknown(inputs, reason ?? unknowns.find((value) => value.reason)?.reason);
 }
 
-/** The first Unknown anywhere inside a value (a list or object holding one is partly unknown). */
+/** The first Unknown anywhere inside a value (a list or object holding one is partly unknown); each value read is a step. */
 export function unknownInside(value: Value, depth = 0): Unknown | undefined {
   if (value instanceof Unknown) return value;
-  if (depth > 40 || value === null || typeof value !== "object") return undefined;
-  for (const inner of isList(value) ? value : Object.values(value)) {
+  if (depth > TEMPLATE_MAX_DEPTH || value === null || typeof value !== "object") return undefined;
+  const items = isList(value) ? value : Object.values(value);
+  budget().step(items.length);
+  for (const inner of items) {
     const found = unknownInside(inner, depth + 1);
     if (found) return found;
   }
@@ -63,13 +67,89 @@ export function dependsOn(value: Unknown): string {
   return `is not known before deployment (${value.reason ?? "computed when deployed"})`;
 }
 
-/** A known value as text: strings as they are, numbers and booleans written, others as JSON. */
+/** A known value as text: strings as they are, numbers and booleans written, others as JSON (its length checked first). */
 export const textOf = (value: Value | undefined): string =>
   typeof value === "string"
     ? value
     : typeof value === "number" || typeof value === "boolean"
       ? String(value)
-      : JSON.stringify(value ?? null);
+      : jsonText(value ?? null, "a value written as text");
+
+/** JSON.stringify's answer, its length checked against the string budgets before it is made. */
+export function jsonText(value: Value, what: string): string {
+  budget().string(jsonLength(value, TEMPLATE_BUDGETS.stringChars), what);
+  return JSON.stringify(value);
+}
+
+/** A value's JSON cut to `max` characters, for a message (a value too long to write whole is said so, never written). */
+export function jsonPreview(value: Value, max: number): string {
+  const length = jsonLength(value, 100_000);
+  return length > 100_000 ? `(a value of more than 100,000 characters)` : JSON.stringify(value).slice(0, max);
+}
+
+// JSON.stringify escapes exactly these: quotes, backslashes, control characters and lone surrogates.
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** The length of a string as JSON writes it, quotes and escapes included. */
+function quotedLength(text: string): number {
+  if (!NEEDS_ESCAPE.test(text)) return text.length + 2;
+  let length = 2;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (
+      code === 0x22 ||
+      code === 0x5c ||
+      code === 0x08 ||
+      code === 0x0c ||
+      code === 0x0a ||
+      code === 0x0d ||
+      code === 0x09
+    )
+      length += 2;
+    else if (code < 0x20) length += 6;
+    else if (code >= 0xd800 && code <= 0xdbff && at + 1 < text.length) {
+      const next = text.charCodeAt(at + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length += 2;
+        at++;
+      } else length += 6;
+    } else if (code >= 0xd800 && code <= 0xdfff) length += 6;
+    else length += 1;
+  }
+  return length;
+}
+
+/**
+ * The length JSON.stringify gives a value, counted without making it and no further than past
+ * `limit` (a list holding one long string 10,000 times answers as soon as it passes): each
+ * string, number and bracket counted once per place it appears, as the text would repeat it.
+ */
+export function jsonLength(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= limit) {
+    const item = stack.pop();
+    if (typeof item === "string") total += quotedLength(item);
+    else if (typeof item === "number") total += Number.isFinite(item) ? String(item).length : 4;
+    else if (typeof item === "boolean") total += item ? 4 : 5;
+    else if (item === null || item === undefined || typeof item !== "object") total += 4;
+    else if (Array.isArray(item)) {
+      total += 1 + Math.max(1, item.length);
+      if (total > limit) break;
+      for (const inner of item as unknown[]) stack.push(inner);
+    } else {
+      const keys = Object.keys(item);
+      total += 1 + Math.max(1, keys.length);
+      if (total > limit) break;
+      for (const key of keys) {
+        total += quotedLength(key) + 1;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return total;
+}
 
 /** A value as text, for a string template or a message (an Unknown has none). */
 export function asText(value: Value): string | Unknown {
@@ -89,9 +169,11 @@ export function asBoolean(value: Value): boolean | Unknown {
   return new Unknown([], "a condition that is not true or false");
 }
 
-/** Deep equality of two known values (an Unknown inside makes it Unknown). */
+/** Deep equality of two known values (an Unknown inside makes it Unknown); each pair compared is a step. */
 export function valuesEqual(a: Value, b: Value): boolean | Unknown {
   if (a instanceof Unknown || b instanceof Unknown) return unknownOf([a, b]);
+  if (a === b) return true;
+  budget().step();
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object") {
     // Terraform compares a number and its string form as unequal; JSON's types decide.
     return a === b;

@@ -17,7 +17,15 @@ export type Expression =
   | { readonly kind: "attribute"; readonly of: Expression; readonly name: string }
   | { readonly kind: "index"; readonly of: Expression; readonly key: Expression }
   | { readonly kind: "splat"; readonly of: Expression; readonly each: Expression }
-  | { readonly kind: "call"; readonly name: string; readonly args: readonly Expression[]; readonly expand: boolean }
+  | {
+      readonly kind: "call";
+      readonly name: string;
+      readonly args: readonly Expression[];
+      readonly expand: boolean;
+      /** Its file and line, for what a budget's refusal names. */
+      readonly file?: string;
+      readonly line?: number;
+    }
   | { readonly kind: "unary"; readonly op: "-" | "!"; readonly operand: Expression }
   | { readonly kind: "binary"; readonly op: string; readonly left: Expression; readonly right: Expression }
   | { readonly kind: "conditional"; readonly test: Expression; readonly then: Expression; readonly else: Expression }
@@ -31,6 +39,8 @@ export type Expression =
       readonly value: Expression;
       readonly condition: Expression | undefined;
       readonly group: boolean;
+      readonly file?: string;
+      readonly line?: number;
     };
 
 /** The placeholder a splat's per-item expression reads (`list[*].id` is `each item: item.id`). */
@@ -214,12 +224,12 @@ class ExpressionParser {
       callee += `::${this.peek(2)!.text!}`;
       this.at += 3;
     }
-    if (this.is("(")) return this.call(callee);
+    if (this.is("(")) return this.call(callee, token.line);
     if (callee !== name) this.fail(`the function ${callee} must be called.`);
     return { kind: "variable", name };
   }
 
-  private call(name: string): Expression {
+  private call(name: string, line: number): Expression {
     this.take("(");
     const args: Expression[] = [];
     let expand = false;
@@ -233,7 +243,7 @@ class ExpressionParser {
       else if (!this.is(")")) this.fail(`expected "," or ")" in the call of ${name}, found ${describe(this.peek())}.`);
     }
     this.at++;
-    return { kind: "call", name, args, expand };
+    return { kind: "call", name, args, expand, file: this.file, line };
   }
 
   private tuple(): Expression {
@@ -273,6 +283,7 @@ class ExpressionParser {
 
   /** `[for v in c : e if cond]`, `{for k, v in c : k => v... if cond}`, after the opening bracket. */
   private forExpression(object: boolean): Expression {
+    const line = this.peek()!.line;
     this.at++;
     const first = this.name();
     let keyName: string | undefined;
@@ -304,7 +315,7 @@ class ExpressionParser {
       condition = this.expression();
     }
     this.take(object ? "}" : "]");
-    return { kind: "for", object, keyName, valueName, collection, key, value, condition, group };
+    return { kind: "for", object, keyName, valueName, collection, key, value, condition, group, file: this.file, line };
   }
 
   private name(): string {

@@ -13,7 +13,7 @@
  * 2.1 s and 211 MB of WebAssembly memory. This reader takes ~0.1 s and a few MB for the same 1.9 MB;
  * the tests compare what it reads of real vendor configurations with @cdktf/hcl2json's reading.
  */
-import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../../base/limits.ts";
+import { TEMPLATE_MAX_DEPTH, TEMPLATE_VALUES_MAX } from "../../base/limits.ts";
 import { TemplateBudgetError, TemplateDepthError, TemplateError } from "../model/errors.ts";
 
 export type HclTokenKind = "ident" | "number" | "string" | "template" | "punct" | "newline" | "eof";
@@ -105,9 +105,9 @@ class HclReader {
   }
 
   private enter(line: number) {
-    if (++this.depth > MAX_JSON_DEPTH)
+    if (++this.depth > TEMPLATE_MAX_DEPTH)
       throw new TemplateDepthError(
-        `${this.file}, line ${line}: the configuration nests more than ${MAX_JSON_DEPTH} levels deep.`,
+        `${this.file}, line ${line}: the configuration nests more than ${TEMPLATE_MAX_DEPTH} levels deep.`,
       );
   }
 

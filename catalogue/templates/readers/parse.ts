@@ -2,14 +2,14 @@
  * A template's text as a value, with its cost bounded: JSON (comments allowed, as ARM's are) or YAML
  * (CloudFormation's short-form tags, merge keys), duplicate keys refused as CloudFormation's linter
  * flags them (a parser would keep the last and drop a whole Resources block without a word), nesting
- * refused past MAX_JSON_DEPTH while parsing, and the value's size after aliases counted in values
+ * refused past TEMPLATE_MAX_DEPTH while parsing, and the value's size after aliases counted in values
  * before anything walks it. js-yaml builds plain values (a 4 MiB template in ~15 MB and 0.25 s, where
  * a document model took ~250 MB and 3 s) and makes an alias a shared reference, so parsing costs the
  * text's length; walking what the aliases share is what TEMPLATE_VALUES_MAX (base/limits.ts) bounds.
  */
 import yaml from "js-yaml";
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
-import { MAX_JSON_DEPTH, TEMPLATE_VALUES_MAX } from "../../base/limits.ts";
+import { TEMPLATE_MAX_DEPTH, TEMPLATE_VALUES_MAX } from "../../base/limits.ts";
 import { TemplateBudgetError, TemplateDepthError, TemplateError, TemplateSyntaxError } from "../model/errors.ts";
 
 // CloudFormation's short forms (!Ref, !Sub, !GetAtt …) read as the long form's object, so a template
@@ -60,7 +60,7 @@ const tooManyValues = () =>
     `The template expands to more than ${TEMPLATE_VALUES_MAX.toLocaleString("en")} values (each use of a YAML alias counts its values again); a 4 MiB vendor template holds about 200,000. Check it in parts.`,
   );
 
-const DEPTH_MESSAGE = `The template nests more than ${MAX_JSON_DEPTH} levels deep; no vendor template does.`;
+const DEPTH_MESSAGE = `The template nests more than ${TEMPLATE_MAX_DEPTH} levels deep; no vendor template does.`;
 
 /** The input as a value: parsed JSON or YAML, or the words of a plain API list. */
 export function parseTemplateText(text: string): unknown {
@@ -86,8 +86,9 @@ function parseYaml(text: string): unknown {
       listener: (event) => {
         if (event === "open" && ++nodes > TEMPLATE_VALUES_MAX) throw tooManyValues();
       },
-      // maxDepth (js-yaml 4.1.1+) is not in @types/js-yaml yet.
-      maxDepth: MAX_JSON_DEPTH,
+      // maxDepth (js-yaml 4.1.1+) is not in @types/js-yaml yet. It counts every node, the scalar
+      // inside the deepest collection too: one more than the collections JSON's bound counts.
+      maxDepth: TEMPLATE_MAX_DEPTH + 1,
     } as yaml.LoadOptions);
   } catch (error) {
     if (!(error instanceof yaml.YAMLException)) throw error;
@@ -150,7 +151,7 @@ const startsLiteral = (code: number) =>
 
 /**
  * One pass over JSON text's characters, building nothing but each object's keys: refuses a key
- * twice in one object (with the path to it and its line), nesting past MAX_JSON_DEPTH (a recursive
+ * twice in one object (with the path to it and its line), nesting past TEMPLATE_MAX_DEPTH (a recursive
  * walk of 100,000 `[` overflows the stack) and more than TEMPLATE_VALUES_MAX values. Comments are
  * skipped; what is not JSON is left for JSON.parse to name.
  */
@@ -202,7 +203,7 @@ function scanJson(text: string): void {
       for (; at < stop; at++) if (text.charCodeAt(at) === 0x0a) line++;
     } else if (code === 0x7b || code === 0x5b) {
       count();
-      if (open.length >= MAX_JSON_DEPTH) throw new TemplateDepthError(DEPTH_MESSAGE);
+      if (open.length >= TEMPLATE_MAX_DEPTH) throw new TemplateDepthError(DEPTH_MESSAGE);
       open.push({ keys: code === 0x7b ? new Set() : undefined, at: 0 });
     } else if (code === 0x7d || code === 0x5d) open.pop();
     else if (code === 0x2c) {
@@ -216,7 +217,7 @@ function scanJson(text: string): void {
 }
 
 /**
- * Refuses a value nested past MAX_JSON_DEPTH or expanding (aliases counted at every use) to more
+ * Refuses a value nested past TEMPLATE_MAX_DEPTH or expanding (aliases counted at every use) to more
  * than TEMPLATE_VALUES_MAX values; the walk stops at the bound, so its own cost is bounded too.
  */
 export function refuseCostly(value: unknown): void {
@@ -224,7 +225,7 @@ export function refuseCostly(value: unknown): void {
   const walk = (inner: unknown, depth: number): void => {
     if (++count > TEMPLATE_VALUES_MAX) throw tooManyValues();
     if (inner === null || typeof inner !== "object") return;
-    if (depth >= MAX_JSON_DEPTH) throw new TemplateDepthError(DEPTH_MESSAGE);
+    if (depth >= TEMPLATE_MAX_DEPTH) throw new TemplateDepthError(DEPTH_MESSAGE);
     for (const child of Array.isArray(inner) ? inner : Object.values(inner)) walk(child, depth + 1);
   };
   walk(value, 0);

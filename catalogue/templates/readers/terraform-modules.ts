@@ -171,8 +171,13 @@ export function readModule(files: Readonly<Record<string, string>>, dir: string,
           break;
         }
         case "locals":
+          // Each local's own line: what a budget's refusal names.
           for (const [name, tokens] of block.attributes)
-            if (tokens.length > 0) locals.set(name, { expression: parseExpression(tokens, shown), where });
+            if (tokens.length > 0)
+              locals.set(name, {
+                expression: parseExpression(tokens, shown),
+                where: `${shown}, line ${tokens[0]!.line}`,
+              });
           break;
         case "provider": {
           const name = block.labels[0];

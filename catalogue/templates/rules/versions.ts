@@ -9,6 +9,7 @@
  * does not hold is said to be not known, with what it was read as. The services a deployment uses
  * are judged against their own lifecycle the same way (serviceLifecycleAnswers).
  */
+import { VERSION_DESCRIBED_ENTRIES } from "../../base/limits.ts";
 import type { Catalogue } from "../../load/load.ts";
 import type { FailOn, VersionPhase } from "../../schema/index.ts";
 import { findVersion, nextEndOf } from "../../versions/versions.ts";
@@ -84,6 +85,51 @@ export function versionAnswers(
   });
 }
 
+/** One version of one service, as the rule judged it: what entries describing it share. */
+const versionKey = (answer: VersionAnswer) =>
+  JSON.stringify([
+    answer.serviceId,
+    answer.family ?? null,
+    answer.version ?? null,
+    (answer as PhasedVersionAnswer).failOn ?? null,
+  ]);
+
+/**
+ * The answers as the answer gives them: each version described in full (phases, retiring phase,
+ * vendor page) on its first VERSION_DESCRIBED_ENTRIES entries, the later ones naming it and its
+ * phase only (../../base/limits.ts says why). Every entry is kept.
+ */
+export function describedOnce<T extends VersionAnswer>(answers: readonly T[]): T[] {
+  const seen = new Map<string, number>();
+  return answers.map((answer) => {
+    if (answer.status === "unknown") return answer;
+    const key = versionKey(answer);
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.set(key, count);
+    if (count <= VERSION_DESCRIBED_ENTRIES) return answer;
+    const { phases: _phases, retiringPhase: _retiringPhase, source: _source, ...named } = answer as PhasedVersionAnswer;
+    return named as unknown as T;
+  });
+}
+
+/** Each answer with its version's description, taken from an entry of the same version that gives it. */
+export function withDescriptions(answers: readonly VersionAnswer[]): VersionAnswer[] {
+  const described = new Map<string, VersionAnswer>();
+  for (const answer of answers)
+    if (answer.source && !described.has(versionKey(answer))) described.set(versionKey(answer), answer);
+  return answers.map((answer) => {
+    const full = answer.source || answer.status === "unknown" ? undefined : described.get(versionKey(answer));
+    if (!full) return answer;
+    const { phases, retiringPhase, source } = full as PhasedVersionAnswer;
+    return {
+      ...answer,
+      ...(phases ? { phases } : {}),
+      ...(answer.retiring && retiringPhase ? { retiringPhase } : {}),
+      ...(source ? { source } : {}),
+    };
+  });
+}
+
 /** A phase in words, as a statement says it ("in paid extended support"). */
 function phaseWords(phase: AnsweredPhase): string {
   switch (phase.phase) {
@@ -135,7 +181,7 @@ export function versionStatements(
   failOn: FailOn = DEFAULT_FAIL_ON,
 ): Statement[] {
   if (answers.length === 0) return [];
-  const phased = answers as readonly PhasedVersionAnswer[];
+  const phased = withDescriptions(answers) as readonly PhasedVersionAnswer[];
   const retiring = phased.filter((answer) => answer.retiring);
   const unknown = phased.filter((answer) => answer.status === "unknown");
   const sources = (list: readonly VersionAnswer[]) => [
