@@ -5,7 +5,8 @@
  * that fails the gate, a warning for each that counts below it and for each expired suppression, a
  * notice for each one a suppression accepts (with the reason) and for each stale baseline entry.
  * Escaped as the runner unescapes them (@actions/core's escapeData and escapeProperty): `%`, CR and
- * LF in the message; those and `:` and `,` in a property. GitHub shows at most 10 errors and 10
+ * LF in the message; those and `:` and `,` in a property; the properties in @actions/core's order
+ * (title, file, line, col), so a test compares each line with what the toolkit itself writes. GitHub shows at most 10 errors and 10
  * warnings of a step as annotations; every command still prints in the log.
  */
 import { entryText, sourceText, type PlacedFinding } from "../../../catalogue/templates/answer/judge.ts";
@@ -43,7 +44,7 @@ export function githubAnnotations(roots: readonly RootOutcome[], failOn: "error"
         lines.push(
           workflowCommand(
             "notice",
-            { ...placeOf(finding), title: `${title} (accepted)` },
+            { title: `${title} (accepted)`, ...placeOf(finding) },
             `Accepted: ${acceptedText(acceptedBy)}. ${finding.message}`,
           ),
         );
@@ -51,7 +52,7 @@ export function githubAnnotations(roots: readonly RootOutcome[], failOn: "error"
         lines.push(
           workflowCommand(
             failOn === "warning" || finding.level === "error" ? "error" : "warning",
-            { ...placeOf(finding), title },
+            { title, ...placeOf(finding) },
             `${finding.message}${expiredText(expiredBy)}`,
           ),
         );
@@ -60,9 +61,10 @@ export function githubAnnotations(roots: readonly RootOutcome[], failOn: "error"
       lines.push(
         workflowCommand(
           "warning",
-          entry.source?.kind === "inline"
-            ? { file: entry.source.file, line: entry.source.line, title: "cloud-catalogue expired suppression" }
-            : { title: "cloud-catalogue expired suppression" },
+          {
+            title: "cloud-catalogue expired suppression",
+            ...(entry.source?.kind === "inline" ? { file: entry.source.file, line: entry.source.line } : {}),
+          },
           `The suppression ${entryText(entry)} in ${sourceText(entry)} expired on ${entry.expires} (${entry.reason}): what it accepted counts again.`,
         ),
       );
@@ -71,8 +73,8 @@ export function githubAnnotations(roots: readonly RootOutcome[], failOn: "error"
         workflowCommand(
           "notice",
           {
-            ...(entry.source?.kind === "baseline" && entry.source.path ? { file: entry.source.path } : {}),
             title: "cloud-catalogue stale baseline entry",
+            ...(entry.source?.kind === "baseline" && entry.source.path ? { file: entry.source.path } : {}),
           },
           `The baseline's ${entryText(entry)} (${entry.reason}) accepts no finding any more: remove it.`,
         ),
