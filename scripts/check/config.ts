@@ -136,7 +136,9 @@ export async function readConfig(path: string): Promise<Config> {
   const parsed = ConfigFile.safeParse(value);
   if (!parsed.success) {
     const said = parsed.error.issues.slice(0, 5).map((issue: Issue) => {
-      const line = lineOf(document, lines, issue.path);
+      // An unknown key is an issue of the object holding it: its line is the key's own.
+      const keys = issue.code === "unrecognized_keys" ? issue.keys.slice(0, 1) : [];
+      const line = lineOf(document, lines, [...issue.path, ...keys]);
       return `${line ? `line ${line}: ` : ""}${issuePath(issue.path, "(file)")}: ${issue.message}`;
     });
     throw new CheckUsageError(

@@ -114,10 +114,12 @@ export async function initCommand(args: readonly string[]): Promise<number> {
   // What init writes, the check reads: the same schema.
   const parsed = ConfigFile.safeParse(written);
   if (!parsed.success) throw new CheckUsageError(`cannot write that configuration: ${parsed.error.issues[0]!.message}`);
+  // From here on the repository's top is the working folder, as in CI: the baseline's paths are the ones CI reads.
+  process.chdir(top);
   const config: Config = {
-    path: relative(process.cwd(), path) || CONFIG_NAMES[0],
+    path: CONFIG_NAMES[0],
     values: { ...parsed.data, baseline: undefined },
-    resolve: (written) => relative(process.cwd(), resolve(top, written)) || ".",
+    resolve: (written) => relative(top, resolve(top, written)) || ".",
   };
 
   if (values.baseline) {

@@ -195,7 +195,7 @@ export function ruleSuppressions(rules: RuleChoice): Suppression[] {
     by.startsWith("--") ? { kind: "option", option: by } : { kind: "config", path: by };
   const skipped = rules.skipped.map((rule) => ({
     rule,
-    reason: `the rule is skipped (${rules.skippedBy})`,
+    reason: "the rule is skipped",
     source: sourceOf(rules.skippedBy),
   }));
   const unselected =
@@ -203,7 +203,7 @@ export function ruleSuppressions(rules: RuleChoice): Suppression[] {
       ? []
       : FINDING_RULES.filter((rule) => !rules.selected.includes(rule)).map((rule) => ({
           rule,
-          reason: `only ${rules.selected.join(", ")} ${rules.selected.length === 1 ? "is" : "are"} checked (${rules.selectedBy})`,
+          reason: `only ${rules.selected.join(", ")} ${rules.selected.length === 1 ? "is" : "are"} checked`,
           source: sourceOf(rules.selectedBy),
         }));
   return [...skipped, ...unselected];

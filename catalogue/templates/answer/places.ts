@@ -167,11 +167,16 @@ class TerraformPlaces {
   }
 }
 
-/** Each top-level block of a .tf file: from its first line to the line before the next one. */
+/** Each top-level block of a .tf file: from its first line to its last line of code before the next one. */
 function terraformBlocks(name: string, text: string): Block[] {
   const starts = readHcl(name, text, () => false).map((block) => block.line);
-  const last = text.split("\n").length;
-  return starts.map((start, at) => ({ start, end: (starts[at + 1] ?? last + 1) - 1 }));
+  const lines = text.split("\n");
+  const code = (line: string) => line.trim() !== "" && !/^\s*(#|\/\/)/.test(line);
+  return starts.map((start, at) => {
+    let end = (starts[at + 1] ?? lines.length + 1) - 1;
+    while (end > start && !code(lines[end - 1]!)) end--;
+    return { start, end };
+  });
 }
 
 /**
