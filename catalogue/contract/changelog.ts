@@ -8,6 +8,13 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.13.0",
+    date: "2026-11-29",
+    changes: [
+      "POST /v1/deployments/check: services[].items[].from and unplaced[].from name every resource instance an item came from (at most the 2,000 a deployment holds), where they named the first five, so an eighth queue of a type is named like the first (issue 122). cloud-catalogue check gives one finding per resource instance, with its file and line: its baseline, inline cloud-catalogue:ignore comments and .cloud-catalogue.yaml accept each on its own, and it writes SARIF with partialFingerprints and suppressions' state, JUnit XML, GitHub workflow commands, GitLab's code-quality report and a pull request's comment (docs/ci-check.md).",
+    ],
+  },
+  {
     version: "1.12.0",
     date: "2026-11-28",
     changes: [
