@@ -228,17 +228,23 @@ export const expiredText = (expiredBy: readonly Suppression[]): string =>
 
 /** The SARIF 2.1.0 log: one run, the rules of every kind of finding, a result per finding. */
 export function sarifLog(findings: readonly PlacedFinding[], options: SarifOptions) {
-  const sources = options.files ?? [{ path: options.path, text: options.text ?? "" }];
-  const places = new SourcePlaces(
-    sources.map((file) => ({ ...file, name: file.path })),
-    false,
-  );
+  // Findings the caller did not place are found in the texts, read only when one needs it.
+  let places: SourcePlaces | undefined;
+  const placeOf = (finding: PlacedFinding) => {
+    if (finding.place) return finding.place;
+    const sources = options.files ?? [{ path: options.path, text: options.text ?? "" }];
+    places ??= new SourcePlaces(
+      sources.map((file) => ({ ...file, name: file.path })),
+      false,
+    );
+    return places.place(finding);
+  };
   const judged: readonly JudgedFinding[] =
     options.judged?.findings ?? findings.map((finding) => ({ finding, acceptedBy: [], expiredBy: [] }));
   const results = judged
     .filter((entry) => !options.newOnly || entry.acceptedBy.length === 0)
     .map(({ finding, acceptedBy, expiredBy }): SarifResult => {
-      const place = finding.place ?? places.place(finding);
+      const place = placeOf(finding);
       return {
         ruleId: finding.rule,
         ruleIndex: RULE_IDS.indexOf(finding.rule),
