@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { checkOutcome, type Finding } from "../../catalogue/templates/answer/findings.ts";
-import { baselineOf, judge, type Suppression } from "../../catalogue/templates/answer/judge.ts";
+import { accepts, baselineOf, judge, type Suppression } from "../../catalogue/templates/answer/judge.ts";
+import fc from "fast-check";
 import { TerraformFiles } from "../../catalogue/templates/read.ts";
 import { failedSarifLog, sarifLog } from "../../catalogue/templates/answer/sarif.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
@@ -79,6 +80,44 @@ describe("judging findings against a baseline", () => {
     expect(judged.counted).toEqual([eighth]);
     expect(judged.exitCode).toBe(1);
     expect(judged.unmatched).toEqual([]);
+  });
+
+  it("accepts each finding by exactly the entries that accept it, in their order, however many there are", () => {
+    const rule = fc.constantFrom("denied-action" as const, "unplaced" as const);
+    const resource = fc.option(fc.constantFrom("a", "b", "c"), { nil: undefined });
+    const item = fc.option(fc.constantFrom("x", "y"), { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ rule, resource, item: fc.constantFrom("x", "y") }), { maxLength: 12 }),
+        fc.array(
+          fc.record({
+            rule,
+            resource,
+            item,
+            expires: fc.option(fc.constantFrom("2026-01-01", "2027-01-01"), { nil: undefined }),
+          }),
+          { maxLength: 12 },
+        ),
+        (found, written) => {
+          const findings = found.map(({ resource: at, ...rest }) => ({
+            ...rest,
+            level: "error" as const,
+            message: "m",
+            ...(at === undefined ? {} : { resource: at }),
+          }));
+          const suppressions = written.map((fields) => {
+            const kept = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+            return { ...kept, reason: "r" } as Suppression;
+          });
+          const judged = judge(findings, { today: TODAY, suppressions });
+          judged.findings.forEach(({ finding, acceptedBy, expiredBy }) => {
+            const matching = suppressions.filter((entry) => accepts(entry, finding, undefined));
+            expect(acceptedBy).toEqual(matching.filter((entry) => !(entry.expires && entry.expires < TODAY)));
+            expect(expiredBy).toEqual(matching.filter((entry) => entry.expires && entry.expires < TODAY));
+          });
+        },
+      ),
+    );
   });
 
   it("names exactly the entries that no longer match, and only baseline entries", () => {

@@ -99,6 +99,31 @@ function fileMatches(entry: string, checked: string | undefined, place: Place | 
   return entry === "." || place.file === entry || place.file.startsWith(`${entry.replace(/\/+$/, "")}/`);
 }
 
+/**
+ * The entries that may accept a finding, in their order: those of its rule naming its resource or
+ * none. A baseline of 2,000 entries against 2,000 findings is then a lookup each, not 4 million tests.
+ */
+function candidates(entries: readonly Suppression[]): (finding: Finding) => Suppression[] {
+  const byRule = new Map<
+    string,
+    { order: Map<Suppression, number>; any: Suppression[]; named: Map<string, Suppression[]> }
+  >();
+  entries.forEach((entry, at) => {
+    let rule = byRule.get(entry.rule);
+    if (!rule) byRule.set(entry.rule, (rule = { order: new Map(), any: [], named: new Map() }));
+    rule.order.set(entry, at);
+    if (entry.resource === undefined) rule.any.push(entry);
+    else rule.named.set(entry.resource, [...(rule.named.get(entry.resource) ?? []), entry]);
+  });
+  return (finding) => {
+    const rule = byRule.get(finding.rule);
+    if (!rule) return [];
+    const named = finding.resource === undefined ? [] : (rule.named.get(finding.resource) ?? []);
+    if (named.length === 0) return rule.any;
+    return [...rule.any, ...named].sort((a, b) => rule.order.get(a)! - rule.order.get(b)!);
+  };
+}
+
 /** Whether a suppression accepts a finding (its expiry aside). */
 export function accepts(entry: Suppression, finding: PlacedFinding, checked: string | undefined): boolean {
   if (entry.rule !== finding.rule) return false;
@@ -122,10 +147,16 @@ export function judge(findings: readonly PlacedFinding[], options: JudgeOptions)
   const lapsed = new Set(expired);
   const inForce = entries.filter((entry) => !lapsed.has(entry));
   const used = new Set<Suppression>();
+  const inForceOf = candidates(inForce);
+  const expiredOf = candidates(expired);
   const judged = findings.map((finding): JudgedFinding => {
-    const acceptedBy = inForce.filter((entry) => accepts(entry, finding, options.file));
+    const acceptedBy = inForceOf(finding).filter((entry) => accepts(entry, finding, options.file));
     for (const entry of acceptedBy) used.add(entry);
-    return { finding, acceptedBy, expiredBy: expired.filter((entry) => accepts(entry, finding, options.file)) };
+    return {
+      finding,
+      acceptedBy,
+      expiredBy: expiredOf(finding).filter((entry) => accepts(entry, finding, options.file)),
+    };
   });
   const counted = judged.filter((entry) => entry.acceptedBy.length === 0).map((entry) => entry.finding);
   const failing = counted.filter((finding) => options.failOn === "warning" || finding.level === "error");
