@@ -91,7 +91,7 @@ The deployment's inputs (parameters and variables are evaluated; their defaults 
                         stack's region, an ARM resource group's location, a Terraform provider
                         block without a region (the environment's AWS_REGION)
 
-Output (each says every suppressed finding as such, with its reason):
+Output (the answer is the API's; every other output says each suppressed finding, with its reason):
   --format text|json|md the answer as the text host renders it (default text; colour on a
                         terminal unless NO_COLOR), the API's JSON, or Markdown; several roots:
                         each after its name (JSON: {"roots": [{"root", "answer"}]})
