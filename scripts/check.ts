@@ -5,41 +5,34 @@
  * (check/bounded-read.ts), checks it against the approved list — here, against the catalogue this copy
  * holds or a mirror's (check/catalogue.ts), or through a deployment's POST /v1/deployments/check
  * (check/api.ts) — prints the answer as the text host renders it, weighs the findings against the
- * baseline and the threshold (findings.ts's judge()), writes SARIF when asked, and exits:
- * 0 allowed, 1 not allowed, 2 no check, 3 no answer (check/errors.ts). Whatever fails, a crash
- * included, ends in 2 or 3 with the reason on stderr and in the SARIF: never in 1.
- * Writes: stdout (the answer), stderr (the catalogue, the findings, the outcome or the error), the
- * --sarif and --write-baseline files.
+ * suppressions and the threshold (check/gate.ts), writes what CI systems read (check/outputs.ts),
+ * and exits: 0 allowed, 1 not allowed, 2 no check, 3 no answer (check/errors.ts). Whatever fails, a
+ * crash included, ends in 2 or 3 with the reason on stderr and in the SARIF: never in 1. Its
+ * configuration file (check/config.ts) gives what the options do not; each of its roots is checked
+ * on its own, with a verdict each.
+ * Writes: stdout (the answer, GitHub's workflow commands), stderr (the catalogue, the findings, the
+ * outcome or the error), the --sarif, --junit, --gitlab, --markdown, --output and --write-baseline files.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
-import { TEXT_WIDTH } from "../catalogue/base/limits.ts";
+import { readFileSync } from "node:fs";
 import { isHttpError } from "../catalogue/base/problem.ts";
 import { checkTemplate, ReadDeployment, versionWindow } from "../catalogue/contract/deployments.ts";
-import { renderAnsi } from "../catalogue/format/ansi.ts";
-import { renderMarkdown } from "../catalogue/format/markdown.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
 import type { DeploymentCheckAnswer } from "../catalogue/templates/check.ts";
-import {
-  baselineOf,
-  checkOutcome,
-  judge,
-  type Judgement,
-  type Suppression,
-} from "../catalogue/templates/answer/findings.ts";
+import type { Suppression } from "../catalogue/templates/answer/judge.ts";
 import type { DeploymentInputs } from "../catalogue/templates/read.ts";
-import { deploymentCheckDoc } from "../catalogue/templates/answer/render.ts";
-import { failedSarifLog, sarifLog } from "../catalogue/templates/answer/sarif.ts";
+import { failedSarifLog } from "../catalogue/templates/answer/sarif.ts";
 import { apiRelease, checkByApi, type CheckInput } from "./check/api.ts";
-import { readBaseline, writeBaseline } from "./check/baseline.ts";
+import { readBaseline } from "./check/baseline.ts";
 import { readBounded } from "./check/bounded-read.ts";
 import { catalogueOfFolder, ownCatalogue, releaseText, type CatalogueRelease } from "./check/catalogue.ts";
+import { loadConfig } from "./check/config.ts";
 import { CHECK_EXIT, CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
+import { judgeRoot, type RootOutcome } from "./check/gate.ts";
 import { CHECK_HELP, CHECK_USAGE } from "./check/help.ts";
 import { isFolder, readInputFile, readTerraformFolder } from "./check/inputs.ts";
 import { checkInputs } from "./check/variables.ts";
-import { parseCheckArgs, sarifPathOf, type CheckRequest, type Format } from "./check/options.ts";
-import { findingLines, outcomeLine } from "./check/report.ts";
+import { parseCheckArgs, sarifPathOf, type CheckRequest } from "./check/options.ts";
+import { writeOutput, writeRun } from "./check/outputs.ts";
 import { PACKAGED } from "./package/packaged.ts";
 
 export { CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
@@ -100,13 +93,10 @@ async function publicApiUrl(): Promise<string | undefined> {
   }
 }
 
-/** The tool's version for SARIF: the package's, or in a clone the repository's (cli/package.json keeps them one). */
-const toolVersion = (): string =>
+/** The tool's version (SARIF, --version): the package's, or in a clone the repository's (cli/package.json keeps them one). */
+export const toolVersion = (): string =>
   PACKAGED?.version ??
   (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
-
-/** A path as SARIF and the baseline name it: relative to the working folder (the repository's root in CI). */
-const pathOf = (name: string) => relative(process.cwd(), resolve(name)).split(sep).join("/") || ".";
 
 /** The check here: the input read first (a bad file fails before the catalogue loads), then checked. */
 async function checkLocally(
@@ -134,28 +124,11 @@ async function checkLocally(
   }
 }
 
-function render(answer: DeploymentCheckAnswer, format: Format, release: CatalogueRelease): string {
-  if (format === "json") return `${JSON.stringify(answer, null, 2)}\n`;
-  const doc = deploymentCheckDoc(answer);
-  const checkedAgainst = `Checked against the ${releaseText(release)}.\n`;
-  if (format === "md") return `${renderMarkdown(doc)}\n${checkedAgainst}`;
-  // The text host's ANSI when a terminal reads it (and NO_COLOR is unset), plain text in a CI log.
-  const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
-  const columns = process.stdout.columns ?? TEXT_WIDTH.default;
-  return `${renderAnsi(doc, color, Math.min(TEXT_WIDTH.max, Math.max(TEXT_WIDTH.min, columns)))}\n${checkedAgainst}`;
-}
-
 /** Writes a SARIF log; a file that cannot be written is a usage error (exit 2). */
-function writeSarifFile(path: string, log: unknown): void {
-  try {
-    writeFileSync(path, `${JSON.stringify(log, null, 2)}\n`);
-  } catch (error) {
-    throw new CheckUsageError(`cannot write the SARIF file ${path}: ${(error as Error).message}`);
-  }
-}
+const writeSarifFile = (path: string, log: unknown) => writeOutput(path, "SARIF", `${JSON.stringify(log, null, 2)}\n`);
 
 /** What a run knows by the time it ends, for its SARIF should it end without a verdict. */
-interface RunState {
+export interface RunState {
   release?: CatalogueRelease;
 }
 
@@ -202,92 +175,74 @@ async function givenOf(request: CheckRequest): Promise<DeploymentInputs> {
   return { ...(inputs ? { inputs } : {}), ...(request.region ? { region: request.region } : {}) };
 }
 
-/** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
-export async function runCheck(args: string[], state: RunState = {}): Promise<number> {
-  const request = parseCheckArgs(args);
-  if (request === "help") {
-    process.stdout.write(CHECK_HELP);
-    return CHECK_EXIT.allowed;
-  }
-  const input = await readCheckInput(request.path);
-  const given = await givenOf(request);
-  const suppressions: Suppression[] = request.baseline ? await readBaseline(request.baseline) : [];
-  const { approved, api } = await approvedOf(request);
-
+/** One root checked: read, then checked here or by the API. */
+async function checkRoot(
+  request: CheckRequest,
+  root: string,
+  approved: Awaited<ReturnType<typeof approvedOf>>,
+  given: DeploymentInputs,
+  state: RunState,
+) {
+  const input = await readCheckInput(root);
   let answer: DeploymentCheckAnswer;
-  if (api) {
+  if (approved.api) {
     const asked = {
-      approved,
+      approved: approved.approved,
       retiringWithin: request.retiringWithin,
       failOn: request.failOnPhase,
       allowedLocations: request.allowedLocations,
       given,
     };
-    const [checked, release] = await Promise.all([checkByApi(api, input, asked), apiRelease(api)]);
+    const [checked, release] = await Promise.all([
+      checkByApi(approved.api, input, asked, request.apiTimeoutSeconds),
+      apiRelease(approved.api),
+    ]);
     answer = checked;
     state.release = release;
   } else {
-    const ids = (approved as { approvedServiceIds: string[] }).approvedServiceIds;
+    const ids = (approved.approved as { approvedServiceIds: string[] }).approvedServiceIds;
     const local = await checkLocally(input, ids, request, given);
     answer = local.answer;
     state.release = local.release;
   }
-  console.error(`cloud-catalogue check: checked against the ${releaseText(state.release)}`);
-
-  return report(request, input, answer, suppressions, state.release);
+  return { root, input, answer, release: state.release };
 }
 
-/** The answer weighed, written and said: the baseline written when asked, the SARIF, the output; the exit status. */
-function report(
+/**
+ * Every root of a request checked and judged (each its own check and verdict: docs/ci-check.md,
+ * "Configuration"), with the baseline's entries they were judged against; nothing written yet.
+ */
+export async function checkAll(
   request: CheckRequest,
-  input: CheckInput,
-  answer: DeploymentCheckAnswer,
-  suppressions: readonly Suppression[],
-  release: CatalogueRelease,
-): number {
-  const file = pathOf(request.path);
-  const outcome = checkOutcome(answer);
-  const today = new Date().toISOString().slice(0, 10);
-  let judgement: Judgement = judge(outcome.findings, { failOn: request.failOn, suppressions, file, today });
-  if (request.writeBaseline) {
-    const kept = suppressions.filter((entry) => judgement.findings.some((found) => found.acceptedBy.includes(entry)));
-    const written = [...kept, ...baselineOf(judgement.counted, file, today)];
-    writeBaseline(request.writeBaseline, written);
-    console.error(
-      `cloud-catalogue check: wrote ${written.length} entr${written.length === 1 ? "y" : "ies"} to the baseline ${request.writeBaseline}; give each a reason`,
-    );
-    judgement = judge(outcome.findings, { failOn: request.failOn, suppressions: written, file, today });
-  }
-  const exitCode = judgement.exitCode === 1 && !request.softFail ? CHECK_EXIT.notAllowed : CHECK_EXIT.allowed;
-  const baselineGiven = request.baseline !== undefined || request.writeBaseline !== undefined;
+  state: RunState = {},
+): Promise<{ outcomes: RootOutcome[]; baseline: Suppression[] }> {
+  const given = await givenOf(request);
+  const baseline: Suppression[] = request.baseline ? await readBaseline(request.baseline) : [];
+  const approved = await approvedOf(request);
+  const outcomes: RootOutcome[] = [];
+  for (const root of request.roots)
+    outcomes.push(judgeRoot(await checkRoot(request, root, approved, given, state), baseline, request));
+  console.error(`cloud-catalogue check: checked against the ${releaseText(state.release!)}`);
+  return { outcomes, baseline };
+}
 
-  if (request.sarif !== undefined) {
-    const sarifInput =
-      "files" in input
-        ? {
-            path: file,
-            text: "",
-            files: Object.entries(input.files).map(([name, text]) => ({
-              path: pathOf(resolve(request.path, name)),
-              text,
-            })),
-          }
-        : { path: file, text: input.template };
-    writeSarifFile(
-      request.sarif,
-      sarifLog(outcome.findings, {
-        ...sarifInput,
-        version: toolVersion(),
-        exitCode,
-        ...(baselineGiven ? { baseline: { ...judgement, newOnly: request.newOnly } } : {}),
-        catalogue: release,
-      }),
-    );
+/** Runs `check` with its arguments (after the word `check`); resolves to the exit status. */
+export async function runCheck(args: string[], state: RunState = {}): Promise<number> {
+  // --help and --version answer whatever the configuration holds.
+  const asks = args.some((arg) => ["--help", "-h", "--version"].includes(arg));
+  const config = asks ? undefined : await loadConfig(args);
+  const request = parseCheckArgs(args, config);
+  if (request === "help") {
+    process.stdout.write(CHECK_HELP);
+    return CHECK_EXIT.allowed;
   }
-  process.stdout.write(render(answer, request.format, release));
-  for (const line of findingLines(judgement, { newOnly: request.newOnly })) console.error(line);
-  console.error(outcomeLine(outcome.allowed, judgement, { softFail: request.softFail, failOn: request.failOn }));
-  return exitCode;
+  if (request === "version") {
+    process.stdout.write(`cloud-catalogue ${toolVersion()}\n`);
+    return CHECK_EXIT.allowed;
+  }
+  if (config) console.error(`cloud-catalogue check: read the configuration ${config.path}`);
+  const { outcomes, baseline } = await checkAll(request, state);
+  return writeRun(request, outcomes, baseline, toolVersion());
 }
 
 /**

@@ -4,6 +4,8 @@
  *   cloud-catalogue mirror <api-url> <dir>   fetch (or update) a verified copy of the build
  *   cloud-catalogue serve <dir>              serve it on PORT/TEXT_PORT with no network
  *   cloud-catalogue check <file|folder> …    check a deployment against an approved list (check.ts)
+ *   cloud-catalogue init <root …> …          write the check's configuration and baseline (check/init.ts)
+ *   cloud-catalogue --version                the package's version
  * Each command's modules load only when it runs: a check starts without the server's, a mirror
  * without the check's. The package (cli/README.md) bundles this file; `serve` runs from a clone.
  * A command never crashes into a status its contract gives another meaning: check's exits are
@@ -12,7 +14,7 @@
 import { PACKAGED } from "./package/packaged.ts";
 
 const USAGE =
-  "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue check <file|folder> (--ids a,b,c | --ids-file FILE | --list LIST) | cloud-catalogue --help";
+  "usage: cloud-catalogue mirror <api-url> <dir> | cloud-catalogue serve <dir> | cloud-catalogue check [<file|folder>] [--ids a,b,c | --ids-file FILE | --list LIST] | cloud-catalogue init <file|folder> … | cloud-catalogue --version | cloud-catalogue --help";
 
 /** The whole help (--help, -h, help): what each command does, its environment, exit codes, examples. */
 const HELP = `cloud-catalogue — mirror a Cloud Services Catalogue deployment for offline use, serve it,
@@ -37,6 +39,12 @@ Usage:
       Check a deployment against the approved services, offline against the catalogue the
       package holds, a mirror's (--catalogue DIR), or a deployment's API (--api URL); for CI,
       with SARIF, a baseline and honest exit codes. Every option: cloud-catalogue check --help.
+      With no path, what .cloud-catalogue.yaml names (its roots, list and settings).
+  cloud-catalogue init <template|plan file|folder of .tf files> … (--ids … | --ids-file FILE | --list LIST) [--baseline]
+      Write .cloud-catalogue.yaml at the repository's top, and with --baseline the baseline of
+      today's findings: the first step before the CI job (cloud-catalogue init --help).
+  cloud-catalogue --version
+      The package's version.
   cloud-catalogue --help
       This text (also -h or help).
 
@@ -111,6 +119,21 @@ async function serveCommand(args: readonly string[]): Promise<number> {
   return EXIT.ok;
 }
 
+/** init's exit status: its usage errors and a root it cannot check are 2, as check's. */
+async function initCommand(args: readonly string[]): Promise<number> {
+  const [init, { CheckUsageError, CheckUnreachableError }] = await Promise.all([
+    import("./check/init.ts"),
+    import("./check/errors.ts"),
+  ]);
+  try {
+    return await init.initCommand(args);
+  } catch (error) {
+    if (!(error instanceof CheckUsageError || error instanceof CheckUnreachableError)) throw error;
+    console.error(`cloud-catalogue init: ${error.message}`);
+    return error instanceof CheckUnreachableError ? 3 : EXIT.usage;
+  }
+}
+
 /** The command's exit status; `undefined` while it keeps running (serve). */
 async function main(args: string[]): Promise<number | undefined> {
   const [command, ...rest] = args;
@@ -118,6 +141,12 @@ async function main(args: string[]): Promise<number | undefined> {
   if (command === "check") {
     const { checkCommand } = await import("./check.ts");
     return checkCommand(rest);
+  }
+  if (command === "init") return initCommand(rest);
+  if (command === "--version" || command === "version") {
+    const { toolVersion } = await import("./check.ts");
+    process.stdout.write(`cloud-catalogue ${toolVersion()}\n`);
+    return EXIT.ok;
   }
   // `npm run mirror -- --help` runs `cli.ts mirror --help`: a help flag anywhere asks for help.
   if (wantsHelp(args)) {
@@ -144,7 +173,7 @@ const debug = args.includes("--debug");
  */
 const crash = (error: unknown) => {
   console.error(`cloud-catalogue: ${failureText(error, debug)}`);
-  process.exit(args[0] === "check" ? 2 : EXIT.failed);
+  process.exit(args[0] === "check" || args[0] === "init" ? 2 : EXIT.failed);
 };
 if (args[0] !== "check") {
   process.on("uncaughtException", crash);

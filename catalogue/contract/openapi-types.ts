@@ -3248,6 +3248,7 @@ export interface components {
         allowedThrough?: string[];
         items: {
           item: string;
+          /** @description Every resource instance the item came from: logical ids, resource names or addresses (since 1.13.0; before, the first five) */
           from: string[];
         }[];
       }[];
@@ -3264,6 +3265,7 @@ export interface components {
         item: string;
         /** @enum {string} */
         kind: "cloudformation-type" | "azure-type" | "terraform-type" | "gcp-api";
+        /** @description Every resource instance the item came from (since 1.13.0; before, the first five) */
         from: string[];
         reason: string;
         arrivesWith?: string[];

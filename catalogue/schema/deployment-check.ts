@@ -200,7 +200,18 @@ export const TemplateCheck = z
                 "Not approved, but wholly allowed by the approved list's document: the services (or essentials) it came with",
               ),
             ),
-          items: z.array(z.object({ item: z.string(), from: z.array(z.string()) })),
+          items: z.array(
+            z.object({
+              item: z.string(),
+              from: z
+                .array(z.string())
+                .meta(
+                  d(
+                    "Every resource instance the item came from: logical ids, resource names or addresses (since 1.13.0; before, the first five)",
+                  ),
+                ),
+            }),
+          ),
         }),
       )
       .meta(d("The catalogue services the deployment uses, each with the items that made it so")),
@@ -219,7 +230,9 @@ export const TemplateCheck = z
         z.object({
           item: z.string(),
           kind: z.enum(["cloudformation-type", "azure-type", "terraform-type", "gcp-api"]),
-          from: z.array(z.string()),
+          from: z
+            .array(z.string())
+            .meta(d("Every resource instance the item came from (since 1.13.0; before, the first five)")),
           reason: z.string(),
           arrivesWith: z.array(z.string()).optional(),
         }),

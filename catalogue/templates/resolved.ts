@@ -19,7 +19,6 @@ import type {
 
 /** At most this many resource instances are read; more is a 400 (the body's size bounds the rest). */
 export const MAX_TEMPLATE_ITEMS = 2000;
-const MAX_FROM = 5;
 /** Versions, located resources and listed conditional resources kept at most (the rest are counted or left out). */
 const MAX_VERSIONED = 500;
 const MAX_LOCATED = 500;
@@ -33,13 +32,39 @@ export type DeploymentExtras = Partial<
   >
 >;
 
+/**
+ * The deployed items, each with every instance it came from, never the first few: a gate weighs each
+ * resource on its own (issue 122), and MAX_TEMPLATE_ITEMS bounds them. A Set per item keeps 2,000
+ * instances of one type linear.
+ */
+class Items {
+  private readonly items = new Map<string, { kind: DeploymentItem["kind"]; item: string; from: Set<string> }>();
+
+  add(instance: ResourceInstance): void {
+    const key = `${instance.kind} ${instance.kind === "azure-type" ? instance.item.toLowerCase() : instance.item}`;
+    let entry = this.items.get(key);
+    if (!entry) {
+      entry = { kind: instance.kind, item: instance.item, from: new Set() };
+      this.items.set(key, entry);
+    }
+    entry.from.add(instance.from);
+  }
+
+  /** By item, as the answer lists them. */
+  list(): DeploymentItem[] {
+    return [...this.items.values()]
+      .map(({ kind, item, from }) => ({ kind, item, from: [...from] }))
+      .sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0));
+  }
+}
+
 /** The deployment the rules read, from the instances a reader's evaluation made. */
 export function resolvedDeployment(
   format: DeploymentFormat,
   instances: readonly ResourceInstance[],
   extras: DeploymentExtras = {},
 ): Deployment {
-  const items = new Map<string, { kind: DeploymentItem["kind"]; item: string; from: string[] }>();
+  const items = new Items();
   const notDeployed: ConditionalResource[] = [];
   const dependsOnInputs: ConditionalResource[] = [];
   const versioned: VersionedAttribute[] = [];
@@ -60,13 +85,7 @@ export function resolvedDeployment(
     }
     if (deployed.state === "depends" && dependsOnInputs.length < MAX_LISTED)
       dependsOnInputs.push({ item: instance.item, from: instance.from, because: deployed.because, on: deployed.on });
-    const key = `${instance.kind} ${instance.kind === "azure-type" ? instance.item.toLowerCase() : instance.item}`;
-    let entry = items.get(key);
-    if (!entry) {
-      entry = { kind: instance.kind, item: instance.item, from: [] };
-      items.set(key, entry);
-    }
-    if (entry.from.length < MAX_FROM && !entry.from.includes(instance.from)) entry.from.push(instance.from);
+    items.add(instance);
     for (const attribute of instance.versioned ?? []) if (versioned.length < MAX_VERSIONED) versioned.push(attribute);
     for (const attribute of instance.versionsUnknown ?? [])
       if (versionsUnknown.length < MAX_VERSIONED) versionsUnknown.push(attribute);
@@ -97,7 +116,7 @@ export function resolvedDeployment(
   }
   return {
     format,
-    items: [...items.values()].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0)),
+    items: items.list(),
     parameterTypes: [],
     cdk: false,
     sam: false,

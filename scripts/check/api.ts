@@ -23,12 +23,19 @@ export interface ApiRequest {
   readonly given?: DeploymentInputs | undefined;
 }
 
-/** How long the API may take to answer a check (its own reading budget is 10 s; a queue may add to it). */
-const CHECK_TIMEOUT_MS = 120_000;
 /** How long the release may take: it only names the catalogue, so a slow answer leaves it unnamed. */
 const RELEASE_TIMEOUT_MS = 10_000;
 
-export async function checkByApi(api: string, input: CheckInput, request: ApiRequest): Promise<DeploymentCheckAnswer> {
+/**
+ * The API's answer, waited for at most `timeoutSeconds` (--api-timeout, 120 s by default: the API's
+ * own reading budget is 10 s, and a queue may add to it); past it, no answer (exit 3).
+ */
+export async function checkByApi(
+  api: string,
+  input: CheckInput,
+  request: ApiRequest,
+  timeoutSeconds: number,
+): Promise<DeploymentCheckAnswer> {
   const url = `${api.replace(/\/+$/, "")}/v1/deployments/check`;
   let response: Response;
   try {
@@ -43,11 +50,13 @@ export async function checkByApi(api: string, input: CheckInput, request: ApiReq
         ...(request.allowedLocations === undefined ? {} : { allowedLocations: request.allowedLocations }),
         ...request.given,
       }),
-      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutSeconds * 1000),
     });
   } catch (error) {
     // fetch says "fetch failed"; its cause says why (ECONNREFUSED, a DNS failure, the timeout).
     const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
+    if ((error as Error).name === "TimeoutError")
+      throw new CheckUnreachableError(`${url} gave no answer within ${timeoutSeconds} s (--api-timeout)`);
     throw new CheckUnreachableError(`cannot reach ${url}: ${cause ?? (error as Error).message}`);
   }
   let body: string;

@@ -1,12 +1,15 @@
 /**
  * The repository's baseline file (--baseline, --write-baseline; docs/ci-check.md "Baseline"): JSON,
  * `{"suppressions": [{"rule", "item", "resource", "file", "reason", "expires"}]}`, each entry a
- * findings.ts Suppression. Read strictly: an unknown key (a misspelt `expiry` would never expire)
- * or a rule the check does not have is a usage error naming the entry.
+ * judge.ts Suppression, one per resource instance. Read strictly: an unknown key (a misspelt
+ * `expiry` would never expire) or a rule the check does not have is a usage error naming the entry.
+ * Baselines written before issue 122 (at most five resources of a type, the checked path as `file`)
+ * read as they are: their entries accept what they name, and the resources they never named are new.
  */
 import { writeFileSync } from "node:fs";
 import { z } from "zod";
-import { FINDING_RULES, type Suppression } from "../../catalogue/templates/answer/findings.ts";
+import { FINDING_RULES } from "../../catalogue/templates/answer/findings.ts";
+import type { Suppression } from "../../catalogue/templates/answer/judge.ts";
 import { CheckUsageError } from "./errors.ts";
 import { readInputFile } from "./inputs.ts";
 
@@ -22,7 +25,7 @@ const Entry = z.strictObject({
 });
 const BaselineFile = z.strictObject({ suppressions: z.array(Entry) });
 
-/** The entries of a baseline file (an empty list when it holds none). */
+/** The entries of a baseline file (an empty list when it holds none), each saying it is kept there. */
 export async function readBaseline(path: string): Promise<Suppression[]> {
   const text = await readInputFile(path, "baseline");
   let value: unknown;
@@ -39,13 +42,15 @@ export async function readBaseline(path: string): Promise<Suppression[]> {
       `the baseline ${path} is not a baseline: ${where}: ${issue!.message} (an object {"suppressions": [{"rule", "reason", …}]})`,
     );
   }
-  return parsed.data.suppressions;
+  return parsed.data.suppressions.map((entry) => ({ ...entry, source: { kind: "baseline", path } }));
 }
 
 /** Writes a baseline file: the entries, one an object, in the order given. */
 export function writeBaseline(path: string, entries: readonly Suppression[]): void {
   try {
-    writeFileSync(path, `${JSON.stringify({ suppressions: entries }, null, 2)}\n`);
+    // Where an entry was read from is not part of it.
+    const plain = entries.map(({ source: _source, ...entry }) => entry);
+    writeFileSync(path, `${JSON.stringify({ suppressions: plain }, null, 2)}\n`);
   } catch (error) {
     throw new CheckUsageError(`cannot write the baseline ${path}: ${(error as Error).message}`);
   }

@@ -15,6 +15,7 @@ import {
   TEMPLATE_READ_SECONDS,
   TEMPLATE_VALUES_MAX,
 } from "../../catalogue/base/limits.ts";
+import { API_TIMEOUT_SECONDS } from "./options.ts";
 
 const LIMIT = bodyLimitText(MAX_TEMPLATE_BODY_BYTES);
 
@@ -47,20 +48,23 @@ const EVALUATION_BOUNDS = [
   .join("\n");
 
 export const CHECK_USAGE =
-  "usage: cloud-catalogue check <template|plan file|folder of .tf files> (--ids a,b,c | --ids-file FILE | --list LIST) [options] (cloud-catalogue check --help)";
+  "usage: cloud-catalogue check [<template|plan file|folder of .tf files> …] [--ids a,b,c | --ids-file FILE | --list LIST] [options] (cloud-catalogue check --help)";
 
-export const CHECK_HELP = `Usage: cloud-catalogue check <template|plan file|folder of .tf files>
-         (--ids a,b,c | --ids-file FILE | --list LIST)
-         [--catalogue DIR | --api URL] [--retiring-within 180d] [--fail-on deprecated]
-         [--locations EU,CH,…] [--var name=value …] [--var-file FILE …] [--region eu-west-1]
-         [--format text|json|md] [--sarif FILE]
-         [--baseline FILE [--new-only]] [--write-baseline FILE]
-         [--fail-on-severity error|warning] [--strict] [--soft-fail] [--debug]
+export const CHECK_HELP = `Usage: cloud-catalogue check [<template|plan file|folder of .tf files> …]
+         [--ids a,b,c | --ids-file FILE | --list LIST]
+         [--catalogue DIR | --api URL [--api-timeout 120s]] [--retiring-within 180d]
+         [--fail-on deprecated] [--locations EU,CH,…] [--var name=value …] [--var-file FILE …]
+         [--region eu-west-1] [--format text|json|md] [--output FILE] [--sarif FILE]
+         [--junit FILE] [--gitlab FILE] [--markdown FILE] [--github-annotations]
+         [--baseline FILE [--new-only]] [--write-baseline FILE] [--skip-rule RULE …]
+         [--rule RULE …] [--fail-on-severity error|warning] [--strict] [--soft-fail]
+         [--config FILE | --no-config] [--debug] [--version]
 
 Checks a deployment against the approved services, as POST /v1/deployments/check does: the
-services it uses, what the list lacks, and each vendor policy's verdict from the list.
+services it uses, what the list lacks, and each vendor policy's verdict from the list. One
+finding per resource instance, each with its file and line.
 
-What is checked (one path):
+What is checked (each path its own root and verdict; none: the configuration's roots):
   a file                a CloudFormation or SAM template (JSON or YAML), an ARM template (what
                         bicep build writes), a Terraform plan (terraform show -json plan.out >
                         plan.json), one .tf file, or Google API names one a line
@@ -74,7 +78,17 @@ What is checked (one path):
   at most ${LIMIT}, at most ${MAX_TF_FILES} files of a folder and ${LIMIT} together, read within ${TEMPLATE_READ_SECONDS} s.
 ${EVALUATION_BOUNDS}
 
-The approved list (one of):
+The configuration (.cloud-catalogue.yaml; cloud-catalogue init writes it):
+  (neither option)      the file found in the working folder or the nearest folder above it,
+                        up to the repository's top (the folder holding .git): its list, roots,
+                        locations, fail-on, severity, retiring-within, skip-rules, rules,
+                        baseline, api and api-timeout, under the options given
+  --config FILE         this file instead
+  --no-config           no file
+  An unknown key, a rule the check does not have or a value of the wrong kind is exit 2,
+  naming the line and the key.
+
+The approved list (one of, or the configuration's list):
   --ids a,b,c           catalogue ids, comma-separated
   --ids-file FILE       ids separated by commas, spaces or lines (# comments), a JSON list, or a
                         saved list's JSON (GET /v1/lists/<id>)
@@ -87,6 +101,8 @@ The catalogue it is checked against (the answer names its release):
   --catalogue DIR       a mirror (cloud-catalogue mirror <api-url> DIR) or a build folder
   --api URL             that deployment's API: the check is sent to its POST
                         /v1/deployments/check
+  --api-timeout Ns      how long --api waits for the answer before exit 3 (default
+                        ${API_TIMEOUT_SECONDS}s; 1 to 3600); the catalogue release is asked within 10 s
 
 What is asked beside the list:
   --retiring-within Nd  a version the deployment names fails when its support has ended or
@@ -109,13 +125,24 @@ The deployment's inputs (parameters and variables are evaluated; their defaults 
                         stack's region, an ARM resource group's location, a Terraform provider
                         block without a region (the environment's AWS_REGION)
 
-Output:
+Output (the answer is the API's; every other output says each suppressed finding, with its reason):
   --format text|json|md the answer as the text host renders it (default text; colour on a
-                        terminal unless NO_COLOR), the API's JSON, or Markdown
-  --sarif FILE          SARIF 2.1.0 for code scanning, written on every exit: on 2 and 3 with no
-                        result and the reason as the tool's execution notification
-  stderr                the catalogue release, each finding that counts, then one line with
-                        the outcome and the counts
+                        terminal unless NO_COLOR), the API's JSON, or Markdown; several roots:
+                        each after its name (JSON: {"roots": [{"root", "answer"}]})
+  --output FILE         the answer written to FILE instead of stdout
+  --sarif FILE          SARIF 2.1.0 for code scanning, written on every exit: a result per
+                        finding with partialFingerprints, accepted ones with their suppressions
+                        (state accepted); expired suppressions and stale baseline entries as
+                        notifications; on 2 and 3 no result and the reason as a notification
+  --junit FILE          JUnit XML: a testsuite per root, a testcase per finding (failure,
+                        skipped with the reason, or passing below the threshold)
+  --gitlab FILE         GitLab's code-quality report (artifacts:reports:codequality)
+  --markdown FILE       a pull request's comment: the outcome, the findings that count, the
+                        accepted ones with their reasons
+  --github-annotations  GitHub workflow commands on stdout, after the answer
+                        (::error file=…,line=…::): an annotation per finding
+  stderr                the catalogue release, each finding that counts, each accepted one
+                        with its reason, then one line per root with the outcome and the counts
 
 The gate:
   --fail-on-severity error|warning
@@ -125,16 +152,21 @@ The gate:
                         exits 2 and 3 stay
   --baseline FILE       accepted findings: a JSON file {"suppressions": [{"rule", "item",
                         "resource", "file", "reason", "expires"}]}, rule and reason required,
-                        expires a YYYY-MM-DD (the last day it applies). A finding whose every
-                        resource an entry in force accepts does not count (SARIF: unchanged,
-                        suppressed with the reason); others are new. An expired entry accepts
-                        nothing and is reported; an entry that accepts nothing is reported
-                        (SARIF: absent)
-  --new-only            with --baseline: report only the new findings, in the output and the
-                        SARIF (a pull request's check)
+                        expires a YYYY-MM-DD (the last day it applies). A finding (one per
+                        resource instance) an entry in force accepts does not count (SARIF:
+                        unchanged, suppressed with the reason); others are new. An expired
+                        entry accepts nothing and is reported; an entry that accepts nothing
+                        any more is reported by name (SARIF: a note)
+  --new-only            with a baseline: report only the findings no suppression accepts, in
+                        every output (a pull request's check)
   --write-baseline FILE write a baseline accepting every finding that counts (keeping the
                         entries of --baseline in use), then exit as checked against it
+  --skip-rule RULE      suppress every finding of RULE, said as such (repeatable or a,b)
+  --rule RULE           only RULE's findings count; the others are suppressed (repeatable)
+  inline                # cloud-catalogue:ignore RULE[,RULE…] [expires=YYYY-MM-DD] reason in a
+                        .tf file or YAML (// in JSON), in or just above the resource it accepts
   --debug               on a crash, the stack trace too
+  --version             the package's version
   --help, -h            this text
 
 Exit status:
@@ -142,9 +174,12 @@ Exit status:
   1  not allowed: an error counts (a verdict denies something, the list lacks a service the
      deployment uses, a part was not read, a resource is outside --locations, a version is
      retiring), or, at --fail-on-severity warning, any finding
-  2  no check: a usage error; an input that cannot be read or is refused by a bound; a template
-     the check cannot read; unknown ids; a list not found; a file that cannot be written; a crash
-  3  no answer: the API cannot be reached, or answers 429 or 5xx; a retry may give a verdict
+  2  no check: a usage error; a configuration, baseline or inline suppression that is not valid;
+     an input that cannot be read or is refused by a bound; a template the check cannot read;
+     unknown ids; a list not found; a file that cannot be written; a crash
+  3  no answer: the API cannot be reached, answers 429 or 5xx, or gives no answer within
+     --api-timeout; a retry may give a verdict
+  Several roots: 1 when any root fails the gate.
 
 Environment:
   PUBLIC_API_URL        the API a --list is checked by, when neither --api nor the list's URL
@@ -152,6 +187,8 @@ Environment:
   NO_COLOR              plain text even on a terminal
 
 Examples:
+  cloud-catalogue init infra/ --ids aws-lambda,aws-s3 --baseline
+  cloud-catalogue check --sarif check.sarif --junit check.xml
   cloud-catalogue check template.yaml --ids aws-cloudformation,aws-s3 --sarif check.sarif
   cloud-catalogue check infra/ --ids-file approved.txt --baseline cloud-catalogue-baseline.json
   cloud-catalogue check infra/ --ids-file approved.txt --write-baseline cloud-catalogue-baseline.json

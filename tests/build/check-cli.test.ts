@@ -99,7 +99,9 @@ describe("cloud-catalogue check, offline", { timeout: RUN_MS }, () => {
     const dir = folderWith({ "template.yaml": TEMPLATE });
     const result = await run(dir, "template.yaml", "--ids", "aws-cloudformation,aws-s3", "--sarif", "out.sarif");
     expect(result.stderr).toContain("not allowed (1 error, 0 warnings)");
-    expect(result.stderr).toMatch(/\n {2}error {3}denied-action: AWS::SQS::Queue \(Queue\) needs/);
+    expect(result.stderr).toMatch(
+      /\n {2}error {3}denied-action: Queue \(AWS::SQS::Queue\) needs .* \[template\.yaml:5\]\n/,
+    );
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/denied\s+sqs:/);
     const log = sarifIn(dir, "out.sarif");
@@ -111,7 +113,7 @@ describe("cloud-catalogue check, offline", { timeout: RUN_MS }, () => {
       expect.objectContaining({
         ruleId: "denied-action",
         level: "error",
-        message: { text: expect.stringMatching(/^AWS::SQS::Queue \(Queue\) needs .*approve aws-sqs/) as string },
+        message: { text: expect.stringMatching(/^Queue \(AWS::SQS::Queue\) needs .*approve aws-sqs/) as string },
         locations: [
           {
             physicalLocation: {
@@ -388,7 +390,7 @@ describe("cloud-catalogue check --api", { timeout: 120_000 }, () => {
     expect(byList.status).toBe(0);
     const denied = await run(dir, "template.yaml", "--api", api, "--ids", "aws-s3", "--sarif", "api.sarif");
     expect(denied.status).toBe(1);
-    expect(readFileSync(join(dir, "api.sarif"), "utf8")).toContain("AWS::SQS::Queue (Queue) needs");
+    expect(readFileSync(join(dir, "api.sarif"), "utf8")).toContain("Queue (AWS::SQS::Queue) needs");
     const unreadable = await run(dir, "broken.yaml", "--api", api, "--ids", "aws-s3");
     expect(unreadable.status).toBe(2);
     expect(unreadable.stderr).toContain("answered 400: Invalid template");

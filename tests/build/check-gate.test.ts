@@ -1,8 +1,9 @@
 /**
- * What other gates offer, in `cloud-catalogue check` (issue 111, docs/ci-check.md "Baseline"): the
- * severity the gate fails on, --soft-fail, a baseline file of accepted findings with reasons and
- * expiry (written with --write-baseline), and the pull-request mode that reports only new findings,
- * each as the exit status, stderr and the SARIF (baselineState, suppressions) say it.
+ * What other gates offer, in `cloud-catalogue check` (issues 111 and 122, docs/ci-check.md
+ * "Baseline"): the severity the gate fails on, --soft-fail, a baseline file of accepted findings —
+ * one per resource instance — with reasons and expiry (written with --write-baseline), and the
+ * pull-request mode that reports only new findings, each as the exit status, stderr and the SARIF
+ * (baselineState, suppressions with their state, stale entries as notes) say it.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,13 +23,18 @@ const run = (cwd: string, ...args: string[]) => runCli(bin, cwd, ["check", ...ar
 
 interface Result {
   ruleId: string;
+  level: string;
   baselineState?: string;
-  suppressions?: { kind: string; justification: string }[];
+  suppressions?: { kind: string; state: string; justification: string }[];
   message: { text: string };
+  properties: { resource?: string };
 }
 interface Sarif {
   runs: {
-    invocations: { exitCode: number; toolConfigurationNotifications?: { message: { text: string } }[] }[];
+    invocations: {
+      exitCode: number;
+      toolConfigurationNotifications?: { level: string; descriptor: { id: string }; message: { text: string } }[];
+    }[];
     results: Result[];
   }[];
 }
@@ -53,7 +59,9 @@ describe("the severity the gate fails on", { timeout: RUN_MS }, () => {
     const warned = await run(dir, "plan.json", "--ids", "aws-s3,aws-sqs");
     expect(warned.status).toBe(0);
     expect(warned.stderr).toContain("cloud-catalogue check: allowed (0 errors, 1 warning)");
-    expect(warned.stderr).toMatch(/\n {2}warning unplaced: random_id is in no catalogue service/);
+    expect(warned.stderr).toMatch(
+      /\n {2}warning unplaced: random_id\.suffix \(random_id\): random_id is in no catalogue service.* \[plan\.json:1\]/,
+    );
     for (const option of [["--fail-on-severity", "warning"], ["--strict"]]) {
       const strict = await run(dir, "plan.json", "--ids", "aws-s3,aws-sqs", ...option);
       expect(strict.status, option.join(" ")).toBe(1);
@@ -75,6 +83,63 @@ describe("the severity the gate fails on", { timeout: RUN_MS }, () => {
     expect(sarif.results.map((result) => result.ruleId)).toEqual(["denied-action", "unplaced"]);
     // No verdict stays no verdict: --soft-fail never hides an input that could not be checked.
     expect((await run(dir, "absent.json", ...IDS, "--soft-fail")).status).toBe(2);
+  });
+});
+
+describe("findings per resource instance (issue 122)", { timeout: RUN_MS }, () => {
+  const queues = (count: number) =>
+    plan(
+      ["aws_s3_bucket", "logs"],
+      ...Array.from({ length: count }, (_, at) => ["aws_sqs_queue", `q${at}`] as [string, string]),
+    );
+
+  it("fails on an eighth queue after a baseline of seven, naming it alone", async () => {
+    const dir = folderWith({ "plan.json": queues(7) });
+    const written = await run(dir, "plan.json", ...IDS, "--write-baseline", "baseline.json");
+    expect(written.stderr).toContain("wrote 7 entries to the baseline baseline.json");
+    const { suppressions } = JSON.parse(readFileSync(join(dir, "baseline.json"), "utf8")) as {
+      suppressions: { resource: string }[];
+    };
+    expect(suppressions.map((entry) => entry.resource)).toEqual(
+      Array.from({ length: 7 }, (_, at) => `aws_sqs_queue.q${at}`),
+    );
+    writeFileSync(join(dir, "plan.json"), queues(8));
+    const eighth = await run(
+      dir,
+      "plan.json",
+      ...IDS,
+      "--baseline",
+      "baseline.json",
+      "--new-only",
+      "--sarif",
+      "check.sarif",
+    );
+    expect(eighth.status).toBe(1);
+    expect(eighth.stderr).toContain("not allowed (1 error, 0 warnings; 7 accepted by the baseline)");
+    const lines = eighth.stderr.split("\n").filter((line) => line.startsWith("  "));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^ {2}error {3}denied-action: aws_sqs_queue\.q7 \(aws_sqs_queue\)/);
+    expect(sarifIn(dir).results.map((result) => result.properties.resource)).toEqual(["aws_sqs_queue.q7"]);
+  });
+
+  it("keeps an accepted orders accepted when refunds appears beside it, and reports refunds alone as new", async () => {
+    const dir = folderWith({ "plan.json": plan(["aws_s3_bucket", "logs"], ["aws_sqs_queue", "orders"]) });
+    await run(dir, "plan.json", ...IDS, "--write-baseline", "baseline.json");
+    writeFileSync(
+      join(dir, "plan.json"),
+      plan(["aws_s3_bucket", "logs"], ["aws_sqs_queue", "orders"], ["aws_sqs_queue", "refunds"]),
+    );
+    const grown = await run(dir, "plan.json", ...IDS, "--baseline", "baseline.json", "--sarif", "check.sarif");
+    expect(grown.status).toBe(1);
+    expect(grown.stderr).not.toContain("accepts no finding any more");
+    expect(sarifIn(dir).results.map((result) => [result.properties.resource, result.baselineState])).toEqual([
+      ["aws_sqs_queue.orders", "unchanged"],
+      ["aws_sqs_queue.refunds", "new"],
+    ]);
+    const pr = await run(dir, "plan.json", ...IDS, "--baseline", "baseline.json", "--new-only");
+    expect(pr.stderr.split("\n").filter((line) => line.startsWith("  "))).toEqual([
+      expect.stringMatching(/^ {2}error {3}denied-action: aws_sqs_queue\.refunds /),
+    ]);
   });
 });
 
@@ -108,10 +173,17 @@ describe("the baseline", { timeout: RUN_MS }, () => {
     expect(checked.stderr).toContain(
       "passes: not allowed, but the baseline accepts every error (0 errors, 0 warnings; 2 accepted by the baseline)",
     );
-    expect(checked.stderr).toContain(`[accepted: in the baseline written ${day(0)}]`);
+    expect(checked.stderr).toContain(`[accepted: in the baseline written ${day(0)} (the baseline baseline.json)]`);
+    const accepted = [
+      {
+        kind: "external",
+        state: "accepted",
+        justification: `in the baseline written ${day(0)} [the baseline baseline.json]`,
+      },
+    ];
     expect(sarifIn(dir).results.map((result) => [result.ruleId, result.baselineState, result.suppressions])).toEqual([
-      ["denied-action", "unchanged", [{ kind: "external", justification: `in the baseline written ${day(0)}` }]],
-      ["unplaced", "unchanged", [{ kind: "external", justification: `in the baseline written ${day(0)}` }]],
+      ["denied-action", "unchanged", accepted],
+      ["unplaced", "unchanged", accepted],
     ]);
   });
 
@@ -158,18 +230,23 @@ describe("the baseline", { timeout: RUN_MS }, () => {
     const lapsed = await run(dir, "plan.json", ...IDS, "--baseline", "lapsed.json", "--sarif", "check.sarif");
     expect(lapsed.status).toBe(1);
     expect(lapsed.stderr).toContain(
-      `cloud-catalogue check: the baseline's denied-action aws_sqs_queue expired on ${day(-1)} (SQS by exception, CAB-1432): what it accepted counts again`,
+      `cloud-catalogue check: the suppression denied-action aws_sqs_queue in the baseline lapsed.json expired on ${day(-1)} (SQS by exception, CAB-1432): what it accepted counts again`,
+    );
+    // Said beside the finding it no longer accepts, too.
+    expect(lapsed.stderr).toContain(
+      `The suppression in the baseline lapsed.json (SQS by exception, CAB-1432) expired on ${day(-1)}: it no longer applies.`,
     );
     expect(sarifIn(dir).invocations[0]!.toolConfigurationNotifications).toEqual([
       expect.objectContaining({
+        level: "warning",
         message: {
-          text: `The baseline's denied-action aws_sqs_queue expired on ${day(-1)} (SQS by exception, CAB-1432): the findings it accepted count again.`,
+          text: `The suppression denied-action aws_sqs_queue in the baseline lapsed.json expired on ${day(-1)} (SQS by exception, CAB-1432): the findings it accepted count again.`,
         },
       }),
     ]);
   });
 
-  it("reports an entry that accepts nothing any more, and the SARIF lists it as absent", async () => {
+  it("reports an entry that accepts nothing any more by name, and the SARIF says it as a note, never an alert", async () => {
     const dir = folderWith({ "plan.json": PLAN });
     const gone = { rule: "service-missing", item: "upcloud-firewall", reason: "the firewall left with the migration" };
     writeFileSync(join(dir, "baseline.json"), JSON.stringify({ suppressions: [gone] }));
@@ -178,7 +255,17 @@ describe("the baseline", { timeout: RUN_MS }, () => {
     expect(result.stderr).toContain(
       "the baseline's service-missing upcloud-firewall accepts no finding any more (the firewall left with the migration); remove it",
     );
-    expect(sarifIn(dir).results.at(-1)).toMatchObject({ ruleId: "service-missing", baselineState: "absent" });
+    const sarif = sarifIn(dir);
+    expect(sarif.results.map((result) => result.ruleId)).toEqual(["denied-action", "unplaced"]);
+    expect(sarif.invocations[0]!.toolConfigurationNotifications).toEqual([
+      {
+        level: "note",
+        descriptor: { id: "stale-baseline-entry" },
+        message: {
+          text: "The baseline's service-missing upcloud-firewall (the firewall left with the migration) accepts no finding any more: remove it.",
+        },
+      },
+    ]);
   });
 
   it.each([

@@ -1,10 +1,12 @@
 /**
- * The cloud-catalogue package as its users get it (issue 111): `npm pack ./cli` (its prepack builds
- * it), the tarball installed with `npm install` into an empty folder, then `check` on a template, a
- * folder of .tf files and a plan with each Node here (20 and 24): the exit statuses, answers and
- * SARIF are the repository's CLI's. Then the container image's steps, run as a script, and the
- * GitHub Actions and GitLab CI examples of docs/ci-check.md, run step by step as written, the
- * release's address a local file. In the slow set (vitest.config.ts): it packs and installs.
+ * The cloud-catalogue package as its users get it (issues 111 and 122): `npm pack ./cli` (its
+ * prepack builds it), the tarball installed with `npm install` into an empty folder, then `check` on
+ * a template, a folder of .tf files and a plan with each Node here (20 and 24): the exit statuses,
+ * answers and SARIF are the repository's CLI's; an eighth queue after a baseline of seven fails,
+ * and every output is valid as its consumer reads it. Then docs/ci-check.md's first run in a new
+ * repository, followed by its container, GitHub Actions and GitLab CI examples, run as written (the
+ * release's address a local file; the image's build context read through .dockerignore, its
+ * instructions run as a script). In the slow set (vitest.config.ts): it packs and installs.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -13,6 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import dockerignore, { type Ignore } from "@balena/dockerignore";
+import { codeQualityErrors, gfmHtmlOf, junitErrors, readWorkflowCommand, toolkitLine } from "../helpers/ci-formats.ts";
 import { REPOSITORY_CLI, ROOT, runCli, type CliRun } from "../helpers/cli.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
@@ -145,14 +149,93 @@ describe.each(NODES)("the installed package on Node %s", (_major, node) => {
     },
     RUN_MS,
   );
+
+  it(
+    "fails on an eighth queue after a baseline of seven, and writes every output valid for its consumer",
+    async () => {
+      const dir = mkdtempSync(join(work, "queues-"));
+      const queues = (count: number) =>
+        JSON.stringify(
+          terraformPlan(Array.from({ length: count }, (_, at) => ["aws_sqs_queue", `q${at}`] as [string, string])),
+        );
+      writeFileSync(join(dir, "plan.json"), queues(7));
+      const bin = join(PACKAGE_DIR(), "dist", "bin", "cloud-catalogue.js");
+      const check = (...args: string[]) =>
+        runCli(bin, dir, ["check", "plan.json", "--ids", "aws-s3", ...args], { node });
+      expect((await check("--write-baseline", "baseline.json")).status).toBe(0);
+      writeFileSync(join(dir, "plan.json"), queues(8));
+      const outputs = ["--sarif", "c.sarif", "--junit", "c.xml", "--gitlab", "c.json", "--markdown", "c.md"];
+      const eighth = await check("--baseline", "baseline.json", "--github-annotations", ...outputs);
+      expect(eighth.status).toBe(1);
+      expect(eighth.stderr).toContain("not allowed (1 error, 0 warnings; 7 accepted by the baseline)");
+      const read = (name: string) => readFileSync(join(dir, name), "utf8");
+      const sarif = JSON.parse(read("c.sarif")) as {
+        runs: { results: { baselineState: string; properties: { resource: string } }[] }[];
+      };
+      expect(validSarif(sarif), sarifAjv.errorsText(validSarif.errors)).toBe(true);
+      expect(
+        sarif.runs[0]!.results.filter((result) => result.baselineState === "new").map(
+          (result) => result.properties.resource,
+        ),
+      ).toEqual(["aws_sqs_queue.q7"]);
+      expect(await junitErrors(read("c.xml"))).toEqual([]);
+      expect(codeQualityErrors(JSON.parse(read("c.json")))).toEqual([]);
+      const annotations = eighth.stdout.split("\n").filter((line) => line.startsWith("::"));
+      expect(annotations).toHaveLength(8);
+      for (const line of annotations) expect(line).toBe(toolkitLine(readWorkflowCommand(line)!));
+      expect(gfmHtmlOf(read("c.md"))).toContain("<table>");
+    },
+    RUN_MS,
+  );
 });
 
-/** A check in a CI job's repository: the folder allowed by the approved list, and the baseline the examples name. */
-function ciRepository(): string {
-  const dir = repository();
-  writeFileSync(join(dir, "approved.txt"), "aws-cloudwatch-logs\naws-lambda\naws-s3\naws-sqs\n");
-  writeFileSync(join(dir, "cloud-catalogue-baseline.json"), JSON.stringify({ suppressions: [] }));
+/**
+ * A new repository as a team starts from: git's own folder and its Terraform configuration, nothing
+ * of cloud-catalogue's. The first run (docs/ci-check.md "First run") then writes what the examples read.
+ */
+function newRepository(): string {
+  const dir = mkdtempSync(join(work, "repository-"));
+  cpSync(join(ROOT, "tests", "fixtures", "deployments", "terraform", "example-aws"), join(dir, "infra"), {
+    recursive: true,
+  });
+  const git = sh(
+    'git init --quiet --initial-branch=main . && git add -A && git commit --quiet -m "The orders service"',
+    dir,
+    GIT_IDENTITY,
+  );
+  expect(git.status, git.stderr).toBe(0);
   return dir;
+}
+/** Git's identity for the first run's commit, as a CI runner or a developer has one. */
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "Platform Team",
+  GIT_AUTHOR_EMAIL: "platform@example.org",
+  GIT_COMMITTER_NAME: "Platform Team",
+  GIT_COMMITTER_EMAIL: "platform@example.org",
+};
+
+/** The lines of the first ```sh block under a section of docs/ci-check.md. */
+function docCommands(section: string): string[] {
+  const doc = readFileSync(join(ROOT, "docs", "ci-check.md"), "utf8");
+  const start = doc.indexOf(`\n## ${section}\n`);
+  const block = /\n```sh\n([\s\S]*?)```\n/.exec(doc.slice(start));
+  if (start < 0 || !block) throw new Error(`docs/ci-check.md has no sh block under ${section}`);
+  return block[1]!.split("\n").filter((line) => line.trim() && !line.trim().startsWith("#"));
+}
+
+/** docs/ci-check.md's first run in a new repository, the package installed as its Install section does. */
+function firstRun(): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = newRepository();
+  const env = { ...globalPrefix(), ...GIT_IDENTITY };
+  const install = sh(`npm install --global --no-audit --no-fund ${JSON.stringify(tarball)}`, dir, env);
+  expect(install.status, install.stderr).toBe(0);
+  for (const line of docCommands("First run")) {
+    const result = sh(line, dir, env);
+    expect(result.status, `${line}\n${result.stderr}`).toBe(0);
+  }
+  expect(existsSync(join(dir, ".cloud-catalogue.yaml"))).toBe(true);
+  expect(sh("git status --porcelain", dir).stdout).toBe("");
+  return { dir, env };
 }
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 /** A global npm prefix of the test's own, so `npm install --global` stays in it. */
@@ -163,9 +246,23 @@ const globalPrefix = () => {
   return { npm_config_prefix: prefix, PATH: `${join(prefix, "bin")}:${process.env.PATH}` };
 };
 
-describe("the container image's recipe (cli/Dockerfile)", () => {
+describe("the container image (cli/Dockerfile, .dockerignore)", () => {
+  it("sends the tarball alone as the build context, as Docker reads .dockerignore", () => {
+    // A CommonJS module whose export is the factory: its typings call it the default export.
+    const rules = (dockerignore as unknown as () => Ignore)().add(readFileSync(join(ROOT, ".dockerignore"), "utf8"));
+    const tracked = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+    const sent = [
+      ...tracked,
+      "node_modules/node/bin/node",
+      "dist/api/index.json",
+      ".cache/builds/x",
+      tarball.split("/").at(-1)!,
+    ].filter((path) => !rules.ignores(path));
+    expect(sent).toEqual([tarball.split("/").at(-1)]);
+  });
+
   it(
-    "installs the package and checks a mounted repository, its steps run as a script",
+    "installs the package and checks a mounted repository after its first run, as the doc's commands say",
     () => {
       const root = mkdtempSync(join(work, "image-"));
       const context = mkdtempSync(join(work, "context-"));
@@ -203,10 +300,15 @@ describe("the container image's recipe (cli/Dockerfile)", () => {
         } else if (instruction === "ENTRYPOINT") entrypoint = JSON.parse(argument) as string[];
         else if (instruction !== "CMD") throw new Error(`the test does not run ${instruction}`);
       }
-      // docker run -v "$PWD:/src" cloud-catalogue check infra/ …
-      cpSync(ciRepository(), workdir, { recursive: true });
-      const command = [...entrypoint, "check", "infra/", "--ids-file", "approved.txt", "--sarif", "check.sarif"];
-      const result = sh(command.map((word) => JSON.stringify(word)).join(" "), workdir, env);
+      const [build, run] = docCommands("Container image");
+      expect(build).toBe("docker build -f cli/Dockerfile -t cloud-catalogue .");
+      // docker run --rm -v "$PWD:/src" cloud-catalogue <args>: the repository mounted at the image's WORKDIR.
+      const args = /^docker run --rm -v "\$PWD:\/src" cloud-catalogue (.*)$/.exec(run!)![1]!;
+      expect(workdir).toBe(rooted("/src"));
+      const { dir } = firstRun();
+      cpSync(dir, workdir, { recursive: true });
+      const command = `${entrypoint.map((word) => JSON.stringify(word)).join(" ")} ${args}`;
+      const result = sh(command, workdir, env);
       expect(result.status, result.stderr).toBe(0);
       expect(sarifOf(workdir, "check.sarif").runs[0]).toBeDefined();
     },
@@ -235,19 +337,26 @@ describe("the CI examples of docs/ci-check.md, run as written", () => {
       };
       const job = Object.values(workflow.jobs)[0]!;
       expect(Object.keys(job.env)).toEqual(["CLOUD_CATALOGUE_TGZ", "CLOUD_CATALOGUE_SHA256"]);
-      const dir = ciRepository();
+      const { dir } = firstRun();
       const env = {
         ...globalPrefix(),
         RUNNER_TEMP: mkdtempSync(join(work, "runner-")),
         CLOUD_CATALOGUE_TGZ: `file://${tarball}`,
         CLOUD_CATALOGUE_SHA256: sha256(tarball),
       };
+      let stdout = "";
       for (const step of job.steps.filter((entry) => entry.run)) {
         const result = sh(step.run!, dir, env);
         expect(result.status, `${step.run}\n${result.stderr}`).toBe(0);
+        stdout += result.stdout;
       }
       const upload = job.steps.find((step) => step.uses?.startsWith("github/codeql-action/upload-sarif"))!;
       expect(sarifOf(dir, upload.with!.sarif_file!).runs).toHaveLength(1);
+      // The baseline's findings, each a notice the runner reads as the toolkit writes it.
+      const annotations = stdout.split("\n").filter((line) => line.startsWith("::"));
+      expect(annotations.length).toBeGreaterThan(0);
+      for (const line of annotations) expect(line).toBe(toolkitLine(readWorkflowCommand(line)!));
+      expect(gfmHtmlOf(readFileSync(join(dir, "check-comment.md"), "utf8"))).toContain("<details>");
       // A tarball that is not the release's is refused before it is installed.
       const forged = sh(job.steps.find((step) => step.run?.includes("sha256sum"))!.run!, dir, {
         ...env,
@@ -260,15 +369,19 @@ describe("the CI examples of docs/ci-check.md, run as written", () => {
   );
 
   it(
-    "GitLab CI: the same, keeping the SARIF and the Markdown answer as artifacts",
-    () => {
+    "GitLab CI: the same, its JUnit and code-quality reports valid, the SARIF and the Markdown answer kept",
+    async () => {
       const pipeline = docExample("GitLab CI") as Record<
         string,
-        { variables: Record<string, string>; script: string[]; artifacts: { paths: string[] } }
+        {
+          variables: Record<string, string>;
+          script: string[];
+          artifacts: { paths: string[]; reports: { junit: string; codequality: string } };
+        }
       >;
       const job = Object.values(pipeline)[0]!;
       expect(Object.keys(job.variables)).toEqual(["CLOUD_CATALOGUE_TGZ", "CLOUD_CATALOGUE_SHA256"]);
-      const dir = ciRepository();
+      const { dir } = firstRun();
       const env = {
         ...globalPrefix(),
         CLOUD_CATALOGUE_TGZ: `file://${tarball}`,
@@ -280,6 +393,10 @@ describe("the CI examples of docs/ci-check.md, run as written", () => {
       }
       for (const path of job.artifacts.paths) expect(existsSync(join(dir, path)), path).toBe(true);
       expect(readFileSync(join(dir, "check.md"), "utf8")).toMatch(/^# Deployment check\n/);
+      expect(await junitErrors(readFileSync(join(dir, job.artifacts.reports.junit), "utf8"))).toEqual([]);
+      expect(codeQualityErrors(JSON.parse(readFileSync(join(dir, job.artifacts.reports.codequality), "utf8")))).toEqual(
+        [],
+      );
     },
     RUN_MS,
   );

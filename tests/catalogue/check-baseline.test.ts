@@ -1,21 +1,18 @@
 /**
- * The gate's weighing of findings (catalogue/templates/answer/findings.ts's judge(), issue 111): a
- * baseline's entries accept findings resource by resource, expire, and are reported when they
- * accept nothing; the severity threshold; what the check did not read is an error of its own; and
- * the SARIF of it all (baselineState, suppressions, the invocation, the log of a run with no
- * verdict), valid against OASIS's schema.
+ * The gate's weighing of findings (catalogue/templates/answer/judge.ts, issues 111 and 122): one
+ * finding per resource instance, a baseline's entries accepting each on its own, expiring, and
+ * reported by name when they accept nothing; the severity threshold; what the check did not read
+ * is an error of its own; and the SARIF of it all (baselineState, suppressions with their state,
+ * partialFingerprints, stale entries as notes, the log of a run with no verdict), valid against
+ * OASIS's schema.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
-import {
-  baselineOf,
-  checkOutcome,
-  judge,
-  type Finding,
-  type Suppression,
-} from "../../catalogue/templates/answer/findings.ts";
+import { checkOutcome, type Finding } from "../../catalogue/templates/answer/findings.ts";
+import { accepts, baselineOf, judge, type Suppression } from "../../catalogue/templates/answer/judge.ts";
+import fc from "fast-check";
 import { TerraformFiles } from "../../catalogue/templates/read.ts";
 import { failedSarifLog, sarifLog } from "../../catalogue/templates/answer/sarif.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
@@ -23,26 +20,27 @@ import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 
 const TODAY = "2026-11-28";
 
-const queue: Finding = {
+const queueOf = (resource: string): Finding => ({
   rule: "denied-action",
   level: "error",
   item: "AWS::SQS::Queue",
-  from: ["Orders", "Invoices"],
-  message: "AWS::SQS::Queue (Orders, Invoices) needs 4 actions that the AWS SCP denies.",
-};
+  resource,
+  message: `${resource} (AWS::SQS::Queue) needs 4 actions that the AWS SCP denies.`,
+});
+const orders = queueOf("Orders");
+const invoices = queueOf("Invoices");
 const need: Finding = {
   rule: "denied-action",
   level: "error",
   item: "cloudformation-stack-operations",
-  from: [],
   message: "Deploying any CloudFormation template needs 8 actions that the AWS SCP denies.",
 };
 const random: Finding = {
   rule: "unplaced",
   level: "warning",
   item: "random_id",
-  from: ["random_id.suffix"],
-  message: "random_id is in no catalogue service.",
+  resource: "random_id.suffix",
+  message: "random_id.suffix (random_id): random_id is in no catalogue service.",
 };
 const entry = (fields: Partial<Suppression>): Suppression => ({
   rule: "denied-action",
@@ -52,24 +50,109 @@ const entry = (fields: Partial<Suppression>): Suppression => ({
 
 describe("judging findings against a baseline", () => {
   it("counts every finding when there is no baseline, failing on errors only by default", () => {
-    const judged = judge([queue, random], { today: TODAY });
-    expect(judged.counted).toEqual([queue, random]);
-    expect(judged.failing).toEqual([queue]);
+    const judged = judge([orders, random], { today: TODAY });
+    expect(judged.counted).toEqual([orders, random]);
+    expect(judged.failing).toEqual([orders]);
     expect(judged.exitCode).toBe(1);
     expect(judge([random], { today: TODAY }).exitCode).toBe(0);
     expect(judge([random], { today: TODAY, failOn: "warning" })).toMatchObject({ failing: [random], exitCode: 1 });
   });
 
-  it("accepts a finding only when an entry accepts each resource it came from", () => {
-    const orders = entry({ item: "AWS::SQS::Queue", resource: "Orders" });
-    const partly = judge([queue], { today: TODAY, suppressions: [orders] });
-    expect(partly.counted).toEqual([queue]);
-    expect(partly.findings[0]!.acceptedBy).toEqual([]);
-    const invoices = entry({ resource: "Invoices", reason: "moving to SNS" });
-    const wholly = judge([queue], { today: TODAY, suppressions: [orders, invoices] });
+  it("accepts each resource's finding on its own: a new resource beside an accepted one is new, the accepted one stays so", () => {
+    const accepted = entry({ item: "AWS::SQS::Queue", resource: "Orders" });
+    const partly = judge([orders, invoices], { today: TODAY, suppressions: [accepted] });
+    expect(partly.counted).toEqual([invoices]);
+    expect(partly.findings.map((judged) => judged.acceptedBy)).toEqual([[accepted], []]);
+    // The entry still accepts what it names: it is not stale because a neighbour appeared.
+    expect(partly.unmatched).toEqual([]);
+    const both = entry({ resource: "Invoices", reason: "moving to SNS" });
+    const wholly = judge([orders, invoices], { today: TODAY, suppressions: [accepted, both] });
     expect(wholly.counted).toEqual([]);
     expect(wholly.exitCode).toBe(0);
-    expect(wholly.findings[0]!.acceptedBy).toEqual([orders, invoices]);
+  });
+
+  it("fails on an eighth resource after a baseline of seven, naming only it", () => {
+    const seven = Array.from({ length: 7 }, (_, at) => queueOf(`aws_sqs_queue.q[${at}]`));
+    const baseline = baselineOf(seven, "infra", TODAY);
+    expect(baseline).toHaveLength(7);
+    const eighth = queueOf("aws_sqs_queue.q[7]");
+    const judged = judge([...seven, eighth], { today: TODAY, file: "infra", suppressions: baseline });
+    expect(judged.counted).toEqual([eighth]);
+    expect(judged.exitCode).toBe(1);
+    expect(judged.unmatched).toEqual([]);
+  });
+
+  it("accepts each finding by exactly the entries that accept it, in their order, however many there are", () => {
+    const rule = fc.constantFrom("denied-action" as const, "unplaced" as const);
+    const resource = fc.option(fc.constantFrom("a", "b", "c"), { nil: undefined });
+    const item = fc.option(fc.constantFrom("x", "y"), { nil: undefined });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ rule, resource, item: fc.constantFrom("x", "y") }), { maxLength: 12 }),
+        fc.array(
+          fc.record({
+            rule,
+            resource,
+            item,
+            expires: fc.option(fc.constantFrom("2026-01-01", "2027-01-01"), { nil: undefined }),
+          }),
+          { maxLength: 12 },
+        ),
+        (found, written) => {
+          const findings = found.map(({ resource: at, ...rest }) => ({
+            ...rest,
+            level: "error" as const,
+            message: "m",
+            ...(at === undefined ? {} : { resource: at }),
+          }));
+          const suppressions = written.map((fields) => {
+            const kept = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+            return { ...kept, reason: "r" } as Suppression;
+          });
+          const judged = judge(findings, { today: TODAY, suppressions });
+          judged.findings.forEach(({ finding, acceptedBy, expiredBy }) => {
+            const matching = suppressions.filter((entry) => accepts(entry, finding, undefined));
+            expect(acceptedBy).toEqual(matching.filter((entry) => !(entry.expires && entry.expires < TODAY)));
+            expect(expiredBy).toEqual(matching.filter((entry) => entry.expires && entry.expires < TODAY));
+          });
+        },
+      ),
+    );
+  });
+
+  it("names exactly the entries that no longer match, and only baseline entries", () => {
+    const gone = entry({ resource: "Refunds", reason: "moved" });
+    const inline = entry({
+      resource: "Nowhere",
+      source: { kind: "inline", file: "template.yaml", line: 3, block: 4 },
+    });
+    const judged = judge([orders], { today: TODAY, suppressions: [entry({ resource: "Orders" }), gone, inline] });
+    expect(judged.unmatched).toEqual([gone]);
+  });
+
+  it("accepts by the checked path, or by the file (or folder) holding the resource", () => {
+    const placed = { ...orders, place: { file: "infra/queues/main.tf", line: 3, block: 3 } };
+    for (const file of ["infra", "infra/queues/main.tf", "infra/queues", "."])
+      expect(judge([placed], { today: TODAY, file: "infra", suppressions: [entry({ file })] }).counted, file).toEqual(
+        [],
+      );
+    for (const file of ["infra/other.tf", "infr", "infra/queues/main"])
+      expect(judge([placed], { today: TODAY, file: "infra", suppressions: [entry({ file })] }).counted, file).toEqual([
+        placed,
+      ]);
+  });
+
+  it("attaches an inline suppression to its block only, and says an expired one beside what it would accept", () => {
+    const placed = { ...orders, place: { file: "t.yaml", line: 3, column: 3, block: 3 } };
+    const other = { ...invoices, place: { file: "t.yaml", line: 6, column: 3, block: 6 } };
+    const inline = entry({ reason: "by the CAB", source: { kind: "inline", file: "t.yaml", line: 2, block: 3 } });
+    expect(judge([placed, other], { today: TODAY, suppressions: [inline] }).counted).toEqual([other]);
+    const lapsed = { ...inline, expires: "2026-01-01" };
+    const judged = judge([placed, other], { today: TODAY, suppressions: [lapsed] });
+    expect(judged.counted).toEqual([placed, other]);
+    expect(judged.findings[0]!.expiredBy).toEqual([lapsed]);
+    expect(judged.findings[1]!.expiredBy).toEqual([]);
+    expect(judged.expired).toEqual([lapsed]);
   });
 
   it("narrows an entry by rule, item and file, and accepts a finding with no resource by an entry naming none", () => {
@@ -92,15 +175,15 @@ describe("judging findings against a baseline", () => {
     const lapsed = entry({ expires: "2026-11-27" });
     const lastDay = entry({ rule: "unplaced", expires: TODAY });
     const gone = entry({ rule: "service-missing", item: "upcloud-firewall" });
-    const judged = judge([queue, random], { today: TODAY, suppressions: [lapsed, lastDay, gone] });
+    const judged = judge([orders, random], { today: TODAY, suppressions: [lapsed, lastDay, gone] });
     expect(judged.expired).toEqual([lapsed]);
-    expect(judged.counted).toEqual([queue]);
+    expect(judged.counted).toEqual([orders]);
     expect(judged.unmatched).toEqual([gone]);
     expect(judged.exitCode).toBe(1);
   });
 
   it("writes a baseline that accepts every finding, one entry per resource, and nothing else", () => {
-    const entries = baselineOf([queue, need, random], "infra", TODAY);
+    const entries = baselineOf([orders, invoices, need, random], "infra", TODAY);
     expect(entries).toEqual([
       {
         rule: "denied-action",
@@ -130,16 +213,17 @@ describe("judging findings against a baseline", () => {
         reason: `in the baseline written ${TODAY}`,
       },
     ]);
-    const judged = judge([queue, need, random], {
+    const judged = judge([orders, invoices, need, random], {
       today: TODAY,
       file: "infra",
       suppressions: entries,
       failOn: "warning",
     });
     expect(judged).toMatchObject({ counted: [], unmatched: [], exitCode: 0 });
-    // A resource added since is new: the finding counts again.
-    const grown = { ...queue, from: [...queue.from, "Refunds"] };
-    expect(judge([grown], { today: TODAY, file: "infra", suppressions: entries }).counted).toEqual([grown]);
+    // A resource added since is new; the others stay accepted.
+    const refunds = queueOf("Refunds");
+    const grown = judge([orders, invoices, refunds], { today: TODAY, file: "infra", suppressions: entries });
+    expect(grown.counted).toEqual([refunds]);
   });
 });
 
@@ -169,63 +253,118 @@ describe("what the check did not read", () => {
 describe("the SARIF log with a baseline", () => {
   const text = "Resources:\n  Orders:\n    Type: AWS::SQS::Queue\n  Invoices:\n    Type: AWS::SQS::Queue\n";
   const accepted = [
-    entry({ resource: "Orders", expires: "2027-01-31" }),
-    entry({ resource: "Invoices" }),
+    entry({ resource: "Orders", expires: "2027-01-31", source: { kind: "baseline", path: "baseline.json" } }),
     entry({ rule: "location-denied", item: "eu-west-1", reason: "moved last year" }),
   ];
-
-  it("marks each result new or unchanged, suppresses the accepted ones with the reasons, and lists what is gone as absent", () => {
-    const judged = judge([queue, random], { today: TODAY, suppressions: accepted });
-    const log = sarifLog([queue, random], {
+  const log = (judged: ReturnType<typeof judge>, newOnly = false) =>
+    sarifLog([orders, invoices, random], {
       path: "template.yaml",
       text,
       version: "0.1.0",
-      baseline: judged,
-      exitCode: 0,
+      judged,
+      baseline: true,
+      newOnly,
+      exitCode: 1,
       catalogue: { release: "2026-11-26", dataDate: TODAY, from: "the package's snapshot" },
     });
-    expect(validSarif(log), sarifAjv.errorsText(validSarif.errors)).toBe(true);
-    const [run] = log.runs;
-    expect(run!.results.map((result) => [result.ruleId, result.baselineState])).toEqual([
-      ["denied-action", "unchanged"],
-      ["unplaced", "new"],
-      ["location-denied", "absent"],
+
+  it("marks each result new or unchanged, suppresses the accepted ones with state accepted, and says a stale entry as a note", () => {
+    const sarif = log(judge([orders, invoices, random], { today: TODAY, suppressions: accepted }));
+    expect(validSarif(sarif), sarifAjv.errorsText(validSarif.errors)).toBe(true);
+    const [run] = sarif.runs;
+    expect(run!.results.map((result) => [result.ruleId, result.properties.resource, result.baselineState])).toEqual([
+      ["denied-action", "Orders", "unchanged"],
+      ["denied-action", "Invoices", "new"],
+      ["unplaced", "random_id.suffix", "new"],
     ]);
     expect(run!.results[0]).toMatchObject({
       suppressions: [
-        { kind: "external", justification: "approved by exception (until 2027-01-31)" },
-        { kind: "external", justification: "approved by exception" },
+        {
+          kind: "external",
+          state: "accepted",
+          justification: "approved by exception (until 2027-01-31) [the baseline baseline.json]",
+        },
       ],
       locations: [{ physicalLocation: { region: { startLine: 2 } } }],
     });
-    expect(run!.invocations).toEqual([{ executionSuccessful: true, exitCode: 0 }]);
+    expect(run!.results[1]!.locations[0]!.physicalLocation.region).toEqual({ startLine: 4, startColumn: 3 });
+    // No result is ever at level note or absent: a stale entry is the invocation's note, not an alert.
+    expect(run!.results.every((result) => result.level !== ("note" as string))).toBe(true);
+    expect(run!.invocations).toEqual([
+      {
+        executionSuccessful: true,
+        exitCode: 1,
+        toolConfigurationNotifications: [
+          {
+            level: "note",
+            descriptor: { id: "stale-baseline-entry" },
+            message: {
+              text: "The baseline's location-denied eu-west-1 (moved last year) accepts no finding any more: remove it.",
+            },
+          },
+        ],
+      },
+    ]);
     expect(run!.properties).toEqual({
       catalogue: { release: "2026-11-26", dataDate: TODAY, from: "the package's snapshot" },
     });
   });
 
-  it("in pull-request mode holds only the new results and the absent ones, and says an expired entry", () => {
-    const expired = entry({ rule: "unplaced", expires: "2026-01-31", reason: "until the migration" });
-    const judged = judge([queue, random], { today: TODAY, suppressions: [...accepted, expired] });
-    const log = sarifLog([queue, random], {
+  it("gives each result fingerprints from its identity: stable across runs and places, distinct per resource", () => {
+    const first = log(judge([orders, invoices, random], { today: TODAY })).runs[0]!.results;
+    const moved = sarifLog([orders, invoices, random], {
       path: "template.yaml",
-      text,
+      text: `# a comment moves every line\n${text}`,
       version: "0.1.0",
-      baseline: { ...judged, newOnly: true },
-      exitCode: 0,
-    });
-    expect(validSarif(log), sarifAjv.errorsText(validSarif.errors)).toBe(true);
-    const [run] = log.runs;
+    }).runs[0]!.results;
+    expect(moved.map((result) => result.partialFingerprints)).toEqual(
+      first.map((result) => result.partialFingerprints),
+    );
+    const prints = first.map((result) => result.partialFingerprints["cloudCatalogueFinding/v1"]);
+    expect(new Set(prints).size).toBe(3);
+    for (const result of first) expect(result.partialFingerprints.primaryLocationLineHash).toMatch(/^[0-9a-f]{16}:1$/);
+  });
+
+  it("in pull-request mode holds only the results no suppression accepts, and says an expired entry", () => {
+    const expired = entry({ rule: "unplaced", expires: "2026-01-31", reason: "until the migration" });
+    const sarif = log(judge([orders, invoices, random], { today: TODAY, suppressions: [...accepted, expired] }), true);
+    expect(validSarif(sarif), sarifAjv.errorsText(validSarif.errors)).toBe(true);
+    const [run] = sarif.runs;
     expect(run!.results.map((result) => [result.ruleId, result.baselineState])).toEqual([
+      ["denied-action", "new"],
       ["unplaced", "new"],
-      ["location-denied", "absent"],
     ]);
+    expect(run!.results[1]!.message.text).toContain(
+      "The suppression in the baseline (until the migration) expired on 2026-01-31: it no longer applies.",
+    );
     expect(run!.invocations![0]!.toolConfigurationNotifications).toEqual([
       {
         level: "warning",
-        descriptor: { id: "expired-baseline-entry" },
+        descriptor: { id: "expired-suppression" },
         message: {
-          text: "The baseline's unplaced expired on 2026-01-31 (until the migration): the findings it accepted count again.",
+          text: "The suppression unplaced in the baseline expired on 2026-01-31 (until the migration): the findings it accepted count again.",
+        },
+      },
+      expect.objectContaining({ level: "note", descriptor: { id: "stale-baseline-entry" } }),
+    ]);
+  });
+
+  it("keeps an inline suppression in source, at its comment", () => {
+    const placed = { ...orders, place: { file: "template.yaml", line: 2, column: 3, block: 2 } };
+    const inline = entry({
+      reason: "by the CAB",
+      source: { kind: "inline", file: "template.yaml", line: 1, block: 2 },
+    });
+    const judged = judge([placed], { today: TODAY, suppressions: [inline] });
+    const sarif = sarifLog([placed], { path: "template.yaml", text, version: "0.1.0", judged, exitCode: 0 });
+    expect(validSarif(sarif), sarifAjv.errorsText(validSarif.errors)).toBe(true);
+    expect(sarif.runs[0]!.results[0]!.suppressions).toEqual([
+      {
+        kind: "inSource",
+        state: "accepted",
+        justification: "by the CAB [template.yaml:1]",
+        location: {
+          physicalLocation: { artifactLocation: { uri: "template.yaml" }, region: { startLine: 1, startColumn: 1 } },
         },
       },
     ]);

@@ -9,7 +9,8 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { checkTemplate } from "../../catalogue/contract/deployments.ts";
 import { checkOutcome } from "../../catalogue/templates/answer/findings.ts";
-import { sarifLog, TextIndex } from "../../catalogue/templates/answer/sarif.ts";
+import { sarifLog } from "../../catalogue/templates/answer/sarif.ts";
+import { TextIndex } from "../../catalogue/templates/answer/places.ts";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import { sarifAjv, validSarif } from "../helpers/sarif.ts";
 import { terraformPlan } from "../helpers/terraform-plan.ts";
@@ -55,8 +56,8 @@ describe("the outcome of a check", () => {
     expect(outcome.exitCode).toBe(1);
     expect(outcome.findings).toHaveLength(1);
     const [queue] = outcome.findings;
-    expect(queue).toMatchObject({ rule: "denied-action", level: "error", item: "AWS::SQS::Queue", from: ["Queue"] });
-    expect(queue!.message).toMatch(/^AWS::SQS::Queue \(Queue\) needs \d+ actions that the AWS SCP .* denies: sqs:/);
+    expect(queue).toMatchObject({ rule: "denied-action", level: "error", item: "AWS::SQS::Queue", resource: "Queue" });
+    expect(queue!.message).toMatch(/^Queue \(AWS::SQS::Queue\) needs \d+ actions that the AWS SCP .* denies: sqs:/);
     expect(queue!.message).toContain("approve aws-sqs to allow them.");
   });
 
@@ -65,7 +66,7 @@ describe("the outcome of a check", () => {
     expect(outcome.exitCode).toBe(1);
     const need = outcome.findings.find((finding) => finding.item === "cloudformation-stack-operations")!;
     expect(need.level).toBe("error");
-    expect(need.from).toEqual([]);
+    expect(need.resource).toBeUndefined();
     expect(need.message).toContain("approve aws-cloudformation");
   });
 
@@ -93,12 +94,12 @@ describe("the outcome of a check", () => {
       });
     const beside = checkOutcome(checkTemplate(catalogue, plan("aws_s3_bucket", "aws_made_up_thing"), ["aws-s3"]));
     expect(beside.exitCode).toBe(0);
-    expect(beside.findings.map((finding) => [finding.rule, finding.item, finding.from])).toEqual([
-      ["unplaced", "aws_made_up_thing", ["aws_made_up_thing.main"]],
-      ["not-evaluated", "aws_made_up_thing", ["aws_made_up_thing.main"]],
+    expect(beside.findings.map((finding) => [finding.rule, finding.item, finding.resource])).toEqual([
+      ["unplaced", "aws_made_up_thing", "aws_made_up_thing.main"],
+      ["not-evaluated", "aws_made_up_thing", "aws_made_up_thing.main"],
     ]);
     expect(beside.findings[1]!.message).toMatch(
-      /^aws_made_up_thing is evaluated by no policy verdict, which neither allows nor denies it: 1 resource type has no IAM prefix .* not checked \(aws_made_up_thing\)\.$/,
+      /^aws_made_up_thing.main \(aws_made_up_thing\): aws_made_up_thing is evaluated by no policy verdict, which neither allows nor denies it: 1 resource type has no IAM prefix .* not checked \(aws_made_up_thing\)\.$/,
     );
     const alone = checkOutcome(checkTemplate(catalogue, plan("aws_made_up_thing"), ["aws-s3"]));
     expect(alone.findings.map((finding) => [finding.rule, finding.item])).toEqual([
@@ -181,7 +182,7 @@ describe("the SARIF log", () => {
         ruleId: "denied-action",
         ruleIndex: 0,
         level: "error",
-        message: { text: expect.stringContaining("AWS::SQS::Queue (Queue) needs") as string },
+        message: { text: expect.stringContaining("Queue (AWS::SQS::Queue) needs") as string },
         locations: [
           {
             physicalLocation: {
@@ -190,6 +191,11 @@ describe("the SARIF log", () => {
             },
           },
         ],
+        partialFingerprints: {
+          "cloudCatalogueFinding/v1": expect.stringMatching(/^[0-9a-f]{32}$/) as string,
+          primaryLocationLineHash: expect.stringMatching(/^[0-9a-f]{16}:1$/) as string,
+        },
+        properties: { item: "AWS::SQS::Queue", resource: "Queue" },
       },
     ]);
   });
@@ -238,10 +244,10 @@ describe("the SARIF of every vendor sample (tests/fixtures/templates/)", () => {
       log.runs[0]!.results.forEach((result, at) => {
         const finding = outcome.findings[at]!;
         const region = result.locations[0]!.physicalLocation.region;
-        if (finding.from.length === 0) return;
-        expect(region, `${finding.item} from ${finding.from.join(", ")}`).toBeDefined();
+        if (finding.resource === undefined) return;
+        expect(region, `${finding.item} from ${finding.resource}`).toBeDefined();
         const line = lines[region!.startLine - 1]!.slice(region!.startColumn - 1);
-        const places = [...finding.from.map((from) => from.replace(/ \([^)]*\)$/, "")), finding.item];
+        const places = [finding.resource.replace(/ \([^)]*\)$/, ""), finding.item];
         expect(
           places.some((place) => line.startsWith(place) || line.startsWith(JSON.stringify(place))),
           `${finding.item} at line ${region!.startLine}: ${line.slice(0, 80)}`,
@@ -292,7 +298,7 @@ Resources:
     expect(outcome.retiring).toBe(1);
     expect(outcome.exitCode).toBe(1);
     const retiring = outcome.findings.find((finding) => finding.rule === "version-retiring")!;
-    expect(retiring).toMatchObject({ level: "error", item: "nodejs16.x", from: ["Old"] });
+    expect(retiring).toMatchObject({ level: "error", item: "nodejs16.x", resource: "Old" });
     // A Lambda runtime has no extended support: deprecated, then creating and updating blocked (issue 113).
     expect(retiring.message).toContain(
       "deprecated (no extended support) since 2024-06-13; creating blocked from 2027-02-01 (Block function create); updating blocked from 2027-03-03 (Block function update)",
@@ -302,7 +308,7 @@ Resources:
     expect(outcome.findings.find((finding) => finding.rule === "version-unknown")).toMatchObject({
       level: "warning",
       item: "nodejs99.x",
-      from: ["Odd"],
+      resource: "Odd",
     });
   });
 

@@ -128,7 +128,7 @@ describe("a Terraform plan per European provider checked against a list with loc
       const outcome = checkOutcome(bad);
       expect(outcome).toMatchObject({ allowed: false, exitCode: 1 });
       expect(outcome.findings).toContainEqual(
-        expect.objectContaining({ rule: "location-denied", level: "error", from: [`${entry.type}.main`] }),
+        expect.objectContaining({ rule: "location-denied", level: "error", resource: `${entry.type}.main` }),
       );
       expect(locationsText(bad)).toContain(`1 resource outside the allowed locations`);
       expect(TemplateCheck.safeParse(bad).success).toBe(true);

@@ -16,9 +16,14 @@
  * template) makes them not allowed: an error of its own (`not-read`), so that every reason a
  * deployment is not allowed is a finding a baseline can accept.
  *
+ * One finding per resource instance (issue 122): a denied type deployed by seven queues is seven
+ * findings, each naming its queue, so a baseline, a suppression or a pull request's new findings
+ * speak of each resource on its own, never of the first few. What comes from no resource (an
+ * implicit need, a module not read) is one finding of its own.
+ *
  * Pure: it reads only the answer, so an answer from the API (`--api`) gives the same findings.
- * judge() then weighs them as the gate does: against the repository's baseline (accepted findings,
- * each with a reason and an optional expiry) and the severity the gate fails on.
+ * judge.ts then weighs them as the gate does: against the suppressions (baseline, inline comments,
+ * configuration) and the severity the gate fails on.
  */
 import { phaseStory, withDescriptions } from "../rules/versions.ts";
 import type { DeploymentCheckAnswer, PolicyVerdict } from "../model/answer.ts";
@@ -45,9 +50,9 @@ export interface Finding {
   readonly level: "error" | "warning";
   /** What the finding is about: a resource type, an API, an implicit need or a service. */
   readonly item: string;
-  /** Where in the template it came from: logical ids, resource names or plan addresses (may be none). */
-  readonly from: readonly string[];
-  /** The item, what is wrong and what would allow it, in one sentence or two. */
+  /** The resource instance it is about: a logical id, resource name or plan address (none: the deployment's). */
+  readonly resource?: string;
+  /** The resource, what is wrong and what would allow it, in one sentence or two. */
   readonly message: string;
 }
 
@@ -85,6 +90,19 @@ export function approvedVerdicts(answer: DeploymentCheckAnswer): PolicyVerdict[]
   return answer.verdicts.filter((verdict) => !seen.has(verdict.providerId) && seen.add(verdict.providerId));
 }
 
+/**
+ * The resources a finding of `item` is about, one finding each: its places (a list of Google API
+ * names is read from "list", so there the API itself is the place), or none when it has no place.
+ */
+function resourcesOf(item: string, from: readonly string[]): (string | undefined)[] {
+  const resources = [...new Set(from.map((place) => (place === "list" ? item : place)))];
+  return resources.length > 0 ? resources : [undefined];
+}
+
+/** "aws_sqs_queue.orders (aws_sqs_queue)": a resource and its type, or the item alone when there is no resource. */
+const subject = (item: string, resource: string | undefined) =>
+  resource === undefined || resource === item ? item : `${resource} (${item})`;
+
 /** Where each item of the answer came from (its services' items and its unplaced items). */
 function placesOf(answer: DeploymentCheckAnswer): Map<string, readonly string[]> {
   const places = new Map<string, string[]>();
@@ -95,7 +113,7 @@ function placesOf(answer: DeploymentCheckAnswer): Map<string, readonly string[]>
   return places;
 }
 
-/** One finding per item a verdict denies something for: the identifiers, and the services that would allow them. */
+/** One finding per resource of each item a verdict denies something for: the identifiers, and the services that would allow them. */
 function deniedFindings(answer: DeploymentCheckAnswer, places: Map<string, readonly string[]>): Finding[] {
   const findings: Finding[] = [];
   for (const verdict of approvedVerdicts(answer)) {
@@ -111,10 +129,6 @@ function deniedFindings(answer: DeploymentCheckAnswer, places: Map<string, reado
     const list = verdict.approvedServiceIds.join(", ") || "nothing";
     for (const [need, { identifiers, approve }] of byNeed) {
       const row = answer.implicitNeeds.find((entry) => entry.id === need);
-      const from = places.get(need) ?? [];
-      const what = row
-        ? `${row.what} (implicit need ${row.id})`
-        : `${need}${from.length > 0 ? ` (${some(from, 3)})` : ""}`;
       const units = plural(identifiers.length, vendor.unit);
       const why = verdict.refused
         ? `needs ${units}, and no ${vendor.name} ${vendor.document} can be made from [${list}] (${verdict.refused.replace(/\.$/, "")})`
@@ -123,13 +137,15 @@ function deniedFindings(answer: DeploymentCheckAnswer, places: Map<string, reado
         approve.size > 0
           ? `approve ${[...approve].sort().join(" or ")} to allow ${identifiers.length === 1 ? "it" : "them"}`
           : `no catalogue service allows ${identifiers.length === 1 ? "it" : "them"}`;
-      findings.push({
-        rule: DENIED_RULE[verdict.providerId],
-        level: "error",
-        item: need,
-        from,
-        message: `${what} ${why}: ${some(identifiers, 5)}; ${allow}.`,
-      });
+      // An implicit need is the deployment's, not a resource's: one finding.
+      for (const resource of row ? [undefined] : resourcesOf(need, places.get(need) ?? []))
+        findings.push({
+          rule: DENIED_RULE[verdict.providerId],
+          level: "error",
+          item: need,
+          ...(resource === undefined ? {} : { resource }),
+          message: `${row ? `${row.what} (implicit need ${row.id})` : subject(need, resource)} ${why}: ${some(identifiers, 5)}; ${allow}.`,
+        });
     }
   }
   return findings;
@@ -139,27 +155,33 @@ function deniedFindings(answer: DeploymentCheckAnswer, places: Map<string, reado
 function missingFindings(answer: DeploymentCheckAnswer, denied: ReadonlySet<string>): Finding[] {
   return answer.services
     .filter((service) => service.status === "missing" && !service.items.some((entry) => denied.has(entry.item)))
-    .map((service) => {
+    .flatMap((service) => {
       const governed = service.providerId in VENDOR;
-      const items = service.items.map((entry) => entry.item);
-      return {
-        rule: "service-missing" as const,
-        level: "error" as const,
-        item: service.id,
-        from: [...new Set(service.items.flatMap((entry) => entry.from))],
-        message: `${service.id} (for ${some(items, 4)}) is not on the approved list, and no verdict allows it (${governed ? `no ${VENDOR[service.providerId as PolicyVerdict["providerId"]].name} identifier of it was checked` : `no policy document of the catalogue governs ${service.providerId}`}); add ${service.id} to the list to allow it.`,
-      };
+      const why = governed
+        ? `no ${VENDOR[service.providerId as PolicyVerdict["providerId"]].name} identifier of it was checked`
+        : `no policy document of the catalogue governs ${service.providerId}`;
+      return service.items.flatMap((entry) =>
+        resourcesOf(entry.item, entry.from).map((resource): Finding => ({
+          rule: "service-missing",
+          level: "error",
+          item: service.id,
+          ...(resource === undefined ? {} : { resource }),
+          message: `${subject(entry.item, resource)} uses ${service.id}, which is not on the approved list, and no verdict allows it (${why}); add ${service.id} to the list to allow it.`,
+        })),
+      );
     });
 }
 
 function unplacedFindings(answer: DeploymentCheckAnswer): Finding[] {
-  return answer.unplaced.map((entry) => ({
-    rule: "unplaced",
-    level: "warning",
-    item: entry.item,
-    from: entry.from,
-    message: `${entry.item} is in no catalogue service: ${entry.reason}${entry.arrivesWith?.length ? ` Approving ${some(entry.arrivesWith, 3)} allows it.` : ""}`,
-  }));
+  return answer.unplaced.flatMap((entry) =>
+    resourcesOf(entry.item, entry.from).map((resource): Finding => ({
+      rule: "unplaced",
+      level: "warning",
+      item: entry.item,
+      ...(resource === undefined ? {} : { resource }),
+      message: `${subject(entry.item, resource)}: ${entry.item} is in no catalogue service: ${entry.reason}${entry.arrivesWith?.length ? ` Approving ${some(entry.arrivesWith, 3)} allows it.` : ""}`,
+    })),
+  );
 }
 
 /** Whether `text` names `item` as a whole name (not the start of a longer one). */
@@ -183,28 +205,29 @@ function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string,
   for (const verdict of approvedVerdicts(answer))
     for (const entry of verdict.notEvaluated ?? [])
       unreadBy.set(entry, [...(unreadBy.get(entry) ?? []), VENDOR[verdict.providerId].name]);
-  const findings: Finding[] = answer.notEvaluated.map((type) => {
+  const findings: Finding[] = answer.notEvaluated.flatMap((type): Finding[] => {
     // What the reader did not read ("<where>: <what>", a linked template or a .tf module): no type.
     if (type.includes(": ")) {
       const vendors = unreadBy.get(type);
-      return {
-        rule: vendors ? "not-read" : "not-evaluated",
-        level: vendors ? "error" : "warning",
-        item: type.slice(0, type.indexOf(": ")),
-        from: [],
-        message: vendors
-          ? `${type}: not read by the check, so the ${vendors.join(" and ")} verdict it concerns is not given as allowed; check it on its own (a plan reads it), or accept it in the baseline with the reason.`
-          : `${type}: not read by the check, so no verdict it concerns is given as allowed; check it on its own.`,
-      };
+      return [
+        {
+          rule: vendors ? "not-read" : "not-evaluated",
+          level: vendors ? "error" : "warning",
+          item: type.slice(0, type.indexOf(": ")),
+          message: vendors
+            ? `${type}: not read by the check, so the ${vendors.join(" and ")} verdict it concerns is not given as allowed; check it on its own (a plan reads it), or accept it in the baseline with the reason.`
+            : `${type}: not read by the check, so no verdict it concerns is given as allowed; check it on its own.`,
+        },
+      ];
     }
     const item = [...places.keys()].find((name) => name.toLowerCase() === type.toLowerCase()) ?? type;
-    return {
+    return resourcesOf(type, places.get(item) ?? []).map((resource) => ({
       rule: "not-evaluated",
       level: "warning",
       item: type,
-      from: places.get(item) ?? [],
-      message: `${type} is never evaluated by the Azure policy in Indexed mode (it has no location and tags): the policy neither allows nor denies it; a copy of the policy in mode All would evaluate it.`,
-    };
+      ...(resource === undefined ? {} : { resource }),
+      message: `${subject(type, resource)}: ${type} is never evaluated by the Azure policy in Indexed mode (it has no location and tags): the policy neither allows nor denies it; a copy of the policy in mode All would evaluate it.`,
+    }));
   });
   const said = new Set(answer.notEvaluated.map((type) => type.toLowerCase()));
   // Where the statements say what was not checked (statements.ts's statementsOf and rules/terraform-types.ts's
@@ -220,13 +243,14 @@ function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string,
     for (const [item, from] of places)
       if (!said.has(item.toLowerCase()) && names(clause, item)) {
         said.add(item.toLowerCase());
-        findings.push({
-          rule: "not-evaluated",
-          level: "warning",
-          item,
-          from,
-          message: `${item} is evaluated by no policy verdict, which neither allows nor denies it: ${clause}`,
-        });
+        for (const resource of resourcesOf(item, from))
+          findings.push({
+            rule: "not-evaluated",
+            level: "warning",
+            item,
+            ...(resource === undefined ? {} : { resource }),
+            message: `${subject(item, resource)}: ${item} is evaluated by no policy verdict, which neither allows nor denies it: ${clause}`,
+          });
       }
   return findings;
 }
@@ -236,31 +260,33 @@ function serviceFindings(answer: DeploymentCheckAnswer): Finding[] {
   // An answer of an API before 1.12.0 has no serviceLifecycle.
   return (answer.serviceLifecycle ?? [])
     .filter((entry) => entry.retiring)
-    .map((entry): Finding => ({
-      rule: "service-retiring",
-      level: "error",
-      item: entry.serviceId,
-      // Where its items are: a list of Google API names is read from "list", so there the API name is the place.
-      from:
-        answer.services
-          .find((service) => service.id === entry.serviceId)
-          ?.items.flatMap((item) => item.from.map((from) => (from === "list" ? item.item : from))) ?? [],
-      message: `${entry.serviceId} is ${entry.status}${entry.date ? ` (${entry.status === "retired" ? "since" : "from"} ${entry.date})` : ""}${entry.successor ? `; successor: ${entry.successor}` : ""}${entry.announcementUrl ? ` (${entry.announcementUrl})` : ""}.`,
-    }));
+    .flatMap((entry): Finding[] => {
+      const items = answer.services.find((service) => service.id === entry.serviceId)?.items ?? [];
+      const resources = items.flatMap((item) =>
+        resourcesOf(item.item, item.from).filter((found) => found !== undefined),
+      );
+      return (resources.length > 0 ? resources : [undefined]).map((resource) => ({
+        rule: "service-retiring",
+        level: "error",
+        item: entry.serviceId,
+        ...(resource === undefined ? {} : { resource }),
+        message: `${resource === undefined ? "" : `${resource} uses ${entry.serviceId}: `}${entry.serviceId} is ${entry.status}${entry.date ? ` (${entry.status === "retired" ? "since" : "from"} ${entry.date})` : ""}${entry.successor ? `; successor: ${entry.successor}` : ""}${entry.announcementUrl ? ` (${entry.announcementUrl})` : ""}.`,
+      }));
+    });
 }
 
 /** A version that has ended or ends within the window is an error (the gate fails on it); one not known, a warning. */
 function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
   // An answer describes each version on its first entries only: the others take it from them.
   return withDescriptions(answer.versions).flatMap((version): Finding[] => {
-    const at = `${version.attribute} ${version.value} (${version.serviceId})`;
+    const at = `${version.from}: ${version.attribute} ${version.value} (${version.serviceId})`;
     if (version.retiring)
       return [
         {
           rule: "version-retiring",
           level: "error",
           item: version.value,
-          from: [version.from],
+          resource: version.from,
           // The phase it is in and those to come, as the vendor names them (a Lambda runtime is deprecated, never extended).
           message: `${at}: ${phaseStory(version) ?? `support ends ${version.ends}`}${version.successor ? `; successor: ${version.successor}` : ""}${version.source ? ` (${version.source.url})` : ""}.`,
         },
@@ -271,7 +297,7 @@ function versionFindings(answer: DeploymentCheckAnswer): Finding[] {
           rule: "version-unknown",
           level: "warning",
           item: version.value,
-          from: [version.from],
+          resource: version.from,
           message: `${at}: a version the catalogue does not know, so nothing is said of its support.`,
         },
       ];
@@ -293,7 +319,7 @@ function locationFindings(answer: DeploymentCheckAnswer): Finding[] {
           rule: "location-denied",
           level: "error",
           item: entry.region ?? entry.location,
-          from: [entry.from],
+          resource: entry.from,
           message: entry.multiRegion
             ? `${at}: a multi-region of ${entry.providerId} that may keep data in ${entry.multiRegion.slice(0, 8).join(", ")}${entry.multiRegion.length > 8 ? ", …" : ""}, not all within allowedLocations; choose a region or a multi-region inside them.`
             : `${at}: region ${entry.region}${entry.country ? ` (${entry.country})` : ""} of ${entry.providerId}, outside allowedLocations; move it to an allowed region or allow the location.`,
@@ -305,7 +331,7 @@ function locationFindings(answer: DeploymentCheckAnswer): Finding[] {
           rule: "location-unknown",
           level: "warning",
           item: entry.location,
-          from: [entry.from],
+          resource: entry.from,
           message: `${at}: a location the catalogue's regions${entry.providerId ? ` of ${entry.providerId}` : ""} do not hold, so it is neither allowed nor denied; check it by hand.`,
         },
       ];
@@ -321,7 +347,7 @@ function locationFindings(answer: DeploymentCheckAnswer): Finding[] {
       rule: "location-unknown",
       level: "warning",
       item: entry.type,
-      from: [entry.from],
+      resource: entry.from,
       message: `${entry.from} (${entry.type}): its location is not known, so it is neither allowed nor denied: ${entry.why}.`,
     })),
   ];
@@ -356,104 +382,4 @@ export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: 
     (answer.serviceLifecycle ?? []).filter((entry) => entry.retiring).length;
   const failed = !allowed || retiring > 0 || (options.strict === true && findings.length > 0);
   return { allowed, findings, retiring, exitCode: failed ? 1 : 0 };
-}
-
-/**
- * An entry of the repository's baseline (docs/ci-check.md, "Baseline"): findings of `rule` accepted,
- * narrowed to an item, a resource and the checked file when given, with the reason, until the end
- * of `expires` (UTC) when given. `cloud-catalogue check --write-baseline` writes one per finding
- * and resource; people write them by hand too.
- */
-export interface Suppression {
-  readonly rule: FindingRule;
-  /** The finding's item: a resource type, an API, an implicit need or a service. */
-  readonly item?: string;
-  /** One resource it came from: a logical id, resource name or plan address. */
-  readonly resource?: string;
-  /** The checked file or folder, as given to the check (relative to the repository's root). */
-  readonly file?: string;
-  readonly reason: string;
-  /** The last day it applies (YYYY-MM-DD); after it, the findings count again and the entry is reported. */
-  readonly expires?: string;
-}
-
-export interface JudgedFinding {
-  readonly finding: Finding;
-  /** The entries that accept it, each of its resources by one at least; empty: it is new, and counts. */
-  readonly acceptedBy: readonly Suppression[];
-}
-
-export interface Judgement {
-  readonly findings: readonly JudgedFinding[];
-  /** Findings no entry accepts: those the gate weighs. */
-  readonly counted: readonly Finding[];
-  /** Counted findings at or above the severity the gate fails on. */
-  readonly failing: readonly Finding[];
-  /** Entries past their expiry: applied to nothing, reported. */
-  readonly expired: readonly Suppression[];
-  /** Entries in force that accept no finding: what they accepted is gone (SARIF's absent). */
-  readonly unmatched: readonly Suppression[];
-  /** 0: nothing fails; 1: a counted finding at or above the threshold. */
-  readonly exitCode: 0 | 1;
-}
-
-export interface JudgeOptions {
-  /** The severity the gate fails on: error (default) or warning (every finding). */
-  readonly failOn?: Finding["level"];
-  readonly suppressions?: readonly Suppression[];
-  /** The checked file or folder, as entries name it. */
-  readonly file?: string;
-  /** Today (YYYY-MM-DD, UTC): entries that expired before it are not applied. */
-  readonly today: string;
-}
-
-const accepts = (entry: Suppression, finding: Finding, file: string | undefined, resource: string | undefined) =>
-  entry.rule === finding.rule &&
-  (entry.item === undefined || entry.item === finding.item) &&
-  (entry.file === undefined || entry.file === file) &&
-  (entry.resource === undefined || entry.resource === resource);
-
-/**
- * The findings weighed as the gate does: each accepted when every resource it came from (or the
- * finding itself, when it names none) is accepted by an entry in force; the rest counted, and
- * failing when at or above the threshold.
- */
-export function judge(findings: readonly Finding[], options: JudgeOptions): Judgement {
-  const entries = options.suppressions ?? [];
-  const expired = entries.filter((entry) => entry.expires !== undefined && entry.expires < options.today);
-  const inForce = entries.filter((entry) => !expired.includes(entry));
-  const used = new Set<Suppression>();
-  const judged = findings.map((finding): JudgedFinding => {
-    const resources = finding.from.length > 0 ? finding.from : [undefined];
-    const byResource = resources.map((resource) =>
-      inForce.filter((entry) => accepts(entry, finding, options.file, resource)),
-    );
-    if (!byResource.every((found) => found.length > 0)) return { finding, acceptedBy: [] };
-    const acceptedBy = [...new Set(byResource.flat())];
-    for (const entry of acceptedBy) used.add(entry);
-    return { finding, acceptedBy };
-  });
-  const counted = judged.filter((entry) => entry.acceptedBy.length === 0).map((entry) => entry.finding);
-  const failing = counted.filter((finding) => options.failOn === "warning" || finding.level === "error");
-  return {
-    findings: judged,
-    counted,
-    failing,
-    expired,
-    unmatched: inForce.filter((entry) => !used.has(entry)),
-    exitCode: failing.length > 0 ? 1 : 0,
-  };
-}
-
-/** A baseline accepting these findings: an entry per finding and resource it came from. */
-export function baselineOf(findings: readonly Finding[], file: string, today: string): Suppression[] {
-  return findings.flatMap((finding) =>
-    (finding.from.length > 0 ? finding.from : [undefined]).map((resource) => ({
-      rule: finding.rule,
-      item: finding.item,
-      ...(resource === undefined ? {} : { resource }),
-      file,
-      reason: `in the baseline written ${today}`,
-    })),
-  );
 }

@@ -1,18 +1,31 @@
 /**
  * The check's findings (findings.ts) as a SARIF 2.1.0 log, what GitHub code scanning and GitLab
- * read: one run of the tool "cloud-catalogue", a rule per kind of finding, a result per finding
- * located in the template file, on the line of the logical id, resource name or plan address it
- * came from when a cheap search of the text finds it (none otherwise: the file alone).
- * With a baseline (findings.ts's judge()), each result has its baselineState (new, unchanged) and
- * the entries that accept it as external suppressions, and each entry that accepts nothing any more
- * is an absent result; the invocation says the exit status and any expired entry. When there is no
- * check (exit 2 or 3), failedSarifLog() writes a log with no results whose invocation says why, so
- * an upload step that expects the file finds it, and shows the reason.
+ * read: one run of the tool "cloud-catalogue", a rule per kind of finding, a result per finding —
+ * one per resource instance — at its place (places.ts: the resource's block, else the file), with
+ * partialFingerprints from the finding's identity (rule, item, resource, file), so GitHub matches
+ * the same alert across runs and uploads through its REST API alike. Judged (judge.ts), each
+ * accepted result carries its suppressions, `state: accepted`, `inSource` for an inline comment,
+ * `external` for the baseline or the configuration; with a baseline, each result its baselineState
+ * (new, unchanged). An expired suppression (a warning) and a stale baseline entry (a note: never a
+ * result, which code scanning would show as an open alert) are the invocation's configuration
+ * notifications. When there is no check (exit 2 or 3), failedSarifLog() writes a log with no
+ * results whose invocation says why, so an upload step that expects the file finds it.
  * Spec: https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html (§3.13 sarifLog, §3.19
- * toolComponent, §3.20 invocation, §3.27 result: §3.27.23 suppressions, §3.27.24 baselineState,
+ * toolComponent, §3.20 invocation, §3.27 result: §3.27.17 partialFingerprints, §3.27.23 suppressions, §3.27.24 baselineState, §3.34 suppression,
  * §3.30 region, §3.58 notification); tests validate against the spec's own JSON schema.
  */
-import type { Finding, FindingRule, JudgedFinding, Suppression } from "./findings.ts";
+import { createHash } from "node:crypto";
+import type { Finding, FindingRule } from "./findings.ts";
+import {
+  entryText,
+  sourceText,
+  type Judgement,
+  type JudgedFinding,
+  type Place,
+  type PlacedFinding,
+  type Suppression,
+} from "./judge.ts";
+import { SourcePlaces } from "./places.ts";
 
 // The OASIS standard's own URI for the schema (SARIF 2.1.0 errata 01, §3.13.3).
 const SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -94,75 +107,6 @@ const RULES: Record<FindingRule, { name: string; text: string; help: string; lev
 };
 const RULE_IDS = Object.keys(RULES) as FindingRule[];
 
-/** Finds, cheaply, where a name stands in a template's text: one pass builds the maps, each lookup is one get. */
-export class TextIndex {
-  private readonly lineStarts: number[] = [0];
-  /** A key at the start of a line (YAML or pretty-printed JSON): `Bucket:`, `"Bucket": {`. */
-  private readonly keys = new Map<string, number>();
-  /** A JSON string literal anywhere (an ARM resource's name, a plan's address on one long line). */
-  private readonly literals = new Map<string, number>();
-  /** A whole line's text (an API list one a line). */
-  private readonly lines = new Map<string, number>();
-
-  constructor(text: string) {
-    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) this.lineStarts.push(at + 1);
-    const first = <K>(map: Map<K, number>, key: K, offset: number) => {
-      if (!map.has(key)) map.set(key, offset);
-    };
-    this.lineStarts.forEach((start, line) => {
-      const end = this.lineStarts[line + 1] ?? text.length;
-      const content = text.slice(start, Math.min(end, start + 400));
-      const key = /^(\s*(?:-\s+)?)(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s"'#:{}[\],][^:#]*?))\s*:(?:\s|$)/.exec(content);
-      if (key) first(this.keys, key[2] ?? key[3] ?? key[4]!, start + key[1]!.length);
-      const trimmed = content.trim();
-      if (trimmed) first(this.lines, trimmed.replace(/^-\s+/, "").replace(/^["']|["'],?$/g, ""), start);
-    });
-    // A .tf block's address: resource "type" "name" → type.name, data → data.type.name, module "name" → module.name.
-    for (const match of text.matchAll(
-      /^[ \t]*(resource|data|ephemeral|module)[ \t]+"([^"\n]+)"(?:[ \t]+"([^"\n]+)")?/gm,
-    )) {
-      const [, block, first, second] = match as unknown as [string, string, string, string | undefined];
-      const address =
-        block === "resource" ? `${first}.${second}` : second ? `${block}.${first}.${second}` : `${block}.${first}`;
-      this.keys.set(address, this.keys.get(address) ?? match.index + match[0].indexOf(block));
-    }
-    for (const match of text.matchAll(/"((?:[^"\\\n]|\\.){1,300})"/g)) {
-      let value = match[1]!;
-      if (value.includes("\\"))
-        try {
-          value = JSON.parse(`"${value}"`) as string;
-        } catch {
-          continue;
-        }
-      first(this.literals, value, match.index);
-    }
-  }
-
-  /** The 1-based line and column (UTF-16 code units, SARIF's default) where `name` stands, if found. */
-  find(name: string): { startLine: number; startColumn: number } | undefined {
-    const offset = this.keys.get(name) ?? this.literals.get(name) ?? this.lines.get(name);
-    if (offset === undefined) return undefined;
-    let low = 0;
-    let high = this.lineStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.lineStarts[middle]! <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return { startLine: low + 1, startColumn: offset - this.lineStarts[low]! + 1 };
-  }
-}
-
-/** Where a finding stands: the first of its places found, else the item's own name (an API in a list). */
-function regionOf(index: TextIndex, finding: Finding) {
-  // A SAM resource's items come "from" `Function (AWS::Serverless::Function)`: the logical id is the place.
-  for (const from of finding.from) {
-    const found = index.find(from.replace(/ \([^)]*\)$/, ""));
-    if (found) return found;
-  }
-  return index.find(finding.item);
-}
-
 /** The catalogue a check was made against (scripts/check/catalogue.ts), as the run's properties name it. */
 export interface SarifCatalogue {
   readonly release?: string;
@@ -171,23 +115,23 @@ export interface SarifCatalogue {
 }
 
 export interface SarifOptions {
-  /** The template's path relative to the repository root, with forward slashes. */
+  /** The template's path relative to the repository root, with forward slashes (a finding without a place points at it). */
   readonly path: string;
-  /** The template's text, searched for the lines of what each finding names. */
-  readonly text: string;
+  /** The template's text, searched for the lines of findings that come without a place. */
+  readonly text?: string;
   /** The tool's version (the package's). */
   readonly version: string;
   /** A folder's .tf files (path relative to the repository root, and text), instead of path and text. */
   readonly files?: readonly { readonly path: string; readonly text: string }[];
-  /** The findings judged against a baseline: each result's baselineState and suppressions. */
-  readonly baseline?: {
-    readonly findings: readonly JudgedFinding[];
-    /** Entries that accept no finding any more: absent results. */
-    readonly unmatched: readonly Suppression[];
-    readonly expired: readonly Suppression[];
-    /** Pull-request mode: only new results (and absent ones). */
-    readonly newOnly?: boolean;
-  };
+  /**
+   * The findings judged (judge.ts): each accepted one's suppressions (with their state, accepted),
+   * expired suppressions and stale baseline entries as the invocation's notifications.
+   */
+  readonly judged?: Pick<Judgement, "findings" | "expired" | "unmatched">;
+  /** A baseline was given: each result's baselineState (new, unchanged). */
+  readonly baseline?: boolean;
+  /** Pull-request mode: only the results no suppression accepts. */
+  readonly newOnly?: boolean;
   readonly catalogue?: SarifCatalogue;
   /** The command's exit status, for the invocation (absent: no invocation is written). */
   readonly exitCode?: number;
@@ -208,9 +152,6 @@ function driverOf(version: string) {
   };
 }
 
-const entryText = (entry: Suppression) =>
-  [entry.rule, entry.item, entry.resource, entry.file].filter((part) => part !== undefined).join(" ");
-
 /** A result's location: the file, and the line and column when found (§3.28). */
 interface SarifLocation {
   readonly physicalLocation: {
@@ -219,39 +160,126 @@ interface SarifLocation {
   };
 }
 
-/** A result (§3.27): a finding where it stands, and against a baseline, its state and what accepts it. */
+/** A suppression (§3.34): where it is kept (inSource: an inline comment; external: the baseline, the configuration, an option), accepted. */
+interface SarifSuppression {
+  readonly kind: "inSource" | "external";
+  readonly state: "accepted";
+  readonly justification: string;
+  readonly location?: SarifLocation;
+}
+
+/** A result (§3.27): a finding where it stands, its fingerprints, and against a baseline, its state and what accepts it. */
 export interface SarifResult {
   readonly ruleId: FindingRule;
   readonly ruleIndex: number;
   readonly level: Finding["level"];
   readonly message: { readonly text: string };
   readonly locations: readonly SarifLocation[];
-  readonly baselineState?: "new" | "unchanged" | "absent";
-  readonly suppressions?: readonly { readonly kind: "external"; readonly justification: string }[];
+  /** §3.27.17: what identifies the result across runs, so an upload through the REST API never duplicates an alert. */
+  readonly partialFingerprints: Readonly<Record<string, string>>;
+  readonly baselineState?: "new" | "unchanged";
+  readonly suppressions?: readonly SarifSuppression[];
+  /** The finding's item and resource, for the tools that read them. */
+  readonly properties: { readonly item: string; readonly resource?: string };
 }
 
-/** The SARIF 2.1.0 log: one run, the rules of every kind of finding, a result per finding. */
-export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
-  // A folder's .tf files: each finding in the first file where what it names is found, else the first file.
-  const files = (options.files ?? [{ path: options.path, text: options.text }]).map((file) => ({
-    // A URI reference (RFC 3986): each segment percent-encoded, the slashes kept.
-    uri: uriOf(file.path),
-    index: new TextIndex(file.text),
-  }));
-  const locate = (finding: Finding): SarifLocation[] => {
-    const found = files.map((file) => ({ uri: file.uri, region: regionOf(file.index, finding) }));
-    const { uri, region } = found.find((file) => file.region) ?? found[0]!;
-    return [{ physicalLocation: { artifactLocation: { uri }, ...(region ? { region } : {}) } }];
+/** A notification (§3.58) of the invocation's configuration: an expired suppression, a stale baseline entry. */
+interface SarifNotification {
+  readonly level: "warning" | "note";
+  readonly descriptor: { readonly id: string };
+  readonly message: { readonly text: string };
+}
+
+const locationOf = (place: Place | undefined, path: string): SarifLocation => ({
+  physicalLocation: {
+    artifactLocation: { uri: uriOf(place?.file ?? path) },
+    ...(place?.line !== undefined ? { region: { startLine: place.line, startColumn: place.column ?? 1 } } : {}),
+  },
+});
+
+/** A suppression as SARIF keeps it: accepted, with the reason (and its last day), an inline one at its comment. */
+function suppressionOf(entry: Suppression): SarifSuppression {
+  const source = entry.source;
+  return {
+    kind: source?.kind === "inline" ? "inSource" : "external",
+    state: "accepted",
+    justification: `${entry.reason}${entry.expires ? ` (until ${entry.expires})` : ""} [${sourceText(entry)}]`,
+    ...(source?.kind === "inline"
+      ? {
+          location: {
+            physicalLocation: {
+              artifactLocation: { uri: uriOf(source.file) },
+              region: { startLine: source.line, startColumn: 1 },
+            },
+          },
+        }
+      : {}),
   };
-  const resultOf = (finding: Finding): SarifResult => ({
-    ruleId: finding.rule,
-    ruleIndex: RULE_IDS.indexOf(finding.rule),
-    level: finding.level,
-    message: { text: finding.message },
-    locations: locate(finding),
-  });
-  const baseline = options.baseline;
-  const results: SarifResult[] = baseline ? baselineResults(baseline, resultOf, options.path) : findings.map(resultOf);
+}
+
+/** What the expired suppressions that would have accepted a finding say beside it: they no longer apply. */
+export const expiredText = (expiredBy: readonly Suppression[]): string =>
+  expiredBy
+    .map(
+      (entry) =>
+        ` The suppression in ${sourceText(entry)} (${entry.reason}) expired on ${entry.expires}: it no longer applies.`,
+    )
+    .join("");
+
+/** The SARIF 2.1.0 log: one run, the rules of every kind of finding, a result per finding. */
+export function sarifLog(findings: readonly PlacedFinding[], options: SarifOptions) {
+  // Findings the caller did not place are found in the texts, read only when one needs it.
+  let places: SourcePlaces | undefined;
+  const placeOf = (finding: PlacedFinding) => {
+    if (finding.place) return finding.place;
+    const sources = options.files ?? [{ path: options.path, text: options.text ?? "" }];
+    places ??= new SourcePlaces(
+      sources.map((file) => ({ ...file, name: file.path })),
+      false,
+    );
+    return places.place(finding);
+  };
+  const judged: readonly JudgedFinding[] =
+    options.judged?.findings ?? findings.map((finding) => ({ finding, acceptedBy: [], expiredBy: [] }));
+  const results = judged
+    .filter((entry) => !options.newOnly || entry.acceptedBy.length === 0)
+    .map(({ finding, acceptedBy, expiredBy }): SarifResult => {
+      const place = placeOf(finding);
+      return {
+        ruleId: finding.rule,
+        ruleIndex: RULE_IDS.indexOf(finding.rule),
+        level: finding.level,
+        message: { text: `${finding.message}${expiredText(expiredBy)}` },
+        locations: [locationOf(place, options.path)],
+        partialFingerprints: fingerprintsOf(finding, place),
+        ...(options.baseline
+          ? {
+              baselineState: acceptedBy.some((entry) => !entry.source || entry.source.kind === "baseline")
+                ? "unchanged"
+                : "new",
+            }
+          : {}),
+        ...(acceptedBy.length > 0 ? { suppressions: acceptedBy.map(suppressionOf) } : {}),
+        properties: { item: finding.item, ...(finding.resource === undefined ? {} : { resource: finding.resource }) },
+      };
+    });
+  const notifications: SarifNotification[] = [
+    ...(options.judged?.expired ?? []).map((entry) => ({
+      level: "warning" as const,
+      descriptor: { id: "expired-suppression" },
+      message: {
+        text: `The suppression ${entryText(entry)} in ${sourceText(entry)} expired on ${entry.expires} (${entry.reason}): the findings it accepted count again.`,
+      },
+    })),
+    // A stale entry is a note of the configuration, never a result: code scanning would open an alert for it.
+    ...(options.judged?.unmatched ?? []).map((entry) => ({
+      level: "note" as const,
+      descriptor: { id: "stale-baseline-entry" },
+      message: {
+        text: `The baseline's ${entryText(entry)} (${entry.reason}) accepts no finding any more: remove it.`,
+      },
+    })),
+  ];
   return {
     $schema: SARIF_SCHEMA,
     version: "2.1.0" as const,
@@ -265,17 +293,7 @@ export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
                 {
                   executionSuccessful: true,
                   exitCode: options.exitCode,
-                  ...(baseline && baseline.expired.length > 0
-                    ? {
-                        toolConfigurationNotifications: baseline.expired.map((entry) => ({
-                          level: "warning" as const,
-                          descriptor: { id: "expired-baseline-entry" },
-                          message: {
-                            text: `The baseline's ${entryText(entry)} expired on ${entry.expires} (${entry.reason}): the findings it accepted count again.`,
-                          },
-                        })),
-                      }
-                    : {}),
+                  ...(notifications.length > 0 ? { toolConfigurationNotifications: notifications } : {}),
                 },
               ],
             }),
@@ -288,45 +306,19 @@ export function sarifLog(findings: readonly Finding[], options: SarifOptions) {
 }
 
 /**
- * The results against a baseline: each finding new or unchanged (then suppressed by the entries that
- * accept it, with their reasons), only the new ones in pull-request mode; each entry that accepts
- * nothing any more, absent.
+ * A result's fingerprints (§3.27.17): the finding's identity — its rule, item, resource and file —
+ * hashed, stable while the resource is, wherever its block moves in the file. GitHub code scanning
+ * combines primaryLocationLineHash with the path and rule; given here, it is used as it is.
  */
-function baselineResults(
-  baseline: NonNullable<SarifOptions["baseline"]>,
-  resultOf: (finding: Finding) => SarifResult,
-  path: string,
-): SarifResult[] {
-  return [
-    ...baseline.findings
-      .filter((entry) => !baseline.newOnly || entry.acceptedBy.length === 0)
-      .map(({ finding, acceptedBy }): SarifResult => ({
-        ...resultOf(finding),
-        baselineState: acceptedBy.length > 0 ? "unchanged" : "new",
-        ...(acceptedBy.length > 0
-          ? {
-              suppressions: acceptedBy.map((entry) => ({
-                // No status: a suppression without one is in force (§3.35.3).
-                kind: "external",
-                justification: `${entry.reason}${entry.expires ? ` (until ${entry.expires})` : ""}`,
-              })),
-            }
-          : {}),
-      })),
-    ...baseline.unmatched.map((entry): SarifResult => ({
-      ruleId: entry.rule,
-      ruleIndex: RULE_IDS.indexOf(entry.rule),
-      level: RULES[entry.rule].level,
-      message: { text: `No longer found: the baseline's ${entryText(entry)} (${entry.reason}).` },
-      baselineState: "absent",
-      locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(entry.file ?? path) } } }],
-    })),
-  ];
+function fingerprintsOf(finding: Finding, place: Place | undefined): Record<string, string> {
+  const hash = createHash("sha256")
+    .update([finding.rule, finding.item, finding.resource ?? "", place?.file ?? ""].join("\0"))
+    .digest("hex");
+  return { "cloudCatalogueFinding/v1": hash.slice(0, 32), primaryLocationLineHash: `${hash.slice(0, 16)}:1` };
 }
 
 /** A URI reference (RFC 3986) of a path relative to the repository: each segment percent-encoded. */
-const uriOf = (path: string) => path.split("/").map(encodeURIComponent).join("/");
-
+export const uriOf = (path: string) => path.split("/").map(encodeURIComponent).join("/");
 /**
  * The log of a run that gave no verdict (exit 2: no check; 3: the API unreachable): no result, and
  * the reason as the invocation's tool execution notification, which code scanning shows.

@@ -13,7 +13,7 @@ export interface DeploymentItem {
   /** cloudformation: a resource type; arm: an Azure resource type; terraform: a resource type; gcp: an API. */
   readonly kind: "cloudformation-type" | "azure-type" | "terraform-type" | "gcp-api";
   readonly item: string;
-  /** Where it came from: logical ids, resource names or addresses (at most a few). */
+  /** Where it came from: every instance's logical id, resource name or address. */
   readonly from: readonly string[];
 }
 
