@@ -21,6 +21,8 @@ import { terraformResourceProblems } from "./terraform-resources.ts";
 import { capabilitiesProblems } from "./capabilities.ts";
 import { egressProblems, placementProblems } from "./exit-data.ts";
 import { EgressFile, PlacementFile } from "../schema/exit-data.ts";
+import { RegisterFile } from "../schema/register.ts";
+import { registerProblems } from "./register-data.ts";
 import { otherProductsProblems } from "./other-products.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
@@ -438,6 +440,17 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
   const otherProducts = readOtherProducts(dataDir, { groups, categories, providers, entries }, problems);
+  const registerPath = join(dataDir, "register.yaml");
+  const register = existsSync(registerPath) ? readFile(registerPath, RegisterFile, problems) : undefined;
+  if (register)
+    problems.push(
+      ...registerProblems(
+        register,
+        shown(registerPath),
+        new Set(categories.map(({ id }) => id)),
+        new Set(providers.keys()),
+      ),
+    );
 
   if (problems.length > 0) throw new CatalogueError(problems);
   const providerFiles = [...providers.values()].map(({ file }) => file);
@@ -469,6 +482,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...(otherProducts ? { otherProducts } : {}),
     ...exitData,
     ...places,
+    ...(register ? { register } : {}),
   };
 }
 
