@@ -8,6 +8,13 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.13.0",
+    date: "2026-11-29",
+    changes: [
+      "The DORA register of information (issue 127, docs/register.md): POST /v1/register and GET /v1/lists/{id}/register (new) answer the provider side of the register of Commission Implementing Regulation (EU) 2024/2956 for an approved list: templates B_05.01 (the legal entity EU customers contract with, its LEI where a sourced record has one, type of person, head-office country), B_02.02 (per provider, function, ICT service type and country of storage and processing, from the services' regions in allowedLocations), B_05.02 (the direct provider at rank 1) and B_07.01 (substitutability and its reason, the exit plan, the alternative providers, read from an exit plan of each provider's services). Each cell is a Register cell with its value (the taxonomy's member, e.g. eba_TA:S17), label and basis (catalogue, exit-plan, request, entity, rule); toFill names every column left to the entity, checks the ESAs' published rules for these templates each failure names (v8851_m, v8854_m, v8884_m, primary keys, R18, R20, R21, R22, allowed members, LEI check digits, ISO country codes, dates). format=md, csv (template=b_05.01…) or zip (the xBRL-CSV report package: META-INF/reportPackage.json, reports/report.json extending the EBA DORA taxonomy 4.0 module, parameters.csv, FilingIndicators.csv, b_05.01.csv, b_02.02.csv, b_05.02.csv, b_07.01.csv), or Accept text/markdown, text/csv, application/zip. New error title Invalid register request (400). The text host's /lists/{slug}/register and the site's DORA register step after the exit plan show it; MCP dora_register answers it.",
+    ],
+  },
+  {
     version: "1.12.0",
     date: "2026-11-28",
     changes: [

@@ -35,7 +35,9 @@ export interface RegisterLinks {
 export function registerDoc(register: RegisterT, options: { listName?: string; links?: RegisterLinks } = {}): Doc {
   const links = options.links ?? {};
   const failures = register.checks.failures;
+  const title = registerTitle(options.listName);
   const blocks: Block[] = [
+    heading(1, title),
     paragraph(
       `The provider side of the register of information (${register.regulation}) for ${register.providers.length} provider${register.providers.length === 1 ? "" : "s"}: `,
       strong(`${failures.length} check${failures.length === 1 ? "" : "s"} fail`),
@@ -63,7 +65,7 @@ export function registerDoc(register: RegisterT, options: { listName?: string; l
       `Catalogue ${register.catalogue.release ?? "(no release recorded)"}, data of ${register.catalogue.lastUpdated.slice(0, 10)}; taxonomy ${register.taxonomy}.`,
     ),
   );
-  return { title: registerTitle(options.listName), blocks };
+  return { title, blocks };
 }
 
 function checkBlocks(register: RegisterT): Block[] {

@@ -34,6 +34,8 @@ const CONTRACT_ENDPOINTS = [
   "POST /v1/analytics/outbound",
   "POST /v1/exit-plan",
   "GET /v1/lists/{id}/exit-plan",
+  "POST /v1/register",
+  "GET /v1/lists/{id}/register",
 ];
 
 describe("the OpenAPI document", () => {
@@ -44,9 +46,9 @@ describe("the OpenAPI document", () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string; $ref?: string }> }> };
   };
 
-  it("is OpenAPI 3.1 at contract version 1.12.0", () => {
+  it("is OpenAPI 3.1 at contract version 1.13.0", () => {
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.12.0");
+    expect(doc.info.version).toBe("1.13.0");
   });
 
   it("describes ServiceDetail.compatibility and lineage with the vendor source (1.8.0)", () => {
