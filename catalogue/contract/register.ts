@@ -110,7 +110,7 @@ export const REGISTER_ENDPOINTS: readonly Endpoint[] = [
         entity: { lei: "5493001KJTIIGC8Y1R12", arrangements: { aws: "CTR-2025-001" } },
       },
     },
-    // Not pure: the default reference date is the request's year.
+    pure: true,
     handler: (c, { body, query, headers }) => {
       const ids = approvedIds(c.catalogue, body);
       const register = registerOf(c.catalogue, {
@@ -119,7 +119,6 @@ export const REGISTER_ENDPOINTS: readonly Endpoint[] = [
         to: body.to,
         entity: body.entity,
         exitPlanAt: exitPlanOfBody,
-        now: c.now(),
       });
       return registerAnswer(register, {
         format: registerFormat(query.format, headers.accept),
@@ -166,7 +165,6 @@ export const REGISTER_ENDPOINTS: readonly Endpoint[] = [
         ...asked,
         jobsUsed,
         exitPlanAt: exitPlanOfList(c.urls, list),
-        now: c.now(),
       });
       if (dropped.length > 0) register.notes.unshift(jobsDroppedNote(dropped));
       if (missing.length > 0)

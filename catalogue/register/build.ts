@@ -36,7 +36,6 @@ export interface RegisterRequest {
   readonly jobsUsed?: Readonly<Record<string, readonly string[]>> | undefined;
   /** Where the exit plan behind B_07.01 is, in words (the list's, or POST /v1/exit-plan). */
   readonly exitPlanAt: string;
-  readonly now: Date;
 }
 
 /** One approved service as the register reads it. */
@@ -145,7 +144,8 @@ export function buildRegister(catalogue: Catalogue, request: RegisterRequest): R
         notes.push(
           `${line.name} runs in none of the allowed locations the catalogue knows of: its storage and processing countries are left to the entity.`,
         );
-  const referenceDate = entity.referenceDate ?? `${request.now.getUTCFullYear()}-12-31`;
+  // From the data, not the clock: the same request makes the same register (and package bytes).
+  const referenceDate = entity.referenceDate ?? `${catalogue.lastUpdated.slice(0, 4)}-12-31`;
   const level = entity.level === "consolidated" ? "CON" : "IND";
   const release = catalogue.changes.find((change) => change.released)?.release ?? null;
   return {

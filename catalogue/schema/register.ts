@@ -84,7 +84,9 @@ export const RegisterEntity = strictBody({
       ),
     ),
   referenceDate: IsoDate.optional().meta(
-    d("The register's reference date (parameters.csv refPeriod); default: 31 December of the year of the request"),
+    d(
+      "The register's reference date (parameters.csv refPeriod); default: 31 December of the year of the catalogue's data (Register.catalogue.lastUpdated)",
+    ),
   ),
   currency: z
     .string()

@@ -148,7 +148,6 @@ const bank = () =>
     to: BANK_REQUEST.to,
     entity: BANK_REQUEST.entity,
     exitPlanAt: "POST /v1/exit-plan",
-    now: new Date("2026-11-29T00:00:00Z"),
   });
 
 describe("the register's xBRL-CSV report package", () => {

@@ -29,7 +29,6 @@ function completed(): RegisterT {
       providerCodes: Object.fromEntries(["aws", "azure", "ovhcloud"].map((id) => [id, exampleLei(id)])),
     },
     exitPlanAt: "POST /v1/exit-plan",
-    now: new Date("2026-11-29T00:00:00Z"),
   });
   const values: Record<string, Record<string, (row: RegisterTemplateT["rows"][number]) => string>> = {
     "B_05.01": {
@@ -89,7 +88,6 @@ describe("the checks the supervisors run on the register", () => {
       allowedLocations: BANK_REQUEST.allowedLocations,
       entity: BANK_REQUEST.entity,
       exitPlanAt: "x",
-      now: new Date("2026-11-29T00:00:00Z"),
     });
     const rules = new Set(register.checks.failures.map((failure) => failure.rule));
     // No provider code is known (no GLEIF record in reach), so every key on it fails, and AWS's and

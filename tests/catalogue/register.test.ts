@@ -9,10 +9,9 @@ import { BANK_REQUEST, BANK_SERVICES } from "../fixtures/register-bank.ts";
 import { realCatalogue } from "../helpers/app.ts";
 
 const catalogue = realCatalogue();
-const NOW = new Date("2026-11-29T12:00:00Z");
 
 const registerOf = (request: Partial<RegisterRequest> & { ids: readonly string[] }): RegisterT =>
-  buildRegister(catalogue, { exitPlanAt: "POST /v1/exit-plan", now: NOW, ...request });
+  buildRegister(catalogue, { exitPlanAt: "POST /v1/exit-plan", ...request });
 
 const bank = () =>
   registerOf({

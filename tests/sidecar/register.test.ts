@@ -27,7 +27,6 @@ describe("POST /v1/register", () => {
         to: BANK_REQUEST.to,
         entity: BANK_REQUEST.entity,
         exitPlanAt: "",
-        now: new Date(),
       }),
       exitPlan: "",
     });
@@ -120,7 +119,6 @@ describe("GET /v1/lists/{id}/register", () => {
       to: BANK_REQUEST.to,
       entity: { lei: BANK_LEI, referenceDate: "2026-12-31" },
       exitPlanAt: "",
-      now: new Date(),
     });
     expect(register.templates).toEqual(direct.templates);
     expect(register.checks).toEqual(direct.checks);
