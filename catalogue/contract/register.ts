@@ -25,7 +25,7 @@ import {
 } from "../schema/index.ts";
 import { readList } from "./read-list.ts";
 import { approvedIds, CSV, MARKDOWN, storeCall } from "./shared.ts";
-import { MISS_BUCKET } from "./lists.ts";
+import { LISTS_ENDPOINTS, MISS_BUCKET } from "./lists.ts";
 import { LIST_LIFETIME_DAYS } from "../base/limits.ts";
 
 export const ZIP = "application/zip";
@@ -80,8 +80,9 @@ export const registerOf = (catalogue: Catalogue, request: RegisterRequest): Regi
 
 const exitPlanOfBody =
   "POST /v1/exit-plan with the same approvedServiceIds and to (each provider excluded from its own services' plan)";
+/** Where a saved list's exit plan is: its row's path (the Lists table), filled in. */
 const exitPlanOfList = (urls: PublicUrls, list: Parameters<typeof listPath>[0]) =>
-  `${urls.apiUrl}/v1/lists/${list.slug ?? list.id}/exit-plan (each provider excluded from its own services' plan)`;
+  `${urls.apiUrl}${LISTS_ENDPOINTS.find((row) => row.operationId === "getListExitPlan")!.path.replace("{id}", encodeURIComponent(list.slug ?? list.id))} (each provider excluded from its own services' plan)`;
 
 const DESCRIPTION =
   "The provider side of a DORA register of information (Commission Implementing Regulation (EU) 2024/2956) for an approved list: templates B_05.01 (ICT third-party service providers: the legal entity EU customers contract with, its LEI where a sourced record has one, type of person, head-office country), B_02.02 (per provider, function, ICT service type and country: the type from the category table, the countries of storage and processing from the services' regions in allowedLocations), B_05.02 (the direct provider at rank 1) and B_07.01 (the assessment: substitutability and its reason, the exit plan, the alternative providers, read from an exit plan of each provider's services to the target). Every cell says where it comes from (a sourced fact, the exit plan, the request, or the entity to fill); toFill names every column left to the entity; checks runs the ESAs' published rules for these templates (v8851_m, v8854_m, v8884_m, the primary keys, the references R18, R20, R21, R22, the allowed members, LEI check digits, ISO country codes, dates) and names each failure. format=md (or Accept: text/markdown) answers the register as a page; format=csv&template=b_05.01 (or Accept: text/csv) one template as its xBRL-CSV table; format=zip (or Accept: application/zip) the xBRL-CSV report package (META-INF/reportPackage.json, reports/report.json extending the DORA taxonomy 4.0 module, parameters.csv, FilingIndicators.csv and the four tables).";
