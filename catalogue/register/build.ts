@@ -191,7 +191,14 @@ function template(id: RegisterTemplateT["id"], rows: Row[]): RegisterTemplateT {
     columns: spec.columns.map(({ code, name }) => ({ code, name })),
     rows: rows.map((row) => ({
       ...row,
-      cells: Object.fromEntries(spec.columns.map(({ code }) => [code, row.cells[code] ?? ruleCell("")])),
+      // Every column has a cell of its own making: one left out is a mistake here, never an empty cell.
+      cells: Object.fromEntries(
+        spec.columns.map(({ code }) => {
+          const cell = row.cells[code];
+          if (!cell) throw new Error(`${id} ${code}: no cell`);
+          return [code, cell];
+        }),
+      ),
     })),
   };
 }
@@ -205,7 +212,7 @@ function providerCode(facts: ProviderFacts, entity: RegisterEntityT) {
       code: fact(facts.lei, "data/register.yaml"),
       type: member(LEI_CODE_TYPE, "catalogue", "data/register.yaml"),
     };
-  const why = `No LEI of ${facts.entity} is in reach of the catalogue (GLEIF not searched): enter it, or its EUID for an EU entity.`;
+  const why = `No record the catalogue could read states the LEI of ${facts.entity} (GLEIF was not in reach): enter it, or its EUID for an EU entity.`;
   return { code: entityCell(why), type: entityCell("LEI (eba_qCO:qx2000) once the code is entered.") };
 }
 
@@ -219,9 +226,13 @@ function arrangement(context: Context, providerId: string) {
 function providerRows(context: Context): Row[] {
   return [...context.facts.values()].map((facts) => {
     const { code, type } = providerCode(facts, context.entity);
+    // The pages behind the entity (data/register.yaml's sources), else the provider's data file.
+    const pages = context.catalogue.source.register?.entities
+      .find((entry) => entry.provider === facts.providerId)
+      ?.contractingEntity.sources.map((page) => page.url);
     const source =
-      facts.basis === "contracting-entity"
-        ? "data/register.yaml (contracting entity)"
+      facts.basis === "contracting-entity" && pages
+        ? `data/register.yaml: ${pages.join(", ")}`
         : providerFileSource(facts.providerId);
     return {
       label: `${facts.providerName}: ${facts.entity}`,
@@ -229,7 +240,10 @@ function providerRows(context: Context): Row[] {
       cells: {
         c0010: code,
         c0020: type,
+        c0030: ruleCell("", "Optional: a second code of the provider (its EUID, say) the entity may add with c0040."),
+        c0040: ruleCell("", "With c0030 only."),
         c0050: fact(facts.entity, source),
+        c0060: ruleCell("", "Reported only where the legal name is not in the Latin alphabet; this one is."),
         c0070: member(LEGAL_PERSON, "catalogue", `${source}: ${facts.entity} is a company`),
         c0080: facts.country
           ? { ...fact(`eba_GA:${facts.country}`, source), label: facts.country }
@@ -281,6 +295,7 @@ function arrangementRows(context: Context): Row[] {
           c0060: typeCell(context, line),
           c0070: entityCell("The contract's start date."),
           c0080: entityCell("The contract's end date, if any."),
+          c0090: ruleCell("", "Reported only for an arrangement that has ended or been terminated."),
           c0100: entityCell("The entity's notice period, in days."),
           c0110: entityCell("The provider's notice period, in days."),
           c0120: entityCell("The country whose law governs the contract."),
