@@ -6563,7 +6563,7 @@ export interface operations {
             level?: "individual" | "consolidated";
             /**
              * Format: date
-             * @description The register's reference date (parameters.csv refPeriod); default: 31 December of the year of the request
+             * @description The register's reference date (parameters.csv refPeriod); default: 31 December of the year of the catalogue's data (Register.catalogue.lastUpdated)
              */
             referenceDate?: string;
             /** @description ISO 4217 currency of the amounts (parameters.csv baseCurrency); default EUR */
