@@ -2660,6 +2660,16 @@ export interface components {
       /** @description What the register does not say: read before filing */
       notes: string[];
     };
+    /** @description Request body of POST /v1/register; an unknown key is a 400 */
+    RegisterBody: {
+      /** @description The approved services: ids as in the services listing (1 to 500) */
+      approvedServiceIds: string[];
+      /** @description Where the list's data may sit: region ids, country codes, EU or EEA (as the policies take them). Each service's regions among them give the countries of storage and processing (B_02.02 c0150, c0160); without them those cells are left to the entity */
+      allowedLocations?: string[];
+      /** @description The exit target the assessment (B_07.01) plans to, as POST /v1/exit-plan takes it; each provider of the list is excluded from its own services' plan. Default: every provider of the catalogue */
+      to?: components["schemas"]["ExitTarget"];
+      entity?: components["schemas"]["RegisterEntity"];
+    };
     /** @description One cell of a register template (added in 1.13.0) */
     RegisterCell: {
       /** @description The value as the CSV holds it (a taxonomy member such as eba_TA:S17, a code, a date); empty: not reported */
@@ -2690,6 +2700,35 @@ export interface components {
       row?: string;
       /** @description What is wrong and what to fill or fix before filing */
       message: string;
+    };
+    /** @description The entity's own fields of a register request: only the entity knows them (added in 1.13.0) */
+    RegisterEntity: {
+      /** @description The LEI of the financial entity making use of the ICT services (B_02.02 c0020) */
+      lei?: string;
+      /**
+       * @description The register's level: individual (default; parameters.csv entityID rs:{lei}.IND) or consolidated (rs:{lei}.CON)
+       * @enum {string}
+       */
+      level?: "individual" | "consolidated";
+      /**
+       * Format: date
+       * @description The register's reference date (parameters.csv refPeriod); default: 31 December of the year of the catalogue's data (Register.catalogue.lastUpdated)
+       */
+      referenceDate?: string;
+      /** @description ISO 4217 currency of the amounts (parameters.csv baseCurrency); default EUR */
+      currency?: string;
+      /** @description Per provider id, the reference number of the contractual arrangement with it (c0010 of B_02.02, B_05.02 and B_07.01); a provider not in the list is a 400 */
+      arrangements?: {
+        [key: string]: string;
+      };
+      /** @description Per approved service id, the function identifier it supports (B_02.02 c0050); an id not in the list is a 400 */
+      functions?: {
+        [key: string]: string;
+      };
+      /** @description Per provider id, the LEI of the provider's contracting entity, where the entity holds one the catalogue does not (B_05.01 c0010); a provider not in the list is a 400 */
+      providerCodes?: {
+        [key: string]: string;
+      };
     };
     /** @description The page or filing behind a fact of the register (added in 1.13.0) */
     RegisterFactSource: {
@@ -6546,42 +6585,7 @@ export interface operations {
          *       }
          *     }
          */
-        "application/json": {
-          /** @description The approved services: ids as in the services listing (1 to 500) */
-          approvedServiceIds: string[];
-          /** @description Where the list's data may sit: region ids, country codes, EU or EEA (as the policies take them). Each service's regions among them give the countries of storage and processing (B_02.02 c0150, c0160); without them those cells are left to the entity */
-          allowedLocations?: string[];
-          to?: components["schemas"]["ExitTarget"];
-          /** @description The entity's own fields */
-          entity?: {
-            /** @description The LEI of the financial entity making use of the ICT services (B_02.02 c0020) */
-            lei?: string;
-            /**
-             * @description The register's level: individual (default; parameters.csv entityID rs:{lei}.IND) or consolidated (rs:{lei}.CON)
-             * @enum {string}
-             */
-            level?: "individual" | "consolidated";
-            /**
-             * Format: date
-             * @description The register's reference date (parameters.csv refPeriod); default: 31 December of the year of the catalogue's data (Register.catalogue.lastUpdated)
-             */
-            referenceDate?: string;
-            /** @description ISO 4217 currency of the amounts (parameters.csv baseCurrency); default EUR */
-            currency?: string;
-            /** @description Per provider id, the reference number of the contractual arrangement with it (c0010 of B_02.02, B_05.02 and B_07.01); a provider not in the list is a 400 */
-            arrangements?: {
-              [key: string]: string;
-            };
-            /** @description Per approved service id, the function identifier it supports (B_02.02 c0050); an id not in the list is a 400 */
-            functions?: {
-              [key: string]: string;
-            };
-            /** @description Per provider id, the LEI of the provider's contracting entity, where the entity holds one the catalogue does not (B_05.01 c0010); a provider not in the list is a 400 */
-            providerCodes?: {
-              [key: string]: string;
-            };
-          };
-        };
+        "application/json": components["schemas"]["RegisterBody"];
       };
     };
     responses: {

@@ -6,6 +6,7 @@
  * left for the entity and named in toFill; then the supervisors' checks (rules.ts) run on it.
  * One function serves the API, a saved list, the text host, the site and MCP.
  */
+import { isValidLei } from "../base/lei.ts";
 import { HttpError } from "../base/problem.ts";
 import type { Catalogue } from "../load/load.ts";
 import { resolvePlaces, UnknownPlacesError, type Place } from "../locations/places.ts";
@@ -61,6 +62,19 @@ function checkKeys(field: string, keys: readonly string[], known: ReadonlySet<st
         .join(
           ", ",
         )} ${stray.length === 1 ? "is" : "are"} not ${what} of the list (${[...known].slice(0, 20).join(", ")}).`,
+    );
+}
+
+/** The entity's LEIs' check digits (the schema checks their form): each wrong one named in one 400. */
+function checkLeis(entity: RegisterEntityT) {
+  const given = [
+    ...(entity.lei ? [["entity.lei", entity.lei] as const] : []),
+    ...Object.entries(entity.providerCodes ?? {}).map(([id, lei]) => [`entity.providerCodes.${id}`, lei] as const),
+  ];
+  const wrong = given.filter(([, lei]) => !isValidLei(lei));
+  if (wrong.length > 0)
+    throw refuse(
+      `${wrong.map(([field, lei]) => `${field} "${lei}"`).join(", ")}: the ISO 17442 check digits (the last two) are wrong; copy the LEI from its GLEIF record.`,
     );
 }
 
@@ -121,6 +135,7 @@ export function buildRegister(catalogue: Catalogue, request: RegisterRequest): R
   checkKeys("arrangements", Object.keys(entity.arrangements ?? {}), providerIds, "a provider");
   checkKeys("providerCodes", Object.keys(entity.providerCodes ?? {}), providerIds, "a provider");
   checkKeys("functions", Object.keys(entity.functions ?? {}), new Set(request.ids), "a service");
+  checkLeis(entity);
 
   const facts = new Map(
     [...providerIds].map((id) => [id, providerFacts(catalogue, id, entity.providerCodes?.[id])] as const),

@@ -6,17 +6,24 @@
  * DORA taxonomy (catalogue/reference/dora/).
  */
 import { z } from "zod";
-import { isValidLei } from "../base/lei.ts";
+import { isValidLei, LEI_PATTERN } from "../base/lei.ts";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../base/limits.ts";
 import { ExitTarget, MAX_TARGET_ITEMS } from "./exit-plan.ts";
+import { allowedLocations } from "./requests.ts";
 import { closedQuery, strictBody } from "./unknown-keys.ts";
 import { CountryCode, d, HttpsUrl, IsoDate, queryBoolean } from "./vocabulary.ts";
 
-/** An LEI: ISO 17442's form and check digits (base/lei.ts). */
-export const Lei = z
+/**
+ * An LEI in a request: ISO 17442's form, which JSON Schema states; its check digits, which no schema
+ * keyword can, are checked by the register (a 400 Invalid register request naming the field).
+ */
+export const LeiForm = z
   .string()
-  .refine(isValidLei, "must be an LEI: 20 characters, 18 letters or digits and two ISO 17442 check digits")
-  .meta(d("Legal Entity Identifier (ISO 17442)"));
+  .regex(LEI_PATTERN, "must be an LEI: 20 characters, 18 capital letters or digits then two check digits")
+  .meta(d("Legal Entity Identifier (ISO 17442): 20 characters, its last two ISO 17442 check digits"));
+
+/** An LEI in the data: its form and its check digits, or the load fails. */
+export const Lei = LeiForm.refine(isValidLei, "the ISO 17442 check digits are wrong");
 
 /** The ITS's types of ICT services (Annex III), S01 to S19. */
 export const ICT_SERVICE_TYPES = Array.from({ length: 19 }, (_, index) => `S${String(index + 1).padStart(2, "0")}`);
@@ -70,11 +77,19 @@ export type RegisterFileT = z.infer<typeof RegisterFile>;
 export type RegisterFactSourceT = z.infer<typeof RegisterFactSource>;
 export type LegalEntityT = z.infer<typeof LegalEntity>;
 
-const Code = z.string().min(1).max(MAX_ID_LENGTH);
+/**
+ * The entity's own references: printable characters of the Basic Multilingual Plane, so that a
+ * length is the same count in JSON Schema (code points) and here (UTF-16 units).
+ */
+const Code = z
+  .string()
+  .min(1)
+  .max(MAX_ID_LENGTH)
+  .regex(/^[ -~\u00A0-\uD7FF\uE000-\uFFFD]+$/, "must be printable characters (no control characters or emoji)");
 
 /** The entity's own fields: only it knows them; each one given fills its cells, each one missing is named in toFill. */
 export const RegisterEntity = strictBody({
-  lei: Lei.optional().meta(d("The LEI of the financial entity making use of the ICT services (B_02.02 c0020)")),
+  lei: LeiForm.optional().meta(d("The LEI of the financial entity making use of the ICT services (B_02.02 c0020)")),
   level: z
     .enum(["individual", "consolidated"])
     .optional()
@@ -108,13 +123,16 @@ export const RegisterEntity = strictBody({
       d("Per approved service id, the function identifier it supports (B_02.02 c0050); an id not in the list is a 400"),
     ),
   providerCodes: z
-    .record(Code, Lei)
+    .record(Code, LeiForm)
     .optional()
     .meta(
       d(
         "Per provider id, the LEI of the provider's contracting entity, where the entity holds one the catalogue does not (B_05.01 c0010); a provider not in the list is a 400",
       ),
     ),
+}).meta({
+  id: "RegisterEntity",
+  description: "The entity's own fields of a register request: only the entity knows them (added in 1.13.0)",
 });
 
 export const RegisterBody = strictBody({
@@ -123,10 +141,8 @@ export const RegisterBody = strictBody({
     .min(1)
     .max(MAX_APPROVED_IDS)
     .meta(d(`The approved services: ids as in the services listing (1 to ${MAX_APPROVED_IDS})`)),
-  allowedLocations: z
-    .array(z.string().min(1).max(MAX_ID_LENGTH))
-    .min(1)
-    .max(MAX_TARGET_ITEMS)
+  allowedLocations: allowedLocations
+    .unwrap()
     .optional()
     .meta(
       d(
@@ -138,8 +154,8 @@ export const RegisterBody = strictBody({
       "The exit target the assessment (B_07.01) plans to, as POST /v1/exit-plan takes it; each provider of the list is excluded from its own services' plan. Default: every provider of the catalogue",
     ),
   ),
-  entity: RegisterEntity.optional().meta(d("The entity's own fields")),
-});
+  entity: RegisterEntity.optional(),
+}).meta({ id: "RegisterBody", description: "Request body of POST /v1/register; an unknown key is a 400" });
 export type RegisterBodyT = z.infer<typeof RegisterBody>;
 export type RegisterEntityT = z.infer<typeof RegisterEntity>;
 

@@ -81,7 +81,8 @@ describe("POST /v1/register", () => {
     const app = await build();
     const cases: [unknown, string, RegExp][] = [
       [{ ...SMALL, approvedServiceIds: ["aws-s4"] }, "Unknown service ids", /aws-s4/],
-      [{ ...SMALL, entity: { lei: "EXAMPLEBANK000000015" } }, "Invalid body", /LEI/],
+      [{ ...SMALL, entity: { lei: "EXAMPLEBANK000000015" } }, "Invalid register request", /check digits/],
+      [{ ...SMALL, entity: { lei: "example" } }, "Invalid body", /LEI/],
       [{ ...SMALL, entity: { functions: { "gcp-bigquery": "F" } } }, "Invalid register request", /gcp-bigquery/],
       [{ ...SMALL, entity: { arrangements: { gcp: "X" } } }, "Invalid register request", /gcp/],
       [{ ...SMALL, allowedLocations: ["atlantis"] }, "Unknown locations", /atlantis/],
