@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { isValidLei, LEI_PATTERN } from "../base/lei.ts";
 import { MAX_APPROVED_IDS, MAX_ID_LENGTH } from "../base/limits.ts";
-import { ExitTarget, MAX_TARGET_ITEMS } from "./exit-plan.ts";
+import { ExitTarget } from "./exit-plan.ts";
 import { allowedLocations } from "./requests.ts";
 import { closedQuery, strictBody } from "./unknown-keys.ts";
 import { CountryCode, d, HttpsUrl, IsoDate, queryBoolean } from "./vocabulary.ts";
