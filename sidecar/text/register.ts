@@ -27,6 +27,8 @@ import { isDotSegment } from "./site-page.ts";
 /** The query keys the page reads: the API row's, less format, template and bom (the API's files). */
 const PageQuery = RegisterQuery.omit({ format: true, template: true, bom: true });
 type PageQueryT = ReturnType<typeof PageQuery.parse>;
+/** The exit target's keys, which the list's exit plan page takes too. */
+const TARGET_KEYS = new Set(["providers", "jurisdictions", "exclude", "sovereignOption", "euResidentOnly"]);
 /** What the text host itself takes besides (renderings, width, colour). */
 const HOST_KEYS = new Set(["format", "color", "width"]);
 
@@ -82,6 +84,8 @@ export function registerBody(
     // The API answers on the text host too (/v1/*, same origin), so the links are relative.
     return `${apiPath}?${params.toString()}`;
   };
+  // The exit plan's page takes the target alone.
+  const target = new URLSearchParams([...search].filter(([key]) => TARGET_KEYS.has(key)));
   let page;
   try {
     const known = list.approvedServiceIds.filter((slug) => catalogue.bySlug.has(slug));
@@ -92,14 +96,14 @@ export function registerBody(
       ids: known,
       ...registerRequestOfQuery(query),
       jobsUsed,
-      exitPlanAt: href("exit-plan", { id: listId }, search),
+      exitPlanAt: href("exit-plan", { id: listId }, target),
     });
     page = registerDoc(register, {
       listName: list.name ?? listId,
       links: {
         zip: withFormat("zip"),
         csv: (template) => withFormat("csv", template),
-        exitPlan: href("exit-plan", { id: listId }, search),
+        exitPlan: href("exit-plan", { id: listId }, target),
       },
     });
   } catch (error) {

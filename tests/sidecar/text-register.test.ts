@@ -39,7 +39,7 @@ describe("the text host's /lists/{id}/register", () => {
     // The files and the exit plan behind it, on the same host.
     expect(md.body).toContain(`](/v1/lists/bank/register?lei=${BANK_LEI}&`);
     expect(md.body).toContain("format=zip)");
-    expect(md.body).toContain("](/lists/bank/exit-plan?");
+    expect(md.body).toContain("](/lists/bank/exit-plan?jurisdictions=EU)");
 
     const ansi = await text.inject(`/lists/bank/register?${QUERY}`);
     expect(ansi.headers["content-type"]).toBe("text/plain; charset=utf-8");
