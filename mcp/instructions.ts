@@ -18,7 +18,8 @@ const GUIDE = [
   "where a list's providers are headquartered and host → exposure_scorecard;",
   "what is deprecated or retires between two days → lifecycle_upcoming (provider, from, to);",
   "a policy allowing only a list → generate_policy (format scp, azure or gcp; terraform: true for a .tf);",
-  "moving a list to other providers (an EU or sovereign alternative) → exit_plan (summary by default; detail: full for every candidate).",
+  "moving a list to other providers (an EU or sovereign alternative) → exit_plan (summary by default; detail: full for every candidate);",
+  "a DORA register of information for a list (the ICT third-party rows a financial entity files) → dora_register.",
   "Large answers are cut and say so in omitted, with the argument that shows the rest.",
   "Read catalogue:// resources for a whole service, provider, category or equivalence group.",
 ].join(" ");

@@ -46,6 +46,7 @@ import {
   Omitted,
 } from "./fit.ts";
 import { CHECK_DEPLOYMENT_TOOL } from "./check-deployment.ts";
+import { DORA_REGISTER_TOOL } from "./register.ts";
 import { resolveCategory, resolveProvider } from "./ids.ts";
 import {
   ApprovedServicesBody,
@@ -413,6 +414,7 @@ export const TOOLS: readonly ToolSpec[] = [
     output: SavedListDetail.extend({ omitted: Omitted.optional() }),
   }),
   tool(CHECK_DEPLOYMENT_TOOL),
+  tool(DORA_REGISTER_TOOL),
 ];
 
 /**

@@ -35,7 +35,7 @@ export const CATALOGUE: House = {
     ["search", "lifecycle", "lists"],
     ["equivalence", "policies"],
     ["exit", "quality", "templates"],
-    ["render"],
+    ["render", "register"],
     ["contract"],
     ["outputs"],
   ],

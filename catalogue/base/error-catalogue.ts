@@ -42,7 +42,11 @@ export const ERRORS = {
   },
   "Unknown locations": {
     status: 400,
-    when: "A policy request's or deployment check's allowedLocations names no known place (region, country, group, multi-region or global; details give the nearest), or (policies) none of the vendor's regions.",
+    when: "A policy request's, deployment check's or register's allowedLocations names no known place (region, country, group, multi-region or global; details give the nearest), or (policies) none of the vendor's regions.",
+  },
+  "Invalid register request": {
+    status: 400,
+    when: "A DORA register request's entity fields name a provider (arrangements, providerCodes) or a service (functions) that is not in the list, or its GET query gives a malformed LEI, date or currency; details name each.",
   },
   "Nothing to allow": {
     status: 400,

@@ -33,6 +33,7 @@ export const PAGE_PATHS = {
   "save-list": "/lists",
   "saved-list": "/lists/:id",
   "exit-plan": "/lists/:id/exit-plan",
+  register: "/lists/:id/register",
   "deployment-check": "/deployments/check",
   built: "/*",
 } as const;

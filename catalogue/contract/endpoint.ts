@@ -107,6 +107,8 @@ export type Result<Body = unknown> = (
       readonly status?: number;
       /** A file to save rather than show (CSV): its name, sent as Content-Disposition. */
       readonly filename?: string;
+      /** A binary answer (a zip), sent as these bytes in place of `text` (which is then empty). */
+      readonly bytes?: Uint8Array;
       /**
        * Never set: the value a pre-serialised JSON answer holds (contract/shared.ts `json`), so the
        * row's response schema type-checks it as it does a `body`.

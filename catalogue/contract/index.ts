@@ -11,6 +11,7 @@ import { CATALOGUE_ENDPOINTS } from "./catalogue.ts";
 import { POLICIES_ENDPOINTS } from "./policies.ts";
 import { DEPLOYMENTS_ENDPOINTS } from "./deployments.ts";
 import { LISTS_ENDPOINTS } from "./lists.ts";
+import { REGISTER_ENDPOINTS } from "./register.ts";
 import { OPERATIONS_ENDPOINTS } from "./operations.ts";
 import { MIRROR_ENDPOINTS } from "./mirror.ts";
 import { MCP_ENDPOINT } from "./mcp.ts";
@@ -24,6 +25,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...POLICIES_ENDPOINTS,
   ...DEPLOYMENTS_ENDPOINTS,
   ...LISTS_ENDPOINTS,
+  // The DORA register of information (issue 127, contract 1.13.0).
+  ...REGISTER_ENDPOINTS,
   ...OPERATIONS_ENDPOINTS,
   // The Model Context Protocol server over Streamable HTTP (decisions.md#mcp, contract 1.8.0).
   MCP_ENDPOINT,

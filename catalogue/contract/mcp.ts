@@ -24,6 +24,7 @@ export const MCP_TOOLS = [
   { name: "exit_plan", title: "Plan an exit" },
   { name: "get_saved_list", title: "Get a saved list" },
   { name: "check_deployment", title: "Check a deployment" },
+  { name: "dora_register", title: "DORA register of information" },
 ] as const;
 
 export type McpToolName = (typeof MCP_TOOLS)[number]["name"];

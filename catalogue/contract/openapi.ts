@@ -60,8 +60,13 @@ const isStrictObject = (schema: unknown): boolean =>
 /** The request bodies of the table and the objects they hold (ExitPlanBody and its ExitTarget). */
 function requestBodySchemas(table: readonly Endpoint[]): z.ZodType[] {
   const bodies = table.flatMap((row) => (row.body ? [row.body] : []));
+  // A held object may be optional (the register's entity): the object inside is what closes.
   const held = bodies.flatMap((body) =>
-    body instanceof z.ZodObject ? Object.values(body.shape as Record<string, z.ZodType>) : [],
+    body instanceof z.ZodObject
+      ? Object.values(body.shape as Record<string, z.ZodType>).map((field) =>
+          field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field,
+        )
+      : [],
   );
   return [...bodies, ...held];
 }

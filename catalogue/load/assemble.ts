@@ -4,6 +4,7 @@
  * properties, services with their records, groups and the lookups by id. Pure: no file is read here.
  */
 
+import type { RegisterFileT } from "../schema/register.ts";
 import { capabilityData, capabilityIndex, type CapabilityIndex } from "../capabilities/capabilities.ts";
 import type { CapabilitiesFileT } from "../schema/capabilities.ts";
 import type { EgressFileT, PlacementFileT } from "../schema/exit-data.ts";
@@ -166,6 +167,8 @@ export interface CatalogueSource {
   readonly statedPlacements?: Readonly<Record<string, StatedPlacementT>>;
   /** The vendors' multi-regions and dual-regions (data/locations/multi-regions.yaml; absent before 1.12.0). */
   readonly multiRegions?: readonly MultiRegionT[];
+  /** The provider side of the DORA register: ICT service types, contracting entities (data/register.yaml, 1.13.0). */
+  readonly register?: RegisterFileT;
 }
 
 const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name, "en");

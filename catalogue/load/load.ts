@@ -21,6 +21,8 @@ import { terraformResourceProblems } from "./terraform-resources.ts";
 import { capabilitiesProblems } from "./capabilities.ts";
 import { egressProblems, placementProblems } from "./exit-data.ts";
 import { EgressFile, PlacementFile } from "../schema/exit-data.ts";
+import { RegisterFile } from "../schema/register.ts";
+import { registerProblems } from "./register-data.ts";
 import { otherProductsProblems } from "./other-products.ts";
 import { CapabilitiesFile } from "../schema/capabilities.ts";
 import { readVersions } from "./load-versions.ts";
@@ -388,6 +390,22 @@ function readOtherProducts(
   return file;
 }
 
+/** register.yaml (issue 127), validated and cross-checked against the categories and providers; absent where there is none. */
+function readRegister(
+  dataDir: string,
+  categories: readonly { id: string }[],
+  providers: ReadonlyMap<string, unknown>,
+  problems: string[],
+) {
+  const path = join(dataDir, "register.yaml");
+  const register = existsSync(path) ? readFile(path, RegisterFile, problems) : undefined;
+  if (register)
+    problems.push(
+      ...registerProblems(register, shown(path), new Set(categories.map(({ id }) => id)), new Set(providers.keys())),
+    );
+  return register;
+}
+
 /** Reads and validates a data folder, cross-checking the files; throws CatalogueError listing every problem. */
 export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): CatalogueSource {
   const problems: string[] = [];
@@ -438,6 +456,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
   const searchWordsPath = join(dataDir, "search-words.yaml");
   const searchWords = existsSync(searchWordsPath) ? readFile(searchWordsPath, SearchWordsFile, problems) : undefined;
   const otherProducts = readOtherProducts(dataDir, { groups, categories, providers, entries }, problems);
+  const register = readRegister(dataDir, categories, providers, problems);
 
   if (problems.length > 0) throw new CatalogueError(problems);
   const providerFiles = [...providers.values()].map(({ file }) => file);
@@ -469,6 +488,7 @@ export function readCatalogueSource(dataDir: string = DEFAULT_DATA_DIR): Catalog
     ...(otherProducts ? { otherProducts } : {}),
     ...exitData,
     ...places,
+    ...(register ? { register } : {}),
   };
 }
 

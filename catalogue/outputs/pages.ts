@@ -145,6 +145,7 @@ export const PAGES = [
   { ...at("save-list"), methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: [] },
   { ...at("saved-list"), methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store and the catalogue", site: ["lists/[id].astro"] },
   { ...at("exit-plan"), methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store, the catalogue and the target (?provider, ?sovereignOption…)", site: ["on-demand/doc.astro"] },
+  { ...at("register"), methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store, the catalogue, the entity's fields, places and exit target (?lei, ?allowedLocations, ?jurisdictions…): the list's DORA register", site: ["on-demand/doc.astro"] },
   { ...at("deployment-check"), methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, rawBodyLimit: MAX_TEMPLATE_BODY_BYTES, reads: "the template posted (the body, or the form's template field) and ?ids or ?list: the deployment check", site: ["on-demand/doc.astro"] },
   { ...at("built"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "dist/: the text pages above and the site's files", site: [] },
 ] as const satisfies readonly PageRow[];

@@ -18,6 +18,7 @@ export * from "./locations.ts";
 export * from "./operations.ts";
 export * from "./deployment-check.ts";
 export * from "./policy-documents.ts";
+export * from "./register.ts";
 export * from "./reports.ts";
 export * from "./requests.ts";
 export * from "./resources.ts";

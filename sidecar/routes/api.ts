@@ -58,7 +58,11 @@ const COMPRESSED = ["br", "gzip"] as const;
 const until = (result: Result) => result.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
 
 function prepare<B extends Buffer | string>(row: Endpoint, result: Result, encode: (text: string) => B): Prepared<B> {
-  const body = encode("text" in result ? result.text : serializeJson(result.body));
+  // A binary answer (the register's report package) is sent as its bytes, never as text.
+  const body =
+    "bytes" in result && result.bytes
+      ? (Buffer.from(result.bytes) as B)
+      : encode("text" in result ? result.text : serializeJson(result.body));
   return {
     until: until(result),
     status: result.status ?? row.response.status,

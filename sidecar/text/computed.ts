@@ -18,6 +18,7 @@ import { Slots } from "../threads/slots.ts";
 import { beforeDeadline } from "../deadline.ts";
 import { deploymentCheckBody } from "./deployment-check.ts";
 import { exitPlanBody } from "./exit-plan.ts";
+import { registerBody } from "./register.ts";
 import { comparePathBody, filteredLifecycleBody, savedListBody } from "./pages.ts";
 import type { Computed, JobWait, PagesComputer, Shape, SiteAnswer, SiteJob } from "./computed-shapes.ts";
 
@@ -46,6 +47,7 @@ export const TEXT_JOBS = {
     catalogue: Catalogue,
     input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },
   ) => exitPlanBody(catalogue, input),
+  register: (catalogue: Catalogue, input: Parameters<typeof registerBody>[1]) => registerBody(catalogue, input),
   deploymentCheck: (catalogue: Catalogue, input: Parameters<typeof deploymentCheckBody>[1]) =>
     deploymentCheckBody(catalogue, input),
 } as const satisfies Record<string, (catalogue: Catalogue, input: never) => Computed>;
@@ -122,7 +124,8 @@ export class ComputedPages implements PagesComputer {
    * is a deployment check, whose input is a template of up to megabytes.
    */
   async text(job: TextJob, wait?: JobWait): Promise<Computed> {
-    const unkept = job.name === "savedList" || job.name === "exitPlan" || job.name === "deploymentCheck";
+    const unkept =
+      job.name === "savedList" || job.name === "exitPlan" || job.name === "register" || job.name === "deploymentCheck";
     const key = unkept ? undefined : `text\0${JSON.stringify(job)}`;
     const compute = async (): Promise<Kept> => ({
       kind: "text",

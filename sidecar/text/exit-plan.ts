@@ -231,6 +231,8 @@ function savedListTarget(list: StoredList, defaulted: boolean, query: string) {
     link(listPath(list), listPath(list)),
     ". As CSV: ",
     link(`/v1${path}?${query}&format=csv`, `/v1${path}?${query}&format=csv`),
+    ". Next step, the list's DORA register of information: ",
+    link("DORA register", href("register", { id: list.slug ?? list.id }, new URLSearchParams(query))),
     ".",
   );
 }

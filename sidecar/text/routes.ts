@@ -15,6 +15,7 @@ import { pageBudget } from "../response-budget.ts";
 import { deploymentCheckPost } from "./deployment-check.ts";
 import { isApiPath } from "../plugins/errors.ts";
 import { exitPlannerPage, exitPlanPage } from "./exit-plan.ts";
+import { registerPage } from "./register.ts";
 import { crossSiteRefusal, exposurePage, listBuilderPage, listFile, saveListForm } from "./forms.ts";
 import { builtPage, comparePath, savedListPage } from "./pages.ts";
 import type { TextContext, TextHandler, TextRoute } from "./context.ts";
@@ -38,6 +39,7 @@ const HANDLERS: Record<RoutedRow["id"], TextHandler> = {
   "saved-list": savedListPage,
   "exit-plan": exitPlanPage,
   "exit-planner": exitPlannerPage,
+  register: registerPage,
   "deployment-check": deploymentCheckPost,
   built: builtPage,
 };

@@ -34,6 +34,8 @@ const CONTRACT_ENDPOINTS = [
   "POST /v1/analytics/outbound",
   "POST /v1/exit-plan",
   "GET /v1/lists/{id}/exit-plan",
+  "POST /v1/register",
+  "GET /v1/lists/{id}/register",
 ];
 
 describe("the OpenAPI document", () => {

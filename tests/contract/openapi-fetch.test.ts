@@ -104,6 +104,20 @@ describe("a strict openapi-fetch client generated from the OpenAPI document", ()
           parseAs: "text",
         }),
       ],
+      [
+        "register",
+        client.POST("/v1/register", {
+          body: { ...approved, allowedLocations: ["EU"], entity: { lei: "EXAMPLEBANK000000014" } },
+        }),
+      ],
+      [
+        "register package",
+        client.POST("/v1/register", {
+          params: { query: { format: "zip" } },
+          body: { ...approved, entity: { referenceDate: "2026-12-31" } },
+          parseAs: "arrayBuffer",
+        }),
+      ],
       ["health", client.GET("/v1/health")],
       ["status", client.GET("/v1/status")],
       ["status history", client.GET("/v1/status/history")],
@@ -176,6 +190,15 @@ describe("a strict openapi-fetch client generated from the OpenAPI document", ()
       }),
     ];
     for (const [index, plan] of planned.entries()) expectStatus(`list exit plan ${index}`, plan.response);
+    const register = await client.GET("/v1/lists/{id}/register", {
+      params: {
+        path: { id },
+        query: { allowedLocations: "EU", jurisdictions: "EU" },
+        header: { accept: "text/markdown" },
+      },
+      parseAs: "text",
+    });
+    expectStatus("list register", register.response);
     await app.close();
 
     expect(statuses.filter(([, got, want]) => got !== want)).toEqual([]);

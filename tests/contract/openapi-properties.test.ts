@@ -108,6 +108,7 @@ describe("requests generated from the OpenAPI document", () => {
   it("covers every operation that takes a body, a query or a header", () => {
     expect(generated.map((operation) => operation.operationId).sort()).toEqual(
       [
+        "buildRegister",
         "checkDeployment",
         "compareServices",
         "createList",
@@ -120,6 +121,7 @@ describe("requests generated from the OpenAPI document", () => {
         "getLifecycleCalendar",
         "getListExitPlan",
         "getListLifecycleCalendar",
+        "getListRegister",
         "listLifecycle",
         "listServices",
         "mcp",

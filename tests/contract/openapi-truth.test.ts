@@ -56,6 +56,8 @@ describe("the OpenAPI document tells the truth", () => {
       "#/components/schemas/FeedbackBody",
       "#/components/schemas/OutboundClickBody",
       "#/components/schemas/PolicyBody",
+      "#/components/schemas/RegisterBody",
+      "#/components/schemas/RegisterEntity",
       "#/components/schemas/SavedListCreate",
       "#/components/schemas/ScpBody",
       "#/components/schemas/TemplateCheckBody",

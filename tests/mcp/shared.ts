@@ -122,6 +122,27 @@ export const VALID: readonly ToolCase[] = [
       payload: { template: ["run.googleapis.com", "eventarc.googleapis.com"], approvedServiceIds: ["gcp-cloud-run"] },
     },
   },
+  // The DORA register (1.13.0): the API's answer for the same list, places, target and entity.
+  {
+    tool: "dora_register",
+    args: {
+      approvedServiceIds: ["aws-s3", "ovhcloud-object-storage"],
+      allowedLocations: ["EU"],
+      to: { jurisdictions: ["EU"] },
+      entity: { lei: "EXAMPLEBANK000000014", referenceDate: "2026-12-31" },
+      maxLength: 1_000_000,
+    },
+    api: {
+      method: "POST",
+      url: "/v1/register",
+      payload: {
+        approvedServiceIds: ["aws-s3", "ovhcloud-object-storage"],
+        allowedLocations: ["EU"],
+        to: { jurisdictions: ["EU"] },
+        entity: { lei: "EXAMPLEBANK000000014", referenceDate: "2026-12-31" },
+      },
+    },
+  },
   // The list filters of 1.11.0: the same lists as the query's comma-separated values.
   {
     tool: "search_services",
@@ -165,6 +186,11 @@ export const INVALID: readonly ToolCase[] = [
       url: "/v1/deployments/check",
       payload: { template: { kind: "Deployment" }, approvedServiceIds: ["aws-s3"] },
     },
+  },
+  {
+    tool: "dora_register",
+    args: { approvedServiceIds: ["aws-s3"], listId: "x" },
+    says: /approvedServiceIds or listId/,
   },
   { tool: "search_services", args: { limit: 500 }, says: /limit/ },
   { tool: "search_services", args: { provider: 42 }, says: /provider/ },
@@ -306,6 +332,7 @@ export async function expectListings(client: Client, catalogue: Catalogue) {
       "get_saved_list",
       "get_service",
       "check_deployment",
+      "dora_register",
       "lifecycle_upcoming",
       "search_services",
     ].sort(),

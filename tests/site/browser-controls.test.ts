@@ -38,6 +38,7 @@ const PAGE_OF_ROW: Record<(typeof PAGES)[number]["id"], readonly string[]> = {
   "deployment-check": [],
   "saved-list": ["/lists/axe-list"],
   "exit-plan": ["/lists/axe-list/exit-plan"],
+  register: ["/lists/axe-list/register?allowedLocations=EU"],
   built: ["/no-such-page"],
 };
 const PATHS = Object.values(PAGE_OF_ROW).flat();

@@ -40,6 +40,7 @@ const PAGE_OF_ROW: Record<(typeof PAGES)[number]["id"], readonly string[]> = {
   "deployment-check": [],
   "saved-list": ["/lists/axe-list"],
   "exit-plan": ["/lists/axe-list/exit-plan", "/lists/axe-list/exit-plan?providers=ovhcloud"],
+  register: ["/lists/axe-list/register"],
   built: ["/no-such-page"],
 };
 
