@@ -1,19 +1,33 @@
 /**
  * "Backed" proven (issue 124): a description is backed by its sources' claims, and a source that
- * cites a pinned repository copy (`via` …/blob/<commit>/…) must hold each of its claims word for
- * word. The copies' passages are vendored in ../reference/copies/excerpts.yaml; a pinned source
- * not excerpted yet is listed in UNPROVEN_COPIES (which may only shrink), so that a new backed
- * description cannot rest on a copy nobody checked.
+ * cites a pinned copy must hold each of its claims word for word. A pinned copy is a repository
+ * file at a commit (`via` https://github.com/<owner>/<repo>/blob/<40 hex>/<path>) or a file of a
+ * vendor's package at a version as the npm registry publishes it (`via`
+ * https://unpkg.com/<package>@<version>/<path>: an SDK's README carries the service model's own
+ * introduction, as botocore's service-2.json does). The copies' passages are vendored in
+ * ../reference/copies/*.yaml (copies.node.ts reads them); a pinned source not excerpted yet is
+ * listed in UNPROVEN_COPIES (which may only shrink), so that a new backed description cannot rest
+ * on a copy nobody checked.
  */
 import { z } from "zod";
 import type { Catalogue } from "../load/load.ts";
+
+/** A repository file pinned to its commit. */
+const GITHUB_PINNED = /^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\/.+$/;
+/** A published package's file at an exact version (npm versions are immutable). */
+const NPM_PINNED = /^https:\/\/unpkg\.com\/(?:@[a-z0-9._~-]+\/)?[a-z0-9._~-]+@\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?\/.+$/;
+
+/** Whether a source's `via` names one exact copy whose words can be checked. */
+export const isPinnedCopy = (via: string): boolean => GITHUB_PINNED.test(via) || NPM_PINNED.test(via);
 
 export const CopyExcerpts = z
   .object({
     copies: z.array(
       z
         .object({
-          via: z.string().regex(/^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\/[0-9a-f]{40}\/.+$/),
+          via: z
+            .string()
+            .refine(isPinnedCopy, "a GitHub blob at a 40-hex commit or an unpkg.com package@x.y.z/file URL"),
           read: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
           licence: z.string().min(1),
           excerpt: z.string().min(1),
@@ -28,6 +42,10 @@ export function plainForQuote(text: string): string {
   return text
     .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown link
+    .replace(/<[^>]*>/g, "") // HTML tags (an SDK's README writes the model's documentation in HTML)
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
     .replace(/[*`]/g, "")
     .replace(/[‘’]/g, "'")
     .replace(/[“”]/g, '"')
@@ -51,14 +69,16 @@ export function quoteFound(claim: string, copy: string): boolean {
   return true;
 }
 
+/** A pinned copy, or a repository file cited at an abbreviated commit (listed until excerpted). */
+const isPinnedCopyOrShortCommit = (via: string): boolean => isPinnedCopy(via) || /\/blob\/[0-9a-f]{7,40}\//.test(via);
+
 /** Every claim of a backed description's source that cites a pinned copy: slug, copy and claim. */
 export function pinnedBackedClaims(catalogue: Catalogue): { slug: string; via: string; claim: string }[] {
   const out: { slug: string; via: string; claim: string }[] = [];
   for (const service of catalogue.services) {
     if (!service.descriptionBacked) continue;
     for (const source of catalogue.bySlug.get(service.slug)!.sources) {
-      if (!source.backs.includes("description") || !source.via || !/\/blob\/[0-9a-f]{7,40}\//.test(source.via))
-        continue;
+      if (!source.backs.includes("description") || !source.via || !isPinnedCopyOrShortCommit(source.via)) continue;
       for (const claim of source.claims ?? []) out.push({ slug: service.slug, via: source.via, claim });
     }
   }
@@ -95,7 +115,6 @@ export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/groundstation/2019-05-23/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/rds/2014-10-31/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/route53-recovery-cluster/2019-12-02/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/sqs/2012-11-05/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/stepfunctions/2016-11-23/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/transfer/2018-11-05/service-2.json",
   "https://github.com/boto/botocore/blob/cd9207757d459bba9c524475b601e59f55760a3a/botocore/data/codecommit/2015-04-13/service-2.json",

@@ -3,22 +3,19 @@
  * a pinned repository copy, is found word for word in that copy's vendored passage; a copy not
  * excerpted yet is listed, and the list may only shrink.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { realCatalogue } from "../helpers/catalogue.ts";
 import {
-  CopyExcerpts,
   UNPROVEN_COPIES,
+  isPinnedCopy,
   pinnedBackedClaims,
   quoteFound,
 } from "../../catalogue/quality/backed-copies.ts";
+import { readCopyExcerpts } from "../../catalogue/quality/copies.node.ts";
 
 const catalogue = realCatalogue();
-const { copies } = CopyExcerpts.parse(
-  parse(readFileSync(new URL("../../catalogue/reference/copies/excerpts.yaml", import.meta.url), "utf8")),
-);
+const copies = readCopyExcerpts();
 const excerptOf = new Map(copies.map((copy) => [copy.via, copy.excerpt]));
 const claims = pinnedBackedClaims(catalogue);
 
@@ -49,6 +46,18 @@ describe("backed descriptions against their pinned copies (issue 124)", () => {
         copy,
       ),
     ).toBe(false);
+  });
+
+  it("takes a repository file at a full commit or a package's file at an exact version as a pinned copy", () => {
+    expect(isPinnedCopy("https://unpkg.com/@aws-sdk/client-sqs@3.1175.0/README.md")).toBe(true);
+    expect(isPinnedCopy("https://unpkg.com/oci-objectstorage@2.102.0/lib/client.d.ts")).toBe(true);
+    expect(isPinnedCopy("https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/x.json")).toBe(
+      true,
+    );
+    // A range, a tag or a branch names no one copy.
+    expect(isPinnedCopy("https://unpkg.com/@aws-sdk/client-sqs@^3/README.md")).toBe(false);
+    expect(isPinnedCopy("https://unpkg.com/@aws-sdk/client-sqs/README.md")).toBe(false);
+    expect(isPinnedCopy("https://github.com/boto/botocore/blob/develop/x.json")).toBe(false);
   });
 
   it("finds a quote only with its words in order, across markup and line breaks", () => {
