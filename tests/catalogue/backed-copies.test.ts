@@ -67,6 +67,13 @@ describe("backed descriptions against their pinned copies (issue 124)", () => {
       "    /**\n     * Represents a Persistent Disk resource.\n     * Persistent disks are required\n     * for running your VM instances.\n     */";
     expect(quoteFound("a dedicated connection between the Google Cloud network", proto)).toBe(true);
     expect(quoteFound("Persistent disks are required for running your VM instances.", jsdoc)).toBe(true);
+    // googleapis' typings write an apostrophe as an HTML entity.
+    expect(
+      quoteFound(
+        "Provisions and manages developers' App Engine applications.",
+        "developers&#39; App Engine applications.".replace(/^/, "Provisions and manages "),
+      ),
+    ).toBe(true);
     // A marker inside a line is text: a path's slashes stay.
     expect(quoteFound("projects locations", "see /projects/*/locations/*")).toBe(false);
   });
