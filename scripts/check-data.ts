@@ -14,7 +14,13 @@ import { WORDS_THRESHOLD, wordsCoverage, wordsLines, wordsProblems } from "../ca
 import { communitySourceProblems } from "../catalogue/quality/community-sources.ts";
 import { locationLines, locationProblems } from "../catalogue/quality/locations.ts";
 import { otherProductProblems } from "../catalogue/quality/other-product-sources.ts";
-import { backedClaimLines, backedClaimProblems, backedClaims } from "../catalogue/quality/backed-claims.ts";
+import {
+  backedClaimLines,
+  backedClaimProblems,
+  backedClaims,
+  backedClaimTotals,
+} from "../catalogue/quality/backed-claims.ts";
+import { flagshipLines } from "../catalogue/quality/flagships.ts";
 import { readBaseline, writeBaseline } from "../catalogue/quality/unbacked-baseline.node.ts";
 import { CatalogueError, DEFAULT_DATA_DIR, loadCatalogue } from "../catalogue/load/load.ts";
 import { provenanceByProvider, provenanceTable } from "../catalogue/quality/provenance-table.ts";
@@ -125,6 +131,8 @@ try {
     `Backed claims per provider (claims a source's claims state / claims made; ${claims.unbacked.length} description and lifecycle claims unbacked, ${claimsBaseline.size} in the baseline catalogue/data/unbacked-claims.txt):`,
   );
   for (const line of backedClaimLines(claims)) console.log(`  ${line}`);
+  console.log(`  ${backedClaimTotals(claims)}`);
+  for (const line of flagshipLines(catalogue)) console.log(`  ${line}`);
   const equivalence = equivalenceReport(catalogue);
   console.log(
     `Compatibility: ${equivalence.servicesWithCompatibility} services with compatibility entries (${equivalence.compatibilityClaims} claims, each with its vendor source); ${equivalence.servicesWithLineage} with a lineage origin`,

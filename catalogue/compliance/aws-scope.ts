@@ -181,22 +181,103 @@ export const AWS_ROW_SLUGS: Readonly<Record<string, readonly string[]>> = {
   greengrass: ["aws-iot-greengrass"],
   "personal health dashboard": ["aws-health"],
   snowball: ["aws-snowball"],
+  // The FSx family AWS lists once, as it lists RDS: Windows File Server, Lustre, ONTAP and OpenZFS
+  // were all generally available by the copy's date (OpenZFS since 2021-11-30).
+  fsx: ["aws-fsx-windows", "aws-fsx-lustre", "aws-fsx-ontap", "aws-fsx-openzfs"],
+  // Amplify Console is AWS Amplify's hosting (now Amplify Hosting), inside the one product.
+  "amplify console": ["aws-amplify"],
+  // OpsWorks' three offerings are the one catalogue entry, retired since (so it carries none).
+  "opsworks stacks": ["aws-opsworks"],
+  "opsworks cm": ["aws-opsworks"],
+  "opsworks for cm": ["aws-opsworks"],
+  "opsworks for chef automate": ["aws-opsworks"],
+  "opsworks for puppet enterprise": ["aws-opsworks"],
+  "opsworks stacks for chef automate or aws opsworks for puppet enterprise": ["aws-opsworks"],
+  // The table's singular for Elastic Load Balancing.
+  "elastic load balancer": ["aws-elb"],
 };
+
+/**
+ * Rows no catalogue service is, by name key, each with why (issue 124: every row of every table
+ * lands on a service or is listed here). A row naming a feature of a service that has rows of its
+ * own stays here: the row speaks of the feature, not of the whole service.
+ */
+export const AWS_UNMATCHED_ROWS: Readonly<Record<string, string>> = {
+  chatbot: "AWS Chatbot, since renamed Amazon Q Developer in chat applications: a feature of aws-q-developer",
+  cloudendure: "CloudEndure Disaster Recovery and Migration, retired; Elastic Disaster Recovery is another product",
+  diode: "AWS Diode, a GovCloud cross-domain transfer offering with no public documentation",
+  "managed services":
+    "AWS Managed Services is an operations service run by AWS staff, not a cloud service the catalogue lists",
+  "resource groups": "AWS Resource Groups, a console feature of tagging, excluded with the console's prefixes",
+  "server migration service":
+    "AWS Server Migration Service, retired in 2022 and succeeded by Application Migration Service",
+  sms: "AWS Server Migration Service, retired in 2022 and succeeded by Application Migration Service",
+  snowmobile: "AWS Snowmobile, retired in 2024",
+  wavelength: "AWS Wavelength Zones are a kind of EC2 location, not a catalogue service",
+  "vm import/export": "VM Import/Export, a feature of Amazon EC2 (the row says so)",
+  "augmented ai": "Amazon Augmented AI (A2I), a feature of SageMaker AI (prefix sagemaker)",
+  "elasticache for redis": "an engine of Amazon ElastiCache (the row says so), which has rows of its own",
+  freertos: "FreeRTOS, an open-source embedded operating system, not a cloud service",
+  "macie classic": "the retired first version of Amazon Macie",
+  "s3 transfer acceleration": "a feature of Amazon S3",
+  worklink: "Amazon WorkLink, retired in 2023",
+  "iot things graph": "AWS IoT Things Graph, retired in 2022",
+  "cloudwatch sdk metrics": "a feature of Amazon CloudWatch for Enterprise Support customers",
+  "cloudwatch sdk metrics for enterprise support": "a feature of Amazon CloudWatch for Enterprise Support customers",
+  "route 53 resolver": "a feature of Amazon Route 53, which has rows of its own",
+  "alexa for business": "Alexa for Business, retired in 2024",
+  "lambda@edge": "a feature of Amazon CloudFront and AWS Lambda, which have rows of their own",
+  "managed aws landing zone": "a feature of AWS Managed Services (the row says so), not a catalogue service",
+  "inter-region vpc peering": "a feature of Amazon VPC (the row says so), which has rows of its own",
+  "auto scaling":
+    "AWS Auto Scaling (scaling plans across services), not the catalogue's EC2 Auto Scaling, which has rows of its own",
+};
+
+/** The unmatched rows no AWS_UNMATCHED_ROWS entry explains, and the entries no unmatched row needs. */
+export function unexplainedRows(unmatched: readonly ScopeRow[]): { rows: ScopeRow[]; stale: string[] } {
+  const explained = (row: ScopeRow) => nameKeys(row.name).some((key) => Object.hasOwn(AWS_UNMATCHED_ROWS, key));
+  const used = new Set(unmatched.flatMap((row) => nameKeys(row.name)));
+  return {
+    rows: unmatched.filter((row) => !explained(row)),
+    stale: Object.keys(AWS_UNMATCHED_ROWS).filter((key) => !used.has(key)),
+  };
+}
+
+/**
+ * The services a row says it includes besides itself, in any of the tables' forms: "[includes X]",
+ * "[includes X, Y]", "[Includes X and Y]", "(includes X)", "[including X and Y]", "(including X)".
+ * "[excludes …]", "[feature of …]", "[both … launch types]" and engine lists add nothing.
+ */
+export function includedNames(name: string): string[] {
+  return [...name.matchAll(/[[(]\s*includ(?:es|ing)\s+([^\])]*)[\])]/gi)].flatMap((m) =>
+    m[1]!
+      .split(/,|\band\b/)
+      .map((part) => part.replace(/\s+/g, " ").trim())
+      .filter(Boolean),
+  );
+}
 
 /**
  * The catalogue services a row names, by name only: a row of AWS_ROW_SLUGS, or the services whose
  * name, short name or alias has the row's key. Never by IAM prefix alone: a prefix is shared by a
  * product's features and editions ("Amazon Augmented AI" is sagemaker, "ElastiCache for Redis" is
- * elasticache), and a row about one of them says nothing of the rest. A row noting that it includes
- * Amazon Aurora covers Aurora too.
+ * elasticache), and a row about one of them says nothing of the rest. A row noting what it includes
+ * ("AWS Glue [includes AWS Lake Formation]", "Amazon CloudWatch Events (includes Amazon EventBridge)")
+ * covers each service it names too (issue 124: only "[includes Amazon Aurora]" was read).
  */
 export function servicesForRow(row: ScopeRow, candidates: readonly ScopeCandidate[]): string[] {
-  const keys = nameKeys(row.name);
-  const listed = keys.flatMap((key) => AWS_ROW_SLUGS[key] ?? []);
-  const byName = candidates.filter((c) => c.names.some((name) => nameKeys(name).some((key) => keys.includes(key))));
-  const slugs = listed.length > 0 ? listed : byName.map((c) => c.slug);
-  if (/\[includes Amazon Aurora\s*\]/.test(row.name)) slugs.push("aws-aurora");
+  const slugs = [row.name, ...includedNames(row.name)].flatMap((name) => servicesForName(name, candidates));
   return [...new Set(slugs)];
+}
+
+/** The catalogue services one name stands for: a row of AWS_ROW_SLUGS, else by name, short name or alias. */
+function servicesForName(name: string, candidates: readonly ScopeCandidate[]): string[] {
+  const keys = nameKeys(name);
+  const listed = keys.flatMap((key) => AWS_ROW_SLUGS[key] ?? []);
+  if (listed.length > 0) return listed;
+  return candidates
+    .filter((c) => c.names.some((each) => nameKeys(each).some((key) => keys.includes(key))))
+    .map((c) => c.slug);
 }
 
 /** Programmes per catalogue slug from a set of rows, and the rows no catalogue service matched. */

@@ -134,6 +134,16 @@ export function backedClaimLines(report: BackedClaims): string[] {
   );
 }
 
+/** The whole catalogue's figures (issue 128's targets): descriptions backed in full, and description claims backed. */
+export function backedClaimTotals(report: BackedClaims): string {
+  const sum = (pick: (row: ProviderClaims) => number) => report.providers.reduce((total, row) => total + pick(row), 0);
+  const descriptions = sum((row) => row.descriptions);
+  const backed = sum((row) => row.descriptionsBacked);
+  const claims = sum((row) => row.counts.description.claims);
+  const claimsBacked = sum((row) => row.counts.description.backed);
+  return `all: descriptions backed ${backed}/${descriptions} (${((100 * backed) / descriptions).toFixed(1)} %), description claims backed ${claimsBacked}/${claims} (${((100 * claimsBacked) / claims).toFixed(1)} %)`;
+}
+
 /** New unbacked claims (not in the baseline) and baseline entries that no longer fail. */
 export function backedClaimProblems(report: BackedClaims, baseline: ReadonlySet<string>): string[] {
   const now = new Set(report.unbacked.map(baselineKey));

@@ -10,7 +10,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   awsScopeFile,
+  includedNames,
   nameKeys,
+  unexplainedRows,
   servicesInScopeRows,
   hipaaEligibleRows,
   isoCertifiedRows,
@@ -163,5 +165,36 @@ describe("AWS per-service compliance, from AWS's scope tables", () => {
     respelled.push("outpost", "runtime.lex", "sbd", "sdkmetrics", "snowballedge");
     expect([...new Set(prefixes.filter((prefix) => !ticked.has(prefix)))].sort()).toEqual(respelled.sort());
     expect(ticked.has("s3") && ticked.has("ec2")).toBe(true);
+  });
+
+  it("reads every [includes …] and (including …) form, so AWS Lake Formation is in scope through AWS Glue", () => {
+    expect(includedNames("AWS Glue [includes AWS Lake Formation]")).toEqual(["AWS Lake Formation"]);
+    expect(includedNames("AWS Glue (including AWS Lake Formation)")).toEqual(["AWS Lake Formation"]);
+    expect(includedNames("AWS OpsWorks CM [Includes Chef Automate and Puppet Enterprise]")).toEqual([
+      "Chef Automate",
+      "Puppet Enterprise",
+    ]);
+    expect(
+      includedNames(
+        "Amazon CloudWatch [includes CloudWatch Alpine, CloudWatch Events and EventBridge, CloudWatch Logs]",
+      ),
+    ).toEqual(["CloudWatch Alpine", "CloudWatch Events", "EventBridge", "CloudWatch Logs"]);
+    expect(includedNames("AWS Directory Service [excludes Simple AD]")).toEqual([]);
+    expect(includedNames("AWS Fargate [feature of ECS]")).toEqual([]);
+    // Before, only "[includes Amazon Aurora]" was read and Lake Formation listed no programme.
+    const lakeFormation = catalogue.bySlug.get("aws-lake-formation")!.service.compliance ?? [];
+    for (const programme of ["hipaa", "pci-dss", "ismap", "hitrust", "iso-27001", "csa-star"])
+      expect(lakeFormation).toContain(programme);
+  });
+
+  it("lands every row of every stored table on a catalogue service, or lists it with why", () => {
+    const entries = readProviderServices(
+      fileURLToPath(new URL("../../catalogue/data", import.meta.url)),
+      "aws",
+    ) as ScopeEntry[];
+    const { unmatched } = awsScopeFile(awsScopePages(), entries);
+    const { rows, stale } = unexplainedRows(unmatched.map(({ row }) => row));
+    expect(rows.map((row) => row.name)).toEqual([]);
+    expect(stale).toEqual([]);
   });
 });
