@@ -8,6 +8,13 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.13.0",
+    date: "2026-11-29",
+    changes: [
+      'A policy never contradicts the deployment check (issue 124): the Google Cloud gcp.resourceLocations policy allows, by its own value, each multi-region or dual-region the check allows under the same allowedLocations (nam4 for ["nam4"], us and nam4 for ["US"], eu and eur4 for ["EU"]); before, only in:<region>-locations value groups were written, which Google\'s constraint never reads as holding a multi-region, so the nam4 and us buckets the check allowed were refused. The AWS region deny\'s NotAction adds the account and billing operations AWS Control Tower\'s Region deny exempts (account, billing, consolidatedbilling, freetier, invoicing, payments); explain mode names each essential still blocked outside the allowed regions, and, with Amazon Bedrock approved, where cross-Region inference applies.',
+    ],
+  },
+  {
     version: "1.12.0",
     date: "2026-11-28",
     changes: [
