@@ -2041,7 +2041,7 @@ export interface components {
        * @description Only with the request's regions: the service's kind of place (ServiceDetail.placement.kind): global, regional or provider-level (added in 1.12.0)
        * @enum {string}
        */
-      placement?: "global" | "regional" | "provider-level";
+      placement?: "global" | "regional" | "provider-level" | "on-premises";
       /** @description Only with the request's regions, for a provider-level service: its provider's regions among them, where it may run (its own list is not known); regionCountries are then their countries (added in 1.12.0) */
       possibleRegions?: string[];
       /** @description True when the head office is in the United States */
@@ -2991,10 +2991,10 @@ export interface components {
     /** @description How the service's place is known: global, regional or provider level, from which data, as of which date (ServiceDetail.placement; added in 1.12.0) */
     ServicePlacement: {
       /**
-       * @description global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider). Filters and exposure answer "runs here" only from global and regional data
+       * @description global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider); on-premises (1.13.0): it runs in the customer's own datacentre, in none of the provider's regions (regions empty). Filters and exposure answer "runs here" only from global and regional data
        * @enum {string}
        */
-      kind: "global" | "regional" | "provider-level";
+      kind: "global" | "regional" | "provider-level" | "on-premises";
       /** @description Where the list comes from: the vendor's data or page, with its commit or address */
       source: string;
       /**
