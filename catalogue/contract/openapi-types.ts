@@ -1481,6 +1481,8 @@ export interface components {
       }[];
       /** @description Members whose primary job this group is, where the default rule picks another (added in 1.10.0) */
       primaryOf?: string[];
+      /** @description Per provider, the member its vendor positions for this job, at most one a provider (added in 1.13.0) */
+      flagships?: string[];
     };
     /** @description A band of a provider's internet egress price (added in 1.12.0) */
     EgressTier: {
@@ -1627,14 +1629,14 @@ export interface components {
     ExitEgressEstimate: {
       /** @description The GB to move out of this provider: the sum of dataGb over its services that move */
       dataGb: number;
-      /** @description Of those the price applies to, the GB past the free monthly allowance */
-      billableGb: number;
+      /** @description Of those the price applies to, the GB past the free monthly allowance; absent where no price is known (1.13.0: was 0) */
+      billableGb?: number;
       /** @description Of dataGb, the GB from services the published price does not cover (it prices one product's egress only): not in cost */
       unpricedGb?: number;
       /** @description The list-price egress of moving them within one month, in currency; absent where no band price is known */
       cost?: number;
-      /** @description ISO 4217 code of the provider's published price */
-      currency: string;
+      /** @description ISO 4217 code of the provider's published price; absent where no price is known (1.13.0: was empty) */
+      currency?: string;
       /** @description The estimate in words, with what it assumes */
       words: string;
     };
@@ -1727,6 +1729,22 @@ export interface components {
         rule: string;
         /** @description Its rules by period, in order */
         periods: components["schemas"]["SwitchingPeriod"][];
+        /** @description The Data Act's other switching rules: Article 25's notice, transitional and retrieval periods, Article 34's parallel use (added in 1.13.0) */
+        rules?: {
+          /** @description The article and paragraph */
+          article: string;
+          /** @description What it says, in our words */
+          says: string;
+          /** @description The page behind a figure */
+          source: {
+            /** @description The page that states it */
+            url: string;
+            /** @description The day the catalogue read it (YYYY-MM-DD) */
+            retrieved: string;
+            /** @description The date the page gives for itself, where it has one */
+            asOf?: string;
+          };
+        }[];
         /** @description The page behind a figure */
         source: {
           /** @description The page that states it */
@@ -1774,6 +1792,8 @@ export interface components {
       };
       /** @description The free data transfer it published for customers leaving, with its conditions */
       waiver?: components["schemas"]["ExitWaiver"];
+      /** @description Whether the catalogue records an exit waiver of this provider from an official page: false says none is recorded, never that none exists (added in 1.13.0) */
+      waiverRecorded: boolean;
       /** @description Present when dataGb gives volumes for its services */
       estimate?: components["schemas"]["ExitEgressEstimate"];
       /** @description What leaving it costs, in words */
