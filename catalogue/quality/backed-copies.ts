@@ -71,7 +71,6 @@ export function pinnedBackedClaims(catalogue: Catalogue): { slug: string; via: s
  * opentelekomcloud-docs/cloud-firewall@64ee2ea is not in the index at that commit.
  */
 export const UNPROVEN_COPIES: readonly string[] = [
-  "https://github.com/CleverCloud/documentation/blob/014486b22c579a757c9408146d3f34fffcf74957/content/doc/addons/materia-kv.md",
   "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/content/doc/addons/redis.md",
   "https://github.com/MicrosoftDocs/azure-ai-docs/blob/115296384d87ce71666a8cf2dae5e2e5b9beda30/articles/ai-services/speech-service/overview.md",
   "https://github.com/MicrosoftDocs/azure-databases-docs/blob/01cf974a7404f379784d5ad4ee66b4beed9e74bb/articles/cosmos-db/gremlin/introduction.md",
