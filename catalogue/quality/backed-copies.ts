@@ -72,10 +72,6 @@ export function pinnedBackedClaims(catalogue: Catalogue): { slug: string; via: s
  */
 export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/content/doc/addons/redis.md",
-  "https://github.com/MicrosoftDocs/azure-ai-docs/blob/115296384d87ce71666a8cf2dae5e2e5b9beda30/articles/ai-services/speech-service/overview.md",
-  "https://github.com/MicrosoftDocs/azure-databases-docs/blob/01cf974a7404f379784d5ad4ee66b4beed9e74bb/articles/cosmos-db/gremlin/introduction.md",
-  "https://github.com/MicrosoftDocs/azure-databases-docs/blob/0200b8f33c43283e8c247f6c6352626cfab38bab/articles/mysql/flexible-server/overview.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/012ad308577ca7a4bcf96132a0e71b2819fa4a98/articles/dms/resource-scenario-status.md",
   "https://github.com/MicrosoftDocs/azure-docs/blob/02dd60aa47b9cdc180e3f5c64ffbf4e8ec4316a1/articles/storage/container-storage/container-storage-introduction.md",
   "https://github.com/MicrosoftDocs/azure-docs/blob/8c1218e598b42f5fc087852924dd70c0b9ac2fbd/articles/app-testing/playwright-workspaces/overview-what-is-microsoft-playwright-workspaces.md",
   "https://github.com/MicrosoftDocs/azure-docs/blob/d83c6cdaf6839a88a2cb30496ce2c1336429779c/articles/communication-services/overview.md",
