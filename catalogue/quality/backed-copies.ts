@@ -72,9 +72,6 @@ export function pinnedBackedClaims(catalogue: Catalogue): { slug: string; via: s
  */
 export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/content/doc/addons/redis.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/02dd60aa47b9cdc180e3f5c64ffbf4e8ec4316a1/articles/storage/container-storage/container-storage-introduction.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/8c1218e598b42f5fc087852924dd70c0b9ac2fbd/articles/app-testing/playwright-workspaces/overview-what-is-microsoft-playwright-workspaces.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/d83c6cdaf6839a88a2cb30496ce2c1336429779c/articles/communication-services/overview.md",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/amp/2020-08-01/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/apigateway/2015-07-09/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/arc-region-switch/2022-07-26/service-2.json",
