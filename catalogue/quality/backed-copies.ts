@@ -23,7 +23,7 @@ export const CopyExcerpts = z
   })
   .strict();
 
-/** Text as read for a quote: markup links and emphasis dropped, quotes and white space made plain. */
+/** Text as read for a quote: markup links and emphasis dropped, quotes, hyphens and white space made plain. */
 export function plainForQuote(text: string): string {
   return text
     .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
@@ -31,6 +31,7 @@ export function plainForQuote(text: string): string {
     .replace(/[*`]/g, "")
     .replace(/[‘’]/g, "'")
     .replace(/[“”]/g, '"')
+    .replace(/[\u2010\u2011]/g, "-") // hyphen, non-breaking hyphen
     .replace(/\s+/g, " ")
     .trim()
     .toLowerCase();
@@ -95,13 +96,4 @@ export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/googleapis/googleapis/blob/f8291d2b89f0017ab078a4c7378069bae5686f6f/google/cloud/vmmigration/v1/vmmigration.proto",
   "https://github.com/ibm-cloud-docs/backup-recovery/blob/154f4fdb1dfb483e767f4a1e9bb65c75c164bbdb/about-baas.md",
   "https://github.com/opentelekomcloud-docs/cloud-firewall/blob/64ee2ea784a055ae921fa6f65035420eb1e7b796/umn/source/product_overview/what_is_cfw.rst",
-  "https://github.com/scaleway/docs-content/blob/005d8d96d7fdc803c29aafd40824d4c26068c1d9/pages/data-orchestrator/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/0b62b8ad2dabcd1b54fd9a9ce130f152c55e2b67/pages/data-orchestrator/index.mdx",
-  "https://github.com/scaleway/docs-content/blob/14631b0367dba78be6fe4392f49dffce42c08b47/pages/container-registry/faq.mdx",
-  "https://github.com/scaleway/docs-content/blob/2d5bbe1d7899024aa441d97ca319e62a9d73125a/pages/webhosting/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/597523fa7f4198596e87397c190483304f5fe3dc/pages/rabbitmq/faq.mdx",
-  "https://github.com/scaleway/docs-content/blob/5f572683c13d3ae4e744f3032e59583ffb052035/changelog/september2026/2026-09-30-data-orchestrator-added-data-orchestrator-is-now-availa.mdx",
-  "https://github.com/scaleway/docs-content/blob/7c898f6c42a21336deb2b121cd8f15301f6ff3e5/pages/container-registry/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/a42e058bc6f8fa2e51896bce5a49826fafa9d33d/pages/rabbitmq/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/c1720e779c9bb4beb7085e3c5d47e1fba2f9b22e/pages/rabbitmq/index.mdx",
 ];
