@@ -339,7 +339,7 @@ function summaryTargetList(answer: ExitPlanT, cut: OmittedT): ExitPlanT["targetL
  * exit_plan's summary: leaving without each provider's moved services (each service's providerId
  * says it) and without its words (its price, waiver and estimate are there as fields).
  */
-function summaryLeaving(answer: ExitPlanT, cut: OmittedT): ExitPlanT["leaving"] {
+function summaryLeaving(answer: ExitPlanT, cut: OmittedT): Record<string, unknown> | undefined {
   if (!answer.leaving) return undefined;
   const { providers } = answer.leaving;
   const total = providers.reduce((sum, one) => sum + one.services.length, 0);
@@ -361,16 +361,18 @@ function summaryLeaving(answer: ExitPlanT, cut: OmittedT): ExitPlanT["leaving"] 
     total: answer.leaving.dataAct.periods.length,
     hint: 'rule is the one in force on asOf; detail: "full" gives every period',
   });
+  const rules = answer.leaving.dataAct.rules ?? [];
+  if (rules.length > 0)
+    cut.push({ field: "leaving.dataAct.rules", shown: 0, total: rules.length, hint: 'detail: "full"' });
   if (answer.leaving.notes.length > 0)
     cut.push({ field: "leaving.notes", shown: 0, total: answer.leaving.notes.length, hint: 'detail: "full"' });
   return {
     ...answer.leaving,
-    dataAct: { ...answer.leaving.dataAct, periods: [] },
+    dataAct: { ...answer.leaving.dataAct, periods: [], ...(rules.length > 0 ? { rules: [] } : {}) },
     notes: [],
-    providers: providers.map(({ waiver, ...one }) => ({
+    // Each provider's services and words are left out (counted in omitted), not sent empty.
+    providers: providers.map(({ waiver, services: _services, words: _words, ...one }) => ({
       ...one,
-      services: [],
-      words: "",
       ...(waiver ? { waiver: { ...waiver, conditions: [] } } : {}),
     })),
   };

@@ -1525,6 +1525,8 @@ export interface components {
       }[];
       /** @description Members whose primary job this group is, where the default rule picks another (added in 1.10.0) */
       primaryOf?: string[];
+      /** @description Per provider, the member its vendor positions for this job, at most one a provider (added in 1.13.0) */
+      flagships?: string[];
     };
     /** @description A band of a provider's internet egress price (added in 1.12.0) */
     EgressTier: {
@@ -1671,14 +1673,14 @@ export interface components {
     ExitEgressEstimate: {
       /** @description The GB to move out of this provider: the sum of dataGb over its services that move */
       dataGb: number;
-      /** @description Of those the price applies to, the GB past the free monthly allowance */
-      billableGb: number;
+      /** @description Of those the price applies to, the GB past the free monthly allowance; absent where no price is known (1.13.0: was 0) */
+      billableGb?: number;
       /** @description Of dataGb, the GB from services the published price does not cover (it prices one product's egress only): not in cost */
       unpricedGb?: number;
       /** @description The list-price egress of moving them within one month, in currency; absent where no band price is known */
       cost?: number;
-      /** @description ISO 4217 code of the provider's published price */
-      currency: string;
+      /** @description ISO 4217 code of the provider's published price; absent where no price is known (1.13.0: was empty) */
+      currency?: string;
       /** @description The estimate in words, with what it assumes */
       words: string;
     };
@@ -1771,6 +1773,22 @@ export interface components {
         rule: string;
         /** @description Its rules by period, in order */
         periods: components["schemas"]["SwitchingPeriod"][];
+        /** @description The Data Act's other switching rules: Article 25's notice, transitional and retrieval periods, Article 34's parallel use (added in 1.13.0) */
+        rules?: {
+          /** @description The article and paragraph */
+          article: string;
+          /** @description What it says, in our words */
+          says: string;
+          /** @description The page behind a figure */
+          source: {
+            /** @description The page that states it */
+            url: string;
+            /** @description The day the catalogue read it (YYYY-MM-DD) */
+            retrieved: string;
+            /** @description The date the page gives for itself, where it has one */
+            asOf?: string;
+          };
+        }[];
         /** @description The page behind a figure */
         source: {
           /** @description The page that states it */
@@ -1818,6 +1836,8 @@ export interface components {
       };
       /** @description The free data transfer it published for customers leaving, with its conditions */
       waiver?: components["schemas"]["ExitWaiver"];
+      /** @description Whether the catalogue records an exit waiver of this provider from an official page: false says none is recorded, never that none exists (added in 1.13.0) */
+      waiverRecorded: boolean;
       /** @description Present when dataGb gives volumes for its services */
       estimate?: components["schemas"]["ExitEgressEstimate"];
       /** @description What leaving it costs, in words */
@@ -2085,7 +2105,7 @@ export interface components {
        * @description Only with the request's regions: the service's kind of place (ServiceDetail.placement.kind): global, regional or provider-level (added in 1.12.0)
        * @enum {string}
        */
-      placement?: "global" | "regional" | "provider-level";
+      placement?: "global" | "regional" | "provider-level" | "on-premises";
       /** @description Only with the request's regions, for a provider-level service: its provider's regions among them, where it may run (its own list is not known); regionCountries are then their countries (added in 1.12.0) */
       possibleRegions?: string[];
       /** @description True when the head office is in the United States */
@@ -3236,10 +3256,10 @@ export interface components {
     /** @description How the service's place is known: global, regional or provider level, from which data, as of which date (ServiceDetail.placement; added in 1.12.0) */
     ServicePlacement: {
       /**
-       * @description global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider). Filters and exposure answer "runs here" only from global and regional data
+       * @description global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider); on-premises (1.13.0): it runs in the customer's own datacentre, in none of the provider's regions (regions empty). Filters and exposure answer "runs here" only from global and regional data
        * @enum {string}
        */
-      kind: "global" | "regional" | "provider-level";
+      kind: "global" | "regional" | "provider-level" | "on-premises";
       /** @description Where the list comes from: the vendor's data or page, with its commit or address */
       source: string;
       /**

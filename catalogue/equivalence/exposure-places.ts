@@ -16,6 +16,8 @@ export function placedIn(row: Row): string {
       return row.possibleRegions?.length
         ? `may be in ${row.possibleRegions.join(", ")} (its own regions are not known)`
         : "none of its provider's regions is there";
+    case "on-premises":
+      return "on premises: in the customer's own datacentre";
     default:
       return row.dataRegions?.length ? row.dataRegions.join(", ") : "runs in none of them";
   }

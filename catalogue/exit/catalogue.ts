@@ -63,8 +63,15 @@ export interface CompactExitCatalogue {
     }[];
     readonly services: readonly CompactExitService[];
   }[];
-  /** Equivalence groups: [id, name, member slugs, providers recorded as not selling the job, primaryOf]. */
-  readonly groups: readonly (readonly [string, string, readonly string[], readonly string[], readonly string[]])[];
+  /** Equivalence groups: [id, name, member slugs, providers recorded as not selling the job, primaryOf, flagships]. */
+  readonly groups: readonly (readonly [
+    string,
+    string,
+    readonly string[],
+    readonly string[],
+    readonly string[],
+    readonly string[],
+  ])[];
   /** The compatibility terms swept over groups: [term id, group ids]. */
   readonly termGroups: readonly (readonly [string, readonly string[]])[];
   /** Each job's capabilities and which each service has or lacks (capabilities.yaml, without sources). */
@@ -129,6 +136,7 @@ export function compactExitCatalogue(catalogue: Catalogue): CompactExitCatalogue
           group.services,
           (group.notDoing ?? []).flatMap((record) => (record.provider ? [record.provider] : [])),
           group.primaryOf ?? [],
+          group.flagships ?? [],
         ] as const,
     ),
     termGroups: [...catalogue.compatibilityById.values()].flatMap((term) =>
@@ -228,11 +236,12 @@ export function expandExitCatalogue(compact: CompactExitCatalogue): ExitCatalogu
   return {
     providers: compact.providers.map(({ id, name, shortName }) => ({ id, name, shortName })),
     services,
-    groups: compact.groups.map(([id, name, members, notSold, primaryOf]) => ({
+    groups: compact.groups.map(([id, name, members, notSold, primaryOf, flagships]) => ({
       id,
       name,
       services: members,
       ...(primaryOf.length > 0 ? { primaryOf } : {}),
+      ...(flagships.length > 0 ? { flagships } : {}),
       ...(notSold.length > 0
         ? { notDoing: notSold.map((provider) => ({ provider, note: "", source: { url: "", retrieved: "" } })) }
         : {}),

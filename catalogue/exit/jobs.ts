@@ -40,11 +40,21 @@ export const worse = (a: Coverage, b: Coverage): Coverage => (coverageRank(a) >=
  * service's jobs (issue 114: R2's S3 API against a store speaking it only in a closed preview). A
  * member claiming no such term loses nothing by it; one with only a scoped claim does that part.
  */
-function termsOfJob(context: PlanContext, approved: Approved, groupId: string): string[] {
+function termsOfJob(context: PlanContext, approved: Approved, groupId: string, inPart = false): string[] {
   const terms = context.catalogue.compatibilityById;
-  return compatibilityOf(approved).filter((id) => {
+  // With inPart, a protocol the service speaks in part too: its loss is still a loss (issue 124:
+  // Bigtable's HBase API, through its Java client, is lost on a Cassandra store with no HBase API),
+  // though sharing it is no reason to rank a candidate first.
+  const spoken = [...compatibilityOf(approved), ...(inPart ? partialCompatibilityOf(approved).map(([id]) => id) : [])];
+  return [...new Set(spoken)].filter((id) => {
     const groups = terms?.get(id)?.groups;
-    return groups === undefined || groups.includes(groupId);
+    // With inPart, a term swept over another of the service's jobs too: MSK speaks Kafka for its
+    // stream ingestion as well, so a stream store recording no Kafka loses it (issue 124).
+    return (
+      groups === undefined ||
+      groups.includes(groupId) ||
+      (inPart && approved.groupIds.some((id) => groups.includes(id)))
+    );
   });
 }
 
@@ -57,6 +67,7 @@ function termsOfJob(context: PlanContext, approved: Approved, groupId: string): 
 export function jobFit(context: PlanContext, approved: Approved, peer: Judged, groupId: string): JobFit {
   if (peer.lineage) return { group: groupId, status: "covered", fit: "same-product", lost: [] };
   const terms = termsOfJob(context, approved, groupId);
+  const spoken = termsOfJob(context, approved, groupId, true);
   const whole = compatibilityOf(peer.record);
   const shares = terms.some((id) => whole.includes(id));
   const termsLost: [string, string][] = [
@@ -68,6 +79,11 @@ export function jobFit(context: PlanContext, approved: Approved, peer: Judged, g
       .map(([id, note]): [string, string] => [id, `${id}: not supported${note ? ` (${note})` : ""}`]),
   ];
   const lost = termsLost.map(([, words]) => words);
+  // A protocol the service speaks only in part, recorded as not spoken by the candidate: said as
+  // lost, without making the job partial (the service's own claim was partial).
+  const lostInPart = notCompatibleOf(peer.record)
+    .filter(([id]) => spoken.includes(id) && !terms.includes(id))
+    .map(([id, note]) => `${id}: not supported${note ? ` (${note})` : ""}`);
   if (peer.groups.includes(groupId)) {
     // What the replaced service has of the job's capabilities and the member lacks, or has in part
     // only (issue 98): membership alone does not say SMB, pull delivery or signing come along. A
@@ -83,6 +99,7 @@ export function jobFit(context: PlanContext, approved: Approved, peer: Judged, g
     const restated = new Set([...(capabilities?.lost ?? []), ...(capabilities?.partial ?? [])]);
     const all = [
       ...termsLost.filter(([id]) => !restated.has(id)).map(([, words]) => words),
+      ...lostInPart,
       ...(capabilities && index ? lostWords(index, capabilities, target) : []),
     ];
     const unconfirmed = capabilities && index ? unconfirmedWords(index, capabilities) : [];

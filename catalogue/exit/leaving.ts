@@ -98,7 +98,7 @@ function leavingProvider(
     const priced = egress ? gb - unpricedGb : 0;
     const billable = Math.max(0, priced - (egress?.freeGbPerMonth ?? 0));
     const cost = egress && priced > 0 ? egressCost(egress, billable) : undefined;
-    const currency = egress?.currency ?? "";
+    const currency = egress?.currency;
     const outside =
       egress && unpricedGb > 0
         ? ` ${number(unpricedGb)} GB from ${unpriced.map((plan) => plan.name).join(", ")}: the published price does not cover ${unpriced.length === 1 ? "it" : "them"}, so no estimate.`
@@ -106,21 +106,23 @@ function leavingProvider(
     const said =
       cost === undefined
         ? `Moving ${number(gb)} GB out of ${name}: no published band price in the catalogue${egress ? " for that data" : ""}, so no estimate.`
-        : `Moving ${number(priced)} GB out of ${name} within one month: ${number(billable)} GB past the free allowance, about ${money(currency, cost)} at list price, before tax${waiver ? " and before the exit waiver" : ""}.${outside}`;
+        : `Moving ${number(priced)} GB out of ${name} within one month: ${number(billable)} GB past the free allowance, about ${money(currency!, cost)} at list price, before tax${waiver ? " and before the exit waiver" : ""}.${outside}`;
+    // What the catalogue cannot price stays absent, never 0 or "" (issue 124).
     estimate = {
       dataGb: gb,
-      billableGb: billable,
+      ...(egress ? { billableGb: billable } : {}),
       ...(egress && unpricedGb > 0 ? { unpricedGb } : {}),
       ...(cost === undefined ? {} : { cost }),
-      currency,
+      ...(currency ? { currency } : {}),
       words: said,
     };
     words.push(said);
   }
-  if (waiver)
-    words.push(
-      `${name} waives it for customers leaving (published ${waiver.announced}; ${waiver.source.url}, read ${waiver.source.retrieved}): ${waiver.gives} Conditions: ${waiver.conditions.join(" ")}`,
-    );
+  words.push(
+    waiver
+      ? `${name} waives it for customers leaving (published ${waiver.announced}; ${waiver.source.url}, read ${waiver.source.retrieved}): ${waiver.gives} Conditions: ${waiver.conditions.join(" ")}`
+      : `Exit waiver: not recorded. The catalogue holds no official page of ${name} stating free data transfer for customers leaving, so none is assumed; ask ${name}.`,
+  );
   return {
     providerId,
     providerName: name,
@@ -138,6 +140,7 @@ function leavingProvider(
         }
       : {}),
     ...(waiver ? { waiver: structuredClone(waiver) } : {}),
+    waiverRecorded: waiver !== undefined,
     ...(estimate ? { estimate } : {}),
     words: words.join(" "),
   };
@@ -170,6 +173,9 @@ export function leavingOf(
       name: file.dataAct.name,
       rule: asOf < period.from ? `Not yet in force on ${asOf}.` : period.rule,
       periods: file.dataAct.periods.map((one) => ({ ...one })),
+      ...(file.dataAct.rules
+        ? { rules: file.dataAct.rules.map((one) => ({ ...one, source: { ...one.source } })) }
+        : {}),
       source: { ...file.dataAct.source },
     },
     providers: [...byProvider].map(([providerId, moved]) => leavingProvider(catalogue, providerId, moved, dataGb)),

@@ -88,6 +88,10 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
   for (const peer of open)
     for (const id of peer.groups.filter(isJob))
       jobs.set(peer.service.providerId, (jobs.get(peer.service.providerId) ?? new Set()).add(id));
+  // The vendors' own positioning for the service's jobs (equivalents.yaml flagships, issue 124): a
+  // provider that names one has it as its flagship, whatever the data-derived prior says.
+  const named = new Set(approved.groupIds.flatMap((id) => context.groupById.get(id)?.flagships ?? []));
+  const namesOne = new Set(open.filter((peer) => named.has(peer.service.slug)).map((peer) => peer.service.providerId));
   const flagship = new Map<string, number>();
   for (const [peer, tier] of tiers) {
     const where = `${peer.service.providerId}|${tier.join()}`;
@@ -113,7 +117,13 @@ function sortCandidates(context: RankContext, approved: Approved, open: readonly
         context.chosen.has(providerId) ? -(context.weight.get(providerId) ?? 0) : 1,
         ...qualityTierOf(peer),
         ...signalTierOf(peer, approved.service),
-        peer.prior === flagship.get(`${providerId}|${tier.join()}`) ? 0 : 1,
+        namesOne.has(providerId)
+          ? named.has(peer.service.slug)
+            ? 0
+            : 1
+          : peer.prior === flagship.get(`${providerId}|${tier.join()}`)
+            ? 0
+            : 1,
         -(jobs.get(providerId)?.size ?? 0),
         -(context.reach.get(providerId) ?? 0),
         -flagship.get(`${providerId}|${tier.join()}`)!,

@@ -61,6 +61,8 @@ export interface EquivalenceGroup {
   readonly notDoing?: readonly NotDoingRecordT[];
   /** Members whose primary job this group is, where the default rule would pick another. */
   readonly primaryOf?: readonly string[];
+  /** Per provider, the member its vendor positions for this job (issue 124). */
+  readonly flagships?: readonly string[];
 }
 
 /** What the catalogue knows about one service beyond its public Service fields. */

@@ -256,6 +256,14 @@ function readGroups(
         problems.push(`${at}: field primaryOf.${i}: "${slug}" is already the primary of ${primaryOf.get(slug)}`);
       primaryOf.set(slug, group.id);
     });
+    const flagshipProviders = new Set<string | undefined>();
+    (group.flagships ?? []).forEach((slug, i) => {
+      if (!seen.has(slug)) problems.push(`${at}: field flagships.${i}: "${slug}" is not a member of this group`);
+      const providerId = entries.get(slug)?.providerId;
+      if (flagshipProviders.has(providerId))
+        problems.push(`${at}: field flagships.${i}: "${slug}" is a second flagship of ${providerId}`);
+      flagshipProviders.add(providerId);
+    });
     (group.notDoing ?? []).forEach((record, i) => {
       if (record.service !== undefined && !entries.has(record.service))
         problems.push(`${at}: field notDoing.${i}.service: "${record.service}" is not a service in the catalogue`);

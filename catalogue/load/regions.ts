@@ -82,7 +82,8 @@ const statedSource = (stated: StatedPlacementT) => ({
 });
 
 /**
- * A service's three kinds of place (docs/decisions.md#places): a vendor page's statement first
+ * A service's kinds of place (docs/decisions.md#places): a vendor page's statement first (on-premises
+ * only from one)
  * (data/locations/), then the vendored data — regional where its items name listed regions, global
  * where they name only a global endpoint (AWS: partition-wide endpoints; Azure: the "global"
  * location), the global endpoint's signing region its home — else the provider's list, provider
@@ -98,6 +99,10 @@ export function servicePlacement(inputs: PlacementInputs): PlacedService {
       regions: listedAmong(regions, new Set(stated.regions)).map((region) => asRegion(region, "service")),
       placement: { kind: "regional", source, asOf },
     };
+  }
+  if (stated?.onPremises) {
+    const { source, asOf } = statedSource(stated);
+    return { regions: [], placement: { kind: "on-premises", source, asOf } };
   }
   if (stated?.global) {
     const { source, asOf } = statedSource(stated);

@@ -302,3 +302,22 @@ export function shadowedRegions(catalogue: PlaceCatalogue): string[] {
     .map((region) => `${region.providerId}:${region.id}`)
     .sort();
 }
+
+/**
+ * A multi-region is allowed when every region it covers is (or, where its vendor names countries
+ * rather than regions, every country): data in a multi-region may be kept in any of them. The
+ * deployment check and the Google location policy both decide by it (issue 124).
+ */
+export function multiRegionAllowed(multi: Place, allowed: readonly Place[]): boolean {
+  if (allowed.some((place) => place.kind === "multi-region" && place.place === multi.place)) return true;
+  if (multi.regions.length > 0)
+    return multi.regions.every((covered) =>
+      allowed.some((place) =>
+        place.regions.some((region) => region.providerId === covered.providerId && region.id === covered.id),
+      ),
+    );
+  const countries = new Set(
+    allowed.filter((place) => place.kind !== "multi-region").flatMap((place) => place.countries),
+  );
+  return multi.countries.length > 0 && multi.countries.every((country) => countries.has(country));
+}

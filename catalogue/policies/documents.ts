@@ -26,7 +26,8 @@
 import { actionMatches, identifierKey } from "../dependencies/dependencies.ts";
 import type { ListCatalogue } from "../lists/list-catalogue.ts";
 import { PolicyRequestError, PolicyTooLargeError } from "./errors.ts";
-import { awsRegionDeny, azureLocations, gcpLocationValues, AWS_GLOBAL_SERVICE_EXEMPTIONS } from "./locations.ts";
+import { awsRegionDeny, azureLocations, gcpLocationValues, AWS_REGION_DENY_NOT_ACTION } from "./locations.ts";
+import { AWS_ESSENTIAL_PREFIXES } from "./essentials.ts";
 import { SCP_MAX_CHARACTERS, SCP_MAX_PER_TARGET } from "../base/limits.ts";
 import {
   AWS,
@@ -113,12 +114,12 @@ type ScpStatementT = ScpDocumentT["Statement"][number];
 const exemption = (exemptPrincipalArns: readonly string[]) =>
   exemptPrincipalArns.length > 0 ? { ArnNotLike: { "aws:PrincipalARN": [...exemptPrincipalArns] } } : {};
 
-/** allowedLocations' Deny: any request for another region, but for AWS's global-service exemptions. */
+/** allowedLocations' Deny: any request for another region, but for AWS's global-service exemptions and Control Tower's account and billing ones. */
 function regionDenyStatement(regions: readonly string[], exemptPrincipalArns: readonly string[]): ScpStatementT {
   return {
     Sid: "DenyOutsideAllowedRegions",
     Effect: "Deny",
-    NotAction: [...AWS_GLOBAL_SERVICE_EXEMPTIONS],
+    NotAction: [...AWS_REGION_DENY_NOT_ACTION],
     Resource: "*",
     Condition: { StringNotEquals: { "aws:RequestedRegion": [...regions] }, ...exemption(exemptPrincipalArns) },
   };
@@ -199,7 +200,14 @@ export function scpPolicy(catalogue: ListCatalogue, ids: readonly string[], opti
       "exemptPrincipalArns applies to strategy=deny-list only: an exemption is a condition on the Deny statement, and an allow-list SCP has none. Use the deny-list, or attach the allow-list only to OUs the exempt roles do not act in.",
     );
   const locations = options.allowedLocations
-    ? awsRegionDeny(catalogue, AWS, options.allowedLocations, exempt, ids)
+    ? awsRegionDeny(
+        catalogue,
+        AWS,
+        options.allowedLocations,
+        exempt,
+        ids,
+        options.essentials === false ? [] : AWS_ESSENTIAL_PREFIXES,
+      )
     : undefined;
   const regionDeny = locations && regionDenyStatement(locations.regions, exempt);
   const selection = select(catalogue, ids, AWS, options);

@@ -12,6 +12,8 @@ import {
   EEA_ONLY,
   EU_COUNTRIES,
   PLACE_GROUPS,
+  multiRegionAllowed,
+  resolvePlace,
   resolvePlaces,
   UnknownPlacesError,
   type Place,
@@ -234,6 +236,49 @@ export const AWS_GLOBAL_SERVICE_EXEMPTIONS: readonly string[] = [
   "wellarchitected:*",
 ];
 
+/**
+ * AWS Control Tower's own Region deny control (GRREGIONDENY, "Deny access to AWS based on the
+ * requested AWS Region", https://docs.aws.amazon.com/controltower/latest/userguide/primary-region-deny-policy.html,
+ * read 2026-11-29) exempts the account and billing operations AWS's Organizations sample leaves
+ * out: these six of the essentials (essentials.ts) are in its NotAction as read in the stored copy
+ * (which runs from "a4b:*" to "quicksight:DescribeAccountSubscription"), so the region deny exempts
+ * them too (issue 124: with EU allowed, account:GetAlternateContact, billing:GetBillingData,
+ * payments:…, invoicing:… and freetier:… were denied, being answered in us-east-1). The essentials
+ * the copy read does not show (tax, supportplans, signin, sso, sso-directory, identitystore) are
+ * named in explain mode as blocked outside the allowed regions (REGION_DENY_BLOCKED_ESSENTIALS).
+ */
+export const AWS_CONTROL_TOWER_REGION_DENY =
+  "https://docs.aws.amazon.com/controltower/latest/userguide/primary-region-deny-policy.html";
+export const AWS_REGION_DENY_ESSENTIALS: readonly string[] = [
+  "account:*",
+  "billing:*",
+  "consolidatedbilling:*",
+  "freetier:*",
+  "invoicing:*",
+  "payments:*",
+];
+/** The region deny's NotAction: AWS's sample, then the essentials Control Tower's Region deny exempts. */
+export const AWS_REGION_DENY_NOT_ACTION: readonly string[] = [
+  ...AWS_GLOBAL_SERVICE_EXEMPTIONS,
+  ...AWS_REGION_DENY_ESSENTIALS.filter((action) => !AWS_GLOBAL_SERVICE_EXEMPTIONS.includes(action)),
+];
+
+/** The essential prefixes (essentials.ts) the region deny does not exempt: usable only in the allowed regions. */
+export function regionDenyBlockedEssentials(essentialPrefixes: readonly string[]): string[] {
+  const exempt = new Set(AWS_REGION_DENY_NOT_ACTION.filter((a) => a.endsWith(":*")).map((a) => a.slice(0, -2)));
+  return essentialPrefixes.filter((prefix) => !exempt.has(prefix));
+}
+
+/**
+ * Amazon Bedrock's cross-Region inference: a geographic inference profile serves a request in
+ * another Region of its geography than the one called, and AWS's sample SCP "with Bedrock CRIS
+ * support" carves the inference actions out of the region deny for that reason (aws-samples/
+ * service-control-policy-examples, Region-controls/…-with-Bedrock-CRIS.json at 35a50b09).
+ */
+export const AWS_BEDROCK_CRIS_SAMPLE =
+  "https://github.com/aws-samples/service-control-policy-examples/blob/35a50b0948bda5ebeb05ef4c6fc5df4f48cd0682/Region-controls/Deny-access-to-AWS-based-on-the-requested-AWS-region-with-Bedrock-CRIS.json";
+const BEDROCK_INFERENCE_SLUGS = new Set(["aws-bedrock"]);
+
 /** The AWS partition a region is in: the European Sovereign Cloud's market is its own partition. */
 const awsPartition = (region: LocationRegion) => (region.market === "eu-sovereign" ? "aws-eusc" : "aws");
 
@@ -255,6 +300,7 @@ export function awsRegionDeny(
   allowedLocations: readonly string[],
   exemptPrincipalArns: readonly string[],
   ids: readonly string[] = [],
+  essentialPrefixes: readonly string[] = [],
 ): AwsRegionDeny {
   const asked = resolveLocations(catalogue, vendor, allowedLocations);
   const explicit = asked.filter((location) => location.kind === "region").flatMap((location) => location.regions);
@@ -281,11 +327,22 @@ export function awsRegionDeny(
       `exemptPrincipalArns ${foreign.join(", ")} are not of the ${partition} partition the allowed regions are in: an SCP of that partition's organization never sees those principals. Write them as arn:${partition}:iam::….`,
     );
   const none = unmatched(asked);
+  const blocked = regionDenyBlockedEssentials(essentialPrefixes);
   return {
     partition,
     regions,
     notes: [
-      `Region deny (allowedLocations): a second Deny statement denies every request for a region other than ${regions.join(", ")} (StringNotEquals aws:RequestedRegion), except the global services AWS's own region-deny sample exempts in NotAction (${AWS_REGION_DENY_SAMPLE}), copied unchanged.`,
+      `Region deny (allowedLocations): a second Deny statement denies every request for a region other than ${regions.join(", ")} (StringNotEquals aws:RequestedRegion), except the global services AWS's own region-deny sample exempts in NotAction (${AWS_REGION_DENY_SAMPLE}), copied unchanged, and the account and billing operations AWS Control Tower's Region deny exempts (${AWS_REGION_DENY_ESSENTIALS.join(", ")}; ${AWS_CONTROL_TOWER_REGION_DENY}).`,
+      ...(blocked.length > 0
+        ? [
+            `Essentials the region deny blocks outside ${regions.join(", ")}: ${blocked.map((prefix) => `${prefix}:*`).join(", ")}. They stay usable only when requested in an allowed region (IAM Identity Center and its directory in its home region; tax settings and support plans are answered in us-east-1): allow that region, or add them to the second statement's NotAction.`,
+          ]
+        : []),
+      ...(ids.some((id) => BEDROCK_INFERENCE_SLUGS.has(id))
+        ? [
+            `Amazon Bedrock cross-Region inference: a geographic or global inference profile serves a request in another Region than the one called, so inference can run outside ${regions.join(", ")} while the call names an allowed Region, and a call naming a Region outside them is denied even through a profile. AWS's sample for cross-Region inference carves bedrock:InvokeModel, bedrock:InvokeModelWithResponseStream and bedrock:CreateModelInvocationJob out of the region deny and denies them unless the inference profile is of an approved geography (${AWS_BEDROCK_CRIS_SAMPLE}).`,
+          ]
+        : []),
       "What the region deny cannot cover: the exempted services (IAM, Organizations, STS, Route 53 and its Application Recovery Controller, CloudFront, WAF, Shield, Support, billing and pricing, Health, Config, Direct Connect, Global Accelerator, KMS and ACM among them) stay usable whatever the region, so a KMS key, an ACM certificate or a Config rule can still be created outside the list; global resources (IAM roles, Route 53 zones, CloudFront distributions) have no region at all. AWS says its list may miss newer global services: check it against the services your accounts use (IAM access advisor). With AWS Control Tower, use its own Region deny control instead.",
       ...(partition === "aws-eusc"
         ? [
@@ -365,11 +422,21 @@ export function gcpLocationValues(
       for (const region of location.regions) if (!eu.has(region.country)) values.add(`in:${region.id}-locations`);
     } else for (const region of location.regions) values.add(`in:${region.id}-locations`);
   }
+  // A multi- or dual-region is a location value of its own: in:<region>-locations never holds it
+  // (Google: "Allowing or denying a multi-region or region does not imply that all included
+  // sub-locations should also be allowed"). Each one the deployment check allows under these
+  // places (every region or country it covers allowed) is listed as Google spells it (nam4, us).
+  for (const multi of catalogue.multiRegions ?? [])
+    if (multi.providerId === vendor.providerId) {
+      const place = resolvePlace(catalogue, `${multi.providerId}:${multi.value}`);
+      if (place && multiRegionAllowed(place, allowedPlaces(catalogue, allowedLocations)))
+        values.add(multi.value.toLowerCase());
+    }
   const none = unmatched(asked);
   return {
     values: [...values].sort(),
     notes: [
-      `Locations (allowedLocations): a second organization policy restricts gcp.resourceLocations to ${[...values].sort().join(", ")} (Google's value groups: in:eu-locations for the EU, in:<region>-locations per region). Apply it too: gcloud org-policies set-policy locations.json.`,
+      `Locations (allowedLocations): a second organization policy restricts gcp.resourceLocations to ${[...values].sort().join(", ")} (Google's value groups: in:eu-locations for the EU, in:<region>-locations per region; a multi-region or dual-region, such as us or nam4, by its own value, where every region or country it covers is allowed). Apply it too: gcloud org-policies set-policy locations.json.`,
       `gcp.resourceLocations covers only the resource types Google lists as supporting it (${GCP_SUPPORTED_SERVICES}), and only resources created after the policy: global resources (Compute Engine global addresses…) and resources with no location choice are created whatever it says, and it is not a data-residency commitment.`,
       ...(none.length > 0 ? [`allowedLocations with no Google Cloud region: ${none.join(", ")}.`] : []),
       ...globalNote(vendor, asked),

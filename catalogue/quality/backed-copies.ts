@@ -37,24 +37,35 @@ export const CopyExcerpts = z
   })
   .strict();
 
-/** Text as read for a quote: markup links and emphasis dropped, quotes and white space made plain. */
+/**
+ * Text as read for a quote: markup links and emphasis dropped, the HTML tags of API reference
+ * documentation (botocore's service models) dropped, quotes, hyphens and white space made plain.
+ */
 export function plainForQuote(text: string): string {
-  return text
-    .replace(/^[ \t]*(?:\/\/+|\*(?!\*))[ \t]?/gm, "") // a code comment's line marker (a proto's //, a JSDoc's *)
-    .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown link
-    .replace(/<[^>]*>/g, "") // HTML tags (an SDK's README writes the model's documentation in HTML)
-    .replace(/&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/[*`]/g, "")
-    .replace(/[‘’]/g, "'")
-    .replace(/[“”]/g, '"')
-    .replace(/\s+/g, " ")
-    .trim()
-    .toLowerCase();
+  return (
+    text
+      .replace(/^[ \t]*(?:\/\/+|\*(?!\*))[ \t]?/gm, "") // a code comment's line marker (a proto's //, a JSDoc's *)
+      .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown link
+      // HTML formatting tags (an SDK's README and botocore write the model's documentation in HTML);
+      // a component's tag (MDX's <Feature header="Sinks">) stays, its attributes being the page's words.
+      .replace(
+        /<\/?(?:p|i|b|a|em|strong|code|pre|ul|ol|li|dl|dt|dd|div|span|h[1-6]|fullname|note|important|br)(?:\s[^>]*)?\/?>/g,
+        "",
+      )
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, "&")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/[*`]/g, "")
+      .replace(/[‘’]/g, "'")
+      .replace(/[“”]/g, '"')
+      .replace(/[\u2010\u2011]/g, "-") // hyphen, non-breaking hyphen
+      .replace(/\s+/g, " ")
+      .trim()
+      .toLowerCase()
+  );
 }
 
 /** Whether a claim is in the copy: its words in that order (an elision "…" may skip text). */
@@ -89,24 +100,15 @@ export function pinnedBackedClaims(catalogue: Catalogue): { slug: string; via: s
 }
 
 /**
- * Pinned copies backing descriptions whose passages are not excerpted yet (2026-11-29): their
- * quotes are not proven here. Excerpt a copy and take it out; the list may only shrink.
- * opentelekomcloud-docs/cloud-firewall@64ee2ea is not in the index at that commit.
+ * Pinned copies backing descriptions whose passages are not excerpted yet: their quotes are not
+ * proven here. Excerpt a copy (or cite another that is) and take it out; the list may only shrink.
+ * These were read on 2026-11-29 in fetched snapshots of their repositories, the index holding no
+ * copy at the cited commit; the project commits nothing a fetch brings, so their passages wait for
+ * the index's read_file or a copy a package publishes.
  */
 export const UNPROVEN_COPIES: readonly string[] = [
-  "https://github.com/CleverCloud/documentation/blob/014486b22c579a757c9408146d3f34fffcf74957/content/doc/addons/materia-kv.md",
   "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/content/doc/addons/redis.md",
-  "https://github.com/MicrosoftDocs/azure-ai-docs/blob/115296384d87ce71666a8cf2dae5e2e5b9beda30/articles/ai-services/speech-service/overview.md",
-  "https://github.com/MicrosoftDocs/azure-databases-docs/blob/01cf974a7404f379784d5ad4ee66b4beed9e74bb/articles/cosmos-db/gremlin/introduction.md",
-  "https://github.com/MicrosoftDocs/azure-databases-docs/blob/0200b8f33c43283e8c247f6c6352626cfab38bab/articles/mysql/flexible-server/overview.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/012ad308577ca7a4bcf96132a0e71b2819fa4a98/articles/dms/resource-scenario-status.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/02dd60aa47b9cdc180e3f5c64ffbf4e8ec4316a1/articles/storage/container-storage/container-storage-introduction.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/1a36581d4c4cda9c4be150133aa5f9c42bac61c8/articles/network-watcher/network-watcher-overview.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/30b18cc89240aed0e528e1e34b4a10e5ee0f65a8/articles/cloud-shell/features.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/79ad72deb6fa27f159fce277112659509f31182c/articles/cloud-shell/overview.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/8c1218e598b42f5fc087852924dd70c0b9ac2fbd/articles/app-testing/playwright-workspaces/overview-what-is-microsoft-playwright-workspaces.md",
-  "https://github.com/MicrosoftDocs/azure-docs/blob/d83c6cdaf6839a88a2cb30496ce2c1336429779c/articles/communication-services/overview.md",
-  "https://github.com/MicrosoftDocs/sql-docs/blob/06eb02c4644d61e95dbb9779553b55c8abc963d9/azure-sql/managed-instance/sql-managed-instance-paas-overview.md",
+  "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/shared/db-backup.md",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/amp/2020-08-01/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/apigateway/2015-07-09/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/arc-region-switch/2022-07-26/service-2.json",
@@ -121,23 +123,8 @@ export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/stepfunctions/2016-11-23/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/transfer/2018-11-05/service-2.json",
   "https://github.com/boto/botocore/blob/cd9207757d459bba9c524475b601e59f55760a3a/botocore/data/codecommit/2015-04-13/service-2.json",
-  "https://github.com/cloudflare/cloudflare-docs/blob/0077e6d06cfd72882b605d769b2bb54cd0bb925e/src/content/docs/sandbox/index.mdx",
-  "https://github.com/cloudflare/cloudflare-docs/blob/0309c8bed23afe438f28fd5026b5a7999e653081/src/content/docs/workers-vpc/index.mdx",
-  "https://github.com/cloudflare/cloudflare-docs/blob/225afb5a747f662760f36bceccfe27b690305c96/src/content/docs/pipelines/index.mdx",
-  "https://github.com/cloudflare/cloudflare-docs/blob/38f06c8478e46fe1c9f557cfad2d68856a46c2ba/src/content/docs/cloudflare-one/data-loss-prevention/dlp-profiles/index.mdx",
-  "https://github.com/cloudflare/cloudflare-docs/blob/598b742cd12dd56825eed279813c06f5949d2cc0/src/content/docs/d1/index.mdx",
-  "https://github.com/cloudflare/cloudflare-docs/blob/d359668279769a11e4ddccd2810e10a4d7f8e5bf/src/content/docs/r2-data-catalog/index.mdx",
   "https://github.com/googleapis/googleapis/blob/f8291d2b89f0017ab078a4c7378069bae5686f6f/google/cloud/gkemulticloud/v1/gkemulticloud_v1.yaml",
   "https://github.com/googleapis/googleapis/blob/f8291d2b89f0017ab078a4c7378069bae5686f6f/google/cloud/lifesciences/v2beta/lifesciences_v2beta.yaml",
   "https://github.com/ibm-cloud-docs/backup-recovery/blob/154f4fdb1dfb483e767f4a1e9bb65c75c164bbdb/about-baas.md",
   "https://github.com/opentelekomcloud-docs/cloud-firewall/blob/64ee2ea784a055ae921fa6f65035420eb1e7b796/umn/source/product_overview/what_is_cfw.rst",
-  "https://github.com/scaleway/docs-content/blob/005d8d96d7fdc803c29aafd40824d4c26068c1d9/pages/data-orchestrator/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/0b62b8ad2dabcd1b54fd9a9ce130f152c55e2b67/pages/data-orchestrator/index.mdx",
-  "https://github.com/scaleway/docs-content/blob/14631b0367dba78be6fe4392f49dffce42c08b47/pages/container-registry/faq.mdx",
-  "https://github.com/scaleway/docs-content/blob/2d5bbe1d7899024aa441d97ca319e62a9d73125a/pages/webhosting/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/597523fa7f4198596e87397c190483304f5fe3dc/pages/rabbitmq/faq.mdx",
-  "https://github.com/scaleway/docs-content/blob/5f572683c13d3ae4e744f3032e59583ffb052035/changelog/september2026/2026-09-30-data-orchestrator-added-data-orchestrator-is-now-availa.mdx",
-  "https://github.com/scaleway/docs-content/blob/7c898f6c42a21336deb2b121cd8f15301f6ff3e5/pages/container-registry/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/a42e058bc6f8fa2e51896bce5a49826fafa9d33d/pages/rabbitmq/concepts.mdx",
-  "https://github.com/scaleway/docs-content/blob/c1720e779c9bb4beb7085e3c5d47e1fba2f9b22e/pages/rabbitmq/index.mdx",
 ];

@@ -58,6 +58,8 @@ export function placementSentence(
         : `${name} publishes no per-service region list the catalogue reads`;
       return `Provider level: ${why}, so these are its ${plural(count, "region")} in general availability (${asOf}); the service may not be offered in every one, and no filter counts it as running there.`;
     }
+    case "on-premises":
+      return `On premises: it runs in the customer's own datacentre, in none of ${name}'s regions (${placement.source}, ${asOf}); no region filter finds it.`;
   }
 }
 

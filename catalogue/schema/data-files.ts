@@ -226,6 +226,12 @@ export const EquivalentsFile = z.array(
        * (data/README.md) would pick another (HDInsight: Spark and Hadoop, not Kafka).
        */
       primaryOf: z.array(Slug).min(1).optional(),
+      /**
+       * Per provider, the member its vendor positions for this job (issue 124: Amazon SQS, not Amazon
+       * MQ, is AWS's queue service), at most one a provider, each with the vendor page in a comment;
+       * an exit plan's flagship signal reads it before the data-derived prior.
+       */
+      flagships: z.array(Slug).min(1).optional(),
     })
     .strict(),
 );

@@ -125,6 +125,10 @@ const DumpEquivalenceGroup = z
       .array(z.string())
       .optional()
       .meta(d("Members whose primary job this group is, where the default rule picks another (added in 1.10.0)")),
+    flagships: z
+      .array(z.string())
+      .optional()
+      .meta(d("Per provider, the member its vendor positions for this job, at most one a provider (added in 1.13.0)")),
   })
   .meta({ id: "DumpEquivalenceGroup", description: "An equivalence group as equivalents.yaml states it" });
 

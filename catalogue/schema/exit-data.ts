@@ -98,6 +98,10 @@ export const EgressFile = z
       .object({
         name: z.string().min(5),
         periods: z.array(SwitchingPeriod).min(1),
+        /** The Data Act's other switching rules (Articles 25 and 34), each with the page read (issue 124). */
+        rules: z
+          .array(z.object({ article: z.string().min(3), says: z.string().min(10), source: FactSource }).strict())
+          .optional(),
         source: FactSource,
       })
       .strict(),

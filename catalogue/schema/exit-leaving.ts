@@ -29,7 +29,14 @@ const PageRead = z
 export const ExitEgressEstimate = z
   .object({
     dataGb: z.number().meta(d("The GB to move out of this provider: the sum of dataGb over its services that move")),
-    billableGb: z.number().meta(d("Of those the price applies to, the GB past the free monthly allowance")),
+    billableGb: z
+      .number()
+      .optional()
+      .meta(
+        d(
+          "Of those the price applies to, the GB past the free monthly allowance; absent where no price is known (1.13.0: was 0)",
+        ),
+      ),
     unpricedGb: z
       .number()
       .optional()
@@ -44,7 +51,10 @@ export const ExitEgressEstimate = z
       .meta(
         d("The list-price egress of moving them within one month, in currency; absent where no band price is known"),
       ),
-    currency: z.string().meta(d("ISO 4217 code of the provider's published price")),
+    currency: z
+      .string()
+      .optional()
+      .meta(d("ISO 4217 code of the provider's published price; absent where no price is known (1.13.0: was empty)")),
     words: z.string().meta(d("The estimate in words, with what it assumes")),
   })
   .meta({
@@ -76,6 +86,13 @@ export const ExitLeavingProvider = z
     waiver: ExitWaiver.optional().meta(
       d("The free data transfer it published for customers leaving, with its conditions"),
     ),
+    waiverRecorded: z
+      .boolean()
+      .meta(
+        d(
+          "Whether the catalogue records an exit waiver of this provider from an official page: false says none is recorded, never that none exists (added in 1.13.0)",
+        ),
+      ),
     estimate: ExitEgressEstimate.optional().meta(d("Present when dataGb gives volumes for its services")),
     words: z.string().meta(d("What leaving it costs, in words")),
   })
@@ -89,6 +106,20 @@ export const ExitLeaving = z
         name: z.string().meta(d("The regulation")),
         rule: z.string().meta(d("The rule on switching charges in force on asOf")),
         periods: z.array(SwitchingPeriod).meta(d("Its rules by period, in order")),
+        rules: z
+          .array(
+            z.object({
+              article: z.string().meta(d("The article and paragraph")),
+              says: z.string().meta(d("What it says, in our words")),
+              source: PageRead,
+            }),
+          )
+          .optional()
+          .meta(
+            d(
+              "The Data Act's other switching rules: Article 25's notice, transitional and retrieval periods, Article 34's parallel use (added in 1.13.0)",
+            ),
+          ),
         source: PageRead,
       })
       .meta(d("The EU Data Act's rules on switching charges; they apply to services used in the EU")),

@@ -18,7 +18,7 @@ export const REGION_LEVELS = ["service", "provider", "global"] as const;
  * The three kinds of place a service can be known at (docs/decisions.md#places): answered from a
  * vendor's global endpoint, regional with its own list, or only the provider's list known.
  */
-export const PLACEMENT_KINDS = ["global", "regional", "provider-level"] as const;
+export const PLACEMENT_KINDS = ["global", "regional", "provider-level", "on-premises"] as const;
 export type PlacementKind = (typeof PLACEMENT_KINDS)[number];
 
 export const ServiceRegion = z
@@ -42,7 +42,7 @@ export const ServicePlacement = z
       .enum(PLACEMENT_KINDS)
       .meta(
         d(
-          "global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider). Filters and exposure answer \"runs here\" only from global and regional data",
+          "global: answered from the vendor's global endpoint, not chosen per region (regions then hold only the region the vendor names for it, level global); regional: the service's own regions are known (level service); provider-level: only the provider's regions are known, and the service may not run in each one (level provider); on-premises (1.13.0): it runs in the customer's own datacentre, in none of the provider's regions (regions empty). Filters and exposure answer \"runs here\" only from global and regional data",
         ),
       ),
     source: z
@@ -147,13 +147,16 @@ export const StatedPlacement = z
       .object({ homeRegions: z.array(z.string().min(1)).min(1).optional() })
       .strict()
       .optional(),
+    /** Runs in the customer's own datacentre (issue 124): in none of the provider's regions. */
+    onPremises: z.literal(true).optional(),
     source: LocationSource,
     note: z.string().min(1).optional(),
   })
   .strict()
-  .refine((entry) => (entry.regions === undefined) !== (entry.global === undefined), {
-    message: "states either regions or global, not both or neither",
-  });
+  .refine(
+    (entry) => [entry.regions, entry.global, entry.onPremises].filter((stated) => stated !== undefined).length === 1,
+    { message: "states one of regions, global or onPremises" },
+  );
 export type StatedPlacementT = z.infer<typeof StatedPlacement>;
 export const StatedPlacementsFile = z.array(StatedPlacement);
 

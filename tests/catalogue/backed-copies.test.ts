@@ -84,6 +84,15 @@ describe("backed descriptions against their pinned copies (issue 124)", () => {
     expect(quoteFound("CCE ensures high availability of Kubernetes clusters.", copy)).toBe(true);
     expect(quoteFound("Supporting multi-AZ, … Kubernetes clusters.", copy)).toBe(true);
     expect(quoteFound("Kubernetes clusters … Supporting multi-AZ", copy)).toBe(false);
+    // botocore's service models write their documentation in HTML.
+    expect(
+      quoteFound(
+        "Welcome to the Amazon SQS API Reference.",
+        "<p>Welcome to the <i>Amazon SQS API Reference</i>.</p> <p>Amazon SQS is",
+      ),
+    ).toBe(true);
+    // Scaleway's pages write "fr\u2011par" with a non-breaking hyphen; a quote may type a plain one.
+    expect(quoteFound("in Public Beta for the fr-par region", "in Public Beta for the fr\u2011par region")).toBe(true);
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 40 }), (word) => {
         const text = `alpha ${word} omega`;

@@ -17,7 +17,7 @@ import {
   scpPolicy,
 } from "../../catalogue/policies/documents.ts";
 import { PolicyRequestError } from "../../catalogue/policies/errors.ts";
-import { AWS_GLOBAL_SERVICE_EXEMPTIONS, LOCATION_GROUPS } from "../../catalogue/policies/locations.ts";
+import { AWS_REGION_DENY_NOT_ACTION, LOCATION_GROUPS } from "../../catalogue/policies/locations.ts";
 import { SCP_MAX_CHARACTERS } from "../../catalogue/base/limits.ts";
 import { EU_EEA_COUNTRIES, type ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { build, postToNewApp, realCatalogue } from "../helpers/app.ts";
@@ -67,7 +67,7 @@ describe("AWS SCP with allowedLocations", () => {
     expect(characters).toBeLessThanOrEqual(SCP_MAX_CHARACTERS);
     expect(policy.Statement).toHaveLength(2);
     const deny = policy.Statement[1]!;
-    expect(deny).toMatchObject({ Effect: "Deny", Resource: "*", NotAction: AWS_GLOBAL_SERVICE_EXEMPTIONS });
+    expect(deny).toMatchObject({ Effect: "Deny", Resource: "*", NotAction: AWS_REGION_DENY_NOT_ACTION });
     expect(regionsOf(policy)).toEqual(["eu-central-1", "eu-west-1"]);
     expect(notes.join(" ")).toMatch(/aws-samples\/service-control-policy-examples\/blob\/35a50b09/);
     expect(notes.join(" ")).toMatch(/cannot cover/);
@@ -272,7 +272,9 @@ describe("Google Cloud organization policies with allowedLocations", () => {
     expect(services).toEqual(result.policy);
     expect(locations!.name).toBe("organizations/ORGANIZATION_ID/policies/gcp.resourceLocations");
     expect(locations!.spec.rules).toEqual([
-      { values: { allowedValues: ["in:eu-locations", "in:europe-west6-locations"] } },
+      // EU and Zürich: Google's EU multi-region, and the dual-regions all in them (Finland +
+      // Netherlands, Frankfurt + Zürich), by their own values (issue 124).
+      { values: { allowedValues: ["eu", "eur4", "eur8", "in:eu-locations", "in:europe-west6-locations"] } },
     ]);
     expect(result.notes.join(" ")).toMatch(/only the resource types Google lists as supporting it/);
     const de = gcpOrgPolicy(catalogue, approved, { allowedLocations: ["DE"] }).policies![1]!;
@@ -358,7 +360,7 @@ describe("any list of known locations", () => {
           () => {
             const { policies } = gcpOrgPolicy(catalogue, ["gcp-cloud-storage"], { allowedLocations });
             for (const value of policies![1]!.spec.rules[0]!.values.allowedValues)
-              expect(value).toMatch(/^in:[a-z0-9-]+-locations$/);
+              expect(value).toMatch(/^(in:[a-z0-9-]+-locations|us|eu|asia|asia1|eur[0-9]|nam[0-9])$/);
           },
         ];
         for (const outcome of outcomes) {

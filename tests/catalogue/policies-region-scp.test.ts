@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { azurePolicySet, gcpOrgPolicy, scpPolicy } from "../../catalogue/policies/documents.ts";
-import { AWS_GLOBAL_SERVICE_EXEMPTIONS } from "../../catalogue/policies/locations.ts";
+import { AWS_GLOBAL_SERVICE_EXEMPTIONS, AWS_REGION_DENY_NOT_ACTION } from "../../catalogue/policies/locations.ts";
 import type { ScpDocumentT } from "../../catalogue/schema/index.ts";
 import { realCatalogue } from "../helpers/app.ts";
 import { scpDecision } from "../helpers/scp-simulation.ts";
@@ -39,7 +39,7 @@ describe("the region deny's exemptions", () => {
 
   it("let Route 53 ARC's control plane be used from us-west-2 with aws-arc approved and EU allowed", async () => {
     const { policy } = scpPolicy(catalogue, ["aws-arc"], { allowedLocations: ["EU"] });
-    expect(policy.Statement[1]!.NotAction).toEqual(AWS_GLOBAL_SERVICE_EXEMPTIONS);
+    expect(policy.Statement[1]!.NotAction).toEqual(AWS_REGION_DENY_NOT_ACTION);
     expect(await decide("route53-recovery-control-config:CreateCluster", "us-west-2", [policy])).toBe("Allowed");
     // With the archived exemptions (no ARC prefixes), the same request was denied.
     const archived: ScpDocumentT = {
@@ -48,7 +48,7 @@ describe("the region deny's exemptions", () => {
         index === 1
           ? {
               ...statement,
-              NotAction: AWS_GLOBAL_SERVICE_EXEMPTIONS.filter((action) => !action.startsWith("route53-recovery-")),
+              NotAction: AWS_REGION_DENY_NOT_ACTION.filter((action) => !action.startsWith("route53-recovery-")),
             }
           : statement,
       ),

@@ -83,7 +83,8 @@ describe("assistant questions in at most two calls", () => {
     expect(answer.isError ?? false).toBe(false);
     expect(answer.structuredContent).toEqual({
       name: "organizations/ORGANIZATION_ID/policies/gcp.resourceLocations",
-      spec: { rules: [{ values: { allowedValues: ["in:eu-locations"] } }] },
+      // EU's multi-region and the dual-region all in the EU by their own values (issue 124).
+      spec: { rules: [{ values: { allowedValues: ["eu", "eur4", "in:eu-locations"] } }] },
     });
   });
 

@@ -6,7 +6,7 @@
  * one approved list with locations is checked the same way on every provider, with or without an
  * organisation-policy engine.
  */
-import { resolvePlace, type Place } from "../../locations/places.ts";
+import { multiRegionAllowed, resolvePlace } from "../../locations/places.ts";
 import {
   allowedPlaces,
   resolveLocations,
@@ -115,24 +115,6 @@ export function locationAnswers(
       ...(allowedLocations ? { allowed: region ? allowedOf(provider!.id).has(region.id) : null } : {}),
     };
   });
-}
-
-/**
- * A multi-region is allowed when every region it covers is (or, where its vendor names countries
- * rather than regions, every country): data in a multi-region may be kept in any of them.
- */
-function multiRegionAllowed(multi: Place, allowed: readonly Place[]): boolean {
-  if (allowed.some((place) => place.kind === "multi-region" && place.place === multi.place)) return true;
-  if (multi.regions.length > 0)
-    return multi.regions.every((covered) =>
-      allowed.some((place) =>
-        place.regions.some((region) => region.providerId === covered.providerId && region.id === covered.id),
-      ),
-    );
-  const countries = new Set(
-    allowed.filter((place) => place.kind !== "multi-region").flatMap((place) => place.countries),
-  );
-  return multi.countries.length > 0 && multi.countries.every((country) => countries.has(country));
 }
 
 const some = (values: readonly string[], max: number) =>

@@ -75,7 +75,7 @@ interface GlobalTypes {
 }
 
 const AWS_GLOBAL =
-  "answered by AWS's global endpoint (us-east-1 in the aws partition): CloudFront, IAM, Organizations, Route 53, Budgets, Cost Explorer, Shield, Global Accelerator, Cloud WAN, Health; AWS's region-deny SCP exempts them, and CloudFront serves data from edge locations worldwide";
+  "answered by AWS's global endpoint (us-east-1 in the aws partition; us-west-2 for Global Accelerator and Cloud WAN): CloudFront, IAM, Organizations, Route 53, Budgets, Cost Explorer, Shield, Global Accelerator, Cloud WAN, Health; AWS's region-deny SCP exempts them, and CloudFront serves data from edge locations worldwide";
 const GOOGLE_GLOBAL =
   "a global Google Cloud resource (global load balancing, networks, firewalls, DNS, IAM): gcp.resourceLocations does not restrict it, and a global load balancer serves from Google's edge worldwide";
 const AZURE_GLOBAL =
