@@ -113,7 +113,6 @@ export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/chime-sdk-voice/2022-08-03/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/gamelift/2015-10-01/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/groundstation/2019-05-23/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/rds/2014-10-31/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/route53-recovery-cluster/2019-12-02/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/stepfunctions/2016-11-23/service-2.json",
   "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/transfer/2018-11-05/service-2.json",
