@@ -72,15 +72,20 @@ for (const slug of process.argv.slice(2)) {
         failed = true;
       } else kept.add(at);
     }
-    const excerpt = [...kept]
-      .sort((a, b) => a - b)
-      .map((i) => all[i])
-      .join("\n\n");
     const file = join(COPIES_DIR.pathname, `${providerId}.yaml`);
     const isNew = !existsSync(file);
     const doc = parseDocument(isNew ? "copies: []\n" : readFileSync(file, "utf8"));
     const copies = doc.get("copies") as YAMLSeq;
     copies.flow = false;
+    // One copy may back several services (an SDK README, a construct library's README): the
+    // passages already excerpted for the others stay, in the file's order.
+    const before = copies.items.find((item) => (item as YAMLMap).get("via") === source.via) as YAMLMap | undefined;
+    const held = ((before?.toJSON() as { excerpt?: string } | undefined)?.excerpt ?? "").trim();
+    if (held) all.forEach((block, i) => held.includes(block.trim()) && kept.add(i));
+    const excerpt = [...kept]
+      .sort((a, b) => a - b)
+      .map((i) => all[i])
+      .join("\n\n");
     const entry = doc.createNode({
       via: source.via,
       read: today,
