@@ -42,6 +42,7 @@ export function plainForQuote(text: string): string {
   return text
     .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown link
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1") // Markdown escapes (AWS's docs repositories write "\(Amazon S3\)\.")
     .replace(/<[^>]*>/g, "") // HTML tags (an SDK's README writes the model's documentation in HTML)
     .replace(/&amp;/g, "&")
     .replace(/&lt;/g, "<")

@@ -66,6 +66,11 @@ describe("backed descriptions against their pinned copies (issue 124)", () => {
     expect(quoteFound("CCE ensures high availability of Kubernetes clusters.", copy)).toBe(true);
     expect(quoteFound("Supporting multi-AZ, … Kubernetes clusters.", copy)).toBe(true);
     expect(quoteFound("Kubernetes clusters … Supporting multi-AZ", copy)).toBe(false);
+    // Markdown escapes, as AWS's docs repositories write them, read as the characters they escape.
+    const escaped = "Amazon Simple Storage Service \\(Amazon S3\\) offers industry\\-leading scalability\\.";
+    expect(quoteFound("Amazon Simple Storage Service (Amazon S3) offers industry-leading scalability.", escaped)).toBe(
+      true,
+    );
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 40 }), (word) => {
         const text = `alpha ${word} omega`;
