@@ -47,6 +47,7 @@ export function plainForQuote(text: string): string {
       .replace(/^[ \t]*(?:\/\/+|\*(?!\*))[ \t]?/gm, "") // a code comment's line marker (a proto's //, a JSDoc's *)
       .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
       .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown link
+      .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, "$1") // Markdown escapes (AWS's docs repositories write "\(Amazon S3\)\.")
       // HTML formatting tags (an SDK's README and botocore write the model's documentation in HTML);
       // a component's tag (MDX's <Feature header="Sinks">) stays, its attributes being the page's words.
       .replace(
@@ -109,20 +110,6 @@ export function pinnedBackedClaims(catalogue: Catalogue): { slug: string; via: s
 export const UNPROVEN_COPIES: readonly string[] = [
   "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/content/doc/addons/redis.md",
   "https://github.com/CleverCloud/documentation/blob/1957d9f587bcbe5401153890742a7fd89d397a5e/shared/db-backup.md",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/amp/2020-08-01/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/apigateway/2015-07-09/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/arc-region-switch/2022-07-26/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/arc-zonal-shift/2022-10-30/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/chime-sdk-meetings/2021-07-15/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/chime-sdk-messaging/2021-05-15/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/chime-sdk-voice/2022-08-03/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/gamelift/2015-10-01/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/groundstation/2019-05-23/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/rds/2014-10-31/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/route53-recovery-cluster/2019-12-02/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/stepfunctions/2016-11-23/service-2.json",
-  "https://github.com/boto/botocore/blob/0e6e2404b85dc336dd2889814e089bde7d1a4c55/botocore/data/transfer/2018-11-05/service-2.json",
-  "https://github.com/boto/botocore/blob/cd9207757d459bba9c524475b601e59f55760a3a/botocore/data/codecommit/2015-04-13/service-2.json",
   "https://github.com/googleapis/googleapis/blob/f8291d2b89f0017ab078a4c7378069bae5686f6f/google/cloud/gkemulticloud/v1/gkemulticloud_v1.yaml",
   "https://github.com/googleapis/googleapis/blob/f8291d2b89f0017ab078a4c7378069bae5686f6f/google/cloud/lifesciences/v2beta/lifesciences_v2beta.yaml",
   "https://github.com/ibm-cloud-docs/backup-recovery/blob/154f4fdb1dfb483e767f4a1e9bb65c75c164bbdb/about-baas.md",

@@ -93,6 +93,11 @@ describe("backed descriptions against their pinned copies (issue 124)", () => {
     ).toBe(true);
     // Scaleway's pages write "fr\u2011par" with a non-breaking hyphen; a quote may type a plain one.
     expect(quoteFound("in Public Beta for the fr-par region", "in Public Beta for the fr\u2011par region")).toBe(true);
+    // Markdown escapes, as AWS's docs repositories write them, read as the characters they escape.
+    const escaped = "Amazon Simple Storage Service \\(Amazon S3\\) offers industry\\-leading scalability\\.";
+    expect(quoteFound("Amazon Simple Storage Service (Amazon S3) offers industry-leading scalability.", escaped)).toBe(
+      true,
+    );
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 40 }), (word) => {
         const text = `alpha ${word} omega`;
