@@ -8,6 +8,16 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.13.0",
+    date: "2026-11-29",
+    changes: [
+      "POST /v1/deployments/check reads repositories (issue 121, docs/api.md \"Repositories\"): files takes a repository's files, paths relative to its top (templates and snippets too: .yaml, .yml, .json, .template), and the new optional root names what to check among them: a Terraform root module's folder (envs/prod), whose local modules are read anywhere under the top (../../modules/net, a terraform-aws-modules example's ../../) and never outside it, its terraform.tfvars and .terraform/modules read from its own folder; or a CloudFormation or SAM template, whose nested stacks (AWS::CloudFormation::Stack TemplateURL) and applications (AWS::Serverless::Application Location) with a local path, as aws cloudformation package and sam build read them, are read with the Parameters they pass, in the stack's region, bounded as modules are (12 deep, 10,000 instances), and whose AWS::Include snippets (a Transform, or Fn::Transform in Resources) are read from the files. A root without files is a 400 Invalid body.",
+      "Never allowed for what was not read (issue 121): a CloudFormation nested stack or application whose template is held elsewhere or not sent, a Serverless Application Repository application, a macro or transform other than SAM's and the language extensions (Transform: [MyCompanyMacro], Fn::Transform), and an AWS::Include of a file not sent are listed in notEvaluated with where, why and what to do, and the AWS verdict is not allowed (before, a SAM application creating a Cognito user pool passed as allowed, and Fn::Transform in Resources was refused as a resource without a Type). A Terraform module whose source leaves the repository's top says so; a module with count 0 or an empty for_each needs no file.",
+      "POST /v1/deployments/check answers deploymentErrors (optional, added): what CloudFormation would refuse as written, each with where and why: an Fn::FindInMap finding no entry (a region-keyed Mapping without the stack's region), a nested stack passed parameters its template does not declare; cloud-catalogue check reports each as the new SARIF rule deployment-error (error) and fails.",
+      "Terraform as Terraform evaluates it (issue 121): a variable's optional(type, default) object attributes take their default when the value leaves them out or null (Terraform 1.3+), within lists, sets, maps and tuples too.",
+    ],
+  },
+  {
     version: "1.12.0",
     date: "2026-11-28",
     changes: [

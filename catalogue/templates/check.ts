@@ -112,6 +112,7 @@ export function checkDeployment(
     notDeployed: deployment.notDeployed ?? [],
     dependsOnInputs: deployment.dependsOnInputs ?? [],
     unknownLocations: deployment.unknownLocations ?? [],
+    deploymentErrors: deployment.failures ?? [],
   };
   return {
     ...answer,

@@ -39,6 +39,7 @@ import {
   type ValueObject,
 } from "./values.ts";
 import type { Deployed, InputUse } from "../model/deployment.ts";
+import { typeConstraint, withDefaults } from "./terraform-type-defaults.ts";
 
 /** Resource and module instances at most: past it, the configuration is too costly to evaluate. */
 export const MAX_INSTANCES = 10_000;
@@ -99,22 +100,31 @@ function both(parent: Deployed, child: Deployed): Deployed {
   return parent.state === "depends" ? parent : child;
 }
 
-/** Evaluates a configuration's files (path → text) with the request's variable values. */
+/**
+ * Evaluates a configuration's files (path → text, relative to the repository's top) with the
+ * request's variable values; the root module is the folder `rootDir` ("" the top), and local modules
+ * are read anywhere under the top, never outside it.
+ */
 export function evaluateTerraform(
   files: Readonly<Record<string, string>>,
   variables: Readonly<Record<string, unknown>> | undefined,
   keep: KeepAttribute,
+  rootDir = "",
 ): TerraformEvaluation {
-  if (filesIn(files, "").length === 0)
-    throw new TemplateError("No .tf file at the top of the files: the root module needs at least one.");
-  const run = new Run(files, keep);
-  const root = run.module("");
+  if (filesIn(files, rootDir).length === 0)
+    throw new TemplateError(
+      rootDir === ""
+        ? "No .tf file at the top of the files: the root module needs at least one."
+        : `No .tf file in ${rootDir}, the root module's folder: it needs at least one.`,
+    );
+  const run = new Run(files, keep, rootDir);
+  const root = run.module(rootDir);
   const values = new Map<string, { value: Value; source: string }>();
   for (const [name] of root.variables) {
     const given = variables && Object.hasOwn(variables, name) ? variables[name] : undefined;
     if (given !== undefined) values.set(name, { value: fromJson(given), source: "the request" });
   }
-  for (const path of variableFiles(files)) {
+  for (const path of variableFiles(files, rootDir)) {
     for (const [name, expression] of readVariableFile(path, files[path]!))
       if (root.variables.has(name) && values.get(name)?.source !== "the request")
         values.set(name, { value: evaluate(expression, EMPTY_SCOPE), source: path });
@@ -130,13 +140,14 @@ export function evaluateTerraform(
     { path: "", depth: 0, manifestKey: "" },
     new Map(),
     YES,
-    (name) => {
+    remembered((name) => {
       const given = values.get(name);
-      if (given) return { value: given.value, source: given.source };
       const declared = root.variables.get(name)!;
-      if (declared.default) return { value: evaluate(declared.default, EMPTY_SCOPE), source: "its default" };
+      const typed = (value: Value) => withDefaults(value, typeConstraint(declared.type));
+      if (given) return { value: typed(given.value), source: given.source };
+      if (declared.default) return { value: typed(evaluate(declared.default, EMPTY_SCOPE)), source: "its default" };
       return { value: new Unknown([`var.${name}`]), source: "no value" };
-    },
+    }),
   );
   rootInstance.resolveProviders(undefined);
   rootInstance.expand();
@@ -162,10 +173,10 @@ class Run {
   readonly files: Readonly<Record<string, string>>;
   private readonly keep: KeepAttribute;
 
-  constructor(files: Readonly<Record<string, string>>, keep: KeepAttribute) {
+  constructor(files: Readonly<Record<string, string>>, keep: KeepAttribute, rootDir: string) {
     this.files = files;
     this.keep = keep;
-    this.installed = installedModules(files);
+    this.installed = installedModules(files, rootDir);
   }
 
   module(dir: string): ModuleConfig {
@@ -184,19 +195,42 @@ class Run {
       );
   }
 
-  /** A module call's folder among the files: a local source joined to its caller's, else where terraform init put it. */
-  folderOf(call: ModuleCallConfig, callerDir: string, manifestKey: string): string | undefined {
+  /**
+   * A module call's folder among the files (a local source joined to its caller's, else where
+   * terraform init put it), or why it is not read: a local source leaving the repository's top,
+   * or files not sent.
+   */
+  folderOf(call: ModuleCallConfig, callerDir: string, manifestKey: string): string | { why: string } {
     const source = call.source;
     if (source && (source.startsWith("./") || source.startsWith("../"))) {
       const dir = joinDir(callerDir, source);
-      return dir !== undefined && filesIn(this.files, dir).length > 0 ? dir : undefined;
+      if (dir === undefined)
+        return { why: "its source leaves the repository's top, and the check never reads outside it" };
+      return filesIn(this.files, dir).length > 0
+        ? dir
+        : { why: `its files are not in the input (${dir || "the top"})` };
     }
     const dir = this.installed.get(manifestKey);
-    return dir !== undefined && filesIn(this.files, dir).length > 0 ? dir : undefined;
+    return dir !== undefined && filesIn(this.files, dir).length > 0
+      ? dir
+      : { why: "its files are not in the input (a registry module after terraform init: .terraform/modules)" };
   }
 }
 
 type VariableValue = (name: string) => { value: Value; source: string };
+
+/** A variable's value worked out once per module instance, however often it is read. */
+function remembered(variable: VariableValue): VariableValue {
+  const known = new Map<string, ReturnType<VariableValue>>();
+  return (name) => {
+    let found = known.get(name);
+    if (!found) {
+      found = variable(name);
+      known.set(name, found);
+    }
+    return found;
+  };
+}
 
 class ModuleInstance {
   private readonly locals = new Map<string, Value>();
@@ -486,12 +520,19 @@ class ModuleInstance {
     const manifestKey = this.manifestKey === "" ? call.name : `${this.manifestKey}.${call.name}`;
     const entry = `${this.path}module.${call.name}: module ${call.source ? `"${call.source.slice(0, 200)}"` : "with a source that is not a literal"} (${call.where})`;
     const dir = this.run.folderOf(call, this.config.dir, manifestKey);
-    if (dir === undefined || this.depth >= MAX_MODULE_DEPTH) {
+    const counted = call.count !== undefined || call.forEach !== undefined;
+    const instances = this.instancesOf(call.count, call.forEach);
+    if (typeof dir !== "string" || this.depth >= MAX_MODULE_DEPTH) {
+      // A module never instantiated (count = 0, an empty for_each) is never needed: terraform plan reads no file of it.
+      if (instances.every((instance) => both(this.deployed, instance.deployed).state === "no")) {
+        this.children.set(call.name, call.count ? [] : counted ? valueObject() : new Unknown([], "no instance"));
+        return;
+      }
       this.run.unreadModules.push({
         entry:
           this.depth >= MAX_MODULE_DEPTH
             ? `${entry}: modules nest more than ${MAX_MODULE_DEPTH} deep`
-            : `${entry}: its files are not in the input (a local module's folder, or a registry module after terraform init: .terraform/modules)`,
+            : `${entry}: ${typeof dir === "string" ? "" : dir.why}`,
         source: call.source,
       });
       this.children.set(call.name, new Unknown([], `module.${call.name} is not read`));
@@ -499,8 +540,7 @@ class ModuleInstance {
     }
     const config = this.run.module(dir);
     const outputs: [string, Value][] = [];
-    const counted = call.count !== undefined || call.forEach !== undefined;
-    for (const { key, binding, deployed } of this.instancesOf(call.count, call.forEach)) {
+    for (const { key, binding, deployed } of instances) {
       this.run.count();
       const scope = this.scope(binding);
       const inputs = new Map<string, Value>();
@@ -511,12 +551,13 @@ class ModuleInstance {
         { path: `${this.path}module.${call.name}${key}.`, depth: this.depth + 1, manifestKey },
         this.providers,
         both(this.deployed, deployed),
-        (name) => {
-          if (inputs.has(name)) return { value: inputs.get(name)!, source: `module.${call.name}` };
+        remembered((name) => {
           const declared = config.variables.get(name)!;
-          if (declared.default) return { value: evaluate(declared.default, EMPTY_SCOPE), source: "its default" };
+          const typed = (value: Value) => withDefaults(value, typeConstraint(declared.type));
+          if (inputs.has(name)) return { value: typed(inputs.get(name)!), source: `module.${call.name}` };
+          if (declared.default) return { value: typed(evaluate(declared.default, EMPTY_SCOPE)), source: "its default" };
           return { value: new Unknown([], `module.${call.name}'s variable ${name} has no value`), source: "no value" };
-        },
+        }),
       );
       child.resolveProviders(call.providers);
       child.expand();

@@ -93,6 +93,11 @@ export interface Deployment {
   readonly notRead: readonly string[];
   /** The vendors whose verdicts each notRead entry concerns (none given: Azure's, an ARM template's). */
   readonly notReadVendors?: Readonly<Record<string, readonly Vendor[]>>;
+  /**
+   * What the vendor's deployment would refuse, each with where and why (an Fn::FindInMap that finds
+   * no entry for the stack's region, a nested stack passed parameters its template does not declare).
+   */
+  readonly failures?: readonly string[];
   /** CloudFormation only: Fn::ForEach loops whose collection could not be expanded (each resource's type read once). */
   readonly loops?: readonly string[];
   /** CloudFormation only: the implicit-needs rows whose property trigger a resource's Properties show. */
