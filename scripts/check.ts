@@ -11,7 +11,7 @@
  * --sarif and --write-baseline files.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { relative, resolve, sep } from "node:path";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { TEXT_WIDTH } from "../catalogue/base/limits.ts";
 import { isHttpError } from "../catalogue/base/problem.ts";
 import { checkTemplate, ReadDeployment, versionWindow } from "../catalogue/contract/deployments.ts";
@@ -35,7 +35,9 @@ import { readBaseline, writeBaseline } from "./check/baseline.ts";
 import { catalogueOfFolder, ownCatalogue, releaseText, type CatalogueRelease } from "./check/catalogue.ts";
 import { CHECK_EXIT, CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
 import { CHECK_HELP, CHECK_USAGE } from "./check/help.ts";
-import { isFolder, readInputFile, readTerraformFolder } from "./check/inputs.ts";
+import { isFolder, readInputFile } from "./check/inputs.ts";
+import { checkRoots } from "./check/recursive.ts";
+import { namesLocalFiles, readRootModule, readTemplateRepository, repositoryTop, rootModules } from "./check/roots.ts";
 import { checkInputs } from "./check/variables.ts";
 import { parseCheckArgs, sarifPathOf, type CheckRequest, type Format } from "./check/options.ts";
 import { findingLines, outcomeLine } from "./check/report.ts";
@@ -116,7 +118,10 @@ async function checkLocally(
 ): Promise<{ answer: DeploymentCheckAnswer; release: CatalogueRelease }> {
   let deployment: Deployment;
   try {
-    deployment = readDeployment("template" in input ? input.template : new TerraformFiles({ ...input.files }), given);
+    deployment = readDeployment(
+      "template" in input ? input.template : new TerraformFiles({ ...input.files }, input.root),
+      given,
+    );
   } catch (error) {
     if (error instanceof TemplateError || error instanceof TemplateBudgetError)
       throw new CheckUsageError(`the template cannot be checked: ${error.message}`);
@@ -164,16 +169,43 @@ interface RunState {
   release?: CatalogueRelease;
 }
 
-/** What is checked: a folder as terraform plan reads it (what was read said on stderr), or the file's text. */
-async function readCheckInput(path: string): Promise<CheckInput> {
-  if (!(await isFolder(path))) return { template: await readInputFile(path, "template") };
-  const files = await readTerraformFolder(path);
+/** What is checked, and the folder its files' names are relative to (the repository's top: SARIF's paths). */
+export interface ReadInput {
+  readonly input: CheckInput;
+  readonly base: string;
+}
+
+/** What was read, said on stderr. */
+function sayRead(files: Readonly<Record<string, string>>, where: string): void {
   const names = Object.keys(files);
   const shown = names.length > 8 ? `${names.slice(0, 8).join(", ")}, …` : names.join(", ");
   console.error(
-    `cloud-catalogue check: read ${names.length} file${names.length === 1 ? "" : "s"} in ${path} (${shown})`,
+    `cloud-catalogue check: read ${names.length} file${names.length === 1 ? "" : "s"} in ${where} (${shown})`,
   );
-  return { files };
+}
+
+/**
+ * What is checked (check/roots.ts): a folder as terraform plan reads it, its modules anywhere under
+ * the repository's top; a template with the nested templates and snippets it names by a local path;
+ * a .tf file under its own name; else the file's text.
+ */
+export async function readCheckInput(path: string, rootOption?: string): Promise<ReadInput> {
+  const top = await repositoryTop(path, rootOption);
+  if (await isFolder(path)) {
+    const { files, root } = await readRootModule(top, path);
+    sayRead(files, root === "" ? path : `${path} (the repository ${top})`);
+    return { input: { files, ...(root === "" ? {} : { root }) }, base: top };
+  }
+  const text = await readInputFile(path, "template");
+  if (path.endsWith(".tf")) return { input: { files: { [basename(path)]: text } }, base: dirname(resolve(path)) };
+  if (namesLocalFiles(text)) {
+    const { files, root } = await readTemplateRepository(top, path, text);
+    if (Object.keys(files).length > 1) {
+      sayRead(files, `the repository ${top}`);
+      return { input: { files, root }, base: top };
+    }
+  }
+  return { input: { template: text }, base: dirname(resolve(path)) };
 }
 
 /** The approved list as the API takes it, and the API that checks a saved list. */
@@ -214,12 +246,23 @@ export async function runCheck(args: string[], state: RunState = {}): Promise<nu
     process.stdout.write(CHECK_HELP);
     return CHECK_EXIT.allowed;
   }
-  const input = await readCheckInput(request.path);
+  if (request.recursive) return checkRepository(request, state);
+  const { input, base } = await readCheckInput(request.path, request.root);
   const given = await givenOf(request);
   const suppressions: Suppression[] = request.baseline ? await readBaseline(request.baseline) : [];
-  const { approved, api } = await approvedOf(request);
+  const checker = await checkerOf(request, given);
+  const { answer, release } = await checker(input);
+  state.release = release;
+  console.error(`cloud-catalogue check: checked against the ${releaseText(state.release)}`);
 
-  let answer: DeploymentCheckAnswer;
+  return report(request, input, answer, suppressions, state.release, base);
+}
+
+/** How one input is checked with the request's list, inputs and options: locally, or by the API. */
+export type Checker = (input: CheckInput) => Promise<{ answer: DeploymentCheckAnswer; release: CatalogueRelease }>;
+
+async function checkerOf(request: CheckRequest, given: DeploymentInputs): Promise<Checker> {
+  const { approved, api } = await approvedOf(request);
   if (api) {
     const asked = {
       approved,
@@ -228,18 +271,36 @@ export async function runCheck(args: string[], state: RunState = {}): Promise<nu
       allowedLocations: request.allowedLocations,
       given,
     };
-    const [checked, release] = await Promise.all([checkByApi(api, input, asked), apiRelease(api)]);
-    answer = checked;
-    state.release = release;
-  } else {
-    const ids = (approved as { approvedServiceIds: string[] }).approvedServiceIds;
-    const local = await checkLocally(input, ids, request, given);
-    answer = local.answer;
-    state.release = local.release;
+    return async (input) => {
+      const [answer, release] = await Promise.all([checkByApi(api, input, asked), apiRelease(api)]);
+      return { answer, release };
+    };
   }
-  console.error(`cloud-catalogue check: checked against the ${releaseText(state.release)}`);
+  const ids = (approved as { approvedServiceIds: string[] }).approvedServiceIds;
+  return (input) => checkLocally(input, ids, request, given);
+}
 
-  return report(request, input, answer, suppressions, state.release);
+/** --recursive: every root module of the repository checked (check/recursive.ts), one verdict each. */
+async function checkRepository(request: CheckRequest, state: RunState): Promise<number> {
+  const top = await repositoryTop(request.path, request.root);
+  if (!(await isFolder(request.path)))
+    throw new CheckUsageError(`--recursive checks a repository's root modules: ${request.path} is not a folder`, true);
+  const roots = await rootModules(top, request.path);
+  if (roots.length === 0) throw new CheckUsageError(`${request.path} holds no Terraform root module (no .tf file)`);
+  const given = await givenOf(request);
+  const suppressions: Suppression[] = request.baseline ? await readBaseline(request.baseline) : [];
+  const checker = await checkerOf(request, given);
+  return checkRoots(request, top, roots, {
+    check: checker,
+    read: async (root) => {
+      const read = await readRootModule(top, root === "" ? top : resolve(top, root));
+      return { files: read.files, ...(read.root === "" ? {} : { root: read.root }) };
+    },
+    suppressions,
+    version: toolVersion(),
+    render: (answer, release) => render(answer, request.format, release),
+    released: (release) => (state.release = release),
+  });
 }
 
 /** The answer weighed, written and said: the baseline written when asked, the SARIF, the output; the exit status. */
@@ -249,6 +310,7 @@ function report(
   answer: DeploymentCheckAnswer,
   suppressions: readonly Suppression[],
   release: CatalogueRelease,
+  base: string,
 ): number {
   const file = pathOf(request.path);
   const outcome = checkOutcome(answer);
@@ -273,7 +335,7 @@ function report(
             path: file,
             text: "",
             files: Object.entries(input.files).map(([name, text]) => ({
-              path: pathOf(resolve(request.path, name)),
+              path: pathOf(resolve(base, name)),
               text,
             })),
           }

@@ -57,7 +57,7 @@ function readRepository(repository: TerraformFiles, given: DeploymentInputs): De
   if (isObject(value) && (isObject(value.Resources) || "AWSTemplateFormatVersion" in value))
     return readCloudFormation(value, given.inputs, given.region, { files, path: root });
   // A template of another format reads alone, as its text would (an ARM template's links are never fetched).
-  return readDeployment(files[root]!, given);
+  return readDeploymentOf(files[root]!, given);
 }
 
 /** What a deployment is evaluated with beside its text: its inputs' values, and where it is deployed. */
@@ -73,6 +73,12 @@ export interface DeploymentInputs {
  * its `.tf` files; a text whose first block is a Terraform block is read as one `.tf` file.
  */
 export function readDeployment(template: unknown, given: DeploymentInputs = {}): Deployment {
+  const deployment = readDeploymentOf(template, given);
+  // The check refuses a region that fits no region of the format's vendor (rules/region.ts).
+  return given.region === undefined ? deployment : { ...deployment, requestRegion: given.region };
+}
+
+function readDeploymentOf(template: unknown, given: DeploymentInputs): Deployment {
   const terraform = {
     ...(given.inputs ? { variables: given.inputs } : {}),
     ...(given.region ? { region: given.region } : {}),

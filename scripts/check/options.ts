@@ -19,6 +19,8 @@ export const CHECK_OPTIONS = {
   var: { type: "string", multiple: true },
   "var-file": { type: "string", multiple: true },
   region: { type: "string" },
+  root: { type: "string" },
+  recursive: { type: "boolean", default: false },
   format: { type: "string", default: "text" },
   sarif: { type: "string" },
   "fail-on-severity": { type: "string" },
@@ -51,6 +53,10 @@ export interface CheckRequest {
   readonly variables: string[];
   readonly variableFiles: string[];
   readonly region?: string;
+  /** --root: the repository's top (else the git root above the path, else the path's folder). */
+  readonly root?: string;
+  /** --recursive: every root module under the path, one verdict each. */
+  readonly recursive: boolean;
   readonly format: Format;
   readonly sarif?: string;
   readonly failOn: "error" | "warning";
@@ -88,7 +94,8 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
   }
   const { values, positionals } = parsed;
   if (values.help) return "help";
-  if (positionals.length !== 1) throw usage("name one template or plan file, or one folder of .tf files");
+  if (positionals.length !== 1)
+    throw usage("name one template or plan file, or one folder of .tf files (a repository with --recursive)");
   const format = values.format as Format;
   if (!["text", "json", "md"].includes(format)) throw usage(`--format is text, json or md, not ${format}`);
 
@@ -140,6 +147,8 @@ export function parseCheckArgs(args: readonly string[]): CheckRequest | "help" {
     variables: values.var ?? [],
     variableFiles: values["var-file"] ?? [],
     ...(values.region === undefined ? {} : { region: values.region }),
+    ...(values.root === undefined ? {} : { root: values.root }),
+    recursive: values.recursive,
     format,
     ...(values.sarif === undefined ? {} : { sarif: values.sarif }),
     failOn: values.strict || severity === "warning" ? "warning" : "error",

@@ -69,6 +69,8 @@ export interface UnknownLocation {
 
 export interface Deployment {
   readonly format: DeploymentFormat;
+  /** The request's region (where it is made when it does not say), checked against the format's vendor's regions. */
+  readonly requestRegion?: string;
   /** The deployed items (instances not deployed are left out), from ./resolved.ts. */
   readonly items: readonly DeploymentItem[];
   /** Instances never deployed (a false condition, a count of 0), and those that depend on inputs. */
