@@ -64,6 +64,7 @@ function givenOf(body: Record<string, unknown>): DeploymentInputs | undefined {
 
 function read(request: ReadRequest): ReadTemplate {
   if ("template" in request) return deploymentOf(request.template, request.given);
+  if ("files" in request) return deploymentOf(new TerraformFiles(request.files, request.root), request.given);
   let body: unknown;
   try {
     body = parseJsonTemplate(request.body);

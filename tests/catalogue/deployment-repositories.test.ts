@@ -490,3 +490,50 @@ describe("a repository, not a folder: Terraform", () => {
     );
   });
 });
+
+describe("versions for every provider, said to be not known where the catalogue has no dates", () => {
+  const versionsOf = (text: string, ids: string[]) =>
+    checkTemplate(catalogue, files({ "main.tf": text }), ids, { asOf: "2026-11-29", withinDays: 180 }).versions.map(
+      ({ type, value, serviceId, status, retiring }) => ({ type, value, serviceId, status, retiring }),
+    );
+
+  it.each([
+    [
+      'resource "ovh_cloud_project_kube" "k" {\n  service_name = "p"\n  name = "k"\n  region = "GRA7"\n  version = "1.31"\n}\n',
+      { type: "ovh_cloud_project_kube", value: "1.31", serviceId: "ovhcloud-managed-kubernetes" },
+    ],
+    [
+      'resource "scaleway_function" "f" {\n  namespace_id = "n"\n  runtime = "python311"\n  privacy = "private"\n  handler = "h"\n}\n',
+      { type: "scaleway_function", value: "python311", serviceId: "scaleway-serverless-functions" },
+    ],
+    [
+      'resource "scaleway_redis_cluster" "r" {\n  name = "r"\n  version = "7.0.5"\n  node_type = "RED1-MICRO"\n}\n',
+      { type: "scaleway_redis_cluster", value: "7.0.5", serviceId: "scaleway-managed-database-redis" },
+    ],
+    [
+      'resource "exoscale_dbaas" "pg" {\n  zone = "ch-gva-2"\n  name = "db"\n  type = "pg"\n  plan = "hobbyist-2"\n  pg {\n    version = "16"\n  }\n}\n',
+      { type: "exoscale_dbaas", value: "16", serviceId: "exoscale-dbaas-postgresql" },
+    ],
+  ])("%s: a version entry, not known to the catalogue", (text, expected) => {
+    expect(versionsOf(text, [expected.serviceId])).toEqual([{ ...expected, status: "unknown", retiring: false }]);
+    const answer = checkTemplate(catalogue, files({ "main.tf": text }), [expected.serviceId]);
+    expect(answer.statements.map((statement) => statement.text).join(" ")).toMatch(
+      /1 version is not known to the catalogue, so nothing is said of its support/,
+    );
+  });
+
+  it("Azure Functions' Python 3.9 ended on 2025-10-31; 3.11 is supported", () => {
+    const app = (python: string) =>
+      `resource "azurerm_linux_function_app" "f" {\n  name = "f"\n  location = "westeurope"\n  site_config {\n    application_stack {\n      python_version = "${python}"\n    }\n  }\n}\n`;
+    const [old] = checkTemplate(catalogue, files({ "main.tf": app("3.9") }), ["azure-functions"], {
+      asOf: "2026-11-29",
+      withinDays: 180,
+    }).versions;
+    expect(old).toMatchObject({ value: "3.9", family: "python", status: "ended", ends: "2025-10-31", retiring: true });
+    const [current] = checkTemplate(catalogue, files({ "main.tf": app("3.11") }), ["azure-functions"], {
+      asOf: "2026-11-29",
+      withinDays: 180,
+    }).versions;
+    expect(current).toMatchObject({ value: "3.11", status: "supported", ends: "2027-10-31", retiring: false });
+  });
+});

@@ -316,9 +316,14 @@ resource "azurerm_linux_function_app" "py" {
         ends: "2027-04-30",
         retiring: false,
       });
-      // No Python family is recorded for Functions: not known, and no family is said.
-      expect(versions[1]).toMatchObject({ value: "3.12", status: "unknown", retiring: false });
-      expect(versions[1]).not.toHaveProperty("family");
+      // Python on Functions (recorded from issue 121): 3.12's expected end of support is October 2028.
+      expect(versions[1]).toMatchObject({
+        value: "3.12",
+        family: "python",
+        status: "supported",
+        ends: "2028-10-31",
+        retiring: false,
+      });
     }
   });
 

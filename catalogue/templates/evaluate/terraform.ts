@@ -281,7 +281,7 @@ class ModuleInstance {
     for (const block of this.config.providers) {
       let evaluated: ValueObject | undefined;
       const attributes = () => {
-        evaluated ??= this.evaluateBody({ attributes: block.attributes, blocks: [] }, {});
+        evaluated ??= this.evaluateBody({ attributes: block.attributes, blocks: block.blocks ?? [] }, {});
         return evaluated;
       };
       this.providers.set(block.key, { key: block.key, where: block.where, attributes });

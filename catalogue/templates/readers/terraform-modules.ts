@@ -79,6 +79,8 @@ export interface ProviderConfig {
   readonly key: string;
   readonly where: string;
   readonly attributes: ReadonlyMap<string, Expression>;
+  /** Its nested blocks (the AWS provider's `endpoints`, `assume_role`), as a resource's. */
+  readonly blocks?: readonly NestedBlock[];
 }
 
 export interface ModuleConfig {
@@ -187,7 +189,8 @@ export function readModule(files: Readonly<Record<string, string>>, dir: string,
           const attributes = new Map<string, Expression>();
           for (const [attribute, tokens] of block.attributes)
             if (tokens.length > 0 && attribute !== "alias") attributes.set(attribute, parseExpression(tokens, shown));
-          providers.push({ key: aliasName ? `${name}.${aliasName}` : name, where, attributes });
+          const { blocks } = bodyOf(block, shown);
+          providers.push({ key: aliasName ? `${name}.${aliasName}` : name, where, attributes, blocks });
           break;
         }
         case "output": {
