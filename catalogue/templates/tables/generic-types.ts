@@ -376,6 +376,24 @@ export function serviceOfTraits(
   return undefined;
 }
 
+/**
+ * Why an instance of a generic type is in no service: it states a value (exoscale_database's type
+ * grafana) the table holds no service for. Such an instance is never left to the inventories, which
+ * would place it by its type alone in one of the type's other services.
+ */
+export function unmappedTrait(
+  kind: DeploymentItem["kind"],
+  type: string,
+  traits: Readonly<Record<string, string>>,
+): string | undefined {
+  for (const row of GENERIC_TYPES) {
+    if (row.kind !== kind || !sameType(row, type) || row.byValue["*"] || traits[row.attribute] === undefined) continue;
+    const values = Object.keys(row.byValue).sort();
+    return `Its ${row.attribute} ${traits[row.attribute]} names no catalogue service: of ${type}'s values, the catalogue holds ${values.slice(0, 8).join(", ")}${values.length > 8 ? ", …" : ""} (${row.source}).`;
+  }
+  return undefined;
+}
+
 /** Every attribute any row reads (the configuration reader keeps them). */
 export const TRAIT_ATTRIBUTES: readonly string[] = [
   ...new Set(GENERIC_TYPES.map((row) => row.attribute.split(".")[0]!)),

@@ -175,6 +175,9 @@ const RULES: readonly Rule[] = [
   tf("google_container_cluster", "min_master_version", "gcp-gke"),
   tf("google_container_cluster", "node_version", "gcp-gke"),
   tf("google_container_node_pool", "version", "gcp-gke"),
+  // A Cloud Run function's runtime: a 2nd-gen function's build, a 1st-gen function's own.
+  tf("google_cloudfunctions2_function", "build_config.0.runtime", "gcp-cloud-run-functions"),
+  tf("google_cloudfunctions_function", "runtime", "gcp-cloud-run-functions"),
   tf("google_sql_database_instance", "database_version", {
     enginePath: "database_version",
     byEngine: { postgres: "gcp-cloud-sql-postgresql", mysql: "gcp-cloud-sql-mysql" },
@@ -209,12 +212,18 @@ const RULES: readonly Rule[] = [
       ["kafka", "exoscale-dbaas-kafka"],
       ["opensearch", "exoscale-dbaas-opensearch"],
     ] as const
-  ).map(([block, service]) => tf("exoscale_dbaas", `${block}.0.version`, service)),
+  )
+    // A block (pg { version = "16" }) in older releases, an attribute (pg = { version = "16" }) in newer ones.
+    .flatMap(([block, service]) => [
+      tf("exoscale_dbaas", `${block}.0.version`, service),
+      tf("exoscale_dbaas", `${block}.version`, service),
+    ]),
   tf("exoscale_sks_cluster", "version", "exoscale-sks"),
   tf("stackit_ske_cluster", "kubernetes_version_min", "stackit-kubernetes-engine"),
   tf("stackit_ske_cluster", "kubernetes_version", "stackit-kubernetes-engine"),
   tf("stackit_postgresflex_instance", "version", "stackit-postgresql-flex"),
   tf("ionoscloud_k8s_cluster", "k8s_version", "ionos-managed-kubernetes"),
+  tf("ionoscloud_k8s_node_pool", "k8s_version", "ionos-managed-kubernetes"),
   tf("ionoscloud_pg_cluster", "postgres_version", "ionos-postgresql"),
   tf("digitalocean_kubernetes_cluster", "version", "digitalocean-kubernetes"),
   tf("digitalocean_database_cluster", "version", {
