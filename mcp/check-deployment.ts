@@ -9,11 +9,20 @@ import { TemplateCheck } from "../catalogue/schema/index.ts";
 export const CHECK_DEPLOYMENT_TOOL = {
   name: "check_deployment" as const,
   description:
-    "Check a deployment against an approved list (POST /v1/deployments/check): pass the template (CloudFormation or SAM JSON/YAML text, an ARM template, a Terraform plan from terraform show -json, or Google API names) and approvedServiceIds (or a saved list's listId). Evaluates its parameters or variables (inputs, else their defaults), conditions and loops, then answers the services it uses with the items that made it so, where each resource goes (with allowedLocations: allowed or not), what is never deployed, what the list lacks, the implicit needs of its tools and types with their vendor pages, and each vendor's verdict: allowed, or the actions, types or APIs still denied and the services that would allow them. The whole request is within /mcp's 64 KiB body limit (a larger one is refused naming it): send a larger template to POST /v1/deployments/check or the text host's POST /deployments/check, which take 4 MiB.",
+    "Check a deployment against an approved list (POST /v1/deployments/check): pass the template (CloudFormation or SAM JSON/YAML text, an ARM template, a Terraform plan from terraform show -json, or Google API names), or a repository's files (path relative to its top → text) with root naming the Terraform root module's folder or the template to check (its local modules, nested stacks, applications and AWS::Include snippets are read from the files, never outside the top), and approvedServiceIds (or a saved list's listId). What it does not read (a nested stack held elsewhere, a macro, a module not sent) is named in notEvaluated and keeps the verdict from allowed. Evaluates its parameters or variables (inputs, else their defaults), conditions and loops, then answers the services it uses with the items that made it so, where each resource goes (with allowedLocations: allowed or not), what is never deployed, what the list lacks, the implicit needs of its tools and types with their vendor pages, and each vendor's verdict: allowed, or the actions, types or APIs still denied and the services that would allow them. The whole request is within /mcp's 64 KiB body limit (a larger one is refused naming it): send a larger template to POST /v1/deployments/check or the text host's POST /deployments/check, which take 4 MiB.",
   input: {
     template: z
       .union([z.string().min(1), z.record(z.string(), z.unknown()), z.array(z.unknown())])
-      .meta({ description: "The template: its text (JSON or YAML), or the JSON value" }),
+      .optional()
+      .meta({ description: "The template: its text (JSON or YAML), or the JSON value (or files instead)" }),
+    files: z.record(z.string().min(1), z.string()).optional().meta({
+      description:
+        "Instead of template: a repository's files, path relative to its top → text (.tf, .tfvars, .yaml, .yml, .json, .template), e.g. envs/prod/main.tf and modules/queue/main.tf",
+    }),
+    root: z.string().min(1).optional().meta({
+      description:
+        "With files: the Terraform root module's folder (envs/prod; the top when absent) or the template to check (template.yaml)",
+    }),
     approvedServiceIds: z.array(z.string().min(1)).min(1).optional().meta({
       description: 'The approved service slugs, e.g. ["aws-ec2", "aws-cloudformation"]',
     }),
@@ -35,7 +44,9 @@ export const CHECK_DEPLOYMENT_TOOL = {
     }),
   },
   request: (args: {
-    template: unknown;
+    template?: unknown;
+    files?: Record<string, string> | undefined;
+    root?: string | undefined;
     approvedServiceIds?: string[] | undefined;
     listId?: string | undefined;
     allowedLocations?: string[] | undefined;

@@ -14,6 +14,7 @@
  * outcome or the error), the --sarif, --junit, --gitlab, --markdown, --output and --write-baseline files.
  */
 import { readFileSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
 import { isHttpError } from "../catalogue/base/problem.ts";
 import { checkTemplate, ReadDeployment, versionWindow } from "../catalogue/contract/deployments.ts";
 import { requireKnownIds } from "../catalogue/search/ids.ts";
@@ -29,7 +30,8 @@ import { loadConfig } from "./check/config.ts";
 import { CHECK_EXIT, CheckUnreachableError, CheckUsageError } from "./check/errors.ts";
 import { judgeRoot, type RootOutcome } from "./check/gate.ts";
 import { CHECK_HELP, CHECK_USAGE } from "./check/help.ts";
-import { isFolder, readInputFile, readTerraformFolder } from "./check/inputs.ts";
+import { isFolder, readInputFile } from "./check/inputs.ts";
+import { namesLocalFiles, readRootModule, readTemplateRepository, repositoryTop, rootModules } from "./check/roots.ts";
 import { checkInputs } from "./check/variables.ts";
 import { parseCheckArgs, sarifPathOf, type CheckRequest } from "./check/options.ts";
 import { writeOutput, writeRun } from "./check/outputs.ts";
@@ -132,16 +134,61 @@ export interface RunState {
   release?: CatalogueRelease;
 }
 
-/** What is checked: a folder as terraform plan reads it (what was read said on stderr), or the file's text. */
-async function readCheckInput(path: string): Promise<CheckInput> {
-  if (!(await isFolder(path))) return { template: await readInputFile(path, "template") };
-  const files = await readTerraformFolder(path);
+/** What is checked, and the folder its files' names are relative to (the repository's top: SARIF's paths). */
+export interface ReadInput {
+  readonly input: CheckInput;
+  readonly base: string;
+}
+
+/** What was read, said on stderr. */
+function sayRead(files: Readonly<Record<string, string>>, where: string): void {
   const names = Object.keys(files);
   const shown = names.length > 8 ? `${names.slice(0, 8).join(", ")}, …` : names.join(", ");
   console.error(
-    `cloud-catalogue check: read ${names.length} file${names.length === 1 ? "" : "s"} in ${path} (${shown})`,
+    `cloud-catalogue check: read ${names.length} file${names.length === 1 ? "" : "s"} in ${where} (${shown})`,
   );
-  return { files };
+}
+
+/**
+ * What is checked (check/roots.ts): a folder as terraform plan reads it, its modules anywhere under
+ * the repository's top; a template with the nested templates and snippets it names by a local path;
+ * a .tf file under its own name; else the file's text.
+ */
+export async function readCheckInput(path: string, rootOption?: string): Promise<ReadInput> {
+  const top = await repositoryTop(path, rootOption);
+  if (await isFolder(path)) {
+    const { files, root } = await readRootModule(top, path);
+    sayRead(files, root === "" ? path : `${path} (the repository ${top})`);
+    return { input: { files, ...(root === "" ? {} : { root }) }, base: top };
+  }
+  const text = await readInputFile(path, "template");
+  if (path.endsWith(".tf")) return { input: { files: { [basename(path)]: text } }, base: dirname(resolve(path)) };
+  if (namesLocalFiles(text)) {
+    const { files, root } = await readTemplateRepository(top, path, text);
+    if (Object.keys(files).length > 1) {
+      sayRead(files, `the repository ${top}`);
+      return { input: { files, root }, base: top };
+    }
+  }
+  return { input: { template: text }, base: dirname(resolve(path)) };
+}
+
+/**
+ * The roots a request checks: each path given, or with --recursive every root module under each
+ * folder given (check/roots.ts), each by its path from the working folder.
+ */
+async function rootsOf(request: CheckRequest): Promise<string[]> {
+  if (!request.recursive) return [...request.roots];
+  const roots: string[] = [];
+  for (const path of request.roots) {
+    if (!(await isFolder(path)))
+      throw new CheckUsageError(`--recursive checks a repository's root modules: ${path} is not a folder`, true);
+    const top = await repositoryTop(path, request.root);
+    const found = await rootModules(top, path);
+    if (found.length === 0) throw new CheckUsageError(`${path} holds no Terraform root module (no .tf file)`);
+    roots.push(...found.map((root) => (root === "" ? top : resolve(top, root))));
+  }
+  return roots;
 }
 
 /** The approved list as the API takes it, and the API that checks a saved list. */
@@ -183,7 +230,7 @@ async function checkRoot(
   given: DeploymentInputs,
   state: RunState,
 ) {
-  const input = await readCheckInput(root);
+  const { input, base } = await readCheckInput(root, request.root);
   let answer: DeploymentCheckAnswer;
   if (approved.api) {
     const asked = {
@@ -205,7 +252,7 @@ async function checkRoot(
     answer = local.answer;
     state.release = local.release;
   }
-  return { root, input, answer, release: state.release };
+  return { root, base, input, answer, release: state.release };
 }
 
 /**
@@ -220,7 +267,7 @@ export async function checkAll(
   const baseline: Suppression[] = request.baseline ? await readBaseline(request.baseline) : [];
   const approved = await approvedOf(request);
   const outcomes: RootOutcome[] = [];
-  for (const root of request.roots)
+  for (const root of await rootsOf(request))
     outcomes.push(judgeRoot(await checkRoot(request, root, approved, given, state), baseline, request));
   console.error(`cloud-catalogue check: checked against the ${releaseText(state.release!)}`);
   return { outcomes, baseline };

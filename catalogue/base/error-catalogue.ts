@@ -73,7 +73,7 @@ export const ERRORS = {
   },
   "Unknown region": {
     status: 400,
-    when: "A place filter (services' region, exposure's regions) names no known place (region, country, group, multi-region or global); details give the nearest.",
+    when: "A place filter (services' region, exposure's regions) names no known place (region, country, group, multi-region or global), or a deployment check's region names no region of the vendor its format is made in (an AWS region for CloudFormation, an Azure location for ARM; any provider's region, zone or site for Terraform); details give the nearest.",
   },
   "Unknown country": {
     status: 400,

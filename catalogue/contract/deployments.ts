@@ -112,7 +112,11 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
     handler: async (c, { body, deployment }) => ({
       body: checkTemplate(
         c.catalogue,
-        deployment ? new ReadDeployment(deployment) : body.files ? new TerraformFiles(body.files) : body.template,
+        deployment
+          ? new ReadDeployment(deployment)
+          : body.files
+            ? new TerraformFiles(body.files, body.root)
+            : body.template,
         await approvedOf(c.catalogue, c.store, c.now(), body),
         versionWindow(c.now(), body.retiringWithin, body.failOn),
         body.allowedLocations,

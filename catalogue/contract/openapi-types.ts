@@ -3535,7 +3535,7 @@ export interface components {
         reason: string;
         arrivesWith?: string[];
       }[];
-      /** @description Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`; in .tf files, a module: `module.<name>: module "<source>" (<file>, line <n>)`, or a count or for_each that is not a literal: `<address>: count is not a literal (<file>, line <n>)`) */
+      /** @description Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`; in .tf files, a module: `module.<name>: module "<source>" (<file>, line <n>): <why>`, or a count or for_each that is not a literal: `<address>: count is not a literal (<file>, line <n>)`; in CloudFormation, from 1.13.0, a nested stack or application whose template is not among the files, a Serverless Application Repository application, a macro or transform other than SAM's and the language extensions, an AWS::Include of a file not sent: `<logical id>: <what> (<path>): <why and what to do>`) */
       notEvaluated: string[];
       /** @description What the deployment's tools and types need beyond their own services, each row with its vendor page */
       implicitNeeds: {
@@ -3578,7 +3578,7 @@ export interface components {
           approve: string[];
         }[];
         refused?: string;
-        /** @description What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink; in .tf files, a module or a count or for_each that is not a literal), each with where: allowed is then false (added in 1.11.0) */
+        /** @description What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink; in .tf files, a module or a count or for_each that is not a literal; from 1.13.0 a CloudFormation nested stack, application, macro or include not read), each with where: allowed is then false (added in 1.11.0) */
         notEvaluated?: string[];
         wider: {
           id: string;
@@ -3711,6 +3711,8 @@ export interface components {
         /** @description Why the location is not known: the input it depends on, or what the input does not say */
         why: string;
       }[];
+      /** @description What the vendor's deployment would refuse, each with where and why: an Fn::FindInMap that finds no entry (a region-keyed Mapping without the stack's region), a nested stack passed parameters its template does not declare; CloudFormation fails such a stack, so the check fails too (added in 1.13.0) */
+      deploymentErrors?: string[];
       /** @description The answer in sentences, each with what backs it */
       statements: {
         /** @enum {string} */
@@ -3740,10 +3742,12 @@ export interface components {
             [key: string]: unknown;
           }
         | unknown[];
-      /** @description Instead of template: a Terraform configuration's files, path to text (1 to 200): the root module's .tf files at the top, a local module's in the folder its source names (modules/net/main.tf), a registry module's where terraform init put it (.terraform/modules/…, with .terraform/modules/modules.json), and the root's terraform.tfvars and *.auto.tfvars; evaluated as terraform plan would (variables, locals, provider blocks, count and for_each, modules); a module whose files are not sent is not read (notEvaluated) (added in 1.11.0; folders, variable files and modules from 1.12.0) */
+      /** @description Instead of template: a repository's files, path (relative to the repository's top) to text (1 to 200). Terraform: the root module's .tf files (at the top, or in the folder root names), a local module's in the folder its source names, anywhere under the top (../../modules/net from envs/prod; a source leaving the top is not read), a registry module's where terraform init put it (the root module's .terraform/modules/…, with modules.json), and the root's terraform.tfvars and *.auto.tfvars; evaluated as terraform plan would (variables with their optional() defaults, locals, provider blocks, count and for_each, modules; a module with count 0 needs no file); a module whose files are not sent is not read (notEvaluated). From 1.13.0, CloudFormation or SAM too: root names the template, and its nested stacks' and applications' local TemplateURL and Location and its AWS::Include snippets are read from the files, relative to the template naming them (added in 1.11.0; folders, variable files and modules from 1.12.0; repositories and templates from 1.13.0) */
       files?: {
         [key: string]: string;
       };
+      /** @description With files: what to check among them, relative to the repository's top: the Terraform root module's folder (envs/prod; the top when absent or .), or the CloudFormation or SAM template (template.yaml), whose nested templates and snippets the other files hold (added in 1.13.0) */
+      root?: string;
       /** @description Service ids as in the services listing: 1 to 500 distinct ids (repeats are ignored) */
       approvedServiceIds?: string[];
       /** @description Values of the deployment's inputs by name, as a deployment gives them: Terraform root variables (terraform plan -var; over *.auto.tfvars, terraform.tfvars and defaults), CloudFormation parameters (over their Default), ARM parameters (a parameters file's values, over defaultValue); a name the deployment does not declare is a 400 (added in 1.12.0) */
@@ -3767,7 +3771,7 @@ export interface components {
       allowedLocations?: string[];
       /** @description A saved list's id or slug, instead of approvedServiceIds; reading it renews the list as GET /v1/lists/{id} does */
       listId?: string;
-    } & ((unknown | unknown) & (unknown | unknown));
+    } & ((unknown | unknown) & (unknown | unknown) & unknown);
     /** @description What of a service its sources back, each kind of fact with the day its newest source was read (added in 1.8.0) */
     Verified: {
       /**

@@ -18,12 +18,16 @@ export const FAIL_ON = ["deprecated", "extended", "end"] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
 /**
- * A configuration file's path in `files`: a .tf file, a variable file (.tfvars, .tfvars.json) or terraform
- * init's module manifest, at the top or in folders (a local module's, .terraform/modules/…); no "." or
- * ".." segment, no leading "/".
+ * A file's path in `files`, relative to the repository's top: a Terraform file (.tf, .tfvars,
+ * .tfvars.json, terraform init's .terraform/modules/modules.json) or, from 1.13.0, a template or
+ * snippet (.yaml, .yml, .json, .template: a CloudFormation or SAM template, its nested templates, an
+ * AWS::Include snippet), in folders allowed; no "." or ".." segment, no leading "/" (nothing outside
+ * the repository's top).
  */
 export const TF_FILE_NAME =
-  /^(?!\/)(?!(?:.*\/)?\.\.?(?:\/|$))(?:[^/\\]{1,200}\/){0,15}[^/\\]{1,200}(?:\.tf|\.tfvars|\.tfvars\.json)$|^(?:[^/\\]{1,200}\/){0,15}\.terraform\/modules\/modules\.json$/;
+  /^(?!\/)(?!(?:.*\/)?\.\.?(?:\/|$))(?:[^/\\]{1,200}\/){0,15}[^/\\]{1,200}\.(?:tf|tfvars|json|ya?ml|template)$/;
+/** The request's root: a folder or file among `files` ("." the top), with the same rules as their paths. */
+export const ROOT_NAME = /^(?:\.|(?!\/)(?!(?:.*\/)?\.\.?(?:\/|$))(?:[^/\\]{1,200}\/){0,15}[^/\\]{1,200}\/?)$/;
 // Where the limit lives (base/limits.ts) and where its readers have found it.
 export { MAX_TF_FILES };
 /** Inputs a check takes at most. */
@@ -44,11 +48,11 @@ export const TemplateCheckBody = strictBody({
         .string()
         .regex(
           TF_FILE_NAME,
-          "a .tf, .tfvars or .tfvars.json file's path (main.tf, modules/net/main.tf, prod.auto.tfvars)",
+          "a file's path relative to the repository's top: .tf, .tfvars, .tfvars.json, .yaml, .yml, .json or .template (main.tf, modules/net/main.tf, prod.auto.tfvars, stacks/auth.yaml), no . or .. segment, no leading /",
         )
         .meta(
           d(
-            "A configuration file's path: .tf, .tfvars, .tfvars.json or .terraform/modules/modules.json, in folders allowed",
+            "A file's path relative to the repository's top: .tf, .tfvars, .tfvars.json, .terraform/modules/modules.json, or (from 1.13.0) a template or snippet: .yaml, .yml, .json, .template; in folders, never . or .. segments nor a leading /",
           ),
         ),
       z.string(),
@@ -62,9 +66,20 @@ export const TemplateCheckBody = strictBody({
       minProperties: 1,
       maxProperties: MAX_TF_FILES,
       ...d(
-        `Instead of template: a Terraform configuration's files, path to text (1 to ${MAX_TF_FILES}): the root module's .tf files at the top, a local module's in the folder its source names (modules/net/main.tf), a registry module's where terraform init put it (.terraform/modules/…, with .terraform/modules/modules.json), and the root's terraform.tfvars and *.auto.tfvars; evaluated as terraform plan would (variables, locals, provider blocks, count and for_each, modules); a module whose files are not sent is not read (notEvaluated) (added in 1.11.0; folders, variable files and modules from 1.12.0)`,
+        `Instead of template: a repository's files, path (relative to the repository's top) to text (1 to ${MAX_TF_FILES}). Terraform: the root module's .tf files (at the top, or in the folder root names), a local module's in the folder its source names, anywhere under the top (../../modules/net from envs/prod; a source leaving the top is not read), a registry module's where terraform init put it (the root module's .terraform/modules/…, with modules.json), and the root's terraform.tfvars and *.auto.tfvars; evaluated as terraform plan would (variables with their optional() defaults, locals, provider blocks, count and for_each, modules; a module with count 0 needs no file); a module whose files are not sent is not read (notEvaluated). From 1.13.0, CloudFormation or SAM too: root names the template, and its nested stacks' and applications' local TemplateURL and Location and its AWS::Include snippets are read from the files, relative to the template naming them (added in 1.11.0; folders, variable files and modules from 1.12.0; repositories and templates from 1.13.0)`,
       ),
     }),
+  root: z
+    .string()
+    .min(1)
+    .max(1000)
+    .regex(ROOT_NAME, "a folder or file among files, relative to the repository's top (envs/prod, template.yaml, .)")
+    .optional()
+    .meta(
+      d(
+        "With files: what to check among them, relative to the repository's top: the Terraform root module's folder (envs/prod; the top when absent or .), or the CloudFormation or SAM template (template.yaml), whose nested templates and snippets the other files hold (added in 1.13.0)",
+      ),
+    ),
   approvedServiceIds: approvedServiceIds.optional(),
   inputs: z
     .record(z.string().min(1).max(200), z.unknown())
@@ -120,6 +135,9 @@ export const TemplateCheckBody = strictBody({
   .refine((body) => (body.approvedServiceIds === undefined) !== (body.listId === undefined), {
     message: "give either approvedServiceIds or listId (the approved list), not both and not neither",
   })
+  .refine((body) => body.root === undefined || body.files !== undefined, {
+    message: "root names what to check among files: give files with it",
+  })
   .meta({
     id: "TemplateCheckBody",
     description:
@@ -128,6 +146,7 @@ export const TemplateCheckBody = strictBody({
     allOf: [
       { oneOf: [{ required: ["template"] }, { required: ["files"] }] },
       { oneOf: [{ required: ["approvedServiceIds"] }, { required: ["listId"] }] },
+      { if: { required: ["root"] }, then: { required: ["files"] } },
     ],
   });
 export type TemplateCheckBodyT = z.output<typeof TemplateCheckBody>;
@@ -242,7 +261,7 @@ export const TemplateCheck = z
       .array(z.string())
       .meta(
         d(
-          'Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`; in .tf files, a module: `module.<name>: module "<source>" (<file>, line <n>)`, or a count or for_each that is not a literal: `<address>: count is not a literal (<file>, line <n>)`)',
+          'Azure types the Indexed-mode policy never evaluates, then what the check did not read, each with where and why (an ARM linked template: `<name>: linked template <uri> (<path>)`; in .tf files, a module: `module.<name>: module "<source>" (<file>, line <n>): <why>`, or a count or for_each that is not a literal: `<address>: count is not a literal (<file>, line <n>)`; in CloudFormation, from 1.13.0, a nested stack or application whose template is not among the files, a Serverless Application Repository application, a macro or transform other than SAM\'s and the language extensions, an AWS::Include of a file not sent: `<logical id>: <what> (<path>): <why and what to do>`)',
         ),
       ),
     implicitNeeds: z
@@ -269,7 +288,7 @@ export const TemplateCheck = z
             .optional()
             .meta(
               d(
-                "What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink; in .tf files, a module or a count or for_each that is not a literal), each with where: allowed is then false (added in 1.11.0)",
+                "What the deployment holds that this verdict did not read (an ARM linked template, properties.templateLink; in .tf files, a module or a count or for_each that is not a literal; from 1.13.0 a CloudFormation nested stack, application, macro or include not read), each with where: allowed is then false (added in 1.11.0)",
               ),
             ),
           wider: z.array(z.object({ id: z.string(), cameWith: z.array(z.string()), complete: z.boolean() })),
@@ -472,6 +491,14 @@ export const TemplateCheck = z
       .meta(
         d(
           "Resources whose location the input does not say (a stack's region not given, a variable without a value), at most 500, each with why: neither allowed nor denied (added in 1.12.0)",
+        ),
+      ),
+    deploymentErrors: z
+      .array(z.string())
+      .optional()
+      .meta(
+        d(
+          "What the vendor's deployment would refuse, each with where and why: an Fn::FindInMap that finds no entry (a region-keyed Mapping without the stack's region), a nested stack passed parameters its template does not declare; CloudFormation fails such a stack, so the check fails too (added in 1.13.0)",
         ),
       ),
     statements: z

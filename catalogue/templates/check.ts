@@ -18,6 +18,7 @@ import {
   unknownVersionStatements,
 } from "./rules/versions.ts";
 import { locationAnswers, locationStatements } from "./rules/locations.ts";
+import { checkRequestRegion } from "./rules/region.ts";
 import type { DeploymentCheckAnswer } from "./model/answer.ts";
 import type { TemplateIndex } from "./index.node.ts";
 import { RENAMED_TYPES, TERRAFORM_IDENTIFIERS } from "./tables/generic-types.ts";
@@ -74,6 +75,7 @@ export function checkDeployment(
   allowedLocations?: readonly string[],
 ): DeploymentCheckAnswer {
   const index = withRenamedTypes(inventories);
+  checkRequestRegion(catalogue, deployment, deployment.requestRegion);
   const locations = locationAnswers(catalogue, deployment, allowedLocations);
   const approved = new Set(approvedServiceIds);
   const placement = place(catalogue, index, deployment, approved);
@@ -113,6 +115,7 @@ export function checkDeployment(
     notDeployed: deployment.notDeployed ?? [],
     dependsOnInputs: deployment.dependsOnInputs ?? [],
     unknownLocations: deployment.unknownLocations ?? [],
+    deploymentErrors: deployment.failures ?? [],
   };
   return {
     ...answer,

@@ -26,12 +26,38 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** What stands in a request's `template` once a reader read it elsewhere (the handler gets the deployment). */
 export const READ_TEMPLATE = "(read before the check)";
 
-/** A request's `.tf` files (name → text): one Terraform module's configuration. */
+/**
+ * A request's files (path → text, relative to the repository's top) and its root: the root module's
+ * folder (Terraform; the top when absent), or the template to check (a CloudFormation or SAM
+ * template, whose nested stacks, applications and AWS::Include snippets are read from the files).
+ */
 export class TerraformFiles {
   readonly files: Readonly<Record<string, string>>;
-  constructor(files: Readonly<Record<string, string>>) {
+  readonly root: string | undefined;
+  constructor(files: Readonly<Record<string, string>>, root?: string) {
     this.files = files;
+    this.root = root === undefined ? undefined : root.replace(/^\.\/+/, "").replace(/\/+$/, "");
   }
+}
+
+/** A repository's files with the root the request names: a template file, or a Terraform root module's folder. */
+function readRepository(repository: TerraformFiles, given: DeploymentInputs): Deployment {
+  const { files, root } = repository;
+  const terraform = {
+    ...(given.inputs ? { variables: given.inputs } : {}),
+    ...(given.region ? { region: given.region } : {}),
+  };
+  if (root === undefined || root === "." || !Object.hasOwn(files, root))
+    return readTerraformConfig(files, { ...terraform, ...(root && root !== "." ? { root } : {}) });
+  if (/\.tf$|\.tfvars(\.json)?$|modules\.json$/.test(root))
+    throw new TemplateError(
+      `root names ${root}, a file of a Terraform module: name the root module's folder (${root.includes("/") ? root.slice(0, root.lastIndexOf("/")) : "."}).`,
+    );
+  const value = parseTemplateText(files[root]!);
+  if (isObject(value) && (isObject(value.Resources) || "AWSTemplateFormatVersion" in value))
+    return readCloudFormation(value, given.inputs, given.region, { files, path: root });
+  // A template of another format reads alone, as its text would (an ARM template's links are never fetched).
+  return readDeploymentOf(files[root]!, given);
 }
 
 /** What a deployment is evaluated with beside its text: its inputs' values, and where it is deployed. */
@@ -47,11 +73,17 @@ export interface DeploymentInputs {
  * its `.tf` files; a text whose first block is a Terraform block is read as one `.tf` file.
  */
 export function readDeployment(template: unknown, given: DeploymentInputs = {}): Deployment {
+  const deployment = readDeploymentOf(template, given);
+  // The check refuses a region that fits no region of the format's vendor (rules/region.ts).
+  return given.region === undefined ? deployment : { ...deployment, requestRegion: given.region };
+}
+
+function readDeploymentOf(template: unknown, given: DeploymentInputs): Deployment {
   const terraform = {
     ...(given.inputs ? { variables: given.inputs } : {}),
     ...(given.region ? { region: given.region } : {}),
   };
-  if (template instanceof TerraformFiles) return readTerraformConfig(template.files, terraform);
+  if (template instanceof TerraformFiles) return readRepository(template, given);
   if (typeof template === "string" && looksLikeTerraform(template)) {
     try {
       return readTerraformConfig({ "main.tf": template }, terraform);

@@ -28,7 +28,16 @@ const MAX_LISTED = 200;
 export type DeploymentExtras = Partial<
   Pick<
     Deployment,
-    "parameterTypes" | "cdk" | "sam" | "expanded" | "notRead" | "notReadVendors" | "loops" | "shows" | "inputs"
+    | "parameterTypes"
+    | "cdk"
+    | "sam"
+    | "expanded"
+    | "notRead"
+    | "notReadVendors"
+    | "loops"
+    | "shows"
+    | "inputs"
+    | "failures"
   >
 >;
 

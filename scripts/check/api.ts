@@ -10,8 +10,12 @@ import type { DeploymentInputs } from "../../catalogue/templates/read.ts";
 import { releaseOf, type CatalogueRelease } from "./catalogue.ts";
 import { CheckUnreachableError, CheckUsageError } from "./errors.ts";
 
-/** What is checked: a file's text, or a folder's .tf files (name to text). */
-export type CheckInput = { readonly template: string } | { readonly files: Readonly<Record<string, string>> };
+/**
+ * What is checked: a file's text, or a repository's files (path relative to its top → text) with the
+ * root among them (a root module's folder or a template; absent: the top).
+ */
+export type CheckInput =
+  { readonly template: string } | { readonly files: Readonly<Record<string, string>>; readonly root?: string };
 
 /** The request's fields beside what is checked. */
 export interface ApiRequest {

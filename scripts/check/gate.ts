@@ -23,6 +23,8 @@ export const pathOf = (name: string): string => relative(process.cwd(), resolve(
 export interface RootCheck {
   /** The root as given (a path from the working folder). */
   readonly root: string;
+  /** The folder the input's files are named from: the repository's top (check/roots.ts). */
+  readonly base: string;
   readonly input: CheckInput;
   readonly answer: DeploymentCheckAnswer;
   readonly release: CatalogueRelease;
@@ -44,7 +46,7 @@ export interface RootOutcome extends RootCheck {
 export function sourcesOf(check: RootCheck): SourceText[] {
   if ("files" in check.input)
     return Object.entries(check.input.files).map(([name, text]) => ({
-      path: pathOf(join(check.root, name)),
+      path: pathOf(join(check.base, name)),
       name,
       text,
     }));

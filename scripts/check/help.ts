@@ -54,7 +54,8 @@ export const CHECK_HELP = `Usage: cloud-catalogue check [<template|plan file|fol
          [--ids a,b,c | --ids-file FILE | --list LIST]
          [--catalogue DIR | --api URL [--api-timeout 120s]] [--retiring-within 180d]
          [--fail-on deprecated] [--locations EU,CH,…] [--var name=value …] [--var-file FILE …]
-         [--region eu-west-1] [--format text|json|md] [--output FILE] [--sarif FILE]
+         [--region eu-west-1] [--root DIR] [--recursive]
+         [--format text|json|md] [--output FILE] [--sarif FILE]
          [--junit FILE] [--gitlab FILE] [--markdown FILE] [--github-annotations]
          [--baseline FILE [--new-only]] [--write-baseline FILE] [--skip-rule RULE …]
          [--rule RULE …] [--fail-on-severity error|warning] [--strict] [--soft-fail]
@@ -68,15 +69,28 @@ What is checked (each path its own root and verdict; none: the configuration's r
   a file                a CloudFormation or SAM template (JSON or YAML), an ARM template (what
                         bicep build writes), a Terraform plan (terraform show -json plan.out >
                         plan.json), one .tf file, or Google API names one a line
-  a folder              a Terraform configuration, read as terraform plan reads it, without
+  a folder              a Terraform root module, read as terraform plan reads it, without
                         credentials: its *.tf files, terraform.tfvars and *.auto.tfvars, the
-                        folders its local modules' sources name, and what terraform init
-                        installed (.terraform/modules); variables, locals, provider blocks,
-                        count, for_each and modules are evaluated; a module whose files are
-                        not there is a not-read error
+                        folders its local modules' sources name anywhere under the
+                        repository's top (../../modules/x), and what terraform init
+                        installed in it (.terraform/modules); variables (optional()
+                        defaults too), locals, provider blocks, count, for_each and modules
+                        are evaluated; a module whose files are not there is a not-read
+                        error, one with count = 0 needs none
+  The repository's top is --root, else the git root above the path, else the path's folder:
+  nothing outside it is read. A CloudFormation or SAM template's nested stacks, applications
+  and AWS::Include snippets named by a local path are read from it too (sam build's output
+  names them so); one held elsewhere (S3, the Serverless Application Repository) or a macro
+  is a not-read error.
   Bounded as the API is: regular files only (a symbolic link, fifo or device is refused), each
-  at most ${LIMIT}, at most ${MAX_TF_FILES} files of a folder and ${LIMIT} together, read within ${TEMPLATE_READ_SECONDS} s.
+  at most ${LIMIT}, at most ${MAX_TF_FILES} files of a root and ${LIMIT} together, read within ${TEMPLATE_READ_SECONDS} s.
 ${EVALUATION_BOUNDS}
+
+The repository:
+  --root DIR            the repository's top (it must hold the path): local modules and nested
+                        templates are read anywhere under it, never outside it
+  --recursive           check every root module under each folder given (a folder of .tf files
+                        no other folder calls as a module), one verdict each, in one SARIF log
 
 The configuration (.cloud-catalogue.yaml; cloud-catalogue init writes it):
   (neither option)      the file found in the working folder or the nearest folder above it,
@@ -176,7 +190,7 @@ Exit status:
      retiring), or, at --fail-on-severity warning, any finding
   2  no check: a usage error; a configuration, baseline or inline suppression that is not valid;
      an input that cannot be read or is refused by a bound; a template the check cannot read;
-     unknown ids; a list not found; a file that cannot be written; a crash
+     unknown ids or an unknown region; a list not found; a file that cannot be written; a crash
   3  no answer: the API cannot be reached, answers 429 or 5xx, or gives no answer within
      --api-timeout; a retry may give a verdict
   Several roots: 1 when any root fails the gate.
@@ -192,5 +206,7 @@ Examples:
   cloud-catalogue check template.yaml --ids aws-cloudformation,aws-s3 --sarif check.sarif
   cloud-catalogue check infra/ --ids-file approved.txt --baseline cloud-catalogue-baseline.json
   cloud-catalogue check infra/ --ids-file approved.txt --write-baseline cloud-catalogue-baseline.json
+  cloud-catalogue check envs/prod --ids-file approved.txt --region eu-west-1
+  cloud-catalogue check . --recursive --ids-file approved.txt --sarif check.sarif
   cloud-catalogue check plan.json --list https://catalogue.example.org/v1/lists/platform
 `;

@@ -142,10 +142,10 @@ async function refuseRootBeforeReading(folder: string, names: readonly string[])
 const MANIFEST = ".terraform/modules/modules.json";
 const VARIABLE_FILE = /^(terraform\.tfvars(\.json)?|.+\.auto\.tfvars(\.json)?)$/;
 /** A local module's source in a module block (the evaluator reads the blocks; this finds the folders to send it). */
-const LOCAL_SOURCE = /^\s*source\s*=\s*"(\.\.?\/[^"]*)"/gm;
+export const LOCAL_SOURCE = /^\s*source\s*=\s*"(\.\.?\/[^"]*)"/gm;
 
-/** A relative path joined to a folder, or undefined when it leaves the configuration's folder. */
-function joinInside(dir: string, relative: string): string | undefined {
+/** A relative path joined to a folder, or undefined when it leaves the repository's top. */
+export function joinInside(dir: string, relative: string): string | undefined {
   const parts = dir === "" ? [] : dir.split("/");
   for (const part of relative.replace(/\/+$/, "").split("/")) {
     if (part === "" || part === ".") continue;
@@ -158,14 +158,16 @@ function joinInside(dir: string, relative: string): string | undefined {
 }
 
 /**
- * A Terraform configuration's files (path → text) as `terraform plan` reads them from its folder:
- * the root module's `.tf` files and the variable files Terraform loads by itself (terraform.tfvars,
- * *.auto.tfvars, their .json forms), each local module's folder its `source` names (not one outside
- * the folder), and what `terraform init` installed (.terraform/modules/modules.json and the folders
- * it lists). Each a regular file; at most MAX_TF_FILES of them, and their text together at most
- * MAX_TEMPLATE_BODY_BYTES, as the API's `files` and body limit take them.
+ * A Terraform configuration's files (path → text, relative to `folder`, the repository's top) as
+ * `terraform plan` reads them from its root module's folder (`root`, relative to the top; "" the
+ * top itself): the root module's `.tf` files and the variable files Terraform loads by itself
+ * (terraform.tfvars, *.auto.tfvars, their .json forms), each local module's folder its `source`
+ * names (anywhere under the top, never outside it), and what `terraform init` installed in the root
+ * module's folder (.terraform/modules/modules.json and the folders it lists). Each a regular file;
+ * at most MAX_TF_FILES of them, and their text together at most MAX_TEMPLATE_BODY_BYTES, as the
+ * API's `files` and body limit take them.
  */
-export function readTerraformFolder(folder: string): Promise<Record<string, string>> {
+export function readTerraformFolder(folder: string, root = ""): Promise<Record<string, string>> {
   return withinReadTime(`folder ${folder}`, async () => {
     const files: Record<string, string> = {};
     let total = 0;
@@ -205,23 +207,25 @@ export function readTerraformFolder(folder: string): Promise<Record<string, stri
           if (target !== undefined && target !== dir && (await isDir(target))) await module(target, depth + 1);
         }
     };
-    const top = await entriesOf("");
+    const inRoot = (name: string) => (root === "" ? name : `${root}/${name}`);
+    const top = await entriesOf(root);
     await refuseRootBeforeReading(
-      folder,
+      join(folder, root),
       top.filter((entry) => entry.name.endsWith(".tf")).map((entry) => entry.name),
     );
-    await module("", 0);
-    for (const entry of top) if (VARIABLE_FILE.test(entry.name)) await read(entry.name);
-    if (await lstat(join(folder, MANIFEST)).catch(() => undefined)) {
-      await read(MANIFEST);
+    await module(root, 0);
+    for (const entry of top) if (VARIABLE_FILE.test(entry.name)) await read(inRoot(entry.name));
+    const manifestPath = inRoot(MANIFEST);
+    if (await lstat(join(folder, manifestPath)).catch(() => undefined)) {
+      await read(manifestPath);
       let manifest: { Modules?: { Dir?: unknown }[] } = {};
       try {
-        manifest = JSON.parse(files[MANIFEST]!) as typeof manifest;
+        manifest = JSON.parse(files[manifestPath]!) as typeof manifest;
       } catch {
         // A manifest that is not JSON is the evaluator's to refuse, naming it.
       }
       for (const { Dir } of manifest.Modules ?? []) {
-        const dir = typeof Dir === "string" ? joinInside("", Dir) : undefined;
+        const dir = typeof Dir === "string" ? joinInside(root, Dir) : undefined;
         if (dir && (await isDir(dir))) await module(dir, 1);
       }
     }

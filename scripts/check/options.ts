@@ -25,6 +25,8 @@ export const CHECK_OPTIONS = {
   var: { type: "string", multiple: true },
   "var-file": { type: "string", multiple: true },
   region: { type: "string" },
+  root: { type: "string" },
+  recursive: { type: "boolean", default: false },
   format: { type: "string", default: "text" },
   sarif: { type: "string" },
   "fail-on-severity": { type: "string" },
@@ -93,6 +95,10 @@ export interface CheckRequest {
   readonly variables: string[];
   readonly variableFiles: string[];
   readonly region?: string;
+  /** --root: the repository's top (else the git root above the path, else the path's folder). */
+  readonly root?: string;
+  /** --recursive: every root module under the path, one verdict each. */
+  readonly recursive: boolean;
   readonly format: Format;
   readonly sarif?: string;
   readonly failOn: "error" | "warning";
@@ -264,6 +270,8 @@ export function parseCheckArgs(args: readonly string[], config?: Config): CheckR
     variables: values.var ?? [],
     variableFiles: values["var-file"] ?? [],
     ...(values.region === undefined ? {} : { region: values.region }),
+    ...(values.root === undefined ? {} : { root: values.root }),
+    recursive: values.recursive,
     format,
     ...(values.sarif === undefined ? {} : { sarif: values.sarif }),
     failOn: values.strict || severity === "warning" ? "warning" : "error",

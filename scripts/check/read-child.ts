@@ -12,10 +12,11 @@ import {
   type Deployment,
   type DeploymentInputs,
 } from "../../catalogue/templates/read.ts";
+import type { CheckInput } from "./api.ts";
 
 /** What the parent sends. */
 export interface ReadChildRequest {
-  readonly input: { readonly template: string } | { readonly files: Readonly<Record<string, string>> };
+  readonly input: CheckInput;
   readonly given: DeploymentInputs;
 }
 
@@ -28,7 +29,10 @@ export type ReadChildAnswer =
 function answerOf({ input, given }: ReadChildRequest): ReadChildAnswer {
   try {
     return {
-      deployment: readDeployment("template" in input ? input.template : new TerraformFiles({ ...input.files }), given),
+      deployment: readDeployment(
+        "template" in input ? input.template : new TerraformFiles({ ...input.files }, input.root),
+        given,
+      ),
     };
   } catch (error) {
     if (error instanceof TemplateBudgetError) return { refusal: error.message, budget: true };

@@ -3,7 +3,8 @@
  * `curl --data-binary @template.json '<text host>/deployments/check?ids=aws-ec2,aws-cloudformation'`
  * and for the site's form without JavaScript (form-encoded `template` and `ids`). The body is read
  * as text (curl sends a file as form-encoded): a form's `template` field, else the body itself,
- * JSON or YAML. The approved list is `ids` (comma-separated) or a saved list's `list`. Counted in
+ * JSON or YAML; or (1.13.0) a repository's files as multipart parts named `files`, each filename
+ * its path relative to the repository's top, with `root` naming what to check among them. The approved list is `ids` (comma-separated) or a saved list's `list`. Counted in
  * the strict bucket as the API's row is; answered in the request's rendering, computed as a job
  * (computed.ts) in the heavy computations' thread.
  */
@@ -13,6 +14,7 @@ import type { ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { checkTemplate, ReadDeployment, versionWindow } from "../../catalogue/contract/deployments.ts";
 import { LIFECYCLE_WITHIN_MAX_DAYS, MAX_ALLOWED_LOCATIONS } from "../../catalogue/base/limits.ts";
 import { FAIL_ON, TemplateCheckBody } from "../../catalogue/schema/index.ts";
+import { MAX_TF_FILES, ROOT_NAME, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
 import type { VersionWindow } from "../../catalogue/templates/check.ts";
 import type { Deployment, DeploymentInputs } from "../../catalogue/templates/read.ts";
 import { requireKnownIds } from "../../catalogue/search/ids.ts";
@@ -60,24 +62,68 @@ export function deploymentCheckBody(
  * Undefined when the body is not multipart or names no boundary.
  */
 export function multipartFields(body: string, contentType: string | undefined): URLSearchParams | undefined {
+  const parts = multipartParts(body, contentType);
+  if (!parts) return undefined;
+  const fields = new URLSearchParams();
+  for (const { name, content } of parts) if (name !== REPOSITORY_FILES) fields.append(name, content);
+  return fields;
+}
+
+/** The multipart field whose parts are a repository's files, each named by its filename (1.13.0). */
+const REPOSITORY_FILES = "files";
+
+/** A multipart body's parts: each field's name, its filename when a file, and its content. */
+function multipartParts(
+  body: string,
+  contentType: string | undefined,
+): { name: string; filename?: string; content: string }[] | undefined {
   if (!/^multipart\/form-data/i.test(contentType ?? "")) return undefined;
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType!);
   const delimiter = boundary?.[1] ?? boundary?.[2];
   if (!delimiter) return undefined;
-  const fields = new URLSearchParams();
+  const parts: { name: string; filename?: string; content: string }[] = [];
   for (const part of body.split(`--${delimiter}`).slice(1)) {
     if (part.startsWith("--")) break;
     const headerEnd = part.indexOf("\r\n\r\n");
     if (headerEnd < 0) continue;
-    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(part.slice(0, headerEnd))?.[1];
+    const disposition = /content-disposition:([^\r\n]*)/i.exec(part.slice(0, headerEnd))?.[1] ?? "";
+    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
+    const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
     // The part's content ends before the CRLF that precedes the next delimiter.
-    if (name !== undefined) fields.append(name, part.slice(headerEnd + 4).replace(/\r\n$/, ""));
+    if (name !== undefined)
+      parts.push({
+        name,
+        ...(filename !== undefined ? { filename } : {}),
+        content: part.slice(headerEnd + 4).replace(/\r\n$/, ""),
+      });
   }
-  return fields;
+  return parts;
+}
+
+/**
+ * A repository's files sent as multipart parts named files, each filename its path relative to the
+ * repository's top (curl -F 'files=@envs/prod/main.tf;filename=envs/prod/main.tf'), as the API's
+ * files takes them; a name the API would refuse is said.
+ */
+function repositoryFiles(body: string, contentType: string | undefined): Record<string, string> | string | undefined {
+  const parts = (multipartParts(body, contentType) ?? []).filter((part) => part.name === REPOSITORY_FILES);
+  if (parts.length === 0) return undefined;
+  const files: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const { filename, content } of parts) {
+    if (filename === undefined || !TF_FILE_NAME.test(filename))
+      return `each files part is named by its path relative to the repository's top (filename=envs/prod/main.tf: .tf, .tfvars, .yaml, .yml, .json or .template, no . or .. segment, no leading /), not ${JSON.stringify((filename ?? "").slice(0, 80))}.`;
+    files[filename] = content;
+  }
+  if (Object.keys(files).length > MAX_TF_FILES) return `files holds at most ${MAX_TF_FILES} files.`;
+  return files;
 }
 
 /** The template and the approved list's fields, from a form or from the body and the query. */
-function requestParts(request: FastifyRequest): { template: string; fields: URLSearchParams } {
+function requestParts(request: FastifyRequest): {
+  template: string;
+  fields: URLSearchParams;
+  files?: Record<string, string> | string;
+} {
   const text = typeof request.body === "string" ? request.body : "";
   const query = new URLSearchParams(splitRequestUrl(request.url).query);
   // The form with a file chosen: the pasted text, else the file's.
@@ -85,7 +131,12 @@ function requestParts(request: FastifyRequest): { template: string; fields: URLS
   if (multipart) {
     for (const [key, value] of query) if (!multipart.has(key)) multipart.set(key, value);
     const pasted = multipart.get("template") ?? "";
-    return { template: pasted.trim() === "" ? (multipart.get("file") ?? "") : pasted, fields: multipart };
+    const files = repositoryFiles(text, request.headers["content-type"]);
+    return {
+      template: pasted.trim() === "" ? (multipart.get("file") ?? "") : pasted,
+      fields: multipart,
+      ...(files !== undefined ? { files } : {}),
+    };
   }
   const isForm = /^application\/x-www-form-urlencoded/i.test(request.headers["content-type"] ?? "");
   const form = isForm ? new URLSearchParams(text) : undefined;
@@ -139,8 +190,20 @@ function checkOptions(fields: URLSearchParams): { window: VersionWindow; allowed
 export async function deploymentCheckPost(c: TextContext, request: FastifyRequest, reply: FastifyReply) {
   const { replies } = c;
   const rendering = replies.rendering(request);
-  const { template, fields } = requestParts(request);
-  if (template.trim() === "")
+  const { template, fields, files } = requestParts(request);
+  if (typeof files === "string") return replies.error(request, reply, 400, "Invalid body", files);
+  const root = fields.get("root")?.trim() || undefined;
+  if (files && template.trim() !== "")
+    return replies.error(request, reply, 400, "Invalid body", "Send either the template or files, not both.");
+  if (root !== undefined && (!files || !ROOT_NAME.test(root)))
+    return replies.error(
+      request,
+      reply,
+      400,
+      "Invalid body",
+      "root names what to check among the files sent (a root module's folder, or a template), relative to the repository's top.",
+    );
+  if (!files && template.trim() === "")
     return replies.error(request, reply, 400, "Invalid template", `Send the template as the body. ${NO_LIST}`);
   const ids = (fields.get("ids") ?? "")
     .split(",")
@@ -174,7 +237,8 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   let deployment: Deployment;
   try {
     // Read in the reading thread (threads/reader.ts): a costly template fails alone, with a 422.
-    const read = await c.templateReader.read({ template, given }, deadlineOf(request));
+    const asked = files ? { files, ...(root ? { root } : {}), given } : { template, given };
+    const read = await c.templateReader.read(asked, deadlineOf(request));
     if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;
   } catch (error) {

@@ -22,7 +22,7 @@ import {
   type DeploymentInputs,
 } from "../../catalogue/templates/read.ts";
 import { DEPTH_DETAILS } from "../json-depth.ts";
-import { MAX_TF_FILES, TemplateCheckBody, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
+import { MAX_TF_FILES, ROOT_NAME, TemplateCheckBody, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
 import { errorMessage } from "./error-message.ts";
 import { lowerThisThreadsPriority } from "./priority.ts";
 import type { ReadRequest, ReadTemplate } from "./reader.ts";
@@ -64,6 +64,7 @@ function givenOf(body: Record<string, unknown>): DeploymentInputs | undefined {
 
 function read(request: ReadRequest): ReadTemplate {
   if ("template" in request) return deploymentOf(request.template, request.given);
+  if ("files" in request) return deploymentOf(new TerraformFiles(request.files, request.root), request.given);
   let body: unknown;
   try {
     body = parseJsonTemplate(request.body);
@@ -79,10 +80,14 @@ function read(request: ReadRequest): ReadTemplate {
   if (!given) return { body };
   // .tf files without a template: read here as a text template would be; anything else is left to the schema.
   if (!("template" in body) && "files" in body) {
-    const { files, ...rest } = body;
+    // root goes with files: what was read stands for both.
+    const { files, root, ...rest } = body as { files: unknown; root?: unknown };
     // Names the row's schema would refuse are left to it, unread, so it names them.
-    if (!tfFiles(files)) return { body };
-    return { body: { ...rest, template: READ_TEMPLATE }, ...deploymentOf(new TerraformFiles(files), given) };
+    if (!tfFiles(files) || (root !== undefined && !(typeof root === "string" && ROOT_NAME.test(root)))) return { body };
+    return {
+      body: { ...rest, template: READ_TEMPLATE },
+      ...deploymentOf(new TerraformFiles(files, root), given),
+    };
   }
   if (!("template" in body)) return { body };
   const { template } = body;

@@ -24,8 +24,18 @@ const REUSE_MAX_CHARS = 256 * 1024;
 /** An idle thread is ended after this long. */
 const IDLE_MS = 10_000;
 
-/** What a reading thread is sent: the API's JSON body (with `template` in it), or a template's text. */
-export type ReadRequest = { readonly body: string } | { readonly template: string; readonly given?: DeploymentInputs };
+/**
+ * What a reading thread is sent: the API's JSON body (with `template` in it), a template's text, or
+ * (the text host's multipart form) a repository's files with the root to check among them.
+ */
+export type ReadRequest =
+  | { readonly body: string }
+  | { readonly template: string; readonly given?: DeploymentInputs }
+  | {
+      readonly files: Readonly<Record<string, string>>;
+      readonly root?: string;
+      readonly given?: DeploymentInputs;
+    };
 
 /**
  * What was read: the template as a deployment, and (API) the body with its template's place holding
@@ -99,7 +109,12 @@ export class TemplateReader {
   private readInThread(request: ReadRequest): Promise<ReadTemplate> {
     const worker = this.takeIdle() ?? startReader();
     worker.ref();
-    const size = "body" in request ? request.body.length : request.template.length;
+    const size =
+      "body" in request
+        ? request.body.length
+        : "template" in request
+          ? request.template.length
+          : Object.values(request.files).reduce((total, text) => total + text.length, 0);
     return new Promise((resolve, reject) => {
       let settled = false;
       const settle = (outcome: () => void, reusable = false) => {

@@ -171,6 +171,7 @@ describe("the SARIF log", () => {
       "unplaced",
       "not-evaluated",
       "not-read",
+      "deployment-error",
       "version-retiring",
       "service-retiring",
       "version-unknown",

@@ -153,8 +153,8 @@ describe("what a .tf folder holds that the check cannot read", () => {
     expect(response.statusCode).toBe(200);
     const answer = response.json<Answer>();
     const unread = [
-      'module.vpc: module "terraform-aws-modules/vpc/aws" (main.tf, line 2): its files are not in the input (a local module\'s folder, or a registry module after terraform init: .terraform/modules)',
-      'module.queue: module "./modules/queue" (main.tf, line 8): its files are not in the input (a local module\'s folder, or a registry module after terraform init: .terraform/modules)',
+      'module.vpc: module "terraform-aws-modules/vpc/aws" (main.tf, line 2): its files are not in the input (a registry module after terraform init: .terraform/modules)',
+      'module.queue: module "./modules/queue" (main.tf, line 8): its files are not in the input (modules/queue)',
     ];
     expect(answer.notEvaluated).toEqual(unread);
     // A count or for_each on a variable that is not declared is not known: counted as deployed, and said.
@@ -272,7 +272,9 @@ describe("HCL the check refuses", () => {
       { template: text, files: { "main.tf": text }, approvedServiceIds: ["aws-s3"] },
       { files: { "../main.tf": text }, approvedServiceIds: ["aws-s3"] },
       { files: { "/etc/main.tf": text }, approvedServiceIds: ["aws-s3"] },
-      { files: { "main.yaml": text }, approvedServiceIds: ["aws-s3"] },
+      { files: { "main.exe": text }, approvedServiceIds: ["aws-s3"] },
+      { files: { "main.tf": text }, root: "../envs", approvedServiceIds: ["aws-s3"] },
+      { template: text, root: "envs/prod", approvedServiceIds: ["aws-s3"] },
       { files: {}, approvedServiceIds: ["aws-s3"] },
     ]) {
       const response = await check(payload);

@@ -156,8 +156,8 @@ describe("what in a deployment retires", () => {
     const versions = checkTemplate(catalogue, arm, ["azure-kubernetes-service"], ON(180)).versions;
     expect(versions.map(({ from, status, ends, retiring }) => ({ from, status, ends, retiring }))).toEqual([
       { from: "aks", status: "extended", ends: "2026-11-30", retiring: true },
-      // PostgreSQL 14: standard support ended 2026-11-12, paid extended support runs to 2029-11-11.
-      { from: "pg", status: "extended", ends: "2029-11-11", retiring: true },
+      // PostgreSQL 14: standard support ends 2026-12-11 (Microsoft's page, issue 124), within the window.
+      { from: "pg", status: "supported", ends: "2026-12-11", retiring: true },
     ]);
   });
 
@@ -316,9 +316,14 @@ resource "azurerm_linux_function_app" "py" {
         ends: "2027-04-30",
         retiring: false,
       });
-      // No Python family is recorded for Functions: not known, and no family is said.
-      expect(versions[1]).toMatchObject({ value: "3.12", status: "unknown", retiring: false });
-      expect(versions[1]).not.toHaveProperty("family");
+      // Python on Functions (recorded from issue 121): 3.12's expected end of support is October 2028.
+      expect(versions[1]).toMatchObject({
+        value: "3.12",
+        family: "python",
+        status: "supported",
+        ends: "2028-10-31",
+        retiring: false,
+      });
     }
   });
 

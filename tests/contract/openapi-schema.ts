@@ -232,7 +232,19 @@ export function nearBody(schema: Json, hints: Hints): fc.Arbitrary<unknown> {
   const groups = [whole.oneOf, ...((whole.allOf ?? []) as Json[]).map((group) => group.oneOf)]
     .filter((group): group is Json[] => Array.isArray(group))
     .map((group) => group.map((alternative) => (alternative.required ?? []) as string[]));
-  const base =
+  // A field that needs another (if/then in allOf: the deployment check's root needs files) is left
+  // out of a valid body that lacks the other.
+  const conditions = ((whole.allOf ?? []) as Json[]).flatMap((group) =>
+    group.if && group.then
+      ? [
+          {
+            when: ((group.if as Json).required ?? []) as string[],
+            needs: ((group.then as Json).required ?? []) as string[],
+          },
+        ]
+      : [],
+  );
+  const kept =
     groups.length === 0
       ? all
       : fc.tuple(all, fc.tuple(...groups.map((group) => fc.nat(group.length - 1)))).map(([body, kept]) => {
@@ -244,6 +256,13 @@ export function nearBody(schema: Json, hints: Hints): fc.Arbitrary<unknown> {
           );
           return copy;
         });
+  const base = kept.map((body) => {
+    const copy = { ...body };
+    for (const { when, needs } of conditions)
+      if (when.every((key) => key in copy) && !needs.every((key) => key in copy))
+        for (const key of when) delete copy[key];
+    return copy;
+  });
   return fc.oneof(
     // A valid body the most often: with the bodies closed, an added key is a rejected case too.
     { arbitrary: base, weight: 5 },

@@ -35,6 +35,7 @@ export const FINDING_RULES = [
   "denied-api",
   "service-missing",
   "not-read",
+  "deployment-error",
   "location-denied",
   "version-retiring",
   "service-retiring",
@@ -255,6 +256,21 @@ function notEvaluatedFindings(answer: DeploymentCheckAnswer, places: Map<string,
   return findings;
 }
 
+/** What the vendor's deployment would refuse (a Mapping without the stack's region): an error, the stack failing. */
+function deploymentErrorFindings(answer: DeploymentCheckAnswer): Finding[] {
+  // An answer of an API before 1.13.0 has no deploymentErrors.
+  return (answer.deploymentErrors ?? []).map((entry): Finding => {
+    const where = entry.includes(": ") ? entry.slice(0, entry.indexOf(": ")) : entry;
+    return {
+      rule: "deployment-error",
+      level: "error",
+      item: where,
+      resource: where,
+      message: `${entry}: deploying it fails, whatever the policies allow; fix the template (a Mapping entry for the region, the parameters the nested template declares).`,
+    };
+  });
+}
+
 /** A service used that is retired, deprecated (failOn deprecated) or sunsets within the window: an error. */
 function serviceFindings(answer: DeploymentCheckAnswer): Finding[] {
   // An answer of an API before 1.12.0 has no serviceLifecycle.
@@ -364,6 +380,7 @@ export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: 
     ...denied,
     ...missingFindings(answer, new Set(denied.map((finding) => finding.item))),
     ...notEvaluated.filter((finding) => finding.level === "error"),
+    ...deploymentErrorFindings(answer),
     ...locations.filter((finding) => finding.level === "error"),
     ...versions.filter((finding) => finding.level === "error"),
     ...serviceFindings(answer),
@@ -380,6 +397,8 @@ export function checkOutcome(answer: DeploymentCheckAnswer, options: { strict?: 
   const retiring =
     answer.versions.filter((version) => version.retiring).length +
     (answer.serviceLifecycle ?? []).filter((entry) => entry.retiring).length;
-  const failed = !allowed || retiring > 0 || (options.strict === true && findings.length > 0);
+  // A stack the vendor would refuse fails the check, whatever the verdicts say.
+  const refused = (answer.deploymentErrors ?? []).length > 0;
+  const failed = !allowed || retiring > 0 || refused || (options.strict === true && findings.length > 0);
   return { allowed, findings, retiring, exitCode: failed ? 1 : 0 };
 }

@@ -52,7 +52,7 @@ export function whatToAdd(answer: {
 }): string {
   const unread = answer.verdicts.some((verdict) => verdict.notEvaluated);
   const partly = unread
-    ? " Part of the deployment was not read (a linked template, a Terraform module or count): no verdict allows it."
+    ? " Part of the deployment was not read (a linked template, a Terraform module or count, a nested stack, macro or include): no verdict allows it."
     : "";
   if (answer.missingServiceIds.length > 0) return `Add to your list: ${answer.missingServiceIds.join(", ")}.${partly}`;
   if (unread) return partly.trim();
@@ -128,13 +128,21 @@ function outcomeBlock(answer: DeploymentCheckAnswer): Block {
       ? [`${outside} ${outside === 1 ? "resource goes" : "resources go"} outside the allowed locations`]
       : []),
   ];
+  const errors = answer.deploymentErrors ?? [];
+  const refused =
+    errors.length > 0
+      ? ` The vendor would refuse it as written, so deploying it fails: ${errors.slice(0, 3).join("; ")}${errors.length > 3 ? "; …" : ""}.`
+      : "";
   const versions =
     retiring > 0
       ? ` ${retiring} ${retiring === 1 ? "version or service is" : "versions or services are"} retiring (see Versions).`
       : "";
   return allowed
-    ? paragraph({ strong: "Allowed" }, `: the list allows everything this deployment was found to use.${versions}`)
-    : paragraph({ strong: "Not allowed" }, `: ${reasons.join("; ") || "see the verdicts below"}.${versions}`);
+    ? paragraph(
+        { strong: "Allowed" },
+        `: the list allows everything this deployment was found to use.${versions}${refused}`,
+      )
+    : paragraph({ strong: "Not allowed" }, `: ${reasons.join("; ") || "see the verdicts below"}.${versions}${refused}`);
 }
 
 /** The check's answer as a page. */

@@ -70,8 +70,14 @@ const RULES: Record<FindingRule, { name: string; text: string; help: string; lev
   },
   "not-read": {
     name: "NotRead",
-    text: "A part of the deployment the check did not read (a module block, a count or for_each that is not a literal, an ARM linked template): the verdicts it concerns are not given as allowed.",
-    help: "Check what it names on its own (a Terraform plan reads modules and counts), or accept it in the baseline with the reason.",
+    text: "A part of the deployment the check did not read (a module block, a count or for_each that is not a literal, an ARM linked template, a CloudFormation nested stack, application, macro or include held elsewhere): the verdicts it concerns are not given as allowed.",
+    help: "Check what it names on its own (a Terraform plan reads modules and counts; a macro's output is the processed template), send its files with the repository's, or accept it in the baseline with the reason.",
+    level: "error",
+  },
+  "deployment-error": {
+    name: "DeploymentError",
+    text: "The vendor's deployment would refuse the template as written (a Fn::FindInMap with no entry for the stack's region, a nested stack passed parameters its template does not declare).",
+    help: "Fix the template: add the Mapping's entry for the region, or pass only the parameters the nested template declares.",
     level: "error",
   },
   "version-retiring": {

@@ -294,22 +294,42 @@ function verdictStatements(
 
 const unitOf = (vendor: Vendor) => (vendor === "aws" ? "actions" : vendor === "azure" ? "resource types" : "APIs");
 
-/** What a verdict's notEvaluated entries are, in words: linked templates, or a .tf module's blocks. */
+/** What a verdict's notEvaluated entries are, in words: linked templates, a .tf module's blocks, or a stack's parts. */
 function unreadNoun(entries: readonly string[]): string {
   const linked = entries.every((entry) => entry.includes(": linked template "));
   const one = entries.length === 1;
-  return linked ? `linked template${one ? " was" : "s were"}` : `block${one ? " was" : "s were"}`;
+  if (linked) return `linked template${one ? " was" : "s were"}`;
+  const stack = entries.every((entry) => / \(Resources\.|\(Transform\)/.test(entry));
+  return stack
+    ? `nested stack${one ? ", macro or include was" : "s, macros or includes were"}`
+    : `block${one ? " was" : "s were"}`;
 }
 
-/** What the reader did not read: an ARM template's linked templates, a .tf module's modules and counts. */
+/** What the reader did not read: an ARM template's linked templates, a .tf module's modules and counts; what the vendor would refuse. */
 function notReadStatements(deployment: Deployment): Statement[] {
   const statements: Statement[] = [];
+  const failures = deployment.failures ?? [];
+  if (failures.length > 0)
+    statements.push({
+      kind: "read",
+      text: `CloudFormation would refuse ${failures.length === 1 ? "this" : `these ${failures.length}`} as written, so the stack fails whatever the policies allow (deploymentErrors): ${failures.slice(0, 3).join("; ")}${failures.length > 3 ? "; …" : ""}.`,
+      checked: [
+        "the template sent",
+        "https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/intrinsic-function-reference-findinmap.html",
+      ],
+    });
   const unread = deployment.notRead.length;
   if (unread > 0 && deployment.format === "terraform-config")
     statements.push({
       kind: "not-evaluated",
-      text: `${unread} module${unread === 1 ? " was" : "s were"} not read, ${unread === 1 ? "its" : "their"} files not being in the input: ${deployment.notRead.slice(0, 3).join("; ")}${unread > 3 ? "; …" : ""}. No verdict ${unread === 1 ? "it concerns" : "they concern"} is given as allowed; send a local module's folder with the root's files (modules/net/main.tf), a registry module's after terraform init (.terraform/modules, which cloud-catalogue check reads from the folder), or the plan (terraform show -json).`,
+      text: `${unread} module${unread === 1 ? " was" : "s were"} not read: ${deployment.notRead.slice(0, 3).join("; ")}${unread > 3 ? "; …" : ""}. No verdict ${unread === 1 ? "it concerns" : "they concern"} is given as allowed; send a local module's folder with the root's files, paths relative to the repository's top (files, with root naming the root module's folder; cloud-catalogue check reads modules anywhere under the repository's top, never outside it), a registry module's after terraform init (.terraform/modules), or the plan (terraform show -json).`,
       checked: ["the .tf files sent"],
+    });
+  else if (unread > 0 && deployment.format === "cloudformation")
+    statements.push({
+      kind: "not-evaluated",
+      text: `${unread} part${unread === 1 ? " was" : "s were"} not read, ${unread === 1 ? "it brings" : "they bring"} in resources the check did not see (a nested stack or application held elsewhere, a macro, an include): ${deployment.notRead.slice(0, 3).join("; ")}${unread > 3 ? "; …" : ""}. No AWS verdict is given as allowed; send the nested templates and snippets with the template (files, root naming the template, paths relative to the repository's top; cloud-catalogue check reads them from the repository), check the template sam build writes, or check the processed template of a macro.`,
+      checked: ["the template sent", "the files sent with it"],
     });
   else if (unread > 0)
     statements.push({

@@ -51,10 +51,17 @@ export class CloudFormationEvaluator {
   private readonly region: string | undefined;
   private readonly resources: ReadonlySet<string>;
 
+  /** Fn::FindInMap lookups that found nothing where every key was known: CloudFormation fails the stack on one. */
+  readonly misses: string[] = [];
+  /** Inside an Fn::If whose condition is not known: a branch evaluated may never be taken. */
+  private speculative = 0;
+
+  /** `givenBy` names where the given values come from: the request, or a parent stack's Parameters. */
   constructor(
     template: Record<string, unknown>,
     given: Readonly<Record<string, unknown>> | undefined,
     region: string | undefined,
+    givenBy = "the request",
   ) {
     this.template = template;
     this.region = region;
@@ -74,8 +81,11 @@ export class CloudFormationEvaluator {
         );
         source = "SSM Parameter Store";
       } else if (value !== undefined) {
-        resolved = budget().at({ path: `Parameters.${name}` }, () => listOf(type, fromJson(value)));
-        source = "the request";
+        // A parent stack may pass what is known only when it is made.
+        resolved = isUnknown(value)
+          ? value
+          : budget().at({ path: `Parameters.${name}` }, () => listOf(type, fromJson(value)));
+        source = givenBy;
       } else if (fallback !== undefined) {
         resolved = budget().at({ path: `Parameters.${name}` }, () => listOf(type, fromJson(fallback)));
         source = "its default";
@@ -230,8 +240,10 @@ export class CloudFormationEvaluator {
           return new Unknown([], "an Fn::If that is not [condition, then, else]");
         const test = this.condition(args[0]);
         if (!isUnknown(test)) return inner(test ? args[1] : args[2]);
+        this.speculative++;
         const then = inner(args[1]);
         const otherwise = inner(args[2]);
+        this.speculative--;
         if (then !== NO_VALUE && otherwise !== NO_VALUE && valuesEqual(then, otherwise) === true) return then;
         return unknownOf([test, ...[then, otherwise].filter((item): item is Value => item !== NO_VALUE)]);
       }
@@ -291,6 +303,8 @@ export class CloudFormationEvaluator {
     // The language extensions' fourth argument: {DefaultValue: …}.
     const fallback = isValueObject(options ?? null) ? own(options as ValueObject, "DefaultValue") : undefined;
     const names = [map, top, second].map((key) => (key === NO_VALUE ? "" : textOf(key as Value)));
+    if (fallback === undefined && this.speculative === 0)
+      this.misses.push(`Fn::FindInMap finds no ${names.join(" › ").slice(0, 200)} in Mappings`);
     return fallback ?? new Unknown([], `Fn::FindInMap found no ${names.join(" › ")}`);
   }
 

@@ -19,6 +19,7 @@ import {
   TERRAFORM_PLACES,
 } from "../tables/places.ts";
 import type { EvaluatedResource } from "./terraform.ts";
+import { endpointItem, endpointKeyOf, endpointUse } from "../tables/endpoints.ts";
 import { dependsOn, isUnknown, isValueObject, own } from "./values.ts";
 
 /** The value at a dotted path (a number indexes a list: nodes.0.region). */
@@ -131,8 +132,45 @@ export function traitsOf(
   return Object.keys(traits).length > 0 ? traits : undefined;
 }
 
+/**
+ * A resource the AWS provider's `endpoints` block sends to another vendor's host (tables/endpoints.ts):
+ * that vendor's service placed by the host, or an item of no vendor the catalogue places; never AWS's.
+ */
+function redirected(resource: EvaluatedResource): ResourceInstance | undefined {
+  const { type, provider } = resource;
+  const key = endpointKeyOf(type);
+  if (!key) return undefined;
+  const url = valueAt(provider.attributes, `endpoints.0.${key}`);
+  const use = typeof url === "string" ? endpointUse(url) : undefined;
+  if (!use || use.kind === "aws") return undefined;
+  const base = {
+    kind: "terraform-type" as const,
+    item: endpointItem(use.host, type),
+    from: resource.address.slice(0, 160),
+    deployed: resource.deployed,
+  };
+  if (use.kind === "other")
+    return { ...base, location: { kind: "unknown", why: `its provider block sends it to ${use.host}, ${use.why}` } };
+  return {
+    ...base,
+    providerId: use.endpoint.providerId,
+    location:
+      resource.mode === "resource"
+        ? {
+            kind: "stated",
+            attribute: "endpoint",
+            value: use.region,
+            via: `the provider block ${provider.key}'s endpoints.${key}${provider.where ? ` (${provider.where})` : ""}`,
+          }
+        : { kind: "none" },
+    traits: { endpoint: use.endpoint.serviceId },
+  };
+}
+
 /** A Terraform resource instance (configuration or plan) as the rules read it. */
 export function terraformInstance(resource: EvaluatedResource, requestRegion: string | undefined): ResourceInstance {
+  const elsewhere = redirected(resource);
+  if (elsewhere) return elsewhere;
   const { type, attributes, provider } = resource;
   const armType = type.startsWith("azapi_") ? azapiType(attributes) : undefined;
   const kind: DeploymentItem["kind"] = armType ? "azure-type" : "terraform-type";

@@ -25,6 +25,8 @@ export interface TerraformInputs {
   readonly variables?: Readonly<Record<string, unknown>>;
   /** The region a provider block without one deploys to (the environment's AWS_REGION, GOOGLE_REGION). */
   readonly region?: string;
+  /** The root module's folder among the files ("" or absent: the top), the files being the repository's. */
+  readonly root?: string;
 }
 
 /** The resource attributes the rules read: places, versions (nested blocks' too), traits, azapi's type. */
@@ -66,7 +68,7 @@ export function looksLikeTerraform(text: string): boolean {
 
 /** Reads a configuration's files (path → text: the root module's `.tf` files, modules' folders, variable files). */
 export function readTerraformConfig(files: Readonly<Record<string, string>>, inputs: TerraformInputs = {}): Deployment {
-  const evaluation = evaluateTerraform(files, inputs.variables, KEEP);
+  const evaluation = evaluateTerraform(files, inputs.variables, KEEP, inputs.root ?? "");
   // Azure Policy evaluates what is written, never a read.
   const resources = evaluation.resources.filter(
     (resource) => resource.mode === "resource" || vendorOf(resource.type) !== "azure",

@@ -26,7 +26,6 @@ import {
 } from "../readers/terraform-modules.ts";
 import type { KeepAttribute } from "../readers/hcl.ts";
 import {
-  dependsOn,
   isList,
   isUnknown,
   isValueObject,
@@ -41,6 +40,8 @@ import {
   type ValueObject,
 } from "./values.ts";
 import type { Deployed, InputUse } from "../model/deployment.ts";
+import { typeConstraint, withDefaults } from "./terraform-type-defaults.ts";
+import { both, depends, forEachItems, YES } from "./terraform-instances.ts";
 
 /** Modules nest at most this deep. */
 const MAX_MODULE_DEPTH = 12;
@@ -88,41 +89,40 @@ interface ProviderRef {
   readonly attributes: () => ValueObject;
 }
 
-const YES: Deployed = { state: "yes" };
-
-/** Combines a parent's deployed state with a child's: no wins, then depends. */
-function both(parent: Deployed, child: Deployed): Deployed {
-  if (parent.state === "no") return parent;
-  if (child.state === "no") return child;
-  if (parent.state === "depends" && child.state === "depends")
-    return { state: "depends", on: [...new Set([...parent.on, ...child.on])].sort(), because: parent.because };
-  return parent.state === "depends" ? parent : child;
-}
-
-/** Evaluates a configuration's files (path → text) with the request's variable values, within the evaluation's budgets. */
+/**
+ * Evaluates a configuration's files (path → text, relative to the repository's top) with the
+ * request's variable values, within the evaluation's budgets; the root module is the folder
+ * `rootDir` ("" the top), and local modules are read anywhere under the top, never outside it.
+ */
 export function evaluateTerraform(
   files: Readonly<Record<string, string>>,
   variables: Readonly<Record<string, unknown>> | undefined,
   keep: KeepAttribute,
+  rootDir = "",
 ): TerraformEvaluation {
-  return withBudget(() => evaluateFiles(files, variables, keep));
+  return withBudget(() => evaluateFiles(files, variables, keep, rootDir));
 }
 
 function evaluateFiles(
   files: Readonly<Record<string, string>>,
   variables: Readonly<Record<string, unknown>> | undefined,
   keep: KeepAttribute,
+  rootDir: string,
 ): TerraformEvaluation {
-  if (filesIn(files, "").length === 0)
-    throw new TemplateError("No .tf file at the top of the files: the root module needs at least one.");
-  const run = new Run(files, keep);
-  const root = run.module("");
+  if (filesIn(files, rootDir).length === 0)
+    throw new TemplateError(
+      rootDir === ""
+        ? "No .tf file at the top of the files: the root module needs at least one."
+        : `No .tf file in ${rootDir}, the root module's folder: it needs at least one.`,
+    );
+  const run = new Run(files, keep, rootDir);
+  const root = run.module(rootDir);
   const values = new Map<string, { value: Value; source: string }>();
   for (const [name] of root.variables) {
     const given = variables && Object.hasOwn(variables, name) ? variables[name] : undefined;
     if (given !== undefined) values.set(name, { value: fromJson(given), source: "the request" });
   }
-  for (const path of variableFiles(files)) {
+  for (const path of variableFiles(files, rootDir)) {
     for (const [name, expression] of readVariableFile(path, files[path]!))
       if (root.variables.has(name) && values.get(name)?.source !== "the request")
         values.set(name, { value: budget().at({ file: path }, () => evaluate(expression, EMPTY_SCOPE)), source: path });
@@ -138,17 +138,18 @@ function evaluateFiles(
     { path: "", depth: 0, manifestKey: "" },
     new Map(),
     YES,
-    (name) => {
+    remembered((name) => {
       const given = values.get(name);
-      if (given) return { value: given.value, source: given.source };
       const declared = root.variables.get(name)!;
+      const typed = (value: Value) => withDefaults(value, typeConstraint(declared.type));
+      if (given) return { value: typed(given.value), source: given.source };
       if (declared.default)
         return {
-          value: budget().at(placeOf(declared.where), () => evaluate(declared.default!, EMPTY_SCOPE)),
+          value: typed(budget().at(placeOf(declared.where), () => evaluate(declared.default!, EMPTY_SCOPE))),
           source: "its default",
         };
       return { value: new Unknown([`var.${name}`]), source: "no value" };
-    },
+    }),
   );
   rootInstance.resolveProviders(undefined);
   rootInstance.expand();
@@ -173,10 +174,10 @@ class Run {
   readonly files: Readonly<Record<string, string>>;
   private readonly keep: KeepAttribute;
 
-  constructor(files: Readonly<Record<string, string>>, keep: KeepAttribute) {
+  constructor(files: Readonly<Record<string, string>>, keep: KeepAttribute, rootDir: string) {
     this.files = files;
     this.keep = keep;
-    this.installed = installedModules(files);
+    this.installed = installedModules(files, rootDir);
   }
 
   module(dir: string): ModuleConfig {
@@ -188,19 +189,42 @@ class Run {
     return config;
   }
 
-  /** A module call's folder among the files: a local source joined to its caller's, else where terraform init put it. */
-  folderOf(call: ModuleCallConfig, callerDir: string, manifestKey: string): string | undefined {
+  /**
+   * A module call's folder among the files (a local source joined to its caller's, else where
+   * terraform init put it), or why it is not read: a local source leaving the repository's top,
+   * or files not sent.
+   */
+  folderOf(call: ModuleCallConfig, callerDir: string, manifestKey: string): string | { why: string } {
     const source = call.source;
     if (source && (source.startsWith("./") || source.startsWith("../"))) {
       const dir = joinDir(callerDir, source);
-      return dir !== undefined && filesIn(this.files, dir).length > 0 ? dir : undefined;
+      if (dir === undefined)
+        return { why: "its source leaves the repository's top, and the check never reads outside it" };
+      return filesIn(this.files, dir).length > 0
+        ? dir
+        : { why: `its files are not in the input (${dir || "the top"})` };
     }
     const dir = this.installed.get(manifestKey);
-    return dir !== undefined && filesIn(this.files, dir).length > 0 ? dir : undefined;
+    return dir !== undefined && filesIn(this.files, dir).length > 0
+      ? dir
+      : { why: "its files are not in the input (a registry module after terraform init: .terraform/modules)" };
   }
 }
 
 type VariableValue = (name: string) => { value: Value; source: string };
+
+/** A variable's value worked out once per module instance, however often it is read. */
+function remembered(variable: VariableValue): VariableValue {
+  const known = new Map<string, ReturnType<VariableValue>>();
+  return (name) => {
+    let found = known.get(name);
+    if (!found) {
+      found = variable(name);
+      known.set(name, found);
+    }
+    return found;
+  };
+}
 
 class ModuleInstance {
   private readonly locals = new Map<string, Value>();
@@ -251,7 +275,7 @@ class ModuleInstance {
     for (const block of this.config.providers) {
       let evaluated: ValueObject | undefined;
       const attributes = () => {
-        evaluated ??= this.evaluateBody({ attributes: block.attributes, blocks: [] }, {});
+        evaluated ??= this.evaluateBody({ attributes: block.attributes, blocks: block.blocks ?? [] }, {});
         return evaluated;
       };
       this.providers.set(block.key, { key: block.key, where: block.where, attributes });
@@ -514,12 +538,19 @@ class ModuleInstance {
     const manifestKey = this.manifestKey === "" ? call.name : `${this.manifestKey}.${call.name}`;
     const entry = `${this.path}module.${call.name}: module ${call.source ? `"${call.source.slice(0, 200)}"` : "with a source that is not a literal"} (${call.where})`;
     const dir = this.run.folderOf(call, this.config.dir, manifestKey);
-    if (dir === undefined || this.depth >= MAX_MODULE_DEPTH) {
+    const counted = call.count !== undefined || call.forEach !== undefined;
+    const instances = this.instancesOf(call.count, call.forEach, `${this.path}module.${call.name}`);
+    if (typeof dir !== "string" || this.depth >= MAX_MODULE_DEPTH) {
+      // A module never instantiated (count = 0, an empty for_each) is never needed: terraform plan reads no file of it.
+      if (instances.every((instance) => both(this.deployed, instance.deployed).state === "no")) {
+        this.children.set(call.name, call.count ? [] : counted ? valueObject() : new Unknown([], "no instance"));
+        return;
+      }
       this.run.unreadModules.push({
         entry:
           this.depth >= MAX_MODULE_DEPTH
             ? `${entry}: modules nest more than ${MAX_MODULE_DEPTH} deep`
-            : `${entry}: its files are not in the input (a local module's folder, or a registry module after terraform init: .terraform/modules)`,
+            : `${entry}: ${typeof dir === "string" ? "" : dir.why}`,
         source: call.source,
       });
       this.children.set(call.name, new Unknown([], `module.${call.name} is not read`));
@@ -527,12 +558,7 @@ class ModuleInstance {
     }
     const config = this.run.module(dir);
     const outputs: [string, Value][] = [];
-    const counted = call.count !== undefined || call.forEach !== undefined;
-    for (const { key, binding, deployed } of this.instancesOf(
-      call.count,
-      call.forEach,
-      `${this.path}module.${call.name}`,
-    )) {
+    for (const { key, binding, deployed } of instances) {
       const scope = this.scope(binding);
       const inputs = new Map<string, Value>();
       for (const [name, expression] of call.inputs) inputs.set(name, evaluate(expression, scope));
@@ -542,16 +568,17 @@ class ModuleInstance {
         { path: `${this.path}module.${call.name}${key}.`, depth: this.depth + 1, manifestKey },
         this.providers,
         both(this.deployed, deployed),
-        (name) => {
-          if (inputs.has(name)) return { value: inputs.get(name)!, source: `module.${call.name}` };
+        remembered((name) => {
           const declared = config.variables.get(name)!;
+          const typed = (value: Value) => withDefaults(value, typeConstraint(declared.type));
+          if (inputs.has(name)) return { value: typed(inputs.get(name)!), source: `module.${call.name}` };
           if (declared.default)
             return {
-              value: budget().at(placeOf(declared.where), () => evaluate(declared.default!, EMPTY_SCOPE)),
+              value: typed(budget().at(placeOf(declared.where), () => evaluate(declared.default!, EMPTY_SCOPE))),
               source: "its default",
             };
           return { value: new Unknown([], `module.${call.name}'s variable ${name} has no value`), source: "no value" };
-        },
+        }),
       );
       child.resolveProviders(call.providers);
       child.expand();
@@ -570,20 +597,4 @@ class ModuleInstance {
     const scope = this.scope({});
     return valueObject([...this.config.outputs].map(([name, expression]) => [name, evaluate(expression, scope)]));
   }
-}
-
-/** A for_each collection's instances: a map's keys and values, a set of strings' items as both. */
-function forEachItems(value: Value): [string, Value][] {
-  if (isValueObject(value) || Array.isArray(value)) budget().step(Object.keys(value).length);
-  if (isValueObject(value))
-    return Object.keys(value)
-      .sort()
-      .map((key) => [key, value[key]!]);
-  if (Array.isArray(value))
-    return [...new Set((value as Value[]).map((item) => textOf(item)))].sort().map((item) => [item, item]);
-  return [];
-}
-
-function depends(value: Unknown, what: string): Deployed {
-  return { state: "depends", on: [...value.inputs], because: `its ${what} ${dependsOn(value)}` };
 }

@@ -117,6 +117,8 @@ export interface DeploymentCheckAnswer {
   readonly dependsOnInputs: readonly ConditionalResource[];
   /** Resources whose location the input does not say, with why. */
   readonly unknownLocations: readonly UnknownLocation[];
+  /** What the vendor's deployment would refuse (a Mapping without the stack's region); absent from answers before 1.13.0. */
+  readonly deploymentErrors?: readonly string[];
   readonly statements: readonly Statement[];
 }
 

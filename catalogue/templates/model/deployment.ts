@@ -69,6 +69,8 @@ export interface UnknownLocation {
 
 export interface Deployment {
   readonly format: DeploymentFormat;
+  /** The request's region (where it is made when it does not say), checked against the format's vendor's regions. */
+  readonly requestRegion?: string;
   /** The deployed items (instances not deployed are left out), from ./resolved.ts. */
   readonly items: readonly DeploymentItem[];
   /** Instances never deployed (a false condition, a count of 0), and those that depend on inputs. */
@@ -93,6 +95,11 @@ export interface Deployment {
   readonly notRead: readonly string[];
   /** The vendors whose verdicts each notRead entry concerns (none given: Azure's, an ARM template's). */
   readonly notReadVendors?: Readonly<Record<string, readonly Vendor[]>>;
+  /**
+   * What the vendor's deployment would refuse, each with where and why (an Fn::FindInMap that finds
+   * no entry for the stack's region, a nested stack passed parameters its template does not declare).
+   */
+  readonly failures?: readonly string[];
   /** CloudFormation only: Fn::ForEach loops whose collection could not be expanded (each resource's type read once). */
   readonly loops?: readonly string[];
   /** CloudFormation only: the implicit-needs rows whose property trigger a resource's Properties show. */

@@ -79,12 +79,18 @@ export interface ProviderConfig {
   readonly key: string;
   readonly where: string;
   readonly attributes: ReadonlyMap<string, Expression>;
+  /** Its nested blocks (the AWS provider's `endpoints`, `assume_role`), as a resource's. */
+  readonly blocks?: readonly NestedBlock[];
 }
 
 export interface ModuleConfig {
   /** The module's folder among the files ("" for the root). */
   readonly dir: string;
-  readonly variables: ReadonlyMap<string, { readonly default?: Expression; readonly where: string }>;
+  /** Each variable's default and type constraint (its optional attributes' defaults apply, Terraform 1.3+). */
+  readonly variables: ReadonlyMap<
+    string,
+    { readonly default?: Expression; readonly type?: Expression; readonly where: string }
+  >;
   readonly locals: ReadonlyMap<string, { readonly expression: Expression; readonly where: string }>;
   readonly providers: readonly ProviderConfig[];
   readonly resources: readonly ResourceConfig[];
@@ -145,7 +151,7 @@ function bodyOf(block: HclBlock, file: string): BodyConfig {
 
 /** Reads one folder's `.tf` files as a module. */
 export function readModule(files: Readonly<Record<string, string>>, dir: string, keep: KeepAttribute): ModuleConfig {
-  const variables = new Map<string, { default?: Expression; where: string }>();
+  const variables = new Map<string, { default?: Expression; type?: Expression; where: string }>();
   const locals = new Map<string, { expression: Expression; where: string }>();
   const providers: ProviderConfig[] = [];
   const resources: ResourceConfig[] = [];
@@ -167,7 +173,8 @@ export function readModule(files: Readonly<Record<string, string>>, dir: string,
           const name = block.labels[0];
           if (!name) throw new TemplateError(`${where}: a variable block takes its name as a label.`);
           const fallback = expression("default");
-          variables.set(name, { ...(fallback ? { default: fallback } : {}), where });
+          const type = expression("type");
+          variables.set(name, { ...(fallback ? { default: fallback } : {}), ...(type ? { type } : {}), where });
           break;
         }
         case "locals":
@@ -187,7 +194,8 @@ export function readModule(files: Readonly<Record<string, string>>, dir: string,
           const attributes = new Map<string, Expression>();
           for (const [attribute, tokens] of block.attributes)
             if (tokens.length > 0 && attribute !== "alias") attributes.set(attribute, parseExpression(tokens, shown));
-          providers.push({ key: aliasName ? `${name}.${aliasName}` : name, where, attributes });
+          const { blocks } = bodyOf(block, shown);
+          providers.push({ key: aliasName ? `${name}.${aliasName}` : name, where, attributes, blocks });
           break;
         }
         case "output": {
@@ -280,12 +288,16 @@ function referenceName(expression: Expression): string | undefined {
   return undefined;
 }
 
-/** The variable files Terraform loads by itself, in its order: terraform.tfvars, then *.auto.tfvars by name. */
-export function variableFiles(files: Readonly<Record<string, string>>): string[] {
-  const top = Object.keys(files).filter((path) => dirOf(path) === "");
+/**
+ * The variable files Terraform loads by itself from the root module's folder (`dir`, "" the top), in
+ * its order: terraform.tfvars, then *.auto.tfvars by name.
+ */
+export function variableFiles(files: Readonly<Record<string, string>>, dir = ""): string[] {
+  const top = Object.keys(files).filter((path) => dirOf(path) === dir);
+  const name = (path: string) => path.slice(path.lastIndexOf("/") + 1);
   return [
-    ...top.filter((path) => path === "terraform.tfvars" || path === "terraform.tfvars.json"),
-    ...top.filter((path) => /\.auto\.tfvars(\.json)?$/.test(path)).sort(),
+    ...top.filter((path) => name(path) === "terraform.tfvars" || name(path) === "terraform.tfvars.json"),
+    ...top.filter((path) => /\.auto\.tfvars(\.json)?$/.test(name(path))).sort(),
   ];
 }
 
@@ -327,20 +339,24 @@ export function jsonExpression(value: unknown): Expression {
 }
 
 /**
- * Where `terraform init` put a registry or remote module: `.terraform/modules/modules.json` lists
- * each call's key ("vpc", "vpc.endpoints") and folder.
+ * Where `terraform init` put a registry or remote module: the root module's
+ * `.terraform/modules/modules.json` (`root` its folder, "" the top) lists each call's key ("vpc",
+ * "vpc.endpoints") and folder, relative to the root module's.
  */
-export function installedModules(files: Readonly<Record<string, string>>): Map<string, string> {
-  const manifest = files[".terraform/modules/modules.json"];
+export function installedModules(files: Readonly<Record<string, string>>, root = ""): Map<string, string> {
+  const path = `${root === "" ? "" : `${root}/`}.terraform/modules/modules.json`;
+  const manifest = Object.hasOwn(files, path) ? files[path] : undefined;
   const dirs = new Map<string, string>();
   if (manifest === undefined) return dirs;
   try {
     const parsed = JSON.parse(manifest) as { Modules?: { Key?: unknown; Dir?: unknown }[] };
-    for (const entry of parsed.Modules ?? [])
-      if (typeof entry.Key === "string" && typeof entry.Dir === "string")
-        dirs.set(entry.Key, entry.Dir.replace(/^\.\//, "").replace(/\/$/, ""));
+    for (const entry of parsed.Modules ?? []) {
+      if (typeof entry.Key !== "string" || typeof entry.Dir !== "string") continue;
+      const dir = joinDir(root, entry.Dir.replace(/\/$/, ""));
+      if (dir !== undefined) dirs.set(entry.Key, dir);
+    }
   } catch {
-    throw new TemplateError(".terraform/modules/modules.json: not valid JSON.");
+    throw new TemplateError(`${path}: not valid JSON.`);
   }
   return dirs;
 }

@@ -8,7 +8,7 @@ import type { Catalogue } from "../../load/load.ts";
 import type { Deployment, DeploymentItem } from "../model/deployment.ts";
 import type { UnplacedItem, UsedService, Vendor } from "../model/answer.ts";
 import type { TemplateIndex } from "../index.node.ts";
-import { serviceOfTraits } from "../tables/generic-types.ts";
+import { serviceOfTraits, unmappedTrait } from "../tables/generic-types.ts";
 import { azureTypeOf, terraformUnplacedReason } from "./terraform-types.ts";
 
 export const sortedUnique = (values: Iterable<string>) => [...new Set(values)].sort();
@@ -79,6 +79,13 @@ export function place(
     const traced = tracedOwners(catalogue, deployment, item);
     if (traced.length > 0) {
       for (const id of traced) use(id, item);
+      continue;
+    }
+    const unmapped = (deployment.traits?.[item.item] ?? [])
+      .map((traits) => unmappedTrait(item.kind, item.item, traits))
+      .find((reason) => reason !== undefined);
+    if (unmapped) {
+      unplaced.push({ item: item.item, kind: item.kind, from: item.from, reason: unmapped });
       continue;
     }
     const owners = ownersOf(catalogue, index, item);

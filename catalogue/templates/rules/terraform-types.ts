@@ -5,6 +5,7 @@
  */
 import type { Deployment, DeploymentItem } from "../model/deployment.ts";
 import type { TemplateIndex, TerraformNeed } from "../index.node.ts";
+import { endpointItemParts, endpointUse } from "../tables/endpoints.ts";
 
 /** The providers whose types a vendor's document governs, by the type's prefix. */
 const GOVERNED = new Map<
@@ -74,6 +75,11 @@ export function azureTypeOf(index: TemplateIndex, { kind, item }: DeploymentItem
 
 /** Why a Terraform type is not placed in a catalogue service. */
 export function terraformUnplacedReason(index: TemplateIndex, type: string): string {
+  const redirected = endpointItemParts(type);
+  if (redirected) {
+    const use = endpointUse(`https://${redirected.host}`);
+    return `Not placed: its AWS provider block's endpoints send ${redirected.type} to ${redirected.host}, not to AWS${use?.kind === "other" ? `: ${use.why}` : ""}; no AWS verdict governs it.`;
+  }
   const need = index.terraformNeed(type);
   const verdict = need
     ? `; the ${need.vendor === "gcp" ? "Google" : need.vendor === "aws" ? "AWS" : "Azure"} verdict evaluates ${need.identifier}`

@@ -36,7 +36,8 @@ export const TERRAFORM_PLACES: ReadonlyMap<string, TerraformPlaces> = new Map<st
   ["ncloud", { resource: [...STATED], provider: ["region"] }],
   ["nhncloud", { resource: [...STATED], provider: ["region"] }],
   ["scaleway", { resource: [...STATED], provider: ["region", "zone"] }],
-  ["stackit", { resource: [...STATED], provider: ["default_region", "region"] }],
+  // An SKE cluster names no region of its own: its node pools' zones (eu01-3) are in the cluster's.
+  ["stackit", { resource: [...STATED, "node_pools.0.availability_zones.0"], provider: ["default_region", "region"] }],
   ["sakuracloud", { resource: [...STATED], provider: ["zone"] }],
   ["hcloud", { resource: ["location", "datacenter"], provider: [] }],
   ["ovh", { resource: [...STATED, "region_name", "nodes.0.region"], provider: [] }],

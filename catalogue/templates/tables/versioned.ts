@@ -175,6 +175,9 @@ const RULES: readonly Rule[] = [
   tf("google_container_cluster", "min_master_version", "gcp-gke"),
   tf("google_container_cluster", "node_version", "gcp-gke"),
   tf("google_container_node_pool", "version", "gcp-gke"),
+  // A Cloud Run function's runtime: a 2nd-gen function's build, a 1st-gen function's own.
+  tf("google_cloudfunctions2_function", "build_config.0.runtime", "gcp-cloud-run-functions"),
+  tf("google_cloudfunctions_function", "runtime", "gcp-cloud-run-functions"),
   tf("google_sql_database_instance", "database_version", {
     enginePath: "database_version",
     byEngine: { postgres: "gcp-cloud-sql-postgresql", mysql: "gcp-cloud-sql-mysql" },
@@ -183,6 +186,60 @@ const RULES: readonly Rule[] = [
   ...(["alicloud_cs_managed_kubernetes", "alicloud_cs_kubernetes"] as const).map((type) =>
     tf(type, "version", "alibaba-ack"),
   ),
+  // The other providers' Kubernetes, database and runtime versions (issue 121): read, and judged where
+  // the catalogue holds the vendor's dates, else said to be not known to it.
+  tf("ovh_cloud_project_kube", "version", "ovhcloud-managed-kubernetes"),
+  tf("ovh_cloud_project_database", "version", {
+    enginePath: "engine",
+    byEngine: {
+      postgresql: "ovhcloud-managed-postgresql",
+      mysql: "ovhcloud-managed-mysql",
+      valkey: "ovhcloud-managed-valkey",
+      mongodb: "ovhcloud-managed-mongodb",
+      kafka: "ovhcloud-managed-kafka",
+      opensearch: "ovhcloud-managed-opensearch",
+    },
+  }),
+  tf("scaleway_function", "runtime", "scaleway-serverless-functions"),
+  tf("scaleway_k8s_cluster", "version", "scaleway-kubernetes-kapsule"),
+  tf("scaleway_redis_cluster", "version", "scaleway-managed-database-redis"),
+  // An rdb instance names its engine and version in one value (PostgreSQL-15, MySQL-8).
+  tf("scaleway_rdb_instance", "engine", "scaleway-managed-database-postgresql-mysql"),
+  ...(
+    [
+      ["pg", "exoscale-dbaas-postgresql"],
+      ["mysql", "exoscale-dbaas-mysql"],
+      ["kafka", "exoscale-dbaas-kafka"],
+      ["opensearch", "exoscale-dbaas-opensearch"],
+    ] as const
+  )
+    // A block (pg { version = "16" }) in older releases, an attribute (pg = { version = "16" }) in newer ones.
+    .flatMap(([block, service]) => [
+      tf("exoscale_dbaas", `${block}.0.version`, service),
+      tf("exoscale_dbaas", `${block}.version`, service),
+    ]),
+  tf("exoscale_sks_cluster", "version", "exoscale-sks"),
+  tf("stackit_ske_cluster", "kubernetes_version_min", "stackit-kubernetes-engine"),
+  tf("stackit_ske_cluster", "kubernetes_version", "stackit-kubernetes-engine"),
+  tf("stackit_postgresflex_instance", "version", "stackit-postgresql-flex"),
+  tf("ionoscloud_k8s_cluster", "k8s_version", "ionos-managed-kubernetes"),
+  tf("ionoscloud_k8s_node_pool", "k8s_version", "ionos-managed-kubernetes"),
+  tf("ionoscloud_pg_cluster", "postgres_version", "ionos-postgresql"),
+  tf("digitalocean_kubernetes_cluster", "version", "digitalocean-kubernetes"),
+  tf("digitalocean_database_cluster", "version", {
+    enginePath: "engine",
+    byEngine: {
+      pg: "digitalocean-managed-postgresql",
+      mysql: "digitalocean-managed-mysql",
+      valkey: "digitalocean-managed-valkey",
+      mongodb: "digitalocean-managed-mongodb",
+      kafka: "digitalocean-managed-kafka",
+      opensearch: "digitalocean-managed-opensearch",
+    },
+  }),
+  tf("linode_lke_cluster", "k8s_version", "akamai-lke"),
+  tf("vultr_kubernetes", "version", "vultr-kubernetes-engine"),
+  tf("upcloud_kubernetes_cluster", "version", "upcloud-managed-kubernetes"),
   // Azure Resource Manager.
   arm("Microsoft.Web/sites", "properties.siteConfig.linuxFxVersion", siteService),
   // A Windows site's PHP (phpVersion 7.4); a function app's runtime host among its app settings.
