@@ -36,6 +36,9 @@ const SLOW_SUITES = [
   "tests/sidecar/store-lock.test.ts",
   // Slow clients on raw sockets: a stalled body's 408, pipelines held at their bound.
   "tests/sidecar/protocol.test.ts",
+  // Slow uploaders holding their slots; reader processes ended past their budgets (a runaway regex).
+  "tests/sidecar/upload-gate.test.ts",
+  "tests/sidecar/template-reader.test.ts",
   "tests/sidecar/durability.test.ts",
   "tests/build/reproducible.test.ts",
   "tests/build/new-port.test.ts",

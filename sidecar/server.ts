@@ -13,6 +13,7 @@ import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
 import { guardMemory } from "./memory-guard.ts";
 import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
+import { TemplateReader } from "./threads/reader.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
@@ -100,6 +101,8 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
   const heavyWorker = catalogueSource
     ? new HeavyWorker(catalogueSource, urls, store, siteHandler && distDir ? siteEntry(distDir) : undefined)
     : undefined;
+  // One set of template readers for both hosts: READERS_AT_ONCE processes at most, each client in turn.
+  const templateReader = new TemplateReader();
   const api = await buildApp({
     config,
     catalogue,
@@ -107,8 +110,10 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     urls,
     files,
     sampleStatus: true,
+    templateReader,
     ...(heavyWorker ? { heavyWorker } : {}),
   });
+  api.addHook("onClose", () => templateReader.close());
   const text = await buildTextApp({
     config,
     catalogue,
@@ -117,6 +122,7 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     urls,
     ...(files ? { files } : {}),
     ...(siteHandler ? { siteHandler } : {}),
+    templateReader,
     ...(heavyWorker ? { pageWorker: heavyWorker } : {}),
   });
   await Promise.all([api.ready(), text.ready()]);

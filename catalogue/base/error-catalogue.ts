@@ -131,7 +131,7 @@ export const ERRORS = {
   },
   "Template too costly": {
     status: 422,
-    when: "A deployment check's template within the size limit whose reading passes a per-request budget: its values after YAML aliases, its reading thread's memory or time; details name the budget.",
+    when: "A deployment check's template within the size limit whose reading passes a per-request budget: its values after YAML aliases, its reader's memory or time; details name the budget.",
   },
   "Unprocessable content": { status: 422, when: "Another well-formed request the HTTP layer cannot process." },
   "Too many requests": {

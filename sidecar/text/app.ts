@@ -61,6 +61,8 @@ export interface TextAppOptions {
   readonly pageWorker?: PageWorker;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
+  /** The template readers, when the caller shares them (with the API host: server.ts); else the host's own. */
+  readonly templateReader?: TemplateReader;
 }
 
 /**
@@ -156,12 +158,12 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     replies,
     site,
     computed,
-    templateReader: new TemplateReader(),
+    templateReader: options.templateReader ?? new TemplateReader(),
     ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
     timeouts: httpTimeouts(options.config.timeouts),
   };
-  app.addHook("onClose", () => context.templateReader.close());
+  if (!options.templateReader) app.addHook("onClose", () => context.templateReader.close());
   await app.register(registerTextRoutes(context));
   return app;
 }

@@ -89,12 +89,7 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
       await scope.register(async (raw) => {
         raw.removeAllContentTypeParsers();
         raw.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-        gateUploads(
-          raw,
-          () => true,
-          context.timeouts,
-          () => context.templateReader.settled(),
-        );
+        gateUploads(raw, () => true, context.timeouts);
         for (const route of routes.filter((row) => row.form && row.rawBodyLimit)) add(raw, route);
       });
     });
