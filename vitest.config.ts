@@ -40,6 +40,8 @@ const SLOW_SUITES = [
   "tests/sidecar/upload-gate.test.ts",
   "tests/sidecar/template-reader.test.ts",
   "tests/sidecar/durability.test.ts",
+  // npm start's server killed -9 and started again by its supervisor, twice.
+  "tests/reliability/restart.test.ts",
   "tests/build/reproducible.test.ts",
   "tests/build/new-port.test.ts",
   // Two builds swapped under a running server, and npm run dev with Astro's dev server.

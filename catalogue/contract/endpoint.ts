@@ -188,7 +188,7 @@ export interface Endpoint<
   readonly offThread?: boolean;
   /**
    * The body's `template` is read before the handler, where a costly one fails alone (the sidecar:
-   * one at a time in a reading thread, sidecar/threads/reader.ts); the handler gets it as `deployment`.
+   * in a reader process, sidecar/threads/reader.ts); the handler gets it as `deployment`.
    */
   readonly readsTemplate?: boolean;
   /** Bytes of body the row takes, when not MAX_BODY_BYTES (catalogue/limits.ts); past it a 413 saying so. */

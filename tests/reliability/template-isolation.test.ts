@@ -168,7 +168,7 @@ describe.skipIf(process.platform !== "linux")("a costly template fails alone", (
   }, 120_000);
 
   it(`answers eight maximum-size checks of each input kind at once, each 200 or 503 with Retry-After, never 408, and stays under ${MEMORY_BOUND_MB} MB`, async () => {
-    const pid = server().child.pid!;
+    const pid = server().serverPid();
     const kinds = [
       { name: "YAML", send: () => text(bucketsYaml(1900).slice(0, 4 * MIB - 4096)) },
       { name: "JSON", send: () => api(`{"approvedServiceIds":["aws-s3"],"template":${bucketsJson(4 * MIB - 8192)}}`) },
