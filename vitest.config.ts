@@ -16,6 +16,8 @@ const MEASURING_SUITES = [
   "tests/reliability/text-host-heavy-pages.test.ts",
   // Costly templates beside other heavy requests, then 8 × 4 MiB checks of each kind: RSS peaks.
   "tests/reliability/template-isolation.test.ts",
+  // Issue 120's hostile templates on every face of npm start and through nginx: answers, exits, RSS.
+  "tests/reliability/hostile-templates.test.ts",
   "tests/reliability/mcp-memory.test.ts",
   "tests/reliability/redis-faults.test.ts",
   "tests/reliability/redis-hang.test.ts",

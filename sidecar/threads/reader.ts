@@ -15,9 +15,9 @@
  * READERS_AT_ONCE read at a time, at most one per client, the waiting clients served in turn
  * (./slots.ts): one client's costly templates leave the other reader to everyone else's. A process
  * that read a small template reads the next (starting one costs 0.3–1.3 s on a loaded machine); one
- * that read a large template, or passed a budget, is ended. While a reader is free, a spare is kept
- * ready (prepareSpare), so the next request, and another client's beside a costly one, finds a
- * process started. Spares left idle IDLE_MS end, so a server at rest holds none.
+ * that read a large template, or passed a budget, is ended. Once templates are read, a process is
+ * kept ready for each reader free (prepareSpare), so the next request, and another client's beside
+ * a costly one, finds a process started. Spares left idle IDLE_MS end, so a server at rest holds none.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -235,13 +235,13 @@ export class TemplateReader {
   }
 
   /**
-   * A spare is started while a reader is free and none is ready: after a process ended with its
-   * request, and when a read took the last spare, so that the next client's template (another
-   * client's, while this one reads) finds a process ready rather than waiting for one to start.
+   * Spares are started so that a process is ready for each reader free: after a process ended with
+   * its request, and when a read took a spare, so that the next template (another client's, while
+   * one client's reads) finds a process ready rather than waiting for one to start (1–4 s on a
+   * loaded machine).
    */
   private prepareSpare(): void {
-    if (this.closed || this.spares.size > 0 || this.reading.size >= READERS_AT_ONCE) return;
-    this.keep(new ReaderProcess());
+    while (!this.closed && this.spares.size + this.reading.size < READERS_AT_ONCE) this.keep(new ReaderProcess());
   }
 
   private async readInProcess(request: ReadRequest, deadline: number | undefined): Promise<ReadTemplate> {
