@@ -19,6 +19,7 @@ import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
 import { TemplateReader, UnreadBody } from "./threads/reader.ts";
 import { gateUploads } from "./upload-gate.ts";
+import type { Slots } from "./threads/slots.ts";
 import { refuseDeepJson } from "./json-depth.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
@@ -56,6 +57,8 @@ export interface AppOptions {
   readonly heavyWorker?: HeavyWorker;
   /** The template readers, when the caller shares them (with the text host: server.ts); else the app's own. */
   readonly templateReader?: TemplateReader;
+  /** The large uploads' slots, when the caller shares them (with the text host: server.ts); else the app's own. */
+  readonly uploadSlots?: Slots;
 }
 
 /** Fastify's own errors for an empty or malformed JSON body (plugins/errors.ts words them). */
@@ -218,6 +221,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app,
     (request) => (request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate === true,
     httpTimeouts(options.config.timeouts),
+    options.uploadSlots,
   );
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),

@@ -14,6 +14,7 @@ import { BuiltFiles } from "./files.ts";
 import { guardMemory } from "./memory-guard.ts";
 import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
 import { TemplateReader } from "./threads/reader.ts";
+import { uploadSlots } from "./upload-gate.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
@@ -101,8 +102,9 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
   const heavyWorker = catalogueSource
     ? new HeavyWorker(catalogueSource, urls, store, siteHandler && distDir ? siteEntry(distDir) : undefined)
     : undefined;
-  // One set of template readers for both hosts: READERS_AT_ONCE processes at most, each client in turn.
+  // One set of template readers and upload slots for both hosts: what a server holds of templates.
   const templateReader = new TemplateReader();
+  const uploads = uploadSlots();
   const api = await buildApp({
     config,
     catalogue,
@@ -111,6 +113,7 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     files,
     sampleStatus: true,
     templateReader,
+    uploadSlots: uploads,
     ...(heavyWorker ? { heavyWorker } : {}),
   });
   api.addHook("onClose", () => templateReader.close());
@@ -123,6 +126,7 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     ...(files ? { files } : {}),
     ...(siteHandler ? { siteHandler } : {}),
     templateReader,
+    uploadSlots: uploads,
     ...(heavyWorker ? { pageWorker: heavyWorker } : {}),
   });
   await Promise.all([api.ready(), text.ready()]);

@@ -24,7 +24,6 @@ import { TemplateReader, UnreadBody, type ReadOptions, type ReadTemplate } from 
 import { httpError } from "../worker/messages.ts";
 import { Slots } from "../threads/slots.ts";
 import { beforeDeadline, deadlineOf } from "../deadline.ts";
-import { startedReading } from "../upload-gate.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { clientKey } from "../plugins/limit-store.ts";
 import { bucketConfig, countIn } from "../plugins/rate-limit.ts";
@@ -203,8 +202,7 @@ export default fp(
           const params = row.restParam ? renameRest(row, request.params) : request.params;
           const deadline = deadlineOf(request); // every wait below ends at it with a 503 (../deadline.ts)
           const client = clientKey(request.ip);
-          const started = () => startedReading(request);
-          const { body, deployment, refusal } = await readBody(request.body, reader, { deadline, client, started });
+          const { body, deployment, refusal } = await readBody(request.body, reader, { deadline, client });
           const input = rowInput(row, { query: request.query, params, body, headers: request.headers });
           if (refusal) throw httpError(refusal);
           const now = context.now().getTime();
@@ -255,7 +253,8 @@ export default fp(
  * and its refusal thrown once the rest of the body is valid. Any other body is as parsed.
  */
 async function readBody(body: unknown, reader: TemplateReader, options: ReadOptions): Promise<ReadTemplate> {
-  return body instanceof UnreadBody ? reader.read({ body: body.text }, options) : { body };
+  // Taken from the request: once the reader has it, the server holds no copy of the 4 MiB text.
+  return body instanceof UnreadBody ? reader.read({ body: body.take() }, options) : { body };
 }
 
 /**

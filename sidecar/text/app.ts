@@ -5,6 +5,8 @@
  */
 import { mcpOriginPolicy } from "../mcp-origin.ts";
 import { TemplateReader } from "../threads/reader.ts";
+import type { Slots } from "../threads/slots.ts";
+import { uploadSlots } from "../upload-gate.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
@@ -63,6 +65,8 @@ export interface TextAppOptions {
   readonly siteHandler?: SiteHandler;
   /** The template readers, when the caller shares them (with the API host: server.ts); else the host's own. */
   readonly templateReader?: TemplateReader;
+  /** The large uploads' slots, when the caller shares them (with the API host: server.ts); else the host's own. */
+  readonly uploadSlots?: Slots;
 }
 
 /**
@@ -159,6 +163,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     site,
     computed,
     templateReader: options.templateReader ?? new TemplateReader(),
+    uploadSlots: options.uploadSlots ?? uploadSlots(),
     ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
     timeouts: httpTimeouts(options.config.timeouts),

@@ -23,7 +23,6 @@ import { splitRequestUrl } from "../files.ts";
 import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 import { deadlineOf } from "../deadline.ts";
 import { clientKey } from "../plugins/limit-store.ts";
-import { startedReading } from "../upload-gate.ts";
 import { replyComputedPage } from "./computed-page.ts";
 import type { TextContext } from "./context.ts";
 import { strictBucket } from "./forms.ts";
@@ -178,7 +177,7 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
     // Read in a reader process (threads/reader.ts): a costly template fails alone, with a 422.
     const read = await c.templateReader.read(
       { template, given },
-      { deadline: deadlineOf(request), client: clientKey(request.ip), started: () => startedReading(request) },
+      { deadline: deadlineOf(request), client: clientKey(request.ip) },
     );
     if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;

@@ -73,9 +73,16 @@ const PAST_RSS = `Reading the template needed more than ${READER_RSS_MB} MB of m
 
 /** A body the API's parser left unread: the reader parses it (a readsTemplate row's, app.ts). */
 export class UnreadBody {
-  readonly text: string;
+  private text: string;
   constructor(text: string) {
     this.text = text;
+  }
+
+  /** The text, which this body then no longer holds (a request keeps its body until it is answered). */
+  take(): string {
+    const text = this.text;
+    this.text = "";
+    return text;
   }
 }
 
@@ -83,8 +90,6 @@ export class UnreadBody {
 export interface ReadOptions {
   readonly deadline?: number | undefined;
   readonly client?: string | undefined;
-  /** Told when its turn comes and a process takes the template (the upload gate's slot is then free). */
-  readonly started?: (() => void) | undefined;
 }
 
 /** A reader process's resident memory in MB (Linux: /proc), or undefined where it cannot be read. */
@@ -175,15 +180,9 @@ export class TemplateReader {
   private readonly reading = new Set<ReaderProcess>();
 
   /** Reads in its turn; `deadline` (the request's, ../deadline.ts) bounds the wait for the turn and the reading. */
-  read(request: ReadRequest, { deadline, client, started }: ReadOptions = {}): Promise<ReadTemplate> {
+  read(request: ReadRequest, { deadline, client }: ReadOptions = {}): Promise<ReadTemplate> {
     if (this.closed) return Promise.reject(closing());
-    return this.slots.run(
-      () => {
-        started?.();
-        return this.readInProcess(request, deadline);
-      },
-      { deadline, client },
-    );
+    return this.slots.run(() => this.readInProcess(request, deadline), { deadline, client });
   }
 
   /** The reader processes alive now, reading or spare (what tests and the bench measure). */
