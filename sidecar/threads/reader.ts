@@ -108,6 +108,8 @@ class ReaderProcess {
   readonly ready: Promise<void>;
   /** Why it ended, once it has: its exit code or signal, and what it last wrote to stderr. */
   ended: { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined;
+  /** It answered its last request (the process is well, whatever the template was). */
+  answered = false;
   private stderr = "";
 
   constructor() {
@@ -250,14 +252,13 @@ export class TemplateReader {
     this.reading.add(reader);
     this.prepareSpare();
     const reusable = requestSize(request) <= REUSE_MAX_CHARS;
-    let ok = false;
     try {
-      const answer = await this.answerOf(reader, request, deadline);
-      ok = true;
-      return answer;
+      return await this.answerOf(reader, request, deadline);
     } finally {
       this.reading.delete(reader);
-      if (ok && reusable) this.keep(reader);
+      // A process that answered (a deployment, or the template's refusal) reads the next; one that
+      // was ended past a budget, or read a large template, is not kept.
+      if (reusable && reader.answered && reader.ended === undefined) this.keep(reader);
       else {
         reader.kill();
         this.prepareSpare();
@@ -267,6 +268,7 @@ export class TemplateReader {
 
   /** The reader's answer to `request`, or the refusal of the budget it passed (the reader then ends). */
   private answerOf(reader: ReaderProcess, request: ReadRequest, deadline: number | undefined): Promise<ReadTemplate> {
+    reader.answered = false;
     return new Promise((resolve, reject) => {
       const id = nextId++;
       let settled = false;
@@ -285,6 +287,7 @@ export class TemplateReader {
       };
       const onMessage = (message: FromReader) => {
         if ("ready" in message || message.id !== id) return;
+        reader.answered = true;
         settle(() => ("ok" in message ? resolve(message.ok) : reject(httpError(message.error))));
       };
       const onExit = () => {

@@ -67,6 +67,17 @@ describe("the template readers", () => {
     for (const pid of started) expect(await gone(pid)).toBe(true);
   });
 
+  it("reads the next template in the process that refused the last one", async () => {
+    const reader = new TemplateReader();
+    onTestFinished(() => reader.close());
+    await reader.read({ body: body(1) });
+    const started = reader.pids();
+    // Not JSON, and then not a template: refusals of the template, not faults of the process.
+    await expect(reader.read({ body: "{not json" })).rejects.toMatchObject({ statusCode: 400 });
+    expect((await reader.read({ template: "just: a value" })).refusal).toMatchObject({ statusCode: 400 });
+    expect(reader.pids().sort()).toEqual([...started].sort());
+  });
+
   it("ends the process after a template over 256 KiB", async () => {
     const reader = new TemplateReader();
     onTestFinished(() => reader.close());
