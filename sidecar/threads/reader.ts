@@ -14,10 +14,11 @@
  *
  * READERS_AT_ONCE read at a time, at most one per client, the waiting clients served in turn
  * (./slots.ts): one client's costly templates leave the other reader to everyone else's. A process
- * that read a small template reads the next (starting one costs 0.3–1.3 s on a loaded machine); one
- * that read a large template, or passed a budget, is ended. Once templates are read, a process is
- * kept ready for each reader free (prepareSpare), so the next request, and another client's beside
- * a costly one, finds a process started. Spares left idle IDLE_MS end, so a server at rest holds none.
+ * that answered reads the next (starting one costs 0.15 s with Node's compile cache, up to 1.3 s
+ * without on a loaded machine); one that read a large template, or passed a budget, is ended. Once
+ * templates are read, a process is kept ready for each reader free (prepareSpare), so the next
+ * request, and another client's beside a costly one, finds a process started. Spares left idle
+ * IDLE_MS end, so a server at rest holds none.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -43,8 +44,8 @@ const REUSE_MAX_CHARS = 256 * 1024;
 export const IDLE_MS = 30_000;
 /**
  * A reader's resident memory at most, in MB: V8's heap budget, the process's own (node and the
- * reader's modules: 98 MB resident at rest, 42 MB of it private, the rest node's code shared with
- * the server; 105–115 MB reading a 4 MiB template) and room for the young generation and the code.
+ * reader's modules: 75–100 MB resident at rest, 23–42 MB of it private, the rest node's code shared
+ * with the server; 105–115 MB reading a 4 MiB template) and room for the young generation and code.
  */
 export const READER_RSS_MB = TEMPLATE_READ_HEAP_MB + 128;
 /** How often a reading process's resident memory is read. */
@@ -292,7 +293,12 @@ export class TemplateReader {
       };
       const onExit = () => {
         // Its stderr may still be arriving: V8's fatal line is read once the pipe has closed.
-        const answer = () =>
+        const answer = () => {
+          // Said once: what ended a reader the server did not end (its own kills are budgets' 422s).
+          const { code, signal } = reader.ended ?? { code: null, signal: null };
+          console.error(
+            `template reader: process ${reader.pid} ended (${signal ?? `exit code ${code}`}${reader.outOfHeap ? `, past its ${TEMPLATE_READ_HEAP_MB} MB heap` : ""}) reading a template of ${requestSize(request)} characters`,
+          );
           settle(() =>
             reject(
               reader.outOfHeap
@@ -303,6 +309,7 @@ export class TemplateReader {
                   ),
             ),
           );
+        };
         if (reader.child.stderr?.readableEnded !== false) answer();
         else reader.child.stderr.once("close", answer);
       };
