@@ -8,6 +8,13 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.13.0",
+    date: "2026-11-29",
+    changes: [
+      "A costly template fails alone on every face (issue 120): POST /v1/deployments/check, the text host's POST /deployments/check and MCP check_deployment read and evaluate each template in a reader process of its own, ended at once past 10 s, 48 MB of heap, 176 MB of resident memory or the request's deadline: a 422 Template too costly naming the budget (a 503 with Retry-After at the deadline), where a template such as count = 10000000 ended the whole server. MCP check_deployment's templates, read in the heavy thread before, have these budgets too. Two templates are read at once, one per client, waiting clients in turn; a body of 64 KiB or less is read at once, a larger one waits for one of two upload slots, one per client. nginx's own 503 (no sidecar answering) sends Retry-After: 5.",
+    ],
+  },
+  {
     version: "1.12.0",
     date: "2026-11-28",
     changes: [
