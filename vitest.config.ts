@@ -16,6 +16,8 @@ const MEASURING_SUITES = [
   "tests/reliability/text-host-heavy-pages.test.ts",
   // Costly templates beside other heavy requests, then 8 × 4 MiB checks of each kind: RSS peaks.
   "tests/reliability/template-isolation.test.ts",
+  // Issue 120's hostile templates on every face of npm start and through nginx: answers, exits, RSS.
+  "tests/reliability/hostile-templates.test.ts",
   "tests/reliability/mcp-memory.test.ts",
   "tests/reliability/redis-faults.test.ts",
   "tests/reliability/redis-hang.test.ts",
@@ -36,7 +38,12 @@ const SLOW_SUITES = [
   "tests/sidecar/store-lock.test.ts",
   // Slow clients on raw sockets: a stalled body's 408, pipelines held at their bound.
   "tests/sidecar/protocol.test.ts",
+  // Slow uploaders holding their slots; reader processes ended past their budgets (a runaway regex).
+  "tests/sidecar/upload-gate.test.ts",
+  "tests/sidecar/template-reader.test.ts",
   "tests/sidecar/durability.test.ts",
+  // npm start's server killed -9 and started again by its supervisor, twice.
+  "tests/reliability/restart.test.ts",
   "tests/build/reproducible.test.ts",
   "tests/build/new-port.test.ts",
   // Two builds swapped under a running server, and npm run dev with Astro's dev server.

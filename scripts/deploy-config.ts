@@ -19,6 +19,7 @@ import {
 } from "../catalogue/base/limits.ts";
 import { escapeHtml } from "../catalogue/format/html.ts";
 import { cacheControl, IMMUTABLE_CACHE_CONTROL, READ_CACHE_CONTROL } from "../sidecar/files.ts";
+import { DEADLINE_RETRY_AFTER_SECONDS } from "../sidecar/deadline.ts";
 import { PAGES, pathPattern, type PageRow, type PageServing } from "../catalogue/outputs/pages.ts";
 import {
   CONNECT_DETAILS,
@@ -276,6 +277,13 @@ function errorLocations(entry: CataloguedError, renderings: readonly ErrorRender
 
 const TEXT_HEADERS = ` add_header Cache-Control "no-store" always; add_header Vary "Accept, Accept-Encoding" always; add_header X-Content-Type-Options "nosniff" always;`;
 
+/**
+ * nginx's own 503 (no sidecar answering) says when to try again, as the sidecars' 503s do: their
+ * wait (sidecar/deadline.ts), also about how long a supervised sidecar takes to start again and
+ * nginx's `fail_timeout` before it tries a failed one (issue 120: it had none).
+ */
+export const UNAVAILABLE_RETRY_AFTER = ` add_header Retry-After ${DEADLINE_RETRY_AFTER_SECONDS} always;`;
+
 /** The template's generated error locations: the API's 503, the text host's 503s and 429s. */
 function renderedErrorLocations(): Record<string, string> {
   const { apiUnavailable, textUnavailable, textTooMany } = NGINX_RENDERED_ERRORS;
@@ -283,12 +291,12 @@ function renderedErrorLocations(): Record<string, string> {
     "@API_UNAVAILABLE_JSON@": errorLocations(
       apiUnavailable,
       ["json"],
-      ` add_header Access-Control-Allow-Origin "*" always; add_header Cache-Control "no-store" always;`,
+      ` add_header Access-Control-Allow-Origin "*" always; add_header Cache-Control "no-store" always;${UNAVAILABLE_RETRY_AFTER}`,
     ),
     "@TEXT_UNAVAILABLE_PAGES@": errorLocations(
       textUnavailable,
       ["ansi", "txt", "negotiate", "md", "html"],
-      TEXT_HEADERS,
+      `${TEXT_HEADERS}${UNAVAILABLE_RETRY_AFTER}`,
     ),
     // The 429 pages' HTML is the site's own page (the template's /_429.html).
     "@TEXT_TOO_MANY_PAGES@": errorLocations(

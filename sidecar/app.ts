@@ -19,6 +19,7 @@ import { guardMcpOrigin, mcpOriginPolicy } from "./mcp-origin.ts";
 import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
 import { TemplateReader, UnreadBody } from "./threads/reader.ts";
 import { gateUploads } from "./upload-gate.ts";
+import type { Slots } from "./threads/slots.ts";
 import { refuseDeepJson } from "./json-depth.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
@@ -54,6 +55,10 @@ export interface AppOptions {
   readonly searchIndexOnFirstQuery?: boolean;
   /** The heavy rows' thread, when the caller shares it (with the text host's pages: server.ts). */
   readonly heavyWorker?: HeavyWorker;
+  /** The template readers, when the caller shares them (with the text host: server.ts); else the app's own. */
+  readonly templateReader?: TemplateReader;
+  /** The large uploads' slots, when the caller shares them (with the text host: server.ts); else the app's own. */
+  readonly uploadSlots?: Slots;
 }
 
 /** Fastify's own errors for an empty or malformed JSON body (plugins/errors.ts words them). */
@@ -124,7 +129,7 @@ export async function apiStack(
   // A "__proto__" key (or constructor.prototype) is refused as the unknown key it is, not as "not valid JSON".
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    // A template-reading row's body (4 MiB) is parsed in the reading thread (threads/reader.ts), not here.
+    // A template-reading row's body (4 MiB) is parsed in a reader process (threads/reader.ts), not here.
     if ((request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate)
       return done(null, new UnreadBody(body as string));
     try {
@@ -210,12 +215,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.heavyWorker ??
     (options.catalogueSource ? new HeavyWorker(options.catalogueSource, options.urls, options.store) : undefined);
   if (heavyWorker) app.addHook("onClose", () => heavyWorker.close());
-  const templateReader = new TemplateReader();
+  const templateReader = options.templateReader ?? new TemplateReader();
+  if (!options.templateReader) app.addHook("onClose", () => templateReader.close());
   gateUploads(
     app,
     (request) => (request.routeOptions.config as { readsTemplate?: boolean }).readsTemplate === true,
     httpTimeouts(options.config.timeouts),
-    () => templateReader.settled(),
+    options.uploadSlots,
   );
   await app.register(apiRoutes, {
     ...(heavyWorker ? { heavyWorker } : {}),

@@ -13,6 +13,8 @@ import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
 import { guardMemory } from "./memory-guard.ts";
 import { HeavyWorker, type CatalogueSource } from "./worker/pool.ts";
+import { TemplateReader } from "./threads/reader.ts";
+import { uploadSlots } from "./upload-gate.ts";
 import { DataDirInUseError, EmbeddedStore } from "./store/embedded.ts";
 import { describeSkipped } from "./store/records.ts";
 import { cannotOpenLine, UnavailableStore } from "./store/unavailable.ts";
@@ -100,6 +102,9 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
   const heavyWorker = catalogueSource
     ? new HeavyWorker(catalogueSource, urls, store, siteHandler && distDir ? siteEntry(distDir) : undefined)
     : undefined;
+  // One set of template readers and upload slots for both hosts: what a server holds of templates.
+  const templateReader = new TemplateReader();
+  const uploads = uploadSlots();
   const api = await buildApp({
     config,
     catalogue,
@@ -107,8 +112,11 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     urls,
     files,
     sampleStatus: true,
+    templateReader,
+    uploadSlots: uploads,
     ...(heavyWorker ? { heavyWorker } : {}),
   });
+  api.addHook("onClose", () => templateReader.close());
   const text = await buildTextApp({
     config,
     catalogue,
@@ -117,6 +125,8 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     urls,
     ...(files ? { files } : {}),
     ...(siteHandler ? { siteHandler } : {}),
+    templateReader,
+    uploadSlots: uploads,
     ...(heavyWorker ? { pageWorker: heavyWorker } : {}),
   });
   await Promise.all([api.ready(), text.ready()]);

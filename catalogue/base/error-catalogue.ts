@@ -135,7 +135,7 @@ export const ERRORS = {
   },
   "Template too costly": {
     status: 422,
-    when: "A deployment check's template within the size limit whose reading or evaluation passes a per-request budget: its values after YAML aliases, its reading thread's memory or time, or the evaluation's instances, items, string lengths, steps or regular-expression work, or an ARM copy loop past Azure's 800; details name the file and line (or the template's path) and the budget.",
+    when: "A deployment check's template within the size limit whose reading or evaluation passes a per-request budget: its values after YAML aliases, its reader's memory or time, or the evaluation's instances, items, string lengths, steps or regular-expression work, or an ARM copy loop past Azure's 800; details name the file and line (or the template's path) and the budget.",
   },
   "Unprocessable content": { status: 422, when: "Another well-formed request the HTTP layer cannot process." },
   "Too many requests": {

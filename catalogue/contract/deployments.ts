@@ -109,19 +109,30 @@ export const DEPLOYMENTS_ENDPOINTS: readonly Endpoint[] = [
         approvedServiceIds: ["aws-s3"],
       },
     },
-    handler: async (c, { body, deployment }) => ({
-      body: checkTemplate(
-        c.catalogue,
-        deployment
-          ? new ReadDeployment(deployment)
-          : body.files
-            ? new TerraformFiles(body.files, body.root)
-            : body.template,
-        await approvedOf(c.catalogue, c.store, c.now(), body),
-        versionWindow(c.now(), body.retiringWithin, body.failOn),
-        body.allowedLocations,
-        { ...(body.inputs ? { inputs: body.inputs } : {}), ...(body.region ? { region: body.region } : {}) },
-      ),
-    }),
+    handler: async (c, { body, deployment }) => {
+      const approved = await approvedOf(c.catalogue, c.store, c.now(), body);
+      const given = {
+        ...(body.inputs ? { inputs: body.inputs } : {}),
+        ...(body.region ? { region: body.region } : {}),
+      };
+      // A template given unread (MCP's) is read where the server reads them: a costly one fails alone.
+      const read =
+        deployment ??
+        (await c.readTemplate?.(
+          body.files
+            ? { files: body.files, ...(body.root ? { root: body.root } : {}), given }
+            : { template: body.template, given },
+        ));
+      return {
+        body: checkTemplate(
+          c.catalogue,
+          read ? new ReadDeployment(read) : body.files ? new TerraformFiles(body.files, body.root) : body.template,
+          approved,
+          versionWindow(c.now(), body.retiringWithin, body.failOn),
+          body.allowedLocations,
+          given,
+        ),
+      };
+    },
   }),
 ];

@@ -10,7 +10,7 @@ import type { Catalogue } from "../load/load.ts";
 import type { RecordStore, StatusSource } from "./ports.ts";
 
 import type { PublicUrls } from "../base/urls.ts";
-import type { Deployment } from "../templates/read.ts";
+import type { Deployment, DeploymentInputs } from "../templates/read.ts";
 import { API_MAJOR } from "../base/version.ts";
 
 export { API_MAJOR, API_VERSION } from "../base/version.ts";
@@ -79,7 +79,26 @@ export interface OperationContext {
   readonly startedAt: number;
   /** The MCP server (mcp/), where this process serves POST /mcp: the sidecar and its worker hand it in. */
   readonly answerMcp?: McpAnswerer;
+  /**
+   * Reads a template given to a row unread (MCP's check_deployment) where the server reads them, in
+   * a reader process with its own budgets (sidecar/threads/reader.ts); absent, the row reads it in
+   * place. A template it cannot read, or past a budget, is thrown as the HttpError answering it.
+   */
+  readonly readTemplate?: TemplateReading;
 }
+
+/** A template to read, as a row's body gives it: its text or JSON value, or a module's .tf files. */
+export type TemplateToRead =
+  | { readonly template: unknown; readonly given?: DeploymentInputs }
+  | {
+      readonly files: Readonly<Record<string, string>>;
+      /** The root module's folder or the template among the files (absent: the top). */
+      readonly root?: string;
+      readonly given?: DeploymentInputs;
+    };
+
+/** Reads a template elsewhere (OperationContext.readTemplate). */
+export type TemplateReading = (what: TemplateToRead) => Promise<Deployment>;
 
 /** An operation run on a client's behalf: who asks (the rate-limit key), and its other buckets. */
 export interface ClientContext extends OperationContext {
@@ -176,7 +195,7 @@ export interface Endpoint<
   readonly offThread?: boolean;
   /**
    * The body's `template` is read before the handler, where a costly one fails alone (the sidecar:
-   * one at a time in a reading thread, sidecar/threads/reader.ts); the handler gets it as `deployment`.
+   * in a reader process, sidecar/threads/reader.ts); the handler gets it as `deployment`.
    */
   readonly readsTemplate?: boolean;
   /** Bytes of body the row takes, when not MAX_BODY_BYTES (catalogue/limits.ts); past it a 413 saying so. */

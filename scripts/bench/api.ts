@@ -34,6 +34,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -123,14 +124,31 @@ async function startServer(codeRoot: string, label: string, port: number, env: R
     `http://127.0.0.1:${port}/v1/health`,
     `start-${label.replace(/\W+/g, "-")}.log`,
   );
+  // Since issue 120 npm start supervises the server in a child process: that one's memory is measured.
+  const pid = servingPid(child.pid!);
   const server: Server = {
     api: `http://127.0.0.1:${port}`,
     text: `http://127.0.0.1:${port + 1}`,
-    pid: child.pid!,
+    pid,
     child,
-    rssWhenReady: rssMB(child.pid!),
+    rssWhenReady: rssMB(pid),
   };
   return server;
+}
+
+/** The process that serves: npm start's child running scripts/start-server.ts, or npm start itself (older code). */
+function servingPid(started: number): number {
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === started && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("start-server.ts"))
+        return Number(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return started;
 }
 
 async function stopServer(server: Server | undefined): Promise<void> {

@@ -8,12 +8,19 @@ import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { LRUCache } from "lru-cache";
-import { answerRow, rowInput } from "../../catalogue/contract/run.ts";
-import { serializeJson, type Endpoint, type OperationContext, type Result } from "../../catalogue/contract/endpoint.ts";
+import { answerRow, rowInput, type RowInput } from "../../catalogue/contract/run.ts";
+import type { Deployment } from "../../catalogue/templates/read.ts";
+import {
+  serializeJson,
+  type Endpoint,
+  type OperationContext,
+  type Result,
+  type TemplateReading,
+} from "../../catalogue/contract/endpoint.ts";
 import { MAX_BODY_BYTES, type BucketName } from "../../catalogue/base/limits.ts";
 import { acceptedEncoding, cacheControl, compress, etagMatches, etagOf } from "../files.ts";
 import type { HeavyWorker, WorkerResult } from "../worker/pool.ts";
-import { TemplateReader, UnreadBody, type ReadTemplate } from "../threads/reader.ts";
+import { TemplateReader, UnreadBody, type ReadOptions, type ReadTemplate } from "../threads/reader.ts";
 import { httpError } from "../worker/messages.ts";
 import { Slots } from "../threads/slots.ts";
 import { beforeDeadline, deadlineOf } from "../deadline.ts";
@@ -168,10 +175,13 @@ export default fp(
     context: OperationContext & { readonly heavyWorker?: HeavyWorker; readonly templateReader?: TemplateReader },
   ) => {
     const { kept, keyByUrl, computing } = keptAnswers();
+    // Both take their waiting clients in turn; one client holds at most half of /mcp's slots.
     const heavy = new Slots(1, HEAVY_WAITING_MAX, computationsBusy);
-    const offThread = new Slots(OFF_THREAD_SLOTS, HEAVY_WAITING_MAX, computationsBusy);
+    const offThread = new Slots(OFF_THREAD_SLOTS, HEAVY_WAITING_MAX, computationsBusy, {
+      perClient: OFF_THREAD_SLOTS / 2,
+    });
     const reader = context.templateReader ?? new TemplateReader();
-    app.addHook("onClose", () => reader.close());
+    if (!context.templateReader) app.addHook("onClose", () => reader.close());
     for (const row of context.table) {
       // A GET's answer is kept when it is pure or has an expiry (a saved list and what derives from it).
       const keep = row.pure === true || row.cache === "until-expiry" || row.method === "GET";
@@ -195,10 +205,10 @@ export default fp(
           }
           const params = row.restParam ? renameRest(row, request.params) : request.params;
           const deadline = deadlineOf(request); // every wait below ends at it with a 503 (../deadline.ts)
-          const { body, deployment, refusal } = await readBody(request.body, reader, deadline);
+          const client = clientKey(request.ip);
+          const { body, deployment, refusal } = await readBody(request.body, reader, { deadline, client });
           const input = rowInput(row, { query: request.query, params, body, headers: request.headers });
           if (refusal) throw httpError(refusal);
-          const client = clientKey(request.ip);
           const now = context.now().getTime();
           const key = keep ? `${row.operationId}\0${JSON.stringify(input)}` : undefined;
           if (byUrl !== undefined && key !== undefined) keyByUrl.set(byUrl, key);
@@ -206,18 +216,9 @@ export default fp(
           if (hit && hit.until > now) return send(request, reply, row, hit, now);
           const shared = key && computing.has(key) ? await beforeDeadline(computing.get(key)!, deadline) : undefined;
           if (shared && shared.until > now) return send(request, reply, row, shared, now);
-          const worker =
-            (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
-          const counter = (bucket: BucketName) => countIn(context.store as Store, bucket, request.ip);
-          // An off-thread row's answer, new for each request, is compressed there too.
-          const encoding = row.offThread ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
-          const compressed = encoding ? { encoding, minBytes: COMPRESS_MIN_BYTES } : undefined;
-          const handle = (): Promise<WorkerResult> | Result | Promise<Result> =>
-            worker
-              ? worker.run(row.operationId, { ...input, client, deployment }, context.now(), counter, compressed)
-              : answerRow(row, context, input, { client, countIn: counter, deployment });
+          const handle = rowRunner(row, context, reader, request, { input, deployment, client, deadline });
           const queue = isHeavy(row) ? heavy : row.offThread ? offThread : undefined;
-          const computed = queue ? queue.run(handle, { deadline }) : handle();
+          const computed = queue ? queue.run(handle, { deadline, client }) : handle();
           // A pure row's answer is kept; another's only while it has an expiry (a saved list).
           const keeping =
             key === undefined
@@ -252,11 +253,54 @@ export default fp(
 );
 
 /**
- * A readsTemplate row's body was left unread (app.ts): its template is read in the reading thread,
+ * A readsTemplate row's body was left unread (app.ts): its template is read in a reader process,
  * and its refusal thrown once the rest of the body is valid. Any other body is as parsed.
  */
-async function readBody(body: unknown, reader: TemplateReader, deadline: number | undefined): Promise<ReadTemplate> {
-  return body instanceof UnreadBody ? reader.read({ body: body.text }, deadline) : { body };
+async function readBody(body: unknown, reader: TemplateReader, options: ReadOptions): Promise<ReadTemplate> {
+  // Taken from the request: once the reader has it, the server holds no copy of the 4 MiB text.
+  return body instanceof UnreadBody ? reader.read({ body: body.take() }, options) : { body };
+}
+
+/**
+ * What computes a row's answer for a request: the heavy thread's job when the row runs there, else
+ * its handler here. A template the row is given unread (MCP's check_deployment) is read by the
+ * readers, in this request's turn.
+ */
+function rowRunner(
+  row: Endpoint,
+  context: OperationContext & { readonly heavyWorker?: HeavyWorker },
+  reader: TemplateReader,
+  request: FastifyRequest,
+  {
+    input,
+    deployment,
+    client,
+    deadline,
+  }: { input: RowInput; deployment: Deployment | undefined; client: string; deadline: number | undefined },
+): () => Promise<WorkerResult> | Result | Promise<Result> {
+  const worker = (isHeavy(row) || row.offThread) && context.heavyWorker?.runs(row) ? context.heavyWorker : undefined;
+  const counter = (bucket: BucketName) => countIn(context.store as Store, bucket, request.ip);
+  // An off-thread row's answer, new for each request, is compressed there too.
+  const encoding = row.offThread ? acceptedEncoding(request.headers["accept-encoding"], COMPRESSED) : undefined;
+  const compressed = encoding ? { encoding, minBytes: COMPRESS_MIN_BYTES } : undefined;
+  const readTemplate = templateReading(reader, { deadline, client });
+  return () =>
+    worker
+      ? worker.run(row.operationId, { ...input, client, deployment }, context.now(), counter, compressed, {
+          deadline,
+          readTemplate,
+        })
+      : answerRow(row, { ...context, readTemplate }, input, { client, countIn: counter, deployment });
+}
+
+/** Reads a template given unread in the readers (for `deadline` and `client`): its deployment, or the refusal thrown. */
+function templateReading(reader: TemplateReader, options: ReadOptions): TemplateReading {
+  return async (what) => {
+    const read = await reader.read(what, options);
+    if (read.refusal) throw httpError(read.refusal);
+    if (!read.deployment) throw new HttpError(400, "Invalid template", "The template could not be read.");
+    return read.deployment;
+  };
 }
 
 /** Fastify names a wildcard "*"; the row names it after its last path parameter. */

@@ -5,6 +5,8 @@
  */
 import { mcpOriginPolicy } from "../mcp-origin.ts";
 import { TemplateReader } from "../threads/reader.ts";
+import type { Slots } from "../threads/slots.ts";
+import { uploadSlots } from "../upload-gate.ts";
 import { ERRORS, titleOfStatus, type ErrorTitle } from "../../catalogue/base/error-catalogue.ts";
 import { createHash } from "node:crypto";
 import rateLimit from "@fastify/rate-limit";
@@ -61,6 +63,10 @@ export interface TextAppOptions {
   readonly pageWorker?: PageWorker;
   /** The site's on-demand handler (dist/site/server/entry.mjs), for /lists/{id} in HTML. */
   readonly siteHandler?: SiteHandler;
+  /** The template readers, when the caller shares them (with the API host: server.ts); else the host's own. */
+  readonly templateReader?: TemplateReader;
+  /** The large uploads' slots, when the caller shares them (with the API host: server.ts); else the host's own. */
+  readonly uploadSlots?: Slots;
 }
 
 /**
@@ -156,12 +162,13 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     replies,
     site,
     computed,
-    templateReader: new TemplateReader(),
+    templateReader: options.templateReader ?? new TemplateReader(),
+    uploadSlots: options.uploadSlots ?? uploadSlots(),
     ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
     timeouts: httpTimeouts(options.config.timeouts),
   };
-  app.addHook("onClose", () => context.templateReader.close());
+  if (!options.templateReader) app.addHook("onClose", () => context.templateReader.close());
   await app.register(registerTextRoutes(context));
   return app;
 }

@@ -8,6 +8,7 @@ import type { FastifyRequest } from "fastify";
 import type { SitePageData } from "../../catalogue/outputs/pages.ts";
 import type { TextFormat } from "../../catalogue/outputs/static.ts";
 import { deadlineOf } from "../deadline.ts";
+import { clientKey } from "../plugins/limit-store.ts";
 
 /** The rendering a text-host answer is in: a text format, or HTML. */
 export type Rendering = TextFormat | "html";
@@ -44,11 +45,14 @@ export interface SiteAnswer {
 export interface JobWait {
   readonly gone: () => boolean;
   readonly deadline: number | undefined;
+  /** Who asks (the rate-limit key): the page queue serves waiting clients in turn (threads/slots.ts). */
+  readonly client?: string;
 }
 
 export const waitFor = (request: FastifyRequest): JobWait => ({
   gone: () => request.raw.socket?.destroyed === true,
   deadline: deadlineOf(request),
+  client: clientKey(request.ip),
 });
 
 /**

@@ -61,8 +61,9 @@ export function runTextJob(catalogue: Catalogue, job: TextJob): Computed {
 
 /** The thread the jobs run in (worker/pool.ts HeavyWorker). */
 export interface PageWorker {
-  textPage(job: TextJob): Promise<Computed>;
-  sitePage(job: SiteJob): Promise<SiteAnswer>;
+  /** `deadline`: the request's, past which the thread is ended if the job holds it (worker/pool.ts). */
+  textPage(job: TextJob, options?: { readonly deadline?: number | undefined }): Promise<Computed>;
+  sitePage(job: SiteJob, options?: { readonly deadline?: number | undefined }): Promise<SiteAnswer>;
   /** Gets ready for a site page soon (a browser is on the site). */
   warmSite?(): void;
 }
@@ -130,8 +131,8 @@ export class ComputedPages implements PagesComputer {
     const compute = async (): Promise<Kept> => ({
       kind: "text",
       computed: await this.queue.run(
-        () => (this.worker ? this.worker.textPage(job) : runTextJob(this.catalogue, job)),
-        { gone: leftWhen(wait?.gone), deadline: wait?.deadline },
+        () => (this.worker ? this.worker.textPage(job, { deadline: wait?.deadline }) : runTextJob(this.catalogue, job)),
+        { gone: leftWhen(wait?.gone), deadline: wait?.deadline, client: wait?.client },
       ),
     });
     const kept = await this.keep(key, compute, wait?.deadline);
@@ -144,9 +145,10 @@ export class ComputedPages implements PagesComputer {
     if (!worker) throw new Error("no worker renders the site's pages");
     const compute = async (): Promise<Kept> => ({
       kind: "site",
-      answer: await this.queue.run(() => worker.sitePage(job), {
+      answer: await this.queue.run(() => worker.sitePage(job, { deadline: wait?.deadline }), {
         gone: leftWhen(wait?.gone),
         deadline: wait?.deadline,
+        client: wait?.client,
       }),
     });
     const kept = await this.keep(key === undefined ? undefined : `site\0${key}`, compute, wait?.deadline);

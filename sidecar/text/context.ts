@@ -1,6 +1,7 @@
 /** What a text-host route is (a routed row of catalogue/outputs/pages.ts, routes.ts) and what its handler is given. */
 import type { McpOriginPolicy } from "../mcp-origin.ts";
 import type { TemplateReader } from "../threads/reader.ts";
+import type { Slots } from "../threads/slots.ts";
 import type { HttpTimeouts } from "../http-limits.ts";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Catalogue } from "../../catalogue/load/load.ts";
@@ -21,8 +22,10 @@ export interface TextContext {
   readonly site: SitePages;
   /** The computed pages, run off the event loop and kept (computed.ts). */
   readonly computed: PagesComputer;
-  /** Reads deployment-check templates, one at a time in a thread of their own (threads/reader.ts). */
+  /** Reads deployment-check templates in reader processes (threads/reader.ts). */
   readonly templateReader: TemplateReader;
+  /** The large uploads' slots (../upload-gate.ts), shared with the API host in a server. */
+  readonly uploadSlots: Slots;
   /** The host names browsers' form posts may be sent to (mcp-origin.ts); absent: any (no public URLs given). */
   readonly hosts?: Pick<McpOriginPolicy, "allowsHost">;
   /** The text host's public URL: the exit plan's links are absolute (pasted into tickets). */

@@ -24,6 +24,7 @@ import { deploymentCheckDoc } from "../../catalogue/templates/answer/render.ts";
 import { splitRequestUrl } from "../files.ts";
 import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
 import { deadlineOf } from "../deadline.ts";
+import { clientKey } from "../plugins/limit-store.ts";
 import { replyComputedPage } from "./computed-page.ts";
 import type { TextContext } from "./context.ts";
 import { strictBucket } from "./forms.ts";
@@ -236,9 +237,9 @@ export async function deploymentCheckPost(c: TextContext, request: FastifyReques
   if (await strictBucket(c, request, reply)) return reply;
   let deployment: Deployment;
   try {
-    // Read in the reading thread (threads/reader.ts): a costly template fails alone, with a 422.
+    // Read in a reader process (threads/reader.ts): a costly template fails alone, with a 422.
     const asked = files ? { files, ...(root ? { root } : {}), given } : { template, given };
-    const read = await c.templateReader.read(asked, deadlineOf(request));
+    const read = await c.templateReader.read(asked, { deadline: deadlineOf(request), client: clientKey(request.ip) });
     if (read.refusal) throw httpErrorOf(read.refusal.statusCode ?? 400, read.refusal.message, read.refusal.details);
     deployment = read.deployment!;
   } catch (error) {

@@ -91,12 +91,7 @@ export function registerTextRoutes(context: TextContext, routes: readonly TextRo
       await scope.register(async (raw) => {
         raw.removeAllContentTypeParsers();
         raw.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
-        gateUploads(
-          raw,
-          () => true,
-          context.timeouts,
-          () => context.templateReader.settled(),
-        );
+        gateUploads(raw, () => true, context.timeouts, context.uploadSlots);
         for (const route of routes.filter((row) => row.form && row.rawBodyLimit)) add(raw, route);
       });
     });

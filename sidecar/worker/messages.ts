@@ -3,6 +3,8 @@ import type { ErrorMessage } from "../threads/error-message.ts";
 import type { Result } from "../../catalogue/contract/endpoint.ts";
 import type { BucketName } from "../../catalogue/base/limits.ts";
 import type { Computed, SiteAnswer, SiteJob, TextJob } from "../text/computed.ts";
+import type { TemplateToRead } from "../../catalogue/contract/endpoint.ts";
+import type { Deployment } from "../../catalogue/templates/read.ts";
 
 /** Where the worker loads its catalogue: the build's (`distDir`), or the data folder's YAML. */
 export interface CatalogueSource {
@@ -33,6 +35,10 @@ export type ToWorker =
   /** Load the site's bundle ahead of a page (HeavyWorker.warmSite): nothing is answered. */
   | { kind: "warm-site" }
   | { kind: "count-result"; call: number; error?: ErrorMessage }
+  /** A template read for a job by the server's readers (MCP's check_deployment), or why not. */
+  | { kind: "read-result"; call: number; deployment?: Deployment; error?: ErrorMessage }
+  /** Are you there? Asked of a thread whose job passed its deadline: a thread whose loop is held cannot answer. */
+  | { kind: "ping"; call: number }
   | {
       kind: "store-result";
       call: number;
@@ -44,6 +50,8 @@ export type FromWorker =
   | { kind: "ready" }
   | { kind: "store"; call: number; method: string; args: unknown[] }
   | { kind: "count"; call: number; job: number; bucket: BucketName }
+  | { kind: "read"; call: number; job: number; what: TemplateToRead }
+  | { kind: "pong"; call: number }
   | { kind: "result"; job: number; result: Result; encoded?: Uint8Array }
   | { kind: "page-result"; job: number; answer: Computed | SiteAnswer }
   | { kind: "error"; job: number; error: ErrorMessage };

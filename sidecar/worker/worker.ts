@@ -12,7 +12,12 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { parentPort, workerData } from "node:worker_threads";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { answerRow, type RowInput } from "../../catalogue/contract/run.ts";
-import { serializeJson, type OperationContext, type Result } from "../../catalogue/contract/endpoint.ts";
+import {
+  serializeJson,
+  type OperationContext,
+  type Result,
+  type TemplateReading,
+} from "../../catalogue/contract/endpoint.ts";
 import type { BucketName } from "../../catalogue/base/limits.ts";
 import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load/load.ts";
 import { StoreOutcomeUnknownError, StoreUnavailableError, type RecordStore } from "../../catalogue/contract/ports.ts";
@@ -59,7 +64,26 @@ const countIn = (job: number) => (bucket: BucketName) =>
     post({ kind: "count", call, job, bucket });
   });
 
+/** Reads a template for job: the server's readers (a process each, with budgets), a round trip. */
+const readTemplate =
+  (job: number): TemplateReading =>
+  (what) =>
+    new Promise<Deployment>((resolve, reject) => {
+      const call = nextCall++;
+      calls.set(call, { resolve: (value) => resolve(value as Deployment), reject });
+      post({ kind: "read", call, job, what });
+    });
+
 port.on("message", (message: ToWorker) => {
+  // Answered at once: a thread that cannot is held by a job past its deadline (pool.ts ends it).
+  if (message.kind === "ping") return post({ kind: "pong", call: message.call });
+  if (message.kind === "read-result") {
+    const call = calls.get(message.call);
+    calls.delete(message.call);
+    if (message.error === undefined) call?.resolve(message.deployment);
+    else call?.reject(httpError(message.error));
+    return;
+  }
   if (message.kind === "count-result") {
     const call = calls.get(message.call);
     calls.delete(message.call);
@@ -171,6 +195,7 @@ async function answer(message: Extract<ToWorker, { kind: "run" }>): Promise<void
       now: () => new Date(message.now),
       startedAt: message.now,
       answerMcp,
+      readTemplate: readTemplate(message.job),
     };
     // The main thread validated the input with this row's schemas (catalogue/contract/run.ts).
     const { client, deployment, ...input } = message.input as RowInput & {

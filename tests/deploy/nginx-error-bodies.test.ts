@@ -62,6 +62,16 @@ describe("nginx's own refusals", () => {
 });
 
 describe("nginx's own 503 and 429 bodies", () => {
+  it("say when to try again: every 503 and 429 page sends Retry-After", () => {
+    // Issue 120: nginx's own 503 (no sidecar answering) had none.
+    const refusals = config.match(/location = \/_[a-z0-9]+\.[a-z]+ \{ internal;[^\n]*? return (503|429) [^\n]*/g)!;
+    expect(refusals.length).toBe(answers.length);
+    for (const location of refusals)
+      expect(location, location.slice(0, 60)).toMatch(
+        location.includes("return 503") ? / add_header Retry-After 5 always;/ : / add_header Retry-After 60 always;/,
+      );
+  });
+
   it("are all generated: the template writes none by hand", () => {
     expect(answers.map((answer) => answer.where).sort()).toEqual(
       [

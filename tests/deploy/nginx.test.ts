@@ -461,6 +461,11 @@ describe.skipIf(!nginxBinary || !redisBinary)("nginx + two sidecars + Redis", ()
     }
     const dynamic = await fetch(`${api}/v1/services?q=storage`);
     expect(dynamic.status).toBe(503);
+    // Issue 120: nginx's own 503 says when to try again, as the sidecars' do.
+    expect(dynamic.headers.get("retry-after")).toBe("5");
     expect(await dynamic.json()).toMatchObject({ status: 503, error: "Service unavailable" });
+    const page = await fetch(`${text}/search?q=storage`, { headers: { accept: "text/plain" } });
+    expect(page.status).toBe(503);
+    expect(page.headers.get("retry-after")).toBe("5");
   });
 });

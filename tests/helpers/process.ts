@@ -1,6 +1,6 @@
 /** Runs the real server (sidecar/server.ts) as a child process on free ports, for fault tests. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -158,16 +158,57 @@ export async function rssPeak(
   }
 }
 
+/** The processes whose parent is `pid` (Linux: /proc). */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command may hold spaces and parentheses: the fields after its last ")" are what follow.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
+}
+
+/**
+ * The server process `npm start` runs: its supervisor's child (scripts/start.ts), the node whose
+ * memory the suites bound (MEMORY_BOUND_MB); the supervisor itself holds no request.
+ */
+export function serverPidOf(supervisor: number): number {
+  const servers = childrenOf(supervisor).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("start-server.ts");
+    } catch {
+      return false;
+    }
+  });
+  if (servers.length !== 1) throw new Error(`npm start (process ${supervisor}) runs ${servers.length} servers`);
+  return servers[0]!;
+}
+
+/** A running `npm start`. */
+export interface StartedAsUser {
+  /** The supervisor (scripts/start.ts), which the test started and stops. */
+  readonly child: ChildProcess;
+  readonly port: number;
+  readonly textPort: number;
+  /** The server process it runs now (a new one after a restart). */
+  readonly serverPid: () => number;
+  stop(): Promise<void>;
+}
+
 /**
  * `npm start` as a user runs it (package.json's flags and environment, default LOG_LEVEL) on a free
  * port, for the memory tests: the listen port is not an input of the build, so dist/ is built once
  * and served on every port with its URLs rewritten. `extraEnv` goes on top (e.g. TRUST_PROXY).
  * Resolves once /v1/health answers; `stop` ends it with SIGTERM.
  */
-export async function startAsUser(
-  dataDir: string,
-  extraEnv: Record<string, string> = {},
-): Promise<{ child: ChildProcess; port: number; textPort: number; stop(): Promise<void> }> {
+export async function startAsUser(dataDir: string, extraEnv: Record<string, string> = {}): Promise<StartedAsUser> {
   const port = await freePort();
   const textPort = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -185,12 +226,12 @@ export async function startAsUser(
   // A stale dist/ is built first (a minute or more on a busy machine).
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 600_000, "npm start");
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await exited;
   };
-  return { child, port, textPort, stop };
+  return { child, port, textPort, stop, serverPid: () => serverPidOf(child.pid!) };
 }
 
 /**
@@ -198,12 +239,9 @@ export async function startAsUser(
  * and the folder removed in afterAll, with `overrides` in its environment (e.g. TRUST_PROXY). Read
  * `server()` inside the tests.
  */
-export function startAsUserPerSuite(
-  name: string,
-  overrides: Record<string, string> = {},
-): () => Awaited<ReturnType<typeof startAsUser>> {
+export function startAsUserPerSuite(name: string, overrides: Record<string, string> = {}): () => StartedAsUser {
   const dataDir = mkdtempSync(join(tmpdir(), `csc-${name}-`));
-  let server: Awaited<ReturnType<typeof startAsUser>> | undefined;
+  let server: StartedAsUser | undefined;
   beforeAll(async () => {
     server = await startAsUser(dataDir, overrides);
   }, 620_000);

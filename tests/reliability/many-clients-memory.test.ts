@@ -20,11 +20,11 @@ describe.skipIf(process.platform !== "linux")("many connections pipelining the l
   const server = startAsUserPerSuite("many-clients");
 
   it(`keeps the server under ${DURING_LIMIT_MB} MB while ${CONNECTIONS} connections each pipeline ${PIPELINED} GET /catalogue.json and read nothing, and under ${AFTER_LIMIT_MB} MB a minute after they close`, async () => {
-    const { child, port } = server();
+    const { serverPid, port } = server();
     const base = `http://127.0.0.1:${port}`;
     const size = await catalogueDumpBytes(base);
     expect(size).toBeGreaterThan(5_000_000);
-    const pid = child.pid!;
+    const pid = serverPid();
     const ready = rssMb(pid);
     const sockets: Socket[] = [];
     for (let i = 0; i < CONNECTIONS; i++) {

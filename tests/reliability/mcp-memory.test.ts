@@ -37,8 +37,8 @@ describe.skipIf(process.platform !== "linux")("100 MCP clients", () => {
   const server = startAsUserPerSuite("mcp-memory", { TRUST_PROXY: "127.0.0.1" });
 
   it(`keep the server within the memory bound, every call answered`, async () => {
-    const { child, port } = server();
-    const pid = child.pid!;
+    const { serverPid, port } = server();
+    const pid = serverPid();
     let peak = rssMb(pid);
     const sampling = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
     const until = Date.now() + SECONDS * 1000;

@@ -17,12 +17,12 @@ describe.skipIf(process.platform !== "linux")("pipelined requests for the larges
   const server = startAsUserPerSuite("pipelining");
 
   it(`keeps the server under ${LIMIT_MB} MB while one connection pipelines ${REQUESTS} GET /catalogue.json and reads nothing`, async () => {
-    const { child, port } = server();
+    const { serverPid, port } = server();
     const base = `http://127.0.0.1:${port}`;
     const size = await catalogueDumpBytes(base);
     // The issue's file: the catalogue's full export, the largest the build writes.
     expect(size).toBeGreaterThan(5_000_000);
-    const pid = child.pid!;
+    const pid = serverPid();
     const ready = rssMb(pid);
     const socket = connect(port, "127.0.0.1");
     socket.on("error", () => undefined);

@@ -2,8 +2,8 @@
  * Issue 95: one deployment check crashed the heavy worker (96 MB) and every heavy request in flight
  * failed with it (503 after ~12 s): an 835 KB CloudFormation template of 1,500 tagged buckets on the
  * text host, a 3.9 MB YAML flow sequence, a 100k-deep flow nesting; 99 aliases of one 5,000-key map
- * took 6.8 s while everyone queued behind it. Each template is now read in a thread of its own
- * (sidecar/threads/reader.ts) with its own budgets. Started as a user gets it (`npm start`), the
+ * took 6.8 s while everyone queued behind it. Each template is now read in a reader process of its
+ * own (sidecar/threads/reader.ts; a thread until issue 120) with its own budgets. Started as a user gets it (`npm start`), the
  * costly templates are sent on both hosts while other heavy requests run (MCP tools/list and a
  * tool call, an exit plan, a small check): the costly ones fail alone with a 422 (or 400) naming
  * the limit, the realistic one is answered, and every other request succeeds. Then eight
@@ -168,7 +168,7 @@ describe.skipIf(process.platform !== "linux")("a costly template fails alone", (
   }, 120_000);
 
   it(`answers eight maximum-size checks of each input kind at once, each 200 or 503 with Retry-After, never 408, and stays under ${MEMORY_BOUND_MB} MB`, async () => {
-    const pid = server().child.pid!;
+    const pid = server().serverPid();
     const kinds = [
       { name: "YAML", send: () => text(bucketsYaml(1900).slice(0, 4 * MIB - 4096)) },
       { name: "JSON", send: () => api(`{"approvedServiceIds":["aws-s3"],"template":${bucketsJson(4 * MIB - 8192)}}`) },

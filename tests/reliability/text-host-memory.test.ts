@@ -69,8 +69,8 @@ describe.skipIf(process.platform !== "linux")("the text host under many clients 
     requests: (connection: number) => string,
     { port, reading = false, afterWithinMs }: { port?: number; reading?: boolean; afterWithinMs?: number } = {},
   ): Promise<{ ready: number; peak: number; held: number; after: number; seconds: number }> {
-    const { child, textPort } = server();
-    const pid = child.pid!;
+    const { serverPid, textPort } = server();
+    const pid = serverPid();
     const ready = rssMb(pid);
     const sockets: Socket[] = [];
     for (let i = 0; i < CONNECTIONS; i++) {
@@ -139,8 +139,8 @@ describe.skipIf(process.platform !== "linux")("the text host under many clients 
   }, 150_000);
 
   it(`keeps the server under ${COMPUTED_DURING_LIMIT_MB} MB while ${CONNECTIONS} addresses each pipeline ${PIPELINED} computed pages, and gives it back within a minute`, async () => {
-    const { child, textPort } = server();
-    const cold = rssMb(child.pid!);
+    const { serverPid, textPort } = server();
+    const cold = rssMb(serverPid());
     // Every kind of computed page answers, in HTML and text (the heavy thread starts with the first).
     for (let n = 0; n < 8; n++) {
       const { path, accept } = computedPage(n);

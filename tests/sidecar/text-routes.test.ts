@@ -65,6 +65,7 @@ describe("the text host's route rows", () => {
           site: undefined!,
           computed: undefined!,
           templateReader: undefined!,
+          uploadSlots: undefined!,
           timeouts: HTTP_TIMEOUTS,
         },
         [extra],

@@ -1,11 +1,13 @@
 /**
- * One template's reading (./reader.ts): the API's JSON body parsed with its duplicate keys refused
- * and its depth bounded as the API's parser bounds every body, or the text host's template text,
- * read into a deployment. A template the check cannot read (TemplateError: 400) or past the values
- * budget (TemplateBudgetError: 422) is sent back as the refusal, for the body's other fields to be
- * validated first. The thread then waits for the next request, unless its reader ends it.
+ * The reader process (./reader.ts starts it): reads one template at a time — the API's JSON body
+ * parsed with its duplicate keys refused and its depth bounded as the API's parser bounds every
+ * body, the text host's template text, or MCP's template — into a deployment, evaluation included.
+ * A template the check cannot read (TemplateError: 400) or past a budget (TemplateBudgetError: 422)
+ * is sent back as the refusal, for the body's other fields to be validated first. A value past what
+ * V8 can hold (a string or an array over its maximum length) is that template's 422 too. What the
+ * process cannot survive (its heap exhausted by one allocation: nodejs/node#47224 aborts a whole
+ * process, which is why this is not a thread) ends this process alone; its reader answers for it.
  */
-import { parentPort } from "node:worker_threads";
 import { HttpError } from "../../catalogue/base/problem.ts";
 import {
   TemplateBudgetError,
@@ -25,7 +27,7 @@ import { DEPTH_DETAILS } from "../json-depth.ts";
 import { MAX_TF_FILES, ROOT_NAME, TemplateCheckBody, TF_FILE_NAME } from "../../catalogue/schema/deployment-check.ts";
 import { errorMessage } from "./error-message.ts";
 import { lowerThisThreadsPriority } from "./priority.ts";
-import type { ReadRequest, ReadTemplate } from "./reader.ts";
+import type { FromReader, ReadMessage, ReadRequest, ReadTemplate } from "./read-messages.ts";
 
 /** What the check could not read, as the API answers it; anything else is thrown on. */
 function refusalOf(error: unknown): HttpError {
@@ -97,16 +99,39 @@ function read(request: ReadRequest): ReadTemplate {
   return { body: { ...body, template: READ_TEMPLATE }, ...deploymentOf(template, given) };
 }
 
-// Reading a template yields the CPU to the main thread's cheap reads, as the heavy thread does.
+/** V8's own refusals of a value past its maximum size: that template's cost, not a fault. */
+const PAST_V8_MAXIMUM =
+  /^(Invalid (string|array|typed array) length|Array buffer allocation failed|Maximum call stack size exceeded)/;
+
+/** An error thrown by the reading, as its request is answered. */
+function answerOf(error: unknown): ReturnType<typeof errorMessage> {
+  if (error instanceof RangeError && PAST_V8_MAXIMUM.test(error.message)) {
+    // A recursion past the stack (a shape no bound above foresaw) is the template's depth too.
+    if (/call stack/.test(error.message))
+      return errorMessage(new HttpError(400, "Invalid template", "The template nests too deeply to read."));
+    return errorMessage(
+      new HttpError(
+        422,
+        "Template too costly",
+        `Reading the template made a value larger than the reader can hold (${error.message}); check it in parts.`,
+      ),
+    );
+  }
+  return errorMessage(error);
+}
+
+// Reading a template yields the CPU to the server's own threads, as the heavy thread does.
 lowerThisThreadsPriority();
 
-parentPort!.on("message", (request: ReadRequest) => {
+process.on("message", ({ id, request }: ReadMessage) => {
+  let answer: FromReader;
   try {
-    parentPort!.postMessage({ ok: read(request) });
+    answer = { id, ok: read(request) };
   } catch (error) {
-    // A recursion past the thread's stack (a shape no bound above foresaw) is the template's depth too.
-    const overflow = error instanceof RangeError && /call stack/.test(error.message);
-    const refused = overflow ? new HttpError(400, "Invalid template", "The template nests too deeply to read.") : error;
-    parentPort!.postMessage({ error: errorMessage(refused) });
+    answer = { id, error: answerOf(error) };
   }
+  process.send!(answer);
 });
+// Told to end (the reader's close), or left by its server: this process has nothing else to do.
+process.on("disconnect", () => process.exit(0));
+process.send!({ ready: true } satisfies FromReader);
