@@ -24,6 +24,7 @@ import { LRUCache } from "lru-cache";
 import type { CachePolicy } from "../catalogue/contract/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/base/limits.ts";
 import { rewriteAtom, rewriteCalendar } from "../catalogue/format/feeds.ts";
+import { webcalUrl } from "../catalogue/render/calendar.ts";
 import { CONTENT_TYPES, contentTypeOf } from "../catalogue/outputs/static.ts";
 import { STREAM_CHUNK_BYTES, streamBudget } from "./response-budget.ts";
 
@@ -123,6 +124,11 @@ export class BuiltFiles {
     this.distDir = distDir;
     this.hashes = hashes;
     this.sizes = sizes;
+    // A feed's webcal:// address (render/calendar.ts) names the same host: rewritten with it.
+    rewrite = rewrite.flatMap((pair) => {
+      const webcal = pair.map(webcalUrl) as [string, string];
+      return webcal[0] === pair[0] ? [pair] : [pair, webcal];
+    });
     this.builtUrls = rewrite.filter(([from, to]) => from !== to).map(([from]) => Buffer.from(from));
     // A URL is replaced only where it ends (not "…:8080" inside "…:80801" or a longer host name).
     this.rewrite = rewrite

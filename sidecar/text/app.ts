@@ -159,6 +159,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     templateReader: new TemplateReader(),
     ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
+    apiUrl: options.urls?.apiUrl,
     timeouts: httpTimeouts(options.config.timeouts),
   };
   app.addHook("onClose", () => context.templateReader.close());

@@ -44,13 +44,15 @@ describe("the static build", () => {
       expect(response.body, file).toBe(body);
       expect(readFileSync(join(dist, "api", file), "utf8"), file).toBe(body);
     }
+    // The build's URLs, which its pages name (a calendar's address: catalogue/render/calendar.ts).
     const text = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
       catalogue,
       store: await tempStore(),
       perMinute: 10_000,
+      urls: URLS,
     });
-    for (const { file, body } of textFiles(catalogue)) {
+    for (const { file, body } of textFiles(catalogue, URLS)) {
       const [page, format] = [file.slice(0, file.lastIndexOf(".")), file.slice(file.lastIndexOf(".") + 1)];
       const url = `/${page.replace(/(^|\/)index$/, "")}?format=${format}`;
       const response = await text.inject({ url, headers: { "accept-encoding": "identity" } });
@@ -355,6 +357,26 @@ describe("serving the build", () => {
     const again = await app.inject({ url: "/", headers: { "if-none-match": String(plain!.headers.etag) } });
     expect(again.statusCode).toBe(304);
     await app.close();
+  });
+
+  it("rewrites a calendar's webcal:// address with its https one when served at another address", async () => {
+    // Issue 126: the pages offer each calendar as webcal://<the API's host>/…, which names the host too.
+    const moved = "https://api.moved.example";
+    const files = await BuiltFiles.open(dist, { rewrite: [[URLS.apiUrl, moved]] });
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store,
+      files,
+      urls: { ...URLS, apiUrl: moved },
+    });
+    for (const url of ["/lifecycle/", "/lifecycle?format=md", "/aws?format=md"]) {
+      const answer = await text.inject({ url, headers: { accept: "text/html", "accept-encoding": "identity" } });
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.body, url).toContain("webcal://api.moved.example/v1/lifecycle.ics");
+      expect(answer.body, url).not.toContain(URLS.apiUrl.replace(/^https?:/, "webcal:"));
+    }
+    await text.close();
   });
 
   it("answers HEAD with headers and no body", async () => {
