@@ -8,6 +8,21 @@ import type { ChangelogEntryT, ChangelogT } from "../schema/index.ts";
 
 export const CHANGELOG: readonly ChangelogEntryT[] = [
   {
+    version: "1.13.0",
+    date: "2026-11-29",
+    changes: [
+      "POST /v1/deployments/check: serviceLifecycle, added in 1.12.0, is required and always filled (each service the deployment uses that has a lifecycle of its own, preview, deprecated, sunset or retired, judged against it; empty when none): the 1.12.0 entry called it optional and reserved, which it was not. docs/api.md describes it.",
+      'POST /v1/deployments/check: an ARM parameter given a value of another type than it declares (an int given "two", a number for a string, an array for an object) is a 400 Invalid template naming it (inputs.<name>), as Azure Resource Manager refuses the deployment; an int or bool written as text ("2", "true") is read as one. Before, it was read as no value and left its resources in dependsOnInputs.',
+      "Every JSON request body: a key given twice in one object is a 400 Invalid body naming its path (body.<path>: given twice); a JSON parser keeps only the last, so the request was answered for what it may not have meant. Templates already refused such keys.",
+      'POST /v1/feedback: "type": null is a 400 Invalid body; type is a string (bug, feature, question or general; general when omitted or unrecognised), as the contract says. Before, null was read as general.',
+      "Built files and Range: If-Range with the file's current ETag keeps the range (206: a resumed download resumes); any other If-Range answers the whole file; a 416 carries Content-Range: bytes */<length>. Before, If-Range always answered the whole file (200) and the 416 no length.",
+      "MCP completion/complete answers the first 100 matches with total, the true count of matches, and hasMore true when there are more (MCP caps values at 100); it answered at most 50, with total 50 and hasMore false (\"aws-\": 277 matches). The stdio server's get_saved_list 503 names the API to ask: PUBLIC_API_URL, PORT or HOST when set, else the API the served build was made for (a mirror's origin); it named 127.0.0.1:8080 whatever the API's address.",
+      "Both hosts keep an idle kept-alive connection 75 s (Keep-Alive: timeout=75; it was 5 s), longer than common clients keep theirs, so a client closes an idle connection before the server does and never sends a request on one being closed. cloud-catalogue serve follows a mirror's update without holding its event loop for seconds (the catalogue is loaded in turns of it, the replaced copy deleted by a child process): kept-alive clients (Node's agent, undici, wrk) lose no request across updates, the replaced hosts' connections told to close on their next answer. npm start's ports listen at once, requests waiting for the first hosts, and without a build the site's frame links its icon, served from the sources.",
+      "Calendars people subscribe to: the text host's and the site's lifecycle page, each provider's page (GET /v1/lifecycle.ics?provider=<id>, the provider's feed) and each saved list's page (GET /v1/lists/{id}/lifecycle.ics) offer their calendar as a webcal:// link and as the https address to add by URL, with the steps of Google Calendar, Outlook, Apple Calendar and Thunderbird.",
+      "Lists without JavaScript: the site's list builder (/list/), scorecard (/exposure/) and exit planner (/list/exit/) opened with ?list=<saved list> are filled on the server with the saved list (as with ?ids=), its downloads, Save, deployment check and plan working without a script; such a page is never cached (the read renews the list), and a ?list= naming no saved list is a 404 saying so. A saved list's page keeps its script-only controls out of text browsers and links to the builder and scorecard opened on it. The text host's search says \"1 service matches\".",
+    ],
+  },
+  {
     version: "1.12.0",
     date: "2026-11-28",
     changes: [

@@ -230,11 +230,38 @@ describe("serving the build", () => {
     });
     expect(part.statusCode).toBe(206);
     expect(part.body).toHaveLength(10);
+    const size = readFileSync(join(dist, "api", "v1", "providers.json")).length;
     for (const range of ["bytes=5-1", "bytes=999999999-"]) {
       const refused = await api.inject({ url: "/v1/providers", headers: { range } });
       expect(refused.statusCode, range).toBe(416);
       expect(refused.json()).toMatchObject({ error: "Range not satisfiable", status: 416 });
       expect(refused.headers["cache-control"]).toBe("no-store");
+      // RFC 9110 §15.5.17: the 416 says the representation's length (issue 126: it did not).
+      expect(refused.headers["content-range"], range).toBe(`bytes */${size}`);
+    }
+    expect(part.headers["content-range"]).toBe(`bytes 0-9/${size}`);
+  });
+
+  it("resumes a download whose If-Range is the current ETag, and sends the whole file for any other", async () => {
+    // Issue 126: If-Range with the current ETag answered 200 with the whole file, so a resumed download started over.
+    const headers = { "accept-encoding": "identity" };
+    const whole = await api.inject({ url: "/v1/providers", headers });
+    const etag = whole.headers.etag as string;
+    const resumed = await api.inject({
+      url: "/v1/providers",
+      headers: { ...headers, range: "bytes=10-", "if-range": etag },
+    });
+    expect(resumed.statusCode).toBe(206);
+    expect(resumed.body).toBe(whole.body.slice(10));
+    expect(resumed.headers.etag).toBe(etag);
+    for (const ifRange of ['"another-version"', `W/${etag}`, "Sat, 01 Jan 2000 00:00:00 GMT"]) {
+      const changed = await api.inject({
+        url: "/v1/providers",
+        headers: { ...headers, range: "bytes=10-", "if-range": ifRange },
+      });
+      expect(changed.statusCode, ifRange).toBe(200);
+      expect(changed.body, ifRange).toBe(whole.body);
+      expect(changed.headers["content-range"], ifRange).toBeUndefined();
     }
   });
 
