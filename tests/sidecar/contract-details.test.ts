@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { EmbeddedStore } from "../../sidecar/store/embedded.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
-import { build, realCatalogue, tempStore } from "../helpers/app.ts";
+import { build, fixtureCatalogue, realCatalogue, tempStore } from "../helpers/app.ts";
 
 describe("contract details", () => {
   it("refuses feedback with type null, records it as general when the type is omitted or unrecognised", async () => {
@@ -68,6 +68,20 @@ describe("contract details", () => {
     // A key that only looks alike (escaped the same, in another object) is no duplicate.
     const fine = await post("/v1/export/markdown", '{"approvedServiceIds":["aws-s3"],"x\\u0079":1}');
     expect(fine.json().details ?? "").not.toMatch(/given twice/);
+  });
+
+  it("says '1 service matches' of a search with one result on the text host, and 'services match' of more", async () => {
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store: await tempStore(),
+    });
+    onTestFinished(() => text.close());
+    const one = await text.inject("/search?q=cloud9&format=md");
+    expect(one.statusCode).toBe(200);
+    expect(one.body).toMatch(/^1 service matches\.$/m);
+    const more = await text.inject("/search?q=object+storage&format=md");
+    expect(more.body).toMatch(/^\d+ services match\.$/m);
   });
 
   it("compares ten services with the longest slugs on the text host", async () => {
