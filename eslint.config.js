@@ -24,6 +24,7 @@ export const BROWSER_CORE = [
   "catalogue/base/problem.ts",
   "catalogue/base/edit-distance.ts",
   "catalogue/base/nesting.ts",
+  "catalogue/base/steps.ts",
   "catalogue/compliance/compliance.ts",
   "catalogue/dependencies/dependencies.ts",
   "catalogue/capabilities/capabilities.ts",
@@ -64,6 +65,7 @@ export const BROWSER_CORE = [
   "catalogue/format/markdown.ts",
   "catalogue/render/pages.ts",
   "catalogue/render/relative.ts",
+  "catalogue/render/calendar.ts",
   // The check's answer as a page, with the outcome its findings decide (the site renders it).
   "catalogue/templates/answer/render.ts",
   "catalogue/templates/answer/findings.ts",

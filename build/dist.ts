@@ -6,7 +6,7 @@
  * starts and marks the build it serves, so pruning keeps it. A build for inputs seen before (back
  * to the previous PORT) is linked again without building.
  */
-import { existsSync, lstatSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, symlink, utimes } from "node:fs/promises";
 import { basename, dirname, join, relative } from "node:path";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
@@ -176,4 +176,23 @@ export function markServed(target: string): string {
   writeFileSync(marker, "");
   process.once("exit", () => rmSync(marker, { force: true }));
   return target;
+}
+
+/**
+ * The API URL a build was made for, as its discovery document names it (api/index.json's OpenAPI
+ * link): a local build's PUBLIC_API_URL or the default address, a mirror's origin. Undefined when
+ * the build has none.
+ */
+export function builtApiUrl(distDir: string): string | undefined {
+  try {
+    const discovery = JSON.parse(readFileSync(join(distDir, "api", "index.json"), "utf8")) as {
+      documentation?: { openapi?: unknown };
+    };
+    const openapi = discovery.documentation?.openapi;
+    return typeof openapi === "string" && openapi.endsWith("/openapi.json")
+      ? openapi.slice(0, -"/openapi.json".length)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -165,8 +165,11 @@ function sunsetPrompt(context: ToolContext, serviceIds: string, days: number): G
   );
 }
 
-const COMPLETIONS = 50;
-
+/**
+ * Completions answer every match: the SDK sends the first 100 (the most MCP allows) with the true
+ * `total` and `hasMore` (its createCompletionResult). Cut to 50 here, "aws-" said total 50 and no
+ * more of 277 (issue 126).
+ */
 /** A copy to mark as completable (completable() marks the schema itself), its description kept. */
 const copy = <T extends z.ZodType>(schema: T): T => schema.clone().meta(z.globalRegistry.get(schema) ?? {});
 
@@ -178,7 +181,6 @@ const completeList = (values: () => readonly string[]) => (typed: string | undef
   const prefix = before.length > 0 ? `${before.join(",")},` : "";
   return values()
     .filter((value) => value.startsWith(last) && !before.includes(value))
-    .slice(0, COMPLETIONS)
     .map((value) => `${prefix}${value}`);
 };
 
@@ -194,9 +196,7 @@ function argsFor(context: ToolContext) {
   const slugs = () => context.catalogue.services.map((service) => service.slug);
   const providers = () => context.catalogue.providers.map((provider) => provider.id);
   const one = (values: () => readonly string[]) => (typed: string | undefined) =>
-    values()
-      .filter((value) => value.startsWith(typed ?? ""))
-      .slice(0, COMPLETIONS);
+    values().filter((value) => value.startsWith(typed ?? ""));
   const args = {
     equivalent: {
       service: completable(copy(EQUIVALENT_ARGS.service), one(slugs)),

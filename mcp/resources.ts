@@ -25,7 +25,6 @@ export const RESOURCE_SCHEME = "catalogue";
 export const RELEASE_META = "cloud-services-catalogue/release";
 /** JSON-RPC error of a resource that does not exist (MCP specification, Resources, Error handling). */
 const RESOURCE_NOT_FOUND = -32002;
-const COMPLETIONS = 50;
 
 const JSON_TYPE = "application/json";
 const MARKDOWN_TYPE = "text/markdown";
@@ -65,11 +64,9 @@ const rowJson = async (context: ToolContext, request: RowRequest) => {
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
 
-/** Values of a template variable starting with what the client typed, for completion. */
+/** Values of a template variable starting with what the client typed, for completion: all of them (prompts.ts). */
 const completer = (values: () => readonly string[]) => (typed: string) =>
-  values()
-    .filter((value) => value.startsWith(typed))
-    .slice(0, COMPLETIONS);
+  values().filter((value) => value.startsWith(typed));
 
 function registerServices(server: McpServer, context: ToolContext) {
   const { catalogue } = context;

@@ -153,7 +153,7 @@ async function writeSteps(
   const apiAndText = (async () => {
     for (const [name, files] of [
       ["api", () => apiFiles(catalogue, options.urls)],
-      ["text", () => textFiles(catalogue)],
+      ["text", () => textFiles(catalogue, options.urls)],
     ] as const) {
       const written = await step(
         name,

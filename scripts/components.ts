@@ -3,26 +3,23 @@
  * (tests/helpers/components.ts adds the skip-or-fail rule): a binary found, a free port, a
  * condition waited for, a redis-server in a temporary folder.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** nginx prints its version with -v and rejects --version. */
-const VERSION_FLAG: Record<string, string> = { nginx: "-v", w3m: "-version" };
+/** nginx prints its version with -v and rejects --version; wrk prints it with -v, then exits 1. */
+const VERSION_FLAG: Record<string, string> = { nginx: "-v", w3m: "-version", wrk: "-v" };
+const VERSION_EXIT: Record<string, number> = { wrk: 1 };
 
 export function findBinary(
   name: string,
   candidates: string[] = [`/usr/bin/${name}`, `/usr/sbin/${name}`],
 ): string | undefined {
   for (const candidate of candidates) {
-    try {
-      execFileSync(candidate, [VERSION_FLAG[name] ?? "--version"], { stdio: "ignore" });
-      return candidate;
-    } catch {
-      // try the next
-    }
+    const ran = spawnSync(candidate, [VERSION_FLAG[name] ?? "--version"], { stdio: "ignore" });
+    if (ran.error === undefined && ran.status === (VERSION_EXIT[name] ?? 0)) return candidate;
   }
   return undefined;
 }

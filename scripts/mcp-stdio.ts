@@ -20,10 +20,10 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { ENDPOINTS } from "../catalogue/contract/index.ts";
-import { loadBuiltCatalogue, loadCatalogue } from "../catalogue/load/load.ts";
+import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { StoreUnavailableError, type RecordStore, type StatusSource } from "../catalogue/contract/ports.ts";
 import { buildUrls, CANONICAL_URLS, loadConfig, publicUrls } from "../sidecar/config.ts";
-import { buildsDirOf, cleanStaleStaging, serving } from "../build/dist.ts";
+import { builtApiUrl, buildsDirOf, cleanStaleStaging, serving } from "../build/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
 import { catalogueMcpServer } from "../mcp/server.ts";
 
@@ -79,45 +79,65 @@ function buildInBackground(script: string): void {
 }
 
 /** What to serve now: the named build, a fresh dist/, or the catalogue data in memory while dist/ is rebuilt. */
-async function catalogueToServe(dist: string | undefined, link: string, buildScript: string | undefined) {
+async function catalogueToServe(
+  dist: string | undefined,
+  link: string,
+  buildScript: string | undefined,
+): Promise<{ catalogue: Catalogue; distDir?: string }> {
   if (dist) {
     if (!existsSync(join(dist, "api", "catalogue-source.json")))
       throw new Error(`${dist} holds no build (api/catalogue-source.json is missing)`);
-    return loadBuiltCatalogue(dist);
+    return { catalogue: loadBuiltCatalogue(dist), distDir: dist };
   }
   const stale = await cleanStaleStaging(buildsDirOf(link));
   if (stale.length > 0) log(`removed ${stale.length} staging folder(s) left by stopped builds`);
-  if (existsSync(join(link, "api", "catalogue-source.json")) && (await isFresh(link, loadConfig(process.env))))
-    return loadBuiltCatalogue(serving(link));
+  if (existsSync(join(link, "api", "catalogue-source.json")) && (await isFresh(link, loadConfig(process.env)))) {
+    const distDir = serving(link);
+    return { catalogue: loadBuiltCatalogue(distDir), distDir };
+  }
   // Answer initialize now: the data folder is the current catalogue; the build only makes the next start faster.
   log("dist/ is missing or older than the sources: serving the catalogue data in memory while dist/ is rebuilt");
   if (buildScript !== "none") buildInBackground(buildScript ?? join(ROOT_DIR, "scripts", "build.ts"));
-  return loadCatalogue();
+  return { catalogue: loadCatalogue() };
 }
 
-async function main() {
+/**
+ * The API this server names (where saved lists live): PUBLIC_API_URL, PORT or HOST when set, as the
+ * server's own configuration says it; else the one the build served was made for, as its discovery
+ * document names it (a mirror's is its origin's); else the default address. The default alone
+ * named 127.0.0.1:8080 whatever the API's address (issue 126).
+ */
+function apiUrlToName(env: NodeJS.ProcessEnv, distDir: string | undefined): string {
+  const configured = publicUrls(loadConfig(env)).apiUrl;
+  if (env.PUBLIC_API_URL || env.PORT || env.HOST || !distDir) return configured;
+  const built = builtApiUrl(distDir);
+  return built ?? configured;
+}
+
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { dist: { type: "string" }, link: { type: "string" }, "build-script": { type: "string" } },
   });
   const config = loadConfig(process.env);
   const urls = publicUrls(config);
-  const catalogue = await catalogueToServe(
+  const { catalogue, distDir } = await catalogueToServe(
     values.dist ? resolve(values.dist) : undefined,
     values.link ? resolve(values.link) : DIST_DIR,
     values["build-script"],
   );
+  const apiUrl = apiUrlToName(process.env, distDir);
   // Stdin closed: the client is gone; "exit" stops a background build.
   process.stdin.once("end", () => process.exit(0));
   const server = catalogueMcpServer({
     catalogue,
     store: noStore,
     status: noStatus,
-    urls,
+    urls: { ...urls, apiUrl },
     table: ENDPOINTS,
     now: () => new Date(),
     startedAt: Date.now(),
     client: "stdio",
-    listsUnavailable: `Saved lists live in the API server's store, which the stdio server does not open. Ask the HTTP endpoint (POST ${urls.apiUrl}/mcp, tool get_saved_list) or GET ${urls.apiUrl}/v1/lists/{id}.`,
+    listsUnavailable: `Saved lists live in the API server's store, which the stdio server does not open. Ask the HTTP endpoint (POST ${apiUrl}/mcp, tool get_saved_list) or GET ${apiUrl}/v1/lists/{id} (PUBLIC_API_URL names another API).`,
   });
   await server.connect(new StdioServerTransport());
   log(`serving ${catalogue.services.length} services over stdio`);

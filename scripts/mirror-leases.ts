@@ -16,7 +16,8 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { rm } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { setPriority } from "node:os";
 import { basename, dirname, join } from "node:path";
 
 const leaseDir = (dir: string) => join(dir, "serving");
@@ -74,9 +75,10 @@ export function leasedVersions(dir: string, exceptPid?: number): Set<string> {
 
 /**
  * Deletes version folder `name` when `current` does not name it and no other running process leases
- * it; resolves whether it did. Off the event loop (fs/promises): a copy is some 30,000 files, and
- * deleting it in place held `serve`'s loop for seconds, long enough for kept-alive connections' timers
- * to close them under requests already sent (issue 116).
+ * it; resolves whether it did. A copy is some 30,000 files: deleting it in place held `serve`'s loop
+ * for seconds (issue 116), and through fs/promises it filled this process's libuv thread pool with
+ * unlinks, so the new copy's first file reads waited behind them for seconds, right after each
+ * switch (issue 126). So a child process deletes it, at the lowest priority.
  */
 export async function dropIfUnheld(dir: string, name: string): Promise<boolean> {
   const inUse = (() => {
@@ -87,8 +89,28 @@ export async function dropIfUnheld(dir: string, name: string): Promise<boolean> 
     }
   })();
   if (name === inUse || leasedVersions(dir, process.pid).has(name)) return false;
-  await rm(join(dir, "versions", name), { recursive: true, force: true });
+  await removeElsewhere(join(dir, "versions", name));
   return true;
+}
+
+/** Removes `path` (recursively) in a child process at the lowest priority; rejects when it could not. */
+function removeElsewhere(path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["-e", "require('node:fs').rmSync(process.argv[1], { recursive: true, force: true })", path],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let error = "";
+    child.stderr.on("data", (chunk: Buffer) => (error += chunk.toString()));
+    try {
+      if (child.pid !== undefined) setPriority(child.pid, 19);
+    } catch {
+      // Not allowed: it runs at this process's priority, still off its thread pool.
+    }
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(error.trim() || `rm exited ${code}`))));
+  });
 }
 
 /** The copies one `serve` holds, kept in its lease: the copy served, and replaced ones still draining. */

@@ -1,63 +1,98 @@
 /**
  * Replacing the hosts being served without cutting any request: those of a replaced mirror copy
- * (scripts/serve-mirror.ts), and `npm start`'s hosts over the sources once its first build is
- * ready (scripts/start.ts).
+ * (scripts/serve-mirror.ts), `npm start`'s hosts over the sources once its first build is ready,
+ * and the hosts that only hold requests while the first ones are prepared (scripts/start.ts).
  *
- * 1. Preparing the next hosts loads a catalogue and builds two apps in this process, which can
- *    hold the event loop for seconds (over the real catalogue, on a busy machine). A request sent
- *    meanwhile on an idle kept-alive connection waits unread; when the loop runs again, timers run
- *    before sockets are read, so the connection's keep-alive timer closed it under that request
- *    (issue 116: requests hung, then were reset). `hold` lets idle kept-alive connections outlast
- *    the preparation (PREPARE_HOLD_MS): such a request is read and answered.
+ * 1. The next hosts are prepared while these answer: the catalogue is loaded in turns of the event
+ *    loop (sidecar/catalogue-in-turns.ts), so no answer and no timer waits on it for long.
  * 2. The new hosts take over the listening sockets (LiveHosts.replace): every new connection is
- *    theirs. The old hosts finish the requests in progress at the switch from the old copy; every
- *    later request on their kept-alive connections is handed to the new hosts (their copy, never
- *    the old one: a stale answer after "now serving" is only one already in progress). Each answer
- *    on an old connection says `Connection: close`, so the client's next connection is the new
- *    hosts'; idle ones go back to the keep-alive limit (http-limits.ts). Closing idle connections
- *    at the switch instead would race a request the client is sending on one.
- * 3. The old hosts close once their last connection has, and only then is their copy released; no
- *    answer is ever cut by a timer, save for a connection still open after RETIRE_CAP_MS, longer
- *    than every limit that bounds one.
+ *    theirs. The old hosts finish the requests in progress at the switch; every later request on
+ *    their kept-alive connections is handed to the new hosts (their copy, never the old one), and
+ *    each answer on an old connection says `Connection: close`, so the client itself closes it
+ *    and its next request goes to a new connection. A connection idle at the switch is never
+ *    closed by a timer the switch sets: it keeps its own keep-alive timer, which outlasts common
+ *    clients' idle timers (http-limits.ts), so the client closes it, or reuses it and is told to
+ *    close. Closing idle connections at the switch, or resetting their timers together, raced
+ *    requests already on their way (issue 126: 30 of 3,224 requests reset, 12 of them together).
+ * 3. Once the old hosts' own requests are answered, their app closes (its catalogue and copy are
+ *    released) while their connections stay open, handed on; the server object closes when its
+ *    last connection has, or after RETIRE_CAP_MS, longer than every limit that bounds one.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { ConfigT } from "../sidecar/config.ts";
 import { HTTP_TIMEOUTS } from "../sidecar/http-limits.ts";
+import { allocating } from "../sidecar/memory-guard.ts";
 import type { PreparedServer } from "../sidecar/server.ts";
 
-/** Past the request and idle limits together: a connection open this long after a swap is stuck. */
-export const RETIRE_CAP_MS = HTTP_TIMEOUTS.requestMs + HTTP_TIMEOUTS.idleMs;
+/** Past the request limit and the longer of the idle and keep-alive limits: a connection open this long after a swap is stuck. */
+export const RETIRE_CAP_MS =
+  HTTP_TIMEOUTS.requestMs + Math.max(HTTP_TIMEOUTS.idleMs, HTTP_TIMEOUTS.keepAliveMs + 1000) + 1000;
 
-/** How long an idle kept-alive connection may wait while the next hosts are prepared (hold). */
-export const PREPARE_HOLD_MS = 60_000;
+/** What a host is made of: its HTTP server and how to close what serves on it (a Fastify app). */
+export interface Host {
+  readonly server: Server;
+  close(): PromiseLike<unknown>;
+  /** Hands the requests this host holds unanswered to the server that took its socket (start-holding.ts). */
+  handOver?(successor: Server): void;
+}
+
+/** A host being retired: when its own answers are done and its app closed, and when its last connection closed. */
+export interface Retiring {
+  readonly released: Promise<void>;
+  readonly closed: Promise<void>;
+}
+
+/** The events of an HTTP server that its app answers; a retired server hands them to its successor. */
+const HANDED_ON = ["request", "clientError"] as const;
 
 /** A host whose connections and answers in progress are tracked, so that it can be retired. */
 export interface RetirableHost {
-  readonly app: FastifyInstance;
   /** Connections still open. */
   connections(): number;
-  /** Idle kept-alive connections outlast PREPARE_HOLD_MS (the event loop may be held meanwhile). */
-  hold(): void;
-  /** Idle kept-alive connections back to the keep-alive limit. */
-  release(): void;
   /**
    * From now on every answer closes its connection, and requests not yet begun are handed to
-   * `successor` (the hosts that took the listening socket); resolves once every connection has
-   * closed and the host with it (after RETIRE_CAP_MS, open connections are closed under their clients).
+   * `successor` (the server that took the listening socket); `released` resolves once the answers
+   * in progress are done and the host closed, `closed` once every connection has closed (after
+   * RETIRE_CAP_MS, open connections are closed under their clients).
    */
-  retire(successor?: Server): Promise<void>;
+  retire(successor?: Server): Retiring;
+  /** Closes the server now (shutting down): idle connections at once, the others after their answer. */
+  shutDown(): Promise<void>;
 }
 
-/** Starts tracking `app`'s connections; call before it listens. */
-export function retirable(app: FastifyInstance): RetirableHost {
-  const server: Server = app.server;
+/** What closing a host's app does to its server, which a retired host's server must not do to the connections it hands on. */
+const CLOSING = ["close", "closeAllConnections", "closeIdleConnections"] as const;
+
+/**
+ * Closes `host` while its server keeps its connections (Fastify's close calls the server's close,
+ * which ends idle connections, and with forceCloseConnections every one: host-options.ts).
+ */
+async function closeKeepingConnections(host: Host): Promise<void> {
+  const server = host.server as Server & Record<(typeof CLOSING)[number], unknown>;
+  for (const name of CLOSING)
+    Object.defineProperty(server, name, {
+      configurable: true,
+      value: (callback?: unknown) => {
+        if (typeof callback === "function") process.nextTick(callback);
+        return server;
+      },
+    });
+  try {
+    await host.close();
+  } finally {
+    for (const name of CLOSING) delete server[name];
+  }
+}
+
+/** Starts tracking `host`'s connections; call before it listens. */
+export function retirable(app: Host): RetirableHost {
+  const server = app.server;
+  // Let go of once closed: a retired server may keep connections for a while, never its app's catalogue.
+  let host: Host | undefined = app;
   const sockets = new Set<Socket>();
   const answering = new Set<ServerResponse>();
-  /** Answers in progress per connection; a connection with none that has answered once is idle, kept alive. */
-  const inProgress = new WeakMap<Socket, number>();
-  const answered = new WeakSet<Socket>();
   let retired = false;
   let allClosed: (() => void) | undefined;
   const checkClosed = () => {
@@ -70,45 +105,65 @@ export function retirable(app: FastifyInstance): RetirableHost {
       checkClosed();
     });
   });
-  // Before Fastify's own listener, so that the answer's headers have not been written yet.
-  const track = (request: IncomingMessage, response: ServerResponse) => {
+  // Before the app's own listener, so that the answer's headers have not been written yet.
+  const track = (_request: IncomingMessage, response: ServerResponse) => {
     if (retired) response.shouldKeepAlive = false;
     answering.add(response);
-    const socket = request.socket;
-    inProgress.set(socket, (inProgress.get(socket) ?? 0) + 1);
-    response.once("close", () => {
-      answering.delete(response);
-      inProgress.set(socket, (inProgress.get(socket) ?? 1) - 1);
-      answered.add(socket);
-    });
+    response.once("close", () => answering.delete(response));
   };
   server.prependListener("request", track);
-  const idleKeptAlive = () => [...sockets].filter((socket) => answered.has(socket) && !inProgress.get(socket));
+  let released: Promise<void> | undefined;
+  let serverClosed = false;
+  server.once("close", () => (serverClosed = true));
   return {
-    app,
     connections: () => sockets.size,
-    // Node clears a kept-alive connection's timer when its next request arrives (node:_http_server).
-    hold: () => idleKeptAlive().forEach((socket) => socket.setTimeout(PREPARE_HOLD_MS)),
-    release: () => idleKeptAlive().forEach((socket) => socket.setTimeout(server.keepAliveTimeout)),
-    retire: async (successor) => {
+    retire: (successor) => {
       retired = true;
-      if (successor) {
-        // Requests read from now on are the successor's (Fastify's handler is Node's other listener).
-        for (const listener of server.listeners("request"))
-          if (listener !== track) server.off("request", listener as (...args: unknown[]) => void);
-        server.on("request", (request, response) => successor.emit("request", request, response));
-      }
-      idleKeptAlive().forEach((socket) => socket.setTimeout(server.keepAliveTimeout));
       // Answers in progress whose headers are not out yet say `Connection: close` too; one already
       // sending its headers leaves its connection idle, and the next request on it gets the close.
       for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
+      const own = [...answering];
+      if (successor) {
+        // What is read from now on is the successor's (the app's listeners are Node's others).
+        for (const event of HANDED_ON) {
+          for (const listener of server.listeners(event))
+            if (listener !== track) server.off(event, listener as (...args: unknown[]) => void);
+          server.on(event, (...args: unknown[]) => successor.emit(event, ...args));
+        }
+        host?.handOver?.(successor);
+      }
       const closed = new Promise<void>((resolve) => (allClosed = resolve));
       checkClosed();
       let cap: NodeJS.Timeout | undefined;
-      await Promise.race([closed, new Promise<void>((resolve) => (cap = setTimeout(resolve, RETIRE_CAP_MS)))]);
-      clearTimeout(cap);
-      // No connection left (or past the cap): Fastify closes, destroying whatever is still open.
-      await app.close();
+      const capped = Promise.race([closed, new Promise<void>((resolve) => (cap = setTimeout(resolve, RETIRE_CAP_MS)))]);
+      released = Promise.race([
+        Promise.all(own.map((response) => new Promise((resolve) => response.once("close", resolve)))),
+        capped,
+      ]).then(async () => {
+        if (host) await closeKeepingConnections(host);
+        host = undefined;
+      });
+      const done = Promise.all([capped, released]).then(() => {
+        clearTimeout(cap);
+        // No connection left (or past the cap): Node's own close, which ends what is still open.
+        server.closeAllConnections();
+        if (!serverClosed) server.close();
+      });
+      return { released, closed: done };
+    },
+    shutDown: async () => {
+      if (!released) {
+        await host?.close();
+        return;
+      }
+      // Retired: its app is (being) closed, its server still holds the connections handed on.
+      await released.catch(() => undefined);
+      if (serverClosed) return;
+      await new Promise<void>((resolve) => {
+        server.once("close", () => resolve());
+        server.closeIdleConnections();
+        server.close();
+      });
     },
   };
 }
@@ -124,8 +179,8 @@ interface ListeningServer {
  * one waiting in the socket's backlog; the old server lets go of it so that closing it later does
  * not close the socket, and finishes the requests it holds.
  */
-async function moveListener(from: FastifyInstance, to: FastifyInstance): Promise<void> {
-  const old = from.server as unknown as ListeningServer;
+async function moveListener(from: Server, to: FastifyInstance): Promise<void> {
+  const old = from as unknown as ListeningServer;
   const handle = old._handle;
   if (!handle) throw new Error("the served host is not listening");
   await to.listen({ handle } as { port?: number });
@@ -134,17 +189,26 @@ async function moveListener(from: FastifyInstance, to: FastifyInstance): Promise
 
 /** Both hosts, tracked so that they can be retired. */
 interface Hosts {
-  readonly api: RetirableHost;
-  readonly text: RetirableHost;
+  readonly api: RetirableHost & { readonly server: Server };
+  readonly text: RetirableHost & { readonly server: Server };
+  /** The apps, when these are a prepared server's (not the hosts holding requests at start); never kept once retired. */
+  readonly apps?: PreparedServer;
 }
 
-const tracked = (prepared: PreparedServer): Hosts => ({ api: retirable(prepared.api), text: retirable(prepared.text) });
+const trackedHost = (host: Host) => ({ ...retirable(host), server: host.server });
+
+const tracked = (prepared: PreparedServer): Hosts => ({
+  api: trackedHost(prepared.api),
+  text: trackedHost(prepared.text),
+  apps: prepared,
+});
 
 /** The hosts being served, which `replace` swaps for new ones while the old ones drain. */
 export class LiveHosts {
   private live: Hosts;
   private readonly retiring = new Map<Hosts, Promise<void>>();
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   private constructor(live: Hosts) {
     this.live = live;
@@ -153,47 +217,58 @@ export class LiveHosts {
   /** Starts serving `prepared` on PORT and TEXT_PORT. */
   static async listen(prepared: PreparedServer, config: ConfigT): Promise<LiveHosts> {
     const live = tracked(prepared);
-    await live.api.app.listen({ port: config.PORT, host: config.HOST });
-    await live.text.app.listen({ port: config.TEXT_PORT, host: config.HOST });
+    await prepared.api.listen({ port: config.PORT, host: config.HOST });
+    await prepared.text.listen({ port: config.TEXT_PORT, host: config.HOST });
     return new LiveHosts(live);
   }
 
+  /**
+   * Listens on PORT and TEXT_PORT at once with `holding` (servers that keep each request until the
+   * first hosts are ready: start-holding.ts); `replace` then hands the sockets to those hosts, the
+   * requests held included.
+   */
+  static async listenAtOnce(holding: { readonly api: Host; readonly text: Host }, config: ConfigT): Promise<LiveHosts> {
+    const listen = (server: Server, port: number) =>
+      new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, config.HOST, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+    const hosts = new LiveHosts({ api: trackedHost(holding.api), text: trackedHost(holding.text) });
+    try {
+      await listen(holding.api.server, config.PORT);
+      await listen(holding.text.server, config.TEXT_PORT);
+    } catch (error) {
+      await hosts.close();
+      throw error;
+    }
+    return hosts;
+  }
+
   get api(): FastifyInstance {
-    return this.live.api.app;
+    if (!this.live.apps) throw new Error("the hosts are still being prepared");
+    return this.live.apps.api;
   }
 
   get text(): FastifyInstance {
-    return this.live.text.app;
+    if (!this.live.apps) throw new Error("the hosts are still being prepared");
+    return this.live.apps.text;
   }
 
-  /** The next hosts are about to be prepared: idle kept-alive connections wait for them (serve-retire.ts, 1). */
-  hold(): void {
-    this.live.api.hold();
-    this.live.text.hold();
-  }
-
-  /** No next hosts after all: idle kept-alive connections back to the keep-alive limit. */
-  release(): void {
-    this.live.api.release();
-    this.live.text.release();
-  }
-
-  /** Holds (see hold), prepares the next hosts and replaces these with them; released if preparing fails. */
+  /**
+   * Prepares the next hosts (while these answer, the memory guard forcing no collection: its
+   * allocating) and replaces these with them.
+   */
   async replaceWith(prepare: () => Promise<PreparedServer>, retired?: (error?: Error) => void): Promise<void> {
-    this.hold();
-    let next: PreparedServer;
-    try {
-      next = await prepare();
-    } catch (error) {
-      this.release();
-      throw error;
-    }
-    await this.replace(next, retired);
+    await this.replace(await allocating(prepare), retired);
   }
 
   /**
    * Hands both listening sockets to `next` and retires the hosts served until now, their
-   * connections' later requests handed to `next`; `retired` runs once they have closed (or failed to).
+   * connections' later requests handed to `next`; `retired` runs once their own answers are done
+   * and their apps closed (or failed to), their connections still open.
    */
   async replace(next: PreparedServer, retired: (error?: Error) => void = () => undefined): Promise<void> {
     // Shut down meanwhile (a build that finished as the server was stopped): nothing to serve.
@@ -201,48 +276,59 @@ export class LiveHosts {
       await Promise.all([next.api.close(), next.text.close()]);
       return;
     }
-    const old = this.live;
+    const old: Hosts = { api: this.live.api, text: this.live.text };
+    const moving = this.live;
     const hosts = tracked(next);
-    await moveListener(old.api.app, hosts.api.app);
-    await moveListener(old.text.app, hosts.text.app);
+    await moveListener(moving.api.server, next.api);
+    await moveListener(moving.text.server, next.text);
     this.live = hosts;
-    const retiring = Promise.all([old.api.retire(hosts.api.app.server), old.text.retire(hosts.text.app.server)]).then(
+    const [api, text] = [old.api.retire(next.api.server), old.text.retire(next.text.server)];
+    Promise.all([api.released, text.released]).then(
       () => retired(),
       (error: unknown) => retired(error as Error),
     );
     this.retiring.set(
       old,
-      retiring.finally(() => this.retiring.delete(old)),
+      Promise.all([api.closed, text.closed]).then(
+        () => void this.retiring.delete(old),
+        () => void this.retiring.delete(old),
+      ),
     );
   }
 
   /** Closes the hosts served and those still draining, whatever they hold (shutting down). */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
-    const draining = [...this.retiring.keys()].flatMap((hosts) => [hosts.api.app.close(), hosts.text.app.close()]);
-    await Promise.all([this.api.close(), this.text.close(), ...draining, ...this.retiring.values()]);
+    const draining = [...this.retiring.keys()].flatMap((hosts) => [hosts.api.shutDown(), hosts.text.shutDown()]);
+    return (this.closing ??= Promise.all([this.live.api.shutDown(), this.live.text.shutDown(), ...draining]).then(
+      () => undefined,
+    ));
   }
 }
 
 /**
- * `npm start`'s first start: serves `fromSources` (every answer computed) at once, and once
- * `building` has succeeded, hands the sockets to the hosts over the build. `built` resolves true
- * then, false when the build failed (the hosts over the sources still serve).
+ * `npm start`'s first start, its ports already listening (`hosts`, holding requests): serves
+ * `fromSources` (every answer computed) as soon as they are prepared (`ready`), and once `building`
+ * has succeeded, hands the sockets to the hosts over the build. `built` resolves true then, false
+ * when the build failed (the hosts over the sources still serve); both reject when the sources
+ * could not be loaded.
  */
-export async function serveWhileBuilding(
-  config: ConfigT,
+export function serveWhileBuilding(
+  hosts: LiveHosts,
   fromSources: Promise<PreparedServer>,
   building: Promise<boolean>,
   fromBuild: () => Promise<PreparedServer>,
   log: (line: string) => void,
-): Promise<{ hosts: LiveHosts; built: Promise<boolean> }> {
-  const hosts = await LiveHosts.listen(await fromSources, config);
-  const built = building.then(async (succeeded) => {
+): { ready: Promise<void>; built: Promise<boolean> } {
+  const ready = fromSources.then((prepared) => hosts.replace(prepared));
+  const built = Promise.all([building, ready]).then(async ([succeeded]) => {
     if (!succeeded) return false;
     await hosts.replaceWith(fromBuild, (error) => {
       if (error) log(`start: closing the hosts over the sources: ${error.message}`);
     });
     return true;
   });
-  return { hosts, built };
+  // Said once, by whoever waits for `built`.
+  ready.catch(() => undefined);
+  return { ready, built };
 }

@@ -1,9 +1,10 @@
 /**
  * The server `npm start` runs (scripts/start.ts supervises it, starting it again when it dies):
  * serves the API on PORT and the text host on TEXT_PORT from one process, from dist/.
- * When dist/ is missing or stale (its recorded input hash differs from the sources'), it serves at
- * once from the sources (every answer computed, as the sidecar does without a build) while
- * dist/ is built, compressed fast; the hosts over the build then take the listening sockets
+ * Both ports listen first, holding requests until the first hosts are ready (start-holding.ts).
+ * When dist/ is missing or stale (its recorded input hash differs from the sources'), it serves
+ * from the sources (every answer computed, as the sidecar does without a build, the data folder
+ * read in a thread) while dist/ is built, compressed fast; the hosts over the build then take the listening sockets
  * without cutting a request (serve-retire.ts), and the best-compressed build is made behind them.
  * The store is opened before the build, so a second instance on the same DATA_DIR stops before it
  * builds. The build runs in a child process (`npm run build`), so the server does not keep the
@@ -17,13 +18,14 @@
 import { spawn } from "node:child_process";
 import { setPriority } from "node:os";
 import { join } from "node:path";
-import { loadBuiltCatalogue } from "../catalogue/load/load.ts";
 import { buildUrls, loadConfig, publicUrls } from "../sidecar/config.ts";
 import { openStore, orExitIfInUse, prepareServer, runAsProcess, type PreparedServer } from "../sidecar/server.ts";
 import { buildCacheProblem, cannotWriteLine, isNotWritable } from "../build/build-cache.ts";
 import { serving } from "../build/dist.ts";
 import { buildInputsHash, buildIsFresh, DIST_DIR, ROOT_DIR } from "../build/inputs.ts";
+import { loadBuiltCatalogueInTurns, loadCatalogueInTurns } from "../sidecar/catalogue-in-turns.ts";
 import { LiveHosts, serveWhileBuilding } from "./serve-retire.ts";
+import { holdingHosts } from "./start-holding.ts";
 import { tellSupervisor } from "./supervisor.ts";
 
 /**
@@ -38,7 +40,16 @@ function buildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 const config = loadConfig(process.env);
 const urls = publicUrls(config);
+// The ports listen first, before anything is read: a request waits for the hosts rather than
+// finding the port closed (issue 126: 37 s refused at a load of 13; start-holding.ts).
+const hosts = await orExitIfInUse(LiveHosts.listenAtOnce(holdingHosts(config), config));
 const store = await orExitIfInUse(openStore(config, (message) => console.error(message)));
+let closing: Promise<void> | undefined;
+runAsProcess({ close: closeAll });
+// Left by its supervisor (killed, say): nothing would stop this server or start it again.
+process.once("disconnect", () => void closeAll().finally(() => process.exit(0)));
+console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);
+tellSupervisor({ kind: "serving", pid: process.pid });
 const BUILDS_DIR = join(ROOT_DIR, ".cache", "builds");
 /** Stops with one line when the build cache cannot be written (npm start as another user than the builder's). */
 function exitCannotWrite(line: string): never {
@@ -55,13 +66,10 @@ function stopOnPurpose(code: number): never {
 // The build's URLs are not the listen port's: a start on another port serves the same dist/.
 const inputs = await buildInputsHash(buildUrls(config));
 const BUILD_SCRIPT = join(ROOT_DIR, "scripts", "build.ts");
-let hosts: LiveHosts;
 let served: string | undefined;
-let closing: Promise<void> | undefined;
 if (await buildIsFresh(DIST_DIR, inputs)) {
   console.log("start: dist/ is up to date");
-  hosts = await orExitIfInUse(prepareBuild(servedBuild()).then((prepared) => LiveHosts.listen(prepared, config)));
-  serveUntilClosed();
+  await hosts.replaceWith(() => prepareBuild(servedBuild()));
 } else {
   const problem = buildCacheProblem(BUILDS_DIR, ROOT_DIR);
   if (problem) exitCannotWrite(problem);
@@ -70,17 +78,14 @@ if (await buildIsFresh(DIST_DIR, inputs)) {
   );
   // Started before the hosts load the sources, so that the build's longest step starts first.
   const building = runBuild(["--fast"], "inherit").then((code) => code === 0);
-  const first = await orExitIfInUse(
-    serveWhileBuilding(
-      config,
-      prepareServer(config, { store }),
-      building,
-      () => prepareBuild(servedBuild()),
-      (line) => console.error(line),
-    ),
+  const first = serveWhileBuilding(
+    hosts,
+    // The data folder read in a thread while the loop answers (sidecar/catalogue-in-turns.ts).
+    loadCatalogueInTurns().then((catalogue) => prepareServer(config, { store, catalogue, catalogueSource: {} })),
+    building,
+    () => prepareBuild(servedBuild()),
+    (line) => console.error(line),
   );
-  hosts = first.hosts;
-  serveUntilClosed();
   if (!(await first.built)) {
     console.error("start: the build failed");
     await closeAll();
@@ -100,25 +105,17 @@ function servedBuild(): string {
   }
 }
 
-function prepareBuild(distDir: string): Promise<PreparedServer> {
+async function prepareBuild(distDir: string): Promise<PreparedServer> {
   return prepareServer(config, {
     distDir,
     store,
-    catalogue: loadBuiltCatalogue(distDir),
+    catalogue: await loadBuiltCatalogueInTurns(distDir),
     catalogueSource: { distDir },
   });
 }
 
 function closeAll(): Promise<void> {
   return (closing ??= hosts.close().then(() => store.close()));
-}
-
-function serveUntilClosed(): void {
-  runAsProcess({ close: closeAll });
-  // Left by its supervisor (killed, say): nothing would stop this server or start it again.
-  process.once("disconnect", () => void closeAll().finally(() => process.exit(0)));
-  console.log(`start: API on ${urls.apiUrl}, text host on ${urls.textUrl}`);
-  tellSupervisor({ kind: "serving", pid: process.pid });
 }
 
 /**

@@ -21,6 +21,7 @@ import { TemplateReader, UnreadBody } from "./threads/reader.ts";
 import { gateUploads } from "./upload-gate.ts";
 import type { Slots } from "./threads/slots.ts";
 import { refuseDeepJson } from "./json-depth.ts";
+import { duplicateKey, duplicateKeyDetails } from "./json-keys.ts";
 import { lingerAfterRefusal } from "./linger.ts";
 import { refuseRepeatedParameters } from "./repeated-params.ts";
 import { cacheControl, splitRequestUrl, type BuiltFiles } from "./files.ts";
@@ -65,8 +66,9 @@ export interface AppOptions {
 const fastifyError = (code: string) => Object.assign(new Error(code), { code, statusCode: 400 });
 
 /**
- * A JSON body as Fastify's parser reads it, but nesting past MAX_JSON_DEPTH is a 400 (json-depth.ts)
- * and a prototype key is a 400 naming it as an unknown key. JSON.parse makes "__proto__" an own property (it never sets the prototype); it is then found
+ * A JSON body as Fastify's parser reads it, but nesting past MAX_JSON_DEPTH is a 400 (json-depth.ts),
+ * so is a key given twice in one object (json-keys.ts, naming its path), and a prototype key is a
+ * 400 naming it as an unknown key. JSON.parse makes "__proto__" an own property (it never sets the prototype); it is then found
  * and refused before any handler sees the object.
  */
 export function parseJsonBody(text: string): unknown {
@@ -78,6 +80,9 @@ export function parseJsonBody(text: string): unknown {
     throw fastifyError("FST_ERR_CTP_INVALID_JSON_BODY");
   }
   refuseDeepJson(value);
+  // A key twice in one object: JSON.parse kept the last silently (json-keys.ts).
+  const twice = duplicateKey(text);
+  if (twice !== undefined) throw new HttpError(400, "Invalid body", duplicateKeyDetails(twice));
   if (/__proto__|prototype/.test(text)) {
     const key = prototypeKey(value);
     if (key) throw new HttpError(400, "Invalid body", `body: unknown key "${key}"; no request body takes such a key`);

@@ -24,6 +24,7 @@ import { LRUCache } from "lru-cache";
 import type { CachePolicy } from "../catalogue/contract/endpoint.ts";
 import { ASSET_CACHE_SECONDS, READ_CACHE_SECONDS } from "../catalogue/base/limits.ts";
 import { rewriteAtom, rewriteCalendar } from "../catalogue/format/feeds.ts";
+import { webcalUrl } from "../catalogue/render/calendar.ts";
 import { CONTENT_TYPES, contentTypeOf } from "../catalogue/outputs/static.ts";
 import { STREAM_CHUNK_BYTES, streamBudget } from "./response-budget.ts";
 
@@ -123,6 +124,11 @@ export class BuiltFiles {
     this.distDir = distDir;
     this.hashes = hashes;
     this.sizes = sizes;
+    // A feed's webcal:// address (render/calendar.ts) names the same host: rewritten with it.
+    rewrite = rewrite.flatMap((pair) => {
+      const webcal = pair.map(webcalUrl) as [string, string];
+      return webcal[0] === pair[0] ? [pair] : [pair, webcal];
+    });
     this.builtUrls = rewrite.filter(([from, to]) => from !== to).map(([from]) => Buffer.from(from));
     // A URL is replaced only where it ends (not "…:8080" inside "…:80801" or a longer host name).
     this.rewrite = rewrite
@@ -246,6 +252,9 @@ export class BuiltFiles {
       return true;
     }
     reply.code(status);
+    // A rewritten file is sent whole (its bytes are not the build's): no range to settle.
+    if (request.headers.range !== undefined && !rewritten)
+      this.settleRange(request, reply, etag, encoding ? `${path}${suffixOf(encoding)}` : path);
     if (rewritten) {
       await reply.send(rewritten.body);
       return true;
@@ -264,6 +273,26 @@ export class BuiltFiles {
     // (its types do not list the option).
     void reply.sendFile(path, this.distDir, { highWaterMark: STREAM_CHUNK_BYTES } as SendFileOptions);
     return true;
+  }
+
+  /**
+   * What @fastify/send leaves out of a Range request (issue 126): If-Range (RFC 9110 §13.1.5) is
+   * settled here against this representation's strong ETag, which send cannot see (its own ETag
+   * is off): the same ETag keeps the range (a resumed download resumes), anything else (another
+   * ETag, a date: no Last-Modified is sent) asks for the whole file. And a range that names no byte
+   * of the file gets its 416 with the file's length in Content-Range ("bytes *" and "/length", §15.5.17),
+   * which send's error loses.
+   */
+  private settleRange(request: FastifyRequest, reply: FastifyReply, etag: string, served: string): void {
+    const ifRange = request.headers["if-range"];
+    if (ifRange !== undefined) {
+      if (String(ifRange).trim() !== etag) delete request.headers.range;
+      delete request.headers["if-range"];
+    }
+    const range = request.headers.range;
+    const size = this.sizes.get(served);
+    if (range !== undefined && size !== undefined && rangeUnsatisfiable(range, size))
+      reply.header("content-range", `bytes */${size}`);
   }
 
   /**
@@ -456,6 +485,25 @@ const NEGOTIATED_MAX = 256;
  */
 export function etagOf(hash: string, encoding?: Encoding): string {
   return encoding ? `"${hash}-${encoding === "br" ? "br" : "gz"}"` : `"${hash}"`;
+}
+
+/**
+ * Whether a `bytes=` Range names no byte of a `size`-byte file, read as @fastify/send reads it
+ * (its parseBytesRange): `a-b`, `a-` and `-n`, past the end or malformed, none satisfiable.
+ */
+export function rangeUnsatisfiable(range: string, size: number): boolean {
+  if (!/^ *bytes=/.test(range)) return false;
+  return range
+    .slice(range.indexOf("=") + 1)
+    .split(",")
+    .every((spec) => {
+      const dash = spec.indexOf("-");
+      let start = Number.parseInt(dash < 0 ? spec : spec.slice(0, dash), 10);
+      let end = dash < 0 ? Number.NaN : Number.parseInt(spec.slice(dash + 1), 10);
+      if (Number.isNaN(start)) [start, end] = [size - end, size - 1];
+      else if (Number.isNaN(end) || end > size - 1) end = size - 1;
+      return !(start > -1 && start <= end);
+    });
 }
 
 export function etagMatches(header: string | string[] | undefined, etag: string): boolean {

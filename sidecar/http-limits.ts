@@ -6,7 +6,12 @@
  * - request: the whole request, body included, within REQUEST_MS (node `requestTimeout`), else 408;
  * - idle: a socket with no traffic for IDLE_MS is closed (Fastify `connectionTimeout`), always
  *   later than the request limit, so that a stalled body gets its 408 before the socket closes;
- * - keep-alive: an idle kept-alive socket is closed after KEEP_ALIVE_MS (Fastify's default is 72 s);
+ * - keep-alive: an idle kept-alive socket is closed after keepAliveMs (75 s, nginx's default; Fastify's
+ *   is 72 s), later than common clients close theirs (undici 4 s, Node's global agent 5 s, or the
+ *   `Keep-Alive: timeout` Node sends, less 1–2 s; nginx's upstream and AWS's load balancers 60 s):
+ *   a client that closes an idle socket first never sends a request on one the server is closing.
+ *   5 s here reset kept-alive clients' requests now and then (issue 126: 8 of 2,337 with a Node
+ *   agent, whose idle sockets have no timer of their own);
  * - deadline: the server's own time for a request it has read, its waits and its work, before a 503
  *   with Retry-After (deadline.ts); shorter than the idle limit, so that no request is left to it.
  * Node checks the first two every `connectionsCheckingInterval` (30 s by default): 1 s here, so a
@@ -39,7 +44,7 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
   headersMs: REQUEST_HEADERS_SECONDS * 1000,
   requestMs: REQUEST_BODY_SECONDS * 1000,
   idleMs: 35_000,
-  keepAliveMs: 5_000,
+  keepAliveMs: 75_000,
   deadlineMs: REQUEST_DEADLINE_SECONDS * 1000,
 };
 

@@ -32,6 +32,28 @@ function held(): number {
   return heapUsed + external;
 }
 
+/** Work under way that allocates on purpose (allocating), and whether one ended since the last check. */
+let allocatingNow = 0;
+let allocationEnded = false;
+
+/**
+ * Runs `work`, which allocates on purpose — the catalogue and hosts of a mirror's next copy, or of
+ * `npm start`'s build (sidecar/catalogue-in-turns.ts, scripts/serve-retire.ts) — without the guard
+ * forcing collections meanwhile: each was a full collection of a heap holding two catalogues, held
+ * the event loop for as long (issue 126: 3.4–4.2 s without answers at each mirror update on a
+ * loaded machine), and collected nothing the work would not allocate again. Once it ends, what it
+ * holds is the new baseline; V8 collects the replaced catalogue as it does any garbage.
+ */
+export async function allocating<T>(work: () => Promise<T>): Promise<T> {
+  allocatingNow++;
+  try {
+    return await work();
+  } finally {
+    allocatingNow--;
+    allocationEnded = true;
+  }
+}
+
 /** Starts the checks (unref'd: they keep no process alive); returns the function that stops them. */
 export function guardMemory({
   limitMb = SOFT_LIMIT_MB,
@@ -40,6 +62,12 @@ export function guardMemory({
 } = {}): () => void {
   let heldAfterCollect = 0;
   const timer = setInterval(() => {
+    if (allocatingNow > 0) return;
+    if (allocationEnded) {
+      allocationEnded = false;
+      heldAfterCollect = held();
+      return;
+    }
     if (process.memoryUsage.rss() < limitMb * MB || held() - heldAfterCollect < growthMb * MB) return;
     collect();
     heldAfterCollect = held();

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadBuiltCatalogue, loadCatalogue, type Catalogue } from "../catalogue/load/load.ts";
 import { buildApp } from "./app.ts";
+import { nextTurn } from "./catalogue-in-turns.ts";
 import type { PublicUrls } from "../catalogue/base/urls.ts";
 import { loadConfig, publicUrls, type ConfigT } from "./config.ts";
 import { BuiltFiles } from "./files.ts";
@@ -97,6 +98,8 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     distDir && existsSync(join(distDir, "api", "manifest.json"))
       ? await BuiltFiles.open(distDir, { rewrite: urlRewrites(distDir, urls) })
       : undefined;
+  // Turns of the event loop between the steps: a server preparing its next hosts keeps answering (catalogue-in-turns.ts).
+  await nextTurn();
   const siteHandler = distDir && files ? await loadSiteHandler(distDir) : undefined;
   // One thread for the API's heavy rows and the text host's computed pages: one more catalogue in memory, not two.
   const heavyWorker = catalogueSource
@@ -117,6 +120,7 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     ...(heavyWorker ? { heavyWorker } : {}),
   });
   api.addHook("onClose", () => templateReader.close());
+  await nextTurn();
   const text = await buildTextApp({
     config,
     catalogue,
@@ -129,7 +133,10 @@ export async function prepareServer(config: ConfigT, options: ServerOptions = {}
     uploadSlots: uploads,
     ...(heavyWorker ? { pageWorker: heavyWorker } : {}),
   });
-  await Promise.all([api.ready(), text.ready()]);
+  await nextTurn();
+  await api.ready();
+  await nextTurn();
+  await text.ready();
   return { api, text, store };
 }
 

@@ -23,7 +23,7 @@ export const ERRORS = {
   },
   "Invalid body": {
     status: 400,
-    when: "The JSON body does not match the endpoint's schema: a missing field, a wrong type, or a key the body does not name.",
+    when: "The JSON body does not match the endpoint's schema: a missing field, a wrong type, a key the body does not name, or a key given twice in one object.",
   },
   "Invalid path": { status: 400, when: "A path parameter is malformed (a slug or id of the wrong shape)." },
   "Invalid headers": {

@@ -2149,8 +2149,8 @@ export interface components {
     };
     /** @description Request body of POST /v1/feedback; an unknown key is a 400 */
     FeedbackBody: {
-      /** @description One of bug, feature, question, general; defaults to general when omitted, null or unrecognised */
-      type?: string | null;
+      /** @description One of bug, feature, question, general; defaults to general when omitted or unrecognised; null is refused */
+      type?: string;
       /** @description 5 to 5000 characters, not blank */
       message: string;
       /**

@@ -12,8 +12,8 @@ import { stripControl, type Block, type Doc, type Inline } from "./doc.ts";
 /** The one HTML and XML escape (the Atom feeds use it too): control characters go, markup is inert. */
 export const escapeHtml = (text: string) => stripControl(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** An href that can only navigate: http(s) or a same-host path; anything else becomes "#". */
-const safeHref = (href: string) => (/^(https?:\/\/|\/(?!\/))/i.test(href) ? escapeHtml(href) : "#");
+/** An href that can only navigate: http(s), webcal (a calendar subscription) or a same-host path; anything else becomes "#". */
+const safeHref = (href: string) => (/^(https?:\/\/|webcal:\/\/|\/(?!\/))/i.test(href) ? escapeHtml(href) : "#");
 
 function inline(parts: readonly Inline[]): string {
   return parts
@@ -81,5 +81,5 @@ const HEADER =
  * sidecar/text/plain-pages.ts), the title escaped here.
  */
 export function renderPage(title: string, main: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${HEADER}<main id="main">${main}</main></body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${HEADER}<main id="main">${main}</main></body></html>\n`;
 }

@@ -48,6 +48,7 @@ import type {
 } from "../schema/index.ts";
 import { derivedRegionsOf, publicRegions, servicePlacement } from "./regions.ts";
 import { descriptionBacked } from "./claim-terms.ts";
+import { drained } from "../base/steps.ts";
 
 export interface EquivalenceGroup {
   readonly id: string;
@@ -244,18 +245,34 @@ function providerRecords(source: CatalogueSource): Map<string, ProviderRecord> {
 
 /** Indexes validated data into the immutable Catalogue every face uses. */
 export function assembleCatalogue(source: CatalogueSource): Catalogue {
+  return drained(assembleSteps(source));
+}
+
+/** Services indexed between two steps of assembleSteps: a few milliseconds of work. */
+const SERVICES_PER_STEP = 25;
+
+/**
+ * assembleCatalogue a few services at a time: between steps its caller may let other work run
+ * (a server preparing the hosts of a new copy keeps answering meanwhile: sidecar/catalogue-in-turns.ts).
+ */
+export function* assembleSteps(source: CatalogueSource): Generator<void, Catalogue, void> {
   const providerById = providerRecords(source);
   const entries = new Map(source.services.map((item) => [item.entry.slug, item]));
-  const services = source.services
-    .map(({ providerId, entry }) =>
+  const unsorted: ServiceT[] = [];
+  for (const { providerId, entry } of source.services) {
+    unsorted.push(
       toService(providerId, entry, {
         providerNames: providerNamesOf(providerById.get(providerId)),
         compatibilityNames: (entry.compatibility ?? []).map(
           (claim) => source.compatibilityTerms?.find((term) => term.id === claim.id)?.name ?? claim.id,
         ),
       }),
-    )
-    .sort((a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug));
+    );
+    if (unsorted.length % SERVICES_PER_STEP === 0) yield;
+  }
+  const services = unsorted.sort(
+    (a, b) => a.providerId.localeCompare(b.providerId) || byName(a, b) || a.slug.localeCompare(b.slug),
+  );
   const order = new Map(services.map((service, index) => [service.slug, index]));
   const groupById = new Map(source.groups.map((group) => [group.id, group]));
   const groupsBySlug = new Map<string, string[]>();
@@ -291,6 +308,7 @@ export function assembleCatalogue(source: CatalogueSource): Catalogue {
         ...placementOf(source, providerById.get(service.providerId), service),
       }),
     );
+    if (bySlug.size % SERVICES_PER_STEP === 0) yield;
   }
 
   return deepFreeze({

@@ -3,7 +3,10 @@
  * text host's Markdown and ANSI answers and for the site's pages rendered on demand
  * (site/src/pages/on-demand/), so the two renderings of one URL never disagree.
  */
-import { MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "../base/limits.ts";
+import { LIST_LIFETIME_DAYS, MAX_APPROVED_IDS, MAX_TEXT_COMPARE_SHOWN, TEXT_SEARCH_RESULTS } from "../base/limits.ts";
+import { readList } from "../contract/read-list.ts";
+import { StoreUnavailableError, type RecordStore } from "../contract/ports.ts";
+import type { StoredList } from "../lists/lists.ts";
 import type { Catalogue } from "../load/load.ts";
 import { listServices } from "../search/query.ts";
 import { searchHref } from "../render/pages.ts";
@@ -154,3 +157,46 @@ export function listBuilderRequest(
   const known = [...new Set(asked.filter((id) => catalogue.bySlug.has(id)))];
   return { known, unknown: asked.filter((id) => !catalogue.bySlug.has(id)) };
 }
+
+/** The services a page that takes a list was given: ?ids=, else the saved list ?list= (issue 126). */
+export interface AddressList {
+  /** The known ids once each, in order. */
+  readonly known: string[];
+  /** Ids the catalogue does not know (a saved list may hold one it has since dropped). */
+  readonly unknown: string[];
+  /** The saved list ?list= named, read as the API reads it (the read renews it). */
+  readonly saved?: StoredList;
+  /** ?list= named no saved list (expired or never saved), or the store could not be reached. */
+  readonly problem?: "missing" | "unavailable";
+}
+
+/**
+ * What a page that takes a list (the builder, the scorecard, the exit planner) was given, so that it
+ * is filled on the server and works without JavaScript: ?ids= when the address names services,
+ * else the saved list ?list= names, read from the store as GET /v1/lists/{id} reads it.
+ */
+export async function addressList(
+  catalogue: Catalogue,
+  store: Pick<RecordStore, "getList" | "renewList">,
+  params: URLSearchParams,
+  now: Date,
+): Promise<AddressList> {
+  const id = textParam(params, "list");
+  if (params.has("ids") || !id) return listBuilderRequest(catalogue, params);
+  let saved: StoredList | undefined;
+  try {
+    saved = await readList(store, id, now);
+  } catch (error) {
+    if (error instanceof StoreUnavailableError) return { known: [], unknown: [], problem: "unavailable" };
+    throw error;
+  }
+  if (!saved) return { known: [], unknown: [], problem: "missing" };
+  const known = [...new Set(saved.approvedServiceIds.filter((slug) => catalogue.bySlug.has(slug)))];
+  return { known, unknown: saved.approvedServiceIds.filter((slug) => !catalogue.bySlug.has(slug)), saved };
+}
+
+/** What a page says of a ?list= it could not read. */
+export const ADDRESS_LIST_PROBLEM: Record<NonNullable<AddressList["problem"]>, string> = {
+  missing: `No saved list has this address; lists expire ${LIST_LIFETIME_DAYS} days after they are saved or last read.`,
+  unavailable: "Saved lists cannot be read right now; try again shortly.",
+};

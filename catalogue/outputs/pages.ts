@@ -17,7 +17,7 @@ import { equivalentsDoc } from "../render/equivalents.ts";
 import { categoryPage, homePage, lifecyclePage, providerPage } from "../render/pages.ts";
 import { SERVICE_SECTIONS } from "../render/sections.ts";
 import { servicePage } from "../render/service-page.ts";
-import { PAGE_PATHS, servicePath, type PageId } from "../base/urls.ts";
+import { PAGE_PATHS, servicePath, type PageId, type PublicUrls } from "../base/urls.ts";
 
 export type PageFormat = "ansi" | "txt" | "md" | "html";
 
@@ -32,7 +32,11 @@ export type PageServing = "static" | "static+computed" | "computed";
 /** The text pages the build writes for a row: one per key, each Doc made when asked. */
 export interface BuiltTextPages {
   /** Every page: its key (the path without extension, e.g. "aws/s3") and its Doc. */
-  readonly pages: (catalogue: Catalogue) => Iterable<{ readonly page: string; readonly doc: () => Doc }>;
+  readonly pages: (
+    catalogue: Catalogue,
+    /** The public URLs, for what a page offers at an absolute address (its calendar feeds: render/calendar.ts). */
+    urls?: PublicUrls,
+  ) => Iterable<{ readonly page: string; readonly doc: () => Doc }>;
   /** The key a request path names, from the row's `:params` (each a file segment); undefined for none. */
   readonly pageAt?: (catalogue: Catalogue, params: Readonly<Record<string, string>>) => string | undefined;
 }
@@ -71,8 +75,8 @@ export interface PageRow {
 const ALL: readonly PageFormat[] = ["ansi", "txt", "md", "html"];
 const HTML: readonly PageFormat[] = ["html"];
 
-const one = (page: string, doc: (catalogue: Catalogue) => Doc): BuiltTextPages => ({
-  pages: (catalogue) => [{ page, doc: () => doc(catalogue) }],
+const one = (page: string, doc: (catalogue: Catalogue, urls?: PublicUrls) => Doc): BuiltTextPages => ({
+  pages: (catalogue, urls) => [{ page, doc: () => doc(catalogue, urls) }],
   pageAt: () => page,
 });
 
@@ -94,10 +98,10 @@ const CATEGORY_TEXT: BuiltTextPages = {
 };
 
 const PROVIDER_TEXT: BuiltTextPages = {
-  pages: (catalogue) =>
+  pages: (catalogue, urls) =>
     catalogue.providers.map((provider) => ({
       page: `${provider.id}/index`,
-      doc: () => providerPage(catalogue, provider.id),
+      doc: () => providerPage(catalogue, provider.id, urls),
     })),
   pageAt: (catalogue, { provider }) =>
     provider && catalogue.providerById.has(provider) ? `${provider}/index` : undefined,
@@ -127,11 +131,11 @@ const SERVICE_SECTION_IDS = SERVICE_SECTIONS.map((section) => section.id);
 // prettier-ignore
 export const PAGES = [
   { ...at("home"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["index.astro"], text: one("index", homePage) },
-  { ...at("lifecycle"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue; ?within, status, provider and kind filter the text renderings as of today", site: ["lifecycle.astro"], text: one("lifecycle", lifecyclePage) },
+  { ...at("lifecycle"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue; ?within, status, provider and kind filter the text renderings as of today", site: ["lifecycle.astro"], text: one("lifecycle", (catalogue, urls) => lifecyclePage(catalogue, undefined, {}, urls)) },
   { ...at("category"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["category/[id].astro"], text: CATEGORY_TEXT },
   { ...at("provider"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/index.astro"], text: PROVIDER_TEXT },
   { ...at("service"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static", reads: "the catalogue", site: ["[provider]/[service].astro"], text: SERVICE_TEXT, sections: SERVICE_SECTION_IDS },
-  { ...at("exit-planner"), methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "static+computed", reads: "the list in the browser's storage, planned there over /exit-catalogue.json; without JavaScript, the form's ?ids and target (?sovereignOption…), planned on the server", site: ["list/exit.astro", "exit-catalogue.json.ts", "on-demand/doc.astro"] },
+  { ...at("exit-planner"), methods: ["GET"], formats: ALL, bucket: "text", cache: "no-store", serving: "static+computed", reads: "the list in the browser's storage, planned there over /exit-catalogue.json; without JavaScript, the form's ?ids and target (?sovereignOption…), planned on the server; ?list, the saved list the form is filled with", site: ["list/exit.astro", "exit-catalogue.json.ts", "on-demand/doc.astro", "on-demand/exit.astro"] },
   { ...at("feedback-sent"), methods: ["GET"], formats: HTML, bucket: "text", cache: "public", serving: "static", reads: "nothing", site: ["feedback/thanks.astro"] },
   { ...at("compare-ids"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue and the ids in the path", site: ["on-demand/compare.astro"] },
   { ...at("compare"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["compare/index.astro", "on-demand/compare.astro"] },
@@ -139,8 +143,8 @@ export const PAGES = [
   { ...at("equivalents"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?providers, ?category", site: ["equivalents/index.astro", "on-demand/equivalents.astro"], text: EQUIVALENTS_TEXT },
   { ...at("equivalence-group"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "computed", reads: "the catalogue", site: ["equivalents/[id].astro", "on-demand/doc.astro"] },
   { ...at("feedback"), methods: ["POST"], formats: ALL, bucket: "relaxed", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: ["feedback/index.astro", "on-demand/feedback.astro"] },
-  { ...at("exposure"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["exposure/index.astro", "on-demand/exposure.astro"] },
-  { ...at("list-builder"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids", site: ["list/index.astro", "on-demand/list.astro", "list-catalogue.json.ts"] },
+  { ...at("exposure"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids, or the store's saved list ?list", site: ["exposure/index.astro", "on-demand/exposure.astro"] },
+  { ...at("list-builder"), methods: ["GET"], formats: ALL, bucket: "text", cache: "public", serving: "static+computed", reads: "the catalogue and ?ids, or the store's saved list ?list", site: ["list/index.astro", "on-demand/list.astro", "list-catalogue.json.ts"] },
   { ...at("list-file"), methods: ["GET"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", reads: "the catalogue and ?ids: a policy or an export, to download", site: [] },
   { ...at("save-list"), methods: ["POST"], formats: ALL, bucket: "strict", cache: "no-store", serving: "computed", form: true, reads: "the form; writes to the store", site: [] },
   { ...at("saved-list"), methods: ["GET"], formats: ALL, bucket: "text", missBucket: "misses", cache: "no-store", serving: "computed", reads: "the store and the catalogue", site: ["lists/[id].astro"] },
@@ -199,8 +203,8 @@ export function pathPattern(path: string): string {
 }
 
 /** Every text page the build writes: its key (the path without extension, e.g. "aws/s3") and its Doc. */
-export function* textPages(catalogue: Catalogue): Generator<{ page: string; doc: () => Doc }> {
-  for (const row of PAGES as readonly PageRow[]) if (row.text) yield* row.text.pages(catalogue);
+export function* textPages(catalogue: Catalogue, urls?: PublicUrls): Generator<{ page: string; doc: () => Doc }> {
+  for (const row of PAGES as readonly PageRow[]) if (row.text) yield* row.text.pages(catalogue, urls);
 }
 
 /** The rows with text pages a path can name, with their paths' segments. */

@@ -185,8 +185,8 @@ export function renderDoc(doc: Doc, format: TextFormat, width?: number): string 
   return renderAnsi(doc, format === "ansi", width);
 }
 
-export function* textFiles(catalogue: Catalogue): Generator<StaticFile> {
-  for (const { page, doc } of textPages(catalogue)) {
+export function* textFiles(catalogue: Catalogue, urls?: PublicUrls): Generator<StaticFile> {
+  for (const { page, doc } of textPages(catalogue, urls)) {
     const built = doc();
     for (const format of TEXT_FORMATS) yield { file: `${page}.${format}`, body: renderDoc(built, format) };
   }

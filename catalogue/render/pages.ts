@@ -27,7 +27,8 @@ import type { Catalogue } from "../load/load.ts";
 import { holdingText, ownComplianceText, providerHoldings } from "../compliance/compliance.ts";
 import type { ServiceLifecycleT, ServiceT } from "../schema/index.ts";
 import { heading, link, paragraph, strong, type Block, type Doc, type Inline } from "../format/doc.ts";
-import { categoryPath, href, listCalendarPath, providerPath, servicePath } from "../base/urls.ts";
+import { categoryPath, href, listCalendarPath, providerPath, servicePath, type PublicUrls } from "../base/urls.ts";
+import { calendarBlocks } from "./calendar.ts";
 import { relativeDays } from "./relative.ts";
 
 export { relativeDays } from "./relative.ts";
@@ -136,7 +137,7 @@ export function homePage(catalogue: Catalogue): Doc {
   };
 }
 
-export function providerPage(catalogue: Catalogue, providerId: string): Doc {
+export function providerPage(catalogue: Catalogue, providerId: string, urls?: PublicUrls): Doc {
   const record = catalogue.providerById.get(providerId)!;
   const { provider, file } = record;
   const services = catalogue.services.filter((service) => service.providerId === providerId);
@@ -186,6 +187,13 @@ export function providerPage(catalogue: Catalogue, providerId: string): Doc {
       ...(markets ? [region.market ?? ""] : []),
     ]),
   });
+  blocks.push(
+    heading(2, "Lifecycle calendar"),
+    ...calendarBlocks({
+      url: `${urls?.apiUrl ?? ""}/v1/lifecycle.ics?provider=${encodeURIComponent(providerId)}`,
+      what: `the lifecycle dates of ${file.shortName}'s services, their versions and tiers`,
+    }),
+  );
   return { title: provider.name, blocks };
 }
 
@@ -275,6 +283,8 @@ export function lifecyclePage(
   catalogue: Catalogue,
   today: string = catalogue.lastUpdated.slice(0, 10),
   filter: LifecycleFilter = {},
+  /** The public URLs: the calendar is offered at its absolute address (render/calendar.ts). */
+  publicUrls?: PublicUrls,
 ): Doc {
   const urls = { apiUrl: "", textUrl: "" };
   const entries = lifecycleList(catalogue, urls, today, filter).data;
@@ -297,6 +307,10 @@ export function lifecyclePage(
       link("JSON", withQuery("/v1/lifecycle")),
       ".",
     ),
+    ...calendarBlocks({
+      url: `${publicUrls?.apiUrl ?? ""}${withQuery("/v1/lifecycle.ics")}`,
+      what: filtered ? "these dates" : "every lifecycle date of the catalogue",
+    }),
   ];
   // Within a window every entry has a date from today to today + n: one group, named by the window.
   const groups =
@@ -407,6 +421,8 @@ export function savedListPage(
   catalogue: Catalogue,
   list: Pick<StoredList, "name" | "slug" | "id" | "approvedServiceIds" | "expiresAt">,
   today: string = new Date().toISOString().slice(0, 10),
+  /** The API's public URL: the list's calendar is offered at its absolute address (render/calendar.ts). */
+  apiUrl?: string,
 ): Doc {
   const { services, missingServiceIds: missing } = resolveList(catalogue, list);
   const warnings = listLifecycleWarnings(services, today);
@@ -436,6 +452,7 @@ export function savedListPage(
         `Calendar of this list's sunset dates, with reminders ${CALENDAR_ALARMS.defaultDays.join(", ")} days before (?alarms=30,7 for others, ?alarms=none for none; ?within=365d for the next year's): `,
         link(listCalendarPath(list), listCalendarPath(list)),
       ),
+      ...calendarBlocks({ url: `${apiUrl ?? ""}${listCalendarPath(list)}`, what: "this list's sunset dates" }),
       paragraph(
         `Address ${listPath(list)}; expires ${list.expiresAt.slice(0, 10)} (${LIST_LIFETIME_DAYS} days after it is last read: reading it renews it).`,
       ),

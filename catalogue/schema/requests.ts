@@ -378,10 +378,13 @@ export const SavedListCreate = strictBody({
   });
 
 export const FeedbackBody = strictBody({
+  // A string or absent, as the contract says: null is neither, and is refused (1.13.0; it was read as general).
   type: z
     .string()
-    .nullish()
-    .meta(d("One of bug, feature, question, general; defaults to general when omitted, null or unrecognised")),
+    .optional()
+    .meta(
+      d("One of bug, feature, question, general; defaults to general when omitted or unrecognised; null is refused"),
+    ),
   message: z
     .string()
     .superRefine((message, ctx) => {

@@ -8,6 +8,7 @@
  * This module must stay free of Node APIs: the site bundles it.
  */
 import MiniSearch from "minisearch";
+import { drained } from "../base/steps.ts";
 import { GENERIC_WORDS, type SearchData } from "./data.ts";
 import { normaliseTerm, tokenize } from "./words.ts";
 
@@ -69,7 +70,13 @@ export function indexedDocs(data: SearchData): IndexedDoc[] {
 }
 
 /** The engine the search runs on: MiniSearch's BM25 over the fields, with boosts, prefix and close spellings. */
-export const miniSearchIndex: SearchEngine = (docs) => {
+export const miniSearchIndex: SearchEngine = (docs) => drained(miniSearchIndexSteps(docs));
+
+/** Documents indexed between two steps of miniSearchIndexSteps: a few milliseconds of work. */
+const DOCS_PER_STEP = 50;
+
+/** miniSearchIndex a few documents at a time (the same index: MiniSearch's addAll adds them one by one). */
+export function* miniSearchIndexSteps(docs: readonly IndexedDoc[]): Generator<void, SearchIndex, void> {
   const mini = new MiniSearch<IndexedDoc>({
     fields: [...SEARCH_FIELDS],
     tokenize,
@@ -82,6 +89,9 @@ export const miniSearchIndex: SearchEngine = (docs) => {
       weights: MATCH_WEIGHTS,
     },
   });
-  mini.addAll(docs);
+  for (let at = 0; at < docs.length; at += DOCS_PER_STEP) {
+    mini.addAll(docs.slice(at, at + DOCS_PER_STEP));
+    yield;
+  }
   return mini;
-};
+}

@@ -40,6 +40,8 @@ import {
   type SearchOutcome,
 } from "./match.ts";
 import { indexedDocs, miniSearchIndex, withJoined, type SearchEngine, type SearchIndex } from "./engine.ts";
+import { miniSearchIndexSteps } from "./engine.ts";
+import { drained } from "../base/steps.ts";
 import { SearchPlaces } from "./places.ts";
 import { OtherProductSearch } from "./other-products.ts";
 import { Speller } from "./spelling.ts";
@@ -585,8 +587,14 @@ export function nameMatch(name: readonly string[], telling: readonly string[]): 
 const searches = new WeakMap<Catalogue, ServiceSearch>();
 
 /** The search of a catalogue, built once per catalogue. */
-export function serviceSearch(catalogue: Catalogue): ServiceSearch {
+export const serviceSearch = (catalogue: Catalogue): ServiceSearch => drained(serviceSearchSteps(catalogue));
+/** serviceSearch, its index built a few services at a time: a caller may let other work run between steps (sidecar/catalogue-in-turns.ts). */
+export function* serviceSearchSteps(catalogue: Catalogue): Generator<void, ServiceSearch, void> {
   let search = searches.get(catalogue);
-  if (!search) searches.set(catalogue, (search = new ServiceSearch(searchData(catalogue))));
+  if (!search) {
+    const data = searchData(catalogue);
+    const index = yield* miniSearchIndexSteps(indexedDocs(data));
+    searches.set(catalogue, (search = new ServiceSearch(data, () => index)));
+  }
   return search;
 }

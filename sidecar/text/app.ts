@@ -166,6 +166,7 @@ export async function buildTextApp(options: TextAppOptions): Promise<FastifyInst
     uploadSlots: options.uploadSlots ?? uploadSlots(),
     ...(options.urls ? { hosts: mcpOriginPolicy(options.urls, options.config.MCP_ALLOWED_ORIGINS) } : {}),
     textUrl: options.urls?.textUrl,
+    apiUrl: options.urls?.apiUrl,
     timeouts: httpTimeouts(options.config.timeouts),
   };
   if (!options.templateReader) app.addHook("onClose", () => context.templateReader.close());

@@ -40,9 +40,12 @@ export const TEXT_JOBS = {
   equivalenceGroup: (catalogue: Catalogue, input: Shape & { id: string }) => equivalenceGroupBody(catalogue, input),
   compareQuery: (catalogue: Catalogue, input: Shape & { query: string }) => compareQueryBody(catalogue, input),
   comparePath: (catalogue: Catalogue, input: Shape & { ids: string }) => comparePathBody(catalogue, input),
-  lifecycle: (catalogue: Catalogue, input: Shape & { query: Record<string, unknown>; now: number }) =>
-    filteredLifecycleBody(catalogue, input),
-  savedList: (catalogue: Catalogue, input: Shape & { list: StoredList }) => savedListBody(catalogue, input),
+  lifecycle: (
+    catalogue: Catalogue,
+    input: Shape & { query: Record<string, unknown>; now: number; apiUrl?: string | undefined },
+  ) => filteredLifecycleBody(catalogue, input),
+  savedList: (catalogue: Catalogue, input: Shape & { list: StoredList; apiUrl?: string | undefined }) =>
+    savedListBody(catalogue, input),
   exitPlan: (
     catalogue: Catalogue,
     input: Shape & { list: StoredList; to: ExitTargetT; defaulted: boolean; textUrl: string; asDoc?: boolean },

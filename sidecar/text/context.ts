@@ -30,6 +30,8 @@ export interface TextContext {
   readonly hosts?: Pick<McpOriginPolicy, "allowsHost">;
   /** The text host's public URL: the exit plan's links are absolute (pasted into tickets). */
   readonly textUrl?: string | undefined;
+  /** The API's public URL: the calendars' feeds are offered at their absolute addresses (render/calendar.ts). */
+  readonly apiUrl?: string | undefined;
   /** This host's time limits (../http-limits.ts): the upload gate leaves a body part of the request limit. */
   readonly timeouts: HttpTimeouts;
 }

@@ -26,6 +26,7 @@ import { ExitPlanQuery, type ExitTargetT } from "../../catalogue/schema/index.ts
 import { isDotSegment } from "./site-page.ts";
 import { replyComputedPage } from "./computed-page.ts";
 import { plainPage } from "./plain-pages.ts";
+import { pageWithIds } from "./forms.ts";
 import { render, widthOf } from "./render.ts";
 import type { TextContext } from "./context.ts";
 import { waitFor, type Computed, type Shape } from "./computed-shapes.ts";
@@ -107,8 +108,11 @@ export async function exitPlannerPage(c: TextContext, request: FastifyRequest, r
   const params = new URLSearchParams(splitRequestUrl(request.url).query);
   const rendering = replies.rendering(request);
   if (!params.has("ids")) {
-    if (rendering === "html" && (await replies.site(request, reply, "list/exit/index.html"))) return reply;
     const listId = params.get("list");
+    // A saved list in HTML: the planner with its plain form filled with the list (on-demand/exit.astro).
+    if (rendering === "html" && listId && c.site.available)
+      return (await pageWithIds(c, request, reply, "list/exit/index.html", "exit")) ? reply : undefined;
+    if (rendering === "html" && (await replies.site(request, reply, "list/exit/index.html"))) return reply;
     // A saved list planned here as the site's planner plans it: its jobs and data volumes, the form's target.
     if (listId) return savedListPlan(c, request, reply, listId, params);
     if (rendering === "html") return plainPage(c, request, reply, "list/exit");

@@ -1,9 +1,10 @@
 /**
  * The site's tools without JavaScript, on the text host (their pages' forms get and post here):
- * - GET /exposure?ids=a,b — the scorecard scored on the server (site/src/pages/on-demand/
- *   exposure.astro), as compare does; without ids, the built page;
- * - GET /list?ids=a,b — the builder rendered with those services chosen (site/src/pages/on-demand/
- *   list.astro), its download and save forms carrying them; without ids, the built page;
+ * - GET /exposure?ids=a,b (or ?list=<saved list>) — the scorecard scored on the server
+ *   (site/src/pages/on-demand/exposure.astro), as compare does; without either, the built page;
+ * - GET /list?ids=a,b (or ?list=) — the builder rendered with those services chosen
+ *   (site/src/pages/on-demand/list.astro), its download and save forms carrying them; without
+ *   either, the built page;
  * - GET /list/files/{file}?ids=a,b — one of the downloads the page makes in the browser
  *   (aws-scp.json, azure-policy-set.json, gcp-org-policy.json, each also as .tf, and
  *   approved-services.md), made by the same functions, counted in the API's strict bucket as
@@ -29,6 +30,7 @@ import { hitBucket } from "../plugins/rate-limit.ts";
 import type { TextContext } from "./context.ts";
 import { LIST_FILES } from "./list-files.ts";
 import { plainPage } from "./plain-pages.ts";
+import type { SitePageRequest } from "./site-page.ts";
 
 export const FOREIGN_HOST_DETAILS =
   "This form takes posts from browsers only for this server's own host names (its public URLs, loopback, MCP_ALLOWED_ORIGINS): a page whose name was pointed at this server's address (DNS rebinding) cannot submit it.";
@@ -74,11 +76,11 @@ export function crossSiteRefusal(
 const paramsOf = (request: FastifyRequest) => new URLSearchParams(splitRequestUrl(request.url).query);
 
 /**
- * In HTML the built page `file` without ?ids=, else the on-demand page `name` with the query;
- * without the site's renderer (a mirror) the built page for both, whose script reads ?ids= as
- * it does on the origin.
+ * In HTML the built page `file` without ?ids= or ?list=, else the on-demand page `name` with the
+ * query, which fills the page with those services (issue 126); without the site's renderer (a
+ * mirror) the built page for all, whose script reads ?ids= and ?list= as it does on the origin.
  */
-async function pageWithIds(
+export async function pageWithIds(
   c: TextContext,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -86,8 +88,16 @@ async function pageWithIds(
   name: OnDemandPage,
 ) {
   const { query } = splitRequestUrl(request.url);
-  if ((!paramsOf(request).has("ids") || !c.site.available) && (await c.replies.site(request, reply, file))) return true;
-  const page = { page: { name, search: query ? `?${query}` : "" }, headers: { vary: TEXT_VARY } };
+  const params = paramsOf(request);
+  const takesList = params.has("ids") || params.has("list");
+  if ((!takesList || !c.site.available) && (await c.replies.site(request, reply, file))) return true;
+  const search = query ? `?${query}` : "";
+  // A saved list's page reads the store (and renews the list), as /lists/{id} does: never kept, by
+  // the renderer's cache (given locals) or any other.
+  const saved = !params.has("ids") && params.has("list");
+  const page: SitePageRequest = saved
+    ? { page: { name, search }, locals: {}, headers: { vary: TEXT_VARY, "cache-control": "no-store" } }
+    : { page: { name, search }, headers: { vary: TEXT_VARY } };
   return c.site.render(request, reply, page);
 }
 

@@ -74,7 +74,7 @@ export async function savedListPage(c: TextContext, request: FastifyRequest, rep
   const computed = await c.computed.text(
     {
       name: "savedList",
-      input: { list: found.list, rendering, width: widthOf(request) },
+      input: { list: found.list, rendering, width: widthOf(request), apiUrl: c.apiUrl },
     },
     waitFor(request),
   );
@@ -85,18 +85,22 @@ export async function savedListPage(c: TextContext, request: FastifyRequest, rep
 /** A saved list's page. */
 export function savedListBody(
   catalogue: Catalogue,
-  { list, rendering, width }: Shape & { list: StoredList },
+  { list, rendering, width, apiUrl }: Shape & { list: StoredList; apiUrl?: string | undefined },
 ): Computed {
-  return { status: 200, body: render(savedListDoc(catalogue, list), rendering, width) };
+  return { status: 200, body: render(savedListDoc(catalogue, list, undefined, apiUrl), rendering, width) };
 }
 
 /** ?within=90 (or 90d), status, provider, kind: the API's lifecycle query. */
 const LIFECYCLE_KEYS = ["within", "status", "provider", "kind"] as const;
 
-const docsByCatalogue = new WeakMap<Catalogue, Map<string, () => Doc>>();
-const pageDoc = (catalogue: Catalogue, page: string) => {
-  let docs = docsByCatalogue.get(catalogue);
-  if (!docs) docsByCatalogue.set(catalogue, (docs = new Map([...textPages(catalogue)].map((p) => [p.page, p.doc]))));
+/** Each catalogue's text pages, by the API URL they name (the build's: dist/text; none in tests). */
+const docsByCatalogue = new WeakMap<Catalogue, Map<string, Map<string, () => Doc>>>();
+const pageDoc = (catalogue: Catalogue, page: string, apiUrl: string | undefined) => {
+  let byUrl = docsByCatalogue.get(catalogue);
+  if (!byUrl) docsByCatalogue.set(catalogue, (byUrl = new Map<string, Map<string, () => Doc>>()));
+  let docs = byUrl.get(apiUrl ?? "");
+  const urls = apiUrl === undefined ? undefined : { apiUrl, textUrl: "" };
+  if (!docs) byUrl.set(apiUrl ?? "", (docs = new Map([...textPages(catalogue, urls)].map((p) => [p.page, p.doc]))));
   return docs.get(page)!();
 };
 
@@ -135,7 +139,7 @@ export async function builtPage(c: TextContext, request: FastifyRequest, reply: 
   if (!page)
     return c.replies.notFound(request, reply, `Nothing at ${pathname.slice(0, 200)}. Try / for the list of providers.`);
   if (rendering !== "html" && (await c.replies.built(request, reply, `${page}.${rendering}`))) return reply;
-  const body = render(pageDoc(c.catalogue, page), rendering, widthOf(request));
+  const body = render(pageDoc(c.catalogue, page, c.apiUrl), rendering, widthOf(request));
   return c.replies.text(request, reply, 200, rendering, body);
 }
 
@@ -156,7 +160,13 @@ async function filteredLifecycle(
     {
       name: "lifecycle",
       // Today's date, not the time: one day's answers are kept as one.
-      input: { query: asked, now: Date.parse(dayOf(new Date())), rendering, width: widthOf(request) },
+      input: {
+        query: asked,
+        now: Date.parse(dayOf(new Date())),
+        rendering,
+        width: widthOf(request),
+        apiUrl: c.apiUrl,
+      },
     },
     waitFor(request),
   );
@@ -166,7 +176,13 @@ async function filteredLifecycle(
 /** The lifecycle page filtered by the API's lifecycle query, as of `now`. */
 export function filteredLifecycleBody(
   catalogue: Catalogue,
-  { query, now, rendering, width }: Shape & { query: Record<string, unknown>; now: number },
+  {
+    query,
+    now,
+    rendering,
+    width,
+    apiUrl,
+  }: Shape & { query: Record<string, unknown>; now: number; apiUrl?: string | undefined },
 ): Computed {
   const parsed = LifecycleQuery.safeParse({
     within: query.within,
@@ -182,6 +198,11 @@ export function filteredLifecycleBody(
     if (!isHttpError(error)) throw error;
     return { status: error.statusCode, title: error.title, detail: error.details ?? "" };
   }
-  const doc = lifecyclePage(catalogue, dayOf(new Date(now)), filter);
+  const doc = lifecyclePage(
+    catalogue,
+    dayOf(new Date(now)),
+    filter,
+    apiUrl === undefined ? undefined : { apiUrl, textUrl: "" },
+  );
   return { status: 200, body: render(doc, rendering, width) };
 }

@@ -20,7 +20,7 @@ import { href, servicePath } from "../../catalogue/base/urls.ts";
 import { exposureReport, JURISDICTION_RULE } from "../../catalogue/equivalence/exposure.ts";
 import { escapeHtml, renderPage } from "../../catalogue/format/html.ts";
 import type { Catalogue } from "../../catalogue/load/load.ts";
-import { listBuilderRequest } from "../../catalogue/outputs/page-requests.ts";
+import { ADDRESS_LIST_PROBLEM, addressList, listBuilderRequest } from "../../catalogue/outputs/page-requests.ts";
 import { splitRequestUrl } from "../files.ts";
 import type { TextContext } from "./context.ts";
 import { LIST_FILES } from "./list-files.ts";
@@ -41,11 +41,18 @@ export const isPlainPage = (path: string): path is PlainPage => PLAIN_PAGES.has(
 const NOT_BUILT =
   "The site's own page is not built here yet (npm start builds it in the background; reload in a little while for it): this plain page does the same without its scripts.";
 
-/** Answers `page` in HTML, uncached. */
-export function plainPage(c: TextContext, request: FastifyRequest, reply: FastifyReply, page: PlainPage) {
+/** Answers `page` in HTML, uncached; a saved list the address names (?list=) fills it as ?ids= would. */
+export async function plainPage(c: TextContext, request: FastifyRequest, reply: FastifyReply, page: PlainPage) {
   const params = new URLSearchParams(splitRequestUrl(request.url).query);
+  const given =
+    params.has("list") && !params.has("ids") ? await addressList(c.catalogue, c.store, params, new Date()) : undefined;
+  if (given?.saved) params.set("ids", [...given.known, ...given.unknown].join(","));
   const [title, main] = PAGES[page](c.catalogue, params);
-  return c.replies.text(request, reply, 200, "html", renderPage(title, main), false);
+  const problem = given?.problem
+    ? `<aside class="warning" role="note">${escapeHtml(ADDRESS_LIST_PROBLEM[given.problem])}</aside>`
+    : "";
+  const status = given?.problem === "missing" ? 404 : given?.problem ? 503 : 200;
+  return c.replies.text(request, reply, status, "html", renderPage(title, problem + main), false);
 }
 
 const PAGES: Record<PlainPage, (catalogue: Catalogue, params: URLSearchParams) => [string, string]> = {

@@ -5,13 +5,16 @@
  * API's Error shape under /v1/. ANSI and plain text are 80 columns wide unless ?width= or a
  * COLUMNS header asks for another width (terminalWidth).
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ErrorTitle, StatusOf } from "../../catalogue/base/error-catalogue.ts";
 import { httpErrorOf } from "../../catalogue/base/problem.ts";
 import { LIST_LIFETIME_DAYS, TEXT_WIDTH } from "../../catalogue/base/limits.ts";
 import { heading, paragraph, type Doc } from "../../catalogue/format/doc.ts";
 import { preferredMediaType } from "../../catalogue/base/media-type.ts";
-import { renderDoc } from "../../catalogue/outputs/static.ts";
+import { contentTypeOf, renderDoc } from "../../catalogue/outputs/static.ts";
 import { renderHtml } from "../../catalogue/format/html.ts";
 import { READ_CACHE_CONTROL, TEXT_VARY, type BuiltFiles } from "../files.ts";
 import { errorBody, isApiPath, sendError as sendApiError } from "../plugins/errors.ts";
@@ -28,6 +31,34 @@ const CONTENT_TYPE: Record<Rendering, string> = {
   txt: "text/plain; charset=utf-8",
   html: "text/html; charset=utf-8",
 };
+
+/**
+ * The site's public files (site/public: the icon every page's frame links), which a build copies
+ * as they are: with no build yet (npm start's first minute) they are sent from the sources, so a
+ * page's frame is whole from the first request on (issue 126). Read when first asked; none when the
+ * folder is not there (the CLI's package).
+ */
+const SOURCE_PUBLIC_DIR = fileURLToPath(new URL("../../site/public/", import.meta.url));
+let sourcePublic: Map<string, Buffer> | undefined;
+
+function sendSourceFile(reply: FastifyReply, path: string): boolean {
+  sourcePublic ??= new Map(
+    (() => {
+      try {
+        return readdirSync(SOURCE_PUBLIC_DIR).map(
+          (name) => [name, readFileSync(join(SOURCE_PUBLIC_DIR, name))] as const,
+        );
+      } catch {
+        return [];
+      }
+    })(),
+  );
+  const body = sourcePublic.get(path);
+  if (!body) return false;
+  // Short-lived: the build's copy, with its ETag, replaces it within minutes.
+  void reply.code(200).header("content-type", contentTypeOf(path)).header("cache-control", "no-cache").send(body);
+  return true;
+}
 
 /** The rendering a request asks for. */
 export function negotiate(request: FastifyRequest, noColor: boolean): Rendering {
@@ -166,10 +197,11 @@ export class TextReplies {
     );
   }
 
-  /** Sends a file of the built site; false when there is none. */
+  /** Sends a file of the built site (with no build, one of the site's public files: sourceFile); false when there is none. */
   async site(request: FastifyRequest, reply: FastifyReply, path: string, status = 200): Promise<boolean> {
     const files = this.files;
-    if (!files || !files.has(`site/client/${path}`)) return false;
+    if (!files) return status === 200 && sendSourceFile(reply, path);
+    if (!files.has(`site/client/${path}`)) return false;
     if (status !== 200) reply.code(status);
     if (status === 200 && path.endsWith(".html")) this.onSitePage?.();
     return files.send(request, reply, `site/client/${path}`, { vary: TEXT_VARY }, status);

@@ -97,7 +97,9 @@ function searchDoc(catalogue: Catalogue, request: ReturnType<typeof searchReques
     blocks: [
       heading(1, title),
       paragraph(
-        total === 0 ? "No results." : `${total} services match${pages > 1 ? `; page ${page} of ${pages}` : ""}.`,
+        total === 0
+          ? "No results."
+          : `${total} ${total === 1 ? "service matches" : "services match"}${pages > 1 ? `; page ${page} of ${pages}` : ""}.`,
       ),
       ...(found.compliance ? [complianceCounts(catalogue, query, filters, found.compliance)] : []),
       ...(hint ? [paragraph(hint)] : []),

@@ -4,11 +4,14 @@
  * build then take the listening sockets, and a client kept alive across the hand-over loses no
  * request and gets the build's answer (serve-retire.ts serveWhileBuilding).
  */
+import { readFileSync } from "node:fs";
 import { Agent, get as httpGet } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadBuiltCatalogue, loadCatalogue } from "../../catalogue/load/load.ts";
+import { loadBuiltCatalogue } from "../../catalogue/load/load.ts";
 import { freePort } from "../../scripts/components.ts";
-import { serveWhileBuilding } from "../../scripts/serve-retire.ts";
+import { LiveHosts, serveWhileBuilding } from "../../scripts/serve-retire.ts";
+import { holdingHosts } from "../../scripts/start-holding.ts";
+import { loadCatalogueInTurns } from "../../sidecar/catalogue-in-turns.ts";
 import { loadConfig } from "../../sidecar/config.ts";
 import { prepareServer } from "../../sidecar/server.ts";
 import { FIXTURE_DIR, tempStore, URLS } from "../helpers/app.ts";
@@ -19,8 +22,11 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
-/** A first start over the fixture catalogue whose build finishes when the test says. */
-async function firstStart() {
+/**
+ * A first start over the fixture catalogue whose build finishes when the test says: the ports
+ * listen at once (start.ts), the sources are read in a thread and served once loaded.
+ */
+async function firstStart(sourcesLoaded: Promise<unknown> = Promise.resolve()) {
   const [port, textPort] = [await freePort(), await freePort()];
   const config = loadConfig({ PORT: String(port), TEXT_PORT: String(textPort), HOST: "127.0.0.1", LOG_LEVEL: "warn" });
   const urls = { apiUrl: `http://127.0.0.1:${port}`, textUrl: `http://127.0.0.1:${textPort}` };
@@ -29,11 +35,11 @@ async function firstStart() {
   const store = await tempStore();
   let finishBuild: (succeeded: boolean) => void = () => undefined;
   const building = new Promise<boolean>((resolve) => (finishBuild = resolve));
-  const fromSources = prepareServer(config, {
-    store,
-    catalogue: loadCatalogue(FIXTURE_DIR),
-    catalogueSource: { dataDir: FIXTURE_DIR },
-  });
+  const hosts = await LiveHosts.listenAtOnce(holdingHosts(config), config);
+  closing.push(() => hosts.close());
+  const fromSources = Promise.all([loadCatalogueInTurns(FIXTURE_DIR), sourcesLoaded]).then(([catalogue]) =>
+    prepareServer(config, { store, catalogue, catalogueSource: { dataDir: FIXTURE_DIR } }),
+  );
   const fromBuild = () =>
     prepareServer(config, {
       distDir: dist,
@@ -42,9 +48,8 @@ async function firstStart() {
       catalogueSource: { distDir: dist },
     });
   const logged: string[] = [];
-  const started = await serveWhileBuilding(config, fromSources, building, fromBuild, (line) => logged.push(line));
-  closing.push(() => started.hosts.close());
-  return { ...started, urls, finishBuild, logged };
+  const started = serveWhileBuilding(hosts, fromSources, building, fromBuild, (line) => logged.push(line));
+  return { ...started, hosts, urls, finishBuild, logged };
 }
 
 /** GET on a kept-alive connection: status, body and the Connection header. */
@@ -64,8 +69,42 @@ function keptAlive(agent: Agent, url: string): Promise<{ status: number; body: s
 const SITE_PAGE = /\/_astro\//;
 
 describe("npm start with no build", () => {
+  it("listens at once: requests sent while the sources load are answered once they are, none refused", async () => {
+    // Issue 126: at a load of 13 the ports refused connections for 37 s while the sources loaded.
+    let sourcesLoaded: () => void = () => undefined;
+    const { urls, ready } = await firstStart(new Promise<void>((resolve) => (sourcesLoaded = resolve)));
+    let answered = false;
+    const early = Promise.all([
+      fetch(`${urls.apiUrl}/v1/health`),
+      fetch(`${urls.textUrl}/`, { headers: { accept: "text/html" } }),
+      fetch(`${urls.textUrl}/favicon.svg`),
+    ]).finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(answered, "held until the hosts over the sources are ready").toBe(false);
+    sourcesLoaded();
+    await ready;
+    const [health, page, icon] = await early;
+    expect(health.status).toBe(200);
+    expect(page.status).toBe(200);
+    expect(icon.status).toBe(200);
+    // Held requests are answered by the hosts that took the socket, which close their connection.
+    expect(page.headers.get("connection")).toBe("close");
+  });
+
+  it("serves the site's icon from the sources, which the frame of every page links", async () => {
+    const { urls, ready } = await firstStart();
+    await ready;
+    const page = await (await fetch(`${urls.textUrl}/aws/`, { headers: { accept: "text/html" } })).text();
+    expect(page).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    const icon = await fetch(`${urls.textUrl}/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(await icon.text()).toBe(readFileSync(new URL("../../site/public/favicon.svg", import.meta.url), "utf8"));
+  });
+
   it("serves computed answers at once, then the build's files, with no kept-alive request lost", async () => {
-    const { urls, finishBuild, built, logged } = await firstStart();
+    const { urls, finishBuild, built, logged, ready } = await firstStart();
+    await ready;
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     closing.push(async () => agent.destroy());
     const before = await keptAlive(agent, `${urls.textUrl}/`);
@@ -94,7 +133,8 @@ describe("npm start with no build", () => {
   it("serves every page of the site in its frame before the build lands, none kept by a cache", async () => {
     // Issue 116: /list/, /list/exit/ and /exposure/ were 404s until the build landed, and the other
     // pages came without the site's header, navigation and search.
-    const { urls } = await firstStart();
+    const { urls, ready } = await firstStart();
+    await ready;
     const pages = [
       "/",
       "/lifecycle/",

@@ -44,13 +44,15 @@ describe("the static build", () => {
       expect(response.body, file).toBe(body);
       expect(readFileSync(join(dist, "api", file), "utf8"), file).toBe(body);
     }
+    // The build's URLs, which its pages name (a calendar's address: catalogue/render/calendar.ts).
     const text = await buildTextApp({
       config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
       catalogue,
       store: await tempStore(),
       perMinute: 10_000,
+      urls: URLS,
     });
-    for (const { file, body } of textFiles(catalogue)) {
+    for (const { file, body } of textFiles(catalogue, URLS)) {
       const [page, format] = [file.slice(0, file.lastIndexOf(".")), file.slice(file.lastIndexOf(".") + 1)];
       const url = `/${page.replace(/(^|\/)index$/, "")}?format=${format}`;
       const response = await text.inject({ url, headers: { "accept-encoding": "identity" } });
@@ -228,11 +230,38 @@ describe("serving the build", () => {
     });
     expect(part.statusCode).toBe(206);
     expect(part.body).toHaveLength(10);
+    const size = readFileSync(join(dist, "api", "v1", "providers.json")).length;
     for (const range of ["bytes=5-1", "bytes=999999999-"]) {
       const refused = await api.inject({ url: "/v1/providers", headers: { range } });
       expect(refused.statusCode, range).toBe(416);
       expect(refused.json()).toMatchObject({ error: "Range not satisfiable", status: 416 });
       expect(refused.headers["cache-control"]).toBe("no-store");
+      // RFC 9110 §15.5.17: the 416 says the representation's length (issue 126: it did not).
+      expect(refused.headers["content-range"], range).toBe(`bytes */${size}`);
+    }
+    expect(part.headers["content-range"]).toBe(`bytes 0-9/${size}`);
+  });
+
+  it("resumes a download whose If-Range is the current ETag, and sends the whole file for any other", async () => {
+    // Issue 126: If-Range with the current ETag answered 200 with the whole file, so a resumed download started over.
+    const headers = { "accept-encoding": "identity" };
+    const whole = await api.inject({ url: "/v1/providers", headers });
+    const etag = whole.headers.etag as string;
+    const resumed = await api.inject({
+      url: "/v1/providers",
+      headers: { ...headers, range: "bytes=10-", "if-range": etag },
+    });
+    expect(resumed.statusCode).toBe(206);
+    expect(resumed.body).toBe(whole.body.slice(10));
+    expect(resumed.headers.etag).toBe(etag);
+    for (const ifRange of ['"another-version"', `W/${etag}`, "Sat, 01 Jan 2000 00:00:00 GMT"]) {
+      const changed = await api.inject({
+        url: "/v1/providers",
+        headers: { ...headers, range: "bytes=10-", "if-range": ifRange },
+      });
+      expect(changed.statusCode, ifRange).toBe(200);
+      expect(changed.body, ifRange).toBe(whole.body);
+      expect(changed.headers["content-range"], ifRange).toBeUndefined();
     }
   });
 
@@ -355,6 +384,26 @@ describe("serving the build", () => {
     const again = await app.inject({ url: "/", headers: { "if-none-match": String(plain!.headers.etag) } });
     expect(again.statusCode).toBe(304);
     await app.close();
+  });
+
+  it("rewrites a calendar's webcal:// address with its https one when served at another address", async () => {
+    // Issue 126: the pages offer each calendar as webcal://<the API's host>/…, which names the host too.
+    const moved = "https://api.moved.example";
+    const files = await BuiltFiles.open(dist, { rewrite: [[URLS.apiUrl, moved]] });
+    const text = await buildTextApp({
+      config: { LOG_LEVEL: "silent", TRUST_PROXY: undefined },
+      catalogue: fixtureCatalogue(),
+      store,
+      files,
+      urls: { ...URLS, apiUrl: moved },
+    });
+    for (const url of ["/lifecycle/", "/lifecycle?format=md", "/aws?format=md"]) {
+      const answer = await text.inject({ url, headers: { accept: "text/html", "accept-encoding": "identity" } });
+      expect(answer.statusCode, url).toBe(200);
+      expect(answer.body, url).toContain("webcal://api.moved.example/v1/lifecycle.ics");
+      expect(answer.body, url).not.toContain(URLS.apiUrl.replace(/^https?:/, "webcal:"));
+    }
+    await text.close();
   });
 
   it("answers HEAD with headers and no body", async () => {

@@ -10,7 +10,7 @@ import { loadConfig } from "../../sidecar/config.ts";
 import { MAX_JSON_DEPTH } from "../../catalogue/base/limits.ts";
 import { HeavyWorker } from "../../sidecar/worker/pool.ts";
 import { nestsDeeperThan } from "../../catalogue/base/nesting.ts";
-import { build, tempStore, URLS, workerCatalogueSource } from "../helpers/app.ts";
+import { build, realCatalogue, tempStore, URLS, workerCatalogueSource } from "../helpers/app.ts";
 
 const QUIET = { LOG_LEVEL: "silent", TRUST_PROXY: undefined } as const;
 const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
@@ -204,6 +204,38 @@ describe("POST /mcp for browsers and strict clients", () => {
     const list = await complete("plan_exit", "serviceIds", "aws-s3,aws-lam");
     expect(list).toContain("aws-s3,aws-lambda");
     expect(list.every((value) => value.startsWith("aws-s3,aws-lam"))).toBe(true);
+  });
+
+  it("says how many completions there are and that more exist past MCP's 100 (issue 126: total 50, no more, of 277)", async () => {
+    const app = await build();
+    const complete = async (ref: object, argument: string, value: string) =>
+      (
+        await app.inject({
+          method: "POST",
+          url: "/mcp",
+          headers: HEADERS,
+          payload: {
+            jsonrpc: "2.0",
+            id: 10,
+            method: "completion/complete",
+            params: { ref, argument: { name: argument, value } },
+          },
+        })
+      ).json().result.completion as { values: string[]; total?: number; hasMore?: boolean };
+    const aws = realCatalogue().services.filter((service) => service.slug.startsWith("aws-")).length;
+    expect(aws).toBeGreaterThan(100);
+    for (const [ref, argument] of [
+      [{ type: "ref/prompt", name: "find_equivalent" }, "service"],
+      [{ type: "ref/resource", uri: "catalogue://services/{slug}" }, "slug"],
+    ] as const) {
+      const completion = await complete(ref, argument, "aws-");
+      expect(completion.values).toHaveLength(100);
+      expect(completion.total).toBe(aws);
+      expect(completion.hasMore).toBe(true);
+    }
+    const few = await complete({ type: "ref/prompt", name: "find_equivalent" }, "service", "aws-s3");
+    expect(few.hasMore).toBe(false);
+    expect(few.total).toBe(few.values.length);
   });
 
   it("resolves the provider and category names a model guesses, and refuses the rest with the ids", async () => {

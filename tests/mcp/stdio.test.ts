@@ -33,12 +33,15 @@ function buildFolder(): string {
   return dist;
 }
 
-function stdioClient(args: string[]): { client: Client; transport: StdioClientTransport; stderr: string[] } {
+function stdioClient(
+  args: string[],
+  env: Record<string, string> = { PUBLIC_API_URL: URLS.apiUrl, PUBLIC_TEXT_URL: URLS.textUrl },
+): { client: Client; transport: StdioClientTransport; stderr: string[] } {
   const stderr: string[] = [];
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [STDIO, ...args],
-    env: { PATH: process.env.PATH ?? "", PUBLIC_API_URL: URLS.apiUrl, PUBLIC_TEXT_URL: URLS.textUrl },
+    env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "pipe",
   });
   transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -155,3 +158,39 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe("the stdio server's word on saved lists names the API it belongs to", () => {
+  // Issue 126: it named 127.0.0.1:8080 whatever the API's address.
+  const MIRRORED = "https://api.mirror.example";
+  let dist: string;
+  beforeAll(() => {
+    dist = buildFolder();
+    // The discovery document a build (or a mirror's copy) carries names the API it was made for.
+    writeFileSync(
+      join(dist, "api", "index.json"),
+      JSON.stringify({ documentation: { openapi: `${MIRRORED}/openapi.json` } }),
+    );
+  });
+  afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+  it.each([
+    ["the build's own API, when nothing else is configured", {}, MIRRORED],
+    ["PUBLIC_API_URL when set", { PUBLIC_API_URL: "https://api.team.example" }, "https://api.team.example"],
+    ["the configured port when set", { PORT: "9090" }, "http://127.0.0.1:9090"],
+  ])(
+    "names %s",
+    async (_case, env, named) => {
+      const started = stdioClient(["--dist", dist], env);
+      await started.client.connect(started.transport);
+      try {
+        const result = await call(started.client, { tool: "get_saved_list", args: { id: "platform-baseline" } });
+        expect(result.structuredContent).toMatchObject({ status: 503, error: "Saved lists unavailable" });
+        expect(JSON.stringify(result.content)).toContain(`GET ${named}/v1/lists/{id}`);
+        expect(JSON.stringify(result.content)).not.toContain(named === MIRRORED ? "127.0.0.1:8080" : MIRRORED);
+      } finally {
+        await started.client.close();
+      }
+    },
+    60_000,
+  );
+});

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_DIR } from "../../build/inputs.ts";
 import { freePort, waitFor } from "../helpers/components.ts";
 import { startAsUser } from "../helpers/process.ts";
+import { webcalUrl } from "../../catalogue/render/calendar.ts";
 
 const CLI = fileURLToPath(new URL("../../scripts/cli.ts", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "csc-any-port-"));
@@ -99,8 +100,9 @@ async function get(base: string, path: string, accept: string) {
   return { status: response.status, type: response.headers.get("content-type"), body: await response.text() };
 }
 
-/** A body with a host's URLs replaced by placeholders, so that two hosts' answers compare. */
-const placeholders = (body: string, host: Host) => body.replaceAll(host.api, "{API}").replaceAll(host.text, "{TEXT}");
+/** A body with a host's URLs (a calendar's webcal:// address too) replaced by placeholders, so that two hosts' answers compare. */
+const placeholders = (body: string, host: Host) =>
+  body.replaceAll(host.api, "{API}").replaceAll(webcalUrl(host.api), "{WEBCAL_API}").replaceAll(host.text, "{TEXT}");
 
 describe("a mirror of npm start on a random port, and a mirror of that mirror", () => {
   it("both hold the origin's build byte for byte, as its manifest lists it", () => {

@@ -27,6 +27,8 @@ const JS_ONLY_TEXTS = [
   "+ Add to my list",
   "◐",
   "Copy address",
+  // A saved list's own (issue 126: lynx and w3m showed them).
+  "Copy into my list",
   "Download CSV",
   "use my list",
   "More results",

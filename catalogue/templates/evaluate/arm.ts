@@ -109,7 +109,9 @@ function readArmTemplate(
       : regionValue,
   };
   const values = given
-    ? Object.fromEntries(Object.entries(given).map(([name, value]) => [name, fromJson(value)]))
+    ? Object.fromEntries(
+        Object.entries(given).map(([name, value]) => [name, fromJson(armInput(name, declared[name], value))]),
+      )
     : undefined;
   // The parameters' defaults are evaluated in the frame they belong to, once it is made.
   const frame: Frame = {
@@ -132,6 +134,44 @@ function readArmTemplate(
     notRead,
     ...(inputs.length > 0 ? { inputs } : {}),
   });
+}
+
+/**
+ * A value given for a parameter, as its declared type takes it: as Azure Resource Manager refuses a
+ * deployment whose value is not of the parameter's type, the check refuses it (a 400) rather than
+ * read it as no value (issue 126: an int given "two" left its resources "depends on inputs"). An
+ * int or bool written as text (`--var count=2`, as `az deployment … --parameters count=2` takes it)
+ * is read as one. null is left to the parameter (a nullable one takes it).
+ */
+function armInput(name: string, parameter: unknown, value: unknown): unknown {
+  const type = isObject(parameter) && typeof parameter.type === "string" ? parameter.type.toLowerCase() : undefined;
+  if (value === null || type === undefined) return value;
+  const refuse = (kind: string): never => {
+    throw new TemplateError(
+      `inputs.${name}: the template declares ${name} ${kind}; ${JSON.stringify(value).slice(0, 60)} is not one.`,
+    );
+  };
+  switch (type) {
+    case "int":
+      if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+      if (typeof value === "string" && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value);
+      return refuse("an int");
+    case "bool":
+      if (typeof value === "boolean") return value;
+      if (typeof value === "string" && /^\s*(true|false)\s*$/i.test(value))
+        return value.trim().toLowerCase() === "true";
+      return refuse("a bool");
+    case "string":
+    case "securestring":
+      return typeof value === "string" ? value : refuse("a string");
+    case "array":
+      return Array.isArray(value) ? value : refuse("an array");
+    case "object":
+    case "secureobject":
+      return isObject(value) ? value : refuse("an object");
+    default:
+      return value;
+  }
 }
 
 /** A template's parameter reader: given values first, else defaults (evaluated in the template's scope), each read once. */

@@ -88,7 +88,10 @@ document.querySelectorAll<HTMLButtonElement>("[data-add-to-list]").forEach((butt
 });
 updateCount();
 
-/** Wires a "Copy" button (data-copy: the text to copy); it says whether the copy was made. */
+/**
+ * Wires a "Copy" button (data-copy: the text to copy; data-copy-from: the id of the field whose
+ * value or text it copies, such as a calendar feed's address); it says whether the copy was made.
+ */
 export function wireCopy(button: HTMLButtonElement): void {
   const label = button.textContent;
   button.addEventListener("click", () => {
@@ -96,13 +99,15 @@ export function wireCopy(button: HTMLButtonElement): void {
       button.textContent = text;
       setTimeout(() => (button.textContent = label), 2000);
     };
-    navigator.clipboard.writeText(button.dataset.copy!).then(
+    const from = button.dataset.copyFrom ? document.getElementById(button.dataset.copyFrom) : null;
+    const text = from instanceof HTMLInputElement ? from.value : (from?.textContent ?? button.dataset.copy!);
+    navigator.clipboard.writeText(text).then(
       () => done("Copied"),
       () => done("Not copied: select the address"),
     );
   });
 }
-document.querySelectorAll<HTMLButtonElement>("button[data-copy]").forEach(wireCopy);
+document.querySelectorAll<HTMLButtonElement>("button[data-copy], button[data-copy-from]").forEach(wireCopy);
 
 // Another tab changed the list: show it here too, so the next edit here does not drop that change.
 window.addEventListener("storage", (event) => {

@@ -47,7 +47,9 @@ if (tools && sorted) {
   const params = new URLSearchParams(location.search);
   const linkedWindow = windowOf(tools.elements.namedItem("within") as HTMLSelectElement, params.get("within"));
   if (linkedWindow) params.set("within", linkedWindow);
-  const links = [...document.querySelectorAll<HTMLAnchorElement>("[data-lifecycle-json], [data-lifecycle-feed]")];
+  const links = [...document.querySelectorAll<HTMLAnchorElement>("a[data-lifecycle-json], a[data-lifecycle-feed]")];
+  // The calendar's address to copy (components/CalendarSubscribe.astro) follows the filters too.
+  const fields = [...document.querySelectorAll<HTMLElement>("code[data-lifecycle-feed]")];
   // Each group's title as built ("Next 90 days"), so a shorter window can rename the first.
   const titles = new Map(groups.map((group) => [group, group.querySelector("[data-group-title]")?.textContent ?? ""]));
   const sortSelect = tools.elements.namedItem("sort") as HTMLSelectElement;
@@ -103,13 +105,15 @@ if (tools && sorted) {
             : titles.get(group)!;
     }
     tools.querySelector("[data-lifecycle-count]")!.textContent = shownText(shown, cards.length, "entries");
-    for (const link of links) {
-      const url = new URL(link.href);
+    const filtered = (address: string) => {
+      const url = new URL(address);
       for (const name of API_FILTERS)
         if (state[name]) url.searchParams.set(name, state[name]);
         else url.searchParams.delete(name);
-      link.href = url.href;
-    }
+      return url.href;
+    };
+    for (const link of links) link.href = filtered(link.href);
+    for (const field of fields) field.textContent = filtered(field.textContent);
   };
 
   /** The cards shown, in page order (a collapsed group's cards count: they are one click away). */
