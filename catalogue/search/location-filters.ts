@@ -70,6 +70,8 @@ export function placesAnswer(places: readonly Place[]) {
     place: place.place,
     kind: place.kind,
     ...(place.providerId ? { providerId: place.providerId } : {}),
+    ...(place.given ? { given: place.given } : {}),
+    ...(place.name ? { name: place.name } : {}),
     countries: [...place.countries],
     regions: place.regions.length,
   }));
