@@ -33,6 +33,7 @@ import {
   ENOUGH,
   matchEvery,
   matchSome,
+  nameMatch,
   nearestJobs,
   providersWords,
   subServicesOf,
@@ -58,7 +59,7 @@ import {
   type ReadQuery,
 } from "./words.ts";
 
-export { normaliseTerm, stem, tokenize, type SearchOutcome };
+export { nameMatch, normaliseTerm, stem, tokenize, type SearchOutcome };
 export { roundedPrior, searchData, servicePrior, type SearchData, type SearchDoc } from "./data.ts";
 
 /**
@@ -258,8 +259,13 @@ export class ServiceSearch {
         ask.named.size > 0 && product.every((slug) => !ask.named.has(this.places.docBySlug(slug).provider));
       const outside = ask.place !== undefined && product.every((slug) => !inPlace(slug));
       // "azure blob alternative": the provider named is the product's own, so any other will do.
-      if (ask.alternative || foreign || outside)
-        return this.places.inPlace(this.places.alternativesTo(product, foreign ? ask.named : undefined), ask.place);
+      if (ask.alternative || foreign || outside) {
+        const alternatives = this.places.alternativesTo(product, foreign ? ask.named : undefined);
+        const found = this.places.inPlace(alternatives, ask.place);
+        // A product with no equivalent ("Azure App Testing" read as Device Farm's "app testing"):
+        // the words' own matches, the named provider's first, rather than nothing (issue 123).
+        if (found.length > 0) return found;
+      }
     }
     return this.places.inPlace(ordered, ask.place);
   }
@@ -537,9 +543,12 @@ export class ServiceSearch {
   /** The named providers' services first, then by score; for a kind, each provider's best member first. */
   private order(scored: Scored[], named: ReadonlySet<string>, { kind, telling }: Reading): Scored[] {
     const size = (provider: string) => this.providerSize.get(provider) ?? 0;
+    // A job named beside what it acts on ("VM backup"): the job's services first, whatever else matches every word.
+    const doesJob = (entry: Scored) => kind.job === true && entry.doc.groups.some((g) => kind.groups.has(g));
     scored.sort(
       (a, b) =>
         Number(named.has(b.doc.provider)) - Number(named.has(a.doc.provider)) ||
+        Number(doesJob(b)) - Number(doesJob(a)) ||
         // Services matching every word before those matching some.
         Number(b.full) - Number(a.full) ||
         // Among services a query names exactly, the largest portfolio first (every provider's "Object Storage").
@@ -561,8 +570,12 @@ export class ServiceSearch {
     const anyFull = scored.some((entry) => entry.full);
     for (const entry of scored) {
       const leader = leaders.get(entry.doc.provider);
-      // Leaders match every word when any service does.
-      if (entry.member && entry.full === anyFull && (!leader || (!saysKind(leader) && saysKind(entry))))
+      // Leaders match every word when any service does (a job's leaders need not: its words are fewer).
+      if (
+        entry.member &&
+        (kind.job === true || entry.full === anyFull) &&
+        (!leader || (!saysKind(leader) && saysKind(entry)))
+      )
         leaders.set(entry.doc.provider, entry);
     }
     const first = [...leaders.values()].sort(
@@ -571,15 +584,6 @@ export class ServiceSearch {
     const chosen = new Set(first);
     return [...first, ...scored.filter((entry) => !chosen.has(entry))];
   }
-}
-
-/**
- * How much of one core name the telling words of a query cover, and whether the query is that
- * name exactly (every name word covered, every query word a name word).
- */
-export function nameMatch(name: readonly string[], telling: readonly string[]): { covered: number; exact: boolean } {
-  const covered = name.filter((token) => telling.some((word) => token.startsWith(word))).length / name.length;
-  return { covered, exact: covered === 1 && telling.length > 0 && telling.every((word) => name.includes(word)) };
 }
 
 const searches = new WeakMap<Catalogue, ServiceSearch>();
