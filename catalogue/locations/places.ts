@@ -399,9 +399,9 @@ export function nearestPlaces(catalogue: PlaceCatalogue, word: string): string[]
       }
   const most = Math.max(2, Math.floor(lower.length / 3));
   const candidates: [string, string, number][] = [];
-  for (const [known, what] of index.words)
-    candidates.push([known, what, editDistance(lower, known.toLowerCase(), most)]);
-  // Names: a metro's or country's, compared as names are ("germny" → DE = Germany).
+  // Codes and ids by their spelling, said as they are ("eu-centrl-1" → eu-central-1).
+  for (const [known] of index.words) candidates.push([known, "", editDistance(lower, known.toLowerCase(), most)]);
+  // Names: a metro's or country's, compared as names are and said with the name ("germny" → DE = Germany).
   for (const [metroName, metro] of index.metroByName)
     candidates.push([metro.id, metro.name, editDistance(name, metroName, most)]);
   for (const [countryName, code] of index.countryByName)

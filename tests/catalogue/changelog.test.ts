@@ -19,7 +19,7 @@ describe("the published changelog", () => {
     expect(Changelog.parse(body)).toEqual(body);
     expect(body.current).toBe(API_VERSION);
     expect(body.versions[0]!.version).toBe(API_VERSION);
-    expect(API_VERSION).toBe("1.12.0");
+    expect(API_VERSION).toBe("1.13.0");
     for (const version of ["1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.5.1"])
       expect(body.versions.map((entry) => entry.version)).toContain(version);
   });

@@ -12,6 +12,7 @@ const CONTRACT_ENDPOINTS = [
   "GET /v1/services/{slug}",
   "GET /v1/equivalents",
   "GET /v1/equivalents/{id}",
+  "GET /v1/places/{place}",
   "GET /v1/compare",
   "GET /v1/exposure",
   "POST /v1/policies/alpha-scp",
@@ -44,9 +45,9 @@ describe("the OpenAPI document", () => {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string; $ref?: string }> }> };
   };
 
-  it("is OpenAPI 3.1 at contract version 1.12.0", () => {
+  it("is OpenAPI 3.1 at contract version 1.13.0", () => {
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.12.0");
+    expect(doc.info.version).toBe("1.13.0");
   });
 
   it("describes ServiceDetail.compatibility and lineage with the vendor source (1.8.0)", () => {
