@@ -43,6 +43,7 @@ import {
   LifecycleList,
   LifecycleQuery,
   PlaceDetail,
+  placeWord,
   Provider,
   ServiceDetail,
   ServiceList,
@@ -210,15 +211,16 @@ export const CATALOGUE_ENDPOINTS: readonly Endpoint[] = [
     path: "/v1/places/{place}",
     summary: "A place and every provider's regions there",
     description:
-      "A place as people name it, read as every place parameter reads it (region=, country=, regions=, allowedLocations): a metro area by its name in any of several languages (Frankfurt, Francfort, München), a country by its ISO code or its name (DE, Germany, Allemagne), a group (EU, EEA), a vendor's multi-region (EUR4), a region id (eu-central-1; provider:region for one named like a group, a country or a metro, e.g. heroku:frankfurt) or a region's display name (Germany West Central). The answer lists every provider's regions there, largest providers first, each with its vendor's name, its city and the vendor page or dataset that states the city, and the metro areas those regions are in: a region leads back to its metro, whose answer holds the other providers' regions there. Answered by the sidecar: the word is any of these. An unknown place is a 404 naming the nearest places, by code and by name (added in 1.13.0).",
+      "A place as people name it, read as every place parameter reads it (region=, country=, regions=, allowedLocations): a metro area by its name in any of several languages (Frankfurt, Francfort, München), a country by its ISO code or its name (DE, Germany, Allemagne), a group (EU, EEA), a vendor's multi-region (EUR4), a region id (eu-central-1; provider:region for one named like a group, a country or a metro, e.g. heroku:frankfurt) or a region's display name (Germany West Central). The answer lists every provider's regions there, largest providers first, each with its vendor's name, its city and the vendor page or dataset that states the city, and the metro areas those regions are in: a region leads back to its metro, whose answer holds the other providers' regions there. Answered by the sidecar: the word is any of these. A word no place could be (empty, over 40 characters, or of other characters) is a 400; an unknown place is a 404 naming the nearest places, by code and by name (added in 1.13.0).",
     tag: "Catalogue",
     params: z.object({
-      place: z
-        .string()
-        .meta({ description: "A metro, country, group, multi-region, region id or name", example: "Frankfurt" }),
+      place: placeWord().meta({
+        description: "A metro, country, group, multi-region, region id or name",
+        example: "Frankfurt",
+      }),
     }),
     response: { status: 200, schema: PlaceDetail, contentType: "application/json" },
-    errors: [404],
+    errors: [400, 404],
     cache: "public",
     pure: true,
     example: { request: "GET /v1/places/frankfurt" },

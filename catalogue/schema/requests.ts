@@ -47,7 +47,8 @@ export const wordListPattern = (words: readonly string[], one = false): string =
 /** A comma-separated list of place words (placeWordProblem's rule), blanks between commas allowed. */
 export const placeListPattern = (): string => {
   // 2 to 40 characters once trimmed: a letter or digit, then any of them, the last no space.
-  const word = "\\s*[A-Za-z0-9\\u00C0-\\u024F][A-Za-z0-9\\u00C0-\\u024F :/._'-]{0,38}[A-Za-z0-9\\u00C0-\\u024F:/._'-]";
+  const word =
+    "\\s*[A-Za-z0-9\\u00C0-\\u024F][A-Za-z0-9\\u00C0-\\u024F :/._'()-]{0,38}[A-Za-z0-9\\u00C0-\\u024F:/._'()-]";
   return `^(?:\\s*,)*${word}\\s*(?:,(?:\\s*,)*${word}\\s*)*(?:,\\s*)*$`;
 };
 
@@ -288,35 +289,37 @@ export const ApprovedServicesBody = strictBody({ approvedServiceIds }).meta({
  * What a place word may be, the one rule of every parameter and body that takes places (GET
  * /v1/services region= and country=, /v1/exposure regions=, allowedLocations): at most
  * ALLOWED_LOCATION_MAX characters of letters (Latin, accents included: Zürich, São Paulo), digits,
- * space and : / . _ ' -, as providers write region ids (IONOS's de/fra, heroku:eu) and people write
- * names. The reason a word is refused, worded alike on every face (issue 123); undefined when it may
+ * space and : / . _ ' ( ) -, as providers write region ids (IONOS's de/fra, heroku:eu) and names
+ * (AWS's "Europe (Frankfurt)") and people write places. The reason a word is refused, worded alike on every face (issue 123); undefined when it may
  * be a place (whether one answers to it is the vocabulary's to say).
  */
-export const PLACE_WORD_PATTERN = "^[A-Za-z0-9\\u00C0-\\u024F][A-Za-z0-9\\u00C0-\\u024F :/._'-]*$";
-const placeWord = new RegExp(PLACE_WORD_PATTERN);
+export const PLACE_WORD_PATTERN = "^[A-Za-z0-9\\u00C0-\\u024F][A-Za-z0-9\\u00C0-\\u024F :/._'()-]*$";
+const placeWordRule = new RegExp(PLACE_WORD_PATTERN);
 export function placeWordProblem(word: string): string | undefined {
   if (word.length > ALLOWED_LOCATION_MAX)
     return `is ${word.length} characters; a place is at most ${ALLOWED_LOCATION_MAX}`;
-  if (word.length < 2 || !placeWord.test(word))
+  if (word.length < 2 || !placeWordRule.test(word))
     return "must be a place: a region code (eu-central-1, provider:region), a country code or name (DE, Germany), a group (EU, EEA), a multi-region (EUR4), a metro (Frankfurt) or global";
   return undefined;
 }
+
+/** One place word, refused in placeWordProblem's words: allowedLocations' items, GET /v1/places/{place}. */
+export const placeWord = () =>
+  z
+    .string()
+    .superRefine((word, ctx) => {
+      const problem = placeWordProblem(word);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    // The rule as JSON Schema keywords, so a client validating against OpenAPI agrees.
+    .meta({ minLength: 2, maxLength: ALLOWED_LOCATION_MAX, pattern: PLACE_WORD_PATTERN });
 
 /**
  * Where the policy lets resources be created (added in 1.11.0): checked against the catalogue's
  * region data by policies/locations.ts, since which codes exist is data, not schema.
  */
 export const allowedLocations = z
-  .array(
-    z
-      .string()
-      .superRefine((word, ctx) => {
-        const problem = placeWordProblem(word);
-        if (problem) ctx.addIssue({ code: "custom", message: problem });
-      })
-      // The rule as JSON Schema keywords, so a client validating against OpenAPI agrees.
-      .meta({ minLength: 2, maxLength: ALLOWED_LOCATION_MAX, pattern: PLACE_WORD_PATTERN }),
-  )
+  .array(placeWord())
   .min(1)
   .max(MAX_ALLOWED_LOCATIONS)
   .optional()
