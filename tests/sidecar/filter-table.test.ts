@@ -6,12 +6,14 @@
  * the search form generated from the same rows (searchFields, below) and the pages the text host
  * renders (tests/site/on-demand.test.ts).
  */
+import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ENDPOINTS } from "../../catalogue/contract/index.ts";
 import { searchFields, searchRequest } from "../../catalogue/outputs/page-requests.ts";
 import {
   EXPOSURE_QUERY,
+  FILTER_FACES,
   FILTER_TABLE,
   filterQuery,
   mcpFilterInput,
@@ -26,6 +28,7 @@ import { LifecycleQuery, ServicesQuery } from "../../catalogue/schema/index.ts";
 import { TOOLS } from "../../mcp/tools.ts";
 import { buildTextApp } from "../../sidecar/text/app.ts";
 import { build, realCatalogue, tempStore } from "../helpers/app.ts";
+import { markdownTable } from "../helpers/markdown-table.ts";
 
 /** A value no vocabulary holds, per what a row reads. */
 const UNKNOWN: Partial<Record<FilterRow["reads"], string>> = {
@@ -168,6 +171,32 @@ describe("the filter table", () => {
     // A request's names are the ids its controls show: provider=AWS selects aws.
     const read = searchFields(catalogue, searchRequest(catalogue, new URLSearchParams("provider=AWS&q=kafka")));
     expect(read.find((field) => field.name === "provider")!.value).toBe("aws");
+  });
+});
+
+describe("docs/api.md's filter table", () => {
+  it("is the table's rows, every face's cell as the row says, and why a face does not take one", () => {
+    const docs = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+    const cell = (row: FilterRow, face: (typeof FILTER_FACES)[number]) => {
+      if (!takes(row, face)) return "—";
+      if (face === "api" || face === "text") return "yes";
+      const spec = face === "site" ? row.site : row.mcp;
+      return "control" in spec ? spec.control : "argument" in spec ? `\`${spec.argument}\`` : "?";
+    };
+    expect(markdownTable(docs, "| Endpoint | Parameter | Reads |")).toEqual(
+      rows.map(({ endpoint, row }) => [
+        endpoint,
+        `\`${row.name}\``,
+        row.reads,
+        row.unknown,
+        row.refusesEmpty ? "400" : "allowed",
+        ...FILTER_FACES.map((face) => cell(row, face)),
+      ]),
+    );
+    const flat = docs.replace(/\s+/g, " ");
+    for (const { row } of rows)
+      for (const spec of [row.text, row.site, row.mcp])
+        if (typeof spec === "object" && "omitted" in spec) expect(flat).toContain(spec.omitted);
   });
 });
 
