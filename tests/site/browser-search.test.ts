@@ -2,8 +2,9 @@
  * The site in Debian's chromium through playwright-core, as a first-time user uses it, at desktop
  * and phone (390 px) widths: search (the one search over /search-index.json, filters, more
  * results, the ranking table, no reordering and layout shift under 0.1, Pagefind as a second tier)
- * and the pages' weight. Axe-core at 0 serious/critical and no console errors on every journey;
- * the set-up is shared (browser-harness.ts).
+ * and the pages' weight; the search table (issue 126) and the place picker (issue 123). Axe-core
+ * at 0 serious/critical and no console errors on every journey; the set-up is shared
+ * (browser-harness.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -356,4 +357,28 @@ describe.skipIf(!executablePath)("the site in a browser", () => {
       await page.locator("[data-compare-result] table").waitFor();
       await expectClean(page, size, `search table ${size.name}`);
     });
+
+  // Issue 123: a place picked by name, as people name it, on the exposure scorecard.
+  it("places the exposure scorecard in Frankfurt, picked by name with and without script", async () => {
+    const plain = await open("/exposure/?ids=aws-s3,gcp-cloud-storage&regions=Frankfurt", { javaScriptEnabled: false });
+    expect(await plain.locator("[data-exposure-places]").innerText()).toContain("Placed in frankfurt (metro).");
+    const rows = await plain.locator("[data-exposure-rows]").innerText();
+    expect(rows).toContain("eu-central-1");
+    expect(rows).toContain("europe-west3");
+    // The picker suggests metros, countries and groups.
+    expect(
+      await plain
+        .locator("#exposure-places option")
+        .evaluateAll((options) => options.map((o) => o.getAttribute("value"))),
+    ).toEqual(expect.arrayContaining(["Frankfurt", "DE", "EU"]));
+    const page = await open("/exposure/?ids=aws-s3,gcp-cloud-storage");
+    await page.locator('[data-figure="services"]').filter({ hasText: "2" }).waitFor();
+    await page.locator("#exposure-regions").fill("Frankfurt");
+    await page.locator("#exposure-regions").dispatchEvent("change");
+    await page.waitForFunction(() => new URL(location.href).searchParams.get("regions") === "Frankfurt");
+    await expect
+      .poll(() => page.locator("[data-exposure-places]").innerText())
+      .toContain("Placed in frankfurt (metro).");
+    await expectClean(page, WIDTHS[0], "exposure in Frankfurt");
+  });
 });
