@@ -334,8 +334,9 @@ describe("policies and export", () => {
     const response = await app.inject("/v1/changelog");
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body.current).toBe("1.12.0");
+    expect(body.current).toBe("1.13.0");
     expect(body.versions.map((v: { version: string }) => v.version)).toEqual([
+      "1.13.0",
       "1.12.0",
       "1.11.0",
       "1.10.0",
