@@ -32,10 +32,15 @@ function unpacked(name: string, version: string): string {
   return dir;
 }
 
-/** A file's blocks as written: paragraphs (blank lines, or an HTML paragraph's end) and list items. */
+/**
+ * A file's blocks as written: paragraphs (blank lines, or an HTML paragraph's end), list items, and a
+ * code comment's paragraphs (a generated client's JSDoc, whose lines start with "*" deeper than a list item's).
+ */
 function blocks(text: string): string[] {
   return text
-    .split(/\n\s*\n|(?<=<\/p>)\s*\n|(?<=<\/li>)\s*\n|\n(?=\s*(?:[-*]|\d+\.)\s)/)
+    .split(
+      /\n\s*\n|(?<=<\/p>)\s*\n|(?<=<\/li>)\s*\n|\n(?=[ \t]{0,3}(?:[-*]|\d+\.)\s)|\n[ \t]*\*[ \t]*\n|(?<=\*\/)[ \t]*\n|\n(?=[ \t]*\/\*\*)/,
+    )
     .map((block) => block.replace(/\s+$/, ""))
     .filter((block) => block.trim().length > 0);
 }
@@ -72,15 +77,23 @@ for (const slug of process.argv.slice(2)) {
         failed = true;
       } else kept.add(at);
     }
-    const excerpt = [...kept]
-      .sort((a, b) => a - b)
-      .map((i) => all[i])
-      .join("\n\n");
     const file = join(COPIES_DIR.pathname, `${providerId}.yaml`);
     const isNew = !existsSync(file);
     const doc = parseDocument(isNew ? "copies: []\n" : readFileSync(file, "utf8"));
     const copies = doc.get("copies") as YAMLSeq;
     copies.flow = false;
+    // Several services may cite one copy (an API's discovery document): keep the passages
+    // excerpted for the others, so that writing one service's never drops another's.
+    const index = copies.items.findIndex((item) => (item as YAMLMap).get("via") === source.via);
+    const earlier = index >= 0 ? (((copies.items[index] as YAMLMap).get("excerpt") as string | undefined) ?? "") : "";
+    for (const block of earlier.split(/\n\n/)) {
+      const at = all.indexOf(block.replace(/\s+$/, ""));
+      if (at >= 0) kept.add(at);
+    }
+    const excerpt = [...kept]
+      .sort((a, b) => a - b)
+      .map((i) => all[i])
+      .join("\n\n");
     const entry = doc.createNode({
       via: source.via,
       read: today,
@@ -90,7 +103,6 @@ for (const slug of process.argv.slice(2)) {
     const passage = new Scalar(`${excerpt}\n`);
     passage.type = Scalar.BLOCK_LITERAL;
     entry.set("excerpt", passage);
-    const index = copies.items.findIndex((item) => (item as YAMLMap).get("via") === source.via);
     if (index >= 0) copies.set(index, entry);
     else copies.add(entry);
     writeFileSync(file, (isNew ? header(providerId) : "") + doc.toString({ lineWidth: 0 }));

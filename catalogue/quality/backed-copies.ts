@@ -40,6 +40,7 @@ export const CopyExcerpts = z
 /** Text as read for a quote: markup links and emphasis dropped, quotes and white space made plain. */
 export function plainForQuote(text: string): string {
   return text
+    .replace(/^[ \t]*(?:\/\/+|\*(?!\*))[ \t]?/gm, "") // a code comment's line marker (a proto's //, a JSDoc's *)
     .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown link
     .replace(/<[^>]*>/g, "") // HTML tags (an SDK's README writes the model's documentation in HTML)

@@ -60,6 +60,17 @@ describe("backed descriptions against their pinned copies (issue 124)", () => {
     expect(isPinnedCopy("https://github.com/boto/botocore/blob/develop/x.json")).toBe(false);
   });
 
+  it("finds a quote across a code comment's line breaks, its markers dropped", () => {
+    const proto =
+      "  // An Interconnect resource is a dedicated connection between the Google\n  // Cloud network and your on-premises network.";
+    const jsdoc =
+      "    /**\n     * Represents a Persistent Disk resource.\n     * Persistent disks are required\n     * for running your VM instances.\n     */";
+    expect(quoteFound("a dedicated connection between the Google Cloud network", proto)).toBe(true);
+    expect(quoteFound("Persistent disks are required for running your VM instances.", jsdoc)).toBe(true);
+    // A marker inside a line is text: a path's slashes stay.
+    expect(quoteFound("projects locations", "see /projects/*/locations/*")).toBe(false);
+  });
+
   it("finds a quote only with its words in order, across markup and line breaks", () => {
     const copy =
       "Supporting multi-AZ,\n CCE ensures high availability of `Kubernetes <https://kubernetes.io/>`__ clusters.";
