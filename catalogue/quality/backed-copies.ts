@@ -44,6 +44,8 @@ export function plainForQuote(text: string): string {
     .replace(/`([^`<]*?)\s*<[^>]+>`_{1,2}/g, "$1") // reStructuredText link
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1") // Markdown link
     .replace(/<[^>]*>/g, "") // HTML tags (an SDK's README writes the model's documentation in HTML)
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
     .replace(/&amp;/g, "&")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
