@@ -43,7 +43,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   oci: { identity: 96, description: 76 },
   otc: { identity: 50, description: 22 },
   outscale: { identity: 11, description: 3 },
-  ovhcloud: { identity: 41, description: 23 },
   s3ns: { identity: 25, description: 7 },
   sakura: { identity: 28, description: 20 },
   scaleway: { identity: 41, description: 24 },
