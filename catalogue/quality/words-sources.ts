@@ -45,7 +45,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   outscale: { identity: 11, description: 3 },
   s3ns: { identity: 25, description: 7 },
   sakura: { identity: 28, description: 20 },
-  scaleway: { identity: 41, description: 24 },
   stackit: { identity: 33, description: 22 },
   tencent: { identity: 93, description: 80 },
   upcloud: { identity: 13, description: 4 },
