@@ -40,7 +40,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   ionos: { identity: 21, description: 14 },
   naver: { identity: 33, description: 20 },
   nhn: { identity: 19, description: 6 },
-  oci: { identity: 96, description: 76 },
   otc: { identity: 50, description: 22 },
   outscale: { identity: 11, description: 3 },
   ovhcloud: { identity: 41, description: 23 },
