@@ -40,7 +40,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   ionos: { identity: 21, description: 14 },
   naver: { identity: 33, description: 20 },
   nhn: { identity: 19, description: 6 },
-  oci: { identity: 96, description: 76 },
   outscale: { identity: 11, description: 3 },
   s3ns: { identity: 25, description: 7 },
   sakura: { identity: 28, description: 20 },
