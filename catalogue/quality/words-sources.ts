@@ -22,7 +22,6 @@ type Word = (typeof WORDS)[number];
  */
 export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, number>>>> = {
   akamai: { identity: 24, description: 17 },
-  alibaba: { identity: 118, description: 106 },
   aruba: { identity: 10, description: 9 },
   aws: { identity: 148, description: 142 },
   azure: { identity: 67, description: 51 },
