@@ -47,7 +47,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   sakura: { identity: 28, description: 20 },
   scaleway: { identity: 41, description: 24 },
   stackit: { identity: 33, description: 22 },
-  tencent: { identity: 93, description: 80 },
   upcloud: { identity: 13, description: 4 },
   vultr: { identity: 16, description: 2 },
 };
