@@ -22,7 +22,6 @@ type Word = (typeof WORDS)[number];
  */
 export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, number>>>> = {
   akamai: { identity: 24, description: 17 },
-  alibaba: { identity: 118, description: 106 },
   aruba: { identity: 10, description: 9 },
   aws: { identity: 148, description: 142 },
   azure: { identity: 67, description: 51 },
@@ -44,7 +43,6 @@ export const WORDS_SHORTFALL: Readonly<Record<string, Readonly<Record<Word, numb
   s3ns: { identity: 25, description: 7 },
   sakura: { identity: 28, description: 20 },
   stackit: { identity: 33, description: 22 },
-  tencent: { identity: 93, description: 80 },
   upcloud: { identity: 13, description: 4 },
   vultr: { identity: 16, description: 2 },
 };
